@@ -1,0 +1,30 @@
+# Thin wrapper over CMake presets. Every target installs what is missing first.
+JOBS ?= $(shell nproc)
+.PHONY: deps build run test sanitize bench clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j $(JOBS)
+
+run: build
+	build/release/loadcell suite
+
+test: build
+	scripts/run-tests build/release
+
+sanitize: deps
+	cmake --preset asan >/dev/null
+	cmake --build --preset asan -j $(JOBS)
+	cd build/asan && ctest -L unit --output-on-failure -j $(JOBS)
+	cmake --preset tsan >/dev/null
+	cmake --build --preset tsan -j $(JOBS) --target unit_runner unit_stats loadcell
+	cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest -L runner --output-on-failure -j $(JOBS)
+
+bench: build
+	bench/compare-sysbench
+
+clean:
+	rm -rf build

@@ -1,0 +1,52 @@
+#include "core/status.h"
+
+#include <cstring>
+
+namespace loadcell {
+
+std::string_view StatusCodeName(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return "ok";
+    case StatusCode::kInvalidArgument: return "invalid argument";
+    case StatusCode::kNotFound: return "not found";
+    case StatusCode::kFailedPrecondition: return "failed precondition";
+    case StatusCode::kAlreadyExists: return "already exists";
+    case StatusCode::kIoError: return "I/O error";
+    case StatusCode::kUnavailable: return "unavailable";
+    case StatusCode::kResourceExhausted: return "resource exhausted";
+    case StatusCode::kCancelled: return "cancelled";
+    case StatusCode::kInternal: return "internal error";
+    case StatusCode::kUnimplemented: return "unimplemented";
+  }
+  return "unknown";
+}
+
+std::string Status::ToString() const {
+  if (ok()) return "ok";
+  if (err_ != 0) return message_ + ": " + std::strerror(err_);
+  return message_;
+}
+
+Status PosixError(std::string_view context, int err) {
+  StatusCode code = StatusCode::kIoError;
+  switch (err) {
+    case ENOENT: code = StatusCode::kNotFound; break;
+    case EEXIST: code = StatusCode::kAlreadyExists; break;
+    case ENOSPC:
+    case EFBIG:
+    case EDQUOT:
+    case ENOMEM: code = StatusCode::kResourceExhausted; break;
+    case EINTR: code = StatusCode::kCancelled; break;
+    default: break;
+  }
+  return Status(code, std::string(context), err);
+}
+
+int ExitCodeFor(const Status& s) {
+  if (s.ok()) return 0;
+  if (s.IsUsageError()) return 2;
+  if (s.code() == StatusCode::kCancelled) return 130;
+  return 1;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,109 @@
+#pragma once
+// Status and Result<T>: how errors cross module boundaries.
+// Exceptions are used only in command-line parsing and main().
+
+#include <cerrno>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace loadcell {
+
+enum class StatusCode {
+  kOk = 0,
+  kInvalidArgument,     // bad user input: exit code 2
+  kNotFound,            // a named thing does not exist (also usage, exit 2)
+  kFailedPrecondition,  // e.g. `run` before `prepare` (exit 2)
+  kAlreadyExists,
+  kIoError,             // an operating-system call failed (exit 1)
+  kUnavailable,         // a server or device is not reachable (exit 1)
+  kResourceExhausted,   // ENOSPC and friends (exit 1)
+  kCancelled,           // the user interrupted (exit 130)
+  kInternal,            // a bug (exit 1)
+  kUnimplemented,
+};
+
+std::string_view StatusCodeName(StatusCode code);
+
+// A Status is either OK or a code with a one-line message and, where an
+// operating-system call failed, the errno it returned.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(StatusCode code, std::string message, int err = 0)
+      : code_(code), err_(err), message_(std::move(message)) {}
+
+  static Status Ok() { return Status(); }
+  static Status InvalidArgument(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }
+  static Status NotFound(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
+  static Status FailedPrecondition(std::string m) { return {StatusCode::kFailedPrecondition, std::move(m)}; }
+  static Status IoError(std::string m, int err = 0) { return {StatusCode::kIoError, std::move(m), err}; }
+  static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  static Status Cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
+  static Status Unimplemented(std::string m) { return {StatusCode::kUnimplemented, std::move(m)}; }
+
+  bool ok() const { return code_ == StatusCode::kOk; }
+  StatusCode code() const { return code_; }
+  int err() const { return err_; }
+  const std::string& message() const { return message_; }
+  // "message" for usage errors; "message: strerror(errno)" where err() != 0.
+  std::string ToString() const;
+  // True for the codes that mean the user asked for something invalid.
+  bool IsUsageError() const {
+    return code_ == StatusCode::kInvalidArgument || code_ == StatusCode::kNotFound ||
+           code_ == StatusCode::kFailedPrecondition;
+  }
+
+ private:
+  StatusCode code_ = StatusCode::kOk;
+  int err_ = 0;
+  std::string message_;
+};
+
+// The one place where errno becomes a Status.
+Status PosixError(std::string_view context, int err);
+
+// Process exit code for a status: 0 ok, 2 usage, 130 cancelled, 1 otherwise.
+int ExitCodeFor(const Status& s);
+
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
+  Result(Status status) : v_(std::move(status)) {}   // NOLINT(google-explicit-constructor)
+
+  bool ok() const { return v_.index() == 0; }
+  const Status& status() const {
+    static const Status kOkStatus;
+    return ok() ? kOkStatus : std::get<1>(v_);
+  }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+#define LC_CONCAT_INNER_(a, b) a##b
+#define LC_CONCAT_(a, b) LC_CONCAT_INNER_(a, b)
+
+#define LC_RETURN_IF_ERROR(expr)              \
+  do {                                        \
+    ::loadcell::Status lc_status_ = (expr);   \
+    if (!lc_status_.ok()) return lc_status_;  \
+  } while (0)
+
+#define LC_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
+  auto tmp = (expr);                              \
+  if (!tmp.ok()) return tmp.status();             \
+  lhs = std::move(tmp).value()
+
+#define LC_ASSIGN_OR_RETURN(lhs, expr) \
+  LC_ASSIGN_OR_RETURN_IMPL_(LC_CONCAT_(lc_result_, __LINE__), lhs, expr)
+
+}  // namespace loadcell

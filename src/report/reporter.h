@@ -1,0 +1,49 @@
+#pragma once
+// Reporters format results; they compute no statistics (they read the
+// histograms' percentiles and the workload's metrics).
+
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "core/status.h"
+#include "runner/run_config.h"
+#include "runner/run_result.h"
+#include "runner/runner.h"
+#include "runner/workload.h"
+
+namespace loadcell {
+
+struct ReportSettings {
+  double percentile = 95;  // the user's chosen percentile (0: off)
+  bool histogram = false;  // print the latency histogram
+  double report_interval_s = 0;
+};
+
+class Reporter : public RunObserver {
+ public:
+  // OnStart / OnInterval / OnCheckpoint from RunObserver, then:
+  virtual void OnEnd(const RunResult& r) = 0;
+};
+
+// Text in sysbench 1.0's shape on `out`.
+std::unique_ptr<Reporter> MakeTextReporter(std::ostream& out, const Workload& w, ReportSettings s);
+// One JSON document with everything (written at OnEnd); schema: docs/json-schema.md.
+std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w, ReportSettings s);
+// CSV: a header, one row per interval, then a final row.
+std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w, ReportSettings s);
+
+// Forwards each call to several reporters.
+class MultiReporter final : public Reporter {
+ public:
+  void Add(std::unique_ptr<Reporter> r) { reporters_.push_back(std::move(r)); }
+  void OnStart(const Manifest& m) override { for (auto& r : reporters_) r->OnStart(m); }
+  void OnInterval(const IntervalSnapshot& s) override { for (auto& r : reporters_) r->OnInterval(s); }
+  void OnCheckpoint(const RunResult& x) override { for (auto& r : reporters_) r->OnCheckpoint(x); }
+  void OnEnd(const RunResult& x) override { for (auto& r : reporters_) r->OnEnd(x); }
+
+ private:
+  std::vector<std::unique_ptr<Reporter>> reporters_;
+};
+
+}  // namespace loadcell

@@ -1,0 +1,51 @@
+#pragma once
+// Per-thread recorder: single writer (its worker thread), read by the
+// runner's reporting thread. One per thread, cache-line aligned so that no
+// two threads write the same line.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "stats/histogram.h"
+
+namespace loadcell {
+
+inline constexpr int kMaxCounters = 16;
+
+class alignas(64) ThreadRecorder {
+ public:
+  // kinds: number of latency kinds besides "event" (index 0).
+  explicit ThreadRecorder(int kinds);
+  ThreadRecorder(const ThreadRecorder&) = delete;
+  ThreadRecorder& operator=(const ThreadRecorder&) = delete;
+
+  // Owner thread only.
+  void RecordEvent(uint64_t latency_ns) { hist_[0]->Record(latency_ns); }
+  void RecordKind(int kind, uint64_t latency_ns) { hist_[kind]->Record(latency_ns); }  // kind >= 1
+  void RecordService(uint64_t ns) { service_.Record(ns); }
+  void Add(int counter, uint64_t n) {
+    counters_[counter].store(counters_[counter].load(std::memory_order_relaxed) + n,
+                             std::memory_order_relaxed);
+  }
+  void AddError() { errors_.store(errors_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+
+  // Any thread.
+  int kinds() const { return static_cast<int>(hist_.size()); }
+  const ConcurrentHistogram& histogram(int kind) const { return *hist_[kind]; }
+  ConcurrentHistogram& histogram(int kind) { return *hist_[kind]; }
+  const ConcurrentHistogram& service() const { return service_; }
+  ConcurrentHistogram& service() { return service_; }
+  uint64_t counter(int i) const { return counters_[i].load(std::memory_order_relaxed); }
+  uint64_t errors() const { return errors_.load(std::memory_order_relaxed); }
+
+ private:
+  std::vector<std::unique_ptr<ConcurrentHistogram>> hist_;
+  ConcurrentHistogram service_;
+  std::array<std::atomic<uint64_t>, kMaxCounters> counters_{};
+  std::atomic<uint64_t> errors_{0};
+};
+
+}  // namespace loadcell

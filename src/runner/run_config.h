@@ -1,0 +1,43 @@
+#pragma once
+// The runner's own (general) options, in sysbench 1.0's names.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "core/random.h"
+
+namespace loadcell {
+
+struct RunConfig {
+  int64_t threads = 1;
+  double time_s = 10;          // 0: no limit
+  int64_t events = 0;          // 0: no limit
+  double rate = 0;             // events/s over all threads, 0: closed loop
+  double report_interval_s = 0;
+  std::vector<std::string> report_checkpoints;  // seconds, as text
+  double warmup_s = 0;
+  double percentile = 95;      // 0 turns it off
+  bool histogram = false;
+  int64_t seed = 0;            // 0: from the clock (recorded in the manifest)
+  DistributionConfig rand;
+  std::string forced_shutdown = "off";  // off | seconds | N% of --time
+  int64_t verbosity = 3;
+  std::string config_file;
+  std::string format = "text";          // text|json|csv
+  std::string output_file;
+  bool time_given = false;  // --time set by the user (events alone: no time cut)
+
+  // Registers every general option (and its legacy alias) bound to this.
+  void RegisterOptions(OptionSet& opts);
+  // Cross-option rules after parsing (e.g. --events alone clears the default
+  // --time). `opts` is the set this was registered with.
+  Status Finalize(const OptionSet& opts);
+  // Parsed --report-checkpoints in seconds, ascending.
+  std::vector<double> CheckpointTimes() const;
+  // Seconds to wait after the time limit before forcing shutdown; <0: off.
+  double ForcedShutdownAfter() const;
+};
+
+}  // namespace loadcell

@@ -1,0 +1,114 @@
+#pragma once
+// What a run produced: raw merged figures, interval series and the manifest.
+// Filled by the runner; read (never recomputed) by reporters.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+#include "stats/histogram.h"
+
+namespace loadcell {
+
+// One named figure a workload derives from the counters, e.g.
+// {"mib_per_second", "MiB/sec", 6245.78, "MiB/s"}.
+struct Metric {
+  std::string key;    // stable, for JSON/CSV ("operations_per_second")
+  std::string label;  // for humans
+  double value = 0;
+  std::string unit;
+};
+
+// Resolved option as it was in force.
+struct ResolvedOption {
+  std::string group;  // "general" or the test name
+  std::string name;
+  std::string value;
+  bool is_default = true;
+};
+
+struct SystemInfo {
+  std::string cpu_model;
+  int cpus_online = 0;
+  uint64_t memory_bytes = 0;
+  std::string kernel;  // uname -sr
+  std::string clock_source = "CLOCK_MONOTONIC";
+};
+
+// Everything needed to reconcile two results: what exactly was done.
+struct Manifest {
+  std::string tool = "loadcell";
+  std::string tool_version;
+  std::string test;
+  std::string command;  // prepare|run|cleanup
+  int threads = 1;
+  double time_limit_s = 0;   // 0: none
+  uint64_t event_limit = 0;  // 0: none
+  double warmup_s = 0;
+  double rate = 0;           // events/s target, 0: closed loop
+  std::string rand_type;
+  uint64_t seed = 0;
+  bool seed_from_time = false;
+  std::vector<ResolvedOption> options;
+  // The workload's own description, in order ("Prime numbers limit", "10000").
+  std::vector<std::pair<std::string, std::string>> workload;
+  SystemInfo system;
+};
+
+// Latency figures of one kind (all events, or reads/writes/fsyncs).
+struct LatencyStats {
+  std::string kind = "event";
+  LatencyHistogram histogram;  // nanoseconds; moments() are exact
+};
+
+// One interval of --report-interval: covers only that interval.
+struct IntervalSnapshot {
+  double t_end_s = 0;        // seconds since the measured start
+  double duration_s = 0;     // length of this interval
+  int threads = 0;
+  uint64_t events = 0;
+  uint64_t errors = 0;
+  std::vector<LatencyStats> latency;  // [0] is all events; per kind follow
+  std::vector<uint64_t> counters;     // workload counters, deltas
+  // Under --rate: events whose intended start had passed but that had not
+  // started by the interval's end (sysbench's "queue").
+  uint64_t queue = 0;
+};
+
+struct ThreadFigures {
+  uint64_t events = 0;
+  double exec_time_s = 0;  // sum of this thread's event latencies
+};
+
+struct RateFigures {
+  double target = 0;          // events/s asked for
+  double achieved = 0;        // events/s started
+  uint64_t late_events = 0;   // started more than 1 ms after intended
+  double max_lag_ms = 0;      // worst start delay
+  double final_lag_ms = 0;    // how far behind schedule at the end
+};
+
+struct RunResult {
+  Manifest manifest;
+  bool checkpoint = false;    // a --report-checkpoints report
+  double total_time_s = 0;    // measured time (warm-up excluded)
+  uint64_t events = 0;
+  uint64_t errors = 0;
+  // [0]: all events (from the intended start under --rate); then per kind.
+  std::vector<LatencyStats> latency;
+  std::optional<LatencyStats> service;  // under --rate: pure service time
+  std::vector<ThreadFigures> threads;
+  std::vector<std::string> counter_names;
+  std::vector<uint64_t> counters;
+  std::vector<Metric> metrics;  // derived by the workload
+  std::optional<RateFigures> rate;
+  std::vector<IntervalSnapshot> intervals;
+  bool interrupted = false;     // SIGINT/SIGTERM
+  bool forced_shutdown = false;
+  Status failure;               // the first worker error, if any
+};
+
+}  // namespace loadcell

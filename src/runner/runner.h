@@ -1,0 +1,41 @@
+#pragma once
+// Runs a workload on N threads and produces a RunResult.
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "core/status.h"
+#include "runner/run_config.h"
+#include "runner/run_result.h"
+#include "runner/workload.h"
+
+namespace loadcell {
+
+// Receives interval and checkpoint results while the run goes on; the
+// report module's reporters implement it.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void OnStart(const Manifest& m) {}
+  virtual void OnInterval(const IntervalSnapshot& s) {}
+  virtual void OnCheckpoint(const RunResult& r) {}
+};
+
+// Installs SIGINT/SIGTERM handlers that ask the current run to stop.
+void InstallStopSignalHandlers();
+// True once SIGINT or SIGTERM arrived.
+bool StopRequested();
+// For tests: clears the flag.
+void ResetStopRequested();
+
+// Runs `workload` (already configured and validated) as `cfg` says.
+// `manifest` is filled by the caller with options and system info; the
+// runner adds the run's own facts (seed, threads, limits) and copies it
+// into the result. Returns a result even for a failed or interrupted run
+// (see RunResult::failure / interrupted); an error Status only when the run
+// could not start (a worker could not be created).
+Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest manifest,
+                              RunObserver* observer);
+
+}  // namespace loadcell

@@ -1,0 +1,100 @@
+#pragma once
+// The contract between the runner and a test. The runner knows no concrete
+// workload; tests register themselves in workloads/builtin.cpp.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "core/random.h"
+#include "core/status.h"
+#include "runner/run_result.h"
+
+namespace loadcell {
+
+class ThreadRecorder;
+
+// Returned by Worker::RunEvent() when this thread has no more events to run
+// (e.g. mutex runs exactly one event per thread). Not an error.
+inline Status EndOfWork() { return Status(StatusCode::kCancelled, "end of work"); }
+bool IsEndOfWork(const Status& s);
+
+struct ThreadContext {
+  int thread_id = 0;
+  int num_threads = 1;
+  uint64_t seed = 0;           // this thread's seed (ThreadSeed(run_seed, id))
+  const Distribution* distribution = nullptr;  // --rand-type over [0, 2^63)
+  const DistributionConfig* distribution_config = nullptr;
+  // For self-timed workers: where they record per-kind latencies and
+  // counters. Always set; synchronous workers may add counters through it.
+  ThreadRecorder* recorder = nullptr;
+};
+
+// Runs events on one thread. Not shared between threads.
+class Worker {
+ public:
+  virtual ~Worker() = default;
+  // One measured event. For a synchronous worker the runner times the call.
+  // Returns OK, EndOfWork(), or an error that fails the run.
+  virtual Status RunEvent() = 0;
+  // Called once on the worker's thread after its last event.
+  virtual Status Finish() { return Status::Ok(); }
+};
+
+// Limits that the test itself imposes (0 = none): memory stops after
+// total-size / block-size events, mutex runs one event per thread.
+struct EventBudget {
+  uint64_t total = 0;
+  uint64_t per_thread = 0;
+};
+
+struct PrepareContext {
+  int threads = 1;
+  uint64_t seed = 0;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual std::string Name() const = 0;
+  virtual std::string Summary() const = 0;  // one line, for `loadcell list`
+  // What one event is, in words; printed by help and docs.
+  virtual std::string EventDefinition() const = 0;
+
+  // Binds the test's options to its fields.
+  virtual void RegisterOptions(OptionSet& opts) = 0;
+  // Cross-option checks after parsing; InvalidArgument names the option.
+  virtual Status Validate(int threads) { return Status::Ok(); }
+  // Warnings to print on stderr before running (e.g. block fits in cache).
+  virtual std::vector<std::string> Warnings(int threads) const { return {}; }
+
+  virtual bool SupportsPrepare() const { return false; }
+  virtual Status Prepare(const PrepareContext& ctx) { return Status::Ok(); }
+  virtual Status Cleanup(const PrepareContext& ctx) { return Status::Ok(); }
+
+  // Called once before workers are created.
+  virtual Status Init(int threads) { return Status::Ok(); }
+  virtual Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) = 0;
+  // Called once after every worker finished.
+  virtual Status Done() { return Status::Ok(); }
+
+  virtual EventBudget Budget(int threads) const { return {}; }
+  // Names of the latency kinds a self-timed worker records besides "event"
+  // (e.g. read, write, fsync). Empty: the runner times RunEvent().
+  virtual std::vector<std::string> LatencyKinds() const { return {}; }
+  virtual bool SelfTimed() const { return false; }
+  // Names of the counters workers add through ThreadRecorder::Add().
+  virtual std::vector<std::string> CounterNames() const { return {}; }
+
+  // The manifest's description of what will be done, in order.
+  virtual std::vector<std::pair<std::string, std::string>> Describe() const { return {}; }
+  // Figures derived from a result (pure): ops/s, MiB/s, ...
+  virtual std::vector<Metric> Metrics(const RunResult& r) const { return {}; }
+  // Text-report pieces in sysbench's shape. Empty string: the generic form.
+  virtual std::string TextSection(const RunResult& r) const { return ""; }
+  virtual std::string IntervalLine(const IntervalSnapshot& s, double percentile) const { return ""; }
+};
+
+}  // namespace loadcell
