@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "os/system_info.h"
 #include "stats/histogram.h"
 
 namespace loadcell {
@@ -28,14 +29,6 @@ struct ResolvedOption {
   std::string name;
   std::string value;
   bool is_default = true;
-};
-
-struct SystemInfo {
-  std::string cpu_model;
-  int cpus_online = 0;
-  uint64_t memory_bytes = 0;
-  std::string kernel;  // uname -sr
-  std::string clock_source = "CLOCK_MONOTONIC";
 };
 
 // Everything needed to reconcile two results: what exactly was done.

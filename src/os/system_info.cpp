@@ -1,0 +1,48 @@
+#include "os/system_info.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+namespace loadcell {
+namespace {
+
+std::string Trim(std::string s) {
+  size_t b = s.find_first_not_of(" \t");
+  size_t e = s.find_last_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, e - b + 1);
+}
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos) return Trim(line.substr(colon + 1));
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+SystemInfo ReadSystemInfo() {
+  SystemInfo info;
+  info.cpu_model = CpuModel();
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  info.cpus_online = cpus > 0 ? static_cast<int>(cpus) : 0;
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page_size > 0) {
+    info.memory_bytes = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+  }
+  utsname u;
+  if (uname(&u) == 0) info.kernel = std::string(u.sysname) + " " + u.release;
+  return info;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,10 @@
+#include "runner/recorder.h"
+
+namespace loadcell {
+
+ThreadRecorder::ThreadRecorder(int kinds) {
+  for (int k = 0; k <= kinds; ++k) hist_.push_back(std::make_unique<ConcurrentHistogram>());
+  for (auto& c : counters_) c.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace loadcell

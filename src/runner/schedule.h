@@ -1,0 +1,58 @@
+#pragma once
+// Time arithmetic of a run, kept pure so that tests drive it with a fake
+// clock: the open-loop rate schedule and the reporting ticks.
+
+#include <cstdint>
+#include <vector>
+
+#include "core/clock.h"
+
+namespace loadcell {
+
+// Open loop: event k (k = 0, 1, ...) is due at start + k / rate, whatever
+// happened to the events before it. Computed from k each time, so rounding
+// never accumulates.
+class RateSchedule {
+ public:
+  RateSchedule(Nanos start, double events_per_second);
+  Nanos IntendedStart(uint64_t ticket) const;
+  // Number of events whose intended start is <= now.
+  uint64_t DueBy(Nanos now) const;
+  double period_ns() const { return period_ns_; }
+
+ private:
+  Nanos start_;
+  double period_ns_;
+};
+
+// Ticks at start + k * period (k >= 1), without drift. When the caller is
+// late by several periods, the missed ticks are skipped: the next interval
+// simply covers more time (its real length is reported).
+class Ticker {
+ public:
+  Ticker() = default;
+  Ticker(Nanos start, Nanos period) : start_(start), period_(period), k_(period > 0 ? 1 : 0) {}
+  bool enabled() const { return period_ > 0; }
+  Nanos next() const { return start_ + static_cast<Nanos>(k_) * period_; }
+  // Moves past `now`: the next tick is the first one after now.
+  void AdvancePast(Nanos now);
+
+ private:
+  Nanos start_ = 0;
+  Nanos period_ = 0;
+  uint64_t k_ = 0;
+};
+
+// The fixed points of a run, from its start.
+struct Timeline {
+  Nanos start = 0;          // threads released
+  Nanos measure_start = 0;  // end of warm-up
+  Nanos end = 0;            // time limit; 0: none
+
+  static Timeline Make(Nanos start, double warmup_s, double time_s);
+};
+
+inline Nanos SecondsToNanos(double s) { return static_cast<Nanos>(s * 1e9 + 0.5); }
+inline double NanosToSeconds(Nanos n) { return static_cast<double>(n) / 1e9; }
+
+}  // namespace loadcell

@@ -1,0 +1,319 @@
+#include "runner/runner.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "core/clock.h"
+#include "runner/recorder.h"
+
+namespace loadcell {
+namespace {
+
+// A configurable test workload. Counts every event it runs, measured or not.
+class FakeWorkload final : public Workload {
+ public:
+  std::atomic<uint64_t> executed{0};
+  std::atomic<bool> hang{false};
+  Nanos sleep_ns = 0;
+  uint64_t fail_at = 0;  // 1-based event number (per thread) that fails
+  bool fail_create = false;
+  bool self_timed = false;
+  EventBudget budget;
+  std::mutex mu;
+  std::vector<uint64_t> seeds;
+
+  std::string Name() const override { return "fake"; }
+  std::string Summary() const override { return "test workload"; }
+  std::string EventDefinition() const override { return "one call"; }
+  void RegisterOptions(OptionSet&) override {}
+  EventBudget Budget(int) const override { return budget; }
+  bool SelfTimed() const override { return self_timed; }
+  std::vector<std::string> LatencyKinds() const override {
+    return self_timed ? std::vector<std::string>{"read"} : std::vector<std::string>{};
+  }
+  std::vector<std::string> CounterNames() const override { return {"bytes"}; }
+
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
+    if (fail_create) return Status::IoError("cannot open the thing");
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      seeds.push_back(ctx.seed);
+    }
+    return std::unique_ptr<Worker>(new FakeWorker(*this, ctx));
+  }
+
+ private:
+  class FakeWorker final : public Worker {
+   public:
+    FakeWorker(FakeWorkload& w, const ThreadContext& ctx) : w_(w), ctx_(ctx) {}
+    Status RunEvent() override {
+      ++n_;
+      w_.executed.fetch_add(1);
+      while (w_.hang.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      if (w_.fail_at != 0 && n_ == w_.fail_at) return Status::IoError("disk on fire");
+      if (w_.sleep_ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(w_.sleep_ns));
+      ctx_.recorder->Add(0, 10);
+      if (w_.self_timed) {
+        ctx_.recorder->RecordEvent(1000);
+        ctx_.recorder->RecordKind(1, 500);
+      }
+      return Status::Ok();
+    }
+
+   private:
+    FakeWorkload& w_;
+    ThreadContext ctx_;
+    uint64_t n_ = 0;
+  };
+};
+
+RunConfig Config(int threads, double time_s, int64_t events) {
+  RunConfig c;
+  c.threads = threads;
+  c.time_s = time_s;
+  c.events = events;
+  c.seed = 7;
+  c.rand.type = "uniform";
+  return c;
+}
+
+RunResult MustRun(Workload& w, const RunConfig& c, RunObserver* obs = nullptr) {
+  auto r = RunWorkload(w, c, Manifest{}, obs);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? std::move(r).value() : RunResult{};
+}
+
+uint64_t SumThreadEvents(const RunResult& r) {
+  uint64_t n = 0;
+  for (const auto& t : r.threads) n += t.events;
+  return n;
+}
+
+TEST(RunnerTest, StopsAtTheEventLimitExactly) {
+  FakeWorkload w;
+  RunResult r = MustRun(w, Config(2, 0, 1000));
+  EXPECT_EQ(r.events, 1000u);
+  EXPECT_EQ(SumThreadEvents(r), 1000u);
+  EXPECT_EQ(w.executed.load(), 1000u);
+  EXPECT_EQ(r.latency[0].histogram.Count(), 1000u);
+  ASSERT_EQ(r.counter_names.size(), 1u);
+  EXPECT_EQ(r.counters[0], 10000u);
+  EXPECT_TRUE(r.failure.ok());
+  EXPECT_GE(r.latency[0].histogram.Max(), r.latency[0].histogram.Min());
+}
+
+TEST(RunnerTest, PerThreadBudgetRunsOneEventPerThread) {
+  FakeWorkload w;
+  w.budget.per_thread = 1;
+  RunResult r = MustRun(w, Config(4, 0, 0));
+  EXPECT_EQ(r.events, 4u);
+  for (const auto& t : r.threads) EXPECT_EQ(t.events, 1u);
+}
+
+TEST(RunnerTest, WorkloadTotalBudgetCapsEvents) {
+  FakeWorkload w;
+  w.budget.total = 300;
+  RunResult r = MustRun(w, Config(3, 0, 1000));
+  EXPECT_EQ(r.events, 300u);
+  EXPECT_EQ(r.manifest.event_limit, 300u);
+}
+
+TEST(RunnerTest, TimeLimitEndsTheRun) {
+  FakeWorkload w;
+  w.sleep_ns = 100 * kNanosPerMicro;
+  RunResult r = MustRun(w, Config(2, 0.2, 0));
+  EXPECT_GE(r.total_time_s, 0.2);
+  EXPECT_GT(r.events, 0u);
+  EXPECT_EQ(SumThreadEvents(r), r.events);
+  // Busy time per thread cannot exceed the measured time by more than an event.
+  for (const auto& t : r.threads) EXPECT_LE(t.exec_time_s, r.total_time_s + 0.05);
+}
+
+TEST(RunnerTest, WarmupIsExcludedFromEveryFigure) {
+  FakeWorkload w;
+  w.sleep_ns = 200 * kNanosPerMicro;
+  RunConfig c = Config(1, 0.2, 0);
+  c.warmup_s = 0.2;
+  RunResult r = MustRun(w, c);
+  EXPECT_GT(r.events, 0u);
+  EXPECT_LT(r.events, w.executed.load());  // warm-up events ran but are not counted
+  EXPECT_LT(r.total_time_s, 0.35);          // measured time excludes the warm-up
+  EXPECT_EQ(r.latency[0].histogram.Count(), r.events);
+}
+
+class CollectingObserver final : public RunObserver {
+ public:
+  std::vector<IntervalSnapshot> intervals;
+  std::vector<RunResult> checkpoints;
+  int starts = 0;
+  void OnStart(const Manifest&) override { ++starts; }
+  void OnInterval(const IntervalSnapshot& s) override { intervals.push_back(s); }
+  void OnCheckpoint(const RunResult& r) override { checkpoints.push_back(r); }
+};
+
+TEST(RunnerTest, IntervalsCoverOnlyTheirInterval) {
+  FakeWorkload w;
+  w.sleep_ns = 200 * kNanosPerMicro;
+  RunConfig c = Config(2, 0.55, 0);
+  c.report_interval_s = 0.1;
+  CollectingObserver obs;
+  RunResult r = MustRun(w, c, &obs);
+  EXPECT_EQ(obs.starts, 1);
+  ASSERT_GE(obs.intervals.size(), 4u);
+  ASSERT_LE(obs.intervals.size(), 5u);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < obs.intervals.size(); ++i) {
+    const auto& iv = obs.intervals[i];
+    EXPECT_NEAR(iv.t_end_s, 0.1 * static_cast<double>(i + 1), 1e-9);
+    EXPECT_GT(iv.duration_s, 0.05);
+    EXPECT_LT(iv.duration_s, 0.2);
+    EXPECT_EQ(iv.latency[0].histogram.Count(), iv.events);
+    EXPECT_EQ(iv.threads, 2);
+    ASSERT_EQ(iv.counters.size(), 1u);
+    // Counters and histograms are read one after the other while events
+    // run, so they may disagree by the events in flight (one per thread).
+    EXPECT_NEAR(static_cast<double>(iv.counters[0]), static_cast<double>(iv.events * 10), 2 * 10);
+    // An interval holds about 0.1 s of events, far fewer than the whole run.
+    EXPECT_LT(iv.events, r.events);
+    sum += iv.events;
+  }
+  EXPECT_LE(sum, r.events);
+  EXPECT_EQ(r.intervals.size(), obs.intervals.size());
+}
+
+TEST(RunnerTest, CheckpointReportsAndResets) {
+  FakeWorkload w;
+  w.sleep_ns = 200 * kNanosPerMicro;
+  RunConfig c = Config(1, 0.4, 0);
+  c.report_checkpoints = {"0.2"};
+  CollectingObserver obs;
+  RunResult r = MustRun(w, c, &obs);
+  ASSERT_EQ(obs.checkpoints.size(), 1u);
+  const RunResult& cp = obs.checkpoints[0];
+  EXPECT_TRUE(cp.checkpoint);
+  EXPECT_GT(cp.events, 0u);
+  EXPECT_NEAR(cp.total_time_s, 0.2, 0.05);
+  // The final report covers only the time after the checkpoint.
+  EXPECT_NEAR(r.total_time_s, 0.2, 0.1);
+  EXPECT_EQ(cp.events + r.events, w.executed.load());
+}
+
+TEST(RunnerTest, RateLimitIsOpenLoopAndReportsServiceTime) {
+  FakeWorkload w;
+  RunConfig c = Config(2, 0.5, 0);
+  c.rate = 200;
+  RunResult r = MustRun(w, c);
+  // Events 0..99 are due in [0, 0.5 s): never more than the schedule allows.
+  EXPECT_LE(r.events, 100u);
+  EXPECT_GE(r.events, 90u);
+  ASSERT_TRUE(r.service.has_value());
+  ASSERT_TRUE(r.rate.has_value());
+  EXPECT_EQ(r.rate->target, 200);
+  EXPECT_EQ(r.service->histogram.Count(), r.events);
+  // Latency from the intended start is never shorter than the service time.
+  EXPECT_GE(r.latency[0].histogram.moments().sum, r.service->histogram.moments().sum);
+}
+
+TEST(RunnerTest, RateThatCannotBeKeptKeepsRunningAndSaysHowFarBehind) {
+  FakeWorkload w;
+  w.sleep_ns = 5 * kNanosPerMilli;  // at most ~200 events/s on one thread
+  RunConfig c = Config(1, 0.4, 0);
+  c.rate = 1000;
+  RunResult r = MustRun(w, c);
+  EXPECT_TRUE(r.failure.ok());
+  ASSERT_TRUE(r.rate.has_value());
+  EXPECT_GE(r.total_time_s, 0.4);
+  EXPECT_GT(r.rate->late_events, 0u);
+  EXPECT_GT(r.rate->final_lag_ms, 100.0);
+  EXPECT_GT(r.rate->max_lag_ms, 50.0);
+  // Coordinated omission is corrected: the queueing delay is in the latency.
+  ASSERT_TRUE(r.service.has_value());
+  EXPECT_GT(r.latency[0].histogram.Percentile(99), 10 * r.service->histogram.Percentile(99) / 2);
+}
+
+TEST(RunnerTest, WorkerErrorFailsTheRunAndKeepsTheFigures) {
+  FakeWorkload w;
+  w.fail_at = 5;
+  RunResult r = MustRun(w, Config(1, 0, 100));
+  EXPECT_FALSE(r.failure.ok());
+  EXPECT_EQ(r.failure.message(), "disk on fire");
+  EXPECT_EQ(r.events, 4u);
+  EXPECT_EQ(r.errors, 1u);
+}
+
+TEST(RunnerTest, WorkerCreationErrorStopsBeforeTheRun) {
+  FakeWorkload w;
+  w.fail_create = true;
+  CollectingObserver obs;
+  auto r = RunWorkload(w, Config(3, 1, 0), Manifest{}, &obs);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "cannot open the thing");
+  EXPECT_EQ(w.executed.load(), 0u);
+}
+
+TEST(RunnerTest, SeedIsRecordedAndThreadSeedsRepeat) {
+  FakeWorkload a, b;
+  RunResult ra = MustRun(a, Config(3, 0, 30));
+  RunResult rb = MustRun(b, Config(3, 0, 30));
+  EXPECT_EQ(ra.manifest.seed, 7u);
+  EXPECT_FALSE(ra.manifest.seed_from_time);
+  std::set<uint64_t> sa(a.seeds.begin(), a.seeds.end());
+  std::set<uint64_t> sb(b.seeds.begin(), b.seeds.end());
+  EXPECT_EQ(sa.size(), 3u);  // every thread its own seed
+  EXPECT_EQ(sa, sb);         // and the same ones again
+}
+
+TEST(RunnerTest, SelfTimedWorkersRecordTheirOwnKinds) {
+  FakeWorkload w;
+  w.self_timed = true;
+  RunResult r = MustRun(w, Config(1, 0, 50));
+  ASSERT_EQ(r.latency.size(), 2u);
+  EXPECT_EQ(r.latency[0].kind, "event");
+  EXPECT_EQ(r.latency[1].kind, "read");
+  EXPECT_EQ(r.latency[1].histogram.Count(), 50u);
+  EXPECT_EQ(r.latency[0].histogram.Min(), 1000u);
+  EXPECT_EQ(r.latency[1].histogram.Max(), 500u);
+}
+
+TEST(RunnerTest, StopSignalEndsTheRunWithItsFigures) {
+  InstallStopSignalHandlers();
+  ResetStopRequested();
+  FakeWorkload w;
+  w.sleep_ns = 100 * kNanosPerMicro;
+  std::thread killer([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    kill(getpid(), SIGINT);
+  });
+  RunResult r = MustRun(w, Config(2, 30, 0));
+  killer.join();
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_GT(r.events, 0u);
+  EXPECT_LT(r.total_time_s, 5.0);
+  ResetStopRequested();
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+}
+
+TEST(RunnerTest, ForcedShutdownLeavesHungThreadsBehind) {
+  FakeWorkload* w = new FakeWorkload();  // hung threads may use it after the run
+  w->hang = true;
+  RunConfig c = Config(2, 0.1, 0);
+  c.forced_shutdown = "0.1";
+  RunResult r = MustRun(*w, c);
+  EXPECT_TRUE(r.forced_shutdown);
+  EXPECT_GE(r.total_time_s, 0.1);
+  w->hang = false;  // let the abandoned threads finish; `w` stays allocated
+  static FakeWorkload* keep_alive = nullptr;
+  keep_alive = w;
+  (void)keep_alive;
+}
+
+}  // namespace
+}  // namespace loadcell

@@ -1,0 +1,70 @@
+#include "runner/schedule.h"
+
+#include <gtest/gtest.h>
+
+#include "core/clock.h"
+
+namespace loadcell {
+namespace {
+
+TEST(RateScheduleTest, IntendedStartsDoNotDrift) {
+  RateSchedule s(1000, 3.0);  // one event every 333333333.33 ns
+  EXPECT_EQ(s.IntendedStart(0), 1000);
+  EXPECT_EQ(s.IntendedStart(1), 1000 + 333333333);
+  EXPECT_EQ(s.IntendedStart(3), 1000 + kNanosPerSecond);
+  // After three million events the schedule is still exact to the ns.
+  EXPECT_EQ(s.IntendedStart(3000000), 1000 + 1000000 * kNanosPerSecond);
+}
+
+TEST(RateScheduleTest, DueByMatchesIntendedStarts) {
+  RateSchedule s(0, 7.0);
+  EXPECT_EQ(s.DueBy(-1), 0u);
+  EXPECT_EQ(s.DueBy(0), 1u);  // event 0 is due at the start
+  for (uint64_t k = 1; k < 200; ++k) {
+    Nanos t = s.IntendedStart(k);
+    EXPECT_EQ(s.DueBy(t - 1), k) << k;
+    EXPECT_EQ(s.DueBy(t), k + 1) << k;
+  }
+}
+
+TEST(RateScheduleTest, FakeClockDrivesAnOpenLoop) {
+  // A worker that takes 3 periods per event falls behind; the schedule does
+  // not wait for it, so the lag (due - taken) grows by 2 per event.
+  FakeClock clock(0);
+  RateSchedule s(0, 1000.0);  // 1 ms period
+  uint64_t taken = 0;
+  for (int i = 0; i < 10; ++i) {
+    Nanos intended = s.IntendedStart(taken++);
+    clock.SleepUntil(intended);
+    clock.Advance(3 * kNanosPerMilli);  // service time
+  }
+  EXPECT_EQ(clock.Now(), 30 * kNanosPerMilli);
+  EXPECT_EQ(s.DueBy(clock.Now()), 31u);
+  EXPECT_EQ(s.DueBy(clock.Now()) - taken, 21u);
+}
+
+TEST(TickerTest, TicksWithoutDriftAndSkipsMissedTicks) {
+  Ticker t(100, 10);
+  ASSERT_TRUE(t.enabled());
+  EXPECT_EQ(t.next(), 110);
+  t.AdvancePast(110);
+  EXPECT_EQ(t.next(), 120);
+  t.AdvancePast(121);  // a little late: next tick stays on the grid
+  EXPECT_EQ(t.next(), 130);
+  t.AdvancePast(175);  // several periods late: the missed ticks are skipped
+  EXPECT_EQ(t.next(), 180);
+  t.AdvancePast(179);  // not yet due: unchanged
+  EXPECT_EQ(t.next(), 180);
+  EXPECT_FALSE(Ticker(0, 0).enabled());
+}
+
+TEST(TimelineTest, WarmupComesBeforeTheMeasuredTime) {
+  Timeline t = Timeline::Make(1000, 2.0, 10.0);
+  EXPECT_EQ(t.start, 1000);
+  EXPECT_EQ(t.measure_start, 1000 + 2 * kNanosPerSecond);
+  EXPECT_EQ(t.end, 1000 + 12 * kNanosPerSecond);
+  EXPECT_EQ(Timeline::Make(5, 0, 0).end, 0);
+}
+
+}  // namespace
+}  // namespace loadcell
