@@ -1,0 +1,67 @@
+#include "workloads/builtin.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+
+namespace loadcell {
+namespace {
+
+TEST(Builtin, ListsTheBuiltinTestsInOrder) {
+  std::vector<std::string> names;
+  for (const WorkloadEntry& e : BuiltinWorkloads()) names.push_back(e.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"cpu", "memory", "threads", "mutex", "null"}));
+}
+
+TEST(Builtin, EntriesMakeMatchingWorkloads) {
+  for (const WorkloadEntry& e : BuiltinWorkloads()) {
+    std::unique_ptr<Workload> w = e.make();
+    ASSERT_NE(w, nullptr) << e.name;
+    EXPECT_EQ(w->Name(), e.name);
+    EXPECT_EQ(w->Summary(), e.summary);
+    EXPECT_FALSE(e.summary.empty()) << e.name;
+    EXPECT_FALSE(w->EventDefinition().empty()) << e.name;
+    EXPECT_EQ(w->EventDefinition().find('\n'), std::string::npos) << e.name;
+    // Every option registers and the defaults validate.
+    OptionSet set(e.name + " options");
+    w->RegisterOptions(set);
+    RawOptions raw;
+    EXPECT_TRUE(set.Apply(raw).ok()) << e.name;
+    EXPECT_TRUE(w->Validate(1).ok()) << e.name;
+  }
+}
+
+TEST(Builtin, MakeWorkloadByName) {
+  auto cpu = MakeWorkload("cpu");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->Name(), "cpu");
+  EXPECT_EQ(MakeWorkload("fileio-nonexistent"), nullptr);
+  EXPECT_EQ(MakeWorkload(""), nullptr);
+}
+
+TEST(Builtin, OptionNamesAreSysbenchs) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+      {"cpu", {"cpu-max-prime"}},
+      {"memory",
+       {"memory-block-size", "memory-total-size", "memory-scope", "memory-hugetlb", "memory-oper",
+        "memory-access-mode"}},
+      {"threads", {"thread-yields", "thread-locks"}},
+      {"mutex", {"mutex-num", "mutex-locks", "mutex-loops"}},
+      {"null", {}},
+  };
+  for (const auto& [test, options] : expected) {
+    auto w = MakeWorkload(test);
+    ASSERT_NE(w, nullptr);
+    OptionSet set(test);
+    w->RegisterOptions(set);
+    std::vector<std::string> names;
+    for (const OptionSpec& spec : set.specs()) names.push_back(spec.name());
+    EXPECT_EQ(names, options) << test;
+  }
+}
+
+}  // namespace
+}  // namespace loadcell

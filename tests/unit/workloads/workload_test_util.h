@@ -1,0 +1,26 @@
+#pragma once
+// Test helper: applies `--name=value` options to a workload the way the
+// command line does, then runs its Validate().
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/options.h"
+#include "core/status.h"
+#include "runner/workload.h"
+
+namespace loadcell::testing {
+
+inline Status Configure(Workload& w, const std::vector<std::pair<std::string, std::string>>& args,
+                        int threads = 1) {
+  OptionSet set(w.Name() + " options");
+  w.RegisterOptions(set);
+  RawOptions raw;
+  for (const auto& [name, value] : args) raw.Add("--" + name, value, true, "command line");
+  LC_RETURN_IF_ERROR(set.Apply(raw));
+  LC_RETURN_IF_ERROR(raw.CheckAllConsumed(""));
+  return w.Validate(threads);
+}
+
+}  // namespace loadcell::testing
