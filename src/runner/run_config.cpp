@@ -80,6 +80,9 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
   opts.Enum("format", &format, "text", {"text", "json", "csv"}, "report format");
   opts.String("output-file", &output_file, "",
               "write the report in --format to this file (the text report still goes to stdout)");
+  opts.Enum("clock", &clock, "auto", {"auto", "monotonic"},
+            "how events are timed: auto uses the invariant TSC where the kernel trusts it "
+            "(calibrated against CLOCK_MONOTONIC), monotonic always reads CLOCK_MONOTONIC");
   opts.Size("thread-stack-size", &thread_stack_size, 0,
             "stack size per worker thread (0: the system default)");
 }

@@ -28,6 +28,7 @@ struct RunConfig {
   std::string format = "text";          // text|json|csv
   std::string output_file;
   uint64_t thread_stack_size = 0;  // 0: system default
+  std::string clock = "auto";       // auto|monotonic: how events are timed
   bool time_given = false;  // --time set by the user (events alone: no time cut)
 
   // Registers every general option (and its legacy alias) bound to this.

@@ -90,7 +90,12 @@ class Run {
   }
 
  private:
+  template <bool kTsc>
   void EventLoop(int id, Worker& worker);
+
+ public:
+  const TickSource* ticks_ = nullptr;  // event timing source (closed loop)
+  uint64_t end_ticks_ = 0;             // time limit in ticks_, 0: none
 };
 
 void Run::WorkerMain(int id) {
@@ -114,7 +119,11 @@ void Run::WorkerMain(int id) {
 
   if (made.ok() && !abort_start_.load(std::memory_order_acquire)) {
     std::unique_ptr<Worker> worker = std::move(made).value();
-    EventLoop(id, *worker);
+    if (ticks_->tsc && !rate_limited_) {
+      EventLoop<true>(id, *worker);
+    } else {
+      EventLoop<false>(id, *worker);
+    }
     Status fin = worker->Finish();
     if (!fin.ok()) NoteError(fin);
   }
@@ -127,10 +136,14 @@ void Run::WorkerMain(int id) {
   cv_.notify_all();
 }
 
+template <bool kTsc>
 void Run::EventLoop(int id, Worker& worker) {
   ThreadRecorder& rec = *recorders_[id];
   WorkerState& st = *states_[id];
   const Nanos end = timeline_.end;
+  // In ticks of the event clock: TSC ticks, or ns when kTsc is false.
+  const uint64_t end_ticks = kTsc ? end_ticks_ : static_cast<uint64_t>(end);
+  const double ns_per_tick = ticks_->ns_per_tick;
   const uint64_t per_thread = budget_.per_thread;
   uint64_t mine = 0;
   Nanos max_lag = 0;
@@ -156,9 +169,9 @@ void Run::EventLoop(int id, Worker& worker) {
       }
     }
 
-    const Nanos t0 = MonotonicNow();
+    const uint64_t k0 = ReadTicks<kTsc>();
     Status s = worker.RunEvent();
-    const Nanos t1 = MonotonicNow();
+    const uint64_t k1 = ReadTicks<kTsc>();
     if (!s.ok()) {
       if (IsEndOfWork(s)) break;
       rec.AddError();
@@ -167,6 +180,19 @@ void Run::EventLoop(int id, Worker& worker) {
       break;
     }
     ++mine;
+    if constexpr (kTsc) {
+      // Closed loop only (the rate limiter works in CLOCK_MONOTONIC ns).
+      if (!self_timed_) {
+        // TSCs are synchronised where this path is used; never record a
+        // wrapped (negative) difference all the same.
+        const uint64_t dt = k1 > k0 ? k1 - k0 : 0;
+        rec.RecordEvent(static_cast<uint64_t>(static_cast<double>(dt) * ns_per_tick + 0.5));
+      }
+      if (end_ticks != 0 && k1 >= end_ticks) break;
+      continue;
+    }
+    const Nanos t0 = static_cast<Nanos>(k0);
+    const Nanos t1 = static_cast<Nanos>(k1);
     if (!self_timed_) {
       if (rate_limited_) {
         Nanos from = std::min(intended, t0);
@@ -187,7 +213,7 @@ void Run::EventLoop(int id, Worker& worker) {
         st.max_lag.store(max_lag, std::memory_order_relaxed);
       }
     }
-    if (end != 0 && t1 >= end) break;
+    if (end_ticks != 0 && k1 >= end_ticks) break;
   }
 }
 
@@ -263,6 +289,9 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     run->states_.push_back(std::make_unique<WorkerState>());
   }
 
+  run->ticks_ = cfg.clock == "monotonic" ? &MonotonicTickSource() : &BestTickSource();
+  manifest.system.clock_source =
+      run->rate_limited_ ? std::string("CLOCK_MONOTONIC (rate-limited runs)") : run->ticks_->description;
   manifest.threads = run->threads_;
   manifest.time_limit_s = cfg.time_s;
   manifest.event_limit = run->event_limit_;
@@ -326,6 +355,12 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   // Release the threads.
   const Nanos t_start = MonotonicNow();
   run->timeline_ = Timeline::Make(t_start, cfg.warmup_s, cfg.time_s);
+  if (run->ticks_->tsc && run->timeline_.end != 0) {
+    const uint64_t tsc_now = ReadTicks<true>();
+    run->end_ticks_ = tsc_now + static_cast<uint64_t>(
+                                    static_cast<double>(run->timeline_.end - MonotonicNow()) /
+                                    run->ticks_->ns_per_tick);
+  }
   run->schedule_ = RateSchedule(t_start, cfg.rate);
   run->go_.store(true, std::memory_order_release);
   run->go_.notify_all();

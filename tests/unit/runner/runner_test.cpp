@@ -109,6 +109,21 @@ TEST(RunnerTest, StopsAtTheEventLimitExactly) {
   EXPECT_GE(r.latency[0].histogram.Max(), r.latency[0].histogram.Min());
 }
 
+TEST(RunnerTest, BothEventClocksTimeTheSameWay) {
+  for (const char* clock : {"auto", "monotonic"}) {
+    FakeWorkload w;
+    w.sleep_ns = 2 * kNanosPerMilli;
+    RunConfig c = Config(1, 0, 20);
+    c.clock = clock;
+    RunResult r = MustRun(w, c);
+    EXPECT_EQ(r.events, 20u) << clock;
+    // Each event sleeps 2 ms: both clocks must see at least that.
+    EXPECT_GE(r.latency[0].histogram.Min(), static_cast<uint64_t>(2 * kNanosPerMilli)) << clock;
+    EXPECT_LT(r.latency[0].histogram.Min(), static_cast<uint64_t>(200 * kNanosPerMilli)) << clock;
+    EXPECT_FALSE(r.manifest.system.clock_source.empty());
+  }
+}
+
 TEST(RunnerTest, PerThreadBudgetRunsOneEventPerThread) {
   FakeWorkload w;
   w.budget.per_thread = 1;
