@@ -59,7 +59,9 @@ class Distribution {
   Kind kind_ = Kind::kUniform;
   DistributionConfig cfg_;
   uint64_t lo_ = 0, hi_ = 0;
-  double zipf_zetan_ = 0, zipf_eta_ = 0, zipf_alpha_ = 0, zipf_theta_ = 0;
+  // Zipfian by rejection-inversion (see random.cpp): H(1.5) - 1, H(n + 0.5)
+  // and the shortcut constant s, all for the exponent cfg_.zipfian_exp.
+  double zipf_h_x1_ = 0, zipf_h_n_ = 0, zipf_s_ = 0;
   double pareto_power_ = 0;
 };
 

@@ -1,0 +1,143 @@
+#include "core/status.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace loadcell {
+namespace {
+
+TEST(Status, DefaultIsOk) {
+  const Status s;
+  EXPECT_TRUE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kOk);
+  EXPECT_EQ(s.err(), 0);
+  EXPECT_EQ(s.ToString(), "ok");
+  EXPECT_TRUE(Status::Ok().ok());
+}
+
+TEST(Status, CarriesCodeMessageAndErrno) {
+  const Status s = Status::IoError("cannot read test_file.0", EIO);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kIoError);
+  EXPECT_EQ(s.err(), EIO);
+  EXPECT_EQ(s.message(), "cannot read test_file.0");
+  EXPECT_EQ(s.ToString(), std::string("cannot read test_file.0: ") + std::strerror(EIO));
+  EXPECT_FALSE(s.IsUsageError());
+
+  const Status usage = Status::InvalidArgument("unknown option --foo");
+  EXPECT_EQ(usage.ToString(), "unknown option --foo");
+  EXPECT_TRUE(usage.IsUsageError());
+  EXPECT_TRUE(Status::NotFound("x").IsUsageError());
+  EXPECT_TRUE(Status::FailedPrecondition("x").IsUsageError());
+  EXPECT_FALSE(Status::Internal("x").IsUsageError());
+}
+
+TEST(Status, CodeNames) {
+  EXPECT_EQ(StatusCodeName(StatusCode::kOk), "ok");
+  EXPECT_EQ(StatusCodeName(StatusCode::kInvalidArgument), "invalid argument");
+  EXPECT_EQ(StatusCodeName(StatusCode::kResourceExhausted), "resource exhausted");
+}
+
+TEST(PosixError, MapsErrnoAndKeepsIt) {
+  const Status nospc = PosixError("write test_file.3", ENOSPC);
+  EXPECT_EQ(nospc.code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(nospc.err(), ENOSPC);
+  EXPECT_EQ(nospc.message(), "write test_file.3");
+  EXPECT_EQ(nospc.ToString(), std::string("write test_file.3: ") + std::strerror(ENOSPC));
+
+  EXPECT_EQ(PosixError("open", ENOENT).code(), StatusCode::kNotFound);
+  EXPECT_EQ(PosixError("open", EEXIST).code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(PosixError("mmap", ENOMEM).code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(PosixError("read", EINTR).code(), StatusCode::kCancelled);
+  const Status eio = PosixError("pread", EIO);
+  EXPECT_EQ(eio.code(), StatusCode::kIoError);
+  EXPECT_EQ(eio.err(), EIO);
+}
+
+TEST(ExitCodeFor, StableExitCodes) {
+  EXPECT_EQ(ExitCodeFor(Status::Ok()), 0);
+  EXPECT_EQ(ExitCodeFor(Status::InvalidArgument("x")), 2);
+  EXPECT_EQ(ExitCodeFor(Status::NotFound("x")), 2);
+  EXPECT_EQ(ExitCodeFor(Status::FailedPrecondition("x")), 2);
+  EXPECT_EQ(ExitCodeFor(Status::Cancelled("x")), 130);
+  EXPECT_EQ(ExitCodeFor(Status::IoError("x", EIO)), 1);
+  EXPECT_EQ(ExitCodeFor(PosixError("x", ENOSPC)), 1);
+  EXPECT_EQ(ExitCodeFor(Status::Internal("x")), 1);
+}
+
+TEST(Result, HoldsValueOrStatus) {
+  Result<int> good(42);
+  ASSERT_TRUE(good.ok());
+  EXPECT_TRUE(good.status().ok());
+  EXPECT_EQ(good.value(), 42);
+  EXPECT_EQ(*good, 42);
+
+  Result<int> bad(Status::NotFound("no such test: foo"));
+  EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(bad.status().message(), "no such test: foo");
+
+  Result<std::unique_ptr<int>> moved(std::make_unique<int>(7));
+  ASSERT_TRUE(moved.ok());
+  std::unique_ptr<int> p = std::move(moved).value();
+  EXPECT_EQ(*p, 7);
+
+  Result<std::string> s(std::string("abc"));
+  EXPECT_EQ(s->size(), 3u);
+}
+
+Status FailIf(bool fail) { return fail ? Status::IoError("boom", EIO) : Status::Ok(); }
+
+Result<int> Half(int x) {
+  if (x % 2) return Status::InvalidArgument("odd");
+  return x / 2;
+}
+
+Status Chain(bool fail, int* steps) {
+  LC_RETURN_IF_ERROR(FailIf(fail));
+  ++*steps;
+  return Status::Ok();
+}
+
+Result<int> Quarter(int x, int* steps) {
+  LC_ASSIGN_OR_RETURN(int half, Half(x));
+  ++*steps;
+  LC_ASSIGN_OR_RETURN(const int quarter, Half(half));  // two on one function: distinct temporaries
+  ++*steps;
+  return quarter;
+}
+
+TEST(Macros, ReturnIfError) {
+  int steps = 0;
+  EXPECT_TRUE(Chain(false, &steps).ok());
+  EXPECT_EQ(steps, 1);
+  const Status s = Chain(true, &steps);
+  EXPECT_EQ(s.code(), StatusCode::kIoError);
+  EXPECT_EQ(s.err(), EIO);
+  EXPECT_EQ(steps, 1);
+}
+
+TEST(Macros, AssignOrReturn) {
+  int steps = 0;
+  Result<int> r = Quarter(12, &steps);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value(), 3);
+  EXPECT_EQ(steps, 2);
+
+  steps = 0;
+  Result<int> odd = Quarter(7, &steps);
+  EXPECT_EQ(odd.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(steps, 0);
+
+  steps = 0;
+  Result<int> odd_half = Quarter(6, &steps);
+  EXPECT_EQ(odd_half.status().message(), "odd");
+  EXPECT_EQ(steps, 1);
+}
+
+}  // namespace
+}  // namespace loadcell
