@@ -24,9 +24,13 @@ std::string LowerString(std::string_view s) {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Shortest text that reads back as the same double ("95", "0.2", "1e+20").
+// Shortest text that reads back as the same double ("95", "0.2", "100000", "1e+20").
 std::string FormatNumber(double v) {
   char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof(buf), "%.0f", v);
+    return buf;
+  }
   auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
   if (ec != std::errc()) return std::to_string(v);
   return std::string(buf, end);

@@ -172,11 +172,13 @@ struct Fixture {
   std::vector<std::string> items;
   std::vector<std::string> ops;
   int64_t even = 0;
+  int64_t big = 0;
   OptionSet set{"test options"};
 
   Fixture() {
     set.Bool("flag", &flag, false, "a flag");
     set.Int("threads", &threads, 1, "number of threads").Alias("num-threads").Min(1);
+    set.Int("big", &big, 5, "a bounded number").Min(1).Max(100000);
     set.Double("percentile", &ratio, 95, "percentile").Min(0).Max(100);
     set.Size("block-size", &block, 16 * 1024, "block size").PowerOfTwo().Min(1).Max(1024.0 * kMiB);
     set.Seconds("time", &time, 10, "time limit").Alias("max-time").Min(0);
@@ -267,6 +269,8 @@ TEST(OptionSetTest, ErrorMessagesNameOptionAndWhatIsValid) {
       {"block-size", "-1G", "--block-size=-1G: must not be negative"},
       {"threads", "0", "--threads=0: must be at least 1"},
       {"threads", "-1", "--threads=-1: must be at least 1"},
+      {"big", "0", "--big=0: must be between 1 and 100000"},
+      {"big", "200000", "--big=200000: must be between 1 and 100000"},
       {"threads", "x", "--threads=x: not an integer; use a whole number, optionally with a K, M or G suffix"},
       {"percentile", "101", "--percentile=101: must be between 0 and 100"},
       {"percentile", "-1", "--percentile=-1: must be between 0 and 100"},

@@ -1,0 +1,228 @@
+#include "cli/app.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include "cli/command_line.h"
+#include "cli/suite.h"
+#include "cli/test_setup.h"
+#include "core/version.h"
+#include "report/reporter.h"
+#include "runner/runner.h"
+#include "workloads/builtin.h"
+
+namespace loadcell {
+namespace {
+
+void PrintError(std::ostream& err, const Status& s) {
+  err << "loadcell: error: " << s.ToString() << "\n";
+}
+
+void PrintWarning(std::ostream& err, const std::string& w) {
+  err << "loadcell: warning: " << w << "\n";
+}
+
+// Exit code for a status that stopped us before or instead of a run.
+int ExitFor(const Status& s) { return ExitCodeFor(s); }
+
+std::string Usage() {
+  std::string out =
+      "loadcell " + std::string(kVersion) +
+      ": a multi-threaded system benchmark, compatible with sysbench 1.0\n"
+      "\n"
+      "Usage:\n"
+      "  loadcell [options] TEST [options] [prepare|run|cleanup|help]\n"
+      "  loadcell --test=TEST [options] [prepare|run|cleanup|help]   (sysbench 0.4/0.5 form)\n"
+      "  loadcell list       list the tests\n"
+      "  loadcell suite      quick suite: cpu, memory, threads and mutex, ~2 s each\n"
+      "  loadcell help       this text (also --help)\n"
+      "  loadcell version    the version (also --version)\n"
+      "\n"
+      "Commands of a test: run (the default), prepare, cleanup, help.\n"
+      "Options are --name=value or a bare --flag (= on); they may stand anywhere.\n"
+      "Sizes take K, M, G, T suffixes (powers of 1024); times take us, ms, s, m, h.\n"
+      "--config-file=PATH reads name=value lines; the command line wins.\n"
+      "Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted.\n"
+      "\n";
+  // The general options, as every test registers them.
+  RunConfig cfg;
+  OptionSet general("General options");
+  cfg.RegisterOptions(general);
+  out += FormatHelp(general);
+  out += "\nTests:\n";
+  size_t width = 0;
+  for (const WorkloadEntry& e : BuiltinWorkloads()) width = std::max(width, e.name.size());
+  for (const WorkloadEntry& e : BuiltinWorkloads()) {
+    out += "  " + e.name + std::string(width - e.name.size() + 2, ' ') + e.summary + "\n";
+  }
+  out += "\nSee 'loadcell TEST help' for the options of each test.\n";
+  return out;
+}
+
+int PrintList(std::ostream& out) {
+  size_t width = 0;
+  for (const WorkloadEntry& e : BuiltinWorkloads()) width = std::max(width, e.name.size());
+  for (const WorkloadEntry& e : BuiltinWorkloads()) {
+    std::unique_ptr<Workload> w = e.make();
+    out << e.name << std::string(width - e.name.size() + 2, ' ') << w->Summary() << "\n";
+  }
+  return kExitOk;
+}
+
+int PrintTestHelp(const TestSetup& setup, std::ostream& out) {
+  out << setup.test << ": " << setup.workload->Summary() << "\n\n"
+      << "What one event is: " << setup.workload->EventDefinition() << "\n\n"
+      << FormatHelp(setup.test_options) << "\n"
+      << FormatHelp(setup.general) << "\n"
+      << "Commands: " << (setup.workload->SupportsPrepare() ? "prepare, run, cleanup" : "run")
+      << ", help\n";
+  return kExitOk;
+}
+
+std::unique_ptr<Reporter> MakeReporter(const std::string& format, std::ostream& os,
+                                       const Workload& w, const ReportSettings& s) {
+  if (format == "json") return MakeJsonReporter(os, w, s);
+  if (format == "csv") return MakeCsvReporter(os, w, s);
+  return MakeTextReporter(os, w, s);
+}
+
+int RunTest(TestSetup& setup, std::ostream& out, std::ostream& err) {
+  Workload& workload = *setup.workload;
+  const RunConfig& cfg = setup.cfg;
+  for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
+    PrintWarning(err, w);
+  }
+  ReportSettings settings;
+  settings.percentile = cfg.percentile;
+  settings.histogram = cfg.histogram;
+  settings.report_interval_s = cfg.report_interval_s;
+
+  MultiReporter reporters;
+  std::ofstream file;
+  if (!cfg.output_file.empty()) {
+    file.open(cfg.output_file, std::ios::out | std::ios::trunc);
+    if (!file.is_open()) {
+      int e = errno;
+      PrintError(err, Status::InvalidArgument("--output-file=" + cfg.output_file +
+                                              ": cannot open for writing: " + std::strerror(e)));
+      return kExitUsage;
+    }
+    reporters.Add(MakeReporter(cfg.format, file, workload, settings));
+    reporters.Add(MakeTextReporter(out, workload, settings));
+  } else {
+    reporters.Add(MakeReporter(cfg.format, out, workload, settings));
+  }
+
+  Manifest manifest = BuildManifest(setup, "run");
+  InstallStopSignalHandlers();
+  Result<RunResult> result = RunWorkload(workload, cfg, std::move(manifest), &reporters);
+  if (!result.ok()) {
+    out.flush();
+    PrintError(err, result.status());
+    return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
+                                                             : ExitFor(result.status());
+  }
+  reporters.OnEnd(*result);
+  out.flush();
+  int code = kExitOk;
+  if (file.is_open()) {
+    file.flush();
+    if (!file) {
+      PrintError(err, Status::IoError("--output-file=" + cfg.output_file + ": write failed"));
+      code = kExitRunFailed;
+    }
+  }
+  const Status& failure = result->failure;
+  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
+    PrintError(err, failure);
+    return kExitRunFailed;
+  }
+  if (result->interrupted || failure.code() == StatusCode::kCancelled) {
+    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
+    return kExitInterrupted;
+  }
+  return code;
+}
+
+int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
+  const std::string word(CommandName(command));
+  if (!setup.workload->SupportsPrepare()) {
+    PrintError(err, Status::FailedPrecondition("'" + setup.test +
+                                               "' test does not implement the '" + word +
+                                               "' command"));
+    return kExitUsage;
+  }
+  PrepareContext ctx;
+  ctx.threads = static_cast<int>(setup.cfg.threads);
+  ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
+  InstallStopSignalHandlers();
+  Status s = command == Command::kPrepare ? setup.workload->Prepare(ctx)
+                                          : setup.workload->Cleanup(ctx);
+  if (!s.ok()) {
+    PrintError(err, s);
+    return ExitFor(s);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    out << Usage();
+    return kExitUsage;
+  }
+  Result<CommandLine> parsed = TokenizeArgs(args);
+  if (!parsed.ok()) {
+    PrintError(err, parsed.status());
+    return kExitUsage;
+  }
+  CommandLine& cl = *parsed;
+  for (const std::string& w : cl.warnings) PrintWarning(err, w);
+
+  Result<Invocation> interpreted = Interpret(cl, &IsBuiltinTest);
+  if (!interpreted.ok()) {
+    PrintError(err, interpreted.status());
+    return kExitUsage;
+  }
+  const Invocation& inv = *interpreted;
+  switch (inv.command) {
+    case Command::kUsage:
+      out << Usage();
+      return kExitOk;
+    case Command::kVersion:
+      out << "loadcell " << kVersion << "\n";
+      return kExitOk;
+    case Command::kList:
+      return PrintList(out);
+    default:
+      break;
+  }
+
+  if (Status s = MergeConfigFile(cl.options); !s.ok()) {
+    PrintError(err, s);
+    return kExitUsage;
+  }
+  if (inv.command == Command::kSuite) return RunSuite(cl.options, out, err);
+
+  Result<std::unique_ptr<TestSetup>> created = CreateTest(inv.test, inv.test_spelled);
+  if (!created.ok()) {
+    PrintError(err, created.status());
+    return kExitUsage;
+  }
+  TestSetup& setup = **created;
+  if (inv.command == Command::kTestHelp) return PrintTestHelp(setup, out);
+
+  if (Status s = ConfigureTest(setup, cl.options, /*check_unknown=*/true); !s.ok()) {
+    PrintError(err, s);
+    return s.IsUsageError() ? kExitUsage : ExitFor(s);
+  }
+  if (inv.command == Command::kPrepare || inv.command == Command::kCleanup) {
+    return PrepareOrCleanup(setup, inv.command, err);
+  }
+  return RunTest(setup, out, err);
+}
+
+}  // namespace loadcell

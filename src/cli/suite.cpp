@@ -1,0 +1,146 @@
+#include "cli/suite.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/test_setup.h"
+#include "runner/runner.h"
+#include "stats/summary.h"
+
+namespace loadcell {
+namespace {
+
+struct SuiteTest {
+  const char* name;
+  // Options that differ from the test's defaults for a ~2 s run.
+  std::vector<std::pair<const char*, const char*>> defaults;
+};
+
+const std::vector<SuiteTest>& SuiteTests() {
+  static const std::vector<SuiteTest> kTests = {
+      {"cpu", {{"time", "2"}}},
+      // No byte limit: the time limit ends the run.
+      {"memory", {{"time", "2"}, {"memory-total-size", "0"}}},
+      {"threads", {{"time", "2"}}},
+      // Mutex runs one event per thread; the time limit is only a bound.
+      {"mutex", {{"time", "2"}}},
+  };
+  return kTests;
+}
+
+struct Row {
+  std::string test;
+  int threads = 0;
+  std::string events_per_s = "-";
+  std::string percentile = "-";
+  std::string extra = "-";
+  std::string status = "ok";
+};
+
+// The workload's throughput figure other than events/s, e.g. "6245.78 MiB/s".
+std::string ExtraFigure(const RunResult& r) {
+  for (const Metric& m : r.metrics) {
+    if (m.unit == "MiB/s") return fmt::format("{:.2f} {}", m.value, m.unit);
+  }
+  return "-";
+}
+
+// "41 ns", "249.0 us", "198.80 ms": readable over the wide range of tests.
+std::string FormatLatency(uint64_t ns) {
+  if (ns < 1000) return fmt::format("{} ns", ns);
+  if (ns < 1000000) return fmt::format("{:.1f} us", static_cast<double>(ns) / 1e3);
+  if (ns < 1000000000) return fmt::format("{:.2f} ms", static_cast<double>(ns) / 1e6);
+  return fmt::format("{:.2f} s", static_cast<double>(ns) / 1e9);
+}
+
+}  // namespace
+
+int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
+  for (const char* unsupported : {"format", "output-file"}) {
+    if (const RawOption* o = options.Find(unsupported)) {
+      err << "loadcell: error: " << o->spelled
+          << ": not supported by 'suite' (it prints one summary table)\n";
+      return 2;
+    }
+  }
+  // Set up and validate every test before the first one starts.
+  std::vector<std::unique_ptr<TestSetup>> setups;
+  std::vector<bool> used(options.entries().size(), false);
+  for (const SuiteTest& t : SuiteTests()) {
+    RawOptions raw = options;
+    RawOptions defaults;
+    for (const auto& [name, value] : t.defaults) defaults.Add(name, value, true, "suite default");
+    raw.AddDefaults(defaults);
+    Result<std::unique_ptr<TestSetup>> setup = CreateTest(t.name, t.name);
+    Status s = setup.ok() ? ConfigureTest(**setup, raw, /*check_unknown=*/false) : setup.status();
+    if (!s.ok()) {
+      err << "loadcell: error: " << s.ToString() << " (suite test '" << t.name << "')\n";
+      return 2;
+    }
+    for (size_t i = 0; i < used.size(); ++i) {
+      if (const RawOption* o = raw.Find(options.entries()[i].name); o && o->consumed) used[i] = true;
+    }
+    setups.push_back(std::move(*setup));
+  }
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (!used[i] && options.entries()[i].name != "config-file") {
+      err << "loadcell: error: unknown option '" << options.entries()[i].spelled
+          << "' for the suite; see 'loadcell help'\n";
+      return 2;
+    }
+  }
+
+  InstallStopSignalHandlers();
+  std::vector<Row> rows;
+  bool failed = false;
+  bool interrupted = false;
+  double percentile = 95;
+  for (auto& setup : setups) {
+    percentile = setup->cfg.percentile;
+    Row row;
+    row.test = setup->test;
+    row.threads = static_cast<int>(setup->cfg.threads);
+    err << "loadcell: suite: running " << setup->test << "\n";
+    Result<RunResult> r =
+        RunWorkload(*setup->workload, setup->cfg, BuildManifest(*setup, "run"), nullptr);
+    if (!r.ok()) {
+      row.status = "FAILED: " + r.status().ToString();
+      failed = true;
+    } else {
+      const RunResult& res = *r;
+      row.events_per_s = fmt::format("{:.2f}", Rate(static_cast<double>(res.events), res.total_time_s));
+      if (!res.latency.empty() && percentile > 0) {
+        row.percentile = FormatLatency(res.latency[0].histogram.Percentile(percentile));
+      }
+      row.extra = ExtraFigure(res);
+      if (!res.failure.ok() && res.failure.code() != StatusCode::kCancelled) {
+        row.status = "FAILED: " + res.failure.ToString();
+        failed = true;
+      } else if (res.interrupted) {
+        row.status = "interrupted";
+        interrupted = true;
+      }
+    }
+    rows.push_back(std::move(row));
+    if (interrupted || StopRequested()) {
+      interrupted = true;
+      break;
+    }
+  }
+
+  std::string pct_header = percentile > 0 ? fmt::format("p{} latency", percentile) : "latency";
+  out << fmt::format("{:<10}{:>8}{:>16}{:>14}  {:<18}{}\n", "test", "threads", "events/s",
+                     pct_header, "throughput", "status");
+  for (const Row& r : rows) {
+    out << fmt::format("{:<10}{:>8}{:>16}{:>14}  {:<18}{}\n", r.test, r.threads, r.events_per_s,
+                       r.percentile, r.extra, r.status);
+  }
+  out.flush();
+  if (interrupted) return 130;
+  return failed ? 1 : 0;
+}
+
+}  // namespace loadcell

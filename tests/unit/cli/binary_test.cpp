@@ -1,0 +1,291 @@
+// Runs the real loadcell binary: bad input must give exit code 2 and one
+// line on stderr naming the offending thing, with no run started; good input
+// in each accepted syntax must run.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_binary.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunLoadcell;
+
+// A file in a fresh temporary directory, removed at the end of the test.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& contents) {
+    char dir[] = "/tmp/loadcell_cli_test_XXXXXX";
+    dir_ = mkdtemp(dir);
+    path_ = dir_ + "/" + name;
+    if (!contents.empty()) std::ofstream(path_) << contents;
+  }
+  ~TempFile() {
+    std::remove(path_.c_str());
+    rmdir(dir_.c_str());
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_;
+  std::string path_;
+};
+
+size_t CountLines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+std::string Join(const std::vector<std::string>& args) {
+  std::string out;
+  for (const auto& a : args) out += a + " ";
+  return out;
+}
+
+struct BadCase {
+  std::vector<std::string> args;
+  std::string names;  // what the error line must contain
+};
+
+std::vector<BadCase> BadCases() {
+  return {
+      {{"nosuch"}, "unknown test 'nosuch'"},
+      {{"nosuch", "run"}, "'nosuch'"},
+      {{"cpu", "--foo=1"}, "unknown option '--foo'"},
+      {{"--foo", "cpu"}, "'--foo'"},
+      {{"memory", "--memory-block-size=12Q"}, "--memory-block-size=12Q"},
+      {{"cpu", "--threads=0"}, "--threads=0"},
+      {{"cpu", "--threads=-1"}, "--threads=-1"},
+      {{"cpu", "--percentile=101"}, "--percentile=101"},
+      {{"memory", "--memory-block-size=3"}, "--memory-block-size=3"},
+      {{"cpu", "--time=abc"}, "--time=abc"},
+      {{"--config-file=/nonexistent/loadcell.conf", "cpu"}, "/nonexistent/loadcell.conf"},
+      {{"cpu", "memory"}, "memory"},
+      {{"cpu", "--rate=-5"}, "--rate=-5"},
+      {{"cpu", "--events=x"}, "--events=x"},
+      {{"cpu", "--histogram=maybe"}, "--histogram=maybe"},
+      {{"cpu", "--rand-type=foo"}, "--rand-type=foo"},
+      {{"cpu", "--format=xml"}, "--format=xml"},
+      {{"cpu", "--cpu-max-prime=0"}, "--cpu-max-prime=0"},
+      {{"memory", "--memory-oper=copy"}, "--memory-oper=copy"},
+      {{"memory", "--memory-scope=x"}, "--memory-scope=x"},
+      {{"cpu", "--report-interval=-1"}, "--report-interval=-1"},
+      {{"cpu", "--warmup-time=x"}, "--warmup-time=x"},
+      {{"cpu", "--forced-shutdown=x"}, "--forced-shutdown=x"},
+      {{"cpu", "runn"}, "'runn'"},
+      {{"memory", "--memory-total-size=-1G"}, "--memory-total-size=-1G"},
+      {{"cpu", "--percentile=-1"}, "--percentile=-1"},
+      {{"mutex", "--mutex-num=0"}, "--mutex-num=0"},
+      {{"threads", "--thread-yields=-3"}, "--thread-yields=-3"},
+      {{"cpu", "--rand-pareto-h=2"}, "--rand-pareto-h=2"},
+      {{"cpu", "--verbosity=x"}, "--verbosity=x"},
+      {{"--test=cpu", "--num-threads=0", "run"}, "--num-threads=0"},
+      {{"--test=cpu", "--max-time=x", "run"}, "--max-time=x"},
+      {{"--test=cpu", "cpu", "run"}, "cpu"},
+      {{"--test=/somewhere/nosuch.lua", "run"}, "nosuch"},
+      {{"cpu", "--threads"}, "--threads"},
+      {{"cpu", "--threads", "4"}, "--threads=4"},
+      {{"cpu", "-t"}, "'-t'"},
+      {{"cpu", "prepare"}, "'prepare'"},
+      {{"cpu", "cleanup"}, "'cleanup'"},
+      {{"cpu", "--memory-block-size=1K"}, "--memory-block-size"},
+      {{"cpu", "run", "extra"}, "'extra'"},
+      {{"cpu", "help", "run"}, "'run'"},
+      {{"cpu", "--events=-1"}, "--events=-1"},
+      {{"cpu", "--rand-seed=-1"}, "--rand-seed=-1"},
+      {{"cpu", "--report-checkpoints=1,x"}, "--report-checkpoints=1,x"},
+      {{"cpu", "--thread-stack-size=1Q"}, "--thread-stack-size=1Q"},
+      {{"memory", "--memory-block-size=4"}, "--memory-block-size=4"},
+      {{"cpu", "--output-file=/nonexistent/dir/out.json"}, "--output-file"},
+      {{"cpu", "--help=maybe"}, "--help=maybe"},
+      {{"list", "extra"}, "'extra'"},
+      {{"--threads=2"}, "no test given"},
+      {{"cpu", "--time="}, "--time="},
+  };
+}
+
+void ExpectUsageError(const std::vector<std::string>& args, const std::string& names) {
+  SCOPED_TRACE("loadcell " + Join(args));
+  ProcessResult r = RunLoadcell(args);
+  EXPECT_EQ(r.exit_code, 2) << "stderr: " << r.err << "stdout: " << r.out;
+  EXPECT_EQ(CountLines(r.err), 1u) << r.err;
+  EXPECT_EQ(r.err.rfind("loadcell: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(names), std::string::npos) << "expected '" << names << "' in: " << r.err;
+  // No run was started: nothing at all on stdout.
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.out.find("Threads started"), std::string::npos);
+}
+
+TEST(BadInputTest, EachCaseExitsTwoWithOneLineNamingTheProblem) {
+  std::vector<BadCase> cases = BadCases();
+  ASSERT_GE(cases.size(), 30u);
+  for (const BadCase& c : cases) ExpectUsageError(c.args, c.names);
+}
+
+TEST(BadInputTest, BadConfigFileLineNamesFileAndLine) {
+  TempFile conf("bad.conf", "# settings\nthreads=2\n\nthis line is wrong\n");
+  ExpectUsageError({"--config-file=" + conf.path(), "cpu"}, conf.path() + " line 4");
+}
+
+TEST(BadInputTest, BadValueInConfigFileNamesFileAndLine) {
+  TempFile conf("bad.conf", "time=1\nthreads=0\n");
+  ExpectUsageError({"--config-file=" + conf.path(), "cpu"}, "--threads=0");
+  ExpectUsageError({"--config-file=" + conf.path(), "cpu"}, conf.path() + " line 2");
+}
+
+// Lines that start a report section ("General statistics:").
+std::set<std::string> SectionHeaders(const std::string& out) {
+  std::set<std::string> headers;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != ' ' && line.back() == ':') headers.insert(line);
+  }
+  return headers;
+}
+
+TEST(RunTest, LegacySyntaxPrintsTheSameSectionsAsTheCurrentOne) {
+  ProcessResult legacy =
+      RunLoadcell({"--test=cpu", "--num-threads=2", "--max-time=0.5", "--cpu-max-prime=2000", "run"});
+  ProcessResult current =
+      RunLoadcell({"--threads=2", "cpu", "--time=0.5", "--cpu-max-prime=2000", "run"});
+  ASSERT_EQ(legacy.exit_code, 0) << legacy.err;
+  ASSERT_EQ(current.exit_code, 0) << current.err;
+  EXPECT_NE(legacy.out.find("Number of threads: 2"), std::string::npos) << legacy.out;
+  EXPECT_NE(legacy.out.find("Prime numbers limit: 2000"), std::string::npos) << legacy.out;
+  EXPECT_NE(legacy.out.find("General statistics:"), std::string::npos) << legacy.out;
+  std::set<std::string> a = SectionHeaders(legacy.out);
+  std::set<std::string> b = SectionHeaders(current.out);
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+}
+
+TEST(RunTest, TypographicDashesAreAcceptedWithAWarning) {
+  // U+2013 en dash, and U+2014 em dash followed by '-'.
+  ProcessResult r = RunLoadcell({"cpu", "\xE2\x80\x93time=0.3", "\xE2\x80\x94-cpu-max-prime=1000"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Prime numbers limit: 1000"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("loadcell: warning: '\xE2\x80\x93time=0.3' uses a typographic dash; read as "
+                       "'--time=0.3'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("read as '--cpu-max-prime=1000'"), std::string::npos) << r.err;
+}
+
+TEST(RunTest, OptionsAfterTheCommandWord) {
+  ProcessResult r = RunLoadcell({"cpu", "run", "--cpu-max-prime=2000", "--time=0.3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Prime numbers limit: 2000"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(RunTest, ConfigFileLosesToCommandLine) {
+  TempFile conf("run.conf", "# a comment\n--time=0.3\ncpu-max-prime = 1500\nnum_threads=2\n");
+  ProcessResult r = RunLoadcell({"--config-file=" + conf.path(), "cpu", "--cpu-max-prime=1200"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Prime numbers limit: 1200"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Number of threads: 2"), std::string::npos) << r.out;
+}
+
+TEST(CommandTest, ListNamesEveryTest) {
+  ProcessResult r = RunLoadcell({"list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* t : {"cpu", "memory", "threads", "mutex"}) {
+    EXPECT_NE(("\n" + r.out).find(std::string("\n") + t + " "), std::string::npos) << t << " in "
+                                                                                  << r.out;
+  }
+  EXPECT_NE(r.out.find("CPU"), std::string::npos);
+}
+
+TEST(CommandTest, TestHelpShowsEventDefinitionAndBothOptionGroups) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"cpu", "help"}, {"help", "cpu"}, {"--test=cpu", "help"}, {"cpu", "--help"}}) {
+    ProcessResult r = RunLoadcell(args);
+    ASSERT_EQ(r.exit_code, 0) << Join(args) << r.err;
+    EXPECT_NE(r.out.find("cpu options:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--cpu-max-prime=N"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[10000]"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("General options:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--threads=N"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("event"), std::string::npos) << r.out;
+  }
+}
+
+TEST(CommandTest, UsageAndVersion) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"help"}, {"--help"}, {"-h"}}) {
+    ProcessResult r = RunLoadcell(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("Usage:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("loadcell list"), std::string::npos) << r.out;
+  }
+  for (const auto& args : std::vector<std::vector<std::string>>{{"version"}, {"--version"}}) {
+    ProcessResult r = RunLoadcell(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("loadcell ", 0), 0u) << r.out;
+    EXPECT_EQ(CountLines(r.out), 1u) << r.out;
+  }
+  ProcessResult none = RunLoadcell({});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.out.find("Usage:"), std::string::npos);
+}
+
+TEST(OutputTest, JsonOnStdoutParses) {
+  ProcessResult r = RunLoadcell({"cpu", "--time=0.3", "--cpu-max-prime=1000", "--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_TRUE(doc.is_object());
+  EXPECT_NE(r.out.find("\"cpu\""), std::string::npos);
+  EXPECT_EQ(r.out.find("Threads started"), std::string::npos);
+}
+
+TEST(OutputTest, OutputFileGetsTheFormatAndStdoutTheText) {
+  TempFile json("report.json", "");
+  ProcessResult r = RunLoadcell(
+      {"cpu", "--time=0.3", "--cpu-max-prime=1000", "--format=json", "--output-file=" + json.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
+  std::ifstream in(json.path());
+  std::stringstream contents;
+  contents << in.rdbuf();
+  nlohmann::json doc = nlohmann::json::parse(contents.str(), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << contents.str();
+  EXPECT_TRUE(doc.is_object());
+}
+
+TEST(OutputTest, CsvOnStdout) {
+  ProcessResult r = RunLoadcell({"cpu", "--time=0.3", "--cpu-max-prime=1000", "--format=csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GE(CountLines(r.out), 2u) << r.out;
+  EXPECT_NE(r.out.substr(0, r.out.find('\n')).find(','), std::string::npos) << r.out;
+}
+
+TEST(SignalTest, SigintGivesExit130AndAReport) {
+  ProcessResult r = RunLoadcell({"cpu", "--time=30", "--cpu-max-prime=1000"},
+                                /*sigint_after_ms=*/800, /*timeout_s=*/20);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
+}
+
+TEST(SuiteTest, RunsTheFourTestsAndPrintsOneTable) {
+  ProcessResult r = RunLoadcell({"suite", "--time=0.2", "--mutex-locks=1000"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(CountLines(r.out), 5u) << r.out;
+  for (const char* t : {"cpu", "memory", "threads", "mutex"}) {
+    EXPECT_NE(("\n" + r.out).find(std::string("\n") + t + " "), std::string::npos) << r.out;
+  }
+  EXPECT_NE(r.out.find("MiB/s"), std::string::npos) << r.out;
+  ExpectUsageError({"suite", "--nosuch=1"}, "--nosuch");
+  ExpectUsageError({"suite", "--threads=0"}, "--threads=0");
+}
+
+}  // namespace
+}  // namespace loadcell
