@@ -1,0 +1,83 @@
+#pragma once
+// I/O engines: a few verbs behind one interface, so synchronous and
+// asynchronous engines share one driver loop. Submit is separate from Reap:
+// a synchronous engine completes each request inside Submit and hands the
+// completions out on the next Reap.
+//
+// One engine instance per worker thread (not thread-safe).
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/status.h"
+#include "os/file_system.h"
+
+namespace loadcell {
+
+enum class IoOp : uint8_t { kRead, kWrite, kFsync, kFdatasync };
+
+struct IoRequest {
+  IoOp op = IoOp::kRead;
+  int file = 0;          // index into the files given to Open()
+  uint64_t offset = 0;
+  uint32_t length = 0;
+  void* buffer = nullptr;  // aligned as Capabilities().buffer_alignment says
+  uint64_t user_data = 0;  // returned in the completion
+  Nanos submitted_at = 0;  // set by the caller just before Submit
+};
+
+struct IoCompletion {
+  uint64_t user_data = 0;
+  int64_t result = 0;  // bytes transferred (>= 0) or -errno
+};
+
+struct IoCapabilities {
+  bool asynchronous = false;    // can keep several requests in flight
+  uint32_t max_queue_depth = 1;
+  uint32_t buffer_alignment = 1;  // bytes; 4096 for O_DIRECT-friendly buffers
+  bool needs_direct = false;      // libaio is only asynchronous with O_DIRECT
+};
+
+struct IoFile {
+  std::string path;
+  int fd = -1;          // opened by the caller through FileSystem
+  uint64_t size = 0;
+};
+
+struct EngineOptions {
+  uint32_t queue_depth = 1;
+  bool direct = false;  // files were opened with O_DIRECT
+  bool writable = true;
+};
+
+class IoEngine {
+ public:
+  virtual ~IoEngine() = default;
+  virtual std::string Name() const = 0;
+  virtual IoCapabilities Capabilities() const = 0;
+  // Registers the files (already open) and sets up rings/contexts/mappings.
+  virtual Status Open(std::span<const IoFile> files, const EngineOptions& opts) = 0;
+  virtual Status Close() = 0;
+  // Queues requests; returns how many were accepted (fewer when the queue
+  // is full). An error Status means the engine itself failed.
+  virtual Result<size_t> Submit(std::span<IoRequest> requests) = 0;
+  // Waits for at least `min` completions (or until timeout_ns passes, -1 =
+  // no timeout) and fills up to out.size(). Returns how many were filled.
+  virtual Result<size_t> Reap(size_t min, std::span<IoCompletion> out, Nanos timeout_ns) = 0;
+  // Requests submitted and not yet reaped.
+  virtual size_t InFlight() const = 0;
+};
+
+// Engine names: "sync", "io_uring", "libaio", "mmap" (those compiled in).
+std::vector<std::string> IoEngineNames();
+// InvalidArgument for an unknown name; Unavailable when compiled in but the
+// kernel refuses it (message says why, one line).
+Result<std::unique_ptr<IoEngine>> MakeIoEngine(const std::string& name, FileSystem& fs);
+// Allocates a buffer aligned for O_DIRECT (4096) of `len` bytes; free with std::free.
+void* AllocateIoBuffer(size_t len, size_t alignment = 4096);
+
+}  // namespace loadcell
