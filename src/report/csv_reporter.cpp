@@ -1,0 +1,105 @@
+// The CSV reporter: a header, one row per interval (written as each interval
+// arrives), then a final row whose time_s is "total". Columns are listed in
+// docs/report.md. Every row has the same number of fields.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/format.h"
+#include "report/reporter.h"
+#include "stats/summary.h"
+
+namespace loadcell {
+namespace {
+
+using report_internal::CounterName;
+using report_internal::Finite;
+using report_internal::kNanosPerMs;
+using report_internal::MeanNs;
+
+// RFC 4180 quoting: fields with a comma, quote or line break are quoted.
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Milliseconds with nanosecond resolution.
+std::string Ms(double ns) { return fmt::format("{:.6f}", Finite(ns) / kNanosPerMs); }
+
+class CsvReporter final : public Reporter {
+ public:
+  CsvReporter(std::ostream& out, const Workload& w, ReportSettings s)
+      : out_(out), counter_names_(w.CounterNames()) {}
+
+  void OnStart(const Manifest& m) override {
+    threads_ = m.threads;
+    WriteHeader();
+  }
+
+  void OnInterval(const IntervalSnapshot& s) override {
+    static const LatencyHistogram kEmpty;
+    WriteHeader();
+    WriteRow(fmt::format("{:.4f}", Finite(s.t_end_s)), s.duration_s, s.threads, s.events, s.errors,
+             s.latency.empty() ? kEmpty : s.latency[0].histogram, s.counters);
+  }
+
+  void OnEnd(const RunResult& r) override {
+    static const LatencyHistogram kEmpty;
+    WriteHeader();
+    WriteRow("total", r.total_time_s, r.manifest.threads > 0 ? r.manifest.threads : threads_,
+             r.events, r.errors, r.latency.empty() ? kEmpty : r.latency[0].histogram, r.counters);
+    out_.flush();
+  }
+
+ private:
+  void WriteHeader() {
+    if (header_written_) return;
+    header_written_ = true;
+    std::string h =
+        "time_s,duration_s,threads,events,events_per_second,errors,lat_min_ms,lat_avg_ms,"
+        "lat_p50_ms,lat_p95_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
+    for (size_t i = 0; i < counter_names_.size(); ++i) {
+      h += ',';
+      h += CsvField(CounterName(counter_names_, i));
+    }
+    out_ << h << "\n";
+  }
+
+  // Counters beyond the names known at the header are dropped and missing
+  // ones are written as 0, so that every row has the header's width.
+  void WriteRow(const std::string& time, double duration_s, int threads, uint64_t events,
+                uint64_t errors, const LatencyHistogram& h, const std::vector<uint64_t>& counters) {
+    std::string row = fmt::format(
+        "{},{:.4f},{},{},{:.3f},{},{},{},{},{},{},{},{}", time, Finite(duration_s), threads, events,
+        Finite(Rate(static_cast<double>(events), duration_s)), errors,
+        Ms(static_cast<double>(h.Min())), Ms(MeanNs(h)), Ms(static_cast<double>(h.Percentile(50))),
+        Ms(static_cast<double>(h.Percentile(95))), Ms(static_cast<double>(h.Percentile(99))),
+        Ms(static_cast<double>(h.Percentile(99.9))),
+        Ms(static_cast<double>(h.Count() == 0 ? 0 : h.Max())));
+    for (size_t i = 0; i < counter_names_.size(); ++i) {
+      row += fmt::format(",{}", i < counters.size() ? counters[i] : 0);
+    }
+    out_ << row << "\n" << std::flush;
+  }
+
+  std::ostream& out_;
+  std::vector<std::string> counter_names_;
+  int threads_ = 0;
+  bool header_written_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w, ReportSettings s) {
+  return std::make_unique<CsvReporter>(out, w, s);
+}
+
+}  // namespace loadcell

@@ -1,0 +1,49 @@
+#pragma once
+// Formatting helpers shared by the reporters: unit conversion and number
+// layout only, no statistics.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runner/run_result.h"
+#include "runner/workload.h"
+#include "stats/histogram.h"
+
+namespace loadcell::report_internal {
+
+inline constexpr double kNanosPerMs = 1e6;
+
+// A latency in milliseconds for humans: two decimals from 0.1 ms up (as
+// sysbench prints), otherwise enough decimals for two significant digits
+// (0.0031), at most six (1 ns). Never "0.00" for a nonzero value; 0 and
+// non-finite values print as 0.00 (with `min_decimals` decimals).
+std::string FormatMs(double ms, int min_decimals = 2);
+
+// "95", "99.9": the shortest text of a percentile.
+std::string PercentileText(double p);
+
+// The percentiles a report lists: 50, 95, 99, 99.9 (and 99.99 when
+// `with_extreme`), plus `chosen` when it is in (0, 100] and not already
+// listed; ascending.
+std::vector<double> ReportedPercentiles(double chosen, bool with_extreme);
+
+// The histogram's mean in ns, 0 when it is empty or not finite.
+double MeanNs(const LatencyHistogram& h);
+// The histogram's standard deviation in ns, 0 when empty or not finite.
+double StdDevNs(const LatencyHistogram& h);
+
+// `v` when finite, else 0.
+double Finite(double v);
+
+// The workload's metrics: those already in the result, else Workload::Metrics.
+std::vector<Metric> ResultMetrics(const RunResult& r, const Workload& w);
+
+// Name of counter `i`: names[i], or "counter_<i>" when there is no name.
+std::string CounterName(const std::vector<std::string>& names, size_t i);
+
+// sysbench's "[ 1s ] " prefix: integer seconds when the report interval is
+// whole, otherwise up to three decimals.
+std::string IntervalStamp(double t_s, double report_interval_s);
+
+}  // namespace loadcell::report_internal

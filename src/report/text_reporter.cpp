@@ -1,0 +1,299 @@
+// The text reporter: sysbench 1.0's report layout, so that scripts that
+// parse sysbench output keep working, with a few additions (more
+// percentiles, the options in force, rate and per-kind blocks) placed on
+// lines of their own.
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/version.h"
+#include "report/format.h"
+#include "report/reporter.h"
+#include "stats/summary.h"
+
+namespace loadcell {
+namespace {
+
+using report_internal::Finite;
+using report_internal::FormatMs;
+using report_internal::IntervalStamp;
+using report_internal::kNanosPerMs;
+using report_internal::MeanNs;
+using report_internal::PercentileText;
+using report_internal::ReportedPercentiles;
+using report_internal::ResultMetrics;
+
+// Column layout of sysbench's end report.
+constexpr size_t kGeneralValueColumn = 41;  // "    total time:" values start here
+constexpr size_t kLatencyLabelWidth = 43;   // "         min:" padded to this
+constexpr size_t kLatencyValueWidth = 10;   // then the value right-aligned
+constexpr size_t kFairnessValueColumn = 35;
+constexpr size_t kHistogramBarWidth = 40;
+constexpr size_t kHistogramMaxRows = 100;
+
+std::string PadTo(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+// "    total time:" + value at column 41.
+std::string GeneralLine(const std::string& label, const std::string& value) {
+  return PadTo("    " + label, kGeneralValueColumn) + value + "\n";
+}
+
+// "         min:" + value right-aligned so the line ends at column 53.
+std::string LatencyLine(const std::string& label, const std::string& value) {
+  return fmt::format("{}{:>{}}\n", PadTo("         " + label, kLatencyLabelWidth), value,
+                     kLatencyValueWidth);
+}
+
+std::string MsOf(double ns) { return FormatMs(Finite(ns) / kNanosPerMs); }
+
+// One "Latency (ms):" block: min, avg, max, percentiles, sum.
+std::string LatencyBlock(const std::string& title, const LatencyHistogram& h, double chosen) {
+  std::string out = title + "\n";
+  out += LatencyLine("min:", MsOf(static_cast<double>(h.Min())));
+  out += LatencyLine("avg:", MsOf(MeanNs(h)));
+  out += LatencyLine("max:", MsOf(static_cast<double>(h.Max())));
+  for (double p : ReportedPercentiles(chosen, /*with_extreme=*/false)) {
+    out += LatencyLine(PercentileText(p) + "th percentile:",
+                       MsOf(static_cast<double>(h.Percentile(p))));
+  }
+  out += LatencyLine("sum:", MsOf(h.Count() == 0 ? 0 : h.moments().sum));
+  return out;
+}
+
+// The --histogram table. Non-empty buckets are listed in order; when there
+// are more than kHistogramMaxRows of them, runs of 2^k adjacent buckets are
+// merged (k as small as fits) so that the table stays readable.
+std::string HistogramTable(const LatencyHistogram& h) {
+  struct Row {
+    uint64_t low = 0, high = 0, count = 0;
+  };
+  const std::vector<uint64_t>& buckets = h.buckets();
+  std::vector<size_t> used;
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    if (buckets[i] != 0) used.push_back(i);
+  }
+  size_t group = 1;
+  const auto groups_needed = [&](size_t g) {
+    size_t n = 0;
+    size_t last = static_cast<size_t>(-1);
+    for (size_t i : used) {
+      if (i / g != last) ++n;
+      last = i / g;
+    }
+    return n;
+  };
+  while (groups_needed(group) > kHistogramMaxRows) group *= 2;
+
+  std::vector<Row> rows;
+  size_t last = static_cast<size_t>(-1);
+  for (size_t i : used) {
+    if (rows.empty() || i / group != last) {
+      rows.push_back({HistogramBucketLow(i), HistogramBucketHigh(i), 0});
+      last = i / group;
+    }
+    rows.back().high = HistogramBucketHigh(i);
+    rows.back().count += buckets[i];
+  }
+  uint64_t max_count = 0;
+  for (const Row& r : rows) max_count = std::max(max_count, r.count);
+
+  std::string out = "Latency histogram (values are in milliseconds)\n";
+  out += "       value  ------------- distribution ------------- count\n";
+  for (const Row& r : rows) {
+    // The row's value is the middle of its range, as the histogram reports.
+    const double mid_ns = static_cast<double>(r.low) + (static_cast<double>(r.high - r.low)) / 2;
+    const size_t stars =
+        max_count == 0 ? 0
+                       : static_cast<size_t>(std::llround(static_cast<double>(r.count) *
+                                                          kHistogramBarWidth /
+                                                          static_cast<double>(max_count)));
+    out += fmt::format("{:>12} |{:<{}} {}\n", FormatMs(mid_ns / kNanosPerMs, 3),
+                       std::string(stars, '*'), kHistogramBarWidth, r.count);
+  }
+  out += " \n";
+  return out;
+}
+
+std::string FairnessLine(const std::string& label, const MeanStd& f) {
+  return PadTo("    " + label, kFairnessValueColumn) +
+         fmt::format("{:.4f}/{:3.2f}\n", Finite(f.mean), Finite(f.stddev));
+}
+
+std::string TimeLimitText(double s) { return s > 0 ? fmt::format("{}s", s) : "none"; }
+
+class TextReporter final : public Reporter {
+ public:
+  TextReporter(std::ostream& out, const Workload& w, ReportSettings s)
+      : out_(out), workload_(w), settings_(s) {}
+
+  void OnStart(const Manifest& m) override {
+    rate_mode_ = m.rate > 0;
+    std::string o = fmt::format("{} {}\n\n", m.tool.empty() ? "loadcell" : m.tool,
+                                m.tool_version.empty() ? kVersion : m.tool_version);
+    o += "Running the test with following options:\n";
+    o += fmt::format("Number of threads: {}\n", m.threads);
+    if (m.rate > 0) o += fmt::format("Target transaction rate: {}/sec\n", m.rate);
+    if (settings_.report_interval_s > 0) {
+      o += fmt::format("Report intermediate results every {} second(s)\n",
+                       settings_.report_interval_s);
+    }
+    if (m.seed_from_time) {
+      o += fmt::format("Initializing random number generator from current time (seed {})\n",
+                       m.seed);
+    } else {
+      o += fmt::format("Initializing random number generator from seed ({}).\n", m.seed);
+    }
+    o += OptionsBlock(m);
+    o += "\n";
+    std::vector<std::pair<std::string, std::string>> described = m.workload;
+    if (described.empty()) described = workload_.Describe();
+    for (const auto& [name, value] : described) {
+      o += value.empty() ? name + "\n" : name + ": " + value + "\n";
+    }
+    if (!described.empty()) o += "\n";
+    o += "Initializing worker threads...\n\nThreads started!\n\n";
+    out_ << o << std::flush;
+  }
+
+  void OnInterval(const IntervalSnapshot& s) override {
+    const std::string stamp = IntervalStamp(s.t_end_s, settings_.report_interval_s);
+    std::string line = workload_.IntervalLine(s, settings_.percentile);
+    if (!line.empty()) {
+      if (line.rfind("[ ", 0) != 0) line = stamp + line;
+      if (line.back() != '\n') line += '\n';
+      out_ << line << std::flush;
+      return;
+    }
+    line = stamp + fmt::format("thds: {} eps: {:4.2f}", s.threads,
+                               Finite(Rate(static_cast<double>(s.events), s.duration_s)));
+    if (settings_.percentile > 0) {
+      const uint64_t ns = s.latency.empty() ? 0 : s.latency[0].histogram.Percentile(settings_.percentile);
+      line += fmt::format(" lat (ms,{}%): {}", PercentileText(settings_.percentile),
+                          MsOf(static_cast<double>(ns)));
+    }
+    if (s.errors > 0) {
+      line += fmt::format(" err/s: {:4.2f}", Finite(Rate(static_cast<double>(s.errors), s.duration_s)));
+    }
+    line += "\n";
+    if (rate_mode_) line += stamp + fmt::format("queue length: {}\n", s.queue);
+    out_ << line << std::flush;
+  }
+
+  // Checkpoints cover the time since the previous one (counters are reset
+  // at each, as in sysbench); the stamp is the time since the start.
+  void OnCheckpoint(const RunResult& r) override {
+    checkpoint_elapsed_s_ += Finite(r.total_time_s);
+    out_ << IntervalStamp(checkpoint_elapsed_s_, 1) << "Checkpoint report:\n" << EndReport(r)
+         << std::flush;
+  }
+
+  void OnEnd(const RunResult& r) override { out_ << EndReport(r) << std::flush; }
+
+ private:
+  static std::string OptionsBlock(const Manifest& m) {
+    std::string o = "Options:\n";
+    bool any = false;
+    for (const ResolvedOption& opt : m.options) {
+      if (opt.is_default) continue;
+      o += fmt::format("  {}={}\n", opt.name, opt.value);
+      any = true;
+    }
+    o += any ? "  (all other options at their defaults)\n" : "  (all at their defaults)\n";
+    o += fmt::format(
+        "  random numbers: {}, seed {}; clock: {}; time limit: {}; event limit: {}; "
+        "warm-up: {}s; rate: {}\n",
+        m.rand_type.empty() ? "-" : m.rand_type, m.seed,
+        m.system.clock_source.empty() ? "CLOCK_MONOTONIC" : m.system.clock_source,
+        TimeLimitText(m.time_limit_s),
+        m.event_limit > 0 ? fmt::format("{}", m.event_limit) : "none", m.warmup_s,
+        m.rate > 0 ? fmt::format("{}/s", m.rate) : "unlimited");
+    return o;
+  }
+
+  std::string EndReport(const RunResult& r) const {
+    std::string o;
+    const bool have_latency = !r.latency.empty();
+    static const LatencyHistogram kEmpty;
+    const LatencyHistogram& all = have_latency ? r.latency[0].histogram : kEmpty;
+    if (settings_.histogram) o += HistogramTable(all);
+
+    std::string section = workload_.TextSection(r);
+    if (section.empty()) {
+      const std::vector<Metric> metrics = ResultMetrics(r, workload_);
+      if (!metrics.empty()) {
+        section = "Results:\n";
+        for (const Metric& mt : metrics) {
+          section += fmt::format("    {}: {:.2f}{}{}\n", mt.label.empty() ? mt.key : mt.label,
+                                 Finite(mt.value), mt.unit.empty() ? "" : " ", mt.unit);
+        }
+      }
+    }
+    if (!section.empty() && section.back() != '\n') section += '\n';
+    o += section + "\n";
+
+    if (r.interrupted) o += "(interrupted: figures cover the time actually run)\n\n";
+    if (r.forced_shutdown) o += "(forced shutdown: events still running were abandoned)\n\n";
+    if (!r.failure.ok()) o += fmt::format("Run failed: {}\n\n", r.failure.ToString());
+
+    o += "General statistics:\n";
+    o += GeneralLine("total time:", fmt::format("{:.4f}s", Finite(r.total_time_s)));
+    o += GeneralLine("total number of events:", fmt::format("{}", r.events));
+    if (r.errors > 0) o += GeneralLine("total number of errors:", fmt::format("{}", r.errors));
+    o += "\n";
+
+    o += LatencyBlock("Latency (ms):", all, settings_.percentile) + "\n";
+    for (size_t k = 1; k < r.latency.size(); ++k) {
+      o += LatencyBlock(fmt::format("Latency of {} (ms):", r.latency[k].kind),
+                        r.latency[k].histogram, settings_.percentile) +
+           "\n";
+    }
+    if (r.service.has_value()) {
+      o += LatencyBlock("Service time (ms):", r.service->histogram, settings_.percentile) + "\n";
+    }
+    if (r.rate.has_value()) {
+      const RateFigures& rf = *r.rate;
+      o += "Rate:\n";
+      o += GeneralLine("target:", fmt::format("{:.2f} events/s", Finite(rf.target)));
+      o += GeneralLine("achieved:", fmt::format("{:.2f} events/s", Finite(rf.achieved)));
+      o += GeneralLine("late events (>1 ms):", fmt::format("{}", rf.late_events));
+      o += GeneralLine("max lag:", FormatMs(rf.max_lag_ms) + " ms");
+      o += GeneralLine("final lag:", FormatMs(rf.final_lag_ms) + " ms");
+      o += "    Latency above is measured from each event's intended start (it includes\n"
+           "    time spent waiting behind late events); service time is measured from\n"
+           "    the actual start.\n\n";
+    }
+
+    std::vector<double> events, times;
+    for (const ThreadFigures& t : r.threads) {
+      events.push_back(static_cast<double>(t.events));
+      times.push_back(t.exec_time_s);
+    }
+    o += "Threads fairness:\n";
+    o += FairnessLine("events (avg/stddev):", events.empty() ? MeanStd{} : Fairness(events));
+    o += FairnessLine("execution time (avg/stddev):", times.empty() ? MeanStd{} : Fairness(times));
+    o += "\n";
+    return o;
+  }
+
+  std::ostream& out_;
+  const Workload& workload_;
+  ReportSettings settings_;
+  bool rate_mode_ = false;
+  double checkpoint_elapsed_s_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> MakeTextReporter(std::ostream& out, const Workload& w, ReportSettings s) {
+  return std::make_unique<TextReporter>(out, w, s);
+}
+
+}  // namespace loadcell

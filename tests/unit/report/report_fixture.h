@@ -1,0 +1,172 @@
+#pragma once
+// A deterministic RunResult built by hand and a fake workload, shared by the
+// report unit tests and the golden tests (tests/golden/). Nothing here runs
+// a workload or reads a clock: every figure is fixed.
+
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/reporter.h"
+#include "runner/run_result.h"
+#include "runner/workload.h"
+#include "stats/histogram.h"
+
+namespace loadcell::report_test {
+
+// A workload with a sysbench-like text section, two counters and two
+// metrics. Its Metrics() reads only the result it is given.
+class FakeWorkload final : public Workload {
+ public:
+  explicit FakeWorkload(bool custom_interval_line = false)
+      : custom_interval_line_(custom_interval_line) {}
+  std::string Name() const override { return "fake"; }
+  std::string Summary() const override { return "a fake workload for report tests"; }
+  std::string EventDefinition() const override { return "one fake operation"; }
+  void RegisterOptions(OptionSet&) override {}
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
+    return Status::Unimplemented("fake workload runs nothing");
+  }
+  std::vector<std::string> CounterNames() const override { return {"ops", "bytes"}; }
+  std::vector<std::pair<std::string, std::string>> Describe() const override {
+    return {{"Fake operations limit", "10000"}};
+  }
+  std::vector<Metric> Metrics(const RunResult& r) const override {
+    const double t = r.total_time_s;
+    const double ops = r.counters.empty() ? 0 : static_cast<double>(r.counters[0]);
+    const double bytes = r.counters.size() < 2 ? 0 : static_cast<double>(r.counters[1]);
+    return {{"operations_per_second", "operations per second", t > 0 ? ops / t : 0, "op/s"},
+            {"mib_per_second", "MiB/sec", t > 0 ? bytes / 1048576.0 / t : 0, "MiB/s"}};
+  }
+  std::string TextSection(const RunResult& r) const override {
+    const std::vector<Metric> m = Metrics(r);
+    return fmt::format("Fake speed:\n    operations per second: {:8.2f}\n", m[0].value);
+  }
+  std::string IntervalLine(const IntervalSnapshot& s, double) const override {
+    if (!custom_interval_line_) return "";
+    return fmt::format("fake ops: {}", s.counters.empty() ? 0 : s.counters[0]);
+  }
+
+ private:
+  bool custom_interval_line_;
+};
+
+// `n` samples of `ns` each.
+struct Samples {
+  uint64_t ns;
+  uint64_t n;
+};
+
+inline LatencyHistogram HistogramOf(const std::vector<Samples>& samples) {
+  LatencyHistogram h;
+  for (const Samples& s : samples) h.RecordN(s.ns, s.n);
+  return h;
+}
+
+inline Manifest FixtureManifest() {
+  Manifest m;
+  m.tool_version = "0.0.0-golden";
+  m.test = "fake";
+  m.command = "run";
+  m.threads = 2;
+  m.time_limit_s = 2;
+  m.rand_type = "special";
+  m.seed = 42;
+  m.options = {{"general", "threads", "2", false},
+               {"general", "time", "2", false},
+               {"general", "events", "0", true},
+               {"general", "rand-type", "special", true},
+               {"fake", "fake-limit", "10000", true}};
+  m.workload = {{"Fake operations limit", "10000"}};
+  m.system.cpu_model = "Test CPU \"quoted\" \\ model";
+  m.system.cpus_online = 4;
+  m.system.memory_bytes = 8ull << 30;
+  m.system.kernel = "Linux 6.1.0";
+  return m;
+}
+
+inline IntervalSnapshot FixtureInterval(double t, uint64_t fast, uint64_t slow) {
+  IntervalSnapshot s;
+  s.t_end_s = t;
+  s.duration_s = 1;
+  s.threads = 2;
+  s.events = fast + slow;
+  s.latency.push_back({"event", HistogramOf({{3000, fast}, {250000, slow}})});
+  s.counters = {fast + slow, (fast + slow) * 4096};
+  return s;
+}
+
+// The basic result: 1000 events over 2 s on two threads, latencies from
+// 3 us to 15 ms, two intervals, two counters.
+inline RunResult FixtureResult() {
+  RunResult r;
+  r.manifest = FixtureManifest();
+  r.total_time_s = 2.0005;
+  r.events = 1000;
+  r.latency.push_back(
+      {"event", HistogramOf({{3000, 500}, {250000, 400}, {1200000, 90}, {15000000, 10}})});
+  r.threads = {{600, 0.4}, {400, 0.3}};
+  r.counter_names = {"ops", "bytes"};
+  r.counters = {1000, 4096000};
+  r.intervals = {FixtureInterval(1, 300, 200), FixtureInterval(2, 200, 300)};
+  return r;
+}
+
+// The full result: the basic one plus --rate figures, service time, per-kind
+// latency, errors, an interruption and a failure.
+inline RunResult FixtureFullResult() {
+  RunResult r = FixtureResult();
+  r.manifest.rate = 500;
+  r.errors = 3;
+  r.latency.push_back({"read", HistogramOf({{3000, 500}, {250000, 200}})});
+  r.latency.push_back({"write", HistogramOf({{250000, 200}, {1200000, 90}, {15000000, 10}})});
+  r.service = LatencyStats{"event", HistogramOf({{2000, 500}, {200000, 500}})};
+  r.rate = RateFigures{500, 499.75, 7, 14.5, 0.25};
+  r.intervals[1].queue = 5;
+  r.interrupted = true;
+  r.failure = Status::IoError("write failed on \"file\"", 28);
+  return r;
+}
+
+// A run that recorded nothing at all.
+inline RunResult EmptyResult() {
+  RunResult r;
+  r.manifest = FixtureManifest();
+  r.latency.push_back({"event", LatencyHistogram()});
+  r.threads = {{0, 0}, {0, 0}};
+  return r;
+}
+
+inline ReportSettings FixtureSettings() {
+  ReportSettings s;
+  s.percentile = 95;
+  s.histogram = true;
+  s.report_interval_s = 1;
+  return s;
+}
+
+enum class Format { kText, kJson, kCsv };
+
+// Drives a reporter through a whole run: start, the result's intervals, the
+// given checkpoints, end.
+inline std::string Render(Format f, const Workload& w, const RunResult& r, ReportSettings s,
+                          const std::vector<RunResult>& checkpoints = {}) {
+  std::ostringstream out;
+  std::unique_ptr<Reporter> rep;
+  switch (f) {
+    case Format::kText: rep = MakeTextReporter(out, w, s); break;
+    case Format::kJson: rep = MakeJsonReporter(out, w, s); break;
+    case Format::kCsv: rep = MakeCsvReporter(out, w, s); break;
+  }
+  rep->OnStart(r.manifest);
+  for (const IntervalSnapshot& i : r.intervals) rep->OnInterval(i);
+  for (const RunResult& c : checkpoints) rep->OnCheckpoint(c);
+  rep->OnEnd(r);
+  return out.str();
+}
+
+}  // namespace loadcell::report_test
