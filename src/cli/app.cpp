@@ -122,7 +122,7 @@ int RunTest(TestSetup& setup, std::ostream& out, std::ostream& err) {
     out.flush();
     PrintError(err, result.status());
     return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
-                                                             : ExitFor(result.status());
+                                                            : ExitFor(result.status());
   }
   reporters.OnEnd(*result);
   out.flush();
@@ -149,17 +149,16 @@ int RunTest(TestSetup& setup, std::ostream& out, std::ostream& err) {
 int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
   const std::string word(CommandName(command));
   if (!setup.workload->SupportsPrepare()) {
-    PrintError(err, Status::FailedPrecondition("'" + setup.test +
-                                               "' test does not implement the '" + word +
-                                               "' command"));
+    PrintError(err, Status::FailedPrecondition(
+                        "'" + setup.test + "' test does not implement the '" + word + "' command"));
     return kExitUsage;
   }
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup.cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
   InstallStopSignalHandlers();
-  Status s = command == Command::kPrepare ? setup.workload->Prepare(ctx)
-                                          : setup.workload->Cleanup(ctx);
+  Status s =
+      command == Command::kPrepare ? setup.workload->Prepare(ctx) : setup.workload->Cleanup(ctx);
   if (!s.ok()) {
     PrintError(err, s);
     return ExitFor(s);
@@ -182,6 +181,11 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
   CommandLine& cl = *parsed;
   for (const std::string& w : cl.warnings) PrintWarning(err, w);
 
+  // The file's options join before the words are read: it may name the test.
+  if (Status s = MergeConfigFile(cl.options); !s.ok()) {
+    PrintError(err, s);
+    return kExitUsage;
+  }
   Result<Invocation> interpreted = Interpret(cl, &IsBuiltinTest);
   if (!interpreted.ok()) {
     PrintError(err, interpreted.status());
@@ -201,10 +205,6 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
       break;
   }
 
-  if (Status s = MergeConfigFile(cl.options); !s.ok()) {
-    PrintError(err, s);
-    return kExitUsage;
-  }
   if (inv.command == Command::kSuite) return RunSuite(cl.options, out, err);
 
   Result<std::unique_ptr<TestSetup>> created = CreateTest(inv.test, inv.test_spelled);

@@ -75,7 +75,8 @@ Result<std::optional<bool>> TakeSwitch(RawOptions& options, std::string_view nam
   o->consumed = true;
   if (!o->has_value) return std::optional<bool>(true);
   auto v = ParseBool(o->value);
-  if (!v.ok()) return Status::InvalidArgument(o->spelled + "=" + o->value + ": " + v.status().message());
+  if (!v.ok())
+    return Status::InvalidArgument(o->spelled + "=" + o->value + ": " + v.status().message());
   return std::optional<bool>(*v);
 }
 
@@ -178,7 +179,8 @@ Result<RawOptions> ReadConfigFile(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
     int err = errno;
-    return Status::InvalidArgument("--config-file=" + path + ": cannot open: " + std::strerror(err));
+    return Status::InvalidArgument("--config-file=" + path +
+                                   ": cannot open: " + std::strerror(err));
   }
   std::string text;
   char buf[4096];
@@ -187,7 +189,8 @@ Result<RawOptions> ReadConfigFile(const std::string& path) {
   int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
   if (err != 0) {
-    return Status::InvalidArgument("--config-file=" + path + ": cannot read: " + std::strerror(err));
+    return Status::InvalidArgument("--config-file=" + path +
+                                   ": cannot read: " + std::strerror(err));
   }
   return ParseConfigText(text, path);
 }
@@ -205,14 +208,22 @@ Status MergeConfigFile(RawOptions& options) {
 
 std::string_view CommandName(Command c) {
   switch (c) {
-    case Command::kRun: return "run";
-    case Command::kPrepare: return "prepare";
-    case Command::kCleanup: return "cleanup";
-    case Command::kTestHelp: return "help";
-    case Command::kUsage: return "usage";
-    case Command::kVersion: return "version";
-    case Command::kList: return "list";
-    case Command::kSuite: return "suite";
+    case Command::kRun:
+      return "run";
+    case Command::kPrepare:
+      return "prepare";
+    case Command::kCleanup:
+      return "cleanup";
+    case Command::kTestHelp:
+      return "help";
+    case Command::kUsage:
+      return "usage";
+    case Command::kVersion:
+      return "version";
+    case Command::kList:
+      return "list";
+    case Command::kSuite:
+      return "suite";
   }
   return "?";
 }
@@ -259,8 +270,8 @@ Result<Invocation> Interpret(CommandLine& cl, bool (*is_test)(const std::string&
     }
     if (IsCommandWord(w)) {
       if (command.has_value() && command_word != w) {
-        return Status::InvalidArgument("more than one command given: '" + command_word +
-                                       "' and '" + w + "'");
+        return Status::InvalidArgument("more than one command given: '" + command_word + "' and '" +
+                                       w + "'");
       }
       command = CommandFor(w);
       command_word = w;
@@ -268,15 +279,17 @@ Result<Invocation> Interpret(CommandLine& cl, bool (*is_test)(const std::string&
     }
     if (!flag.empty() && !looks_like_test(w)) {
       // `--threads 4`: the user meant `--threads=4`.
-      return Status::InvalidArgument("'" + flag + " " + w + "': options take their value after '=': write '" +
-                                     flag + "=" + w + "'");
+      return Status::InvalidArgument("'" + flag + " " + w +
+                                     "': options take their value after '=': write '" + flag + "=" +
+                                     w + "'");
     }
     if (inv.test_spelled.empty()) {
       inv.test_spelled = w;
       continue;
     }
     if (looks_like_test(w)) {
-      std::string first = test_option.empty() ? "'" + inv.test_spelled + "'" : "--test=" + test_option;
+      std::string first =
+          test_option.empty() ? "'" + inv.test_spelled + "'" : "--test=" + test_option;
       return Status::InvalidArgument("test given twice: " + first + " and '" + w +
                                      "'; give one test per run");
     }

@@ -81,7 +81,8 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
       return 2;
     }
     for (size_t i = 0; i < used.size(); ++i) {
-      if (const RawOption* o = raw.Find(options.entries()[i].name); o && o->consumed) used[i] = true;
+      if (const RawOption* o = raw.Find(options.entries()[i].name); o && o->consumed)
+        used[i] = true;
     }
     setups.push_back(std::move(*setup));
   }
@@ -111,7 +112,8 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
       failed = true;
     } else {
       const RunResult& res = *r;
-      row.events_per_s = fmt::format("{:.2f}", Rate(static_cast<double>(res.events), res.total_time_s));
+      row.events_per_s =
+          fmt::format("{:.2f}", Rate(static_cast<double>(res.events), res.total_time_s));
       if (!res.latency.empty() && percentile > 0) {
         row.percentile = FormatLatency(res.latency[0].histogram.Percentile(percentile));
       }

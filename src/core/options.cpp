@@ -58,11 +58,20 @@ uint64_t SizeMultiplier(std::string_view suffix) {
   if (s.empty() || s == "b") return 1;
   uint64_t mult = 0;
   switch (s[0]) {
-    case 'k': mult = 1ULL << 10; break;
-    case 'm': mult = 1ULL << 20; break;
-    case 'g': mult = 1ULL << 30; break;
-    case 't': mult = 1ULL << 40; break;
-    default: return 0;
+    case 'k':
+      mult = 1ULL << 10;
+      break;
+    case 'm':
+      mult = 1ULL << 20;
+      break;
+    case 'g':
+      mult = 1ULL << 30;
+      break;
+    case 't':
+      mult = 1ULL << 40;
+      break;
+    default:
+      return 0;
   }
   std::string_view rest = std::string_view(s).substr(1);
   if (rest.empty() || rest == "b" || rest == "ib") return mult;
@@ -100,8 +109,8 @@ std::vector<std::string> SplitList(std::string_view text) {
   size_t start = 0;
   while (true) {
     size_t comma = text.find(',', start);
-    std::string_view item =
-        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::string_view item = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     items.emplace_back(item);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -127,14 +136,22 @@ std::string StripDashes(std::string_view s) {
 
 std::string_view OptionTypeName(OptionType t) {
   switch (t) {
-    case OptionType::kBool: return "on|off";
-    case OptionType::kInt: return "N";
-    case OptionType::kDouble: return "N";
-    case OptionType::kSize: return "SIZE";
-    case OptionType::kSeconds: return "SECONDS";
-    case OptionType::kString: return "STRING";
-    case OptionType::kEnum: return "STRING";
-    case OptionType::kList: return "LIST,...";
+    case OptionType::kBool:
+      return "on|off";
+    case OptionType::kInt:
+      return "N";
+    case OptionType::kDouble:
+      return "N";
+    case OptionType::kSize:
+      return "SIZE";
+    case OptionType::kSeconds:
+      return "SECONDS";
+    case OptionType::kString:
+      return "STRING";
+    case OptionType::kEnum:
+      return "STRING";
+    case OptionType::kList:
+      return "LIST,...";
   }
   return "VALUE";
 }
@@ -205,9 +222,10 @@ Result<uint64_t> ParseSize(std::string_view text) {
   uint64_t mult = SizeMultiplier(suffix);
   size_t dot = number.find('.');
   std::string_view whole = number.substr(0, dot);
-  std::string_view frac = dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
-  bool frac_ok = dot == std::string_view::npos ||
-                 (frac.find('.') == std::string_view::npos && !frac.empty());
+  std::string_view frac =
+      dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
+  bool frac_ok =
+      dot == std::string_view::npos || (frac.find('.') == std::string_view::npos && !frac.empty());
   if (mult == 0 || number.empty() || whole.empty() || !frac_ok) {
     return Status::InvalidArgument(std::string("not a size; ") + kSizeHint);
   }
@@ -250,12 +268,18 @@ Result<double> ParseSeconds(std::string_view text) {
   }
   std::string unit = LowerString(s.substr(num_end));
   double scale = 0;
-  if (unit.empty() || unit == "s" || unit == "sec") scale = 1;
-  else if (unit == "ns") scale = 1e-9;
-  else if (unit == "us") scale = 1e-6;
-  else if (unit == "ms") scale = 1e-3;
-  else if (unit == "m" || unit == "min") scale = 60;
-  else if (unit == "h") scale = 3600;
+  if (unit.empty() || unit == "s" || unit == "sec")
+    scale = 1;
+  else if (unit == "ns")
+    scale = 1e-9;
+  else if (unit == "us")
+    scale = 1e-6;
+  else if (unit == "ms")
+    scale = 1e-3;
+  else if (unit == "m" || unit == "min")
+    scale = 60;
+  else if (unit == "h")
+    scale = 3600;
   auto number = ParseDouble(s.substr(0, num_end));
   if (scale == 0 || num_end == 0 || !number.ok()) {
     return Status::InvalidArgument(std::string("not a duration; ") + kSecondsHint);
@@ -472,8 +496,8 @@ OptionSpec& OptionSet::Seconds(std::string name, double* dst, double def, std::s
     if (!has_value) return NeedsValue(spec->type_);
     auto v = ParseSeconds(text);
     if (!v.ok()) return v.status().message();
-    std::string range = RangeMessage(*v, spec->min_, spec->max_,
-                                     [](double x) { return FormatNumber(x) + "s"; });
+    std::string range =
+        RangeMessage(*v, spec->min_, spec->max_, [](double x) { return FormatNumber(x) + "s"; });
     if (!range.empty()) return range;
     *dst = *v;
     return "";
@@ -528,8 +552,7 @@ OptionSpec& OptionSet::List(std::string name, std::vector<std::string>* dst, std
     std::vector<std::string> items = SplitList(text);
     if (!spec->choices_.empty()) {
       for (const std::string& item : items) {
-        if (std::find(spec->choices_.begin(), spec->choices_.end(), item) ==
-            spec->choices_.end()) {
+        if (std::find(spec->choices_.begin(), spec->choices_.end(), item) == spec->choices_.end()) {
           return "'" + item + "' is not a valid item; use a comma-separated list of " +
                  JoinChoices(spec->choices_);
         }

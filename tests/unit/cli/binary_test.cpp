@@ -153,8 +153,8 @@ std::set<std::string> SectionHeaders(const std::string& out) {
 }
 
 TEST(RunTest, LegacySyntaxPrintsTheSameSectionsAsTheCurrentOne) {
-  ProcessResult legacy =
-      RunLoadcell({"--test=cpu", "--num-threads=2", "--max-time=0.5", "--cpu-max-prime=2000", "run"});
+  ProcessResult legacy = RunLoadcell(
+      {"--test=cpu", "--num-threads=2", "--max-time=0.5", "--cpu-max-prime=2000", "run"});
   ProcessResult current =
       RunLoadcell({"--threads=2", "cpu", "--time=0.5", "--cpu-max-prime=2000", "run"});
   ASSERT_EQ(legacy.exit_code, 0) << legacy.err;
@@ -195,12 +195,19 @@ TEST(RunTest, ConfigFileLosesToCommandLine) {
   EXPECT_NE(r.out.find("Number of threads: 2"), std::string::npos) << r.out;
 }
 
+TEST(RunTest, ConfigFileMayNameTheTest) {
+  TempFile conf("legacy.conf", "test=cpu\ntime=0.3\ncpu-max-prime=1100\n");
+  ProcessResult r = RunLoadcell({"--config-file=" + conf.path(), "run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Prime numbers limit: 1100"), std::string::npos) << r.out;
+}
+
 TEST(CommandTest, ListNamesEveryTest) {
   ProcessResult r = RunLoadcell({"list"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* t : {"cpu", "memory", "threads", "mutex"}) {
-    EXPECT_NE(("\n" + r.out).find(std::string("\n") + t + " "), std::string::npos) << t << " in "
-                                                                                  << r.out;
+    EXPECT_NE(("\n" + r.out).find(std::string("\n") + t + " "), std::string::npos)
+        << t << " in " << r.out;
   }
   EXPECT_NE(r.out.find("CPU"), std::string::npos);
 }
@@ -249,8 +256,8 @@ TEST(OutputTest, JsonOnStdoutParses) {
 
 TEST(OutputTest, OutputFileGetsTheFormatAndStdoutTheText) {
   TempFile json("report.json", "");
-  ProcessResult r = RunLoadcell(
-      {"cpu", "--time=0.3", "--cpu-max-prime=1000", "--format=json", "--output-file=" + json.path()});
+  ProcessResult r = RunLoadcell({"cpu", "--time=0.3", "--cpu-max-prime=1000", "--format=json",
+                                 "--output-file=" + json.path()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
   std::ifstream in(json.path());

@@ -8,9 +8,7 @@
 namespace loadcell {
 namespace {
 
-bool IsTest(const std::string& name) {
-  return name == "cpu" || name == "memory" || name == "oltp";
-}
+bool IsTest(const std::string& name) { return name == "cpu" || name == "memory" || name == "oltp"; }
 
 CommandLine Tokenize(const std::vector<std::string>& args) {
   auto r = TokenizeArgs(args);
@@ -57,8 +55,8 @@ TEST(TokenizeTest, DoubleDashEndsOptions) {
 
 TEST(TokenizeTest, TypographicDashesBecomeDoubleDash) {
   const std::string en = "\xE2\x80\x93", em = "\xE2\x80\x94", minus = "\xE2\x88\x92";
-  CommandLine cl = Tokenize({en + "test=cpu", em + "-threads=2", minus + minus + "time=1",
-                             "-" + en + "events=5"});
+  CommandLine cl = Tokenize(
+      {en + "test=cpu", em + "-threads=2", minus + minus + "time=1", "-" + en + "events=5"});
   EXPECT_EQ(cl.options.Find("test")->value, "cpu");
   EXPECT_EQ(cl.options.Find("test")->spelled, "--test");
   EXPECT_EQ(cl.options.Find("threads")->value, "2");
@@ -85,11 +83,11 @@ TEST(InterpretTest, CurrentSyntax) {
   ASSERT_TRUE(inv.ok());
   EXPECT_EQ(inv->command, Command::kRun);
   EXPECT_EQ(inv->test, "cpu");
-  for (auto [word, cmd] : std::vector<std::pair<std::string, Command>>{
-           {"run", Command::kRun},
-           {"prepare", Command::kPrepare},
-           {"cleanup", Command::kCleanup},
-           {"help", Command::kTestHelp}}) {
+  for (auto [word, cmd] :
+       std::vector<std::pair<std::string, Command>>{{"run", Command::kRun},
+                                                    {"prepare", Command::kPrepare},
+                                                    {"cleanup", Command::kCleanup},
+                                                    {"help", Command::kTestHelp}}) {
     auto r = InterpretArgs({"--threads=2", "memory", "--x=1", word, "--y=2"});
     ASSERT_TRUE(r.ok()) << word;
     EXPECT_EQ(r->command, cmd) << word;
@@ -107,7 +105,8 @@ TEST(InterpretTest, LegacySyntax) {
   EXPECT_TRUE(cl->options.Find("test")->consumed);
   EXPECT_FALSE(cl->options.Find("num-threads")->consumed);
 
-  auto lua = InterpretArgs({"--test=/usr/share/sysbench/tests/include/oltp_legacy/oltp.lua", "prepare"});
+  auto lua =
+      InterpretArgs({"--test=/usr/share/sysbench/tests/include/oltp_legacy/oltp.lua", "prepare"});
   ASSERT_TRUE(lua.ok());
   EXPECT_EQ(lua->test, "oltp");
   EXPECT_EQ(lua->test_spelled, "/usr/share/sysbench/tests/include/oltp_legacy/oltp.lua");
@@ -137,11 +136,14 @@ TEST(InterpretTest, Errors) {
       {{"cpu", "memory"}, "test given twice: 'cpu' and 'memory'"},
       {{"--test=cpu", "cpu"}, "test given twice: --test=cpu and 'cpu'"},
       {{"cpu", "x.lua"}, "test given twice"},
-      {{"cpu", "runn"}, "unknown command 'runn' for test 'cpu'; use prepare, run, cleanup or help (did you mean 'run'?)"},
+      {{"cpu", "runn"},
+       "unknown command 'runn' for test 'cpu'; use prepare, run, cleanup or help (did you mean "
+       "'run'?)"},
       {{"cpu", "run", "extra"}, "unexpected argument 'extra' after 'run'"},
       {{"cpu", "run", "prepare"}, "more than one command given: 'run' and 'prepare'"},
       {{"list", "cpu"}, "unexpected argument 'cpu' after 'list'"},
-      {{"cpu", "--threads", "4"}, "'--threads 4': options take their value after '=': write '--threads=4'"},
+      {{"cpu", "--threads", "4"},
+       "'--threads 4': options take their value after '=': write '--threads=4'"},
       {{"--threads=2"}, "no test given"},
       {{"run"}, "no test given"},
       {{"--test", "run"}, "--test: needs a test name"},
@@ -188,7 +190,8 @@ TEST(ConfigFileTest, BadLineNamesFileAndLine) {
 }
 
 TEST(ConfigFileTest, CommandLineWins) {
-  CommandLine cl = Tokenize({"--threads=8", "--config-file=" LOADCELL_SOURCE_DIR "/nonexistent.conf"});
+  CommandLine cl =
+      Tokenize({"--threads=8", "--config-file=" LOADCELL_SOURCE_DIR "/nonexistent.conf"});
   Status missing = MergeConfigFile(cl.options);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.code(), StatusCode::kInvalidArgument);

@@ -66,11 +66,12 @@ TEST(ParseSizeTest, RejectsJunkNegativeAndOverflow) {
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.status().message().find("too large"), std::string::npos);
   EXPECT_FALSE(ParseSize("99999999999999999999999").ok());
-  EXPECT_TRUE(ParseSize("16777215T").ok());  // just under 2^64
+  EXPECT_TRUE(ParseSize("16777215T").ok());   // just under 2^64
   EXPECT_FALSE(ParseSize("16777216T").ok());  // exactly 2^64
   auto msg = ParseSize("12Q");
   ASSERT_FALSE(msg.ok());
-  EXPECT_EQ(msg.status().message(), "not a size; use a number with an optional K, M, G or T suffix");
+  EXPECT_EQ(msg.status().message(),
+            "not a size; use a number with an optional K, M, G or T suffix");
 }
 
 TEST(FormatSizeTest, UsesLargestExactUnit) {
@@ -138,8 +139,8 @@ TEST(ParseIntTest, DecimalWithSuffixes) {
   EXPECT_EQ(ParseInt("2M").value(), 2 * 1024 * 1024);
   EXPECT_EQ(ParseInt("1G").value(), int64_t{1} << 30);
   EXPECT_EQ(ParseInt("9223372036854775807").value(), INT64_MAX);
-  for (const char* bad : {"", "x", "1.5", "12Q", "-", "1b", "9223372036854775808", "9000000000G",
-                          "0x10", " 1"}) {
+  for (const char* bad :
+       {"", "x", "1.5", "12Q", "-", "1b", "9223372036854775808", "9000000000G", "0x10", " 1"}) {
     EXPECT_FALSE(ParseInt(bad).ok()) << "'" << bad << "'";
   }
 }
@@ -271,13 +272,17 @@ TEST(OptionSetTest, ErrorMessagesNameOptionAndWhatIsValid) {
       {"threads", "-1", "--threads=-1: must be at least 1"},
       {"big", "0", "--big=0: must be between 1 and 100000"},
       {"big", "200000", "--big=200000: must be between 1 and 100000"},
-      {"threads", "x", "--threads=x: not an integer; use a whole number, optionally with a K, M or G suffix"},
+      {"threads", "x",
+       "--threads=x: not an integer; use a whole number, optionally with a K, M or G suffix"},
       {"percentile", "101", "--percentile=101: must be between 0 and 100"},
       {"percentile", "-1", "--percentile=-1: must be between 0 and 100"},
-      {"time", "abc", "--time=abc: not a duration; use a number of seconds, or add a unit: us, ms, s, m or h"},
+      {"time", "abc",
+       "--time=abc: not a duration; use a number of seconds, or add a unit: us, ms, s, m or h"},
       {"time", "-5", "--time=-5: must not be negative"},
       {"mode", "foo", "--mode=foo: not a valid choice; use seq or rnd"},
-      {"ops", "read,copy", "--ops=read,copy: 'copy' is not a valid item; use a comma-separated list of read, write or fsync"},
+      {"ops", "read,copy",
+       "--ops=read,copy: 'copy' is not a valid item; use a comma-separated list of read, write or "
+       "fsync"},
       {"even", "3", "--even=3: must be even"},
   };
   for (const Case& c : cases) {
