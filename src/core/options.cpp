@@ -565,24 +565,25 @@ OptionSpec& OptionSet::List(std::string name, std::vector<std::string>* dst, std
 }
 
 Status OptionSet::Apply(RawOptions& raw) {
-  for (RawOption& o : raw.entries()) {
-    if (o.consumed) continue;
-    OptionSpec* spec = nullptr;
-    for (OptionSpec& s : specs_) {
-      if (s.Matches(o.name)) {
-        spec = &s;
-        break;
-      }
+  for (OptionSpec& spec : specs_) {
+    // Several entries may name one option (a legacy alias and the current
+    // name, or the command line and a config file). The last entry from the
+    // command line wins; otherwise the first one (AddDefaults appends).
+    RawOption* winner = nullptr;
+    for (RawOption& o : raw.entries()) {
+      if (o.consumed || !spec.Matches(o.name)) continue;
+      o.consumed = true;
+      if (o.origin == "command line" || winner == nullptr) winner = &o;
     }
-    if (spec == nullptr) continue;
-    o.consumed = true;
-    std::string msg = spec->assign_(o.value, o.has_value);
-    if (msg.empty() && spec->check_) msg = spec->check_();
+    if (winner == nullptr) continue;
+    std::string msg = spec.assign_(winner->value, winner->has_value);
+    if (msg.empty() && spec.check_) msg = spec.check_();
     if (!msg.empty()) {
-      std::string what = o.has_value ? o.spelled + "=" + o.value : o.spelled;
-      return Status::InvalidArgument(what + OriginSuffix(o) + ": " + msg);
+      std::string what =
+          winner->has_value ? winner->spelled + "=" + winner->value : winner->spelled;
+      return Status::InvalidArgument(what + OriginSuffix(*winner) + ": " + msg);
     }
-    spec->set_by_user_ = true;
+    spec.set_by_user_ = true;
   }
   return Status::Ok();
 }

@@ -361,6 +361,29 @@ TEST(RawOptionsTest, ConfigFileDefaultsLoseToCommandLine) {
   EXPECT_NE(s.message().find("--time=x"), std::string::npos) << s.message();
 }
 
+TEST(OptionSetTest, CommandLineAliasBeatsConfigFileName) {
+  RawOptions cmd;
+  cmd.Add("--num-threads", "8", true, "command line");
+  RawOptions file;
+  file.Add("threads", "2", true, "config file f line 1");
+  file.Add("max-time", "7", true, "config file f line 2");
+  file.Add("time", "9", true, "config file f line 3");
+  cmd.AddDefaults(file);
+  Fixture f;
+  ASSERT_TRUE(f.set.Apply(cmd).ok());
+  EXPECT_EQ(f.threads, 8);
+  EXPECT_DOUBLE_EQ(f.time, 7);  // the first of the file's entries
+  ASSERT_TRUE(cmd.CheckAllConsumed("").ok());
+
+  // On the command line alone, the later of a name and its alias wins.
+  RawOptions both;
+  both.Add("--threads", "3", true, "command line");
+  both.Add("--num-threads", "5", true, "command line");
+  Fixture g;
+  ASSERT_TRUE(g.set.Apply(both).ok());
+  EXPECT_EQ(g.threads, 5);
+}
+
 TEST(OptionSetTest, ValueText) {
   Fixture f;
   EXPECT_EQ(f.set.Find("block-size")->ValueText(), "16K");
