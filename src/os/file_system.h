@@ -30,7 +30,8 @@ class FileSystem {
  public:
   virtual ~FileSystem() = default;
 
-  // open(2); flags as for open (O_DIRECT, O_DSYNC, ...). Returns the fd.
+  // open(2); flags as for open (O_DIRECT, O_DSYNC, ...); O_CLOEXEC is
+  // always added. Returns the fd.
   virtual Result<int> Open(const std::string& path, int flags, mode_t mode = 0644) = 0;
   virtual Status Close(int fd) = 0;
   // One pread/pwrite call: may transfer fewer bytes than asked (returned).
@@ -41,10 +42,13 @@ class FileSystem {
   virtual Status Truncate(int fd, uint64_t size) = 0;
   virtual Status Unlink(const std::string& path) = 0;
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // A missing path is not an error: FileInfo.exists is false.
   virtual Result<FileInfo> Stat(const std::string& path) = 0;
   // access(path, W_OK|X_OK) for a directory.
   virtual Status CheckWritableDir(const std::string& path) = 0;
-  // Filesystem type name of the mount holding path ("ext4", "xfs", "tmpfs").
+  // Filesystem type name of the mount holding path ("ext4", "xfs", "tmpfs");
+  // a path that does not exist yet is looked up through its nearest existing
+  // ancestor. Never empty: an unknown type is its statfs magic in hex.
   virtual std::string FsType(const std::string& path) = 0;
 };
 
@@ -52,9 +56,12 @@ class FileSystem {
 FileSystem& PosixFileSystem();
 
 // Writes all of buf, looping over short writes; EIO etc. become a Status
-// naming `what` (e.g. the file path and offset).
+// naming `what` (e.g. the file path and offset), with code and errno kept.
+// A write that transfers nothing is an error.
 Status WriteFully(FileSystem& fs, int fd, const void* buf, size_t len, uint64_t offset,
                   const std::string& what);
+// Reads exactly len bytes, looping over short reads; end of file before len
+// bytes is an IoError "unexpected end of file".
 Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
                  const std::string& what);
 
@@ -64,13 +71,18 @@ class FaultInjectingFileSystem final : public FileSystem {
   explicit FaultInjectingFileSystem(FileSystem& base) : base_(base) {}
 
   // After `after` more successful writes, every PWrite fails with errno `err`
-  // (ENOSPC, EIO, EFBIG...). err = -1 means: the write is short (half).
+  // (ENOSPC, EIO, EFBIG...); the Status carries the errno. err = -1 means:
+  // every later write is short instead (half the bytes asked, at least 1).
+  // after < 0 disables the fault.
   void FailWritesAfter(int64_t after, int err);
+  // The same for PRead (err = -1: short reads).
   void FailReadsAfter(int64_t after, int err);
+  // Every Fsync/Fdatasync fails with `err` (0: none).
   void FailFsync(int err);
+  // Removes all faults.
   void Clear();
 
-  Result<int> Open(const std::string& path, int flags, mode_t mode) override;
+  Result<int> Open(const std::string& path, int flags, mode_t mode = 0644) override;
   Status Close(int fd) override;
   Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override;
   Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override;

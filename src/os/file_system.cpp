@@ -1,0 +1,351 @@
+#include "os/file_system.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace loadcell {
+namespace {
+
+// Retries a system call that failed with EINTR. Returns its result; errno
+// is left as the call set it.
+template <typename F>
+auto RetryOnEintr(F call) {
+  decltype(call()) r;
+  do {
+    r = call();
+  } while (r == -1 && errno == EINTR);
+  return r;
+}
+
+std::string FdContext(std::string_view verb, int fd) {
+  return std::string(verb) + " (fd " + std::to_string(fd) + ")";
+}
+
+// statfs(2) f_type values (linux/magic.h and the filesystems' own headers).
+struct FsMagic {
+  uint64_t magic;
+  const char* name;
+};
+constexpr FsMagic kFsMagics[] = {
+    {0xEF53, "ext4"},  // ext2/3/4 share it; refined from mountinfo
+    {0x58465342, "xfs"},
+    {0x9123683E, "btrfs"},
+    {0x01021994, "tmpfs"},
+    {0x858458F6, "ramfs"},
+    {0x794C7630, "overlay"},
+    {0x6969, "nfs"},
+    {0x2FC12FC1, "zfs"},
+    {0xF2F52010, "f2fs"},
+    {0xCA451A4E, "bcachefs"},
+    {0x3153464A, "jfs"},
+    {0x52654973, "reiserfs"},
+    {0x65735546, "fuse"},
+    {0xFE534D42, "smb2"},
+    {0xFF534D42, "cifs"},
+    {0x01021997, "9p"},
+    {0x00C36400, "ceph"},
+    {0x01161970, "gfs2"},
+    {0x7461636F, "ocfs2"},
+    {0x0BD00BD0, "lustre"},
+    {0x5346544E, "ntfs"},
+    {0x4D44, "vfat"},
+    {0x2011BAB0, "exfat"},
+    {0x73717368, "squashfs"},
+    {0x9FA0, "proc"},
+    {0x62656572, "sysfs"},
+};
+
+// The fstype that /proc/self/mountinfo gives for the mount with device
+// `dev` whose mount point is the longest prefix of `path`; "" if none.
+std::string MountInfoFsType(dev_t dev, const std::string& path) {
+  std::ifstream in("/proc/self/mountinfo");
+  std::string line;
+  std::string best_type;
+  size_t best_len = 0;
+  const std::string want = std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
+  while (std::getline(in, line)) {
+    // id parent major:minor root mount-point options... - fstype source opts
+    std::istringstream fields(line);
+    std::string id, parent, devno, root, mount_point;
+    if (!(fields >> id >> parent >> devno >> root >> mount_point)) continue;
+    if (devno != want) continue;
+    size_t dash = line.find(" - ");
+    if (dash == std::string::npos) continue;
+    std::istringstream tail(line.substr(dash + 3));
+    std::string type;
+    if (!(tail >> type)) continue;
+    bool prefix = path.rfind(mount_point, 0) == 0;
+    size_t len = prefix ? mount_point.size() : 0;
+    if (best_type.empty() || len > best_len) {
+      best_type = type;
+      best_len = len;
+    }
+  }
+  return best_type;
+}
+
+class PosixFileSystemImpl final : public FileSystem {
+ public:
+  Result<int> Open(const std::string& path, int flags, mode_t mode) override {
+    int fd = RetryOnEintr([&] { return ::open(path.c_str(), flags | O_CLOEXEC, mode); });
+    if (fd < 0) return PosixError("open '" + path + "'", errno);
+    return fd;
+  }
+
+  Status Close(int fd) override {
+    // On Linux the descriptor is released even when close reports EINTR,
+    // so it must not be retried.
+    if (::close(fd) != 0 && errno != EINTR) return PosixError(FdContext("close", fd), errno);
+    return Status::Ok();
+  }
+
+  Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
+    ssize_t n = RetryOnEintr([&] { return ::pread(fd, buf, len, static_cast<off_t>(offset)); });
+    if (n < 0) return PosixError("pread", errno);
+    return static_cast<size_t>(n);
+  }
+
+  Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
+    ssize_t n = RetryOnEintr([&] { return ::pwrite(fd, buf, len, static_cast<off_t>(offset)); });
+    if (n < 0) return PosixError("pwrite", errno);
+    return static_cast<size_t>(n);
+  }
+
+  Status Fsync(int fd) override {
+    if (RetryOnEintr([&] { return ::fsync(fd); }) != 0) return PosixError("fsync", errno);
+    return Status::Ok();
+  }
+
+  Status Fdatasync(int fd) override {
+    if (RetryOnEintr([&] { return ::fdatasync(fd); }) != 0) return PosixError("fdatasync", errno);
+    return Status::Ok();
+  }
+
+  Status Truncate(int fd, uint64_t size) override {
+    if (RetryOnEintr([&] { return ::ftruncate(fd, static_cast<off_t>(size)); }) != 0) {
+      return PosixError(FdContext("ftruncate", fd), errno);
+    }
+    return Status::Ok();
+  }
+
+  Status Unlink(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return PosixError("unlink '" + path + "'", errno);
+    return Status::Ok();
+  }
+
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) {
+      return PosixError("rename '" + from + "' to '" + to + "'", errno);
+    }
+    return Status::Ok();
+  }
+
+  Result<FileInfo> Stat(const std::string& path) override {
+    struct stat st;
+    FileInfo info;
+    if (::stat(path.c_str(), &st) != 0) {
+      if (errno == ENOENT) return info;  // exists = false
+      return PosixError("stat '" + path + "'", errno);
+    }
+    info.exists = true;
+    info.is_regular = S_ISREG(st.st_mode);
+    info.is_directory = S_ISDIR(st.st_mode);
+    info.size = static_cast<uint64_t>(st.st_size);
+    info.allocated_bytes = static_cast<uint64_t>(st.st_blocks) * 512;
+    info.device = st.st_dev;
+    info.inode = st.st_ino;
+    return info;
+  }
+
+  Status CheckWritableDir(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return PosixError("directory '" + path + "'", errno);
+    if (!S_ISDIR(st.st_mode)) return PosixError("'" + path + "'", ENOTDIR);
+    if (::access(path.c_str(), W_OK | X_OK) != 0) {
+      return PosixError("directory '" + path + "'", errno);
+    }
+    return Status::Ok();
+  }
+
+  std::string FsType(const std::string& path) override {
+    // The path may name a file not created yet: use its nearest existing
+    // ancestor.
+    std::string p = path.empty() ? std::string(".") : path;
+    struct statfs sfs;
+    while (::statfs(p.c_str(), &sfs) != 0) {
+      if (p == "/" || p == ".") return "unknown";
+      size_t slash = p.find_last_of('/');
+      p = slash == std::string::npos ? std::string(".")
+          : slash == 0               ? std::string("/")
+                                     : p.substr(0, slash);
+    }
+    const auto magic = static_cast<uint64_t>(static_cast<uint32_t>(sfs.f_type));
+    const char* name = nullptr;
+    for (const FsMagic& m : kFsMagics) {
+      if (m.magic == magic) name = m.name;
+    }
+    // ext2/3/4 share a magic number and fuse hides the real one: the mount
+    // table tells them apart.
+    if (name == nullptr || magic == 0xEF53 || magic == 0x65735546) {
+      struct stat st;
+      if (::stat(p.c_str(), &st) == 0) {
+        char resolved[PATH_MAX];
+        std::string abs = ::realpath(p.c_str(), resolved) != nullptr ? resolved : p;
+        std::string from_mounts = MountInfoFsType(st.st_dev, abs);
+        if (!from_mounts.empty()) return from_mounts;
+      }
+    }
+    if (name != nullptr) return name;
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(magic));
+    return hex;
+  }
+};
+
+}  // namespace
+
+FileSystem& PosixFileSystem() {
+  static PosixFileSystemImpl* fs = new PosixFileSystemImpl();  // never destroyed
+  return *fs;
+}
+
+Status WriteFully(FileSystem& fs, int fd, const void* buf, size_t len, uint64_t offset,
+                  const std::string& what) {
+  const char* p = static_cast<const char*>(buf);
+  size_t done = 0;
+  while (done < len) {
+    Result<size_t> n = fs.PWrite(fd, p + done, len - done, offset + done);
+    if (!n.ok()) {
+      return Status(n.status().code(), what + ": " + n.status().message(), n.status().err());
+    }
+    if (*n == 0) {
+      return Status::IoError(what + ": write made no progress at byte " + std::to_string(done) +
+                             " of " + std::to_string(len));
+    }
+    done += *n;
+  }
+  return Status::Ok();
+}
+
+Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
+                 const std::string& what) {
+  char* p = static_cast<char*>(buf);
+  size_t done = 0;
+  while (done < len) {
+    Result<size_t> n = fs.PRead(fd, p + done, len - done, offset + done);
+    if (!n.ok()) {
+      return Status(n.status().code(), what + ": " + n.status().message(), n.status().err());
+    }
+    if (*n == 0) {
+      return Status::IoError(what + ": unexpected end of file after " + std::to_string(done) +
+                             " of " + std::to_string(len) + " bytes");
+    }
+    done += *n;
+  }
+  return Status::Ok();
+}
+
+// ---- FaultInjectingFileSystem ----
+
+namespace {
+
+// Consumes one allowance from `left`: true when the call must fail (the
+// allowance is used up), false when it may proceed. -1 means unlimited.
+bool ShouldFail(std::atomic<int64_t>& left) {
+  int64_t v = left.load(std::memory_order_relaxed);
+  while (v > 0) {
+    if (left.compare_exchange_weak(v, v - 1, std::memory_order_relaxed)) return false;
+  }
+  return v == 0;
+}
+
+}  // namespace
+
+void FaultInjectingFileSystem::FailWritesAfter(int64_t after, int err) {
+  write_err_.store(err);
+  writes_left_.store(after < 0 ? -1 : after);
+}
+
+void FaultInjectingFileSystem::FailReadsAfter(int64_t after, int err) {
+  read_err_.store(err);
+  reads_left_.store(after < 0 ? -1 : after);
+}
+
+void FaultInjectingFileSystem::FailFsync(int err) { fsync_err_.store(err); }
+
+void FaultInjectingFileSystem::Clear() {
+  writes_left_.store(-1);
+  write_err_.store(0);
+  reads_left_.store(-1);
+  read_err_.store(0);
+  fsync_err_.store(0);
+}
+
+Result<int> FaultInjectingFileSystem::Open(const std::string& path, int flags, mode_t mode) {
+  return base_.Open(path, flags, mode);
+}
+
+Status FaultInjectingFileSystem::Close(int fd) { return base_.Close(fd); }
+
+Result<size_t> FaultInjectingFileSystem::PRead(int fd, void* buf, size_t len, uint64_t offset) {
+  if (ShouldFail(reads_left_)) {
+    int err = read_err_.load();
+    if (err != -1) return PosixError("pread (injected)", err);
+    return base_.PRead(fd, buf, len > 1 ? len / 2 : len, offset);
+  }
+  return base_.PRead(fd, buf, len, offset);
+}
+
+Result<size_t> FaultInjectingFileSystem::PWrite(int fd, const void* buf, size_t len,
+                                                uint64_t offset) {
+  if (ShouldFail(writes_left_)) {
+    int err = write_err_.load();
+    if (err != -1) return PosixError("pwrite (injected)", err);
+    return base_.PWrite(fd, buf, len > 1 ? len / 2 : len, offset);
+  }
+  return base_.PWrite(fd, buf, len, offset);
+}
+
+Status FaultInjectingFileSystem::Fsync(int fd) {
+  if (int err = fsync_err_.load(); err != 0) return PosixError("fsync (injected)", err);
+  return base_.Fsync(fd);
+}
+
+Status FaultInjectingFileSystem::Fdatasync(int fd) {
+  if (int err = fsync_err_.load(); err != 0) return PosixError("fdatasync (injected)", err);
+  return base_.Fdatasync(fd);
+}
+
+Status FaultInjectingFileSystem::Truncate(int fd, uint64_t size) {
+  return base_.Truncate(fd, size);
+}
+
+Status FaultInjectingFileSystem::Unlink(const std::string& path) { return base_.Unlink(path); }
+
+Status FaultInjectingFileSystem::Rename(const std::string& from, const std::string& to) {
+  return base_.Rename(from, to);
+}
+
+Result<FileInfo> FaultInjectingFileSystem::Stat(const std::string& path) {
+  return base_.Stat(path);
+}
+
+Status FaultInjectingFileSystem::CheckWritableDir(const std::string& path) {
+  return base_.CheckWritableDir(path);
+}
+
+std::string FaultInjectingFileSystem::FsType(const std::string& path) {
+  return base_.FsType(path);
+}
+
+}  // namespace loadcell

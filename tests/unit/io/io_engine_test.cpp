@@ -1,0 +1,433 @@
+#include "io/io_engine.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../os/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::TempDir;
+
+constexpr uint32_t kBlock = 4096;
+constexpr uint64_t kFileSize = 1 << 20;
+
+struct BufferFree {
+  void operator()(void* p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<char, BufferFree>;
+
+Buffer NewBuffer(size_t len) { return Buffer(static_cast<char*>(AllocateIoBuffer(len))); }
+
+void Fill(char* p, size_t len, uint64_t seed) {
+  for (size_t i = 0; i < len; ++i) p[i] = static_cast<char>((seed * 131 + i * 7 + (i >> 9)) & 0xff);
+}
+
+// Reaps until `n` completions arrived (or an error); returns them.
+std::vector<IoCompletion> ReapAll(IoEngine& e, size_t n) {
+  std::vector<IoCompletion> all;
+  std::vector<IoCompletion> out(64);
+  while (all.size() < n) {
+    Result<size_t> got = e.Reap(1, out, 5 * kNanosPerSecond);
+    EXPECT_TRUE(got.ok()) << got.status().ToString();
+    if (!got.ok() || *got == 0) break;
+    all.insert(all.end(), out.begin(), out.begin() + static_cast<long>(*got));
+  }
+  return all;
+}
+
+// Submits all of `reqs`, reaping when the queue is full; returns the
+// completions (in completion order).
+std::vector<IoCompletion> RunAll(IoEngine& e, std::vector<IoRequest>& reqs) {
+  std::vector<IoCompletion> all;
+  size_t next = 0;
+  while (next < reqs.size()) {
+    Result<size_t> n = e.Submit(std::span<IoRequest>(reqs).subspan(next));
+    EXPECT_TRUE(n.ok()) << n.status().ToString();
+    if (!n.ok()) break;
+    next += *n;
+    if (*n == 0 || next == reqs.size()) {
+      std::vector<IoCompletion> c = ReapAll(e, e.InFlight());
+      all.insert(all.end(), c.begin(), c.end());
+    }
+  }
+  return all;
+}
+
+int64_t ResultFor(const std::vector<IoCompletion>& cs, uint64_t user_data) {
+  for (const IoCompletion& c : cs) {
+    if (c.user_data == user_data) return c.result;
+  }
+  ADD_FAILURE() << "no completion for request " << user_data;
+  return -9999;
+}
+
+// One engine over files in a temp dir; libaio gets O_DIRECT files.
+class EngineTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  bool NeedsDirect() const { return GetParam() == "libaio"; }
+
+  // Creates `count` files of kFileSize (zeros) and opens the engine on them.
+  // Sets skip_reason_ when O_DIRECT is refused by the temp filesystem.
+  void OpenEngine(uint32_t depth, bool direct, int count = 2, int open_flags = O_RDWR) {
+    Result<std::unique_ptr<IoEngine>> e = MakeIoEngine(GetParam(), PosixFileSystem());
+    ASSERT_TRUE(e.ok()) << e.status().ToString();
+    engine_ = std::move(e.value());
+    FileSystem& fs = PosixFileSystem();
+    for (int i = 0; i < count; ++i) {
+      IoFile f;
+      f.path = dir_.File("file." + std::to_string(i));
+      Result<int> create = fs.Open(f.path, O_RDWR | O_CREAT, 0644);
+      ASSERT_TRUE(create.ok()) << create.status().ToString();
+      ASSERT_TRUE(fs.Truncate(*create, kFileSize).ok());
+      ASSERT_TRUE(fs.Close(*create).ok());
+      Result<int> fd = fs.Open(f.path, open_flags | (direct ? O_DIRECT : 0));
+      if (!fd.ok() && direct && fd.status().err() == EINVAL) {
+        skip_reason_ = "the temp filesystem (" + fs.FsType(dir_.path()) +
+                       ") refuses O_DIRECT; set TMPDIR to a directory on one that supports it";
+        return;
+      }
+      ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+      f.fd = *fd;
+      f.size = kFileSize;
+      files_.push_back(f);
+    }
+    EngineOptions opts;
+    opts.queue_depth = depth;
+    opts.direct = direct;
+    opts.writable = (open_flags & O_ACCMODE) != O_RDONLY;
+    Status s = engine_->Open(files_, opts);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+
+  void TearDown() override {
+    if (engine_) {
+      EXPECT_TRUE(engine_->Close().ok());
+    }
+    for (const IoFile& f : files_) {
+      EXPECT_TRUE(PosixFileSystem().Close(f.fd).ok());
+    }
+  }
+
+  TempDir dir_;
+  std::unique_ptr<IoEngine> engine_;
+  std::vector<IoFile> files_;
+  std::string skip_reason_;
+};
+
+#define SKIP_IF_NO_DIRECT()                                 \
+  do {                                                      \
+    if (!skip_reason_.empty()) {                            \
+      GTEST_SKIP() << skip_reason_;                         \
+    }                                                       \
+  } while (0)
+
+TEST_P(EngineTest, NameAndCapabilities) {
+  Result<std::unique_ptr<IoEngine>> e = MakeIoEngine(GetParam(), PosixFileSystem());
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ((*e)->Name(), GetParam());
+  IoCapabilities c = (*e)->Capabilities();
+  EXPECT_EQ(c.asynchronous, GetParam() == "io_uring" || GetParam() == "libaio");
+  EXPECT_EQ(c.needs_direct, GetParam() == "libaio");
+  EXPECT_GE(c.max_queue_depth, 1u);
+  EXPECT_EQ(c.buffer_alignment, 4096u);
+}
+
+TEST_P(EngineTest, WriteFsyncReadBackAtSeveralOffsets) {
+  OpenEngine(/*depth=*/4, NeedsDirect());
+  SKIP_IF_NO_DIRECT();
+  const uint64_t offsets[] = {0, 3 * kBlock, 64 * 1024, kFileSize - kBlock, 17 * kBlock};
+  const size_t n = std::size(offsets) * files_.size();
+  std::vector<Buffer> wbufs;
+  std::vector<IoRequest> writes;
+  for (size_t i = 0; i < n; ++i) {
+    wbufs.push_back(NewBuffer(kBlock));
+    Fill(wbufs.back().get(), kBlock, i + 1);
+    IoRequest r;
+    r.op = IoOp::kWrite;
+    r.file = static_cast<int>(i % files_.size());
+    r.offset = offsets[i / files_.size()];
+    r.length = kBlock;
+    r.buffer = wbufs.back().get();
+    r.user_data = 100 + i;
+    writes.push_back(r);
+  }
+  std::vector<IoCompletion> done = RunAll(*engine_, writes);
+  ASSERT_EQ(done.size(), n);
+  for (size_t i = 0; i < n; ++i) EXPECT_EQ(ResultFor(done, 100 + i), kBlock) << i;
+
+  std::vector<IoRequest> syncs;
+  for (size_t f = 0; f < files_.size(); ++f) {
+    IoRequest r;
+    r.op = f % 2 == 0 ? IoOp::kFsync : IoOp::kFdatasync;
+    r.file = static_cast<int>(f);
+    r.user_data = 500 + f;
+    syncs.push_back(r);
+  }
+  done = RunAll(*engine_, syncs);
+  ASSERT_EQ(done.size(), files_.size());
+  for (size_t f = 0; f < files_.size(); ++f) EXPECT_EQ(ResultFor(done, 500 + f), 0);
+
+  std::vector<Buffer> rbufs;
+  std::vector<IoRequest> reads = writes;
+  for (size_t i = 0; i < n; ++i) {
+    rbufs.push_back(NewBuffer(kBlock));
+    reads[i].op = IoOp::kRead;
+    reads[i].buffer = rbufs.back().get();
+    reads[i].user_data = 1000 + i;
+  }
+  done = RunAll(*engine_, reads);
+  ASSERT_EQ(done.size(), n);
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(ResultFor(done, 1000 + i), kBlock);
+    EXPECT_EQ(0, std::memcmp(rbufs[i].get(), wbufs[i].get(), kBlock)) << "block " << i;
+  }
+  EXPECT_EQ(engine_->InFlight(), 0u);
+
+  // The data reached the files: read it back without the engine.
+  std::vector<char> check(kBlock);
+  int fd = ::open(files_[1].path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::pread(fd, check.data(), kBlock, static_cast<off_t>(offsets[1])), kBlock);
+  ::close(fd);
+  EXPECT_EQ(0, std::memcmp(check.data(), wbufs[1 * files_.size() + 1].get(), kBlock));
+}
+
+TEST_P(EngineTest, QueueDepthIsRespectedAndFilled) {
+  const uint32_t depth = 8;
+  OpenEngine(depth, NeedsDirect(), 1);
+  SKIP_IF_NO_DIRECT();
+  std::vector<Buffer> bufs;
+  std::vector<IoRequest> reqs;
+  for (uint32_t i = 0; i < depth + 3; ++i) {
+    bufs.push_back(NewBuffer(kBlock));
+    IoRequest r;
+    r.op = IoOp::kRead;
+    r.offset = uint64_t{i} * 7 * kBlock;
+    r.length = kBlock;
+    r.buffer = bufs.back().get();
+    r.user_data = i;
+    reqs.push_back(r);
+  }
+  Result<size_t> n = engine_->Submit(reqs);
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  // Never more than the depth is accepted; the depth is reached before
+  // anything is reaped.
+  EXPECT_EQ(*n, depth);
+  EXPECT_EQ(engine_->InFlight(), depth);
+  Result<size_t> more = engine_->Submit(std::span<IoRequest>(reqs).subspan(*n));
+  ASSERT_TRUE(more.ok());
+  EXPECT_EQ(*more, 0u);
+
+  std::vector<IoCompletion> done = ReapAll(*engine_, depth);
+  ASSERT_EQ(done.size(), depth);
+  for (uint32_t i = 0; i < depth; ++i) EXPECT_EQ(ResultFor(done, i), kBlock);
+  EXPECT_EQ(engine_->InFlight(), 0u);
+}
+
+TEST_P(EngineTest, ReapWithNothingInFlightReturnsZero) {
+  OpenEngine(4, NeedsDirect(), 1);
+  SKIP_IF_NO_DIRECT();
+  std::vector<IoCompletion> out(4);
+  Result<size_t> got = engine_->Reap(1, out, 10 * kNanosPerMilli);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(*got, 0u);
+  got = engine_->Reap(0, out, 0);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, 0u);
+}
+
+TEST_P(EngineTest, ReadPastEndOfFileIsAShortReadOfZero) {
+  OpenEngine(2, NeedsDirect(), 1);
+  SKIP_IF_NO_DIRECT();
+  Buffer buf = NewBuffer(kBlock);
+  std::vector<IoRequest> reqs(1);
+  reqs[0].op = IoOp::kRead;
+  reqs[0].offset = kFileSize + 8 * kBlock;
+  reqs[0].length = kBlock;
+  reqs[0].buffer = buf.get();
+  reqs[0].user_data = 7;
+  std::vector<IoCompletion> done = RunAll(*engine_, reqs);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].user_data, 7u);
+  EXPECT_EQ(done[0].result, 0);
+}
+
+TEST_P(EngineTest, ErrorsComeBackAsNegativeResults) {
+  OpenEngine(2, NeedsDirect(), 1);
+  SKIP_IF_NO_DIRECT();
+  Buffer buf = NewBuffer(kBlock);
+  std::vector<IoRequest> reqs(2);
+  reqs[0].op = IoOp::kRead;  // a file index that was never opened
+  reqs[0].file = 5;
+  reqs[0].length = kBlock;
+  reqs[0].buffer = buf.get();
+  reqs[0].user_data = 1;
+  reqs[1] = reqs[0];
+  reqs[1].file = 0;
+  reqs[1].user_data = 2;
+  std::vector<IoCompletion> done = RunAll(*engine_, reqs);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(ResultFor(done, 1), -EBADF);
+  EXPECT_EQ(ResultFor(done, 2), kBlock);  // the engine keeps working
+}
+
+TEST_P(EngineTest, WriteToReadOnlyFileFails) {
+  OpenEngine(2, NeedsDirect(), 1, O_RDONLY);
+  SKIP_IF_NO_DIRECT();
+  Buffer buf = NewBuffer(kBlock);
+  std::vector<IoRequest> reqs(1);
+  reqs[0].op = IoOp::kWrite;
+  reqs[0].length = kBlock;
+  reqs[0].buffer = buf.get();
+  reqs[0].user_data = 3;
+  std::vector<IoCompletion> done = RunAll(*engine_, reqs);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].result, -EBADF);
+}
+
+TEST_P(EngineTest, MisalignedDirectBufferIsAnErrorNotACrash) {
+  if (GetParam() == "mmap") {
+    GTEST_SKIP() << "mmap copies through the page cache: no O_DIRECT rule";
+  }
+  OpenEngine(2, /*direct=*/true, 1);
+  SKIP_IF_NO_DIRECT();
+  Buffer buf = NewBuffer(2 * kBlock);
+  // Give the block real storage first: reading a hole never reaches the
+  // device, so the kernel does not check the buffer's alignment for it.
+  std::vector<IoRequest> fill(1);
+  fill[0].op = IoOp::kWrite;
+  fill[0].length = kBlock;
+  fill[0].buffer = buf.get();
+  std::vector<IoCompletion> filled = RunAll(*engine_, fill);
+  ASSERT_EQ(filled.size(), 1u);
+  ASSERT_EQ(filled[0].result, kBlock);
+
+  std::vector<IoRequest> reqs(2);
+  reqs[0].op = IoOp::kRead;
+  reqs[0].length = kBlock;
+  reqs[0].buffer = buf.get() + 1;  // misaligned address
+  reqs[0].user_data = 1;
+  reqs[1] = reqs[0];
+  reqs[1].op = IoOp::kWrite;
+  reqs[1].user_data = 2;
+  std::vector<IoCompletion> done = RunAll(*engine_, reqs);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(ResultFor(done, 1), -EINVAL);
+  EXPECT_EQ(ResultFor(done, 2), -EINVAL);
+}
+
+TEST_P(EngineTest, OpenOnOneThreadRunOnAnother) {
+  // A worker may be set up on the main thread and run on its own.
+  OpenEngine(4, NeedsDirect(), 1);
+  SKIP_IF_NO_DIRECT();
+  Buffer buf = NewBuffer(kBlock);
+  Fill(buf.get(), kBlock, 42);
+  std::vector<IoCompletion> done;
+  std::thread worker([&] {
+    std::vector<IoRequest> reqs(2);
+    reqs[0].op = IoOp::kWrite;
+    reqs[0].length = kBlock;
+    reqs[0].buffer = buf.get();
+    reqs[0].user_data = 1;
+    reqs[1].op = IoOp::kFsync;
+    reqs[1].user_data = 2;
+    done = RunAll(*engine_, reqs);
+  });
+  worker.join();
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(ResultFor(done, 1), kBlock);
+  EXPECT_EQ(ResultFor(done, 2), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllEngines, EngineTest,
+                         ::testing::Values("sync", "io_uring", "libaio", "mmap"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+TEST(IoEngineFactoryTest, NamesAndUnknownName) {
+  EXPECT_EQ(IoEngineNames(), (std::vector<std::string>{"sync", "io_uring", "libaio", "mmap"}));
+  Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("bogus", PosixFileSystem());
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(e.status().message(),
+            "unknown --file-io-mode 'bogus'; valid: sync, io_uring, libaio, mmap");
+}
+
+TEST(IoEngineFactoryTest, LibaioWithoutDirectIsRefusedAtOpen) {
+  Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("libaio", PosixFileSystem());
+  ASSERT_TRUE(e.ok());
+  EngineOptions opts;
+  opts.direct = false;
+  Status s = (*e)->Open({}, opts);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("--file-extra-flags=direct"), std::string::npos);
+}
+
+TEST(AllocateIoBufferTest, AlignedAndZeroed) {
+  for (size_t len : {size_t{1}, size_t{4096}, size_t{10000}}) {
+    Buffer b = NewBuffer(len);
+    ASSERT_NE(b.get(), nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(b.get()) % 4096, 0u);
+    for (size_t i = 0; i < len; ++i) ASSERT_EQ(b.get()[i], 0) << i;
+  }
+  void* p = AllocateIoBuffer(100, 512);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 512, 0u);
+  std::free(p);
+}
+
+TEST(SyncEngineFaultTest, InjectedFaultsBecomeNegativeResults) {
+  TempDir dir;
+  FaultInjectingFileSystem fault(PosixFileSystem());
+  Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("sync", fault);
+  ASSERT_TRUE(e.ok());
+  IoFile f;
+  f.path = dir.File("f");
+  Result<int> fd = fault.Open(f.path, O_RDWR | O_CREAT);
+  ASSERT_TRUE(fd.ok());
+  f.fd = *fd;
+  std::vector<IoFile> files{f};
+  ASSERT_TRUE((*e)->Open(files, EngineOptions{}).ok());
+
+  Buffer buf = NewBuffer(kBlock);
+  std::vector<IoRequest> reqs(4);
+  for (int i = 0; i < 4; ++i) {
+    reqs[i].op = IoOp::kWrite;
+    reqs[i].offset = uint64_t(i) * kBlock;
+    reqs[i].length = kBlock;
+    reqs[i].buffer = buf.get();
+    reqs[i].user_data = static_cast<uint64_t>(i);
+  }
+  reqs[3].op = IoOp::kFsync;
+  fault.FailWritesAfter(1, ENOSPC);
+  fault.FailFsync(EIO);
+  std::vector<IoCompletion> done = RunAll(**e, reqs);
+  ASSERT_EQ(done.size(), 4u);
+  EXPECT_EQ(ResultFor(done, 0), kBlock);
+  EXPECT_EQ(ResultFor(done, 1), -ENOSPC);
+  EXPECT_EQ(ResultFor(done, 2), -ENOSPC);
+  EXPECT_EQ(ResultFor(done, 3), -EIO);
+
+  fault.Clear();
+  fault.FailReadsAfter(0, EIO);
+  std::vector<IoRequest> read(1, reqs[0]);
+  read[0].op = IoOp::kRead;
+  done = RunAll(**e, read);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].result, -EIO);
+  EXPECT_TRUE((*e)->Close().ok());
+  EXPECT_TRUE(fault.Close(f.fd).ok());
+}
+
+}  // namespace
+}  // namespace loadcell
