@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "workload_test_util.h"
+#include "workloads/memory.h"
 #include "workloads/mutex.h"
 #include "workloads/null.h"
 #include "workloads/threads.h"
@@ -122,6 +123,22 @@ TEST(MutexWorkload, BudgetDescribeAndValidation) {
   Status s = testing::Configure(bad_loops, {{"mutex-loops", "-5"}});
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("--mutex-loops"), std::string::npos) << s.message();
+}
+
+TEST(MemoryWorkload, GlobalBlockWrittenAndReadFromTwoThreads) {
+  for (const char* oper : {"write", "read"}) {
+    for (const char* mode : {"seq", "rnd"}) {
+      MemoryWorkload w;
+      ASSERT_TRUE(testing::Configure(w,
+                                     {{"memory-block-size", "4K"},
+                                      {"memory-oper", oper},
+                                      {"memory-access-mode", mode}},
+                                     2)
+                      .ok());
+      ASSERT_TRUE(w.Init(2).ok());
+      for (const Status& s : RunOnThreads(w, 2, 50)) EXPECT_TRUE(s.ok()) << oper << " " << mode;
+    }
+  }
 }
 
 TEST(NullWorkload, EventsDoNothingAndSucceed) {
