@@ -277,7 +277,7 @@ TEST(OutputTest, CsvOnStdout) {
 
 TEST(SignalTest, SigintGivesExit130AndAReport) {
   ProcessResult r = RunLoadcell({"cpu", "--time=30", "--cpu-max-prime=1000"},
-                                /*sigint_after_ms=*/800, /*timeout_s=*/20);
+                                /*sigint_after_ms=*/300, /*timeout_s=*/20);
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
 }

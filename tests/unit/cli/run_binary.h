@@ -21,9 +21,12 @@ struct ProcessResult {
 };
 
 // Runs LOADCELL_BINARY with `args`. When `sigint_after_ms` >= 0, sends
-// SIGINT that long after the start. The child is killed after `timeout_s`.
+// SIGINT that long after stdout first contains `sigint_marker` (so the
+// signal handlers are surely installed). The child is killed after
+// `timeout_s`.
 inline ProcessResult RunLoadcell(const std::vector<std::string>& args, int sigint_after_ms = -1,
-                                 int timeout_s = 60) {
+                                 int timeout_s = 60,
+                                 const std::string& sigint_marker = "Threads started") {
   ProcessResult result;
   int out_pipe[2];
   int err_pipe[2];
@@ -49,6 +52,7 @@ inline ProcessResult RunLoadcell(const std::vector<std::string>& args, int sigin
   close(err_pipe[1]);
   const auto start = std::chrono::steady_clock::now();
   bool sent_sigint = false;
+  long marker_ms = -1;
   bool killed = false;
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   std::string* sinks[2] = {&result.out, &result.err};
@@ -58,7 +62,11 @@ inline ProcessResult RunLoadcell(const std::vector<std::string>& args, int sigin
     auto elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - start)
                           .count();
-    if (sigint_after_ms >= 0 && !sent_sigint && elapsed_ms >= sigint_after_ms) {
+    if (sigint_after_ms >= 0 && marker_ms < 0 &&
+        result.out.find(sigint_marker) != std::string::npos) {
+      marker_ms = elapsed_ms;
+    }
+    if (marker_ms >= 0 && !sent_sigint && elapsed_ms >= marker_ms + sigint_after_ms) {
       kill(pid, SIGINT);
       sent_sigint = true;
     }
