@@ -1,9 +1,9 @@
 #include "workloads/cpu.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdint>
-
-#include <fmt/format.h>
 
 #include "workloads/do_not_optimize.h"
 
@@ -45,7 +45,9 @@ class CpuWorker final : public Worker {
 
 }  // namespace
 
-std::string CpuWorkload::Summary() const { return "CPU performance: prime numbers by trial division"; }
+std::string CpuWorkload::Summary() const {
+  return "CPU performance: prime numbers by trial division";
+}
 
 std::string CpuWorkload::EventDefinition() const {
   return "one event tests every integer from 3 to --cpu-max-prime minus 1 for primality by trial "
@@ -60,8 +62,8 @@ void CpuWorkload::RegisterOptions(OptionSet& opts) {
 
 Status CpuWorkload::Validate(int /*threads*/) {
   if (max_prime_ < 3 || max_prime_ > 4294967295LL) {
-    return Status::InvalidArgument(fmt::format(
-        "--cpu-max-prime={}: must be an integer from 3 to 4294967295", max_prime_));
+    return Status::InvalidArgument(
+        fmt::format("--cpu-max-prime={}: must be an integer from 3 to 4294967295", max_prime_));
   }
   return Status::Ok();
 }

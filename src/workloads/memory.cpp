@@ -1,5 +1,6 @@
 #include "workloads/memory.h"
 
+#include <fmt/format.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "runner/recorder.h"
 #include "workloads/do_not_optimize.h"
@@ -178,8 +177,8 @@ MemoryBlock::~MemoryBlock() {
 
 // ---------------------------------------------------------------- MemoryWorker
 
-MemoryWorker::MemoryWorker(MemoryOper oper, bool random_access, uint64_t* words,
-                           size_t word_count, std::unique_ptr<MemoryBlock> owned, uint64_t seed,
+MemoryWorker::MemoryWorker(MemoryOper oper, bool random_access, uint64_t* words, size_t word_count,
+                           std::unique_ptr<MemoryBlock> owned, uint64_t seed,
                            ThreadRecorder* recorder)
     : oper_(oper),
       random_access_(random_access),
@@ -254,8 +253,7 @@ void MemoryWorkload::RegisterOptions(OptionSet& opts) {
   opts.Enum("memory-scope", &scope_, "global", {"global", "local"},
             "one block shared by all threads (global) or one per thread (local)");
   opts.Bool("memory-hugetlb", &hugetlb_, false, "allocate the blocks from the HugeTLB pool");
-  opts.Enum("memory-oper", &oper_, "write", {"read", "write", "none"},
-            "type of memory operations");
+  opts.Enum("memory-oper", &oper_, "write", {"read", "write", "none"}, "type of memory operations");
   opts.Enum("memory-access-mode", &access_mode_, "seq", {"seq", "rnd"},
             "sequential or random word accesses");
 }
@@ -272,8 +270,8 @@ Status MemoryWorkload::Validate(int threads) {
         "--memory-block-size={}: must be at least 8 (one machine word)", FormatSize(block_size_)));
   }
   if (!IsPowerOfTwo(block_size_)) {
-    return Status::InvalidArgument(fmt::format(
-        "--memory-block-size={}: must be a power of two", FormatSize(block_size_)));
+    return Status::InvalidArgument(
+        fmt::format("--memory-block-size={}: must be a power of two", FormatSize(block_size_)));
   }
   if (scope_ != "global" && scope_ != "local") {
     return Status::InvalidArgument(
@@ -358,8 +356,8 @@ std::vector<Metric> MemoryWorkload::Metrics(const RunResult& r) const {
   const double secs = r.total_time_s;
   const double ops = static_cast<double>(r.events);
   std::vector<Metric> out;
-  out.push_back({"operations_per_second", "operations per second", secs > 0 ? ops / secs : 0,
-                 "ops/s"});
+  out.push_back(
+      {"operations_per_second", "operations per second", secs > 0 ? ops / secs : 0, "ops/s"});
   if (oper() != MemoryOper::kNone) {
     const double mib = ops * static_cast<double>(block_size_) / static_cast<double>(kMiB);
     out.push_back({"mib_transferred", "MiB transferred", mib, "MiB"});
@@ -371,14 +369,20 @@ std::vector<Metric> MemoryWorkload::Metrics(const RunResult& r) const {
 std::string MemoryWorkload::TextSection(const RunResult& r) const {
   const double secs = r.total_time_s;
   const double ops = static_cast<double>(r.events);
-  std::string out =
-      fmt::format("Total operations: {} ({:8.2f} per second)\n", r.events, secs > 0 ? ops / secs : 0);
+  std::string out = fmt::format("Total operations: {} ({:8.2f} per second)\n", r.events,
+                                secs > 0 ? ops / secs : 0);
   if (oper() != MemoryOper::kNone) {
     const double mib = ops * static_cast<double>(block_size_) / static_cast<double>(kMiB);
     out += fmt::format("\n{:4.2f} MiB transferred ({:4.2f} MiB/sec)\n", mib,
                        secs > 0 ? mib / secs : 0);
   }
   return out;
+}
+
+std::string MemoryWorkload::IntervalLine(const IntervalSnapshot& s, double /*percentile*/) const {
+  const double mib =
+      static_cast<double>(s.events) * static_cast<double>(block_size_) / static_cast<double>(kMiB);
+  return fmt::format("{:4.2f} MiB/sec", s.duration_s > 0 ? mib / s.duration_s : 0);
 }
 
 }  // namespace loadcell

@@ -93,6 +93,9 @@ class MemoryWorkload final : public Workload {
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
+  // sysbench's memory interval line: "N.NN MiB/sec" (the reporter adds the
+  // time stamp).
+  std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
 
   uint64_t block_size() const { return block_size_; }
   uint64_t total_size() const { return total_size_; }

@@ -60,8 +60,7 @@ void MutexWorkload::RegisterOptions(OptionSet& opts) {
       .Min(1)
       .Max(static_cast<double>(kMaxMutexes));
   opts.Int("mutex-locks", &locks_, 50000, "number of mutex locks to do per thread").Min(1);
-  opts.Int("mutex-loops", &loops_, 10000, "number of empty loops to do outside the lock")
-      .Min(0);
+  opts.Int("mutex-loops", &loops_, 10000, "number of empty loops to do outside the lock").Min(0);
 }
 
 Status MutexWorkload::Validate(int /*threads*/) {

@@ -1,8 +1,7 @@
 #include "workloads/threads.h"
 
-#include <sched.h>
-
 #include <fmt/format.h>
+#include <sched.h>
 
 namespace loadcell {
 namespace {
@@ -34,9 +33,7 @@ class ThreadsWorker final : public Worker {
 
 }  // namespace
 
-std::string ThreadsWorkload::Summary() const {
-  return "thread scheduler: lock, yield, unlock";
-}
+std::string ThreadsWorkload::Summary() const { return "thread scheduler: lock, yield, unlock"; }
 
 std::string ThreadsWorkload::EventDefinition() const {
   return "one event takes the next of the --thread-locks mutexes (round-robin over all events) "
@@ -44,8 +41,7 @@ std::string ThreadsWorkload::EventDefinition() const {
 }
 
 void ThreadsWorkload::RegisterOptions(OptionSet& opts) {
-  opts.Int("thread-yields", &yields_, 1000, "number of lock/yield/unlock rounds per event")
-      .Min(0);
+  opts.Int("thread-yields", &yields_, 1000, "number of lock/yield/unlock rounds per event").Min(0);
   opts.Int("thread-locks", &locks_, 8, "number of mutexes shared by the threads")
       .Min(1)
       .Max(static_cast<double>(kMaxLocks));
@@ -53,8 +49,7 @@ void ThreadsWorkload::RegisterOptions(OptionSet& opts) {
 
 Status ThreadsWorkload::Validate(int /*threads*/) {
   if (yields_ < 0) {
-    return Status::InvalidArgument(
-        fmt::format("--thread-yields={}: must be 0 or more", yields_));
+    return Status::InvalidArgument(fmt::format("--thread-yields={}: must be 0 or more", yields_));
   }
   if (locks_ < 1 || locks_ > kMaxLocks) {
     return Status::InvalidArgument(

@@ -27,7 +27,8 @@ std::unique_ptr<MemoryWorker> LocalWorker(MemoryWorkload& w, const Args& extra,
   auto worker = w.NewWorker(ctx);
   EXPECT_TRUE(worker.ok()) << worker.status().ToString();
   if (!worker.ok()) return nullptr;
-  return std::unique_ptr<MemoryWorker>(static_cast<MemoryWorker*>(std::move(worker).value().release()));
+  return std::unique_ptr<MemoryWorker>(
+      static_cast<MemoryWorker*>(std::move(worker).value().release()));
 }
 
 TEST(MemoryWorker, SequentialWriteStoresEveryWord) {
@@ -59,7 +60,8 @@ TEST(MemoryWorker, SequentialReadLoadsEveryWord) {
       std::memset(block.data(), 0, block.size_bytes());
       block[k] = 0x9E3779B97F4A7C15ULL ^ k;
       ASSERT_TRUE(worker->RunEvent().ok());
-      ASSERT_EQ(worker->last_read(), 0x9E3779B97F4A7C15ULL ^ k) << "block " << size << " word " << k;
+      ASSERT_EQ(worker->last_read(), 0x9E3779B97F4A7C15ULL ^ k)
+          << "block " << size << " word " << k;
     }
     // A read event leaves the block unchanged.
     for (size_t i = 0; i < block.size(); ++i) block[i] = i * 3 + 1;
@@ -155,7 +157,8 @@ TEST(MemoryWorkload, BudgetSplitsTotalSizeAcrossThreads) {
   EXPECT_EQ(three.total, 3u * 34952533u);
 
   MemoryWorkload w2;
-  ASSERT_TRUE(testing::Configure(w2, {{"memory-block-size", "1M"}, {"memory-total-size", "10G"}}, 4).ok());
+  ASSERT_TRUE(
+      testing::Configure(w2, {{"memory-block-size", "1M"}, {"memory-total-size", "10G"}}, 4).ok());
   EXPECT_EQ(w2.Budget(4).per_thread, 2560u);
   EXPECT_EQ(w2.Budget(4).total, 10240u);
 
@@ -222,6 +225,15 @@ TEST(MemoryWorkload, MetricsAndTextSection) {
   ASSERT_TRUE(testing::Configure(none, {{"memory-oper", "none"}}).ok());
   EXPECT_EQ(none.TextSection(r), "Total operations: 1024 (  512.00 per second)\n");
   EXPECT_EQ(none.Metrics(r).size(), 1u);
+}
+
+TEST(MemoryWorkload, IntervalLineIsMiBPerSecond) {
+  MemoryWorkload w;
+  ASSERT_TRUE(testing::Configure(w, {{"memory-block-size", "1M"}}).ok());
+  IntervalSnapshot s;
+  s.events = 3000;
+  s.duration_s = 2;
+  EXPECT_EQ(w.IntervalLine(s, 95), "1500.00 MiB/sec");
 }
 
 TEST(MemoryWorkload, WarnsWhenBlockFitsInCache) {

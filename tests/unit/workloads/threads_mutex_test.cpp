@@ -129,12 +129,11 @@ TEST(MemoryWorkload, GlobalBlockWrittenAndReadFromTwoThreads) {
   for (const char* oper : {"write", "read"}) {
     for (const char* mode : {"seq", "rnd"}) {
       MemoryWorkload w;
-      ASSERT_TRUE(testing::Configure(w,
-                                     {{"memory-block-size", "4K"},
-                                      {"memory-oper", oper},
-                                      {"memory-access-mode", mode}},
-                                     2)
-                      .ok());
+      ASSERT_TRUE(
+          testing::Configure(
+              w, {{"memory-block-size", "4K"}, {"memory-oper", oper}, {"memory-access-mode", mode}},
+              2)
+              .ok());
       ASSERT_TRUE(w.Init(2).ok());
       for (const Status& s : RunOnThreads(w, 2, 50)) EXPECT_TRUE(s.ok()) << oper << " " << mode;
     }
