@@ -23,7 +23,7 @@ class alignas(64) ThreadRecorder {
   ThreadRecorder& operator=(const ThreadRecorder&) = delete;
 
   // Owner thread only.
-  void RecordEvent(uint64_t latency_ns) { hist_[0]->Record(latency_ns); }
+  void RecordEvent(uint64_t latency_ns) { event_->Record(latency_ns); }
   void RecordKind(int kind, uint64_t latency_ns) { hist_[kind]->Record(latency_ns); }  // kind >= 1
   void RecordService(uint64_t ns) { service_.Record(ns); }
   void Add(int counter, uint64_t n) {
@@ -43,6 +43,7 @@ class alignas(64) ThreadRecorder {
 
  private:
   std::vector<std::unique_ptr<ConcurrentHistogram>> hist_;
+  ConcurrentHistogram* event_ = nullptr;  // == hist_[0].get(), one load less per event
   ConcurrentHistogram service_;
   std::array<std::atomic<uint64_t>, kMaxCounters> counters_{};
   std::atomic<uint64_t> errors_{0};

@@ -48,12 +48,6 @@ size_t HistogramBucketCount() { return kBucketCount; }
 // clamp to [min, max] only moves it towards the exact value (which lies in
 // [min, max]). Hence <= 1% holds with margin from 1 ns up to 2^64 ns, and
 // values below 256 ns are exact.
-size_t HistogramBucketIndex(uint64_t value) {
-  if (value < kSubBuckets) return static_cast<size_t>(value);
-  const int e = 63 - std::countl_zero(value);
-  const int shift = e - kSubBucketBits;
-  return static_cast<size_t>(shift) * kSubBuckets + static_cast<size_t>(value >> shift);
-}
 
 uint64_t HistogramBucketLow(size_t index) {
   if (index < 2 * kSubBuckets) return index;
@@ -161,19 +155,6 @@ ConcurrentHistogram::ConcurrentHistogram() : buckets_(kBucketCount) {
 // Single writer: load+store instead of read-modify-write keeps the hot path
 // free of locked instructions; no other thread ever stores to these counters
 // (ResetMinMax aside, see below), so no update can be lost.
-void ConcurrentHistogram::Record(uint64_t value) {
-  constexpr auto kRelaxed = std::memory_order_relaxed;
-  std::atomic<uint64_t>& bucket = buckets_[HistogramBucketIndex(value)];
-  bucket.store(bucket.load(kRelaxed) + 1, kRelaxed);
-  count_.store(count_.load(kRelaxed) + 1, kRelaxed);
-  // ResetMinMax may run between the load and the store below; the store then
-  // writes this event's own value, which is a correct bound for the new span.
-  if (value < min_.load(kRelaxed)) min_.store(value, kRelaxed);
-  if (value > max_.load(kRelaxed)) max_.store(value, kRelaxed);
-  const double v = static_cast<double>(value);
-  sum_.store(sum_.load(kRelaxed) + v, kRelaxed);
-  sum_sq_.store(sum_sq_.load(kRelaxed) + v * v, kRelaxed);
-}
 
 void ConcurrentHistogram::SnapshotInto(LatencyHistogram& out) const {
   constexpr auto kRelaxed = std::memory_order_relaxed;

@@ -16,6 +16,7 @@
 // (snapshotted) by others; see its comment.
 
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -26,7 +27,15 @@ namespace loadcell {
 inline constexpr int kSubBucketBits = 7;
 // Number of buckets needed to cover every uint64 value.
 size_t HistogramBucketCount();
-size_t HistogramBucketIndex(uint64_t value);
+// Inline: it is on every event's path. The error bound is explained beside
+// HistogramBucketLow in histogram.cpp.
+inline size_t HistogramBucketIndex(uint64_t value) {
+  constexpr uint64_t kSub = uint64_t{1} << kSubBucketBits;
+  if (value < kSub) return static_cast<size_t>(value);
+  const int e = 63 - std::countl_zero(value);
+  const int shift = e - kSubBucketBits;
+  return static_cast<size_t>(shift) * kSub + static_cast<size_t>(value >> shift);
+}
 uint64_t HistogramBucketLow(size_t index);   // smallest value in the bucket
 uint64_t HistogramBucketHigh(size_t index);  // largest value in the bucket
 
@@ -87,7 +96,18 @@ class ConcurrentHistogram {
   ConcurrentHistogram(const ConcurrentHistogram&) = delete;
   ConcurrentHistogram& operator=(const ConcurrentHistogram&) = delete;
 
-  void Record(uint64_t value);  // owner thread only
+  void Record(uint64_t value) {  // owner thread only; inline, on every event's path
+    constexpr auto kRelaxed = std::memory_order_relaxed;
+    std::atomic<uint64_t>& bucket = buckets_[HistogramBucketIndex(value)];
+    bucket.store(bucket.load(kRelaxed) + 1, kRelaxed);
+    // ResetMinMax may run between a load and the store below; the store then
+    // writes this event's own value, which is a correct bound for the new span.
+    if (value < min_.load(kRelaxed)) min_.store(value, kRelaxed);
+    if (value > max_.load(kRelaxed)) max_.store(value, kRelaxed);
+    const double v = static_cast<double>(value);
+    sum_.store(sum_.load(kRelaxed) + v, kRelaxed);
+    sum_sq_.store(sum_sq_.load(kRelaxed) + v * v, kRelaxed);
+  }
   void SnapshotInto(LatencyHistogram& out) const;  // any thread
   // Resets the exact min/max (any thread) so that the next events start a
   // new span for them; buckets, counts and sums are never reset (readers
@@ -96,7 +116,6 @@ class ConcurrentHistogram {
 
  private:
   std::vector<std::atomic<uint64_t>> buckets_;
-  std::atomic<uint64_t> count_{0};
   std::atomic<uint64_t> min_{std::numeric_limits<uint64_t>::max()};
   std::atomic<uint64_t> max_{0};
   std::atomic<double> sum_{0};
