@@ -93,12 +93,13 @@ class LatencyHistogram {
 class ConcurrentHistogram {
  public:
   ConcurrentHistogram();
+  ~ConcurrentHistogram();
   ConcurrentHistogram(const ConcurrentHistogram&) = delete;
   ConcurrentHistogram& operator=(const ConcurrentHistogram&) = delete;
 
   void Record(uint64_t value) {  // owner thread only; inline, on every event's path
     constexpr auto kRelaxed = std::memory_order_relaxed;
-    std::atomic<uint64_t>& bucket = buckets_[HistogramBucketIndex(value)];
+    std::atomic_ref<uint64_t> bucket(buckets_[HistogramBucketIndex(value)]);
     bucket.store(bucket.load(kRelaxed) + 1, kRelaxed);
     // ResetMinMax may run between a load and the store below; the store then
     // writes this event's own value, which is a correct bound for the new span.
@@ -115,7 +116,9 @@ class ConcurrentHistogram {
   void ResetMinMax();
 
  private:
-  std::vector<std::atomic<uint64_t>> buckets_;
+  // HistogramBucketCount() counters, accessed through std::atomic_ref.
+  uint64_t* buckets_ = nullptr;
+  bool mapped_ = false;
   std::atomic<uint64_t> min_{std::numeric_limits<uint64_t>::max()};
   std::atomic<uint64_t> max_{0};
   std::atomic<double> sum_{0};
