@@ -32,7 +32,9 @@ struct IoRequest {
 
 struct IoCompletion {
   uint64_t user_data = 0;
-  int64_t result = 0;  // bytes transferred (>= 0) or -errno
+  // Bytes transferred (>= 0; fewer than asked is a short transfer, 0 at or
+  // past the end of the file) or -errno. 0 for a successful fsync.
+  int64_t result = 0;
 };
 
 struct IoCapabilities {
@@ -60,13 +62,27 @@ class IoEngine {
   virtual std::string Name() const = 0;
   virtual IoCapabilities Capabilities() const = 0;
   // Registers the files (already open) and sets up rings/contexts/mappings.
+  // May be called on another thread than the one that then submits.
+  // libaio: InvalidArgument unless opts.direct (see libaio_engine.cpp).
   virtual Status Open(std::span<const IoFile> files, const EngineOptions& opts) = 0;
+  // Waits for the requests in flight (their buffers are in use until they
+  // complete), then releases what Open set up. The descriptors stay open:
+  // they belong to the caller.
   virtual Status Close() = 0;
-  // Queues requests; returns how many were accepted (fewer when the queue
-  // is full). An error Status means the engine itself failed.
+  // Queues requests; returns how many were accepted (a prefix; fewer when
+  // InFlight() reaches the queue depth). An error Status means the engine
+  // itself failed; a request that fails (bad file index, EINVAL for a
+  // misaligned O_DIRECT buffer, ENOSPC...) completes with a negative result.
+  // One system call per Submit for the asynchronous engines: submitting each
+  // request as soon as it is ready (a span of one, as fio does by default)
+  // starts the device sooner; a batch saves system calls.
+  // fsync/fdatasync cover the writes completed before they were submitted,
+  // not those still in flight (as with fsync(2) beside other threads).
   virtual Result<size_t> Submit(std::span<IoRequest> requests) = 0;
-  // Waits for at least `min` completions (or until timeout_ns passes, -1 =
-  // no timeout) and fills up to out.size(). Returns how many were filled.
+  // Waits for at least min(min, InFlight(), out.size()) completions, or
+  // until timeout_ns passes (-1 = no timeout, 0 = do not wait), and fills up
+  // to out.size(). Returns how many were filled: 0 when nothing is in flight.
+  // Completions come in any order; match them by user_data.
   virtual Result<size_t> Reap(size_t min, std::span<IoCompletion> out, Nanos timeout_ns) = 0;
   // Requests submitted and not yet reaped.
   virtual size_t InFlight() const = 0;
@@ -77,7 +93,9 @@ std::vector<std::string> IoEngineNames();
 // InvalidArgument for an unknown name; Unavailable when compiled in but the
 // kernel refuses it (message says why, one line).
 Result<std::unique_ptr<IoEngine>> MakeIoEngine(const std::string& name, FileSystem& fs);
-// Allocates a buffer aligned for O_DIRECT (4096) of `len` bytes; free with std::free.
+// Allocates a zero-filled buffer of `len` bytes (rounded up to a multiple of
+// the alignment, a power of two) aligned for O_DIRECT; free with std::free.
+// nullptr when out of memory or the alignment is not a power of two.
 void* AllocateIoBuffer(size_t len, size_t alignment = 4096);
 
 }  // namespace loadcell

@@ -8,7 +8,10 @@
 //  - IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN (6.1+): completion work runs
 //    when this thread reaps, never as an interrupt of it. The ring is created
 //    disabled and enabled by the first Submit, which binds it to the thread
-//    that submits (Open may run on another thread).
+//    that submits (Open may run on another thread). Only that thread can
+//    then wait for completions: Close with requests in flight must run on
+//    it too (elsewhere the wait fails with EEXIST, Close reports it and the
+//    kernel cancels what is left).
 //  - else COOP_TASKRUN | TASKRUN_FLAG (5.19+), else no flags.
 //  - The files are registered (IOSQE_FIXED_FILE) when the kernel allows it,
 //    which saves a file-table lookup per request. Buffers are not registered:

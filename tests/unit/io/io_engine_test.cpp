@@ -323,8 +323,37 @@ TEST_P(EngineTest, MisalignedDirectBufferIsAnErrorNotACrash) {
   reqs[1].user_data = 2;
   std::vector<IoCompletion> done = RunAll(*engine_, reqs);
   ASSERT_EQ(done.size(), 2u);
-  EXPECT_EQ(ResultFor(done, 1), -EINVAL);
-  EXPECT_EQ(ResultFor(done, 2), -EINVAL);
+  // Block-device filesystems refuse the buffer; memory-backed ones (tmpfs)
+  // have no alignment rule and do the transfer.
+  const std::string fs_type = PosixFileSystem().FsType(dir_.path());
+  const bool strict = fs_type == "ext4" || fs_type == "xfs";
+  for (uint64_t id : {1, 2}) {
+    int64_t result = ResultFor(done, id);
+    if (strict) {
+      EXPECT_EQ(result, -EINVAL) << fs_type << " request " << id;
+    } else {
+      EXPECT_TRUE(result == -EINVAL || result == kBlock) << fs_type << ": " << result;
+    }
+  }
+}
+
+TEST_P(EngineTest, CloseWaitsForRequestsInFlight) {
+  OpenEngine(4, NeedsDirect(), 1);
+  SKIP_IF_NO_DIRECT();
+  std::vector<Buffer> bufs;
+  std::vector<IoRequest> reqs(4);
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    bufs.push_back(NewBuffer(kBlock));
+    reqs[i].op = IoOp::kRead;
+    reqs[i].offset = i * 5 * kBlock;
+    reqs[i].length = kBlock;
+    reqs[i].buffer = bufs.back().get();
+  }
+  Result<size_t> n = engine_->Submit(reqs);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, reqs.size());
+  EXPECT_TRUE(engine_->Close().ok());
+  EXPECT_EQ(engine_->InFlight(), 0u);
 }
 
 TEST_P(EngineTest, OpenOnOneThreadRunOnAnother) {
