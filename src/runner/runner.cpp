@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -191,6 +192,9 @@ void Run::ClosedLoop(int id, Worker& worker) {
 // latency counts from it (queueing included), the service time from the
 // actual start. CLOCK_MONOTONIC throughout.
 void Run::OpenLoop(int id, Worker& worker) {
+  // The default 50 us timer slack would make every wake-up late by up to
+  // that much, and the lateness counts in the latency from the intended start.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   ThreadRecorder& rec = *recorders_[id];
   WorkerState& st = *states_[id];
   const Nanos end = timeline_.end;
