@@ -307,7 +307,10 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   run->seed_ = seed_from_time
                    ? static_cast<uint64_t>(MonotonicNow()) ^ (static_cast<uint64_t>(getpid()) << 32)
                    : static_cast<uint64_t>(cfg.seed);
-  if (seed_from_time && run->seed_ == 0) run->seed_ = 1;
+  // Keep it within --rand-seed's range so that the printed seed can be given
+  // back to reproduce the run's random sequences.
+  run->seed_ &= 0x7fffffffffffffffULL;
+  if (run->seed_ == 0) run->seed_ = 1;
   auto dist = Distribution::Create(cfg.rand, 0, (uint64_t{1} << 32) - 1);
   if (!dist.ok()) return dist.status();
   run->distribution_ = std::make_unique<Distribution>(std::move(dist).value());
