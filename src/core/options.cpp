@@ -388,7 +388,16 @@ OptionSpec& OptionSpec::Hidden() {
   return *this;
 }
 
-std::string OptionSpec::ValueText() const { return value_text_ ? value_text_() : default_text_; }
+OptionSpec& OptionSpec::Secret() {
+  secret_ = true;
+  return *this;
+}
+
+std::string OptionSpec::ValueText() const {
+  std::string text = value_text_ ? value_text_() : default_text_;
+  if (secret_ && !text.empty()) return "(hidden)";
+  return text;
+}
 
 bool OptionSpec::Matches(std::string_view normalised) const {
   if (name_ == normalised) return true;

@@ -86,6 +86,8 @@ class OptionSpec {
   // or an empty string when the value is fine.
   OptionSpec& Check(std::function<std::string()> check);
   OptionSpec& Hidden();                              // not listed in help
+  // The value is a secret (a password): ValueText() never shows it.
+  OptionSpec& Secret();
 
   const std::string& name() const { return name_; }
   const std::vector<std::string>& aliases() const { return aliases_; }
@@ -96,6 +98,7 @@ class OptionSpec {
   const std::string& unit() const { return unit_; }
   bool hidden() const { return hidden_; }
   // The value in force, as text (after Apply; the default before).
+  // For a Secret() option: "" when empty, "(hidden)" otherwise.
   std::string ValueText() const;
   bool is_default() const { return !set_by_user_; }
   bool Matches(std::string_view normalised) const;
@@ -112,6 +115,7 @@ class OptionSpec {
   std::optional<double> min_, max_;
   bool power_of_two_ = false;
   bool hidden_ = false;
+  bool secret_ = false;
   bool set_by_user_ = false;
   std::function<std::string()> check_;
   // Parses text into the bound destination; returns a message or "".
