@@ -1,12 +1,27 @@
 #pragma once
 // Database drivers behind one small interface: sqlite, pgsql, mysql.
-// A DbConnection is used by one thread at a time.
+//
+// Use by a workload:
+//   DbDrivers db;                        // owns every driver and --db-* options
+//   db.RegisterOptions(opts);            // in Workload::RegisterOptions
+//   LC_RETURN_IF_ERROR(db.Resolve(opts)); // after parsing, in Validate
+//   auto conn = db.driver().Connect(thread_id);   // one per thread
+//   conn->Prepare("SELECT c FROM sbtest1 WHERE id=?", 1, stmt);
+//   stmt->BindInt(0, 42); stmt->Execute(result);
+//
+// Threading: a DbDriver may be shared by threads once resolved (Connect is
+// thread-safe); a DbConnection and its statements are used by one thread at a
+// time. Statements must be destroyed before their connection.
+//
+// Errors are values (DbError) on the hot path; set-up failures are Status.
+// No message, Describe() or option value text ever contains a password.
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
-#include <variant>
+#include <string_view>
 #include <vector>
 
 #include "core/options.h"
@@ -17,18 +32,23 @@ namespace loadcell {
 // How the caller should react to an error.
 enum class DbErrorClass {
   kNone,
-  kRetryable,     // deadlock, serialization failure, lock wait timeout: roll back, retry
-  kReconnect,     // the connection is gone: reconnect (with backoff), retry
-  kIgnorable,     // listed in --mysql-ignore-errors / --pgsql-ignore-errors
+  kRetryable,  // deadlock, serialization failure, lock wait timeout, SQLite busy:
+               // roll back, retry the transaction
+  kReconnect,  // the connection is gone: reconnect (with backoff), retry
+  kIgnorable,  // listed in --mysql-ignore-errors / --pgsql-ignore-errors:
+               // roll back, retry the transaction
   kFatal,
 };
 
+std::string_view DbErrorClassName(DbErrorClass c);  // "retryable", ...
+
 struct DbError {
   DbErrorClass cls = DbErrorClass::kNone;
-  int code = 0;           // server error number (MySQL errno, SQLite code)
-  std::string sqlstate;   // five characters where the server has one
-  std::string message;    // one line, never containing a password
+  int code = 0;          // server error number (MySQL errno, SQLite extended code)
+  std::string sqlstate;  // five characters where the server has one
+  std::string message;   // one line, never containing a password
   bool ok() const { return cls == DbErrorClass::kNone; }
+  // kReconnect -> kUnavailable, others -> kIoError; OK for kNone.
   Status ToStatus() const;
 };
 
@@ -39,59 +59,180 @@ struct DbValue {
   int64_t i = 0;
   double d = 0;
   std::string s;
+  static DbValue Int(int64_t v) { return {DbType::kBigInt, v, 0, {}}; }
+  static DbValue Double(double v) { return {DbType::kDouble, 0, v, {}}; }
+  static DbValue String(std::string v) { return {DbType::kString, 0, 0, std::move(v)}; }
+  static DbValue Null() { return {}; }
 };
 
+// Rows kept when asked for; values as text (NULL -> nullopt).
 struct DbRows {
   std::vector<std::string> columns;
   std::vector<std::vector<std::optional<std::string>>> rows;
 };
 
 struct DbExecResult {
-  uint64_t rows_affected = 0;
-  uint64_t rows_returned = 0;
+  uint64_t rows_affected = 0;  // INSERT/UPDATE/DELETE
+  uint64_t rows_returned = 0;  // rows of a result set (always counted)
 };
 
+// A prepared statement with `?` placeholders. Binds stay in force until
+// replaced. Index is 0-based. BindString copies the text.
 class DbStatement {
  public:
   virtual ~DbStatement() = default;
-  // Binds and runs; rows (if any) are counted, and kept when `rows` is set.
-  virtual DbError Execute(const std::vector<DbValue>& params, DbExecResult& result,
-                          DbRows* rows = nullptr) = 0;
+  virtual void BindInt(int index, int64_t v) = 0;
+  virtual void BindDouble(int index, double v) = 0;
+  virtual void BindString(int index, std::string_view v) = 0;
+  virtual void BindNull(int index) = 0;
+  // Runs with the current binds; rows are counted, and kept when `rows` is set.
+  virtual DbError Execute(DbExecResult& result, DbRows* rows = nullptr) = 0;
+
+  // Binds `params` in order, then Execute.
+  DbError Execute(std::span<const DbValue> params, DbExecResult& result,
+                  DbRows* rows = nullptr);
+  DbError Execute(const std::vector<DbValue>& params, DbExecResult& result,
+                  DbRows* rows = nullptr) {
+    return Execute(std::span<const DbValue>(params), result, rows);
+  }
+  void Bind(int index, const DbValue& v);
+};
+
+// Loads rows into one table by the fastest path the server offers (COPY on
+// PostgreSQL, multi-row INSERT elsewhere). Finish() must be called; a loader
+// destroyed without it discards what was not sent. Wrap in Begin/Commit where
+// that is faster (SQLite).
+class DbBulkInsert {
+ public:
+  virtual ~DbBulkInsert() = default;
+  // One row, values in the order of the columns. May send a batch.
+  virtual DbError AddRow(std::span<const DbValue> values) = 0;
+  virtual DbError Finish() = 0;
 };
 
 struct DbCapabilities {
-  bool prepared_statements = true;
+  bool prepared_statements = true;  // server-side (false with --db-ps-mode=disable)
   bool multi_row_insert = true;
-  bool transactions = true;
+  bool transactions = true;         // BEGIN/COMMIT are meaningful
+  std::string bulk_insert;          // "COPY", "multi-row INSERT", ...
 };
+
+class DbDriver;
 
 class DbConnection {
  public:
   virtual ~DbConnection() = default;
-  virtual DbError Execute(const std::string& sql, DbExecResult& result,
-                          DbRows* rows = nullptr) = 0;
-  // `?` placeholders in `sql`; drivers translate to their own ($1 for pgsql).
-  virtual DbError Prepare(const std::string& sql, int nparams,
-                          std::unique_ptr<DbStatement>& out) = 0;
+  // Runs one statement given as text (no placeholders).
+  virtual DbError Execute(std::string_view sql, DbExecResult& result, DbRows* rows = nullptr) = 0;
+  // `?` placeholders in `sql` (outside quotes); drivers translate to their own
+  // ($1 for pgsql). `nparams` must equal the number of placeholders (pass -1
+  // to skip the check). With --db-ps-mode=disable the statement is emulated:
+  // binds are quoted into the text on each Execute.
+  DbError Prepare(std::string_view sql, int nparams, std::unique_ptr<DbStatement>& out);
   virtual DbError Begin() = 0;
   virtual DbError Commit() = 0;
   virtual DbError Rollback() = 0;
+  // Closes and opens the connection again with the same settings. Prepared
+  // statements of the old connection become invalid: prepare them again.
   virtual DbError Reconnect() = 0;
   virtual std::string ServerVersion() = 0;
+  virtual DbError BeginBulkInsert(std::string_view table, const std::vector<std::string>& columns,
+                                  std::unique_ptr<DbBulkInsert>& out);
+  // Appends `s` as a quoted string literal of this server's dialect.
+  virtual void AppendQuoted(std::string& out, std::string_view s);
+  // Appends `v` as an SQL literal (number, quoted string or NULL).
+  void AppendLiteral(std::string& out, const DbValue& v);
+
+ protected:
+  // The driver's own prepared statement; `sql` has `?` placeholders.
+  virtual DbError PrepareServer(std::string_view sql, int nparams,
+                                std::unique_ptr<DbStatement>& out) = 0;
+
+ private:
+  friend class DbDriver;
+  bool server_prepared_ = true;
 };
 
 class DbDriver {
  public:
   virtual ~DbDriver() = default;
-  virtual std::string Name() const = 0;           // sqlite, pgsql, mysql
+  virtual std::string Name() const = 0;  // sqlite, pgsql, mysql
   virtual DbCapabilities Capabilities() const = 0;
   // Registers --<driver>-* options bound to the driver's fields.
   virtual void RegisterOptions(OptionSet& opts) = 0;
+  // After parsing: checks values, reads PGPASSWORD / MYSQL_PWD fallbacks.
   virtual Status Validate() { return Status::Ok(); }
-  // One line naming host:port/file for reports (never a password).
+  // One line naming host:port/file and user for reports (never a password).
   virtual std::string Describe() const = 0;
-  // Connection `index` lets drivers spread connections over host lists.
-  virtual Result<std::unique_ptr<DbConnection>> Connect(int index) = 0;
+  // Opens a connection. `index` (e.g. the thread id) spreads connections over
+  // host lists. A failure names host and port (kUnavailable, exit 1).
+  Result<std::unique_ptr<DbConnection>> Connect(int index);
+  // --db-ps-mode: false emulates prepared statements in the client.
+  void set_server_prepared(bool on) { server_prepared_ = on; }
+  bool server_prepared() const { return server_prepared_; }
+
+ protected:
+  virtual Result<std::unique_ptr<DbConnection>> Open(int index) = 0;
+
+ private:
+  bool server_prepared_ = true;
+};
+
+// Registry: every driver name, in the order help lists them.
+std::vector<std::string> DbDriverNames();
+// InvalidArgument naming the valid drivers for an unknown name.
+Result<std::unique_ptr<DbDriver>> MakeDbDriver(const std::string& name);
+
+// The general database options, registered by a workload that uses a driver.
+struct DbOptions {
+  std::string driver;             // --db-driver; "" = choose from the options given
+  std::string ps_mode = "auto";   // --db-ps-mode: auto | disable
+};
+void RegisterDbOptions(OptionSet& opts, DbOptions* out);
+
+// The driver to use after parsing: --db-driver when given; otherwise the one
+// driver whose options (--mysql-*, --pgsql-*) the user set; otherwise sqlite.
+// InvalidArgument for an unknown --db-driver or options of two drivers.
+Result<std::string> ResolveDbDriverName(const DbOptions& db, const OptionSet& opts);
+
+// --mysql-ignore-errors / --pgsql-ignore-errors: error numbers, SQLSTATEs,
+// "all", or "none" (empty list = none).
+class DbIgnoreList {
+ public:
+  static Result<DbIgnoreList> Parse(const std::vector<std::string>& items);
+  bool Matches(int code, std::string_view sqlstate) const;
+  bool all() const { return all_; }
+  bool empty() const { return !all_ && codes_.empty() && states_.empty(); }
+
+ private:
+  bool all_ = false;
+  std::vector<int> codes_;
+  std::vector<std::string> states_;
+};
+
+// Replaces `?` placeholders outside quotes and comments with $1, $2, ...;
+// sets *count to their number.
+std::string TranslatePlaceholdersDollar(std::string_view sql, int* count);
+// Number of `?` placeholders outside quotes and comments.
+int CountPlaceholders(std::string_view sql);
+
+// All drivers with their options, and the one the user chose.
+class DbDrivers final {
+ public:
+  DbDrivers();
+  // Registers --db-driver, --db-ps-mode and every driver's options.
+  void RegisterOptions(OptionSet& opts);
+  // After parsing: picks the driver, validates its options, applies ps mode.
+  Status Resolve(const OptionSet& opts);
+  // REQUIRES: Resolve() returned OK.
+  DbDriver& driver() { return *drivers_[chosen_]; }
+  const DbDriver& driver() const { return *drivers_[chosen_]; }
+  const DbOptions& options() const { return options_; }
+
+ private:
+  DbOptions options_;
+  std::vector<std::unique_ptr<DbDriver>> drivers_;
+  size_t chosen_ = 0;
 };
 
 }  // namespace loadcell

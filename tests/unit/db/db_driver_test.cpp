@@ -1,0 +1,156 @@
+// The driver-independent parts: registry, driver selection, placeholders,
+// ignore lists, emulated statements' quoting.
+
+#include "db/db_driver.h"
+
+#include <gtest/gtest.h>
+
+namespace loadcell {
+namespace {
+
+TEST(DbRegistry, NamesAndUnknownDriver) {
+  const std::vector<std::string> names = DbDriverNames();
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names.front(), "sqlite");
+  for (const std::string& n : names) {
+    auto d = MakeDbDriver(n);
+    ASSERT_TRUE(d.ok()) << n;
+    EXPECT_EQ((*d)->Name(), n);
+  }
+  auto bad = MakeDbDriver("oracle");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(ExitCodeFor(bad.status()), 2);
+  EXPECT_NE(bad.status().message().find("oracle"), std::string::npos);
+  EXPECT_NE(bad.status().message().find("sqlite"), std::string::npos);
+  EXPECT_EQ(bad.status().message().find('\n'), std::string::npos);
+}
+
+TEST(Placeholders, DollarTranslation) {
+  int n = -1;
+  EXPECT_EQ(TranslatePlaceholdersDollar("SELECT c FROM t WHERE id=?", &n),
+            "SELECT c FROM t WHERE id=$1");
+  EXPECT_EQ(n, 1);
+  EXPECT_EQ(TranslatePlaceholdersDollar("SELECT c FROM t WHERE id BETWEEN ? AND ?", &n),
+            "SELECT c FROM t WHERE id BETWEEN $1 AND $2");
+  EXPECT_EQ(n, 2);
+  // Inside quotes, identifiers and comments a `?` is text.
+  EXPECT_EQ(TranslatePlaceholdersDollar("SELECT '?', \"a?\", 'it''s?' FROM t WHERE x=? -- ?\n"
+                                        "AND y=? /* ? */",
+                                        &n),
+            "SELECT '?', \"a?\", 'it''s?' FROM t WHERE x=$1 -- ?\nAND y=$2 /* ? */");
+  EXPECT_EQ(n, 2);
+  EXPECT_EQ(TranslatePlaceholdersDollar("INSERT INTO t VALUES (?,?,?,?,?,?,?,?,?,?,?)", &n),
+            "INSERT INTO t VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)");
+  EXPECT_EQ(n, 11);
+  EXPECT_EQ(TranslatePlaceholdersDollar("SELECT 1", &n), "SELECT 1");
+  EXPECT_EQ(n, 0);
+  // An unterminated quote swallows the rest rather than reading past the end.
+  EXPECT_EQ(CountPlaceholders("SELECT 'abc ?"), 0);
+  EXPECT_EQ(CountPlaceholders("SELECT ? 'a\\'?' ?"), 2);
+}
+
+TEST(IgnoreList, ParsesCodesStatesAllNone) {
+  auto l = DbIgnoreList::Parse({"1213", "1020", "1205"});
+  ASSERT_TRUE(l.ok());
+  EXPECT_TRUE(l->Matches(1213, "40001"));
+  EXPECT_TRUE(l->Matches(1205, ""));
+  EXPECT_FALSE(l->Matches(1062, "23000"));
+  EXPECT_FALSE(l->Matches(0, ""));
+  EXPECT_FALSE(l->all());
+
+  auto s = DbIgnoreList::Parse({"40p01", " 23505 "});
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->Matches(0, "40P01"));
+  EXPECT_TRUE(s->Matches(0, "23505"));
+  EXPECT_FALSE(s->Matches(0, "40001"));
+
+  auto all = DbIgnoreList::Parse({"all"});
+  ASSERT_TRUE(all.ok());
+  EXPECT_TRUE(all->all());
+  EXPECT_TRUE(all->Matches(1, "XXXXX"));
+
+  auto none = DbIgnoreList::Parse({"none"});
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  auto empty = DbIgnoreList::Parse({});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->empty());
+
+  auto bad = DbIgnoreList::Parse({"1213", "deadlock"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("deadlock"), std::string::npos);
+}
+
+Status ApplyArgs(OptionSet& set, std::vector<std::pair<std::string, std::string>> args) {
+  RawOptions raw;
+  for (auto& [k, v] : args) raw.Add(k, v, true, "command line");
+  return set.Apply(raw);
+}
+
+TEST(DriverSelection, ExplicitAutoAndConflicts) {
+  {
+    OptionSet set("t");
+    DbDrivers db;
+    db.RegisterOptions(set);
+    ASSERT_TRUE(ApplyArgs(set, {}).ok());
+    ASSERT_TRUE(db.Resolve(set).ok());
+    EXPECT_EQ(db.driver().Name(), "sqlite");
+  }
+  {
+    OptionSet set("t");
+    DbDrivers db;
+    db.RegisterOptions(set);
+    ASSERT_TRUE(ApplyArgs(set, {{"db-driver", "nosuch"}}).ok());
+    Status s = db.Resolve(set);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("nosuch"), std::string::npos);
+  }
+  const auto names = DbDriverNames();
+  const bool have_servers =
+      std::find(names.begin(), names.end(), "pgsql") != names.end() &&
+      std::find(names.begin(), names.end(), "mysql") != names.end();
+  if (!have_servers) return;
+  {
+    OptionSet set("t");
+    DbDrivers db;
+    db.RegisterOptions(set);
+    ASSERT_TRUE(ApplyArgs(set, {{"mysql-user", "root"}, {"mysql-password", "pw"}}).ok());
+    ASSERT_TRUE(db.Resolve(set).ok());
+    EXPECT_EQ(db.driver().Name(), "mysql");
+    // The password never shows in the option's value text (the manifest).
+    const OptionSpec* pw = set.Find("mysql-password");
+    ASSERT_NE(pw, nullptr);
+    EXPECT_EQ(pw->ValueText().find("pw"), std::string::npos);
+    EXPECT_EQ(db.driver().Describe().find("pw"), std::string::npos);
+  }
+  {
+    OptionSet set("t");
+    DbDrivers db;
+    db.RegisterOptions(set);
+    ASSERT_TRUE(ApplyArgs(set, {{"pgsql-host", "127.0.0.1"}}).ok());
+    ASSERT_TRUE(db.Resolve(set).ok());
+    EXPECT_EQ(db.driver().Name(), "pgsql");
+  }
+  {
+    OptionSet set("t");
+    DbDrivers db;
+    db.RegisterOptions(set);
+    ASSERT_TRUE(ApplyArgs(set, {{"pgsql-host", "a"}, {"mysql-host", "b"}}).ok());
+    Status s = db.Resolve(set);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  }
+  {
+    // --db-driver wins over other drivers' options.
+    OptionSet set("t");
+    DbDrivers db;
+    db.RegisterOptions(set);
+    ASSERT_TRUE(ApplyArgs(set, {{"db-driver", "pgsql"}, {"mysql-host", "b"}}).ok());
+    ASSERT_TRUE(db.Resolve(set).ok());
+    EXPECT_EQ(db.driver().Name(), "pgsql");
+  }
+}
+
+}  // namespace
+}  // namespace loadcell

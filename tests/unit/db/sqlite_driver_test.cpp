@@ -1,0 +1,254 @@
+// The sqlite driver against a file in a temporary folder.
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "db/db_driver.h"
+
+namespace loadcell {
+namespace {
+
+class SqliteTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/loadcell-sqlite-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // A resolved sqlite driver with extra options (name, value).
+  std::unique_ptr<DbDrivers> Drivers(std::vector<std::pair<std::string, std::string>> args = {}) {
+    auto db = std::make_unique<DbDrivers>();
+    set_ = std::make_unique<OptionSet>("test");
+    db->RegisterOptions(*set_);
+    RawOptions raw;
+    raw.Add("sqlite-db", dir_ + "/test.db", true, "command line");
+    for (auto& [k, v] : args) raw.Add(k, v, true, "command line");
+    EXPECT_TRUE(set_->Apply(raw).ok());
+    EXPECT_TRUE(db->Resolve(*set_).ok());
+    return db;
+  }
+
+  std::unique_ptr<DbConnection> Connect(DbDrivers& db) {
+    auto c = db.driver().Connect(0);
+    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    return c.ok() ? std::move(c).value() : nullptr;
+  }
+
+  static void Exec(DbConnection& c, const std::string& sql) {
+    DbExecResult r;
+    DbError e = c.Execute(sql, r);
+    ASSERT_TRUE(e.ok()) << sql << ": " << e.message;
+  }
+
+  std::string dir_;
+  std::unique_ptr<OptionSet> set_;
+};
+
+TEST_F(SqliteTest, ExecuteCountsAffectedAndReturnedRows) {
+  auto db = Drivers();
+  auto c = Connect(*db);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(db->driver().Name(), "sqlite");
+  EXPECT_NE(c->ServerVersion().find("SQLite 3."), std::string::npos);
+  EXPECT_NE(db->driver().Describe().find("test.db"), std::string::npos);
+  Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY, k INTEGER, c TEXT)");
+  DbExecResult r;
+  ASSERT_TRUE(c->Execute("INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b'), (3, 20, NULL)", r).ok());
+  EXPECT_EQ(r.rows_affected, 3u);
+  EXPECT_EQ(r.rows_returned, 0u);
+  ASSERT_TRUE(c->Execute("UPDATE t SET k = k + 1 WHERE k = 20", r).ok());
+  EXPECT_EQ(r.rows_affected, 2u);
+  // A SELECT counts rows without keeping them, and affects none.
+  ASSERT_TRUE(c->Execute("SELECT c FROM t", r).ok());
+  EXPECT_EQ(r.rows_returned, 3u);
+  EXPECT_EQ(r.rows_affected, 0u);
+  DbRows rows;
+  ASSERT_TRUE(c->Execute("SELECT id, c FROM t ORDER BY id", r, &rows).ok());
+  ASSERT_EQ(rows.columns, (std::vector<std::string>{"id", "c"}));
+  ASSERT_EQ(rows.rows.size(), 3u);
+  EXPECT_EQ(rows.rows[0][0], "1");
+  EXPECT_EQ(rows.rows[1][1], "b");
+  EXPECT_FALSE(rows.rows[2][1].has_value());
+  // The file is in WAL mode.
+  DbRows mode;
+  ASSERT_TRUE(c->Execute("PRAGMA journal_mode", r, &mode).ok());
+  ASSERT_EQ(mode.rows.size(), 1u);
+  EXPECT_EQ(mode.rows[0][0], "wal");
+}
+
+TEST_F(SqliteTest, PreparedStatementsBindEachType) {
+  auto db = Drivers();
+  auto c = Connect(*db);
+  ASSERT_NE(c, nullptr);
+  EXPECT_TRUE(db->driver().Capabilities().prepared_statements);
+  Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY, big INTEGER, d REAL, s TEXT, n TEXT)");
+  std::unique_ptr<DbStatement> ins;
+  ASSERT_TRUE(c->Prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)", 5, ins).ok());
+  DbExecResult r;
+  ins->BindInt(0, 1);
+  ins->BindInt(1, int64_t{1} << 40);
+  ins->BindDouble(2, 2.5);
+  ins->BindString(3, std::string("it's \0 here", 11));
+  ins->BindNull(4);
+  ASSERT_TRUE(ins->Execute(r).ok());
+  EXPECT_EQ(r.rows_affected, 1u);
+  // Binds stay in force: only the key changes.
+  ins->BindInt(0, 2);
+  ASSERT_TRUE(ins->Execute(r).ok());
+  ASSERT_TRUE(ins->Execute({DbValue::Int(3), DbValue::Int(-7), DbValue::Double(-0.25),
+                            DbValue::String("x"), DbValue::String("y")},
+                           r)
+                  .ok());
+
+  std::unique_ptr<DbStatement> sel;
+  ASSERT_TRUE(c->Prepare("SELECT big, d, s, n FROM t WHERE id BETWEEN ? AND ? ORDER BY id", 2, sel)
+                  .ok());
+  sel->BindInt(0, 1);
+  sel->BindInt(1, 3);
+  DbRows rows;
+  ASSERT_TRUE(sel->Execute(r, &rows).ok());
+  EXPECT_EQ(r.rows_returned, 3u);
+  ASSERT_EQ(rows.rows.size(), 3u);
+  EXPECT_EQ(rows.rows[0][0], std::to_string(int64_t{1} << 40));
+  EXPECT_EQ(rows.rows[0][1], "2.5");
+  EXPECT_EQ(rows.rows[0][2], std::string("it's \0 here", 11));
+  EXPECT_FALSE(rows.rows[0][3].has_value());
+  EXPECT_EQ(rows.rows[2][0], "-7");
+  EXPECT_EQ(rows.rows[2][3], "y");
+  // Re-executing counts afresh.
+  sel->BindInt(1, 1);
+  ASSERT_TRUE(sel->Execute(r).ok());
+  EXPECT_EQ(r.rows_returned, 1u);
+
+  // A placeholder count that does not match is refused.
+  std::unique_ptr<DbStatement> bad;
+  DbError e = c->Prepare("SELECT ? + ?", 1, bad);
+  EXPECT_EQ(e.cls, DbErrorClass::kFatal);
+  // A syntax error is fatal and names the problem.
+  e = c->Prepare("SELEC 1", 0, bad);
+  EXPECT_EQ(e.cls, DbErrorClass::kFatal);
+  EXPECT_NE(e.message.find("syntax"), std::string::npos) << e.message;
+}
+
+TEST_F(SqliteTest, EmulatedPreparedStatementsQuote) {
+  auto db = Drivers({{"db-ps-mode", "disable"}});
+  auto c = Connect(*db);
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(db->driver().Capabilities().prepared_statements);
+  Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY, d REAL, s TEXT)");
+  std::unique_ptr<DbStatement> ins;
+  ASSERT_TRUE(c->Prepare("INSERT INTO t VALUES (?, ?, ?)", 3, ins).ok());
+  DbExecResult r;
+  ASSERT_TRUE(ins->Execute({DbValue::Int(1), DbValue::Double(0.5), DbValue::String("a'b?")}, r).ok());
+  EXPECT_EQ(r.rows_affected, 1u);
+  ASSERT_TRUE(ins->Execute({DbValue::Int(2), DbValue::Null(), DbValue::String("'); DROP TABLE t; --")}, r).ok());
+  std::unique_ptr<DbStatement> sel;
+  ASSERT_TRUE(c->Prepare("SELECT s FROM t WHERE id = ? OR s = '?'", 1, sel).ok());
+  DbRows rows;
+  sel->BindInt(0, 1);
+  ASSERT_TRUE(sel->Execute(r, &rows).ok());
+  ASSERT_EQ(rows.rows.size(), 1u);
+  EXPECT_EQ(rows.rows[0][0], "a'b?");
+  ASSERT_TRUE(c->Execute("SELECT count(*) FROM t", r).ok());
+  EXPECT_EQ(r.rows_returned, 1u);
+}
+
+TEST_F(SqliteTest, TransactionsCommitAndRollBack) {
+  auto db = Drivers();
+  auto c = Connect(*db);
+  ASSERT_NE(c, nullptr);
+  Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+  ASSERT_TRUE(c->Begin().ok());
+  Exec(*c, "INSERT INTO t VALUES (1)");
+  ASSERT_TRUE(c->Rollback().ok());
+  ASSERT_TRUE(c->Begin().ok());
+  Exec(*c, "INSERT INTO t VALUES (2)");
+  ASSERT_TRUE(c->Commit().ok());
+  DbRows rows;
+  DbExecResult r;
+  ASSERT_TRUE(c->Execute("SELECT id FROM t", r, &rows).ok());
+  ASSERT_EQ(rows.rows.size(), 1u);
+  EXPECT_EQ(rows.rows[0][0], "2");
+  // Rolling back with nothing open is harmless; committing is an error.
+  EXPECT_TRUE(c->Rollback().ok());
+  EXPECT_EQ(c->Commit().cls, DbErrorClass::kFatal);
+}
+
+TEST_F(SqliteTest, ConstraintViolationIsFatalBusyIsRetryable) {
+  auto db = Drivers({{"sqlite-busy-timeout", "0"}});
+  auto a = Connect(*db);
+  auto b = Connect(*db);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  Exec(*a, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+  Exec(*a, "INSERT INTO t VALUES (1)");
+  DbExecResult r;
+  DbError dup = a->Execute("INSERT INTO t VALUES (1)", r);
+  EXPECT_EQ(dup.cls, DbErrorClass::kFatal);
+  EXPECT_EQ(dup.code, 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */);
+  EXPECT_NE(dup.message.find("UNIQUE"), std::string::npos) << dup.message;
+
+  // `a` holds the write lock; `b` cannot write and must not wait.
+  ASSERT_TRUE(a->Begin().ok());
+  Exec(*a, "INSERT INTO t VALUES (2)");
+  DbError busy = b->Execute("INSERT INTO t VALUES (3)", r);
+  EXPECT_EQ(busy.cls, DbErrorClass::kRetryable) << busy.message;
+  EXPECT_EQ(busy.code & 0xff, 5);  // SQLITE_BUSY
+  ASSERT_TRUE(a->Commit().ok());
+  ASSERT_TRUE(b->Rollback().ok());
+  Exec(*b, "INSERT INTO t VALUES (3)");
+}
+
+TEST_F(SqliteTest, BulkInsertAndReconnect) {
+  auto db = Drivers();
+  auto c = Connect(*db);
+  ASSERT_NE(c, nullptr);
+  Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY, k INTEGER, c TEXT)");
+  std::unique_ptr<DbBulkInsert> bulk;
+  ASSERT_TRUE(c->BeginBulkInsert("t", {"id", "k", "c"}, bulk).ok());
+  ASSERT_TRUE(c->Begin().ok());
+  std::vector<DbValue> row = {DbValue::Int(0), DbValue::Int(0), DbValue::String("")};
+  for (int i = 1; i <= 2500; ++i) {
+    row[0].i = i;
+    row[1].i = i % 7;
+    row[2].s = "row-" + std::to_string(i);
+    ASSERT_TRUE(bulk->AddRow(row).ok());
+  }
+  EXPECT_EQ(bulk->AddRow(std::span<const DbValue>(row).first(2)).cls, DbErrorClass::kFatal);
+  ASSERT_TRUE(bulk->Finish().ok());
+  bulk.reset();
+  ASSERT_TRUE(c->Commit().ok());
+  DbRows rows;
+  DbExecResult r;
+  ASSERT_TRUE(c->Execute("SELECT count(*), sum(id) FROM t", r, &rows).ok());
+  EXPECT_EQ(rows.rows[0][0], "2500");
+  EXPECT_EQ(rows.rows[0][1], std::to_string(2500 * 2501 / 2));
+
+  std::unique_ptr<DbStatement> old;
+  ASSERT_TRUE(c->Prepare("SELECT c FROM t WHERE id = ?", 1, old).ok());
+  ASSERT_TRUE(c->Reconnect().ok());
+  old->BindInt(0, 1);
+  EXPECT_EQ(old->Execute(r).cls, DbErrorClass::kFatal);  // prepared before the reconnect
+  std::unique_ptr<DbStatement> fresh;
+  ASSERT_TRUE(c->Prepare("SELECT c FROM t WHERE id = ?", 1, fresh).ok());
+  fresh->BindInt(0, 7);
+  ASSERT_TRUE(fresh->Execute(r).ok());
+  EXPECT_EQ(r.rows_returned, 1u);
+}
+
+TEST_F(SqliteTest, OpenFailureNamesTheFile) {
+  auto db = Drivers({{"sqlite-db", dir_ + "/no/such/dir/x.db"}});
+  auto c = db->driver().Connect(0);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("no/such/dir/x.db"), std::string::npos);
+  EXPECT_EQ(ExitCodeFor(c.status()), 1);
+}
+
+}  // namespace
+}  // namespace loadcell
