@@ -90,7 +90,7 @@ class LatencyHistogram {
 // the hot path costs a few plain memory operations. A snapshot taken while
 // the owner records may be off by the event in flight; it is never torn
 // within one counter.
-class ConcurrentHistogram {
+class alignas(64) ConcurrentHistogram {
  public:
   ConcurrentHistogram();
   ~ConcurrentHistogram();
