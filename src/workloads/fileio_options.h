@@ -1,0 +1,109 @@
+#pragma once
+// fileio: the options of the test, its modes and the settings they resolve
+// to (immutable once a run starts).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "core/status.h"
+#include "os/file_system.h"
+
+namespace loadcell {
+
+// sysbench 1.0's --file-test-mode values.
+enum class FileTestMode { kSeqWrite, kSeqRewrite, kSeqRead, kRndRead, kRndWrite, kRndRw };
+
+enum class WritePattern { kRandom, kZero, kSequence };
+
+// "seqwr", "rndrw", ...
+const char* FileTestModeName(FileTestMode m);
+// sysbench's words: "sequential write (creation)", "random r/w", ...
+const char* FileTestModeDescription(FileTestMode m);
+bool IsSequential(FileTestMode m);
+bool ModeReads(FileTestMode m);
+bool ModeWrites(FileTestMode m);
+const char* WritePatternName(WritePattern p);
+
+// "16KiB", "2GiB", "1.50MiB", "100 bytes": sizes for humans, binary units.
+std::string HumanBytes(uint64_t bytes);
+
+// Everything a fileio run needs, derived from the options by
+// FileIoOptions::Resolve(). Plain data; read-only once a run starts.
+struct FileIoSettings {
+  FileTestMode mode = FileTestMode::kRndRead;
+  bool mode_given = false;  // --file-test-mode was set (required for run)
+  uint64_t num_files = 128;
+  uint64_t total_size = 2ULL << 30;
+  uint64_t file_size = 0;        // total_size / num_files (sysbench)
+  uint64_t block_size = 16384;
+  uint64_t request_size = 16384;  // sequential requests: block x merged
+  uint64_t merged_requests = 0;
+  uint64_t blocks_per_file = 0;   // ceil(file_size / block_size)
+  uint64_t total_blocks = 0;      // num_files x blocks_per_file
+  uint64_t seq_requests_per_file = 0;  // ceil(file_size / request_size)
+  uint64_t fsync_freq = 100;      // 0: no periodic fsync
+  bool fsync_all = false;         // overrides fsync_freq and fsync_end
+  bool fsync_end = true;
+  bool fdatasync = false;         // --file-fsync-mode=fdatasync
+  double rw_ratio = 1.5;
+  std::string engine_asked = "sync";  // as the user wrote it (async = libaio)
+  std::string engine = "sync";        // the engine that will run
+  std::string engine_note;            // why it differs from the one asked, if it does
+  bool allow_fallback = false;
+  uint32_t queue_depth_asked = 128;
+  uint32_t queue_depth = 1;  // per thread: 1 for synchronous engines
+  std::vector<std::string> extra_flags;  // sync, dsync, direct
+  int open_flags = 0;                    // O_SYNC | O_DSYNC | O_DIRECT as asked
+  bool direct = false;
+  std::string dir = ".";
+  WritePattern pattern = WritePattern::kRandom;
+  bool validate = false;
+  std::string rand_type = "uniform";
+
+  std::string FileName(uint64_t i) const { return "test_file." + std::to_string(i); }
+  std::string FilePath(uint64_t i) const { return dir + "/" + FileName(i); }
+  // "O_RDWR|O_DIRECT"
+  std::string OpenFlagsText() const;
+  bool asynchronous() const { return engine == "io_uring" || engine == "libaio"; }
+};
+
+// The option fields, bound at registration; Resolve() checks them and
+// derives the settings.
+class FileIoOptions final {
+ public:
+  void Register(OptionSet& opts);
+  // Checks the options (one-line InvalidArgument naming the option) and
+  // fills settings(). `fs` checks --file-dir.
+  Status Resolve(FileSystem& fs);
+  const FileIoSettings& settings() const { return settings_; }
+  // For Init(): records an engine fallback.
+  FileIoSettings& mutable_settings() { return settings_; }
+  // True when the user set --file-queue-depth (or --file-async-backlog).
+  bool queue_depth_set() const;
+
+ private:
+  int64_t num_files_ = 128;
+  uint64_t total_size_ = 2ULL << 30;
+  uint64_t block_size_ = 16384;
+  std::string test_mode_;
+  std::string io_mode_ = "sync";
+  std::vector<std::string> extra_flags_;
+  int64_t fsync_freq_ = 100;
+  bool fsync_all_ = false;
+  bool fsync_end_ = true;
+  std::string fsync_mode_ = "fsync";
+  int64_t merged_requests_ = 0;
+  double rw_ratio_ = 1.5;
+  int64_t queue_depth_ = 128;
+  std::string dir_ = ".";
+  std::string write_pattern_ = "random";
+  bool validate_ = false;
+  std::string rand_type_ = "uniform";
+  bool fallback_ = false;
+  const OptionSpec* queue_depth_spec_ = nullptr;
+  FileIoSettings settings_;
+};
+
+}  // namespace loadcell

@@ -1,0 +1,177 @@
+#pragma once
+// fileio: the per-thread driver loop, one loop for every engine.
+//
+// One RunEvent() hands out exactly one completed request (sysbench 1.0's
+// event: one read, one write, or one fsync; with --file-fsync-all a write
+// and the fsync after it). The worker keeps queue_depth requests in flight
+// (1 for the synchronous engines): when it has no completion left to hand
+// out it tops the queue up with one Submit call, then reaps a batch. Each
+// request is timed from its submission to its completion: the clock is read
+// once per Submit batch and once per Reap batch.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/random.h"
+#include "io/io_engine.h"
+#include "runner/workload.h"
+#include "workloads/fileio_options.h"
+
+namespace loadcell {
+
+// Counter indices (FileIoWorkload::CounterNames() in this order).
+enum FileIoCounter : int {
+  kCounterReads = 0,
+  kCounterWrites,
+  kCounterFsyncs,
+  kCounterBytesRead,
+  kCounterBytesWritten,
+  kCounterQdNanos,    // requests in flight x ns, summed (time-weighted depth)
+  kCounterQdTime,     // ns covered by kCounterQdNanos
+  kFileIoCounterCount,
+};
+// Latency kinds (index into ThreadRecorder; 0 is every event).
+enum FileIoKind : int { kKindRead = 1, kKindWrite = 2, kKindFsync = 3 };
+
+// One planned I/O.
+struct FileIoPlan {
+  IoOp op = IoOp::kRead;
+  uint32_t file = 0;
+  uint64_t offset = 0;
+  uint32_t length = 0;
+};
+
+// What the workers of one run share: the files, sysbench's global
+// sequential position and fsync schedule, and for --validate which blocks
+// are in flight and the sequence number of each block's last write.
+class FileIoShared final {
+ public:
+  // `fds` are open for the whole run and stay owned by the caller.
+  FileIoShared(const FileIoSettings& s, std::vector<IoFile> files);
+  FileIoShared(const FileIoShared&) = delete;
+  FileIoShared& operator=(const FileIoShared&) = delete;
+
+  Status Init();
+  const FileIoSettings& settings() const { return s_; }
+  const std::vector<IoFile>& files() const { return files_; }
+
+  // The next request for a thread: periodic fsyncs first (sysbench's global
+  // schedule: after every fsync-freq requests, if anything was written, one
+  // fsync event per file), else a read or write as `write` says.
+  // Sequential modes take the next position of the shared sequence.
+  // Thread-safe.
+  // `dist` (may be null: uniform) draws block numbers in
+  // [0, total_blocks).
+  FileIoPlan Next(bool write, Random& rng, const Distribution* dist);
+  // --validate: claims the blocks of `p` for this thread; false if another
+  // request has one of them in flight. Release() gives them back.
+  bool Claim(const FileIoPlan& p);
+  void Release(const FileIoPlan& p);
+  // --validate: sequence number of the block's last write in this run
+  // (kUnknownSeq if none yet); set when a write completes.
+  static constexpr uint64_t kUnknownSeq = ~uint64_t{0};
+  uint64_t LastSeq(uint32_t file, uint64_t offset) const;
+  void SetLastSeq(uint32_t file, uint64_t offset, uint64_t seq);
+  // Sequential requests handed out so far (seqwr: did the run write every
+  // block at least once?).
+  uint64_t seq_issued() const { return seq_next_.load(std::memory_order_relaxed); }
+
+ private:
+  FileIoPlan SeqAt(uint64_t idx) const;
+  FileIoPlan RandomBlock(Random& rng, const Distribution* dist) const;
+  uint64_t BlockIndex(uint32_t file, uint64_t offset) const {
+    return file * s_.blocks_per_file + offset / s_.block_size;
+  }
+
+  const FileIoSettings& s_;
+  std::vector<IoFile> files_;
+  bool scheduled_ = false;            // fsync schedule in force: take mu_ per request
+  alignas(64) std::atomic<uint64_t> seq_next_{0};
+  alignas(64) std::mutex mu_;
+  uint64_t req_performed_ = 0;
+  bool dirty_ = false;
+  uint64_t fsynced_file_ = 0;
+  std::unique_ptr<std::atomic<uint8_t>[]> busy_;
+  std::unique_ptr<std::atomic<uint64_t>[]> last_seq_;
+};
+
+class FileIoWorker final : public Worker {
+ public:
+  FileIoWorker(FileIoShared& shared, std::unique_ptr<IoEngine> engine, const ThreadContext& ctx);
+  ~FileIoWorker() override;
+  FileIoWorker(const FileIoWorker&) = delete;
+  FileIoWorker& operator=(const FileIoWorker&) = delete;
+
+  // Allocates the buffers and opens the engine on the shared files.
+  Status Open();
+  Status RunEvent() override;
+  // Waits for the requests still in flight (not counted), then fsyncs every
+  // file if --file-fsync-end asks for it (counted as fsyncs, not events).
+  Status Finish() override;
+
+ private:
+  // One request in flight (or waiting to be submitted), by slot.
+  struct Slot {
+    FileIoPlan plan;
+    bool then_fsync = false;  // --file-fsync-all: the write's fsync follows
+    bool followup = false;    // this is that fsync (the write completed)
+    bool claimed = false;
+    Nanos origin = 0;         // submission of the event's first request
+    Nanos submitted = 0;
+    uint64_t write_ns = 0;    // --file-fsync-all: the write's latency
+    uint64_t seq = 0;         // --validate: the write's sequence number
+    unsigned char* read_buf = nullptr;
+    unsigned char* write_buf = nullptr;
+  };
+  // A completed event waiting to be handed out.
+  struct Done {
+    uint8_t kind = 0;        // FileIoKind of the event
+    bool with_fsync = false;  // a write followed by its fsync
+    uint32_t bytes = 0;
+    uint64_t event_ns = 0;
+    uint64_t write_ns = 0;
+    uint64_t fsync_ns = 0;
+  };
+
+  Status Fill();
+  Status TopUp();
+  Status ReapBatch();
+  void PlanInto(Slot& slot);
+  void Complete(uint32_t index, int64_t result, Nanos now);
+  Status Drain();
+  // Adds in-flight x time since the last change to the depth counters.
+  void AccountDepth(Nanos now);
+  std::string Where(const FileIoPlan& p) const;
+
+  FileIoShared& shared_;
+  const FileIoSettings& s_;
+  std::unique_ptr<IoEngine> engine_;
+  ThreadRecorder* recorder_;
+  Random rng_;
+  std::optional<Distribution> dist_;  // non-uniform --file-rand-type
+  const DistributionConfig* rand_config_;
+  int thread_id_;
+  bool engine_open_ = false;
+
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_;     // free slot indices
+  std::vector<uint32_t> pending_;  // slots planned, not yet submitted
+  std::vector<IoRequest> batch_;
+  std::vector<IoCompletion> completions_;
+  std::vector<Done> ready_;
+  size_t ready_head_ = 0;
+  size_t ready_count_ = 0;
+  unsigned char* buffers_ = nullptr;
+  uint64_t reads_issued_ = 0;
+  uint64_t writes_issued_ = 0;
+  uint64_t next_seq_ = 0;
+  Nanos depth_since_ = 0;  // last change of the in-flight count (0: none yet)
+  Status error_;
+};
+
+}  // namespace loadcell
