@@ -1,6 +1,7 @@
 #include "cli/app.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -126,6 +127,15 @@ int RunTest(TestSetup& setup, std::ostream& out, std::ostream& err) {
   }
   reporters.OnEnd(*result);
   out.flush();
+  if (result->forced_shutdown) {
+    // Threads still hang inside the workload: it must not be destroyed under
+    // them. Leave at once, with the report already written.
+    if (file.is_open()) file.flush();
+    err << "loadcell: error: --forced-shutdown: threads still running " << cfg.forced_shutdown
+        << " after the time limit were abandoned; the report covers what was measured\n";
+    err.flush();
+    std::_Exit(kExitRunFailed);
+  }
   int code = kExitOk;
   if (file.is_open()) {
     file.flush();

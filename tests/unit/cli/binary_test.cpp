@@ -282,6 +282,17 @@ TEST(SignalTest, SigintGivesExit130AndAReport) {
   EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
 }
 
+TEST(SignalTest, ForcedShutdownAbandonsAHungEventAndStillReports) {
+  // One mutex event per thread that takes far longer than --time: only the
+  // forced shutdown can end this run.
+  ProcessResult r = RunLoadcell({"mutex", "--threads=2", "--mutex-locks=2000000000",
+                                 "--mutex-loops=100000", "--time=0.3", "--forced-shutdown=0.2"},
+                                /*sigint_after_ms=*/-1, /*timeout_s=*/20);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("--forced-shutdown"), std::string::npos) << r.err;
+}
+
 TEST(SuiteTest, RunsTheFourTestsAndPrintsOneTable) {
   ProcessResult r = RunLoadcell({"suite", "--time=0.2", "--mutex-locks=1000"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
