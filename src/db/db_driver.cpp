@@ -320,6 +320,8 @@ struct DriverEntry {
 const std::vector<DriverEntry>& Entries() {
   static const std::vector<DriverEntry> kEntries = {
       {"sqlite", &NewSqliteDriver},
+      {"pgsql", &NewPgsqlDriver},
+      {"mysql", &NewMysqlDriver},
   };
   return kEntries;
 }
@@ -407,7 +409,7 @@ Result<DbIgnoreList> DbIgnoreList::Parse(const std::vector<std::string>& items) 
                        });
     if (!digits && !state) {
       return Status::InvalidArgument(fmt::format(
-          "ignore-errors item '{}': not an error number, a five-character SQLSTATE, 'all' "
+          "item '{}': not an error number, a five-character SQLSTATE, 'all' "
           "or 'none'",
           raw));
     }

@@ -1,0 +1,500 @@
+// The mysql driver (libmariadb; MariaDB and MySQL servers): binary-protocol
+// prepared statements (mysql_stmt_*), rows streamed and counted without
+// copying, multi-row INSERT for bulk loads.
+
+#include <mysql.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "db/drivers.h"
+
+namespace loadcell {
+namespace {
+
+// Client and server error numbers (errmsg.h / mysqld_error.h).
+constexpr int kLockWaitTimeout = 1205;
+constexpr int kDeadlock = 1213;
+constexpr int kServerShutdown = 1053;
+constexpr int kConnectionKilled = 1927;  // MariaDB
+constexpr int kClientInteractionTimeout = 4031;  // MySQL 8
+constexpr int kConnError = 2002;
+constexpr int kConnHostError = 2003;
+constexpr int kServerGone = 2006;
+constexpr int kServerLost = 2013;
+constexpr int kServerLostExtended = 2055;
+
+struct MySettings {
+  std::vector<std::string> hosts;
+  std::vector<std::string> port_texts;
+  std::vector<int> ports;
+  std::vector<std::string> sockets;
+  std::string user;
+  std::string password;         // --*-password as given
+  std::string password_in_use;  // that, or the environment's (after Validate)
+  std::string db;
+  std::string ssl;
+  std::vector<std::string> ignore_errors;
+  DbIgnoreList ignore;
+};
+
+bool IsConnectionError(int code) {
+  return code == kConnError || code == kConnHostError || code == kServerGone ||
+         code == kServerLost || code == kServerLostExtended || code == kServerShutdown ||
+         code == kConnectionKilled || code == kClientInteractionTimeout;
+}
+
+std::string Scrub(std::string s, const std::string& password) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  if (password.size() >= 4) {  // servers never echo it; a short one would mangle words
+    for (size_t p = s.find(password); p != std::string::npos; p = s.find(password, p)) {
+      s.replace(p, password.size(), "***");
+    }
+  }
+  return s;
+}
+
+DbError Classify(int code, const char* sqlstate, const char* text, const MySettings& s) {
+  DbError e;
+  e.code = code;
+  if (sqlstate != nullptr && std::strcmp(sqlstate, "00000") != 0) e.sqlstate = sqlstate;
+  e.message = fmt::format("mysql: {} (error {})", Scrub(text != nullptr ? text : "", s.password_in_use),
+                          code);
+  if (IsConnectionError(code)) {
+    e.cls = DbErrorClass::kReconnect;
+  } else if (code == kDeadlock || code == kLockWaitTimeout) {
+    e.cls = DbErrorClass::kRetryable;
+  } else if (s.ignore.Matches(code, e.sqlstate)) {
+    e.cls = DbErrorClass::kIgnorable;
+  } else {
+    e.cls = DbErrorClass::kFatal;
+  }
+  return e;
+}
+
+void LibraryInit() {
+  static std::once_flag once;
+  std::call_once(once, [] { mysql_library_init(0, nullptr, nullptr); });
+}
+
+class MyConnection;
+
+class MyStatement final : public DbStatement {
+ public:
+  MyStatement(MyConnection* conn, MYSQL_STMT* stmt, int nparams, uint64_t generation)
+      : conn_(conn),
+        stmt_(stmt),
+        generation_(generation),
+        binds_(static_cast<size_t>(nparams)),
+        values_(static_cast<size_t>(nparams)) {
+    for (size_t i = 0; i < binds_.size(); ++i) {
+      std::memset(&binds_[i], 0, sizeof(MYSQL_BIND));
+      binds_[i].buffer_type = MYSQL_TYPE_NULL;
+      binds_[i].length = &values_[i].length;
+    }
+  }
+  ~MyStatement() override { mysql_stmt_close(stmt_); }
+
+  void BindInt(int index, int64_t v) override {
+    if (Value* p = At(index)) {
+      p->i = v;
+      Set(index, MYSQL_TYPE_LONGLONG, &p->i);
+    }
+  }
+  void BindDouble(int index, double v) override {
+    if (Value* p = At(index)) {
+      p->d = v;
+      Set(index, MYSQL_TYPE_DOUBLE, &p->d);
+    }
+  }
+  void BindString(int index, std::string_view v) override {
+    if (Value* p = At(index)) {
+      p->s.assign(v);
+      p->length = static_cast<unsigned long>(v.size());
+      Set(index, MYSQL_TYPE_STRING, p->s.data());
+    }
+  }
+  void BindNull(int index) override {
+    if (At(index) != nullptr) Set(index, MYSQL_TYPE_NULL, nullptr);
+  }
+
+  using DbStatement::Execute;
+  DbError Execute(DbExecResult& result, DbRows* rows) override;
+
+ private:
+  struct Value {
+    int64_t i = 0;
+    double d = 0;
+    std::string s;
+    unsigned long length = 0;
+  };
+  struct Column {
+    char buf[256];
+    unsigned long length = 0;
+    my_bool is_null = 0;
+    my_bool error = 0;
+  };
+
+  Value* At(int index) {
+    if (index < 0 || static_cast<size_t>(index) >= values_.size()) return nullptr;
+    return &values_[static_cast<size_t>(index)];
+  }
+  // Rebinds only when a type or a buffer address changed.
+  void Set(int index, enum_field_types type, void* buffer) {
+    MYSQL_BIND& b = binds_[static_cast<size_t>(index)];
+    if (b.buffer_type != type || b.buffer != buffer) {
+      b.buffer_type = type;
+      b.buffer = buffer;
+      dirty_ = true;
+    }
+  }
+  DbError Fail();
+  DbError KeepRow(DbRows& rows);
+  DbError BindResult(DbRows& rows);
+
+  MyConnection* conn_;
+  MYSQL_STMT* stmt_;
+  uint64_t generation_;
+  std::vector<MYSQL_BIND> binds_;
+  std::vector<Value> values_;
+  bool dirty_ = true;
+  std::vector<MYSQL_BIND> result_binds_;
+  std::vector<Column> columns_;
+};
+
+class MyConnection final : public DbConnection {
+ public:
+  MyConnection(const MySettings* settings, int index) : settings_(settings), index_(index) {}
+  ~MyConnection() override { Close(); }
+
+  Status Open() {
+    Close();
+    LibraryInit();
+    mysql_ = mysql_init(nullptr);
+    if (mysql_ == nullptr) return Status(StatusCode::kResourceExhausted, "mysql: out of memory");
+    unsigned int timeout = 10;
+    mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    if (settings_->ssl != "off") {
+      my_bool on = 1;
+      mysql_optionsv(mysql_, MYSQL_OPT_SSL_ENFORCE, &on);
+      if (settings_->ssl == "verify_ca" || settings_->ssl == "verify_identity") {
+        mysql_optionsv(mysql_, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &on);
+      }
+    }
+    // Connection `index` picks a host, port and socket round-robin.
+    const auto& s = *settings_;
+    const size_t k = static_cast<size_t>(index_ < 0 ? 0 : index_);
+    const std::string& host = s.hosts[k % s.hosts.size()];
+    const int port = s.ports[(k / s.hosts.size()) % s.ports.size()];
+    const char* socket = s.sockets.empty() ? nullptr : s.sockets[k % s.sockets.size()].c_str();
+    const char* password = s.password_in_use.empty() ? nullptr : s.password_in_use.c_str();
+    if (mysql_real_connect(mysql_, host.c_str(), s.user.c_str(), password, s.db.c_str(),
+                           static_cast<unsigned int>(port), socket, 0) == nullptr) {
+      const int code = static_cast<int>(mysql_errno(mysql_));
+      const std::string why = Scrub(mysql_error(mysql_), s.password_in_use);
+      Close();
+      const std::string where = socket != nullptr && (host == "localhost" || host.empty())
+                                    ? fmt::format("socket {}", socket)
+                                    : fmt::format("{}:{}", host, port);
+      const std::string hint = code == kConnError || code == kConnHostError
+                                   ? " (the server may not be running, or not listening there)"
+                                   : "";
+      return Status(StatusCode::kUnavailable,
+                    fmt::format("mysql: cannot connect to {} as user {} to database {}: {} "
+                                "(error {}){}",
+                                where, s.user, s.db, why, code, hint));
+    }
+    ++generation_;
+    return Status::Ok();
+  }
+
+  DbError Execute(std::string_view sql, DbExecResult& result, DbRows* rows) override {
+    result = {};
+    if (mysql_ == nullptr) return Lost();
+    if (mysql_real_query(mysql_, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
+      return Error();
+    }
+    if (mysql_field_count(mysql_) == 0) {
+      result.rows_affected = mysql_affected_rows(mysql_);
+      return {};
+    }
+    MYSQL_RES* res = mysql_use_result(mysql_);
+    if (res == nullptr) return Error();
+    const unsigned int nf = mysql_num_fields(res);
+    if (rows != nullptr && rows->columns.empty()) {
+      MYSQL_FIELD* fields = mysql_fetch_fields(res);
+      for (unsigned int c = 0; c < nf; ++c) rows->columns.emplace_back(fields[c].name);
+    }
+    while (MYSQL_ROW row = mysql_fetch_row(res)) {
+      ++result.rows_returned;
+      if (rows == nullptr) continue;
+      unsigned long* lengths = mysql_fetch_lengths(res);
+      auto& out = rows->rows.emplace_back();
+      out.reserve(nf);
+      for (unsigned int c = 0; c < nf; ++c) {
+        if (row[c] == nullptr) {
+          out.emplace_back(std::nullopt);
+        } else {
+          out.emplace_back(std::string(row[c], lengths[c]));
+        }
+      }
+    }
+    DbError e = mysql_errno(mysql_) != 0 ? Error() : DbError{};
+    mysql_free_result(res);
+    return e;
+  }
+
+  DbError Begin() override { return Simple("BEGIN"); }
+  DbError Commit() override { return Simple("COMMIT"); }
+  DbError Rollback() override { return Simple("ROLLBACK"); }
+
+  DbError Reconnect() override {
+    Status s = Open();
+    if (!s.ok()) return {DbErrorClass::kReconnect, kServerGone, "08S01", s.message()};
+    return {};
+  }
+
+  std::string ServerVersion() override {
+    if (mysql_ == nullptr) return "MySQL (unknown)";
+    const std::string info = mysql_get_server_info(mysql_);
+    return info.find("MariaDB") != std::string::npos ? "MariaDB " + info : "MySQL " + info;
+  }
+
+  void AppendQuoted(std::string& out, std::string_view s) override {
+    if (mysql_ == nullptr) return DbConnection::AppendQuoted(out, s);
+    out += '\'';
+    const size_t at = out.size();
+    out.resize(at + 2 * s.size() + 1);
+    const unsigned long n = mysql_real_escape_string(mysql_, out.data() + at, s.data(),
+                                                     static_cast<unsigned long>(s.size()));
+    out.resize(at + n);
+    out += '\'';
+  }
+
+  MYSQL* mysql() const { return mysql_; }
+  uint64_t generation() const { return generation_; }
+  const MySettings& settings() const { return *settings_; }
+  DbError Lost() const {
+    return {DbErrorClass::kReconnect, kServerGone, "08S01", "mysql: the connection is closed"};
+  }
+  DbError Error() const {
+    return Classify(static_cast<int>(mysql_errno(mysql_)), mysql_sqlstate(mysql_),
+                    mysql_error(mysql_), *settings_);
+  }
+
+ protected:
+  DbError PrepareServer(std::string_view sql, int nparams,
+                        std::unique_ptr<DbStatement>& out) override {
+    if (mysql_ == nullptr) return Lost();
+    MYSQL_STMT* stmt = mysql_stmt_init(mysql_);
+    if (stmt == nullptr) return Error();
+    if (mysql_stmt_prepare(stmt, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
+      DbError e = Classify(static_cast<int>(mysql_stmt_errno(stmt)), mysql_stmt_sqlstate(stmt),
+                           mysql_stmt_error(stmt), *settings_);
+      mysql_stmt_close(stmt);
+      return e;
+    }
+    out = std::make_unique<MyStatement>(this, stmt, static_cast<int>(mysql_stmt_param_count(stmt)),
+                                        generation_);
+    return {};
+  }
+
+ private:
+  DbError Simple(std::string_view sql) {
+    DbExecResult r;
+    return Execute(sql, r, nullptr);
+  }
+
+  void Close() {
+    if (mysql_ != nullptr) mysql_close(mysql_);  // invalidates open statements
+    mysql_ = nullptr;
+  }
+
+  const MySettings* settings_;
+  int index_;
+  MYSQL* mysql_ = nullptr;
+  uint64_t generation_ = 0;
+};
+
+DbError MyStatement::Fail() {
+  return Classify(static_cast<int>(mysql_stmt_errno(stmt_)), mysql_stmt_sqlstate(stmt_),
+                  mysql_stmt_error(stmt_), conn_->settings());
+}
+
+DbError MyStatement::BindResult(DbRows& rows) {
+  MYSQL_RES* meta = mysql_stmt_result_metadata(stmt_);
+  if (meta == nullptr) return Fail();
+  const unsigned int nf = mysql_num_fields(meta);
+  if (rows.columns.empty()) {
+    MYSQL_FIELD* fields = mysql_fetch_fields(meta);
+    for (unsigned int c = 0; c < nf; ++c) rows.columns.emplace_back(fields[c].name);
+  }
+  mysql_free_result(meta);
+  if (result_binds_.size() == nf) return {};
+  columns_.assign(nf, Column{});
+  result_binds_.assign(nf, MYSQL_BIND{});
+  for (unsigned int c = 0; c < nf; ++c) {
+    MYSQL_BIND& b = result_binds_[c];
+    b.buffer_type = MYSQL_TYPE_STRING;
+    b.buffer = columns_[c].buf;
+    b.buffer_length = sizeof(columns_[c].buf);
+    b.length = &columns_[c].length;
+    b.is_null = &columns_[c].is_null;
+    b.error = &columns_[c].error;
+  }
+  if (mysql_stmt_bind_result(stmt_, result_binds_.data()) != 0) return Fail();
+  return {};
+}
+
+DbError MyStatement::KeepRow(DbRows& rows) {
+  auto& out = rows.rows.emplace_back();
+  out.reserve(columns_.size());
+  for (size_t c = 0; c < columns_.size(); ++c) {
+    Column& col = columns_[c];
+    if (col.is_null) {
+      out.emplace_back(std::nullopt);
+    } else if (col.length <= sizeof(col.buf)) {
+      out.emplace_back(std::string(col.buf, col.length));
+    } else {
+      // Longer than the buffer: fetch the whole value.
+      std::string big(col.length, '\0');
+      MYSQL_BIND b{};
+      unsigned long len = 0;
+      b.buffer_type = MYSQL_TYPE_STRING;
+      b.buffer = big.data();
+      b.buffer_length = col.length;
+      b.length = &len;
+      if (mysql_stmt_fetch_column(stmt_, &b, static_cast<unsigned int>(c), 0) != 0) return Fail();
+      out.emplace_back(std::move(big));
+    }
+  }
+  return {};
+}
+
+DbError MyStatement::Execute(DbExecResult& result, DbRows* rows) {
+  result = {};
+  if (conn_->mysql() == nullptr) return conn_->Lost();
+  if (conn_->generation() != generation_) {
+    return {DbErrorClass::kFatal, 0, "",
+            "mysql: statement prepared before a reconnect: prepare it again"};
+  }
+  if (dirty_ && !binds_.empty()) {
+    if (mysql_stmt_bind_param(stmt_, binds_.data()) != 0) return Fail();
+    dirty_ = false;
+  }
+  if (mysql_stmt_execute(stmt_) != 0) return Fail();
+  if (mysql_stmt_field_count(stmt_) == 0) {
+    result.rows_affected = mysql_stmt_affected_rows(stmt_);
+    return {};
+  }
+  if (rows != nullptr) {
+    if (DbError e = BindResult(*rows); !e.ok()) {
+      mysql_stmt_free_result(stmt_);
+      return e;
+    }
+  }
+  // Rows are streamed; without result binds nothing is converted or copied.
+  for (;;) {
+    const int rc = mysql_stmt_fetch(stmt_);
+    if (rc == MYSQL_NO_DATA) break;
+    if (rc == 1) {
+      DbError e = Fail();
+      mysql_stmt_free_result(stmt_);
+      return e;
+    }
+    ++result.rows_returned;  // 0 or MYSQL_DATA_TRUNCATED
+    if (rows != nullptr) {
+      if (DbError e = KeepRow(*rows); !e.ok()) {
+        mysql_stmt_free_result(stmt_);
+        return e;
+      }
+    }
+  }
+  mysql_stmt_free_result(stmt_);
+  return {};
+}
+
+class MysqlDriver final : public DbDriver {
+ public:
+  std::string Name() const override { return "mysql"; }
+  DbCapabilities Capabilities() const override {
+    DbCapabilities c;
+    c.prepared_statements = server_prepared();
+    c.bulk_insert = "multi-row INSERT";
+    return c;
+  }
+  void RegisterOptions(OptionSet& opts) override {
+    opts.List("mysql-host", &s_.hosts, "localhost",
+              "MySQL server host; a list spreads connections round-robin");
+    opts.List("mysql-port", &s_.port_texts, "3306",
+              "MySQL server port; a list spreads connections round-robin");
+    opts.List("mysql-socket", &s_.sockets, "", "MySQL unix socket file; a list is used round-robin");
+    opts.String("mysql-user", &s_.user, "sbtest", "MySQL user");
+    opts.String("mysql-password", &s_.password, "", "MySQL password (default: $MYSQL_PWD)")
+        .Secret();
+    opts.String("mysql-db", &s_.db, "sbtest", "MySQL database name");
+    opts.Enum("mysql-ssl", &s_.ssl, "off", {"off", "on", "required", "verify_ca", "verify_identity"},
+              "use SSL connections");
+    opts.List("mysql-ignore-errors", &s_.ignore_errors, "1213,1020,1205",
+              "error numbers or SQLSTATEs that roll back and retry the transaction instead of "
+              "failing the run, or 'all' or 'none'");
+  }
+  Status Validate() override {
+    auto ignore = DbIgnoreList::Parse(s_.ignore_errors);
+    if (!ignore.ok()) {
+      return Status::InvalidArgument("--mysql-ignore-errors: " + ignore.status().message());
+    }
+    s_.ignore = std::move(ignore).value();
+    if (s_.hosts.empty()) s_.hosts.push_back("localhost");
+    s_.ports.clear();
+    for (const std::string& t : s_.port_texts) {
+      int p = 0;
+      auto r = std::from_chars(t.data(), t.data() + t.size(), p);
+      if (r.ec != std::errc() || r.ptr != t.data() + t.size() || p < 1 || p > 65535) {
+        return Status::InvalidArgument(
+            fmt::format("--mysql-port={}: not a port number (1 to 65535)", t));
+      }
+      s_.ports.push_back(p);
+    }
+    if (s_.ports.empty()) s_.ports.push_back(3306);
+    // The environment's password is used, never written into the option.
+    s_.password_in_use = s_.password;
+    if (s_.password_in_use.empty()) {
+      if (const char* pw = std::getenv("MYSQL_PWD")) s_.password_in_use = pw;
+    }
+    return Status::Ok();
+  }
+  std::string Describe() const override {
+    std::string where;
+    if (!s_.sockets.empty()) {
+      where = fmt::format("socket {}", fmt::join(s_.sockets, ","));
+    } else {
+      where = fmt::format("{} port {}", fmt::join(s_.hosts, ","), fmt::join(s_.port_texts, ","));
+    }
+    return fmt::format("mysql {} user {} database {}", where, s_.user, s_.db);
+  }
+
+ protected:
+  Result<std::unique_ptr<DbConnection>> Open(int index) override {
+    if (s_.ports.empty() || s_.hosts.empty()) LC_RETURN_IF_ERROR(Validate());
+    auto conn = std::make_unique<MyConnection>(&s_, index);
+    LC_RETURN_IF_ERROR(conn->Open());
+    return std::unique_ptr<DbConnection>(std::move(conn));
+  }
+
+ private:
+  MySettings s_;
+};
+
+}  // namespace
+
+std::unique_ptr<DbDriver> NewMysqlDriver() { return std::make_unique<MysqlDriver>(); }
+
+}  // namespace loadcell

@@ -1,0 +1,504 @@
+// The pgsql driver (libpq): extended-protocol prepared statements with text
+// parameters (the server infers their types), COPY for bulk loads.
+
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "db/drivers.h"
+
+namespace loadcell {
+namespace {
+
+struct PgSettings {
+  std::string host;
+  int64_t port = 5432;
+  std::string user;
+  std::string password;         // --*-password as given
+  std::string password_in_use;  // that, or the environment's (after Validate)
+  std::string db;
+  std::string sslmode;
+  std::vector<std::string> ignore_errors;
+  DbIgnoreList ignore;
+};
+
+// Collapses libpq's multi-line messages into one line without the
+// "connection to server ... failed:" preamble and severity prefixes; removes
+// the password should a server ever echo it.
+std::string OneLine(std::string_view text, const std::string& password) {
+  std::string s;
+  s.reserve(text.size());
+  bool space = false;
+  for (char c : text) {
+    if (c == '\n' || c == '\t' || c == '\r' || c == ' ') {
+      space = !s.empty();
+      continue;
+    }
+    if (space) s += ' ';
+    space = false;
+    s += c;
+  }
+  for (std::string_view prefix : {"FATAL: ", "ERROR: "}) {
+    if (s.rfind(prefix, 0) == 0) s.erase(0, prefix.size());
+  }
+  if (password.size() >= 4) {  // servers never echo it; a short one would mangle words
+    for (size_t p = s.find(password); p != std::string::npos; p = s.find(password, p)) {
+      s.replace(p, password.size(), "***");
+    }
+  }
+  return s;
+}
+
+bool IsRetryableState(std::string_view st) {
+  return st == "40P01" || st == "40001" || st == "55P03";
+}
+
+bool IsConnectionState(std::string_view st) {
+  return st.substr(0, 2) == "08" || st == "57P01" || st == "57P02" || st == "57P03";
+}
+
+class PgConnection;
+
+class PgStatement final : public DbStatement {
+ public:
+  PgStatement(PgConnection* conn, std::string name, int nparams, uint64_t generation)
+      : conn_(conn),
+        name_(std::move(name)),
+        generation_(generation),
+        params_(static_cast<size_t>(nparams)),
+        values_(static_cast<size_t>(nparams), nullptr),
+        lengths_(static_cast<size_t>(nparams), 0) {}
+
+  void BindInt(int index, int64_t v) override {
+    if (Param* p = At(index)) {
+      auto r = std::to_chars(p->num, p->num + sizeof(p->num) - 1, v);
+      *r.ptr = '\0';
+      values_[static_cast<size_t>(index)] = p->num;
+      lengths_[static_cast<size_t>(index)] = static_cast<int>(r.ptr - p->num);
+    }
+  }
+  void BindDouble(int index, double v) override {
+    if (Param* p = At(index)) {
+      auto r = std::to_chars(p->num, p->num + sizeof(p->num) - 1, v);
+      *r.ptr = '\0';
+      values_[static_cast<size_t>(index)] = p->num;
+      lengths_[static_cast<size_t>(index)] = static_cast<int>(r.ptr - p->num);
+    }
+  }
+  void BindString(int index, std::string_view v) override {
+    if (Param* p = At(index)) {
+      p->text.assign(v);
+      values_[static_cast<size_t>(index)] = p->text.c_str();
+      lengths_[static_cast<size_t>(index)] = static_cast<int>(v.size());
+    }
+  }
+  void BindNull(int index) override {
+    if (At(index) != nullptr) values_[static_cast<size_t>(index)] = nullptr;
+  }
+
+  using DbStatement::Execute;
+  DbError Execute(DbExecResult& result, DbRows* rows) override;
+
+ private:
+  struct Param {
+    char num[32];
+    std::string text;
+  };
+  Param* At(int index) {
+    if (index < 0 || static_cast<size_t>(index) >= params_.size()) return nullptr;
+    return &params_[static_cast<size_t>(index)];
+  }
+
+  PgConnection* conn_;
+  std::string name_;
+  uint64_t generation_;
+  std::vector<Param> params_;
+  std::vector<const char*> values_;
+  std::vector<int> lengths_;
+};
+
+class PgConnection final : public DbConnection {
+ public:
+  explicit PgConnection(const PgSettings* settings) : settings_(settings) {}
+  ~PgConnection() override { Close(); }
+
+  // Connect failures are returned as a Status naming host, port, user and db.
+  Status Open() {
+    Close();
+    const std::string port = std::to_string(settings_->port);
+    std::vector<const char*> keys = {"host", "port", "user", "dbname", "sslmode",
+                                     "connect_timeout", "application_name"};
+    std::vector<const char*> vals = {settings_->host.c_str(), port.c_str(),
+                                     settings_->user.c_str(), settings_->db.c_str(),
+                                     settings_->sslmode.c_str(), "10", "loadcell"};
+    if (!settings_->password_in_use.empty()) {
+      keys.push_back("password");
+      vals.push_back(settings_->password_in_use.c_str());
+    }
+    keys.push_back(nullptr);
+    vals.push_back(nullptr);
+    conn_ = PQconnectdbParams(keys.data(), vals.data(), 0);
+    if (conn_ == nullptr) return Status(StatusCode::kResourceExhausted, "pgsql: out of memory");
+    if (PQstatus(conn_) != CONNECTION_OK) {
+      std::string why = OneLine(PQerrorMessage(conn_), settings_->password_in_use);
+      // Drop the preamble that repeats host and port.
+      if (size_t p = why.find(" failed: "); p != std::string::npos && why.rfind("connection to", 0) == 0) {
+        why.erase(0, p + 9);
+      }
+      if (why.rfind("FATAL: ", 0) == 0) why.erase(0, 7);
+      // libpq's own hint; ours follows.
+      if (size_t p = why.find(" Is the server running"); p != std::string::npos) why.erase(p);
+      std::string hint;
+      if (why.find("Connection refused") != std::string::npos ||
+          why.find("No such file or directory") != std::string::npos) {
+        hint = " (the server may not be running, or not listening there)";
+      }
+      Close();
+      return Status(StatusCode::kUnavailable,
+                    fmt::format("pgsql: cannot connect to {}:{} as user {} to database {}: {}{}",
+                                settings_->host, settings_->port, settings_->user, settings_->db,
+                                why, hint));
+    }
+    // Notices (e.g. "table does not exist, skipping") stay off stderr.
+    PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+    ++generation_;
+    return Status::Ok();
+  }
+
+  DbError Execute(std::string_view sql, DbExecResult& result, DbRows* rows) override {
+    result = {};
+    if (conn_ == nullptr) return Lost();
+    sql_.assign(sql);
+    return Consume(PQexec(conn_, sql_.c_str()), result, rows);
+  }
+
+  DbError Begin() override { return Simple("BEGIN"); }
+  DbError Commit() override { return Simple("COMMIT"); }
+  DbError Rollback() override {
+    if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK &&
+        PQtransactionStatus(conn_) == PQTRANS_IDLE) {
+      return {};  // nothing open
+    }
+    return Simple("ROLLBACK");
+  }
+
+  DbError Reconnect() override {
+    Status s = Open();
+    if (!s.ok()) return {DbErrorClass::kReconnect, 0, "08001", s.message()};
+    return {};
+  }
+
+  std::string ServerVersion() override {
+    const char* v = conn_ != nullptr ? PQparameterStatus(conn_, "server_version") : nullptr;
+    return fmt::format("PostgreSQL {}", v != nullptr ? v : "(unknown)");
+  }
+
+  DbError BeginBulkInsert(std::string_view table, const std::vector<std::string>& columns,
+                          std::unique_ptr<DbBulkInsert>& out) override;
+
+  // The result of a command: rows counted (and kept when asked), errors classified.
+  // Takes ownership of `res`.
+  DbError Consume(PGresult* res, DbExecResult& result, DbRows* rows) {
+    result = {};
+    if (res == nullptr) return ErrorFrom(nullptr);
+    const ExecStatusType st = PQresultStatus(res);
+    if (st == PGRES_TUPLES_OK || st == PGRES_SINGLE_TUPLE) {
+      const int n = PQntuples(res);
+      result.rows_returned = static_cast<uint64_t>(n);
+      if (rows != nullptr) KeepRows(res, n, *rows);
+    } else if (st == PGRES_COMMAND_OK) {
+      result.rows_affected = CmdTuples(res);
+    } else if (st == PGRES_EMPTY_QUERY) {
+    } else if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
+      PQclear(res);
+      return {DbErrorClass::kFatal, 0, "", "pgsql: COPY is only available through bulk insert"};
+    } else {
+      DbError e = ErrorFrom(res);
+      PQclear(res);
+      return e;
+    }
+    PQclear(res);
+    return {};
+  }
+
+  // Classifies a failed result (or a missing one: the connection broke).
+  DbError ErrorFrom(const PGresult* res) {
+    DbError e;
+    const char* state = res != nullptr ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+    if (state != nullptr) e.sqlstate = state;
+    const char* primary = res != nullptr ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+    e.message = "pgsql: " + OneLine(primary != nullptr ? primary : PQerrorMessage(conn_),
+                                    settings_->password_in_use);
+    if (!e.sqlstate.empty()) e.message += " (SQLSTATE " + e.sqlstate + ")";
+    const bool broken = conn_ == nullptr || PQstatus(conn_) == CONNECTION_BAD;
+    if (broken || IsConnectionState(e.sqlstate)) {
+      e.cls = DbErrorClass::kReconnect;
+      if (e.sqlstate.empty()) e.sqlstate = "08006";
+    } else if (IsRetryableState(e.sqlstate)) {
+      e.cls = DbErrorClass::kRetryable;
+    } else if (settings_->ignore.Matches(0, e.sqlstate)) {
+      e.cls = DbErrorClass::kIgnorable;
+    } else {
+      e.cls = DbErrorClass::kFatal;
+    }
+    return e;
+  }
+
+  PGconn* conn() const { return conn_; }
+  uint64_t generation() const { return generation_; }
+  DbError Lost() {
+    return {DbErrorClass::kReconnect, 0, "08003", "pgsql: the connection is closed"};
+  }
+
+ protected:
+  DbError PrepareServer(std::string_view sql, int nparams,
+                        std::unique_ptr<DbStatement>& out) override {
+    if (conn_ == nullptr) return Lost();
+    int count = 0;
+    const std::string text = TranslatePlaceholdersDollar(sql, &count);
+    std::string name = fmt::format("lc{}", ++statements_);
+    PGresult* res = PQprepare(conn_, name.c_str(), text.c_str(), count, nullptr);
+    DbExecResult ignored;
+    if (DbError e = Consume(res, ignored, nullptr); !e.ok()) return e;
+    out = std::make_unique<PgStatement>(this, std::move(name), count, generation_);
+    return {};
+  }
+
+ private:
+  static uint64_t CmdTuples(PGresult* res) {
+    const char* t = PQcmdTuples(res);
+    uint64_t n = 0;
+    if (t != nullptr) std::from_chars(t, t + std::strlen(t), n);
+    return n;
+  }
+
+  static void KeepRows(PGresult* res, int n, DbRows& rows) {
+    const int nf = PQnfields(res);
+    if (rows.columns.empty()) {
+      for (int c = 0; c < nf; ++c) rows.columns.emplace_back(PQfname(res, c));
+    }
+    for (int r = 0; r < n; ++r) {
+      auto& row = rows.rows.emplace_back();
+      row.reserve(static_cast<size_t>(nf));
+      for (int c = 0; c < nf; ++c) {
+        if (PQgetisnull(res, r, c)) {
+          row.emplace_back(std::nullopt);
+        } else {
+          row.emplace_back(std::string(PQgetvalue(res, r, c),
+                                       static_cast<size_t>(PQgetlength(res, r, c))));
+        }
+      }
+    }
+  }
+
+  DbError Simple(const char* sql) {
+    if (conn_ == nullptr) return Lost();
+    DbExecResult r;
+    return Consume(PQexec(conn_, sql), r, nullptr);
+  }
+
+  void Close() {
+    if (conn_ != nullptr) PQfinish(conn_);
+    conn_ = nullptr;
+  }
+
+  const PgSettings* settings_;
+  PGconn* conn_ = nullptr;
+  uint64_t generation_ = 0;
+  uint64_t statements_ = 0;
+  std::string sql_;  // NUL-terminated copy for PQexec, reused
+};
+
+DbError PgStatement::Execute(DbExecResult& result, DbRows* rows) {
+  if (conn_->conn() == nullptr) return conn_->Lost();
+  if (conn_->generation() != generation_) {
+    return {DbErrorClass::kFatal, 0, "",
+            "pgsql: statement prepared before a reconnect: prepare it again"};
+  }
+  PGresult* res = PQexecPrepared(conn_->conn(), name_.c_str(), static_cast<int>(values_.size()),
+                                 values_.data(), lengths_.data(), nullptr, 0);
+  return conn_->Consume(res, result, rows);
+}
+
+// COPY ... FROM STDIN in text format, sent in chunks of about kChunk bytes.
+class PgCopy final : public DbBulkInsert {
+ public:
+  static constexpr size_t kChunk = 256 * 1024;
+
+  PgCopy(PgConnection* conn, size_t ncols) : conn_(conn), ncols_(ncols) {
+    buf_.reserve(kChunk + 4096);
+  }
+  ~PgCopy() override {
+    if (open_ && conn_->conn() != nullptr) {
+      PQputCopyEnd(conn_->conn(), "bulk insert abandoned");
+      while (PGresult* r = PQgetResult(conn_->conn())) PQclear(r);
+    }
+  }
+
+  DbError AddRow(std::span<const DbValue> values) override {
+    if (!open_) return {DbErrorClass::kFatal, 0, "", "pgsql: bulk insert already finished"};
+    if (values.size() != ncols_) {
+      return {DbErrorClass::kFatal, 0, "",
+              fmt::format("bulk insert: {} values for {} columns", values.size(), ncols_)};
+    }
+    char num[32];
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) buf_ += '\t';
+      const DbValue& v = values[i];
+      switch (v.type) {
+        case DbType::kInt:
+        case DbType::kBigInt:
+          buf_.append(num, std::to_chars(num, num + sizeof(num), v.i).ptr);
+          break;
+        case DbType::kDouble:
+          buf_.append(num, std::to_chars(num, num + sizeof(num), v.d).ptr);
+          break;
+        case DbType::kString:
+          AppendEscaped(v.s);
+          break;
+        case DbType::kNull:
+          buf_ += "\\N";
+          break;
+      }
+    }
+    buf_ += '\n';
+    if (buf_.size() >= kChunk) return Send();
+    return {};
+  }
+
+  DbError Finish() override {
+    if (!open_) return {};
+    DbError e = Send();
+    open_ = false;
+    PGconn* c = conn_->conn();
+    if (!e.ok()) {
+      PQputCopyEnd(c, "bulk insert failed");
+      while (PGresult* r = PQgetResult(c)) PQclear(r);
+      return e;
+    }
+    if (PQputCopyEnd(c, nullptr) != 1) return conn_->ErrorFrom(nullptr);
+    DbError first;
+    while (PGresult* r = PQgetResult(c)) {
+      DbExecResult ignored;
+      DbError one = conn_->Consume(r, ignored, nullptr);
+      if (first.ok() && !one.ok()) first = one;
+    }
+    return first;
+  }
+
+ private:
+  void AppendEscaped(const std::string& s) {
+    for (char c : s) {
+      switch (c) {
+        case '\\':
+          buf_ += "\\\\";
+          break;
+        case '\t':
+          buf_ += "\\t";
+          break;
+        case '\n':
+          buf_ += "\\n";
+          break;
+        case '\r':
+          buf_ += "\\r";
+          break;
+        default:
+          buf_ += c;
+      }
+    }
+  }
+
+  DbError Send() {
+    if (buf_.empty()) return {};
+    const int rc = PQputCopyData(conn_->conn(), buf_.data(), static_cast<int>(buf_.size()));
+    buf_.clear();
+    if (rc != 1) return conn_->ErrorFrom(nullptr);
+    return {};
+  }
+
+  PgConnection* conn_;
+  size_t ncols_;
+  std::string buf_;
+  bool open_ = true;
+};
+
+DbError PgConnection::BeginBulkInsert(std::string_view table,
+                                      const std::vector<std::string>& columns,
+                                      std::unique_ptr<DbBulkInsert>& out) {
+  if (conn_ == nullptr) return Lost();
+  const std::string sql =
+      fmt::format("COPY {} ({}) FROM STDIN", table, fmt::join(columns, ", "));
+  PGresult* res = PQexec(conn_, sql.c_str());
+  if (res == nullptr || PQresultStatus(res) != PGRES_COPY_IN) {
+    DbExecResult ignored;
+    DbError e = Consume(res, ignored, nullptr);
+    if (e.ok()) e = {DbErrorClass::kFatal, 0, "", "pgsql: COPY did not start"};
+    return e;
+  }
+  PQclear(res);
+  out = std::make_unique<PgCopy>(this, columns.size());
+  return {};
+}
+
+class PgsqlDriver final : public DbDriver {
+ public:
+  std::string Name() const override { return "pgsql"; }
+  DbCapabilities Capabilities() const override {
+    DbCapabilities c;
+    c.prepared_statements = server_prepared();
+    c.bulk_insert = "COPY";
+    return c;
+  }
+  void RegisterOptions(OptionSet& opts) override {
+    opts.String("pgsql-host", &s_.host, "localhost", "PostgreSQL server host");
+    opts.Int("pgsql-port", &s_.port, 5432, "PostgreSQL server port").Min(1).Max(65535);
+    opts.String("pgsql-user", &s_.user, "sbtest", "PostgreSQL user");
+    opts.String("pgsql-password", &s_.password, "",
+                "PostgreSQL password (default: $PGPASSWORD)")
+        .Secret();
+    opts.String("pgsql-db", &s_.db, "sbtest", "PostgreSQL database name");
+    opts.Enum("pgsql-sslmode", &s_.sslmode, "prefer",
+              {"disable", "allow", "prefer", "require", "verify-ca", "verify-full"},
+              "PostgreSQL SSL mode");
+    opts.List("pgsql-ignore-errors", &s_.ignore_errors, "40P01,40001,23505",
+              "SQLSTATEs that roll back and retry the transaction instead of failing "
+              "the run, or 'all' or 'none'");
+  }
+  Status Validate() override {
+    auto ignore = DbIgnoreList::Parse(s_.ignore_errors);
+    if (!ignore.ok()) {
+      return Status::InvalidArgument("--pgsql-ignore-errors: " + ignore.status().message());
+    }
+    s_.ignore = std::move(ignore).value();
+    // The environment's password is used, never written into the option.
+    s_.password_in_use = s_.password;
+    if (s_.password_in_use.empty()) {
+      if (const char* pw = std::getenv("PGPASSWORD")) s_.password_in_use = pw;
+    }
+    return Status::Ok();
+  }
+  std::string Describe() const override {
+    return fmt::format("pgsql {}:{} user {} database {}", s_.host, s_.port, s_.user, s_.db);
+  }
+
+ protected:
+  Result<std::unique_ptr<DbConnection>> Open(int index) override {
+    auto conn = std::make_unique<PgConnection>(&s_);
+    LC_RETURN_IF_ERROR(conn->Open());
+    return std::unique_ptr<DbConnection>(std::move(conn));
+  }
+
+ private:
+  PgSettings s_;
+};
+
+}  // namespace
+
+std::unique_ptr<DbDriver> NewPgsqlDriver() { return std::make_unique<PgsqlDriver>(); }
+
+}  // namespace loadcell

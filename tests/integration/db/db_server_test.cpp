@@ -1,0 +1,449 @@
+// The pgsql and mysql drivers against real servers (scripts/test-servers).
+// The same checks run on both; each test uses its own table.
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "db_test_env.h"
+
+namespace loadcell {
+namespace {
+
+using dbtest::Args;
+using dbtest::Exec;
+using dbtest::ServerArgs;
+using dbtest::DriverSetup;
+using dbtest::TableName;
+
+class DbServerTest : public testing::TestWithParam<std::string> {
+ protected:
+  std::string driver_name() const { return GetParam(); }
+  bool pg() const { return GetParam() == "pgsql"; }
+
+  // A connected driver; fails the test when the servers are not there.
+  std::unique_ptr<DbConnection> Connect(const Args& extra = {}, int index = 0) {
+    setups_.push_back(std::make_unique<DriverSetup>(ServerArgs(driver_name(), extra)));
+    DriverSetup& s = *setups_.back();
+    EXPECT_TRUE(s.status.ok()) << s.status.ToString();
+    if (!s.status.ok()) return nullptr;
+    auto c = s.driver().Connect(index);
+    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    return c.ok() ? std::move(c).value() : nullptr;
+  }
+
+  // Creates `table` (id primary key, k, c) freshly; dropped at tear-down.
+  void CreateTable(DbConnection& c, const std::string& table) {
+    Exec(c, "DROP TABLE IF EXISTS " + table);
+    Exec(c, "CREATE TABLE " + table +
+                " (id INTEGER NOT NULL PRIMARY KEY, k INTEGER NOT NULL DEFAULT 0, "
+                "c VARCHAR(200), d DOUBLE PRECISION)");
+    tables_.push_back(table);
+  }
+
+  void TearDown() override {
+    if (tables_.empty()) return;
+    auto c = Connect();
+    if (c == nullptr) return;
+    for (const auto& t : tables_) {
+      DbExecResult r;
+      DbError e = c->Execute("DROP TABLE IF EXISTS " + t, r);
+      EXPECT_TRUE(e.ok()) << e.message;
+    }
+  }
+
+  int64_t SessionId(DbConnection& c) {
+    DbRows rows;
+    DbExecResult r;
+    DbError e = c.Execute(pg() ? "SELECT pg_backend_pid()" : "SELECT CONNECTION_ID()", r, &rows);
+    EXPECT_TRUE(e.ok()) << e.message;
+    if (rows.rows.size() != 1 || !rows.rows[0][0]) return -1;
+    return std::stoll(*rows.rows[0][0]);
+  }
+
+  std::vector<std::unique_ptr<DriverSetup>> setups_;
+  std::vector<std::string> tables_;
+};
+
+TEST_P(DbServerTest, ConnectsAndReportsTheServer) {
+  auto c = Connect();
+  ASSERT_NE(c, nullptr);
+  const std::string v = c->ServerVersion();
+  EXPECT_NE(v.find(pg() ? "PostgreSQL" : "MariaDB"), std::string::npos) << v;
+  const std::string d = setups_.back()->driver().Describe();
+  EXPECT_NE(d.find(dbtest::Env(pg() ? "PG" : "MYSQL", "PORT")), std::string::npos) << d;
+  EXPECT_EQ(d.find(dbtest::Env(pg() ? "PG" : "MYSQL", "PASSWORD")), std::string::npos) << d;
+  const OptionSpec* pw = setups_.back()->opts->Find(driver_name() + "-password");
+  ASSERT_NE(pw, nullptr);
+  EXPECT_EQ(pw->ValueText(), "(hidden)");
+}
+
+TEST_P(DbServerTest, ExecutesAndCountsRows) {
+  auto c = Connect();
+  ASSERT_NE(c, nullptr);
+  const std::string t = TableName("exec");
+  CreateTable(*c, t);
+  DbExecResult r;
+  ASSERT_TRUE(c->Execute("INSERT INTO " + t + " (id, k, c) VALUES (1, 5, 'a'), (2, 5, 'b'), (3, 6, NULL)", r).ok());
+  EXPECT_EQ(r.rows_affected, 3u);
+  ASSERT_TRUE(c->Execute("UPDATE " + t + " SET k = 7 WHERE k = 5", r).ok());
+  EXPECT_EQ(r.rows_affected, 2u);
+  ASSERT_TRUE(c->Execute("SELECT c FROM " + t, r).ok());
+  EXPECT_EQ(r.rows_returned, 3u);
+  DbRows rows;
+  ASSERT_TRUE(c->Execute("SELECT id, c FROM " + t + " ORDER BY id", r, &rows).ok());
+  ASSERT_EQ(rows.columns, (std::vector<std::string>{"id", "c"}));
+  ASSERT_EQ(rows.rows.size(), 3u);
+  EXPECT_EQ(rows.rows[1][0], "2");
+  EXPECT_EQ(rows.rows[1][1], "b");
+  EXPECT_FALSE(rows.rows[2][1].has_value());
+  // A syntax error is fatal and carries the server's code.
+  DbError e = c->Execute("SELEC 1", r);
+  EXPECT_EQ(e.cls, DbErrorClass::kFatal);
+  if (pg()) {
+    EXPECT_EQ(e.sqlstate, "42601");
+  } else {
+    EXPECT_EQ(e.code, 1064);
+  }
+}
+
+TEST_P(DbServerTest, PreparedStatementsBindEachType) {
+  for (const char* mode : {"auto", "disable"}) {
+    SCOPED_TRACE(mode);
+    auto c = Connect({{"db-ps-mode", mode}});
+    ASSERT_NE(c, nullptr);
+    const std::string t = TableName(std::string("ps") + mode);
+    CreateTable(*c, t);
+    std::unique_ptr<DbStatement> ins;
+    DbError e = c->Prepare("INSERT INTO " + t + " (id, k, c, d) VALUES (?, ?, ?, ?)", 4, ins);
+    ASSERT_TRUE(e.ok()) << e.message;
+    DbExecResult r;
+    const std::string tricky = "it's a \\ tab\tquote\" ?";
+    ins->BindInt(0, 1);
+    ins->BindInt(1, 2000000000);
+    ins->BindString(2, tricky);
+    ins->BindDouble(3, 0.125);
+    ASSERT_TRUE(ins->Execute(r).ok());
+    EXPECT_EQ(r.rows_affected, 1u);
+    ins->BindInt(0, 2);
+    ins->BindNull(2);
+    ASSERT_TRUE(ins->Execute(r).ok());
+    e = ins->Execute({DbValue::Int(3), DbValue::Int(-1), DbValue::String(std::string(150, 'x')),
+                      DbValue::Null()},
+                     r);
+    ASSERT_TRUE(e.ok()) << e.message;
+
+    std::unique_ptr<DbStatement> sel;
+    e = c->Prepare("SELECT k, c, d FROM " + t + " WHERE id BETWEEN ? AND ? ORDER BY id", 2, sel);
+    ASSERT_TRUE(e.ok()) << e.message;
+    sel->BindInt(0, 1);
+    sel->BindInt(1, 3);
+    ASSERT_TRUE(sel->Execute(r).ok());
+    EXPECT_EQ(r.rows_returned, 3u);
+    DbRows rows;
+    ASSERT_TRUE(sel->Execute(r, &rows).ok());
+    ASSERT_EQ(rows.rows.size(), 3u);
+    EXPECT_EQ(rows.rows[0][0], "2000000000");
+    EXPECT_EQ(rows.rows[0][1], tricky);
+    EXPECT_EQ(std::stod(*rows.rows[0][2]), 0.125);
+    EXPECT_FALSE(rows.rows[1][1].has_value());
+    EXPECT_EQ(rows.rows[2][0], "-1");
+    EXPECT_EQ(rows.rows[2][1], std::string(150, 'x'));
+    EXPECT_FALSE(rows.rows[2][2].has_value());
+
+    // Update counts affected rows; the statement is reused many times.
+    std::unique_ptr<DbStatement> upd;
+    ASSERT_TRUE(c->Prepare("UPDATE " + t + " SET k = k + 1 WHERE id = ?", 1, upd).ok());
+    uint64_t affected = 0;
+    for (int i = 0; i < 200; ++i) {
+      upd->BindInt(0, 1 + i % 3);
+      ASSERT_TRUE(upd->Execute(r).ok());
+      affected += r.rows_affected;
+    }
+    EXPECT_EQ(affected, 200u);
+    // A long value is returned whole.
+    std::unique_ptr<DbStatement> one;
+    ASSERT_TRUE(c->Prepare("SELECT c FROM " + t + " WHERE id = ?", 1, one).ok());
+    one->BindInt(0, 3);
+    DbRows big;
+    ASSERT_TRUE(one->Execute(r, &big).ok());
+    ASSERT_EQ(big.rows.size(), 1u);
+    EXPECT_EQ(big.rows[0][0], std::string(150, 'x'));
+  }
+}
+
+TEST_P(DbServerTest, TransactionsCommitAndRollBack) {
+  auto c = Connect();
+  ASSERT_NE(c, nullptr);
+  const std::string t = TableName("trx");
+  CreateTable(*c, t);
+  ASSERT_TRUE(c->Begin().ok());
+  Exec(*c, "INSERT INTO " + t + " (id) VALUES (1)");
+  ASSERT_TRUE(c->Rollback().ok());
+  ASSERT_TRUE(c->Begin().ok());
+  Exec(*c, "INSERT INTO " + t + " (id) VALUES (2)");
+  ASSERT_TRUE(c->Commit().ok());
+  DbRows rows;
+  DbExecResult r;
+  ASSERT_TRUE(c->Execute("SELECT id FROM " + t, r, &rows).ok());
+  ASSERT_EQ(rows.rows.size(), 1u);
+  EXPECT_EQ(rows.rows[0][0], "2");
+  // A failed statement inside a transaction: roll back and go on.
+  ASSERT_TRUE(c->Begin().ok());
+  DbError dup = c->Execute("INSERT INTO " + t + " (id) VALUES (2)", r);
+  EXPECT_FALSE(dup.ok());
+  ASSERT_TRUE(c->Rollback().ok());
+  Exec(*c, "INSERT INTO " + t + " (id) VALUES (3)");
+}
+
+TEST_P(DbServerTest, DuplicateKeyIsIgnorableOnlyWhenListed) {
+  // pgsql's default list has 23505 (unique violation), mysql's has not 1062.
+  auto c = Connect();
+  ASSERT_NE(c, nullptr);
+  const std::string t = TableName("dup");
+  CreateTable(*c, t);
+  Exec(*c, "INSERT INTO " + t + " (id) VALUES (1)");
+  DbExecResult r;
+  DbError e = c->Execute("INSERT INTO " + t + " (id) VALUES (1)", r);
+  if (pg()) {
+    EXPECT_EQ(e.cls, DbErrorClass::kIgnorable) << e.message;
+    EXPECT_EQ(e.sqlstate, "23505");
+  } else {
+    EXPECT_EQ(e.cls, DbErrorClass::kFatal) << e.message;
+    EXPECT_EQ(e.code, 1062);
+    EXPECT_EQ(e.sqlstate, "23000");
+  }
+  auto listed = Connect({{driver_name() + "-ignore-errors", pg() ? "23505" : "1062"}});
+  ASSERT_NE(listed, nullptr);
+  EXPECT_EQ(listed->Execute("INSERT INTO " + t + " (id) VALUES (1)", r).cls, DbErrorClass::kIgnorable);
+  auto none = Connect({{driver_name() + "-ignore-errors", "none"}});
+  ASSERT_NE(none, nullptr);
+  EXPECT_EQ(none->Execute("INSERT INTO " + t + " (id) VALUES (1)", r).cls, DbErrorClass::kFatal);
+  auto all = Connect({{driver_name() + "-ignore-errors", "all"}});
+  ASSERT_NE(all, nullptr);
+  EXPECT_EQ(all->Execute("SELEC 1", r).cls, DbErrorClass::kIgnorable);
+}
+
+TEST_P(DbServerTest, BulkInsertLoadsEveryRow) {
+  auto c = Connect();
+  ASSERT_NE(c, nullptr);
+  const std::string t = TableName("bulk");
+  CreateTable(*c, t);
+  std::unique_ptr<DbBulkInsert> bulk;
+  DbError e = c->BeginBulkInsert(t, {"id", "k", "c", "d"}, bulk);
+  ASSERT_TRUE(e.ok()) << e.message;
+  std::vector<DbValue> row = {DbValue::Int(0), DbValue::Int(0), DbValue::String(""),
+                              DbValue::Double(0)};
+  const int n = 12000;
+  for (int i = 1; i <= n; ++i) {
+    row[0].i = i;
+    row[1].i = i % 100;
+    row[2].s.assign("v");
+    row[2].s.append(std::to_string(i));
+    if (i % 1000 == 0) {
+      row[2].s.append("'\t\\\n\"");
+    } else {
+      row[2].s.append(100, 'p');
+    }
+    row[3] = i % 10 == 0 ? DbValue::Null() : DbValue::Double(i / 4.0);
+    e = bulk->AddRow(row);
+    ASSERT_TRUE(e.ok()) << e.message;
+  }
+  e = bulk->Finish();
+  ASSERT_TRUE(e.ok()) << e.message;
+  bulk.reset();
+  DbRows rows;
+  DbExecResult r;
+  ASSERT_TRUE(c->Execute("SELECT count(*), sum(id), count(d) FROM " + t, r, &rows).ok());
+  EXPECT_EQ(rows.rows[0][0], std::to_string(n));
+  EXPECT_EQ(rows.rows[0][1], std::to_string(int64_t{n} * (n + 1) / 2));
+  EXPECT_EQ(rows.rows[0][2], std::to_string(n - n / 10));
+  rows = {};
+  ASSERT_TRUE(c->Execute("SELECT c FROM " + t + " WHERE id = 5000", r, &rows).ok());
+  EXPECT_EQ(rows.rows.at(0)[0], "v5000'\t\\\n\"");
+
+  // A failing load reports the server's error and leaves the connection usable.
+  ASSERT_TRUE(c->BeginBulkInsert(t, {"id", "k", "c", "d"}, bulk).ok());
+  row[0].i = 1;  // duplicate key
+  e = bulk->AddRow(row);
+  if (e.ok()) e = bulk->Finish();
+  EXPECT_FALSE(e.ok());
+  EXPECT_EQ(e.sqlstate, pg() ? "23505" : "23000") << e.message;
+  bulk.reset();
+  ASSERT_TRUE(c->Execute("SELECT count(*) FROM " + t, r).ok());
+}
+
+TEST_P(DbServerTest, ConflictIsRetryable) {
+  auto a = Connect();
+  auto b = Connect();
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  const std::string t = TableName("conflict");
+  CreateTable(*a, t);
+  Exec(*a, "INSERT INTO " + t + " (id, k) VALUES (1, 0), (2, 0)");
+  DbExecResult r;
+  if (pg()) {
+    // Serialization failure: `a` updates a row changed after its snapshot.
+    Exec(*a, "BEGIN ISOLATION LEVEL REPEATABLE READ");
+    Exec(*a, "SELECT k FROM " + t + " WHERE id = 1");
+    Exec(*b, "UPDATE " + t + " SET k = 1 WHERE id = 1");
+    DbError e = a->Execute("UPDATE " + t + " SET k = 2 WHERE id = 1", r);
+    EXPECT_EQ(e.cls, DbErrorClass::kRetryable) << e.message;
+    EXPECT_EQ(e.sqlstate, "40001");
+    ASSERT_TRUE(a->Rollback().ok());
+  } else {
+    // Lock wait timeout: `b` waits for a row `a` holds.
+    ASSERT_TRUE(a->Begin().ok());
+    Exec(*a, "UPDATE " + t + " SET k = 1 WHERE id = 1");
+    Exec(*b, "SET SESSION innodb_lock_wait_timeout = 1");
+    ASSERT_TRUE(b->Begin().ok());
+    DbError e = b->Execute("UPDATE " + t + " SET k = 2 WHERE id = 1", r);
+    EXPECT_EQ(e.cls, DbErrorClass::kRetryable) << e.message;
+    EXPECT_EQ(e.code, 1205);
+    ASSERT_TRUE(b->Rollback().ok());
+    ASSERT_TRUE(a->Rollback().ok());
+  }
+  // Deadlock: each holds one row and asks for the other's.
+  ASSERT_TRUE(a->Begin().ok());
+  ASSERT_TRUE(b->Begin().ok());
+  Exec(*a, "UPDATE " + t + " SET k = 10 WHERE id = 1");
+  Exec(*b, "UPDATE " + t + " SET k = 20 WHERE id = 2");
+  auto blocked = std::async(std::launch::async, [&] {
+    DbExecResult ra;
+    return a->Execute("UPDATE " + t + " SET k = 11 WHERE id = 2", ra);
+  });
+  // Let `a` block on row 2 before `b` closes the cycle.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  DbError eb = b->Execute("UPDATE " + t + " SET k = 21 WHERE id = 1", r);
+  if (!eb.ok()) {
+    ASSERT_TRUE(b->Rollback().ok());
+  }
+  DbError ea = blocked.get();
+  const DbError& loser = eb.ok() ? ea : eb;
+  EXPECT_TRUE(ea.ok() != eb.ok()) << ea.message << " / " << eb.message;
+  EXPECT_EQ(loser.cls, DbErrorClass::kRetryable) << loser.message;
+  if (pg()) {
+    EXPECT_EQ(loser.sqlstate, "40P01");
+  } else {
+    EXPECT_EQ(loser.code, 1213);
+  }
+  a->Rollback();
+  b->Rollback();
+}
+
+TEST_P(DbServerTest, KilledConnectionAsksForReconnect) {
+  auto victim = Connect();
+  auto killer = Connect();
+  ASSERT_NE(victim, nullptr);
+  ASSERT_NE(killer, nullptr);
+  std::unique_ptr<DbStatement> stmt;
+  ASSERT_TRUE(victim->Prepare("SELECT ? + 1", 1, stmt).ok());
+  stmt->BindInt(0, 1);
+  DbExecResult r;
+  ASSERT_TRUE(stmt->Execute(r).ok());
+  const int64_t id = SessionId(*victim);
+  ASSERT_GT(id, 0);
+  Exec(*killer, pg() ? "SELECT pg_terminate_backend(" + std::to_string(id) + ")"
+                     : "KILL CONNECTION " + std::to_string(id));
+  // The server may need a moment to close the session.
+  DbError e;
+  for (int i = 0; i < 50; ++i) {
+    e = stmt->Execute(r);
+    if (!e.ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(e.cls, DbErrorClass::kReconnect) << e.message;
+  ASSERT_TRUE(victim->Reconnect().ok());
+  EXPECT_NE(SessionId(*victim), id);
+  // Statements of the old session must be prepared again.
+  EXPECT_EQ(stmt->Execute(r).cls, DbErrorClass::kFatal);
+  ASSERT_TRUE(victim->Prepare("SELECT ? + 1", 1, stmt).ok());
+  stmt->BindInt(0, 41);
+  DbRows rows;
+  ASSERT_TRUE(stmt->Execute(r, &rows).ok());
+  EXPECT_EQ(rows.rows.at(0)[0], "42");
+}
+
+TEST_P(DbServerTest, WrongPasswordIsNotPrinted) {
+  const std::string wrong = "Wr0ngPassw0rd-xyzzy";
+  DriverSetup s(ServerArgs(driver_name(), {{driver_name() + "-password", wrong}}));
+  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  auto c = s.driver().Connect(0);
+  ASSERT_FALSE(c.ok());
+  const std::string m = c.status().message();
+  EXPECT_EQ(c.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(ExitCodeFor(c.status()), 1);
+  EXPECT_EQ(m.find(wrong), std::string::npos) << m;
+  EXPECT_NE(m.find("bench"), std::string::npos) << m;  // names the user
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  EXPECT_EQ(s.driver().Describe().find(wrong), std::string::npos);
+  EXPECT_EQ(s.opts->Find(driver_name() + "-password")->ValueText().find(wrong), std::string::npos);
+}
+
+TEST_P(DbServerTest, RefusedConnectionNamesHostAndPort) {
+  // Port 1 on the loopback: nothing listens there.
+  DriverSetup s(ServerArgs(driver_name(), {{driver_name() + "-port", "1"}}));
+  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  auto c = s.driver().Connect(0);
+  ASSERT_FALSE(c.ok());
+  const std::string m = c.status().message();
+  EXPECT_EQ(c.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(m.find("127.0.0.1:1"), std::string::npos) << m;
+  EXPECT_NE(m.find("may not be running"), std::string::npos) << m;
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+}
+
+TEST_P(DbServerTest, MissingDatabaseIsNamed) {
+  DriverSetup s(ServerArgs(driver_name(), {{driver_name() + "-db", "sbtest_no_such_db"}}));
+  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  auto c = s.driver().Connect(0);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("sbtest_no_such_db"), std::string::npos)
+      << c.status().message();
+  EXPECT_EQ(ExitCodeFor(c.status()), 1);
+}
+
+TEST_P(DbServerTest, PasswordFromTheEnvironment) {
+  const char* var = pg() ? "PGPASSWORD" : "MYSQL_PWD";
+  const std::string pw = dbtest::Env(pg() ? "PG" : "MYSQL", "PASSWORD");
+  Args args = ServerArgs(driver_name());
+  std::erase_if(args, [&](const auto& a) { return a.first == driver_name() + "-password"; });
+  setenv(var, pw.c_str(), 1);
+  DriverSetup s(args);
+  unsetenv(var);
+  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  auto c = s.driver().Connect(0);
+  EXPECT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(s.opts->Find(driver_name() + "-password")->ValueText(), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, DbServerTest, testing::Values("pgsql", "mysql"),
+                         [](const testing::TestParamInfo<std::string>& i) { return i.param; });
+
+// mysql only: host and port lists spread connections round-robin.
+TEST(MysqlHosts, PortListIsRoundRobin) {
+  const std::string port = dbtest::Env("MYSQL", "PORT");
+  DriverSetup s(ServerArgs("mysql", {{"mysql-port", port + ",1"}}));
+  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  auto c0 = s.driver().Connect(0);
+  EXPECT_TRUE(c0.ok()) << c0.status().ToString();
+  auto c1 = s.driver().Connect(1);
+  ASSERT_FALSE(c1.ok());
+  EXPECT_NE(c1.status().message().find("127.0.0.1:1"), std::string::npos);
+  auto c2 = s.driver().Connect(2);
+  EXPECT_TRUE(c2.ok()) << c2.status().ToString();
+}
+
+TEST(MysqlHosts, UnixSocket) {
+  const std::string socket = dbtest::Env("MYSQL", "SOCKET");
+  DriverSetup s(ServerArgs("mysql", {{"mysql-host", "localhost"}, {"mysql-socket", socket}}));
+  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  auto c = s.driver().Connect(0);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_NE(s.driver().Describe().find(socket), std::string::npos);
+}
+
+}  // namespace
+}  // namespace loadcell

@@ -1,0 +1,85 @@
+#pragma once
+// Shared set-up for driver tests against the throwaway servers started by
+// scripts/test-servers (through `make test` or scripts/run-tests).
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "db/db_driver.h"
+
+namespace loadcell::dbtest {
+
+// The value of LOADCELL_<prefix>_<name>, or "" with a test failure saying how
+// to start the servers.
+inline std::string Env(const std::string& prefix, const std::string& name) {
+  const std::string var = "LOADCELL_" + prefix + "_" + name;
+  const char* v = std::getenv(var.c_str());
+  if (v == nullptr || *v == '\0') {
+    ADD_FAILURE() << var << " is not set: run the tests through `make test` (scripts/run-tests), "
+                  << "or start the servers with `scripts/test-servers start ENV_FILE` and "
+                  << "source ENV_FILE";
+    return "";
+  }
+  return v;
+}
+
+using Args = std::vector<std::pair<std::string, std::string>>;
+
+// A resolved driver from command-line style options; owns the option set.
+struct DriverSetup {
+  std::unique_ptr<OptionSet> opts = std::make_unique<OptionSet>("test");
+  std::unique_ptr<DbDrivers> db = std::make_unique<DbDrivers>();
+  Status status;
+
+  explicit DriverSetup(const Args& args) {
+    db->RegisterOptions(*opts);
+    RawOptions raw;
+    for (const auto& [k, v] : args) raw.Add(k, v, true, "command line");
+    status = opts->Apply(raw);
+    if (status.ok()) status = db->Resolve(*opts);
+  }
+  DbDriver& driver() { return db->driver(); }
+};
+
+// Connection options for `driver` ("pgsql" or "mysql") from the environment,
+// with `extra` appended (later entries win).
+inline Args ServerArgs(const std::string& driver, const Args& extra = {}) {
+  const std::string prefix = driver == "pgsql" ? "PG" : "MYSQL";
+  Args a = {{"db-driver", driver},
+            {driver + "-host", Env(prefix, "HOST")},
+            {driver + "-port", Env(prefix, "PORT")},
+            {driver + "-user", Env(prefix, "USER")},
+            {driver + "-password", Env(prefix, "PASSWORD")},
+            {driver + "-db", Env(prefix, "DB")}};
+  for (const auto& e : extra) a.push_back(e);
+  return a;
+}
+
+// A table name of this test and process, so tests may run in parallel.
+inline std::string TableName(const std::string& base) {
+  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = "lc_" + base + "_";
+  for (char c : std::string(info->name())) {
+    if (c >= 'A' && c <= 'Z') {
+      name += static_cast<char>(c - 'A' + 'a');
+    } else {
+      name += (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c : '_';
+    }
+  }
+  return name + "_" + std::to_string(getpid());
+}
+
+inline void Exec(DbConnection& c, const std::string& sql) {
+  DbExecResult r;
+  DbError e = c.Execute(sql, r);
+  ASSERT_TRUE(e.ok()) << sql << ": " << e.message;
+}
+
+}  // namespace loadcell::dbtest
