@@ -17,7 +17,7 @@ test: build
 
 sanitize: deps
 	cmake --preset asan >/dev/null
-	cmake --build --preset asan -j $(JOBS)
+	cmake --build --preset asan -j $(JOBS) --target unit_all loadcell
 	cd build/asan && ctest -L unit --output-on-failure -j $(JOBS)
 	cmake --preset tsan >/dev/null
 	cmake --build --preset tsan -j $(JOBS) --target unit_runner unit_stats loadcell
