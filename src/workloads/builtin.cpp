@@ -1,9 +1,11 @@
 #include "workloads/builtin.h"
 
 #include "workloads/cpu.h"
+#include "workloads/fileio.h"
 #include "workloads/memory.h"
 #include "workloads/mutex.h"
 #include "workloads/null.h"
+#include "workloads/oltp.h"
 #include "workloads/threads.h"
 
 namespace loadcell {
@@ -12,6 +14,11 @@ namespace {
 template <typename T>
 std::unique_ptr<Workload> Make() {
   return std::make_unique<T>();
+}
+
+template <OltpKind K>
+std::unique_ptr<Workload> MakeOltp() {
+  return std::make_unique<OltpWorkload>(K);
 }
 
 }  // namespace
@@ -29,6 +36,19 @@ const std::vector<WorkloadEntry>& BuiltinWorkloads() {
     add(&Make<ThreadsWorkload>);
     add(&Make<MutexWorkload>);
     add(&Make<NullWorkload>);
+    add(&Make<FileIoWorkload>);
+    add(&MakeOltp<OltpKind::kReadOnly>);
+    add(&MakeOltp<OltpKind::kReadWrite>);
+    add(&MakeOltp<OltpKind::kWriteOnly>);
+    add(&MakeOltp<OltpKind::kPointSelect>);
+    add(&MakeOltp<OltpKind::kUpdateIndex>);
+    add(&MakeOltp<OltpKind::kUpdateNonIndex>);
+    add(&MakeOltp<OltpKind::kInsert>);
+    add(&MakeOltp<OltpKind::kDelete>);
+    add(&MakeOltp<OltpKind::kRandomPoints>);
+    add(&MakeOltp<OltpKind::kRandomRanges>);
+    add(&MakeOltp<OltpKind::kBulkInsert>);
+    add(&MakeOltp<OltpKind::kLegacy>);
     return list;
   }();
   return *kList;

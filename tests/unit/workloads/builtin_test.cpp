@@ -13,7 +13,11 @@ namespace {
 TEST(Builtin, ListsTheBuiltinTestsInOrder) {
   std::vector<std::string> names;
   for (const WorkloadEntry& e : BuiltinWorkloads()) names.push_back(e.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"cpu", "memory", "threads", "mutex", "null"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "cpu", "memory", "threads", "mutex", "null", "fileio", "oltp_read_only",
+                       "oltp_read_write", "oltp_write_only", "oltp_point_select",
+                       "oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete",
+                       "select_random_points", "select_random_ranges", "bulk_insert", "oltp"}));
 }
 
 TEST(Builtin, EntriesMakeMatchingWorkloads) {
