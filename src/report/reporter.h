@@ -40,6 +40,7 @@ class MultiReporter final : public Reporter {
   void OnStart(const Manifest& m) override { for (auto& r : reporters_) r->OnStart(m); }
   void OnInterval(const IntervalSnapshot& s) override { for (auto& r : reporters_) r->OnInterval(s); }
   void OnCheckpoint(const RunResult& x) override { for (auto& r : reporters_) r->OnCheckpoint(x); }
+  void OnStatus(const IntervalSnapshot& s) override { for (auto& r : reporters_) r->OnStatus(s); }
   void OnEnd(const RunResult& x) override { for (auto& r : reporters_) r->OnEnd(x); }
 
  private:

@@ -30,6 +30,9 @@ struct RunConfig {
   uint64_t thread_stack_size = 0;  // 0: system default
   std::string clock = "auto";       // auto|monotonic: how events are timed
   bool time_given = false;  // --time set by the user (events alone: no time cut)
+  // Not an option: set by the front end for live status and charts. Period
+  // of RunObserver::OnStatus in seconds; 0: no status ticks.
+  double status_interval_s = 0;
 
   // Registers every general option (and its legacy alias) bound to this.
   void RegisterOptions(OptionSet& opts);

@@ -423,6 +423,13 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     }
   };
 
+  // Status ticks (RunObserver::OnStatus): a second, observer-only series.
+  Ticker status_ticker(tl.measure_start, observer != nullptr
+                                             ? SecondsToNanos(cfg.status_interval_s)
+                                             : Nanos{0});
+  Snapshot last_status = base;
+  Nanos last_status_at = tl.measure_start;
+
   for (;;) {
     Nanos now = MonotonicNow();
     if (!warm && now >= tl.measure_start) {
@@ -433,6 +440,26 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
       base_at = now;
       last_interval = base;
       last_interval_at = now;
+      last_status = base;
+      last_status_at = now;
+    }
+    if (warm && status_ticker.enabled() && now >= status_ticker.next()) {
+      Snapshot snap = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
+      IntervalSnapshot st;
+      st.t_end_s = NanosToSeconds(status_ticker.next() - tl.measure_start);
+      st.duration_s = NanosToSeconds(now - last_status_at);
+      st.threads = run->threads_;
+      RunResult tmp;
+      Diff(snap, last_status, /*exact_min_max=*/false, kind_names, tmp);
+      st.events = tmp.events;
+      st.errors = tmp.errors;
+      st.latency = std::move(tmp.latency);
+      st.counters = std::move(tmp.counters);
+      st.counters.resize(workload.CounterNames().size());
+      observer->OnStatus(st);
+      last_status = std::move(snap);
+      last_status_at = now;
+      status_ticker.AdvancePast(now);
     }
     if (warm && ticker.enabled() && now >= ticker.next()) {
       Snapshot snap = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
@@ -486,6 +513,7 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     Nanos wake = now + kPollPeriod;
     if (!warm) wake = std::min(wake, tl.measure_start);
     if (warm && ticker.enabled()) wake = std::min(wake, ticker.next());
+    if (warm && status_ticker.enabled()) wake = std::min(wake, status_ticker.next());
     if (warm && next_checkpoint < checkpoints.size()) {
       wake = std::min(wake, tl.measure_start + SecondsToNanos(checkpoints[next_checkpoint]));
     }

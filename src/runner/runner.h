@@ -20,6 +20,11 @@ class RunObserver {
   virtual void OnStart(const Manifest& m) {}
   virtual void OnInterval(const IntervalSnapshot& s) {}
   virtual void OnCheckpoint(const RunResult& r) {}
+  // Every RunConfig::status_interval_s of measured time (never when it is
+  // 0): the figures since the previous status tick, shaped like an interval.
+  // For live displays and charts; independent of --report-interval and not
+  // added to RunResult::intervals. Called on the runner's control thread.
+  virtual void OnStatus(const IntervalSnapshot& s) {}
 };
 
 // Installs SIGINT/SIGTERM handlers that ask the current run to stop.
