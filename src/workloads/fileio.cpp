@@ -53,15 +53,6 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
         "one request at a time per thread (use io_uring or libaio, or more --threads)",
         s.queue_depth_asked, s.engine_asked));
   }
-  const uint64_t ram = ReadSystemInfo().memory_bytes;
-  const uint64_t total = s.file_size * s.num_files;
-  if (s.mode_given && ModeReads(s.mode) && !s.direct && ram > 0 && total < ram) {
-    out.push_back(fmt::format(
-        "the test files ({}) fit in memory ({}): buffered reads may be served from the page "
-        "cache, not the device; use --file-extra-flags=direct or a --file-total-size larger "
-        "than memory to measure the device",
-        HumanBytes(total), HumanBytes(ram)));
-  }
   return out;
 }
 
@@ -133,6 +124,21 @@ Status FileIoWorkload::Init(int threads) {
         changed = true;
       }
       if (changed) LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
+    }
+  }
+
+  // Said only once the files are known to be right: a run that cannot
+  // start gets its one line of error and nothing else.
+  const uint64_t ram = ReadSystemInfo().memory_bytes;
+  const uint64_t total = s.file_size * s.num_files;
+  if (ModeReads(s.mode) && !s.direct && ram > 0 && total < ram) {
+    if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+    if (console_.progress != nullptr) {
+      *console_.progress << fmt::format(
+          "loadcell: warning: the test files ({}) fit in memory ({}): buffered reads may be "
+          "served from the page cache, not the device; use --file-extra-flags=direct or a "
+          "--file-total-size larger than memory to measure the device\n",
+          HumanBytes(total), HumanBytes(ram));
     }
   }
 

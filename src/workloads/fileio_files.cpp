@@ -42,11 +42,11 @@ struct FreeDeleter {
 };
 using IoBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
 
-// Progress on stderr: a bar redrawn in place on a terminal, else a line
+// PrepareProgress on stderr: a bar redrawn in place on a terminal, else a line
 // per 10%.
-class Progress final {
+class PrepareProgress final {
  public:
-  Progress(const FileIoConsole& c, uint64_t total) : c_(c), total_(total), start_(MonotonicNow()) {}
+  PrepareProgress(const FileIoConsole& c, uint64_t total) : c_(c), total_(total), start_(MonotonicNow()) {}
 
   void Update(uint64_t done) {
     if (c_.progress == nullptr || total_ == 0) return;
@@ -102,7 +102,7 @@ std::string PrepareCommand(const FileIoSettings& s) {
 
 // Writes file `index` from start to end; `done` counts bytes for progress.
 Status WriteOneFile(FileSystem& fs, const FileIoSettings& s, uint64_t index, bool stamped,
-                    Random& rng, unsigned char* buf, uint64_t chunk, Progress& progress,
+                    Random& rng, unsigned char* buf, uint64_t chunk, PrepareProgress& progress,
                     uint64_t& done) {
   const std::string path = s.FilePath(index);
   LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644));
@@ -289,7 +289,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
   IoBuffer buf(static_cast<unsigned char*>(AllocateIoBuffer(chunk)));
   if (buf == nullptr) return Status::Internal("prepare: out of memory for the write buffer");
   Random rng(seed != 0 ? seed : 0x6c6f6164ULL);
-  Progress progress(console, total);
+  PrepareProgress progress(console, total);
   uint64_t done = 0;
   uint64_t written_files = 0;
   for (uint64_t i : to_write) {

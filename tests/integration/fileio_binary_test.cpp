@@ -1,0 +1,232 @@
+// fileio through the real binary in a temp directory: every mode with every
+// engine, validation, cleanup, and the bad-input table (one line, exit 2,
+// nothing of the user's deleted).
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "../unit/cli/run_binary.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunLoadcell;
+
+// A fresh directory under the current directory (the build tree, which is
+// on a real filesystem: O_DIRECT works there, unlike on some tmpfs), removed
+// with its contents at the end.
+class WorkDir {
+ public:
+  WorkDir() {
+    std::string tmpl = std::filesystem::current_path().string() + "/fileio-test-XXXXXX";
+    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+    EXPECT_FALSE(path_.empty());
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+bool SupportsDirect(const std::string& dir) {
+  const std::string probe = dir + "/.direct-probe";
+  int fd = ::open(probe.c_str(), O_CREAT | O_RDWR | O_DIRECT, 0644);
+  if (fd >= 0) ::close(fd);
+  ::unlink(probe.c_str());
+  return fd >= 0;
+}
+
+std::vector<std::string> Args(const WorkDir& dir, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"fileio", "--file-dir=" + dir.path(), "--file-num=4",
+                                   "--file-total-size=4M", "--file-block-size=4K"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+int CountLines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+std::string Field(const std::string& out, const std::string& label) {
+  size_t at = out.find(label);
+  if (at == std::string::npos) return "";
+  at += label.size();
+  while (at < out.size() && out[at] == ' ') ++at;
+  size_t end = out.find('\n', at);
+  return out.substr(at, end - at);
+}
+
+TEST(FileIoBinary, EveryModeWithEveryEngine) {
+  WorkDir dir;
+  const bool direct = SupportsDirect(dir.path());
+  ProcessResult prep = RunLoadcell(Args(dir, {"prepare"}));
+  ASSERT_EQ(prep.exit_code, 0) << prep.err;
+  struct Engine {
+    std::string name;
+    std::vector<std::string> flags;
+  };
+  std::vector<Engine> engines = {
+      {"sync", {}},
+      {"mmap", {}},
+      {"io_uring", {"--file-queue-depth=8"}},
+      {"io_uring", {"--file-queue-depth=8", "--file-extra-flags=direct"}},
+      {"sync", {"--file-extra-flags=direct"}},
+      {"libaio", {"--file-queue-depth=8", "--file-extra-flags=direct"}},
+  };
+  // seqwr re-creates the files, so it runs last (and needs no prepare).
+  const std::vector<std::string> modes = {"seqrd", "rndrd", "rndwr", "rndrw", "seqrewr", "seqwr"};
+  for (const std::string& mode : modes) {
+    for (const Engine& e : engines) {
+      const bool wants_direct =
+          std::find(e.flags.begin(), e.flags.end(), "--file-extra-flags=direct") != e.flags.end();
+      if (wants_direct && !direct) continue;
+      std::vector<std::string> extra = {"--file-test-mode=" + mode, "--file-io-mode=" + e.name,
+                                        "--events=200", "--file-fsync-freq=50", "run"};
+      extra.insert(extra.begin(), e.flags.begin(), e.flags.end());
+      const std::string what = mode + " " + e.name + (wants_direct ? " direct" : "");
+      ProcessResult r = RunLoadcell(Args(dir, extra));
+      ASSERT_EQ(r.exit_code, 0) << what << "\n" << r.err << r.out;
+      EXPECT_EQ(Field(r.out, "total number of events:"), "200") << what;
+      const double reads = std::atof(Field(r.out, "reads/s:").c_str());
+      const double writes = std::atof(Field(r.out, "writes/s:").c_str());
+      const bool reading = mode == "seqrd" || mode == "rndrd" || mode == "rndrw";
+      const bool writing = mode != "seqrd" && mode != "rndrd";
+      EXPECT_EQ(reads > 0, reading) << what << "\n" << r.out;
+      EXPECT_EQ(writes > 0, writing) << what << "\n" << r.out;
+      if (writing) {
+        EXPECT_GT(std::atof(Field(r.out, "fsyncs/s:").c_str()), 0) << what;
+      }
+      EXPECT_NE(r.out.find("Latency of read (ms):"), std::string::npos) << what;
+    }
+  }
+  ProcessResult clean = RunLoadcell(Args(dir, {"cleanup"}));
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+}
+
+TEST(FileIoBinary, IntervalLinesHaveSysbenchsShape) {
+  WorkDir dir;
+  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  ProcessResult r = RunLoadcell(Args(dir, {"--file-test-mode=rndrw", "--time=1.2",
+                                           "--report-interval=1", "run"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.out.find("[ 1s ] reads: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  EXPECT_NE(line.find(" MiB/s writes: "), std::string::npos) << line;
+  EXPECT_NE(line.find(" MiB/s fsyncs: "), std::string::npos) << line;
+  EXPECT_NE(line.find("/s latency (ms,95%): "), std::string::npos) << line;
+}
+
+TEST(FileIoBinary, ValidationCatchesCorruptionBehindItsBack) {
+  WorkDir dir;
+  ASSERT_EQ(RunLoadcell(Args(dir, {"--validate", "prepare"})).exit_code, 0);
+  ProcessResult ok = RunLoadcell(
+      Args(dir, {"--validate", "--file-test-mode=rndrw", "--threads=2", "--events=2000", "run"}));
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  {
+    std::fstream f(dir.File("test_file.3"), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(7 * 4096 + 1234);
+    f.put('\x01');
+    f.put('\x02');
+  }
+  ProcessResult bad =
+      RunLoadcell(Args(dir, {"--validate", "--file-test-mode=seqrd", "--events=1000",
+                             "run"}));
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_NE(bad.err.find("test_file.3 at offset 28672"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.out.find("General statistics:"), std::string::npos) << "no report";
+}
+
+TEST(FileIoBinary, CleanupRemovesOnlyLoadcellsFiles) {
+  WorkDir dir;
+  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  { std::ofstream(dir.File("user.dat")) << "keep me"; }
+  { std::ofstream(dir.File("test_file.4")) << "not loadcell's"; }
+  ProcessResult r = RunLoadcell(Args(dir, {"cleanup"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    left.push_back(e.path().filename().string());
+  }
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"test_file.4", "user.dat"}));
+}
+
+TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
+  WorkDir dir;
+  const std::string missing = dir.File("no-such-dir");
+  struct Case {
+    std::string what;
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {"block size 0", {"--file-block-size=0", "prepare"}, "--file-block-size"},
+      {"block not 512-aligned with direct",
+       {"--file-block-size=1000", "--file-extra-flags=direct", "--file-test-mode=rndrd", "run"},
+       "multiple of 512"},
+      {"total smaller than a block", {"--file-total-size=1K", "prepare"}, "smaller than one block"},
+      {"zero files", {"--file-num=0", "prepare"}, "--file-num"},
+      {"unknown mode", {"--file-test-mode=rndfoo", "run"}, "--file-test-mode"},
+      {"unknown flag", {"--file-extra-flags=odirect", "run"}, "--file-extra-flags"},
+      {"unknown engine", {"--file-io-mode=posix", "run"}, "--file-io-mode"},
+      {"dir missing", {"--file-dir=" + missing, "prepare"}, "no such directory"},
+      {"dir is a file", {"--file-dir=" + dir.File("user.dat"), "prepare"}, "not a directory"},
+      {"libaio without direct", {"--file-io-mode=libaio", "--file-test-mode=rndrd", "run"},
+       "direct"},
+      {"run before prepare", {"--file-test-mode=rndrd", "run"}, "prepare' first"},
+      {"no mode for run", {"run"}, "--file-test-mode"},
+  };
+  { std::ofstream(dir.File("user.dat")) << "keep me"; }
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"fileio", "--file-dir=" + dir.path(), "--file-num=2",
+                                     "--file-total-size=1M", "--file-block-size=4K"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ProcessResult r = RunLoadcell(args);
+    EXPECT_EQ(r.exit_code, 2) << c.what << "\n" << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << c.what << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.what << "\n" << r.err;
+    EXPECT_TRUE(std::filesystem::exists(dir.File("user.dat"))) << c.what;
+  }
+
+  // Files of the wrong size from an earlier prepare: said, not re-created.
+  ASSERT_EQ(RunLoadcell({"fileio", "--file-dir=" + dir.path(), "--file-num=2",
+                         "--file-total-size=1M", "prepare"})
+                .exit_code,
+            0);
+  ProcessResult r = RunLoadcell({"fileio", "--file-dir=" + dir.path(), "--file-num=2",
+                                 "--file-total-size=2M", "--file-test-mode=rndrd", "run"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("has size 524288, expected 1048576"), std::string::npos) << r.err;
+  EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.0")), 524288u);
+
+  // A file loadcell did not create is never overwritten.
+  ASSERT_EQ(RunLoadcell({"fileio", "--file-dir=" + dir.path(), "cleanup"}).exit_code, 0);
+  { std::ofstream(dir.File("test_file.1")) << "user data"; }
+  r = RunLoadcell({"fileio", "--file-dir=" + dir.path(), "--file-num=2", "--file-total-size=1M",
+                   "prepare"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("not created by loadcell"), std::string::npos) << r.err;
+  EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.1")), 9u);
+  EXPECT_TRUE(std::filesystem::exists(dir.File("user.dat")));
+}
+
+}  // namespace
+}  // namespace loadcell
