@@ -80,6 +80,7 @@ Status OltpWorkload::Validate(int threads) {
   shared_.opts = opts_;
   ResolveLegacyMix(kind_, shared_.opts);
   shared_.driver = &driver;
+  shared_.dialect = dialect_;
   shared_.threads = threads;
 
   first_conn_.reset();
@@ -99,17 +100,6 @@ bool OltpWorkload::SqliteFileExists() const {
   const std::string path = SqlitePath();
   struct stat st {};
   return path.empty() || path == ":memory:" || ::stat(path.c_str(), &st) == 0;
-}
-
-std::vector<std::string> OltpWorkload::Warnings(int threads) const {
-  std::vector<std::string> out;
-  if (dialect_ == SqlDialect::kSqlite && threads > 1 && shared_.plan.kind != OltpKind::kPointSelect &&
-      ExpectedMix(shared_.plan).writes > 0) {
-    out.push_back(
-        "SQLite allows one writer at a time: with several threads, writers wait for each other "
-        "(busy retries count as ignored errors)");
-  }
-  return out;
 }
 
 Result<std::unique_ptr<DbConnection>> OltpWorkload::TakeConnection() {
@@ -145,7 +135,8 @@ Status OltpWorkload::Init(int threads) {
   std::lock_guard<std::mutex> lock(conn_mu_);
   if (dialect_ == SqlDialect::kSqlite && !SqliteFileExists()) {
     return Status::FailedPrecondition(fmt::format(
-        "SQLite database {} does not exist; run '{} prepare' with the same options first",
+        "SQLite database {} does not exist; run 'loadcell {} prepare' with the same options "
+        "first",
         SqlitePath(), Name()));
   }
   if (first_conn_ == nullptr) {
@@ -176,7 +167,10 @@ std::vector<std::pair<std::string, std::string>> OltpWorkload::Describe() const 
   std::vector<std::pair<std::string, std::string>> d;
   if (option_set_ == nullptr || shared_.driver == nullptr) return d;
   const DbDriver& driver = *shared_.driver;
-  d.push_back({"Database driver", driver.Name() + " (" + driver.Describe() + ")"});
+  const std::string where = driver.Describe();
+  d.push_back({"Database driver", where.rfind(driver.Name(), 0) == 0
+                                      ? where
+                                      : driver.Name() + " (" + where + ")"});
   if (!server_version_.empty()) d.push_back({"Server version", server_version_});
   if (kind_ == OltpKind::kBulkInsert) {
     d.push_back({"Tables", fmt::format("sbtest1..sbtest{} (one per thread)", threads_)});
@@ -193,6 +187,11 @@ std::vector<std::pair<std::string, std::string>> OltpWorkload::Describe() const 
   const bool ps = driver.server_prepared() && driver.Capabilities().prepared_statements;
   d.push_back({"Prepared statements", ps ? "server-side (--db-ps-mode=auto)"
                                          : "emulated in the client (--db-ps-mode=disable)"});
+  if (dialect_ == SqlDialect::kSqlite && threads_ > 1 && ExpectedMix(shared_.plan).writes > 0) {
+    d.push_back({"Write concurrency",
+                 "SQLite allows one writer at a time: write transactions wait for each other "
+                 "(BEGIN IMMEDIATE)"});
+  }
   if (shared_.opts.reconnect() != ReconnectMode::kSession) {
     d.push_back({"Reconnect mode", shared_.opts.reconnect_mode});
   }

@@ -30,7 +30,6 @@ class OltpWorkload final : public Workload {
   // Checks the options, picks the driver and connects once (the server's
   // version goes into the report header; a refused connection fails here).
   Status Validate(int threads) override;
-  std::vector<std::string> Warnings(int threads) const override;
 
   bool SupportsPrepare() const override { return true; }
   Status Prepare(const PrepareContext& ctx) override;

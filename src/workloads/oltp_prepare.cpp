@@ -335,7 +335,7 @@ Status CheckOltpTablesExist(const OltpDbContext& c, DbConnection& conn) {
     LC_ASSIGN_OR_RETURN(bool exists, TableExists(conn, c.dialect, t));
     if (!exists) {
       return Status::FailedPrecondition(fmt::format(
-          "table {} does not exist ({}); run '{} prepare' with the same options first", t,
+          "table {} does not exist ({}); run 'loadcell {} prepare' with the same options first", t,
           c.driver->Describe(), OltpKindName(c.kind)));
     }
   }

@@ -48,13 +48,20 @@ class OltpWorkerBase : public Worker {
 
   Status Finish() override {
     SampleCpu();
-    stmts_.clear();
+    ClearStatements();
     return Status::Ok();
   }
 
  protected:
   void Add(int counter, uint64_t n) {
     if (rec_ != nullptr) rec_->Add(counter, n);
+  }
+
+  // Prepared statements belong to their connection: dropped before it
+  // reconnects or closes.
+  void ClearStatements() {
+    stmts_.clear();
+    begin_stmt_.reset();
   }
 
   void SampleCpu() {
@@ -137,7 +144,7 @@ class OltpWorkerBase : public Worker {
   // Re-opens the connection, waiting 10 ms, 20 ms, ... up to 1 s between
   // attempts, for at most --reconnect-timeout.
   Status ReconnectWithBackoff(const DbError& cause) {
-    stmts_.clear();  // they belong to the lost connection
+    ClearStatements();  // they belong to the lost connection
     const Nanos start = MonotonicNow();
     const Nanos limit = static_cast<Nanos>(opts_.reconnect_timeout_s * 1e9);
     Nanos backoff = 10 * kNanosPerMilli;
@@ -165,7 +172,7 @@ class OltpWorkerBase : public Worker {
 
   // A planned reconnect (--oltp-reconnect-mode).
   Status PlannedReconnect() {
-    stmts_.clear();
+    ClearStatements();
     DbError r = conn_->Reconnect();
     if (!r.ok()) return Recover(r);
     Add(kOltpReconnects, 1);
@@ -187,6 +194,7 @@ class OltpWorkerBase : public Worker {
   std::unique_ptr<DbConnection> conn_;
   // Destroyed before conn_ (declared after it).
   std::vector<std::unique_ptr<DbStatement>> stmts_;
+  std::unique_ptr<DbStatement> begin_stmt_;  // SQLite's BEGIN IMMEDIATE
   DbExecResult result_;
   bool in_trx_ = false;
   int consecutive_failures_ = 0;
@@ -204,6 +212,7 @@ class OltpWorker final : public OltpWorkerBase {
         points_(std::move(points)),
         use_trx_(shared.plan.transaction),
         self_timed_(shared.opts.has_think_time()),
+        begin_immediate_(shared.dialect == SqlDialect::kSqlite && ExpectedMix(shared.plan).writes > 0),
         reconnect_(shared.opts.reconnect()) {}
 
   Status RunEvent() override {
@@ -235,10 +244,25 @@ class OltpWorker final : public OltpWorkerBase {
   int64_t Table() { return static_cast<int64_t>(rng_.Uniform(1, static_cast<uint64_t>(opts_.tables))); }
   int64_t Id() { return static_cast<int64_t>(ids_.Next(rng_)); }
 
+  // SQLite: a transaction that writes takes the write lock at BEGIN
+  // (IMMEDIATE), so that concurrent writers wait in the busy handler instead
+  // of failing when a read lock cannot be upgraded.
+  DbError Begin() {
+    if (!begin_immediate_) return conn_->Begin();
+    if (begin_stmt_ == nullptr) {
+      DbError e = conn_->Prepare("BEGIN IMMEDIATE", 0, begin_stmt_);
+      if (!e.ok()) {
+        begin_stmt_.reset();
+        return e;
+      }
+    }
+    return begin_stmt_->Execute(result_);
+  }
+
   DbError Attempt() {
     in_trx_ = false;
     if (use_trx_) {
-      DbError e = conn_->Begin();
+      DbError e = Begin();
       if (!e.ok()) return e;
       Add(kOltpOthers, 1);
       in_trx_ = true;
@@ -267,7 +291,7 @@ class OltpWorker final : public OltpWorkerBase {
     if (e.ok() && reconnect_ == ReconnectMode::kQuery && !in_trx_ && !use_trx_) {
       // Reconnect after each autocommit statement; inside a transaction the
       // reconnect waits for its end.
-      stmts_.clear();
+      ClearStatements();
       e = conn_->Reconnect();
       if (e.ok()) Add(kOltpReconnects, 1);
     }
@@ -376,6 +400,7 @@ class OltpWorker final : public OltpWorkerBase {
   Distribution points_;  // select_random_*: this thread's segment of k
   const bool use_trx_;
   const bool self_timed_;
+  const bool begin_immediate_;
   const ReconnectMode reconnect_;
   uint64_t unique_next_ = 0;
   std::string c_, pad_;

@@ -75,6 +75,7 @@ struct OltpRunShared {
   OltpPlan plan;
   OltpOptions opts;
   DbDriver* driver = nullptr;
+  SqlDialect dialect = SqlDialect::kSqlite;
   int threads = 1;
   uint64_t unique_base = 0;   // start of the client-generated id sequence
   // bulk_insert: the first id each thread inserts (index = thread id).
