@@ -1,0 +1,95 @@
+#pragma once
+// Reading a saved loadcell JSON result (schema "loadcell-result/1",
+// docs/json-schema.md) back into plain figures, for `loadcell report`,
+// `loadcell compare`, `loadcell sweep` and the HTML report.
+//
+// ResultData holds the figures as the JSON states them (percentiles as
+// numbers, the histogram as [low, high, count] rows); nothing is
+// recomputed. Fields the reader does not know are ignored (later schema-1
+// versions only add fields); a missing or mistyped field that the reader
+// needs is an error naming the field.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+#include "runner/run_result.h"
+
+namespace loadcell {
+
+// One latency object (nanoseconds).
+struct LatencyFigures {
+  uint64_t count = 0;
+  uint64_t min = 0;
+  uint64_t max = 0;
+  double mean = 0;
+  double stddev = 0;
+  double sum = 0;
+  // In the JSON's order: {"50", 1234}, {"95", ...}, ...
+  std::vector<std::pair<std::string, uint64_t>> percentiles;
+
+  // The percentile named `name` ("99.9"), or nullopt when absent.
+  std::optional<uint64_t> Percentile(std::string_view name) const;
+};
+
+struct IntervalFigures {
+  double t_s = 0;
+  double duration_s = 0;
+  int threads = 0;
+  uint64_t events = 0;
+  double events_per_second = 0;
+  uint64_t errors = 0;
+  uint64_t queue = 0;
+  LatencyFigures latency;
+  std::vector<std::pair<std::string, LatencyFigures>> latency_by_kind;
+  std::vector<std::pair<std::string, uint64_t>> counters;
+};
+
+struct HistogramRow {
+  uint64_t low = 0;
+  uint64_t high = 0;
+  uint64_t count = 0;
+};
+
+struct ResultData {
+  std::string source;  // where it was read from (a path), for messages
+  Manifest manifest;
+  double total_time_s = 0;
+  uint64_t events = 0;
+  double events_per_second = 0;
+  uint64_t errors = 0;
+  LatencyFigures latency;
+  std::vector<std::pair<std::string, LatencyFigures>> latency_by_kind;
+  std::optional<LatencyFigures> service_latency;
+  std::vector<std::pair<std::string, uint64_t>> counters;
+  // value is NaN when the JSON holds null.
+  std::vector<Metric> metrics;
+  std::vector<ThreadFigures> threads;
+  std::vector<IntervalFigures> intervals;
+  std::vector<HistogramRow> histogram;
+  bool interrupted = false;
+  bool forced_shutdown = false;
+  std::string failure;  // empty when the run completed
+
+  // The counter named `name`, or nullopt.
+  std::optional<uint64_t> Counter(std::string_view name) const;
+  // The value of option `name` in the manifest (any group), or nullopt.
+  std::optional<std::string> Option(std::string_view name) const;
+};
+
+// Parses `text`. `source` names it in messages. On failure InvalidArgument
+// with one line, e.g.
+//   "run.json: not a loadcell result: line 3, column 7: syntax error ..."
+//   "run.json: not a loadcell result: 'schema' is \"x\", expected \"loadcell-result/1\""
+//   "run.json: not a loadcell result: summary.events: expected an integer, found a string"
+Result<ResultData> ParseResultJson(std::string_view text, const std::string& source);
+
+// Reads and parses the file at `path`; a file that cannot be read is
+// InvalidArgument naming it.
+Result<ResultData> ReadResultFile(const std::string& path);
+
+}  // namespace loadcell
