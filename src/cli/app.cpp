@@ -7,7 +7,10 @@
 #include <memory>
 
 #include "cli/command_line.h"
+#include "cli/compare_command.h"
+#include "cli/report_command.h"
 #include "cli/suite.h"
+#include "cli/sweep_command.h"
 #include "cli/test_setup.h"
 #include "core/version.h"
 #include "report/reporter.h"
@@ -38,6 +41,11 @@ std::string Usage() {
       "  loadcell --test=TEST [options] [prepare|run|cleanup|help]   (sysbench 0.4/0.5 form)\n"
       "  loadcell list       list the tests\n"
       "  loadcell suite      quick suite: cpu, memory, threads and mutex, ~2 s each\n"
+      "  loadcell report RESULT.json [-o REPORT.html]   HTML report of a saved JSON result\n"
+      "  loadcell compare A.json B.json [...]            results side by side (A1 A2 -- B1 B2:\n"
+      "                                                  repeated runs per side)\n"
+      "  loadcell sweep --threads=1,2,4 [--OPTION=V1,V2...] [--repeat=N] [--output-dir=DIR]\n"
+      "                 -- TEST [options] run            a matrix of runs and its table\n"
       "  loadcell help       this text (also --help)\n"
       "  loadcell version    the version (also --version)\n"
       "\n"
@@ -45,6 +53,7 @@ std::string Usage() {
       "Options are --name=value or a bare --flag (= on); they may stand anywhere.\n"
       "Sizes take K, M, G, T suffixes (powers of 1024); times take us, ms, s, m, h.\n"
       "--config-file=PATH reads name=value lines; the command line wins.\n"
+      "--report-html=PATH also writes an HTML report with charts; --quiet: no progress display.\n"
       "Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted.\n"
       "\n";
   // The general options, as every test registers them.
@@ -89,7 +98,7 @@ std::unique_ptr<Reporter> MakeReporter(const std::string& format, std::ostream& 
   return MakeTextReporter(os, w, s);
 }
 
-int RunTest(TestSetup& setup, std::ostream& out, std::ostream& err) {
+int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
   Workload& workload = *setup.workload;
   const RunConfig& cfg = setup.cfg;
   for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
@@ -101,6 +110,11 @@ int RunTest(TestSetup& setup, std::ostream& out, std::ostream& err) {
   settings.report_interval_s = cfg.report_interval_s;
 
   MultiReporter reporters;
+  RunAddons addons;  // --report-html, live status (first: erased before the report)
+  if (Status s = addons.Attach(extras, workload, settings, setup.cfg, reporters, err); !s.ok()) {
+    PrintError(err, s);
+    return kExitUsage;
+  }
   std::ofstream file;
   if (!cfg.output_file.empty()) {
     file.open(cfg.output_file, std::ios::out | std::ios::trunc);
@@ -137,6 +151,10 @@ int RunTest(TestSetup& setup, std::ostream& out, std::ostream& err) {
     std::_Exit(kExitRunFailed);
   }
   int code = kExitOk;
+  if (Status s = addons.Finish(); !s.ok()) {
+    PrintError(err, s);
+    code = kExitRunFailed;
+  }
   if (file.is_open()) {
     file.flush();
     if (!file) {
@@ -183,6 +201,13 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
     out << Usage();
     return kExitUsage;
   }
+  // report, compare and sweep read their own arguments (sweep and compare use "--").
+  if (args[0] == "report" || args[0] == "compare" || args[0] == "sweep") {
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (args[0] == "report") return RunReportCommand(rest, out, err);
+    if (args[0] == "compare") return RunCompareCommand(rest, out, err);
+    return RunSweepCommand(rest, out, err);
+  }
   Result<CommandLine> parsed = TokenizeArgs(args);
   if (!parsed.ok()) {
     PrintError(err, parsed.status());
@@ -225,6 +250,11 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
   TestSetup& setup = **created;
   if (inv.command == Command::kTestHelp) return PrintTestHelp(setup, out);
 
+  Result<RunExtras> extras = TakeRunExtras(cl.options);
+  if (!extras.ok()) {
+    PrintError(err, extras.status());
+    return kExitUsage;
+  }
   if (Status s = ConfigureTest(setup, cl.options, /*check_unknown=*/true); !s.ok()) {
     PrintError(err, s);
     return s.IsUsageError() ? kExitUsage : ExitFor(s);
@@ -232,7 +262,7 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
   if (inv.command == Command::kPrepare || inv.command == Command::kCleanup) {
     return PrepareOrCleanup(setup, inv.command, err);
   }
-  return RunTest(setup, out, err);
+  return RunTest(setup, *extras, out, err);
 }
 
 }  // namespace loadcell

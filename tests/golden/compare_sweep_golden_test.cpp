@@ -1,0 +1,122 @@
+// Golden tests of the compare and sweep tables: fixed results (the report
+// fixture, varied) rendered as text and CSV must match the files under
+// tests/golden/data/ byte for byte. Regenerate after an intended change with
+//   LOADCELL_UPDATE_GOLDEN=1 golden_tests --gtest_filter='CompareSweepGolden*'
+// and review the diff.
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "../unit/report/report_fixture.h"
+#include "cli/compare_command.h"
+#include "cli/sweep_command.h"
+#include "report/json_reader.h"
+
+namespace loadcell::report_test {
+namespace {
+
+std::string GoldenPath(const std::string& name) {
+  return std::string(LOADCELL_SOURCE_DIR) + "/tests/golden/data/" + name;
+}
+
+void ExpectMatchesGolden(const std::string& name, const std::string& actual) {
+  const std::string path = GoldenPath(name);
+  const char* update = std::getenv("LOADCELL_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream out(path, std::ios::binary);
+    out << actual;
+    ASSERT_TRUE(out.good()) << "cannot write " << path;
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path
+                         << " (run with LOADCELL_UPDATE_GOLDEN=1 to create it)";
+  std::ostringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(want.str(), actual) << name << " differs from the golden file";
+}
+
+// The fixture result with its time stretched by `time_factor` (so events/s
+// changes) and its slow events made `slow_ns` long.
+ResultData Variant(const std::string& source, double time_factor, uint64_t slow_ns,
+                   const std::string& threads = "2") {
+  RunResult r = FixtureResult();
+  r.total_time_s *= time_factor;
+  r.latency[0].histogram =
+      HistogramOf({{3000, 500}, {250000, 400}, {slow_ns, 90}, {15000000, 10}});
+  r.manifest.options[0].value = threads;
+  FakeWorkload w;
+  Result<ResultData> d = ParseResultJson(Render(Format::kJson, w, r, FixtureSettings()), source);
+  EXPECT_TRUE(d.ok()) << d.status().message();
+  return d.ok() ? *d : ResultData();
+}
+
+TEST(CompareSweepGolden, CompareTwoResultsText) {
+  std::vector<std::string> warnings;
+  std::string text = FormatComparison(
+      {{Variant("before.json", 1, 1200000)}, {Variant("after.json", 0.8, 900000)}}, "text",
+      &warnings);
+  ExpectMatchesGolden("compare_two.txt", text);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(CompareSweepGolden, CompareThreeResultsCsv) {
+  std::vector<std::string> warnings;
+  std::string csv = FormatComparison({{Variant("a.json", 1, 1200000)},
+                                      {Variant("b.json", 0.8, 900000)},
+                                      {Variant("c.json", 1.25, 2000000, "4")}},
+                                     "csv", &warnings);
+  ExpectMatchesGolden("compare_three.csv", csv);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "C differs from A in --threads: 2 in A, 4 in C");
+}
+
+TEST(CompareSweepGolden, CompareRepeatedRunsJudgesTheSpread) {
+  std::vector<std::string> warnings;
+  std::string text = FormatComparison(
+      {{Variant("a1.json", 1, 1200000), Variant("a2.json", 1.02, 1250000)},
+       {Variant("b1.json", 0.8, 1150000), Variant("b2.json", 0.79, 1300000)}},
+      "text", &warnings);
+  ExpectMatchesGolden("compare_groups.txt", text);
+  EXPECT_NE(text.find("beyond spread"), std::string::npos);  // events/s: ranges apart
+  EXPECT_NE(text.find("within spread"), std::string::npos);  // p99: ranges overlap
+}
+
+SweepTable FixtureSweep(int repeat) {
+  SweepTable t;
+  t.test = "fake";
+  t.options = {"threads", "fake-block-size"};
+  t.repeat = repeat;
+  const double factors[] = {1.0, 0.6, 0.4, 0.35};
+  int i = 0;
+  for (const char* threads : {"1", "2"}) {
+    for (const char* bs : {"4K", "64K"}) {
+      t.values.push_back({threads, bs});
+      std::vector<ResultData> runs;
+      for (int rep = 0; rep < repeat; ++rep) {
+        runs.push_back(Variant("p.json", factors[i] * (1 + 0.02 * rep), 1200000 + 100000 * i));
+      }
+      t.runs.push_back(std::move(runs));
+      ++i;
+    }
+  }
+  return t;
+}
+
+TEST(CompareSweepGolden, SweepText) { ExpectMatchesGolden("sweep.txt", FormatSweep(FixtureSweep(1), "text")); }
+
+TEST(CompareSweepGolden, SweepCsv) { ExpectMatchesGolden("sweep.csv", FormatSweep(FixtureSweep(1), "csv")); }
+
+TEST(CompareSweepGolden, SweepRepeatedAndInterruptedText) {
+  SweepTable t = FixtureSweep(3);
+  t.runs[3].clear();  // the last point did not finish
+  t.interrupted = true;
+  ExpectMatchesGolden("sweep_repeat.txt", FormatSweep(t, "text"));
+}
+
+}  // namespace
+}  // namespace loadcell::report_test
