@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <stdlib.h>
+
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +12,7 @@
 #include "cli/test_setup.h"
 #include "runner/runner.h"
 #include "stats/summary.h"
+#include "workloads/fileio.h"
 
 namespace loadcell {
 namespace {
@@ -17,6 +21,9 @@ struct SuiteTest {
   const char* name;
   // Options that differ from the test's defaults for a ~2 s run.
   std::vector<std::pair<const char*, const char*>> defaults;
+  // Runs on files in a temporary folder (prepared before, cleaned up and
+  // removed after).
+  bool needs_files = false;
 };
 
 const std::vector<SuiteTest>& SuiteTests() {
@@ -27,6 +34,13 @@ const std::vector<SuiteTest>& SuiteTests() {
       {"threads", {{"time", "2"}}},
       // Mutex runs one event per thread; the time limit is only a bound.
       {"mutex", {{"time", "2"}}},
+      // Random reads and writes on 4 x 16 MiB files, periodic fsyncs.
+      {"fileio",
+       {{"time", "2"},
+        {"file-test-mode", "rndrw"},
+        {"file-num", "4"},
+        {"file-total-size", "64M"}},
+       true},
   };
   return kTests;
 }
@@ -56,6 +70,38 @@ std::string FormatLatency(uint64_t ns) {
   return fmt::format("{:.2f} s", static_cast<double>(ns) / 1e9);
 }
 
+// A folder under the system's temporary directory, removed (with the
+// files fileio made in it, and nothing else) when this goes away.
+class SuiteTempDir final {
+ public:
+  SuiteTempDir() {
+    std::error_code ec;
+    std::string tmpl = std::filesystem::temp_directory_path(ec).string();
+    if (ec || tmpl.empty()) tmpl = "/tmp";
+    tmpl += "/loadcell-suite-XXXXXX";
+    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+  }
+  ~SuiteTempDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove(path_, ec);  // only if empty
+  }
+  SuiteTempDir(const SuiteTempDir&) = delete;
+  SuiteTempDir& operator=(const SuiteTempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Prepares the files of a test that needs them, quietly.
+Status PrepareFiles(Workload& w, const RunConfig& cfg) {
+  if (auto* f = dynamic_cast<FileIoWorkload*>(&w)) f->SetConsole(nullptr, nullptr, false);
+  PrepareContext ctx;
+  ctx.threads = static_cast<int>(cfg.threads);
+  ctx.seed = static_cast<uint64_t>(cfg.seed);
+  return w.Prepare(ctx);
+}
+
 }  // namespace
 
 int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
@@ -68,11 +114,21 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
   }
   // Set up and validate every test before the first one starts.
   std::vector<std::unique_ptr<TestSetup>> setups;
+  std::vector<bool> needs_files;
   std::vector<bool> used(options.entries().size(), false);
+  SuiteTempDir files_dir;
   for (const SuiteTest& t : SuiteTests()) {
     RawOptions raw = options;
     RawOptions defaults;
     for (const auto& [name, value] : t.defaults) defaults.Add(name, value, true, "suite default");
+    if (t.needs_files) {
+      if (files_dir.path().empty()) {
+        err << "loadcell: error: cannot create a temporary folder for the suite's '" << t.name
+            << "' test\n";
+        return 1;
+      }
+      defaults.Add("file-dir", files_dir.path(), true, "suite default");
+    }
     raw.AddDefaults(defaults);
     Result<std::unique_ptr<TestSetup>> setup = CreateTest(t.name, t.name);
     Status s = setup.ok() ? ConfigureTest(**setup, raw, /*check_unknown=*/false) : setup.status();
@@ -85,6 +141,7 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
         used[i] = true;
     }
     setups.push_back(std::move(*setup));
+    needs_files.push_back(t.needs_files);
   }
   for (size_t i = 0; i < used.size(); ++i) {
     if (!used[i] && options.entries()[i].name != "config-file") {
@@ -99,14 +156,22 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
   bool failed = false;
   bool interrupted = false;
   double percentile = 95;
-  for (auto& setup : setups) {
+  for (size_t i = 0; i < setups.size(); ++i) {
+    auto& setup = setups[i];
     percentile = setup->cfg.percentile;
     Row row;
     row.test = setup->test;
     row.threads = static_cast<int>(setup->cfg.threads);
     err << "loadcell: suite: running " << setup->test << "\n";
+    Status prepared = needs_files[i] ? PrepareFiles(*setup->workload, setup->cfg) : Status::Ok();
     Result<RunResult> r =
-        RunWorkload(*setup->workload, setup->cfg, BuildManifest(*setup, "run"), nullptr);
+        prepared.ok()
+            ? RunWorkload(*setup->workload, setup->cfg, BuildManifest(*setup, "run"), nullptr)
+            : Result<RunResult>(prepared);
+    if (needs_files[i]) {
+      Status cleaned = setup->workload->Cleanup(PrepareContext{});
+      if (!cleaned.ok()) err << "loadcell: warning: suite cleanup: " << cleaned.ToString() << "\n";
+    }
     if (!r.ok()) {
       row.status = "FAILED: " + r.status().ToString();
       failed = true;
