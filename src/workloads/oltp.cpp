@@ -116,6 +116,7 @@ OltpDbContext OltpWorkload::DbContext(int threads, uint64_t seed) {
   c.dialect = dialect_;
   c.threads = threads;
   c.seed = seed;
+  c.quiet = quiet_;
   return c;
 }
 

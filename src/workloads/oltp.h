@@ -46,6 +46,9 @@ class OltpWorkload final : public Workload {
   std::string TextSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
 
+  // Prepare and cleanup print nothing (for the quick suite).
+  void SetQuiet(bool quiet) { quiet_ = quiet; }
+
   OltpKind kind() const { return kind_; }
   const OltpOptions& options() const { return opts_; }
   const OltpPlan& plan() const { return shared_.plan; }
@@ -63,6 +66,7 @@ class OltpWorkload final : public Workload {
   const OptionSet* option_set_ = nullptr;
   SqlDialect dialect_ = SqlDialect::kSqlite;
   int threads_ = 1;
+  bool quiet_ = false;
   std::string server_version_;
   std::mutex conn_mu_;
   std::unique_ptr<DbConnection> first_conn_;

@@ -1,12 +1,10 @@
 #include "workloads/oltp_prepare.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <charconv>
-#include <condition_variable>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -14,6 +12,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/progress.h"
 #include "core/random.h"
 #include "runner/runner.h"
 
@@ -24,8 +23,10 @@ namespace {
 constexpr uint64_t kProgressStep = 1000;
 
 std::mutex g_print_mu;
+std::atomic<bool> g_quiet{false};
 
 void PrintOut(const std::string& line) {
+  if (g_quiet.load(std::memory_order_relaxed)) return;
   std::lock_guard<std::mutex> lock(g_print_mu);
   std::fputs(line.c_str(), stdout);
   std::fflush(stdout);
@@ -73,7 +74,7 @@ Result<std::unique_ptr<DbConnection>> ConnectOr(const OltpDbContext& c,
 
 // Shared state of the parallel load.
 struct LoadState {
-  std::atomic<uint64_t> rows_done{0};
+  Progress* progress = nullptr;
   std::atomic<bool> abort{false};
   std::mutex mu;
   Status first_error;
@@ -127,7 +128,7 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
       RandomFromTemplate(rng, PadValueTemplate(), values[kc + 2].s);
       if (DbError e = bulk->AddRow(values); !e.ok()) return Failed(e, "cannot load " + table);
       if (++pending == kProgressStep) {
-        st.rows_done.fetch_add(pending, std::memory_order_relaxed);
+        st.progress->Advance(pending);
         pending = 0;
         if (st.abort.load(std::memory_order_relaxed)) return Status::Ok();
         if (StopRequested()) return Status::Cancelled("interrupted");
@@ -138,7 +139,7 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
     if (wrap) {
       if (DbError e = conn.Commit(); !e.ok()) return Failed(e, "cannot commit " + table);
     }
-    st.rows_done.fetch_add(pending, std::memory_order_relaxed);
+    st.progress->Advance(pending);
   }
   if (o.secondary) {
     const std::string sql = SecondaryIdIndexSql(c.dialect, n);
@@ -152,62 +153,7 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
   return Status::Ok();
 }
 
-// Progress on stderr while the loaders run: a bar on a terminal, otherwise a
-// line per 10%.
-// Set when the loaders finished; wakes the progress reporter at once.
-struct DoneSignal {
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
-
-  void Set() {
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      done = true;
-    }
-    cv.notify_all();
-  }
-  // Waits up to `ms`; true once done.
-  bool WaitFor(int ms) {
-    std::unique_lock<std::mutex> lock(mu);
-    return cv.wait_for(lock, std::chrono::milliseconds(ms), [this] { return done; });
-  }
-};
-
-void ReportProgress(const LoadState& st, uint64_t total, DoneSignal& done) {
-  if (total == 0) return;
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  int last_decile = 0;
-  bool drawn = false;
-  for (;;) {
-    const bool finished = done.WaitFor(200);
-    const uint64_t rows = std::min(total, st.rows_done.load(std::memory_order_relaxed));
-    if (tty) {
-      const int width = 30;
-      const int filled = static_cast<int>(static_cast<double>(rows) / static_cast<double>(total) * width);
-      std::fprintf(stderr, "\rprepare: [%s%s] %s", std::string(static_cast<size_t>(filled), '#').c_str(),
-                   std::string(static_cast<size_t>(width - filled), ' ').c_str(),
-                   PrepareProgressText(rows, total).c_str());
-      drawn = true;
-    } else {
-      const int decile = static_cast<int>(rows * 10 / total);
-      if (decile > last_decile && decile < 10) {
-        std::fprintf(stderr, "loadcell: prepare: %s\n", PrepareProgressText(rows, total).c_str());
-        last_decile = decile;
-      }
-    }
-    std::fflush(stderr);
-    if (finished) break;
-  }
-  if (drawn) std::fputs("\n", stderr);
-}
-
 }  // namespace
-
-std::string PrepareProgressText(uint64_t done, uint64_t total) {
-  const uint64_t pct = total == 0 ? 100 : done * 100 / total;
-  return fmt::format("{}% ({} of {} rows)", pct, done, total);
-}
 
 std::vector<std::string> OltpTables(const OltpDbContext& c) {
   const int64_t n = c.kind == OltpKind::kBulkInsert ? c.threads : c.opts->tables;
@@ -217,6 +163,7 @@ std::vector<std::string> OltpTables(const OltpDbContext& c) {
 }
 
 Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
+  g_quiet.store(c.quiet, std::memory_order_relaxed);
   LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
   const std::vector<std::string> tables = OltpTables(c);
   const bool keep_existing = c.kind == OltpKind::kBulkInsert;  // CREATE TABLE IF NOT EXISTS
@@ -258,7 +205,14 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
   const Nanos t0 = MonotonicNow();
   const int64_t ntables = static_cast<int64_t>(tables.size());
   const int workers = static_cast<int>(std::clamp<int64_t>(c.threads, 1, ntables));
+  const bool rows_loaded = c.kind != OltpKind::kBulkInsert &&
+                           !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
+  const uint64_t total = rows_loaded ? static_cast<uint64_t>(ntables * c.opts->table_size) : 0;
+  g_quiet.store(c.quiet, std::memory_order_relaxed);
+  Progress progress = c.quiet ? Progress("prepare", total, "rows", nullptr, false)
+                              : Progress("prepare", total, "rows");
   LoadState st;
+  st.progress = &progress;
   std::vector<std::thread> threads;
   std::vector<std::unique_ptr<DbConnection>> conns(static_cast<size_t>(workers));
   conns[0] = std::move(conn);
@@ -280,14 +234,8 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
       }
     });
   }
-  const bool rows_loaded = c.kind != OltpKind::kBulkInsert &&
-                           !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
-  const uint64_t total = rows_loaded ? static_cast<uint64_t>(ntables * c.opts->table_size) : 0;
-  DoneSignal done;
-  std::thread progress([&] { ReportProgress(st, total, done); });
   for (std::thread& t : threads) t.join();
-  done.Set();
-  progress.join();
+  progress.Done();
   if (!st.first_error.ok()) {
     if (st.first_error.code() == StatusCode::kCancelled) {
       return Status::Cancelled(
@@ -304,6 +252,7 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
 }
 
 Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
+  g_quiet.store(c.quiet, std::memory_order_relaxed);
   LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
   LC_ASSIGN_OR_RETURN(std::set<std::string> ours, Markers(*conn, c.dialect));
   for (const std::string& t : OltpTables(c)) {

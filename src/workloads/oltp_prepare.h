@@ -23,6 +23,7 @@ struct OltpDbContext {
   SqlDialect dialect = SqlDialect::kSqlite;
   int threads = 1;   // --threads: tables loaded in parallel; bulk_insert's table count
   uint64_t seed = 0;
+  bool quiet = false;  // no table lines on stdout, no progress on stderr
 };
 
 // The tables workload `kind` uses: sbtest1..--tables, or sbtest1..threads
@@ -45,8 +46,5 @@ Status CheckOltpTablesExist(const OltpDbContext& c, DbConnection& conn);
 
 // bulk_insert: the first free id of each thread's table (MAX(id) + 1).
 Result<std::vector<int64_t>> BulkInsertNextIds(const OltpDbContext& c, DbConnection& conn);
-
-// "12% (1200 of 10000 rows)": the progress text for `done` of `total`.
-std::string PrepareProgressText(uint64_t done, uint64_t total);
 
 }  // namespace loadcell
