@@ -99,9 +99,12 @@ void Progress::Draw(bool final_draw) {
   }
   if (final_draw && v > 0 && total_ > 0 && v >= total_) reached = 10;
   // Every decile gets its line, also when one Advance crossed several.
+  // (With fewer than ten units, deciles share units: one line for each amount.)
   while (deciles_printed_ < reached) {
     ++deciles_printed_;
     const uint64_t at = deciles_printed_ == reached ? v : DecileUnits(total_, deciles_printed_);
+    if (at == last_line_units_) continue;
+    last_line_units_ = at;
     *out_ << LineText(at, elapsed) << '\n';
   }
   out_->flush();

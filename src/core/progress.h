@@ -69,6 +69,7 @@ class Progress final {
   std::atomic<uint64_t> next_line_{0};  // not tty: units at which the next 10% line is due
   std::mutex mu_;                       // guards the fields below and output
   int deciles_printed_ = 0;
+  uint64_t last_line_units_ = 0;  // units shown by the last 10% line
   size_t last_width_ = 0;
   bool finished_ = false;
 };

@@ -53,7 +53,8 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 tr.set td{font-weight:600}
 details summary{cursor:pointer;color:var(--muted);margin:.4em 0}
 footer{color:var(--muted);font-size:.8em;margin:2em 0 1em}
-@media (max-width:600px){body{font-size:14px}main{padding:10px}.card dd{font-size:1.1em}th,td{padding:3px 5px}}
+@media (max-width:600px){body{font-size:14px}main{padding:10px}.card dd{font-size:1.1em}th,td{padding:3px 5px}
+ svg .tick{font-size:15px}svg .axis-title{font-size:16px}svg .ref-label{font-size:15px}}
 @media print{
  body{font-size:10pt;background:#fff}
  main{max-width:none;padding:0}

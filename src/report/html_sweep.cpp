@@ -112,7 +112,14 @@ std::string RenderSweepHtml(const SweepFigures& s) {
     rows.push_back(std::move(row));
   }
   out += "<section id=\"points\"><h2>Points</h2>" + html::Table(rows, numeric, "sweep") + "</section>\n";
-  out += html::ManifestSection(s.manifest);
+  std::string manifest = html::ManifestSection(s.manifest);
+  const std::string heading = "<h2>Manifest</h2>";
+  if (size_t at = manifest.find(heading); at != std::string::npos) {
+    manifest.replace(at, heading.size(),
+                     "<h2>Manifest of the first point</h2><p class=\"sub\">The swept options "
+                     "differ from point to point; each run's JSON holds its own manifest.</p>");
+  }
+  out += manifest;
   out += html::PageEnd();
   return out;
 }

@@ -71,6 +71,14 @@ TEST(ProgressTest, BarShowsRateAndTimeLeft) {
   EXPECT_NE(bar.find("0:30 left"), std::string::npos) << bar;  // 6 runs at 5 s each
 }
 
+TEST(ProgressTest, FewUnitsPrintOneLineEach) {
+  std::ostringstream out;
+  Progress p("sweep", 8, "runs", &out, false);
+  for (int i = 0; i < 8; ++i) p.Advance(1);
+  p.Done();
+  EXPECT_EQ(CountLines(out.str()), 8) << out.str();
+}
+
 TEST(ProgressTest, DisabledPrintsNothing) {
   SetProgressEnabled(false);
   std::ostringstream out;
