@@ -25,7 +25,7 @@ class LiveStatus final : public Reporter {
 
   void OnStatus(const IntervalSnapshot& s) override {
     events_ += s.events;
-    std::string line = time_limit_s_ > 0 ? fmt::format("[ {:.1f}s / {:.0f}s ]", s.t_end_s, time_limit_s_)
+    std::string line = time_limit_s_ > 0 ? fmt::format("[ {:.1f}s / {:g}s ]", s.t_end_s, time_limit_s_)
                                          : fmt::format("[ {:.1f}s ]", s.t_end_s);
     const double eps = s.duration_s > 0 ? static_cast<double>(s.events) / s.duration_s : 0;
     line += fmt::format(" {} events/s, {} events", Grouped(static_cast<uint64_t>(eps + 0.5)),
