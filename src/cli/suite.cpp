@@ -13,6 +13,7 @@
 #include "runner/runner.h"
 #include "stats/summary.h"
 #include "workloads/fileio.h"
+#include "workloads/oltp.h"
 
 namespace loadcell {
 namespace {
@@ -24,6 +25,10 @@ struct SuiteTest {
   // Runs on files in a temporary folder (prepared before, cleaned up and
   // removed after).
   bool needs_files = false;
+  // The option that names the folder, and a file in it to name instead of
+  // the folder itself (e.g. a SQLite database), removed after cleanup.
+  const char* dir_option = "file-dir";
+  const char* dir_file = nullptr;
 };
 
 const std::vector<SuiteTest>& SuiteTests() {
@@ -41,6 +46,8 @@ const std::vector<SuiteTest>& SuiteTests() {
         {"file-num", "4"},
         {"file-total-size", "64M"}},
        true},
+      // sysbench's read/write transactions on a SQLite file (1 x 10000 rows).
+      {"oltp_read_write", {{"time", "2"}}, true, "sqlite-db", "sbtest.db"},
   };
   return kTests;
 }
@@ -96,6 +103,7 @@ class SuiteTempDir final {
 // Prepares the files of a test that needs them, quietly.
 Status PrepareFiles(Workload& w, const RunConfig& cfg) {
   if (auto* f = dynamic_cast<FileIoWorkload*>(&w)) f->SetConsole(nullptr, nullptr, false);
+  if (auto* o = dynamic_cast<OltpWorkload*>(&w)) o->SetQuiet(true);
   PrepareContext ctx;
   ctx.threads = static_cast<int>(cfg.threads);
   ctx.seed = static_cast<uint64_t>(cfg.seed);
@@ -115,6 +123,7 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
   // Set up and validate every test before the first one starts.
   std::vector<std::unique_ptr<TestSetup>> setups;
   std::vector<bool> needs_files;
+  std::vector<std::string> dir_files;  // a file of the folder to remove after cleanup
   std::vector<bool> used(options.entries().size(), false);
   SuiteTempDir files_dir;
   for (const SuiteTest& t : SuiteTests()) {
@@ -127,7 +136,9 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
             << "' test\n";
         return 1;
       }
-      defaults.Add("file-dir", files_dir.path(), true, "suite default");
+      defaults.Add(t.dir_option,
+                   t.dir_file != nullptr ? files_dir.path() + "/" + t.dir_file : files_dir.path(),
+                   true, "suite default");
     }
     raw.AddDefaults(defaults);
     Result<std::unique_ptr<TestSetup>> setup = CreateTest(t.name, t.name);
@@ -142,6 +153,7 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
     }
     setups.push_back(std::move(*setup));
     needs_files.push_back(t.needs_files);
+    dir_files.push_back(t.needs_files && t.dir_file != nullptr ? t.dir_file : "");
   }
   for (size_t i = 0; i < used.size(); ++i) {
     if (!used[i] && options.entries()[i].name != "config-file") {
@@ -171,6 +183,12 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
     if (needs_files[i]) {
       Status cleaned = setup->workload->Cleanup(PrepareContext{});
       if (!cleaned.ok()) err << "loadcell: warning: suite cleanup: " << cleaned.ToString() << "\n";
+      if (!dir_files[i].empty()) {
+        std::error_code ec;
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+          std::filesystem::remove(files_dir.path() + "/" + dir_files[i] + suffix, ec);
+        }
+      }
     }
     if (!r.ok()) {
       row.status = "FAILED: " + r.status().ToString();
@@ -199,10 +217,10 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
   }
 
   std::string pct_header = percentile > 0 ? fmt::format("p{} latency", percentile) : "latency";
-  out << fmt::format("{:<10}{:>8}{:>16}{:>14}  {:<18}{}\n", "test", "threads", "events/s",
+  out << fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", "test", "threads", "events/s",
                      pct_header, "throughput", "status");
   for (const Row& r : rows) {
-    out << fmt::format("{:<10}{:>8}{:>16}{:>14}  {:<18}{}\n", r.test, r.threads, r.events_per_s,
+    out << fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", r.test, r.threads, r.events_per_s,
                        r.percentile, r.extra, r.status);
   }
   out.flush();

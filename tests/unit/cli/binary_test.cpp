@@ -296,8 +296,8 @@ TEST(SignalTest, ForcedShutdownAbandonsAHungEventAndStillReports) {
 TEST(SuiteTest, RunsTheFourTestsAndPrintsOneTable) {
   ProcessResult r = RunLoadcell({"suite", "--time=0.2", "--mutex-locks=1000"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-  EXPECT_EQ(CountLines(r.out), 5u) << r.out;
-  for (const char* t : {"cpu", "memory", "threads", "mutex"}) {
+  EXPECT_EQ(CountLines(r.out), 7u) << r.out;  // header + 6 tests
+  for (const char* t : {"cpu", "memory", "threads", "mutex", "fileio", "oltp_read_write"}) {
     EXPECT_NE(("\n" + r.out).find(std::string("\n") + t + " "), std::string::npos) << r.out;
   }
   EXPECT_NE(r.out.find("MiB/s"), std::string::npos) << r.out;
