@@ -9,6 +9,7 @@
 #include "cli/command_line.h"
 #include "cli/compare_command.h"
 #include "cli/report_command.h"
+#include "cli/sqlio_command.h"
 #include "cli/suite.h"
 #include "cli/sweep_command.h"
 #include "cli/test_setup.h"
@@ -46,6 +47,8 @@ std::string Usage() {
       "                                                  repeated runs per side)\n"
       "  loadcell sweep --threads=1,2,4 [--OPTION=V1,V2...] [--repeat=N] [--output-dir=DIR]\n"
       "                 -- TEST [options] run            a matrix of runs and its table\n"
+      "  loadcell sqlio -kR -s30 -frandom -b8 -Fparam.txt   SQLIO's command line (see\n"
+      "                                                  'loadcell sqlio --help')\n"
       "  loadcell help       this text (also --help)\n"
       "  loadcell version    the version (also --version)\n"
       "\n"
@@ -207,6 +210,10 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
     if (args[0] == "report") return RunReportCommand(rest, out, err);
     if (args[0] == "compare") return RunCompareCommand(rest, out, err);
     return RunSweepCommand(rest, out, err);
+  }
+  // SQLIO's own syntax (-kR -s30 -Fparam.txt ...).
+  if (args[0] == "sqlio") {
+    return RunSqlioCommand(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
   }
   Result<CommandLine> parsed = TokenizeArgs(args);
   if (!parsed.ok()) {
