@@ -1,0 +1,89 @@
+// `loadcell sqlio` on bad input: one line on stderr, exit 2, nothing
+// written, no file created.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "run_binary.h"
+
+namespace loadcell {
+namespace {
+
+class SqlioBadInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = ::testing::TempDir() + "sqlio_bad_XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string p = dir_ + "/" + name;
+    std::ofstream(p) << text;
+    return p;
+  }
+  std::vector<std::string> Listing() const {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+      names.push_back(e.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  // Runs `args` (with --drive C=dir so c:\ paths land in the temp folder)
+  // and checks the contract; returns stderr.
+  std::string ExpectUsageError(std::vector<std::string> args) {
+    args.insert(args.begin(), {"sqlio", "--drive=C=" + dir_});
+    const std::vector<std::string> before = Listing();
+    testing::ProcessResult r = testing::RunLoadcell(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("loadcell: error: ", 0), 0u) << r.err;
+    EXPECT_EQ(Listing(), before);
+    return r.err;
+  }
+  std::string dir_;
+};
+
+TEST_F(SqlioBadInput, UnknownSwitch) {
+  EXPECT_NE(ExpectUsageError({"-kR", "-x5", "c:\\t.dat"}).find("'-x5'"), std::string::npos);
+}
+
+TEST_F(SqlioBadInput, KindWithoutReadOrWrite) {
+  EXPECT_NE(ExpectUsageError({"-k", "c:\\t.dat"}).find("-k takes R"), std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-kQ", "c:\\t.dat"}).find("'-kQ'"), std::string::npos);
+}
+
+TEST_F(SqlioBadInput, MalformedParamLineNamesFileAndLine) {
+  const std::string p = Write("param.txt", "# header\nc:\\t.dat 2 0x0 8\nc:\\u.dat\n");
+  EXPECT_NE(ExpectUsageError({"-kR", "-F" + p}).find(p + " line 3:"), std::string::npos);
+}
+
+TEST_F(SqlioBadInput, TooManyThreads) {
+  EXPECT_NE(ExpectUsageError({"-t257", "c:\\t.dat"}).find("1 to 256"), std::string::npos);
+  const std::string p = Write("param.txt", "c:\\t.dat 300 0x0 8\n");
+  EXPECT_NE(ExpectUsageError({"-F" + p}).find("line 1:"), std::string::npos);
+}
+
+TEST_F(SqlioBadInput, ZeroBlockSize) {
+  EXPECT_NE(ExpectUsageError({"-b0", "c:\\t.dat"}).find("'-b0'"), std::string::npos);
+}
+
+TEST_F(SqlioBadInput, SizeNotANumber) {
+  const std::string p = Write("param.txt", "c:\\t.dat 1 0x0 eight\n");
+  EXPECT_NE(ExpectUsageError({"-F" + p}).find("line 1: size 'eight'"), std::string::npos);
+}
+
+TEST_F(SqlioBadInput, ParamFileMissing) {
+  EXPECT_NE(ExpectUsageError({"-F" + dir_ + "/nope.txt"}).find("nope.txt"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace loadcell
