@@ -9,6 +9,7 @@
 #include "cli/command_line.h"
 #include "cli/compare_command.h"
 #include "cli/report_command.h"
+#include "cli/script_command.h"
 #include "cli/sqlio_command.h"
 #include "cli/suite.h"
 #include "cli/sweep_command.h"
@@ -228,6 +229,8 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
     PrintError(err, s);
     return kExitUsage;
   }
+  // A Lua script (sysbench 1.0 API) as the test.
+  if (std::optional<int> code = MaybeRunScript(cl, &RunTest, out, err)) return *code;
   Result<Invocation> interpreted = Interpret(cl, &IsBuiltinTest);
   if (!interpreted.ok()) {
     PrintError(err, interpreted.status());

@@ -1,0 +1,26 @@
+#pragma once
+// Lua scripts on the command line:
+//   loadcell ./script.lua [options] [prepare|run|cleanup|help|CUSTOM]
+//   loadcell --test=./script.lua [options] [COMMAND]           (0.5 form)
+// A test word names a script when it is an existing file, or ends in ".lua"
+// and is not a built-in test's legacy name (a missing "oltp.lua" still means
+// the built-in oltp test).
+
+#include <iosfwd>
+#include <optional>
+
+#include "cli/command_line.h"
+#include "cli/report_command.h"
+#include "cli/test_setup.h"
+
+namespace loadcell {
+
+using RunTestFn = int (*)(TestSetup& setup, const RunExtras& extras, std::ostream& out,
+                          std::ostream& err);
+
+// Runs the script `cl` names with `run_test` for the run command and returns
+// the exit code; nullopt when `cl` names no script.
+std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,
+                                  std::ostream& err);
+
+}  // namespace loadcell

@@ -1,0 +1,100 @@
+#pragma once
+// One LuaJIT interpreter with the sysbench API installed and a script
+// loaded. Used by one thread at a time.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/random.h"
+#include "core/status.h"
+#include "db/db_driver.h"
+
+struct lua_State;
+
+namespace loadcell {
+
+class ThreadRecorder;
+
+// A script option as declared in sysbench.cmdline.options, with its value.
+struct ScriptOption {
+  enum class Type { kBool, kInt, kDouble, kString, kList };
+  std::string name;  // as the script spells it (with '_')
+  Type type = Type::kString;
+  std::string help;
+  bool b = false;
+  int64_t i = 0;
+  double d = 0;
+  std::string s;
+  std::vector<std::string> list;
+};
+
+// What every interpreter of one script shares (read-only during a run).
+struct LuaShared {
+  std::string path;
+  std::string command;
+  std::vector<std::string> argv;
+  std::vector<ScriptOption>* options = nullptr;
+  // General options as name -> (type, text), '-' already '_'.
+  std::vector<std::pair<std::string, std::pair<int, std::string>>> general;
+  DbDriver* driver = nullptr;  // null until resolved
+  int threads = 1;
+  DistributionConfig rand;
+};
+
+// Per-interpreter state reachable from the C functions.
+struct LuaThreadState {
+  const LuaShared* shared = nullptr;
+  int tid = 0;
+  ThreadRecorder* recorder = nullptr;  // null outside runs
+  Random rng{1};
+  uint32_t unique_next = 0;
+  uint32_t unique_mult = 1;
+  uint32_t unique_add = 0;
+  struct CachedDist {
+    int type = -1;
+    uint64_t lo = 0, hi = 0;
+    std::optional<Distribution> dist;
+  };
+  CachedDist cache[8];
+  int cache_next = 0;
+};
+
+class LuaHost {
+ public:
+  LuaHost() = default;
+  ~LuaHost();
+  LuaHost(const LuaHost&) = delete;
+  LuaHost& operator=(const LuaHost&) = delete;
+
+  // Creates the interpreter, installs the API and runs the script's main
+  // chunk. `with_options`: sysbench.opt is filled from shared.options.
+  Status Open(const LuaShared& shared, int tid, uint64_t seed, ThreadRecorder* recorder,
+              bool with_options);
+  lua_State* L() const { return L_; }
+  LuaThreadState& state() { return state_; }
+
+  bool HasFunction(const char* name);
+  // Calls global function `name` with (tid) when `with_tid`; absent is OK.
+  Status CallIfPresent(const char* name, bool with_tid);
+  // Calls the function at the top of the stack (popped) with sysbench.tid.
+  Status CallTop(const std::string& what);
+  // Reads sysbench.cmdline.options into `out` (main interpreter).
+  Status ReadOptions(std::vector<ScriptOption>& out);
+
+  // Runs event(tid) once, restarting after sysbench.error.RESTART_EVENT.
+  // Sets *restarts to the number of restarts.
+  Status RunEvent(uint64_t* restarts);
+  bool has_event() const { return event_ref_ >= 0; }
+
+  // Error text of the value on top of the stack (popped).
+  std::string PopError();
+
+ private:
+  lua_State* L_ = nullptr;
+  LuaThreadState state_;
+  int event_ref_ = -1;
+};
+
+}  // namespace loadcell

@@ -1,0 +1,422 @@
+#include "lua/lua_workload.h"
+
+#include <lua.hpp>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <mutex>
+#include <thread>
+
+#include "db/db_driver.h"
+#include "lua/lua_host.h"
+#include "runner/recorder.h"
+#include "workloads/oltp_report.h"
+#include "workloads/oltp_txn.h"
+
+namespace loadcell {
+
+struct LuaScriptWorkload::Impl {
+  LuaShared shared;
+  std::vector<ScriptOption> options;
+  DbDrivers db;
+  bool db_resolved = false;
+  const OptionSet* test_options = nullptr;
+  std::unique_ptr<LuaHost> main = std::make_unique<LuaHost>();  // main-thread interpreter; also used by the report hooks
+  mutable std::mutex main_mu;
+  bool has_event = false;
+  bool has_thread_run = false;
+
+  // Calls sysbench.hooks.<name>(stat) capturing what it prints; nullopt when
+  // the hook is not defined.
+  std::optional<std::string> CallReportHook(const char* name, const IntervalSnapshot* s,
+                                            const RunResult* r, double percentile) const;
+};
+
+namespace {
+
+bool EndsWithLua(const std::string& s) {
+  return s.size() > 4 && s.compare(s.size() - 4, 4, ".lua") == 0;
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string BaseName(const std::string& p) {
+  std::string s = p;
+  if (size_t slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  if (EndsWithLua(s)) s.resize(s.size() - 4);
+  return s;
+}
+
+std::string Dashed(std::string s) {
+  for (char& c : s) {
+    if (c == '_') c = '-';
+  }
+  return s;
+}
+
+std::string Underscored(std::string s) {
+  for (char& c : s) {
+    if (c == '-') c = '_';
+  }
+  return s;
+}
+
+uint64_t ThreadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+class LuaWorker final : public Worker {
+ public:
+  LuaWorker(std::unique_ptr<LuaHost> host, ThreadRecorder* rec, bool thread_run)
+      : host_(std::move(host)), rec_(rec), thread_run_(thread_run), cpu_base_(ThreadCpuNs()) {}
+
+  Status RunEvent() override {
+    if (thread_run_) {
+      if (ran_) return EndOfWork();
+      ran_ = true;
+      lua_getglobal(host_->L(), "thread_run");
+      return host_->CallTop("thread_run()");
+    }
+    uint64_t restarts = 0;
+    Status s = host_->RunEvent(&restarts);
+    if (restarts > 0) {
+      rec_->Add(kOltpIgnoredErrors, restarts);
+      for (uint64_t i = 0; i < restarts; ++i) rec_->AddError();
+    }
+    if (s.ok()) rec_->Add(kOltpTransactions, 1);
+    return s;
+  }
+
+  Status Finish() override {
+    const uint64_t now = ThreadCpuNs();
+    if (now > cpu_base_) rec_->Add(kOltpClientCpuNs, now - cpu_base_);
+    return host_->CallIfPresent("thread_done", true);
+  }
+
+ private:
+  std::unique_ptr<LuaHost> host_;
+  ThreadRecorder* rec_;
+  bool thread_run_;
+  bool ran_ = false;
+  uint64_t cpu_base_;
+};
+
+}  // namespace
+
+bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name)) {
+  if (spelled.empty()) return false;
+  const bool builtin = is_builtin != nullptr && is_builtin(BaseName(spelled));
+  if (IsRegularFile(spelled)) return EndsWithLua(spelled) || !builtin;
+  return EndsWithLua(spelled) && !builtin;
+}
+
+Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path,
+                                                         const std::string& command,
+                                                         const std::vector<std::string>& argv) {
+  auto impl = std::make_unique<LuaScriptWorkload::Impl>();
+  impl->shared.path = path;
+  impl->shared.command = command;
+  impl->shared.argv = argv;
+  impl->shared.options = &impl->options;
+  if (!IsRegularFile(path)) return Status::NotFound("cannot open script '" + path + "'");
+  LC_RETURN_IF_ERROR(impl->main->Open(impl->shared, 0, 1, nullptr, /*with_options=*/false));
+  LC_RETURN_IF_ERROR(impl->main->ReadOptions(impl->options));
+  impl->has_event = impl->main->has_event();
+  impl->has_thread_run = impl->main->HasFunction("thread_run");
+  return std::unique_ptr<LuaScriptWorkload>(new LuaScriptWorkload(std::move(impl)));
+}
+
+LuaScriptWorkload::LuaScriptWorkload(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+LuaScriptWorkload::~LuaScriptWorkload() = default;
+
+std::string LuaScriptWorkload::Name() const { return BaseName(impl_->shared.path); }
+
+std::string LuaScriptWorkload::Summary() const {
+  return "Lua script " + impl_->shared.path + " (sysbench 1.0 API)";
+}
+
+std::string LuaScriptWorkload::EventDefinition() const {
+  return "one call of the script's event() function (restarted after "
+         "sysbench.error.RESTART_EVENT)";
+}
+
+void LuaScriptWorkload::RegisterOptions(OptionSet& opts) {
+  impl_->db.RegisterOptions(opts);
+  impl_->test_options = &opts;
+  for (ScriptOption& o : impl_->options) {
+    const std::string name = Dashed(o.name);
+    if (opts.Find(name) != nullptr) continue;  // e.g. a driver option of the same name
+    switch (o.type) {
+      case ScriptOption::Type::kBool:
+        opts.Bool(name, &o.b, o.b, o.help);
+        break;
+      case ScriptOption::Type::kInt:
+        opts.Int(name, &o.i, o.i, o.help);
+        break;
+      case ScriptOption::Type::kDouble:
+        opts.Double(name, &o.d, o.d, o.help);
+        break;
+      case ScriptOption::Type::kString:
+        opts.String(name, &o.s, o.s, o.help);
+        break;
+      case ScriptOption::Type::kList: {
+        std::string def;
+        for (const std::string& item : o.list) def += (def.empty() ? "" : ",") + item;
+        opts.List(name, &o.list, def, o.help);
+        break;
+      }
+    }
+  }
+}
+
+void LuaScriptWorkload::SetGeneralOptions(const OptionSet& general) {
+  auto& g = impl_->shared.general;
+  g.clear();
+  for (const OptionSpec& s : general.specs()) {
+    g.push_back({Underscored(s.name()), {static_cast<int>(s.type()), s.ValueText()}});
+    const std::string& n = s.name();
+    const std::string v = s.ValueText();
+    DistributionConfig& r = impl_->shared.rand;
+    if (n == "rand-type") r.type = v;
+    if (n == "rand-spec-iter") r.spec_iter = std::strtoll(v.c_str(), nullptr, 10);
+    if (n == "rand-spec-pct") r.spec_pct = std::strtod(v.c_str(), nullptr);
+    if (n == "rand-spec-res") r.spec_res = std::strtod(v.c_str(), nullptr);
+    if (n == "rand-pareto-h") r.pareto_h = std::strtod(v.c_str(), nullptr);
+    if (n == "rand-zipfian-exp") r.zipfian_exp = std::strtod(v.c_str(), nullptr);
+  }
+}
+
+Status LuaScriptWorkload::Validate(int threads) {
+  impl_->shared.threads = threads;
+  if (impl_->test_options != nullptr) {
+    LC_RETURN_IF_ERROR(impl_->db.Resolve(*impl_->test_options));
+    impl_->shared.driver = &impl_->db.driver();
+    impl_->db_resolved = true;
+  }
+  // The main interpreter again, now with the options in sysbench.opt.
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  impl_->main = std::make_unique<LuaHost>();
+  return impl_->main->Open(impl_->shared, 0, 1, nullptr, /*with_options=*/true);
+}
+
+namespace {
+
+// Runs `fn_name` (a global function, or sysbench.cmdline.commands[name]) on
+// `threads` interpreters in parallel, sysbench.tid = 0..threads-1.
+Status RunParallel(const LuaShared& shared, const std::string& name, bool from_commands,
+                   int threads, uint64_t seed) {
+  std::vector<Status> results(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      LuaHost host;
+      Status s = host.Open(shared, t, ThreadSeed(seed, t), nullptr, true);
+      if (s.ok()) {
+        lua_State* L = host.L();
+        lua_getglobal(L, "sysbench");
+        lua_getfield(L, -1, "cmdline");
+        lua_getfield(L, -1, "commands");
+        lua_getfield(L, -1, name.c_str());
+        lua_rawgeti(L, -1, 1);
+        lua_replace(L, -5);
+        lua_pop(L, 3);
+        s = host.CallTop(name + " command");
+      }
+      results[t] = s;
+    });
+  }
+  for (auto& th : pool) th.join();
+  (void)from_commands;
+  for (const Status& s : results) {
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool LuaScriptWorkload::HasCommand(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  lua_State* L = impl_->main->L();
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "cmdline");
+  lua_getfield(L, -1, "commands");
+  bool found = false;
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, name.c_str());
+    found = lua_istable(L, -1) || lua_isfunction(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 3);
+  return found;
+}
+
+Status LuaScriptWorkload::RunCommand(const std::string& name, const PrepareContext& ctx) {
+  bool parallel = false;
+  {
+    std::lock_guard<std::mutex> lock(impl_->main_mu);
+    lua_State* L = impl_->main->L();
+    lua_getglobal(L, "sysbench");
+    lua_getfield(L, -1, "cmdline");
+    lua_getfield(L, -1, "commands");
+    if (!lua_istable(L, -1)) {
+      lua_pop(L, 3);
+    } else {
+      lua_getfield(L, -1, name.c_str());
+      if (lua_istable(L, -1)) {
+        lua_rawgeti(L, -1, 2);
+        parallel = lua_toboolean(L, -1) != 0;
+        lua_pop(L, 1);
+        if (!parallel) {
+          lua_rawgeti(L, -1, 1);
+          lua_replace(L, -5);
+          lua_pop(L, 3);
+          return impl_->main->CallTop(name + " command");
+        }
+        lua_pop(L, 4);
+      } else if (lua_isfunction(L, -1)) {
+        lua_replace(L, -4);
+        lua_pop(L, 2);
+        return impl_->main->CallTop(name + " command");
+      } else {
+        lua_pop(L, 4);
+      }
+    }
+  }
+  if (parallel) return RunParallel(impl_->shared, name, true, ctx.threads, ctx.seed);
+  // A global function of that name (prepare, cleanup, help).
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  if (!impl_->main->HasFunction(name.c_str())) {
+    return Status::FailedPrecondition("script '" + impl_->shared.path +
+                                      "' does not implement the '" + name + "' command");
+  }
+  return impl_->main->CallIfPresent(name.c_str(), false);
+}
+
+Status LuaScriptWorkload::Prepare(const PrepareContext& ctx) { return RunCommand("prepare", ctx); }
+
+Status LuaScriptWorkload::Cleanup(const PrepareContext& ctx) { return RunCommand("cleanup", ctx); }
+
+std::string LuaScriptWorkload::ScriptHelp() {
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  lua_State* L = impl_->main->L();
+  lua_getglobal(L, "help");
+  if (!lua_isfunction(L, -1)) {
+    lua_pop(L, 1);
+    return "";
+  }
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "__capture");
+  lua_replace(L, -2);
+  lua_insert(L, -2);
+  if (lua_pcall(L, 1, 2, 1) != 0) return "help() failed: " + impl_->main->PopError() + "\n";
+  std::string text = lua_isstring(L, -2) ? lua_tostring(L, -2) : "";
+  if (lua_isstring(L, -1)) text += std::string("help() failed: ") + lua_tostring(L, -1) + "\n";
+  lua_pop(L, 2);
+  return text;
+}
+
+Status LuaScriptWorkload::Init(int threads) {
+  if (!impl_->has_event && !impl_->has_thread_run) {
+    return Status::FailedPrecondition("script '" + impl_->shared.path +
+                                      "' defines no event() function: nothing to run (define "
+                                      "function event() ... end)");
+  }
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  return impl_->main->CallIfPresent("init", false);
+}
+
+Result<std::unique_ptr<Worker>> LuaScriptWorkload::NewWorker(const ThreadContext& ctx) {
+  auto host = std::make_unique<LuaHost>();
+  LC_RETURN_IF_ERROR(host->Open(impl_->shared, ctx.thread_id, ctx.seed, ctx.recorder, true));
+  LC_RETURN_IF_ERROR(host->CallIfPresent("thread_init", true));
+  bool thread_run = !host->has_event();
+  return std::unique_ptr<Worker>(new LuaWorker(std::move(host), ctx.recorder, thread_run));
+}
+
+Status LuaScriptWorkload::Done() {
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  return impl_->main->CallIfPresent("done", false);
+}
+
+std::vector<std::string> LuaScriptWorkload::CounterNames() const { return OltpCounterNames(); }
+
+std::vector<std::pair<std::string, std::string>> LuaScriptWorkload::Describe() const {
+  std::vector<std::pair<std::string, std::string>> d = {{"Script", impl_->shared.path}};
+  if (impl_->db_resolved) d.push_back({"Database", impl_->db.driver().Describe()});
+  return d;
+}
+
+std::vector<Metric> LuaScriptWorkload::Metrics(const RunResult& r) const { return OltpMetrics(r); }
+
+std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* name,
+                                                                   const IntervalSnapshot* s,
+                                                                   const RunResult* r,
+                                                                   double percentile) const {
+  std::lock_guard<std::mutex> lock(main_mu);
+  lua_State* L = main->L();
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "hooks");
+  lua_getfield(L, -1, name);
+  if (!lua_isfunction(L, -1)) {
+    lua_pop(L, 3);
+    return std::nullopt;
+  }
+  lua_getfield(L, -3, "__capture");
+  lua_insert(L, -2);  // capture, hook
+  const std::vector<uint64_t>& c = s != nullptr ? s->counters : r->counters;
+  auto counter = [&](int i) { return i < static_cast<int>(c.size()) ? c[i] : 0; };
+  const LatencyHistogram* h = nullptr;
+  if (s != nullptr && !s->latency.empty()) h = &s->latency[0].histogram;
+  if (r != nullptr && !r->latency.empty()) h = &r->latency[0].histogram;
+  lua_newtable(L);
+  auto set = [&](const char* k, double v) {
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+  };
+  set("time_interval", s != nullptr ? s->duration_s : r->total_time_s);
+  set("time_total", s != nullptr ? s->t_end_s : r->total_time_s);
+  set("threads_running", s != nullptr ? s->threads : static_cast<double>(r->threads.size()));
+  set("events", static_cast<double>(s != nullptr ? s->events : r->events));
+  set("reads", static_cast<double>(counter(kOltpReads)));
+  set("writes", static_cast<double>(counter(kOltpWrites)));
+  set("other", static_cast<double>(counter(kOltpOthers)));
+  set("errors", static_cast<double>(counter(kOltpIgnoredErrors)));
+  set("reconnects", static_cast<double>(counter(kOltpReconnects)));
+  set("latency_pct",
+      h != nullptr && percentile > 0 ? static_cast<double>(h->Percentile(percentile)) / 1e6 : 0);
+  set("queue_length", s != nullptr ? static_cast<double>(s->queue) : 0);
+  set("concurrency", 0);
+  if (lua_pcall(L, 2, 2, 1) != 0) {
+    std::string m = main->PopError();
+    lua_pop(L, 2);
+    return "sysbench.hooks." + std::string(name) + " failed: " + m + "\n";
+  }
+  std::string text = lua_isstring(L, -2) ? lua_tostring(L, -2) : "";
+  if (lua_isstring(L, -1)) {
+    text += "sysbench.hooks." + std::string(name) + " failed: " + lua_tostring(L, -1) + "\n";
+  }
+  lua_pop(L, 4);
+  return text;
+}
+
+std::string LuaScriptWorkload::TextSection(const RunResult& r) const {
+  std::optional<std::string> hook =
+      impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
+  if (hook.has_value()) return *hook + OltpTextSection(r);
+  return OltpTextSection(r);
+}
+
+std::string LuaScriptWorkload::IntervalLine(const IntervalSnapshot& s, double percentile) const {
+  std::optional<std::string> hook =
+      impl_->CallReportHook("report_intermediate", &s, nullptr, percentile);
+  if (hook.has_value() && !hook->empty()) return *hook;
+  return OltpIntervalLine(s, percentile);
+}
+
+}  // namespace loadcell

@@ -1,0 +1,73 @@
+#pragma once
+// Lua scripts with the sysbench 1.0 API as a loadcell test.
+//
+// The script is loaded once in the main thread's interpreter when the test
+// is created (its sysbench.cmdline.options become the test's options), and
+// once more in one interpreter per worker thread. See docs/lua.md.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "core/status.h"
+#include "runner/workload.h"
+
+namespace loadcell {
+
+class LuaScriptWorkload;
+
+// True when a test word (or --test value) names a script: an existing
+// regular file, or a name ending in ".lua" whose base name is not a built-in
+// test (`is_builtin(base)`). A missing "oltp.lua" keeps its legacy meaning.
+bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name));
+
+// Loads `path` in a main-thread interpreter with sysbench.cmdline.command =
+// `command` and argv = `argv`. A syntax or load-time error names the script,
+// line and message (InvalidArgument).
+Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path,
+                                                         const std::string& command,
+                                                         const std::vector<std::string>& argv);
+
+class LuaScriptWorkload final : public Workload {
+ public:
+  ~LuaScriptWorkload() override;
+
+  std::string Name() const override;
+  std::string Summary() const override;
+  std::string EventDefinition() const override;
+  void RegisterOptions(OptionSet& opts) override;
+  Status Validate(int threads) override;
+  bool SupportsPrepare() const override { return true; }
+  Status Prepare(const PrepareContext& ctx) override;
+  Status Cleanup(const PrepareContext& ctx) override;
+  Status Init(int threads) override;
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
+  Status Done() override;
+  std::vector<std::string> CounterNames() const override;
+  std::vector<std::pair<std::string, std::string>> Describe() const override;
+  std::vector<Metric> Metrics(const RunResult& r) const override;
+  std::string TextSection(const RunResult& r) const override;
+  std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
+
+  // The general options in force (threads, time, rand-type...), exposed to
+  // the script as sysbench.opt.*. Call after they were parsed.
+  void SetGeneralOptions(const OptionSet& general);
+  // The script's help(): its text, or "" when it defines none.
+  std::string ScriptHelp();
+  // Whether the script defines command `name` in sysbench.cmdline.commands
+  // (or, for prepare/cleanup/help, a function of that name).
+  bool HasCommand(const std::string& name) const;
+  // Runs custom command `name` (parallel ones on `threads` interpreters).
+  Status RunCommand(const std::string& name, const PrepareContext& ctx);
+
+  struct Impl;
+
+ private:
+  explicit LuaScriptWorkload(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  friend Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(
+      const std::string&, const std::string&, const std::vector<std::string>&);
+};
+
+}  // namespace loadcell
