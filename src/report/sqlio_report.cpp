@@ -140,7 +140,7 @@ std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s)
                        i < s.thread_files.size() ? s.thread_files[i] : "");
     }
     o += Rule(head.size() - 1);
-    o += fmt::format("total: {:15} | {:12} | {:10.2f} | {:10.2f} | {:8.3f}\n", tb, te,
+    o += fmt::format("total:   {:15} | {:12} | {:10.2f} | {:10.2f} | {:8.3f}\n", tb, te,
                      secs > 0 ? static_cast<double>(tb) / (1 << 20) / secs : 0,
                      secs > 0 ? static_cast<double>(te) / secs : 0,
                      te ? lat_sum * 1e3 / static_cast<double>(te) : 0);

@@ -1,0 +1,133 @@
+// Golden tests of the SQLIO-shaped report: a hand-built RunResult and
+// header rendered by report/sqlio_report must match tests/golden/data/sqlio_*
+// byte for byte. Regenerate after an intended change with
+//   LOADCELL_UPDATE_GOLDEN=1 golden_tests --gtest_filter='SqlioGolden*'
+// and review the diff.
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "report/sqlio_report.h"
+
+namespace loadcell {
+namespace {
+
+std::string GoldenPath(const std::string& name) {
+  return std::string(LOADCELL_SOURCE_DIR) + "/tests/golden/data/" + name;
+}
+
+void ExpectGolden(const std::string& name, const std::string& actual) {
+  const std::string path = GoldenPath(name);
+  const char* update = std::getenv("LOADCELL_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in.good()) << "missing " << path;
+  std::ostringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(want.str(), actual) << name;
+}
+
+// Two threads on one file, 16 KiB random reads for 10 s: thread 0 did 600
+// reads, thread 1 400; latencies spread over 0..30 ms so that every
+// histogram column and percentile row has something to show.
+RunResult HandBuiltRead() {
+  RunResult r;
+  r.total_time_s = 10;
+  r.events = 1000;
+  LatencyStats all, rd, wr, fs;
+  rd.kind = "read";
+  wr.kind = "write";
+  fs.kind = "fsync";
+  for (int i = 0; i < 1000; ++i) {
+    // 70% at 0.1..0.8 ms, 20% at 1..9 ms, 10% at 10..30 ms.
+    uint64_t ns;
+    if (i < 700) {
+      ns = 100000 + static_cast<uint64_t>(i) * 1000;
+    } else if (i < 900) {
+      ns = 1000000 + static_cast<uint64_t>(i - 700) * 40000;
+    } else {
+      ns = 10000000 + static_cast<uint64_t>(i - 900) * 200000;
+    }
+    all.histogram.Record(ns);
+    rd.histogram.Record(ns);
+  }
+  r.latency = {all, rd, wr, fs};
+  r.threads = {{600, 2.4}, {400, 1.6}};
+  r.counter_names = {"reads", "writes", "fsyncs", "bytes_read", "bytes_written"};
+  r.counters = {1000, 0, 0, 1000 * 16384, 0};
+  return r;
+}
+
+SqlioHeaderInfo Header() {
+  SqlioHeaderInfo h;
+  h.version = "0.0.0-golden";
+  h.latency = 'S';
+  h.param_file = "param.txt";
+  h.files = {{"c:\\testfile.dat", "/data/testfile.dat", 2, 0, 0x0, 100, true, false},
+             {"d:\\second.dat", "/mnt/d/second.dat", 1, 2, 0x3, 8, true, true}};
+  h.write = false;
+  h.seconds = 10;
+  h.block_kb = 16;
+  h.access = "random";
+  h.outstanding = 4;
+  h.buffering = "hardware disk cache, no file cache";
+  h.open_flags = "O_RDWR|O_DIRECT";
+  h.engine = "io_uring";
+  h.drives = {"drive C: is the current folder /data (map it with --drive=C=/folder)",
+              "drive D: is /mnt/d (--drive=D=/mnt/d)"};
+  h.notes = {"-S8: the start offset is not applied: I/O covers the whole file"};
+  return h;
+}
+
+SqlioReportSettings Settings(bool classic) {
+  SqlioReportSettings s;
+  s.latency = true;
+  s.classic = classic;
+  s.block_size = 16384;
+  s.thread_files = {"c:\\testfile.dat", "c:\\testfile.dat"};
+  s.cpu_percent = 12.5;
+  s.cpu_user_s = 0.25;
+  s.cpu_system_s = 2.25;
+  return s;
+}
+
+TEST(SqlioGolden, Header) { ExpectGolden("sqlio_header.txt", FormatSqlioHeader(Header())); }
+
+TEST(SqlioGolden, FullReport) {
+  ExpectGolden("sqlio_full.txt", FormatSqlioResults(HandBuiltRead(), Settings(false)));
+}
+
+TEST(SqlioGolden, ClassicReport) {
+  ExpectGolden("sqlio_classic.txt", FormatSqlioResults(HandBuiltRead(), Settings(true)));
+}
+
+TEST(SqlioGolden, InterruptedWithoutLatency) {
+  RunResult r = HandBuiltRead();
+  r.interrupted = true;
+  r.total_time_s = 2.5;
+  SqlioReportSettings s = Settings(true);
+  s.latency = false;
+  s.cpu_percent.reset();
+  s.notes = {"thread 1: affinity mask 0x4 not applied (Invalid argument)"};
+  ExpectGolden("sqlio_interrupted.txt", FormatSqlioResults(r, s));
+}
+
+// The histogram's columns add up and sit where the latencies are.
+TEST(SqlioGolden, MsHistogramColumns) {
+  const std::array<double, 25> pct = SqlioMsHistogram(HandBuiltRead().latency[0].histogram);
+  double sum = 0;
+  for (double p : pct) sum += p;
+  EXPECT_NEAR(sum, 100.0, 1e-9);
+  EXPECT_NEAR(pct[0], 70.0, 0.5);
+  EXPECT_NEAR(pct[24], 3.0, 0.5);  // 24..29.8 ms
+}
+
+}  // namespace
+}  // namespace loadcell
