@@ -15,6 +15,15 @@ sb.sql.error = {NONE = 0, IGNORABLE = 1, FATAL = 2}
 sb.cmdline.PARALLEL_COMMAND = true
 sb.hooks = {}
 
+-- sysbench 0.5 names, still used by the 1.0 scripts.
+sb_rand = sb.rand.default
+sb_rand_uniform = sb.rand.uniform
+sb_rand_gaussian = sb.rand.gaussian
+sb_rand_special = sb.rand.special
+sb_rand_uniq = sb.rand.unique
+sb_rand_str = sb.rand.string
+sb_rnd = function() return sb.rand.uniform(0, 4294967295) end
+
 local function rates(stat)
   local t = stat.time_interval
   if t == nil or t <= 0 then t = 1 end
