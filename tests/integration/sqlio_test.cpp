@@ -1,0 +1,130 @@
+// `loadcell sqlio` end to end: the four command lines of the issue (with
+// -s1 and an 8 MB file in a temporary folder), JSON output, files kept
+// between runs, and Ctrl-C.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../unit/cli/run_binary.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunLoadcell;
+
+class SqlioRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = ::testing::TempDir() + "sqlio_run_XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    param_ = dir_ + "/param.txt";
+    std::ofstream(param_) << "# one 8 MB file, two threads\nc:\\testfile.dat 2 0x0 8\n";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  ProcessResult Sqlio(std::vector<std::string> args, int sigint_after_ms = -1) {
+    args.insert(args.begin(), {"sqlio", "--drive=C=" + dir_, "--quiet"});
+    return RunLoadcell(args, sigint_after_ms, 60, "initialization done");
+  }
+  static double Figure(const std::string& out, const std::string& label) {
+    const size_t at = out.find(label);
+    if (at == std::string::npos) return -1;
+    return std::stod(out.substr(at + label.size()));
+  }
+  static void ExpectReport(const ProcessResult& r) {
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("initialization done\nCUMULATIVE DATA:\nthroughput metrics:\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_GT(Figure(r.out, "IOs/sec:"), 0) << r.out;
+    EXPECT_GT(Figure(r.out, "MBs/sec:"), 0) << r.out;
+  }
+  std::string dir_;
+  std::string param_;
+};
+
+TEST_F(SqlioRun, IssueCommandLines) {
+  // 1: creates the file at the param file's size and keeps it.
+  ProcessResult w = Sqlio({"-kW", "-s1", "-fsequential", "-o4", "-b64", "-F" + param_});
+  ExpectReport(w);
+  EXPECT_NE(w.out.find("2 threads writing for 1 secs to file c:\\testfile.dat"), std::string::npos);
+  EXPECT_NE(w.out.find("enabling multiple I/Os per thread with 4 outstanding"), std::string::npos);
+  EXPECT_NE(w.out.find("(O_RDWR|O_DIRECT|O_DSYNC)"), std::string::npos);  // -BN default
+  EXPECT_NE(w.out.find("drive C: is " + dir_), std::string::npos);
+  ASSERT_TRUE(std::filesystem::exists(dir_ + "/testfile.dat"));
+  EXPECT_EQ(std::filesystem::file_size(dir_ + "/testfile.dat"), 8u << 20);
+  std::ifstream manifest(dir_ + "/.loadcell-sqlio.manifest");
+  std::stringstream m;
+  m << manifest.rdbuf();
+  EXPECT_NE(m.str().find("created testfile.dat 8388608"), std::string::npos) << m.str();
+  EXPECT_NE(w.out.find("Total IO"), std::string::npos);
+  EXPECT_NE(w.out.find("Write (ms)"), std::string::npos);
+
+  // 2: reads the kept file.
+  ProcessResult r = Sqlio({"-kR", "-s1", "-dc", "-b16", "-frandom", "-F" + param_});
+  ExpectReport(r);
+  EXPECT_NE(r.out.find("using specified size: 8 MB for file: C:\\testfile.dat"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("using 16KB random IOs"), std::string::npos);
+
+  // 3: latency figures and histogram; -t1 is noted (the param file gives threads).
+  ProcessResult l = Sqlio({"-kR", "-t1", "-s1", "-dC", "-frandom", "-b16", "-F" + param_, "-BH", "-LS"});
+  ExpectReport(l);
+  EXPECT_NE(l.out.find("(O_RDWR|O_DIRECT)"), std::string::npos);
+  EXPECT_NE(l.out.find("latency metrics:\nMin_Latency(ms): "), std::string::npos) << l.out;
+  EXPECT_NE(l.out.find("ms:  0  1  2"), std::string::npos);
+  EXPECT_NE(l.out.find("\n%: "), std::string::npos);
+  EXPECT_NE(l.out.find("note: -t1:"), std::string::npos);
+  EXPECT_NE(l.out.find("6-nines"), std::string::npos);
+
+  // 4: a file named on the command line on drive R.
+  const std::string rdir = dir_ + "/r";
+  std::filesystem::create_directory(rdir);
+  std::ofstream(rdir + "/testfile.dat") << std::string(8 << 20, 'x');
+  ProcessResult d = RunLoadcell({"sqlio", "--quiet", "--drive=R=" + rdir, "-dR", "-BH", "-kW",
+                                 "-frandom", "-t8", "-o1", "-s1", "-b64", "testfile.dat"});
+  ExpectReport(d);
+  EXPECT_NE(d.out.find("8 threads writing for 1 secs to file R:\\testfile.dat"), std::string::npos)
+      << d.out;
+  EXPECT_NE(d.out.find("drive R: is " + rdir + " (--drive=R="), std::string::npos);
+  EXPECT_NE(d.out.find("using current size: 8 MB"), std::string::npos);
+  EXPECT_EQ(std::filesystem::file_size(rdir + "/testfile.dat"), 8u << 20);
+  EXPECT_FALSE(std::filesystem::exists(rdir + "/.loadcell-sqlio.manifest"));  // not ours
+}
+
+TEST_F(SqlioRun, ClassicAndJson) {
+  ProcessResult c = Sqlio({"-kW", "-s1", "-frandom", "-b8", "-F" + param_, "--sqlio-classic", "-U"});
+  ExpectReport(c);
+  EXPECT_EQ(c.out.find("Total IO"), std::string::npos);
+  EXPECT_NE(c.out.find("CPU utilization: "), std::string::npos);
+
+  ProcessResult j = Sqlio({"-kR", "-s1", "-frandom", "-b8", "-F" + param_, "--format=json"});
+  EXPECT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_EQ(j.out.rfind("{", 0), 0u) << j.out.substr(0, 200);
+  EXPECT_NE(j.out.find("\"test\": \"sqlio\""), std::string::npos);
+  EXPECT_NE(j.out.find("\"ios_per_second\""), std::string::npos);
+  EXPECT_NE(j.err.find("initialization done"), std::string::npos);  // header on stderr
+}
+
+TEST_F(SqlioRun, InterruptReportsTimeActuallyRun) {
+  ProcessResult w = Sqlio({"-kW", "-s1", "-b64", "-F" + param_});  // create the file
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  ProcessResult r = Sqlio({"-kR", "-s60", "-frandom", "-b16", "-F" + param_}, 700);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.out.find("interrupted: the figures cover the "), std::string::npos) << r.out;
+  EXPECT_GT(Figure(r.out, "IOs/sec:"), 0);
+  const double secs = Figure(r.out, "interrupted: the figures cover the ");
+  EXPECT_GT(secs, 0.1);
+  EXPECT_LT(secs, 30);
+}
+
+}  // namespace
+}  // namespace loadcell
