@@ -3,6 +3,7 @@
 #include <lua.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -159,6 +160,7 @@ struct LuaBind {
 
 struct LuaStmt {
   LuaConn* conn = nullptr;
+  bool is_select = false;  // returns a result set (counted as a read)
   int conn_ref = LUA_NOREF;
   std::unique_ptr<DbStatement> st;
   bool emulated = false;
@@ -169,6 +171,7 @@ struct LuaStmt {
 };
 
 struct LuaResult {
+  bool has_rows = true;  // false for a prepared statement's result: counts only
   DbRows rows;
   uint64_t nrows = 0;
   size_t cursor = 0;
@@ -244,6 +247,19 @@ int RaiseSqlError(lua_State* L, LuaConn* c, const DbError& e, std::string_view s
   return lua_error(L);
 }
 
+// Whether a statement returns a result set, from its first keyword.
+bool ReturnsRows(std::string_view sql) {
+  size_t i = 0;
+  while (i < sql.size() && (std::isspace(static_cast<unsigned char>(sql[i])) || sql[i] == '(')) ++i;
+  std::string word;
+  while (i < sql.size() && std::isalpha(static_cast<unsigned char>(sql[i]))) {
+    word += static_cast<char>(std::toupper(static_cast<unsigned char>(sql[i++])));
+  }
+  return word == "SELECT" || word == "SHOW" || word == "WITH" || word == "VALUES" ||
+         word == "EXPLAIN" || word == "DESCRIBE" || word == "DESC" || word == "TABLE" ||
+         word == "PRAGMA";
+}
+
 void CountResult(lua_State* L, const DbRows& rows, const DbExecResult& r) {
   if (!rows.columns.empty()) {
     Count(L, kOltpReads);
@@ -309,6 +325,7 @@ int ConnPrepare(lua_State* L) {
   s->conn = c;
   s->sql.assign(sql, n);
   s->nparams = CountPlaceholders(s->sql);
+  s->is_select = ReturnsRows(s->sql);
   DbError e = c->conn->Prepare(s->sql, s->nparams, s->st);
   if (!e.ok()) {
     // Statements the server cannot prepare (e.g. MySQL error 1295) run as
@@ -477,7 +494,20 @@ int StmtExecute(lua_State* L) {
         s->st->BindString(i, b->s);
       }
     }
-    e = s->st->Execute(r, &rows);
+    e = s->st->Execute(r, nullptr);
+    if (!e.ok()) return RaiseSqlError(L, c, e, s->sql);
+    if (!s->is_select) {
+      Count(L, r.rows_affected > 0 ? kOltpWrites : kOltpOthers);
+      return 0;
+    }
+    Count(L, kOltpReads);
+    // A prepared statement's result carries its row count only (as in
+    // sysbench 1.0, fetch_row() is for con:query() results).
+    auto* res = new LuaResult;
+    res->has_rows = false;
+    res->nrows = r.rows_returned;
+    NewUd(L, kResultMeta, res);
+    return 1;
   } else {
     std::string text;
     int k = 0;
@@ -579,6 +609,10 @@ int ResultNfields(lua_State* L) {
 // The next row as a table of strings (NULL -> nil), or nil at the end.
 int ResultFetchRow(lua_State* L) {
   LuaResult* r = CheckResult(L);
+  if (!r->has_rows) {
+    return luaL_error(L, "fetch_row() is not available on a prepared statement's result; "
+                         "use con:query() to read rows");
+  }
   if (r->cursor >= r->rows.rows.size()) return 0;
   const auto& row = r->rows.rows[r->cursor++];
   lua_createtable(L, static_cast<int>(row.size()), 0);
