@@ -265,6 +265,12 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
 }
 
 int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    // SQLIO would run its defaults on testfile.dat here; creating a 100 MB
+    // file for a bare command is not what a user typing it wants.
+    out << SqlioUsage();
+    return kExitUsage;
+  }
   Result<SqlioSwitches> parsed = ParseSqlioArgs(args);
   if (!parsed.ok()) {
     err << "loadcell: error: " << parsed.status().message() << "\n";

@@ -52,7 +52,7 @@ std::string FormatSqlioHeader(const SqlioHeaderInfo& h) {
   o += fmt::format("\tI/O engine: {}\n", h.engine);
   for (const SqlioHeaderFile& f : h.files) {
     if (f.created) {
-      o += fmt::format("created file {} ({}) at the specified size: {} MB\n", f.shown, f.path,
+      o += fmt::format("creating file {} ({}) at the specified size: {} MB\n", f.shown, f.path,
                        f.size_mb);
     } else if (f.size_given) {
       o += fmt::format("using specified size: {} MB for file: {}\n", f.size_mb, f.shown);
