@@ -1,0 +1,120 @@
+// Lua scripts through the real binary: how a script is named on the command
+// line, help, custom commands, and what a failing script prints and returns.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "../unit/cli/run_binary.h"
+
+namespace loadcell {
+namespace {
+
+using loadcell::testing::ProcessResult;
+using loadcell::testing::RunLoadcell;
+
+std::string Show(const ProcessResult& r) {
+  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
+         r.err;
+}
+
+class LuaCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/loadcell-lua-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string p = dir_ + "/" + name;
+    std::ofstream(p) << text;
+    return p;
+  }
+  std::string dir_;
+};
+
+TEST_F(LuaCli, EmptyEventRunsWithEventLimitAndThreads) {
+  const std::string s = Write("empty.lua", "function event()\nend\n");
+  auto r = RunLoadcell({s, "--threads=2", "--events=1000", "run"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("total number of events:              1000"), std::string::npos) << r.out;
+  // 0.5 form: --test=path of an existing script; run is the default.
+  auto legacy = RunLoadcell({"--test=" + s, "--max-requests=10"});
+  ASSERT_EQ(legacy.exit_code, 0) << Show(legacy);
+  EXPECT_NE(legacy.out.find("total number of events:              10\n"), std::string::npos);
+}
+
+TEST_F(LuaCli, RuntimeErrorPrintsWhatWasMeasuredAndExits1) {
+  const std::string s = Write("bad.lua",
+                              "local n = 0\nfunction event()\n  n = n + 1\n"
+                              "  if n == 5 then error('boom') end\nend\n");
+  auto r = RunLoadcell({s, "--events=100"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE(r.err.find(s + ":4: boom"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("total number of events:              4"), std::string::npos) << r.out;
+}
+
+TEST_F(LuaCli, SyntaxErrorNamesScriptAndLineAndExits1) {
+  const std::string s = Write("syntax.lua", "function event()\n  if then\nend\n");
+  auto r = RunLoadcell({s, "run"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE(r.err.find("syntax error in script: " + s + ":2:"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("Threads started"), std::string::npos);
+}
+
+TEST_F(LuaCli, ThreadInitErrorStopsBeforeTheRun) {
+  const std::string s =
+      Write("ti.lua", "function event() end\nfunction thread_init()\n  error('no db')\nend\n");
+  auto r = RunLoadcell({s, "--threads=2", "--time=5"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE(r.err.find(s + ":3: no db"), std::string::npos) << r.err;
+  // No event ran: no report.
+  EXPECT_EQ(r.out.find("General statistics"), std::string::npos) << r.out;
+}
+
+TEST_F(LuaCli, NoEventFunctionIsAClearError) {
+  const std::string s = Write("noevent.lua", "x = 1\n");
+  auto r = RunLoadcell({s, "--events=1"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("defines no event() function"), std::string::npos) << r.err;
+}
+
+TEST_F(LuaCli, HelpListsScriptOptionsAndCallsHelp) {
+  const std::string s = Write("opts.lua",
+                              "sysbench.cmdline.options = {rows_per_call = {'Rows per call', 4}}\n"
+                              "function help() print('custom help text') end\n"
+                              "function event() end\n");
+  auto r = RunLoadcell({s, "help"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("--rows-per-call=N"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Rows per call"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("custom help text"), std::string::npos) << r.out;
+  auto unknown = RunLoadcell({s, "--rows-per-cal=3"});
+  EXPECT_EQ(unknown.exit_code, 2) << Show(unknown);
+}
+
+TEST_F(LuaCli, CustomCommand) {
+  const std::string s = Write("cmd.lua",
+                              "function event() end\n"
+                              "sysbench.cmdline.commands = {greet = {function() "
+                              "print('hi from ' .. sysbench.cmdline.command) end}}\n");
+  auto r = RunLoadcell({s, "greet"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_EQ(r.out, "hi from greet\n");
+  auto bad = RunLoadcell({s, "gret"});
+  EXPECT_EQ(bad.exit_code, 2) << Show(bad);
+  EXPECT_NE(bad.err.find("unknown command 'gret'"), std::string::npos) << bad.err;
+}
+
+TEST_F(LuaCli, MissingScriptFileIsAUsageError) {
+  auto r = RunLoadcell({dir_ + "/missing.lua", "run"});
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_NE(r.err.find("cannot open script"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace loadcell
