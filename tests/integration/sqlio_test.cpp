@@ -114,6 +114,27 @@ TEST_F(SqlioRun, ClassicAndJson) {
   EXPECT_NE(j.err.find("initialization done"), std::string::npos);  // header on stderr
 }
 
+TEST_F(SqlioRun, AffinityAppliedOrNoted) {
+  std::ofstream(param_) << "c:\\testfile.dat 1 0x1 8\n";  // CPU 0 for its thread
+  ProcessResult ok = Sqlio({"-kW", "-s1", "-b64", "-F" + param_});
+  ExpectReport(ok);
+  EXPECT_EQ(ok.out.find("not applied"), std::string::npos) << ok.out;
+  // No machine here has CPU 1023: the run goes on and says so.
+  ProcessResult noted = Sqlio({"-kR", "-s1", "-b64", "-p1023", "-F" + param_});
+  ExpectReport(noted);
+  EXPECT_NE(noted.out.find("note: thread 0: affinity -p1023 not applied"), std::string::npos)
+      << noted.out;
+}
+
+TEST_F(SqlioRun, HelpAndBareCommand) {
+  ProcessResult h = RunLoadcell({"sqlio", "--help"});
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("-BN|-BY|-BH|-BS"), std::string::npos);
+  ProcessResult bare = RunLoadcell({"sqlio"});
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.out.find("Usage: loadcell sqlio"), std::string::npos);
+}
+
 TEST_F(SqlioRun, InterruptReportsTimeActuallyRun) {
   ProcessResult w = Sqlio({"-kW", "-s1", "-b64", "-F" + param_});  // create the file
   ASSERT_EQ(w.exit_code, 0) << w.err;
