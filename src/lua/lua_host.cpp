@@ -140,6 +140,7 @@ int RandStringFn(lua_State* L) {
 // ---- sysbench.sql ---------------------------------------------------------
 
 struct LuaStmt;
+struct LuaResult;
 
 struct LuaConn {
   std::unique_ptr<DbConnection> conn;
@@ -168,6 +169,10 @@ struct LuaStmt {
   int nparams = 0;
   std::vector<LuaBind*> binds;
   std::vector<int> bind_refs;
+  // The result object execute() returns, reused by every execution (as
+  // sysbench reuses one result set per connection).
+  LuaResult* result = nullptr;
+  int result_ref = LUA_NOREF;
 };
 
 struct LuaResult {
@@ -355,6 +360,9 @@ void CloseStmt(lua_State* L, LuaStmt* s) {
   }
   luaL_unref(L, LUA_REGISTRYINDEX, s->conn_ref);
   s->conn_ref = LUA_NOREF;
+  luaL_unref(L, LUA_REGISTRYINDEX, s->result_ref);
+  s->result_ref = LUA_NOREF;
+  s->result = nullptr;
 }
 
 void CloseConn(LuaConn* c) {
@@ -501,12 +509,16 @@ int StmtExecute(lua_State* L) {
       return 0;
     }
     Count(L, kOltpReads);
-    // A prepared statement's result carries its row count only (as in
-    // sysbench 1.0, fetch_row() is for con:query() results).
-    auto* res = new LuaResult;
-    res->has_rows = false;
-    res->nrows = r.rows_returned;
-    NewUd(L, kResultMeta, res);
+    // A prepared statement's result carries its row count only (fetch_row()
+    // is for con:query() results).
+    if (s->result_ref == LUA_NOREF) {
+      s->result = new LuaResult;
+      s->result->has_rows = false;
+      NewUd(L, kResultMeta, s->result);
+      s->result_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    s->result->nrows = r.rows_returned;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->result_ref);
     return 1;
   } else {
     std::string text;
@@ -625,11 +637,19 @@ int ResultFetchRow(lua_State* L) {
   return 1;
 }
 
-int ResultFree(lua_State* L) {
+int ResultGc(lua_State* L) {
   auto** p = static_cast<LuaResult**>(luaL_checkudata(L, 1, kResultMeta));
   delete *p;
   *p = nullptr;
   return 0;
+}
+
+// rs:free(): a query() result is freed at once; a statement's reused result
+// is left to its statement.
+int ResultFree(lua_State* L) {
+  auto** p = static_cast<LuaResult**>(luaL_checkudata(L, 1, kResultMeta));
+  if (*p != nullptr && !(*p)->has_rows) return 0;
+  return ResultGc(L);
 }
 
 int DriverConnect(lua_State* L) {
@@ -702,7 +722,7 @@ void InstallApi(lua_State* L) {
   NewMeta(L, kConnMeta, kConn, ConnGc);
   NewMeta(L, kStmtMeta, kStmt, StmtGc);
   NewMeta(L, kBindMeta, kBind, BindGc);
-  NewMeta(L, kResultMeta, kRes, ResultFree);
+  NewMeta(L, kResultMeta, kRes, ResultGc);
   NewMeta(L, kDriverMeta, kDrv, nullptr);
 
   static const luaL_Reg kRand[] = {{"default", RandDefault},

@@ -230,6 +230,35 @@ end
   EXPECT_EQ(rec_.counter(kOltpTransactions), 3u);
 }
 
+TEST_F(LuaTest, StatementResultHoldsTheRowCountAndSurvivesFree) {
+  ASSERT_TRUE(Load(R"LUA(
+function event()
+  local con = sysbench.sql.driver():connect()
+  con:query("CREATE TABLE IF NOT EXISTS r (id INTEGER PRIMARY KEY)")
+  con:query("INSERT INTO r VALUES (1), (2), (3)")
+  local st = con:prepare("SELECT id FROM r WHERE id <= ?")
+  local b = st:bind_create(sysbench.sql.type.INT)
+  st:bind_param(b)
+  b:set(2)
+  local rs = st:execute()
+  assert(rs:nrows() == 2, "nrows " .. rs:nrows())
+  rs:free()
+  b:set(3)
+  assert(st:execute():nrows() == 3)
+  local ok, err = pcall(function() return st:execute():fetch_row() end)
+  assert(not ok and err:find("use con:query"), tostring(err))
+  assert(con:query("DELETE FROM r") == nil)
+  st:close()
+  con:disconnect()
+end
+)LUA")
+                  .ok());
+  auto worker = Worker0();
+  ASSERT_TRUE(worker.ok());
+  Status s = (*worker)->RunEvent();
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
 TEST_F(LuaTest, RestartEventRunsTheHookAndCountsAnError) {
   ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
