@@ -1,14 +1,13 @@
 #include "cli/sqlio_command.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cstdlib>
 #include <iostream>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "cli/app.h"
 #include "core/progress.h"
@@ -28,19 +27,27 @@ constexpr uint64_t kDefaultCreateMb = 100;
 
 std::string Buffering(char b) {
   switch (b) {
-    case 'Y': return "all caches (page cache)";
-    case 'H': return "hardware disk cache, no file cache";
-    case 'S': return "write-through, with the file cache";
-    default: return "no file cache, write-through";
+    case 'Y':
+      return "all caches (page cache)";
+    case 'H':
+      return "hardware disk cache, no file cache";
+    case 'S':
+      return "write-through, with the file cache";
+    default:
+      return "no file cache, write-through";
   }
 }
 
 int BufferingFlags(char b) {
   switch (b) {
-    case 'Y': return 0;
-    case 'H': return O_DIRECT;
-    case 'S': return O_DSYNC;
-    default: return O_DIRECT | O_DSYNC;
+    case 'Y':
+      return 0;
+    case 'H':
+      return O_DIRECT;
+    case 'S':
+      return O_DSYNC;
+    default:
+      return O_DIRECT | O_DSYNC;
   }
 }
 
@@ -58,9 +65,7 @@ std::string Dirname(const std::string& path) {
   return path.substr(0, slash);
 }
 
-bool EngineWorks(const std::string& name) {
-  return MakeIoEngine(name, PosixFileSystem()).ok();
-}
+bool EngineWorks(const std::string& name) { return MakeIoEngine(name, PosixFileSystem()).ok(); }
 
 }  // namespace
 
@@ -99,7 +104,8 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   for (const auto& [letter, folder] : sw.drive_map) {
     Result<FileInfo> info = PosixFileSystem().Stat(folder);
     if (!info.ok() || !info->exists) {
-      return Status::InvalidArgument(fmt::format("sqlio: --drive={}={}: no such folder", letter, folder));
+      return Status::InvalidArgument(
+          fmt::format("sqlio: --drive={}={}: no such folder", letter, folder));
     }
   }
 
@@ -109,9 +115,9 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
     LC_ASSIGN_OR_RETURN(lines, ReadSqlioParamFile(sw.param_file));
     h.param_file = sw.param_file;
     if (sw.threads_given) {
-      notes.push_back(fmt::format(
-          "-t{}: the param file gives the threads of each file; -t is not used with -F",
-          sw.threads));
+      notes.push_back(
+          fmt::format("-t{}: the param file gives the threads of each file; -t is not used with -F",
+                      sw.threads));
     }
   } else {
     std::vector<std::string> files = sw.files;
@@ -162,30 +168,32 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
       }
       if (size == 0 || info->size < size) {
         if (size != 0) {
-          notes.push_back(fmt::format("{} is {} MB, smaller than the {} MB asked: the test uses "
-                                      "the file as it is (it is never grown or truncated)",
-                                      p.path, info->size / kMiB, p.size_mb));
+          notes.push_back(
+              fmt::format("{} is {} MB, smaller than the {} MB asked: the test uses "
+                          "the file as it is (it is never grown or truncated)",
+                          p.path, info->size / kMiB, p.size_mb));
         }
         size = info->size;
       }
     } else {
       const std::string dir = Dirname(t.path);
       if (Status w = PosixFileSystem().CheckWritableDir(dir); !w.ok()) {
-        return Status::FailedPrecondition(fmt::format(
-            "sqlio: {} ({}) does not exist and its folder {} cannot take it: {}", t.path, p.path,
-            dir, w.message()));
+        return Status::FailedPrecondition(
+            fmt::format("sqlio: {} ({}) does not exist and its folder {} cannot take it: {}",
+                        t.path, p.path, dir, w.message()));
       }
       if (size == 0) {
         size = kDefaultCreateMb * kMiB;
-        notes.push_back(fmt::format("{} does not exist and no size is given: it will be created "
-                                    "at {} MB (give a size in a param file)",
-                                    p.path, kDefaultCreateMb));
+        notes.push_back(
+            fmt::format("{} does not exist and no size is given: it will be created "
+                        "at {} MB (give a size in a param file)",
+                        p.path, kDefaultCreateMb));
       }
     }
     if (size < block) {
-      return Status::InvalidArgument(fmt::format(
-          "sqlio: {}: the file ({} bytes) is smaller than one -b{} block", p.path, size,
-          sw.block_kb));
+      return Status::InvalidArgument(
+          fmt::format("sqlio: {}: the file ({} bytes) is smaller than one -b{} block", p.path, size,
+                      sw.block_kb));
     }
     t.size = size;
     SqlioHeaderFile hf;
@@ -204,7 +212,8 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   }
   for (char d : drives_used) {
     if (auto it = sw.drive_map.find(d); it != sw.drive_map.end()) {
-      h.drives.push_back(fmt::format("drive {}: is {} (--drive={}={})", d, it->second, d, it->second));
+      h.drives.push_back(
+          fmt::format("drive {}: is {} (--drive={}={})", d, it->second, d, it->second));
     } else {
       h.drives.push_back(fmt::format(
           "drive {}: is the current folder {} (map it with --drive={}=/folder)", d, cwd, d));
@@ -226,9 +235,10 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
       plan.engine = "libaio";
     } else {
       plan.engine = "sync";
-      notes.push_back(fmt::format("-o{}: no asynchronous engine works here (io_uring, libaio): "
-                                  "each thread has one I/O outstanding",
-                                  sw.outstanding));
+      notes.push_back(
+          fmt::format("-o{}: no asynchronous engine works here (io_uring, libaio): "
+                      "each thread has one I/O outstanding",
+                      sw.outstanding));
     }
   }
   h.engine = plan.engine;
@@ -236,9 +246,10 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   h.access = sw.access == SqlioAccess::kRandom ? "random" : "sequential";
   if (sw.access == SqlioAccess::kStripe) {
     h.access = fmt::format("sequential (stripe factor {})", sw.stripe);
-    notes.push_back(fmt::format("-f{}: the stripe factor is not applied: each thread reads its "
-                                "file in sequence, block after block",
-                                sw.stripe));
+    notes.push_back(
+        fmt::format("-f{}: the stripe factor is not applied: each thread reads its "
+                    "file in sequence, block after block",
+                    sw.stripe));
   }
   if (sw.latency == 'P') {
     notes.push_back("-LP: latencies are timed with CLOCK_MONOTONIC (ns), as for -LS");
@@ -248,12 +259,14 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
                                 sw.start_block));
   }
   if (sw.ios_given) {
-    notes.push_back(fmt::format("-i{}: runs are not cut into groups of I/Os: sequential access "
-                                "wraps at the end of the file",
-                                sw.ios_per_run));
+    notes.push_back(
+        fmt::format("-i{}: runs are not cut into groups of I/Os: sequential access "
+                    "wraps at the end of the file",
+                    sw.ios_per_run));
   }
   if (sw.buffers > 0) {
-    notes.push_back(fmt::format("-m{}: each outstanding I/O has a buffer of its own already", sw.buffers));
+    notes.push_back(
+        fmt::format("-m{}: each outstanding I/O has a buffer of its own already", sw.buffers));
   }
   if (sw.cpu.has_value() && sw.affinity_mask.has_value()) {
     notes.push_back("-p and -a both given: -p (one CPU for every thread) wins");
@@ -301,8 +314,8 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
     const SqlioTarget& t = setup.plan.targets[i];
     Result<FileInfo> again = PosixFileSystem().Stat(t.path);
     if (again.ok() && again->exists) continue;  // the same file named twice
-    Status st = CreateSqlioFile(PosixFileSystem(), t.path, t.size,
-                                ProgressEnabled() ? &err : nullptr, tty);
+    Status st =
+        CreateSqlioFile(PosixFileSystem(), t.path, t.size, ProgressEnabled() ? &err : nullptr, tty);
     if (!st.ok()) {
       err << "loadcell: error: " << st.message() << "\n";
       return ExitCodeFor(st) == kExitInterrupted ? kExitInterrupted : kExitRunFailed;
@@ -335,7 +348,7 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (!result.ok()) {
     err << "loadcell: error: " << result.status().ToString() << "\n";
     return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
-                                                             : ExitCodeFor(result.status());
+                                                            : ExitCodeFor(result.status());
   }
   if (json) {
     for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";

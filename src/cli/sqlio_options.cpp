@@ -1,11 +1,11 @@
 #include "cli/sqlio_options.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/options.h"
 
@@ -122,8 +122,9 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
       } else if (name == "help") {
         s.help = true;
       } else {
-        return Bad(arg, "unknown option; sqlio takes SQLIO's switches (-kR, -s30, ...) and "
-                        "--drive, --sqlio-classic, --format, --quiet");
+        return Bad(arg,
+                   "unknown option; sqlio takes SQLIO's switches (-kR, -s30, ...) and "
+                   "--drive, --sqlio-classic, --format, --quiet");
       }
       s.given.push_back(arg);
       continue;
@@ -148,7 +149,8 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
         break;
       }
       case 's': {
-        LC_ASSIGN_OR_RETURN(uint64_t secs, Number(arg, v, 1, 86400 * 365, "the duration in seconds"));
+        LC_ASSIGN_OR_RETURN(uint64_t secs,
+                            Number(arg, v, 1, 86400 * 365, "the duration in seconds"));
         s.seconds = static_cast<double>(secs);
         break;
       }
@@ -187,15 +189,17 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
       case 'B': {
         const std::string b = Upper(v);
         if (b.size() != 1 || std::string_view("NYHS").find(b[0]) == std::string_view::npos) {
-          return Bad(arg, "-B takes N (no caching), Y (all caches), H (hardware cache only) or "
-                          "S (write-through only)");
+          return Bad(arg,
+                     "-B takes N (no caching), Y (all caches), H (hardware cache only) or "
+                     "S (write-through only)");
         }
         s.buffering = b[0];
         break;
       }
       case 'L': {
         const std::string l = Upper(v);
-        if (l != "S" && l != "P") return Bad(arg, "-L takes S (system timer) or P (processor counter)");
+        if (l != "S" && l != "P")
+          return Bad(arg, "-L takes S (system timer) or P (processor counter)");
         s.latency = l[0];
         break;
       }
@@ -214,12 +218,13 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
       }
       case 'a': {
         std::string_view m = v;
-        if (!m.empty() && std::string_view("RIS").find(static_cast<char>(
-                              std::toupper(static_cast<unsigned char>(m[0])))) != std::string_view::npos) {
+        if (!m.empty() && std::string_view("RIS").find(static_cast<char>(std::toupper(
+                              static_cast<unsigned char>(m[0])))) != std::string_view::npos) {
           m.remove_prefix(1);  // SQLIO's affinity mode letter
         }
         Result<uint64_t> mask = ParseSqlioMask(m);
-        if (!mask.ok() || *mask == 0) return Bad(arg, "-a takes a non-zero CPU mask (hex 0x.. or decimal)");
+        if (!mask.ok() || *mask == 0)
+          return Bad(arg, "-a takes a non-zero CPU mask (hex 0x.. or decimal)");
         s.affinity_mask = *mask;
         break;
       }
@@ -234,13 +239,15 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
         s.cpu_util = true;
         break;
       case 'S': {
-        LC_ASSIGN_OR_RETURN(uint64_t b, Number(arg, v, 0, uint64_t{1} << 40, "the start offset in blocks"));
+        LC_ASSIGN_OR_RETURN(uint64_t b,
+                            Number(arg, v, 0, uint64_t{1} << 40, "the start offset in blocks"));
         s.start_block = b;
         s.start_given = true;
         break;
       }
       case 'i': {
-        LC_ASSIGN_OR_RETURN(uint64_t n, Number(arg, v, 1, uint64_t{1} << 40, "the I/O count per run"));
+        LC_ASSIGN_OR_RETURN(uint64_t n,
+                            Number(arg, v, 1, uint64_t{1} << 40, "the I/O count per run"));
         s.ios_per_run = n;
         s.ios_given = true;
         break;
@@ -248,23 +255,27 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
       case 'm': {
         std::string_view m = v;
         if (!m.empty() && std::isalpha(static_cast<unsigned char>(m[0]))) m.remove_prefix(1);
-        LC_ASSIGN_OR_RETURN(uint64_t n, Number(arg, m.empty() ? "1" : m, 1, 1024, "the buffer count"));
+        LC_ASSIGN_OR_RETURN(uint64_t n,
+                            Number(arg, m.empty() ? "1" : m, 1, 1024, "the buffer count"));
         s.buffers = static_cast<int>(n);
         break;
       }
       default:
-        return Bad(arg, "unknown switch; sqlio knows -k -s -f -t -o -b -B -L -F -d -a -p -U -S "
-                        "-i -m (see 'loadcell sqlio --help')");
+        return Bad(arg,
+                   "unknown switch; sqlio knows -k -s -f -t -o -b -B -L -F -d -a -p -U -S "
+                   "-i -m (see 'loadcell sqlio --help')");
     }
   }
   (void)kind_given;
   if (s.files.size() > 1 && !s.param_file.empty()) {
-    return Bad(s.files[1], "give the test files either in the param file (-F) or on the command "
-                           "line, not both");
+    return Bad(s.files[1],
+               "give the test files either in the param file (-F) or on the command "
+               "line, not both");
   }
   if (!s.param_file.empty() && !s.files.empty()) {
-    return Bad(s.files[0], "give the test files either in the param file (-F) or on the command "
-                           "line, not both");
+    return Bad(s.files[0],
+               "give the test files either in the param file (-F) or on the command "
+               "line, not both");
   }
   return s;
 }
@@ -292,23 +303,24 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
     if (fields->empty()) continue;
     const std::vector<std::string>& f = *fields;
     if (f.size() < 2 || f.size() > 4) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: expected '<path> <threads> <mask> <size MB>', got {} field{}", where, f.size(),
-          f.size() == 1 ? "" : "s"));
+      return Status::InvalidArgument(
+          fmt::format("{}: expected '<path> <threads> <mask> <size MB>', got {} field{}", where,
+                      f.size(), f.size() == 1 ? "" : "s"));
     }
     SqlioParamLine p;
     p.path = f[0];
     p.line = line_no;
     std::optional<uint64_t> threads = Digits(f[1]);
     if (!threads.has_value() || *threads == 0 || *threads > kSqlioMaxThreads) {
-      return Status::InvalidArgument(fmt::format("{}: thread count '{}' must be 1 to {}", where,
-                                                 f[1], kSqlioMaxThreads));
+      return Status::InvalidArgument(
+          fmt::format("{}: thread count '{}' must be 1 to {}", where, f[1], kSqlioMaxThreads));
     }
     p.threads = static_cast<int>(*threads);
     if (f.size() >= 3) {
       Result<uint64_t> mask = ParseSqlioMask(f[2]);
       if (!mask.ok()) {
-        return Status::InvalidArgument(fmt::format("{}: affinity mask {}", where, mask.status().message()));
+        return Status::InvalidArgument(
+            fmt::format("{}: affinity mask {}", where, mask.status().message()));
       }
       p.mask = *mask;
     }
@@ -338,8 +350,8 @@ Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path) 
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
     const int err = errno;
-    return Status::InvalidArgument("sqlio: -F" + path + ": cannot open the param file: " +
-                                   std::strerror(err));
+    return Status::InvalidArgument("sqlio: -F" + path +
+                                   ": cannot open the param file: " + std::strerror(err));
   }
   std::string text;
   char buf[4096];

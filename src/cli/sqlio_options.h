@@ -20,33 +20,33 @@ enum class SqlioAccess { kRandom, kSequential, kStripe };
 
 // What the command line asked for. Fields keep SQLIO's units (seconds, KB).
 struct SqlioSwitches {
-  bool write = false;                  // -kW (default -kR)
-  double seconds = 30;                 // -s
+  bool write = false;                             // -kW (default -kR)
+  double seconds = 30;                            // -s
   SqlioAccess access = SqlioAccess::kSequential;  // -f
-  uint64_t stripe = 0;                 // -f<N>: blocks between I/Os
-  int threads = 1;                     // -t
+  uint64_t stripe = 0;                            // -f<N>: blocks between I/Os
+  int threads = 1;                                // -t
   bool threads_given = false;
-  int outstanding = 1;                 // -o, per thread per file
-  uint64_t block_kb = 8;               // -b
-  char buffering = 'N';                // -B N|Y|H|S
-  char latency = 0;                    // -L S|P (0: no latency output)
-  std::string param_file;              // -F
-  std::string drives;                  // -d letters, upper case
+  int outstanding = 1;                    // -o, per thread per file
+  uint64_t block_kb = 8;                  // -b
+  char buffering = 'N';                   // -B N|Y|H|S
+  char latency = 0;                       // -L S|P (0: no latency output)
+  std::string param_file;                 // -F
+  std::string drives;                     // -d letters, upper case
   std::optional<uint64_t> affinity_mask;  // -a
   std::optional<int> cpu;                 // -p
-  bool cpu_util = false;               // -U
-  uint64_t start_block = 0;            // -S
+  bool cpu_util = false;                  // -U
+  uint64_t start_block = 0;               // -S
   bool start_given = false;
-  uint64_t ios_per_run = 0;            // -i
+  uint64_t ios_per_run = 0;  // -i
   bool ios_given = false;
-  int buffers = 0;                     // -m
+  int buffers = 0;                        // -m
   std::map<char, std::string> drive_map;  // --drive X=/folder (upper-case letter)
-  bool classic = false;                // --sqlio-classic
-  std::string format = "text";         // --format=text|json
-  bool quiet = false;                  // --quiet
-  bool help = false;                   // -? / --help
-  std::vector<std::string> files;      // file names on the command line
-  std::vector<std::string> given;      // the switches as written, for the manifest
+  bool classic = false;                   // --sqlio-classic
+  std::string format = "text";            // --format=text|json
+  bool quiet = false;                     // --quiet
+  bool help = false;                      // -? / --help
+  std::vector<std::string> files;         // file names on the command line
+  std::vector<std::string> given;         // the switches as written, for the manifest
   // One line each: things accepted that do not apply as on Windows.
   std::vector<std::string> notes;
 };
@@ -56,7 +56,7 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args);
 
 // One line of a param file: `<path> <threads> [<mask> [<size MB>]]`.
 struct SqlioParamLine {
-  std::string path;      // as written (may be a Windows path)
+  std::string path;  // as written (may be a Windows path)
   int threads = 1;
   uint64_t mask = 0;     // 0: no affinity
   uint64_t size_mb = 0;  // 0: use the file as it is

@@ -1,8 +1,8 @@
 #include "report/sqlio_report.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace loadcell {
 namespace {
@@ -27,8 +27,9 @@ std::string Rule(size_t n) { return std::string(n, '-') + "\n"; }
 std::string FormatSqlioHeader(const SqlioHeaderInfo& h) {
   std::string o = fmt::format("sqlio v1.5 compatible (loadcell {})\n", h.version);
   if (h.latency != 0) {
-    o += fmt::format("using {} for latency timings: CLOCK_MONOTONIC, 1000000000 counts per second\n",
-                     h.latency == 'P' ? "the processor counter (-LP)" : "the system counter (-LS)");
+    o +=
+        fmt::format("using {} for latency timings: CLOCK_MONOTONIC, 1000000000 counts per second\n",
+                    h.latency == 'P' ? "the processor counter (-LP)" : "the system counter (-LS)");
   }
   if (!h.param_file.empty()) {
     o += "parameter file used: " + h.param_file + "\n";
@@ -40,9 +41,9 @@ std::string FormatSqlioHeader(const SqlioHeaderInfo& h) {
   }
   for (const std::string& d : h.drives) o += d + "\n";
   for (const SqlioHeaderFile& f : h.files) {
-    o += fmt::format("{} thread{} {} for {} secs {} file {}\n", f.threads,
-                     f.threads == 1 ? "" : "s", h.write ? "writing" : "reading", h.seconds,
-                     h.write ? "to" : "from", f.shown);
+    o +=
+        fmt::format("{} thread{} {} for {} secs {} file {}\n", f.threads, f.threads == 1 ? "" : "s",
+                    h.write ? "writing" : "reading", h.seconds, h.write ? "to" : "from", f.shown);
   }
   o += fmt::format("\tusing {}KB {} IOs\n", h.block_kb, h.access);
   if (h.outstanding > 1) {
@@ -152,13 +153,13 @@ std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s)
       const char* label;
       double p;
     };
-    constexpr Row kRows[] = {{"min", 0},         {"25th", 25},       {"50th", 50},
-                             {"75th", 75},       {"90th", 90},       {"95th", 95},
-                             {"99th", 99},       {"3-nines", 99.9},  {"4-nines", 99.99},
+    constexpr Row kRows[] = {{"min", 0},          {"25th", 25},         {"50th", 50},
+                             {"75th", 75},        {"90th", 90},         {"95th", 95},
+                             {"99th", 99},        {"3-nines", 99.9},    {"4-nines", 99.99},
                              {"5-nines", 99.999}, {"6-nines", 99.9999}, {"max", 100}};
     for (const Row& row : kRows) {
-      o += fmt::format("{:>7} | {:>10} | {:>10} | {:>10}\n", row.label, Ms(rd, row.p), Ms(wr, row.p),
-                       Ms(all, row.p));
+      o += fmt::format("{:>7} | {:>10} | {:>10} | {:>10}\n", row.label, Ms(rd, row.p),
+                       Ms(wr, row.p), Ms(all, row.p));
     }
   }
   for (const std::string& n : s.notes) o += "note: " + n + "\n";

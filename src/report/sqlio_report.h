@@ -19,14 +19,14 @@
 namespace loadcell {
 
 struct SqlioHeaderFile {
-  std::string shown;       // as in the param file / command line
-  std::string path;        // on this system
+  std::string shown;  // as in the param file / command line
+  std::string path;   // on this system
   int threads = 1;
   int first_thread = 0;
   uint64_t mask = 0;
-  uint64_t size_mb = 0;    // size used for the test, MiB
-  bool size_given = false; // from the param file
-  bool created = false;    // created by this run
+  uint64_t size_mb = 0;     // size used for the test, MiB
+  bool size_given = false;  // from the param file
+  bool created = false;     // created by this run
 };
 
 struct SqlioHeaderInfo {
@@ -56,7 +56,7 @@ struct SqlioReportSettings {
   std::vector<std::string> thread_files;  // file shown for each thread
   std::optional<double> cpu_percent;      // -U
   double cpu_user_s = 0, cpu_system_s = 0;
-  std::vector<std::string> notes;         // printed after the figures
+  std::vector<std::string> notes;  // printed after the figures
 };
 
 // Percentages (0..100) of events in [k, k+1) ms for k = 0..23 and >= 24 ms

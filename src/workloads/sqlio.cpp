@@ -1,6 +1,7 @@
 #include "workloads/sqlio.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -8,8 +9,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "core/clock.h"
 #include "core/random.h"
@@ -101,7 +100,12 @@ std::string SqlioWorkload::EventDefinition() const {
 }
 
 std::vector<std::string> SqlioWorkload::CounterNames() const {
-  return {"reads", "writes", "fsyncs", "bytes_read", "bytes_written", "queue_depth_ns",
+  return {"reads",
+          "writes",
+          "fsyncs",
+          "bytes_read",
+          "bytes_written",
+          "queue_depth_ns",
           "queue_depth_time_ns"};
 }
 
@@ -137,9 +141,9 @@ Status SqlioWorkload::Init(int /*threads*/) {
   for (const SqlioTarget& t : plan_.targets) {
     auto s = std::make_unique<FileIoSettings>(SqlioTargetSettings(plan_, t));
     if (s->blocks_per_file == 0) {
-      return Status::FailedPrecondition(fmt::format(
-          "{}: the file ({} bytes) is smaller than one block ({} bytes)", t.path, t.size,
-          plan_.block_size));
+      return Status::FailedPrecondition(
+          fmt::format("{}: the file ({} bytes) is smaller than one block ({} bytes)", t.path,
+                      t.size, plan_.block_size));
     }
     Result<int> fd = fs_.Open(t.path, O_RDWR | plan_.open_flags);
     if (!fd.ok()) {
@@ -201,9 +205,10 @@ Result<std::unique_ptr<Worker>> SqlioWorkload::NewWorker(const ThreadContext& ct
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(plan_.engine, fs_));
   auto worker = std::make_unique<FileIoWorker>(*shared_[t], std::move(engine), ctx);
   if (Status st = worker->Open(); !st.ok()) {
-    return Status(st.code(), fmt::format("{} engine on thread {}: {}", plan_.engine, ctx.thread_id,
-                                         st.message()),
-                  st.err());
+    return Status(
+        st.code(),
+        fmt::format("{} engine on thread {}: {}", plan_.engine, ctx.thread_id, st.message()),
+        st.err());
   }
   return std::unique_ptr<Worker>(std::move(worker));
 }
@@ -236,9 +241,8 @@ std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const
   if (plan_.open_flags & O_DSYNC) flags += "|O_DSYNC";
   d.emplace_back("Open flags", flags);
   for (const SqlioTarget& t : plan_.targets) {
-    d.emplace_back("File " + t.shown,
-                   fmt::format("{} ({} bytes, {} threads, mask 0x{:x})", t.path, t.size, t.threads,
-                               t.mask));
+    d.emplace_back("File " + t.shown, fmt::format("{} ({} bytes, {} threads, mask 0x{:x})", t.path,
+                                                  t.size, t.threads, t.mask));
   }
   return d;
 }
@@ -281,12 +285,14 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
   uint64_t off = 0;
   while (off < size) {
     if (StopRequested()) {
-      st = Status::Cancelled("interrupted while creating " + path + "; the partial file was removed");
+      st = Status::Cancelled("interrupted while creating " + path +
+                             "; the partial file was removed");
       break;
     }
     const uint64_t len = std::min(kCreateChunk, size - off);
     FillRandom(buf.get(), len, rng);
-    st = WriteFully(fs, fd, buf.get(), len, off, fmt::format("writing '{}' at offset {}", path, off));
+    st = WriteFully(fs, fd, buf.get(), len, off,
+                    fmt::format("writing '{}' at offset {}", path, off));
     if (!st.ok()) break;
     off += len;
     progress.Advance(len);

@@ -36,8 +36,8 @@ struct SqlioPlan {
   bool write = false;
   bool random = true;
   uint64_t block_size = 8192;
-  uint32_t outstanding = 1;   // per thread
-  int open_flags = 0;         // O_DIRECT / O_DSYNC as -B says
+  uint32_t outstanding = 1;  // per thread
+  int open_flags = 0;        // O_DIRECT / O_DSYNC as -B says
   std::string engine = "sync";
   uint64_t affinity_mask = 0;  // -a: threads round-robin over these CPUs
   int pin_cpu = -1;            // -p: every thread on this CPU

@@ -4,12 +4,12 @@
 //   LOADCELL_UPDATE_GOLDEN=1 golden_tests --gtest_filter='SqlioGolden*'
 // and review the diff.
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "report/sqlio_report.h"
 

@@ -76,7 +76,8 @@ TEST_F(SqlioRun, IssueCommandLines) {
   EXPECT_NE(r.out.find("using 16KB random IOs"), std::string::npos);
 
   // 3: latency figures and histogram; -t1 is noted (the param file gives threads).
-  ProcessResult l = Sqlio({"-kR", "-t1", "-s1", "-dC", "-frandom", "-b16", "-F" + param_, "-BH", "-LS"});
+  ProcessResult l =
+      Sqlio({"-kR", "-t1", "-s1", "-dC", "-frandom", "-b16", "-F" + param_, "-BH", "-LS"});
   ExpectReport(l);
   EXPECT_NE(l.out.find("(O_RDWR|O_DIRECT)"), std::string::npos);
   EXPECT_NE(l.out.find("latency metrics:\nMin_Latency(ms): "), std::string::npos) << l.out;
@@ -101,7 +102,8 @@ TEST_F(SqlioRun, IssueCommandLines) {
 }
 
 TEST_F(SqlioRun, ClassicAndJson) {
-  ProcessResult c = Sqlio({"-kW", "-s1", "-frandom", "-b8", "-F" + param_, "--sqlio-classic", "-U"});
+  ProcessResult c =
+      Sqlio({"-kW", "-s1", "-frandom", "-b8", "-F" + param_, "--sqlio-classic", "-U"});
   ExpectReport(c);
   EXPECT_EQ(c.out.find("Total IO"), std::string::npos);
   EXPECT_NE(c.out.find("CPU utilization: "), std::string::npos);

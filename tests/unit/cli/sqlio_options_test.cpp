@@ -1,8 +1,10 @@
 // `loadcell sqlio`: switch parsing, param files (good and broken), Windows
 // paths and drive letters, and the plan made from them (nothing touched).
 
-#include <gtest/gtest.h>
+#include "cli/sqlio_options.h"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "cli/sqlio_command.h"
-#include "cli/sqlio_options.h"
 
 namespace loadcell {
 namespace {
@@ -27,7 +28,8 @@ TEST(SqlioSwitches, IssueCommandLines) {
   EXPECT_EQ(a->block_kb, 64u);
   EXPECT_EQ(a->param_file, "param.txt");
 
-  auto b = ParseSqlioArgs({"-kR", "-t1", "-s300", "-dC", "-frandom", "-b16", "-Fparam.txt", "-BH", "-LS"});
+  auto b = ParseSqlioArgs(
+      {"-kR", "-t1", "-s300", "-dC", "-frandom", "-b16", "-Fparam.txt", "-BH", "-LS"});
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_FALSE(b->write);
   EXPECT_EQ(b->threads, 1);
@@ -37,7 +39,8 @@ TEST(SqlioSwitches, IssueCommandLines) {
   EXPECT_EQ(b->buffering, 'H');
   EXPECT_EQ(b->latency, 'S');
 
-  auto c = ParseSqlioArgs({"-dR", "-BH", "-kW", "-frandom", "-t8", "-o1", "-s90", "-b64", "testfile.dat"});
+  auto c = ParseSqlioArgs(
+      {"-dR", "-BH", "-kW", "-frandom", "-t8", "-o1", "-s90", "-b64", "testfile.dat"});
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->drives, "R");
   EXPECT_EQ(c->threads, 8);
@@ -72,9 +75,12 @@ TEST(SqlioSwitches, OtherSwitchesAndOptions) {
 
 TEST(SqlioSwitches, BadInputIsOneLineNamingTheSwitch) {
   const std::vector<std::vector<std::string>> bad = {
-      {"-x"}, {"-k"}, {"-kX"}, {"-t257"}, {"-t0"}, {"-b0"}, {"-bx"}, {"-s"}, {"-BQ"},
-      {"-LX"}, {"-F"}, {"-d1"}, {"-fdiagonal"}, {"-a0"}, {"--bogus"}, {"--format=xml"},
-      {"--drive=R"}, {"-Fp.txt", "file.dat"}};
+      {"-x"},           {"-k"},        {"-kX"},
+      {"-t257"},        {"-t0"},       {"-b0"},
+      {"-bx"},          {"-s"},        {"-BQ"},
+      {"-LX"},          {"-F"},        {"-d1"},
+      {"-fdiagonal"},   {"-a0"},       {"--bogus"},
+      {"--format=xml"}, {"--drive=R"}, {"-Fp.txt", "file.dat"}};
   for (const auto& args : bad) {
     auto r = ParseSqlioArgs(args);
     ASSERT_FALSE(r.ok()) << args[0];
