@@ -221,6 +221,21 @@ int RaiseSqlError(lua_State* L, LuaConn* c, const DbError& e, std::string_view s
   lua_setfield(L, -2, "query");
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "connection");
+  if (e.cls == DbErrorClass::kReconnect && c->conn != nullptr &&
+      Ctx(L).shared->ignore.Matches(e.code, e.sqlstate)) {
+    // Listed in --*-ignore-errors: reopen (statements are prepared again)
+    // and restart the event.
+    for (LuaStmt* s : c->stmts) s->st.reset();
+    if (c->conn->Reconnect().ok()) {
+      Count(L, kOltpReconnects);
+      for (LuaStmt* s : c->stmts) {
+        if (!s->emulated && !c->conn->Prepare(s->sql, s->nparams, s->st).ok()) s->emulated = true;
+      }
+    }
+    lua_pushinteger(L, kRestartEvent);
+    lua_setfield(L, -2, "errcode");
+    return lua_error(L);
+  }
   if (!ignorable) {
     // sysbench.hooks.sql_error_ignorable(err) may declare it ignorable.
     lua_getglobal(L, "sysbench");

@@ -39,6 +39,9 @@ struct LuaShared {
   // General options as name -> (type, text), '-' already '_'.
   std::vector<std::pair<std::string, std::pair<int, std::string>>> general;
   DbDriver* driver = nullptr;  // null until resolved
+  // --<driver>-ignore-errors: a lost connection whose code is listed is
+  // reopened and the event restarted (sysbench's reconnect on ignored errors).
+  DbIgnoreList ignore;
   int threads = 1;
   DistributionConfig rand;
 };

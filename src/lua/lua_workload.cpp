@@ -197,6 +197,20 @@ Status LuaScriptWorkload::Validate(int threads) {
     LC_RETURN_IF_ERROR(impl_->db.Resolve(*impl_->test_options));
     impl_->shared.driver = &impl_->db.driver();
     impl_->db_resolved = true;
+    const OptionSpec* ign =
+        impl_->test_options->Find(impl_->shared.driver->Name() + "-ignore-errors");
+    if (ign != nullptr) {
+      std::vector<std::string> items;
+      std::string text = ign->ValueText();
+      for (size_t at = 0; at <= text.size();) {
+        size_t comma = text.find(',', at);
+        if (comma == std::string::npos) comma = text.size();
+        if (comma > at) items.push_back(text.substr(at, comma - at));
+        at = comma + 1;
+      }
+      Result<DbIgnoreList> list = DbIgnoreList::Parse(items);
+      if (list.ok()) impl_->shared.ignore = std::move(list).value();
+    }
   }
   // The main interpreter again, now with the options in sysbench.opt.
   std::lock_guard<std::mutex> lock(impl_->main_mu);
@@ -208,8 +222,8 @@ namespace {
 
 // Runs `fn_name` (a global function, or sysbench.cmdline.commands[name]) on
 // `threads` interpreters in parallel, sysbench.tid = 0..threads-1.
-Status RunParallel(const LuaShared& shared, const std::string& name, bool from_commands,
-                   int threads, uint64_t seed) {
+Status RunParallel(const LuaShared& shared, const std::string& name, int threads,
+                   uint64_t seed) {
   std::vector<Status> results(threads);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
@@ -231,7 +245,6 @@ Status RunParallel(const LuaShared& shared, const std::string& name, bool from_c
     });
   }
   for (auto& th : pool) th.join();
-  (void)from_commands;
   for (const Status& s : results) {
     if (!s.ok()) return s;
   }
@@ -288,7 +301,7 @@ Status LuaScriptWorkload::RunCommand(const std::string& name, const PrepareConte
       }
     }
   }
-  if (parallel) return RunParallel(impl_->shared, name, true, ctx.threads, ctx.seed);
+  if (parallel) return RunParallel(impl_->shared, name, ctx.threads, ctx.seed);
   // A global function of that name (prepare, cleanup, help).
   std::lock_guard<std::mutex> lock(impl_->main_mu);
   if (!impl_->main->HasFunction(name.c_str())) {
