@@ -42,7 +42,7 @@ std::string Usage() {
       "  loadcell [options] TEST [options] [prepare|run|cleanup|help]\n"
       "  loadcell --test=TEST [options] [prepare|run|cleanup|help]   (sysbench 0.4/0.5 form)\n"
       "  loadcell list       list the tests\n"
-      "  loadcell suite      quick suite: cpu, memory, threads and mutex, ~2 s each\n"
+      "  loadcell suite      quick suite: cpu, memory, threads, mutex, fileio, oltp (SQLite), ~2 s each\n"
       "  loadcell report RESULT.json [-o REPORT.html]   HTML report of a saved JSON result\n"
       "  loadcell compare A.json B.json [...]            results side by side (A1 A2 -- B1 B2:\n"
       "                                                  repeated runs per side)\n"
