@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "oltp_test_env.h"
 
@@ -14,6 +16,7 @@ namespace loadcell {
 namespace {
 
 using oltptest::Args;
+using oltptest::Client;
 using oltptest::Concat;
 using oltptest::ReportNumber;
 using oltptest::RunLoadcell;
@@ -117,6 +120,42 @@ TEST(LuaScriptsSqlite, OltpScriptRefusesSqliteWithItsOwnMessage) {
   EXPECT_EQ(prep.exit_code, 1) << Show(prep);
   EXPECT_NE(prep.err.find("oltp_common.lua:"), std::string::npos) << prep.err;
   EXPECT_NE(prep.err.find("Unsupported database driver:sqlite"), std::string::npos) << prep.err;
+}
+
+// Connections killed mid-run: with the lost-connection codes in
+// --mysql-ignore-errors the script's connections are reopened and the run
+// goes on (as under sysbench); without them the run fails with exit 1.
+TEST(LuaScriptsFaults, KilledConnectionsAreReopenedWhenIgnored) {
+  if (!HaveScripts()) GTEST_SKIP() << "sysbench's scripts are not installed";
+  TestDatabase db("mysql", "lua_kill");
+  ASSERT_TRUE(db.error().empty()) << db.error();
+  const Args base = Concat(
+      {std::string(kScriptDir) + "oltp_point_select.lua", "--table-size=50"}, db.args());
+  ASSERT_EQ(RunLoadcell(Concat(base, {"prepare"})).exit_code, 0);
+  auto kill_others = [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    Client admin(db.args());
+    ASSERT_TRUE(admin.ok()) << admin.error();
+    for (const std::string& id :
+         admin.Query("SELECT id FROM information_schema.processlist WHERE id <> "
+                     "CONNECTION_ID() AND db = DATABASE()")) {
+      admin.Query("KILL " + id);
+    }
+  };
+  oltptest::ProcessResult run;
+  std::thread killer(kill_others);
+  run = RunLoadcell(Concat(base, {"--threads=2", "--time=3",
+                                  "--mysql-ignore-errors=2013,2006,1927", "run"}));
+  killer.join();
+  ASSERT_EQ(run.exit_code, 0) << Show(run);
+  EXPECT_GE(ReportNumber(run.out, "    reconnects:"), 1) << run.out;
+
+  std::thread killer2(kill_others);
+  auto fail = RunLoadcell(Concat(base, {"--threads=2", "--time=3", "--mysql-ignore-errors=none",
+                                        "run"}));
+  killer2.join();
+  EXPECT_EQ(fail.exit_code, 1) << Show(fail);
+  EXPECT_NE(fail.err.find("oltp_common.lua:"), std::string::npos) << fail.err;
 }
 
 }  // namespace
