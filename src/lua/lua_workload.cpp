@@ -146,11 +146,15 @@ std::string LuaScriptWorkload::EventDefinition() const {
 }
 
 void LuaScriptWorkload::RegisterOptions(OptionSet& opts) {
-  impl_->db.RegisterOptions(opts);
   impl_->test_options = &opts;
+  // The script's options first (help lists them first), then the database
+  // options; a script option named like a driver option yields to it.
+  DbDrivers probe;
+  OptionSet driver_names("db");
+  probe.RegisterOptions(driver_names);
   for (ScriptOption& o : impl_->options) {
     const std::string name = Dashed(o.name);
-    if (opts.Find(name) != nullptr) continue;  // e.g. a driver option of the same name
+    if (opts.Find(name) != nullptr || driver_names.Find(name) != nullptr) continue;
     switch (o.type) {
       case ScriptOption::Type::kBool:
         opts.Bool(name, &o.b, o.b, o.help);
@@ -172,6 +176,7 @@ void LuaScriptWorkload::RegisterOptions(OptionSet& opts) {
       }
     }
   }
+  impl_->db.RegisterOptions(opts);
 }
 
 void LuaScriptWorkload::SetGeneralOptions(const OptionSet& general) {
