@@ -259,6 +259,32 @@ end
   EXPECT_TRUE(s.ok()) << s.message();
 }
 
+TEST_F(LuaTest, ReconnectKeepsStatementsUsableAndConstantsExist) {
+  ASSERT_TRUE(Load(R"LUA(
+function event()
+  assert(sysbench.sql.type.VARCHAR == 12 and sysbench.sql.type.INT == 3)
+  assert(sysbench.sql.error.NONE == 0 and sysbench.sql.error.IGNORABLE == 1 and
+         sysbench.sql.error.FATAL == 2)
+  assert(sysbench.error.RESTART_EVENT ~= nil and sysbench.cmdline.PARALLEL_COMMAND)
+  local con = sysbench.sql.driver("sqlite"):connect()
+  local st = con:prepare("SELECT 1")
+  con:reconnect()
+  assert(st:execute():nrows() == 1)
+  con:disconnect()
+  local ok, err = pcall(function() return st:execute() end)
+  assert(not ok and err:find("closed"), tostring(err))
+  ok, err = pcall(function() return sysbench.sql.driver("mysql") end)
+  assert(not ok and err:find("not the one selected"), tostring(err))
+end
+)LUA")
+                  .ok());
+  auto worker = Worker0();
+  ASSERT_TRUE(worker.ok());
+  Status s = (*worker)->RunEvent();
+  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(rec_.counter(kOltpReconnects), 1u);
+}
+
 TEST_F(LuaTest, RestartEventRunsTheHookAndCountsAnError) {
   ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
