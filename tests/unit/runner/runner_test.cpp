@@ -193,14 +193,19 @@ TEST(RunnerTest, IntervalsCoverOnlyTheirInterval) {
     EXPECT_EQ(iv.threads, 2);
     ASSERT_EQ(iv.counters.size(), 1u);
     // Counters and histograms are read one after the other while events
-    // run, so they may disagree by the events in flight (one per thread).
-    EXPECT_NEAR(static_cast<double>(iv.counters[0]), static_cast<double>(iv.events * 10), 2 * 10);
+    // run, so within an interval they may disagree by the events that end
+    // during the reading (many under a sanitizer); the final figures, read
+    // after every thread stopped, agree exactly (checked below).
+    EXPECT_NEAR(static_cast<double>(iv.counters[0]), static_cast<double>(iv.events * 10),
+                0.2 * static_cast<double>(iv.events * 10) + 20);
     // An interval holds about 0.1 s of events, far fewer than the whole run.
     EXPECT_LT(iv.events, r.events);
     sum += iv.events;
   }
   EXPECT_LE(sum, r.events);
   EXPECT_EQ(r.intervals.size(), obs.intervals.size());
+  ASSERT_EQ(r.counters.size(), 1u);
+  EXPECT_EQ(r.counters[0], r.events * 10);
 }
 
 TEST(RunnerTest, CheckpointReportsAndResets) {
