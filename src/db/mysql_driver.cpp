@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "db/drivers.h"
+#include "db/dynamic_lib.h"
 
 namespace loadcell {
 namespace {
@@ -81,7 +82,7 @@ DbError Classify(int code, const char* sqlstate, const char* text, const MySetti
 
 void LibraryInit() {
   static std::once_flag once;
-  std::call_once(once, [] { mysql_library_init(0, nullptr, nullptr); });
+  std::call_once(once, [] { Mariadb().mysql_server_init(0, nullptr, nullptr); });
 }
 
 class MyConnection;
@@ -100,7 +101,7 @@ class MyStatement final : public DbStatement {
       binds_[i].length = &values_[i].length;
     }
   }
-  ~MyStatement() override { mysql_stmt_close(stmt_); }
+  ~MyStatement() override { Mariadb().mysql_stmt_close(stmt_); }
 
   void BindInt(int index, int64_t v) override {
     if (Value* p = At(index)) {
@@ -177,15 +178,15 @@ class MyConnection final : public DbConnection {
   Status Open() {
     Close();
     LibraryInit();
-    mysql_ = mysql_init(nullptr);
+    mysql_ = Mariadb().mysql_init(nullptr);
     if (mysql_ == nullptr) return Status(StatusCode::kResourceExhausted, "mysql: out of memory");
     unsigned int timeout = 10;
-    mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    Mariadb().mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
     if (settings_->ssl != "off") {
       my_bool on = 1;
-      mysql_optionsv(mysql_, MYSQL_OPT_SSL_ENFORCE, &on);
+      Mariadb().mysql_optionsv(mysql_, MYSQL_OPT_SSL_ENFORCE, &on);
       if (settings_->ssl == "verify_ca" || settings_->ssl == "verify_identity") {
-        mysql_optionsv(mysql_, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &on);
+        Mariadb().mysql_optionsv(mysql_, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &on);
       }
     }
     // Connection `index` picks a host, port and socket round-robin.
@@ -195,10 +196,10 @@ class MyConnection final : public DbConnection {
     const int port = s.ports[(k / s.hosts.size()) % s.ports.size()];
     const char* socket = s.sockets.empty() ? nullptr : s.sockets[k % s.sockets.size()].c_str();
     const char* password = s.password_in_use.empty() ? nullptr : s.password_in_use.c_str();
-    if (mysql_real_connect(mysql_, host.c_str(), s.user.c_str(), password, s.db.c_str(),
+    if (Mariadb().mysql_real_connect(mysql_, host.c_str(), s.user.c_str(), password, s.db.c_str(),
                            static_cast<unsigned int>(port), socket, 0) == nullptr) {
-      const int code = static_cast<int>(mysql_errno(mysql_));
-      const std::string why = Scrub(mysql_error(mysql_), s.password_in_use);
+      const int code = static_cast<int>(Mariadb().mysql_errno(mysql_));
+      const std::string why = Scrub(Mariadb().mysql_error(mysql_), s.password_in_use);
       Close();
       const std::string where = socket != nullptr && (host == "localhost" || host.empty())
                                     ? fmt::format("socket {}", socket)
@@ -218,24 +219,24 @@ class MyConnection final : public DbConnection {
   DbError Execute(std::string_view sql, DbExecResult& result, DbRows* rows) override {
     result = {};
     if (mysql_ == nullptr) return Lost();
-    if (mysql_real_query(mysql_, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
+    if (Mariadb().mysql_real_query(mysql_, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
       return Error();
     }
-    if (mysql_field_count(mysql_) == 0) {
-      result.rows_affected = mysql_affected_rows(mysql_);
+    if (Mariadb().mysql_field_count(mysql_) == 0) {
+      result.rows_affected = Mariadb().mysql_affected_rows(mysql_);
       return {};
     }
-    MYSQL_RES* res = mysql_use_result(mysql_);
+    MYSQL_RES* res = Mariadb().mysql_use_result(mysql_);
     if (res == nullptr) return Error();
-    const unsigned int nf = mysql_num_fields(res);
+    const unsigned int nf = Mariadb().mysql_num_fields(res);
     if (rows != nullptr && rows->columns.empty()) {
-      MYSQL_FIELD* fields = mysql_fetch_fields(res);
+      MYSQL_FIELD* fields = Mariadb().mysql_fetch_fields(res);
       for (unsigned int c = 0; c < nf; ++c) rows->columns.emplace_back(fields[c].name);
     }
-    while (MYSQL_ROW row = mysql_fetch_row(res)) {
+    while (MYSQL_ROW row = Mariadb().mysql_fetch_row(res)) {
       ++result.rows_returned;
       if (rows == nullptr) continue;
-      unsigned long* lengths = mysql_fetch_lengths(res);
+      unsigned long* lengths = Mariadb().mysql_fetch_lengths(res);
       auto& out = rows->rows.emplace_back();
       out.reserve(nf);
       for (unsigned int c = 0; c < nf; ++c) {
@@ -246,8 +247,8 @@ class MyConnection final : public DbConnection {
         }
       }
     }
-    DbError e = mysql_errno(mysql_) != 0 ? Error() : DbError{};
-    mysql_free_result(res);
+    DbError e = Mariadb().mysql_errno(mysql_) != 0 ? Error() : DbError{};
+    Mariadb().mysql_free_result(res);
     return e;
   }
 
@@ -263,7 +264,7 @@ class MyConnection final : public DbConnection {
 
   std::string ServerVersion() override {
     if (mysql_ == nullptr) return "MySQL (unknown)";
-    const std::string info = mysql_get_server_info(mysql_);
+    const std::string info = Mariadb().mysql_get_server_info(mysql_);
     return info.find("MariaDB") != std::string::npos ? "MariaDB " + info : "MySQL " + info;
   }
 
@@ -272,7 +273,7 @@ class MyConnection final : public DbConnection {
     out += '\'';
     const size_t at = out.size();
     out.resize(at + 2 * s.size() + 1);
-    const unsigned long n = mysql_real_escape_string(mysql_, out.data() + at, s.data(),
+    const unsigned long n = Mariadb().mysql_real_escape_string(mysql_, out.data() + at, s.data(),
                                                      static_cast<unsigned long>(s.size()));
     out.resize(at + n);
     out += '\'';
@@ -285,23 +286,23 @@ class MyConnection final : public DbConnection {
     return {DbErrorClass::kReconnect, kServerGone, "08S01", "mysql: the connection is closed"};
   }
   DbError Error() const {
-    return Classify(static_cast<int>(mysql_errno(mysql_)), mysql_sqlstate(mysql_),
-                    mysql_error(mysql_), *settings_);
+    return Classify(static_cast<int>(Mariadb().mysql_errno(mysql_)), Mariadb().mysql_sqlstate(mysql_),
+                    Mariadb().mysql_error(mysql_), *settings_);
   }
 
  protected:
   DbError PrepareServer(std::string_view sql, int nparams,
                         std::unique_ptr<DbStatement>& out) override {
     if (mysql_ == nullptr) return Lost();
-    MYSQL_STMT* stmt = mysql_stmt_init(mysql_);
+    MYSQL_STMT* stmt = Mariadb().mysql_stmt_init(mysql_);
     if (stmt == nullptr) return Error();
-    if (mysql_stmt_prepare(stmt, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
-      DbError e = Classify(static_cast<int>(mysql_stmt_errno(stmt)), mysql_stmt_sqlstate(stmt),
-                           mysql_stmt_error(stmt), *settings_);
-      mysql_stmt_close(stmt);
+    if (Mariadb().mysql_stmt_prepare(stmt, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
+      DbError e = Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt)), Mariadb().mysql_stmt_sqlstate(stmt),
+                           Mariadb().mysql_stmt_error(stmt), *settings_);
+      Mariadb().mysql_stmt_close(stmt);
       return e;
     }
-    out = std::make_unique<MyStatement>(this, stmt, static_cast<int>(mysql_stmt_param_count(stmt)),
+    out = std::make_unique<MyStatement>(this, stmt, static_cast<int>(Mariadb().mysql_stmt_param_count(stmt)),
                                         generation_);
     return {};
   }
@@ -313,7 +314,7 @@ class MyConnection final : public DbConnection {
   }
 
   void Close() {
-    if (mysql_ != nullptr) mysql_close(mysql_);  // invalidates open statements
+    if (mysql_ != nullptr) Mariadb().mysql_close(mysql_);  // invalidates open statements
     mysql_ = nullptr;
   }
 
@@ -324,19 +325,19 @@ class MyConnection final : public DbConnection {
 };
 
 DbError MyStatement::Fail() {
-  return Classify(static_cast<int>(mysql_stmt_errno(stmt_)), mysql_stmt_sqlstate(stmt_),
-                  mysql_stmt_error(stmt_), conn_->settings());
+  return Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt_)), Mariadb().mysql_stmt_sqlstate(stmt_),
+                  Mariadb().mysql_stmt_error(stmt_), conn_->settings());
 }
 
 DbError MyStatement::BindResult(DbRows& rows) {
-  MYSQL_RES* meta = mysql_stmt_result_metadata(stmt_);
+  MYSQL_RES* meta = Mariadb().mysql_stmt_result_metadata(stmt_);
   if (meta == nullptr) return Fail();
-  const unsigned int nf = mysql_num_fields(meta);
+  const unsigned int nf = Mariadb().mysql_num_fields(meta);
   if (rows.columns.empty()) {
-    MYSQL_FIELD* fields = mysql_fetch_fields(meta);
+    MYSQL_FIELD* fields = Mariadb().mysql_fetch_fields(meta);
     for (unsigned int c = 0; c < nf; ++c) rows.columns.emplace_back(fields[c].name);
   }
-  mysql_free_result(meta);
+  Mariadb().mysql_free_result(meta);
   if (result_binds_.size() == nf) return {};
   columns_.assign(nf, Column{});
   result_binds_.assign(nf, MYSQL_BIND{});
@@ -349,7 +350,7 @@ DbError MyStatement::BindResult(DbRows& rows) {
     b.is_null = &columns_[c].is_null;
     b.error = &columns_[c].error;
   }
-  if (mysql_stmt_bind_result(stmt_, result_binds_.data()) != 0) return Fail();
+  if (Mariadb().mysql_stmt_bind_result(stmt_, result_binds_.data()) != 0) return Fail();
   return {};
 }
 
@@ -371,7 +372,7 @@ DbError MyStatement::KeepRow(DbRows& rows) {
       b.buffer = big.data();
       b.buffer_length = col.length;
       b.length = &len;
-      if (mysql_stmt_fetch_column(stmt_, &b, static_cast<unsigned int>(c), 0) != 0) return Fail();
+      if (Mariadb().mysql_stmt_fetch_column(stmt_, &b, static_cast<unsigned int>(c), 0) != 0) return Fail();
       out.emplace_back(std::move(big));
     }
   }
@@ -386,38 +387,38 @@ DbError MyStatement::Execute(DbExecResult& result, DbRows* rows) {
             "mysql: statement prepared before a reconnect: prepare it again"};
   }
   if (dirty_ && !binds_.empty()) {
-    if (mysql_stmt_bind_param(stmt_, binds_.data()) != 0) return Fail();
+    if (Mariadb().mysql_stmt_bind_param(stmt_, binds_.data()) != 0) return Fail();
     dirty_ = false;
   }
-  if (mysql_stmt_execute(stmt_) != 0) return Fail();
-  if (mysql_stmt_field_count(stmt_) == 0) {
-    result.rows_affected = mysql_stmt_affected_rows(stmt_);
+  if (Mariadb().mysql_stmt_execute(stmt_) != 0) return Fail();
+  if (Mariadb().mysql_stmt_field_count(stmt_) == 0) {
+    result.rows_affected = Mariadb().mysql_stmt_affected_rows(stmt_);
     return {};
   }
   if (rows != nullptr) {
     if (DbError e = BindResult(*rows); !e.ok()) {
-      mysql_stmt_free_result(stmt_);
+      Mariadb().mysql_stmt_free_result(stmt_);
       return e;
     }
   }
   // Rows are streamed; without result binds nothing is converted or copied.
   for (;;) {
-    const int rc = mysql_stmt_fetch(stmt_);
+    const int rc = Mariadb().mysql_stmt_fetch(stmt_);
     if (rc == MYSQL_NO_DATA) break;
     if (rc == 1) {
       DbError e = Fail();
-      mysql_stmt_free_result(stmt_);
+      Mariadb().mysql_stmt_free_result(stmt_);
       return e;
     }
     ++result.rows_returned;  // 0 or MYSQL_DATA_TRUNCATED
     if (rows != nullptr) {
       if (DbError e = KeepRow(*rows); !e.ok()) {
-        mysql_stmt_free_result(stmt_);
+        Mariadb().mysql_stmt_free_result(stmt_);
         return e;
       }
     }
   }
-  mysql_stmt_free_result(stmt_);
+  Mariadb().mysql_stmt_free_result(stmt_);
   return {};
 }
 
@@ -447,6 +448,7 @@ class MysqlDriver final : public DbDriver {
               "failing the run, or 'all' or 'none'");
   }
   Status Validate() override {
+    LC_RETURN_IF_ERROR(LoadMariadb());
     auto ignore = DbIgnoreList::Parse(s_.ignore_errors);
     if (!ignore.ok()) {
       return Status::InvalidArgument("--mysql-ignore-errors: " + ignore.status().message());
@@ -483,6 +485,7 @@ class MysqlDriver final : public DbDriver {
 
  protected:
   Result<std::unique_ptr<DbConnection>> Open(int index) override {
+    LC_RETURN_IF_ERROR(LoadMariadb());
     if (s_.ports.empty() || s_.hosts.empty()) LC_RETURN_IF_ERROR(Validate());
     auto conn = std::make_unique<MyConnection>(&s_, index);
     LC_RETURN_IF_ERROR(conn->Open());

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "db/drivers.h"
+#include "db/dynamic_lib.h"
 
 namespace loadcell {
 namespace {
@@ -142,10 +143,10 @@ class PgConnection final : public DbConnection {
     }
     keys.push_back(nullptr);
     vals.push_back(nullptr);
-    conn_ = PQconnectdbParams(keys.data(), vals.data(), 0);
+    conn_ = Pq().PQconnectdbParams(keys.data(), vals.data(), 0);
     if (conn_ == nullptr) return Status(StatusCode::kResourceExhausted, "pgsql: out of memory");
-    if (PQstatus(conn_) != CONNECTION_OK) {
-      std::string why = OneLine(PQerrorMessage(conn_), settings_->password_in_use);
+    if (Pq().PQstatus(conn_) != CONNECTION_OK) {
+      std::string why = OneLine(Pq().PQerrorMessage(conn_), settings_->password_in_use);
       // Drop the preamble that repeats host and port.
       if (size_t p = why.find(" failed: "); p != std::string::npos && why.rfind("connection to", 0) == 0) {
         why.erase(0, p + 9);
@@ -165,7 +166,7 @@ class PgConnection final : public DbConnection {
                                 why, hint));
     }
     // Notices (e.g. "table does not exist, skipping") stay off stderr.
-    PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+    Pq().PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
     ++generation_;
     return Status::Ok();
   }
@@ -174,14 +175,14 @@ class PgConnection final : public DbConnection {
     result = {};
     if (conn_ == nullptr) return Lost();
     sql_.assign(sql);
-    return Consume(PQexec(conn_, sql_.c_str()), result, rows);
+    return Consume(Pq().PQexec(conn_, sql_.c_str()), result, rows);
   }
 
   DbError Begin() override { return Simple("BEGIN"); }
   DbError Commit() override { return Simple("COMMIT"); }
   DbError Rollback() override {
-    if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK &&
-        PQtransactionStatus(conn_) == PQTRANS_IDLE) {
+    if (conn_ != nullptr && Pq().PQstatus(conn_) == CONNECTION_OK &&
+        Pq().PQtransactionStatus(conn_) == PQTRANS_IDLE) {
       return {};  // nothing open
     }
     return Simple("ROLLBACK");
@@ -194,7 +195,7 @@ class PgConnection final : public DbConnection {
   }
 
   std::string ServerVersion() override {
-    const char* v = conn_ != nullptr ? PQparameterStatus(conn_, "server_version") : nullptr;
+    const char* v = conn_ != nullptr ? Pq().PQparameterStatus(conn_, "server_version") : nullptr;
     return fmt::format("PostgreSQL {}", v != nullptr ? v : "(unknown)");
   }
 
@@ -206,36 +207,36 @@ class PgConnection final : public DbConnection {
   DbError Consume(PGresult* res, DbExecResult& result, DbRows* rows) {
     result = {};
     if (res == nullptr) return ErrorFrom(nullptr);
-    const ExecStatusType st = PQresultStatus(res);
+    const ExecStatusType st = Pq().PQresultStatus(res);
     if (st == PGRES_TUPLES_OK || st == PGRES_SINGLE_TUPLE) {
-      const int n = PQntuples(res);
+      const int n = Pq().PQntuples(res);
       result.rows_returned = static_cast<uint64_t>(n);
       if (rows != nullptr) KeepRows(res, n, *rows);
     } else if (st == PGRES_COMMAND_OK) {
       result.rows_affected = CmdTuples(res);
     } else if (st == PGRES_EMPTY_QUERY) {
     } else if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
-      PQclear(res);
+      Pq().PQclear(res);
       return {DbErrorClass::kFatal, 0, "", "pgsql: COPY is only available through bulk insert"};
     } else {
       DbError e = ErrorFrom(res);
-      PQclear(res);
+      Pq().PQclear(res);
       return e;
     }
-    PQclear(res);
+    Pq().PQclear(res);
     return {};
   }
 
   // Classifies a failed result (or a missing one: the connection broke).
   DbError ErrorFrom(const PGresult* res) {
     DbError e;
-    const char* state = res != nullptr ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+    const char* state = res != nullptr ? Pq().PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
     if (state != nullptr) e.sqlstate = state;
-    const char* primary = res != nullptr ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
-    e.message = "pgsql: " + OneLine(primary != nullptr ? primary : PQerrorMessage(conn_),
+    const char* primary = res != nullptr ? Pq().PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+    e.message = "pgsql: " + OneLine(primary != nullptr ? primary : Pq().PQerrorMessage(conn_),
                                     settings_->password_in_use);
     if (!e.sqlstate.empty()) e.message += " (SQLSTATE " + e.sqlstate + ")";
-    const bool broken = conn_ == nullptr || PQstatus(conn_) == CONNECTION_BAD;
+    const bool broken = conn_ == nullptr || Pq().PQstatus(conn_) == CONNECTION_BAD;
     if (broken || IsConnectionState(e.sqlstate)) {
       e.cls = DbErrorClass::kReconnect;
       if (e.sqlstate.empty()) e.sqlstate = "08006";
@@ -262,7 +263,7 @@ class PgConnection final : public DbConnection {
     int count = 0;
     const std::string text = TranslatePlaceholdersDollar(sql, &count);
     std::string name = fmt::format("lc{}", ++statements_);
-    PGresult* res = PQprepare(conn_, name.c_str(), text.c_str(), count, nullptr);
+    PGresult* res = Pq().PQprepare(conn_, name.c_str(), text.c_str(), count, nullptr);
     DbExecResult ignored;
     if (DbError e = Consume(res, ignored, nullptr); !e.ok()) return e;
     out = std::make_unique<PgStatement>(this, std::move(name), count, generation_);
@@ -271,26 +272,26 @@ class PgConnection final : public DbConnection {
 
  private:
   static uint64_t CmdTuples(PGresult* res) {
-    const char* t = PQcmdTuples(res);
+    const char* t = Pq().PQcmdTuples(res);
     uint64_t n = 0;
     if (t != nullptr) std::from_chars(t, t + std::strlen(t), n);
     return n;
   }
 
   static void KeepRows(PGresult* res, int n, DbRows& rows) {
-    const int nf = PQnfields(res);
+    const int nf = Pq().PQnfields(res);
     if (rows.columns.empty()) {
-      for (int c = 0; c < nf; ++c) rows.columns.emplace_back(PQfname(res, c));
+      for (int c = 0; c < nf; ++c) rows.columns.emplace_back(Pq().PQfname(res, c));
     }
     for (int r = 0; r < n; ++r) {
       auto& row = rows.rows.emplace_back();
       row.reserve(static_cast<size_t>(nf));
       for (int c = 0; c < nf; ++c) {
-        if (PQgetisnull(res, r, c)) {
+        if (Pq().PQgetisnull(res, r, c)) {
           row.emplace_back(std::nullopt);
         } else {
-          row.emplace_back(std::string(PQgetvalue(res, r, c),
-                                       static_cast<size_t>(PQgetlength(res, r, c))));
+          row.emplace_back(std::string(Pq().PQgetvalue(res, r, c),
+                                       static_cast<size_t>(Pq().PQgetlength(res, r, c))));
         }
       }
     }
@@ -299,11 +300,11 @@ class PgConnection final : public DbConnection {
   DbError Simple(const char* sql) {
     if (conn_ == nullptr) return Lost();
     DbExecResult r;
-    return Consume(PQexec(conn_, sql), r, nullptr);
+    return Consume(Pq().PQexec(conn_, sql), r, nullptr);
   }
 
   void Close() {
-    if (conn_ != nullptr) PQfinish(conn_);
+    if (conn_ != nullptr) Pq().PQfinish(conn_);
     conn_ = nullptr;
   }
 
@@ -320,7 +321,7 @@ DbError PgStatement::Execute(DbExecResult& result, DbRows* rows) {
     return {DbErrorClass::kFatal, 0, "",
             "pgsql: statement prepared before a reconnect: prepare it again"};
   }
-  PGresult* res = PQexecPrepared(conn_->conn(), name_.c_str(), static_cast<int>(values_.size()),
+  PGresult* res = Pq().PQexecPrepared(conn_->conn(), name_.c_str(), static_cast<int>(values_.size()),
                                  values_.data(), lengths_.data(), nullptr, 0);
   return conn_->Consume(res, result, rows);
 }
@@ -335,8 +336,8 @@ class PgCopy final : public DbBulkInsert {
   }
   ~PgCopy() override {
     if (open_ && conn_->conn() != nullptr) {
-      PQputCopyEnd(conn_->conn(), "bulk insert abandoned");
-      while (PGresult* r = PQgetResult(conn_->conn())) PQclear(r);
+      Pq().PQputCopyEnd(conn_->conn(), "bulk insert abandoned");
+      while (PGresult* r = Pq().PQgetResult(conn_->conn())) Pq().PQclear(r);
     }
   }
 
@@ -377,13 +378,13 @@ class PgCopy final : public DbBulkInsert {
     open_ = false;
     PGconn* c = conn_->conn();
     if (!e.ok()) {
-      PQputCopyEnd(c, "bulk insert failed");
-      while (PGresult* r = PQgetResult(c)) PQclear(r);
+      Pq().PQputCopyEnd(c, "bulk insert failed");
+      while (PGresult* r = Pq().PQgetResult(c)) Pq().PQclear(r);
       return e;
     }
-    if (PQputCopyEnd(c, nullptr) != 1) return conn_->ErrorFrom(nullptr);
+    if (Pq().PQputCopyEnd(c, nullptr) != 1) return conn_->ErrorFrom(nullptr);
     DbError first;
-    while (PGresult* r = PQgetResult(c)) {
+    while (PGresult* r = Pq().PQgetResult(c)) {
       DbExecResult ignored;
       DbError one = conn_->Consume(r, ignored, nullptr);
       if (first.ok() && !one.ok()) first = one;
@@ -415,7 +416,7 @@ class PgCopy final : public DbBulkInsert {
 
   DbError Send() {
     if (buf_.empty()) return {};
-    const int rc = PQputCopyData(conn_->conn(), buf_.data(), static_cast<int>(buf_.size()));
+    const int rc = Pq().PQputCopyData(conn_->conn(), buf_.data(), static_cast<int>(buf_.size()));
     buf_.clear();
     if (rc != 1) return conn_->ErrorFrom(nullptr);
     return {};
@@ -433,14 +434,14 @@ DbError PgConnection::BeginBulkInsert(std::string_view table,
   if (conn_ == nullptr) return Lost();
   const std::string sql =
       fmt::format("COPY {} ({}) FROM STDIN", table, fmt::join(columns, ", "));
-  PGresult* res = PQexec(conn_, sql.c_str());
-  if (res == nullptr || PQresultStatus(res) != PGRES_COPY_IN) {
+  PGresult* res = Pq().PQexec(conn_, sql.c_str());
+  if (res == nullptr || Pq().PQresultStatus(res) != PGRES_COPY_IN) {
     DbExecResult ignored;
     DbError e = Consume(res, ignored, nullptr);
     if (e.ok()) e = {DbErrorClass::kFatal, 0, "", "pgsql: COPY did not start"};
     return e;
   }
-  PQclear(res);
+  Pq().PQclear(res);
   out = std::make_unique<PgCopy>(this, columns.size());
   return {};
 }
@@ -470,6 +471,7 @@ class PgsqlDriver final : public DbDriver {
               "the run, or 'all' or 'none'");
   }
   Status Validate() override {
+    LC_RETURN_IF_ERROR(LoadPq());
     auto ignore = DbIgnoreList::Parse(s_.ignore_errors);
     if (!ignore.ok()) {
       return Status::InvalidArgument("--pgsql-ignore-errors: " + ignore.status().message());
@@ -488,6 +490,7 @@ class PgsqlDriver final : public DbDriver {
 
  protected:
   Result<std::unique_ptr<DbConnection>> Open(int index) override {
+    LC_RETURN_IF_ERROR(LoadPq());
     auto conn = std::make_unique<PgConnection>(&s_);
     LC_RETURN_IF_ERROR(conn->Open());
     return std::unique_ptr<DbConnection>(std::move(conn));
