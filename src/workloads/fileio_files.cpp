@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/clock.h"
+#include "core/progress.h"
 #include "core/random.h"
 #include "io/io_engine.h"
 #include "runner/runner.h"
@@ -49,7 +50,7 @@ class PrepareProgress final {
   PrepareProgress(const FileIoConsole& c, uint64_t total) : c_(c), total_(total), start_(MonotonicNow()) {}
 
   void Update(uint64_t done) {
-    if (c_.progress == nullptr || total_ == 0) return;
+    if (c_.progress == nullptr || total_ == 0 || !ProgressEnabled()) return;  // --quiet
     const double frac = static_cast<double>(done) / static_cast<double>(total_);
     if (c_.progress_tty) {
       const Nanos now = MonotonicNow();
@@ -76,7 +77,9 @@ class PrepareProgress final {
   }
 
   void End() {
-    if (c_.progress != nullptr && c_.progress_tty && total_ > 0) *c_.progress << "\n" << std::flush;
+    if (c_.progress != nullptr && c_.progress_tty && total_ > 0 && ProgressEnabled()) {
+      *c_.progress << "\n" << std::flush;
+    }
   }
 
   double Seconds() const { return static_cast<double>(MonotonicNow() - start_) / 1e9; }

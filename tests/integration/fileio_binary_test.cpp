@@ -119,6 +119,17 @@ TEST(FileIoBinary, EveryModeWithEveryEngine) {
   EXPECT_EQ(clean.exit_code, 0) << clean.err;
 }
 
+TEST(FileIoBinary, PrepareShowsProgressUnlessQuiet) {
+  WorkDir dir;
+  ProcessResult loud = RunLoadcell(Args(dir, {"prepare"}));
+  ASSERT_EQ(loud.exit_code, 0) << loud.err;
+  EXPECT_NE(loud.err.find("prepare: 100%"), std::string::npos) << loud.err;
+  ASSERT_EQ(RunLoadcell(Args(dir, {"cleanup"})).exit_code, 0);
+  ProcessResult quiet = RunLoadcell(Args(dir, {"--quiet", "prepare"}));
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("prepare:"), std::string::npos) << quiet.err;
+}
+
 TEST(FileIoBinary, IntervalLinesHaveSysbenchsShape) {
   WorkDir dir;
   ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
