@@ -74,7 +74,7 @@ class Run {
   alignas(64) std::atomic<bool> go_{false};
   std::atomic<bool> abort_start_{false};
   alignas(64) std::atomic<bool> stop_{false};
-  alignas(64) std::atomic<uint64_t> issued_{0};       // events claimed (only with a limit)
+  alignas(64) std::atomic<uint64_t> issued_{0};        // events claimed (only with a limit)
   alignas(64) std::atomic<uint64_t> rate_tickets_{0};  // rate schedule tickets claimed
 
   std::mutex mu_;
@@ -266,7 +266,8 @@ RunResult MakeResult(const Run& run, const Snapshot& now, const Snapshot& base, 
     rf.max_lag_ms = static_cast<double>(max_lag) / 1e6;
     uint64_t due = run.schedule_.DueBy(to);
     uint64_t taken = run.rate_tickets_.load(std::memory_order_relaxed);
-    rf.final_lag_ms = due > taken ? static_cast<double>(due - taken) * run.schedule_.period_ns() / 1e6 : 0;
+    rf.final_lag_ms =
+        due > taken ? static_cast<double>(due - taken) * run.schedule_.period_ns() / 1e6 : 0;
     r.rate = rf;
   }
   r.counter_names = run.workload_.CounterNames();
@@ -318,13 +319,15 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   std::vector<std::string> kind_names = {"event"};
   for (const auto& k : workload.LatencyKinds()) kind_names.push_back(k);
   for (int i = 0; i < run->threads_; ++i) {
-    run->recorders_.push_back(std::make_unique<ThreadRecorder>(static_cast<int>(kind_names.size()) - 1));
+    run->recorders_.push_back(
+        std::make_unique<ThreadRecorder>(static_cast<int>(kind_names.size()) - 1));
     run->states_.push_back(std::make_unique<WorkerState>());
   }
 
   run->ticks_ = cfg.clock == "monotonic" ? &MonotonicTickSource() : &BestTickSource();
-  manifest.system.clock_source =
-      run->rate_limited_ ? std::string("CLOCK_MONOTONIC (rate-limited runs)") : run->ticks_->description;
+  manifest.system.clock_source = run->rate_limited_
+                                     ? std::string("CLOCK_MONOTONIC (rate-limited runs)")
+                                     : run->ticks_->description;
   manifest.threads = run->threads_;
   manifest.time_limit_s = cfg.time_s;
   manifest.event_limit = run->event_limit_;
@@ -390,9 +393,9 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   run->timeline_ = Timeline::Make(t_start, cfg.warmup_s, cfg.time_s);
   if (run->ticks_->tsc && run->timeline_.end != 0) {
     const uint64_t tsc_now = ReadTicks<true>();
-    run->end_ticks_ = tsc_now + static_cast<uint64_t>(
-                                    static_cast<double>(run->timeline_.end - MonotonicNow()) /
-                                    run->ticks_->ns_per_tick);
+    run->end_ticks_ =
+        tsc_now + static_cast<uint64_t>(static_cast<double>(run->timeline_.end - MonotonicNow()) /
+                                        run->ticks_->ns_per_tick);
   }
   run->schedule_ = RateSchedule(t_start, cfg.rate);
   run->go_.store(true, std::memory_order_release);
@@ -424,11 +427,28 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   };
 
   // Status ticks (RunObserver::OnStatus): a second, observer-only series.
-  Ticker status_ticker(tl.measure_start, observer != nullptr
-                                             ? SecondsToNanos(cfg.status_interval_s)
-                                             : Nanos{0});
+  Ticker status_ticker(tl.measure_start,
+                       observer != nullptr ? SecondsToNanos(cfg.status_interval_s) : Nanos{0});
   Snapshot last_status = base;
   Nanos last_status_at = tl.measure_start;
+
+  // The figures between two snapshots, as an interval ending at tick `at`
+  // (used by --report-interval lines and by the live status).
+  auto make_interval = [&](const Snapshot& snap, const Snapshot& last, Nanos last_at, Nanos at,
+                           Nanos now) {
+    IntervalSnapshot iv;
+    iv.t_end_s = NanosToSeconds(at - tl.measure_start);
+    iv.duration_s = NanosToSeconds(now - last_at);
+    iv.threads = run->threads_;
+    RunResult tmp;
+    Diff(snap, last, /*exact_min_max=*/false, kind_names, tmp);
+    iv.events = tmp.events;
+    iv.errors = tmp.errors;
+    iv.latency = std::move(tmp.latency);
+    iv.counters = std::move(tmp.counters);
+    iv.counters.resize(workload.CounterNames().size());
+    return iv;
+  };
 
   for (;;) {
     Nanos now = MonotonicNow();
@@ -445,17 +465,8 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     }
     if (warm && status_ticker.enabled() && now >= status_ticker.next()) {
       Snapshot snap = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-      IntervalSnapshot st;
-      st.t_end_s = NanosToSeconds(status_ticker.next() - tl.measure_start);
-      st.duration_s = NanosToSeconds(now - last_status_at);
-      st.threads = run->threads_;
-      RunResult tmp;
-      Diff(snap, last_status, /*exact_min_max=*/false, kind_names, tmp);
-      st.events = tmp.events;
-      st.errors = tmp.errors;
-      st.latency = std::move(tmp.latency);
-      st.counters = std::move(tmp.counters);
-      st.counters.resize(workload.CounterNames().size());
+      IntervalSnapshot st =
+          make_interval(snap, last_status, last_status_at, status_ticker.next(), now);
       observer->OnStatus(st);
       last_status = std::move(snap);
       last_status_at = now;
@@ -463,17 +474,8 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     }
     if (warm && ticker.enabled() && now >= ticker.next()) {
       Snapshot snap = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-      IntervalSnapshot iv;
-      iv.t_end_s = NanosToSeconds(ticker.next() - tl.measure_start);
-      iv.duration_s = NanosToSeconds(now - last_interval_at);
-      iv.threads = run->threads_;
-      RunResult tmp;
-      Diff(snap, last_interval, /*exact_min_max=*/false, kind_names, tmp);
-      iv.events = tmp.events;
-      iv.errors = tmp.errors;
-      iv.latency = std::move(tmp.latency);
-      iv.counters = std::move(tmp.counters);
-      iv.counters.resize(workload.CounterNames().size());
+      IntervalSnapshot iv =
+          make_interval(snap, last_interval, last_interval_at, ticker.next(), now);
       if (run->rate_limited_) {
         uint64_t due = run->schedule_.DueBy(now);
         uint64_t taken = run->rate_tickets_.load(std::memory_order_relaxed);
