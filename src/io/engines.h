@@ -34,6 +34,15 @@ class CompletionQueue final {
     slots_[tail] = IoCompletion{user_data, result};
     ++count_;
   }
+  // Runs as many of `requests` as there is room for, in order, through
+  // `execute` (IoRequest -> result), queueing each completion: the whole
+  // Submit of an engine that completes requests inline. Returns how many ran.
+  template <typename Execute>
+  size_t RunInline(std::span<IoRequest> requests, Execute&& execute) {
+    const size_t n = requests.size() < free() ? requests.size() : free();
+    for (size_t i = 0; i < n; ++i) Push(requests[i].user_data, execute(requests[i]));
+    return n;
+  }
   // Moves up to out.size() completions into out; returns how many.
   size_t PopInto(std::span<IoCompletion> out) {
     size_t n = out.size() < count_ ? out.size() : count_;

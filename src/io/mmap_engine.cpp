@@ -89,12 +89,7 @@ class MmapEngine final : public IoEngine {
 
   Result<size_t> Submit(std::span<IoRequest> requests) override {
     if (!open_) return Status::FailedPrecondition("mmap engine: Submit before Open");
-    size_t n = requests.size() < done_.free() ? requests.size() : done_.free();
-    for (size_t i = 0; i < n; ++i) {
-      const IoRequest& r = requests[i];
-      done_.Push(r.user_data, Execute(r));
-    }
-    return n;
+    return done_.RunInline(requests, [this](const IoRequest& r) { return Execute(r); });
   }
 
   Result<size_t> Reap(size_t min, std::span<IoCompletion> out, Nanos timeout_ns) override {
