@@ -1,13 +1,12 @@
 #include "core/progress.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-
-#include <fmt/format.h>
 
 namespace loadcell {
 namespace {
@@ -124,7 +123,7 @@ std::string Progress::Amount(double units) const {
     units /= 1024;
     ++i;
   }
-  return i == 0 ? fmt::format("{:.0f}", units) : fmt::format("{:.1f}{}", units, kSuffix[i]);
+  return i == 0 ? fmt::format("{:.0f}B", units) : fmt::format("{:.1f}{}iB", units, kSuffix[i]);
 }
 
 std::string Progress::BarText(uint64_t done, double elapsed_s, int width) const {
@@ -141,20 +140,22 @@ std::string Progress::BarText(uint64_t done, double elapsed_s, int width) const 
                      std::string(static_cast<size_t>(filled), '#'),
                      std::string(static_cast<size_t>(width - filled), '-'), frac * 100,
                      Amount(static_cast<double>(done)), Amount(static_cast<double>(total_)), unit,
-                     Amount(rate), unit_ == "bytes" ? "B" : unit, left);
+                     Amount(rate), unit, left);
 }
 
 std::string Progress::LineText(uint64_t done, double elapsed_s) const {
   const double pct =
-      total_ == 0 ? 0 : std::min(100.0, 100.0 * static_cast<double>(done) / static_cast<double>(total_));
+      total_ == 0
+          ? 0
+          : std::min(100.0, 100.0 * static_cast<double>(done) / static_cast<double>(total_));
   const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0;
   const std::string unit = unit_ == "bytes" ? "" : " " + unit_;
   std::string text = fmt::format("{}: {:.0f}% ({} of {}{}, {}{}/s", label_, std::floor(pct),
                                  Amount(static_cast<double>(done)),
-                                 Amount(static_cast<double>(total_)), unit,
-                                 Amount(rate), unit_ == "bytes" ? "B" : unit);
+                                 Amount(static_cast<double>(total_)), unit, Amount(rate), unit);
   if (done > 0 && done < total_) {
-    text += ", " + ClockText(elapsed_s * static_cast<double>(total_ - done) / static_cast<double>(done)) +
+    text += ", " +
+            ClockText(elapsed_s * static_cast<double>(total_ - done) / static_cast<double>(done)) +
             " left";
   }
   return text + ")";

@@ -13,7 +13,7 @@
 //
 // Advance() is thread-safe and cheap (one relaxed atomic add, plus a lock
 // taken with try_lock only when a redraw or a 10% line is due). A unit of
-// "bytes" prints sizes with K/M/G suffixes (powers of 1024).
+// "bytes" prints sizes and rates with binary prefixes ("1.5MiB", "80.0MiB/s").
 
 #include <atomic>
 #include <cstdint>
@@ -56,7 +56,7 @@ class Progress final {
 
  private:
   void Draw(bool final_draw);
-  std::string Amount(double units) const;  // "1.5M" for bytes, "1500" else
+  std::string Amount(double units) const;  // "1.5MiB" for bytes, "1500" else
 
   std::string label_;
   uint64_t total_;

@@ -20,8 +20,6 @@ namespace loadcell {
 namespace {
 
 constexpr uint64_t kChunkTarget = 1ULL << 20;  // prepare writes ~1 MiB per call
-constexpr int kBarWidth = 40;
-constexpr Nanos kBarPeriod = 100 * kNanosPerMilli;
 
 const char* StateName(FileState s) {
   switch (s) {
@@ -43,55 +41,6 @@ struct FreeDeleter {
 };
 using IoBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
 
-// PrepareProgress on stderr: a bar redrawn in place on a terminal, else a line
-// per 10%.
-class PrepareProgress final {
- public:
-  PrepareProgress(const FileIoConsole& c, uint64_t total) : c_(c), total_(total), start_(MonotonicNow()) {}
-
-  void Update(uint64_t done) {
-    if (c_.progress == nullptr || total_ == 0 || !ProgressEnabled()) return;  // --quiet
-    const double frac = static_cast<double>(done) / static_cast<double>(total_);
-    if (c_.progress_tty) {
-      const Nanos now = MonotonicNow();
-      if (done < total_ && now - last_draw_ < kBarPeriod) return;
-      last_draw_ = now;
-      const int filled = static_cast<int>(frac * kBarWidth);
-      *c_.progress << fmt::format("\rCreating files [{}{}] {:3.0f}% {} of {}",
-                                  std::string(static_cast<size_t>(filled), '#'),
-                                  std::string(static_cast<size_t>(kBarWidth - filled), ' '),
-                                  frac * 100, HumanBytes(done), HumanBytes(total_))
-                   << std::flush;
-      return;
-    }
-    const int decile = static_cast<int>(frac * 10);
-    while (next_decile_ <= decile && next_decile_ <= 10) {
-      if (next_decile_ > 0) {
-        *c_.progress << fmt::format("prepare: {}% ({} of {})\n", next_decile_ * 10,
-                                    HumanBytes(total_ / 10 * static_cast<uint64_t>(next_decile_)),
-                                    HumanBytes(total_))
-                     << std::flush;
-      }
-      ++next_decile_;
-    }
-  }
-
-  void End() {
-    if (c_.progress != nullptr && c_.progress_tty && total_ > 0 && ProgressEnabled()) {
-      *c_.progress << "\n" << std::flush;
-    }
-  }
-
-  double Seconds() const { return static_cast<double>(MonotonicNow() - start_) / 1e9; }
-
- private:
-  const FileIoConsole& c_;
-  uint64_t total_;
-  Nanos start_;
-  Nanos last_draw_ = 0;
-  int next_decile_ = 0;
-};
-
 void Say(const FileIoConsole& c, const std::string& line) {
   if (c.out != nullptr) *c.out << line << "\n" << std::flush;
 }
@@ -103,10 +52,9 @@ std::string PrepareCommand(const FileIoSettings& s) {
   return cmd + " prepare";
 }
 
-// Writes file `index` from start to end; `done` counts bytes for progress.
+// Writes file `index` from start to end, advancing `progress` by the bytes written.
 Status WriteOneFile(FileSystem& fs, const FileIoSettings& s, uint64_t index, bool stamped,
-                    Random& rng, unsigned char* buf, uint64_t chunk, PrepareProgress& progress,
-                    uint64_t& done) {
+                    Random& rng, unsigned char* buf, uint64_t chunk, Progress& progress) {
   const std::string path = s.FilePath(index);
   LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644));
   Status st;
@@ -126,8 +74,7 @@ Status WriteOneFile(FileSystem& fs, const FileIoSettings& s, uint64_t index, boo
     st = WriteFully(fs, fd, buf, len, off, fmt::format("writing '{}' at offset {}", path, off));
     if (!st.ok()) break;
     off += len;
-    done += len;
-    progress.Update(done);
+    progress.Advance(len);
   }
   if (st.ok()) {
     st = fs.Fsync(fd);
@@ -292,8 +239,8 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
   IoBuffer buf(static_cast<unsigned char*>(AllocateIoBuffer(chunk)));
   if (buf == nullptr) return Status::Internal("prepare: out of memory for the write buffer");
   Random rng(seed != 0 ? seed : 0x6c6f6164ULL);
-  PrepareProgress progress(console, total);
-  uint64_t done = 0;
+  const Nanos start = MonotonicNow();
+  Progress progress("prepare", total, "bytes", console.progress, console.progress_tty);
   uint64_t written_files = 0;
   for (uint64_t i : to_write) {
     const std::string name = s.FileName(i);
@@ -306,9 +253,9 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
     }
     LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
 
-    Status st = WriteOneFile(fs, s, i, stamped, rng, buf.get(), chunk, progress, done);
+    Status st = WriteOneFile(fs, s, i, stamped, rng, buf.get(), chunk, progress);
     if (!st.ok()) {
-      progress.End();
+      progress.Done();
       // Never leave a half-written file behind.
       (void)fs.Unlink(s.FilePath(i));
       m.Remove(name);
@@ -340,8 +287,8 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
     LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
     ++written_files;
   }
-  progress.End();
-  const double secs = progress.Seconds();
+  progress.Done();
+  const double secs = static_cast<double>(MonotonicNow() - start) / 1e9;
   Say(console, fmt::format("{} bytes written in {:.2f} seconds ({:.2f} MiB/sec).", total, secs,
                            secs > 0 ? static_cast<double>(total) / (1 << 20) / secs : 0.0));
   return Status::Ok();

@@ -52,7 +52,8 @@ TEST(ProgressTest, TerminalRedrawsInPlaceAndErasesTheBar) {
   ASSERT_FALSE(drawn.empty());
   EXPECT_EQ(drawn[0], '\r');
   EXPECT_NE(drawn.find("25%"), std::string::npos) << drawn;
-  EXPECT_NE(drawn.find("1.0K of 4.0K"), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find("1.0KiB of 4.0KiB"), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find("iB/s"), std::string::npos) << drawn;  // binary prefixes, said so
   EXPECT_EQ(drawn.find('\n'), std::string::npos);
   p.Done();
   const std::string all = out.str();
