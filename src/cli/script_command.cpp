@@ -76,6 +76,17 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   }
   Status s = setup->general.Apply(cl.options);
   if (s.ok()) s = setup->test_options.Apply(cl.options);
+  if (s.ok() && !script->DeclaresOptions()) {
+    // A script without sysbench.cmdline.options (sysbench 0.5 style) takes
+    // any option, as sysbench does: it reads them as globals.
+    std::vector<std::pair<std::string, std::string>> undeclared;
+    for (RawOption& o : cl.options.entries()) {
+      if (o.consumed) continue;
+      o.consumed = true;
+      undeclared.emplace_back(o.name, o.has_value ? o.value : "on");
+    }
+    script->SetUndeclaredOptions(undeclared);
+  }
   if (s.ok()) {
     s = cl.options.CheckAllConsumed("for script '" + path + "'; see 'loadcell " + path +
                                     " help'");

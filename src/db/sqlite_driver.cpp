@@ -31,14 +31,16 @@ DbError StepAll(sqlite3* db, sqlite3_stmt* stmt, DbExecResult& result, DbRows* r
   const sqlite3_int64 before = sqlite3_total_changes64(db);
   result.rows_returned = 0;
   result.rows_affected = 0;
+  // The columns are known before the first row (a SELECT of no rows has them).
+  if (rows != nullptr && rows->columns.empty()) {
+    const int n = sqlite3_column_count(stmt);
+    for (int c = 0; c < n; ++c) rows->columns.emplace_back(sqlite3_column_name(stmt, c));
+  }
   int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
     ++result.rows_returned;
     if (rows != nullptr) {
       const int n = sqlite3_column_count(stmt);
-      if (rows->columns.empty()) {
-        for (int c = 0; c < n; ++c) rows->columns.emplace_back(sqlite3_column_name(stmt, c));
-      }
       auto& row = rows->rows.emplace_back();
       row.reserve(static_cast<size_t>(n));
       for (int c = 0; c < n; ++c) {

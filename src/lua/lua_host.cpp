@@ -1,6 +1,7 @@
 #include "lua/lua_host.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -52,9 +53,84 @@ Status LoadFileChunk(lua_State* L, const std::string& path) {
   return Status::Ok();
 }
 
+// The pcall message handler. Tables (RESTART_EVENT) stay as they are. A
+// message located in the API prelude ("sysbench-api:N: ...", from a C
+// function the prelude called for the script) is located at the script line
+// that called the prelude instead.
 int Traceback(lua_State* L) {
-  // Keep tables (RESTART_EVENT) as they are; strings stay as the message.
+  static constexpr std::string_view kApi = "sysbench-api:";
+  if (lua_type(L, 1) != LUA_TSTRING) return 1;
+  const std::string_view msg(lua_tostring(L, 1));
+  if (msg.substr(0, kApi.size()) != kApi) return 1;
+  lua_Debug ar;
+  for (int level = 1; lua_getstack(L, level, &ar) != 0; ++level) {
+    if (lua_getinfo(L, "Sl", &ar) == 0 || ar.source == nullptr || ar.source[0] != '@' ||
+        ar.currentline <= 0) {
+      continue;
+    }
+    size_t colon = msg.find(':', kApi.size());
+    std::string_view rest = colon == std::string_view::npos ? msg : msg.substr(colon + 1);
+    if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
+    const std::string located =
+        std::string(ar.short_src) + ":" + std::to_string(ar.currentline) + ": " + std::string(rest);
+    lua_pushlstring(L, located.data(), located.size());
+    return 1;
+  }
   return 1;
+}
+
+// An option's text as a Lua value of its type (OptionType as int).
+void PushOptionValue(lua_State* L, int type, const std::string& text) {
+  if (type == static_cast<int>(OptionType::kBool)) {
+    lua_pushboolean(L, text == "on");
+  } else if (type == static_cast<int>(OptionType::kInt) ||
+             type == static_cast<int>(OptionType::kDouble) ||
+             type == static_cast<int>(OptionType::kSeconds)) {
+    lua_pushnumber(L, std::strtod(text.c_str(), nullptr));
+  } else {
+    lua_pushstring(L, text.c_str());
+  }
+}
+
+// An option the script did not declare: a number when the whole text is
+// one, else the text (sysbench 0.5 scripts compare "on"/"off").
+void PushUndeclared(lua_State* L, const std::string& text) {
+  char* end = nullptr;
+  const double d = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+  if (!text.empty() && end == text.c_str() + text.size() &&
+      !std::isspace(static_cast<unsigned char>(text[0]))) {
+    lua_pushnumber(L, d);
+  } else {
+    lua_pushlstring(L, text.data(), text.size());
+  }
+}
+
+template <typename Push>
+void SetGlobalIfNil(lua_State* L, const char* name, Push push) {
+  lua_getglobal(L, name);
+  const bool absent = lua_isnil(L, -1);
+  lua_pop(L, 1);
+  if (!absent) return;  // never hide a library (debug, string, ...)
+  push();
+  lua_setglobal(L, name);
+}
+
+// sysbench 0.5 scripts read options as globals: oltp_table_size,
+// db_driver, mysql_table_engine, ...
+void SetOptionGlobals(lua_State* L, const LuaShared& shared) {
+  for (const auto* list : {&shared.general, &shared.test_values}) {
+    for (const auto& [name, tv] : *list) {
+      SetGlobalIfNil(L, name.c_str(), [&] { PushOptionValue(L, tv.first, tv.second); });
+    }
+  }
+  for (const auto& [name, text] : shared.undeclared) {
+    SetGlobalIfNil(L, name.c_str(), [&] { PushUndeclared(L, text); });
+  }
+  SetGlobalIfNil(L, "num_threads", [&] { lua_pushinteger(L, shared.threads); });
+  if (shared.driver != nullptr) {
+    lua_pushstring(L, shared.driver->Name().c_str());
+    lua_setglobal(L, "db_driver");
+  }
 }
 
 }  // namespace
@@ -151,16 +227,11 @@ Status LuaHost::Open(const LuaShared& shared, int tid, uint64_t seed, ThreadReco
   // sysbench.opt: general options, then the script's.
   lua_getfield(L_, -1, "opt");
   for (const auto& [name, tv] : shared.general) {
-    const auto& [type, text] = tv;
-    if (type == static_cast<int>(OptionType::kBool)) {
-      lua_pushboolean(L_, text == "on");
-    } else if (type == static_cast<int>(OptionType::kInt) ||
-               type == static_cast<int>(OptionType::kDouble) ||
-               type == static_cast<int>(OptionType::kSeconds)) {
-      lua_pushnumber(L_, std::strtod(text.c_str(), nullptr));
-    } else {
-      lua_pushstring(L_, text.c_str());
-    }
+    PushOptionValue(L_, tv.first, tv.second);
+    lua_setfield(L_, -2, name.c_str());
+  }
+  for (const auto& [name, text] : shared.undeclared) {
+    PushUndeclared(L_, text);
     lua_setfield(L_, -2, name.c_str());
   }
   lua_pushinteger(L_, shared.threads);
@@ -192,6 +263,8 @@ Status LuaHost::Open(const LuaShared& shared, int tid, uint64_t seed, ThreadReco
     }
   }
   lua_pop(L_, 2);  // opt, sysbench
+  if (shared.option_globals) SetOptionGlobals(L_, shared);
+  SetGlobalIfNil(L_, "test", [&] { lua_pushstring(L_, shared.path.c_str()); });
 
   if (luaL_loadbuffer(L_, kLuaPrelude, std::strlen(kLuaPrelude), "=sysbench-api") != 0 ||
       lua_pcall(L_, 0, 0, 1) != 0) {

@@ -38,6 +38,15 @@ struct LuaShared {
   std::vector<ScriptOption>* options = nullptr;
   // General options as name -> (type, text), '-' already '_'.
   std::vector<std::pair<std::string, std::pair<int, std::string>>> general;
+  // Options given that the script does not declare, '-' already '_', as
+  // given (a script without sysbench.cmdline.options accepts any option).
+  std::vector<std::pair<std::string, std::string>> undeclared;
+  // sysbench 0.5 scripts (no sysbench.cmdline.options): every option is a
+  // global variable too, set before the script loads: `general`,
+  // `test_values` (the test's own and database options, like `general`),
+  // `undeclared`, and db_driver.
+  bool option_globals = false;
+  std::vector<std::pair<std::string, std::pair<int, std::string>>> test_values;
   DbDriver* driver = nullptr;  // null until resolved
   // --<driver>-ignore-errors: a lost connection whose code is listed is
   // reopened and the event restarted (sysbench's reconnect on ignored errors).

@@ -15,14 +15,156 @@ sb.sql.error = {NONE = 0, IGNORABLE = 1, FATAL = 2}
 sb.cmdline.PARALLEL_COMMAND = true
 sb.hooks = {}
 
+-- uniform_uint64() gives a uint64_t cdata (a number would lose bits).
+do
+  local ffi = require("ffi")
+  local fn = ffi.cast("uint64_t (*)(void *)", sb.rand.__rand_uint64)
+  local state = sb.rand.__state
+  sb.rand.__rand_uint64, sb.rand.__state = nil, nil
+  function sb.rand.uniform_uint64() return fn(state) end
+end
+
 -- sysbench 0.5 names, still used by the 1.0 scripts.
 sb_rand = sb.rand.default
 sb_rand_uniform = sb.rand.uniform
 sb_rand_gaussian = sb.rand.gaussian
 sb_rand_special = sb.rand.special
-sb_rand_uniq = sb.rand.unique
 sb_rand_str = sb.rand.string
 sb_rnd = function() return sb.rand.uniform(0, 4294967295) end
+-- A number in [a, b] (defaults 0 and 2^32-1) that this thread has not drawn
+-- from that range before, until all were drawn. A wide range draws
+-- sysbench.rand.unique() until one falls inside (a few draws); a narrow one
+-- walks its own affine permutation x -> (m*x + c) mod n, gcd(m, n) = 1.
+do
+  local perms = {}
+  local function gcd(x, y)
+    while y ~= 0 do x, y = y, x % y end
+    return x
+  end
+  function sb_rand_uniq(a, b)
+    a, b = a or 0, b or 4294967295
+    if type(a) ~= "number" or type(b) ~= "number" or a > b or a < 0 or b > 4294967295 then
+      error("sb_rand_uniq(a, b): a and b must be numbers with 0 <= a <= b < 2^32", 2)
+    end
+    local n = b - a + 1
+    if n > 67108864 then
+      local v
+      repeat v = sb.rand.unique() until v >= a and v <= b
+      return v
+    end
+    local key = a .. ":" .. b
+    local p = perms[key]
+    if p == nil then
+      local m = n > 1 and sb.rand.uniform(1, n - 1) or 1
+      while gcd(m, n) ~= 1 do m = m - 1 end
+      p = {i = 0, m = m, c = sb.rand.uniform(0, n - 1)}
+      perms[key] = p
+    end
+    local v = (p.m * p.i + p.c) % n
+    p.i = (p.i + 1) % n
+    return a + v
+  end
+end
+
+-- The sysbench 0.5 SQL API: global functions on one connection per
+-- interpreter, opened by db_connect() or by the first call that needs it.
+DB_ERROR_NONE, DB_ERROR_RESTART_TRANSACTION, DB_ERROR_FAILED = 0, 1, 2
+DB_ERROR_DEADLOCK = DB_ERROR_RESTART_TRANSACTION
+mysql_table_engine = mysql_table_engine or "innodb"
+myisam_max_rows = myisam_max_rows or 1000000
+do
+  local con
+  local stmts = setmetatable({}, {__mode = "k"})  -- statement -> its binds
+  local function need(v, kind, fname, i)
+    if type(v) ~= kind then
+      error(string.format("%s(): argument #%d must be a %s, got %s", fname, i, kind, type(v)), 3)
+    end
+  end
+  local function connection()
+    if con == nil then con = sb.sql.driver():connect() end
+    return con
+  end
+  function db_connect() connection() end
+  function db_disconnect()
+    if con ~= nil then con:disconnect() end
+    con = nil
+  end
+  function db_query(sql)
+    need(sql, "string", "db_query", 1)
+    return connection():query(sql)
+  end
+  function db_prepare(sql)
+    need(sql, "string", "db_prepare", 1)
+    local st = connection():prepare(sql)
+    stmts[st] = {}
+    return st
+  end
+  local function state(st, fname)
+    local s = stmts[st]
+    if s == nil then error(fname .. "(): argument #1 must be a statement of db_prepare()", 3) end
+    return s
+  end
+  -- params: a table whose values (read again at each db_execute) are bound
+  -- in order; a value's Lua type at binding sets the SQL type.
+  function db_bind_param(st, params)
+    local s = state(st, "db_bind_param")
+    need(params, "table", "db_bind_param", 2)
+    local t = sb.sql.type
+    local binds = {}
+    for i = 1, #params do
+      local v = params[i]
+      local bt = t.VARCHAR
+      if type(v) == "number" then bt = (v == math.floor(v)) and t.BIGINT or t.DOUBLE end
+      binds[i] = st:bind_create(bt, 65535)
+    end
+    if #binds > 0 then st:bind_param(unpack(binds)) end
+    s.params, s.binds = params, binds
+  end
+  -- results: after each db_execute, results[i] holds column i of the first
+  -- row (nil for NULL or without rows).
+  function db_bind_result(st, results)
+    local s = state(st, "db_bind_result")
+    need(results, "table", "db_bind_result", 2)
+    s.results = results
+  end
+  function db_execute(st)
+    local s = state(st, "db_execute")
+    if s.binds ~= nil then
+      for i = 1, #s.binds do
+        local v = s.params[i]
+        if type(v) == "boolean" then v = v and 1 or 0 end
+        s.binds[i]:set(v)
+      end
+    end
+    local rs = st:execute()
+    if s.results ~= nil then
+      local row = rs.nfields > 0 and rs:fetch_row() or {}
+      for i = 1, math.max(#s.results, rs.nfields) do s.results[i] = row[i] end
+    end
+    return rs
+  end
+  function db_close(st)
+    state(st, "db_close")
+    stmts[st] = nil
+    st:close()
+  end
+  -- Rows are at the client already: storing them is a no-op.
+  function db_store_results(rs) return rs end
+  function db_free_results(rs)
+    if rs ~= nil then rs:free() end
+  end
+  function db_bulk_insert_init(sql)
+    need(sql, "string", "db_bulk_insert_init", 1)
+    connection():bulk_insert_init(sql)
+  end
+  function db_bulk_insert_next(values)
+    need(values, "string", "db_bulk_insert_next", 1)
+    connection():bulk_insert_next(values)
+  end
+  function db_bulk_insert_done()
+    if con ~= nil then con:bulk_insert_done() end
+  end
+end
 
 local function rates(stat)
   local t = stat.time_interval

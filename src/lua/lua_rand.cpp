@@ -51,14 +51,10 @@ int RandSpecial(lua_State* L) { return DrawFrom(L, 2); }
 int RandPareto(lua_State* L) { return DrawFrom(L, 3); }
 int RandZipfian(lua_State* L) { return DrawFrom(L, 4); }
 
-int RandUniformUint64(lua_State* L) {
-  // LuaJIT numbers are doubles: returned as a uint64_t cdata-free number
-  // would lose bits, so the value is given as a double of the top 53 bits
-  // unless an exact integer fits.
-  uint64_t v = Ctx(L).rng.Next();
-  lua_pushnumber(L, static_cast<double>(v));
-  return 1;
-}
+// sysbench.rand.uniform_uint64() returns a uint64_t cdata, as sysbench does
+// through the FFI: a Lua number (a double) would lose the low bits. The
+// prelude calls this through an FFI function pointer with the thread state.
+uint64_t RandUint64(void* state) { return static_cast<LuaThreadState*>(state)->rng.Next(); }
 
 int RandUniformDouble(lua_State* L) {
   lua_pushnumber(L, Ctx(L).rng.NextDouble());
@@ -108,13 +104,17 @@ void InstallRand(lua_State* L) {
                                    {"special", RandSpecial},
                                    {"pareto", RandPareto},
                                    {"zipfian", RandZipfian},
-                                   {"uniform_uint64", RandUniformUint64},
                                    {"uniform_double", RandUniformDouble},
                                    {"unique", RandUnique},
                                    {"string", RandStringFn},
                                    {nullptr, nullptr}};
   lua_newtable(L);
   luaL_register(L, nullptr, kRand);
+  // For the prelude, which removes them: the function and its argument.
+  lua_pushlightuserdata(L, reinterpret_cast<void*>(&RandUint64));
+  lua_setfield(L, -2, "__rand_uint64");
+  lua_pushlightuserdata(L, &Ctx(L));
+  lua_setfield(L, -2, "__state");
   lua_setfield(L, -2, "rand");
 }
 

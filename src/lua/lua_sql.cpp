@@ -26,6 +26,10 @@ struct LuaResult;
 
 struct LuaConn {
   std::unique_ptr<DbConnection> conn;
+  // The result con:query() returns for a statement without a result set,
+  // reused by every such query (sysbench reuses one per connection).
+  LuaResult* result = nullptr;
+  int result_ref = LUA_NOREF;
   std::set<LuaStmt*> stmts;
   std::string bulk_prefix;
   std::string bulk_buf;
@@ -52,16 +56,26 @@ struct LuaStmt {
   std::vector<LuaBind*> binds;
   std::vector<int> bind_refs;
   // The result object execute() returns, reused by every execution (as
-  // sysbench reuses one result set per connection).
+  // sysbench reuses one result set per connection): its rows are those of
+  // the last execution.
   LuaResult* result = nullptr;
   int result_ref = LUA_NOREF;
 };
 
+// rs.nrows, rs.nfields, rs:fetch_row(), rs:free().
 struct LuaResult {
-  bool has_rows = true;  // false for a prepared statement's result: counts only
-  DbRows rows;
-  uint64_t nrows = 0;
-  size_t cursor = 0;
+  DbRows rows;          // the rows of a result set; columns = its fields
+  uint64_t nrows = 0;   // rows of a result set, or rows a statement changed
+  size_t cursor = 0;    // next row fetch_row() returns
+  bool reused = false;  // owned by a statement or connection: free() empties it
+  bool freed = false;
+  // Before the next execution: the columns stay (a statement's are fixed).
+  void Reset() {
+    rows.rows.clear();
+    nrows = 0;
+    cursor = 0;
+    freed = false;
+  }
 };
 
 template <typename T>
@@ -172,40 +186,56 @@ void CountResult(lua_State* L, const DbRows& rows, const DbExecResult& r) {
   }
 }
 
-// Pushes a result object (for a result set) or the affected-row count.
-int PushResult(lua_State* L, DbRows&& rows, const DbExecResult& r) {
-  if (rows.columns.empty()) {
-    lua_pushnil(L);
-    return 1;
+// The reused result in `res`/`ref` (created on first use), emptied.
+LuaResult* ReusedResult(lua_State* L, LuaResult*& res, int& ref) {
+  if (ref == LUA_NOREF) {
+    res = new LuaResult;
+    res->reused = true;
+    NewUd(L, kResultMeta, res);
+    ref = luaL_ref(L, LUA_REGISTRYINDEX);
   }
-  auto* res = new LuaResult;
-  res->rows = std::move(rows);
-  res->nrows = res->rows.rows.size();
-  NewUd(L, kResultMeta, res);
+  res->Reset();
+  return res;
+}
+
+// Fills `res` from an execution and pushes it.
+int PushResult(lua_State* L, LuaResult* res, int ref, const DbExecResult& r) {
+  res->nrows = res->rows.columns.empty() ? r.rows_affected : res->rows.rows.size();
+  if (ref == LUA_NOREF) {
+    NewUd(L, kResultMeta, res);
+  } else {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  }
   return 1;
 }
 
-int ConnQuery(lua_State* L) {
-  LuaConn* c = CheckConn(L);
+// con:query() and con:query_row(): runs `sql` (argument 2) into `rows`,
+// raising SQL errors; counts it.
+void RunQuery(lua_State* L, LuaConn* c, DbRows& rows, DbExecResult& r) {
   size_t n = 0;
   const char* sql = luaL_checklstring(L, 2, &n);
-  DbRows rows;
-  DbExecResult r;
   DbError e = c->conn->Execute(std::string_view(sql, n), r, &rows);
-  if (!e.ok()) return RaiseSqlError(L, c, e, std::string_view(sql, n));
+  if (!e.ok()) RaiseSqlError(L, c, e, std::string_view(sql, n));
   CountResult(L, rows, r);
-  return PushResult(L, std::move(rows), r);
+}
+
+// A result set gets a result object of its own; any other statement the
+// connection's reused one (nrows = rows changed, nfields = 0).
+int ConnQuery(lua_State* L) {
+  LuaConn* c = CheckConn(L);
+  auto res = std::make_unique<LuaResult>();
+  DbExecResult r;
+  RunQuery(L, c, res->rows, r);
+  if (!res->rows.columns.empty()) return PushResult(L, res.release(), LUA_NOREF, r);
+  LuaResult* reused = ReusedResult(L, c->result, c->result_ref);
+  return PushResult(L, reused, c->result_ref, r);
 }
 
 int ConnQueryRow(lua_State* L) {
   LuaConn* c = CheckConn(L);
-  size_t n = 0;
-  const char* sql = luaL_checklstring(L, 2, &n);
   DbRows rows;
   DbExecResult r;
-  DbError e = c->conn->Execute(std::string_view(sql, n), r, &rows);
-  if (!e.ok()) return RaiseSqlError(L, c, e, std::string_view(sql, n));
-  CountResult(L, rows, r);
+  RunQuery(L, c, rows, r);
   if (rows.rows.empty()) return 0;
   const auto& row = rows.rows[0];
   luaL_checkstack(L, static_cast<int>(row.size()) + 1, "too many columns");
@@ -334,6 +364,7 @@ int ConnGc(lua_State* L) {
   auto** p = static_cast<LuaConn**>(luaL_checkudata(L, 1, kConnMeta));
   if (*p != nullptr) {
     CloseConn(*p);
+    luaL_unref(L, LUA_REGISTRYINDEX, (*p)->result_ref);
     delete *p;
     *p = nullptr;
   }
@@ -383,7 +414,7 @@ int StmtExecute(lua_State* L) {
     return luaL_error(L, "statement is closed (or its connection)");
   }
   LuaConn* c = s->conn;
-  DbRows rows;
+  LuaResult* res = ReusedResult(L, s->result, s->result_ref);
   DbExecResult r;
   DbError e;
   if (!s->emulated && s->st != nullptr) {
@@ -399,24 +430,13 @@ int StmtExecute(lua_State* L) {
         s->st->BindString(i, b->s);
       }
     }
-    e = s->st->Execute(r, nullptr);
+    e = s->st->Execute(r, &res->rows);
     if (!e.ok()) return RaiseSqlError(L, c, e, s->sql);
-    if (!s->is_select) {
+    if (s->is_select) {
+      Count(L, kOltpReads);
+    } else {
       Count(L, r.rows_affected > 0 ? kOltpWrites : kOltpOthers);
-      return 0;
     }
-    Count(L, kOltpReads);
-    // A prepared statement's result carries its row count only (fetch_row()
-    // is for con:query() results).
-    if (s->result_ref == LUA_NOREF) {
-      s->result = new LuaResult;
-      s->result->has_rows = false;
-      NewUd(L, kResultMeta, s->result);
-      s->result_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    }
-    s->result->nrows = r.rows_returned;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->result_ref);
-    return 1;
   } else {
     std::string text;
     int k = 0;
@@ -434,11 +454,11 @@ int StmtExecute(lua_State* L) {
         text += ch;
       }
     }
-    e = c->conn->Execute(text, r, &rows);
+    e = c->conn->Execute(text, r, &res->rows);
+    if (!e.ok()) return RaiseSqlError(L, c, e, s->sql);
+    CountResult(L, res->rows, r);
   }
-  if (!e.ok()) return RaiseSqlError(L, c, e, s->sql);
-  CountResult(L, rows, r);
-  return PushResult(L, std::move(rows), r);
+  return PushResult(L, res, s->result_ref, r);
 }
 
 int StmtClose(lua_State* L) {
@@ -502,28 +522,32 @@ int BindGc(lua_State* L) {
 
 LuaResult* CheckResult(lua_State* L) {
   LuaResult* r = Check<LuaResult>(L, 1, kResultMeta);
-  if (r == nullptr) luaL_error(L, "result was freed");
+  if (r == nullptr || r->freed) luaL_error(L, "result was freed");
   return r;
 }
 
-int ResultNrows(lua_State* L) {
-  lua_pushnumber(L, static_cast<double>(CheckResult(L)->nrows));
-  return 1;
-}
-
-int ResultNfields(lua_State* L) {
-  lua_pushinteger(L, static_cast<lua_Integer>(CheckResult(L)->rows.columns.size()));
+// rs.nrows and rs.nfields are fields (as in sysbench, where the result is a
+// C struct); other keys are the methods (upvalue 1).
+int ResultIndex(lua_State* L) {
+  size_t n = 0;
+  const char* key = lua_tolstring(L, 2, &n);
+  const std::string_view k = key != nullptr ? std::string_view(key, n) : std::string_view();
+  if (k == "nrows") {
+    lua_pushnumber(L, static_cast<double>(CheckResult(L)->nrows));
+    return 1;
+  }
+  if (k == "nfields") {
+    lua_pushnumber(L, static_cast<double>(CheckResult(L)->rows.columns.size()));
+    return 1;
+  }
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(1));
   return 1;
 }
 
 // The next row as a table of strings (NULL -> nil), or nil at the end.
 int ResultFetchRow(lua_State* L) {
   LuaResult* r = CheckResult(L);
-  if (!r->has_rows) {
-    return luaL_error(L,
-                      "fetch_row() is not available on a prepared statement's result; "
-                      "use con:query() to read rows");
-  }
   if (r->cursor >= r->rows.rows.size()) return 0;
   const auto& row = r->rows.rows[r->cursor++];
   lua_createtable(L, static_cast<int>(row.size()), 0);
@@ -543,12 +567,15 @@ int ResultGc(lua_State* L) {
   return 0;
 }
 
-// rs:free(): a query() result is freed at once; a statement's reused result
-// is left to its statement.
+// rs:free(): a query() result is freed at once; a reused one (of a statement
+// or connection) lets its rows go and is filled again by the next execution.
 int ResultFree(lua_State* L) {
   auto** p = static_cast<LuaResult**>(luaL_checkudata(L, 1, kResultMeta));
-  if (*p != nullptr && !(*p)->has_rows) return 0;
-  return ResultGc(L);
+  if (*p == nullptr) return 0;
+  if (!(*p)->reused) return ResultGc(L);
+  (*p)->rows.rows = {};
+  (*p)->freed = true;
+  return 0;
 }
 
 int DriverConnect(lua_State* L) {
@@ -582,10 +609,13 @@ int SqlDriver(lua_State* L) {
   return 1;
 }
 
-void NewMeta(lua_State* L, const char* name, const luaL_Reg* methods, lua_CFunction gc) {
+// `index`, when given, is __index with the methods table as its upvalue.
+void NewMeta(lua_State* L, const char* name, const luaL_Reg* methods, lua_CFunction gc,
+             lua_CFunction index = nullptr) {
   luaL_newmetatable(L, name);
   lua_newtable(L);
   luaL_register(L, nullptr, methods);
+  if (index != nullptr) lua_pushcclosure(L, index, 1);
   lua_setfield(L, -2, "__index");
   if (gc != nullptr) {
     lua_pushcfunction(L, gc);
@@ -613,17 +643,14 @@ void InstallSql(lua_State* L) {
                                    {nullptr, nullptr}};
   static const luaL_Reg kBind[] = {
       {"set", BindSet}, {"set_rand_str", BindSetRandStr}, {nullptr, nullptr}};
-  static const luaL_Reg kRes[] = {{"nrows", ResultNrows},
-                                  {"nfields", ResultNfields},
-                                  {"fetch_row", ResultFetchRow},
-                                  {"free", ResultFree},
-                                  {nullptr, nullptr}};
+  static const luaL_Reg kRes[] = {
+      {"fetch_row", ResultFetchRow}, {"free", ResultFree}, {nullptr, nullptr}};
   static const luaL_Reg kDrv[] = {
       {"connect", DriverConnect}, {"name", DriverName}, {nullptr, nullptr}};
   NewMeta(L, kConnMeta, kConn, ConnGc);
   NewMeta(L, kStmtMeta, kStmt, StmtGc);
   NewMeta(L, kBindMeta, kBind, BindGc);
-  NewMeta(L, kResultMeta, kRes, ResultGc);
+  NewMeta(L, kResultMeta, kRes, ResultGc, ResultIndex);
   NewMeta(L, kDriverMeta, kDrv, nullptr);
   lua_newtable(L);
   lua_pushcfunction(L, SqlDriver);

@@ -1,9 +1,9 @@
 #include "lua/lua_workload.h"
 
-#include <lua.hpp>
 #include <sys/stat.h>
 #include <time.h>
 
+#include <lua.hpp>
 #include <mutex>
 #include <thread>
 
@@ -21,10 +21,12 @@ struct LuaScriptWorkload::Impl {
   DbDrivers db;
   bool db_resolved = false;
   const OptionSet* test_options = nullptr;
-  std::unique_ptr<LuaHost> main = std::make_unique<LuaHost>();  // main-thread interpreter; also used by the report hooks
+  std::unique_ptr<LuaHost> main =
+      std::make_unique<LuaHost>();  // main-thread interpreter; also used by the report hooks
   mutable std::mutex main_mu;
   bool has_event = false;
   bool has_thread_run = false;
+  bool declares_options = false;
 
   // Calls sysbench.hooks.<name>(stat) capturing what it prints; nullopt when
   // the hook is not defined.
@@ -126,6 +128,15 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
   if (!IsRegularFile(path)) return Status::NotFound("cannot open script '" + path + "'");
   LC_RETURN_IF_ERROR(impl->main->Open(impl->shared, 0, 1, nullptr, /*with_options=*/false));
   LC_RETURN_IF_ERROR(impl->main->ReadOptions(impl->options));
+  {
+    lua_State* L = impl->main->L();
+    lua_getglobal(L, "sysbench");
+    lua_getfield(L, -1, "cmdline");
+    lua_getfield(L, -1, "options");
+    impl->declares_options = lua_istable(L, -1);
+    lua_pop(L, 3);
+  }
+  impl->shared.option_globals = !impl->declares_options;
   impl->has_event = impl->main->has_event();
   impl->has_thread_run = impl->main->HasFunction("thread_run");
   return std::unique_ptr<LuaScriptWorkload>(new LuaScriptWorkload(std::move(impl)));
@@ -196,9 +207,24 @@ void LuaScriptWorkload::SetGeneralOptions(const OptionSet& general) {
   }
 }
 
+bool LuaScriptWorkload::DeclaresOptions() const { return impl_->declares_options; }
+
+void LuaScriptWorkload::SetUndeclaredOptions(
+    const std::vector<std::pair<std::string, std::string>>& options) {
+  impl_->shared.undeclared.clear();
+  for (const auto& [name, value] : options) {
+    impl_->shared.undeclared.emplace_back(Underscored(name), value);
+  }
+}
+
 Status LuaScriptWorkload::Validate(int threads) {
   impl_->shared.threads = threads;
   if (impl_->test_options != nullptr) {
+    impl_->shared.test_values.clear();
+    for (const OptionSpec& o : impl_->test_options->specs()) {
+      impl_->shared.test_values.push_back(
+          {Underscored(o.name()), {static_cast<int>(o.type()), o.ValueText()}});
+    }
     LC_RETURN_IF_ERROR(impl_->db.Resolve(*impl_->test_options));
     impl_->shared.driver = &impl_->db.driver();
     impl_->db_resolved = true;
@@ -227,8 +253,7 @@ namespace {
 
 // Runs `fn_name` (a global function, or sysbench.cmdline.commands[name]) on
 // `threads` interpreters in parallel, sysbench.tid = 0..threads-1.
-Status RunParallel(const LuaShared& shared, const std::string& name, int threads,
-                   uint64_t seed) {
+Status RunParallel(const LuaShared& shared, const std::string& name, int threads, uint64_t seed) {
   std::vector<Status> results(threads);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
@@ -424,8 +449,7 @@ std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* n
 }
 
 std::string LuaScriptWorkload::TextSection(const RunResult& r) const {
-  std::optional<std::string> hook =
-      impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
+  std::optional<std::string> hook = impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
   if (hook.has_value()) return *hook + OltpTextSection(r);
   return OltpTextSection(r);
 }

@@ -53,6 +53,12 @@ class LuaScriptWorkload final : public Workload {
   // The general options in force (threads, time, rand-type...), exposed to
   // the script as sysbench.opt.*. Call after they were parsed.
   void SetGeneralOptions(const OptionSet& general);
+  // Whether the script declares sysbench.cmdline.options. One that does not
+  // (a sysbench 0.5 script) accepts any option: see SetUndeclaredOptions.
+  bool DeclaresOptions() const;
+  // Options given that no option set knows, as name ('-' or '_') -> value
+  // text: they reach the script as sysbench.opt.* and globals.
+  void SetUndeclaredOptions(const std::vector<std::pair<std::string, std::string>>& options);
   // The script's help(): its text, or "" when it defines none.
   std::string ScriptHelp();
   // Whether the script defines command `name` in sysbench.cmdline.commands
@@ -66,8 +72,9 @@ class LuaScriptWorkload final : public Workload {
  private:
   explicit LuaScriptWorkload(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
-  friend Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(
-      const std::string&, const std::string&, const std::vector<std::string>&);
+  friend Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string&,
+                                                                  const std::string&,
+                                                                  const std::vector<std::string>&);
 };
 
 }  // namespace loadcell

@@ -110,6 +110,44 @@ TEST_F(LuaCli, CustomCommand) {
   EXPECT_NE(bad.err.find("unknown command 'gret'"), std::string::npos) << bad.err;
 }
 
+// A sysbench 0.5 style script (tests/integration/scripts/oltp_legacy_05.lua,
+// options as globals, db_* functions) through prepare, run and cleanup on
+// SQLite, with the 0.5 spelling of the command line.
+TEST_F(LuaCli, Sysbench05ScriptPrepareRunCleanup) {
+  const std::string script =
+      std::string(LOADCELL_SOURCE_DIR) + "/tests/integration/scripts/oltp_legacy_05.lua";
+  const std::vector<std::string> common = {"--test=" + script, "--db-driver=sqlite",
+                                           "--sqlite-db=" + dir_ + "/legacy.db",
+                                           "--oltp-table-size=300", "--oltp-tables-count=2"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunLoadcell(args);
+  };
+  auto prep = with({"prepare"});
+  ASSERT_EQ(prep.exit_code, 0) << Show(prep);
+  EXPECT_NE(prep.out.find("Creating table 'legacy2'"), std::string::npos) << prep.out;
+  auto run = with({"--max-requests=50", "--oltp-point-selects=3", "run"});
+  ASSERT_EQ(run.exit_code, 0) << Show(run);
+  EXPECT_NE(run.out.find("thread 0 checked 50 prepared point selects"), std::string::npos)
+      << run.out;
+  // Per event: 3 point selects + 1 sum + 1 prepared select = 5 reads; one
+  // prepared update; BEGIN and COMMIT.
+  EXPECT_NE(run.out.find("read:                            250\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("write:                           50\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("other:                           100\n"), std::string::npos) << run.out;
+  auto skip = with({"--max-requests=5", "--oltp-skip-trx=on", "run"});
+  ASSERT_EQ(skip.exit_code, 0) << Show(skip);
+  EXPECT_NE(skip.out.find("other:                           0\n"), std::string::npos) << skip.out;
+  auto clean = with({"cleanup"});
+  ASSERT_EQ(clean.exit_code, 0) << Show(clean);
+  EXPECT_NE(clean.out.find("Dropping table 'legacy1'"), std::string::npos) << clean.out;
+  // The tables are gone: running again fails with the SQL error and its line.
+  auto gone = with({"--max-requests=1", "run"});
+  EXPECT_NE(gone.exit_code, 0) << Show(gone);
+  EXPECT_NE(gone.err.find("oltp_legacy_05.lua:"), std::string::npos) << gone.err;
+}
+
 TEST_F(LuaCli, MissingScriptFileIsAUsageError) {
   auto r = RunLoadcell({dir_ + "/missing.lua", "run"});
   EXPECT_EQ(r.exit_code, 2) << Show(r);

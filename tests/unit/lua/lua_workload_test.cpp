@@ -40,9 +40,11 @@ class LuaTest : public ::testing::Test {
   }
 
   // Loads `text` as a script and applies `--name=value` options (plus a
-  // SQLite file and --out=<dir>/out.txt). Returns the status of Validate.
+  // SQLite file and --out=<dir>/out.txt), and `undeclared` as options the
+  // script does not declare. Returns the status of Validate.
   Status Load(const std::string& text, std::vector<std::pair<std::string, std::string>> opts = {},
-              const std::string& command = "run", int threads = 1) {
+              const std::string& command = "run", int threads = 1,
+              const std::vector<std::pair<std::string, std::string>>& undeclared = {}) {
     path_ = Write("script.lua", text);
     auto loaded = LoadLuaScript(path_, command, {path_, command});
     if (!loaded.ok()) return loaded.status();
@@ -58,7 +60,15 @@ class LuaTest : public ::testing::Test {
     LC_RETURN_IF_ERROR(test_->Apply(raw));
     LC_RETURN_IF_ERROR(raw.CheckAllConsumed(""));
     w_->SetGeneralOptions(*general_);
+    if (!undeclared.empty()) w_->SetUndeclaredOptions(undeclared);
     return w_->Validate(threads);
+  }
+
+  // Runs one event on a new worker; its status.
+  Status OneEvent() {
+    auto worker = Worker0();
+    if (!worker.ok()) return worker.status();
+    return (*worker)->RunEvent();
   }
 
   Result<std::unique_ptr<Worker>> Worker0(uint64_t seed = 7) {
@@ -100,14 +110,19 @@ function thread_init()
       sysbench.opt.threads))
 end
 )LUA",
-                   {{"out", OutOption()}, {"my-flag", "on"}, {"my_int", "42"},
-                    {"my-real", "2.25"}, {"my-text", "hello"}, {"my-list", "p,q"}}, "run", 3)
+                   {{"out", OutOption()},
+                    {"my-flag", "on"},
+                    {"my_int", "42"},
+                    {"my-real", "2.25"},
+                    {"my-text", "hello"},
+                    {"my-list", "p,q"}},
+                   "run", 3)
                   .ok());
   ASSERT_TRUE(Worker0().ok());
   EXPECT_EQ(Read("out.txt"), "boolean true 42 2.25 hello p,q 3\n");
   // Typed: a non-number for an int option is refused naming the option.
-  Status bad = Load("sysbench.cmdline.options = {n = {'n', 1}}\nfunction event() end\n",
-                    {{"n", "abc"}});
+  Status bad =
+      Load("sysbench.cmdline.options = {n = {'n', 1}}\nfunction event() end\n", {{"n", "abc"}});
   EXPECT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("--n"), std::string::npos) << bad.message();
 }
@@ -192,7 +207,8 @@ end
 function event()
   id:set(3)
   local rs = sel:execute()
-  assert(rs:nrows() == 1, "nrows")
+  assert(rs.nrows == 1 and rs.nfields == 1, "nrows")
+  assert(rs:fetch_row()[1] == "30" and rs:fetch_row() == nil, "statement row")
   b_s:set_rand_str("@@@"); b_d:set(7.25); b_id:set(3)
   upd:execute()
   b_id:set(999)
@@ -200,7 +216,7 @@ function event()
   local s, d = con:query_row("SELECT s, d FROM t WHERE id = 3")
   assert(#s == 3 and tonumber(d) == 7.25, "binds: " .. tostring(s) .. " " .. tostring(d))
   local rs2 = con:query("SELECT id, v FROM t WHERE id <= 2 ORDER BY id")
-  assert(rs2:nrows() == 2 and rs2:nfields() == 2)
+  assert(rs2.nrows == 2 and rs2.nfields == 2)
   local row = rs2:fetch_row()
   assert(row[1] == "1" and row[2] == "10")
   row = rs2:fetch_row(); assert(row[1] == "2")
@@ -230,24 +246,50 @@ end
   EXPECT_EQ(rec_.counter(kOltpTransactions), 3u);
 }
 
-TEST_F(LuaTest, StatementResultHoldsTheRowCountAndSurvivesFree) {
+// sysbench 1.0.20: a statement's execute() returns a result with nrows,
+// nfields, fetch_row() and free(); one object, filled again by each execution.
+TEST_F(LuaTest, StatementResultsHaveRowsFieldsAndFree) {
   ASSERT_TRUE(Load(R"LUA(
 function event()
   local con = sysbench.sql.driver():connect()
-  con:query("CREATE TABLE IF NOT EXISTS r (id INTEGER PRIMARY KEY)")
-  con:query("INSERT INTO r VALUES (1), (2), (3)")
-  local st = con:prepare("SELECT id FROM r WHERE id <= ?")
+  con:query("CREATE TABLE IF NOT EXISTS r (id INTEGER PRIMARY KEY, s TEXT)")
+  con:query("INSERT INTO r VALUES (1, 'a'), (2, NULL), (3, 'c')")
+  local st = con:prepare("SELECT id, s FROM r WHERE id <= ? ORDER BY id")
   local b = st:bind_create(sysbench.sql.type.INT)
   st:bind_param(b)
   b:set(2)
   local rs = st:execute()
-  assert(rs:nrows() == 2, "nrows " .. rs:nrows())
+  assert(rs.nrows == 2 and rs.nfields == 2, "nrows " .. rs.nrows .. " nfields " .. rs.nfields)
+  local row = rs:fetch_row()
+  assert(row[1] == "1" and row[2] == "a", "row 1")
+  row = rs:fetch_row()
+  assert(row[1] == "2" and row[2] == nil, "row 2: NULL is nil")
+  assert(rs:fetch_row() == nil, "end")
   rs:free()
+  local ok, err = pcall(function() return rs.nrows end)
+  assert(not ok and err:find("result was freed"), tostring(err))
   b:set(3)
-  assert(st:execute():nrows() == 3)
-  local ok, err = pcall(function() return st:execute():fetch_row() end)
-  assert(not ok and err:find("use con:query"), tostring(err))
-  assert(con:query("DELETE FROM r") == nil)
+  local rs3 = st:execute()
+  assert(rs3 == rs and rs3.nrows == 3 and rs3:fetch_row()[2] == "a", "reused and refilled")
+  b:set(0)
+  rs = st:execute()
+  assert(rs.nrows == 0 and rs.nfields == 2 and rs:fetch_row() == nil, "no rows, still fields")
+  -- A statement without a result set: nrows = rows changed, no fields.
+  local del = con:prepare("DELETE FROM r WHERE id >= ?")
+  local d = del:bind_create(sysbench.sql.type.INT)
+  del:bind_param(d)
+  d:set(2)
+  rs = del:execute()
+  assert(rs.nrows == 2 and rs.nfields == 0 and rs:fetch_row() == nil, "delete " .. rs.nrows)
+  rs = con:query("DELETE FROM r")
+  assert(rs.nrows == 1 and rs.nfields == 0, "query delete " .. rs.nrows)
+  -- A query() result set is an object of its own, freed for good.
+  local q = con:query("SELECT 7, 'x'")
+  assert(q.nrows == 1 and q.nfields == 2 and q:fetch_row()[2] == "x")
+  q:free()
+  ok, err = pcall(function() return q:fetch_row() end)
+  assert(not ok and err:find("result was freed"), tostring(err))
+  del:close()
   st:close()
   con:disconnect()
 end
@@ -269,7 +311,7 @@ function event()
   local con = sysbench.sql.driver("sqlite"):connect()
   local st = con:prepare("SELECT 1")
   con:reconnect()
-  assert(st:execute():nrows() == 1)
+  assert(st:execute().nrows == 1)
   con:disconnect()
   local ok, err = pcall(function() return st:execute() end)
   assert(not ok and err:find("closed"), tostring(err))
@@ -337,6 +379,176 @@ TEST_F(LuaTest, FatalSqlErrorNamesTheScriptLineAndQuery) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find(path_ + ":3:"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("missing_table"), std::string::npos) << s.message();
+}
+
+// Each sysbench.rand function returns the Lua type sysbench 1.0.20's does:
+// numbers (its C functions return uint32_t or double through the FFI), a
+// string, and for uniform_uint64 a uint64_t cdata that keeps all 64 bits.
+TEST_F(LuaTest, RandFunctionsReturnSysbenchsLuaTypes) {
+  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+sysbench.cmdline.options = {out = {"output file", ""}}
+local ffi = require("ffi")
+function event()
+  local r = sysbench.rand
+  for _, name in ipairs({"default", "uniform", "gaussian", "special", "pareto", "zipfian"}) do
+    assert(type(r[name](1, 10)) == "number", name)
+  end
+  assert(type(r.unique()) == "number" and type(r.uniform_double()) == "number")
+  assert(type(r.string("#@")) == "string")
+  assert(type(sb_rnd()) == "number" and type(sb_rand_uniq()) == "number")
+  local u = r.uniform_uint64()
+  assert(type(u) == "cdata" and ffi.istype("uint64_t", u), "uint64 type: " .. type(u))
+  -- The high bits vary too: some draw lands at or above 2^63, and the low
+  -- 11 bits (lost in a double) are not all zero.
+  local high, low = false, false
+  for i = 1, 64 do
+    local v = r.uniform_uint64()
+    if v >= 9223372036854775808ULL then high = true end
+    if v % 2048 ~= 0 then low = true end
+  end
+  assert(high and low, "64-bit spread")
+  out(tostring(u))
+end
+)LUA",
+                   {{"out", OutOption()}})
+                  .ok());
+  for (int i = 0; i < 2; ++i) {
+    auto worker = Worker0(5);
+    ASSERT_TRUE(worker.ok()) << worker.status().message();
+    Status s = (*worker)->RunEvent();
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  std::istringstream lines(Read("out.txt"));
+  std::string a, b;
+  std::getline(lines, a);
+  std::getline(lines, b);
+  EXPECT_EQ(a, b);  // the same seed gives the same 64-bit value
+  ASSERT_GT(a.size(), 3u);
+  EXPECT_EQ(a.substr(a.size() - 3), "ULL");
+}
+
+TEST_F(LuaTest, SbRandUniqDrawsEachValueOfARangeOnce) {
+  ASSERT_TRUE(Load(R"LUA(
+function event()
+  local seen, n = {}, 0
+  for i = 1, 50 do
+    local v = sb_rand_uniq(101, 150)
+    assert(v >= 101 and v <= 150 and v == math.floor(v), "range: " .. v)
+    assert(not seen[v], "repeated " .. v); seen[v] = true
+  end
+  local w = sb_rand_uniq(0, 4294967295)
+  assert(w >= 0 and w <= 4294967295)
+end
+)LUA")
+                  .ok());
+  Status s = OneEvent();
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
+// A wrong argument is a script error naming the script and the line of the
+// call, also for the functions the API implements in Lua.
+TEST_F(LuaTest, WrongArgumentsNameTheScriptLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"sysbench.rand.uniform('x', 2)", "number expected"},
+      {"sysbench.rand.string(nil)", "string expected"},
+      {"sysbench.rand.default(5, 1)", "bad range"},
+      {"sb_rand_uniq(9, 3)", "sb_rand_uniq(a, b)"},
+      {"db_query(42)", "db_query(): argument #1 must be a string, got number"},
+      {"db_prepare({})", "db_prepare(): argument #1 must be a string"},
+      {"db_execute({})", "db_execute(): argument #1 must be a statement of db_prepare()"},
+      {"db_bind_param(db_prepare('SELECT ?'), 5)", "db_bind_param(): argument #2 must be a table"},
+      {"db_bind_result({}, {})", "db_bind_result(): argument #1"},
+      {"db_close(7)", "db_close(): argument #1"},
+      {"db_bulk_insert_next(1)", "db_bulk_insert_next(): argument #1 must be a string"},
+      {"db_query('SELECT * FROM no_such_table')", "no_such_table"},
+      {"local c = sysbench.sql.driver():connect(); c:query({})", "string expected"},
+      {"local c = sysbench.sql.driver():connect(); local rs = c:query('SELECT 1'); rs:free(); "
+       "rs:fetch_row()",
+       "result was freed"},
+      {"local c = sysbench.sql.driver():connect(); local st = c:prepare('SELECT ?'); "
+       "st:bind_param(1)",
+       "loadcell.sql.bind expected"},
+  };
+  for (const auto& [call, message] : cases) {
+    ASSERT_TRUE(Load("function event()\n  local x = 1\n  " + call + "\nend\n").ok()) << call;
+    Status s = OneEvent();
+    ASSERT_FALSE(s.ok()) << call;
+    EXPECT_NE(s.message().find(path_ + ":3:"), std::string::npos) << call << ": " << s.message();
+    EXPECT_NE(s.message().find(message), std::string::npos) << call << ": " << s.message();
+  }
+}
+
+// The sysbench 0.5 API: global db_* functions on one implicit connection,
+// options as globals, the 0.5 constants.
+TEST_F(LuaTest, Sysbench05GlobalApi) {
+  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+function event()
+  assert(DB_ERROR_NONE == 0 and DB_ERROR_RESTART_TRANSACTION == 1 and DB_ERROR_FAILED == 2)
+  assert(thread_id == 0 and db_driver == "sqlite" and num_threads == 1, "globals")
+  assert(test == sysbench.cmdline.script_path, "test = the script path")
+  -- Options the script does not declare: globals and sysbench.opt, numbers
+  -- when they are numbers; general options too.
+  assert(oltp_table_size == 30 and sysbench.opt.oltp_table_size == 30, "number option")
+  assert(oltp_skip_trx == "on" and oltp_label == "a b", "text options")
+  assert(threads == 1 and type(debug) == "table", "general option; libraries kept")
+  db_query("CREATE TABLE t5 (id INTEGER PRIMARY KEY, c TEXT)")  -- connects on first use
+  db_bulk_insert_init("INSERT INTO t5 (id, c) VALUES")
+  for i = 1, oltp_table_size do db_bulk_insert_next(string.format("(%d, 'c%d')", i, i)) end
+  db_bulk_insert_done()
+  local rs = db_query("SELECT COUNT(*) FROM t5")
+  assert(db_store_results(rs) == rs and rs:fetch_row()[1] == "30", "bulk rows")
+  db_free_results(rs)
+  -- Parameters are read from the bound table at each db_execute; results
+  -- land in the bound table.
+  local params, result = {1}, {}
+  local st = db_prepare("SELECT id, c FROM t5 WHERE id = ?")
+  db_bind_param(st, params)
+  db_bind_result(st, result)
+  params[1] = 7
+  rs = db_execute(st)
+  assert(rs.nrows == 1 and result[1] == "7" and result[2] == "c7", "bound result 7")
+  params[1] = 12
+  db_execute(st)
+  assert(result[1] == "12" and result[2] == "c12", "bound result 12")
+  params[1] = 99
+  db_execute(st)
+  assert(result[1] == nil and result[2] == nil, "no row: nil")
+  local upd_params = {"changed", 3}
+  local upd = db_prepare("UPDATE t5 SET c = ? WHERE id = ?")
+  db_bind_param(upd, upd_params)
+  assert(db_execute(upd).nrows == 1)
+  db_close(upd)
+  local ok, err = pcall(db_execute, upd)
+  assert(not ok and err:find("statement of db_prepare"), tostring(err))
+  db_disconnect()
+  -- A query after db_disconnect() opens the connection again.
+  local r2 = db_query("SELECT c FROM t5 WHERE id = 3")
+  out(r2:fetch_row()[1])
+  db_close(st)
+  db_disconnect()
+end
+)LUA",
+                   {}, "run", 1,
+                   {{"out", OutOption()},
+                    {"oltp-table-size", "30"},
+                    {"oltp_skip_trx", "on"},
+                    {"oltp-label", "a b"}})
+                  .ok());
+  Status s = OneEvent();
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(Read("out.txt"), "changed\n");
+}
+
+TEST_F(LuaTest, ScriptsThatDeclareOptionsGetNoOptionGlobals) {
+  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+sysbench.cmdline.options = {out = {"output file", ""}}
+function event() out(tostring(oltp_table_size) .. " " .. tostring(threads)) end
+)LUA",
+                   {{"out", OutOption()}})
+                  .ok());
+  EXPECT_TRUE(w_->DeclaresOptions());
+  ASSERT_TRUE(OneEvent().ok());
+  EXPECT_EQ(Read("out.txt"), "nil nil\n");
 }
 
 TEST_F(LuaTest, SyntaxErrorNamesScriptAndLine) {
@@ -424,7 +636,8 @@ sysbench.cmdline.commands = {
 }
 
 TEST_F(LuaTest, HelpFunctionTextIsCaptured) {
-  ASSERT_TRUE(Load("function event() end\nfunction help() print('my help') end\n", {}, "help").ok());
+  ASSERT_TRUE(
+      Load("function event() end\nfunction help() print('my help') end\n", {}, "help").ok());
   EXPECT_EQ(w_->ScriptHelp(), "my help\n");
 }
 
