@@ -74,7 +74,8 @@ std::string SqlioUsage() {
          "SQLIO 1.5's switches (see docs/sqlio.md):\n"
          "  -kR|-kW          read or write (default R)\n"
          "  -s<secs>         duration (default 30)\n"
-         "  -frandom|-fsequential|-f<stripe>   access pattern (default sequential)\n"
+         "  -frandom|-fsequential|-f<N>   access (default sequential); -f<N>: SQLIO's\n"
+         "                   stripe pattern, runs of -i I/Os N blocks apart\n"
          "  -t<threads>      threads per file, at most 256 (default 1)\n"
          "  -o<n>            outstanding I/Os per thread per file (default 1)\n"
          "  -b<KB>           block size in KB (default 8)\n"
@@ -83,7 +84,9 @@ std::string SqlioUsage() {
          "  -LS|-LP          latency figures and histogram\n"
          "  -F<file>         param file: '<path> <threads> <mask> <size MB>' per line\n"
          "  -d<letters>      run the same file on each drive (-dEFG)\n"
-         "  -a<mask> -p<cpu> CPU affinity; -U CPU use; -S<blocks> -i<n> -m<n> accepted\n"
+         "  -S<blocks>       every I/O is based this many blocks into the file\n"
+         "  -i<n>            I/Os per run with -f<N> (default 64); -v1.1.1 runs reuse blocks\n"
+         "  -a[R]<mask> -p<cpu> CPU affinity; -U CPU use; -m -64 -D accepted (noted)\n"
          "Options: --drive=X=/folder (map a drive letter; default the current folder),\n"
          "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet\n"
          "Missing files are created at their size and kept.\n";
@@ -100,6 +103,7 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   h.outstanding = sw.outstanding;
   h.buffering = Buffering(sw.buffering);
   std::vector<std::string>& notes = h.notes;
+  notes = sw.notes;
 
   for (const auto& [letter, folder] : sw.drive_map) {
     Result<FileInfo> info = PosixFileSystem().Stat(folder);
@@ -195,6 +199,32 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
           fmt::format("sqlio: {}: the file ({} bytes) is smaller than one -b{} block", p.path, size,
                       sw.block_kb));
     }
+    const uint64_t blocks = size / block;
+    if (sw.start_block >= blocks) {
+      return Status::InvalidArgument(fmt::format(
+          "sqlio: -S{}: the start offset is at or past the end of {} ({} blocks of {}KB)",
+          sw.start_block, p.path, blocks, sw.block_kb));
+    }
+    if (sw.access == SqlioAccess::kStripe) {
+      if (sw.stripe < static_cast<uint64_t>(p.threads)) {
+        return Status::InvalidArgument(fmt::format(
+            "sqlio: -f{}: the stripe factor must be at least the thread count of {} ({}): "
+            "each thread takes its own columns of a row",
+            sw.stripe, p.path, p.threads));
+      }
+      const uint64_t rows = (blocks - sw.start_block) / sw.stripe;
+      if (rows == 0) {
+        return Status::InvalidArgument(fmt::format(
+            "sqlio: -f{}: a row of {} blocks from block {} does not fit in {} ({} blocks of {}KB)",
+            sw.stripe, sw.stripe, sw.start_block, p.path, blocks, sw.block_kb));
+      }
+      if (rows < sw.ios_per_run) {
+        notes.push_back(fmt::format(
+            "-i{}: {} holds {} rows of {} blocks from block {}: each run is {} I/Os (SQLIO "
+            "would grow the file; loadcell never does)",
+            sw.ios_per_run, p.path, rows, sw.stripe, sw.start_block, rows));
+      }
+    }
     t.size = size;
     SqlioHeaderFile hf;
     hf.shown = p.path;
@@ -227,7 +257,12 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   plan.outstanding = static_cast<uint32_t>(sw.outstanding);
   plan.open_flags = BufferingFlags(sw.buffering);
   plan.affinity_mask = sw.affinity_mask.value_or(0);
+  plan.affinity_round_robin = sw.affinity_round_robin;
   plan.pin_cpu = sw.cpu.value_or(-1);
+  plan.start_block = sw.start_block;
+  plan.stripe = sw.access == SqlioAccess::kStripe ? sw.stripe : 0;
+  plan.ios_per_run = sw.ios_per_run;
+  plan.same_runs = sw.same_runs;
   if (sw.outstanding > 1) {
     if (EngineWorks("io_uring")) {
       plan.engine = "io_uring";
@@ -243,26 +278,23 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   }
   h.engine = plan.engine;
   h.open_flags = FlagsText(plan.open_flags);
-  h.access = sw.access == SqlioAccess::kRandom ? "random" : "sequential";
-  if (sw.access == SqlioAccess::kStripe) {
-    h.access = fmt::format("sequential (stripe factor {})", sw.stripe);
-    notes.push_back(
-        fmt::format("-f{}: the stripe factor is not applied: each thread reads its "
-                    "file in sequence, block after block",
-                    sw.stripe));
-  }
+  h.access = sw.access == SqlioAccess::kRandom       ? "random"
+             : sw.access == SqlioAccess::kSequential ? "sequential"
+                                                     : "striped";
+  h.stripe = plan.stripe;
+  h.start_block = plan.start_block;
+  h.ios_per_run = plan.ios_per_run;
+  h.same_runs = plan.same_runs;
   if (sw.latency == 'P') {
     notes.push_back("-LP: latencies are timed with CLOCK_MONOTONIC (ns), as for -LS");
   }
-  if (sw.start_given) {
-    notes.push_back(fmt::format("-S{}: the start offset is not applied: I/O covers the whole file",
-                                sw.start_block));
-  }
-  if (sw.ios_given) {
-    notes.push_back(
-        fmt::format("-i{}: runs are not cut into groups of I/Os: sequential access "
-                    "wraps at the end of the file",
-                    sw.ios_per_run));
+  if (sw.access != SqlioAccess::kStripe) {
+    const char* f = plan.random ? "-frandom" : "-fsequential";
+    if (sw.ios_given) {
+      notes.push_back(fmt::format("-i{}: I/O runs apply to a stripe factor (-f<N>), not to {}",
+                                  sw.ios_per_run, f));
+    }
+    if (sw.same_runs) notes.push_back(fmt::format("-v1.1.1: applies to -f<N>, not to {}", f));
   }
   if (sw.buffers > 0) {
     notes.push_back(

@@ -198,9 +198,17 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
       }
       case 'L': {
         const std::string l = Upper(v);
-        if (l != "S" && l != "P")
-          return Bad(arg, "-L takes S (system timer) or P (processor counter)");
+        if (l != "S" && l != "P" && l != "SI" && l != "PI") {
+          return Bad(arg,
+                     "-L takes S (system timer) or P (processor counter), optionally followed "
+                     "by i: -LS, -LP, -LSi");
+        }
         s.latency = l[0];
+        if (l.size() == 2) {
+          s.notes.push_back(arg +
+                            ": initiation times are not reported: each I/O is timed from its "
+                            "submission to its completion");
+        }
         break;
       }
       case 'F':
@@ -217,27 +225,63 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
         break;
       }
       case 'a': {
+        // -a<mask>: every thread on the mask; -aR<mask>: round robin, one
+        // CPU of the mask per thread; I: ideal (a hint on Windows).
         std::string_view m = v;
-        if (!m.empty() && std::string_view("RIS").find(static_cast<char>(std::toupper(
-                              static_cast<unsigned char>(m[0])))) != std::string_view::npos) {
-          m.remove_prefix(1);  // SQLIO's affinity mode letter
-        }
+        const auto letter = [&](char c) {
+          if (m.empty() || std::toupper(static_cast<unsigned char>(m[0])) != c) return false;
+          m.remove_prefix(1);
+          return true;
+        };
+        s.affinity_round_robin = letter('R');
+        const bool ideal = s.affinity_round_robin && letter('I');
         Result<uint64_t> mask = ParseSqlioMask(m);
-        if (!mask.ok() || *mask == 0)
-          return Bad(arg, "-a takes a non-zero CPU mask (hex 0x.. or decimal)");
+        if (!mask.ok() || *mask == 0) {
+          return Bad(arg,
+                     "-a takes a non-zero CPU mask (hex 0x.. or decimal), after R or RI "
+                     "for round robin: -a0xf, -aR0xf");
+        }
         s.affinity_mask = *mask;
+        if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
         break;
       }
       case 'p': {
         std::string_view p = v;
-        if (!p.empty() && (p[0] == 'I' || p[0] == 'i')) p.remove_prefix(1);
+        const bool ideal = !p.empty() && (p[0] == 'I' || p[0] == 'i');
+        if (ideal) p.remove_prefix(1);
         LC_ASSIGN_OR_RETURN(uint64_t cpu, Number(arg, p, 0, 1023, "the CPU number"));
         s.cpu = static_cast<int>(cpu);
+        if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
         break;
       }
       case 'U':
+        if (v != "" && v != "p" && v != "P") {
+          return Bad(arg, "-U takes nothing or p (per processor): -U, -Up");
+        }
         s.cpu_util = true;
+        if (!v.empty()) {
+          s.notes.push_back(arg +
+                            ": per-processor utilisation is not reported; the process's CPU "
+                            "use over the run is (as -U)");
+        }
         break;
+      case 'v':
+        if (v != "1.1.1") return Bad(arg, "-v takes 1.1.1 only: -v1.1.1");
+        s.same_runs = true;
+        break;
+      case '6':
+        if (v != "4") return Bad(arg, "unknown switch (did you mean -64?)");
+        s.notes.push_back("-64: SQLIO's 64-bit memory operations have no counterpart here");
+        break;
+      case 'D': {
+        LC_ASSIGN_OR_RETURN(uint64_t level, Number(arg, v, 0, 1000, "the debug level"));
+        s.notes.push_back(fmt::format("-D{}: SQLIO's debug output is not produced", level));
+        break;
+      }
+      case 'R':
+        return Bad(arg,
+                   "raw drives are not opened by loadcell sqlio; name a file or a device "
+                   "path instead");
       case 'S': {
         LC_ASSIGN_OR_RETURN(uint64_t b,
                             Number(arg, v, 0, uint64_t{1} << 40, "the start offset in blocks"));
@@ -263,7 +307,7 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
       default:
         return Bad(arg,
                    "unknown switch; sqlio knows -k -s -f -t -o -b -B -L -F -d -a -p -U -S "
-                   "-i -m (see 'loadcell sqlio --help')");
+                   "-i -m -v1.1.1 -64 -D (see 'loadcell sqlio --help')");
     }
   }
   (void)kind_given;

@@ -32,13 +32,15 @@ struct SqlioSwitches {
   char latency = 0;                       // -L S|P (0: no latency output)
   std::string param_file;                 // -F
   std::string drives;                     // -d letters, upper case
-  std::optional<uint64_t> affinity_mask;  // -a
+  std::optional<uint64_t> affinity_mask;  // -a (-aR: round robin)
   std::optional<int> cpu;                 // -p
   bool cpu_util = false;                  // -U
   uint64_t start_block = 0;               // -S
   bool start_given = false;
-  uint64_t ios_per_run = 0;  // -i
+  uint64_t ios_per_run = 64;  // -i (SQLIO's default)
   bool ios_given = false;
+  bool same_runs = false;                 // -v1.1.1
+  bool affinity_round_robin = false;      // -aR
   int buffers = 0;                        // -m
   std::map<char, std::string> drive_map;  // --drive X=/folder (upper-case letter)
   bool classic = false;                   // --sqlio-classic

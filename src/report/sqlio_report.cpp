@@ -46,6 +46,17 @@ std::string FormatSqlioHeader(const SqlioHeaderInfo& h) {
                     h.write ? "writing" : "reading", h.seconds, h.write ? "to" : "from", f.shown);
   }
   o += fmt::format("\tusing {}KB {} IOs\n", h.block_kb, h.access);
+  if (h.stripe != 0) {
+    o += fmt::format(
+        "\tstripe factor {}: runs of {} I/Os {} blocks ({}KB) apart; {}\n", h.stripe, h.ios_per_run,
+        h.stripe, h.stripe * h.block_kb,
+        h.same_runs ? "every run on the same blocks (-v1.1.1)" : "each run one block over");
+  }
+  if (h.start_block != 0) {
+    o += fmt::format("\tI/Os based {} blocks ({}KB) into the file{}\n", h.start_block,
+                     h.start_block * h.block_kb,
+                     h.access == "random" ? ": random blocks from there to the end" : "");
+  }
   if (h.outstanding > 1) {
     o += fmt::format("\tenabling multiple I/Os per thread with {} outstanding\n", h.outstanding);
   }

@@ -37,7 +37,11 @@ struct SqlioHeaderInfo {
   bool write = false;
   double seconds = 0;
   uint64_t block_kb = 8;
-  std::string access = "random";  // "random", "sequential", "sequential (stripe factor 4)"
+  std::string access = "random";  // "random", "sequential", "striped"
+  uint64_t start_block = 0;       // -S
+  uint64_t stripe = 0;            // -f<N> (0: none)
+  uint64_t ios_per_run = 64;      // -i (with -f<N>)
+  bool same_runs = false;         // -v1.1.1
   int outstanding = 1;
   std::string buffering;   // what -B meant, in words
   std::string open_flags;  // "O_RDWR|O_DIRECT"

@@ -43,6 +43,20 @@ struct FileIoSettings {
   uint64_t blocks_per_file = 0;   // ceil(file_size / block_size)
   uint64_t total_blocks = 0;      // num_files x blocks_per_file
   uint64_t seq_requests_per_file = 0;  // ceil(file_size / request_size)
+  // Placement (sqlio's -S, -f<N>, -i, -v1.1.1; fileio keeps the defaults).
+  // Sequential: one sequence per file shared by the threads, request k at
+  // seq_start + k x stride, back to seq_start at the end of the file.
+  // Random: blocks drawn from seq_start to the end of the file.
+  // Lanes (SQLIO's stripe pattern, seq_lanes): each thread walks its own
+  // columns of a grid whose rows are `stride` bytes (one block per column)
+  // and start at seq_start: a run is seq_per_pass requests down one column
+  // (request j at row j), the next run takes the next column of the
+  // thread's lane (or, with seq_same_runs, the same one again).
+  uint64_t seq_start = 0;     // bytes, a multiple of block_size
+  uint64_t seq_stride = 0;    // bytes between requests of a run; 0: request_size
+  uint64_t seq_per_pass = 0;  // lanes: requests per run (0: every full row)
+  bool seq_lanes = false;
+  bool seq_same_runs = false;
   uint64_t fsync_freq = 100;      // 0: no periodic fsync
   bool fsync_all = false;         // overrides fsync_freq and fsync_end
   bool fsync_end = true;

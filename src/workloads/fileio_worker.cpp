@@ -26,9 +26,37 @@ inline uint64_t Elapsed(Nanos from, Nanos to) {
 // ---------------------------------------------------------------- FileIoShared
 
 FileIoShared::FileIoShared(const FileIoSettings& s, std::vector<IoFile> files)
-    : s_(s), files_(std::move(files)) {}
+    : s_(s), files_(std::move(files)) {
+  const uint64_t nfiles = std::max<uint64_t>(1, s_.num_files);
+  seq_stride_ = std::max<uint64_t>(1, s_.seq_stride != 0 ? s_.seq_stride : s_.request_size);
+  const uint64_t span = s_.file_size > s_.seq_start ? s_.file_size - s_.seq_start : 0;
+  if (s_.seq_lanes) {
+    // Whole rows only: every column of a row is inside the file.
+    seq_pass_ = span / seq_stride_;
+    if (s_.seq_per_pass != 0) seq_pass_ = std::min(seq_pass_, s_.seq_per_pass);
+  } else {
+    seq_pass_ = (span + seq_stride_ - 1) / seq_stride_;
+  }
+  seq_pass_ = std::max<uint64_t>(1, seq_pass_);
+  seq_cycle_ = seq_pass_ * nfiles;
+  rand_first_ = s_.block_size != 0 ? s_.seq_start / s_.block_size : 0;
+  rand_per_file_ = std::max<uint64_t>(
+      1, s_.blocks_per_file > rand_first_ ? s_.blocks_per_file - rand_first_ : 0);
+  rand_count_ = rand_per_file_ * nfiles;
+}
 
 Status FileIoShared::Init() {
+  if (s_.seq_start != 0 &&
+      (s_.block_size == 0 || s_.seq_start % s_.block_size != 0 || s_.seq_start >= s_.file_size)) {
+    return Status::InvalidArgument(
+        fmt::format("the start offset {} is not a whole block inside the {}-byte file",
+                    s_.seq_start, s_.file_size));
+  }
+  if (s_.seq_lanes && s_.file_size - s_.seq_start < seq_stride_) {
+    return Status::InvalidArgument(
+        fmt::format("a stripe row of {} bytes from offset {} does not fit in the {}-byte file",
+                    seq_stride_, s_.seq_start, s_.file_size));
+  }
   scheduled_ = ModeWrites(s_.mode) && s_.fsync_freq > 0;
   if (s_.validate) {
     busy_ = std::make_unique<std::atomic<uint8_t>[]>(s_.total_blocks);
@@ -42,31 +70,48 @@ Status FileIoShared::Init() {
 }
 
 FileIoPlan FileIoShared::SeqAt(uint64_t idx) const {
-  const uint64_t per_file = s_.seq_requests_per_file;
-  const uint64_t k = idx % (per_file * s_.num_files);
+  const uint64_t k = idx % seq_cycle_;
   FileIoPlan p;
-  p.file = static_cast<uint32_t>(k / per_file);
-  p.offset = (k % per_file) * s_.request_size;
+  p.file = static_cast<uint32_t>(k / seq_pass_);
+  p.offset = s_.seq_start + (k % seq_pass_) * seq_stride_;
+  p.length = static_cast<uint32_t>(std::min(s_.request_size, s_.file_size - p.offset));
+  return p;
+}
+
+FileIoPlan FileIoShared::LaneAt(const SeqLane& lane) const {
+  const uint64_t run = lane.n / seq_pass_;
+  const uint64_t column = lane.first + (s_.seq_same_runs ? 0 : run % lane.width);
+  FileIoPlan p;
+  p.offset = s_.seq_start + column * s_.block_size + (lane.n % seq_pass_) * seq_stride_;
   p.length = static_cast<uint32_t>(std::min(s_.request_size, s_.file_size - p.offset));
   return p;
 }
 
 FileIoPlan FileIoShared::RandomBlock(Random& rng, const Distribution* dist) const {
-  const uint64_t n = s_.total_blocks;
+  const uint64_t n = rand_count_;
   const uint64_t b =
       dist != nullptr
           ? dist->Next(rng)
           : static_cast<uint64_t>((static_cast<unsigned __int128>(rng.Next()) * n) >> 64);
   FileIoPlan p;
-  p.file = static_cast<uint32_t>(b / s_.blocks_per_file);
-  p.offset = (b % s_.blocks_per_file) * s_.block_size;
+  p.file = static_cast<uint32_t>(b / rand_per_file_);
+  p.offset = (rand_first_ + b % rand_per_file_) * s_.block_size;
   p.length = static_cast<uint32_t>(std::min(s_.block_size, s_.file_size - p.offset));
   return p;
 }
 
-FileIoPlan FileIoShared::Next(bool write, Random& rng, const Distribution* dist) {
+FileIoPlan FileIoShared::Next(bool write, Random& rng, const Distribution* dist, SeqLane* lane) {
   const bool seq = IsSequential(s_.mode);
   FileIoPlan p;
+  // The next place: in the shared sequence, or in the thread's lane.
+  auto seq_next = [&] {
+    if (s_.seq_lanes) [[unlikely]] {
+      const FileIoPlan at = LaneAt(*lane);
+      ++lane->n;
+      return at;
+    }
+    return SeqAt(seq_next_.fetch_add(1, std::memory_order_relaxed));
+  };
   if (scheduled_) {
     std::lock_guard<std::mutex> lock(mu_);
     if (dirty_ && req_performed_ % s_.fsync_freq == 0) {
@@ -80,9 +125,9 @@ FileIoPlan FileIoShared::Next(bool write, Random& rng, const Distribution* dist)
     }
     ++req_performed_;
     if (write) dirty_ = true;
-    if (seq) p = SeqAt(seq_next_.fetch_add(1, std::memory_order_relaxed));
+    if (seq) p = seq_next();
   } else if (seq) {
-    p = SeqAt(seq_next_.fetch_add(1, std::memory_order_relaxed));
+    p = seq_next();
   }
   if (!seq) p = RandomBlock(rng, dist);
   p.op = write ? IoOp::kWrite : IoOp::kRead;
@@ -144,7 +189,7 @@ Status FileIoWorker::Open() {
   if (s_.rand_type != "uniform" && !IsSequential(s_.mode)) {
     DistributionConfig cfg = rand_config_ != nullptr ? *rand_config_ : DistributionConfig{};
     cfg.type = s_.rand_type;
-    LC_ASSIGN_OR_RETURN(Distribution d, Distribution::Create(cfg, 0, s_.total_blocks - 1));
+    LC_ASSIGN_OR_RETURN(Distribution d, Distribution::Create(cfg, 0, shared_.random_blocks() - 1));
     dist_.emplace(std::move(d));
   }
   const size_t depth = s_.queue_depth;
@@ -200,7 +245,7 @@ void FileIoWorker::PlanInto(Slot& slot) {
               s_.rw_ratio);
   }
   const Distribution* dist = dist_.has_value() ? &*dist_ : nullptr;
-  FileIoPlan p = shared_.Next(write, rng_, dist);
+  FileIoPlan p = shared_.Next(write, rng_, dist, &lane_);
   slot.claimed = false;
   if (s_.validate && !IsSync(p.op)) {
     int tries = 0;
@@ -209,7 +254,7 @@ void FileIoWorker::PlanInto(Slot& slot) {
         error_ = Status::Internal("--validate: no free block found for a request");
         break;
       }
-      p = shared_.Next(write, rng_, dist);
+      p = shared_.Next(write, rng_, dist, &lane_);
       if (IsSync(p.op)) break;
     }
     slot.claimed = !IsSync(p.op) && error_.ok();

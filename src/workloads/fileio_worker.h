@@ -46,6 +46,14 @@ struct FileIoPlan {
   uint32_t length = 0;
 };
 
+// One thread's place in SQLIO's stripe pattern (FileIoSettings::seq_lanes):
+// its columns [first, first + width) and the requests it made so far.
+struct SeqLane {
+  uint64_t n = 0;
+  uint64_t first = 0;
+  uint64_t width = 1;
+};
+
 // What the workers of one run share: the files, sysbench's global
 // sequential position and fsync schedule, and for --validate which blocks
 // are in flight and the sequence number of each block's last write.
@@ -63,11 +71,18 @@ class FileIoShared final {
   // The next request for a thread: periodic fsyncs first (sysbench's global
   // schedule: after every fsync-freq requests, if anything was written, one
   // fsync event per file), else a read or write as `write` says.
-  // Sequential modes take the next position of the shared sequence.
-  // Thread-safe.
+  // Sequential modes take the next position of the shared sequence, or
+  // with seq_lanes the next of the caller's lane (advanced). Thread-safe.
   // `dist` (may be null: uniform) draws block numbers in
-  // [0, total_blocks).
-  FileIoPlan Next(bool write, Random& rng, const Distribution* dist);
+  // [0, random_blocks()).
+  FileIoPlan Next(bool write, Random& rng, const Distribution* dist, SeqLane* lane = nullptr);
+  // Blocks random requests are drawn from: every block of every file, or
+  // from seq_start on.
+  uint64_t random_blocks() const { return rand_count_; }
+  // Requests in one sequential pass over a file (lanes: in one run), and
+  // their spacing in bytes.
+  uint64_t seq_pass() const { return seq_pass_; }
+  uint64_t seq_stride() const { return seq_stride_; }
   // --validate: claims the blocks of `p` for this thread; false if another
   // request has one of them in flight. Release() gives them back.
   bool Claim(const FileIoPlan& p);
@@ -83,6 +98,7 @@ class FileIoShared final {
 
  private:
   FileIoPlan SeqAt(uint64_t idx) const;
+  FileIoPlan LaneAt(const SeqLane& lane) const;
   FileIoPlan RandomBlock(Random& rng, const Distribution* dist) const;
   uint64_t BlockIndex(uint32_t file, uint64_t offset) const {
     return file * s_.blocks_per_file + offset / s_.block_size;
@@ -90,6 +106,16 @@ class FileIoShared final {
 
   const FileIoSettings& s_;
   std::vector<IoFile> files_;
+  // Derived from the settings once: shared sequential request k of a file
+  // is at seq_start + (k % seq_pass_) x seq_stride_; random block b of
+  // [0, rand_count_) is block rand_first_ + b % rand_per_file_ of file
+  // b / rand_per_file_.
+  uint64_t seq_stride_ = 1;
+  uint64_t seq_pass_ = 1;
+  uint64_t seq_cycle_ = 1;  // seq_pass_ x num_files
+  uint64_t rand_first_ = 0;
+  uint64_t rand_per_file_ = 1;
+  uint64_t rand_count_ = 1;
   bool scheduled_ = false;            // fsync schedule in force: take mu_ per request
   alignas(64) std::atomic<uint64_t> seq_next_{0};
   alignas(64) std::mutex mu_;
@@ -107,6 +133,11 @@ class FileIoWorker final : public Worker {
   FileIoWorker(const FileIoWorker&) = delete;
   FileIoWorker& operator=(const FileIoWorker&) = delete;
 
+  // seq_lanes: the thread's columns of the stripe (before Open).
+  void SetLane(uint64_t first, uint64_t width) {
+    lane_.first = first;
+    lane_.width = width == 0 ? 1 : width;
+  }
   // Allocates the buffers and opens the engine on the shared files.
   Status Open();
   Status RunEvent() override;
@@ -170,6 +201,7 @@ class FileIoWorker final : public Worker {
   uint64_t reads_issued_ = 0;
   uint64_t writes_issued_ = 0;
   uint64_t next_seq_ = 0;
+  SeqLane lane_;           // seq_lanes: this thread's place in the stripe pattern
   Nanos depth_since_ = 0;  // last change of the in-flight count (0: none yet)
   Status error_;
 };

@@ -87,7 +87,23 @@ FileIoSettings SqlioTargetSettings(const SqlioPlan& plan, const SqlioTarget& t) 
   s.direct = (plan.open_flags & O_DIRECT) != 0;
   s.dir = Dirname(t.path);
   s.pattern = WritePattern::kRandom;
+  // SQLIO's placement: -S is the base of every I/O; -f<N> walks each
+  // thread's columns of N-block rows, -i rows per run.
+  s.seq_start = plan.start_block * plan.block_size;
+  if (!plan.random && plan.stripe != 0) {
+    s.seq_lanes = true;
+    s.seq_stride = plan.stripe * plan.block_size;
+    s.seq_per_pass = plan.ios_per_run;
+    s.seq_same_runs = plan.same_runs;
+  }
   return s;
+}
+
+void SqlioLane(uint64_t stripe, int index, int threads, uint64_t* first, uint64_t* width) {
+  const uint64_t t = static_cast<uint64_t>(std::max(1, threads));
+  const uint64_t k = static_cast<uint64_t>(std::max(0, index));
+  *first = k * stripe / t;
+  *width = (k + 1) * stripe / t - *first;
 }
 
 SqlioWorkload::SqlioWorkload(SqlioPlan plan, FileSystem& fs) : plan_(std::move(plan)), fs_(fs) {}
@@ -159,7 +175,9 @@ Status SqlioWorkload::Init(int /*threads*/) {
     f.fd = *fd;
     f.size = s->file_size;
     auto shared = std::make_unique<FileIoShared>(*s, std::vector<IoFile>{f});
-    LC_RETURN_IF_ERROR(shared->Init());
+    if (Status st = shared->Init(); !st.ok()) {
+      return Status(st.code(), t.path + ": " + st.message(), st.err());
+    }
     settings_.push_back(std::move(s));
     shared_.push_back(std::move(shared));
   }
@@ -187,9 +205,13 @@ Result<std::unique_ptr<Worker>> SqlioWorkload::NewWorker(const ThreadContext& ct
     for (int c = 0; c < 64; ++c) {
       if ((plan_.affinity_mask >> c) & 1) cpus.push_back(c);
     }
-    CPU_SET(cpus[static_cast<size_t>(ctx.thread_id) % cpus.size()], &set);
+    if (plan_.affinity_round_robin) {
+      CPU_SET(cpus[static_cast<size_t>(ctx.thread_id) % cpus.size()], &set);
+    } else {
+      for (int c : cpus) CPU_SET(c, &set);
+    }
     want = true;
-    what = fmt::format("-a0x{:x}", plan_.affinity_mask);
+    what = fmt::format("-a{}0x{:x}", plan_.affinity_round_robin ? "R" : "", plan_.affinity_mask);
   } else if (plan_.targets[t].mask != 0) {
     for (int c = 0; c < 64; ++c) {
       if ((plan_.targets[t].mask >> c) & 1) CPU_SET(c, &set);
@@ -204,6 +226,13 @@ Result<std::unique_ptr<Worker>> SqlioWorkload::NewWorker(const ThreadContext& ct
   }
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(plan_.engine, fs_));
   auto worker = std::make_unique<FileIoWorker>(*shared_[t], std::move(engine), ctx);
+  if (settings_[t]->seq_lanes) {
+    int first_thread = 0;
+    for (size_t i = 0; i < t; ++i) first_thread += plan_.targets[i].threads;
+    uint64_t first = 0, width = 1;
+    SqlioLane(plan_.stripe, ctx.thread_id - first_thread, plan_.targets[t].threads, &first, &width);
+    worker->SetLane(first, width);
+  }
   if (Status st = worker->Open(); !st.ok()) {
     return Status(
         st.code(),
@@ -235,6 +264,13 @@ std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const
                                (plan_.random ? "random" : "sequential"));
   d.emplace_back("Block size", std::to_string(plan_.block_size));
   d.emplace_back("Outstanding I/Os per thread", std::to_string(plan_.outstanding));
+  d.emplace_back("Start offset (blocks)", std::to_string(plan_.start_block));
+  if (!plan_.random && plan_.stripe != 0) {
+    d.emplace_back("Stripe factor (blocks)", std::to_string(plan_.stripe));
+    d.emplace_back("I/Os per run", std::to_string(plan_.ios_per_run));
+    d.emplace_back("Runs",
+                   plan_.same_runs ? "on the same blocks (-v1.1.1)" : "one block over each time");
+  }
   d.emplace_back("Engine", plan_.engine);
   std::string flags = "O_RDWR";
   if (plan_.open_flags & O_DIRECT) flags += "|O_DIRECT";

@@ -39,9 +39,19 @@ struct SqlioPlan {
   uint32_t outstanding = 1;  // per thread
   int open_flags = 0;        // O_DIRECT / O_DSYNC as -B says
   std::string engine = "sync";
-  uint64_t affinity_mask = 0;  // -a: threads round-robin over these CPUs
+  uint64_t affinity_mask = 0;         // -a: every thread on these CPUs
+  bool affinity_round_robin = false;  // -aR: thread k on the k-th CPU of the mask (mod)
   int pin_cpu = -1;            // -p: every thread on this CPU
+  // Where the I/Os go (docs/sqlio.md):
+  uint64_t start_block = 0;   // -S: the base block of every I/O
+  uint64_t stripe = 0;        // -f<N>: SQLIO's stripe pattern, N blocks per row (0: none)
+  uint64_t ios_per_run = 64;  // -i: stripe rows per run (I/Os per run)
+  bool same_runs = false;     // -v1.1.1: every run on the same blocks
 };
+
+// The stripe columns [*first, *first + *width) of the `index`-th of
+// `threads` threads on one file (SQLIO splits the row between them).
+void SqlioLane(uint64_t stripe, int index, int threads, uint64_t* first, uint64_t* width);
 
 // Process CPU use over the run (-U).
 struct SqlioCpuUse {

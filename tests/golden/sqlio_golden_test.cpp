@@ -82,7 +82,26 @@ SqlioHeaderInfo Header() {
   h.engine = "io_uring";
   h.drives = {"drive C: is the current folder /data (map it with --drive=C=/folder)",
               "drive D: is /mnt/d (--drive=D=/mnt/d)"};
-  h.notes = {"-S8: the start offset is not applied: I/O covers the whole file"};
+  h.start_block = 8;  // -S8 on random I/O: blocks from there to the end
+  h.notes = {"-m2: each outstanding I/O has a buffer of its own already"};
+  return h;
+}
+
+// -f16 -i32 -S4 -b8 -t2 on one file: the stripe pattern.
+SqlioHeaderInfo StripeHeader() {
+  SqlioHeaderInfo h;
+  h.version = "0.0.0-golden";
+  h.files = {{"testfile.dat", "/data/testfile.dat", 2, 0, 0x0, 100, false, false}};
+  h.write = true;
+  h.seconds = 30;
+  h.block_kb = 8;
+  h.access = "striped";
+  h.stripe = 16;
+  h.ios_per_run = 32;
+  h.start_block = 4;
+  h.buffering = "no file cache, write-through";
+  h.open_flags = "O_RDWR|O_DIRECT|O_DSYNC";
+  h.engine = "sync";
   return h;
 }
 
@@ -99,6 +118,14 @@ SqlioReportSettings Settings(bool classic) {
 }
 
 TEST(SqlioGolden, Header) { ExpectGolden("sqlio_header.txt", FormatSqlioHeader(Header())); }
+
+TEST(SqlioGolden, StripeHeader) {
+  ExpectGolden("sqlio_header_stripe.txt", FormatSqlioHeader(StripeHeader()));
+  SqlioHeaderInfo v111 = StripeHeader();
+  v111.same_runs = true;
+  const std::string text = FormatSqlioHeader(v111);
+  EXPECT_NE(text.find("every run on the same blocks (-v1.1.1)"), std::string::npos) << text;
+}
 
 TEST(SqlioGolden, FullReport) {
   ExpectGolden("sqlio_full.txt", FormatSqlioResults(HandBuiltRead(), Settings(false)));

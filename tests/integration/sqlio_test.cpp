@@ -116,6 +116,34 @@ TEST_F(SqlioRun, ClassicAndJson) {
   EXPECT_NE(j.err.find("initialization done"), std::string::npos);  // header on stderr
 }
 
+TEST_F(SqlioRun, PlacementIsAppliedAndStated) {
+  // 8 MB = 1024 blocks of 8KB: 63 rows of 16 blocks from block 4.
+  ProcessResult r = Sqlio({"-kR", "-s1", "-b8", "-f16", "-i32", "-S4", "-F" + param_});
+  ExpectReport(r);
+  EXPECT_NE(r.out.find("\tusing 8KB striped IOs\n"
+                       "\tstripe factor 16: runs of 32 I/Os 16 blocks (128KB) apart; each run "
+                       "one block over\n"
+                       "\tI/Os based 4 blocks (32KB) into the file\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("note:"), std::string::npos) << r.out;
+
+  ProcessResult j =
+      Sqlio({"-kR", "-s1", "-b8", "-frandom", "-S512", "-F" + param_, "--format=json"});
+  EXPECT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_NE(j.err.find("\tI/Os based 512 blocks (4096KB) into the file: random blocks from "
+                       "there to the end\n"),
+            std::string::npos)
+      << j.err;
+  EXPECT_NE(j.out.find("Start offset (blocks)"), std::string::npos);
+
+  // Past the end of the file: one line, exit 2.
+  ProcessResult bad = Sqlio({"-kR", "-s1", "-b8", "-S1024", "-F" + param_});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("-S1024: the start offset is at or past the end"), std::string::npos)
+      << bad.err;
+}
+
 TEST_F(SqlioRun, AffinityAppliedOrNoted) {
   std::ofstream(param_) << "c:\\testfile.dat 1 0x1 8\n";  // CPU 0 for its thread
   ProcessResult ok = Sqlio({"-kW", "-s1", "-b64", "-F" + param_});

@@ -81,6 +81,25 @@ TEST_F(SqlioBadInput, SizeNotANumber) {
   EXPECT_NE(ExpectUsageError({"-F" + p}).find("line 1: size 'eight'"), std::string::npos);
 }
 
+// Placement that cannot fit the file is refused before the (missing) file
+// is created.
+TEST_F(SqlioBadInput, PlacementOutsideTheFile) {
+  const std::string p = Write("param.txt", "c:\\t.dat 2 0x0 1\n");  // 1 MB: 64 blocks of 16KB
+  EXPECT_NE(ExpectUsageError({"-b16", "-S64", "-F" + p}).find("-S64: the start offset"),
+            std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-b16", "-S60", "-f8", "-F" + p}).find("-f8: a row of 8 blocks"),
+            std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-b16", "-f1", "-F" + p}).find("at least the thread count"),
+            std::string::npos);
+}
+
+TEST_F(SqlioBadInput, RawDrivesAndMalformedSqlioSwitches) {
+  EXPECT_NE(ExpectUsageError({"-RD", "c:\\t.dat"}).find("raw drives"), std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-v2", "c:\\t.dat"}).find("'-v2'"), std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-Ux", "c:\\t.dat"}).find("'-Ux'"), std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-LSx", "c:\\t.dat"}).find("'-LSx'"), std::string::npos);
+}
+
 TEST_F(SqlioBadInput, ParamFileMissing) {
   EXPECT_NE(ExpectUsageError({"-F" + dir_ + "/nope.txt"}).find("nope.txt"), std::string::npos);
 }

@@ -207,11 +207,88 @@ TEST_F(SqlioPlanTest, ParamFileWithDrivesAndNotes) {
   EXPECT_NE(plan->header.drives[1].find("--drive=E="), std::string::npos);
   std::string notes;
   for (const std::string& n : plan->header.notes) notes += n + "\n";
-  for (const char* sw_text : {"-t1", "-S8", "-i4", "-m2", "-f3"}) {
+  for (const char* sw_text : {"-t1", "-m2"}) {
     EXPECT_NE(notes.find(sw_text), std::string::npos) << sw_text << " in\n" << notes;
   }
+  // -S, -f<N> and -i are applied, not noted.
+  for (const char* sw_text : {"-S8", "-i4", "-f3"}) {
+    EXPECT_EQ(notes.find(sw_text), std::string::npos) << sw_text << " in\n" << notes;
+  }
+  EXPECT_EQ(plan->plan.start_block, 8u);
+  EXPECT_EQ(plan->plan.stripe, 3u);
+  EXPECT_EQ(plan->plan.ios_per_run, 4u);
+  EXPECT_FALSE(plan->plan.random);
+  EXPECT_EQ(plan->header.start_block, 8u);
+  EXPECT_EQ(plan->header.stripe, 3u);
+  EXPECT_EQ(plan->header.ios_per_run, 4u);
+  EXPECT_EQ(plan->header.access, "striped");
   // Nothing was created.
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/a.dat"));
+}
+
+TEST_F(SqlioPlanTest, PlacementSwitches) {
+  const std::string param = Write("param.txt", "p.dat 2 0 1\n");  // 1 MB: 128 blocks of 8KB
+  const std::string big = Write("big.txt", "p.dat 2 0 8\n");      // 8 MB: 128 rows of 8 blocks
+  // SQLIO's default for the stripe pattern: -i64.
+  auto sw = ParseSqlioArgs({"-f8", "-F" + big});
+  ASSERT_TRUE(sw.ok());
+  auto plan = PlanSqlio(*sw, dir_);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->plan.stripe, 8u);
+  EXPECT_EQ(plan->plan.ios_per_run, 64u);
+  EXPECT_TRUE(plan->header.notes.empty());
+  // More I/Os per run than rows in the file: said, and the runs are shorter.
+  sw = ParseSqlioArgs({"-f8", "-S8", "-i100", "-F" + param});
+  plan = PlanSqlio(*sw, dir_);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->header.notes.size(), 1u);
+  EXPECT_NE(plan->header.notes[0].find("-i100: "), std::string::npos);
+  EXPECT_NE(plan->header.notes[0].find("15 rows of 8 blocks from block 8"), std::string::npos)
+      << plan->header.notes[0];
+  // -i and -v1.1.1 mean nothing without a stripe factor: noted.
+  for (const char* f : {"-frandom", "-fsequential"}) {
+    sw = ParseSqlioArgs({f, "-S4", "-i8", "-v1.1.1", "-F" + param});
+    plan = PlanSqlio(*sw, dir_);
+    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    EXPECT_EQ(plan->plan.start_block, 4u) << f;  // -S applies to every access
+    EXPECT_EQ(plan->plan.stripe, 0u);
+    std::string notes;
+    for (const std::string& n : plan->header.notes) notes += n + "\n";
+    EXPECT_NE(
+        notes.find(std::string("-i8: I/O runs apply to a stripe factor (-f<N>), not to ") + f),
+        std::string::npos)
+        << notes;
+    EXPECT_NE(notes.find("-v1.1.1: applies to -f<N>"), std::string::npos) << notes;
+  }
+  sw = ParseSqlioArgs({"-f4", "-v1.1.1", "-F" + param});
+  plan = PlanSqlio(*sw, dir_);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->plan.same_runs);
+  EXPECT_TRUE(plan->header.same_runs);
+}
+
+TEST_F(SqlioPlanTest, SwitchesWithNoCounterpartAreNoted) {
+  const std::string param = Write("param.txt", "p.dat 1 0 1\n");
+  auto sw = ParseSqlioArgs({"-LSi", "-Up", "-aRI0x3", "-pI0", "-64", "-D11", "-mC4", "-F" + param});
+  ASSERT_TRUE(sw.ok()) << sw.status().ToString();
+  EXPECT_EQ(sw->latency, 'S');
+  EXPECT_TRUE(sw->cpu_util);
+  EXPECT_TRUE(sw->affinity_round_robin);
+  EXPECT_EQ(sw->affinity_mask, 3u);
+  EXPECT_EQ(sw->cpu, 0);
+  auto plan = PlanSqlio(*sw, dir_);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_TRUE(plan->plan.affinity_round_robin);
+  std::string notes;
+  for (const std::string& n : plan->header.notes) notes += n + "\n";
+  for (const char* text : {"-LSi: ", "-Up: ", "-aRI0x3: ", "-pI0: ", "-64: ", "-D11: ", "-m4: ",
+                           "-p and -a both given"}) {
+    EXPECT_NE(notes.find(text), std::string::npos) << text << " in\n" << notes;
+  }
+  // -a without R: every thread on the whole mask.
+  sw = ParseSqlioArgs({"-a0x3", "-F" + param});
+  ASSERT_TRUE(sw.ok());
+  EXPECT_FALSE(sw->affinity_round_robin);
 }
 
 TEST_F(SqlioPlanTest, BufferingFlags) {
