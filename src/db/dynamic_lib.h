@@ -20,7 +20,8 @@ namespace loadcell {
   X(PQexecPrepared) X(PQfinish) X(PQfname) X(PQgetResult) X(PQgetisnull) X(PQgetlength)    \
   X(PQgetvalue) X(PQnfields) X(PQntuples) X(PQparameterStatus) X(PQprepare)                \
   X(PQputCopyData) X(PQputCopyEnd) X(PQresultErrorField) X(PQresultStatus)                 \
-  X(PQsetNoticeProcessor) X(PQstatus) X(PQtransactionStatus)
+  X(PQsetNoticeProcessor) X(PQstatus) X(PQtransactionStatus) X(PQsocket) X(PQsslInUse)     \
+  X(PQgssEncInUse)
 
 // mysql_library_init is a macro for mysql_server_init.
 #define LOADCELL_MARIADB_FUNCTIONS(X)                                                      \

@@ -275,6 +275,53 @@ TEST_P(DbServerTest, BulkInsertLoadsEveryRow) {
   ASSERT_TRUE(c->Execute("SELECT count(*) FROM " + t, r).ok());
 }
 
+// Transactions around nothing, a statement prepared inside one, a bulk load
+// inside one, and a COPY given as text (pgsql sends BEGIN with the request
+// that follows it).
+TEST_P(DbServerTest, TransactionsAroundEveryKindOfRequest) {
+  auto c = Connect();
+  ASSERT_NE(c, nullptr);
+  const std::string t = TableName("trxkinds");
+  CreateTable(*c, t);
+  DbExecResult r;
+  ASSERT_TRUE(c->Begin().ok());
+  EXPECT_TRUE(c->Commit().ok());
+  ASSERT_TRUE(c->Begin().ok());
+  EXPECT_TRUE(c->Rollback().ok());
+
+  ASSERT_TRUE(c->Begin().ok());
+  std::unique_ptr<DbStatement> ins;
+  ASSERT_TRUE(c->Prepare("INSERT INTO " + t + " (id) VALUES (?)", 1, ins).ok());
+  ins->BindInt(0, 1);
+  ASSERT_TRUE(ins->Execute(r).ok());
+  EXPECT_EQ(r.rows_affected, 1u);
+  ASSERT_TRUE(c->Rollback().ok());
+
+  for (bool commit : {false, true}) {
+    ASSERT_TRUE(c->Begin().ok());
+    std::unique_ptr<DbBulkInsert> bulk;
+    ASSERT_TRUE(c->BeginBulkInsert(t, {"id", "k"}, bulk).ok());
+    for (int i = 10; i < 20; ++i) {
+      ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>{DbValue::Int(i), DbValue::Int(i)}).ok());
+    }
+    ASSERT_TRUE(bulk->Finish().ok());
+    bulk.reset();
+    ASSERT_TRUE(commit ? c->Commit().ok() : c->Rollback().ok());
+  }
+  DbRows rows;
+  ASSERT_TRUE(c->Execute("SELECT count(*), min(id) FROM " + t, r, &rows).ok());
+  ASSERT_EQ(rows.rows.size(), 1u);
+  EXPECT_EQ(rows.rows[0][0], "10");  // the rolled-back insert and load left nothing
+  EXPECT_EQ(rows.rows[0][1], "10");
+
+  // COPY as text: refused (pgsql) or unknown (mysql); the connection goes on.
+  DbError e = c->Execute("COPY " + t + " (id) FROM STDIN", r);
+  EXPECT_EQ(e.cls, DbErrorClass::kFatal) << e.message;
+  rows = {};
+  ASSERT_TRUE(c->Execute("SELECT count(*) FROM " + t, r, &rows).ok());
+  EXPECT_EQ(rows.rows.at(0)[0], "10");
+}
+
 TEST_P(DbServerTest, ConflictIsRetryable) {
   auto a = Connect();
   auto b = Connect();

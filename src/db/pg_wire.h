@@ -1,0 +1,85 @@
+#pragma once
+// A lean client of PostgreSQL's frontend/backend protocol (version 3) for the
+// statements of a run, used by the pgsql driver on a connection that libpq
+// opened (and authenticated). Per statement it makes one send() and, on a
+// blocking socket, one recv() for a small reply; libpq needs a poll() more
+// and allocates a result object per statement.
+//
+// Use:
+//   PgWire wire(PQsocket(conn));
+//   wire.Bind("lc1", n, values, lengths); wire.Execute(); wire.Sync();
+//   wire.Exchange(1, reply, nullptr);   // sends, reads up to ReadyForQuery
+//
+// Requests are appended to one buffer and sent together by Exchange, which
+// reads until the given number of ReadyForQuery messages arrived. The socket
+// may be blocking (fastest) or not (Exchange then waits with poll()).
+// Asynchronous messages (notices, parameter status, notifications) are
+// skipped. Not thread-safe: one connection, one thread.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "db/db_driver.h"
+
+namespace loadcell {
+
+// What the server answered to the requests of one Exchange.
+struct PgReply {
+  uint64_t rows_returned = 0;  // DataRows of the last result
+  uint64_t rows_affected = 0;  // count of the last command tag, when it has no rows
+  bool error = false;          // an ErrorResponse arrived (the first is kept)
+  std::string sqlstate;        // of that error
+  std::string message;         // its primary message
+  bool broken = false;         // the connection failed, or the reply made no sense
+  std::string io_error;        // why, when broken
+  bool copy_refused = false;   // the server started a COPY: refused with CopyFail
+  char txn_status = 'I';       // of the last ReadyForQuery: I (idle), T, E (failed)
+  void Clear();
+};
+
+class PgWire {
+ public:
+  explicit PgWire(int fd = -1) : fd_(fd) {}
+  // A new connection: forgets buffered bytes.
+  void Reset(int fd);
+  int fd() const { return fd_; }
+
+  // Request messages, appended to the send buffer.
+  void Parse(std::string_view name, std::string_view sql);  // no parameter types
+  // Text parameters; values[i] == nullptr is NULL. Results in text.
+  void Bind(std::string_view statement, int n, const char* const* values, const int* lengths);
+  void DescribePortal();
+  void Execute();
+  void Sync();
+  void Query(std::string_view sql);  // simple query (text up to the first NUL)
+
+  // Sends the buffered requests, then reads replies until `ready`
+  // ReadyForQuery messages arrived (one per Sync or Query). Rows are kept in
+  // `rows` when it is not null (columns set when empty), as libpq's last
+  // result would keep them.
+  void Exchange(int ready, PgReply& reply, DbRows* rows);
+
+  // The bytes waiting to be sent (tests).
+  const std::string& pending() const { return out_; }
+
+ private:
+  size_t Start(char type);
+  void End(size_t at);
+  bool SendAll(PgReply& reply);
+  bool Fill(size_t need, PgReply& reply);
+  bool Wait(short events, PgReply& reply);
+
+  int fd_;
+  std::string out_;
+  std::vector<char> in_;
+  size_t in_begin_ = 0;
+  size_t in_end_ = 0;
+};
+
+// The row count of a command tag ("INSERT 0 3" -> 3, "UPDATE 2" -> 2), as
+// libpq's PQcmdTuples reads it; 0 for tags without one ("BEGIN").
+uint64_t PgTagCount(std::string_view tag);
+
+}  // namespace loadcell
