@@ -264,6 +264,47 @@ DbError DbConnection::BeginBulkInsert(std::string_view table,
   return {};
 }
 
+bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool nonfinite_as_null) {
+  bool ascii = true;
+  char num[32];
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += '\t';
+    const DbValue& v = values[i];
+    switch (v.type) {
+      case DbType::kInt:
+      case DbType::kBigInt:
+        out.append(num, std::to_chars(num, num + sizeof(num), v.i).ptr);
+        break;
+      case DbType::kDouble:
+        if (nonfinite_as_null && !std::isfinite(v.d)) {
+          out += "\\N";
+        } else {
+          out.append(num, std::to_chars(num, num + sizeof(num), v.d).ptr);
+        }
+        break;
+      case DbType::kString:
+        for (char c : v.s) {
+          switch (c) {
+            case '\\': out += "\\\\"; break;
+            case '\t': out += "\\t"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\0': out += "\\0"; break;
+            default:
+              if (static_cast<unsigned char>(c) >= 0x80) ascii = false;
+              out += c;
+          }
+        }
+        break;
+      case DbType::kNull:
+        out += "\\N";
+        break;
+    }
+  }
+  out += '\n';
+  return ascii;
+}
+
 void DbConnection::AppendQuoted(std::string& out, std::string_view s) {
   out += '\'';
   for (char c : s) {

@@ -99,9 +99,9 @@ class DbStatement {
 };
 
 // Loads rows into one table by the fastest path the server offers (COPY on
-// PostgreSQL, multi-row INSERT elsewhere). Finish() must be called; a loader
-// destroyed without it discards what was not sent. Wrap in Begin/Commit where
-// that is faster (SQLite).
+// PostgreSQL, LOAD DATA LOCAL INFILE on MySQL, multi-row INSERT elsewhere).
+// Finish() must be called; a loader destroyed without it discards what was
+// not sent. Wrap in Begin/Commit where that is faster (SQLite).
 class DbBulkInsert {
  public:
   virtual ~DbBulkInsert() = default;
@@ -109,6 +109,13 @@ class DbBulkInsert {
   virtual DbError AddRow(std::span<const DbValue> values) = 0;
   virtual DbError Finish() = 0;
 };
+
+// Appends `values` as one line of tab-separated text, the format PostgreSQL's
+// COPY and MySQL's LOAD DATA read by default: \N for NULL, backslash escapes
+// for backslash, tab, newline, carriage return and NUL. A non-finite double is
+// written as NULL when `nonfinite_as_null`, else as inf/-inf/nan. Returns
+// false when a string holds a byte outside ASCII.
+bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool nonfinite_as_null);
 
 struct DbCapabilities {
   bool prepared_statements = true;  // server-side (false with --db-ps-mode=disable)

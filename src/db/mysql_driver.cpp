@@ -1,10 +1,12 @@
 // The mysql driver (libmariadb; MariaDB and MySQL servers): binary-protocol
 // prepared statements (mysql_stmt_*), rows streamed and counted without
-// copying, multi-row INSERT for bulk loads.
+// copying, LOAD DATA LOCAL INFILE (or multi-row INSERT) for bulk loads.
 
 #include <mysql.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -83,6 +85,36 @@ DbError Classify(int code, const char* sqlstate, const char* text, const MySetti
 void LibraryInit() {
   static std::once_flag once;
   std::call_once(once, [] { Mariadb().mysql_server_init(0, nullptr, nullptr); });
+}
+
+// The rows of one LOAD DATA LOCAL INFILE statement, handed to the server
+// when it asks for the "file". A connection serves only this buffer: every
+// other request of the server for a local file is refused.
+struct InfileSource {
+  const std::string* data = nullptr;
+  size_t sent = 0;
+};
+
+int InfileInit(void** ptr, const char* /*filename*/, void* userdata) {
+  auto* src = static_cast<InfileSource*>(userdata);
+  *ptr = src;
+  return src->data == nullptr ? 1 : 0;
+}
+
+int InfileRead(void* ptr, char* buf, unsigned int len) {
+  auto* src = static_cast<InfileSource*>(ptr);
+  if (src->data == nullptr) return -1;
+  const size_t n = std::min<size_t>(len, src->data->size() - src->sent);
+  std::memcpy(buf, src->data->data() + src->sent, n);
+  src->sent += n;
+  return static_cast<int>(n);
+}
+
+void InfileEnd(void* /*ptr*/) {}
+
+int InfileError(void* /*ptr*/, char* msg, unsigned int len) {
+  std::snprintf(msg, len, "loadcell sends no local files except its own generated rows");
+  return 2000;  // CR_UNKNOWN_ERROR
 }
 
 class MyConnection;
@@ -182,6 +214,12 @@ class MyConnection final : public DbConnection {
     if (mysql_ == nullptr) return Status(StatusCode::kResourceExhausted, "mysql: out of memory");
     unsigned int timeout = 10;
     Mariadb().mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    // LOAD DATA LOCAL for bulk loads; the handler serves only the loader's
+    // buffer and refuses any other file the server asks for.
+    unsigned int local_infile = 1;
+    Mariadb().mysql_options(mysql_, MYSQL_OPT_LOCAL_INFILE, &local_infile);
+    Mariadb().mysql_set_local_infile_handler(mysql_, InfileInit, InfileRead, InfileEnd,
+                                             InfileError, &infile_);
     if (settings_->ssl != "off") {
       my_bool on = 1;
       Mariadb().mysql_optionsv(mysql_, MYSQL_OPT_SSL_ENFORCE, &on);
@@ -252,6 +290,9 @@ class MyConnection final : public DbConnection {
     return e;
   }
 
+  DbError BeginBulkInsert(std::string_view table, const std::vector<std::string>& columns,
+                          std::unique_ptr<DbBulkInsert>& out) override;
+
   DbError Begin() override { return Simple("BEGIN"); }
   DbError Commit() override { return Simple("COMMIT"); }
   DbError Rollback() override { return Simple("ROLLBACK"); }
@@ -277,6 +318,37 @@ class MyConnection final : public DbConnection {
                                                      static_cast<unsigned long>(s.size()));
     out.resize(at + n);
     out += '\'';
+  }
+
+  // Runs a LOAD DATA LOCAL INFILE statement whose file is `data`.
+  DbError LoadFromMemory(const std::string& sql, const std::string& data, DbExecResult& result) {
+    infile_ = InfileSource{&data, 0};
+    DbError e = Execute(sql, result, nullptr);
+    infile_ = InfileSource{};
+    return e;
+  }
+
+  // The first warning or error of the last statement as an error with its
+  // code and SQLSTATE (LOAD DATA LOCAL reports row errors as warnings).
+  DbError FirstWarning() {
+    DbExecResult r;
+    DbRows rows;
+    DbError e = Execute(
+        "GET DIAGNOSTICS CONDITION 1 @loadcell_errno = MYSQL_ERRNO, "
+        "@loadcell_state = RETURNED_SQLSTATE, @loadcell_text = MESSAGE_TEXT",
+        r, nullptr);
+    if (e.ok()) e = Execute("SELECT @loadcell_errno, @loadcell_state, @loadcell_text", r, &rows);
+    if (!e.ok()) return e;
+    if (rows.rows.size() != 1 || rows.rows[0].size() != 3) {
+      return {DbErrorClass::kFatal, 0, "", "mysql: LOAD DATA ended with warnings"};
+    }
+    const auto& row = rows.rows[0];
+    int code = 0;
+    const std::string code_text = row[0].value_or("0");
+    std::from_chars(code_text.data(), code_text.data() + code_text.size(), code);
+    const std::string state = row[1].value_or("");
+    const std::string text = row[2].value_or("LOAD DATA ended with warnings");
+    return Classify(code, state.c_str(), text.c_str(), *settings_);
   }
 
   MYSQL* mysql() const { return mysql_; }
@@ -322,6 +394,7 @@ class MyConnection final : public DbConnection {
   int index_;
   MYSQL* mysql_ = nullptr;
   uint64_t generation_ = 0;
+  InfileSource infile_;
 };
 
 DbError MyStatement::Fail() {
@@ -422,13 +495,107 @@ DbError MyStatement::Execute(DbExecResult& result, DbRows* rows) {
   return {};
 }
 
+// Character sets in which ASCII text reads as itself.
+bool AsciiCompatible(std::string_view cs) {
+  return cs == "latin1" || cs == "ascii" || cs == "utf8" || cs == "utf8mb3" || cs == "utf8mb4";
+}
+
+// The fastest load path of MySQL and MariaDB: rows as tab-separated text
+// through LOAD DATA LOCAL INFILE, one statement per few MB, served from
+// memory. The server reads them without parsing SQL, and in the database's
+// character set when the text is ASCII (no conversion per value); that costs
+// the server a third less CPU per row than multi-row INSERT. With LOCAL the
+// server turns row errors (duplicate keys, bad values) into warnings and
+// goes on; the first warning is turned back into an error with its code and
+// SQLSTATE, so that a failing load fails as an INSERT would.
+class MyLoadData final : public DbBulkInsert {
+ public:
+  static constexpr size_t kMaxBytes = 4 * 1024 * 1024;
+
+  MyLoadData(MyConnection* conn, std::string_view table, const std::vector<std::string>& columns,
+             std::string db_charset)
+      : conn_(conn), ncols_(columns.size()), db_charset_(std::move(db_charset)) {
+    head_ = fmt::format("LOAD DATA LOCAL INFILE 'loadcell' INTO TABLE {} CHARACTER SET ", table);
+    tail_ = fmt::format(
+        " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' ({})",
+        fmt::join(columns, ", "));
+    buf_.reserve(kMaxBytes + 4096);
+  }
+
+  DbError AddRow(std::span<const DbValue> values) override {
+    if (values.size() != ncols_) {
+      return {DbErrorClass::kFatal, 0, "",
+              fmt::format("bulk insert: {} values for {} columns", values.size(), ncols_)};
+    }
+    if (!AppendTextRow(buf_, values, true)) ascii_ = false;
+    ++rows_;
+    if (buf_.size() >= kMaxBytes) return Flush();
+    return {};
+  }
+
+  DbError Finish() override { return Flush(); }
+
+ private:
+  DbError Flush();
+
+  MyConnection* conn_;
+  size_t ncols_;
+  std::string db_charset_;
+  std::string head_;
+  std::string tail_;
+  std::string buf_;
+  std::string sql_;
+  uint64_t rows_ = 0;
+  bool ascii_ = true;
+};
+
+DbError MyConnection::BeginBulkInsert(std::string_view table,
+                                      const std::vector<std::string>& columns,
+                                      std::unique_ptr<DbBulkInsert>& out) {
+  if (mysql_ == nullptr) return Lost();
+  DbExecResult r;
+  DbRows rows;
+  if (DbError e = Execute("SELECT @@local_infile, @@character_set_database", r, &rows); !e.ok()) {
+    return e;
+  }
+  const bool allowed = rows.rows.size() == 1 && rows.rows[0].size() == 2 &&
+                       rows.rows[0][0].value_or("0") != "0" &&
+                       rows.rows[0][0].value_or("OFF") != "OFF";
+  if (!allowed) return DbConnection::BeginBulkInsert(table, columns, out);  // multi-row INSERT
+  out = std::make_unique<MyLoadData>(this, table, columns, rows.rows[0][1].value_or(""));
+  return {};
+}
+
+DbError MyLoadData::Flush() {
+  if (rows_ == 0) return {};
+  // ASCII rows are read in the database's character set, others in the
+  // connection's (the server converts them as it would an INSERT's).
+  const char* cs = ascii_ && AsciiCompatible(db_charset_)
+                       ? db_charset_.c_str()
+                       : Mariadb().mysql_character_set_name(conn_->mysql());
+  sql_.assign(head_).append(cs).append(tail_);
+  const uint64_t expected = rows_;
+  DbExecResult r;
+  DbError e = conn_->LoadFromMemory(sql_, buf_, r);
+  buf_.clear();
+  rows_ = 0;
+  ascii_ = true;
+  if (!e.ok()) return e;
+  if (Mariadb().mysql_warning_count(conn_->mysql()) > 0) return conn_->FirstWarning();
+  if (r.rows_affected != expected) {
+    return {DbErrorClass::kFatal, 0, "",
+            fmt::format("mysql: LOAD DATA loaded {} of {} rows", r.rows_affected, expected)};
+  }
+  return {};
+}
+
 class MysqlDriver final : public DbDriver {
  public:
   std::string Name() const override { return "mysql"; }
   DbCapabilities Capabilities() const override {
     DbCapabilities c;
     c.prepared_statements = server_prepared();
-    c.bulk_insert = "multi-row INSERT";
+    c.bulk_insert = "LOAD DATA LOCAL INFILE";
     return c;
   }
   void RegisterOptions(OptionSet& opts) override {

@@ -480,27 +480,7 @@ class PgCopy final : public DbBulkInsert {
       return {DbErrorClass::kFatal, 0, "",
               fmt::format("bulk insert: {} values for {} columns", values.size(), ncols_)};
     }
-    char num[32];
-    for (size_t i = 0; i < values.size(); ++i) {
-      if (i > 0) buf_ += '\t';
-      const DbValue& v = values[i];
-      switch (v.type) {
-        case DbType::kInt:
-        case DbType::kBigInt:
-          buf_.append(num, std::to_chars(num, num + sizeof(num), v.i).ptr);
-          break;
-        case DbType::kDouble:
-          buf_.append(num, std::to_chars(num, num + sizeof(num), v.d).ptr);
-          break;
-        case DbType::kString:
-          AppendEscaped(v.s);
-          break;
-        case DbType::kNull:
-          buf_ += "\\N";
-          break;
-      }
-    }
-    buf_ += '\n';
+    AppendTextRow(buf_, values, false);
     if (buf_.size() >= kChunk) return Send();
     return {};
   }
@@ -526,27 +506,6 @@ class PgCopy final : public DbBulkInsert {
   }
 
  private:
-  void AppendEscaped(const std::string& s) {
-    for (char c : s) {
-      switch (c) {
-        case '\\':
-          buf_ += "\\\\";
-          break;
-        case '\t':
-          buf_ += "\\t";
-          break;
-        case '\n':
-          buf_ += "\\n";
-          break;
-        case '\r':
-          buf_ += "\\r";
-          break;
-        default:
-          buf_ += c;
-      }
-    }
-  }
-
   DbError Send() {
     if (buf_.empty()) return {};
     const int rc = Pq().PQputCopyData(conn_->conn(), buf_.data(), static_cast<int>(buf_.size()));

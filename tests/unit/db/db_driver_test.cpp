@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace loadcell {
 namespace {
 
@@ -205,7 +207,7 @@ TEST(ServerDriverOptions, DefaultsFollowSysbench) {
   EXPECT_EQ(set.Find("sqlite-db")->ValueText(), "sbtest.db");
   EXPECT_EQ(set.Find("db-ps-mode")->ValueText(), "auto");
   EXPECT_EQ(db.driver().Describe(), "mysql localhost port 3306 user sbtest database sbtest");
-  EXPECT_EQ(db.driver().Capabilities().bulk_insert, "multi-row INSERT");
+  EXPECT_EQ(db.driver().Capabilities().bulk_insert, "LOAD DATA LOCAL INFILE");
 }
 
 TEST(ServerDriverOptions, PasswordOnlyFromOptionOrEnvironmentNeverShown) {
@@ -223,6 +225,25 @@ TEST(ServerDriverOptions, PasswordOnlyFromOptionOrEnvironmentNeverShown) {
   EXPECT_EQ(db2.driver().Name(), "pgsql");
   EXPECT_EQ(set2.Find("pgsql-password")->ValueText(), "(hidden)");
   EXPECT_EQ(FormatHelp(set2).find("opt-secret"), std::string::npos);
+}
+
+TEST(DbTextRow, EscapesAndMarksNull) {
+  std::string out = "x";
+  const std::vector<DbValue> row = {DbValue::Int(-7), DbValue::Double(0.5), DbValue::Null(),
+                                    DbValue::String(std::string("a\\b\tc\nd\re\0f", 11)),
+                                    DbValue::String(""), DbValue::String("\\N")};
+  EXPECT_TRUE(AppendTextRow(out, row, true));
+  EXPECT_EQ(out, "x-7\t0.5\t\\N\ta\\\\b\\tc\\nd\\re\\0f\t\t\\\\N\n");
+}
+
+TEST(DbTextRow, NonFiniteDoublesAndNonAscii) {
+  const std::vector<DbValue> row = {DbValue::Double(INFINITY), DbValue::String("caf\xc3\xa9")};
+  std::string as_null;
+  EXPECT_FALSE(AppendTextRow(as_null, row, true));
+  EXPECT_EQ(as_null, "\\N\tcaf\xc3\xa9\n");
+  std::string as_text;
+  AppendTextRow(as_text, std::span<const DbValue>(row).first(1), false);
+  EXPECT_EQ(as_text, "inf\n");
 }
 
 }  // namespace
