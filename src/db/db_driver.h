@@ -66,9 +66,37 @@ struct DbValue {
 };
 
 // Rows kept when asked for; values as text (NULL -> nullopt).
+//
+// A DbRows read again and again (a prepared statement's result) can keep its
+// memory: Clear() empties `rows` but keeps the rows' buffers, and drivers
+// that add rows with AddRow() and SetValue() reuse them, so a steady stream
+// of results allocates nothing.
 struct DbRows {
+  using Row = std::vector<std::optional<std::string>>;
   std::vector<std::string> columns;
-  std::vector<std::vector<std::optional<std::string>>> rows;
+  std::vector<Row> rows;
+
+  // Empties `rows`; `columns` stay.
+  void Clear() {
+    for (Row& r : rows) spare_.push_back(std::move(r));
+    rows.clear();
+  }
+  // Appends a row of `n` values; the caller sets each one (SetValue/reset).
+  Row& AddRow(size_t n) {
+    if (spare_.empty()) {
+      rows.emplace_back(n);
+    } else {
+      rows.push_back(std::move(spare_.back()));
+      spare_.pop_back();
+      rows.back().resize(n);
+    }
+    return rows.back();
+  }
+  // Sets `slot` to a copy of text [p, p + n), reusing its buffer.
+  static void SetValue(std::optional<std::string>& slot, const char* p, size_t n);
+
+ private:
+  std::vector<Row> spare_;
 };
 
 struct DbExecResult {

@@ -428,14 +428,13 @@ DbError MyStatement::BindResult(DbRows& rows) {
 }
 
 DbError MyStatement::KeepRow(DbRows& rows) {
-  auto& out = rows.rows.emplace_back();
-  out.reserve(columns_.size());
+  DbRows::Row& out = rows.AddRow(columns_.size());
   for (size_t c = 0; c < columns_.size(); ++c) {
     Column& col = columns_[c];
     if (col.is_null) {
-      out.emplace_back(std::nullopt);
+      out[c].reset();
     } else if (col.length <= sizeof(col.buf)) {
-      out.emplace_back(std::string(col.buf, col.length));
+      DbRows::SetValue(out[c], col.buf, col.length);
     } else {
       // Longer than the buffer: fetch the whole value.
       std::string big(col.length, '\0');
@@ -446,7 +445,7 @@ DbError MyStatement::KeepRow(DbRows& rows) {
       b.buffer_length = col.length;
       b.length = &len;
       if (Mariadb().mysql_stmt_fetch_column(stmt_, &b, static_cast<unsigned int>(c), 0) != 0) return Fail();
-      out.emplace_back(std::move(big));
+      out[c] = std::move(big);
     }
   }
   return {};

@@ -84,18 +84,18 @@ bool ParseRow(std::string_view body, DbRows& rows) {
   if (body.size() < 2) return false;
   const int n = GetInt16(body.data());
   size_t pos = 2;
-  auto& row = rows.rows.emplace_back();
-  row.reserve(static_cast<size_t>(std::max(n, 0)));
-  for (int i = 0; i < n; ++i) {
+  // AddRow/SetValue reuse the buffers of rows the caller cleared.
+  DbRows::Row& row = rows.AddRow(static_cast<size_t>(std::max(n, 0)));
+  for (size_t i = 0; i < row.size(); ++i) {
     if (pos + 4 > body.size()) return false;
     const int32_t len = static_cast<int32_t>(GetUInt32(body.data() + pos));
     pos += 4;
     if (len < 0) {
-      row.emplace_back(std::nullopt);
+      row[i].reset();
       continue;
     }
     if (pos + static_cast<size_t>(len) > body.size()) return false;
-    row.emplace_back(std::string(body.substr(pos, static_cast<size_t>(len))));
+    DbRows::SetValue(row[i], body.data() + pos, static_cast<size_t>(len));
     pos += static_cast<size_t>(len);
   }
   return true;

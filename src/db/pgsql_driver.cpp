@@ -383,15 +383,15 @@ class PgConnection final : public DbConnection {
     if (rows.columns.empty()) {
       for (int c = 0; c < nf; ++c) rows.columns.emplace_back(Pq().PQfname(res, c));
     }
+    const PqApi& pq = Pq();
     for (int r = 0; r < n; ++r) {
-      auto& row = rows.rows.emplace_back();
-      row.reserve(static_cast<size_t>(nf));
+      DbRows::Row& row = rows.AddRow(static_cast<size_t>(nf));
       for (int c = 0; c < nf; ++c) {
-        if (Pq().PQgetisnull(res, r, c)) {
-          row.emplace_back(std::nullopt);
+        if (pq.PQgetisnull(res, r, c)) {
+          row[static_cast<size_t>(c)].reset();
         } else {
-          row.emplace_back(std::string(Pq().PQgetvalue(res, r, c),
-                                       static_cast<size_t>(Pq().PQgetlength(res, r, c))));
+          DbRows::SetValue(row[static_cast<size_t>(c)], pq.PQgetvalue(res, r, c),
+                           static_cast<size_t>(pq.PQgetlength(res, r, c)));
         }
       }
     }

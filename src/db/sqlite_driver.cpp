@@ -41,15 +41,14 @@ DbError StepAll(sqlite3* db, sqlite3_stmt* stmt, DbExecResult& result, DbRows* r
     ++result.rows_returned;
     if (rows != nullptr) {
       const int n = sqlite3_column_count(stmt);
-      auto& row = rows->rows.emplace_back();
-      row.reserve(static_cast<size_t>(n));
+      DbRows::Row& row = rows->AddRow(static_cast<size_t>(n));
       for (int c = 0; c < n; ++c) {
         const unsigned char* t = sqlite3_column_text(stmt, c);
         if (t == nullptr) {
-          row.emplace_back(std::nullopt);
+          row[static_cast<size_t>(c)].reset();
         } else {
-          row.emplace_back(std::string(reinterpret_cast<const char*>(t),
-                                       static_cast<size_t>(sqlite3_column_bytes(stmt, c))));
+          DbRows::SetValue(row[static_cast<size_t>(c)], reinterpret_cast<const char*>(t),
+                           static_cast<size_t>(sqlite3_column_bytes(stmt, c)));
         }
       }
     }

@@ -71,7 +71,7 @@ struct LuaResult {
   bool freed = false;
   // Before the next execution: the columns stay (a statement's are fixed).
   void Reset() {
-    rows.rows.clear();
+    rows.Clear();
     nrows = 0;
     cursor = 0;
     freed = false;
@@ -573,7 +573,7 @@ int ResultFree(lua_State* L) {
   auto** p = static_cast<LuaResult**>(luaL_checkudata(L, 1, kResultMeta));
   if (*p == nullptr) return 0;
   if (!(*p)->reused) return ResultGc(L);
-  (*p)->rows.rows = {};
+  (*p)->rows.Clear();
   (*p)->freed = true;
   return 0;
 }
