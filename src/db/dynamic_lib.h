@@ -36,7 +36,7 @@ namespace loadcell {
   X(mysql_stmt_free_result) X(mysql_stmt_init) X(mysql_stmt_param_count)                   \
   X(mysql_stmt_prepare) X(mysql_stmt_result_metadata) X(mysql_stmt_sqlstate)               \
   X(mysql_use_result) X(mysql_set_local_infile_handler) X(mysql_warning_count)            \
-  X(mysql_character_set_name)
+  X(mysql_character_set_name) X(mysql_get_socket) X(mysql_get_ssl_cipher)
 
 #define LOADCELL_DECLARE_FUNCTION_POINTER_(name) decltype(&::name) name = nullptr;
 

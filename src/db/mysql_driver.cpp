@@ -3,6 +3,10 @@
 // copying, LOAD DATA LOCAL INFILE (or multi-row INSERT) for bulk loads.
 
 #include <mysql.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <charconv>
@@ -117,6 +121,121 @@ int InfileError(void* /*ptr*/, char* msg, unsigned int len) {
   return 2000;  // CR_UNKNOWN_ERROR
 }
 
+// Statements without rows to keep go over libmariadb's socket through our
+// own COM_STMT_EXECUTE: one send() and, on the socket made blocking, one
+// recv() for a small reply (libmariadb reads with MSG_DONTWAIT: a recv that
+// finds nothing, a poll(), then the recv). libmariadb still connects,
+// prepares, closes and runs everything else; it reads with MSG_DONTWAIT, so
+// the blocking socket changes nothing for it.
+class RawIo {
+ public:
+  void Reset(int fd) {
+    fd_ = fd;
+    pos_ = end_ = 0;
+  }
+  std::string& out() { return out_; }
+
+  bool Send() {
+    size_t done = 0;
+    while (done < out_.size()) {
+      const ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  // The next packet's payload, valid until the next call; false when the
+  // connection ended.
+  bool Next(std::string_view& payload) {
+    if (!Fill(4)) return false;
+    size_t len = Len();
+    pos_ += 4;
+    if (len < 0xFFFFFF) {
+      if (!Fill(len)) return false;
+      payload = std::string_view(buf_.data() + pos_, len);
+      pos_ += len;
+      return true;
+    }
+    big_.clear();
+    for (;;) {  // a payload of 16 MB or more comes in several packets
+      if (!Fill(len)) return false;
+      big_.append(buf_.data() + pos_, len);
+      pos_ += len;
+      if (len < 0xFFFFFF) break;
+      if (!Fill(4)) return false;
+      len = Len();
+      pos_ += 4;
+    }
+    payload = big_;
+    return true;
+  }
+
+ private:
+  size_t Len() const {
+    const auto* b = reinterpret_cast<const unsigned char*>(buf_.data() + pos_);
+    return static_cast<size_t>(b[0]) | static_cast<size_t>(b[1]) << 8 |
+           static_cast<size_t>(b[2]) << 16;
+  }
+  // Makes `n` bytes from pos_ available.
+  bool Fill(size_t n) {
+    if (end_ - pos_ >= n) return true;
+    if (pos_ > 0) {
+      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+      end_ -= pos_;
+      pos_ = 0;
+    }
+    if (buf_.size() < n) buf_.resize(std::max<size_t>(n, 64 * 1024));
+    while (end_ < n) {
+      const ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, 0);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return false;
+      end_ += static_cast<size_t>(r);
+    }
+    return true;
+  }
+
+  int fd_ = -1;
+  std::string buf_ = std::string(64 * 1024, '\0');
+  size_t pos_ = 0;
+  size_t end_ = 0;
+  std::string big_;
+  std::string out_;
+};
+
+// A length-encoded integer at p[i]; advances i. False when cut short.
+bool LenEnc(std::string_view p, size_t& i, uint64_t& v) {
+  if (i >= p.size()) return false;
+  const auto b = static_cast<unsigned char>(p[i++]);
+  size_t n = 0;
+  if (b < 0xFB) {
+    v = b;
+    return true;
+  }
+  if (b == 0xFC) {
+    n = 2;
+  } else if (b == 0xFD) {
+    n = 3;
+  } else if (b == 0xFE) {
+    n = 8;
+  } else {
+    return false;  // 0xFB (NULL) or 0xFF: not a count
+  }
+  if (i + n > p.size()) return false;
+  v = 0;
+  for (size_t k = 0; k < n; ++k) {
+    v |= static_cast<uint64_t>(static_cast<unsigned char>(p[i + k])) << (8 * k);
+  }
+  i += n;
+  return true;
+}
+
+uint16_t U16(std::string_view p, size_t i) {
+  return static_cast<uint16_t>(static_cast<unsigned char>(p[i]) |
+                               static_cast<unsigned char>(p[i + 1]) << 8);
+}
+
 class MyConnection;
 
 class MyStatement final : public DbStatement {
@@ -189,6 +308,8 @@ class MyStatement final : public DbStatement {
     }
   }
   DbError Fail();
+  bool RawExecute(RawIo& io, DbExecResult& result, DbError& e);
+  DbError RawReply(RawIo& io, DbExecResult& result);
   DbError KeepRow(DbRows& rows);
   DbError BindResult(DbRows& rows);
 
@@ -251,6 +372,17 @@ class MyConnection final : public DbConnection {
                                 where, s.user, s.db, why, code, hint));
     }
     ++generation_;
+    // Our own COM_STMT_EXECUTE needs the plain socket (no TLS, no compression).
+    raw_ok_ = false;
+    if (Mariadb().mysql_get_ssl_cipher(mysql_) == nullptr &&
+        (mysql_->client_flag & CLIENT_COMPRESS) == 0) {
+      const int fd = static_cast<int>(Mariadb().mysql_get_socket(mysql_));
+      const int flags = fd >= 0 ? ::fcntl(fd, F_GETFL) : -1;
+      if (flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0) {
+        raw_.Reset(fd);
+        raw_ok_ = true;
+      }
+    }
     return Status::Ok();
   }
 
@@ -351,6 +483,28 @@ class MyConnection final : public DbConnection {
     return Classify(code, state.c_str(), text.c_str(), *settings_);
   }
 
+  // The socket for our own COM_STMT_EXECUTE; nullptr when libmariadb must
+  // run every statement (TLS, compression).
+  RawIo* raw() { return raw_ok_ ? &raw_ : nullptr; }
+  DbError RawLost() const {
+    return Classify(kServerLost, "HY000", "Lost connection to server during query", *settings_);
+  }
+  DbError RawMalformed() const {
+    return {DbErrorClass::kReconnect, 2027, "HY000", "mysql: malformed packet from the server"};
+  }
+  // An ERR packet: code, '#', SQLSTATE, message.
+  DbError RawServerError(std::string_view p) const {
+    if (p.size() < 3) return RawMalformed();
+    const int code = U16(p, 1);
+    std::string state;
+    std::string_view text = p.substr(3);
+    if (p.size() >= 9 && p[3] == '#') {
+      state.assign(p.substr(4, 5));
+      text = p.substr(9);
+    }
+    return Classify(code, state.c_str(), std::string(text).c_str(), *settings_);
+  }
+
   MYSQL* mysql() const { return mysql_; }
   uint64_t generation() const { return generation_; }
   const MySettings& settings() const { return *settings_; }
@@ -380,14 +534,30 @@ class MyConnection final : public DbConnection {
   }
 
  private:
+  // BEGIN, COMMIT, ROLLBACK: a COM_QUERY whose reply is an OK or an ERR.
   DbError Simple(std::string_view sql) {
     DbExecResult r;
-    return Execute(sql, r, nullptr);
+    if (!raw_ok_ || mysql_ == nullptr) return Execute(sql, r, nullptr);
+    std::string& o = raw_.out();
+    o.assign(4, '\0');
+    o += '\x03';  // COM_QUERY
+    o.append(sql);
+    const size_t len = sql.size() + 1;  // BEGIN, COMMIT, ROLLBACK: far below 16 MB
+    o[0] = static_cast<char>(len & 0xFF);
+    o[1] = static_cast<char>((len >> 8) & 0xFF);
+    o[2] = static_cast<char>((len >> 16) & 0xFF);
+    if (!raw_.Send()) return RawLost();
+    std::string_view p;
+    if (!raw_.Next(p)) return RawLost();
+    if (!p.empty() && static_cast<unsigned char>(p[0]) == 0x00) return {};
+    if (!p.empty() && static_cast<unsigned char>(p[0]) == 0xFF) return RawServerError(p);
+    return RawMalformed();
   }
 
   void Close() {
     if (mysql_ != nullptr) Mariadb().mysql_close(mysql_);  // invalidates open statements
     mysql_ = nullptr;
+    raw_ok_ = false;
   }
 
   const MySettings* settings_;
@@ -395,6 +565,8 @@ class MyConnection final : public DbConnection {
   MYSQL* mysql_ = nullptr;
   uint64_t generation_ = 0;
   InfileSource infile_;
+  RawIo raw_;
+  bool raw_ok_ = false;
 };
 
 DbError MyStatement::Fail() {
@@ -457,6 +629,12 @@ DbError MyStatement::Execute(DbExecResult& result, DbRows* rows) {
   if (conn_->generation() != generation_) {
     return {DbErrorClass::kFatal, 0, "",
             "mysql: statement prepared before a reconnect: prepare it again"};
+  }
+  if (rows == nullptr) {
+    if (RawIo* io = conn_->raw()) {
+      DbError e;
+      if (RawExecute(*io, result, e)) return e;
+    }
   }
   if (dirty_ && !binds_.empty()) {
     if (Mariadb().mysql_stmt_bind_param(stmt_, binds_.data()) != 0) return Fail();
@@ -586,6 +764,134 @@ DbError MyLoadData::Flush() {
             fmt::format("mysql: LOAD DATA loaded {} of {} rows", r.rows_affected, expected)};
   }
   return {};
+}
+
+void PutInt(std::string& o, uint64_t v, int bytes) {
+  for (int k = 0; k < bytes; ++k) o += static_cast<char>((v >> (8 * k)) & 0xFF);
+}
+
+void PutLenEnc(std::string& o, uint64_t v) {
+  if (v < 0xFB) {
+    o += static_cast<char>(v);
+  } else if (v <= 0xFFFF) {
+    o += '\xFC';
+    PutInt(o, v, 2);
+  } else if (v <= 0xFFFFFF) {
+    o += '\xFD';
+    PutInt(o, v, 3);
+  } else {
+    o += '\xFE';
+    PutInt(o, v, 8);
+  }
+}
+
+// COM_STMT_EXECUTE with the current binds, their types sent each time. False
+// (nothing sent) when the request would not fit one packet: libmariadb runs
+// it then.
+bool MyStatement::RawExecute(RawIo& io, DbExecResult& result, DbError& e) {
+  std::string& o = io.out();
+  o.assign(4, '\0');
+  o += '\x17';  // COM_STMT_EXECUTE
+  PutInt(o, stmt_->stmt_id, 4);
+  o += '\0';  // no cursor
+  PutInt(o, 1, 4);  // iteration count
+  const size_t n = binds_.size();
+  if (n > 0) {
+    const size_t bitmap = o.size();
+    o.append((n + 7) / 8, '\0');
+    o += '\x01';  // types follow
+    for (size_t k = 0; k < n; ++k) {
+      const enum_field_types t = binds_[k].buffer_type;
+      if (t == MYSQL_TYPE_NULL) {
+        o[bitmap + k / 8] = static_cast<char>(o[bitmap + k / 8] | (1 << (k % 8)));
+      }
+      o += static_cast<char>(t);
+      o += '\0';
+    }
+    for (size_t k = 0; k < n; ++k) {
+      const Value& v = values_[k];
+      switch (binds_[k].buffer_type) {
+        case MYSQL_TYPE_LONGLONG:
+          PutInt(o, static_cast<uint64_t>(v.i), 8);
+          break;
+        case MYSQL_TYPE_DOUBLE: {
+          uint64_t bits = 0;
+          std::memcpy(&bits, &v.d, sizeof(bits));
+          PutInt(o, bits, 8);
+          break;
+        }
+        case MYSQL_TYPE_STRING:
+          PutLenEnc(o, v.length);
+          o.append(v.s.data(), v.length);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  const size_t len = o.size() - 4;
+  if (len >= 0xFFFFFF) return false;
+  o[0] = static_cast<char>(len & 0xFF);
+  o[1] = static_cast<char>((len >> 8) & 0xFF);
+  o[2] = static_cast<char>((len >> 16) & 0xFF);
+  o[3] = 0;  // sequence number
+  if (!io.Send()) {
+    e = conn_->RawLost();
+    return true;
+  }
+  e = RawReply(io, result);
+  return true;
+}
+
+// Reads the reply to COM_STMT_EXECUTE: an OK, an ERR, or a result set
+// (column count, the columns unless the server leaves out metadata it sent
+// before, EOF, binary rows, EOF), counting the rows.
+DbError MyStatement::RawReply(RawIo& io, DbExecResult& result) {
+  std::string_view p;
+  for (;;) {
+    if (!io.Next(p)) return conn_->RawLost();
+    if (p.empty()) return conn_->RawMalformed();
+    const auto head = static_cast<unsigned char>(p[0]);
+    if (head == 0xFF) return conn_->RawServerError(p);
+    uint16_t status = 0;
+    if (head == 0x00) {
+      size_t i = 1;
+      uint64_t affected = 0;
+      uint64_t insert_id = 0;
+      if (!LenEnc(p, i, affected) || !LenEnc(p, i, insert_id) || i + 2 > p.size()) {
+        return conn_->RawMalformed();
+      }
+      result.rows_affected += affected;
+      status = U16(p, i);
+    } else {
+      size_t i = 0;
+      uint64_t ncols = 0;
+      if (!LenEnc(p, i, ncols)) return conn_->RawMalformed();
+      // The columns, unless the server skips metadata it sent before; the
+      // EOF after them comes either way.
+      const bool metadata = i >= p.size() || p[i] != 0;
+      for (uint64_t c = 0; c < (metadata ? ncols : 0) + 1; ++c) {
+        if (!io.Next(p)) return conn_->RawLost();
+      }
+      if (p.empty() || static_cast<unsigned char>(p[0]) != 0xFE) return conn_->RawMalformed();
+      for (;;) {
+        if (!io.Next(p)) return conn_->RawLost();
+        if (p.empty()) return conn_->RawMalformed();
+        const auto r = static_cast<unsigned char>(p[0]);
+        if (r == 0x00) {
+          ++result.rows_returned;
+        } else if (r == 0xFF) {
+          return conn_->RawServerError(p);
+        } else if (r == 0xFE && p.size() < 9) {
+          status = p.size() >= 5 ? U16(p, 3) : 0;
+          break;
+        } else {
+          return conn_->RawMalformed();
+        }
+      }
+    }
+    if ((status & SERVER_MORE_RESULTS_EXIST) == 0) return {};
+  }
 }
 
 class MysqlDriver final : public DbDriver {

@@ -1,0 +1,203 @@
+// The mysql driver's own paths against the MariaDB server of
+// scripts/test-servers: the bulk load (LOAD DATA LOCAL INFILE from memory)
+// and the statements it runs without libmariadb (COM_STMT_EXECUTE, and
+// COM_QUERY for BEGIN/COMMIT/ROLLBACK): replies of every kind, errors with
+// the server's code, SQLSTATE and class, and a connection that stays in step.
+
+#include <gtest/gtest.h>
+
+#include "db_test_env.h"
+
+namespace loadcell {
+namespace {
+
+using dbtest::DriverSetup;
+using dbtest::Exec;
+using dbtest::ServerArgs;
+using dbtest::TableName;
+
+class MysqlDriverTest : public testing::Test {
+ protected:
+  std::unique_ptr<DbConnection> Connect() {
+    setups_.push_back(std::make_unique<DriverSetup>(ServerArgs("mysql")));
+    EXPECT_TRUE(setups_.back()->status.ok()) << setups_.back()->status.ToString();
+    if (!setups_.back()->status.ok()) return nullptr;
+    auto c = setups_.back()->driver().Connect(0);
+    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    return c.ok() ? std::move(c).value() : nullptr;
+  }
+  void SetUp() override {
+    conn_ = Connect();
+    ASSERT_NE(conn_, nullptr);
+    table_ = TableName("my");
+    Exec(*conn_, "DROP TABLE IF EXISTS " + table_);
+    Exec(*conn_, "CREATE TABLE " + table_ +
+                     " (id INTEGER NOT NULL PRIMARY KEY, k INTEGER NOT NULL DEFAULT 0, "
+                     "c VARCHAR(300), d DOUBLE)");
+  }
+  void TearDown() override {
+    if (conn_ != nullptr) Exec(*conn_, "DROP TABLE IF EXISTS " + table_);
+  }
+  std::unique_ptr<DbStatement> Prepare(const std::string& sql, int n) {
+    std::unique_ptr<DbStatement> st;
+    DbError e = conn_->Prepare(sql, n, st);
+    EXPECT_TRUE(e.ok()) << sql << ": " << e.message;
+    return st;
+  }
+  int64_t Count() {
+    DbExecResult r;
+    DbRows rows;
+    DbError e = conn_->Execute("SELECT count(*) FROM " + table_, r, &rows);
+    EXPECT_TRUE(e.ok()) << e.message;
+    if (rows.rows.size() != 1 || !rows.rows[0][0].has_value()) return -1;
+    return std::stoll(*rows.rows[0][0]);
+  }
+
+  std::vector<std::unique_ptr<DriverSetup>> setups_;
+  std::unique_ptr<DbConnection> conn_;
+  std::string table_;
+};
+
+// Text that the load format must escape, NULL beside the empty string and
+// beside the text "\N", and non-ASCII text all read back as they were given.
+TEST_F(MysqlDriverTest, ValuesReadBackAsGiven) {
+  const std::vector<std::optional<std::string>> texts = {
+      "plain", "", std::nullopt, "\\N", "back\\slash", "tab\there", "line\nbreak",
+      "quote'\"", "caf\xc3\xa9 \xc3\xbc", std::string("nul\0byte", 8), "-12.5e3"};
+  std::unique_ptr<DbBulkInsert> bulk;
+  DbError e = conn_->BeginBulkInsert(table_, {"id", "k", "c", "d"}, bulk);
+  ASSERT_TRUE(e.ok()) << e.message;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    std::vector<DbValue> row = {DbValue::Int(static_cast<int64_t>(i + 1)),
+                                DbValue::Int(-static_cast<int64_t>(i)),
+                                texts[i] ? DbValue::String(*texts[i]) : DbValue::Null(),
+                                i % 2 == 0 ? DbValue::Double(0.25 * static_cast<double>(i))
+                                           : DbValue::Null()};
+    e = bulk->AddRow(row);
+    ASSERT_TRUE(e.ok()) << e.message;
+  }
+  e = bulk->Finish();
+  ASSERT_TRUE(e.ok()) << e.message;
+  DbExecResult r;
+  DbRows rows;
+  ASSERT_TRUE(conn_->Execute("SELECT id, k, c, d FROM " + table_ + " ORDER BY id", r, &rows).ok());
+  ASSERT_EQ(rows.rows.size(), texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(rows.rows[i][1], std::to_string(-static_cast<int64_t>(i)));
+    EXPECT_EQ(rows.rows[i][2], texts[i]);
+    EXPECT_EQ(rows.rows[i][3].has_value(), i % 2 == 0);
+  }
+  EXPECT_EQ(rows.rows[4][3], "1");  // 0.25 * 4
+}
+
+// A value the server cannot store fails the load with the server's code and
+// SQLSTATE, as the same row in an INSERT would (LOAD DATA LOCAL itself only
+// warns).
+TEST_F(MysqlDriverTest, BadValueFailsWithTheServersCode) {
+  std::unique_ptr<DbBulkInsert> bulk;
+  ASSERT_TRUE(conn_->BeginBulkInsert(table_, {"id", "k"}, bulk).ok());
+  DbError e = bulk->AddRow(std::vector<DbValue>{DbValue::Int(1), DbValue::String("many")});
+  if (e.ok()) e = bulk->Finish();
+  EXPECT_EQ(e.cls, DbErrorClass::kFatal) << e.message;
+  EXPECT_NE(e.code, 0) << e.message;
+  EXPECT_EQ(e.sqlstate.size(), 5u) << e.message;
+  EXPECT_NE(e.message.find("many"), std::string::npos) << e.message;
+  // The connection goes on.
+  EXPECT_GE(Count(), 0);
+}
+
+// The server may ask for any local file in a LOAD DATA LOCAL statement; the
+// driver serves only its own rows and refuses the rest.
+TEST_F(MysqlDriverTest, OtherLocalFilesAreRefused) {
+  DbExecResult r;
+  DbError e = conn_->Execute(
+      "LOAD DATA LOCAL INFILE '/etc/hostname' INTO TABLE " + table_ + " (c)", r);
+  EXPECT_FALSE(e.ok());
+  EXPECT_NE(e.message.find("no local files"), std::string::npos) << e.message;
+  EXPECT_EQ(Count(), 0);
+}
+
+// Rows counted for results of no, one and many rows, with wide values, in
+// and out of transactions; counts agree with the rows kept.
+TEST_F(MysqlDriverTest, CountsRowsOfEveryResult) {
+  auto ins = Prepare("INSERT INTO " + table_ + " (id, k, c) VALUES (?, ?, ?)", 3);
+  ASSERT_NE(ins, nullptr);
+  DbExecResult r;
+  for (int i = 1; i <= 300; ++i) {
+    ins->BindInt(0, i);
+    ins->BindInt(1, i % 7);
+    ins->BindString(2, std::string(static_cast<size_t>(i), 'a' + static_cast<char>(i % 26)));
+    ASSERT_TRUE(ins->Execute(r).ok());
+    EXPECT_EQ(r.rows_affected, 1u);
+  }
+  auto range = Prepare("SELECT c FROM " + table_ + " WHERE id BETWEEN ? AND ?", 2);
+  ASSERT_NE(range, nullptr);
+  for (auto [lo, hi] :
+       {std::pair{1, 300}, std::pair{5, 5}, std::pair{400, 500}, std::pair{1, 300}}) {
+    SCOPED_TRACE(lo);
+    ASSERT_TRUE(conn_->Begin().ok());
+    range->BindInt(0, lo);
+    range->BindInt(1, hi);
+    ASSERT_TRUE(range->Execute(r).ok());
+    const uint64_t counted = r.rows_returned;
+    DbRows rows;
+    ASSERT_TRUE(range->Execute(r, &rows).ok());
+    EXPECT_EQ(counted, rows.rows.size());
+    EXPECT_EQ(counted, lo > 300 ? 0u : static_cast<uint64_t>(hi - lo + 1));
+    ASSERT_TRUE(conn_->Commit().ok());
+  }
+  auto upd = Prepare("UPDATE " + table_ + " SET k = k + ? WHERE k = ?", 2);
+  ASSERT_NE(upd, nullptr);
+  upd->BindDouble(0, 1.0);
+  upd->BindInt(1, 3);
+  ASSERT_TRUE(upd->Execute(r).ok());
+  EXPECT_EQ(r.rows_affected, 43u);  // k = 3 for i = 3, 10, ..., 297
+  upd->BindNull(0);
+  upd->BindInt(1, 4);
+  DbError e = upd->Execute(r);  // k = k + NULL into a NOT NULL column
+  EXPECT_FALSE(e.ok());
+  EXPECT_EQ(e.code, 1048) << e.message;
+  EXPECT_EQ(e.sqlstate, "23000") << e.message;
+}
+
+TEST_F(MysqlDriverTest, ErrorsCarryCodeStateAndClass) {
+  auto ins = Prepare("INSERT INTO " + table_ + " (id) VALUES (?)", 1);
+  ASSERT_NE(ins, nullptr);
+  DbExecResult r;
+  ins->BindInt(0, 1);
+  ASSERT_TRUE(ins->Execute(r).ok());
+  DbError e = ins->Execute(r);
+  EXPECT_EQ(e.cls, DbErrorClass::kFatal);
+  EXPECT_EQ(e.code, 1062);
+  EXPECT_EQ(e.sqlstate, "23000");
+  EXPECT_NE(e.message.find("Duplicate entry"), std::string::npos) << e.message;
+
+  // A lock wait timeout inside a transaction is retryable; ROLLBACK works.
+  auto other = Connect();
+  ASSERT_NE(other, nullptr);
+  ASSERT_TRUE(conn_->Begin().ok());
+  auto upd = Prepare("UPDATE " + table_ + " SET k = ? WHERE id = 1", 1);
+  ASSERT_NE(upd, nullptr);
+  upd->BindInt(0, 5);
+  ASSERT_TRUE(upd->Execute(r).ok());
+  Exec(*other, "SET SESSION innodb_lock_wait_timeout = 1");
+  std::unique_ptr<DbStatement> waits;
+  ASSERT_TRUE(other->Prepare("UPDATE " + table_ + " SET k = ? WHERE id = 1", 1, waits).ok());
+  waits->BindInt(0, 6);
+  ASSERT_TRUE(other->Begin().ok());
+  e = waits->Execute(r);
+  EXPECT_EQ(e.cls, DbErrorClass::kRetryable) << e.message;
+  EXPECT_EQ(e.code, 1205);
+  EXPECT_EQ(e.sqlstate, "HY000");
+  EXPECT_TRUE(other->Rollback().ok());
+  EXPECT_TRUE(conn_->Rollback().ok());
+
+  // COMMIT with no transaction open succeeds, and the connection goes on.
+  EXPECT_TRUE(conn_->Commit().ok());
+  ins->BindInt(0, 2);
+  EXPECT_TRUE(ins->Execute(r).ok());
+}
+
+}  // namespace
+}  // namespace loadcell
