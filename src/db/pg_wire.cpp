@@ -194,12 +194,16 @@ void PgWire::Execute() {
   End(at);
 }
 
-void PgWire::Sync() { End(Start('S')); }
+void PgWire::Sync() {
+  End(Start('S'));
+  ends_extended_ = true;
+}
 
 void PgWire::Query(std::string_view sql) {
   const size_t at = Start('Q');
   PutCString(out_, sql);
   End(at);
+  ends_extended_ = false;
 }
 
 bool PgWire::Wait(short events, PgReply& reply) {
@@ -267,6 +271,7 @@ bool PgWire::Fill(size_t need, PgReply& reply) {
 
 void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
   reply.Clear();
+  const bool extended = ends_extended_;
   if (!SendAll(reply)) return;
   const size_t rows_base = rows != nullptr ? rows->rows.size() : 0;
   const bool set_columns = rows != nullptr && rows->columns.empty();
@@ -325,6 +330,9 @@ void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
         const size_t at = Start('f');
         PutCString(out_, "COPY is only available through bulk insert");
         End(at);
+        // A COPY of an extended-query request ignored the Sync sent with it
+        // (the server ignores Sync in copy mode): it waits for another.
+        if (extended) End(Start('S'));
         if (!SendAll(reply)) return;
         break;
       }

@@ -73,6 +73,7 @@ class PgWire {
 
   int fd_;
   std::string out_;
+  bool ends_extended_ = false;  // the last request appended ends with Sync
   std::vector<char> in_;
   size_t in_begin_ = 0;
   size_t in_end_ = 0;

@@ -320,6 +320,14 @@ TEST_P(DbServerTest, TransactionsAroundEveryKindOfRequest) {
   rows = {};
   ASSERT_TRUE(c->Execute("SELECT count(*) FROM " + t, r, &rows).ok());
   EXPECT_EQ(rows.rows.at(0)[0], "10");
+  if (pg()) {  // the same as a prepared statement (MySQL cannot prepare it)
+    std::unique_ptr<DbStatement> copy;
+    ASSERT_TRUE(c->Prepare("COPY " + t + " (id) FROM STDIN", 0, copy).ok());
+    EXPECT_EQ(copy->Execute(r).cls, DbErrorClass::kFatal);
+    rows = {};
+    ASSERT_TRUE(c->Execute("SELECT count(*) FROM " + t, r, &rows).ok());
+    EXPECT_EQ(rows.rows.at(0)[0], "10");
+  }
 }
 
 TEST_P(DbServerTest, ConflictIsRetryable) {

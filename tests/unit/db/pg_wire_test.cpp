@@ -237,6 +237,25 @@ TEST_F(PgWireTest, RefusesACopyWithCopyFail) {
   const std::string sent = Received();
   ASSERT_FALSE(sent.empty());
   EXPECT_EQ(sent[0], 'f');
+  EXPECT_EQ(sent.find('S'), std::string::npos);  // a simple query needs no Sync
+}
+
+TEST_F(PgWireTest, RefusesACopyOfAPreparedStatementWithCopyFailAndSync) {
+  wire_.Bind("lc1", 0, nullptr, nullptr);
+  wire_.Execute();
+  wire_.Sync();
+  const std::string request = wire_.pending();
+  Serve(Msg('2', "") + Msg('G', std::string(1, '\0') + Int16(0)) +
+        Error("ERROR", "57014", "COPY from stdin failed") + Ready('I'));
+  wire_.Exchange(1, reply_, nullptr);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_TRUE(reply_.copy_refused);
+  const std::string sent = Received();
+  ASSERT_GT(sent.size(), request.size());
+  const std::string after = sent.substr(request.size());
+  ASSERT_FALSE(after.empty());
+  EXPECT_EQ(after[0], 'f');
+  EXPECT_EQ(after.substr(after.size() - 5), Msg('S', ""));
 }
 
 TEST(PgTagCountTest, ReadsTheCountAsLibpqDoes) {
