@@ -37,7 +37,7 @@ std::string FileIoWorkload::EventDefinition() const {
 
 std::vector<std::string> FileIoWorkload::CounterNames() const {
   return {"reads", "writes", "fsyncs", "bytes_read", "bytes_written", "queue_depth_ns",
-          "queue_depth_time_ns"};
+          "queue_depth_time_ns", "submit_calls"};
 }
 
 void FileIoWorkload::RegisterOptions(OptionSet& opts) { options_.Register(opts); }

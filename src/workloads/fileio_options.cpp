@@ -107,6 +107,9 @@ void FileIoOptions::Register(OptionSet& opts) {
            "asynchronous I/Os kept in flight per thread (io_uring, libaio)")
       .Alias("file-async-backlog");
   queue_depth_spec_ = opts.Find("file-queue-depth");
+  opts.Int("file-submit-batch", &submit_batch_, 1,
+           "asynchronous I/Os handed to the kernel per submission call (1: each as soon as it "
+           "is planned, like fio; more: fewer system calls, burstier queue)");
   opts.List("file-extra-flags", &extra_flags_, "",
             "additional flags to open files with {sync, dsync, direct}")
       .Choices({"sync", "dsync", "direct"});
@@ -237,6 +240,11 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
         "--file-queue-depth={}: must be between 1 and {}", queue_depth_, kMaxQueueDepth));
   }
   s.queue_depth_asked = static_cast<uint32_t>(queue_depth_);
+  if (submit_batch_ < 1 || submit_batch_ > kMaxQueueDepth) {
+    return Status::InvalidArgument(fmt::format(
+        "--file-submit-batch={}: must be between 1 and {}", submit_batch_, kMaxQueueDepth));
+  }
+  s.submit_batch = static_cast<uint32_t>(submit_batch_);
   s.engine_asked = io_mode_;
   s.allow_fallback = fallback_;
   s.engine = io_mode_ == "async" ? "libaio" : io_mode_;

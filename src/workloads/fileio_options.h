@@ -68,6 +68,10 @@ struct FileIoSettings {
   bool allow_fallback = false;
   uint32_t queue_depth_asked = 128;
   uint32_t queue_depth = 1;  // per thread: 1 for synchronous engines
+  // Requests handed to an asynchronous engine per submission call: 1 sends
+  // each request as soon as it is planned (fio's default); more make fewer
+  // system calls but a burstier stream, which some devices serve slower.
+  uint32_t submit_batch = 1;
   std::vector<std::string> extra_flags;  // sync, dsync, direct
   int open_flags = 0;                    // O_SYNC | O_DSYNC | O_DIRECT as asked
   bool direct = false;
@@ -111,6 +115,7 @@ class FileIoOptions final {
   int64_t merged_requests_ = 0;
   double rw_ratio_ = 1.5;
   int64_t queue_depth_ = 128;
+  int64_t submit_batch_ = 1;
   std::string dir_ = ".";
   std::string write_pattern_ = "random";
   bool validate_ = false;

@@ -117,8 +117,10 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
     engine += fmt::format(" (--file-io-mode={})", s.engine_asked);
   }
   if (s.asynchronous()) {
-    engine += fmt::format(", queue depth {} per thread (achieved depth: see the report)",
-                          s.queue_depth);
+    engine += fmt::format(
+        ", queue depth {} per thread (achieved depth: see the report), {} per submission call",
+        s.queue_depth, s.submit_batch == 1 ? std::string("each request")
+                                           : fmt::format("up to {} requests", s.submit_batch));
   } else {
     engine += ", one request at a time per thread";
   }

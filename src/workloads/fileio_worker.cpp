@@ -300,7 +300,19 @@ Status FileIoWorker::TopUp() {
     batch_.push_back(r);
   }
   AccountDepth(now);
-  LC_ASSIGN_OR_RETURN(size_t accepted, engine_->Submit(batch_));
+  // At most submit_batch requests per call: with 1, each request reaches
+  // the device as soon as it is planned, so refills arrive as a stream, not
+  // as a burst after each reap.
+  const size_t per_call = s_.submit_batch;
+  size_t accepted = 0;
+  while (accepted < batch_.size()) {
+    const size_t n = std::min(per_call, batch_.size() - accepted);
+    LC_ASSIGN_OR_RETURN(size_t took,
+                        engine_->Submit(std::span<IoRequest>(batch_.data() + accepted, n)));
+    recorder_->Add(kCounterSubmitCalls, 1);
+    accepted += took;
+    if (took < n) break;  // the engine is full
+  }
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(accepted));
   return Status::Ok();
 }

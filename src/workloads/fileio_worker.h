@@ -33,6 +33,7 @@ enum FileIoCounter : int {
   kCounterBytesWritten,
   kCounterQdNanos,    // requests in flight x ns, summed (time-weighted depth)
   kCounterQdTime,     // ns covered by kCounterQdNanos
+  kCounterSubmitCalls,  // submission calls made to the engine (requests / calls = batch)
   kFileIoCounterCount,
 };
 // Latency kinds (index into ThreadRecorder; 0 is every event).

@@ -122,7 +122,8 @@ std::vector<std::string> SqlioWorkload::CounterNames() const {
           "bytes_read",
           "bytes_written",
           "queue_depth_ns",
-          "queue_depth_time_ns"};
+          "queue_depth_time_ns",
+          "submit_calls"};
 }
 
 int SqlioWorkload::TotalThreads() const {
