@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../unit/cli/run_binary.h"
+#include "../unit/os/temp_dir.h"
 
 namespace loadcell {
 namespace {
@@ -23,18 +24,11 @@ std::string Show(const ProcessResult& r) {
 
 class LuaCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/loadcell-lua-cli-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string p = dir_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
+    return tmp_.Write(name, text);
   }
-  std::string dir_;
+  testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
 };
 
 TEST_F(LuaCli, EmptyEventRunsWithEventLimitAndThreads) {

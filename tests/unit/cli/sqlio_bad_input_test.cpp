@@ -11,22 +11,15 @@
 #include <vector>
 
 #include "run_binary.h"
+#include "../os/temp_dir.h"
 
 namespace loadcell {
 namespace {
 
 class SqlioBadInput : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string tmpl = ::testing::TempDir() + "sqlio_bad_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string p = dir_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
+    return tmp_.Write(name, text);
   }
   std::vector<std::string> Listing() const {
     std::vector<std::string> names;
@@ -49,7 +42,8 @@ class SqlioBadInput : public ::testing::Test {
     EXPECT_EQ(Listing(), before);
     return r.err;
   }
-  std::string dir_;
+  testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
 };
 
 TEST_F(SqlioBadInput, UnknownSwitch) {

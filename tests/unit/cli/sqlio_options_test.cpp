@@ -2,6 +2,7 @@
 // paths and drive letters, and the plan made from them (nothing touched).
 
 #include "cli/sqlio_options.h"
+#include "../os/temp_dir.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -170,18 +171,11 @@ TEST(SqlioPaths, WindowsPathsAndDrives) {
 
 class SqlioPlanTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string tmpl = ::testing::TempDir() + "sqlio_plan_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string p = dir_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
+    return tmp_.Write(name, text);
   }
-  std::string dir_;
+  testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
 };
 
 TEST_F(SqlioPlanTest, ParamFileWithDrivesAndNotes) {

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace loadcell::testing {
@@ -28,6 +29,12 @@ class TempDir {
 
   const std::string& path() const { return path_; }
   std::string File(const std::string& name) const { return path_ + "/" + name; }
+  // Writes `text` to the file `name` in this directory; returns its path.
+  std::string Write(const std::string& name, const std::string& text) const {
+    const std::string p = File(name);
+    std::ofstream(p) << text;
+    return p;
+  }
 
  private:
   std::string path_;
