@@ -53,6 +53,12 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
         "one request at a time per thread (use io_uring or libaio, or more --threads)",
         s.queue_depth_asked, s.engine_asked));
   }
+  if (!s.asynchronous() && s.submit_batch > 1) {
+    out.push_back(fmt::format(
+        "--file-submit-batch={} has no effect with --file-io-mode={}: only io_uring and libaio "
+        "submit several requests per call",
+        s.submit_batch, s.engine_asked));
+  }
   return out;
 }
 

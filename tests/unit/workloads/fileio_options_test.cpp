@@ -94,6 +94,7 @@ TEST(FileIoOptions, BadInputIsOneLineUsageError) {
       {{"file-dir", dir.File("does-not-exist")}},
       {{"file-rw-ratio", "-1"}},
       {{"file-queue-depth", "0"}},
+      {{"file-submit-batch", "0"}},
       {{"validate", "on"}, {"file-block-size", "16"}},
   };
   for (const FileIoArgs& args : cases) {
@@ -107,6 +108,21 @@ TEST(FileIoOptions, BadInputIsOneLineUsageError) {
     EXPECT_TRUE(s.IsUsageError()) << s.ToString();
     EXPECT_EQ(s.ToString().find('\n'), std::string::npos) << s.ToString();
   }
+}
+
+TEST(FileIoOptions, SubmitBatchWithASynchronousEngineIsNoted) {
+  TempDir dir;
+  FileIoWorkload sync;
+  ASSERT_TRUE(Configure(sync, WithSmallFiles(dir.path(), {{"file-submit-batch", "8"}})).ok());
+  const std::vector<std::string> notes = sync.Warnings(1);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("--file-submit-batch=8 has no effect"), std::string::npos) << notes[0];
+  FileIoWorkload uring;
+  ASSERT_TRUE(Configure(uring, WithSmallFiles(dir.path(), {{"file-submit-batch", "8"},
+                                                           {"file-io-mode", "io_uring"}}))
+                  .ok());
+  EXPECT_EQ(uring.settings().submit_batch, 8u);
+  EXPECT_TRUE(uring.Warnings(1).empty());
 }
 
 TEST(FileIoOptions, DirThatIsAFileIsRejected) {
