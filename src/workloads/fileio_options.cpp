@@ -133,11 +133,15 @@ void FileIoOptions::Register(OptionSet& opts) {
             "if the engine cannot run here, use another one instead of failing");
 }
 
-bool FileIoOptions::queue_depth_set() const {
-  return queue_depth_spec_ != nullptr && !queue_depth_spec_->is_default();
-}
+bool FileIoOptions::queue_depth_set() const { return queue_depth_set_; }
 
 Status FileIoOptions::Resolve(FileSystem& fs) {
+  // Read now: the option set that owns the spec may be gone by the time
+  // Warnings() asks.
+  if (queue_depth_spec_ != nullptr) {
+    queue_depth_set_ = !queue_depth_spec_->is_default();
+    queue_depth_spec_ = nullptr;
+  }
   FileIoSettings s;
   // --file-test-mode: empty is allowed here (prepare and cleanup do not
   // need it); Init() insists on it for run.

@@ -121,7 +121,8 @@ class FileIoOptions final {
   bool validate_ = false;
   std::string rand_type_ = "uniform";
   bool fallback_ = false;
-  const OptionSpec* queue_depth_spec_ = nullptr;
+  const OptionSpec* queue_depth_spec_ = nullptr;  // valid from Register to Resolve only
+  bool queue_depth_set_ = false;
   FileIoSettings settings_;
 };
 
