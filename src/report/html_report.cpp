@@ -175,7 +175,7 @@ std::string FairnessChart(const ResultData& r) {
     b.label = std::to_string(i);
     b.value = static_cast<double>(t.events);
     b.tooltip = fmt::format("thread {}: {} events, {} s busy", i, t.events,
-                            ShortNumber(t.exec_time_s, 4));
+                            ShortNumber(t.busy_time_s, 4));
     sum += b.value;
     c.bars.push_back(std::move(b));
   }

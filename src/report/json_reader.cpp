@@ -412,6 +412,10 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
       ThreadFigures f;
       f.events = w.Uint((*t)[i], p, "events");
       f.exec_time_s = w.Number((*t)[i], p, "exec_time_s", false);
+      // Results written before busy_time_s existed: events ran one at a time.
+      f.busy_time_s = (*t)[i].contains("busy_time_s")
+                          ? w.Number((*t)[i], p, "busy_time_s", false)
+                          : f.exec_time_s;
       out.threads.push_back(f);
     }
   }

@@ -270,22 +270,27 @@ class JsonReporter final : public Reporter {
       w.Uint(t.events);
       w.Key("exec_time_s");
       w.Double(t.exec_time_s);
+      w.Key("busy_time_s");
+      w.Double(t.busy_time_s);
       w.EndObject();
     }
     w.EndArray();
   }
 
   static void WriteFairness(JsonWriter& w, const RunResult& r) {
-    std::vector<double> events, times;
+    std::vector<double> events, times, busy;
     for (const ThreadFigures& t : r.threads) {
       events.push_back(static_cast<double>(t.events));
       times.push_back(t.exec_time_s);
+      busy.push_back(t.busy_time_s);
     }
     w.BeginObject();
     w.Key("events");
     WriteMeanStd(w, events);
     w.Key("exec_time_s");
     WriteMeanStd(w, times);
+    w.Key("busy_time_s");
+    WriteMeanStd(w, busy);
     w.EndObject();
   }
 

@@ -144,7 +144,7 @@ std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s)
       const uint64_t b = t.events * s.block_size;
       tb += b;
       te += t.events;
-      lat_sum += t.exec_time_s;
+      lat_sum += t.exec_time_s;  // the sum of latencies (not the busy time): AvgLat
       o += fmt::format("{:6} | {:15} | {:12} | {:10.2f} | {:10.2f} | {:8.3f} | {}\n", i, b,
                        t.events, secs > 0 ? static_cast<double>(b) / (1 << 20) / secs : 0,
                        secs > 0 ? static_cast<double>(t.events) / secs : 0,

@@ -274,7 +274,7 @@ class TextReporter final : public Reporter {
     std::vector<double> events, times;
     for (const ThreadFigures& t : r.threads) {
       events.push_back(static_cast<double>(t.events));
-      times.push_back(t.exec_time_s);
+      times.push_back(t.busy_time_s);  // wall time: overlapping events count once
     }
     o += "Threads fairness:\n";
     o += FairnessLine("events (avg/stddev):", events.empty() ? MeanStd{} : Fairness(events));

@@ -18,7 +18,10 @@ inline constexpr int kMaxCounters = 16;
 class alignas(64) ThreadRecorder {
  public:
   // kinds: number of latency kinds besides "event" (index 0).
-  explicit ThreadRecorder(int kinds);
+  // own_busy_time: the worker reports its busy time through AddBusy()
+  // (Workload::ReportsBusyTime()); otherwise it is the sum of the thread's
+  // event latencies.
+  explicit ThreadRecorder(int kinds, bool own_busy_time = false);
   ThreadRecorder(const ThreadRecorder&) = delete;
   ThreadRecorder& operator=(const ThreadRecorder&) = delete;
 
@@ -30,6 +33,10 @@ class alignas(64) ThreadRecorder {
     counters_[counter].store(counters_[counter].load(std::memory_order_relaxed) + n,
                              std::memory_order_relaxed);
   }
+  // Wall time with at least one event outstanding, added as it passes.
+  void AddBusy(uint64_t ns) {
+    busy_ns_.store(busy_ns_.load(std::memory_order_relaxed) + ns, std::memory_order_relaxed);
+  }
   void AddError() { errors_.store(errors_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
 
   // Any thread.
@@ -40,6 +47,8 @@ class alignas(64) ThreadRecorder {
   ConcurrentHistogram& service() { return service_; }
   uint64_t counter(int i) const { return counters_[i].load(std::memory_order_relaxed); }
   uint64_t errors() const { return errors_.load(std::memory_order_relaxed); }
+  bool own_busy_time() const { return own_busy_time_; }
+  uint64_t busy_ns() const { return busy_ns_.load(std::memory_order_relaxed); }
 
  private:
   std::vector<std::unique_ptr<ConcurrentHistogram>> hist_;
@@ -47,6 +56,8 @@ class alignas(64) ThreadRecorder {
   ConcurrentHistogram service_;
   std::array<std::atomic<uint64_t>, kMaxCounters> counters_{};
   std::atomic<uint64_t> errors_{0};
+  std::atomic<uint64_t> busy_ns_{0};
+  bool own_busy_time_ = false;
 };
 
 }  // namespace loadcell

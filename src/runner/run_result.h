@@ -73,7 +73,12 @@ struct IntervalSnapshot {
 
 struct ThreadFigures {
   uint64_t events = 0;
-  double exec_time_s = 0;  // sum of this thread's event latencies
+  // Sum of this thread's event latencies (service times under --rate).
+  double exec_time_s = 0;
+  // Wall time the thread spent running events: equal to exec_time_s when
+  // its events run one at a time; less when they overlap (asynchronous I/O
+  // counts the time with at least one request outstanding, once).
+  double busy_time_s = 0;
 };
 
 struct RateFigures {

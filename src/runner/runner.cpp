@@ -319,8 +319,8 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   std::vector<std::string> kind_names = {"event"};
   for (const auto& k : workload.LatencyKinds()) kind_names.push_back(k);
   for (int i = 0; i < run->threads_; ++i) {
-    run->recorders_.push_back(
-        std::make_unique<ThreadRecorder>(static_cast<int>(kind_names.size()) - 1));
+    run->recorders_.push_back(std::make_unique<ThreadRecorder>(
+        static_cast<int>(kind_names.size()) - 1, workload.ReportsBusyTime()));
     run->states_.push_back(std::make_unique<WorkerState>());
   }
 

@@ -21,23 +21,26 @@ Snapshot TakeSnapshot(const std::vector<std::unique_ptr<ThreadRecorder>>& record
   s.counters.assign(kMaxCounters, 0);
   LatencyHistogram tmp;
   for (const auto& rec : recorders) {
-    double busy = 0;
+    double latency_sum = 0;
     uint64_t events = 0;
     for (int k = 0; k < kinds; ++k) {
       rec->histogram(k).SnapshotInto(tmp);
       s.kinds[k].Merge(tmp);
       if (k == 0) {
         events = tmp.Count();
-        busy = tmp.moments().sum;
+        latency_sum = tmp.moments().sum;
       }
     }
     rec->service().SnapshotInto(tmp);
     if (tmp.Count() > 0) {
       s.service.Merge(tmp);
-      busy = tmp.moments().sum;  // under --rate, busy time is service time
+      latency_sum = tmp.moments().sum;  // under --rate, busy time is service time
     }
     s.thread_events.push_back(events);
-    s.thread_busy_ns.push_back(busy);
+    s.thread_latency_ns.push_back(latency_sum);
+    // Events that overlap (asynchronous I/O) are busy once, not once each.
+    s.thread_busy_ns.push_back(rec->own_busy_time() ? static_cast<double>(rec->busy_ns())
+                                                    : latency_sum);
     for (int c = 0; c < kMaxCounters; ++c) s.counters[c] += rec->counter(c);
     s.errors += rec->errors();
   }
@@ -68,9 +71,11 @@ void Diff(const Snapshot& now, const Snapshot& base, bool exact_min_max,
   for (size_t t = 0; t < now.thread_events.size(); ++t) {
     ThreadFigures f;
     uint64_t be = t < base.thread_events.size() ? base.thread_events[t] : 0;
+    double bl = t < base.thread_latency_ns.size() ? base.thread_latency_ns[t] : 0;
     double bb = t < base.thread_busy_ns.size() ? base.thread_busy_ns[t] : 0;
     f.events = now.thread_events[t] - be;
-    f.exec_time_s = (now.thread_busy_ns[t] - bb) / 1e9;
+    f.exec_time_s = (now.thread_latency_ns[t] - bl) / 1e9;
+    f.busy_time_s = (now.thread_busy_ns[t] - bb) / 1e9;
     out.threads.push_back(f);
   }
   out.counters.assign(now.counters.size(), 0);

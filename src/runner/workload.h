@@ -85,6 +85,11 @@ class Workload {
   // (e.g. read, write, fsync). Empty: the runner times RunEvent().
   virtual std::vector<std::string> LatencyKinds() const { return {}; }
   virtual bool SelfTimed() const { return false; }
+  // A self-timed workload whose events overlap on one thread (asynchronous
+  // I/O) reports each thread's busy time through ThreadRecorder::AddBusy():
+  // the wall time with at least one event outstanding. Otherwise a thread's
+  // busy time is the sum of its event latencies.
+  virtual bool ReportsBusyTime() const { return false; }
   // Names of the counters workers add through ThreadRecorder::Add().
   virtual std::vector<std::string> CounterNames() const { return {}; }
 

@@ -51,6 +51,7 @@ class FileIoWorkload final : public Workload {
   Status Done() override;
 
   bool SelfTimed() const override { return true; }
+  bool ReportsBusyTime() const override { return true; }
   std::vector<std::string> LatencyKinds() const override { return {"read", "write", "fsync"}; }
   std::vector<std::string> CounterNames() const override;
 

@@ -276,6 +276,8 @@ void FileIoWorker::PlanInto(Slot& slot) {
 }
 
 Status FileIoWorker::TopUp() {
+  // Events outstanding since the last clock read (before new ones start).
+  const bool outstanding = free_.size() < slots_.size();
   while (!free_.empty()) {
     const uint32_t idx = free_.back();
     free_.pop_back();
@@ -299,7 +301,7 @@ Status FileIoWorker::TopUp() {
     r.submitted_at = now;
     batch_.push_back(r);
   }
-  AccountDepth(now);
+  Account(now, engine_->InFlight(), outstanding);
   // At most submit_batch requests per call: with 1, each request reaches
   // the device as soon as it is planned, so refills arrive as a stream, not
   // as a burst after each reap.
@@ -317,12 +319,12 @@ Status FileIoWorker::TopUp() {
   return Status::Ok();
 }
 
-void FileIoWorker::AccountDepth(Nanos now) {
-  // The device had InFlight() requests since the last submission or reap.
+void FileIoWorker::Account(Nanos now, uint64_t in_flight, bool outstanding) {
   if (depth_since_ != 0 && now > depth_since_) {
     const uint64_t dt = static_cast<uint64_t>(now - depth_since_);
-    recorder_->Add(kCounterQdNanos, dt * engine_->InFlight());
+    recorder_->Add(kCounterQdNanos, dt * in_flight);
     recorder_->Add(kCounterQdTime, dt);
+    if (outstanding) recorder_->AddBusy(dt);
   }
   depth_since_ = now;
 }
@@ -330,13 +332,9 @@ void FileIoWorker::AccountDepth(Nanos now) {
 Status FileIoWorker::ReapBatch() {
   LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
   const Nanos now = MonotonicNow();
-  // Until now the reaped requests were in flight too.
-  if (depth_since_ != 0 && now > depth_since_) {
-    const uint64_t dt = static_cast<uint64_t>(now - depth_since_);
-    recorder_->Add(kCounterQdNanos, dt * (engine_->InFlight() + n));
-    recorder_->Add(kCounterQdTime, dt);
-  }
-  depth_since_ = now;
+  // Until now the reaped requests were in flight too, and their events
+  // outstanding (slots go back to free_ only in Complete()).
+  Account(now, engine_->InFlight() + n, free_.size() < slots_.size());
   for (size_t i = 0; i < n; ++i) {
     Complete(static_cast<uint32_t>(completions_[i].user_data), completions_[i].result, now);
   }

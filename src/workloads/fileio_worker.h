@@ -176,8 +176,12 @@ class FileIoWorker final : public Worker {
   void PlanInto(Slot& slot);
   void Complete(uint32_t index, int64_t result, Nanos now);
   Status Drain();
-  // Adds in-flight x time since the last change to the depth counters.
-  void AccountDepth(Nanos now);
+  // At a clock read: adds the time since the previous one to the depth
+  // counters (x in_flight requests) and, when any event was outstanding
+  // (from its first submission to its completion), to the busy time. With
+  // one event at a time the busy time is the sum of the event latencies;
+  // with overlapping events it is the wall time with at least one running.
+  void Account(Nanos now, uint64_t in_flight, bool outstanding);
   std::string Where(const FileIoPlan& p) const;
 
   FileIoShared& shared_;
@@ -203,7 +207,7 @@ class FileIoWorker final : public Worker {
   uint64_t writes_issued_ = 0;
   uint64_t next_seq_ = 0;
   SeqLane lane_;           // seq_lanes: this thread's place in the stripe pattern
-  Nanos depth_since_ = 0;  // last change of the in-flight count (0: none yet)
+  Nanos depth_since_ = 0;  // the last Account() (0: none yet)
   Status error_;
 };
 

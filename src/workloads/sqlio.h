@@ -78,6 +78,7 @@ class SqlioWorkload final : public Workload {
   Status Done() override;
 
   bool SelfTimed() const override { return true; }
+  bool ReportsBusyTime() const override { return true; }
   std::vector<std::string> LatencyKinds() const override { return {"read", "write", "fsync"}; }
   std::vector<std::string> CounterNames() const override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;

@@ -59,7 +59,9 @@ RunResult HandBuiltRead() {
     rd.histogram.Record(ns);
   }
   r.latency = {all, rd, wr, fs};
-  r.threads = {{600, 2.4}, {400, 1.6}};
+  // Overlapping I/Os: the busy time is below the latency sum, and the
+  // table's AvgLat stays the latency sum over the I/O count.
+  r.threads = {{600, 2.4, 1.0}, {400, 1.6, 0.9}};
   r.counter_names = {"reads", "writes", "fsyncs", "bytes_read", "bytes_written"};
   r.counters = {1000, 0, 0, 1000 * 16384, 0};
   return r;

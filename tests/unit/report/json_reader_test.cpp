@@ -1,6 +1,7 @@
 #include "report/json_reader.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
@@ -47,6 +48,8 @@ TEST(JsonReaderTest, ReadsBackWhatTheJsonReporterWrote) {
   EXPECT_EQ(d->metrics[1].unit, "MiB/s");
   ASSERT_EQ(d->threads.size(), 2u);
   EXPECT_EQ(d->threads[0].events, 600u);
+  EXPECT_DOUBLE_EQ(d->threads[0].exec_time_s, 0.4);
+  EXPECT_DOUBLE_EQ(d->threads[0].busy_time_s, 0.25);
   ASSERT_EQ(d->intervals.size(), 2u);
   EXPECT_DOUBLE_EQ(d->intervals[1].t_s, 2);
   EXPECT_EQ(d->intervals[1].events, 500u);
@@ -61,6 +64,18 @@ TEST(JsonReaderTest, ReadsBackWhatTheJsonReporterWrote) {
   EXPECT_EQ(in_buckets, 1000u);
   EXPECT_TRUE(d->interrupted);
   EXPECT_NE(d->failure.find("write failed"), std::string::npos);
+}
+
+TEST(JsonReaderTest, ResultsWithoutBusyTimeTakeTheLatencySum) {
+  // Written before busy_time_s existed, when events ran one at a time.
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(FixtureJson(FixtureFullResult()));
+  for (auto& t : j["threads"]) ASSERT_EQ(t.erase("busy_time_s"), 1u);
+  ASSERT_EQ(j["fairness"].erase("busy_time_s"), 1u);
+  const std::string json = j.dump(2);
+  Result<ResultData> d = ParseResultJson(json, "old.json");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->threads.size(), 2u);
+  EXPECT_DOUBLE_EQ(d->threads[1].busy_time_s, 0.3);
 }
 
 TEST(JsonReaderTest, SyntaxErrorSaysWhere) {

@@ -114,6 +114,8 @@ TEST(JsonReporterTest, FiguresComeFromTheResult) {
   EXPECT_EQ(j["threads"][0]["events"], 600);
   EXPECT_DOUBLE_EQ(j["fairness"]["events"]["mean"].get<double>(), 500);
   EXPECT_DOUBLE_EQ(j["fairness"]["events"]["stddev"].get<double>(), 100);
+  EXPECT_DOUBLE_EQ(j["threads"][1]["exec_time_s"].get<double>(), 0.3);
+  EXPECT_DOUBLE_EQ(j["threads"][1]["busy_time_s"].get<double>(), 0.3);
   EXPECT_EQ(j["intervals"].size(), 2u);
   EXPECT_EQ(j["intervals"][1]["t"], 2);
   EXPECT_EQ(j["intervals"][1]["counters"]["ops"], 500);

@@ -109,7 +109,7 @@ inline RunResult FixtureResult() {
   r.events = 1000;
   r.latency.push_back(
       {"event", HistogramOf({{3000, 500}, {250000, 400}, {1200000, 90}, {15000000, 10}})});
-  r.threads = {{600, 0.4}, {400, 0.3}};
+  r.threads = {{600, 0.4, 0.4}, {400, 0.3, 0.3}};  // one event at a time: busy = sum
   r.counter_names = {"ops", "bytes"};
   r.counters = {1000, 4096000};
   r.intervals = {FixtureInterval(1, 300, 200), FixtureInterval(2, 200, 300)};
@@ -122,6 +122,8 @@ inline RunResult FixtureFullResult() {
   RunResult r = FixtureResult();
   r.manifest.rate = 500;
   r.errors = 3;
+  // Events that overlapped on each thread: busy less than the latency sum.
+  r.threads = {{600, 0.4, 0.25}, {400, 0.3, 0.15}};
   r.latency.push_back({"read", HistogramOf({{3000, 500}, {250000, 200}})});
   r.latency.push_back({"write", HistogramOf({{250000, 200}, {1200000, 90}, {15000000, 10}})});
   r.service = LatencyStats{"event", HistogramOf({{2000, 500}, {200000, 500}})};
@@ -137,7 +139,7 @@ inline RunResult EmptyResult() {
   RunResult r;
   r.manifest = FixtureManifest();
   r.latency.push_back({"event", LatencyHistogram()});
-  r.threads = {{0, 0}, {0, 0}};
+  r.threads = {{0, 0, 0}, {0, 0, 0}};
   return r;
 }
 

@@ -92,7 +92,7 @@ TEST(TextReporterTest, AThreeMicrosecondEventIsNotZero) {
   r.events = 1;
   r.total_time_s = 1;
   r.latency[0].histogram.Record(3000);
-  r.threads = {{1, 0.000003}};
+  r.threads = {{1, 0.000003, 0.000003}};
   const std::string t = Render(Format::kText, w, r, FixtureSettings());
   const std::vector<std::string> lat = Block(t, "Latency (ms):");
   ASSERT_FALSE(lat.empty());
@@ -100,6 +100,15 @@ TEST(TextReporterTest, AThreeMicrosecondEventIsNotZero) {
     EXPECT_THAT(l, Not(testing::EndsWith(" 0.00"))) << l;
     EXPECT_THAT(l, testing::EndsWith("0.0030")) << l;
   }
+}
+
+TEST(TextReporterTest, FairnessExecutionTimeIsTheBusyTime) {
+  FakeWorkload w;
+  // 32 requests in flight: 3.2 s of latencies within 0.1 s of wall time.
+  RunResult r = FixtureResult();
+  r.threads = {{600, 3.2, 0.1}, {400, 3.0, 0.1}};
+  const std::string t = Render(Format::kText, w, r, FixtureSettings());
+  EXPECT_THAT(t, HasSubstr("\n    execution time (avg/stddev):   0.1000/0.00\n"));
 }
 
 TEST(TextReporterTest, ZeroEventsPrintZerosNeverNan) {
