@@ -127,6 +127,16 @@ std::string FairnessLine(const std::string& label, const MeanStd& f) {
          fmt::format("{:.4f}/{:3.2f}\n", Finite(f.mean), Finite(f.stddev));
 }
 
+// "write", "write or fsync", "read, write or fsync".
+std::string JoinWithOr(const std::vector<std::string>& words) {
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += i + 1 == words.size() ? " or " : ", ";
+    out += words[i];
+  }
+  return out;
+}
+
 std::string TimeLimitText(double s) { return s > 0 ? fmt::format("{}s", s) : "none"; }
 
 class TextReporter final : public Reporter {
@@ -250,11 +260,19 @@ class TextReporter final : public Reporter {
     o += "\n";
 
     o += LatencyBlock("Latency (ms):", all, settings_.percentile) + "\n";
+    // Per kind: a block for each kind that had events; the kinds without
+    // any (writes in a read-only test) on one line.
+    std::vector<std::string> idle;
     for (size_t k = 1; k < r.latency.size(); ++k) {
+      if (r.latency[k].histogram.Count() == 0) {
+        idle.push_back(r.latency[k].kind);
+        continue;
+      }
       o += LatencyBlock(fmt::format("Latency of {} (ms):", r.latency[k].kind),
                         r.latency[k].histogram, settings_.percentile) +
            "\n";
     }
+    if (!idle.empty()) o += fmt::format("No {} events.\n\n", JoinWithOr(idle));
     if (r.service.has_value()) {
       o += LatencyBlock("Service time (ms):", r.service->histogram, settings_.percentile) + "\n";
     }

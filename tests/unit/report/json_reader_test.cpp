@@ -38,9 +38,11 @@ TEST(JsonReaderTest, ReadsBackWhatTheJsonReporterWrote) {
   EXPECT_EQ(d->latency.Percentile("99").value_or(0), h.Percentile(99));
   EXPECT_EQ(d->latency.Percentile("99.9").value_or(0), h.Percentile(99.9));
   EXPECT_FALSE(d->latency.Percentile("12").has_value());
-  ASSERT_EQ(d->latency_by_kind.size(), 2u);
+  ASSERT_EQ(d->latency_by_kind.size(), 3u);
   EXPECT_EQ(d->latency_by_kind[0].first, "read");
   EXPECT_EQ(d->latency_by_kind[1].second.count, 300u);
+  EXPECT_EQ(d->latency_by_kind[2].first, "fsync");
+  EXPECT_EQ(d->latency_by_kind[2].second.count, 0u);
   ASSERT_TRUE(d->service_latency.has_value());
   EXPECT_EQ(d->Counter("bytes").value_or(0), 4096000u);
   ASSERT_EQ(d->metrics.size(), 2u);

@@ -117,7 +117,7 @@ inline RunResult FixtureResult() {
 }
 
 // The full result: the basic one plus --rate figures, service time, per-kind
-// latency, errors, an interruption and a failure.
+// latency (one kind without events), errors, an interruption and a failure.
 inline RunResult FixtureFullResult() {
   RunResult r = FixtureResult();
   r.manifest.rate = 500;
@@ -126,6 +126,7 @@ inline RunResult FixtureFullResult() {
   r.threads = {{600, 0.4, 0.25}, {400, 0.3, 0.15}};
   r.latency.push_back({"read", HistogramOf({{3000, 500}, {250000, 200}})});
   r.latency.push_back({"write", HistogramOf({{250000, 200}, {1200000, 90}, {15000000, 10}})});
+  r.latency.push_back({"fsync", LatencyHistogram()});  // a kind without events
   r.service = LatencyStats{"event", HistogramOf({{2000, 500}, {200000, 500}})};
   r.rate = RateFigures{500, 499.75, 7, 14.5, 0.25};
   r.intervals[1].queue = 5;

@@ -111,6 +111,26 @@ TEST(TextReporterTest, FairnessExecutionTimeIsTheBusyTime) {
   EXPECT_THAT(t, HasSubstr("\n    execution time (avg/stddev):   0.1000/0.00\n"));
 }
 
+TEST(TextReporterTest, KindsWithoutEventsGetOneLineNotABlock) {
+  FakeWorkload w;
+  RunResult r = FixtureResult();
+  r.latency.push_back({"read", r.latency[0].histogram});
+  r.latency.push_back({"write", LatencyHistogram()});
+  r.latency.push_back({"fsync", LatencyHistogram()});
+  const std::string t = Render(Format::kText, w, r, FixtureSettings());
+  EXPECT_THAT(t, HasSubstr("\nLatency (ms):\n"));
+  EXPECT_THAT(t, HasSubstr("\nLatency of read (ms):\n"));
+  EXPECT_THAT(t, Not(HasSubstr("Latency of write")));
+  EXPECT_THAT(t, Not(HasSubstr("Latency of fsync")));
+  EXPECT_THAT(t, HasSubstr("\nNo write or fsync events.\n\nThreads fairness:\n"));
+  // With no events at all the combined block is still there.
+  RunResult none = EmptyResult();
+  none.latency.push_back({"read", LatencyHistogram()});
+  const std::string e = Render(Format::kText, w, none, FixtureSettings());
+  EXPECT_THAT(e, HasSubstr("\nLatency (ms):\n"));
+  EXPECT_THAT(e, HasSubstr("\nNo read events.\n"));
+}
+
 TEST(TextReporterTest, ZeroEventsPrintZerosNeverNan) {
   FakeWorkload w;
   const std::string t = Render(Format::kText, w, EmptyResult(), FixtureSettings());
