@@ -42,6 +42,30 @@ double AchievedDepth(const std::vector<uint64_t>& c) {
                 : static_cast<double>(CounterAt(c, kCounterQdNanos)) / static_cast<double>(t);
 }
 
+// The fsync policy in words: the call used, how often it is made, whether
+// after each write, and at the end.
+std::string FsyncPolicy(const FileIoSettings& s) {
+  const std::string call = s.fdatasync ? "fdatasync()" : "fsync()";
+  if (s.mode_given && !ModeWrites(s.mode)) {
+    return fmt::format("none: {} does not write, so no {} calls are made",
+                       FileTestModeName(s.mode), call);
+  }
+  if (s.fsync_freq == 0 && !s.fsync_all && !s.fsync_end) {
+    return fmt::format("none: no periodic {}, none after each write, none at the end", call);
+  }
+  std::string out = "uses " + call + ": ";
+  out += s.fsync_freq > 0
+             ? fmt::format("on every file after every {} requests (counted over all threads, "
+                           "skipped when nothing was written; each call is an event)",
+                           s.fsync_freq)
+             : "never periodically";
+  out += s.fsync_all ? ", after every write (timed as part of that write's event)"
+                     : ", not after each write";
+  out += s.fsync_end ? ", and on every file by every thread at its end (counted, not timed)"
+                     : ", and not at the end";
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() const {
@@ -101,17 +125,7 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
                         total < ram ? ": reads may be served from memory" : "");
   }
   d.emplace_back("page cache", cache);
-  std::string fsync_policy =
-      s.fsync_all ? "after every write (each write event includes its fsync)"
-      : s.fsync_freq > 0
-          ? fmt::format("every {} requests (over all threads), when anything was written: one "
-                        "fsync event per file",
-                        s.fsync_freq)
-          : "no periodic fsync";
-  fsync_policy += s.fsync_end ? "; every thread fsyncs every file at its end (counted, not timed)"
-                              : "; none at the end";
-  fsync_policy += s.fdatasync ? "; fdatasync" : "; fsync";
-  d.emplace_back("fsync policy", fsync_policy);
+  d.emplace_back("fsync policy", FsyncPolicy(s));
   std::string engine = s.engine;
   if (s.engine_asked != s.engine && s.engine_note.empty()) {
     engine += fmt::format(" (--file-io-mode={})", s.engine_asked);

@@ -405,5 +405,37 @@ TEST(FileIoRun, ReportHasSysbenchsSections) {
   EXPECT_TRUE(has_files && has_cache && has_engine);
 }
 
+// The "fsync policy" line of the run header, for the options given.
+std::string FsyncPolicyFor(const TempDir& dir, const FileIoArgs& args) {
+  FileIoWorkload w;
+  Status st = Configure(w, WithSmallFiles(dir.path(), args));
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  for (const auto& [k, v] : w.Describe()) {
+    if (k == "fsync policy") return v;
+  }
+  return "(no fsync policy line)";
+}
+
+TEST(FileIoRun, FsyncPolicySaysTheCallAndWhenItIsMade) {
+  TempDir dir;
+  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndwr"}}),
+            "uses fsync(): on every file after every 100 requests (counted over all threads, "
+            "skipped when nothing was written; each call is an event), not after each write, "
+            "and on every file by every thread at its end (counted, not timed)");
+  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "seqwr"},
+                                 {"file-fsync-freq", "0"},
+                                 {"file-fsync-all", "on"},
+                                 {"file-fsync-end", "off"},
+                                 {"file-fsync-mode", "fdatasync"}}),
+            "uses fdatasync(): never periodically, after every write (timed as part of that "
+            "write's event), and not at the end");
+  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndwr"},
+                                 {"file-fsync-freq", "0"},
+                                 {"file-fsync-end", "off"}}),
+            "none: no periodic fsync(), none after each write, none at the end");
+  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndrd"}, {"file-fsync-all", "on"}}),
+            "none: rndrd does not write, so no fsync() calls are made");
+}
+
 }  // namespace
 }  // namespace loadcell
