@@ -19,6 +19,9 @@
 namespace loadcell {
 namespace {
 
+// "1 file", "2 files".
+std::string FileCount(uint64_t n) { return fmt::format("{} file{}", n, n == 1 ? "" : "s"); }
+
 constexpr uint64_t kChunkTarget = 1ULL << 20;  // prepare writes ~1 MiB per call
 
 const char* StateName(FileState s) {
@@ -223,17 +226,19 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
   m.flags = s.OpenFlagsText();
 
   const uint64_t total = static_cast<uint64_t>(to_write.size()) * s.file_size;
-  Say(console, fmt::format("{} files, {} each, {} total", s.num_files, HumanBytes(s.file_size),
-                           HumanBytes(s.file_size * s.num_files)));
+  Say(console, fmt::format("{}, {} each, {} total", FileCount(s.num_files),
+                           HumanBytes(s.file_size), HumanBytes(s.file_size * s.num_files)));
   if (to_write.empty()) {
-    Say(console, fmt::format("All {} files exist from an earlier prepare (complete, {} each); "
+    Say(console, fmt::format("{} from an earlier prepare (complete, {} each); "
                              "nothing to write.",
-                             s.num_files, HumanBytes(s.file_size)));
+                             s.num_files == 1 ? std::string("The file exists")
+                                              : fmt::format("All {} files exist", s.num_files),
+                             HumanBytes(s.file_size)));
     return WriteManifest(fs, s.dir, m);
   }
   Say(console, fmt::format("Creating files for the test in {} ({} to write{})...", s.dir,
                            HumanBytes(total),
-                           reused > 0 ? fmt::format(", {} complete files reused", reused) : ""));
+                           reused > 0 ? fmt::format(", {} reused", FileCount(reused)) : ""));
 
   const uint64_t chunk = std::max<uint64_t>(1, kChunkTarget / s.block_size) * s.block_size;
   IoBuffer buf(static_cast<unsigned char*>(AllocateIoBuffer(chunk)));
@@ -262,7 +267,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
       (void)WriteManifest(fs, s.dir, m);
       const uint64_t complete = reused + written_files;
       const std::string state =
-          fmt::format("{} of {} files are complete", complete, s.num_files);
+          fmt::format("{} of {} complete", complete, FileCount(s.num_files));
       if (st.code() == StatusCode::kCancelled) {
         return Status::Cancelled(fmt::format(
             "prepare interrupted: removed the partial file '{}'; {}; run '{}' again to resume",
@@ -312,7 +317,7 @@ Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole&
     }
   }
   LC_RETURN_IF_ERROR(fs.Unlink(ManifestPath(dir)));
-  Say(console, fmt::format("Removed {} files and the manifest.", removed));
+  Say(console, fmt::format("Removed {} and the manifest.", FileCount(removed)));
   return Status::Ok();
 }
 

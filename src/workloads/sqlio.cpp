@@ -278,8 +278,9 @@ std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const
   if (plan_.open_flags & O_DSYNC) flags += "|O_DSYNC";
   d.emplace_back("Open flags", flags);
   for (const SqlioTarget& t : plan_.targets) {
-    d.emplace_back("File " + t.shown, fmt::format("{} ({} bytes, {} threads, mask 0x{:x})", t.path,
-                                                  t.size, t.threads, t.mask));
+    d.emplace_back("File " + t.shown,
+                   fmt::format("{} ({} bytes, {} thread{}, mask 0x{:x})", t.path, t.size,
+                               t.threads, t.threads == 1 ? "" : "s", t.mask));
   }
   return d;
 }

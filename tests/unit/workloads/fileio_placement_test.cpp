@@ -321,6 +321,11 @@ TEST(SqlioPlacement, TheWorkersReadWhereThePlanSays) {
   ASSERT_GE(reads.size(), 10u);
   reads.resize(10);
   EXPECT_EQ(reads, Blocks({3, 8, 13, 18, 4, 9, 14, 19, 5, 10}, kBlock));
+  std::string described;
+  for (const auto& [k, v] : w.Describe()) {
+    if (k == "File " + path) described = v;
+  }
+  EXPECT_NE(described.find(" bytes, 1 thread, mask "), std::string::npos) << described;
 }
 
 }  // namespace

@@ -100,8 +100,31 @@ TEST(FileIoCleanup, RemovesExactlyTheManifestsFiles) {
   EXPECT_FALSE(Exists(dir.File(kFileIoManifestName)));
   EXPECT_TRUE(Exists(dir.File("test_file.9")));
   EXPECT_TRUE(Exists(dir.File("notes.txt")));
+  EXPECT_NE(console.out.str().find("\nRemoved 4 files and the manifest.\n"), std::string::npos)
+      << console.out.str();
   // Again: nothing to do, not an error.
   EXPECT_TRUE(w.Cleanup(PrepareContext{}).ok());
+}
+
+TEST(FileIoPrepare, OneFileIsSaidInTheSingular) {
+  TempDir dir;
+  FileIoWorkload w;
+  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-num", "1"}})).ok());
+  QuietConsole prepare;
+  Status st = PrepareWith(w, prepare);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(prepare.out.str().rfind("1 file, 1MiB each, 1MiB total\n", 0), 0u)
+      << prepare.out.str();
+  QuietConsole again;
+  ASSERT_TRUE(PrepareWith(w, again).ok());
+  EXPECT_NE(again.out.str().find("\nThe file exists from an earlier prepare"), std::string::npos)
+      << again.out.str();
+  QuietConsole cleanup;
+  cleanup.Attach(w);
+  ASSERT_TRUE(w.Cleanup(PrepareContext{}).ok());
+  EXPECT_NE(cleanup.out.str().find("\nRemoved 1 file and the manifest.\n"), std::string::npos)
+      << cleanup.out.str();
+  w.SetConsole(nullptr, nullptr, false);
 }
 
 TEST(FileIoPrepare, EnospcRemovesThePartialFileAndSaysSo) {
