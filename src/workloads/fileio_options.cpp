@@ -108,8 +108,9 @@ void FileIoOptions::Register(OptionSet& opts) {
       .Alias("file-async-backlog");
   queue_depth_spec_ = opts.Find("file-queue-depth");
   opts.Int("file-submit-batch", &submit_batch_, 1,
-           "asynchronous I/Os handed to the kernel per submission call (1: each as soon as it "
-           "is planned, like fio; more: fewer system calls, burstier queue)");
+           "asynchronous I/Os handed to the kernel per submission call, and completions taken "
+           "per reap (1: each replaced as soon as it completes, like fio; more: fewer system "
+           "calls, burstier queue)");
   opts.List("file-extra-flags", &extra_flags_, "",
             "additional flags to open files with {sync, dsync, direct}")
       .Choices({"sync", "dsync", "direct"});

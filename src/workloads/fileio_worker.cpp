@@ -330,7 +330,15 @@ void FileIoWorker::Account(Nanos now, uint64_t in_flight, bool outstanding) {
 }
 
 Status FileIoWorker::ReapBatch() {
-  LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
+  // At most submit_batch completions per call, so that with 1 each
+  // replacement is submitted right after the completion it replaces. Taking
+  // every completion there is and then resubmitting them all keeps requests
+  // that started together together: on a virtual disk that served them as
+  // one burst, the queue went empty once per burst (~3% fewer IOPS at QD32
+  // than taking them one at a time, as fio does by default).
+  const size_t cap = std::min<size_t>(completions_.size(), s_.submit_batch);
+  LC_ASSIGN_OR_RETURN(size_t n,
+                      engine_->Reap(1, std::span<IoCompletion>(completions_.data(), cap), -1));
   const Nanos now = MonotonicNow();
   // Until now the reaped requests were in flight too, and their events
   // outstanding (slots go back to free_ only in Complete()).

@@ -1,6 +1,6 @@
 // How the fileio worker hands requests to an asynchronous engine: at most
-// --file-submit-batch per Submit call, the queue kept at its depth, and one
-// event per completed request.
+// --file-submit-batch per Submit call and completions taken at most that many
+// per Reap, the queue kept at its depth, and one event per completed request.
 
 #include <gtest/gtest.h>
 
@@ -17,12 +17,13 @@ namespace {
 constexpr uint64_t kBlock = 4096;
 
 // An asynchronous engine that completes nothing by itself: each Reap
-// completes the `per_reap` oldest requests in flight. It records the size of
-// every Submit call.
+// completes the `per_reap` oldest requests in flight (fewer when the caller
+// offers less room). It records the size of every Submit call and how many
+// completions every Reap returned.
 class ScriptedEngine final : public IoEngine {
  public:
-  ScriptedEngine(std::vector<size_t>* submits, size_t per_reap)
-      : submits_(submits), per_reap_(per_reap) {}
+  ScriptedEngine(std::vector<size_t>* submits, std::vector<size_t>* reaps, size_t per_reap)
+      : submits_(submits), reaps_(reaps), per_reap_(per_reap) {}
   std::string Name() const override { return "scripted"; }
   IoCapabilities Capabilities() const override { return {true, 1024, 1, false}; }
   Status Open(std::span<const IoFile>, const EngineOptions& opts) override {
@@ -42,12 +43,14 @@ class ScriptedEngine final : public IoEngine {
       out[i] = IoCompletion{flight_[i].user_data, static_cast<int64_t>(flight_[i].length)};
     }
     flight_.erase(flight_.begin(), flight_.begin() + static_cast<std::ptrdiff_t>(n));
+    reaps_->push_back(n);
     return n;
   }
   size_t InFlight() const override { return flight_.size(); }
 
  private:
   std::vector<size_t>* submits_;
+  std::vector<size_t>* reaps_;
   size_t per_reap_;
   size_t depth_ = 1;
   std::vector<IoRequest> flight_;
@@ -74,6 +77,7 @@ FileIoSettings RandomReads(uint32_t depth, uint32_t submit_batch) {
 
 struct Outcome {
   std::vector<size_t> submits;  // requests per Submit call
+  std::vector<size_t> reaps;    // completions per Reap call
   uint64_t submit_calls = 0;    // the worker's own counter
   uint64_t reads = 0;
 };
@@ -86,7 +90,7 @@ Outcome RunEvents(const FileIoSettings& s, size_t per_reap, int events) {
   ThreadContext ctx;
   ctx.seed = 3;
   ctx.recorder = &rec;
-  FileIoWorker w(shared, std::make_unique<ScriptedEngine>(&o.submits, per_reap), ctx);
+  FileIoWorker w(shared, std::make_unique<ScriptedEngine>(&o.submits, &o.reaps, per_reap), ctx);
   Status st = w.Open();
   EXPECT_TRUE(st.ok()) << st.ToString();
   for (int i = 0; i < events && st.ok(); ++i) {
@@ -107,6 +111,10 @@ TEST(FileIoSubmit, OneRequestPerCallByDefault) {
   // The queue is filled first (8 calls), then refilled one request at a
   // time for each completion handed out.
   EXPECT_GE(o.submits.size(), 40u);
+  // Completions are taken one at a time although four are ready each time,
+  // so each replacement follows its own completion.
+  ASSERT_GE(o.reaps.size(), 40u);
+  for (size_t n : o.reaps) EXPECT_EQ(n, 1u);
 }
 
 TEST(FileIoSubmit, BatchesUpToTheAskedSize) {
@@ -116,9 +124,11 @@ TEST(FileIoSubmit, BatchesUpToTheAskedSize) {
   // The first fill: 8 requests in calls of at most 4.
   EXPECT_EQ(o.submits[0], 4u);
   EXPECT_EQ(o.submits[1], 4u);
-  for (size_t n : o.submits) EXPECT_LE(n, 4u);
-  // Refills of 6 completions go as 4 + 2.
-  EXPECT_NE(std::find(o.submits.begin(), o.submits.end(), 2u), o.submits.end());
+  // Six completions are ready each time but at most four are taken, and
+  // each reap of four is refilled by one call of four.
+  for (size_t n : o.submits) EXPECT_EQ(n, 4u);
+  ASSERT_FALSE(o.reaps.empty());
+  for (size_t n : o.reaps) EXPECT_EQ(n, 4u);
   EXPECT_EQ(o.submit_calls, o.submits.size());
 }
 
@@ -126,6 +136,7 @@ TEST(FileIoSubmit, OneCallCanCarryTheWholeRefill) {
   const Outcome o = RunEvents(RandomReads(8, 64), 8, 48);
   EXPECT_EQ(o.reads, 48u);
   for (size_t n : o.submits) EXPECT_EQ(n, 8u);  // fill, then refills of a whole reap
+  for (size_t n : o.reaps) EXPECT_EQ(n, 8u);    // the batch is capped by the depth
 }
 
 }  // namespace
