@@ -64,6 +64,18 @@ void FillRandom(unsigned char* buf, size_t len, Random& rng) {
   }
 }
 
+void MakeSectorsUnique(unsigned char* buf, size_t len, uint64_t tag) {
+  for (size_t i = 0; i + 8 <= len; i += kUniqueSectorBytes) {
+    // splitmix64's finaliser (a bijection) over tag:sector, which are
+    // distinct for tags below 2^48 and requests below 32 MiB.
+    uint64_t z = (tag << 16) + ((i / kUniqueSectorBytes) & 0xFFFF);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    std::memcpy(buf + i, &z, 8);
+  }
+}
+
 void FillSequence(unsigned char* buf, size_t len, uint64_t offset) {
   size_t i = 0;
   // Bytes before the first 8-byte-aligned file offset belong to the word

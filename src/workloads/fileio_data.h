@@ -22,6 +22,14 @@ inline constexpr size_t kBlockStampBytes = 32;
 
 // Random bytes from `rng` (8 at a time).
 void FillRandom(unsigned char* buf, size_t len, Random& rng);
+// Makes a reused random write buffer unlike any earlier write: the first 8
+// bytes of each 512-byte sector become a value derived from `tag` and the
+// sector's index, so that with a tag unique to each write (below 2^48) no
+// two written sectors of requests below 32 MiB are identical (a
+// deduplicating device cannot store a run's writes as one block). Costs one
+// store per sector.
+inline constexpr size_t kUniqueSectorBytes = 512;
+void MakeSectorsUnique(unsigned char* buf, size_t len, uint64_t tag);
 // The bytes that the sequence pattern puts at file offsets
 // [offset, offset + len): each 8-byte-aligned word of the file holds its own
 // file offset, little-endian.

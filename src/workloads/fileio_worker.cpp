@@ -222,6 +222,7 @@ Status FileIoWorker::Open() {
   completions_.assign(depth, IoCompletion{});
   ready_.assign(depth, Done{});
   next_seq_ = static_cast<uint64_t>(thread_id_ + 1) << 40;
+  write_tag_base_ = (static_cast<uint64_t>(thread_id_) & 0xFF) << 40;
 
   EngineOptions opts;
   opts.queue_depth = static_cast<uint32_t>(depth);
@@ -268,6 +269,11 @@ void FileIoWorker::PlanInto(Slot& slot) {
     ++writes_issued_;
     slot.then_fsync = s_.fsync_all;
     if (s_.pattern == WritePattern::kSequence) FillSequence(slot.write_buf, p.length, p.offset);
+    if (s_.pattern == WritePattern::kRandom) {
+      // The buffer's random bytes are drawn once; this makes each write's
+      // sectors its own.
+      MakeSectorsUnique(slot.write_buf, p.length, write_tag_base_ + writes_issued_);
+    }
     if (s_.validate) {
       slot.seq = ++next_seq_;
       StampBlocks(slot.write_buf, p.length, p.file, p.offset, s_.block_size, slot.seq);

@@ -206,6 +206,7 @@ class FileIoWorker final : public Worker {
   uint64_t reads_issued_ = 0;
   uint64_t writes_issued_ = 0;
   uint64_t next_seq_ = 0;
+  uint64_t write_tag_base_ = 0;  // thread id << 40: the tags of MakeSectorsUnique
   SeqLane lane_;           // seq_lanes: this thread's place in the stripe pattern
   Nanos depth_since_ = 0;  // the last Account() (0: none yet)
   Status error_;

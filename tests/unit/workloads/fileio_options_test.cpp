@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "fileio_test_util.h"
@@ -145,6 +147,32 @@ TEST(FileIoData, SequencePatternHoldsEachWordsOffset) {
   // An unaligned start gives the same bytes as the aligned fill.
   FillSequence(b.data(), b.size(), 4099);
   EXPECT_EQ(0, std::memcmp(b.data(), a.data() + 3, b.size()));
+}
+
+TEST(FileIoData, UniqueSectorsDifferAcrossWritesAndKeepTheRest) {
+  Random rng(5);
+  std::vector<unsigned char> base(16384 + 100);
+  FillRandom(base.data(), base.size(), rng);
+  std::set<std::string> sectors;
+  size_t total = 0;
+  for (uint64_t tag = 1; tag <= 50; ++tag) {
+    std::vector<unsigned char> buf = base;
+    MakeSectorsUnique(buf.data(), buf.size(), tag);
+    for (size_t i = 0; i < buf.size(); i += kUniqueSectorBytes) {
+      const size_t n = std::min(kUniqueSectorBytes, buf.size() - i);
+      if (n >= 8) {
+        // Only the first 8 bytes of a sector change.
+        EXPECT_NE(0, std::memcmp(buf.data() + i, base.data() + i, 8)) << "tag " << tag;
+        EXPECT_EQ(0, std::memcmp(buf.data() + i + 8, base.data() + i + 8, n - 8));
+      } else {
+        EXPECT_EQ(0, std::memcmp(buf.data() + i, base.data() + i, n));  // a tail below 8 bytes
+      }
+      sectors.insert(std::string(reinterpret_cast<const char*>(buf.data() + i), n));
+      ++total;
+    }
+  }
+  // No two sectors of 50 writes of the same buffer are alike.
+  EXPECT_EQ(sectors.size(), total);
 }
 
 TEST(FileIoData, StampsRoundTripAndCatchDamage) {
