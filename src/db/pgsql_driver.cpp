@@ -485,10 +485,16 @@ void PutBigEndian(std::string& o, uint64_t v, int bytes) {
   for (int k = bytes - 1; k >= 0; --k) o += static_cast<char>((v >> (8 * k)) & 0xFF);
 }
 
-// Appends one value of a binary COPY row (length word, then the bytes).
-// Returns an error text when the value does not fit the column, as the
-// server's text input would reject it.
-std::string AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind) {
+// What a value that does not fit its column gets: the SQLSTATE the server's
+// text input would give (22P02 invalid text representation, 22003 out of
+// range) and a line naming the column.
+DbError BadValue(const char* sqlstate, size_t column, const std::string& why) {
+  return {DbErrorClass::kFatal, 0, sqlstate,
+          fmt::format("pgsql: bulk insert, column {}: {}", column + 1, why)};
+}
+
+// Appends value `column` of a binary COPY row (length word, then the bytes).
+DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, size_t column) {
   if (v.type == DbType::kNull) {
     PutBigEndian(o, 0xFFFFFFFFu, 4);
     return {};
@@ -503,14 +509,18 @@ std::string AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kin
       } else if (v.type == DbType::kString) {
         const char* end = v.s.data() + v.s.size();
         auto [ptr, ec] = std::from_chars(v.s.data(), end, x);
-        if (ec != std::errc() || ptr != end) return "invalid integer '" + v.s + "'";
+        if (ec != std::errc() || ptr != end) {
+          return BadValue("22P02", column, "invalid integer '" + v.s + "'");
+        }
       } else {
-        return "a floating-point value for an integer column";
+        return BadValue("22P02", column, "a floating-point value for an integer column");
       }
       const int bytes = kind == PgBinaryKind::kInt2 ? 2 : kind == PgBinaryKind::kInt4 ? 4 : 8;
       if (bytes < 8) {
         const int64_t lim = int64_t{1} << (8 * bytes - 1);
-        if (x < -lim || x >= lim) return fmt::format("{} is out of range for the column", x);
+        if (x < -lim || x >= lim) {
+          return BadValue("22003", column, fmt::format("{} is out of range", x));
+        }
       }
       PutBigEndian(o, static_cast<uint64_t>(bytes), 4);
       PutBigEndian(o, static_cast<uint64_t>(x), bytes);
@@ -526,7 +536,9 @@ std::string AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kin
       } else {
         const char* end = v.s.data() + v.s.size();
         auto [ptr, ec] = std::from_chars(v.s.data(), end, d);
-        if (ec != std::errc() || ptr != end) return "invalid number '" + v.s + "'";
+        if (ec != std::errc() || ptr != end) {
+          return BadValue("22P02", column, "invalid number '" + v.s + "'");
+        }
       }
       if (kind == PgBinaryKind::kFloat4) {
         const float f = static_cast<float>(d);
@@ -559,7 +571,7 @@ std::string AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kin
       return {};
     }
   }
-  return "unknown column kind";
+  return BadValue("22P02", column, "unknown column kind");
 }
 
 // COPY ... FROM STDIN, sent in chunks of about kChunk bytes: in the binary
@@ -597,14 +609,9 @@ class PgCopy final : public DbBulkInsert {
       const size_t mark = buf_.size();
       PutBigEndian(buf_, ncols_, 2);
       for (size_t i = 0; i < ncols_; ++i) {
-        std::string why = AppendBinaryValue(buf_, values[i], binary_[i]);
-        if (!why.empty()) {
-          buf_.resize(mark);
-          // The SQLSTATEs of the server's text input: 22003 out of range,
-          // 22P02 invalid text representation.
-          const bool range = why.find("out of range") != std::string::npos;
-          return {DbErrorClass::kFatal, 0, range ? "22003" : "22P02",
-                  fmt::format("pgsql: bulk insert, column {}: {}", i + 1, why)};
+        if (DbError e = AppendBinaryValue(buf_, values[i], binary_[i], i); !e.ok()) {
+          buf_.resize(mark);  // the row is not sent
+          return e;
         }
       }
     }
@@ -649,16 +656,6 @@ class PgCopy final : public DbBulkInsert {
   bool open_ = true;
 };
 
-// A string as an SQL literal (standard_conforming_strings: quotes doubled).
-std::string SqlLiteral(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
-
 DbError PgConnection::BeginBulkInsert(std::string_view table,
                                       const std::vector<std::string>& columns,
                                       std::unique_ptr<DbBulkInsert>& out) {
@@ -670,10 +667,9 @@ DbError PgConnection::BeginBulkInsert(std::string_view table,
   {
     DbExecResult r;
     DbRows rows;
-    const std::string sql = fmt::format(
-        "SELECT attname, atttypid FROM pg_attribute WHERE attrelid = {}::regclass AND attnum > 0 "
-        "AND NOT attisdropped",
-        SqlLiteral(table));
+    std::string sql = "SELECT attname, atttypid FROM pg_attribute WHERE attrelid = ";
+    AppendQuoted(sql, table);
+    sql += "::regclass AND attnum > 0 AND NOT attisdropped";
     if (DbError e = Execute(sql, r, &rows); e.ok()) {
       for (const std::string& col : columns) {
         std::optional<PgBinaryKind> kind;
