@@ -34,7 +34,7 @@ Snapshot TakeSnapshot(const std::vector<std::unique_ptr<ThreadRecorder>>& record
     rec->service().SnapshotInto(tmp);
     if (tmp.Count() > 0) {
       s.service.Merge(tmp);
-      latency_sum = tmp.moments().sum;  // under --rate, busy time is service time
+      latency_sum = tmp.moments().sum;  // under --rate, the sum of service times
     }
     s.thread_events.push_back(events);
     s.thread_latency_ns.push_back(latency_sum);

@@ -226,14 +226,17 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
   m.flags = s.OpenFlagsText();
 
   const uint64_t total = static_cast<uint64_t>(to_write.size()) * s.file_size;
-  Say(console, fmt::format("{}, {} each, {} total", FileCount(s.num_files),
-                           HumanBytes(s.file_size), HumanBytes(s.file_size * s.num_files)));
+  const bool one = s.num_files == 1;
+  Say(console, one ? fmt::format("1 file of {}", HumanBytes(s.file_size))
+                   : fmt::format("{} files, {} each, {} total", s.num_files,
+                                 HumanBytes(s.file_size), HumanBytes(s.file_size * s.num_files)));
   if (to_write.empty()) {
-    Say(console, fmt::format("{} from an earlier prepare (complete, {} each); "
-                             "nothing to write.",
-                             s.num_files == 1 ? std::string("The file exists")
-                                              : fmt::format("All {} files exist", s.num_files),
-                             HumanBytes(s.file_size)));
+    Say(console, one ? fmt::format("The file exists from an earlier prepare (complete, {}); "
+                                   "nothing to write.",
+                                   HumanBytes(s.file_size))
+                     : fmt::format("All {} files exist from an earlier prepare (complete, {} "
+                                   "each); nothing to write.",
+                                   s.num_files, HumanBytes(s.file_size)));
     return WriteManifest(fs, s.dir, m);
   }
   Say(console, fmt::format("Creating files for the test in {} ({} to write{})...", s.dir,

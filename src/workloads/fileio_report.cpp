@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 
 #include "os/system_info.h"
@@ -131,10 +132,12 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
     engine += fmt::format(" (--file-io-mode={})", s.engine_asked);
   }
   if (s.asynchronous()) {
+    // A batch above the depth never fills: at most the depth is free at once.
+    const uint64_t batch = std::min<uint64_t>(s.submit_batch, s.queue_depth);
     engine += fmt::format(
         ", queue depth {} per thread (achieved depth: see the report), {} per submission call",
-        s.queue_depth, s.submit_batch == 1 ? std::string("each request")
-                                           : fmt::format("up to {} requests", s.submit_batch));
+        s.queue_depth, batch == 1 ? std::string("each request")
+                                  : fmt::format("up to {} requests", batch));
   } else {
     engine += ", one request at a time per thread";
   }

@@ -125,6 +125,21 @@ TEST(FileIoOptions, SubmitBatchWithASynchronousEngineIsNoted) {
                   .ok());
   EXPECT_EQ(uring.settings().submit_batch, 8u);
   EXPECT_TRUE(uring.Warnings(1).empty());
+  // The header says the batch that can happen: never more than the depth.
+  for (auto [batch, said] : {std::pair<const char*, const char*>{"8", "up to 4 requests per"},
+                             {"2", "up to 2 requests per"},
+                             {"1", "each request per"}}) {
+    FileIoWorkload w;
+    ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-submit-batch", batch},
+                                                         {"file-queue-depth", "4"},
+                                                         {"file-io-mode", "io_uring"}}))
+                    .ok());
+    std::string engine;
+    for (const auto& [k, v] : w.Describe()) {
+      if (k == "I/O engine") engine = v;
+    }
+    EXPECT_NE(engine.find(said), std::string::npos) << batch << ": " << engine;
+  }
 }
 
 TEST(FileIoOptions, DirThatIsAFileIsRejected) {

@@ -113,7 +113,7 @@ TEST(FileIoPrepare, OneFileIsSaidInTheSingular) {
   QuietConsole prepare;
   Status st = PrepareWith(w, prepare);
   ASSERT_TRUE(st.ok()) << st.ToString();
-  EXPECT_EQ(prepare.out.str().rfind("1 file, 1MiB each, 1MiB total\n", 0), 0u)
+  EXPECT_EQ(prepare.out.str().rfind("1 file of 1MiB\n", 0), 0u)
       << prepare.out.str();
   QuietConsole again;
   ASSERT_TRUE(PrepareWith(w, again).ok());
