@@ -264,7 +264,7 @@ DbError DbConnection::BeginBulkInsert(std::string_view table,
   return {};
 }
 
-bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool nonfinite_as_null) {
+bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool mysql) {
   bool ascii = true;
   char num[32];
   for (size_t i = 0; i < values.size(); ++i) {
@@ -276,7 +276,7 @@ bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool nonfi
         out.append(num, std::to_chars(num, num + sizeof(num), v.i).ptr);
         break;
       case DbType::kDouble:
-        if (nonfinite_as_null && !std::isfinite(v.d)) {
+        if (mysql && !std::isfinite(v.d)) {
           out += "\\N";
         } else {
           out.append(num, std::to_chars(num, num + sizeof(num), v.d).ptr);
@@ -289,7 +289,7 @@ bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool nonfi
             case '\t': out += "\\t"; break;
             case '\n': out += "\\n"; break;
             case '\r': out += "\\r"; break;
-            case '\0': out += "\\0"; break;
+            case '\0': out += mysql ? "\\0" : "\\000"; break;
             default:
               if (static_cast<unsigned char>(c) >= 0x80) ascii = false;
               out += c;

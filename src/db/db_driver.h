@@ -140,10 +140,11 @@ class DbBulkInsert {
 
 // Appends `values` as one line of tab-separated text, the format PostgreSQL's
 // COPY and MySQL's LOAD DATA read by default: \N for NULL, backslash escapes
-// for backslash, tab, newline, carriage return and NUL. A non-finite double is
-// written as NULL when `nonfinite_as_null`, else as inf/-inf/nan. Returns
-// false when a string holds a byte outside ASCII.
-bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool nonfinite_as_null);
+// for backslash, tab, newline, carriage return and NUL. `mysql` picks LOAD
+// DATA's dialect: NUL as \0 and a non-finite double as NULL; otherwise COPY's:
+// NUL as \000 (a \0 followed by digits would be read as another octal byte)
+// and inf/-inf/nan. Returns false when a string holds a byte outside ASCII.
+bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool mysql);
 
 struct DbCapabilities {
   bool prepared_statements = true;  // server-side (false with --db-ps-mode=disable)

@@ -486,14 +486,20 @@ class MyConnection final : public DbConnection {
   // The socket for our own COM_STMT_EXECUTE; nullptr when libmariadb must
   // run every statement (TLS, compression).
   RawIo* raw() { return raw_ok_ ? &raw_ : nullptr; }
-  DbError RawLost() const {
+  // A request on our socket that failed half-way leaves bytes of its reply
+  // unread: the connection is closed, so that no later request reads them
+  // as its own (every request then says the connection is lost, and a
+  // reconnect opens a fresh one).
+  DbError RawLost() {
+    Close();
     return Classify(kServerLost, "HY000", "Lost connection to server during query", *settings_);
   }
-  DbError RawMalformed() const {
+  DbError RawMalformed() {
+    Close();
     return {DbErrorClass::kReconnect, 2027, "HY000", "mysql: malformed packet from the server"};
   }
   // An ERR packet: code, '#', SQLSTATE, message.
-  DbError RawServerError(std::string_view p) const {
+  DbError RawServerError(std::string_view p) {
     if (p.size() < 3) return RawMalformed();
     const int code = U16(p, 1);
     std::string state;

@@ -9,6 +9,7 @@
 #include <libpq-fe.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -323,13 +324,15 @@ class PgConnection final : public DbConnection {
       return Classify(reply_.sqlstate, reply_.error ? reply_.message : reply_.io_error, true);
     }
     txn_status_ = reply_.txn_status;
-    if (reply_.error) {
-      result = {};
-      return Classify(reply_.sqlstate, reply_.message, false);
-    }
+    // A COPY we refused ends in the server's 57014 (our CopyFail): that is
+    // not the error to report, nor one a --pgsql-ignore-errors list may hide.
     if (reply_.copy_refused) {
       result = {};
       return {DbErrorClass::kFatal, 0, "", "pgsql: COPY is only available through bulk insert"};
+    }
+    if (reply_.error) {
+      result = {};
+      return Classify(reply_.sqlstate, reply_.message, false);
     }
     result.rows_returned = reply_.rows_returned;
     result.rows_affected = reply_.rows_affected;
@@ -414,7 +417,7 @@ class PgConnection final : public DbConnection {
 
   void Close() {
     if (conn_ != nullptr) {
-      if (blocking_ && !broken_) SetBlocking(false);
+      if (blocking_) SetBlocking(false);  // libpq's own writes expect its mode
       Pq().PQfinish(conn_);
     }
     conn_ = nullptr;
@@ -542,6 +545,9 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
       }
       if (kind == PgBinaryKind::kFloat4) {
         const float f = static_cast<float>(d);
+        if (std::isfinite(d) && !std::isfinite(f)) {
+          return BadValue("22003", column, fmt::format("{} is out of range for real", d));
+        }
         uint32_t bits;
         std::memcpy(&bits, &f, 4);
         PutBigEndian(o, 4, 4);

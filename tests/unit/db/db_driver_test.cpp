@@ -236,6 +236,17 @@ TEST(DbTextRow, EscapesAndMarksNull) {
   EXPECT_EQ(out, "x-7\t0.5\t\\N\ta\\\\b\\tc\\nd\\re\\0f\t\t\\\\N\n");
 }
 
+TEST(DbTextRow, NulFollowedByDigitsKeepsItsMeaningInCopysDialect) {
+  // COPY reads \0 plus up to two more octal digits as one byte: "\012" would
+  // be a newline. Its dialect writes NUL with all three digits.
+  const std::vector<DbValue> row = {DbValue::String(std::string("a\0" "12", 4))};
+  std::string copy, load_data;
+  AppendTextRow(copy, row, false);
+  AppendTextRow(load_data, row, true);
+  EXPECT_EQ(copy, "a\\00012\n");
+  EXPECT_EQ(load_data, "a\\012\n");
+}
+
 TEST(DbTextRow, NonFiniteDoublesAndNonAscii) {
   const std::vector<DbValue> row = {DbValue::Double(INFINITY), DbValue::String("caf\xc3\xa9")};
   std::string as_null;
