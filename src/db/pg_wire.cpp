@@ -16,18 +16,6 @@ constexpr size_t kInitialInput = 16 * 1024;
 // A message longer than this is taken for a broken stream.
 constexpr uint32_t kMaxMessage = 1U << 30;
 
-void PutInt16(std::string& out, int v) {
-  out += static_cast<char>((v >> 8) & 0xff);
-  out += static_cast<char>(v & 0xff);
-}
-
-void PutInt32(std::string& out, int32_t v) {
-  const uint32_t u = static_cast<uint32_t>(v);
-  const char b[4] = {static_cast<char>(u >> 24), static_cast<char>(u >> 16),
-                     static_cast<char>(u >> 8), static_cast<char>(u)};
-  out.append(b, 4);
-}
-
 uint32_t GetUInt32(const char* p) {
   const auto* u = reinterpret_cast<const unsigned char*>(p);
   return (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | u[3];
@@ -157,7 +145,7 @@ void PgWire::Parse(std::string_view name, std::string_view sql) {
   const size_t at = Start('P');
   PutCString(out_, name);
   PutCString(out_, sql);
-  PutInt16(out_, 0);
+  PgPutBigEndian(out_, 0, 2);
   End(at);
 }
 
@@ -166,17 +154,17 @@ void PgWire::Bind(std::string_view statement, int n, const char* const* values,
   const size_t at = Start('B');
   out_ += '\0';  // the unnamed portal
   PutCString(out_, statement);
-  PutInt16(out_, 0);  // every parameter in text
-  PutInt16(out_, n);
+  PgPutBigEndian(out_, 0, 2);  // every parameter in text
+  PgPutBigEndian(out_, static_cast<uint64_t>(n), 2);
   for (int i = 0; i < n; ++i) {
     if (values[i] == nullptr) {
-      PutInt32(out_, -1);
+      PgPutBigEndian(out_, static_cast<uint64_t>(-1), 4);
     } else {
-      PutInt32(out_, lengths[i]);
+      PgPutBigEndian(out_, static_cast<uint64_t>(lengths[i]), 4);
       out_.append(values[i], static_cast<size_t>(lengths[i]));
     }
   }
-  PutInt16(out_, 0);  // every result column in text
+  PgPutBigEndian(out_, 0, 2);  // every result column in text
   End(at);
 }
 
@@ -190,7 +178,7 @@ void PgWire::DescribePortal() {
 void PgWire::Execute() {
   const size_t at = Start('E');
   out_ += '\0';
-  PutInt32(out_, 0);  // all rows
+  PgPutBigEndian(out_, 0, 4);  // all rows
   End(at);
 }
 

@@ -25,6 +25,13 @@
 
 namespace loadcell {
 
+// Appends the low `bytes` bytes of `v`, most significant first: the integers
+// of PostgreSQL's protocol and of binary COPY (a negative value, converted,
+// gives its two's complement).
+inline void PgPutBigEndian(std::string& out, uint64_t v, int bytes) {
+  for (int k = bytes - 1; k >= 0; --k) out += static_cast<char>((v >> (8 * k)) & 0xFF);
+}
+
 // What the server answered to the requests of one Exchange.
 struct PgReply {
   uint64_t rows_returned = 0;  // DataRows of the last result

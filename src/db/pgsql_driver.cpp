@@ -484,10 +484,6 @@ std::optional<PgBinaryKind> BinaryKindOf(uint32_t oid) {
   }
 }
 
-void PutBigEndian(std::string& o, uint64_t v, int bytes) {
-  for (int k = bytes - 1; k >= 0; --k) o += static_cast<char>((v >> (8 * k)) & 0xFF);
-}
-
 // What a value that does not fit its column gets: the SQLSTATE the server's
 // text input would give (22P02 invalid text representation, 22003 out of
 // range) and a line naming the column.
@@ -499,7 +495,7 @@ DbError BadValue(const char* sqlstate, size_t column, const std::string& why) {
 // Appends value `column` of a binary COPY row (length word, then the bytes).
 DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, size_t column) {
   if (v.type == DbType::kNull) {
-    PutBigEndian(o, 0xFFFFFFFFu, 4);
+    PgPutBigEndian(o, 0xFFFFFFFFu, 4);
     return {};
   }
   switch (kind) {
@@ -525,8 +521,8 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
           return BadValue("22003", column, fmt::format("{} is out of range", x));
         }
       }
-      PutBigEndian(o, static_cast<uint64_t>(bytes), 4);
-      PutBigEndian(o, static_cast<uint64_t>(x), bytes);
+      PgPutBigEndian(o, static_cast<uint64_t>(bytes), 4);
+      PgPutBigEndian(o, static_cast<uint64_t>(x), bytes);
       return {};
     }
     case PgBinaryKind::kFloat4:
@@ -550,13 +546,13 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
         }
         uint32_t bits;
         std::memcpy(&bits, &f, 4);
-        PutBigEndian(o, 4, 4);
-        PutBigEndian(o, bits, 4);
+        PgPutBigEndian(o, 4, 4);
+        PgPutBigEndian(o, bits, 4);
       } else {
         uint64_t bits;
         std::memcpy(&bits, &d, 8);
-        PutBigEndian(o, 8, 4);
-        PutBigEndian(o, bits, 8);
+        PgPutBigEndian(o, 8, 4);
+        PgPutBigEndian(o, bits, 8);
       }
       return {};
     }
@@ -572,7 +568,7 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
         text = std::string_view(num, static_cast<size_t>(
                                          std::to_chars(num, num + sizeof(num), v.i).ptr - num));
       }
-      PutBigEndian(o, text.size(), 4);
+      PgPutBigEndian(o, text.size(), 4);
       o.append(text);
       return {};
     }
@@ -592,8 +588,8 @@ class PgCopy final : public DbBulkInsert {
     buf_.reserve(kChunk + 4096);
     if (!binary_.empty()) {
       buf_.append("PGCOPY\n\xff\r\n\0", 11);
-      PutBigEndian(buf_, 0, 4);  // flags
-      PutBigEndian(buf_, 0, 4);  // no header extension
+      PgPutBigEndian(buf_, 0, 4);  // flags
+      PgPutBigEndian(buf_, 0, 4);  // no header extension
     }
   }
   ~PgCopy() override {
@@ -613,7 +609,7 @@ class PgCopy final : public DbBulkInsert {
       AppendTextRow(buf_, values, false);
     } else {
       const size_t mark = buf_.size();
-      PutBigEndian(buf_, ncols_, 2);
+      PgPutBigEndian(buf_, ncols_, 2);
       for (size_t i = 0; i < ncols_; ++i) {
         if (DbError e = AppendBinaryValue(buf_, values[i], binary_[i], i); !e.ok()) {
           buf_.resize(mark);  // the row is not sent
@@ -627,7 +623,7 @@ class PgCopy final : public DbBulkInsert {
 
   DbError Finish() override {
     if (!open_) return {};
-    if (!binary_.empty()) PutBigEndian(buf_, 0xFFFF, 2);  // the trailer
+    if (!binary_.empty()) PgPutBigEndian(buf_, 0xFFFF, 2);  // the trailer
     DbError e = Send();
     open_ = false;
     PGconn* c = conn_->conn();
