@@ -36,8 +36,7 @@ std::string FileIoWorkload::EventDefinition() const {
 }
 
 std::vector<std::string> FileIoWorkload::CounterNames() const {
-  return {"reads", "writes", "fsyncs", "bytes_read", "bytes_written", "queue_depth_ns",
-          "queue_depth_time_ns", "submit_calls"};
+  return {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
 }
 
 void FileIoWorkload::RegisterOptions(OptionSet& opts) { options_.Register(opts); }

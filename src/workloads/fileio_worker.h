@@ -9,6 +9,7 @@
 // request is timed from its submission to its completion: the clock is read
 // once per Submit batch and once per Reap batch.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -36,6 +37,15 @@ enum FileIoCounter : int {
   kCounterSubmitCalls,  // submission calls made to the engine (requests / calls = batch)
   kFileIoCounterCount,
 };
+
+// The counters' names in reports and JSON, in the order above (fileio and
+// sqlio both run the FileIoWorker).
+inline constexpr std::array<const char*, kFileIoCounterCount> kFileIoCounterNames = {
+    "reads",          "writes",         "fsyncs",
+    "bytes_read",     "bytes_written",  "queue_depth_ns",
+    "queue_depth_time_ns", "submit_calls"};
+static_assert(kFileIoCounterNames.back() != nullptr, "a counter has no name");
+
 // Latency kinds (index into ThreadRecorder; 0 is every event).
 enum FileIoKind : int { kKindRead = 1, kKindWrite = 2, kKindFsync = 3 };
 

@@ -116,14 +116,7 @@ std::string SqlioWorkload::EventDefinition() const {
 }
 
 std::vector<std::string> SqlioWorkload::CounterNames() const {
-  return {"reads",
-          "writes",
-          "fsyncs",
-          "bytes_read",
-          "bytes_written",
-          "queue_depth_ns",
-          "queue_depth_time_ns",
-          "submit_calls"};
+  return {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
 }
 
 int SqlioWorkload::TotalThreads() const {
