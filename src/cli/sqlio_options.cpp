@@ -43,8 +43,14 @@ Status Bad(const std::string& sw, const std::string& why) {
 Result<uint64_t> Number(const std::string& sw, std::string_view text, uint64_t lo, uint64_t hi,
                         const char* what) {
   std::optional<uint64_t> v = Digits(text);
-  if (!v.has_value()) return Bad(sw, fmt::format("{} must be a whole number", what));
-  if (*v < lo || *v > hi) return Bad(sw, fmt::format("{} must be {} to {}", what, lo, hi));
+  // More than 18 digits is a number too, only too large.
+  const bool all_digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+  if (!v.has_value() && !all_digits) {
+    return Bad(sw, fmt::format("{} must be a whole number", what));
+  }
+  if (!v.has_value() || *v < lo || *v > hi) {
+    return Bad(sw, fmt::format("{} must be {} to {}", what, lo, hi));
+  }
   return *v;
 }
 
@@ -163,7 +169,8 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
         } else {
           std::optional<uint64_t> n = Digits(v);
           if (!n.has_value() || *n == 0) {
-            return Bad(arg, "-f takes random, sequential or a stripe factor (a number >= 1)");
+            return Bad(arg, "-f takes random, sequential or a stripe factor (a number of 1 to "
+                            "999999999999999999 blocks)");
           }
           s.access = SqlioAccess::kStripe;
           s.stripe = *n;

@@ -66,6 +66,18 @@ TEST_F(SqlioBadInput, TooManyThreads) {
   EXPECT_NE(ExpectUsageError({"-F" + p}).find("line 1:"), std::string::npos);
 }
 
+TEST_F(SqlioBadInput, PlacementSwitchesSayWhatIsValid) {
+  // Not a number, zero, and a number too long for 64 bits: each names its range.
+  EXPECT_NE(ExpectUsageError({"-Sx", "c:\\t.dat"}).find("must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-S99999999999999999999", "c:\\t.dat"}).find("must be 0 to "),
+            std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-i0", "c:\\t.dat"}).find("must be 1 to "), std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-f0", "c:\\t.dat"}).find("a number of 1 to"), std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-f99999999999999999999", "c:\\t.dat"}).find("a number of 1 to"),
+            std::string::npos);
+}
+
 TEST_F(SqlioBadInput, ZeroBlockSize) {
   EXPECT_NE(ExpectUsageError({"-b0", "c:\\t.dat"}).find("'-b0'"), std::string::npos);
 }
