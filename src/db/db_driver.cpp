@@ -1,6 +1,7 @@
 #include "db/db_driver.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -264,8 +265,20 @@ DbError DbConnection::BeginBulkInsert(std::string_view table,
   return {};
 }
 
-bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool mysql) {
-  bool ascii = true;
+namespace {
+
+// Per byte: 1 when COPY and LOAD DATA need it escaped, 2 when it is not ASCII.
+constexpr std::array<uint8_t, 256> kTextByteClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c : {'\\', '\t', '\n', '\r', '\0'}) t[static_cast<unsigned char>(c)] = 1;
+  for (int c = 0x80; c < 0x100; ++c) t[c] = 2;
+  return t;
+}();
+
+}  // namespace
+
+TextRowInfo AppendTextRow(std::string& out, std::span<const DbValue> values, bool mysql) {
+  TextRowInfo info;
   char num[32];
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out += '\t';
@@ -278,11 +291,22 @@ bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool mysql
       case DbType::kDouble:
         if (mysql && !std::isfinite(v.d)) {
           out += "\\N";
+          info.escaped = true;
         } else {
           out.append(num, std::to_chars(num, num + sizeof(num), v.d).ptr);
         }
         break;
-      case DbType::kString:
+      case DbType::kString: {
+        // One pass classifies the bytes; the usual string needs no escape
+        // and is appended whole.
+        uint8_t cls = 0;
+        for (char c : v.s) cls |= kTextByteClass[static_cast<unsigned char>(c)];
+        if (cls & 2) info.ascii = false;
+        if ((cls & 1) == 0) {
+          out += v.s;
+          break;
+        }
+        info.escaped = true;
         for (char c : v.s) {
           switch (c) {
             case '\\': out += "\\\\"; break;
@@ -290,19 +314,24 @@ bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool mysql
             case '\n': out += "\\n"; break;
             case '\r': out += "\\r"; break;
             case '\0': out += mysql ? "\\0" : "\\000"; break;
-            default:
-              if (static_cast<unsigned char>(c) >= 0x80) ascii = false;
-              out += c;
+            default: out += c;
           }
         }
         break;
+      }
       case DbType::kNull:
         out += "\\N";
+        info.escaped = true;
         break;
     }
   }
   out += '\n';
-  return ascii;
+  return info;
+}
+
+std::string_view LoadDataFieldsClause(bool escaped) {
+  return escaped ? " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\'"
+                 : " FIELDS TERMINATED BY '\\t' ESCAPED BY ''";
 }
 
 void DbConnection::AppendQuoted(std::string& out, std::string_view s) {

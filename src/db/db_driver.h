@@ -138,13 +138,24 @@ class DbBulkInsert {
   virtual DbError Finish() = 0;
 };
 
+// What AppendTextRow wrote.
+struct TextRowInfo {
+  bool ascii = true;     // no string held a byte outside ASCII
+  bool escaped = false;  // a backslash sequence was written (NULL or an escaped byte)
+};
+
 // Appends `values` as one line of tab-separated text, the format PostgreSQL's
 // COPY and MySQL's LOAD DATA read by default: \N for NULL, backslash escapes
 // for backslash, tab, newline, carriage return and NUL. `mysql` picks LOAD
 // DATA's dialect: NUL as \0 and a non-finite double as NULL; otherwise COPY's:
 // NUL as \000 (a \0 followed by digits would be read as another octal byte)
-// and inf/-inf/nan. Returns false when a string holds a byte outside ASCII.
-bool AppendTextRow(std::string& out, std::span<const DbValue> values, bool mysql);
+// and inf/-inf/nan. Rows with nothing escaped read the same with escapes
+// switched off (LOAD DATA's ESCAPED BY ''), which the server parses faster.
+TextRowInfo AppendTextRow(std::string& out, std::span<const DbValue> values, bool mysql);
+
+// The FIELDS clause of a LOAD DATA statement reading such rows: with
+// backslash escapes when a row had one written, without otherwise.
+std::string_view LoadDataFieldsClause(bool escaped);
 
 struct DbCapabilities {
   bool prepared_statements = true;  // server-side (false with --db-ps-mode=disable)

@@ -687,7 +687,10 @@ bool AsciiCompatible(std::string_view cs) {
 // through LOAD DATA LOCAL INFILE, one statement per few MB, served from
 // memory. The server reads them without parsing SQL, and in the database's
 // character set when the text is ASCII (no conversion per value); that costs
-// the server a third less CPU per row than multi-row INSERT. With LOCAL the
+// the server a third less CPU per row than multi-row INSERT. A statement
+// whose rows hold nothing escaped switches escapes off (ESCAPED BY ''), so
+// that the server does not look for them: 10-15% less server CPU for
+// sbtest rows. With LOCAL the
 // server turns row errors (duplicate keys, bad values) into warnings and
 // goes on; the first warning is turned back into an error with its code and
 // SQLSTATE, so that a failing load fails as an INSERT would.
@@ -699,9 +702,7 @@ class MyLoadData final : public DbBulkInsert {
              std::string db_charset)
       : conn_(conn), ncols_(columns.size()), db_charset_(std::move(db_charset)) {
     head_ = fmt::format("LOAD DATA LOCAL INFILE 'loadcell' INTO TABLE {} CHARACTER SET ", table);
-    tail_ = fmt::format(
-        " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' ({})",
-        fmt::join(columns, ", "));
+    columns_ = fmt::format(" LINES TERMINATED BY '\\n' ({})", fmt::join(columns, ", "));
     buf_.reserve(kMaxBytes + 4096);
   }
 
@@ -710,7 +711,9 @@ class MyLoadData final : public DbBulkInsert {
       return {DbErrorClass::kFatal, 0, "",
               fmt::format("bulk insert: {} values for {} columns", values.size(), ncols_)};
     }
-    if (!AppendTextRow(buf_, values, true)) ascii_ = false;
+    const TextRowInfo info = AppendTextRow(buf_, values, true);
+    ascii_ = ascii_ && info.ascii;
+    escaped_ = escaped_ || info.escaped;
     ++rows_;
     if (buf_.size() >= kMaxBytes) return Flush();
     return {};
@@ -725,11 +728,12 @@ class MyLoadData final : public DbBulkInsert {
   size_t ncols_;
   std::string db_charset_;
   std::string head_;
-  std::string tail_;
+  std::string columns_;
   std::string buf_;
   std::string sql_;
   uint64_t rows_ = 0;
   bool ascii_ = true;
+  bool escaped_ = false;
 };
 
 DbError MyConnection::BeginBulkInsert(std::string_view table,
@@ -756,13 +760,14 @@ DbError MyLoadData::Flush() {
   const char* cs = ascii_ && AsciiCompatible(db_charset_)
                        ? db_charset_.c_str()
                        : Mariadb().mysql_character_set_name(conn_->mysql());
-  sql_.assign(head_).append(cs).append(tail_);
+  sql_.assign(head_).append(cs).append(LoadDataFieldsClause(escaped_)).append(columns_);
   const uint64_t expected = rows_;
   DbExecResult r;
   DbError e = conn_->LoadFromMemory(sql_, buf_, r);
   buf_.clear();
   rows_ = 0;
   ascii_ = true;
+  escaped_ = false;
   if (!e.ok()) return e;
   if (Mariadb().mysql_warning_count(conn_->mysql()) > 0) return conn_->FirstWarning();
   if (r.rows_affected != expected) {

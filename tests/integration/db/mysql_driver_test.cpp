@@ -91,6 +91,32 @@ TEST_F(MysqlDriverTest, ValuesReadBackAsGiven) {
   EXPECT_EQ(rows.rows[4][3], "1");  // 0.25 * 4
 }
 
+// Rows with nothing to escape are loaded with escapes off (ESCAPED BY ''):
+// the texts "NULL" and "N", the empty string and non-ASCII text still read
+// back as given, not as NULL.
+TEST_F(MysqlDriverTest, RowsWithoutEscapesReadBackAsGiven) {
+  const std::vector<std::string> texts = {"NULL", "N", "", "12-34 ab", "caf\xc3\xa9"};
+  std::unique_ptr<DbBulkInsert> bulk;
+  ASSERT_TRUE(conn_->BeginBulkInsert(table_, {"id", "k", "c", "d"}, bulk).ok());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    DbError e = bulk->AddRow(std::vector<DbValue>{DbValue::Int(static_cast<int64_t>(i + 1)),
+                                                  DbValue::Int(7), DbValue::String(texts[i]),
+                                                  DbValue::Double(1.5)});
+    ASSERT_TRUE(e.ok()) << e.message;
+  }
+  DbError e = bulk->Finish();
+  ASSERT_TRUE(e.ok()) << e.message;
+  DbExecResult r;
+  DbRows rows;
+  ASSERT_TRUE(conn_->Execute("SELECT c, d FROM " + table_ + " ORDER BY id", r, &rows).ok());
+  ASSERT_EQ(rows.rows.size(), texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(rows.rows[i][0], texts[i]);
+    EXPECT_EQ(rows.rows[i][1], "1.5");
+  }
+}
+
 // A value the server cannot store fails the load with the server's code and
 // SQLSTATE, as the same row in an INSERT would (LOAD DATA LOCAL itself only
 // warns).

@@ -232,8 +232,40 @@ TEST(DbTextRow, EscapesAndMarksNull) {
   const std::vector<DbValue> row = {DbValue::Int(-7), DbValue::Double(0.5), DbValue::Null(),
                                     DbValue::String(std::string("a\\b\tc\nd\re\0f", 11)),
                                     DbValue::String(""), DbValue::String("\\N")};
-  EXPECT_TRUE(AppendTextRow(out, row, true));
+  const TextRowInfo info = AppendTextRow(out, row, true);
+  EXPECT_TRUE(info.ascii);
+  EXPECT_TRUE(info.escaped);
   EXPECT_EQ(out, "x-7\t0.5\t\\N\ta\\\\b\\tc\\nd\\re\\0f\t\t\\\\N\n");
+}
+
+// A row with nothing escaped says so: LOAD DATA may then read it with
+// escapes off, where "NULL" and "N" stay text.
+TEST(DbTextRow, SaysWhetherAnythingWasEscaped) {
+  std::string out;
+  const std::vector<DbValue> plain = {DbValue::Int(3), DbValue::Double(-1.5),
+                                      DbValue::String("NULL"), DbValue::String("N"),
+                                      DbValue::String(""), DbValue::String("12-34 ab")};
+  TextRowInfo info = AppendTextRow(out, plain, true);
+  EXPECT_FALSE(info.escaped);
+  EXPECT_TRUE(info.ascii);
+  EXPECT_EQ(out, "3\t-1.5\tNULL\tN\t\t12-34 ab\n");
+  for (const DbValue& v : {DbValue::Null(), DbValue::String("a\tb"), DbValue::String("a\\b"),
+                           DbValue::String("a\nb"), DbValue::String("a\rb"),
+                           DbValue::String(std::string("a\0b", 3)), DbValue::Double(NAN)}) {
+    out.clear();
+    info = AppendTextRow(out, std::vector<DbValue>{DbValue::Int(1), v}, true);
+    EXPECT_TRUE(info.escaped) << out;
+  }
+  out.clear();
+  info = AppendTextRow(out, std::vector<DbValue>{DbValue::String("caf\xc3\xa9")}, true);
+  EXPECT_FALSE(info.escaped);
+  EXPECT_FALSE(info.ascii);
+  EXPECT_EQ(out, "caf\xc3\xa9\n");
+}
+
+TEST(DbTextRow, LoadDataReadsEscapesOnlyWhenTheRowsHaveThem) {
+  EXPECT_EQ(LoadDataFieldsClause(true), " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\'");
+  EXPECT_EQ(LoadDataFieldsClause(false), " FIELDS TERMINATED BY '\\t' ESCAPED BY ''");
 }
 
 TEST(DbTextRow, NulFollowedByDigitsKeepsItsMeaningInCopysDialect) {
@@ -250,7 +282,7 @@ TEST(DbTextRow, NulFollowedByDigitsKeepsItsMeaningInCopysDialect) {
 TEST(DbTextRow, NonFiniteDoublesAndNonAscii) {
   const std::vector<DbValue> row = {DbValue::Double(INFINITY), DbValue::String("caf\xc3\xa9")};
   std::string as_null;
-  EXPECT_FALSE(AppendTextRow(as_null, row, true));
+  EXPECT_FALSE(AppendTextRow(as_null, row, true).ascii);
   EXPECT_EQ(as_null, "\\N\tcaf\xc3\xa9\n");
   std::string as_text;
   AppendTextRow(as_text, std::span<const DbValue>(row).first(1), false);
