@@ -1,14 +1,18 @@
 // The sqlite driver: an embedded database file (libsqlite3), WAL mode, a busy
-// timeout; SQLITE_BUSY and SQLITE_LOCKED are retryable.
+// timeout; SQLITE_BUSY and SQLITE_LOCKED are retryable. The driver's
+// connections take turns to write through a first-come, first-served gate
+// (db/write_gate.h).
 
 #include <sqlite3.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "db/drivers.h"
+#include "db/write_gate.h"
 
 namespace loadcell {
 namespace {
@@ -94,7 +98,8 @@ class SqliteStatement final : public DbStatement {
 
 class SqliteConnection final : public DbConnection {
  public:
-  explicit SqliteConnection(SqliteSettings settings) : settings_(std::move(settings)) {}
+  SqliteConnection(SqliteSettings settings, std::shared_ptr<WriteGate> gate)
+      : settings_(std::move(settings)), gate_(std::move(gate)) {}
   ~SqliteConnection() override { Close(); }
 
   DbError Open() {
@@ -142,7 +147,7 @@ class SqliteConnection final : public DbConnection {
       if (rc != SQLITE_OK) return SqliteError(db_, rc, "");
       if (stmt == nullptr) break;  // only whitespace or a comment left
       DbExecResult one;
-      DbError e = StepAll(db_, stmt, one, rows);
+      DbError e = Step(stmt, one, rows);
       sqlite3_finalize(stmt);
       if (!e.ok()) return e;
       result.rows_affected += one.rows_affected;
@@ -172,6 +177,25 @@ class SqliteConnection final : public DbConnection {
   sqlite3* db() const { return db_; }
   uint64_t generation() const { return generation_; }
 
+  // Steps `stmt` to the end (StepAll). A statement that may write first
+  // waits for this connection's turn at the gate, unless the connection
+  // already has it; the turn ends when no transaction is left open (after
+  // COMMIT or ROLLBACK, or after a write outside a transaction).
+  DbError Step(sqlite3_stmt* stmt, DbExecResult& result, DbRows* rows) {
+    if (!in_gate_ && sqlite3_stmt_readonly(stmt) == 0) {
+      if (!gate_->Enter(settings_.busy_timeout_s)) {
+        return {DbErrorClass::kRetryable, SQLITE_BUSY, "",
+                fmt::format("sqlite: database is locked: another connection's write "
+                            "transaction held it for more than {:g}s (--sqlite-busy-timeout)",
+                            settings_.busy_timeout_s)};
+      }
+      in_gate_ = true;
+    }
+    DbError e = StepAll(db_, stmt, result, rows);
+    if (in_gate_ && sqlite3_get_autocommit(db_) != 0) LeaveGate();
+    return e;
+  }
+
  protected:
   DbError PrepareServer(std::string_view sql, int nparams,
                         std::unique_ptr<DbStatement>& out) override {
@@ -193,7 +217,12 @@ class SqliteConnection final : public DbConnection {
   DbError Control(size_t which) {
     if (db_ == nullptr) return NotOpen();
     DbExecResult r;
-    return StepAll(db_, control_[which], r, nullptr);
+    return Step(control_[which], r, nullptr);
+  }
+
+  void LeaveGate() {
+    gate_->Leave();
+    in_gate_ = false;
   }
 
   void Close() {
@@ -201,9 +230,12 @@ class SqliteConnection final : public DbConnection {
     control_.clear();
     if (db_ != nullptr) sqlite3_close_v2(db_);  // a zombie until statements finalize
     db_ = nullptr;
+    if (in_gate_) LeaveGate();  // closing rolled back what was open
   }
 
   SqliteSettings settings_;
+  std::shared_ptr<WriteGate> gate_;
+  bool in_gate_ = false;  // this connection's turn to write
   sqlite3* db_ = nullptr;
   std::vector<sqlite3_stmt*> control_;  // BEGIN, COMMIT, ROLLBACK
   uint64_t generation_ = 0;
@@ -214,7 +246,7 @@ DbError SqliteStatement::Execute(DbExecResult& result, DbRows* rows) {
     return {DbErrorClass::kFatal, SQLITE_MISUSE, "",
             "sqlite: statement prepared before a reconnect: prepare it again"};
   }
-  return StepAll(conn_->db(), stmt_, result, rows);
+  return conn_->Step(stmt_, result, rows);
 }
 
 // One prepared single-row INSERT, stepped per row: SQLite's fastest load path
@@ -273,13 +305,14 @@ class SqliteDriver final : public DbDriver {
 
  protected:
   Result<std::unique_ptr<DbConnection>> Open(int index) override {
-    auto conn = std::make_unique<SqliteConnection>(settings_);
+    auto conn = std::make_unique<SqliteConnection>(settings_, gate_);
     if (DbError e = conn->Open(); !e.ok()) return Status(StatusCode::kIoError, e.message);
     return std::unique_ptr<DbConnection>(std::move(conn));
   }
 
  private:
   SqliteSettings settings_;
+  std::shared_ptr<WriteGate> gate_ = std::make_shared<WriteGate>();
 };
 
 }  // namespace

@@ -204,7 +204,11 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
 
   const Nanos t0 = MonotonicNow();
   const int64_t ntables = static_cast<int64_t>(tables.size());
-  const int workers = static_cast<int>(std::clamp<int64_t>(c.threads, 1, ntables));
+  // SQLite writes one transaction at a time and each table loads in one:
+  // more loaders would only queue for the lock (and could outwait the busy
+  // timeout on a big table), so SQLite loads the tables one after another.
+  const int64_t parallel = c.dialect == SqlDialect::kSqlite ? 1 : c.threads;
+  const int workers = static_cast<int>(std::clamp<int64_t>(parallel, 1, ntables));
   const bool rows_loaded = c.kind != OltpKind::kBulkInsert &&
                            !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
   const uint64_t total = rows_loaded ? static_cast<uint64_t>(ntables * c.opts->table_size) : 0;

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -203,6 +205,56 @@ TEST_F(SqliteTest, ConstraintViolationIsFatalBusyIsRetryable) {
   ASSERT_TRUE(a->Commit().ok());
   ASSERT_TRUE(b->Rollback().ok());
   Exec(*b, "INSERT INTO t VALUES (3)");
+}
+
+// Writers of one file take turns in the order they came. With SQLite's busy
+// handler alone, a thread that commits and begins again at once kept the
+// lock, and the others, asleep in the handler, got almost no turns.
+TEST_F(SqliteTest, WritersTakeTurns) {
+  auto db = Drivers();
+  constexpr int kThreads = 4;
+  constexpr int kTotal = 400;
+  std::vector<std::unique_ptr<DbConnection>> conns;
+  for (int i = 0; i < kThreads; ++i) {
+    conns.push_back(Connect(*db));
+    ASSERT_NE(conns.back(), nullptr);
+    Exec(*conns.back(), "PRAGMA synchronous=OFF");
+  }
+  Exec(*conns[0], "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER)");
+  Exec(*conns[0], "INSERT INTO t VALUES (1, 0)");
+  std::atomic<int> total{0};
+  std::vector<int> done(kThreads, 0);
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      DbConnection& c = *conns[static_cast<size_t>(i)];
+      DbExecResult r;
+      while (total.fetch_add(1) < kTotal) {
+        for (const char* sql : {"BEGIN IMMEDIATE", "UPDATE t SET n = n + 1 WHERE id = 1",
+                                "COMMIT"}) {
+          if (DbError e = c.Execute(sql, r); !e.ok()) {
+            errors[static_cast<size_t>(i)] = e.message;
+            return;
+          }
+        }
+        ++done[static_cast<size_t>(i)];
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  int sum = 0;
+  for (int i = 0; i < kThreads; ++i) {
+    EXPECT_EQ(errors[static_cast<size_t>(i)], "");
+    // An even share is 100; half of it is asked.
+    EXPECT_GE(done[static_cast<size_t>(i)], kTotal / kThreads / 2) << "thread " << i;
+    sum += done[static_cast<size_t>(i)];
+  }
+  EXPECT_EQ(sum, kTotal);
+  DbExecResult r;
+  DbRows rows;
+  ASSERT_TRUE(conns[0]->Execute("SELECT n FROM t", r, &rows).ok());
+  EXPECT_EQ(rows.rows.at(0).at(0), std::to_string(kTotal));
 }
 
 TEST_F(SqliteTest, BulkInsertAndReconnect) {
