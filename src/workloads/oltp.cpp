@@ -191,7 +191,7 @@ std::vector<std::pair<std::string, std::string>> OltpWorkload::Describe() const 
   if (dialect_ == SqlDialect::kSqlite && threads_ > 1 && ExpectedMix(shared_.plan).writes > 0) {
     d.push_back({"Write concurrency",
                  "SQLite allows one writer at a time: write transactions wait for each other "
-                 "(BEGIN IMMEDIATE)"});
+                 "(BEGIN IMMEDIATE), first come, first served"});
   }
   if (shared_.opts.reconnect() != ReconnectMode::kSession) {
     d.push_back({"Reconnect mode", shared_.opts.reconnect_mode});
