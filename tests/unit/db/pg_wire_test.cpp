@@ -98,6 +98,17 @@ class PgWireTest : public testing::Test {
     return got;
   }
 
+  // Reads a reply holding one row of `bytes` bytes, served from a thread (a
+  // reply larger than the socket's buffer blocks its writer until read).
+  void ExchangeWideRow(size_t bytes) {
+    const std::string value(bytes, 'x');
+    const std::string reply =
+        Cat(Msg('2', ""), DataRow({value.c_str()}), Complete("SELECT 1"), Ready('I'));
+    std::thread server([&] { Serve(reply); });
+    wire_.Exchange(1, reply_, nullptr);
+    server.join();
+  }
+
   int client_ = -1;
   int server_ = -1;
   PgWire wire_;
@@ -183,6 +194,27 @@ TEST_F(PgWireTest, ReadsAReplyThatArrivesInPieces) {
   server.join();
   EXPECT_FALSE(reply_.broken) << reply_.io_error;
   EXPECT_EQ(reply_.rows_returned, 500u);
+}
+
+// A reply with a message of several MiB grows the input buffer; once read,
+// the buffer is given back and the next reply is read as usual.
+TEST_F(PgWireTest, GivesBackTheInputBufferAfterALargeMessage) {
+  ExchangeWideRow(3 << 20);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(reply_.rows_returned, 1u);
+  EXPECT_LE(wire_.input_capacity(), size_t{64} << 10);
+  Serve(Msg('2', "") + DataRow({"a"}) + Complete("SELECT 1") + Ready('I'));
+  wire_.Exchange(1, reply_, nullptr);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(reply_.rows_returned, 1u);
+}
+
+// Below the bound the grown buffer is kept: replies of the same size do not
+// allocate again.
+TEST_F(PgWireTest, KeepsAnInputBufferOfOrdinarySize) {
+  ExchangeWideRow(256 << 10);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_GE(wire_.input_capacity(), size_t{256} << 10);
 }
 
 TEST_F(PgWireTest, KeepsTheFirstErrorAndTheFailedTransactionState) {
