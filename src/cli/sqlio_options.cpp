@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/options.h"
+#include "core/plural.h"
 
 namespace loadcell {
 namespace {
@@ -355,8 +356,8 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
     const std::vector<std::string>& f = *fields;
     if (f.size() < 2 || f.size() > 4) {
       return Status::InvalidArgument(
-          fmt::format("{}: expected '<path> <threads> <mask> <size MB>', got {} field{}", where,
-                      f.size(), f.size() == 1 ? "" : "s"));
+          fmt::format("{}: expected '<path> <threads> <mask> <size MB>', got {}", where,
+                      CountOf(f.size(), "field", "fields")));
     }
     SqlioParamLine p;
     p.path = f[0];

@@ -20,6 +20,7 @@
 #include "cli/report_command.h"
 #include "cli/table_text.h"
 #include "cli/test_setup.h"
+#include "core/plural.h"
 #include "core/progress.h"
 #include "runner/runner.h"
 
@@ -267,8 +268,8 @@ std::string FormatSweep(const SweepTable& t, const std::string& format) {
     return out;
   }
 
-  std::string out = fmt::format("Sweep of {}: {} point{}", t.test, t.values.size(),
-                                t.values.size() == 1 ? "" : "s");
+  std::string out =
+      fmt::format("Sweep of {}: {}", t.test, CountOf(t.values.size(), "point", "points"));
   if (t.repeat > 1) out += fmt::format(", {} runs each (figures are means over the runs)", t.repeat);
   out += "\n\n";
   TextTable table;

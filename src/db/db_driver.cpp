@@ -334,6 +334,15 @@ std::string_view LoadDataFieldsClause(bool escaped) {
                  : " FIELDS TERMINATED BY '\\t' ESCAPED BY ''";
 }
 
+std::optional<size_t> FirstFailingWarning(const DbRows& warnings) {
+  for (size_t i = 0; i < warnings.rows.size(); ++i) {
+    const DbRows::Row& row = warnings.rows[i];
+    if (row.empty() || !row[0].has_value()) continue;
+    if (*row[0] == "Warning" || *row[0] == "Error") return i;
+  }
+  return std::nullopt;
+}
+
 void DbConnection::AppendQuoted(std::string& out, std::string_view s) {
   out += '\'';
   for (char c : s) {

@@ -157,6 +157,13 @@ TextRowInfo AppendTextRow(std::string& out, std::span<const DbValue> values, boo
 // backslash escapes when a row had one written, without otherwise.
 std::string_view LoadDataFieldsClause(bool escaped);
 
+// The index of the first row of a SHOW WARNINGS result (Level, Code,
+// Message) whose Level is "Warning" or "Error", or nullopt when every row is
+// a Note. A Note tells of a value the server adjusted as the column type
+// defines (a decimal rounded to its scale): the row was stored as an INSERT
+// would store it, so it does not fail a LOAD DATA.
+std::optional<size_t> FirstFailingWarning(const DbRows& warnings);
+
 struct DbCapabilities {
   bool prepared_statements = true;  // server-side (false with --db-ps-mode=disable)
   bool multi_row_insert = true;

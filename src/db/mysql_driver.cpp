@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "core/plural.h"
 #include "db/drivers.h"
 #include "db/dynamic_lib.h"
 
@@ -460,15 +461,31 @@ class MyConnection final : public DbConnection {
     return e;
   }
 
-  // The first warning or error of the last statement as an error with its
-  // code and SQLSTATE (LOAD DATA LOCAL reports row errors as warnings).
-  DbError FirstWarning() {
+  // The first condition of level Warning or Error of the last statement,
+  // which raised `count` conditions, as an error with its code and SQLSTATE
+  // (LOAD DATA LOCAL reports row errors as warnings); ok when all are Notes.
+  // The server keeps only the first max_error_count conditions: when those
+  // are all Notes and more were raised, a Warning may be among the lost ones,
+  // so that fails too rather than pass unseen.
+  DbError FirstWarning(unsigned count) {
     DbExecResult r;
+    DbRows warnings;
+    // SHOW WARNINGS leaves the conditions in place for GET DIAGNOSTICS.
+    if (DbError e = Execute("SHOW WARNINGS", r, &warnings); !e.ok()) return e;
+    const std::optional<size_t> failing = FirstFailingWarning(warnings);
+    if (!failing.has_value()) {
+      if (warnings.rows.size() >= count) return {};
+      return {DbErrorClass::kFatal, 0, "",
+              fmt::format("mysql: LOAD DATA ended with {}, of which the server kept only the "
+                          "first {}, all notes (max_error_count)",
+                          CountOf(count, "warning", "warnings"), warnings.rows.size())};
+    }
+    DbError e = Execute(fmt::format("GET DIAGNOSTICS CONDITION {} @loadcell_errno = MYSQL_ERRNO, "
+                                    "@loadcell_state = RETURNED_SQLSTATE, "
+                                    "@loadcell_text = MESSAGE_TEXT",
+                                    *failing + 1),
+                        r, nullptr);
     DbRows rows;
-    DbError e = Execute(
-        "GET DIAGNOSTICS CONDITION 1 @loadcell_errno = MYSQL_ERRNO, "
-        "@loadcell_state = RETURNED_SQLSTATE, @loadcell_text = MESSAGE_TEXT",
-        r, nullptr);
     if (e.ok()) e = Execute("SELECT @loadcell_errno, @loadcell_state, @loadcell_text", r, &rows);
     if (!e.ok()) return e;
     if (rows.rows.size() != 1 || rows.rows[0].size() != 3) {
@@ -769,7 +786,9 @@ DbError MyLoadData::Flush() {
   ascii_ = true;
   escaped_ = false;
   if (!e.ok()) return e;
-  if (Mariadb().mysql_warning_count(conn_->mysql()) > 0) return conn_->FirstWarning();
+  if (const unsigned warnings = Mariadb().mysql_warning_count(conn_->mysql()); warnings > 0) {
+    if (e = conn_->FirstWarning(warnings); !e.ok()) return e;
+  }
   if (r.rows_affected != expected) {
     return {DbErrorClass::kFatal, 0, "",
             fmt::format("mysql: LOAD DATA loaded {} of {} rows", r.rows_affected, expected)};

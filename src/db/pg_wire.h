@@ -70,6 +70,8 @@ class PgWire {
 
   // The bytes waiting to be sent (tests).
   const std::string& pending() const { return out_; }
+  // The bytes the input buffer holds allocated (tests).
+  size_t input_capacity() const { return in_.capacity(); }
 
  private:
   size_t Start(char type);

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -492,6 +493,19 @@ DbError BadValue(const char* sqlstate, size_t column, const std::string& why) {
           fmt::format("pgsql: bulk insert, column {}: {}", column + 1, why)};
 }
 
+// The text of a number as std::from_chars must see it to take what
+// PostgreSQL's input functions take: leading and trailing ASCII whitespace
+// and one leading '+' are dropped. A '+' followed by another sign is kept,
+// so that "+-5" stays invalid, as it is for the server.
+std::string_view NumberText(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\n\v\f\r";
+  const size_t first = s.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  s = s.substr(first, s.find_last_not_of(kSpace) - first + 1);
+  if (s.size() > 1 && s[0] == '+' && s[1] != '+' && s[1] != '-') s.remove_prefix(1);
+  return s;
+}
+
 // Appends value `column` of a binary COPY row (length word, then the bytes).
 DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, size_t column) {
   if (v.type == DbType::kNull) {
@@ -506,8 +520,9 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
       if (v.type == DbType::kInt || v.type == DbType::kBigInt) {
         x = v.i;
       } else if (v.type == DbType::kString) {
-        const char* end = v.s.data() + v.s.size();
-        auto [ptr, ec] = std::from_chars(v.s.data(), end, x);
+        const std::string_view text = NumberText(v.s);
+        const char* end = text.data() + text.size();
+        auto [ptr, ec] = std::from_chars(text.data(), end, x);
         if (ec != std::errc() || ptr != end) {
           return BadValue("22P02", column, "invalid integer '" + v.s + "'");
         }
@@ -533,8 +548,9 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
       } else if (v.type == DbType::kInt || v.type == DbType::kBigInt) {
         d = static_cast<double>(v.i);
       } else {
-        const char* end = v.s.data() + v.s.size();
-        auto [ptr, ec] = std::from_chars(v.s.data(), end, d);
+        const std::string_view text = NumberText(v.s);
+        const char* end = text.data() + text.size();
+        auto [ptr, ec] = std::from_chars(text.data(), end, d);
         if (ec != std::errc() || ptr != end) {
           return BadValue("22P02", column, "invalid number '" + v.s + "'");
         }

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/plural.h"
 #include "report/html_page.h"
 #include "report/html_svg.h"
 
@@ -352,11 +353,11 @@ class HtmlReporter final : public Reporter {
 std::string RenderRunHtml(const ResultData& r) {
   const Manifest& m = r.manifest;
   std::string out = html::PageStart("loadcell " + m.test + " report");
-  out += "<header><h1>loadcell " + Escape(m.test) + "</h1><p class=\"sub\">" +
-         Escape(fmt::format("{} thread{}, {} s measured, loadcell {}", m.threads,
-                            m.threads == 1 ? "" : "s", ShortNumber(r.total_time_s, 4),
-                            m.tool_version)) +
-         "</p></header>\n";
+  out +=
+      "<header><h1>loadcell " + Escape(m.test) + "</h1><p class=\"sub\">" +
+      Escape(fmt::format("{}, {} s measured, loadcell {}", CountOf(m.threads, "thread", "threads"),
+                         ShortNumber(r.total_time_s, 4), m.tool_version)) +
+      "</p></header>\n";
   out += Banners(r);
   out += "<section id=\"summary\"><h2>Summary</h2>" + SummaryCards(r) + "</section>\n";
   out += "<section id=\"over-time\"><h2>Over time</h2>";

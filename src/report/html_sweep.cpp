@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/plural.h"
 #include "report/html_page.h"
 #include "report/html_report.h"
 #include "report/html_svg.h"
@@ -36,8 +37,8 @@ std::string RenderSweepHtml(const SweepFigures& s) {
   std::string swept;
   for (const std::string& o : s.options) swept += (swept.empty() ? "--" : ", --") + o;
   out += "<header><h1>" + Escape(title) + "</h1><p class=\"sub\">" +
-         Escape(fmt::format("{} point{} over {}{}", s.points.size(), s.points.size() == 1 ? "" : "s",
-                            swept, s.repeat > 1 ? fmt::format(", {} runs each", s.repeat) : "")) +
+         Escape(fmt::format("{} over {}{}", CountOf(s.points.size(), "point", "points"), swept,
+                            s.repeat > 1 ? fmt::format(", {} runs each", s.repeat) : "")) +
          "</p></header>\n";
   if (s.interrupted) {
     out += "<p class=\"banner\">The sweep was interrupted; only the finished points are shown.</p>";

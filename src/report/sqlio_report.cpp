@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "core/plural.h"
+
 namespace loadcell {
 namespace {
 
@@ -34,16 +36,15 @@ std::string FormatSqlioHeader(const SqlioHeaderInfo& h) {
   if (!h.param_file.empty()) {
     o += "parameter file used: " + h.param_file + "\n";
     for (const SqlioHeaderFile& f : h.files) {
-      o += fmt::format("\tfile {} with {} thread{} ({}-{}) using mask 0x{:x} ({})\n", f.shown,
-                       f.threads, f.threads == 1 ? "" : "s", f.first_thread,
+      o += fmt::format("\tfile {} with {} ({}-{}) using mask 0x{:x} ({})\n", f.shown,
+                       CountOf(f.threads, "thread", "threads"), f.first_thread,
                        f.first_thread + f.threads - 1, f.mask, f.mask);
     }
   }
   for (const std::string& d : h.drives) o += d + "\n";
   for (const SqlioHeaderFile& f : h.files) {
-    o +=
-        fmt::format("{} thread{} {} for {} secs {} file {}\n", f.threads, f.threads == 1 ? "" : "s",
-                    h.write ? "writing" : "reading", h.seconds, h.write ? "to" : "from", f.shown);
+    o += fmt::format("{} {} for {} secs {} file {}\n", CountOf(f.threads, "thread", "threads"),
+                     h.write ? "writing" : "reading", h.seconds, h.write ? "to" : "from", f.shown);
   }
   o += fmt::format("\tusing {}KB {} IOs\n", h.block_kb, h.access);
   if (h.stripe != 0) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/clock.h"
+#include "core/plural.h"
 #include "core/progress.h"
 #include "core/random.h"
 #include "io/io_engine.h"
@@ -18,9 +19,6 @@
 
 namespace loadcell {
 namespace {
-
-// "1 file", "2 files".
-std::string FileCount(uint64_t n) { return fmt::format("{} file{}", n, n == 1 ? "" : "s"); }
 
 constexpr uint64_t kChunkTarget = 1ULL << 20;  // prepare writes ~1 MiB per call
 
@@ -239,9 +237,9 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
                                    s.num_files, HumanBytes(s.file_size)));
     return WriteManifest(fs, s.dir, m);
   }
-  Say(console, fmt::format("Creating files for the test in {} ({} to write{})...", s.dir,
-                           HumanBytes(total),
-                           reused > 0 ? fmt::format(", {} reused", FileCount(reused)) : ""));
+  Say(console,
+      fmt::format("Creating files for the test in {} ({} to write{})...", s.dir, HumanBytes(total),
+                  reused > 0 ? fmt::format(", {} reused", CountOf(reused, "file", "files")) : ""));
 
   const uint64_t chunk = std::max<uint64_t>(1, kChunkTarget / s.block_size) * s.block_size;
   IoBuffer buf(static_cast<unsigned char*>(AllocateIoBuffer(chunk)));
@@ -270,7 +268,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
       (void)WriteManifest(fs, s.dir, m);
       const uint64_t complete = reused + written_files;
       const std::string state =
-          fmt::format("{} of {} complete", complete, FileCount(s.num_files));
+          fmt::format("{} of {} complete", complete, CountOf(s.num_files, "file", "files"));
       if (st.code() == StatusCode::kCancelled) {
         return Status::Cancelled(fmt::format(
             "prepare interrupted: removed the partial file '{}'; {}; run '{}' again to resume",
@@ -320,7 +318,7 @@ Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole&
     }
   }
   LC_RETURN_IF_ERROR(fs.Unlink(ManifestPath(dir)));
-  Say(console, fmt::format("Removed {} and the manifest.", FileCount(removed)));
+  Say(console, fmt::format("Removed {} and the manifest.", CountOf(removed, "file", "files")));
   return Status::Ok();
 }
 

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/plural.h"
 #include "core/progress.h"
 #include "core/random.h"
 #include "runner/runner.h"
@@ -249,9 +250,10 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
     return st.first_error;
   }
   const double secs = static_cast<double>(MonotonicNow() - t0) / 1e9;
-  PrintOut(fmt::format("Prepared {} table{} of {} rows in {:.2f}s ({}, {} thread{})\n", ntables,
-                       ntables == 1 ? "" : "s", rows_loaded ? c.opts->table_size : 0, secs,
-                       c.driver->Capabilities().bulk_insert, workers, workers == 1 ? "" : "s"));
+  PrintOut(fmt::format("Prepared {} of {} rows in {:.2f}s ({}, {})\n",
+                       CountOf(ntables, "table", "tables"), rows_loaded ? c.opts->table_size : 0,
+                       secs, c.driver->Capabilities().bulk_insert,
+                       CountOf(workers, "thread", "threads")));
   return Status::Ok();
 }
 

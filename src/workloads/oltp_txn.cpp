@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/plural.h"
 #include "runner/recorder.h"
 #include "runner/runner.h"
 
@@ -27,10 +28,6 @@ uint64_t ThreadCpuNs() {
   timespec ts{};
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
-}
-
-std::string Plural(int64_t n, const char* one, const char* many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
 // Base of the OLTP workers: connection, statement cache, counters, error
@@ -552,30 +549,30 @@ std::string DescribePlan(const OltpPlan& plan) {
   for (const OltpStep& s : plan.steps) {
     switch (s.stmt) {
       case OltpStmt::kPointSelect:
-        parts.push_back(Plural(s.repeat, "point select", "point selects"));
+        parts.push_back(CountOf(s.repeat, "point select", "point selects"));
         break;
       case OltpStmt::kSimpleRange:
-        parts.push_back(Plural(s.repeat, "simple range", "simple ranges"));
+        parts.push_back(CountOf(s.repeat, "simple range", "simple ranges"));
         break;
       case OltpStmt::kSumRange:
-        parts.push_back(Plural(s.repeat, "sum range", "sum ranges"));
+        parts.push_back(CountOf(s.repeat, "sum range", "sum ranges"));
         break;
       case OltpStmt::kOrderRange:
-        parts.push_back(Plural(s.repeat, "order range", "order ranges"));
+        parts.push_back(CountOf(s.repeat, "order range", "order ranges"));
         break;
       case OltpStmt::kDistinctRange:
-        parts.push_back(Plural(s.repeat, "distinct range", "distinct ranges"));
+        parts.push_back(CountOf(s.repeat, "distinct range", "distinct ranges"));
         break;
       case OltpStmt::kIndexUpdate:
-        parts.push_back(Plural(s.repeat, "index update", "index updates"));
+        parts.push_back(CountOf(s.repeat, "index update", "index updates"));
         break;
       case OltpStmt::kNonIndexUpdate:
-        parts.push_back(Plural(s.repeat, "non-index update", "non-index updates"));
+        parts.push_back(CountOf(s.repeat, "non-index update", "non-index updates"));
         break;
       case OltpStmt::kDelete:
         parts.push_back(plan.kind == OltpKind::kDelete
                             ? std::string("1 delete")
-                            : Plural(s.repeat, "delete + insert", "delete + inserts"));
+                            : CountOf(s.repeat, "delete + insert", "delete + inserts"));
         break;
       case OltpStmt::kInsert:
       case OltpStmt::kInsertAutoInc:

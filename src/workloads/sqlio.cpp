@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "core/clock.h"
+#include "core/plural.h"
 #include "core/random.h"
 #include "io/io_engine.h"
 #include "os/system_info.h"
@@ -271,9 +272,8 @@ std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const
   if (plan_.open_flags & O_DSYNC) flags += "|O_DSYNC";
   d.emplace_back("Open flags", flags);
   for (const SqlioTarget& t : plan_.targets) {
-    d.emplace_back("File " + t.shown,
-                   fmt::format("{} ({} bytes, {} thread{}, mask 0x{:x})", t.path, t.size,
-                               t.threads, t.threads == 1 ? "" : "s", t.mask));
+    d.emplace_back("File " + t.shown, fmt::format("{} ({} bytes, {}, mask 0x{:x})", t.path, t.size,
+                                                  CountOf(t.threads, "thread", "threads"), t.mask));
   }
   return d;
 }

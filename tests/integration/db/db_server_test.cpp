@@ -300,6 +300,24 @@ TEST_P(DbServerTest, PgBulkInsertTypesRoundTrip) {
                       DbValue::Double(1.5)})
                   .ok());
   ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>(8, DbValue::Null())).ok());
+  // Numbers as text take what the server's own input takes: surrounding
+  // whitespace and one leading '+'.
+  ASSERT_TRUE(
+      bulk->AddRow(std::vector<DbValue>{DbValue::String(" +5 "), DbValue::String("\t-7\n"),
+                                        DbValue::String("+12"), DbValue::String(" +1.5\r\n"),
+                                        DbValue::String("\f+2e3 "), DbValue::Null(),
+                                        DbValue::Null(), DbValue::Null()})
+          .ok());
+  // What it refuses is refused here too, as an invalid text representation.
+  for (const char* bad : {"+-5", "++5", "-+5", "+", " ", "", "+ 5", "5 5", "0x10"}) {
+    for (size_t col : {1, 4}) {  // b INTEGER, g DOUBLE PRECISION
+      std::vector<DbValue> row(8, DbValue::Null());
+      row[col] = DbValue::String(bad);
+      const DbError bad_e = bulk->AddRow(row);
+      EXPECT_EQ(bad_e.sqlstate, "22P02")
+          << "'" << bad << "' column " << col << ": " << bad_e.message;
+    }
+  }
   // Refused before it reaches the server: the row is not sent, the load goes on.
   DbError e = bulk->AddRow(std::vector<DbValue>{DbValue::Int(40000), DbValue::Null(),
                                                 DbValue::Null(), DbValue::Null(), DbValue::Null(),
@@ -316,11 +334,14 @@ TEST_P(DbServerTest, PgBulkInsertTypesRoundTrip) {
   ASSERT_TRUE(c->Execute("SELECT a, b, e, f, g, h, i, j FROM " + t + " ORDER BY a NULLS LAST", r,
                          &rows)
                   .ok());
-  ASSERT_EQ(rows.rows.size(), 2u);
+  ASSERT_EQ(rows.rows.size(), 3u);
   const DbRows::Row want = {"-32768", "2147483647", "1099511627776", "3", "-0.25",
                             "tab\there 'q' \xc3\xa9", "ab   ", "1.5"};
   EXPECT_EQ(rows.rows[0], want);
-  for (const auto& v : rows.rows[1]) EXPECT_FALSE(v.has_value());
+  const DbRows::Row want_trimmed = {"5",    "-7",         "12",         "1.5",
+                                    "2000", std::nullopt, std::nullopt, std::nullopt};
+  EXPECT_EQ(rows.rows[1], want_trimmed);
+  for (const auto& v : rows.rows[2]) EXPECT_FALSE(v.has_value());
 
   // NUMERIC and DATE are not written in binary: the text format loads them.
   const std::string t2 = TableName("bulktext");

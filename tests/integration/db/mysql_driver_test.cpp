@@ -53,6 +53,23 @@ class MysqlDriverTest : public testing::Test {
     return std::stoll(*rows.rows[0][0]);
   }
 
+  // Recreates the table as (id, m DECIMAL(5,1), v VARCHAR(3)), where a value
+  // can be rounded (a Note) or cut (a Warning), and bulk-loads `rows` of
+  // (m, v) text into it; returns what the load said.
+  DbError LoadNarrow(const std::vector<std::pair<std::string, std::string>>& rows) {
+    Exec(*conn_, "DROP TABLE " + table_);
+    Exec(*conn_, "CREATE TABLE " + table_ +
+                     " (id INTEGER NOT NULL PRIMARY KEY, m DECIMAL(5,1), v VARCHAR(3))");
+    std::unique_ptr<DbBulkInsert> bulk;
+    DbError e = conn_->BeginBulkInsert(table_, {"id", "m", "v"}, bulk);
+    for (size_t i = 0; e.ok() && i < rows.size(); ++i) {
+      e = bulk->AddRow(std::vector<DbValue>{DbValue::Int(static_cast<int64_t>(i + 1)),
+                                            DbValue::String(rows[i].first),
+                                            DbValue::String(rows[i].second)});
+    }
+    return e.ok() ? bulk->Finish() : e;
+  }
+
   std::vector<std::unique_ptr<DriverSetup>> setups_;
   std::unique_ptr<DbConnection> conn_;
   std::string table_;
@@ -131,6 +148,38 @@ TEST_F(MysqlDriverTest, BadValueFailsWithTheServersCode) {
   EXPECT_NE(e.message.find("many"), std::string::npos) << e.message;
   // The connection goes on.
   EXPECT_GE(Count(), 0);
+}
+
+// A decimal with more digits than its scale is rounded with a Note, as an
+// INSERT would round it: the load succeeds and keeps the rounded value.
+TEST_F(MysqlDriverTest, NotesDoNotFailTheLoad) {
+  DbError e = LoadNarrow({{"1.25", "a"}, {"1.25", "ab"}, {"1.25", "abc"}});
+  EXPECT_TRUE(e.ok()) << e.message;
+  DbExecResult r;
+  DbRows rows;
+  ASSERT_TRUE(conn_->Execute("SELECT m FROM " + table_ + " ORDER BY id", r, &rows).ok());
+  ASSERT_EQ(rows.rows.size(), 3u);
+  for (const DbRows::Row& row : rows.rows) EXPECT_EQ(row[0], "1.3");
+}
+
+// A Warning after Notes fails the load with the Warning's code and text, not
+// the first Note's.
+TEST_F(MysqlDriverTest, AWarningAfterNotesFailsTheLoad) {
+  DbError e = LoadNarrow({{"1.25", "abc"}, {"2.5", "toolong"}});
+  EXPECT_FALSE(e.ok());
+  EXPECT_EQ(e.code, 1265) << e.message;  // data truncated
+  EXPECT_NE(e.message.find("'v'"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("row 2"), std::string::npos) << e.message;
+}
+
+// Notes beyond what the server keeps (max_error_count) may hide a Warning:
+// such a load fails rather than pass unseen.
+TEST_F(MysqlDriverTest, NotesBeyondMaxErrorCountFailTheLoad) {
+  Exec(*conn_, "SET SESSION max_error_count = 1");
+  DbError e = LoadNarrow({{"1.25", "a"}, {"1.25", "b"}});
+  EXPECT_FALSE(e.ok());
+  EXPECT_NE(e.message.find("max_error_count"), std::string::npos) << e.message;
+  Exec(*conn_, "SET SESSION max_error_count = DEFAULT");
 }
 
 // The server may ask for any local file in a LOAD DATA LOCAL statement; the

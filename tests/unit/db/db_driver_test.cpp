@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
+#include <optional>
 
 namespace loadcell {
 namespace {
@@ -266,6 +268,36 @@ TEST(DbTextRow, SaysWhetherAnythingWasEscaped) {
 TEST(DbTextRow, LoadDataReadsEscapesOnlyWhenTheRowsHaveThem) {
   EXPECT_EQ(LoadDataFieldsClause(true), " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\'");
   EXPECT_EQ(LoadDataFieldsClause(false), " FIELDS TERMINATED BY '\\t' ESCAPED BY ''");
+}
+
+DbRows ShowWarnings(std::initializer_list<const char*> levels) {
+  DbRows w;
+  w.columns = {"Level", "Code", "Message"};
+  for (const char* level : levels) {
+    w.rows.push_back({std::string(level), std::string("1265"), std::string("Data truncated")});
+  }
+  return w;
+}
+
+TEST(DbLoadWarnings, NotesAloneFailNothing) {
+  EXPECT_EQ(FirstFailingWarning(ShowWarnings({})), std::nullopt);
+  EXPECT_EQ(FirstFailingWarning(ShowWarnings({"Note"})), std::nullopt);
+  EXPECT_EQ(FirstFailingWarning(ShowWarnings({"Note", "Note", "Note"})), std::nullopt);
+}
+
+TEST(DbLoadWarnings, TheFirstWarningOrErrorIsChosenPastNotes) {
+  EXPECT_EQ(FirstFailingWarning(ShowWarnings({"Warning"})), 0u);
+  EXPECT_EQ(FirstFailingWarning(ShowWarnings({"Note", "Warning", "Error"})), 1u);
+  EXPECT_EQ(FirstFailingWarning(ShowWarnings({"Note", "Note", "Error", "Warning"})), 2u);
+}
+
+TEST(DbLoadWarnings, RowsWithoutALevelAreSkipped) {
+  DbRows w = ShowWarnings({"Note"});
+  w.rows.push_back({std::nullopt, std::string("1"), std::string("x")});
+  w.rows.push_back({});
+  EXPECT_EQ(FirstFailingWarning(w), std::nullopt);
+  w.rows.push_back({std::string("Warning")});
+  EXPECT_EQ(FirstFailingWarning(w), 3u);
 }
 
 TEST(DbTextRow, NulFollowedByDigitsKeepsItsMeaningInCopysDialect) {

@@ -7,10 +7,13 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -66,6 +69,15 @@ std::string Error(const std::string& severity, const std::string& state, const s
                       std::string(1, '\0')));
 }
 
+// A bug that makes the client read more than the server sent, or a test that
+// writes more than the socket holds, must fail the test, not hang it. The
+// socket timeouts end a blocked read or write of the test's own; the client,
+// though, goes on waiting with poll() when a recv times out (as it must with
+// a slow server), so a watchdog shuts its socket down after kDeadline, which
+// ends that wait as a lost connection.
+constexpr timeval kSocketTimeout{2, 0};
+constexpr std::chrono::seconds kDeadline{5};
+
 class PgWireTest : public testing::Test {
  protected:
   void SetUp() override {
@@ -73,15 +85,38 @@ class PgWireTest : public testing::Test {
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
     client_ = fds[0];
     server_ = fds[1];
+    for (int fd : fds) {
+      ASSERT_EQ(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &kSocketTimeout, sizeof(timeval)), 0);
+      ASSERT_EQ(setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &kSocketTimeout, sizeof(timeval)), 0);
+    }
     wire_.Reset(client_);
+    watchdog_ = std::thread([this, fd = client_] {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (!done_cv_.wait_for(lock, kDeadline, [this] { return done_; })) {
+        ADD_FAILURE() << "still running after " << kDeadline.count()
+                      << " s: the client waited for bytes that were never sent";
+        shutdown(fd, SHUT_RDWR);
+      }
+    });
   }
   void TearDown() override {
+    if (watchdog_.joinable()) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        done_ = true;
+      }
+      done_cv_.notify_all();
+      watchdog_.join();
+    }
     if (client_ >= 0) close(client_);
     if (server_ >= 0) close(server_);
   }
 
+  // MSG_NOSIGNAL: a write to a client the watchdog shut down fails the
+  // assertion instead of killing the test binary with SIGPIPE.
   void Serve(const std::string& bytes) {
-    ASSERT_EQ(write(server_, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+    ASSERT_EQ(send(server_, bytes.data(), bytes.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(bytes.size()));
   }
   // What the client sent so far.
   std::string Received() {
@@ -98,10 +133,25 @@ class PgWireTest : public testing::Test {
     return got;
   }
 
+  // Reads a reply holding one row of `bytes` bytes, served from a thread (a
+  // reply larger than the socket's buffer blocks its writer until read).
+  void ExchangeWideRow(size_t bytes) {
+    const std::string value(bytes, 'x');
+    const std::string reply =
+        Cat(Msg('2', ""), DataRow({value.c_str()}), Complete("SELECT 1"), Ready('I'));
+    std::thread server([&] { Serve(reply); });
+    wire_.Exchange(1, reply_, nullptr);
+    server.join();
+  }
+
   int client_ = -1;
   int server_ = -1;
   PgWire wire_;
   PgReply reply_;
+  std::thread watchdog_;
+  std::mutex mu_;
+  std::condition_variable done_cv_;
+  bool done_ = false;  // guarded by mu_
 };
 
 TEST_F(PgWireTest, EncodesBindExecuteSyncAsTheProtocolSays) {
@@ -183,6 +233,27 @@ TEST_F(PgWireTest, ReadsAReplyThatArrivesInPieces) {
   server.join();
   EXPECT_FALSE(reply_.broken) << reply_.io_error;
   EXPECT_EQ(reply_.rows_returned, 500u);
+}
+
+// A reply with a message of several MiB grows the input buffer; once read,
+// the buffer is given back and the next reply is read as usual.
+TEST_F(PgWireTest, GivesBackTheInputBufferAfterALargeMessage) {
+  ExchangeWideRow(3 << 20);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(reply_.rows_returned, 1u);
+  EXPECT_LE(wire_.input_capacity(), size_t{64} << 10);
+  Serve(Msg('2', "") + DataRow({"a"}) + Complete("SELECT 1") + Ready('I'));
+  wire_.Exchange(1, reply_, nullptr);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(reply_.rows_returned, 1u);
+}
+
+// Below the bound the grown buffer is kept: replies of the same size do not
+// allocate again.
+TEST_F(PgWireTest, KeepsAnInputBufferOfOrdinarySize) {
+  ExchangeWideRow(256 << 10);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_GE(wire_.input_capacity(), size_t{256} << 10);
 }
 
 TEST_F(PgWireTest, KeepsTheFirstErrorAndTheFailedTransactionState) {
