@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -267,13 +268,40 @@ DbError DbConnection::BeginBulkInsert(std::string_view table,
 
 namespace {
 
-// Per byte: 1 when COPY and LOAD DATA need it escaped, 2 when it is not ASCII.
-constexpr std::array<uint8_t, 256> kTextByteClass = [] {
-  std::array<uint8_t, 256> t{};
-  for (int c : {'\\', '\t', '\n', '\r', '\0'}) t[static_cast<unsigned char>(c)] = 1;
-  for (int c = 0x80; c < 0x100; ++c) t[c] = 2;
-  return t;
-}();
+// Bytes of a string that may need an escape (any control byte, backslash)
+// and bytes outside ASCII, eight at a time: the usual string has neither and
+// is appended whole.
+struct TextScan {
+  bool maybe_escape = false;
+  bool non_ascii = false;
+};
+
+TextScan ScanText(std::string_view s) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  uint64_t low = 0;   // high bit set in a lane whose byte was < 0x20 or a backslash
+  uint64_t high = 0;  // high bits of the bytes themselves
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    const uint64_t bs = w ^ (kOnes * '\\');
+    // (x - n) & ~x has the lane's high bit set when x < n (x below 0x80).
+    low |= ((w - kOnes * 0x20) & ~w) | ((bs - kOnes) & ~bs);
+    high |= w;
+  }
+  TextScan out;
+  out.maybe_escape = (low & kHigh) != 0;
+  for (; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    out.maybe_escape |= c < 0x20 || c == '\\';
+    high |= c;
+  }
+  out.non_ascii = (high & kHigh) != 0;
+  // Text outside ASCII goes the careful way: byte by byte.
+  if (out.non_ascii) out.maybe_escape = true;
+  return out;
+}
 
 }  // namespace
 
@@ -297,25 +325,24 @@ TextRowInfo AppendTextRow(std::string& out, std::span<const DbValue> values, boo
         }
         break;
       case DbType::kString: {
-        // One pass classifies the bytes; the usual string needs no escape
-        // and is appended whole.
-        uint8_t cls = 0;
-        for (char c : v.s) cls |= kTextByteClass[static_cast<unsigned char>(c)];
-        if (cls & 2) info.ascii = false;
-        if ((cls & 1) == 0) {
+        const TextScan scan = ScanText(v.s);
+        if (scan.non_ascii) info.ascii = false;
+        if (!scan.maybe_escape) {
           out += v.s;
           break;
         }
-        info.escaped = true;
         for (char c : v.s) {
+          const char* esc = nullptr;
           switch (c) {
-            case '\\': out += "\\\\"; break;
-            case '\t': out += "\\t"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\0': out += mysql ? "\\0" : "\\000"; break;
-            default: out += c;
+            case '\\': esc = "\\\\"; break;
+            case '\t': esc = "\\t"; break;
+            case '\n': esc = "\\n"; break;
+            case '\r': esc = "\\r"; break;
+            case '\0': esc = mysql ? "\\0" : "\\000"; break;
+            default: out += c; continue;
           }
+          out += esc;
+          info.escaped = true;
         }
         break;
       }

@@ -265,6 +265,31 @@ TEST(DbTextRow, SaysWhetherAnythingWasEscaped) {
   EXPECT_EQ(out, "caf\xc3\xa9\n");
 }
 
+// Strings are scanned eight bytes at a time: a byte to escape or outside
+// ASCII is found at every position of strings of every length up to 40, and
+// other control bytes pass as they are, unescaped.
+TEST(DbTextRow, FindsEveryByteAtEveryPosition) {
+  for (size_t len = 1; len <= 40; ++len) {
+    for (size_t at = 0; at < len; ++at) {
+      for (char c : {'\\', '\t', '\n', '\r', '\0', '\x01', '\x1f', '\x7f', '\x80', '\xff'}) {
+        std::string s(len, 'a');
+        s[at] = c;
+        std::string out;
+        const TextRowInfo info = AppendTextRow(out, std::vector<DbValue>{DbValue::String(s)}, true);
+        const bool needs_escape = c == '\\' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
+        SCOPED_TRACE(testing::Message() << "len " << len << " at " << at << " byte "
+                                        << static_cast<int>(static_cast<unsigned char>(c)));
+        EXPECT_EQ(info.escaped, needs_escape);
+        EXPECT_EQ(info.ascii, static_cast<unsigned char>(c) < 0x80);
+        EXPECT_EQ(out.size(), len + (needs_escape ? 2 : 1));  // escape pairs, newline
+        if (!needs_escape) {
+          EXPECT_EQ(out, s + "\n");
+        }
+      }
+    }
+  }
+}
+
 TEST(DbTextRow, LoadDataReadsEscapesOnlyWhenTheRowsHaveThem) {
   EXPECT_EQ(LoadDataFieldsClause(true), " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\'");
   EXPECT_EQ(LoadDataFieldsClause(false), " FIELDS TERMINATED BY '\\t' ESCAPED BY ''");
