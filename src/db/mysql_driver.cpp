@@ -9,6 +9,7 @@
 #include <cerrno>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,7 @@
 #include "core/plural.h"
 #include "db/drivers.h"
 #include "db/dynamic_lib.h"
+#include "db/mysql_wire.h"
 
 namespace loadcell {
 namespace {
@@ -237,6 +239,9 @@ uint16_t U16(std::string_view p, size_t i) {
                                static_cast<unsigned char>(p[i + 1]) << 8);
 }
 
+// See MysqlAddNegotiatedFlagsForTesting.
+std::atomic<uint64_t> added_flags_for_testing{0};
+
 class MyConnection;
 
 class MyStatement final : public DbStatement {
@@ -373,15 +378,20 @@ class MyConnection final : public DbConnection {
                                 where, s.user, s.db, why, code, hint));
     }
     ++generation_;
-    // Our own COM_STMT_EXECUTE needs the plain socket (no TLS, no compression).
+    // Our own COM_STMT_EXECUTE needs what the handshake agreed to suit it
+    // (MyOwnPathObstacle says what); otherwise libmariadb runs everything.
     raw_ok_ = false;
-    if (Mariadb().mysql_get_ssl_cipher(mysql_) == nullptr &&
-        (mysql_->client_flag & CLIENT_COMPRESS) == 0) {
+    raw_obstacle_ = MyOwnPathObstacle(
+        mysql_->client_flag | added_flags_for_testing.load(std::memory_order_relaxed),
+        mysql_->server_capabilities, Mariadb().mysql_get_ssl_cipher(mysql_) != nullptr);
+    if (raw_obstacle_ == nullptr) {
       const int fd = static_cast<int>(Mariadb().mysql_get_socket(mysql_));
       const int flags = fd >= 0 ? ::fcntl(fd, F_GETFL) : -1;
       if (flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0) {
         raw_.Reset(fd);
         raw_ok_ = true;
+      } else {
+        raw_obstacle_ = "the socket cannot be made blocking";
       }
     }
     return Status::Ok();
@@ -501,8 +511,9 @@ class MyConnection final : public DbConnection {
   }
 
   // The socket for our own COM_STMT_EXECUTE; nullptr when libmariadb must
-  // run every statement (TLS, compression).
+  // run every statement (raw_obstacle() says why).
   RawIo* raw() { return raw_ok_ ? &raw_ : nullptr; }
+  const char* raw_obstacle() const { return raw_obstacle_; }
   // A request on our socket that failed half-way leaves bytes of its reply
   // unread: the connection is closed, so that no later request reads them
   // as its own (every request then says the connection is lost, and a
@@ -581,6 +592,7 @@ class MyConnection final : public DbConnection {
     if (mysql_ != nullptr) Mariadb().mysql_close(mysql_);  // invalidates open statements
     mysql_ = nullptr;
     raw_ok_ = false;
+    raw_obstacle_ = "the connection is closed";
   }
 
   const MySettings* settings_;
@@ -590,6 +602,7 @@ class MyConnection final : public DbConnection {
   InfileSource infile_;
   RawIo raw_;
   bool raw_ok_ = false;
+  const char* raw_obstacle_ = "the connection is closed";
 };
 
 DbError MyStatement::Fail() {
@@ -1001,5 +1014,16 @@ class MysqlDriver final : public DbDriver {
 }  // namespace
 
 std::unique_ptr<DbDriver> NewMysqlDriver() { return std::make_unique<MysqlDriver>(); }
+
+std::string MysqlOwnPathObstacle(const DbConnection& conn) {
+  const auto* my = dynamic_cast<const MyConnection*>(&conn);
+  if (my == nullptr) return "not a connection of the mysql driver";
+  const char* why = my->raw_obstacle();
+  return why != nullptr ? why : "";
+}
+
+void MysqlAddNegotiatedFlagsForTesting(uint64_t flags) {
+  added_flags_for_testing.store(flags, std::memory_order_relaxed);
+}
 
 }  // namespace loadcell
