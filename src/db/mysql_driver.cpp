@@ -4,9 +4,6 @@
 
 #include <mysql.h>
 #include <fcntl.h>
-#include <sys/socket.h>
-
-#include <cerrno>
 
 #include <algorithm>
 #include <atomic>
@@ -124,89 +121,6 @@ int InfileError(void* /*ptr*/, char* msg, unsigned int len) {
   return 2000;  // CR_UNKNOWN_ERROR
 }
 
-// Statements without rows to keep go over libmariadb's socket through our
-// own COM_STMT_EXECUTE: one send() and, on the socket made blocking, one
-// recv() for a small reply (libmariadb reads with MSG_DONTWAIT: a recv that
-// finds nothing, a poll(), then the recv). libmariadb still connects,
-// prepares, closes and runs everything else; it reads with MSG_DONTWAIT, so
-// the blocking socket changes nothing for it.
-class RawIo {
- public:
-  void Reset(int fd) {
-    fd_ = fd;
-    pos_ = end_ = 0;
-  }
-  std::string& out() { return out_; }
-
-  bool Send() {
-    size_t done = 0;
-    while (done < out_.size()) {
-      const ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      done += static_cast<size_t>(n);
-    }
-    return true;
-  }
-
-  // The next packet's payload, valid until the next call; false when the
-  // connection ended.
-  bool Next(std::string_view& payload) {
-    if (!Fill(4)) return false;
-    size_t len = Len();
-    pos_ += 4;
-    if (len < 0xFFFFFF) {
-      if (!Fill(len)) return false;
-      payload = std::string_view(buf_.data() + pos_, len);
-      pos_ += len;
-      return true;
-    }
-    big_.clear();
-    for (;;) {  // a payload of 16 MB or more comes in several packets
-      if (!Fill(len)) return false;
-      big_.append(buf_.data() + pos_, len);
-      pos_ += len;
-      if (len < 0xFFFFFF) break;
-      if (!Fill(4)) return false;
-      len = Len();
-      pos_ += 4;
-    }
-    payload = big_;
-    return true;
-  }
-
- private:
-  size_t Len() const {
-    const auto* b = reinterpret_cast<const unsigned char*>(buf_.data() + pos_);
-    return static_cast<size_t>(b[0]) | static_cast<size_t>(b[1]) << 8 |
-           static_cast<size_t>(b[2]) << 16;
-  }
-  // Makes `n` bytes from pos_ available.
-  bool Fill(size_t n) {
-    if (end_ - pos_ >= n) return true;
-    if (pos_ > 0) {
-      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
-      end_ -= pos_;
-      pos_ = 0;
-    }
-    if (buf_.size() < n) buf_.resize(std::max<size_t>(n, 64 * 1024));
-    while (end_ < n) {
-      const ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, 0);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) return false;
-      end_ += static_cast<size_t>(r);
-    }
-    return true;
-  }
-
-  int fd_ = -1;
-  std::string buf_ = std::string(64 * 1024, '\0');
-  size_t pos_ = 0;
-  size_t end_ = 0;
-  std::string big_;
-  std::string out_;
-};
-
 // A length-encoded integer at p[i]; advances i. False when cut short.
 bool LenEnc(std::string_view p, size_t& i, uint64_t& v) {
   if (i >= p.size()) return false;
@@ -314,8 +228,8 @@ class MyStatement final : public DbStatement {
     }
   }
   DbError Fail();
-  bool RawExecute(RawIo& io, DbExecResult& result, DbError& e);
-  DbError RawReply(RawIo& io, DbExecResult& result);
+  bool RawExecute(MyRawIo& io, DbExecResult& result, DbError& e);
+  DbError RawReply(MyRawIo& io, DbExecResult& result);
   DbError KeepRow(DbRows& rows);
   DbError BindResult(DbRows& rows);
 
@@ -512,7 +426,7 @@ class MyConnection final : public DbConnection {
 
   // The socket for our own COM_STMT_EXECUTE; nullptr when libmariadb must
   // run every statement (raw_obstacle() says why).
-  RawIo* raw() { return raw_ok_ ? &raw_ : nullptr; }
+  MyRawIo* raw() { return raw_ok_ ? &raw_ : nullptr; }
   const char* raw_obstacle() const { return raw_obstacle_; }
   // A request on our socket that failed half-way leaves bytes of its reply
   // unread: the connection is closed, so that no later request reads them
@@ -600,7 +514,7 @@ class MyConnection final : public DbConnection {
   MYSQL* mysql_ = nullptr;
   uint64_t generation_ = 0;
   InfileSource infile_;
-  RawIo raw_;
+  MyRawIo raw_;
   bool raw_ok_ = false;
   const char* raw_obstacle_ = "the connection is closed";
 };
@@ -667,7 +581,7 @@ DbError MyStatement::Execute(DbExecResult& result, DbRows* rows) {
             "mysql: statement prepared before a reconnect: prepare it again"};
   }
   if (rows == nullptr) {
-    if (RawIo* io = conn_->raw()) {
+    if (MyRawIo* io = conn_->raw()) {
       DbError e;
       if (RawExecute(*io, result, e)) return e;
     }
@@ -831,7 +745,7 @@ void PutLenEnc(std::string& o, uint64_t v) {
 // COM_STMT_EXECUTE with the current binds, their types sent each time. False
 // (nothing sent) when the request would not fit one packet: libmariadb runs
 // it then.
-bool MyStatement::RawExecute(RawIo& io, DbExecResult& result, DbError& e) {
+bool MyStatement::RawExecute(MyRawIo& io, DbExecResult& result, DbError& e) {
   std::string& o = io.out();
   o.assign(4, '\0');
   o += '\x17';  // COM_STMT_EXECUTE
@@ -889,7 +803,7 @@ bool MyStatement::RawExecute(RawIo& io, DbExecResult& result, DbError& e) {
 // Reads the reply to COM_STMT_EXECUTE: an OK, an ERR, or a result set
 // (column count, the columns unless the server leaves out metadata it sent
 // before, EOF, binary rows, EOF), counting the rows.
-DbError MyStatement::RawReply(RawIo& io, DbExecResult& result) {
+DbError MyStatement::RawReply(MyRawIo& io, DbExecResult& result) {
   std::string_view p;
   for (;;) {
     if (!io.Next(p)) return conn_->RawLost();

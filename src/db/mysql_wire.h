@@ -4,12 +4,52 @@
 // their replies read back) that tests reach without a server, and the hooks
 // by which tests against a server see which path a connection took.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "db/db_driver.h"
 
 namespace loadcell {
+
+// Statements without rows to keep go over libmariadb's socket through our
+// own COM_STMT_EXECUTE: one send() and, on the socket made blocking, one
+// recv() for a small reply (libmariadb reads with MSG_DONTWAIT: a recv that
+// finds nothing, a poll(), then the recv). libmariadb still connects,
+// prepares, closes and runs everything else; it reads with MSG_DONTWAIT, so
+// the blocking socket changes nothing for it. A socket left non-blocking
+// works too: a send or recv that would block waits with poll() and tries
+// again (with no time limit: the driver sets no read or write timeout on
+// its connections, so libmariadb would wait as long). Not thread-safe.
+class MyRawIo {
+ public:
+  // A new connection (any connected stream socket): forgets buffered bytes.
+  void Reset(int fd) {
+    fd_ = fd;
+    pos_ = end_ = 0;
+  }
+  // The request to send: whole packets, headers included.
+  std::string& out() { return out_; }
+
+  // Sends out(); false when the connection ended.
+  bool Send();
+  // The next packet's payload, valid until the next call; false when the
+  // connection ended.
+  bool Next(std::string_view& payload);
+
+ private:
+  size_t Len() const;
+  bool Fill(size_t n);
+  bool Wait(short events);
+
+  int fd_ = -1;
+  std::string buf_ = std::string(64 * 1024, '\0');
+  size_t pos_ = 0;
+  size_t end_ = 0;
+  std::string big_;
+  std::string out_;
+};
 
 // Capability flags of the client/server protocol that the connector's headers
 // may not define (Connector/C 3.3 never asks for them).
