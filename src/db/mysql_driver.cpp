@@ -490,10 +490,8 @@ class MyConnection final : public DbConnection {
     o.assign(4, '\0');
     o += '\x03';  // COM_QUERY
     o.append(sql);
-    const size_t len = sql.size() + 1;  // BEGIN, COMMIT, ROLLBACK: far below 16 MB
-    o[0] = static_cast<char>(len & 0xFF);
-    o[1] = static_cast<char>((len >> 8) & 0xFF);
-    o[2] = static_cast<char>((len >> 16) & 0xFF);
+    // BEGIN, COMMIT, ROLLBACK: far below 16 MB.
+    MyPutPacketHeader(o.data(), sql.size() + 1, 0);
     if (!raw_.Send()) return RawLost();
     std::string_view p;
     if (!raw_.Next(p)) return RawLost();
@@ -788,10 +786,7 @@ bool MyStatement::RawExecute(MyRawIo& io, DbExecResult& result, DbError& e) {
   }
   const size_t len = o.size() - 4;
   if (len >= 0xFFFFFF) return false;
-  o[0] = static_cast<char>(len & 0xFF);
-  o[1] = static_cast<char>((len >> 8) & 0xFF);
-  o[2] = static_cast<char>((len >> 16) & 0xFF);
-  o[3] = 0;  // sequence number
+  MyPutPacketHeader(o.data(), len, 0);  // a command starts at sequence id 0
   if (!io.Send()) {
     e = conn_->RawLost();
     return true;

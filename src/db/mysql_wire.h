@@ -13,6 +13,17 @@
 
 namespace loadcell {
 
+// Writes the 4-byte header of a packet whose payload has `payload_len`
+// bytes (below 0xFFFFFF: a longer payload is split into several packets) at
+// `header`: the length as 3 bytes, least significant first, then the
+// sequence id.
+inline void MyPutPacketHeader(char* header, size_t payload_len, uint8_t seq) {
+  header[0] = static_cast<char>(payload_len & 0xFF);
+  header[1] = static_cast<char>((payload_len >> 8) & 0xFF);
+  header[2] = static_cast<char>((payload_len >> 16) & 0xFF);
+  header[3] = static_cast<char>(seq);
+}
+
 // Statements without rows to keep go over libmariadb's socket through our
 // own COM_STMT_EXECUTE: one send() and, on the socket made blocking, one
 // recv() for a small reply (libmariadb reads with MSG_DONTWAIT: a recv that

@@ -48,6 +48,21 @@ TEST(MyOwnPathObstacleTest, EveryBrokenAssumptionIsNamed) {
   EXPECT_NE(Obstacle(kClient & ~CLIENT_PROTOCOL_41, kServer).find("4.1"), std::string::npos);
 }
 
+std::string Header(size_t payload_len, uint8_t seq) {
+  std::string h(4, '?');
+  MyPutPacketHeader(h.data(), payload_len, seq);
+  return h;
+}
+
+TEST(MyPutPacketHeaderTest, WritesTheLengthLittleEndianThenTheSequenceId) {
+  EXPECT_EQ(Header(0, 0), std::string("\x00\x00\x00\x00", 4));
+  EXPECT_EQ(Header(5, 1), std::string("\x05\x00\x00\x01", 4));
+  EXPECT_EQ(Header(0x1234, 0), std::string("\x34\x12\x00\x00", 4));
+  EXPECT_EQ(Header(65536, 2), std::string("\x00\x00\x01\x02", 4));  // above 16 bits
+  EXPECT_EQ(Header(0xABCDEF, 255), "\xEF\xCD\xAB\xFF");
+  EXPECT_EQ(Header(0xFFFFFE, 7), std::string("\xFE\xFF\xFF\x07", 4));
+}
+
 // How long the peer waits before it answers: the client has long since found
 // nothing to read (or no room to write) on its non-blocking socket.
 constexpr std::chrono::milliseconds kLate{100};
