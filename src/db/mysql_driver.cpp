@@ -4,11 +4,9 @@
 
 #include <mysql.h>
 #include <fcntl.h>
-#include <sys/socket.h>
-
-#include <cerrno>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +19,7 @@
 #include "core/plural.h"
 #include "db/drivers.h"
 #include "db/dynamic_lib.h"
+#include "db/mysql_wire.h"
 
 namespace loadcell {
 namespace {
@@ -122,89 +121,6 @@ int InfileError(void* /*ptr*/, char* msg, unsigned int len) {
   return 2000;  // CR_UNKNOWN_ERROR
 }
 
-// Statements without rows to keep go over libmariadb's socket through our
-// own COM_STMT_EXECUTE: one send() and, on the socket made blocking, one
-// recv() for a small reply (libmariadb reads with MSG_DONTWAIT: a recv that
-// finds nothing, a poll(), then the recv). libmariadb still connects,
-// prepares, closes and runs everything else; it reads with MSG_DONTWAIT, so
-// the blocking socket changes nothing for it.
-class RawIo {
- public:
-  void Reset(int fd) {
-    fd_ = fd;
-    pos_ = end_ = 0;
-  }
-  std::string& out() { return out_; }
-
-  bool Send() {
-    size_t done = 0;
-    while (done < out_.size()) {
-      const ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      done += static_cast<size_t>(n);
-    }
-    return true;
-  }
-
-  // The next packet's payload, valid until the next call; false when the
-  // connection ended.
-  bool Next(std::string_view& payload) {
-    if (!Fill(4)) return false;
-    size_t len = Len();
-    pos_ += 4;
-    if (len < 0xFFFFFF) {
-      if (!Fill(len)) return false;
-      payload = std::string_view(buf_.data() + pos_, len);
-      pos_ += len;
-      return true;
-    }
-    big_.clear();
-    for (;;) {  // a payload of 16 MB or more comes in several packets
-      if (!Fill(len)) return false;
-      big_.append(buf_.data() + pos_, len);
-      pos_ += len;
-      if (len < 0xFFFFFF) break;
-      if (!Fill(4)) return false;
-      len = Len();
-      pos_ += 4;
-    }
-    payload = big_;
-    return true;
-  }
-
- private:
-  size_t Len() const {
-    const auto* b = reinterpret_cast<const unsigned char*>(buf_.data() + pos_);
-    return static_cast<size_t>(b[0]) | static_cast<size_t>(b[1]) << 8 |
-           static_cast<size_t>(b[2]) << 16;
-  }
-  // Makes `n` bytes from pos_ available.
-  bool Fill(size_t n) {
-    if (end_ - pos_ >= n) return true;
-    if (pos_ > 0) {
-      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
-      end_ -= pos_;
-      pos_ = 0;
-    }
-    if (buf_.size() < n) buf_.resize(std::max<size_t>(n, 64 * 1024));
-    while (end_ < n) {
-      const ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, 0);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) return false;
-      end_ += static_cast<size_t>(r);
-    }
-    return true;
-  }
-
-  int fd_ = -1;
-  std::string buf_ = std::string(64 * 1024, '\0');
-  size_t pos_ = 0;
-  size_t end_ = 0;
-  std::string big_;
-  std::string out_;
-};
-
 // A length-encoded integer at p[i]; advances i. False when cut short.
 bool LenEnc(std::string_view p, size_t& i, uint64_t& v) {
   if (i >= p.size()) return false;
@@ -236,6 +152,9 @@ uint16_t U16(std::string_view p, size_t i) {
   return static_cast<uint16_t>(static_cast<unsigned char>(p[i]) |
                                static_cast<unsigned char>(p[i + 1]) << 8);
 }
+
+// See MysqlAddNegotiatedFlagsForTesting.
+std::atomic<uint64_t> added_flags_for_testing{0};
 
 class MyConnection;
 
@@ -309,8 +228,8 @@ class MyStatement final : public DbStatement {
     }
   }
   DbError Fail();
-  bool RawExecute(RawIo& io, DbExecResult& result, DbError& e);
-  DbError RawReply(RawIo& io, DbExecResult& result);
+  bool RawExecute(MyRawIo& io, DbExecResult& result, DbError& e);
+  DbError RawReply(MyRawIo& io, DbExecResult& result);
   DbError KeepRow(DbRows& rows);
   DbError BindResult(DbRows& rows);
 
@@ -373,15 +292,20 @@ class MyConnection final : public DbConnection {
                                 where, s.user, s.db, why, code, hint));
     }
     ++generation_;
-    // Our own COM_STMT_EXECUTE needs the plain socket (no TLS, no compression).
+    // Our own COM_STMT_EXECUTE needs what the handshake agreed to suit it
+    // (MyOwnPathObstacle says what); otherwise libmariadb runs everything.
     raw_ok_ = false;
-    if (Mariadb().mysql_get_ssl_cipher(mysql_) == nullptr &&
-        (mysql_->client_flag & CLIENT_COMPRESS) == 0) {
+    raw_obstacle_ = MyOwnPathObstacle(
+        mysql_->client_flag | added_flags_for_testing.load(std::memory_order_relaxed),
+        mysql_->server_capabilities, Mariadb().mysql_get_ssl_cipher(mysql_) != nullptr);
+    if (raw_obstacle_ == nullptr) {
       const int fd = static_cast<int>(Mariadb().mysql_get_socket(mysql_));
       const int flags = fd >= 0 ? ::fcntl(fd, F_GETFL) : -1;
       if (flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0) {
         raw_.Reset(fd);
         raw_ok_ = true;
+      } else {
+        raw_obstacle_ = "the socket cannot be made blocking";
       }
     }
     return Status::Ok();
@@ -501,8 +425,9 @@ class MyConnection final : public DbConnection {
   }
 
   // The socket for our own COM_STMT_EXECUTE; nullptr when libmariadb must
-  // run every statement (TLS, compression).
-  RawIo* raw() { return raw_ok_ ? &raw_ : nullptr; }
+  // run every statement (raw_obstacle() says why).
+  MyRawIo* raw() { return raw_ok_ ? &raw_ : nullptr; }
+  const char* raw_obstacle() const { return raw_obstacle_; }
   // A request on our socket that failed half-way leaves bytes of its reply
   // unread: the connection is closed, so that no later request reads them
   // as its own (every request then says the connection is lost, and a
@@ -565,10 +490,8 @@ class MyConnection final : public DbConnection {
     o.assign(4, '\0');
     o += '\x03';  // COM_QUERY
     o.append(sql);
-    const size_t len = sql.size() + 1;  // BEGIN, COMMIT, ROLLBACK: far below 16 MB
-    o[0] = static_cast<char>(len & 0xFF);
-    o[1] = static_cast<char>((len >> 8) & 0xFF);
-    o[2] = static_cast<char>((len >> 16) & 0xFF);
+    // BEGIN, COMMIT, ROLLBACK: far below 16 MB.
+    MyPutPacketHeader(o.data(), sql.size() + 1, 0);
     if (!raw_.Send()) return RawLost();
     std::string_view p;
     if (!raw_.Next(p)) return RawLost();
@@ -581,6 +504,7 @@ class MyConnection final : public DbConnection {
     if (mysql_ != nullptr) Mariadb().mysql_close(mysql_);  // invalidates open statements
     mysql_ = nullptr;
     raw_ok_ = false;
+    raw_obstacle_ = "the connection is closed";
   }
 
   const MySettings* settings_;
@@ -588,8 +512,9 @@ class MyConnection final : public DbConnection {
   MYSQL* mysql_ = nullptr;
   uint64_t generation_ = 0;
   InfileSource infile_;
-  RawIo raw_;
+  MyRawIo raw_;
   bool raw_ok_ = false;
+  const char* raw_obstacle_ = "the connection is closed";
 };
 
 DbError MyStatement::Fail() {
@@ -654,7 +579,7 @@ DbError MyStatement::Execute(DbExecResult& result, DbRows* rows) {
             "mysql: statement prepared before a reconnect: prepare it again"};
   }
   if (rows == nullptr) {
-    if (RawIo* io = conn_->raw()) {
+    if (MyRawIo* io = conn_->raw()) {
       DbError e;
       if (RawExecute(*io, result, e)) return e;
     }
@@ -818,7 +743,7 @@ void PutLenEnc(std::string& o, uint64_t v) {
 // COM_STMT_EXECUTE with the current binds, their types sent each time. False
 // (nothing sent) when the request would not fit one packet: libmariadb runs
 // it then.
-bool MyStatement::RawExecute(RawIo& io, DbExecResult& result, DbError& e) {
+bool MyStatement::RawExecute(MyRawIo& io, DbExecResult& result, DbError& e) {
   std::string& o = io.out();
   o.assign(4, '\0');
   o += '\x17';  // COM_STMT_EXECUTE
@@ -861,10 +786,7 @@ bool MyStatement::RawExecute(RawIo& io, DbExecResult& result, DbError& e) {
   }
   const size_t len = o.size() - 4;
   if (len >= 0xFFFFFF) return false;
-  o[0] = static_cast<char>(len & 0xFF);
-  o[1] = static_cast<char>((len >> 8) & 0xFF);
-  o[2] = static_cast<char>((len >> 16) & 0xFF);
-  o[3] = 0;  // sequence number
+  MyPutPacketHeader(o.data(), len, 0);  // a command starts at sequence id 0
   if (!io.Send()) {
     e = conn_->RawLost();
     return true;
@@ -876,7 +798,7 @@ bool MyStatement::RawExecute(RawIo& io, DbExecResult& result, DbError& e) {
 // Reads the reply to COM_STMT_EXECUTE: an OK, an ERR, or a result set
 // (column count, the columns unless the server leaves out metadata it sent
 // before, EOF, binary rows, EOF), counting the rows.
-DbError MyStatement::RawReply(RawIo& io, DbExecResult& result) {
+DbError MyStatement::RawReply(MyRawIo& io, DbExecResult& result) {
   std::string_view p;
   for (;;) {
     if (!io.Next(p)) return conn_->RawLost();
@@ -1001,5 +923,16 @@ class MysqlDriver final : public DbDriver {
 }  // namespace
 
 std::unique_ptr<DbDriver> NewMysqlDriver() { return std::make_unique<MysqlDriver>(); }
+
+std::string MysqlOwnPathObstacle(const DbConnection& conn) {
+  const auto* my = dynamic_cast<const MyConnection*>(&conn);
+  if (my == nullptr) return "not a connection of the mysql driver";
+  const char* why = my->raw_obstacle();
+  return why != nullptr ? why : "";
+}
+
+void MysqlAddNegotiatedFlagsForTesting(uint64_t flags) {
+  added_flags_for_testing.store(flags, std::memory_order_relaxed);
+}
 
 }  // namespace loadcell

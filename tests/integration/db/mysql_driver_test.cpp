@@ -2,10 +2,15 @@
 // scripts/test-servers: the bulk load (LOAD DATA LOCAL INFILE from memory)
 // and the statements it runs without libmariadb (COM_STMT_EXECUTE, and
 // COM_QUERY for BEGIN/COMMIT/ROLLBACK): replies of every kind, errors with
-// the server's code, SQLSTATE and class, and a connection that stays in step.
+// the server's code, SQLSTATE and class, and a connection that stays in step;
+// a session whose handshake does not suit that path runs them all through
+// libmariadb.
+
+#include <mysql.h>
 
 #include <gtest/gtest.h>
 
+#include "db/mysql_wire.h"
 #include "db_test_env.h"
 
 namespace loadcell {
@@ -272,6 +277,59 @@ TEST_F(MysqlDriverTest, ErrorsCarryCodeStateAndClass) {
   EXPECT_TRUE(conn_->Commit().ok());
   ins->BindInt(0, 2);
   EXPECT_TRUE(ins->Execute(r).ok());
+}
+
+// The test server's plain sessions run statements through the own path.
+TEST_F(MysqlDriverTest, PlainSessionsUseTheOwnPath) {
+  EXPECT_EQ(MysqlOwnPathObstacle(*conn_), "");
+  ASSERT_TRUE(conn_->Reconnect().ok());
+  EXPECT_EQ(MysqlOwnPathObstacle(*conn_), "");
+}
+
+// A session whose negotiated flags break an assumption of the own path
+// (here as the check sees them: without EOF packets, or compressed) runs
+// every statement through libmariadb, and they all still work.
+TEST_F(MysqlDriverTest, SessionsTheOwnPathCannotReadUseLibmariadb) {
+  struct Reset {
+    ~Reset() { MysqlAddNegotiatedFlagsForTesting(0); }
+  } reset;
+  for (const auto& [flag, why] : {std::pair{kMyClientDeprecateEof, "DEPRECATE_EOF"},
+                                  std::pair{uint64_t{CLIENT_COMPRESS}, "compressed"}}) {
+    SCOPED_TRACE(why);
+    MysqlAddNegotiatedFlagsForTesting(flag);
+    auto c = Connect();
+    ASSERT_NE(c, nullptr);
+    EXPECT_NE(MysqlOwnPathObstacle(*c).find(why), std::string::npos) << MysqlOwnPathObstacle(*c);
+    Exec(*c, "DELETE FROM " + table_);
+    std::unique_ptr<DbStatement> ins;
+    ASSERT_TRUE(c->Prepare("INSERT INTO " + table_ + " (id, c) VALUES (?, ?)", 2, ins).ok());
+    DbExecResult r;
+    ASSERT_TRUE(c->Begin().ok());
+    for (int i = 1; i <= 3; ++i) {
+      ins->BindInt(0, i);
+      ins->BindString(1, "x");
+      ASSERT_TRUE(ins->Execute(r).ok());
+      EXPECT_EQ(r.rows_affected, 1u);
+    }
+    ASSERT_TRUE(c->Commit().ok());
+    ASSERT_TRUE(c->Begin().ok());
+    ins->BindInt(0, 4);
+    ASSERT_TRUE(ins->Execute(r).ok());
+    ASSERT_TRUE(c->Rollback().ok());
+    std::unique_ptr<DbStatement> sel;
+    ASSERT_TRUE(c->Prepare("SELECT c FROM " + table_ + " WHERE id >= ?", 1, sel).ok());
+    sel->BindInt(0, 2);
+    ASSERT_TRUE(sel->Execute(r).ok());
+    EXPECT_EQ(r.rows_returned, 2u);
+    ins->BindInt(0, 1);
+    DbError e = ins->Execute(r);
+    EXPECT_EQ(e.code, 1062) << e.message;
+    EXPECT_EQ(e.sqlstate, "23000") << e.message;
+    // A reconnect checks again.
+    MysqlAddNegotiatedFlagsForTesting(0);
+    ASSERT_TRUE(c->Reconnect().ok());
+    EXPECT_EQ(MysqlOwnPathObstacle(*c), "");
+  }
 }
 
 }  // namespace

@@ -7,15 +7,14 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <thread>
+
+#include "watched_socket_pair.h"
 
 namespace loadcell {
 namespace {
@@ -69,48 +68,13 @@ std::string Error(const std::string& severity, const std::string& state, const s
                       std::string(1, '\0')));
 }
 
-// A bug that makes the client read more than the server sent, or a test that
-// writes more than the socket holds, must fail the test, not hang it. The
-// socket timeouts end a blocked read or write of the test's own; the client,
-// though, goes on waiting with poll() when a recv times out (as it must with
-// a slow server), so a watchdog shuts its socket down after kDeadline, which
-// ends that wait as a lost connection.
-constexpr timeval kSocketTimeout{2, 0};
-constexpr std::chrono::seconds kDeadline{5};
-
 class PgWireTest : public testing::Test {
  protected:
   void SetUp() override {
-    int fds[2];
-    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-    client_ = fds[0];
-    server_ = fds[1];
-    for (int fd : fds) {
-      ASSERT_EQ(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &kSocketTimeout, sizeof(timeval)), 0);
-      ASSERT_EQ(setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &kSocketTimeout, sizeof(timeval)), 0);
-    }
+    ASSERT_NO_FATAL_FAILURE(pair_.Open());
     wire_.Reset(client_);
-    watchdog_ = std::thread([this, fd = client_] {
-      std::unique_lock<std::mutex> lock(mu_);
-      if (!done_cv_.wait_for(lock, kDeadline, [this] { return done_; })) {
-        ADD_FAILURE() << "still running after " << kDeadline.count()
-                      << " s: the client waited for bytes that were never sent";
-        shutdown(fd, SHUT_RDWR);
-      }
-    });
   }
-  void TearDown() override {
-    if (watchdog_.joinable()) {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        done_ = true;
-      }
-      done_cv_.notify_all();
-      watchdog_.join();
-    }
-    if (client_ >= 0) close(client_);
-    if (server_ >= 0) close(server_);
-  }
+  void TearDown() override { pair_.Close(); }
 
   // MSG_NOSIGNAL: a write to a client the watchdog shut down fails the
   // assertion instead of killing the test binary with SIGPIPE.
@@ -144,14 +108,11 @@ class PgWireTest : public testing::Test {
     server.join();
   }
 
-  int client_ = -1;
-  int server_ = -1;
+  testing_sockets::WatchedSocketPair pair_;
+  int& client_ = pair_.client;
+  int& server_ = pair_.server;
   PgWire wire_;
   PgReply reply_;
-  std::thread watchdog_;
-  std::mutex mu_;
-  std::condition_variable done_cv_;
-  bool done_ = false;  // guarded by mu_
 };
 
 TEST_F(PgWireTest, EncodesBindExecuteSyncAsTheProtocolSays) {
