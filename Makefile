@@ -20,8 +20,8 @@ sanitize: deps
 	cmake --build --preset asan -j $(JOBS) --target unit_all loadcell
 	cd build/asan && ctest -L unit --output-on-failure -j $(JOBS)
 	cmake --preset tsan >/dev/null
-	cmake --build --preset tsan -j $(JOBS) --target unit_runner unit_stats loadcell
-	cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest -L runner --output-on-failure -j $(JOBS)
+	cmake --build --preset tsan -j $(JOBS) --target unit_runner unit_stats unit_db loadcell
+	cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest -L "unit_(runner|stats|db)" --output-on-failure -j $(JOBS)
 
 bench: build
 	bench/compare-sysbench
