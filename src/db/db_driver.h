@@ -190,6 +190,10 @@ class DbConnection {
   // statements of the old connection become invalid: prepare them again.
   virtual DbError Reconnect() = 0;
   virtual std::string ServerVersion() = 0;
+  // How this connection's statements reach the server, for the run header
+  // (a client library's path costs the client more CPU than loadcell's own);
+  // empty when there is one way only.
+  virtual std::string StatementPath() const { return ""; }
   virtual DbError BeginBulkInsert(std::string_view table, const std::vector<std::string>& columns,
                                   std::unique_ptr<DbBulkInsert>& out);
   // Appends `s` as a quoted string literal of this server's dialect.

@@ -428,6 +428,11 @@ class MyConnection final : public DbConnection {
   // run every statement (raw_obstacle() says why).
   MyRawIo* raw() { return raw_ok_ ? &raw_ : nullptr; }
   const char* raw_obstacle() const { return raw_obstacle_; }
+
+  std::string StatementPath() const override {
+    if (raw_ok_) return "loadcell's own protocol client (libmariadb opened the connection)";
+    return fmt::format("libmariadb ({})", raw_obstacle_);
+  }
   // A request on our socket that failed half-way leaves bytes of its reply
   // unread: the connection is closed, so that no later request reads them
   // as its own (every request then says the connection is lost, and a

@@ -302,6 +302,11 @@ class PgConnection final : public DbConnection {
 
   // True when statements go through wire() (see the top of the file).
   bool lean() const { return lean_; }
+
+  std::string StatementPath() const override {
+    if (lean_) return "loadcell's own protocol client (libpq opened the connection)";
+    return "libpq (the connection is encrypted, or has no socket)";
+  }
   bool broken() const { return broken_; }
   PgWire& wire() { return wire_; }
 

@@ -88,6 +88,7 @@ Status OltpWorkload::Validate(int threads) {
   if (dialect_ == SqlDialect::kSqlite && !SqliteFileExists()) return Status::Ok();
   LC_ASSIGN_OR_RETURN(first_conn_, driver.Connect(0));
   server_version_ = first_conn_->ServerVersion();
+  statement_path_ = first_conn_->StatementPath();
   return Status::Ok();
 }
 
@@ -173,6 +174,7 @@ std::vector<std::pair<std::string, std::string>> OltpWorkload::Describe() const 
                                       ? where
                                       : driver.Name() + " (" + where + ")"});
   if (!server_version_.empty()) d.push_back({"Server version", server_version_});
+  if (!statement_path_.empty()) d.push_back({"Statements sent by", statement_path_});
   if (kind_ == OltpKind::kBulkInsert) {
     d.push_back({"Tables", fmt::format("sbtest1..sbtest{} (one per thread)", threads_)});
   } else {

@@ -68,6 +68,7 @@ class OltpWorkload final : public Workload {
   int threads_ = 1;
   bool quiet_ = false;
   std::string server_version_;
+  std::string statement_path_;  // how statements reach the server (empty for SQLite)
   std::mutex conn_mu_;
   std::unique_ptr<DbConnection> first_conn_;
   OltpRunShared shared_;

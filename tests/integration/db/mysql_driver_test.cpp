@@ -300,6 +300,8 @@ TEST_F(MysqlDriverTest, SessionsTheOwnPathCannotReadUseLibmariadb) {
     auto c = Connect();
     ASSERT_NE(c, nullptr);
     EXPECT_NE(MysqlOwnPathObstacle(*c).find(why), std::string::npos) << MysqlOwnPathObstacle(*c);
+    // The run header says so, with the reason.
+    EXPECT_EQ(c->StatementPath(), "libmariadb (" + MysqlOwnPathObstacle(*c) + ")");
     Exec(*c, "DELETE FROM " + table_);
     std::unique_ptr<DbStatement> ins;
     ASSERT_TRUE(c->Prepare("INSERT INTO " + table_ + " (id, c) VALUES (?, ?)", 2, ins).ok());
@@ -329,6 +331,8 @@ TEST_F(MysqlDriverTest, SessionsTheOwnPathCannotReadUseLibmariadb) {
     MysqlAddNegotiatedFlagsForTesting(0);
     ASSERT_TRUE(c->Reconnect().ok());
     EXPECT_EQ(MysqlOwnPathObstacle(*c), "");
+    EXPECT_EQ(c->StatementPath().rfind("loadcell's own protocol client", 0), 0u)
+        << c->StatementPath();
   }
 }
 
