@@ -11,30 +11,31 @@ bool WriteGate::Enter(double timeout_s) {
     held_ = true;
     return true;
   }
-  const uint64_t ticket = next_ticket_++;
-  queue_.push_back(ticket);
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(std::max(timeout_s, 0.0)));
-  const bool turn = cv_.wait_until(lock, deadline,
-                                   [&] { return !held_ && queue_.front() == ticket; });
-  if (!turn) {
-    queue_.erase(std::find(queue_.begin(), queue_.end(), ticket));
-    // The caller behind may now be first.
-    cv_.notify_all();
-    return false;
+  auto me = queue_.emplace(queue_.end());
+  // Leave hands the gate straight to the oldest waiter (held_ stays true, so
+  // no newcomer slips in between) and sets its `turn`; the waiter then
+  // leaves the queue itself, as does one whose time ran out.
+  if (me->cv.wait_until(lock, deadline, [&] { return me->turn; })) {
+    queue_.erase(me);
+    return true;
   }
-  queue_.pop_front();
-  held_ = true;
-  return true;
+  queue_.erase(me);
+  return false;
 }
 
 void WriteGate::Leave() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    held_ = false;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Waiter& w : queue_) {
+    if (!w.turn) {
+      w.turn = true;  // the gate passes to the oldest waiter, still held
+      w.cv.notify_one();
+      return;
+    }
   }
-  cv_.notify_all();
+  held_ = false;
 }
 
 size_t WriteGate::waiting() const {
