@@ -295,7 +295,8 @@ class SqliteDriver final : public DbDriver {
     opts.String("sqlite-db", &settings_.path, "sbtest.db", "SQLite database file");
     opts.Seconds("sqlite-busy-timeout", &settings_.busy_timeout_s, 10,
                  "how long a statement waits for a lock before failing as busy (retryable)")
-        .Min(0);
+        .Min(0)
+        .Max(2000000);  // SQLite takes the timeout as an int of milliseconds
   }
   Status Validate() override {
     if (settings_.path.empty()) return Status::InvalidArgument("--sqlite-db: empty path");

@@ -155,6 +155,8 @@ TEST(OltpBadInput, SizesAndRanges) {
       {{"--tables=0"}, "--tables=0"},
       {{"--table-size=100", "--range-size=101"}, "--range-size=101"},
       {{"--oltp-table-size=0"}, "--table-size=0"},
+      {{"--sqlite-busy-timeout=1e12"}, "--sqlite-busy-timeout=1e12"},
+      {{"--sqlite-busy-timeout=-1"}, "--sqlite-busy-timeout=-1"},
   };
   for (const auto& [extra, expect] : cases) {
     for (const char* command : {"prepare", "run"}) {

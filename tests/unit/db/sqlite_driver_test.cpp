@@ -26,13 +26,14 @@ class SqliteTest : public testing::Test {
   // A resolved sqlite driver with extra options (name, value).
   std::unique_ptr<DbDrivers> Drivers(std::vector<std::pair<std::string, std::string>> args = {}) {
     auto db = std::make_unique<DbDrivers>();
-    set_ = std::make_unique<OptionSet>("test");
-    db->RegisterOptions(*set_);
+    sets_.push_back(std::make_unique<OptionSet>("test"));
+    OptionSet& set = *sets_.back();
+    db->RegisterOptions(set);
     RawOptions raw;
     raw.Add("sqlite-db", dir_ + "/test.db", true, "command line");
     for (auto& [k, v] : args) raw.Add(k, v, true, "command line");
-    EXPECT_TRUE(set_->Apply(raw).ok());
-    EXPECT_TRUE(db->Resolve(*set_).ok());
+    EXPECT_TRUE(set.Apply(raw).ok());
+    EXPECT_TRUE(db->Resolve(set).ok());
     return db;
   }
 
@@ -49,7 +50,7 @@ class SqliteTest : public testing::Test {
   }
 
   std::string dir_;
-  std::unique_ptr<OptionSet> set_;
+  std::vector<std::unique_ptr<OptionSet>> sets_;
 };
 
 TEST_F(SqliteTest, ExecuteCountsAffectedAndReturnedRows) {
@@ -183,9 +184,12 @@ TEST_F(SqliteTest, TransactionsCommitAndRollBack) {
 }
 
 TEST_F(SqliteTest, ConstraintViolationIsFatalBusyIsRetryable) {
+  // `b` comes from a second driver, as another process's connection would:
+  // it does not share the first driver's gate and meets SQLite's own lock.
   auto db = Drivers({{"sqlite-busy-timeout", "0"}});
+  auto other = Drivers({{"sqlite-busy-timeout", "0"}});
   auto a = Connect(*db);
-  auto b = Connect(*db);
+  auto b = Connect(*other);
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   Exec(*a, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
@@ -202,6 +206,7 @@ TEST_F(SqliteTest, ConstraintViolationIsFatalBusyIsRetryable) {
   DbError busy = b->Execute("INSERT INTO t VALUES (3)", r);
   EXPECT_EQ(busy.cls, DbErrorClass::kRetryable) << busy.message;
   EXPECT_EQ(busy.code & 0xff, 5);  // SQLITE_BUSY
+  EXPECT_EQ(busy.message.find("--sqlite-busy-timeout"), std::string::npos) << busy.message;
   ASSERT_TRUE(a->Commit().ok());
   ASSERT_TRUE(b->Rollback().ok());
   Exec(*b, "INSERT INTO t VALUES (3)");
