@@ -7,12 +7,12 @@
 #include <memory>
 
 #include "cli/command_line.h"
-#include "cli/compare_command.h"
-#include "cli/report_command.h"
+#include "cli/commands/compare_command.h"
+#include "cli/commands/report_command.h"
 #include "cli/script_command.h"
-#include "cli/sqlio_command.h"
-#include "cli/suite.h"
-#include "cli/sweep_command.h"
+#include "cli/sqlio/sqlio_command.h"
+#include "cli/commands/suite.h"
+#include "cli/commands/sweep_command.h"
 #include "cli/test_setup.h"
 #include "core/version.h"
 #include "report/reporter.h"

@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "cli/command_line.h"
-#include "cli/report_command.h"
+#include "cli/commands/report_command.h"
 #include "cli/test_setup.h"
 
 namespace loadcell {

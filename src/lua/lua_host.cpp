@@ -12,7 +12,7 @@
 #include "lua/lua_api.h"
 #include "lua/lua_prelude.h"
 #include "runner/recorder.h"
-#include "workloads/oltp_txn.h"
+#include "workloads/oltp/oltp_txn.h"
 
 namespace loadcell {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "lua/lua_api.h"
 #include "runner/recorder.h"
-#include "workloads/oltp_txn.h"
+#include "workloads/oltp/oltp_txn.h"
 
 namespace loadcell::luaapi {
 namespace {

@@ -10,8 +10,8 @@
 #include "db/db_driver.h"
 #include "lua/lua_host.h"
 #include "runner/recorder.h"
-#include "workloads/oltp_report.h"
-#include "workloads/oltp_txn.h"
+#include "workloads/oltp/oltp_report.h"
+#include "workloads/oltp/oltp_txn.h"
 
 namespace loadcell {
 

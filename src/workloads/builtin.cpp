@@ -1,12 +1,12 @@
 #include "workloads/builtin.h"
 
-#include "workloads/cpu.h"
-#include "workloads/fileio.h"
-#include "workloads/memory.h"
-#include "workloads/mutex.h"
-#include "workloads/null.h"
-#include "workloads/oltp.h"
-#include "workloads/threads.h"
+#include "workloads/micro/cpu.h"
+#include "workloads/fileio/fileio.h"
+#include "workloads/micro/memory.h"
+#include "workloads/micro/mutex.h"
+#include "workloads/micro/null.h"
+#include "workloads/oltp/oltp.h"
+#include "workloads/micro/threads.h"
 
 namespace loadcell {
 namespace {

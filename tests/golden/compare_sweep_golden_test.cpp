@@ -11,10 +11,10 @@
 
 #include <gtest/gtest.h>
 
-#include "../unit/report/report_fixture.h"
-#include "cli/compare_command.h"
-#include "cli/sweep_command.h"
-#include "report/json_reader.h"
+#include "testing/report_fixture.h"
+#include "cli/commands/compare_command.h"
+#include "cli/commands/sweep_command.h"
+#include "report/json/json_reader.h"
 
 namespace loadcell::report_test {
 namespace {

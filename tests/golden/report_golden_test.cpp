@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../unit/report/report_fixture.h"
+#include "testing/report_fixture.h"
 
 namespace loadcell::report_test {
 namespace {

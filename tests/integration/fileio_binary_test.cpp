@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../unit/cli/run_binary.h"
+#include "testing/run_binary.h"
 
 namespace loadcell {
 namespace {

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <string>
 
-#include "report/json_reader.h"
+#include "report/json/json_reader.h"
 
 namespace loadcell {
 namespace {

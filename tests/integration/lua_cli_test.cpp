@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "../unit/cli/run_binary.h"
-#include "../unit/os/temp_dir.h"
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "oltp_test_env.h"
+#include "testing/oltp_test_env.h"
 
 namespace loadcell {
 namespace {

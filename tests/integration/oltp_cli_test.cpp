@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "oltp_test_env.h"
+#include "testing/oltp_test_env.h"
 
 namespace loadcell {
 namespace {

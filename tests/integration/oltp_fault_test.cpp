@@ -23,7 +23,7 @@
 #include <string>
 #include <thread>
 
-#include "oltp_test_env.h"
+#include "testing/oltp_test_env.h"
 
 namespace loadcell {
 namespace {

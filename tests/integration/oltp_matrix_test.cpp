@@ -7,7 +7,7 @@
 #include <string>
 #include <tuple>
 
-#include "oltp_test_env.h"
+#include "testing/oltp_test_env.h"
 
 namespace loadcell {
 namespace {

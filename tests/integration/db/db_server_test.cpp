@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "db_test_env.h"
+#include "testing/db_test_env.h"
 
 namespace loadcell {
 namespace {

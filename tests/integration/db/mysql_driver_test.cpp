@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "db/mysql_wire.h"
-#include "db_test_env.h"
+#include "db/mysql/mysql_wire.h"
+#include "testing/db_test_env.h"
 
 namespace loadcell {
 namespace {

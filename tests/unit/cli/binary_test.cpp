@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "run_binary.h"
+#include "testing/run_binary.h"
 
 namespace loadcell {
 namespace {

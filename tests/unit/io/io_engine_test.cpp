@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "../os/temp_dir.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "runner/recorder.h"
 #include "runner/run_config.h"
-#include "workloads/oltp_txn.h"
+#include "workloads/oltp/oltp_txn.h"
 
 namespace loadcell {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "temp_dir.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "report_fixture.h"
+#include "testing/report_fixture.h"
 
 namespace loadcell::report_test {
 namespace {

@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "report_fixture.h"
+#include "testing/report_fixture.h"
 
 namespace loadcell::report_test {
 namespace {

@@ -1,0 +1,412 @@
+#include "cli/commands/compare_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "cli/table_text.h"
+#include "core/options.h"
+
+namespace loadcell {
+namespace {
+
+// Options that change how a result is shown or named, not what was measured.
+const std::set<std::string>& PresentationOptions() {
+  static const std::set<std::string> kNames = {
+      "format",     "output-file", "config-file",        "verbosity", "report-interval",
+      "percentile", "histogram",   "report-checkpoints", "rand-seed", "report-html",
+      "quiet"};
+  return kNames;
+}
+
+double Mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+double PctOf(const LatencyFigures& l, const char* p) {
+  auto v = l.Percentile(p);
+  return v ? static_cast<double>(*v) : 0;
+}
+
+std::string Label(size_t i) {
+  // A..Z, then AA, AB, ...
+  std::string s(1, static_cast<char>('A' + i % 26));
+  if (i >= 26) s = std::string(1, static_cast<char>('A' + (i / 26 - 1) % 26)) + s;
+  return s;
+}
+
+std::string Ms(double ns) {
+  double ms = ns / 1e6;
+  return ms != 0 && std::abs(ms) < 0.1 ? fmt::format("{:.4f}", ms) : fmt::format("{:.3f}", ms);
+}
+
+std::string Change(double base, double v) {
+  if (base == 0) return v == 0 ? "+0.0%" : "n/a";
+  double pct = (v - base) / base * 100;
+  if (std::abs(pct) < 0.05) pct = 0;
+  return fmt::format("{:+.1f}%", pct);
+}
+
+// "beyond spread" when the runs' ranges do not overlap, "within spread"
+// when they do; "" when either side has a single run (no spread known).
+std::string Verdict(int runs_a, double a_min, double a_max, int runs_b, double b_min, double b_max) {
+  if (runs_a < 2 || runs_b < 2) return "";
+  return (b_min > a_max || b_max < a_min) ? "beyond spread" : "within spread";
+}
+
+struct Row {
+  std::string name;
+  std::vector<double> values;  // per group
+  std::string (*format)(double);
+  // For the noise verdict: ranges per group (empty: none).
+  std::vector<std::pair<double, double>> ranges;
+};
+
+std::string Fixed2(double v) { return fmt::format("{:.2f}", v); }
+std::string Integer(double v) { return fmt::format("{:.0f}", v); }
+std::string General(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  return fmt::format("{:.2f}", v);
+}
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string CsvMs(double ns) { return fmt::format("{:.6f}", ns / 1e6); }
+
+std::string Files(const std::vector<ResultData>& g) {
+  std::string s;
+  for (const ResultData& r : g) s += (s.empty() ? "" : " ") + r.source;
+  return s;
+}
+
+}  // namespace
+
+GroupFigures Aggregate(const std::vector<ResultData>& runs) {
+  GroupFigures g;
+  g.runs = static_cast<int>(runs.size());
+  g.threads = runs.front().manifest.threads;
+  std::vector<double> dur, ev, eps, err, mn, mean, p50, p95, p99, p999, mx;
+  for (const ResultData& r : runs) {
+    dur.push_back(r.total_time_s);
+    ev.push_back(static_cast<double>(r.events));
+    eps.push_back(r.events_per_second);
+    err.push_back(static_cast<double>(r.errors));
+    mn.push_back(static_cast<double>(r.latency.min));
+    mean.push_back(r.latency.mean);
+    p50.push_back(PctOf(r.latency, "50"));
+    p95.push_back(PctOf(r.latency, "95"));
+    p99.push_back(PctOf(r.latency, "99"));
+    p999.push_back(PctOf(r.latency, "99.9"));
+    mx.push_back(static_cast<double>(r.latency.max));
+  }
+  g.duration_s = Mean(dur);
+  g.events = Mean(ev);
+  g.events_per_second = Mean(eps);
+  g.events_per_second_min = *std::min_element(eps.begin(), eps.end());
+  g.events_per_second_max = *std::max_element(eps.begin(), eps.end());
+  g.errors = Mean(err);
+  g.lat_min = Mean(mn);
+  g.lat_mean = Mean(mean);
+  g.lat_p50 = Mean(p50);
+  g.lat_p95 = Mean(p95);
+  g.lat_p99 = Mean(p99);
+  g.lat_p999 = Mean(p999);
+  g.lat_max = Mean(mx);
+  g.lat_p95_min = *std::min_element(p95.begin(), p95.end());
+  g.lat_p95_max = *std::max_element(p95.begin(), p95.end());
+  g.lat_p99_min = *std::min_element(p99.begin(), p99.end());
+  g.lat_p99_max = *std::max_element(p99.begin(), p99.end());
+  for (const auto& [name, v0] : runs.front().counters) {
+    std::vector<double> v;
+    for (const ResultData& r : runs) v.push_back(static_cast<double>(r.Counter(name).value_or(0)));
+    g.counters.emplace_back(name, Mean(v));
+  }
+  for (const Metric& m0 : runs.front().metrics) {
+    std::vector<double> v;
+    for (const ResultData& r : runs) {
+      for (const Metric& m : r.metrics) {
+        if (m.key == m0.key) v.push_back(m.value);
+      }
+    }
+    if (v.size() != runs.size()) continue;
+    Metric m = m0;
+    m.value = Mean(v);
+    g.metrics.push_back(std::move(m));
+  }
+  return g;
+}
+
+std::vector<std::string> ManifestDifferences(const Manifest& a, const Manifest& b,
+                                             const std::string& name_a, const std::string& name_b) {
+  std::vector<std::string> out;
+  auto diff = [&](const std::string& what, const std::string& va, const std::string& vb) {
+    if (va != vb) out.push_back(what + ": " + va + " in " + name_a + ", " + vb + " in " + name_b);
+  };
+  diff("tool version", a.tool_version, b.tool_version);
+  // Options by name (the manifest lists every option, defaults included).
+  std::set<std::string> seen;
+  auto value_in = [](const Manifest& m, const std::string& name) -> std::string {
+    for (const ResolvedOption& o : m.options) {
+      if (o.name == name) return o.value.empty() ? "(empty)" : o.value;
+    }
+    return "(not set)";
+  };
+  for (const Manifest* m : {&a, &b}) {
+    for (const ResolvedOption& o : m->options) {
+      if (PresentationOptions().count(o.name) || !seen.insert(o.name).second) {
+        continue;
+      }
+      diff("--" + o.name, value_in(a, o.name), value_in(b, o.name));
+    }
+  }
+  if (a.options.empty() || b.options.empty()) {
+    diff("threads", std::to_string(a.threads), std::to_string(b.threads));
+    diff("time limit", fmt::format("{}s", a.time_limit_s), fmt::format("{}s", b.time_limit_s));
+    diff("rate", fmt::format("{}", a.rate), fmt::format("{}", b.rate));
+  }
+  diff("CPU", a.system.cpu_model, b.system.cpu_model);
+  diff("CPUs online", std::to_string(a.system.cpus_online), std::to_string(b.system.cpus_online));
+  diff("kernel", a.system.kernel, b.system.kernel);
+  return out;
+}
+
+std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
+                             const std::string& format, std::vector<std::string>* warnings) {
+  std::vector<GroupFigures> figs;
+  for (const auto& g : groups) figs.push_back(Aggregate(g));
+  const size_t n = groups.size();
+
+  if (warnings != nullptr) {
+    for (size_t i = 0; i < n; ++i) {
+      // Runs of one group should be repeats of one configuration.
+      for (size_t j = 1; j < groups[i].size(); ++j) {
+        for (const std::string& d :
+             ManifestDifferences(groups[i][0].manifest, groups[i][j].manifest,
+                                 groups[i][0].source, groups[i][j].source)) {
+          warnings->push_back("runs of " + Label(i) + " are not repeats of one configuration: " + d);
+        }
+      }
+      if (i == 0) continue;
+      for (const std::string& d :
+           ManifestDifferences(groups[0][0].manifest, groups[i][0].manifest, Label(0), Label(i))) {
+        warnings->push_back(Label(i) + " differs from " + Label(0) + " in " + d);
+      }
+    }
+  }
+
+  if (format == "csv") {
+    std::string out = "result,runs,files,duration_s,threads,events,events_per_second,errors,"
+                      "lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
+    for (const auto& [name, v] : figs[0].counters) { out += ','; out += CsvField(name); }
+    out += ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
+           "change_lat_p95_pct,change_lat_p99_pct,beyond_spread\n";
+    for (size_t i = 0; i < n; ++i) {
+      const GroupFigures& g = figs[i];
+      out += fmt::format("{},{},{},{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", Label(i), g.runs,
+                         CsvField(Files(groups[i])), g.duration_s, g.threads, g.events,
+                         g.events_per_second, g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean),
+                         CsvMs(g.lat_p50), CsvMs(g.lat_p95), CsvMs(g.lat_p99), CsvMs(g.lat_p999),
+                         CsvMs(g.lat_max));
+      for (const auto& [name, v0] : figs[0].counters) {
+        double v = 0;
+        for (const auto& [nm, x] : g.counters) {
+          if (nm == name) v = x;
+        }
+        out += fmt::format(",{:.0f}", v);
+      }
+      out += fmt::format(",{:.3f},{:.3f}", g.events_per_second_min, g.events_per_second_max);
+      if (i == 0) {
+        out += ",,,,\n";
+        continue;
+      }
+      auto pct = [](double base, double v) {
+        return base == 0 ? std::string() : fmt::format("{:.2f}", (v - base) / base * 100);
+      };
+      const GroupFigures& a = figs[0];
+      std::string verdict = Verdict(a.runs, a.events_per_second_min, a.events_per_second_max, g.runs,
+                                    g.events_per_second_min, g.events_per_second_max);
+      out += fmt::format(",{},{},{},{}\n", pct(a.events_per_second, g.events_per_second),
+                         pct(a.lat_p95, g.lat_p95), pct(a.lat_p99, g.lat_p99),
+                         verdict.empty() ? "" : (verdict == "beyond spread" ? "yes" : "no"));
+    }
+    return out;
+  }
+
+  // Text.
+  std::string out = fmt::format("Comparing {} results of test '{}'; changes are against A.\n", n,
+                                groups[0][0].manifest.test);
+  bool repeats = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (groups[i].size() == 1) {
+      out += fmt::format("  {}: {}\n", Label(i), groups[i][0].source);
+    } else {
+      repeats = true;
+      out += fmt::format("  {}: {} runs: {}\n", Label(i), groups[i].size(), Files(groups[i]));
+    }
+  }
+  out += "\n";
+
+  std::vector<Row> rows;
+  auto add = [&](std::string name, auto get, std::string (*f)(double), auto range) {
+    Row r{std::move(name), {}, f, {}};
+    for (const GroupFigures& g : figs) {
+      r.values.push_back(get(g));
+      r.ranges.push_back(range(g));
+    }
+    rows.push_back(std::move(r));
+  };
+  auto none = [](const GroupFigures&) { return std::pair<double, double>(0, -1); };
+  add("events/s", [](const GroupFigures& g) { return g.events_per_second; }, &Fixed2,
+      [](const GroupFigures& g) {
+        return std::pair<double, double>(g.events_per_second_min, g.events_per_second_max);
+      });
+  add("latency min (ms)", [](const GroupFigures& g) { return g.lat_min; }, &Ms, none);
+  add("latency avg (ms)", [](const GroupFigures& g) { return g.lat_mean; }, &Ms, none);
+  add("latency p50 (ms)", [](const GroupFigures& g) { return g.lat_p50; }, &Ms, none);
+  add("latency p95 (ms)", [](const GroupFigures& g) { return g.lat_p95; }, &Ms,
+      [](const GroupFigures& g) { return std::pair<double, double>(g.lat_p95_min, g.lat_p95_max); });
+  add("latency p99 (ms)", [](const GroupFigures& g) { return g.lat_p99; }, &Ms,
+      [](const GroupFigures& g) { return std::pair<double, double>(g.lat_p99_min, g.lat_p99_max); });
+  add("latency p99.9 (ms)", [](const GroupFigures& g) { return g.lat_p999; }, &Ms, none);
+  add("latency max (ms)", [](const GroupFigures& g) { return g.lat_max; }, &Ms, none);
+  add("errors", [](const GroupFigures& g) { return g.errors; }, &Integer, none);
+  // The test's own metrics that every group has.
+  for (const Metric& m0 : figs[0].metrics) {
+    std::vector<double> vals;
+    for (const GroupFigures& g : figs) {
+      for (const Metric& m : g.metrics) {
+        if (m.key == m0.key) vals.push_back(m.value);
+      }
+    }
+    if (vals.size() != n) continue;
+    std::string name = m0.label.empty() ? m0.key : m0.label;
+    if (!m0.unit.empty() && name.find(m0.unit) == std::string::npos) name += " (" + m0.unit + ")";
+    Row r{name, vals, &General, std::vector<std::pair<double, double>>(n, {0, -1})};
+    rows.push_back(std::move(r));
+  }
+
+  TextTable t;
+  std::vector<std::string> header = {""};
+  for (size_t i = 0; i < n; ++i) {
+    header.push_back(Label(i));
+    if (i > 0) header.push_back(Label(i) + " vs A");
+    if (i > 0 && repeats) header.push_back("noise");
+  }
+  t.AddRow(header);
+  for (const Row& r : rows) {
+    std::vector<std::string> cells = {r.name};
+    for (size_t i = 0; i < n; ++i) {
+      cells.push_back(r.format(r.values[i]));
+      if (i == 0) continue;
+      cells.push_back(std::isfinite(r.values[0]) && std::isfinite(r.values[i])
+                          ? Change(r.values[0], r.values[i])
+                          : "n/a");
+      if (repeats) {
+        const auto& ra = r.ranges[0];
+        const auto& rb = r.ranges[i];
+        cells.push_back(ra.second < ra.first ? ""
+                                             : Verdict(figs[0].runs, ra.first, ra.second, figs[i].runs,
+                                                       rb.first, rb.second));
+      }
+    }
+    t.AddRow(cells);
+  }
+  out += t.Render(/*left_columns=*/1);
+  if (repeats) {
+    out += "\nGroups show the mean over their runs. noise: 'beyond spread' when the runs' ranges\n"
+           "(min to max) of the two groups do not overlap, 'within spread' when they do; blank\n"
+           "when a side has a single run.\n";
+  } else {
+    out += "\nSingle runs: the run-to-run spread is unknown. To judge noise, give repeated runs\n"
+           "per side separated by --: loadcell compare a1.json a2.json -- b1.json b2.json\n";
+  }
+  return out;
+}
+
+int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::string format = "text";
+  std::vector<std::vector<std::string>> groups(1);
+  bool grouped = false;
+  for (const std::string& a : args) {
+    if (a == "--") {
+      grouped = true;
+      groups.emplace_back();
+    } else if (a.rfind("--format=", 0) == 0) {
+      format = a.substr(9);
+      if (format != "text" && format != "csv") {
+        err << "loadcell: error: compare: " << a << ": use --format=text or --format=csv\n";
+        return 2;
+      }
+    } else if (a == "--help" || a == "-h") {
+      out << "Usage: loadcell compare [--format=text|csv] A.json B.json [C.json ...]\n"
+             "       loadcell compare [--format=text|csv] A1.json A2.json -- B1.json B2.json\n"
+             "Files between -- separators are repeated runs of one configuration.\n";
+      return 0;
+    } else if (a.rfind("--", 0) == 0) {
+      err << "loadcell: error: compare: unknown option '" << a
+          << "'; compare takes --format=text|csv and result files\n";
+      return 2;
+    } else {
+      groups.back().push_back(a);
+    }
+  }
+  if (!grouped) {
+    std::vector<std::vector<std::string>> single;
+    for (const std::string& f : groups[0]) single.push_back({f});
+    groups = std::move(single);
+  }
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (groups[i].empty()) {
+      err << "loadcell: error: compare: group " << Label(i)
+          << " has no files (two -- in a row, or -- at an end)\n";
+      return 2;
+    }
+  }
+  if (groups.size() < 2) {
+    err << "loadcell: error: compare: needs at least two results "
+           "(loadcell compare before.json after.json)\n";
+    return 2;
+  }
+  std::vector<std::vector<ResultData>> data(groups.size());
+  for (size_t i = 0; i < groups.size(); ++i) {
+    for (const std::string& f : groups[i]) {
+      Result<ResultData> r = ReadResultFile(f);
+      if (!r.ok()) {
+        err << "loadcell: error: " << r.status().message() << "\n";
+        return 2;
+      }
+      data[i].push_back(std::move(r).value());
+    }
+  }
+  const ResultData& first = data[0][0];
+  for (const auto& g : data) {
+    for (const ResultData& r : g) {
+      if (r.manifest.test != first.manifest.test) {
+        err << "loadcell: error: compare: " << first.source << " is a '" << first.manifest.test
+            << "' result but " << r.source << " is a '" << r.manifest.test
+            << "' result; compare results of the same test\n";
+        return 2;
+      }
+    }
+  }
+  std::vector<std::string> warnings;
+  std::string table = FormatComparison(data, format, &warnings);
+  for (const std::string& w : warnings) err << "loadcell: warning: " << w << "\n";
+  out << table;
+  out.flush();
+  return 0;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,59 @@
+#pragma once
+// `loadcell compare`: two or more saved JSON results side by side.
+//
+//   loadcell compare [--format=text|csv] A.json B.json [C.json ...]
+//   loadcell compare [--format=text|csv] A1.json A2.json -- B1.json B2.json [-- C1.json ...]
+//
+// Without `--` every file is one result. With `--`, the files between
+// separators are repeated runs of one configuration (a group); each group's
+// figures are the means over its runs and a change is judged against the
+// run-to-run spread (docs/compare-sweep.md). The first result or group is
+// the baseline.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/json/json_reader.h"
+
+namespace loadcell {
+
+// The figures of a group of runs: means over the runs, with the range of
+// the throughput.
+struct GroupFigures {
+  int runs = 0;
+  double duration_s = 0;
+  int threads = 0;
+  double events = 0;
+  double events_per_second = 0;
+  double events_per_second_min = 0;
+  double events_per_second_max = 0;
+  double errors = 0;
+  // Latency in ns: min, mean, p50, p95, p99, p99.9, max (means over runs).
+  double lat_min = 0, lat_mean = 0, lat_p50 = 0, lat_p95 = 0, lat_p99 = 0, lat_p999 = 0, lat_max = 0;
+  // Ranges over runs of p95 and p99 (ns).
+  double lat_p95_min = 0, lat_p95_max = 0, lat_p99_min = 0, lat_p99_max = 0;
+  std::vector<std::pair<std::string, double>> counters;  // means, in the first run's order
+  std::vector<Metric> metrics;  // means of the metrics every run has, first run's order
+};
+
+// REQUIRES: !runs.empty().
+GroupFigures Aggregate(const std::vector<ResultData>& runs);
+
+// The lines that tell how two manifests differ in something that changes
+// the meaning of a comparison (options other than report presentation,
+// threads, limits, rate, tool version, machine), e.g.
+//   "--file-block-size: 4K in A, 16K in B". Empty when they agree.
+std::vector<std::string> ManifestDifferences(const Manifest& a, const Manifest& b,
+                                             const std::string& name_a, const std::string& name_b);
+
+// The comparison table. `format` is "text" or "csv". `warnings` receives
+// the manifest differences (one line each, without a prefix).
+// REQUIRES: at least two groups, none empty, all of one test.
+std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
+                             const std::string& format, std::vector<std::string>* warnings);
+
+// The command: `args` are the words after "compare". Returns the exit code.
+int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace loadcell

@@ -1,0 +1,497 @@
+#include "cli/commands/sweep_command.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "cli/command_line.h"
+#include "cli/commands/compare_command.h"
+#include "cli/commands/report_command.h"
+#include "cli/table_text.h"
+#include "cli/test_setup.h"
+#include "core/plural.h"
+#include "core/progress.h"
+#include "runner/runner.h"
+
+namespace loadcell {
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitFailed = 1;
+constexpr int kExitInterrupted = 130;
+
+std::string Ms(double ns) {
+  double ms = ns / 1e6;
+  return ms != 0 && std::abs(ms) < 0.1 ? fmt::format("{:.4f}", ms) : fmt::format("{:.3f}", ms);
+}
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string CsvMs(double ns) { return fmt::format("{:.6f}", ns / 1e6); }
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+// "threads=4, file-block-size=4K".
+std::string PointName(const std::vector<std::string>& options, const std::vector<std::string>& values) {
+  std::string s;
+  for (size_t i = 0; i < options.size(); ++i) {
+    s += (i ? ", " : "") + options[i] + "=" + values[i];
+  }
+  return s;
+}
+
+// A file-name-safe "threads=4-file-block-size=4K".
+std::string PointFileStem(const std::vector<std::string>& options,
+                          const std::vector<std::string>& values) {
+  std::string s;
+  for (size_t i = 0; i < options.size(); ++i) {
+    s += (i ? "-" : "") + options[i] + "=" + values[i];
+  }
+  for (char& c : s) {
+    bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '=' || c == '-' || c == '.' ||
+              c == '_' || c == '%';
+    if (!ok) c = '_';
+  }
+  return s;
+}
+
+std::string DefaultOutputDir(const std::string& test) {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
+  return "sweep-" + test + "-" + buf;
+}
+
+// Creates `dir` (and parents) and checks that a file can be written in it.
+Status PrepareOutputDir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return Status::InvalidArgument("--output-dir=" + dir + ": cannot create: " + ec.message());
+  }
+  const std::string probe = dir + "/.loadcell-write-test";
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (f == nullptr) {
+    int e = errno;
+    return Status::InvalidArgument("--output-dir=" + dir + ": cannot write there: " +
+                                   std::strerror(e));
+  }
+  std::fclose(f);
+  std::remove(probe.c_str());
+  return Status::Ok();
+}
+
+// Redraws the sweep's progress bar while a run goes (terminal only).
+class ProgressTicker final : public Reporter {
+ public:
+  explicit ProgressTicker(Progress& p) : p_(p) {}
+  void OnStatus(const IntervalSnapshot&) override { p_.Advance(0); }
+  void OnEnd(const RunResult&) override {}
+
+ private:
+  Progress& p_;
+};
+
+struct SweepArgs {
+  std::vector<std::string> options;             // swept names (normalised)
+  std::vector<std::vector<std::string>> lists;  // their values
+  int repeat = 1;
+  std::string output_dir;
+  std::string format = "text";
+  RunExtras extras;
+  std::vector<std::string> test_args;
+};
+
+Result<SweepArgs> ParseSweepArgs(const std::vector<std::string>& args) {
+  SweepArgs s;
+  size_t i = 0;
+  RawOptions own;
+  for (; i < args.size() && args[i] != "--"; ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      return Status::InvalidArgument(
+          "sweep: unexpected '" + a +
+          "' before '--'; usage: loadcell sweep --OPTION=V1,V2 ... -- TEST [options] run");
+    }
+    size_t eq = a.find('=');
+    own.Add(a.substr(0, eq), eq == std::string::npos ? "" : a.substr(eq + 1), eq != std::string::npos,
+            "sweep");
+  }
+  if (i == args.size()) {
+    return Status::InvalidArgument(
+        "sweep: no test given; usage: loadcell sweep --threads=1,2,4 -- TEST [options] run");
+  }
+  s.test_args.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+  LC_ASSIGN_OR_RETURN(s.extras, TakeRunExtras(own));
+  for (RawOption& o : own.entries()) {
+    if (o.consumed) continue;
+    if (o.name == "repeat") {
+      auto v = ParseInt(o.value);
+      if (!v.ok() || *v < 1 || *v > 1000) {
+        return Status::InvalidArgument(o.spelled + "=" + o.value + ": use a whole number from 1 to 1000");
+      }
+      s.repeat = static_cast<int>(*v);
+    } else if (o.name == "output-dir") {
+      if (o.value.empty()) return Status::InvalidArgument("--output-dir: needs a directory (--output-dir=DIR)");
+      s.output_dir = o.value;
+    } else if (o.name == "format") {
+      if (o.value != "text" && o.value != "csv") {
+        return Status::InvalidArgument(o.spelled + "=" + o.value + ": use --format=text or --format=csv");
+      }
+      s.format = o.value;
+    } else {
+      if (!o.has_value || o.value.empty()) {
+        return Status::InvalidArgument("sweep: " + o.spelled +
+                                       " needs values to sweep (" + o.spelled + "=V1,V2,...)");
+      }
+      std::vector<std::string> values = SplitList(o.value);
+      for (const std::string& v : values) {
+        if (v.empty()) {
+          return Status::InvalidArgument("sweep: " + o.spelled + "=" + o.value + ": an empty value in the list");
+        }
+      }
+      s.options.push_back(o.name);
+      s.lists.push_back(std::move(values));
+    }
+  }
+  if (s.options.empty()) {
+    return Status::InvalidArgument(
+        "sweep: nothing to sweep; give lists before '--', e.g. --threads=1,2,4,8");
+  }
+  return s;
+}
+
+// Every combination, the first option varying slowest.
+std::vector<std::vector<std::string>> Points(const std::vector<std::vector<std::string>>& lists) {
+  std::vector<std::vector<std::string>> out = {{}};
+  for (const auto& list : lists) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& prefix : out) {
+      for (const std::string& v : list) {
+        next.push_back(prefix);
+        next.back().push_back(v);
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+// The options of one point: the test's, then the point's values (they win).
+RawOptions PointOptions(const RawOptions& base, const std::vector<std::string>& names,
+                        const std::vector<std::string>& values) {
+  RawOptions raw = base;
+  for (size_t i = 0; i < names.size(); ++i) {
+    raw.Add("--" + names[i], values[i], true, "sweep");
+  }
+  return raw;
+}
+
+Result<std::unique_ptr<TestSetup>> ConfiguredSetup(const Invocation& inv, const RawOptions& raw) {
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<TestSetup> setup, CreateTest(inv.test, inv.test_spelled));
+  RawOptions copy = raw;
+  LC_RETURN_IF_ERROR(ConfigureTest(*setup, copy, /*check_unknown=*/true));
+  return setup;
+}
+
+}  // namespace
+
+std::string FormatSweep(const SweepTable& t, const std::string& format) {
+  std::vector<size_t> done;
+  for (size_t p = 0; p < t.runs.size(); ++p) {
+    if (!t.runs[p].empty()) done.push_back(p);
+  }
+  if (format == "csv") {
+    std::string out;
+    for (const std::string& o : t.options) out += CsvField(o) + ",";
+    // The run's columns; threads only when it is not swept (then it is a column already).
+    const bool threads_swept =
+        std::find(t.options.begin(), t.options.end(), "threads") != t.options.end();
+    out += threads_swept ? "runs,duration_s,events," : "runs,duration_s,threads,events,";
+    out += "events_per_second,errors,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,"
+           "lat_p999_ms,lat_max_ms";
+    std::vector<std::string> counters;
+    if (!done.empty()) {
+      for (const auto& [name, v] : t.runs[done[0]][0].counters) counters.push_back(name);
+    }
+    for (const std::string& c : counters) { out += ','; out += CsvField(c); }
+    out += ",events_per_second_min,events_per_second_max\n";
+    for (size_t p : done) {
+      GroupFigures g = Aggregate(t.runs[p]);
+      for (const std::string& v : t.values[p]) out += CsvField(v) + ",";
+      out += fmt::format("{},{:.4f},", g.runs, g.duration_s);
+      if (!threads_swept) out += fmt::format("{},", g.threads);
+      out += fmt::format("{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", g.events, g.events_per_second,
+                         g.errors, CsvMs(g.lat_min),
+                         CsvMs(g.lat_mean), CsvMs(g.lat_p50), CsvMs(g.lat_p95), CsvMs(g.lat_p99),
+                         CsvMs(g.lat_p999), CsvMs(g.lat_max));
+      for (const std::string& c : counters) {
+        double v = 0;
+        for (const auto& [name, x] : g.counters) {
+          if (name == c) v = x;
+        }
+        out += fmt::format(",{:.0f}", v);
+      }
+      out += fmt::format(",{:.3f},{:.3f}\n", g.events_per_second_min, g.events_per_second_max);
+    }
+    return out;
+  }
+
+  std::string out =
+      fmt::format("Sweep of {}: {}", t.test, CountOf(t.values.size(), "point", "points"));
+  if (t.repeat > 1) out += fmt::format(", {} runs each (figures are means over the runs)", t.repeat);
+  out += "\n\n";
+  TextTable table;
+  std::vector<std::string> header = t.options;
+  if (t.repeat > 1) header.push_back("runs");
+  header.push_back("events/s");
+  if (t.repeat > 1) header.push_back("spread");
+  header.push_back("p95 (ms)");
+  header.push_back("p99 (ms)");
+  table.AddRow(header);
+  for (size_t p : done) {
+    GroupFigures g = Aggregate(t.runs[p]);
+    std::vector<std::string> row = t.values[p];
+    if (t.repeat > 1) row.push_back(std::to_string(g.runs));
+    row.push_back(fmt::format("{:.2f}", g.events_per_second));
+    if (t.repeat > 1) {
+      row.push_back(g.runs > 1 && g.events_per_second > 0
+                        ? fmt::format("±{:.1f}%", (g.events_per_second_max - g.events_per_second_min) /
+                                                      2 / g.events_per_second * 100)
+                        : "");
+    }
+    row.push_back(Ms(g.lat_p95));
+    row.push_back(Ms(g.lat_p99));
+    table.AddRow(std::move(row));
+  }
+  out += table.Render(0);
+  if (t.repeat > 1) out += "\nspread: half the range (max - min) of the runs' events/s, in % of the mean.\n";
+  if (t.interrupted) {
+    out += fmt::format("\nInterrupted: {} of {} points finished.\n", done.size(), t.values.size());
+  }
+  return out;
+}
+
+SweepFigures SweepToFigures(const SweepTable& t) {
+  SweepFigures f;
+  f.test = t.test;
+  f.options = t.options;
+  f.repeat = t.repeat;
+  f.interrupted = t.interrupted;
+  for (size_t p = 0; p < t.runs.size(); ++p) {
+    if (t.runs[p].empty()) continue;
+    if (f.points.empty()) f.manifest = t.runs[p][0].manifest;
+    GroupFigures g = Aggregate(t.runs[p]);
+    SweepPointFigures pf;
+    pf.values = t.values[p];
+    pf.runs = g.runs;
+    pf.events_per_second = g.events_per_second;
+    pf.events_per_second_min = g.events_per_second_min;
+    pf.events_per_second_max = g.events_per_second_max;
+    pf.p95_ns = g.lat_p95;
+    pf.p99_ns = g.lat_p99;
+    f.points.push_back(std::move(pf));
+  }
+  return f;
+}
+
+int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto fail = [&](const Status& s, int code) {
+    err << "loadcell: error: " << s.ToString() << "\n";
+    return code;
+  };
+  Result<SweepArgs> parsed = ParseSweepArgs(args);
+  if (!parsed.ok()) return fail(parsed.status(), kExitUsage);
+  SweepArgs& sa = *parsed;
+
+  // The test and its options, as `loadcell TEST ... run` would read them.
+  Result<CommandLine> cl = TokenizeArgs(sa.test_args);
+  if (!cl.ok()) return fail(cl.status(), kExitUsage);
+  for (const std::string& w : cl->warnings) err << "loadcell: warning: " << w << "\n";
+  if (Status s = MergeConfigFile(cl->options); !s.ok()) return fail(s, kExitUsage);
+  Result<RunExtras> test_extras = TakeRunExtras(cl->options);
+  if (!test_extras.ok()) return fail(test_extras.status(), kExitUsage);
+  if (test_extras->quiet) sa.extras.quiet = true;
+  if (!test_extras->report_html.empty()) sa.extras.report_html = test_extras->report_html;
+  Result<Invocation> inv = Interpret(*cl, &IsBuiltinTest);
+  if (!inv.ok()) return fail(inv.status(), kExitUsage);
+  if (inv->command != Command::kRun) {
+    return fail(Status::InvalidArgument("sweep: runs the 'run' command only, not '" +
+                                        std::string(CommandName(inv->command)) +
+                                        "' (prepare the files or tables once before the sweep)"),
+                kExitUsage);
+  }
+
+  SweepTable table;
+  table.test = inv->test;
+  table.options = sa.options;
+  table.repeat = sa.repeat;
+  table.values = Points(sa.lists);
+  table.runs.resize(table.values.size());
+
+  // Validate every point before running anything.
+  for (const auto& values : table.values) {
+    Result<std::unique_ptr<TestSetup>> setup =
+        ConfiguredSetup(*inv, PointOptions(cl->options, sa.options, values));
+    if (!setup.ok()) {
+      err << "loadcell: error: sweep point " << PointName(sa.options, values) << ": "
+          << setup.status().ToString() << "\n";
+      return setup.status().IsUsageError() ? kExitUsage : ExitCodeFor(setup.status());
+    }
+  }
+  if (sa.output_dir.empty()) sa.output_dir = DefaultOutputDir(table.test);
+  if (Status s = PrepareOutputDir(sa.output_dir); !s.ok()) return fail(s, kExitUsage);
+  std::ofstream html;
+  if (!sa.extras.report_html.empty()) {
+    if (Status s = OpenForWriting("--report-html", sa.extras.report_html, html); !s.ok()) {
+      return fail(s, kExitUsage);
+    }
+  }
+
+  const uint64_t total_runs = table.values.size() * static_cast<uint64_t>(sa.repeat);
+  Progress progress("sweep", total_runs, "runs");
+  const bool tty = !sa.extras.quiet && isatty(STDERR_FILENO) == 1;
+  InstallStopSignalHandlers();
+  std::set<std::string> warned;
+  int code = 0;
+  std::string failure;
+
+  for (size_t p = 0; p < table.values.size() && code == 0; ++p) {
+    const RawOptions raw = PointOptions(cl->options, sa.options, table.values[p]);
+    for (int rep = 1; rep <= sa.repeat; ++rep) {
+      if (StopRequested()) {
+        table.interrupted = true;
+        code = kExitInterrupted;
+        break;
+      }
+      Result<std::unique_ptr<TestSetup>> created = ConfiguredSetup(*inv, raw);
+      if (!created.ok()) {
+        failure = "sweep point " + PointName(sa.options, table.values[p]) + ": " +
+                  created.status().ToString();
+        code = kExitFailed;
+        break;
+      }
+      TestSetup& setup = **created;
+      for (const std::string& w : setup.workload->Warnings(static_cast<int>(setup.cfg.threads))) {
+        if (warned.insert(w).second) err << "loadcell: warning: " << w << "\n";
+      }
+      std::string path = sa.output_dir + "/" + table.test + "-" +
+                         PointFileStem(sa.options, table.values[p]) +
+                         (sa.repeat > 1 ? fmt::format("-run{}", rep) : "") + ".json";
+      std::ofstream file;
+      if (Status s = OpenForWriting("--output-dir", path, file); !s.ok()) {
+        failure = s.message();
+        code = kExitFailed;
+        break;
+      }
+      ReportSettings settings;
+      settings.percentile = setup.cfg.percentile;
+      settings.histogram = setup.cfg.histogram;
+      settings.report_interval_s = setup.cfg.report_interval_s;
+      MultiReporter reporters;
+      reporters.Add(MakeJsonReporter(file, *setup.workload, settings));
+      if (tty) {
+        reporters.Add(std::make_unique<ProgressTicker>(progress));
+        setup.cfg.status_interval_s = 0.25;
+      }
+      Result<RunResult> result =
+          RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), &reporters);
+      if (!result.ok()) {
+        file.close();
+        std::remove(path.c_str());
+        if (result.status().code() == StatusCode::kCancelled) {
+          table.interrupted = true;
+          code = kExitInterrupted;
+        } else {
+          failure = "sweep point " + PointName(sa.options, table.values[p]) + ": " +
+                    result.status().ToString();
+          code = kExitFailed;
+        }
+        break;
+      }
+      reporters.OnEnd(*result);
+      file.close();
+      if (result->interrupted) {
+        // The point did not finish: it is not kept.
+        std::remove(path.c_str());
+        table.interrupted = true;
+        code = kExitInterrupted;
+        break;
+      }
+      if (result->forced_shutdown || !result->failure.ok()) {
+        failure = "sweep point " + PointName(sa.options, table.values[p]) + ": " +
+                  (result->forced_shutdown ? std::string("--forced-shutdown abandoned hung threads")
+                                           : result->failure.ToString());
+        progress.Done();
+        out << FormatSweep(table, sa.format);
+        out.flush();
+        err << "loadcell: error: " << failure << "\n";
+        err.flush();
+        // Hung threads may still use the workload: leave at once.
+        if (result->forced_shutdown) std::_Exit(kExitFailed);
+        return kExitFailed;
+      }
+      Result<ResultData> data = ReadResultFile(path);
+      if (!data.ok()) {
+        failure = data.status().message();
+        code = kExitFailed;
+        break;
+      }
+      table.runs[p].push_back(std::move(data).value());
+      progress.Advance(1);
+    }
+  }
+  progress.Done();
+
+  out << FormatSweep(table, sa.format);
+  out.flush();
+  if (html.is_open()) {
+    html << RenderSweepHtml(SweepToFigures(table));
+    html.flush();
+    if (!html) {
+      err << "loadcell: error: --report-html=" << sa.extras.report_html << ": write failed\n";
+      if (code == 0) code = kExitFailed;
+    }
+  }
+  if (!sa.extras.quiet) {
+    err << "loadcell: sweep: JSON results in " << sa.output_dir << "\n";
+  }
+  if (!failure.empty()) err << "loadcell: error: " << failure << "\n";
+  if (code == kExitInterrupted) {
+    err << "loadcell: interrupted; the table holds the points that finished\n";
+  }
+  return code;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,455 @@
+#include "cli/sqlio/sqlio_options.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/options.h"
+#include "core/plural.h"
+
+namespace loadcell {
+namespace {
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A non-negative decimal integer, all of `text`.
+std::optional<uint64_t> Digits(std::string_view text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return v;
+}
+
+Status Bad(const std::string& sw, const std::string& why) {
+  return Status::InvalidArgument("sqlio: '" + sw + "': " + why);
+}
+
+// Parses the number after a switch letter, in [lo, hi].
+Result<uint64_t> Number(const std::string& sw, std::string_view text, uint64_t lo, uint64_t hi,
+                        const char* what) {
+  std::optional<uint64_t> v = Digits(text);
+  // More than 18 digits is a number too, only too large.
+  const bool all_digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+  if (!v.has_value() && !all_digits) {
+    return Bad(sw, fmt::format("{} must be a whole number", what));
+  }
+  if (!v.has_value() || *v < lo || *v > hi) {
+    return Bad(sw, fmt::format("{} must be {} to {}", what, lo, hi));
+  }
+  return *v;
+}
+
+bool IsDriveLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+
+// Splits `line` into fields at blanks; "..." keeps blanks in a field.
+Result<std::vector<std::string>> Fields(std::string_view line) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    if (i >= line.size()) break;
+    std::string field;
+    if (line[i] == '"') {
+      size_t end = line.find('"', i + 1);
+      if (end == std::string_view::npos) return Status::InvalidArgument("unclosed quote");
+      field = std::string(line.substr(i + 1, end - i - 1));
+      i = end + 1;
+    } else {
+      while (i < line.size() && line[i] != ' ' && line[i] != '\t') field += line[i++];
+    }
+    out.push_back(std::move(field));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<uint64_t> ParseSqlioMask(std::string_view text) {
+  std::string_view t = text;
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    t.remove_prefix(2);
+    base = 16;
+  }
+  if (t.empty() || t.size() > 16) {
+    return Status::InvalidArgument(fmt::format("'{}' is not a mask (hex 0x.. or decimal)", text));
+  }
+  uint64_t v = 0;
+  for (char c : t) {
+    int d;
+    if (c >= '0' && c <= '9') {
+      d = c - '0';
+    } else if (base == 16 && std::isxdigit(static_cast<unsigned char>(c))) {
+      d = std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+    } else {
+      return Status::InvalidArgument(fmt::format("'{}' is not a mask (hex 0x.. or decimal)", text));
+    }
+    v = v * static_cast<uint64_t>(base) + static_cast<uint64_t>(d);
+  }
+  return v;
+}
+
+Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
+  SqlioSwitches s;
+  bool kind_given = false;
+  for (const std::string& arg : args) {
+    if (arg.size() >= 2 && arg[0] == '-' && arg[1] == '-') {
+      const size_t eq = arg.find('=');
+      const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+      if (name == "drive") {
+        if (value.size() < 3 || !IsDriveLetter(value[0]) || value[1] != '=') {
+          return Bad(arg, "write --drive=X=/folder (a drive letter and the folder it maps to)");
+        }
+        s.drive_map[static_cast<char>(std::toupper(static_cast<unsigned char>(value[0])))] =
+            value.substr(2);
+      } else if (name == "sqlio-classic") {
+        s.classic = true;
+      } else if (name == "format") {
+        if (value != "text" && value != "json") return Bad(arg, "--format is text or json");
+        s.format = value;
+      } else if (name == "quiet") {
+        s.quiet = true;
+      } else if (name == "help") {
+        s.help = true;
+      } else {
+        return Bad(arg,
+                   "unknown option; sqlio takes SQLIO's switches (-kR, -s30, ...) and "
+                   "--drive, --sqlio-classic, --format, --quiet");
+      }
+      s.given.push_back(arg);
+      continue;
+    }
+    if (arg.size() < 2 || arg[0] != '-') {
+      if (arg.empty()) return Bad(arg, "empty argument");
+      s.files.push_back(arg);
+      continue;
+    }
+    s.given.push_back(arg);
+    const char sw = arg[1];
+    const std::string_view v = std::string_view(arg).substr(2);
+    switch (sw) {
+      case '?':
+        s.help = true;
+        break;
+      case 'k': {
+        const std::string k = Upper(v);
+        if (k != "R" && k != "W") return Bad(arg, "-k takes R (read) or W (write): -kR or -kW");
+        s.write = k == "W";
+        kind_given = true;
+        break;
+      }
+      case 's': {
+        LC_ASSIGN_OR_RETURN(uint64_t secs,
+                            Number(arg, v, 1, 86400 * 365, "the duration in seconds"));
+        s.seconds = static_cast<double>(secs);
+        break;
+      }
+      case 'f': {
+        const std::string f = Lower(v);
+        if (f == "random") {
+          s.access = SqlioAccess::kRandom;
+        } else if (f == "sequential") {
+          s.access = SqlioAccess::kSequential;
+        } else {
+          std::optional<uint64_t> n = Digits(v);
+          if (!n.has_value() || *n == 0) {
+            return Bad(arg, "-f takes random, sequential or a stripe factor (a number of 1 to "
+                            "999999999999999999 blocks)");
+          }
+          s.access = SqlioAccess::kStripe;
+          s.stripe = *n;
+        }
+        break;
+      }
+      case 't': {
+        LC_ASSIGN_OR_RETURN(uint64_t t, Number(arg, v, 1, kSqlioMaxThreads, "the thread count"));
+        s.threads = static_cast<int>(t);
+        s.threads_given = true;
+        break;
+      }
+      case 'o': {
+        LC_ASSIGN_OR_RETURN(uint64_t o, Number(arg, v, 0, 1024, "the outstanding I/O count"));
+        s.outstanding = static_cast<int>(std::max<uint64_t>(o, 1));
+        break;
+      }
+      case 'b': {
+        LC_ASSIGN_OR_RETURN(uint64_t b, Number(arg, v, 1, 64 * 1024, "the block size in KB"));
+        s.block_kb = b;
+        break;
+      }
+      case 'B': {
+        const std::string b = Upper(v);
+        if (b.size() != 1 || std::string_view("NYHS").find(b[0]) == std::string_view::npos) {
+          return Bad(arg,
+                     "-B takes N (no caching), Y (all caches), H (hardware cache only) or "
+                     "S (write-through only)");
+        }
+        s.buffering = b[0];
+        break;
+      }
+      case 'L': {
+        const std::string l = Upper(v);
+        if (l != "S" && l != "P" && l != "SI" && l != "PI") {
+          return Bad(arg,
+                     "-L takes S (system timer) or P (processor counter), optionally followed "
+                     "by i: -LS, -LP, -LSi");
+        }
+        s.latency = l[0];
+        if (l.size() == 2) {
+          s.notes.push_back(arg +
+                            ": initiation times are not reported: each I/O is timed from its "
+                            "submission to its completion");
+        }
+        break;
+      }
+      case 'F':
+        if (v.empty()) return Bad(arg, "-F needs the param file name attached: -Fparam.txt");
+        s.param_file = std::string(v);
+        break;
+      case 'd': {
+        if (v.empty()) return Bad(arg, "-d needs one or more drive letters: -dR or -dEFG");
+        for (char c : v) {
+          if (!IsDriveLetter(c)) return Bad(arg, "-d takes drive letters only (A to Z)");
+          const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+          if (s.drives.find(u) == std::string::npos) s.drives += u;
+        }
+        break;
+      }
+      case 'a': {
+        // -a<mask>: every thread on the mask; -aR<mask>: round robin, one
+        // CPU of the mask per thread; I: ideal (a hint on Windows).
+        std::string_view m = v;
+        const auto letter = [&](char c) {
+          if (m.empty() || std::toupper(static_cast<unsigned char>(m[0])) != c) return false;
+          m.remove_prefix(1);
+          return true;
+        };
+        s.affinity_round_robin = letter('R');
+        const bool ideal = s.affinity_round_robin && letter('I');
+        Result<uint64_t> mask = ParseSqlioMask(m);
+        if (!mask.ok() || *mask == 0) {
+          return Bad(arg,
+                     "-a takes a non-zero CPU mask (hex 0x.. or decimal), after R or RI "
+                     "for round robin: -a0xf, -aR0xf");
+        }
+        s.affinity_mask = *mask;
+        if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
+        break;
+      }
+      case 'p': {
+        std::string_view p = v;
+        const bool ideal = !p.empty() && (p[0] == 'I' || p[0] == 'i');
+        if (ideal) p.remove_prefix(1);
+        LC_ASSIGN_OR_RETURN(uint64_t cpu, Number(arg, p, 0, 1023, "the CPU number"));
+        s.cpu = static_cast<int>(cpu);
+        if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
+        break;
+      }
+      case 'U':
+        if (v != "" && v != "p" && v != "P") {
+          return Bad(arg, "-U takes nothing or p (per processor): -U, -Up");
+        }
+        s.cpu_util = true;
+        if (!v.empty()) {
+          s.notes.push_back(arg +
+                            ": per-processor utilisation is not reported; the process's CPU "
+                            "use over the run is (as -U)");
+        }
+        break;
+      case 'v':
+        if (v != "1.1.1") return Bad(arg, "-v takes 1.1.1 only: -v1.1.1");
+        s.same_runs = true;
+        break;
+      case '6':
+        if (v != "4") return Bad(arg, "unknown switch (did you mean -64?)");
+        s.notes.push_back("-64: SQLIO's 64-bit memory operations have no counterpart here");
+        break;
+      case 'D': {
+        LC_ASSIGN_OR_RETURN(uint64_t level, Number(arg, v, 0, 1000, "the debug level"));
+        s.notes.push_back(fmt::format("-D{}: SQLIO's debug output is not produced", level));
+        break;
+      }
+      case 'R':
+        return Bad(arg,
+                   "raw drives are not opened by loadcell sqlio; name a file or a device "
+                   "path instead");
+      case 'S': {
+        LC_ASSIGN_OR_RETURN(uint64_t b,
+                            Number(arg, v, 0, uint64_t{1} << 40, "the start offset in blocks"));
+        s.start_block = b;
+        s.start_given = true;
+        break;
+      }
+      case 'i': {
+        LC_ASSIGN_OR_RETURN(uint64_t n,
+                            Number(arg, v, 1, uint64_t{1} << 40, "the I/O count per run"));
+        s.ios_per_run = n;
+        s.ios_given = true;
+        break;
+      }
+      case 'm': {
+        std::string_view m = v;
+        if (!m.empty() && std::isalpha(static_cast<unsigned char>(m[0]))) m.remove_prefix(1);
+        LC_ASSIGN_OR_RETURN(uint64_t n,
+                            Number(arg, m.empty() ? "1" : m, 1, 1024, "the buffer count"));
+        s.buffers = static_cast<int>(n);
+        break;
+      }
+      default:
+        return Bad(arg,
+                   "unknown switch; sqlio knows -k -s -f -t -o -b -B -L -F -d -a -p -U -S "
+                   "-i -m -v1.1.1 -64 -D (see 'loadcell sqlio --help')");
+    }
+  }
+  (void)kind_given;
+  if (s.files.size() > 1 && !s.param_file.empty()) {
+    return Bad(s.files[1],
+               "give the test files either in the param file (-F) or on the command "
+               "line, not both");
+  }
+  if (!s.param_file.empty() && !s.files.empty()) {
+    return Bad(s.files[0],
+               "give the test files either in the param file (-F) or on the command "
+               "line, not both");
+  }
+  return s;
+}
+
+Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
+                                                        const std::string& path) {
+  std::vector<SqlioParamLine> out;
+  int line_no = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (const size_t hash = line.find('#'); hash != std::string_view::npos) {
+      line = line.substr(0, hash);
+    }
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
+      line.remove_suffix(1);
+    }
+    const std::string where = fmt::format("param file {} line {}", path, line_no);
+    Result<std::vector<std::string>> fields = Fields(line);
+    if (!fields.ok()) return Status::InvalidArgument(where + ": " + fields.status().message());
+    if (fields->empty()) continue;
+    const std::vector<std::string>& f = *fields;
+    if (f.size() < 2 || f.size() > 4) {
+      return Status::InvalidArgument(
+          fmt::format("{}: expected '<path> <threads> <mask> <size MB>', got {}", where,
+                      CountOf(f.size(), "field", "fields")));
+    }
+    SqlioParamLine p;
+    p.path = f[0];
+    p.line = line_no;
+    std::optional<uint64_t> threads = Digits(f[1]);
+    if (!threads.has_value() || *threads == 0 || *threads > kSqlioMaxThreads) {
+      return Status::InvalidArgument(
+          fmt::format("{}: thread count '{}' must be 1 to {}", where, f[1], kSqlioMaxThreads));
+    }
+    p.threads = static_cast<int>(*threads);
+    if (f.size() >= 3) {
+      Result<uint64_t> mask = ParseSqlioMask(f[2]);
+      if (!mask.ok()) {
+        return Status::InvalidArgument(
+            fmt::format("{}: affinity mask {}", where, mask.status().message()));
+      }
+      p.mask = *mask;
+    }
+    if (f.size() >= 4) {
+      std::optional<uint64_t> size = Digits(f[3]);
+      if (!size.has_value() || *size > (uint64_t{1} << 30)) {
+        return Status::InvalidArgument(
+            fmt::format("{}: size '{}' is not a number of MB", where, f[3]));
+      }
+      p.size_mb = *size;
+    }
+    out.push_back(std::move(p));
+  }
+  if (out.empty()) {
+    return Status::InvalidArgument("param file " + path + ": names no file");
+  }
+  int total = 0;
+  for (const SqlioParamLine& p : out) total += p.threads;
+  if (total > kSqlioMaxThreads) {
+    return Status::InvalidArgument(fmt::format("param file {}: {} threads in all, more than {}",
+                                               path, total, kSqlioMaxThreads));
+  }
+  return out;
+}
+
+Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    const int err = errno;
+    return Status::InvalidArgument("sqlio: -F" + path +
+                                   ": cannot open the param file: " + std::strerror(err));
+  }
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return Status::InvalidArgument("sqlio: -F" + path + ": cannot read the param file");
+  return ParseSqlioParamText(text, path);
+}
+
+std::string MapSqlioPath(const std::string& path, const std::map<char, std::string>& drive_map,
+                         const std::string& default_dir, char* drive) {
+  if (drive != nullptr) *drive = 0;
+  std::string p = path;
+  char letter = 0;
+  if (p.size() >= 2 && IsDriveLetter(p[0]) && p[1] == ':') {
+    letter = static_cast<char>(std::toupper(static_cast<unsigned char>(p[0])));
+    p = p.substr(2);
+  }
+  const bool windows = letter != 0 || p.find('\\') != std::string::npos;
+  for (char& c : p) {
+    if (c == '\\') c = '/';
+  }
+  if (!windows) return p;  // a POSIX path: as it is
+  while (!p.empty() && p[0] == '/') p.erase(0, 1);
+  std::string_view base = default_dir;
+  if (letter != 0) {
+    if (auto it = drive_map.find(letter); it != drive_map.end()) base = it->second;
+    if (drive != nullptr) *drive = letter;
+  }
+  if (base.empty()) base = ".";
+  if (base.size() > 1 && base.back() == '/') base.remove_suffix(1);
+  return base == "/" ? fmt::format("/{}", p) : fmt::format("{}/{}", base, p);
+}
+
+std::string WithDrive(const std::string& path, char letter) {
+  std::string_view rest = path;
+  if (rest.size() >= 2 && IsDriveLetter(rest[0]) && rest[1] == ':') rest.remove_prefix(2);
+  std::string out;
+  out.reserve(rest.size() + 3);
+  out.push_back(letter);
+  out.push_back(':');
+  if (rest.empty() || (rest[0] != '\\' && rest[0] != '/')) out.push_back('\\');
+  for (char c : rest) out.push_back(c == '/' ? '\\' : c);
+  return out;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,358 @@
+#include "db/pgsql/pg_wire.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+namespace loadcell {
+namespace {
+
+constexpr size_t kInitialInput = 16 * 1024;
+// The input buffer grows to the largest message read (a wide row, a long
+// error). Above this size it is given back once a reply has been read and
+// nothing is left in it, so that one large result does not hold its memory
+// for the rest of the connection; below, it is kept, so that replies of
+// ordinary size never reallocate.
+constexpr size_t kMaxKeptInput = 1024 * 1024;
+// A message longer than this is taken for a broken stream.
+constexpr uint32_t kMaxMessage = 1U << 30;
+
+uint32_t GetUInt32(const char* p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | u[3];
+}
+
+int GetInt16(const char* p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return static_cast<int16_t>((u[0] << 8) | u[1]);
+}
+
+// Appends `s` up to its first NUL, then a NUL (a protocol string).
+void PutCString(std::string& out, std::string_view s) {
+  out.append(s.substr(0, s.find('\0')));
+  out += '\0';
+}
+
+// Reads a NUL-terminated string at `pos` of `body`; false when unterminated.
+bool TakeCString(std::string_view body, size_t& pos, std::string_view& s) {
+  const size_t end = body.find('\0', pos);
+  if (end == std::string_view::npos) return false;
+  s = body.substr(pos, end - pos);
+  pos = end + 1;
+  return true;
+}
+
+bool ParseError(std::string_view body, PgReply& reply) {
+  size_t pos = 0;
+  while (pos < body.size() && body[pos] != '\0') {
+    const char field = body[pos++];
+    std::string_view value;
+    if (!TakeCString(body, pos, value)) return false;
+    if (field == 'C') reply.sqlstate.assign(value);
+    if (field == 'M') reply.message.assign(value);
+  }
+  return true;
+}
+
+bool ParseColumns(std::string_view body, std::vector<std::string>& columns) {
+  if (body.size() < 2) return false;
+  const int n = GetInt16(body.data());
+  size_t pos = 2;
+  columns.clear();
+  for (int i = 0; i < n; ++i) {
+    std::string_view name;
+    if (!TakeCString(body, pos, name)) return false;
+    columns.emplace_back(name);
+    pos += 18;  // table oid, column number, type oid, size, modifier, format
+    if (pos > body.size()) return false;
+  }
+  return true;
+}
+
+bool ParseRow(std::string_view body, DbRows& rows) {
+  if (body.size() < 2) return false;
+  const int n = GetInt16(body.data());
+  size_t pos = 2;
+  // AddRow/SetValue reuse the buffers of rows the caller cleared.
+  DbRows::Row& row = rows.AddRow(static_cast<size_t>(std::max(n, 0)));
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (pos + 4 > body.size()) return false;
+    const int32_t len = static_cast<int32_t>(GetUInt32(body.data() + pos));
+    pos += 4;
+    if (len < 0) {
+      row[i].reset();
+      continue;
+    }
+    if (pos + static_cast<size_t>(len) > body.size()) return false;
+    DbRows::SetValue(row[i], body.data() + pos, static_cast<size_t>(len));
+    pos += static_cast<size_t>(len);
+  }
+  return true;
+}
+
+}  // namespace
+
+void PgReply::Clear() {
+  rows_returned = 0;
+  rows_affected = 0;
+  error = false;
+  sqlstate.clear();
+  message.clear();
+  broken = false;
+  io_error.clear();
+  copy_refused = false;
+  txn_status = 'I';
+}
+
+uint64_t PgTagCount(std::string_view tag) {
+  const size_t nul = tag.find('\0');
+  if (nul != std::string_view::npos) tag = tag.substr(0, nul);
+  const size_t space = tag.find(' ');
+  if (space == std::string_view::npos) return 0;
+  const std::string_view verb = tag.substr(0, space);
+  if (verb != "INSERT" && verb != "DELETE" && verb != "UPDATE" && verb != "SELECT" &&
+      verb != "MOVE" && verb != "FETCH" && verb != "COPY" && verb != "MERGE") {
+    return 0;
+  }
+  const std::string_view count = tag.substr(tag.rfind(' ') + 1);
+  uint64_t n = 0;
+  auto r = std::from_chars(count.data(), count.data() + count.size(), n);
+  if (r.ec != std::errc() || r.ptr != count.data() + count.size()) return 0;
+  return n;
+}
+
+void PgWire::Reset(int fd) {
+  fd_ = fd;
+  out_.clear();
+  in_begin_ = in_end_ = 0;
+}
+
+size_t PgWire::Start(char type) {
+  const size_t at = out_.size();
+  out_ += type;
+  out_.append(4, '\0');
+  return at;
+}
+
+void PgWire::End(size_t at) {
+  const uint32_t len = static_cast<uint32_t>(out_.size() - at - 1);
+  out_[at + 1] = static_cast<char>(len >> 24);
+  out_[at + 2] = static_cast<char>(len >> 16);
+  out_[at + 3] = static_cast<char>(len >> 8);
+  out_[at + 4] = static_cast<char>(len);
+}
+
+void PgWire::Parse(std::string_view name, std::string_view sql) {
+  const size_t at = Start('P');
+  PutCString(out_, name);
+  PutCString(out_, sql);
+  PgPutBigEndian(out_, 0, 2);
+  End(at);
+}
+
+void PgWire::Bind(std::string_view statement, int n, const char* const* values,
+                  const int* lengths) {
+  const size_t at = Start('B');
+  out_ += '\0';  // the unnamed portal
+  PutCString(out_, statement);
+  PgPutBigEndian(out_, 0, 2);  // every parameter in text
+  PgPutBigEndian(out_, static_cast<uint64_t>(n), 2);
+  for (int i = 0; i < n; ++i) {
+    if (values[i] == nullptr) {
+      PgPutBigEndian(out_, static_cast<uint64_t>(-1), 4);
+    } else {
+      PgPutBigEndian(out_, static_cast<uint64_t>(lengths[i]), 4);
+      out_.append(values[i], static_cast<size_t>(lengths[i]));
+    }
+  }
+  PgPutBigEndian(out_, 0, 2);  // every result column in text
+  End(at);
+}
+
+void PgWire::DescribePortal() {
+  const size_t at = Start('D');
+  out_ += 'P';
+  out_ += '\0';
+  End(at);
+}
+
+void PgWire::Execute() {
+  const size_t at = Start('E');
+  out_ += '\0';
+  PgPutBigEndian(out_, 0, 4);  // all rows
+  End(at);
+}
+
+void PgWire::Sync() {
+  End(Start('S'));
+  ends_extended_ = true;
+}
+
+void PgWire::Query(std::string_view sql) {
+  const size_t at = Start('Q');
+  PutCString(out_, sql);
+  End(at);
+  ends_extended_ = false;
+}
+
+bool PgWire::Wait(short events, PgReply& reply) {
+  pollfd p{fd_, events, 0};
+  for (;;) {
+    if (poll(&p, 1, -1) >= 0) return true;
+    if (errno != EINTR) {
+      reply.broken = true;
+      reply.io_error = std::string("could not wait for the server: ") + std::strerror(errno);
+      return false;
+    }
+  }
+}
+
+bool PgWire::SendAll(PgReply& reply) {
+  size_t done = 0;
+  while (done < out_.size()) {
+    const ssize_t n = send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!Wait(POLLOUT, reply)) return false;
+      continue;
+    }
+    reply.broken = true;
+    reply.io_error = std::string("could not send to the server: ") +
+                     (n < 0 ? std::strerror(errno) : "nothing sent");
+    out_.clear();
+    return false;
+  }
+  out_.clear();
+  return true;
+}
+
+bool PgWire::Fill(size_t need, PgReply& reply) {
+  if (in_end_ - in_begin_ >= need) return true;
+  if (in_begin_ > 0) {
+    std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
+    in_end_ -= in_begin_;
+    in_begin_ = 0;
+  }
+  if (in_.size() < need) in_.resize(std::max({need, in_.size() * 2, kInitialInput}));
+  while (in_end_ < need) {
+    const ssize_t n = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, 0);
+    if (n > 0) {
+      in_end_ += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!Wait(POLLIN, reply)) return false;
+      continue;
+    }
+    reply.broken = true;
+    reply.io_error =
+        n == 0 ? std::string("server closed the connection unexpectedly")
+               : std::string("could not receive from the server: ") + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
+  reply.Clear();
+  const bool extended = ends_extended_;
+  if (!SendAll(reply)) return;
+  const size_t rows_base = rows != nullptr ? rows->rows.size() : 0;
+  const bool set_columns = rows != nullptr && rows->columns.empty();
+  uint64_t data_rows = 0;
+  bool described = false;  // the current result began with a RowDescription
+  auto malformed = [&reply](char type) {
+    reply.broken = true;
+    reply.io_error = std::string("malformed message '") + type + "' from the server";
+  };
+  while (ready > 0) {
+    if (!Fill(5, reply)) return;
+    const char type = in_[in_begin_];
+    const uint32_t len = GetUInt32(in_.data() + in_begin_ + 1);
+    if (len < 4 || len > kMaxMessage) return malformed(type);
+    if (!Fill(1 + size_t{len}, reply)) return;
+    const std::string_view body(in_.data() + in_begin_ + 5, len - 4);
+    in_begin_ += 1 + size_t{len};
+    switch (type) {
+      case 'Z':  // ReadyForQuery
+        if (body.empty()) return malformed(type);
+        reply.txn_status = body[0];
+        --ready;
+        break;
+      case 'T':  // RowDescription: a result with rows follows
+        described = true;
+        data_rows = 0;
+        if (rows != nullptr) {
+          rows->rows.resize(rows_base);
+          if (set_columns && !ParseColumns(body, rows->columns)) return malformed(type);
+        }
+        break;
+      case 'D':  // DataRow
+        ++data_rows;
+        if (rows != nullptr && !ParseRow(body, *rows)) return malformed(type);
+        break;
+      case 'C':  // CommandComplete: ends a result
+        reply.rows_returned = data_rows;
+        reply.rows_affected = described || data_rows > 0 ? 0 : PgTagCount(body);
+        if (rows != nullptr && !described && data_rows == 0) rows->rows.resize(rows_base);
+        data_rows = 0;
+        described = false;
+        break;
+      case 'I':  // EmptyQueryResponse
+        reply.rows_returned = 0;
+        reply.rows_affected = 0;
+        described = false;
+        break;
+      case 'E':  // ErrorResponse; the server skips to the next Sync
+        if (!reply.error) {
+          reply.error = true;
+          if (!ParseError(body, reply)) return malformed(type);
+        }
+        break;
+      case 'G': {  // CopyInResponse: refused, the server then reports an error
+        reply.copy_refused = true;
+        const size_t at = Start('f');
+        PutCString(out_, "COPY is only available through bulk insert");
+        End(at);
+        // A COPY of an extended-query request ignored the Sync sent with it
+        // (the server ignores Sync in copy mode): it waits for another.
+        if (extended) End(Start('S'));
+        if (!SendAll(reply)) return;
+        break;
+      }
+      case 'H':  // CopyOutResponse, its data and end: skipped
+      case 'd':
+      case 'c':
+        reply.copy_refused = true;
+        break;
+      case '1':  // ParseComplete
+      case '2':  // BindComplete
+      case '3':  // CloseComplete
+      case 'n':  // NoData
+      case 's':  // PortalSuspended
+      case 'N':  // NoticeResponse
+      case 'S':  // ParameterStatus
+      case 'A':  // NotificationResponse
+        break;
+      default:
+        return malformed(type);
+    }
+  }
+  // Once per reply, not per message: the loop above stays as it was.
+  if (in_.size() > kMaxKeptInput && in_begin_ == in_end_) {
+    std::vector<char>(kInitialInput).swap(in_);
+    in_begin_ = in_end_ = 0;
+  }
+}
+
+}  // namespace loadcell

@@ -1,0 +1,384 @@
+// The HTML report of one run (RenderRunHtml) and the reporter that writes it
+// at the end of a live run. The page is drawn from ResultData, the figures of
+// a JSON result, so that a saved result (`loadcell report`) and a live run
+// (--report-html) give the same page: the reporter renders the run's JSON
+// with the JSON reporter and reads it back.
+
+#include "report/html/html_report.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/plural.h"
+#include "report/html/html_page.h"
+#include "report/html/html_svg.h"
+
+namespace loadcell {
+namespace {
+
+using html::Escape;
+using html::ShortDuration;
+using html::ShortNumber;
+
+constexpr int kHistogramBinsPerDecade = 20;
+
+std::string DurationTick(double ns) { return ShortDuration(ns); }
+
+double Pct(const LatencyFigures& l, const char* name) {
+  auto v = l.Percentile(name);
+  return v.has_value() ? static_cast<double>(*v) : std::nan("");
+}
+
+std::string Card(const std::string& name, const std::string& value) {
+  return "<div class=\"card\"><dt>" + Escape(name) + "</dt><dd>" + Escape(value) + "</dd></div>";
+}
+
+std::string SummaryCards(const ResultData& r) {
+  std::string out = "<dl class=\"cards\">";
+  out += Card("events/s", ShortNumber(r.events_per_second, 4));
+  out += Card("events", std::to_string(r.events));
+  out += Card("measured time", ShortNumber(r.total_time_s, 4) + " s");
+  for (const char* p : {"50", "95", "99", "99.9"}) {
+    if (auto v = r.latency.Percentile(p)) {
+      out += Card(std::string("p") + p + " latency", ShortDuration(static_cast<double>(*v)));
+    }
+  }
+  out += Card("max latency", ShortDuration(static_cast<double>(r.latency.max)));
+  if (r.errors > 0) out += Card("errors", std::to_string(r.errors));
+  return out + "</dl>\n";
+}
+
+std::string Banners(const ResultData& r) {
+  std::string out;
+  if (!r.failure.empty()) {
+    out += "<p class=\"banner bad\">The run failed: " + Escape(r.failure) +
+           ". The figures cover what was measured until then.</p>";
+  }
+  if (r.interrupted) {
+    out += "<p class=\"banner\">The run was interrupted; the figures cover the time until the "
+           "interrupt.</p>";
+  }
+  if (r.forced_shutdown) {
+    out += "<p class=\"banner\">--forced-shutdown abandoned events still running at the end.</p>";
+  }
+  return out;
+}
+
+std::string ThroughputChart(const ResultData& r) {
+  html::LineChart c;
+  c.id = "throughput";
+  c.description = "Throughput (events per second) in each interval";
+  c.x.label = "time (s)";
+  c.y.label = "events/s";
+  html::Series s{"events/s", {}, {}};
+  for (const IntervalFigures& iv : r.intervals) {
+    s.x.push_back(iv.t_s);
+    s.y.push_back(iv.events_per_second);
+  }
+  c.series.push_back(std::move(s));
+  return html::Figure("Throughput over time", html::RenderLineChart(c), "",
+                      "Events per second in each interval.");
+}
+
+std::string PercentilesChart(const ResultData& r) {
+  static const std::pair<const char*, const char*> kLines[] = {
+      {"p50", "50"}, {"p95", "95"}, {"p99", "99"}, {"p99.9", "99.9"}};
+  html::LineChart c;
+  c.id = "latency-percentiles";
+  c.description = "Latency percentiles (p50, p95, p99, p99.9, max) in each interval";
+  c.x.label = "time (s)";
+  c.y.label = "latency";
+  c.y.format = &DurationTick;
+  std::vector<std::string> names;
+  double lo = 0, hi = 0;
+  for (const auto& [name, key] : kLines) {
+    html::Series s{name, {}, {}};
+    for (const IntervalFigures& iv : r.intervals) {
+      s.x.push_back(iv.t_s);
+      double v = iv.latency.count > 0 ? Pct(iv.latency, key) : std::nan("");
+      s.y.push_back(v);
+      if (v > 0) {
+        lo = lo == 0 ? v : std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    }
+    names.push_back(name);
+    c.series.push_back(std::move(s));
+  }
+  html::Series mx{"max", {}, {}};
+  for (const IntervalFigures& iv : r.intervals) {
+    mx.x.push_back(iv.t_s);
+    double v = iv.latency.count > 0 ? static_cast<double>(iv.latency.max) : std::nan("");
+    mx.y.push_back(v);
+    if (v > 0) hi = std::max(hi, v);
+  }
+  names.push_back("max");
+  c.series.push_back(std::move(mx));
+  // A log axis keeps p50 readable beside a max that is far above it.
+  c.y.log = lo > 0 && hi / lo > 20;
+  return html::Figure("Latency percentiles over time", html::RenderLineChart(c),
+                      html::RenderLegend(names),
+                      std::string("Latency of the events completed in each interval") +
+                          (c.y.log ? " (logarithmic axis)." : "."));
+}
+
+// The histogram's buckets grouped into kHistogramBinsPerDecade bins per
+// power of ten (by each bucket's midpoint), for a readable log axis.
+std::vector<html::HistogramBin> LogBins(const std::vector<HistogramRow>& rows) {
+  std::vector<html::HistogramBin> bins;
+  long current = 0;
+  for (const HistogramRow& row : rows) {
+    if (row.count == 0) continue;
+    double low = std::max<double>(1, static_cast<double>(row.low));
+    double high = std::max<double>(low, static_cast<double>(row.high) + 1);
+    double mid = (low + high) / 2;  // a bucket is at most 1/128 wide: it falls in one bin
+    long bin = static_cast<long>(std::floor(std::log10(mid) * kHistogramBinsPerDecade));
+    if (bins.empty() || bin != current) {
+      // Each bin spans its whole range on the log axis, so bars have equal widths.
+      const double k = kHistogramBinsPerDecade;
+      bins.push_back({std::pow(10.0, static_cast<double>(bin) / k),
+                      std::pow(10.0, static_cast<double>(bin + 1) / k), row.count});
+      current = bin;
+    } else {
+      bins.back().count += row.count;
+    }
+  }
+  return bins;
+}
+
+std::string HistogramSection(const ResultData& r) {
+  html::HistogramChart c;
+  c.id = "histogram";
+  c.description = "Latency histogram of all events, logarithmic latency axis";
+  c.x.label = "latency (log scale)";
+  c.x.log = true;
+  c.x.format = &DurationTick;
+  c.y_label = "events";
+  c.bins = LogBins(r.histogram);
+  return html::Figure("Latency histogram", html::RenderHistogramChart(c), "",
+                      fmt::format("Events per latency range ({} ranges per power of ten).",
+                                  kHistogramBinsPerDecade));
+}
+
+std::string FairnessChart(const ResultData& r) {
+  html::BarChart c;
+  c.id = "threads";
+  c.description = "Events completed by each thread, with the mean";
+  c.y.label = "events";
+  c.x_label = "thread";
+  double sum = 0;
+  for (size_t i = 0; i < r.threads.size(); ++i) {
+    const ThreadFigures& t = r.threads[i];
+    html::Bar b;
+    b.label = std::to_string(i);
+    b.value = static_cast<double>(t.events);
+    b.tooltip = fmt::format("thread {}: {} events, {} s busy", i, t.events,
+                            ShortNumber(t.busy_time_s, 4));
+    sum += b.value;
+    c.bars.push_back(std::move(b));
+  }
+  std::string caption = "Events per thread.";
+  if (!r.threads.empty()) {
+    double mean = sum / static_cast<double>(r.threads.size());
+    c.has_reference = true;
+    c.reference = mean;
+    c.reference_label = "mean " + ShortNumber(mean, 4);
+    double lo = mean, hi = mean;
+    for (const ThreadFigures& t : r.threads) {
+      lo = std::min(lo, static_cast<double>(t.events));
+      hi = std::max(hi, static_cast<double>(t.events));
+    }
+    if (mean > 0) {
+      caption += fmt::format(" Slowest thread {:+.1f}% and fastest {:+.1f}% from the mean.",
+                             (lo - mean) / mean * 100, (hi - mean) / mean * 100);
+    }
+  }
+  return html::Figure("Per-thread fairness", html::RenderBarChart(c), "", caption);
+}
+
+// The kinds of operations to break down, by the test's counters: fileio
+// (reads, writes, fsyncs) and OLTP (reads, writes, others). Empty when the
+// result has neither.
+std::vector<std::string> BreakdownCounters(const ResultData& r) {
+  if (!r.Counter("reads") || !r.Counter("writes")) return {};
+  if (r.Counter("fsyncs")) return {"reads", "writes", "fsyncs"};
+  if (r.Counter("others")) return {"reads", "writes", "others"};
+  return {"reads", "writes"};
+}
+
+std::string BreakdownSection(const ResultData& r) {
+  std::vector<std::string> kinds = BreakdownCounters(r);
+  if (kinds.empty() && r.latency_by_kind.empty()) return "";
+  std::string out = "<section id=\"breakdown\"><h2>Breakdown by operation</h2><div class=\"charts\">";
+  if (!kinds.empty()) {
+    bool over_time = false;
+    for (const IntervalFigures& iv : r.intervals) over_time = over_time || !iv.counters.empty();
+    if (over_time) {
+      html::LineChart c;
+      c.id = "breakdown";
+      c.description = "Operations per second by kind in each interval";
+      c.x.label = "time (s)";
+      c.y.label = "operations/s";
+      for (const std::string& k : kinds) {
+        html::Series s{k, {}, {}};
+        for (const IntervalFigures& iv : r.intervals) {
+          uint64_t n = 0;
+          for (const auto& [name, v] : iv.counters) {
+            if (name == k) n = v;
+          }
+          s.x.push_back(iv.t_s);
+          s.y.push_back(iv.duration_s > 0 ? static_cast<double>(n) / iv.duration_s : std::nan(""));
+        }
+        c.series.push_back(std::move(s));
+      }
+      out += html::Figure("Operations over time", html::RenderLineChart(c), html::RenderLegend(kinds),
+                          "Operations per second of each kind in each interval.");
+    } else {
+      html::BarChart c;
+      c.id = "breakdown";
+      c.description = "Operations by kind over the whole run";
+      c.y.label = "operations";
+      c.x_label = "kind";
+      for (const std::string& k : kinds) c.bars.push_back({k, static_cast<double>(*r.Counter(k)), ""});
+      out += html::Figure("Operations by kind", html::RenderBarChart(c), "",
+                          "Operations of each kind over the whole run.");
+    }
+  }
+  std::vector<std::vector<std::string>> rows = {
+      {"kind", "operations", "per second", "mean", "p95", "p99", "max"}};
+  for (const std::string& k : kinds) {
+    uint64_t n = *r.Counter(k);
+    std::vector<std::string> row = {k, std::to_string(n),
+                                    r.total_time_s > 0
+                                        ? ShortNumber(static_cast<double>(n) / r.total_time_s, 4)
+                                        : "0"};
+    // The per-kind latency is named in the singular ("read" for "reads").
+    std::string singular = k.substr(0, k.size() - 1);
+    const LatencyFigures* l = nullptr;
+    for (const auto& [name, f] : r.latency_by_kind) {
+      if (name == singular || name == k) l = &f;
+    }
+    if (l != nullptr && l->count > 0) {
+      row.insert(row.end(), {ShortDuration(l->mean), ShortDuration(Pct(*l, "95")),
+                             ShortDuration(Pct(*l, "99")), ShortDuration(static_cast<double>(l->max))});
+    } else {
+      row.insert(row.end(), {"", "", "", ""});
+    }
+    rows.push_back(std::move(row));
+  }
+  // Latency kinds that no counter named (e.g. a test with its own kinds).
+  for (const auto& [name, f] : r.latency_by_kind) {
+    bool listed = false;
+    for (const std::string& k : kinds) listed = listed || k == name + "s" || k == name;
+    if (listed || f.count == 0) continue;
+    rows.push_back({name, std::to_string(f.count), "", ShortDuration(f.mean), ShortDuration(Pct(f, "95")),
+                    ShortDuration(Pct(f, "99")), ShortDuration(static_cast<double>(f.max))});
+  }
+  out += "<div><h3>Per kind</h3>" +
+         html::Table(rows, {false, true, true, true, true, true, true}, "kinds") + "</div>";
+  return out + "</div></section>\n";
+}
+
+std::string FiguresSection(const ResultData& r) {
+  std::string out = "<section id=\"figures\"><h2>Figures</h2><div class=\"charts\">";
+  std::vector<std::vector<std::string>> lat = {{"latency", "value"}};
+  lat.push_back({"count", std::to_string(r.latency.count)});
+  lat.push_back({"min", ShortDuration(static_cast<double>(r.latency.min))});
+  lat.push_back({"mean", ShortDuration(r.latency.mean)});
+  lat.push_back({"stddev", ShortDuration(r.latency.stddev)});
+  for (const auto& [p, v] : r.latency.percentiles) lat.push_back({"p" + p, ShortDuration(static_cast<double>(v))});
+  lat.push_back({"max", ShortDuration(static_cast<double>(r.latency.max))});
+  out += "<div><h3>Latency of all events</h3>" + html::Table(lat, {false, true}) + "</div>";
+  std::string right;
+  if (!r.metrics.empty()) {
+    std::vector<std::vector<std::string>> rows = {{"metric", "value", "unit"}};
+    for (const Metric& m : r.metrics) {
+      rows.push_back({m.label.empty() ? m.key : m.label, ShortNumber(m.value, 6), m.unit});
+    }
+    right += "<h3>Metrics</h3>" + html::Table(rows, {false, true, false});
+  }
+  if (!r.counters.empty()) {
+    std::vector<std::vector<std::string>> rows = {{"counter", "total"}};
+    for (const auto& [name, v] : r.counters) rows.push_back({name, std::to_string(v)});
+    right += "<h3>Counters</h3>" + html::Table(rows, {false, true});
+  }
+  if (!right.empty()) out += "<div>" + right + "</div>";
+  return out + "</div></section>\n";
+}
+
+class HtmlReporter final : public Reporter {
+ public:
+  HtmlReporter(std::ostream& out, const Workload& w, ReportSettings s)
+      : out_(out), workload_(w), settings_(s) {}
+
+  void OnStart(const Manifest& m) override { json_->OnStart(m); }
+  void OnInterval(const IntervalSnapshot& s) override { json_->OnInterval(s); }
+  void OnCheckpoint(const RunResult& r) override { json_->OnCheckpoint(r); }
+  void OnStatus(const IntervalSnapshot& s) override { status_.push_back(s); }
+
+  void OnEnd(const RunResult& r) override {
+    const RunResult* result = &r;
+    RunResult with_status;
+    if (r.intervals.empty() && !status_.empty()) {
+      with_status = r;
+      with_status.intervals = status_;
+      result = &with_status;
+    }
+    json_->OnEnd(*result);
+    Result<ResultData> data = ParseResultJson(json_text_.str(), "this run");
+    if (!data.ok()) {
+      // Our own JSON always reads back; say so on the page if it did not.
+      out_ << html::PageStart("loadcell report") << "<p class=\"banner bad\">"
+           << Escape(data.status().message()) << "</p>" << html::PageEnd();
+    } else {
+      out_ << RenderRunHtml(*data);
+    }
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  const Workload& workload_;
+  ReportSettings settings_;
+  std::ostringstream json_text_;
+  std::unique_ptr<Reporter> json_ = MakeJsonReporter(json_text_, workload_, settings_);
+  std::vector<IntervalSnapshot> status_;
+};
+
+}  // namespace
+
+std::string RenderRunHtml(const ResultData& r) {
+  const Manifest& m = r.manifest;
+  std::string out = html::PageStart("loadcell " + m.test + " report");
+  out +=
+      "<header><h1>loadcell " + Escape(m.test) + "</h1><p class=\"sub\">" +
+      Escape(fmt::format("{}, {} s measured, loadcell {}", CountOf(m.threads, "thread", "threads"),
+                         ShortNumber(r.total_time_s, 4), m.tool_version)) +
+      "</p></header>\n";
+  out += Banners(r);
+  out += "<section id=\"summary\"><h2>Summary</h2>" + SummaryCards(r) + "</section>\n";
+  out += "<section id=\"over-time\"><h2>Over time</h2>";
+  if (r.intervals.empty()) {
+    out += "<p class=\"sub\">This result has no intervals: run with --report-interval=N or "
+           "--report-html for charts over time.</p>";
+  } else {
+    out += "<div class=\"charts\">" + ThroughputChart(r) + PercentilesChart(r) + "</div>";
+  }
+  out += "</section>\n";
+  out += "<section id=\"distribution\"><h2>Distribution</h2><div class=\"charts\">" +
+         HistogramSection(r) + FairnessChart(r) + "</div></section>\n";
+  out += BreakdownSection(r);
+  out += FiguresSection(r);
+  out += html::ManifestSection(m);
+  out += html::PageEnd();
+  return out;
+}
+
+std::unique_ptr<Reporter> MakeHtmlReporter(std::ostream& out, const Workload& w, ReportSettings s) {
+  return std::make_unique<HtmlReporter>(out, w, s);
+}
+
+}  // namespace loadcell

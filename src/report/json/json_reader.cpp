@@ -1,0 +1,454 @@
+#include "report/json/json_reader.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+namespace loadcell {
+namespace {
+
+// ordered_json keeps the document's key order (counters, metrics, percentiles).
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kSchemaPrefix = "loadcell-result/";
+constexpr std::string_view kSchema = "loadcell-result/1";
+
+// Builds the DOM like nlohmann's own SAX DOM parser but records a syntax
+// error (its byte offset and text) instead of throwing it.
+class DomBuilder final : public nlohmann::detail::json_sax_dom_parser<Json> {
+ public:
+  explicit DomBuilder(Json& root) : json_sax_dom_parser<Json>(root, /*allow_exceptions_=*/false) {}
+
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& /*last_token*/, const Exception& ex) {
+    failed_ = true;
+    position_ = position;
+    message_ = ex.what();
+    return false;
+  }
+
+  bool failed() const { return failed_; }
+  size_t position() const { return position_; }
+  // nlohmann's text without its "[json.exception.parse_error.101] parse
+  // error at line 1, column 2: " prefix.
+  std::string Message() const {
+    std::string m = message_;
+    size_t colon = m.find(": ");
+    if (m.rfind("[json.exception", 0) == 0 && colon != std::string::npos) m = m.substr(colon + 2);
+    return m;
+  }
+
+ private:
+  bool failed_ = false;
+  size_t position_ = 0;
+  std::string message_;
+};
+
+// "line L, column C" of byte `offset` (1-based), as an editor counts.
+std::string LineColumn(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  size_t line = 1;
+  size_t col = 1;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+std::string TypeName(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::string:
+      return "a string";
+    case Json::value_t::boolean:
+      return "a boolean";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+      return "an integer";
+    case Json::value_t::number_float:
+      return "a number with a fraction";
+    default:
+      return "something else";
+  }
+}
+
+// Walks the DOM with typed accessors; the first problem is kept in error()
+// and later calls return defaults, so a caller checks once at the end.
+class Walker {
+ public:
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  void Fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+  }
+
+  // The member `key` of object `obj` (at `path`), or nullptr. A missing
+  // required member is an error.
+  const Json* Member(const Json& obj, const std::string& path, const char* key, bool required) {
+    if (!ok()) return nullptr;
+    auto it = obj.find(key);
+    if (it == obj.end()) {
+      if (required) Fail("missing field '" + Join(path, key) + "'");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  const Json* Object(const Json& obj, const std::string& path, const char* key, bool required = true) {
+    const Json* j = Member(obj, path, key, required);
+    if (j != nullptr && !j->is_object()) {
+      Expected(Join(path, key), "an object", *j);
+      return nullptr;
+    }
+    return j;
+  }
+  const Json* Array(const Json& obj, const std::string& path, const char* key, bool required = true) {
+    const Json* j = Member(obj, path, key, required);
+    if (j != nullptr && !j->is_array()) {
+      Expected(Join(path, key), "an array", *j);
+      return nullptr;
+    }
+    return j;
+  }
+  std::string String(const Json& obj, const std::string& path, const char* key, bool required = true) {
+    const Json* j = Member(obj, path, key, required);
+    if (j == nullptr) return "";
+    if (!j->is_string()) {
+      Expected(Join(path, key), "a string", *j);
+      return "";
+    }
+    return j->get<std::string>();
+  }
+  bool Bool(const Json& obj, const std::string& path, const char* key, bool required = true) {
+    const Json* j = Member(obj, path, key, required);
+    if (j == nullptr) return false;
+    if (!j->is_boolean()) {
+      Expected(Join(path, key), "true or false", *j);
+      return false;
+    }
+    return j->get<bool>();
+  }
+  uint64_t Uint(const Json& j, const std::string& path) {
+    if (!ok()) return 0;
+    if (j.is_number_unsigned()) return j.get<uint64_t>();
+    if (j.is_number_integer() && j.get<int64_t>() >= 0) return static_cast<uint64_t>(j.get<int64_t>());
+    Expected(path, "a non-negative integer", j);
+    return 0;
+  }
+  uint64_t Uint(const Json& obj, const std::string& path, const char* key, bool required = true) {
+    const Json* j = Member(obj, path, key, required);
+    return j == nullptr ? 0 : Uint(*j, Join(path, key));
+  }
+  // A number; null reads as NaN when `null_ok`.
+  double Number(const Json& j, const std::string& path, bool null_ok = false) {
+    if (!ok()) return 0;
+    if (j.is_number()) return j.get<double>();
+    if (null_ok && j.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    Expected(path, "a number", j);
+    return 0;
+  }
+  double Number(const Json& obj, const std::string& path, const char* key, bool required = true) {
+    const Json* j = Member(obj, path, key, required);
+    return j == nullptr ? 0 : Number(*j, Join(path, key));
+  }
+
+  static std::string Join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+ private:
+  void Expected(const std::string& path, const char* what, const Json& found) {
+    Fail(path + ": expected " + what + ", found " + TypeName(found));
+  }
+  std::string error_;
+};
+
+LatencyFigures ReadLatency(Walker& w, const Json& j, const std::string& path) {
+  LatencyFigures f;
+  if (!j.is_object()) {
+    w.Fail(path + ": expected a latency object, found " + TypeName(j));
+    return f;
+  }
+  f.count = w.Uint(j, path, "count");
+  f.min = w.Uint(j, path, "min");
+  f.max = w.Uint(j, path, "max");
+  f.mean = w.Number(j, path, "mean");
+  f.stddev = w.Number(j, path, "stddev");
+  f.sum = w.Number(j, path, "sum", /*required=*/false);
+  if (const Json* p = w.Object(j, path, "percentiles")) {
+    for (auto it = p->begin(); it != p->end(); ++it) {
+      f.percentiles.emplace_back(it.key(),
+                                 w.Uint(it.value(), Walker::Join(path, "percentiles." + it.key())));
+    }
+  }
+  return f;
+}
+
+std::vector<std::pair<std::string, LatencyFigures>> ReadLatencyMap(Walker& w, const Json* j,
+                                                                   const std::string& path) {
+  std::vector<std::pair<std::string, LatencyFigures>> out;
+  if (j == nullptr) return out;
+  for (auto it = j->begin(); it != j->end(); ++it) {
+    out.emplace_back(it.key(), ReadLatency(w, it.value(), path + "." + it.key()));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, uint64_t>> ReadCounters(Walker& w, const Json* j,
+                                                           const std::string& path) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  if (j == nullptr) return out;
+  for (auto it = j->begin(); it != j->end(); ++it) {
+    out.emplace_back(it.key(), w.Uint(it.value(), path + "." + it.key()));
+  }
+  return out;
+}
+
+void ReadManifest(Walker& w, const Json& m, Manifest& out) {
+  const std::string p = "manifest";
+  out.tool = w.String(m, p, "tool");
+  if (w.ok() && out.tool != "loadcell") {
+    w.Fail("manifest.tool is \"" + out.tool + "\", expected \"loadcell\"");
+  }
+  out.tool_version = w.String(m, p, "tool_version");
+  out.test = w.String(m, p, "test");
+  out.command = w.String(m, p, "command", false);
+  out.threads = static_cast<int>(w.Uint(m, p, "threads"));
+  out.time_limit_s = w.Number(m, p, "time_limit_s", false);
+  out.event_limit = w.Uint(m, p, "event_limit", false);
+  out.warmup_s = w.Number(m, p, "warmup_s", false);
+  out.rate = w.Number(m, p, "rate", false);
+  out.rand_type = w.String(m, p, "rand_type", false);
+  out.seed = w.Uint(m, p, "seed", false);
+  out.seed_from_time = w.Bool(m, p, "seed_from_time", false);
+  if (const Json* opts = w.Array(m, p, "options")) {
+    for (size_t i = 0; i < opts->size() && w.ok(); ++i) {
+      const std::string ip = "manifest.options[" + std::to_string(i) + "]";
+      const Json& o = (*opts)[i];
+      if (!o.is_object()) {
+        w.Fail(ip + ": expected an object, found " + TypeName(o));
+        break;
+      }
+      ResolvedOption r;
+      r.group = w.String(o, ip, "group");
+      r.name = w.String(o, ip, "name");
+      r.value = w.String(o, ip, "value");
+      r.is_default = w.Bool(o, ip, "is_default", false);
+      out.options.push_back(std::move(r));
+    }
+  }
+  if (const Json* wl = w.Array(m, p, "workload", false)) {
+    for (size_t i = 0; i < wl->size() && w.ok(); ++i) {
+      const std::string ip = "manifest.workload[" + std::to_string(i) + "]";
+      const Json& o = (*wl)[i];
+      if (!o.is_object()) {
+        w.Fail(ip + ": expected an object, found " + TypeName(o));
+        break;
+      }
+      std::string name = w.String(o, ip, "name");
+      out.workload.emplace_back(std::move(name), w.String(o, ip, "value"));
+    }
+  }
+  if (const Json* s = w.Object(m, p, "system", false)) {
+    const std::string sp = "manifest.system";
+    out.system.cpu_model = w.String(*s, sp, "cpu_model", false);
+    out.system.cpus_online = static_cast<int>(w.Uint(*s, sp, "cpus_online", false));
+    out.system.memory_bytes = w.Uint(*s, sp, "memory_bytes", false);
+    out.system.kernel = w.String(*s, sp, "kernel", false);
+    out.system.clock_source = w.String(*s, sp, "clock_source", false);
+  }
+}
+
+void ReadSummary(Walker& w, const Json& s, ResultData& out) {
+  const std::string p = "summary";
+  out.total_time_s = w.Number(s, p, "total_time_s");
+  out.events = w.Uint(s, p, "events");
+  out.events_per_second = w.Number(s, p, "events_per_second");
+  out.errors = w.Uint(s, p, "errors", false);
+  if (const Json* l = w.Member(s, p, "latency_ns", true)) out.latency = ReadLatency(w, *l, p + ".latency_ns");
+  out.latency_by_kind = ReadLatencyMap(w, w.Object(s, p, "latency_by_kind_ns", false), p + ".latency_by_kind_ns");
+  if (const Json* l = w.Member(s, p, "service_latency_ns", false); l != nullptr && !l->is_null()) {
+    out.service_latency = ReadLatency(w, *l, p + ".service_latency_ns");
+  }
+  out.counters = ReadCounters(w, w.Object(s, p, "counters", false), p + ".counters");
+  if (const Json* m = w.Object(s, p, "metrics", false)) {
+    for (auto it = m->begin(); it != m->end() && w.ok(); ++it) {
+      const std::string mp = p + ".metrics." + it.key();
+      if (!it.value().is_object()) {
+        w.Fail(mp + ": expected an object, found " + TypeName(it.value()));
+        break;
+      }
+      Metric metric;
+      metric.key = it.key();
+      const Json* v = w.Member(it.value(), mp, "value", true);
+      metric.value = v == nullptr ? 0 : w.Number(*v, mp + ".value", /*null_ok=*/true);
+      metric.unit = w.String(it.value(), mp, "unit", false);
+      metric.label = w.String(it.value(), mp, "label", false);
+      out.metrics.push_back(std::move(metric));
+    }
+  }
+}
+
+void ReadIntervals(Walker& w, const Json& a, ResultData& out) {
+  for (size_t i = 0; i < a.size() && w.ok(); ++i) {
+    const std::string p = "intervals[" + std::to_string(i) + "]";
+    const Json& j = a[i];
+    if (!j.is_object()) {
+      w.Fail(p + ": expected an object, found " + TypeName(j));
+      return;
+    }
+    IntervalFigures f;
+    f.t_s = w.Number(j, p, "t");
+    f.duration_s = w.Number(j, p, "duration", false);
+    f.threads = static_cast<int>(w.Uint(j, p, "threads", false));
+    f.events = w.Uint(j, p, "events");
+    f.events_per_second = w.Number(j, p, "eps", false);
+    f.errors = w.Uint(j, p, "errors", false);
+    f.queue = w.Uint(j, p, "queue", false);
+    if (const Json* l = w.Member(j, p, "latency_ns", true)) f.latency = ReadLatency(w, *l, p + ".latency_ns");
+    f.latency_by_kind = ReadLatencyMap(w, w.Object(j, p, "latency_by_kind_ns", false), p + ".latency_by_kind_ns");
+    f.counters = ReadCounters(w, w.Object(j, p, "counters", false), p + ".counters");
+    out.intervals.push_back(std::move(f));
+  }
+}
+
+void ReadHistogram(Walker& w, const Json& h, ResultData& out) {
+  const Json* b = w.Array(h, "histogram", "buckets");
+  if (b == nullptr) return;
+  for (size_t i = 0; i < b->size() && w.ok(); ++i) {
+    const std::string p = "histogram.buckets[" + std::to_string(i) + "]";
+    const Json& row = (*b)[i];
+    if (!row.is_array() || row.size() != 3) {
+      w.Fail(p + ": expected [low, high, count], found " + TypeName(row));
+      return;
+    }
+    HistogramRow r;
+    r.low = w.Uint(row[0], p + "[0]");
+    r.high = w.Uint(row[1], p + "[1]");
+    r.count = w.Uint(row[2], p + "[2]");
+    out.histogram.push_back(r);
+  }
+}
+
+}  // namespace
+
+std::optional<uint64_t> LatencyFigures::Percentile(std::string_view name) const {
+  for (const auto& [n, v] : percentiles) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> ResultData::Counter(std::string_view name) const {
+  for (const auto& [n, v] : counters) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> ResultData::Option(std::string_view name) const {
+  for (const ResolvedOption& o : manifest.options) {
+    if (o.name == name) return o.value;
+  }
+  return std::nullopt;
+}
+
+Result<ResultData> ParseResultJson(std::string_view text, const std::string& source) {
+  const std::string prefix = source + ": not a loadcell result: ";
+  Json root;
+  DomBuilder builder(root);
+  Json::sax_parse(text.begin(), text.end(), &builder);
+  if (builder.failed()) {
+    // nlohmann reports the offset just past the offending token.
+    size_t at = builder.position() > 0 ? builder.position() - 1 : 0;
+    return Status::InvalidArgument(prefix + LineColumn(text, at) + ": " + builder.Message());
+  }
+  if (!root.is_object()) {
+    return Status::InvalidArgument(prefix + "the document is " + TypeName(root) +
+                                   ", expected an object with \"schema\": \"" +
+                                   std::string(kSchema) + "\"");
+  }
+  auto schema = root.find("schema");
+  if (schema == root.end()) {
+    return Status::InvalidArgument(prefix + "no 'schema' field at the top level (expected \"" +
+                                   std::string(kSchema) + "\")");
+  }
+  if (!schema->is_string() || schema->get<std::string>().rfind(kSchemaPrefix, 0) != 0) {
+    return Status::InvalidArgument(prefix + "'schema' is " + schema->dump() + ", expected \"" +
+                                   std::string(kSchema) + "\"");
+  }
+  if (schema->get<std::string>() != kSchema) {
+    return Status::InvalidArgument(source + ": schema " + schema->dump() +
+                                   " is not supported by this version (it reads \"" +
+                                   std::string(kSchema) + "\")");
+  }
+
+  Walker w;
+  ResultData out;
+  out.source = source;
+  if (const Json* m = w.Object(root, "", "manifest")) ReadManifest(w, *m, out.manifest);
+  if (const Json* s = w.Object(root, "", "summary")) ReadSummary(w, *s, out);
+  if (const Json* t = w.Array(root, "", "threads", false)) {
+    for (size_t i = 0; i < t->size() && w.ok(); ++i) {
+      const std::string p = "threads[" + std::to_string(i) + "]";
+      if (!(*t)[i].is_object()) {
+        w.Fail(p + ": expected an object, found " + TypeName((*t)[i]));
+        break;
+      }
+      ThreadFigures f;
+      f.events = w.Uint((*t)[i], p, "events");
+      f.exec_time_s = w.Number((*t)[i], p, "exec_time_s", false);
+      // Results written before busy_time_s existed: events ran one at a time.
+      f.busy_time_s = (*t)[i].contains("busy_time_s")
+                          ? w.Number((*t)[i], p, "busy_time_s", false)
+                          : f.exec_time_s;
+      out.threads.push_back(f);
+    }
+  }
+  if (const Json* iv = w.Array(root, "", "intervals", false)) ReadIntervals(w, *iv, out);
+  if (const Json* h = w.Object(root, "", "histogram", false)) ReadHistogram(w, *h, out);
+  out.interrupted = w.Bool(root, "", "interrupted", false);
+  out.forced_shutdown = w.Bool(root, "", "forced_shutdown", false);
+  if (const Json* f = w.Member(root, "", "failure", false); f != nullptr && !f->is_null()) {
+    if (f->is_object()) {
+      out.failure = w.String(*f, "failure", "message", false);
+      if (out.failure.empty()) out.failure = "failed";
+    } else {
+      w.Fail("failure: expected an object or null, found " + TypeName(*f));
+    }
+  }
+  if (!w.ok()) return Status::InvalidArgument(prefix + w.error());
+  return out;
+}
+
+Result<ResultData> ReadResultFile(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    int err = errno;
+    return Status::InvalidArgument(path + ": cannot open: " + std::strerror(err));
+  }
+  std::string text;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
+  int err = std::ferror(f) ? errno : 0;
+  std::fclose(f);
+  if (err != 0) return Status::InvalidArgument(path + ": cannot read: " + std::strerror(err));
+  return ParseResultJson(text, path);
+}
+
+}  // namespace loadcell

@@ -1,0 +1,369 @@
+// The JSON reporter: one document written at OnEnd with everything the run
+// recorded. The schema ("loadcell-result/1") is documented field by field in
+// docs/json-schema.md; keep the two in step.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/version.h"
+#include "report/format.h"
+#include "report/json/json_writer.h"
+#include "report/reporter.h"
+#include "stats/summary.h"
+
+namespace loadcell {
+namespace {
+
+using report_internal::CounterName;
+using report_internal::Finite;
+using report_internal::MeanNs;
+using report_internal::PercentileText;
+using report_internal::ReportedPercentiles;
+using report_internal::ResultMetrics;
+using report_internal::StdDevNs;
+
+constexpr const char* kSchema = "loadcell-result/1";
+
+void WriteManifest(JsonWriter& w, const Manifest& m) {
+  w.BeginObject();
+  w.Key("tool");
+  w.String(m.tool);
+  w.Key("tool_version");
+  w.String(m.tool_version.empty() ? kVersion : m.tool_version);
+  w.Key("test");
+  w.String(m.test);
+  w.Key("command");
+  w.String(m.command);
+  w.Key("threads");
+  w.Int(m.threads);
+  w.Key("time_limit_s");
+  w.Double(m.time_limit_s);
+  w.Key("event_limit");
+  w.Uint(m.event_limit);
+  w.Key("warmup_s");
+  w.Double(m.warmup_s);
+  w.Key("rate");
+  w.Double(m.rate);
+  w.Key("rand_type");
+  w.String(m.rand_type);
+  w.Key("seed");
+  w.Uint(m.seed);
+  w.Key("seed_from_time");
+  w.Bool(m.seed_from_time);
+  w.Key("options");
+  w.BeginArray();
+  for (const ResolvedOption& o : m.options) {
+    w.BeginObject();
+    w.Key("group");
+    w.String(o.group);
+    w.Key("name");
+    w.String(o.name);
+    w.Key("value");
+    w.String(o.value);
+    w.Key("is_default");
+    w.Bool(o.is_default);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("workload");
+  w.BeginArray();
+  for (const auto& [name, value] : m.workload) {
+    w.BeginObject();
+    w.Key("name");
+    w.String(name);
+    w.Key("value");
+    w.String(value);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("system");
+  w.BeginObject();
+  w.Key("cpu_model");
+  w.String(m.system.cpu_model);
+  w.Key("cpus_online");
+  w.Int(m.system.cpus_online);
+  w.Key("memory_bytes");
+  w.Uint(m.system.memory_bytes);
+  w.Key("kernel");
+  w.String(m.system.kernel);
+  w.Key("clock_source");
+  w.String(m.system.clock_source);
+  w.EndObject();
+  w.EndObject();
+}
+
+// {count, min, max, mean, stddev, sum, percentiles}; all in nanoseconds.
+void WriteLatency(JsonWriter& w, const LatencyHistogram& h, double chosen) {
+  w.BeginObject();
+  w.Key("count");
+  w.Uint(h.Count());
+  w.Key("min");
+  w.Uint(h.Min());
+  w.Key("max");
+  w.Uint(h.Count() == 0 ? 0 : h.Max());
+  w.Key("mean");
+  w.Double(MeanNs(h));
+  w.Key("stddev");
+  w.Double(StdDevNs(h));
+  w.Key("sum");
+  w.Double(h.Count() == 0 ? 0 : Finite(h.moments().sum));
+  w.Key("percentiles");
+  w.BeginObject();
+  for (double p : ReportedPercentiles(chosen, /*with_extreme=*/true)) {
+    w.Key(PercentileText(p));
+    w.Uint(h.Percentile(p));
+  }
+  w.EndObject();
+  w.EndObject();
+}
+
+void WriteCounters(JsonWriter& w, const std::vector<std::string>& names,
+                   const std::vector<uint64_t>& values) {
+  w.BeginObject();
+  for (size_t i = 0; i < values.size(); ++i) {
+    w.Key(CounterName(names, i));
+    w.Uint(values[i]);
+  }
+  w.EndObject();
+}
+
+void WriteMeanStd(JsonWriter& w, const std::vector<double>& v) {
+  const MeanStd f = v.empty() ? MeanStd{} : Fairness(v);
+  w.BeginObject();
+  w.Key("mean");
+  w.Double(Finite(f.mean));
+  w.Key("stddev");
+  w.Double(Finite(f.stddev));
+  w.EndObject();
+}
+
+class JsonReporter final : public Reporter {
+ public:
+  JsonReporter(std::ostream& out, const Workload& w, ReportSettings s)
+      : out_(out), workload_(w), settings_(s) {}
+
+  void OnInterval(const IntervalSnapshot& s) override { intervals_.push_back(s); }
+  void OnCheckpoint(const RunResult& r) override { checkpoints_.push_back(r); }
+
+  void OnEnd(const RunResult& r) override {
+    JsonWriter w(out_);
+    w.BeginObject();
+    w.Key("schema");
+    w.String(kSchema);
+    w.Key("manifest");
+    WriteManifest(w, r.manifest);
+    w.Key("summary");
+    WriteSummary(w, r);
+    w.Key("threads");
+    WriteThreads(w, r);
+    w.Key("fairness");
+    WriteFairness(w, r);
+    w.Key("intervals");
+    WriteIntervals(w, r.intervals.empty() ? intervals_ : r.intervals, r.counter_names);
+    w.Key("histogram");
+    WriteHistogram(w, r);
+    w.Key("checkpoints");
+    w.BeginArray();
+    for (const RunResult& c : checkpoints_) {
+      w.BeginObject();
+      w.Key("summary");
+      WriteSummary(w, c);
+      w.Key("threads");
+      WriteThreads(w, c);
+      w.Key("fairness");
+      WriteFairness(w, c);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("interrupted");
+    w.Bool(r.interrupted);
+    w.Key("forced_shutdown");
+    w.Bool(r.forced_shutdown);
+    w.Key("failure");
+    if (r.failure.ok()) {
+      w.Null();
+    } else {
+      w.BeginObject();
+      w.Key("code");
+      w.String(StatusCodeName(r.failure.code()));
+      w.Key("errno");
+      w.Int(r.failure.err());
+      w.Key("message");
+      w.String(r.failure.ToString());
+      w.EndObject();
+    }
+    w.EndObject();
+    out_.flush();
+  }
+
+ private:
+  void WriteSummary(JsonWriter& w, const RunResult& r) const {
+    static const LatencyHistogram kEmpty;
+    w.BeginObject();
+    w.Key("total_time_s");
+    w.Double(Finite(r.total_time_s));
+    w.Key("events");
+    w.Uint(r.events);
+    w.Key("events_per_second");
+    w.Double(Finite(Rate(static_cast<double>(r.events), r.total_time_s)));
+    w.Key("errors");
+    w.Uint(r.errors);
+    w.Key("errors_per_second");
+    w.Double(Finite(Rate(static_cast<double>(r.errors), r.total_time_s)));
+    w.Key("latency_ns");
+    WriteLatency(w, r.latency.empty() ? kEmpty : r.latency[0].histogram, settings_.percentile);
+    w.Key("latency_by_kind_ns");
+    w.BeginObject();
+    for (size_t k = 1; k < r.latency.size(); ++k) {
+      w.Key(r.latency[k].kind);
+      WriteLatency(w, r.latency[k].histogram, settings_.percentile);
+    }
+    w.EndObject();
+    w.Key("service_latency_ns");
+    if (r.service.has_value()) {
+      WriteLatency(w, r.service->histogram, settings_.percentile);
+    } else {
+      w.Null();
+    }
+    w.Key("rate");
+    if (r.rate.has_value()) {
+      w.BeginObject();
+      w.Key("target");
+      w.Double(r.rate->target);
+      w.Key("achieved");
+      w.Double(r.rate->achieved);
+      w.Key("late_events");
+      w.Uint(r.rate->late_events);
+      w.Key("max_lag_ms");
+      w.Double(r.rate->max_lag_ms);
+      w.Key("final_lag_ms");
+      w.Double(r.rate->final_lag_ms);
+      w.EndObject();
+    } else {
+      w.Null();
+    }
+    w.Key("counters");
+    WriteCounters(w, r.counter_names, r.counters);
+    w.Key("metrics");
+    w.BeginObject();
+    for (const Metric& m : ResultMetrics(r, workload_)) {
+      w.Key(m.key);
+      w.BeginObject();
+      w.Key("value");
+      w.Double(m.value);
+      w.Key("unit");
+      w.String(m.unit);
+      w.Key("label");
+      w.String(m.label);
+      w.EndObject();
+    }
+    w.EndObject();
+    w.EndObject();
+  }
+
+  static void WriteThreads(JsonWriter& w, const RunResult& r) {
+    w.BeginArray();
+    for (const ThreadFigures& t : r.threads) {
+      w.BeginObject();
+      w.Key("events");
+      w.Uint(t.events);
+      w.Key("exec_time_s");
+      w.Double(t.exec_time_s);
+      w.Key("busy_time_s");
+      w.Double(t.busy_time_s);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+
+  static void WriteFairness(JsonWriter& w, const RunResult& r) {
+    std::vector<double> events, times, busy;
+    for (const ThreadFigures& t : r.threads) {
+      events.push_back(static_cast<double>(t.events));
+      times.push_back(t.exec_time_s);
+      busy.push_back(t.busy_time_s);
+    }
+    w.BeginObject();
+    w.Key("events");
+    WriteMeanStd(w, events);
+    w.Key("exec_time_s");
+    WriteMeanStd(w, times);
+    w.Key("busy_time_s");
+    WriteMeanStd(w, busy);
+    w.EndObject();
+  }
+
+  void WriteIntervals(JsonWriter& w, const std::vector<IntervalSnapshot>& intervals,
+                      const std::vector<std::string>& result_names) const {
+    static const LatencyHistogram kEmpty;
+    const std::vector<std::string> names =
+        result_names.empty() ? workload_.CounterNames() : result_names;
+    w.BeginArray();
+    for (const IntervalSnapshot& s : intervals) {
+      w.BeginObject();
+      w.Key("t");
+      w.Double(s.t_end_s);
+      w.Key("duration");
+      w.Double(s.duration_s);
+      w.Key("threads");
+      w.Int(s.threads);
+      w.Key("events");
+      w.Uint(s.events);
+      w.Key("eps");
+      w.Double(Finite(Rate(static_cast<double>(s.events), s.duration_s)));
+      w.Key("errors");
+      w.Uint(s.errors);
+      w.Key("queue");
+      w.Uint(s.queue);
+      w.Key("latency_ns");
+      WriteLatency(w, s.latency.empty() ? kEmpty : s.latency[0].histogram, settings_.percentile);
+      w.Key("latency_by_kind_ns");
+      w.BeginObject();
+      for (size_t k = 1; k < s.latency.size(); ++k) {
+        w.Key(s.latency[k].kind);
+        WriteLatency(w, s.latency[k].histogram, settings_.percentile);
+      }
+      w.EndObject();
+      w.Key("counters");
+      WriteCounters(w, names, s.counters);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+
+  static void WriteHistogram(JsonWriter& w, const RunResult& r) {
+    w.BeginObject();
+    w.Key("unit");
+    w.String("ns");
+    w.Key("buckets");
+    w.BeginArray();
+    if (!r.latency.empty()) {
+      const std::vector<uint64_t>& b = r.latency[0].histogram.buckets();
+      for (size_t i = 0; i < b.size(); ++i) {
+        if (b[i] == 0) continue;
+        w.BeginInlineArray();
+        w.Uint(HistogramBucketLow(i));
+        w.Uint(HistogramBucketHigh(i));
+        w.Uint(b[i]);
+        w.EndInlineArray();
+      }
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+
+  std::ostream& out_;
+  const Workload& workload_;
+  ReportSettings settings_;
+  std::vector<IntervalSnapshot> intervals_;
+  std::vector<RunResult> checkpoints_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w, ReportSettings s) {
+  return std::make_unique<JsonReporter>(out, w, s);
+}
+
+}  // namespace loadcell

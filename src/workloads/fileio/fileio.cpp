@@ -1,0 +1,211 @@
+#include "workloads/fileio/fileio.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+
+#include "io/io_engine.h"
+#include "os/system_info.h"
+#include "workloads/fileio/fileio_worker.h"
+
+namespace loadcell {
+
+FileIoWorkload::FileIoWorkload() : FileIoWorkload(PosixFileSystem()) {}
+
+FileIoWorkload::FileIoWorkload(FileSystem& fs) : fs_(fs) {}
+
+FileIoWorkload::~FileIoWorkload() { (void)CloseFiles(); }
+
+void FileIoWorkload::SetConsole(std::ostream* out, std::ostream* progress, bool progress_tty) {
+  console_ = FileIoConsole{out, progress, progress_tty};
+  console_set_ = true;
+}
+
+std::string FileIoWorkload::Summary() const {
+  return "file I/O: sequential and random reads, writes and fsyncs on test files";
+}
+
+std::string FileIoWorkload::EventDefinition() const {
+  return "one event is one completed request, as in sysbench 1.0: one read or one write of "
+         "--file-block-size bytes (sequential modes: --file-block-size x "
+         "--file-merged-requests), or one fsync of one file; with --file-fsync-all a write and "
+         "the fsync that follows it. Each request is timed from its submission to its "
+         "completion";
+}
+
+std::vector<std::string> FileIoWorkload::CounterNames() const {
+  return {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
+}
+
+void FileIoWorkload::RegisterOptions(OptionSet& opts) { options_.Register(opts); }
+
+Status FileIoWorkload::Validate(int /*threads*/) { return options_.Resolve(fs_); }
+
+std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
+  const FileIoSettings& s = settings();
+  std::vector<std::string> out;
+  if (options_.queue_depth_set() && !s.asynchronous() && s.queue_depth_asked > 1) {
+    out.push_back(fmt::format(
+        "--file-queue-depth={} has no effect with --file-io-mode={}: a synchronous engine runs "
+        "one request at a time per thread (use io_uring or libaio, or more --threads)",
+        s.queue_depth_asked, s.engine_asked));
+  }
+  if (!s.asynchronous() && s.submit_batch > 1) {
+    out.push_back(fmt::format(
+        "--file-submit-batch={} has no effect with --file-io-mode={}: only io_uring and libaio "
+        "submit several requests per call",
+        s.submit_batch, s.engine_asked));
+  }
+  return out;
+}
+
+Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
+  if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+  return PrepareFiles(fs_, settings(), ctx.seed, console_);
+}
+
+Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
+  if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+  return CleanupFiles(fs_, settings().dir, console_);
+}
+
+Status FileIoWorkload::CloseFiles() {
+  Status first;
+  for (const IoFile& f : files_) {
+    Status st = fs_.Close(f.fd);
+    if (!st.ok() && first.ok()) first = st;
+  }
+  files_.clear();
+  return first;
+}
+
+Status FileIoWorkload::Init(int threads) {
+  FileIoSettings& s = options_.mutable_settings();
+  if (!s.mode_given) {
+    return Status::FailedPrecondition(
+        "run needs --file-test-mode: one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw");
+  }
+  // The engine must work here; no silent fallback.
+  if (Result<std::unique_ptr<IoEngine>> probe = MakeIoEngine(s.engine, fs_); !probe.ok()) {
+    if (probe.status().code() != StatusCode::kUnavailable) return probe.status();
+    if (!s.allow_fallback) {
+      return Status::FailedPrecondition(probe.status().ToString() +
+                                        "; choose another --file-io-mode, or allow "
+                                        "--file-io-fallback=on");
+    }
+    const std::string from = s.engine;
+    s.engine = s.direct && from != "libaio" ? "libaio" : "sync";
+    s.engine_note = fmt::format("{} is unavailable here ({}); --file-io-fallback=on chose {}",
+                                from, probe.status().message(), s.engine);
+    s.queue_depth = s.asynchronous() ? s.queue_depth_asked : 1;
+  }
+  if (s.validate) {
+    const uint64_t per_request =
+        IsSequential(s.mode) ? (s.request_size + s.block_size - 1) / s.block_size : 1;
+    const uint64_t in_flight = static_cast<uint64_t>(threads) * s.queue_depth * per_request;
+    if (in_flight * 2 > s.total_blocks) {
+      return Status::InvalidArgument(fmt::format(
+          "--validate: {} blocks in the files are too few for {} requests in flight "
+          "(--threads x --file-queue-depth); use larger files or fewer requests",
+          s.total_blocks, in_flight));
+    }
+  }
+
+  if (s.mode == FileTestMode::kSeqWrite) {
+    LC_ASSIGN_OR_RETURN(manifest_, RecreateForSeqWrite(fs_, s));
+  } else {
+    LC_ASSIGN_OR_RETURN(manifest_, CheckFilesForRun(fs_, s));
+    if (ModeWrites(s.mode)) {
+      // This run's writes decide what the blocks hold from now on.
+      bool changed = false;
+      if (manifest_.stamped && !s.validate) {
+        manifest_.stamped = false;
+        changed = true;
+      }
+      if (manifest_.pattern != WritePatternName(s.pattern) && manifest_.pattern != "mixed") {
+        manifest_.pattern = "mixed";
+        changed = true;
+      }
+      if (changed) LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
+    }
+  }
+
+  // Said only once the files are known to be right: a run that cannot
+  // start gets its one line of error and nothing else.
+  const uint64_t ram = ReadSystemInfo().memory_bytes;
+  const uint64_t total = s.file_size * s.num_files;
+  if (ModeReads(s.mode) && !s.direct && ram > 0 && total < ram) {
+    if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+    if (console_.progress != nullptr) {
+      *console_.progress << fmt::format(
+          "loadcell: warning: the test files ({}) fit in memory ({}): buffered reads may be "
+          "served from the page cache, not the device; use --file-extra-flags=direct or a "
+          "--file-total-size larger than memory to measure the device\n",
+          HumanBytes(total), HumanBytes(ram));
+    }
+  }
+
+  (void)CloseFiles();
+  for (uint64_t i = 0; i < s.num_files; ++i) {
+    Result<int> fd = fs_.Open(s.FilePath(i), O_RDWR | s.open_flags);
+    if (!fd.ok()) {
+      (void)CloseFiles();
+      if (fd.status().err() == EINVAL && s.direct) {
+        return Status::FailedPrecondition(fmt::format(
+            "{}: the filesystem does not support O_DIRECT (--file-extra-flags=direct)",
+            s.FilePath(i)));
+      }
+      return fd.status();
+    }
+    IoFile f;
+    f.path = s.FilePath(i);
+    f.fd = *fd;
+    f.size = s.file_size;
+    files_.push_back(f);
+    if (s.mode == FileTestMode::kSeqWrite && s.engine == "mmap") {
+      // A mapping needs the file's final size (as sysbench does).
+      if (Status st = fs_.Truncate(*fd, s.file_size); !st.ok()) {
+        (void)CloseFiles();
+        return st;
+      }
+    }
+  }
+  shared_ = std::make_unique<FileIoShared>(s, files_);
+  return shared_->Init();
+}
+
+Result<std::unique_ptr<Worker>> FileIoWorkload::NewWorker(const ThreadContext& ctx) {
+  if (shared_ == nullptr) return Status::Internal("fileio: NewWorker before Init");
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(settings().engine, fs_));
+  auto worker = std::make_unique<FileIoWorker>(*shared_, std::move(engine), ctx);
+  if (Status st = worker->Open(); !st.ok()) {
+    return Status(st.code(), fmt::format("{} engine on thread {}: {}", settings().engine,
+                                         ctx.thread_id, st.message()),
+                  st.err());
+  }
+  return std::unique_ptr<Worker>(std::move(worker));
+}
+
+Status FileIoWorkload::Done() {
+  const FileIoSettings& s = settings();
+  Status st;
+  if (s.mode == FileTestMode::kSeqWrite && shared_ != nullptr) {
+    // Record what the creation run left. The files stay kSeqWrite: a later
+    // run that reads needs a prepare first (which rewrites them whole).
+    for (uint64_t i = 0; i < s.num_files; ++i) {
+      Result<FileInfo> info = fs_.Stat(s.FilePath(i));
+      ManifestFile* f = manifest_.Find(s.FileName(i));
+      if (f == nullptr || !info.ok()) continue;
+      f->size = info->size;
+      f->state = FileState::kSeqWrite;
+    }
+    st = WriteManifest(fs_, s.dir, manifest_);
+  }
+  shared_.reset();
+  Status closed = CloseFiles();
+  return st.ok() ? closed : st;
+}
+
+}  // namespace loadcell

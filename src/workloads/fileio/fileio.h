@@ -1,0 +1,78 @@
+#pragma once
+// fileio: the sysbench 1.0 file I/O test, on the sync, io_uring, libaio and
+// mmap engines. prepare writes the files (every block) and keeps a
+// manifest; run drives the asked mode; cleanup removes what prepare made.
+// See docs/fileio.md.
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/io_engine.h"
+#include "os/file_system.h"
+#include "runner/workload.h"
+#include "workloads/fileio/fileio_files.h"
+#include "workloads/fileio/fileio_options.h"
+
+namespace loadcell {
+
+class FileIoShared;
+
+class FileIoWorkload final : public Workload {
+ public:
+  // Files are reached through PosixFileSystem().
+  FileIoWorkload();
+  // For tests: every file call (and the sync and libaio engines' I/O) goes
+  // through `fs`, which must outlive the workload.
+  explicit FileIoWorkload(FileSystem& fs);
+  ~FileIoWorkload() override;
+
+  // Where prepare and cleanup print (default: stdout, progress on stderr,
+  // a bar when stderr is a terminal). The streams must outlive the workload.
+  void SetConsole(std::ostream* out, std::ostream* progress, bool progress_tty);
+
+  std::string Name() const override { return "fileio"; }
+  std::string Summary() const override;
+  std::string EventDefinition() const override;
+  void RegisterOptions(OptionSet& opts) override;
+  Status Validate(int threads) override;
+  std::vector<std::string> Warnings(int threads) const override;
+
+  bool SupportsPrepare() const override { return true; }
+  Status Prepare(const PrepareContext& ctx) override;
+  Status Cleanup(const PrepareContext& ctx) override;
+
+  // Checks the files (run before prepare, wrong sizes: exit 2), makes sure
+  // the engine can run here, opens the files once for every thread.
+  Status Init(int threads) override;
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
+  Status Done() override;
+
+  bool SelfTimed() const override { return true; }
+  bool ReportsBusyTime() const override { return true; }
+  std::vector<std::string> LatencyKinds() const override { return {"read", "write", "fsync"}; }
+  std::vector<std::string> CounterNames() const override;
+
+  // In fileio_report.cpp.
+  std::vector<std::pair<std::string, std::string>> Describe() const override;
+  std::vector<Metric> Metrics(const RunResult& r) const override;
+  std::string TextSection(const RunResult& r) const override;
+  std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
+
+  const FileIoSettings& settings() const { return options_.settings(); }
+
+ private:
+  Status CloseFiles();
+
+  FileSystem& fs_;
+  FileIoOptions options_;
+  FileIoConsole console_;
+  bool console_set_ = false;
+  std::vector<IoFile> files_;  // open during a run
+  std::unique_ptr<FileIoShared> shared_;
+  FileManifest manifest_;  // as found (or made, for seqwr) by Init
+};
+
+}  // namespace loadcell

@@ -1,0 +1,307 @@
+#include "workloads/fileio/fileio_options.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/random.h"
+#include "io/io_engine.h"
+
+namespace loadcell {
+namespace {
+
+constexpr uint64_t kDirectAlignment = 512;
+constexpr uint64_t kMinValidateBlock = 64;  // the stamp takes 32 bytes of each block
+constexpr int64_t kMaxQueueDepth = 65536;
+
+struct ModeInfo {
+  FileTestMode mode;
+  const char* name;
+  const char* description;
+};
+
+constexpr ModeInfo kModes[] = {
+    {FileTestMode::kSeqWrite, "seqwr", "sequential write (creation)"},
+    {FileTestMode::kSeqRewrite, "seqrewr", "sequential rewrite"},
+    {FileTestMode::kSeqRead, "seqrd", "sequential read"},
+    {FileTestMode::kRndRead, "rndrd", "random read"},
+    {FileTestMode::kRndWrite, "rndwr", "random write"},
+    {FileTestMode::kRndRw, "rndrw", "random r/w"},
+};
+
+std::string ModeChoices() {
+  std::string out;
+  for (const ModeInfo& m : kModes) out += (out.empty() ? "" : ", ") + std::string(m.name);
+  return out;
+}
+
+}  // namespace
+
+const char* FileTestModeName(FileTestMode m) {
+  for (const ModeInfo& i : kModes) {
+    if (i.mode == m) return i.name;
+  }
+  return "?";
+}
+
+const char* FileTestModeDescription(FileTestMode m) {
+  for (const ModeInfo& i : kModes) {
+    if (i.mode == m) return i.description;
+  }
+  return "?";
+}
+
+bool IsSequential(FileTestMode m) {
+  return m == FileTestMode::kSeqWrite || m == FileTestMode::kSeqRewrite ||
+         m == FileTestMode::kSeqRead;
+}
+
+bool ModeReads(FileTestMode m) {
+  return m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead || m == FileTestMode::kRndRw;
+}
+
+bool ModeWrites(FileTestMode m) { return !(m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead); }
+
+const char* WritePatternName(WritePattern p) {
+  switch (p) {
+    case WritePattern::kRandom: return "random";
+    case WritePattern::kZero: return "zero";
+    case WritePattern::kSequence: return "sequence";
+  }
+  return "?";
+}
+
+std::string HumanBytes(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"TiB", "GiB", "MiB", "KiB"};
+  static constexpr int kShifts[] = {40, 30, 20, 10};
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t unit = 1ULL << kShifts[i];
+    if (bytes < unit) continue;
+    if (bytes % unit == 0) return fmt::format("{}{}", bytes / unit, kUnits[i]);
+    return fmt::format("{:.2f}{}", static_cast<double>(bytes) / static_cast<double>(unit),
+                       kUnits[i]);
+  }
+  return fmt::format("{} bytes", bytes);
+}
+
+std::string FileIoSettings::OpenFlagsText() const {
+  std::string out = "O_RDWR";
+  for (const std::string& f : extra_flags) {
+    if (f == "sync") out += "|O_SYNC";
+    if (f == "dsync") out += "|O_DSYNC";
+    if (f == "direct") out += "|O_DIRECT";
+  }
+  return out;
+}
+
+void FileIoOptions::Register(OptionSet& opts) {
+  opts.Int("file-num", &num_files_, 128, "number of files to create");
+  opts.Size("file-block-size", &block_size_, 16384, "block size to use in all I/O operations");
+  opts.Size("file-total-size", &total_size_, 2ULL << 30, "total size of files to create");
+  opts.String("file-test-mode", &test_mode_, "",
+              "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw} (required for run)");
+  opts.Enum("file-io-mode", &io_mode_, "sync", {"sync", "io_uring", "libaio", "async", "mmap"},
+            "I/O engine: sync (pread/pwrite), io_uring, libaio (sysbench's async), mmap");
+  opts.Int("file-queue-depth", &queue_depth_, 128,
+           "asynchronous I/Os kept in flight per thread (io_uring, libaio)")
+      .Alias("file-async-backlog");
+  queue_depth_spec_ = opts.Find("file-queue-depth");
+  opts.Int("file-submit-batch", &submit_batch_, 1,
+           "asynchronous I/Os handed to the kernel per submission call, and completions taken "
+           "per reap (1: each replaced as soon as it completes, like fio; more: fewer system "
+           "calls, burstier queue)");
+  opts.List("file-extra-flags", &extra_flags_, "",
+            "additional flags to open files with {sync, dsync, direct}")
+      .Choices({"sync", "dsync", "direct"});
+  opts.Int("file-fsync-freq", &fsync_freq_, 100,
+           "do fsync() after this number of requests (0: no periodic fsync)");
+  opts.Bool("file-fsync-all", &fsync_all_, false, "do fsync() after each write operation");
+  opts.Bool("file-fsync-end", &fsync_end_, true, "do fsync() at the end of the test");
+  opts.Enum("file-fsync-mode", &fsync_mode_, "fsync", {"fsync", "fdatasync"},
+            "which method to use for synchronization");
+  opts.Int("file-merged-requests", &merged_requests_, 0,
+           "merge at most this number of I/O requests for sequential I/O (0: don't merge)");
+  opts.Double("file-rw-ratio", &rw_ratio_, 1.5, "reads/writes ratio for the combined test");
+  opts.String("file-dir", &dir_, ".", "directory holding the test files");
+  opts.Enum("file-write-pattern", &write_pattern_, "random", {"random", "zero", "sequence"},
+            "data written: random bytes, zeros, or each 8-byte word holding its file offset");
+  opts.Bool("validate", &validate_, false,
+            "stamp every written block (offset, sequence, checksum) and check every read");
+  opts.Enum("file-rand-type", &rand_type_, "uniform", DistributionNames(),
+            "distribution of random block numbers (sysbench fileio: uniform)");
+  opts.Bool("file-io-fallback", &fallback_, false,
+            "if the engine cannot run here, use another one instead of failing");
+}
+
+bool FileIoOptions::queue_depth_set() const { return queue_depth_set_; }
+
+Status FileIoOptions::Resolve(FileSystem& fs) {
+  // Read now: the option set that owns the spec may be gone by the time
+  // Warnings() asks.
+  if (queue_depth_spec_ != nullptr) {
+    queue_depth_set_ = !queue_depth_spec_->is_default();
+    queue_depth_spec_ = nullptr;
+  }
+  FileIoSettings s;
+  // --file-test-mode: empty is allowed here (prepare and cleanup do not
+  // need it); Init() insists on it for run.
+  s.mode_given = !test_mode_.empty();
+  if (s.mode_given) {
+    bool found = false;
+    for (const ModeInfo& m : kModes) {
+      if (test_mode_ == m.name) {
+        s.mode = m.mode;
+        found = true;
+      }
+    }
+    if (!found) {
+      return Status::InvalidArgument(fmt::format("--file-test-mode={}: unknown mode; use one of {}",
+                                                 test_mode_, ModeChoices()));
+    }
+  }
+  if (num_files_ <= 0) {
+    return Status::InvalidArgument(
+        fmt::format("--file-num={}: must be at least 1", num_files_));
+  }
+  s.num_files = static_cast<uint64_t>(num_files_);
+  if (block_size_ == 0) {
+    return Status::InvalidArgument("--file-block-size=0: must be at least 1 byte");
+  }
+  if (block_size_ > (1ULL << 30)) {
+    return Status::InvalidArgument(
+        fmt::format("--file-block-size={}: must be at most 1G", FormatSize(block_size_)));
+  }
+  s.block_size = block_size_;
+  s.total_size = total_size_;
+  if (total_size_ < block_size_) {
+    return Status::InvalidArgument(fmt::format(
+        "--file-total-size={}: smaller than one block (--file-block-size={})",
+        FormatSize(total_size_), FormatSize(block_size_)));
+  }
+  s.file_size = total_size_ / s.num_files;
+  if (s.file_size == 0) {
+    return Status::InvalidArgument(fmt::format(
+        "--file-total-size={} over --file-num={} files leaves 0 bytes per file",
+        FormatSize(total_size_), s.num_files));
+  }
+  if (merged_requests_ < 0) {
+    return Status::InvalidArgument(
+        fmt::format("--file-merged-requests={}: must be 0 or more", merged_requests_));
+  }
+  s.merged_requests = static_cast<uint64_t>(merged_requests_);
+  s.request_size = s.block_size * (s.merged_requests > 0 ? s.merged_requests : 1);
+  if (s.request_size > (1ULL << 31)) {
+    return Status::InvalidArgument("--file-merged-requests x --file-block-size: above 2G");
+  }
+  s.blocks_per_file = (s.file_size + s.block_size - 1) / s.block_size;
+  s.total_blocks = s.blocks_per_file * s.num_files;
+  s.seq_requests_per_file = (s.file_size + s.request_size - 1) / s.request_size;
+
+  if (fsync_freq_ < 0) {
+    return Status::InvalidArgument(
+        fmt::format("--file-fsync-freq={}: must be 0 or more", fsync_freq_));
+  }
+  s.fsync_all = fsync_all_;
+  s.fsync_freq = fsync_all_ ? 0 : static_cast<uint64_t>(fsync_freq_);
+  s.fsync_end = fsync_all_ ? false : fsync_end_;
+  s.fdatasync = fsync_mode_ == "fdatasync";
+  if (!(rw_ratio_ >= 0)) {
+    return Status::InvalidArgument(
+        fmt::format("--file-rw-ratio={}: must be 0 or more", rw_ratio_));
+  }
+  s.rw_ratio = rw_ratio_;
+
+  s.extra_flags = extra_flags_;
+  for (const std::string& f : extra_flags_) {
+    if (f == "sync") {
+      s.open_flags |= O_SYNC;
+    } else if (f == "dsync") {
+      s.open_flags |= O_DSYNC;
+    } else if (f == "direct") {
+      s.open_flags |= O_DIRECT;
+      s.direct = true;
+    } else {
+      return Status::InvalidArgument(fmt::format(
+          "--file-extra-flags: '{}' is not a valid flag; use sync, dsync or direct", f));
+    }
+  }
+  if (s.direct) {
+    if (s.block_size % kDirectAlignment != 0) {
+      return Status::InvalidArgument(fmt::format(
+          "--file-block-size={}: with --file-extra-flags=direct it must be a multiple of 512",
+          FormatSize(s.block_size)));
+    }
+    if (s.file_size % kDirectAlignment != 0) {
+      return Status::InvalidArgument(fmt::format(
+          "--file-total-size={} / --file-num={} gives files of {} bytes: with "
+          "--file-extra-flags=direct the file size must be a multiple of 512",
+          FormatSize(s.total_size), s.num_files, s.file_size));
+    }
+  }
+
+  if (queue_depth_ < 1 || queue_depth_ > kMaxQueueDepth) {
+    return Status::InvalidArgument(fmt::format(
+        "--file-queue-depth={}: must be between 1 and {}", queue_depth_, kMaxQueueDepth));
+  }
+  s.queue_depth_asked = static_cast<uint32_t>(queue_depth_);
+  if (submit_batch_ < 1 || submit_batch_ > kMaxQueueDepth) {
+    return Status::InvalidArgument(fmt::format(
+        "--file-submit-batch={}: must be between 1 and {}", submit_batch_, kMaxQueueDepth));
+  }
+  s.submit_batch = static_cast<uint32_t>(submit_batch_);
+  s.engine_asked = io_mode_;
+  s.allow_fallback = fallback_;
+  s.engine = io_mode_ == "async" ? "libaio" : io_mode_;
+  if (s.engine == "libaio" && !s.direct) {
+    if (!fallback_) {
+      return Status::InvalidArgument(fmt::format(
+          "--file-io-mode={} (Linux native AIO) needs --file-extra-flags=direct: without "
+          "O_DIRECT the kernel completes each I/O inside io_submit; use --file-io-mode=io_uring, "
+          "or --file-io-fallback=on to run io_uring instead",
+          io_mode_));
+    }
+    s.engine = "io_uring";
+    s.engine_note = "libaio needs O_DIRECT; --file-io-fallback=on chose io_uring";
+  }
+  s.queue_depth = s.asynchronous() ? s.queue_depth_asked : 1;
+
+  s.dir = dir_.empty() ? std::string(".") : dir_;
+  while (s.dir.size() > 1 && s.dir.back() == '/') s.dir.pop_back();
+  if (Result<FileInfo> info = fs.Stat(s.dir); !info.ok() || !info->exists) {
+    return Status::InvalidArgument(fmt::format("--file-dir={}: no such directory", s.dir));
+  } else if (!info->is_directory) {
+    return Status::InvalidArgument(fmt::format("--file-dir={}: not a directory", s.dir));
+  }
+  if (Status w = fs.CheckWritableDir(s.dir); !w.ok()) {
+    return Status::InvalidArgument(
+        fmt::format("--file-dir={}: cannot be written ({})", s.dir, w.ToString()));
+  }
+
+  if (write_pattern_ == "zero") {
+    s.pattern = WritePattern::kZero;
+  } else if (write_pattern_ == "sequence") {
+    s.pattern = WritePattern::kSequence;
+  } else {
+    s.pattern = WritePattern::kRandom;
+  }
+  s.validate = validate_;
+  if (s.validate && s.block_size < kMinValidateBlock) {
+    return Status::InvalidArgument(fmt::format(
+        "--validate needs --file-block-size of at least {} bytes (each block carries a "
+        "32-byte stamp)",
+        kMinValidateBlock));
+  }
+  if (s.validate && s.file_size % s.block_size != 0 &&
+      s.file_size % s.block_size < kMinValidateBlock) {
+    return Status::InvalidArgument(fmt::format(
+        "--validate: files of {} bytes end in a partial block of {} bytes, too short for the "
+        "32-byte stamp; choose sizes so that the last block has at least {} bytes",
+        s.file_size, s.file_size % s.block_size, kMinValidateBlock));
+  }
+  s.rand_type = rand_type_;
+  settings_ = std::move(s);
+  return Status::Ok();
+}
+
+}  // namespace loadcell

@@ -1,0 +1,215 @@
+// fileio: what the report says: the manifest's description of what was
+// done, the figures, and sysbench 1.0's fileio report and interval shapes.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "os/system_info.h"
+#include "workloads/fileio/fileio.h"
+#include "workloads/fileio/fileio_worker.h"
+
+namespace loadcell {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr size_t kValueColumn = 34;  // sysbench: "    reads/s:" padded to 34
+
+std::string Line(const std::string& label, double value) {
+  std::string out = "    " + label;
+  if (out.size() < kValueColumn) out.append(kValueColumn - out.size(), ' ');
+  return out + fmt::format("{:4.2f}\n", value);
+}
+
+uint64_t CounterAt(const std::vector<uint64_t>& c, int i) {
+  return static_cast<size_t>(i) < c.size() ? c[static_cast<size_t>(i)] : 0;
+}
+
+double PerSecond(uint64_t n, double secs) {
+  return secs > 0 ? static_cast<double>(n) / secs : 0.0;
+}
+
+const char* IoModeWords(const std::string& engine) {
+  if (engine == "sync") return "Using synchronous I/O mode";
+  if (engine == "mmap") return "Using fast mmaped I/O mode";
+  return "Using asynchronous I/O mode";
+}
+
+// Requests in flight, averaged over time.
+double AchievedDepth(const std::vector<uint64_t>& c) {
+  const uint64_t t = CounterAt(c, kCounterQdTime);
+  return t == 0 ? 0.0
+                : static_cast<double>(CounterAt(c, kCounterQdNanos)) / static_cast<double>(t);
+}
+
+// The fsync policy in words: the call used, how often it is made, whether
+// after each write, and at the end.
+std::string FsyncPolicy(const FileIoSettings& s) {
+  const std::string call = s.fdatasync ? "fdatasync()" : "fsync()";
+  if (s.mode_given && !ModeWrites(s.mode)) {
+    return fmt::format("none: {} does not write, so no {} calls are made",
+                       FileTestModeName(s.mode), call);
+  }
+  if (s.fsync_freq == 0 && !s.fsync_all && !s.fsync_end) {
+    return fmt::format("none: no periodic {}, none after each write, none at the end", call);
+  }
+  std::string out = "uses " + call + ": ";
+  out += s.fsync_freq > 0
+             ? fmt::format("on every file after every {} requests (counted over all threads, "
+                           "skipped when nothing was written; each call is an event)",
+                           s.fsync_freq)
+             : "never periodically";
+  out += s.fsync_all ? ", after every write (timed as part of that write's event)"
+                     : ", not after each write";
+  out += s.fsync_end ? ", and on every file by every thread at its end (counted, not timed)"
+                     : ", and not at the end";
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() const {
+  const FileIoSettings& s = settings();
+  std::vector<std::pair<std::string, std::string>> d;
+  // sysbench 1.0's lines first, in its words.
+  std::string flags;
+  for (const std::string& f : s.extra_flags) flags += (flags.empty() ? "" : " ") + f;
+  d.emplace_back("Extra file open flags", flags.empty() ? "(none)" : flags);
+  d.emplace_back(fmt::format("{} files, {} each", s.num_files, HumanBytes(s.file_size)), "");
+  d.emplace_back(fmt::format("{} total file size", HumanBytes(s.file_size * s.num_files)), "");
+  d.emplace_back(fmt::format("Block size {}", HumanBytes(s.block_size)), "");
+  if (s.merged_requests > 0) {
+    d.emplace_back(
+        fmt::format("Merging requests up to {} for sequential IO.", HumanBytes(s.request_size)),
+        "");
+  }
+  if (s.mode_given && !IsSequential(s.mode)) {
+    d.emplace_back("Read/Write ratio for combined random IO test", fmt::format("{:.2f}", s.rw_ratio));
+  }
+  if (s.fsync_freq > 0) {
+    d.emplace_back(
+        fmt::format("Periodic FSYNC enabled, calling fsync() each {} requests.", s.fsync_freq), "");
+  }
+  if (s.fsync_end) d.emplace_back("Calling fsync() at the end of test, Enabled.", "");
+  if (s.fsync_all) d.emplace_back("Calling fsync() after each write operation.", "");
+  d.emplace_back(IoModeWords(s.engine), "");
+  if (s.validate) d.emplace_back("Using checksums validation.", "");
+  if (s.mode_given) d.emplace_back(fmt::format("Doing {} test", FileTestModeDescription(s.mode)), "");
+
+  // What exactly was done, for reconciling with other tools.
+  d.emplace_back("files", fmt::format("{} x {} ({}..{}) in {} ({})", s.num_files,
+                                      HumanBytes(s.file_size), s.FileName(0),
+                                      s.FileName(s.num_files - 1), s.dir, fs_.FsType(s.dir)));
+  std::string created;
+  if (s.mode_given && s.mode == FileTestMode::kSeqWrite) {
+    created = "re-created empty by this run, then written in sequence (seqwr is the creation test)";
+  } else if (Result<std::optional<FileManifest>> m = ReadManifest(fs_, s.dir);
+             m.ok() && m->has_value()) {
+    const FileManifest& fm = **m;
+    created = fmt::format("by loadcell prepare: every block written, then fsynced; data {}{}",
+                          fm.pattern, fm.stamped ? ", every block stamped" : "");
+  } else {
+    created = "not prepared yet";
+  }
+  d.emplace_back("files created", created);
+  d.emplace_back("open flags", s.OpenFlagsText());
+  std::string cache;
+  if (s.direct) {
+    cache = "bypassed (O_DIRECT)";
+  } else {
+    const uint64_t ram = ReadSystemInfo().memory_bytes;
+    const uint64_t total = s.file_size * s.num_files;
+    cache = fmt::format("in play ({}; files {}, memory {}{})",
+                        s.engine == "mmap" ? "mapped files" : "buffered I/O", HumanBytes(total),
+                        HumanBytes(ram),
+                        total < ram ? ": reads may be served from memory" : "");
+  }
+  d.emplace_back("page cache", cache);
+  d.emplace_back("fsync policy", FsyncPolicy(s));
+  std::string engine = s.engine;
+  if (s.engine_asked != s.engine && s.engine_note.empty()) {
+    engine += fmt::format(" (--file-io-mode={})", s.engine_asked);
+  }
+  if (s.asynchronous()) {
+    // A batch above the depth never fills: at most the depth is free at once.
+    const uint64_t batch = std::min<uint64_t>(s.submit_batch, s.queue_depth);
+    engine += fmt::format(
+        ", queue depth {} per thread (achieved depth: see the report), {} per submission call",
+        s.queue_depth, batch == 1 ? std::string("each request")
+                                  : fmt::format("up to {} requests", batch));
+  } else {
+    engine += ", one request at a time per thread";
+  }
+  if (!s.engine_note.empty()) engine += "; " + s.engine_note;
+  d.emplace_back("I/O engine", engine);
+  d.emplace_back("request size",
+                 s.mode_given && IsSequential(s.mode) && s.merged_requests > 0
+                     ? fmt::format("{} ({} blocks merged)", HumanBytes(s.request_size),
+                                   s.merged_requests)
+                     : HumanBytes(s.block_size));
+  std::string access;
+  if (s.mode_given && IsSequential(s.mode)) {
+    access = "sequential: one position shared by all threads, file after file, back to the "
+             "first file after the last (as sysbench)";
+  } else {
+    access = fmt::format("{} over the {} blocks of all files; each thread seeded from the run "
+                         "seed",
+                         s.rand_type, s.total_blocks);
+  }
+  d.emplace_back("access", access);
+  std::string data = WritePatternName(s.pattern);
+  if (s.pattern == WritePattern::kRandom) data += " bytes, drawn once per buffer";
+  if (s.validate) data += "; every block stamped (offset, sequence, checksum) and checked on read";
+  d.emplace_back("write data", data);
+  return d;
+}
+
+std::vector<Metric> FileIoWorkload::Metrics(const RunResult& r) const {
+  const double secs = r.total_time_s;
+  const auto& c = r.counters;
+  std::vector<Metric> out;
+  out.push_back({"reads_per_second", "reads/s", PerSecond(CounterAt(c, kCounterReads), secs), "ops/s"});
+  out.push_back({"writes_per_second", "writes/s", PerSecond(CounterAt(c, kCounterWrites), secs), "ops/s"});
+  out.push_back({"fsyncs_per_second", "fsyncs/s", PerSecond(CounterAt(c, kCounterFsyncs), secs), "ops/s"});
+  out.push_back({"read_mib_per_second", "read, MiB/s",
+                 PerSecond(CounterAt(c, kCounterBytesRead), secs) / kMiB, "MiB/s"});
+  out.push_back({"written_mib_per_second", "written, MiB/s",
+                 PerSecond(CounterAt(c, kCounterBytesWritten), secs) / kMiB, "MiB/s"});
+  out.push_back({"queue_depth_asked", "queue depth asked (per thread)",
+                 static_cast<double>(settings().queue_depth), ""});
+  out.push_back({"queue_depth_achieved", "queue depth achieved (time-weighted mean in flight)",
+                 AchievedDepth(c), ""});
+  return out;
+}
+
+std::string FileIoWorkload::TextSection(const RunResult& r) const {
+  const double secs = r.total_time_s;
+  const auto& c = r.counters;
+  std::string out = "File operations:\n";
+  out += Line("reads/s:", PerSecond(CounterAt(c, kCounterReads), secs));
+  out += Line("writes/s:", PerSecond(CounterAt(c, kCounterWrites), secs));
+  out += Line("fsyncs/s:", PerSecond(CounterAt(c, kCounterFsyncs), secs));
+  out += "\nThroughput:\n";
+  out += Line("read, MiB/s:", PerSecond(CounterAt(c, kCounterBytesRead), secs) / kMiB);
+  out += Line("written, MiB/s:", PerSecond(CounterAt(c, kCounterBytesWritten), secs) / kMiB);
+  const FileIoSettings& s = settings();
+  out += fmt::format("\nQueue depth per thread ({}):\n", s.engine);
+  out += Line("asked:", static_cast<double>(s.queue_depth));
+  out += Line("achieved:", AchievedDepth(c));
+  return out;
+}
+
+std::string FileIoWorkload::IntervalLine(const IntervalSnapshot& s, double percentile) const {
+  const double secs = s.duration_s;
+  const uint64_t p_ns =
+      s.latency.empty() || percentile <= 0 ? 0 : s.latency[0].histogram.Percentile(percentile);
+  return fmt::format(
+      "reads: {:4.2f} MiB/s writes: {:4.2f} MiB/s fsyncs: {:4.2f}/s latency (ms,{}%): {:4.3f}",
+      PerSecond(CounterAt(s.counters, kCounterBytesRead), secs) / kMiB,
+      PerSecond(CounterAt(s.counters, kCounterBytesWritten), secs) / kMiB,
+      PerSecond(CounterAt(s.counters, kCounterFsyncs), secs), percentile,
+      static_cast<double>(p_ns) / 1e6);
+}
+
+}  // namespace loadcell

@@ -1,0 +1,541 @@
+#include "workloads/fileio/fileio_worker.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "runner/recorder.h"
+#include "workloads/fileio/fileio_data.h"
+
+namespace loadcell {
+namespace {
+
+constexpr int kMaxClaimTries = 1 << 20;
+
+inline bool IsSync(IoOp op) { return op == IoOp::kFsync || op == IoOp::kFdatasync; }
+
+inline uint64_t Elapsed(Nanos from, Nanos to) {
+  return to > from ? static_cast<uint64_t>(to - from) : 0;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- FileIoShared
+
+FileIoShared::FileIoShared(const FileIoSettings& s, std::vector<IoFile> files)
+    : s_(s), files_(std::move(files)) {
+  const uint64_t nfiles = std::max<uint64_t>(1, s_.num_files);
+  seq_stride_ = std::max<uint64_t>(1, s_.seq_stride != 0 ? s_.seq_stride : s_.request_size);
+  const uint64_t span = s_.file_size > s_.seq_start ? s_.file_size - s_.seq_start : 0;
+  if (s_.seq_lanes) {
+    // Whole rows only: every column of a row is inside the file.
+    seq_pass_ = span / seq_stride_;
+    if (s_.seq_per_pass != 0) seq_pass_ = std::min(seq_pass_, s_.seq_per_pass);
+  } else {
+    seq_pass_ = (span + seq_stride_ - 1) / seq_stride_;
+  }
+  seq_pass_ = std::max<uint64_t>(1, seq_pass_);
+  seq_cycle_ = seq_pass_ * nfiles;
+  rand_first_ = s_.block_size != 0 ? s_.seq_start / s_.block_size : 0;
+  rand_per_file_ = std::max<uint64_t>(
+      1, s_.blocks_per_file > rand_first_ ? s_.blocks_per_file - rand_first_ : 0);
+  rand_count_ = rand_per_file_ * nfiles;
+}
+
+Status FileIoShared::Init() {
+  if (s_.seq_start != 0 &&
+      (s_.block_size == 0 || s_.seq_start % s_.block_size != 0 || s_.seq_start >= s_.file_size)) {
+    return Status::InvalidArgument(
+        fmt::format("the start offset {} is not a whole block inside the {}-byte file",
+                    s_.seq_start, s_.file_size));
+  }
+  if (s_.seq_lanes && s_.file_size - s_.seq_start < seq_stride_) {
+    return Status::InvalidArgument(
+        fmt::format("a stripe row of {} bytes from offset {} does not fit in the {}-byte file",
+                    seq_stride_, s_.seq_start, s_.file_size));
+  }
+  scheduled_ = ModeWrites(s_.mode) && s_.fsync_freq > 0;
+  if (s_.validate) {
+    busy_ = std::make_unique<std::atomic<uint8_t>[]>(s_.total_blocks);
+    last_seq_ = std::make_unique<std::atomic<uint64_t>[]>(s_.total_blocks);
+    for (uint64_t i = 0; i < s_.total_blocks; ++i) {
+      busy_[i].store(0, std::memory_order_relaxed);
+      last_seq_[i].store(kUnknownSeq, std::memory_order_relaxed);
+    }
+  }
+  return Status::Ok();
+}
+
+FileIoPlan FileIoShared::SeqAt(uint64_t idx) const {
+  const uint64_t k = idx % seq_cycle_;
+  FileIoPlan p;
+  p.file = static_cast<uint32_t>(k / seq_pass_);
+  p.offset = s_.seq_start + (k % seq_pass_) * seq_stride_;
+  p.length = static_cast<uint32_t>(std::min(s_.request_size, s_.file_size - p.offset));
+  return p;
+}
+
+FileIoPlan FileIoShared::LaneAt(const SeqLane& lane) const {
+  const uint64_t run = lane.n / seq_pass_;
+  const uint64_t column = lane.first + (s_.seq_same_runs ? 0 : run % lane.width);
+  FileIoPlan p;
+  p.offset = s_.seq_start + column * s_.block_size + (lane.n % seq_pass_) * seq_stride_;
+  p.length = static_cast<uint32_t>(std::min(s_.request_size, s_.file_size - p.offset));
+  return p;
+}
+
+FileIoPlan FileIoShared::RandomBlock(Random& rng, const Distribution* dist) const {
+  const uint64_t n = rand_count_;
+  const uint64_t b =
+      dist != nullptr
+          ? dist->Next(rng)
+          : static_cast<uint64_t>((static_cast<unsigned __int128>(rng.Next()) * n) >> 64);
+  FileIoPlan p;
+  p.file = static_cast<uint32_t>(b / rand_per_file_);
+  p.offset = (rand_first_ + b % rand_per_file_) * s_.block_size;
+  p.length = static_cast<uint32_t>(std::min(s_.block_size, s_.file_size - p.offset));
+  return p;
+}
+
+FileIoPlan FileIoShared::Next(bool write, Random& rng, const Distribution* dist, SeqLane* lane) {
+  const bool seq = IsSequential(s_.mode);
+  FileIoPlan p;
+  // The next place: in the shared sequence, or in the thread's lane.
+  auto seq_next = [&] {
+    if (s_.seq_lanes) [[unlikely]] {
+      const FileIoPlan at = LaneAt(*lane);
+      ++lane->n;
+      return at;
+    }
+    return SeqAt(seq_next_.fetch_add(1, std::memory_order_relaxed));
+  };
+  if (scheduled_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (dirty_ && req_performed_ % s_.fsync_freq == 0) {
+      p.op = s_.fdatasync ? IoOp::kFdatasync : IoOp::kFsync;
+      p.file = static_cast<uint32_t>(fsynced_file_);
+      if (++fsynced_file_ == s_.num_files) {
+        fsynced_file_ = 0;
+        dirty_ = false;
+      }
+      return p;
+    }
+    ++req_performed_;
+    if (write) dirty_ = true;
+    if (seq) p = seq_next();
+  } else if (seq) {
+    p = seq_next();
+  }
+  if (!seq) p = RandomBlock(rng, dist);
+  p.op = write ? IoOp::kWrite : IoOp::kRead;
+  return p;
+}
+
+bool FileIoShared::Claim(const FileIoPlan& p) {
+  if (busy_ == nullptr || IsSync(p.op)) return true;
+  const uint64_t first = BlockIndex(p.file, p.offset);
+  const uint64_t count = (p.length + s_.block_size - 1) / s_.block_size;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint8_t expected = 0;
+    if (!busy_[first + i].compare_exchange_strong(expected, 1, std::memory_order_acquire)) {
+      for (uint64_t j = 0; j < i; ++j) busy_[first + j].store(0, std::memory_order_release);
+      return false;
+    }
+  }
+  return true;
+}
+
+void FileIoShared::Release(const FileIoPlan& p) {
+  if (busy_ == nullptr || IsSync(p.op)) return;
+  const uint64_t first = BlockIndex(p.file, p.offset);
+  const uint64_t count = (p.length + s_.block_size - 1) / s_.block_size;
+  for (uint64_t i = 0; i < count; ++i) busy_[first + i].store(0, std::memory_order_release);
+}
+
+uint64_t FileIoShared::LastSeq(uint32_t file, uint64_t offset) const {
+  return last_seq_ == nullptr ? kUnknownSeq
+                              : last_seq_[BlockIndex(file, offset)].load(std::memory_order_relaxed);
+}
+
+void FileIoShared::SetLastSeq(uint32_t file, uint64_t offset, uint64_t seq) {
+  if (last_seq_ != nullptr) {
+    last_seq_[BlockIndex(file, offset)].store(seq, std::memory_order_relaxed);
+  }
+}
+
+// ---------------------------------------------------------------- FileIoWorker
+
+FileIoWorker::FileIoWorker(FileIoShared& shared, std::unique_ptr<IoEngine> engine,
+                           const ThreadContext& ctx)
+    : shared_(shared),
+      s_(shared.settings()),
+      engine_(std::move(engine)),
+      recorder_(ctx.recorder),
+      rng_(ctx.seed),
+      rand_config_(ctx.distribution_config),
+      thread_id_(ctx.thread_id) {}
+
+FileIoWorker::~FileIoWorker() {
+  if (engine_open_) (void)engine_->Close();
+  engine_.reset();
+  std::free(buffers_);
+}
+
+Status FileIoWorker::Open() {
+  if (recorder_ == nullptr) return Status::Internal("fileio worker: no recorder");
+  if (s_.rand_type != "uniform" && !IsSequential(s_.mode)) {
+    DistributionConfig cfg = rand_config_ != nullptr ? *rand_config_ : DistributionConfig{};
+    cfg.type = s_.rand_type;
+    LC_ASSIGN_OR_RETURN(Distribution d, Distribution::Create(cfg, 0, shared_.random_blocks() - 1));
+    dist_.emplace(std::move(d));
+  }
+  const size_t depth = s_.queue_depth;
+  const size_t max_len = IsSequential(s_.mode) ? s_.request_size : s_.block_size;
+  const bool reads = ModeReads(s_.mode);
+  const bool writes = ModeWrites(s_.mode);
+  const size_t per_slot = max_len * ((reads ? 1 : 0) + (writes ? 1 : 0));
+  buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(std::max<size_t>(1, per_slot * depth)));
+  if (buffers_ == nullptr) {
+    return Status(StatusCode::kResourceExhausted,
+                  fmt::format("fileio: cannot allocate {} of I/O buffers",
+                              HumanBytes(per_slot * depth)));
+  }
+  slots_.assign(depth, Slot{});
+  for (size_t i = 0; i < depth; ++i) {
+    unsigned char* base = buffers_ + i * per_slot;
+    if (reads) slots_[i].read_buf = base;
+    if (writes) {
+      slots_[i].write_buf = base + (reads ? max_len : 0);
+      // Random data is drawn once per buffer; zeros are there already; the
+      // sequence pattern is written per request.
+      if (s_.pattern == WritePattern::kRandom) FillRandom(slots_[i].write_buf, max_len, rng_);
+    }
+  }
+  free_.clear();
+  for (size_t i = depth; i > 0; --i) free_.push_back(static_cast<uint32_t>(i - 1));
+  pending_.clear();
+  pending_.reserve(depth);
+  batch_.reserve(depth);
+  completions_.assign(depth, IoCompletion{});
+  ready_.assign(depth, Done{});
+  next_seq_ = static_cast<uint64_t>(thread_id_ + 1) << 40;
+  write_tag_base_ = (static_cast<uint64_t>(thread_id_) & 0xFF) << 40;
+
+  EngineOptions opts;
+  opts.queue_depth = static_cast<uint32_t>(depth);
+  opts.direct = s_.direct;
+  opts.writable = true;
+  LC_RETURN_IF_ERROR(engine_->Open(shared_.files(), opts));
+  engine_open_ = true;
+  return Status::Ok();
+}
+
+std::string FileIoWorker::Where(const FileIoPlan& p) const {
+  return fmt::format("file {} at offset {}", s_.FilePath(p.file), p.offset);
+}
+
+void FileIoWorker::PlanInto(Slot& slot) {
+  bool write = ModeWrites(s_.mode);
+  if (s_.mode == FileTestMode::kRndRw) {
+    // sysbench: read while reads/writes (each plus one) is below the ratio.
+    write = !((static_cast<double>(reads_issued_) + 1.0) /
+                  (static_cast<double>(writes_issued_) + 1.0) <
+              s_.rw_ratio);
+  }
+  const Distribution* dist = dist_.has_value() ? &*dist_ : nullptr;
+  FileIoPlan p = shared_.Next(write, rng_, dist, &lane_);
+  slot.claimed = false;
+  if (s_.validate && !IsSync(p.op)) {
+    int tries = 0;
+    while (!shared_.Claim(p)) {
+      if (++tries > kMaxClaimTries && error_.ok()) {
+        error_ = Status::Internal("--validate: no free block found for a request");
+        break;
+      }
+      p = shared_.Next(write, rng_, dist, &lane_);
+      if (IsSync(p.op)) break;
+    }
+    slot.claimed = !IsSync(p.op) && error_.ok();
+  }
+  slot.plan = p;
+  slot.followup = false;
+  slot.then_fsync = false;
+  if (p.op == IoOp::kRead) {
+    ++reads_issued_;
+  } else if (p.op == IoOp::kWrite) {
+    ++writes_issued_;
+    slot.then_fsync = s_.fsync_all;
+    if (s_.pattern == WritePattern::kSequence) FillSequence(slot.write_buf, p.length, p.offset);
+    if (s_.pattern == WritePattern::kRandom) {
+      // The buffer's random bytes are drawn once; this makes each write's
+      // sectors its own.
+      MakeSectorsUnique(slot.write_buf, p.length, write_tag_base_ + writes_issued_);
+    }
+    if (s_.validate) {
+      slot.seq = ++next_seq_;
+      StampBlocks(slot.write_buf, p.length, p.file, p.offset, s_.block_size, slot.seq);
+    }
+  }
+}
+
+Status FileIoWorker::TopUp() {
+  // Events outstanding since the last clock read (before new ones start).
+  const bool outstanding = free_.size() < slots_.size();
+  while (!free_.empty()) {
+    const uint32_t idx = free_.back();
+    free_.pop_back();
+    PlanInto(slots_[idx]);
+    pending_.push_back(idx);
+  }
+  if (pending_.empty()) return Status::Ok();
+  batch_.clear();
+  const Nanos now = MonotonicNow();
+  for (uint32_t idx : pending_) {
+    Slot& sl = slots_[idx];
+    sl.submitted = now;
+    if (!sl.followup) sl.origin = now;
+    IoRequest r;
+    r.op = sl.plan.op;
+    r.file = static_cast<int>(sl.plan.file);
+    r.offset = sl.plan.offset;
+    r.length = sl.plan.length;
+    r.buffer = sl.plan.op == IoOp::kRead ? sl.read_buf : sl.write_buf;
+    r.user_data = idx;
+    r.submitted_at = now;
+    batch_.push_back(r);
+  }
+  Account(now, engine_->InFlight(), outstanding);
+  // At most submit_batch requests per call: with 1, each request reaches
+  // the device as soon as it is planned, so refills arrive as a stream, not
+  // as a burst after each reap.
+  const size_t per_call = s_.submit_batch;
+  size_t accepted = 0;
+  while (accepted < batch_.size()) {
+    const size_t n = std::min(per_call, batch_.size() - accepted);
+    LC_ASSIGN_OR_RETURN(size_t took,
+                        engine_->Submit(std::span<IoRequest>(batch_.data() + accepted, n)));
+    recorder_->Add(kCounterSubmitCalls, 1);
+    accepted += took;
+    if (took < n) break;  // the engine is full
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(accepted));
+  return Status::Ok();
+}
+
+void FileIoWorker::Account(Nanos now, uint64_t in_flight, bool outstanding) {
+  if (depth_since_ != 0 && now > depth_since_) {
+    const uint64_t dt = static_cast<uint64_t>(now - depth_since_);
+    recorder_->Add(kCounterQdNanos, dt * in_flight);
+    recorder_->Add(kCounterQdTime, dt);
+    if (outstanding) recorder_->AddBusy(dt);
+  }
+  depth_since_ = now;
+}
+
+Status FileIoWorker::ReapBatch() {
+  // At most submit_batch completions per call, so that with 1 each
+  // replacement is submitted right after the completion it replaces. Taking
+  // every completion there is and then resubmitting them all keeps requests
+  // that started together together: on a virtual disk that served them as
+  // one burst, the queue went empty once per burst (~3% fewer IOPS at QD32
+  // than taking them one at a time, as fio does by default).
+  const size_t cap = std::min<size_t>(completions_.size(), s_.submit_batch);
+  LC_ASSIGN_OR_RETURN(size_t n,
+                      engine_->Reap(1, std::span<IoCompletion>(completions_.data(), cap), -1));
+  const Nanos now = MonotonicNow();
+  // Until now the reaped requests were in flight too, and their events
+  // outstanding (slots go back to free_ only in Complete()).
+  Account(now, engine_->InFlight() + n, free_.size() < slots_.size());
+  for (size_t i = 0; i < n; ++i) {
+    Complete(static_cast<uint32_t>(completions_[i].user_data), completions_[i].result, now);
+  }
+  if (n == 0 && engine_->InFlight() == 0 && pending_.empty() && free_.empty()) {
+    return Status::Internal("fileio: nothing in flight and nothing to submit");
+  }
+  return Status::Ok();
+}
+
+void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
+  Slot& sl = slots_[index];
+  const FileIoPlan& p = sl.plan;
+  const uint64_t lat = Elapsed(sl.submitted, now);
+  auto fail = [&](Status st) {
+    if (error_.ok()) error_ = std::move(st);
+  };
+  auto release = [&] {
+    if (sl.claimed) shared_.Release(p);
+    sl.claimed = false;
+    free_.push_back(index);
+  };
+
+  if (IsSync(p.op)) {
+    if (result < 0) {
+      fail(Status(StatusCode::kIoError,
+                  fmt::format("{} of {} failed", p.op == IoOp::kFsync ? "fsync" : "fdatasync",
+                              s_.FilePath(p.file)),
+                  static_cast<int>(-result)));
+    } else {
+      Done& d = ready_[ready_count_++];
+      if (sl.followup) {
+        d = Done{kKindWrite, true, p.length, Elapsed(sl.origin, now), sl.write_ns, lat};
+      } else {
+        d = Done{kKindFsync, false, 0, lat, 0, lat};
+      }
+    }
+    release();
+    return;
+  }
+
+  const bool read = p.op == IoOp::kRead;
+  if (result < 0) {
+    fail(Status(StatusCode::kIoError,
+                fmt::format("{} of {} bytes from {} failed", read ? "read" : "write", p.length,
+                            Where(p)),
+                static_cast<int>(-result)));
+    release();
+    return;
+  }
+  if (static_cast<uint64_t>(result) != p.length) {
+    fail(Status::IoError(fmt::format("short {}: {} of {} bytes, {}", read ? "read" : "write",
+                                     result, p.length, Where(p))));
+    release();
+    return;
+  }
+  if (s_.validate) {
+    uint64_t done = 0;
+    while (done < p.length) {
+      const uint64_t off = p.offset + done;
+      const uint64_t n = std::min<uint64_t>(s_.block_size - off % s_.block_size, p.length - done);
+      if (read) {
+        uint64_t seq = 0;
+        std::string why = CheckBlock(sl.read_buf + done, n, p.file, off, &seq);
+        const uint64_t expected = shared_.LastSeq(p.file, off);
+        if (why.empty() && expected != FileIoShared::kUnknownSeq && seq != expected) {
+          why = fmt::format("stale data: the block holds write #{}, expected the last write #{}",
+                            seq, expected);
+        }
+        if (!why.empty()) {
+          fail(Status::IoError(fmt::format("validation failed: file {} at offset {} ({} bytes): {}",
+                                           s_.FilePath(p.file), off, n, why)));
+          break;
+        }
+      } else {
+        shared_.SetLastSeq(p.file, off, sl.seq);
+      }
+      done += n;
+    }
+  }
+  if (!read && sl.then_fsync && error_.ok()) {
+    // --file-fsync-all: the event goes on with the fsync of this file.
+    if (sl.claimed) shared_.Release(p);
+    sl.claimed = false;
+    sl.write_ns = lat;
+    sl.followup = true;
+    sl.plan.op = s_.fdatasync ? IoOp::kFdatasync : IoOp::kFsync;
+    pending_.push_back(index);
+    return;
+  }
+  if (error_.ok()) {
+    ready_[ready_count_++] = Done{static_cast<uint8_t>(read ? kKindRead : kKindWrite), false,
+                                  p.length, lat, lat, 0};
+  }
+  release();
+}
+
+Status FileIoWorker::Fill() {
+  ready_head_ = 0;
+  while (ready_count_ == 0) {
+    if (!error_.ok()) return error_;
+    LC_RETURN_IF_ERROR(TopUp());
+    LC_RETURN_IF_ERROR(ReapBatch());
+  }
+  return error_;
+}
+
+Status FileIoWorker::RunEvent() {
+  if (ready_count_ == 0) {
+    Status st = Fill();
+    if (!st.ok()) [[unlikely]] return st;
+  }
+  const Done& d = ready_[ready_head_++];
+  --ready_count_;
+  ThreadRecorder& rec = *recorder_;
+  rec.RecordEvent(d.event_ns);
+  switch (d.kind) {
+    case kKindRead:
+      rec.RecordKind(kKindRead, d.event_ns);
+      rec.Add(kCounterReads, 1);
+      rec.Add(kCounterBytesRead, d.bytes);
+      break;
+    case kKindWrite:
+      rec.RecordKind(kKindWrite, d.write_ns);
+      rec.Add(kCounterWrites, 1);
+      rec.Add(kCounterBytesWritten, d.bytes);
+      if (d.with_fsync) {
+        rec.RecordKind(kKindFsync, d.fsync_ns);
+        rec.Add(kCounterFsyncs, 1);
+      }
+      break;
+    default:
+      rec.RecordKind(kKindFsync, d.fsync_ns);
+      rec.Add(kCounterFsyncs, 1);
+      break;
+  }
+  return Status::Ok();
+}
+
+Status FileIoWorker::Drain() {
+  while (engine_->InFlight() > 0) {
+    LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
+    for (size_t i = 0; i < n; ++i) {
+      Slot& sl = slots_[completions_[i].user_data];
+      if (sl.claimed) shared_.Release(sl.plan);
+      sl.claimed = false;
+    }
+  }
+  return Status::Ok();
+}
+
+Status FileIoWorker::Finish() {
+  if (!engine_open_) return Status::Ok();
+  Status st = Drain();
+  pending_.clear();
+  ready_count_ = 0;
+  if (st.ok() && error_.ok() && s_.fsync_end && ModeWrites(s_.mode)) {
+    // sysbench: every thread fsyncs every file at its end; counted as
+    // fsyncs, not as events.
+    for (uint32_t f = 0; f < shared_.files().size() && st.ok(); ++f) {
+      IoRequest r;
+      r.op = s_.fdatasync ? IoOp::kFdatasync : IoOp::kFsync;
+      r.file = static_cast<int>(f);
+      batch_.assign(1, r);
+      Result<size_t> n = engine_->Submit(batch_);
+      if (!n.ok()) {
+        st = n.status();
+        break;
+      }
+      size_t got = 0;
+      while (got == 0 && st.ok()) {
+        Result<size_t> k = engine_->Reap(1, completions_, -1);
+        if (!k.ok()) st = k.status();
+        got = k.ok() ? *k : 0;
+        if (k.ok() && *k == 0 && engine_->InFlight() == 0) break;
+      }
+      if (got > 0 && completions_[0].result < 0) {
+        st = Status(StatusCode::kIoError, "fsync at the end of " + s_.FilePath(f) + " failed",
+                    static_cast<int>(-completions_[0].result));
+      } else if (got > 0) {
+        recorder_->Add(kCounterFsyncs, 1);
+      }
+    }
+  }
+  Status closed = engine_->Close();
+  engine_open_ = false;
+  if (st.ok()) st = closed;
+  return st;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,388 @@
+#include "workloads/micro/memory.h"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "runner/recorder.h"
+#include "workloads/micro/do_not_optimize.h"
+
+// Under ThreadSanitizer the word accesses go through relaxed atomics: with
+// --memory-scope=global several threads write the same block, which is a
+// (benign, intended) data race for plain stores. Release builds use plain,
+// vectorisable loops.
+#if defined(__SANITIZE_THREAD__)
+#define LOADCELL_MEMORY_ATOMIC_ACCESS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LOADCELL_MEMORY_ATOMIC_ACCESS 1
+#endif
+#endif
+
+namespace loadcell {
+namespace {
+
+constexpr uint64_t kWordBytes = sizeof(uint64_t);
+constexpr uint64_t kMiB = 1ULL << 20;
+constexpr uint64_t kDefaultHugePage = 2 * kMiB;
+constexpr uint64_t kFallbackL2Bytes = 1 * kMiB;
+
+bool IsPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// "1KiB", "10GiB", "12 bytes": exact, in the largest binary unit that divides.
+std::string HumanSize(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"TiB", "GiB", "MiB", "KiB"};
+  static constexpr int kShifts[] = {40, 30, 20, 10};
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t unit = 1ULL << kShifts[i];
+    if (bytes != 0 && bytes % unit == 0) return fmt::format("{}{}", bytes / unit, kUnits[i]);
+  }
+  return fmt::format("{} bytes", bytes);
+}
+
+// The default huge page size from /proc/meminfo ("Hugepagesize: 2048 kB").
+uint64_t HugePageSize() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t value = 0;
+  std::string unit;
+  while (in >> key >> value) {
+    std::getline(in, unit);
+    if (key == "Hugepagesize:" && value > 0) return value * 1024;
+  }
+  return kDefaultHugePage;
+}
+
+uint64_t RoundUp(uint64_t v, uint64_t multiple) { return (v + multiple - 1) / multiple * multiple; }
+
+uint64_t L2CacheBytes() {
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return l2 > 0 ? static_cast<uint64_t>(l2) : kFallbackL2Bytes;
+}
+
+// A uniformly random index in [0, n) from 64 random bits (multiply-shift;
+// exact for the power-of-two n used here).
+inline size_t RandomIndex(uint64_t bits, size_t n) {
+  return static_cast<size_t>((static_cast<unsigned __int128>(bits) * n) >> 64);
+}
+
+#if defined(LOADCELL_MEMORY_ATOMIC_ACCESS)
+
+uint64_t LoadWord(const uint64_t* p) {
+  return std::atomic_ref<const uint64_t>(*p).load(std::memory_order_relaxed);
+}
+void StoreWord(uint64_t* p, uint64_t v) {
+  std::atomic_ref<uint64_t>(*p).store(v, std::memory_order_relaxed);
+}
+uint64_t ReadSequential(const uint64_t* p, size_t n) {
+  uint64_t acc = 0;
+  for (size_t i = 0; i < n; ++i) acc ^= LoadWord(p + i);
+  return acc;
+}
+void WriteSequential(uint64_t* p, size_t n, uint64_t value) {
+  for (size_t i = 0; i < n; ++i) StoreWord(p + i, value);
+}
+
+#else
+
+inline uint64_t LoadWord(const uint64_t* p) { return *p; }
+inline void StoreWord(uint64_t* p, uint64_t v) { *p = v; }
+
+// XOR of every word. Eight independent accumulators let the compiler keep
+// several vector loads in flight (the loop vectorises to full-width XORs).
+uint64_t ReadSequential(const uint64_t* p, size_t n) {
+  p = static_cast<const uint64_t*>(__builtin_assume_aligned(p, kWordBytes));
+  uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    a0 ^= p[i];
+    a1 ^= p[i + 1];
+    a2 ^= p[i + 2];
+    a3 ^= p[i + 3];
+    a4 ^= p[i + 4];
+    a5 ^= p[i + 5];
+    a6 ^= p[i + 6];
+    a7 ^= p[i + 7];
+  }
+  for (; i < n; ++i) a0 ^= p[i];
+  return a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ a6 ^ a7;
+}
+
+// Stores `value` into every word (a vectorised store loop; the value is not
+// a byte pattern, so it does not become a memset call with its own
+// non-temporal heuristics).
+void WriteSequential(uint64_t* p, size_t n, uint64_t value) {
+  p = static_cast<uint64_t*>(__builtin_assume_aligned(p, kWordBytes));
+  for (size_t i = 0; i < n; ++i) p[i] = value;
+}
+
+#endif
+
+}  // namespace
+
+// ---------------------------------------------------------------- MemoryBlock
+
+Result<MemoryBlock> MemoryBlock::Map(uint64_t bytes, bool hugetlb) {
+  if (bytes == 0 || bytes % kWordBytes != 0) {
+    return Status::InvalidArgument(
+        fmt::format("memory block of {} bytes: must be a non-zero multiple of 8", bytes));
+  }
+  const uint64_t page = hugetlb ? HugePageSize() : static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t mapped = RoundUp(bytes, page);
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+  if (hugetlb) flags |= MAP_HUGETLB;
+  void* base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, flags, -1, 0);
+  if (base == MAP_FAILED) {
+    const int err = errno;
+    if (hugetlb) {
+      return Status(StatusCode::kResourceExhausted,
+                    fmt::format("--memory-hugetlb=on: cannot map {} of {} huge pages (reserve "
+                                "them first, e.g. sysctl vm.nr_hugepages=N; see HugePages_Free "
+                                "in /proc/meminfo)",
+                                HumanSize(mapped), HumanSize(page)),
+                    err);
+    }
+    return PosixError(fmt::format("cannot allocate a {} memory block", HumanSize(mapped)), err);
+  }
+  // Fault every page in now, as sysbench does, so that the first events do
+  // not measure page faults.
+  std::memset(base, 0, mapped);
+  return MemoryBlock(base, mapped, bytes);
+}
+
+MemoryBlock::MemoryBlock(MemoryBlock&& other) noexcept
+    : base_(std::exchange(other.base_, nullptr)),
+      mapped_(std::exchange(other.mapped_, 0)),
+      bytes_(std::exchange(other.bytes_, 0)) {}
+
+MemoryBlock& MemoryBlock::operator=(MemoryBlock&& other) noexcept {
+  if (this != &other) {
+    if (base_ != nullptr) munmap(base_, mapped_);
+    base_ = std::exchange(other.base_, nullptr);
+    mapped_ = std::exchange(other.mapped_, 0);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+MemoryBlock::~MemoryBlock() {
+  if (base_ != nullptr) munmap(base_, mapped_);
+}
+
+// ---------------------------------------------------------------- MemoryWorker
+
+MemoryWorker::MemoryWorker(MemoryOper oper, bool random_access, uint64_t* words, size_t word_count,
+                           std::unique_ptr<MemoryBlock> owned, uint64_t seed,
+                           ThreadRecorder* recorder)
+    : oper_(oper),
+      random_access_(random_access),
+      words_(words),
+      word_count_(word_count),
+      owned_(std::move(owned)),
+      rng_(seed),
+      recorder_(recorder) {}
+
+Status MemoryWorker::RunEvent() {
+  uint64_t* const p = words_;
+  const size_t n = word_count_;
+  if (!random_access_) {
+    switch (oper_) {
+      case MemoryOper::kRead:
+        last_read_ = ReadSequential(p, n);
+        DoNotOptimize(last_read_);
+        break;
+      case MemoryOper::kWrite:
+        WriteSequential(p, n, ++write_value_);
+        ClobberMemory();
+        break;
+      case MemoryOper::kNone:
+        for (size_t i = 0; i < n; ++i) ClobberMemory();
+        break;
+    }
+  } else {
+    switch (oper_) {
+      case MemoryOper::kRead: {
+        uint64_t acc = 0;
+        for (size_t i = 0; i < n; ++i) acc ^= LoadWord(p + RandomIndex(rng_.Next(), n));
+        last_read_ = acc;
+        DoNotOptimize(last_read_);
+        break;
+      }
+      case MemoryOper::kWrite: {
+        const uint64_t value = ++write_value_;
+        for (size_t i = 0; i < n; ++i) StoreWord(p + RandomIndex(rng_.Next(), n), value);
+        ClobberMemory();
+        break;
+      }
+      case MemoryOper::kNone: {
+        uint64_t acc = 0;
+        for (size_t i = 0; i < n; ++i) acc ^= RandomIndex(rng_.Next(), n);
+        DoNotOptimize(acc);
+        break;
+      }
+    }
+  }
+  if (recorder_ != nullptr) recorder_->Add(0, n * kWordBytes);
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------- MemoryWorkload
+
+std::string MemoryWorkload::Summary() const {
+  return "memory bandwidth: passes over a memory block";
+}
+
+std::string MemoryWorkload::EventDefinition() const {
+  return "one event is one pass over one --memory-block-size block: seq reads or writes every "
+         "8-byte word once in order, rnd makes block-size/8 accesses to uniformly random words "
+         "of the block, none runs the loop without touching memory";
+}
+
+void MemoryWorkload::RegisterOptions(OptionSet& opts) {
+  opts.Size("memory-block-size", &block_size_, 1024, "size of the memory block of one event")
+      .Min(8)
+      .PowerOfTwo();
+  opts.Size("memory-total-size", &total_size_, 100ULL << 30,
+            "total size of data to transfer (0: no limit)");
+  opts.Enum("memory-scope", &scope_, "global", {"global", "local"},
+            "one block shared by all threads (global) or one per thread (local)");
+  opts.Bool("memory-hugetlb", &hugetlb_, false, "allocate the blocks from the HugeTLB pool");
+  opts.Enum("memory-oper", &oper_, "write", {"read", "write", "none"}, "type of memory operations");
+  opts.Enum("memory-access-mode", &access_mode_, "seq", {"seq", "rnd"},
+            "sequential or random word accesses");
+}
+
+MemoryOper MemoryWorkload::oper() const {
+  if (oper_ == "read") return MemoryOper::kRead;
+  if (oper_ == "none") return MemoryOper::kNone;
+  return MemoryOper::kWrite;
+}
+
+Status MemoryWorkload::Validate(int threads) {
+  if (block_size_ < kWordBytes) {
+    return Status::InvalidArgument(fmt::format(
+        "--memory-block-size={}: must be at least 8 (one machine word)", FormatSize(block_size_)));
+  }
+  if (!IsPowerOfTwo(block_size_)) {
+    return Status::InvalidArgument(
+        fmt::format("--memory-block-size={}: must be a power of two", FormatSize(block_size_)));
+  }
+  if (scope_ != "global" && scope_ != "local") {
+    return Status::InvalidArgument(
+        fmt::format("--memory-scope={}: must be global or local", scope_));
+  }
+  if (oper_ != "read" && oper_ != "write" && oper_ != "none") {
+    return Status::InvalidArgument(
+        fmt::format("--memory-oper={}: must be read, write or none", oper_));
+  }
+  if (access_mode_ != "seq" && access_mode_ != "rnd") {
+    return Status::InvalidArgument(
+        fmt::format("--memory-access-mode={}: must be seq or rnd", access_mode_));
+  }
+  const uint64_t n = threads > 0 ? static_cast<uint64_t>(threads) : 1;
+  if (total_size_ != 0 && total_size_ / block_size_ / n == 0) {
+    return Status::InvalidArgument(fmt::format(
+        "--memory-total-size={}: must be 0 (no limit) or at least --memory-block-size x "
+        "--threads ({})",
+        FormatSize(total_size_), FormatSize(block_size_ * n)));
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> MemoryWorkload::Warnings(int /*threads*/) const {
+  std::vector<std::string> out;
+  const uint64_t l2 = L2CacheBytes();
+  if (oper() != MemoryOper::kNone && block_size_ <= l2) {
+    out.push_back(fmt::format(
+        "--memory-block-size={} fits in the CPU's L2 cache ({}): this measures cache "
+        "bandwidth, not RAM; use a block larger than the last-level cache (e.g. 1G) for RAM",
+        FormatSize(block_size_), FormatSize(l2)));
+  }
+  return out;
+}
+
+Status MemoryWorkload::Init(int /*threads*/) {
+  global_block_.reset();
+  if (scope_ == "global") {
+    LC_ASSIGN_OR_RETURN(MemoryBlock block, MemoryBlock::Map(block_size_, hugetlb_));
+    global_block_ = std::make_unique<MemoryBlock>(std::move(block));
+  }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Worker>> MemoryWorkload::NewWorker(const ThreadContext& ctx) {
+  const bool random_access = access_mode_ == "rnd";
+  if (scope_ == "global") {
+    if (global_block_ == nullptr) return Status::Internal("memory: NewWorker before Init");
+    return std::unique_ptr<Worker>(std::make_unique<MemoryWorker>(
+        oper(), random_access, global_block_->words(), global_block_->word_count(), nullptr,
+        ctx.seed, ctx.recorder));
+  }
+  LC_ASSIGN_OR_RETURN(MemoryBlock block, MemoryBlock::Map(block_size_, hugetlb_));
+  auto owned = std::make_unique<MemoryBlock>(std::move(block));
+  uint64_t* words = owned->words();
+  const size_t count = owned->word_count();
+  return std::unique_ptr<Worker>(std::make_unique<MemoryWorker>(
+      oper(), random_access, words, count, std::move(owned), ctx.seed, ctx.recorder));
+}
+
+Status MemoryWorkload::Done() { return Status::Ok(); }
+
+EventBudget MemoryWorkload::Budget(int threads) const {
+  if (total_size_ == 0 || block_size_ == 0) return {};
+  const uint64_t n = threads > 0 ? static_cast<uint64_t>(threads) : 1;
+  const uint64_t per_thread = total_size_ / block_size_ / n;
+  return {per_thread * n, per_thread};
+}
+
+std::vector<std::pair<std::string, std::string>> MemoryWorkload::Describe() const {
+  return {
+      {"block size", HumanSize(block_size_)},
+      {"total size", total_size_ == 0 ? "unlimited" : HumanSize(total_size_)},
+      {"operation", oper_},
+      {"scope", scope_},
+      {"access mode", access_mode_},
+      {"huge pages", hugetlb_ ? "on" : "off"},
+  };
+}
+
+std::vector<Metric> MemoryWorkload::Metrics(const RunResult& r) const {
+  const double secs = r.total_time_s;
+  const double ops = static_cast<double>(r.events);
+  std::vector<Metric> out;
+  out.push_back(
+      {"operations_per_second", "operations per second", secs > 0 ? ops / secs : 0, "ops/s"});
+  if (oper() != MemoryOper::kNone) {
+    const double mib = ops * static_cast<double>(block_size_) / static_cast<double>(kMiB);
+    out.push_back({"mib_transferred", "MiB transferred", mib, "MiB"});
+    out.push_back({"mib_per_second", "MiB/sec", secs > 0 ? mib / secs : 0, "MiB/s"});
+  }
+  return out;
+}
+
+std::string MemoryWorkload::TextSection(const RunResult& r) const {
+  const double secs = r.total_time_s;
+  const double ops = static_cast<double>(r.events);
+  std::string out = fmt::format("Total operations: {} ({:8.2f} per second)\n", r.events,
+                                secs > 0 ? ops / secs : 0);
+  if (oper() != MemoryOper::kNone) {
+    const double mib = ops * static_cast<double>(block_size_) / static_cast<double>(kMiB);
+    out += fmt::format("\n{:4.2f} MiB transferred ({:4.2f} MiB/sec)\n", mib,
+                       secs > 0 ? mib / secs : 0);
+  }
+  return out;
+}
+
+std::string MemoryWorkload::IntervalLine(const IntervalSnapshot& s, double /*percentile*/) const {
+  const double mib =
+      static_cast<double>(s.events) * static_cast<double>(block_size_) / static_cast<double>(kMiB);
+  return fmt::format("{:4.2f} MiB/sec", s.duration_s > 0 ? mib / s.duration_s : 0);
+}
+
+}  // namespace loadcell

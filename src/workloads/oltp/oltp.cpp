@@ -1,0 +1,216 @@
+#include "workloads/oltp/oltp.h"
+
+#include <fmt/format.h>
+
+#include <sys/stat.h>
+
+#include <chrono>
+
+#include "core/clock.h"
+#include "workloads/oltp/oltp_report.h"
+
+namespace loadcell {
+
+std::string OltpWorkload::Summary() const {
+  switch (kind_) {
+    case OltpKind::kReadOnly:
+      return "OLTP: read-only transactions (point and range SELECTs)";
+    case OltpKind::kReadWrite:
+      return "OLTP: read/write transactions (SELECTs, UPDATEs, DELETE + INSERT)";
+    case OltpKind::kWriteOnly:
+      return "OLTP: write-only transactions (UPDATEs, DELETE + INSERT)";
+    case OltpKind::kPointSelect:
+      return "OLTP: one primary-key SELECT per event";
+    case OltpKind::kUpdateIndex:
+      return "OLTP: UPDATE of the indexed column k per event";
+    case OltpKind::kUpdateNonIndex:
+      return "OLTP: UPDATE of the non-indexed column c per event";
+    case OltpKind::kInsert:
+      return "OLTP: one INSERT per event";
+    case OltpKind::kDelete:
+      return "OLTP: one DELETE per event";
+    case OltpKind::kRandomPoints:
+      return "OLTP: SELECT with random points (k IN (...)) per event";
+    case OltpKind::kRandomRanges:
+      return "OLTP: SELECT with random ranges (k BETWEEN) per event";
+    case OltpKind::kBulkInsert:
+      return "OLTP: multi-row INSERTs, one row per event";
+    case OltpKind::kLegacy:
+      return "OLTP: the sysbench 0.4/0.5 oltp test (--oltp-test-mode, --oltp-read-only)";
+  }
+  return "";
+}
+
+std::string OltpWorkload::EventDefinition() const {
+  switch (kind_) {
+    case OltpKind::kReadOnly:
+    case OltpKind::kReadWrite:
+    case OltpKind::kWriteOnly:
+    case OltpKind::kLegacy:
+      return "one event is one transaction (BEGIN, the statements, COMMIT; without BEGIN/COMMIT "
+             "under --skip-trx), retried after a deadlock; the counts of queries follow "
+             "sysbench 1.0";
+    case OltpKind::kBulkInsert:
+      return "one event is one row appended to a multi-row INSERT, sent at 512 KiB";
+    default:
+      return "one event is one statement in autocommit mode, retried after a deadlock";
+  }
+}
+
+void OltpWorkload::RegisterOptions(OptionSet& opts) {
+  RegisterOltpOptions(kind_, opts_, opts);
+  db_.RegisterOptions(opts);
+  option_set_ = &opts;
+}
+
+Status OltpWorkload::Validate(int threads) {
+  threads_ = threads;
+  LC_RETURN_IF_ERROR(ValidateOltpOptions(kind_, opts_, threads));
+  if (option_set_ == nullptr) return Status::Internal("options were not registered");
+  LC_RETURN_IF_ERROR(db_.Resolve(*option_set_));
+  DbDriver& driver = db_.driver();
+  LC_ASSIGN_OR_RETURN(dialect_, DialectForDriver(driver.Name()));
+  if (dialect_ == SqlDialect::kSqlite && opts_.secondary) {
+    return Status::InvalidArgument(
+        "--secondary=on: not supported with --db-driver=sqlite (its auto-increment id needs "
+        "the primary key)");
+  }
+  shared_.plan = MakeOltpPlan(kind_, opts_);
+  // Resolve the legacy mix once: the workers read the resolved options.
+  shared_.opts = opts_;
+  ResolveLegacyMix(kind_, shared_.opts);
+  shared_.driver = &driver;
+  shared_.dialect = dialect_;
+  shared_.threads = threads;
+
+  first_conn_.reset();
+  // A SQLite file that does not exist yet is created by prepare, not here.
+  if (dialect_ == SqlDialect::kSqlite && !SqliteFileExists()) return Status::Ok();
+  LC_ASSIGN_OR_RETURN(first_conn_, driver.Connect(0));
+  server_version_ = first_conn_->ServerVersion();
+  statement_path_ = first_conn_->StatementPath();
+  return Status::Ok();
+}
+
+std::string OltpWorkload::SqlitePath() const {
+  const OptionSpec* spec = option_set_ != nullptr ? option_set_->Find("sqlite-db") : nullptr;
+  return spec != nullptr ? spec->ValueText() : "";
+}
+
+bool OltpWorkload::SqliteFileExists() const {
+  const std::string path = SqlitePath();
+  struct stat st {};
+  return path.empty() || path == ":memory:" || ::stat(path.c_str(), &st) == 0;
+}
+
+Result<std::unique_ptr<DbConnection>> OltpWorkload::TakeConnection() {
+  std::lock_guard<std::mutex> lock(conn_mu_);
+  if (first_conn_ != nullptr) return std::move(first_conn_);
+  return db_.driver().Connect(0);
+}
+
+OltpDbContext OltpWorkload::DbContext(int threads, uint64_t seed) {
+  OltpDbContext c;
+  c.kind = kind_;
+  c.opts = &opts_;
+  c.driver = &db_.driver();
+  c.dialect = dialect_;
+  c.threads = threads;
+  c.seed = seed;
+  c.quiet = quiet_;
+  return c;
+}
+
+Status OltpWorkload::Prepare(const PrepareContext& ctx) {
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, TakeConnection());
+  return OltpPrepare(DbContext(ctx.threads, ctx.seed), std::move(conn));
+}
+
+Status OltpWorkload::Cleanup(const PrepareContext& ctx) {
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, TakeConnection());
+  return OltpCleanup(DbContext(ctx.threads, ctx.seed), std::move(conn));
+}
+
+Status OltpWorkload::Init(int threads) {
+  threads_ = threads;
+  shared_.threads = threads;
+  std::lock_guard<std::mutex> lock(conn_mu_);
+  if (dialect_ == SqlDialect::kSqlite && !SqliteFileExists()) {
+    return Status::FailedPrecondition(fmt::format(
+        "SQLite database {} does not exist; run 'loadcell {} prepare' with the same options "
+        "first",
+        SqlitePath(), Name()));
+  }
+  if (first_conn_ == nullptr) {
+    LC_ASSIGN_OR_RETURN(first_conn_, db_.driver().Connect(0));
+  }
+  const OltpDbContext c = DbContext(threads, 0);
+  LC_RETURN_IF_ERROR(CheckOltpTablesExist(c, *first_conn_));
+  if (kind_ == OltpKind::kBulkInsert) {
+    LC_ASSIGN_OR_RETURN(shared_.bulk_next_ids, BulkInsertNextIds(c, *first_conn_));
+  }
+  // Client-generated ids (--auto-inc=off) start at a point that differs
+  // between runs, so that a second run does not repeat the first one's ids.
+  shared_.unique_base = static_cast<uint64_t>(
+      std::chrono::system_clock::now().time_since_epoch().count());
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Worker>> OltpWorkload::NewWorker(const ThreadContext& ctx) {
+  std::unique_ptr<DbConnection> conn;
+  if (ctx.thread_id == 0) {
+    std::lock_guard<std::mutex> lock(conn_mu_);
+    conn = std::move(first_conn_);
+  }
+  return NewOltpWorker(shared_, ctx, std::move(conn));
+}
+
+std::vector<std::pair<std::string, std::string>> OltpWorkload::Describe() const {
+  std::vector<std::pair<std::string, std::string>> d;
+  if (option_set_ == nullptr || shared_.driver == nullptr) return d;
+  const DbDriver& driver = *shared_.driver;
+  const std::string where = driver.Describe();
+  d.push_back({"Database driver", where.rfind(driver.Name(), 0) == 0
+                                      ? where
+                                      : driver.Name() + " (" + where + ")"});
+  if (!server_version_.empty()) d.push_back({"Server version", server_version_});
+  if (!statement_path_.empty()) d.push_back({"Statements sent by", statement_path_});
+  if (kind_ == OltpKind::kBulkInsert) {
+    d.push_back({"Tables", fmt::format("sbtest1..sbtest{} (one per thread)", threads_)});
+  } else {
+    d.push_back({"Tables", fmt::format("{} x {} rows", opts_.tables, opts_.table_size)});
+  }
+  if (kind_ == OltpKind::kLegacy) {
+    d.push_back({"Legacy test mode",
+                 fmt::format("{}{} (as {})", opts_.test_mode,
+                             opts_.read_only && opts_.test_mode == "complex" ? ", read-only" : "",
+                             OltpKindName(shared_.plan.kind))});
+  }
+  d.push_back({"Statements per event", DescribePlan(shared_.plan)});
+  const bool ps = driver.server_prepared() && driver.Capabilities().prepared_statements;
+  d.push_back({"Prepared statements", ps ? "server-side (--db-ps-mode=auto)"
+                                         : "emulated in the client (--db-ps-mode=disable)"});
+  if (dialect_ == SqlDialect::kSqlite && threads_ > 1 && ExpectedMix(shared_.plan).writes > 0) {
+    d.push_back({"Write concurrency",
+                 "SQLite allows one writer at a time: write transactions wait for each other "
+                 "(BEGIN IMMEDIATE), first come, first served"});
+  }
+  if (shared_.opts.reconnect() != ReconnectMode::kSession) {
+    d.push_back({"Reconnect mode", shared_.opts.reconnect_mode});
+  }
+  if (opts_.has_think_time()) {
+    d.push_back({"Think time", fmt::format("{}..{} us after each transaction (not in the latency)",
+                                           opts_.user_delay_min_us, opts_.user_delay_max_us)});
+  }
+  return d;
+}
+
+std::vector<Metric> OltpWorkload::Metrics(const RunResult& r) const { return OltpMetrics(r); }
+
+std::string OltpWorkload::TextSection(const RunResult& r) const { return OltpTextSection(r); }
+
+std::string OltpWorkload::IntervalLine(const IntervalSnapshot& s, double percentile) const {
+  return OltpIntervalLine(s, percentile);
+}
+
+}  // namespace loadcell

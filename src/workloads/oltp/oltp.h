@@ -1,0 +1,77 @@
+#pragma once
+// The sysbench 1.0 OLTP workloads (oltp_read_write, oltp_point_select, ...,
+// bulk_insert) and the 0.4/0.5 `oltp` test, on sqlite, pgsql or mysql.
+// One event is one transaction (or one statement for the single-statement
+// tests; one row for bulk_insert).
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "db/db_driver.h"
+#include "runner/workload.h"
+#include "workloads/oltp/oltp_options.h"
+#include "workloads/oltp/oltp_prepare.h"
+#include "workloads/oltp/oltp_sql.h"
+#include "workloads/oltp/oltp_txn.h"
+
+namespace loadcell {
+
+class OltpWorkload final : public Workload {
+ public:
+  explicit OltpWorkload(OltpKind kind) : kind_(kind) {}
+
+  std::string Name() const override { return std::string(OltpKindName(kind_)); }
+  std::string Summary() const override;
+  std::string EventDefinition() const override;
+  void RegisterOptions(OptionSet& opts) override;
+  // Checks the options, picks the driver and connects once (the server's
+  // version goes into the report header; a refused connection fails here).
+  Status Validate(int threads) override;
+
+  bool SupportsPrepare() const override { return true; }
+  Status Prepare(const PrepareContext& ctx) override;
+  Status Cleanup(const PrepareContext& ctx) override;
+
+  // Checks that prepare was run (FailedPrecondition otherwise).
+  Status Init(int threads) override;
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
+
+  bool SelfTimed() const override { return opts_.has_think_time(); }
+  std::vector<std::string> CounterNames() const override { return OltpCounterNames(); }
+  std::vector<std::pair<std::string, std::string>> Describe() const override;
+  std::vector<Metric> Metrics(const RunResult& r) const override;
+  std::string TextSection(const RunResult& r) const override;
+  std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
+
+  // Prepare and cleanup print nothing (for the quick suite).
+  void SetQuiet(bool quiet) { quiet_ = quiet; }
+
+  OltpKind kind() const { return kind_; }
+  const OltpOptions& options() const { return opts_; }
+  const OltpPlan& plan() const { return shared_.plan; }
+
+ private:
+  OltpDbContext DbContext(int threads, uint64_t seed);
+  // The connection opened by Validate, or a new one.
+  Result<std::unique_ptr<DbConnection>> TakeConnection();
+  std::string SqlitePath() const;
+  bool SqliteFileExists() const;
+
+  const OltpKind kind_;
+  OltpOptions opts_;
+  DbDrivers db_;
+  const OptionSet* option_set_ = nullptr;
+  SqlDialect dialect_ = SqlDialect::kSqlite;
+  int threads_ = 1;
+  bool quiet_ = false;
+  std::string server_version_;
+  std::string statement_path_;  // how statements reach the server (empty for SQLite)
+  std::mutex conn_mu_;
+  std::unique_ptr<DbConnection> first_conn_;
+  OltpRunShared shared_;
+};
+
+}  // namespace loadcell

@@ -1,0 +1,322 @@
+#include "workloads/oltp/oltp_prepare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "core/clock.h"
+#include "core/plural.h"
+#include "core/progress.h"
+#include "core/random.h"
+#include "runner/runner.h"
+
+namespace loadcell {
+namespace {
+
+// Rows between two updates of the shared progress counter.
+constexpr uint64_t kProgressStep = 1000;
+
+std::mutex g_print_mu;
+std::atomic<bool> g_quiet{false};
+
+void PrintOut(const std::string& line) {
+  if (g_quiet.load(std::memory_order_relaxed)) return;
+  std::lock_guard<std::mutex> lock(g_print_mu);
+  std::fputs(line.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+Status Failed(const DbError& e, const std::string& what) {
+  Status s = e.ToStatus();
+  return Status(s.code(), fmt::format("{}: {}", what, e.message));
+}
+
+Result<bool> TableExists(DbConnection& conn, SqlDialect d, std::string_view table) {
+  DbExecResult r;
+  DbError e = conn.Execute(TableExistsSql(d, table), r);
+  if (!e.ok()) return Failed(e, fmt::format("cannot check whether table {} exists", table));
+  return r.rows_returned > 0;
+}
+
+// Names recorded in the marker table; empty when it does not exist.
+Result<std::set<std::string>> Markers(DbConnection& conn, SqlDialect d) {
+  std::set<std::string> out;
+  LC_ASSIGN_OR_RETURN(bool exists, TableExists(conn, d, kMarkerTable));
+  if (!exists) return out;
+  DbExecResult r;
+  DbRows rows;
+  DbError e = conn.Execute(SelectMarkersSql(), r, &rows);
+  if (!e.ok()) return Failed(e, fmt::format("cannot read {}", kMarkerTable));
+  for (const auto& row : rows.rows) {
+    if (!row.empty() && row[0].has_value()) out.insert(*row[0]);
+  }
+  return out;
+}
+
+Status Exec(DbConnection& conn, const std::string& sql, const std::string& what) {
+  DbExecResult r;
+  DbError e = conn.Execute(sql, r);
+  if (!e.ok()) return Failed(e, what);
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<DbConnection>> ConnectOr(const OltpDbContext& c,
+                                                std::unique_ptr<DbConnection> conn) {
+  if (conn != nullptr) return conn;
+  return c.driver->Connect(0);
+}
+
+// Shared state of the parallel load.
+struct LoadState {
+  Progress* progress = nullptr;
+  std::atomic<bool> abort{false};
+  std::mutex mu;
+  Status first_error;
+
+  void Fail(Status s) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (first_error.ok()) first_error = std::move(s);
+    abort.store(true, std::memory_order_relaxed);
+  }
+};
+
+// Creates sbtest<n>, loads its rows and builds its indexes.
+Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadState& st) {
+  const OltpOptions& o = *c.opts;
+  const std::string table = OltpTableName(n);
+  if (c.kind == OltpKind::kBulkInsert) {
+    PrintOut(fmt::format("Creating table '{}'...\n", table));
+    return Exec(conn, CreateBulkTableSql(n), "cannot create " + table);
+  }
+  PrintOut(fmt::format("Creating table '{}'...\n", table));
+  LC_RETURN_IF_ERROR(Exec(conn, CreateTableSql(c.dialect, n, o), "cannot create " + table));
+  // oltp_insert with client-generated ids starts empty, as in sysbench (the
+  // generated ids could collide with the loaded ones).
+  const int64_t rows = (c.kind == OltpKind::kInsert && !o.auto_inc) ? 0 : o.table_size;
+  if (rows > 0) {
+    PrintOut(fmt::format("Inserting {} records into '{}'\n", rows, table));
+    // k follows sysbench's default (special) distribution over [1, table-size].
+    LC_ASSIGN_OR_RETURN(Distribution kdist,
+                        Distribution::Create(DistributionConfig{}, 1,
+                                             static_cast<uint64_t>(o.table_size)));
+    Random rng(ThreadSeed(c.seed, static_cast<int>(n)));
+    const bool wrap = c.dialect == SqlDialect::kSqlite;
+    if (wrap) {
+      if (DbError e = conn.Begin(); !e.ok()) return Failed(e, "cannot begin loading " + table);
+    }
+    std::unique_ptr<DbBulkInsert> bulk;
+    if (DbError e = conn.BeginBulkInsert(table, LoadColumns(o.auto_inc), bulk); !e.ok()) {
+      return Failed(e, "cannot start loading " + table);
+    }
+    std::vector<DbValue> values;
+    if (!o.auto_inc) values.push_back(DbValue::Int(0));
+    values.push_back(DbValue::Int(0));
+    values.push_back(DbValue::String(std::string(CValueTemplate())));
+    values.push_back(DbValue::String(std::string(PadValueTemplate())));
+    const size_t kc = o.auto_inc ? 0 : 1;
+    uint64_t pending = 0;
+    for (int64_t id = 1; id <= rows; ++id) {
+      if (!o.auto_inc) values[0].i = id;
+      values[kc].i = static_cast<int64_t>(kdist.Next(rng));
+      RandomFromTemplate(rng, CValueTemplate(), values[kc + 1].s);
+      RandomFromTemplate(rng, PadValueTemplate(), values[kc + 2].s);
+      if (DbError e = bulk->AddRow(values); !e.ok()) return Failed(e, "cannot load " + table);
+      if (++pending == kProgressStep) {
+        st.progress->Advance(pending);
+        pending = 0;
+        if (st.abort.load(std::memory_order_relaxed)) return Status::Ok();
+        if (StopRequested()) return Status::Cancelled("interrupted");
+      }
+    }
+    if (DbError e = bulk->Finish(); !e.ok()) return Failed(e, "cannot load " + table);
+    bulk.reset();
+    if (wrap) {
+      if (DbError e = conn.Commit(); !e.ok()) return Failed(e, "cannot commit " + table);
+    }
+    st.progress->Advance(pending);
+  }
+  if (o.secondary) {
+    const std::string sql = SecondaryIdIndexSql(c.dialect, n);
+    if (!sql.empty()) LC_RETURN_IF_ERROR(Exec(conn, sql, "cannot index id of " + table));
+  }
+  if (o.create_secondary) {
+    PrintOut(fmt::format("Creating a secondary index on '{}'...\n", table));
+    LC_RETURN_IF_ERROR(Exec(conn, CreateKIndexSql(n), "cannot create index k_" +
+                                                          std::to_string(n)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::vector<std::string> OltpTables(const OltpDbContext& c) {
+  const int64_t n = c.kind == OltpKind::kBulkInsert ? c.threads : c.opts->tables;
+  std::vector<std::string> out;
+  for (int64_t i = 1; i <= n; ++i) out.push_back(OltpTableName(i));
+  return out;
+}
+
+Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
+  g_quiet.store(c.quiet, std::memory_order_relaxed);
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
+  const std::vector<std::string> tables = OltpTables(c);
+  const bool keep_existing = c.kind == OltpKind::kBulkInsert;  // CREATE TABLE IF NOT EXISTS
+  // Every check before the first change.
+  LC_ASSIGN_OR_RETURN(std::set<std::string> ours, Markers(*conn, c.dialect));
+  std::vector<std::string> to_drop;
+  for (const std::string& t : tables) {
+    LC_ASSIGN_OR_RETURN(bool exists, TableExists(*conn, c.dialect, t));
+    if (!exists) continue;
+    const bool mine = ours.count(t) > 0;
+    if (!mine && !c.opts->force) {
+      return Status::FailedPrecondition(fmt::format(
+          "table {} already exists and was not created by loadcell; nothing was changed (use "
+          "another database, or --force to replace it)",
+          t));
+    }
+    if (mine && keep_existing && !c.opts->force) continue;
+    if (mine && !c.opts->force) {
+      return Status::FailedPrecondition(fmt::format(
+          "table {} already exists (from an earlier prepare); run cleanup first, or add --force "
+          "to replace it",
+          t));
+    }
+    to_drop.push_back(t);
+  }
+  LC_RETURN_IF_ERROR(Exec(*conn, CreateMarkerTableSql(), "cannot create " + std::string(kMarkerTable)));
+  for (const std::string& t : to_drop) {
+    PrintOut(fmt::format("Dropping table '{}'...\n", t));
+    LC_RETURN_IF_ERROR(Exec(*conn, DropTableSql(t), "cannot drop " + t));
+  }
+  // Marked before they are created, so that cleanup finds a table whose
+  // load failed half-way.
+  for (const std::string& t : tables) {
+    if (ours.count(t) > 0) continue;
+    LC_RETURN_IF_ERROR(Exec(*conn, InsertMarkerSql(t, OltpKindName(c.kind)),
+                            "cannot record " + t + " in " + std::string(kMarkerTable)));
+  }
+
+  const Nanos t0 = MonotonicNow();
+  const int64_t ntables = static_cast<int64_t>(tables.size());
+  // SQLite writes one transaction at a time and each table loads in one:
+  // more loaders would only queue for the lock (and could outwait the busy
+  // timeout on a big table), so SQLite loads the tables one after another.
+  const int64_t parallel = c.dialect == SqlDialect::kSqlite ? 1 : c.threads;
+  const int workers = static_cast<int>(std::clamp<int64_t>(parallel, 1, ntables));
+  const bool rows_loaded = c.kind != OltpKind::kBulkInsert &&
+                           !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
+  const uint64_t total = rows_loaded ? static_cast<uint64_t>(ntables * c.opts->table_size) : 0;
+  g_quiet.store(c.quiet, std::memory_order_relaxed);
+  Progress progress = c.quiet ? Progress("prepare", total, "rows", nullptr, false)
+                              : Progress("prepare", total, "rows");
+  LoadState st;
+  st.progress = &progress;
+  std::vector<std::thread> threads;
+  std::vector<std::unique_ptr<DbConnection>> conns(static_cast<size_t>(workers));
+  conns[0] = std::move(conn);
+  for (int w = 1; w < workers; ++w) {
+    auto made = c.driver->Connect(w);
+    if (!made.ok()) return made.status();
+    conns[static_cast<size_t>(w)] = std::move(made).value();
+  }
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      DbConnection& my = *conns[static_cast<size_t>(w)];
+      for (int64_t n = w + 1; n <= ntables; n += workers) {
+        if (st.abort.load(std::memory_order_relaxed)) return;
+        Status s = LoadTable(c, my, n, st);
+        if (!s.ok()) {
+          st.Fail(std::move(s));
+          return;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  progress.Done();
+  if (!st.first_error.ok()) {
+    if (st.first_error.code() == StatusCode::kCancelled) {
+      return Status::Cancelled(
+          "prepare interrupted; the tables created so far are recorded: run cleanup to drop "
+          "them");
+    }
+    return st.first_error;
+  }
+  const double secs = static_cast<double>(MonotonicNow() - t0) / 1e9;
+  PrintOut(fmt::format("Prepared {} of {} rows in {:.2f}s ({}, {})\n",
+                       CountOf(ntables, "table", "tables"), rows_loaded ? c.opts->table_size : 0,
+                       secs, c.driver->Capabilities().bulk_insert,
+                       CountOf(workers, "thread", "threads")));
+  return Status::Ok();
+}
+
+Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
+  g_quiet.store(c.quiet, std::memory_order_relaxed);
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
+  LC_ASSIGN_OR_RETURN(std::set<std::string> ours, Markers(*conn, c.dialect));
+  for (const std::string& t : OltpTables(c)) {
+    LC_ASSIGN_OR_RETURN(bool exists, TableExists(*conn, c.dialect, t));
+    if (ours.count(t) == 0) {
+      if (exists) {
+        std::fprintf(stderr,
+                     "loadcell: warning: table %s was not created by loadcell; left in place\n",
+                     t.c_str());
+      }
+      continue;
+    }
+    PrintOut(fmt::format("Dropping table '{}'...\n", t));
+    LC_RETURN_IF_ERROR(Exec(*conn, DropTableSql(t), "cannot drop " + t));
+    LC_RETURN_IF_ERROR(Exec(*conn, DeleteMarkerSql(t), "cannot update " + std::string(kMarkerTable)));
+    ours.erase(t);
+  }
+  if (ours.empty()) {
+    LC_ASSIGN_OR_RETURN(bool marker, TableExists(*conn, c.dialect, kMarkerTable));
+    if (marker) {
+      LC_RETURN_IF_ERROR(Exec(*conn, DropTableSql(kMarkerTable), "cannot drop " + std::string(kMarkerTable)));
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckOltpTablesExist(const OltpDbContext& c, DbConnection& conn) {
+  for (const std::string& t : OltpTables(c)) {
+    LC_ASSIGN_OR_RETURN(bool exists, TableExists(conn, c.dialect, t));
+    if (!exists) {
+      return Status::FailedPrecondition(fmt::format(
+          "table {} does not exist ({}); run 'loadcell {} prepare' with the same options first", t,
+          c.driver->Describe(), OltpKindName(c.kind)));
+    }
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<int64_t>> BulkInsertNextIds(const OltpDbContext& c, DbConnection& conn) {
+  std::vector<int64_t> out;
+  for (int t = 1; t <= c.threads; ++t) {
+    DbExecResult r;
+    DbRows rows;
+    DbError e = conn.Execute(fmt::format("SELECT MAX(id) FROM sbtest{}", t), r, &rows);
+    if (!e.ok()) return Failed(e, fmt::format("cannot read sbtest{}", t));
+    int64_t next = 1;
+    if (!rows.rows.empty() && !rows.rows[0].empty() && rows.rows[0][0].has_value()) {
+      const std::string& text = *rows.rows[0][0];
+      int64_t max_id = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), max_id);
+      if (ec != std::errc() || ptr != text.data() + text.size()) {
+        return Status::Internal(fmt::format("sbtest{}: MAX(id) is not an integer: {}", t, text));
+      }
+      next = max_id + 1;
+    }
+    out.push_back(next);
+  }
+  return out;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,50 @@
+#pragma once
+// prepare and cleanup of the OLTP tables, and the check that `run` finds
+// them. Safe by construction: a marker table (loadcell_tables) records the
+// tables loadcell created; prepare refuses an existing sbtestN it did not
+// create (unless --force), cleanup drops only the tables it created.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "db/db_driver.h"
+#include "workloads/oltp/oltp_options.h"
+#include "workloads/oltp/oltp_sql.h"
+
+namespace loadcell {
+
+struct OltpDbContext {
+  OltpKind kind = OltpKind::kReadWrite;
+  const OltpOptions* opts = nullptr;
+  DbDriver* driver = nullptr;
+  SqlDialect dialect = SqlDialect::kSqlite;
+  int threads = 1;   // --threads: tables loaded in parallel; bulk_insert's table count
+  uint64_t seed = 0;
+  bool quiet = false;  // no table lines on stdout, no progress on stderr
+};
+
+// The tables workload `kind` uses: sbtest1..--tables, or sbtest1..threads
+// for bulk_insert.
+std::vector<std::string> OltpTables(const OltpDbContext& c);
+
+// Creates and loads the tables, one table per thread at a time, with the
+// driver's bulk path (COPY on PostgreSQL, multi-row INSERT elsewhere), then
+// the secondary index. Progress on stderr, one line per table on stdout.
+// `conn` is a connection to use for the checks (may be null).
+Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn);
+
+// Drops the tables of OltpTables() that loadcell created; others are left
+// with a warning.
+Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn);
+
+// FailedPrecondition naming the first missing table and saying to run
+// prepare; OK when every table exists.
+Status CheckOltpTablesExist(const OltpDbContext& c, DbConnection& conn);
+
+// bulk_insert: the first free id of each thread's table (MAX(id) + 1).
+Result<std::vector<int64_t>> BulkInsertNextIds(const OltpDbContext& c, DbConnection& conn);
+
+}  // namespace loadcell

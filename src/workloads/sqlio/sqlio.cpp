@@ -1,0 +1,342 @@
+#include "workloads/sqlio/sqlio.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+
+#include "core/clock.h"
+#include "core/plural.h"
+#include "core/random.h"
+#include "io/io_engine.h"
+#include "os/system_info.h"
+#include "runner/runner.h"
+#include "workloads/fileio/fileio_data.h"
+
+namespace loadcell {
+namespace {
+
+constexpr uint64_t kCreateChunk = 1 << 20;
+
+double Seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; }
+
+void ReadRusage(double* user, double* sys) {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  *user = Seconds(ru.ru_utime);
+  *sys = Seconds(ru.ru_stime);
+}
+
+std::string Dirname(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string Basename(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Appends "created <name> <bytes>" to the folder's sqlio manifest.
+Status RecordCreated(const std::string& path, uint64_t size) {
+  const std::string manifest = Dirname(path) + "/" + kSqlioManifestName;
+  std::ofstream out(manifest, std::ios::app);
+  out << "created " << Basename(path) << " " << size << " bytes by loadcell sqlio\n";
+  out.flush();
+  if (!out) return Status::IoError("cannot write " + manifest);
+  return Status::Ok();
+}
+
+struct FreeBuffer {
+  void operator()(unsigned char* p) const { std::free(p); }
+};
+
+}  // namespace
+
+FileIoSettings SqlioTargetSettings(const SqlioPlan& plan, const SqlioTarget& t) {
+  FileIoSettings s;
+  if (plan.random) {
+    s.mode = plan.write ? FileTestMode::kRndWrite : FileTestMode::kRndRead;
+  } else {
+    // Sequential writes rewrite the file in place (never re-create it).
+    s.mode = plan.write ? FileTestMode::kSeqRewrite : FileTestMode::kSeqRead;
+  }
+  s.mode_given = true;
+  s.num_files = 1;
+  s.block_size = plan.block_size;
+  s.request_size = plan.block_size;
+  s.file_size = t.size / plan.block_size * plan.block_size;
+  s.total_size = s.file_size;
+  s.blocks_per_file = s.file_size / plan.block_size;
+  s.total_blocks = s.blocks_per_file;
+  s.seq_requests_per_file = s.blocks_per_file;
+  s.fsync_freq = 0;
+  s.fsync_all = false;
+  s.fsync_end = false;
+  s.engine_asked = plan.engine;
+  s.engine = plan.engine;
+  s.queue_depth_asked = plan.outstanding;
+  s.queue_depth = s.asynchronous() ? plan.outstanding : 1;
+  s.open_flags = plan.open_flags;
+  s.direct = (plan.open_flags & O_DIRECT) != 0;
+  s.dir = Dirname(t.path);
+  s.pattern = WritePattern::kRandom;
+  // SQLIO's placement: -S is the base of every I/O; -f<N> walks each
+  // thread's columns of N-block rows, -i rows per run.
+  s.seq_start = plan.start_block * plan.block_size;
+  if (!plan.random && plan.stripe != 0) {
+    s.seq_lanes = true;
+    s.seq_stride = plan.stripe * plan.block_size;
+    s.seq_per_pass = plan.ios_per_run;
+    s.seq_same_runs = plan.same_runs;
+  }
+  return s;
+}
+
+void SqlioLane(uint64_t stripe, int index, int threads, uint64_t* first, uint64_t* width) {
+  const uint64_t t = static_cast<uint64_t>(std::max(1, threads));
+  const uint64_t k = static_cast<uint64_t>(std::max(0, index));
+  *first = k * stripe / t;
+  *width = (k + 1) * stripe / t - *first;
+}
+
+SqlioWorkload::SqlioWorkload(SqlioPlan plan, FileSystem& fs) : plan_(std::move(plan)), fs_(fs) {}
+
+SqlioWorkload::~SqlioWorkload() { (void)CloseFiles(); }
+
+std::string SqlioWorkload::EventDefinition() const {
+  return "one completed read or write of -b KB on one test file, timed from its submission to "
+         "its completion";
+}
+
+std::vector<std::string> SqlioWorkload::CounterNames() const {
+  return {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
+}
+
+int SqlioWorkload::TotalThreads() const {
+  int n = 0;
+  for (const SqlioTarget& t : plan_.targets) n += t.threads;
+  return n;
+}
+
+size_t SqlioWorkload::TargetOf(int thread_id) const {
+  int first = 0;
+  for (size_t i = 0; i < plan_.targets.size(); ++i) {
+    first += plan_.targets[i].threads;
+    if (thread_id < first) return i;
+  }
+  return plan_.targets.empty() ? 0 : plan_.targets.size() - 1;
+}
+
+Status SqlioWorkload::CloseFiles() {
+  Status first;
+  for (int fd : fds_) {
+    Status st = fs_.Close(fd);
+    if (!st.ok() && first.ok()) first = st;
+  }
+  fds_.clear();
+  return first;
+}
+
+Status SqlioWorkload::Init(int /*threads*/) {
+  shared_.clear();
+  settings_.clear();
+  (void)CloseFiles();
+  for (const SqlioTarget& t : plan_.targets) {
+    auto s = std::make_unique<FileIoSettings>(SqlioTargetSettings(plan_, t));
+    if (s->blocks_per_file == 0) {
+      return Status::FailedPrecondition(
+          fmt::format("{}: the file ({} bytes) is smaller than one block ({} bytes)", t.path,
+                      t.size, plan_.block_size));
+    }
+    Result<int> fd = fs_.Open(t.path, O_RDWR | plan_.open_flags);
+    if (!fd.ok()) {
+      if (fd.status().err() == EINVAL && s->direct) {
+        return Status::FailedPrecondition(
+            t.path + ": the filesystem does not support O_DIRECT (use -BY or -BS)");
+      }
+      return Status(fd.status().code(), t.path + ": " + fd.status().message(), fd.status().err());
+    }
+    fds_.push_back(*fd);
+    IoFile f;
+    f.path = t.path;
+    f.fd = *fd;
+    f.size = s->file_size;
+    auto shared = std::make_unique<FileIoShared>(*s, std::vector<IoFile>{f});
+    if (Status st = shared->Init(); !st.ok()) {
+      return Status(st.code(), t.path + ": " + st.message(), st.err());
+    }
+    settings_.push_back(std::move(s));
+    shared_.push_back(std::move(shared));
+  }
+  cpu_.cpus = std::max(1, ReadSystemInfo().cpus_online);
+  start_ = MonotonicNow();
+  ReadRusage(&start_user_, &start_sys_);
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Worker>> SqlioWorkload::NewWorker(const ThreadContext& ctx) {
+  if (shared_.empty()) return Status::Internal("sqlio: NewWorker before Init");
+  const size_t t = TargetOf(ctx.thread_id);
+  // Affinity, on the worker's own thread: -p pins, -a round-robins, a param
+  // file mask confines the file's threads.
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  bool want = false;
+  std::string what;
+  if (plan_.pin_cpu >= 0) {
+    CPU_SET(plan_.pin_cpu, &set);
+    want = true;
+    what = fmt::format("-p{}", plan_.pin_cpu);
+  } else if (plan_.affinity_mask != 0) {
+    std::vector<int> cpus;
+    for (int c = 0; c < 64; ++c) {
+      if ((plan_.affinity_mask >> c) & 1) cpus.push_back(c);
+    }
+    if (plan_.affinity_round_robin) {
+      CPU_SET(cpus[static_cast<size_t>(ctx.thread_id) % cpus.size()], &set);
+    } else {
+      for (int c : cpus) CPU_SET(c, &set);
+    }
+    want = true;
+    what = fmt::format("-a{}0x{:x}", plan_.affinity_round_robin ? "R" : "", plan_.affinity_mask);
+  } else if (plan_.targets[t].mask != 0) {
+    for (int c = 0; c < 64; ++c) {
+      if ((plan_.targets[t].mask >> c) & 1) CPU_SET(c, &set);
+    }
+    want = true;
+    what = fmt::format("mask 0x{:x}", plan_.targets[t].mask);
+  }
+  if (want && sched_setaffinity(0, sizeof(set), &set) != 0) {
+    std::lock_guard<std::mutex> lock(notes_mu_);
+    affinity_notes_.push_back(fmt::format("thread {}: affinity {} not applied ({})", ctx.thread_id,
+                                          what, std::strerror(errno)));
+  }
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(plan_.engine, fs_));
+  auto worker = std::make_unique<FileIoWorker>(*shared_[t], std::move(engine), ctx);
+  if (settings_[t]->seq_lanes) {
+    int first_thread = 0;
+    for (size_t i = 0; i < t; ++i) first_thread += plan_.targets[i].threads;
+    uint64_t first = 0, width = 1;
+    SqlioLane(plan_.stripe, ctx.thread_id - first_thread, plan_.targets[t].threads, &first, &width);
+    worker->SetLane(first, width);
+  }
+  if (Status st = worker->Open(); !st.ok()) {
+    return Status(
+        st.code(),
+        fmt::format("{} engine on thread {}: {}", plan_.engine, ctx.thread_id, st.message()),
+        st.err());
+  }
+  return std::unique_ptr<Worker>(std::move(worker));
+}
+
+Status SqlioWorkload::Done() {
+  double user = 0, sys = 0;
+  ReadRusage(&user, &sys);
+  cpu_.wall_s = static_cast<double>(MonotonicNow() - start_) / 1e9;
+  cpu_.user_s = user - start_user_;
+  cpu_.system_s = sys - start_sys_;
+  shared_.clear();
+  settings_.clear();
+  return CloseFiles();
+}
+
+std::vector<std::string> SqlioWorkload::AffinityNotes() const {
+  std::lock_guard<std::mutex> lock(notes_mu_);
+  return affinity_notes_;
+}
+
+std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const {
+  std::vector<std::pair<std::string, std::string>> d;
+  d.emplace_back("Access", std::string(plan_.write ? "write" : "read") + ", " +
+                               (plan_.random ? "random" : "sequential"));
+  d.emplace_back("Block size", std::to_string(plan_.block_size));
+  d.emplace_back("Outstanding I/Os per thread", std::to_string(plan_.outstanding));
+  d.emplace_back("Start offset (blocks)", std::to_string(plan_.start_block));
+  if (!plan_.random && plan_.stripe != 0) {
+    d.emplace_back("Stripe factor (blocks)", std::to_string(plan_.stripe));
+    d.emplace_back("I/Os per run", std::to_string(plan_.ios_per_run));
+    d.emplace_back("Runs",
+                   plan_.same_runs ? "on the same blocks (-v1.1.1)" : "one block over each time");
+  }
+  d.emplace_back("Engine", plan_.engine);
+  std::string flags = "O_RDWR";
+  if (plan_.open_flags & O_DIRECT) flags += "|O_DIRECT";
+  if (plan_.open_flags & O_DSYNC) flags += "|O_DSYNC";
+  d.emplace_back("Open flags", flags);
+  for (const SqlioTarget& t : plan_.targets) {
+    d.emplace_back("File " + t.shown, fmt::format("{} ({} bytes, {}, mask 0x{:x})", t.path, t.size,
+                                                  CountOf(t.threads, "thread", "threads"), t.mask));
+  }
+  return d;
+}
+
+std::vector<Metric> SqlioWorkload::Metrics(const RunResult& r) const {
+  const double secs = r.total_time_s > 0 ? r.total_time_s : 1;
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < r.counter_names.size() && i < r.counters.size(); ++i) {
+    if (r.counter_names[i] == "bytes_read" || r.counter_names[i] == "bytes_written") {
+      bytes += r.counters[i];
+    }
+  }
+  std::vector<Metric> m = {
+      {"ios_per_second", "IOs/sec", static_cast<double>(r.events) / secs, "IO/s"},
+      {"mbs_per_second", "MBs/sec", static_cast<double>(bytes) / (1 << 20) / secs, "MiB/s"},
+  };
+  if (cpu_.wall_s > 0) m.push_back({"cpu_percent", "CPU", cpu_.Percent(), "%"});
+  return m;
+}
+
+Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
+                       std::ostream* progress_out, bool tty) {
+  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_WRONLY | O_CREAT | O_EXCL, 0644));
+  // Recorded before the first byte, so a crash leaves a trace of who made it.
+  if (Status st = RecordCreated(path, size); !st.ok()) {
+    (void)fs.Close(fd);
+    (void)fs.Unlink(path);
+    return st;
+  }
+  std::unique_ptr<unsigned char, FreeBuffer> buf(
+      static_cast<unsigned char*>(AllocateIoBuffer(kCreateChunk)));
+  if (buf == nullptr) {
+    (void)fs.Close(fd);
+    (void)fs.Unlink(path);
+    return Status::Internal("sqlio: out of memory for the write buffer");
+  }
+  Random rng(0x73716c696fULL ^ size);
+  Progress progress("creating " + path, size, "bytes", progress_out, tty);
+  Status st;
+  uint64_t off = 0;
+  while (off < size) {
+    if (StopRequested()) {
+      st = Status::Cancelled("interrupted while creating " + path +
+                             "; the partial file was removed");
+      break;
+    }
+    const uint64_t len = std::min(kCreateChunk, size - off);
+    FillRandom(buf.get(), len, rng);
+    st = WriteFully(fs, fd, buf.get(), len, off,
+                    fmt::format("writing '{}' at offset {}", path, off));
+    if (!st.ok()) break;
+    off += len;
+    progress.Advance(len);
+  }
+  progress.Done();
+  if (st.ok()) {
+    st = fs.Fsync(fd);
+    if (!st.ok()) st = Status(st.code(), "fsync '" + path + "': " + st.message(), st.err());
+  }
+  Status closed = fs.Close(fd);
+  if (st.ok()) st = closed;
+  if (!st.ok()) (void)fs.Unlink(path);
+  return st;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,207 @@
+#pragma once
+// Helpers of the OLTP integration tests: the throwaway servers' connection
+// options (from the LOADCELL_PG_* / LOADCELL_MYSQL_* variables that
+// scripts/run-tests sets), one database per test so that tests can run in
+// parallel, and parsing of the report. Test helper only.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "testing/run_binary.h"
+#include "db/db_driver.h"
+
+namespace loadcell::oltptest {
+
+using Args = std::vector<std::string>;
+using loadcell::testing::ProcessResult;
+using loadcell::testing::RunLoadcell;
+
+inline std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : "";
+}
+
+// Empty when every variable of `driver` is set; otherwise the message a
+// failing test prints.
+inline std::string MissingEnv(const std::string& driver) {
+  if (driver == "sqlite") return "";
+  const std::string p = driver == "pgsql" ? "LOADCELL_PG_" : "LOADCELL_MYSQL_";
+  for (const char* v : {"HOST", "PORT", "USER", "PASSWORD", "DB"}) {
+    if (Env((p + v).c_str()).empty()) {
+      return p + v +
+             " is not set: run the tests with `make test` (scripts/run-tests starts the "
+             "throwaway servers), or `scripts/test-servers start` and source its env file";
+    }
+  }
+  return "";
+}
+
+// Connection options of `driver` for database `db` (the server's default
+// database when empty).
+inline Args ServerArgs(const std::string& driver, const std::string& db = "") {
+  if (driver == "pgsql") {
+    return {"--db-driver=pgsql", "--pgsql-host=" + Env("LOADCELL_PG_HOST"),
+            "--pgsql-port=" + Env("LOADCELL_PG_PORT"), "--pgsql-user=" + Env("LOADCELL_PG_USER"),
+            "--pgsql-password=" + Env("LOADCELL_PG_PASSWORD"),
+            "--pgsql-db=" + (db.empty() ? Env("LOADCELL_PG_DB") : db)};
+  }
+  return {"--db-driver=mysql", "--mysql-host=" + Env("LOADCELL_MYSQL_HOST"),
+          "--mysql-port=" + Env("LOADCELL_MYSQL_PORT"), "--mysql-user=" + Env("LOADCELL_MYSQL_USER"),
+          "--mysql-password=" + Env("LOADCELL_MYSQL_PASSWORD"),
+          "--mysql-db=" + (db.empty() ? Env("LOADCELL_MYSQL_DB") : db)};
+}
+
+// A connection through the drivers (for set-up and checks).
+class Client {
+ public:
+  explicit Client(const Args& args) {
+    OptionSet set("db");
+    db_.RegisterOptions(set);
+    RawOptions raw;
+    for (const std::string& a : args) {
+      const size_t eq = a.find('=');
+      raw.Add(a.substr(0, eq), a.substr(eq + 1), true, "test");
+    }
+    Status s = set.Apply(raw);
+    if (s.ok()) s = db_.Resolve(set);
+    if (!s.ok()) {
+      error_ = s.ToString();
+      return;
+    }
+    auto c = db_.driver().Connect(0);
+    if (!c.ok()) {
+      error_ = c.status().ToString();
+      return;
+    }
+    conn_ = std::move(c).value();
+  }
+  bool ok() const { return conn_ != nullptr; }
+  const std::string& error() const { return error_; }
+
+  // Runs `sql`; the first column of each row.
+  std::vector<std::string> Query(const std::string& sql) {
+    std::vector<std::string> out;
+    if (conn_ == nullptr) {
+      ADD_FAILURE() << "no connection: " << error_;
+      return out;
+    }
+    DbExecResult r;
+    DbRows rows;
+    DbError e = conn_->Execute(sql, r, &rows);
+    EXPECT_TRUE(e.ok()) << sql << ": " << e.message;
+    for (const auto& row : rows.rows) out.push_back(row.empty() || !row[0] ? "" : *row[0]);
+    return out;
+  }
+
+ private:
+  DbDrivers db_;
+  std::unique_ptr<DbConnection> conn_;
+  std::string error_;
+};
+
+// A database of its own for one test: a fresh database on the server
+// (dropped at the end) or a SQLite file in a temporary folder.
+class TestDatabase {
+ public:
+  TestDatabase(const std::string& driver, const std::string& name) : driver_(driver) {
+    if (driver == "sqlite") {
+      char tmpl[] = "/tmp/loadcell-oltp-it-XXXXXX";
+      if (mkdtemp(tmpl) != nullptr) dir_ = tmpl;
+      args_ = {"--db-driver=sqlite", "--sqlite-db=" + dir_ + "/sbtest.db"};
+      return;
+    }
+    error_ = MissingEnv(driver);
+    if (!error_.empty()) return;
+    name_ = "sbtest_" + name;
+    Client admin(ServerArgs(driver));
+    if (!admin.ok()) {
+      error_ = admin.error();
+      return;
+    }
+    admin.Query("DROP DATABASE IF EXISTS " + name_);
+    admin.Query("CREATE DATABASE " + name_);
+    args_ = ServerArgs(driver, name_);
+  }
+  ~TestDatabase() {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+    if (!name_.empty()) {
+      Client admin(ServerArgs(driver_));
+      if (admin.ok()) admin.Query("DROP DATABASE IF EXISTS " + name_);
+    }
+  }
+  // Empty when the database is ready.
+  const std::string& error() const { return error_; }
+  const Args& args() const { return args_; }
+  const std::string& dir() const { return dir_; }
+
+  bool TableExists(const std::string& table) {
+    Client c(args_);
+    if (!c.ok()) return false;
+    std::string sql;
+    if (driver_ == "sqlite") {
+      sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'";
+    } else if (driver_ == "pgsql") {
+      sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+            "current_schema() AND table_name = '" + table + "'";
+    } else {
+      sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() "
+            "AND table_name = '" + table + "'";
+    }
+    return !c.Query(sql).empty();
+  }
+
+  std::vector<std::string> Query(const std::string& sql) {
+    Client c(args_);
+    EXPECT_TRUE(c.ok()) << c.error();
+    return c.Query(sql);
+  }
+
+ private:
+  std::string driver_;
+  std::string name_;
+  std::string dir_;
+  std::string error_;
+  Args args_;
+};
+
+inline Args Concat(Args a, const Args& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// The number after `label` on a line of the report ("    transactions:"),
+// or -1.
+inline long long ReportNumber(const std::string& out, const std::string& label) {
+  const size_t at = out.find(label);
+  if (at == std::string::npos) return -1;
+  long long v = -1;
+  if (std::sscanf(out.c_str() + at + label.size(), " %lld", &v) != 1) return -1;
+  return v;
+}
+
+// The process's output for a failure message.
+inline std::string Show(const ProcessResult& r) {
+  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
+         r.err;
+}
+
+// Lines of `text` that are not empty.
+inline size_t CountLines(const std::string& text) {
+  size_t n = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    if (end > pos) ++n;
+    pos = end + 1;
+  }
+  return n;
+}
+
+}  // namespace loadcell::oltptest

@@ -1,0 +1,181 @@
+// The report, compare and sweep commands and --report-html, through the
+// binary: exit codes, one-line errors, files written.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "testing/run_binary.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunLoadcell;
+
+class TempDir {
+ public:
+  TempDir() {
+    char dir[] = "/tmp/loadcell_report_cmd_XXXXXX";
+    path_ = mkdtemp(dir);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int Lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+int ChartPoints(const std::string& html, const std::string& id) {
+  std::smatch m;
+  if (!std::regex_search(html, m, std::regex("data-chart=\"" + id + "\" data-points=\"([0-9]+)\""))) {
+    return -1;
+  }
+  return std::stoi(m[1]);
+}
+
+// A short cpu run saved as JSON at `path`.
+void SaveCpuResult(const std::string& path, const std::string& threads = "1") {
+  ProcessResult r = RunLoadcell({"cpu", "--time=0.2", "--threads=" + threads, "--cpu-max-prime=2000",
+                                 "--format=json", "--output-file=" + path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(ReportCommandsTest, ReportHtmlOfARunHasItsCharts) {
+  TempDir dir;
+  ProcessResult r = RunLoadcell({"cpu", "--time=0.5", "--threads=2", "--cpu-max-prime=2000",
+                                 "--report-html=" + (dir / "run.html")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("General statistics"), std::string::npos);  // the text report as usual
+  const std::string html = Slurp(dir / "run.html");
+  // No --report-interval: the page samples every 0.1 s of the 0.5 s run.
+  EXPECT_GE(ChartPoints(html, "throughput"), 4);
+  EXPECT_LE(ChartPoints(html, "throughput"), 5);
+  EXPECT_EQ(ChartPoints(html, "threads"), 2);
+  EXPECT_GT(ChartPoints(html, "histogram"), 0);
+}
+
+TEST(ReportCommandsTest, ReportFromASavedResult) {
+  TempDir dir;
+  SaveCpuResult(dir / "r.json");
+  ProcessResult r = RunLoadcell({"report", dir / "r.json", "-o", dir / "r.html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = Slurp(dir / "r.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(ChartPoints(html, "threads"), 1);
+  // To stdout without -o.
+  ProcessResult s = RunLoadcell({"report", dir / "r.json"});
+  EXPECT_EQ(s.exit_code, 0);
+  EXPECT_EQ(s.out, html);
+}
+
+TEST(ReportCommandsTest, NotALoadcellResultIsOneLineExit2) {
+  TempDir dir;
+  std::ofstream(dir / "x.json") << "{\"schema\": \"loadcell-result/1\",\n \"manifest\": [1]}";
+  ProcessResult r = RunLoadcell({"report", dir / "x.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("not a loadcell result: manifest: expected an object, found an array"),
+            std::string::npos)
+      << r.err;
+  std::ofstream(dir / "y.json") << "{\n\"schema\": ";
+  r = RunLoadcell({"compare", dir / "y.json", dir / "x.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("y.json: not a loadcell result: line 2"), std::string::npos) << r.err;
+}
+
+TEST(ReportCommandsTest, UnwritableOutputPathIsOneLineExit2) {
+  TempDir dir;
+  SaveCpuResult(dir / "r.json");
+  ProcessResult r = RunLoadcell({"report", dir / "r.json", "-o", dir / "no/such/dir/r.html"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  r = RunLoadcell({"cpu", "--time=0.1", "--report-html=" + (dir / "no/such/dir/r.html")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.out.find("General statistics"), std::string::npos);  // nothing ran
+}
+
+TEST(ReportCommandsTest, CompareTwoRunsAndGroups) {
+  TempDir dir;
+  SaveCpuResult(dir / "a.json");
+  SaveCpuResult(dir / "b.json", "2");
+  ProcessResult r = RunLoadcell({"compare", dir / "a.json", dir / "b.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("B vs A"), std::string::npos);
+  EXPECT_NE(r.err.find("warning: B differs from A in --threads: 1 in A, 2 in B"), std::string::npos)
+      << r.err;
+  r = RunLoadcell({"compare", "--format=csv", dir / "a.json", dir / "a.json", "--", dir / "b.json",
+                   dir / "b.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out), 3) << r.out;  // header, A, B
+  EXPECT_EQ(r.out.rfind("result,runs,files,", 0), 0u);
+}
+
+TEST(ReportCommandsTest, CompareOfDifferentTestsIsOneLineExit2) {
+  TempDir dir;
+  SaveCpuResult(dir / "a.json");
+  ProcessResult m = RunLoadcell({"memory", "--time=0.1", "--memory-total-size=1M", "--format=json",
+                                 "--output-file=" + (dir / "m.json")});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  ProcessResult r = RunLoadcell({"compare", dir / "a.json", dir / "m.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("'cpu' result but"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(ReportCommandsTest, SweepRunsTheMatrixAndWritesEveryRun) {
+  TempDir dir;
+  ProcessResult r = RunLoadcell({"sweep", "--threads=1,2", "--cpu-max-prime=1000,2000",
+                                 "--output-dir=" + (dir / "out"), "--report-html=" + (dir / "s.html"),
+                                 "--", "cpu", "--time=0.2", "run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out), 7) << r.out;  // title, blank, header, 4 points
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex("\nthreads +cpu-max-prime +events/s +p95 \\(ms\\) +p99 \\(ms\\)\n")))
+      << r.out;
+  for (const char* f : {"cpu-threads=1-cpu-max-prime=1000.json", "cpu-threads=2-cpu-max-prime=2000.json"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / ("out/" + std::string(f)))) << f;
+  }
+  const std::string html = Slurp(dir / "s.html");
+  EXPECT_EQ(ChartPoints(html, "saturation-throughput"), 4);
+  EXPECT_EQ(ChartPoints(html, "saturation-p99"), 4);
+}
+
+TEST(ReportCommandsTest, SweepValueTheTestRejectsStopsBeforeRunning) {
+  TempDir dir;
+  ProcessResult r = RunLoadcell({"sweep", "--threads=1,2", "--cpu-max-prime=1000,0",
+                                 "--output-dir=" + (dir / "out"), "--", "cpu", "--time=5", "run"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("sweep point threads=1, cpu-max-prime=0:"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));  // nothing ran, nothing written
+  EXPECT_TRUE(r.out.empty());
+}
+
+}  // namespace
+}  // namespace loadcell

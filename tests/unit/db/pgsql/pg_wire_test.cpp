@@ -1,0 +1,305 @@
+// PgWire against a scripted server on the other end of a socket pair: the
+// bytes it sends, and how it reads replies (split, interleaved with
+// asynchronous messages, errors, a closed connection).
+
+#include "db/pgsql/pg_wire.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "testing/watched_socket_pair.h"
+
+namespace loadcell {
+namespace {
+
+// One protocol message: type, big-endian length (itself included), body.
+std::string Msg(char type, const std::string& body) {
+  const uint32_t len = static_cast<uint32_t>(body.size() + 4);
+  std::string m(1, type);
+  m += static_cast<char>(len >> 24);
+  m += static_cast<char>(len >> 16);
+  m += static_cast<char>(len >> 8);
+  m += static_cast<char>(len);
+  return m + body;
+}
+
+std::string Int16(int v) { return {static_cast<char>(v >> 8), static_cast<char>(v)}; }
+std::string Int32(int32_t v) {
+  const uint32_t u = static_cast<uint32_t>(v);
+  return {static_cast<char>(u >> 24), static_cast<char>(u >> 16), static_cast<char>(u >> 8),
+          static_cast<char>(u)};
+}
+std::string Str(const std::string& s) { return s + '\0'; }
+// Concatenation by append (GCC 12 warns falsely on "x" + std::string chains).
+template <typename... Parts>
+std::string Cat(const Parts&... parts) {
+  std::string s;
+  (s.append(parts), ...);
+  return s;
+}
+
+std::string Ready(char status) { return Msg('Z', std::string(1, status)); }
+std::string Complete(const std::string& tag) { return Msg('C', Str(tag)); }
+std::string DataRow(const std::vector<const char*>& values) {
+  std::string b = Int16(static_cast<int>(values.size()));
+  for (const char* v : values) {
+    if (v == nullptr) {
+      b += Int32(-1);
+    } else {
+      b += Int32(static_cast<int32_t>(std::strlen(v))) + v;
+    }
+  }
+  return Msg('D', b);
+}
+std::string RowDescription(const std::vector<std::string>& names) {
+  std::string b = Int16(static_cast<int>(names.size()));
+  for (const auto& n : names) b += Str(n) + std::string(18, '\1');
+  return Msg('T', b);
+}
+std::string Error(const std::string& severity, const std::string& state, const std::string& text) {
+  return Msg('E', Cat("S", Str(severity), "V", Str(severity), "C", Str(state), "M", Str(text),
+                      std::string(1, '\0')));
+}
+
+class PgWireTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(pair_.Open());
+    wire_.Reset(client_);
+  }
+  void TearDown() override { pair_.Close(); }
+
+  // MSG_NOSIGNAL: a write to a client the watchdog shut down fails the
+  // assertion instead of killing the test binary with SIGPIPE.
+  void Serve(const std::string& bytes) {
+    ASSERT_EQ(send(server_, bytes.data(), bytes.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(bytes.size()));
+  }
+  // What the client sent so far.
+  std::string Received() {
+    std::string got;
+    char buf[4096];
+    const int flags = fcntl(server_, F_GETFL, 0);
+    fcntl(server_, F_SETFL, flags | O_NONBLOCK);
+    for (;;) {
+      const ssize_t n = read(server_, buf, sizeof(buf));
+      if (n <= 0) break;
+      got.append(buf, static_cast<size_t>(n));
+    }
+    fcntl(server_, F_SETFL, flags);
+    return got;
+  }
+
+  // Reads a reply holding one row of `bytes` bytes, served from a thread (a
+  // reply larger than the socket's buffer blocks its writer until read).
+  void ExchangeWideRow(size_t bytes) {
+    const std::string value(bytes, 'x');
+    const std::string reply =
+        Cat(Msg('2', ""), DataRow({value.c_str()}), Complete("SELECT 1"), Ready('I'));
+    std::thread server([&] { Serve(reply); });
+    wire_.Exchange(1, reply_, nullptr);
+    server.join();
+  }
+
+  testing_sockets::WatchedSocketPair pair_;
+  int& client_ = pair_.client;
+  int& server_ = pair_.server;
+  PgWire wire_;
+  PgReply reply_;
+};
+
+TEST_F(PgWireTest, EncodesBindExecuteSyncAsTheProtocolSays) {
+  const char* values[] = {"42", nullptr, "it's"};
+  const int lengths[] = {2, 0, 4};
+  wire_.Bind("lc7", 3, values, lengths);
+  wire_.Execute();
+  wire_.Sync();
+  const std::string bind_body = Str("") + Str("lc7") + Int16(0) + Int16(3) + Int32(2) + "42" +
+                                Int32(-1) + Int32(4) + "it's" + Int16(0);
+  EXPECT_EQ(wire_.pending(), Msg('B', bind_body) + Msg('E', Str("") + Int32(0)) + Msg('S', ""));
+}
+
+TEST_F(PgWireTest, EncodesParseQueryAndDescribe) {
+  wire_.Parse("lc1", "SELECT $1");
+  wire_.Query(std::string_view("BEGIN\0ignored", 13));  // text ends at a NUL, as in libpq
+  wire_.DescribePortal();
+  EXPECT_EQ(wire_.pending(), Msg('P', Str("lc1") + Str("SELECT $1") + Int16(0)) +
+                                 Msg('Q', Str("BEGIN")) + Msg('D', Cat("P", Str(""))));
+}
+
+TEST_F(PgWireTest, CountsRowsOfAResultAndSendsTheRequest) {
+  const char* values[] = {"1"};
+  const int lengths[] = {1};
+  wire_.Bind("s", 1, values, lengths);
+  wire_.Execute();
+  wire_.Sync();
+  const std::string request = wire_.pending();
+  Serve(Msg('2', "") + DataRow({"a"}) + DataRow({"b"}) + Complete("SELECT 2") + Ready('T'));
+  wire_.Exchange(1, reply_, nullptr);
+  EXPECT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_FALSE(reply_.error);
+  EXPECT_EQ(reply_.rows_returned, 2u);
+  EXPECT_EQ(reply_.rows_affected, 0u);
+  EXPECT_EQ(reply_.txn_status, 'T');
+  EXPECT_EQ(Received(), request);
+  EXPECT_TRUE(wire_.pending().empty());
+}
+
+TEST_F(PgWireTest, TakesTheCountOfTheLastCommandAfterADeferredBegin) {
+  wire_.Query("BEGIN");
+  wire_.Sync();
+  Serve(Complete("BEGIN") + Ready('T') + Msg('2', "") +
+        Msg('N', Cat("S", Str("WARNING"), std::string(1, '\0'))) +
+        Msg('S', Str("TimeZone") + Str("UTC")) + Complete("UPDATE 3") + Ready('T'));
+  wire_.Exchange(2, reply_, nullptr);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(reply_.rows_affected, 3u);
+  EXPECT_EQ(reply_.rows_returned, 0u);
+}
+
+TEST_F(PgWireTest, KeepsRowsAndColumnNamesWhenAsked) {
+  Serve(Msg('2', "") + RowDescription({"id", "c"}) + DataRow({"1", "x"}) + DataRow({"2", nullptr}) +
+        Complete("SELECT 2") + Ready('I'));
+  DbRows rows;
+  wire_.Exchange(1, reply_, &rows);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(rows.columns, (std::vector<std::string>{"id", "c"}));
+  ASSERT_EQ(rows.rows.size(), 2u);
+  EXPECT_EQ(rows.rows[0][1], "x");
+  EXPECT_FALSE(rows.rows[1][1].has_value());
+  EXPECT_EQ(reply_.rows_returned, 2u);
+}
+
+TEST_F(PgWireTest, ReadsAReplyThatArrivesInPieces) {
+  std::string reply = Msg('2', "");
+  for (int i = 0; i < 500; ++i) reply += DataRow({"a fairly long value of a column, repeated"});
+  reply += Complete("SELECT 500") + Ready('I');
+  // A non-blocking socket as libpq leaves it: the reader waits with poll().
+  fcntl(client_, F_SETFL, fcntl(client_, F_GETFL, 0) | O_NONBLOCK);
+  std::thread server([&] {
+    for (size_t i = 0; i < reply.size(); i += 7) {
+      const std::string piece = reply.substr(i, 7);
+      ASSERT_EQ(write(server_, piece.data(), piece.size()), static_cast<ssize_t>(piece.size()));
+      if (i % 700 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  wire_.Exchange(1, reply_, nullptr);
+  server.join();
+  EXPECT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(reply_.rows_returned, 500u);
+}
+
+// A reply with a message of several MiB grows the input buffer; once read,
+// the buffer is given back and the next reply is read as usual.
+TEST_F(PgWireTest, GivesBackTheInputBufferAfterALargeMessage) {
+  ExchangeWideRow(3 << 20);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(reply_.rows_returned, 1u);
+  EXPECT_LE(wire_.input_capacity(), size_t{64} << 10);
+  Serve(Msg('2', "") + DataRow({"a"}) + Complete("SELECT 1") + Ready('I'));
+  wire_.Exchange(1, reply_, nullptr);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_EQ(reply_.rows_returned, 1u);
+}
+
+// Below the bound the grown buffer is kept: replies of the same size do not
+// allocate again.
+TEST_F(PgWireTest, KeepsAnInputBufferOfOrdinarySize) {
+  ExchangeWideRow(256 << 10);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_GE(wire_.input_capacity(), size_t{256} << 10);
+}
+
+TEST_F(PgWireTest, KeepsTheFirstErrorAndTheFailedTransactionState) {
+  Serve(Error("ERROR", "40P01", "deadlock detected") + Error("ERROR", "25P02", "aborted") +
+        Ready('E'));
+  wire_.Exchange(1, reply_, nullptr);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_TRUE(reply_.error);
+  EXPECT_EQ(reply_.sqlstate, "40P01");
+  EXPECT_EQ(reply_.message, "deadlock detected");
+  EXPECT_EQ(reply_.txn_status, 'E');
+}
+
+TEST_F(PgWireTest, AClosedConnectionKeepsTheServersLastWord) {
+  Serve(Error("FATAL", "57P01", "terminating connection due to administrator command"));
+  close(server_);
+  server_ = -1;
+  wire_.Exchange(1, reply_, nullptr);
+  EXPECT_TRUE(reply_.broken);
+  EXPECT_TRUE(reply_.error);
+  EXPECT_EQ(reply_.sqlstate, "57P01");
+  EXPECT_NE(reply_.io_error.find("closed"), std::string::npos) << reply_.io_error;
+}
+
+TEST_F(PgWireTest, ASendToAClosedPeerIsReportedNotASignal) {
+  close(server_);
+  server_ = -1;
+  wire_.Sync();
+  wire_.Exchange(1, reply_, nullptr);
+  EXPECT_TRUE(reply_.broken);
+  EXPECT_FALSE(reply_.io_error.empty());
+}
+
+TEST_F(PgWireTest, AnUnknownMessageBreaksTheConnection) {
+  Serve(Msg('?', "") + Ready('I'));
+  wire_.Exchange(1, reply_, nullptr);
+  EXPECT_TRUE(reply_.broken);
+  EXPECT_NE(reply_.io_error.find("malformed"), std::string::npos) << reply_.io_error;
+  // A length shorter than itself too.
+  PgWire other(client_);
+  Serve(std::string("Z") + Int32(2));
+  other.Exchange(1, reply_, nullptr);
+  EXPECT_TRUE(reply_.broken);
+}
+
+TEST_F(PgWireTest, RefusesACopyWithCopyFail) {
+  Serve(Msg('G', std::string(1, '\0') + Int16(0)) +
+        Error("ERROR", "57014", "COPY from stdin failed") + Ready('I'));
+  wire_.Exchange(1, reply_, nullptr);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_TRUE(reply_.copy_refused);
+  const std::string sent = Received();
+  ASSERT_FALSE(sent.empty());
+  EXPECT_EQ(sent[0], 'f');
+  EXPECT_EQ(sent.find('S'), std::string::npos);  // a simple query needs no Sync
+}
+
+TEST_F(PgWireTest, RefusesACopyOfAPreparedStatementWithCopyFailAndSync) {
+  wire_.Bind("lc1", 0, nullptr, nullptr);
+  wire_.Execute();
+  wire_.Sync();
+  const std::string request = wire_.pending();
+  Serve(Msg('2', "") + Msg('G', std::string(1, '\0') + Int16(0)) +
+        Error("ERROR", "57014", "COPY from stdin failed") + Ready('I'));
+  wire_.Exchange(1, reply_, nullptr);
+  ASSERT_FALSE(reply_.broken) << reply_.io_error;
+  EXPECT_TRUE(reply_.copy_refused);
+  const std::string sent = Received();
+  ASSERT_GT(sent.size(), request.size());
+  const std::string after = sent.substr(request.size());
+  ASSERT_FALSE(after.empty());
+  EXPECT_EQ(after[0], 'f');
+  EXPECT_EQ(after.substr(after.size() - 5), Msg('S', ""));
+}
+
+TEST(PgTagCountTest, ReadsTheCountAsLibpqDoes) {
+  EXPECT_EQ(PgTagCount(std::string_view("INSERT 0 3\0", 11)), 3u);
+  EXPECT_EQ(PgTagCount("UPDATE 12"), 12u);
+  EXPECT_EQ(PgTagCount("DELETE 0"), 0u);
+  EXPECT_EQ(PgTagCount("SELECT 5"), 5u);
+  EXPECT_EQ(PgTagCount("MERGE 2"), 2u);
+  EXPECT_EQ(PgTagCount("BEGIN"), 0u);
+  EXPECT_EQ(PgTagCount("CREATE TABLE"), 0u);
+  EXPECT_EQ(PgTagCount("UPDATE x"), 0u);
+}
+
+}  // namespace
+}  // namespace loadcell

@@ -1,0 +1,185 @@
+#include "report/html/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+
+#include "report/html/html_svg.h"
+#include "report/json/json_reader.h"
+#include "testing/report_fixture.h"
+
+namespace loadcell::report_test {
+namespace {
+
+ResultData FixtureData(const RunResult& r) {
+  FakeWorkload w;
+  Result<ResultData> d = ParseResultJson(Render(Format::kJson, w, r, FixtureSettings()), "f.json");
+  EXPECT_TRUE(d.ok()) << d.status().message();
+  return d.ok() ? *d : ResultData();
+}
+
+// The data-points attribute of chart `id`, or -1 when the chart is absent.
+int ChartPoints(const std::string& html, const std::string& id) {
+  std::smatch m;
+  std::regex re("data-chart=\"" + id + "\" data-points=\"([0-9]+)\"");
+  if (!std::regex_search(html, m, re)) return -1;
+  return std::stoi(m[1]);
+}
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(HtmlReportTest, RunPageHasEveryChartWithItsPoints) {
+  const std::string html = RenderRunHtml(FixtureData(FixtureResult()));
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(ChartPoints(html, "throughput"), 2);           // two intervals
+  EXPECT_EQ(ChartPoints(html, "latency-percentiles"), 10);  // p50, p95, p99, p99.9, max
+  EXPECT_EQ(ChartPoints(html, "threads"), 2);
+  // Four distinct latencies (3 us, 250 us, 1.2 ms, 15 ms): four log bins.
+  EXPECT_EQ(ChartPoints(html, "histogram"), 4);
+  // Fixture counters are ops/bytes: no read/write breakdown.
+  EXPECT_EQ(ChartPoints(html, "breakdown"), -1);
+  // One marker per point of the line charts.
+  EXPECT_EQ(Count(html, "<circle class=\"pt"), 12u);
+  EXPECT_NE(html.find("Fake operations limit"), std::string::npos);
+}
+
+TEST(HtmlReportTest, PageIsSelfContainedResponsiveAndPrintable) {
+  const std::string html = RenderRunHtml(FixtureData(FixtureResult()));
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  // The only address is the SVG namespace name, which is never fetched.
+  EXPECT_EQ(Count(html, "http"), Count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_NE(html.find("name=\"viewport\""), std::string::npos);
+  EXPECT_NE(html.find("@media print"), std::string::npos);
+  EXPECT_NE(html.find("@media (max-width:600px)"), std::string::npos);
+}
+
+TEST(HtmlReportTest, TextFromTheResultIsEscaped) {
+  const std::string html = RenderRunHtml(FixtureData(FixtureResult()));
+  EXPECT_NE(html.find("Test CPU &quot;quoted&quot; \\ model"), std::string::npos);
+  EXPECT_EQ(html.find("CPU \"quoted\""), std::string::npos);
+}
+
+TEST(HtmlReportTest, FileIoCountersGiveTheBreakdown) {
+  RunResult r = FixtureResult();
+  r.counter_names = {"reads", "writes", "fsyncs"};
+  r.counters = {600, 300, 100};
+  for (IntervalSnapshot& s : r.intervals) s.counters = {300, 150, 50};
+  r.latency.push_back({"read", HistogramOf({{3000, 600}})});
+  r.latency.push_back({"write", HistogramOf({{250000, 300}})});
+  r.latency.push_back({"fsync", HistogramOf({{1200000, 100}})});
+  FakeWorkload w;
+  // The fake workload names ops/bytes; write the JSON with the fileio names.
+  class FileIoLike final : public Workload {
+   public:
+    std::string Name() const override { return "fileio"; }
+    std::string Summary() const override { return ""; }
+    std::string EventDefinition() const override { return ""; }
+    void RegisterOptions(OptionSet&) override {}
+    Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
+      return Status::Unimplemented("");
+    }
+    std::vector<std::string> CounterNames() const override { return {"reads", "writes", "fsyncs"}; }
+  } fileio;
+  Result<ResultData> d = ParseResultJson(Render(Format::kJson, fileio, r, FixtureSettings()), "f");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  const std::string html = RenderRunHtml(*d);
+  EXPECT_EQ(ChartPoints(html, "breakdown"), 6);  // three kinds over two intervals
+  EXPECT_NE(html.find("<td>fsyncs</td><td class=\"num\">100</td>"), std::string::npos);
+}
+
+TEST(HtmlReportTest, ResultWithoutIntervalsSaysHowToGetCharts) {
+  RunResult r = FixtureResult();
+  r.intervals.clear();
+  const std::string html = RenderRunHtml(FixtureData(r));
+  EXPECT_EQ(ChartPoints(html, "throughput"), -1);
+  EXPECT_NE(html.find("--report-interval"), std::string::npos);
+  EXPECT_EQ(ChartPoints(html, "histogram"), 4);
+}
+
+TEST(HtmlReportTest, ReporterUsesStatusTicksWhenThereAreNoIntervals) {
+  RunResult r = FixtureResult();
+  std::vector<IntervalSnapshot> ticks = r.intervals;
+  r.intervals.clear();
+  FakeWorkload w;
+  std::ostringstream out;
+  std::unique_ptr<Reporter> rep = MakeHtmlReporter(out, w, FixtureSettings());
+  rep->OnStart(r.manifest);
+  for (const IntervalSnapshot& s : ticks) rep->OnStatus(s);
+  rep->OnStatus(FixtureInterval(3, 10, 10));
+  rep->OnEnd(r);
+  EXPECT_EQ(ChartPoints(out.str(), "throughput"), 3);
+}
+
+TEST(HtmlReportTest, SweepPageDrawsTheSaturationCurves) {
+  SweepFigures s;
+  s.test = "fileio";
+  s.options = {"threads", "file-block-size"};
+  for (const char* t : {"1", "2", "4"}) {
+    for (const char* b : {"4K", "64K"}) {
+      SweepPointFigures p;
+      p.values = {t, b};
+      p.runs = 1;
+      p.events_per_second = 100 * std::stod(t);
+      p.p99_ns = 1e6;
+      s.points.push_back(p);
+    }
+  }
+  s.manifest = FixtureManifest();
+  const std::string html = RenderSweepHtml(s);
+  EXPECT_EQ(ChartPoints(html, "saturation-throughput"), 6);
+  EXPECT_EQ(ChartPoints(html, "saturation-p99"), 6);
+  EXPECT_NE(html.find("data-series=\"file-block-size=64K\""), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+}
+
+TEST(HtmlSvgTest, LineChartSkipsGapsAndCountsPoints) {
+  html::LineChart c;
+  c.id = "t";
+  c.series.push_back({"a", {1, 2, 3, 4}, {1, std::nan(""), 3, 4}});
+  const std::string svg = html::RenderLineChart(c);
+  EXPECT_NE(svg.find("data-chart=\"t\" data-points=\"3\" data-series=\"1\""), std::string::npos);
+  EXPECT_EQ(Count(svg, "<polyline"), 2u);  // the gap splits the line
+  c.series.clear();
+  EXPECT_NE(html::RenderLineChart(c).find("no data"), std::string::npos);
+}
+
+TEST(HtmlSvgTest, LogAxisDropsValuesItCannotPlace) {
+  html::LineChart c;
+  c.id = "t";
+  c.y.log = true;
+  c.series.push_back({"a", {1, 2, 3}, {0, 10, 1000}});
+  EXPECT_NE(html::RenderLineChart(c).find("data-points=\"2\""), std::string::npos);
+}
+
+TEST(HtmlSvgTest, NumberAndDurationText) {
+  EXPECT_EQ(html::ShortNumber(0), "0");
+  EXPECT_EQ(html::ShortNumber(2.5), "2.5");
+  EXPECT_EQ(html::ShortNumber(1234), "1234");
+  EXPECT_EQ(html::ShortNumber(12345), "12.3k");
+  EXPECT_EQ(html::ShortNumber(1.5e6), "1.5M");
+  EXPECT_EQ(html::ShortNumber(0.0123), "0.0123");
+  EXPECT_EQ(html::ShortDuration(850), "850 ns");
+  EXPECT_EQ(html::ShortDuration(12500), "12.5 µs");
+  EXPECT_EQ(html::ShortDuration(3.2e6), "3.2 ms");
+  EXPECT_EQ(html::ShortDuration(1.05e9), "1.05 s");
+  EXPECT_EQ(html::Escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+}
+
+TEST(HtmlSvgTest, NiceTicksCoverTheRangeWithRoundSteps) {
+  std::vector<double> t = html::NiceTicks(0, 2300, 5);
+  ASSERT_GE(t.size(), 3u);
+  EXPECT_EQ(t.front(), 0);
+  EXPECT_GE(t.back(), 2300);
+  EXPECT_EQ(t[1] - t[0], 500);
+}
+
+}  // namespace
+}  // namespace loadcell::report_test

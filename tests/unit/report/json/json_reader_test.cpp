@@ -1,0 +1,132 @@
+#include "report/json/json_reader.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "testing/report_fixture.h"
+
+namespace loadcell::report_test {
+namespace {
+
+std::string FixtureJson(const RunResult& r) {
+  FakeWorkload w;
+  return Render(Format::kJson, w, r, FixtureSettings());
+}
+
+TEST(JsonReaderTest, ReadsBackWhatTheJsonReporterWrote) {
+  RunResult r = FixtureFullResult();
+  Result<ResultData> d = ParseResultJson(FixtureJson(r), "full.json");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_EQ(d->source, "full.json");
+  EXPECT_EQ(d->manifest.test, "fake");
+  EXPECT_EQ(d->manifest.threads, 2);
+  EXPECT_EQ(d->manifest.seed, 42u);
+  EXPECT_EQ(d->manifest.system.cpu_model, "Test CPU \"quoted\" \\ model");
+  EXPECT_EQ(d->manifest.system.memory_bytes, 8ull << 30);
+  ASSERT_EQ(d->manifest.options.size(), r.manifest.options.size());
+  EXPECT_EQ(d->manifest.options[0].name, "threads");
+  EXPECT_FALSE(d->manifest.options[0].is_default);
+  EXPECT_EQ(d->Option("fake-limit").value_or(""), "10000");
+  EXPECT_EQ(d->events, 1000u);
+  EXPECT_DOUBLE_EQ(d->total_time_s, 2.0005);
+  EXPECT_EQ(d->errors, 3u);
+  const LatencyHistogram& h = r.latency[0].histogram;
+  EXPECT_EQ(d->latency.count, h.Count());
+  EXPECT_EQ(d->latency.max, h.Max());
+  EXPECT_EQ(d->latency.Percentile("99").value_or(0), h.Percentile(99));
+  EXPECT_EQ(d->latency.Percentile("99.9").value_or(0), h.Percentile(99.9));
+  EXPECT_FALSE(d->latency.Percentile("12").has_value());
+  ASSERT_EQ(d->latency_by_kind.size(), 3u);
+  EXPECT_EQ(d->latency_by_kind[0].first, "read");
+  EXPECT_EQ(d->latency_by_kind[1].second.count, 300u);
+  EXPECT_EQ(d->latency_by_kind[2].first, "fsync");
+  EXPECT_EQ(d->latency_by_kind[2].second.count, 0u);
+  ASSERT_TRUE(d->service_latency.has_value());
+  EXPECT_EQ(d->Counter("bytes").value_or(0), 4096000u);
+  ASSERT_EQ(d->metrics.size(), 2u);
+  EXPECT_EQ(d->metrics[1].key, "mib_per_second");
+  EXPECT_EQ(d->metrics[1].unit, "MiB/s");
+  ASSERT_EQ(d->threads.size(), 2u);
+  EXPECT_EQ(d->threads[0].events, 600u);
+  EXPECT_DOUBLE_EQ(d->threads[0].exec_time_s, 0.4);
+  EXPECT_DOUBLE_EQ(d->threads[0].busy_time_s, 0.25);
+  ASSERT_EQ(d->intervals.size(), 2u);
+  EXPECT_DOUBLE_EQ(d->intervals[1].t_s, 2);
+  EXPECT_EQ(d->intervals[1].events, 500u);
+  EXPECT_EQ(d->intervals[1].queue, 5u);
+  ASSERT_EQ(d->intervals[0].counters.size(), 2u);
+  EXPECT_EQ(d->intervals[0].counters[0].second, 500u);
+  uint64_t in_buckets = 0;
+  for (const HistogramRow& row : d->histogram) {
+    EXPECT_LE(row.low, row.high);
+    in_buckets += row.count;
+  }
+  EXPECT_EQ(in_buckets, 1000u);
+  EXPECT_TRUE(d->interrupted);
+  EXPECT_NE(d->failure.find("write failed"), std::string::npos);
+}
+
+TEST(JsonReaderTest, ResultsWithoutBusyTimeTakeTheLatencySum) {
+  // Written before busy_time_s existed, when events ran one at a time.
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(FixtureJson(FixtureFullResult()));
+  for (auto& t : j["threads"]) ASSERT_EQ(t.erase("busy_time_s"), 1u);
+  ASSERT_EQ(j["fairness"].erase("busy_time_s"), 1u);
+  const std::string json = j.dump(2);
+  Result<ResultData> d = ParseResultJson(json, "old.json");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->threads.size(), 2u);
+  EXPECT_DOUBLE_EQ(d->threads[1].busy_time_s, 0.3);
+}
+
+TEST(JsonReaderTest, SyntaxErrorSaysWhere) {
+  Result<ResultData> d = ParseResultJson("{\n  \"schema\": \"loadcell-result/1\",\n  oops\n}", "x.json");
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.status().code(), StatusCode::kInvalidArgument);
+  const std::string& m = d.status().message();
+  EXPECT_EQ(m.rfind("x.json: not a loadcell result: line 3, column 3", 0), 0u) << m;
+  EXPECT_EQ(m.find('\n'), std::string::npos);
+}
+
+TEST(JsonReaderTest, RejectsDocumentsThatAreNotResults) {
+  struct Case {
+    const char* text;
+    const char* says;
+  } cases[] = {
+      {"[1, 2]", "the document is an array"},
+      {"{\"name\": \"x\"}", "no 'schema' field"},
+      {"{\"schema\": \"other/2\"}", "'schema' is \"other/2\""},
+      {"{\"schema\": \"loadcell-result/9\"}", "is not supported"},
+      {"{\"schema\": \"loadcell-result/1\"}", "missing field 'manifest'"},
+      {"", "line 1, column 1"},
+  };
+  for (const Case& c : cases) {
+    Result<ResultData> d = ParseResultJson(c.text, "f.json");
+    ASSERT_FALSE(d.ok()) << c.text;
+    EXPECT_NE(d.status().message().find(c.says), std::string::npos)
+        << c.text << " -> " << d.status().message();
+  }
+}
+
+TEST(JsonReaderTest, MistypedFieldIsNamedWithItsPath) {
+  std::string json = FixtureJson(FixtureResult());
+  const std::string from = "\"events\": 1000";
+  size_t at = json.find(from);
+  ASSERT_NE(at, std::string::npos) << json.substr(0, 400);
+  json.replace(at, from.size(), "\"events\": \"many\"");
+  Result<ResultData> d = ParseResultJson(json, "r.json");
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.status().message(),
+            "r.json: not a loadcell result: summary.events: expected a non-negative integer, "
+            "found a string");
+}
+
+TEST(JsonReaderTest, MissingFileIsNamed) {
+  Result<ResultData> d = ReadResultFile("/nonexistent/dir/result.json");
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.status().message().rfind("/nonexistent/dir/result.json: cannot open:", 0), 0u);
+}
+
+}  // namespace
+}  // namespace loadcell::report_test

@@ -1,0 +1,464 @@
+// fileio: prepare, cleanup and runs through the runner in a temp directory,
+// with faults injected through the FileSystem seam.
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "testing/fileio_test_util.h"
+#include "os/file_system.h"
+#include "workloads/fileio/fileio_files.h"
+
+namespace loadcell {
+namespace {
+
+using testing::Configure;
+using testing::Counter;
+using testing::FileIoArgs;
+using testing::KindCount;
+using testing::PrepareWith;
+using testing::QuietConsole;
+using testing::RunEvents;
+using testing::TempDir;
+using testing::WithSmallFiles;
+
+uint64_t SizeOf(const std::string& path) {
+  std::error_code ec;
+  const auto n = std::filesystem::file_size(path, ec);
+  return ec ? ~uint64_t{0} : static_cast<uint64_t>(n);
+}
+
+bool Exists(const std::string& path) { return std::filesystem::exists(path); }
+
+// Configures `w` on dir with `args` and prepares the files.
+void Prepared(FileIoWorkload& w, const TempDir& dir, const FileIoArgs& args) {
+  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), args)).ok());
+  QuietConsole console;
+  Status s = PrepareWith(w, console);
+  w.SetConsole(nullptr, nullptr, false);  // `console` goes away here
+  ASSERT_TRUE(s.ok()) << s.ToString();
+}
+
+TEST(FileIoPrepare, WritesEveryBlockAndKeepsAManifest) {
+  TempDir dir;
+  FileIoWorkload w;
+  Prepared(w, dir, {});
+  for (int i = 0; i < 4; ++i) {
+    const std::string path = dir.File("test_file." + std::to_string(i));
+    EXPECT_EQ(SizeOf(path), 256u * 1024) << path;
+    Result<FileInfo> info = PosixFileSystem().Stat(path);
+    ASSERT_TRUE(info.ok());
+    EXPECT_GE(info->allocated_bytes, info->size) << "sparse file " << path;
+  }
+  Result<std::optional<FileManifest>> m = ReadManifest(PosixFileSystem(), dir.path());
+  ASSERT_TRUE(m.ok() && m->has_value());
+  ASSERT_EQ((*m)->files.size(), 4u);
+  EXPECT_TRUE((*m)->stamped);
+  for (const ManifestFile& f : (*m)->files) EXPECT_EQ(f.state, FileState::kComplete);
+  // A second prepare reuses the complete files.
+  QuietConsole again;
+  ASSERT_TRUE(PrepareWith(w, again).ok());
+  EXPECT_NE(again.out.str().find("nothing to write"), std::string::npos) << again.out.str();
+}
+
+TEST(FileIoPrepare, RefusesToOverwriteAFileItDidNotCreate) {
+  TempDir dir;
+  {
+    std::ofstream user(dir.File("test_file.2"));
+    user << "precious";
+  }
+  FileIoWorkload w;
+  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {})).ok());
+  QuietConsole console;
+  Status s = PrepareWith(w, console);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("test_file.2"), std::string::npos);
+  EXPECT_EQ(SizeOf(dir.File("test_file.2")), 8u);
+  EXPECT_FALSE(Exists(dir.File("test_file.0")));  // nothing written before the check
+}
+
+TEST(FileIoCleanup, RemovesExactlyTheManifestsFiles) {
+  TempDir dir;
+  FileIoWorkload w;
+  Prepared(w, dir, {});
+  {
+    std::ofstream user(dir.File("test_file.9"));
+    user << "mine";
+    std::ofstream other(dir.File("notes.txt"));
+    other << "mine too";
+  }
+  QuietConsole console;
+  console.Attach(w);
+  ASSERT_TRUE(w.Cleanup(PrepareContext{}).ok());
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(Exists(dir.File("test_file." + std::to_string(i))));
+  EXPECT_FALSE(Exists(dir.File(kFileIoManifestName)));
+  EXPECT_TRUE(Exists(dir.File("test_file.9")));
+  EXPECT_TRUE(Exists(dir.File("notes.txt")));
+  EXPECT_NE(console.out.str().find("\nRemoved 4 files and the manifest.\n"), std::string::npos)
+      << console.out.str();
+  // Again: nothing to do, not an error.
+  EXPECT_TRUE(w.Cleanup(PrepareContext{}).ok());
+}
+
+TEST(FileIoPrepare, OneFileIsSaidInTheSingular) {
+  TempDir dir;
+  FileIoWorkload w;
+  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-num", "1"}})).ok());
+  QuietConsole prepare;
+  Status st = PrepareWith(w, prepare);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(prepare.out.str().rfind("1 file of 1MiB\n", 0), 0u)
+      << prepare.out.str();
+  QuietConsole again;
+  ASSERT_TRUE(PrepareWith(w, again).ok());
+  EXPECT_NE(again.out.str().find("\nThe file exists from an earlier prepare"), std::string::npos)
+      << again.out.str();
+  QuietConsole cleanup;
+  cleanup.Attach(w);
+  ASSERT_TRUE(w.Cleanup(PrepareContext{}).ok());
+  EXPECT_NE(cleanup.out.str().find("\nRemoved 1 file and the manifest.\n"), std::string::npos)
+      << cleanup.out.str();
+  w.SetConsole(nullptr, nullptr, false);
+}
+
+TEST(FileIoPrepare, EnospcRemovesThePartialFileAndSaysSo) {
+  TempDir dir;
+  FaultInjectingFileSystem fs(PosixFileSystem());
+  FileIoWorkload w(fs);
+  // 4 files of 2 MiB, written 1 MiB per call: fail in the middle of file 1.
+  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-total-size", "8M"}})).ok());
+  fs.FailWritesAfter(5, ENOSPC);
+  QuietConsole console;
+  Status s = PrepareWith(w, console);
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted) << s.ToString();
+  EXPECT_EQ(s.err(), ENOSPC);
+  EXPECT_NE(s.message().find("removed the partial file"), std::string::npos) << s.message();
+  EXPECT_EQ(s.ToString().find('\n'), std::string::npos);
+  int present = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::string path = dir.File("test_file." + std::to_string(i));
+    if (!Exists(path)) continue;
+    ++present;
+    EXPECT_EQ(SizeOf(path), 2u << 20) << "a partial file was left: " << path;
+  }
+  EXPECT_EQ(present, 1);
+  // Space again: the prepare resumes and completes.
+  fs.Clear();
+  QuietConsole again;
+  ASSERT_TRUE(PrepareWith(w, again).ok());
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(SizeOf(dir.File("test_file." + std::to_string(i))), 2u << 20);
+}
+
+TEST(FileIoPrepare, EfbigIsAClearError) {
+  TempDir dir;
+  FaultInjectingFileSystem fs(PosixFileSystem());
+  FileIoWorkload w(fs);
+  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {})).ok());
+  fs.FailWritesAfter(1, EFBIG);  // the manifest entry, then the first data write
+  QuietConsole console;
+  Status s = PrepareWith(w, console);
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(s.message().find("file size limit"), std::string::npos) << s.message();
+}
+
+TEST(FileIoPrepare, InterruptRemovesThePartialFileAndSaysHowToResume) {
+  TempDir dir;
+  FileIoWorkload w;
+  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {})).ok());
+  InstallStopSignalHandlers();
+  ASSERT_EQ(raise(SIGINT), 0);
+  QuietConsole console;
+  Status s = PrepareWith(w, console);
+  ResetStopRequested();
+  EXPECT_EQ(s.code(), StatusCode::kCancelled);
+  EXPECT_NE(s.message().find("again to resume"), std::string::npos) << s.message();
+  EXPECT_FALSE(Exists(dir.File("test_file.0")));
+}
+
+TEST(FileIoRun, RunBeforePrepareAndWrongSizesAreUsageErrors) {
+  TempDir dir;
+  FileIoWorkload w;
+  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})).ok());
+  Result<RunResult> r = RunEvents(w, 10);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(r.status().message().find("prepare' first"), std::string::npos);
+
+  Prepared(w, dir, {{"file-test-mode", "rndrd"}});
+  FileIoWorkload bigger;
+  ASSERT_TRUE(Configure(bigger, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"},
+                                                            {"file-total-size", "2M"}}))
+                  .ok());
+  r = RunEvents(bigger, 10);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(r.status().message().find("has size 262144, expected 524288"), std::string::npos)
+      << r.status().message();
+  EXPECT_EQ(SizeOf(dir.File("test_file.0")), 256u * 1024);  // nothing re-created
+}
+
+TEST(FileIoRun, EachEventIsOneRequest) {
+  TempDir dir;
+  for (const char* engine : {"sync", "io_uring", "mmap"}) {
+    FileIoWorkload w;
+    Prepared(w, dir, {{"file-test-mode", "rndrw"}, {"file-io-mode", engine},
+                      {"file-queue-depth", "8"}, {"file-fsync-freq", "10"}});
+    Result<RunResult> r = RunEvents(w, 300);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_TRUE(r->failure.ok()) << engine << ": " << r->failure.ToString();
+    EXPECT_EQ(r->events, 300u) << engine;
+    const uint64_t reads = Counter(*r, "reads"), writes = Counter(*r, "writes");
+    const uint64_t fsyncs_in_events = KindCount(*r, "fsync");
+    EXPECT_EQ(reads + writes + fsyncs_in_events, 300u) << engine;
+    EXPECT_EQ(KindCount(*r, "read"), reads);
+    EXPECT_EQ(KindCount(*r, "write"), writes);
+    EXPECT_GT(fsyncs_in_events, 0u);
+    // The end-of-run fsyncs (one per file) are counted, not events.
+    EXPECT_EQ(Counter(*r, "fsyncs"), fsyncs_in_events + 4) << engine;
+    EXPECT_EQ(Counter(*r, "bytes_read"), reads * 4096);
+    // sysbench's ratio: reads / writes near 1.5.
+    EXPECT_NEAR(static_cast<double>(reads) / static_cast<double>(writes), 1.5, 0.1) << engine;
+  }
+}
+
+TEST(FileIoRun, AsyncEngineKeepsTheQueueFullAndCountsItsBusyTimeOnce) {
+  TempDir dir;
+  FileIoWorkload w;
+  Prepared(w, dir, {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"},
+                    {"file-queue-depth", "16"}});
+  Result<RunResult> r = RunEvents(w, 2000, 2);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+  EXPECT_EQ(r->events, 2000u);
+  EXPECT_EQ(Counter(*r, "reads"), 2000u);  // requests drained at the end are not counted
+  double depth = 0;
+  for (const Metric& m : r->metrics) {
+    if (m.key == "queue_depth_achieved") depth = m.value;
+  }
+  EXPECT_GT(depth, 8.0);
+  EXPECT_LE(depth, 16.0);
+  // The requests in flight overlap: a thread's busy time counts their wall
+  // time once, below the sum of their latencies.
+  // (A thread that started late may have run few events or none.)
+  ASSERT_EQ(r->threads.size(), 2u);
+  int checked = 0;
+  for (const ThreadFigures& t : r->threads) {
+    EXPECT_LE(t.busy_time_s, r->total_time_s);
+    if (t.events < 100) continue;
+    ++checked;
+    EXPECT_GT(t.busy_time_s, 0);
+    EXPECT_LT(t.busy_time_s, t.exec_time_s) << t.busy_time_s << " vs " << t.exec_time_s;
+  }
+  EXPECT_GE(checked, 1);
+}
+
+TEST(FileIoRun, BusyTimeIsTheLatencySumOneRequestAtATime) {
+  TempDir dir;
+  for (const char* mode : {"rndrd", "rndwr"}) {
+    FileIoWorkload w;
+    // rndwr with --file-fsync-all: an event is a write and then its fsync.
+    Prepared(w, dir, {{"file-test-mode", mode}, {"file-io-mode", "sync"},
+                      {"file-fsync-all", std::string(mode) == "rndwr" ? "on" : "off"}});
+    Result<RunResult> r = RunEvents(w, 200, 2);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+    for (const ThreadFigures& t : r->threads) {
+      EXPECT_NEAR(t.busy_time_s, t.exec_time_s, 1e-9 * (1 + t.exec_time_s)) << mode;
+    }
+  }
+}
+
+TEST(FileIoRun, FsyncAllMakesEachWriteEventIncludeItsFsync) {
+  TempDir dir;
+  for (const char* engine : {"sync", "io_uring"}) {
+    FileIoWorkload w;
+    Prepared(w, dir, {{"file-test-mode", "rndwr"}, {"file-io-mode", engine},
+                      {"file-queue-depth", "4"}, {"file-fsync-all", "on"}});
+    Result<RunResult> r = RunEvents(w, 40);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+    EXPECT_EQ(r->events, 40u);
+    EXPECT_EQ(Counter(*r, "writes"), 40u) << engine;
+    EXPECT_EQ(Counter(*r, "fsyncs"), 40u) << engine;
+    EXPECT_EQ(KindCount(*r, "fsync"), 40u);
+    // The event spans the write and its fsync.
+    EXPECT_GE(r->latency[0].histogram.moments().sum,
+              KindCount(*r, "write") > 0 ? r->latency[2].histogram.moments().sum : 0);
+  }
+}
+
+TEST(FileIoRun, ValidationCatchesABlockCorruptedBehindItsBack) {
+  TempDir dir;
+  FileIoWorkload w;
+  Prepared(w, dir, {{"file-test-mode", "seqrd"}, {"validate", "on"}});
+  // Damage one byte of block 3 of file 1.
+  {
+    std::fstream f(dir.File("test_file.1"), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(3 * 4096 + 200);
+    f.put('\x5a');
+  }
+  Result<RunResult> r = RunEvents(w, 200);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_FALSE(r->failure.ok());
+  EXPECT_EQ(ExitCodeFor(r->failure), 1);
+  const std::string msg = r->failure.ToString();
+  EXPECT_NE(msg.find("test_file.1 at offset 12288"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("checksum"), std::string::npos) << msg;
+  // Blocks before the damaged one were read and counted.
+  EXPECT_EQ(r->events, 64u + 3u);
+  EXPECT_FALSE(w.TextSection(*r).empty());
+}
+
+TEST(FileIoRun, ValidatedWritesAreReadBackWithTheirSequence) {
+  TempDir dir;
+  FileIoWorkload w;
+  Prepared(w, dir, {{"file-test-mode", "rndrw"}, {"validate", "on"}, {"file-io-mode", "io_uring"},
+                    {"file-queue-depth", "4"}});
+  Result<RunResult> r = RunEvents(w, 3000, 2);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->failure.ok()) << r->failure.ToString();
+  EXPECT_EQ(r->events, 3000u);
+}
+
+TEST(FileIoRun, EioOnReadFailsTheRunWithAReport) {
+  TempDir dir;
+  FaultInjectingFileSystem fs(PosixFileSystem());
+  FileIoWorkload w(fs);
+  Prepared(w, dir, {{"file-test-mode", "rndrd"}});
+  fs.FailReadsAfter(25, EIO);
+  Result<RunResult> r = RunEvents(w, 100);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_FALSE(r->failure.ok());
+  EXPECT_EQ(r->failure.err(), EIO);
+  EXPECT_NE(r->failure.message().find("read of 4096 bytes from"), std::string::npos)
+      << r->failure.ToString();
+  // The manifest is read through the same seam before the run starts.
+  EXPECT_GE(r->events, 20u);
+  EXPECT_LT(r->events, 25u);
+  EXPECT_EQ(Counter(*r, "reads"), r->events);
+  EXPECT_NE(w.TextSection(*r).find("reads/s:"), std::string::npos);
+}
+
+TEST(FileIoRun, ShortWriteFailsTheRunWithAReport) {
+  TempDir dir;
+  FaultInjectingFileSystem fs(PosixFileSystem());
+  FileIoWorkload w(fs);
+  Prepared(w, dir, {{"file-test-mode", "rndwr"}, {"file-fsync-end", "off"}});
+  fs.FailWritesAfter(10, -1);
+  Result<RunResult> r = RunEvents(w, 100);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_FALSE(r->failure.ok());
+  EXPECT_NE(r->failure.message().find("short write: 2048 of 4096 bytes"), std::string::npos)
+      << r->failure.ToString();
+  // The manifest update before the run is one of the writes.
+  EXPECT_GE(Counter(*r, "writes"), 5u);
+  EXPECT_LT(Counter(*r, "writes"), 10u);
+  EXPECT_EQ(Counter(*r, "writes"), r->events);
+}
+
+TEST(FileIoRun, FsyncFailureFailsTheRun) {
+  TempDir dir;
+  FaultInjectingFileSystem fs(PosixFileSystem());
+  FileIoWorkload w(fs);
+  // --validate keeps the manifest as it is (no fsync before the run).
+  Prepared(w, dir, {{"file-test-mode", "rndwr"}, {"file-fsync-freq", "5"}, {"validate", "on"}});
+  fs.FailFsync(EIO);
+  Result<RunResult> r = RunEvents(w, 100);
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->failure.ok());
+  EXPECT_NE(r->failure.message().find("fsync of"), std::string::npos) << r->failure.ToString();
+  EXPECT_EQ(Counter(*r, "writes"), 5u);
+}
+
+TEST(FileIoRun, SeqwrRecreatesTheFilesAndPrepareMakesThemWholeAgain) {
+  TempDir dir;
+  FileIoWorkload w;
+  Prepared(w, dir, {{"file-test-mode", "seqwr"}, {"file-fsync-end", "off"}});
+  Result<RunResult> r = RunEvents(w, 10);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+  // sysbench's creation test: files start empty and grow in sequence.
+  EXPECT_EQ(SizeOf(dir.File("test_file.0")), 10u * 4096 - 0);
+  EXPECT_EQ(SizeOf(dir.File("test_file.1")), 0u);
+  // Reading modes now want a prepare.
+  FileIoWorkload reader;
+  ASSERT_TRUE(
+      Configure(reader, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})).ok());
+  Result<RunResult> rr = RunEvents(reader, 10);
+  ASSERT_FALSE(rr.ok());
+  EXPECT_EQ(rr.status().code(), StatusCode::kFailedPrecondition);
+  QuietConsole console;
+  ASSERT_TRUE(PrepareWith(reader, console).ok());
+  rr = RunEvents(reader, 10);
+  ASSERT_TRUE(rr.ok()) << rr.status().ToString();
+  EXPECT_TRUE(rr->failure.ok());
+}
+
+TEST(FileIoRun, ReportHasSysbenchsSections) {
+  TempDir dir;
+  FileIoWorkload w;
+  Prepared(w, dir, {{"file-test-mode", "rndrw"}});
+  Result<RunResult> r = RunEvents(w, 100);
+  ASSERT_TRUE(r.ok());
+  const std::string text = w.TextSection(*r);
+  for (const char* label : {"File operations:\n    reads/s:                      ",
+                            "\n    writes/s:                     ",
+                            "\n    fsyncs/s:                     ",
+                            "\nThroughput:\n    read, MiB/s:                  ",
+                            "\n    written, MiB/s:               "}) {
+    EXPECT_NE(text.find(label), std::string::npos) << label << "\n" << text;
+  }
+  IntervalSnapshot iv;
+  iv.duration_s = 2;
+  iv.counters = {0, 0, 6, 4 << 20, 2 << 20, 0, 0};
+  EXPECT_EQ(w.IntervalLine(iv, 95),
+            "reads: 2.00 MiB/s writes: 1.00 MiB/s fsyncs: 3.00/s latency (ms,95%): 0.000");
+  bool has_files = false, has_cache = false, has_engine = false;
+  for (const auto& [k, v] : w.Describe()) {
+    has_files |= k == "files created" && v.find("every block written") != std::string::npos;
+    has_cache |= k == "page cache";
+    has_engine |= k == "I/O engine";
+  }
+  EXPECT_TRUE(has_files && has_cache && has_engine);
+}
+
+// The "fsync policy" line of the run header, for the options given.
+std::string FsyncPolicyFor(const TempDir& dir, const FileIoArgs& args) {
+  FileIoWorkload w;
+  Status st = Configure(w, WithSmallFiles(dir.path(), args));
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  for (const auto& [k, v] : w.Describe()) {
+    if (k == "fsync policy") return v;
+  }
+  return "(no fsync policy line)";
+}
+
+TEST(FileIoRun, FsyncPolicySaysTheCallAndWhenItIsMade) {
+  TempDir dir;
+  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndwr"}}),
+            "uses fsync(): on every file after every 100 requests (counted over all threads, "
+            "skipped when nothing was written; each call is an event), not after each write, "
+            "and on every file by every thread at its end (counted, not timed)");
+  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "seqwr"},
+                                 {"file-fsync-freq", "0"},
+                                 {"file-fsync-all", "on"},
+                                 {"file-fsync-end", "off"},
+                                 {"file-fsync-mode", "fdatasync"}}),
+            "uses fdatasync(): never periodically, after every write (timed as part of that "
+            "write's event), and not at the end");
+  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndwr"},
+                                 {"file-fsync-freq", "0"},
+                                 {"file-fsync-end", "off"}}),
+            "none: no periodic fsync(), none after each write, none at the end");
+  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndrd"}, {"file-fsync-all", "on"}}),
+            "none: rndrd does not write, so no fsync() calls are made");
+}
+
+}  // namespace
+}  // namespace loadcell

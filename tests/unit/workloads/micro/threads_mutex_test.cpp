@@ -1,0 +1,150 @@
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "testing/workload_test_util.h"
+#include "workloads/micro/memory.h"
+#include "workloads/micro/mutex.h"
+#include "workloads/micro/null.h"
+#include "workloads/micro/threads.h"
+
+namespace loadcell {
+namespace {
+
+// Creates one worker per thread (on the calling thread), then runs
+// `events` events on each from its own std::thread; returns the statuses.
+std::vector<Status> RunOnThreads(Workload& w, int threads, int events) {
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int t = 0; t < threads; ++t) {
+    ThreadContext ctx;
+    ctx.thread_id = t;
+    ctx.num_threads = threads;
+    ctx.seed = 1000 + t;
+    auto worker = w.NewWorker(ctx);
+    EXPECT_TRUE(worker.ok()) << worker.status().ToString();
+    workers.push_back(std::move(worker).value());
+  }
+  std::vector<Status> statuses(static_cast<size_t>(threads * events));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int e = 0; e < events; ++e) statuses[t * events + e] = workers[t]->RunEvent();
+      EXPECT_TRUE(workers[t]->Finish().ok());
+    });
+  }
+  for (auto& th : pool) th.join();
+  return statuses;
+}
+
+TEST(ThreadsWorkload, TwoThreadsRunEvents) {
+  ThreadsWorkload w;
+  ASSERT_TRUE(testing::Configure(w, {{"thread-yields", "20"}, {"thread-locks", "2"}}, 2).ok());
+  ASSERT_TRUE(w.Init(2).ok());
+  for (const Status& s : RunOnThreads(w, 2, 5)) EXPECT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(w.events_started(), 10u);
+  EXPECT_TRUE(w.Done().ok());
+}
+
+TEST(ThreadsWorkload, DefaultsAndValidation) {
+  ThreadsWorkload w;
+  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  auto d = w.Describe();
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].second, "1000");
+  EXPECT_EQ(d[1].second, "8");
+  EXPECT_EQ(w.Budget(4).total, 0u);
+  EXPECT_EQ(w.Budget(4).per_thread, 0u);
+
+  ThreadsWorkload bad;
+  Status s = testing::Configure(bad, {{"thread-locks", "0"}});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("--thread-locks"), std::string::npos) << s.message();
+  ThreadsWorkload bad_yields;
+  s = testing::Configure(bad_yields, {{"thread-yields", "-1"}});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("--thread-yields"), std::string::npos) << s.message();
+}
+
+TEST(ThreadsWorkload, NewWorkerBeforeInitIsAnError) {
+  ThreadsWorkload w;
+  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  EXPECT_FALSE(w.NewWorker(ThreadContext{}).ok());
+}
+
+TEST(MutexWorkload, OneEventPerThreadFromTwoThreads) {
+  MutexWorkload w;
+  ASSERT_TRUE(testing::Configure(
+                  w, {{"mutex-num", "16"}, {"mutex-locks", "2000"}, {"mutex-loops", "50"}}, 2)
+                  .ok());
+  ASSERT_TRUE(w.Init(2).ok());
+  auto statuses = RunOnThreads(w, 2, 2);
+  // Per thread: the one event, then end of work.
+  for (int t = 0; t < 2; ++t) {
+    EXPECT_TRUE(statuses[t * 2].ok()) << statuses[t * 2].ToString();
+    EXPECT_EQ(statuses[t * 2 + 1].code(), StatusCode::kCancelled);
+  }
+  // Increments under different mutexes may overwrite each other (as in
+  // sysbench), so only bounds hold.
+  EXPECT_GE(w.shared_increments(), 2000u);
+  EXPECT_LE(w.shared_increments(), 4000u);
+  EXPECT_TRUE(w.Done().ok());
+}
+
+TEST(MutexWorkload, SingleThreadCountsEveryLock) {
+  MutexWorkload w;
+  ASSERT_TRUE(testing::Configure(w, {{"mutex-locks", "1234"}, {"mutex-loops", "0"}}).ok());
+  ASSERT_TRUE(w.Init(1).ok());
+  auto statuses = RunOnThreads(w, 1, 1);
+  EXPECT_TRUE(statuses[0].ok());
+  EXPECT_EQ(w.shared_increments(), 1234u);
+}
+
+TEST(MutexWorkload, BudgetDescribeAndValidation) {
+  MutexWorkload w;
+  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  EXPECT_EQ(w.Budget(8).per_thread, 1u);
+  EXPECT_EQ(w.Budget(8).total, 0u);
+  auto d = w.Describe();
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].second, "4096");
+  EXPECT_EQ(d[1].second, "50000");
+  EXPECT_EQ(d[2].second, "10000");
+  EXPECT_EQ(alignof(PaddedMutex), 256u);
+
+  for (const char* opt : {"mutex-num", "mutex-locks"}) {
+    MutexWorkload bad;
+    Status s = testing::Configure(bad, {{opt, "0"}});
+    ASSERT_FALSE(s.ok()) << opt;
+    EXPECT_NE(s.message().find(std::string("--") + opt), std::string::npos) << s.message();
+  }
+  MutexWorkload bad_loops;
+  Status s = testing::Configure(bad_loops, {{"mutex-loops", "-5"}});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("--mutex-loops"), std::string::npos) << s.message();
+}
+
+TEST(MemoryWorkload, GlobalBlockWrittenAndReadFromTwoThreads) {
+  for (const char* oper : {"write", "read"}) {
+    for (const char* mode : {"seq", "rnd"}) {
+      MemoryWorkload w;
+      ASSERT_TRUE(
+          testing::Configure(
+              w, {{"memory-block-size", "4K"}, {"memory-oper", oper}, {"memory-access-mode", mode}},
+              2)
+              .ok());
+      ASSERT_TRUE(w.Init(2).ok());
+      for (const Status& s : RunOnThreads(w, 2, 50)) EXPECT_TRUE(s.ok()) << oper << " " << mode;
+    }
+  }
+}
+
+TEST(NullWorkload, EventsDoNothingAndSucceed) {
+  NullWorkload w;
+  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  for (const Status& s : RunOnThreads(w, 2, 100)) EXPECT_TRUE(s.ok());
+}
+
+}  // namespace
+}  // namespace loadcell

@@ -1,0 +1,202 @@
+#include "workloads/oltp/oltp_options.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "workloads/oltp/oltp_txn.h"
+
+namespace loadcell {
+namespace {
+
+// Applies `args` ("name=value") to the options of `kind`.
+Status ApplyArgs(OltpKind kind, OltpOptions& o, const std::vector<std::string>& args) {
+  OptionSet set("oltp");
+  RegisterOltpOptions(kind, o, set);
+  RawOptions raw;
+  for (const std::string& a : args) {
+    const size_t eq = a.find('=');
+    raw.Add("--" + a.substr(0, eq), eq == std::string::npos ? "" : a.substr(eq + 1),
+            eq != std::string::npos, "test");
+  }
+  LC_RETURN_IF_ERROR(set.Apply(raw));
+  return raw.CheckAllConsumed("test");
+}
+
+TEST(OltpOptions, DefaultsAreSysbenchs) {
+  OltpOptions o;
+  ASSERT_TRUE(ApplyArgs(OltpKind::kReadWrite, o, {}).ok());
+  EXPECT_EQ(o.tables, 1);
+  EXPECT_EQ(o.table_size, 10000);
+  EXPECT_EQ(o.range_size, 100);
+  EXPECT_EQ(o.point_selects, 10);
+  EXPECT_EQ(o.simple_ranges, 1);
+  EXPECT_EQ(o.sum_ranges, 1);
+  EXPECT_EQ(o.order_ranges, 1);
+  EXPECT_EQ(o.distinct_ranges, 1);
+  EXPECT_EQ(o.index_updates, 1);
+  EXPECT_EQ(o.non_index_updates, 1);
+  EXPECT_EQ(o.delete_inserts, 1);
+  EXPECT_TRUE(o.range_selects);
+  EXPECT_TRUE(o.auto_inc);
+  EXPECT_FALSE(o.skip_trx);
+  EXPECT_FALSE(o.secondary);
+  EXPECT_TRUE(o.create_secondary);
+  EXPECT_EQ(o.mysql_storage_engine, "innodb");
+  EXPECT_EQ(o.reconnect(), ReconnectMode::kSession);
+  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kReadWrite, o, 1).ok());
+}
+
+TEST(OltpOptions, SysbenchNamesSet) {
+  OltpOptions o;
+  ASSERT_TRUE(ApplyArgs(OltpKind::kReadWrite, o,
+                        {"tables=4", "table-size=500", "range-size=10", "point-selects=3",
+                         "skip-trx=on", "range-selects=off", "delete-inserts=2",
+                         "mysql-storage-engine=myisam", "auto-inc=off"})
+                  .ok());
+  EXPECT_EQ(o.tables, 4);
+  EXPECT_EQ(o.table_size, 500);
+  EXPECT_EQ(o.range_size, 10);
+  EXPECT_EQ(o.point_selects, 3);
+  EXPECT_TRUE(o.skip_trx);
+  EXPECT_FALSE(o.range_selects);
+  EXPECT_EQ(o.delete_inserts, 2);
+  EXPECT_EQ(o.mysql_storage_engine, "myisam");
+  EXPECT_FALSE(o.auto_inc);
+}
+
+TEST(OltpOptions, LegacyNamesAreAliases) {
+  OltpOptions o;
+  ASSERT_TRUE(ApplyArgs(OltpKind::kLegacy, o,
+                        {"oltp-tables-count=4", "oltp-table-size=500000",
+                         "oltp-point-selects=1000", "oltp-range-size=1000",
+                         "oltp-index-updates=1000", "oltp-non-index-updates=7",
+                         "oltp-skip-trx=on", "oltp-test-mode=complex", "oltp-read-only=off",
+                         "oltp-reconnect-mode=transaction", "oltp-connect-delay=100",
+                         "oltp-user-delay-min=10", "oltp-user-delay-max=20",
+                         "mysql-table-engine=innodb"})
+                  .ok());
+  EXPECT_EQ(o.tables, 4);
+  EXPECT_EQ(o.table_size, 500000);
+  EXPECT_EQ(o.point_selects, 1000);
+  EXPECT_EQ(o.range_size, 1000);
+  EXPECT_EQ(o.index_updates, 1000);
+  EXPECT_EQ(o.non_index_updates, 7);
+  EXPECT_TRUE(o.skip_trx);
+  EXPECT_EQ(o.reconnect(), ReconnectMode::kTransaction);
+  EXPECT_EQ(o.connect_delay_us, 100);
+  EXPECT_EQ(o.user_delay_min_us, 10);
+  EXPECT_EQ(o.user_delay_max_us, 20);
+  EXPECT_TRUE(o.has_think_time());
+  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kLegacy, o, 16).ok());
+}
+
+TEST(OltpOptions, LegacyTestModeMapsToAMix) {
+  struct Case {
+    std::vector<std::string> args;
+    OltpKind mix;
+    bool trx;
+  };
+  const std::vector<Case> cases = {
+      {{}, OltpKind::kReadWrite, true},
+      {{"oltp-test-mode=complex"}, OltpKind::kReadWrite, true},
+      {{"oltp-test-mode=complex", "oltp-read-only=on"}, OltpKind::kReadOnly, true},
+      {{"oltp-test-mode=simple"}, OltpKind::kPointSelect, false},
+      {{"oltp-test-mode=nontrx"}, OltpKind::kPointSelect, false},
+      {{"oltp-test-mode=complex", "oltp-skip-trx=on"}, OltpKind::kReadWrite, false},
+  };
+  for (const Case& c : cases) {
+    OltpOptions o;
+    ASSERT_TRUE(ApplyArgs(OltpKind::kLegacy, o, c.args).ok());
+    const OltpPlan plan = MakeOltpPlan(OltpKind::kLegacy, o);
+    EXPECT_EQ(plan.kind, c.mix) << ::testing::PrintToString(c.args);
+    EXPECT_EQ(plan.transaction, c.trx) << ::testing::PrintToString(c.args);
+  }
+  OltpOptions o;
+  o.test_mode = "nontrx";
+  EXPECT_EQ(ResolveLegacyMix(OltpKind::kLegacy, o), OltpKind::kPointSelect);
+  EXPECT_TRUE(o.skip_trx);
+  OltpOptions other;
+  EXPECT_EQ(ResolveLegacyMix(OltpKind::kDelete, other), OltpKind::kDelete);
+}
+
+TEST(OltpOptions, LegacyModeOptionsOnlyOnTheLegacyTest) {
+  OltpOptions o;
+  OptionSet set("oltp_read_write");
+  RegisterOltpOptions(OltpKind::kReadWrite, o, set);
+  EXPECT_EQ(set.Find("oltp-test-mode"), nullptr);
+  EXPECT_EQ(set.Find("oltp-read-only"), nullptr);
+  EXPECT_NE(set.Find("oltp-user-delay-max"), nullptr);
+  OptionSet point("oltp_point_select");
+  RegisterOltpOptions(OltpKind::kPointSelect, o, point);
+  EXPECT_EQ(point.Find("range-size"), nullptr);
+  EXPECT_EQ(point.Find("index-updates"), nullptr);
+  EXPECT_NE(point.Find("table-size"), nullptr);
+  OptionSet rp("select_random_points");
+  RegisterOltpOptions(OltpKind::kRandomPoints, o, rp);
+  EXPECT_NE(rp.Find("random-points"), nullptr);
+  OptionSet rr("select_random_ranges");
+  RegisterOltpOptions(OltpKind::kRandomRanges, o, rr);
+  EXPECT_NE(rr.Find("number-of-ranges"), nullptr);
+  EXPECT_NE(rr.Find("delta"), nullptr);
+}
+
+TEST(OltpOptions, BadValuesNameTheOption) {
+  struct Case {
+    OltpKind kind;
+    std::vector<std::string> args;
+    std::string expect;
+  };
+  const std::vector<Case> cases = {
+      {OltpKind::kReadWrite, {"tables=0"}, "--tables=0"},
+      {OltpKind::kReadWrite, {"table-size=0"}, "--table-size=0"},
+      {OltpKind::kReadWrite, {"table-size=50", "range-size=100"}, "--range-size=100 is larger"},
+      {OltpKind::kReadOnly, {"range-size=0"}, "--range-size=0"},
+      {OltpKind::kRandomPoints, {"tables=2"}, "one table"},
+      {OltpKind::kRandomRanges, {"tables=3"}, "one table"},
+      {OltpKind::kReadWrite, {"oltp-user-delay-min=20", "oltp-user-delay-max=10"}, "larger"},
+      {OltpKind::kReadWrite, {"oltp-user-delay-min=20"}, "needs --oltp-user-delay-max"},
+      {OltpKind::kReadWrite, {"mysql-storage-engine=inno db"}, "--mysql-storage-engine"},
+      {OltpKind::kLegacy, {"oltp-table-size=10", "oltp-range-size=11"}, "--range-size=11"},
+  };
+  for (const Case& c : cases) {
+    OltpOptions o;
+    ASSERT_TRUE(ApplyArgs(c.kind, o, c.args).ok()) << ::testing::PrintToString(c.args);
+    const Status s = ValidateOltpOptions(c.kind, o, 1);
+    ASSERT_FALSE(s.ok()) << ::testing::PrintToString(c.args);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find(c.expect), std::string::npos) << s.message();
+    EXPECT_EQ(s.message().find('\n'), std::string::npos) << s.message();
+  }
+}
+
+TEST(OltpOptions, RangeSizeIsFineWithoutRanges) {
+  // Tests without range selects do not care about --range-size.
+  OltpOptions o;
+  o.table_size = 10;
+  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kPointSelect, o, 1).ok());
+  OltpOptions rw;
+  rw.table_size = 10;
+  rw.range_selects = false;
+  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kReadWrite, rw, 1).ok());
+  // The legacy simple mode runs point selects only.
+  OltpOptions legacy;
+  legacy.table_size = 10;
+  legacy.test_mode = "simple";
+  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kLegacy, legacy, 1).ok());
+}
+
+TEST(OltpOptions, KindNames) {
+  std::vector<std::string> names;
+  for (OltpKind k : AllOltpKinds()) names.emplace_back(OltpKindName(k));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "oltp_read_only", "oltp_read_write", "oltp_write_only",
+                       "oltp_point_select", "oltp_update_index", "oltp_update_non_index",
+                       "oltp_insert", "oltp_delete", "select_random_points",
+                       "select_random_ranges", "bulk_insert", "oltp"}));
+}
+
+}  // namespace
+}  // namespace loadcell
