@@ -1,10 +1,9 @@
 #include "cli/progress.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <string>
-
-#include <fmt/format.h>
 
 namespace loadcell {
 namespace {
@@ -25,8 +24,9 @@ class LiveStatus final : public Reporter {
 
   void OnStatus(const IntervalSnapshot& s) override {
     events_ += s.events;
-    std::string line = time_limit_s_ > 0 ? fmt::format("[ {:.1f}s / {:g}s ]", s.t_end_s, time_limit_s_)
-                                         : fmt::format("[ {:.1f}s ]", s.t_end_s);
+    std::string line = time_limit_s_ > 0
+                           ? fmt::format("[ {:.1f}s / {:g}s ]", s.t_end_s, time_limit_s_)
+                           : fmt::format("[ {:.1f}s ]", s.t_end_s);
     const double eps = s.duration_s > 0 ? static_cast<double>(s.events) / s.duration_s : 0;
     line += fmt::format(" {} events/s, {} events", Grouped(static_cast<uint64_t>(eps + 0.5)),
                         Grouped(events_));
@@ -62,7 +62,8 @@ Result<bool> TakeQuietOption(RawOptions& options) {
   o->consumed = true;
   if (!o->has_value) return true;
   Result<bool> v = ParseBool(o->value);
-  if (!v.ok()) return Status::InvalidArgument(o->spelled + "=" + o->value + ": " + v.status().message());
+  if (!v.ok())
+    return Status::InvalidArgument(o->spelled + "=" + o->value + ": " + v.status().message());
   return *v;
 }
 

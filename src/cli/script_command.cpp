@@ -36,10 +36,10 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   }
   if (test != nullptr) test->consumed = true;
   if (rest.size() > 1) {
-    return Fail(err,
-                Status::InvalidArgument("unexpected argument '" + rest[1] + "' after '" +
-                                        rest[0] + "'"),
-                kExitUsage);
+    return Fail(
+        err,
+        Status::InvalidArgument("unexpected argument '" + rest[1] + "' after '" + rest[0] + "'"),
+        kExitUsage);
   }
   std::string command = rest.empty() ? "run" : rest[0];
   if (RawOption* h = cl.options.Find("help"); h != nullptr) {
@@ -51,9 +51,8 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   if (!rest.empty()) argv.push_back(rest[0]);
   Result<std::unique_ptr<LuaScriptWorkload>> loaded = LoadLuaScript(path, command, argv);
   if (!loaded.ok()) {
-    return Fail(err, loaded.status(), loaded.status().code() == StatusCode::kNotFound
-                                          ? kExitUsage
-                                          : kExitRunFailed);
+    return Fail(err, loaded.status(),
+                loaded.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRunFailed);
   }
   LuaScriptWorkload* script = loaded->get();
   auto setup = std::make_unique<TestSetup>(script->Name());
@@ -88,8 +87,7 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
     script->SetUndeclaredOptions(undeclared);
   }
   if (s.ok()) {
-    s = cl.options.CheckAllConsumed("for script '" + path + "'; see 'loadcell " + path +
-                                    " help'");
+    s = cl.options.CheckAllConsumed("for script '" + path + "'; see 'loadcell " + path + " help'");
   }
   if (s.ok()) s = setup->cfg.Finalize(setup->general);
   if (s.ok()) {

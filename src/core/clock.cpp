@@ -49,7 +49,8 @@ TickSource MakeBest() {
   TickSource src;
   src.description = "CLOCK_MONOTONIC";
 #if LOADCELL_HAVE_TSC
-  std::string cs = ReadFirstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string cs =
+      ReadFirstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource");
   if (cs != "tsc" || !CpuHasFlags()) return src;
   // Calibrate over ~20 ms, bracketing each TSC read by two clock reads.
   auto pair = []() {

@@ -42,15 +42,15 @@ Result<int64_t> ParseInt(std::string_view text);
 Result<double> ParseDouble(std::string_view text);
 Result<uint64_t> ParseSize(std::string_view text);
 Result<double> ParseSeconds(std::string_view text);  // returns seconds
-std::string FormatSize(uint64_t bytes);             // 16384 -> "16K", 1000 -> "1000"
+std::string FormatSize(uint64_t bytes);              // 16384 -> "16K", 1000 -> "1000"
 
 // One `--name=value` as given by the user.
 struct RawOption {
-  std::string name;       // normalised
-  std::string spelled;    // as the user wrote it, for messages ("--num-threads")
-  std::string value;      // empty when has_value is false
+  std::string name;     // normalised
+  std::string spelled;  // as the user wrote it, for messages ("--num-threads")
+  std::string value;    // empty when has_value is false
   bool has_value = false;
-  std::string origin;     // "command line" or "config file PATH line N"
+  std::string origin;  // "command line" or "config file PATH line N"
   bool consumed = false;
 };
 
@@ -76,16 +76,16 @@ class OptionSpec {
   OptionSpec(std::string name, OptionType type, std::string help);
 
   // Chainable modifiers, used at registration.
-  OptionSpec& Alias(std::string legacy_name);        // e.g. "num-threads"
-  OptionSpec& Min(double v);                         // inclusive
-  OptionSpec& Max(double v);                         // inclusive
-  OptionSpec& PowerOfTwo();                          // size/int must be 2^k
-  OptionSpec& Choices(std::vector<std::string> c);   // enum and list items
-  OptionSpec& Unit(std::string unit);                // shown in help ("ms", "bytes")
+  OptionSpec& Alias(std::string legacy_name);       // e.g. "num-threads"
+  OptionSpec& Min(double v);                        // inclusive
+  OptionSpec& Max(double v);                        // inclusive
+  OptionSpec& PowerOfTwo();                         // size/int must be 2^k
+  OptionSpec& Choices(std::vector<std::string> c);  // enum and list items
+  OptionSpec& Unit(std::string unit);               // shown in help ("ms", "bytes")
   // Extra check run after parsing; returns a message naming what is valid,
   // or an empty string when the value is fine.
   OptionSpec& Check(std::function<std::string()> check);
-  OptionSpec& Hidden();                              // not listed in help
+  OptionSpec& Hidden();  // not listed in help
   // The value is a secret (a password): ValueText() never shows it.
   OptionSpec& Secret();
 

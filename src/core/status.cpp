@@ -6,17 +6,28 @@ namespace loadcell {
 
 std::string_view StatusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "ok";
-    case StatusCode::kInvalidArgument: return "invalid argument";
-    case StatusCode::kNotFound: return "not found";
-    case StatusCode::kFailedPrecondition: return "failed precondition";
-    case StatusCode::kAlreadyExists: return "already exists";
-    case StatusCode::kIoError: return "I/O error";
-    case StatusCode::kUnavailable: return "unavailable";
-    case StatusCode::kResourceExhausted: return "resource exhausted";
-    case StatusCode::kCancelled: return "cancelled";
-    case StatusCode::kInternal: return "internal error";
-    case StatusCode::kUnimplemented: return "unimplemented";
+    case StatusCode::kOk:
+      return "ok";
+    case StatusCode::kInvalidArgument:
+      return "invalid argument";
+    case StatusCode::kNotFound:
+      return "not found";
+    case StatusCode::kFailedPrecondition:
+      return "failed precondition";
+    case StatusCode::kAlreadyExists:
+      return "already exists";
+    case StatusCode::kIoError:
+      return "I/O error";
+    case StatusCode::kUnavailable:
+      return "unavailable";
+    case StatusCode::kResourceExhausted:
+      return "resource exhausted";
+    case StatusCode::kCancelled:
+      return "cancelled";
+    case StatusCode::kInternal:
+      return "internal error";
+    case StatusCode::kUnimplemented:
+      return "unimplemented";
   }
   return "unknown";
 }
@@ -30,14 +41,23 @@ std::string Status::ToString() const {
 Status PosixError(std::string_view context, int err) {
   StatusCode code = StatusCode::kIoError;
   switch (err) {
-    case ENOENT: code = StatusCode::kNotFound; break;
-    case EEXIST: code = StatusCode::kAlreadyExists; break;
+    case ENOENT:
+      code = StatusCode::kNotFound;
+      break;
+    case EEXIST:
+      code = StatusCode::kAlreadyExists;
+      break;
     case ENOSPC:
     case EFBIG:
     case EDQUOT:
-    case ENOMEM: code = StatusCode::kResourceExhausted; break;
-    case EINTR: code = StatusCode::kCancelled; break;
-    default: break;
+    case ENOMEM:
+      code = StatusCode::kResourceExhausted;
+      break;
+    case EINTR:
+      code = StatusCode::kCancelled;
+      break;
+    default:
+      break;
   }
   return Status(code, std::string(context), err);
 }

@@ -16,11 +16,11 @@ enum class StatusCode {
   kNotFound,            // a named thing does not exist (also usage, exit 2)
   kFailedPrecondition,  // e.g. `run` before `prepare` (exit 2)
   kAlreadyExists,
-  kIoError,             // an operating-system call failed (exit 1)
-  kUnavailable,         // a server or device is not reachable (exit 1)
-  kResourceExhausted,   // ENOSPC and friends (exit 1)
-  kCancelled,           // the user interrupted (exit 130)
-  kInternal,            // a bug (exit 1)
+  kIoError,            // an operating-system call failed (exit 1)
+  kUnavailable,        // a server or device is not reachable (exit 1)
+  kResourceExhausted,  // ENOSPC and friends (exit 1)
+  kCancelled,          // the user interrupted (exit 130)
+  kInternal,           // a bug (exit 1)
   kUnimplemented,
 };
 
@@ -35,10 +35,16 @@ class [[nodiscard]] Status {
       : code_(code), err_(err), message_(std::move(message)) {}
 
   static Status Ok() { return Status(); }
-  static Status InvalidArgument(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }
+  static Status InvalidArgument(std::string m) {
+    return {StatusCode::kInvalidArgument, std::move(m)};
+  }
   static Status NotFound(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
-  static Status FailedPrecondition(std::string m) { return {StatusCode::kFailedPrecondition, std::move(m)}; }
-  static Status IoError(std::string m, int err = 0) { return {StatusCode::kIoError, std::move(m), err}; }
+  static Status FailedPrecondition(std::string m) {
+    return {StatusCode::kFailedPrecondition, std::move(m)};
+  }
+  static Status IoError(std::string m, int err = 0) {
+    return {StatusCode::kIoError, std::move(m), err};
+  }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
   static Status Cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
   static Status Unimplemented(std::string m) { return {StatusCode::kUnimplemented, std::move(m)}; }
@@ -70,8 +76,8 @@ int ExitCodeFor(const Status& s);
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
-  Result(Status status) : v_(std::move(status)) {}   // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return v_.index() == 0; }
   const Status& status() const {
@@ -92,10 +98,10 @@ class [[nodiscard]] Result {
 #define LC_CONCAT_INNER_(a, b) a##b
 #define LC_CONCAT_(a, b) LC_CONCAT_INNER_(a, b)
 
-#define LC_RETURN_IF_ERROR(expr)              \
-  do {                                        \
-    ::loadcell::Status lc_status_ = (expr);   \
-    if (!lc_status_.ok()) return lc_status_;  \
+#define LC_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::loadcell::Status lc_status_ = (expr);  \
+    if (!lc_status_.ok()) return lc_status_; \
   } while (0)
 
 #define LC_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \

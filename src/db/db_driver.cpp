@@ -1,12 +1,12 @@
 #include "db/db_driver.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "db/drivers.h"
 
@@ -59,8 +59,7 @@ void DbStatement::Bind(int index, const DbValue& v) {
   }
 }
 
-DbError DbStatement::Execute(std::span<const DbValue> params, DbExecResult& result,
-                             DbRows* rows) {
+DbError DbStatement::Execute(std::span<const DbValue> params, DbExecResult& result, DbRows* rows) {
   for (size_t i = 0; i < params.size(); ++i) Bind(static_cast<int>(i), params[i]);
   return Execute(result, rows);
 }
@@ -334,12 +333,24 @@ TextRowInfo AppendTextRow(std::string& out, std::span<const DbValue> values, boo
         for (char c : v.s) {
           const char* esc = nullptr;
           switch (c) {
-            case '\\': esc = "\\\\"; break;
-            case '\t': esc = "\\t"; break;
-            case '\n': esc = "\\n"; break;
-            case '\r': esc = "\\r"; break;
-            case '\0': esc = mysql ? "\\0" : "\\000"; break;
-            default: out += c; continue;
+            case '\\':
+              esc = "\\\\";
+              break;
+            case '\t':
+              esc = "\\t";
+              break;
+            case '\n':
+              esc = "\\n";
+              break;
+            case '\r':
+              esc = "\\r";
+              break;
+            case '\0':
+              esc = mysql ? "\\0" : "\\000";
+              break;
+            default:
+              out += c;
+              continue;
           }
           out += esc;
           info.escaped = true;
@@ -507,17 +518,17 @@ Result<DbIgnoreList> DbIgnoreList::Parse(const std::vector<std::string>& items) 
       list.all_ = true;
       continue;
     }
-    const bool digits = std::all_of(item.begin(), item.end(),
-                                    [](char c) { return c >= '0' && c <= '9'; });
-    const bool state = item.size() == 5 && std::all_of(item.begin(), item.end(), [](char c) {
-                         return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
-                                (c >= 'a' && c <= 'z');
-                       });
+    const bool digits =
+        std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool state =
+        item.size() == 5 && std::all_of(item.begin(), item.end(), [](char c) {
+          return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+        });
     if (!digits && !state) {
-      return Status::InvalidArgument(fmt::format(
-          "item '{}': not an error number, a five-character SQLSTATE, 'all' "
-          "or 'none'",
-          raw));
+      return Status::InvalidArgument(
+          fmt::format("item '{}': not an error number, a five-character SQLSTATE, 'all' "
+                      "or 'none'",
+                      raw));
     }
     if (digits && item.size() <= 9) list.codes_.push_back(std::stoi(item));
     if (state) {

@@ -117,8 +117,7 @@ class DbStatement {
   virtual DbError Execute(DbExecResult& result, DbRows* rows = nullptr) = 0;
 
   // Binds `params` in order, then Execute.
-  DbError Execute(std::span<const DbValue> params, DbExecResult& result,
-                  DbRows* rows = nullptr);
+  DbError Execute(std::span<const DbValue> params, DbExecResult& result, DbRows* rows = nullptr);
   DbError Execute(const std::vector<DbValue>& params, DbExecResult& result,
                   DbRows* rows = nullptr) {
     return Execute(std::span<const DbValue>(params), result, rows);
@@ -167,8 +166,8 @@ std::optional<size_t> FirstFailingWarning(const DbRows& warnings);
 struct DbCapabilities {
   bool prepared_statements = true;  // server-side (false with --db-ps-mode=disable)
   bool multi_row_insert = true;
-  bool transactions = true;         // BEGIN/COMMIT are meaningful
-  std::string bulk_insert;          // "COPY", "multi-row INSERT", ...
+  bool transactions = true;  // BEGIN/COMMIT are meaningful
+  std::string bulk_insert;   // "COPY", "multi-row INSERT", ...
 };
 
 class DbDriver;
@@ -243,8 +242,8 @@ Result<std::unique_ptr<DbDriver>> MakeDbDriver(const std::string& name);
 
 // The general database options, registered by a workload that uses a driver.
 struct DbOptions {
-  std::string driver;             // --db-driver; "" = choose from the options given
-  std::string ps_mode = "auto";   // --db-ps-mode: auto | disable
+  std::string driver;            // --db-driver; "" = choose from the options given
+  std::string ps_mode = "auto";  // --db-ps-mode: auto | disable
 };
 void RegisterDbOptions(OptionSet& opts, DbOptions* out);
 

@@ -1,10 +1,9 @@
 #include "db/dynamic_lib.h"
 
 #include <dlfcn.h>
+#include <fmt/format.h>
 
 #include <string>
-
-#include <fmt/format.h>
 
 namespace loadcell {
 namespace {
@@ -24,9 +23,9 @@ std::string LastDlError() {
 void* OpenLibrary(const char* soname, const char* package, Status& status) {
   void* handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    status = Status(StatusCode::kUnavailable,
-                    fmt::format("cannot load {} (install the {} package): {}", soname, package,
-                                LastDlError()));
+    status = Status(
+        StatusCode::kUnavailable,
+        fmt::format("cannot load {} (install the {} package): {}", soname, package, LastDlError()));
   }
   return handle;
 }

@@ -22,7 +22,7 @@ enum class IoOp : uint8_t { kRead, kWrite, kFsync, kFdatasync };
 
 struct IoRequest {
   IoOp op = IoOp::kRead;
-  int file = 0;          // index into the files given to Open()
+  int file = 0;  // index into the files given to Open()
   uint64_t offset = 0;
   uint32_t length = 0;
   void* buffer = nullptr;  // aligned as Capabilities().buffer_alignment says
@@ -38,7 +38,7 @@ struct IoCompletion {
 };
 
 struct IoCapabilities {
-  bool asynchronous = false;    // can keep several requests in flight
+  bool asynchronous = false;  // can keep several requests in flight
   uint32_t max_queue_depth = 1;
   uint32_t buffer_alignment = 1;  // bytes; 4096 for O_DIRECT-friendly buffers
   bool needs_direct = false;      // libaio is only asynchronous with O_DIRECT
@@ -46,7 +46,7 @@ struct IoCapabilities {
 
 struct IoFile {
   std::string path;
-  int fd = -1;          // opened by the caller through FileSystem
+  int fd = -1;  // opened by the caller through FileSystem
   uint64_t size = 0;
 };
 

@@ -99,8 +99,9 @@ class IoUringEngine final : public IoEngine {
 
     fds_.clear();
     for (const IoFile& f : files) fds_.push_back(f.fd);
-    fixed_files_ = !fds_.empty() &&
-                   io_uring_register_files(&ring_, fds_.data(), static_cast<unsigned>(fds_.size())) == 0;
+    fixed_files_ =
+        !fds_.empty() &&
+        io_uring_register_files(&ring_, fds_.data(), static_cast<unsigned>(fds_.size())) == 0;
     cqes_.assign(std::max<size_t>(2 * static_cast<size_t>(depth_), 16), nullptr);
     inflight_ = 0;
     return Status::Ok();

@@ -55,8 +55,8 @@ class LibaioEngine final : public IoEngine {
     }
     depth_ = opts.queue_depth == 0 ? 1 : opts.queue_depth;
     if (depth_ > kMaxDepth) {
-      return Status::InvalidArgument("libaio queue depth " + std::to_string(depth_) +
-                                     " is above " + std::to_string(kMaxDepth));
+      return Status::InvalidArgument("libaio queue depth " + std::to_string(depth_) + " is above " +
+                                     std::to_string(kMaxDepth));
     }
     ctx_ = nullptr;
     int ret = io_setup(static_cast<int>(depth_), &ctx_);
@@ -162,8 +162,8 @@ class LibaioEngine final : public IoEngine {
         ts.tv_sec = left / kNanosPerSecond;
         ts.tv_nsec = left % kNanosPerSecond;
       }
-      int n = io_getevents(ctx_, static_cast<long>(want), static_cast<long>(room), events_.data(),
-                           tsp);
+      int n =
+          io_getevents(ctx_, static_cast<long>(want), static_cast<long>(room), events_.data(), tsp);
       if (n == -EINTR) continue;
       if (n < 0) return PosixError("io_getevents", -n);
       for (int j = 0; j < n; ++j) {

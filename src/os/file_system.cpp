@@ -8,8 +8,8 @@
 
 #include <cerrno>
 #include <climits>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -38,30 +38,14 @@ struct FsMagic {
 };
 constexpr FsMagic kFsMagics[] = {
     {0xEF53, "ext4"},  // ext2/3/4 share it; refined from mountinfo
-    {0x58465342, "xfs"},
-    {0x9123683E, "btrfs"},
-    {0x01021994, "tmpfs"},
-    {0x858458F6, "ramfs"},
-    {0x794C7630, "overlay"},
-    {0x6969, "nfs"},
-    {0x2FC12FC1, "zfs"},
-    {0xF2F52010, "f2fs"},
-    {0xCA451A4E, "bcachefs"},
-    {0x3153464A, "jfs"},
-    {0x52654973, "reiserfs"},
-    {0x65735546, "fuse"},
-    {0xFE534D42, "smb2"},
-    {0xFF534D42, "cifs"},
-    {0x01021997, "9p"},
-    {0x00C36400, "ceph"},
-    {0x01161970, "gfs2"},
-    {0x7461636F, "ocfs2"},
-    {0x0BD00BD0, "lustre"},
-    {0x5346544E, "ntfs"},
-    {0x4D44, "vfat"},
-    {0x2011BAB0, "exfat"},
-    {0x73717368, "squashfs"},
-    {0x9FA0, "proc"},
+    {0x58465342, "xfs"},    {0x9123683E, "btrfs"},    {0x01021994, "tmpfs"},
+    {0x858458F6, "ramfs"},  {0x794C7630, "overlay"},  {0x6969, "nfs"},
+    {0x2FC12FC1, "zfs"},    {0xF2F52010, "f2fs"},     {0xCA451A4E, "bcachefs"},
+    {0x3153464A, "jfs"},    {0x52654973, "reiserfs"}, {0x65735546, "fuse"},
+    {0xFE534D42, "smb2"},   {0xFF534D42, "cifs"},     {0x01021997, "9p"},
+    {0x00C36400, "ceph"},   {0x01161970, "gfs2"},     {0x7461636F, "ocfs2"},
+    {0x0BD00BD0, "lustre"}, {0x5346544E, "ntfs"},     {0x4D44, "vfat"},
+    {0x2011BAB0, "exfat"},  {0x73717368, "squashfs"}, {0x9FA0, "proc"},
     {0x62656572, "sysfs"},
 };
 
@@ -344,8 +328,6 @@ Status FaultInjectingFileSystem::CheckWritableDir(const std::string& path) {
   return base_.CheckWritableDir(path);
 }
 
-std::string FaultInjectingFileSystem::FsType(const std::string& path) {
-  return base_.FsType(path);
-}
+std::string FaultInjectingFileSystem::FsType(const std::string& path) { return base_.FsType(path); }
 
 }  // namespace loadcell

@@ -2,11 +2,11 @@
 // arrives), then a final row whose time_s is "total". Columns are listed in
 // docs/report.md. Every row has the same number of fields.
 
+#include <fmt/format.h>
+
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "report/format.h"
 #include "report/reporter.h"

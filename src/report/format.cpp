@@ -1,9 +1,9 @@
 #include "report/format.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace loadcell::report_internal {
 
@@ -34,9 +34,7 @@ std::vector<double> ReportedPercentiles(double chosen, bool with_extreme) {
 
 double Finite(double v) { return std::isfinite(v) ? v : 0; }
 
-double MeanNs(const LatencyHistogram& h) {
-  return h.Count() == 0 ? 0 : Finite(h.moments().Mean());
-}
+double MeanNs(const LatencyHistogram& h) { return h.Count() == 0 ? 0 : Finite(h.moments().Mean()); }
 
 double StdDevNs(const LatencyHistogram& h) {
   return h.Count() == 0 ? 0 : Finite(h.moments().StdDev());

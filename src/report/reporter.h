@@ -37,11 +37,21 @@ std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w, 
 class MultiReporter final : public Reporter {
  public:
   void Add(std::unique_ptr<Reporter> r) { reporters_.push_back(std::move(r)); }
-  void OnStart(const Manifest& m) override { for (auto& r : reporters_) r->OnStart(m); }
-  void OnInterval(const IntervalSnapshot& s) override { for (auto& r : reporters_) r->OnInterval(s); }
-  void OnCheckpoint(const RunResult& x) override { for (auto& r : reporters_) r->OnCheckpoint(x); }
-  void OnStatus(const IntervalSnapshot& s) override { for (auto& r : reporters_) r->OnStatus(s); }
-  void OnEnd(const RunResult& x) override { for (auto& r : reporters_) r->OnEnd(x); }
+  void OnStart(const Manifest& m) override {
+    for (auto& r : reporters_) r->OnStart(m);
+  }
+  void OnInterval(const IntervalSnapshot& s) override {
+    for (auto& r : reporters_) r->OnInterval(s);
+  }
+  void OnCheckpoint(const RunResult& x) override {
+    for (auto& r : reporters_) r->OnCheckpoint(x);
+  }
+  void OnStatus(const IntervalSnapshot& s) override {
+    for (auto& r : reporters_) r->OnStatus(s);
+  }
+  void OnEnd(const RunResult& x) override {
+    for (auto& r : reporters_) r->OnEnd(x);
+  }
 
  private:
   std::vector<std::unique_ptr<Reporter>> reporters_;

@@ -3,13 +3,13 @@
 // percentiles, the options in force, rate and per-kind blocks) placed on
 // lines of their own.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "core/version.h"
 #include "report/format.h"
@@ -111,10 +111,10 @@ std::string HistogramTable(const LatencyHistogram& h) {
     // The row's value is the middle of its range, as the histogram reports.
     const double mid_ns = static_cast<double>(r.low) + (static_cast<double>(r.high - r.low)) / 2;
     const size_t stars =
-        max_count == 0 ? 0
-                       : static_cast<size_t>(std::llround(static_cast<double>(r.count) *
-                                                          kHistogramBarWidth /
-                                                          static_cast<double>(max_count)));
+        max_count == 0
+            ? 0
+            : static_cast<size_t>(std::llround(static_cast<double>(r.count) * kHistogramBarWidth /
+                                               static_cast<double>(max_count)));
     out += fmt::format("{:>12} |{:<{}} {}\n", FormatMs(mid_ns / kNanosPerMs, 3),
                        std::string(stars, '*'), kHistogramBarWidth, r.count);
   }
@@ -156,8 +156,8 @@ class TextReporter final : public Reporter {
                        settings_.report_interval_s);
     }
     if (m.seed_from_time) {
-      o += fmt::format("Initializing random number generator from current time (seed {})\n",
-                       m.seed);
+      o +=
+          fmt::format("Initializing random number generator from current time (seed {})\n", m.seed);
     } else {
       o += fmt::format("Initializing random number generator from seed ({}).\n", m.seed);
     }
@@ -185,12 +185,14 @@ class TextReporter final : public Reporter {
     line = stamp + fmt::format("thds: {} eps: {:4.2f}", s.threads,
                                Finite(Rate(static_cast<double>(s.events), s.duration_s)));
     if (settings_.percentile > 0) {
-      const uint64_t ns = s.latency.empty() ? 0 : s.latency[0].histogram.Percentile(settings_.percentile);
+      const uint64_t ns =
+          s.latency.empty() ? 0 : s.latency[0].histogram.Percentile(settings_.percentile);
       line += fmt::format(" lat (ms,{}%): {}", PercentileText(settings_.percentile),
                           MsOf(static_cast<double>(ns)));
     }
     if (s.errors > 0) {
-      line += fmt::format(" err/s: {:4.2f}", Finite(Rate(static_cast<double>(s.errors), s.duration_s)));
+      line +=
+          fmt::format(" err/s: {:4.2f}", Finite(Rate(static_cast<double>(s.errors), s.duration_s)));
     }
     line += "\n";
     if (rate_mode_) line += stamp + fmt::format("queue length: {}\n", s.queue);
@@ -201,8 +203,8 @@ class TextReporter final : public Reporter {
   // at each, as in sysbench); the stamp is the time since the start.
   void OnCheckpoint(const RunResult& r) override {
     checkpoint_elapsed_s_ += Finite(r.total_time_s);
-    out_ << IntervalStamp(checkpoint_elapsed_s_, 1) << "Checkpoint report:\n" << EndReport(r)
-         << std::flush;
+    out_ << IntervalStamp(checkpoint_elapsed_s_, 1) << "Checkpoint report:\n"
+         << EndReport(r) << std::flush;
   }
 
   void OnEnd(const RunResult& r) override { out_ << EndReport(r) << std::flush; }

@@ -37,7 +37,9 @@ class alignas(64) ThreadRecorder {
   void AddBusy(uint64_t ns) {
     busy_ns_.store(busy_ns_.load(std::memory_order_relaxed) + ns, std::memory_order_relaxed);
   }
-  void AddError() { errors_.store(errors_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+  void AddError() {
+    errors_.store(errors_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 
   // Any thread.
   int kinds() const { return static_cast<int>(hist_.size()); }

@@ -8,7 +8,10 @@
 namespace loadcell {
 
 void RunConfig::RegisterOptions(OptionSet& opts) {
-  opts.Int("threads", &threads, 1, "number of threads to use").Alias("num-threads").Min(1).Max(100000);
+  opts.Int("threads", &threads, 1, "number of threads to use")
+      .Alias("num-threads")
+      .Min(1)
+      .Max(100000);
   opts.Int("events", &events, 0, "limit for the total number of events (0: no limit)")
       .Alias("max-requests")
       .Min(0);
@@ -41,9 +44,9 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
       .Min(0)
       .Max(100);
   opts.Bool("histogram", &histogram, false, "print the latency histogram in the report");
-  opts.Int("rand-seed", &seed, 0, "seed for the random number generators (0: from the clock)").Min(0);
-  opts.Enum("rand-type", &rand.type, "special", DistributionNames(),
-            "random numbers distribution");
+  opts.Int("rand-seed", &seed, 0, "seed for the random number generators (0: from the clock)")
+      .Min(0);
+  opts.Enum("rand-type", &rand.type, "special", DistributionNames(), "random numbers distribution");
   opts.Int("rand-spec-iter", &rand.spec_iter, 12,
            "number of iterations for the gaussian and special distributions")
       .Min(1);
@@ -59,8 +62,7 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
       .Check([this]() -> std::string {
         return rand.pareto_h > 0 && rand.pareto_h < 1 ? "" : "must be between 0 and 1 (exclusive)";
       });
-  opts.Double("rand-zipfian-exp", &rand.zipfian_exp, 0.8,
-              "exponent of the zipfian distribution")
+  opts.Double("rand-zipfian-exp", &rand.zipfian_exp, 0.8, "exponent of the zipfian distribution")
       .Check([this]() -> std::string { return rand.zipfian_exp > 0 ? "" : "must be above 0"; });
   opts.String("forced-shutdown", &forced_shutdown, "off",
               "seconds to wait after the --time limit before forcing shutdown, N% of --time, "

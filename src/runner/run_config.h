@@ -12,24 +12,24 @@ namespace loadcell {
 
 struct RunConfig {
   int64_t threads = 1;
-  double time_s = 10;          // 0: no limit
-  int64_t events = 0;          // 0: no limit
-  double rate = 0;             // events/s over all threads, 0: closed loop
+  double time_s = 10;  // 0: no limit
+  int64_t events = 0;  // 0: no limit
+  double rate = 0;     // events/s over all threads, 0: closed loop
   double report_interval_s = 0;
   std::vector<std::string> report_checkpoints;  // seconds, as text
   double warmup_s = 0;
-  double percentile = 95;      // 0 turns it off
+  double percentile = 95;  // 0 turns it off
   bool histogram = false;
-  int64_t seed = 0;            // 0: from the clock (recorded in the manifest)
+  int64_t seed = 0;  // 0: from the clock (recorded in the manifest)
   DistributionConfig rand;
   std::string forced_shutdown = "off";  // off | seconds | N% of --time
   int64_t verbosity = 3;
   std::string config_file;
-  std::string format = "text";          // text|json|csv
+  std::string format = "text";  // text|json|csv
   std::string output_file;
   uint64_t thread_stack_size = 0;  // 0: system default
-  std::string clock = "auto";       // auto|monotonic: how events are timed
-  bool time_given = false;  // --time set by the user (events alone: no time cut)
+  std::string clock = "auto";      // auto|monotonic: how events are timed
+  bool time_given = false;         // --time set by the user (events alone: no time cut)
   // Not an option: set by the front end for live status and charts. Period
   // of RunObserver::OnStatus in seconds; 0: no status ticks.
   double status_interval_s = 0;

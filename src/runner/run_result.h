@@ -41,7 +41,7 @@ struct Manifest {
   double time_limit_s = 0;   // 0: none
   uint64_t event_limit = 0;  // 0: none
   double warmup_s = 0;
-  double rate = 0;           // events/s target, 0: closed loop
+  double rate = 0;  // events/s target, 0: closed loop
   std::string rand_type;
   uint64_t seed = 0;
   bool seed_from_time = false;
@@ -59,8 +59,8 @@ struct LatencyStats {
 
 // One interval of --report-interval: covers only that interval.
 struct IntervalSnapshot {
-  double t_end_s = 0;        // seconds since the measured start
-  double duration_s = 0;     // length of this interval
+  double t_end_s = 0;     // seconds since the measured start
+  double duration_s = 0;  // length of this interval
   int threads = 0;
   uint64_t events = 0;
   uint64_t errors = 0;
@@ -82,17 +82,17 @@ struct ThreadFigures {
 };
 
 struct RateFigures {
-  double target = 0;          // events/s asked for
-  double achieved = 0;        // events/s started
-  uint64_t late_events = 0;   // started more than 1 ms after intended
-  double max_lag_ms = 0;      // worst start delay
-  double final_lag_ms = 0;    // how far behind schedule at the end
+  double target = 0;         // events/s asked for
+  double achieved = 0;       // events/s started
+  uint64_t late_events = 0;  // started more than 1 ms after intended
+  double max_lag_ms = 0;     // worst start delay
+  double final_lag_ms = 0;   // how far behind schedule at the end
 };
 
 struct RunResult {
   Manifest manifest;
-  bool checkpoint = false;    // a --report-checkpoints report
-  double total_time_s = 0;    // measured time (warm-up excluded)
+  bool checkpoint = false;  // a --report-checkpoints report
+  double total_time_s = 0;  // measured time (warm-up excluded)
   uint64_t events = 0;
   uint64_t errors = 0;
   // [0]: all events (from the intended start under --rate); then per kind.
@@ -104,9 +104,9 @@ struct RunResult {
   std::vector<Metric> metrics;  // derived by the workload
   std::optional<RateFigures> rate;
   std::vector<IntervalSnapshot> intervals;
-  bool interrupted = false;     // SIGINT/SIGTERM
+  bool interrupted = false;  // SIGINT/SIGTERM
   bool forced_shutdown = false;
-  Status failure;               // the first worker error, if any
+  Status failure;  // the first worker error, if any
 };
 
 }  // namespace loadcell

@@ -53,8 +53,8 @@ void Diff(const Snapshot& now, const Snapshot& base, bool exact_min_max,
   for (size_t k = 0; k < now.kinds.size(); ++k) {
     LatencyStats ls;
     ls.kind = k < kind_names.size() ? kind_names[k] : "kind" + std::to_string(k);
-    ls.histogram = k < base.kinds.size() ? Minus(now.kinds[k], base.kinds[k], exact_min_max)
-                                         : now.kinds[k];
+    ls.histogram =
+        k < base.kinds.size() ? Minus(now.kinds[k], base.kinds[k], exact_min_max) : now.kinds[k];
     out.latency.push_back(std::move(ls));
   }
   out.events = out.latency.empty() ? 0 : out.latency[0].histogram.Count();

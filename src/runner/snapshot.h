@@ -19,7 +19,7 @@ struct Snapshot {
   std::vector<uint64_t> thread_events;
   std::vector<double> thread_latency_ns;  // per thread: sum of event times
   std::vector<double> thread_busy_ns;     // per thread: wall time running events
-  std::vector<uint64_t> counters;       // kMaxCounters, summed over threads
+  std::vector<uint64_t> counters;         // kMaxCounters, summed over threads
   uint64_t errors = 0;
 };
 

@@ -24,7 +24,7 @@ bool IsEndOfWork(const Status& s);
 struct ThreadContext {
   int thread_id = 0;
   int num_threads = 1;
-  uint64_t seed = 0;           // this thread's seed (ThreadSeed(run_seed, id))
+  uint64_t seed = 0;                           // this thread's seed (ThreadSeed(run_seed, id))
   const Distribution* distribution = nullptr;  // --rand-type over [0, 2^63)
   const DistributionConfig* distribution_config = nullptr;
   // For self-timed workers: where they record per-kind latencies and
@@ -99,7 +99,9 @@ class Workload {
   virtual std::vector<Metric> Metrics(const RunResult& r) const { return {}; }
   // Text-report pieces in sysbench's shape. Empty string: the generic form.
   virtual std::string TextSection(const RunResult& r) const { return ""; }
-  virtual std::string IntervalLine(const IntervalSnapshot& s, double percentile) const { return ""; }
+  virtual std::string IntervalLine(const IntervalSnapshot& s, double percentile) const {
+    return "";
+  }
 };
 
 }  // namespace loadcell

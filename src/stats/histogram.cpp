@@ -2,11 +2,10 @@
 
 #include <sys/mman.h>
 
-#include <cstdlib>
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 
 namespace loadcell {
 

@@ -1,12 +1,12 @@
 #include "workloads/builtin.h"
 
-#include "workloads/micro/cpu.h"
 #include "workloads/fileio/fileio.h"
+#include "workloads/micro/cpu.h"
 #include "workloads/micro/memory.h"
 #include "workloads/micro/mutex.h"
 #include "workloads/micro/null.h"
-#include "workloads/oltp/oltp.h"
 #include "workloads/micro/threads.h"
+#include "workloads/oltp/oltp.h"
 
 namespace loadcell {
 namespace {

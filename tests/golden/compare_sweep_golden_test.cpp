@@ -4,17 +4,17 @@
 //   LOADCELL_UPDATE_GOLDEN=1 golden_tests --gtest_filter='CompareSweepGolden*'
 // and review the diff.
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include <gtest/gtest.h>
-
-#include "testing/report_fixture.h"
 #include "cli/commands/compare_command.h"
 #include "cli/commands/sweep_command.h"
 #include "report/json/json_reader.h"
+#include "testing/report_fixture.h"
 
 namespace loadcell::report_test {
 namespace {
@@ -46,8 +46,7 @@ ResultData Variant(const std::string& source, double time_factor, uint64_t slow_
                    const std::string& threads = "2") {
   RunResult r = FixtureResult();
   r.total_time_s *= time_factor;
-  r.latency[0].histogram =
-      HistogramOf({{3000, 500}, {250000, 400}, {slow_ns, 90}, {15000000, 10}});
+  r.latency[0].histogram = HistogramOf({{3000, 500}, {250000, 400}, {slow_ns, 90}, {15000000, 10}});
   r.manifest.options[0].value = threads;
   FakeWorkload w;
   Result<ResultData> d = ParseResultJson(Render(Format::kJson, w, r, FixtureSettings()), source);
@@ -57,9 +56,9 @@ ResultData Variant(const std::string& source, double time_factor, uint64_t slow_
 
 TEST(CompareSweepGolden, CompareTwoResultsText) {
   std::vector<std::string> warnings;
-  std::string text = FormatComparison(
-      {{Variant("before.json", 1, 1200000)}, {Variant("after.json", 0.8, 900000)}}, "text",
-      &warnings);
+  std::string text =
+      FormatComparison({{Variant("before.json", 1, 1200000)}, {Variant("after.json", 0.8, 900000)}},
+                       "text", &warnings);
   ExpectMatchesGolden("compare_two.txt", text);
   EXPECT_TRUE(warnings.empty());
 }
@@ -77,10 +76,10 @@ TEST(CompareSweepGolden, CompareThreeResultsCsv) {
 
 TEST(CompareSweepGolden, CompareRepeatedRunsJudgesTheSpread) {
   std::vector<std::string> warnings;
-  std::string text = FormatComparison(
-      {{Variant("a1.json", 1, 1200000), Variant("a2.json", 1.02, 1250000)},
-       {Variant("b1.json", 0.8, 1150000), Variant("b2.json", 0.79, 1300000)}},
-      "text", &warnings);
+  std::string text =
+      FormatComparison({{Variant("a1.json", 1, 1200000), Variant("a2.json", 1.02, 1250000)},
+                        {Variant("b1.json", 0.8, 1150000), Variant("b2.json", 0.79, 1300000)}},
+                       "text", &warnings);
   ExpectMatchesGolden("compare_groups.txt", text);
   EXPECT_NE(text.find("beyond spread"), std::string::npos);  // events/s: ranges apart
   EXPECT_NE(text.find("within spread"), std::string::npos);  // p99: ranges overlap
@@ -107,9 +106,13 @@ SweepTable FixtureSweep(int repeat) {
   return t;
 }
 
-TEST(CompareSweepGolden, SweepText) { ExpectMatchesGolden("sweep.txt", FormatSweep(FixtureSweep(1), "text")); }
+TEST(CompareSweepGolden, SweepText) {
+  ExpectMatchesGolden("sweep.txt", FormatSweep(FixtureSweep(1), "text"));
+}
 
-TEST(CompareSweepGolden, SweepCsv) { ExpectMatchesGolden("sweep.csv", FormatSweep(FixtureSweep(1), "csv")); }
+TEST(CompareSweepGolden, SweepCsv) {
+  ExpectMatchesGolden("sweep.csv", FormatSweep(FixtureSweep(1), "csv"));
+}
 
 TEST(CompareSweepGolden, SweepRepeatedAndInterruptedText) {
   SweepTable t = FixtureSweep(3);

@@ -4,12 +4,12 @@
 //   LOADCELL_UPDATE_GOLDEN=1 golden_tests --gtest_filter='ReportGolden*'
 // and review the diff.
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "testing/report_fixture.h"
 
@@ -53,8 +53,8 @@ void ExpectMatchesGolden(const std::string& name, const std::string& actual) {
                          << " (run with LOADCELL_UPDATE_GOLDEN=1 to create it)";
   std::ostringstream want;
   want << in.rdbuf();
-  EXPECT_TRUE(want.str() == actual) << name << " differs from the golden file, "
-                                    << FirstDifference(want.str(), actual);
+  EXPECT_TRUE(want.str() == actual)
+      << name << " differs from the golden file, " << FirstDifference(want.str(), actual);
 }
 
 TEST(ReportGolden, BasicText) {

@@ -116,7 +116,7 @@ TEST(FileIoBinary, EveryModeWithEveryEngine) {
       EXPECT_EQ(r.out.find("Latency of read (ms):") != std::string::npos, reading) << what;
       EXPECT_EQ(r.out.find("Latency of write (ms):") != std::string::npos, writing) << what;
       EXPECT_EQ(r.out.find("Latency of fsync (ms):") != std::string::npos, writing) << what;
-      const std::string none = !writing ? "\nNo write or fsync events.\n"
+      const std::string none = !writing   ? "\nNo write or fsync events.\n"
                                : !reading ? "\nNo read events.\n"
                                           : "";
       if (none.empty()) {
@@ -144,8 +144,8 @@ TEST(FileIoBinary, PrepareShowsProgressUnlessQuiet) {
 TEST(FileIoBinary, IntervalLinesHaveSysbenchsShape) {
   WorkDir dir;
   ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
-  ProcessResult r = RunLoadcell(Args(dir, {"--file-test-mode=rndrw", "--time=1.2",
-                                           "--report-interval=1", "run"}));
+  ProcessResult r = RunLoadcell(
+      Args(dir, {"--file-test-mode=rndrw", "--time=1.2", "--report-interval=1", "run"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const size_t at = r.out.find("[ 1s ] reads: ");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -168,8 +168,7 @@ TEST(FileIoBinary, ValidationCatchesCorruptionBehindItsBack) {
     f.put('\x02');
   }
   ProcessResult bad =
-      RunLoadcell(Args(dir, {"--validate", "--file-test-mode=seqrd", "--events=1000",
-                             "run"}));
+      RunLoadcell(Args(dir, {"--validate", "--file-test-mode=seqrd", "--events=1000", "run"}));
   EXPECT_EQ(bad.exit_code, 1) << bad.err;
   EXPECT_NE(bad.err.find("test_file.3 at offset 28672"), std::string::npos) << bad.err;
   EXPECT_NE(bad.out.find("General statistics:"), std::string::npos) << "no report";
@@ -210,7 +209,8 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
       {"unknown engine", {"--file-io-mode=posix", "run"}, "--file-io-mode"},
       {"dir missing", {"--file-dir=" + missing, "prepare"}, "no such directory"},
       {"dir is a file", {"--file-dir=" + dir.File("user.dat"), "prepare"}, "not a directory"},
-      {"libaio without direct", {"--file-io-mode=libaio", "--file-test-mode=rndrd", "run"},
+      {"libaio without direct",
+       {"--file-io-mode=libaio", "--file-test-mode=rndrd", "run"},
        "direct"},
       {"run before prepare", {"--file-test-mode=rndrd", "run"}, "prepare' first"},
       {"no mode for run", {"run"}, "--file-test-mode"},
@@ -242,8 +242,8 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
   // A file loadcell did not create is never overwritten.
   ASSERT_EQ(RunLoadcell({"fileio", "--file-dir=" + dir.path(), "cleanup"}).exit_code, 0);
   { std::ofstream(dir.File("test_file.1")) << "user data"; }
-  r = RunLoadcell({"fileio", "--file-dir=" + dir.path(), "--file-num=2", "--file-total-size=1M",
-                   "prepare"});
+  r = RunLoadcell(
+      {"fileio", "--file-dir=" + dir.path(), "--file-num=2", "--file-total-size=1M", "prepare"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("not created by loadcell"), std::string::npos) << r.err;
   EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.1")), 9u);

@@ -123,7 +123,8 @@ TEST_F(HtmlChromiumTest, RunReportRendersEveryChart) {
   const std::string json = dir / "run.json";
   ASSERT_EQ(Shell(std::string(LOADCELL_BINARY) +
                   " cpu --time=1 --threads=2 --cpu-max-prime=3000 --report-interval=0.2"
-                  " --format=json --output-file=" + json + " --report-html=" + page + " > /dev/null"),
+                  " --format=json --output-file=" +
+                  json + " --report-html=" + page + " > /dev/null"),
             0);
   Result<ResultData> data = ReadResultFile(json);
   ASSERT_TRUE(data.ok()) << data.status().message();
@@ -160,9 +161,9 @@ TEST_F(HtmlChromiumTest, RunReportRendersEveryChart) {
 TEST_F(HtmlChromiumTest, PhoneWidthAndSweepPage) {
   TempDir dir;
   const std::string page = BuildDir() + "/sweep.html";
-  ASSERT_EQ(Shell(std::string(LOADCELL_BINARY) + " sweep --threads=1,2 --cpu-max-prime=1000,3000 --quiet" +
-                  " --output-dir=" + (dir / "out") + " --report-html=" + page +
-                  " -- cpu --time=0.2 run > /dev/null"),
+  ASSERT_EQ(Shell(std::string(LOADCELL_BINARY) +
+                  " sweep --threads=1,2 --cpu-max-prime=1000,3000 --quiet" + " --output-dir=" +
+                  (dir / "out") + " --report-html=" + page + " -- cpu --time=0.2 run > /dev/null"),
             0);
   ChromiumRun r = Chromium(page, "--dump-dom");
   ASSERT_EQ(r.exit_code, 0) << r.log;

@@ -31,10 +31,10 @@ struct Mix {
 };
 
 const Mix kMixes[] = {
-    {"oltp_read_write", 14, 4, 2},    {"oltp_read_only", 14, 0, 2},
-    {"oltp_write_only", 0, 4, 2},     {"oltp_point_select", 1, 0, 0},
-    {"oltp_insert", 0, 1, 0},         {"oltp_delete", 0, -1, -1},
-    {"oltp_update_index", 0, 1, 0},   {"oltp_update_non_index", 0, 1, 0},
+    {"oltp_read_write", 14, 4, 2},     {"oltp_read_only", 14, 0, 2},
+    {"oltp_write_only", 0, 4, 2},      {"oltp_point_select", 1, 0, 0},
+    {"oltp_insert", 0, 1, 0},          {"oltp_delete", 0, -1, -1},
+    {"oltp_update_index", 0, 1, 0},    {"oltp_update_non_index", 0, 1, 0},
     {"select_random_points", 1, 0, 0}, {"select_random_ranges", 1, 0, 0},
 };
 
@@ -106,17 +106,15 @@ TEST_P(LuaBulkInsert, RowsArrive) {
   EXPECT_FALSE(db.TableExists("sbtest1"));
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDrivers, LuaBulkInsert,
-                         ::testing::Values("sqlite", "pgsql", "mysql"));
+INSTANTIATE_TEST_SUITE_P(AllDrivers, LuaBulkInsert, ::testing::Values("sqlite", "pgsql", "mysql"));
 
 // The OLTP scripts create tables only for mysql and pgsql: on SQLite the
 // script's own error is reported with its file and line, exit 1.
 TEST(LuaScriptsSqlite, OltpScriptRefusesSqliteWithItsOwnMessage) {
   if (!HaveScripts()) GTEST_SKIP() << "sysbench's scripts are not installed";
   TestDatabase db("sqlite", "lua");
-  auto prep = RunLoadcell(
-      Concat({std::string(kScriptDir) + "oltp_read_write.lua", "--table-size=10", "prepare"},
-             db.args()));
+  auto prep = RunLoadcell(Concat(
+      {std::string(kScriptDir) + "oltp_read_write.lua", "--table-size=10", "prepare"}, db.args()));
   EXPECT_EQ(prep.exit_code, 1) << Show(prep);
   EXPECT_NE(prep.err.find("oltp_common.lua:"), std::string::npos) << prep.err;
   EXPECT_NE(prep.err.find("Unsupported database driver:sqlite"), std::string::npos) << prep.err;
@@ -149,8 +147,8 @@ TEST(LuaScriptsFaults, KilledConnectionsAreReopenedWhenIgnored) {
   if (!HaveScripts()) GTEST_SKIP() << "sysbench's scripts are not installed";
   TestDatabase db("mysql", "lua_kill");
   ASSERT_TRUE(db.error().empty()) << db.error();
-  const Args base = Concat(
-      {std::string(kScriptDir) + "oltp_point_select.lua", "--table-size=50"}, db.args());
+  const Args base =
+      Concat({std::string(kScriptDir) + "oltp_point_select.lua", "--table-size=50"}, db.args());
   ASSERT_EQ(RunLoadcell(Concat(base, {"prepare"})).exit_code, 0);
   auto kill_others = [&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -163,15 +161,15 @@ TEST(LuaScriptsFaults, KilledConnectionsAreReopenedWhenIgnored) {
   };
   oltptest::ProcessResult run;
   std::thread killer(kill_others);
-  run = RunLoadcell(Concat(base, {"--threads=2", "--time=3",
-                                  "--mysql-ignore-errors=2013,2006,1927", "run"}));
+  run = RunLoadcell(
+      Concat(base, {"--threads=2", "--time=3", "--mysql-ignore-errors=2013,2006,1927", "run"}));
   killer.join();
   ASSERT_EQ(run.exit_code, 0) << Show(run);
   EXPECT_GE(ReportNumber(run.out, "    reconnects:"), 1) << run.out;
 
   std::thread killer2(kill_others);
-  auto fail = RunLoadcell(Concat(base, {"--threads=2", "--time=3", "--mysql-ignore-errors=none",
-                                        "run"}));
+  auto fail =
+      RunLoadcell(Concat(base, {"--threads=2", "--time=3", "--mysql-ignore-errors=none", "run"}));
   killer2.join();
   EXPECT_EQ(fail.exit_code, 1) << Show(fail);
   EXPECT_NE(fail.err.find("oltp_common.lua:"), std::string::npos) << fail.err;

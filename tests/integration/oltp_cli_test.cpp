@@ -70,15 +70,16 @@ TEST(OltpLegacy, IssueCommandLineOnMariaDb) {
   EXPECT_EQ(run.err.find(password), std::string::npos);
 
   // A 0.5-style script path that names no file runs the built-in test.
-  auto lua = RunLoadcell(Concat({"--test=/nonexistent/sysbench/tests/db/oltp.lua",
-                                 "--oltp-tables-count=2", "--oltp-table-size=2000",
-                                 "--oltp-test-mode=simple", "--max-requests=20"},
-                                Concat(my, {"run"})));
+  auto lua =
+      RunLoadcell(Concat({"--test=/nonexistent/sysbench/tests/db/oltp.lua", "--oltp-tables-count=2",
+                          "--oltp-table-size=2000", "--oltp-test-mode=simple", "--max-requests=20"},
+                         Concat(my, {"run"})));
   ASSERT_EQ(lua.exit_code, 0) << Show(lua);
   EXPECT_EQ(ReportNumber(lua.out, "        read:"), 20) << lua.out;
   EXPECT_EQ(ReportNumber(lua.out, "        other:"), 0) << lua.out;
 
-  auto clean = RunLoadcell(Concat({"--test=oltp", "--oltp-tables-count=2"}, Concat(my, {"cleanup"})));
+  auto clean =
+      RunLoadcell(Concat({"--test=oltp", "--oltp-tables-count=2"}, Concat(my, {"cleanup"})));
   ASSERT_EQ(clean.exit_code, 0) << Show(clean);
   EXPECT_FALSE(db.TableExists("sbtest2"));
 }
@@ -95,9 +96,9 @@ TEST(OltpBadInput, RefusedConnectionNamesHostAndPort) {
   const int port = UnusedPort();
   ASSERT_GT(port, 0);
   for (const std::string driver : {"pgsql", "mysql"}) {
-    auto r = RunLoadcell({"oltp_read_write", "--db-driver=" + driver,
-                          "--" + driver + "-host=127.0.0.1",
-                          "--" + driver + "-port=" + std::to_string(port), "run"});
+    auto r =
+        RunLoadcell({"oltp_read_write", "--db-driver=" + driver, "--" + driver + "-host=127.0.0.1",
+                     "--" + driver + "-port=" + std::to_string(port), "run"});
     EXPECT_EQ(r.exit_code, 1) << Show(r);
     EXPECT_NE(r.err.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << Show(r);
     EXPECT_NE(r.err.find("not be running"), std::string::npos) << Show(r);
@@ -128,8 +129,8 @@ TEST(OltpBadInput, MissingDatabase) {
   for (const std::string driver : {"pgsql", "mysql"}) {
     const std::string missing = MissingEnv(driver);
     ASSERT_TRUE(missing.empty()) << missing;
-    auto r = RunLoadcell(Concat({"oltp_read_write"},
-                                Concat(ServerArgs(driver, "sbtest_does_not_exist"), {"run"})));
+    auto r = RunLoadcell(
+        Concat({"oltp_read_write"}, Concat(ServerArgs(driver, "sbtest_does_not_exist"), {"run"})));
     EXPECT_EQ(r.exit_code, 1) << Show(r);
     EXPECT_NE(r.err.find("sbtest_does_not_exist"), std::string::npos) << Show(r);
     EXPECT_EQ(CountLines(r.err), 1u) << Show(r);
@@ -160,7 +161,8 @@ TEST(OltpBadInput, SizesAndRanges) {
   };
   for (const auto& [extra, expect] : cases) {
     for (const char* command : {"prepare", "run"}) {
-      auto r = RunLoadcell(Concat(Concat({"oltp_read_write"}, db.args()), Concat(extra, {command})));
+      auto r =
+          RunLoadcell(Concat(Concat({"oltp_read_write"}, db.args()), Concat(extra, {command})));
       EXPECT_EQ(r.exit_code, 2) << Show(r);
       EXPECT_NE(r.err.find(expect), std::string::npos) << Show(r);
       EXPECT_EQ(CountLines(r.err), 1u) << Show(r);
@@ -176,7 +178,8 @@ TEST(OltpBadInput, ForeignTableIsNeverDropped) {
     ASSERT_TRUE(db.error().empty()) << db.error();
     db.Query("CREATE TABLE sbtest1 (id INTEGER, note VARCHAR(20))");
     db.Query("INSERT INTO sbtest1 VALUES (7, 'keep me')");
-    const Args base = Concat(Concat({"oltp_read_write"}, db.args()), {"--table-size=100", "--range-size=10"});
+    const Args base =
+        Concat(Concat({"oltp_read_write"}, db.args()), {"--table-size=100", "--range-size=10"});
     auto prep = RunLoadcell(Concat(base, {"prepare"}));
     EXPECT_EQ(prep.exit_code, 2) << Show(prep);
     EXPECT_NE(prep.err.find("not created by loadcell"), std::string::npos) << Show(prep);

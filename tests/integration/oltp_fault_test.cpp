@@ -6,8 +6,8 @@
 // folder, a free port of 127.0.0.1), so that killing it cannot disturb
 // tests that run in parallel against the shared throwaway servers.
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -182,26 +182,25 @@ Outcome RunAndAct(const Args& args, const std::string& marker, int delay_ms,
   if (WIFEXITED(status)) o.result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) o.result.exit_code = 128 + WTERMSIG(status);
   if (acted) {
-    o.seconds_after_action =
-        std::chrono::duration<double>(Clock::now() - acted_at).count();
+    o.seconds_after_action = std::chrono::duration<double>(Clock::now() - acted_at).count();
   }
   return o;
 }
 
 TEST(OltpFault, PostgresKilledMidRun) {
   PrivatePostgres pg;
-  ASSERT_TRUE(pg.ok()) << "could not start a private PostgreSQL (initdb/pg_ctl; see "
-                       << pg.log() << ")";
-  const Args base = Concat({"oltp_read_write"},
-                           Concat(pg.args(), {"--tables=2", "--table-size=1000", "--range-size=50",
-                                              "--threads=2"}));
+  ASSERT_TRUE(pg.ok()) << "could not start a private PostgreSQL (initdb/pg_ctl; see " << pg.log()
+                       << ")";
+  const Args base = Concat(
+      {"oltp_read_write"},
+      Concat(pg.args(), {"--tables=2", "--table-size=1000", "--range-size=50", "--threads=2"}));
   auto prep = RunLoadcell(Concat(base, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << Show(prep);
 
   // A 60 s run; the server dies after 1 s of it.
-  const Outcome o = RunAndAct(Concat(base, {"--time=60", "--report-interval=1",
-                                            "--reconnect-timeout=2", "run"}),
-                              "Threads started", 1000, [&] { EXPECT_TRUE(pg.Kill()); }, 50);
+  const Outcome o = RunAndAct(
+      Concat(base, {"--time=60", "--report-interval=1", "--reconnect-timeout=2", "run"}),
+      "Threads started", 1000, [&] { EXPECT_TRUE(pg.Kill()); }, 50);
   const auto& r = o.result;
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   // It gave up after about the reconnect timeout: no hang.

@@ -20,10 +20,9 @@ using oltptest::Show;
 using oltptest::TestDatabase;
 
 const std::vector<std::string> kWorkloads = {
-    "oltp_read_only",       "oltp_read_write",      "oltp_write_only",
-    "oltp_point_select",    "oltp_update_index",    "oltp_update_non_index",
-    "oltp_insert",          "oltp_delete",          "select_random_points",
-    "select_random_ranges", "bulk_insert",          "oltp",
+    "oltp_read_only",       "oltp_read_write",       "oltp_write_only", "oltp_point_select",
+    "oltp_update_index",    "oltp_update_non_index", "oltp_insert",     "oltp_delete",
+    "select_random_points", "select_random_ranges",  "bulk_insert",     "oltp",
 };
 
 constexpr int kEvents = 40;
@@ -33,7 +32,8 @@ Args SizeArgs(const std::string& w) {
   if (w == "bulk_insert") return {};
   Args a = {"--table-size=1000"};
   if (w != "select_random_points" && w != "select_random_ranges") a.push_back("--tables=2");
-  if (w == "oltp_read_only" || w == "oltp_read_write" || w == "oltp") a.push_back("--range-size=50");
+  if (w == "oltp_read_only" || w == "oltp_read_write" || w == "oltp")
+    a.push_back("--range-size=50");
   return a;
 }
 
@@ -43,7 +43,8 @@ TEST_P(OltpMatrixTest, PrepareRunCleanup) {
   const auto& [workload, driver] = GetParam();
   TestDatabase db(driver, "m_" + workload);
   ASSERT_TRUE(db.error().empty()) << db.error();
-  const Args base = Concat(Concat({workload}, db.args()), Concat(SizeArgs(workload), {"--threads=2"}));
+  const Args base =
+      Concat(Concat({workload}, db.args()), Concat(SizeArgs(workload), {"--threads=2"}));
 
   auto prep = RunLoadcell(Concat(base, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << Show(prep);
@@ -114,7 +115,8 @@ std::string ParamName(const ::testing::TestParamInfo<OltpMatrixTest::ParamType>&
 
 INSTANTIATE_TEST_SUITE_P(All, OltpMatrixTest,
                          ::testing::Combine(::testing::ValuesIn(kWorkloads),
-                                            ::testing::Values(std::string("sqlite"), std::string("pgsql"),
+                                            ::testing::Values(std::string("sqlite"),
+                                                              std::string("pgsql"),
                                                               std::string("mysql"))),
                          ParamName);
 

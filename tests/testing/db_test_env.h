@@ -2,6 +2,7 @@
 // Shared set-up for driver tests against the throwaway servers started by
 // scripts/test-servers (through `make test` or scripts/run-tests).
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -9,8 +10,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "db/db_driver.h"
 

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "testing/temp_dir.h"
 #include "runner/run_config.h"
 #include "runner/runner.h"
+#include "testing/temp_dir.h"
 #include "testing/workload_test_util.h"
 #include "workloads/fileio/fileio.h"
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "testing/run_binary.h"
 #include "db/db_driver.h"
+#include "testing/run_binary.h"
 
 namespace loadcell::oltptest {
 
@@ -46,13 +46,17 @@ inline std::string MissingEnv(const std::string& driver) {
 // database when empty).
 inline Args ServerArgs(const std::string& driver, const std::string& db = "") {
   if (driver == "pgsql") {
-    return {"--db-driver=pgsql", "--pgsql-host=" + Env("LOADCELL_PG_HOST"),
-            "--pgsql-port=" + Env("LOADCELL_PG_PORT"), "--pgsql-user=" + Env("LOADCELL_PG_USER"),
+    return {"--db-driver=pgsql",
+            "--pgsql-host=" + Env("LOADCELL_PG_HOST"),
+            "--pgsql-port=" + Env("LOADCELL_PG_PORT"),
+            "--pgsql-user=" + Env("LOADCELL_PG_USER"),
             "--pgsql-password=" + Env("LOADCELL_PG_PASSWORD"),
             "--pgsql-db=" + (db.empty() ? Env("LOADCELL_PG_DB") : db)};
   }
-  return {"--db-driver=mysql", "--mysql-host=" + Env("LOADCELL_MYSQL_HOST"),
-          "--mysql-port=" + Env("LOADCELL_MYSQL_PORT"), "--mysql-user=" + Env("LOADCELL_MYSQL_USER"),
+  return {"--db-driver=mysql",
+          "--mysql-host=" + Env("LOADCELL_MYSQL_HOST"),
+          "--mysql-port=" + Env("LOADCELL_MYSQL_PORT"),
+          "--mysql-user=" + Env("LOADCELL_MYSQL_USER"),
           "--mysql-password=" + Env("LOADCELL_MYSQL_PASSWORD"),
           "--mysql-db=" + (db.empty() ? Env("LOADCELL_MYSQL_DB") : db)};
 }
@@ -147,11 +151,15 @@ class TestDatabase {
     if (driver_ == "sqlite") {
       sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'";
     } else if (driver_ == "pgsql") {
-      sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = "
-            "current_schema() AND table_name = '" + table + "'";
+      sql =
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+          "current_schema() AND table_name = '" +
+          table + "'";
     } else {
-      sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() "
-            "AND table_name = '" + table + "'";
+      sql =
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() "
+          "AND table_name = '" +
+          table + "'";
     }
     return !c.Query(sql).empty();
   }

@@ -3,13 +3,13 @@
 // report unit tests and the golden tests (tests/golden/). Nothing here runs
 // a workload or reads a clock: every figure is fixed.
 
+#include <fmt/format.h>
+
 #include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "report/reporter.h"
 #include "runner/run_result.h"
@@ -161,9 +161,15 @@ inline std::string Render(Format f, const Workload& w, const RunResult& r, Repor
   std::ostringstream out;
   std::unique_ptr<Reporter> rep;
   switch (f) {
-    case Format::kText: rep = MakeTextReporter(out, w, s); break;
-    case Format::kJson: rep = MakeJsonReporter(out, w, s); break;
-    case Format::kCsv: rep = MakeCsvReporter(out, w, s); break;
+    case Format::kText:
+      rep = MakeTextReporter(out, w, s);
+      break;
+    case Format::kJson:
+      rep = MakeJsonReporter(out, w, s);
+      break;
+    case Format::kCsv:
+      rep = MakeCsvReporter(out, w, s);
+      break;
   }
   rep->OnStart(r.manifest);
   for (const IntervalSnapshot& i : r.intervals) rep->OnInterval(i);

@@ -15,8 +15,8 @@ class TempDir {
  public:
   TempDir() {
     const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
-                       "/loadcell-test-XXXXXX";
+    std::string tmpl =
+        std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/loadcell-test-XXXXXX";
     if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
     EXPECT_FALSE(path_.empty()) << "mkdtemp failed under " << tmpl;
   }

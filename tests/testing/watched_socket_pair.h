@@ -10,11 +10,10 @@
 // a slow server), so a watchdog shuts its socket down after kDeadline, which
 // ends that wait as a lost connection.
 
+#include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <condition_variable>

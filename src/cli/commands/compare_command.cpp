@@ -1,10 +1,10 @@
 #include "cli/commands/compare_command.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "cli/table_text.h"
 #include "core/options.h"
@@ -15,9 +15,9 @@ namespace {
 // Options that change how a result is shown or named, not what was measured.
 const std::set<std::string>& PresentationOptions() {
   static const std::set<std::string> kNames = {
-      "format",     "output-file", "config-file",        "verbosity", "report-interval",
-      "percentile", "histogram",   "report-checkpoints", "rand-seed", "report-html",
-      "quiet"};
+      "format",          "output-file", "config-file", "verbosity",
+      "report-interval", "percentile",  "histogram",   "report-checkpoints",
+      "rand-seed",       "report-html", "quiet"};
   return kNames;
 }
 
@@ -53,7 +53,8 @@ std::string Change(double base, double v) {
 
 // "beyond spread" when the runs' ranges do not overlap, "within spread"
 // when they do; "" when either side has a single run (no spread known).
-std::string Verdict(int runs_a, double a_min, double a_max, int runs_b, double b_min, double b_max) {
+std::string Verdict(int runs_a, double a_min, double a_max, int runs_b, double b_min,
+                    double b_max) {
   if (runs_a < 2 || runs_b < 2) return "";
   return (b_min > a_max || b_max < a_min) ? "beyond spread" : "within spread";
 }
@@ -193,9 +194,10 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
       // Runs of one group should be repeats of one configuration.
       for (size_t j = 1; j < groups[i].size(); ++j) {
         for (const std::string& d :
-             ManifestDifferences(groups[i][0].manifest, groups[i][j].manifest,
-                                 groups[i][0].source, groups[i][j].source)) {
-          warnings->push_back("runs of " + Label(i) + " are not repeats of one configuration: " + d);
+             ManifestDifferences(groups[i][0].manifest, groups[i][j].manifest, groups[i][0].source,
+                                 groups[i][j].source)) {
+          warnings->push_back("runs of " + Label(i) +
+                              " are not repeats of one configuration: " + d);
         }
       }
       if (i == 0) continue;
@@ -207,15 +209,20 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
   }
 
   if (format == "csv") {
-    std::string out = "result,runs,files,duration_s,threads,events,events_per_second,errors,"
-                      "lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
-    for (const auto& [name, v] : figs[0].counters) { out += ','; out += CsvField(name); }
-    out += ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
-           "change_lat_p95_pct,change_lat_p99_pct,beyond_spread\n";
+    std::string out =
+        "result,runs,files,duration_s,threads,events,events_per_second,errors,"
+        "lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
+    for (const auto& [name, v] : figs[0].counters) {
+      out += ',';
+      out += CsvField(name);
+    }
+    out +=
+        ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
+        "change_lat_p95_pct,change_lat_p99_pct,beyond_spread\n";
     for (size_t i = 0; i < n; ++i) {
       const GroupFigures& g = figs[i];
-      out += fmt::format("{},{},{},{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", Label(i), g.runs,
-                         CsvField(Files(groups[i])), g.duration_s, g.threads, g.events,
+      out += fmt::format("{},{},{},{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", Label(i),
+                         g.runs, CsvField(Files(groups[i])), g.duration_s, g.threads, g.events,
                          g.events_per_second, g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean),
                          CsvMs(g.lat_p50), CsvMs(g.lat_p95), CsvMs(g.lat_p99), CsvMs(g.lat_p999),
                          CsvMs(g.lat_max));
@@ -235,8 +242,8 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
         return base == 0 ? std::string() : fmt::format("{:.2f}", (v - base) / base * 100);
       };
       const GroupFigures& a = figs[0];
-      std::string verdict = Verdict(a.runs, a.events_per_second_min, a.events_per_second_max, g.runs,
-                                    g.events_per_second_min, g.events_per_second_max);
+      std::string verdict = Verdict(a.runs, a.events_per_second_min, a.events_per_second_max,
+                                    g.runs, g.events_per_second_min, g.events_per_second_max);
       out += fmt::format(",{},{},{},{}\n", pct(a.events_per_second, g.events_per_second),
                          pct(a.lat_p95, g.lat_p95), pct(a.lat_p99, g.lat_p99),
                          verdict.empty() ? "" : (verdict == "beyond spread" ? "yes" : "no"));
@@ -268,20 +275,33 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
     rows.push_back(std::move(r));
   };
   auto none = [](const GroupFigures&) { return std::pair<double, double>(0, -1); };
-  add("events/s", [](const GroupFigures& g) { return g.events_per_second; }, &Fixed2,
+  add(
+      "events/s", [](const GroupFigures& g) { return g.events_per_second; }, &Fixed2,
       [](const GroupFigures& g) {
         return std::pair<double, double>(g.events_per_second_min, g.events_per_second_max);
       });
-  add("latency min (ms)", [](const GroupFigures& g) { return g.lat_min; }, &Ms, none);
-  add("latency avg (ms)", [](const GroupFigures& g) { return g.lat_mean; }, &Ms, none);
-  add("latency p50 (ms)", [](const GroupFigures& g) { return g.lat_p50; }, &Ms, none);
-  add("latency p95 (ms)", [](const GroupFigures& g) { return g.lat_p95; }, &Ms,
-      [](const GroupFigures& g) { return std::pair<double, double>(g.lat_p95_min, g.lat_p95_max); });
-  add("latency p99 (ms)", [](const GroupFigures& g) { return g.lat_p99; }, &Ms,
-      [](const GroupFigures& g) { return std::pair<double, double>(g.lat_p99_min, g.lat_p99_max); });
-  add("latency p99.9 (ms)", [](const GroupFigures& g) { return g.lat_p999; }, &Ms, none);
-  add("latency max (ms)", [](const GroupFigures& g) { return g.lat_max; }, &Ms, none);
-  add("errors", [](const GroupFigures& g) { return g.errors; }, &Integer, none);
+  add(
+      "latency min (ms)", [](const GroupFigures& g) { return g.lat_min; }, &Ms, none);
+  add(
+      "latency avg (ms)", [](const GroupFigures& g) { return g.lat_mean; }, &Ms, none);
+  add(
+      "latency p50 (ms)", [](const GroupFigures& g) { return g.lat_p50; }, &Ms, none);
+  add(
+      "latency p95 (ms)", [](const GroupFigures& g) { return g.lat_p95; }, &Ms,
+      [](const GroupFigures& g) {
+        return std::pair<double, double>(g.lat_p95_min, g.lat_p95_max);
+      });
+  add(
+      "latency p99 (ms)", [](const GroupFigures& g) { return g.lat_p99; }, &Ms,
+      [](const GroupFigures& g) {
+        return std::pair<double, double>(g.lat_p99_min, g.lat_p99_max);
+      });
+  add(
+      "latency p99.9 (ms)", [](const GroupFigures& g) { return g.lat_p999; }, &Ms, none);
+  add(
+      "latency max (ms)", [](const GroupFigures& g) { return g.lat_max; }, &Ms, none);
+  add(
+      "errors", [](const GroupFigures& g) { return g.errors; }, &Integer, none);
   // The test's own metrics that every group has.
   for (const Metric& m0 : figs[0].metrics) {
     std::vector<double> vals;
@@ -317,20 +337,22 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
         const auto& ra = r.ranges[0];
         const auto& rb = r.ranges[i];
         cells.push_back(ra.second < ra.first ? ""
-                                             : Verdict(figs[0].runs, ra.first, ra.second, figs[i].runs,
-                                                       rb.first, rb.second));
+                                             : Verdict(figs[0].runs, ra.first, ra.second,
+                                                       figs[i].runs, rb.first, rb.second));
       }
     }
     t.AddRow(cells);
   }
   out += t.Render(/*left_columns=*/1);
   if (repeats) {
-    out += "\nGroups show the mean over their runs. noise: 'beyond spread' when the runs' ranges\n"
-           "(min to max) of the two groups do not overlap, 'within spread' when they do; blank\n"
-           "when a side has a single run.\n";
+    out +=
+        "\nGroups show the mean over their runs. noise: 'beyond spread' when the runs' ranges\n"
+        "(min to max) of the two groups do not overlap, 'within spread' when they do; blank\n"
+        "when a side has a single run.\n";
   } else {
-    out += "\nSingle runs: the run-to-run spread is unknown. To judge noise, give repeated runs\n"
-           "per side separated by --: loadcell compare a1.json a2.json -- b1.json b2.json\n";
+    out +=
+        "\nSingle runs: the run-to-run spread is unknown. To judge noise, give repeated runs\n"
+        "per side separated by --: loadcell compare a1.json a2.json -- b1.json b2.json\n";
   }
   return out;
 }

@@ -30,7 +30,8 @@ struct GroupFigures {
   double events_per_second_max = 0;
   double errors = 0;
   // Latency in ns: min, mean, p50, p95, p99, p99.9, max (means over runs).
-  double lat_min = 0, lat_mean = 0, lat_p50 = 0, lat_p95 = 0, lat_p99 = 0, lat_p999 = 0, lat_max = 0;
+  double lat_min = 0, lat_mean = 0, lat_p50 = 0, lat_p95 = 0, lat_p99 = 0, lat_p999 = 0,
+         lat_max = 0;
   // Ranges over runs of p95 and p99 (ns).
   double lat_p95_min = 0, lat_p95_max = 0, lat_p99_min = 0, lat_p99_max = 0;
   std::vector<std::pair<std::string, double>> counters;  // means, in the first run's order

@@ -1,7 +1,6 @@
 #include "cli/commands/suite.h"
 
 #include <fmt/format.h>
-
 #include <stdlib.h>
 
 #include <filesystem>
@@ -41,10 +40,7 @@ const std::vector<SuiteTest>& SuiteTests() {
       {"mutex", {{"time", "2"}}},
       // Random reads and writes on 4 x 16 MiB files, periodic fsyncs.
       {"fileio",
-       {{"time", "2"},
-        {"file-test-mode", "rndrw"},
-        {"file-num", "4"},
-        {"file-total-size", "64M"}},
+       {{"time", "2"}, {"file-test-mode", "rndrw"}, {"file-num", "4"}, {"file-total-size", "64M"}},
        true},
       // sysbench's read/write transactions on a SQLite file (1 x 10000 rows).
       {"oltp_read_write", {{"time", "2"}}, true, "sqlite-db", "sbtest.db"},
@@ -176,10 +172,9 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
     row.threads = static_cast<int>(setup->cfg.threads);
     err << "loadcell: suite: running " << setup->test << "\n";
     Status prepared = needs_files[i] ? PrepareFiles(*setup->workload, setup->cfg) : Status::Ok();
-    Result<RunResult> r =
-        prepared.ok()
-            ? RunWorkload(*setup->workload, setup->cfg, BuildManifest(*setup, "run"), nullptr)
-            : Result<RunResult>(prepared);
+    Result<RunResult> r = prepared.ok() ? RunWorkload(*setup->workload, setup->cfg,
+                                                      BuildManifest(*setup, "run"), nullptr)
+                                        : Result<RunResult>(prepared);
     if (needs_files[i]) {
       Status cleaned = setup->workload->Cleanup(PrepareContext{});
       if (!cleaned.ok()) err << "loadcell: warning: suite cleanup: " << cleaned.ToString() << "\n";

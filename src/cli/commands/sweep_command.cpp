@@ -1,19 +1,18 @@
 #include "cli/commands/sweep_command.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "cli/command_line.h"
 #include "cli/commands/compare_command.h"
@@ -61,7 +60,8 @@ std::vector<std::string> SplitList(const std::string& s) {
 }
 
 // "threads=4, file-block-size=4K".
-std::string PointName(const std::vector<std::string>& options, const std::vector<std::string>& values) {
+std::string PointName(const std::vector<std::string>& options,
+                      const std::vector<std::string>& values) {
   std::string s;
   for (size_t i = 0; i < options.size(); ++i) {
     s += (i ? ", " : "") + options[i] + "=" + values[i];
@@ -104,8 +104,8 @@ Status PrepareOutputDir(const std::string& dir) {
   std::FILE* f = std::fopen(probe.c_str(), "wb");
   if (f == nullptr) {
     int e = errno;
-    return Status::InvalidArgument("--output-dir=" + dir + ": cannot write there: " +
-                                   std::strerror(e));
+    return Status::InvalidArgument("--output-dir=" + dir +
+                                   ": cannot write there: " + std::strerror(e));
   }
   std::fclose(f);
   std::remove(probe.c_str());
@@ -145,8 +145,8 @@ Result<SweepArgs> ParseSweepArgs(const std::vector<std::string>& args) {
           "' before '--'; usage: loadcell sweep --OPTION=V1,V2 ... -- TEST [options] run");
     }
     size_t eq = a.find('=');
-    own.Add(a.substr(0, eq), eq == std::string::npos ? "" : a.substr(eq + 1), eq != std::string::npos,
-            "sweep");
+    own.Add(a.substr(0, eq), eq == std::string::npos ? "" : a.substr(eq + 1),
+            eq != std::string::npos, "sweep");
   }
   if (i == args.size()) {
     return Status::InvalidArgument(
@@ -159,26 +159,30 @@ Result<SweepArgs> ParseSweepArgs(const std::vector<std::string>& args) {
     if (o.name == "repeat") {
       auto v = ParseInt(o.value);
       if (!v.ok() || *v < 1 || *v > 1000) {
-        return Status::InvalidArgument(o.spelled + "=" + o.value + ": use a whole number from 1 to 1000");
+        return Status::InvalidArgument(o.spelled + "=" + o.value +
+                                       ": use a whole number from 1 to 1000");
       }
       s.repeat = static_cast<int>(*v);
     } else if (o.name == "output-dir") {
-      if (o.value.empty()) return Status::InvalidArgument("--output-dir: needs a directory (--output-dir=DIR)");
+      if (o.value.empty())
+        return Status::InvalidArgument("--output-dir: needs a directory (--output-dir=DIR)");
       s.output_dir = o.value;
     } else if (o.name == "format") {
       if (o.value != "text" && o.value != "csv") {
-        return Status::InvalidArgument(o.spelled + "=" + o.value + ": use --format=text or --format=csv");
+        return Status::InvalidArgument(o.spelled + "=" + o.value +
+                                       ": use --format=text or --format=csv");
       }
       s.format = o.value;
     } else {
       if (!o.has_value || o.value.empty()) {
-        return Status::InvalidArgument("sweep: " + o.spelled +
-                                       " needs values to sweep (" + o.spelled + "=V1,V2,...)");
+        return Status::InvalidArgument("sweep: " + o.spelled + " needs values to sweep (" +
+                                       o.spelled + "=V1,V2,...)");
       }
       std::vector<std::string> values = SplitList(o.value);
       for (const std::string& v : values) {
         if (v.empty()) {
-          return Status::InvalidArgument("sweep: " + o.spelled + "=" + o.value + ": an empty value in the list");
+          return Status::InvalidArgument("sweep: " + o.spelled + "=" + o.value +
+                                         ": an empty value in the list");
         }
       }
       s.options.push_back(o.name);
@@ -239,13 +243,17 @@ std::string FormatSweep(const SweepTable& t, const std::string& format) {
     const bool threads_swept =
         std::find(t.options.begin(), t.options.end(), "threads") != t.options.end();
     out += threads_swept ? "runs,duration_s,events," : "runs,duration_s,threads,events,";
-    out += "events_per_second,errors,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,"
-           "lat_p999_ms,lat_max_ms";
+    out +=
+        "events_per_second,errors,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,"
+        "lat_p999_ms,lat_max_ms";
     std::vector<std::string> counters;
     if (!done.empty()) {
       for (const auto& [name, v] : t.runs[done[0]][0].counters) counters.push_back(name);
     }
-    for (const std::string& c : counters) { out += ','; out += CsvField(c); }
+    for (const std::string& c : counters) {
+      out += ',';
+      out += CsvField(c);
+    }
     out += ",events_per_second_min,events_per_second_max\n";
     for (size_t p : done) {
       GroupFigures g = Aggregate(t.runs[p]);
@@ -253,9 +261,8 @@ std::string FormatSweep(const SweepTable& t, const std::string& format) {
       out += fmt::format("{},{:.4f},", g.runs, g.duration_s);
       if (!threads_swept) out += fmt::format("{},", g.threads);
       out += fmt::format("{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", g.events, g.events_per_second,
-                         g.errors, CsvMs(g.lat_min),
-                         CsvMs(g.lat_mean), CsvMs(g.lat_p50), CsvMs(g.lat_p95), CsvMs(g.lat_p99),
-                         CsvMs(g.lat_p999), CsvMs(g.lat_max));
+                         g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50),
+                         CsvMs(g.lat_p95), CsvMs(g.lat_p99), CsvMs(g.lat_p999), CsvMs(g.lat_max));
       for (const std::string& c : counters) {
         double v = 0;
         for (const auto& [name, x] : g.counters) {
@@ -270,7 +277,8 @@ std::string FormatSweep(const SweepTable& t, const std::string& format) {
 
   std::string out =
       fmt::format("Sweep of {}: {}", t.test, CountOf(t.values.size(), "point", "points"));
-  if (t.repeat > 1) out += fmt::format(", {} runs each (figures are means over the runs)", t.repeat);
+  if (t.repeat > 1)
+    out += fmt::format(", {} runs each (figures are means over the runs)", t.repeat);
   out += "\n\n";
   TextTable table;
   std::vector<std::string> header = t.options;
@@ -286,17 +294,19 @@ std::string FormatSweep(const SweepTable& t, const std::string& format) {
     if (t.repeat > 1) row.push_back(std::to_string(g.runs));
     row.push_back(fmt::format("{:.2f}", g.events_per_second));
     if (t.repeat > 1) {
-      row.push_back(g.runs > 1 && g.events_per_second > 0
-                        ? fmt::format("±{:.1f}%", (g.events_per_second_max - g.events_per_second_min) /
-                                                      2 / g.events_per_second * 100)
-                        : "");
+      row.push_back(
+          g.runs > 1 && g.events_per_second > 0
+              ? fmt::format("±{:.1f}%", (g.events_per_second_max - g.events_per_second_min) / 2 /
+                                            g.events_per_second * 100)
+              : "");
     }
     row.push_back(Ms(g.lat_p95));
     row.push_back(Ms(g.lat_p99));
     table.AddRow(std::move(row));
   }
   out += table.Render(0);
-  if (t.repeat > 1) out += "\nspread: half the range (max - min) of the runs' events/s, in % of the mean.\n";
+  if (t.repeat > 1)
+    out += "\nspread: half the range (max - min) of the runs' events/s, in % of the mean.\n";
   if (t.interrupted) {
     out += fmt::format("\nInterrupted: {} of {} points finished.\n", done.size(), t.values.size());
   }

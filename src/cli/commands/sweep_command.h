@@ -23,7 +23,7 @@ namespace loadcell {
 
 struct SweepTable {
   std::string test;
-  std::vector<std::string> options;              // swept option names, without dashes
+  std::vector<std::string> options;  // swept option names, without dashes
   int repeat = 1;
   std::vector<std::vector<std::string>> values;  // per point: one value per option
   std::vector<std::vector<ResultData>> runs;     // per point: its finished runs

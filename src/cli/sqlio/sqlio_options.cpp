@@ -170,8 +170,9 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
         } else {
           std::optional<uint64_t> n = Digits(v);
           if (!n.has_value() || *n == 0) {
-            return Bad(arg, "-f takes random, sequential or a stripe factor (a number of 1 to "
-                            "999999999999999999 blocks)");
+            return Bad(arg,
+                       "-f takes random, sequential or a stripe factor (a number of 1 to "
+                       "999999999999999999 blocks)");
           }
           s.access = SqlioAccess::kStripe;
           s.stripe = *n;

@@ -2,8 +2,9 @@
 // prepared statements (mysql_stmt_*), rows streamed and counted without
 // copying, LOAD DATA LOCAL INFILE (or multi-row INSERT) for bulk loads.
 
-#include <mysql.h>
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <mysql.h>
 
 #include <algorithm>
 #include <atomic>
@@ -13,8 +14,6 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "core/plural.h"
 #include "db/drivers.h"
@@ -28,7 +27,7 @@ namespace {
 constexpr int kLockWaitTimeout = 1205;
 constexpr int kDeadlock = 1213;
 constexpr int kServerShutdown = 1053;
-constexpr int kConnectionKilled = 1927;  // MariaDB
+constexpr int kConnectionKilled = 1927;          // MariaDB
 constexpr int kClientInteractionTimeout = 4031;  // MySQL 8
 constexpr int kConnError = 2002;
 constexpr int kConnHostError = 2003;
@@ -72,8 +71,8 @@ DbError Classify(int code, const char* sqlstate, const char* text, const MySetti
   DbError e;
   e.code = code;
   if (sqlstate != nullptr && std::strcmp(sqlstate, "00000") != 0) e.sqlstate = sqlstate;
-  e.message = fmt::format("mysql: {} (error {})", Scrub(text != nullptr ? text : "", s.password_in_use),
-                          code);
+  e.message = fmt::format("mysql: {} (error {})",
+                          Scrub(text != nullptr ? text : "", s.password_in_use), code);
   if (IsConnectionError(code)) {
     e.cls = DbErrorClass::kReconnect;
   } else if (code == kDeadlock || code == kLockWaitTimeout) {
@@ -259,8 +258,8 @@ class MyConnection final : public DbConnection {
     // buffer and refuses any other file the server asks for.
     unsigned int local_infile = 1;
     Mariadb().mysql_options(mysql_, MYSQL_OPT_LOCAL_INFILE, &local_infile);
-    Mariadb().mysql_set_local_infile_handler(mysql_, InfileInit, InfileRead, InfileEnd,
-                                             InfileError, &infile_);
+    Mariadb().mysql_set_local_infile_handler(mysql_, InfileInit, InfileRead, InfileEnd, InfileError,
+                                             &infile_);
     if (settings_->ssl != "off") {
       my_bool on = 1;
       Mariadb().mysql_optionsv(mysql_, MYSQL_OPT_SSL_ENFORCE, &on);
@@ -276,7 +275,7 @@ class MyConnection final : public DbConnection {
     const char* socket = s.sockets.empty() ? nullptr : s.sockets[k % s.sockets.size()].c_str();
     const char* password = s.password_in_use.empty() ? nullptr : s.password_in_use.c_str();
     if (Mariadb().mysql_real_connect(mysql_, host.c_str(), s.user.c_str(), password, s.db.c_str(),
-                           static_cast<unsigned int>(port), socket, 0) == nullptr) {
+                                     static_cast<unsigned int>(port), socket, 0) == nullptr) {
       const int code = static_cast<int>(Mariadb().mysql_errno(mysql_));
       const std::string why = Scrub(Mariadb().mysql_error(mysql_), s.password_in_use);
       Close();
@@ -314,7 +313,8 @@ class MyConnection final : public DbConnection {
   DbError Execute(std::string_view sql, DbExecResult& result, DbRows* rows) override {
     result = {};
     if (mysql_ == nullptr) return Lost();
-    if (Mariadb().mysql_real_query(mysql_, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
+    if (Mariadb().mysql_real_query(mysql_, sql.data(), static_cast<unsigned long>(sql.size())) !=
+        0) {
       return Error();
     }
     if (Mariadb().mysql_field_count(mysql_) == 0) {
@@ -371,8 +371,8 @@ class MyConnection final : public DbConnection {
     out += '\'';
     const size_t at = out.size();
     out.resize(at + 2 * s.size() + 1);
-    const unsigned long n = Mariadb().mysql_real_escape_string(mysql_, out.data() + at, s.data(),
-                                                     static_cast<unsigned long>(s.size()));
+    const unsigned long n = Mariadb().mysql_real_escape_string(
+        mysql_, out.data() + at, s.data(), static_cast<unsigned long>(s.size()));
     out.resize(at + n);
     out += '\'';
   }
@@ -465,8 +465,8 @@ class MyConnection final : public DbConnection {
     return {DbErrorClass::kReconnect, kServerGone, "08S01", "mysql: the connection is closed"};
   }
   DbError Error() const {
-    return Classify(static_cast<int>(Mariadb().mysql_errno(mysql_)), Mariadb().mysql_sqlstate(mysql_),
-                    Mariadb().mysql_error(mysql_), *settings_);
+    return Classify(static_cast<int>(Mariadb().mysql_errno(mysql_)),
+                    Mariadb().mysql_sqlstate(mysql_), Mariadb().mysql_error(mysql_), *settings_);
   }
 
  protected:
@@ -475,14 +475,16 @@ class MyConnection final : public DbConnection {
     if (mysql_ == nullptr) return Lost();
     MYSQL_STMT* stmt = Mariadb().mysql_stmt_init(mysql_);
     if (stmt == nullptr) return Error();
-    if (Mariadb().mysql_stmt_prepare(stmt, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
-      DbError e = Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt)), Mariadb().mysql_stmt_sqlstate(stmt),
-                           Mariadb().mysql_stmt_error(stmt), *settings_);
+    if (Mariadb().mysql_stmt_prepare(stmt, sql.data(), static_cast<unsigned long>(sql.size())) !=
+        0) {
+      DbError e = Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt)),
+                           Mariadb().mysql_stmt_sqlstate(stmt), Mariadb().mysql_stmt_error(stmt),
+                           *settings_);
       Mariadb().mysql_stmt_close(stmt);
       return e;
     }
-    out = std::make_unique<MyStatement>(this, stmt, static_cast<int>(Mariadb().mysql_stmt_param_count(stmt)),
-                                        generation_);
+    out = std::make_unique<MyStatement>(
+        this, stmt, static_cast<int>(Mariadb().mysql_stmt_param_count(stmt)), generation_);
     return {};
   }
 
@@ -523,8 +525,9 @@ class MyConnection final : public DbConnection {
 };
 
 DbError MyStatement::Fail() {
-  return Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt_)), Mariadb().mysql_stmt_sqlstate(stmt_),
-                  Mariadb().mysql_stmt_error(stmt_), conn_->settings());
+  return Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt_)),
+                  Mariadb().mysql_stmt_sqlstate(stmt_), Mariadb().mysql_stmt_error(stmt_),
+                  conn_->settings());
 }
 
 DbError MyStatement::BindResult(DbRows& rows) {
@@ -569,7 +572,8 @@ DbError MyStatement::KeepRow(DbRows& rows) {
       b.buffer = big.data();
       b.buffer_length = col.length;
       b.length = &len;
-      if (Mariadb().mysql_stmt_fetch_column(stmt_, &b, static_cast<unsigned int>(c), 0) != 0) return Fail();
+      if (Mariadb().mysql_stmt_fetch_column(stmt_, &b, static_cast<unsigned int>(c), 0) != 0)
+        return Fail();
       out[c] = std::move(big);
     }
   }
@@ -753,7 +757,7 @@ bool MyStatement::RawExecute(MyRawIo& io, DbExecResult& result, DbError& e) {
   o.assign(4, '\0');
   o += '\x17';  // COM_STMT_EXECUTE
   PutInt(o, stmt_->stmt_id, 4);
-  o += '\0';  // no cursor
+  o += '\0';        // no cursor
   PutInt(o, 1, 4);  // iteration count
   const size_t n = binds_.size();
   if (n > 0) {
@@ -865,13 +869,14 @@ class MysqlDriver final : public DbDriver {
               "MySQL server host; a list spreads connections round-robin");
     opts.List("mysql-port", &s_.port_texts, "3306",
               "MySQL server port; a list spreads connections round-robin");
-    opts.List("mysql-socket", &s_.sockets, "", "MySQL unix socket file; a list is used round-robin");
+    opts.List("mysql-socket", &s_.sockets, "",
+              "MySQL unix socket file; a list is used round-robin");
     opts.String("mysql-user", &s_.user, "sbtest", "MySQL user");
     opts.String("mysql-password", &s_.password, "", "MySQL password (default: $MYSQL_PWD)")
         .Secret();
     opts.String("mysql-db", &s_.db, "sbtest", "MySQL database name");
-    opts.Enum("mysql-ssl", &s_.ssl, "off", {"off", "on", "required", "verify_ca", "verify_identity"},
-              "use SSL connections");
+    opts.Enum("mysql-ssl", &s_.ssl, "off",
+              {"off", "on", "required", "verify_ca", "verify_identity"}, "use SSL connections");
     opts.List("mysql-ignore-errors", &s_.ignore_errors, "1213,1020,1205",
               "error numbers or SQLSTATEs that roll back and retry the transaction instead of "
               "failing the run, or 'all' or 'none'");

@@ -6,6 +6,7 @@
 // everything.
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <libpq-fe.h>
 
 #include <charconv>
@@ -15,8 +16,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "db/drivers.h"
 #include "db/dynamic_lib.h"
@@ -141,11 +140,15 @@ class PgConnection final : public DbConnection {
   Status Open() {
     Close();
     const std::string port = std::to_string(settings_->port);
-    std::vector<const char*> keys = {"host", "port", "user", "dbname", "sslmode",
-                                     "connect_timeout", "application_name"};
-    std::vector<const char*> vals = {settings_->host.c_str(), port.c_str(),
-                                     settings_->user.c_str(), settings_->db.c_str(),
-                                     settings_->sslmode.c_str(), "10", "loadcell"};
+    std::vector<const char*> keys = {
+        "host", "port", "user", "dbname", "sslmode", "connect_timeout", "application_name"};
+    std::vector<const char*> vals = {settings_->host.c_str(),
+                                     port.c_str(),
+                                     settings_->user.c_str(),
+                                     settings_->db.c_str(),
+                                     settings_->sslmode.c_str(),
+                                     "10",
+                                     "loadcell"};
     if (!settings_->password_in_use.empty()) {
       keys.push_back("password");
       vals.push_back(settings_->password_in_use.c_str());
@@ -157,7 +160,8 @@ class PgConnection final : public DbConnection {
     if (Pq().PQstatus(conn_) != CONNECTION_OK) {
       std::string why = OneLine(Pq().PQerrorMessage(conn_), settings_->password_in_use);
       // Drop the preamble that repeats host and port.
-      if (size_t p = why.find(" failed: "); p != std::string::npos && why.rfind("connection to", 0) == 0) {
+      if (size_t p = why.find(" failed: ");
+          p != std::string::npos && why.rfind("connection to", 0) == 0) {
         why.erase(0, p + 9);
       }
       if (why.rfind("FATAL: ", 0) == 0) why.erase(0, 7);
@@ -169,13 +173,14 @@ class PgConnection final : public DbConnection {
         hint = " (the server may not be running, or not listening there)";
       }
       Close();
-      return Status(StatusCode::kUnavailable,
-                    fmt::format("pgsql: cannot connect to {}:{} as user {} to database {}: {}{}",
-                                settings_->host, settings_->port, settings_->user, settings_->db,
-                                why, hint));
+      return Status(
+          StatusCode::kUnavailable,
+          fmt::format("pgsql: cannot connect to {}:{} as user {} to database {}: {}{}",
+                      settings_->host, settings_->port, settings_->user, settings_->db, why, hint));
     }
     // Notices (e.g. "table does not exist, skipping") stay off stderr.
-    Pq().PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+    Pq().PQsetNoticeProcessor(
+        conn_, [](void*, const char*) {}, nullptr);
     ++generation_;
     lean_ =
         Pq().PQsslInUse(conn_) == 0 && Pq().PQgssEncInUse(conn_) == 0 && Pq().PQsocket(conn_) >= 0;
@@ -268,7 +273,8 @@ class PgConnection final : public DbConnection {
   // Classifies a failed result (or a missing one: the connection broke).
   DbError ErrorFrom(const PGresult* res) {
     const char* state = res != nullptr ? Pq().PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
-    const char* primary = res != nullptr ? Pq().PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+    const char* primary =
+        res != nullptr ? Pq().PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
     return Classify(state != nullptr ? state : "",
                     primary != nullptr ? primary : Pq().PQerrorMessage(conn_),
                     conn_ == nullptr || Pq().PQstatus(conn_) == CONNECTION_BAD);
@@ -464,8 +470,9 @@ DbError PgStatement::Execute(DbExecResult& result, DbRows* rows) {
     w.Sync();
     return conn_->Finish(ready + 1, result, rows);
   }
-  PGresult* res = Pq().PQexecPrepared(conn_->conn(), name_.c_str(), static_cast<int>(values_.size()),
-                                 values_.data(), lengths_.data(), nullptr, 0);
+  PGresult* res =
+      Pq().PQexecPrepared(conn_->conn(), name_.c_str(), static_cast<int>(values_.size()),
+                          values_.data(), lengths_.data(), nullptr, 0);
   return conn_->Consume(res, result, rows);
 }
 
@@ -477,16 +484,22 @@ enum class PgBinaryKind { kInt2, kInt4, kInt8, kFloat4, kFloat8, kText };
 // The binary kind of a column of type `oid`; nullopt for other types.
 std::optional<PgBinaryKind> BinaryKindOf(uint32_t oid) {
   switch (oid) {
-    case 21: return PgBinaryKind::kInt2;
-    case 23: return PgBinaryKind::kInt4;
-    case 20: return PgBinaryKind::kInt8;
-    case 700: return PgBinaryKind::kFloat4;
-    case 701: return PgBinaryKind::kFloat8;
+    case 21:
+      return PgBinaryKind::kInt2;
+    case 23:
+      return PgBinaryKind::kInt4;
+    case 20:
+      return PgBinaryKind::kInt8;
+    case 700:
+      return PgBinaryKind::kFloat4;
+    case 701:
+      return PgBinaryKind::kFloat8;
     case 25:    // text
     case 1042:  // char(n)
     case 1043:  // varchar(n)
       return PgBinaryKind::kText;
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -583,11 +596,11 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
       if (v.type == DbType::kString) {
         text = v.s;
       } else if (v.type == DbType::kDouble) {
-        text = std::string_view(num, static_cast<size_t>(
-                                         std::to_chars(num, num + sizeof(num), v.d).ptr - num));
+        text = std::string_view(
+            num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), v.d).ptr - num));
       } else {
-        text = std::string_view(num, static_cast<size_t>(
-                                         std::to_chars(num, num + sizeof(num), v.i).ptr - num));
+        text = std::string_view(
+            num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), v.i).ptr - num));
       }
       PgPutBigEndian(o, text.size(), 4);
       o.append(text);
@@ -710,9 +723,8 @@ DbError PgConnection::BeginBulkInsert(std::string_view table,
     }
   }
   if (DbError e = ToLibpq(); !e.ok()) return e;  // the catalog query may have gone our way
-  const std::string sql =
-      fmt::format("COPY {} ({}) FROM STDIN{}", table, fmt::join(columns, ", "),
-                  binary.empty() ? "" : " WITH (FORMAT binary)");
+  const std::string sql = fmt::format("COPY {} ({}) FROM STDIN{}", table, fmt::join(columns, ", "),
+                                      binary.empty() ? "" : " WITH (FORMAT binary)");
   PGresult* res = Pq().PQexec(conn_, sql.c_str());
   if (res == nullptr || Pq().PQresultStatus(res) != PGRES_COPY_IN) {
     DbExecResult ignored;
@@ -738,8 +750,7 @@ class PgsqlDriver final : public DbDriver {
     opts.String("pgsql-host", &s_.host, "localhost", "PostgreSQL server host");
     opts.Int("pgsql-port", &s_.port, 5432, "PostgreSQL server port").Min(1).Max(65535);
     opts.String("pgsql-user", &s_.user, "sbtest", "PostgreSQL user");
-    opts.String("pgsql-password", &s_.password, "",
-                "PostgreSQL password (default: $PGPASSWORD)")
+    opts.String("pgsql-password", &s_.password, "", "PostgreSQL password (default: $PGPASSWORD)")
         .Secret();
     opts.String("pgsql-db", &s_.db, "sbtest", "PostgreSQL database name");
     opts.Enum("pgsql-sslmode", &s_.sslmode, "prefer",

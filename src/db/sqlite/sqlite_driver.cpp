@@ -3,13 +3,12 @@
 // connections take turns to write through a first-come, first-served gate
 // (db/write_gate.h).
 
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include <cmath>
 #include <memory>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "db/drivers.h"
 #include "db/sqlite/write_gate.h"
@@ -103,10 +102,9 @@ class SqliteConnection final : public DbConnection {
   ~SqliteConnection() override { Close(); }
 
   DbError Open() {
-    const int rc = sqlite3_open_v2(settings_.path.c_str(), &db_,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                       SQLITE_OPEN_NOMUTEX,
-                                   nullptr);
+    const int rc =
+        sqlite3_open_v2(settings_.path.c_str(), &db_,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
       DbError e = SqliteError(db_, rc, fmt::format("cannot open {}", settings_.path));
       e.cls = DbErrorClass::kFatal;

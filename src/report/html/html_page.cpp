@@ -67,8 +67,10 @@ footer{color:var(--muted);font-size:.8em;margin:2em 0 1em}
 }
 )css";
   for (int i = 0; i < 8; ++i) {
-    css += fmt::format("svg .line.s{0}{{stroke:{1}}}svg .pt.s{0},svg .bar.s{0}{{fill:{1}}}.sw.s{0}{{background:{1}}}\n", i,
-                       kPalette[i]);
+    css += fmt::format(
+        "svg .line.s{0}{{stroke:{1}}}svg .pt.s{0},svg "
+        ".bar.s{0}{{fill:{1}}}.sw.s{0}{{background:{1}}}\n",
+        i, kPalette[i]);
   }
   return css;
 }
@@ -110,7 +112,8 @@ std::string Table(const std::vector<std::vector<std::string>>& rows,
     for (size_t c = 0; c < rows[r].size(); ++c) {
       bool num = c < numeric.size() && numeric[c];
       const char* tag = r == 0 ? "th" : "td";
-      out += fmt::format("<{}{}>{}</{}>", tag, num ? " class=\"num\"" : "", Escape(rows[r][c]), tag);
+      out +=
+          fmt::format("<{}{}>{}</{}>", tag, num ? " class=\"num\"" : "", Escape(rows[r][c]), tag);
     }
     out += r == 0 ? "</tr></thead><tbody>" : "</tr>";
   }
@@ -134,16 +137,17 @@ std::string ManifestSection(const Manifest& m) {
   out += Row("limit", Limit(m));
   if (m.warmup_s > 0) out += Row("warm-up", ShortNumber(m.warmup_s, 6) + " s");
   out += Row("rate", m.rate > 0 ? ShortNumber(m.rate, 6) + " events/s (open loop)"
-                                 : std::string("as fast as possible (closed loop)"));
+                                : std::string("as fast as possible (closed loop)"));
   if (!m.rand_type.empty()) out += Row("random distribution", m.rand_type);
   out += Row("seed", std::to_string(m.seed) + (m.seed_from_time ? " (from the clock)" : ""));
   out += "</table></div>";
   out += "<h3>Machine</h3><div class=\"table-wrap\"><table class=\"kv\">";
   out += Row("CPU", m.system.cpu_model.empty() ? "unknown" : m.system.cpu_model);
   out += Row("CPUs online", std::to_string(m.system.cpus_online));
-  out += Row("memory", m.system.memory_bytes > 0
-                          ? ShortNumber(static_cast<double>(m.system.memory_bytes) / (1 << 30)) + " GiB"
-                          : std::string("unknown"));
+  out += Row("memory",
+             m.system.memory_bytes > 0
+                 ? ShortNumber(static_cast<double>(m.system.memory_bytes) / (1 << 30)) + " GiB"
+                 : std::string("unknown"));
   out += Row("kernel", m.system.kernel);
   out += Row("clock", m.system.clock_source);
   out += "</table></div></div>";
@@ -160,8 +164,9 @@ std::string ManifestSection(const Manifest& m) {
     (o.is_default ? default_rows : set_rows).push_back({"--" + o.name, o.value, o.group});
   }
   out += "<h3>Options set</h3>";
-  out += set_rows.size() > 1 ? Table(set_rows, {}, "opts")
-                             : std::string("<p class=\"sub\">none: every option at its default</p>");
+  out += set_rows.size() > 1
+             ? Table(set_rows, {}, "opts")
+             : std::string("<p class=\"sub\">none: every option at its default</p>");
   if (default_rows.size() > 1) {
     out += fmt::format("<details><summary>{} options at their defaults</summary>{}</details>",
                        default_rows.size() - 1, Table(default_rows, {}, "opts"));

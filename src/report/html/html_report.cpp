@@ -6,11 +6,11 @@
 
 #include "report/html/html_report.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <map>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "core/plural.h"
 #include "report/html/html_page.h"
@@ -58,8 +58,9 @@ std::string Banners(const ResultData& r) {
            ". The figures cover what was measured until then.</p>";
   }
   if (r.interrupted) {
-    out += "<p class=\"banner\">The run was interrupted; the figures cover the time until the "
-           "interrupt.</p>";
+    out +=
+        "<p class=\"banner\">The run was interrupted; the figures cover the time until the "
+        "interrupt.</p>";
   }
   if (r.forced_shutdown) {
     out += "<p class=\"banner\">--forced-shutdown abandoned events still running at the end.</p>";
@@ -175,8 +176,8 @@ std::string FairnessChart(const ResultData& r) {
     html::Bar b;
     b.label = std::to_string(i);
     b.value = static_cast<double>(t.events);
-    b.tooltip = fmt::format("thread {}: {} events, {} s busy", i, t.events,
-                            ShortNumber(t.busy_time_s, 4));
+    b.tooltip =
+        fmt::format("thread {}: {} events, {} s busy", i, t.events, ShortNumber(t.busy_time_s, 4));
     sum += b.value;
     c.bars.push_back(std::move(b));
   }
@@ -212,7 +213,8 @@ std::vector<std::string> BreakdownCounters(const ResultData& r) {
 std::string BreakdownSection(const ResultData& r) {
   std::vector<std::string> kinds = BreakdownCounters(r);
   if (kinds.empty() && r.latency_by_kind.empty()) return "";
-  std::string out = "<section id=\"breakdown\"><h2>Breakdown by operation</h2><div class=\"charts\">";
+  std::string out =
+      "<section id=\"breakdown\"><h2>Breakdown by operation</h2><div class=\"charts\">";
   if (!kinds.empty()) {
     bool over_time = false;
     for (const IntervalFigures& iv : r.intervals) over_time = over_time || !iv.counters.empty();
@@ -234,15 +236,17 @@ std::string BreakdownSection(const ResultData& r) {
         }
         c.series.push_back(std::move(s));
       }
-      out += html::Figure("Operations over time", html::RenderLineChart(c), html::RenderLegend(kinds),
-                          "Operations per second of each kind in each interval.");
+      out +=
+          html::Figure("Operations over time", html::RenderLineChart(c), html::RenderLegend(kinds),
+                       "Operations per second of each kind in each interval.");
     } else {
       html::BarChart c;
       c.id = "breakdown";
       c.description = "Operations by kind over the whole run";
       c.y.label = "operations";
       c.x_label = "kind";
-      for (const std::string& k : kinds) c.bars.push_back({k, static_cast<double>(*r.Counter(k)), ""});
+      for (const std::string& k : kinds)
+        c.bars.push_back({k, static_cast<double>(*r.Counter(k)), ""});
       out += html::Figure("Operations by kind", html::RenderBarChart(c), "",
                           "Operations of each kind over the whole run.");
     }
@@ -251,10 +255,9 @@ std::string BreakdownSection(const ResultData& r) {
       {"kind", "operations", "per second", "mean", "p95", "p99", "max"}};
   for (const std::string& k : kinds) {
     uint64_t n = *r.Counter(k);
-    std::vector<std::string> row = {k, std::to_string(n),
-                                    r.total_time_s > 0
-                                        ? ShortNumber(static_cast<double>(n) / r.total_time_s, 4)
-                                        : "0"};
+    std::vector<std::string> row = {
+        k, std::to_string(n),
+        r.total_time_s > 0 ? ShortNumber(static_cast<double>(n) / r.total_time_s, 4) : "0"};
     // The per-kind latency is named in the singular ("read" for "reads").
     std::string singular = k.substr(0, k.size() - 1);
     const LatencyFigures* l = nullptr;
@@ -262,8 +265,9 @@ std::string BreakdownSection(const ResultData& r) {
       if (name == singular || name == k) l = &f;
     }
     if (l != nullptr && l->count > 0) {
-      row.insert(row.end(), {ShortDuration(l->mean), ShortDuration(Pct(*l, "95")),
-                             ShortDuration(Pct(*l, "99")), ShortDuration(static_cast<double>(l->max))});
+      row.insert(row.end(),
+                 {ShortDuration(l->mean), ShortDuration(Pct(*l, "95")),
+                  ShortDuration(Pct(*l, "99")), ShortDuration(static_cast<double>(l->max))});
     } else {
       row.insert(row.end(), {"", "", "", ""});
     }
@@ -274,8 +278,9 @@ std::string BreakdownSection(const ResultData& r) {
     bool listed = false;
     for (const std::string& k : kinds) listed = listed || k == name + "s" || k == name;
     if (listed || f.count == 0) continue;
-    rows.push_back({name, std::to_string(f.count), "", ShortDuration(f.mean), ShortDuration(Pct(f, "95")),
-                    ShortDuration(Pct(f, "99")), ShortDuration(static_cast<double>(f.max))});
+    rows.push_back({name, std::to_string(f.count), "", ShortDuration(f.mean),
+                    ShortDuration(Pct(f, "95")), ShortDuration(Pct(f, "99")),
+                    ShortDuration(static_cast<double>(f.max))});
   }
   out += "<div><h3>Per kind</h3>" +
          html::Table(rows, {false, true, true, true, true, true, true}, "kinds") + "</div>";
@@ -289,7 +294,8 @@ std::string FiguresSection(const ResultData& r) {
   lat.push_back({"min", ShortDuration(static_cast<double>(r.latency.min))});
   lat.push_back({"mean", ShortDuration(r.latency.mean)});
   lat.push_back({"stddev", ShortDuration(r.latency.stddev)});
-  for (const auto& [p, v] : r.latency.percentiles) lat.push_back({"p" + p, ShortDuration(static_cast<double>(v))});
+  for (const auto& [p, v] : r.latency.percentiles)
+    lat.push_back({"p" + p, ShortDuration(static_cast<double>(v))});
   lat.push_back({"max", ShortDuration(static_cast<double>(r.latency.max))});
   out += "<div><h3>Latency of all events</h3>" + html::Table(lat, {false, true}) + "</div>";
   std::string right;
@@ -362,8 +368,9 @@ std::string RenderRunHtml(const ResultData& r) {
   out += "<section id=\"summary\"><h2>Summary</h2>" + SummaryCards(r) + "</section>\n";
   out += "<section id=\"over-time\"><h2>Over time</h2>";
   if (r.intervals.empty()) {
-    out += "<p class=\"sub\">This result has no intervals: run with --report-interval=N or "
-           "--report-html for charts over time.</p>";
+    out +=
+        "<p class=\"sub\">This result has no intervals: run with --report-interval=N or "
+        "--report-html for charts over time.</p>";
   } else {
     out += "<div class=\"charts\">" + ThroughputChart(r) + PercentilesChart(r) + "</div>";
   }

@@ -1,10 +1,10 @@
 #include "report/html/html_svg.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 namespace loadcell::html {
 namespace {
@@ -97,8 +97,9 @@ std::string YAxis(const Axis& a, const AxisLayout& l, const Scale& s) {
 }
 
 std::string XTitle(const std::string& label) {
-  return fmt::format("<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                     Px((kLeft + kWidth - kRight) / 2), Px(kHeight - 6), Escape(label));
+  return fmt::format(
+      "<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+      Px((kLeft + kWidth - kRight) / 2), Px(kHeight - 6), Escape(label));
 }
 
 std::string Frame() {
@@ -136,8 +137,9 @@ std::string XTicks(const Axis& a, const AxisLayout& l, const Scale& s) {
 
 std::string NoData(const std::string& id, const std::string& description) {
   return SvgOpen(id, description, 0, 0) + Frame() +
-         fmt::format("<text class=\"nodata\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no data</text>",
-                     Px(kWidth / 2), Px(kHeight / 2)) +
+         fmt::format(
+             "<text class=\"nodata\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no data</text>",
+             Px(kWidth / 2), Px(kHeight / 2)) +
          "</svg>";
 }
 
@@ -223,8 +225,7 @@ std::vector<double> NiceTicks(double lo, double hi, int target) {
 std::string RenderLegend(const std::vector<std::string>& names) {
   std::string out = "<ul class=\"legend\">";
   for (size_t i = 0; i < names.size(); ++i) {
-    out += fmt::format("<li><span class=\"sw s{}\"></span>{}</li>", i % kPalette,
-                       Escape(names[i]));
+    out += fmt::format("<li><span class=\"sw s{}\"></span>{}</li>", i % kPalette, Escape(names[i]));
   }
   return out + "</ul>";
 }
@@ -282,7 +283,8 @@ std::string RenderLineChart(const LineChart& c) {
     std::string dots;
     auto flush = [&]() {
       if (!segment.empty()) {
-        lines += fmt::format("<polyline class=\"line s{}\" points=\"{}\"/>", si % kPalette, segment);
+        lines +=
+            fmt::format("<polyline class=\"line s{}\" points=\"{}\"/>", si % kPalette, segment);
       }
       segment.clear();
     };
@@ -297,13 +299,15 @@ std::string RenderLineChart(const LineChart& c) {
       if (!segment.empty()) segment += ' ';
       segment += Px(px) + "," + Px(py);
       if (markers) {
-        std::string xt = categorical && s.x[i] >= 0 &&
-                                 static_cast<size_t>(s.x[i]) < c.x.categories.size()
-                             ? c.x.categories[static_cast<size_t>(s.x[i])]
-                             : TickText(c.x, s.x[i]);
+        std::string xt =
+            categorical && s.x[i] >= 0 && static_cast<size_t>(s.x[i]) < c.x.categories.size()
+                ? c.x.categories[static_cast<size_t>(s.x[i])]
+                : TickText(c.x, s.x[i]);
         dots += fmt::format(
-            "<circle class=\"pt s{}\" cx=\"{}\" cy=\"{}\" r=\"2.6\"><title>{}: {} at {}</title></circle>",
-            si % kPalette, Px(px), Px(py), Escape(s.name), Escape(TickText(c.y, s.y[i])), Escape(xt));
+            "<circle class=\"pt s{}\" cx=\"{}\" cy=\"{}\" r=\"2.6\"><title>{}: {} at "
+            "{}</title></circle>",
+            si % kPalette, Px(px), Px(py), Escape(s.name), Escape(TickText(c.y, s.y[i])),
+            Escape(xt));
       }
     }
     flush();
@@ -339,7 +343,8 @@ std::string RenderBarChart(const BarChart& c) {
     double y = ys.Map(v);
     std::string tip = b.tooltip.empty() ? b.label + ": " + TickText(c.y, v) : b.tooltip;
     out += fmt::format(
-        "<rect class=\"bar s0\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}</title></rect>",
+        "<rect class=\"bar s0\" x=\"{}\" y=\"{}\" width=\"{}\" "
+        "height=\"{}\"><title>{}</title></rect>",
         Px(x), Px(y), Px(w), Px(std::max(0.0, kHeight - kBottom - y)), Escape(tip));
   }
   out += "</g>";
@@ -382,7 +387,8 @@ std::string RenderHistogramChart(const HistogramChart& c) {
     double x1 = std::max(x0 + 1.0, xs.Map(b.high));
     double y = ys.Map(static_cast<double>(b.count));
     out += fmt::format(
-        "<rect class=\"bar s0\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{} to {}: {}</title></rect>",
+        "<rect class=\"bar s0\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{} to {}: "
+        "{}</title></rect>",
         Px(x0), Px(y), Px(x1 - x0), Px(std::max(0.0, kHeight - kBottom - y)),
         Escape(TickText(c.x, b.low)), Escape(TickText(c.x, b.high)), b.count);
   }

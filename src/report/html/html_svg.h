@@ -44,7 +44,7 @@ struct Series {
 };
 
 struct LineChart {
-  std::string id;  // data-chart
+  std::string id;           // data-chart
   std::string description;  // for <desc> and aria-label
   Axis x;
   Axis y;
@@ -56,7 +56,7 @@ struct LineChart {
 std::string RenderLineChart(const LineChart& c);
 
 struct Bar {
-  std::string label;    // category label (under the bar)
+  std::string label;  // category label (under the bar)
   double value = 0;
   std::string tooltip;  // empty: label and value
 };
@@ -76,7 +76,7 @@ struct BarChart {
 std::string RenderBarChart(const BarChart& c);
 
 struct HistogramBin {
-  double low = 0;   // value range (same unit as the axis)
+  double low = 0;  // value range (same unit as the axis)
   double high = 0;
   uint64_t count = 0;
 };

@@ -1,9 +1,9 @@
 // The sweep page: saturation curves (throughput and p99 against the first
 // swept option) and the table of points.
 
-#include <map>
-
 #include <fmt/format.h>
+
+#include <map>
 
 #include "core/plural.h"
 #include "report/html/html_page.h"
@@ -104,15 +104,17 @@ std::string RenderSweepHtml(const SweepFigures& s) {
     row.resize(s.options.size());
     row.push_back(std::to_string(p.runs));
     row.push_back(ShortNumber(p.events_per_second, 5));
-    row.push_back(p.runs > 1 && p.events_per_second > 0
-                      ? fmt::format("±{:.1f}%", (p.events_per_second_max - p.events_per_second_min) /
-                                                    2 / p.events_per_second * 100)
-                      : "");
+    row.push_back(
+        p.runs > 1 && p.events_per_second > 0
+            ? fmt::format("±{:.1f}%", (p.events_per_second_max - p.events_per_second_min) / 2 /
+                                          p.events_per_second * 100)
+            : "");
     row.push_back(ShortDuration(p.p95_ns));
     row.push_back(ShortDuration(p.p99_ns));
     rows.push_back(std::move(row));
   }
-  out += "<section id=\"points\"><h2>Points</h2>" + html::Table(rows, numeric, "sweep") + "</section>\n";
+  out += "<section id=\"points\"><h2>Points</h2>" + html::Table(rows, numeric, "sweep") +
+         "</section>\n";
   std::string manifest = html::ManifestSection(s.manifest);
   const std::string heading = "<h2>Manifest</h2>";
   if (size_t at = manifest.find(heading); at != std::string::npos) {

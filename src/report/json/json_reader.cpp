@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
-
 #include <nlohmann/json.hpp>
 
 namespace loadcell {
@@ -108,7 +107,8 @@ class Walker {
     return &*it;
   }
 
-  const Json* Object(const Json& obj, const std::string& path, const char* key, bool required = true) {
+  const Json* Object(const Json& obj, const std::string& path, const char* key,
+                     bool required = true) {
     const Json* j = Member(obj, path, key, required);
     if (j != nullptr && !j->is_object()) {
       Expected(Join(path, key), "an object", *j);
@@ -116,7 +116,8 @@ class Walker {
     }
     return j;
   }
-  const Json* Array(const Json& obj, const std::string& path, const char* key, bool required = true) {
+  const Json* Array(const Json& obj, const std::string& path, const char* key,
+                    bool required = true) {
     const Json* j = Member(obj, path, key, required);
     if (j != nullptr && !j->is_array()) {
       Expected(Join(path, key), "an array", *j);
@@ -124,7 +125,8 @@ class Walker {
     }
     return j;
   }
-  std::string String(const Json& obj, const std::string& path, const char* key, bool required = true) {
+  std::string String(const Json& obj, const std::string& path, const char* key,
+                     bool required = true) {
     const Json* j = Member(obj, path, key, required);
     if (j == nullptr) return "";
     if (!j->is_string()) {
@@ -145,7 +147,8 @@ class Walker {
   uint64_t Uint(const Json& j, const std::string& path) {
     if (!ok()) return 0;
     if (j.is_number_unsigned()) return j.get<uint64_t>();
-    if (j.is_number_integer() && j.get<int64_t>() >= 0) return static_cast<uint64_t>(j.get<int64_t>());
+    if (j.is_number_integer() && j.get<int64_t>() >= 0)
+      return static_cast<uint64_t>(j.get<int64_t>());
     Expected(path, "a non-negative integer", j);
     return 0;
   }
@@ -279,8 +282,10 @@ void ReadSummary(Walker& w, const Json& s, ResultData& out) {
   out.events = w.Uint(s, p, "events");
   out.events_per_second = w.Number(s, p, "events_per_second");
   out.errors = w.Uint(s, p, "errors", false);
-  if (const Json* l = w.Member(s, p, "latency_ns", true)) out.latency = ReadLatency(w, *l, p + ".latency_ns");
-  out.latency_by_kind = ReadLatencyMap(w, w.Object(s, p, "latency_by_kind_ns", false), p + ".latency_by_kind_ns");
+  if (const Json* l = w.Member(s, p, "latency_ns", true))
+    out.latency = ReadLatency(w, *l, p + ".latency_ns");
+  out.latency_by_kind =
+      ReadLatencyMap(w, w.Object(s, p, "latency_by_kind_ns", false), p + ".latency_by_kind_ns");
   if (const Json* l = w.Member(s, p, "service_latency_ns", false); l != nullptr && !l->is_null()) {
     out.service_latency = ReadLatency(w, *l, p + ".service_latency_ns");
   }
@@ -319,8 +324,10 @@ void ReadIntervals(Walker& w, const Json& a, ResultData& out) {
     f.events_per_second = w.Number(j, p, "eps", false);
     f.errors = w.Uint(j, p, "errors", false);
     f.queue = w.Uint(j, p, "queue", false);
-    if (const Json* l = w.Member(j, p, "latency_ns", true)) f.latency = ReadLatency(w, *l, p + ".latency_ns");
-    f.latency_by_kind = ReadLatencyMap(w, w.Object(j, p, "latency_by_kind_ns", false), p + ".latency_by_kind_ns");
+    if (const Json* l = w.Member(j, p, "latency_ns", true))
+      f.latency = ReadLatency(w, *l, p + ".latency_ns");
+    f.latency_by_kind =
+        ReadLatencyMap(w, w.Object(j, p, "latency_by_kind_ns", false), p + ".latency_by_kind_ns");
     f.counters = ReadCounters(w, w.Object(j, p, "counters", false), p + ".counters");
     out.intervals.push_back(std::move(f));
   }
@@ -413,9 +420,8 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
       f.events = w.Uint((*t)[i], p, "events");
       f.exec_time_s = w.Number((*t)[i], p, "exec_time_s", false);
       // Results written before busy_time_s existed: events ran one at a time.
-      f.busy_time_s = (*t)[i].contains("busy_time_s")
-                          ? w.Number((*t)[i], p, "busy_time_s", false)
-                          : f.exec_time_s;
+      f.busy_time_s = (*t)[i].contains("busy_time_s") ? w.Number((*t)[i], p, "busy_time_s", false)
+                                                      : f.exec_time_s;
       out.threads.push_back(f);
     }
   }

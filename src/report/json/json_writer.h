@@ -25,7 +25,8 @@ namespace loadcell {
 
 class JsonWriter final {
  public:
-  explicit JsonWriter(std::ostream& out, int base_indent = 0) : out_(out), base_indent_(base_indent) {}
+  explicit JsonWriter(std::ostream& out, int base_indent = 0)
+      : out_(out), base_indent_(base_indent) {}
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
 

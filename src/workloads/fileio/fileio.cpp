@@ -97,8 +97,8 @@ Status FileIoWorkload::Init(int threads) {
     }
     const std::string from = s.engine;
     s.engine = s.direct && from != "libaio" ? "libaio" : "sync";
-    s.engine_note = fmt::format("{} is unavailable here ({}); --file-io-fallback=on chose {}",
-                                from, probe.status().message(), s.engine);
+    s.engine_note = fmt::format("{} is unavailable here ({}); --file-io-fallback=on chose {}", from,
+                                probe.status().message(), s.engine);
     s.queue_depth = s.asynchronous() ? s.queue_depth_asked : 1;
   }
   if (s.validate) {
@@ -106,10 +106,10 @@ Status FileIoWorkload::Init(int threads) {
         IsSequential(s.mode) ? (s.request_size + s.block_size - 1) / s.block_size : 1;
     const uint64_t in_flight = static_cast<uint64_t>(threads) * s.queue_depth * per_request;
     if (in_flight * 2 > s.total_blocks) {
-      return Status::InvalidArgument(fmt::format(
-          "--validate: {} blocks in the files are too few for {} requests in flight "
-          "(--threads x --file-queue-depth); use larger files or fewer requests",
-          s.total_blocks, in_flight));
+      return Status::InvalidArgument(
+          fmt::format("--validate: {} blocks in the files are too few for {} requests in flight "
+                      "(--threads x --file-queue-depth); use larger files or fewer requests",
+                      s.total_blocks, in_flight));
     }
   }
 
@@ -153,9 +153,9 @@ Status FileIoWorkload::Init(int threads) {
     if (!fd.ok()) {
       (void)CloseFiles();
       if (fd.status().err() == EINVAL && s.direct) {
-        return Status::FailedPrecondition(fmt::format(
-            "{}: the filesystem does not support O_DIRECT (--file-extra-flags=direct)",
-            s.FilePath(i)));
+        return Status::FailedPrecondition(
+            fmt::format("{}: the filesystem does not support O_DIRECT (--file-extra-flags=direct)",
+                        s.FilePath(i)));
       }
       return fd.status();
     }
@@ -181,9 +181,10 @@ Result<std::unique_ptr<Worker>> FileIoWorkload::NewWorker(const ThreadContext& c
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(settings().engine, fs_));
   auto worker = std::make_unique<FileIoWorker>(*shared_, std::move(engine), ctx);
   if (Status st = worker->Open(); !st.ok()) {
-    return Status(st.code(), fmt::format("{} engine on thread {}: {}", settings().engine,
-                                         ctx.thread_id, st.message()),
-                  st.err());
+    return Status(
+        st.code(),
+        fmt::format("{} engine on thread {}: {}", settings().engine, ctx.thread_id, st.message()),
+        st.err());
   }
   return std::unique_ptr<Worker>(std::move(worker));
 }

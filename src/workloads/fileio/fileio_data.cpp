@@ -136,8 +136,8 @@ std::string CheckBlock(const unsigned char* block, size_t len, uint32_t file, ui
                        kStampMagic);
   }
   if (s.file != file || s.offset != offset) {
-    return fmt::format("the block holds the stamp of file {} offset {} (a misplaced write)",
-                       s.file, s.offset);
+    return fmt::format("the block holds the stamp of file {} offset {} (a misplaced write)", s.file,
+                       s.offset);
   }
   const uint64_t sum = BlockChecksum(block, len);
   if (sum != s.checksum) {

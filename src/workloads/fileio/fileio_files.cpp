@@ -24,9 +24,12 @@ constexpr uint64_t kChunkTarget = 1ULL << 20;  // prepare writes ~1 MiB per call
 
 const char* StateName(FileState s) {
   switch (s) {
-    case FileState::kComplete: return "complete";
-    case FileState::kPartial: return "partial";
-    case FileState::kSeqWrite: return "seqwr";
+    case FileState::kComplete:
+      return "complete";
+    case FileState::kPartial:
+      return "partial";
+    case FileState::kSeqWrite:
+      return "seqwr";
   }
   return "partial";
 }
@@ -67,9 +70,15 @@ Status WriteOneFile(FileSystem& fs, const FileIoSettings& s, uint64_t index, boo
     }
     const uint64_t len = std::min(chunk, s.file_size - off);
     switch (s.pattern) {
-      case WritePattern::kRandom: FillRandom(buf, len, rng); break;
-      case WritePattern::kZero: std::fill(buf, buf + len, 0); break;
-      case WritePattern::kSequence: FillSequence(buf, len, off); break;
+      case WritePattern::kRandom:
+        FillRandom(buf, len, rng);
+        break;
+      case WritePattern::kZero:
+        std::fill(buf, buf + len, 0);
+        break;
+      case WritePattern::kSequence:
+        FillSequence(buf, len, off);
+        break;
     }
     if (stamped) StampBlocks(buf, len, static_cast<uint32_t>(index), off, s.block_size, 0);
     st = WriteFully(fs, fd, buf, len, off, fmt::format("writing '{}' at offset {}", path, off));
@@ -153,9 +162,9 @@ Result<std::optional<FileManifest>> ReadManifest(FileSystem& fs, const std::stri
       if (ok) m.files.push_back(f);
     }
     if (!ok) {
-      return Status::FailedPrecondition(fmt::format(
-          "{} line {}: not a loadcell fileio manifest line; remove the files by hand", path,
-          line_no));
+      return Status::FailedPrecondition(
+          fmt::format("{} line {}: not a loadcell fileio manifest line; remove the files by hand",
+                      path, line_no));
     }
   }
   return std::optional<FileManifest>(std::move(m));
@@ -209,7 +218,8 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
       return Status::FailedPrecondition(
           fmt::format("'{}' exists and is not a regular file", s.FilePath(i)));
     }
-    const bool same_data = m.pattern == pattern && (!stamped || (m.stamped && m.block_size == s.block_size));
+    const bool same_data =
+        m.pattern == pattern && (!stamped || (m.stamped && m.block_size == s.block_size));
     if (info.exists && entry->state == FileState::kComplete && entry->size == s.file_size &&
         info.size == s.file_size && same_data) {
       ++reused;
@@ -275,7 +285,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
             s.FilePath(i), state, PrepareCommand(s)));
       }
       if (st.err() == ENOSPC || st.err() == EFBIG || st.err() == EDQUOT) {
-        const char* why = st.err() == EFBIG   ? "the file size limit was reached"
+        const char* why = st.err() == EFBIG    ? "the file size limit was reached"
                           : st.err() == EDQUOT ? "the disk quota is exhausted"
                                                : "the filesystem is full";
         return Status(StatusCode::kResourceExhausted,
@@ -284,10 +294,10 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
                                   why, st.message(), state),
                       st.err());
       }
-      return Status(st.code(),
-                    fmt::format("prepare failed: {}; removed the partial file; {}", st.message(),
-                                state),
-                    st.err());
+      return Status(
+          st.code(),
+          fmt::format("prepare failed: {}; removed the partial file; {}", st.message(), state),
+          st.err());
     }
     m.Find(name)->state = FileState::kComplete;
     LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
@@ -334,10 +344,9 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
     LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
     const ManifestFile* entry = m->Find(s.FileName(i));
     if (!info.exists || entry == nullptr) {
-      return Status::FailedPrecondition(
-          fmt::format("test file '{}' {}: {}", path,
-                      info.exists ? "was not created by loadcell prepare" : "does not exist",
-                      prepare_first));
+      return Status::FailedPrecondition(fmt::format(
+          "test file '{}' {}: {}", path,
+          info.exists ? "was not created by loadcell prepare" : "does not exist", prepare_first));
     }
     if (info.size != s.file_size) {
       return Status::FailedPrecondition(fmt::format(
@@ -346,12 +355,11 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
           path, info.size, s.file_size, FormatSize(s.total_size), s.num_files));
     }
     if (entry->state != FileState::kComplete) {
-      return Status::FailedPrecondition(fmt::format(
-          "file {} is not completely written ({}); run '{}' again",
-          path,
-          entry->state == FileState::kSeqWrite ? "re-created by a seqwr run"
-                                               : "its prepare was interrupted",
-          PrepareCommand(s)));
+      return Status::FailedPrecondition(
+          fmt::format("file {} is not completely written ({}); run '{}' again", path,
+                      entry->state == FileState::kSeqWrite ? "re-created by a seqwr run"
+                                                           : "its prepare was interrupted",
+                      PrepareCommand(s)));
     }
   }
   if (s.validate && !m->stamped) {

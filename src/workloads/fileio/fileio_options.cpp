@@ -61,13 +61,18 @@ bool ModeReads(FileTestMode m) {
   return m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead || m == FileTestMode::kRndRw;
 }
 
-bool ModeWrites(FileTestMode m) { return !(m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead); }
+bool ModeWrites(FileTestMode m) {
+  return !(m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead);
+}
 
 const char* WritePatternName(WritePattern p) {
   switch (p) {
-    case WritePattern::kRandom: return "random";
-    case WritePattern::kZero: return "zero";
-    case WritePattern::kSequence: return "sequence";
+    case WritePattern::kRandom:
+      return "random";
+    case WritePattern::kZero:
+      return "zero";
+    case WritePattern::kSequence:
+      return "sequence";
   }
   return "?";
 }
@@ -161,8 +166,7 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
     }
   }
   if (num_files_ <= 0) {
-    return Status::InvalidArgument(
-        fmt::format("--file-num={}: must be at least 1", num_files_));
+    return Status::InvalidArgument(fmt::format("--file-num={}: must be at least 1", num_files_));
   }
   s.num_files = static_cast<uint64_t>(num_files_);
   if (block_size_ == 0) {
@@ -175,15 +179,15 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
   s.block_size = block_size_;
   s.total_size = total_size_;
   if (total_size_ < block_size_) {
-    return Status::InvalidArgument(fmt::format(
-        "--file-total-size={}: smaller than one block (--file-block-size={})",
-        FormatSize(total_size_), FormatSize(block_size_)));
+    return Status::InvalidArgument(
+        fmt::format("--file-total-size={}: smaller than one block (--file-block-size={})",
+                    FormatSize(total_size_), FormatSize(block_size_)));
   }
   s.file_size = total_size_ / s.num_files;
   if (s.file_size == 0) {
-    return Status::InvalidArgument(fmt::format(
-        "--file-total-size={} over --file-num={} files leaves 0 bytes per file",
-        FormatSize(total_size_), s.num_files));
+    return Status::InvalidArgument(
+        fmt::format("--file-total-size={} over --file-num={} files leaves 0 bytes per file",
+                    FormatSize(total_size_), s.num_files));
   }
   if (merged_requests_ < 0) {
     return Status::InvalidArgument(
@@ -207,8 +211,7 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
   s.fsync_end = fsync_all_ ? false : fsync_end_;
   s.fdatasync = fsync_mode_ == "fdatasync";
   if (!(rw_ratio_ >= 0)) {
-    return Status::InvalidArgument(
-        fmt::format("--file-rw-ratio={}: must be 0 or more", rw_ratio_));
+    return Status::InvalidArgument(fmt::format("--file-rw-ratio={}: must be 0 or more", rw_ratio_));
   }
   s.rw_ratio = rw_ratio_;
 
@@ -233,21 +236,21 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
           FormatSize(s.block_size)));
     }
     if (s.file_size % kDirectAlignment != 0) {
-      return Status::InvalidArgument(fmt::format(
-          "--file-total-size={} / --file-num={} gives files of {} bytes: with "
-          "--file-extra-flags=direct the file size must be a multiple of 512",
-          FormatSize(s.total_size), s.num_files, s.file_size));
+      return Status::InvalidArgument(
+          fmt::format("--file-total-size={} / --file-num={} gives files of {} bytes: with "
+                      "--file-extra-flags=direct the file size must be a multiple of 512",
+                      FormatSize(s.total_size), s.num_files, s.file_size));
     }
   }
 
   if (queue_depth_ < 1 || queue_depth_ > kMaxQueueDepth) {
-    return Status::InvalidArgument(fmt::format(
-        "--file-queue-depth={}: must be between 1 and {}", queue_depth_, kMaxQueueDepth));
+    return Status::InvalidArgument(fmt::format("--file-queue-depth={}: must be between 1 and {}",
+                                               queue_depth_, kMaxQueueDepth));
   }
   s.queue_depth_asked = static_cast<uint32_t>(queue_depth_);
   if (submit_batch_ < 1 || submit_batch_ > kMaxQueueDepth) {
-    return Status::InvalidArgument(fmt::format(
-        "--file-submit-batch={}: must be between 1 and {}", submit_batch_, kMaxQueueDepth));
+    return Status::InvalidArgument(fmt::format("--file-submit-batch={}: must be between 1 and {}",
+                                               submit_batch_, kMaxQueueDepth));
   }
   s.submit_batch = static_cast<uint32_t>(submit_batch_);
   s.engine_asked = io_mode_;
@@ -287,10 +290,10 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
   }
   s.validate = validate_;
   if (s.validate && s.block_size < kMinValidateBlock) {
-    return Status::InvalidArgument(fmt::format(
-        "--validate needs --file-block-size of at least {} bytes (each block carries a "
-        "32-byte stamp)",
-        kMinValidateBlock));
+    return Status::InvalidArgument(
+        fmt::format("--validate needs --file-block-size of at least {} bytes (each block carries a "
+                    "32-byte stamp)",
+                    kMinValidateBlock));
   }
   if (s.validate && s.file_size % s.block_size != 0 &&
       s.file_size % s.block_size < kMinValidateBlock) {

@@ -36,12 +36,12 @@ struct FileIoSettings {
   bool mode_given = false;  // --file-test-mode was set (required for run)
   uint64_t num_files = 128;
   uint64_t total_size = 2ULL << 30;
-  uint64_t file_size = 0;        // total_size / num_files (sysbench)
+  uint64_t file_size = 0;  // total_size / num_files (sysbench)
   uint64_t block_size = 16384;
   uint64_t request_size = 16384;  // sequential requests: block x merged
   uint64_t merged_requests = 0;
-  uint64_t blocks_per_file = 0;   // ceil(file_size / block_size)
-  uint64_t total_blocks = 0;      // num_files x blocks_per_file
+  uint64_t blocks_per_file = 0;        // ceil(file_size / block_size)
+  uint64_t total_blocks = 0;           // num_files x blocks_per_file
   uint64_t seq_requests_per_file = 0;  // ceil(file_size / request_size)
   // Placement (sqlio's -S, -f<N>, -i, -v1.1.1; fileio keeps the defaults).
   // Sequential: one sequence per file shared by the threads, request k at
@@ -57,10 +57,10 @@ struct FileIoSettings {
   uint64_t seq_per_pass = 0;  // lanes: requests per run (0: every full row)
   bool seq_lanes = false;
   bool seq_same_runs = false;
-  uint64_t fsync_freq = 100;      // 0: no periodic fsync
-  bool fsync_all = false;         // overrides fsync_freq and fsync_end
+  uint64_t fsync_freq = 100;  // 0: no periodic fsync
+  bool fsync_all = false;     // overrides fsync_freq and fsync_end
   bool fsync_end = true;
-  bool fdatasync = false;         // --file-fsync-mode=fdatasync
+  bool fdatasync = false;  // --file-fsync-mode=fdatasync
   double rw_ratio = 1.5;
   std::string engine_asked = "sync";  // as the user wrote it (async = libaio)
   std::string engine = "sync";        // the engine that will run

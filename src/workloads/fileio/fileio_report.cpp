@@ -26,9 +26,7 @@ uint64_t CounterAt(const std::vector<uint64_t>& c, int i) {
   return static_cast<size_t>(i) < c.size() ? c[static_cast<size_t>(i)] : 0;
 }
 
-double PerSecond(uint64_t n, double secs) {
-  return secs > 0 ? static_cast<double>(n) / secs : 0.0;
-}
+double PerSecond(uint64_t n, double secs) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; }
 
 const char* IoModeWords(const std::string& engine) {
   if (engine == "sync") return "Using synchronous I/O mode";
@@ -39,8 +37,7 @@ const char* IoModeWords(const std::string& engine) {
 // Requests in flight, averaged over time.
 double AchievedDepth(const std::vector<uint64_t>& c) {
   const uint64_t t = CounterAt(c, kCounterQdTime);
-  return t == 0 ? 0.0
-                : static_cast<double>(CounterAt(c, kCounterQdNanos)) / static_cast<double>(t);
+  return t == 0 ? 0.0 : static_cast<double>(CounterAt(c, kCounterQdNanos)) / static_cast<double>(t);
 }
 
 // The fsync policy in words: the call used, how often it is made, whether
@@ -48,18 +45,18 @@ double AchievedDepth(const std::vector<uint64_t>& c) {
 std::string FsyncPolicy(const FileIoSettings& s) {
   const std::string call = s.fdatasync ? "fdatasync()" : "fsync()";
   if (s.mode_given && !ModeWrites(s.mode)) {
-    return fmt::format("none: {} does not write, so no {} calls are made",
-                       FileTestModeName(s.mode), call);
+    return fmt::format("none: {} does not write, so no {} calls are made", FileTestModeName(s.mode),
+                       call);
   }
   if (s.fsync_freq == 0 && !s.fsync_all && !s.fsync_end) {
     return fmt::format("none: no periodic {}, none after each write, none at the end", call);
   }
   std::string out = "uses " + call + ": ";
-  out += s.fsync_freq > 0
-             ? fmt::format("on every file after every {} requests (counted over all threads, "
-                           "skipped when nothing was written; each call is an event)",
-                           s.fsync_freq)
-             : "never periodically";
+  out += s.fsync_freq > 0 ? fmt::format(
+                                "on every file after every {} requests (counted over all threads, "
+                                "skipped when nothing was written; each call is an event)",
+                                s.fsync_freq)
+                          : "never periodically";
   out += s.fsync_all ? ", after every write (timed as part of that write's event)"
                      : ", not after each write";
   out += s.fsync_end ? ", and on every file by every thread at its end (counted, not timed)"
@@ -85,7 +82,8 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
         "");
   }
   if (s.mode_given && !IsSequential(s.mode)) {
-    d.emplace_back("Read/Write ratio for combined random IO test", fmt::format("{:.2f}", s.rw_ratio));
+    d.emplace_back("Read/Write ratio for combined random IO test",
+                   fmt::format("{:.2f}", s.rw_ratio));
   }
   if (s.fsync_freq > 0) {
     d.emplace_back(
@@ -95,12 +93,13 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
   if (s.fsync_all) d.emplace_back("Calling fsync() after each write operation.", "");
   d.emplace_back(IoModeWords(s.engine), "");
   if (s.validate) d.emplace_back("Using checksums validation.", "");
-  if (s.mode_given) d.emplace_back(fmt::format("Doing {} test", FileTestModeDescription(s.mode)), "");
+  if (s.mode_given)
+    d.emplace_back(fmt::format("Doing {} test", FileTestModeDescription(s.mode)), "");
 
   // What exactly was done, for reconciling with other tools.
-  d.emplace_back("files", fmt::format("{} x {} ({}..{}) in {} ({})", s.num_files,
-                                      HumanBytes(s.file_size), s.FileName(0),
-                                      s.FileName(s.num_files - 1), s.dir, fs_.FsType(s.dir)));
+  d.emplace_back("files",
+                 fmt::format("{} x {} ({}..{}) in {} ({})", s.num_files, HumanBytes(s.file_size),
+                             s.FileName(0), s.FileName(s.num_files - 1), s.dir, fs_.FsType(s.dir)));
   std::string created;
   if (s.mode_given && s.mode == FileTestMode::kSeqWrite) {
     created = "re-created empty by this run, then written in sequence (seqwr is the creation test)";
@@ -122,8 +121,7 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
     const uint64_t total = s.file_size * s.num_files;
     cache = fmt::format("in play ({}; files {}, memory {}{})",
                         s.engine == "mmap" ? "mapped files" : "buffered I/O", HumanBytes(total),
-                        HumanBytes(ram),
-                        total < ram ? ": reads may be served from memory" : "");
+                        HumanBytes(ram), total < ram ? ": reads may be served from memory" : "");
   }
   d.emplace_back("page cache", cache);
   d.emplace_back("fsync policy", FsyncPolicy(s));
@@ -136,26 +134,27 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
     const uint64_t batch = std::min<uint64_t>(s.submit_batch, s.queue_depth);
     engine += fmt::format(
         ", queue depth {} per thread (achieved depth: see the report), {} per submission call",
-        s.queue_depth, batch == 1 ? std::string("each request")
-                                  : fmt::format("up to {} requests", batch));
+        s.queue_depth,
+        batch == 1 ? std::string("each request") : fmt::format("up to {} requests", batch));
   } else {
     engine += ", one request at a time per thread";
   }
   if (!s.engine_note.empty()) engine += "; " + s.engine_note;
   d.emplace_back("I/O engine", engine);
-  d.emplace_back("request size",
-                 s.mode_given && IsSequential(s.mode) && s.merged_requests > 0
-                     ? fmt::format("{} ({} blocks merged)", HumanBytes(s.request_size),
-                                   s.merged_requests)
-                     : HumanBytes(s.block_size));
+  d.emplace_back("request size", s.mode_given && IsSequential(s.mode) && s.merged_requests > 0
+                                     ? fmt::format("{} ({} blocks merged)",
+                                                   HumanBytes(s.request_size), s.merged_requests)
+                                     : HumanBytes(s.block_size));
   std::string access;
   if (s.mode_given && IsSequential(s.mode)) {
-    access = "sequential: one position shared by all threads, file after file, back to the "
-             "first file after the last (as sysbench)";
+    access =
+        "sequential: one position shared by all threads, file after file, back to the "
+        "first file after the last (as sysbench)";
   } else {
-    access = fmt::format("{} over the {} blocks of all files; each thread seeded from the run "
-                         "seed",
-                         s.rand_type, s.total_blocks);
+    access = fmt::format(
+        "{} over the {} blocks of all files; each thread seeded from the run "
+        "seed",
+        s.rand_type, s.total_blocks);
   }
   d.emplace_back("access", access);
   std::string data = WritePatternName(s.pattern);
@@ -169,9 +168,12 @@ std::vector<Metric> FileIoWorkload::Metrics(const RunResult& r) const {
   const double secs = r.total_time_s;
   const auto& c = r.counters;
   std::vector<Metric> out;
-  out.push_back({"reads_per_second", "reads/s", PerSecond(CounterAt(c, kCounterReads), secs), "ops/s"});
-  out.push_back({"writes_per_second", "writes/s", PerSecond(CounterAt(c, kCounterWrites), secs), "ops/s"});
-  out.push_back({"fsyncs_per_second", "fsyncs/s", PerSecond(CounterAt(c, kCounterFsyncs), secs), "ops/s"});
+  out.push_back(
+      {"reads_per_second", "reads/s", PerSecond(CounterAt(c, kCounterReads), secs), "ops/s"});
+  out.push_back(
+      {"writes_per_second", "writes/s", PerSecond(CounterAt(c, kCounterWrites), secs), "ops/s"});
+  out.push_back(
+      {"fsyncs_per_second", "fsyncs/s", PerSecond(CounterAt(c, kCounterFsyncs), secs), "ops/s"});
   out.push_back({"read_mib_per_second", "read, MiB/s",
                  PerSecond(CounterAt(c, kCounterBytesRead), secs) / kMiB, "MiB/s"});
   out.push_back({"written_mib_per_second", "written, MiB/s",

@@ -199,9 +199,9 @@ Status FileIoWorker::Open() {
   const size_t per_slot = max_len * ((reads ? 1 : 0) + (writes ? 1 : 0));
   buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(std::max<size_t>(1, per_slot * depth)));
   if (buffers_ == nullptr) {
-    return Status(StatusCode::kResourceExhausted,
-                  fmt::format("fileio: cannot allocate {} of I/O buffers",
-                              HumanBytes(per_slot * depth)));
+    return Status(
+        StatusCode::kResourceExhausted,
+        fmt::format("fileio: cannot allocate {} of I/O buffers", HumanBytes(per_slot * depth)));
   }
   slots_.assign(depth, Slot{});
   for (size_t i = 0; i < depth; ++i) {
@@ -241,9 +241,9 @@ void FileIoWorker::PlanInto(Slot& slot) {
   bool write = ModeWrites(s_.mode);
   if (s_.mode == FileTestMode::kRndRw) {
     // sysbench: read while reads/writes (each plus one) is below the ratio.
-    write = !((static_cast<double>(reads_issued_) + 1.0) /
-                  (static_cast<double>(writes_issued_) + 1.0) <
-              s_.rw_ratio);
+    write =
+        !((static_cast<double>(reads_issued_) + 1.0) / (static_cast<double>(writes_issued_) + 1.0) <
+          s_.rw_ratio);
   }
   const Distribution* dist = dist_.has_value() ? &*dist_ : nullptr;
   FileIoPlan p = shared_.Next(write, rng_, dist, &lane_);
@@ -391,10 +391,10 @@ void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
 
   const bool read = p.op == IoOp::kRead;
   if (result < 0) {
-    fail(Status(StatusCode::kIoError,
-                fmt::format("{} of {} bytes from {} failed", read ? "read" : "write", p.length,
-                            Where(p)),
-                static_cast<int>(-result)));
+    fail(Status(
+        StatusCode::kIoError,
+        fmt::format("{} of {} bytes from {} failed", read ? "read" : "write", p.length, Where(p)),
+        static_cast<int>(-result)));
     release();
     return;
   }
@@ -439,8 +439,8 @@ void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
     return;
   }
   if (error_.ok()) {
-    ready_[ready_count_++] = Done{static_cast<uint8_t>(read ? kKindRead : kKindWrite), false,
-                                  p.length, lat, lat, 0};
+    ready_[ready_count_++] =
+        Done{static_cast<uint8_t>(read ? kKindRead : kKindWrite), false, p.length, lat, lat, 0};
   }
   release();
 }
@@ -458,7 +458,8 @@ Status FileIoWorker::Fill() {
 Status FileIoWorker::RunEvent() {
   if (ready_count_ == 0) {
     Status st = Fill();
-    if (!st.ok()) [[unlikely]] return st;
+    if (!st.ok()) [[unlikely]]
+      return st;
   }
   const Done& d = ready_[ready_head_++];
   --ready_count_;

@@ -32,8 +32,8 @@ enum FileIoCounter : int {
   kCounterFsyncs,
   kCounterBytesRead,
   kCounterBytesWritten,
-  kCounterQdNanos,    // requests in flight x ns, summed (time-weighted depth)
-  kCounterQdTime,     // ns covered by kCounterQdNanos
+  kCounterQdNanos,      // requests in flight x ns, summed (time-weighted depth)
+  kCounterQdTime,       // ns covered by kCounterQdNanos
   kCounterSubmitCalls,  // submission calls made to the engine (requests / calls = batch)
   kFileIoCounterCount,
 };
@@ -41,9 +41,14 @@ enum FileIoCounter : int {
 // The counters' names in reports and JSON, in the order above (fileio and
 // sqlio both run the FileIoWorker).
 inline constexpr std::array<const char*, kFileIoCounterCount> kFileIoCounterNames = {
-    "reads",          "writes",         "fsyncs",
-    "bytes_read",     "bytes_written",  "queue_depth_ns",
-    "queue_depth_time_ns", "submit_calls"};
+    "reads",
+    "writes",
+    "fsyncs",
+    "bytes_read",
+    "bytes_written",
+    "queue_depth_ns",
+    "queue_depth_time_ns",
+    "submit_calls"};
 static_assert(kFileIoCounterNames.back() != nullptr, "a counter has no name");
 
 // Latency kinds (index into ThreadRecorder; 0 is every event).
@@ -127,7 +132,7 @@ class FileIoShared final {
   uint64_t rand_first_ = 0;
   uint64_t rand_per_file_ = 1;
   uint64_t rand_count_ = 1;
-  bool scheduled_ = false;            // fsync schedule in force: take mu_ per request
+  bool scheduled_ = false;  // fsync schedule in force: take mu_ per request
   alignas(64) std::atomic<uint64_t> seq_next_{0};
   alignas(64) std::mutex mu_;
   uint64_t req_performed_ = 0;
@@ -163,16 +168,16 @@ class FileIoWorker final : public Worker {
     bool then_fsync = false;  // --file-fsync-all: the write's fsync follows
     bool followup = false;    // this is that fsync (the write completed)
     bool claimed = false;
-    Nanos origin = 0;         // submission of the event's first request
+    Nanos origin = 0;  // submission of the event's first request
     Nanos submitted = 0;
-    uint64_t write_ns = 0;    // --file-fsync-all: the write's latency
-    uint64_t seq = 0;         // --validate: the write's sequence number
+    uint64_t write_ns = 0;  // --file-fsync-all: the write's latency
+    uint64_t seq = 0;       // --validate: the write's sequence number
     unsigned char* read_buf = nullptr;
     unsigned char* write_buf = nullptr;
   };
   // A completed event waiting to be handed out.
   struct Done {
-    uint8_t kind = 0;        // FileIoKind of the event
+    uint8_t kind = 0;         // FileIoKind of the event
     bool with_fsync = false;  // a write followed by its fsync
     uint32_t bytes = 0;
     uint64_t event_ns = 0;
@@ -217,8 +222,8 @@ class FileIoWorker final : public Worker {
   uint64_t writes_issued_ = 0;
   uint64_t next_seq_ = 0;
   uint64_t write_tag_base_ = 0;  // thread id << 40: the tags of MakeSectorsUnique
-  SeqLane lane_;           // seq_lanes: this thread's place in the stripe pattern
-  Nanos depth_since_ = 0;  // the last Account() (0: none yet)
+  SeqLane lane_;                 // seq_lanes: this thread's place in the stripe pattern
+  Nanos depth_since_ = 0;        // the last Account() (0: none yet)
   Status error_;
 };
 

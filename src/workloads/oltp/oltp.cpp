@@ -1,7 +1,6 @@
 #include "workloads/oltp/oltp.h"
 
 #include <fmt/format.h>
-
 #include <sys/stat.h>
 
 #include <chrono>
@@ -151,8 +150,8 @@ Status OltpWorkload::Init(int threads) {
   }
   // Client-generated ids (--auto-inc=off) start at a point that differs
   // between runs, so that a second run does not repeat the first one's ids.
-  shared_.unique_base = static_cast<uint64_t>(
-      std::chrono::system_clock::now().time_since_epoch().count());
+  shared_.unique_base =
+      static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   return Status::Ok();
 }
 
@@ -170,9 +169,8 @@ std::vector<std::pair<std::string, std::string>> OltpWorkload::Describe() const 
   if (option_set_ == nullptr || shared_.driver == nullptr) return d;
   const DbDriver& driver = *shared_.driver;
   const std::string where = driver.Describe();
-  d.push_back({"Database driver", where.rfind(driver.Name(), 0) == 0
-                                      ? where
-                                      : driver.Name() + " (" + where + ")"});
+  d.push_back({"Database driver",
+               where.rfind(driver.Name(), 0) == 0 ? where : driver.Name() + " (" + where + ")"});
   if (!server_version_.empty()) d.push_back({"Server version", server_version_});
   if (!statement_path_.empty()) d.push_back({"Statements sent by", statement_path_});
   if (kind_ == OltpKind::kBulkInsert) {

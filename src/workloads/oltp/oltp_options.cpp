@@ -17,8 +17,7 @@ bool UsesPointSelects(OltpKind kind) {
 }
 
 bool UsesWrites(OltpKind kind) {
-  return kind == OltpKind::kReadWrite || kind == OltpKind::kWriteOnly ||
-         kind == OltpKind::kLegacy;
+  return kind == OltpKind::kReadWrite || kind == OltpKind::kWriteOnly || kind == OltpKind::kLegacy;
 }
 
 bool UsesTransactions(OltpKind kind) {
@@ -60,10 +59,10 @@ std::string_view OltpKindName(OltpKind kind) {
 
 const std::vector<OltpKind>& AllOltpKinds() {
   static const std::vector<OltpKind> kKinds = {
-      OltpKind::kReadOnly,     OltpKind::kReadWrite,    OltpKind::kWriteOnly,
-      OltpKind::kPointSelect,  OltpKind::kUpdateIndex,  OltpKind::kUpdateNonIndex,
-      OltpKind::kInsert,       OltpKind::kDelete,       OltpKind::kRandomPoints,
-      OltpKind::kRandomRanges, OltpKind::kBulkInsert,   OltpKind::kLegacy,
+      OltpKind::kReadOnly,     OltpKind::kReadWrite,   OltpKind::kWriteOnly,
+      OltpKind::kPointSelect,  OltpKind::kUpdateIndex, OltpKind::kUpdateNonIndex,
+      OltpKind::kInsert,       OltpKind::kDelete,      OltpKind::kRandomPoints,
+      OltpKind::kRandomRanges, OltpKind::kBulkInsert,  OltpKind::kLegacy,
   };
   return kKinds;
 }
@@ -115,8 +114,7 @@ void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
         .Alias("oltp-range-selects");
   }
   if (UsesWrites(kind) || kind == OltpKind::kUpdateIndex) {
-    opts.Int("index-updates", &o.index_updates, 1,
-             "number of UPDATE index queries per transaction")
+    opts.Int("index-updates", &o.index_updates, 1, "number of UPDATE index queries per transaction")
         .Alias("oltp-index-updates")
         .Min(0);
   }
@@ -182,8 +180,7 @@ void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
             {"session", "query", "transaction", "random"},
             "reconnect after each query, each transaction, randomly per transaction, or never "
             "(session)");
-  opts.Int("oltp-connect-delay", &o.connect_delay_us, 0,
-           "microseconds to sleep after each connect")
+  opts.Int("oltp-connect-delay", &o.connect_delay_us, 0, "microseconds to sleep after each connect")
       .Min(0)
       .Unit("us");
   opts.Int("oltp-user-delay-min", &o.user_delay_min_us, 0,
@@ -202,12 +199,10 @@ Status ValidateOltpOptions(OltpKind kind, const OltpOptions& o, int threads) {
     if (threads < 1) return Status::InvalidArgument("--threads: must be at least 1");
   } else {
     if (o.tables < 1) {
-      return Status::InvalidArgument(
-          fmt::format("--tables={}: must be at least 1", o.tables));
+      return Status::InvalidArgument(fmt::format("--tables={}: must be at least 1", o.tables));
     }
     if (o.tables > 100000) {
-      return Status::InvalidArgument(
-          fmt::format("--tables={}: at most 100000 tables", o.tables));
+      return Status::InvalidArgument(fmt::format("--tables={}: at most 100000 tables", o.tables));
     }
     if (o.table_size < 1) {
       return Status::InvalidArgument(
@@ -232,22 +227,21 @@ Status ValidateOltpOptions(OltpKind kind, const OltpOptions& o, int threads) {
         fmt::format("--tables={}: {} works on one table only (sbtest1)", o.tables, name));
   }
   if (o.user_delay_min_us > o.user_delay_max_us && o.user_delay_max_us > 0) {
-    return Status::InvalidArgument(fmt::format(
-        "--oltp-user-delay-min={} is larger than --oltp-user-delay-max={}",
-        o.user_delay_min_us, o.user_delay_max_us));
+    return Status::InvalidArgument(
+        fmt::format("--oltp-user-delay-min={} is larger than --oltp-user-delay-max={}",
+                    o.user_delay_min_us, o.user_delay_max_us));
   }
   if (o.user_delay_min_us > 0 && o.user_delay_max_us == 0) {
-    return Status::InvalidArgument(fmt::format(
-        "--oltp-user-delay-min={} needs --oltp-user-delay-max (at least as large)",
-        o.user_delay_min_us));
+    return Status::InvalidArgument(
+        fmt::format("--oltp-user-delay-min={} needs --oltp-user-delay-max (at least as large)",
+                    o.user_delay_min_us));
   }
   if (o.mysql_storage_engine.empty() ||
       o.mysql_storage_engine.find_first_not_of(
-          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-          std::string::npos) {
-    return Status::InvalidArgument(fmt::format(
-        "--mysql-storage-engine={}: not an engine name (letters, digits, '_')",
-        o.mysql_storage_engine));
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos) {
+    return Status::InvalidArgument(
+        fmt::format("--mysql-storage-engine={}: not an engine name (letters, digits, '_')",
+                    o.mysql_storage_engine));
   }
   return Status::Ok();
 }

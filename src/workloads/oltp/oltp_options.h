@@ -64,8 +64,8 @@ struct OltpOptions {
   bool force = false;               // prepare over tables loadcell did not create
   double reconnect_timeout_s = 10;  // give up reconnecting after this long
   // 0.4/0.5.
-  std::string test_mode = "complex";   // simple|complex|nontrx (legacy `oltp` only)
-  bool read_only = false;              // --oltp-read-only (legacy `oltp` only)
+  std::string test_mode = "complex";  // simple|complex|nontrx (legacy `oltp` only)
+  bool read_only = false;             // --oltp-read-only (legacy `oltp` only)
   std::string reconnect_mode = "session";
   int64_t connect_delay_us = 0;
   int64_t user_delay_min_us = 0;

@@ -103,9 +103,9 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
   if (rows > 0) {
     PrintOut(fmt::format("Inserting {} records into '{}'\n", rows, table));
     // k follows sysbench's default (special) distribution over [1, table-size].
-    LC_ASSIGN_OR_RETURN(Distribution kdist,
-                        Distribution::Create(DistributionConfig{}, 1,
-                                             static_cast<uint64_t>(o.table_size)));
+    LC_ASSIGN_OR_RETURN(
+        Distribution kdist,
+        Distribution::Create(DistributionConfig{}, 1, static_cast<uint64_t>(o.table_size)));
     Random rng(ThreadSeed(c.seed, static_cast<int>(n)));
     const bool wrap = c.dialect == SqlDialect::kSqlite;
     if (wrap) {
@@ -148,8 +148,8 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
   }
   if (o.create_secondary) {
     PrintOut(fmt::format("Creating a secondary index on '{}'...\n", table));
-    LC_RETURN_IF_ERROR(Exec(conn, CreateKIndexSql(n), "cannot create index k_" +
-                                                          std::to_string(n)));
+    LC_RETURN_IF_ERROR(
+        Exec(conn, CreateKIndexSql(n), "cannot create index k_" + std::to_string(n)));
   }
   return Status::Ok();
 }
@@ -190,7 +190,8 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
     }
     to_drop.push_back(t);
   }
-  LC_RETURN_IF_ERROR(Exec(*conn, CreateMarkerTableSql(), "cannot create " + std::string(kMarkerTable)));
+  LC_RETURN_IF_ERROR(
+      Exec(*conn, CreateMarkerTableSql(), "cannot create " + std::string(kMarkerTable)));
   for (const std::string& t : to_drop) {
     PrintOut(fmt::format("Dropping table '{}'...\n", t));
     LC_RETURN_IF_ERROR(Exec(*conn, DropTableSql(t), "cannot drop " + t));
@@ -210,8 +211,8 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
   // timeout on a big table), so SQLite loads the tables one after another.
   const int64_t parallel = c.dialect == SqlDialect::kSqlite ? 1 : c.threads;
   const int workers = static_cast<int>(std::clamp<int64_t>(parallel, 1, ntables));
-  const bool rows_loaded = c.kind != OltpKind::kBulkInsert &&
-                           !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
+  const bool rows_loaded =
+      c.kind != OltpKind::kBulkInsert && !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
   const uint64_t total = rows_loaded ? static_cast<uint64_t>(ntables * c.opts->table_size) : 0;
   g_quiet.store(c.quiet, std::memory_order_relaxed);
   Progress progress = c.quiet ? Progress("prepare", total, "rows", nullptr, false)
@@ -273,13 +274,15 @@ Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
     }
     PrintOut(fmt::format("Dropping table '{}'...\n", t));
     LC_RETURN_IF_ERROR(Exec(*conn, DropTableSql(t), "cannot drop " + t));
-    LC_RETURN_IF_ERROR(Exec(*conn, DeleteMarkerSql(t), "cannot update " + std::string(kMarkerTable)));
+    LC_RETURN_IF_ERROR(
+        Exec(*conn, DeleteMarkerSql(t), "cannot update " + std::string(kMarkerTable)));
     ours.erase(t);
   }
   if (ours.empty()) {
     LC_ASSIGN_OR_RETURN(bool marker, TableExists(*conn, c.dialect, kMarkerTable));
     if (marker) {
-      LC_RETURN_IF_ERROR(Exec(*conn, DropTableSql(kMarkerTable), "cannot drop " + std::string(kMarkerTable)));
+      LC_RETURN_IF_ERROR(
+          Exec(*conn, DropTableSql(kMarkerTable), "cannot drop " + std::string(kMarkerTable)));
     }
   }
   return Status::Ok();

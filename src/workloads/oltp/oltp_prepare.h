@@ -21,7 +21,7 @@ struct OltpDbContext {
   const OltpOptions* opts = nullptr;
   DbDriver* driver = nullptr;
   SqlDialect dialect = SqlDialect::kSqlite;
-  int threads = 1;   // --threads: tables loaded in parallel; bulk_insert's table count
+  int threads = 1;  // --threads: tables loaded in parallel; bulk_insert's table count
   uint64_t seed = 0;
   bool quiet = false;  // no table lines on stdout, no progress on stderr
 };

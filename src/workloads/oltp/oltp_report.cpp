@@ -55,8 +55,8 @@ std::string OltpTextSection(const RunResult& r) {
   o += Line("    deadlocks:", CountAndRate(Counter(c, kOltpDeadlocks), secs));
   const uint64_t think = Counter(c, kOltpThinkTimeNs);
   if (think > 0) {
-    o += Line("    think time:", fmt::format("{:.4f}s (not in the latency)",
-                                             static_cast<double>(think) / 1e9));
+    o += Line("    think time:",
+              fmt::format("{:.4f}s (not in the latency)", static_cast<double>(think) / 1e9));
   }
   return o;
 }

@@ -142,7 +142,8 @@ std::string CreateBulkTableSql(int64_t n) {
 }
 
 std::string LoadInsertHead(int64_t n, bool auto_inc) {
-  return fmt::format("INSERT INTO sbtest{}({}) VALUES", n, auto_inc ? "k, c, pad" : "id, k, c, pad");
+  return fmt::format("INSERT INTO sbtest{}({}) VALUES", n,
+                     auto_inc ? "k, c, pad" : "id, k, c, pad");
 }
 
 void AppendLoadRow(std::string& out, bool first, bool auto_inc, int64_t id, int64_t k,
@@ -233,7 +234,8 @@ std::string StatementSql(OltpStmt s, int64_t table, int64_t points) {
     }
     case OltpStmt::kRandomRanges: {
       std::string ranges;
-      for (int64_t i = 0; i < points; ++i) ranges += i == 0 ? "k BETWEEN ? AND ?" : " OR k BETWEEN ? AND ?";
+      for (int64_t i = 0; i < points; ++i)
+        ranges += i == 0 ? "k BETWEEN ? AND ?" : " OR k BETWEEN ? AND ?";
       return fmt::format("SELECT count(k) FROM sbtest{} WHERE {}", table, ranges);
     }
   }

@@ -74,10 +74,10 @@ enum class OltpStmt {
   kIndexUpdate,
   kNonIndexUpdate,
   kDelete,
-  kInsert,            // (id, k, c, pad): the delete/insert pair
-  kInsertAutoInc,     // oltp_insert with --auto-inc: (k, c, pad), id from the server
-  kRandomPoints,      // select_random_points
-  kRandomRanges,      // select_random_ranges
+  kInsert,         // (id, k, c, pad): the delete/insert pair
+  kInsertAutoInc,  // oltp_insert with --auto-inc: (k, c, pad), id from the server
+  kRandomPoints,   // select_random_points
+  kRandomRanges,   // select_random_ranges
 };
 inline constexpr int kOltpStmtCount = 12;
 

@@ -114,9 +114,9 @@ class OltpWorkerBase : public Worker {
           }
         }
         if (++consecutive_failures_ >= kMaxConsecutiveRetries) {
-          return Status::IoError(fmt::format(
-              "a transaction failed {} times in a row with retryable errors; last: {}",
-              consecutive_failures_, e.message));
+          return Status::IoError(
+              fmt::format("a transaction failed {} times in a row with retryable errors; last: {}",
+                          consecutive_failures_, e.message));
         }
         if (StopRequested()) return Status::Cancelled("interrupted");
         return Status::Ok();
@@ -209,7 +209,8 @@ class OltpWorker final : public OltpWorkerBase {
         points_(std::move(points)),
         use_trx_(shared.plan.transaction),
         self_timed_(shared.opts.has_think_time()),
-        begin_immediate_(shared.dialect == SqlDialect::kSqlite && ExpectedMix(shared.plan).writes > 0),
+        begin_immediate_(shared.dialect == SqlDialect::kSqlite &&
+                         ExpectedMix(shared.plan).writes > 0),
         reconnect_(shared.opts.reconnect()) {}
 
   Status RunEvent() override {
@@ -238,7 +239,9 @@ class OltpWorker final : public OltpWorkerBase {
   }
 
  private:
-  int64_t Table() { return static_cast<int64_t>(rng_.Uniform(1, static_cast<uint64_t>(opts_.tables))); }
+  int64_t Table() {
+    return static_cast<int64_t>(rng_.Uniform(1, static_cast<uint64_t>(opts_.tables)));
+  }
   int64_t Id() { return static_cast<int64_t>(ids_.Next(rng_)); }
 
   // SQLite: a transaction that writes takes the write lock at BEGIN
@@ -351,8 +354,8 @@ class OltpWorker final : public OltpWorkerBase {
             });
           } else {
             const uint64_t n = shared_.unique_base + unique_next_++ * shared_.threads + thread_id_;
-            const int64_t id = static_cast<int64_t>(PermuteId32(static_cast<uint32_t>(n))) -
-                               2147483648LL;
+            const int64_t id =
+                static_cast<int64_t>(PermuteId32(static_cast<uint32_t>(n))) - 2147483648LL;
             e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
               st.BindInt(0, id);
               st.BindInt(1, k);
@@ -418,8 +421,10 @@ class BulkInsertWorker final : public OltpWorkerBase {
   }
 
   Status RunEvent() override {
-    if (buffer_.empty()) buffer_ = head_;
-    else buffer_ += ',';
+    if (buffer_.empty())
+      buffer_ = head_;
+    else
+      buffer_ += ',';
     fmt::format_to(std::back_inserter(buffer_), "({},{})", next_id_, next_id_);
     ++next_id_;
     ++rows_;
@@ -606,8 +611,7 @@ uint32_t PermuteId32(uint32_t x) {
   return x;
 }
 
-Result<std::unique_ptr<Worker>> NewOltpWorker(const OltpRunShared& shared,
-                                              const ThreadContext& ctx,
+Result<std::unique_ptr<Worker>> NewOltpWorker(const OltpRunShared& shared, const ThreadContext& ctx,
                                               std::unique_ptr<DbConnection> conn) {
   if (conn == nullptr) {
     LC_ASSIGN_OR_RETURN(conn, shared.driver->Connect(ctx.thread_id));
@@ -616,14 +620,16 @@ Result<std::unique_ptr<Worker>> NewOltpWorker(const OltpRunShared& shared,
     std::this_thread::sleep_for(std::chrono::microseconds(shared.opts.connect_delay_us));
   }
   if (shared.plan.kind == OltpKind::kBulkInsert) {
-    return std::unique_ptr<Worker>(std::make_unique<BulkInsertWorker>(shared, ctx, std::move(conn)));
+    return std::unique_ptr<Worker>(
+        std::make_unique<BulkInsertWorker>(shared, ctx, std::move(conn)));
   }
   static const DistributionConfig kDefaultConfig;
   const DistributionConfig& cfg =
       ctx.distribution_config != nullptr ? *ctx.distribution_config : kDefaultConfig;
   const OltpOptions& o = shared.opts;
-  LC_ASSIGN_OR_RETURN(Distribution ids,
-                      Distribution::Create(cfg, 1, static_cast<uint64_t>(std::max<int64_t>(1, o.table_size))));
+  LC_ASSIGN_OR_RETURN(
+      Distribution ids,
+      Distribution::Create(cfg, 1, static_cast<uint64_t>(std::max<int64_t>(1, o.table_size))));
   // select_random_*: each thread draws k from its own segment of
   // [0, table-size] so that the threads' ranges do not overlap.
   const int threads = std::max(1, ctx.num_threads);

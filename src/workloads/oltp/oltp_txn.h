@@ -19,15 +19,15 @@ namespace loadcell {
 
 // Counters the OLTP workers add through ThreadRecorder::Add, in this order.
 enum OltpCounter : int {
-  kOltpReads = 0,       // statements that return a result set (SELECT)
-  kOltpWrites,          // INSERT/UPDATE/DELETE that changed at least one row
-  kOltpOthers,          // BEGIN, COMMIT, ROLLBACK, and DML that changed no row
-  kOltpTransactions,    // completed events
-  kOltpIgnoredErrors,   // statements failed with a retryable/ignorable error
-  kOltpReconnects,      // connections re-opened (after a loss or by reconnect mode)
-  kOltpDeadlocks,       // of the ignored errors: deadlocks and serialization failures
-  kOltpThinkTimeNs,     // --oltp-user-delay-* sleeps
-  kOltpClientCpuNs,     // CPU time of the worker threads (this process)
+  kOltpReads = 0,      // statements that return a result set (SELECT)
+  kOltpWrites,         // INSERT/UPDATE/DELETE that changed at least one row
+  kOltpOthers,         // BEGIN, COMMIT, ROLLBACK, and DML that changed no row
+  kOltpTransactions,   // completed events
+  kOltpIgnoredErrors,  // statements failed with a retryable/ignorable error
+  kOltpReconnects,     // connections re-opened (after a loss or by reconnect mode)
+  kOltpDeadlocks,      // of the ignored errors: deadlocks and serialization failures
+  kOltpThinkTimeNs,    // --oltp-user-delay-* sleeps
+  kOltpClientCpuNs,    // CPU time of the worker threads (this process)
   kOltpCounterCount,
 };
 const std::vector<std::string>& OltpCounterNames();
@@ -77,7 +77,7 @@ struct OltpRunShared {
   DbDriver* driver = nullptr;
   SqlDialect dialect = SqlDialect::kSqlite;
   int threads = 1;
-  uint64_t unique_base = 0;   // start of the client-generated id sequence
+  uint64_t unique_base = 0;  // start of the client-generated id sequence
   // bulk_insert: the first id each thread inserts (index = thread id).
   std::vector<int64_t> bulk_next_ids;
 };
@@ -85,8 +85,7 @@ struct OltpRunShared {
 // Creates the worker of thread ctx.thread_id: connects (or takes `conn`),
 // prepares its statements lazily. Connection errors are returned as they are
 // (kUnavailable for a server that cannot be reached).
-Result<std::unique_ptr<Worker>> NewOltpWorker(const OltpRunShared& shared,
-                                              const ThreadContext& ctx,
+Result<std::unique_ptr<Worker>> NewOltpWorker(const OltpRunShared& shared, const ThreadContext& ctx,
                                               std::unique_ptr<DbConnection> conn);
 
 // The uniformly distributed 32-bit permutation behind --auto-inc=off ids:

@@ -41,7 +41,7 @@ struct SqlioPlan {
   std::string engine = "sync";
   uint64_t affinity_mask = 0;         // -a: every thread on these CPUs
   bool affinity_round_robin = false;  // -aR: thread k on the k-th CPU of the mask (mod)
-  int pin_cpu = -1;            // -p: every thread on this CPU
+  int pin_cpu = -1;                   // -p: every thread on this CPU
   // Where the I/Os go (docs/sqlio.md):
   uint64_t start_block = 0;   // -S: the base block of every I/O
   uint64_t stripe = 0;        // -f<N>: SQLIO's stripe pattern, N blocks per row (0: none)

@@ -1,11 +1,11 @@
 // The pgsql and mysql drivers against real servers (scripts/test-servers).
 // The same checks run on both; each test uses its own table.
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <future>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "testing/db_test_env.h"
 
@@ -13,9 +13,9 @@ namespace loadcell {
 namespace {
 
 using dbtest::Args;
+using dbtest::DriverSetup;
 using dbtest::Exec;
 using dbtest::ServerArgs;
-using dbtest::DriverSetup;
 using dbtest::TableName;
 
 class DbServerTest : public testing::TestWithParam<std::string> {
@@ -86,7 +86,10 @@ TEST_P(DbServerTest, ExecutesAndCountsRows) {
   const std::string t = TableName("exec");
   CreateTable(*c, t);
   DbExecResult r;
-  ASSERT_TRUE(c->Execute("INSERT INTO " + t + " (id, k, c) VALUES (1, 5, 'a'), (2, 5, 'b'), (3, 6, NULL)", r).ok());
+  ASSERT_TRUE(
+      c->Execute("INSERT INTO " + t + " (id, k, c) VALUES (1, 5, 'a'), (2, 5, 'b'), (3, 6, NULL)",
+                 r)
+          .ok());
   EXPECT_EQ(r.rows_affected, 3u);
   ASSERT_TRUE(c->Execute("UPDATE " + t + " SET k = 7 WHERE k = 5", r).ok());
   EXPECT_EQ(r.rows_affected, 2u);
@@ -217,7 +220,8 @@ TEST_P(DbServerTest, DuplicateKeyIsIgnorableOnlyWhenListed) {
   }
   auto listed = Connect({{driver_name() + "-ignore-errors", pg() ? "23505" : "1062"}});
   ASSERT_NE(listed, nullptr);
-  EXPECT_EQ(listed->Execute("INSERT INTO " + t + " (id) VALUES (1)", r).cls, DbErrorClass::kIgnorable);
+  EXPECT_EQ(listed->Execute("INSERT INTO " + t + " (id) VALUES (1)", r).cls,
+            DbErrorClass::kIgnorable);
   auto none = Connect({{driver_name() + "-ignore-errors", "none"}});
   ASSERT_NE(none, nullptr);
   EXPECT_EQ(none->Execute("INSERT INTO " + t + " (id) VALUES (1)", r).cls, DbErrorClass::kFatal);
@@ -293,11 +297,11 @@ TEST_P(DbServerTest, PgBulkInsertTypesRoundTrip) {
   const std::vector<std::string> cols = {"a", "b", "e", "f", "g", "h", "i", "j"};
   std::unique_ptr<DbBulkInsert> bulk;
   ASSERT_TRUE(c->BeginBulkInsert(t, cols, bulk).ok());
-  ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>{
-                      DbValue::Int(-32768), DbValue::String("2147483647"),
-                      DbValue::Int(int64_t{1} << 40), DbValue::Int(3), DbValue::Double(-0.25),
-                      DbValue::String("tab\there 'q' \xc3\xa9"), DbValue::String("ab"),
-                      DbValue::Double(1.5)})
+  ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>{DbValue::Int(-32768), DbValue::String("2147483647"),
+                                                DbValue::Int(int64_t{1} << 40), DbValue::Int(3),
+                                                DbValue::Double(-0.25),
+                                                DbValue::String("tab\there 'q' \xc3\xa9"),
+                                                DbValue::String("ab"), DbValue::Double(1.5)})
                   .ok());
   ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>(8, DbValue::Null())).ok());
   // Numbers as text take what the server's own input takes: surrounding
@@ -331,12 +335,13 @@ TEST_P(DbServerTest, PgBulkInsertTypesRoundTrip) {
   bulk.reset();
   DbRows rows;
   DbExecResult r;
-  ASSERT_TRUE(c->Execute("SELECT a, b, e, f, g, h, i, j FROM " + t + " ORDER BY a NULLS LAST", r,
-                         &rows)
-                  .ok());
+  ASSERT_TRUE(
+      c->Execute("SELECT a, b, e, f, g, h, i, j FROM " + t + " ORDER BY a NULLS LAST", r, &rows)
+          .ok());
   ASSERT_EQ(rows.rows.size(), 3u);
-  const DbRows::Row want = {"-32768", "2147483647", "1099511627776", "3", "-0.25",
-                            "tab\there 'q' \xc3\xa9", "ab   ", "1.5"};
+  const DbRows::Row want = {"-32768", "2147483647", "1099511627776",
+                            "3",      "-0.25",      "tab\there 'q' \xc3\xa9",
+                            "ab   ",  "1.5"};
   EXPECT_EQ(rows.rows[0], want);
   const DbRows::Row want_trimmed = {"5",    "-7",         "12",         "1.5",
                                     "2000", std::nullopt, std::nullopt, std::nullopt};

@@ -6,9 +6,8 @@
 // a session whose handshake does not suit that path runs them all through
 // libmariadb.
 
-#include <mysql.h>
-
 #include <gtest/gtest.h>
+#include <mysql.h>
 
 #include "db/mysql/mysql_wire.h"
 #include "testing/db_test_env.h"
@@ -83,18 +82,25 @@ class MysqlDriverTest : public testing::Test {
 // Text that the load format must escape, NULL beside the empty string and
 // beside the text "\N", and non-ASCII text all read back as they were given.
 TEST_F(MysqlDriverTest, ValuesReadBackAsGiven) {
-  const std::vector<std::optional<std::string>> texts = {
-      "plain", "", std::nullopt, "\\N", "back\\slash", "tab\there", "line\nbreak",
-      "quote'\"", "caf\xc3\xa9 \xc3\xbc", std::string("nul\0byte", 8), "-12.5e3"};
+  const std::vector<std::optional<std::string>> texts = {"plain",
+                                                         "",
+                                                         std::nullopt,
+                                                         "\\N",
+                                                         "back\\slash",
+                                                         "tab\there",
+                                                         "line\nbreak",
+                                                         "quote'\"",
+                                                         "caf\xc3\xa9 \xc3\xbc",
+                                                         std::string("nul\0byte", 8),
+                                                         "-12.5e3"};
   std::unique_ptr<DbBulkInsert> bulk;
   DbError e = conn_->BeginBulkInsert(table_, {"id", "k", "c", "d"}, bulk);
   ASSERT_TRUE(e.ok()) << e.message;
   for (size_t i = 0; i < texts.size(); ++i) {
-    std::vector<DbValue> row = {DbValue::Int(static_cast<int64_t>(i + 1)),
-                                DbValue::Int(-static_cast<int64_t>(i)),
-                                texts[i] ? DbValue::String(*texts[i]) : DbValue::Null(),
-                                i % 2 == 0 ? DbValue::Double(0.25 * static_cast<double>(i))
-                                           : DbValue::Null()};
+    std::vector<DbValue> row = {
+        DbValue::Int(static_cast<int64_t>(i + 1)), DbValue::Int(-static_cast<int64_t>(i)),
+        texts[i] ? DbValue::String(*texts[i]) : DbValue::Null(),
+        i % 2 == 0 ? DbValue::Double(0.25 * static_cast<double>(i)) : DbValue::Null()};
     e = bulk->AddRow(row);
     ASSERT_TRUE(e.ok()) << e.message;
   }
@@ -191,8 +197,8 @@ TEST_F(MysqlDriverTest, NotesBeyondMaxErrorCountFailTheLoad) {
 // driver serves only its own rows and refuses the rest.
 TEST_F(MysqlDriverTest, OtherLocalFilesAreRefused) {
   DbExecResult r;
-  DbError e = conn_->Execute(
-      "LOAD DATA LOCAL INFILE '/etc/hostname' INTO TABLE " + table_ + " (c)", r);
+  DbError e =
+      conn_->Execute("LOAD DATA LOCAL INFILE '/etc/hostname' INTO TABLE " + table_ + " (c)", r);
   EXPECT_FALSE(e.ok());
   EXPECT_NE(e.message.find("no local files"), std::string::npos) << e.message;
   EXPECT_EQ(Count(), 0);

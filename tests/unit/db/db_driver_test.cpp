@@ -112,9 +112,8 @@ TEST(DriverSelection, ExplicitAutoAndConflicts) {
     EXPECT_NE(s.message().find("nosuch"), std::string::npos);
   }
   const auto names = DbDriverNames();
-  const bool have_servers =
-      std::find(names.begin(), names.end(), "pgsql") != names.end() &&
-      std::find(names.begin(), names.end(), "mysql") != names.end();
+  const bool have_servers = std::find(names.begin(), names.end(), "pgsql") != names.end() &&
+                            std::find(names.begin(), names.end(), "mysql") != names.end();
   if (!have_servers) return;
   {
     OptionSet set("t");
@@ -162,7 +161,8 @@ TEST(DriverSelection, ExplicitAutoAndConflicts) {
 namespace loadcell {
 namespace {
 
-Status Resolve(DbDrivers& db, OptionSet& set, std::vector<std::pair<std::string, std::string>> args) {
+Status Resolve(DbDrivers& db, OptionSet& set,
+               std::vector<std::pair<std::string, std::string>> args) {
   db.RegisterOptions(set);
   LC_RETURN_IF_ERROR(ApplyArgs(set, std::move(args)));
   return db.Resolve(set);
@@ -231,9 +231,10 @@ TEST(ServerDriverOptions, PasswordOnlyFromOptionOrEnvironmentNeverShown) {
 
 TEST(DbTextRow, EscapesAndMarksNull) {
   std::string out = "x";
-  const std::vector<DbValue> row = {DbValue::Int(-7), DbValue::Double(0.5), DbValue::Null(),
-                                    DbValue::String(std::string("a\\b\tc\nd\re\0f", 11)),
-                                    DbValue::String(""), DbValue::String("\\N")};
+  const std::vector<DbValue> row = {
+      DbValue::Int(-7),    DbValue::Double(0.5),
+      DbValue::Null(),     DbValue::String(std::string("a\\b\tc\nd\re\0f", 11)),
+      DbValue::String(""), DbValue::String("\\N")};
   const TextRowInfo info = AppendTextRow(out, row, true);
   EXPECT_TRUE(info.ascii);
   EXPECT_TRUE(info.escaped);
@@ -244,16 +245,16 @@ TEST(DbTextRow, EscapesAndMarksNull) {
 // escapes off, where "NULL" and "N" stay text.
 TEST(DbTextRow, SaysWhetherAnythingWasEscaped) {
   std::string out;
-  const std::vector<DbValue> plain = {DbValue::Int(3), DbValue::Double(-1.5),
+  const std::vector<DbValue> plain = {DbValue::Int(3),         DbValue::Double(-1.5),
                                       DbValue::String("NULL"), DbValue::String("N"),
-                                      DbValue::String(""), DbValue::String("12-34 ab")};
+                                      DbValue::String(""),     DbValue::String("12-34 ab")};
   TextRowInfo info = AppendTextRow(out, plain, true);
   EXPECT_FALSE(info.escaped);
   EXPECT_TRUE(info.ascii);
   EXPECT_EQ(out, "3\t-1.5\tNULL\tN\t\t12-34 ab\n");
-  for (const DbValue& v : {DbValue::Null(), DbValue::String("a\tb"), DbValue::String("a\\b"),
-                           DbValue::String("a\nb"), DbValue::String("a\rb"),
-                           DbValue::String(std::string("a\0b", 3)), DbValue::Double(NAN)}) {
+  for (const DbValue& v :
+       {DbValue::Null(), DbValue::String("a\tb"), DbValue::String("a\\b"), DbValue::String("a\nb"),
+        DbValue::String("a\rb"), DbValue::String(std::string("a\0b", 3)), DbValue::Double(NAN)}) {
     out.clear();
     info = AppendTextRow(out, std::vector<DbValue>{DbValue::Int(1), v}, true);
     EXPECT_TRUE(info.escaped) << out;
@@ -328,7 +329,10 @@ TEST(DbLoadWarnings, RowsWithoutALevelAreSkipped) {
 TEST(DbTextRow, NulFollowedByDigitsKeepsItsMeaningInCopysDialect) {
   // COPY reads \0 plus up to two more octal digits as one byte: "\012" would
   // be a newline. Its dialect writes NUL with all three digits.
-  const std::vector<DbValue> row = {DbValue::String(std::string("a\0" "12", 4))};
+  const std::vector<DbValue> row = {
+      DbValue::String(std::string("a\0"
+                                  "12",
+                                  4))};
   std::string copy, load_data;
   AppendTextRow(copy, row, false);
   AppendTextRow(load_data, row, true);

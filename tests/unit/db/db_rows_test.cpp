@@ -11,7 +11,7 @@ namespace {
 
 TEST(DbRows, ClearKeepsColumnsAndAddRowReusesTheClearedBuffers) {
   DbRows rows;
-  rows.columns.resize(2);  // two columns (names do not matter here)
+  rows.columns.resize(2);                  // two columns (names do not matter here)
   const std::string long_value(120, 'x');  // beyond any small-string buffer
   DbRows::Row& first = rows.AddRow(2);
   DbRows::SetValue(first[0], long_value.data(), 1);

@@ -1,8 +1,8 @@
 // The client libraries of the pgsql and mysql drivers, loaded on demand.
 
-#include <gtest/gtest.h>
-
 #include "db/dynamic_lib.h"
+
+#include <gtest/gtest.h>
 
 namespace loadcell {
 namespace {

@@ -125,11 +125,11 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
   std::string skip_reason_;
 };
 
-#define SKIP_IF_NO_DIRECT()                                 \
-  do {                                                      \
-    if (!skip_reason_.empty()) {                            \
-      GTEST_SKIP() << skip_reason_;                         \
-    }                                                       \
+#define SKIP_IF_NO_DIRECT()         \
+  do {                              \
+    if (!skip_reason_.empty()) {    \
+      GTEST_SKIP() << skip_reason_; \
+    }                               \
   } while (0)
 
 TEST_P(EngineTest, NameAndCapabilities) {

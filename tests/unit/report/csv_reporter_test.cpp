@@ -1,10 +1,10 @@
 // Pattern tests of the CSV reporter.
 
+#include <gtest/gtest.h>
+
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "testing/report_fixture.h"
 
@@ -49,8 +49,8 @@ TEST(CsvReporterTest, HeaderIntervalsAndTotal) {
   const auto rows = Rows(Render(Format::kCsv, w, FixtureResult(), FixtureSettings()));
   ASSERT_EQ(rows.size(), 4u);
   const std::vector<std::string> header = {
-      "time_s",     "duration_s", "threads",    "events",      "events_per_second",
-      "errors",     "lat_min_ms", "lat_avg_ms", "lat_p50_ms",  "lat_p95_ms",
+      "time_s",     "duration_s",  "threads",    "events",     "events_per_second",
+      "errors",     "lat_min_ms",  "lat_avg_ms", "lat_p50_ms", "lat_p95_ms",
       "lat_p99_ms", "lat_p999_ms", "lat_max_ms", "ops",        "bytes"};
   EXPECT_EQ(rows[0], header);
   for (const auto& r : rows) EXPECT_EQ(r.size(), header.size());

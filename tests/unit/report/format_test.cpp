@@ -1,9 +1,9 @@
 #include "report/format.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 namespace loadcell::report_internal {
 namespace {

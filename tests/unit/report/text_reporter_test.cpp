@@ -1,12 +1,12 @@
 // Pattern tests of the text reporter: sysbench's labels and column layout,
 // readable small latencies, no NaN, the optional blocks.
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "testing/report_fixture.h"
 
@@ -60,13 +60,15 @@ TEST(TextReporterTest, SeedFromTimeIsNamed) {
   r.manifest.seed_from_time = true;
   r.manifest.seed = 1234567;
   const std::string t = Render(Format::kText, w, r, FixtureSettings());
-  EXPECT_THAT(t, HasSubstr("\nInitializing random number generator from current time (seed 1234567)\n"));
+  EXPECT_THAT(
+      t, HasSubstr("\nInitializing random number generator from current time (seed 1234567)\n"));
 }
 
 TEST(TextReporterTest, EndReportHasSysbenchLabelsAndColumns) {
   FakeWorkload w;
   const std::string t = Render(Format::kText, w, FixtureResult(), FixtureSettings());
-  EXPECT_THAT(t, HasSubstr("\nFake speed:\n    operations per second:   499.88\n\nGeneral statistics:\n"));
+  EXPECT_THAT(
+      t, HasSubstr("\nFake speed:\n    operations per second:   499.88\n\nGeneral statistics:\n"));
   EXPECT_THAT(t, HasSubstr("\n    total time:                          2.0005s\n"));
   EXPECT_THAT(t, HasSubstr("\n    total number of events:              1000\n"));
   EXPECT_THAT(t, HasSubstr("\n         avg:                                    0.36\n"));
@@ -76,9 +78,14 @@ TEST(TextReporterTest, EndReportHasSysbenchLabelsAndColumns) {
                            "    events (avg/stddev):           500.0000/100.00\n"
                            "    execution time (avg/stddev):   0.3500/0.05\n"));
   const std::vector<std::string> lat = Block(t, "Latency (ms):");
-  const std::vector<std::string> labels = {"min:", "avg:", "max:", "50th percentile:",
-                                           "95th percentile:", "99th percentile:",
-                                           "99.9th percentile:", "sum:"};
+  const std::vector<std::string> labels = {"min:",
+                                           "avg:",
+                                           "max:",
+                                           "50th percentile:",
+                                           "95th percentile:",
+                                           "99th percentile:",
+                                           "99.9th percentile:",
+                                           "sum:"};
   ASSERT_EQ(lat.size(), labels.size());
   for (size_t i = 0; i < lat.size(); ++i) {
     EXPECT_EQ(lat[i].rfind("         " + labels[i], 0), 0u) << lat[i];

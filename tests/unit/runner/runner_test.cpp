@@ -160,7 +160,7 @@ TEST(RunnerTest, WarmupIsExcludedFromEveryFigure) {
   RunResult r = MustRun(w, c);
   EXPECT_GT(r.events, 0u);
   EXPECT_LT(r.events, w.executed.load());  // warm-up events ran but are not counted
-  EXPECT_LT(r.total_time_s, 0.35);          // measured time excludes the warm-up
+  EXPECT_LT(r.total_time_s, 0.35);         // measured time excludes the warm-up
   EXPECT_EQ(r.latency[0].histogram.Count(), r.events);
 }
 

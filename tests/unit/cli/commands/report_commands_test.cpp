@@ -50,7 +50,8 @@ int Lines(const std::string& s) {
 
 int ChartPoints(const std::string& html, const std::string& id) {
   std::smatch m;
-  if (!std::regex_search(html, m, std::regex("data-chart=\"" + id + "\" data-points=\"([0-9]+)\""))) {
+  if (!std::regex_search(html, m,
+                         std::regex("data-chart=\"" + id + "\" data-points=\"([0-9]+)\""))) {
     return -1;
   }
   return std::stoi(m[1]);
@@ -58,8 +59,8 @@ int ChartPoints(const std::string& html, const std::string& id) {
 
 // A short cpu run saved as JSON at `path`.
 void SaveCpuResult(const std::string& path, const std::string& threads = "1") {
-  ProcessResult r = RunLoadcell({"cpu", "--time=0.2", "--threads=" + threads, "--cpu-max-prime=2000",
-                                 "--format=json", "--output-file=" + path});
+  ProcessResult r = RunLoadcell({"cpu", "--time=0.2", "--threads=" + threads,
+                                 "--cpu-max-prime=2000", "--format=json", "--output-file=" + path});
   ASSERT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -150,15 +151,16 @@ TEST(ReportCommandsTest, CompareOfDifferentTestsIsOneLineExit2) {
 
 TEST(ReportCommandsTest, SweepRunsTheMatrixAndWritesEveryRun) {
   TempDir dir;
-  ProcessResult r = RunLoadcell({"sweep", "--threads=1,2", "--cpu-max-prime=1000,2000",
-                                 "--output-dir=" + (dir / "out"), "--report-html=" + (dir / "s.html"),
-                                 "--", "cpu", "--time=0.2", "run"});
+  ProcessResult r = RunLoadcell(
+      {"sweep", "--threads=1,2", "--cpu-max-prime=1000,2000", "--output-dir=" + (dir / "out"),
+       "--report-html=" + (dir / "s.html"), "--", "cpu", "--time=0.2", "run"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out), 7) << r.out;  // title, blank, header, 4 points
   EXPECT_TRUE(std::regex_search(
       r.out, std::regex("\nthreads +cpu-max-prime +events/s +p95 \\(ms\\) +p99 \\(ms\\)\n")))
       << r.out;
-  for (const char* f : {"cpu-threads=1-cpu-max-prime=1000.json", "cpu-threads=2-cpu-max-prime=2000.json"}) {
+  for (const char* f :
+       {"cpu-threads=1-cpu-max-prime=1000.json", "cpu-threads=2-cpu-max-prime=2000.json"}) {
     EXPECT_TRUE(std::filesystem::exists(dir / ("out/" + std::string(f)))) << f;
   }
   const std::string html = Slurp(dir / "s.html");

@@ -1,8 +1,8 @@
 // sqlio's use of fileio: the settings each target's workers get, and the
 // creation of a missing test file (whole, recorded, removed on failure).
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 

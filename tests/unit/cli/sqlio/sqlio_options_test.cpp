@@ -2,7 +2,6 @@
 // paths and drive letters, and the plan made from them (nothing touched).
 
 #include "cli/sqlio/sqlio_options.h"
-#include "testing/temp_dir.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "cli/sqlio/sqlio_command.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {

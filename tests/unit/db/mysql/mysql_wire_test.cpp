@@ -5,10 +5,9 @@
 #include "db/mysql/mysql_wire.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <mysql.h>
 #include <sys/socket.h>
-
-#include <gtest/gtest.h>
 
 #include <cerrno>
 #include <chrono>

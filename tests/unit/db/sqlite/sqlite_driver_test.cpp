@@ -1,13 +1,12 @@
 // The sqlite driver against a file in a temporary folder.
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "db/db_driver.h"
 
@@ -110,8 +109,8 @@ TEST_F(SqliteTest, PreparedStatementsBindEachType) {
                   .ok());
 
   std::unique_ptr<DbStatement> sel;
-  ASSERT_TRUE(c->Prepare("SELECT big, d, s, n FROM t WHERE id BETWEEN ? AND ? ORDER BY id", 2, sel)
-                  .ok());
+  ASSERT_TRUE(
+      c->Prepare("SELECT big, d, s, n FROM t WHERE id BETWEEN ? AND ? ORDER BY id", 2, sel).ok());
   sel->BindInt(0, 1);
   sel->BindInt(1, 3);
   DbRows rows;
@@ -148,9 +147,12 @@ TEST_F(SqliteTest, EmulatedPreparedStatementsQuote) {
   std::unique_ptr<DbStatement> ins;
   ASSERT_TRUE(c->Prepare("INSERT INTO t VALUES (?, ?, ?)", 3, ins).ok());
   DbExecResult r;
-  ASSERT_TRUE(ins->Execute({DbValue::Int(1), DbValue::Double(0.5), DbValue::String("a'b?")}, r).ok());
+  ASSERT_TRUE(
+      ins->Execute({DbValue::Int(1), DbValue::Double(0.5), DbValue::String("a'b?")}, r).ok());
   EXPECT_EQ(r.rows_affected, 1u);
-  ASSERT_TRUE(ins->Execute({DbValue::Int(2), DbValue::Null(), DbValue::String("'); DROP TABLE t; --")}, r).ok());
+  ASSERT_TRUE(
+      ins->Execute({DbValue::Int(2), DbValue::Null(), DbValue::String("'); DROP TABLE t; --")}, r)
+          .ok());
   std::unique_ptr<DbStatement> sel;
   ASSERT_TRUE(c->Prepare("SELECT s FROM t WHERE id = ? OR s = '?'", 1, sel).ok());
   DbRows rows;
@@ -269,8 +271,8 @@ TEST_F(SqliteTest, ConcurrentWritersAllFinish) {
       DbConnection& c = *conns[static_cast<size_t>(i)];
       DbExecResult r;
       for (int k = 0; k < kEach; ++k) {
-        for (const char* sql : {"BEGIN IMMEDIATE", "UPDATE t SET n = n + 1 WHERE id = 1",
-                                "COMMIT"}) {
+        for (const char* sql :
+             {"BEGIN IMMEDIATE", "UPDATE t SET n = n + 1 WHERE id = 1", "COMMIT"}) {
           if (DbError e = c.Execute(sql, r); !e.ok()) {
             errors[static_cast<size_t>(i)] = e.message;
             return;

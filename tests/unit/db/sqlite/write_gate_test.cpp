@@ -2,12 +2,12 @@
 
 #include "db/sqlite/write_gate.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <mutex>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace loadcell {
 namespace {

@@ -36,7 +36,7 @@ size_t Count(const std::string& s, const std::string& what) {
 TEST(HtmlReportTest, RunPageHasEveryChartWithItsPoints) {
   const std::string html = RenderRunHtml(FixtureData(FixtureResult()));
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(ChartPoints(html, "throughput"), 2);           // two intervals
+  EXPECT_EQ(ChartPoints(html, "throughput"), 2);            // two intervals
   EXPECT_EQ(ChartPoints(html, "latency-percentiles"), 10);  // p50, p95, p99, p99.9, max
   EXPECT_EQ(ChartPoints(html, "threads"), 2);
   // Four distinct latencies (3 us, 250 us, 1.2 ms, 15 ms): four log bins.

@@ -1,9 +1,9 @@
 #include "report/json/json_reader.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "testing/report_fixture.h"
 
@@ -81,7 +81,8 @@ TEST(JsonReaderTest, ResultsWithoutBusyTimeTakeTheLatencySum) {
 }
 
 TEST(JsonReaderTest, SyntaxErrorSaysWhere) {
-  Result<ResultData> d = ParseResultJson("{\n  \"schema\": \"loadcell-result/1\",\n  oops\n}", "x.json");
+  Result<ResultData> d =
+      ParseResultJson("{\n  \"schema\": \"loadcell-result/1\",\n  oops\n}", "x.json");
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.status().code(), StatusCode::kInvalidArgument);
   const std::string& m = d.status().message();

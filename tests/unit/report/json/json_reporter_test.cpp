@@ -1,15 +1,15 @@
 // Pattern tests of the JSON reporter: it parses, it carries every
 // documented key, figures match the result, and no NaN ever appears.
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "testing/report_fixture.h"
 
@@ -51,8 +51,8 @@ void CollectPaths(const json& j, const std::string& path, const std::string& key
     const std::string child = (path.empty() ? "" : path + ".") + name;
     out.insert(child);
     if (path == "checkpoints[]") continue;
-    const bool latency = k == "latency_ns" || k == "service_latency_ns" ||
-                         (map && key == "latency_by_kind_ns");
+    const bool latency =
+        k == "latency_ns" || k == "service_latency_ns" || (map && key == "latency_by_kind_ns");
     if (latency) {
       CollectPaths(v, "latency", "", out);
     } else {
@@ -70,9 +70,9 @@ std::string ReadSchemaDoc() {
 
 TEST(JsonReporterTest, HasEveryTopLevelKey) {
   const json j = RenderJson(FixtureResult());
-  for (const char* key : {"schema", "manifest", "summary", "threads", "fairness", "intervals",
-                          "histogram", "checkpoints", "interrupted", "forced_shutdown",
-                          "failure"}) {
+  for (const char* key :
+       {"schema", "manifest", "summary", "threads", "fairness", "intervals", "histogram",
+        "checkpoints", "interrupted", "forced_shutdown", "failure"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["schema"], "loadcell-result/1");

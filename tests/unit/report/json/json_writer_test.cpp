@@ -1,11 +1,11 @@
 #include "report/json/json_writer.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-#include <sstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace loadcell {
 namespace {
@@ -21,8 +21,8 @@ TEST(JsonWriterTest, QuoteEscapesSpecialCharacters) {
 TEST(JsonWriterTest, QuoteKeepsValidUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(JsonWriter::Quote("caf\xc3\xa9 \xe2\x82\xac"), "\"caf\xc3\xa9 \xe2\x82\xac\"");
   EXPECT_EQ(JsonWriter::Quote("bad\xff"), "\"bad\\ufffd\"");
-  EXPECT_EQ(JsonWriter::Quote("\xc3"), "\"\\ufffd\"");             // truncated sequence
-  EXPECT_EQ(JsonWriter::Quote("\xc0\xaf"), "\"\\ufffd\\ufffd\"");  // overlong '/'
+  EXPECT_EQ(JsonWriter::Quote("\xc3"), "\"\\ufffd\"");                        // truncated sequence
+  EXPECT_EQ(JsonWriter::Quote("\xc0\xaf"), "\"\\ufffd\\ufffd\"");             // overlong '/'
   EXPECT_EQ(JsonWriter::Quote("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");  // surrogate
 }
 

@@ -1,6 +1,8 @@
 // fileio: option checks, the data patterns and stamps, and the request plan
 // (sysbench's sequence, fsync schedule and rw ratio).
 
+#include "workloads/fileio/fileio_options.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 
 #include "testing/fileio_test_util.h"
 #include "workloads/fileio/fileio_data.h"
-#include "workloads/fileio/fileio_options.h"
 #include "workloads/fileio/fileio_worker.h"
 
 namespace loadcell {
@@ -58,11 +59,11 @@ TEST(FileIoOptions, FsyncAllOverridesFreqAndEnd) {
 TEST(FileIoOptions, AsyncIsLibaioAndAsyncBacklogIsTheQueueDepth) {
   TempDir dir;
   FileIoWorkload w;
-  ASSERT_TRUE(ConfigureIn(w, dir.path(),
-                          {{"file-io-mode", "async"},
-                           {"file-extra-flags", "direct"},
-                           {"file-async-backlog", "7"}})
-                  .ok());
+  ASSERT_TRUE(
+      ConfigureIn(
+          w, dir.path(),
+          {{"file-io-mode", "async"}, {"file-extra-flags", "direct"}, {"file-async-backlog", "7"}})
+          .ok());
   EXPECT_EQ(w.settings().engine, "libaio");
   EXPECT_EQ(w.settings().queue_depth, 7u);
   EXPECT_TRUE(w.settings().direct);
@@ -241,7 +242,7 @@ TEST(FileIoPlan, SequentialModesWalkTheFilesInOrderAndWrap) {
   ASSERT_TRUE(shared.Init().ok());
   Random rng(1);
   const std::vector<std::tuple<uint32_t, uint64_t, uint32_t>> expected = {
-      {0, 0, 4096}, {0, 4096, 4096}, {0, 8192, 1808}, {1, 0, 4096},
+      {0, 0, 4096},    {0, 4096, 4096}, {0, 8192, 1808}, {1, 0, 4096},
       {1, 4096, 4096}, {1, 8192, 1808}, {0, 0, 4096},  // back to the first file
   };
   for (const auto& [file, offset, length] : expected) {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "testing/temp_dir.h"
 #include "core/random.h"
 #include "runner/run_config.h"
 #include "runner/runner.h"
+#include "testing/temp_dir.h"
 #include "workloads/fileio/fileio_worker.h"
 #include "workloads/sqlio/sqlio.h"
 

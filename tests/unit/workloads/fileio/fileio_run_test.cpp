@@ -11,8 +11,8 @@
 #include <fstream>
 #include <string>
 
-#include "testing/fileio_test_util.h"
 #include "os/file_system.h"
+#include "testing/fileio_test_util.h"
 #include "workloads/fileio/fileio_files.h"
 
 namespace loadcell {
@@ -113,8 +113,7 @@ TEST(FileIoPrepare, OneFileIsSaidInTheSingular) {
   QuietConsole prepare;
   Status st = PrepareWith(w, prepare);
   ASSERT_TRUE(st.ok()) << st.ToString();
-  EXPECT_EQ(prepare.out.str().rfind("1 file of 1MiB\n", 0), 0u)
-      << prepare.out.str();
+  EXPECT_EQ(prepare.out.str().rfind("1 file of 1MiB\n", 0), 0u) << prepare.out.str();
   QuietConsole again;
   ASSERT_TRUE(PrepareWith(w, again).ok());
   EXPECT_NE(again.out.str().find("\nThe file exists from an earlier prepare"), std::string::npos)
@@ -152,7 +151,8 @@ TEST(FileIoPrepare, EnospcRemovesThePartialFileAndSaysSo) {
   fs.Clear();
   QuietConsole again;
   ASSERT_TRUE(PrepareWith(w, again).ok());
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(SizeOf(dir.File("test_file." + std::to_string(i))), 2u << 20);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(SizeOf(dir.File("test_file." + std::to_string(i))), 2u << 20);
 }
 
 TEST(FileIoPrepare, EfbigIsAClearError) {
@@ -207,8 +207,11 @@ TEST(FileIoRun, EachEventIsOneRequest) {
   TempDir dir;
   for (const char* engine : {"sync", "io_uring", "mmap"}) {
     FileIoWorkload w;
-    Prepared(w, dir, {{"file-test-mode", "rndrw"}, {"file-io-mode", engine},
-                      {"file-queue-depth", "8"}, {"file-fsync-freq", "10"}});
+    Prepared(w, dir,
+             {{"file-test-mode", "rndrw"},
+              {"file-io-mode", engine},
+              {"file-queue-depth", "8"},
+              {"file-fsync-freq", "10"}});
     Result<RunResult> r = RunEvents(w, 300);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     ASSERT_TRUE(r->failure.ok()) << engine << ": " << r->failure.ToString();
@@ -230,8 +233,8 @@ TEST(FileIoRun, EachEventIsOneRequest) {
 TEST(FileIoRun, AsyncEngineKeepsTheQueueFullAndCountsItsBusyTimeOnce) {
   TempDir dir;
   FileIoWorkload w;
-  Prepared(w, dir, {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"},
-                    {"file-queue-depth", "16"}});
+  Prepared(w, dir,
+           {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "16"}});
   Result<RunResult> r = RunEvents(w, 2000, 2);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
@@ -263,8 +266,10 @@ TEST(FileIoRun, BusyTimeIsTheLatencySumOneRequestAtATime) {
   for (const char* mode : {"rndrd", "rndwr"}) {
     FileIoWorkload w;
     // rndwr with --file-fsync-all: an event is a write and then its fsync.
-    Prepared(w, dir, {{"file-test-mode", mode}, {"file-io-mode", "sync"},
-                      {"file-fsync-all", std::string(mode) == "rndwr" ? "on" : "off"}});
+    Prepared(w, dir,
+             {{"file-test-mode", mode},
+              {"file-io-mode", "sync"},
+              {"file-fsync-all", std::string(mode) == "rndwr" ? "on" : "off"}});
     Result<RunResult> r = RunEvents(w, 200, 2);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
@@ -278,8 +283,11 @@ TEST(FileIoRun, FsyncAllMakesEachWriteEventIncludeItsFsync) {
   TempDir dir;
   for (const char* engine : {"sync", "io_uring"}) {
     FileIoWorkload w;
-    Prepared(w, dir, {{"file-test-mode", "rndwr"}, {"file-io-mode", engine},
-                      {"file-queue-depth", "4"}, {"file-fsync-all", "on"}});
+    Prepared(w, dir,
+             {{"file-test-mode", "rndwr"},
+              {"file-io-mode", engine},
+              {"file-queue-depth", "4"},
+              {"file-fsync-all", "on"}});
     Result<RunResult> r = RunEvents(w, 40);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
@@ -318,8 +326,11 @@ TEST(FileIoRun, ValidationCatchesABlockCorruptedBehindItsBack) {
 TEST(FileIoRun, ValidatedWritesAreReadBackWithTheirSequence) {
   TempDir dir;
   FileIoWorkload w;
-  Prepared(w, dir, {{"file-test-mode", "rndrw"}, {"validate", "on"}, {"file-io-mode", "io_uring"},
-                    {"file-queue-depth", "4"}});
+  Prepared(w, dir,
+           {{"file-test-mode", "rndrw"},
+            {"validate", "on"},
+            {"file-io-mode", "io_uring"},
+            {"file-queue-depth", "4"}});
   Result<RunResult> r = RunEvents(w, 3000, 2);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_TRUE(r->failure.ok()) << r->failure.ToString();
@@ -388,8 +399,7 @@ TEST(FileIoRun, SeqwrRecreatesTheFilesAndPrepareMakesThemWholeAgain) {
   EXPECT_EQ(SizeOf(dir.File("test_file.1")), 0u);
   // Reading modes now want a prepare.
   FileIoWorkload reader;
-  ASSERT_TRUE(
-      Configure(reader, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})).ok());
+  ASSERT_TRUE(Configure(reader, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})).ok());
   Result<RunResult> rr = RunEvents(reader, 10);
   ASSERT_FALSE(rr.ok());
   EXPECT_EQ(rr.status().code(), StatusCode::kFailedPrecondition);
@@ -407,11 +417,11 @@ TEST(FileIoRun, ReportHasSysbenchsSections) {
   Result<RunResult> r = RunEvents(w, 100);
   ASSERT_TRUE(r.ok());
   const std::string text = w.TextSection(*r);
-  for (const char* label : {"File operations:\n    reads/s:                      ",
-                            "\n    writes/s:                     ",
-                            "\n    fsyncs/s:                     ",
-                            "\nThroughput:\n    read, MiB/s:                  ",
-                            "\n    written, MiB/s:               "}) {
+  for (const char* label :
+       {"File operations:\n    reads/s:                      ",
+        "\n    writes/s:                     ", "\n    fsyncs/s:                     ",
+        "\nThroughput:\n    read, MiB/s:                  ",
+        "\n    written, MiB/s:               "}) {
     EXPECT_NE(text.find(label), std::string::npos) << label << "\n" << text;
   }
   IntervalSnapshot iv;
@@ -452,10 +462,10 @@ TEST(FileIoRun, FsyncPolicySaysTheCallAndWhenItIsMade) {
                                  {"file-fsync-mode", "fdatasync"}}),
             "uses fdatasync(): never periodically, after every write (timed as part of that "
             "write's event), and not at the end");
-  EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndwr"},
-                                 {"file-fsync-freq", "0"},
-                                 {"file-fsync-end", "off"}}),
-            "none: no periodic fsync(), none after each write, none at the end");
+  EXPECT_EQ(
+      FsyncPolicyFor(
+          dir, {{"file-test-mode", "rndwr"}, {"file-fsync-freq", "0"}, {"file-fsync-end", "off"}}),
+      "none: no periodic fsync(), none after each write, none at the end");
   EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndrd"}, {"file-fsync-all", "on"}}),
             "none: rndrd does not write, so no fsync() calls are made");
 }

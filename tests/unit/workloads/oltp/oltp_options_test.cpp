@@ -69,15 +69,14 @@ TEST(OltpOptions, SysbenchNamesSet) {
 
 TEST(OltpOptions, LegacyNamesAreAliases) {
   OltpOptions o;
-  ASSERT_TRUE(ApplyArgs(OltpKind::kLegacy, o,
-                        {"oltp-tables-count=4", "oltp-table-size=500000",
-                         "oltp-point-selects=1000", "oltp-range-size=1000",
-                         "oltp-index-updates=1000", "oltp-non-index-updates=7",
-                         "oltp-skip-trx=on", "oltp-test-mode=complex", "oltp-read-only=off",
-                         "oltp-reconnect-mode=transaction", "oltp-connect-delay=100",
-                         "oltp-user-delay-min=10", "oltp-user-delay-max=20",
-                         "mysql-table-engine=innodb"})
-                  .ok());
+  ASSERT_TRUE(
+      ApplyArgs(OltpKind::kLegacy, o,
+                {"oltp-tables-count=4", "oltp-table-size=500000", "oltp-point-selects=1000",
+                 "oltp-range-size=1000", "oltp-index-updates=1000", "oltp-non-index-updates=7",
+                 "oltp-skip-trx=on", "oltp-test-mode=complex", "oltp-read-only=off",
+                 "oltp-reconnect-mode=transaction", "oltp-connect-delay=100",
+                 "oltp-user-delay-min=10", "oltp-user-delay-max=20", "mysql-table-engine=innodb"})
+          .ok());
   EXPECT_EQ(o.tables, 4);
   EXPECT_EQ(o.table_size, 500000);
   EXPECT_EQ(o.point_selects, 1000);
@@ -192,10 +191,9 @@ TEST(OltpOptions, KindNames) {
   std::vector<std::string> names;
   for (OltpKind k : AllOltpKinds()) names.emplace_back(OltpKindName(k));
   EXPECT_EQ(names, (std::vector<std::string>{
-                       "oltp_read_only", "oltp_read_write", "oltp_write_only",
-                       "oltp_point_select", "oltp_update_index", "oltp_update_non_index",
-                       "oltp_insert", "oltp_delete", "select_random_points",
-                       "select_random_ranges", "bulk_insert", "oltp"}));
+                       "oltp_read_only", "oltp_read_write", "oltp_write_only", "oltp_point_select",
+                       "oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete",
+                       "select_random_points", "select_random_ranges", "bulk_insert", "oltp"}));
 }
 
 }  // namespace

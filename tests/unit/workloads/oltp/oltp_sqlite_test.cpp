@@ -208,7 +208,8 @@ TEST_F(OltpSqliteTest, PrepareRefusesForeignTablesAndCleanupKeepsThem) {
   EXPECT_EQ(Query("SELECT x FROM sbtest2"), std::vector<std::string>{"1"});
 
   // --force replaces it, and then it is ours to drop.
-  auto forced = Make(OltpKind::kReadWrite, {"tables=3", "table-size=10", "range-size=5", "force=on"});
+  auto forced =
+      Make(OltpKind::kReadWrite, {"tables=3", "table-size=10", "range-size=5", "force=on"});
   ASSERT_TRUE(forced.w->Prepare(PrepareContext{}).ok());
   EXPECT_EQ(Query("SELECT COUNT(*) FROM sbtest2"), std::vector<std::string>{"10"});
   auto clean2 = Make(OltpKind::kReadWrite, {"tables=3", "table-size=10", "range-size=5"});

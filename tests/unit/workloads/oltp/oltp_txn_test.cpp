@@ -33,16 +33,11 @@ TEST(OltpPlan, EveryWorkload) {
     bool trx;
   };
   const Case cases[] = {
-      {OltpKind::kReadOnly, 14, 0, 2, true},
-      {OltpKind::kWriteOnly, 0, 4, 2, true},
-      {OltpKind::kPointSelect, 1, 0, 0, false},
-      {OltpKind::kUpdateIndex, 0, 1, 0, false},
-      {OltpKind::kUpdateNonIndex, 0, 1, 0, false},
-      {OltpKind::kInsert, 0, 1, 0, false},
-      {OltpKind::kDelete, 0, 1, 0, false},
-      {OltpKind::kRandomPoints, 1, 0, 0, false},
-      {OltpKind::kRandomRanges, 1, 0, 0, false},
-      {OltpKind::kLegacy, 14, 4, 2, true},
+      {OltpKind::kReadOnly, 14, 0, 2, true},       {OltpKind::kWriteOnly, 0, 4, 2, true},
+      {OltpKind::kPointSelect, 1, 0, 0, false},    {OltpKind::kUpdateIndex, 0, 1, 0, false},
+      {OltpKind::kUpdateNonIndex, 0, 1, 0, false}, {OltpKind::kInsert, 0, 1, 0, false},
+      {OltpKind::kDelete, 0, 1, 0, false},         {OltpKind::kRandomPoints, 1, 0, 0, false},
+      {OltpKind::kRandomRanges, 1, 0, 0, false},   {OltpKind::kLegacy, 14, 4, 2, true},
   };
   for (const Case& c : cases) {
     const OltpPlan p = MakeOltpPlan(c.kind, OltpOptions{});
@@ -162,8 +157,7 @@ TEST(OltpReport, SqlStatisticsInSysbenchsShape) {
       "    ignored errors:                      3      (1.50 per sec.)\n"
       "    reconnects:                          1      (0.50 per sec.)\n";
   EXPECT_EQ(text.substr(0, expected_head.size()), expected_head) << text;
-  EXPECT_NE(text.find("CPU time per transaction:            0.5000 ms"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("CPU time per transaction:            0.5000 ms"), std::string::npos) << text;
   EXPECT_NE(text.find("deadlocks:"), std::string::npos) << text;
   EXPECT_EQ(text.find("think time"), std::string::npos) << text;
 }
