@@ -7,13 +7,24 @@
 // A request reaching past the end of the mapping is clipped: the result is
 // the bytes copied (0 at or past the end), as pread/pwrite report a short
 // transfer. Files do not grow through this engine.
+//
+// A page of the mapping that no longer has a file behind it (another process
+// truncated the file after Open) raises SIGBUS on access. The copy runs under
+// a per-thread guard: the SIGBUS handler jumps back out of the copy, and the
+// request fails with -EIO, so the run ends as a failed run with its report
+// instead of the process dying. A SIGBUS outside a guarded copy keeps the
+// default action (the process dies as it would without this engine).
 
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csetjmp>
+#include <csignal>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "io/engines.h"
@@ -21,6 +32,52 @@
 
 namespace loadcell::io_internal {
 namespace {
+
+// The jump target of the copy running on this thread, or null outside one.
+thread_local sigjmp_buf* t_copy_guard = nullptr;
+
+void OnSigbus(int sig, siginfo_t* /*info*/, void* /*context*/) {
+  if (sigjmp_buf* guard = t_copy_guard; guard != nullptr) {
+    t_copy_guard = nullptr;
+    siglongjmp(*guard, 1);
+  }
+  // Not a guarded copy: the default action, as if no handler were installed.
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// Installs OnSigbus once per process. SA_NODEFER keeps SIGBUS unblocked while
+// the handler runs, so the jump out of it needs no signal-mask restore and
+// the guard costs no system call per request (sigsetjmp(..., 0)).
+Status InstallSigbusHandler() {
+  static std::once_flag once;
+  static int failed_errno = 0;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = OnSigbus;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (::sigaction(SIGBUS, &sa, nullptr) != 0) failed_errno = errno;
+  });
+  if (failed_errno != 0) return PosixError("mmap engine: sigaction(SIGBUS)", failed_errno);
+  return Status::Ok();
+}
+
+// Copies len bytes; false when the copy faulted (the file shrank under the
+// mapping). Not inlined, so that nothing of the caller lives in registers
+// across the jump.
+[[gnu::noinline]] bool GuardedCopy(char* dst, const char* src, uint64_t len) {
+  sigjmp_buf guard;
+  if (sigsetjmp(guard, 0) != 0) return false;
+  t_copy_guard = &guard;
+  // The fences keep the compiler from dropping or moving the guard's stores
+  // around the copy (the handler reads them; nothing else here does).
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  std::memcpy(dst, src, len);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  t_copy_guard = nullptr;
+  return true;
+}
 
 struct Mapping {
   char* base = nullptr;
@@ -44,6 +101,7 @@ class MmapEngine final : public IoEngine {
 
   Status Open(std::span<const IoFile> files, const EngineOptions& opts) override {
     LC_RETURN_IF_ERROR(Close());
+    LC_RETURN_IF_ERROR(InstallSigbusHandler());
     writable_ = opts.writable;
     const int prot = PROT_READ | (opts.writable ? PROT_WRITE : 0);
     for (const IoFile& f : files) {
@@ -111,12 +169,11 @@ class MmapEngine final : public IoEngine {
     if (r.offset >= m.size) return 0;
     uint64_t len = r.length;
     if (len > m.size - r.offset) len = m.size - r.offset;
-    if (r.op == IoOp::kRead) {
-      std::memcpy(r.buffer, m.base + r.offset, len);
-    } else {
-      std::memcpy(m.base + r.offset, r.buffer, len);
-    }
-    return static_cast<int64_t>(len);
+    const bool copied =
+        r.op == IoOp::kRead
+            ? GuardedCopy(static_cast<char*>(r.buffer), m.base + r.offset, len)
+            : GuardedCopy(m.base + r.offset, static_cast<const char*>(r.buffer), len);
+    return copied ? static_cast<int64_t>(len) : -EIO;
   }
 
   std::vector<Mapping> maps_;

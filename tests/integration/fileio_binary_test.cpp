@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "testing/run_binary.h"
@@ -187,6 +189,27 @@ TEST(FileIoBinary, CleanupRemovesOnlyLoadcellsFiles) {
   }
   std::sort(left.begin(), left.end());
   EXPECT_EQ(left, (std::vector<std::string>{"test_file.4", "user.dat"}));
+}
+
+// Another process truncating a test file while the mmap engine reads it:
+// the access faults (SIGBUS), and the run ends as a failed run (exit 1) with
+// its report and the error, not as a crash without one.
+TEST(FileIoBinary, MmapFileTruncatedMidRunIsAFailedRunWithAReport) {
+  WorkDir dir;
+  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  std::thread truncator([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    for (int i = 0; i < 4; ++i) {
+      const std::string file = dir.File("test_file." + std::to_string(i));
+      EXPECT_EQ(::truncate(file.c_str(), 0), 0) << file;
+    }
+  });
+  ProcessResult r =
+      RunLoadcell(Args(dir, {"--file-io-mode=mmap", "--file-test-mode=rndrd", "--time=20", "run"}));
+  truncator.join();
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("total number of events:"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("Input/output error"), std::string::npos) << r.err;
 }
 
 TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
