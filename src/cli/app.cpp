@@ -11,6 +11,7 @@
 #include "cli/commands/report_command.h"
 #include "cli/commands/suite.h"
 #include "cli/commands/sweep_command.h"
+#include "cli/report_file.h"
 #include "cli/script_command.h"
 #include "cli/sqlio/sqlio_command.h"
 #include "cli/test_setup.h"
@@ -120,16 +121,21 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
     PrintError(err, s);
     return kExitUsage;
   }
-  std::ofstream file;
+  // The report file is put in place only once the run has produced a report
+  // (also a failed or interrupted run's): a usage error or a failed start
+  // leaves an existing file of that name untouched.
+  ReportFile file;
   if (!cfg.output_file.empty()) {
-    file.open(cfg.output_file, std::ios::out | std::ios::trunc);
-    if (!file.is_open()) {
-      int e = errno;
+    if (!cfg.config_file.empty() && SamePath(cfg.output_file, cfg.config_file)) {
       PrintError(err, Status::InvalidArgument("--output-file=" + cfg.output_file +
-                                              ": cannot open for writing: " + std::strerror(e)));
+                                              ": the same file as --config-file"));
       return kExitUsage;
     }
-    reporters.Add(MakeReporter(cfg.format, file, workload, settings));
+    if (Status s = file.Open("--output-file", cfg.output_file); !s.ok()) {
+      PrintError(err, s);
+      return kExitUsage;
+    }
+    reporters.Add(MakeReporter(cfg.format, file.stream(), workload, settings));
     reporters.Add(MakeTextReporter(out, workload, settings));
   } else {
     reporters.Add(MakeReporter(cfg.format, out, workload, settings));
@@ -149,7 +155,8 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   if (result->forced_shutdown) {
     // Threads still hang inside the workload: it must not be destroyed under
     // them. Leave at once, with the report already written.
-    if (file.is_open()) file.flush();
+    if (Status s = file.Commit(); !s.ok()) PrintError(err, s);
+    if (Status s = addons.Finish(); !s.ok()) PrintError(err, s);
     err << "loadcell: error: --forced-shutdown: threads still running " << cfg.forced_shutdown
         << " after the time limit were abandoned; the report covers what was measured\n";
     err.flush();
@@ -160,12 +167,9 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
     PrintError(err, s);
     code = kExitRunFailed;
   }
-  if (file.is_open()) {
-    file.flush();
-    if (!file) {
-      PrintError(err, Status::IoError("--output-file=" + cfg.output_file + ": write failed"));
-      code = kExitRunFailed;
-    }
+  if (Status s = file.Commit(); !s.ok()) {
+    PrintError(err, s);
+    code = kExitRunFailed;
   }
   const Status& failure = result->failure;
   if (!failure.ok() && failure.code() != StatusCode::kCancelled) {

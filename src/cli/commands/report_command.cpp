@@ -44,26 +44,23 @@ Status RunAddons::Attach(const RunExtras& extras, const Workload& w, const Repor
                          RunConfig& cfg, MultiReporter& reporters, std::ostream& err) {
   double period = 0;
   if (!extras.report_html.empty()) {
-    path_ = extras.report_html;
-    LC_RETURN_IF_ERROR(OpenForWriting("--report-html", path_, html_));
+    if (!cfg.output_file.empty() && SamePath(cfg.output_file, extras.report_html)) {
+      return Status::InvalidArgument("--report-html=" + extras.report_html +
+                                     ": the same file as --output-file; give each its own");
+    }
+    LC_RETURN_IF_ERROR(html_.Open("--report-html", extras.report_html));
     if (cfg.report_interval_s <= 0) period = HtmlSamplePeriod(cfg.time_s);
   }
   if (!extras.quiet && cfg.report_interval_s <= 0 && StderrIsTerminal()) {
     reporters.Add(MakeLiveStatus(err, cfg.time_s));
     period = period > 0 ? std::min(period, kLiveStatusPeriodS) : kLiveStatusPeriodS;
   }
-  if (html_.is_open()) reporters.Add(MakeHtmlReporter(html_, w, settings));
+  if (html_.is_open()) reporters.Add(MakeHtmlReporter(html_.stream(), w, settings));
   cfg.status_interval_s = period;
   return Status::Ok();
 }
 
-Status RunAddons::Finish() {
-  if (!html_.is_open()) return Status::Ok();
-  html_.flush();
-  if (!html_) return Status::IoError("--report-html=" + path_ + ": write failed");
-  html_.close();
-  return Status::Ok();
-}
+Status RunAddons::Finish() { return html_.Commit(); }
 
 int RunReportCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::string input;
@@ -100,6 +97,11 @@ int RunReportCommand(const std::vector<std::string>& args, std::ostream& out, st
            "[-o REPORT.html]\n";
     return 2;
   }
+  if (!output.empty() && output != "-" && SamePath(input, output)) {
+    err << "loadcell: error: report: -o " << output
+        << " is the result file itself; write the page to another file\n";
+    return 2;
+  }
   Result<ResultData> data = ReadResultFile(input);
   if (!data.ok()) {
     err << "loadcell: error: " << data.status().message() << "\n";
@@ -111,15 +113,14 @@ int RunReportCommand(const std::vector<std::string>& args, std::ostream& out, st
     out.flush();
     return 0;
   }
-  std::ofstream file;
-  if (Status s = OpenForWriting("-o", output, file); !s.ok()) {
+  ReportFile file;
+  if (Status s = file.Open("-o", output); !s.ok()) {
     err << "loadcell: error: report: " << s.message() << "\n";
     return 2;
   }
-  file << page;
-  file.flush();
-  if (!file) {
-    err << "loadcell: error: report: " << output << ": write failed\n";
+  file.stream() << page;
+  if (Status s = file.Commit(); !s.ok()) {
+    err << "loadcell: error: report: " << s.message() << "\n";
     return 1;
   }
   return 0;

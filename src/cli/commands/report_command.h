@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/report_file.h"
 #include "core/options.h"
 #include "report/reporter.h"
 #include "runner/run_config.h"
@@ -41,12 +42,12 @@ class RunAddons final {
   // cfg.status_interval_s as they need.
   Status Attach(const RunExtras& extras, const Workload& w, const ReportSettings& settings,
                 RunConfig& cfg, MultiReporter& reporters, std::ostream& err);
-  // After OnEnd: an IoError when the HTML file could not be written.
+  // After OnEnd: puts the HTML file in place; an IoError when it could not
+  // be written (an existing file of that name is then left as it was).
   Status Finish();
 
  private:
-  std::string path_;
-  std::ofstream html_;
+  ReportFile html_;
 };
 
 // Opens `path` for writing (truncating it); InvalidArgument "OPTION=PATH:

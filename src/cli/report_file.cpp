@@ -1,0 +1,99 @@
+#include "cli/report_file.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <system_error>
+
+namespace loadcell {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "DIR/.NAME.loadcell-XXXXXXXX" beside `path`: the same folder, so that the
+// rename stays on one file system and is atomic.
+std::string TemporaryName(const std::string& path, uint32_t tag) {
+  const fs::path target(path);
+  char suffix[16];
+  std::snprintf(suffix, sizeof suffix, "%08x", tag);
+  std::string name = ".";
+  name.append(target.filename().string()).append(".loadcell-").append(suffix);
+  return (target.parent_path() / name).string();
+}
+
+}  // namespace
+
+ReportFile::~ReportFile() {
+  if (file_.is_open()) file_.close();
+  RemoveTemporary();
+}
+
+Status ReportFile::Open(const std::string& option, const std::string& path) {
+  option_ = option;
+  path_ = path;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    return Status::InvalidArgument(option + "=" + path + ": cannot open for writing: " +
+                                   std::strerror(EISDIR));
+  }
+  std::random_device rd;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    const std::string temp = TemporaryName(path, rd());
+    // "x": created here, never an existing file (or link) of that name.
+    std::FILE* f = std::fopen(temp.c_str(), "wbx");
+    if (f == nullptr) {
+      if (errno == EEXIST) continue;
+      const int e = errno;
+      return Status::InvalidArgument(option + "=" + path +
+                                     ": cannot open for writing: " + std::strerror(e));
+    }
+    std::fclose(f);
+    temp_ = temp;
+    file_.open(temp_, std::ios::out | std::ios::trunc | std::ios::binary);
+    if (!file_.is_open()) {
+      const int e = errno;
+      RemoveTemporary();
+      return Status::InvalidArgument(option + "=" + path +
+                                     ": cannot open for writing: " + std::strerror(e));
+    }
+    return Status::Ok();
+  }
+  return Status::InvalidArgument(option + "=" + path +
+                                 ": cannot open for writing: no free temporary name beside it");
+}
+
+Status ReportFile::Commit() {
+  if (!file_.is_open()) return Status::Ok();
+  file_.flush();
+  bool written = file_.good();
+  file_.close();
+  written = written && !file_.fail();
+  std::error_code ec;
+  if (written) fs::rename(temp_, path_, ec);
+  if (!written || ec) {
+    RemoveTemporary();
+    return Status::IoError(option_ + "=" + path_ + ": write failed" +
+                           (ec ? ": " + ec.message() : std::string()));
+  }
+  temp_.clear();
+  return Status::Ok();
+}
+
+void ReportFile::RemoveTemporary() {
+  if (temp_.empty()) return;
+  std::error_code ec;
+  fs::remove(temp_, ec);
+  temp_.clear();
+}
+
+bool SamePath(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::equivalent(a, b, ec)) return true;
+  const fs::path na = fs::weakly_canonical(fs::absolute(a, ec), ec);
+  const fs::path nb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+  return na == nb;
+}
+
+}  // namespace loadcell
