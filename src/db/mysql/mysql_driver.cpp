@@ -120,38 +120,6 @@ int InfileError(void* /*ptr*/, char* msg, unsigned int len) {
   return 2000;  // CR_UNKNOWN_ERROR
 }
 
-// A length-encoded integer at p[i]; advances i. False when cut short.
-bool LenEnc(std::string_view p, size_t& i, uint64_t& v) {
-  if (i >= p.size()) return false;
-  const auto b = static_cast<unsigned char>(p[i++]);
-  size_t n = 0;
-  if (b < 0xFB) {
-    v = b;
-    return true;
-  }
-  if (b == 0xFC) {
-    n = 2;
-  } else if (b == 0xFD) {
-    n = 3;
-  } else if (b == 0xFE) {
-    n = 8;
-  } else {
-    return false;  // 0xFB (NULL) or 0xFF: not a count
-  }
-  if (i + n > p.size()) return false;
-  v = 0;
-  for (size_t k = 0; k < n; ++k) {
-    v |= static_cast<uint64_t>(static_cast<unsigned char>(p[i + k])) << (8 * k);
-  }
-  i += n;
-  return true;
-}
-
-uint16_t U16(std::string_view p, size_t i) {
-  return static_cast<uint16_t>(static_cast<unsigned char>(p[i]) |
-                               static_cast<unsigned char>(p[i + 1]) << 8);
-}
-
 // See MysqlAddNegotiatedFlagsForTesting.
 std::atomic<uint64_t> added_flags_for_testing{0};
 
@@ -174,19 +142,19 @@ class MyStatement final : public DbStatement {
   ~MyStatement() override { Mariadb().mysql_stmt_close(stmt_); }
 
   void BindInt(int index, int64_t v) override {
-    if (Value* p = At(index)) {
+    if (MyParamValue* p = At(index)) {
       p->i = v;
       Set(index, MYSQL_TYPE_LONGLONG, &p->i);
     }
   }
   void BindDouble(int index, double v) override {
-    if (Value* p = At(index)) {
+    if (MyParamValue* p = At(index)) {
       p->d = v;
       Set(index, MYSQL_TYPE_DOUBLE, &p->d);
     }
   }
   void BindString(int index, std::string_view v) override {
-    if (Value* p = At(index)) {
+    if (MyParamValue* p = At(index)) {
       p->s.assign(v);
       p->length = static_cast<unsigned long>(v.size());
       Set(index, MYSQL_TYPE_STRING, p->s.data());
@@ -200,12 +168,6 @@ class MyStatement final : public DbStatement {
   DbError Execute(DbExecResult& result, DbRows* rows) override;
 
  private:
-  struct Value {
-    int64_t i = 0;
-    double d = 0;
-    std::string s;
-    unsigned long length = 0;
-  };
   struct Column {
     char buf[256];
     unsigned long length = 0;
@@ -213,7 +175,7 @@ class MyStatement final : public DbStatement {
     my_bool error = 0;
   };
 
-  Value* At(int index) {
+  MyParamValue* At(int index) {
     if (index < 0 || static_cast<size_t>(index) >= values_.size()) return nullptr;
     return &values_[static_cast<size_t>(index)];
   }
@@ -236,7 +198,7 @@ class MyStatement final : public DbStatement {
   MYSQL_STMT* stmt_;
   uint64_t generation_;
   std::vector<MYSQL_BIND> binds_;
-  std::vector<Value> values_;
+  std::vector<MyParamValue> values_;
   bool dirty_ = true;
   std::vector<MYSQL_BIND> result_binds_;
   std::vector<Column> columns_;
@@ -447,15 +409,24 @@ class MyConnection final : public DbConnection {
   }
   // An ERR packet: code, '#', SQLSTATE, message.
   DbError RawServerError(std::string_view p) {
-    if (p.size() < 3) return RawMalformed();
-    const int code = U16(p, 1);
-    std::string state;
-    std::string_view text = p.substr(3);
-    if (p.size() >= 9 && p[3] == '#') {
-      state.assign(p.substr(4, 5));
-      text = p.substr(9);
+    MyServerError err;
+    if (!MyParseErrPacket(p, err)) return RawMalformed();
+    return Classify(err.code, std::string(err.sqlstate).c_str(), std::string(err.message).c_str(),
+                    *settings_);
+  }
+  // The outcome of a reply read on our socket.
+  DbError RawOutcome(const MyCommandReply& reply) {
+    switch (reply.status) {
+      case MyReplyStatus::kOk:
+        return {};
+      case MyReplyStatus::kLost:
+        return RawLost();
+      case MyReplyStatus::kServerError:
+        return RawServerError(reply.error);
+      case MyReplyStatus::kMalformed:
+        break;
     }
-    return Classify(code, state.c_str(), std::string(text).c_str(), *settings_);
+    return RawMalformed();
   }
 
   MYSQL* mysql() const { return mysql_; }
@@ -493,18 +464,11 @@ class MyConnection final : public DbConnection {
   DbError Simple(std::string_view sql) {
     DbExecResult r;
     if (!raw_ok_ || mysql_ == nullptr) return Execute(sql, r, nullptr);
-    std::string& o = raw_.out();
-    o.assign(4, '\0');
-    o += '\x03';  // COM_QUERY
-    o.append(sql);
-    // BEGIN, COMMIT, ROLLBACK: far below 16 MB.
-    MyPutPacketHeader(o.data(), sql.size() + 1, 0);
+    MyBuildQuery(raw_.out(), sql);  // BEGIN, COMMIT, ROLLBACK: far below 16 MB
     if (!raw_.Send()) return RawLost();
-    std::string_view p;
-    if (!raw_.Next(p)) return RawLost();
-    if (!p.empty() && static_cast<unsigned char>(p[0]) == 0x00) return {};
-    if (!p.empty() && static_cast<unsigned char>(p[0]) == 0xFF) return RawServerError(p);
-    return RawMalformed();
+    MyCommandReply reply;
+    MyReadOkReply(raw_, reply);
+    return RawOutcome(reply);
   }
 
   void Close() {
@@ -730,72 +694,13 @@ DbError MyLoadData::Flush() {
   return {};
 }
 
-void PutInt(std::string& o, uint64_t v, int bytes) {
-  for (int k = 0; k < bytes; ++k) o += static_cast<char>((v >> (8 * k)) & 0xFF);
-}
-
-void PutLenEnc(std::string& o, uint64_t v) {
-  if (v < 0xFB) {
-    o += static_cast<char>(v);
-  } else if (v <= 0xFFFF) {
-    o += '\xFC';
-    PutInt(o, v, 2);
-  } else if (v <= 0xFFFFFF) {
-    o += '\xFD';
-    PutInt(o, v, 3);
-  } else {
-    o += '\xFE';
-    PutInt(o, v, 8);
-  }
-}
-
 // COM_STMT_EXECUTE with the current binds, their types sent each time. False
 // (nothing sent) when the request would not fit one packet: libmariadb runs
 // it then.
 bool MyStatement::RawExecute(MyRawIo& io, DbExecResult& result, DbError& e) {
-  std::string& o = io.out();
-  o.assign(4, '\0');
-  o += '\x17';  // COM_STMT_EXECUTE
-  PutInt(o, stmt_->stmt_id, 4);
-  o += '\0';        // no cursor
-  PutInt(o, 1, 4);  // iteration count
-  const size_t n = binds_.size();
-  if (n > 0) {
-    const size_t bitmap = o.size();
-    o.append((n + 7) / 8, '\0');
-    o += '\x01';  // types follow
-    for (size_t k = 0; k < n; ++k) {
-      const enum_field_types t = binds_[k].buffer_type;
-      if (t == MYSQL_TYPE_NULL) {
-        o[bitmap + k / 8] = static_cast<char>(o[bitmap + k / 8] | (1 << (k % 8)));
-      }
-      o += static_cast<char>(t);
-      o += '\0';
-    }
-    for (size_t k = 0; k < n; ++k) {
-      const Value& v = values_[k];
-      switch (binds_[k].buffer_type) {
-        case MYSQL_TYPE_LONGLONG:
-          PutInt(o, static_cast<uint64_t>(v.i), 8);
-          break;
-        case MYSQL_TYPE_DOUBLE: {
-          uint64_t bits = 0;
-          std::memcpy(&bits, &v.d, sizeof(bits));
-          PutInt(o, bits, 8);
-          break;
-        }
-        case MYSQL_TYPE_STRING:
-          PutLenEnc(o, v.length);
-          o.append(v.s.data(), v.length);
-          break;
-        default:
-          break;
-      }
-    }
+  if (!MyBuildStmtExecute(io.out(), static_cast<uint32_t>(stmt_->stmt_id), binds_, values_)) {
+    return false;
   }
-  const size_t len = o.size() - 4;
-  if (len >= 0xFFFFFF) return false;
-  MyPutPacketHeader(o.data(), len, 0);  // a command starts at sequence id 0
   if (!io.Send()) {
     e = conn_->RawLost();
     return true;
@@ -804,55 +709,13 @@ bool MyStatement::RawExecute(MyRawIo& io, DbExecResult& result, DbError& e) {
   return true;
 }
 
-// Reads the reply to COM_STMT_EXECUTE: an OK, an ERR, or a result set
-// (column count, the columns unless the server leaves out metadata it sent
-// before, EOF, binary rows, EOF), counting the rows.
+// Reads the reply to COM_STMT_EXECUTE, counting the rows.
 DbError MyStatement::RawReply(MyRawIo& io, DbExecResult& result) {
-  std::string_view p;
-  for (;;) {
-    if (!io.Next(p)) return conn_->RawLost();
-    if (p.empty()) return conn_->RawMalformed();
-    const auto head = static_cast<unsigned char>(p[0]);
-    if (head == 0xFF) return conn_->RawServerError(p);
-    uint16_t status = 0;
-    if (head == 0x00) {
-      size_t i = 1;
-      uint64_t affected = 0;
-      uint64_t insert_id = 0;
-      if (!LenEnc(p, i, affected) || !LenEnc(p, i, insert_id) || i + 2 > p.size()) {
-        return conn_->RawMalformed();
-      }
-      result.rows_affected += affected;
-      status = U16(p, i);
-    } else {
-      size_t i = 0;
-      uint64_t ncols = 0;
-      if (!LenEnc(p, i, ncols)) return conn_->RawMalformed();
-      // The columns, unless the server skips metadata it sent before; the
-      // EOF after them comes either way.
-      const bool metadata = i >= p.size() || p[i] != 0;
-      for (uint64_t c = 0; c < (metadata ? ncols : 0) + 1; ++c) {
-        if (!io.Next(p)) return conn_->RawLost();
-      }
-      if (p.empty() || static_cast<unsigned char>(p[0]) != 0xFE) return conn_->RawMalformed();
-      for (;;) {
-        if (!io.Next(p)) return conn_->RawLost();
-        if (p.empty()) return conn_->RawMalformed();
-        const auto r = static_cast<unsigned char>(p[0]);
-        if (r == 0x00) {
-          ++result.rows_returned;
-        } else if (r == 0xFF) {
-          return conn_->RawServerError(p);
-        } else if (r == 0xFE && p.size() < 9) {
-          status = p.size() >= 5 ? U16(p, 3) : 0;
-          break;
-        } else {
-          return conn_->RawMalformed();
-        }
-      }
-    }
-    if ((status & SERVER_MORE_RESULTS_EXIST) == 0) return {};
-  }
+  MyCommandReply reply;
+  MyReadExecuteReply(io, reply);
+  result.rows_affected += reply.rows_affected;
+  result.rows_returned += reply.rows_returned;
+  return conn_->RawOutcome(reply);
 }
 
 class MysqlDriver final : public DbDriver {
