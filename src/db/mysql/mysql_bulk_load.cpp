@@ -146,7 +146,8 @@ DbError MyLoadData::Flush() {
   return {};
 }
 
-DbError MyConnection::LoadFromMemory(const std::string& sql, const std::string& data, DbExecResult& result) {
+DbError MyConnection::LoadFromMemory(const std::string& sql, const std::string& data,
+                                     DbExecResult& result) {
   infile_ = InfileSource{&data, 0};
   DbError e = Execute(sql, result, nullptr);
   infile_ = InfileSource{};

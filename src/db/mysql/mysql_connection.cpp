@@ -127,8 +127,7 @@ Status MyConnection::Open() {
 DbError MyConnection::Execute(std::string_view sql, DbExecResult& result, DbRows* rows) {
   result = {};
   if (mysql_ == nullptr) return Lost();
-  if (Mariadb().mysql_real_query(mysql_, sql.data(), static_cast<unsigned long>(sql.size())) !=
-      0) {
+  if (Mariadb().mysql_real_query(mysql_, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
     return Error();
   }
   if (Mariadb().mysql_field_count(mysql_) == 0) {
@@ -178,8 +177,8 @@ void MyConnection::AppendQuoted(std::string& out, std::string_view s) {
   out += '\'';
   const size_t at = out.size();
   out.resize(at + 2 * s.size() + 1);
-  const unsigned long n = Mariadb().mysql_real_escape_string(
-      mysql_, out.data() + at, s.data(), static_cast<unsigned long>(s.size()));
+  const unsigned long n = Mariadb().mysql_real_escape_string(mysql_, out.data() + at, s.data(),
+                                                             static_cast<unsigned long>(s.size()));
   out.resize(at + n);
   out += '\'';
 }
@@ -207,15 +206,14 @@ DbError MyConnection::RawServerError(std::string_view p) {
 }
 
 DbError MyConnection::PrepareServer(std::string_view sql, int nparams,
-    std::unique_ptr<DbStatement>& out) {
+                                    std::unique_ptr<DbStatement>& out) {
   if (mysql_ == nullptr) return Lost();
   MYSQL_STMT* stmt = Mariadb().mysql_stmt_init(mysql_);
   if (stmt == nullptr) return Error();
-  if (Mariadb().mysql_stmt_prepare(stmt, sql.data(), static_cast<unsigned long>(sql.size())) !=
-      0) {
-    DbError e = Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt)),
-                         Mariadb().mysql_stmt_sqlstate(stmt), Mariadb().mysql_stmt_error(stmt),
-                         *settings_);
+  if (Mariadb().mysql_stmt_prepare(stmt, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
+    DbError e =
+        Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt)),
+                 Mariadb().mysql_stmt_sqlstate(stmt), Mariadb().mysql_stmt_error(stmt), *settings_);
     Mariadb().mysql_stmt_close(stmt);
     return e;
   }
