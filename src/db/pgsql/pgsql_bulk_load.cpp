@@ -63,6 +63,85 @@ std::string_view NumberText(std::string_view s) {
   return s;
 }
 
+// The binary COPY value of an integer column of `bytes` bytes (2, 4 or 8):
+// an integer, or a string the server's integer input would take.
+DbError AppendBinaryInt(std::string& o, const DbValue& v, int bytes, size_t column) {
+  int64_t x = 0;
+  if (v.type == DbType::kInt || v.type == DbType::kBigInt) {
+    x = v.i;
+  } else if (v.type == DbType::kString) {
+    const std::string_view text = NumberText(v.s);
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, x);
+    if (ec != std::errc() || ptr != end) {
+      return BadValue("22P02", column, "invalid integer '" + v.s + "'");
+    }
+  } else {
+    return BadValue("22P02", column, "a floating-point value for an integer column");
+  }
+  if (bytes < 8) {
+    const int64_t lim = int64_t{1} << (8 * bytes - 1);
+    if (x < -lim || x >= lim) {
+      return BadValue("22003", column, fmt::format("{} is out of range", x));
+    }
+  }
+  PgPutBigEndian(o, static_cast<uint64_t>(bytes), 4);
+  PgPutBigEndian(o, static_cast<uint64_t>(x), bytes);
+  return {};
+}
+
+// The binary COPY value of a real (`real`) or double precision column: a
+// number, or a string the server's input would take.
+DbError AppendBinaryFloat(std::string& o, const DbValue& v, bool real, size_t column) {
+  double d = 0;
+  if (v.type == DbType::kDouble) {
+    d = v.d;
+  } else if (v.type == DbType::kInt || v.type == DbType::kBigInt) {
+    d = static_cast<double>(v.i);
+  } else {
+    const std::string_view text = NumberText(v.s);
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, d);
+    if (ec != std::errc() || ptr != end) {
+      return BadValue("22P02", column, "invalid number '" + v.s + "'");
+    }
+  }
+  if (real) {
+    const float f = static_cast<float>(d);
+    if (std::isfinite(d) && !std::isfinite(f)) {
+      return BadValue("22003", column, fmt::format("{} is out of range for real", d));
+    }
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    PgPutBigEndian(o, 4, 4);
+    PgPutBigEndian(o, bits, 4);
+  } else {
+    uint64_t bits;
+    std::memcpy(&bits, &d, 8);
+    PgPutBigEndian(o, 8, 4);
+    PgPutBigEndian(o, bits, 8);
+  }
+  return {};
+}
+
+// The binary COPY value of a text column: a string as it is, a number as
+// its text.
+void AppendBinaryText(std::string& o, const DbValue& v) {
+  char num[32];
+  std::string_view text;
+  if (v.type == DbType::kString) {
+    text = v.s;
+  } else if (v.type == DbType::kDouble) {
+    text = std::string_view(
+        num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), v.d).ptr - num));
+  } else {
+    text = std::string_view(
+        num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), v.i).ptr - num));
+  }
+  PgPutBigEndian(o, text.size(), 4);
+  o.append(text);
+}
+
 // Appends value `column` of a binary COPY row (length word, then the bytes).
 DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, size_t column) {
   if (v.type == DbType::kNull) {
@@ -71,80 +150,18 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
   }
   switch (kind) {
     case PgBinaryKind::kInt2:
+      return AppendBinaryInt(o, v, 2, column);
     case PgBinaryKind::kInt4:
-    case PgBinaryKind::kInt8: {
-      int64_t x = 0;
-      if (v.type == DbType::kInt || v.type == DbType::kBigInt) {
-        x = v.i;
-      } else if (v.type == DbType::kString) {
-        const std::string_view text = NumberText(v.s);
-        const char* end = text.data() + text.size();
-        auto [ptr, ec] = std::from_chars(text.data(), end, x);
-        if (ec != std::errc() || ptr != end) {
-          return BadValue("22P02", column, "invalid integer '" + v.s + "'");
-        }
-      } else {
-        return BadValue("22P02", column, "a floating-point value for an integer column");
-      }
-      const int bytes = kind == PgBinaryKind::kInt2 ? 2 : kind == PgBinaryKind::kInt4 ? 4 : 8;
-      if (bytes < 8) {
-        const int64_t lim = int64_t{1} << (8 * bytes - 1);
-        if (x < -lim || x >= lim) {
-          return BadValue("22003", column, fmt::format("{} is out of range", x));
-        }
-      }
-      PgPutBigEndian(o, static_cast<uint64_t>(bytes), 4);
-      PgPutBigEndian(o, static_cast<uint64_t>(x), bytes);
-      return {};
-    }
+      return AppendBinaryInt(o, v, 4, column);
+    case PgBinaryKind::kInt8:
+      return AppendBinaryInt(o, v, 8, column);
     case PgBinaryKind::kFloat4:
-    case PgBinaryKind::kFloat8: {
-      double d = 0;
-      if (v.type == DbType::kDouble) {
-        d = v.d;
-      } else if (v.type == DbType::kInt || v.type == DbType::kBigInt) {
-        d = static_cast<double>(v.i);
-      } else {
-        const std::string_view text = NumberText(v.s);
-        const char* end = text.data() + text.size();
-        auto [ptr, ec] = std::from_chars(text.data(), end, d);
-        if (ec != std::errc() || ptr != end) {
-          return BadValue("22P02", column, "invalid number '" + v.s + "'");
-        }
-      }
-      if (kind == PgBinaryKind::kFloat4) {
-        const float f = static_cast<float>(d);
-        if (std::isfinite(d) && !std::isfinite(f)) {
-          return BadValue("22003", column, fmt::format("{} is out of range for real", d));
-        }
-        uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        PgPutBigEndian(o, 4, 4);
-        PgPutBigEndian(o, bits, 4);
-      } else {
-        uint64_t bits;
-        std::memcpy(&bits, &d, 8);
-        PgPutBigEndian(o, 8, 4);
-        PgPutBigEndian(o, bits, 8);
-      }
+      return AppendBinaryFloat(o, v, true, column);
+    case PgBinaryKind::kFloat8:
+      return AppendBinaryFloat(o, v, false, column);
+    case PgBinaryKind::kText:
+      AppendBinaryText(o, v);
       return {};
-    }
-    case PgBinaryKind::kText: {
-      char num[32];
-      std::string_view text;
-      if (v.type == DbType::kString) {
-        text = v.s;
-      } else if (v.type == DbType::kDouble) {
-        text = std::string_view(
-            num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), v.d).ptr - num));
-      } else {
-        text = std::string_view(
-            num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), v.i).ptr - num));
-      }
-      PgPutBigEndian(o, text.size(), 4);
-      o.append(text);
-      return {};
-    }
   }
   return BadValue("22P02", column, "unknown column kind");
 }
