@@ -297,93 +297,100 @@ class OltpWorker final : public OltpWorkerBase {
     return e;
   }
 
+  // Step `step`: its statements, repeated, on one randomly chosen table.
   DbError RunStep(const OltpStep& step) {
     const int64_t table = Table();
-    const int64_t range = opts_.range_size;
     for (int64_t i = 0; i < step.repeat; ++i) {
-      DbError e;
-      switch (step.stmt) {
-        case OltpStmt::kPointSelect:
-        case OltpStmt::kIndexUpdate:
-          e = Exec(step.stmt, table, 0, [&](DbStatement& st) { st.BindInt(0, Id()); });
-          break;
-        case OltpStmt::kSimpleRange:
-        case OltpStmt::kSumRange:
-        case OltpStmt::kOrderRange:
-        case OltpStmt::kDistinctRange:
-          e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
-            const int64_t id = Id();
-            st.BindInt(0, id);
-            st.BindInt(1, id + range - 1);
-          });
-          break;
-        case OltpStmt::kNonIndexUpdate:
-          RandomFromTemplate(rng_, CValueTemplate(), c_);
-          e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
-            st.BindString(0, c_);
-            st.BindInt(1, Id());
-          });
-          break;
-        case OltpStmt::kDelete: {
-          const int64_t id = Id();
-          const int64_t k = Id();
-          e = Exec(OltpStmt::kDelete, table, 0, [&](DbStatement& st) { st.BindInt(0, id); });
-          if (!e.ok()) return e;
-          if (shared_.plan.kind == OltpKind::kDelete) break;  // oltp_delete: no INSERT
-          RandomFromTemplate(rng_, CValueTemplate(), c_);
-          RandomFromTemplate(rng_, PadValueTemplate(), pad_);
-          e = Exec(OltpStmt::kInsert, table, 0, [&](DbStatement& st) {
-            st.BindInt(0, id);
-            st.BindInt(1, k);
-            st.BindString(2, c_);
-            st.BindString(3, pad_);
-          });
-          break;
-        }
-        case OltpStmt::kInsert:  // oltp_insert with --auto-inc=off
-        case OltpStmt::kInsertAutoInc: {
-          const int64_t k = Id();
-          RandomFromTemplate(rng_, CValueTemplate(), c_);
-          RandomFromTemplate(rng_, PadValueTemplate(), pad_);
-          if (step.stmt == OltpStmt::kInsertAutoInc) {
-            e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
-              st.BindInt(0, k);
-              st.BindString(1, c_);
-              st.BindString(2, pad_);
-            });
-          } else {
-            const uint64_t n = shared_.unique_base + unique_next_++ * shared_.threads + thread_id_;
-            const int64_t id =
-                static_cast<int64_t>(PermuteId32(static_cast<uint32_t>(n))) - 2147483648LL;
-            e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
-              st.BindInt(0, id);
-              st.BindInt(1, k);
-              st.BindString(2, c_);
-              st.BindString(3, pad_);
-            });
-          }
-          break;
-        }
-        case OltpStmt::kRandomPoints:
-          e = Exec(step.stmt, 1, opts_.random_points, [&](DbStatement& st) {
-            for (int j = 0; j < opts_.random_points; ++j) {
-              st.BindInt(j, static_cast<int64_t>(points_.Next(rng_)));
-            }
-          });
-          break;
-        case OltpStmt::kRandomRanges:
-          e = Exec(step.stmt, 1, opts_.number_of_ranges, [&](DbStatement& st) {
-            for (int j = 0; j < opts_.number_of_ranges; ++j) {
-              const int64_t v = static_cast<int64_t>(points_.Next(rng_));
-              st.BindInt(2 * j, v);
-              st.BindInt(2 * j + 1, v + opts_.delta);
-            }
-          });
-          break;
-      }
+      DbError e = RunStatement(step.stmt, table);
       if (!e.ok()) return e;
     }
     return {};
+  }
+
+  // One statement of kind `s` (kDelete: the DELETE + INSERT pair) on `table`.
+  DbError RunStatement(OltpStmt s, int64_t table) {
+    const int64_t range = opts_.range_size;
+    switch (s) {
+      case OltpStmt::kPointSelect:
+      case OltpStmt::kIndexUpdate:
+        return Exec(s, table, 0, [&](DbStatement& st) { st.BindInt(0, Id()); });
+      case OltpStmt::kSimpleRange:
+      case OltpStmt::kSumRange:
+      case OltpStmt::kOrderRange:
+      case OltpStmt::kDistinctRange:
+        return Exec(s, table, 0, [&](DbStatement& st) {
+          const int64_t id = Id();
+          st.BindInt(0, id);
+          st.BindInt(1, id + range - 1);
+        });
+      case OltpStmt::kNonIndexUpdate:
+        RandomFromTemplate(rng_, CValueTemplate(), c_);
+        return Exec(s, table, 0, [&](DbStatement& st) {
+          st.BindString(0, c_);
+          st.BindInt(1, Id());
+        });
+      case OltpStmt::kDelete:
+        return DeleteInsert(table);
+      case OltpStmt::kInsert:  // oltp_insert with --auto-inc=off
+      case OltpStmt::kInsertAutoInc:
+        return Insert(s, table);
+      case OltpStmt::kRandomPoints:
+        return Exec(s, 1, opts_.random_points, [&](DbStatement& st) {
+          for (int j = 0; j < opts_.random_points; ++j) {
+            st.BindInt(j, static_cast<int64_t>(points_.Next(rng_)));
+          }
+        });
+      case OltpStmt::kRandomRanges:
+        return Exec(s, 1, opts_.number_of_ranges, [&](DbStatement& st) {
+          for (int j = 0; j < opts_.number_of_ranges; ++j) {
+            const int64_t v = static_cast<int64_t>(points_.Next(rng_));
+            st.BindInt(2 * j, v);
+            st.BindInt(2 * j + 1, v + opts_.delta);
+          }
+        });
+    }
+    return {};
+  }
+
+  // A DELETE of a random row, then (except for oltp_delete) the INSERT of a
+  // row with that id.
+  DbError DeleteInsert(int64_t table) {
+    const int64_t id = Id();
+    const int64_t k = Id();
+    DbError e = Exec(OltpStmt::kDelete, table, 0, [&](DbStatement& st) { st.BindInt(0, id); });
+    if (!e.ok()) return e;
+    if (shared_.plan.kind == OltpKind::kDelete) return e;  // oltp_delete: no INSERT
+    RandomFromTemplate(rng_, CValueTemplate(), c_);
+    RandomFromTemplate(rng_, PadValueTemplate(), pad_);
+    return Exec(OltpStmt::kInsert, table, 0, [&](DbStatement& st) {
+      st.BindInt(0, id);
+      st.BindInt(1, k);
+      st.BindString(2, c_);
+      st.BindString(3, pad_);
+    });
+  }
+
+  // oltp_insert's INSERT (`s`): the id left to the server (kInsertAutoInc)
+  // or the next of this thread's client-generated ids.
+  DbError Insert(OltpStmt s, int64_t table) {
+    const int64_t k = Id();
+    RandomFromTemplate(rng_, CValueTemplate(), c_);
+    RandomFromTemplate(rng_, PadValueTemplate(), pad_);
+    if (s == OltpStmt::kInsertAutoInc) {
+      return Exec(s, table, 0, [&](DbStatement& st) {
+        st.BindInt(0, k);
+        st.BindString(1, c_);
+        st.BindString(2, pad_);
+      });
+    }
+    const uint64_t n = shared_.unique_base + unique_next_++ * shared_.threads + thread_id_;
+    const int64_t id = static_cast<int64_t>(PermuteId32(static_cast<uint32_t>(n))) - 2147483648LL;
+    return Exec(s, table, 0, [&](DbStatement& st) {
+      st.BindInt(0, id);
+      st.BindInt(1, k);
+      st.BindString(2, c_);
+      st.BindString(3, pad_);
+    });
   }
 
   void ThinkTime() {
