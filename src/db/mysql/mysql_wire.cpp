@@ -1,6 +1,5 @@
 #include "db/mysql/mysql_wire.h"
 
-#include <mysql.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -9,6 +8,155 @@
 #include <cstring>
 
 namespace loadcell {
+
+bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_BIND> binds,
+                        std::span<const MyParamValue> values) {
+  o.assign(4, '\0');
+  o += '\x17';  // COM_STMT_EXECUTE
+  MyPutInt(o, stmt_id, 4);
+  o += '\0';          // no cursor
+  MyPutInt(o, 1, 4);  // iteration count
+  const size_t n = binds.size();
+  if (n > 0) {
+    const size_t bitmap = o.size();
+    o.append((n + 7) / 8, '\0');
+    o += '\x01';  // types follow
+    for (size_t k = 0; k < n; ++k) {
+      const enum_field_types t = binds[k].buffer_type;
+      if (t == MYSQL_TYPE_NULL) {
+        o[bitmap + k / 8] = static_cast<char>(o[bitmap + k / 8] | (1 << (k % 8)));
+      }
+      o += static_cast<char>(t);
+      o += '\0';
+    }
+    for (size_t k = 0; k < n; ++k) {
+      const MyParamValue& v = values[k];
+      switch (binds[k].buffer_type) {
+        case MYSQL_TYPE_LONGLONG:
+          MyPutInt(o, static_cast<uint64_t>(v.i), 8);
+          break;
+        case MYSQL_TYPE_DOUBLE: {
+          uint64_t bits = 0;
+          std::memcpy(&bits, &v.d, sizeof(bits));
+          MyPutInt(o, bits, 8);
+          break;
+        }
+        case MYSQL_TYPE_STRING:
+          MyPutLenEnc(o, v.length);
+          o.append(v.s.data(), v.length);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  const size_t len = o.size() - 4;
+  if (len >= 0xFFFFFF) return false;
+  MyPutPacketHeader(o.data(), len, 0);  // a command starts at sequence id 0
+  return true;
+}
+
+void MyBuildQuery(std::string& o, std::string_view sql) {
+  o.assign(4, '\0');
+  o += '\x03';  // COM_QUERY
+  o.append(sql);
+  MyPutPacketHeader(o.data(), sql.size() + 1, 0);
+}
+
+bool MyParseErrPacket(std::string_view p, MyServerError& out) {
+  if (p.size() < 3) return false;
+  out.code = MyU16(p, 1);
+  out.sqlstate = {};
+  out.message = p.substr(3);
+  if (p.size() >= 9 && p[3] == '#') {
+    out.sqlstate = p.substr(4, 5);
+    out.message = p.substr(9);
+  }
+  return true;
+}
+
+namespace {
+
+// Ends `reply` with `status`; `p` is the ERR packet for kServerError.
+void End(MyCommandReply& reply, MyReplyStatus status, std::string_view p = {}) {
+  reply.status = status;
+  reply.error = p;
+}
+
+// End, for a step that then returns false.
+bool Stop(MyCommandReply& reply, MyReplyStatus status, std::string_view p = {}) {
+  End(reply, status, p);
+  return false;
+}
+
+// Reads a result set whose first packet (the column count) is `p`, up to its
+// closing EOF, counting the rows; sets *status to the server's status flags.
+// False when the reply ended otherwise (`reply` then says how).
+bool ReadResultSet(MyRawIo& io, std::string_view p, MyCommandReply& reply, uint16_t* status) {
+  size_t i = 0;
+  uint64_t ncols = 0;
+  if (!MyLenEnc(p, i, ncols)) return Stop(reply, MyReplyStatus::kMalformed);
+  // The columns, unless the server skips metadata it sent before; the
+  // EOF after them comes either way.
+  const bool metadata = i >= p.size() || p[i] != 0;
+  for (uint64_t c = 0; c < (metadata ? ncols : 0) + 1; ++c) {
+    if (!io.Next(p)) return Stop(reply, MyReplyStatus::kLost);
+  }
+  if (p.empty() || static_cast<unsigned char>(p[0]) != 0xFE) {
+    return Stop(reply, MyReplyStatus::kMalformed);
+  }
+  for (;;) {
+    if (!io.Next(p)) return Stop(reply, MyReplyStatus::kLost);
+    if (p.empty()) return Stop(reply, MyReplyStatus::kMalformed);
+    const auto r = static_cast<unsigned char>(p[0]);
+    if (r == 0x00) {
+      ++reply.rows_returned;
+    } else if (r == 0xFF) {
+      return Stop(reply, MyReplyStatus::kServerError, p);
+    } else if (r == 0xFE && p.size() < 9) {
+      *status = p.size() >= 5 ? MyU16(p, 3) : 0;
+      return true;
+    } else {
+      return Stop(reply, MyReplyStatus::kMalformed);
+    }
+  }
+}
+
+}  // namespace
+
+void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply) {
+  std::string_view p;
+  for (;;) {
+    if (!io.Next(p)) return End(reply, MyReplyStatus::kLost);
+    if (p.empty()) return End(reply, MyReplyStatus::kMalformed);
+    const auto head = static_cast<unsigned char>(p[0]);
+    if (head == 0xFF) return End(reply, MyReplyStatus::kServerError, p);
+    uint16_t status = 0;
+    if (head == 0x00) {
+      size_t i = 1;
+      uint64_t affected = 0;
+      uint64_t insert_id = 0;
+      if (!MyLenEnc(p, i, affected) || !MyLenEnc(p, i, insert_id) || i + 2 > p.size()) {
+        return End(reply, MyReplyStatus::kMalformed);
+      }
+      reply.rows_affected += affected;
+      status = MyU16(p, i);
+    } else if (!ReadResultSet(io, p, reply, &status)) {
+      return;
+    }
+    if ((status & SERVER_MORE_RESULTS_EXIST) == 0) return End(reply, MyReplyStatus::kOk);
+  }
+}
+
+void MyReadOkReply(MyRawIo& io, MyCommandReply& reply) {
+  std::string_view p;
+  if (!io.Next(p)) return End(reply, MyReplyStatus::kLost);
+  if (!p.empty() && static_cast<unsigned char>(p[0]) == 0x00) return End(reply, MyReplyStatus::kOk);
+  if (!p.empty() && static_cast<unsigned char>(p[0]) == 0xFF) {
+    return End(reply, MyReplyStatus::kServerError, p);
+  }
+  End(reply, MyReplyStatus::kMalformed);
+}
 
 // Waits for the socket to be ready for `events`; false when it cannot.
 bool MyRawIo::Wait(short events) {

@@ -2,16 +2,79 @@
 // The parts of the mysql driver's own path (statements of a run sent as our
 // own COM_STMT_EXECUTE / COM_QUERY on the socket libmariadb opened, and
 // their replies read back) that tests reach without a server, and the hooks
-// by which tests against a server see which path a connection took.
+// by which tests against a server see which path a connection took: the
+// protocol's integers, the requests as bytes, the replies as counts or an
+// error, the socket I/O.
+
+#include <mysql.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "db/db_driver.h"
 
 namespace loadcell {
+
+// Appends the low `bytes` bytes of `v`, least significant first (the
+// protocol's fixed-length integers).
+inline void MyPutInt(std::string& o, uint64_t v, int bytes) {
+  for (int k = 0; k < bytes; ++k) o += static_cast<char>((v >> (8 * k)) & 0xFF);
+}
+
+// Appends `v` as a length-encoded integer: one byte below 0xFB, else 0xFC,
+// 0xFD or 0xFE and then 2, 3 or 8 bytes.
+inline void MyPutLenEnc(std::string& o, uint64_t v) {
+  if (v < 0xFB) {
+    o += static_cast<char>(v);
+  } else if (v <= 0xFFFF) {
+    o += '\xFC';
+    MyPutInt(o, v, 2);
+  } else if (v <= 0xFFFFFF) {
+    o += '\xFD';
+    MyPutInt(o, v, 3);
+  } else {
+    o += '\xFE';
+    MyPutInt(o, v, 8);
+  }
+}
+
+// Reads the length-encoded integer at p[i] into `v` and advances `i` past
+// it. False (i and v then undefined) when `p` ends inside it, or when its
+// first byte is 0xFB (a NULL) or 0xFF (not an integer).
+inline bool MyLenEnc(std::string_view p, size_t& i, uint64_t& v) {
+  if (i >= p.size()) return false;
+  const auto b = static_cast<unsigned char>(p[i++]);
+  size_t n = 0;
+  if (b < 0xFB) {
+    v = b;
+    return true;
+  }
+  if (b == 0xFC) {
+    n = 2;
+  } else if (b == 0xFD) {
+    n = 3;
+  } else if (b == 0xFE) {
+    n = 8;
+  } else {
+    return false;  // 0xFB (NULL) or 0xFF: not a count
+  }
+  if (i + n > p.size()) return false;
+  v = 0;
+  for (size_t k = 0; k < n; ++k) {
+    v |= static_cast<uint64_t>(static_cast<unsigned char>(p[i + k])) << (8 * k);
+  }
+  i += n;
+  return true;
+}
+
+// The 2-byte integer at p[i], least significant first. REQUIRES i + 2 <= p.size().
+inline uint16_t MyU16(std::string_view p, size_t i) {
+  return static_cast<uint16_t>(static_cast<unsigned char>(p[i]) |
+                               static_cast<unsigned char>(p[i + 1]) << 8);
+}
 
 // Writes the 4-byte header of a packet whose payload has `payload_len`
 // bytes (below 0xFFFFFF: a longer payload is split into several packets) at
@@ -23,6 +86,41 @@ inline void MyPutPacketHeader(char* header, size_t payload_len, uint8_t seq) {
   header[2] = static_cast<char>((payload_len >> 16) & 0xFF);
   header[3] = static_cast<char>(seq);
 }
+
+// A parameter's value as a prepared statement keeps it: the field that its
+// bind's type (MYSQL_TYPE_LONGLONG, _DOUBLE, _STRING) reads; `length` is the
+// string's.
+struct MyParamValue {
+  int64_t i = 0;
+  double d = 0;
+  std::string s;
+  unsigned long length = 0;
+};
+
+// Makes `o` the COM_STMT_EXECUTE request of statement `stmt_id`, header
+// included (sequence id 0), with no cursor, one iteration, and parameter k
+// of type binds[k].buffer_type (MYSQL_TYPE_NULL: NULL) and value values[k];
+// the types are sent each time. False, `o` then undefined, when the payload
+// would not fit one packet (0xFFFFFF bytes or more).
+// REQUIRES binds.size() == values.size().
+bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_BIND> binds,
+                        std::span<const MyParamValue> values);
+
+// Makes `o` the COM_QUERY request of `sql`, header included (sequence id 0).
+// REQUIRES sql.size() < 0xFFFFFF - 1 (one packet).
+void MyBuildQuery(std::string& o, std::string_view sql);
+
+// An ERR packet's fields; the views point into the packet.
+struct MyServerError {
+  int code = 0;
+  std::string_view sqlstate;  // empty when the packet has none (before 4.1)
+  std::string_view message;
+};
+
+// Parses the ERR packet `p` (0xFF, code, then '#' and the SQLSTATE when the
+// packet is long enough to hold them, then the message); false when it is
+// too short to hold a code.
+bool MyParseErrPacket(std::string_view p, MyServerError& out);
 
 // Statements without rows to keep go over libmariadb's socket through our
 // own COM_STMT_EXECUTE: one send() and, on the socket made blocking, one
@@ -61,6 +159,36 @@ class MyRawIo {
   std::string big_;
   std::string out_;
 };
+
+// How a command's reply ended.
+enum class MyReplyStatus {
+  kOk,           // the command succeeded
+  kLost,         // the connection ended before the reply did
+  kMalformed,    // a packet made no sense
+  kServerError,  // an ERR packet: `error` holds it
+};
+
+// What the server answered to one command. Counts are of what was read up
+// to the end or the failure.
+struct MyCommandReply {
+  MyReplyStatus status = MyReplyStatus::kOk;
+  uint64_t rows_affected = 0;  // summed over the OK packets of every result
+  uint64_t rows_returned = 0;  // the binary rows of every result set
+  std::string_view error;      // kServerError: the packet, valid until `io` reads again
+};
+
+// Reads the reply to COM_STMT_EXECUTE from `io` into `reply`, which the
+// caller passes as constructed: an OK, an ERR, or a result set (column count, the
+// columns unless the server leaves out metadata it sent before, EOF, binary
+// rows, EOF), and another while the server's status says more results
+// follow (SERVER_MORE_RESULTS_EXIST).
+void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply);
+
+// Reads the reply to a command that returns no rows (BEGIN, COMMIT,
+// ROLLBACK as COM_QUERY) from `io` into `reply`, which the caller passes as
+// constructed: an OK packet, whose fields are not read (rows_affected stays
+// 0), or an ERR; any other packet is kMalformed.
+void MyReadOkReply(MyRawIo& io, MyCommandReply& reply);
 
 // Capability flags of the client/server protocol that the connector's headers
 // may not define (Connector/C 3.3 never asks for them).

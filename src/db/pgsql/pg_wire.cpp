@@ -263,6 +263,44 @@ bool PgWire::Fill(size_t need, PgReply& reply) {
   return true;
 }
 
+// Marks `reply` broken by a message of `type` that makes no sense.
+void PgWire::Malformed(char type, PgReply& reply) {
+  reply.broken = true;
+  reply.io_error = std::string("malformed message '") + type + "' from the server";
+}
+
+bool PgWire::NextMessage(PgReply& reply, char& type, std::string_view& body) {
+  if (!Fill(5, reply)) return false;
+  type = in_[in_begin_];
+  const uint32_t len = GetUInt32(in_.data() + in_begin_ + 1);
+  if (len < 4 || len > kMaxMessage) {
+    Malformed(type, reply);
+    return false;
+  }
+  if (!Fill(1 + size_t{len}, reply)) return false;
+  body = std::string_view(in_.data() + in_begin_ + 5, len - 4);
+  in_begin_ += 1 + size_t{len};
+  return true;
+}
+
+bool PgWire::RefuseCopy(bool extended, PgReply& reply) {
+  reply.copy_refused = true;
+  const size_t at = Start('f');
+  PutCString(out_, "COPY is only available through bulk insert");
+  End(at);
+  // A COPY of an extended-query request ignored the Sync sent with it
+  // (the server ignores Sync in copy mode): it waits for another.
+  if (extended) End(Start('S'));
+  return SendAll(reply);
+}
+
+void PgWire::ShrinkInput() {
+  if (in_.size() > kMaxKeptInput && in_begin_ == in_end_) {
+    std::vector<char>(kInitialInput).swap(in_);
+    in_begin_ = in_end_ = 0;
+  }
+}
+
 void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
   reply.Clear();
   const bool extended = ends_extended_;
@@ -271,21 +309,13 @@ void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
   const bool set_columns = rows != nullptr && rows->columns.empty();
   uint64_t data_rows = 0;
   bool described = false;  // the current result began with a RowDescription
-  auto malformed = [&reply](char type) {
-    reply.broken = true;
-    reply.io_error = std::string("malformed message '") + type + "' from the server";
-  };
+  char type = 0;
+  std::string_view body;
   while (ready > 0) {
-    if (!Fill(5, reply)) return;
-    const char type = in_[in_begin_];
-    const uint32_t len = GetUInt32(in_.data() + in_begin_ + 1);
-    if (len < 4 || len > kMaxMessage) return malformed(type);
-    if (!Fill(1 + size_t{len}, reply)) return;
-    const std::string_view body(in_.data() + in_begin_ + 5, len - 4);
-    in_begin_ += 1 + size_t{len};
+    if (!NextMessage(reply, type, body)) return;
     switch (type) {
       case 'Z':  // ReadyForQuery
-        if (body.empty()) return malformed(type);
+        if (body.empty()) return Malformed(type, reply);
         reply.txn_status = body[0];
         --ready;
         break;
@@ -294,12 +324,12 @@ void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
         data_rows = 0;
         if (rows != nullptr) {
           rows->rows.resize(rows_base);
-          if (set_columns && !ParseColumns(body, rows->columns)) return malformed(type);
+          if (set_columns && !ParseColumns(body, rows->columns)) return Malformed(type, reply);
         }
         break;
       case 'D':  // DataRow
         ++data_rows;
-        if (rows != nullptr && !ParseRow(body, *rows)) return malformed(type);
+        if (rows != nullptr && !ParseRow(body, *rows)) return Malformed(type, reply);
         break;
       case 'C':  // CommandComplete: ends a result
         reply.rows_returned = data_rows;
@@ -316,20 +346,12 @@ void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
       case 'E':  // ErrorResponse; the server skips to the next Sync
         if (!reply.error) {
           reply.error = true;
-          if (!ParseError(body, reply)) return malformed(type);
+          if (!ParseError(body, reply)) return Malformed(type, reply);
         }
         break;
-      case 'G': {  // CopyInResponse: refused, the server then reports an error
-        reply.copy_refused = true;
-        const size_t at = Start('f');
-        PutCString(out_, "COPY is only available through bulk insert");
-        End(at);
-        // A COPY of an extended-query request ignored the Sync sent with it
-        // (the server ignores Sync in copy mode): it waits for another.
-        if (extended) End(Start('S'));
-        if (!SendAll(reply)) return;
+      case 'G':  // CopyInResponse: refused, the server then reports an error
+        if (!RefuseCopy(extended, reply)) return;
         break;
-      }
       case 'H':  // CopyOutResponse, its data and end: skipped
       case 'd':
       case 'c':
@@ -345,14 +367,11 @@ void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
       case 'A':  // NotificationResponse
         break;
       default:
-        return malformed(type);
+        return Malformed(type, reply);
     }
   }
   // Once per reply, not per message: the loop above stays as it was.
-  if (in_.size() > kMaxKeptInput && in_begin_ == in_end_) {
-    std::vector<char>(kInitialInput).swap(in_);
-    in_begin_ = in_end_ = 0;
-  }
+  ShrinkInput();
 }
 
 }  // namespace loadcell

@@ -79,6 +79,16 @@ class PgWire {
   bool SendAll(PgReply& reply);
   bool Fill(size_t need, PgReply& reply);
   bool Wait(short events, PgReply& reply);
+  // Steps of Exchange.
+  // The next message of the reply: its type and body (valid until the
+  // input buffer is read again); false when the reply is broken.
+  bool NextMessage(PgReply& reply, char& type, std::string_view& body);
+  // Answers a CopyInResponse with CopyFail (and a Sync when the request was
+  // extended-query); false when that could not be sent.
+  bool RefuseCopy(bool extended, PgReply& reply);
+  // Gives back an input buffer grown past kMaxKeptInput once it is empty.
+  void ShrinkInput();
+  static void Malformed(char type, PgReply& reply);
 
   int fd_;
   std::string out_;

@@ -74,7 +74,12 @@ ReconnectMode OltpOptions::reconnect() const {
   return ReconnectMode::kSession;
 }
 
-void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
+namespace {
+
+// The groups of RegisterOltpOptions, in the order help lists them.
+
+// --tables, --table-size.
+void RegisterTableSizeOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
   const bool bulk = kind == OltpKind::kBulkInsert;
   if (!bulk) {
     opts.Int("tables", &o.tables, 1, "number of tables").Alias("oltp-tables-count").Min(0);
@@ -83,6 +88,11 @@ void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
         .Min(0)
         .Max(static_cast<double>(kMaxInt32));
   }
+}
+
+// The statements per transaction: --range-size, --point-selects, the
+// ranges, the updates, --delete-inserts.
+void RegisterMixOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
   if (UsesRanges(kind)) {
     opts.Int("range-size", &o.range_size, 100, "range size for range SELECT queries")
         .Alias("oltp-range-size")
@@ -130,6 +140,11 @@ void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
         .Alias("oltp-delete-inserts")
         .Min(0);
   }
+}
+
+// The tables' keys and engine, and --skip-trx.
+void RegisterLayoutOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
+  const bool bulk = kind == OltpKind::kBulkInsert;
   if (!bulk) {
     opts.Bool("auto-inc", &o.auto_inc, true,
               "use an auto-increment column as primary key (SERIAL on PostgreSQL); off: "
@@ -151,6 +166,10 @@ void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
   opts.String("mysql-storage-engine", &o.mysql_storage_engine, "innodb",
               "storage engine of the tables on MySQL/MariaDB")
       .Alias("mysql-table-engine");
+}
+
+// select_random_points and select_random_ranges.
+void RegisterRandomSelectOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
   if (kind == OltpKind::kRandomPoints) {
     opts.Int("random-points", &o.random_points, 10,
              "number of random points in the IN() clause of each SELECT")
@@ -164,6 +183,10 @@ void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
         .Max(100000);
     opts.Int("delta", &o.delta, 5, "size of the BETWEEN ranges").Min(0);
   }
+}
+
+// --force, reconnecting, the legacy test modes, delays.
+void RegisterRunOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
   opts.Bool("force", &o.force, false,
             "prepare: replace sbtestN tables that loadcell did not create");
   opts.Seconds("reconnect-timeout", &o.reconnect_timeout_s, 10,
@@ -191,6 +214,16 @@ void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
            "maximum think time in microseconds after each transaction (not in the latency)")
       .Min(0)
       .Unit("us");
+}
+
+}  // namespace
+
+void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
+  RegisterTableSizeOptions(kind, o, opts);
+  RegisterMixOptions(kind, o, opts);
+  RegisterLayoutOptions(kind, o, opts);
+  RegisterRandomSelectOptions(kind, o, opts);
+  RegisterRunOptions(kind, o, opts);
 }
 
 Status ValidateOltpOptions(OltpKind kind, const OltpOptions& o, int threads) {

@@ -154,25 +154,20 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
   return Status::Ok();
 }
 
-}  // namespace
+// The steps of OltpPrepare.
 
-std::vector<std::string> OltpTables(const OltpDbContext& c) {
-  const int64_t n = c.kind == OltpKind::kBulkInsert ? c.threads : c.opts->tables;
-  std::vector<std::string> out;
-  for (int64_t i = 1; i <= n; ++i) out.push_back(OltpTableName(i));
-  return out;
-}
-
-Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
-  g_quiet.store(c.quiet, std::memory_order_relaxed);
-  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
-  const std::vector<std::string> tables = OltpTables(c);
+// The tables of `tables` that prepare replaces (drops, then creates again):
+// those that exist, with --force. FailedPrecondition naming a table that
+// exists without --force, except for bulk_insert's own tables, which it
+// keeps (CREATE TABLE IF NOT EXISTS). `ours`: the tables the marker table
+// records.
+Result<std::vector<std::string>> TablesToReplace(const OltpDbContext& c, DbConnection& conn,
+                                                 const std::vector<std::string>& tables,
+                                                 const std::set<std::string>& ours) {
   const bool keep_existing = c.kind == OltpKind::kBulkInsert;  // CREATE TABLE IF NOT EXISTS
-  // Every check before the first change.
-  LC_ASSIGN_OR_RETURN(std::set<std::string> ours, Markers(*conn, c.dialect));
   std::vector<std::string> to_drop;
   for (const std::string& t : tables) {
-    LC_ASSIGN_OR_RETURN(bool exists, TableExists(*conn, c.dialect, t));
+    LC_ASSIGN_OR_RETURN(bool exists, TableExists(conn, c.dialect, t));
     if (!exists) continue;
     const bool mine = ours.count(t) > 0;
     if (!mine && !c.opts->force) {
@@ -190,33 +185,35 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
     }
     to_drop.push_back(t);
   }
+  return to_drop;
+}
+
+// Creates the marker table, drops `to_drop`, and records the tables of
+// `tables` not yet in `ours`.
+Status MarkTables(const OltpDbContext& c, DbConnection& conn,
+                  const std::vector<std::string>& tables, const std::set<std::string>& ours,
+                  const std::vector<std::string>& to_drop) {
   LC_RETURN_IF_ERROR(
-      Exec(*conn, CreateMarkerTableSql(), "cannot create " + std::string(kMarkerTable)));
+      Exec(conn, CreateMarkerTableSql(), "cannot create " + std::string(kMarkerTable)));
   for (const std::string& t : to_drop) {
     PrintOut(fmt::format("Dropping table '{}'...\n", t));
-    LC_RETURN_IF_ERROR(Exec(*conn, DropTableSql(t), "cannot drop " + t));
+    LC_RETURN_IF_ERROR(Exec(conn, DropTableSql(t), "cannot drop " + t));
   }
   // Marked before they are created, so that cleanup finds a table whose
   // load failed half-way.
   for (const std::string& t : tables) {
     if (ours.count(t) > 0) continue;
-    LC_RETURN_IF_ERROR(Exec(*conn, InsertMarkerSql(t, OltpKindName(c.kind)),
+    LC_RETURN_IF_ERROR(Exec(conn, InsertMarkerSql(t, OltpKindName(c.kind)),
                             "cannot record " + t + " in " + std::string(kMarkerTable)));
   }
+  return Status::Ok();
+}
 
-  const Nanos t0 = MonotonicNow();
-  const int64_t ntables = static_cast<int64_t>(tables.size());
-  // SQLite writes one transaction at a time and each table loads in one:
-  // more loaders would only queue for the lock (and could outwait the busy
-  // timeout on a big table), so SQLite loads the tables one after another.
-  const int64_t parallel = c.dialect == SqlDialect::kSqlite ? 1 : c.threads;
-  const int workers = static_cast<int>(std::clamp<int64_t>(parallel, 1, ntables));
-  const bool rows_loaded =
-      c.kind != OltpKind::kBulkInsert && !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
-  const uint64_t total = rows_loaded ? static_cast<uint64_t>(ntables * c.opts->table_size) : 0;
-  g_quiet.store(c.quiet, std::memory_order_relaxed);
-  Progress progress = c.quiet ? Progress("prepare", total, "rows", nullptr, false)
-                              : Progress("prepare", total, "rows");
+// Loads tables 1..ntables with `workers` threads, the first on `conn`, the
+// others on connections of their own, advancing `progress`; the first
+// failure.
+Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn, int64_t ntables,
+                  int workers, Progress& progress) {
   LoadState st;
   st.progress = &progress;
   std::vector<std::thread> threads;
@@ -250,6 +247,41 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
     }
     return st.first_error;
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::vector<std::string> OltpTables(const OltpDbContext& c) {
+  const int64_t n = c.kind == OltpKind::kBulkInsert ? c.threads : c.opts->tables;
+  std::vector<std::string> out;
+  for (int64_t i = 1; i <= n; ++i) out.push_back(OltpTableName(i));
+  return out;
+}
+
+Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
+  g_quiet.store(c.quiet, std::memory_order_relaxed);
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
+  const std::vector<std::string> tables = OltpTables(c);
+  // Every check before the first change.
+  LC_ASSIGN_OR_RETURN(std::set<std::string> ours, Markers(*conn, c.dialect));
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> to_drop, TablesToReplace(c, *conn, tables, ours));
+  LC_RETURN_IF_ERROR(MarkTables(c, *conn, tables, ours, to_drop));
+
+  const Nanos t0 = MonotonicNow();
+  const int64_t ntables = static_cast<int64_t>(tables.size());
+  // SQLite writes one transaction at a time and each table loads in one:
+  // more loaders would only queue for the lock (and could outwait the busy
+  // timeout on a big table), so SQLite loads the tables one after another.
+  const int64_t parallel = c.dialect == SqlDialect::kSqlite ? 1 : c.threads;
+  const int workers = static_cast<int>(std::clamp<int64_t>(parallel, 1, ntables));
+  const bool rows_loaded =
+      c.kind != OltpKind::kBulkInsert && !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
+  const uint64_t total = rows_loaded ? static_cast<uint64_t>(ntables * c.opts->table_size) : 0;
+  g_quiet.store(c.quiet, std::memory_order_relaxed);
+  Progress progress = c.quiet ? Progress("prepare", total, "rows", nullptr, false)
+                              : Progress("prepare", total, "rows");
+  LC_RETURN_IF_ERROR(LoadTables(c, std::move(conn), ntables, workers, progress));
   const double secs = static_cast<double>(MonotonicNow() - t0) / 1e9;
   PrintOut(fmt::format("Prepared {} of {} rows in {:.2f}s ({}, {})\n",
                        CountOf(ntables, "table", "tables"), rows_loaded ? c.opts->table_size : 0,

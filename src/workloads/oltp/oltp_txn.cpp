@@ -8,7 +8,6 @@
 #include <thread>
 
 #include "core/clock.h"
-#include "core/plural.h"
 #include "runner/recorder.h"
 #include "runner/runner.h"
 
@@ -298,93 +297,100 @@ class OltpWorker final : public OltpWorkerBase {
     return e;
   }
 
+  // Step `step`: its statements, repeated, on one randomly chosen table.
   DbError RunStep(const OltpStep& step) {
     const int64_t table = Table();
-    const int64_t range = opts_.range_size;
     for (int64_t i = 0; i < step.repeat; ++i) {
-      DbError e;
-      switch (step.stmt) {
-        case OltpStmt::kPointSelect:
-        case OltpStmt::kIndexUpdate:
-          e = Exec(step.stmt, table, 0, [&](DbStatement& st) { st.BindInt(0, Id()); });
-          break;
-        case OltpStmt::kSimpleRange:
-        case OltpStmt::kSumRange:
-        case OltpStmt::kOrderRange:
-        case OltpStmt::kDistinctRange:
-          e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
-            const int64_t id = Id();
-            st.BindInt(0, id);
-            st.BindInt(1, id + range - 1);
-          });
-          break;
-        case OltpStmt::kNonIndexUpdate:
-          RandomFromTemplate(rng_, CValueTemplate(), c_);
-          e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
-            st.BindString(0, c_);
-            st.BindInt(1, Id());
-          });
-          break;
-        case OltpStmt::kDelete: {
-          const int64_t id = Id();
-          const int64_t k = Id();
-          e = Exec(OltpStmt::kDelete, table, 0, [&](DbStatement& st) { st.BindInt(0, id); });
-          if (!e.ok()) return e;
-          if (shared_.plan.kind == OltpKind::kDelete) break;  // oltp_delete: no INSERT
-          RandomFromTemplate(rng_, CValueTemplate(), c_);
-          RandomFromTemplate(rng_, PadValueTemplate(), pad_);
-          e = Exec(OltpStmt::kInsert, table, 0, [&](DbStatement& st) {
-            st.BindInt(0, id);
-            st.BindInt(1, k);
-            st.BindString(2, c_);
-            st.BindString(3, pad_);
-          });
-          break;
-        }
-        case OltpStmt::kInsert:  // oltp_insert with --auto-inc=off
-        case OltpStmt::kInsertAutoInc: {
-          const int64_t k = Id();
-          RandomFromTemplate(rng_, CValueTemplate(), c_);
-          RandomFromTemplate(rng_, PadValueTemplate(), pad_);
-          if (step.stmt == OltpStmt::kInsertAutoInc) {
-            e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
-              st.BindInt(0, k);
-              st.BindString(1, c_);
-              st.BindString(2, pad_);
-            });
-          } else {
-            const uint64_t n = shared_.unique_base + unique_next_++ * shared_.threads + thread_id_;
-            const int64_t id =
-                static_cast<int64_t>(PermuteId32(static_cast<uint32_t>(n))) - 2147483648LL;
-            e = Exec(step.stmt, table, 0, [&](DbStatement& st) {
-              st.BindInt(0, id);
-              st.BindInt(1, k);
-              st.BindString(2, c_);
-              st.BindString(3, pad_);
-            });
-          }
-          break;
-        }
-        case OltpStmt::kRandomPoints:
-          e = Exec(step.stmt, 1, opts_.random_points, [&](DbStatement& st) {
-            for (int j = 0; j < opts_.random_points; ++j) {
-              st.BindInt(j, static_cast<int64_t>(points_.Next(rng_)));
-            }
-          });
-          break;
-        case OltpStmt::kRandomRanges:
-          e = Exec(step.stmt, 1, opts_.number_of_ranges, [&](DbStatement& st) {
-            for (int j = 0; j < opts_.number_of_ranges; ++j) {
-              const int64_t v = static_cast<int64_t>(points_.Next(rng_));
-              st.BindInt(2 * j, v);
-              st.BindInt(2 * j + 1, v + opts_.delta);
-            }
-          });
-          break;
-      }
+      DbError e = RunStatement(step.stmt, table);
       if (!e.ok()) return e;
     }
     return {};
+  }
+
+  // One statement of kind `s` (kDelete: the DELETE + INSERT pair) on `table`.
+  DbError RunStatement(OltpStmt s, int64_t table) {
+    const int64_t range = opts_.range_size;
+    switch (s) {
+      case OltpStmt::kPointSelect:
+      case OltpStmt::kIndexUpdate:
+        return Exec(s, table, 0, [&](DbStatement& st) { st.BindInt(0, Id()); });
+      case OltpStmt::kSimpleRange:
+      case OltpStmt::kSumRange:
+      case OltpStmt::kOrderRange:
+      case OltpStmt::kDistinctRange:
+        return Exec(s, table, 0, [&](DbStatement& st) {
+          const int64_t id = Id();
+          st.BindInt(0, id);
+          st.BindInt(1, id + range - 1);
+        });
+      case OltpStmt::kNonIndexUpdate:
+        RandomFromTemplate(rng_, CValueTemplate(), c_);
+        return Exec(s, table, 0, [&](DbStatement& st) {
+          st.BindString(0, c_);
+          st.BindInt(1, Id());
+        });
+      case OltpStmt::kDelete:
+        return DeleteInsert(table);
+      case OltpStmt::kInsert:  // oltp_insert with --auto-inc=off
+      case OltpStmt::kInsertAutoInc:
+        return Insert(s, table);
+      case OltpStmt::kRandomPoints:
+        return Exec(s, 1, opts_.random_points, [&](DbStatement& st) {
+          for (int j = 0; j < opts_.random_points; ++j) {
+            st.BindInt(j, static_cast<int64_t>(points_.Next(rng_)));
+          }
+        });
+      case OltpStmt::kRandomRanges:
+        return Exec(s, 1, opts_.number_of_ranges, [&](DbStatement& st) {
+          for (int j = 0; j < opts_.number_of_ranges; ++j) {
+            const int64_t v = static_cast<int64_t>(points_.Next(rng_));
+            st.BindInt(2 * j, v);
+            st.BindInt(2 * j + 1, v + opts_.delta);
+          }
+        });
+    }
+    return {};
+  }
+
+  // A DELETE of a random row, then (except for oltp_delete) the INSERT of a
+  // row with that id.
+  DbError DeleteInsert(int64_t table) {
+    const int64_t id = Id();
+    const int64_t k = Id();
+    DbError e = Exec(OltpStmt::kDelete, table, 0, [&](DbStatement& st) { st.BindInt(0, id); });
+    if (!e.ok()) return e;
+    if (shared_.plan.kind == OltpKind::kDelete) return e;  // oltp_delete: no INSERT
+    RandomFromTemplate(rng_, CValueTemplate(), c_);
+    RandomFromTemplate(rng_, PadValueTemplate(), pad_);
+    return Exec(OltpStmt::kInsert, table, 0, [&](DbStatement& st) {
+      st.BindInt(0, id);
+      st.BindInt(1, k);
+      st.BindString(2, c_);
+      st.BindString(3, pad_);
+    });
+  }
+
+  // oltp_insert's INSERT (`s`): the id left to the server (kInsertAutoInc)
+  // or the next of this thread's client-generated ids.
+  DbError Insert(OltpStmt s, int64_t table) {
+    const int64_t k = Id();
+    RandomFromTemplate(rng_, CValueTemplate(), c_);
+    RandomFromTemplate(rng_, PadValueTemplate(), pad_);
+    if (s == OltpStmt::kInsertAutoInc) {
+      return Exec(s, table, 0, [&](DbStatement& st) {
+        st.BindInt(0, k);
+        st.BindString(1, c_);
+        st.BindString(2, pad_);
+      });
+    }
+    const uint64_t n = shared_.unique_base + unique_next_++ * shared_.threads + thread_id_;
+    const int64_t id = static_cast<int64_t>(PermuteId32(static_cast<uint32_t>(n))) - 2147483648LL;
+    return Exec(s, table, 0, [&](DbStatement& st) {
+      st.BindInt(0, id);
+      st.BindInt(1, k);
+      st.BindString(2, c_);
+      st.BindString(3, pad_);
+    });
   }
 
   void ThinkTime() {
@@ -470,131 +476,6 @@ const std::vector<std::string>& OltpCounterNames() {
       "reconnects", "deadlocks", "think_time_ns", "client_cpu_ns",
   };
   return kNames;
-}
-
-OltpPlan MakeOltpPlan(OltpKind kind, const OltpOptions& in) {
-  OltpOptions o = in;
-  OltpPlan p;
-  p.kind = ResolveLegacyMix(kind, o);
-  auto add = [&p](OltpStmt s, int64_t n) {
-    if (n > 0) p.steps.push_back({s, n});
-  };
-  const bool trx_kind = p.kind == OltpKind::kReadOnly || p.kind == OltpKind::kReadWrite ||
-                        p.kind == OltpKind::kWriteOnly;
-  p.transaction = trx_kind && !o.skip_trx;
-  switch (p.kind) {
-    case OltpKind::kReadOnly:
-    case OltpKind::kReadWrite:
-      add(OltpStmt::kPointSelect, o.point_selects);
-      if (o.range_selects) {
-        add(OltpStmt::kSimpleRange, o.simple_ranges);
-        add(OltpStmt::kSumRange, o.sum_ranges);
-        add(OltpStmt::kOrderRange, o.order_ranges);
-        add(OltpStmt::kDistinctRange, o.distinct_ranges);
-      }
-      if (p.kind == OltpKind::kReadOnly) break;
-      [[fallthrough]];
-    case OltpKind::kWriteOnly:
-      add(OltpStmt::kIndexUpdate, o.index_updates);
-      add(OltpStmt::kNonIndexUpdate, o.non_index_updates);
-      add(OltpStmt::kDelete, o.delete_inserts);
-      break;
-    case OltpKind::kPointSelect:
-      add(OltpStmt::kPointSelect, 1);
-      break;
-    case OltpKind::kUpdateIndex:
-      add(OltpStmt::kIndexUpdate, o.index_updates);
-      break;
-    case OltpKind::kUpdateNonIndex:
-      add(OltpStmt::kNonIndexUpdate, o.non_index_updates);
-      break;
-    case OltpKind::kInsert:
-      add(o.auto_inc ? OltpStmt::kInsertAutoInc : OltpStmt::kInsert, 1);
-      break;
-    case OltpKind::kDelete:
-      // One DELETE per event (not the delete/insert pair).
-      p.steps.push_back({OltpStmt::kDelete, 1});
-      break;
-    case OltpKind::kRandomPoints:
-      add(OltpStmt::kRandomPoints, 1);
-      break;
-    case OltpKind::kRandomRanges:
-      add(OltpStmt::kRandomRanges, 1);
-      break;
-    case OltpKind::kBulkInsert:
-    case OltpKind::kLegacy:
-      break;
-  }
-  return p;
-}
-
-QueryMix ExpectedMix(const OltpPlan& plan) {
-  QueryMix m;
-  if (plan.transaction) m.others += 2;
-  for (const OltpStep& s : plan.steps) {
-    const uint64_t n = static_cast<uint64_t>(s.repeat);
-    if (IsSelect(s.stmt)) {
-      m.reads += n;
-    } else if (s.stmt == OltpStmt::kDelete && plan.kind != OltpKind::kDelete) {
-      m.writes += 2 * n;  // DELETE + INSERT
-    } else {
-      m.writes += n;
-    }
-  }
-  if (plan.kind == OltpKind::kBulkInsert) m.writes = 0;
-  return m;
-}
-
-std::string DescribePlan(const OltpPlan& plan) {
-  if (plan.kind == OltpKind::kBulkInsert) {
-    return "one row appended to a multi-row INSERT per event (sent at 512 KiB)";
-  }
-  std::vector<std::string> parts;
-  if (plan.transaction) parts.push_back("BEGIN");
-  for (const OltpStep& s : plan.steps) {
-    switch (s.stmt) {
-      case OltpStmt::kPointSelect:
-        parts.push_back(CountOf(s.repeat, "point select", "point selects"));
-        break;
-      case OltpStmt::kSimpleRange:
-        parts.push_back(CountOf(s.repeat, "simple range", "simple ranges"));
-        break;
-      case OltpStmt::kSumRange:
-        parts.push_back(CountOf(s.repeat, "sum range", "sum ranges"));
-        break;
-      case OltpStmt::kOrderRange:
-        parts.push_back(CountOf(s.repeat, "order range", "order ranges"));
-        break;
-      case OltpStmt::kDistinctRange:
-        parts.push_back(CountOf(s.repeat, "distinct range", "distinct ranges"));
-        break;
-      case OltpStmt::kIndexUpdate:
-        parts.push_back(CountOf(s.repeat, "index update", "index updates"));
-        break;
-      case OltpStmt::kNonIndexUpdate:
-        parts.push_back(CountOf(s.repeat, "non-index update", "non-index updates"));
-        break;
-      case OltpStmt::kDelete:
-        parts.push_back(plan.kind == OltpKind::kDelete
-                            ? std::string("1 delete")
-                            : CountOf(s.repeat, "delete + insert", "delete + inserts"));
-        break;
-      case OltpStmt::kInsert:
-      case OltpStmt::kInsertAutoInc:
-        parts.push_back("1 insert");
-        break;
-      case OltpStmt::kRandomPoints:
-        parts.push_back("1 select of random points (k IN)");
-        break;
-      case OltpStmt::kRandomRanges:
-        parts.push_back("1 select of random ranges (k BETWEEN)");
-        break;
-    }
-  }
-  if (plan.transaction) parts.push_back("COMMIT");
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
-  return out;
 }
 
 bool IsDeadlock(const DbError& e) {

@@ -1,6 +1,6 @@
 #pragma once
-// What one OLTP event runs (the plan), how sysbench 1.0 counts its
-// statements, and the worker that runs transactions on one connection:
+// How sysbench 1.0 counts the statements of OLTP events (the plan is in
+// oltp_plan.h), and the worker that runs transactions on one connection:
 // retries after deadlocks and other retryable errors, reconnects after a
 // lost connection, think time, client CPU time.
 
@@ -13,6 +13,7 @@
 #include "db/db_driver.h"
 #include "runner/workload.h"
 #include "workloads/oltp/oltp_options.h"
+#include "workloads/oltp/oltp_plan.h"
 #include "workloads/oltp/oltp_sql.h"
 
 namespace loadcell {
@@ -31,34 +32,6 @@ enum OltpCounter : int {
   kOltpCounterCount,
 };
 const std::vector<std::string>& OltpCounterNames();
-
-// One group of statements on one randomly chosen table (sysbench picks a
-// table per group). A kDelete step is the DELETE + INSERT pair.
-struct OltpStep {
-  OltpStmt stmt;
-  int64_t repeat = 1;
-};
-
-struct OltpPlan {
-  OltpKind kind = OltpKind::kReadWrite;  // resolved (never kLegacy)
-  bool transaction = false;              // BEGIN ... COMMIT around the steps
-  std::vector<OltpStep> steps;
-};
-
-// The plan of workload `kind` (kLegacy is resolved with ResolveLegacyMix).
-OltpPlan MakeOltpPlan(OltpKind kind, const OltpOptions& o);
-
-// Statements per event when every write changes a row.
-struct QueryMix {
-  uint64_t reads = 0;
-  uint64_t writes = 0;
-  uint64_t others = 0;
-  uint64_t total() const { return reads + writes + others; }
-};
-QueryMix ExpectedMix(const OltpPlan& plan);
-
-// "BEGIN, 10 point selects, ..., COMMIT": for the report header.
-std::string DescribePlan(const OltpPlan& plan);
 
 // sysbench 1.0's rule: a statement with a result set is a read (even with
 // no rows); one without is a write when it changed rows, else other.

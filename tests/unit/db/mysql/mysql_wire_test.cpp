@@ -1,6 +1,7 @@
 // The mysql driver's own path without a server: which negotiated sessions
-// it refuses to run statements on, and its socket I/O against a scripted
-// peer on the other end of a socket pair.
+// it refuses to run statements on, the protocol's integers, the requests it
+// builds, the replies it reads, and its socket I/O against a scripted peer
+// on the other end of a socket pair.
 
 #include "db/mysql/mysql_wire.h"
 
@@ -11,8 +12,11 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "testing/watched_socket_pair.h"
 
@@ -60,6 +64,138 @@ TEST(MyPutPacketHeaderTest, WritesTheLengthLittleEndianThenTheSequenceId) {
   EXPECT_EQ(Header(65536, 2), std::string("\x00\x00\x01\x02", 4));  // above 16 bits
   EXPECT_EQ(Header(0xABCDEF, 255), "\xEF\xCD\xAB\xFF");
   EXPECT_EQ(Header(0xFFFFFE, 7), std::string("\xFE\xFF\xFF\x07", 4));
+}
+
+std::string LenEnc(uint64_t v) {
+  std::string o;
+  MyPutLenEnc(o, v);
+  return o;
+}
+
+TEST(MyLenEncTest, EachRangeTakesItsPrefixAndWidth) {
+  EXPECT_EQ(LenEnc(0), std::string(1, '\0'));
+  EXPECT_EQ(LenEnc(0xFA), "\xFA");
+  EXPECT_EQ(LenEnc(0xFB), std::string("\xFC\xFB\x00", 3));  // 0xFB itself means NULL
+  EXPECT_EQ(LenEnc(0xFFFF), "\xFC\xFF\xFF");
+  EXPECT_EQ(LenEnc(0x10000), std::string("\xFD\x00\x00\x01", 4));
+  EXPECT_EQ(LenEnc(0xFFFFFF), "\xFD\xFF\xFF\xFF");
+  EXPECT_EQ(LenEnc(0x1000000), std::string("\xFE\x00\x00\x00\x01\x00\x00\x00\x00", 9));
+}
+
+TEST(MyLenEncTest, ReadsBackWhatWasWrittenAndAdvancesPastIt) {
+  for (uint64_t v :
+       {uint64_t{0}, uint64_t{0xFA}, uint64_t{0xFB}, uint64_t{0xFFFF}, uint64_t{0x10000},
+        uint64_t{0xFFFFFF}, uint64_t{0x1000000}, std::numeric_limits<uint64_t>::max()}) {
+    std::string p = "x";
+    MyPutLenEnc(p, v);
+    p += 'y';
+    size_t i = 1;
+    uint64_t got = 0;
+    ASSERT_TRUE(MyLenEnc(p, i, got)) << v;
+    EXPECT_EQ(got, v);
+    EXPECT_EQ(i, p.size() - 1) << v;
+  }
+}
+
+TEST(MyLenEncTest, RefusesNullMarkersAndIntegersCutShort) {
+  uint64_t v = 0;
+  for (const std::string& p :
+       {std::string(), std::string("\xFB"), std::string("\xFF"), std::string("\xFC\x01"),
+        std::string("\xFD\x01\x02"), std::string("\xFE\x01\x02\x03\x04\x05\x06\x07")}) {
+    size_t i = 0;
+    EXPECT_FALSE(MyLenEnc(p, i, v)) << testing::PrintToString(p);
+  }
+}
+
+TEST(MyPutIntTest, WritesTheLowBytesLeastSignificantFirst) {
+  std::string o;
+  MyPutInt(o, 0x0102030405060708ULL, 8);
+  MyPutInt(o, 0xABCD, 2);
+  MyPutInt(o, 0x11223344, 3);  // the fourth byte is not written
+  EXPECT_EQ(o, std::string("\x08\x07\x06\x05\x04\x03\x02\x01\xCD\xAB\x44\x33\x22", 13));
+  EXPECT_EQ(MyU16(o, 8), 0xABCD);
+}
+
+MYSQL_BIND BindOf(enum_field_types type) {
+  MYSQL_BIND b;
+  std::memset(&b, 0, sizeof(b));
+  b.buffer_type = type;
+  return b;
+}
+
+TEST(MyBuildStmtExecuteTest, SendsTheNullBitmapTheTypesThenTheValues) {
+  const std::vector<MYSQL_BIND> binds = {BindOf(MYSQL_TYPE_LONGLONG), BindOf(MYSQL_TYPE_NULL),
+                                         BindOf(MYSQL_TYPE_STRING), BindOf(MYSQL_TYPE_DOUBLE)};
+  std::vector<MyParamValue> values(4);
+  values[0].i = -2;
+  values[1].i = 99;  // not sent: the parameter is NULL
+  values[2].s = "abc";
+  values[2].length = 2;  // the bound length, not the buffer's
+  values[3].d = 1.5;
+  std::string o = "left over";
+  ASSERT_TRUE(MyBuildStmtExecute(o, 0x01020304, binds, values));
+  const std::string payload = std::string("\x17\x04\x03\x02\x01", 5) +  // command, statement id
+                              std::string("\x00\x01\x00\x00\x00", 5) +  // no cursor, 1 iteration
+                              std::string("\x02\x01", 2) +              // NULL bitmap, types follow
+                              std::string("\x08\x00\x06\x00\xFE\x00\x05\x00", 8) +  // the types
+                              std::string("\xFE\xFF\xFF\xFF\xFF\xFF\xFF\xFF", 8) +  // -2
+                              std::string(
+                                  "\x02"
+                                  "ab",
+                                  3) +                                             // "ab"
+                              std::string("\x00\x00\x00\x00\x00\x00\xF8\x3F", 8);  // 1.5
+  EXPECT_EQ(o, Header(payload.size(), 0) + payload);
+}
+
+TEST(MyBuildStmtExecuteTest, AStatementWithoutParametersSendsNoBitmap) {
+  std::string o;
+  ASSERT_TRUE(MyBuildStmtExecute(o, 7, {}, {}));
+  const std::string payload("\x17\x07\x00\x00\x00\x00\x01\x00\x00\x00", 10);
+  EXPECT_EQ(o, Header(payload.size(), 0) + payload);
+}
+
+TEST(MyBuildStmtExecuteTest, ARequestLongerThanOnePacketIsLeftToTheLibrary) {
+  const std::vector<MYSQL_BIND> binds = {BindOf(MYSQL_TYPE_STRING)};
+  std::vector<MyParamValue> values(1);
+  // The payload: 10 bytes before the parameters, 1 of NULL bitmap, 1 of
+  // flag, 2 of type, 4 of length, then the string: up to 0xFFFFFE in all.
+  for (const size_t n : {size_t{0xFFFFFF - 19}, size_t{0xFFFFFF - 18}}) {
+    values[0].s.assign(n, 's');
+    values[0].length = static_cast<unsigned long>(n);
+    std::string o;
+    EXPECT_EQ(MyBuildStmtExecute(o, 1, binds, values), n == 0xFFFFFF - 19) << n;
+  }
+}
+
+TEST(MyBuildQueryTest, IsTheCommandByteThenTheText) {
+  std::string o = "left over";
+  MyBuildQuery(o, "BEGIN");
+  EXPECT_EQ(o, std::string("\x06\x00\x00\x00\x03"
+                           "BEGIN",
+                           10));
+}
+
+TEST(MyParseErrPacketTest, ReadsTheCodeTheSqlstateAndTheMessage) {
+  MyServerError err;
+  ASSERT_TRUE(MyParseErrPacket("\xFF\xBD\x04#40001Deadlock found", err));
+  EXPECT_EQ(err.code, 1213);
+  EXPECT_EQ(err.sqlstate, "40001");
+  EXPECT_EQ(err.message, "Deadlock found");
+}
+
+TEST(MyParseErrPacketTest, APacketWithoutSqlstateHasOnlyTheMessage) {
+  MyServerError err;
+  ASSERT_TRUE(
+      MyParseErrPacket("\xFF\x15\x04"
+                       "Access denied",
+                       err));
+  EXPECT_EQ(err.code, 1045);
+  EXPECT_EQ(err.sqlstate, "");
+  EXPECT_EQ(err.message, "Access denied");
+  ASSERT_TRUE(MyParseErrPacket("\xFF\x15\x04#4200", err));  // too short for a SQLSTATE
+  EXPECT_EQ(err.sqlstate, "");
+  EXPECT_EQ(err.message, "#4200");
+  EXPECT_FALSE(MyParseErrPacket("\xFF\x15", err));
 }
 
 // How long the peer waits before it answers: the client has long since found
@@ -136,6 +272,138 @@ TEST_F(MyRawIoTest, APeerThatClosesWhileWaitedForEndsTheConnection) {
   });
   std::string_view payload;
   EXPECT_FALSE(io_.Next(payload));
+}
+
+// A packet: header (sequence id `seq`) and `payload`.
+std::string Packet(uint8_t seq, std::string_view payload) {
+  return Header(payload.size(), seq) + std::string(payload);
+}
+
+// An OK packet: affected rows, insert id, the status flags, no warnings.
+std::string Ok(uint8_t seq, uint8_t affected, uint16_t status = 0) {
+  return Packet(
+      seq, std::string{'\0', static_cast<char>(affected), '\0', static_cast<char>(status & 0xFF),
+                       static_cast<char>(status >> 8), '\0', '\0'});
+}
+
+// An EOF packet with the status flags.
+std::string Eof(uint8_t seq, uint16_t status = 0) {
+  return Packet(seq, std::string{'\xFE', '\0', '\0', static_cast<char>(status & 0xFF),
+                                 static_cast<char>(status >> 8)});
+}
+
+// A binary row of one value.
+std::string Row(uint8_t seq) { return Packet(seq, std::string("\x00\x00\x01x", 4)); }
+
+// Replies are read from a socket the scripted server has already written to
+// (all fit in the socket's buffer), or closed.
+class MyReplyTest : public MyRawIoTest {
+ protected:
+  void Serve(const std::string& bytes, bool then_close = false) {
+    ASSERT_EQ(send(server_, bytes.data(), bytes.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(bytes.size()));
+    if (then_close) shutdown(server_, SHUT_WR);
+  }
+  MyCommandReply Execute() {
+    MyCommandReply reply;
+    MyReadExecuteReply(io_, reply);
+    return reply;
+  }
+};
+
+TEST_F(MyReplyTest, AnOkCountsTheAffectedRows) {
+  Serve(Ok(1, 3));
+  const MyCommandReply r = Execute();
+  EXPECT_EQ(r.status, MyReplyStatus::kOk);
+  EXPECT_EQ(r.rows_affected, 3u);
+  EXPECT_EQ(r.rows_returned, 0u);
+}
+
+TEST_F(MyReplyTest, AResultSetCountsItsRowsPastTheColumns) {
+  Serve(Packet(1, "\x02") + Packet(2, "column a") + Packet(3, "column b") + Eof(4) + Row(5) +
+        Row(6) + Row(7) + Eof(8));
+  const MyCommandReply r = Execute();
+  EXPECT_EQ(r.status, MyReplyStatus::kOk);
+  EXPECT_EQ(r.rows_returned, 3u);
+  // Nothing of the reply is left to be taken for the next one's.
+  Serve(Ok(1, 1));
+  EXPECT_EQ(Execute().rows_affected, 1u);
+}
+
+TEST_F(MyReplyTest, AResultSetWithoutMetadataGoesStraightToTheEof) {
+  // The column count, then 0: the server skips the columns it sent before.
+  Serve(Packet(1, std::string("\x02\x00", 2)) + Eof(2) + Row(3) + Eof(4));
+  const MyCommandReply r = Execute();
+  EXPECT_EQ(r.status, MyReplyStatus::kOk);
+  EXPECT_EQ(r.rows_returned, 1u);
+}
+
+TEST_F(MyReplyTest, MoreResultsAreReadWhileTheStatusSaysTheyFollow) {
+  constexpr uint16_t kMore = SERVER_MORE_RESULTS_EXIST;
+  Serve(Packet(1, "\x01") + Packet(2, "c") + Eof(3) + Row(4) + Eof(5, kMore) + Ok(6, 2, kMore) +
+        Ok(7, 5));
+  const MyCommandReply r = Execute();
+  EXPECT_EQ(r.status, MyReplyStatus::kOk);
+  EXPECT_EQ(r.rows_returned, 1u);
+  EXPECT_EQ(r.rows_affected, 7u);
+}
+
+TEST_F(MyReplyTest, AnErrHandsBackItsPacket) {
+  const std::string err("\xFF\xBD\x04#40001Deadlock found");
+  Serve(Packet(1, err));
+  const MyCommandReply r = Execute();
+  EXPECT_EQ(r.status, MyReplyStatus::kServerError);
+  EXPECT_EQ(r.error, err);
+}
+
+TEST_F(MyReplyTest, AnErrInsteadOfARowEndsTheResultSet) {
+  const std::string err("\xFF\x0D\x05#22003Out of range");
+  Serve(Packet(1, "\x01") + Packet(2, "c") + Eof(3) + Row(4) + Packet(5, err));
+  const MyCommandReply r = Execute();
+  EXPECT_EQ(r.status, MyReplyStatus::kServerError);
+  EXPECT_EQ(r.error, err);
+  EXPECT_EQ(r.rows_returned, 1u);
+}
+
+TEST_F(MyReplyTest, PacketsThatMakeNoSenseAreMalformed) {
+  Serve(Packet(1, ""));
+  EXPECT_EQ(Execute().status, MyReplyStatus::kMalformed);
+  Serve(Packet(1, std::string("\x00\x01", 2)));  // an OK cut short
+  EXPECT_EQ(Execute().status, MyReplyStatus::kMalformed);
+  Serve(Packet(1, "\xFB"));  // a NULL for a column count
+  EXPECT_EQ(Execute().status, MyReplyStatus::kMalformed);
+  Serve(Packet(1, "\x01") + Packet(2, "c") + Packet(3, "not an EOF"));
+  EXPECT_EQ(Execute().status, MyReplyStatus::kMalformed);
+  Serve(Packet(1, "\x01") + Packet(2, "c") + Eof(3) + Packet(4, "\x05"));  // not a row
+  EXPECT_EQ(Execute().status, MyReplyStatus::kMalformed);
+}
+
+TEST_F(MyReplyTest, AServerThatClosesMidReplyLosesTheConnection) {
+  Serve(Packet(1, "\x01") + Packet(2, "c") + Eof(3) + Row(4), true);
+  const MyCommandReply r = Execute();
+  EXPECT_EQ(r.status, MyReplyStatus::kLost);
+  EXPECT_EQ(r.rows_returned, 1u);
+}
+
+TEST_F(MyReplyTest, AnOkReplyIsAnOkOrAnErrAndNothingElse) {
+  MyCommandReply r;
+  Serve(Ok(1, 9));
+  MyReadOkReply(io_, r);
+  EXPECT_EQ(r.status, MyReplyStatus::kOk);
+  EXPECT_EQ(r.rows_affected, 0u);  // its fields are not read
+  r = {};
+  Serve(Packet(1, "\xFF\x15\x04#28000denied"));
+  MyReadOkReply(io_, r);
+  EXPECT_EQ(r.status, MyReplyStatus::kServerError);
+  EXPECT_EQ(r.error, "\xFF\x15\x04#28000denied");
+  r = {};
+  Serve(Packet(1, "\x01"));  // a result set
+  MyReadOkReply(io_, r);
+  EXPECT_EQ(r.status, MyReplyStatus::kMalformed);
+  r = {};
+  Serve("", true);
+  MyReadOkReply(io_, r);
+  EXPECT_EQ(r.status, MyReplyStatus::kLost);
 }
 
 }  // namespace

@@ -1,0 +1,161 @@
+// The driver registry, the general --db-* options, the choice of driver
+// from the options given, and --*-ignore-errors lists.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "db/db_driver.h"
+#include "db/drivers.h"
+
+namespace loadcell {
+
+// ------------------------------------------------------------ registry
+
+namespace {
+
+struct DriverEntry {
+  const char* name;
+  std::unique_ptr<DbDriver> (*make)();
+};
+
+const std::vector<DriverEntry>& Entries() {
+  static const std::vector<DriverEntry> kEntries = {
+      {"sqlite", &NewSqliteDriver},
+      {"pgsql", &NewPgsqlDriver},
+      {"mysql", &NewMysqlDriver},
+  };
+  return kEntries;
+}
+
+std::string ValidNames() {
+  std::string s;
+  for (const auto& e : Entries()) {
+    if (!s.empty()) s += ", ";
+    s += e.name;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> DbDriverNames() {
+  std::vector<std::string> names;
+  for (const auto& e : Entries()) names.emplace_back(e.name);
+  return names;
+}
+
+Result<std::unique_ptr<DbDriver>> MakeDbDriver(const std::string& name) {
+  for (const auto& e : Entries()) {
+    if (name == e.name) return e.make();
+  }
+  return Status::InvalidArgument(
+      fmt::format("--db-driver={}: unknown database driver (valid: {})", name, ValidNames()));
+}
+
+void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
+  opts.String("db-driver", &out->driver, "",
+              fmt::format("database driver: {} (default: chosen from the --mysql-* or "
+                          "--pgsql-* options given, else sqlite)",
+                          ValidNames()));
+  opts.Enum("db-ps-mode", &out->ps_mode, "auto", {"auto", "disable"},
+            "prepared statements: auto uses the server's, disable emulates them in the client");
+}
+
+Result<std::string> ResolveDbDriverName(const DbOptions& db, const OptionSet& opts) {
+  if (!db.driver.empty()) {
+    for (const auto& e : Entries()) {
+      if (db.driver == e.name) return db.driver;
+    }
+    return Status::InvalidArgument(fmt::format(
+        "--db-driver={}: unknown database driver (valid: {})", db.driver, ValidNames()));
+  }
+  std::string chosen;
+  std::string chosen_option;
+  for (const OptionSpec& s : opts.specs()) {
+    if (s.is_default()) continue;
+    for (const auto& e : Entries()) {
+      const std::string prefix = std::string(e.name) + "-";
+      if (s.name().rfind(prefix, 0) != 0) continue;
+      if (!chosen.empty() && chosen != e.name) {
+        return Status::InvalidArgument(
+            fmt::format("--{} and --{} name two database drivers: choose one with --db-driver",
+                        chosen_option, s.name()));
+      }
+      chosen = e.name;
+      chosen_option = s.name();
+    }
+  }
+  return chosen.empty() ? std::string("sqlite") : chosen;
+}
+
+// ------------------------------------------------------------ ignore list
+
+Result<DbIgnoreList> DbIgnoreList::Parse(const std::vector<std::string>& items) {
+  DbIgnoreList list;
+  for (const std::string& raw : items) {
+    std::string item;
+    for (char c : raw) {
+      if (c != ' ' && c != '\t') item += c;
+    }
+    if (item.empty() || item == "none") continue;
+    if (item == "all") {
+      list.all_ = true;
+      continue;
+    }
+    const bool digits =
+        std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool state =
+        item.size() == 5 && std::all_of(item.begin(), item.end(), [](char c) {
+          return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+        });
+    if (!digits && !state) {
+      return Status::InvalidArgument(
+          fmt::format("item '{}': not an error number, a five-character SQLSTATE, 'all' "
+                      "or 'none'",
+                      raw));
+    }
+    if (digits && item.size() <= 9) list.codes_.push_back(std::stoi(item));
+    if (state) {
+      for (char& c : item) {
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+      }
+      list.states_.push_back(item);
+    }
+  }
+  return list;
+}
+
+bool DbIgnoreList::Matches(int code, std::string_view sqlstate) const {
+  if (all_) return true;
+  if (code != 0 && std::find(codes_.begin(), codes_.end(), code) != codes_.end()) return true;
+  if (sqlstate.size() == 5) {
+    for (const std::string& s : states_) {
+      if (s == sqlstate) return true;
+    }
+  }
+  return false;
+}
+
+// ------------------------------------------------------------ DbDrivers
+
+DbDrivers::DbDrivers() {
+  for (const auto& e : Entries()) drivers_.push_back(e.make());
+}
+
+void DbDrivers::RegisterOptions(OptionSet& opts) {
+  RegisterDbOptions(opts, &options_);
+  for (auto& d : drivers_) d->RegisterOptions(opts);
+}
+
+Status DbDrivers::Resolve(const OptionSet& opts) {
+  LC_ASSIGN_OR_RETURN(std::string name, ResolveDbDriverName(options_, opts));
+  for (size_t i = 0; i < drivers_.size(); ++i) {
+    if (drivers_[i]->Name() == name) chosen_ = i;
+  }
+  DbDriver& d = *drivers_[chosen_];
+  d.set_server_prepared(options_.ps_mode != "disable");
+  return d.Validate();
+}
+
+}  // namespace loadcell

@@ -1,0 +1,255 @@
+// The mysql driver's connections: connecting (libmariadb), text statements,
+// transactions, the checks that let our own protocol client run the
+// statements of a session, and the errors of both paths.
+
+#include <fcntl.h>
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "db/mysql/mysql_internal.h"
+
+namespace loadcell {
+namespace mysql_internal {
+namespace {
+
+bool IsConnectionError(int code) {
+  return code == kConnError || code == kConnHostError || code == kServerGone ||
+         code == kServerLost || code == kServerLostExtended || code == kServerShutdown ||
+         code == kConnectionKilled || code == kClientInteractionTimeout;
+}
+
+std::string Scrub(std::string s, const std::string& password) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  if (password.size() >= 4) {  // servers never echo it; a short one would mangle words
+    for (size_t p = s.find(password); p != std::string::npos; p = s.find(password, p)) {
+      s.replace(p, password.size(), "***");
+    }
+  }
+  return s;
+}
+
+void LibraryInit() {
+  static std::once_flag once;
+  std::call_once(once, [] { Mariadb().mysql_server_init(0, nullptr, nullptr); });
+}
+
+// See MysqlAddNegotiatedFlagsForTesting.
+std::atomic<uint64_t> added_flags_for_testing{0};
+
+}  // namespace
+
+DbError Classify(int code, const char* sqlstate, const char* text, const MySettings& s) {
+  DbError e;
+  e.code = code;
+  if (sqlstate != nullptr && std::strcmp(sqlstate, "00000") != 0) e.sqlstate = sqlstate;
+  e.message = fmt::format("mysql: {} (error {})",
+                          Scrub(text != nullptr ? text : "", s.password_in_use), code);
+  if (IsConnectionError(code)) {
+    e.cls = DbErrorClass::kReconnect;
+  } else if (code == kDeadlock || code == kLockWaitTimeout) {
+    e.cls = DbErrorClass::kRetryable;
+  } else if (s.ignore.Matches(code, e.sqlstate)) {
+    e.cls = DbErrorClass::kIgnorable;
+  } else {
+    e.cls = DbErrorClass::kFatal;
+  }
+  return e;
+}
+
+Status MyConnection::Open() {
+  Close();
+  LibraryInit();
+  mysql_ = Mariadb().mysql_init(nullptr);
+  if (mysql_ == nullptr) return Status(StatusCode::kResourceExhausted, "mysql: out of memory");
+  unsigned int timeout = 10;
+  Mariadb().mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+  // LOAD DATA LOCAL for bulk loads; the handler serves only the loader's
+  // buffer and refuses any other file the server asks for.
+  unsigned int local_infile = 1;
+  Mariadb().mysql_options(mysql_, MYSQL_OPT_LOCAL_INFILE, &local_infile);
+  InstallInfileHandler(mysql_, &infile_);
+  if (settings_->ssl != "off") {
+    my_bool on = 1;
+    Mariadb().mysql_optionsv(mysql_, MYSQL_OPT_SSL_ENFORCE, &on);
+    if (settings_->ssl == "verify_ca" || settings_->ssl == "verify_identity") {
+      Mariadb().mysql_optionsv(mysql_, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &on);
+    }
+  }
+  // Connection `index` picks a host, port and socket round-robin.
+  const auto& s = *settings_;
+  const size_t k = static_cast<size_t>(index_ < 0 ? 0 : index_);
+  const std::string& host = s.hosts[k % s.hosts.size()];
+  const int port = s.ports[(k / s.hosts.size()) % s.ports.size()];
+  const char* socket = s.sockets.empty() ? nullptr : s.sockets[k % s.sockets.size()].c_str();
+  const char* password = s.password_in_use.empty() ? nullptr : s.password_in_use.c_str();
+  if (Mariadb().mysql_real_connect(mysql_, host.c_str(), s.user.c_str(), password, s.db.c_str(),
+                                   static_cast<unsigned int>(port), socket, 0) == nullptr) {
+    const int code = static_cast<int>(Mariadb().mysql_errno(mysql_));
+    const std::string why = Scrub(Mariadb().mysql_error(mysql_), s.password_in_use);
+    Close();
+    const std::string where = socket != nullptr && (host == "localhost" || host.empty())
+                                  ? fmt::format("socket {}", socket)
+                                  : fmt::format("{}:{}", host, port);
+    const std::string hint = code == kConnError || code == kConnHostError
+                                 ? " (the server may not be running, or not listening there)"
+                                 : "";
+    return Status(StatusCode::kUnavailable,
+                  fmt::format("mysql: cannot connect to {} as user {} to database {}: {} "
+                              "(error {}){}",
+                              where, s.user, s.db, why, code, hint));
+  }
+  ++generation_;
+  // Our own COM_STMT_EXECUTE needs what the handshake agreed to suit it
+  // (MyOwnPathObstacle says what); otherwise libmariadb runs everything.
+  raw_ok_ = false;
+  raw_obstacle_ = MyOwnPathObstacle(
+      mysql_->client_flag | added_flags_for_testing.load(std::memory_order_relaxed),
+      mysql_->server_capabilities, Mariadb().mysql_get_ssl_cipher(mysql_) != nullptr);
+  if (raw_obstacle_ == nullptr) {
+    const int fd = static_cast<int>(Mariadb().mysql_get_socket(mysql_));
+    const int flags = fd >= 0 ? ::fcntl(fd, F_GETFL) : -1;
+    if (flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0) {
+      raw_.Reset(fd);
+      raw_ok_ = true;
+    } else {
+      raw_obstacle_ = "the socket cannot be made blocking";
+    }
+  }
+  return Status::Ok();
+}
+
+DbError MyConnection::Execute(std::string_view sql, DbExecResult& result, DbRows* rows) {
+  result = {};
+  if (mysql_ == nullptr) return Lost();
+  if (Mariadb().mysql_real_query(mysql_, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
+    return Error();
+  }
+  if (Mariadb().mysql_field_count(mysql_) == 0) {
+    result.rows_affected = Mariadb().mysql_affected_rows(mysql_);
+    return {};
+  }
+  MYSQL_RES* res = Mariadb().mysql_use_result(mysql_);
+  if (res == nullptr) return Error();
+  const unsigned int nf = Mariadb().mysql_num_fields(res);
+  if (rows != nullptr && rows->columns.empty()) {
+    MYSQL_FIELD* fields = Mariadb().mysql_fetch_fields(res);
+    for (unsigned int c = 0; c < nf; ++c) rows->columns.emplace_back(fields[c].name);
+  }
+  while (MYSQL_ROW row = Mariadb().mysql_fetch_row(res)) {
+    ++result.rows_returned;
+    if (rows == nullptr) continue;
+    unsigned long* lengths = Mariadb().mysql_fetch_lengths(res);
+    auto& out = rows->rows.emplace_back();
+    out.reserve(nf);
+    for (unsigned int c = 0; c < nf; ++c) {
+      if (row[c] == nullptr) {
+        out.emplace_back(std::nullopt);
+      } else {
+        out.emplace_back(std::string(row[c], lengths[c]));
+      }
+    }
+  }
+  DbError e = Mariadb().mysql_errno(mysql_) != 0 ? Error() : DbError{};
+  Mariadb().mysql_free_result(res);
+  return e;
+}
+
+DbError MyConnection::Reconnect() {
+  Status s = Open();
+  if (!s.ok()) return {DbErrorClass::kReconnect, kServerGone, "08S01", s.message()};
+  return {};
+}
+
+std::string MyConnection::ServerVersion() {
+  if (mysql_ == nullptr) return "MySQL (unknown)";
+  const std::string info = Mariadb().mysql_get_server_info(mysql_);
+  return info.find("MariaDB") != std::string::npos ? "MariaDB " + info : "MySQL " + info;
+}
+
+void MyConnection::AppendQuoted(std::string& out, std::string_view s) {
+  if (mysql_ == nullptr) return DbConnection::AppendQuoted(out, s);
+  out += '\'';
+  const size_t at = out.size();
+  out.resize(at + 2 * s.size() + 1);
+  const unsigned long n = Mariadb().mysql_real_escape_string(mysql_, out.data() + at, s.data(),
+                                                             static_cast<unsigned long>(s.size()));
+  out.resize(at + n);
+  out += '\'';
+}
+
+std::string MyConnection::StatementPath() const {
+  if (raw_ok_) return "loadcell's own protocol client (libmariadb opened the connection)";
+  return fmt::format("libmariadb ({})", raw_obstacle_);
+}
+
+DbError MyConnection::RawLost() {
+  Close();
+  return Classify(kServerLost, "HY000", "Lost connection to server during query", *settings_);
+}
+
+DbError MyConnection::RawMalformed() {
+  Close();
+  return {DbErrorClass::kReconnect, 2027, "HY000", "mysql: malformed packet from the server"};
+}
+
+DbError MyConnection::RawServerError(std::string_view p) {
+  MyServerError err;
+  if (!MyParseErrPacket(p, err)) return RawMalformed();
+  return Classify(err.code, std::string(err.sqlstate).c_str(), std::string(err.message).c_str(),
+                  *settings_);
+}
+
+DbError MyConnection::PrepareServer(std::string_view sql, int nparams,
+                                    std::unique_ptr<DbStatement>& out) {
+  if (mysql_ == nullptr) return Lost();
+  MYSQL_STMT* stmt = Mariadb().mysql_stmt_init(mysql_);
+  if (stmt == nullptr) return Error();
+  if (Mariadb().mysql_stmt_prepare(stmt, sql.data(), static_cast<unsigned long>(sql.size())) != 0) {
+    DbError e =
+        Classify(static_cast<int>(Mariadb().mysql_stmt_errno(stmt)),
+                 Mariadb().mysql_stmt_sqlstate(stmt), Mariadb().mysql_stmt_error(stmt), *settings_);
+    Mariadb().mysql_stmt_close(stmt);
+    return e;
+  }
+  out = std::make_unique<MyStatement>(
+      this, stmt, static_cast<int>(Mariadb().mysql_stmt_param_count(stmt)), generation_);
+  return {};
+}
+
+DbError MyConnection::Simple(std::string_view sql) {
+  DbExecResult r;
+  if (!raw_ok_ || mysql_ == nullptr) return Execute(sql, r, nullptr);
+  MyBuildQuery(raw_.out(), sql);  // BEGIN, COMMIT, ROLLBACK: far below 16 MB
+  if (!raw_.Send()) return RawLost();
+  MyCommandReply reply;
+  MyReadOkReply(raw_, reply);
+  return RawOutcome(reply);
+}
+
+void MyConnection::Close() {
+  if (mysql_ != nullptr) Mariadb().mysql_close(mysql_);  // invalidates open statements
+  mysql_ = nullptr;
+  raw_ok_ = false;
+  raw_obstacle_ = "the connection is closed";
+}
+
+}  // namespace mysql_internal
+
+std::string MysqlOwnPathObstacle(const DbConnection& conn) {
+  const auto* my = dynamic_cast<const mysql_internal::MyConnection*>(&conn);
+  if (my == nullptr) return "not a connection of the mysql driver";
+  const char* why = my->raw_obstacle();
+  return why != nullptr ? why : "";
+}
+
+void MysqlAddNegotiatedFlagsForTesting(uint64_t flags) {
+  mysql_internal::added_flags_for_testing.store(flags, std::memory_order_relaxed);
+}
+
+}  // namespace loadcell
