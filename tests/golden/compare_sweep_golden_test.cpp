@@ -16,8 +16,15 @@
 #include "report/json/json_reader.h"
 #include "testing/report_fixture.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::FakeWorkload;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::HistogramOf;
+using testing::Render;
 
 std::string GoldenPath(const std::string& name) {
   return std::string(LOADCELL_SOURCE_DIR) + "/tests/golden/data/" + name;
@@ -122,4 +129,4 @@ TEST(CompareSweepGolden, SweepRepeatedAndInterruptedText) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

@@ -15,13 +15,13 @@
 namespace loadcell {
 namespace {
 
-using oltptest::Args;
-using oltptest::Client;
-using oltptest::Concat;
-using oltptest::ReportNumber;
-using oltptest::RunLoadcell;
-using oltptest::Show;
-using oltptest::TestDatabase;
+using testing::Args;
+using testing::Client;
+using testing::Concat;
+using testing::ReportNumber;
+using testing::RunLoadcell;
+using testing::Show;
+using testing::TestDatabase;
 
 const char* const kScriptDir = "/usr/share/sysbench/";
 
@@ -159,7 +159,7 @@ TEST(LuaScriptsFaults, KilledConnectionsAreReopenedWhenIgnored) {
         "db = DATABASE()");
     KillIgnoringErrors(db.args(), ids);
   };
-  oltptest::ProcessResult run;
+  testing::ProcessResult run;
   std::thread killer(kill_others);
   run = RunLoadcell(
       Concat(base, {"--threads=2", "--time=3", "--mysql-ignore-errors=2013,2006,1927", "run"}));

@@ -12,13 +12,13 @@
 namespace loadcell {
 namespace {
 
-using dbtest::Args;
-using dbtest::DriverSetup;
-using dbtest::Exec;
-using dbtest::ServerArgs;
-using dbtest::TableName;
+using Args = testing::OptionPairs;
+using testing::DriverSetup;
+using testing::Exec;
+using testing::ServerArgs;
+using testing::TableName;
 
-class DbServerTest : public testing::TestWithParam<std::string> {
+class DbServerTest : public ::testing::TestWithParam<std::string> {
  protected:
   std::string driver_name() const { return GetParam(); }
   bool pg() const { return GetParam() == "pgsql"; }
@@ -73,8 +73,11 @@ TEST_P(DbServerTest, ConnectsAndReportsTheServer) {
   const std::string v = c->ServerVersion();
   EXPECT_NE(v.find(pg() ? "PostgreSQL" : "MariaDB"), std::string::npos) << v;
   const std::string d = setups_.back()->driver().Describe();
-  EXPECT_NE(d.find(dbtest::Env(pg() ? "PG" : "MYSQL", "PORT")), std::string::npos) << d;
-  EXPECT_EQ(d.find(dbtest::Env(pg() ? "PG" : "MYSQL", "PASSWORD")), std::string::npos) << d;
+  EXPECT_NE(d.find(testing::RequiredServerVar(pg() ? "PG" : "MYSQL", "PORT")), std::string::npos)
+      << d;
+  EXPECT_EQ(d.find(testing::RequiredServerVar(pg() ? "PG" : "MYSQL", "PASSWORD")),
+            std::string::npos)
+      << d;
   const OptionSpec* pw = setups_.back()->opts->Find(driver_name() + "-password");
   ASSERT_NE(pw, nullptr);
   EXPECT_EQ(pw->ValueText(), "(hidden)");
@@ -556,7 +559,7 @@ TEST_P(DbServerTest, MissingDatabaseIsNamed) {
 
 TEST_P(DbServerTest, PasswordFromTheEnvironment) {
   const char* var = pg() ? "PGPASSWORD" : "MYSQL_PWD";
-  const std::string pw = dbtest::Env(pg() ? "PG" : "MYSQL", "PASSWORD");
+  const std::string pw = testing::RequiredServerVar(pg() ? "PG" : "MYSQL", "PASSWORD");
   Args args = ServerArgs(driver_name());
   std::erase_if(args, [&](const auto& a) { return a.first == driver_name() + "-password"; });
   setenv(var, pw.c_str(), 1);
@@ -568,12 +571,12 @@ TEST_P(DbServerTest, PasswordFromTheEnvironment) {
   EXPECT_EQ(s.opts->Find(driver_name() + "-password")->ValueText(), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Servers, DbServerTest, testing::Values("pgsql", "mysql"),
-                         [](const testing::TestParamInfo<std::string>& i) { return i.param; });
+INSTANTIATE_TEST_SUITE_P(Servers, DbServerTest, ::testing::Values("pgsql", "mysql"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 // mysql only: host and port lists spread connections round-robin.
 TEST(MysqlHosts, PortListIsRoundRobin) {
-  const std::string port = dbtest::Env("MYSQL", "PORT");
+  const std::string port = testing::RequiredServerVar("MYSQL", "PORT");
   DriverSetup s(ServerArgs("mysql", {{"mysql-port", port + ",1"}}));
   ASSERT_TRUE(s.status.ok()) << s.status.ToString();
   auto c0 = s.driver().Connect(0);
@@ -586,7 +589,7 @@ TEST(MysqlHosts, PortListIsRoundRobin) {
 }
 
 TEST(MysqlHosts, UnixSocket) {
-  const std::string socket = dbtest::Env("MYSQL", "SOCKET");
+  const std::string socket = testing::RequiredServerVar("MYSQL", "SOCKET");
   DriverSetup s(ServerArgs("mysql", {{"mysql-host", "localhost"}, {"mysql-socket", socket}}));
   ASSERT_TRUE(s.status.ok()) << s.status.ToString();
   auto c = s.driver().Connect(0);

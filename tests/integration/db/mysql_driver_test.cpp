@@ -15,12 +15,12 @@
 namespace loadcell {
 namespace {
 
-using dbtest::DriverSetup;
-using dbtest::Exec;
-using dbtest::ServerArgs;
-using dbtest::TableName;
+using testing::DriverSetup;
+using testing::Exec;
+using testing::ServerArgs;
+using testing::TableName;
 
-class MysqlDriverTest : public testing::Test {
+class MysqlDriverTest : public ::testing::Test {
  protected:
   std::unique_ptr<DbConnection> Connect() {
     setups_.push_back(std::make_unique<DriverSetup>(ServerArgs("mysql")));

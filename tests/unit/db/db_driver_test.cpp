@@ -278,8 +278,8 @@ TEST(DbTextRow, FindsEveryByteAtEveryPosition) {
         std::string out;
         const TextRowInfo info = AppendTextRow(out, std::vector<DbValue>{DbValue::String(s)}, true);
         const bool needs_escape = c == '\\' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
-        SCOPED_TRACE(testing::Message() << "len " << len << " at " << at << " byte "
-                                        << static_cast<int>(static_cast<unsigned char>(c)));
+        SCOPED_TRACE(::testing::Message() << "len " << len << " at " << at << " byte "
+                                          << static_cast<int>(static_cast<unsigned char>(c)));
         EXPECT_EQ(info.escaped, needs_escape);
         EXPECT_EQ(info.ascii, static_cast<unsigned char>(c) < 0x80);
         EXPECT_EQ(out.size(), len + (needs_escape ? 2 : 1));  // escape pairs, newline

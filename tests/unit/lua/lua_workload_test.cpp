@@ -13,6 +13,7 @@
 
 #include "runner/recorder.h"
 #include "runner/run_config.h"
+#include "testing/temp_dir.h"
 #include "workloads/oltp/oltp_txn.h"
 
 namespace loadcell {
@@ -21,23 +22,14 @@ namespace {
 class LuaTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/loadcell-lua-unit-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::string Write(const std::string& name, const std::string& text) {
-    std::string p = dir_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
+    return tmp_.Write(name, text);
   }
-  std::string Read(const std::string& name) {
-    std::ifstream in(dir_ + "/" + name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  std::string Read(const std::string& name) { return tmp_.Read(name); }
 
   // Loads `text` as a script and applies `--name=value` options (plus a
   // SQLite file and --out=<dir>/out.txt), and `undeclared` as options the
@@ -81,7 +73,8 @@ class LuaTest : public ::testing::Test {
 
   std::string OutOption() const { return dir_ + "/out.txt"; }
 
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
   std::string path_;
   RunConfig cfg_;
   std::unique_ptr<OptionSet> general_, test_;

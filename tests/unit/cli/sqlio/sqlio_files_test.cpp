@@ -13,6 +13,7 @@
 #include <string>
 
 #include "os/file_system.h"
+#include "testing/temp_dir.h"
 #include "workloads/sqlio/sqlio.h"
 
 namespace loadcell {
@@ -54,12 +55,11 @@ TEST(SqlioTargetSettings, ModesSizesAndDepth) {
 class SqlioCreate : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = ::testing::TempDir() + "sqlio_create_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
 };
 
 TEST_F(SqlioCreate, WritesTheWholeFileAndRecordsIt) {

@@ -9,18 +9,17 @@
 #include <thread>
 
 #include "db/db_driver.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
 
-class SqliteTest : public testing::Test {
+class SqliteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/loadcell-sqlite-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // A resolved sqlite driver with extra options (name, value).
   std::unique_ptr<DbDrivers> Drivers(std::vector<std::pair<std::string, std::string>> args = {}) {
@@ -48,7 +47,8 @@ class SqliteTest : public testing::Test {
     ASSERT_TRUE(e.ok()) << sql << ": " << e.message;
   }
 
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
   std::vector<std::unique_ptr<OptionSet>> sets_;
 };
 

@@ -9,8 +9,17 @@
 #include "report/json/json_reader.h"
 #include "testing/report_fixture.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::FakeWorkload;
+using testing::FixtureInterval;
+using testing::FixtureManifest;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::HistogramOf;
+using testing::Render;
 
 ResultData FixtureData(const RunResult& r) {
   FakeWorkload w;
@@ -182,4 +191,4 @@ TEST(HtmlSvgTest, NiceTicksCoverTheRangeWithRoundSteps) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

@@ -7,8 +7,15 @@
 
 #include "testing/report_fixture.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::FakeWorkload;
+using testing::FixtureFullResult;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::Render;
 
 std::string FixtureJson(const RunResult& r) {
   FakeWorkload w;
@@ -130,4 +137,4 @@ TEST(JsonReaderTest, MissingFileIsNamed) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runner/recorder.h"
+#include "testing/temp_dir.h"
 #include "workloads/oltp/oltp.h"
 
 namespace loadcell {
@@ -20,12 +21,10 @@ namespace {
 class OltpSqliteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/loadcell-oltp-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
     db_ = dir_ + "/sbtest.db";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   struct Configured {
     std::unique_ptr<OptionSet> set;
@@ -95,7 +94,8 @@ class OltpSqliteTest : public ::testing::Test {
     return out;
   }
 
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
   std::string db_;
 };
 
