@@ -15,6 +15,7 @@
 #include "cli/commands/sweep_command.h"
 #include "report/json/json_reader.h"
 #include "testing/report_fixture.h"
+#include "testing/status.h"
 
 namespace loadcell {
 namespace {
@@ -57,7 +58,7 @@ ResultData Variant(const std::string& source, double time_factor, uint64_t slow_
   r.manifest.options[0].value = threads;
   FakeWorkload w;
   Result<ResultData> d = ParseResultJson(Render(Format::kJson, w, r, FixtureSettings()), source);
-  EXPECT_TRUE(d.ok()) << d.status().message();
+  EXPECT_OK(d);
   return d.ok() ? *d : ResultData();
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "report/json/json_reader.h"
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 
 namespace loadcell {
@@ -107,7 +108,7 @@ TEST_F(HtmlChromiumTest, RunReportRendersEveryChart) {
                   json + " --report-html=" + page + " > /dev/null"),
             0);
   Result<ResultData> data = ReadResultFile(json);
-  ASSERT_TRUE(data.ok()) << data.status().message();
+  ASSERT_OK(data);
   const int intervals = static_cast<int>(data->intervals.size());
   ASSERT_GE(intervals, 4);
 

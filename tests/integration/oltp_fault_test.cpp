@@ -19,6 +19,7 @@
 #include "testing/oltp_test_env.h"
 #include "testing/run_binary.h"
 #include "testing/server_env.h"
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 
 namespace loadcell {
@@ -99,8 +100,7 @@ class PrivatePostgres {
 
 TEST(OltpFault, PostgresKilledMidRun) {
   PrivatePostgres pg;
-  ASSERT_TRUE(pg.ok()) << "could not start a private PostgreSQL (initdb/pg_ctl; see " << pg.log()
-                       << ")";
+  ASSERT_OK(pg) << "could not start a private PostgreSQL (initdb/pg_ctl; see " << pg.log() << ")";
   const Args base = Concat(
       {"oltp_read_write"},
       Concat(pg.args(), {"--tables=2", "--table-size=1000", "--range-size=50", "--threads=2"}));

@@ -12,6 +12,7 @@
 
 #include "db/db_driver.h"
 #include "testing/server_env.h"
+#include "testing/status.h"
 
 namespace loadcell::testing {
 
@@ -60,7 +61,7 @@ inline std::string TableName(const std::string& base) {
 inline void Exec(DbConnection& c, const std::string& sql) {
   DbExecResult r;
   DbError e = c.Execute(sql, r);
-  ASSERT_TRUE(e.ok()) << sql << ": " << e.message;
+  ASSERT_OK(e) << sql;
 }
 
 }  // namespace loadcell::testing

@@ -14,6 +14,7 @@
 #include "db/db_driver.h"
 #include "testing/run_binary.h"
 #include "testing/server_env.h"
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 
 namespace loadcell::testing {
@@ -67,7 +68,7 @@ class Client {
     DbExecResult r;
     DbRows rows;
     DbError e = conn_->Execute(sql, r, &rows);
-    EXPECT_TRUE(e.ok()) << sql << ": " << e.message;
+    EXPECT_OK(e) << sql;
     for (const auto& row : rows.rows) out.push_back(row.empty() || !row[0] ? "" : *row[0]);
     return out;
   }
@@ -134,7 +135,7 @@ class TestDatabase {
 
   std::vector<std::string> Query(const std::string& sql) {
     Client c(args_);
-    EXPECT_TRUE(c.ok()) << c.error();
+    EXPECT_OK(c);
     return c.Query(sql);
   }
 

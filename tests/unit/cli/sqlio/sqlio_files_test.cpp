@@ -13,6 +13,7 @@
 #include <string>
 
 #include "os/file_system.h"
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 #include "workloads/sqlio/sqlio.h"
 
@@ -65,7 +66,7 @@ class SqlioCreate : public ::testing::Test {
 TEST_F(SqlioCreate, WritesTheWholeFileAndRecordsIt) {
   const std::string path = dir_ + "/t.dat";
   const uint64_t size = (3 << 20) + 4096;
-  ASSERT_TRUE(CreateSqlioFile(PosixFileSystem(), path, size, nullptr, false).ok());
+  ASSERT_OK(CreateSqlioFile(PosixFileSystem(), path, size, nullptr, false));
   EXPECT_EQ(std::filesystem::file_size(path), size);
   // Written, not sparse: the blocks allocated cover the size.
   struct stat st {};
