@@ -15,9 +15,17 @@
 #include "cli/commands/sweep_command.h"
 #include "report/json/json_reader.h"
 #include "testing/report_fixture.h"
+#include "testing/status.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::FakeWorkload;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::HistogramOf;
+using testing::Render;
 
 std::string GoldenPath(const std::string& name) {
   return std::string(LOADCELL_SOURCE_DIR) + "/tests/golden/data/" + name;
@@ -50,7 +58,7 @@ ResultData Variant(const std::string& source, double time_factor, uint64_t slow_
   r.manifest.options[0].value = threads;
   FakeWorkload w;
   Result<ResultData> d = ParseResultJson(Render(Format::kJson, w, r, FixtureSettings()), source);
-  EXPECT_TRUE(d.ok()) << d.status().message();
+  EXPECT_OK(d);
   return d.ok() ? *d : ResultData();
 }
 
@@ -122,4 +130,4 @@ TEST(CompareSweepGolden, SweepRepeatedAndInterruptedText) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

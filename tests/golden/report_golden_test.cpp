@@ -13,8 +13,15 @@
 
 #include "testing/report_fixture.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::FakeWorkload;
+using testing::FixtureFullResult;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::Render;
 
 std::string GoldenPath(const std::string& name) {
   return std::string(LOADCELL_SOURCE_DIR) + "/tests/golden/data/" + name;
@@ -99,4 +106,4 @@ TEST(ReportGolden, FullCsv) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

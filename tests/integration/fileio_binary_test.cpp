@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
@@ -23,26 +24,11 @@ namespace {
 using testing::ProcessResult;
 using testing::RunLoadcell;
 
-// A fresh directory under the current directory (the build tree, which is
-// on a real filesystem: O_DIRECT works there, unlike on some tmpfs), removed
-// with its contents at the end.
-class WorkDir {
- public:
-  WorkDir() {
-    std::string tmpl = std::filesystem::current_path().string() + "/fileio-test-XXXXXX";
-    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-    EXPECT_FALSE(path_.empty());
-  }
-  ~WorkDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
+using testing::TempDir;
 
- private:
-  std::string path_;
-};
+// Where the test directories go: the current directory (the build tree,
+// which is on a real filesystem: O_DIRECT works there, unlike on some tmpfs).
+std::string BuildTree() { return std::filesystem::current_path().string(); }
 
 bool SupportsDirect(const std::string& dir) {
   const std::string probe = dir + "/.direct-probe";
@@ -52,7 +38,7 @@ bool SupportsDirect(const std::string& dir) {
   return fd >= 0;
 }
 
-std::vector<std::string> Args(const WorkDir& dir, std::vector<std::string> extra) {
+std::vector<std::string> Args(const TempDir& dir, std::vector<std::string> extra) {
   std::vector<std::string> args = {"fileio", "--file-dir=" + dir.path(), "--file-num=4",
                                    "--file-total-size=4M", "--file-block-size=4K"};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -75,7 +61,7 @@ std::string Field(const std::string& out, const std::string& label) {
 }
 
 TEST(FileIoBinary, EveryModeWithEveryEngine) {
-  WorkDir dir;
+  TempDir dir(BuildTree());
   const bool direct = SupportsDirect(dir.path());
   ProcessResult prep = RunLoadcell(Args(dir, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << prep.err;
@@ -133,7 +119,7 @@ TEST(FileIoBinary, EveryModeWithEveryEngine) {
 }
 
 TEST(FileIoBinary, PrepareShowsProgressUnlessQuiet) {
-  WorkDir dir;
+  TempDir dir(BuildTree());
   ProcessResult loud = RunLoadcell(Args(dir, {"prepare"}));
   ASSERT_EQ(loud.exit_code, 0) << loud.err;
   EXPECT_NE(loud.err.find("prepare: 100%"), std::string::npos) << loud.err;
@@ -144,7 +130,7 @@ TEST(FileIoBinary, PrepareShowsProgressUnlessQuiet) {
 }
 
 TEST(FileIoBinary, IntervalLinesHaveSysbenchsShape) {
-  WorkDir dir;
+  TempDir dir(BuildTree());
   ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
   ProcessResult r = RunLoadcell(
       Args(dir, {"--file-test-mode=rndrw", "--time=1.2", "--report-interval=1", "run"}));
@@ -158,7 +144,7 @@ TEST(FileIoBinary, IntervalLinesHaveSysbenchsShape) {
 }
 
 TEST(FileIoBinary, ValidationCatchesCorruptionBehindItsBack) {
-  WorkDir dir;
+  TempDir dir(BuildTree());
   ASSERT_EQ(RunLoadcell(Args(dir, {"--validate", "prepare"})).exit_code, 0);
   ProcessResult ok = RunLoadcell(
       Args(dir, {"--validate", "--file-test-mode=rndrw", "--threads=2", "--events=2000", "run"}));
@@ -177,7 +163,7 @@ TEST(FileIoBinary, ValidationCatchesCorruptionBehindItsBack) {
 }
 
 TEST(FileIoBinary, CleanupRemovesOnlyLoadcellsFiles) {
-  WorkDir dir;
+  TempDir dir(BuildTree());
   ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
   { std::ofstream(dir.File("user.dat")) << "keep me"; }
   { std::ofstream(dir.File("test_file.4")) << "not loadcell's"; }
@@ -213,7 +199,7 @@ TEST(FileIoBinary, MmapFileTruncatedMidRunIsAFailedRunWithAReport) {
 }
 
 TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
-  WorkDir dir;
+  TempDir dir(BuildTree());
   const std::string missing = dir.File("no-such-dir");
   struct Case {
     std::string what;

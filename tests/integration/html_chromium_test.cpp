@@ -16,37 +16,18 @@
 #include <string>
 
 #include "report/json/json_reader.h"
+#include "testing/status.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
 
+using testing::ReadFile;
+using testing::TempDir;
+
 constexpr const char* kChromium = "/usr/bin/chromium";
 
 std::string BuildDir() { return std::filesystem::path(LOADCELL_BINARY).parent_path().string(); }
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class TempDir {
- public:
-  TempDir() {
-    char dir[] = "/tmp/loadcell_chromium_XXXXXX";
-    path_ = mkdtemp(dir);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 int Shell(const std::string& cmd) {
   int rc = std::system(cmd.c_str());
@@ -72,8 +53,8 @@ ChromiumRun Chromium(const std::string& page, const std::string& mode) {
                       " --enable-logging=stderr --v=0 --user-data-dir=" +
                       (profile / "profile") + " " + mode + " 'file://" + page + "' > '" + dom +
                       "' 2> '" + log + "'");
-  r.dom = Slurp(dom);
-  r.log = Slurp(log);
+  r.dom = ReadFile(dom);
+  r.log = ReadFile(log);
   return r;
 }
 
@@ -105,7 +86,7 @@ void ExpectNoConsoleError(const ChromiumRun& r) {
 }
 
 void ExpectPng(const std::string& path) {
-  const std::string png = Slurp(path);
+  const std::string png = ReadFile(path);
   ASSERT_GT(png.size(), 10000u) << path;
   EXPECT_EQ(png.substr(1, 3), "PNG");
 }
@@ -127,7 +108,7 @@ TEST_F(HtmlChromiumTest, RunReportRendersEveryChart) {
                   json + " --report-html=" + page + " > /dev/null"),
             0);
   Result<ResultData> data = ReadResultFile(json);
-  ASSERT_TRUE(data.ok()) << data.status().message();
+  ASSERT_OK(data);
   const int intervals = static_cast<int>(data->intervals.size());
   ASSERT_GE(intervals, 4);
 

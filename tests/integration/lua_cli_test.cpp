@@ -16,11 +16,7 @@ namespace {
 
 using loadcell::testing::ProcessResult;
 using loadcell::testing::RunLoadcell;
-
-std::string Show(const ProcessResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
-         r.err;
-}
+using loadcell::testing::Show;
 
 class LuaCli : public ::testing::Test {
  protected:

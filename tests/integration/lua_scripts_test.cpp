@@ -11,17 +11,18 @@
 #include <thread>
 
 #include "testing/oltp_test_env.h"
+#include "testing/status.h"
 
 namespace loadcell {
 namespace {
 
-using oltptest::Args;
-using oltptest::Client;
-using oltptest::Concat;
-using oltptest::ReportNumber;
-using oltptest::RunLoadcell;
-using oltptest::Show;
-using oltptest::TestDatabase;
+using testing::Args;
+using testing::Client;
+using testing::Concat;
+using testing::ReportNumber;
+using testing::RunLoadcell;
+using testing::Show;
+using testing::TestDatabase;
 
 const char* const kScriptDir = "/usr/share/sysbench/";
 
@@ -130,10 +131,10 @@ void KillIgnoringErrors(const Args& args, const std::vector<std::string>& ids) {
     const size_t eq = a.find('=');
     raw.Add(a.substr(0, eq), a.substr(eq + 1), true, "test");
   }
-  ASSERT_TRUE(set.Apply(raw).ok());
-  ASSERT_TRUE(drivers.Resolve(set).ok());
+  ASSERT_OK(set.Apply(raw));
+  ASSERT_OK(drivers.Resolve(set));
   auto conn = drivers.driver().Connect(0);
-  ASSERT_TRUE(conn.ok());
+  ASSERT_OK(conn);
   for (const std::string& id : ids) {
     DbExecResult r;
     (void)(*conn)->Execute("KILL " + id, r);
@@ -153,13 +154,13 @@ TEST(LuaScriptsFaults, KilledConnectionsAreReopenedWhenIgnored) {
   auto kill_others = [&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     Client admin(db.args());
-    ASSERT_TRUE(admin.ok()) << admin.error();
+    ASSERT_OK(admin);
     const auto ids = admin.Query(
         "SELECT id FROM information_schema.processlist WHERE id <> CONNECTION_ID() AND "
         "db = DATABASE()");
     KillIgnoringErrors(db.args(), ids);
   };
-  oltptest::ProcessResult run;
+  testing::ProcessResult run;
   std::thread killer(kill_others);
   run = RunLoadcell(
       Concat(base, {"--threads=2", "--time=3", "--mysql-ignore-errors=2013,2006,1927", "run"}));

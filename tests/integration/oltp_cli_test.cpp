@@ -3,10 +3,9 @@
 // connection; nothing dropped).
 
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <string>
 
 #include "testing/oltp_test_env.h"
@@ -14,33 +13,17 @@
 namespace loadcell {
 namespace {
 
-using oltptest::Args;
-using oltptest::Concat;
-using oltptest::CountLines;
-using oltptest::Env;
-using oltptest::MissingEnv;
-using oltptest::ReportNumber;
-using oltptest::RunLoadcell;
-using oltptest::ServerArgs;
-using oltptest::Show;
-using oltptest::TestDatabase;
-
-// A TCP port of 127.0.0.1 where nothing listens (bound, then released).
-int UnusedPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  socklen_t len = sizeof(a);
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  close(fd);
-  return port;
-}
+using testing::Args;
+using testing::Concat;
+using testing::CountLines;
+using testing::EnvVar;
+using testing::FreePort;
+using testing::MissingServerEnv;
+using testing::ReportNumber;
+using testing::RunLoadcell;
+using testing::ServerCommandLine;
+using testing::Show;
+using testing::TestDatabase;
 
 TEST(OltpLegacy, IssueCommandLineOnMariaDb) {
   // The issue's 0.4/0.5 command line, scaled down: no --db-driver, the
@@ -65,7 +48,7 @@ TEST(OltpLegacy, IssueCommandLineOnMariaDb) {
   EXPECT_NE(run.out.find("100 point selects"), std::string::npos) << run.out;
   EXPECT_GT(ReportNumber(run.out, "    transactions:"), 0) << run.out;
   // The password never shows.
-  const std::string password = Env("LOADCELL_MYSQL_PASSWORD");
+  const std::string password = EnvVar("LOADCELL_MYSQL_PASSWORD");
   EXPECT_EQ(run.out.find(password), std::string::npos);
   EXPECT_EQ(run.err.find(password), std::string::npos);
 
@@ -93,7 +76,7 @@ TEST(OltpBadInput, UnknownDriver) {
 }
 
 TEST(OltpBadInput, RefusedConnectionNamesHostAndPort) {
-  const int port = UnusedPort();
+  const int port = FreePort();
   ASSERT_GT(port, 0);
   for (const std::string driver : {"pgsql", "mysql"}) {
     auto r =
@@ -108,10 +91,10 @@ TEST(OltpBadInput, RefusedConnectionNamesHostAndPort) {
 
 TEST(OltpBadInput, WrongPasswordIsNotPrinted) {
   for (const std::string driver : {"pgsql", "mysql"}) {
-    const std::string missing = MissingEnv(driver);
+    const std::string missing = MissingServerEnv(driver);
     ASSERT_TRUE(missing.empty()) << missing;
     Args args = {"oltp_read_write"};
-    for (const std::string& a : ServerArgs(driver)) {
+    for (const std::string& a : ServerCommandLine(driver)) {
       args.push_back(a.find("-password=") != std::string::npos
                          ? "--" + driver + "-password=Wrong-Secret-77"
                          : a);
@@ -127,10 +110,10 @@ TEST(OltpBadInput, WrongPasswordIsNotPrinted) {
 
 TEST(OltpBadInput, MissingDatabase) {
   for (const std::string driver : {"pgsql", "mysql"}) {
-    const std::string missing = MissingEnv(driver);
+    const std::string missing = MissingServerEnv(driver);
     ASSERT_TRUE(missing.empty()) << missing;
-    auto r = RunLoadcell(
-        Concat({"oltp_read_write"}, Concat(ServerArgs(driver, "sbtest_does_not_exist"), {"run"})));
+    auto r = RunLoadcell(Concat(
+        {"oltp_read_write"}, Concat(ServerCommandLine(driver, "sbtest_does_not_exist"), {"run"})));
     EXPECT_EQ(r.exit_code, 1) << Show(r);
     EXPECT_NE(r.err.find("sbtest_does_not_exist"), std::string::npos) << Show(r);
     EXPECT_EQ(CountLines(r.err), 1u) << Show(r);

@@ -12,12 +12,12 @@
 namespace loadcell {
 namespace {
 
-using oltptest::Args;
-using oltptest::Concat;
-using oltptest::ReportNumber;
-using oltptest::RunLoadcell;
-using oltptest::Show;
-using oltptest::TestDatabase;
+using testing::Args;
+using testing::Concat;
+using testing::ReportNumber;
+using testing::RunLoadcell;
+using testing::Show;
+using testing::TestDatabase;
 
 const std::vector<std::string> kWorkloads = {
     "oltp_read_only",       "oltp_read_write",       "oltp_write_only", "oltp_point_select",
@@ -106,7 +106,7 @@ TEST_P(OltpMatrixTest, PrepareRunCleanup) {
   auto again = RunLoadcell(Concat(base, {"--events=1", "run"}));
   EXPECT_EQ(again.exit_code, 2) << Show(again);
   EXPECT_NE(again.err.find("prepare"), std::string::npos) << Show(again);
-  EXPECT_EQ(oltptest::CountLines(again.err), 1u) << Show(again);
+  EXPECT_EQ(testing::CountLines(again.err), 1u) << Show(again);
 }
 
 std::string ParamName(const ::testing::TestParamInfo<OltpMatrixTest::ParamType>& info) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
@@ -22,13 +23,11 @@ using testing::RunLoadcell;
 class SqlioRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = ::testing::TempDir() + "sqlio_run_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
     param_ = dir_ + "/param.txt";
     std::ofstream(param_) << "# one 8 MB file, two threads\nc:\\testfile.dat 2 0x0 8\n";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   ProcessResult Sqlio(std::vector<std::string> args, int sigint_after_ms = -1) {
     args.insert(args.begin(), {"sqlio", "--drive=C=" + dir_, "--quiet"});
@@ -47,7 +46,8 @@ class SqlioRun : public ::testing::Test {
     EXPECT_GT(Figure(r.out, "IOs/sec:"), 0) << r.out;
     EXPECT_GT(Figure(r.out, "MBs/sec:"), 0) << r.out;
   }
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
   std::string param_;
 };
 

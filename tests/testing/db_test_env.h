@@ -5,31 +5,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "db/db_driver.h"
+#include "testing/server_env.h"
+#include "testing/status.h"
 
-namespace loadcell::dbtest {
-
-// The value of LOADCELL_<prefix>_<name>, or "" with a test failure saying how
-// to start the servers.
-inline std::string Env(const std::string& prefix, const std::string& name) {
-  const std::string var = "LOADCELL_" + prefix + "_" + name;
-  const char* v = std::getenv(var.c_str());
-  if (v == nullptr || *v == '\0') {
-    ADD_FAILURE() << var << " is not set: run the tests through `make test` (scripts/run-tests), "
-                  << "or start the servers with `scripts/test-servers start ENV_FILE` and "
-                  << "source ENV_FILE";
-    return "";
-  }
-  return v;
-}
-
-using Args = std::vector<std::pair<std::string, std::string>>;
+namespace loadcell::testing {
 
 // A resolved driver from command-line style options; owns the option set.
 struct DriverSetup {
@@ -37,7 +22,7 @@ struct DriverSetup {
   std::unique_ptr<DbDrivers> db = std::make_unique<DbDrivers>();
   Status status;
 
-  explicit DriverSetup(const Args& args) {
+  explicit DriverSetup(const OptionPairs& args) {
     db->RegisterOptions(*opts);
     RawOptions raw;
     for (const auto& [k, v] : args) raw.Add(k, v, true, "command line");
@@ -48,23 +33,20 @@ struct DriverSetup {
 };
 
 // Connection options for `driver` ("pgsql" or "mysql") from the environment,
-// with `extra` appended (later entries win).
-inline Args ServerArgs(const std::string& driver, const Args& extra = {}) {
-  const std::string prefix = driver == "pgsql" ? "PG" : "MYSQL";
-  if (Env(prefix, "HOST").empty()) return {{"db-driver", driver}};  // one failure is enough
-  Args a = {{"db-driver", driver},
-            {driver + "-host", Env(prefix, "HOST")},
-            {driver + "-port", Env(prefix, "PORT")},
-            {driver + "-user", Env(prefix, "USER")},
-            {driver + "-password", Env(prefix, "PASSWORD")},
-            {driver + "-db", Env(prefix, "DB")}};
+// with `extra` appended (later entries win); a test failure when the
+// servers' variables are not set.
+inline OptionPairs ServerArgs(const std::string& driver, const OptionPairs& extra = {}) {
+  if (RequiredServerVar(driver == "pgsql" ? "PG" : "MYSQL", "HOST").empty()) {
+    return {{"db-driver", driver}};  // one failure is enough
+  }
+  OptionPairs a = ServerOptions(driver);
   for (const auto& e : extra) a.push_back(e);
   return a;
 }
 
 // A table name of this test and process, so tests may run in parallel.
 inline std::string TableName(const std::string& base) {
-  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = "lc_" + base + "_";
   for (char c : std::string(info->name())) {
     if (c >= 'A' && c <= 'Z') {
@@ -79,7 +61,7 @@ inline std::string TableName(const std::string& base) {
 inline void Exec(DbConnection& c, const std::string& sql) {
   DbExecResult r;
   DbError e = c.Execute(sql, r);
-  ASSERT_TRUE(e.ok()) << sql << ": " << e.message;
+  ASSERT_OK(e) << sql;
 }
 
-}  // namespace loadcell::dbtest
+}  // namespace loadcell::testing

@@ -5,60 +5,30 @@
 // parallel, and parsing of the report. Test helper only.
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "db/db_driver.h"
 #include "testing/run_binary.h"
+#include "testing/server_env.h"
+#include "testing/status.h"
+#include "testing/temp_dir.h"
 
-namespace loadcell::oltptest {
+namespace loadcell::testing {
 
+// A command line, one argument a string.
 using Args = std::vector<std::string>;
-using loadcell::testing::ProcessResult;
-using loadcell::testing::RunLoadcell;
 
-inline std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : "";
-}
-
-// Empty when every variable of `driver` is set; otherwise the message a
-// failing test prints.
-inline std::string MissingEnv(const std::string& driver) {
-  if (driver == "sqlite") return "";
-  const std::string p = driver == "pgsql" ? "LOADCELL_PG_" : "LOADCELL_MYSQL_";
-  for (const char* v : {"HOST", "PORT", "USER", "PASSWORD", "DB"}) {
-    if (Env((p + v).c_str()).empty()) {
-      return p + v +
-             " is not set: run the tests with `make test` (scripts/run-tests starts the "
-             "throwaway servers), or `scripts/test-servers start` and source its env file";
-    }
-  }
-  return "";
-}
-
-// Connection options of `driver` for database `db` (the server's default
-// database when empty).
-inline Args ServerArgs(const std::string& driver, const std::string& db = "") {
-  if (driver == "pgsql") {
-    return {"--db-driver=pgsql",
-            "--pgsql-host=" + Env("LOADCELL_PG_HOST"),
-            "--pgsql-port=" + Env("LOADCELL_PG_PORT"),
-            "--pgsql-user=" + Env("LOADCELL_PG_USER"),
-            "--pgsql-password=" + Env("LOADCELL_PG_PASSWORD"),
-            "--pgsql-db=" + (db.empty() ? Env("LOADCELL_PG_DB") : db)};
-  }
-  return {"--db-driver=mysql",
-          "--mysql-host=" + Env("LOADCELL_MYSQL_HOST"),
-          "--mysql-port=" + Env("LOADCELL_MYSQL_PORT"),
-          "--mysql-user=" + Env("LOADCELL_MYSQL_USER"),
-          "--mysql-password=" + Env("LOADCELL_MYSQL_PASSWORD"),
-          "--mysql-db=" + (db.empty() ? Env("LOADCELL_MYSQL_DB") : db)};
+// Connection options of `driver` ("pgsql" or "mysql") as command-line
+// arguments, for database `db` (the server's default database when empty).
+inline Args ServerCommandLine(const std::string& driver, const std::string& db = "") {
+  Args args;
+  for (const auto& [name, value] : ServerOptions(driver, db))
+    args.push_back("--" + name + "=" + value);
+  return args;
 }
 
 // A connection through the drivers (for set-up and checks).
@@ -98,7 +68,7 @@ class Client {
     DbExecResult r;
     DbRows rows;
     DbError e = conn_->Execute(sql, r, &rows);
-    EXPECT_TRUE(e.ok()) << sql << ": " << e.message;
+    EXPECT_OK(e) << sql;
     for (const auto& row : rows.rows) out.push_back(row.empty() || !row[0] ? "" : *row[0]);
     return out;
   }
@@ -115,34 +85,33 @@ class TestDatabase {
  public:
   TestDatabase(const std::string& driver, const std::string& name) : driver_(driver) {
     if (driver == "sqlite") {
-      char tmpl[] = "/tmp/loadcell-oltp-it-XXXXXX";
-      if (mkdtemp(tmpl) != nullptr) dir_ = tmpl;
-      args_ = {"--db-driver=sqlite", "--sqlite-db=" + dir_ + "/sbtest.db"};
+      dir_ = std::make_unique<TempDir>();
+      args_ = {"--db-driver=sqlite", "--sqlite-db=" + dir_->File("sbtest.db")};
       return;
     }
-    error_ = MissingEnv(driver);
+    error_ = MissingServerEnv(driver);
     if (!error_.empty()) return;
     name_ = "sbtest_" + name;
-    Client admin(ServerArgs(driver));
+    Client admin(ServerCommandLine(driver));
     if (!admin.ok()) {
       error_ = admin.error();
       return;
     }
     admin.Query("DROP DATABASE IF EXISTS " + name_);
     admin.Query("CREATE DATABASE " + name_);
-    args_ = ServerArgs(driver, name_);
+    args_ = ServerCommandLine(driver, name_);
   }
   ~TestDatabase() {
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
     if (!name_.empty()) {
-      Client admin(ServerArgs(driver_));
+      Client admin(ServerCommandLine(driver_));
       if (admin.ok()) admin.Query("DROP DATABASE IF EXISTS " + name_);
     }
   }
   // Empty when the database is ready.
   const std::string& error() const { return error_; }
   const Args& args() const { return args_; }
-  const std::string& dir() const { return dir_; }
+  // The folder of the SQLite database; "" for a server.
+  std::string dir() const { return dir_ ? dir_->path() : ""; }
 
   bool TableExists(const std::string& table) {
     Client c(args_);
@@ -166,14 +135,14 @@ class TestDatabase {
 
   std::vector<std::string> Query(const std::string& sql) {
     Client c(args_);
-    EXPECT_TRUE(c.ok()) << c.error();
+    EXPECT_OK(c);
     return c.Query(sql);
   }
 
  private:
   std::string driver_;
   std::string name_;
-  std::string dir_;
+  std::unique_ptr<TempDir> dir_;  // sqlite only
   std::string error_;
   Args args_;
 };
@@ -193,12 +162,6 @@ inline long long ReportNumber(const std::string& out, const std::string& label) 
   return v;
 }
 
-// The process's output for a failure message.
-inline std::string Show(const ProcessResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
-         r.err;
-}
-
 // Lines of `text` that are not empty.
 inline size_t CountLines(const std::string& text) {
   size_t n = 0;
@@ -212,4 +175,4 @@ inline size_t CountLines(const std::string& text) {
   return n;
 }
 
-}  // namespace loadcell::oltptest
+}  // namespace loadcell::testing

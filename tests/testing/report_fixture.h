@@ -16,7 +16,7 @@
 #include "runner/workload.h"
 #include "stats/histogram.h"
 
-namespace loadcell::report_test {
+namespace loadcell::testing {
 
 // A workload with a sysbench-like text section, two counters and two
 // metrics. Its Metrics() reads only the result it is given.
@@ -178,4 +178,4 @@ inline std::string Render(Format f, const Workload& w, const RunResult& r, Repor
   return out.str();
 }
 
-}  // namespace loadcell::report_test
+}  // namespace loadcell::testing

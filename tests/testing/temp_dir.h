@@ -1,43 +1,39 @@
 #pragma once
-// Test helper: a fresh directory under $TMPDIR (or /tmp), removed with all
-// its contents when the object goes away.
+// A fresh directory, removed with all its contents when the object goes
+// away. Test helper only.
 
-#include <gtest/gtest.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 namespace loadcell::testing {
 
-class TempDir {
+class TempDir final {
  public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl =
-        std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/loadcell-test-XXXXXX";
-    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-    EXPECT_FALSE(path_.empty()) << "mkdtemp failed under " << tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
+  // Under $TMPDIR (or /tmp).
+  TempDir();
+  // Under `parent` (e.g. the build tree, a real file system where O_DIRECT
+  // works, unlike on some tmpfs).
+  explicit TempDir(const std::string& parent);
+  ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
 
+  // Empty (with a test failure) when the directory could not be made.
   const std::string& path() const { return path_; }
   std::string File(const std::string& name) const { return path_ + "/" + name; }
+  std::string operator/(const std::string& name) const { return File(name); }
   // Writes `text` to the file `name` in this directory; returns its path.
-  std::string Write(const std::string& name, const std::string& text) const {
-    const std::string p = File(name);
-    std::ofstream(p) << text;
-    return p;
-  }
+  std::string Write(const std::string& name, const std::string& text) const;
+  // The contents of the file `name` in this directory ("" when missing).
+  std::string Read(const std::string& name) const;
 
  private:
   std::string path_;
 };
+
+// The contents of the file at `path` ("" when it cannot be read).
+std::string ReadFile(const std::string& path);
+
+// The temporary directory tests write under: $TMPDIR, or /tmp.
+std::string TempRoot();
 
 }  // namespace loadcell::testing

@@ -20,7 +20,7 @@
 #include <mutex>
 #include <thread>
 
-namespace loadcell::testing_sockets {
+namespace loadcell::testing {
 
 class WatchedSocketPair {
  public:
@@ -76,4 +76,4 @@ class WatchedSocketPair {
   bool done_ = false;  // guarded by mu_
 };
 
-}  // namespace loadcell::testing_sockets
+}  // namespace loadcell::testing

@@ -8,17 +8,18 @@
 #include <thread>
 
 #include "testing/db_test_env.h"
+#include "testing/status.h"
 
 namespace loadcell {
 namespace {
 
-using dbtest::Args;
-using dbtest::DriverSetup;
-using dbtest::Exec;
-using dbtest::ServerArgs;
-using dbtest::TableName;
+using Args = testing::OptionPairs;
+using testing::DriverSetup;
+using testing::Exec;
+using testing::ServerArgs;
+using testing::TableName;
 
-class DbServerTest : public testing::TestWithParam<std::string> {
+class DbServerTest : public ::testing::TestWithParam<std::string> {
  protected:
   std::string driver_name() const { return GetParam(); }
   bool pg() const { return GetParam() == "pgsql"; }
@@ -27,10 +28,10 @@ class DbServerTest : public testing::TestWithParam<std::string> {
   std::unique_ptr<DbConnection> Connect(const Args& extra = {}, int index = 0) {
     setups_.push_back(std::make_unique<DriverSetup>(ServerArgs(driver_name(), extra)));
     DriverSetup& s = *setups_.back();
-    EXPECT_TRUE(s.status.ok()) << s.status.ToString();
+    EXPECT_OK(s.status);
     if (!s.status.ok()) return nullptr;
     auto c = s.driver().Connect(index);
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    EXPECT_OK(c);
     return c.ok() ? std::move(c).value() : nullptr;
   }
 
@@ -50,7 +51,7 @@ class DbServerTest : public testing::TestWithParam<std::string> {
     for (const auto& t : tables_) {
       DbExecResult r;
       DbError e = c->Execute("DROP TABLE IF EXISTS " + t, r);
-      EXPECT_TRUE(e.ok()) << e.message;
+      EXPECT_OK(e);
     }
   }
 
@@ -58,7 +59,7 @@ class DbServerTest : public testing::TestWithParam<std::string> {
     DbRows rows;
     DbExecResult r;
     DbError e = c.Execute(pg() ? "SELECT pg_backend_pid()" : "SELECT CONNECTION_ID()", r, &rows);
-    EXPECT_TRUE(e.ok()) << e.message;
+    EXPECT_OK(e);
     if (rows.rows.size() != 1 || !rows.rows[0][0]) return -1;
     return std::stoll(*rows.rows[0][0]);
   }
@@ -73,8 +74,11 @@ TEST_P(DbServerTest, ConnectsAndReportsTheServer) {
   const std::string v = c->ServerVersion();
   EXPECT_NE(v.find(pg() ? "PostgreSQL" : "MariaDB"), std::string::npos) << v;
   const std::string d = setups_.back()->driver().Describe();
-  EXPECT_NE(d.find(dbtest::Env(pg() ? "PG" : "MYSQL", "PORT")), std::string::npos) << d;
-  EXPECT_EQ(d.find(dbtest::Env(pg() ? "PG" : "MYSQL", "PASSWORD")), std::string::npos) << d;
+  EXPECT_NE(d.find(testing::RequiredServerVar(pg() ? "PG" : "MYSQL", "PORT")), std::string::npos)
+      << d;
+  EXPECT_EQ(d.find(testing::RequiredServerVar(pg() ? "PG" : "MYSQL", "PASSWORD")),
+            std::string::npos)
+      << d;
   const OptionSpec* pw = setups_.back()->opts->Find(driver_name() + "-password");
   ASSERT_NE(pw, nullptr);
   EXPECT_EQ(pw->ValueText(), "(hidden)");
@@ -86,17 +90,15 @@ TEST_P(DbServerTest, ExecutesAndCountsRows) {
   const std::string t = TableName("exec");
   CreateTable(*c, t);
   DbExecResult r;
-  ASSERT_TRUE(
-      c->Execute("INSERT INTO " + t + " (id, k, c) VALUES (1, 5, 'a'), (2, 5, 'b'), (3, 6, NULL)",
-                 r)
-          .ok());
+  ASSERT_OK(c->Execute(
+      "INSERT INTO " + t + " (id, k, c) VALUES (1, 5, 'a'), (2, 5, 'b'), (3, 6, NULL)", r));
   EXPECT_EQ(r.rows_affected, 3u);
-  ASSERT_TRUE(c->Execute("UPDATE " + t + " SET k = 7 WHERE k = 5", r).ok());
+  ASSERT_OK(c->Execute("UPDATE " + t + " SET k = 7 WHERE k = 5", r));
   EXPECT_EQ(r.rows_affected, 2u);
-  ASSERT_TRUE(c->Execute("SELECT c FROM " + t, r).ok());
+  ASSERT_OK(c->Execute("SELECT c FROM " + t, r));
   EXPECT_EQ(r.rows_returned, 3u);
   DbRows rows;
-  ASSERT_TRUE(c->Execute("SELECT id, c FROM " + t + " ORDER BY id", r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT id, c FROM " + t + " ORDER BY id", r, &rows));
   ASSERT_EQ(rows.columns, (std::vector<std::string>{"id", "c"}));
   ASSERT_EQ(rows.rows.size(), 3u);
   EXPECT_EQ(rows.rows[1][0], "2");
@@ -121,32 +123,32 @@ TEST_P(DbServerTest, PreparedStatementsBindEachType) {
     CreateTable(*c, t);
     std::unique_ptr<DbStatement> ins;
     DbError e = c->Prepare("INSERT INTO " + t + " (id, k, c, d) VALUES (?, ?, ?, ?)", 4, ins);
-    ASSERT_TRUE(e.ok()) << e.message;
+    ASSERT_OK(e);
     DbExecResult r;
     const std::string tricky = "it's a \\ tab\tquote\" ?";
     ins->BindInt(0, 1);
     ins->BindInt(1, 2000000000);
     ins->BindString(2, tricky);
     ins->BindDouble(3, 0.125);
-    ASSERT_TRUE(ins->Execute(r).ok());
+    ASSERT_OK(ins->Execute(r));
     EXPECT_EQ(r.rows_affected, 1u);
     ins->BindInt(0, 2);
     ins->BindNull(2);
-    ASSERT_TRUE(ins->Execute(r).ok());
+    ASSERT_OK(ins->Execute(r));
     e = ins->Execute({DbValue::Int(3), DbValue::Int(-1), DbValue::String(std::string(150, 'x')),
                       DbValue::Null()},
                      r);
-    ASSERT_TRUE(e.ok()) << e.message;
+    ASSERT_OK(e);
 
     std::unique_ptr<DbStatement> sel;
     e = c->Prepare("SELECT k, c, d FROM " + t + " WHERE id BETWEEN ? AND ? ORDER BY id", 2, sel);
-    ASSERT_TRUE(e.ok()) << e.message;
+    ASSERT_OK(e);
     sel->BindInt(0, 1);
     sel->BindInt(1, 3);
-    ASSERT_TRUE(sel->Execute(r).ok());
+    ASSERT_OK(sel->Execute(r));
     EXPECT_EQ(r.rows_returned, 3u);
     DbRows rows;
-    ASSERT_TRUE(sel->Execute(r, &rows).ok());
+    ASSERT_OK(sel->Execute(r, &rows));
     ASSERT_EQ(rows.rows.size(), 3u);
     EXPECT_EQ(rows.rows[0][0], "2000000000");
     EXPECT_EQ(rows.rows[0][1], tricky);
@@ -158,20 +160,20 @@ TEST_P(DbServerTest, PreparedStatementsBindEachType) {
 
     // Update counts affected rows; the statement is reused many times.
     std::unique_ptr<DbStatement> upd;
-    ASSERT_TRUE(c->Prepare("UPDATE " + t + " SET k = k + 1 WHERE id = ?", 1, upd).ok());
+    ASSERT_OK(c->Prepare("UPDATE " + t + " SET k = k + 1 WHERE id = ?", 1, upd));
     uint64_t affected = 0;
     for (int i = 0; i < 200; ++i) {
       upd->BindInt(0, 1 + i % 3);
-      ASSERT_TRUE(upd->Execute(r).ok());
+      ASSERT_OK(upd->Execute(r));
       affected += r.rows_affected;
     }
     EXPECT_EQ(affected, 200u);
     // A long value is returned whole.
     std::unique_ptr<DbStatement> one;
-    ASSERT_TRUE(c->Prepare("SELECT c FROM " + t + " WHERE id = ?", 1, one).ok());
+    ASSERT_OK(c->Prepare("SELECT c FROM " + t + " WHERE id = ?", 1, one));
     one->BindInt(0, 3);
     DbRows big;
-    ASSERT_TRUE(one->Execute(r, &big).ok());
+    ASSERT_OK(one->Execute(r, &big));
     ASSERT_EQ(big.rows.size(), 1u);
     EXPECT_EQ(big.rows[0][0], std::string(150, 'x'));
   }
@@ -182,22 +184,22 @@ TEST_P(DbServerTest, TransactionsCommitAndRollBack) {
   ASSERT_NE(c, nullptr);
   const std::string t = TableName("trx");
   CreateTable(*c, t);
-  ASSERT_TRUE(c->Begin().ok());
+  ASSERT_OK(c->Begin());
   Exec(*c, "INSERT INTO " + t + " (id) VALUES (1)");
-  ASSERT_TRUE(c->Rollback().ok());
-  ASSERT_TRUE(c->Begin().ok());
+  ASSERT_OK(c->Rollback());
+  ASSERT_OK(c->Begin());
   Exec(*c, "INSERT INTO " + t + " (id) VALUES (2)");
-  ASSERT_TRUE(c->Commit().ok());
+  ASSERT_OK(c->Commit());
   DbRows rows;
   DbExecResult r;
-  ASSERT_TRUE(c->Execute("SELECT id FROM " + t, r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT id FROM " + t, r, &rows));
   ASSERT_EQ(rows.rows.size(), 1u);
   EXPECT_EQ(rows.rows[0][0], "2");
   // A failed statement inside a transaction: roll back and go on.
-  ASSERT_TRUE(c->Begin().ok());
+  ASSERT_OK(c->Begin());
   DbError dup = c->Execute("INSERT INTO " + t + " (id) VALUES (2)", r);
   EXPECT_FALSE(dup.ok());
-  ASSERT_TRUE(c->Rollback().ok());
+  ASSERT_OK(c->Rollback());
   Exec(*c, "INSERT INTO " + t + " (id) VALUES (3)");
 }
 
@@ -237,7 +239,7 @@ TEST_P(DbServerTest, BulkInsertLoadsEveryRow) {
   CreateTable(*c, t);
   std::unique_ptr<DbBulkInsert> bulk;
   DbError e = c->BeginBulkInsert(t, {"id", "k", "c", "d"}, bulk);
-  ASSERT_TRUE(e.ok()) << e.message;
+  ASSERT_OK(e);
   std::vector<DbValue> row = {DbValue::Int(0), DbValue::Int(0), DbValue::String(""),
                               DbValue::Double(0)};
   const int n = 12000;
@@ -254,30 +256,30 @@ TEST_P(DbServerTest, BulkInsertLoadsEveryRow) {
     }
     row[3] = i % 10 == 0 ? DbValue::Null() : DbValue::Double(i / 4.0);
     e = bulk->AddRow(row);
-    ASSERT_TRUE(e.ok()) << e.message;
+    ASSERT_OK(e);
   }
   e = bulk->Finish();
-  ASSERT_TRUE(e.ok()) << e.message;
+  ASSERT_OK(e);
   bulk.reset();
   DbRows rows;
   DbExecResult r;
-  ASSERT_TRUE(c->Execute("SELECT count(*), sum(id), count(d) FROM " + t, r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT count(*), sum(id), count(d) FROM " + t, r, &rows));
   EXPECT_EQ(rows.rows[0][0], std::to_string(n));
   EXPECT_EQ(rows.rows[0][1], std::to_string(int64_t{n} * (n + 1) / 2));
   EXPECT_EQ(rows.rows[0][2], std::to_string(n - n / 10));
   rows = {};
-  ASSERT_TRUE(c->Execute("SELECT c FROM " + t + " WHERE id = 5000", r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT c FROM " + t + " WHERE id = 5000", r, &rows));
   EXPECT_EQ(rows.rows.at(0)[0], "v5000'\t\\\n\"");
 
   // A failing load reports the server's error and leaves the connection usable.
-  ASSERT_TRUE(c->BeginBulkInsert(t, {"id", "k", "c", "d"}, bulk).ok());
+  ASSERT_OK(c->BeginBulkInsert(t, {"id", "k", "c", "d"}, bulk));
   row[0].i = 1;  // duplicate key
   e = bulk->AddRow(row);
   if (e.ok()) e = bulk->Finish();
   EXPECT_FALSE(e.ok());
   EXPECT_EQ(e.sqlstate, pg() ? "23505" : "23000") << e.message;
   bulk.reset();
-  ASSERT_TRUE(c->Execute("SELECT count(*) FROM " + t, r).ok());
+  ASSERT_OK(c->Execute("SELECT count(*) FROM " + t, r));
 }
 
 // pgsql loads in COPY's binary format when it writes every column's type:
@@ -296,22 +298,18 @@ TEST_P(DbServerTest, PgBulkInsertTypesRoundTrip) {
   tables_.push_back(t);
   const std::vector<std::string> cols = {"a", "b", "e", "f", "g", "h", "i", "j"};
   std::unique_ptr<DbBulkInsert> bulk;
-  ASSERT_TRUE(c->BeginBulkInsert(t, cols, bulk).ok());
-  ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>{DbValue::Int(-32768), DbValue::String("2147483647"),
-                                                DbValue::Int(int64_t{1} << 40), DbValue::Int(3),
-                                                DbValue::Double(-0.25),
-                                                DbValue::String("tab\there 'q' \xc3\xa9"),
-                                                DbValue::String("ab"), DbValue::Double(1.5)})
-                  .ok());
-  ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>(8, DbValue::Null())).ok());
+  ASSERT_OK(c->BeginBulkInsert(t, cols, bulk));
+  ASSERT_OK(bulk->AddRow(std::vector<DbValue>{
+      DbValue::Int(-32768), DbValue::String("2147483647"), DbValue::Int(int64_t{1} << 40),
+      DbValue::Int(3), DbValue::Double(-0.25), DbValue::String("tab\there 'q' \xc3\xa9"),
+      DbValue::String("ab"), DbValue::Double(1.5)}));
+  ASSERT_OK(bulk->AddRow(std::vector<DbValue>(8, DbValue::Null())));
   // Numbers as text take what the server's own input takes: surrounding
   // whitespace and one leading '+'.
-  ASSERT_TRUE(
-      bulk->AddRow(std::vector<DbValue>{DbValue::String(" +5 "), DbValue::String("\t-7\n"),
-                                        DbValue::String("+12"), DbValue::String(" +1.5\r\n"),
-                                        DbValue::String("\f+2e3 "), DbValue::Null(),
-                                        DbValue::Null(), DbValue::Null()})
-          .ok());
+  ASSERT_OK(bulk->AddRow(std::vector<DbValue>{DbValue::String(" +5 "), DbValue::String("\t-7\n"),
+                                              DbValue::String("+12"), DbValue::String(" +1.5\r\n"),
+                                              DbValue::String("\f+2e3 "), DbValue::Null(),
+                                              DbValue::Null(), DbValue::Null()}));
   // What it refuses is refused here too, as an invalid text representation.
   for (const char* bad : {"+-5", "++5", "-+5", "+", " ", "", "+ 5", "5 5", "0x10"}) {
     for (size_t col : {1, 4}) {  // b INTEGER, g DOUBLE PRECISION
@@ -331,13 +329,12 @@ TEST_P(DbServerTest, PgBulkInsertTypesRoundTrip) {
                                         DbValue::Null(), DbValue::Null(), DbValue::Null(),
                                         DbValue::Null(), DbValue::Null()});
   EXPECT_EQ(e.sqlstate, "22P02") << e.message;
-  ASSERT_TRUE(bulk->Finish().ok());
+  ASSERT_OK(bulk->Finish());
   bulk.reset();
   DbRows rows;
   DbExecResult r;
-  ASSERT_TRUE(
-      c->Execute("SELECT a, b, e, f, g, h, i, j FROM " + t + " ORDER BY a NULLS LAST", r, &rows)
-          .ok());
+  ASSERT_OK(
+      c->Execute("SELECT a, b, e, f, g, h, i, j FROM " + t + " ORDER BY a NULLS LAST", r, &rows));
   ASSERT_EQ(rows.rows.size(), 3u);
   const DbRows::Row want = {"-32768", "2147483647", "1099511627776",
                             "3",      "-0.25",      "tab\there 'q' \xc3\xa9",
@@ -353,14 +350,13 @@ TEST_P(DbServerTest, PgBulkInsertTypesRoundTrip) {
   Exec(*c, "DROP TABLE IF EXISTS " + t2);
   Exec(*c, "CREATE TABLE " + t2 + " (n NUMERIC(6,2), d DATE, b INTEGER)");
   tables_.push_back(t2);
-  ASSERT_TRUE(c->BeginBulkInsert(t2, {"n", "d", "b"}, bulk).ok());
-  ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>{DbValue::String("1.50"),
-                                                DbValue::String("2026-11-30"), DbValue::Int(7)})
-                  .ok());
-  ASSERT_TRUE(bulk->Finish().ok());
+  ASSERT_OK(c->BeginBulkInsert(t2, {"n", "d", "b"}, bulk));
+  ASSERT_OK(bulk->AddRow(std::vector<DbValue>{DbValue::String("1.50"),
+                                              DbValue::String("2026-11-30"), DbValue::Int(7)}));
+  ASSERT_OK(bulk->Finish());
   bulk.reset();
   rows = {};
-  ASSERT_TRUE(c->Execute("SELECT n, d, b FROM " + t2, r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT n, d, b FROM " + t2, r, &rows));
   ASSERT_EQ(rows.rows.size(), 1u);
   EXPECT_EQ(rows.rows[0], (DbRows::Row{"1.50", "2026-11-30", "7"}));
 }
@@ -374,32 +370,32 @@ TEST_P(DbServerTest, TransactionsAroundEveryKindOfRequest) {
   const std::string t = TableName("trxkinds");
   CreateTable(*c, t);
   DbExecResult r;
-  ASSERT_TRUE(c->Begin().ok());
-  EXPECT_TRUE(c->Commit().ok());
-  ASSERT_TRUE(c->Begin().ok());
-  EXPECT_TRUE(c->Rollback().ok());
+  ASSERT_OK(c->Begin());
+  EXPECT_OK(c->Commit());
+  ASSERT_OK(c->Begin());
+  EXPECT_OK(c->Rollback());
 
-  ASSERT_TRUE(c->Begin().ok());
+  ASSERT_OK(c->Begin());
   std::unique_ptr<DbStatement> ins;
-  ASSERT_TRUE(c->Prepare("INSERT INTO " + t + " (id) VALUES (?)", 1, ins).ok());
+  ASSERT_OK(c->Prepare("INSERT INTO " + t + " (id) VALUES (?)", 1, ins));
   ins->BindInt(0, 1);
-  ASSERT_TRUE(ins->Execute(r).ok());
+  ASSERT_OK(ins->Execute(r));
   EXPECT_EQ(r.rows_affected, 1u);
-  ASSERT_TRUE(c->Rollback().ok());
+  ASSERT_OK(c->Rollback());
 
   for (bool commit : {false, true}) {
-    ASSERT_TRUE(c->Begin().ok());
+    ASSERT_OK(c->Begin());
     std::unique_ptr<DbBulkInsert> bulk;
-    ASSERT_TRUE(c->BeginBulkInsert(t, {"id", "k"}, bulk).ok());
+    ASSERT_OK(c->BeginBulkInsert(t, {"id", "k"}, bulk));
     for (int i = 10; i < 20; ++i) {
-      ASSERT_TRUE(bulk->AddRow(std::vector<DbValue>{DbValue::Int(i), DbValue::Int(i)}).ok());
+      ASSERT_OK(bulk->AddRow(std::vector<DbValue>{DbValue::Int(i), DbValue::Int(i)}));
     }
-    ASSERT_TRUE(bulk->Finish().ok());
+    ASSERT_OK(bulk->Finish());
     bulk.reset();
     ASSERT_TRUE(commit ? c->Commit().ok() : c->Rollback().ok());
   }
   DbRows rows;
-  ASSERT_TRUE(c->Execute("SELECT count(*), min(id) FROM " + t, r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT count(*), min(id) FROM " + t, r, &rows));
   ASSERT_EQ(rows.rows.size(), 1u);
   EXPECT_EQ(rows.rows[0][0], "10");  // the rolled-back insert and load left nothing
   EXPECT_EQ(rows.rows[0][1], "10");
@@ -408,18 +404,18 @@ TEST_P(DbServerTest, TransactionsAroundEveryKindOfRequest) {
   DbError e = c->Execute("COPY " + t + " (id) FROM STDIN", r);
   EXPECT_EQ(e.cls, DbErrorClass::kFatal) << e.message;
   rows = {};
-  ASSERT_TRUE(c->Execute("SELECT count(*) FROM " + t, r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT count(*) FROM " + t, r, &rows));
   EXPECT_EQ(rows.rows.at(0)[0], "10");
   if (pg()) {  // the same as a prepared statement (MySQL cannot prepare it)
     std::unique_ptr<DbStatement> copy;
-    ASSERT_TRUE(c->Prepare("COPY " + t + " (id) FROM STDIN", 0, copy).ok());
+    ASSERT_OK(c->Prepare("COPY " + t + " (id) FROM STDIN", 0, copy));
     DbError refused = copy->Execute(r);
     EXPECT_EQ(refused.cls, DbErrorClass::kFatal);
     // Our refusal, not the server's 57014 that follows our CopyFail.
     EXPECT_NE(refused.message.find("only available through bulk insert"), std::string::npos)
         << refused.sqlstate << " " << refused.message;
     rows = {};
-    ASSERT_TRUE(c->Execute("SELECT count(*) FROM " + t, r, &rows).ok());
+    ASSERT_OK(c->Execute("SELECT count(*) FROM " + t, r, &rows));
     EXPECT_EQ(rows.rows.at(0)[0], "10");
   }
 }
@@ -441,22 +437,22 @@ TEST_P(DbServerTest, ConflictIsRetryable) {
     DbError e = a->Execute("UPDATE " + t + " SET k = 2 WHERE id = 1", r);
     EXPECT_EQ(e.cls, DbErrorClass::kRetryable) << e.message;
     EXPECT_EQ(e.sqlstate, "40001");
-    ASSERT_TRUE(a->Rollback().ok());
+    ASSERT_OK(a->Rollback());
   } else {
     // Lock wait timeout: `b` waits for a row `a` holds.
-    ASSERT_TRUE(a->Begin().ok());
+    ASSERT_OK(a->Begin());
     Exec(*a, "UPDATE " + t + " SET k = 1 WHERE id = 1");
     Exec(*b, "SET SESSION innodb_lock_wait_timeout = 1");
-    ASSERT_TRUE(b->Begin().ok());
+    ASSERT_OK(b->Begin());
     DbError e = b->Execute("UPDATE " + t + " SET k = 2 WHERE id = 1", r);
     EXPECT_EQ(e.cls, DbErrorClass::kRetryable) << e.message;
     EXPECT_EQ(e.code, 1205);
-    ASSERT_TRUE(b->Rollback().ok());
-    ASSERT_TRUE(a->Rollback().ok());
+    ASSERT_OK(b->Rollback());
+    ASSERT_OK(a->Rollback());
   }
   // Deadlock: each holds one row and asks for the other's.
-  ASSERT_TRUE(a->Begin().ok());
-  ASSERT_TRUE(b->Begin().ok());
+  ASSERT_OK(a->Begin());
+  ASSERT_OK(b->Begin());
   Exec(*a, "UPDATE " + t + " SET k = 10 WHERE id = 1");
   Exec(*b, "UPDATE " + t + " SET k = 20 WHERE id = 2");
   auto blocked = std::async(std::launch::async, [&] {
@@ -467,7 +463,7 @@ TEST_P(DbServerTest, ConflictIsRetryable) {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   DbError eb = b->Execute("UPDATE " + t + " SET k = 21 WHERE id = 1", r);
   if (!eb.ok()) {
-    ASSERT_TRUE(b->Rollback().ok());
+    ASSERT_OK(b->Rollback());
   }
   DbError ea = blocked.get();
   const DbError& loser = eb.ok() ? ea : eb;
@@ -488,10 +484,10 @@ TEST_P(DbServerTest, KilledConnectionAsksForReconnect) {
   ASSERT_NE(victim, nullptr);
   ASSERT_NE(killer, nullptr);
   std::unique_ptr<DbStatement> stmt;
-  ASSERT_TRUE(victim->Prepare("SELECT ? + 1", 1, stmt).ok());
+  ASSERT_OK(victim->Prepare("SELECT ? + 1", 1, stmt));
   stmt->BindInt(0, 1);
   DbExecResult r;
-  ASSERT_TRUE(stmt->Execute(r).ok());
+  ASSERT_OK(stmt->Execute(r));
   const int64_t id = SessionId(*victim);
   ASSERT_GT(id, 0);
   Exec(*killer, pg() ? "SELECT pg_terminate_backend(" + std::to_string(id) + ")"
@@ -504,21 +500,21 @@ TEST_P(DbServerTest, KilledConnectionAsksForReconnect) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(e.cls, DbErrorClass::kReconnect) << e.message;
-  ASSERT_TRUE(victim->Reconnect().ok());
+  ASSERT_OK(victim->Reconnect());
   EXPECT_NE(SessionId(*victim), id);
   // Statements of the old session must be prepared again.
   EXPECT_EQ(stmt->Execute(r).cls, DbErrorClass::kFatal);
-  ASSERT_TRUE(victim->Prepare("SELECT ? + 1", 1, stmt).ok());
+  ASSERT_OK(victim->Prepare("SELECT ? + 1", 1, stmt));
   stmt->BindInt(0, 41);
   DbRows rows;
-  ASSERT_TRUE(stmt->Execute(r, &rows).ok());
+  ASSERT_OK(stmt->Execute(r, &rows));
   EXPECT_EQ(rows.rows.at(0)[0], "42");
 }
 
 TEST_P(DbServerTest, WrongPasswordIsNotPrinted) {
   const std::string wrong = "Wr0ngPassw0rd-xyzzy";
   DriverSetup s(ServerArgs(driver_name(), {{driver_name() + "-password", wrong}}));
-  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  ASSERT_OK(s.status);
   auto c = s.driver().Connect(0);
   ASSERT_FALSE(c.ok());
   const std::string m = c.status().message();
@@ -534,7 +530,7 @@ TEST_P(DbServerTest, WrongPasswordIsNotPrinted) {
 TEST_P(DbServerTest, RefusedConnectionNamesHostAndPort) {
   // Port 1 on the loopback: nothing listens there.
   DriverSetup s(ServerArgs(driver_name(), {{driver_name() + "-port", "1"}}));
-  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  ASSERT_OK(s.status);
   auto c = s.driver().Connect(0);
   ASSERT_FALSE(c.ok());
   const std::string m = c.status().message();
@@ -546,7 +542,7 @@ TEST_P(DbServerTest, RefusedConnectionNamesHostAndPort) {
 
 TEST_P(DbServerTest, MissingDatabaseIsNamed) {
   DriverSetup s(ServerArgs(driver_name(), {{driver_name() + "-db", "sbtest_no_such_db"}}));
-  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  ASSERT_OK(s.status);
   auto c = s.driver().Connect(0);
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.status().message().find("sbtest_no_such_db"), std::string::npos)
@@ -556,41 +552,41 @@ TEST_P(DbServerTest, MissingDatabaseIsNamed) {
 
 TEST_P(DbServerTest, PasswordFromTheEnvironment) {
   const char* var = pg() ? "PGPASSWORD" : "MYSQL_PWD";
-  const std::string pw = dbtest::Env(pg() ? "PG" : "MYSQL", "PASSWORD");
+  const std::string pw = testing::RequiredServerVar(pg() ? "PG" : "MYSQL", "PASSWORD");
   Args args = ServerArgs(driver_name());
   std::erase_if(args, [&](const auto& a) { return a.first == driver_name() + "-password"; });
   setenv(var, pw.c_str(), 1);
   DriverSetup s(args);
   unsetenv(var);
-  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  ASSERT_OK(s.status);
   auto c = s.driver().Connect(0);
-  EXPECT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_OK(c);
   EXPECT_EQ(s.opts->Find(driver_name() + "-password")->ValueText(), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Servers, DbServerTest, testing::Values("pgsql", "mysql"),
-                         [](const testing::TestParamInfo<std::string>& i) { return i.param; });
+INSTANTIATE_TEST_SUITE_P(Servers, DbServerTest, ::testing::Values("pgsql", "mysql"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 // mysql only: host and port lists spread connections round-robin.
 TEST(MysqlHosts, PortListIsRoundRobin) {
-  const std::string port = dbtest::Env("MYSQL", "PORT");
+  const std::string port = testing::RequiredServerVar("MYSQL", "PORT");
   DriverSetup s(ServerArgs("mysql", {{"mysql-port", port + ",1"}}));
-  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  ASSERT_OK(s.status);
   auto c0 = s.driver().Connect(0);
-  EXPECT_TRUE(c0.ok()) << c0.status().ToString();
+  EXPECT_OK(c0);
   auto c1 = s.driver().Connect(1);
   ASSERT_FALSE(c1.ok());
   EXPECT_NE(c1.status().message().find("127.0.0.1:1"), std::string::npos);
   auto c2 = s.driver().Connect(2);
-  EXPECT_TRUE(c2.ok()) << c2.status().ToString();
+  EXPECT_OK(c2);
 }
 
 TEST(MysqlHosts, UnixSocket) {
-  const std::string socket = dbtest::Env("MYSQL", "SOCKET");
+  const std::string socket = testing::RequiredServerVar("MYSQL", "SOCKET");
   DriverSetup s(ServerArgs("mysql", {{"mysql-host", "localhost"}, {"mysql-socket", socket}}));
-  ASSERT_TRUE(s.status.ok()) << s.status.ToString();
+  ASSERT_OK(s.status);
   auto c = s.driver().Connect(0);
-  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  ASSERT_OK(c);
   EXPECT_NE(s.driver().Describe().find(socket), std::string::npos);
 }
 

@@ -11,23 +11,24 @@
 
 #include "db/mysql/mysql_wire.h"
 #include "testing/db_test_env.h"
+#include "testing/status.h"
 
 namespace loadcell {
 namespace {
 
-using dbtest::DriverSetup;
-using dbtest::Exec;
-using dbtest::ServerArgs;
-using dbtest::TableName;
+using testing::DriverSetup;
+using testing::Exec;
+using testing::ServerArgs;
+using testing::TableName;
 
-class MysqlDriverTest : public testing::Test {
+class MysqlDriverTest : public ::testing::Test {
  protected:
   std::unique_ptr<DbConnection> Connect() {
     setups_.push_back(std::make_unique<DriverSetup>(ServerArgs("mysql")));
-    EXPECT_TRUE(setups_.back()->status.ok()) << setups_.back()->status.ToString();
+    EXPECT_OK(setups_.back()->status);
     if (!setups_.back()->status.ok()) return nullptr;
     auto c = setups_.back()->driver().Connect(0);
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    EXPECT_OK(c);
     return c.ok() ? std::move(c).value() : nullptr;
   }
   void SetUp() override {
@@ -45,14 +46,14 @@ class MysqlDriverTest : public testing::Test {
   std::unique_ptr<DbStatement> Prepare(const std::string& sql, int n) {
     std::unique_ptr<DbStatement> st;
     DbError e = conn_->Prepare(sql, n, st);
-    EXPECT_TRUE(e.ok()) << sql << ": " << e.message;
+    EXPECT_OK(e) << sql;
     return st;
   }
   int64_t Count() {
     DbExecResult r;
     DbRows rows;
     DbError e = conn_->Execute("SELECT count(*) FROM " + table_, r, &rows);
-    EXPECT_TRUE(e.ok()) << e.message;
+    EXPECT_OK(e);
     if (rows.rows.size() != 1 || !rows.rows[0][0].has_value()) return -1;
     return std::stoll(*rows.rows[0][0]);
   }
@@ -95,20 +96,20 @@ TEST_F(MysqlDriverTest, ValuesReadBackAsGiven) {
                                                          "-12.5e3"};
   std::unique_ptr<DbBulkInsert> bulk;
   DbError e = conn_->BeginBulkInsert(table_, {"id", "k", "c", "d"}, bulk);
-  ASSERT_TRUE(e.ok()) << e.message;
+  ASSERT_OK(e);
   for (size_t i = 0; i < texts.size(); ++i) {
     std::vector<DbValue> row = {
         DbValue::Int(static_cast<int64_t>(i + 1)), DbValue::Int(-static_cast<int64_t>(i)),
         texts[i] ? DbValue::String(*texts[i]) : DbValue::Null(),
         i % 2 == 0 ? DbValue::Double(0.25 * static_cast<double>(i)) : DbValue::Null()};
     e = bulk->AddRow(row);
-    ASSERT_TRUE(e.ok()) << e.message;
+    ASSERT_OK(e);
   }
   e = bulk->Finish();
-  ASSERT_TRUE(e.ok()) << e.message;
+  ASSERT_OK(e);
   DbExecResult r;
   DbRows rows;
-  ASSERT_TRUE(conn_->Execute("SELECT id, k, c, d FROM " + table_ + " ORDER BY id", r, &rows).ok());
+  ASSERT_OK(conn_->Execute("SELECT id, k, c, d FROM " + table_ + " ORDER BY id", r, &rows));
   ASSERT_EQ(rows.rows.size(), texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     SCOPED_TRACE(i);
@@ -125,18 +126,18 @@ TEST_F(MysqlDriverTest, ValuesReadBackAsGiven) {
 TEST_F(MysqlDriverTest, RowsWithoutEscapesReadBackAsGiven) {
   const std::vector<std::string> texts = {"NULL", "N", "", "12-34 ab", "caf\xc3\xa9"};
   std::unique_ptr<DbBulkInsert> bulk;
-  ASSERT_TRUE(conn_->BeginBulkInsert(table_, {"id", "k", "c", "d"}, bulk).ok());
+  ASSERT_OK(conn_->BeginBulkInsert(table_, {"id", "k", "c", "d"}, bulk));
   for (size_t i = 0; i < texts.size(); ++i) {
     DbError e = bulk->AddRow(std::vector<DbValue>{DbValue::Int(static_cast<int64_t>(i + 1)),
                                                   DbValue::Int(7), DbValue::String(texts[i]),
                                                   DbValue::Double(1.5)});
-    ASSERT_TRUE(e.ok()) << e.message;
+    ASSERT_OK(e);
   }
   DbError e = bulk->Finish();
-  ASSERT_TRUE(e.ok()) << e.message;
+  ASSERT_OK(e);
   DbExecResult r;
   DbRows rows;
-  ASSERT_TRUE(conn_->Execute("SELECT c, d FROM " + table_ + " ORDER BY id", r, &rows).ok());
+  ASSERT_OK(conn_->Execute("SELECT c, d FROM " + table_ + " ORDER BY id", r, &rows));
   ASSERT_EQ(rows.rows.size(), texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     SCOPED_TRACE(i);
@@ -150,7 +151,7 @@ TEST_F(MysqlDriverTest, RowsWithoutEscapesReadBackAsGiven) {
 // warns).
 TEST_F(MysqlDriverTest, BadValueFailsWithTheServersCode) {
   std::unique_ptr<DbBulkInsert> bulk;
-  ASSERT_TRUE(conn_->BeginBulkInsert(table_, {"id", "k"}, bulk).ok());
+  ASSERT_OK(conn_->BeginBulkInsert(table_, {"id", "k"}, bulk));
   DbError e = bulk->AddRow(std::vector<DbValue>{DbValue::Int(1), DbValue::String("many")});
   if (e.ok()) e = bulk->Finish();
   EXPECT_EQ(e.cls, DbErrorClass::kFatal) << e.message;
@@ -165,10 +166,10 @@ TEST_F(MysqlDriverTest, BadValueFailsWithTheServersCode) {
 // INSERT would round it: the load succeeds and keeps the rounded value.
 TEST_F(MysqlDriverTest, NotesDoNotFailTheLoad) {
   DbError e = LoadNarrow({{"1.25", "a"}, {"1.25", "ab"}, {"1.25", "abc"}});
-  EXPECT_TRUE(e.ok()) << e.message;
+  EXPECT_OK(e);
   DbExecResult r;
   DbRows rows;
-  ASSERT_TRUE(conn_->Execute("SELECT m FROM " + table_ + " ORDER BY id", r, &rows).ok());
+  ASSERT_OK(conn_->Execute("SELECT m FROM " + table_ + " ORDER BY id", r, &rows));
   ASSERT_EQ(rows.rows.size(), 3u);
   for (const DbRows::Row& row : rows.rows) EXPECT_EQ(row[0], "1.3");
 }
@@ -214,7 +215,7 @@ TEST_F(MysqlDriverTest, CountsRowsOfEveryResult) {
     ins->BindInt(0, i);
     ins->BindInt(1, i % 7);
     ins->BindString(2, std::string(static_cast<size_t>(i), 'a' + static_cast<char>(i % 26)));
-    ASSERT_TRUE(ins->Execute(r).ok());
+    ASSERT_OK(ins->Execute(r));
     EXPECT_EQ(r.rows_affected, 1u);
   }
   auto range = Prepare("SELECT c FROM " + table_ + " WHERE id BETWEEN ? AND ?", 2);
@@ -222,22 +223,22 @@ TEST_F(MysqlDriverTest, CountsRowsOfEveryResult) {
   for (auto [lo, hi] :
        {std::pair{1, 300}, std::pair{5, 5}, std::pair{400, 500}, std::pair{1, 300}}) {
     SCOPED_TRACE(lo);
-    ASSERT_TRUE(conn_->Begin().ok());
+    ASSERT_OK(conn_->Begin());
     range->BindInt(0, lo);
     range->BindInt(1, hi);
-    ASSERT_TRUE(range->Execute(r).ok());
+    ASSERT_OK(range->Execute(r));
     const uint64_t counted = r.rows_returned;
     DbRows rows;
-    ASSERT_TRUE(range->Execute(r, &rows).ok());
+    ASSERT_OK(range->Execute(r, &rows));
     EXPECT_EQ(counted, rows.rows.size());
     EXPECT_EQ(counted, lo > 300 ? 0u : static_cast<uint64_t>(hi - lo + 1));
-    ASSERT_TRUE(conn_->Commit().ok());
+    ASSERT_OK(conn_->Commit());
   }
   auto upd = Prepare("UPDATE " + table_ + " SET k = k + ? WHERE k = ?", 2);
   ASSERT_NE(upd, nullptr);
   upd->BindDouble(0, 1.0);
   upd->BindInt(1, 3);
-  ASSERT_TRUE(upd->Execute(r).ok());
+  ASSERT_OK(upd->Execute(r));
   EXPECT_EQ(r.rows_affected, 43u);  // k = 3 for i = 3, 10, ..., 297
   upd->BindNull(0);
   upd->BindInt(1, 4);
@@ -252,7 +253,7 @@ TEST_F(MysqlDriverTest, ErrorsCarryCodeStateAndClass) {
   ASSERT_NE(ins, nullptr);
   DbExecResult r;
   ins->BindInt(0, 1);
-  ASSERT_TRUE(ins->Execute(r).ok());
+  ASSERT_OK(ins->Execute(r));
   DbError e = ins->Execute(r);
   EXPECT_EQ(e.cls, DbErrorClass::kFatal);
   EXPECT_EQ(e.code, 1062);
@@ -262,33 +263,33 @@ TEST_F(MysqlDriverTest, ErrorsCarryCodeStateAndClass) {
   // A lock wait timeout inside a transaction is retryable; ROLLBACK works.
   auto other = Connect();
   ASSERT_NE(other, nullptr);
-  ASSERT_TRUE(conn_->Begin().ok());
+  ASSERT_OK(conn_->Begin());
   auto upd = Prepare("UPDATE " + table_ + " SET k = ? WHERE id = 1", 1);
   ASSERT_NE(upd, nullptr);
   upd->BindInt(0, 5);
-  ASSERT_TRUE(upd->Execute(r).ok());
+  ASSERT_OK(upd->Execute(r));
   Exec(*other, "SET SESSION innodb_lock_wait_timeout = 1");
   std::unique_ptr<DbStatement> waits;
-  ASSERT_TRUE(other->Prepare("UPDATE " + table_ + " SET k = ? WHERE id = 1", 1, waits).ok());
+  ASSERT_OK(other->Prepare("UPDATE " + table_ + " SET k = ? WHERE id = 1", 1, waits));
   waits->BindInt(0, 6);
-  ASSERT_TRUE(other->Begin().ok());
+  ASSERT_OK(other->Begin());
   e = waits->Execute(r);
   EXPECT_EQ(e.cls, DbErrorClass::kRetryable) << e.message;
   EXPECT_EQ(e.code, 1205);
   EXPECT_EQ(e.sqlstate, "HY000");
-  EXPECT_TRUE(other->Rollback().ok());
-  EXPECT_TRUE(conn_->Rollback().ok());
+  EXPECT_OK(other->Rollback());
+  EXPECT_OK(conn_->Rollback());
 
   // COMMIT with no transaction open succeeds, and the connection goes on.
-  EXPECT_TRUE(conn_->Commit().ok());
+  EXPECT_OK(conn_->Commit());
   ins->BindInt(0, 2);
-  EXPECT_TRUE(ins->Execute(r).ok());
+  EXPECT_OK(ins->Execute(r));
 }
 
 // The test server's plain sessions run statements through the own path.
 TEST_F(MysqlDriverTest, PlainSessionsUseTheOwnPath) {
   EXPECT_EQ(MysqlOwnPathObstacle(*conn_), "");
-  ASSERT_TRUE(conn_->Reconnect().ok());
+  ASSERT_OK(conn_->Reconnect());
   EXPECT_EQ(MysqlOwnPathObstacle(*conn_), "");
 }
 
@@ -310,24 +311,24 @@ TEST_F(MysqlDriverTest, SessionsTheOwnPathCannotReadUseLibmariadb) {
     EXPECT_EQ(c->StatementPath(), "libmariadb (" + MysqlOwnPathObstacle(*c) + ")");
     Exec(*c, "DELETE FROM " + table_);
     std::unique_ptr<DbStatement> ins;
-    ASSERT_TRUE(c->Prepare("INSERT INTO " + table_ + " (id, c) VALUES (?, ?)", 2, ins).ok());
+    ASSERT_OK(c->Prepare("INSERT INTO " + table_ + " (id, c) VALUES (?, ?)", 2, ins));
     DbExecResult r;
-    ASSERT_TRUE(c->Begin().ok());
+    ASSERT_OK(c->Begin());
     for (int i = 1; i <= 3; ++i) {
       ins->BindInt(0, i);
       ins->BindString(1, "x");
-      ASSERT_TRUE(ins->Execute(r).ok());
+      ASSERT_OK(ins->Execute(r));
       EXPECT_EQ(r.rows_affected, 1u);
     }
-    ASSERT_TRUE(c->Commit().ok());
-    ASSERT_TRUE(c->Begin().ok());
+    ASSERT_OK(c->Commit());
+    ASSERT_OK(c->Begin());
     ins->BindInt(0, 4);
-    ASSERT_TRUE(ins->Execute(r).ok());
-    ASSERT_TRUE(c->Rollback().ok());
+    ASSERT_OK(ins->Execute(r));
+    ASSERT_OK(c->Rollback());
     std::unique_ptr<DbStatement> sel;
-    ASSERT_TRUE(c->Prepare("SELECT c FROM " + table_ + " WHERE id >= ?", 1, sel).ok());
+    ASSERT_OK(c->Prepare("SELECT c FROM " + table_ + " WHERE id >= ?", 1, sel));
     sel->BindInt(0, 2);
-    ASSERT_TRUE(sel->Execute(r).ok());
+    ASSERT_OK(sel->Execute(r));
     EXPECT_EQ(r.rows_returned, 2u);
     ins->BindInt(0, 1);
     DbError e = ins->Execute(r);
@@ -335,7 +336,7 @@ TEST_F(MysqlDriverTest, SessionsTheOwnPathCannotReadUseLibmariadb) {
     EXPECT_EQ(e.sqlstate, "23000") << e.message;
     // A reconnect checks again.
     MysqlAddNegotiatedFlagsForTesting(0);
-    ASSERT_TRUE(c->Reconnect().ok());
+    ASSERT_OK(c->Reconnect());
     EXPECT_EQ(MysqlOwnPathObstacle(*c), "");
     EXPECT_EQ(c->StatementPath().rfind("loadcell's own protocol client", 0), 0u)
         << c->StatementPath();

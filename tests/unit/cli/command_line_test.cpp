@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "testing/status.h"
+
 namespace loadcell {
 namespace {
 
@@ -12,7 +14,7 @@ bool IsTest(const std::string& name) { return name == "cpu" || name == "memory" 
 
 CommandLine Tokenize(const std::vector<std::string>& args) {
   auto r = TokenizeArgs(args);
-  EXPECT_TRUE(r.ok()) << r.status().message();
+  EXPECT_OK(r);
   return r.ok() ? std::move(r).value() : CommandLine{};
 }
 
@@ -80,7 +82,7 @@ TEST(TokenizeTest, SingleDashAndEmptyNamesAreErrors) {
 
 TEST(InterpretTest, CurrentSyntax) {
   auto inv = InterpretArgs({"cpu"});
-  ASSERT_TRUE(inv.ok());
+  ASSERT_OK(inv);
   EXPECT_EQ(inv->command, Command::kRun);
   EXPECT_EQ(inv->test, "cpu");
   for (auto [word, cmd] :
@@ -89,7 +91,7 @@ TEST(InterpretTest, CurrentSyntax) {
                                                     {"cleanup", Command::kCleanup},
                                                     {"help", Command::kTestHelp}}) {
     auto r = InterpretArgs({"--threads=2", "memory", "--x=1", word, "--y=2"});
-    ASSERT_TRUE(r.ok()) << word;
+    ASSERT_OK(r) << word;
     EXPECT_EQ(r->command, cmd) << word;
     EXPECT_EQ(r->test, "memory");
   }
@@ -97,9 +99,9 @@ TEST(InterpretTest, CurrentSyntax) {
 
 TEST(InterpretTest, LegacySyntax) {
   auto cl = TokenizeArgs({"--test=cpu", "--num-threads=2", "run"});
-  ASSERT_TRUE(cl.ok());
+  ASSERT_OK(cl);
   auto inv = Interpret(*cl, &IsTest);
-  ASSERT_TRUE(inv.ok()) << inv.status().message();
+  ASSERT_OK(inv);
   EXPECT_EQ(inv->test, "cpu");
   EXPECT_EQ(inv->command, Command::kRun);
   EXPECT_TRUE(cl->options.Find("test")->consumed);
@@ -107,7 +109,7 @@ TEST(InterpretTest, LegacySyntax) {
 
   auto lua =
       InterpretArgs({"--test=/usr/share/sysbench/tests/include/oltp_legacy/oltp.lua", "prepare"});
-  ASSERT_TRUE(lua.ok());
+  ASSERT_OK(lua);
   EXPECT_EQ(lua->test, "oltp");
   EXPECT_EQ(lua->test_spelled, "/usr/share/sysbench/tests/include/oltp_legacy/oltp.lua");
   EXPECT_EQ(lua->command, Command::kPrepare);
@@ -169,7 +171,7 @@ TEST(ConfigFileTest, ParsesLinesCommentsAndQuotes) {
       "# comment\n\nthreads=4\n--time = 5s\n  rand_type=uniform  \nhistogram\n"
       "mysql-password=\"a b\"\r\n",
       "my.conf");
-  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_OK(r);
   RawOptions& raw = *r;
   ASSERT_EQ(raw.entries().size(), 5u);
   EXPECT_EQ(raw.Find("threads")->value, "4");

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "testing/status.h"
+
 namespace loadcell {
 namespace {
 
@@ -16,13 +18,13 @@ constexpr uint64_t kTiB = kGiB * 1024;
 
 uint64_t SizeOf(const char* text) {
   auto r = ParseSize(text);
-  EXPECT_TRUE(r.ok()) << text << ": " << r.status().message();
+  EXPECT_OK(r) << text;
   return r.ok() ? *r : 0;
 }
 
 double SecondsOf(const char* text) {
   auto r = ParseSeconds(text);
-  EXPECT_TRUE(r.ok()) << text << ": " << r.status().message();
+  EXPECT_OK(r) << text;
   return r.ok() ? *r : -1;
 }
 
@@ -66,7 +68,7 @@ TEST(ParseSizeTest, RejectsJunkNegativeAndOverflow) {
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.status().message().find("too large"), std::string::npos);
   EXPECT_FALSE(ParseSize("99999999999999999999999").ok());
-  EXPECT_TRUE(ParseSize("16777215T").ok());   // just under 2^64
+  EXPECT_OK(ParseSize("16777215T"));          // just under 2^64
   EXPECT_FALSE(ParseSize("16777216T").ok());  // exactly 2^64
   auto msg = ParseSize("12Q");
   ASSERT_FALSE(msg.ok());
@@ -116,12 +118,12 @@ TEST(ParseSecondsTest, RejectsJunkAndNegative) {
 TEST(ParseBoolTest, AllSpellings) {
   for (const char* yes : {"on", "ON", "true", "True", "yes", "YES", "1"}) {
     auto r = ParseBool(yes);
-    ASSERT_TRUE(r.ok()) << yes;
+    ASSERT_OK(r) << yes;
     EXPECT_TRUE(*r) << yes;
   }
   for (const char* no : {"off", "Off", "false", "FALSE", "no", "No", "0"}) {
     auto r = ParseBool(no);
-    ASSERT_TRUE(r.ok()) << no;
+    ASSERT_OK(r) << no;
     EXPECT_FALSE(*r) << no;
   }
   for (const char* bad : {"", "maybe", "2", "onn", "y"}) {
@@ -229,7 +231,7 @@ TEST(OptionSetTest, AppliesEveryTypeAndMarksConsumed) {
                         {"ops", "write,fsync"},
                         {"other", "1"}});
   raw.Add("--flag", "", false, "command line");
-  ASSERT_TRUE(f.set.Apply(raw).ok());
+  ASSERT_OK(f.set.Apply(raw));
   EXPECT_TRUE(f.flag);
   EXPECT_EQ(f.threads, 8);
   EXPECT_DOUBLE_EQ(f.ratio, 99.9);
@@ -249,9 +251,9 @@ TEST(OptionSetTest, AppliesEveryTypeAndMarksConsumed) {
 
 TEST(OptionSetTest, BoolSpellingsAndBareFlag) {
   Fixture f;
-  ASSERT_TRUE(ApplyOne(f, "flag", "yes").ok());
+  ASSERT_OK(ApplyOne(f, "flag", "yes"));
   EXPECT_TRUE(f.flag);
-  ASSERT_TRUE(ApplyOne(f, "flag", "OFF").ok());
+  ASSERT_OK(ApplyOne(f, "flag", "OFF"));
   EXPECT_FALSE(f.flag);
   Status s = ApplyOne(f, "flag", "maybe");
   ASSERT_FALSE(s.ok());
@@ -310,11 +312,11 @@ TEST(OptionSetTest, AliasesAndUnderscores) {
   raw.Add("--num_threads", "4", true, "command line");
   raw.Add("--max-time", "2m", true, "command line");
   raw.Add("--block_size", "1M", true, "command line");
-  ASSERT_TRUE(f.set.Apply(raw).ok());
+  ASSERT_OK(f.set.Apply(raw));
   EXPECT_EQ(f.threads, 4);
   EXPECT_DOUBLE_EQ(f.time, 120);
   EXPECT_EQ(f.block, kMiB);
-  ASSERT_TRUE(raw.CheckAllConsumed("").ok());
+  ASSERT_OK(raw.CheckAllConsumed(""));
   EXPECT_TRUE(f.set.Find("num-threads") == f.set.Find("threads"));
   EXPECT_FALSE(f.set.Find("threads")->is_default());
 
@@ -347,7 +349,7 @@ TEST(RawOptionsTest, ConfigFileDefaultsLoseToCommandLine) {
   cmd.AddDefaults(file);
   ASSERT_EQ(cmd.entries().size(), 2u);
   Fixture f;
-  ASSERT_TRUE(f.set.Apply(cmd).ok());
+  ASSERT_OK(f.set.Apply(cmd));
   EXPECT_EQ(f.threads, 8);
   EXPECT_DOUBLE_EQ(f.time, 5);
 
@@ -370,17 +372,17 @@ TEST(OptionSetTest, CommandLineAliasBeatsConfigFileName) {
   file.Add("time", "9", true, "config file f line 3");
   cmd.AddDefaults(file);
   Fixture f;
-  ASSERT_TRUE(f.set.Apply(cmd).ok());
+  ASSERT_OK(f.set.Apply(cmd));
   EXPECT_EQ(f.threads, 8);
   EXPECT_DOUBLE_EQ(f.time, 7);  // the first of the file's entries
-  ASSERT_TRUE(cmd.CheckAllConsumed("").ok());
+  ASSERT_OK(cmd.CheckAllConsumed(""));
 
   // On the command line alone, the later of a name and its alias wins.
   RawOptions both;
   both.Add("--threads", "3", true, "command line");
   both.Add("--num-threads", "5", true, "command line");
   Fixture g;
-  ASSERT_TRUE(g.set.Apply(both).ok());
+  ASSERT_OK(g.set.Apply(both));
   EXPECT_EQ(g.threads, 5);
 }
 
@@ -393,7 +395,7 @@ TEST(OptionSetTest, ValueText) {
   EXPECT_EQ(f.set.Find("time")->ValueText(), "10");
   RawOptions raw = Raw({{"block-size", "1048576"}, {"percentile", "99.9"}, {"time", "1.5"}});
   raw.Add("--flag", "", false, "command line");
-  ASSERT_TRUE(f.set.Apply(raw).ok());
+  ASSERT_OK(f.set.Apply(raw));
   EXPECT_EQ(f.set.Find("block-size")->ValueText(), "1M");
   EXPECT_EQ(f.set.Find("flag")->ValueText(), "on");
   EXPECT_EQ(f.set.Find("percentile")->ValueText(), "99.9");

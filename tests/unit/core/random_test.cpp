@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "testing/status.h"
+
 namespace loadcell {
 namespace {
 
@@ -16,7 +18,7 @@ constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 
 Distribution Make(const DistributionConfig& cfg, uint64_t lo, uint64_t hi) {
   Result<Distribution> d = Distribution::Create(cfg, lo, hi);
-  EXPECT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_OK(d);
   return std::move(d).value();
 }
 
@@ -183,11 +185,11 @@ TEST(Distribution, RejectsInvalidConfigs) {
   uniform.pareto_h = 7;
   uniform.zipfian_exp = -1;
   uniform.spec_iter = 0;
-  EXPECT_TRUE(Distribution::Create(uniform, 1, 100).ok());
+  EXPECT_OK(Distribution::Create(uniform, 1, 100));
   // sysbench accepts a zipfian exponent of 0 (uniform).
   DistributionConfig flat = Type("zipfian");
   flat.zipfian_exp = 0;
-  EXPECT_TRUE(Distribution::Create(flat, 1, 100).ok());
+  EXPECT_OK(Distribution::Create(flat, 1, 100));
 }
 
 TEST(Distribution, AllTypesStayInBoundsAndAreDeterministic) {

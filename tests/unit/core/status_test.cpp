@@ -7,16 +7,18 @@
 #include <memory>
 #include <string>
 
+#include "testing/status.h"
+
 namespace loadcell {
 namespace {
 
 TEST(Status, DefaultIsOk) {
   const Status s;
-  EXPECT_TRUE(s.ok());
+  EXPECT_OK(s);
   EXPECT_EQ(s.code(), StatusCode::kOk);
   EXPECT_EQ(s.err(), 0);
   EXPECT_EQ(s.ToString(), "ok");
-  EXPECT_TRUE(Status::Ok().ok());
+  EXPECT_OK(Status::Ok());
 }
 
 TEST(Status, CarriesCodeMessageAndErrno) {
@@ -71,8 +73,8 @@ TEST(ExitCodeFor, StableExitCodes) {
 
 TEST(Result, HoldsValueOrStatus) {
   Result<int> good(42);
-  ASSERT_TRUE(good.ok());
-  EXPECT_TRUE(good.status().ok());
+  ASSERT_OK(good);
+  EXPECT_OK(good.status());
   EXPECT_EQ(good.value(), 42);
   EXPECT_EQ(*good, 42);
 
@@ -82,7 +84,7 @@ TEST(Result, HoldsValueOrStatus) {
   EXPECT_EQ(bad.status().message(), "no such test: foo");
 
   Result<std::unique_ptr<int>> moved(std::make_unique<int>(7));
-  ASSERT_TRUE(moved.ok());
+  ASSERT_OK(moved);
   std::unique_ptr<int> p = std::move(moved).value();
   EXPECT_EQ(*p, 7);
 
@@ -113,7 +115,7 @@ Result<int> Quarter(int x, int* steps) {
 
 TEST(Macros, ReturnIfError) {
   int steps = 0;
-  EXPECT_TRUE(Chain(false, &steps).ok());
+  EXPECT_OK(Chain(false, &steps));
   EXPECT_EQ(steps, 1);
   const Status s = Chain(true, &steps);
   EXPECT_EQ(s.code(), StatusCode::kIoError);
@@ -124,7 +126,7 @@ TEST(Macros, ReturnIfError) {
 TEST(Macros, AssignOrReturn) {
   int steps = 0;
   Result<int> r = Quarter(12, &steps);
-  ASSERT_TRUE(r.ok());
+  ASSERT_OK(r);
   EXPECT_EQ(r.value(), 3);
   EXPECT_EQ(steps, 2);
 

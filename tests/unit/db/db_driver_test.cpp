@@ -9,6 +9,8 @@
 #include <initializer_list>
 #include <optional>
 
+#include "testing/status.h"
+
 namespace loadcell {
 namespace {
 
@@ -18,7 +20,7 @@ TEST(DbRegistry, NamesAndUnknownDriver) {
   EXPECT_EQ(names.front(), "sqlite");
   for (const std::string& n : names) {
     auto d = MakeDbDriver(n);
-    ASSERT_TRUE(d.ok()) << n;
+    ASSERT_OK(d) << n;
     EXPECT_EQ((*d)->Name(), n);
   }
   auto bad = MakeDbDriver("oracle");
@@ -56,7 +58,7 @@ TEST(Placeholders, DollarTranslation) {
 
 TEST(IgnoreList, ParsesCodesStatesAllNone) {
   auto l = DbIgnoreList::Parse({"1213", "1020", "1205"});
-  ASSERT_TRUE(l.ok());
+  ASSERT_OK(l);
   EXPECT_TRUE(l->Matches(1213, "40001"));
   EXPECT_TRUE(l->Matches(1205, ""));
   EXPECT_FALSE(l->Matches(1062, "23000"));
@@ -64,21 +66,21 @@ TEST(IgnoreList, ParsesCodesStatesAllNone) {
   EXPECT_FALSE(l->all());
 
   auto s = DbIgnoreList::Parse({"40p01", " 23505 "});
-  ASSERT_TRUE(s.ok());
+  ASSERT_OK(s);
   EXPECT_TRUE(s->Matches(0, "40P01"));
   EXPECT_TRUE(s->Matches(0, "23505"));
   EXPECT_FALSE(s->Matches(0, "40001"));
 
   auto all = DbIgnoreList::Parse({"all"});
-  ASSERT_TRUE(all.ok());
+  ASSERT_OK(all);
   EXPECT_TRUE(all->all());
   EXPECT_TRUE(all->Matches(1, "XXXXX"));
 
   auto none = DbIgnoreList::Parse({"none"});
-  ASSERT_TRUE(none.ok());
+  ASSERT_OK(none);
   EXPECT_TRUE(none->empty());
   auto empty = DbIgnoreList::Parse({});
-  ASSERT_TRUE(empty.ok());
+  ASSERT_OK(empty);
   EXPECT_TRUE(empty->empty());
 
   auto bad = DbIgnoreList::Parse({"1213", "deadlock"});
@@ -98,15 +100,15 @@ TEST(DriverSelection, ExplicitAutoAndConflicts) {
     OptionSet set("t");
     DbDrivers db;
     db.RegisterOptions(set);
-    ASSERT_TRUE(ApplyArgs(set, {}).ok());
-    ASSERT_TRUE(db.Resolve(set).ok());
+    ASSERT_OK(ApplyArgs(set, {}));
+    ASSERT_OK(db.Resolve(set));
     EXPECT_EQ(db.driver().Name(), "sqlite");
   }
   {
     OptionSet set("t");
     DbDrivers db;
     db.RegisterOptions(set);
-    ASSERT_TRUE(ApplyArgs(set, {{"db-driver", "nosuch"}}).ok());
+    ASSERT_OK(ApplyArgs(set, {{"db-driver", "nosuch"}}));
     Status s = db.Resolve(set);
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
     EXPECT_NE(s.message().find("nosuch"), std::string::npos);
@@ -119,8 +121,8 @@ TEST(DriverSelection, ExplicitAutoAndConflicts) {
     OptionSet set("t");
     DbDrivers db;
     db.RegisterOptions(set);
-    ASSERT_TRUE(ApplyArgs(set, {{"mysql-user", "root"}, {"mysql-password", "pw"}}).ok());
-    ASSERT_TRUE(db.Resolve(set).ok());
+    ASSERT_OK(ApplyArgs(set, {{"mysql-user", "root"}, {"mysql-password", "pw"}}));
+    ASSERT_OK(db.Resolve(set));
     EXPECT_EQ(db.driver().Name(), "mysql");
     // The password never shows in the option's value text (the manifest).
     const OptionSpec* pw = set.Find("mysql-password");
@@ -132,15 +134,15 @@ TEST(DriverSelection, ExplicitAutoAndConflicts) {
     OptionSet set("t");
     DbDrivers db;
     db.RegisterOptions(set);
-    ASSERT_TRUE(ApplyArgs(set, {{"pgsql-host", "127.0.0.1"}}).ok());
-    ASSERT_TRUE(db.Resolve(set).ok());
+    ASSERT_OK(ApplyArgs(set, {{"pgsql-host", "127.0.0.1"}}));
+    ASSERT_OK(db.Resolve(set));
     EXPECT_EQ(db.driver().Name(), "pgsql");
   }
   {
     OptionSet set("t");
     DbDrivers db;
     db.RegisterOptions(set);
-    ASSERT_TRUE(ApplyArgs(set, {{"pgsql-host", "a"}, {"mysql-host", "b"}}).ok());
+    ASSERT_OK(ApplyArgs(set, {{"pgsql-host", "a"}, {"mysql-host", "b"}}));
     Status s = db.Resolve(set);
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   }
@@ -149,8 +151,8 @@ TEST(DriverSelection, ExplicitAutoAndConflicts) {
     OptionSet set("t");
     DbDrivers db;
     db.RegisterOptions(set);
-    ASSERT_TRUE(ApplyArgs(set, {{"db-driver", "pgsql"}, {"mysql-host", "b"}}).ok());
-    ASSERT_TRUE(db.Resolve(set).ok());
+    ASSERT_OK(ApplyArgs(set, {{"db-driver", "pgsql"}, {"mysql-host", "b"}}));
+    ASSERT_OK(db.Resolve(set));
     EXPECT_EQ(db.driver().Name(), "pgsql");
   }
 }
@@ -187,7 +189,7 @@ TEST(ServerDriverOptions, BadValuesNameTheOption) {
     OptionSet set("t");
     DbDrivers db;
     Status s = Resolve(db, set, {{"pgsql-ignore-errors", "4000"}});  // a number is fine
-    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_OK(s);
   }
   {
     OptionSet set("t");
@@ -200,7 +202,7 @@ TEST(ServerDriverOptions, BadValuesNameTheOption) {
 TEST(ServerDriverOptions, DefaultsFollowSysbench) {
   OptionSet set("t");
   DbDrivers db;
-  ASSERT_TRUE(Resolve(db, set, {{"db-driver", "mysql"}}).ok());
+  ASSERT_OK(Resolve(db, set, {{"db-driver", "mysql"}}));
   EXPECT_EQ(set.Find("mysql-user")->ValueText(), "sbtest");
   EXPECT_EQ(set.Find("mysql-db")->ValueText(), "sbtest");
   EXPECT_EQ(set.Find("mysql-ignore-errors")->ValueText(), "1213,1020,1205");
@@ -218,12 +220,12 @@ TEST(ServerDriverOptions, PasswordOnlyFromOptionOrEnvironmentNeverShown) {
   DbDrivers db;
   Status s = Resolve(db, set, {{"db-driver", "pgsql"}});
   unsetenv("PGPASSWORD");
-  ASSERT_TRUE(s.ok());
+  ASSERT_OK(s);
   EXPECT_EQ(set.Find("pgsql-password")->ValueText(), "");
   EXPECT_EQ(db.driver().Describe().find("env-secret"), std::string::npos);
   OptionSet set2("t");
   DbDrivers db2;
-  ASSERT_TRUE(Resolve(db2, set2, {{"pgsql-password", "opt-secret-456"}}).ok());
+  ASSERT_OK(Resolve(db2, set2, {{"pgsql-password", "opt-secret-456"}}));
   EXPECT_EQ(db2.driver().Name(), "pgsql");
   EXPECT_EQ(set2.Find("pgsql-password")->ValueText(), "(hidden)");
   EXPECT_EQ(FormatHelp(set2).find("opt-secret"), std::string::npos);
@@ -278,8 +280,8 @@ TEST(DbTextRow, FindsEveryByteAtEveryPosition) {
         std::string out;
         const TextRowInfo info = AppendTextRow(out, std::vector<DbValue>{DbValue::String(s)}, true);
         const bool needs_escape = c == '\\' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
-        SCOPED_TRACE(testing::Message() << "len " << len << " at " << at << " byte "
-                                        << static_cast<int>(static_cast<unsigned char>(c)));
+        SCOPED_TRACE(::testing::Message() << "len " << len << " at " << at << " byte "
+                                          << static_cast<int>(static_cast<unsigned char>(c)));
         EXPECT_EQ(info.escaped, needs_escape);
         EXPECT_EQ(info.ascii, static_cast<unsigned char>(c) < 0x80);
         EXPECT_EQ(out.size(), len + (needs_escape ? 2 : 1));  // escape pairs, newline

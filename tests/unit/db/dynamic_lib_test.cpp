@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "testing/status.h"
+
 namespace loadcell {
 namespace {
 
 TEST(DynamicLibTest, LoadsLibpqAndFillsEveryFunction) {
-  ASSERT_TRUE(LoadPq().ok()) << LoadPq().message();
+  ASSERT_OK(LoadPq());
   const PqApi& pq = Pq();
 #define LOADCELL_EXPECT_BOUND_(name) EXPECT_NE(pq.name, nullptr) << #name;
   LOADCELL_PQ_FUNCTIONS(LOADCELL_EXPECT_BOUND_)
@@ -16,12 +18,12 @@ TEST(DynamicLibTest, LoadsLibpqAndFillsEveryFunction) {
   // The pointers are the library's: a null result is reported as fatal.
   EXPECT_EQ(pq.PQresultStatus(nullptr), PGRES_FATAL_ERROR);
   // A second load returns the first outcome and the same table.
-  EXPECT_TRUE(LoadPq().ok());
+  EXPECT_OK(LoadPq());
   EXPECT_EQ(&Pq(), &pq);
 }
 
 TEST(DynamicLibTest, LoadsLibmariadbAndFillsEveryFunction) {
-  ASSERT_TRUE(LoadMariadb().ok()) << LoadMariadb().message();
+  ASSERT_OK(LoadMariadb());
   const MariadbApi& my = Mariadb();
 #define LOADCELL_EXPECT_BOUND_(name) EXPECT_NE(my.name, nullptr) << #name;
   LOADCELL_MARIADB_FUNCTIONS(LOADCELL_EXPECT_BOUND_)

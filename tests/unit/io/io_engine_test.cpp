@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 
 namespace loadcell {
@@ -39,7 +40,7 @@ std::vector<IoCompletion> ReapAll(IoEngine& e, size_t n) {
   std::vector<IoCompletion> out(64);
   while (all.size() < n) {
     Result<size_t> got = e.Reap(1, out, 5 * kNanosPerSecond);
-    EXPECT_TRUE(got.ok()) << got.status().ToString();
+    EXPECT_OK(got);
     if (!got.ok() || *got == 0) break;
     all.insert(all.end(), out.begin(), out.begin() + static_cast<long>(*got));
   }
@@ -53,7 +54,7 @@ std::vector<IoCompletion> RunAll(IoEngine& e, std::vector<IoRequest>& reqs) {
   size_t next = 0;
   while (next < reqs.size()) {
     Result<size_t> n = e.Submit(std::span<IoRequest>(reqs).subspan(next));
-    EXPECT_TRUE(n.ok()) << n.status().ToString();
+    EXPECT_OK(n);
     if (!n.ok()) break;
     next += *n;
     if (*n == 0 || next == reqs.size()) {
@@ -81,23 +82,23 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
   // Sets skip_reason_ when O_DIRECT is refused by the temp filesystem.
   void OpenEngine(uint32_t depth, bool direct, int count = 2, int open_flags = O_RDWR) {
     Result<std::unique_ptr<IoEngine>> e = MakeIoEngine(GetParam(), PosixFileSystem());
-    ASSERT_TRUE(e.ok()) << e.status().ToString();
+    ASSERT_OK(e);
     engine_ = std::move(e.value());
     FileSystem& fs = PosixFileSystem();
     for (int i = 0; i < count; ++i) {
       IoFile f;
       f.path = dir_.File("file." + std::to_string(i));
       Result<int> create = fs.Open(f.path, O_RDWR | O_CREAT, 0644);
-      ASSERT_TRUE(create.ok()) << create.status().ToString();
-      ASSERT_TRUE(fs.Truncate(*create, kFileSize).ok());
-      ASSERT_TRUE(fs.Close(*create).ok());
+      ASSERT_OK(create);
+      ASSERT_OK(fs.Truncate(*create, kFileSize));
+      ASSERT_OK(fs.Close(*create));
       Result<int> fd = fs.Open(f.path, open_flags | (direct ? O_DIRECT : 0));
       if (!fd.ok() && direct && fd.status().err() == EINVAL) {
         skip_reason_ = "the temp filesystem (" + fs.FsType(dir_.path()) +
                        ") refuses O_DIRECT; set TMPDIR to a directory on one that supports it";
         return;
       }
-      ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+      ASSERT_OK(fd);
       f.fd = *fd;
       f.size = kFileSize;
       files_.push_back(f);
@@ -107,15 +108,15 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
     opts.direct = direct;
     opts.writable = (open_flags & O_ACCMODE) != O_RDONLY;
     Status s = engine_->Open(files_, opts);
-    ASSERT_TRUE(s.ok()) << s.ToString();
+    ASSERT_OK(s);
   }
 
   void TearDown() override {
     if (engine_) {
-      EXPECT_TRUE(engine_->Close().ok());
+      EXPECT_OK(engine_->Close());
     }
     for (const IoFile& f : files_) {
-      EXPECT_TRUE(PosixFileSystem().Close(f.fd).ok());
+      EXPECT_OK(PosixFileSystem().Close(f.fd));
     }
   }
 
@@ -134,7 +135,7 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(EngineTest, NameAndCapabilities) {
   Result<std::unique_ptr<IoEngine>> e = MakeIoEngine(GetParam(), PosixFileSystem());
-  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  ASSERT_OK(e);
   EXPECT_EQ((*e)->Name(), GetParam());
   IoCapabilities c = (*e)->Capabilities();
   EXPECT_EQ(c.asynchronous, GetParam() == "io_uring" || GetParam() == "libaio");
@@ -220,13 +221,13 @@ TEST_P(EngineTest, QueueDepthIsRespectedAndFilled) {
     reqs.push_back(r);
   }
   Result<size_t> n = engine_->Submit(reqs);
-  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  ASSERT_OK(n);
   // Never more than the depth is accepted; the depth is reached before
   // anything is reaped.
   EXPECT_EQ(*n, depth);
   EXPECT_EQ(engine_->InFlight(), depth);
   Result<size_t> more = engine_->Submit(std::span<IoRequest>(reqs).subspan(*n));
-  ASSERT_TRUE(more.ok());
+  ASSERT_OK(more);
   EXPECT_EQ(*more, 0u);
 
   std::vector<IoCompletion> done = ReapAll(*engine_, depth);
@@ -240,10 +241,10 @@ TEST_P(EngineTest, ReapWithNothingInFlightReturnsZero) {
   SKIP_IF_NO_DIRECT();
   std::vector<IoCompletion> out(4);
   Result<size_t> got = engine_->Reap(1, out, 10 * kNanosPerMilli);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_OK(got);
   EXPECT_EQ(*got, 0u);
   got = engine_->Reap(0, out, 0);
-  ASSERT_TRUE(got.ok());
+  ASSERT_OK(got);
   EXPECT_EQ(*got, 0u);
 }
 
@@ -350,9 +351,9 @@ TEST_P(EngineTest, CloseWaitsForRequestsInFlight) {
     reqs[i].buffer = bufs.back().get();
   }
   Result<size_t> n = engine_->Submit(reqs);
-  ASSERT_TRUE(n.ok());
+  ASSERT_OK(n);
   EXPECT_EQ(*n, reqs.size());
-  EXPECT_TRUE(engine_->Close().ok());
+  EXPECT_OK(engine_->Close());
   EXPECT_EQ(engine_->InFlight(), 0u);
 }
 
@@ -394,7 +395,7 @@ TEST(IoEngineFactoryTest, NamesAndUnknownName) {
 
 TEST(IoEngineFactoryTest, LibaioWithoutDirectIsRefusedAtOpen) {
   Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("libaio", PosixFileSystem());
-  ASSERT_TRUE(e.ok());
+  ASSERT_OK(e);
   EngineOptions opts;
   opts.direct = false;
   Status s = (*e)->Open({}, opts);
@@ -419,14 +420,14 @@ TEST(SyncEngineFaultTest, InjectedFaultsBecomeNegativeResults) {
   TempDir dir;
   FaultInjectingFileSystem fault(PosixFileSystem());
   Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("sync", fault);
-  ASSERT_TRUE(e.ok());
+  ASSERT_OK(e);
   IoFile f;
   f.path = dir.File("f");
   Result<int> fd = fault.Open(f.path, O_RDWR | O_CREAT);
-  ASSERT_TRUE(fd.ok());
+  ASSERT_OK(fd);
   f.fd = *fd;
   std::vector<IoFile> files{f};
-  ASSERT_TRUE((*e)->Open(files, EngineOptions{}).ok());
+  ASSERT_OK((*e)->Open(files, EngineOptions{}));
 
   Buffer buf = NewBuffer(kBlock);
   std::vector<IoRequest> reqs(4);
@@ -454,8 +455,8 @@ TEST(SyncEngineFaultTest, InjectedFaultsBecomeNegativeResults) {
   done = RunAll(**e, read);
   ASSERT_EQ(done.size(), 1u);
   EXPECT_EQ(done[0].result, -EIO);
-  EXPECT_TRUE((*e)->Close().ok());
-  EXPECT_TRUE(fault.Close(f.fd).ok());
+  EXPECT_OK((*e)->Close());
+  EXPECT_OK(fault.Close(f.fd));
 }
 
 // Another process truncating a file under the mapping makes the next access

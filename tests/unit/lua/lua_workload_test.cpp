@@ -13,6 +13,8 @@
 
 #include "runner/recorder.h"
 #include "runner/run_config.h"
+#include "testing/status.h"
+#include "testing/temp_dir.h"
 #include "workloads/oltp/oltp_txn.h"
 
 namespace loadcell {
@@ -21,23 +23,14 @@ namespace {
 class LuaTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/loadcell-lua-unit-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::string Write(const std::string& name, const std::string& text) {
-    std::string p = dir_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
+    return tmp_.Write(name, text);
   }
-  std::string Read(const std::string& name) {
-    std::ifstream in(dir_ + "/" + name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  std::string Read(const std::string& name) { return tmp_.Read(name); }
 
   // Loads `text` as a script and applies `--name=value` options (plus a
   // SQLite file and --out=<dir>/out.txt), and `undeclared` as options the
@@ -81,7 +74,8 @@ class LuaTest : public ::testing::Test {
 
   std::string OutOption() const { return dir_ + "/out.txt"; }
 
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
   std::string path_;
   RunConfig cfg_;
   std::unique_ptr<OptionSet> general_, test_;
@@ -96,7 +90,7 @@ end
 )LUA";
 
 TEST_F(LuaTest, OptionsAreTypedFromTheirDefaultsAndDashesEqualUnderscores) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {
   out = {"output file", ""},
   my_flag = {"a bool", false}, my_int = {"an int", 3}, my_real = {"a double", 0.5},
@@ -110,15 +104,14 @@ function thread_init()
       sysbench.opt.threads))
 end
 )LUA",
-                   {{"out", OutOption()},
-                    {"my-flag", "on"},
-                    {"my_int", "42"},
-                    {"my-real", "2.25"},
-                    {"my-text", "hello"},
-                    {"my-list", "p,q"}},
-                   "run", 3)
-                  .ok());
-  ASSERT_TRUE(Worker0().ok());
+                 {{"out", OutOption()},
+                  {"my-flag", "on"},
+                  {"my_int", "42"},
+                  {"my-real", "2.25"},
+                  {"my-text", "hello"},
+                  {"my-list", "p,q"}},
+                 "run", 3));
+  ASSERT_OK(Worker0());
   EXPECT_EQ(Read("out.txt"), "boolean true 42 2.25 hello p,q 3\n");
   // Typed: a non-number for an int option is refused naming the option.
   Status bad =
@@ -128,7 +121,7 @@ end
 }
 
 TEST_F(LuaTest, CmdlineFieldsTidAndVersion) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
 function event() end
 function thread_init(id)
@@ -137,9 +130,8 @@ function thread_init(id)
       " " .. sysbench.tid .. " " .. id .. " " .. type(sysbench.version))
 end
 )LUA",
-                   {{"out", OutOption()}})
-                  .ok());
-  ASSERT_TRUE(Worker0().ok());
+                 {{"out", OutOption()}}));
+  ASSERT_OK(Worker0());
   EXPECT_EQ(Read("out.txt"), "run " + path_ + " true 0 0 string\n");
 }
 
@@ -168,10 +160,10 @@ function thread_init()
   out(r.uniform(1, 1000000) .. " " .. sb_rand(1, 1000000) .. " " .. sb_rand_str("###"))
 end
 )LUA";
-  ASSERT_TRUE(Load(script, {{"out", OutOption()}}).ok());
-  ASSERT_TRUE(Worker0(11).ok());
-  ASSERT_TRUE(Worker0(11).ok());
-  ASSERT_TRUE(Worker0(12).ok());
+  ASSERT_OK(Load(script, {{"out", OutOption()}}));
+  ASSERT_OK(Worker0(11));
+  ASSERT_OK(Worker0(11));
+  ASSERT_OK(Worker0(12));
   std::istringstream lines(Read("out.txt"));
   std::string a, b, c;
   std::getline(lines, a);
@@ -182,7 +174,7 @@ end
 }
 
 TEST_F(LuaTest, SqlConnectionsStatementsBindsResultsAndCounting) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
 function prepare()
   local con = sysbench.sql.driver():connect()
@@ -228,17 +220,16 @@ function thread_done()
   out(drv:name())
 end
 )LUA",
-                   {{"out", OutOption()}})
-                  .ok());
+                 {{"out", OutOption()}}));
   PrepareContext pctx;
-  ASSERT_TRUE(w_->Prepare(pctx).ok());
+  ASSERT_OK(w_->Prepare(pctx));
   auto worker = Worker0();
-  ASSERT_TRUE(worker.ok()) << worker.status().message();
+  ASSERT_OK(worker);
   for (int i = 0; i < 3; ++i) {
     Status s = (*worker)->RunEvent();
-    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_OK(s);
   }
-  ASSERT_TRUE((*worker)->Finish().ok());
+  ASSERT_OK((*worker)->Finish());
   EXPECT_EQ(Read("out.txt"), "sqlite\n");
   EXPECT_EQ(rec_.counter(kOltpReads), 9u);   // select, query_row, query
   EXPECT_EQ(rec_.counter(kOltpWrites), 3u);  // the update that hit a row
@@ -249,7 +240,7 @@ end
 // sysbench 1.0.20: a statement's execute() returns a result with nrows,
 // nfields, fetch_row() and free(); one object, filled again by each execution.
 TEST_F(LuaTest, StatementResultsHaveRowsFieldsAndFree) {
-  ASSERT_TRUE(Load(R"LUA(
+  ASSERT_OK(Load(R"LUA(
 function event()
   local con = sysbench.sql.driver():connect()
   con:query("CREATE TABLE IF NOT EXISTS r (id INTEGER PRIMARY KEY, s TEXT)")
@@ -293,16 +284,15 @@ function event()
   st:close()
   con:disconnect()
 end
-)LUA")
-                  .ok());
+)LUA"));
   auto worker = Worker0();
-  ASSERT_TRUE(worker.ok());
+  ASSERT_OK(worker);
   Status s = (*worker)->RunEvent();
-  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_OK(s);
 }
 
 TEST_F(LuaTest, ReconnectKeepsStatementsUsableAndConstantsExist) {
-  ASSERT_TRUE(Load(R"LUA(
+  ASSERT_OK(Load(R"LUA(
 function event()
   assert(sysbench.sql.type.VARCHAR == 12 and sysbench.sql.type.INT == 3)
   assert(sysbench.sql.error.NONE == 0 and sysbench.sql.error.IGNORABLE == 1 and
@@ -318,17 +308,16 @@ function event()
   ok, err = pcall(function() return sysbench.sql.driver("mysql") end)
   assert(not ok and err:find("not the one selected"), tostring(err))
 end
-)LUA")
-                  .ok());
+)LUA"));
   auto worker = Worker0();
-  ASSERT_TRUE(worker.ok());
+  ASSERT_OK(worker);
   Status s = (*worker)->RunEvent();
-  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_OK(s);
   EXPECT_EQ(rec_.counter(kOltpReconnects), 1u);
 }
 
 TEST_F(LuaTest, RestartEventRunsTheHookAndCountsAnError) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
 local n = 0
 function sysbench.hooks.before_restart_event(err) out("restart " .. tostring(err.errcode)) end
@@ -337,11 +326,10 @@ function event()
   if n == 1 then error({errcode = sysbench.error.RESTART_EVENT}) end
 end
 )LUA",
-                   {{"out", OutOption()}})
-                  .ok());
+                 {{"out", OutOption()}}));
   auto worker = Worker0();
-  ASSERT_TRUE(worker.ok());
-  ASSERT_TRUE((*worker)->RunEvent().ok());
+  ASSERT_OK(worker);
+  ASSERT_OK((*worker)->RunEvent());
   EXPECT_EQ(Read("out.txt"), "restart 1\n");
   EXPECT_EQ(rec_.errors(), 1u);
   EXPECT_EQ(rec_.counter(kOltpIgnoredErrors), 1u);
@@ -349,7 +337,7 @@ end
 }
 
 TEST_F(LuaTest, SqlErrorIgnorableHookTurnsAnErrorIntoARestart) {
-  ASSERT_TRUE(Load(R"LUA(
+  ASSERT_OK(Load(R"LUA(
 local tries = 0
 function sysbench.hooks.sql_error_ignorable(err)
   return err.sql_errmsg:find("no such table") ~= nil
@@ -359,22 +347,21 @@ function event()
   tries = tries + 1
   if tries == 1 then con:query("SELECT * FROM missing_table") end
 end
-)LUA")
-                  .ok());
+)LUA"));
   auto worker = Worker0();
-  ASSERT_TRUE(worker.ok());
-  ASSERT_TRUE((*worker)->RunEvent().ok());
+  ASSERT_OK(worker);
+  ASSERT_OK((*worker)->RunEvent());
   EXPECT_EQ(rec_.errors(), 1u);
 }
 
 TEST_F(LuaTest, FatalSqlErrorNamesTheScriptLineAndQuery) {
-  ASSERT_TRUE(Load("function thread_init() con = sysbench.sql.driver():connect() end\n"
-                   "function event()\n"
-                   "  con:query('SELECT * FROM missing_table')\n"
-                   "end\n")
-                  .ok());
+  ASSERT_OK(
+      Load("function thread_init() con = sysbench.sql.driver():connect() end\n"
+           "function event()\n"
+           "  con:query('SELECT * FROM missing_table')\n"
+           "end\n"));
   auto worker = Worker0();
-  ASSERT_TRUE(worker.ok());
+  ASSERT_OK(worker);
   Status s = (*worker)->RunEvent();
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find(path_ + ":3:"), std::string::npos) << s.message();
@@ -385,7 +372,7 @@ TEST_F(LuaTest, FatalSqlErrorNamesTheScriptLineAndQuery) {
 // numbers (its C functions return uint32_t or double through the FFI), a
 // string, and for uniform_uint64 a uint64_t cdata that keeps all 64 bits.
 TEST_F(LuaTest, RandFunctionsReturnSysbenchsLuaTypes) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
 local ffi = require("ffi")
 function event()
@@ -410,13 +397,12 @@ function event()
   out(tostring(u))
 end
 )LUA",
-                   {{"out", OutOption()}})
-                  .ok());
+                 {{"out", OutOption()}}));
   for (int i = 0; i < 2; ++i) {
     auto worker = Worker0(5);
-    ASSERT_TRUE(worker.ok()) << worker.status().message();
+    ASSERT_OK(worker);
     Status s = (*worker)->RunEvent();
-    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_OK(s);
   }
   std::istringstream lines(Read("out.txt"));
   std::string a, b;
@@ -428,7 +414,7 @@ end
 }
 
 TEST_F(LuaTest, SbRandUniqDrawsEachValueOfARangeOnce) {
-  ASSERT_TRUE(Load(R"LUA(
+  ASSERT_OK(Load(R"LUA(
 function event()
   local seen, n = {}, 0
   for i = 1, 50 do
@@ -439,10 +425,9 @@ function event()
   local w = sb_rand_uniq(0, 4294967295)
   assert(w >= 0 and w <= 4294967295)
 end
-)LUA")
-                  .ok());
+)LUA"));
   Status s = OneEvent();
-  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_OK(s);
 }
 
 // A wrong argument is a script error naming the script and the line of the
@@ -470,7 +455,7 @@ TEST_F(LuaTest, WrongArgumentsNameTheScriptLine) {
        "loadcell.sql.bind expected"},
   };
   for (const auto& [call, message] : cases) {
-    ASSERT_TRUE(Load("function event()\n  local x = 1\n  " + call + "\nend\n").ok()) << call;
+    ASSERT_OK(Load("function event()\n  local x = 1\n  " + call + "\nend\n")) << call;
     Status s = OneEvent();
     ASSERT_FALSE(s.ok()) << call;
     EXPECT_NE(s.message().find(path_ + ":3:"), std::string::npos) << call << ": " << s.message();
@@ -481,7 +466,7 @@ TEST_F(LuaTest, WrongArgumentsNameTheScriptLine) {
 // The sysbench 0.5 API: global db_* functions on one implicit connection,
 // options as globals, the 0.5 constants.
 TEST_F(LuaTest, Sysbench05GlobalApi) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 function event()
   assert(DB_ERROR_NONE == 0 and DB_ERROR_RESTART_TRANSACTION == 1 and DB_ERROR_FAILED == 2)
   assert(thread_id == 0 and db_driver == "sqlite" and num_threads == 1, "globals")
@@ -528,26 +513,24 @@ function event()
   db_disconnect()
 end
 )LUA",
-                   {}, "run", 1,
-                   {{"out", OutOption()},
-                    {"oltp-table-size", "30"},
-                    {"oltp_skip_trx", "on"},
-                    {"oltp-label", "a b"}})
-                  .ok());
+                 {}, "run", 1,
+                 {{"out", OutOption()},
+                  {"oltp-table-size", "30"},
+                  {"oltp_skip_trx", "on"},
+                  {"oltp-label", "a b"}}));
   Status s = OneEvent();
-  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_OK(s);
   EXPECT_EQ(Read("out.txt"), "changed\n");
 }
 
 TEST_F(LuaTest, ScriptsThatDeclareOptionsGetNoOptionGlobals) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
 function event() out(tostring(oltp_table_size) .. " " .. tostring(threads)) end
 )LUA",
-                   {{"out", OutOption()}})
-                  .ok());
+                 {{"out", OutOption()}}));
   EXPECT_TRUE(w_->DeclaresOptions());
-  ASSERT_TRUE(OneEvent().ok());
+  ASSERT_OK(OneEvent());
   EXPECT_EQ(Read("out.txt"), "nil nil\n");
 }
 
@@ -559,9 +542,9 @@ TEST_F(LuaTest, SyntaxErrorNamesScriptAndLine) {
 }
 
 TEST_F(LuaTest, RuntimeErrorInEventNamesScriptAndLine) {
-  ASSERT_TRUE(Load("function event()\n  local t = nil\n  return t.x\nend\n").ok());
+  ASSERT_OK(Load("function event()\n  local t = nil\n  return t.x\nend\n"));
   auto worker = Worker0();
-  ASSERT_TRUE(worker.ok());
+  ASSERT_OK(worker);
   Status s = (*worker)->RunEvent();
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("event()"), std::string::npos) << s.message();
@@ -569,7 +552,7 @@ TEST_F(LuaTest, RuntimeErrorInEventNamesScriptAndLine) {
 }
 
 TEST_F(LuaTest, ErrorInThreadInitFailsTheWorker) {
-  ASSERT_TRUE(Load("function event() end\nfunction thread_init()\n  error('no way')\nend\n").ok());
+  ASSERT_OK(Load("function event() end\nfunction thread_init()\n  error('no way')\nend\n"));
   auto worker = Worker0();
   ASSERT_FALSE(worker.ok());
   EXPECT_NE(worker.status().message().find("thread_init()"), std::string::npos);
@@ -578,7 +561,7 @@ TEST_F(LuaTest, ErrorInThreadInitFailsTheWorker) {
 }
 
 TEST_F(LuaTest, ScriptWithoutEventGetsAClearMessage) {
-  ASSERT_TRUE(Load("x = 1\n").ok());
+  ASSERT_OK(Load("x = 1\n"));
   Status s = w_->Init(1);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("defines no event() function"), std::string::npos) << s.message();
@@ -591,25 +574,24 @@ TEST_F(LuaTest, MissingScriptIsNotFound) {
 }
 
 TEST_F(LuaTest, InitDoneAndThreadDoneAreCalled) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
 function init() out("init") end
 function done() out("done") end
 function thread_done() out("thread_done") end
 function event() end
 )LUA",
-                   {{"out", OutOption()}})
-                  .ok());
-  ASSERT_TRUE(w_->Init(1).ok());
+                 {{"out", OutOption()}}));
+  ASSERT_OK(w_->Init(1));
   auto worker = Worker0();
-  ASSERT_TRUE(worker.ok());
-  ASSERT_TRUE((*worker)->Finish().ok());
-  ASSERT_TRUE(w_->Done().ok());
+  ASSERT_OK(worker);
+  ASSERT_OK((*worker)->Finish());
+  ASSERT_OK(w_->Done());
   EXPECT_EQ(Read("out.txt"), "init\nthread_done\ndone\n");
 }
 
 TEST_F(LuaTest, CustomAndParallelCommands) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
 function event() end
 sysbench.cmdline.commands = {
@@ -617,14 +599,13 @@ sysbench.cmdline.commands = {
   fan = {function() out("fan " .. sysbench.tid) end, sysbench.cmdline.PARALLEL_COMMAND},
 }
 )LUA",
-                   {{"out", OutOption()}}, "hello")
-                  .ok());
+                 {{"out", OutOption()}}, "hello"));
   EXPECT_TRUE(w_->HasCommand("hello"));
   EXPECT_FALSE(w_->HasCommand("nothing"));
   PrepareContext ctx;
   ctx.threads = 3;
-  ASSERT_TRUE(w_->RunCommand("hello", ctx).ok());
-  ASSERT_TRUE(w_->RunCommand("fan", ctx).ok());
+  ASSERT_OK(w_->RunCommand("hello", ctx));
+  ASSERT_OK(w_->RunCommand("fan", ctx));
   std::string text = Read("out.txt");
   EXPECT_EQ(text.rfind("hello hello\n", 0), 0u) << text;
   for (const char* t : {"fan 0\n", "fan 1\n", "fan 2\n"}) {
@@ -636,13 +617,12 @@ sysbench.cmdline.commands = {
 }
 
 TEST_F(LuaTest, HelpFunctionTextIsCaptured) {
-  ASSERT_TRUE(
-      Load("function event() end\nfunction help() print('my help') end\n", {}, "help").ok());
+  ASSERT_OK(Load("function event() end\nfunction help() print('my help') end\n", {}, "help"));
   EXPECT_EQ(w_->ScriptHelp(), "my help\n");
 }
 
 TEST_F(LuaTest, ReportHooksAndReportFunctions) {
-  ASSERT_TRUE(Load(R"LUA(
+  ASSERT_OK(Load(R"LUA(
 function event() end
 function sysbench.hooks.report_intermediate(stat)
   sysbench.report_json(stat)
@@ -650,8 +630,7 @@ end
 function sysbench.hooks.report_cumulative(stat)
   sysbench.report_csv(stat)
 end
-)LUA")
-                  .ok());
+)LUA"));
   IntervalSnapshot s;
   s.t_end_s = 2;
   s.duration_s = 1;
@@ -673,11 +652,10 @@ end
 }
 
 TEST_F(LuaTest, ReportDefaultLineWithoutHooks) {
-  ASSERT_TRUE(Load(R"LUA(
+  ASSERT_OK(Load(R"LUA(
 function event() end
 function sysbench.hooks.report_intermediate(stat) sysbench.report_default(stat) end
-)LUA")
-                  .ok());
+)LUA"));
   IntervalSnapshot s;
   s.t_end_s = 3;
   s.duration_s = 1;
@@ -688,7 +666,7 @@ function sysbench.hooks.report_intermediate(stat) sysbench.report_default(stat) 
 }
 
 TEST_F(LuaTest, Histogram) {
-  ASSERT_TRUE(Load(std::string(kOut) + R"LUA(
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
 sysbench.cmdline.options = {out = {"output file", ""}}
 function event() end
 function thread_init()
@@ -698,9 +676,8 @@ function thread_init()
   out(string.format("%.0f %.0f", h:percentile(50), h:percentile(100)))
 end
 )LUA",
-                   {{"out", OutOption()}})
-                  .ok());
-  ASSERT_TRUE(Worker0().ok());
+                 {{"out", OutOption()}}));
+  ASSERT_OK(Worker0());
   std::string t = Read("out.txt");
   int p50 = 0, p100 = 0;
   ASSERT_EQ(std::sscanf(t.c_str(), "%d %d", &p50, &p100), 2) << t;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 
 namespace loadcell {
@@ -27,33 +28,33 @@ TEST(PosixFileSystemTest, WriteReadStatTruncateRenameUnlink) {
   FileSystem& fs = PosixFileSystem();
   const std::string path = dir.File("a");
   Result<int> fd = fs.Open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-  ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+  ASSERT_OK(fd);
   EXPECT_NE(::fcntl(*fd, F_GETFD) & FD_CLOEXEC, 0);
 
   std::vector<char> data = Pattern(10000, 'a');
-  ASSERT_TRUE(WriteFully(fs, *fd, data.data(), data.size(), 100, path).ok());
+  ASSERT_OK(WriteFully(fs, *fd, data.data(), data.size(), 100, path));
   std::vector<char> back(data.size());
-  ASSERT_TRUE(ReadFully(fs, *fd, back.data(), back.size(), 100, path).ok());
+  ASSERT_OK(ReadFully(fs, *fd, back.data(), back.size(), 100, path));
   EXPECT_EQ(back, data);
-  ASSERT_TRUE(fs.Fsync(*fd).ok());
-  ASSERT_TRUE(fs.Fdatasync(*fd).ok());
+  ASSERT_OK(fs.Fsync(*fd));
+  ASSERT_OK(fs.Fdatasync(*fd));
 
   Result<FileInfo> info = fs.Stat(path);
-  ASSERT_TRUE(info.ok());
+  ASSERT_OK(info);
   EXPECT_TRUE(info->exists);
   EXPECT_TRUE(info->is_regular);
   EXPECT_FALSE(info->is_directory);
   EXPECT_EQ(info->size, 10100u);
   EXPECT_GT(info->inode, 0u);
 
-  ASSERT_TRUE(fs.Truncate(*fd, 4096).ok());
+  ASSERT_OK(fs.Truncate(*fd, 4096));
   EXPECT_EQ(fs.Stat(path)->size, 4096u);
-  ASSERT_TRUE(fs.Close(*fd).ok());
+  ASSERT_OK(fs.Close(*fd));
 
-  ASSERT_TRUE(fs.Rename(path, dir.File("b")).ok());
+  ASSERT_OK(fs.Rename(path, dir.File("b")));
   EXPECT_FALSE(fs.Stat(path)->exists);
   EXPECT_TRUE(fs.Stat(dir.File("b"))->exists);
-  ASSERT_TRUE(fs.Unlink(dir.File("b")).ok());
+  ASSERT_OK(fs.Unlink(dir.File("b")));
   EXPECT_FALSE(fs.Stat(dir.File("b"))->exists);
 }
 
@@ -81,9 +82,9 @@ TEST(PosixFileSystemTest, ReadFullyPastEndIsUnexpectedEof) {
   FileSystem& fs = PosixFileSystem();
   const std::string path = dir.File("short");
   Result<int> fd = fs.Open(path, O_RDWR | O_CREAT, 0644);
-  ASSERT_TRUE(fd.ok());
+  ASSERT_OK(fd);
   std::vector<char> data = Pattern(100, 'x');
-  ASSERT_TRUE(WriteFully(fs, *fd, data.data(), data.size(), 0, path).ok());
+  ASSERT_OK(WriteFully(fs, *fd, data.data(), data.size(), 0, path));
   std::vector<char> back(200);
   Status s = ReadFully(fs, *fd, back.data(), back.size(), 0, path);
   ASSERT_FALSE(s.ok());
@@ -92,18 +93,18 @@ TEST(PosixFileSystemTest, ReadFullyPastEndIsUnexpectedEof) {
   EXPECT_NE(s.message().find(path), std::string::npos);
   // The bytes that were there were read.
   EXPECT_EQ(0, std::memcmp(back.data(), data.data(), data.size()));
-  ASSERT_TRUE(fs.Close(*fd).ok());
+  ASSERT_OK(fs.Close(*fd));
 }
 
 TEST(PosixFileSystemTest, CheckWritableDir) {
   TempDir dir;
   FileSystem& fs = PosixFileSystem();
-  EXPECT_TRUE(fs.CheckWritableDir(dir.path()).ok());
+  EXPECT_OK(fs.CheckWritableDir(dir.path()));
   Status missing = fs.CheckWritableDir(dir.File("nope"));
   EXPECT_EQ(missing.err(), ENOENT);
   Result<int> fd = fs.Open(dir.File("f"), O_RDWR | O_CREAT, 0644);
-  ASSERT_TRUE(fd.ok());
-  ASSERT_TRUE(fs.Close(*fd).ok());
+  ASSERT_OK(fd);
+  ASSERT_OK(fs.Close(*fd));
   EXPECT_EQ(fs.CheckWritableDir(dir.File("f")).err(), ENOTDIR);
 }
 
@@ -123,10 +124,10 @@ class FaultInjectingFileSystemTest : public ::testing::Test {
   void SetUp() override {
     path_ = dir_.File("f");
     Result<int> fd = fault_.Open(path_, O_RDWR | O_CREAT, 0644);
-    ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+    ASSERT_OK(fd);
     fd_ = *fd;
   }
-  void TearDown() override { EXPECT_TRUE(fault_.Close(fd_).ok()); }
+  void TearDown() override { EXPECT_OK(fault_.Close(fd_)); }
 
   TempDir dir_;
   FaultInjectingFileSystem fault_{PosixFileSystem()};
@@ -137,8 +138,8 @@ class FaultInjectingFileSystemTest : public ::testing::Test {
 TEST_F(FaultInjectingFileSystemTest, EnospcAfterNWritesKeepsErrno) {
   fault_.FailWritesAfter(2, ENOSPC);
   std::vector<char> block = Pattern(4096, 'q');
-  EXPECT_TRUE(WriteFully(fault_, fd_, block.data(), block.size(), 0, path_).ok());
-  EXPECT_TRUE(WriteFully(fault_, fd_, block.data(), block.size(), 4096, path_).ok());
+  EXPECT_OK(WriteFully(fault_, fd_, block.data(), block.size(), 0, path_));
+  EXPECT_OK(WriteFully(fault_, fd_, block.data(), block.size(), 4096, path_));
   Status s = WriteFully(fault_, fd_, block.data(), block.size(), 8192, path_ + " at 8192");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
@@ -149,7 +150,7 @@ TEST_F(FaultInjectingFileSystemTest, EnospcAfterNWritesKeepsErrno) {
   EXPECT_EQ(fault_.Stat(path_)->size, 8192u);
 
   fault_.Clear();
-  EXPECT_TRUE(WriteFully(fault_, fd_, block.data(), block.size(), 8192, path_).ok());
+  EXPECT_OK(WriteFully(fault_, fd_, block.data(), block.size(), 8192, path_));
 }
 
 TEST_F(FaultInjectingFileSystemTest, EioAndEfbigMapToTheirCodes) {
@@ -168,23 +169,23 @@ TEST_F(FaultInjectingFileSystemTest, ShortWritesAreCompletedByWriteFully) {
   std::vector<char> data = Pattern(10001, 'k');
   // A single call is short...
   Result<size_t> one = fault_.PWrite(fd_, data.data(), data.size(), 0);
-  ASSERT_TRUE(one.ok());
+  ASSERT_OK(one);
   EXPECT_EQ(*one, data.size() / 2);
   // ...and WriteFully loops until all of it is there.
-  ASSERT_TRUE(WriteFully(fault_, fd_, data.data(), data.size(), 0, path_).ok());
+  ASSERT_OK(WriteFully(fault_, fd_, data.data(), data.size(), 0, path_));
   fault_.Clear();
   std::vector<char> back(data.size());
-  ASSERT_TRUE(ReadFully(fault_, fd_, back.data(), back.size(), 0, path_).ok());
+  ASSERT_OK(ReadFully(fault_, fd_, back.data(), back.size(), 0, path_));
   EXPECT_EQ(back, data);
 }
 
 TEST_F(FaultInjectingFileSystemTest, ReadErrorsAndShortReads) {
   std::vector<char> data = Pattern(8192, 'r');
-  ASSERT_TRUE(WriteFully(fault_, fd_, data.data(), data.size(), 0, path_).ok());
+  ASSERT_OK(WriteFully(fault_, fd_, data.data(), data.size(), 0, path_));
   std::vector<char> back(data.size());
 
   fault_.FailReadsAfter(1, EIO);
-  EXPECT_TRUE(ReadFully(fault_, fd_, back.data(), 4096, 0, path_).ok());
+  EXPECT_OK(ReadFully(fault_, fd_, back.data(), 4096, 0, path_));
   Status s = ReadFully(fault_, fd_, back.data(), 4096, 4096, path_);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.code(), StatusCode::kIoError);
@@ -192,9 +193,9 @@ TEST_F(FaultInjectingFileSystemTest, ReadErrorsAndShortReads) {
 
   fault_.FailReadsAfter(0, -1);
   Result<size_t> one = fault_.PRead(fd_, back.data(), back.size(), 0);
-  ASSERT_TRUE(one.ok());
+  ASSERT_OK(one);
   EXPECT_EQ(*one, back.size() / 2);
-  ASSERT_TRUE(ReadFully(fault_, fd_, back.data(), back.size(), 0, path_).ok());
+  ASSERT_OK(ReadFully(fault_, fd_, back.data(), back.size(), 0, path_));
   EXPECT_EQ(back, data);
 }
 
@@ -204,8 +205,8 @@ TEST_F(FaultInjectingFileSystemTest, FsyncErrors) {
   EXPECT_EQ(s.err(), EIO);
   EXPECT_EQ(fault_.Fdatasync(fd_).err(), EIO);
   fault_.FailFsync(0);
-  EXPECT_TRUE(fault_.Fsync(fd_).ok());
-  EXPECT_TRUE(fault_.Fdatasync(fd_).ok());
+  EXPECT_OK(fault_.Fsync(fd_));
+  EXPECT_OK(fault_.Fdatasync(fd_));
 }
 
 }  // namespace

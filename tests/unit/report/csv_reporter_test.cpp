@@ -8,8 +8,15 @@
 
 #include "testing/report_fixture.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::EmptyResult;
+using testing::FakeWorkload;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::Render;
 
 // Splits one CSV record (RFC 4180 quoting).
 std::vector<std::string> Fields(const std::string& line) {
@@ -101,4 +108,4 @@ TEST(CsvReporterTest, HeaderWithoutOnStart) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

@@ -10,8 +10,17 @@
 
 #include "testing/report_fixture.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::EmptyResult;
+using testing::FakeWorkload;
+using testing::FixtureFullResult;
+using testing::FixtureInterval;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::Render;
 
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -104,8 +113,8 @@ TEST(TextReporterTest, AThreeMicrosecondEventIsNotZero) {
   const std::vector<std::string> lat = Block(t, "Latency (ms):");
   ASSERT_FALSE(lat.empty());
   for (const std::string& l : lat) {
-    EXPECT_THAT(l, Not(testing::EndsWith(" 0.00"))) << l;
-    EXPECT_THAT(l, testing::EndsWith("0.0030")) << l;
+    EXPECT_THAT(l, Not(::testing::EndsWith(" 0.00"))) << l;
+    EXPECT_THAT(l, ::testing::EndsWith("0.0030")) << l;
   }
 }
 
@@ -141,14 +150,14 @@ TEST(TextReporterTest, KindsWithoutEventsGetOneLineNotABlock) {
 TEST(TextReporterTest, ZeroEventsPrintZerosNeverNan) {
   FakeWorkload w;
   const std::string t = Render(Format::kText, w, EmptyResult(), FixtureSettings());
-  EXPECT_THAT(t, Not(testing::ContainsRegex("nan|inf|NaN|Inf")));
+  EXPECT_THAT(t, Not(::testing::ContainsRegex("nan|inf|NaN|Inf")));
   EXPECT_THAT(t, HasSubstr("\n    total number of events:              0\n"));
   EXPECT_THAT(t, HasSubstr("\n         avg:                                    0.00\n"));
   EXPECT_THAT(t, HasSubstr("\n    events (avg/stddev):           0.0000/0.00\n"));
   // A result without any latency entry or thread must not crash either.
   RunResult bare;
   const std::string b = Render(Format::kText, w, bare, FixtureSettings());
-  EXPECT_THAT(b, Not(testing::ContainsRegex("nan|inf")));
+  EXPECT_THAT(b, Not(::testing::ContainsRegex("nan|inf")));
   EXPECT_THAT(b, HasSubstr("Threads fairness:"));
 }
 
@@ -283,4 +292,4 @@ TEST(TextReporterTest, MetricsShownWhenWorkloadHasNoTextSection) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "runner/recorder.h"
+#include "testing/status.h"
 
 namespace loadcell {
 namespace {
@@ -87,7 +88,7 @@ RunConfig Config(int threads, double time_s, int64_t events) {
 
 RunResult MustRun(Workload& w, const RunConfig& c, RunObserver* obs = nullptr) {
   auto r = RunWorkload(w, c, Manifest{}, obs);
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_OK(r);
   return r.ok() ? std::move(r).value() : RunResult{};
 }
 
@@ -106,7 +107,7 @@ TEST(RunnerTest, StopsAtTheEventLimitExactly) {
   EXPECT_EQ(r.latency[0].histogram.Count(), 1000u);
   ASSERT_EQ(r.counter_names.size(), 1u);
   EXPECT_EQ(r.counters[0], 10000u);
-  EXPECT_TRUE(r.failure.ok());
+  EXPECT_OK(r.failure);
   EXPECT_GE(r.latency[0].histogram.Max(), r.latency[0].histogram.Min());
 }
 
@@ -248,7 +249,7 @@ TEST(RunnerTest, RateThatCannotBeKeptKeepsRunningAndSaysHowFarBehind) {
   RunConfig c = Config(1, 0.4, 0);
   c.rate = 1000;
   RunResult r = MustRun(w, c);
-  EXPECT_TRUE(r.failure.ok());
+  EXPECT_OK(r.failure);
   ASSERT_TRUE(r.rate.has_value());
   EXPECT_GE(r.total_time_s, 0.4);
   EXPECT_GT(r.rate->late_events, 0u);

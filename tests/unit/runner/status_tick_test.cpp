@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runner/runner.h"
+#include "testing/status.h"
 
 namespace loadcell {
 namespace {
@@ -53,7 +54,7 @@ TEST(StatusTickTest, TicksAreAnObserverOnlySeries) {
   SleepyWorkload w;
   StatusObserver obs;
   Result<RunResult> r = RunWorkload(w, Config(0.55, 0.1), Manifest(), &obs);
-  ASSERT_TRUE(r.ok());
+  ASSERT_OK(r);
   EXPECT_EQ(obs.intervals, 0);
   EXPECT_TRUE(r->intervals.empty());  // not added to the result
   ASSERT_GE(obs.status.size(), 4u);
@@ -75,7 +76,7 @@ TEST(StatusTickTest, NoTicksWhenThePeriodIsZero) {
   SleepyWorkload w;
   StatusObserver obs;
   Result<RunResult> r = RunWorkload(w, Config(0.2, 0), Manifest(), &obs);
-  ASSERT_TRUE(r.ok());
+  ASSERT_OK(r);
   EXPECT_TRUE(obs.status.empty());
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/options.h"
+#include "testing/status.h"
 
 namespace loadcell {
 namespace {
@@ -33,8 +34,8 @@ TEST(Builtin, EntriesMakeMatchingWorkloads) {
     OptionSet set(e.name + " options");
     w->RegisterOptions(set);
     RawOptions raw;
-    EXPECT_TRUE(set.Apply(raw).ok()) << e.name;
-    EXPECT_TRUE(w->Validate(1).ok()) << e.name;
+    EXPECT_OK(set.Apply(raw)) << e.name;
+    EXPECT_OK(w->Validate(1)) << e.name;
   }
 }
 

@@ -13,6 +13,8 @@
 #include <string>
 
 #include "os/file_system.h"
+#include "testing/status.h"
+#include "testing/temp_dir.h"
 #include "workloads/sqlio/sqlio.h"
 
 namespace loadcell {
@@ -54,18 +56,17 @@ TEST(SqlioTargetSettings, ModesSizesAndDepth) {
 class SqlioCreate : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = ::testing::TempDir() + "sqlio_create_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
 };
 
 TEST_F(SqlioCreate, WritesTheWholeFileAndRecordsIt) {
   const std::string path = dir_ + "/t.dat";
   const uint64_t size = (3 << 20) + 4096;
-  ASSERT_TRUE(CreateSqlioFile(PosixFileSystem(), path, size, nullptr, false).ok());
+  ASSERT_OK(CreateSqlioFile(PosixFileSystem(), path, size, nullptr, false));
   EXPECT_EQ(std::filesystem::file_size(path), size);
   // Written, not sparse: the blocks allocated cover the size.
   struct stat st {};

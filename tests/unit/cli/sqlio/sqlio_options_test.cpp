@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/sqlio/sqlio_command.h"
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 
 namespace loadcell {
@@ -21,7 +22,7 @@ namespace {
 
 TEST(SqlioSwitches, IssueCommandLines) {
   auto a = ParseSqlioArgs({"-kW", "-s5", "-fsequential", "-o4", "-b64", "-Fparam.txt"});
-  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_OK(a);
   EXPECT_TRUE(a->write);
   EXPECT_EQ(a->seconds, 5);
   EXPECT_EQ(a->access, SqlioAccess::kSequential);
@@ -31,7 +32,7 @@ TEST(SqlioSwitches, IssueCommandLines) {
 
   auto b = ParseSqlioArgs(
       {"-kR", "-t1", "-s300", "-dC", "-frandom", "-b16", "-Fparam.txt", "-BH", "-LS"});
-  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  ASSERT_OK(b);
   EXPECT_FALSE(b->write);
   EXPECT_EQ(b->threads, 1);
   EXPECT_TRUE(b->threads_given);
@@ -42,21 +43,21 @@ TEST(SqlioSwitches, IssueCommandLines) {
 
   auto c = ParseSqlioArgs(
       {"-dR", "-BH", "-kW", "-frandom", "-t8", "-o1", "-s90", "-b64", "testfile.dat"});
-  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  ASSERT_OK(c);
   EXPECT_EQ(c->drives, "R");
   EXPECT_EQ(c->threads, 8);
   ASSERT_EQ(c->files.size(), 1u);
   EXPECT_EQ(c->files[0], "testfile.dat");
 
   auto d = ParseSqlioArgs({"-dc", "-dEfg", "-dE"});
-  ASSERT_TRUE(d.ok());
+  ASSERT_OK(d);
   EXPECT_EQ(d->drives, "CEFG");  // upper case, each once
 }
 
 TEST(SqlioSwitches, OtherSwitchesAndOptions) {
   auto a = ParseSqlioArgs({"-f4", "-a0x3", "-p1", "-U", "-S10", "-i32", "-m4", "-BS", "-LP",
                            "--drive=r=/mnt/data", "--sqlio-classic", "--format=json"});
-  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_OK(a);
   EXPECT_EQ(a->access, SqlioAccess::kStripe);
   EXPECT_EQ(a->stripe, 4u);
   EXPECT_EQ(a->affinity_mask, 3u);
@@ -102,7 +103,7 @@ TEST(SqlioParamFile, GoodFile) {
       "\"e:\\with space\\f.dat\" 1 3 8\n"
       "f:\\existing.dat 1\n",
       "param.txt");
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_OK(r);
   ASSERT_EQ(r->size(), 4u);
   EXPECT_EQ((*r)[0].path, "c:\\testfile.dat");
   EXPECT_EQ((*r)[0].threads, 2);
@@ -182,9 +183,9 @@ TEST_F(SqlioPlanTest, ParamFileWithDrivesAndNotes) {
   const std::string param = Write("param.txt", "c:\\a.dat 2 0x1 8\nc:\\b.dat 3 0x0 4\n");
   auto sw = ParseSqlioArgs({"-kR", "-t1", "-frandom", "-b16", "-o4", "-S8", "-i4", "-m2", "-f3",
                             "-dCE", "-F" + param, "--drive=E=" + dir_});
-  ASSERT_TRUE(sw.ok());
+  ASSERT_OK(sw);
   auto plan = PlanSqlio(*sw, dir_);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_OK(plan);
   ASSERT_EQ(plan->plan.targets.size(), 4u);  // 2 files x 2 drives
   EXPECT_EQ(plan->plan.targets[0].path, dir_ + "/a.dat");
   EXPECT_EQ(plan->plan.targets[0].threads, 2);
@@ -225,16 +226,16 @@ TEST_F(SqlioPlanTest, PlacementSwitches) {
   const std::string big = Write("big.txt", "p.dat 2 0 8\n");      // 8 MB: 128 rows of 8 blocks
   // SQLIO's default for the stripe pattern: -i64.
   auto sw = ParseSqlioArgs({"-f8", "-F" + big});
-  ASSERT_TRUE(sw.ok());
+  ASSERT_OK(sw);
   auto plan = PlanSqlio(*sw, dir_);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_OK(plan);
   EXPECT_EQ(plan->plan.stripe, 8u);
   EXPECT_EQ(plan->plan.ios_per_run, 64u);
   EXPECT_TRUE(plan->header.notes.empty());
   // More I/Os per run than rows in the file: said, and the runs are shorter.
   sw = ParseSqlioArgs({"-f8", "-S8", "-i100", "-F" + param});
   plan = PlanSqlio(*sw, dir_);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_OK(plan);
   ASSERT_EQ(plan->header.notes.size(), 1u);
   EXPECT_NE(plan->header.notes[0].find("-i100: "), std::string::npos);
   EXPECT_NE(plan->header.notes[0].find("15 rows of 8 blocks from block 8"), std::string::npos)
@@ -243,7 +244,7 @@ TEST_F(SqlioPlanTest, PlacementSwitches) {
   for (const char* f : {"-frandom", "-fsequential"}) {
     sw = ParseSqlioArgs({f, "-S4", "-i8", "-v1.1.1", "-F" + param});
     plan = PlanSqlio(*sw, dir_);
-    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    ASSERT_OK(plan);
     EXPECT_EQ(plan->plan.start_block, 4u) << f;  // -S applies to every access
     EXPECT_EQ(plan->plan.stripe, 0u);
     std::string notes;
@@ -256,7 +257,7 @@ TEST_F(SqlioPlanTest, PlacementSwitches) {
   }
   sw = ParseSqlioArgs({"-f4", "-v1.1.1", "-F" + param});
   plan = PlanSqlio(*sw, dir_);
-  ASSERT_TRUE(plan.ok());
+  ASSERT_OK(plan);
   EXPECT_TRUE(plan->plan.same_runs);
   EXPECT_TRUE(plan->header.same_runs);
 }
@@ -264,14 +265,14 @@ TEST_F(SqlioPlanTest, PlacementSwitches) {
 TEST_F(SqlioPlanTest, SwitchesWithNoCounterpartAreNoted) {
   const std::string param = Write("param.txt", "p.dat 1 0 1\n");
   auto sw = ParseSqlioArgs({"-LSi", "-Up", "-aRI0x3", "-pI0", "-64", "-D11", "-mC4", "-F" + param});
-  ASSERT_TRUE(sw.ok()) << sw.status().ToString();
+  ASSERT_OK(sw);
   EXPECT_EQ(sw->latency, 'S');
   EXPECT_TRUE(sw->cpu_util);
   EXPECT_TRUE(sw->affinity_round_robin);
   EXPECT_EQ(sw->affinity_mask, 3u);
   EXPECT_EQ(sw->cpu, 0);
   auto plan = PlanSqlio(*sw, dir_);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_OK(plan);
   EXPECT_TRUE(plan->plan.affinity_round_robin);
   std::string notes;
   for (const std::string& n : plan->header.notes) notes += n + "\n";
@@ -281,7 +282,7 @@ TEST_F(SqlioPlanTest, SwitchesWithNoCounterpartAreNoted) {
   }
   // -a without R: every thread on the whole mask.
   sw = ParseSqlioArgs({"-a0x3", "-F" + param});
-  ASSERT_TRUE(sw.ok());
+  ASSERT_OK(sw);
   EXPECT_FALSE(sw->affinity_round_robin);
 }
 
@@ -291,9 +292,9 @@ TEST_F(SqlioPlanTest, BufferingFlags) {
       {"-BN", O_DIRECT | O_DSYNC}, {"-BY", 0}, {"-BH", O_DIRECT}, {"-BS", O_DSYNC}};
   for (const auto& [b, flags] : cases) {
     auto sw = ParseSqlioArgs({b, "-F" + param});
-    ASSERT_TRUE(sw.ok());
+    ASSERT_OK(sw);
     auto plan = PlanSqlio(*sw, dir_);
-    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    ASSERT_OK(plan);
     EXPECT_EQ(plan->plan.open_flags, flags) << b;
   }
 }
@@ -302,7 +303,7 @@ TEST_F(SqlioPlanTest, ExistingFileKeepsItsSizeAndMissingFolderFails) {
   Write("have.dat", std::string(3 << 20, 'x'));
   auto sw = ParseSqlioArgs({"-b64", dir_ + "/have.dat"});
   auto plan = PlanSqlio(*sw, dir_);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_OK(plan);
   EXPECT_EQ(plan->plan.targets[0].size, 3u << 20);
   EXPECT_FALSE(plan->missing[0]);
 

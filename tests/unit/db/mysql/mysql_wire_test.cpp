@@ -202,7 +202,7 @@ TEST(MyParseErrPacketTest, APacketWithoutSqlstateHasOnlyTheMessage) {
 // nothing to read (or no room to write) on its non-blocking socket.
 constexpr std::chrono::milliseconds kLate{100};
 
-class MyRawIoTest : public testing::Test {
+class MyRawIoTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_NO_FATAL_FAILURE(pair_.Open());
@@ -228,7 +228,7 @@ class MyRawIoTest : public testing::Test {
     });
   }
 
-  testing_sockets::WatchedSocketPair pair_;
+  testing::WatchedSocketPair pair_;
   int client_ = -1;
   int server_ = -1;
   MyRawIo io_;

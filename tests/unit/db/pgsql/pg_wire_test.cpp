@@ -68,7 +68,7 @@ std::string Error(const std::string& severity, const std::string& state, const s
                       std::string(1, '\0')));
 }
 
-class PgWireTest : public testing::Test {
+class PgWireTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_NO_FATAL_FAILURE(pair_.Open());
@@ -108,7 +108,7 @@ class PgWireTest : public testing::Test {
     server.join();
   }
 
-  testing_sockets::WatchedSocketPair pair_;
+  testing::WatchedSocketPair pair_;
   int& client_ = pair_.client;
   int& server_ = pair_.server;
   PgWire wire_;

@@ -9,18 +9,18 @@
 #include <thread>
 
 #include "db/db_driver.h"
+#include "testing/status.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
 
-class SqliteTest : public testing::Test {
+class SqliteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/loadcell-sqlite-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // A resolved sqlite driver with extra options (name, value).
   std::unique_ptr<DbDrivers> Drivers(std::vector<std::pair<std::string, std::string>> args = {}) {
@@ -31,24 +31,25 @@ class SqliteTest : public testing::Test {
     RawOptions raw;
     raw.Add("sqlite-db", dir_ + "/test.db", true, "command line");
     for (auto& [k, v] : args) raw.Add(k, v, true, "command line");
-    EXPECT_TRUE(set.Apply(raw).ok());
-    EXPECT_TRUE(db->Resolve(set).ok());
+    EXPECT_OK(set.Apply(raw));
+    EXPECT_OK(db->Resolve(set));
     return db;
   }
 
   std::unique_ptr<DbConnection> Connect(DbDrivers& db) {
     auto c = db.driver().Connect(0);
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    EXPECT_OK(c);
     return c.ok() ? std::move(c).value() : nullptr;
   }
 
   static void Exec(DbConnection& c, const std::string& sql) {
     DbExecResult r;
     DbError e = c.Execute(sql, r);
-    ASSERT_TRUE(e.ok()) << sql << ": " << e.message;
+    ASSERT_OK(e) << sql;
   }
 
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
   std::vector<std::unique_ptr<OptionSet>> sets_;
 };
 
@@ -61,17 +62,17 @@ TEST_F(SqliteTest, ExecuteCountsAffectedAndReturnedRows) {
   EXPECT_NE(db->driver().Describe().find("test.db"), std::string::npos);
   Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY, k INTEGER, c TEXT)");
   DbExecResult r;
-  ASSERT_TRUE(c->Execute("INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b'), (3, 20, NULL)", r).ok());
+  ASSERT_OK(c->Execute("INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b'), (3, 20, NULL)", r));
   EXPECT_EQ(r.rows_affected, 3u);
   EXPECT_EQ(r.rows_returned, 0u);
-  ASSERT_TRUE(c->Execute("UPDATE t SET k = k + 1 WHERE k = 20", r).ok());
+  ASSERT_OK(c->Execute("UPDATE t SET k = k + 1 WHERE k = 20", r));
   EXPECT_EQ(r.rows_affected, 2u);
   // A SELECT counts rows without keeping them, and affects none.
-  ASSERT_TRUE(c->Execute("SELECT c FROM t", r).ok());
+  ASSERT_OK(c->Execute("SELECT c FROM t", r));
   EXPECT_EQ(r.rows_returned, 3u);
   EXPECT_EQ(r.rows_affected, 0u);
   DbRows rows;
-  ASSERT_TRUE(c->Execute("SELECT id, c FROM t ORDER BY id", r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT id, c FROM t ORDER BY id", r, &rows));
   ASSERT_EQ(rows.columns, (std::vector<std::string>{"id", "c"}));
   ASSERT_EQ(rows.rows.size(), 3u);
   EXPECT_EQ(rows.rows[0][0], "1");
@@ -79,7 +80,7 @@ TEST_F(SqliteTest, ExecuteCountsAffectedAndReturnedRows) {
   EXPECT_FALSE(rows.rows[2][1].has_value());
   // The file is in WAL mode.
   DbRows mode;
-  ASSERT_TRUE(c->Execute("PRAGMA journal_mode", r, &mode).ok());
+  ASSERT_OK(c->Execute("PRAGMA journal_mode", r, &mode));
   ASSERT_EQ(mode.rows.size(), 1u);
   EXPECT_EQ(mode.rows[0][0], "wal");
 }
@@ -91,30 +92,28 @@ TEST_F(SqliteTest, PreparedStatementsBindEachType) {
   EXPECT_TRUE(db->driver().Capabilities().prepared_statements);
   Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY, big INTEGER, d REAL, s TEXT, n TEXT)");
   std::unique_ptr<DbStatement> ins;
-  ASSERT_TRUE(c->Prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)", 5, ins).ok());
+  ASSERT_OK(c->Prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)", 5, ins));
   DbExecResult r;
   ins->BindInt(0, 1);
   ins->BindInt(1, int64_t{1} << 40);
   ins->BindDouble(2, 2.5);
   ins->BindString(3, std::string("it's \0 here", 11));
   ins->BindNull(4);
-  ASSERT_TRUE(ins->Execute(r).ok());
+  ASSERT_OK(ins->Execute(r));
   EXPECT_EQ(r.rows_affected, 1u);
   // Binds stay in force: only the key changes.
   ins->BindInt(0, 2);
-  ASSERT_TRUE(ins->Execute(r).ok());
-  ASSERT_TRUE(ins->Execute({DbValue::Int(3), DbValue::Int(-7), DbValue::Double(-0.25),
-                            DbValue::String("x"), DbValue::String("y")},
-                           r)
-                  .ok());
+  ASSERT_OK(ins->Execute(r));
+  ASSERT_OK(ins->Execute({DbValue::Int(3), DbValue::Int(-7), DbValue::Double(-0.25),
+                          DbValue::String("x"), DbValue::String("y")},
+                         r));
 
   std::unique_ptr<DbStatement> sel;
-  ASSERT_TRUE(
-      c->Prepare("SELECT big, d, s, n FROM t WHERE id BETWEEN ? AND ? ORDER BY id", 2, sel).ok());
+  ASSERT_OK(c->Prepare("SELECT big, d, s, n FROM t WHERE id BETWEEN ? AND ? ORDER BY id", 2, sel));
   sel->BindInt(0, 1);
   sel->BindInt(1, 3);
   DbRows rows;
-  ASSERT_TRUE(sel->Execute(r, &rows).ok());
+  ASSERT_OK(sel->Execute(r, &rows));
   EXPECT_EQ(r.rows_returned, 3u);
   ASSERT_EQ(rows.rows.size(), 3u);
   EXPECT_EQ(rows.rows[0][0], std::to_string(int64_t{1} << 40));
@@ -125,7 +124,7 @@ TEST_F(SqliteTest, PreparedStatementsBindEachType) {
   EXPECT_EQ(rows.rows[2][3], "y");
   // Re-executing counts afresh.
   sel->BindInt(1, 1);
-  ASSERT_TRUE(sel->Execute(r).ok());
+  ASSERT_OK(sel->Execute(r));
   EXPECT_EQ(r.rows_returned, 1u);
 
   // A placeholder count that does not match is refused.
@@ -145,22 +144,20 @@ TEST_F(SqliteTest, EmulatedPreparedStatementsQuote) {
   EXPECT_FALSE(db->driver().Capabilities().prepared_statements);
   Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY, d REAL, s TEXT)");
   std::unique_ptr<DbStatement> ins;
-  ASSERT_TRUE(c->Prepare("INSERT INTO t VALUES (?, ?, ?)", 3, ins).ok());
+  ASSERT_OK(c->Prepare("INSERT INTO t VALUES (?, ?, ?)", 3, ins));
   DbExecResult r;
-  ASSERT_TRUE(
-      ins->Execute({DbValue::Int(1), DbValue::Double(0.5), DbValue::String("a'b?")}, r).ok());
+  ASSERT_OK(ins->Execute({DbValue::Int(1), DbValue::Double(0.5), DbValue::String("a'b?")}, r));
   EXPECT_EQ(r.rows_affected, 1u);
-  ASSERT_TRUE(
-      ins->Execute({DbValue::Int(2), DbValue::Null(), DbValue::String("'); DROP TABLE t; --")}, r)
-          .ok());
+  ASSERT_OK(
+      ins->Execute({DbValue::Int(2), DbValue::Null(), DbValue::String("'); DROP TABLE t; --")}, r));
   std::unique_ptr<DbStatement> sel;
-  ASSERT_TRUE(c->Prepare("SELECT s FROM t WHERE id = ? OR s = '?'", 1, sel).ok());
+  ASSERT_OK(c->Prepare("SELECT s FROM t WHERE id = ? OR s = '?'", 1, sel));
   DbRows rows;
   sel->BindInt(0, 1);
-  ASSERT_TRUE(sel->Execute(r, &rows).ok());
+  ASSERT_OK(sel->Execute(r, &rows));
   ASSERT_EQ(rows.rows.size(), 1u);
   EXPECT_EQ(rows.rows[0][0], "a'b?");
-  ASSERT_TRUE(c->Execute("SELECT count(*) FROM t", r).ok());
+  ASSERT_OK(c->Execute("SELECT count(*) FROM t", r));
   EXPECT_EQ(r.rows_returned, 1u);
 }
 
@@ -169,19 +166,19 @@ TEST_F(SqliteTest, TransactionsCommitAndRollBack) {
   auto c = Connect(*db);
   ASSERT_NE(c, nullptr);
   Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
-  ASSERT_TRUE(c->Begin().ok());
+  ASSERT_OK(c->Begin());
   Exec(*c, "INSERT INTO t VALUES (1)");
-  ASSERT_TRUE(c->Rollback().ok());
-  ASSERT_TRUE(c->Begin().ok());
+  ASSERT_OK(c->Rollback());
+  ASSERT_OK(c->Begin());
   Exec(*c, "INSERT INTO t VALUES (2)");
-  ASSERT_TRUE(c->Commit().ok());
+  ASSERT_OK(c->Commit());
   DbRows rows;
   DbExecResult r;
-  ASSERT_TRUE(c->Execute("SELECT id FROM t", r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT id FROM t", r, &rows));
   ASSERT_EQ(rows.rows.size(), 1u);
   EXPECT_EQ(rows.rows[0][0], "2");
   // Rolling back with nothing open is harmless; committing is an error.
-  EXPECT_TRUE(c->Rollback().ok());
+  EXPECT_OK(c->Rollback());
   EXPECT_EQ(c->Commit().cls, DbErrorClass::kFatal);
 }
 
@@ -203,14 +200,14 @@ TEST_F(SqliteTest, ConstraintViolationIsFatalBusyIsRetryable) {
   EXPECT_NE(dup.message.find("UNIQUE"), std::string::npos) << dup.message;
 
   // `a` holds the write lock; `b` cannot write and must not wait.
-  ASSERT_TRUE(a->Begin().ok());
+  ASSERT_OK(a->Begin());
   Exec(*a, "INSERT INTO t VALUES (2)");
   DbError busy = b->Execute("INSERT INTO t VALUES (3)", r);
   EXPECT_EQ(busy.cls, DbErrorClass::kRetryable) << busy.message;
   EXPECT_EQ(busy.code & 0xff, 5);  // SQLITE_BUSY
   EXPECT_EQ(busy.message.find("--sqlite-busy-timeout"), std::string::npos) << busy.message;
-  ASSERT_TRUE(a->Commit().ok());
-  ASSERT_TRUE(b->Rollback().ok());
+  ASSERT_OK(a->Commit());
+  ASSERT_OK(b->Rollback());
   Exec(*b, "INSERT INTO t VALUES (3)");
 }
 
@@ -232,7 +229,7 @@ TEST_F(SqliteTest, WritesWaitAtTheGate) {
   EXPECT_NE(busy.message.find("--sqlite-busy-timeout"), std::string::npos) << busy.message;
   // Reads do not queue.
   DbRows rows;
-  EXPECT_TRUE(b->Execute("SELECT count(*) FROM t", r, &rows).ok());
+  EXPECT_OK(b->Execute("SELECT count(*) FROM t", r, &rows));
   Exec(*a, "COMMIT");
   Exec(*b, "INSERT INTO t VALUES (1)");  // outside a transaction: the turn ends with it
   Exec(*a, "INSERT INTO t VALUES (2)");
@@ -246,7 +243,7 @@ TEST_F(SqliteTest, WritesWaitAtTheGate) {
   a.reset();
   Exec(*b, "INSERT INTO t VALUES (5)");
   rows = {};
-  ASSERT_TRUE(b->Execute("SELECT group_concat(id) FROM t", r, &rows).ok());
+  ASSERT_OK(b->Execute("SELECT group_concat(id) FROM t", r, &rows));
   EXPECT_EQ(rows.rows.at(0).at(0), "1,2,3,5");
 }
 
@@ -285,7 +282,7 @@ TEST_F(SqliteTest, ConcurrentWritersAllFinish) {
   for (int i = 0; i < kThreads; ++i) EXPECT_EQ(errors[static_cast<size_t>(i)], "") << i;
   DbExecResult r;
   DbRows rows;
-  ASSERT_TRUE(conns[0]->Execute("SELECT n FROM t", r, &rows).ok());
+  ASSERT_OK(conns[0]->Execute("SELECT n FROM t", r, &rows));
   EXPECT_EQ(rows.rows.at(0).at(0), std::to_string(kThreads * kEach));
 }
 
@@ -295,34 +292,34 @@ TEST_F(SqliteTest, BulkInsertAndReconnect) {
   ASSERT_NE(c, nullptr);
   Exec(*c, "CREATE TABLE t (id INTEGER PRIMARY KEY, k INTEGER, c TEXT)");
   std::unique_ptr<DbBulkInsert> bulk;
-  ASSERT_TRUE(c->BeginBulkInsert("t", {"id", "k", "c"}, bulk).ok());
-  ASSERT_TRUE(c->Begin().ok());
+  ASSERT_OK(c->BeginBulkInsert("t", {"id", "k", "c"}, bulk));
+  ASSERT_OK(c->Begin());
   std::vector<DbValue> row = {DbValue::Int(0), DbValue::Int(0), DbValue::String("")};
   for (int i = 1; i <= 2500; ++i) {
     row[0].i = i;
     row[1].i = i % 7;
     row[2].s = "row-" + std::to_string(i);
-    ASSERT_TRUE(bulk->AddRow(row).ok());
+    ASSERT_OK(bulk->AddRow(row));
   }
   EXPECT_EQ(bulk->AddRow(std::span<const DbValue>(row).first(2)).cls, DbErrorClass::kFatal);
-  ASSERT_TRUE(bulk->Finish().ok());
+  ASSERT_OK(bulk->Finish());
   bulk.reset();
-  ASSERT_TRUE(c->Commit().ok());
+  ASSERT_OK(c->Commit());
   DbRows rows;
   DbExecResult r;
-  ASSERT_TRUE(c->Execute("SELECT count(*), sum(id) FROM t", r, &rows).ok());
+  ASSERT_OK(c->Execute("SELECT count(*), sum(id) FROM t", r, &rows));
   EXPECT_EQ(rows.rows[0][0], "2500");
   EXPECT_EQ(rows.rows[0][1], std::to_string(2500 * 2501 / 2));
 
   std::unique_ptr<DbStatement> old;
-  ASSERT_TRUE(c->Prepare("SELECT c FROM t WHERE id = ?", 1, old).ok());
-  ASSERT_TRUE(c->Reconnect().ok());
+  ASSERT_OK(c->Prepare("SELECT c FROM t WHERE id = ?", 1, old));
+  ASSERT_OK(c->Reconnect());
   old->BindInt(0, 1);
   EXPECT_EQ(old->Execute(r).cls, DbErrorClass::kFatal);  // prepared before the reconnect
   std::unique_ptr<DbStatement> fresh;
-  ASSERT_TRUE(c->Prepare("SELECT c FROM t WHERE id = ?", 1, fresh).ok());
+  ASSERT_OK(c->Prepare("SELECT c FROM t WHERE id = ?", 1, fresh));
   fresh->BindInt(0, 7);
-  ASSERT_TRUE(fresh->Execute(r).ok());
+  ASSERT_OK(fresh->Execute(r));
   EXPECT_EQ(r.rows_returned, 1u);
 }
 

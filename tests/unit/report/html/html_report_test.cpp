@@ -8,14 +8,24 @@
 #include "report/html/html_svg.h"
 #include "report/json/json_reader.h"
 #include "testing/report_fixture.h"
+#include "testing/status.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::FakeWorkload;
+using testing::FixtureInterval;
+using testing::FixtureManifest;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::HistogramOf;
+using testing::Render;
 
 ResultData FixtureData(const RunResult& r) {
   FakeWorkload w;
   Result<ResultData> d = ParseResultJson(Render(Format::kJson, w, r, FixtureSettings()), "f.json");
-  EXPECT_TRUE(d.ok()) << d.status().message();
+  EXPECT_OK(d);
   return d.ok() ? *d : ResultData();
 }
 
@@ -89,7 +99,7 @@ TEST(HtmlReportTest, FileIoCountersGiveTheBreakdown) {
     std::vector<std::string> CounterNames() const override { return {"reads", "writes", "fsyncs"}; }
   } fileio;
   Result<ResultData> d = ParseResultJson(Render(Format::kJson, fileio, r, FixtureSettings()), "f");
-  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_OK(d);
   const std::string html = RenderRunHtml(*d);
   EXPECT_EQ(ChartPoints(html, "breakdown"), 6);  // three kinds over two intervals
   EXPECT_NE(html.find("<td>fsyncs</td><td class=\"num\">100</td>"), std::string::npos);
@@ -182,4 +192,4 @@ TEST(HtmlSvgTest, NiceTicksCoverTheRangeWithRoundSteps) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

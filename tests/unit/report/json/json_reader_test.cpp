@@ -6,9 +6,17 @@
 #include <nlohmann/json.hpp>
 
 #include "testing/report_fixture.h"
+#include "testing/status.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::FakeWorkload;
+using testing::FixtureFullResult;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::Render;
 
 std::string FixtureJson(const RunResult& r) {
   FakeWorkload w;
@@ -18,7 +26,7 @@ std::string FixtureJson(const RunResult& r) {
 TEST(JsonReaderTest, ReadsBackWhatTheJsonReporterWrote) {
   RunResult r = FixtureFullResult();
   Result<ResultData> d = ParseResultJson(FixtureJson(r), "full.json");
-  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_OK(d);
   EXPECT_EQ(d->source, "full.json");
   EXPECT_EQ(d->manifest.test, "fake");
   EXPECT_EQ(d->manifest.threads, 2);
@@ -75,7 +83,7 @@ TEST(JsonReaderTest, ResultsWithoutBusyTimeTakeTheLatencySum) {
   ASSERT_EQ(j["fairness"].erase("busy_time_s"), 1u);
   const std::string json = j.dump(2);
   Result<ResultData> d = ParseResultJson(json, "old.json");
-  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_OK(d);
   ASSERT_EQ(d->threads.size(), 2u);
   EXPECT_DOUBLE_EQ(d->threads[1].busy_time_s, 0.3);
 }
@@ -130,4 +138,4 @@ TEST(JsonReaderTest, MissingFileIsNamed) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

@@ -13,8 +13,16 @@
 
 #include "testing/report_fixture.h"
 
-namespace loadcell::report_test {
+namespace loadcell {
 namespace {
+
+using testing::EmptyResult;
+using testing::FakeWorkload;
+using testing::FixtureFullResult;
+using testing::FixtureResult;
+using testing::FixtureSettings;
+using testing::Format;
+using testing::Render;
 
 using nlohmann::json;
 
@@ -215,4 +223,4 @@ TEST(JsonReporterTest, IntervalsFromObserverWhenResultHasNone) {
 }
 
 }  // namespace
-}  // namespace loadcell::report_test
+}  // namespace loadcell

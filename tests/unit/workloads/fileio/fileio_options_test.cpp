@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "testing/fileio_test_util.h"
+#include "testing/status.h"
 #include "workloads/fileio/fileio_data.h"
 #include "workloads/fileio/fileio_worker.h"
 
@@ -31,7 +32,7 @@ Status ConfigureIn(FileIoWorkload& w, const std::string& dir, FileIoArgs args) {
 TEST(FileIoOptions, DefaultsAreSysbenchs) {
   TempDir dir;
   FileIoWorkload w;
-  ASSERT_TRUE(Configure(w, {{"file-dir", dir.path()}}).ok());
+  ASSERT_OK(Configure(w, {{"file-dir", dir.path()}}));
   const FileIoSettings& s = w.settings();
   EXPECT_EQ(s.num_files, 128u);
   EXPECT_EQ(s.total_size, 2ULL << 30);
@@ -51,7 +52,7 @@ TEST(FileIoOptions, DefaultsAreSysbenchs) {
 TEST(FileIoOptions, FsyncAllOverridesFreqAndEnd) {
   TempDir dir;
   FileIoWorkload w;
-  ASSERT_TRUE(ConfigureIn(w, dir.path(), {{"file-fsync-all", "on"}}).ok());
+  ASSERT_OK(ConfigureIn(w, dir.path(), {{"file-fsync-all", "on"}}));
   EXPECT_EQ(w.settings().fsync_freq, 0u);
   EXPECT_FALSE(w.settings().fsync_end);
 }
@@ -59,11 +60,9 @@ TEST(FileIoOptions, FsyncAllOverridesFreqAndEnd) {
 TEST(FileIoOptions, AsyncIsLibaioAndAsyncBacklogIsTheQueueDepth) {
   TempDir dir;
   FileIoWorkload w;
-  ASSERT_TRUE(
-      ConfigureIn(
-          w, dir.path(),
-          {{"file-io-mode", "async"}, {"file-extra-flags", "direct"}, {"file-async-backlog", "7"}})
-          .ok());
+  ASSERT_OK(ConfigureIn(
+      w, dir.path(),
+      {{"file-io-mode", "async"}, {"file-extra-flags", "direct"}, {"file-async-backlog", "7"}}));
   EXPECT_EQ(w.settings().engine, "libaio");
   EXPECT_EQ(w.settings().queue_depth, 7u);
   EXPECT_TRUE(w.settings().direct);
@@ -77,8 +76,7 @@ TEST(FileIoOptions, LibaioWithoutDirectFallsBackOnlyWhenAllowed) {
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("direct"), std::string::npos) << s.message();
   FileIoWorkload w2;
-  ASSERT_TRUE(
-      ConfigureIn(w2, dir.path(), {{"file-io-mode", "libaio"}, {"file-io-fallback", "on"}}).ok());
+  ASSERT_OK(ConfigureIn(w2, dir.path(), {{"file-io-mode", "libaio"}, {"file-io-fallback", "on"}}));
   EXPECT_EQ(w2.settings().engine, "io_uring");
   EXPECT_FALSE(w2.settings().engine_note.empty());
 }
@@ -116,14 +114,13 @@ TEST(FileIoOptions, BadInputIsOneLineUsageError) {
 TEST(FileIoOptions, SubmitBatchWithASynchronousEngineIsNoted) {
   TempDir dir;
   FileIoWorkload sync;
-  ASSERT_TRUE(Configure(sync, WithSmallFiles(dir.path(), {{"file-submit-batch", "8"}})).ok());
+  ASSERT_OK(Configure(sync, WithSmallFiles(dir.path(), {{"file-submit-batch", "8"}})));
   const std::vector<std::string> notes = sync.Warnings(1);
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("--file-submit-batch=8 has no effect"), std::string::npos) << notes[0];
   FileIoWorkload uring;
-  ASSERT_TRUE(Configure(uring, WithSmallFiles(dir.path(), {{"file-submit-batch", "8"},
-                                                           {"file-io-mode", "io_uring"}}))
-                  .ok());
+  ASSERT_OK(Configure(uring, WithSmallFiles(dir.path(), {{"file-submit-batch", "8"},
+                                                         {"file-io-mode", "io_uring"}})));
   EXPECT_EQ(uring.settings().submit_batch, 8u);
   EXPECT_TRUE(uring.Warnings(1).empty());
   // The header says the batch that can happen: never more than the depth.
@@ -131,10 +128,9 @@ TEST(FileIoOptions, SubmitBatchWithASynchronousEngineIsNoted) {
                              {"2", "up to 2 requests per"},
                              {"1", "each request per"}}) {
     FileIoWorkload w;
-    ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-submit-batch", batch},
-                                                         {"file-queue-depth", "4"},
-                                                         {"file-io-mode", "io_uring"}}))
-                    .ok());
+    ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {{"file-submit-batch", batch},
+                                                       {"file-queue-depth", "4"},
+                                                       {"file-io-mode", "io_uring"}})));
     std::string engine;
     for (const auto& [k, v] : w.Describe()) {
       if (k == "I/O engine") engine = v;
@@ -239,7 +235,7 @@ TEST(FileIoPlan, SequentialModesWalkTheFilesInOrderAndWrap) {
   // 2 files of 10000 bytes, 4096-byte blocks: 4096, 4096, 1808 per file.
   FileIoSettings s = PlanSettings(FileTestMode::kSeqRead, 2, 10000, 4096, 0, 0);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   Random rng(1);
   const std::vector<std::tuple<uint32_t, uint64_t, uint32_t>> expected = {
       {0, 0, 4096},    {0, 4096, 4096}, {0, 8192, 1808}, {1, 0, 4096},
@@ -257,7 +253,7 @@ TEST(FileIoPlan, SequentialModesWalkTheFilesInOrderAndWrap) {
 TEST(FileIoPlan, MergedRequestsCoverSeveralBlocks) {
   FileIoSettings s = PlanSettings(FileTestMode::kSeqRewrite, 1, 20480, 4096, 3, 0);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   Random rng(1);
   FileIoPlan a = shared.Next(true, rng, nullptr);
   FileIoPlan b = shared.Next(true, rng, nullptr);
@@ -272,7 +268,7 @@ TEST(FileIoPlan, PeriodicFsyncIsSysbenchsGlobalSchedule) {
   // After every 5 requests, once something was written: one fsync per file.
   FileIoSettings s = PlanSettings(FileTestMode::kRndWrite, 3, 65536, 4096, 0, 5);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   Random rng(1);
   std::string ops;
   std::vector<uint32_t> fsynced;
@@ -288,7 +284,7 @@ TEST(FileIoPlan, PeriodicFsyncIsSysbenchsGlobalSchedule) {
 TEST(FileIoPlan, ReadsNeverTriggerFsyncs) {
   FileIoSettings s = PlanSettings(FileTestMode::kRndRw, 2, 65536, 4096, 0, 2);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   Random rng(1);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(shared.Next(false, rng, nullptr).op, IoOp::kRead);
   EXPECT_EQ(shared.Next(true, rng, nullptr).op, IoOp::kWrite);
@@ -299,7 +295,7 @@ TEST(FileIoPlan, ReadsNeverTriggerFsyncs) {
 TEST(FileIoPlan, RandomBlocksAreUniformAndAligned) {
   FileIoSettings s = PlanSettings(FileTestMode::kRndRead, 4, 8 * 4096, 4096, 0, 0);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   Random rng(5);
   std::map<uint64_t, int> hits;
   const int n = 32000;
@@ -321,7 +317,7 @@ TEST(FileIoPlan, ValidateClaimsKeepBlocksExclusive) {
   FileIoSettings s = PlanSettings(FileTestMode::kRndRw, 1, 4 * 4096, 4096, 0, 0);
   s.validate = true;
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   FileIoPlan p;
   p.op = IoOp::kWrite;
   p.file = 0;

@@ -13,6 +13,7 @@
 #include "core/random.h"
 #include "runner/run_config.h"
 #include "runner/runner.h"
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 #include "workloads/fileio/fileio_worker.h"
 #include "workloads/sqlio/sqlio.h"
@@ -65,7 +66,7 @@ TEST(SqlioPlacement, StartOffsetIsTheBaseOfSequentialIo) {
   FileIoSettings s = SqlioTargetSettings(c.plan, c.target);
   EXPECT_FALSE(s.seq_lanes);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   const std::vector<uint64_t> first = Offsets(shared, nullptr, 3);
   EXPECT_EQ(first[0], 4 * 16 * kKiB);
   EXPECT_EQ(first, Blocks({4, 5, 6}, 16 * kKiB));
@@ -85,7 +86,7 @@ TEST(SqlioPlacement, StripeFactorRunsDownColumnsOneBlockOverEachRun) {
   c.plan.ios_per_run = 3;  // -f4 -i3 -b8 -t1
   FileIoSettings s = SqlioTargetSettings(c.plan, c.target);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   EXPECT_EQ(shared.seq_stride(), 4 * 8 * kKiB);
   SeqLane lane = Lane(4, 0, 1);
   EXPECT_EQ(Offsets(shared, &lane, 15),
@@ -102,7 +103,7 @@ TEST(SqlioPlacement, StripeStartsAtTheStartOffset) {
   c.plan.ios_per_run = 3;  // -S2 -f4 -i3
   FileIoSettings s = SqlioTargetSettings(c.plan, c.target);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   SeqLane lane = Lane(4, 0, 1);
   const std::vector<uint64_t> got = Offsets(shared, &lane, 6);
   EXPECT_EQ(got[0], 2 * 4 * kKiB);
@@ -115,7 +116,7 @@ TEST(SqlioPlacement, ThreadsSplitTheColumnsOfEachRow) {
   c.plan.ios_per_run = 3;  // -f4 -i3 -t2
   FileIoSettings s = SqlioTargetSettings(c.plan, c.target);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   SeqLane t0 = Lane(4, 0, 2), t1 = Lane(4, 1, 2);
   EXPECT_EQ(t0.first, 0u);
   EXPECT_EQ(t0.width, 2u);
@@ -140,7 +141,7 @@ TEST(SqlioPlacement, Version111RunsReuseTheSameBlocks) {
   c.plan.same_runs = true;  // -f4 -i3 -v1.1.1
   FileIoSettings s = SqlioTargetSettings(c.plan, c.target);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   SeqLane lane = Lane(4, 0, 1);
   EXPECT_EQ(Offsets(shared, &lane, 7), Blocks({0, 4, 8, 0, 4, 8, 0}, 4 * kKiB));
 }
@@ -151,7 +152,7 @@ TEST(SqlioPlacement, RunsStopAtTheLastWholeRow) {
   c.plan.ios_per_run = 1000;
   FileIoSettings s = SqlioTargetSettings(c.plan, c.target);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   EXPECT_EQ(shared.seq_pass(), 4u);
   SeqLane lane = Lane(4, 0, 1);
   EXPECT_EQ(Offsets(shared, &lane, 6), Blocks({0, 4, 8, 12, 1, 5}, 4 * kKiB));
@@ -162,7 +163,7 @@ TEST(SqlioPlacement, RandomBlocksStayFromTheStartOffsetToTheEnd) {
   c.plan.start_block = 12;
   FileIoSettings s = SqlioTargetSettings(c.plan, c.target);
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   EXPECT_EQ(shared.random_blocks(), 4u);
   std::vector<int> seen(16, 0);
   for (uint64_t off : Offsets(shared, nullptr, 400, 9)) {
@@ -203,7 +204,7 @@ TEST(FileIoPlacement, DefaultSequenceIsSharedAndUnchanged) {
   s.total_blocks = 20;
   s.seq_requests_per_file = 4;
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   Random rng(1);
   SeqLane a, b;
   std::vector<std::pair<uint32_t, uint64_t>> got;
@@ -235,7 +236,7 @@ TEST(FileIoPlacement, DefaultRandomBlocksCoverEveryFile) {
   s.total_blocks = 12;
   s.seq_requests_per_file = 4;
   FileIoShared shared(s, {});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   EXPECT_EQ(shared.random_blocks(), 12u);
   Random rng(5);
   std::vector<int> seen(12, 0);
@@ -315,8 +316,8 @@ TEST(SqlioPlacement, TheWorkersReadWhereThePlanSays) {
   cfg.events = 10;
   cfg.seed = 11;
   Result<RunResult> r = RunWorkload(w, cfg, Manifest{}, nullptr);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+  ASSERT_OK(r);
+  ASSERT_OK(r->failure);
   std::vector<uint64_t> reads = fs.reads();
   ASSERT_GE(reads.size(), 10u);
   reads.resize(10);

@@ -13,6 +13,7 @@
 
 #include "os/file_system.h"
 #include "testing/fileio_test_util.h"
+#include "testing/status.h"
 #include "workloads/fileio/fileio_files.h"
 
 namespace loadcell {
@@ -38,11 +39,11 @@ bool Exists(const std::string& path) { return std::filesystem::exists(path); }
 
 // Configures `w` on dir with `args` and prepares the files.
 void Prepared(FileIoWorkload& w, const TempDir& dir, const FileIoArgs& args) {
-  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), args)).ok());
+  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), args)));
   QuietConsole console;
   Status s = PrepareWith(w, console);
   w.SetConsole(nullptr, nullptr, false);  // `console` goes away here
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_OK(s);
 }
 
 TEST(FileIoPrepare, WritesEveryBlockAndKeepsAManifest) {
@@ -53,7 +54,7 @@ TEST(FileIoPrepare, WritesEveryBlockAndKeepsAManifest) {
     const std::string path = dir.File("test_file." + std::to_string(i));
     EXPECT_EQ(SizeOf(path), 256u * 1024) << path;
     Result<FileInfo> info = PosixFileSystem().Stat(path);
-    ASSERT_TRUE(info.ok());
+    ASSERT_OK(info);
     EXPECT_GE(info->allocated_bytes, info->size) << "sparse file " << path;
   }
   Result<std::optional<FileManifest>> m = ReadManifest(PosixFileSystem(), dir.path());
@@ -63,7 +64,7 @@ TEST(FileIoPrepare, WritesEveryBlockAndKeepsAManifest) {
   for (const ManifestFile& f : (*m)->files) EXPECT_EQ(f.state, FileState::kComplete);
   // A second prepare reuses the complete files.
   QuietConsole again;
-  ASSERT_TRUE(PrepareWith(w, again).ok());
+  ASSERT_OK(PrepareWith(w, again));
   EXPECT_NE(again.out.str().find("nothing to write"), std::string::npos) << again.out.str();
 }
 
@@ -74,7 +75,7 @@ TEST(FileIoPrepare, RefusesToOverwriteAFileItDidNotCreate) {
     user << "precious";
   }
   FileIoWorkload w;
-  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {})).ok());
+  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {})));
   QuietConsole console;
   Status s = PrepareWith(w, console);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
@@ -95,7 +96,7 @@ TEST(FileIoCleanup, RemovesExactlyTheManifestsFiles) {
   }
   QuietConsole console;
   console.Attach(w);
-  ASSERT_TRUE(w.Cleanup(PrepareContext{}).ok());
+  ASSERT_OK(w.Cleanup(PrepareContext{}));
   for (int i = 0; i < 4; ++i) EXPECT_FALSE(Exists(dir.File("test_file." + std::to_string(i))));
   EXPECT_FALSE(Exists(dir.File(kFileIoManifestName)));
   EXPECT_TRUE(Exists(dir.File("test_file.9")));
@@ -103,24 +104,24 @@ TEST(FileIoCleanup, RemovesExactlyTheManifestsFiles) {
   EXPECT_NE(console.out.str().find("\nRemoved 4 files and the manifest.\n"), std::string::npos)
       << console.out.str();
   // Again: nothing to do, not an error.
-  EXPECT_TRUE(w.Cleanup(PrepareContext{}).ok());
+  EXPECT_OK(w.Cleanup(PrepareContext{}));
 }
 
 TEST(FileIoPrepare, OneFileIsSaidInTheSingular) {
   TempDir dir;
   FileIoWorkload w;
-  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-num", "1"}})).ok());
+  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {{"file-num", "1"}})));
   QuietConsole prepare;
   Status st = PrepareWith(w, prepare);
-  ASSERT_TRUE(st.ok()) << st.ToString();
+  ASSERT_OK(st);
   EXPECT_EQ(prepare.out.str().rfind("1 file of 1MiB\n", 0), 0u) << prepare.out.str();
   QuietConsole again;
-  ASSERT_TRUE(PrepareWith(w, again).ok());
+  ASSERT_OK(PrepareWith(w, again));
   EXPECT_NE(again.out.str().find("\nThe file exists from an earlier prepare"), std::string::npos)
       << again.out.str();
   QuietConsole cleanup;
   cleanup.Attach(w);
-  ASSERT_TRUE(w.Cleanup(PrepareContext{}).ok());
+  ASSERT_OK(w.Cleanup(PrepareContext{}));
   EXPECT_NE(cleanup.out.str().find("\nRemoved 1 file and the manifest.\n"), std::string::npos)
       << cleanup.out.str();
   w.SetConsole(nullptr, nullptr, false);
@@ -131,7 +132,7 @@ TEST(FileIoPrepare, EnospcRemovesThePartialFileAndSaysSo) {
   FaultInjectingFileSystem fs(PosixFileSystem());
   FileIoWorkload w(fs);
   // 4 files of 2 MiB, written 1 MiB per call: fail in the middle of file 1.
-  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-total-size", "8M"}})).ok());
+  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {{"file-total-size", "8M"}})));
   fs.FailWritesAfter(5, ENOSPC);
   QuietConsole console;
   Status s = PrepareWith(w, console);
@@ -150,7 +151,7 @@ TEST(FileIoPrepare, EnospcRemovesThePartialFileAndSaysSo) {
   // Space again: the prepare resumes and completes.
   fs.Clear();
   QuietConsole again;
-  ASSERT_TRUE(PrepareWith(w, again).ok());
+  ASSERT_OK(PrepareWith(w, again));
   for (int i = 0; i < 4; ++i)
     EXPECT_EQ(SizeOf(dir.File("test_file." + std::to_string(i))), 2u << 20);
 }
@@ -159,7 +160,7 @@ TEST(FileIoPrepare, EfbigIsAClearError) {
   TempDir dir;
   FaultInjectingFileSystem fs(PosixFileSystem());
   FileIoWorkload w(fs);
-  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {})).ok());
+  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {})));
   fs.FailWritesAfter(1, EFBIG);  // the manifest entry, then the first data write
   QuietConsole console;
   Status s = PrepareWith(w, console);
@@ -170,7 +171,7 @@ TEST(FileIoPrepare, EfbigIsAClearError) {
 TEST(FileIoPrepare, InterruptRemovesThePartialFileAndSaysHowToResume) {
   TempDir dir;
   FileIoWorkload w;
-  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {})).ok());
+  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {})));
   InstallStopSignalHandlers();
   ASSERT_EQ(raise(SIGINT), 0);
   QuietConsole console;
@@ -184,7 +185,7 @@ TEST(FileIoPrepare, InterruptRemovesThePartialFileAndSaysHowToResume) {
 TEST(FileIoRun, RunBeforePrepareAndWrongSizesAreUsageErrors) {
   TempDir dir;
   FileIoWorkload w;
-  ASSERT_TRUE(Configure(w, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})).ok());
+  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})));
   Result<RunResult> r = RunEvents(w, 10);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
@@ -192,9 +193,8 @@ TEST(FileIoRun, RunBeforePrepareAndWrongSizesAreUsageErrors) {
 
   Prepared(w, dir, {{"file-test-mode", "rndrd"}});
   FileIoWorkload bigger;
-  ASSERT_TRUE(Configure(bigger, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"},
-                                                            {"file-total-size", "2M"}}))
-                  .ok());
+  ASSERT_OK(Configure(bigger, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"},
+                                                          {"file-total-size", "2M"}})));
   r = RunEvents(bigger, 10);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
@@ -213,8 +213,8 @@ TEST(FileIoRun, EachEventIsOneRequest) {
               {"file-queue-depth", "8"},
               {"file-fsync-freq", "10"}});
     Result<RunResult> r = RunEvents(w, 300);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-    ASSERT_TRUE(r->failure.ok()) << engine << ": " << r->failure.ToString();
+    ASSERT_OK(r);
+    ASSERT_OK(r->failure) << engine << ": " << r->failure.ToString();
     EXPECT_EQ(r->events, 300u) << engine;
     const uint64_t reads = Counter(*r, "reads"), writes = Counter(*r, "writes");
     const uint64_t fsyncs_in_events = KindCount(*r, "fsync");
@@ -236,8 +236,8 @@ TEST(FileIoRun, AsyncEngineKeepsTheQueueFullAndCountsItsBusyTimeOnce) {
   Prepared(w, dir,
            {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "16"}});
   Result<RunResult> r = RunEvents(w, 2000, 2);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+  ASSERT_OK(r);
+  ASSERT_OK(r->failure);
   EXPECT_EQ(r->events, 2000u);
   EXPECT_EQ(Counter(*r, "reads"), 2000u);  // requests drained at the end are not counted
   double depth = 0;
@@ -271,8 +271,8 @@ TEST(FileIoRun, BusyTimeIsTheLatencySumOneRequestAtATime) {
               {"file-io-mode", "sync"},
               {"file-fsync-all", std::string(mode) == "rndwr" ? "on" : "off"}});
     Result<RunResult> r = RunEvents(w, 200, 2);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-    ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+    ASSERT_OK(r);
+    ASSERT_OK(r->failure);
     for (const ThreadFigures& t : r->threads) {
       EXPECT_NEAR(t.busy_time_s, t.exec_time_s, 1e-9 * (1 + t.exec_time_s)) << mode;
     }
@@ -289,8 +289,8 @@ TEST(FileIoRun, FsyncAllMakesEachWriteEventIncludeItsFsync) {
               {"file-queue-depth", "4"},
               {"file-fsync-all", "on"}});
     Result<RunResult> r = RunEvents(w, 40);
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
-    ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+    ASSERT_OK(r);
+    ASSERT_OK(r->failure);
     EXPECT_EQ(r->events, 40u);
     EXPECT_EQ(Counter(*r, "writes"), 40u) << engine;
     EXPECT_EQ(Counter(*r, "fsyncs"), 40u) << engine;
@@ -312,7 +312,7 @@ TEST(FileIoRun, ValidationCatchesABlockCorruptedBehindItsBack) {
     f.put('\x5a');
   }
   Result<RunResult> r = RunEvents(w, 200);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_OK(r);
   ASSERT_FALSE(r->failure.ok());
   EXPECT_EQ(ExitCodeFor(r->failure), 1);
   const std::string msg = r->failure.ToString();
@@ -332,8 +332,8 @@ TEST(FileIoRun, ValidatedWritesAreReadBackWithTheirSequence) {
             {"file-io-mode", "io_uring"},
             {"file-queue-depth", "4"}});
   Result<RunResult> r = RunEvents(w, 3000, 2);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_TRUE(r->failure.ok()) << r->failure.ToString();
+  ASSERT_OK(r);
+  EXPECT_OK(r->failure);
   EXPECT_EQ(r->events, 3000u);
 }
 
@@ -344,7 +344,7 @@ TEST(FileIoRun, EioOnReadFailsTheRunWithAReport) {
   Prepared(w, dir, {{"file-test-mode", "rndrd"}});
   fs.FailReadsAfter(25, EIO);
   Result<RunResult> r = RunEvents(w, 100);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_OK(r);
   ASSERT_FALSE(r->failure.ok());
   EXPECT_EQ(r->failure.err(), EIO);
   EXPECT_NE(r->failure.message().find("read of 4096 bytes from"), std::string::npos)
@@ -363,7 +363,7 @@ TEST(FileIoRun, ShortWriteFailsTheRunWithAReport) {
   Prepared(w, dir, {{"file-test-mode", "rndwr"}, {"file-fsync-end", "off"}});
   fs.FailWritesAfter(10, -1);
   Result<RunResult> r = RunEvents(w, 100);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_OK(r);
   ASSERT_FALSE(r->failure.ok());
   EXPECT_NE(r->failure.message().find("short write: 2048 of 4096 bytes"), std::string::npos)
       << r->failure.ToString();
@@ -381,7 +381,7 @@ TEST(FileIoRun, FsyncFailureFailsTheRun) {
   Prepared(w, dir, {{"file-test-mode", "rndwr"}, {"file-fsync-freq", "5"}, {"validate", "on"}});
   fs.FailFsync(EIO);
   Result<RunResult> r = RunEvents(w, 100);
-  ASSERT_TRUE(r.ok());
+  ASSERT_OK(r);
   ASSERT_FALSE(r->failure.ok());
   EXPECT_NE(r->failure.message().find("fsync of"), std::string::npos) << r->failure.ToString();
   EXPECT_EQ(Counter(*r, "writes"), 5u);
@@ -392,22 +392,22 @@ TEST(FileIoRun, SeqwrRecreatesTheFilesAndPrepareMakesThemWholeAgain) {
   FileIoWorkload w;
   Prepared(w, dir, {{"file-test-mode", "seqwr"}, {"file-fsync-end", "off"}});
   Result<RunResult> r = RunEvents(w, 10);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_TRUE(r->failure.ok()) << r->failure.ToString();
+  ASSERT_OK(r);
+  ASSERT_OK(r->failure);
   // sysbench's creation test: files start empty and grow in sequence.
   EXPECT_EQ(SizeOf(dir.File("test_file.0")), 10u * 4096 - 0);
   EXPECT_EQ(SizeOf(dir.File("test_file.1")), 0u);
   // Reading modes now want a prepare.
   FileIoWorkload reader;
-  ASSERT_TRUE(Configure(reader, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})).ok());
+  ASSERT_OK(Configure(reader, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})));
   Result<RunResult> rr = RunEvents(reader, 10);
   ASSERT_FALSE(rr.ok());
   EXPECT_EQ(rr.status().code(), StatusCode::kFailedPrecondition);
   QuietConsole console;
-  ASSERT_TRUE(PrepareWith(reader, console).ok());
+  ASSERT_OK(PrepareWith(reader, console));
   rr = RunEvents(reader, 10);
-  ASSERT_TRUE(rr.ok()) << rr.status().ToString();
-  EXPECT_TRUE(rr->failure.ok());
+  ASSERT_OK(rr);
+  EXPECT_OK(rr->failure);
 }
 
 TEST(FileIoRun, ReportHasSysbenchsSections) {
@@ -415,7 +415,7 @@ TEST(FileIoRun, ReportHasSysbenchsSections) {
   FileIoWorkload w;
   Prepared(w, dir, {{"file-test-mode", "rndrw"}});
   Result<RunResult> r = RunEvents(w, 100);
-  ASSERT_TRUE(r.ok());
+  ASSERT_OK(r);
   const std::string text = w.TextSection(*r);
   for (const char* label :
        {"File operations:\n    reads/s:                      ",
@@ -442,7 +442,7 @@ TEST(FileIoRun, ReportHasSysbenchsSections) {
 std::string FsyncPolicyFor(const TempDir& dir, const FileIoArgs& args) {
   FileIoWorkload w;
   Status st = Configure(w, WithSmallFiles(dir.path(), args));
-  EXPECT_TRUE(st.ok()) << st.ToString();
+  EXPECT_OK(st);
   for (const auto& [k, v] : w.Describe()) {
     if (k == "fsync policy") return v;
   }

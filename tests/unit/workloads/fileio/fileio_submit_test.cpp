@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runner/recorder.h"
+#include "testing/status.h"
 #include "workloads/fileio/fileio_worker.h"
 
 namespace loadcell {
@@ -94,17 +95,17 @@ struct Outcome {
 Outcome RunEvents(const FileIoSettings& s, size_t per_reap, int events) {
   Outcome o;
   FileIoShared shared(s, {IoFile{"scripted", -1, s.file_size}});
-  EXPECT_TRUE(shared.Init().ok());
+  EXPECT_OK(shared.Init());
   ThreadRecorder rec(kKindFsync);  // read, write and fsync latencies
   ThreadContext ctx;
   ctx.seed = 3;
   ctx.recorder = &rec;
   FileIoWorker w(shared, std::make_unique<ScriptedEngine>(&o.submits, &o.reaps, per_reap), ctx);
   Status st = w.Open();
-  EXPECT_TRUE(st.ok()) << st.ToString();
+  EXPECT_OK(st);
   for (int i = 0; i < events && st.ok(); ++i) {
     st = w.RunEvent();
-    EXPECT_TRUE(st.ok()) << st.ToString();
+    EXPECT_OK(st);
   }
   o.submit_calls = rec.counter(kCounterSubmitCalls);
   o.reads = rec.counter(kCounterReads);
@@ -155,14 +156,14 @@ TEST(FileIoSubmit, RandomWritesOfOneBufferDifferInEverySector) {
   auto engine = std::make_unique<ScriptedEngine>(&submits, &reaps, 1);
   ScriptedEngine* seen = engine.get();
   FileIoShared shared(s, {IoFile{"scripted", -1, s.file_size}});
-  ASSERT_TRUE(shared.Init().ok());
+  ASSERT_OK(shared.Init());
   ThreadRecorder rec(kKindFsync);
   ThreadContext ctx;
   ctx.seed = 3;
   ctx.recorder = &rec;
   FileIoWorker w(shared, std::move(engine), ctx);
-  ASSERT_TRUE(w.Open().ok());
-  for (int i = 0; i < 30; ++i) ASSERT_TRUE(w.RunEvent().ok());
+  ASSERT_OK(w.Open());
+  for (int i = 0; i < 30; ++i) ASSERT_OK(w.RunEvent());
   // Two slots, each reusing its buffer for 15 or more writes: still every
   // 512-byte sector of every write is unlike all others.
   ASSERT_GE(seen->written.size(), 30u);

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "testing/status.h"
 #include "testing/workload_test_util.h"
 
 namespace loadcell {
@@ -43,7 +44,7 @@ TEST(CountPrimesBelow, MatchesSieveForSmallLimits) {
 
 TEST(CpuWorkload, DefaultsAndDescribe) {
   CpuWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  ASSERT_OK(testing::Configure(w, {}));
   EXPECT_EQ(w.max_prime(), 10000u);
   auto d = w.Describe();
   ASSERT_EQ(d.size(), 1u);
@@ -53,12 +54,12 @@ TEST(CpuWorkload, DefaultsAndDescribe) {
 
 TEST(CpuWorkload, WorkerRunsEvents) {
   CpuWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {{"cpu-max-prime", "100"}}).ok());
-  ASSERT_TRUE(w.Init(1).ok());
+  ASSERT_OK(testing::Configure(w, {{"cpu-max-prime", "100"}}));
+  ASSERT_OK(w.Init(1));
   auto worker = w.NewWorker(ThreadContext{});
-  ASSERT_TRUE(worker.ok());
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE((*worker)->RunEvent().ok());
-  EXPECT_TRUE((*worker)->Finish().ok());
+  ASSERT_OK(worker);
+  for (int i = 0; i < 3; ++i) EXPECT_OK((*worker)->RunEvent());
+  EXPECT_OK((*worker)->Finish());
 }
 
 TEST(CpuWorkload, RejectsTooSmallLimit) {
@@ -71,7 +72,7 @@ TEST(CpuWorkload, RejectsTooSmallLimit) {
 
 TEST(CpuWorkload, AcceptsLargerLimit) {
   CpuWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {{"cpu-max-prime", "20000"}}).ok());
+  ASSERT_OK(testing::Configure(w, {{"cpu-max-prime", "20000"}}));
   EXPECT_EQ(w.max_prime(), 20000u);
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "runner/recorder.h"
+#include "testing/status.h"
 #include "testing/workload_test_util.h"
 
 namespace loadcell {
@@ -19,13 +20,13 @@ std::unique_ptr<MemoryWorker> LocalWorker(MemoryWorkload& w, const Args& extra,
   Args args = {{"memory-scope", "local"}};
   args.insert(args.end(), extra.begin(), extra.end());
   Status s = testing::Configure(w, args);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  EXPECT_TRUE(w.Init(1).ok());
+  EXPECT_OK(s);
+  EXPECT_OK(w.Init(1));
   ThreadContext ctx;
   ctx.seed = 42;
   ctx.recorder = recorder;
   auto worker = w.NewWorker(ctx);
-  EXPECT_TRUE(worker.ok()) << worker.status().ToString();
+  EXPECT_OK(worker);
   if (!worker.ok()) return nullptr;
   return std::unique_ptr<MemoryWorker>(
       static_cast<MemoryWorker*>(std::move(worker).value().release()));
@@ -38,7 +39,7 @@ TEST(MemoryWorker, SequentialWriteStoresEveryWord) {
     ASSERT_NE(worker, nullptr);
     ASSERT_EQ(worker->block().size() * 8, w.block_size()) << size;
     for (int event = 1; event <= 2; ++event) {
-      ASSERT_TRUE(worker->RunEvent().ok());
+      ASSERT_OK(worker->RunEvent());
       const uint64_t v = worker->last_written();
       ASSERT_EQ(v, static_cast<uint64_t>(event));
       for (size_t i = 0; i < worker->block().size(); ++i) {
@@ -59,7 +60,7 @@ TEST(MemoryWorker, SequentialReadLoadsEveryWord) {
     for (size_t k = 0; k < block.size(); ++k) {
       std::memset(block.data(), 0, block.size_bytes());
       block[k] = 0x9E3779B97F4A7C15ULL ^ k;
-      ASSERT_TRUE(worker->RunEvent().ok());
+      ASSERT_OK(worker->RunEvent());
       ASSERT_EQ(worker->last_read(), 0x9E3779B97F4A7C15ULL ^ k)
           << "block " << size << " word " << k;
     }
@@ -67,7 +68,7 @@ TEST(MemoryWorker, SequentialReadLoadsEveryWord) {
     for (size_t i = 0; i < block.size(); ++i) block[i] = i * 3 + 1;
     uint64_t expect = 0;
     for (size_t i = 0; i < block.size(); ++i) expect ^= block[i];
-    ASSERT_TRUE(worker->RunEvent().ok());
+    ASSERT_OK(worker->RunEvent());
     EXPECT_EQ(worker->last_read(), expect);
     for (size_t i = 0; i < block.size(); ++i) ASSERT_EQ(block[i], i * 3 + 1);
   }
@@ -77,7 +78,7 @@ TEST(MemoryWorker, NoneTouchesNothing) {
   MemoryWorkload w;
   auto worker = LocalWorker(w, {{"memory-block-size", "1K"}, {"memory-oper", "none"}});
   ASSERT_NE(worker, nullptr);
-  ASSERT_TRUE(worker->RunEvent().ok());
+  ASSERT_OK(worker->RunEvent());
   for (uint64_t word : worker->block()) ASSERT_EQ(word, 0u);
 }
 
@@ -88,7 +89,7 @@ TEST(MemoryWorker, RandomWritesLandInsideTheBlock) {
   ASSERT_NE(worker, nullptr);
   // 100 events of 8 random stores over 8 words: every word is hit (the seed
   // is fixed, so this is deterministic), and only with values written.
-  for (int i = 0; i < 100; ++i) ASSERT_TRUE(worker->RunEvent().ok());
+  for (int i = 0; i < 100; ++i) ASSERT_OK(worker->RunEvent());
   for (uint64_t word : worker->block()) {
     EXPECT_GE(word, 1u);
     EXPECT_LE(word, worker->last_written());
@@ -102,7 +103,7 @@ TEST(MemoryWorker, RandomReadSeesOnlyBlockWords) {
   ASSERT_NE(worker, nullptr);
   worker->block()[0] = 0xABCD;
   // One word, one access per event: the XOR is that word.
-  ASSERT_TRUE(worker->RunEvent().ok());
+  ASSERT_OK(worker->RunEvent());
   EXPECT_EQ(worker->last_read(), 0xABCDu);
 }
 
@@ -111,15 +112,15 @@ TEST(MemoryWorker, CountsBytesThroughRecorder) {
   ThreadRecorder recorder(0);
   auto worker = LocalWorker(w, {{"memory-block-size", "4K"}}, &recorder);
   ASSERT_NE(worker, nullptr);
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(worker->RunEvent().ok());
+  for (int i = 0; i < 3; ++i) ASSERT_OK(worker->RunEvent());
   EXPECT_EQ(recorder.counter(0), 3u * 4096u);
   EXPECT_EQ(w.CounterNames(), std::vector<std::string>{"bytes"});
 }
 
 TEST(MemoryWorkload, GlobalScopeSharesOneBlock) {
   MemoryWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {{"memory-block-size", "4K"}}, 2).ok());
-  ASSERT_TRUE(w.Init(2).ok());
+  ASSERT_OK(testing::Configure(w, {{"memory-block-size", "4K"}}, 2));
+  ASSERT_OK(w.Init(2));
   ThreadContext c0, c1;
   c1.thread_id = 1;
   auto a = w.NewWorker(c0);
@@ -128,15 +129,15 @@ TEST(MemoryWorkload, GlobalScopeSharesOneBlock) {
   auto* wa = static_cast<MemoryWorker*>(a->get());
   auto* wb = static_cast<MemoryWorker*>(b->get());
   EXPECT_EQ(wa->block().data(), wb->block().data());
-  ASSERT_TRUE(wa->RunEvent().ok());
+  ASSERT_OK(wa->RunEvent());
   for (uint64_t word : wb->block()) ASSERT_EQ(word, wa->last_written());
-  EXPECT_TRUE(w.Done().ok());
+  EXPECT_OK(w.Done());
 }
 
 TEST(MemoryWorkload, LocalScopeGivesEachWorkerItsOwnBlock) {
   MemoryWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {{"memory-scope", "local"}}, 2).ok());
-  ASSERT_TRUE(w.Init(2).ok());
+  ASSERT_OK(testing::Configure(w, {{"memory-scope", "local"}}, 2));
+  ASSERT_OK(w.Init(2));
   auto a = w.NewWorker(ThreadContext{});
   auto b = w.NewWorker(ThreadContext{});
   ASSERT_TRUE(a.ok() && b.ok());
@@ -146,7 +147,7 @@ TEST(MemoryWorkload, LocalScopeGivesEachWorkerItsOwnBlock) {
 
 TEST(MemoryWorkload, BudgetSplitsTotalSizeAcrossThreads) {
   MemoryWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  ASSERT_OK(testing::Configure(w, {}));
   // Defaults: 100G / 1K.
   EventBudget one = w.Budget(1);
   EXPECT_EQ(one.per_thread, 104857600u);
@@ -157,13 +158,12 @@ TEST(MemoryWorkload, BudgetSplitsTotalSizeAcrossThreads) {
   EXPECT_EQ(three.total, 3u * 34952533u);
 
   MemoryWorkload w2;
-  ASSERT_TRUE(
-      testing::Configure(w2, {{"memory-block-size", "1M"}, {"memory-total-size", "10G"}}, 4).ok());
+  ASSERT_OK(testing::Configure(w2, {{"memory-block-size", "1M"}, {"memory-total-size", "10G"}}, 4));
   EXPECT_EQ(w2.Budget(4).per_thread, 2560u);
   EXPECT_EQ(w2.Budget(4).total, 10240u);
 
   MemoryWorkload unlimited;
-  ASSERT_TRUE(testing::Configure(unlimited, {{"memory-total-size", "0"}}).ok());
+  ASSERT_OK(testing::Configure(unlimited, {{"memory-total-size", "0"}}));
   EXPECT_EQ(unlimited.Budget(8).total, 0u);
   EXPECT_EQ(unlimited.Budget(8).per_thread, 0u);
 }
@@ -199,13 +199,13 @@ TEST(MemoryWorkload, NonPowerOfTwoBlockSaysWhatIsValid) {
 TEST(MemoryWorkload, AcceptsSysbenchSizes) {
   for (const char* size : {"8", "1K", "1M", "1G"}) {
     MemoryWorkload w;
-    EXPECT_TRUE(testing::Configure(w, {{"memory-block-size", size}}).ok()) << size;
+    EXPECT_OK(testing::Configure(w, {{"memory-block-size", size}})) << size;
   }
 }
 
 TEST(MemoryWorkload, MetricsAndTextSection) {
   MemoryWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  ASSERT_OK(testing::Configure(w, {}));
   RunResult r;
   r.events = 1024;
   r.total_time_s = 2;
@@ -222,14 +222,14 @@ TEST(MemoryWorkload, MetricsAndTextSection) {
   EXPECT_DOUBLE_EQ(m[2].value, 0.5);
 
   MemoryWorkload none;
-  ASSERT_TRUE(testing::Configure(none, {{"memory-oper", "none"}}).ok());
+  ASSERT_OK(testing::Configure(none, {{"memory-oper", "none"}}));
   EXPECT_EQ(none.TextSection(r), "Total operations: 1024 (  512.00 per second)\n");
   EXPECT_EQ(none.Metrics(r).size(), 1u);
 }
 
 TEST(MemoryWorkload, IntervalLineIsMiBPerSecond) {
   MemoryWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {{"memory-block-size", "1M"}}).ok());
+  ASSERT_OK(testing::Configure(w, {{"memory-block-size", "1M"}}));
   IntervalSnapshot s;
   s.events = 3000;
   s.duration_s = 2;
@@ -238,24 +238,24 @@ TEST(MemoryWorkload, IntervalLineIsMiBPerSecond) {
 
 TEST(MemoryWorkload, WarnsWhenBlockFitsInCache) {
   MemoryWorkload small;
-  ASSERT_TRUE(testing::Configure(small, {{"memory-block-size", "1K"}}).ok());
+  ASSERT_OK(testing::Configure(small, {{"memory-block-size", "1K"}}));
   auto warnings = small.Warnings(1);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("cache"), std::string::npos);
   EXPECT_NE(warnings[0].find("--memory-block-size"), std::string::npos);
 
   MemoryWorkload huge;
-  ASSERT_TRUE(testing::Configure(huge, {{"memory-block-size", "4G"}}).ok());
+  ASSERT_OK(testing::Configure(huge, {{"memory-block-size", "4G"}}));
   EXPECT_TRUE(huge.Warnings(1).empty());
 
   MemoryWorkload none;
-  ASSERT_TRUE(testing::Configure(none, {{"memory-oper", "none"}}).ok());
+  ASSERT_OK(testing::Configure(none, {{"memory-oper", "none"}}));
   EXPECT_TRUE(none.Warnings(1).empty());
 }
 
 TEST(MemoryBlock, MapsZeroedPageAlignedMemory) {
   auto block = MemoryBlock::Map(12 * 8, false);
-  ASSERT_TRUE(block.ok());
+  ASSERT_OK(block);
   EXPECT_EQ(block->word_count(), 12u);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(block->words()) % 4096, 0u);
   for (size_t i = 0; i < block->word_count(); ++i) EXPECT_EQ(block->words()[i], 0u);
@@ -275,7 +275,7 @@ TEST(MemoryBlock, HugePagesWorkOrFailClearly) {
 
 TEST(MemoryWorkload, DescribeListsWhatWillBeDone) {
   MemoryWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {{"memory-total-size", "10G"}, {"memory-oper", "read"}}).ok());
+  ASSERT_OK(testing::Configure(w, {{"memory-total-size", "10G"}, {"memory-oper", "read"}}));
   auto d = w.Describe();
   ASSERT_GE(d.size(), 4u);
   EXPECT_EQ(d[0], std::make_pair(std::string("block size"), std::string("1KiB")));

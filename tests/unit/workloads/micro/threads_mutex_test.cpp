@@ -4,6 +4,7 @@
 #include <thread>
 #include <vector>
 
+#include "testing/status.h"
 #include "testing/workload_test_util.h"
 #include "workloads/micro/memory.h"
 #include "workloads/micro/mutex.h"
@@ -23,7 +24,7 @@ std::vector<Status> RunOnThreads(Workload& w, int threads, int events) {
     ctx.num_threads = threads;
     ctx.seed = 1000 + t;
     auto worker = w.NewWorker(ctx);
-    EXPECT_TRUE(worker.ok()) << worker.status().ToString();
+    EXPECT_OK(worker);
     workers.push_back(std::move(worker).value());
   }
   std::vector<Status> statuses(static_cast<size_t>(threads * events));
@@ -31,7 +32,7 @@ std::vector<Status> RunOnThreads(Workload& w, int threads, int events) {
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       for (int e = 0; e < events; ++e) statuses[t * events + e] = workers[t]->RunEvent();
-      EXPECT_TRUE(workers[t]->Finish().ok());
+      EXPECT_OK(workers[t]->Finish());
     });
   }
   for (auto& th : pool) th.join();
@@ -40,16 +41,16 @@ std::vector<Status> RunOnThreads(Workload& w, int threads, int events) {
 
 TEST(ThreadsWorkload, TwoThreadsRunEvents) {
   ThreadsWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {{"thread-yields", "20"}, {"thread-locks", "2"}}, 2).ok());
-  ASSERT_TRUE(w.Init(2).ok());
-  for (const Status& s : RunOnThreads(w, 2, 5)) EXPECT_TRUE(s.ok()) << s.ToString();
+  ASSERT_OK(testing::Configure(w, {{"thread-yields", "20"}, {"thread-locks", "2"}}, 2));
+  ASSERT_OK(w.Init(2));
+  for (const Status& s : RunOnThreads(w, 2, 5)) EXPECT_OK(s);
   EXPECT_EQ(w.events_started(), 10u);
-  EXPECT_TRUE(w.Done().ok());
+  EXPECT_OK(w.Done());
 }
 
 TEST(ThreadsWorkload, DefaultsAndValidation) {
   ThreadsWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  ASSERT_OK(testing::Configure(w, {}));
   auto d = w.Describe();
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].second, "1000");
@@ -69,41 +70,40 @@ TEST(ThreadsWorkload, DefaultsAndValidation) {
 
 TEST(ThreadsWorkload, NewWorkerBeforeInitIsAnError) {
   ThreadsWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  ASSERT_OK(testing::Configure(w, {}));
   EXPECT_FALSE(w.NewWorker(ThreadContext{}).ok());
 }
 
 TEST(MutexWorkload, OneEventPerThreadFromTwoThreads) {
   MutexWorkload w;
-  ASSERT_TRUE(testing::Configure(
-                  w, {{"mutex-num", "16"}, {"mutex-locks", "2000"}, {"mutex-loops", "50"}}, 2)
-                  .ok());
-  ASSERT_TRUE(w.Init(2).ok());
+  ASSERT_OK(testing::Configure(
+      w, {{"mutex-num", "16"}, {"mutex-locks", "2000"}, {"mutex-loops", "50"}}, 2));
+  ASSERT_OK(w.Init(2));
   auto statuses = RunOnThreads(w, 2, 2);
   // Per thread: the one event, then end of work.
   for (int t = 0; t < 2; ++t) {
-    EXPECT_TRUE(statuses[t * 2].ok()) << statuses[t * 2].ToString();
+    EXPECT_OK(statuses[t * 2]);
     EXPECT_EQ(statuses[t * 2 + 1].code(), StatusCode::kCancelled);
   }
   // Increments under different mutexes may overwrite each other (as in
   // sysbench), so only bounds hold.
   EXPECT_GE(w.shared_increments(), 2000u);
   EXPECT_LE(w.shared_increments(), 4000u);
-  EXPECT_TRUE(w.Done().ok());
+  EXPECT_OK(w.Done());
 }
 
 TEST(MutexWorkload, SingleThreadCountsEveryLock) {
   MutexWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {{"mutex-locks", "1234"}, {"mutex-loops", "0"}}).ok());
-  ASSERT_TRUE(w.Init(1).ok());
+  ASSERT_OK(testing::Configure(w, {{"mutex-locks", "1234"}, {"mutex-loops", "0"}}));
+  ASSERT_OK(w.Init(1));
   auto statuses = RunOnThreads(w, 1, 1);
-  EXPECT_TRUE(statuses[0].ok());
+  EXPECT_OK(statuses[0]);
   EXPECT_EQ(w.shared_increments(), 1234u);
 }
 
 TEST(MutexWorkload, BudgetDescribeAndValidation) {
   MutexWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {}).ok());
+  ASSERT_OK(testing::Configure(w, {}));
   EXPECT_EQ(w.Budget(8).per_thread, 1u);
   EXPECT_EQ(w.Budget(8).total, 0u);
   auto d = w.Describe();
@@ -129,21 +129,19 @@ TEST(MemoryWorkload, GlobalBlockWrittenAndReadFromTwoThreads) {
   for (const char* oper : {"write", "read"}) {
     for (const char* mode : {"seq", "rnd"}) {
       MemoryWorkload w;
-      ASSERT_TRUE(
-          testing::Configure(
-              w, {{"memory-block-size", "4K"}, {"memory-oper", oper}, {"memory-access-mode", mode}},
-              2)
-              .ok());
-      ASSERT_TRUE(w.Init(2).ok());
-      for (const Status& s : RunOnThreads(w, 2, 50)) EXPECT_TRUE(s.ok()) << oper << " " << mode;
+      ASSERT_OK(testing::Configure(
+          w, {{"memory-block-size", "4K"}, {"memory-oper", oper}, {"memory-access-mode", mode}},
+          2));
+      ASSERT_OK(w.Init(2));
+      for (const Status& s : RunOnThreads(w, 2, 50)) EXPECT_OK(s) << oper << " " << mode;
     }
   }
 }
 
 TEST(NullWorkload, EventsDoNothingAndSucceed) {
   NullWorkload w;
-  ASSERT_TRUE(testing::Configure(w, {}).ok());
-  for (const Status& s : RunOnThreads(w, 2, 100)) EXPECT_TRUE(s.ok());
+  ASSERT_OK(testing::Configure(w, {}));
+  for (const Status& s : RunOnThreads(w, 2, 100)) EXPECT_OK(s);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "testing/status.h"
 #include "workloads/oltp/oltp_txn.h"
 
 namespace loadcell {
@@ -27,7 +28,7 @@ Status ApplyArgs(OltpKind kind, OltpOptions& o, const std::vector<std::string>& 
 
 TEST(OltpOptions, DefaultsAreSysbenchs) {
   OltpOptions o;
-  ASSERT_TRUE(ApplyArgs(OltpKind::kReadWrite, o, {}).ok());
+  ASSERT_OK(ApplyArgs(OltpKind::kReadWrite, o, {}));
   EXPECT_EQ(o.tables, 1);
   EXPECT_EQ(o.table_size, 10000);
   EXPECT_EQ(o.range_size, 100);
@@ -46,16 +47,15 @@ TEST(OltpOptions, DefaultsAreSysbenchs) {
   EXPECT_TRUE(o.create_secondary);
   EXPECT_EQ(o.mysql_storage_engine, "innodb");
   EXPECT_EQ(o.reconnect(), ReconnectMode::kSession);
-  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kReadWrite, o, 1).ok());
+  EXPECT_OK(ValidateOltpOptions(OltpKind::kReadWrite, o, 1));
 }
 
 TEST(OltpOptions, SysbenchNamesSet) {
   OltpOptions o;
-  ASSERT_TRUE(ApplyArgs(OltpKind::kReadWrite, o,
-                        {"tables=4", "table-size=500", "range-size=10", "point-selects=3",
-                         "skip-trx=on", "range-selects=off", "delete-inserts=2",
-                         "mysql-storage-engine=myisam", "auto-inc=off"})
-                  .ok());
+  ASSERT_OK(ApplyArgs(
+      OltpKind::kReadWrite, o,
+      {"tables=4", "table-size=500", "range-size=10", "point-selects=3", "skip-trx=on",
+       "range-selects=off", "delete-inserts=2", "mysql-storage-engine=myisam", "auto-inc=off"}));
   EXPECT_EQ(o.tables, 4);
   EXPECT_EQ(o.table_size, 500);
   EXPECT_EQ(o.range_size, 10);
@@ -69,14 +69,13 @@ TEST(OltpOptions, SysbenchNamesSet) {
 
 TEST(OltpOptions, LegacyNamesAreAliases) {
   OltpOptions o;
-  ASSERT_TRUE(
+  ASSERT_OK(
       ApplyArgs(OltpKind::kLegacy, o,
                 {"oltp-tables-count=4", "oltp-table-size=500000", "oltp-point-selects=1000",
                  "oltp-range-size=1000", "oltp-index-updates=1000", "oltp-non-index-updates=7",
                  "oltp-skip-trx=on", "oltp-test-mode=complex", "oltp-read-only=off",
                  "oltp-reconnect-mode=transaction", "oltp-connect-delay=100",
-                 "oltp-user-delay-min=10", "oltp-user-delay-max=20", "mysql-table-engine=innodb"})
-          .ok());
+                 "oltp-user-delay-min=10", "oltp-user-delay-max=20", "mysql-table-engine=innodb"}));
   EXPECT_EQ(o.tables, 4);
   EXPECT_EQ(o.table_size, 500000);
   EXPECT_EQ(o.point_selects, 1000);
@@ -89,7 +88,7 @@ TEST(OltpOptions, LegacyNamesAreAliases) {
   EXPECT_EQ(o.user_delay_min_us, 10);
   EXPECT_EQ(o.user_delay_max_us, 20);
   EXPECT_TRUE(o.has_think_time());
-  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kLegacy, o, 16).ok());
+  EXPECT_OK(ValidateOltpOptions(OltpKind::kLegacy, o, 16));
 }
 
 TEST(OltpOptions, LegacyTestModeMapsToAMix) {
@@ -108,7 +107,7 @@ TEST(OltpOptions, LegacyTestModeMapsToAMix) {
   };
   for (const Case& c : cases) {
     OltpOptions o;
-    ASSERT_TRUE(ApplyArgs(OltpKind::kLegacy, o, c.args).ok());
+    ASSERT_OK(ApplyArgs(OltpKind::kLegacy, o, c.args));
     const OltpPlan plan = MakeOltpPlan(OltpKind::kLegacy, o);
     EXPECT_EQ(plan.kind, c.mix) << ::testing::PrintToString(c.args);
     EXPECT_EQ(plan.transaction, c.trx) << ::testing::PrintToString(c.args);
@@ -162,7 +161,7 @@ TEST(OltpOptions, BadValuesNameTheOption) {
   };
   for (const Case& c : cases) {
     OltpOptions o;
-    ASSERT_TRUE(ApplyArgs(c.kind, o, c.args).ok()) << ::testing::PrintToString(c.args);
+    ASSERT_OK(ApplyArgs(c.kind, o, c.args)) << ::testing::PrintToString(c.args);
     const Status s = ValidateOltpOptions(c.kind, o, 1);
     ASSERT_FALSE(s.ok()) << ::testing::PrintToString(c.args);
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
@@ -175,16 +174,16 @@ TEST(OltpOptions, RangeSizeIsFineWithoutRanges) {
   // Tests without range selects do not care about --range-size.
   OltpOptions o;
   o.table_size = 10;
-  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kPointSelect, o, 1).ok());
+  EXPECT_OK(ValidateOltpOptions(OltpKind::kPointSelect, o, 1));
   OltpOptions rw;
   rw.table_size = 10;
   rw.range_selects = false;
-  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kReadWrite, rw, 1).ok());
+  EXPECT_OK(ValidateOltpOptions(OltpKind::kReadWrite, rw, 1));
   // The legacy simple mode runs point selects only.
   OltpOptions legacy;
   legacy.table_size = 10;
   legacy.test_mode = "simple";
-  EXPECT_TRUE(ValidateOltpOptions(OltpKind::kLegacy, legacy, 1).ok());
+  EXPECT_OK(ValidateOltpOptions(OltpKind::kLegacy, legacy, 1));
 }
 
 TEST(OltpOptions, KindNames) {

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "runner/recorder.h"
+#include "testing/status.h"
+#include "testing/temp_dir.h"
 #include "workloads/oltp/oltp.h"
 
 namespace loadcell {
@@ -20,12 +22,10 @@ namespace {
 class OltpSqliteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/loadcell-oltp-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
     db_ = dir_ + "/sbtest.db";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   struct Configured {
     std::unique_ptr<OptionSet> set;
@@ -55,21 +55,21 @@ class OltpSqliteTest : public ::testing::Test {
   std::vector<uint64_t> RunEvents(OltpWorkload& w, int events, uint64_t seed = 1) {
     std::vector<uint64_t> out(kOltpCounterCount, 0);
     Status init = w.Init(1);
-    EXPECT_TRUE(init.ok()) << init.ToString();
+    EXPECT_OK(init);
     if (!init.ok()) return out;
     ThreadRecorder rec(0);
     ThreadContext ctx;
     ctx.seed = seed;
     ctx.recorder = &rec;
     auto worker = w.NewWorker(ctx);
-    EXPECT_TRUE(worker.ok()) << worker.status().ToString();
+    EXPECT_OK(worker);
     if (!worker.ok()) return out;
     for (int i = 0; i < events; ++i) {
       Status s = (*worker)->RunEvent();
-      EXPECT_TRUE(s.ok()) << s.ToString();
+      EXPECT_OK(s);
       if (!s.ok()) break;
     }
-    EXPECT_TRUE((*worker)->Finish().ok());
+    EXPECT_OK((*worker)->Finish());
     for (int i = 0; i < kOltpCounterCount; ++i) out[static_cast<size_t>(i)] = rec.counter(i);
     return out;
   }
@@ -81,31 +81,32 @@ class OltpSqliteTest : public ::testing::Test {
     db.RegisterOptions(set);
     RawOptions raw;
     raw.Add("--sqlite-db", db_, true, "test");
-    EXPECT_TRUE(set.Apply(raw).ok());
-    EXPECT_TRUE(db.Resolve(set).ok());
+    EXPECT_OK(set.Apply(raw));
+    EXPECT_OK(db.Resolve(set));
     auto conn = db.driver().Connect(0);
-    EXPECT_TRUE(conn.ok());
+    EXPECT_OK(conn);
     std::vector<std::string> out;
     if (!conn.ok()) return out;
     DbExecResult r;
     DbRows rows;
     DbError e = (*conn)->Execute(sql, r, &rows);
-    EXPECT_TRUE(e.ok()) << e.message;
+    EXPECT_OK(e);
     for (const auto& row : rows.rows) out.push_back(row.empty() || !row[0] ? "" : *row[0]);
     return out;
   }
 
-  std::string dir_;
+  testing::TempDir tmp_;
+  std::string dir_;  // tmp_.path()
   std::string db_;
 };
 
 TEST_F(OltpSqliteTest, PrepareRunCleanupReadWrite) {
   auto c = Make(OltpKind::kReadWrite, {"tables=2", "table-size=200"});
-  ASSERT_TRUE(c.status.ok()) << c.status.ToString();
+  ASSERT_OK(c.status);
   PrepareContext pctx;
   pctx.threads = 2;
   pctx.seed = 5;
-  ASSERT_TRUE(c.w->Prepare(pctx).ok());
+  ASSERT_OK(c.w->Prepare(pctx));
   EXPECT_EQ(Query("SELECT COUNT(*) FROM sbtest1"), std::vector<std::string>{"200"});
   EXPECT_EQ(Query("SELECT COUNT(*) FROM sbtest2"), std::vector<std::string>{"200"});
   EXPECT_EQ(Query("SELECT MIN(id) || '-' || MAX(id) FROM sbtest2"),
@@ -119,7 +120,7 @@ TEST_F(OltpSqliteTest, PrepareRunCleanupReadWrite) {
 
   // Run in a fresh workload (as the binary does).
   auto run = Make(OltpKind::kReadWrite, {"tables=2", "table-size=200"});
-  ASSERT_TRUE(run.status.ok());
+  ASSERT_OK(run.status);
   const std::vector<uint64_t> n = RunEvents(*run.w, 25);
   EXPECT_EQ(n[kOltpTransactions], 25u);
   EXPECT_EQ(n[kOltpReads], 25u * 14);
@@ -131,8 +132,8 @@ TEST_F(OltpSqliteTest, PrepareRunCleanupReadWrite) {
   EXPECT_EQ(Query("SELECT COUNT(*) FROM sbtest1"), std::vector<std::string>{"200"});
 
   auto clean = Make(OltpKind::kReadWrite, {"tables=2", "table-size=200"});
-  ASSERT_TRUE(clean.status.ok());
-  ASSERT_TRUE(clean.w->Cleanup(pctx).ok());
+  ASSERT_OK(clean.status);
+  ASSERT_OK(clean.w->Cleanup(pctx));
   EXPECT_TRUE(Query("SELECT name FROM sqlite_master WHERE type = 'table'").empty());
 }
 
@@ -149,11 +150,11 @@ TEST_F(OltpSqliteTest, EveryWorkloadRuns) {
       args.push_back("range-size=10");
     }
     auto c = Make(kind, args);
-    ASSERT_TRUE(c.status.ok()) << c.status.ToString();
+    ASSERT_OK(c.status);
     PrepareContext pctx;
-    ASSERT_TRUE(c.w->Prepare(pctx).ok());
+    ASSERT_OK(c.w->Prepare(pctx));
     auto run = Make(kind, args);
-    ASSERT_TRUE(run.status.ok());
+    ASSERT_OK(run.status);
     const std::vector<uint64_t> n = RunEvents(*run.w, 10);
     EXPECT_EQ(n[kOltpTransactions], 10u);
     const QueryMix mix = ExpectedMix(run.w->plan());
@@ -170,13 +171,13 @@ TEST_F(OltpSqliteTest, EveryWorkloadRuns) {
       EXPECT_GE(n[kOltpWrites], 1u);
     }
     EXPECT_GT(n[kOltpClientCpuNs], 0u);
-    ASSERT_TRUE(run.w->Cleanup(pctx).ok());
+    ASSERT_OK(run.w->Cleanup(pctx));
   }
 }
 
 TEST_F(OltpSqliteTest, RunBeforePrepareSaysSo) {
   auto c = Make(OltpKind::kReadWrite, {});
-  ASSERT_TRUE(c.status.ok());
+  ASSERT_OK(c.status);
   Status s = c.w->Init(1);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(s.message().find("prepare"), std::string::npos) << s.message();
@@ -194,7 +195,7 @@ TEST_F(OltpSqliteTest, PrepareRefusesForeignTablesAndCleanupKeepsThem) {
   Query("CREATE TABLE sbtest2 (x INTEGER)");
   Query("INSERT INTO sbtest2 VALUES (1)");
   auto c = Make(OltpKind::kReadWrite, {"tables=3", "table-size=10", "range-size=5"});
-  ASSERT_TRUE(c.status.ok());
+  ASSERT_OK(c.status);
   Status s = c.w->Prepare(PrepareContext{});
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(s.message().find("sbtest2 already exists and was not created by loadcell"),
@@ -204,22 +205,22 @@ TEST_F(OltpSqliteTest, PrepareRefusesForeignTablesAndCleanupKeepsThem) {
   EXPECT_EQ(Query("SELECT name FROM sqlite_master WHERE type = 'table'"),
             std::vector<std::string>{"sbtest2"});
   auto clean = Make(OltpKind::kReadWrite, {"tables=3", "table-size=10", "range-size=5"});
-  ASSERT_TRUE(clean.w->Cleanup(PrepareContext{}).ok());
+  ASSERT_OK(clean.w->Cleanup(PrepareContext{}));
   EXPECT_EQ(Query("SELECT x FROM sbtest2"), std::vector<std::string>{"1"});
 
   // --force replaces it, and then it is ours to drop.
   auto forced =
       Make(OltpKind::kReadWrite, {"tables=3", "table-size=10", "range-size=5", "force=on"});
-  ASSERT_TRUE(forced.w->Prepare(PrepareContext{}).ok());
+  ASSERT_OK(forced.w->Prepare(PrepareContext{}));
   EXPECT_EQ(Query("SELECT COUNT(*) FROM sbtest2"), std::vector<std::string>{"10"});
   auto clean2 = Make(OltpKind::kReadWrite, {"tables=3", "table-size=10", "range-size=5"});
-  ASSERT_TRUE(clean2.w->Cleanup(PrepareContext{}).ok());
+  ASSERT_OK(clean2.w->Cleanup(PrepareContext{}));
   EXPECT_TRUE(Query("SELECT name FROM sqlite_master WHERE type = 'table'").empty());
 }
 
 TEST_F(OltpSqliteTest, SecondPrepareAsksForCleanup) {
   auto c = Make(OltpKind::kPointSelect, {"table-size=10"});
-  ASSERT_TRUE(c.w->Prepare(PrepareContext{}).ok());
+  ASSERT_OK(c.w->Prepare(PrepareContext{}));
   auto again = Make(OltpKind::kPointSelect, {"table-size=10"});
   Status s = again.w->Prepare(PrepareContext{});
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
@@ -228,8 +229,8 @@ TEST_F(OltpSqliteTest, SecondPrepareAsksForCleanup) {
 
 TEST_F(OltpSqliteTest, ClientIdsWithoutAutoIncrement) {
   auto c = Make(OltpKind::kInsert, {"table-size=10", "auto-inc=off"});
-  ASSERT_TRUE(c.status.ok());
-  ASSERT_TRUE(c.w->Prepare(PrepareContext{}).ok());
+  ASSERT_OK(c.status);
+  ASSERT_OK(c.w->Prepare(PrepareContext{}));
   // sysbench leaves the table empty here.
   EXPECT_EQ(Query("SELECT COUNT(*) FROM sbtest1"), std::vector<std::string>{"0"});
   auto run = Make(OltpKind::kInsert, {"table-size=10", "auto-inc=off"});
@@ -241,18 +242,18 @@ TEST_F(OltpSqliteTest, ClientIdsWithoutAutoIncrement) {
 TEST_F(OltpSqliteTest, ThinkTimeIsCountedApart) {
   auto c = Make(OltpKind::kPointSelect,
                 {"table-size=10", "oltp-user-delay-min=1000", "oltp-user-delay-max=2000"});
-  ASSERT_TRUE(c.status.ok());
+  ASSERT_OK(c.status);
   EXPECT_TRUE(c.w->SelfTimed());
-  ASSERT_TRUE(c.w->Prepare(PrepareContext{}).ok());
+  ASSERT_OK(c.w->Prepare(PrepareContext{}));
   auto run = Make(OltpKind::kPointSelect,
                   {"table-size=10", "oltp-user-delay-min=1000", "oltp-user-delay-max=2000"});
-  ASSERT_TRUE(run.w->Init(1).ok());
+  ASSERT_OK(run.w->Init(1));
   ThreadRecorder rec(0);
   ThreadContext ctx;
   ctx.recorder = &rec;
   auto worker = run.w->NewWorker(ctx);
-  ASSERT_TRUE(worker.ok());
-  for (int i = 0; i < 5; ++i) ASSERT_TRUE((*worker)->RunEvent().ok());
+  ASSERT_OK(worker);
+  for (int i = 0; i < 5; ++i) ASSERT_OK((*worker)->RunEvent());
   // At least 1 ms of think time per event, outside the recorded latency.
   EXPECT_GE(rec.counter(kOltpThinkTimeNs), 5u * 1000000);
   LatencyHistogram h;
@@ -262,8 +263,8 @@ TEST_F(OltpSqliteTest, ThinkTimeIsCountedApart) {
 
 TEST_F(OltpSqliteTest, ReconnectModeTransaction) {
   auto c = Make(OltpKind::kReadOnly, {"table-size=100", "oltp-reconnect-mode=transaction"});
-  ASSERT_TRUE(c.status.ok());
-  ASSERT_TRUE(c.w->Prepare(PrepareContext{}).ok());
+  ASSERT_OK(c.status);
+  ASSERT_OK(c.w->Prepare(PrepareContext{}));
   auto run = Make(OltpKind::kReadOnly, {"table-size=100", "oltp-reconnect-mode=transaction"});
   const std::vector<uint64_t> n = RunEvents(*run.w, 4);
   EXPECT_EQ(n[kOltpReconnects], 4u);
@@ -272,7 +273,7 @@ TEST_F(OltpSqliteTest, ReconnectModeTransaction) {
 
 TEST_F(OltpSqliteTest, DescribeNamesDriverVersionAndMix) {
   auto c = Make(OltpKind::kReadWrite, {"table-size=10", "range-size=5"});
-  ASSERT_TRUE(c.w->Prepare(PrepareContext{}).ok());
+  ASSERT_OK(c.w->Prepare(PrepareContext{}));
   auto run = Make(OltpKind::kReadWrite, {"table-size=10", "range-size=5"});
   std::map<std::string, std::string> d;
   for (const auto& [k, v] : run.w->Describe()) d[k] = v;

@@ -15,32 +15,14 @@
 #include <vector>
 
 #include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
 
 using testing::ProcessResult;
 using testing::RunLoadcell;
-
-// A file in a fresh temporary directory, removed at the end of the test.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& contents) {
-    char dir[] = "/tmp/loadcell_cli_test_XXXXXX";
-    dir_ = mkdtemp(dir);
-    path_ = dir_ + "/" + name;
-    if (!contents.empty()) std::ofstream(path_) << contents;
-  }
-  ~TempFile() {
-    std::remove(path_.c_str());
-    rmdir(dir_.c_str());
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string dir_;
-  std::string path_;
-};
+using testing::TempDir;
 
 size_t CountLines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
 
@@ -131,14 +113,16 @@ TEST(BadInputTest, EachCaseExitsTwoWithOneLineNamingTheProblem) {
 }
 
 TEST(BadInputTest, BadConfigFileLineNamesFileAndLine) {
-  TempFile conf("bad.conf", "# settings\nthreads=2\n\nthis line is wrong\n");
-  ExpectUsageError({"--config-file=" + conf.path(), "cpu"}, conf.path() + " line 4");
+  TempDir tmp;
+  const std::string conf = tmp.Write("bad.conf", "# settings\nthreads=2\n\nthis line is wrong\n");
+  ExpectUsageError({"--config-file=" + conf, "cpu"}, conf + " line 4");
 }
 
 TEST(BadInputTest, BadValueInConfigFileNamesFileAndLine) {
-  TempFile conf("bad.conf", "time=1\nthreads=0\n");
-  ExpectUsageError({"--config-file=" + conf.path(), "cpu"}, "--threads=0");
-  ExpectUsageError({"--config-file=" + conf.path(), "cpu"}, conf.path() + " line 2");
+  TempDir tmp;
+  const std::string conf = tmp.Write("bad.conf", "time=1\nthreads=0\n");
+  ExpectUsageError({"--config-file=" + conf, "cpu"}, "--threads=0");
+  ExpectUsageError({"--config-file=" + conf, "cpu"}, conf + " line 2");
 }
 
 // Lines that start a report section ("General statistics:").
@@ -188,16 +172,19 @@ TEST(RunTest, OptionsAfterTheCommandWord) {
 }
 
 TEST(RunTest, ConfigFileLosesToCommandLine) {
-  TempFile conf("run.conf", "# a comment\n--time=0.3\ncpu-max-prime = 1500\nnum_threads=2\n");
-  ProcessResult r = RunLoadcell({"--config-file=" + conf.path(), "cpu", "--cpu-max-prime=1200"});
+  TempDir tmp;
+  const std::string conf =
+      tmp.Write("run.conf", "# a comment\n--time=0.3\ncpu-max-prime = 1500\nnum_threads=2\n");
+  ProcessResult r = RunLoadcell({"--config-file=" + conf, "cpu", "--cpu-max-prime=1200"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Prime numbers limit: 1200"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Number of threads: 2"), std::string::npos) << r.out;
 }
 
 TEST(RunTest, ConfigFileMayNameTheTest) {
-  TempFile conf("legacy.conf", "test=cpu\ntime=0.3\ncpu-max-prime=1100\n");
-  ProcessResult r = RunLoadcell({"--config-file=" + conf.path(), "run"});
+  TempDir tmp;
+  const std::string conf = tmp.Write("legacy.conf", "test=cpu\ntime=0.3\ncpu-max-prime=1100\n");
+  ProcessResult r = RunLoadcell({"--config-file=" + conf, "run"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Prime numbers limit: 1100"), std::string::npos) << r.out;
 }
@@ -255,12 +242,13 @@ TEST(OutputTest, JsonOnStdoutParses) {
 }
 
 TEST(OutputTest, OutputFileGetsTheFormatAndStdoutTheText) {
-  TempFile json("report.json", "");
-  ProcessResult r = RunLoadcell({"cpu", "--time=0.3", "--cpu-max-prime=1000", "--format=json",
-                                 "--output-file=" + json.path()});
+  TempDir tmp;
+  const std::string json = tmp.File("report.json");
+  ProcessResult r = RunLoadcell(
+      {"cpu", "--time=0.3", "--cpu-max-prime=1000", "--format=json", "--output-file=" + json});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
-  std::ifstream in(json.path());
+  std::ifstream in(json);
   std::stringstream contents;
   contents << in.rdbuf();
   nlohmann::json doc = nlohmann::json::parse(contents.str(), nullptr, false);

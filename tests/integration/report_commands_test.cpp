@@ -12,35 +12,16 @@
 #include <string>
 
 #include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
 
+using testing::ReadFile;
+using testing::TempDir;
+
 using testing::ProcessResult;
 using testing::RunLoadcell;
-
-class TempDir {
- public:
-  TempDir() {
-    char dir[] = "/tmp/loadcell_report_cmd_XXXXXX";
-    path_ = mkdtemp(dir);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 int Lines(const std::string& s) {
   int n = 0;
@@ -70,7 +51,7 @@ TEST(ReportCommandsTest, ReportHtmlOfARunHasItsCharts) {
                                  "--report-html=" + (dir / "run.html")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("General statistics"), std::string::npos);  // the text report as usual
-  const std::string html = Slurp(dir / "run.html");
+  const std::string html = ReadFile(dir / "run.html");
   // No --report-interval: the page samples every 0.1 s of the 0.5 s run.
   EXPECT_GE(ChartPoints(html, "throughput"), 4);
   EXPECT_LE(ChartPoints(html, "throughput"), 5);
@@ -83,7 +64,7 @@ TEST(ReportCommandsTest, ReportFromASavedResult) {
   SaveCpuResult(dir / "r.json");
   ProcessResult r = RunLoadcell({"report", dir / "r.json", "-o", dir / "r.html"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string html = Slurp(dir / "r.html");
+  const std::string html = ReadFile(dir / "r.html");
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(ChartPoints(html, "threads"), 1);
   // To stdout without -o.
@@ -163,7 +144,7 @@ TEST(ReportCommandsTest, SweepRunsTheMatrixAndWritesEveryRun) {
        {"cpu-threads=1-cpu-max-prime=1000.json", "cpu-threads=2-cpu-max-prime=2000.json"}) {
     EXPECT_TRUE(std::filesystem::exists(dir / ("out/" + std::string(f)))) << f;
   }
-  const std::string html = Slurp(dir / "s.html");
+  const std::string html = ReadFile(dir / "s.html");
   EXPECT_EQ(ChartPoints(html, "saturation-throughput"), 4);
   EXPECT_EQ(ChartPoints(html, "saturation-p99"), 4);
 }
