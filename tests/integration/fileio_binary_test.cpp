@@ -181,7 +181,7 @@ TEST(FileIoBinary, CleanupRemovesOnlyLoadcellsFiles) {
 // the access faults (SIGBUS), and the run ends as a failed run (exit 1) with
 // its report and the error, not as a crash without one.
 TEST(FileIoBinary, MmapFileTruncatedMidRunIsAFailedRunWithAReport) {
-  WorkDir dir;
+  TempDir dir(BuildTree());
   ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
   std::thread truncator([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(700));

@@ -103,7 +103,7 @@ TEST(MyLenEncTest, RefusesNullMarkersAndIntegersCutShort) {
        {std::string(), std::string("\xFB"), std::string("\xFF"), std::string("\xFC\x01"),
         std::string("\xFD\x01\x02"), std::string("\xFE\x01\x02\x03\x04\x05\x06\x07")}) {
     size_t i = 0;
-    EXPECT_FALSE(MyLenEnc(p, i, v)) << testing::PrintToString(p);
+    EXPECT_FALSE(MyLenEnc(p, i, v)) << ::testing::PrintToString(p);
   }
 }
 
