@@ -1,5 +1,5 @@
 #pragma once
-// The concrete drivers, for the registry in db_driver.cpp only. Workloads use
+// The concrete drivers, for the registry in db_options.cpp only. Workloads use
 // MakeDbDriver() or DbDrivers.
 
 #include <memory>

@@ -133,6 +133,93 @@ void SetOptionGlobals(lua_State* L, const LuaShared& shared) {
   }
 }
 
+// package.path: the folder of the script at `script_path`, then sysbench's.
+void SetPackagePath(lua_State* L, const std::string& script_path) {
+  std::string dir = ".";
+  if (size_t slash = script_path.find_last_of('/'); slash != std::string::npos) {
+    dir = script_path.substr(0, slash);
+    if (dir.empty()) dir.assign(1, '/');  // (assign: GCC 12 -Wrestrict false positive)
+  }
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "path");
+  std::string path = dir + "/?.lua;/usr/share/sysbench/?.lua;" + lua_tostring(L, -1);
+  lua_pop(L, 1);
+  lua_pushstring(L, path.c_str());
+  lua_setfield(L, -2, "path");
+  lua_pop(L, 1);
+}
+
+// sysbench.cmdline of the table `sysbench` on top of the stack: the
+// command, the script's path, argv.
+void SetCmdline(lua_State* L, const LuaShared& shared) {
+  lua_getfield(L, -1, "cmdline");
+  if (shared.command.empty()) {
+    lua_pushnil(L);
+  } else {
+    lua_pushstring(L, shared.command.c_str());
+  }
+  lua_setfield(L, -2, "command");
+  lua_pushstring(L, shared.path.c_str());
+  lua_setfield(L, -2, "script_path");
+  lua_newtable(L);
+  lua_pushstring(L, "loadcell");
+  lua_rawseti(L, -2, 0);
+  for (size_t i = 0; i < shared.argv.size(); ++i) {
+    lua_pushstring(L, shared.argv[i].c_str());
+    lua_rawseti(L, -2, static_cast<int>(i + 1));
+  }
+  lua_setfield(L, -2, "argv");
+  lua_pop(L, 1);  // cmdline
+}
+
+// Pushes the value of script option `o`.
+void PushScriptOption(lua_State* L, const ScriptOption& o) {
+  switch (o.type) {
+    case ScriptOption::Type::kBool:
+      lua_pushboolean(L, o.b);
+      break;
+    case ScriptOption::Type::kInt:
+      lua_pushnumber(L, static_cast<double>(o.i));
+      break;
+    case ScriptOption::Type::kDouble:
+      lua_pushnumber(L, o.d);
+      break;
+    case ScriptOption::Type::kString:
+      lua_pushstring(L, o.s.c_str());
+      break;
+    case ScriptOption::Type::kList:
+      lua_createtable(L, static_cast<int>(o.list.size()), 0);
+      for (size_t i = 0; i < o.list.size(); ++i) {
+        lua_pushstring(L, o.list[i].c_str());
+        lua_rawseti(L, -2, static_cast<int>(i + 1));
+      }
+      break;
+  }
+}
+
+// sysbench.opt of the table `sysbench` on top of the stack: the general
+// options, then (`with_options`) the script's.
+void SetOpt(lua_State* L, const LuaShared& shared, bool with_options) {
+  lua_getfield(L, -1, "opt");
+  for (const auto& [name, tv] : shared.general) {
+    PushOptionValue(L, tv.first, tv.second);
+    lua_setfield(L, -2, name.c_str());
+  }
+  for (const auto& [name, text] : shared.undeclared) {
+    PushUndeclared(L, text);
+    lua_setfield(L, -2, name.c_str());
+  }
+  lua_pushinteger(L, shared.threads);
+  lua_setfield(L, -2, "threads");
+  if (with_options && shared.options != nullptr) {
+    for (const ScriptOption& o : *shared.options) {
+      PushScriptOption(L, o);
+      lua_setfield(L, -2, o.name.c_str());
+    }
+  }
+  lua_pop(L, 1);  // opt
+}
+
 }  // namespace
 
 namespace luaapi {
@@ -188,81 +275,15 @@ Status LuaHost::Open(const LuaShared& shared, int tid, uint64_t seed, ThreadReco
   lua_rawset(L_, LUA_REGISTRYINDEX);
   lua_pushcfunction(L_, Traceback);  // stack slot 1: the pcall handler
 
-  // package.path: the script's folder, then sysbench's.
-  std::string dir = ".";
-  if (size_t slash = shared.path.find_last_of('/'); slash != std::string::npos) {
-    dir = shared.path.substr(0, slash);
-    if (dir.empty()) dir.assign(1, '/');  // (assign: GCC 12 -Wrestrict false positive)
-  }
-  lua_getglobal(L_, "package");
-  lua_getfield(L_, -1, "path");
-  std::string path = dir + "/?.lua;/usr/share/sysbench/?.lua;" + lua_tostring(L_, -1);
-  lua_pop(L_, 1);
-  lua_pushstring(L_, path.c_str());
-  lua_setfield(L_, -2, "path");
-  lua_pop(L_, 1);
+  SetPackagePath(L_, shared.path);
 
   InstallApi(L_);
   lua_getglobal(L_, "sysbench");
   lua_pushinteger(L_, tid);
   lua_setfield(L_, -2, "tid");
-  lua_getfield(L_, -1, "cmdline");
-  if (shared.command.empty()) {
-    lua_pushnil(L_);
-  } else {
-    lua_pushstring(L_, shared.command.c_str());
-  }
-  lua_setfield(L_, -2, "command");
-  lua_pushstring(L_, shared.path.c_str());
-  lua_setfield(L_, -2, "script_path");
-  lua_newtable(L_);
-  lua_pushstring(L_, "loadcell");
-  lua_rawseti(L_, -2, 0);
-  for (size_t i = 0; i < shared.argv.size(); ++i) {
-    lua_pushstring(L_, shared.argv[i].c_str());
-    lua_rawseti(L_, -2, static_cast<int>(i + 1));
-  }
-  lua_setfield(L_, -2, "argv");
-  lua_pop(L_, 1);  // cmdline
-  // sysbench.opt: general options, then the script's.
-  lua_getfield(L_, -1, "opt");
-  for (const auto& [name, tv] : shared.general) {
-    PushOptionValue(L_, tv.first, tv.second);
-    lua_setfield(L_, -2, name.c_str());
-  }
-  for (const auto& [name, text] : shared.undeclared) {
-    PushUndeclared(L_, text);
-    lua_setfield(L_, -2, name.c_str());
-  }
-  lua_pushinteger(L_, shared.threads);
-  lua_setfield(L_, -2, "threads");
-  if (with_options && shared.options != nullptr) {
-    for (const ScriptOption& o : *shared.options) {
-      switch (o.type) {
-        case ScriptOption::Type::kBool:
-          lua_pushboolean(L_, o.b);
-          break;
-        case ScriptOption::Type::kInt:
-          lua_pushnumber(L_, static_cast<double>(o.i));
-          break;
-        case ScriptOption::Type::kDouble:
-          lua_pushnumber(L_, o.d);
-          break;
-        case ScriptOption::Type::kString:
-          lua_pushstring(L_, o.s.c_str());
-          break;
-        case ScriptOption::Type::kList:
-          lua_createtable(L_, static_cast<int>(o.list.size()), 0);
-          for (size_t i = 0; i < o.list.size(); ++i) {
-            lua_pushstring(L_, o.list[i].c_str());
-            lua_rawseti(L_, -2, static_cast<int>(i + 1));
-          }
-          break;
-      }
-      lua_setfield(L_, -2, o.name.c_str());
-    }
-  }
-  lua_pop(L_, 2);  // opt, sysbench
+  SetCmdline(L_, shared);
+  SetOpt(L_, shared, with_options);
+  lua_pop(L_, 1);  // sysbench
   if (shared.option_globals) SetOptionGlobals(L_, shared);
   SetGlobalIfNil(L_, "test", [&] { lua_pushstring(L_, shared.path.c_str()); });
 

@@ -1,7 +1,7 @@
 // The sqlite driver: an embedded database file (libsqlite3), WAL mode, a busy
 // timeout; SQLITE_BUSY and SQLITE_LOCKED are retryable. The driver's
 // connections take turns to write through a first-come, first-served gate
-// (db/write_gate.h).
+// (db/sqlite/write_gate.h).
 
 #include <fmt/format.h>
 #include <sqlite3.h>

@@ -147,6 +147,20 @@ TEST(MyBuildStmtExecuteTest, SendsTheNullBitmapTheTypesThenTheValues) {
   EXPECT_EQ(o, Header(payload.size(), 0) + payload);
 }
 
+TEST(MyBuildStmtExecuteTest, TheNullBitmapTakesAByteForEveryEightParameters) {
+  std::vector<MYSQL_BIND> binds(9, BindOf(MYSQL_TYPE_LONGLONG));
+  binds[0] = BindOf(MYSQL_TYPE_NULL);
+  binds[8] = BindOf(MYSQL_TYPE_NULL);
+  const std::vector<MyParamValue> values(9);
+  std::string o;
+  ASSERT_TRUE(MyBuildStmtExecute(o, 1, binds, values));
+  // Header, command, statement id, flags, iteration count: 14 bytes.
+  ASSERT_GT(o.size(), 17u);
+  EXPECT_EQ(o.substr(14, 3), std::string("\x01\x01\x01", 3));  // bits 0 and 8, types follow
+  // 9 types of 2 bytes, then 7 values of 8 bytes (the NULLs send none).
+  EXPECT_EQ(o.size(), 17u + 18u + 7u * 8u);
+}
+
 TEST(MyBuildStmtExecuteTest, AStatementWithoutParametersSendsNoBitmap) {
   std::string o;
   ASSERT_TRUE(MyBuildStmtExecute(o, 7, {}, {}));
