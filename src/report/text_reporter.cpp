@@ -14,7 +14,6 @@
 #include "core/version.h"
 #include "report/format.h"
 #include "report/reporter.h"
-#include "stats/summary.h"
 
 namespace loadcell {
 namespace {
@@ -26,7 +25,6 @@ using report_internal::kNanosPerMs;
 using report_internal::MeanNs;
 using report_internal::PercentileText;
 using report_internal::ReportedPercentiles;
-using report_internal::ResultMetrics;
 
 // Column layout of sysbench's end report.
 constexpr size_t kGeneralValueColumn = 41;  // "    total time:" values start here
@@ -182,8 +180,7 @@ class TextReporter final : public Reporter {
       out_ << line << std::flush;
       return;
     }
-    line = stamp + fmt::format("thds: {} eps: {:4.2f}", s.threads,
-                               Finite(Rate(static_cast<double>(s.events), s.duration_s)));
+    line = stamp + fmt::format("thds: {} eps: {:4.2f}", s.threads, Finite(s.events_per_second));
     if (settings_.percentile > 0) {
       const uint64_t ns =
           s.latency.empty() ? 0 : s.latency[0].histogram.Percentile(settings_.percentile);
@@ -191,8 +188,7 @@ class TextReporter final : public Reporter {
                           MsOf(static_cast<double>(ns)));
     }
     if (s.errors > 0) {
-      line +=
-          fmt::format(" err/s: {:4.2f}", Finite(Rate(static_cast<double>(s.errors), s.duration_s)));
+      line += fmt::format(" err/s: {:4.2f}", Finite(s.errors_per_second));
     }
     line += "\n";
     if (rate_mode_) line += stamp + fmt::format("queue length: {}\n", s.queue);
@@ -239,7 +235,7 @@ class TextReporter final : public Reporter {
 
     std::string section = workload_.TextSection(r);
     if (section.empty()) {
-      const std::vector<Metric> metrics = ResultMetrics(r, workload_);
+      const std::vector<Metric>& metrics = r.metrics;
       if (!metrics.empty()) {
         section = "Results:\n";
         for (const Metric& mt : metrics) {
@@ -291,14 +287,10 @@ class TextReporter final : public Reporter {
            "    the actual start.\n\n";
     }
 
-    std::vector<double> events, times;
-    for (const ThreadFigures& t : r.threads) {
-      events.push_back(static_cast<double>(t.events));
-      times.push_back(t.busy_time_s);  // wall time: overlapping events count once
-    }
     o += "Threads fairness:\n";
-    o += FairnessLine("events (avg/stddev):", events.empty() ? MeanStd{} : Fairness(events));
-    o += FairnessLine("execution time (avg/stddev):", times.empty() ? MeanStd{} : Fairness(times));
+    o += FairnessLine("events (avg/stddev):", r.fairness.events);
+    // Wall time: overlapping events count once.
+    o += FairnessLine("execution time (avg/stddev):", r.fairness.busy_time_s);
     o += "\n";
     return o;
   }

@@ -272,6 +272,7 @@ RunResult MakeResult(const Run& run, const Snapshot& now, const Snapshot& base, 
   }
   r.counter_names = run.workload_.CounterNames();
   r.counters.resize(r.counter_names.size());
+  FillDerivedFigures(r);
   return r;
 }
 
@@ -447,6 +448,7 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     iv.latency = std::move(tmp.latency);
     iv.counters = std::move(tmp.counters);
     iv.counters.resize(workload.CounterNames().size());
+    FillDerivedFigures(iv);
     return iv;
   };
 

@@ -97,7 +97,16 @@ inline IntervalSnapshot FixtureInterval(double t, uint64_t fast, uint64_t slow) 
   s.events = fast + slow;
   s.latency.push_back({"event", HistogramOf({{3000, fast}, {250000, slow}})});
   s.counters = {fast + slow, (fast + slow) * 4096};
+  FillDerivedFigures(s);
   return s;
+}
+
+// `r` as the runner hands it to reporters: derived figures filled, and the
+// workload's metrics when `r` has none.
+inline RunResult Completed(const Workload& w, RunResult r) {
+  FillDerivedFigures(r);
+  if (r.metrics.empty()) r.metrics = w.Metrics(r);
+  return r;
 }
 
 // The basic result: 1000 events over 2 s on two threads, latencies from
@@ -113,6 +122,7 @@ inline RunResult FixtureResult() {
   r.counter_names = {"ops", "bytes"};
   r.counters = {1000, 4096000};
   r.intervals = {FixtureInterval(1, 300, 200), FixtureInterval(2, 200, 300)};
+  FillDerivedFigures(r);
   return r;
 }
 
@@ -132,6 +142,7 @@ inline RunResult FixtureFullResult() {
   r.intervals[1].queue = 5;
   r.interrupted = true;
   r.failure = Status::IoError("write failed on \"file\"", 28);
+  FillDerivedFigures(r);
   return r;
 }
 
@@ -141,6 +152,7 @@ inline RunResult EmptyResult() {
   r.manifest = FixtureManifest();
   r.latency.push_back({"event", LatencyHistogram()});
   r.threads = {{0, 0, 0}, {0, 0, 0}};
+  FillDerivedFigures(r);
   return r;
 }
 
@@ -155,9 +167,10 @@ inline ReportSettings FixtureSettings() {
 enum class Format { kText, kJson, kCsv };
 
 // Drives a reporter through a whole run: start, the result's intervals, the
-// given checkpoints, end.
-inline std::string Render(Format f, const Workload& w, const RunResult& r, ReportSettings s,
+// given checkpoints, end; each result Completed() first.
+inline std::string Render(Format f, const Workload& w, const RunResult& raw, ReportSettings s,
                           const std::vector<RunResult>& checkpoints = {}) {
+  const RunResult r = Completed(w, raw);
   std::ostringstream out;
   std::unique_ptr<Reporter> rep;
   switch (f) {
@@ -173,7 +186,7 @@ inline std::string Render(Format f, const Workload& w, const RunResult& r, Repor
   }
   rep->OnStart(r.manifest);
   for (const IntervalSnapshot& i : r.intervals) rep->OnInterval(i);
-  for (const RunResult& c : checkpoints) rep->OnCheckpoint(c);
+  for (const RunResult& c : checkpoints) rep->OnCheckpoint(Completed(w, c));
   rep->OnEnd(r);
   return out.str();
 }
