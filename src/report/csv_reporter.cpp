@@ -36,7 +36,7 @@ std::string Ms(double ns) { return fmt::format("{:.6f}", Finite(ns) / kNanosPerM
 class CsvReporter final : public Reporter {
  public:
   CsvReporter(std::ostream& out, const Workload& w, ReportSettings s)
-      : out_(out), counter_names_(w.CounterNames()) {}
+      : out_(out), counter_names_(w.Info().counter_names) {}
 
   void OnStart(const Manifest& m) override {
     threads_ = m.threads;

@@ -140,7 +140,10 @@ std::string TimeLimitText(double s) { return s > 0 ? fmt::format("{}s", s) : "no
 class TextReporter final : public Reporter {
  public:
   TextReporter(std::ostream& out, const Workload& w, ReportSettings s)
-      : out_(out), workload_(w), settings_(s) {}
+      : out_(out),
+        workload_(w),
+        sections_(dynamic_cast<const TextReportSections*>(&w)),
+        settings_(s) {}
 
   void OnStart(const Manifest& m) override {
     rate_mode_ = m.rate > 0;
@@ -173,7 +176,7 @@ class TextReporter final : public Reporter {
 
   void OnInterval(const IntervalSnapshot& s) override {
     const std::string stamp = IntervalStamp(s.t_end_s, settings_.report_interval_s);
-    std::string line = workload_.IntervalLine(s, settings_.percentile);
+    std::string line = sections_ ? sections_->IntervalLine(s, settings_.percentile) : "";
     if (!line.empty()) {
       if (line.rfind("[ ", 0) != 0) line = stamp + line;
       if (line.back() != '\n') line += '\n';
@@ -233,7 +236,7 @@ class TextReporter final : public Reporter {
     const LatencyHistogram& all = have_latency ? r.latency[0].histogram : kEmpty;
     if (settings_.histogram) o += HistogramTable(all);
 
-    std::string section = workload_.TextSection(r);
+    std::string section = sections_ ? sections_->TextSection(r) : "";
     if (section.empty()) {
       const std::vector<Metric>& metrics = r.metrics;
       if (!metrics.empty()) {
@@ -297,6 +300,7 @@ class TextReporter final : public Reporter {
 
   std::ostream& out_;
   const Workload& workload_;
+  const TextReportSections* sections_;  // nullptr: the generic forms
   ReportSettings settings_;
   bool rate_mode_ = false;
   double checkpoint_elapsed_s_ = 0;

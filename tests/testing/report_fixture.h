@@ -20,18 +20,22 @@ namespace loadcell::report_test {
 
 // A workload with a sysbench-like text section, two counters and two
 // metrics. Its Metrics() reads only the result it is given.
-class FakeWorkload final : public Workload {
+class FakeWorkload final : public Workload, public TextReportSections {
  public:
   explicit FakeWorkload(bool custom_interval_line = false)
       : custom_interval_line_(custom_interval_line) {}
-  std::string Name() const override { return "fake"; }
-  std::string Summary() const override { return "a fake workload for report tests"; }
-  std::string EventDefinition() const override { return "one fake operation"; }
+  WorkloadInfo Info() const override {
+    WorkloadInfo info;
+    info.name = "fake";
+    info.summary = "a fake workload for report tests";
+    info.event_definition = "one fake operation";
+    info.counter_names = {"ops", "bytes"};
+    return info;
+  }
   void RegisterOptions(OptionSet&) override {}
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
     return Status::Unimplemented("fake workload runs nothing");
   }
-  std::vector<std::string> CounterNames() const override { return {"ops", "bytes"}; }
   std::vector<std::pair<std::string, std::string>> Describe() const override {
     return {{"Fake operations limit", "10000"}};
   }

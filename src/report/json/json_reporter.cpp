@@ -289,7 +289,7 @@ class JsonReporter final : public Reporter {
                       const std::vector<std::string>& result_names) const {
     static const LatencyHistogram kEmpty;
     const std::vector<std::string> names =
-        result_names.empty() ? workload_.CounterNames() : result_names;
+        result_names.empty() ? workload_.Info().counter_names : result_names;
     w.BeginArray();
     for (const IntervalSnapshot& s : intervals) {
       w.BeginObject();

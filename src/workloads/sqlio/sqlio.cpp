@@ -112,13 +112,18 @@ SqlioWorkload::SqlioWorkload(SqlioPlan plan, FileSystem& fs) : plan_(std::move(p
 
 SqlioWorkload::~SqlioWorkload() { (void)CloseFiles(); }
 
-std::string SqlioWorkload::EventDefinition() const {
-  return "one completed read or write of -b KB on one test file, timed from its submission to "
-         "its completion";
-}
-
-std::vector<std::string> SqlioWorkload::CounterNames() const {
-  return {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
+WorkloadInfo SqlioWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = "sqlio";
+  info.summary = "SQLIO-compatible file I/O test";
+  info.event_definition =
+      "one completed read or write of -b KB on one test file, timed from its submission to "
+      "its completion";
+  info.self_timed = true;
+  info.reports_busy_time = true;
+  info.latency_kinds = {"read", "write", "fsync"};
+  info.counter_names = {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
+  return info;
 }
 
 int SqlioWorkload::TotalThreads() const {

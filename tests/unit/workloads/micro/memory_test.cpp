@@ -113,7 +113,7 @@ TEST(MemoryWorker, CountsBytesThroughRecorder) {
   ASSERT_NE(worker, nullptr);
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(worker->RunEvent().ok());
   EXPECT_EQ(recorder.counter(0), 3u * 4096u);
-  EXPECT_EQ(w.CounterNames(), std::vector<std::string>{"bytes"});
+  EXPECT_EQ(w.Info().counter_names, std::vector<std::string>{"bytes"});
 }
 
 TEST(MemoryWorkload, GlobalScopeSharesOneBlock) {

@@ -242,7 +242,7 @@ TEST_F(OltpSqliteTest, ThinkTimeIsCountedApart) {
   auto c = Make(OltpKind::kPointSelect,
                 {"table-size=10", "oltp-user-delay-min=1000", "oltp-user-delay-max=2000"});
   ASSERT_TRUE(c.status.ok());
-  EXPECT_TRUE(c.w->SelfTimed());
+  EXPECT_TRUE(c.w->Info().self_timed);
   ASSERT_TRUE(c.w->Prepare(PrepareContext{}).ok());
   auto run = Make(OltpKind::kPointSelect,
                   {"table-size=10", "oltp-user-delay-min=1000", "oltp-user-delay-max=2000"});
