@@ -7,6 +7,7 @@
 #include <string>
 
 #include "os/system_info.h"
+#include "stats/summary.h"
 #include "workloads/fileio/fileio.h"
 #include "workloads/fileio/fileio_worker.h"
 
@@ -26,7 +27,7 @@ uint64_t CounterAt(const std::vector<uint64_t>& c, int i) {
   return static_cast<size_t>(i) < c.size() ? c[static_cast<size_t>(i)] : 0;
 }
 
-double PerSecond(uint64_t n, double secs) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; }
+double PerSecond(uint64_t n, double secs) { return Rate(static_cast<double>(n), secs); }
 
 const char* IoModeWords(const std::string& engine) {
   if (engine == "sync") return "Using synchronous I/O mode";
