@@ -82,18 +82,18 @@ int PrintList(std::ostream& out) {
   for (const WorkloadEntry& e : BuiltinWorkloads()) width = std::max(width, e.name.size());
   for (const WorkloadEntry& e : BuiltinWorkloads()) {
     std::unique_ptr<Workload> w = e.make();
-    out << e.name << std::string(width - e.name.size() + 2, ' ') << w->Summary() << "\n";
+    out << e.name << std::string(width - e.name.size() + 2, ' ') << w->Info().summary << "\n";
   }
   return kExitOk;
 }
 
 int PrintTestHelp(const TestSetup& setup, std::ostream& out) {
-  out << setup.test << ": " << setup.workload->Summary() << "\n\n"
-      << "What one event is: " << setup.workload->EventDefinition() << "\n\n"
+  const WorkloadInfo info = setup.workload->Info();
+  out << setup.test << ": " << info.summary << "\n\n"
+      << "What one event is: " << info.event_definition << "\n\n"
       << FormatHelp(setup.test_options) << "\n"
       << FormatHelp(setup.general) << "\n"
-      << "Commands: " << (setup.workload->SupportsPrepare() ? "prepare, run, cleanup" : "run")
-      << ", help\n";
+      << "Commands: " << (info.supports_prepare ? "prepare, run, cleanup" : "run") << ", help\n";
   return kExitOk;
 }
 
@@ -185,7 +185,7 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
 
 int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
   const std::string word(CommandName(command));
-  if (!setup.workload->SupportsPrepare()) {
+  if (!setup.workload->Info().supports_prepare) {
     PrintError(err, Status::FailedPrecondition(
                         "'" + setup.test + "' test does not implement the '" + word + "' command"));
     return kExitUsage;

@@ -55,13 +55,13 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
                 loaded.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRunFailed);
   }
   LuaScriptWorkload* script = loaded->get();
-  auto setup = std::make_unique<TestSetup>(script->Name());
+  auto setup = std::make_unique<TestSetup>(script->Info().name);
   setup->workload = std::move(loaded).value();
   setup->cfg.RegisterOptions(setup->general);
   setup->workload->RegisterOptions(setup->test_options);
 
   if (command == "help") {
-    out << setup->test << ": " << script->Summary() << "\n\n";
+    out << setup->test << ": " << script->Info().summary << "\n\n";
     std::string text = script->ScriptHelp();
     if (!text.empty()) out << text << "\n";
     out << FormatHelp(setup->test_options) << "\n" << FormatHelp(setup->general) << "\n";

@@ -145,15 +145,16 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
 LuaScriptWorkload::LuaScriptWorkload(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 LuaScriptWorkload::~LuaScriptWorkload() = default;
 
-std::string LuaScriptWorkload::Name() const { return BaseName(impl_->shared.path); }
-
-std::string LuaScriptWorkload::Summary() const {
-  return "Lua script " + impl_->shared.path + " (sysbench 1.0 API)";
-}
-
-std::string LuaScriptWorkload::EventDefinition() const {
-  return "one call of the script's event() function (restarted after "
-         "sysbench.error.RESTART_EVENT)";
+WorkloadInfo LuaScriptWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = BaseName(impl_->shared.path);
+  info.summary = "Lua script " + impl_->shared.path + " (sysbench 1.0 API)";
+  info.event_definition =
+      "one call of the script's event() function (restarted after "
+      "sysbench.error.RESTART_EVENT)";
+  info.supports_prepare = true;
+  info.counter_names = OltpCounterNames();
+  return info;
 }
 
 void LuaScriptWorkload::RegisterOptions(OptionSet& opts) {
@@ -386,8 +387,6 @@ Status LuaScriptWorkload::Done() {
   std::lock_guard<std::mutex> lock(impl_->main_mu);
   return impl_->main->CallIfPresent("done", false);
 }
-
-std::vector<std::string> LuaScriptWorkload::CounterNames() const { return OltpCounterNames(); }
 
 std::vector<std::pair<std::string, std::string>> LuaScriptWorkload::Describe() const {
   std::vector<std::pair<std::string, std::string>> d = {{"Script", impl_->shared.path}};

@@ -29,22 +29,18 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
                                                          const std::string& command,
                                                          const std::vector<std::string>& argv);
 
-class LuaScriptWorkload final : public Workload {
+class LuaScriptWorkload final : public Workload, public TextReportSections {
  public:
   ~LuaScriptWorkload() override;
 
-  std::string Name() const override;
-  std::string Summary() const override;
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
-  bool SupportsPrepare() const override { return true; }
   Status Prepare(const PrepareContext& ctx) override;
   Status Cleanup(const PrepareContext& ctx) override;
   Status Init(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
   Status Done() override;
-  std::vector<std::string> CounterNames() const override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;

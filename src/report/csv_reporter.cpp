@@ -10,7 +10,6 @@
 
 #include "report/format.h"
 #include "report/reporter.h"
-#include "stats/summary.h"
 
 namespace loadcell {
 namespace {
@@ -37,7 +36,7 @@ std::string Ms(double ns) { return fmt::format("{:.6f}", Finite(ns) / kNanosPerM
 class CsvReporter final : public Reporter {
  public:
   CsvReporter(std::ostream& out, const Workload& w, ReportSettings s)
-      : out_(out), counter_names_(w.CounterNames()) {}
+      : out_(out), counter_names_(w.Info().counter_names) {}
 
   void OnStart(const Manifest& m) override {
     threads_ = m.threads;
@@ -47,15 +46,17 @@ class CsvReporter final : public Reporter {
   void OnInterval(const IntervalSnapshot& s) override {
     static const LatencyHistogram kEmpty;
     WriteHeader();
-    WriteRow(fmt::format("{:.4f}", Finite(s.t_end_s)), s.duration_s, s.threads, s.events, s.errors,
-             s.latency.empty() ? kEmpty : s.latency[0].histogram, s.counters);
+    WriteRow(fmt::format("{:.4f}", Finite(s.t_end_s)), s.duration_s, s.threads, s.events,
+             s.events_per_second, s.errors, s.latency.empty() ? kEmpty : s.latency[0].histogram,
+             s.counters);
   }
 
   void OnEnd(const RunResult& r) override {
     static const LatencyHistogram kEmpty;
     WriteHeader();
     WriteRow("total", r.total_time_s, r.manifest.threads > 0 ? r.manifest.threads : threads_,
-             r.events, r.errors, r.latency.empty() ? kEmpty : r.latency[0].histogram, r.counters);
+             r.events, r.events_per_second, r.errors,
+             r.latency.empty() ? kEmpty : r.latency[0].histogram, r.counters);
     out_.flush();
   }
 
@@ -76,13 +77,13 @@ class CsvReporter final : public Reporter {
   // Counters beyond the names known at the header are dropped and missing
   // ones are written as 0, so that every row has the header's width.
   void WriteRow(const std::string& time, double duration_s, int threads, uint64_t events,
-                uint64_t errors, const LatencyHistogram& h, const std::vector<uint64_t>& counters) {
+                double events_per_second, uint64_t errors, const LatencyHistogram& h,
+                const std::vector<uint64_t>& counters) {
     std::string row = fmt::format(
         "{},{:.4f},{},{},{:.3f},{},{},{},{},{},{},{},{}", time, Finite(duration_s), threads, events,
-        Finite(Rate(static_cast<double>(events), duration_s)), errors,
-        Ms(static_cast<double>(h.Min())), Ms(MeanNs(h)), Ms(static_cast<double>(h.Percentile(50))),
-        Ms(static_cast<double>(h.Percentile(95))), Ms(static_cast<double>(h.Percentile(99))),
-        Ms(static_cast<double>(h.Percentile(99.9))),
+        Finite(events_per_second), errors, Ms(static_cast<double>(h.Min())), Ms(MeanNs(h)),
+        Ms(static_cast<double>(h.Percentile(50))), Ms(static_cast<double>(h.Percentile(95))),
+        Ms(static_cast<double>(h.Percentile(99))), Ms(static_cast<double>(h.Percentile(99.9))),
         Ms(static_cast<double>(h.Count() == 0 ? 0 : h.Max())));
     for (size_t i = 0; i < counter_names_.size(); ++i) {
       row += fmt::format(",{}", i < counters.size() ? counters[i] : 0);

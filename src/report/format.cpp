@@ -40,9 +40,11 @@ double StdDevNs(const LatencyHistogram& h) {
   return h.Count() == 0 ? 0 : Finite(h.moments().StdDev());
 }
 
-std::vector<Metric> ResultMetrics(const RunResult& r, const Workload& w) {
-  if (!r.metrics.empty()) return r.metrics;
-  return w.Metrics(r);
+double MetricValue(const std::vector<Metric>& metrics, const std::string& key) {
+  for (const Metric& m : metrics) {
+    if (m.key == key) return m.value;
+  }
+  return 0;
 }
 
 std::string CounterName(const std::vector<std::string>& names, size_t i) {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "runner/run_result.h"
-#include "runner/workload.h"
 #include "stats/histogram.h"
 
 namespace loadcell::report_internal {
@@ -36,8 +35,8 @@ double StdDevNs(const LatencyHistogram& h);
 // `v` when finite, else 0.
 double Finite(double v);
 
-// The workload's metrics: those already in the result, else Workload::Metrics.
-std::vector<Metric> ResultMetrics(const RunResult& r, const Workload& w);
+// The value of the metric keyed `key` in `metrics`, 0 when there is none.
+double MetricValue(const std::vector<Metric>& metrics, const std::string& key);
 
 // Name of counter `i`: names[i], or "counter_<i>" when there is no name.
 std::string CounterName(const std::vector<std::string>& names, size_t i);

@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/plural.h"
+#include "report/format.h"
 
 namespace loadcell {
 namespace {
+
+using report_internal::MetricValue;
 
 const LatencyHistogram* Kind(const RunResult& r, const std::string& kind) {
   for (const LatencyStats& l : r.latency) {
@@ -94,86 +98,100 @@ std::array<double, 25> SqlioMsHistogram(const LatencyHistogram& h) {
   return pct;
 }
 
-std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s) {
-  const double secs = r.total_time_s > 0 ? r.total_time_s : 0;
-  uint64_t bytes = 0;
-  for (size_t i = 0; i < r.counter_names.size() && i < r.counters.size(); ++i) {
-    if (r.counter_names[i] == "bytes_read" || r.counter_names[i] == "bytes_written") {
-      bytes += r.counters[i];
-    }
-  }
-  const double iops = secs > 0 ? static_cast<double>(r.events) / secs : 0;
-  const double mbs = secs > 0 ? static_cast<double>(bytes) / (1 << 20) / secs : 0;
-  std::string o;
-  if (r.interrupted) {
-    o += fmt::format("interrupted: the figures cover the {:.2f} secs actually run\n", secs);
-  }
-  o += "CUMULATIVE DATA:\n";
-  o += "throughput metrics:\n";
-  o += fmt::format("IOs/sec: {:8.2f}\n", iops);
-  o += fmt::format("MBs/sec: {:8.2f}\n", mbs);
+namespace {
+
+// SQLIO's I/Os are all one block: a rate of I/Os in MiB/s (unit conversion).
+double IosToMib(double ios, uint64_t block_size) {
+  return ios * static_cast<double>(block_size) / (1 << 20);
+}
+
+// "IOs/sec" and "MBs/sec" (SqlioWorkload::Metrics), and -U's CPU line.
+std::string ThroughputBlock(const RunResult& r, const SqlioReportSettings& s) {
+  std::string o = "throughput metrics:\n";
+  o += fmt::format("IOs/sec: {:8.2f}\n", MetricValue(r.metrics, "ios_per_second"));
+  o += fmt::format("MBs/sec: {:8.2f}\n", MetricValue(r.metrics, "mbs_per_second"));
   if (s.cpu_percent.has_value()) {
     o += fmt::format("CPU utilization: {:.2f}% (user {:.2f} s, system {:.2f} s)\n", *s.cpu_percent,
                      s.cpu_user_s, s.cpu_system_s);
   }
+  return o;
+}
+
+// -L: whole-millisecond min/avg/max and the 0..24+ ms histogram.
+std::string LatencyBlock(const LatencyHistogram& all) {
+  const double mean_ns = all.Count() ? all.moments().Mean() : 0;
+  std::string o = "latency metrics:\n";
+  o += fmt::format("Min_Latency(ms): {}\n", all.Min() / 1000000);
+  o += fmt::format("Avg_Latency(ms): {}\n", static_cast<uint64_t>(mean_ns / 1e6));
+  o += fmt::format("Max_Latency(ms): {}\n", all.Max() / 1000000);
+  o += "histogram:\n";
+  std::string ms = "ms:", pc = "%: ";
+  const std::array<double, 25> pct = SqlioMsHistogram(all);
+  for (int k = 0; k < 25; ++k) {
+    ms += fmt::format(" {:>2}", k == 24 ? "24+" : std::to_string(k));
+    pc += fmt::format(" {:>2}", static_cast<int>(std::lround(pct[static_cast<size_t>(k)])));
+  }
+  return o + ms + "\n" + pc + "\n";
+}
+
+// DiskSpd's "Total IO" table: one row per thread, then the total.
+std::string ThreadTable(const RunResult& r, const SqlioReportSettings& s) {
+  std::string o = "\nTotal IO\n";
+  const std::string head =
+      "thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s |  AvgLat  | file\n";
+  o += head;
+  o += Rule(head.size() - 1);
+  // AvgLat is the latency sum over the I/O count (not the busy time).
+  for (size_t i = 0; i < r.threads.size(); ++i) {
+    const ThreadFigures& t = r.threads[i];
+    o += fmt::format("{:6} | {:15} | {:12} | {:10.2f} | {:10.2f} | {:8.3f} | {}\n", i,
+                     t.events * s.block_size, t.events, IosToMib(t.events_per_second, s.block_size),
+                     t.events_per_second, t.mean_latency_s * 1e3,
+                     i < s.thread_files.size() ? s.thread_files[i] : "");
+  }
+  o += Rule(head.size() - 1);
+  const ThreadFigures& total = r.thread_total;
+  o += fmt::format("total:   {:15} | {:12} | {:10.2f} | {:10.2f} | {:8.3f}\n",
+                   total.events * s.block_size, total.events,
+                   IosToMib(total.events_per_second, s.block_size), total.events_per_second,
+                   total.mean_latency_s * 1e3);
+  return o;
+}
+
+// DiskSpd's percentile table: read, write and all I/Os.
+std::string PercentileTable(const RunResult& r) {
+  std::string o = "\n  %-ile |  Read (ms) | Write (ms) | Total (ms)\n";
+  o += Rule(44);
   const LatencyHistogram* all = r.latency.empty() ? nullptr : &r.latency[0].histogram;
-  if (s.latency && all != nullptr) {
-    const double mean_ns = all->Count() ? all->moments().Mean() : 0;
-    o += "latency metrics:\n";
-    o += fmt::format("Min_Latency(ms): {}\n", all->Min() / 1000000);
-    o += fmt::format("Avg_Latency(ms): {}\n", static_cast<uint64_t>(mean_ns / 1e6));
-    o += fmt::format("Max_Latency(ms): {}\n", all->Max() / 1000000);
-    o += "histogram:\n";
-    std::string ms = "ms:", pc = "%: ";
-    const std::array<double, 25> pct = SqlioMsHistogram(*all);
-    for (int k = 0; k < 25; ++k) {
-      ms += fmt::format(" {:>2}", k == 24 ? "24+" : std::to_string(k));
-      pc += fmt::format(" {:>2}", static_cast<int>(std::lround(pct[static_cast<size_t>(k)])));
-    }
-    o += ms + "\n" + pc + "\n";
+  const LatencyHistogram* rd = Kind(r, "read");
+  const LatencyHistogram* wr = Kind(r, "write");
+  struct Row {
+    const char* label;
+    double p;
+  };
+  constexpr Row kRows[] = {{"min", 0},          {"25th", 25},         {"50th", 50},
+                           {"75th", 75},        {"90th", 90},         {"95th", 95},
+                           {"99th", 99},        {"3-nines", 99.9},    {"4-nines", 99.99},
+                           {"5-nines", 99.999}, {"6-nines", 99.9999}, {"max", 100}};
+  for (const Row& row : kRows) {
+    o += fmt::format("{:>7} | {:>10} | {:>10} | {:>10}\n", row.label, Ms(rd, row.p), Ms(wr, row.p),
+                     Ms(all, row.p));
   }
-  if (!s.classic) {
-    o += "\nTotal IO\n";
-    const std::string head =
-        "thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s |  AvgLat  | file\n";
-    o += head;
-    o += Rule(head.size() - 1);
-    uint64_t tb = 0, te = 0;
-    double lat_sum = 0;
-    for (size_t i = 0; i < r.threads.size(); ++i) {
-      const ThreadFigures& t = r.threads[i];
-      const uint64_t b = t.events * s.block_size;
-      tb += b;
-      te += t.events;
-      lat_sum += t.exec_time_s;  // the sum of latencies (not the busy time): AvgLat
-      o += fmt::format("{:6} | {:15} | {:12} | {:10.2f} | {:10.2f} | {:8.3f} | {}\n", i, b,
-                       t.events, secs > 0 ? static_cast<double>(b) / (1 << 20) / secs : 0,
-                       secs > 0 ? static_cast<double>(t.events) / secs : 0,
-                       t.events ? t.exec_time_s * 1e3 / static_cast<double>(t.events) : 0,
-                       i < s.thread_files.size() ? s.thread_files[i] : "");
-    }
-    o += Rule(head.size() - 1);
-    o += fmt::format("total:   {:15} | {:12} | {:10.2f} | {:10.2f} | {:8.3f}\n", tb, te,
-                     secs > 0 ? static_cast<double>(tb) / (1 << 20) / secs : 0,
-                     secs > 0 ? static_cast<double>(te) / secs : 0,
-                     te ? lat_sum * 1e3 / static_cast<double>(te) : 0);
-    o += "\n  %-ile |  Read (ms) | Write (ms) | Total (ms)\n";
-    o += Rule(44);
-    const LatencyHistogram* rd = Kind(r, "read");
-    const LatencyHistogram* wr = Kind(r, "write");
-    struct Row {
-      const char* label;
-      double p;
-    };
-    constexpr Row kRows[] = {{"min", 0},          {"25th", 25},         {"50th", 50},
-                             {"75th", 75},        {"90th", 90},         {"95th", 95},
-                             {"99th", 99},        {"3-nines", 99.9},    {"4-nines", 99.99},
-                             {"5-nines", 99.999}, {"6-nines", 99.9999}, {"max", 100}};
-    for (const Row& row : kRows) {
-      o += fmt::format("{:>7} | {:>10} | {:>10} | {:>10}\n", row.label, Ms(rd, row.p),
-                       Ms(wr, row.p), Ms(all, row.p));
-    }
+  return o;
+}
+
+}  // namespace
+
+std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s) {
+  std::string o;
+  if (r.interrupted) {
+    o += fmt::format("interrupted: the figures cover the {:.2f} secs actually run\n",
+                     std::max(r.total_time_s, 0.0));
   }
+  o += "CUMULATIVE DATA:\n";
+  o += ThroughputBlock(r, s);
+  if (s.latency && !r.latency.empty()) o += LatencyBlock(r.latency[0].histogram);
+  if (!s.classic) o += ThreadTable(r, s) + PercentileTable(r);
   for (const std::string& n : s.notes) o += "note: " + n + "\n";
   return o;
 }

@@ -67,7 +67,10 @@ struct SqlioReportSettings {
 // ([24]), from the histogram's buckets (by each bucket's lowest value).
 std::array<double, 25> SqlioMsHistogram(const LatencyHistogram& h);
 
-// CUMULATIVE DATA and, unless classic, the DiskSpd tables.
+// CUMULATIVE DATA and, unless classic, the DiskSpd tables. Formats only:
+// IOs/sec and MBs/sec are r's metrics "ios_per_second" and "mbs_per_second"
+// (SqlioWorkload::Metrics), the per-thread rates r's derived figures.
+// REQUIRES: FillDerivedFigures(r) and r.metrics filled, as RunWorkload does.
 std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s);
 
 // A reporter that prints FormatSqlioResults at OnEnd.

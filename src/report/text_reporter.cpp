@@ -14,7 +14,6 @@
 #include "core/version.h"
 #include "report/format.h"
 #include "report/reporter.h"
-#include "stats/summary.h"
 
 namespace loadcell {
 namespace {
@@ -26,7 +25,6 @@ using report_internal::kNanosPerMs;
 using report_internal::MeanNs;
 using report_internal::PercentileText;
 using report_internal::ReportedPercentiles;
-using report_internal::ResultMetrics;
 
 // Column layout of sysbench's end report.
 constexpr size_t kGeneralValueColumn = 41;  // "    total time:" values start here
@@ -142,7 +140,10 @@ std::string TimeLimitText(double s) { return s > 0 ? fmt::format("{}s", s) : "no
 class TextReporter final : public Reporter {
  public:
   TextReporter(std::ostream& out, const Workload& w, ReportSettings s)
-      : out_(out), workload_(w), settings_(s) {}
+      : out_(out),
+        workload_(w),
+        sections_(dynamic_cast<const TextReportSections*>(&w)),
+        settings_(s) {}
 
   void OnStart(const Manifest& m) override {
     rate_mode_ = m.rate > 0;
@@ -175,15 +176,14 @@ class TextReporter final : public Reporter {
 
   void OnInterval(const IntervalSnapshot& s) override {
     const std::string stamp = IntervalStamp(s.t_end_s, settings_.report_interval_s);
-    std::string line = workload_.IntervalLine(s, settings_.percentile);
+    std::string line = sections_ ? sections_->IntervalLine(s, settings_.percentile) : "";
     if (!line.empty()) {
       if (line.rfind("[ ", 0) != 0) line = stamp + line;
       if (line.back() != '\n') line += '\n';
       out_ << line << std::flush;
       return;
     }
-    line = stamp + fmt::format("thds: {} eps: {:4.2f}", s.threads,
-                               Finite(Rate(static_cast<double>(s.events), s.duration_s)));
+    line = stamp + fmt::format("thds: {} eps: {:4.2f}", s.threads, Finite(s.events_per_second));
     if (settings_.percentile > 0) {
       const uint64_t ns =
           s.latency.empty() ? 0 : s.latency[0].histogram.Percentile(settings_.percentile);
@@ -191,8 +191,7 @@ class TextReporter final : public Reporter {
                           MsOf(static_cast<double>(ns)));
     }
     if (s.errors > 0) {
-      line +=
-          fmt::format(" err/s: {:4.2f}", Finite(Rate(static_cast<double>(s.errors), s.duration_s)));
+      line += fmt::format(" err/s: {:4.2f}", Finite(s.errors_per_second));
     }
     line += "\n";
     if (rate_mode_) line += stamp + fmt::format("queue length: {}\n", s.queue);
@@ -237,9 +236,9 @@ class TextReporter final : public Reporter {
     const LatencyHistogram& all = have_latency ? r.latency[0].histogram : kEmpty;
     if (settings_.histogram) o += HistogramTable(all);
 
-    std::string section = workload_.TextSection(r);
+    std::string section = sections_ ? sections_->TextSection(r) : "";
     if (section.empty()) {
-      const std::vector<Metric> metrics = ResultMetrics(r, workload_);
+      const std::vector<Metric>& metrics = r.metrics;
       if (!metrics.empty()) {
         section = "Results:\n";
         for (const Metric& mt : metrics) {
@@ -291,20 +290,17 @@ class TextReporter final : public Reporter {
            "    the actual start.\n\n";
     }
 
-    std::vector<double> events, times;
-    for (const ThreadFigures& t : r.threads) {
-      events.push_back(static_cast<double>(t.events));
-      times.push_back(t.busy_time_s);  // wall time: overlapping events count once
-    }
     o += "Threads fairness:\n";
-    o += FairnessLine("events (avg/stddev):", events.empty() ? MeanStd{} : Fairness(events));
-    o += FairnessLine("execution time (avg/stddev):", times.empty() ? MeanStd{} : Fairness(times));
+    o += FairnessLine("events (avg/stddev):", r.fairness.events);
+    // Wall time: overlapping events count once.
+    o += FairnessLine("execution time (avg/stddev):", r.fairness.busy_time_s);
     o += "\n";
     return o;
   }
 
   std::ostream& out_;
   const Workload& workload_;
+  const TextReportSections* sections_;  // nullptr: the generic forms
   ReportSettings settings_;
   bool rate_mode_ = false;
   double checkpoint_elapsed_s_ = 0;

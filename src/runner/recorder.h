@@ -19,7 +19,7 @@ class alignas(64) ThreadRecorder {
  public:
   // kinds: number of latency kinds besides "event" (index 0).
   // own_busy_time: the worker reports its busy time through AddBusy()
-  // (Workload::ReportsBusyTime()); otherwise it is the sum of the thread's
+  // (WorkloadInfo::reports_busy_time); otherwise it is the sum of the thread's
   // event latencies.
   explicit ThreadRecorder(int kinds, bool own_busy_time = false);
   ThreadRecorder(const ThreadRecorder&) = delete;

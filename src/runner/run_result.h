@@ -1,6 +1,8 @@
 #pragma once
-// What a run produced: raw merged figures, interval series and the manifest.
-// Filled by the runner; read (never recomputed) by reporters.
+// What a run produced: raw merged figures, interval series and the manifest,
+// and the figures derived from them. The runner fills the raw fields, then
+// FillDerivedFigures() the derived ones (marked "derived" below) and the
+// workload's Metrics() the metrics; reporters read them, never recompute.
 
 #include <cstdint>
 #include <optional>
@@ -11,6 +13,7 @@
 #include "core/status.h"
 #include "os/system_info.h"
 #include "stats/histogram.h"
+#include "stats/summary.h"
 
 namespace loadcell {
 
@@ -69,6 +72,9 @@ struct IntervalSnapshot {
   // Under --rate: events whose intended start had passed but that had not
   // started by the interval's end (sysbench's "queue").
   uint64_t queue = 0;
+  // Derived: events and errors over duration_s (0 when it is 0).
+  double events_per_second = 0;
+  double errors_per_second = 0;
 };
 
 struct ThreadFigures {
@@ -79,6 +85,17 @@ struct ThreadFigures {
   // its events run one at a time; less when they overlap (asynchronous I/O
   // counts the time with at least one request outstanding, once).
   double busy_time_s = 0;
+  // Derived: events over the result's total time; exec_time_s per event
+  // (0 without events).
+  double events_per_second = 0;
+  double mean_latency_s = 0;
+};
+
+// sysbench's "Threads fairness": mean and standard deviation over threads.
+struct FairnessFigures {
+  MeanStd events;
+  MeanStd exec_time_s;
+  MeanStd busy_time_s;
 };
 
 struct RateFigures {
@@ -107,6 +124,21 @@ struct RunResult {
   bool interrupted = false;  // SIGINT/SIGTERM
   bool forced_shutdown = false;
   Status failure;  // the first worker error, if any
+
+  // Derived: events and errors over total_time_s (0 when it is 0).
+  double events_per_second = 0;
+  double errors_per_second = 0;
+  FairnessFigures fairness;
+  // The threads' figures summed (raw fields), with their derived figures.
+  ThreadFigures thread_total;
 };
+
+// Fills the derived fields of `s` from its raw ones. Pure (stats/summary.h);
+// idempotent.
+void FillDerivedFigures(IntervalSnapshot& s);
+// Fills the derived fields of `r`, of each of its threads and of each of its
+// intervals from their raw ones. Pure; idempotent. Leaves rate and metrics
+// alone.
+void FillDerivedFigures(RunResult& r);
 
 }  // namespace loadcell

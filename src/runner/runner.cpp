@@ -270,8 +270,9 @@ RunResult MakeResult(const Run& run, const Snapshot& now, const Snapshot& base, 
         due > taken ? static_cast<double>(due - taken) * run.schedule_.period_ns() / 1e6 : 0;
     r.rate = rf;
   }
-  r.counter_names = run.workload_.CounterNames();
+  r.counter_names = run.workload_.Info().counter_names;
   r.counters.resize(r.counter_names.size());
+  FillDerivedFigures(r);
   return r;
 }
 
@@ -296,7 +297,7 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
                               RunObserver* observer) {
   auto run = std::make_unique<Run>(workload, cfg);
   run->threads_ = static_cast<int>(cfg.threads);
-  run->self_timed_ = workload.SelfTimed();
+  run->self_timed_ = workload.Info().self_timed;
   run->rate_limited_ = cfg.rate > 0;
   run->budget_ = workload.Budget(run->threads_);
   run->event_limit_ = static_cast<uint64_t>(cfg.events);
@@ -317,10 +318,10 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   run->distribution_ = std::make_unique<Distribution>(std::move(dist).value());
 
   std::vector<std::string> kind_names = {"event"};
-  for (const auto& k : workload.LatencyKinds()) kind_names.push_back(k);
+  for (const auto& k : workload.Info().latency_kinds) kind_names.push_back(k);
   for (int i = 0; i < run->threads_; ++i) {
     run->recorders_.push_back(std::make_unique<ThreadRecorder>(
-        static_cast<int>(kind_names.size()) - 1, workload.ReportsBusyTime()));
+        static_cast<int>(kind_names.size()) - 1, workload.Info().reports_busy_time));
     run->states_.push_back(std::make_unique<WorkerState>());
   }
 
@@ -446,7 +447,8 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     iv.errors = tmp.errors;
     iv.latency = std::move(tmp.latency);
     iv.counters = std::move(tmp.counters);
-    iv.counters.resize(workload.CounterNames().size());
+    iv.counters.resize(workload.Info().counter_names.size());
+    FillDerivedFigures(iv);
     return iv;
   };
 

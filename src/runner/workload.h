@@ -55,13 +55,34 @@ struct PrepareContext {
   uint64_t seed = 0;
 };
 
+// What a workload is, for the runner, `loadcell list`, help and reports.
+// Valid once the test's options are parsed (a trait may follow an option).
+struct WorkloadInfo {
+  std::string name;
+  std::string summary;           // one line, for `loadcell list`
+  std::string event_definition;  // what one event is, in words; for help and docs
+  // prepare and cleanup are commands of this test (otherwise only run).
+  bool supports_prepare = false;
+  // Workers record their own latencies through ThreadContext::recorder;
+  // otherwise the runner times RunEvent().
+  bool self_timed = false;
+  // A self-timed workload whose events overlap on one thread (asynchronous
+  // I/O) reports each thread's busy time through ThreadRecorder::AddBusy():
+  // the wall time with at least one event outstanding. Otherwise a thread's
+  // busy time is the sum of its event latencies.
+  bool reports_busy_time = false;
+  // Latency kinds a self-timed worker records besides "event" (read, write,
+  // fsync), in recorder index order from 1.
+  std::vector<std::string> latency_kinds;
+  // Names of the counters workers add through ThreadRecorder::Add(), in
+  // index order.
+  std::vector<std::string> counter_names;
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
-  virtual std::string Name() const = 0;
-  virtual std::string Summary() const = 0;  // one line, for `loadcell list`
-  // What one event is, in words; printed by help and docs.
-  virtual std::string EventDefinition() const = 0;
+  virtual WorkloadInfo Info() const = 0;
 
   // Binds the test's options to its fields.
   virtual void RegisterOptions(OptionSet& opts) = 0;
@@ -70,7 +91,7 @@ class Workload {
   // Warnings to print on stderr before running (e.g. block fits in cache).
   virtual std::vector<std::string> Warnings(int threads) const { return {}; }
 
-  virtual bool SupportsPrepare() const { return false; }
+  // Called only when Info().supports_prepare.
   virtual Status Prepare(const PrepareContext& ctx) { return Status::Ok(); }
   virtual Status Cleanup(const PrepareContext& ctx) { return Status::Ok(); }
 
@@ -81,24 +102,23 @@ class Workload {
   virtual Status Done() { return Status::Ok(); }
 
   virtual EventBudget Budget(int threads) const { return {}; }
-  // Names of the latency kinds a self-timed worker records besides "event"
-  // (e.g. read, write, fsync). Empty: the runner times RunEvent().
-  virtual std::vector<std::string> LatencyKinds() const { return {}; }
-  virtual bool SelfTimed() const { return false; }
-  // A self-timed workload whose events overlap on one thread (asynchronous
-  // I/O) reports each thread's busy time through ThreadRecorder::AddBusy():
-  // the wall time with at least one event outstanding. Otherwise a thread's
-  // busy time is the sum of its event latencies.
-  virtual bool ReportsBusyTime() const { return false; }
-  // Names of the counters workers add through ThreadRecorder::Add().
-  virtual std::vector<std::string> CounterNames() const { return {}; }
 
   // The manifest's description of what will be done, in order.
   virtual std::vector<std::pair<std::string, std::string>> Describe() const { return {}; }
   // Figures derived from a result (pure): ops/s, MiB/s, ...
   virtual std::vector<Metric> Metrics(const RunResult& r) const { return {}; }
-  // Text-report pieces in sysbench's shape. Empty string: the generic form.
-  virtual std::string TextSection(const RunResult& r) const { return ""; }
+};
+
+// Text-report pieces in sysbench's shape, for a workload whose end report or
+// interval line is not the generic one. A workload offers them by also
+// deriving from this interface; only the text reporter asks (dynamic_cast),
+// so no other reporter depends on them.
+class TextReportSections {
+ public:
+  virtual ~TextReportSections() = default;
+  // The end report's results section. Empty: the generic form (the metrics).
+  virtual std::string TextSection(const RunResult& r) const = 0;
+  // One --report-interval line. Empty: the generic form.
   virtual std::string IntervalLine(const IntervalSnapshot& s, double percentile) const {
     return "";
   }

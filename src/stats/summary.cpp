@@ -20,4 +20,8 @@ MeanStd Fairness(const std::vector<double>& per_thread) {
 
 double Rate(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
 
+double MibPerSecond(double bytes, double seconds) { return Rate(bytes / (1 << 20), seconds); }
+
+double MeanOf(double total, double count) { return count != 0 ? total / count : 0.0; }
+
 }  // namespace loadcell

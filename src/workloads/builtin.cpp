@@ -29,7 +29,8 @@ const std::vector<WorkloadEntry>& BuiltinWorkloads() {
     auto* list = new std::vector<WorkloadEntry>;
     auto add = [list](std::unique_ptr<Workload> (*make)()) {
       const std::unique_ptr<Workload> w = make();
-      list->push_back({w->Name(), w->Summary(), make});
+      const WorkloadInfo info = w->Info();
+      list->push_back({info.name, info.summary, make});
     };
     add(&Make<CpuWorkload>);
     add(&Make<MemoryWorkload>);

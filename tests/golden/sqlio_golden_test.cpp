@@ -11,7 +11,9 @@
 #include <sstream>
 #include <string>
 
+#include "os/file_system.h"
 #include "report/sqlio_report.h"
+#include "workloads/sqlio/sqlio.h"
 
 namespace loadcell {
 namespace {
@@ -64,6 +66,15 @@ RunResult HandBuiltRead() {
   r.threads = {{600, 2.4, 1.0}, {400, 1.6, 0.9}};
   r.counter_names = {"reads", "writes", "fsyncs", "bytes_read", "bytes_written"};
   r.counters = {1000, 0, 0, 1000 * 16384, 0};
+  return r;
+}
+
+// `r` with what RunWorkload adds before reporting: the derived figures and
+// SQLIO's metrics.
+RunResult Completed(RunResult r) {
+  FillDerivedFigures(r);
+  SqlioWorkload w(SqlioPlan{}, PosixFileSystem());
+  r.metrics = w.Metrics(r);
   return r;
 }
 
@@ -130,11 +141,11 @@ TEST(SqlioGolden, StripeHeader) {
 }
 
 TEST(SqlioGolden, FullReport) {
-  ExpectGolden("sqlio_full.txt", FormatSqlioResults(HandBuiltRead(), Settings(false)));
+  ExpectGolden("sqlio_full.txt", FormatSqlioResults(Completed(HandBuiltRead()), Settings(false)));
 }
 
 TEST(SqlioGolden, ClassicReport) {
-  ExpectGolden("sqlio_classic.txt", FormatSqlioResults(HandBuiltRead(), Settings(true)));
+  ExpectGolden("sqlio_classic.txt", FormatSqlioResults(Completed(HandBuiltRead()), Settings(true)));
 }
 
 TEST(SqlioGolden, InterruptedWithoutLatency) {
@@ -145,7 +156,22 @@ TEST(SqlioGolden, InterruptedWithoutLatency) {
   s.latency = false;
   s.cpu_percent.reset();
   s.notes = {"thread 1: affinity mask 0x4 not applied (Invalid argument)"};
-  ExpectGolden("sqlio_interrupted.txt", FormatSqlioResults(r, s));
+  ExpectGolden("sqlio_interrupted.txt", FormatSqlioResults(Completed(r), s));
+}
+
+// A run of no measured time: the report and the metrics both say 0 (the
+// metrics used to divide by 1 s where the report printed 0).
+TEST(SqlioGolden, ZeroLengthRunReportAgreesWithMetrics) {
+  RunResult r = HandBuiltRead();
+  r.total_time_s = 0;
+  r = Completed(r);
+  ASSERT_GE(r.metrics.size(), 2u);
+  EXPECT_EQ(r.metrics[0].key, "ios_per_second");
+  EXPECT_EQ(r.metrics[0].value, 0);
+  EXPECT_EQ(r.metrics[1].key, "mbs_per_second");
+  EXPECT_EQ(r.metrics[1].value, 0);
+  const std::string text = FormatSqlioResults(r, Settings(true));
+  EXPECT_NE(text.find("IOs/sec:     0.00\nMBs/sec:     0.00\n"), std::string::npos) << text;
 }
 
 // The histogram's columns add up and sit where the latencies are.

@@ -20,18 +20,22 @@ namespace loadcell::testing {
 
 // A workload with a sysbench-like text section, two counters and two
 // metrics. Its Metrics() reads only the result it is given.
-class FakeWorkload final : public Workload {
+class FakeWorkload final : public Workload, public TextReportSections {
  public:
   explicit FakeWorkload(bool custom_interval_line = false)
       : custom_interval_line_(custom_interval_line) {}
-  std::string Name() const override { return "fake"; }
-  std::string Summary() const override { return "a fake workload for report tests"; }
-  std::string EventDefinition() const override { return "one fake operation"; }
+  WorkloadInfo Info() const override {
+    WorkloadInfo info;
+    info.name = "fake";
+    info.summary = "a fake workload for report tests";
+    info.event_definition = "one fake operation";
+    info.counter_names = {"ops", "bytes"};
+    return info;
+  }
   void RegisterOptions(OptionSet&) override {}
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
     return Status::Unimplemented("fake workload runs nothing");
   }
-  std::vector<std::string> CounterNames() const override { return {"ops", "bytes"}; }
   std::vector<std::pair<std::string, std::string>> Describe() const override {
     return {{"Fake operations limit", "10000"}};
   }
@@ -97,7 +101,16 @@ inline IntervalSnapshot FixtureInterval(double t, uint64_t fast, uint64_t slow) 
   s.events = fast + slow;
   s.latency.push_back({"event", HistogramOf({{3000, fast}, {250000, slow}})});
   s.counters = {fast + slow, (fast + slow) * 4096};
+  FillDerivedFigures(s);
   return s;
+}
+
+// `r` as the runner hands it to reporters: derived figures filled, and the
+// workload's metrics when `r` has none.
+inline RunResult Completed(const Workload& w, RunResult r) {
+  FillDerivedFigures(r);
+  if (r.metrics.empty()) r.metrics = w.Metrics(r);
+  return r;
 }
 
 // The basic result: 1000 events over 2 s on two threads, latencies from
@@ -113,6 +126,7 @@ inline RunResult FixtureResult() {
   r.counter_names = {"ops", "bytes"};
   r.counters = {1000, 4096000};
   r.intervals = {FixtureInterval(1, 300, 200), FixtureInterval(2, 200, 300)};
+  FillDerivedFigures(r);
   return r;
 }
 
@@ -132,6 +146,7 @@ inline RunResult FixtureFullResult() {
   r.intervals[1].queue = 5;
   r.interrupted = true;
   r.failure = Status::IoError("write failed on \"file\"", 28);
+  FillDerivedFigures(r);
   return r;
 }
 
@@ -141,6 +156,7 @@ inline RunResult EmptyResult() {
   r.manifest = FixtureManifest();
   r.latency.push_back({"event", LatencyHistogram()});
   r.threads = {{0, 0, 0}, {0, 0, 0}};
+  FillDerivedFigures(r);
   return r;
 }
 
@@ -155,9 +171,10 @@ inline ReportSettings FixtureSettings() {
 enum class Format { kText, kJson, kCsv };
 
 // Drives a reporter through a whole run: start, the result's intervals, the
-// given checkpoints, end.
-inline std::string Render(Format f, const Workload& w, const RunResult& r, ReportSettings s,
+// given checkpoints, end; each result Completed() first.
+inline std::string Render(Format f, const Workload& w, const RunResult& raw, ReportSettings s,
                           const std::vector<RunResult>& checkpoints = {}) {
+  const RunResult r = Completed(w, raw);
   std::ostringstream out;
   std::unique_ptr<Reporter> rep;
   switch (f) {
@@ -173,7 +190,7 @@ inline std::string Render(Format f, const Workload& w, const RunResult& r, Repor
   }
   rep->OnStart(r.manifest);
   for (const IntervalSnapshot& i : r.intervals) rep->OnInterval(i);
-  for (const RunResult& c : checkpoints) rep->OnCheckpoint(c);
+  for (const RunResult& c : checkpoints) rep->OnCheckpoint(Completed(w, c));
   rep->OnEnd(r);
   return out.str();
 }

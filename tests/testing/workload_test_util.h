@@ -14,7 +14,7 @@ namespace loadcell::testing {
 
 inline Status Configure(Workload& w, const std::vector<std::pair<std::string, std::string>>& args,
                         int threads = 1) {
-  OptionSet set(w.Name() + " options");
+  OptionSet set(w.Info().name + " options");
   w.RegisterOptions(set);
   RawOptions raw;
   for (const auto& [name, value] : args) raw.Add("--" + name, value, true, "command line");

@@ -10,7 +10,6 @@
 
 #include "cli/test_setup.h"
 #include "runner/runner.h"
-#include "stats/summary.h"
 #include "workloads/fileio/fileio.h"
 #include "workloads/oltp/oltp.h"
 
@@ -190,8 +189,7 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
       failed = true;
     } else {
       const RunResult& res = *r;
-      row.events_per_s =
-          fmt::format("{:.2f}", Rate(static_cast<double>(res.events), res.total_time_s));
+      row.events_per_s = fmt::format("{:.2f}", res.events_per_second);
       if (!res.latency.empty() && percentile > 0) {
         row.percentile = FormatLatency(res.latency[0].histogram.Percentile(percentile));
       }

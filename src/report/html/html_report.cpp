@@ -170,7 +170,6 @@ std::string FairnessChart(const ResultData& r) {
   c.description = "Events completed by each thread, with the mean";
   c.y.label = "events";
   c.x_label = "thread";
-  double sum = 0;
   for (size_t i = 0; i < r.threads.size(); ++i) {
     const ThreadFigures& t = r.threads[i];
     html::Bar b;
@@ -178,12 +177,11 @@ std::string FairnessChart(const ResultData& r) {
     b.value = static_cast<double>(t.events);
     b.tooltip =
         fmt::format("thread {}: {} events, {} s busy", i, t.events, ShortNumber(t.busy_time_s, 4));
-    sum += b.value;
     c.bars.push_back(std::move(b));
   }
   std::string caption = "Events per thread.";
   if (!r.threads.empty()) {
-    double mean = sum / static_cast<double>(r.threads.size());
+    const double mean = r.fairness_events.mean;
     c.has_reference = true;
     c.reference = mean;
     c.reference_label = "mean " + ShortNumber(mean, 4);

@@ -230,90 +230,116 @@ std::string RenderLegend(const std::vector<std::string>& names) {
   return out + "</ul>";
 }
 
-std::string RenderLineChart(const LineChart& c) {
-  const bool categorical = !c.x.categories.empty();
+namespace {
+
+// A point is drawn when both coordinates are finite and positive on a log axis.
+bool Usable(const LineChart& c, double x, double y) {
+  return Finite(x) && Finite(y) && (!c.x.log || x > 0) && (!c.y.log || y > 0);
+}
+
+// The range of the usable points of every series.
+struct DataBounds {
   double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
   double ymin = xmin, ymax = -xmin;
   size_t points = 0;
-  auto usable = [&](double x, double y) {
-    return Finite(x) && Finite(y) && (!c.x.log || x > 0) && (!c.y.log || y > 0);
-  };
+};
+
+DataBounds BoundsOf(const LineChart& c) {
+  DataBounds b;
   for (const Series& s : c.series) {
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (!usable(s.x[i], s.y[i])) continue;
-      ++points;
-      xmin = std::min(xmin, s.x[i]);
-      xmax = std::max(xmax, s.x[i]);
-      ymin = std::min(ymin, s.y[i]);
-      ymax = std::max(ymax, s.y[i]);
+      if (!Usable(c, s.x[i], s.y[i])) continue;
+      ++b.points;
+      b.xmin = std::min(b.xmin, s.x[i]);
+      b.xmax = std::max(b.xmax, s.x[i]);
+      b.ymin = std::min(b.ymin, s.y[i]);
+      b.ymax = std::max(b.ymax, s.y[i]);
     }
   }
-  if (points == 0) return NoData(c.id, c.description);
+  return b;
+}
 
+AxisLayout LayoutX(const LineChart& c, const DataBounds& b) {
   AxisLayout xl;
-  if (categorical) {
+  if (!c.x.categories.empty()) {
     xl.lo = -0.5;
     xl.hi = static_cast<double>(c.x.categories.size()) - 0.5;
   } else if (c.x.log) {
-    xl = LayoutLog(xmin, xmax);
+    xl = LayoutLog(b.xmin, b.xmax);
   } else {
-    xl = LayoutLinear(xmin, xmax, /*from_zero=*/false);
+    xl = LayoutLinear(b.xmin, b.xmax, /*from_zero=*/false);
     // Time axes: start at the first point, not at a rounder value before it.
-    xl.lo = xmin == xmax ? xmin - 1 : xmin;
-    xl.hi = xmin == xmax ? xmax + 1 : xmax;
+    xl.lo = b.xmin == b.xmax ? b.xmin - 1 : b.xmin;
+    xl.hi = b.xmin == b.xmax ? b.xmax + 1 : b.xmax;
     xl.ticks.erase(std::remove_if(xl.ticks.begin(), xl.ticks.end(),
                                   [&](double t) { return t < xl.lo - 1e-9 || t > xl.hi + 1e-9; }),
                    xl.ticks.end());
   }
-  AxisLayout yl = c.y.log ? LayoutLog(ymin, ymax) : LayoutLinear(ymin, ymax, c.y_from_zero);
+  return xl;
+}
+
+// Series `si` of `c` as one <g>: a polyline per run of usable points, and a
+// marker with a tooltip per point when `markers`.
+std::string SeriesSvg(const LineChart& c, size_t si, const Scale& xs, const Scale& ys,
+                      bool markers) {
+  const bool categorical = !c.x.categories.empty();
+  const Series& s = c.series[si];
+  size_t n = 0;
+  std::string lines;
+  std::string segment;
+  std::string dots;
+  auto flush = [&]() {
+    if (!segment.empty()) {
+      lines += fmt::format("<polyline class=\"line s{}\" points=\"{}\"/>", si % kPalette, segment);
+    }
+    segment.clear();
+  };
+  for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+    if (!Usable(c, s.x[i], s.y[i])) {
+      flush();
+      continue;
+    }
+    ++n;
+    double px = xs.Map(s.x[i]);
+    double py = ys.Map(s.y[i]);
+    if (!segment.empty()) segment += ' ';
+    segment += Px(px) + "," + Px(py);
+    if (markers) {
+      std::string xt =
+          categorical && s.x[i] >= 0 && static_cast<size_t>(s.x[i]) < c.x.categories.size()
+              ? c.x.categories[static_cast<size_t>(s.x[i])]
+              : TickText(c.x, s.x[i]);
+      dots += fmt::format(
+          "<circle class=\"pt s{}\" cx=\"{}\" cy=\"{}\" r=\"2.6\"><title>{}: {} at "
+          "{}</title></circle>",
+          si % kPalette, Px(px), Px(py), Escape(s.name), Escape(TickText(c.y, s.y[i])), Escape(xt));
+    }
+  }
+  flush();
+  return fmt::format("<g class=\"series\" data-series=\"{}\" data-points=\"{}\">{}{}</g>",
+                     Escape(s.name), n, lines, dots);
+}
+
+}  // namespace
+
+std::string RenderLineChart(const LineChart& c) {
+  const bool categorical = !c.x.categories.empty();
+  const DataBounds b = BoundsOf(c);
+  if (b.points == 0) return NoData(c.id, c.description);
+
+  const AxisLayout xl = LayoutX(c, b);
+  const AxisLayout yl =
+      c.y.log ? LayoutLog(b.ymin, b.ymax) : LayoutLinear(b.ymin, b.ymax, c.y_from_zero);
   Scale xs{xl.lo, xl.hi, kLeft, kWidth - kRight, c.x.log && !categorical};
   Scale ys{yl.lo, yl.hi, kHeight - kBottom, kTop, c.y.log};
 
-  std::string out = SvgOpen(c.id, c.description, points, c.series.size());
+  std::string out = SvgOpen(c.id, c.description, b.points, c.series.size());
   out += YAxis(c.y, yl, ys);
   out += categorical ? CategoryLabels(c.x.categories, xs) : XTicks(c.x, xl, xs);
   out += XTitle(c.x.label);
   out += Frame();
-  const bool markers = points <= kMaxMarkers;
-  for (size_t si = 0; si < c.series.size(); ++si) {
-    const Series& s = c.series[si];
-    size_t n = 0;
-    std::string lines;
-    std::string segment;
-    std::string dots;
-    auto flush = [&]() {
-      if (!segment.empty()) {
-        lines +=
-            fmt::format("<polyline class=\"line s{}\" points=\"{}\"/>", si % kPalette, segment);
-      }
-      segment.clear();
-    };
-    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (!usable(s.x[i], s.y[i])) {
-        flush();
-        continue;
-      }
-      ++n;
-      double px = xs.Map(s.x[i]);
-      double py = ys.Map(s.y[i]);
-      if (!segment.empty()) segment += ' ';
-      segment += Px(px) + "," + Px(py);
-      if (markers) {
-        std::string xt =
-            categorical && s.x[i] >= 0 && static_cast<size_t>(s.x[i]) < c.x.categories.size()
-                ? c.x.categories[static_cast<size_t>(s.x[i])]
-                : TickText(c.x, s.x[i]);
-        dots += fmt::format(
-            "<circle class=\"pt s{}\" cx=\"{}\" cy=\"{}\" r=\"2.6\"><title>{}: {} at "
-            "{}</title></circle>",
-            si % kPalette, Px(px), Px(py), Escape(s.name), Escape(TickText(c.y, s.y[i])),
-            Escape(xt));
-      }
-    }
-    flush();
-    out += fmt::format("<g class=\"series\" data-series=\"{}\" data-points=\"{}\">{}{}</g>",
-                       Escape(s.name), n, lines, dots);
-  }
+  const bool markers = b.points <= kMaxMarkers;
+  for (size_t si = 0; si < c.series.size(); ++si) out += SeriesSvg(c, si, xs, ys, markers);
   return out + "</svg>";
 }
 

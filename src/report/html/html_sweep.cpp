@@ -29,21 +29,23 @@ std::string SeriesName(const SweepFigures& s, const SweepPointFigures& p) {
   return name.empty() ? "all" : name;
 }
 
-}  // namespace
-
-std::string RenderSweepHtml(const SweepFigures& s) {
-  std::string title = "loadcell sweep of " + s.test;
-  std::string out = html::PageStart(title);
+// The page's header: title, how many points over which options.
+std::string SweepHeader(const SweepFigures& s, const std::string& title) {
   std::string swept;
   for (const std::string& o : s.options) swept += (swept.empty() ? "--" : ", --") + o;
-  out += "<header><h1>" + Escape(title) + "</h1><p class=\"sub\">" +
-         Escape(fmt::format("{} over {}{}", CountOf(s.points.size(), "point", "points"), swept,
-                            s.repeat > 1 ? fmt::format(", {} runs each", s.repeat) : "")) +
-         "</p></header>\n";
+  std::string out =
+      "<header><h1>" + Escape(title) + "</h1><p class=\"sub\">" +
+      Escape(fmt::format("{} over {}{}", CountOf(s.points.size(), "point", "points"), swept,
+                         s.repeat > 1 ? fmt::format(", {} runs each", s.repeat) : "")) +
+      "</p></header>\n";
   if (s.interrupted) {
     out += "<p class=\"banner\">The sweep was interrupted; only the finished points are shown.</p>";
   }
+  return out;
+}
 
+// The saturation curves: throughput and p99 against the first option.
+std::string SaturationSection(const SweepFigures& s) {
   // x: the first option's values in the order given; one series per
   // combination of the other options.
   std::vector<std::string> xs;
@@ -81,14 +83,17 @@ std::string RenderSweepHtml(const SweepFigures& s) {
     p99.series[si].y.push_back(p.p99_ns);
   }
   std::string legend = names.size() > 1 ? html::RenderLegend(names) : "";
-  out += "<section id=\"saturation\"><h2>Saturation</h2><div class=\"charts\">";
+  std::string out = "<section id=\"saturation\"><h2>Saturation</h2><div class=\"charts\">";
   out += html::Figure("Throughput", html::RenderLineChart(eps), legend,
                       s.repeat > 1 ? "Mean events per second over the runs of each point."
                                    : "Events per second of each point.");
   out += html::Figure("p99 latency", html::RenderLineChart(p99), legend,
                       "Where throughput stops growing while p99 climbs, the system is saturated.");
-  out += "</div></section>\n";
+  return out + "</div></section>\n";
+}
 
+// The table of points: the options' values, then the figures.
+std::string PointsSection(const SweepFigures& s) {
   std::vector<std::vector<std::string>> rows(1);
   std::vector<bool> numeric;
   for (const std::string& o : s.options) {
@@ -113,8 +118,12 @@ std::string RenderSweepHtml(const SweepFigures& s) {
     row.push_back(ShortDuration(p.p99_ns));
     rows.push_back(std::move(row));
   }
-  out += "<section id=\"points\"><h2>Points</h2>" + html::Table(rows, numeric, "sweep") +
+  return "<section id=\"points\"><h2>Points</h2>" + html::Table(rows, numeric, "sweep") +
          "</section>\n";
+}
+
+// The first point's manifest, headed as such.
+std::string SweepManifestSection(const SweepFigures& s) {
   std::string manifest = html::ManifestSection(s.manifest);
   const std::string heading = "<h2>Manifest</h2>";
   if (size_t at = manifest.find(heading); at != std::string::npos) {
@@ -122,9 +131,15 @@ std::string RenderSweepHtml(const SweepFigures& s) {
                      "<h2>Manifest of the first point</h2><p class=\"sub\">The swept options "
                      "differ from point to point; each run's JSON holds its own manifest.</p>");
   }
-  out += manifest;
-  out += html::PageEnd();
-  return out;
+  return manifest;
+}
+
+}  // namespace
+
+std::string RenderSweepHtml(const SweepFigures& s) {
+  const std::string title = "loadcell sweep of " + s.test;
+  return html::PageStart(title) + SweepHeader(s, title) + SaturationSection(s) + PointsSection(s) +
+         SweepManifestSection(s) + html::PageEnd();
 }
 
 }  // namespace loadcell

@@ -425,6 +425,12 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
       out.threads.push_back(f);
     }
   }
+  if (const Json* f = w.Object(root, "", "fairness", false)) {
+    if (const Json* e = w.Object(*f, "fairness", "events", false)) {
+      out.fairness_events.mean = w.Number(*e, "fairness.events", "mean", false);
+      out.fairness_events.stddev = w.Number(*e, "fairness.events", "stddev", false);
+    }
+  }
   if (const Json* iv = w.Array(root, "", "intervals", false)) ReadIntervals(w, *iv, out);
   if (const Json* h = w.Object(root, "", "histogram", false)) ReadHistogram(w, *h, out);
   out.interrupted = w.Bool(root, "", "interrupted", false);

@@ -69,6 +69,7 @@ struct ResultData {
   // value is NaN when the JSON holds null.
   std::vector<Metric> metrics;
   std::vector<ThreadFigures> threads;
+  MeanStd fairness_events;  // "fairness.events": events per thread
   std::vector<IntervalFigures> intervals;
   std::vector<HistogramRow> histogram;
   bool interrupted = false;

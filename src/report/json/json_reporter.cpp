@@ -10,7 +10,6 @@
 #include "report/format.h"
 #include "report/json/json_writer.h"
 #include "report/reporter.h"
-#include "stats/summary.h"
 
 namespace loadcell {
 namespace {
@@ -20,7 +19,6 @@ using report_internal::Finite;
 using report_internal::MeanNs;
 using report_internal::PercentileText;
 using report_internal::ReportedPercentiles;
-using report_internal::ResultMetrics;
 using report_internal::StdDevNs;
 
 constexpr const char* kSchema = "loadcell-result/1";
@@ -128,8 +126,7 @@ void WriteCounters(JsonWriter& w, const std::vector<std::string>& names,
   w.EndObject();
 }
 
-void WriteMeanStd(JsonWriter& w, const std::vector<double>& v) {
-  const MeanStd f = v.empty() ? MeanStd{} : Fairness(v);
+void WriteMeanStd(JsonWriter& w, const MeanStd& f) {
   w.BeginObject();
   w.Key("mean");
   w.Double(Finite(f.mean));
@@ -206,11 +203,11 @@ class JsonReporter final : public Reporter {
     w.Key("events");
     w.Uint(r.events);
     w.Key("events_per_second");
-    w.Double(Finite(Rate(static_cast<double>(r.events), r.total_time_s)));
+    w.Double(Finite(r.events_per_second));
     w.Key("errors");
     w.Uint(r.errors);
     w.Key("errors_per_second");
-    w.Double(Finite(Rate(static_cast<double>(r.errors), r.total_time_s)));
+    w.Double(Finite(r.errors_per_second));
     w.Key("latency_ns");
     WriteLatency(w, r.latency.empty() ? kEmpty : r.latency[0].histogram, settings_.percentile);
     w.Key("latency_by_kind_ns");
@@ -247,7 +244,7 @@ class JsonReporter final : public Reporter {
     WriteCounters(w, r.counter_names, r.counters);
     w.Key("metrics");
     w.BeginObject();
-    for (const Metric& m : ResultMetrics(r, workload_)) {
+    for (const Metric& m : r.metrics) {
       w.Key(m.key);
       w.BeginObject();
       w.Key("value");
@@ -278,19 +275,13 @@ class JsonReporter final : public Reporter {
   }
 
   static void WriteFairness(JsonWriter& w, const RunResult& r) {
-    std::vector<double> events, times, busy;
-    for (const ThreadFigures& t : r.threads) {
-      events.push_back(static_cast<double>(t.events));
-      times.push_back(t.exec_time_s);
-      busy.push_back(t.busy_time_s);
-    }
     w.BeginObject();
     w.Key("events");
-    WriteMeanStd(w, events);
+    WriteMeanStd(w, r.fairness.events);
     w.Key("exec_time_s");
-    WriteMeanStd(w, times);
+    WriteMeanStd(w, r.fairness.exec_time_s);
     w.Key("busy_time_s");
-    WriteMeanStd(w, busy);
+    WriteMeanStd(w, r.fairness.busy_time_s);
     w.EndObject();
   }
 
@@ -298,7 +289,7 @@ class JsonReporter final : public Reporter {
                       const std::vector<std::string>& result_names) const {
     static const LatencyHistogram kEmpty;
     const std::vector<std::string> names =
-        result_names.empty() ? workload_.CounterNames() : result_names;
+        result_names.empty() ? workload_.Info().counter_names : result_names;
     w.BeginArray();
     for (const IntervalSnapshot& s : intervals) {
       w.BeginObject();
@@ -311,7 +302,7 @@ class JsonReporter final : public Reporter {
       w.Key("events");
       w.Uint(s.events);
       w.Key("eps");
-      w.Double(Finite(Rate(static_cast<double>(s.events), s.duration_s)));
+      w.Double(Finite(s.events_per_second));
       w.Key("errors");
       w.Uint(s.errors);
       w.Key("queue");

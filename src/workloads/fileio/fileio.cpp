@@ -23,20 +23,22 @@ void FileIoWorkload::SetConsole(std::ostream* out, std::ostream* progress, bool 
   console_set_ = true;
 }
 
-std::string FileIoWorkload::Summary() const {
-  return "file I/O: sequential and random reads, writes and fsyncs on test files";
-}
-
-std::string FileIoWorkload::EventDefinition() const {
-  return "one event is one completed request, as in sysbench 1.0: one read or one write of "
-         "--file-block-size bytes (sequential modes: --file-block-size x "
-         "--file-merged-requests), or one fsync of one file; with --file-fsync-all a write and "
-         "the fsync that follows it. Each request is timed from its submission to its "
-         "completion";
-}
-
-std::vector<std::string> FileIoWorkload::CounterNames() const {
-  return {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
+WorkloadInfo FileIoWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = "fileio";
+  info.summary = "file I/O: sequential and random reads, writes and fsyncs on test files";
+  info.event_definition =
+      "one event is one completed request, as in sysbench 1.0: one read or one write of "
+      "--file-block-size bytes (sequential modes: --file-block-size x "
+      "--file-merged-requests), or one fsync of one file; with --file-fsync-all a write and "
+      "the fsync that follows it. Each request is timed from its submission to its "
+      "completion";
+  info.supports_prepare = true;
+  info.self_timed = true;
+  info.reports_busy_time = true;
+  info.latency_kinds = {"read", "write", "fsync"};
+  info.counter_names = {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
+  return info;
 }
 
 void FileIoWorkload::RegisterOptions(OptionSet& opts) { options_.Register(opts); }

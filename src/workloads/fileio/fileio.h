@@ -20,7 +20,7 @@ namespace loadcell {
 
 class FileIoShared;
 
-class FileIoWorkload final : public Workload {
+class FileIoWorkload final : public Workload, public TextReportSections {
  public:
   // Files are reached through PosixFileSystem().
   FileIoWorkload();
@@ -33,14 +33,11 @@ class FileIoWorkload final : public Workload {
   // a bar when stderr is a terminal). The streams must outlive the workload.
   void SetConsole(std::ostream* out, std::ostream* progress, bool progress_tty);
 
-  std::string Name() const override { return "fileio"; }
-  std::string Summary() const override;
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
   std::vector<std::string> Warnings(int threads) const override;
 
-  bool SupportsPrepare() const override { return true; }
   Status Prepare(const PrepareContext& ctx) override;
   Status Cleanup(const PrepareContext& ctx) override;
 
@@ -49,11 +46,6 @@ class FileIoWorkload final : public Workload {
   Status Init(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
   Status Done() override;
-
-  bool SelfTimed() const override { return true; }
-  bool ReportsBusyTime() const override { return true; }
-  std::vector<std::string> LatencyKinds() const override { return {"read", "write", "fsync"}; }
-  std::vector<std::string> CounterNames() const override;
 
   // In fileio_report.cpp.
   std::vector<std::pair<std::string, std::string>> Describe() const override;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "os/system_info.h"
+#include "stats/summary.h"
 #include "workloads/fileio/fileio.h"
 #include "workloads/fileio/fileio_worker.h"
 
@@ -26,7 +27,7 @@ uint64_t CounterAt(const std::vector<uint64_t>& c, int i) {
   return static_cast<size_t>(i) < c.size() ? c[static_cast<size_t>(i)] : 0;
 }
 
-double PerSecond(uint64_t n, double secs) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; }
+double PerSecond(uint64_t n, double secs) { return Rate(static_cast<double>(n), secs); }
 
 const char* IoModeWords(const std::string& engine) {
   if (engine == "sync") return "Using synchronous I/O mode";
@@ -64,12 +65,10 @@ std::string FsyncPolicy(const FileIoSettings& s) {
   return out;
 }
 
-}  // namespace
+using Description = std::vector<std::pair<std::string, std::string>>;
 
-std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() const {
-  const FileIoSettings& s = settings();
-  std::vector<std::pair<std::string, std::string>> d;
-  // sysbench 1.0's lines first, in its words.
+// sysbench 1.0's header lines, in its words.
+void AddSysbenchLines(const FileIoSettings& s, Description& d) {
   std::string flags;
   for (const std::string& f : s.extra_flags) flags += (flags.empty() ? "" : " ") + f;
   d.emplace_back("Extra file open flags", flags.empty() ? "(none)" : flags);
@@ -95,36 +94,33 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
   if (s.validate) d.emplace_back("Using checksums validation.", "");
   if (s.mode_given)
     d.emplace_back(fmt::format("Doing {} test", FileTestModeDescription(s.mode)), "");
+}
 
-  // What exactly was done, for reconciling with other tools.
-  d.emplace_back("files",
-                 fmt::format("{} x {} ({}..{}) in {} ({})", s.num_files, HumanBytes(s.file_size),
-                             s.FileName(0), s.FileName(s.num_files - 1), s.dir, fs_.FsType(s.dir)));
-  std::string created;
+// How the test files came to be, from the folder's manifest.
+std::string FilesCreated(FileSystem& fs, const FileIoSettings& s) {
   if (s.mode_given && s.mode == FileTestMode::kSeqWrite) {
-    created = "re-created empty by this run, then written in sequence (seqwr is the creation test)";
-  } else if (Result<std::optional<FileManifest>> m = ReadManifest(fs_, s.dir);
-             m.ok() && m->has_value()) {
+    return "re-created empty by this run, then written in sequence (seqwr is the creation test)";
+  }
+  if (Result<std::optional<FileManifest>> m = ReadManifest(fs, s.dir); m.ok() && m->has_value()) {
     const FileManifest& fm = **m;
-    created = fmt::format("by loadcell prepare: every block written, then fsynced; data {}{}",
-                          fm.pattern, fm.stamped ? ", every block stamped" : "");
-  } else {
-    created = "not prepared yet";
+    return fmt::format("by loadcell prepare: every block written, then fsynced; data {}{}",
+                       fm.pattern, fm.stamped ? ", every block stamped" : "");
   }
-  d.emplace_back("files created", created);
-  d.emplace_back("open flags", s.OpenFlagsText());
-  std::string cache;
-  if (s.direct) {
-    cache = "bypassed (O_DIRECT)";
-  } else {
-    const uint64_t ram = ReadSystemInfo().memory_bytes;
-    const uint64_t total = s.file_size * s.num_files;
-    cache = fmt::format("in play ({}; files {}, memory {}{})",
-                        s.engine == "mmap" ? "mapped files" : "buffered I/O", HumanBytes(total),
-                        HumanBytes(ram), total < ram ? ": reads may be served from memory" : "");
-  }
-  d.emplace_back("page cache", cache);
-  d.emplace_back("fsync policy", FsyncPolicy(s));
+  return "not prepared yet";
+}
+
+// Whether the page cache is in play, and how the files compare with memory.
+std::string PageCache(const FileIoSettings& s) {
+  if (s.direct) return "bypassed (O_DIRECT)";
+  const uint64_t ram = ReadSystemInfo().memory_bytes;
+  const uint64_t total = s.file_size * s.num_files;
+  return fmt::format("in play ({}; files {}, memory {}{})",
+                     s.engine == "mmap" ? "mapped files" : "buffered I/O", HumanBytes(total),
+                     HumanBytes(ram), total < ram ? ": reads may be served from memory" : "");
+}
+
+// The engine, as asked and as used, with its queue depth and batching.
+std::string EngineText(const FileIoSettings& s) {
   std::string engine = s.engine;
   if (s.engine_asked != s.engine && s.engine_note.empty()) {
     engine += fmt::format(" (--file-io-mode={})", s.engine_asked);
@@ -140,27 +136,48 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
     engine += ", one request at a time per thread";
   }
   if (!s.engine_note.empty()) engine += "; " + s.engine_note;
-  d.emplace_back("I/O engine", engine);
+  return engine;
+}
+
+std::string AccessText(const FileIoSettings& s) {
+  if (s.mode_given && IsSequential(s.mode)) {
+    return "sequential: one position shared by all threads, file after file, back to the "
+           "first file after the last (as sysbench)";
+  }
+  return fmt::format(
+      "{} over the {} blocks of all files; each thread seeded from the run "
+      "seed",
+      s.rand_type, s.total_blocks);
+}
+
+std::string WriteDataText(const FileIoSettings& s) {
+  std::string data = WritePatternName(s.pattern);
+  if (s.pattern == WritePattern::kRandom) data += " bytes, drawn once per buffer";
+  if (s.validate) data += "; every block stamped (offset, sequence, checksum) and checked on read";
+  return data;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() const {
+  const FileIoSettings& s = settings();
+  Description d;
+  AddSysbenchLines(s, d);
+  // What exactly was done, for reconciling with other tools.
+  d.emplace_back("files",
+                 fmt::format("{} x {} ({}..{}) in {} ({})", s.num_files, HumanBytes(s.file_size),
+                             s.FileName(0), s.FileName(s.num_files - 1), s.dir, fs_.FsType(s.dir)));
+  d.emplace_back("files created", FilesCreated(fs_, s));
+  d.emplace_back("open flags", s.OpenFlagsText());
+  d.emplace_back("page cache", PageCache(s));
+  d.emplace_back("fsync policy", FsyncPolicy(s));
+  d.emplace_back("I/O engine", EngineText(s));
   d.emplace_back("request size", s.mode_given && IsSequential(s.mode) && s.merged_requests > 0
                                      ? fmt::format("{} ({} blocks merged)",
                                                    HumanBytes(s.request_size), s.merged_requests)
                                      : HumanBytes(s.block_size));
-  std::string access;
-  if (s.mode_given && IsSequential(s.mode)) {
-    access =
-        "sequential: one position shared by all threads, file after file, back to the "
-        "first file after the last (as sysbench)";
-  } else {
-    access = fmt::format(
-        "{} over the {} blocks of all files; each thread seeded from the run "
-        "seed",
-        s.rand_type, s.total_blocks);
-  }
-  d.emplace_back("access", access);
-  std::string data = WritePatternName(s.pattern);
-  if (s.pattern == WritePattern::kRandom) data += " bytes, drawn once per buffer";
-  if (s.validate) data += "; every block stamped (offset, sequence, checksum) and checked on read";
-  d.emplace_back("write data", data);
+  d.emplace_back("access", AccessText(s));
+  d.emplace_back("write data", WriteDataText(s));
   return d;
 }
 

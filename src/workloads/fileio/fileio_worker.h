@@ -25,7 +25,7 @@
 
 namespace loadcell {
 
-// Counter indices (FileIoWorkload::CounterNames() in this order).
+// Counter indices (FileIoWorkload::Info().counter_names in this order).
 enum FileIoCounter : int {
   kCounterReads = 0,
   kCounterWrites,

@@ -45,13 +45,14 @@ class CpuWorker final : public Worker {
 
 }  // namespace
 
-std::string CpuWorkload::Summary() const {
-  return "CPU performance: prime numbers by trial division";
-}
-
-std::string CpuWorkload::EventDefinition() const {
-  return "one event tests every integer from 3 to --cpu-max-prime minus 1 for primality by trial "
-         "division up to its square root, as sysbench 1.0 does";
+WorkloadInfo CpuWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = "cpu";
+  info.summary = "CPU performance: prime numbers by trial division";
+  info.event_definition =
+      "one event tests every integer from 3 to --cpu-max-prime minus 1 for primality by trial "
+      "division up to its square root, as sysbench 1.0 does";
+  return info;
 }
 
 void CpuWorkload::RegisterOptions(OptionSet& opts) {

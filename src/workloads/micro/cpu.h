@@ -17,11 +17,9 @@ namespace loadcell {
 // CountPrimesBelow(10000) == 1228 (the primes below 10000 except 2).
 uint64_t CountPrimesBelow(uint64_t limit);
 
-class CpuWorkload final : public Workload {
+class CpuWorkload final : public Workload, public TextReportSections {
  public:
-  std::string Name() const override { return "cpu"; }
-  std::string Summary() const override;
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;

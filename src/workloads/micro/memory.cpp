@@ -234,14 +234,16 @@ Status MemoryWorker::RunEvent() {
 
 // ---------------------------------------------------------------- MemoryWorkload
 
-std::string MemoryWorkload::Summary() const {
-  return "memory bandwidth: passes over a memory block";
-}
-
-std::string MemoryWorkload::EventDefinition() const {
-  return "one event is one pass over one --memory-block-size block: seq reads or writes every "
-         "8-byte word once in order, rnd makes block-size/8 accesses to uniformly random words "
-         "of the block, none runs the loop without touching memory";
+WorkloadInfo MemoryWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = "memory";
+  info.summary = "memory bandwidth: passes over a memory block";
+  info.event_definition =
+      "one event is one pass over one --memory-block-size block: seq reads or writes every "
+      "8-byte word once in order, rnd makes block-size/8 accesses to uniformly random words "
+      "of the block, none runs the loop without touching memory";
+  info.counter_names = {"bytes"};
+  return info;
 }
 
 void MemoryWorkload::RegisterOptions(OptionSet& opts) {

@@ -75,11 +75,9 @@ class MemoryWorker final : public Worker {
   uint64_t write_value_ = 0;
 };
 
-class MemoryWorkload final : public Workload {
+class MemoryWorkload final : public Workload, public TextReportSections {
  public:
-  std::string Name() const override { return "memory"; }
-  std::string Summary() const override;
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
   std::vector<std::string> Warnings(int threads) const override;
@@ -89,7 +87,6 @@ class MemoryWorkload final : public Workload {
   // Like sysbench 1.0: each thread runs total-size / block-size / threads
   // events (integer division); no limit when --memory-total-size=0.
   EventBudget Budget(int threads) const override;
-  std::vector<std::string> CounterNames() const override { return {"bytes"}; }
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;

@@ -45,14 +45,15 @@ class MutexWorker final : public Worker {
 
 }  // namespace
 
-std::string MutexWorkload::Summary() const {
-  return "mutex contention: random locks between empty loops";
-}
-
-std::string MutexWorkload::EventDefinition() const {
-  return "each thread runs one event: --mutex-locks times, an empty loop of --mutex-loops "
-         "iterations, then lock a uniformly random one of --mutex-num mutexes, increment a "
-         "shared variable and unlock";
+WorkloadInfo MutexWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = "mutex";
+  info.summary = "mutex contention: random locks between empty loops";
+  info.event_definition =
+      "each thread runs one event: --mutex-locks times, an empty loop of --mutex-loops "
+      "iterations, then lock a uniformly random one of --mutex-num mutexes, increment a "
+      "shared variable and unlock";
+  return info;
 }
 
 void MutexWorkload::RegisterOptions(OptionSet& opts) {

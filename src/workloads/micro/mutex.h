@@ -22,9 +22,7 @@ struct alignas(256) PaddedMutex {
 
 class MutexWorkload final : public Workload {
  public:
-  std::string Name() const override { return "mutex"; }
-  std::string Summary() const override;
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
   // Creates the --mutex-num mutexes, shared by every worker.

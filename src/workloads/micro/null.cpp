@@ -10,13 +10,14 @@ class NullWorker final : public Worker {
 
 }  // namespace
 
-std::string NullWorkload::Summary() const {
-  return "empty events: the tool's own overhead per event";
-}
-
-std::string NullWorkload::EventDefinition() const {
-  return "one event does nothing and returns at once, so the figures measure the tool itself "
-         "(event dispatch, timing and recording)";
+WorkloadInfo NullWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = "null";
+  info.summary = "empty events: the tool's own overhead per event";
+  info.event_definition =
+      "one event does nothing and returns at once, so the figures measure the tool itself "
+      "(event dispatch, timing and recording)";
+  return info;
 }
 
 Result<std::unique_ptr<Worker>> NullWorkload::NewWorker(const ThreadContext& /*ctx*/) {

@@ -10,9 +10,7 @@ namespace loadcell {
 
 class NullWorkload final : public Workload {
  public:
-  std::string Name() const override { return "null"; }
-  std::string Summary() const override;
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override {}
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
 };

@@ -33,11 +33,14 @@ class ThreadsWorker final : public Worker {
 
 }  // namespace
 
-std::string ThreadsWorkload::Summary() const { return "thread scheduler: lock, yield, unlock"; }
-
-std::string ThreadsWorkload::EventDefinition() const {
-  return "one event takes the next of the --thread-locks mutexes (round-robin over all events) "
-         "and --thread-yields times locks it, calls sched_yield() and unlocks it";
+WorkloadInfo ThreadsWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = "threads";
+  info.summary = "thread scheduler: lock, yield, unlock";
+  info.event_definition =
+      "one event takes the next of the --thread-locks mutexes (round-robin over all events) "
+      "and --thread-yields times locks it, calls sched_yield() and unlocks it";
+  return info;
 }
 
 void ThreadsWorkload::RegisterOptions(OptionSet& opts) {

@@ -15,9 +15,7 @@ namespace loadcell {
 
 class ThreadsWorkload final : public Workload {
  public:
-  std::string Name() const override { return "threads"; }
-  std::string Summary() const override;
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
   // Creates the --thread-locks mutexes, shared by every worker.

@@ -10,8 +10,10 @@
 
 namespace loadcell {
 
-std::string OltpWorkload::Summary() const {
-  switch (kind_) {
+namespace {
+
+std::string SummaryOf(OltpKind kind) {
+  switch (kind) {
     case OltpKind::kReadOnly:
       return "OLTP: read-only transactions (point and range SELECTs)";
     case OltpKind::kReadWrite:
@@ -40,8 +42,8 @@ std::string OltpWorkload::Summary() const {
   return "";
 }
 
-std::string OltpWorkload::EventDefinition() const {
-  switch (kind_) {
+std::string EventDefinitionOf(OltpKind kind) {
+  switch (kind) {
     case OltpKind::kReadOnly:
     case OltpKind::kReadWrite:
     case OltpKind::kWriteOnly:
@@ -54,6 +56,19 @@ std::string OltpWorkload::EventDefinition() const {
     default:
       return "one event is one statement in autocommit mode, retried after a deadlock";
   }
+}
+
+}  // namespace
+
+WorkloadInfo OltpWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = std::string(OltpKindName(kind_));
+  info.summary = SummaryOf(kind_);
+  info.event_definition = EventDefinitionOf(kind_);
+  info.supports_prepare = true;
+  info.self_timed = opts_.has_think_time();
+  info.counter_names = OltpCounterNames();
+  return info;
 }
 
 void OltpWorkload::RegisterOptions(OptionSet& opts) {
@@ -138,7 +153,7 @@ Status OltpWorkload::Init(int threads) {
     return Status::FailedPrecondition(fmt::format(
         "SQLite database {} does not exist; run 'loadcell {} prepare' with the same options "
         "first",
-        SqlitePath(), Name()));
+        SqlitePath(), OltpKindName(kind_)));
   }
   if (first_conn_ == nullptr) {
     LC_ASSIGN_OR_RETURN(first_conn_, db_.driver().Connect(0));

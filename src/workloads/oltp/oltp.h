@@ -19,19 +19,16 @@
 
 namespace loadcell {
 
-class OltpWorkload final : public Workload {
+class OltpWorkload final : public Workload, public TextReportSections {
  public:
   explicit OltpWorkload(OltpKind kind) : kind_(kind) {}
 
-  std::string Name() const override { return std::string(OltpKindName(kind_)); }
-  std::string Summary() const override;
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   // Checks the options, picks the driver and connects once (the server's
   // version goes into the report header; a refused connection fails here).
   Status Validate(int threads) override;
 
-  bool SupportsPrepare() const override { return true; }
   Status Prepare(const PrepareContext& ctx) override;
   Status Cleanup(const PrepareContext& ctx) override;
 
@@ -39,8 +36,6 @@ class OltpWorkload final : public Workload {
   Status Init(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
 
-  bool SelfTimed() const override { return opts_.has_think_time(); }
-  std::vector<std::string> CounterNames() const override { return OltpCounterNames(); }
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;

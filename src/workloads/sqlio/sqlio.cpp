@@ -16,6 +16,7 @@
 #include "io/io_engine.h"
 #include "os/system_info.h"
 #include "runner/runner.h"
+#include "stats/summary.h"
 #include "workloads/fileio/fileio_data.h"
 
 namespace loadcell {
@@ -111,13 +112,18 @@ SqlioWorkload::SqlioWorkload(SqlioPlan plan, FileSystem& fs) : plan_(std::move(p
 
 SqlioWorkload::~SqlioWorkload() { (void)CloseFiles(); }
 
-std::string SqlioWorkload::EventDefinition() const {
-  return "one completed read or write of -b KB on one test file, timed from its submission to "
-         "its completion";
-}
-
-std::vector<std::string> SqlioWorkload::CounterNames() const {
-  return {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
+WorkloadInfo SqlioWorkload::Info() const {
+  WorkloadInfo info;
+  info.name = "sqlio";
+  info.summary = "SQLIO-compatible file I/O test";
+  info.event_definition =
+      "one completed read or write of -b KB on one test file, timed from its submission to "
+      "its completion";
+  info.self_timed = true;
+  info.reports_busy_time = true;
+  info.latency_kinds = {"read", "write", "fsync"};
+  info.counter_names = {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};
+  return info;
 }
 
 int SqlioWorkload::TotalThreads() const {
@@ -279,16 +285,19 @@ std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const
 }
 
 std::vector<Metric> SqlioWorkload::Metrics(const RunResult& r) const {
-  const double secs = r.total_time_s > 0 ? r.total_time_s : 1;
   uint64_t bytes = 0;
   for (size_t i = 0; i < r.counter_names.size() && i < r.counters.size(); ++i) {
-    if (r.counter_names[i] == "bytes_read" || r.counter_names[i] == "bytes_written") {
+    if (r.counter_names[i] == kFileIoCounterNames[kCounterBytesRead] ||
+        r.counter_names[i] == kFileIoCounterNames[kCounterBytesWritten]) {
       bytes += r.counters[i];
     }
   }
+  // A run of no measured time has rates of 0 (Rate). The SQLIO report
+  // prints these two by their keys.
   std::vector<Metric> m = {
-      {"ios_per_second", "IOs/sec", static_cast<double>(r.events) / secs, "IO/s"},
-      {"mbs_per_second", "MBs/sec", static_cast<double>(bytes) / (1 << 20) / secs, "MiB/s"},
+      {"ios_per_second", "IOs/sec", Rate(static_cast<double>(r.events), r.total_time_s), "IO/s"},
+      {"mbs_per_second", "MBs/sec", MibPerSecond(static_cast<double>(bytes), r.total_time_s),
+       "MiB/s"},
   };
   if (cpu_.wall_s > 0) m.push_back({"cpu_percent", "CPU", cpu_.Percent(), "%"});
   return m;

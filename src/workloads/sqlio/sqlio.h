@@ -68,19 +68,13 @@ class SqlioWorkload final : public Workload {
   SqlioWorkload(SqlioPlan plan, FileSystem& fs);
   ~SqlioWorkload() override;
 
-  std::string Name() const override { return "sqlio"; }
-  std::string Summary() const override { return "SQLIO-compatible file I/O test"; }
-  std::string EventDefinition() const override;
+  WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& /*opts*/) override {}
 
   Status Init(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
   Status Done() override;
 
-  bool SelfTimed() const override { return true; }
-  bool ReportsBusyTime() const override { return true; }
-  std::vector<std::string> LatencyKinds() const override { return {"read", "write", "fsync"}; }
-  std::vector<std::string> CounterNames() const override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
 

@@ -274,9 +274,11 @@ TEST(TextReporterTest, CheckpointPrintsAFullReport) {
 TEST(TextReporterTest, MetricsShownWhenWorkloadHasNoTextSection) {
   class Plain final : public Workload {
    public:
-    std::string Name() const override { return "plain"; }
-    std::string Summary() const override { return ""; }
-    std::string EventDefinition() const override { return ""; }
+    WorkloadInfo Info() const override {
+      WorkloadInfo info;
+      info.name = "plain";
+      return info;
+    }
     void RegisterOptions(OptionSet&) override {}
     Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
       return Status::Unimplemented("none");

@@ -31,16 +31,18 @@ class FakeWorkload final : public Workload {
   std::mutex mu;
   std::vector<uint64_t> seeds;
 
-  std::string Name() const override { return "fake"; }
-  std::string Summary() const override { return "test workload"; }
-  std::string EventDefinition() const override { return "one call"; }
+  WorkloadInfo Info() const override {
+    WorkloadInfo info;
+    info.name = "fake";
+    info.summary = "test workload";
+    info.event_definition = "one call";
+    info.self_timed = self_timed;
+    if (self_timed) info.latency_kinds = {"read"};
+    info.counter_names = {"bytes"};
+    return info;
+  }
   void RegisterOptions(OptionSet&) override {}
   EventBudget Budget(int) const override { return budget; }
-  bool SelfTimed() const override { return self_timed; }
-  std::vector<std::string> LatencyKinds() const override {
-    return self_timed ? std::vector<std::string>{"read"} : std::vector<std::string>{};
-  }
-  std::vector<std::string> CounterNames() const override { return {"bytes"}; }
 
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
     if (fail_create) return Status::IoError("cannot open the thing");
@@ -313,12 +315,16 @@ class OverlapWorkload final : public Workload {
   static constexpr size_t kDepth = 4;
   static constexpr Nanos kService = 2 * kNanosPerMilli;
 
-  std::string Name() const override { return "overlap"; }
-  std::string Summary() const override { return "overlapping events"; }
-  std::string EventDefinition() const override { return "one completion"; }
+  WorkloadInfo Info() const override {
+    WorkloadInfo info;
+    info.name = "overlap";
+    info.summary = "overlapping events";
+    info.event_definition = "one completion";
+    info.self_timed = true;
+    info.reports_busy_time = true;
+    return info;
+  }
   void RegisterOptions(OptionSet&) override {}
-  bool SelfTimed() const override { return true; }
-  bool ReportsBusyTime() const override { return true; }
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
     return std::unique_ptr<Worker>(new OverlapWorker(ctx.recorder));
   }

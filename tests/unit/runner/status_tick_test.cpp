@@ -14,9 +14,13 @@ namespace {
 // Sleeps 200 us per event.
 class SleepyWorkload final : public Workload {
  public:
-  std::string Name() const override { return "sleepy"; }
-  std::string Summary() const override { return "sleeps"; }
-  std::string EventDefinition() const override { return "one short sleep"; }
+  WorkloadInfo Info() const override {
+    WorkloadInfo info;
+    info.name = "sleepy";
+    info.summary = "sleeps";
+    info.event_definition = "one short sleep";
+    return info;
+  }
   void RegisterOptions(OptionSet&) override {}
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
     return std::unique_ptr<Worker>(new SleepyWorker());

@@ -48,5 +48,15 @@ TEST(Rate, EventsPerSecond) {
   EXPECT_EQ(Rate(0, 10), 0);
 }
 
+TEST(MibPerSecond, BytesOverSeconds) {
+  EXPECT_DOUBLE_EQ(MibPerSecond(10 << 20, 2), 5);
+  EXPECT_EQ(MibPerSecond(10 << 20, 0), 0);
+}
+
+TEST(MeanOf, ZeroWithoutItems) {
+  EXPECT_DOUBLE_EQ(MeanOf(3, 4), 0.75);
+  EXPECT_EQ(MeanOf(3, 0), 0);
+}
+
 }  // namespace
 }  // namespace loadcell

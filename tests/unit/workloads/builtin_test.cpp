@@ -25,11 +25,12 @@ TEST(Builtin, EntriesMakeMatchingWorkloads) {
   for (const WorkloadEntry& e : BuiltinWorkloads()) {
     std::unique_ptr<Workload> w = e.make();
     ASSERT_NE(w, nullptr) << e.name;
-    EXPECT_EQ(w->Name(), e.name);
-    EXPECT_EQ(w->Summary(), e.summary);
+    const WorkloadInfo info = w->Info();
+    EXPECT_EQ(info.name, e.name);
+    EXPECT_EQ(info.summary, e.summary);
     EXPECT_FALSE(e.summary.empty()) << e.name;
-    EXPECT_FALSE(w->EventDefinition().empty()) << e.name;
-    EXPECT_EQ(w->EventDefinition().find('\n'), std::string::npos) << e.name;
+    EXPECT_FALSE(info.event_definition.empty()) << e.name;
+    EXPECT_EQ(info.event_definition.find('\n'), std::string::npos) << e.name;
     // Every option registers and the defaults validate.
     OptionSet set(e.name + " options");
     w->RegisterOptions(set);
@@ -42,7 +43,7 @@ TEST(Builtin, EntriesMakeMatchingWorkloads) {
 TEST(Builtin, MakeWorkloadByName) {
   auto cpu = MakeWorkload("cpu");
   ASSERT_NE(cpu, nullptr);
-  EXPECT_EQ(cpu->Name(), "cpu");
+  EXPECT_EQ(cpu->Info().name, "cpu");
   EXPECT_EQ(MakeWorkload("fileio-nonexistent"), nullptr);
   EXPECT_EQ(MakeWorkload(""), nullptr);
 }

@@ -89,14 +89,16 @@ TEST(HtmlReportTest, FileIoCountersGiveTheBreakdown) {
   // The fake workload names ops/bytes; write the JSON with the fileio names.
   class FileIoLike final : public Workload {
    public:
-    std::string Name() const override { return "fileio"; }
-    std::string Summary() const override { return ""; }
-    std::string EventDefinition() const override { return ""; }
+    WorkloadInfo Info() const override {
+      WorkloadInfo info;
+      info.name = "fileio";
+      info.counter_names = {"reads", "writes", "fsyncs"};
+      return info;
+    }
     void RegisterOptions(OptionSet&) override {}
     Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
       return Status::Unimplemented("");
     }
-    std::vector<std::string> CounterNames() const override { return {"reads", "writes", "fsyncs"}; }
   } fileio;
   Result<ResultData> d = ParseResultJson(Render(Format::kJson, fileio, r, FixtureSettings()), "f");
   ASSERT_OK(d);

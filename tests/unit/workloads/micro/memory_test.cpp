@@ -114,7 +114,7 @@ TEST(MemoryWorker, CountsBytesThroughRecorder) {
   ASSERT_NE(worker, nullptr);
   for (int i = 0; i < 3; ++i) ASSERT_OK(worker->RunEvent());
   EXPECT_EQ(recorder.counter(0), 3u * 4096u);
-  EXPECT_EQ(w.CounterNames(), std::vector<std::string>{"bytes"});
+  EXPECT_EQ(w.Info().counter_names, std::vector<std::string>{"bytes"});
 }
 
 TEST(MemoryWorkload, GlobalScopeSharesOneBlock) {

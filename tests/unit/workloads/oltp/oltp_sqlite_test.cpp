@@ -243,7 +243,7 @@ TEST_F(OltpSqliteTest, ThinkTimeIsCountedApart) {
   auto c = Make(OltpKind::kPointSelect,
                 {"table-size=10", "oltp-user-delay-min=1000", "oltp-user-delay-max=2000"});
   ASSERT_OK(c.status);
-  EXPECT_TRUE(c.w->SelfTimed());
+  EXPECT_TRUE(c.w->Info().self_timed);
   ASSERT_OK(c.w->Prepare(PrepareContext{}));
   auto run = Make(OltpKind::kPointSelect,
                   {"table-size=10", "oltp-user-delay-min=1000", "oltp-user-delay-max=2000"});

@@ -1,0 +1,36 @@
+#include "runner/run_result.h"
+
+#include "stats/summary.h"
+
+namespace loadcell {
+
+void FillDerivedFigures(IntervalSnapshot& s) {
+  s.events_per_second = Rate(static_cast<double>(s.events), s.duration_s);
+  s.errors_per_second = Rate(static_cast<double>(s.errors), s.duration_s);
+}
+
+void FillDerivedFigures(RunResult& r) {
+  r.events_per_second = Rate(static_cast<double>(r.events), r.total_time_s);
+  r.errors_per_second = Rate(static_cast<double>(r.errors), r.total_time_s);
+
+  std::vector<double> events, exec, busy;
+  ThreadFigures total;
+  for (ThreadFigures& t : r.threads) {
+    t.events_per_second = Rate(static_cast<double>(t.events), r.total_time_s);
+    t.mean_latency_s = MeanOf(t.exec_time_s, static_cast<double>(t.events));
+    events.push_back(static_cast<double>(t.events));
+    exec.push_back(t.exec_time_s);
+    busy.push_back(t.busy_time_s);
+    total.events += t.events;
+    total.exec_time_s += t.exec_time_s;
+    total.busy_time_s += t.busy_time_s;
+  }
+  total.events_per_second = Rate(static_cast<double>(total.events), r.total_time_s);
+  total.mean_latency_s = MeanOf(total.exec_time_s, static_cast<double>(total.events));
+  r.thread_total = total;
+  r.fairness = {Fairness(events), Fairness(exec), Fairness(busy)};
+
+  for (IntervalSnapshot& s : r.intervals) FillDerivedFigures(s);
+}
+
+}  // namespace loadcell
