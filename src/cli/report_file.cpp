@@ -35,8 +35,8 @@ Status ReportFile::Open(const std::string& option, const std::string& path) {
   path_ = path;
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    return Status::InvalidArgument(option + "=" + path + ": cannot open for writing: " +
-                                   std::strerror(EISDIR));
+    return Status::InvalidArgument(option + "=" + path +
+                                   ": cannot open for writing: " + std::strerror(EISDIR));
   }
   std::random_device rd;
   for (int attempt = 0; attempt < 16; ++attempt) {

@@ -81,8 +81,14 @@ TEST(OutputSafety, ExistingFilesSurviveUsageErrorsAndFailedStarts) {
         "--report-html=@/old.html", "run"},
        2,
        "no test files"},
-      {"bad option value", {"cpu", "--threads=0", "--output-file=@/old.json", "run"}, 2, "--threads"},
-      {"unknown option", {"cpu", "--no-such-option=1", "--output-file=@/old.json", "run"}, 2, "no-such"},
+      {"bad option value",
+       {"cpu", "--threads=0", "--output-file=@/old.json", "run"},
+       2,
+       "--threads"},
+      {"unknown option",
+       {"cpu", "--no-such-option=1", "--output-file=@/old.json", "run"},
+       2,
+       "no-such"},
       {"two outputs on one path",
        {"cpu", "--time=1", "--output-file=@/old.json", "--report-html=@/./old.json", "run"},
        2,
@@ -91,7 +97,10 @@ TEST(OutputSafety, ExistingFilesSurviveUsageErrorsAndFailedStarts) {
        {"cpu", "--config-file=@/my.cfg", "--output-file=@/my.cfg", "run"},
        2,
        "the same file as --config-file"},
-      {"report -o on its input", {"report", "@/old.json", "-o", "@/old.json"}, 2, "result file itself"},
+      {"report -o on its input",
+       {"report", "@/old.json", "-o", "@/old.json"},
+       2,
+       "result file itself"},
       {"report of a file that is not a result",
        {"report", "@/my.cfg", "-o", "@/old.html"},
        2,
@@ -117,9 +126,9 @@ TEST(OutputSafety, AFinishedRunReplacesTheFileWholeAndLeavesNothingBeside) {
   TempDir dir;
   dir.Write("res.json", "OLD");
   dir.Write("res.html", "OLD");
-  ProcessResult r = RunLoadcell({"cpu", "--time=1", "--format=json",
-                                 "--output-file=" + dir.File("res.json"),
-                                 "--report-html=" + dir.File("res.html"), "run"});
+  ProcessResult r =
+      RunLoadcell({"cpu", "--time=1", "--format=json", "--output-file=" + dir.File("res.json"),
+                   "--report-html=" + dir.File("res.html"), "run"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string json = Slurp(dir.File("res.json"));
   EXPECT_EQ(json.rfind("{", 0), 0u) << json.substr(0, 80);
@@ -132,8 +141,7 @@ TEST(OutputSafety, AFinishedRunReplacesTheFileWholeAndLeavesNothingBeside) {
   ProcessResult page = RunLoadcell({"report", dir.File("res.json"), "-o", dir.File("page.html")});
   ASSERT_EQ(page.exit_code, 0) << page.err;
   EXPECT_NE(Slurp(dir.File("page.html")).find("</html>"), std::string::npos);
-  EXPECT_EQ(Listing(dir.path()),
-            (std::vector<std::string>{"page.html", "res.html", "res.json"}));
+  EXPECT_EQ(Listing(dir.path()), (std::vector<std::string>{"page.html", "res.html", "res.json"}));
 }
 
 TEST(OutputSafety, AnInterruptedRunStillPutsItsWholeReportInPlace) {
