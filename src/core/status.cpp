@@ -28,6 +28,8 @@ std::string_view StatusCodeName(StatusCode code) {
       return "internal error";
     case StatusCode::kUnimplemented:
       return "unimplemented";
+    case StatusCode::kEndOfWork:
+      return "end of work";
   }
   return "unknown";
 }
@@ -52,9 +54,6 @@ Status PosixError(std::string_view context, int err) {
     case EDQUOT:
     case ENOMEM:
       code = StatusCode::kResourceExhausted;
-      break;
-    case EINTR:
-      code = StatusCode::kCancelled;
       break;
     default:
       break;

@@ -277,10 +277,6 @@ RunResult MakeResult(const Run& run, const Snapshot& now, const Snapshot& base, 
 
 }  // namespace
 
-bool IsEndOfWork(const Status& s) {
-  return s.code() == StatusCode::kCancelled && s.message() == "end of work";
-}
-
 void InstallStopSignalHandlers() {
   struct sigaction sa = {};
   sa.sa_handler = OnStopSignal;
