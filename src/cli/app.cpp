@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <memory>
 
@@ -124,9 +123,8 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   if (!cfg.output_file.empty()) {
     file.open(cfg.output_file, std::ios::out | std::ios::trunc);
     if (!file.is_open()) {
-      int e = errno;
-      PrintError(err, Status::InvalidArgument("--output-file=" + cfg.output_file +
-                                              ": cannot open for writing: " + std::strerror(e)));
+      PrintError(err, PosixUsageError(
+                          "--output-file=" + cfg.output_file + ": cannot open for writing", errno));
       return kExitUsage;
     }
     reporters.Add(MakeReporter(cfg.format, file, workload, settings));

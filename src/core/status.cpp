@@ -61,6 +61,10 @@ Status PosixError(std::string_view context, int err) {
   return Status(code, std::string(context), err);
 }
 
+Status PosixUsageError(std::string_view context, int err) {
+  return Status(StatusCode::kInvalidArgument, std::string(context), err);
+}
+
 int ExitCodeFor(const Status& s) {
   if (s.ok()) return 0;
   if (s.IsUsageError()) return 2;

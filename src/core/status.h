@@ -82,6 +82,10 @@ class [[nodiscard]] Status {
 // errno (EINTR included: an interrupted call is a failed call, the user's
 // interrupt is seen through StopRequested() instead) kIoError; err() keeps it.
 Status PosixError(std::string_view context, int err);
+// The same for a path the user named (a config file, a result to read, an
+// output file): a usage error (kInvalidArgument, exit 2) whatever the errno,
+// which err() keeps, so that ToString() reads "context: strerror(err)".
+Status PosixUsageError(std::string_view context, int err);
 
 // Process exit code for a status: 0 ok, 2 usage, 130 cancelled, 1 otherwise
 // (kEndOfWork included).

@@ -63,6 +63,15 @@ TEST(PosixError, MapsErrnoAndKeepsIt) {
   EXPECT_EQ(eio.err(), EIO);
 }
 
+TEST(PosixUsageError, IsAUsageErrorThatKeepsTheErrno) {
+  const Status s = PosixUsageError("--config-file=x.conf: cannot open", EACCES);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.err(), EACCES);
+  EXPECT_EQ(s.ToString(),
+            std::string("--config-file=x.conf: cannot open: ") + std::strerror(EACCES));
+  EXPECT_EQ(ExitCodeFor(s), 2);
+}
+
 TEST(ExitCodeFor, StableExitCodes) {
   EXPECT_EQ(ExitCodeFor(Status::Ok()), 0);
   EXPECT_EQ(ExitCodeFor(Status::InvalidArgument("x")), 2);
