@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <optional>
 
 namespace loadcell {
@@ -178,9 +177,7 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
 Result<RawOptions> ReadConfigFile(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    int err = errno;
-    return Status::InvalidArgument("--config-file=" + path +
-                                   ": cannot open: " + std::strerror(err));
+    return PosixUsageError("--config-file=" + path + ": cannot open", errno);
   }
   std::string text;
   char buf[4096];
@@ -189,8 +186,7 @@ Result<RawOptions> ReadConfigFile(const std::string& path) {
   int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
   if (err != 0) {
-    return Status::InvalidArgument("--config-file=" + path +
-                                   ": cannot read: " + std::strerror(err));
+    return PosixUsageError("--config-file=" + path + ": cannot read", err);
   }
   return ParseConfigText(text, path);
 }

@@ -35,8 +35,7 @@ Status ReportFile::Open(const std::string& option, const std::string& path) {
   path_ = path;
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    return Status::InvalidArgument(option + "=" + path +
-                                   ": cannot open for writing: " + std::strerror(EISDIR));
+    return PosixUsageError(option + "=" + path + ": cannot open for writing", EISDIR);
   }
   std::random_device rd;
   for (int attempt = 0; attempt < 16; ++attempt) {
@@ -45,9 +44,7 @@ Status ReportFile::Open(const std::string& option, const std::string& path) {
     std::FILE* f = std::fopen(temp.c_str(), "wbx");
     if (f == nullptr) {
       if (errno == EEXIST) continue;
-      const int e = errno;
-      return Status::InvalidArgument(option + "=" + path +
-                                     ": cannot open for writing: " + std::strerror(e));
+      return PosixUsageError(option + "=" + path + ": cannot open for writing", errno);
     }
     std::fclose(f);
     temp_ = temp;
@@ -55,8 +52,7 @@ Status ReportFile::Open(const std::string& option, const std::string& path) {
     if (!file_.is_open()) {
       const int e = errno;
       RemoveTemporary();
-      return Status::InvalidArgument(option + "=" + path +
-                                     ": cannot open for writing: " + std::strerror(e));
+      return PosixUsageError(option + "=" + path + ": cannot open for writing", e);
     }
     return Status::Ok();
   }

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/option_values.h"
 #include "core/status.h"
 
 namespace loadcell {
@@ -36,13 +37,6 @@ std::string_view OptionTypeName(OptionType t);  // "on|off", "N", "SIZE", ...
 
 // '_' -> '-' so that --num_threads and --num-threads are one option.
 std::string NormalizeOptionName(std::string_view name);
-
-Result<bool> ParseBool(std::string_view text);
-Result<int64_t> ParseInt(std::string_view text);
-Result<double> ParseDouble(std::string_view text);
-Result<uint64_t> ParseSize(std::string_view text);
-Result<double> ParseSeconds(std::string_view text);  // returns seconds
-std::string FormatSize(uint64_t bytes);              // 16384 -> "16K", 1000 -> "1000"
 
 // One `--name=value` as given by the user.
 struct RawOption {

@@ -28,6 +28,8 @@ std::string_view StatusCodeName(StatusCode code) {
       return "internal error";
     case StatusCode::kUnimplemented:
       return "unimplemented";
+    case StatusCode::kEndOfWork:
+      return "end of work";
   }
   return "unknown";
 }
@@ -53,13 +55,14 @@ Status PosixError(std::string_view context, int err) {
     case ENOMEM:
       code = StatusCode::kResourceExhausted;
       break;
-    case EINTR:
-      code = StatusCode::kCancelled;
-      break;
     default:
       break;
   }
   return Status(code, std::string(context), err);
+}
+
+Status PosixUsageError(std::string_view context, int err) {
+  return Status(StatusCode::kInvalidArgument, std::string(context), err);
 }
 
 int ExitCodeFor(const Status& s) {

@@ -19,9 +19,12 @@ enum class StatusCode {
   kIoError,            // an operating-system call failed (exit 1)
   kUnavailable,        // a server or device is not reachable (exit 1)
   kResourceExhausted,  // ENOSPC and friends (exit 1)
-  kCancelled,          // the user interrupted (exit 130)
+  kCancelled,          // the user interrupted (SIGINT/SIGTERM, never errno EINTR; exit 130)
   kInternal,           // a bug (exit 1)
   kUnimplemented,
+  // Not an error: a worker has no more events to run (runner/workload.h
+  // EndOfWork()). The runner consumes it; should one escape it exits 1.
+  kEndOfWork,
 };
 
 std::string_view StatusCodeName(StatusCode code);
@@ -42,8 +45,15 @@ class [[nodiscard]] Status {
   static Status FailedPrecondition(std::string m) {
     return {StatusCode::kFailedPrecondition, std::move(m)};
   }
+  static Status AlreadyExists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
   static Status IoError(std::string m, int err = 0) {
     return {StatusCode::kIoError, std::move(m), err};
+  }
+  static Status Unavailable(std::string m, int err = 0) {
+    return {StatusCode::kUnavailable, std::move(m), err};
+  }
+  static Status ResourceExhausted(std::string m, int err = 0) {
+    return {StatusCode::kResourceExhausted, std::move(m), err};
   }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
   static Status Cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
@@ -67,10 +77,18 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
-// The one place where errno becomes a Status.
+// The one place where errno becomes a Status: ENOENT is kNotFound, EEXIST
+// kAlreadyExists, ENOSPC/EFBIG/EDQUOT/ENOMEM kResourceExhausted, every other
+// errno (EINTR included: an interrupted call is a failed call, the user's
+// interrupt is seen through StopRequested() instead) kIoError; err() keeps it.
 Status PosixError(std::string_view context, int err);
+// The same for a path the user named (a config file, a result to read, an
+// output file): a usage error (kInvalidArgument, exit 2) whatever the errno,
+// which err() keeps, so that ToString() reads "context: strerror(err)".
+Status PosixUsageError(std::string_view context, int err);
 
-// Process exit code for a status: 0 ok, 2 usage, 130 cancelled, 1 otherwise.
+// Process exit code for a status: 0 ok, 2 usage, 130 cancelled, 1 otherwise
+// (kEndOfWork included).
 int ExitCodeFor(const Status& s);
 
 template <typename T>

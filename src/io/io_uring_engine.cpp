@@ -44,10 +44,9 @@ constexpr uint32_t kMaxEntries = 32768;  // IORING_MAX_ENTRIES
 Status SetupError(int neg_err) {
   int err = -neg_err;
   if (err == ENOSYS || err == EPERM || err == EACCES) {
-    return Status(StatusCode::kUnavailable,
-                  std::string("io_uring is not available: the kernel refused io_uring_setup (") +
-                      std::strerror(err) +
-                      "; see /proc/sys/kernel/io_uring_disabled or a seccomp filter)");
+    return Status::Unavailable(
+        std::string("io_uring is not available: the kernel refused io_uring_setup (") +
+        std::strerror(err) + "; see /proc/sys/kernel/io_uring_disabled or a seccomp filter)");
   }
   return PosixError("io_uring_setup", err);
 }

@@ -62,14 +62,13 @@ class LibaioEngine final : public IoEngine {
     int ret = io_setup(static_cast<int>(depth_), &ctx_);
     if (ret < 0) {
       if (ret == -ENOSYS) {
-        return Status(StatusCode::kUnavailable,
-                      "libaio is not available: the kernel has no native AIO (io_setup: ENOSYS)");
+        return Status::Unavailable(
+            "libaio is not available: the kernel has no native AIO (io_setup: ENOSYS)");
       }
       if (ret == -EAGAIN) {
-        return Status(StatusCode::kResourceExhausted,
-                      "io_setup: queue depth " + std::to_string(depth_) +
-                          " is above what /proc/sys/fs/aio-max-nr leaves free",
-                      EAGAIN);
+        return Status::ResourceExhausted("io_setup: queue depth " + std::to_string(depth_) +
+                                             " is above what /proc/sys/fs/aio-max-nr leaves free",
+                                         EAGAIN);
       }
       return PosixError("io_setup", -ret);
     }
@@ -201,8 +200,7 @@ class LibaioEngine final : public IoEngine {
       if (ret == -EINTR) continue;
       if (ret == -EAGAIN || ret == 0) {
         if (*sent == 0 && InFlight() == 0) {
-          status = Status(StatusCode::kResourceExhausted, "io_submit: no room in the AIO context",
-                          EAGAIN);
+          status = Status::ResourceExhausted("io_submit: no room in the AIO context", EAGAIN);
         }
         break;
       }

@@ -7,6 +7,32 @@
 
 namespace loadcell {
 
+namespace {
+
+// --rand-type and the parameters of the distributions, bound to `rand`.
+void RegisterDistributionOptions(OptionSet& opts, DistributionConfig& rand) {
+  opts.Enum("rand-type", &rand.type, "special", DistributionNames(), "random numbers distribution");
+  opts.Int("rand-spec-iter", &rand.spec_iter, 12,
+           "number of iterations for the gaussian and special distributions")
+      .Min(1);
+  opts.Double("rand-spec-pct", &rand.spec_pct, 1,
+              "percentage of values treated as 'special' (special distribution)")
+      .Min(0)
+      .Max(100);
+  opts.Double("rand-spec-res", &rand.spec_res, 75,
+              "percentage of 'special' values to use (special distribution)")
+      .Min(0)
+      .Max(100);
+  opts.Double("rand-pareto-h", &rand.pareto_h, 0.2, "parameter h of the pareto distribution")
+      .Check([&rand]() -> std::string {
+        return rand.pareto_h > 0 && rand.pareto_h < 1 ? "" : "must be between 0 and 1 (exclusive)";
+      });
+  opts.Double("rand-zipfian-exp", &rand.zipfian_exp, 0.8, "exponent of the zipfian distribution")
+      .Check([&rand]() -> std::string { return rand.zipfian_exp > 0 ? "" : "must be above 0"; });
+}
+
+}  // namespace
+
 void RunConfig::RegisterOptions(OptionSet& opts) {
   opts.Int("threads", &threads, 1, "number of threads to use")
       .Alias("num-threads")
@@ -46,24 +72,7 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
   opts.Bool("histogram", &histogram, false, "print the latency histogram in the report");
   opts.Int("rand-seed", &seed, 0, "seed for the random number generators (0: from the clock)")
       .Min(0);
-  opts.Enum("rand-type", &rand.type, "special", DistributionNames(), "random numbers distribution");
-  opts.Int("rand-spec-iter", &rand.spec_iter, 12,
-           "number of iterations for the gaussian and special distributions")
-      .Min(1);
-  opts.Double("rand-spec-pct", &rand.spec_pct, 1,
-              "percentage of values treated as 'special' (special distribution)")
-      .Min(0)
-      .Max(100);
-  opts.Double("rand-spec-res", &rand.spec_res, 75,
-              "percentage of 'special' values to use (special distribution)")
-      .Min(0)
-      .Max(100);
-  opts.Double("rand-pareto-h", &rand.pareto_h, 0.2, "parameter h of the pareto distribution")
-      .Check([this]() -> std::string {
-        return rand.pareto_h > 0 && rand.pareto_h < 1 ? "" : "must be between 0 and 1 (exclusive)";
-      });
-  opts.Double("rand-zipfian-exp", &rand.zipfian_exp, 0.8, "exponent of the zipfian distribution")
-      .Check([this]() -> std::string { return rand.zipfian_exp > 0 ? "" : "must be above 0"; });
+  RegisterDistributionOptions(opts, rand);
   opts.String("forced-shutdown", &forced_shutdown, "off",
               "seconds to wait after the --time limit before forcing shutdown, N% of --time, "
               "or 'off'")

@@ -1,564 +1,406 @@
 #include "runner/runner.h"
 
 #include <pthread.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <csignal>
+#include <climits>
 #include <mutex>
-#include <thread>
 
 #include "core/clock.h"
-#include "runner/recorder.h"
-#include "runner/schedule.h"
-#include "runner/snapshot.h"
+#include "runner/run.h"
 #include "stats/summary.h"
 
 namespace loadcell {
 namespace {
 
-std::atomic<bool> g_stop_requested{false};
-
-class Run;
 // Runs abandoned by a forced shutdown stay reachable here: their threads
 // may still use them until the process exits.
 // (Never destroyed, so that exit() does not free what they still use.)
-std::mutex g_abandoned_mu;
+std::mutex g_abandoned_mu;  // guards g_abandoned's vector
 std::vector<std::unique_ptr<Run>>* g_abandoned = new std::vector<std::unique_ptr<Run>>();
 
-void OnStopSignal(int) {
-  if (g_stop_requested.exchange(true)) {
-    // A second signal while the first is being handled: leave at once.
-    _exit(130);
+}  // namespace
+
+// ---------------------------------------------------------------- Configure
+
+Status Run::Configure(Manifest manifest) {
+  SetLimits();
+  ChooseSeed();
+  auto dist = Distribution::Create(cfg_.rand, 0, (uint64_t{1} << 32) - 1);
+  if (!dist.ok()) return dist.status();
+  distribution_ = std::make_unique<Distribution>(std::move(dist).value());
+
+  kind_names_ = {"event"};
+  for (const auto& k : workload_.Info().latency_kinds) kind_names_.push_back(k);
+  for (int i = 0; i < threads_; ++i) {
+    recorders_.push_back(std::make_unique<ThreadRecorder>(static_cast<int>(kind_names_.size()) - 1,
+                                                          workload_.Info().reports_busy_time));
+    states_.push_back(std::make_unique<WorkerState>());
+  }
+  ticks_ = cfg_.clock == "monotonic" ? &MonotonicTickSource() : &BestTickSource();
+  CompleteManifest(manifest);
+  manifest_ = std::move(manifest);
+
+  LC_RETURN_IF_ERROR(workload_.Init(threads_));
+  if (observer_) observer_->OnStart(manifest_);
+  return Status::Ok();
+}
+
+void Run::SetLimits() {
+  threads_ = static_cast<int>(cfg_.threads);
+  self_timed_ = workload_.Info().self_timed;
+  rate_limited_ = cfg_.rate > 0;
+  budget_ = workload_.Budget(threads_);
+  event_limit_ = static_cast<uint64_t>(cfg_.events);
+  if (budget_.total != 0 && (event_limit_ == 0 || budget_.total < event_limit_)) {
+    event_limit_ = budget_.total;
   }
 }
 
-constexpr Nanos kLateThreshold = kNanosPerMilli;  // "late" start under --rate
-constexpr Nanos kPollPeriod = 50 * kNanosPerMilli;
+void Run::ChooseSeed() {
+  seed_from_time_ = cfg_.seed == 0;
+  seed_ = seed_from_time_
+              ? static_cast<uint64_t>(MonotonicNow()) ^ (static_cast<uint64_t>(getpid()) << 32)
+              : static_cast<uint64_t>(cfg_.seed);
+  // Keep it within --rand-seed's range so that the printed seed can be given
+  // back to reproduce the run's random sequences.
+  seed_ &= 0x7fffffffffffffffULL;
+  if (seed_ == 0) seed_ = 1;
+}
 
-// Per-thread facts the runner keeps besides the recorder. Written by the
-// owner thread only.
-struct alignas(64) WorkerState {
-  std::atomic<uint64_t> late_events{0};
-  std::atomic<Nanos> max_lag{0};
-  std::atomic<Nanos> finished_at{0};
-  std::atomic<bool> done{false};
-};
+void Run::CompleteManifest(Manifest& manifest) const {
+  manifest.system.clock_source =
+      rate_limited_ ? std::string("CLOCK_MONOTONIC (rate-limited runs)") : ticks_->description;
+  manifest.threads = threads_;
+  manifest.time_limit_s = cfg_.time_s;
+  manifest.event_limit = event_limit_;
+  manifest.warmup_s = cfg_.warmup_s;
+  manifest.rate = cfg_.rate;
+  manifest.rand_type = cfg_.rand.type;
+  manifest.seed = seed_;
+  manifest.seed_from_time = seed_from_time_;
+  if (manifest.workload.empty()) manifest.workload = workload_.Describe();
+}
 
-// Everything the worker threads share. Read-mostly fields first; the
-// counters that threads update live on their own cache lines.
-class Run {
- public:
-  Run(Workload& workload, const RunConfig& cfg) : workload_(workload), cfg_(cfg) {}
+// ---------------------------------------------------------------- Spawn
 
-  Workload& workload_;
-  const RunConfig& cfg_;
-  int threads_ = 1;
-  bool self_timed_ = false;
-  bool rate_limited_ = false;
-  EventBudget budget_;
-  uint64_t event_limit_ = 0;  // total measured events, 0: none
-  uint64_t seed_ = 0;
-  std::unique_ptr<Distribution> distribution_;
-
-  Timeline timeline_;
-  RateSchedule schedule_{0, 0};
-
-  std::vector<std::unique_ptr<ThreadRecorder>> recorders_;
-  std::vector<std::unique_ptr<WorkerState>> states_;
-
-  alignas(64) std::atomic<bool> go_{false};
-  std::atomic<bool> abort_start_{false};
-  alignas(64) std::atomic<bool> stop_{false};
-  alignas(64) std::atomic<uint64_t> issued_{0};        // events claimed (only with a limit)
-  alignas(64) std::atomic<uint64_t> rate_tickets_{0};  // rate schedule tickets claimed
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int ready_ = 0;
-  int finished_ = 0;
-  Status first_error_;
-  Status start_error_;
-
-  void WorkerMain(int id);
-  void NoteError(const Status& s) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (first_error_.ok()) first_error_ = s;
-  }
-
- private:
-  template <bool kTsc>
-  void ClosedLoop(int id, Worker& worker);
-  void OpenLoop(int id, Worker& worker);
-
- public:
-  const TickSource* ticks_ = nullptr;  // event timing source (closed loop)
-  uint64_t end_ticks_ = 0;             // time limit in ticks_, 0: none
-};
-
-void Run::WorkerMain(int id) {
-  ThreadRecorder& rec = *recorders_[id];
-  ThreadContext ctx;
-  ctx.thread_id = id;
-  ctx.num_threads = threads_;
-  ctx.seed = ThreadSeed(seed_, id);
-  ctx.distribution = distribution_.get();
-  ctx.distribution_config = &cfg_.rand;
-  ctx.recorder = &rec;
-
-  auto made = workload_.NewWorker(ctx);
+Status Run::Spawn() {
+  Status status = StartThreads();
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!made.ok() && start_error_.ok()) start_error_ = made.status();
-    ++ready_;
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return ready_ == started_; });
+    if (status.ok()) status = start_error_;
   }
-  cv_.notify_all();
-  go_.wait(false, std::memory_order_acquire);
-
-  if (made.ok() && !abort_start_.load(std::memory_order_acquire)) {
-    std::unique_ptr<Worker> worker = std::move(made).value();
-    if (rate_limited_) {
-      OpenLoop(id, *worker);
-    } else if (ticks_->tsc) {
-      ClosedLoop<true>(id, *worker);
-    } else {
-      ClosedLoop<false>(id, *worker);
-    }
-    Status fin = worker->Finish();
-    if (!fin.ok()) NoteError(fin);
-  }
-  states_[id]->finished_at.store(MonotonicNow(), std::memory_order_relaxed);
-  states_[id]->done.store(true, std::memory_order_release);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++finished_;
-  }
-  cv_.notify_all();
+  if (!status.ok()) AbortStart();
+  return status;
 }
 
-// Closed loop: events back to back. One clock read separates two events: it
-// ends one and starts the next, so the runner's own work between events
-// (recording the previous latency, checking the limits: a few ns) is counted
-// in the next event's latency: never lost, never counted twice, and the sum
-// of a thread's latencies is exactly its busy time. This halves the clock
-// reads per event, which matters for very short events (see `null`).
-template <bool kTsc>
-void Run::ClosedLoop(int id, Worker& worker) {
-  ThreadRecorder& rec = *recorders_[id];
-  // In ticks of the event clock: TSC ticks, or ns when kTsc is false.
-  const uint64_t end_ticks = kTsc ? end_ticks_ : static_cast<uint64_t>(timeline_.end);
-  const double ns_per_tick = ticks_->ns_per_tick;
-  const uint64_t per_thread = budget_.per_thread;
-  const uint64_t event_limit = event_limit_;
-  const bool record = !self_timed_;
-  uint64_t mine = 0;
+// Starts the threads; each creates its worker, then waits for `go_`.
+Status Run::StartThreads() {
+  handles_.resize(threads_);
+  args_.resize(threads_);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  if (cfg_.thread_stack_size > 0) {
+    pthread_attr_setstacksize(&attr, std::max<size_t>(cfg_.thread_stack_size, PTHREAD_STACK_MIN));
+  }
+  Status status;
+  for (int i = 0; i < threads_; ++i) {
+    args_[i] = {this, i};
+    int rc = pthread_create(&handles_[i], &attr, ThreadEntry, &args_[i]);
+    if (rc != 0) {
+      status = PosixError("cannot start worker thread " + std::to_string(i), rc);
+      break;
+    }
+    ++started_;
+  }
+  pthread_attr_destroy(&attr);
+  return status;
+}
 
-  uint64_t k_prev = ReadTicks<kTsc>();
+void Run::AbortStart() {
+  abort_start_.store(true, std::memory_order_release);
+  go_.store(true, std::memory_order_release);
+  go_.notify_all();
+  for (int i = 0; i < started_; ++i) pthread_join(handles_[i], nullptr);
+}
+
+void* Run::ThreadEntry(void* arg) {
+  auto* a = static_cast<ThreadArg*>(arg);
+  a->run->WorkerMain(a->id);
+  return nullptr;
+}
+
+// ---------------------------------------------------------------- Control
+
+void Run::Control() {
+  // Baseline before anything runs (all zeros; kept simple and exact).
+  base_ = Snap();
+  Release();
+  StartReporting();
   for (;;) {
-    if (stop_.load(std::memory_order_relaxed)) break;
-    if (event_limit != 0 && issued_.fetch_add(1, std::memory_order_relaxed) >= event_limit) break;
-    if (per_thread != 0 && mine >= per_thread) break;
-
-    Status s = worker.RunEvent();
-    const uint64_t k1 = ReadTicks<kTsc>();
-    if (!s.ok()) [[unlikely]] {
-      if (IsEndOfWork(s)) break;
-      rec.AddError();
-      NoteError(s);
-      stop_.store(true, std::memory_order_relaxed);
-      break;
-    }
-    ++mine;
-    if (record) {
-      // TSCs are synchronised where they are used; never record a wrapped
-      // (negative) difference all the same.
-      const uint64_t dt = k1 > k_prev ? k1 - k_prev : 0;
-      if constexpr (kTsc) {
-        rec.RecordEvent(static_cast<uint64_t>(static_cast<double>(dt) * ns_per_tick + 0.5));
-      } else {
-        rec.RecordEvent(dt);
-      }
-    }
-    k_prev = k1;
-    if (end_ticks != 0 && k1 >= end_ticks) break;
+    const Nanos now = MonotonicNow();
+    EndWarmupIfDue(now);
+    StatusTickIfDue(now);
+    IntervalIfDue(now);
+    CheckpointIfDue(now);
+    StopIfSignalled();
+    if (AllFinished()) break;
+    if (ForcedShutdownDue(now)) break;
+    WaitUntil(NextWake(now));
   }
 }
 
-// Open loop (--rate): every event has an intended start on the schedule; the
-// latency counts from it (queueing included), the service time from the
-// actual start. CLOCK_MONOTONIC throughout.
-void Run::OpenLoop(int id, Worker& worker) {
-  // The default 50 us timer slack would make every wake-up late by up to
-  // that much, and the lateness counts in the latency from the intended start.
-  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  ThreadRecorder& rec = *recorders_[id];
-  WorkerState& st = *states_[id];
-  const Nanos end = timeline_.end;
-  const uint64_t per_thread = budget_.per_thread;
-  uint64_t mine = 0;
-  Nanos max_lag = 0;
-  uint64_t late = 0;
+// Fixes the timeline from now and lets the threads go.
+void Run::Release() {
+  const Nanos t_start = MonotonicNow();
+  timeline_ = Timeline::Make(t_start, cfg_.warmup_s, cfg_.time_s);
+  if (ticks_->tsc && timeline_.end != 0) {
+    const uint64_t tsc_now = ReadTicks<true>();
+    end_ticks_ =
+        tsc_now + static_cast<uint64_t>(static_cast<double>(timeline_.end - MonotonicNow()) /
+                                        ticks_->ns_per_tick);
+  }
+  schedule_ = RateSchedule(t_start, cfg_.rate);
+  go_.store(true, std::memory_order_release);
+  go_.notify_all();
+}
 
-  for (;;) {
-    if (stop_.load(std::memory_order_relaxed)) break;
-    if (event_limit_ != 0 && issued_.fetch_add(1, std::memory_order_relaxed) >= event_limit_) {
-      break;
-    }
-    if (per_thread != 0 && mine >= per_thread) break;
+void Run::StartReporting() {
+  const Timeline& tl = timeline_;
+  interval_ticker_ = Ticker(tl.measure_start, SecondsToNanos(cfg_.report_interval_s));
+  // Status ticks (RunObserver::OnStatus): a second, observer-only series.
+  status_ticker_ = Ticker(tl.measure_start,
+                          observer_ != nullptr ? SecondsToNanos(cfg_.status_interval_s) : Nanos{0});
+  checkpoints_ = cfg_.CheckpointTimes();
+  const double forced_after = cfg_.ForcedShutdownAfter();
+  forced_at_ = (forced_after >= 0 && tl.end != 0) ? tl.end + SecondsToNanos(forced_after) : 0;
+  warm_ = cfg_.warmup_s <= 0;
+  base_at_ = tl.measure_start;
+  last_interval_ = base_;
+  last_interval_at_ = tl.measure_start;
+  last_status_ = base_;
+  last_status_at_ = tl.measure_start;
+}
 
-    const uint64_t ticket = rate_tickets_.fetch_add(1, std::memory_order_relaxed);
-    const Nanos intended = schedule_.IntendedStart(ticket);
-    if (end != 0 && intended >= end) break;
-    // Sleep in slices so that a stop request is seen promptly.
-    for (Nanos now = MonotonicNow(); now < intended; now = MonotonicNow()) {
-      if (stop_.load(std::memory_order_relaxed)) return;
-      SystemClock().SleepUntil(std::min(intended, now + kPollPeriod));
-    }
+// At the end of the warm-up every figure restarts from zero.
+void Run::EndWarmupIfDue(Nanos now) {
+  if (warm_ || now < timeline_.measure_start) return;
+  warm_ = true;
+  issued_.store(0, std::memory_order_relaxed);
+  base_ = Snap();
+  ResetMinMax();
+  base_at_ = now;
+  last_interval_ = base_;
+  last_interval_at_ = now;
+  last_status_ = base_;
+  last_status_at_ = now;
+}
 
-    const Nanos t0 = MonotonicNow();
-    Status s = worker.RunEvent();
-    const Nanos t1 = MonotonicNow();
-    if (!s.ok()) {
-      if (IsEndOfWork(s)) break;
-      rec.AddError();
-      NoteError(s);
-      stop_.store(true, std::memory_order_relaxed);
-      break;
-    }
-    ++mine;
-    if (!self_timed_) {
-      rec.RecordEvent(static_cast<uint64_t>(t1 - std::min(intended, t0)));
-      rec.RecordService(static_cast<uint64_t>(t1 - t0));
-    }
-    const Nanos lag = t0 - intended;
-    if (lag > kLateThreshold) {
-      ++late;
-      st.late_events.store(late, std::memory_order_relaxed);
-    }
-    if (lag > max_lag) {
-      max_lag = lag;
-      st.max_lag.store(max_lag, std::memory_order_relaxed);
-    }
-    if (end != 0 && t1 >= end) break;
+void Run::StatusTickIfDue(Nanos now) {
+  if (!warm_ || !status_ticker_.enabled() || now < status_ticker_.next()) return;
+  Snapshot snap = Snap();
+  IntervalSnapshot st =
+      MakeInterval(snap, last_status_, last_status_at_, status_ticker_.next(), now);
+  observer_->OnStatus(st);
+  last_status_ = std::move(snap);
+  last_status_at_ = now;
+  status_ticker_.AdvancePast(now);
+}
+
+void Run::IntervalIfDue(Nanos now) {
+  if (!warm_ || !interval_ticker_.enabled() || now < interval_ticker_.next()) return;
+  Snapshot snap = Snap();
+  IntervalSnapshot iv =
+      MakeInterval(snap, last_interval_, last_interval_at_, interval_ticker_.next(), now);
+  if (rate_limited_) {
+    uint64_t due = schedule_.DueBy(now);
+    uint64_t taken = rate_tickets_.load(std::memory_order_relaxed);
+    iv.queue = due > taken ? due - taken : 0;
+  }
+  intervals_.push_back(iv);
+  if (observer_) observer_->OnInterval(iv);
+  last_interval_ = std::move(snap);
+  last_interval_at_ = now;
+  interval_ticker_.AdvancePast(now);
+}
+
+// A checkpoint reports the figures since the previous one, then resets them.
+void Run::CheckpointIfDue(Nanos now) {
+  if (!warm_ || !CheckpointLeft() || now < CheckpointDue()) return;
+  Snapshot snap = Snap();
+  RunResult cp = MakeResult(snap, base_, base_at_, now);
+  cp.checkpoint = true;
+  cp.metrics = workload_.Metrics(cp);
+  if (observer_) observer_->OnCheckpoint(cp);
+  base_ = std::move(snap);
+  ResetMinMax();
+  base_at_ = now;
+  ++next_checkpoint_;
+}
+
+void Run::StopIfSignalled() {
+  if (StopRequested() && !stop_.load()) {
+    interrupted_ = true;
+    stop_.store(true);
   }
 }
 
-RunResult MakeResult(const Run& run, const Snapshot& now, const Snapshot& base, Nanos from,
-                     Nanos to, const Manifest& manifest,
-                     const std::vector<std::string>& kind_names) {
+bool Run::ForcedShutdownDue(Nanos now) {
+  if (forced_at_ == 0 || now < forced_at_) return false;
+  forced_ = true;
+  stop_.store(true);
+  return true;
+}
+
+// The first moment a duty falls due, at most kPollPeriod away.
+Nanos Run::NextWake(Nanos now) const {
+  Nanos wake = now + kPollPeriod;
+  if (!warm_) wake = std::min(wake, timeline_.measure_start);
+  if (warm_ && interval_ticker_.enabled()) wake = std::min(wake, interval_ticker_.next());
+  if (warm_ && status_ticker_.enabled()) wake = std::min(wake, status_ticker_.next());
+  if (warm_ && CheckpointLeft()) wake = std::min(wake, CheckpointDue());
+  if (forced_at_ != 0) wake = std::min(wake, forced_at_);
+  return wake;
+}
+
+bool Run::AllFinished() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return finished_ == threads_;
+}
+
+void Run::WaitUntil(Nanos wake) {
+  std::unique_lock<std::mutex> lock(mu_);
+  // Checked under the lock that the threads take to count themselves, so
+  // that the last one's notification cannot be missed.
+  if (finished_ == threads_) return;
+  Nanos wait = std::max<Nanos>(wake - MonotonicNow(), 0);
+  cv_.wait_for(lock, std::chrono::nanoseconds(wait));
+}
+
+// ---------------------------------------------------------------- Collect
+
+RunResult Run::Collect() {
+  // Measured span: from the (post-warm-up) baseline to the last thread's end.
+  Nanos end_at = LastThreadEnd();
+  if (forced_ || end_at == 0) end_at = MonotonicNow();
+  if (!warm_) {
+    // The run ended inside the warm-up: nothing was measured.
+    base_ = Snap();
+    base_at_ = end_at;
+  }
+  RunResult result = MakeResult(Snap(), base_, base_at_, end_at);
+  result.intervals = std::move(intervals_);
+  result.interrupted = interrupted_;
+  result.forced_shutdown = forced_;
+  std::lock_guard<std::mutex> lock(mu_);
+  result.failure = first_error_;
+  return result;
+}
+
+Nanos Run::LastThreadEnd() const {
+  Nanos end_at = 0;
+  for (const auto& st : states_) {
+    if (st->done.load(std::memory_order_acquire)) {
+      end_at = std::max(end_at, st->finished_at.load(std::memory_order_relaxed));
+    }
+  }
+  return end_at;
+}
+
+void Run::JoinAndFinish(RunResult& result) {
+  for (int i = 0; i < threads_; ++i) pthread_join(handles_[i], nullptr);
+  Status done = workload_.Done();
+  if (!done.ok() && result.failure.ok()) result.failure = done;
+}
+
+void Run::DetachThreads() {
+  for (int i = 0; i < threads_; ++i) pthread_detach(handles_[i]);
+}
+
+// ---------------------------------------------------------------- Figures
+
+Snapshot Run::Snap() const {
+  return TakeSnapshot(recorders_, static_cast<int>(kind_names_.size()));
+}
+
+void Run::ResetMinMax() {
+  for (auto& rec : recorders_) {
+    for (int k = 0; k < rec->kinds(); ++k) rec->histogram(k).ResetMinMax();
+    rec->service().ResetMinMax();
+  }
+}
+
+Nanos Run::CheckpointDue() const {
+  return timeline_.measure_start + SecondsToNanos(checkpoints_[next_checkpoint_]);
+}
+
+// The figures between two snapshots, as an interval ending at tick `at`
+// (used by --report-interval lines and by the live status).
+IntervalSnapshot Run::MakeInterval(const Snapshot& snap, const Snapshot& last, Nanos last_at,
+                                   Nanos at, Nanos now) const {
+  IntervalSnapshot iv;
+  iv.t_end_s = NanosToSeconds(at - timeline_.measure_start);
+  iv.duration_s = NanosToSeconds(now - last_at);
+  iv.threads = threads_;
+  RunResult tmp;
+  Diff(snap, last, /*exact_min_max=*/false, kind_names_, tmp);
+  iv.events = tmp.events;
+  iv.errors = tmp.errors;
+  iv.latency = std::move(tmp.latency);
+  iv.counters = std::move(tmp.counters);
+  iv.counters.resize(workload_.Info().counter_names.size());
+  FillDerivedFigures(iv);
+  return iv;
+}
+
+RunResult Run::MakeResult(const Snapshot& now, const Snapshot& base, Nanos from, Nanos to) const {
   RunResult r;
-  r.manifest = manifest;
+  r.manifest = manifest_;
   r.total_time_s = NanosToSeconds(std::max<Nanos>(0, to - from));
-  Diff(now, base, /*exact_min_max=*/true, kind_names, r);
-  if (run.rate_limited_) {
-    RateFigures rf;
-    rf.target = run.cfg_.rate;
-    rf.achieved = Rate(static_cast<double>(r.events), r.total_time_s);
-    Nanos max_lag = 0;
-    for (const auto& st : run.states_) {
-      rf.late_events += st->late_events.load(std::memory_order_relaxed);
-      max_lag = std::max(max_lag, st->max_lag.load(std::memory_order_relaxed));
-    }
-    rf.max_lag_ms = static_cast<double>(max_lag) / 1e6;
-    uint64_t due = run.schedule_.DueBy(to);
-    uint64_t taken = run.rate_tickets_.load(std::memory_order_relaxed);
-    rf.final_lag_ms =
-        due > taken ? static_cast<double>(due - taken) * run.schedule_.period_ns() / 1e6 : 0;
-    r.rate = rf;
-  }
-  r.counter_names = run.workload_.Info().counter_names;
+  Diff(now, base, /*exact_min_max=*/true, kind_names_, r);
+  if (rate_limited_) r.rate = MakeRateFigures(r.events, r.total_time_s, to);
+  r.counter_names = workload_.Info().counter_names;
   r.counters.resize(r.counter_names.size());
   FillDerivedFigures(r);
   return r;
 }
 
-}  // namespace
-
-bool IsEndOfWork(const Status& s) {
-  return s.code() == StatusCode::kCancelled && s.message() == "end of work";
+RateFigures Run::MakeRateFigures(uint64_t events, double total_time_s, Nanos to) const {
+  RateFigures rf;
+  rf.target = cfg_.rate;
+  rf.achieved = Rate(static_cast<double>(events), total_time_s);
+  Nanos max_lag = 0;
+  for (const auto& st : states_) {
+    rf.late_events += st->late_events.load(std::memory_order_relaxed);
+    max_lag = std::max(max_lag, st->max_lag.load(std::memory_order_relaxed));
+  }
+  rf.max_lag_ms = static_cast<double>(max_lag) / 1e6;
+  uint64_t due = schedule_.DueBy(to);
+  uint64_t taken = rate_tickets_.load(std::memory_order_relaxed);
+  rf.final_lag_ms =
+      due > taken ? static_cast<double>(due - taken) * schedule_.period_ns() / 1e6 : 0;
+  return rf;
 }
 
-void InstallStopSignalHandlers() {
-  struct sigaction sa = {};
-  sa.sa_handler = OnStopSignal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
-bool StopRequested() { return g_stop_requested.load(std::memory_order_relaxed); }
-void ResetStopRequested() { g_stop_requested.store(false); }
+// ---------------------------------------------------------------- RunWorkload
 
 Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest manifest,
                               RunObserver* observer) {
-  auto run = std::make_unique<Run>(workload, cfg);
-  run->threads_ = static_cast<int>(cfg.threads);
-  run->self_timed_ = workload.Info().self_timed;
-  run->rate_limited_ = cfg.rate > 0;
-  run->budget_ = workload.Budget(run->threads_);
-  run->event_limit_ = static_cast<uint64_t>(cfg.events);
-  if (run->budget_.total != 0 &&
-      (run->event_limit_ == 0 || run->budget_.total < run->event_limit_)) {
-    run->event_limit_ = run->budget_.total;
-  }
-  bool seed_from_time = cfg.seed == 0;
-  run->seed_ = seed_from_time
-                   ? static_cast<uint64_t>(MonotonicNow()) ^ (static_cast<uint64_t>(getpid()) << 32)
-                   : static_cast<uint64_t>(cfg.seed);
-  // Keep it within --rand-seed's range so that the printed seed can be given
-  // back to reproduce the run's random sequences.
-  run->seed_ &= 0x7fffffffffffffffULL;
-  if (run->seed_ == 0) run->seed_ = 1;
-  auto dist = Distribution::Create(cfg.rand, 0, (uint64_t{1} << 32) - 1);
-  if (!dist.ok()) return dist.status();
-  run->distribution_ = std::make_unique<Distribution>(std::move(dist).value());
-
-  std::vector<std::string> kind_names = {"event"};
-  for (const auto& k : workload.Info().latency_kinds) kind_names.push_back(k);
-  for (int i = 0; i < run->threads_; ++i) {
-    run->recorders_.push_back(std::make_unique<ThreadRecorder>(
-        static_cast<int>(kind_names.size()) - 1, workload.Info().reports_busy_time));
-    run->states_.push_back(std::make_unique<WorkerState>());
-  }
-
-  run->ticks_ = cfg.clock == "monotonic" ? &MonotonicTickSource() : &BestTickSource();
-  manifest.system.clock_source = run->rate_limited_
-                                     ? std::string("CLOCK_MONOTONIC (rate-limited runs)")
-                                     : run->ticks_->description;
-  manifest.threads = run->threads_;
-  manifest.time_limit_s = cfg.time_s;
-  manifest.event_limit = run->event_limit_;
-  manifest.warmup_s = cfg.warmup_s;
-  manifest.rate = cfg.rate;
-  manifest.rand_type = cfg.rand.type;
-  manifest.seed = run->seed_;
-  manifest.seed_from_time = seed_from_time;
-  if (manifest.workload.empty()) manifest.workload = workload.Describe();
-
-  LC_RETURN_IF_ERROR(workload.Init(run->threads_));
-  if (observer) observer->OnStart(manifest);
-
-  // Start the threads; each creates its worker, then waits for `go_`.
-  std::vector<pthread_t> threads(run->threads_);
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  if (cfg.thread_stack_size > 0) {
-    pthread_attr_setstacksize(&attr, std::max<size_t>(cfg.thread_stack_size, PTHREAD_STACK_MIN));
-  }
-  struct Arg {
-    Run* run;
-    int id;
-  };
-  std::vector<Arg> args(run->threads_);
-  int started = 0;
-  Status spawn_error;
-  for (int i = 0; i < run->threads_; ++i) {
-    args[i] = {run.get(), i};
-    int rc = pthread_create(
-        &threads[i], &attr,
-        [](void* p) -> void* {
-          auto* a = static_cast<Arg*>(p);
-          a->run->WorkerMain(a->id);
-          return nullptr;
-        },
-        &args[i]);
-    if (rc != 0) {
-      spawn_error = PosixError("cannot start worker thread " + std::to_string(i), rc);
-      break;
-    }
-    ++started;
-  }
-  pthread_attr_destroy(&attr);
-  {
-    std::unique_lock<std::mutex> lock(run->mu_);
-    run->cv_.wait(lock, [&] { return run->ready_ == started; });
-    if (spawn_error.ok()) spawn_error = run->start_error_;
-  }
-  if (!spawn_error.ok()) {
-    run->abort_start_.store(true, std::memory_order_release);
-    run->go_.store(true, std::memory_order_release);
-    run->go_.notify_all();
-    for (int i = 0; i < started; ++i) pthread_join(threads[i], nullptr);
-    return spawn_error;
-  }
-
-  // Baseline before anything runs (all zeros; kept simple and exact).
-  Snapshot base = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-
-  // Release the threads.
-  const Nanos t_start = MonotonicNow();
-  run->timeline_ = Timeline::Make(t_start, cfg.warmup_s, cfg.time_s);
-  if (run->ticks_->tsc && run->timeline_.end != 0) {
-    const uint64_t tsc_now = ReadTicks<true>();
-    run->end_ticks_ =
-        tsc_now + static_cast<uint64_t>(static_cast<double>(run->timeline_.end - MonotonicNow()) /
-                                        run->ticks_->ns_per_tick);
-  }
-  run->schedule_ = RateSchedule(t_start, cfg.rate);
-  run->go_.store(true, std::memory_order_release);
-  run->go_.notify_all();
-
-  const Timeline& tl = run->timeline_;
-  const Nanos interval_ns = SecondsToNanos(cfg.report_interval_s);
-  Ticker ticker(tl.measure_start, interval_ns);
-  std::vector<double> checkpoints = cfg.CheckpointTimes();
-  size_t next_checkpoint = 0;
-  const double forced_after = cfg.ForcedShutdownAfter();
-  const Nanos forced_at =
-      (forced_after >= 0 && tl.end != 0) ? tl.end + SecondsToNanos(forced_after) : 0;
-
-  RunResult final_result;
-  final_result.manifest = manifest;
-  bool warm = cfg.warmup_s <= 0;
-  Nanos base_at = tl.measure_start;
-  Snapshot last_interval = base;
-  Nanos last_interval_at = tl.measure_start;
-  bool interrupted = false;
-  bool forced = false;
-
-  auto reset_min_max = [&]() {
-    for (auto& rec : run->recorders_) {
-      for (int k = 0; k < rec->kinds(); ++k) rec->histogram(k).ResetMinMax();
-      rec->service().ResetMinMax();
-    }
-  };
-
-  // Status ticks (RunObserver::OnStatus): a second, observer-only series.
-  Ticker status_ticker(tl.measure_start,
-                       observer != nullptr ? SecondsToNanos(cfg.status_interval_s) : Nanos{0});
-  Snapshot last_status = base;
-  Nanos last_status_at = tl.measure_start;
-
-  // The figures between two snapshots, as an interval ending at tick `at`
-  // (used by --report-interval lines and by the live status).
-  auto make_interval = [&](const Snapshot& snap, const Snapshot& last, Nanos last_at, Nanos at,
-                           Nanos now) {
-    IntervalSnapshot iv;
-    iv.t_end_s = NanosToSeconds(at - tl.measure_start);
-    iv.duration_s = NanosToSeconds(now - last_at);
-    iv.threads = run->threads_;
-    RunResult tmp;
-    Diff(snap, last, /*exact_min_max=*/false, kind_names, tmp);
-    iv.events = tmp.events;
-    iv.errors = tmp.errors;
-    iv.latency = std::move(tmp.latency);
-    iv.counters = std::move(tmp.counters);
-    iv.counters.resize(workload.Info().counter_names.size());
-    FillDerivedFigures(iv);
-    return iv;
-  };
-
-  for (;;) {
-    Nanos now = MonotonicNow();
-    if (!warm && now >= tl.measure_start) {
-      warm = true;
-      run->issued_.store(0, std::memory_order_relaxed);
-      base = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-      reset_min_max();
-      base_at = now;
-      last_interval = base;
-      last_interval_at = now;
-      last_status = base;
-      last_status_at = now;
-    }
-    if (warm && status_ticker.enabled() && now >= status_ticker.next()) {
-      Snapshot snap = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-      IntervalSnapshot st =
-          make_interval(snap, last_status, last_status_at, status_ticker.next(), now);
-      observer->OnStatus(st);
-      last_status = std::move(snap);
-      last_status_at = now;
-      status_ticker.AdvancePast(now);
-    }
-    if (warm && ticker.enabled() && now >= ticker.next()) {
-      Snapshot snap = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-      IntervalSnapshot iv =
-          make_interval(snap, last_interval, last_interval_at, ticker.next(), now);
-      if (run->rate_limited_) {
-        uint64_t due = run->schedule_.DueBy(now);
-        uint64_t taken = run->rate_tickets_.load(std::memory_order_relaxed);
-        iv.queue = due > taken ? due - taken : 0;
-      }
-      final_result.intervals.push_back(iv);
-      if (observer) observer->OnInterval(iv);
-      last_interval = std::move(snap);
-      last_interval_at = now;
-      ticker.AdvancePast(now);
-    }
-    if (warm && next_checkpoint < checkpoints.size() &&
-        now >= tl.measure_start + SecondsToNanos(checkpoints[next_checkpoint])) {
-      Snapshot snap = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-      RunResult cp = MakeResult(*run, snap, base, base_at, now, manifest, kind_names);
-      cp.checkpoint = true;
-      cp.metrics = workload.Metrics(cp);
-      if (observer) observer->OnCheckpoint(cp);
-      base = std::move(snap);
-      reset_min_max();
-      base_at = now;
-      ++next_checkpoint;
-    }
-
-    if (StopRequested() && !run->stop_.load()) {
-      interrupted = true;
-      run->stop_.store(true);
-    }
-
-    std::unique_lock<std::mutex> lock(run->mu_);
-    if (run->finished_ == run->threads_) break;
-    if (forced_at != 0 && now >= forced_at) {
-      forced = true;
-      run->stop_.store(true);
-      break;
-    }
-    Nanos wake = now + kPollPeriod;
-    if (!warm) wake = std::min(wake, tl.measure_start);
-    if (warm && ticker.enabled()) wake = std::min(wake, ticker.next());
-    if (warm && status_ticker.enabled()) wake = std::min(wake, status_ticker.next());
-    if (warm && next_checkpoint < checkpoints.size()) {
-      wake = std::min(wake, tl.measure_start + SecondsToNanos(checkpoints[next_checkpoint]));
-    }
-    if (forced_at != 0) wake = std::min(wake, forced_at);
-    Nanos wait = std::max<Nanos>(wake - MonotonicNow(), 0);
-    run->cv_.wait_for(lock, std::chrono::nanoseconds(wait));
-  }
-
-  // Measured span: from the (post-warm-up) baseline to the last thread's end.
-  Nanos end_at = 0;
-  for (const auto& st : run->states_) {
-    if (st->done.load(std::memory_order_acquire)) {
-      end_at = std::max(end_at, st->finished_at.load(std::memory_order_relaxed));
-    }
-  }
-  if (forced || end_at == 0) end_at = MonotonicNow();
-  if (!warm) {
-    // The run ended inside the warm-up: nothing was measured.
-    base = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-    base_at = end_at;
-  }
-  Snapshot last = TakeSnapshot(run->recorders_, static_cast<int>(kind_names.size()));
-  RunResult result = MakeResult(*run, last, base, base_at, end_at, manifest, kind_names);
-  result.intervals = std::move(final_result.intervals);
-  result.interrupted = interrupted;
-  result.forced_shutdown = forced;
-  {
-    std::lock_guard<std::mutex> lock(run->mu_);
-    result.failure = run->first_error_;
-  }
-
-  if (forced) {
+  auto run = std::make_unique<Run>(workload, cfg, observer);
+  LC_RETURN_IF_ERROR(run->Configure(std::move(manifest)));
+  LC_RETURN_IF_ERROR(run->Spawn());
+  run->Control();
+  RunResult result = run->Collect();
+  if (run->forced()) {
     // Threads that still hang cannot be joined; leave them (and the run
     // they use) to the process exit that the caller performs.
-    for (int i = 0; i < run->threads_; ++i) pthread_detach(threads[i]);
+    run->DetachThreads();
     std::lock_guard<std::mutex> lock(g_abandoned_mu);
     g_abandoned->push_back(std::move(run));
   } else {
-    for (int i = 0; i < run->threads_; ++i) pthread_join(threads[i], nullptr);
-    Status done = workload.Done();
-    if (!done.ok() && result.failure.ok()) result.failure = done;
+    run->JoinAndFinish(result);
   }
   result.metrics = workload.Metrics(result);
   return result;

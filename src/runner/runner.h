@@ -1,13 +1,10 @@
 #pragma once
 // Runs a workload on N threads and produces a RunResult.
 
-#include <atomic>
-#include <memory>
-#include <vector>
-
 #include "core/status.h"
 #include "runner/run_config.h"
 #include "runner/run_result.h"
+#include "runner/stop_signal.h"
 #include "runner/workload.h"
 
 namespace loadcell {
@@ -26,13 +23,6 @@ class RunObserver {
   // added to RunResult::intervals. Called on the runner's control thread.
   virtual void OnStatus(const IntervalSnapshot& s) {}
 };
-
-// Installs SIGINT/SIGTERM handlers that ask the current run to stop.
-void InstallStopSignalHandlers();
-// True once SIGINT or SIGTERM arrived.
-bool StopRequested();
-// For tests: clears the flag.
-void ResetStopRequested();
 
 // Runs `workload` (already configured and validated) as `cfg` says.
 // `manifest` is filled by the caller with options and system info; the

@@ -17,9 +17,10 @@ namespace loadcell {
 class ThreadRecorder;
 
 // Returned by Worker::RunEvent() when this thread has no more events to run
-// (e.g. mutex runs exactly one event per thread). Not an error.
-inline Status EndOfWork() { return Status(StatusCode::kCancelled, "end of work"); }
-bool IsEndOfWork(const Status& s);
+// (e.g. mutex runs exactly one event per thread). Not an error: its own code,
+// kEndOfWork, recognised by that code alone.
+inline Status EndOfWork() { return Status(StatusCode::kEndOfWork, "end of work"); }
+inline bool IsEndOfWork(const Status& s) { return s.code() == StatusCode::kEndOfWork; }
 
 struct ThreadContext {
   int thread_id = 0;

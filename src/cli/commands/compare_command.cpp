@@ -406,7 +406,7 @@ int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
     for (const std::string& f : groups[i]) {
       Result<ResultData> r = ReadResultFile(f);
       if (!r.ok()) {
-        err << "loadcell: error: " << r.status().message() << "\n";
+        err << "loadcell: error: " << r.status().ToString() << "\n";
         return 2;
       }
       data[i].push_back(std::move(r).value());

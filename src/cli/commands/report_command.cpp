@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 
 #include "cli/progress.h"
 #include "core/progress.h"
@@ -33,9 +32,7 @@ double HtmlSamplePeriod(double time_limit_s) {
 Status OpenForWriting(const std::string& option, const std::string& path, std::ofstream& file) {
   file.open(path, std::ios::out | std::ios::trunc | std::ios::binary);
   if (!file.is_open()) {
-    int e = errno;
-    return Status::InvalidArgument(option + "=" + path +
-                                   ": cannot open for writing: " + std::strerror(e));
+    return PosixUsageError(option + "=" + path + ": cannot open for writing", errno);
   }
   return Status::Ok();
 }
@@ -104,7 +101,7 @@ int RunReportCommand(const std::vector<std::string>& args, std::ostream& out, st
   }
   Result<ResultData> data = ReadResultFile(input);
   if (!data.ok()) {
-    err << "loadcell: error: " << data.status().message() << "\n";
+    err << "loadcell: error: " << data.status().ToString() << "\n";
     return 2;
   }
   std::string page = RenderRunHtml(*data);
@@ -115,7 +112,7 @@ int RunReportCommand(const std::vector<std::string>& args, std::ostream& out, st
   }
   ReportFile file;
   if (Status s = file.Open("-o", output); !s.ok()) {
-    err << "loadcell: error: report: " << s.message() << "\n";
+    err << "loadcell: error: report: " << s.ToString() << "\n";
     return 2;
   }
   file.stream() << page;

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -103,9 +102,7 @@ Status PrepareOutputDir(const std::string& dir) {
   const std::string probe = dir + "/.loadcell-write-test";
   std::FILE* f = std::fopen(probe.c_str(), "wb");
   if (f == nullptr) {
-    int e = errno;
-    return Status::InvalidArgument("--output-dir=" + dir +
-                                   ": cannot write there: " + std::strerror(e));
+    return PosixUsageError("--output-dir=" + dir + ": cannot write there", errno);
   }
   std::fclose(f);
   std::remove(probe.c_str());

@@ -318,7 +318,7 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   }
   Result<SqlioSwitches> parsed = ParseSqlioArgs(args);
   if (!parsed.ok()) {
-    err << "loadcell: error: " << parsed.status().message() << "\n";
+    err << "loadcell: error: " << parsed.status().ToString() << "\n";
     return kExitUsage;
   }
   const SqlioSwitches& sw = *parsed;
@@ -331,7 +331,7 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   const std::string cwd = getcwd(cwd_buf, sizeof(cwd_buf)) != nullptr ? cwd_buf : ".";
   Result<SqlioSetup> planned = PlanSqlio(sw, cwd);
   if (!planned.ok()) {
-    err << "loadcell: error: " << planned.status().message() << "\n";
+    err << "loadcell: error: " << planned.status().ToString() << "\n";
     return kExitUsage;
   }
   SqlioSetup& setup = *planned;

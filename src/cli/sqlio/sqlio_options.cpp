@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "core/options.h"
 #include "core/plural.h"
@@ -402,9 +401,7 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
 Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    const int err = errno;
-    return Status::InvalidArgument("sqlio: -F" + path +
-                                   ": cannot open the param file: " + std::strerror(err));
+    return PosixUsageError("sqlio: -F" + path + ": cannot open the param file", errno);
   }
   std::string text;
   char buf[4096];

@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -450,8 +449,7 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
 Result<ResultData> ReadResultFile(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    int err = errno;
-    return Status::InvalidArgument(path + ": cannot open: " + std::strerror(err));
+    return PosixUsageError(path + ": cannot open", errno);
   }
   std::string text;
   char buf[65536];
@@ -459,7 +457,7 @@ Result<ResultData> ReadResultFile(const std::string& path) {
   while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
   int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
-  if (err != 0) return Status::InvalidArgument(path + ": cannot read: " + std::strerror(err));
+  if (err != 0) return PosixUsageError(path + ": cannot read", err);
   return ParseResultJson(text, path);
 }
 

@@ -288,11 +288,11 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
         const char* why = st.err() == EFBIG    ? "the file size limit was reached"
                           : st.err() == EDQUOT ? "the disk quota is exhausted"
                                                : "the filesystem is full";
-        return Status(StatusCode::kResourceExhausted,
-                      fmt::format("prepare failed: {} ({}); removed the partial file; {}; free "
-                                  "space or use a smaller --file-total-size",
-                                  why, st.message(), state),
-                      st.err());
+        return Status::ResourceExhausted(
+            fmt::format("prepare failed: {} ({}); removed the partial file; {}; free "
+                        "space or use a smaller --file-total-size",
+                        why, st.message(), state),
+            st.err());
       }
       return Status(
           st.code(),

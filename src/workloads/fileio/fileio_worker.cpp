@@ -199,8 +199,7 @@ Status FileIoWorker::Open() {
   const size_t per_slot = max_len * ((reads ? 1 : 0) + (writes ? 1 : 0));
   buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(std::max<size_t>(1, per_slot * depth)));
   if (buffers_ == nullptr) {
-    return Status(
-        StatusCode::kResourceExhausted,
+    return Status::ResourceExhausted(
         fmt::format("fileio: cannot allocate {} of I/O buffers", HumanBytes(per_slot * depth)));
   }
   slots_.assign(depth, Slot{});
@@ -373,10 +372,9 @@ void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
 
   if (IsSync(p.op)) {
     if (result < 0) {
-      fail(Status(StatusCode::kIoError,
-                  fmt::format("{} of {} failed", p.op == IoOp::kFsync ? "fsync" : "fdatasync",
-                              s_.FilePath(p.file)),
-                  static_cast<int>(-result)));
+      fail(PosixError(fmt::format("{} of {} failed", p.op == IoOp::kFsync ? "fsync" : "fdatasync",
+                                  s_.FilePath(p.file)),
+                      static_cast<int>(-result)));
     } else {
       Done& d = ready_[ready_count_++];
       if (sl.followup) {
@@ -391,8 +389,7 @@ void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
 
   const bool read = p.op == IoOp::kRead;
   if (result < 0) {
-    fail(Status(
-        StatusCode::kIoError,
+    fail(PosixError(
         fmt::format("{} of {} bytes from {} failed", read ? "read" : "write", p.length, Where(p)),
         static_cast<int>(-result)));
     release();
@@ -526,8 +523,8 @@ Status FileIoWorker::Finish() {
         if (k.ok() && *k == 0 && engine_->InFlight() == 0) break;
       }
       if (got > 0 && completions_[0].result < 0) {
-        st = Status(StatusCode::kIoError, "fsync at the end of " + s_.FilePath(f) + " failed",
-                    static_cast<int>(-completions_[0].result));
+        st = PosixError("fsync at the end of " + s_.FilePath(f) + " failed",
+                        static_cast<int>(-completions_[0].result));
       } else if (got > 0) {
         recorder_->Add(kCounterFsyncs, 1);
       }

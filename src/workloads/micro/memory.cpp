@@ -141,12 +141,12 @@ Result<MemoryBlock> MemoryBlock::Map(uint64_t bytes, bool hugetlb) {
   if (base == MAP_FAILED) {
     const int err = errno;
     if (hugetlb) {
-      return Status(StatusCode::kResourceExhausted,
-                    fmt::format("--memory-hugetlb=on: cannot map {} of {} huge pages (reserve "
-                                "them first, e.g. sysctl vm.nr_hugepages=N; see HugePages_Free "
-                                "in /proc/meminfo)",
-                                HumanSize(mapped), HumanSize(page)),
-                    err);
+      return Status::ResourceExhausted(
+          fmt::format("--memory-hugetlb=on: cannot map {} of {} huge pages (reserve "
+                      "them first, e.g. sysctl vm.nr_hugepages=N; see HugePages_Free "
+                      "in /proc/meminfo)",
+                      HumanSize(mapped), HumanSize(page)),
+          err);
     }
     return PosixError(fmt::format("cannot allocate a {} memory block", HumanSize(mapped)), err);
   }

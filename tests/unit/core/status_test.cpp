@@ -54,10 +54,24 @@ TEST(PosixError, MapsErrnoAndKeepsIt) {
   EXPECT_EQ(PosixError("open", ENOENT).code(), StatusCode::kNotFound);
   EXPECT_EQ(PosixError("open", EEXIST).code(), StatusCode::kAlreadyExists);
   EXPECT_EQ(PosixError("mmap", ENOMEM).code(), StatusCode::kResourceExhausted);
-  EXPECT_EQ(PosixError("read", EINTR).code(), StatusCode::kCancelled);
+  // An interrupted call is a failed call: only the stop signal means the
+  // user interrupted.
+  const Status eintr = PosixError("read", EINTR);
+  EXPECT_EQ(eintr.code(), StatusCode::kIoError);
+  EXPECT_EQ(eintr.err(), EINTR);
+  EXPECT_EQ(ExitCodeFor(eintr), 1);
   const Status eio = PosixError("pread", EIO);
   EXPECT_EQ(eio.code(), StatusCode::kIoError);
   EXPECT_EQ(eio.err(), EIO);
+}
+
+TEST(PosixUsageError, IsAUsageErrorThatKeepsTheErrno) {
+  const Status s = PosixUsageError("--config-file=x.conf: cannot open", EACCES);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.err(), EACCES);
+  EXPECT_EQ(s.ToString(),
+            std::string("--config-file=x.conf: cannot open: ") + std::strerror(EACCES));
+  EXPECT_EQ(ExitCodeFor(s), 2);
 }
 
 TEST(ExitCodeFor, StableExitCodes) {
@@ -69,6 +83,18 @@ TEST(ExitCodeFor, StableExitCodes) {
   EXPECT_EQ(ExitCodeFor(Status::IoError("x", EIO)), 1);
   EXPECT_EQ(ExitCodeFor(PosixError("x", ENOSPC)), 1);
   EXPECT_EQ(ExitCodeFor(Status::Internal("x")), 1);
+  EXPECT_EQ(ExitCodeFor(Status(StatusCode::kEndOfWork, "")), 1);  // never a run's outcome
+}
+
+TEST(StatusFactories, EveryCodeHasOne) {
+  EXPECT_EQ(Status::AlreadyExists("x").code(), StatusCode::kAlreadyExists);
+  const Status unavailable = Status::Unavailable("x", ECONNREFUSED);
+  EXPECT_EQ(unavailable.code(), StatusCode::kUnavailable);
+  EXPECT_EQ(unavailable.err(), ECONNREFUSED);
+  const Status exhausted = Status::ResourceExhausted("x", ENOMEM);
+  EXPECT_EQ(exhausted.code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(exhausted.err(), ENOMEM);
+  EXPECT_EQ(StatusCodeName(StatusCode::kEndOfWork), "end of work");
 }
 
 TEST(Result, HoldsValueOrStatus) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -25,6 +26,7 @@ class FakeWorkload final : public Workload {
   std::atomic<bool> hang{false};
   Nanos sleep_ns = 0;
   uint64_t fail_at = 0;  // 1-based event number (per thread) that fails
+  Status fail_with = Status::IoError("disk on fire");  // what that event returns
   bool fail_create = false;
   bool self_timed = false;
   EventBudget budget;
@@ -61,7 +63,7 @@ class FakeWorkload final : public Workload {
       ++n_;
       w_.executed.fetch_add(1);
       while (w_.hang.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      if (w_.fail_at != 0 && n_ == w_.fail_at) return Status::IoError("disk on fire");
+      if (w_.fail_at != 0 && n_ == w_.fail_at) return w_.fail_with;
       if (w_.sleep_ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(w_.sleep_ns));
       ctx_.recorder->Add(0, 10);
       if (w_.self_timed) {
@@ -270,6 +272,39 @@ TEST(RunnerTest, WorkerErrorFailsTheRunAndKeepsTheFigures) {
   EXPECT_EQ(r.failure.message(), "disk on fire");
   EXPECT_EQ(r.events, 4u);
   EXPECT_EQ(r.errors, 1u);
+}
+
+TEST(RunnerTest, EintrFromAWorkerFailsTheRunInsteadOfInterruptingIt) {
+  FakeWorkload w;
+  w.fail_at = 3;
+  w.fail_with = PosixError("pread test_file.0", EINTR);
+  RunResult r = MustRun(w, Config(1, 0, 100));
+  EXPECT_FALSE(r.interrupted);
+  ASSERT_FALSE(r.failure.ok());
+  EXPECT_EQ(r.failure.code(), StatusCode::kIoError);
+  EXPECT_EQ(r.failure.err(), EINTR);
+  // The command line exits with ExitCodeFor(failure): a failed run (1), not
+  // an interrupted one (130).
+  EXPECT_EQ(ExitCodeFor(r.failure), 1);
+  EXPECT_EQ(r.events, 2u);
+}
+
+TEST(RunnerTest, EndOfWorkIsRecognisedByItsCodeAlone) {
+  FakeWorkload w;
+  w.fail_at = 4;
+  w.fail_with = Status(StatusCode::kEndOfWork, "");  // no message to compare
+  RunResult r = MustRun(w, Config(2, 0, 0));
+  EXPECT_TRUE(r.failure.ok()) << r.failure.ToString();
+  EXPECT_EQ(r.events, 6u);  // 3 per thread, then end of work
+  EXPECT_EQ(r.errors, 0u);
+
+  // A cancellation that happens to read "end of work" is not end of work.
+  FakeWorkload c;
+  c.fail_at = 2;
+  c.fail_with = Status::Cancelled("end of work");
+  RunResult rc = MustRun(c, Config(1, 0, 10));
+  EXPECT_EQ(rc.failure.code(), StatusCode::kCancelled);
+  EXPECT_EQ(rc.errors, 1u);
 }
 
 TEST(RunnerTest, WorkerCreationErrorStopsBeforeTheRun) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -134,7 +135,9 @@ TEST(JsonReaderTest, MistypedFieldIsNamedWithItsPath) {
 TEST(JsonReaderTest, MissingFileIsNamed) {
   Result<ResultData> d = ReadResultFile("/nonexistent/dir/result.json");
   ASSERT_FALSE(d.ok());
-  EXPECT_EQ(d.status().message().rfind("/nonexistent/dir/result.json: cannot open:", 0), 0u);
+  EXPECT_EQ(d.status().ToString().rfind("/nonexistent/dir/result.json: cannot open:", 0), 0u);
+  EXPECT_EQ(d.status().err(), ENOENT);
+  EXPECT_EQ(ExitCodeFor(d.status()), 2);
 }
 
 }  // namespace

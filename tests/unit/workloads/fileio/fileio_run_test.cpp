@@ -337,6 +337,21 @@ TEST(FileIoRun, ValidatedWritesAreReadBackWithTheirSequence) {
   EXPECT_EQ(r->events, 3000u);
 }
 
+TEST(FileIoRun, EintrOnReadFailsTheRunAndIsNoInterrupt) {
+  TempDir dir;
+  FaultInjectingFileSystem fs(PosixFileSystem());
+  FileIoWorkload w(fs);
+  Prepared(w, dir, {{"file-test-mode", "rndrd"}});
+  fs.FailReadsAfter(10, EINTR);
+  Result<RunResult> r = RunEvents(w, 100);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_FALSE(r->interrupted);
+  ASSERT_FALSE(r->failure.ok());
+  EXPECT_EQ(r->failure.code(), StatusCode::kIoError) << r->failure.ToString();
+  EXPECT_EQ(r->failure.err(), EINTR);
+  EXPECT_EQ(ExitCodeFor(r->failure), 1);
+}
+
 TEST(FileIoRun, EioOnReadFailsTheRunWithAReport) {
   TempDir dir;
   FaultInjectingFileSystem fs(PosixFileSystem());

@@ -83,7 +83,7 @@ TEST(MutexWorkload, OneEventPerThreadFromTwoThreads) {
   // Per thread: the one event, then end of work.
   for (int t = 0; t < 2; ++t) {
     EXPECT_OK(statuses[t * 2]);
-    EXPECT_EQ(statuses[t * 2 + 1].code(), StatusCode::kCancelled);
+    EXPECT_TRUE(IsEndOfWork(statuses[t * 2 + 1])) << statuses[t * 2 + 1].ToString();
   }
   // Increments under different mutexes may overwrite each other (as in
   // sysbench), so only bounds hold.

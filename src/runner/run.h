@@ -1,0 +1,194 @@
+#pragma once
+// One run of a workload (internal to runner/): its settings, what its worker
+// threads share with the control thread, and the control thread's own
+// bookkeeping. runner.cpp holds the control steps, worker_loop.cpp what each
+// worker thread runs.
+
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/random.h"
+#include "core/status.h"
+#include "runner/recorder.h"
+#include "runner/run_config.h"
+#include "runner/run_result.h"
+#include "runner/runner.h"
+#include "runner/schedule.h"
+#include "runner/snapshot.h"
+#include "runner/workload.h"
+
+namespace loadcell {
+
+// How often a waiting thread looks at the stop flag, and the longest sleep
+// of the control loop.
+inline constexpr Nanos kPollPeriod = 50 * kNanosPerMilli;
+
+// Per-thread facts the runner keeps besides the recorder. Written by the
+// owner thread only; read by the control thread.
+struct alignas(64) WorkerState {
+  std::atomic<uint64_t> late_events{0};
+  std::atomic<Nanos> max_lag{0};
+  std::atomic<Nanos> finished_at{0};
+  std::atomic<bool> done{false};  // release: finished_at is final
+};
+
+// A run. The control thread calls Configure, Spawn, Control and Collect, in
+// that order and once each, then JoinAndFinish, or DetachThreads after a
+// forced shutdown (the threads may then use the Run until the process exits,
+// so it must not be destroyed). Worker threads only enter WorkerMain.
+class Run final {
+ public:
+  Run(Workload& workload, const RunConfig& cfg, RunObserver* observer)
+      : workload_(workload), cfg_(cfg), observer_(observer) {}
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  // Derives the settings (threads, limits, seed, clocks), completes and
+  // announces `manifest`, creates the recorders and calls Workload::Init.
+  Status Configure(Manifest manifest);
+  // Starts the threads and waits until each created its worker. On any
+  // failure the threads leave without running an event, are joined, and the
+  // first error is returned.
+  Status Spawn();
+  // Releases the threads, then reports warm-up end, status ticks, intervals
+  // and checkpoints as they fall due, until every thread finished or the
+  // forced shutdown is due. Notes a stop signal by stopping the threads.
+  void Control();
+  // The run's figures from the measured baseline to the last thread's end.
+  RunResult Collect();
+  // Joins the threads and calls Workload::Done (its error, if the run had
+  // none, becomes result.failure). REQUIRES: !forced().
+  void JoinAndFinish(RunResult& result);
+  // Leaves the hanging threads to the process exit. REQUIRES: forced().
+  void DetachThreads();
+  bool forced() const { return forced_; }
+
+  // The body of worker thread `id` (worker_loop.cpp).
+  void WorkerMain(int id);
+
+ private:
+  struct ThreadArg {
+    Run* run;
+    int id;
+  };
+  static void* ThreadEntry(void* arg);  // arg: a ThreadArg
+
+  // ---- Configure's parts (runner.cpp)
+  void SetLimits();
+  void ChooseSeed();
+  void CompleteManifest(Manifest& manifest) const;
+
+  // ---- Spawn's parts
+  Status StartThreads();
+  void AbortStart();
+
+  // ---- The control loop's duties, each acting when due at `now`
+  void Release();
+  void StartReporting();
+  void EndWarmupIfDue(Nanos now);
+  void StatusTickIfDue(Nanos now);
+  void IntervalIfDue(Nanos now);
+  void CheckpointIfDue(Nanos now);
+  void StopIfSignalled();
+  bool ForcedShutdownDue(Nanos now);
+  Nanos NextWake(Nanos now) const;
+  bool AllFinished();
+  // Sleeps until `wake` or until the last thread finishes, whichever is first.
+  void WaitUntil(Nanos wake);
+
+  // ---- Figures
+  Snapshot Snap() const;
+  void ResetMinMax();
+  Nanos CheckpointDue() const;  // REQUIRES: a checkpoint is left
+  bool CheckpointLeft() const { return next_checkpoint_ < checkpoints_.size(); }
+  IntervalSnapshot MakeInterval(const Snapshot& snap, const Snapshot& last, Nanos last_at, Nanos at,
+                                Nanos now) const;
+  RunResult MakeResult(const Snapshot& now, const Snapshot& base, Nanos from, Nanos to) const;
+  RateFigures MakeRateFigures(uint64_t events, double total_time_s, Nanos to) const;
+  Nanos LastThreadEnd() const;
+
+  // ---- Worker loops (worker_loop.cpp)
+  template <bool kTsc>
+  void ClosedLoop(int id, Worker& worker);
+  void OpenLoop(int id, Worker& worker);
+  // An event failed with `s`: end of work ends this thread's loop quietly,
+  // anything else is counted, kept (the first one) and stops every thread.
+  void EventFailed(ThreadRecorder& rec, const Status& s);
+  void NoteError(const Status& s);
+
+  // ---- Settings: written by Configure, read-only once threads start.
+  Workload& workload_;
+  const RunConfig& cfg_;
+  RunObserver* const observer_;  // may be null
+  Manifest manifest_;
+  int threads_ = 1;
+  bool self_timed_ = false;
+  bool rate_limited_ = false;
+  EventBudget budget_;
+  uint64_t event_limit_ = 0;  // total measured events, 0: none
+  uint64_t seed_ = 0;
+  bool seed_from_time_ = false;
+  std::unique_ptr<Distribution> distribution_;
+  std::vector<std::string> kind_names_;  // "event", then the workload's kinds
+  const TickSource* ticks_ = nullptr;    // event timing source (closed loop)
+
+  // ---- Set by Release before go_ is set (which publishes them), read-only
+  // afterwards.
+  Timeline timeline_;
+  RateSchedule schedule_{0, 0};
+  uint64_t end_ticks_ = 0;  // time limit in ticks_, 0: none
+
+  // ---- Per thread: recorders_[i] and states_[i] are written by thread i
+  // only (the vectors themselves are fixed by Configure); any thread reads.
+  std::vector<std::unique_ptr<ThreadRecorder>> recorders_;
+  std::vector<std::unique_ptr<WorkerState>> states_;
+
+  // ---- Thread handles: control thread only.
+  std::vector<pthread_t> handles_;
+  std::vector<ThreadArg> args_;
+  int started_ = 0;  // threads actually created
+
+  // ---- Flags every thread reads; the counters threads update live on
+  // their own cache lines.
+  alignas(64) std::atomic<bool> go_{false};  // release: the threads may start
+  std::atomic<bool> abort_start_{false};     // set before go_: leave without running
+  alignas(64) std::atomic<bool> stop_{false};
+  alignas(64) std::atomic<uint64_t> issued_{0};        // events claimed (only with a limit)
+  alignas(64) std::atomic<uint64_t> rate_tickets_{0};  // rate schedule tickets claimed
+
+  // ---- mu_ guards the four members below it; cv_ is notified whenever
+  // ready_ or finished_ grows.
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int ready_ = 0;       // GUARDED_BY(mu_): threads that tried to create their worker
+  int finished_ = 0;    // GUARDED_BY(mu_): threads out of their loop (Finish called)
+  Status first_error_;  // GUARDED_BY(mu_): the first event or Finish error
+  Status start_error_;  // GUARDED_BY(mu_): the first NewWorker error
+
+  // ---- Control thread only: the reporting state of the control loop.
+  bool warm_ = false;       // past the warm-up
+  Snapshot base_;           // measured baseline (warm-up end, last checkpoint)
+  Nanos base_at_ = 0;       // when base_ was taken
+  Ticker interval_ticker_;  // --report-interval
+  Snapshot last_interval_;  // at the previous interval line
+  Nanos last_interval_at_ = 0;
+  Ticker status_ticker_;  // RunObserver::OnStatus
+  Snapshot last_status_;  // at the previous status tick
+  Nanos last_status_at_ = 0;
+  std::vector<double> checkpoints_;  // --report-checkpoints, seconds, ascending
+  size_t next_checkpoint_ = 0;
+  Nanos forced_at_ = 0;  // forced shutdown due, 0: never
+  std::vector<IntervalSnapshot> intervals_;
+  bool interrupted_ = false;  // a stop signal stopped the run
+  bool forced_ = false;       // the forced shutdown ended the control loop
+};
+
+}  // namespace loadcell

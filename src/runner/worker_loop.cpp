@@ -1,0 +1,170 @@
+// What each worker thread of a Run does: create its worker, wait for the
+// start, run events in a closed or an open loop, finish.
+
+#include <sys/prctl.h>
+
+#include <algorithm>
+
+#include "core/clock.h"
+#include "runner/run.h"
+
+namespace loadcell {
+namespace {
+
+constexpr Nanos kLateThreshold = kNanosPerMilli;  // "late" start under --rate
+
+}  // namespace
+
+void Run::WorkerMain(int id) {
+  ThreadContext ctx;
+  ctx.thread_id = id;
+  ctx.num_threads = threads_;
+  ctx.seed = ThreadSeed(seed_, id);
+  ctx.distribution = distribution_.get();
+  ctx.distribution_config = &cfg_.rand;
+  ctx.recorder = recorders_[id].get();
+
+  auto made = workload_.NewWorker(ctx);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!made.ok() && start_error_.ok()) start_error_ = made.status();
+    ++ready_;
+  }
+  cv_.notify_all();
+  go_.wait(false, std::memory_order_acquire);
+
+  if (made.ok() && !abort_start_.load(std::memory_order_acquire)) {
+    std::unique_ptr<Worker> worker = std::move(made).value();
+    if (rate_limited_) {
+      OpenLoop(id, *worker);
+    } else if (ticks_->tsc) {
+      ClosedLoop<true>(id, *worker);
+    } else {
+      ClosedLoop<false>(id, *worker);
+    }
+    Status fin = worker->Finish();
+    if (!fin.ok()) NoteError(fin);
+  }
+  states_[id]->finished_at.store(MonotonicNow(), std::memory_order_relaxed);
+  states_[id]->done.store(true, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++finished_;
+  }
+  cv_.notify_all();
+}
+
+void Run::NoteError(const Status& s) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (first_error_.ok()) first_error_ = s;
+}
+
+void Run::EventFailed(ThreadRecorder& rec, const Status& s) {
+  if (IsEndOfWork(s)) return;
+  rec.AddError();
+  NoteError(s);
+  stop_.store(true, std::memory_order_relaxed);
+}
+
+// Closed loop: events back to back. One clock read separates two events: it
+// ends one and starts the next, so the runner's own work between events
+// (recording the previous latency, checking the limits: a few ns) is counted
+// in the next event's latency: never lost, never counted twice, and the sum
+// of a thread's latencies is exactly its busy time. This halves the clock
+// reads per event, which matters for very short events (see `null`).
+template <bool kTsc>
+void Run::ClosedLoop(int id, Worker& worker) {
+  ThreadRecorder& rec = *recorders_[id];
+  // In ticks of the event clock: TSC ticks, or ns when kTsc is false.
+  const uint64_t end_ticks = kTsc ? end_ticks_ : static_cast<uint64_t>(timeline_.end);
+  const double ns_per_tick = ticks_->ns_per_tick;
+  const uint64_t per_thread = budget_.per_thread;
+  const uint64_t event_limit = event_limit_;
+  const bool record = !self_timed_;
+  uint64_t mine = 0;
+
+  uint64_t k_prev = ReadTicks<kTsc>();
+  for (;;) {
+    if (stop_.load(std::memory_order_relaxed)) break;
+    if (event_limit != 0 && issued_.fetch_add(1, std::memory_order_relaxed) >= event_limit) break;
+    if (per_thread != 0 && mine >= per_thread) break;
+
+    Status s = worker.RunEvent();
+    const uint64_t k1 = ReadTicks<kTsc>();
+    if (!s.ok()) [[unlikely]] {
+      EventFailed(rec, s);
+      break;
+    }
+    ++mine;
+    if (record) {
+      // TSCs are synchronised where they are used; never record a wrapped
+      // (negative) difference all the same.
+      const uint64_t dt = k1 > k_prev ? k1 - k_prev : 0;
+      if constexpr (kTsc) {
+        rec.RecordEvent(static_cast<uint64_t>(static_cast<double>(dt) * ns_per_tick + 0.5));
+      } else {
+        rec.RecordEvent(dt);
+      }
+    }
+    k_prev = k1;
+    if (end_ticks != 0 && k1 >= end_ticks) break;
+  }
+}
+
+// Open loop (--rate): every event has an intended start on the schedule; the
+// latency counts from it (queueing included), the service time from the
+// actual start. CLOCK_MONOTONIC throughout.
+void Run::OpenLoop(int id, Worker& worker) {
+  // The default 50 us timer slack would make every wake-up late by up to
+  // that much, and the lateness counts in the latency from the intended start.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  ThreadRecorder& rec = *recorders_[id];
+  WorkerState& st = *states_[id];
+  const Nanos end = timeline_.end;
+  const uint64_t per_thread = budget_.per_thread;
+  uint64_t mine = 0;
+  Nanos max_lag = 0;
+  uint64_t late = 0;
+
+  for (;;) {
+    if (stop_.load(std::memory_order_relaxed)) break;
+    if (event_limit_ != 0 && issued_.fetch_add(1, std::memory_order_relaxed) >= event_limit_) {
+      break;
+    }
+    if (per_thread != 0 && mine >= per_thread) break;
+
+    const uint64_t ticket = rate_tickets_.fetch_add(1, std::memory_order_relaxed);
+    const Nanos intended = schedule_.IntendedStart(ticket);
+    if (end != 0 && intended >= end) break;
+    // Sleep in slices so that a stop request is seen promptly.
+    for (Nanos now = MonotonicNow(); now < intended; now = MonotonicNow()) {
+      if (stop_.load(std::memory_order_relaxed)) return;
+      SystemClock().SleepUntil(std::min(intended, now + kPollPeriod));
+    }
+
+    const Nanos t0 = MonotonicNow();
+    Status s = worker.RunEvent();
+    const Nanos t1 = MonotonicNow();
+    if (!s.ok()) {
+      EventFailed(rec, s);
+      break;
+    }
+    ++mine;
+    if (!self_timed_) {
+      rec.RecordEvent(static_cast<uint64_t>(t1 - std::min(intended, t0)));
+      rec.RecordService(static_cast<uint64_t>(t1 - t0));
+    }
+    const Nanos lag = t0 - intended;
+    if (lag > kLateThreshold) {
+      ++late;
+      st.late_events.store(late, std::memory_order_relaxed);
+    }
+    if (lag > max_lag) {
+      max_lag = lag;
+      st.max_lag.store(max_lag, std::memory_order_relaxed);
+    }
+    if (end != 0 && t1 >= end) break;
+  }
+}
+
+}  // namespace loadcell
