@@ -14,6 +14,7 @@
 #include "cli/script_command.h"
 #include "cli/sqlio/sqlio_command.h"
 #include "cli/test_setup.h"
+#include "core/build_info.h"
 #include "core/version.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
@@ -243,7 +244,7 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
       out << Usage();
       return kExitOk;
     case Command::kVersion:
-      out << "loadcell " << kVersion << "\n";
+      out << "loadcell " << kVersion << " (" << OptionalPartsLine() << ")\n";
       return kExitOk;
     case Command::kList:
       return PrintList(out);

@@ -3,7 +3,12 @@
 #include <ostream>
 
 #include "cli/app.h"
+#include "core/build_features.h"
+#include "core/build_info.h"
+#include "os/file_system.h"
+#if LOADCELL_WITH_LUA
 #include "lua/lua_workload.h"
+#endif
 
 namespace loadcell {
 namespace {
@@ -17,24 +22,49 @@ bool IsTopLevelWord(const std::string& w) {
   return w == "list" || w == "suite" || w == "version" || w == "help";
 }
 
-}  // namespace
+bool EndsWithLua(const std::string& s) {
+  return s.size() > 4 && s.compare(s.size() - 4, 4, ".lua") == 0;
+}
 
-std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,
-                                  std::ostream& err) {
+// The script's base name without ".lua": what a built-in test would be called.
+std::string BaseName(const std::string& p) {
+  std::string s = p;
+  if (size_t slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  if (EndsWithLua(s)) s.resize(s.size() - 4);
+  return s;
+}
+
+// The script a command line names, and the words after it.
+struct ScriptCall {
   std::string path;
-  std::vector<std::string> rest;  // words after the script
+  std::vector<std::string> rest;
+};
+
+// The script `cl` names (as --test= or as the first word), marking --test
+// consumed; nullopt when it names none.
+std::optional<ScriptCall> FindScript(CommandLine& cl) {
+  ScriptCall call;
   RawOption* test = cl.options.Find("test");
   if (test != nullptr && test->has_value && IsScriptSpelling(test->value, &IsBuiltinTest)) {
-    path = test->value;
-    rest = cl.words;
+    call.path = test->value;
+    call.rest = cl.words;
   } else if (test == nullptr && !cl.words.empty() && !IsTopLevelWord(cl.words[0]) &&
              IsScriptSpelling(cl.words[0], &IsBuiltinTest)) {
-    path = cl.words[0];
-    rest.assign(cl.words.begin() + 1, cl.words.end());
+    call.path = cl.words[0];
+    call.rest.assign(cl.words.begin() + 1, cl.words.end());
   } else {
     return std::nullopt;
   }
   if (test != nullptr) test->consumed = true;
+  return call;
+}
+
+#if LOADCELL_WITH_LUA
+// Loads and runs the script of `call` (command, options) and returns the exit code.
+int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::ostream& out,
+              std::ostream& err) {
+  const std::string& path = call.path;
+  const std::vector<std::string>& rest = call.rest;  // words after the script
   if (rest.size() > 1) {
     return Fail(
         err,
@@ -110,6 +140,28 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   s = script->RunCommand(command, ctx);
   if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : kExitRunFailed);
   return kExitOk;
+}
+#endif  // LOADCELL_WITH_LUA
+
+}  // namespace
+
+bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name)) {
+  if (spelled.empty()) return false;
+  const bool builtin = is_builtin != nullptr && is_builtin(BaseName(spelled));
+  Result<FileInfo> info = PosixFileSystem().Stat(spelled);
+  if (info.ok() && info->is_regular) return EndsWithLua(spelled) || !builtin;
+  return EndsWithLua(spelled) && !builtin;
+}
+
+std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,
+                                  std::ostream& err) {
+  std::optional<ScriptCall> call = FindScript(cl);
+  if (!call) return std::nullopt;
+#if LOADCELL_WITH_LUA
+  return RunScript(*call, cl, run_test, out, err);
+#else
+  return Fail(err, NotInThisBuild("script " + call->path, "lua"), kExitUsage);
+#endif
 }
 
 }  // namespace loadcell

@@ -17,7 +17,7 @@
 
 #include "core/plural.h"
 #include "db/drivers.h"
-#include "db/dynamic_lib.h"
+#include "db/mysql/mariadb_api.h"
 #include "db/mysql/mysql_wire.h"
 
 namespace loadcell {

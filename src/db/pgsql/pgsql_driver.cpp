@@ -18,8 +18,8 @@
 #include <string_view>
 
 #include "db/drivers.h"
-#include "db/dynamic_lib.h"
 #include "db/pgsql/pg_wire.h"
+#include "db/pgsql/pq_api.h"
 
 namespace loadcell {
 namespace {

@@ -1,6 +1,6 @@
-// The client libraries of the pgsql and mysql drivers, loaded on demand.
+// libpq, loaded on demand.
 
-#include "db/dynamic_lib.h"
+#include "db/pgsql/pq_api.h"
 
 #include <gtest/gtest.h>
 
@@ -18,20 +18,6 @@ TEST(DynamicLibTest, LoadsLibpqAndFillsEveryFunction) {
   // A second load returns the first outcome and the same table.
   EXPECT_TRUE(LoadPq().ok());
   EXPECT_EQ(&Pq(), &pq);
-}
-
-TEST(DynamicLibTest, LoadsLibmariadbAndFillsEveryFunction) {
-  ASSERT_TRUE(LoadMariadb().ok()) << LoadMariadb().message();
-  const MariadbApi& my = Mariadb();
-#define LOADCELL_EXPECT_BOUND_(name) EXPECT_NE(my.name, nullptr) << #name;
-  LOADCELL_MARIADB_FUNCTIONS(LOADCELL_EXPECT_BOUND_)
-#undef LOADCELL_EXPECT_BOUND_
-  // A handle made by the loaded library starts without an error.
-  MYSQL* m = my.mysql_init(nullptr);
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(my.mysql_errno(m), 0u);
-  my.mysql_close(m);
-  EXPECT_EQ(&Mariadb(), &my);
 }
 
 }  // namespace
