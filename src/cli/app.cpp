@@ -168,16 +168,7 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
       code = kExitRunFailed;
     }
   }
-  const Status& failure = result->failure;
-  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
-    PrintError(err, failure);
-    return kExitRunFailed;
-  }
-  if (result->interrupted || failure.code() == StatusCode::kCancelled) {
-    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
-    return kExitInterrupted;
-  }
-  return code;
+  return ExitCodeAfterRun(*result, code, err);
 }
 
 int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
@@ -201,6 +192,19 @@ int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
 }
 
 }  // namespace
+
+int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
+  const Status& failure = result.failure;
+  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
+    PrintError(err, failure);
+    return kExitRunFailed;
+  }
+  if (result.interrupted || failure.code() == StatusCode::kCancelled) {
+    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
+    return kExitInterrupted;
+  }
+  return code;
+}
 
 int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {

@@ -60,6 +60,32 @@ std::optional<ScriptCall> FindScript(CommandLine& cl) {
 }
 
 #if LOADCELL_WITH_LUA
+// Applies the command line's options to the script's test and validates it.
+// A script without sysbench.cmdline.options (sysbench 0.5 style) takes any
+// option, as sysbench does: it reads them as globals.
+Status ConfigureScript(TestSetup& setup, LuaScriptWorkload& script, const std::string& path,
+                       RawOptions& options) {
+  if (setup.general.Find("config-file") == nullptr) {
+    if (RawOption* o = options.Find("config-file")) o->consumed = true;
+  }
+  LC_RETURN_IF_ERROR(setup.general.Apply(options));
+  LC_RETURN_IF_ERROR(setup.test_options.Apply(options));
+  if (!script.DeclaresOptions()) {
+    std::vector<std::pair<std::string, std::string>> undeclared;
+    for (RawOption& o : options.entries()) {
+      if (o.consumed) continue;
+      o.consumed = true;
+      undeclared.emplace_back(o.name, o.has_value ? o.value : "on");
+    }
+    script.SetUndeclaredOptions(undeclared);
+  }
+  LC_RETURN_IF_ERROR(
+      options.CheckAllConsumed("for script '" + path + "'; see 'loadcell " + path + " help'"));
+  LC_RETURN_IF_ERROR(setup.cfg.Finalize(setup.general));
+  script.SetGeneralOptions(setup.general);
+  return setup.workload->Validate(static_cast<int>(setup.cfg.threads));
+}
+
 // Loads and runs the script of `call` (command, options) and returns the exit code.
 int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::ostream& out,
               std::ostream& err) {
@@ -100,30 +126,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
 
   Result<RunExtras> extras = TakeRunExtras(cl.options);
   if (!extras.ok()) return Fail(err, extras.status(), kExitUsage);
-  if (setup->general.Find("config-file") == nullptr) {
-    if (RawOption* o = cl.options.Find("config-file")) o->consumed = true;
-  }
-  Status s = setup->general.Apply(cl.options);
-  if (s.ok()) s = setup->test_options.Apply(cl.options);
-  if (s.ok() && !script->DeclaresOptions()) {
-    // A script without sysbench.cmdline.options (sysbench 0.5 style) takes
-    // any option, as sysbench does: it reads them as globals.
-    std::vector<std::pair<std::string, std::string>> undeclared;
-    for (RawOption& o : cl.options.entries()) {
-      if (o.consumed) continue;
-      o.consumed = true;
-      undeclared.emplace_back(o.name, o.has_value ? o.value : "on");
-    }
-    script->SetUndeclaredOptions(undeclared);
-  }
-  if (s.ok()) {
-    s = cl.options.CheckAllConsumed("for script '" + path + "'; see 'loadcell " + path + " help'");
-  }
-  if (s.ok()) s = setup->cfg.Finalize(setup->general);
-  if (s.ok()) {
-    script->SetGeneralOptions(setup->general);
-    s = setup->workload->Validate(static_cast<int>(setup->cfg.threads));
-  }
+  Status s = ConfigureScript(*setup, *script, path, cl.options);
   if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
 
   if (command == "run") return run_test(*setup, *extras, out, err);
