@@ -1,5 +1,7 @@
 #include "cli/command_line.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -135,8 +137,8 @@ Result<CommandLine> TokenizeArgs(const std::vector<std::string>& args) {
       continue;
     }
     if (arg.size() >= 2 && arg[0] == '-') {
-      return Status::InvalidArgument("unknown option '" + original +
-                                     "'; options start with two dashes: '-" + arg + "'");
+      return Status::InvalidArgument(
+          fmt::format("unknown option '{}'; options start with two dashes: '-{}'", original, arg));
     }
     cl.words.push_back(arg);
     cl.flag_before.push_back(previous_flag);
@@ -162,7 +164,8 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
     size_t eq = body.find('=');
     std::string name = Trim(body.substr(0, eq));
     if (name.empty() || !std::all_of(name.begin(), name.end(), IsNameChar)) {
-      return Status::InvalidArgument(origin + ": expected 'name=value', got '" + line + "'");
+      return Status::InvalidArgument(
+          fmt::format("{}: expected 'name=value', got '{}'", origin, line));
     }
     bool has_value = eq != std::string_view::npos;
     std::string value = has_value ? Trim(body.substr(eq + 1)) : std::string();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <string>
 
 namespace loadcell {
@@ -28,8 +29,8 @@ class LiveStatus final : public Reporter {
                            ? fmt::format("[ {:.1f}s / {:g}s ]", s.t_end_s, time_limit_s_)
                            : fmt::format("[ {:.1f}s ]", s.t_end_s);
     const double eps = s.duration_s > 0 ? static_cast<double>(s.events) / s.duration_s : 0;
-    line += fmt::format(" {} events/s, {} events", Grouped(static_cast<uint64_t>(eps + 0.5)),
-                        Grouped(events_));
+    line += fmt::format(" {} events/s, {} events",
+                        Grouped(static_cast<uint64_t>(std::llround(eps))), Grouped(events_));
     if (!s.latency.empty() && s.latency[0].histogram.Count() > 0) {
       line += fmt::format(", p95 {:.3f} ms",
                           static_cast<double>(s.latency[0].histogram.Percentile(95)) / 1e6);

@@ -131,6 +131,7 @@ GroupFigures Aggregate(const std::vector<ResultData>& runs) {
   g.lat_p99_max = *std::max_element(p99.begin(), p99.end());
   for (const auto& [name, v0] : runs.front().counters) {
     std::vector<double> v;
+    v.reserve(runs.size());
     for (const ResultData& r : runs) v.push_back(static_cast<double>(r.Counter(name).value_or(0)));
     g.counters.emplace_back(name, Mean(v));
   }
@@ -376,6 +377,7 @@ std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& gro
 std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
                              const std::string& format, std::vector<std::string>* warnings) {
   std::vector<GroupFigures> figs;
+  figs.reserve(groups.size());
   for (const auto& g : groups) figs.push_back(Aggregate(g));
   if (warnings != nullptr) AddGroupWarnings(groups, *warnings);
   return format == "csv" ? FormatComparisonCsv(groups, figs) : FormatComparisonText(groups, figs);

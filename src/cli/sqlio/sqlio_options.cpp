@@ -96,7 +96,8 @@ Status ParseKind(const std::string& arg, std::string_view v, SqlioSwitches& s) {
 }
 
 Status ParseSeconds(const std::string& arg, std::string_view v, SqlioSwitches& s) {
-  LC_ASSIGN_OR_RETURN(uint64_t secs, Number(arg, v, 1, 86400 * 365, "the duration in seconds"));
+  LC_ASSIGN_OR_RETURN(uint64_t secs,
+                      Number(arg, v, 1, uint64_t{86400} * 365, "the duration in seconds"));
   s.seconds = static_cast<double>(secs);
   return Status::Ok();
 }
@@ -134,7 +135,7 @@ Status ParseOutstanding(const std::string& arg, std::string_view v, SqlioSwitche
 }
 
 Status ParseBlockSize(const std::string& arg, std::string_view v, SqlioSwitches& s) {
-  LC_ASSIGN_OR_RETURN(s.block_kb, Number(arg, v, 1, 64 * 1024, "the block size in KB"));
+  LC_ASSIGN_OR_RETURN(s.block_kb, Number(arg, v, 1, uint64_t{64} * 1024, "the block size in KB"));
   return Status::Ok();
 }
 
