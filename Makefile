@@ -12,8 +12,10 @@ build: deps
 run: build
 	build/release/loadcell suite
 
+# Every test of the release build, then the build with every optional part OFF.
 test: build
 	scripts/run-tests build/release
+	JOBS=$(JOBS) scripts/test-minimal-build build/minimal
 
 sanitize: deps
 	cmake --preset asan >/dev/null

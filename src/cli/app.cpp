@@ -14,6 +14,7 @@
 #include "cli/script_command.h"
 #include "cli/sqlio/sqlio_command.h"
 #include "cli/test_setup.h"
+#include "core/build_info.h"
 #include "core/version.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
@@ -170,16 +171,7 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
     PrintError(err, s);
     code = kExitRunFailed;
   }
-  const Status& failure = result->failure;
-  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
-    PrintError(err, failure);
-    return kExitRunFailed;
-  }
-  if (result->interrupted || failure.code() == StatusCode::kCancelled) {
-    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
-    return kExitInterrupted;
-  }
-  return code;
+  return ExitCodeAfterRun(*result, code, err);
 }
 
 int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
@@ -203,6 +195,19 @@ int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
 }
 
 }  // namespace
+
+int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
+  const Status& failure = result.failure;
+  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
+    PrintError(err, failure);
+    return kExitRunFailed;
+  }
+  if (result.interrupted || failure.code() == StatusCode::kCancelled) {
+    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
+    return kExitInterrupted;
+  }
+  return code;
+}
 
 int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {
@@ -246,7 +251,7 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
       out << Usage();
       return kExitOk;
     case Command::kVersion:
-      out << "loadcell " << kVersion << "\n";
+      out << "loadcell " << kVersion << " (" << OptionalPartsLine() << ")\n";
       return kExitOk;
     case Command::kList:
       return PrintList(out);

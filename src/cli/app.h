@@ -19,4 +19,10 @@ inline constexpr int kExitInterrupted = 130;
 // is started.
 int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+struct RunResult;
+// The exit code once a run has ended and its report is written: `code` (the
+// caller's so far) unless the run failed (kExitRunFailed, the error printed
+// on `err`) or was interrupted (kExitInterrupted, said so on `err`).
+int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err);
+
 }  // namespace loadcell

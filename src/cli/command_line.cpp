@@ -1,5 +1,7 @@
 #include "cli/command_line.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -134,8 +136,8 @@ Result<CommandLine> TokenizeArgs(const std::vector<std::string>& args) {
       continue;
     }
     if (arg.size() >= 2 && arg[0] == '-') {
-      return Status::InvalidArgument("unknown option '" + original +
-                                     "'; options start with two dashes: '-" + arg + "'");
+      return Status::InvalidArgument(
+          fmt::format("unknown option '{}'; options start with two dashes: '-{}'", original, arg));
     }
     cl.words.push_back(arg);
     cl.flag_before.push_back(previous_flag);
@@ -161,7 +163,8 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
     size_t eq = body.find('=');
     std::string name = Trim(body.substr(0, eq));
     if (name.empty() || !std::all_of(name.begin(), name.end(), IsNameChar)) {
-      return Status::InvalidArgument(origin + ": expected 'name=value', got '" + line + "'");
+      return Status::InvalidArgument(
+          fmt::format("{}: expected 'name=value', got '{}'", origin, line));
     }
     bool has_value = eq != std::string_view::npos;
     std::string value = has_value ? Trim(body.substr(eq + 1)) : std::string();
@@ -232,97 +235,111 @@ std::string TestNameFromSpelling(std::string_view spelled) {
   return std::string(s);
 }
 
+namespace {
+
+// What the words of a command line say, read one at a time.
+struct WordsRead {
+  std::string test_option;   // --test=NAME as spelled
+  std::string test_spelled;  // from --test= or the first word that is no command
+  std::optional<Command> command;
+  std::string command_word;
+  std::optional<Command> top_level;  // list, suite, version as the first word
+};
+
+bool LooksLikeTest(const std::string& w, bool (*is_test)(const std::string& name)) {
+  return (is_test != nullptr && is_test(TestNameFromSpelling(w))) ||
+         (w.size() > 4 && w.substr(w.size() - 4) == ".lua");
+}
+
+// A word that is neither the test nor the command: the one-line error.
+Status StrayWord(const WordsRead& r, const std::string& w,
+                 bool (*is_test)(const std::string& name)) {
+  if (LooksLikeTest(w, is_test)) {
+    std::string first =
+        r.test_option.empty() ? "'" + r.test_spelled + "'" : "--test=" + r.test_option;
+    return Status::InvalidArgument("test given twice: " + first + " and '" + w +
+                                   "'; give one test per run");
+  }
+  if (!r.command.has_value()) {
+    std::string msg = "unknown command '" + w + "' for test '" +
+                      TestNameFromSpelling(r.test_spelled) + "'; use prepare, run, cleanup or help";
+    std::string close = ClosestMatch(w, {"prepare", "run", "cleanup", "help"});
+    if (!close.empty()) msg += " (did you mean '" + close + "'?)";
+    return Status::InvalidArgument(msg);
+  }
+  return Status::InvalidArgument("unexpected argument '" + w + "' after '" + r.command_word + "'");
+}
+
+// Reads word `i` of `cl` into `r`; InvalidArgument for a word out of place.
+Status ReadWord(const CommandLine& cl, size_t i, bool (*is_test)(const std::string& name),
+                WordsRead& r) {
+  const std::string& w = cl.words[i];
+  const std::string& flag = cl.flag_before[i];
+  if (i == 0 && r.test_option.empty() && (w == "list" || w == "suite" || w == "version")) {
+    r.top_level = w == "list" ? Command::kList : w == "suite" ? Command::kSuite : Command::kVersion;
+    return Status::Ok();
+  }
+  if (r.top_level.has_value()) {
+    return Status::InvalidArgument("unexpected argument '" + w + "' after '" + cl.words[0] + "'");
+  }
+  if (IsCommandWord(w)) {
+    if (r.command.has_value() && r.command_word != w) {
+      return Status::InvalidArgument("more than one command given: '" + r.command_word + "' and '" +
+                                     w + "'");
+    }
+    r.command = CommandFor(w);
+    r.command_word = w;
+    return Status::Ok();
+  }
+  if (!flag.empty() && !LooksLikeTest(w, is_test)) {
+    // `--threads 4`: the user meant `--threads=4`.
+    return Status::InvalidArgument("'" + flag + " " + w +
+                                   "': options take their value after '=': write '" + flag + "=" +
+                                   w + "'");
+  }
+  if (r.test_spelled.empty()) {
+    r.test_spelled = w;
+    return Status::Ok();
+  }
+  return StrayWord(r, w, is_test);
+}
+
+// The command once every word is read: --version, then --help, then a
+// top-level word win; help without a test is the usage.
+Result<Command> ChosenCommand(const WordsRead& r, const std::string& test, bool help,
+                              bool version) {
+  if (version) return Command::kVersion;
+  if (help) return test.empty() ? Command::kUsage : Command::kTestHelp;
+  if (r.top_level.has_value()) return *r.top_level;
+  if (r.command == Command::kTestHelp && test.empty()) return Command::kUsage;
+  if (test.empty()) {
+    return Status::InvalidArgument(
+        "no test given; usage: loadcell [options] TEST [prepare|run|cleanup|help] "
+        "(see 'loadcell list' and 'loadcell help')");
+  }
+  return r.command.value_or(Command::kRun);
+}
+
+}  // namespace
+
 Result<Invocation> Interpret(CommandLine& cl, bool (*is_test)(const std::string& name)) {
   LC_ASSIGN_OR_RETURN(std::optional<bool> help, TakeSwitch(cl.options, "help"));
   LC_ASSIGN_OR_RETURN(std::optional<bool> version, TakeSwitch(cl.options, "version"));
-
-  Invocation inv;
-  std::string test_option;  // --test=NAME as spelled
+  WordsRead r;
   if (RawOption* t = cl.options.Find("test"); t != nullptr) {
     t->consumed = true;
     if (!t->has_value || t->value.empty()) {
       return Status::InvalidArgument(t->spelled + ": needs a test name (--test=NAME)");
     }
-    test_option = t->value;
-    inv.test_spelled = t->value;
+    r.test_option = t->value;
+    r.test_spelled = t->value;
   }
-  auto looks_like_test = [&](const std::string& w) {
-    return (is_test != nullptr && is_test(TestNameFromSpelling(w))) ||
-           (w.size() > 4 && w.substr(w.size() - 4) == ".lua");
-  };
-
-  std::optional<Command> command;
-  std::string command_word;
-  std::optional<Command> top_level;
-  for (size_t i = 0; i < cl.words.size(); ++i) {
-    const std::string& w = cl.words[i];
-    const std::string& flag = cl.flag_before[i];
-    if (i == 0 && test_option.empty() && (w == "list" || w == "suite" || w == "version")) {
-      top_level = w == "list" ? Command::kList : w == "suite" ? Command::kSuite : Command::kVersion;
-      continue;
-    }
-    if (top_level.has_value()) {
-      return Status::InvalidArgument("unexpected argument '" + w + "' after '" + cl.words[0] + "'");
-    }
-    if (IsCommandWord(w)) {
-      if (command.has_value() && command_word != w) {
-        return Status::InvalidArgument("more than one command given: '" + command_word + "' and '" +
-                                       w + "'");
-      }
-      command = CommandFor(w);
-      command_word = w;
-      continue;
-    }
-    if (!flag.empty() && !looks_like_test(w)) {
-      // `--threads 4`: the user meant `--threads=4`.
-      return Status::InvalidArgument("'" + flag + " " + w +
-                                     "': options take their value after '=': write '" + flag + "=" +
-                                     w + "'");
-    }
-    if (inv.test_spelled.empty()) {
-      inv.test_spelled = w;
-      continue;
-    }
-    if (looks_like_test(w)) {
-      std::string first =
-          test_option.empty() ? "'" + inv.test_spelled + "'" : "--test=" + test_option;
-      return Status::InvalidArgument("test given twice: " + first + " and '" + w +
-                                     "'; give one test per run");
-    }
-    if (!command.has_value()) {
-      std::string msg = "unknown command '" + w + "' for test '" +
-                        TestNameFromSpelling(inv.test_spelled) +
-                        "'; use prepare, run, cleanup or help";
-      std::string close = ClosestMatch(w, {"prepare", "run", "cleanup", "help"});
-      if (!close.empty()) msg += " (did you mean '" + close + "'?)";
-      return Status::InvalidArgument(msg);
-    }
-    return Status::InvalidArgument("unexpected argument '" + w + "' after '" + command_word + "'");
-  }
-
+  for (size_t i = 0; i < cl.words.size(); ++i) LC_RETURN_IF_ERROR(ReadWord(cl, i, is_test, r));
+  Invocation inv;
+  inv.test_spelled = r.test_spelled;
   inv.test = TestNameFromSpelling(inv.test_spelled);
-  if (version.value_or(false)) {
-    inv.command = Command::kVersion;
-    return inv;
-  }
-  if (help.value_or(false)) {
-    inv.command = inv.test.empty() ? Command::kUsage : Command::kTestHelp;
-    return inv;
-  }
-  if (top_level.has_value()) {
-    inv.command = *top_level;
-    return inv;
-  }
-  if (command == Command::kTestHelp && inv.test.empty()) {
-    inv.command = Command::kUsage;
-    return inv;
-  }
-  if (inv.test.empty()) {
-    return Status::InvalidArgument(
-        "no test given; usage: loadcell [options] TEST [prepare|run|cleanup|help] "
-        "(see 'loadcell list' and 'loadcell help')");
-  }
-  inv.command = command.value_or(Command::kRun);
+  LC_ASSIGN_OR_RETURN(inv.command,
+                      ChosenCommand(r, inv.test, help.value_or(false), version.value_or(false)));
   return inv;
 }
 

@@ -3,7 +3,12 @@
 #include <ostream>
 
 #include "cli/app.h"
+#include "core/build_features.h"
+#include "core/build_info.h"
+#include "os/file_system.h"
+#if LOADCELL_WITH_LUA
 #include "lua/lua_workload.h"
+#endif
 
 namespace loadcell {
 namespace {
@@ -17,24 +22,75 @@ bool IsTopLevelWord(const std::string& w) {
   return w == "list" || w == "suite" || w == "version" || w == "help";
 }
 
-}  // namespace
+bool EndsWithLua(const std::string& s) {
+  return s.size() > 4 && s.compare(s.size() - 4, 4, ".lua") == 0;
+}
 
-std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,
-                                  std::ostream& err) {
+// The script's base name without ".lua": what a built-in test would be called.
+std::string BaseName(const std::string& p) {
+  std::string s = p;
+  if (size_t slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  if (EndsWithLua(s)) s.resize(s.size() - 4);
+  return s;
+}
+
+// The script a command line names, and the words after it.
+struct ScriptCall {
   std::string path;
-  std::vector<std::string> rest;  // words after the script
+  std::vector<std::string> rest;
+};
+
+// The script `cl` names (as --test= or as the first word), marking --test
+// consumed; nullopt when it names none.
+std::optional<ScriptCall> FindScript(CommandLine& cl) {
+  ScriptCall call;
   RawOption* test = cl.options.Find("test");
   if (test != nullptr && test->has_value && IsScriptSpelling(test->value, &IsBuiltinTest)) {
-    path = test->value;
-    rest = cl.words;
+    call.path = test->value;
+    call.rest = cl.words;
   } else if (test == nullptr && !cl.words.empty() && !IsTopLevelWord(cl.words[0]) &&
              IsScriptSpelling(cl.words[0], &IsBuiltinTest)) {
-    path = cl.words[0];
-    rest.assign(cl.words.begin() + 1, cl.words.end());
+    call.path = cl.words[0];
+    call.rest.assign(cl.words.begin() + 1, cl.words.end());
   } else {
     return std::nullopt;
   }
   if (test != nullptr) test->consumed = true;
+  return call;
+}
+
+#if LOADCELL_WITH_LUA
+// Applies the command line's options to the script's test and validates it.
+// A script without sysbench.cmdline.options (sysbench 0.5 style) takes any
+// option, as sysbench does: it reads them as globals.
+Status ConfigureScript(TestSetup& setup, LuaScriptWorkload& script, const std::string& path,
+                       RawOptions& options) {
+  if (setup.general.Find("config-file") == nullptr) {
+    if (RawOption* o = options.Find("config-file")) o->consumed = true;
+  }
+  LC_RETURN_IF_ERROR(setup.general.Apply(options));
+  LC_RETURN_IF_ERROR(setup.test_options.Apply(options));
+  if (!script.DeclaresOptions()) {
+    std::vector<std::pair<std::string, std::string>> undeclared;
+    for (RawOption& o : options.entries()) {
+      if (o.consumed) continue;
+      o.consumed = true;
+      undeclared.emplace_back(o.name, o.has_value ? o.value : "on");
+    }
+    script.SetUndeclaredOptions(undeclared);
+  }
+  LC_RETURN_IF_ERROR(
+      options.CheckAllConsumed("for script '" + path + "'; see 'loadcell " + path + " help'"));
+  LC_RETURN_IF_ERROR(setup.cfg.Finalize(setup.general));
+  script.SetGeneralOptions(setup.general);
+  return setup.workload->Validate(static_cast<int>(setup.cfg.threads));
+}
+
+// Loads and runs the script of `call` (command, options) and returns the exit code.
+int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::ostream& out,
+              std::ostream& err) {
+  const std::string& path = call.path;
+  const std::vector<std::string>& rest = call.rest;  // words after the script
   if (rest.size() > 1) {
     return Fail(
         err,
@@ -70,30 +126,7 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
 
   Result<RunExtras> extras = TakeRunExtras(cl.options);
   if (!extras.ok()) return Fail(err, extras.status(), kExitUsage);
-  if (setup->general.Find("config-file") == nullptr) {
-    if (RawOption* o = cl.options.Find("config-file")) o->consumed = true;
-  }
-  Status s = setup->general.Apply(cl.options);
-  if (s.ok()) s = setup->test_options.Apply(cl.options);
-  if (s.ok() && !script->DeclaresOptions()) {
-    // A script without sysbench.cmdline.options (sysbench 0.5 style) takes
-    // any option, as sysbench does: it reads them as globals.
-    std::vector<std::pair<std::string, std::string>> undeclared;
-    for (RawOption& o : cl.options.entries()) {
-      if (o.consumed) continue;
-      o.consumed = true;
-      undeclared.emplace_back(o.name, o.has_value ? o.value : "on");
-    }
-    script->SetUndeclaredOptions(undeclared);
-  }
-  if (s.ok()) {
-    s = cl.options.CheckAllConsumed("for script '" + path + "'; see 'loadcell " + path + " help'");
-  }
-  if (s.ok()) s = setup->cfg.Finalize(setup->general);
-  if (s.ok()) {
-    script->SetGeneralOptions(setup->general);
-    s = setup->workload->Validate(static_cast<int>(setup->cfg.threads));
-  }
+  Status s = ConfigureScript(*setup, *script, path, cl.options);
   if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
 
   if (command == "run") return run_test(*setup, *extras, out, err);
@@ -110,6 +143,28 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   s = script->RunCommand(command, ctx);
   if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : kExitRunFailed);
   return kExitOk;
+}
+#endif  // LOADCELL_WITH_LUA
+
+}  // namespace
+
+bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name)) {
+  if (spelled.empty()) return false;
+  const bool builtin = is_builtin != nullptr && is_builtin(BaseName(spelled));
+  Result<FileInfo> info = PosixFileSystem().Stat(spelled);
+  if (info.ok() && info->is_regular) return EndsWithLua(spelled) || !builtin;
+  return EndsWithLua(spelled) && !builtin;
+}
+
+std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,
+                                  std::ostream& err) {
+  std::optional<ScriptCall> call = FindScript(cl);
+  if (!call) return std::nullopt;
+#if LOADCELL_WITH_LUA
+  return RunScript(*call, cl, run_test, out, err);
+#else
+  return Fail(err, NotInThisBuild("script " + call->path, "lua"), kExitUsage);
+#endif
 }
 
 }  // namespace loadcell

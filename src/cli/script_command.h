@@ -8,6 +8,7 @@
 
 #include <iosfwd>
 #include <optional>
+#include <string>
 
 #include "cli/command_line.h"
 #include "cli/commands/report_command.h"
@@ -17,6 +18,12 @@ namespace loadcell {
 
 using RunTestFn = int (*)(TestSetup& setup, const RunExtras& extras, std::ostream& out,
                           std::ostream& err);
+
+// True when a test word (or --test value) names a script: an existing
+// regular file, or a name ending in ".lua" whose base name is not a built-in
+// test (`is_builtin(base)`). A missing "oltp.lua" keeps its legacy meaning.
+// Also in a build without Lua, so that such a word is told so.
+bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name));
 
 // Runs the script `cl` names with `run_test` for the run command and returns
 // the exit code; nullopt when `cl` names no script.

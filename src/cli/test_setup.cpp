@@ -1,12 +1,27 @@
 #include "cli/test_setup.h"
 
 #include "cli/command_line.h"
+#include "core/build_info.h"
 #include "core/version.h"
 #include "os/system_info.h"
 #include "workloads/builtin.h"
 
 namespace loadcell {
 namespace {
+
+// An option of a part this build left out (--pgsql-host without the pgsql
+// driver) that nobody took: says so, rather than "unknown option".
+Status CheckLeftOutOptions(const RawOptions& raw) {
+  for (const RawOption& o : raw.entries()) {
+    if (o.consumed) continue;
+    for (const OptionalPart& p : OptionalParts()) {
+      if (!p.built && o.name.rfind(std::string(p.name) + "-", 0) == 0) {
+        return NotInThisBuild(o.spelled, p.name);
+      }
+    }
+  }
+  return Status::Ok();
+}
 
 // Every option name and alias of `set`.
 void CollectNames(const OptionSet& set, std::vector<std::string>& names) {
@@ -88,7 +103,10 @@ Status ConfigureTest(TestSetup& setup, RawOptions& raw, bool check_unknown) {
   }
   LC_RETURN_IF_ERROR(setup.general.Apply(raw));
   LC_RETURN_IF_ERROR(setup.test_options.Apply(raw));
-  if (check_unknown) LC_RETURN_IF_ERROR(raw.CheckAllConsumed(UnknownOptionHint(setup, raw)));
+  if (check_unknown) {
+    LC_RETURN_IF_ERROR(CheckLeftOutOptions(raw));
+    LC_RETURN_IF_ERROR(raw.CheckAllConsumed(UnknownOptionHint(setup, raw)));
+  }
   LC_RETURN_IF_ERROR(setup.cfg.Finalize(setup.general));
   return setup.workload->Validate(static_cast<int>(setup.cfg.threads));
 }

@@ -60,7 +60,7 @@ TickSource MakeBest() {
     return std::pair<double, uint64_t>((static_cast<double>(a) + static_cast<double>(b)) / 2, t);
   };
   auto p0 = pair();
-  timespec ts{0, 20 * 1000 * 1000};
+  timespec ts{0, 20 * kNanosPerMilli};
   while (nanosleep(&ts, &ts) == -1 && errno == EINTR) {
   }
   auto p1 = pair();

@@ -16,8 +16,8 @@ namespace loadcell {
 
 using Nanos = int64_t;  // a point on CLOCK_MONOTONIC, or a duration
 inline constexpr Nanos kNanosPerMicro = 1000;
-inline constexpr Nanos kNanosPerMilli = 1000 * 1000;
-inline constexpr Nanos kNanosPerSecond = 1000 * 1000 * 1000;
+inline constexpr Nanos kNanosPerMilli = kNanosPerMicro * 1000;
+inline constexpr Nanos kNanosPerSecond = kNanosPerMilli * 1000;
 
 // Hot-path read of CLOCK_MONOTONIC (vDSO, no system call on Linux).
 inline Nanos MonotonicNow() {

@@ -19,7 +19,7 @@ constexpr int kBarWidth = 24;
 // "0:07", "12:30", "1:02:03".
 std::string ClockText(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "?";
-  auto s = static_cast<uint64_t>(seconds + 0.5);
+  auto s = static_cast<uint64_t>(std::llround(seconds));
   if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }

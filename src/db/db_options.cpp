@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "core/build_features.h"
+#include "core/build_info.h"
 #include "db/db_driver.h"
 #include "db/drivers.h"
 
@@ -20,10 +22,16 @@ struct DriverEntry {
 };
 
 const std::vector<DriverEntry>& Entries() {
+  // The drivers compiled in; pgsql and mysql are optional parts (their build
+  // options leave them out, core/build_info.h names them).
   static const std::vector<DriverEntry> kEntries = {
-      {"sqlite", &NewSqliteDriver},
-      {"pgsql", &NewPgsqlDriver},
-      {"mysql", &NewMysqlDriver},
+    {"sqlite", &NewSqliteDriver},
+#if LOADCELL_WITH_PGSQL
+    {"pgsql", &NewPgsqlDriver},
+#endif
+#if LOADCELL_WITH_MYSQL
+    {"mysql", &NewMysqlDriver},
+#endif
   };
   return kEntries;
 }
@@ -35,6 +43,14 @@ std::string ValidNames() {
     s += e.name;
   }
   return s;
+}
+
+// The error for a --db-driver that names no driver compiled in.
+Status UnknownDriver(const std::string& name) {
+  const std::string asked = "--db-driver=" + name;
+  if (IsLeftOut(name)) return NotInThisBuild(asked, name);
+  return Status::InvalidArgument(
+      fmt::format("{}: unknown database driver (valid: {})", asked, ValidNames()));
 }
 
 }  // namespace
@@ -49,8 +65,7 @@ Result<std::unique_ptr<DbDriver>> MakeDbDriver(const std::string& name) {
   for (const auto& e : Entries()) {
     if (name == e.name) return e.make();
   }
-  return Status::InvalidArgument(
-      fmt::format("--db-driver={}: unknown database driver (valid: {})", name, ValidNames()));
+  return UnknownDriver(name);
 }
 
 void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
@@ -67,8 +82,7 @@ Result<std::string> ResolveDbDriverName(const DbOptions& db, const OptionSet& op
     for (const auto& e : Entries()) {
       if (db.driver == e.name) return db.driver;
     }
-    return Status::InvalidArgument(fmt::format(
-        "--db-driver={}: unknown database driver (valid: {})", db.driver, ValidNames()));
+    return UnknownDriver(db.driver);
   }
   std::string chosen;
   std::string chosen_option;

@@ -3,20 +3,55 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/build_features.h"
+#include "core/build_info.h"
 #include "io/engines.h"
 
 namespace loadcell {
 
-std::vector<std::string> IoEngineNames() { return {"sync", "io_uring", "libaio", "mmap"}; }
+namespace {
 
-Result<std::unique_ptr<IoEngine>> MakeIoEngine(const std::string& name, FileSystem& fs) {
-  if (name == "sync") return io_internal::MakeSyncEngine(fs);
-  if (name == "io_uring") return io_internal::MakeIoUringEngine(fs);
-  if (name == "libaio") return io_internal::MakeLibaioEngine(fs);
-  if (name == "mmap") return io_internal::MakeMmapEngine(fs);
+struct EngineEntry {
+  const char* name;
+  Result<std::unique_ptr<IoEngine>> (*make)(FileSystem& fs);
+};
+
+// Every engine compiled in, in the order help lists them; the optional ones
+// are left out by their build option (core/build_info.h names them).
+constexpr EngineEntry kEngines[] = {
+    {"sync", &io_internal::MakeSyncEngine},
+#if LOADCELL_WITH_IO_URING
+    {"io_uring", &io_internal::MakeIoUringEngine},
+#endif
+#if LOADCELL_WITH_LIBAIO
+    {"libaio", &io_internal::MakeLibaioEngine},
+#endif
+    {"mmap", &io_internal::MakeMmapEngine},
+};
+
+}  // namespace
+
+std::vector<std::string> IoEngineNames() {
+  std::vector<std::string> names;
+  for (const EngineEntry& e : kEngines) names.emplace_back(e.name);
+  return names;
+}
+
+Status CheckIoEngine(const std::string& name, std::string_view asked) {
+  for (const EngineEntry& e : kEngines) {
+    if (name == e.name) return Status::Ok();
+  }
+  if (IsLeftOut(name)) return NotInThisBuild(asked, name);
   std::string valid;
   for (const std::string& n : IoEngineNames()) valid += (valid.empty() ? "" : ", ") + n;
   return Status::InvalidArgument("unknown --file-io-mode '" + name + "'; valid: " + valid);
+}
+
+Result<std::unique_ptr<IoEngine>> MakeIoEngine(const std::string& name, FileSystem& fs) {
+  for (const EngineEntry& e : kEngines) {
+    if (name == e.name) return e.make(fs);
+  }
+  return CheckIoEngine(name, "--file-io-mode=" + name);
 }
 
 void* AllocateIoBuffer(size_t len, size_t alignment) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/clock.h"
@@ -90,8 +91,13 @@ class IoEngine {
 
 // Engine names: "sync", "io_uring", "libaio", "mmap" (those compiled in).
 std::vector<std::string> IoEngineNames();
-// InvalidArgument for an unknown name; Unavailable when compiled in but the
-// kernel refuses it (message says why, one line).
+// OK when `name` is compiled in. InvalidArgument, one line, otherwise: for
+// an engine its build option left out "<asked>: io_uring is not in this
+// build (...)", for an unknown name the valid ones.
+Status CheckIoEngine(const std::string& name, std::string_view asked);
+// InvalidArgument as CheckIoEngine says for a name not compiled in;
+// Unavailable when compiled in but the kernel refuses it (message says why,
+// one line).
 Result<std::unique_ptr<IoEngine>> MakeIoEngine(const std::string& name, FileSystem& fs);
 // Allocates a zero-filled buffer of `len` bytes (rounded up to a multiple of
 // the alignment, a power of two) aligned for O_DIRECT; free with std::free.

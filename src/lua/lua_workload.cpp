@@ -110,13 +110,6 @@ class LuaWorker final : public Worker {
 
 }  // namespace
 
-bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name)) {
-  if (spelled.empty()) return false;
-  const bool builtin = is_builtin != nullptr && is_builtin(BaseName(spelled));
-  if (IsRegularFile(spelled)) return EndsWithLua(spelled) || !builtin;
-  return EndsWithLua(spelled) && !builtin;
-}
-
 Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path,
                                                          const std::string& command,
                                                          const std::vector<std::string>& argv) {

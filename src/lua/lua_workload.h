@@ -17,11 +17,6 @@ namespace loadcell {
 
 class LuaScriptWorkload;
 
-// True when a test word (or --test value) names a script: an existing
-// regular file, or a name ending in ".lua" whose base name is not a built-in
-// test (`is_builtin(base)`). A missing "oltp.lua" keeps its legacy meaning.
-bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name));
-
 // Loads `path` in a main-thread interpreter with sysbench.cmdline.command =
 // `command` and argv = `argv`. A syntax or load-time error names the script,
 // line and message (InvalidArgument).

@@ -131,6 +131,7 @@ GroupFigures Aggregate(const std::vector<ResultData>& runs) {
   g.lat_p99_max = *std::max_element(p99.begin(), p99.end());
   for (const auto& [name, v0] : runs.front().counters) {
     std::vector<double> v;
+    v.reserve(runs.size());
     for (const ResultData& r : runs) v.push_back(static_cast<double>(r.Counter(name).value_or(0)));
     g.counters.emplace_back(name, Mean(v));
   }
@@ -183,126 +184,116 @@ std::vector<std::string> ManifestDifferences(const Manifest& a, const Manifest& 
   return out;
 }
 
-std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
-                             const std::string& format, std::vector<std::string>* warnings) {
-  std::vector<GroupFigures> figs;
-  for (const auto& g : groups) figs.push_back(Aggregate(g));
-  const size_t n = groups.size();
+namespace {
 
-  if (warnings != nullptr) {
-    for (size_t i = 0; i < n; ++i) {
-      // Runs of one group should be repeats of one configuration.
-      for (size_t j = 1; j < groups[i].size(); ++j) {
-        for (const std::string& d :
-             ManifestDifferences(groups[i][0].manifest, groups[i][j].manifest, groups[i][0].source,
-                                 groups[i][j].source)) {
-          warnings->push_back("runs of " + Label(i) +
-                              " are not repeats of one configuration: " + d);
-        }
+// The warnings for runs of a group that are not repeats of one
+// configuration, and for groups that differ from A beyond presentation.
+void AddGroupWarnings(const std::vector<std::vector<ResultData>>& groups,
+                      std::vector<std::string>& warnings) {
+  for (size_t i = 0; i < groups.size(); ++i) {
+    for (size_t j = 1; j < groups[i].size(); ++j) {
+      for (const std::string& d : ManifestDifferences(groups[i][0].manifest, groups[i][j].manifest,
+                                                      groups[i][0].source, groups[i][j].source)) {
+        warnings.push_back("runs of " + Label(i) + " are not repeats of one configuration: " + d);
       }
-      if (i == 0) continue;
-      for (const std::string& d :
-           ManifestDifferences(groups[0][0].manifest, groups[i][0].manifest, Label(0), Label(i))) {
-        warnings->push_back(Label(i) + " differs from " + Label(0) + " in " + d);
-      }
+    }
+    if (i == 0) continue;
+    for (const std::string& d :
+         ManifestDifferences(groups[0][0].manifest, groups[i][0].manifest, Label(0), Label(i))) {
+      warnings.push_back(Label(i) + " differs from " + Label(0) + " in " + d);
     }
   }
+}
 
-  if (format == "csv") {
-    std::string out =
-        "result,runs,files,duration_s,threads,events,events_per_second,errors,"
-        "lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
-    for (const auto& [name, v] : figs[0].counters) {
-      out += ',';
-      out += CsvField(name);
-    }
-    out +=
-        ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
-        "change_lat_p95_pct,change_lat_p99_pct,beyond_spread\n";
-    for (size_t i = 0; i < n; ++i) {
-      const GroupFigures& g = figs[i];
-      out += fmt::format("{},{},{},{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", Label(i),
-                         g.runs, CsvField(Files(groups[i])), g.duration_s, g.threads, g.events,
-                         g.events_per_second, g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean),
-                         CsvMs(g.lat_p50), CsvMs(g.lat_p95), CsvMs(g.lat_p99), CsvMs(g.lat_p999),
-                         CsvMs(g.lat_max));
-      for (const auto& [name, v0] : figs[0].counters) {
-        double v = 0;
-        for (const auto& [nm, x] : g.counters) {
-          if (nm == name) v = x;
-        }
-        out += fmt::format(",{:.0f}", v);
-      }
-      out += fmt::format(",{:.3f},{:.3f}", g.events_per_second_min, g.events_per_second_max);
-      if (i == 0) {
-        out += ",,,,\n";
-        continue;
-      }
-      auto pct = [](double base, double v) {
-        return base == 0 ? std::string() : fmt::format("{:.2f}", (v - base) / base * 100);
-      };
-      const GroupFigures& a = figs[0];
-      std::string verdict = Verdict(a.runs, a.events_per_second_min, a.events_per_second_max,
-                                    g.runs, g.events_per_second_min, g.events_per_second_max);
-      out += fmt::format(",{},{},{},{}\n", pct(a.events_per_second, g.events_per_second),
-                         pct(a.lat_p95, g.lat_p95), pct(a.lat_p99, g.lat_p99),
-                         verdict.empty() ? "" : (verdict == "beyond spread" ? "yes" : "no"));
-    }
-    return out;
+// The CSV header line: fixed columns, A's counters, then the comparison.
+std::string CsvHeader(const GroupFigures& a) {
+  std::string out =
+      "result,runs,files,duration_s,threads,events,events_per_second,errors,"
+      "lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
+  for (const auto& [name, v] : a.counters) {
+    out += ',';
+    out += CsvField(name);
   }
+  return out +
+         ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
+         "change_lat_p95_pct,change_lat_p99_pct,beyond_spread\n";
+}
 
-  // Text.
-  std::string out = fmt::format("Comparing {} results of test '{}'; changes are against A.\n", n,
-                                groups[0][0].manifest.test);
-  bool repeats = false;
-  for (size_t i = 0; i < n; ++i) {
-    if (groups[i].size() == 1) {
-      out += fmt::format("  {}: {}\n", Label(i), groups[i][0].source);
-    } else {
-      repeats = true;
-      out += fmt::format("  {}: {} runs: {}\n", Label(i), groups[i].size(), Files(groups[i]));
+// The CSV line of group `i`; the changes are against group 0 (blank for it).
+std::string CsvLine(size_t i, const std::vector<ResultData>& runs,
+                    const std::vector<GroupFigures>& figs) {
+  const GroupFigures& g = figs[i];
+  std::string out =
+      fmt::format("{},{},{},{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", Label(i), g.runs,
+                  CsvField(Files(runs)), g.duration_s, g.threads, g.events, g.events_per_second,
+                  g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50), CsvMs(g.lat_p95),
+                  CsvMs(g.lat_p99), CsvMs(g.lat_p999), CsvMs(g.lat_max));
+  for (const auto& [name, v0] : figs[0].counters) {
+    double v = 0;
+    for (const auto& [nm, x] : g.counters) {
+      if (nm == name) v = x;
     }
+    out += fmt::format(",{:.0f}", v);
   }
-  out += "\n";
+  out += fmt::format(",{:.3f},{:.3f}", g.events_per_second_min, g.events_per_second_max);
+  if (i == 0) return out + ",,,,\n";
+  auto pct = [](double base, double v) {
+    return base == 0 ? std::string() : fmt::format("{:.2f}", (v - base) / base * 100);
+  };
+  const GroupFigures& a = figs[0];
+  std::string verdict = Verdict(a.runs, a.events_per_second_min, a.events_per_second_max, g.runs,
+                                g.events_per_second_min, g.events_per_second_max);
+  return out + fmt::format(",{},{},{},{}\n", pct(a.events_per_second, g.events_per_second),
+                           pct(a.lat_p95, g.lat_p95), pct(a.lat_p99, g.lat_p99),
+                           verdict.empty() ? "" : (verdict == "beyond spread" ? "yes" : "no"));
+}
 
+std::string FormatComparisonCsv(const std::vector<std::vector<ResultData>>& groups,
+                                const std::vector<GroupFigures>& figs) {
+  std::string out = CsvHeader(figs[0]);
+  for (size_t i = 0; i < groups.size(); ++i) out += CsvLine(i, groups[i], figs);
+  return out;
+}
+
+// A row of the text table from the figures of every group: the value, and
+// the range the noise verdict compares (none when min is nullptr).
+struct FigureRow {
+  const char* name;
+  double GroupFigures::*value;
+  std::string (*format)(double);
+  double GroupFigures::*min = nullptr;
+  double GroupFigures::*max = nullptr;
+};
+
+const FigureRow kFigureRows[] = {
+    {"events/s", &GroupFigures::events_per_second, &Fixed2, &GroupFigures::events_per_second_min,
+     &GroupFigures::events_per_second_max},
+    {"latency min (ms)", &GroupFigures::lat_min, &Ms},
+    {"latency avg (ms)", &GroupFigures::lat_mean, &Ms},
+    {"latency p50 (ms)", &GroupFigures::lat_p50, &Ms},
+    {"latency p95 (ms)", &GroupFigures::lat_p95, &Ms, &GroupFigures::lat_p95_min,
+     &GroupFigures::lat_p95_max},
+    {"latency p99 (ms)", &GroupFigures::lat_p99, &Ms, &GroupFigures::lat_p99_min,
+     &GroupFigures::lat_p99_max},
+    {"latency p99.9 (ms)", &GroupFigures::lat_p999, &Ms},
+    {"latency max (ms)", &GroupFigures::lat_max, &Ms},
+    {"errors", &GroupFigures::errors, &Integer},
+};
+
+// The rows of the text table: kFigureRows, then the test's own metrics
+// that every group has.
+std::vector<Row> ComparisonRows(const std::vector<GroupFigures>& figs) {
   std::vector<Row> rows;
-  auto add = [&](std::string name, auto get, std::string (*f)(double), auto range) {
-    Row r{std::move(name), {}, f, {}};
+  for (const FigureRow& f : kFigureRows) {
+    Row r{f.name, {}, f.format, {}};
     for (const GroupFigures& g : figs) {
-      r.values.push_back(get(g));
-      r.ranges.push_back(range(g));
+      r.values.push_back(g.*f.value);
+      r.ranges.push_back(f.min == nullptr ? std::pair<double, double>(0, -1)
+                                          : std::pair<double, double>(g.*f.min, g.*f.max));
     }
     rows.push_back(std::move(r));
-  };
-  auto none = [](const GroupFigures&) { return std::pair<double, double>(0, -1); };
-  add(
-      "events/s", [](const GroupFigures& g) { return g.events_per_second; }, &Fixed2,
-      [](const GroupFigures& g) {
-        return std::pair<double, double>(g.events_per_second_min, g.events_per_second_max);
-      });
-  add(
-      "latency min (ms)", [](const GroupFigures& g) { return g.lat_min; }, &Ms, none);
-  add(
-      "latency avg (ms)", [](const GroupFigures& g) { return g.lat_mean; }, &Ms, none);
-  add(
-      "latency p50 (ms)", [](const GroupFigures& g) { return g.lat_p50; }, &Ms, none);
-  add(
-      "latency p95 (ms)", [](const GroupFigures& g) { return g.lat_p95; }, &Ms,
-      [](const GroupFigures& g) {
-        return std::pair<double, double>(g.lat_p95_min, g.lat_p95_max);
-      });
-  add(
-      "latency p99 (ms)", [](const GroupFigures& g) { return g.lat_p99; }, &Ms,
-      [](const GroupFigures& g) {
-        return std::pair<double, double>(g.lat_p99_min, g.lat_p99_max);
-      });
-  add(
-      "latency p99.9 (ms)", [](const GroupFigures& g) { return g.lat_p999; }, &Ms, none);
-  add(
-      "latency max (ms)", [](const GroupFigures& g) { return g.lat_max; }, &Ms, none);
-  add(
-      "errors", [](const GroupFigures& g) { return g.errors; }, &Integer, none);
-  // The test's own metrics that every group has.
+  }
+  const size_t n = figs.size();
   for (const Metric& m0 : figs[0].metrics) {
     std::vector<double> vals;
     for (const GroupFigures& g : figs) {
@@ -313,10 +304,16 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
     if (vals.size() != n) continue;
     std::string name = m0.label.empty() ? m0.key : m0.label;
     if (!m0.unit.empty() && name.find(m0.unit) == std::string::npos) name += " (" + m0.unit + ")";
-    Row r{name, vals, &General, std::vector<std::pair<double, double>>(n, {0, -1})};
-    rows.push_back(std::move(r));
+    rows.push_back(Row{name, vals, &General, std::vector<std::pair<double, double>>(n, {0, -1})});
   }
+  return rows;
+}
 
+// The table: per group its value, then (B on) its change against A and,
+// with `repeats`, the noise verdict.
+std::string RenderComparisonTable(const std::vector<Row>& rows,
+                                  const std::vector<GroupFigures>& figs, bool repeats) {
+  const size_t n = figs.size();
   TextTable t;
   std::vector<std::string> header = {""};
   for (size_t i = 0; i < n; ++i) {
@@ -343,7 +340,25 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
     }
     t.AddRow(cells);
   }
-  out += t.Render(/*left_columns=*/1);
+  return t.Render(/*left_columns=*/1);
+}
+
+std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& groups,
+                                 const std::vector<GroupFigures>& figs) {
+  const size_t n = groups.size();
+  std::string out = fmt::format("Comparing {} results of test '{}'; changes are against A.\n", n,
+                                groups[0][0].manifest.test);
+  bool repeats = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (groups[i].size() == 1) {
+      out += fmt::format("  {}: {}\n", Label(i), groups[i][0].source);
+    } else {
+      repeats = true;
+      out += fmt::format("  {}: {} runs: {}\n", Label(i), groups[i].size(), Files(groups[i]));
+    }
+  }
+  out += "\n";
+  out += RenderComparisonTable(ComparisonRows(figs), figs, repeats);
   if (repeats) {
     out +=
         "\nGroups show the mean over their runs. noise: 'beyond spread' when the runs' ranges\n"
@@ -355,6 +370,17 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
         "per side separated by --: loadcell compare a1.json a2.json -- b1.json b2.json\n";
   }
   return out;
+}
+
+}  // namespace
+
+std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
+                             const std::string& format, std::vector<std::string>* warnings) {
+  std::vector<GroupFigures> figs;
+  figs.reserve(groups.size());
+  for (const auto& g : groups) figs.push_back(Aggregate(g));
+  if (warnings != nullptr) AddGroupWarnings(groups, *warnings);
+  return format == "csv" ? FormatComparisonCsv(groups, figs) : FormatComparisonText(groups, figs);
 }
 
 int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,8 @@ struct Row {
   std::string percentile = "-";
   std::string extra = "-";
   std::string status = "ok";
+  bool failed = false;
+  bool interrupted = false;
 };
 
 // The workload's throughput figure other than events/s, e.g. "6245.78 MiB/s".
@@ -105,37 +108,42 @@ Status PrepareFiles(Workload& w, const RunConfig& cfg) {
   return w.Prepare(ctx);
 }
 
-}  // namespace
+// One test of the suite, configured.
+struct SuiteEntry {
+  std::unique_ptr<TestSetup> setup;
+  bool needs_files = false;
+  std::string dir_file;  // a file of the folder to remove after cleanup
+};
 
-int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
-  for (const char* unsupported : {"format", "output-file"}) {
-    if (const RawOption* o = options.Find(unsupported)) {
-      err << "loadcell: error: " << o->spelled
-          << ": not supported by 'suite' (it prints one summary table)\n";
-      return 2;
-    }
+// The user's options with the suite's defaults for `t` beneath them (the
+// folder of a test that needs files in `files_dir`).
+RawOptions SuiteOptions(const SuiteTest& t, const RawOptions& options,
+                        const SuiteTempDir& files_dir) {
+  RawOptions raw = options;
+  RawOptions defaults;
+  for (const auto& [name, value] : t.defaults) defaults.Add(name, value, true, "suite default");
+  if (t.needs_files) {
+    defaults.Add(t.dir_option,
+                 t.dir_file != nullptr ? files_dir.path() + "/" + t.dir_file : files_dir.path(),
+                 true, "suite default");
   }
-  // Set up and validate every test before the first one starts.
-  std::vector<std::unique_ptr<TestSetup>> setups;
-  std::vector<bool> needs_files;
-  std::vector<std::string> dir_files;  // a file of the folder to remove after cleanup
+  raw.AddDefaults(defaults);
+  return raw;
+}
+
+// Sets up and validates every test before the first one starts; an option
+// no test takes is an error. Returns the exit code when one is refused (the
+// error printed).
+std::optional<int> SetUpSuite(const RawOptions& options, const SuiteTempDir& files_dir,
+                              std::vector<SuiteEntry>& entries, std::ostream& err) {
   std::vector<bool> used(options.entries().size(), false);
-  SuiteTempDir files_dir;
   for (const SuiteTest& t : SuiteTests()) {
-    RawOptions raw = options;
-    RawOptions defaults;
-    for (const auto& [name, value] : t.defaults) defaults.Add(name, value, true, "suite default");
-    if (t.needs_files) {
-      if (files_dir.path().empty()) {
-        err << "loadcell: error: cannot create a temporary folder for the suite's '" << t.name
-            << "' test\n";
-        return 1;
-      }
-      defaults.Add(t.dir_option,
-                   t.dir_file != nullptr ? files_dir.path() + "/" + t.dir_file : files_dir.path(),
-                   true, "suite default");
+    if (t.needs_files && files_dir.path().empty()) {
+      err << "loadcell: error: cannot create a temporary folder for the suite's '" << t.name
+          << "' test\n";
+      return 1;
     }
-    raw.AddDefaults(defaults);
+    RawOptions raw = SuiteOptions(t, options, files_dir);
     Result<std::unique_ptr<TestSetup>> setup = CreateTest(t.name, t.name);
     Status s = setup.ok() ? ConfigureTest(**setup, raw, /*check_unknown=*/false) : setup.status();
     if (!s.ok()) {
@@ -146,9 +154,8 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
       if (const RawOption* o = raw.Find(options.entries()[i].name); o && o->consumed)
         used[i] = true;
     }
-    setups.push_back(std::move(*setup));
-    needs_files.push_back(t.needs_files);
-    dir_files.push_back(t.needs_files && t.dir_file != nullptr ? t.dir_file : "");
+    entries.push_back({std::move(*setup), t.needs_files,
+                       t.needs_files && t.dir_file != nullptr ? t.dir_file : ""});
   }
   for (size_t i = 0; i < used.size(); ++i) {
     if (!used[i] && options.entries()[i].name != "config-file") {
@@ -157,65 +164,94 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
       return 2;
     }
   }
+  return std::nullopt;
+}
+
+// Cleans up the files of a test that needed them (a failure is a warning).
+void CleanUpFiles(const SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream& err) {
+  Status cleaned = e.setup->workload->Cleanup(PrepareContext{});
+  if (!cleaned.ok()) err << "loadcell: warning: suite cleanup: " << cleaned.ToString() << "\n";
+  if (e.dir_file.empty()) return;
+  std::error_code ec;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    std::filesystem::remove(files_dir.path() + "/" + e.dir_file + suffix, ec);
+  }
+}
+
+// Runs one test (preparing and cleaning up its files) into its table row.
+Row RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream& err) {
+  TestSetup& setup = *e.setup;
+  const double percentile = setup.cfg.percentile;
+  Row row;
+  row.test = setup.test;
+  row.threads = static_cast<int>(setup.cfg.threads);
+  err << "loadcell: suite: running " << setup.test << "\n";
+  Status prepared = e.needs_files ? PrepareFiles(*setup.workload, setup.cfg) : Status::Ok();
+  Result<RunResult> r =
+      prepared.ok() ? RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), nullptr)
+                    : Result<RunResult>(prepared);
+  if (e.needs_files) CleanUpFiles(e, files_dir, err);
+  if (!r.ok()) {
+    row.status = "FAILED: " + r.status().ToString();
+    row.failed = true;
+    return row;
+  }
+  const RunResult& res = *r;
+  row.events_per_s = fmt::format("{:.2f}", res.events_per_second);
+  if (!res.latency.empty() && percentile > 0) {
+    row.percentile = FormatLatency(res.latency[0].histogram.Percentile(percentile));
+  }
+  row.extra = ExtraFigure(res);
+  if (!res.failure.ok() && res.failure.code() != StatusCode::kCancelled) {
+    row.status = "FAILED: " + res.failure.ToString();
+    row.failed = true;
+  } else if (res.interrupted) {
+    row.status = "interrupted";
+    row.interrupted = true;
+  }
+  return row;
+}
+
+std::string FormatSuiteTable(const std::vector<Row>& rows, double percentile) {
+  std::string pct_header = percentile > 0 ? fmt::format("p{} latency", percentile) : "latency";
+  std::string out = fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", "test", "threads",
+                                "events/s", pct_header, "throughput", "status");
+  for (const Row& r : rows) {
+    out += fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", r.test, r.threads, r.events_per_s,
+                       r.percentile, r.extra, r.status);
+  }
+  return out;
+}
+
+}  // namespace
+
+int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
+  for (const char* unsupported : {"format", "output-file"}) {
+    if (const RawOption* o = options.Find(unsupported)) {
+      err << "loadcell: error: " << o->spelled
+          << ": not supported by 'suite' (it prints one summary table)\n";
+      return 2;
+    }
+  }
+  SuiteTempDir files_dir;
+  std::vector<SuiteEntry> entries;
+  if (std::optional<int> refused = SetUpSuite(options, files_dir, entries, err)) return *refused;
 
   InstallStopSignalHandlers();
   std::vector<Row> rows;
   bool failed = false;
   bool interrupted = false;
   double percentile = 95;
-  for (size_t i = 0; i < setups.size(); ++i) {
-    auto& setup = setups[i];
-    percentile = setup->cfg.percentile;
-    Row row;
-    row.test = setup->test;
-    row.threads = static_cast<int>(setup->cfg.threads);
-    err << "loadcell: suite: running " << setup->test << "\n";
-    Status prepared = needs_files[i] ? PrepareFiles(*setup->workload, setup->cfg) : Status::Ok();
-    Result<RunResult> r = prepared.ok() ? RunWorkload(*setup->workload, setup->cfg,
-                                                      BuildManifest(*setup, "run"), nullptr)
-                                        : Result<RunResult>(prepared);
-    if (needs_files[i]) {
-      Status cleaned = setup->workload->Cleanup(PrepareContext{});
-      if (!cleaned.ok()) err << "loadcell: warning: suite cleanup: " << cleaned.ToString() << "\n";
-      if (!dir_files[i].empty()) {
-        std::error_code ec;
-        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-          std::filesystem::remove(files_dir.path() + "/" + dir_files[i] + suffix, ec);
-        }
-      }
-    }
-    if (!r.ok()) {
-      row.status = "FAILED: " + r.status().ToString();
-      failed = true;
-    } else {
-      const RunResult& res = *r;
-      row.events_per_s = fmt::format("{:.2f}", res.events_per_second);
-      if (!res.latency.empty() && percentile > 0) {
-        row.percentile = FormatLatency(res.latency[0].histogram.Percentile(percentile));
-      }
-      row.extra = ExtraFigure(res);
-      if (!res.failure.ok() && res.failure.code() != StatusCode::kCancelled) {
-        row.status = "FAILED: " + res.failure.ToString();
-        failed = true;
-      } else if (res.interrupted) {
-        row.status = "interrupted";
-        interrupted = true;
-      }
-    }
-    rows.push_back(std::move(row));
-    if (interrupted || StopRequested()) {
+  for (SuiteEntry& e : entries) {
+    percentile = e.setup->cfg.percentile;
+    rows.push_back(RunSuiteTest(e, files_dir, err));
+    failed = failed || rows.back().failed;
+    if (rows.back().interrupted || StopRequested()) {
       interrupted = true;
       break;
     }
   }
-
-  std::string pct_header = percentile > 0 ? fmt::format("p{} latency", percentile) : "latency";
-  out << fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", "test", "threads", "events/s",
-                     pct_header, "throughput", "status");
-  for (const Row& r : rows) {
-    out << fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", r.test, r.threads, r.events_per_s,
-                       r.percentile, r.extra, r.status);
-  }
+  out << FormatSuiteTable(rows, percentile);
   out.flush();
   if (interrupted) return 130;
   return failed ? 1 : 0;

@@ -226,52 +226,79 @@ Result<std::unique_ptr<TestSetup>> ConfiguredSetup(const Invocation& inv, const 
   return setup;
 }
 
-}  // namespace
-
-std::string FormatSweep(const SweepTable& t, const std::string& format) {
+// The points that finished (at least one run), in order.
+std::vector<size_t> DonePoints(const SweepTable& t) {
   std::vector<size_t> done;
   for (size_t p = 0; p < t.runs.size(); ++p) {
     if (!t.runs[p].empty()) done.push_back(p);
   }
-  if (format == "csv") {
-    std::string out;
-    for (const std::string& o : t.options) out += CsvField(o) + ",";
-    // The run's columns; threads only when it is not swept (then it is a column already).
-    const bool threads_swept =
-        std::find(t.options.begin(), t.options.end(), "threads") != t.options.end();
-    out += threads_swept ? "runs,duration_s,events," : "runs,duration_s,threads,events,";
-    out +=
-        "events_per_second,errors,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,"
-        "lat_p999_ms,lat_max_ms";
-    std::vector<std::string> counters;
-    if (!done.empty()) {
-      for (const auto& [name, v] : t.runs[done[0]][0].counters) counters.push_back(name);
-    }
-    for (const std::string& c : counters) {
-      out += ',';
-      out += CsvField(c);
-    }
-    out += ",events_per_second_min,events_per_second_max\n";
-    for (size_t p : done) {
-      GroupFigures g = Aggregate(t.runs[p]);
-      for (const std::string& v : t.values[p]) out += CsvField(v) + ",";
-      out += fmt::format("{},{:.4f},", g.runs, g.duration_s);
-      if (!threads_swept) out += fmt::format("{},", g.threads);
-      out += fmt::format("{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", g.events, g.events_per_second,
-                         g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50),
-                         CsvMs(g.lat_p95), CsvMs(g.lat_p99), CsvMs(g.lat_p999), CsvMs(g.lat_max));
-      for (const std::string& c : counters) {
-        double v = 0;
-        for (const auto& [name, x] : g.counters) {
-          if (name == c) v = x;
-        }
-        out += fmt::format(",{:.0f}", v);
-      }
-      out += fmt::format(",{:.3f},{:.3f}\n", g.events_per_second_min, g.events_per_second_max);
-    }
-    return out;
-  }
+  return done;
+}
 
+// The CSV header: the swept options, the run's columns (threads only when
+// it is not swept: then it is a column already), the counters, the range.
+std::string SweepCsvHeader(const SweepTable& t, bool threads_swept,
+                           const std::vector<std::string>& counters) {
+  std::string out;
+  for (const std::string& o : t.options) out += CsvField(o) + ",";
+  out += threads_swept ? "runs,duration_s,events," : "runs,duration_s,threads,events,";
+  out +=
+      "events_per_second,errors,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,"
+      "lat_p999_ms,lat_max_ms";
+  for (const std::string& c : counters) {
+    out += ',';
+    out += CsvField(c);
+  }
+  return out + ",events_per_second_min,events_per_second_max\n";
+}
+
+std::string FormatSweepCsv(const SweepTable& t, const std::vector<size_t>& done) {
+  const bool threads_swept =
+      std::find(t.options.begin(), t.options.end(), "threads") != t.options.end();
+  std::vector<std::string> counters;
+  if (!done.empty()) {
+    for (const auto& [name, v] : t.runs[done[0]][0].counters) counters.push_back(name);
+  }
+  std::string out = SweepCsvHeader(t, threads_swept, counters);
+  for (size_t p : done) {
+    GroupFigures g = Aggregate(t.runs[p]);
+    for (const std::string& v : t.values[p]) out += CsvField(v) + ",";
+    out += fmt::format("{},{:.4f},", g.runs, g.duration_s);
+    if (!threads_swept) out += fmt::format("{},", g.threads);
+    out += fmt::format("{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", g.events, g.events_per_second,
+                       g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50),
+                       CsvMs(g.lat_p95), CsvMs(g.lat_p99), CsvMs(g.lat_p999), CsvMs(g.lat_max));
+    for (const std::string& c : counters) {
+      double v = 0;
+      for (const auto& [name, x] : g.counters) {
+        if (name == c) v = x;
+      }
+      out += fmt::format(",{:.0f}", v);
+    }
+    out += fmt::format(",{:.3f},{:.3f}\n", g.events_per_second_min, g.events_per_second_max);
+  }
+  return out;
+}
+
+// The text table's row of point `p`.
+std::vector<std::string> SweepTextRow(const SweepTable& t, size_t p) {
+  GroupFigures g = Aggregate(t.runs[p]);
+  std::vector<std::string> row = t.values[p];
+  if (t.repeat > 1) row.push_back(std::to_string(g.runs));
+  row.push_back(fmt::format("{:.2f}", g.events_per_second));
+  if (t.repeat > 1) {
+    row.push_back(
+        g.runs > 1 && g.events_per_second > 0
+            ? fmt::format("±{:.1f}%", (g.events_per_second_max - g.events_per_second_min) / 2 /
+                                          g.events_per_second * 100)
+            : "");
+  }
+  row.push_back(Ms(g.lat_p95));
+  row.push_back(Ms(g.lat_p99));
+  return row;
+}
+
+std::string FormatSweepText(const SweepTable& t, const std::vector<size_t>& done) {
   std::string out =
       fmt::format("Sweep of {}: {}", t.test, CountOf(t.values.size(), "point", "points"));
   if (t.repeat > 1)
@@ -285,22 +312,7 @@ std::string FormatSweep(const SweepTable& t, const std::string& format) {
   header.push_back("p95 (ms)");
   header.push_back("p99 (ms)");
   table.AddRow(header);
-  for (size_t p : done) {
-    GroupFigures g = Aggregate(t.runs[p]);
-    std::vector<std::string> row = t.values[p];
-    if (t.repeat > 1) row.push_back(std::to_string(g.runs));
-    row.push_back(fmt::format("{:.2f}", g.events_per_second));
-    if (t.repeat > 1) {
-      row.push_back(
-          g.runs > 1 && g.events_per_second > 0
-              ? fmt::format("±{:.1f}%", (g.events_per_second_max - g.events_per_second_min) / 2 /
-                                            g.events_per_second * 100)
-              : "");
-    }
-    row.push_back(Ms(g.lat_p95));
-    row.push_back(Ms(g.lat_p99));
-    table.AddRow(std::move(row));
-  }
+  for (size_t p : done) table.AddRow(SweepTextRow(t, p));
   out += table.Render(0);
   if (t.repeat > 1)
     out += "\nspread: half the range (max - min) of the runs' events/s, in % of the mean.\n";
@@ -308,6 +320,13 @@ std::string FormatSweep(const SweepTable& t, const std::string& format) {
     out += fmt::format("\nInterrupted: {} of {} points finished.\n", done.size(), t.values.size());
   }
   return out;
+}
+
+}  // namespace
+
+std::string FormatSweep(const SweepTable& t, const std::string& format) {
+  const std::vector<size_t> done = DonePoints(t);
+  return format == "csv" ? FormatSweepCsv(t, done) : FormatSweepText(t, done);
 }
 
 SweepFigures SweepToFigures(const SweepTable& t) {
@@ -333,154 +352,204 @@ SweepFigures SweepToFigures(const SweepTable& t) {
   return f;
 }
 
-int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  auto fail = [&](const Status& s, int code) {
-    err << "loadcell: error: " << s.ToString() << "\n";
-    return code;
-  };
-  Result<SweepArgs> parsed = ParseSweepArgs(args);
-  if (!parsed.ok()) return fail(parsed.status(), kExitUsage);
-  SweepArgs& sa = *parsed;
+namespace {
 
-  // The test and its options, as `loadcell TEST ... run` would read them.
-  Result<CommandLine> cl = TokenizeArgs(sa.test_args);
-  if (!cl.ok()) return fail(cl.status(), kExitUsage);
-  for (const std::string& w : cl->warnings) err << "loadcell: warning: " << w << "\n";
-  if (Status s = MergeConfigFile(cl->options); !s.ok()) return fail(s, kExitUsage);
-  Result<RunExtras> test_extras = TakeRunExtras(cl->options);
-  if (!test_extras.ok()) return fail(test_extras.status(), kExitUsage);
-  if (test_extras->quiet) sa.extras.quiet = true;
-  if (!test_extras->report_html.empty()) sa.extras.report_html = test_extras->report_html;
-  Result<Invocation> inv = Interpret(*cl, &IsBuiltinTest);
-  if (!inv.ok()) return fail(inv.status(), kExitUsage);
-  if (inv->command != Command::kRun) {
-    return fail(Status::InvalidArgument("sweep: runs the 'run' command only, not '" +
-                                        std::string(CommandName(inv->command)) +
-                                        "' (prepare the files or tables once before the sweep)"),
-                kExitUsage);
+int Fail(std::ostream& err, const Status& s, int code) {
+  err << "loadcell: error: " << s.ToString() << "\n";
+  return code;
+}
+
+// The test after "--", read as `loadcell TEST ... run` would read it.
+struct SweepTest {
+  CommandLine cl;
+  Invocation inv;
+};
+
+// Reads the test's command line; its --quiet and --report-html join the
+// sweep's. InvalidArgument for anything but a run.
+Result<SweepTest> ReadSweepTest(SweepArgs& sa, std::ostream& err) {
+  SweepTest t;
+  LC_ASSIGN_OR_RETURN(t.cl, TokenizeArgs(sa.test_args));
+  for (const std::string& w : t.cl.warnings) err << "loadcell: warning: " << w << "\n";
+  LC_RETURN_IF_ERROR(MergeConfigFile(t.cl.options));
+  LC_ASSIGN_OR_RETURN(RunExtras test_extras, TakeRunExtras(t.cl.options));
+  if (test_extras.quiet) sa.extras.quiet = true;
+  if (!test_extras.report_html.empty()) sa.extras.report_html = test_extras.report_html;
+  LC_ASSIGN_OR_RETURN(t.inv, Interpret(t.cl, &IsBuiltinTest));
+  if (t.inv.command != Command::kRun) {
+    return Status::InvalidArgument("sweep: runs the 'run' command only, not '" +
+                                   std::string(CommandName(t.inv.command)) +
+                                   "' (prepare the files or tables once before the sweep)");
+  }
+  return t;
+}
+
+// One sweep as it runs: fills the table's runs point by point, each run's
+// JSON in the output folder, until a run fails or a stop is requested.
+class SweepRun final {
+ public:
+  SweepRun(const SweepArgs& sa, const SweepTest& test, SweepTable& table, std::ostream& out,
+           std::ostream& err)
+      : sa_(sa),
+        test_(test),
+        table_(table),
+        out_(out),
+        err_(err),
+        progress_("sweep", table.values.size() * static_cast<uint64_t>(sa.repeat), "runs"),
+        tty_(!sa.extras.quiet && isatty(STDERR_FILENO) == 1) {}
+
+  // Runs every point. Returns the exit code so far: 0, kExitFailed (failure()
+  // says why) or kExitInterrupted. A run that failed with its report (or
+  // abandoned hung threads) prints the table and ends the process' work
+  // there: RunAll then returns after printing, with aborted() true.
+  int RunAll() {
+    for (size_t p = 0; p < table_.values.size() && code_ == 0; ++p) {
+      const RawOptions raw = PointOptions(test_.cl.options, sa_.options, table_.values[p]);
+      for (int rep = 1; rep <= sa_.repeat && code_ == 0 && !aborted_; ++rep) RunOnce(p, rep, raw);
+      if (aborted_) return kExitFailed;
+    }
+    progress_.Done();
+    return code_;
+  }
+  bool aborted() const { return aborted_; }
+  const std::string& failure() const { return failure_; }
+
+ private:
+  void Stop(int code, std::string failure = "") {
+    code_ = code;
+    failure_ = std::move(failure);
+    if (code == kExitInterrupted) table_.interrupted = true;
+  }
+  std::string PointFailure(size_t p, const std::string& why) const {
+    return "sweep point " + PointName(sa_.options, table_.values[p]) + ": " + why;
+  }
+  std::string RunPath(size_t p, int rep) const {
+    return sa_.output_dir + "/" + table_.test + "-" + PointFileStem(sa_.options, table_.values[p]) +
+           (sa_.repeat > 1 ? fmt::format("-run{}", rep) : "") + ".json";
   }
 
-  SweepTable table;
-  table.test = inv->test;
-  table.options = sa.options;
-  table.repeat = sa.repeat;
-  table.values = Points(sa.lists);
-  table.runs.resize(table.values.size());
+  void RunOnce(size_t p, int rep, const RawOptions& raw) {
+    if (StopRequested()) return Stop(kExitInterrupted);
+    Result<std::unique_ptr<TestSetup>> created = ConfiguredSetup(test_.inv, raw);
+    if (!created.ok()) return Stop(kExitFailed, PointFailure(p, created.status().ToString()));
+    TestSetup& setup = **created;
+    for (const std::string& w : setup.workload->Warnings(static_cast<int>(setup.cfg.threads))) {
+      if (warned_.insert(w).second) err_ << "loadcell: warning: " << w << "\n";
+    }
+    const std::string path = RunPath(p, rep);
+    std::ofstream file;
+    if (Status s = OpenForWriting("--output-dir", path, file); !s.ok()) {
+      return Stop(kExitFailed, s.message());
+    }
+    ReportSettings settings;
+    settings.percentile = setup.cfg.percentile;
+    settings.histogram = setup.cfg.histogram;
+    settings.report_interval_s = setup.cfg.report_interval_s;
+    MultiReporter reporters;
+    reporters.Add(MakeJsonReporter(file, *setup.workload, settings));
+    if (tty_) {
+      reporters.Add(std::make_unique<ProgressTicker>(progress_));
+      setup.cfg.status_interval_s = 0.25;
+    }
+    Result<RunResult> result =
+        RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), &reporters);
+    if (!result.ok()) {
+      file.close();
+      std::remove(path.c_str());
+      if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
+      return Stop(kExitFailed, PointFailure(p, result.status().ToString()));
+    }
+    reporters.OnEnd(*result);
+    file.close();
+    Keep(p, path, *result);
+  }
 
-  // Validate every point before running anything.
+  // After a run that wrote its JSON to `path`: keeps it in the table, or
+  // stops the sweep (an interrupted run is not kept).
+  void Keep(size_t p, const std::string& path, const RunResult& result) {
+    if (result.interrupted) {
+      std::remove(path.c_str());
+      return Stop(kExitInterrupted);
+    }
+    if (result.forced_shutdown || !result.failure.ok()) {
+      Stop(kExitFailed,
+           PointFailure(p, result.forced_shutdown
+                               ? std::string("--forced-shutdown abandoned hung threads")
+                               : result.failure.ToString()));
+      progress_.Done();
+      out_ << FormatSweep(table_, sa_.format);
+      out_.flush();
+      err_ << "loadcell: error: " << failure_ << "\n";
+      err_.flush();
+      // Hung threads may still use the workload: leave at once.
+      if (result.forced_shutdown) std::_Exit(kExitFailed);
+      aborted_ = true;
+      return;
+    }
+    Result<ResultData> data = ReadResultFile(path);
+    if (!data.ok()) return Stop(kExitFailed, data.status().message());
+    table_.runs[p].push_back(std::move(data).value());
+    progress_.Advance(1);
+  }
+
+  const SweepArgs& sa_;
+  const SweepTest& test_;
+  SweepTable& table_;
+  std::ostream& out_;
+  std::ostream& err_;
+  Progress progress_;
+  const bool tty_;
+  std::set<std::string> warned_;  // warnings printed once per sweep
+  int code_ = 0;
+  std::string failure_;
+  bool aborted_ = false;
+};
+
+// Configures every point before anything runs. Returns the exit code when
+// one is refused (the error printed).
+std::optional<int> ValidatePoints(const SweepArgs& sa, const SweepTest& test,
+                                  const SweepTable& table, std::ostream& err) {
   for (const auto& values : table.values) {
     Result<std::unique_ptr<TestSetup>> setup =
-        ConfiguredSetup(*inv, PointOptions(cl->options, sa.options, values));
+        ConfiguredSetup(test.inv, PointOptions(test.cl.options, sa.options, values));
     if (!setup.ok()) {
       err << "loadcell: error: sweep point " << PointName(sa.options, values) << ": "
           << setup.status().ToString() << "\n";
       return setup.status().IsUsageError() ? kExitUsage : ExitCodeFor(setup.status());
     }
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Result<SweepArgs> parsed = ParseSweepArgs(args);
+  if (!parsed.ok()) return Fail(err, parsed.status(), kExitUsage);
+  SweepArgs& sa = *parsed;
+  Result<SweepTest> test = ReadSweepTest(sa, err);
+  if (!test.ok()) return Fail(err, test.status(), kExitUsage);
+
+  SweepTable table;
+  table.test = test->inv.test;
+  table.options = sa.options;
+  table.repeat = sa.repeat;
+  table.values = Points(sa.lists);
+  table.runs.resize(table.values.size());
+  if (std::optional<int> refused = ValidatePoints(sa, *test, table, err)) return *refused;
   if (sa.output_dir.empty()) sa.output_dir = DefaultOutputDir(table.test);
-  if (Status s = PrepareOutputDir(sa.output_dir); !s.ok()) return fail(s, kExitUsage);
+  if (Status s = PrepareOutputDir(sa.output_dir); !s.ok()) return Fail(err, s, kExitUsage);
   std::ofstream html;
   if (!sa.extras.report_html.empty()) {
     if (Status s = OpenForWriting("--report-html", sa.extras.report_html, html); !s.ok()) {
-      return fail(s, kExitUsage);
+      return Fail(err, s, kExitUsage);
     }
   }
 
-  const uint64_t total_runs = table.values.size() * static_cast<uint64_t>(sa.repeat);
-  Progress progress("sweep", total_runs, "runs");
-  const bool tty = !sa.extras.quiet && isatty(STDERR_FILENO) == 1;
   InstallStopSignalHandlers();
-  std::set<std::string> warned;
-  int code = 0;
-  std::string failure;
-
-  for (size_t p = 0; p < table.values.size() && code == 0; ++p) {
-    const RawOptions raw = PointOptions(cl->options, sa.options, table.values[p]);
-    for (int rep = 1; rep <= sa.repeat; ++rep) {
-      if (StopRequested()) {
-        table.interrupted = true;
-        code = kExitInterrupted;
-        break;
-      }
-      Result<std::unique_ptr<TestSetup>> created = ConfiguredSetup(*inv, raw);
-      if (!created.ok()) {
-        failure = "sweep point " + PointName(sa.options, table.values[p]) + ": " +
-                  created.status().ToString();
-        code = kExitFailed;
-        break;
-      }
-      TestSetup& setup = **created;
-      for (const std::string& w : setup.workload->Warnings(static_cast<int>(setup.cfg.threads))) {
-        if (warned.insert(w).second) err << "loadcell: warning: " << w << "\n";
-      }
-      std::string path = sa.output_dir + "/" + table.test + "-" +
-                         PointFileStem(sa.options, table.values[p]) +
-                         (sa.repeat > 1 ? fmt::format("-run{}", rep) : "") + ".json";
-      std::ofstream file;
-      if (Status s = OpenForWriting("--output-dir", path, file); !s.ok()) {
-        failure = s.message();
-        code = kExitFailed;
-        break;
-      }
-      ReportSettings settings;
-      settings.percentile = setup.cfg.percentile;
-      settings.histogram = setup.cfg.histogram;
-      settings.report_interval_s = setup.cfg.report_interval_s;
-      MultiReporter reporters;
-      reporters.Add(MakeJsonReporter(file, *setup.workload, settings));
-      if (tty) {
-        reporters.Add(std::make_unique<ProgressTicker>(progress));
-        setup.cfg.status_interval_s = 0.25;
-      }
-      Result<RunResult> result =
-          RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), &reporters);
-      if (!result.ok()) {
-        file.close();
-        std::remove(path.c_str());
-        if (result.status().code() == StatusCode::kCancelled) {
-          table.interrupted = true;
-          code = kExitInterrupted;
-        } else {
-          failure = "sweep point " + PointName(sa.options, table.values[p]) + ": " +
-                    result.status().ToString();
-          code = kExitFailed;
-        }
-        break;
-      }
-      reporters.OnEnd(*result);
-      file.close();
-      if (result->interrupted) {
-        // The point did not finish: it is not kept.
-        std::remove(path.c_str());
-        table.interrupted = true;
-        code = kExitInterrupted;
-        break;
-      }
-      if (result->forced_shutdown || !result->failure.ok()) {
-        failure = "sweep point " + PointName(sa.options, table.values[p]) + ": " +
-                  (result->forced_shutdown ? std::string("--forced-shutdown abandoned hung threads")
-                                           : result->failure.ToString());
-        progress.Done();
-        out << FormatSweep(table, sa.format);
-        out.flush();
-        err << "loadcell: error: " << failure << "\n";
-        err.flush();
-        // Hung threads may still use the workload: leave at once.
-        if (result->forced_shutdown) std::_Exit(kExitFailed);
-        return kExitFailed;
-      }
-      Result<ResultData> data = ReadResultFile(path);
-      if (!data.ok()) {
-        failure = data.status().message();
-        code = kExitFailed;
-        break;
-      }
-      table.runs[p].push_back(std::move(data).value());
-      progress.Advance(1);
-    }
-  }
-  progress.Done();
-
+  SweepRun run(sa, *test, table, out, err);
+  int code = run.RunAll();
+  if (run.aborted()) return code;
   out << FormatSweep(table, sa.format);
   out.flush();
   if (html.is_open()) {
@@ -494,7 +563,7 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (!sa.extras.quiet) {
     err << "loadcell: sweep: JSON results in " << sa.output_dir << "\n";
   }
-  if (!failure.empty()) err << "loadcell: error: " << failure << "\n";
+  if (!run.failure().empty()) err << "loadcell: error: " << run.failure() << "\n";
   if (code == kExitInterrupted) {
     err << "loadcell: interrupted; the table holds the points that finished\n";
   }

@@ -67,6 +67,318 @@ std::string Dirname(const std::string& path) {
 
 bool EngineWorks(const std::string& name) { return MakeIoEngine(name, PosixFileSystem()).ok(); }
 
+// --drive=X=/folder: every folder must exist.
+Status CheckDriveMap(const SqlioSwitches& sw) {
+  for (const auto& [letter, folder] : sw.drive_map) {
+    Result<FileInfo> info = PosixFileSystem().Stat(folder);
+    if (!info.ok() || !info->exists) {
+      return Status::InvalidArgument(
+          fmt::format("sqlio: --drive={}={}: no such folder", letter, folder));
+    }
+  }
+  return Status::Ok();
+}
+
+// The files, as written, with their threads, masks and sizes: the param
+// file's lines, or the files named (testfile.dat by default), each repeated
+// on every -d drive.
+Result<std::vector<SqlioParamLine>> TargetLines(const SqlioSwitches& sw, SqlioHeaderInfo& h) {
+  std::vector<SqlioParamLine> lines;
+  if (!sw.param_file.empty()) {
+    LC_ASSIGN_OR_RETURN(lines, ReadSqlioParamFile(sw.param_file));
+    h.param_file = sw.param_file;
+    if (sw.threads_given) {
+      h.notes.push_back(
+          fmt::format("-t{}: the param file gives the threads of each file; -t is not used with -F",
+                      sw.threads));
+    }
+  } else {
+    std::vector<std::string> files = sw.files;
+    if (files.empty()) files.push_back("testfile.dat");
+    for (const std::string& f : files) {
+      SqlioParamLine p;
+      p.path = f;
+      p.threads = sw.threads;
+      lines.push_back(p);
+    }
+  }
+  if (!sw.drives.empty()) {
+    std::vector<SqlioParamLine> on_drives;
+    for (char d : sw.drives) {
+      for (SqlioParamLine p : lines) {
+        p.path = WithDrive(p.path, d);
+        on_drives.push_back(p);
+      }
+    }
+    lines = std::move(on_drives);
+  }
+  int total_threads = 0;
+  for (const SqlioParamLine& p : lines) total_threads += p.threads;
+  if (total_threads > kSqlioMaxThreads) {
+    return Status::InvalidArgument(
+        fmt::format("sqlio: {} threads in all, more than {}", total_threads, kSqlioMaxThreads));
+  }
+  return lines;
+}
+
+// The size the test uses for the file `p` (at `path`): an existing file as
+// it is (never grown or truncated), a missing one at the size asked (100 MB
+// by default) once its folder is checked.
+Result<uint64_t> TargetSize(const SqlioParamLine& p, const std::string& path, const FileInfo& info,
+                            std::vector<std::string>& notes) {
+  uint64_t size = p.size_mb * kMiB;
+  if (info.exists) {
+    if (!info.is_regular) {
+      return Status::FailedPrecondition("sqlio: " + path + " (" + p.path +
+                                        ") is not a regular file");
+    }
+    if (size != 0 && info.size < size) {
+      notes.push_back(
+          fmt::format("{} is {} MB, smaller than the {} MB asked: the test uses "
+                      "the file as it is (it is never grown or truncated)",
+                      p.path, info.size / kMiB, p.size_mb));
+    }
+    return size == 0 || info.size < size ? info.size : size;
+  }
+  const std::string dir = Dirname(path);
+  if (Status w = PosixFileSystem().CheckWritableDir(dir); !w.ok()) {
+    return Status::FailedPrecondition(
+        fmt::format("sqlio: {} ({}) does not exist and its folder {} cannot take it: {}", path,
+                    p.path, dir, w.message()));
+  }
+  if (size == 0) {
+    size = kDefaultCreateMb * kMiB;
+    notes.push_back(
+        fmt::format("{} does not exist and no size is given: it will be created "
+                    "at {} MB (give a size in a param file)",
+                    p.path, kDefaultCreateMb));
+  }
+  return size;
+}
+
+// A file of `size` bytes must hold one block after -S, and with -f<N> one
+// row of N blocks (N at least the file's threads).
+Status CheckGeometry(const SqlioSwitches& sw, const SqlioParamLine& p, uint64_t size,
+                     std::vector<std::string>& notes) {
+  const uint64_t block = sw.block_kb * 1024;
+  if (size < block) {
+    return Status::InvalidArgument(
+        fmt::format("sqlio: {}: the file ({} bytes) is smaller than one -b{} block", p.path, size,
+                    sw.block_kb));
+  }
+  const uint64_t blocks = size / block;
+  if (sw.start_block >= blocks) {
+    return Status::InvalidArgument(
+        fmt::format("sqlio: -S{}: the start offset is at or past the end of {} ({} blocks of {}KB)",
+                    sw.start_block, p.path, blocks, sw.block_kb));
+  }
+  if (sw.access != SqlioAccess::kStripe) return Status::Ok();
+  if (sw.stripe < static_cast<uint64_t>(p.threads)) {
+    return Status::InvalidArgument(
+        fmt::format("sqlio: -f{}: the stripe factor must be at least the thread count of {} ({}): "
+                    "each thread takes its own columns of a row",
+                    sw.stripe, p.path, p.threads));
+  }
+  const uint64_t rows = (blocks - sw.start_block) / sw.stripe;
+  if (rows == 0) {
+    return Status::InvalidArgument(fmt::format(
+        "sqlio: -f{}: a row of {} blocks from block {} does not fit in {} ({} blocks of {}KB)",
+        sw.stripe, sw.stripe, sw.start_block, p.path, blocks, sw.block_kb));
+  }
+  if (rows < sw.ios_per_run) {
+    notes.push_back(
+        fmt::format("-i{}: {} holds {} rows of {} blocks from block {}: each run is {} I/Os (SQLIO "
+                    "would grow the file; loadcell never does)",
+                    sw.ios_per_run, p.path, rows, sw.stripe, sw.start_block, rows));
+  }
+  return Status::Ok();
+}
+
+// Adds the file of `p` to the plan and the header; `first` is the index of
+// its first thread, `drives_used` collects the drive letters its path used.
+Status AddTarget(const SqlioSwitches& sw, const SqlioParamLine& p, const std::string& cwd,
+                 int first, SqlioSetup& out, std::set<char>& drives_used) {
+  char letter = 0;
+  SqlioTarget t;
+  t.shown = p.path;
+  t.path = MapSqlioPath(p.path, sw.drive_map, cwd, &letter);
+  t.threads = p.threads;
+  t.mask = p.mask;
+  if (letter != 0) drives_used.insert(letter);
+  LC_ASSIGN_OR_RETURN(FileInfo info, PosixFileSystem().Stat(t.path));
+  LC_ASSIGN_OR_RETURN(t.size, TargetSize(p, t.path, info, out.header.notes));
+  LC_RETURN_IF_ERROR(CheckGeometry(sw, p, t.size, out.header.notes));
+  SqlioHeaderFile hf;
+  hf.shown = p.path;
+  hf.path = t.path;
+  hf.threads = p.threads;
+  hf.first_thread = first;
+  hf.mask = p.mask;
+  hf.size_mb = t.size / kMiB;
+  hf.size_given = p.size_mb != 0;
+  hf.created = !info.exists;
+  out.header.files.push_back(hf);
+  out.missing.push_back(!info.exists);
+  out.plan.targets.push_back(t);
+  return Status::Ok();
+}
+
+// One header line per drive letter used: the folder it stands for.
+std::vector<std::string> DriveLines(const std::set<char>& drives_used, const SqlioSwitches& sw,
+                                    const std::string& cwd) {
+  std::vector<std::string> lines;
+  for (char d : drives_used) {
+    if (auto it = sw.drive_map.find(d); it != sw.drive_map.end()) {
+      lines.push_back(fmt::format("drive {}: is {} (--drive={}={})", d, it->second, d, it->second));
+    } else {
+      lines.push_back(fmt::format(
+          "drive {}: is the current folder {} (map it with --drive={}=/folder)", d, cwd, d));
+    }
+  }
+  return lines;
+}
+
+// The access settings of the plan; with -o above 1 the first asynchronous
+// engine that works here (sync, noted, when none does).
+void FillPlan(const SqlioSwitches& sw, SqlioPlan& plan, std::vector<std::string>& notes) {
+  plan.write = sw.write;
+  plan.random = sw.access == SqlioAccess::kRandom;
+  plan.block_size = sw.block_kb * 1024;
+  plan.outstanding = static_cast<uint32_t>(sw.outstanding);
+  plan.open_flags = BufferingFlags(sw.buffering);
+  plan.affinity_mask = sw.affinity_mask.value_or(0);
+  plan.affinity_round_robin = sw.affinity_round_robin;
+  plan.pin_cpu = sw.cpu.value_or(-1);
+  plan.start_block = sw.start_block;
+  plan.stripe = sw.access == SqlioAccess::kStripe ? sw.stripe : 0;
+  plan.ios_per_run = sw.ios_per_run;
+  plan.same_runs = sw.same_runs;
+  if (sw.outstanding <= 1) return;
+  if (EngineWorks("io_uring")) {
+    plan.engine = "io_uring";
+  } else if (EngineWorks("libaio")) {
+    plan.engine = "libaio";
+  } else {
+    plan.engine = "sync";
+    notes.push_back(
+        fmt::format("-o{}: no asynchronous engine works here (io_uring, libaio): "
+                    "each thread has one I/O outstanding",
+                    sw.outstanding));
+  }
+}
+
+// The notes on switches that apply differently here than in SQLIO.
+void AddSwitchNotes(const SqlioSwitches& sw, const SqlioPlan& plan,
+                    std::vector<std::string>& notes) {
+  if (sw.latency == 'P') {
+    notes.push_back("-LP: latencies are timed with CLOCK_MONOTONIC (ns), as for -LS");
+  }
+  if (sw.access != SqlioAccess::kStripe) {
+    const char* f = plan.random ? "-frandom" : "-fsequential";
+    if (sw.ios_given) {
+      notes.push_back(fmt::format("-i{}: I/O runs apply to a stripe factor (-f<N>), not to {}",
+                                  sw.ios_per_run, f));
+    }
+    if (sw.same_runs) notes.push_back(fmt::format("-v1.1.1: applies to -f<N>, not to {}", f));
+  }
+  if (sw.buffers > 0) {
+    notes.push_back(
+        fmt::format("-m{}: each outstanding I/O has a buffer of its own already", sw.buffers));
+  }
+  if (sw.cpu.has_value() && sw.affinity_mask.has_value()) {
+    notes.push_back("-p and -a both given: -p (one CPU for every thread) wins");
+  }
+  if (sw.buffering == 'Y' && !sw.write) {
+    notes.push_back("-BY: reads may be served from the page cache, not the device");
+  }
+}
+
+// Creates the files the plan found missing. Returns the exit code on failure.
+std::optional<int> CreateMissingFiles(const SqlioSetup& setup, std::ostream& err) {
+  const bool tty = isatty(STDERR_FILENO) == 1;
+  for (size_t i = 0; i < setup.plan.targets.size(); ++i) {
+    if (!setup.missing[i]) continue;
+    const SqlioTarget& t = setup.plan.targets[i];
+    Result<FileInfo> again = PosixFileSystem().Stat(t.path);
+    if (again.ok() && again->exists) continue;  // the same file named twice
+    Status st =
+        CreateSqlioFile(PosixFileSystem(), t.path, t.size, ProgressEnabled() ? &err : nullptr, tty);
+    if (!st.ok()) {
+      err << "loadcell: error: " << st.message() << "\n";
+      return ExitCodeFor(st) == kExitInterrupted ? kExitInterrupted : kExitRunFailed;
+    }
+  }
+  return std::nullopt;
+}
+
+// What the run records: the switches as written, the files, the plan's
+// description, drives and notes.
+Manifest SqlioManifest(const SqlioSwitches& sw, const SqlioSetup& setup,
+                       const SqlioWorkload& workload) {
+  Manifest m;
+  m.tool_version = kVersion;
+  m.test = "sqlio";
+  m.command = "run";
+  for (const std::string& g : sw.given) m.options.push_back({"sqlio", g, "", false});
+  for (const std::string& f : sw.files) m.options.push_back({"sqlio", "file", f, false});
+  m.system = ReadSystemInfo();
+  m.workload = workload.Describe();
+  for (const std::string& d : setup.header.drives) m.workload.emplace_back("Drive", d);
+  for (const std::string& n : setup.header.notes) m.workload.emplace_back("Note", n);
+  return m;
+}
+
+// SQLIO's text report of a finished run.
+std::string FormatTextReport(const SqlioSwitches& sw, const SqlioSetup& setup,
+                             SqlioWorkload& workload, const RunResult& result) {
+  SqlioReportSettings rs;
+  rs.latency = sw.latency != 0;
+  rs.classic = sw.classic;
+  rs.block_size = setup.plan.block_size;
+  for (int i = 0; i < workload.TotalThreads(); ++i) {
+    rs.thread_files.push_back(setup.plan.targets[workload.TargetOf(i)].shown);
+  }
+  if (sw.cpu_util) {
+    rs.cpu_percent = workload.cpu_use().Percent();
+    rs.cpu_user_s = workload.cpu_use().user_s;
+    rs.cpu_system_s = workload.cpu_use().system_s;
+  }
+  rs.notes = workload.AffinityNotes();
+  return FormatSqlioResults(result, rs);
+}
+
+// Runs the planned test and reports it (JSON on `out` with --format=json).
+int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, std::ostream& out,
+               std::ostream& err) {
+  const bool json = sw.format == "json";
+  SqlioWorkload workload(setup.plan, PosixFileSystem());
+  RunConfig cfg;
+  cfg.threads = workload.TotalThreads();
+  cfg.time_s = sw.seconds;
+  cfg.time_given = true;
+  MultiReporter reporters;
+  if (json) {
+    ReportSettings rs;
+    rs.percentile = 95;
+    reporters.Add(MakeJsonReporter(out, workload, rs));
+  }
+  Result<RunResult> result =
+      RunWorkload(workload, cfg, SqlioManifest(sw, setup, workload), &reporters);
+  if (!result.ok()) {
+    err << "loadcell: error: " << result.status().ToString() << "\n";
+    return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
+                                                            : ExitCodeFor(result.status());
+  }
+  if (json) {
+    for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";
+    reporters.OnEnd(*result);
+  } else {
+    out << FormatTextReport(sw, setup, workload, *result);
+  }
+  out.flush();
+  return ExitCodeAfterRun(*result, kExitOk, err);
+}
+
 }  // namespace
 
 std::string SqlioUsage() {
@@ -102,180 +414,19 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   h.block_kb = sw.block_kb;
   h.outstanding = sw.outstanding;
   h.buffering = Buffering(sw.buffering);
-  std::vector<std::string>& notes = h.notes;
-  notes = sw.notes;
-
-  for (const auto& [letter, folder] : sw.drive_map) {
-    Result<FileInfo> info = PosixFileSystem().Stat(folder);
-    if (!info.ok() || !info->exists) {
-      return Status::InvalidArgument(
-          fmt::format("sqlio: --drive={}={}: no such folder", letter, folder));
-    }
-  }
-
-  // The files, as written, with their threads, masks and sizes.
-  std::vector<SqlioParamLine> lines;
-  if (!sw.param_file.empty()) {
-    LC_ASSIGN_OR_RETURN(lines, ReadSqlioParamFile(sw.param_file));
-    h.param_file = sw.param_file;
-    if (sw.threads_given) {
-      notes.push_back(
-          fmt::format("-t{}: the param file gives the threads of each file; -t is not used with -F",
-                      sw.threads));
-    }
-  } else {
-    std::vector<std::string> files = sw.files;
-    if (files.empty()) files.push_back("testfile.dat");
-    for (const std::string& f : files) {
-      SqlioParamLine p;
-      p.path = f;
-      p.threads = sw.threads;
-      lines.push_back(p);
-    }
-  }
-  if (!sw.drives.empty()) {
-    std::vector<SqlioParamLine> on_drives;
-    for (char d : sw.drives) {
-      for (SqlioParamLine p : lines) {
-        p.path = WithDrive(p.path, d);
-        on_drives.push_back(p);
-      }
-    }
-    lines = std::move(on_drives);
-  }
-  int total_threads = 0;
-  for (const SqlioParamLine& p : lines) total_threads += p.threads;
-  if (total_threads > kSqlioMaxThreads) {
-    return Status::InvalidArgument(
-        fmt::format("sqlio: {} threads in all, more than {}", total_threads, kSqlioMaxThreads));
-  }
-
-  const uint64_t block = sw.block_kb * 1024;
+  h.notes = sw.notes;
+  LC_RETURN_IF_ERROR(CheckDriveMap(sw));
+  LC_ASSIGN_OR_RETURN(std::vector<SqlioParamLine> lines, TargetLines(sw, h));
   std::set<char> drives_used;
   int first = 0;
   for (const SqlioParamLine& p : lines) {
-    char letter = 0;
-    SqlioTarget t;
-    t.shown = p.path;
-    t.path = MapSqlioPath(p.path, sw.drive_map, cwd, &letter);
-    t.threads = p.threads;
-    t.mask = p.mask;
-    if (letter != 0) drives_used.insert(letter);
-    Result<FileInfo> info = PosixFileSystem().Stat(t.path);
-    if (!info.ok()) return info.status();
-    bool missing = !info->exists;
-    uint64_t size = p.size_mb * kMiB;
-    if (info->exists) {
-      if (!info->is_regular) {
-        return Status::FailedPrecondition("sqlio: " + t.path + " (" + p.path +
-                                          ") is not a regular file");
-      }
-      if (size == 0 || info->size < size) {
-        if (size != 0) {
-          notes.push_back(
-              fmt::format("{} is {} MB, smaller than the {} MB asked: the test uses "
-                          "the file as it is (it is never grown or truncated)",
-                          p.path, info->size / kMiB, p.size_mb));
-        }
-        size = info->size;
-      }
-    } else {
-      const std::string dir = Dirname(t.path);
-      if (Status w = PosixFileSystem().CheckWritableDir(dir); !w.ok()) {
-        return Status::FailedPrecondition(
-            fmt::format("sqlio: {} ({}) does not exist and its folder {} cannot take it: {}",
-                        t.path, p.path, dir, w.message()));
-      }
-      if (size == 0) {
-        size = kDefaultCreateMb * kMiB;
-        notes.push_back(
-            fmt::format("{} does not exist and no size is given: it will be created "
-                        "at {} MB (give a size in a param file)",
-                        p.path, kDefaultCreateMb));
-      }
-    }
-    if (size < block) {
-      return Status::InvalidArgument(
-          fmt::format("sqlio: {}: the file ({} bytes) is smaller than one -b{} block", p.path, size,
-                      sw.block_kb));
-    }
-    const uint64_t blocks = size / block;
-    if (sw.start_block >= blocks) {
-      return Status::InvalidArgument(fmt::format(
-          "sqlio: -S{}: the start offset is at or past the end of {} ({} blocks of {}KB)",
-          sw.start_block, p.path, blocks, sw.block_kb));
-    }
-    if (sw.access == SqlioAccess::kStripe) {
-      if (sw.stripe < static_cast<uint64_t>(p.threads)) {
-        return Status::InvalidArgument(fmt::format(
-            "sqlio: -f{}: the stripe factor must be at least the thread count of {} ({}): "
-            "each thread takes its own columns of a row",
-            sw.stripe, p.path, p.threads));
-      }
-      const uint64_t rows = (blocks - sw.start_block) / sw.stripe;
-      if (rows == 0) {
-        return Status::InvalidArgument(fmt::format(
-            "sqlio: -f{}: a row of {} blocks from block {} does not fit in {} ({} blocks of {}KB)",
-            sw.stripe, sw.stripe, sw.start_block, p.path, blocks, sw.block_kb));
-      }
-      if (rows < sw.ios_per_run) {
-        notes.push_back(fmt::format(
-            "-i{}: {} holds {} rows of {} blocks from block {}: each run is {} I/Os (SQLIO "
-            "would grow the file; loadcell never does)",
-            sw.ios_per_run, p.path, rows, sw.stripe, sw.start_block, rows));
-      }
-    }
-    t.size = size;
-    SqlioHeaderFile hf;
-    hf.shown = p.path;
-    hf.path = t.path;
-    hf.threads = p.threads;
-    hf.first_thread = first;
-    hf.mask = p.mask;
-    hf.size_mb = size / kMiB;
-    hf.size_given = p.size_mb != 0;
-    hf.created = missing;
+    LC_RETURN_IF_ERROR(AddTarget(sw, p, cwd, first, out, drives_used));
     first += p.threads;
-    h.files.push_back(hf);
-    out.missing.push_back(missing);
-    out.plan.targets.push_back(t);
   }
-  for (char d : drives_used) {
-    if (auto it = sw.drive_map.find(d); it != sw.drive_map.end()) {
-      h.drives.push_back(
-          fmt::format("drive {}: is {} (--drive={}={})", d, it->second, d, it->second));
-    } else {
-      h.drives.push_back(fmt::format(
-          "drive {}: is the current folder {} (map it with --drive={}=/folder)", d, cwd, d));
-    }
-  }
+  h.drives = DriveLines(drives_used, sw, cwd);
 
   SqlioPlan& plan = out.plan;
-  plan.write = sw.write;
-  plan.random = sw.access == SqlioAccess::kRandom;
-  plan.block_size = block;
-  plan.outstanding = static_cast<uint32_t>(sw.outstanding);
-  plan.open_flags = BufferingFlags(sw.buffering);
-  plan.affinity_mask = sw.affinity_mask.value_or(0);
-  plan.affinity_round_robin = sw.affinity_round_robin;
-  plan.pin_cpu = sw.cpu.value_or(-1);
-  plan.start_block = sw.start_block;
-  plan.stripe = sw.access == SqlioAccess::kStripe ? sw.stripe : 0;
-  plan.ios_per_run = sw.ios_per_run;
-  plan.same_runs = sw.same_runs;
-  if (sw.outstanding > 1) {
-    if (EngineWorks("io_uring")) {
-      plan.engine = "io_uring";
-    } else if (EngineWorks("libaio")) {
-      plan.engine = "libaio";
-    } else {
-      plan.engine = "sync";
-      notes.push_back(
-          fmt::format("-o{}: no asynchronous engine works here (io_uring, libaio): "
-                      "each thread has one I/O outstanding",
-                      sw.outstanding));
-    }
-  }
+  FillPlan(sw, plan, h.notes);
   h.engine = plan.engine;
   h.open_flags = FlagsText(plan.open_flags);
   h.access = sw.access == SqlioAccess::kRandom       ? "random"
@@ -285,27 +436,7 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   h.start_block = plan.start_block;
   h.ios_per_run = plan.ios_per_run;
   h.same_runs = plan.same_runs;
-  if (sw.latency == 'P') {
-    notes.push_back("-LP: latencies are timed with CLOCK_MONOTONIC (ns), as for -LS");
-  }
-  if (sw.access != SqlioAccess::kStripe) {
-    const char* f = plan.random ? "-frandom" : "-fsequential";
-    if (sw.ios_given) {
-      notes.push_back(fmt::format("-i{}: I/O runs apply to a stripe factor (-f<N>), not to {}",
-                                  sw.ios_per_run, f));
-    }
-    if (sw.same_runs) notes.push_back(fmt::format("-v1.1.1: applies to -f<N>, not to {}", f));
-  }
-  if (sw.buffers > 0) {
-    notes.push_back(
-        fmt::format("-m{}: each outstanding I/O has a buffer of its own already", sw.buffers));
-  }
-  if (sw.cpu.has_value() && sw.affinity_mask.has_value()) {
-    notes.push_back("-p and -a both given: -p (one CPU for every thread) wins");
-  }
-  if (sw.buffering == 'Y' && !sw.write) {
-    notes.push_back("-BY: reads may be served from the page cache, not the device");
-  }
+  AddSwitchNotes(sw, plan, h.notes);
   return out;
 }
 
@@ -334,84 +465,12 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
     err << "loadcell: error: " << planned.status().ToString() << "\n";
     return kExitUsage;
   }
-  SqlioSetup& setup = *planned;
-  const bool json = sw.format == "json";
-  std::ostream& head = json ? err : out;
+  const SqlioSetup& setup = *planned;
+  std::ostream& head = sw.format == "json" ? err : out;
   head << FormatSqlioHeader(setup.header) << std::flush;
-
   InstallStopSignalHandlers();
-  const bool tty = isatty(STDERR_FILENO) == 1;
-  for (size_t i = 0; i < setup.plan.targets.size(); ++i) {
-    if (!setup.missing[i]) continue;
-    const SqlioTarget& t = setup.plan.targets[i];
-    Result<FileInfo> again = PosixFileSystem().Stat(t.path);
-    if (again.ok() && again->exists) continue;  // the same file named twice
-    Status st =
-        CreateSqlioFile(PosixFileSystem(), t.path, t.size, ProgressEnabled() ? &err : nullptr, tty);
-    if (!st.ok()) {
-      err << "loadcell: error: " << st.message() << "\n";
-      return ExitCodeFor(st) == kExitInterrupted ? kExitInterrupted : kExitRunFailed;
-    }
-  }
-
-  SqlioWorkload workload(setup.plan, PosixFileSystem());
-  RunConfig cfg;
-  cfg.threads = workload.TotalThreads();
-  cfg.time_s = sw.seconds;
-  cfg.time_given = true;
-  Manifest m;
-  m.tool_version = kVersion;
-  m.test = "sqlio";
-  m.command = "run";
-  for (const std::string& g : sw.given) m.options.push_back({"sqlio", g, "", false});
-  for (const std::string& f : sw.files) m.options.push_back({"sqlio", "file", f, false});
-  m.system = ReadSystemInfo();
-  m.workload = workload.Describe();
-  for (const std::string& d : setup.header.drives) m.workload.emplace_back("Drive", d);
-  for (const std::string& n : setup.header.notes) m.workload.emplace_back("Note", n);
-
-  MultiReporter reporters;
-  if (json) {
-    ReportSettings rs;
-    rs.percentile = 95;
-    reporters.Add(MakeJsonReporter(out, workload, rs));
-  }
-  Result<RunResult> result = RunWorkload(workload, cfg, std::move(m), &reporters);
-  if (!result.ok()) {
-    err << "loadcell: error: " << result.status().ToString() << "\n";
-    return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
-                                                            : ExitCodeFor(result.status());
-  }
-  if (json) {
-    for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";
-    reporters.OnEnd(*result);
-  } else {
-    SqlioReportSettings rs;
-    rs.latency = sw.latency != 0;
-    rs.classic = sw.classic;
-    rs.block_size = setup.plan.block_size;
-    for (int i = 0; i < workload.TotalThreads(); ++i) {
-      rs.thread_files.push_back(setup.plan.targets[workload.TargetOf(i)].shown);
-    }
-    if (sw.cpu_util) {
-      rs.cpu_percent = workload.cpu_use().Percent();
-      rs.cpu_user_s = workload.cpu_use().user_s;
-      rs.cpu_system_s = workload.cpu_use().system_s;
-    }
-    rs.notes = workload.AffinityNotes();
-    out << FormatSqlioResults(*result, rs);
-  }
-  out.flush();
-  const Status& failure = result->failure;
-  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
-    err << "loadcell: error: " << failure.ToString() << "\n";
-    return kExitRunFailed;
-  }
-  if (result->interrupted || failure.code() == StatusCode::kCancelled) {
-    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
-    return kExitInterrupted;
-  }
-  return kExitOk;
+  if (std::optional<int> failed = CreateMissingFiles(setup, err)) return *failed;
+  return RunPlanned(sw, setup, out, err);
 }
 
 }  // namespace loadcell

@@ -77,6 +77,255 @@ Result<std::vector<std::string>> Fields(std::string_view line) {
   return out;
 }
 
+// ------------------------------------------------------------ the switches
+// One function per SQLIO switch letter: `arg` is the switch as written (for
+// the error), `v` what follows the letter. Each sets its fields of `s` or
+// returns the one-line error.
+
+Status ParseHelpSwitch(const std::string& /*arg*/, std::string_view /*v*/, SqlioSwitches& s) {
+  s.help = true;
+  return Status::Ok();
+}
+
+Status ParseKind(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  const std::string k = Upper(v);
+  if (k != "R" && k != "W") return Bad(arg, "-k takes R (read) or W (write): -kR or -kW");
+  s.write = k == "W";
+  return Status::Ok();
+}
+
+Status ParseSeconds(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  LC_ASSIGN_OR_RETURN(uint64_t secs,
+                      Number(arg, v, 1, uint64_t{86400} * 365, "the duration in seconds"));
+  s.seconds = static_cast<double>(secs);
+  return Status::Ok();
+}
+
+Status ParseAccess(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  const std::string f = Lower(v);
+  if (f == "random") {
+    s.access = SqlioAccess::kRandom;
+  } else if (f == "sequential") {
+    s.access = SqlioAccess::kSequential;
+  } else {
+    std::optional<uint64_t> n = Digits(v);
+    if (!n.has_value() || *n == 0) {
+      return Bad(arg,
+                 "-f takes random, sequential or a stripe factor (a number of 1 to "
+                 "999999999999999999 blocks)");
+    }
+    s.access = SqlioAccess::kStripe;
+    s.stripe = *n;
+  }
+  return Status::Ok();
+}
+
+Status ParseThreads(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  LC_ASSIGN_OR_RETURN(uint64_t t, Number(arg, v, 1, kSqlioMaxThreads, "the thread count"));
+  s.threads = static_cast<int>(t);
+  s.threads_given = true;
+  return Status::Ok();
+}
+
+Status ParseOutstanding(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  LC_ASSIGN_OR_RETURN(uint64_t o, Number(arg, v, 0, 1024, "the outstanding I/O count"));
+  s.outstanding = static_cast<int>(std::max<uint64_t>(o, 1));
+  return Status::Ok();
+}
+
+Status ParseBlockSize(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  LC_ASSIGN_OR_RETURN(s.block_kb, Number(arg, v, 1, uint64_t{64} * 1024, "the block size in KB"));
+  return Status::Ok();
+}
+
+Status ParseBuffering(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  const std::string b = Upper(v);
+  if (b.size() != 1 || std::string_view("NYHS").find(b[0]) == std::string_view::npos) {
+    return Bad(arg,
+               "-B takes N (no caching), Y (all caches), H (hardware cache only) or "
+               "S (write-through only)");
+  }
+  s.buffering = b[0];
+  return Status::Ok();
+}
+
+Status ParseLatency(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  const std::string l = Upper(v);
+  if (l != "S" && l != "P" && l != "SI" && l != "PI") {
+    return Bad(arg,
+               "-L takes S (system timer) or P (processor counter), optionally followed "
+               "by i: -LS, -LP, -LSi");
+  }
+  s.latency = l[0];
+  if (l.size() == 2) {
+    s.notes.push_back(arg +
+                      ": initiation times are not reported: each I/O is timed from its "
+                      "submission to its completion");
+  }
+  return Status::Ok();
+}
+
+Status ParseParamFile(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  if (v.empty()) return Bad(arg, "-F needs the param file name attached: -Fparam.txt");
+  s.param_file = std::string(v);
+  return Status::Ok();
+}
+
+Status ParseDrives(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  if (v.empty()) return Bad(arg, "-d needs one or more drive letters: -dR or -dEFG");
+  for (char c : v) {
+    if (!IsDriveLetter(c)) return Bad(arg, "-d takes drive letters only (A to Z)");
+    const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (s.drives.find(u) == std::string::npos) s.drives += u;
+  }
+  return Status::Ok();
+}
+
+// -a<mask>: every thread on the mask; -aR<mask>: round robin, one CPU of the
+// mask per thread; I: ideal (a hint on Windows).
+Status ParseAffinity(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  std::string_view m = v;
+  const auto letter = [&](char c) {
+    if (m.empty() || std::toupper(static_cast<unsigned char>(m[0])) != c) return false;
+    m.remove_prefix(1);
+    return true;
+  };
+  s.affinity_round_robin = letter('R');
+  const bool ideal = s.affinity_round_robin && letter('I');
+  Result<uint64_t> mask = ParseSqlioMask(m);
+  if (!mask.ok() || *mask == 0) {
+    return Bad(arg,
+               "-a takes a non-zero CPU mask (hex 0x.. or decimal), after R or RI "
+               "for round robin: -a0xf, -aR0xf");
+  }
+  s.affinity_mask = *mask;
+  if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
+  return Status::Ok();
+}
+
+Status ParseCpu(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  std::string_view p = v;
+  const bool ideal = !p.empty() && (p[0] == 'I' || p[0] == 'i');
+  if (ideal) p.remove_prefix(1);
+  LC_ASSIGN_OR_RETURN(uint64_t cpu, Number(arg, p, 0, 1023, "the CPU number"));
+  s.cpu = static_cast<int>(cpu);
+  if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
+  return Status::Ok();
+}
+
+Status ParseCpuUtil(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  if (v != "" && v != "p" && v != "P") {
+    return Bad(arg, "-U takes nothing or p (per processor): -U, -Up");
+  }
+  s.cpu_util = true;
+  if (!v.empty()) {
+    s.notes.push_back(arg +
+                      ": per-processor utilisation is not reported; the process's CPU "
+                      "use over the run is (as -U)");
+  }
+  return Status::Ok();
+}
+
+Status ParseVersionRuns(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  if (v != "1.1.1") return Bad(arg, "-v takes 1.1.1 only: -v1.1.1");
+  s.same_runs = true;
+  return Status::Ok();
+}
+
+Status Parse64(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  if (v != "4") return Bad(arg, "unknown switch (did you mean -64?)");
+  s.notes.push_back("-64: SQLIO's 64-bit memory operations have no counterpart here");
+  return Status::Ok();
+}
+
+Status ParseDebug(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  LC_ASSIGN_OR_RETURN(uint64_t level, Number(arg, v, 0, 1000, "the debug level"));
+  s.notes.push_back(fmt::format("-D{}: SQLIO's debug output is not produced", level));
+  return Status::Ok();
+}
+
+Status ParseRawDrive(const std::string& arg, std::string_view /*v*/, SqlioSwitches& /*s*/) {
+  return Bad(arg,
+             "raw drives are not opened by loadcell sqlio; name a file or a device "
+             "path instead");
+}
+
+Status ParseStartBlock(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  LC_ASSIGN_OR_RETURN(s.start_block,
+                      Number(arg, v, 0, uint64_t{1} << 40, "the start offset in blocks"));
+  s.start_given = true;
+  return Status::Ok();
+}
+
+Status ParseIosPerRun(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  LC_ASSIGN_OR_RETURN(s.ios_per_run, Number(arg, v, 1, uint64_t{1} << 40, "the I/O count per run"));
+  s.ios_given = true;
+  return Status::Ok();
+}
+
+Status ParseBuffers(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  std::string_view m = v;
+  if (!m.empty() && std::isalpha(static_cast<unsigned char>(m[0]))) m.remove_prefix(1);
+  LC_ASSIGN_OR_RETURN(uint64_t n, Number(arg, m.empty() ? "1" : m, 1, 1024, "the buffer count"));
+  s.buffers = static_cast<int>(n);
+  return Status::Ok();
+}
+
+struct SwitchRule {
+  char letter;
+  Status (*parse)(const std::string& arg, std::string_view v, SqlioSwitches& s);
+};
+
+// Every switch letter SQLIO 1.5 knows, in the order its help lists them.
+constexpr SwitchRule kSwitchRules[] = {
+    {'?', &ParseHelpSwitch}, {'k', &ParseKind},      {'s', &ParseSeconds},
+    {'f', &ParseAccess},     {'t', &ParseThreads},   {'o', &ParseOutstanding},
+    {'b', &ParseBlockSize},  {'B', &ParseBuffering}, {'L', &ParseLatency},
+    {'F', &ParseParamFile},  {'d', &ParseDrives},    {'a', &ParseAffinity},
+    {'p', &ParseCpu},        {'U', &ParseCpuUtil},   {'v', &ParseVersionRuns},
+    {'6', &Parse64},         {'D', &ParseDebug},     {'R', &ParseRawDrive},
+    {'S', &ParseStartBlock}, {'i', &ParseIosPerRun}, {'m', &ParseBuffers},
+};
+
+// A switch: "-" then a letter of kSwitchRules, its value attached.
+Status ParseSwitch(const std::string& arg, SqlioSwitches& s) {
+  const std::string_view v = std::string_view(arg).substr(2);
+  for (const SwitchRule& rule : kSwitchRules) {
+    if (rule.letter == arg[1]) return rule.parse(arg, v, s);
+  }
+  return Bad(arg,
+             "unknown switch; sqlio knows -k -s -f -t -o -b -B -L -F -d -a -p -U -S "
+             "-i -m -v1.1.1 -64 -D (see 'loadcell sqlio --help')");
+}
+
+// loadcell's own long options: --drive, --sqlio-classic, --format, --quiet, --help.
+Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
+  const size_t eq = arg.find('=');
+  const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+  const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+  if (name == "drive") {
+    if (value.size() < 3 || !IsDriveLetter(value[0]) || value[1] != '=') {
+      return Bad(arg, "write --drive=X=/folder (a drive letter and the folder it maps to)");
+    }
+    s.drive_map[static_cast<char>(std::toupper(static_cast<unsigned char>(value[0])))] =
+        value.substr(2);
+  } else if (name == "sqlio-classic") {
+    s.classic = true;
+  } else if (name == "format") {
+    if (value != "text" && value != "json") return Bad(arg, "--format is text or json");
+    s.format = value;
+  } else if (name == "quiet") {
+    s.quiet = true;
+  } else if (name == "help") {
+    s.help = true;
+  } else {
+    return Bad(arg,
+               "unknown option; sqlio takes SQLIO's switches (-kR, -s30, ...) and "
+               "--drive, --sqlio-classic, --format, --quiet");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<uint64_t> ParseSqlioMask(std::string_view text) {
@@ -106,226 +355,20 @@ Result<uint64_t> ParseSqlioMask(std::string_view text) {
 
 Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
   SqlioSwitches s;
-  bool kind_given = false;
   for (const std::string& arg : args) {
     if (arg.size() >= 2 && arg[0] == '-' && arg[1] == '-') {
-      const size_t eq = arg.find('=');
-      const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-      const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-      if (name == "drive") {
-        if (value.size() < 3 || !IsDriveLetter(value[0]) || value[1] != '=') {
-          return Bad(arg, "write --drive=X=/folder (a drive letter and the folder it maps to)");
-        }
-        s.drive_map[static_cast<char>(std::toupper(static_cast<unsigned char>(value[0])))] =
-            value.substr(2);
-      } else if (name == "sqlio-classic") {
-        s.classic = true;
-      } else if (name == "format") {
-        if (value != "text" && value != "json") return Bad(arg, "--format is text or json");
-        s.format = value;
-      } else if (name == "quiet") {
-        s.quiet = true;
-      } else if (name == "help") {
-        s.help = true;
-      } else {
-        return Bad(arg,
-                   "unknown option; sqlio takes SQLIO's switches (-kR, -s30, ...) and "
-                   "--drive, --sqlio-classic, --format, --quiet");
-      }
-      s.given.push_back(arg);
-      continue;
-    }
-    if (arg.size() < 2 || arg[0] != '-') {
+      LC_RETURN_IF_ERROR(ParseLongOption(arg, s));
+    } else if (arg.size() < 2 || arg[0] != '-') {
       if (arg.empty()) return Bad(arg, "empty argument");
       s.files.push_back(arg);
       continue;
+    } else {
+      LC_RETURN_IF_ERROR(ParseSwitch(arg, s));
     }
     s.given.push_back(arg);
-    const char sw = arg[1];
-    const std::string_view v = std::string_view(arg).substr(2);
-    switch (sw) {
-      case '?':
-        s.help = true;
-        break;
-      case 'k': {
-        const std::string k = Upper(v);
-        if (k != "R" && k != "W") return Bad(arg, "-k takes R (read) or W (write): -kR or -kW");
-        s.write = k == "W";
-        kind_given = true;
-        break;
-      }
-      case 's': {
-        LC_ASSIGN_OR_RETURN(uint64_t secs,
-                            Number(arg, v, 1, 86400 * 365, "the duration in seconds"));
-        s.seconds = static_cast<double>(secs);
-        break;
-      }
-      case 'f': {
-        const std::string f = Lower(v);
-        if (f == "random") {
-          s.access = SqlioAccess::kRandom;
-        } else if (f == "sequential") {
-          s.access = SqlioAccess::kSequential;
-        } else {
-          std::optional<uint64_t> n = Digits(v);
-          if (!n.has_value() || *n == 0) {
-            return Bad(arg,
-                       "-f takes random, sequential or a stripe factor (a number of 1 to "
-                       "999999999999999999 blocks)");
-          }
-          s.access = SqlioAccess::kStripe;
-          s.stripe = *n;
-        }
-        break;
-      }
-      case 't': {
-        LC_ASSIGN_OR_RETURN(uint64_t t, Number(arg, v, 1, kSqlioMaxThreads, "the thread count"));
-        s.threads = static_cast<int>(t);
-        s.threads_given = true;
-        break;
-      }
-      case 'o': {
-        LC_ASSIGN_OR_RETURN(uint64_t o, Number(arg, v, 0, 1024, "the outstanding I/O count"));
-        s.outstanding = static_cast<int>(std::max<uint64_t>(o, 1));
-        break;
-      }
-      case 'b': {
-        LC_ASSIGN_OR_RETURN(uint64_t b, Number(arg, v, 1, 64 * 1024, "the block size in KB"));
-        s.block_kb = b;
-        break;
-      }
-      case 'B': {
-        const std::string b = Upper(v);
-        if (b.size() != 1 || std::string_view("NYHS").find(b[0]) == std::string_view::npos) {
-          return Bad(arg,
-                     "-B takes N (no caching), Y (all caches), H (hardware cache only) or "
-                     "S (write-through only)");
-        }
-        s.buffering = b[0];
-        break;
-      }
-      case 'L': {
-        const std::string l = Upper(v);
-        if (l != "S" && l != "P" && l != "SI" && l != "PI") {
-          return Bad(arg,
-                     "-L takes S (system timer) or P (processor counter), optionally followed "
-                     "by i: -LS, -LP, -LSi");
-        }
-        s.latency = l[0];
-        if (l.size() == 2) {
-          s.notes.push_back(arg +
-                            ": initiation times are not reported: each I/O is timed from its "
-                            "submission to its completion");
-        }
-        break;
-      }
-      case 'F':
-        if (v.empty()) return Bad(arg, "-F needs the param file name attached: -Fparam.txt");
-        s.param_file = std::string(v);
-        break;
-      case 'd': {
-        if (v.empty()) return Bad(arg, "-d needs one or more drive letters: -dR or -dEFG");
-        for (char c : v) {
-          if (!IsDriveLetter(c)) return Bad(arg, "-d takes drive letters only (A to Z)");
-          const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-          if (s.drives.find(u) == std::string::npos) s.drives += u;
-        }
-        break;
-      }
-      case 'a': {
-        // -a<mask>: every thread on the mask; -aR<mask>: round robin, one
-        // CPU of the mask per thread; I: ideal (a hint on Windows).
-        std::string_view m = v;
-        const auto letter = [&](char c) {
-          if (m.empty() || std::toupper(static_cast<unsigned char>(m[0])) != c) return false;
-          m.remove_prefix(1);
-          return true;
-        };
-        s.affinity_round_robin = letter('R');
-        const bool ideal = s.affinity_round_robin && letter('I');
-        Result<uint64_t> mask = ParseSqlioMask(m);
-        if (!mask.ok() || *mask == 0) {
-          return Bad(arg,
-                     "-a takes a non-zero CPU mask (hex 0x.. or decimal), after R or RI "
-                     "for round robin: -a0xf, -aR0xf");
-        }
-        s.affinity_mask = *mask;
-        if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
-        break;
-      }
-      case 'p': {
-        std::string_view p = v;
-        const bool ideal = !p.empty() && (p[0] == 'I' || p[0] == 'i');
-        if (ideal) p.remove_prefix(1);
-        LC_ASSIGN_OR_RETURN(uint64_t cpu, Number(arg, p, 0, 1023, "the CPU number"));
-        s.cpu = static_cast<int>(cpu);
-        if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
-        break;
-      }
-      case 'U':
-        if (v != "" && v != "p" && v != "P") {
-          return Bad(arg, "-U takes nothing or p (per processor): -U, -Up");
-        }
-        s.cpu_util = true;
-        if (!v.empty()) {
-          s.notes.push_back(arg +
-                            ": per-processor utilisation is not reported; the process's CPU "
-                            "use over the run is (as -U)");
-        }
-        break;
-      case 'v':
-        if (v != "1.1.1") return Bad(arg, "-v takes 1.1.1 only: -v1.1.1");
-        s.same_runs = true;
-        break;
-      case '6':
-        if (v != "4") return Bad(arg, "unknown switch (did you mean -64?)");
-        s.notes.push_back("-64: SQLIO's 64-bit memory operations have no counterpart here");
-        break;
-      case 'D': {
-        LC_ASSIGN_OR_RETURN(uint64_t level, Number(arg, v, 0, 1000, "the debug level"));
-        s.notes.push_back(fmt::format("-D{}: SQLIO's debug output is not produced", level));
-        break;
-      }
-      case 'R':
-        return Bad(arg,
-                   "raw drives are not opened by loadcell sqlio; name a file or a device "
-                   "path instead");
-      case 'S': {
-        LC_ASSIGN_OR_RETURN(uint64_t b,
-                            Number(arg, v, 0, uint64_t{1} << 40, "the start offset in blocks"));
-        s.start_block = b;
-        s.start_given = true;
-        break;
-      }
-      case 'i': {
-        LC_ASSIGN_OR_RETURN(uint64_t n,
-                            Number(arg, v, 1, uint64_t{1} << 40, "the I/O count per run"));
-        s.ios_per_run = n;
-        s.ios_given = true;
-        break;
-      }
-      case 'm': {
-        std::string_view m = v;
-        if (!m.empty() && std::isalpha(static_cast<unsigned char>(m[0]))) m.remove_prefix(1);
-        LC_ASSIGN_OR_RETURN(uint64_t n,
-                            Number(arg, m.empty() ? "1" : m, 1, 1024, "the buffer count"));
-        s.buffers = static_cast<int>(n);
-        break;
-      }
-      default:
-        return Bad(arg,
-                   "unknown switch; sqlio knows -k -s -f -t -o -b -B -L -F -d -a -p -U -S "
-                   "-i -m -v1.1.1 -64 -D (see 'loadcell sqlio --help')");
-    }
-  }
-  (void)kind_given;
-  if (s.files.size() > 1 && !s.param_file.empty()) {
-    return Bad(s.files[1],
-               "give the test files either in the param file (-F) or on the command "
-               "line, not both");
   }
   if (!s.param_file.empty() && !s.files.empty()) {
-    return Bad(s.files[0],
+    return Bad(s.files.size() > 1 ? s.files[1] : s.files[0],
                "give the test files either in the param file (-F) or on the command "
                "line, not both");
   }

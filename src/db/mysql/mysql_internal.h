@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "db/db_driver.h"
-#include "db/dynamic_lib.h"
+#include "db/mysql/mariadb_api.h"
 #include "db/mysql/mysql_wire.h"
 
 namespace loadcell::mysql_internal {

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "db/db_driver.h"
-#include "db/dynamic_lib.h"
 #include "db/pgsql/pg_wire.h"
+#include "db/pgsql/pq_api.h"
 
 namespace loadcell::pgsql_internal {
 

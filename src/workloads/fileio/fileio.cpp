@@ -98,7 +98,8 @@ Status FileIoWorkload::Init(int threads) {
                                         "--file-io-fallback=on");
     }
     const std::string from = s.engine;
-    s.engine = s.direct && from != "libaio" ? "libaio" : "sync";
+    const bool libaio = s.direct && from != "libaio" && CheckIoEngine("libaio", "").ok();
+    s.engine = libaio ? "libaio" : "sync";
     s.engine_note = fmt::format("{} is unavailable here ({}); --file-io-fallback=on chose {}", from,
                                 probe.status().message(), s.engine);
     s.queue_depth = s.asynchronous() ? s.queue_depth_asked : 1;

@@ -256,6 +256,7 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
   s.engine_asked = io_mode_;
   s.allow_fallback = fallback_;
   s.engine = io_mode_ == "async" ? "libaio" : io_mode_;
+  LC_RETURN_IF_ERROR(CheckIoEngine(s.engine, "--file-io-mode=" + io_mode_));
   if (s.engine == "libaio" && !s.direct) {
     if (!fallback_) {
       return Status::InvalidArgument(fmt::format(
@@ -264,8 +265,8 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
           "or --file-io-fallback=on to run io_uring instead",
           io_mode_));
     }
-    s.engine = "io_uring";
-    s.engine_note = "libaio needs O_DIRECT; --file-io-fallback=on chose io_uring";
+    s.engine = CheckIoEngine("io_uring", "").ok() ? "io_uring" : "sync";
+    s.engine_note = "libaio needs O_DIRECT; --file-io-fallback=on chose " + s.engine;
   }
   s.queue_depth = s.asynchronous() ? s.queue_depth_asked : 1;
 

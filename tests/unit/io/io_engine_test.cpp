@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/build_info.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
 
@@ -380,20 +381,51 @@ TEST_P(EngineTest, OpenOnOneThreadRunOnAnother) {
   EXPECT_EQ(ResultFor(done, 2), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllEngines, EngineTest,
-                         ::testing::Values("sync", "io_uring", "libaio", "mmap"),
+// Every engine compiled in (all four unless a build option left one out).
+INSTANTIATE_TEST_SUITE_P(AllEngines, EngineTest, ::testing::ValuesIn(IoEngineNames()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
+// The engines this build should have, from its optional parts.
+std::vector<std::string> ExpectedEngines() {
+  std::vector<std::string> names = {"sync"};
+  for (const char* optional : {"io_uring", "libaio"}) {
+    if (!IsLeftOut(optional)) names.emplace_back(optional);
+  }
+  names.emplace_back("mmap");
+  return names;
+}
+
 TEST(IoEngineFactoryTest, NamesAndUnknownName) {
-  EXPECT_EQ(IoEngineNames(), (std::vector<std::string>{"sync", "io_uring", "libaio", "mmap"}));
+  const std::vector<std::string> expected = ExpectedEngines();
+  EXPECT_EQ(IoEngineNames(), expected);
+  std::string valid;
+  for (const std::string& n : expected) valid += (valid.empty() ? "" : ", ") + n;
   Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("bogus", PosixFileSystem());
   ASSERT_FALSE(e.ok());
   EXPECT_EQ(e.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(e.status().message(),
-            "unknown --file-io-mode 'bogus'; valid: sync, io_uring, libaio, mmap");
+  EXPECT_EQ(e.status().message(), "unknown --file-io-mode 'bogus'; valid: " + valid);
+  EXPECT_TRUE(CheckIoEngine("sync", "--file-io-mode=sync").ok());
+}
+
+TEST(IoEngineFactoryTest, AnEngineLeftOutSaysSoInOneLine) {
+  for (const char* optional : {"io_uring", "libaio"}) {
+    Status s = CheckIoEngine(optional, "--asked");
+    if (!IsLeftOut(optional)) {
+      EXPECT_TRUE(s.ok()) << s.ToString();
+      continue;
+    }
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(s.message().rfind(std::string("--asked: ") + optional + " is not in this build", 0),
+              0u)
+        << s.message();
+    EXPECT_EQ(s.message().find('\n'), std::string::npos);
+    Result<std::unique_ptr<IoEngine>> e = MakeIoEngine(optional, PosixFileSystem());
+    EXPECT_EQ(e.status().code(), StatusCode::kInvalidArgument);
+  }
 }
 
 TEST(IoEngineFactoryTest, LibaioWithoutDirectIsRefusedAtOpen) {
+  if (IsLeftOut("libaio")) GTEST_SKIP() << "libaio is not in this build";
   Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("libaio", PosixFileSystem());
   ASSERT_OK(e);
   EngineOptions opts;

@@ -686,16 +686,5 @@ end
   EXPECT_LE(p100, 550);
 }
 
-TEST_F(LuaTest, ScriptSpellings) {
-  std::string file = Write("mine.lua", "function event() end\n");
-  auto builtin = [](const std::string& n) { return n == "oltp" || n == "oltp_read_write"; };
-  EXPECT_TRUE(IsScriptSpelling(file, +builtin));
-  EXPECT_TRUE(IsScriptSpelling("/no/such/custom.lua", +builtin));
-  EXPECT_FALSE(IsScriptSpelling("/no/such/oltp.lua", +builtin));  // legacy built-in
-  EXPECT_FALSE(IsScriptSpelling("cpu", +builtin));
-  std::string sb = Write("oltp_read_write.lua", "function event() end\n");
-  EXPECT_TRUE(IsScriptSpelling(sb, +builtin));  // an existing file wins
-}
-
 }  // namespace
 }  // namespace loadcell

@@ -1,6 +1,6 @@
-// The client libraries of the pgsql and mysql drivers, loaded on demand.
+// libmariadb, loaded on demand.
 
-#include "db/dynamic_lib.h"
+#include "db/mysql/mariadb_api.h"
 
 #include <gtest/gtest.h>
 
@@ -8,19 +8,6 @@
 
 namespace loadcell {
 namespace {
-
-TEST(DynamicLibTest, LoadsLibpqAndFillsEveryFunction) {
-  ASSERT_OK(LoadPq());
-  const PqApi& pq = Pq();
-#define LOADCELL_EXPECT_BOUND_(name) EXPECT_NE(pq.name, nullptr) << #name;
-  LOADCELL_PQ_FUNCTIONS(LOADCELL_EXPECT_BOUND_)
-#undef LOADCELL_EXPECT_BOUND_
-  // The pointers are the library's: a null result is reported as fatal.
-  EXPECT_EQ(pq.PQresultStatus(nullptr), PGRES_FATAL_ERROR);
-  // A second load returns the first outcome and the same table.
-  EXPECT_OK(LoadPq());
-  EXPECT_EQ(&Pq(), &pq);
-}
 
 TEST(DynamicLibTest, LoadsLibmariadbAndFillsEveryFunction) {
   ASSERT_OK(LoadMariadb());
