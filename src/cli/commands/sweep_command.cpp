@@ -21,6 +21,7 @@
 #include "cli/test_setup.h"
 #include "core/plural.h"
 #include "core/progress.h"
+#include "os/system_info.h"
 #include "runner/runner.h"
 
 namespace loadcell {
@@ -391,7 +392,7 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
 
   const uint64_t total_runs = table.values.size() * static_cast<uint64_t>(sa.repeat);
   Progress progress("sweep", total_runs, "runs");
-  const bool tty = !sa.extras.quiet && isatty(STDERR_FILENO) == 1;
+  const bool tty = !sa.extras.quiet && StderrIsTerminal();
   InstallStopSignalHandlers();
   std::set<std::string> warned;
   int code = 0;

@@ -65,7 +65,7 @@ std::string Dirname(const std::string& path) {
   return path.substr(0, slash);
 }
 
-bool EngineWorks(const std::string& name) { return MakeIoEngine(name, PosixFileSystem()).ok(); }
+bool EngineWorks(const std::string& name) { return MakeIoEngine(name, DefaultFileSystem()).ok(); }
 
 }  // namespace
 
@@ -106,7 +106,7 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   notes = sw.notes;
 
   for (const auto& [letter, folder] : sw.drive_map) {
-    Result<FileInfo> info = PosixFileSystem().Stat(folder);
+    Result<FileInfo> info = DefaultFileSystem().Stat(folder);
     if (!info.ok() || !info->exists) {
       return Status::InvalidArgument(
           fmt::format("sqlio: --drive={}={}: no such folder", letter, folder));
@@ -161,7 +161,7 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
     t.threads = p.threads;
     t.mask = p.mask;
     if (letter != 0) drives_used.insert(letter);
-    Result<FileInfo> info = PosixFileSystem().Stat(t.path);
+    Result<FileInfo> info = DefaultFileSystem().Stat(t.path);
     if (!info.ok()) return info.status();
     bool missing = !info->exists;
     uint64_t size = p.size_mb * kMiB;
@@ -181,7 +181,7 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
       }
     } else {
       const std::string dir = Dirname(t.path);
-      if (Status w = PosixFileSystem().CheckWritableDir(dir); !w.ok()) {
+      if (Status w = DefaultFileSystem().CheckWritableDir(dir); !w.ok()) {
         return Status::FailedPrecondition(
             fmt::format("sqlio: {} ({}) does not exist and its folder {} cannot take it: {}",
                         t.path, p.path, dir, w.message()));
@@ -340,21 +340,21 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   head << FormatSqlioHeader(setup.header) << std::flush;
 
   InstallStopSignalHandlers();
-  const bool tty = isatty(STDERR_FILENO) == 1;
+  const bool tty = StderrIsTerminal();
   for (size_t i = 0; i < setup.plan.targets.size(); ++i) {
     if (!setup.missing[i]) continue;
     const SqlioTarget& t = setup.plan.targets[i];
-    Result<FileInfo> again = PosixFileSystem().Stat(t.path);
+    Result<FileInfo> again = DefaultFileSystem().Stat(t.path);
     if (again.ok() && again->exists) continue;  // the same file named twice
-    Status st =
-        CreateSqlioFile(PosixFileSystem(), t.path, t.size, ProgressEnabled() ? &err : nullptr, tty);
+    Status st = CreateSqlioFile(DefaultFileSystem(), t.path, t.size,
+                                ProgressEnabled() ? &err : nullptr, tty);
     if (!st.ok()) {
       err << "loadcell: error: " << st.message() << "\n";
       return ExitCodeFor(st) == kExitInterrupted ? kExitInterrupted : kExitRunFailed;
     }
   }
 
-  SqlioWorkload workload(setup.plan, PosixFileSystem());
+  SqlioWorkload workload(setup.plan, DefaultFileSystem());
   RunConfig cfg;
   cfg.threads = workload.TotalThreads();
   cfg.time_s = sw.seconds;

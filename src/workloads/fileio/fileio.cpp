@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <iostream>
 
@@ -12,7 +11,7 @@
 
 namespace loadcell {
 
-FileIoWorkload::FileIoWorkload() : FileIoWorkload(PosixFileSystem()) {}
+FileIoWorkload::FileIoWorkload() : FileIoWorkload(DefaultFileSystem()) {}
 
 FileIoWorkload::FileIoWorkload(FileSystem& fs) : fs_(fs) {}
 
@@ -62,12 +61,12 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 }
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
-  if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+  if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
   return PrepareFiles(fs_, settings(), ctx.seed, console_);
 }
 
 Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
-  if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+  if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
   return CleanupFiles(fs_, settings().dir, console_);
 }
 
@@ -137,7 +136,7 @@ Status FileIoWorkload::Init(int threads) {
   const uint64_t ram = ReadSystemInfo().memory_bytes;
   const uint64_t total = s.file_size * s.num_files;
   if (ModeReads(s.mode) && !s.direct && ram > 0 && total < ram) {
-    if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+    if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
     if (console_.progress != nullptr) {
       *console_.progress << fmt::format(
           "loadcell: warning: the test files ({}) fit in memory ({}): buffered reads may be "

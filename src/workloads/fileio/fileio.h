@@ -22,7 +22,7 @@ class FileIoShared;
 
 class FileIoWorkload final : public Workload {
  public:
-  // Files are reached through PosixFileSystem().
+  // Files are reached through DefaultFileSystem().
   FileIoWorkload();
   // For tests: every file call (and the sync and libaio engines' I/O) goes
   // through `fs`, which must outlive the workload.

@@ -32,8 +32,7 @@ TEST(AssertOk, PrintsTheErrno) {
 }
 
 TEST(AssertOk, TakesMoreText) {
-  EXPECT_NONFATAL_FAILURE(EXPECT_OK(Status::Internal("bug")) << "while testing",
-                          "while testing");
+  EXPECT_NONFATAL_FAILURE(EXPECT_OK(Status::Internal("bug")) << "while testing", "while testing");
 }
 
 void FailsFatally() { ASSERT_OK(Status::Cancelled("interrupted")); }
