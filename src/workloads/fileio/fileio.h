@@ -65,6 +65,12 @@ class FileIoWorkload final : public Workload {
 
  private:
   Status CloseFiles();
+  // The steps of Init() after the engine is chosen: the manifest as found
+  // (or made, for seqwr) and updated for this run's writes; the page-cache
+  // warning; every file opened into files_ (all closed again on failure).
+  Status ReadyManifest(const FileIoSettings& s);
+  void WarnIfCached(const FileIoSettings& s);
+  Status OpenFiles(const FileIoSettings& s);
 
   FileSystem& fs_;
   FileIoOptions options_;
