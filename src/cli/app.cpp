@@ -141,8 +141,7 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   if (!result.ok()) {
     out.flush();
     PrintError(err, result.status());
-    return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
-                                                            : ExitFor(result.status());
+    return ExitFor(result.status());  // 130 for an interrupt
   }
   reporters.OnEnd(*result);
   out.flush();
@@ -167,16 +166,7 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
       code = kExitRunFailed;
     }
   }
-  const Status& failure = result->failure;
-  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
-    PrintError(err, failure);
-    return kExitRunFailed;
-  }
-  if (result->interrupted || failure.code() == StatusCode::kCancelled) {
-    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
-    return kExitInterrupted;
-  }
-  return code;
+  return RunEndExitCode(*result, err, code);
 }
 
 int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
@@ -200,6 +190,19 @@ int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
 }
 
 }  // namespace
+
+int RunEndExitCode(const RunResult& r, std::ostream& err, int ok_code) {
+  const Status& failure = r.failure;
+  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
+    PrintError(err, failure);
+    return kExitRunFailed;
+  }
+  if (r.interrupted || failure.code() == StatusCode::kCancelled) {
+    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
+    return kExitInterrupted;
+  }
+  return ok_code;
+}
 
 int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <optional>
 
+#include "os/file_system.h"
+
 namespace loadcell {
 namespace {
 
@@ -176,23 +178,11 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
 }
 
 Result<RawOptions> ReadConfigFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    int err = errno;
-    return Status::InvalidArgument("--config-file=" + path +
-                                   ": cannot open: " + std::strerror(err));
+  Result<std::string> text = ReadFileToString(DefaultFileSystem(), path);
+  if (!text.ok()) {
+    return Status::InvalidArgument("--config-file=" + path + ": " + ReadFailureText(text.status()));
   }
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  int err = std::ferror(f) ? errno : 0;
-  std::fclose(f);
-  if (err != 0) {
-    return Status::InvalidArgument("--config-file=" + path +
-                                   ": cannot read: " + std::strerror(err));
-  }
-  return ParseConfigText(text, path);
+  return ParseConfigText(*text, path);
 }
 
 Status MergeConfigFile(RawOptions& options) {

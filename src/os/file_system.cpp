@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -205,6 +206,18 @@ FileSystem& PosixFileSystem() {
 
 FileSystem& DefaultFileSystem() { return PosixFileSystem(); }
 
+std::string Dirname(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string Basename(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 Status WriteFully(FileSystem& fs, int fd, const void* buf, size_t len, uint64_t offset,
                   const std::string& what) {
   const char* p = static_cast<const char*>(buf);
@@ -241,6 +254,11 @@ Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
   return Status::Ok();
 }
 
+namespace {
+// The start of ReadFileToString's message when the read, not the open, failed.
+constexpr std::string_view kReadFailure = "read";
+}  // namespace
+
 Result<std::string> ReadFileToString(FileSystem& fs, const std::string& path) {
   LC_ASSIGN_OR_RETURN(const int fd, fs.Open(path, O_RDONLY));
   std::string data;
@@ -252,7 +270,7 @@ Result<std::string> ReadFileToString(FileSystem& fs, const std::string& path) {
     Result<size_t> n = fs.PRead(fd, data.data() + at, kChunk, at);
     if (!n.ok()) {
       (void)fs.Close(fd);
-      return Status(n.status().code(), "read '" + path + "': " + n.status().message(),
+      return Status(n.status().code(), std::string(kReadFailure) + " '" + path + "'",
                     n.status().err());
     }
     data.resize(at + *n);
@@ -260,6 +278,12 @@ Result<std::string> ReadFileToString(FileSystem& fs, const std::string& path) {
   }
   LC_RETURN_IF_ERROR(fs.Close(fd));
   return data;
+}
+
+std::string ReadFailureText(const Status& s) {
+  const std::string reason = s.err() != 0 ? std::strerror(s.err()) : s.message();
+  const bool read = s.message().rfind(kReadFailure, 0) == 0;
+  return std::string(read ? "cannot read: " : "cannot open: ") + reason;
 }
 
 Status AppendToFile(FileSystem& fs, const std::string& path, const std::string& data) {

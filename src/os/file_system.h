@@ -59,6 +59,12 @@ FileSystem& PosixFileSystem();
 // not handed a FileSystem uses. The one place where the platform is chosen.
 FileSystem& DefaultFileSystem();
 
+// The folder part of `path`: "." when it has no '/', "/" for a file in the
+// root ("dir" for "dir/f", "/" for "/f").
+std::string Dirname(const std::string& path);
+// The part of `path` after its last '/' (all of it when there is none).
+std::string Basename(const std::string& path);
+
 // Writes all of buf, looping over short writes; EIO etc. become a Status
 // naming `what` (e.g. the file path and offset), with code and errno kept.
 // A write that transfers nothing is an error.
@@ -71,8 +77,12 @@ Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
 
 // The whole contents of the file at `path`, read through `fs` to its end.
 // A missing or unreadable file is the Status of the failed call, naming the
-// path.
+// path; ReadFailureText() words it for a message.
 Result<std::string> ReadFileToString(FileSystem& fs, const std::string& path);
+// For a Status of ReadFileToString: "cannot open: <reason>" when the file
+// could not be opened, else "cannot read: <reason>" (<reason> the errno's
+// text).
+std::string ReadFailureText(const Status& s);
 // Appends `data` to the file at `path` (created with mode 0644 when missing),
 // through `fs`. Not atomic against another writer of the same file.
 Status AppendToFile(FileSystem& fs, const std::string& path, const std::string& data);

@@ -8,9 +8,14 @@
 
 #include "cli/table_text.h"
 #include "core/options.h"
+#include "report/format.h"
 
 namespace loadcell {
 namespace {
+
+using report_internal::CsvField;
+using report_internal::CsvMs;
+using report_internal::TableMs;
 
 // Options that change how a result is shown or named, not what was measured.
 const std::set<std::string>& PresentationOptions() {
@@ -37,11 +42,6 @@ std::string Label(size_t i) {
   std::string s(1, static_cast<char>('A' + i % 26));
   if (i >= 26) s = std::string(1, static_cast<char>('A' + (i / 26 - 1) % 26)) + s;
   return s;
-}
-
-std::string Ms(double ns) {
-  double ms = ns / 1e6;
-  return ms != 0 && std::abs(ms) < 0.1 ? fmt::format("{:.4f}", ms) : fmt::format("{:.3f}", ms);
 }
 
 std::string Change(double base, double v) {
@@ -73,18 +73,6 @@ std::string General(double v) {
   if (!std::isfinite(v)) return "n/a";
   return fmt::format("{:.2f}", v);
 }
-
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string CsvMs(double ns) { return fmt::format("{:.6f}", ns / 1e6); }
 
 std::string Files(const std::vector<ResultData>& g) {
   std::string s;
@@ -281,25 +269,25 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
         return std::pair<double, double>(g.events_per_second_min, g.events_per_second_max);
       });
   add(
-      "latency min (ms)", [](const GroupFigures& g) { return g.lat_min; }, &Ms, none);
+      "latency min (ms)", [](const GroupFigures& g) { return g.lat_min; }, &TableMs, none);
   add(
-      "latency avg (ms)", [](const GroupFigures& g) { return g.lat_mean; }, &Ms, none);
+      "latency avg (ms)", [](const GroupFigures& g) { return g.lat_mean; }, &TableMs, none);
   add(
-      "latency p50 (ms)", [](const GroupFigures& g) { return g.lat_p50; }, &Ms, none);
+      "latency p50 (ms)", [](const GroupFigures& g) { return g.lat_p50; }, &TableMs, none);
   add(
-      "latency p95 (ms)", [](const GroupFigures& g) { return g.lat_p95; }, &Ms,
+      "latency p95 (ms)", [](const GroupFigures& g) { return g.lat_p95; }, &TableMs,
       [](const GroupFigures& g) {
         return std::pair<double, double>(g.lat_p95_min, g.lat_p95_max);
       });
   add(
-      "latency p99 (ms)", [](const GroupFigures& g) { return g.lat_p99; }, &Ms,
+      "latency p99 (ms)", [](const GroupFigures& g) { return g.lat_p99; }, &TableMs,
       [](const GroupFigures& g) {
         return std::pair<double, double>(g.lat_p99_min, g.lat_p99_max);
       });
   add(
-      "latency p99.9 (ms)", [](const GroupFigures& g) { return g.lat_p999; }, &Ms, none);
+      "latency p99.9 (ms)", [](const GroupFigures& g) { return g.lat_p999; }, &TableMs, none);
   add(
-      "latency max (ms)", [](const GroupFigures& g) { return g.lat_max; }, &Ms, none);
+      "latency max (ms)", [](const GroupFigures& g) { return g.lat_max; }, &TableMs, none);
   add(
       "errors", [](const GroupFigures& g) { return g.errors; }, &Integer, none);
   // The test's own metrics that every group has.

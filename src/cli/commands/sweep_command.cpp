@@ -14,6 +14,7 @@
 #include <fstream>
 #include <set>
 
+#include "cli/app.h"
 #include "cli/command_line.h"
 #include "cli/commands/compare_command.h"
 #include "cli/commands/report_command.h"
@@ -22,31 +23,15 @@
 #include "core/plural.h"
 #include "core/progress.h"
 #include "os/system_info.h"
+#include "report/format.h"
 #include "runner/runner.h"
 
 namespace loadcell {
 namespace {
 
-constexpr int kExitUsage = 2;
-constexpr int kExitFailed = 1;
-constexpr int kExitInterrupted = 130;
-
-std::string Ms(double ns) {
-  double ms = ns / 1e6;
-  return ms != 0 && std::abs(ms) < 0.1 ? fmt::format("{:.4f}", ms) : fmt::format("{:.3f}", ms);
-}
-
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string CsvMs(double ns) { return fmt::format("{:.6f}", ns / 1e6); }
+using report_internal::CsvField;
+using report_internal::CsvMs;
+using report_internal::TableMs;
 
 std::vector<std::string> SplitList(const std::string& s) {
   std::vector<std::string> out;
@@ -301,8 +286,8 @@ std::string FormatSweep(const SweepTable& t, const std::string& format) {
                                             g.events_per_second * 100)
               : "");
     }
-    row.push_back(Ms(g.lat_p95));
-    row.push_back(Ms(g.lat_p99));
+    row.push_back(TableMs(g.lat_p95));
+    row.push_back(TableMs(g.lat_p99));
     table.AddRow(std::move(row));
   }
   out += table.Render(0);
@@ -410,7 +395,7 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
       if (!created.ok()) {
         failure = "sweep point " + PointName(sa.options, table.values[p]) + ": " +
                   created.status().ToString();
-        code = kExitFailed;
+        code = kExitRunFailed;
         break;
       }
       TestSetup& setup = **created;
@@ -423,7 +408,7 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
       std::ofstream file;
       if (Status s = OpenForWriting("--output-dir", path, file); !s.ok()) {
         failure = s.message();
-        code = kExitFailed;
+        code = kExitRunFailed;
         break;
       }
       ReportSettings settings;
@@ -447,7 +432,7 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
         } else {
           failure = "sweep point " + PointName(sa.options, table.values[p]) + ": " +
                     result.status().ToString();
-          code = kExitFailed;
+          code = kExitRunFailed;
         }
         break;
       }
@@ -470,13 +455,13 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
         err << "loadcell: error: " << failure << "\n";
         err.flush();
         // Hung threads may still use the workload: leave at once.
-        if (result->forced_shutdown) std::_Exit(kExitFailed);
-        return kExitFailed;
+        if (result->forced_shutdown) std::_Exit(kExitRunFailed);
+        return kExitRunFailed;
       }
       Result<ResultData> data = ReadResultFile(path);
       if (!data.ok()) {
         failure = data.status().message();
-        code = kExitFailed;
+        code = kExitRunFailed;
         break;
       }
       table.runs[p].push_back(std::move(data).value());
@@ -492,7 +477,7 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
     html.flush();
     if (!html) {
       err << "loadcell: error: --report-html=" << sa.extras.report_html << ": write failed\n";
-      if (code == 0) code = kExitFailed;
+      if (code == 0) code = kExitRunFailed;
     }
   }
   if (!sa.extras.quiet) {

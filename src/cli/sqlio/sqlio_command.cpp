@@ -58,13 +58,6 @@ std::string FlagsText(int flags) {
   return s;
 }
 
-std::string Dirname(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
 bool EngineWorks(const std::string& name) { return MakeIoEngine(name, DefaultFileSystem()).ok(); }
 
 }  // namespace
@@ -379,8 +372,7 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   Result<RunResult> result = RunWorkload(workload, cfg, std::move(m), &reporters);
   if (!result.ok()) {
     err << "loadcell: error: " << result.status().ToString() << "\n";
-    return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
-                                                            : ExitCodeFor(result.status());
+    return ExitCodeFor(result.status());  // 130 for an interrupt
   }
   if (json) {
     for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";
@@ -402,16 +394,7 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
     out << FormatSqlioResults(*result, rs);
   }
   out.flush();
-  const Status& failure = result->failure;
-  if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
-    err << "loadcell: error: " << failure.ToString() << "\n";
-    return kExitRunFailed;
-  }
-  if (result->interrupted || failure.code() == StatusCode::kCancelled) {
-    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
-    return kExitInterrupted;
-  }
-  return kExitOk;
+  return RunEndExitCode(*result, err);
 }
 
 }  // namespace loadcell

@@ -9,6 +9,7 @@
 
 #include "core/options.h"
 #include "core/plural.h"
+#include "os/file_system.h"
 
 namespace loadcell {
 namespace {
@@ -400,20 +401,14 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
 }
 
 Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    const int err = errno;
-    return Status::InvalidArgument("sqlio: -F" + path +
-                                   ": cannot open the param file: " + std::strerror(err));
+  Result<std::string> text = ReadFileToString(DefaultFileSystem(), path);
+  if (!text.ok()) {
+    // "cannot open: reason" -> "cannot open the param file: reason"
+    std::string why = ReadFailureText(text.status());
+    why.insert(why.find(':'), " the param file");
+    return Status::InvalidArgument("sqlio: -F" + path + ": " + why);
   }
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return Status::InvalidArgument("sqlio: -F" + path + ": cannot read the param file");
-  return ParseSqlioParamText(text, path);
+  return ParseSqlioParamText(*text, path);
 }
 
 std::string MapSqlioPath(const std::string& path, const std::map<char, std::string>& drive_map,

@@ -31,18 +31,6 @@ void ReadRusage(double* user, double* sys) {
   *sys = Seconds(ru.ru_stime);
 }
 
-std::string Dirname(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string Basename(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // Appends "created <name> <bytes>" to the folder's sqlio manifest.
 Status RecordCreated(FileSystem& fs, const std::string& path, uint64_t size) {
   const std::string manifest = Dirname(path) + "/" + kSqlioManifestName;

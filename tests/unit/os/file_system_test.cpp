@@ -283,5 +283,23 @@ TEST(FileSystemWrapperTest, ForwardsWhatItDoesNotOverride) {
   EXPECT_EQ(fs.FsType(dir.path()), PosixFileSystem().FsType(dir.path()));
 }
 
+TEST(PathTest, DirnameAndBasename) {
+  EXPECT_EQ(Dirname("dir/f"), "dir");
+  EXPECT_EQ(Dirname("/a/b/f"), "/a/b");
+  EXPECT_EQ(Dirname("/f"), "/");
+  EXPECT_EQ(Dirname("f"), ".");
+  EXPECT_EQ(Basename("/a/b/f"), "f");
+  EXPECT_EQ(Basename("f"), "f");
+}
+
+TEST(FileContentsTest, ReadFailureTextTellsOpenFromRead) {
+  TempDir dir;
+  Result<std::string> missing = ReadFileToString(PosixFileSystem(), dir.File("none"));
+  EXPECT_EQ(ReadFailureText(missing.status()),
+            std::string("cannot open: ") + std::strerror(ENOENT));
+  Result<std::string> folder = ReadFileToString(PosixFileSystem(), dir.path());
+  EXPECT_EQ(ReadFailureText(folder.status()), std::string("cannot read: ") + std::strerror(EISDIR));
+}
+
 }  // namespace
 }  // namespace loadcell
