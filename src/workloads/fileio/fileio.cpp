@@ -22,6 +22,10 @@ void FileIoWorkload::SetConsole(std::ostream* out, std::ostream* progress, bool 
   console_set_ = true;
 }
 
+void FileIoWorkload::EnsureConsole() {
+  if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
+}
+
 std::string FileIoWorkload::Summary() const {
   return "file I/O: sequential and random reads, writes and fsyncs on test files";
 }
@@ -61,12 +65,12 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 }
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
-  if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
+  EnsureConsole();
   return PrepareFiles(fs_, settings(), ctx.seed, console_);
 }
 
 Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
-  if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
+  EnsureConsole();
   return CleanupFiles(fs_, settings().dir, console_);
 }
 
@@ -143,7 +147,7 @@ void FileIoWorkload::WarnIfCached(const FileIoSettings& s) {
   const uint64_t ram = ReadSystemInfo().memory_bytes;
   const uint64_t total = s.file_size * s.num_files;
   if (!ModeReads(s.mode) || s.direct || ram == 0 || total >= ram) return;
-  if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
+  EnsureConsole();
   if (console_.progress != nullptr) {
     *console_.progress << fmt::format(
         "loadcell: warning: the test files ({}) fit in memory ({}): buffered reads may be "

@@ -65,6 +65,8 @@ class FileIoWorkload final : public Workload {
 
  private:
   Status CloseFiles();
+  // The console of SetConsole(), else stdout and stderr.
+  void EnsureConsole();
   // The steps of Init() after the engine is chosen: the manifest as found
   // (or made, for seqwr) and updated for this run's writes; the page-cache
   // warning; every file opened into files_ (all closed again on failure).
