@@ -147,8 +147,7 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   if (!result.ok()) {
     out.flush();
     PrintError(err, result.status());
-    return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
-                                                            : ExitFor(result.status());
+    return ExitFor(result.status());  // 130 for an interrupt
   }
   reporters.OnEnd(*result);
   out.flush();

@@ -7,6 +7,8 @@
 
 namespace loadcell {
 
+struct RunResult;
+
 // Exit codes (docs/cli.md).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitRunFailed = 1;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <optional>
 
+#include "os/file_system.h"
+
 namespace loadcell {
 namespace {
 
@@ -178,20 +180,11 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
 }
 
 Result<RawOptions> ReadConfigFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return PosixUsageError("--config-file=" + path + ": cannot open", errno);
+  Result<std::string> text = ReadFileToString(DefaultFileSystem(), path);
+  if (!text.ok()) {
+    return ReadFailureAsUsageError("--config-file=" + path, text.status());
   }
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  int err = std::ferror(f) ? errno : 0;
-  std::fclose(f);
-  if (err != 0) {
-    return PosixUsageError("--config-file=" + path + ": cannot read", err);
-  }
-  return ParseConfigText(text, path);
+  return ParseConfigText(*text, path);
 }
 
 Status MergeConfigFile(RawOptions& options) {

@@ -1,7 +1,6 @@
 #include "cli/progress.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <string>
@@ -54,8 +53,6 @@ class LiveStatus final : public Reporter {
 };
 
 }  // namespace
-
-bool StderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
 
 Result<bool> TakeQuietOption(RawOptions& options) {
   RawOption* o = options.Find("quiet");

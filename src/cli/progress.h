@@ -7,15 +7,13 @@
 #include <ostream>
 
 #include "core/options.h"
+#include "os/system_info.h"  // StderrIsTerminal
 #include "report/reporter.h"
 
 namespace loadcell {
 
 // How often the live status line is refreshed (RunConfig::status_interval_s).
 inline constexpr double kLiveStatusPeriodS = 0.5;
-
-// True when stderr is a terminal.
-bool StderrIsTerminal();
 
 // Takes --quiet (a bare flag or on|off) out of `options`; false when absent.
 Result<bool> TakeQuietOption(RawOptions& options);

@@ -4,13 +4,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <lua.hpp>
-#include <sstream>
 
 #include "core/version.h"
 #include "lua/lua_api.h"
 #include "lua/lua_prelude.h"
+#include "os/file_system.h"
 #include "runner/recorder.h"
 #include "workloads/oltp/oltp_txn.h"
 
@@ -38,11 +37,9 @@ void InstallApi(lua_State* L) {
 
 // "@path" chunk names make messages read "path:line: message".
 Status LoadFileChunk(lua_State* L, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound("cannot open script '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  Result<std::string> read = ReadFileToString(DefaultFileSystem(), path);
+  if (!read.ok()) return Status::NotFound("cannot open script '" + path + "'");
+  std::string text = *read;
   if (text.rfind("#!", 0) == 0) text.insert(0, "--");  // keep line numbers
   std::string chunk = "@" + path;
   if (luaL_loadbuffer(L, text.data(), text.size(), chunk.c_str()) != 0) {

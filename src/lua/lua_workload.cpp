@@ -1,6 +1,5 @@
 #include "lua/lua_workload.h"
 
-#include <sys/stat.h>
 #include <time.h>
 
 #include <lua.hpp>
@@ -9,6 +8,7 @@
 
 #include "db/db_driver.h"
 #include "lua/lua_host.h"
+#include "os/file_system.h"
 #include "runner/recorder.h"
 #include "workloads/oltp/oltp_report.h"
 #include "workloads/oltp/oltp_txn.h"
@@ -41,8 +41,8 @@ bool EndsWithLua(const std::string& s) {
 }
 
 bool IsRegularFile(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  const Result<FileInfo> info = DefaultFileSystem().Stat(path);
+  return info.ok() && info->is_regular;
 }
 
 std::string BaseName(const std::string& p) {

@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -203,6 +204,20 @@ FileSystem& PosixFileSystem() {
   return *fs;
 }
 
+FileSystem& DefaultFileSystem() { return PosixFileSystem(); }
+
+std::string Dirname(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string Basename(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 Status WriteFully(FileSystem& fs, int fd, const void* buf, size_t len, uint64_t offset,
                   const std::string& what) {
   const char* p = static_cast<const char*>(buf);
@@ -237,6 +252,56 @@ Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
     done += *n;
   }
   return Status::Ok();
+}
+
+namespace {
+// The start of ReadFileToString's message when the read, not the open, failed.
+constexpr std::string_view kReadFailure = "read";
+}  // namespace
+
+Result<std::string> ReadFileToString(FileSystem& fs, const std::string& path) {
+  LC_ASSIGN_OR_RETURN(const int fd, fs.Open(path, O_RDONLY));
+  std::string data;
+  // Read to end of file, not to Stat's size: /proc files report size 0.
+  constexpr size_t kChunk = 64 * 1024;
+  for (;;) {
+    const size_t at = data.size();
+    data.resize(at + kChunk);
+    Result<size_t> n = fs.PRead(fd, data.data() + at, kChunk, at);
+    if (!n.ok()) {
+      (void)fs.Close(fd);
+      return Status(n.status().code(), std::string(kReadFailure) + " '" + path + "'",
+                    n.status().err());
+    }
+    data.resize(at + *n);
+    if (*n == 0) break;
+  }
+  LC_RETURN_IF_ERROR(fs.Close(fd));
+  return data;
+}
+
+std::string ReadFailureText(const Status& s) {
+  const std::string reason = s.err() != 0 ? std::strerror(s.err()) : s.message();
+  const bool read = s.message().rfind(kReadFailure, 0) == 0;
+  return std::string(read ? "cannot read: " : "cannot open: ") + reason;
+}
+
+Status ReadFailureAsUsageError(const std::string& context, const Status& s,
+                               const std::string& what) {
+  const bool read = s.message().rfind(kReadFailure, 0) == 0;
+  const std::string verb = std::string(read ? "cannot read" : "cannot open") +
+                           (what.empty() ? std::string() : " " + what);
+  if (s.err() != 0) return PosixUsageError(context + ": " + verb, s.err());
+  return Status::InvalidArgument(context + ": " + verb + ": " + s.message());
+}
+
+Status AppendToFile(FileSystem& fs, const std::string& path, const std::string& data) {
+  LC_ASSIGN_OR_RETURN(const FileInfo info, fs.Stat(path));
+  LC_ASSIGN_OR_RETURN(const int fd, fs.Open(path, O_WRONLY | O_CREAT));
+  const Status written = WriteFully(fs, fd, data.data(), data.size(), info.exists ? info.size : 0,
+                                    "write '" + path + "'");
+  const Status closed = fs.Close(fd);
+  return written.ok() ? closed : written;
 }
 
 // ---- FaultInjectingFileSystem ----
@@ -275,19 +340,13 @@ void FaultInjectingFileSystem::Clear() {
   fsync_err_.store(0);
 }
 
-Result<int> FaultInjectingFileSystem::Open(const std::string& path, int flags, mode_t mode) {
-  return base_.Open(path, flags, mode);
-}
-
-Status FaultInjectingFileSystem::Close(int fd) { return base_.Close(fd); }
-
 Result<size_t> FaultInjectingFileSystem::PRead(int fd, void* buf, size_t len, uint64_t offset) {
   if (ShouldFail(reads_left_)) {
     int err = read_err_.load();
     if (err != -1) return PosixError("pread (injected)", err);
-    return base_.PRead(fd, buf, len > 1 ? len / 2 : len, offset);
+    return target().PRead(fd, buf, len > 1 ? len / 2 : len, offset);
   }
-  return base_.PRead(fd, buf, len, offset);
+  return target().PRead(fd, buf, len, offset);
 }
 
 Result<size_t> FaultInjectingFileSystem::PWrite(int fd, const void* buf, size_t len,
@@ -295,39 +354,19 @@ Result<size_t> FaultInjectingFileSystem::PWrite(int fd, const void* buf, size_t 
   if (ShouldFail(writes_left_)) {
     int err = write_err_.load();
     if (err != -1) return PosixError("pwrite (injected)", err);
-    return base_.PWrite(fd, buf, len > 1 ? len / 2 : len, offset);
+    return target().PWrite(fd, buf, len > 1 ? len / 2 : len, offset);
   }
-  return base_.PWrite(fd, buf, len, offset);
+  return target().PWrite(fd, buf, len, offset);
 }
 
 Status FaultInjectingFileSystem::Fsync(int fd) {
   if (int err = fsync_err_.load(); err != 0) return PosixError("fsync (injected)", err);
-  return base_.Fsync(fd);
+  return target().Fsync(fd);
 }
 
 Status FaultInjectingFileSystem::Fdatasync(int fd) {
   if (int err = fsync_err_.load(); err != 0) return PosixError("fdatasync (injected)", err);
-  return base_.Fdatasync(fd);
+  return target().Fdatasync(fd);
 }
-
-Status FaultInjectingFileSystem::Truncate(int fd, uint64_t size) {
-  return base_.Truncate(fd, size);
-}
-
-Status FaultInjectingFileSystem::Unlink(const std::string& path) { return base_.Unlink(path); }
-
-Status FaultInjectingFileSystem::Rename(const std::string& from, const std::string& to) {
-  return base_.Rename(from, to);
-}
-
-Result<FileInfo> FaultInjectingFileSystem::Stat(const std::string& path) {
-  return base_.Stat(path);
-}
-
-Status FaultInjectingFileSystem::CheckWritableDir(const std::string& path) {
-  return base_.CheckWritableDir(path);
-}
-
-std::string FaultInjectingFileSystem::FsType(const std::string& path) { return base_.FsType(path); }
 
 }  // namespace loadcell

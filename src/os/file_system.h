@@ -1,8 +1,9 @@
 #pragma once
-// The seam over POSIX file calls, so that tests can inject faults (ENOSPC,
-// EIO, short writes) or count calls. Everything that touches files goes
-// through a FileSystem; engines get the raw descriptor from Open().
-// Implementations are thread-safe.
+// The seam over the operating system's file calls, so that tests can inject
+// faults (ENOSPC, EIO, short writes) or count calls, and a second platform is
+// a second implementation. Everything that touches files goes through a
+// FileSystem (code that is handed none uses DefaultFileSystem()); engines get
+// the raw descriptor from Open(). Implementations are thread-safe.
 
 #include <sys/types.h>
 
@@ -52,8 +53,17 @@ class FileSystem {
   virtual std::string FsType(const std::string& path) = 0;
 };
 
-// The real thing.
+// The POSIX implementation.
 FileSystem& PosixFileSystem();
+// The implementation of the platform this build runs on: what code that is
+// not handed a FileSystem uses. The one place where the platform is chosen.
+FileSystem& DefaultFileSystem();
+
+// The folder part of `path`: "." when it has no '/', "/" for a file in the
+// root ("dir" for "dir/f", "/" for "/f").
+std::string Dirname(const std::string& path);
+// The part of `path` after its last '/' (all of it when there is none).
+std::string Basename(const std::string& path);
 
 // Writes all of buf, looping over short writes; EIO etc. become a Status
 // naming `what` (e.g. the file path and offset), with code and errno kept.
@@ -65,10 +75,63 @@ Status WriteFully(FileSystem& fs, int fd, const void* buf, size_t len, uint64_t 
 Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
                  const std::string& what);
 
-// A FileSystem that forwards to another and can be told to fail. For tests.
-class FaultInjectingFileSystem final : public FileSystem {
+// The whole contents of the file at `path`, read through `fs` to its end.
+// A missing or unreadable file is the Status of the failed call, naming the
+// path; ReadFailureText() words it for a message.
+Result<std::string> ReadFileToString(FileSystem& fs, const std::string& path);
+// For a Status of ReadFileToString: "cannot open: <reason>" when the file
+// could not be opened, else "cannot read: <reason>" (<reason> the errno's
+// text).
+std::string ReadFailureText(const Status& s);
+// The failure of ReadFileToString as a usage error (exit 2) that keeps the
+// errno: "CONTEXT: cannot open WHAT: reason" (or "cannot read"); `what` may
+// be empty ("cannot open: reason").
+Status ReadFailureAsUsageError(const std::string& context, const Status& s,
+                               const std::string& what = "");
+// Appends `data` to the file at `path` (created with mode 0644 when missing),
+// through `fs`. Not atomic against another writer of the same file.
+Status AppendToFile(FileSystem& fs, const std::string& path, const std::string& data);
+
+// Forwards every call to `target`. A file system that changes a few calls
+// (fault injection, recording) derives from it and overrides only those,
+// as LevelDB's EnvWrapper. Thread-safe when the target is.
+class FileSystemWrapper : public FileSystem {
  public:
-  explicit FaultInjectingFileSystem(FileSystem& base) : base_(base) {}
+  explicit FileSystemWrapper(FileSystem& target) : target_(target) {}
+
+  FileSystem& target() const { return target_; }
+
+  Result<int> Open(const std::string& path, int flags, mode_t mode = 0644) override {
+    return target_.Open(path, flags, mode);
+  }
+  Status Close(int fd) override { return target_.Close(fd); }
+  Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
+    return target_.PRead(fd, buf, len, offset);
+  }
+  Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
+    return target_.PWrite(fd, buf, len, offset);
+  }
+  Status Fsync(int fd) override { return target_.Fsync(fd); }
+  Status Fdatasync(int fd) override { return target_.Fdatasync(fd); }
+  Status Truncate(int fd, uint64_t size) override { return target_.Truncate(fd, size); }
+  Status Unlink(const std::string& path) override { return target_.Unlink(path); }
+  Status Rename(const std::string& from, const std::string& to) override {
+    return target_.Rename(from, to);
+  }
+  Result<FileInfo> Stat(const std::string& path) override { return target_.Stat(path); }
+  Status CheckWritableDir(const std::string& path) override {
+    return target_.CheckWritableDir(path);
+  }
+  std::string FsType(const std::string& path) override { return target_.FsType(path); }
+
+ private:
+  FileSystem& target_;
+};
+
+// A FileSystem that forwards to another and can be told to fail. For tests.
+class FaultInjectingFileSystem final : public FileSystemWrapper {
+ public:
+  explicit FaultInjectingFileSystem(FileSystem& base) : FileSystemWrapper(base) {}
 
   // After `after` more successful writes, every PWrite fails with errno `err`
   // (ENOSPC, EIO, EFBIG...); the Status carries the errno. err = -1 means:
@@ -82,21 +145,12 @@ class FaultInjectingFileSystem final : public FileSystem {
   // Removes all faults.
   void Clear();
 
-  Result<int> Open(const std::string& path, int flags, mode_t mode = 0644) override;
-  Status Close(int fd) override;
   Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override;
   Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override;
   Status Fsync(int fd) override;
   Status Fdatasync(int fd) override;
-  Status Truncate(int fd, uint64_t size) override;
-  Status Unlink(const std::string& path) override;
-  Status Rename(const std::string& from, const std::string& to) override;
-  Result<FileInfo> Stat(const std::string& path) override;
-  Status CheckWritableDir(const std::string& path) override;
-  std::string FsType(const std::string& path) override;
 
  private:
-  FileSystem& base_;
   std::atomic<int64_t> writes_left_{-1};  // -1: never fail
   std::atomic<int> write_err_{0};
   std::atomic<int64_t> reads_left_{-1};

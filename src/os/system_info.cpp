@@ -45,4 +45,6 @@ SystemInfo ReadSystemInfo() {
   return info;
 }
 
+bool StderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
+
 }  // namespace loadcell

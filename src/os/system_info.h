@@ -17,4 +17,7 @@ struct SystemInfo {
 
 SystemInfo ReadSystemInfo();
 
+// True when standard error is a terminal (progress lines may redraw).
+bool StderrIsTerminal();
+
 }  // namespace loadcell

@@ -15,23 +15,11 @@ namespace loadcell {
 namespace {
 
 using report_internal::CounterName;
+using report_internal::CsvField;
+using report_internal::CsvMs;
 using report_internal::Finite;
 using report_internal::kNanosPerMs;
 using report_internal::MeanNs;
-
-// RFC 4180 quoting: fields with a comma, quote or line break are quoted.
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-// Milliseconds with nanosecond resolution.
-std::string Ms(double ns) { return fmt::format("{:.6f}", Finite(ns) / kNanosPerMs); }
 
 class CsvReporter final : public Reporter {
  public:
@@ -81,10 +69,11 @@ class CsvReporter final : public Reporter {
                 const std::vector<uint64_t>& counters) {
     std::string row = fmt::format(
         "{},{:.4f},{},{},{:.3f},{},{},{},{},{},{},{},{}", time, Finite(duration_s), threads, events,
-        Finite(events_per_second), errors, Ms(static_cast<double>(h.Min())), Ms(MeanNs(h)),
-        Ms(static_cast<double>(h.Percentile(50))), Ms(static_cast<double>(h.Percentile(95))),
-        Ms(static_cast<double>(h.Percentile(99))), Ms(static_cast<double>(h.Percentile(99.9))),
-        Ms(static_cast<double>(h.Count() == 0 ? 0 : h.Max())));
+        Finite(events_per_second), errors, CsvMs(static_cast<double>(h.Min())), CsvMs(MeanNs(h)),
+        CsvMs(static_cast<double>(h.Percentile(50))), CsvMs(static_cast<double>(h.Percentile(95))),
+        CsvMs(static_cast<double>(h.Percentile(99))),
+        CsvMs(static_cast<double>(h.Percentile(99.9))),
+        CsvMs(static_cast<double>(h.Count() == 0 ? 0 : h.Max())));
     for (size_t i = 0; i < counter_names_.size(); ++i) {
       row += fmt::format(",{}", i < counters.size() ? counters[i] : 0);
     }

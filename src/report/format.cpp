@@ -20,6 +20,20 @@ std::string FormatMs(double ms, int min_decimals) {
   return fmt::format("{:.{}f}", ms, decimals);
 }
 
+std::string TableMs(double ns) { return FormatMs(ns / kNanosPerMs, 3); }
+
+std::string CsvMs(double ns) { return fmt::format("{:.6f}", Finite(ns) / kNanosPerMs); }
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 std::string PercentileText(double p) { return fmt::format("{}", p); }
 
 std::vector<double> ReportedPercentiles(double chosen, bool with_extreme) {

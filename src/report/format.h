@@ -19,6 +19,17 @@ inline constexpr double kNanosPerMs = 1e6;
 // non-finite values print as 0.00 (with `min_decimals` decimals).
 std::string FormatMs(double ms, int min_decimals = 2);
 
+// A latency of `ns` nanoseconds in milliseconds for the compare and sweep
+// tables: FormatMs with three decimals (a difference between runs needs one
+// more than a report).
+std::string TableMs(double ns);
+// A latency of `ns` nanoseconds in milliseconds for CSV: six decimals (1 ns
+// resolution); non-finite values print as 0.
+std::string CsvMs(double ns);
+// RFC 4180 quoting: a field with a comma, quote or line break is quoted, its
+// quotes doubled; any other field is itself.
+std::string CsvField(const std::string& s);
+
 // "95", "99.9": the shortest text of a percentile.
 std::string PercentileText(double p);
 

@@ -23,7 +23,7 @@ const LatencyHistogram* Kind(const RunResult& r, const std::string& kind) {
 std::string Ms(const LatencyHistogram* h, double p) {
   if (h == nullptr || h->Count() == 0) return "N/A";
   uint64_t ns = p <= 0 ? h->Min() : p >= 100 ? h->Max() : h->Percentile(p);
-  return fmt::format("{:.3f}", static_cast<double>(ns) / 1e6);
+  return report_internal::TableMs(static_cast<double>(ns));
 }
 
 std::string Rule(size_t n) { return std::string(n, '-') + "\n"; }

@@ -6,14 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "cli/commands/compare_command.h"
 #include "cli/commands/sweep_command.h"
 #include "report/json/json_reader.h"
+#include "testing/golden.h"
 #include "testing/report_fixture.h"
 #include "testing/status.h"
 
@@ -27,26 +25,7 @@ using testing::Format;
 using testing::HistogramOf;
 using testing::Render;
 
-std::string GoldenPath(const std::string& name) {
-  return std::string(LOADCELL_SOURCE_DIR) + "/tests/golden/data/" + name;
-}
-
-void ExpectMatchesGolden(const std::string& name, const std::string& actual) {
-  const std::string path = GoldenPath(name);
-  const char* update = std::getenv("LOADCELL_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream out(path, std::ios::binary);
-    out << actual;
-    ASSERT_TRUE(out.good()) << "cannot write " << path;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path
-                         << " (run with LOADCELL_UPDATE_GOLDEN=1 to create it)";
-  std::ostringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(want.str(), actual) << name << " differs from the golden file";
-}
+using testing::ExpectMatchesGolden;
 
 // The fixture result with its time stretched by `time_factor` (so events/s
 // changes) and its slow events made `slow_ns` long.

@@ -6,11 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "testing/golden.h"
 #include "testing/report_fixture.h"
 
 namespace loadcell {
@@ -23,46 +21,7 @@ using testing::FixtureSettings;
 using testing::Format;
 using testing::Render;
 
-std::string GoldenPath(const std::string& name) {
-  return std::string(LOADCELL_SOURCE_DIR) + "/tests/golden/data/" + name;
-}
-
-bool UpdateRequested() {
-  const char* v = std::getenv("LOADCELL_UPDATE_GOLDEN");
-  return v != nullptr && std::string(v) == "1";
-}
-
-// First differing line, for a readable failure message.
-std::string FirstDifference(const std::string& want, const std::string& got) {
-  std::istringstream a(want), b(got);
-  std::string la, lb;
-  for (int line = 1;; ++line) {
-    const bool ha = static_cast<bool>(std::getline(a, la));
-    const bool hb = static_cast<bool>(std::getline(b, lb));
-    if (!ha && !hb) return "only line endings differ";
-    if (ha != hb || la != lb) {
-      return "line " + std::to_string(line) + ":\n  golden: " + (ha ? la : "<end>") +
-             "\n  actual: " + (hb ? lb : "<end>");
-    }
-  }
-}
-
-void ExpectMatchesGolden(const std::string& name, const std::string& actual) {
-  const std::string path = GoldenPath(name);
-  if (UpdateRequested()) {
-    std::ofstream out(path, std::ios::binary);
-    out << actual;
-    ASSERT_TRUE(out.good()) << "cannot write " << path;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path
-                         << " (run with LOADCELL_UPDATE_GOLDEN=1 to create it)";
-  std::ostringstream want;
-  want << in.rdbuf();
-  EXPECT_TRUE(want.str() == actual)
-      << name << " differs from the golden file, " << FirstDifference(want.str(), actual);
-}
+using testing::ExpectMatchesGolden;
 
 TEST(ReportGolden, BasicText) {
   FakeWorkload w;

@@ -6,35 +6,17 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "os/file_system.h"
 #include "report/sqlio_report.h"
+#include "testing/golden.h"
 #include "workloads/sqlio/sqlio.h"
 
 namespace loadcell {
 namespace {
 
-std::string GoldenPath(const std::string& name) {
-  return std::string(LOADCELL_SOURCE_DIR) + "/tests/golden/data/" + name;
-}
-
-void ExpectGolden(const std::string& name, const std::string& actual) {
-  const std::string path = GoldenPath(name);
-  const char* update = std::getenv("LOADCELL_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in.good()) << "missing " << path;
-  std::ostringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(want.str(), actual) << name;
-}
+using testing::ExpectMatchesGolden;
 
 // Two threads on one file, 16 KiB random reads for 10 s: thread 0 did 600
 // reads, thread 1 400; latencies spread over 0..30 ms so that every
@@ -130,10 +112,10 @@ SqlioReportSettings Settings(bool classic) {
   return s;
 }
 
-TEST(SqlioGolden, Header) { ExpectGolden("sqlio_header.txt", FormatSqlioHeader(Header())); }
+TEST(SqlioGolden, Header) { ExpectMatchesGolden("sqlio_header.txt", FormatSqlioHeader(Header())); }
 
 TEST(SqlioGolden, StripeHeader) {
-  ExpectGolden("sqlio_header_stripe.txt", FormatSqlioHeader(StripeHeader()));
+  ExpectMatchesGolden("sqlio_header_stripe.txt", FormatSqlioHeader(StripeHeader()));
   SqlioHeaderInfo v111 = StripeHeader();
   v111.same_runs = true;
   const std::string text = FormatSqlioHeader(v111);
@@ -141,11 +123,13 @@ TEST(SqlioGolden, StripeHeader) {
 }
 
 TEST(SqlioGolden, FullReport) {
-  ExpectGolden("sqlio_full.txt", FormatSqlioResults(Completed(HandBuiltRead()), Settings(false)));
+  ExpectMatchesGolden("sqlio_full.txt",
+                      FormatSqlioResults(Completed(HandBuiltRead()), Settings(false)));
 }
 
 TEST(SqlioGolden, ClassicReport) {
-  ExpectGolden("sqlio_classic.txt", FormatSqlioResults(Completed(HandBuiltRead()), Settings(true)));
+  ExpectMatchesGolden("sqlio_classic.txt",
+                      FormatSqlioResults(Completed(HandBuiltRead()), Settings(true)));
 }
 
 TEST(SqlioGolden, InterruptedWithoutLatency) {
@@ -156,7 +140,7 @@ TEST(SqlioGolden, InterruptedWithoutLatency) {
   s.latency = false;
   s.cpu_percent.reset();
   s.notes = {"thread 1: affinity mask 0x4 not applied (Invalid argument)"};
-  ExpectGolden("sqlio_interrupted.txt", FormatSqlioResults(Completed(r), s));
+  ExpectMatchesGolden("sqlio_interrupted.txt", FormatSqlioResults(Completed(r), s));
 }
 
 // A run of no measured time: the report and the metrics both say 0 (the

@@ -248,11 +248,9 @@ TEST(OutputTest, OutputFileGetsTheFormatAndStdoutTheText) {
       {"cpu", "--time=0.3", "--cpu-max-prime=1000", "--format=json", "--output-file=" + json});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
-  std::ifstream in(json);
-  std::stringstream contents;
-  contents << in.rdbuf();
-  nlohmann::json doc = nlohmann::json::parse(contents.str(), nullptr, false);
-  ASSERT_FALSE(doc.is_discarded()) << contents.str();
+  const std::string contents = testing::ReadFile(json);
+  nlohmann::json doc = nlohmann::json::parse(contents, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << contents;
   EXPECT_TRUE(doc.is_object());
 }
 

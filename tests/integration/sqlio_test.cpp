@@ -61,10 +61,8 @@ TEST_F(SqlioRun, IssueCommandLines) {
   EXPECT_NE(w.out.find("drive C: is " + dir_), std::string::npos);
   ASSERT_TRUE(std::filesystem::exists(dir_ + "/testfile.dat"));
   EXPECT_EQ(std::filesystem::file_size(dir_ + "/testfile.dat"), 8u << 20);
-  std::ifstream manifest(dir_ + "/.loadcell-sqlio.manifest");
-  std::stringstream m;
-  m << manifest.rdbuf();
-  EXPECT_NE(m.str().find("created testfile.dat 8388608"), std::string::npos) << m.str();
+  const std::string m = tmp_.Read(".loadcell-sqlio.manifest");
+  EXPECT_NE(m.find("created testfile.dat 8388608"), std::string::npos) << m;
   EXPECT_NE(w.out.find("Total IO"), std::string::npos);
   EXPECT_NE(w.out.find("Write (ms)"), std::string::npos);
 

@@ -8,9 +8,14 @@
 
 #include "cli/table_text.h"
 #include "core/options.h"
+#include "report/format.h"
 
 namespace loadcell {
 namespace {
+
+using report_internal::CsvField;
+using report_internal::CsvMs;
+using report_internal::TableMs;
 
 // Options that change how a result is shown or named, not what was measured.
 const std::set<std::string>& PresentationOptions() {
@@ -37,11 +42,6 @@ std::string Label(size_t i) {
   std::string s(1, static_cast<char>('A' + i % 26));
   if (i >= 26) s = std::string(1, static_cast<char>('A' + (i / 26 - 1) % 26)) + s;
   return s;
-}
-
-std::string Ms(double ns) {
-  double ms = ns / 1e6;
-  return ms != 0 && std::abs(ms) < 0.1 ? fmt::format("{:.4f}", ms) : fmt::format("{:.3f}", ms);
 }
 
 std::string Change(double base, double v) {
@@ -73,18 +73,6 @@ std::string General(double v) {
   if (!std::isfinite(v)) return "n/a";
   return fmt::format("{:.2f}", v);
 }
-
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string CsvMs(double ns) { return fmt::format("{:.6f}", ns / 1e6); }
 
 std::string Files(const std::vector<ResultData>& g) {
   std::string s;
@@ -268,15 +256,15 @@ struct FigureRow {
 const FigureRow kFigureRows[] = {
     {"events/s", &GroupFigures::events_per_second, &Fixed2, &GroupFigures::events_per_second_min,
      &GroupFigures::events_per_second_max},
-    {"latency min (ms)", &GroupFigures::lat_min, &Ms},
-    {"latency avg (ms)", &GroupFigures::lat_mean, &Ms},
-    {"latency p50 (ms)", &GroupFigures::lat_p50, &Ms},
-    {"latency p95 (ms)", &GroupFigures::lat_p95, &Ms, &GroupFigures::lat_p95_min,
+    {"latency min (ms)", &GroupFigures::lat_min, &TableMs},
+    {"latency avg (ms)", &GroupFigures::lat_mean, &TableMs},
+    {"latency p50 (ms)", &GroupFigures::lat_p50, &TableMs},
+    {"latency p95 (ms)", &GroupFigures::lat_p95, &TableMs, &GroupFigures::lat_p95_min,
      &GroupFigures::lat_p95_max},
-    {"latency p99 (ms)", &GroupFigures::lat_p99, &Ms, &GroupFigures::lat_p99_min,
+    {"latency p99 (ms)", &GroupFigures::lat_p99, &TableMs, &GroupFigures::lat_p99_min,
      &GroupFigures::lat_p99_max},
-    {"latency p99.9 (ms)", &GroupFigures::lat_p999, &Ms},
-    {"latency max (ms)", &GroupFigures::lat_max, &Ms},
+    {"latency p99.9 (ms)", &GroupFigures::lat_p999, &TableMs},
+    {"latency max (ms)", &GroupFigures::lat_max, &TableMs},
     {"errors", &GroupFigures::errors, &Integer},
 };
 

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <set>
 
+#include "cli/app.h"
 #include "cli/command_line.h"
 #include "cli/commands/compare_command.h"
 #include "cli/commands/report_command.h"
@@ -20,31 +21,16 @@
 #include "cli/test_setup.h"
 #include "core/plural.h"
 #include "core/progress.h"
+#include "os/system_info.h"
+#include "report/format.h"
 #include "runner/runner.h"
 
 namespace loadcell {
 namespace {
 
-constexpr int kExitUsage = 2;
-constexpr int kExitFailed = 1;
-constexpr int kExitInterrupted = 130;
-
-std::string Ms(double ns) {
-  double ms = ns / 1e6;
-  return ms != 0 && std::abs(ms) < 0.1 ? fmt::format("{:.4f}", ms) : fmt::format("{:.3f}", ms);
-}
-
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string CsvMs(double ns) { return fmt::format("{:.6f}", ns / 1e6); }
+using report_internal::CsvField;
+using report_internal::CsvMs;
+using report_internal::TableMs;
 
 std::vector<std::string> SplitList(const std::string& s) {
   std::vector<std::string> out;
@@ -293,8 +279,8 @@ std::vector<std::string> SweepTextRow(const SweepTable& t, size_t p) {
                                           g.events_per_second * 100)
             : "");
   }
-  row.push_back(Ms(g.lat_p95));
-  row.push_back(Ms(g.lat_p99));
+  row.push_back(TableMs(g.lat_p95));
+  row.push_back(TableMs(g.lat_p99));
   return row;
 }
 
@@ -396,9 +382,9 @@ class SweepRun final {
         out_(out),
         err_(err),
         progress_("sweep", table.values.size() * static_cast<uint64_t>(sa.repeat), "runs"),
-        tty_(!sa.extras.quiet && isatty(STDERR_FILENO) == 1) {}
+        tty_(!sa.extras.quiet && StderrIsTerminal()) {}
 
-  // Runs every point. Returns the exit code so far: 0, kExitFailed (failure()
+  // Runs every point. Returns the exit code so far: 0, kExitRunFailed (failure()
   // says why) or kExitInterrupted. A run that failed with its report (or
   // abandoned hung threads) prints the table and ends the process' work
   // there: RunAll then returns after printing, with aborted() true.
@@ -406,7 +392,7 @@ class SweepRun final {
     for (size_t p = 0; p < table_.values.size() && code_ == 0; ++p) {
       const RawOptions raw = PointOptions(test_.cl.options, sa_.options, table_.values[p]);
       for (int rep = 1; rep <= sa_.repeat && code_ == 0 && !aborted_; ++rep) RunOnce(p, rep, raw);
-      if (aborted_) return kExitFailed;
+      if (aborted_) return kExitRunFailed;
     }
     progress_.Done();
     return code_;
@@ -431,7 +417,7 @@ class SweepRun final {
   void RunOnce(size_t p, int rep, const RawOptions& raw) {
     if (StopRequested()) return Stop(kExitInterrupted);
     Result<std::unique_ptr<TestSetup>> created = ConfiguredSetup(test_.inv, raw);
-    if (!created.ok()) return Stop(kExitFailed, PointFailure(p, created.status().ToString()));
+    if (!created.ok()) return Stop(kExitRunFailed, PointFailure(p, created.status().ToString()));
     TestSetup& setup = **created;
     for (const std::string& w : setup.workload->Warnings(static_cast<int>(setup.cfg.threads))) {
       if (warned_.insert(w).second) err_ << "loadcell: warning: " << w << "\n";
@@ -439,7 +425,7 @@ class SweepRun final {
     const std::string path = RunPath(p, rep);
     std::ofstream file;
     if (Status s = OpenForWriting("--output-dir", path, file); !s.ok()) {
-      return Stop(kExitFailed, s.message());
+      return Stop(kExitRunFailed, s.message());
     }
     ReportSettings settings;
     settings.percentile = setup.cfg.percentile;
@@ -457,7 +443,7 @@ class SweepRun final {
       file.close();
       std::remove(path.c_str());
       if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
-      return Stop(kExitFailed, PointFailure(p, result.status().ToString()));
+      return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
     }
     reporters.OnEnd(*result);
     file.close();
@@ -472,7 +458,7 @@ class SweepRun final {
       return Stop(kExitInterrupted);
     }
     if (result.forced_shutdown || !result.failure.ok()) {
-      Stop(kExitFailed,
+      Stop(kExitRunFailed,
            PointFailure(p, result.forced_shutdown
                                ? std::string("--forced-shutdown abandoned hung threads")
                                : result.failure.ToString()));
@@ -482,12 +468,12 @@ class SweepRun final {
       err_ << "loadcell: error: " << failure_ << "\n";
       err_.flush();
       // Hung threads may still use the workload: leave at once.
-      if (result.forced_shutdown) std::_Exit(kExitFailed);
+      if (result.forced_shutdown) std::_Exit(kExitRunFailed);
       aborted_ = true;
       return;
     }
     Result<ResultData> data = ReadResultFile(path);
-    if (!data.ok()) return Stop(kExitFailed, data.status().message());
+    if (!data.ok()) return Stop(kExitRunFailed, data.status().message());
     table_.runs[p].push_back(std::move(data).value());
     progress_.Advance(1);
   }
@@ -557,7 +543,7 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
     html.flush();
     if (!html) {
       err << "loadcell: error: --report-html=" << sa.extras.report_html << ": write failed\n";
-      if (code == 0) code = kExitFailed;
+      if (code == 0) code = kExitRunFailed;
     }
   }
   if (!sa.extras.quiet) {

@@ -58,19 +58,12 @@ std::string FlagsText(int flags) {
   return s;
 }
 
-std::string Dirname(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-bool EngineWorks(const std::string& name) { return MakeIoEngine(name, PosixFileSystem()).ok(); }
+bool EngineWorks(const std::string& name) { return MakeIoEngine(name, DefaultFileSystem()).ok(); }
 
 // --drive=X=/folder: every folder must exist.
 Status CheckDriveMap(const SqlioSwitches& sw) {
   for (const auto& [letter, folder] : sw.drive_map) {
-    Result<FileInfo> info = PosixFileSystem().Stat(folder);
+    Result<FileInfo> info = DefaultFileSystem().Stat(folder);
     if (!info.ok() || !info->exists) {
       return Status::InvalidArgument(
           fmt::format("sqlio: --drive={}={}: no such folder", letter, folder));
@@ -141,7 +134,7 @@ Result<uint64_t> TargetSize(const SqlioParamLine& p, const std::string& path, co
     return size == 0 || info.size < size ? info.size : size;
   }
   const std::string dir = Dirname(path);
-  if (Status w = PosixFileSystem().CheckWritableDir(dir); !w.ok()) {
+  if (Status w = DefaultFileSystem().CheckWritableDir(dir); !w.ok()) {
     return Status::FailedPrecondition(
         fmt::format("sqlio: {} ({}) does not exist and its folder {} cannot take it: {}", path,
                     p.path, dir, w.message()));
@@ -205,7 +198,7 @@ Status AddTarget(const SqlioSwitches& sw, const SqlioParamLine& p, const std::st
   t.threads = p.threads;
   t.mask = p.mask;
   if (letter != 0) drives_used.insert(letter);
-  LC_ASSIGN_OR_RETURN(FileInfo info, PosixFileSystem().Stat(t.path));
+  LC_ASSIGN_OR_RETURN(FileInfo info, DefaultFileSystem().Stat(t.path));
   LC_ASSIGN_OR_RETURN(t.size, TargetSize(p, t.path, info, out.header.notes));
   LC_RETURN_IF_ERROR(CheckGeometry(sw, p, t.size, out.header.notes));
   SqlioHeaderFile hf;
@@ -295,14 +288,14 @@ void AddSwitchNotes(const SqlioSwitches& sw, const SqlioPlan& plan,
 
 // Creates the files the plan found missing. Returns the exit code on failure.
 std::optional<int> CreateMissingFiles(const SqlioSetup& setup, std::ostream& err) {
-  const bool tty = isatty(STDERR_FILENO) == 1;
+  const bool tty = StderrIsTerminal();
   for (size_t i = 0; i < setup.plan.targets.size(); ++i) {
     if (!setup.missing[i]) continue;
     const SqlioTarget& t = setup.plan.targets[i];
-    Result<FileInfo> again = PosixFileSystem().Stat(t.path);
+    Result<FileInfo> again = DefaultFileSystem().Stat(t.path);
     if (again.ok() && again->exists) continue;  // the same file named twice
-    Status st =
-        CreateSqlioFile(PosixFileSystem(), t.path, t.size, ProgressEnabled() ? &err : nullptr, tty);
+    Status st = CreateSqlioFile(DefaultFileSystem(), t.path, t.size,
+                                ProgressEnabled() ? &err : nullptr, tty);
     if (!st.ok()) {
       err << "loadcell: error: " << st.message() << "\n";
       return ExitCodeFor(st) == kExitInterrupted ? kExitInterrupted : kExitRunFailed;
@@ -351,7 +344,7 @@ std::string FormatTextReport(const SqlioSwitches& sw, const SqlioSetup& setup,
 int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, std::ostream& out,
                std::ostream& err) {
   const bool json = sw.format == "json";
-  SqlioWorkload workload(setup.plan, PosixFileSystem());
+  SqlioWorkload workload(setup.plan, DefaultFileSystem());
   RunConfig cfg;
   cfg.threads = workload.TotalThreads();
   cfg.time_s = sw.seconds;
@@ -366,8 +359,7 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, std::ostream& o
       RunWorkload(workload, cfg, SqlioManifest(sw, setup, workload), &reporters);
   if (!result.ok()) {
     err << "loadcell: error: " << result.status().ToString() << "\n";
-    return result.status().code() == StatusCode::kCancelled ? kExitInterrupted
-                                                            : ExitCodeFor(result.status());
+    return ExitCodeFor(result.status());  // 130 for an interrupt
   }
   if (json) {
     for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";

@@ -8,6 +8,7 @@
 
 #include "core/options.h"
 #include "core/plural.h"
+#include "os/file_system.h"
 
 namespace loadcell {
 namespace {
@@ -442,18 +443,11 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
 }
 
 Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return PosixUsageError("sqlio: -F" + path + ": cannot open the param file", errno);
+  Result<std::string> text = ReadFileToString(DefaultFileSystem(), path);
+  if (!text.ok()) {
+    return ReadFailureAsUsageError("sqlio: -F" + path, text.status(), "the param file");
   }
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return Status::InvalidArgument("sqlio: -F" + path + ": cannot read the param file");
-  return ParseSqlioParamText(text, path);
+  return ParseSqlioParamText(*text, path);
 }
 
 std::string MapSqlioPath(const std::string& path, const std::map<char, std::string>& drive_map,

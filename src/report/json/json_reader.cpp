@@ -6,6 +6,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "os/file_system.h"
+
 namespace loadcell {
 namespace {
 
@@ -447,18 +449,9 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
 }
 
 Result<ResultData> ReadResultFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return PosixUsageError(path + ": cannot open", errno);
-  }
-  std::string text;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  int err = std::ferror(f) ? errno : 0;
-  std::fclose(f);
-  if (err != 0) return PosixUsageError(path + ": cannot read", err);
-  return ParseResultJson(text, path);
+  Result<std::string> text = ReadFileToString(DefaultFileSystem(), path);
+  if (!text.ok()) return ReadFailureAsUsageError(path, text.status());
+  return ParseResultJson(*text, path);
 }
 
 }  // namespace loadcell

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <iostream>
 
@@ -12,7 +11,7 @@
 
 namespace loadcell {
 
-FileIoWorkload::FileIoWorkload() : FileIoWorkload(PosixFileSystem()) {}
+FileIoWorkload::FileIoWorkload() : FileIoWorkload(DefaultFileSystem()) {}
 
 FileIoWorkload::FileIoWorkload(FileSystem& fs) : fs_(fs) {}
 
@@ -21,6 +20,10 @@ FileIoWorkload::~FileIoWorkload() { (void)CloseFiles(); }
 void FileIoWorkload::SetConsole(std::ostream* out, std::ostream* progress, bool progress_tty) {
   console_ = FileIoConsole{out, progress, progress_tty};
   console_set_ = true;
+}
+
+void FileIoWorkload::EnsureConsole() {
+  if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
 }
 
 WorkloadInfo FileIoWorkload::Info() const {
@@ -64,12 +67,12 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 }
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
-  if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+  EnsureConsole();
   return PrepareFiles(fs_, settings(), ctx.seed, console_);
 }
 
 Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
-  if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
+  EnsureConsole();
   return CleanupFiles(fs_, settings().dir, console_);
 }
 
@@ -83,73 +86,81 @@ Status FileIoWorkload::CloseFiles() {
   return first;
 }
 
-Status FileIoWorkload::Init(int threads) {
-  FileIoSettings& s = options_.mutable_settings();
-  if (!s.mode_given) {
-    return Status::FailedPrecondition(
-        "run needs --file-test-mode: one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw");
-  }
-  // The engine must work here; no silent fallback.
-  if (Result<std::unique_ptr<IoEngine>> probe = MakeIoEngine(s.engine, fs_); !probe.ok()) {
-    if (probe.status().code() != StatusCode::kUnavailable) return probe.status();
-    if (!s.allow_fallback) {
-      return Status::FailedPrecondition(probe.status().ToString() +
-                                        "; choose another --file-io-mode, or allow "
-                                        "--file-io-fallback=on");
-    }
-    const std::string from = s.engine;
-    const bool libaio = s.direct && from != "libaio" && CheckIoEngine("libaio", "").ok();
-    s.engine = libaio ? "libaio" : "sync";
-    s.engine_note = fmt::format("{} is unavailable here ({}); --file-io-fallback=on chose {}", from,
-                                probe.status().message(), s.engine);
-    s.queue_depth = s.asynchronous() ? s.queue_depth_asked : 1;
-  }
-  if (s.validate) {
-    const uint64_t per_request =
-        IsSequential(s.mode) ? (s.request_size + s.block_size - 1) / s.block_size : 1;
-    const uint64_t in_flight = static_cast<uint64_t>(threads) * s.queue_depth * per_request;
-    if (in_flight * 2 > s.total_blocks) {
-      return Status::InvalidArgument(
-          fmt::format("--validate: {} blocks in the files are too few for {} requests in flight "
-                      "(--threads x --file-queue-depth); use larger files or fewer requests",
-                      s.total_blocks, in_flight));
-    }
-  }
+namespace {
 
+// The engine must work here; no silent fallback: an unavailable engine is
+// replaced only with --file-io-fallback=on, and the note says so.
+Status ChooseEngine(FileSystem& fs, FileIoSettings& s) {
+  Result<std::unique_ptr<IoEngine>> probe = MakeIoEngine(s.engine, fs);
+  if (probe.ok()) return Status::Ok();
+  if (probe.status().code() != StatusCode::kUnavailable) return probe.status();
+  if (!s.allow_fallback) {
+    return Status::FailedPrecondition(probe.status().ToString() +
+                                      "; choose another --file-io-mode, or allow "
+                                      "--file-io-fallback=on");
+  }
+  const std::string from = s.engine;
+  const bool libaio = s.direct && from != "libaio" && CheckIoEngine("libaio", "").ok();
+  s.engine = libaio ? "libaio" : "sync";
+  s.engine_note = fmt::format("{} is unavailable here ({}); --file-io-fallback=on chose {}", from,
+                              probe.status().message(), s.engine);
+  s.queue_depth = s.asynchronous() ? s.queue_depth_asked : 1;
+  return Status::Ok();
+}
+
+// --validate needs room: at most half of the blocks may be in flight.
+Status CheckValidateRoom(const FileIoSettings& s, int threads) {
+  if (!s.validate) return Status::Ok();
+  const uint64_t per_request =
+      IsSequential(s.mode) ? (s.request_size + s.block_size - 1) / s.block_size : 1;
+  const uint64_t in_flight = static_cast<uint64_t>(threads) * s.queue_depth * per_request;
+  if (in_flight * 2 > s.total_blocks) {
+    return Status::InvalidArgument(
+        fmt::format("--validate: {} blocks in the files are too few for {} requests in flight "
+                    "(--threads x --file-queue-depth); use larger files or fewer requests",
+                    s.total_blocks, in_flight));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status FileIoWorkload::ReadyManifest(const FileIoSettings& s) {
   if (s.mode == FileTestMode::kSeqWrite) {
     LC_ASSIGN_OR_RETURN(manifest_, RecreateForSeqWrite(fs_, s));
-  } else {
-    LC_ASSIGN_OR_RETURN(manifest_, CheckFilesForRun(fs_, s));
-    if (ModeWrites(s.mode)) {
-      // This run's writes decide what the blocks hold from now on.
-      bool changed = false;
-      if (manifest_.stamped && !s.validate) {
-        manifest_.stamped = false;
-        changed = true;
-      }
-      if (manifest_.pattern != WritePatternName(s.pattern) && manifest_.pattern != "mixed") {
-        manifest_.pattern = "mixed";
-        changed = true;
-      }
-      if (changed) LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
-    }
+    return Status::Ok();
   }
+  LC_ASSIGN_OR_RETURN(manifest_, CheckFilesForRun(fs_, s));
+  if (!ModeWrites(s.mode)) return Status::Ok();
+  // This run's writes decide what the blocks hold from now on.
+  bool changed = false;
+  if (manifest_.stamped && !s.validate) {
+    manifest_.stamped = false;
+    changed = true;
+  }
+  if (manifest_.pattern != WritePatternName(s.pattern) && manifest_.pattern != "mixed") {
+    manifest_.pattern = "mixed";
+    changed = true;
+  }
+  if (changed) LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
+  return Status::Ok();
+}
 
-  // Said only once the files are known to be right: a run that cannot
-  // start gets its one line of error and nothing else.
+void FileIoWorkload::WarnIfCached(const FileIoSettings& s) {
   const uint64_t ram = ReadSystemInfo().memory_bytes;
   const uint64_t total = s.file_size * s.num_files;
-  if (ModeReads(s.mode) && !s.direct && ram > 0 && total < ram) {
-    if (!console_set_) SetConsole(&std::cout, &std::cerr, isatty(STDERR_FILENO) == 1);
-    if (console_.progress != nullptr) {
-      *console_.progress << fmt::format(
-          "loadcell: warning: the test files ({}) fit in memory ({}): buffered reads may be "
-          "served from the page cache, not the device; use --file-extra-flags=direct or a "
-          "--file-total-size larger than memory to measure the device\n",
-          HumanBytes(total), HumanBytes(ram));
-    }
+  if (!ModeReads(s.mode) || s.direct || ram == 0 || total >= ram) return;
+  EnsureConsole();
+  if (console_.progress != nullptr) {
+    *console_.progress << fmt::format(
+        "loadcell: warning: the test files ({}) fit in memory ({}): buffered reads may be "
+        "served from the page cache, not the device; use --file-extra-flags=direct or a "
+        "--file-total-size larger than memory to measure the device\n",
+        HumanBytes(total), HumanBytes(ram));
   }
+}
 
+Status FileIoWorkload::OpenFiles(const FileIoSettings& s) {
   (void)CloseFiles();
   for (uint64_t i = 0; i < s.num_files; ++i) {
     Result<int> fd = fs_.Open(s.FilePath(i), O_RDWR | s.open_flags);
@@ -175,6 +186,22 @@ Status FileIoWorkload::Init(int threads) {
       }
     }
   }
+  return Status::Ok();
+}
+
+Status FileIoWorkload::Init(int threads) {
+  FileIoSettings& s = options_.mutable_settings();
+  if (!s.mode_given) {
+    return Status::FailedPrecondition(
+        "run needs --file-test-mode: one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw");
+  }
+  LC_RETURN_IF_ERROR(ChooseEngine(fs_, s));
+  LC_RETURN_IF_ERROR(CheckValidateRoom(s, threads));
+  LC_RETURN_IF_ERROR(ReadyManifest(s));
+  // Said only once the files are known to be right: a run that cannot
+  // start gets its one line of error and nothing else.
+  WarnIfCached(s);
+  LC_RETURN_IF_ERROR(OpenFiles(s));
   shared_ = std::make_unique<FileIoShared>(s, files_);
   return shared_->Init();
 }

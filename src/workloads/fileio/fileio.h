@@ -22,7 +22,7 @@ class FileIoShared;
 
 class FileIoWorkload final : public Workload, public TextReportSections {
  public:
-  // Files are reached through PosixFileSystem().
+  // Files are reached through DefaultFileSystem().
   FileIoWorkload();
   // For tests: every file call (and the sync and libaio engines' I/O) goes
   // through `fs`, which must outlive the workload.
@@ -57,6 +57,14 @@ class FileIoWorkload final : public Workload, public TextReportSections {
 
  private:
   Status CloseFiles();
+  // The console of SetConsole(), else stdout and stderr.
+  void EnsureConsole();
+  // The steps of Init() after the engine is chosen: the manifest as found
+  // (or made, for seqwr) and updated for this run's writes; the page-cache
+  // warning; every file opened into files_ (all closed again on failure).
+  Status ReadyManifest(const FileIoSettings& s);
+  void WarnIfCached(const FileIoSettings& s);
+  Status OpenFiles(const FileIoSettings& s);
 
   FileSystem& fs_;
   FileIoOptions options_;

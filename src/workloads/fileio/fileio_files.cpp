@@ -193,17 +193,21 @@ Status WriteManifest(FileSystem& fs, const std::string& dir, const FileManifest&
   return st;
 }
 
-Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
-                    const FileIoConsole& console) {
-  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifest(fs, s.dir));
-  FileManifest m = existing.value_or(FileManifest{});
-  const bool stamped = s.validate || s.pattern == WritePattern::kRandom;
-  const std::string pattern = WritePatternName(s.pattern);
+namespace {
 
-  // Decide for every file before writing anything: a file loadcell did not
-  // create stops the prepare with nothing changed.
+// What a prepare writes: the files to (re)write, and how many are kept.
+struct PrepareWork {
   std::vector<uint64_t> to_write;
   uint64_t reused = 0;
+};
+
+// Decides for every file before anything is written: a file loadcell did not
+// create stops the prepare with nothing changed; a complete file of the
+// right size and data is kept.
+Result<PrepareWork> DecidePrepareWork(FileSystem& fs, const FileIoSettings& s,
+                                      const FileManifest& m, bool stamped,
+                                      const std::string& pattern) {
+  PrepareWork work;
   for (uint64_t i = 0; i < s.num_files; ++i) {
     const std::string name = s.FileName(i);
     LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(s.FilePath(i)));
@@ -222,84 +226,118 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
         m.pattern == pattern && (!stamped || (m.stamped && m.block_size == s.block_size));
     if (info.exists && entry->state == FileState::kComplete && entry->size == s.file_size &&
         info.size == s.file_size && same_data) {
-      ++reused;
+      ++work.reused;
       continue;
     }
-    to_write.push_back(i);
+    work.to_write.push_back(i);
   }
-  // Files kept from before must match what this prepare writes.
-  m.block_size = s.block_size;
-  m.pattern = pattern;
-  m.stamped = stamped;
-  m.flags = s.OpenFlagsText();
+  return work;
+}
 
-  const uint64_t total = static_cast<uint64_t>(to_write.size()) * s.file_size;
+// The lines that open a prepare: the file set, then what is written.
+// `total`: the bytes to write (0: nothing to write).
+void SayPrepareStart(const FileIoConsole& console, const FileIoSettings& s, const PrepareWork& work,
+                     uint64_t total) {
   const bool one = s.num_files == 1;
   Say(console, one ? fmt::format("1 file of {}", HumanBytes(s.file_size))
                    : fmt::format("{} files, {} each, {} total", s.num_files,
                                  HumanBytes(s.file_size), HumanBytes(s.file_size * s.num_files)));
-  if (to_write.empty()) {
+  if (work.to_write.empty()) {
     Say(console, one ? fmt::format("The file exists from an earlier prepare (complete, {}); "
                                    "nothing to write.",
                                    HumanBytes(s.file_size))
                      : fmt::format("All {} files exist from an earlier prepare (complete, {} "
                                    "each); nothing to write.",
                                    s.num_files, HumanBytes(s.file_size)));
-    return WriteManifest(fs, s.dir, m);
+    return;
   }
   Say(console,
       fmt::format("Creating files for the test in {} ({} to write{})...", s.dir, HumanBytes(total),
-                  reused > 0 ? fmt::format(", {} reused", CountOf(reused, "file", "files")) : ""));
+                  work.reused > 0
+                      ? fmt::format(", {} reused", CountOf(work.reused, "file", "files"))
+                      : ""));
+}
+
+// The status of a prepare whose write of file `i` failed with `st` (the
+// partial file already removed), with `complete` files complete.
+Status PrepareFailure(const Status& st, const FileIoSettings& s, uint64_t i, uint64_t complete) {
+  const std::string state =
+      fmt::format("{} of {} complete", complete, CountOf(s.num_files, "file", "files"));
+  if (st.code() == StatusCode::kCancelled) {
+    return Status::Cancelled(fmt::format(
+        "prepare interrupted: removed the partial file '{}'; {}; run '{}' again to resume",
+        s.FilePath(i), state, PrepareCommand(s)));
+  }
+  if (st.err() == ENOSPC || st.err() == EFBIG || st.err() == EDQUOT) {
+    const char* why = st.err() == EFBIG    ? "the file size limit was reached"
+                      : st.err() == EDQUOT ? "the disk quota is exhausted"
+                                           : "the filesystem is full";
+    return Status::ResourceExhausted(
+        fmt::format("prepare failed: {} ({}); removed the partial file; {}; free "
+                    "space or use a smaller --file-total-size",
+                    why, st.message(), state),
+        st.err());
+  }
+  return Status(
+      st.code(),
+      fmt::format("prepare failed: {}; removed the partial file; {}", st.message(), state),
+      st.err());
+}
+
+// Lists file `i` in the manifest as `state` at this prepare's size.
+void ListAs(FileManifest& m, const FileIoSettings& s, uint64_t i, FileState state) {
+  const std::string name = s.FileName(i);
+  if (ManifestFile* f = m.Find(name)) {
+    f->size = s.file_size;
+    f->state = state;
+  } else {
+    m.files.push_back({name, s.file_size, state});
+  }
+}
+
+// Removes the partially written file `i` and its manifest entry.
+void RemovePartial(FileSystem& fs, const FileIoSettings& s, FileManifest& m, uint64_t i) {
+  (void)fs.Unlink(s.FilePath(i));
+  m.Remove(s.FileName(i));
+  (void)WriteManifest(fs, s.dir, m);
+}
+
+}  // namespace
+
+Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
+                    const FileIoConsole& console) {
+  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifest(fs, s.dir));
+  FileManifest m = existing.value_or(FileManifest{});
+  const bool stamped = s.validate || s.pattern == WritePattern::kRandom;
+  const std::string pattern = WritePatternName(s.pattern);
+  LC_ASSIGN_OR_RETURN(const PrepareWork work, DecidePrepareWork(fs, s, m, stamped, pattern));
+  // Files kept from before must match what this prepare writes.
+  m.block_size = s.block_size;
+  m.pattern = pattern;
+  m.stamped = stamped;
+  m.flags = s.OpenFlagsText();
+
+  const uint64_t total = static_cast<uint64_t>(work.to_write.size()) * s.file_size;
+  SayPrepareStart(console, s, work, total);
+  if (work.to_write.empty()) return WriteManifest(fs, s.dir, m);
 
   const uint64_t chunk = std::max<uint64_t>(1, kChunkTarget / s.block_size) * s.block_size;
   IoBuffer buf(static_cast<unsigned char*>(AllocateIoBuffer(chunk)));
   if (buf == nullptr) return Status::Internal("prepare: out of memory for the write buffer");
-  Random rng(seed != 0 ? seed : 0x6c6f6164ULL);
   const Nanos start = MonotonicNow();
   Progress progress("prepare", total, "bytes", console.progress, console.progress_tty);
+  Random rng(seed != 0 ? seed : 0x6c6f6164ULL);
   uint64_t written_files = 0;
-  for (uint64_t i : to_write) {
-    const std::string name = s.FileName(i);
+  for (uint64_t i : work.to_write) {
     // Listed before the first byte, so a crash leaves it to cleanup.
-    if (ManifestFile* f = m.Find(name)) {
-      f->size = s.file_size;
-      f->state = FileState::kPartial;
-    } else {
-      m.files.push_back({name, s.file_size, FileState::kPartial});
-    }
+    ListAs(m, s, i, FileState::kPartial);
     LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
-
-    Status st = WriteOneFile(fs, s, i, stamped, rng, buf.get(), chunk, progress);
-    if (!st.ok()) {
+    if (Status st = WriteOneFile(fs, s, i, stamped, rng, buf.get(), chunk, progress); !st.ok()) {
       progress.Done();
-      // Never leave a half-written file behind.
-      (void)fs.Unlink(s.FilePath(i));
-      m.Remove(name);
-      (void)WriteManifest(fs, s.dir, m);
-      const uint64_t complete = reused + written_files;
-      const std::string state =
-          fmt::format("{} of {} complete", complete, CountOf(s.num_files, "file", "files"));
-      if (st.code() == StatusCode::kCancelled) {
-        return Status::Cancelled(fmt::format(
-            "prepare interrupted: removed the partial file '{}'; {}; run '{}' again to resume",
-            s.FilePath(i), state, PrepareCommand(s)));
-      }
-      if (st.err() == ENOSPC || st.err() == EFBIG || st.err() == EDQUOT) {
-        const char* why = st.err() == EFBIG    ? "the file size limit was reached"
-                          : st.err() == EDQUOT ? "the disk quota is exhausted"
-                                               : "the filesystem is full";
-        return Status::ResourceExhausted(
-            fmt::format("prepare failed: {} ({}); removed the partial file; {}; free "
-                        "space or use a smaller --file-total-size",
-                        why, st.message(), state),
-            st.err());
-      }
-      return Status(
-          st.code(),
-          fmt::format("prepare failed: {}; removed the partial file; {}", st.message(), state),
-          st.err());
+      RemovePartial(fs, s, m, i);  // never leave a half-written file behind
+      return PrepareFailure(st, s, i, work.reused + written_files);
     }
-    m.Find(name)->state = FileState::kComplete;
+    ListAs(m, s, i, FileState::kComplete);
     LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
     ++written_files;
   }

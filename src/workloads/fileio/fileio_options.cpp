@@ -141,16 +141,9 @@ void FileIoOptions::Register(OptionSet& opts) {
 
 bool FileIoOptions::queue_depth_set() const { return queue_depth_set_; }
 
-Status FileIoOptions::Resolve(FileSystem& fs) {
-  // Read now: the option set that owns the spec may be gone by the time
-  // Warnings() asks.
-  if (queue_depth_spec_ != nullptr) {
-    queue_depth_set_ = !queue_depth_spec_->is_default();
-    queue_depth_spec_ = nullptr;
-  }
-  FileIoSettings s;
-  // --file-test-mode: empty is allowed here (prepare and cleanup do not
-  // need it); Init() insists on it for run.
+// --file-test-mode: empty is allowed here (prepare and cleanup do not need
+// it); Init() insists on it for run.
+Status FileIoOptions::ResolveMode(FileIoSettings& s) const {
   s.mode_given = !test_mode_.empty();
   if (s.mode_given) {
     bool found = false;
@@ -165,6 +158,12 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
                                                  test_mode_, ModeChoices()));
     }
   }
+  return Status::Ok();
+}
+
+// --file-num, --file-block-size, --file-total-size, --file-merged-requests and
+// the block and request counts they give.
+Status FileIoOptions::ResolveSizes(FileIoSettings& s) const {
   if (num_files_ <= 0) {
     return Status::InvalidArgument(fmt::format("--file-num={}: must be at least 1", num_files_));
   }
@@ -201,7 +200,11 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
   s.blocks_per_file = (s.file_size + s.block_size - 1) / s.block_size;
   s.total_blocks = s.blocks_per_file * s.num_files;
   s.seq_requests_per_file = (s.file_size + s.request_size - 1) / s.request_size;
+  return Status::Ok();
+}
 
+// --file-fsync-* and --file-rw-ratio.
+Status FileIoOptions::ResolveSync(FileIoSettings& s) const {
   if (fsync_freq_ < 0) {
     return Status::InvalidArgument(
         fmt::format("--file-fsync-freq={}: must be 0 or more", fsync_freq_));
@@ -214,7 +217,11 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
     return Status::InvalidArgument(fmt::format("--file-rw-ratio={}: must be 0 or more", rw_ratio_));
   }
   s.rw_ratio = rw_ratio_;
+  return Status::Ok();
+}
 
+// --file-extra-flags and the O_DIRECT alignment of blocks and files.
+Status FileIoOptions::ResolveOpenFlags(FileIoSettings& s) const {
   s.extra_flags = extra_flags_;
   for (const std::string& f : extra_flags_) {
     if (f == "sync") {
@@ -242,7 +249,11 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
                       FormatSize(s.total_size), s.num_files, s.file_size));
     }
   }
+  return Status::Ok();
+}
 
+// --file-queue-depth, --file-submit-batch, --file-io-mode and the fallback.
+Status FileIoOptions::ResolveEngine(FileIoSettings& s) const {
   if (queue_depth_ < 1 || queue_depth_ > kMaxQueueDepth) {
     return Status::InvalidArgument(fmt::format("--file-queue-depth={}: must be between 1 and {}",
                                                queue_depth_, kMaxQueueDepth));
@@ -269,7 +280,11 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
     s.engine_note = "libaio needs O_DIRECT; --file-io-fallback=on chose " + s.engine;
   }
   s.queue_depth = s.asynchronous() ? s.queue_depth_asked : 1;
+  return Status::Ok();
+}
 
+// --file-dir: exists, is a directory, can be written.
+Status FileIoOptions::ResolveDir(FileSystem& fs, FileIoSettings& s) const {
   s.dir = dir_.empty() ? std::string(".") : dir_;
   while (s.dir.size() > 1 && s.dir.back() == '/') s.dir.pop_back();
   if (Result<FileInfo> info = fs.Stat(s.dir); !info.ok() || !info->exists) {
@@ -281,7 +296,11 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
     return Status::InvalidArgument(
         fmt::format("--file-dir={}: cannot be written ({})", s.dir, w.ToString()));
   }
+  return Status::Ok();
+}
 
+// --file-write-pattern, --validate (and the block sizes it needs), --file-rand-type.
+Status FileIoOptions::ResolveData(FileIoSettings& s) const {
   if (write_pattern_ == "zero") {
     s.pattern = WritePattern::kZero;
   } else if (write_pattern_ == "sequence") {
@@ -304,6 +323,25 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
         s.file_size, s.file_size % s.block_size, kMinValidateBlock));
   }
   s.rand_type = rand_type_;
+  return Status::Ok();
+}
+
+Status FileIoOptions::Resolve(FileSystem& fs) {
+  // Read now: the option set that owns the spec may be gone by the time
+  // Warnings() asks.
+  if (queue_depth_spec_ != nullptr) {
+    queue_depth_set_ = !queue_depth_spec_->is_default();
+    queue_depth_spec_ = nullptr;
+  }
+  // In this order, so that the first bad option is the one reported.
+  FileIoSettings s;
+  LC_RETURN_IF_ERROR(ResolveMode(s));
+  LC_RETURN_IF_ERROR(ResolveSizes(s));
+  LC_RETURN_IF_ERROR(ResolveSync(s));
+  LC_RETURN_IF_ERROR(ResolveOpenFlags(s));
+  LC_RETURN_IF_ERROR(ResolveEngine(s));
+  LC_RETURN_IF_ERROR(ResolveDir(fs, s));
+  LC_RETURN_IF_ERROR(ResolveData(s));
   settings_ = std::move(s);
   return Status::Ok();
 }

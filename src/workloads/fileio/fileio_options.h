@@ -102,6 +102,16 @@ class FileIoOptions final {
   bool queue_depth_set() const;
 
  private:
+  // The steps of Resolve(), in its order: each checks its options and fills
+  // its part of `s`.
+  Status ResolveMode(FileIoSettings& s) const;
+  Status ResolveSizes(FileIoSettings& s) const;
+  Status ResolveSync(FileIoSettings& s) const;
+  Status ResolveOpenFlags(FileIoSettings& s) const;
+  Status ResolveEngine(FileIoSettings& s) const;
+  Status ResolveDir(FileSystem& fs, FileIoSettings& s) const;
+  Status ResolveData(FileIoSettings& s) const;
+
   int64_t num_files_ = 128;
   uint64_t total_size_ = 2ULL << 30;
   uint64_t block_size_ = 16384;

@@ -357,73 +357,87 @@ Status FileIoWorker::ReapBatch() {
   return Status::Ok();
 }
 
-void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
+void FileIoWorker::Fail(Status st) {
+  if (error_.ok()) error_ = std::move(st);
+}
+
+void FileIoWorker::ReleaseSlot(uint32_t index) {
+  Slot& sl = slots_[index];
+  if (sl.claimed) shared_.Release(sl.plan);
+  sl.claimed = false;
+  free_.push_back(index);
+}
+
+void FileIoWorker::CompleteSync(uint32_t index, int64_t result, Nanos now) {
   Slot& sl = slots_[index];
   const FileIoPlan& p = sl.plan;
   const uint64_t lat = Elapsed(sl.submitted, now);
-  auto fail = [&](Status st) {
-    if (error_.ok()) error_ = std::move(st);
-  };
-  auto release = [&] {
-    if (sl.claimed) shared_.Release(p);
-    sl.claimed = false;
-    free_.push_back(index);
-  };
-
-  if (IsSync(p.op)) {
-    if (result < 0) {
-      fail(PosixError(fmt::format("{} of {} failed", p.op == IoOp::kFsync ? "fsync" : "fdatasync",
-                                  s_.FilePath(p.file)),
-                      static_cast<int>(-result)));
+  if (result < 0) {
+    Fail(PosixError(fmt::format("{} of {} failed", p.op == IoOp::kFsync ? "fsync" : "fdatasync",
+                                s_.FilePath(p.file)),
+                    static_cast<int>(-result)));
+  } else {
+    Done& d = ready_[ready_count_++];
+    if (sl.followup) {
+      d = Done{kKindWrite, true, p.length, Elapsed(sl.origin, now), sl.write_ns, lat};
     } else {
-      Done& d = ready_[ready_count_++];
-      if (sl.followup) {
-        d = Done{kKindWrite, true, p.length, Elapsed(sl.origin, now), sl.write_ns, lat};
-      } else {
-        d = Done{kKindFsync, false, 0, lat, 0, lat};
-      }
+      d = Done{kKindFsync, false, 0, lat, 0, lat};
     }
-    release();
+  }
+  ReleaseSlot(index);
+}
+
+Status FileIoWorker::ValidateBlocks(const Slot& sl) {
+  const FileIoPlan& p = sl.plan;
+  const bool read = p.op == IoOp::kRead;
+  uint64_t done = 0;
+  while (done < p.length) {
+    const uint64_t off = p.offset + done;
+    const uint64_t n = std::min<uint64_t>(s_.block_size - off % s_.block_size, p.length - done);
+    if (read) {
+      uint64_t seq = 0;
+      std::string why = CheckBlock(sl.read_buf + done, n, p.file, off, &seq);
+      const uint64_t expected = shared_.LastSeq(p.file, off);
+      if (why.empty() && expected != FileIoShared::kUnknownSeq && seq != expected) {
+        why = fmt::format("stale data: the block holds write #{}, expected the last write #{}", seq,
+                          expected);
+      }
+      if (!why.empty()) {
+        return Status::IoError(fmt::format("validation failed: file {} at offset {} ({} bytes): {}",
+                                           s_.FilePath(p.file), off, n, why));
+      }
+    } else {
+      shared_.SetLastSeq(p.file, off, sl.seq);
+    }
+    done += n;
+  }
+  return Status::Ok();
+}
+
+void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
+  Slot& sl = slots_[index];
+  const FileIoPlan& p = sl.plan;
+  if (IsSync(p.op)) {
+    CompleteSync(index, result, now);
     return;
   }
-
+  const uint64_t lat = Elapsed(sl.submitted, now);
   const bool read = p.op == IoOp::kRead;
   if (result < 0) {
-    fail(PosixError(
+    Fail(PosixError(
         fmt::format("{} of {} bytes from {} failed", read ? "read" : "write", p.length, Where(p)),
         static_cast<int>(-result)));
-    release();
+    ReleaseSlot(index);
     return;
   }
   if (static_cast<uint64_t>(result) != p.length) {
-    fail(Status::IoError(fmt::format("short {}: {} of {} bytes, {}", read ? "read" : "write",
+    Fail(Status::IoError(fmt::format("short {}: {} of {} bytes, {}", read ? "read" : "write",
                                      result, p.length, Where(p))));
-    release();
+    ReleaseSlot(index);
     return;
   }
   if (s_.validate) {
-    uint64_t done = 0;
-    while (done < p.length) {
-      const uint64_t off = p.offset + done;
-      const uint64_t n = std::min<uint64_t>(s_.block_size - off % s_.block_size, p.length - done);
-      if (read) {
-        uint64_t seq = 0;
-        std::string why = CheckBlock(sl.read_buf + done, n, p.file, off, &seq);
-        const uint64_t expected = shared_.LastSeq(p.file, off);
-        if (why.empty() && expected != FileIoShared::kUnknownSeq && seq != expected) {
-          why = fmt::format("stale data: the block holds write #{}, expected the last write #{}",
-                            seq, expected);
-        }
-        if (!why.empty()) {
-          fail(Status::IoError(fmt::format("validation failed: file {} at offset {} ({} bytes): {}",
-                                           s_.FilePath(p.file), off, n, why)));
-          break;
-        }
-      } else {
-        shared_.SetLastSeq(p.file, off, sl.seq);
-      }
-      done += n;
-    }
+    if (Status st = ValidateBlocks(sl); !st.ok()) Fail(std::move(st));
   }
   if (!read && sl.then_fsync && error_.ok()) {
     // --file-fsync-all: the event goes on with the fsync of this file.
@@ -439,7 +453,7 @@ void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
     ready_[ready_count_++] =
         Done{static_cast<uint8_t>(read ? kKindRead : kKindWrite), false, p.length, lat, lat, 0};
   }
-  release();
+  ReleaseSlot(index);
 }
 
 Status FileIoWorker::Fill() {

@@ -189,7 +189,18 @@ class FileIoWorker final : public Worker {
   Status TopUp();
   Status ReapBatch();
   void PlanInto(Slot& slot);
+  // Takes the completion of slot `index` (`result`: bytes, or -errno):
+  // records the event in ready_, or queues the fsync that follows a write,
+  // or keeps the first error in error_.
   void Complete(uint32_t index, int64_t result, Nanos now);
+  void CompleteSync(uint32_t index, int64_t result, Nanos now);
+  // --validate: checks the stamps a read returned, or records what a write
+  // stamped. The first bad block is the Status.
+  Status ValidateBlocks(const Slot& sl);
+  // Keeps `st` when it is the first error of this worker.
+  void Fail(Status st);
+  // Gives the slot's claim back and returns the slot to free_.
+  void ReleaseSlot(uint32_t index);
   Status Drain();
   // At a clock read: adds the time since the previous one to the depth
   // counters (x in_flight requests) and, when any event was outstanding

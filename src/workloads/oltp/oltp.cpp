@@ -1,11 +1,11 @@
 #include "workloads/oltp/oltp.h"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <chrono>
 
 #include "core/clock.h"
+#include "os/file_system.h"
 #include "workloads/oltp/oltp_report.h"
 
 namespace loadcell {
@@ -113,8 +113,9 @@ std::string OltpWorkload::SqlitePath() const {
 
 bool OltpWorkload::SqliteFileExists() const {
   const std::string path = SqlitePath();
-  struct stat st {};
-  return path.empty() || path == ":memory:" || ::stat(path.c_str(), &st) == 0;
+  if (path.empty() || path == ":memory:") return true;
+  const Result<FileInfo> info = DefaultFileSystem().Stat(path);
+  return info.ok() && info->exists;
 }
 
 Result<std::unique_ptr<DbConnection>> OltpWorkload::TakeConnection() {

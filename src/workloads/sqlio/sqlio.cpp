@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 
 #include "core/clock.h"
 #include "core/plural.h"
@@ -33,25 +32,13 @@ void ReadRusage(double* user, double* sys) {
   *sys = Seconds(ru.ru_stime);
 }
 
-std::string Dirname(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string Basename(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // Appends "created <name> <bytes>" to the folder's sqlio manifest.
-Status RecordCreated(const std::string& path, uint64_t size) {
+Status RecordCreated(FileSystem& fs, const std::string& path, uint64_t size) {
   const std::string manifest = Dirname(path) + "/" + kSqlioManifestName;
-  std::ofstream out(manifest, std::ios::app);
-  out << "created " << Basename(path) << " " << size << " bytes by loadcell sqlio\n";
-  out.flush();
-  if (!out) return Status::IoError("cannot write " + manifest);
+  const Status st = AppendToFile(
+      fs, manifest, fmt::format("created {} {} bytes by loadcell sqlio\n", Basename(path), size));
+  if (!st.ok())
+    return Status(st.code(), "cannot write " + manifest + ": " + st.message(), st.err());
   return Status::Ok();
 }
 
@@ -307,7 +294,7 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
                        std::ostream* progress_out, bool tty) {
   LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_WRONLY | O_CREAT | O_EXCL, 0644));
   // Recorded before the first byte, so a crash leaves a trace of who made it.
-  if (Status st = RecordCreated(path, size); !st.ok()) {
+  if (Status st = RecordCreated(fs, path, size); !st.ok()) {
     (void)fs.Close(fd);
     (void)fs.Unlink(path);
     return st;

@@ -209,5 +209,97 @@ TEST_F(FaultInjectingFileSystemTest, FsyncErrors) {
   EXPECT_OK(fault_.Fdatasync(fd_));
 }
 
+TEST(FileContentsTest, ReadFileToStringReadsToTheEnd) {
+  TempDir dir;
+  const std::string big(200 * 1024 + 3, 'z');  // more than one read
+  const std::string path = dir.Write("big", big);
+  Result<std::string> back = ReadFileToString(PosixFileSystem(), path);
+  ASSERT_OK(back);
+  EXPECT_EQ(*back, big);
+  // /proc files report size 0 but have contents.
+  Result<std::string> self = ReadFileToString(PosixFileSystem(), "/proc/self/status");
+  ASSERT_OK(self);
+  EXPECT_NE(self->find("Pid:"), std::string::npos);
+}
+
+TEST(FileContentsTest, ReadFileToStringOfAMissingFileNamesIt) {
+  TempDir dir;
+  Result<std::string> r = ReadFileToString(PosixFileSystem(), dir.File("none"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(r.status().message().find(dir.File("none")), std::string::npos);
+}
+
+TEST(FileContentsTest, AppendToFileCreatesThenAppends) {
+  TempDir dir;
+  const std::string path = dir.File("log");
+  ASSERT_OK(AppendToFile(PosixFileSystem(), path, "one\n"));
+  ASSERT_OK(AppendToFile(PosixFileSystem(), path, "two\n"));
+  EXPECT_EQ(dir.Read("log"), "one\ntwo\n");
+}
+
+TEST(FileContentsTest, ReadAndAppendGoThroughTheFileSystemGiven) {
+  TempDir dir;
+  FaultInjectingFileSystem fault(PosixFileSystem());
+  fault.FailWritesAfter(0, ENOSPC);
+  Status st = AppendToFile(fault, dir.File("log"), "x");
+  EXPECT_EQ(st.code(), StatusCode::kResourceExhausted) << st.ToString();
+  fault.Clear();
+  const std::string path = dir.Write("r", "abc");
+  fault.FailReadsAfter(0, EIO);
+  EXPECT_EQ(ReadFileToString(fault, path).status().err(), EIO);
+}
+
+// A wrapper that changes one call: every other call reaches the target.
+class CountingStats final : public FileSystemWrapper {
+ public:
+  CountingStats() : FileSystemWrapper(PosixFileSystem()) {}
+  Result<FileInfo> Stat(const std::string& path) override {
+    ++stats_;
+    return FileSystemWrapper::Stat(path);
+  }
+  int stats() const { return stats_; }
+
+ private:
+  int stats_ = 0;
+};
+
+TEST(FileSystemWrapperTest, ForwardsWhatItDoesNotOverride) {
+  TempDir dir;
+  CountingStats fs;
+  EXPECT_EQ(&fs.target(), &PosixFileSystem());
+  const std::string path = dir.File("w");
+  Result<int> fd = fs.Open(path, O_RDWR | O_CREAT, 0644);
+  ASSERT_OK(fd);
+  ASSERT_OK(WriteFully(fs, *fd, "hello", 5, 0, path));
+  ASSERT_OK(fs.Close(*fd));
+  Result<FileInfo> info = fs.Stat(path);
+  ASSERT_OK(info);
+  EXPECT_EQ(info->size, 5u);
+  EXPECT_EQ(fs.stats(), 1);
+  ASSERT_OK(fs.Rename(path, path + "2"));
+  ASSERT_OK(fs.Unlink(path + "2"));
+  EXPECT_FALSE(fs.Stat(path + "2")->exists);
+  EXPECT_EQ(fs.FsType(dir.path()), PosixFileSystem().FsType(dir.path()));
+}
+
+TEST(PathTest, DirnameAndBasename) {
+  EXPECT_EQ(Dirname("dir/f"), "dir");
+  EXPECT_EQ(Dirname("/a/b/f"), "/a/b");
+  EXPECT_EQ(Dirname("/f"), "/");
+  EXPECT_EQ(Dirname("f"), ".");
+  EXPECT_EQ(Basename("/a/b/f"), "f");
+  EXPECT_EQ(Basename("f"), "f");
+}
+
+TEST(FileContentsTest, ReadFailureTextTellsOpenFromRead) {
+  TempDir dir;
+  Result<std::string> missing = ReadFileToString(PosixFileSystem(), dir.File("none"));
+  EXPECT_EQ(ReadFailureText(missing.status()),
+            std::string("cannot open: ") + std::strerror(ENOENT));
+  Result<std::string> folder = ReadFileToString(PosixFileSystem(), dir.path());
+  EXPECT_EQ(ReadFailureText(folder.status()), std::string("cannot read: ") + std::strerror(EISDIR));
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -65,5 +65,27 @@ TEST(CounterNameTest, FallsBackToIndex) {
   EXPECT_EQ(CounterName({""}, 0), "counter_0");
 }
 
+TEST(TableMsTest, ThreeDecimalsFromATenthOfAMillisecondTwoDigitsBelow) {
+  EXPECT_EQ(TableMs(362e3), "0.362");
+  EXPECT_EQ(TableMs(1225e3), "1.225");
+  EXPECT_EQ(TableMs(3e3), "0.0030");
+  EXPECT_EQ(TableMs(45.6e3), "0.046");
+  EXPECT_EQ(TableMs(0), "0.000");
+  EXPECT_EQ(TableMs(std::numeric_limits<double>::quiet_NaN()), "0.000");
+}
+
+TEST(CsvMsTest, SixDecimalsAndNeverNan) {
+  EXPECT_EQ(CsvMs(1), "0.000001");
+  EXPECT_EQ(CsvMs(1234567), "1.234567");
+  EXPECT_EQ(CsvMs(std::numeric_limits<double>::infinity()), "0.000000");
+}
+
+TEST(CsvFieldTest, QuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(CsvField("plain"), "plain");
+  EXPECT_EQ(CsvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(CsvField("two\nlines"), "\"two\nlines\"");
+}
+
 }  // namespace
 }  // namespace loadcell::report_internal

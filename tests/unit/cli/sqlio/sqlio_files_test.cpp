@@ -76,10 +76,8 @@ TEST_F(SqlioCreate, WritesTheWholeFileAndRecordsIt) {
   std::string head(4096, '\0');
   in.read(head.data(), 4096);
   EXPECT_NE(head, std::string(4096, '\0'));  // random bytes, not zeros
-  std::ifstream m(dir_ + "/" + kSqlioManifestName);
-  std::stringstream text;
-  text << m.rdbuf();
-  EXPECT_NE(text.str().find("created t.dat " + std::to_string(size)), std::string::npos);
+  const std::string text = tmp_.Read(kSqlioManifestName);
+  EXPECT_NE(text.find("created t.dat " + std::to_string(size)), std::string::npos);
   // An existing file is never overwritten.
   EXPECT_FALSE(CreateSqlioFile(PosixFileSystem(), path, size, nullptr, false).ok());
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "testing/report_fixture.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
@@ -70,10 +71,7 @@ void CollectPaths(const json& j, const std::string& path, const std::string& key
 }
 
 std::string ReadSchemaDoc() {
-  std::ifstream in(std::string(LOADCELL_SOURCE_DIR) + "/docs/json-schema.md");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return testing::ReadFile(std::string(LOADCELL_SOURCE_DIR) + "/docs/json-schema.md");
 }
 
 TEST(JsonReporterTest, HasEveryTopLevelKey) {

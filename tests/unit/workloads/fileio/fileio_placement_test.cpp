@@ -250,32 +250,17 @@ TEST(FileIoPlacement, DefaultRandomBlocksCoverEveryFile) {
 }
 
 // Forwards to the real file system and records every read's offset.
-class RecordingFileSystem final : public FileSystem {
+class RecordingFileSystem final : public FileSystemWrapper {
  public:
-  Result<int> Open(const std::string& path, int flags, mode_t mode) override {
-    return base_.Open(path, flags, mode);
-  }
-  Status Close(int fd) override { return base_.Close(fd); }
+  RecordingFileSystem() : FileSystemWrapper(PosixFileSystem()) {}
+
   Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
     {
       std::lock_guard<std::mutex> lock(mu_);
       reads_.push_back(offset);
     }
-    return base_.PRead(fd, buf, len, offset);
+    return FileSystemWrapper::PRead(fd, buf, len, offset);
   }
-  Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
-    return base_.PWrite(fd, buf, len, offset);
-  }
-  Status Fsync(int fd) override { return base_.Fsync(fd); }
-  Status Fdatasync(int fd) override { return base_.Fdatasync(fd); }
-  Status Truncate(int fd, uint64_t size) override { return base_.Truncate(fd, size); }
-  Status Unlink(const std::string& path) override { return base_.Unlink(path); }
-  Status Rename(const std::string& from, const std::string& to) override {
-    return base_.Rename(from, to);
-  }
-  Result<FileInfo> Stat(const std::string& path) override { return base_.Stat(path); }
-  Status CheckWritableDir(const std::string& path) override { return base_.CheckWritableDir(path); }
-  std::string FsType(const std::string& path) override { return base_.FsType(path); }
 
   std::vector<uint64_t> reads() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -283,9 +268,8 @@ class RecordingFileSystem final : public FileSystem {
   }
 
  private:
-  FileSystem& base_ = PosixFileSystem();
   std::mutex mu_;
-  std::vector<uint64_t> reads_;
+  std::vector<uint64_t> reads_;  // guarded by mu_
 };
 
 TEST(SqlioPlacement, TheWorkersReadWhereThePlanSays) {
