@@ -1,6 +1,7 @@
 // Kills a PostgreSQL server in the middle of an OLTP run: loadcell must try
 // to reconnect, give up after --reconnect-timeout, print the report of what
-// it measured and exit 1; never hang or crash.
+// it measured and exit 1; never hang or crash. Freezes one (SIGSTOP): the
+// read timeout ends the run the same way.
 //
 // The test starts a PostgreSQL server of its own (initdb in a temporary
 // folder, a free port of 127.0.0.1), so that killing it cannot disturb
@@ -79,6 +80,29 @@ class PrivatePostgres {
     return pid > 0 && kill(pid, SIGQUIT) == 0;
   }
 
+  // Sends `sig` to the postmaster and each of its children (the backends,
+  // the background processes); true when every signal was sent.
+  bool SignalAll(int sig) {
+    std::ifstream pidfile(dir_ + "/data/postmaster.pid");
+    pid_t main = 0;
+    pidfile >> main;
+    if (main <= 0 || kill(main, sig) != 0) return false;
+    bool all = true;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      std::ifstream stat(entry.path() / "stat");
+      std::string line;
+      if (!std::getline(stat, line)) continue;
+      // pid (comm) state ppid ...: comm may hold spaces, so read after ')'.
+      const size_t close = line.rfind(')');
+      if (close == std::string::npos) continue;
+      char state = 0;
+      pid_t ppid = 0;
+      if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) != 2) continue;
+      if (ppid == main) all = kill(std::stoi(entry.path().filename()), sig) == 0 && all;
+    }
+    return all;
+  }
+
   bool ok() const { return started_; }
   std::string log() const { return dir_ + "/server.log"; }
   Args args() const {
@@ -98,14 +122,23 @@ class PrivatePostgres {
   bool started_ = false;
 };
 
-TEST(OltpFault, PostgresKilledMidRun) {
-  PrivatePostgres pg;
+// The options of the runs on `pg`: two small tables, two threads.
+Args RunArgs(const PrivatePostgres& pg) {
+  return Concat({"oltp_read_write"}, Concat(pg.args(), {"--tables=2", "--table-size=1000",
+                                                        "--range-size=50", "--threads=2"}));
+}
+
+// Fails the test unless `pg` started and prepare with `base` succeeded.
+void StartAndPrepare(const PrivatePostgres& pg, const Args& base) {
   ASSERT_OK(pg) << "could not start a private PostgreSQL (initdb/pg_ctl; see " << pg.log() << ")";
-  const Args base = Concat(
-      {"oltp_read_write"},
-      Concat(pg.args(), {"--tables=2", "--table-size=1000", "--range-size=50", "--threads=2"}));
   auto prep = RunLoadcell(Concat(base, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << Show(prep);
+}
+
+TEST(OltpFault, PostgresKilledMidRun) {
+  PrivatePostgres pg;
+  const Args base = RunArgs(pg);
+  ASSERT_NO_FATAL_FAILURE(StartAndPrepare(pg, base));
 
   // A 60 s run; the server dies after 1 s of it.
   ChildWatch watch;
@@ -126,6 +159,36 @@ TEST(OltpFault, PostgresKilledMidRun) {
 
   // The server comes back: a new run works and cleanup drops the tables.
   ASSERT_TRUE(pg.Start());
+  auto again = RunLoadcell(Concat(base, {"--events=20", "run"}));
+  EXPECT_EQ(again.exit_code, 0) << Show(again);
+  auto clean = RunLoadcell(Concat(base, {"cleanup"}));
+  EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
+
+// The server frozen (SIGSTOP) in the middle of a run: every connection's
+// --db-read-timeout ends the run as a failed run with its report and a line
+// naming the server and the timeout, instead of a hang.
+TEST(OltpFault, PostgresFrozenMidRun) {
+  PrivatePostgres pg;
+  const Args base = RunArgs(pg);
+  ASSERT_NO_FATAL_FAILURE(StartAndPrepare(pg, base));
+
+  ChildWatch watch;
+  watch.during = [&](int) { EXPECT_TRUE(pg.SignalAll(SIGSTOP)); };
+  watch.delay_ms = 1000;
+  watch.timeout_s = 50;
+  const ProcessResult r = RunLoadcell(
+      Concat(base, {"--time=60", "--report-interval=1", "--db-read-timeout=2s", "run"}), watch);
+  EXPECT_TRUE(pg.SignalAll(SIGCONT));
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_GE(r.seconds_after_action, 0);
+  EXPECT_LT(r.seconds_after_action, 2 + 5) << Show(r);
+  EXPECT_NE(r.out.find("SQL statistics:"), std::string::npos) << Show(r);
+  EXPECT_GT(ReportNumber(r.out, "    transactions:"), 0) << Show(r);
+  EXPECT_NE(r.err.find("127.0.0.1:"), std::string::npos) << Show(r);
+  EXPECT_NE(r.err.find("within 2s (--db-read-timeout)"), std::string::npos) << Show(r);
+
+  // Thawed, the server serves again.
   auto again = RunLoadcell(Concat(base, {"--events=20", "run"}));
   EXPECT_EQ(again.exit_code, 0) << Show(again);
   auto clean = RunLoadcell(Concat(base, {"cleanup"}));
