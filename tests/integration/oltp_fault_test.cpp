@@ -179,7 +179,19 @@ TEST(OltpFault, PostgresFrozenMidRun) {
   watch.timeout_s = 50;
   const ProcessResult r = RunLoadcell(
       Concat(base, {"--time=60", "--report-interval=1", "--db-read-timeout=2s", "run"}), watch);
+  // Still frozen: a connect attempt waits for the server's reply, and Ctrl-C
+  // ends it at once, long before --db-connect-timeout.
+  ChildWatch interrupt;
+  interrupt.marker = "";  // at once: nothing is printed before the connect
+  interrupt.delay_ms = 500;
+  interrupt.during = [](int pid) { kill(pid, SIGINT); };
+  interrupt.timeout_s = 30;
+  const ProcessResult stopped =
+      RunLoadcell(Concat(base, {"--db-connect-timeout=20s", "--time=5", "run"}), interrupt);
   EXPECT_TRUE(pg.SignalAll(SIGCONT));
+  EXPECT_EQ(stopped.exit_code, 128 + SIGINT) << Show(stopped);
+  EXPECT_GE(stopped.seconds_after_action, 0);
+  EXPECT_LT(stopped.seconds_after_action, 3) << Show(stopped);
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   EXPECT_GE(r.seconds_after_action, 0);
   EXPECT_LT(r.seconds_after_action, 2 + 5) << Show(r);
