@@ -91,6 +91,16 @@ void KilledPrepare(const Db& d) {
   ASSERT_TRUE(d.db.TableExists("sbtest1"));
 }
 
+// sysbench's sbtest1, recorded in a registry of the layout of an older
+// loadcell (name and workload only: nothing proves the table its own).
+void OldRegistry(const Db& d) {
+  CreateSysbenchTable(d);
+  d.db.Query(
+      "CREATE TABLE loadcell_tables (name VARCHAR(64) NOT NULL PRIMARY KEY, workload VARCHAR(64) "
+      "NOT NULL)");
+  d.db.Query("INSERT INTO loadcell_tables VALUES ('sbtest1', 'oltp_read_only')");
+}
+
 void KeepsMine(const Db& d) {
   EXPECT_EQ(d.db.Query("SELECT TRIM(c) FROM sbtest1"), std::vector<std::string>{"mine"});
 }
@@ -201,6 +211,30 @@ const std::vector<TableCase> kCases = {
      2,
      "--db-use-existing-tables=on",
      1,
+     KeepsSysbenchRows},
+    {"old_registry_cleanup_refuses",
+     OldRegistry,
+     "oltp_read_only",
+     {"cleanup"},
+     2,
+     "written by an older loadcell",
+     1,
+     KeepsSysbenchRows},
+    {"old_registry_run_refuses",
+     OldRegistry,
+     "oltp_read_only",
+     {"--events=5", "run"},
+     2,
+     "--db-use-existing-tables=on",
+     1,
+     KeepsSysbenchRows},
+    {"old_registry_run_existing",
+     OldRegistry,
+     "oltp_read_only",
+     {"--db-use-existing-tables=on", "--events=5", "run"},
+     0,
+     "",
+     0,
      KeepsSysbenchRows},
     {"sysbench_tables_cleanup_keeps",
      CreateSysbenchTable,

@@ -281,6 +281,7 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
   const std::vector<std::string> tables = OltpTables(c);
   // Every check before the first change.
   LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(*conn, c.dialect));
+  LC_RETURN_IF_ERROR(reg.CheckLayout());
   std::set<std::string> kept;
   LC_ASSIGN_OR_RETURN(std::vector<std::string> to_drop,
                       TablesToReplace(c, *conn, tables, reg, kept));
@@ -313,6 +314,7 @@ Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
   g_quiet.store(c.quiet, std::memory_order_relaxed);
   LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
   LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(*conn, c.dialect));
+  LC_RETURN_IF_ERROR(reg.CheckLayout());
   for (const std::string& t : OltpTables(c)) {
     LC_ASSIGN_OR_RETURN(TableOwner owner, reg.Owner(*conn, t));
     if (owner == TableOwner::kForeign) {

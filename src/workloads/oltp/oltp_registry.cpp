@@ -43,10 +43,8 @@ Result<TableRegistry> TableRegistry::Load(DbConnection& conn, SqlDialect d) {
   if (!reg.exists_) return reg;
   LC_ASSIGN_OR_RETURN(std::vector<std::string> columns, TableColumns(conn, d, kMarkerTable));
   if (std::find(columns.begin(), columns.end(), "token") == columns.end()) {
-    return Status::FailedPrecondition(fmt::format(
-        "{} was written by an older loadcell that did not mark its tables; nothing was changed "
-        "(drop its sbtestN tables and {} by hand, then prepare again)",
-        kMarkerTable, kMarkerTable));
+    reg.old_layout_ = true;
+    return reg;
   }
   DbRows rows;
   LC_RETURN_IF_ERROR(
@@ -55,6 +53,14 @@ Result<TableRegistry> TableRegistry::Load(DbConnection& conn, SqlDialect d) {
     reg.rows_[Text(row, 0)] = RegistryRow{Text(row, 1), Text(row, 2), Text(row, 3)};
   }
   return reg;
+}
+
+Status TableRegistry::CheckLayout() const {
+  if (!old_layout_) return Status::Ok();
+  return Status::FailedPrecondition(fmt::format(
+      "{} was written by an older loadcell that did not mark its tables; nothing was changed "
+      "(drop its sbtestN tables and {} by hand, then prepare again)",
+      kMarkerTable, kMarkerTable));
 }
 
 Result<TableOwner> TableRegistry::Owner(DbConnection& conn, std::string_view table) const {

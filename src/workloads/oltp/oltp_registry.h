@@ -41,9 +41,13 @@ struct RegistryRow {
 
 class TableRegistry final {
  public:
-  // Reads the registry; empty when the registry table does not exist.
-  // FailedPrecondition for a registry of an older layout (no tokens).
+  // Reads the registry; empty when the registry table does not exist, or
+  // has the layout of an older loadcell (no tokens: nothing in it proves a
+  // table loadcell's).
   static Result<TableRegistry> Load(DbConnection& conn, SqlDialect d);
+  // FailedPrecondition for a registry of the older layout, which prepare and
+  // cleanup cannot keep; OK otherwise.
+  Status CheckLayout() const;
 
   bool exists() const { return exists_; }
   bool Has(std::string_view table) const { return rows_.count(std::string(table)) > 0; }
@@ -62,6 +66,7 @@ class TableRegistry final {
  private:
   SqlDialect dialect_ = SqlDialect::kSqlite;
   bool exists_ = false;
+  bool old_layout_ = false;
   std::map<std::string, RegistryRow> rows_;
 };
 
