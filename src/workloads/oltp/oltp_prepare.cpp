@@ -80,8 +80,9 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, const st
     Random rng(ThreadSeed(c.seed, static_cast<int>(n)));
     const bool wrap = c.dialect == SqlDialect::kSqlite;
     if (wrap) {
-      if (DbError e = conn.Begin(); !e.ok())
+      if (DbError e = conn.Begin(); !e.ok()) {
         return OltpDbFailure(e, "cannot begin loading " + table);
+      }
     }
     std::unique_ptr<DbBulkInsert> bulk;
     if (DbError e = conn.BeginBulkInsert(table, LoadColumns(o.auto_inc), bulk); !e.ok()) {
@@ -99,8 +100,9 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, const st
       values[kc].i = static_cast<int64_t>(kdist.Next(rng));
       RandomFromTemplate(rng, CValueTemplate(), values[kc + 1].s);
       RandomFromTemplate(rng, PadValueTemplate(), values[kc + 2].s);
-      if (DbError e = bulk->AddRow(values); !e.ok())
+      if (DbError e = bulk->AddRow(values); !e.ok()) {
         return OltpDbFailure(e, "cannot load " + table);
+      }
       if (++pending == kProgressStep) {
         st.progress->Advance(pending);
         pending = 0;
