@@ -170,6 +170,21 @@ struct DbCapabilities {
   std::string bulk_insert;   // "COPY", "multi-row INSERT", ...
 };
 
+// Time limits of every connection (--db-connect-timeout, --db-read-timeout,
+// --db-write-timeout), in seconds; 0 read or write: no limit. A server that
+// does not answer within the read limit, or take a request within the write
+// limit, fails the statement as a fatal error naming the server and the
+// option; a connect attempt gives up after the connect limit.
+struct DbTimeouts {
+  double connect_s = 10;
+  double read_s = 300;
+  double write_s = 300;
+  int read_ms() const { return static_cast<int>(read_s * 1000); }
+  int write_ms() const { return static_cast<int>(write_s * 1000); }
+  // Whole seconds for client libraries that take them: rounded up, 0 kept.
+  static unsigned int WholeSeconds(double s);
+};
+
 class DbDriver;
 
 class DbConnection {
@@ -227,12 +242,16 @@ class DbDriver {
   // --db-ps-mode: false emulates prepared statements in the client.
   void set_server_prepared(bool on) { server_prepared_ = on; }
   bool server_prepared() const { return server_prepared_; }
+  // Set before Validate(), which hands them to the driver's connections.
+  void set_timeouts(const DbTimeouts& t) { timeouts_ = t; }
+  const DbTimeouts& timeouts() const { return timeouts_; }
 
  protected:
   virtual Result<std::unique_ptr<DbConnection>> Open(int index) = 0;
 
  private:
   bool server_prepared_ = true;
+  DbTimeouts timeouts_;
 };
 
 // Registry: every driver name, in the order help lists them.
@@ -244,6 +263,7 @@ Result<std::unique_ptr<DbDriver>> MakeDbDriver(const std::string& name);
 struct DbOptions {
   std::string driver;            // --db-driver; "" = choose from the options given
   std::string ps_mode = "auto";  // --db-ps-mode: auto | disable
+  DbTimeouts timeouts;
 };
 void RegisterDbOptions(OptionSet& opts, DbOptions* out);
 

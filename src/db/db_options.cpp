@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/build_features.h"
 #include "core/build_info.h"
@@ -75,6 +76,24 @@ void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
                           ValidNames()));
   opts.Enum("db-ps-mode", &out->ps_mode, "auto", {"auto", "disable"},
             "prepared statements: auto uses the server's, disable emulates them in the client");
+  opts.Seconds("db-connect-timeout", &out->timeouts.connect_s, 10,
+               "give up a connect attempt after this long (1s to 3600s)")
+      .Min(1)
+      .Max(3600);
+  opts.Seconds("db-read-timeout", &out->timeouts.read_s, 300,
+               "fail a statement whose reply does not come within this long: a frozen server "
+               "ends the run (0 = no limit, else 1s to 86400s)")
+      .Min(0)
+      .Max(86400);
+  opts.Seconds("db-write-timeout", &out->timeouts.write_s, 300,
+               "fail a statement the server does not take within this long (0 = no limit, else "
+               "1s to 86400s)")
+      .Min(0)
+      .Max(86400);
+}
+
+unsigned int DbTimeouts::WholeSeconds(double s) {
+  return s <= 0 ? 0u : static_cast<unsigned int>(std::ceil(s));
 }
 
 Result<std::string> ResolveDbDriverName(const DbOptions& db, const OptionSet& opts) {
@@ -169,6 +188,15 @@ Status DbDrivers::Resolve(const OptionSet& opts) {
   }
   DbDriver& d = *drivers_[chosen_];
   d.set_server_prepared(options_.ps_mode != "disable");
+  const std::pair<const char*, double> limits[] = {{"read", options_.timeouts.read_s},
+                                                   {"write", options_.timeouts.write_s}};
+  for (const auto& [name, t] : limits) {
+    if (t > 0 && t < 1) {
+      return Status::InvalidArgument(fmt::format(
+          "--db-{}-timeout={}s: too short (valid: 0 = no limit, or 1s to 86400s)", name, t));
+    }
+  }
+  d.set_timeouts(options_.timeouts);
   return d.Validate();
 }
 

@@ -141,6 +141,9 @@ TEST(OltpBadInput, SizesAndRanges) {
       {{"--oltp-table-size=0"}, "--table-size=0"},
       {{"--sqlite-busy-timeout=1e12"}, "--sqlite-busy-timeout=1e12"},
       {{"--sqlite-busy-timeout=-1"}, "--sqlite-busy-timeout=-1"},
+      {{"--db-connect-timeout=0"}, "--db-connect-timeout=0"},
+      {{"--db-read-timeout=0.5s"}, "--db-read-timeout=0.5s"},
+      {{"--db-write-timeout=2d"}, "--db-write-timeout=2d"},
   };
   for (const auto& [extra, expect] : cases) {
     for (const char* command : {"prepare", "run"}) {

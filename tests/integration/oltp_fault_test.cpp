@@ -1,6 +1,7 @@
 // Kills a PostgreSQL server in the middle of an OLTP run: loadcell must try
 // to reconnect, give up after --reconnect-timeout, print the report of what
-// it measured and exit 1; never hang or crash.
+// it measured and exit 1; never hang or crash. Freezes one (SIGSTOP): the
+// read timeout ends the run the same way.
 //
 // The test starts a PostgreSQL server of its own (initdb in a temporary
 // folder, a free port of 127.0.0.1), so that killing it cannot disturb
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include "testing/oltp_test_env.h"
@@ -79,6 +81,29 @@ class PrivatePostgres {
     return pid > 0 && kill(pid, SIGQUIT) == 0;
   }
 
+  // Sends `sig` to the postmaster and each of its children (the backends,
+  // the background processes); true when every signal was sent.
+  bool SignalAll(int sig) {
+    std::ifstream pidfile(dir_ + "/data/postmaster.pid");
+    pid_t main = 0;
+    pidfile >> main;
+    if (main <= 0 || kill(main, sig) != 0) return false;
+    bool all = true;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      std::ifstream stat(entry.path() / "stat");
+      std::string line;
+      if (!std::getline(stat, line)) continue;
+      // pid (comm) state ppid ...: comm may hold spaces, so read after ')'.
+      const size_t close = line.rfind(')');
+      if (close == std::string::npos) continue;
+      char state = 0;
+      pid_t ppid = 0;
+      if (std::sscanf(line.c_str() + close + 1, " %c %d", &state, &ppid) != 2) continue;
+      if (ppid == main) all = kill(std::stoi(entry.path().filename()), sig) == 0 && all;
+    }
+    return all;
+  }
+
   bool ok() const { return started_; }
   std::string log() const { return dir_ + "/server.log"; }
   Args args() const {
@@ -98,22 +123,117 @@ class PrivatePostgres {
   bool started_ = false;
 };
 
-TEST(OltpFault, PostgresKilledMidRun) {
-  PrivatePostgres pg;
-  ASSERT_OK(pg) << "could not start a private PostgreSQL (initdb/pg_ctl; see " << pg.log() << ")";
-  const Args base = Concat(
-      {"oltp_read_write"},
-      Concat(pg.args(), {"--tables=2", "--table-size=1000", "--range-size=50", "--threads=2"}));
+// A private MariaDB server (root without a password, over its Unix socket),
+// started as scripts/test-servers starts the shared one.
+class PrivateMariadb {
+ public:
+  PrivateMariadb() {
+    dir_ = tmp_.path();
+    if (dir_.empty()) return;
+    const std::string user = getuid() == 0 ? " --user=mysql" : "";
+    if (getuid() == 0 && !Shell("chown mysql " + dir_)) return;
+    if (!Shell("mariadb-install-db --no-defaults --datadir=" + dir_ +
+               "/data --auth-root-authentication-method=normal --skip-test-db" + user + " >" +
+               dir_ + "/install.log 2>&1")) {
+      return;
+    }
+    // No TCP port: the socket is enough, and nothing else can reach it.
+    if (!Shell("setsid mariadbd --no-defaults --datadir=" + dir_ + "/data --socket=" + socket() +
+               " --skip-networking --pid-file=" + dir_ + "/mysqld.pid --log-error=" + log() +
+               " --skip-log-bin --innodb-flush-log-at-trx-commit=0 --innodb-buffer-pool-size=64M" +
+               user + " </dev/null >/dev/null 2>&1 &")) {
+      return;
+    }
+    for (int i = 0; i < 300 && !started_; ++i) {
+      started_ = Shell("mariadb-admin --no-defaults --socket=" + socket() +
+                       " -u root ping >/dev/null 2>&1");
+      if (!started_) usleep(200 * 1000);
+    }
+    started_ = started_ && Shell("mariadb --no-defaults --socket=" + socket() +
+                                 " -u root -e 'CREATE DATABASE sbtest' >/dev/null 2>&1");
+  }
+  ~PrivateMariadb() {
+    const pid_t pid = Pid();
+    if (pid <= 0) return;
+    kill(pid, SIGCONT);
+    kill(pid, SIGKILL);
+    for (int i = 0; i < 100 && kill(pid, 0) == 0; ++i) usleep(50 * 1000);
+  }
+
+  // The server is one process.
+  bool Signal(int sig) {
+    const pid_t pid = Pid();
+    return pid > 0 && kill(pid, sig) == 0;
+  }
+  bool ok() const { return started_; }
+  std::string log() const { return dir_ + "/error.log"; }
+  std::string socket() const { return dir_ + "/mysqld.sock"; }
+  Args args() const {
+    return {"--db-driver=mysql", "--mysql-host=localhost", "--mysql-socket=" + socket(),
+            "--mysql-user=root", "--mysql-db=sbtest"};
+  }
+
+ private:
+  pid_t Pid() const {
+    std::ifstream pidfile(dir_ + "/mysqld.pid");
+    pid_t pid = 0;
+    pidfile >> pid;
+    return pid;
+  }
+
+  testing::TempDir tmp_{"/tmp"};  // the socket path must stay short
+  std::string dir_;
+  bool started_ = false;
+};
+
+// The options of the runs on `server`: two small tables, two threads.
+template <typename Server>
+Args RunArgs(const Server& server) {
+  return Concat({"oltp_read_write"}, Concat(server.args(), {"--tables=2", "--table-size=1000",
+                                                            "--range-size=50", "--threads=2"}));
+}
+
+// Fails the test unless `server` started and prepare with `base` succeeded.
+template <typename Server>
+void StartAndPrepare(const Server& server, const Args& base) {
+  ASSERT_OK(server) << "could not start a private server (see " << server.log() << ")";
   auto prep = RunLoadcell(Concat(base, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << Show(prep);
+}
 
-  // A 60 s run; the server dies after 1 s of it.
+// A 60 s run of `base` with `option`; `disturb` (which must return true)
+// runs after 1 s of it.
+ProcessResult RunDisturbed(const Args& base, const std::string& option,
+                           const std::function<bool()>& disturb) {
   ChildWatch watch;
-  watch.during = [&](int) { EXPECT_TRUE(pg.Kill()); };
+  watch.during = [&](int) { EXPECT_TRUE(disturb()); };
   watch.delay_ms = 1000;
   watch.timeout_s = 50;
-  const ProcessResult r = RunLoadcell(
-      Concat(base, {"--time=60", "--report-interval=1", "--reconnect-timeout=2", "run"}), watch);
+  return RunLoadcell(Concat(base, {"--time=60", "--report-interval=1", option, "run"}), watch);
+}
+
+// Freezes the server (`freeze`) 1 s into a run; expects the run to end
+// within the 2 s read timeout and a few seconds, as a failed run with its
+// report and a line naming `where` and the timeout.
+void ExpectFrozenRunEnds(const Args& base, const std::function<bool()>& freeze,
+                         const std::string& where) {
+  const ProcessResult r = RunDisturbed(base, "--db-read-timeout=2s", freeze);
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_GE(r.seconds_after_action, 0);
+  EXPECT_LT(r.seconds_after_action, 2 + 5) << Show(r);
+  EXPECT_NE(r.out.find("SQL statistics:"), std::string::npos) << Show(r);
+  EXPECT_GT(ReportNumber(r.out, "    transactions:"), 0) << Show(r);
+  EXPECT_NE(r.err.find("the server at " + where), std::string::npos) << Show(r);
+  EXPECT_NE(r.err.find("within 2s (--db-read-timeout)"), std::string::npos) << Show(r);
+}
+
+TEST(OltpFault, PostgresKilledMidRun) {
+  PrivatePostgres pg;
+  const Args base = RunArgs(pg);
+  ASSERT_NO_FATAL_FAILURE(StartAndPrepare(pg, base));
+
+  // A 60 s run; the server dies after 1 s of it.
+  const ProcessResult r = RunDisturbed(base, "--reconnect-timeout=2", [&] { return pg.Kill(); });
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   // It gave up after about the reconnect timeout: no hang.
   EXPECT_GE(r.seconds_after_action, 0);
@@ -126,6 +246,52 @@ TEST(OltpFault, PostgresKilledMidRun) {
 
   // The server comes back: a new run works and cleanup drops the tables.
   ASSERT_TRUE(pg.Start());
+  auto again = RunLoadcell(Concat(base, {"--events=20", "run"}));
+  EXPECT_EQ(again.exit_code, 0) << Show(again);
+  auto clean = RunLoadcell(Concat(base, {"cleanup"}));
+  EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
+
+// The server frozen (SIGSTOP) in the middle of a run: every connection's
+// --db-read-timeout ends the run as a failed run with its report and a line
+// naming the server and the timeout, instead of a hang.
+TEST(OltpFault, PostgresFrozenMidRun) {
+  PrivatePostgres pg;
+  const Args base = RunArgs(pg);
+  ASSERT_NO_FATAL_FAILURE(StartAndPrepare(pg, base));
+
+  ExpectFrozenRunEnds(
+      base, [&] { return pg.SignalAll(SIGSTOP); }, "127.0.0.1:");
+  // Still frozen: a connect attempt waits for the server's reply, and Ctrl-C
+  // ends it at once, long before --db-connect-timeout.
+  ChildWatch interrupt;
+  interrupt.marker = "";  // at once: nothing is printed before the connect
+  interrupt.delay_ms = 500;
+  interrupt.during = [](int pid) { kill(pid, SIGINT); };
+  interrupt.timeout_s = 30;
+  const ProcessResult stopped =
+      RunLoadcell(Concat(base, {"--db-connect-timeout=20s", "--time=5", "run"}), interrupt);
+  EXPECT_TRUE(pg.SignalAll(SIGCONT));
+  EXPECT_EQ(stopped.exit_code, 128 + SIGINT) << Show(stopped);
+  EXPECT_GE(stopped.seconds_after_action, 0);
+  EXPECT_LT(stopped.seconds_after_action, 3) << Show(stopped);
+
+  // Thawed, the server serves again.
+  auto again = RunLoadcell(Concat(base, {"--events=20", "run"}));
+  EXPECT_EQ(again.exit_code, 0) << Show(again);
+  auto clean = RunLoadcell(Concat(base, {"cleanup"}));
+  EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
+
+// The same on MariaDB: loadcell's own COM_STMT_EXECUTE path and libmariadb
+// (MYSQL_OPT_READ_TIMEOUT) both give up.
+TEST(OltpFault, MariadbFrozenMidRun) {
+  PrivateMariadb my;
+  const Args base = RunArgs(my);
+  ASSERT_NO_FATAL_FAILURE(StartAndPrepare(my, base));
+  ExpectFrozenRunEnds(
+      base, [&] { return my.Signal(SIGSTOP); }, "socket " + my.socket());
+  EXPECT_TRUE(my.Signal(SIGCONT));
   auto again = RunLoadcell(Concat(base, {"--events=20", "run"}));
   EXPECT_EQ(again.exit_code, 0) << Show(again);
   auto clean = RunLoadcell(Concat(base, {"cleanup"}));

@@ -67,8 +67,14 @@ Status MyConnection::Open() {
   LibraryInit();
   mysql_ = Mariadb().mysql_init(nullptr);
   if (mysql_ == nullptr) return Status(StatusCode::kResourceExhausted, "mysql: out of memory");
-  unsigned int timeout = 10;
-  Mariadb().mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+  // libmariadb takes whole seconds (0: no limit).
+  const DbTimeouts& limits = settings_->timeouts;
+  unsigned int connect_s = DbTimeouts::WholeSeconds(limits.connect_s);
+  unsigned int read_s = DbTimeouts::WholeSeconds(limits.read_s);
+  unsigned int write_s = DbTimeouts::WholeSeconds(limits.write_s);
+  Mariadb().mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &connect_s);
+  Mariadb().mysql_options(mysql_, MYSQL_OPT_READ_TIMEOUT, &read_s);
+  Mariadb().mysql_options(mysql_, MYSQL_OPT_WRITE_TIMEOUT, &write_s);
   // LOAD DATA LOCAL for bulk loads; the handler serves only the loader's
   // buffer and refuses any other file the server asks for.
   unsigned int local_infile = 1;
@@ -88,14 +94,15 @@ Status MyConnection::Open() {
   const int port = s.ports[(k / s.hosts.size()) % s.ports.size()];
   const char* socket = s.sockets.empty() ? nullptr : s.sockets[k % s.sockets.size()].c_str();
   const char* password = s.password_in_use.empty() ? nullptr : s.password_in_use.c_str();
+  where_ = socket != nullptr && (host == "localhost" || host.empty())
+               ? fmt::format("socket {}", socket)
+               : fmt::format("{}:{}", host, port);
   if (Mariadb().mysql_real_connect(mysql_, host.c_str(), s.user.c_str(), password, s.db.c_str(),
                                    static_cast<unsigned int>(port), socket, 0) == nullptr) {
     const int code = static_cast<int>(Mariadb().mysql_errno(mysql_));
     const std::string why = Scrub(Mariadb().mysql_error(mysql_), s.password_in_use);
     Close();
-    const std::string where = socket != nullptr && (host == "localhost" || host.empty())
-                                  ? fmt::format("socket {}", socket)
-                                  : fmt::format("{}:{}", host, port);
+    const std::string& where = where_;
     const std::string hint = code == kConnError || code == kConnHostError
                                  ? " (the server may not be running, or not listening there)"
                                  : "";
@@ -114,8 +121,8 @@ Status MyConnection::Open() {
   if (raw_obstacle_ == nullptr) {
     const int fd = static_cast<int>(Mariadb().mysql_get_socket(mysql_));
     const int flags = fd >= 0 ? ::fcntl(fd, F_GETFL) : -1;
-    if (flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0) {
-      raw_.Reset(fd);
+    if (flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 &&
+        raw_.Reset(fd, limits.read_ms(), limits.write_ms())) {
       raw_ok_ = true;
     } else {
       raw_obstacle_ = "the socket cannot be made blocking";
@@ -189,6 +196,15 @@ std::string MyConnection::StatementPath() const {
 }
 
 DbError MyConnection::RawLost() {
+  if (const char* which = raw_.timed_out(); which != nullptr) {
+    const bool read = std::string_view(which) == "read";
+    const double limit = read ? settings_->timeouts.read_s : settings_->timeouts.write_s;
+    Close();
+    return {DbErrorClass::kFatal, kServerLost, "",
+            fmt::format("mysql: the server at {} {} within {}s (--db-{}-timeout); it may be "
+                        "frozen or overloaded",
+                        where_, read ? "sent no reply" : "took no data", limit, which)};
+  }
   Close();
   return Classify(kServerLost, "HY000", "Lost connection to server during query", *settings_);
 }

@@ -50,6 +50,7 @@ class MysqlDriver final : public DbDriver {
       return Status::InvalidArgument("--mysql-ignore-errors: " + ignore.status().message());
     }
     s_.ignore = std::move(ignore).value();
+    s_.timeouts = timeouts();
     if (s_.hosts.empty()) s_.hosts.push_back("localhost");
     s_.ports.clear();
     for (const std::string& t : s_.port_texts) {

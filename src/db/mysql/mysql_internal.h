@@ -48,6 +48,7 @@ struct MySettings {
   std::string ssl;
   std::vector<std::string> ignore_errors;
   DbIgnoreList ignore;
+  DbTimeouts timeouts;  // the driver's, copied by Validate
 };
 
 // The error of `code` (with its SQLSTATE and message; either may be null),
@@ -237,6 +238,7 @@ class MyConnection final : public DbConnection {
   MYSQL* mysql_ = nullptr;
   uint64_t generation_ = 0;
   InfileSource infile_;
+  std::string where_;  // host:port or socket of the connection, for messages
   MyRawIo raw_;
   bool raw_ok_ = false;
   const char* raw_obstacle_ = "the connection is closed";

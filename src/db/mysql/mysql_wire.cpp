@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "db/socket_wait.h"
+
 namespace loadcell {
 
 bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_BIND> binds,
@@ -158,13 +160,22 @@ void MyReadOkReply(MyRawIo& io, MyCommandReply& reply) {
   End(reply, MyReplyStatus::kMalformed);
 }
 
-// Waits for the socket to be ready for `events`; false when it cannot.
+bool MyRawIo::Reset(int fd, int read_ms, int write_ms) {
+  fd_ = fd;
+  pos_ = end_ = 0;
+  read_ms_ = read_ms;
+  write_ms_ = write_ms;
+  timed_out_ = nullptr;
+  return (read_ms == 0 && write_ms == 0) || SetSocketTimeouts(fd, read_ms, write_ms);
+}
+
+// Waits for the socket to be ready for `events`; false when it cannot
+// (timed_out_ set at a time limit).
 bool MyRawIo::Wait(short events) {
-  pollfd p{fd_, events, 0};
-  for (;;) {
-    if (::poll(&p, 1, -1) >= 0) return true;
-    if (errno != EINTR) return false;
-  }
+  const bool reading = (events & POLLIN) != 0;
+  const SocketWait w = WaitForSocket(fd_, events, reading ? read_ms_ : write_ms_);
+  if (w == SocketWait::kTimedOut) timed_out_ = reading ? "read" : "write";
+  return w == SocketWait::kReady;
 }
 
 bool MyRawIo::Send() {

@@ -129,15 +129,17 @@ bool MyParseErrPacket(std::string_view p, MyServerError& out);
 // prepares, closes and runs everything else; it reads with MSG_DONTWAIT, so
 // the blocking socket changes nothing for it. A socket left non-blocking
 // works too: a send or recv that would block waits with poll() and tries
-// again (with no time limit: the driver sets no read or write timeout on
-// its connections, so libmariadb would wait as long). Not thread-safe.
+// again, as long as the connection's --db-read-timeout / --db-write-timeout
+// allow (libmariadb has the same limits). Not thread-safe.
 class MyRawIo {
  public:
-  // A new connection (any connected stream socket): forgets buffered bytes.
-  void Reset(int fd) {
-    fd_ = fd;
-    pos_ = end_ = 0;
-  }
+  // A new connection (any connected stream socket): forgets buffered bytes;
+  // a reply must come within `read_ms` and a send go within `write_ms` (0:
+  // no limit; set on the socket too). False when the socket refused them.
+  bool Reset(int fd, int read_ms = 0, int write_ms = 0);
+  // "read" or "write" when the last Send or Next failed at a time limit;
+  // nullptr otherwise.
+  const char* timed_out() const { return timed_out_; }
   // The request to send: whole packets, headers included.
   std::string& out() { return out_; }
 
@@ -151,6 +153,9 @@ class MyRawIo {
   size_t Len() const;
   bool Fill(size_t n);
   bool Wait(short events);
+  int read_ms_ = 0;
+  int write_ms_ = 0;
+  const char* timed_out_ = nullptr;
 
   int fd_ = -1;
   std::string buf_ = std::string(64 * 1024, '\0');

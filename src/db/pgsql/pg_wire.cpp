@@ -9,6 +9,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "db/socket_wait.h"
+
 namespace loadcell {
 namespace {
 
@@ -105,6 +107,7 @@ void PgReply::Clear() {
   message.clear();
   broken = false;
   io_error.clear();
+  timed_out = nullptr;
   copy_refused = false;
   txn_status = 'I';
 }
@@ -200,16 +203,28 @@ void PgWire::Query(std::string_view sql) {
   ends_extended_ = false;
 }
 
+bool PgWire::SetTimeouts(int read_ms, int write_ms) {
+  read_ms_ = read_ms;
+  write_ms_ = write_ms;
+  return SetSocketTimeouts(fd_, read_ms, write_ms);
+}
+
 bool PgWire::Wait(short events, PgReply& reply) {
-  pollfd p{fd_, events, 0};
-  for (;;) {
-    if (poll(&p, 1, -1) >= 0) return true;
-    if (errno != EINTR) {
+  const bool reading = (events & POLLIN) != 0;
+  switch (WaitForSocket(fd_, events, reading ? read_ms_ : write_ms_)) {
+    case SocketWait::kReady:
+      return true;
+    case SocketWait::kTimedOut:
       reply.broken = true;
-      reply.io_error = std::string("could not wait for the server: ") + std::strerror(errno);
+      reply.timed_out = reading ? "read" : "write";
+      reply.io_error = reading ? "no reply from the server in time" : "the server took no data";
       return false;
-    }
+    case SocketWait::kFailed:
+      break;
   }
+  reply.broken = true;
+  reply.io_error = std::string("could not wait for the server: ") + std::strerror(errno);
+  return false;
 }
 
 bool PgWire::SendAll(PgReply& reply) {

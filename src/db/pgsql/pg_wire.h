@@ -41,8 +41,10 @@ struct PgReply {
   std::string message;         // its primary message
   bool broken = false;         // the connection failed, or the reply made no sense
   std::string io_error;        // why, when broken
-  bool copy_refused = false;   // the server started a COPY: refused with CopyFail
-  char txn_status = 'I';       // of the last ReadyForQuery: I (idle), T, E (failed)
+  // The time limit that broke it, when one did: "read" or "write".
+  const char* timed_out = nullptr;
+  bool copy_refused = false;  // the server started a COPY: refused with CopyFail
+  char txn_status = 'I';      // of the last ReadyForQuery: I (idle), T, E (failed)
   void Clear();
 };
 
@@ -52,6 +54,10 @@ class PgWire {
   // A new connection: forgets buffered bytes.
   void Reset(int fd);
   int fd() const { return fd_; }
+  // Time limits of a reply and of a send, in ms (0: none); on a blocking
+  // socket they are set on it (SO_RCVTIMEO, SO_SNDTIMEO). Kept by Reset;
+  // call after it. False when the socket refused them.
+  bool SetTimeouts(int read_ms, int write_ms);
 
   // Request messages, appended to the send buffer.
   void Parse(std::string_view name, std::string_view sql);  // no parameter types
@@ -78,6 +84,8 @@ class PgWire {
   void End(size_t at);
   bool SendAll(PgReply& reply);
   bool Fill(size_t need, PgReply& reply);
+  // After EAGAIN: waits for `events`; false with `reply` broken (and
+  // timed_out set at a time limit) when it cannot.
   bool Wait(short events, PgReply& reply);
   // Steps of Exchange.
   // The next message of the reply: its type and body (valid until the
@@ -91,6 +99,8 @@ class PgWire {
   static void Malformed(char type, PgReply& reply);
 
   int fd_;
+  int read_ms_ = 0;
+  int write_ms_ = 0;
   std::string out_;
   bool ends_extended_ = false;  // the last request appended ends with Sync
   std::vector<char> in_;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <string>
@@ -54,6 +55,9 @@ bool IsConnectionState(std::string_view st) {
 Status PgConnection::Open() {
   Close();
   const std::string port = std::to_string(settings_->port);
+  // libpq takes whole seconds, and at least 2.
+  const std::string connect_timeout =
+      std::to_string(std::max(2u, DbTimeouts::WholeSeconds(settings_->timeouts.connect_s)));
   std::vector<const char*> keys = {
       "host", "port", "user", "dbname", "sslmode", "connect_timeout", "application_name"};
   std::vector<const char*> vals = {settings_->host.c_str(),
@@ -61,7 +65,7 @@ Status PgConnection::Open() {
                                    settings_->user.c_str(),
                                    settings_->db.c_str(),
                                    settings_->sslmode.c_str(),
-                                   "10",
+                                   connect_timeout.c_str(),
                                    "loadcell"};
   if (!settings_->password_in_use.empty()) {
     keys.push_back("password");
@@ -99,6 +103,9 @@ Status PgConnection::Open() {
   lean_ =
       Pq().PQsslInUse(conn_) == 0 && Pq().PQgssEncInUse(conn_) == 0 && Pq().PQsocket(conn_) >= 0;
   wire_.Reset(Pq().PQsocket(conn_));
+  if (lean_) {
+    lean_ = wire_.SetTimeouts(settings_->timeouts.read_ms(), settings_->timeouts.write_ms());
+  }
   blocking_ = false;  // libpq's sockets are non-blocking
   broken_ = false;
   pending_begin_ = false;
@@ -184,6 +191,16 @@ DbError PgConnection::ErrorFrom(const PGresult* res) {
   return Classify(state != nullptr ? state : "",
                   primary != nullptr ? primary : Pq().PQerrorMessage(conn_),
                   conn_ == nullptr || Pq().PQstatus(conn_) == CONNECTION_BAD);
+}
+
+DbError PgConnection::TimedOut(const char* which) const {
+  const bool read = std::string_view(which) == "read";
+  const double limit = read ? settings_->timeouts.read_s : settings_->timeouts.write_s;
+  return {DbErrorClass::kFatal, 0, "",
+          fmt::format("pgsql: the server at {}:{} {} within {}s (--db-{}-timeout); it may be "
+                      "frozen or overloaded",
+                      settings_->host, settings_->port, read ? "sent no reply" : "took no data",
+                      limit, which)};
 }
 
 DbError PgConnection::Classify(std::string_view sqlstate, std::string_view primary, bool broken) {

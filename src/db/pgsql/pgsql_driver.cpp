@@ -47,6 +47,7 @@ class PgsqlDriver final : public DbDriver {
     s_.ignore = std::move(ignore).value();
     // The environment's password is used, never written into the option.
     s_.password_in_use = s_.password;
+    s_.timeouts = timeouts();
     if (s_.password_in_use.empty()) {
       if (const char* pw = std::getenv("PGPASSWORD")) s_.password_in_use = pw;
     }

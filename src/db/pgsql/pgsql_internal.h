@@ -40,6 +40,7 @@ struct PgSettings {
   std::string sslmode;
   std::vector<std::string> ignore_errors;
   DbIgnoreList ignore;
+  DbTimeouts timeouts;  // the driver's, copied by Validate
 };
 
 class PgConnection;
@@ -113,6 +114,9 @@ class PgConnection final : public DbConnection {
   // An error with the server's SQLSTATE (may be empty) and primary message;
   // `broken`: the connection is gone.
   DbError Classify(std::string_view sqlstate, std::string_view primary, bool broken);
+  // Fatal: the server did not answer ("read") or take data ("write") within
+  // its --db-*-timeout.
+  DbError TimedOut(const char* which) const;
 
   PGconn* conn() const { return conn_; }
   uint64_t generation() const { return generation_; }
@@ -144,6 +148,7 @@ class PgConnection final : public DbConnection {
     if (reply_.broken) {
       broken_ = true;
       result = {};
+      if (reply_.timed_out != nullptr) return TimedOut(reply_.timed_out);
       return Classify(reply_.sqlstate, reply_.error ? reply_.message : reply_.io_error, true);
     }
     txn_status_ = reply_.txn_status;

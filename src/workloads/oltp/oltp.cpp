@@ -160,7 +160,7 @@ Status OltpWorkload::Init(int threads) {
     LC_ASSIGN_OR_RETURN(first_conn_, db_.driver().Connect(0));
   }
   const OltpDbContext c = DbContext(threads, 0);
-  LC_RETURN_IF_ERROR(CheckOltpTablesExist(c, *first_conn_));
+  LC_RETURN_IF_ERROR(CheckOltpTables(c, *first_conn_));
   if (kind_ == OltpKind::kBulkInsert) {
     LC_ASSIGN_OR_RETURN(shared_.bulk_next_ids, BulkInsertNextIds(c, *first_conn_));
   }

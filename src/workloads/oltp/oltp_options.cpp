@@ -185,10 +185,13 @@ void RegisterRandomSelectOptions(OltpKind kind, OltpOptions& o, OptionSet& opts)
   }
 }
 
-// --force, reconnecting, the legacy test modes, delays.
+// --force, --db-use-existing-tables, reconnecting, the legacy test modes, delays.
 void RegisterRunOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
   opts.Bool("force", &o.force, false,
             "prepare: replace sbtestN tables that loadcell did not create");
+  opts.Bool("db-use-existing-tables", &o.use_existing_tables, false,
+            "run: use sbtestN tables that loadcell's prepare did not create (made by sysbench "
+            "or by hand), once their columns are checked");
   opts.Seconds("reconnect-timeout", &o.reconnect_timeout_s, 10,
                "after a lost connection, give up reconnecting after this long (the run ends "
                "with exit 1)")

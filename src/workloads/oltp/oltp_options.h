@@ -61,8 +61,9 @@ struct OltpOptions {
   int64_t number_of_ranges = 10;
   int64_t delta = 5;
   // loadcell's own.
-  bool force = false;               // prepare over tables loadcell did not create
-  double reconnect_timeout_s = 10;  // give up reconnecting after this long
+  bool force = false;                // prepare over tables loadcell did not create
+  bool use_existing_tables = false;  // run on tables loadcell cannot prove its own
+  double reconnect_timeout_s = 10;   // give up reconnecting after this long
   // 0.4/0.5.
   std::string test_mode = "complex";  // simple|complex|nontrx (legacy `oltp` only)
   bool read_only = false;             // --oltp-read-only (legacy `oltp` only)

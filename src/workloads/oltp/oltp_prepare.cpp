@@ -16,6 +16,7 @@
 #include "core/progress.h"
 #include "core/random.h"
 #include "runner/runner.h"
+#include "workloads/oltp/oltp_registry.h"
 
 namespace loadcell {
 namespace {
@@ -31,40 +32,6 @@ void PrintOut(const std::string& line) {
   std::lock_guard<std::mutex> lock(g_print_mu);
   std::fputs(line.c_str(), stdout);
   std::fflush(stdout);
-}
-
-Status Failed(const DbError& e, const std::string& what) {
-  Status s = e.ToStatus();
-  return Status(s.code(), fmt::format("{}: {}", what, e.message));
-}
-
-Result<bool> TableExists(DbConnection& conn, SqlDialect d, std::string_view table) {
-  DbExecResult r;
-  DbError e = conn.Execute(TableExistsSql(d, table), r);
-  if (!e.ok()) return Failed(e, fmt::format("cannot check whether table {} exists", table));
-  return r.rows_returned > 0;
-}
-
-// Names recorded in the marker table; empty when it does not exist.
-Result<std::set<std::string>> Markers(DbConnection& conn, SqlDialect d) {
-  std::set<std::string> out;
-  LC_ASSIGN_OR_RETURN(bool exists, TableExists(conn, d, kMarkerTable));
-  if (!exists) return out;
-  DbExecResult r;
-  DbRows rows;
-  DbError e = conn.Execute(SelectMarkersSql(), r, &rows);
-  if (!e.ok()) return Failed(e, fmt::format("cannot read {}", kMarkerTable));
-  for (const auto& row : rows.rows) {
-    if (!row.empty() && row[0].has_value()) out.insert(*row[0]);
-  }
-  return out;
-}
-
-Status Exec(DbConnection& conn, const std::string& sql, const std::string& what) {
-  DbExecResult r;
-  DbError e = conn.Execute(sql, r);
-  if (!e.ok()) return Failed(e, what);
-  return Status::Ok();
 }
 
 Result<std::unique_ptr<DbConnection>> ConnectOr(const OltpDbContext& c,
@@ -87,16 +54,20 @@ struct LoadState {
   }
 };
 
-// Creates sbtest<n>, loads its rows and builds its indexes.
-Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadState& st) {
+// Creates sbtest<n> with the marker of `token`, loads its rows, builds its
+// indexes and marks it complete.
+Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, const std::string& token,
+                 LoadState& st) {
   const OltpOptions& o = *c.opts;
   const std::string table = OltpTableName(n);
-  if (c.kind == OltpKind::kBulkInsert) {
-    PrintOut(fmt::format("Creating table '{}'...\n", table));
-    return Exec(conn, CreateBulkTableSql(n), "cannot create " + table);
-  }
   PrintOut(fmt::format("Creating table '{}'...\n", table));
-  LC_RETURN_IF_ERROR(Exec(conn, CreateTableSql(c.dialect, n, o), "cannot create " + table));
+  if (c.kind == OltpKind::kBulkInsert) {
+    LC_RETURN_IF_ERROR(
+        CreateMarkedTable(conn, c.dialect, table, CreateBulkTableSql(c.dialect, n, token), token));
+    return MarkComplete(conn, c.dialect, table, token);
+  }
+  LC_RETURN_IF_ERROR(
+      CreateMarkedTable(conn, c.dialect, table, CreateTableSql(c.dialect, n, o, token), token));
   // oltp_insert with client-generated ids starts empty, as in sysbench (the
   // generated ids could collide with the loaded ones).
   const int64_t rows = (c.kind == OltpKind::kInsert && !o.auto_inc) ? 0 : o.table_size;
@@ -109,11 +80,13 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
     Random rng(ThreadSeed(c.seed, static_cast<int>(n)));
     const bool wrap = c.dialect == SqlDialect::kSqlite;
     if (wrap) {
-      if (DbError e = conn.Begin(); !e.ok()) return Failed(e, "cannot begin loading " + table);
+      if (DbError e = conn.Begin(); !e.ok()) {
+        return OltpDbFailure(e, "cannot begin loading " + table);
+      }
     }
     std::unique_ptr<DbBulkInsert> bulk;
     if (DbError e = conn.BeginBulkInsert(table, LoadColumns(o.auto_inc), bulk); !e.ok()) {
-      return Failed(e, "cannot start loading " + table);
+      return OltpDbFailure(e, "cannot start loading " + table);
     }
     std::vector<DbValue> values;
     if (!o.auto_inc) values.push_back(DbValue::Int(0));
@@ -127,93 +100,103 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
       values[kc].i = static_cast<int64_t>(kdist.Next(rng));
       RandomFromTemplate(rng, CValueTemplate(), values[kc + 1].s);
       RandomFromTemplate(rng, PadValueTemplate(), values[kc + 2].s);
-      if (DbError e = bulk->AddRow(values); !e.ok()) return Failed(e, "cannot load " + table);
+      if (DbError e = bulk->AddRow(values); !e.ok()) {
+        return OltpDbFailure(e, "cannot load " + table);
+      }
       if (++pending == kProgressStep) {
         st.progress->Advance(pending);
         pending = 0;
-        if (st.abort.load(std::memory_order_relaxed)) return Status::Ok();
+        if (st.abort.load(std::memory_order_relaxed)) return Status::Cancelled("aborted");
         if (StopRequested()) return Status::Cancelled("interrupted");
       }
     }
-    if (DbError e = bulk->Finish(); !e.ok()) return Failed(e, "cannot load " + table);
+    if (DbError e = bulk->Finish(); !e.ok()) return OltpDbFailure(e, "cannot load " + table);
     bulk.reset();
     if (wrap) {
-      if (DbError e = conn.Commit(); !e.ok()) return Failed(e, "cannot commit " + table);
+      if (DbError e = conn.Commit(); !e.ok()) return OltpDbFailure(e, "cannot commit " + table);
     }
     st.progress->Advance(pending);
   }
   if (o.secondary) {
     const std::string sql = SecondaryIdIndexSql(c.dialect, n);
-    if (!sql.empty()) LC_RETURN_IF_ERROR(Exec(conn, sql, "cannot index id of " + table));
+    if (!sql.empty()) LC_RETURN_IF_ERROR(ExecOltpSql(conn, sql, "cannot index id of " + table));
   }
   if (o.create_secondary) {
     PrintOut(fmt::format("Creating a secondary index on '{}'...\n", table));
     LC_RETURN_IF_ERROR(
-        Exec(conn, CreateKIndexSql(n), "cannot create index k_" + std::to_string(n)));
+        ExecOltpSql(conn, CreateKIndexSql(n), "cannot create index k_" + std::to_string(n)));
   }
-  return Status::Ok();
+  return MarkComplete(conn, c.dialect, table, token);
 }
 
 // The steps of OltpPrepare.
 
 // The tables of `tables` that prepare replaces (drops, then creates again):
 // those that exist, with --force. FailedPrecondition naming a table that
-// exists without --force, except for bulk_insert's own tables, which it
-// keeps (CREATE TABLE IF NOT EXISTS). `ours`: the tables the marker table
-// records.
+// exists without --force, except for bulk_insert's own complete tables,
+// which it keeps (they are added to `kept`).
 Result<std::vector<std::string>> TablesToReplace(const OltpDbContext& c, DbConnection& conn,
                                                  const std::vector<std::string>& tables,
-                                                 const std::set<std::string>& ours) {
-  const bool keep_existing = c.kind == OltpKind::kBulkInsert;  // CREATE TABLE IF NOT EXISTS
+                                                 const TableRegistry& reg,
+                                                 std::set<std::string>& kept) {
   std::vector<std::string> to_drop;
   for (const std::string& t : tables) {
-    LC_ASSIGN_OR_RETURN(bool exists, TableExists(conn, c.dialect, t));
-    if (!exists) continue;
-    const bool mine = ours.count(t) > 0;
-    if (!mine && !c.opts->force) {
+    LC_ASSIGN_OR_RETURN(TableOwner owner, reg.Owner(conn, t));
+    if (owner == TableOwner::kMissing) continue;
+    if (c.opts->force) {
+      to_drop.push_back(t);
+      continue;
+    }
+    if (owner == TableOwner::kForeign) {
       return Status::FailedPrecondition(fmt::format(
           "table {} already exists and was not created by loadcell; nothing was changed (use "
           "another database, or --force to replace it)",
           t));
     }
-    if (mine && keep_existing && !c.opts->force) continue;
-    if (mine && !c.opts->force) {
-      return Status::FailedPrecondition(fmt::format(
-          "table {} already exists (from an earlier prepare); run cleanup first, or add --force "
-          "to replace it",
-          t));
+    if (owner == TableOwner::kOurs && c.kind == OltpKind::kBulkInsert) {
+      kept.insert(t);  // CREATE TABLE IF NOT EXISTS, as sysbench
+      continue;
     }
-    to_drop.push_back(t);
+    return Status::FailedPrecondition(fmt::format(
+        "table {} already exists (from an earlier prepare{}); run cleanup first, or add --force "
+        "to replace it",
+        t, owner == TableOwner::kOursIncomplete ? " that did not finish" : ""));
   }
   return to_drop;
 }
 
-// Creates the marker table, drops `to_drop`, and records the tables of
-// `tables` not yet in `ours`.
-Status MarkTables(const OltpDbContext& c, DbConnection& conn,
-                  const std::vector<std::string>& tables, const std::set<std::string>& ours,
-                  const std::vector<std::string>& to_drop) {
-  LC_RETURN_IF_ERROR(
-      Exec(conn, CreateMarkerTableSql(), "cannot create " + std::string(kMarkerTable)));
+// Drops `to_drop`, and records each table of `tables` not in `kept` with a
+// new token (returned in the order of `tables`; "" for a kept table). Each
+// table is recorded before it is created, so that cleanup finds a table
+// whose load failed half-way.
+Result<std::vector<std::string>> MarkTables(const OltpDbContext& c, DbConnection& conn,
+                                            const std::vector<std::string>& tables,
+                                            TableRegistry& reg,
+                                            const std::vector<std::string>& to_drop,
+                                            const std::set<std::string>& kept) {
   for (const std::string& t : to_drop) {
     PrintOut(fmt::format("Dropping table '{}'...\n", t));
-    LC_RETURN_IF_ERROR(Exec(conn, DropTableSql(t), "cannot drop " + t));
+    LC_RETURN_IF_ERROR(ExecOltpSql(conn, DropTableSql(t), "cannot drop " + t));
+    LC_RETURN_IF_ERROR(reg.Forget(conn, t));
   }
-  // Marked before they are created, so that cleanup finds a table whose
-  // load failed half-way.
+  std::vector<std::string> tokens;
   for (const std::string& t : tables) {
-    if (ours.count(t) > 0) continue;
-    LC_RETURN_IF_ERROR(Exec(conn, InsertMarkerSql(t, OltpKindName(c.kind)),
-                            "cannot record " + t + " in " + std::string(kMarkerTable)));
+    if (kept.count(t) > 0) {
+      tokens.emplace_back();
+      continue;
+    }
+    tokens.push_back(NewMarkerToken());
+    LC_RETURN_IF_ERROR(reg.Record(conn, t, OltpKindName(c.kind), tokens.back()));
   }
-  return Status::Ok();
+  return tokens;
 }
 
 // Loads tables 1..ntables with `workers` threads, the first on `conn`, the
 // others on connections of their own, advancing `progress`; the first
 // failure.
-Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn, int64_t ntables,
-                  int workers, Progress& progress) {
+Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
+                  const std::vector<std::string>& tokens, int workers, Progress& progress) {
+  const auto ntables = static_cast<int64_t>(tokens.size());
   LoadState st;
   st.progress = &progress;
   std::vector<std::thread> threads;
@@ -229,7 +212,9 @@ Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn, in
       DbConnection& my = *conns[static_cast<size_t>(w)];
       for (int64_t n = w + 1; n <= ntables; n += workers) {
         if (st.abort.load(std::memory_order_relaxed)) return;
-        Status s = LoadTable(c, my, n, st);
+        const std::string& token = tokens[static_cast<size_t>(n - 1)];
+        if (token.empty()) continue;  // kept
+        Status s = LoadTable(c, my, n, token, st);
         if (!s.ok()) {
           st.Fail(std::move(s));
           return;
@@ -250,6 +235,39 @@ Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn, in
   return Status::Ok();
 }
 
+// A table loadcell cannot prove its own: usable only with
+// --db-use-existing-tables=on and the columns the statements use.
+Status CheckForeignTable(const OltpDbContext& c, DbConnection& conn, const std::string& t,
+                         bool replaced) {
+  if (!c.opts->use_existing_tables) {
+    return Status::FailedPrecondition(
+        fmt::format("table {} {}; nothing was changed (prepare it with loadcell, or add "
+                    "--db-use-existing-tables=on to run on it)",
+                    t,
+                    replaced ? "is not the one loadcell's prepare created (it was replaced since)"
+                             : "was not created by loadcell's prepare"));
+  }
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> have, TableColumns(conn, c.dialect, t));
+  std::vector<std::string> need = {"id", "k"};
+  if (c.kind != OltpKind::kBulkInsert) {
+    need.push_back("c");
+    need.push_back("pad");
+  }
+  std::string missing;
+  for (const std::string& col : need) {
+    if (std::find(have.begin(), have.end(), col) != have.end()) continue;
+    missing += missing.empty() ? col : ", " + col;
+  }
+  if (missing.empty()) return Status::Ok();
+  std::sort(have.begin(), have.end());
+  std::string has;
+  for (const std::string& col : have) has += has.empty() ? col : ", " + col;
+  return Status::FailedPrecondition(fmt::format(
+      "--db-use-existing-tables=on: table {} has no column {} (its columns: {}); nothing was "
+      "changed (the OLTP tests need sysbench's columns {})",
+      t, missing, has, c.kind == OltpKind::kBulkInsert ? "id, k" : "id, k, c, pad"));
+}
+
 }  // namespace
 
 std::vector<std::string> OltpTables(const OltpDbContext& c) {
@@ -264,9 +282,13 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
   LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
   const std::vector<std::string> tables = OltpTables(c);
   // Every check before the first change.
-  LC_ASSIGN_OR_RETURN(std::set<std::string> ours, Markers(*conn, c.dialect));
-  LC_ASSIGN_OR_RETURN(std::vector<std::string> to_drop, TablesToReplace(c, *conn, tables, ours));
-  LC_RETURN_IF_ERROR(MarkTables(c, *conn, tables, ours, to_drop));
+  LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(*conn, c.dialect));
+  LC_RETURN_IF_ERROR(reg.CheckLayout());
+  std::set<std::string> kept;
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> to_drop,
+                      TablesToReplace(c, *conn, tables, reg, kept));
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> tokens,
+                      MarkTables(c, *conn, tables, reg, to_drop, kept));
 
   const Nanos t0 = MonotonicNow();
   const int64_t ntables = static_cast<int64_t>(tables.size());
@@ -281,7 +303,7 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
   g_quiet.store(c.quiet, std::memory_order_relaxed);
   Progress progress = c.quiet ? Progress("prepare", total, "rows", nullptr, false)
                               : Progress("prepare", total, "rows");
-  LC_RETURN_IF_ERROR(LoadTables(c, std::move(conn), ntables, workers, progress));
+  LC_RETURN_IF_ERROR(LoadTables(c, std::move(conn), tokens, workers, progress));
   const double secs = static_cast<double>(MonotonicNow() - t0) / 1e9;
   PrintOut(fmt::format("Prepared {} of {} rows in {:.2f}s ({}, {})\n",
                        CountOf(ntables, "table", "tables"), rows_loaded ? c.opts->table_size : 0,
@@ -293,40 +315,46 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
 Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
   g_quiet.store(c.quiet, std::memory_order_relaxed);
   LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
-  LC_ASSIGN_OR_RETURN(std::set<std::string> ours, Markers(*conn, c.dialect));
+  LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(*conn, c.dialect));
+  LC_RETURN_IF_ERROR(reg.CheckLayout());
   for (const std::string& t : OltpTables(c)) {
-    LC_ASSIGN_OR_RETURN(bool exists, TableExists(*conn, c.dialect, t));
-    if (ours.count(t) == 0) {
-      if (exists) {
-        std::fprintf(stderr,
-                     "loadcell: warning: table %s was not created by loadcell; left in place\n",
-                     t.c_str());
-      }
-      continue;
+    LC_ASSIGN_OR_RETURN(TableOwner owner, reg.Owner(*conn, t));
+    if (owner == TableOwner::kForeign) {
+      std::fprintf(stderr, "loadcell: warning: table %s %s; left in place\n", t.c_str(),
+                   reg.Has(t) ? "is not the one loadcell created (it was replaced since prepare)"
+                              : "was not created by loadcell");
+    } else if (owner != TableOwner::kMissing) {
+      PrintOut(fmt::format("Dropping table '{}'...\n", t));
+      LC_RETURN_IF_ERROR(ExecOltpSql(*conn, DropTableSql(t), "cannot drop " + t));
     }
-    PrintOut(fmt::format("Dropping table '{}'...\n", t));
-    LC_RETURN_IF_ERROR(Exec(*conn, DropTableSql(t), "cannot drop " + t));
-    LC_RETURN_IF_ERROR(
-        Exec(*conn, DeleteMarkerSql(t), "cannot update " + std::string(kMarkerTable)));
-    ours.erase(t);
+    if (reg.Has(t)) LC_RETURN_IF_ERROR(reg.Forget(*conn, t));
   }
-  if (ours.empty()) {
-    LC_ASSIGN_OR_RETURN(bool marker, TableExists(*conn, c.dialect, kMarkerTable));
-    if (marker) {
-      LC_RETURN_IF_ERROR(
-          Exec(*conn, DropTableSql(kMarkerTable), "cannot drop " + std::string(kMarkerTable)));
-    }
+  if (reg.exists() && reg.empty()) {
+    LC_RETURN_IF_ERROR(
+        ExecOltpSql(*conn, DropTableSql(kMarkerTable), "cannot drop " + std::string(kMarkerTable)));
   }
   return Status::Ok();
 }
 
-Status CheckOltpTablesExist(const OltpDbContext& c, DbConnection& conn) {
+Status CheckOltpTables(const OltpDbContext& c, DbConnection& conn) {
+  LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(conn, c.dialect));
+  const std::string prepare_cmd = fmt::format("loadcell {} prepare", OltpKindName(c.kind));
   for (const std::string& t : OltpTables(c)) {
-    LC_ASSIGN_OR_RETURN(bool exists, TableExists(conn, c.dialect, t));
-    if (!exists) {
-      return Status::FailedPrecondition(fmt::format(
-          "table {} does not exist ({}); run 'loadcell {} prepare' with the same options first", t,
-          c.driver->Describe(), OltpKindName(c.kind)));
+    LC_ASSIGN_OR_RETURN(TableOwner owner, reg.Owner(conn, t));
+    switch (owner) {
+      case TableOwner::kOurs:
+        continue;
+      case TableOwner::kMissing:
+        return Status::FailedPrecondition(
+            fmt::format("table {} does not exist ({}); run '{}' with the same options first", t,
+                        c.driver->Describe(), prepare_cmd));
+      case TableOwner::kOursIncomplete:
+        return Status::FailedPrecondition(fmt::format(
+            "table {} was not completely prepared (the prepare was interrupted or failed); "
+            "nothing was changed: run 'loadcell {} cleanup', then '{}' again",
+            t, OltpKindName(c.kind), prepare_cmd));
+      case TableOwner::kForeign:
+        LC_RETURN_IF_ERROR(CheckForeignTable(c, conn, t, reg.Has(t)));
     }
   }
   return Status::Ok();
@@ -338,7 +366,7 @@ Result<std::vector<int64_t>> BulkInsertNextIds(const OltpDbContext& c, DbConnect
     DbExecResult r;
     DbRows rows;
     DbError e = conn.Execute(fmt::format("SELECT MAX(id) FROM sbtest{}", t), r, &rows);
-    if (!e.ok()) return Failed(e, fmt::format("cannot read sbtest{}", t));
+    if (!e.ok()) return OltpDbFailure(e, fmt::format("cannot read sbtest{}", t));
     int64_t next = 1;
     if (!rows.rows.empty() && !rows.rows[0].empty() && rows.rows[0][0].has_value()) {
       const std::string& text = *rows.rows[0][0];

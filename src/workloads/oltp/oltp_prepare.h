@@ -1,8 +1,10 @@
 #pragma once
 // prepare and cleanup of the OLTP tables, and the check that `run` finds
-// them. Safe by construction: a marker table (loadcell_tables) records the
-// tables loadcell created; prepare refuses an existing sbtestN it did not
-// create (unless --force), cleanup drops only the tables it created.
+// them. Safe by construction: the registry (loadcell_tables) and a marker
+// on each table prove which tables loadcell created (oltp_registry.h);
+// prepare refuses an existing sbtestN it did not create (unless --force),
+// cleanup drops only the tables it created, and `run` uses only complete
+// tables of loadcell's, or others with --db-use-existing-tables=on.
 
 #include <cstdint>
 #include <memory>
@@ -36,13 +38,17 @@ std::vector<std::string> OltpTables(const OltpDbContext& c);
 // `conn` is a connection to use for the checks (may be null).
 Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn);
 
-// Drops the tables of OltpTables() that loadcell created; others are left
-// with a warning.
+// Drops the tables of OltpTables() that loadcell created (complete or not);
+// others, and a same-named table made since prepare, are left with a
+// one-line warning each.
 Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn);
 
-// FailedPrecondition naming the first missing table and saying to run
-// prepare; OK when every table exists.
-Status CheckOltpTablesExist(const OltpDbContext& c, DbConnection& conn);
+// OK when every table of OltpTables() is a complete table of loadcell's,
+// or, with --db-use-existing-tables=on, a table with the columns the
+// workload uses. Otherwise FailedPrecondition (exit 2) naming the first
+// table that is missing, incompletely prepared, not loadcell's, or lacks a
+// column, and what to do.
+Status CheckOltpTables(const OltpDbContext& c, DbConnection& conn);
 
 // bulk_insert: the first free id of each thread's table (MAX(id) + 1).
 Result<std::vector<int64_t>> BulkInsertNextIds(const OltpDbContext& c, DbConnection& conn);

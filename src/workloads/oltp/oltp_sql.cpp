@@ -63,41 +63,91 @@ std::string OltpTableName(int64_t n) { return fmt::format("sbtest{}", n); }
 std::string CreateMarkerTableSql() {
   return fmt::format(
       "CREATE TABLE IF NOT EXISTS {} (name VARCHAR(64) NOT NULL PRIMARY KEY, "
-      "workload VARCHAR(64) NOT NULL)",
+      "workload VARCHAR(64) NOT NULL, token VARCHAR(32) NOT NULL, state VARCHAR(16) NOT NULL, "
+      "oid VARCHAR(20) NOT NULL)",
       kMarkerTable);
 }
 
-std::string InsertMarkerSql(std::string_view table, std::string_view workload) {
-  return fmt::format("INSERT INTO {} (name, workload) VALUES ('{}', '{}')", kMarkerTable, table,
-                     workload);
+std::string InsertMarkerSql(std::string_view table, std::string_view workload,
+                            std::string_view token) {
+  return fmt::format(
+      "INSERT INTO {} (name, workload, token, state, oid) VALUES ('{}', '{}', '{}', 'loading', "
+      "'')",
+      kMarkerTable, table, workload, token);
 }
 
 std::string DeleteMarkerSql(std::string_view table) {
   return fmt::format("DELETE FROM {} WHERE name = '{}'", kMarkerTable, table);
 }
 
-std::string SelectMarkersSql() { return fmt::format("SELECT name FROM {}", kMarkerTable); }
+std::string SelectMarkersSql() {
+  return fmt::format("SELECT name, token, state, oid FROM {}", kMarkerTable);
+}
+
+std::string CompleteMarkerSql(std::string_view table) {
+  return fmt::format("UPDATE {} SET state = 'complete' WHERE name = '{}'", kMarkerTable, table);
+}
+
+std::string MarkerComment(std::string_view token, bool complete) {
+  return fmt::format("loadcell table {} {}", token, complete ? "complete" : "loading");
+}
+
+std::string SqliteMarker(std::string_view token) {
+  return fmt::format("/* loadcell table {} */", token);
+}
+
+std::string SetTableCommentSql(SqlDialect d, std::string_view table, std::string_view comment) {
+  if (d == SqlDialect::kMysql) return fmt::format("ALTER TABLE {} COMMENT = '{}'", table, comment);
+  return fmt::format("COMMENT ON TABLE {} IS '{}'", table, comment);
+}
+
+namespace {
+
+// A query of information_schema.`view` for `table` in the current schema
+// (PostgreSQL) or database (MySQL).
+std::string InformationSchemaSql(SqlDialect d, std::string_view columns, std::string_view view,
+                                 std::string_view table) {
+  return fmt::format(
+      "SELECT {} FROM information_schema.{} WHERE table_schema = {} AND "
+      "table_name = '{}'",
+      columns, view, d == SqlDialect::kPgsql ? "current_schema()" : "DATABASE()", table);
+}
+
+}  // namespace
 
 std::string TableExistsSql(SqlDialect d, std::string_view table) {
+  if (d == SqlDialect::kSqlite) {
+    return fmt::format("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '{}'",
+                       table);
+  }
+  return InformationSchemaSql(d, "table_name", "tables", table);
+}
+
+std::string TableMarkerSql(SqlDialect d, std::string_view table) {
   switch (d) {
     case SqlDialect::kSqlite:
-      return fmt::format("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '{}'",
+      return fmt::format("SELECT '', sql FROM sqlite_master WHERE type = 'table' AND name = '{}'",
                          table);
     case SqlDialect::kPgsql:
       return fmt::format(
-          "SELECT table_name FROM information_schema.tables WHERE table_schema = "
-          "current_schema() AND table_name = '{}'",
+          "SELECT c.oid::text, COALESCE(obj_description(c.oid, 'pg_class'), '') FROM pg_class c "
+          "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND "
+          "c.relname = '{}' AND c.relkind IN ('r', 'p')",
           table);
     case SqlDialect::kMysql:
-      return fmt::format(
-          "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() "
-          "AND table_name = '{}'",
-          table);
+      return InformationSchemaSql(d, "'', table_comment", "tables", table);
   }
   return "";
 }
 
-std::string CreateTableSql(SqlDialect d, int64_t n, const OltpOptions& o) {
+std::string TableColumnsSql(SqlDialect d, std::string_view table) {
+  if (d == SqlDialect::kSqlite) {
+    return fmt::format("SELECT name FROM pragma_table_info('{}')", table);
+  }
+  return InformationSchemaSql(d, "column_name", "columns", table);
+}
+
+std::string CreateTableSql(SqlDialect d, int64_t n, const OltpOptions& o, std::string_view token) {
   std::string id_def;
   std::string key_def = o.secondary ? "" : ",\n  PRIMARY KEY (id)";
   std::string tail;
@@ -105,7 +155,8 @@ std::string CreateTableSql(SqlDialect d, int64_t n, const OltpOptions& o) {
     case SqlDialect::kMysql:
       id_def = o.auto_inc ? "INTEGER NOT NULL AUTO_INCREMENT" : "INTEGER NOT NULL";
       if (o.secondary) key_def = ",\n  KEY xid (id)";
-      tail = fmt::format(" /*! ENGINE = {} */", o.mysql_storage_engine);
+      tail = fmt::format(" /*! ENGINE = {} */ COMMENT = '{}'", o.mysql_storage_engine,
+                         MarkerComment(token, false));
       break;
     case SqlDialect::kPgsql:
       id_def = o.auto_inc ? "SERIAL" : "INTEGER NOT NULL";
@@ -116,9 +167,9 @@ std::string CreateTableSql(SqlDialect d, int64_t n, const OltpOptions& o) {
       break;
   }
   return fmt::format(
-      "CREATE TABLE {}(\n  id {},\n  k INTEGER DEFAULT '0' NOT NULL,\n"
+      "CREATE TABLE {}({}\n  id {},\n  k INTEGER DEFAULT '0' NOT NULL,\n"
       "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL{}\n){}",
-      OltpTableName(n), id_def, key_def, tail);
+      OltpTableName(n), d == SqlDialect::kSqlite ? SqliteMarker(token) : "", id_def, key_def, tail);
 }
 
 std::string SecondaryIdIndexSql(SqlDialect d, int64_t n) {
@@ -134,11 +185,12 @@ std::string DropTableSql(std::string_view table) {
   return fmt::format("DROP TABLE IF EXISTS {}", table);
 }
 
-std::string CreateBulkTableSql(int64_t n) {
+std::string CreateBulkTableSql(SqlDialect d, int64_t n, std::string_view token) {
   return fmt::format(
-      "CREATE TABLE IF NOT EXISTS sbtest{} (\n  id INTEGER NOT NULL,\n"
-      "  k INTEGER DEFAULT '0' NOT NULL,\n  PRIMARY KEY (id))",
-      n);
+      "CREATE TABLE IF NOT EXISTS sbtest{} ({}\n  id INTEGER NOT NULL,\n"
+      "  k INTEGER DEFAULT '0' NOT NULL,\n  PRIMARY KEY (id)){}",
+      n, d == SqlDialect::kSqlite ? SqliteMarker(token) : "",
+      d == SqlDialect::kMysql ? fmt::format(" COMMENT = '{}'", MarkerComment(token, false)) : "");
 }
 
 std::string LoadInsertHead(int64_t n, bool auto_inc) {

@@ -31,28 +31,50 @@ void RandomFromTemplate(Random& rng, std::string_view tmpl, std::string& out);
 // "sbtest<n>".
 std::string OltpTableName(int64_t n);
 
-// The marker table that records which tables loadcell created.
+// The registry that records which tables loadcell created (see
+// oltp_registry.h): name, workload, the marker's token, state ("loading" or
+// "complete") and, on PostgreSQL, the table's OID.
 inline constexpr std::string_view kMarkerTable = "loadcell_tables";
 std::string CreateMarkerTableSql();
-std::string InsertMarkerSql(std::string_view table, std::string_view workload);
+std::string InsertMarkerSql(std::string_view table, std::string_view workload,
+                            std::string_view token);
 std::string DeleteMarkerSql(std::string_view table);
 std::string SelectMarkersSql();
+// Sets the state of `table` to "complete".
+std::string CompleteMarkerSql(std::string_view table);
+
+// The marker a table loaded with `token` carries. The table comment on
+// PostgreSQL and MySQL: "loadcell table <token> loading" until the last row
+// and index are in, then "... complete". SQLite cannot change a table's
+// comment: its CREATE statement carries "/* loadcell table <token> */".
+std::string MarkerComment(std::string_view token, bool complete);
+std::string SqliteMarker(std::string_view token);
+// The statement that sets the table comment of `table` (PostgreSQL, MySQL).
+std::string SetTableCommentSql(SqlDialect d, std::string_view table, std::string_view comment);
+// One row (the OID as text on PostgreSQL, else ''; the marker text: the
+// table comment, or SQLite's CREATE statement) for `table` when it exists
+// in the current database/schema, none otherwise.
+std::string TableMarkerSql(SqlDialect d, std::string_view table);
+// The names of the columns of `table`, one row each.
+std::string TableColumnsSql(SqlDialect d, std::string_view table);
 // A query that returns one row for table `table` when it exists in the
 // current database/schema, none otherwise.
 std::string TableExistsSql(SqlDialect d, std::string_view table);
 
 // CREATE TABLE sbtest<n> with sysbench's columns: id (auto-increment unless
 // --auto-inc=off), k INTEGER, c CHAR(120), pad CHAR(60), and a primary key
-// on id (or, with --secondary, a plain index created by SecondaryIdIndexSql).
-std::string CreateTableSql(SqlDialect d, int64_t n, const OltpOptions& o);
+// on id (or, with --secondary, a plain index created by SecondaryIdIndexSql);
+// with the marker of `token` on MySQL (COMMENT, "loading") and SQLite.
+std::string CreateTableSql(SqlDialect d, int64_t n, const OltpOptions& o, std::string_view token);
 // "CREATE INDEX xid_<n> ON sbtest<n>(id)" for --secondary on servers whose
 // CREATE TABLE cannot declare it inline (empty string on MySQL).
 std::string SecondaryIdIndexSql(SqlDialect d, int64_t n);
 // "CREATE INDEX k_<n> ON sbtest<n>(k)".
 std::string CreateKIndexSql(int64_t n);
 std::string DropTableSql(std::string_view table);
-// bulk_insert's table: (id INTEGER NOT NULL, k INTEGER, PRIMARY KEY (id)).
-std::string CreateBulkTableSql(int64_t n);
+// bulk_insert's table: (id INTEGER NOT NULL, k INTEGER, PRIMARY KEY (id)),
+// created only when missing, with the marker as CreateTableSql.
+std::string CreateBulkTableSql(SqlDialect d, int64_t n, std::string_view token);
 
 // The head of a multi-row INSERT for loading sbtest<n>:
 // "INSERT INTO sbtest<n>(k, c, pad) VALUES" (with id when !auto_inc).

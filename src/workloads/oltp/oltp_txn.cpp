@@ -134,7 +134,9 @@ class OltpWorkerBase : public Worker {
     if (!e.sqlstate.empty() && msg.find(e.sqlstate) == std::string::npos) {
       msg += fmt::format(" (SQLSTATE {})", e.sqlstate);
     }
-    return Status(s.code(), fmt::format("{}: {}", shared_.driver->Name(), msg));
+    const std::string prefix = shared_.driver->Name() + ": ";
+    if (msg.rfind(prefix, 0) == 0) return Status(s.code(), msg);
+    return Status(s.code(), prefix + msg);
   }
 
   // Re-opens the connection, waiting 10 ms, 20 ms, ... up to 1 s between

@@ -104,7 +104,7 @@ TEST(OltpSql, SelectsAreReads) {
 
 TEST(OltpSql, CreateTablePerDialect) {
   OltpOptions o;
-  const std::string my = CreateTableSql(SqlDialect::kMysql, 2, o);
+  const std::string my = CreateTableSql(SqlDialect::kMysql, 2, o, "00ab");
   EXPECT_NE(my.find("CREATE TABLE sbtest2("), std::string::npos) << my;
   EXPECT_NE(my.find("id INTEGER NOT NULL AUTO_INCREMENT"), std::string::npos) << my;
   EXPECT_NE(my.find("c CHAR(120) DEFAULT '' NOT NULL"), std::string::npos) << my;
@@ -112,25 +112,28 @@ TEST(OltpSql, CreateTablePerDialect) {
   EXPECT_NE(my.find("k INTEGER DEFAULT '0' NOT NULL"), std::string::npos) << my;
   EXPECT_NE(my.find("PRIMARY KEY (id)"), std::string::npos) << my;
   EXPECT_NE(my.find("/*! ENGINE = innodb */"), std::string::npos) << my;
+  EXPECT_NE(my.find("COMMENT = 'loadcell table 00ab loading'"), std::string::npos) << my;
 
-  const std::string pg = CreateTableSql(SqlDialect::kPgsql, 1, o);
+  const std::string pg = CreateTableSql(SqlDialect::kPgsql, 1, o, "00ab");
   EXPECT_NE(pg.find("id SERIAL"), std::string::npos) << pg;
   EXPECT_EQ(pg.find("ENGINE"), std::string::npos) << pg;
   EXPECT_NE(pg.find("PRIMARY KEY (id)"), std::string::npos) << pg;
+  EXPECT_EQ(pg.find("00ab"), std::string::npos) << pg;  // COMMENT ON TABLE follows
 
-  const std::string lite = CreateTableSql(SqlDialect::kSqlite, 1, o);
+  const std::string lite = CreateTableSql(SqlDialect::kSqlite, 1, o, "00ab");
   EXPECT_NE(lite.find("id INTEGER NOT NULL"), std::string::npos) << lite;
   EXPECT_NE(lite.find("PRIMARY KEY (id)"), std::string::npos) << lite;
+  EXPECT_NE(lite.find("CREATE TABLE sbtest1(/* loadcell table 00ab */"), std::string::npos) << lite;
 
   o.auto_inc = false;
   o.secondary = true;
   o.mysql_storage_engine = "myisam";
-  const std::string my2 = CreateTableSql(SqlDialect::kMysql, 1, o);
+  const std::string my2 = CreateTableSql(SqlDialect::kMysql, 1, o, "00ab");
   EXPECT_EQ(my2.find("AUTO_INCREMENT"), std::string::npos) << my2;
   EXPECT_NE(my2.find("KEY xid (id)"), std::string::npos) << my2;
   EXPECT_EQ(my2.find("PRIMARY KEY"), std::string::npos) << my2;
   EXPECT_NE(my2.find("ENGINE = myisam"), std::string::npos) << my2;
-  const std::string pg2 = CreateTableSql(SqlDialect::kPgsql, 1, o);
+  const std::string pg2 = CreateTableSql(SqlDialect::kPgsql, 1, o, "00ab");
   EXPECT_NE(pg2.find("id INTEGER NOT NULL"), std::string::npos) << pg2;
   EXPECT_EQ(pg2.find("PRIMARY KEY"), std::string::npos) << pg2;
   EXPECT_EQ(SecondaryIdIndexSql(SqlDialect::kPgsql, 1), "CREATE INDEX xid_1 ON sbtest1(id)");
@@ -154,16 +157,37 @@ TEST(OltpSql, LoadRows) {
 TEST(OltpSql, MarkerAndExistenceQueries) {
   EXPECT_NE(CreateMarkerTableSql().find("CREATE TABLE IF NOT EXISTS loadcell_tables"),
             std::string::npos);
-  EXPECT_EQ(InsertMarkerSql("sbtest1", "oltp_read_write"),
-            "INSERT INTO loadcell_tables (name, workload) VALUES ('sbtest1', 'oltp_read_write')");
+  EXPECT_EQ(InsertMarkerSql("sbtest1", "oltp_read_write", "00ab"),
+            "INSERT INTO loadcell_tables (name, workload, token, state, oid) VALUES ('sbtest1', "
+            "'oltp_read_write', '00ab', 'loading', '')");
   EXPECT_EQ(DeleteMarkerSql("sbtest1"), "DELETE FROM loadcell_tables WHERE name = 'sbtest1'");
+  EXPECT_EQ(CompleteMarkerSql("sbtest1"),
+            "UPDATE loadcell_tables SET state = 'complete' WHERE name = 'sbtest1'");
+  EXPECT_EQ(MarkerComment("00ab", false), "loadcell table 00ab loading");
+  EXPECT_EQ(MarkerComment("00ab", true), "loadcell table 00ab complete");
+  EXPECT_EQ(SetTableCommentSql(SqlDialect::kPgsql, "sbtest1", "x"),
+            "COMMENT ON TABLE sbtest1 IS 'x'");
+  EXPECT_EQ(SetTableCommentSql(SqlDialect::kMysql, "sbtest1", "x"),
+            "ALTER TABLE sbtest1 COMMENT = 'x'");
+  EXPECT_NE(TableMarkerSql(SqlDialect::kPgsql, "sbtest1").find("obj_description"),
+            std::string::npos);
+  EXPECT_NE(TableMarkerSql(SqlDialect::kMysql, "sbtest1").find("table_comment"), std::string::npos);
+  EXPECT_NE(TableMarkerSql(SqlDialect::kSqlite, "sbtest1").find("sqlite_master"),
+            std::string::npos);
   EXPECT_NE(TableExistsSql(SqlDialect::kSqlite, "sbtest1").find("sqlite_master"),
             std::string::npos);
   EXPECT_NE(TableExistsSql(SqlDialect::kPgsql, "sbtest1").find("current_schema()"),
             std::string::npos);
   EXPECT_NE(TableExistsSql(SqlDialect::kMysql, "sbtest1").find("DATABASE()"), std::string::npos);
   EXPECT_EQ(DropTableSql("sbtest9"), "DROP TABLE IF EXISTS sbtest9");
-  EXPECT_NE(CreateBulkTableSql(2).find("CREATE TABLE IF NOT EXISTS sbtest2"), std::string::npos);
+  EXPECT_NE(
+      CreateBulkTableSql(SqlDialect::kPgsql, 2, "00ab").find("CREATE TABLE IF NOT EXISTS sbtest2"),
+      std::string::npos);
+  EXPECT_NE(CreateBulkTableSql(SqlDialect::kMysql, 2, "00ab")
+                .find("COMMENT = 'loadcell table 00ab loading'"),
+            std::string::npos);
+  EXPECT_NE(CreateBulkTableSql(SqlDialect::kSqlite, 2, "00ab").find("/* loadcell table 00ab */"),
+            std::string::npos);
 }
 
 }  // namespace
