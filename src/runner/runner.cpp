@@ -76,6 +76,8 @@ class Run {
   alignas(64) std::atomic<bool> stop_{false};
   alignas(64) std::atomic<uint64_t> issued_{0};        // events claimed (only with a limit)
   alignas(64) std::atomic<uint64_t> rate_tickets_{0};  // rate schedule tickets claimed
+  // Under --rate: events running now (sysbench's "concurrency").
+  alignas(64) std::atomic<uint64_t> running_events_{0};
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -219,9 +221,11 @@ void Run::OpenLoop(int id, Worker& worker) {
       SystemClock().SleepUntil(std::min(intended, now + kPollPeriod));
     }
 
+    running_events_.fetch_add(1, std::memory_order_relaxed);
     const Nanos t0 = MonotonicNow();
     Status s = worker.RunEvent();
     const Nanos t1 = MonotonicNow();
+    running_events_.fetch_sub(1, std::memory_order_relaxed);
     if (!s.ok()) {
       if (IsEndOfWork(s)) break;
       rec.AddError();
@@ -482,6 +486,7 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
         uint64_t due = run->schedule_.DueBy(now);
         uint64_t taken = run->rate_tickets_.load(std::memory_order_relaxed);
         iv.queue = due > taken ? due - taken : 0;
+        iv.concurrency = run->running_events_.load(std::memory_order_relaxed);
       }
       final_result.intervals.push_back(iv);
       if (observer) observer->OnInterval(iv);
