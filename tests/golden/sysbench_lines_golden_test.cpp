@@ -93,6 +93,19 @@ std::vector<std::string> Select(const std::vector<std::string>& lines, const std
   return out;
 }
 
+// The lines from the first that starts with `first` to the next that
+// starts with `last`, both included.
+std::vector<std::string> Block(const std::vector<std::string>& lines, const std::string& first,
+                               const std::string& last) {
+  std::vector<std::string> out;
+  for (const std::string& l : lines) {
+    if (out.empty() && l.rfind(first, 0) != 0) continue;
+    out.push_back(l);
+    if (out.size() > 1 && l.rfind(last, 0) == 0) break;
+  }
+  return out;
+}
+
 // Runs the golden `name` with loadcell and compares the lines `pattern`
 // selects from both outputs; `count` > 0 compares only the first `count`.
 void ExpectSameLines(const std::string& name, const std::string& pattern, bool mask,
@@ -113,8 +126,35 @@ TEST(SysbenchLines, PercentileZeroDisablesPercentileStats) {
   ExpectSameLines("percentile_disabled", "^ {9}.*percentile", /*mask=*/false);
 }
 
+// fileio's header, from the open flags to the mode, line for line.
+void ExpectSameFileIoHeader(const std::string& name) {
+  TempDir dir;
+  const Golden g = ReadGolden(name);
+  const std::vector<std::string> want = Block(g.lines, "Extra file open flags", "Doing ");
+  ASSERT_FALSE(want.empty());
+  EXPECT_EQ(Block(RunSame(g, dir), "Extra file open flags", "Doing "), want) << name;
+}
+
+TEST(SysbenchLines, FileIoRandomReadHeaderHasNumberOfIoRequests) {
+  ExpectSameFileIoHeader("fileio_rndrd");
+}
+
+TEST(SysbenchLines, FileIoRandomReadWriteHeader) { ExpectSameFileIoHeader("fileio_rndrw"); }
+
+TEST(SysbenchLines, FileIoSequentialHeaderHasNoNumberOfIoRequests) {
+  ExpectSameFileIoHeader("fileio_seqrd");
+}
+
 TEST(SysbenchLines, RateQueueLineHasConcurrency) {
   ExpectSameLines("rate_queue", "^\\[ .* \\] queue", /*mask=*/true, /*count=*/1);
+}
+
+TEST(SysbenchLines, MemoryHeading) {
+  TempDir dir;
+  const Golden g = ReadGolden("memory");
+  const std::vector<std::string> want = Block(g.lines, "Running memory speed test", "  scope:");
+  ASSERT_EQ(want.size(), 5u);
+  EXPECT_EQ(Block(RunSame(g, dir), "Running memory speed test", "  scope:"), want);
 }
 
 TEST(SysbenchLines, CheckpointLabelsAndHeader) {
