@@ -96,7 +96,14 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   }
   if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
 
-  if (command == "run") return run_test(*setup, *extras, out, err);
+  if (command == "run") {
+    const int code = run_test(*setup, *extras, out, err);
+    // sysbench runs done() after the end report.
+    out << std::flush;
+    Status done = script->RunDoneHook();
+    if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
+    return code;
+  }
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup->cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup->cfg.seed);

@@ -161,6 +161,24 @@ TEST(SysbenchLines, CheckpointLabelsAndHeader) {
   ExpectSameLines("checkpoints", "Checkpoint report:|^Report checkpoint", /*mask=*/false);
 }
 
+TEST(SysbenchLines, LuaReportCsvFromIntermediateHookIsPlainCsv) {
+  ExpectSameLines("lua_report_csv", "[0-9],[0-9]", /*mask=*/true, /*count=*/1);
+}
+
+TEST(SysbenchLines, LuaDoneRunsAfterTheReport) {
+  ExpectSameLines("lua_done", "^done\\(\\) ran|^Threads fairness:|^General statistics:",
+                  /*mask=*/false);
+}
+
+TEST(SysbenchLines, LuaScriptWithoutDatabasePrintsNoDatabaseLines) {
+  ExpectSameLines("lua_no_database", "^Database:|^SQL statistics:|queries performed:",
+                  /*mask=*/false);
+}
+
+TEST(SysbenchLines, LuaOptTimeWithEventsAlone) {
+  ExpectSameLines("lua_opt_time", "^sysbench\\.opt\\.time=", /*mask=*/false);
+}
+
 // Where loadcell differs from sysbench on purpose, its own lines.
 
 // sysbench takes whole seconds only; loadcell labels a fractional
