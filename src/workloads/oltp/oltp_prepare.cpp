@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -43,6 +44,20 @@ Result<bool> TableExists(DbConnection& conn, SqlDialect d, std::string_view tabl
   DbError e = conn.Execute(TableExistsSql(d, table), r);
   if (!e.ok()) return Failed(e, fmt::format("cannot check whether table {} exists", table));
   return r.rows_returned > 0;
+}
+
+// Whether `table` has bulk_insert's columns, (id, k) in that order.
+Result<bool> HasBulkColumns(DbConnection& conn, const std::string& table) {
+  DbExecResult r;
+  DbRows rows;
+  DbError e = conn.Execute(fmt::format("SELECT * FROM {} WHERE 1 = 0", table), r, &rows);
+  if (!e.ok()) return Failed(e, fmt::format("cannot read the columns of {}", table));
+  std::vector<std::string> names;
+  for (std::string c : rows.columns) {
+    for (char& ch : c) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    names.push_back(c);
+  }
+  return names == std::vector<std::string>{"id", "k"};
 }
 
 // Names recorded in the marker table; empty when it does not exist.
@@ -92,6 +107,9 @@ Status LoadTable(const OltpDbContext& c, DbConnection& conn, int64_t n, LoadStat
   const OltpOptions& o = *c.opts;
   const std::string table = OltpTableName(n);
   if (c.kind == OltpKind::kBulkInsert) {
+    // Tables kept by TablesToReplace are already there and said so.
+    LC_ASSIGN_OR_RETURN(bool exists, TableExists(conn, c.dialect, table));
+    if (exists) return Status::Ok();
     PrintOut(fmt::format("Creating table '{}'...\n", table));
     return Exec(conn, CreateBulkTableSql(n), "cannot create " + table);
   }
@@ -176,7 +194,20 @@ Result<std::vector<std::string>> TablesToReplace(const OltpDbContext& c, DbConne
           "another database, or --force to replace it)",
           t));
     }
-    if (mine && keep_existing && !c.opts->force) continue;
+    if (mine && keep_existing && !c.opts->force) {
+      // Kept as it is (CREATE TABLE IF NOT EXISTS): only a table of
+      // bulk_insert's own shape can take its rows.
+      LC_ASSIGN_OR_RETURN(bool bulk_shaped, HasBulkColumns(conn, t));
+      if (!bulk_shaped) {
+        return Status::FailedPrecondition(fmt::format(
+            "table {} already exists with another test's columns (from an earlier prepare); "
+            "bulk_insert needs (id, k): run that test's cleanup first, or add --force to "
+            "replace it",
+            t));
+      }
+      PrintOut(fmt::format("Keeping table '{}' (it exists, from an earlier prepare)\n", t));
+      continue;
+    }
     if (mine && !c.opts->force) {
       return Status::FailedPrecondition(fmt::format(
           "table {} already exists (from an earlier prepare); run cleanup first, or add --force "
