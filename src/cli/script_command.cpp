@@ -17,6 +17,17 @@ bool IsTopLevelWord(const std::string& w) {
   return w == "list" || w == "suite" || w == "version" || w == "help";
 }
 
+// Runs the script's test and then its done(), which sysbench calls after the
+// end report. Returns the exit code.
+int RunAndDone(TestSetup& setup, LuaScriptWorkload& script, const RunExtras& extras,
+               RunTestFn run_test, std::ostream& out, std::ostream& err) {
+  const int code = run_test(setup, extras, out, err);
+  out << std::flush;
+  Status done = script.RunDoneHook();
+  if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
+  return code;
+}
+
 }  // namespace
 
 std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,
@@ -96,14 +107,7 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   }
   if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
 
-  if (command == "run") {
-    const int code = run_test(*setup, *extras, out, err);
-    // sysbench runs done() after the end report.
-    out << std::flush;
-    Status done = script->RunDoneHook();
-    if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
-    return code;
-  }
+  if (command == "run") return RunAndDone(*setup, *script, *extras, run_test, out, err);
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup->cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup->cfg.seed);
