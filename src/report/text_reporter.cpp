@@ -212,12 +212,12 @@ class TextReporter final : public Reporter {
       return;
     }
     line = stamp + fmt::format("thds: {} eps: {:4.2f}", s.threads, Finite(s.events_per_second));
-    if (settings_.percentile > 0) {
-      const uint64_t ns =
-          s.latency.empty() ? 0 : s.latency[0].histogram.Percentile(settings_.percentile);
-      line += fmt::format(" lat (ms,{}%): {}", PercentileText(settings_.percentile),
-                          MsOf(static_cast<double>(ns)));
-    }
+    // --percentile=0 keeps the field, as 0.00, as sysbench does.
+    const uint64_t ns = s.latency.empty() || settings_.percentile <= 0
+                            ? 0
+                            : s.latency[0].histogram.Percentile(settings_.percentile);
+    line += fmt::format(" lat (ms,{}%): {}", PercentileText(settings_.percentile),
+                        MsOf(static_cast<double>(ns)));
     if (s.errors > 0) {
       line += fmt::format(" err/s: {:4.2f}", Finite(s.errors_per_second));
     }

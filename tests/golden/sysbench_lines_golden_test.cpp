@@ -145,6 +145,12 @@ TEST(SysbenchLines, FileIoSequentialHeaderHasNoNumberOfIoRequests) {
   ExpectSameFileIoHeader("fileio_seqrd");
 }
 
+// sysbench keeps "lat (ms,0%): 0.00" on the interval line.
+TEST(SysbenchLines, PercentileZeroIntervalLine) {
+  ExpectSameLines("interval_percentile_disabled", "^\\[ .* \\] thds:", /*mask=*/true,
+                  /*count=*/1);
+}
+
 TEST(SysbenchLines, RateQueueLineHasConcurrency) {
   ExpectSameLines("rate_queue", "^\\[ .* \\] queue", /*mask=*/true, /*count=*/1);
 }
