@@ -241,7 +241,7 @@ TEST(TextReporterTest, RateKindsInterruptionAndFailure) {
   FakeWorkload w;
   const std::string t = Render(Format::kText, w, FixtureFullResult(), FixtureSettings());
   EXPECT_THAT(t, HasSubstr("\nTarget transaction rate: 500/sec\n"));
-  EXPECT_THAT(t, HasSubstr("\n[ 2s ] queue length: 5 concurrency: 0\n"));
+  EXPECT_THAT(t, HasSubstr("\n[ 2s ] queue length: 5 concurrency: 2\n"));
   EXPECT_THAT(t, HasSubstr("\n(interrupted: figures cover the time actually run)\n"));
   EXPECT_THAT(t, HasSubstr("\nRun failed: write failed on \"file\""));
   EXPECT_THAT(t, HasSubstr("\n    total number of errors:              3\n"));
