@@ -114,6 +114,7 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   settings.percentile = cfg.percentile;
   settings.histogram = cfg.histogram;
   settings.report_interval_s = cfg.report_interval_s;
+  settings.checkpoints_s = cfg.CheckpointTimes();
 
   MultiReporter reporters;
   RunAddons addons;  // --report-html, live status (first: erased before the report)

@@ -60,6 +60,17 @@ std::optional<ScriptCall> FindScript(CommandLine& cl) {
 }
 
 #if LOADCELL_WITH_LUA
+// Runs the script's test and then its done(), which sysbench calls after the
+// end report. Returns the exit code.
+int RunAndDone(TestSetup& setup, LuaScriptWorkload& script, const RunExtras& extras,
+               RunTestFn run_test, std::ostream& out, std::ostream& err) {
+  const int code = run_test(setup, extras, out, err);
+  out << std::flush;
+  Status done = script.RunDoneHook();
+  if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
+  return code;
+}
+
 // Applies the command line's options to the script's test and validates it.
 // A script without sysbench.cmdline.options (sysbench 0.5 style) takes any
 // option, as sysbench does: it reads them as globals.
@@ -129,7 +140,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   Status s = ConfigureScript(*setup, *script, path, cl.options);
   if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
 
-  if (command == "run") return run_test(*setup, *extras, out, err);
+  if (command == "run") return RunAndDone(*setup, *script, *extras, run_test, out, err);
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup->cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup->cfg.seed);

@@ -108,6 +108,7 @@ Status ConfigureTest(TestSetup& setup, RawOptions& raw, bool check_unknown) {
     LC_RETURN_IF_ERROR(raw.CheckAllConsumed(UnknownOptionHint(setup, raw)));
   }
   LC_RETURN_IF_ERROR(setup.cfg.Finalize(setup.general));
+  setup.workload->SetEventLimit(setup.cfg.events);
   return setup.workload->Validate(static_cast<int>(setup.cfg.threads));
 }
 

@@ -2,7 +2,9 @@
 // One LuaJIT interpreter with the sysbench API installed and a script
 // loaded. Used by one thread at a time.
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +55,8 @@ struct LuaShared {
   DbIgnoreList ignore;
   int threads = 1;
   DistributionConfig rand;
+  // Set once any interpreter opens a database connection.
+  std::shared_ptr<std::atomic<bool>> connected = std::make_shared<std::atomic<bool>>(false);
 };
 
 // Per-interpreter state reachable from the C functions.

@@ -219,6 +219,7 @@ int DriverConnect(lua_State* L) {
   if (c.shared->driver == nullptr) return luaL_error(L, "no database driver was set up");
   auto conn = c.shared->driver->Connect(c.tid);
   if (!conn.ok()) return luaL_error(L, "connection failed: %s", conn.status().message().c_str());
+  c.shared->connected->store(true, std::memory_order_relaxed);
   auto* lc = new LuaConn;
   lc->conn = std::move(conn).value();
   NewUd(L, kConnMeta, lc);

@@ -2,6 +2,8 @@
 
 #include <time.h>
 
+#include <fstream>
+#include <iterator>
 #include <lua.hpp>
 #include <mutex>
 #include <thread>
@@ -27,11 +29,18 @@ struct LuaScriptWorkload::Impl {
   bool has_event = false;
   bool has_thread_run = false;
   bool declares_options = false;
+  // The script's text names a database API (sysbench.sql, a sysbench 0.5
+  // db_ function) or requires a module that may: the header names the
+  // database only then.
+  bool may_use_database = true;
+  bool initialized = false;  // init() ran, so done() is due
 
   // Calls sysbench.hooks.<name>(stat) capturing what it prints; nullopt when
   // the hook is not defined.
   std::optional<std::string> CallReportHook(const char* name, const IntervalSnapshot* s,
                                             const RunResult* r, double percentile) const;
+  // Whether any interpreter opened a database connection.
+  bool Connected() const;
 };
 
 namespace {
@@ -64,6 +73,11 @@ std::string Underscored(std::string s) {
     if (c == '-') c = '_';
   }
   return s;
+}
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 uint64_t ThreadCpuNs() {
@@ -130,6 +144,12 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
     lua_pop(L, 3);
   }
   impl->shared.option_globals = !impl->declares_options;
+  {
+    const std::string text = ReadWholeFile(path);
+    impl->may_use_database = text.find("sql") != std::string::npos ||
+                             text.find("db_") != std::string::npos ||
+                             text.find("require") != std::string::npos;
+  }
   impl->has_event = impl->main->has_event();
   impl->has_thread_run = impl->main->HasFunction("thread_run");
   return std::unique_ptr<LuaScriptWorkload>(new LuaScriptWorkload(std::move(impl)));
@@ -188,7 +208,11 @@ void LuaScriptWorkload::SetGeneralOptions(const OptionSet& general) {
   auto& g = impl_->shared.general;
   g.clear();
   for (const OptionSpec& s : general.specs()) {
-    g.push_back({Underscored(s.name()), {static_cast<int>(s.type()), s.ValueText()}});
+    // --events alone runs without a time limit, but a script sees the 10 s
+    // default there, as under sysbench.
+    const bool default_time = s.name() == "time" && s.is_default();
+    g.push_back({Underscored(s.name()),
+                 {static_cast<int>(s.type()), default_time ? s.default_text() : s.ValueText()}});
     const std::string& n = s.name();
     const std::string v = s.ValueText();
     DistributionConfig& r = impl_->shared.rand;
@@ -365,6 +389,7 @@ Status LuaScriptWorkload::Init(int threads) {
                                       "function event() ... end)");
   }
   std::lock_guard<std::mutex> lock(impl_->main_mu);
+  impl_->initialized = true;
   return impl_->main->CallIfPresent("init", false);
 }
 
@@ -376,18 +401,31 @@ Result<std::unique_ptr<Worker>> LuaScriptWorkload::NewWorker(const ThreadContext
   return std::unique_ptr<Worker>(new LuaWorker(std::move(host), ctx.recorder, thread_run));
 }
 
-Status LuaScriptWorkload::Done() {
+// done() waits for RunDoneHook(), after the end report.
+Status LuaScriptWorkload::Done() { return Status::Ok(); }
+
+Status LuaScriptWorkload::RunDoneHook() {
   std::lock_guard<std::mutex> lock(impl_->main_mu);
+  if (!impl_->initialized) return Status::Ok();
+  impl_->initialized = false;
   return impl_->main->CallIfPresent("done", false);
 }
 
 std::vector<std::pair<std::string, std::string>> LuaScriptWorkload::Describe() const {
   std::vector<std::pair<std::string, std::string>> d = {{"Script", impl_->shared.path}};
-  if (impl_->db_resolved) d.push_back({"Database", impl_->db.driver().Describe()});
+  if (impl_->db_resolved && impl_->may_use_database) {
+    d.push_back({"Database", impl_->db.driver().Describe()});
+  }
   return d;
 }
 
-std::vector<Metric> LuaScriptWorkload::Metrics(const RunResult& r) const { return OltpMetrics(r); }
+bool LuaScriptWorkload::Impl::Connected() const {
+  return shared.connected->load(std::memory_order_relaxed);
+}
+
+std::vector<Metric> LuaScriptWorkload::Metrics(const RunResult& r) const {
+  return impl_->Connected() ? OltpMetrics(r) : std::vector<Metric>{};
+}
 
 std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* name,
                                                                    const IntervalSnapshot* s,
@@ -426,7 +464,7 @@ std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* n
   set("latency_pct",
       h != nullptr && percentile > 0 ? static_cast<double>(h->Percentile(percentile)) / 1e6 : 0);
   set("queue_length", s != nullptr ? static_cast<double>(s->queue) : 0);
-  set("concurrency", 0);
+  set("concurrency", s != nullptr ? static_cast<double>(s->concurrency) : 0);
   if (lua_pcall(L, 2, 2, 1) != 0) {
     std::string m = main->PopError();
     lua_pop(L, 2);
@@ -440,17 +478,20 @@ std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* n
   return text;
 }
 
+// The SQL statistics only when the script used a database, as sysbench.
 std::string LuaScriptWorkload::TextSection(const RunResult& r) const {
   std::optional<std::string> hook = impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
-  if (hook.has_value()) return *hook + OltpTextSection(r);
-  return OltpTextSection(r);
+  const std::string sql = impl_->Connected() ? OltpTextSection(r) : "";
+  return hook.value_or("") + sql;
 }
 
 std::string LuaScriptWorkload::IntervalLine(const IntervalSnapshot& s, double percentile) const {
-  std::optional<std::string> hook =
-      impl_->CallReportHook("report_intermediate", &s, nullptr, percentile);
-  if (hook.has_value() && !hook->empty()) return *hook;
   return OltpIntervalLine(s, percentile);
+}
+
+std::optional<std::string> LuaScriptWorkload::IntervalOutput(const IntervalSnapshot& s,
+                                                             double percentile) const {
+  return impl_->CallReportHook("report_intermediate", &s, nullptr, percentile);
 }
 
 }  // namespace loadcell

@@ -40,6 +40,12 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
+  // What sysbench.hooks.report_intermediate printed, when the script sets it.
+  std::optional<std::string> IntervalOutput(const IntervalSnapshot& s,
+                                            double percentile) const override;
+  // The script's done(), which sysbench runs after the end report: once,
+  // and only when Init() ran. Done() does not call it.
+  Status RunDoneHook();
 
   // The general options in force (threads, time, rand-type...), exposed to
   // the script as sysbench.opt.*. Call after they were parsed.

@@ -18,6 +18,7 @@ struct ReportSettings {
   double percentile = 95;  // the user's chosen percentile (0: off)
   bool histogram = false;  // print the latency histogram
   double report_interval_s = 0;
+  std::vector<double> checkpoints_s;  // --report-checkpoints, ascending
 };
 
 class Reporter : public RunObserver {

@@ -4,9 +4,11 @@
 // lines of their own.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -52,13 +54,19 @@ std::string LatencyLine(const std::string& label, const std::string& value) {
 
 std::string MsOf(double ns) { return FormatMs(Finite(ns) / kNanosPerMs); }
 
-// One "Latency (ms):" block: min, avg, max, percentiles, sum.
+// One "Latency (ms):" block: min, avg, max, percentiles, sum. `chosen` 0
+// (--percentile=0): sysbench's "percentile stats: disabled" line instead of
+// the percentiles.
 std::string LatencyBlock(const std::string& title, const LatencyHistogram& h, double chosen) {
   std::string out = title + "\n";
   out += LatencyLine("min:", MsOf(static_cast<double>(h.Min())));
   out += LatencyLine("avg:", MsOf(MeanNs(h)));
   out += LatencyLine("max:", MsOf(static_cast<double>(h.Max())));
-  for (double p : ReportedPercentiles(chosen, /*with_extreme=*/false)) {
+  if (chosen <= 0) {
+    out += PadTo("         percentile stats:", kGeneralValueColumn) + "disabled\n";
+  }
+  for (double p :
+       chosen <= 0 ? std::vector<double>{} : ReportedPercentiles(chosen, /*with_extreme=*/false)) {
     out += LatencyLine(PercentileText(p) + "th percentile:",
                        MsOf(static_cast<double>(h.Percentile(p))));
   }
@@ -135,7 +143,17 @@ std::string JoinWithOr(const std::vector<std::string>& words) {
   return out;
 }
 
-std::string TimeLimitText(double s) { return s > 0 ? fmt::format("{}s", s) : "none"; }
+// "10s", "none", or, for --events without --time (where sysbench keeps its
+// 10 s default), "none" and what sysbench would do.
+std::string TimeLimitText(const Manifest& m) {
+  if (m.time_limit_s > 0) return fmt::format("{}s", m.time_limit_s);
+  const auto time = std::find_if(m.options.begin(), m.options.end(),
+                                 [](const ResolvedOption& o) { return o.name == "time"; });
+  if (m.event_limit > 0 && time != m.options.end() && time->is_default) {
+    return "none (--events alone; sysbench would stop after 10 s)";
+  }
+  return "none";
+}
 
 class TextReporter final : public Reporter {
  public:
@@ -156,6 +174,10 @@ class TextReporter final : public Reporter {
       o += fmt::format("Report intermediate results every {} second(s)\n",
                        settings_.report_interval_s);
     }
+    if (!settings_.checkpoints_s.empty()) {
+      o += fmt::format("Report checkpoint(s) at {} seconds\n",
+                       fmt::join(settings_.checkpoints_s, ", "));
+    }
     if (m.seed_from_time) {
       o +=
           fmt::format("Initializing random number generator from current time (seed {})\n", m.seed);
@@ -175,6 +197,12 @@ class TextReporter final : public Reporter {
   }
 
   void OnInterval(const IntervalSnapshot& s) override {
+    if (sections_ != nullptr) {
+      if (std::optional<std::string> own = sections_->IntervalOutput(s, settings_.percentile)) {
+        out_ << *own << std::flush;
+        return;
+      }
+    }
     const std::string stamp = IntervalStamp(s.t_end_s, settings_.report_interval_s);
     std::string line = sections_ ? sections_->IntervalLine(s, settings_.percentile) : "";
     if (!line.empty()) {
@@ -184,26 +212,33 @@ class TextReporter final : public Reporter {
       return;
     }
     line = stamp + fmt::format("thds: {} eps: {:4.2f}", s.threads, Finite(s.events_per_second));
-    if (settings_.percentile > 0) {
-      const uint64_t ns =
-          s.latency.empty() ? 0 : s.latency[0].histogram.Percentile(settings_.percentile);
-      line += fmt::format(" lat (ms,{}%): {}", PercentileText(settings_.percentile),
-                          MsOf(static_cast<double>(ns)));
-    }
+    // --percentile=0 keeps the field, as 0.00, as sysbench does.
+    const uint64_t ns = s.latency.empty() || settings_.percentile <= 0
+                            ? 0
+                            : s.latency[0].histogram.Percentile(settings_.percentile);
+    line += fmt::format(" lat (ms,{}%): {}", PercentileText(settings_.percentile),
+                        MsOf(static_cast<double>(ns)));
     if (s.errors > 0) {
       line += fmt::format(" err/s: {:4.2f}", Finite(s.errors_per_second));
     }
     line += "\n";
-    if (rate_mode_) line += stamp + fmt::format("queue length: {}\n", s.queue);
+    if (rate_mode_)
+      line += stamp + fmt::format("queue length: {} concurrency: {}\n", s.queue, s.concurrency);
     out_ << line << std::flush;
   }
 
   // Checkpoints cover the time since the previous one (counters are reset
-  // at each, as in sysbench); the stamp is the time since the start.
+  // at each, as in sysbench); the stamp is the checkpoint's time as given
+  // ("[ 2s ]", "[ 0.3s ]"), or the time since the start when the settings
+  // list fewer checkpoints.
   void OnCheckpoint(const RunResult& r) override {
     checkpoint_elapsed_s_ += Finite(r.total_time_s);
-    out_ << IntervalStamp(checkpoint_elapsed_s_, 1) << "Checkpoint report:\n"
-         << EndReport(r) << std::flush;
+    const std::string stamp = checkpoints_seen_ < settings_.checkpoints_s.size()
+                                  ? IntervalStamp(settings_.checkpoints_s[checkpoints_seen_],
+                                                  settings_.checkpoints_s[checkpoints_seen_])
+                                  : IntervalStamp(checkpoint_elapsed_s_, 1);
+    ++checkpoints_seen_;
+    out_ << stamp << "Checkpoint report:\n" << EndReport(r) << std::flush;
   }
 
   void OnEnd(const RunResult& r) override { out_ << EndReport(r) << std::flush; }
@@ -222,8 +257,7 @@ class TextReporter final : public Reporter {
         "  random numbers: {}, seed {}; clock: {}; time limit: {}; event limit: {}; "
         "warm-up: {}s; rate: {}\n",
         m.rand_type.empty() ? "-" : m.rand_type, m.seed,
-        m.system.clock_source.empty() ? "CLOCK_MONOTONIC" : m.system.clock_source,
-        TimeLimitText(m.time_limit_s),
+        m.system.clock_source.empty() ? "CLOCK_MONOTONIC" : m.system.clock_source, TimeLimitText(m),
         m.event_limit > 0 ? fmt::format("{}", m.event_limit) : "none", m.warmup_s,
         m.rate > 0 ? fmt::format("{}/s", m.rate) : "unlimited");
     return o;
@@ -304,6 +338,7 @@ class TextReporter final : public Reporter {
   ReportSettings settings_;
   bool rate_mode_ = false;
   double checkpoint_elapsed_s_ = 0;
+  size_t checkpoints_seen_ = 0;
 };
 
 }  // namespace

@@ -163,6 +163,8 @@ class Run final {
   alignas(64) std::atomic<bool> stop_{false};
   alignas(64) std::atomic<uint64_t> issued_{0};        // events claimed (only with a limit)
   alignas(64) std::atomic<uint64_t> rate_tickets_{0};  // rate schedule tickets claimed
+  // Under --rate: events running now (sysbench's "concurrency").
+  alignas(64) std::atomic<uint64_t> running_events_{0};
 
   // ---- mu_ guards the four members below it; cv_ is notified whenever
   // ready_ or finished_ grows.

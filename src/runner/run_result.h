@@ -72,6 +72,9 @@ struct IntervalSnapshot {
   // Under --rate: events whose intended start had passed but that had not
   // started by the interval's end (sysbench's "queue").
   uint64_t queue = 0;
+  // Under --rate: events running at the interval's end (sysbench's
+  // "concurrency").
+  uint64_t concurrency = 0;
   // Derived: events and errors over duration_s (0 when it is 0).
   double events_per_second = 0;
   double errors_per_second = 0;

@@ -218,6 +218,7 @@ void Run::IntervalIfDue(Nanos now) {
     uint64_t due = schedule_.DueBy(now);
     uint64_t taken = rate_tickets_.load(std::memory_order_relaxed);
     iv.queue = due > taken ? due - taken : 0;
+    iv.concurrency = running_events_.load(std::memory_order_relaxed);
   }
   intervals_.push_back(iv);
   if (observer_) observer_->OnInterval(iv);

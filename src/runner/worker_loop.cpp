@@ -142,9 +142,11 @@ void Run::OpenLoop(int id, Worker& worker) {
       SystemClock().SleepUntil(std::min(intended, now + kPollPeriod));
     }
 
+    running_events_.fetch_add(1, std::memory_order_relaxed);
     const Nanos t0 = MonotonicNow();
     Status s = worker.RunEvent();
     const Nanos t1 = MonotonicNow();
+    running_events_.fetch_sub(1, std::memory_order_relaxed);
     if (!s.ok()) {
       EventFailed(rec, s);
       break;

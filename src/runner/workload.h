@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,9 @@ class Workload {
   virtual void RegisterOptions(OptionSet& opts) = 0;
   // Cross-option checks after parsing; InvalidArgument names the option.
   virtual Status Validate(int threads) { return Status::Ok(); }
+  // The run's --events limit (0: none), given once the options are parsed
+  // and before Describe(), for a description that names it.
+  virtual void SetEventLimit(int64_t events) {}
   // Warnings to print on stderr before running (e.g. block fits in cache).
   virtual std::vector<std::string> Warnings(int threads) const { return {}; }
 
@@ -122,6 +126,13 @@ class TextReportSections {
   // One --report-interval line. Empty: the generic form.
   virtual std::string IntervalLine(const IntervalSnapshot& s, double percentile) const {
     return "";
+  }
+  // Output that replaces the interval line and is printed as it is, with no
+  // "[ Ns ] " stamp added (a Lua script's report_intermediate hook; it may
+  // be empty). nullopt: IntervalLine() applies.
+  virtual std::optional<std::string> IntervalOutput(const IntervalSnapshot& s,
+                                                    double percentile) const {
+    return std::nullopt;
   }
 };
 

@@ -144,6 +144,7 @@ inline RunResult FixtureFullResult() {
   r.service = LatencyStats{"event", HistogramOf({{2000, 500}, {200000, 500}})};
   r.rate = RateFigures{500, 499.75, 7, 14.5, 0.25};
   r.intervals[1].queue = 5;
+  r.intervals[1].concurrency = 2;
   r.interrupted = true;
   r.failure = Status::IoError("write failed on \"file\"", 28);
   FillDerivedFigures(r);

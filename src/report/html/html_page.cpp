@@ -127,6 +127,31 @@ std::string Figure(const std::string& heading, const std::string& svg, const std
   return out + "</figure>\n";
 }
 
+namespace {
+
+// The workload's description: the lines without a value (sysbench-style
+// sentences such as "Periodic FSYNC enabled, ...") as a list, in order, then
+// the named values as a table (names without the text report's indent).
+std::string WorkloadBlock(const std::vector<std::pair<std::string, std::string>>& described) {
+  std::string lines, rows;
+  for (const auto& [name, value] : described) {
+    const size_t start = name.find_first_not_of(' ');
+    const std::string text = start == std::string::npos ? "" : name.substr(start);
+    if (value.empty()) {
+      lines += "<li>" + Escape(text) + "</li>";
+    } else {
+      rows += Row(text, value);
+    }
+  }
+  std::string out = "<h3>Workload</h3>";
+  if (!lines.empty()) out += "<ul class=\"described\">" + lines + "</ul>";
+  if (!rows.empty())
+    out += "<div class=\"table-wrap\"><table class=\"kv\">" + rows + "</table></div>";
+  return out;
+}
+
+}  // namespace
+
 std::string ManifestSection(const Manifest& m) {
   std::string out = "<section id=\"manifest\"><h2>Manifest</h2><div class=\"charts\">";
   out += "<div><h3>What ran</h3><div class=\"table-wrap\"><table class=\"kv\">";
@@ -153,11 +178,7 @@ std::string ManifestSection(const Manifest& m) {
   out += "</table></div></div>";
 
   out += "<div>";
-  if (!m.workload.empty()) {
-    out += "<h3>Workload</h3><div class=\"table-wrap\"><table class=\"kv\">";
-    for (const auto& [name, value] : m.workload) out += Row(name, value);
-    out += "</table></div>";
-  }
+  if (!m.workload.empty()) out += WorkloadBlock(m.workload);
   std::vector<std::vector<std::string>> set_rows = {{"option", "value", "group"}};
   std::vector<std::vector<std::string>> default_rows = {{"option", "value", "group"}};
   for (const ResolvedOption& o : m.options) {

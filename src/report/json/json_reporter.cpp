@@ -307,6 +307,8 @@ class JsonReporter final : public Reporter {
       w.Uint(s.errors);
       w.Key("queue");
       w.Uint(s.queue);
+      w.Key("concurrency");
+      w.Uint(s.concurrency);
       w.Key("latency_ns");
       WriteLatency(w, s.latency.empty() ? kEmpty : s.latency[0].histogram, settings_.percentile);
       w.Key("latency_by_kind_ns");

@@ -37,6 +37,7 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
   std::vector<std::string> Warnings(int threads) const override;
+  void SetEventLimit(int64_t events) override { event_limit_ = events; }
 
   Status Prepare(const PrepareContext& ctx) override;
   Status Cleanup(const PrepareContext& ctx) override;
@@ -65,6 +66,8 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   Status ReadyManifest(const FileIoSettings& s);
   void WarnIfCached(const FileIoSettings& s);
   Status OpenFiles(const FileIoSettings& s);
+
+  int64_t event_limit_ = 0;  // --events, for sysbench's "Number of IO requests"
 
   FileSystem& fs_;
   FileIoOptions options_;

@@ -67,8 +67,8 @@ std::string FsyncPolicy(const FileIoSettings& s) {
 
 using Description = std::vector<std::pair<std::string, std::string>>;
 
-// sysbench 1.0's header lines, in its words.
-void AddSysbenchLines(const FileIoSettings& s, Description& d) {
+// sysbench 1.0's header lines, in its words. `event_limit`: --events.
+void AddSysbenchLines(const FileIoSettings& s, int64_t event_limit, Description& d) {
   std::string flags;
   for (const std::string& f : s.extra_flags) flags += (flags.empty() ? "" : " ") + f;
   d.emplace_back("Extra file open flags", flags.empty() ? "(none)" : flags);
@@ -81,6 +81,7 @@ void AddSysbenchLines(const FileIoSettings& s, Description& d) {
         "");
   }
   if (s.mode_given && !IsSequential(s.mode)) {
+    d.emplace_back("Number of IO requests", fmt::format("{}", event_limit));
     d.emplace_back("Read/Write ratio for combined random IO test",
                    fmt::format("{:.2f}", s.rw_ratio));
   }
@@ -162,7 +163,7 @@ std::string WriteDataText(const FileIoSettings& s) {
 std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() const {
   const FileIoSettings& s = settings();
   Description d;
-  AddSysbenchLines(s, d);
+  AddSysbenchLines(s, event_limit_, d);
   // What exactly was done, for reconciling with other tools.
   d.emplace_back("files",
                  fmt::format("{} x {} ({}..{}) in {} ({})", s.num_files, HumanBytes(s.file_size),

@@ -29,6 +29,7 @@ namespace loadcell {
 namespace {
 
 constexpr uint64_t kWordBytes = sizeof(uint64_t);
+constexpr uint64_t kKiB = 1ULL << 10;
 constexpr uint64_t kMiB = 1ULL << 20;
 constexpr uint64_t kDefaultHugePage = 2 * kMiB;
 constexpr uint64_t kFallbackL2Bytes = 1 * kMiB;
@@ -343,14 +344,20 @@ EventBudget MemoryWorkload::Budget(int threads) const {
   return {per_thread * n, per_thread};
 }
 
+// sysbench's heading and its indented lines: the block size in KiB, the
+// total in MiB (other units only where those do not divide the size).
 std::vector<std::pair<std::string, std::string>> MemoryWorkload::Describe() const {
+  const auto in_unit = [](uint64_t bytes, uint64_t unit, const char* name) {
+    return bytes % unit == 0 ? fmt::format("{}{}", bytes / unit, name) : HumanSize(bytes);
+  };
   return {
-      {"block size", HumanSize(block_size_)},
-      {"total size", total_size_ == 0 ? "unlimited" : HumanSize(total_size_)},
-      {"operation", oper_},
-      {"scope", scope_},
-      {"access mode", access_mode_},
-      {"huge pages", hugetlb_ ? "on" : "off"},
+      {"Running memory speed test with the following options:", ""},
+      {"  block size", in_unit(block_size_, kKiB, "KiB")},
+      {"  total size", total_size_ == 0 ? "unlimited" : in_unit(total_size_, kMiB, "MiB")},
+      {"  operation", oper_},
+      {"  scope", scope_},
+      {"  access mode", access_mode_},
+      {"  huge pages", hugetlb_ ? "on" : "off"},
   };
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -32,6 +33,23 @@ void PrintOut(const std::string& line) {
   std::lock_guard<std::mutex> lock(g_print_mu);
   std::fputs(line.c_str(), stdout);
   std::fflush(stdout);
+}
+
+// Whether `table` has bulk_insert's columns, (id, k) in that order.
+Result<bool> HasBulkColumns(DbConnection& conn, const std::string& table) {
+  DbExecResult r;
+  DbRows rows;
+  DbError e = conn.Execute(fmt::format("SELECT * FROM {} WHERE 1 = 0", table), r, &rows);
+  if (!e.ok()) {
+    const Status s = e.ToStatus();
+    return Status(s.code(), fmt::format("cannot read the columns of {}: {}", table, e.message));
+  }
+  std::vector<std::string> names;
+  for (std::string col : rows.columns) {
+    for (char& ch : col) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    names.push_back(col);
+  }
+  return names == std::vector<std::string>{"id", "k"};
 }
 
 Result<std::unique_ptr<DbConnection>> ConnectOr(const OltpDbContext& c,
@@ -154,7 +172,18 @@ Result<std::vector<std::string>> TablesToReplace(const OltpDbContext& c, DbConne
           t));
     }
     if (owner == TableOwner::kOurs && c.kind == OltpKind::kBulkInsert) {
-      kept.insert(t);  // CREATE TABLE IF NOT EXISTS, as sysbench
+      // Kept as it is (CREATE TABLE IF NOT EXISTS, as sysbench): only a table
+      // of bulk_insert's own shape can take its rows.
+      LC_ASSIGN_OR_RETURN(bool bulk_shaped, HasBulkColumns(conn, t));
+      if (!bulk_shaped) {
+        return Status::FailedPrecondition(fmt::format(
+            "table {} already exists with another test's columns (from an earlier prepare); "
+            "bulk_insert needs (id, k): run that test's cleanup first, or add --force to "
+            "replace it",
+            t));
+      }
+      PrintOut(fmt::format("Keeping table '{}' (it exists, from an earlier prepare)\n", t));
+      kept.insert(t);
       continue;
     }
     return Status::FailedPrecondition(fmt::format(

@@ -587,6 +587,9 @@ function event() end
   ASSERT_OK(worker);
   ASSERT_OK((*worker)->Finish());
   ASSERT_OK(w_->Done());
+  // done() runs after the end report, as in sysbench: not from Done().
+  EXPECT_EQ(Read("out.txt"), "init\nthread_done\n");
+  ASSERT_OK(w_->RunDoneHook());
   EXPECT_EQ(Read("out.txt"), "init\nthread_done\ndone\n");
 }
 
@@ -638,7 +641,7 @@ end
   s.events = 10;
   s.counters.assign(kOltpCounterCount, 0);
   s.counters[kOltpReads] = 30;
-  std::string line = w_->IntervalLine(s, 95);
+  std::string line = w_->IntervalOutput(s, 95).value_or("");
   EXPECT_EQ(line.rfind("{\"time\": 2, \"threads\": 2, \"tps\": 10.00", 0), 0u) << line;
   EXPECT_NE(line.find("\"reads\": 30.00"), std::string::npos) << line;
   EXPECT_EQ(line.find(",}"), std::string::npos);
@@ -662,7 +665,8 @@ function sysbench.hooks.report_intermediate(stat) sysbench.report_default(stat) 
   s.threads = 1;
   s.events = 5;
   s.counters.assign(kOltpCounterCount, 0);
-  EXPECT_EQ(w_->IntervalLine(s, 95).rfind("[ 3s ] thds: 1 tps: 5.00 qps: 0.00", 0), 0u);
+  EXPECT_EQ(w_->IntervalOutput(s, 95).value_or("").rfind("[ 3s ] thds: 1 tps: 5.00 qps: 0.00", 0),
+            0u);
 }
 
 TEST_F(LuaTest, Histogram) {

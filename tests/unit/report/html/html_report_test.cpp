@@ -77,6 +77,22 @@ TEST(HtmlReportTest, TextFromTheResultIsEscaped) {
   EXPECT_EQ(html.find("CPU \"quoted\""), std::string::npos);
 }
 
+// sysbench-style description lines have no value: a list, not keys with
+// empty values.
+TEST(HtmlReportTest, DescriptionLinesWithoutValueAreAList) {
+  RunResult r = FixtureResult();
+  r.manifest.workload = {{"Extra file open flags", "(none)"},
+                         {"Periodic FSYNC enabled, calling fsync() each 100 requests.", ""},
+                         {"  block size", "1KiB"}};
+  const std::string html = RenderRunHtml(FixtureData(r));
+  EXPECT_NE(html.find("<li>Periodic FSYNC enabled, calling fsync() each 100 requests.</li>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("<td></td>"), std::string::npos);
+  EXPECT_NE(html.find("<th scope=\"row\">Extra file open flags</th><td>(none)</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<th scope=\"row\">block size</th><td>1KiB</td>"), std::string::npos);
+}
+
 TEST(HtmlReportTest, FileIoCountersGiveTheBreakdown) {
   RunResult r = FixtureResult();
   r.counter_names = {"reads", "writes", "fsyncs"};

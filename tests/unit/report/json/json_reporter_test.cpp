@@ -164,6 +164,7 @@ TEST(JsonReporterTest, FullResultBlocks) {
   EXPECT_EQ(sum["rate"]["late_events"], 7);
   EXPECT_EQ(sum["errors"], 3);
   EXPECT_EQ(j["intervals"][1]["queue"], 5);
+  EXPECT_EQ(j["intervals"][1]["concurrency"], 2);
   EXPECT_TRUE(j["interrupted"].get<bool>());
   EXPECT_EQ(j["failure"]["errno"], 28);
   EXPECT_NE(j["failure"]["message"].get<std::string>().find("write failed on \"file\""),

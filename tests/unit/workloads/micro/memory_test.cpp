@@ -277,11 +277,13 @@ TEST(MemoryWorkload, DescribeListsWhatWillBeDone) {
   MemoryWorkload w;
   ASSERT_OK(testing::Configure(w, {{"memory-total-size", "10G"}, {"memory-oper", "read"}}));
   auto d = w.Describe();
-  ASSERT_GE(d.size(), 4u);
-  EXPECT_EQ(d[0], std::make_pair(std::string("block size"), std::string("1KiB")));
-  EXPECT_EQ(d[1], std::make_pair(std::string("total size"), std::string("10GiB")));
-  EXPECT_EQ(d[2], std::make_pair(std::string("operation"), std::string("read")));
-  EXPECT_EQ(d[3], std::make_pair(std::string("scope"), std::string("global")));
+  ASSERT_GE(d.size(), 5u);
+  // sysbench's heading, then its indented lines, sizes in its units.
+  EXPECT_EQ(d[0].first, "Running memory speed test with the following options:");
+  EXPECT_EQ(d[1], std::make_pair(std::string("  block size"), std::string("1KiB")));
+  EXPECT_EQ(d[2], std::make_pair(std::string("  total size"), std::string("10240MiB")));
+  EXPECT_EQ(d[3], std::make_pair(std::string("  operation"), std::string("read")));
+  EXPECT_EQ(d[4], std::make_pair(std::string("  scope"), std::string("global")));
 }
 
 }  // namespace

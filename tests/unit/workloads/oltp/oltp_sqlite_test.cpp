@@ -227,6 +227,29 @@ TEST_F(OltpSqliteTest, SecondPrepareAsksForCleanup) {
   EXPECT_NE(s.message().find("run cleanup first"), std::string::npos) << s.message();
 }
 
+// bulk_insert keeps an existing table of its own shape (CREATE TABLE IF NOT
+// EXISTS) but refuses another test's sbtest1, whose rows it could not take:
+// the run used to fail after a prepare that said it created the table.
+TEST_F(OltpSqliteTest, BulkInsertPrepareKeepsOnlyATableOfItsShape) {
+  auto oltp = Make(OltpKind::kPointSelect, {"table-size=10"});
+  ASSERT_OK(oltp.w->Prepare(PrepareContext{}));
+  auto bulk = Make(OltpKind::kBulkInsert, {});
+  Status s = bulk.w->Prepare(PrepareContext{});
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("sbtest1 already exists with another test's columns"),
+            std::string::npos)
+      << s.message();
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM sbtest1"), std::vector<std::string>{"10"});
+  ASSERT_OK(oltp.w->Cleanup(PrepareContext{}));
+
+  auto first = Make(OltpKind::kBulkInsert, {});
+  ASSERT_OK(first.w->Prepare(PrepareContext{}));
+  auto again = Make(OltpKind::kBulkInsert, {});
+  ASSERT_OK(again.w->Prepare(PrepareContext{}));
+  const std::vector<uint64_t> n = RunEvents(*again.w, 5);
+  EXPECT_EQ(n[kOltpTransactions], 5u);
+}
+
 TEST_F(OltpSqliteTest, ClientIdsWithoutAutoIncrement) {
   auto c = Make(OltpKind::kInsert, {"table-size=10", "auto-inc=off"});
   ASSERT_OK(c.status);
