@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <optional>
 
+#include "cli/option_file.h"
+
 namespace loadcell {
 namespace {
 
@@ -178,19 +180,7 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
 }
 
 Result<RawOptions> ReadConfigFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return PosixUsageError("--config-file=" + path + ": cannot open", errno);
-  }
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  int err = std::ferror(f) ? errno : 0;
-  std::fclose(f);
-  if (err != 0) {
-    return PosixUsageError("--config-file=" + path + ": cannot read", err);
-  }
+  LC_ASSIGN_OR_RETURN(std::string text, ReadOptionFile(path, "--config-file=" + path));
   return ParseConfigText(text, path);
 }
 

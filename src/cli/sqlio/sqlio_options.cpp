@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "cli/option_file.h"
 #include "core/options.h"
 #include "core/plural.h"
 
@@ -53,6 +54,10 @@ Result<uint64_t> Number(const std::string& sw, std::string_view text, uint64_t l
   }
   return *v;
 }
+
+// The largest -f stripe factor: 2^36 blocks of the largest block size
+// (64 MB) is a stride of 2^62 bytes, below any int64 offset overflow.
+constexpr uint64_t kMaxStripe = uint64_t{1} << 36;
 
 bool IsDriveLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 
@@ -109,10 +114,10 @@ Status ParseAccess(const std::string& arg, std::string_view v, SqlioSwitches& s)
     s.access = SqlioAccess::kSequential;
   } else {
     std::optional<uint64_t> n = Digits(v);
-    if (!n.has_value() || *n == 0) {
-      return Bad(arg,
-                 "-f takes random, sequential or a stripe factor (a number of 1 to "
-                 "999999999999999999 blocks)");
+    if (!n.has_value() || *n == 0 || *n > kMaxStripe) {
+      return Bad(arg, fmt::format("-f takes random, sequential or a stripe factor (a number of 1 "
+                                  "to {} blocks)",
+                                  kMaxStripe));
     }
     s.access = SqlioAccess::kStripe;
     s.stripe = *n;
@@ -442,17 +447,7 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
 }
 
 Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return PosixUsageError("sqlio: -F" + path + ": cannot open the param file", errno);
-  }
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return Status::InvalidArgument("sqlio: -F" + path + ": cannot read the param file");
+  LC_ASSIGN_OR_RETURN(std::string text, ReadOptionFile(path, "sqlio: -F" + path));
   return ParseSqlioParamText(text, path);
 }
 
