@@ -74,9 +74,10 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
   opts.Int("rand-seed", &seed, 0, "seed for the random number generators (0: from the clock)")
       .Min(0);
   RegisterDistributionOptions(opts, rand);
-  opts.String("forced-shutdown", &forced_shutdown, "off",
-              "seconds to wait after the --time limit before forcing shutdown, N% of --time, "
-              "or 'off'")
+  opts.String("forced-shutdown", &forced_shutdown, "5",
+              "seconds to wait after the --time limit or a stop signal for events still "
+              "running, then abandon them and report (exit 1), N% of --time, or 'off' (wait "
+              "for them at the time limit, as sysbench)")
       .Check([this]() -> std::string {
         std::string v = forced_shutdown;
         if (v == "off") return "";
@@ -128,6 +129,11 @@ double RunConfig::ForcedShutdownAfter() const {
   auto d = ParseDouble(v);
   if (!d.ok() || *d < 0) return -1;
   return std::min(pct ? time_s * *d / 100.0 : *d, kMaxOptionSeconds);
+}
+
+double RunConfig::StopGrace() const {
+  const double grace = ForcedShutdownAfter();
+  return grace >= 0 ? grace : kDefaultStopGrace;
 }
 
 }  // namespace loadcell
