@@ -133,7 +133,10 @@ double RunConfig::ForcedShutdownAfter() const {
 
 double RunConfig::StopGrace() const {
   const double grace = ForcedShutdownAfter();
-  return grace >= 0 ? grace : kDefaultStopGrace;
+  // A percentage of no time limit says nothing about the grace.
+  const bool percent_of_nothing =
+      time_s <= 0 && !forced_shutdown.empty() && forced_shutdown.back() == '%';
+  return grace >= 0 && !percent_of_nothing ? grace : kDefaultStopGrace;
 }
 
 }  // namespace loadcell

@@ -48,6 +48,17 @@ class StopTest : public ::testing::Test {
   const std::string json_ = tmp_.File("report.json");
 };
 
+// The JSON report's "abandoned_threads" array without blanks ("" when absent).
+std::string AbandonedThreads(const std::string& json) {
+  const size_t at = json.find("\"abandoned_threads\":");
+  if (at == std::string::npos) return "";
+  std::string out;
+  for (size_t i = json.find('[', at); i < json.size() && (out.empty() || out.back() != ']'); ++i) {
+    if (json[i] != ' ' && json[i] != '\n') out += json[i];
+  }
+  return out;
+}
+
 int Count(const std::string& text, const std::string& what) {
   int n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -65,6 +76,7 @@ TEST_F(StopTest, StuckEventEndsWithinTheGraceAfterTheTimeLimitWithAReport) {
   ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);
   EXPECT_EQ(Count(r.out, "Threads fairness:"), 1) << Show(r);
   EXPECT_TRUE(report->forced_shutdown);
+  EXPECT_EQ(AbandonedThreads(testing::ReadFile(json_)), "[0,1]");
   EXPECT_NE(r.err.find("abandoned threads 0, 1, still inside the workload past the grace after "
                        "the time limit"),
             std::string::npos)
