@@ -153,14 +153,11 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   reporters.OnEnd(*result);
   out.flush();
   if (result->forced_shutdown) {
-    // Threads still hang inside the workload: it must not be destroyed under
-    // them. Leave at once, with the report already written.
+    // Threads still hang inside the workload: ExitCodeAfterRun leaves at
+    // once, so the report file and the add-ons are finished first.
     if (Status s = file.Commit(); !s.ok()) PrintError(err, s);
     if (Status s = addons.Finish(); !s.ok()) PrintError(err, s);
-    err << "loadcell: error: --forced-shutdown: threads still running " << cfg.forced_shutdown
-        << " after the time limit were abandoned; the report covers what was measured\n";
-    err.flush();
-    std::_Exit(kExitRunFailed);
+    return ExitCodeAfterRun(*result, kExitRunFailed, err);
   }
   int code = kExitOk;
   if (Status s = addons.Finish(); !s.ok()) {
@@ -196,7 +193,38 @@ int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
 
 }  // namespace
 
+namespace {
+
+// "threads 0, 3" (at most the first 16 named).
+std::string ThreadList(const std::vector<int>& ids) {
+  std::string out = ids.size() == 1 ? "thread " : "threads ";
+  for (size_t i = 0; i < ids.size() && i < 16; ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(ids[i]);
+  }
+  if (ids.size() > 16) out += " and " + std::to_string(ids.size() - 16) + " more";
+  return out;
+}
+
+// After a forced shutdown: names the abandoned threads and leaves at once,
+// 130 after a stop signal, else 1 (the workload must not be destroyed under
+// threads still inside it).
+[[noreturn]] void LeaveAbandoned(const RunResult& result, std::ostream& err) {
+  if (result.interrupted) {
+    err << "loadcell: interrupted; the report covers the time until the interrupt\n";
+  }
+  err << "loadcell: error: abandoned " << ThreadList(result.abandoned_threads)
+      << ", still inside the workload past the grace after "
+      << (result.interrupted ? "the stop signal" : "the time limit")
+      << " (--forced-shutdown); the report covers what was measured\n";
+  err.flush();
+  std::_Exit(result.interrupted ? kExitInterrupted : kExitRunFailed);
+}
+
+}  // namespace
+
 int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
+  if (result.forced_shutdown) LeaveAbandoned(result, err);
   const Status& failure = result.failure;
   if (!failure.ok() && failure.code() != StatusCode::kCancelled) {
     PrintError(err, failure);

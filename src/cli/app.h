@@ -25,6 +25,9 @@ struct RunResult;
 // The exit code once a run has ended and its report is written: `code` (the
 // caller's so far) unless the run failed (kExitRunFailed, the error printed
 // on `err`) or was interrupted (kExitInterrupted, said so on `err`).
+// After a forced shutdown it does not return: it names the abandoned threads
+// on `err` and exits the process at once (130 after a stop signal, else 1),
+// so the caller flushes its report and files first.
 int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err);
 
 }  // namespace loadcell

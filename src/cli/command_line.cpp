@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "os/file_system.h"
+#include "cli/option_file.h"
 
 namespace loadcell {
 namespace {
@@ -180,11 +181,8 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
 }
 
 Result<RawOptions> ReadConfigFile(const std::string& path) {
-  Result<std::string> text = ReadFileToString(DefaultFileSystem(), path);
-  if (!text.ok()) {
-    return ReadFailureAsUsageError("--config-file=" + path, text.status());
-  }
-  return ParseConfigText(*text, path);
+  LC_ASSIGN_OR_RETURN(std::string text, ReadOptionFile(path, "--config-file=" + path));
+  return ParseConfigText(text, path);
 }
 
 Status MergeConfigFile(RawOptions& options) {

@@ -23,18 +23,63 @@ std::string FormatNumber(double v) {
 
 bool IsPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-// "must be at least 1", "must be between 0 and 100", or "" when in range.
-template <typename Fmt>
-std::string RangeMessage(double v, const std::optional<double>& lo, const std::optional<double>& hi,
-                         Fmt fmt) {
-  bool below = lo.has_value() && v < *lo;
-  bool above = hi.has_value() && v > *hi;
-  if (!below && !above) return "";
-  if (lo.has_value() && hi.has_value()) {
-    return "must be between " + fmt(*lo) + " and " + fmt(*hi);
+// The bounds of a numeric type (core/options.h), which no Min()/Max() widens.
+struct TypeBounds {
+  double lo;
+  double hi;
+};
+
+TypeBounds BoundsOf(OptionType t) {
+  switch (t) {
+    case OptionType::kInt:
+    case OptionType::kDouble:
+      return {-kMaxOptionNumber, kMaxOptionNumber};
+    case OptionType::kSize:
+      return {0, static_cast<double>(kMaxOptionSize)};
+    case OptionType::kSeconds:
+      return {0, kMaxOptionSeconds};
+    default:
+      return {-HUGE_VAL, HUGE_VAL};
   }
-  if (below) return "must be at least " + fmt(*lo);
-  return "must be at most " + fmt(*hi);
+}
+
+// The limits one option's value must keep to: its Min()/Max() within the
+// bounds of its type; `zero_ok` also admits 0 (a rate's "no limit").
+struct Range {
+  std::optional<double> lo, hi;
+  OptionType type;
+  bool zero_ok = false;
+};
+
+// "" when v is in range, else what is valid: "must be at least 1", "must
+// be between 0 and 100". A value beyond the type's bounds (an overflow is
+// passed as +-HUGE_VAL) is told the whole range, the bounds included.
+template <typename Fmt>
+std::string RangeMessage(double v, const Range& r, Fmt fmt) {
+  if (r.zero_ok && v == 0) return "";
+  const TypeBounds b = BoundsOf(r.type);
+  const bool beyond_type = !(v >= b.lo && v <= b.hi);
+  const bool below = r.lo.has_value() && v < *r.lo;
+  const bool above = r.hi.has_value() && v > *r.hi;
+  if (!beyond_type && !below && !above) return "";
+  const std::string zero = r.zero_ok ? "0 (no limit) or " : "";
+  if (beyond_type || r.zero_ok || (r.lo.has_value() && r.hi.has_value())) {
+    const double lo = r.lo.has_value() ? std::max(*r.lo, b.lo) : b.lo;
+    const double hi = r.hi.has_value() ? std::min(*r.hi, b.hi) : b.hi;
+    return "must be " + zero + "between " + fmt(lo) + " and " + fmt(hi);
+  }
+  if (below) return "must be at least " + fmt(*r.lo);
+  return "must be at most " + fmt(*r.hi);
+}
+
+// The value RangeMessage is given for a number that did not parse as too
+// large: the infinity of its sign.
+double Overflowed(std::string_view text) {
+  return !text.empty() && text[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+}
+
+bool IsOverflow(const Status& s) {
+  return s.message() == "too large" || s.message() == "not a finite number";
 }
 
 std::string JoinChoices(const std::vector<std::string>& c) {
@@ -248,9 +293,10 @@ OptionSpec& OptionSet::Int(std::string name, int64_t* dst, int64_t def, std::str
   s.assign_ = [spec, dst](std::string_view text, bool has_value) -> std::string {
     if (!has_value) return NeedsValue(spec->type_);
     auto v = ParseInt(text);
+    const Range r{spec->min_, spec->max_, spec->type_};
+    if (!v.ok() && IsOverflow(v.status())) return RangeMessage(Overflowed(text), r, FormatNumber);
     if (!v.ok()) return v.status().message();
-    std::string range = RangeMessage(static_cast<double>(*v), spec->min_, spec->max_,
-                                     [](double x) { return FormatNumber(x); });
+    std::string range = RangeMessage(static_cast<double>(*v), r, FormatNumber);
     if (!range.empty()) return range;
     if (spec->power_of_two_ && (*v <= 0 || !IsPowerOfTwo(static_cast<uint64_t>(*v)))) {
       return "must be a power of two";
@@ -270,14 +316,21 @@ OptionSpec& OptionSet::Double(std::string name, double* dst, double def, std::st
   s.assign_ = [spec, dst](std::string_view text, bool has_value) -> std::string {
     if (!has_value) return NeedsValue(spec->type_);
     auto v = ParseDouble(text);
+    const Range r{spec->min_, spec->max_, spec->type_, spec->zero_or_min_};
+    if (!v.ok() && IsOverflow(v.status())) return RangeMessage(Overflowed(text), r, FormatNumber);
     if (!v.ok()) return v.status().message();
-    std::string range =
-        RangeMessage(*v, spec->min_, spec->max_, [](double x) { return FormatNumber(x); });
+    std::string range = RangeMessage(*v, r, FormatNumber);
     if (!range.empty()) return range;
     *dst = *v;
     return "";
   };
   return s;
+}
+
+OptionSpec& OptionSet::Rate(std::string name, double* dst, double def, std::string help) {
+  OptionSpec& s = Double(std::move(name), dst, def, std::move(help));
+  s.zero_or_min_ = true;
+  return s.Min(kMinOptionRate).Max(kMaxOptionRate);
 }
 
 OptionSpec& OptionSet::Size(std::string name, uint64_t* dst, uint64_t def, std::string help) {
@@ -289,11 +342,14 @@ OptionSpec& OptionSet::Size(std::string name, uint64_t* dst, uint64_t def, std::
   s.assign_ = [spec, dst](std::string_view text, bool has_value) -> std::string {
     if (!has_value) return NeedsValue(spec->type_);
     auto v = ParseSize(text);
-    if (!v.ok()) return v.status().message();
-    std::string range = RangeMessage(static_cast<double>(*v), spec->min_, spec->max_, [](double x) {
+    const Range r{spec->min_, spec->max_, spec->type_};
+    auto fmt = [](double x) {
       return x >= 0 && x < 1.8e19 && x == std::floor(x) ? FormatSize(static_cast<uint64_t>(x))
                                                         : FormatNumber(x);
-    });
+    };
+    if (!v.ok() && IsOverflow(v.status())) return RangeMessage(HUGE_VAL, r, fmt);
+    if (!v.ok()) return v.status().message();
+    std::string range = RangeMessage(static_cast<double>(*v), r, fmt);
     if (!range.empty()) return range;
     if (spec->power_of_two_ && !IsPowerOfTwo(*v)) {
       return "must be a power of two (e.g. 1K, 4K, 16K, 1M)";
@@ -313,9 +369,11 @@ OptionSpec& OptionSet::Seconds(std::string name, double* dst, double def, std::s
   s.assign_ = [spec, dst](std::string_view text, bool has_value) -> std::string {
     if (!has_value) return NeedsValue(spec->type_);
     auto v = ParseSeconds(text);
+    const Range r{spec->min_, spec->max_, spec->type_};
+    auto fmt = [](double x) { return FormatNumber(x) + "s"; };
+    if (!v.ok() && IsOverflow(v.status())) return RangeMessage(HUGE_VAL, r, fmt);
     if (!v.ok()) return v.status().message();
-    std::string range =
-        RangeMessage(*v, spec->min_, spec->max_, [](double x) { return FormatNumber(x) + "s"; });
+    std::string range = RangeMessage(*v, r, fmt);
     if (!range.empty()) return range;
     *dst = *v;
     return "";

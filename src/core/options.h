@@ -17,6 +17,11 @@
 //   seconds number with an optional unit: ns, us, ms, s, m, h (default s)
 //   enum    one of the listed choices
 //   list    comma-separated items (each item checked against choices if any)
+//
+// Bounds: every numeric option of a type stays within the type's bounds
+// below, whatever its Min()/Max() say, so that no value overflows the
+// nanosecond clock (int64: about 292 years) or an int64 byte count. A value
+// outside them is refused with the option's valid range (exit 2).
 
 #include <cstdint>
 #include <deque>
@@ -32,6 +37,13 @@
 namespace loadcell {
 
 enum class OptionType { kBool, kInt, kDouble, kSize, kSeconds, kString, kEnum, kList };
+
+// The bounds of the numeric types (docs/cli.md, "Bounds").
+inline constexpr double kMaxOptionNumber = 1e15;               // int and double: +-1e15
+inline constexpr double kMaxOptionSeconds = 1e9;               // seconds: 0 to 1e9 (~31 years)
+inline constexpr uint64_t kMaxOptionSize = uint64_t{1} << 50;  // size: 0 to 1024T (1 PiB)
+inline constexpr double kMinOptionRate = 1e-3;                 // rate: 0 (off) or 1e-3 to 1e9
+inline constexpr double kMaxOptionRate = 1e9;                  // events/s
 
 std::string_view OptionTypeName(OptionType t);  // "on|off", "N", "SIZE", ...
 
@@ -107,6 +119,7 @@ class OptionSpec {
   std::string unit_;
   std::vector<std::string> choices_;
   std::optional<double> min_, max_;
+  bool zero_or_min_ = false;  // 0 is valid whatever min_ says (Rate)
   bool power_of_two_ = false;
   bool hidden_ = false;
   bool secret_ = false;
@@ -130,6 +143,9 @@ class OptionSet {
   OptionSpec& Bool(std::string name, bool* dst, bool def, std::string help);
   OptionSpec& Int(std::string name, int64_t* dst, int64_t def, std::string help);
   OptionSpec& Double(std::string name, double* dst, double def, std::string help);
+  // A double in events/s where 0 means no limit; otherwise within
+  // kMinOptionRate..kMaxOptionRate.
+  OptionSpec& Rate(std::string name, double* dst, double def, std::string help);
   OptionSpec& Size(std::string name, uint64_t* dst, uint64_t def, std::string help);
   OptionSpec& Seconds(std::string name, double* dst, double def, std::string help);
   OptionSpec& String(std::string name, std::string* dst, std::string def, std::string help);

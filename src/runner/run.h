@@ -61,6 +61,7 @@ class Run final {
   // Releases the threads, then reports warm-up end, status ticks, intervals
   // and checkpoints as they fall due, until every thread finished or the
   // forced shutdown is due. Notes a stop signal by stopping the threads.
+  // (Both --time and a stop signal thus end it within a bounded grace.)
   void Control();
   // The run's figures from the measured baseline to the last thread's end.
   RunResult Collect();
@@ -97,7 +98,9 @@ class Run final {
   void StatusTickIfDue(Nanos now);
   void IntervalIfDue(Nanos now);
   void CheckpointIfDue(Nanos now);
-  void StopIfSignalled();
+  // A stop signal stops the threads and makes the forced shutdown due
+  // cfg_.StopGrace() from `now` (sooner if it already was).
+  void StopIfSignalled(Nanos now);
   bool ForcedShutdownDue(Nanos now);
   Nanos NextWake(Nanos now) const;
   bool AllFinished();

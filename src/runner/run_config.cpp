@@ -44,11 +44,10 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
   opts.Seconds("time", &time_s, 10, "limit for the total execution time in seconds (0: no limit)")
       .Alias("max-time")
       .Min(0);
-  opts.Double("rate", &rate, 0,
-              "target event rate over all threads, events/s (0: as fast as possible); "
-              "latency is then measured from each event's intended start")
-      .Alias("tx-rate")
-      .Min(0);
+  opts.Rate("rate", &rate, 0,
+            "target event rate over all threads, events/s (0: as fast as possible); "
+            "latency is then measured from each event's intended start")
+      .Alias("tx-rate");
   opts.Seconds("report-interval", &report_interval_s, 0,
                "report intermediate statistics every N seconds (0: off)")
       .Min(0);
@@ -58,7 +57,9 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
       .Check([this]() -> std::string {
         for (const auto& c : report_checkpoints) {
           auto s = ParseSeconds(c);
-          if (!s.ok() || *s <= 0) return "each item must be a positive number of seconds";
+          if (!s.ok() || *s <= 0 || *s > kMaxOptionSeconds) {
+            return "each item must be a number of seconds above 0 and at most 1000000000";
+          }
         }
         return "";
       });
@@ -73,15 +74,18 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
   opts.Int("rand-seed", &seed, 0, "seed for the random number generators (0: from the clock)")
       .Min(0);
   RegisterDistributionOptions(opts, rand);
-  opts.String("forced-shutdown", &forced_shutdown, "off",
-              "seconds to wait after the --time limit before forcing shutdown, N% of --time, "
-              "or 'off'")
+  opts.String("forced-shutdown", &forced_shutdown, "5",
+              "seconds to wait after the --time limit or a stop signal for events still "
+              "running, then abandon them and report (exit 1), N% of --time, or 'off' (wait "
+              "for them at the time limit, as sysbench)")
       .Check([this]() -> std::string {
         std::string v = forced_shutdown;
         if (v == "off") return "";
         if (!v.empty() && v.back() == '%') v.pop_back();
         auto d = ParseDouble(v);
-        if (!d.ok() || *d < 0) return "use 'off', a number of seconds or a percentage like 10%";
+        if (!d.ok() || *d < 0 || *d > kMaxOptionSeconds) {
+          return "use 'off', a number of seconds (0 to 1000000000) or a percentage like 10%";
+        }
         return "";
       });
   opts.Int("verbosity", &verbosity, 3, "verbosity level (0: only critical messages, 5: debug)")
@@ -124,7 +128,15 @@ double RunConfig::ForcedShutdownAfter() const {
   if (pct) v.pop_back();
   auto d = ParseDouble(v);
   if (!d.ok() || *d < 0) return -1;
-  return pct ? time_s * *d / 100.0 : *d;
+  return std::min(pct ? time_s * *d / 100.0 : *d, kMaxOptionSeconds);
+}
+
+double RunConfig::StopGrace() const {
+  const double grace = ForcedShutdownAfter();
+  // A percentage of no time limit says nothing about the grace.
+  const bool percent_of_nothing =
+      time_s <= 0 && !forced_shutdown.empty() && forced_shutdown.back() == '%';
+  return grace >= 0 && !percent_of_nothing ? grace : kDefaultStopGrace;
 }
 
 }  // namespace loadcell

@@ -22,7 +22,7 @@ struct RunConfig {
   bool histogram = false;
   int64_t seed = 0;  // 0: from the clock (recorded in the manifest)
   DistributionConfig rand;
-  std::string forced_shutdown = "off";  // off | seconds | N% of --time
+  std::string forced_shutdown = "5";  // off | seconds | N% of --time
   int64_t verbosity = 3;
   std::string config_file;
   std::string format = "text";  // text|json|csv
@@ -43,6 +43,11 @@ struct RunConfig {
   std::vector<double> CheckpointTimes() const;
   // Seconds to wait after the time limit before forcing shutdown; <0: off.
   double ForcedShutdownAfter() const;
+  // Seconds to wait after a stop signal before forcing shutdown: the
+  // --forced-shutdown grace, or kDefaultStopGrace when that is off (a stop
+  // signal always ends the run).
+  double StopGrace() const;
+  static constexpr double kDefaultStopGrace = 5;
 };
 
 }  // namespace loadcell

@@ -126,6 +126,8 @@ struct RunResult {
   std::vector<IntervalSnapshot> intervals;
   bool interrupted = false;  // SIGINT/SIGTERM
   bool forced_shutdown = false;
+  // With forced_shutdown: the threads (0-based) abandoned inside an event.
+  std::vector<int> abandoned_threads;
   Status failure;  // the first worker error, if any
 
   // Derived: events and errors over total_time_s (0 when it is 0).

@@ -145,7 +145,7 @@ void Run::Control() {
     StatusTickIfDue(now);
     IntervalIfDue(now);
     CheckpointIfDue(now);
-    StopIfSignalled();
+    StopIfSignalled(now);
     if (AllFinished()) break;
     if (ForcedShutdownDue(now)) break;
     WaitUntil(NextWake(now));
@@ -241,11 +241,13 @@ void Run::CheckpointIfDue(Nanos now) {
   ++next_checkpoint_;
 }
 
-void Run::StopIfSignalled() {
-  if (StopRequested() && !stop_.load()) {
-    interrupted_ = true;
-    stop_.store(true);
-  }
+void Run::StopIfSignalled(Nanos now) {
+  if (interrupted_ || !StopRequested()) return;
+  interrupted_ = true;
+  stop_.store(true);
+  // Events that ignore the stop are abandoned after the grace.
+  const Nanos at = now + SecondsToNanos(cfg_.StopGrace());
+  if (forced_at_ == 0 || at < forced_at_) forced_at_ = at;
 }
 
 bool Run::ForcedShutdownDue(Nanos now) {
@@ -294,6 +296,13 @@ RunResult Run::Collect() {
   RunResult result = MakeResult(Snap(), base_, base_at_, end_at);
   result.intervals = std::move(intervals_);
   result.interrupted = interrupted_;
+  if (forced_) {
+    for (int i = 0; i < threads_; ++i) {
+      if (!states_[i]->done.load(std::memory_order_acquire)) result.abandoned_threads.push_back(i);
+    }
+    // Every thread made it out after all: nothing is abandoned.
+    if (result.abandoned_threads.empty() && AllFinished()) forced_ = false;
+  }
   result.forced_shutdown = forced_;
   std::lock_guard<std::mutex> lock(mu_);
   result.failure = first_error_;

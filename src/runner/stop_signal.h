@@ -1,8 +1,15 @@
 #pragma once
-// The stop request: SIGINT/SIGTERM ask the current run to stop. A second
-// signal while the first is being handled exits at once (status 130).
+// The stop request: SIGINT/SIGTERM ask the current run to stop. Signals
+// within kSignalBurstWindow of the first are the same request (GNU timeout
+// signals the process and then its group; a terminal's Ctrl-C reaches the
+// whole group), so the run still ends with its one report. A signal after
+// the window exits at once (status 130), without a report.
+
+#include <cstdint>
 
 namespace loadcell {
+
+inline constexpr int64_t kSignalBurstWindowNanos = 1'000'000'000;  // 1 s
 
 // Installs SIGINT/SIGTERM handlers that ask the current run to stop.
 void InstallStopSignalHandlers();

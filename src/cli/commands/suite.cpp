@@ -57,6 +57,7 @@ struct Row {
   std::string status = "ok";
   bool failed = false;
   bool interrupted = false;
+  bool forced = false;  // threads were abandoned: the suite must end at once
 };
 
 // The workload's throughput figure other than events/s, e.g. "6245.78 MiB/s".
@@ -197,6 +198,7 @@ Row RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream& err
     return row;
   }
   const RunResult& res = *r;
+  row.forced = res.forced_shutdown;
   row.events_per_s = fmt::format("{:.2f}", res.events_per_second);
   if (!res.latency.empty() && percentile > 0) {
     row.percentile = FormatLatency(res.latency[0].histogram.Percentile(percentile));
@@ -208,6 +210,10 @@ Row RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream& err
   } else if (res.interrupted) {
     row.status = "interrupted";
     row.interrupted = true;
+  }
+  if (row.forced) {
+    row.status = "FAILED: threads abandoned";
+    row.failed = true;
   }
   return row;
 }
@@ -246,6 +252,16 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
     percentile = e.setup->cfg.percentile;
     rows.push_back(RunSuiteTest(e, files_dir, err));
     failed = failed || rows.back().failed;
+    if (rows.back().forced) {
+      // Threads hang inside this test's workload: print what there is and
+      // leave before anything is destroyed under them.
+      out << FormatSuiteTable(rows, percentile);
+      out.flush();
+      err << "loadcell: error: suite: " << rows.back().test
+          << ": threads still running past the --forced-shutdown grace were abandoned\n";
+      err.flush();
+      std::_Exit(StopRequested() ? 130 : 1);
+    }
     if (rows.back().interrupted || StopRequested()) {
       interrupted = true;
       break;

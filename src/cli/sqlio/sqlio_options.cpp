@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "cli/option_file.h"
 #include "core/options.h"
 #include "core/plural.h"
 #include "os/file_system.h"
@@ -54,6 +55,10 @@ Result<uint64_t> Number(const std::string& sw, std::string_view text, uint64_t l
   }
   return *v;
 }
+
+// The largest -f stripe factor: 2^36 blocks of the largest block size
+// (64 MB) is a stride of 2^62 bytes, below any int64 offset overflow.
+constexpr uint64_t kMaxStripe = uint64_t{1} << 36;
 
 bool IsDriveLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 
@@ -110,10 +115,10 @@ Status ParseAccess(const std::string& arg, std::string_view v, SqlioSwitches& s)
     s.access = SqlioAccess::kSequential;
   } else {
     std::optional<uint64_t> n = Digits(v);
-    if (!n.has_value() || *n == 0) {
-      return Bad(arg,
-                 "-f takes random, sequential or a stripe factor (a number of 1 to "
-                 "999999999999999999 blocks)");
+    if (!n.has_value() || *n == 0 || *n > kMaxStripe) {
+      return Bad(arg, fmt::format("-f takes random, sequential or a stripe factor (a number of 1 "
+                                  "to {} blocks)",
+                                  kMaxStripe));
     }
     s.access = SqlioAccess::kStripe;
     s.stripe = *n;
@@ -443,11 +448,8 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
 }
 
 Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path) {
-  Result<std::string> text = ReadFileToString(DefaultFileSystem(), path);
-  if (!text.ok()) {
-    return ReadFailureAsUsageError("sqlio: -F" + path, text.status(), "the param file");
-  }
-  return ParseSqlioParamText(*text, path);
+  LC_ASSIGN_OR_RETURN(std::string text, ReadOptionFile(path, "sqlio: -F" + path));
+  return ParseSqlioParamText(text, path);
 }
 
 std::string MapSqlioPath(const std::string& path, const std::map<char, std::string>& drive_map,

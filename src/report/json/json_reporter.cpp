@@ -177,6 +177,12 @@ class JsonReporter final : public Reporter {
     w.Bool(r.interrupted);
     w.Key("forced_shutdown");
     w.Bool(r.forced_shutdown);
+    if (r.forced_shutdown) {
+      w.Key("abandoned_threads");
+      w.BeginArray();
+      for (int t : r.abandoned_threads) w.Int(t);
+      w.EndArray();
+    }
     w.Key("failure");
     if (r.failure.ok()) {
       w.Null();

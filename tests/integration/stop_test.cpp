@@ -1,0 +1,142 @@
+// Stopping a run through the binary: --time and the first stop signal end
+// every run within a bounded grace, stuck events included, always with the
+// report of what was measured; a burst of signals is one request.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "report/json/json_reader.h"
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ChildWatch;
+using testing::ProcessResult;
+using testing::RunLoadcell;
+using testing::Show;
+
+// An event that runs for hours and never looks at the stop flag.
+const std::vector<std::string> kStuckCpu = {"cpu", "--cpu-max-prime=4294967295"};
+
+// The default grace (--forced-shutdown) and what the test allows beyond it.
+constexpr double kGrace = 5;
+constexpr double kSlack = 3;
+
+std::vector<std::string> With(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+// Runs `args` with the JSON report in a file (the text report, whose
+// "Threads started!" tells that the signal handlers are in place, on stdout).
+class StopTest : public ::testing::Test {
+ protected:
+  ProcessResult Run(const std::vector<std::string>& args, const ChildWatch& watch) {
+    return RunLoadcell(With(args, {"--format=json", "--output-file=" + json_}), watch);
+  }
+  // The JSON report, which must parse.
+  Result<ResultData> Report() const { return ReadResultFile(json_); }
+
+  testing::TempDir tmp_;
+  const std::string json_ = tmp_.File("report.json");
+};
+
+// The JSON report's "abandoned_threads" array without blanks ("" when absent).
+std::string AbandonedThreads(const std::string& json) {
+  const size_t at = json.find("\"abandoned_threads\":");
+  if (at == std::string::npos) return "";
+  std::string out;
+  for (size_t i = json.find('[', at); i < json.size() && (out.empty() || out.back() != ']'); ++i) {
+    if (json[i] != ' ' && json[i] != '\n') out += json[i];
+  }
+  return out;
+}
+
+int Count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST_F(StopTest, StuckEventEndsWithinTheGraceAfterTheTimeLimitWithAReport) {
+  ChildWatch watch;
+  watch.during = [](int) {};  // only to time the exit from the start
+  watch.marker = "";
+  const ProcessResult r = Run(With(kStuckCpu, {"--threads=2", "--time=1", "run"}), watch);
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_LT(r.seconds_after_action, 1 + kGrace + kSlack) << Show(r);
+  auto report = Report();
+  ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);
+  EXPECT_EQ(Count(r.out, "Threads fairness:"), 1) << Show(r);
+  EXPECT_TRUE(report->forced_shutdown);
+  EXPECT_EQ(AbandonedThreads(testing::ReadFile(json_)), "[0,1]");
+  EXPECT_NE(r.err.find("abandoned threads 0, 1, still inside the workload past the grace after "
+                       "the time limit"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(StopTest, StuckEventEndsWithinTheGraceAfterOneSigint) {
+  ChildWatch watch;
+  watch.during = [](int pid) { kill(pid, SIGINT); };
+  watch.delay_ms = 200;
+  const ProcessResult r = Run(With(kStuckCpu, {"--time=0", "run"}), watch);
+  EXPECT_EQ(r.exit_code, 130) << Show(r);
+  EXPECT_LT(r.seconds_after_action, kGrace + kSlack) << Show(r);
+  auto report = Report();
+  ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);
+  EXPECT_EQ(Count(r.out, "Threads fairness:"), 1) << Show(r);
+  EXPECT_TRUE(report->interrupted);
+  EXPECT_TRUE(report->forced_shutdown);
+  EXPECT_NE(r.err.find("abandoned thread 0, still inside the workload past the grace after the "
+                       "stop signal"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(StopTest, ABurstOfSigintsGivesOneCompleteReport) {
+  ChildWatch watch;
+  watch.during = [](int pid) {
+    for (int i = 0; i < 3; ++i) {
+      kill(pid, SIGINT);
+      usleep(20 * 1000);
+    }
+  };
+  watch.delay_ms = 200;
+  const ProcessResult r = Run({"cpu", "--time=30", "run"}, watch);
+  EXPECT_EQ(r.exit_code, 130) << Show(r);
+  auto report = Report();
+  ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);
+  EXPECT_EQ(Count(r.out, "Threads fairness:"), 1) << Show(r);
+  EXPECT_TRUE(report->interrupted);
+  EXPECT_FALSE(report->forced_shutdown);
+  EXPECT_GT(report->events, 0u);
+}
+
+TEST(StopSignalTest, GnuTimeoutSignallingProcessAndGroupStillGetsTheJsonReport) {
+  if (std::system("command -v timeout >/dev/null 2>&1") != 0) GTEST_SKIP() << "no timeout(1)";
+  const std::string command =
+      std::string("timeout -s INT 0.3 ") + LOADCELL_BINARY + " cpu --format=json run 2>/dev/null";
+  for (int i = 0; i < 8; ++i) {
+    SCOPED_TRACE(i);
+    std::FILE* p = popen(command.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+    pclose(p);
+    auto report = ParseResultJson(out, "stdout");
+    EXPECT_TRUE(report.ok()) << report.status().ToString() << "\n" << out;
+  }
+}
+
+}  // namespace
+}  // namespace loadcell
