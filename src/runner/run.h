@@ -80,6 +80,8 @@ class Run final {
     int id;
   };
   static void* ThreadEntry(void* arg);  // arg: a ThreadArg
+  // The schedule as one thread takes from it (worker_loop.cpp).
+  class ThreadPacer;
 
   // ---- Configure's parts (runner.cpp)
   void SetLimits();
@@ -118,7 +120,7 @@ class Run final {
   // ---- Worker loops (worker_loop.cpp)
   template <bool kTsc>
   void ClosedLoop(int id, Worker& worker);
-  void OpenLoop(int id, Worker& worker);
+  void OpenLoop(int id, Worker& worker, ThreadPacer& pacer);
   bool WarmUp(int id, Worker& worker);
   // Takes one measured event from this thread's share (`mine` of
   // `per_thread` used, 0: none) and from the shared ticket counter (0: no
@@ -136,6 +138,7 @@ class Run final {
   Manifest manifest_;
   int threads_ = 1;
   bool self_timed_ = false;
+  bool self_paced_ = false;  // under --rate: the workers take their own intended starts
   bool rate_limited_ = false;
   EventBudget budget_;
   uint64_t event_limit_ = 0;   // total measured events, 0: none (the manifest's)

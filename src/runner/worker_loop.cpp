@@ -15,7 +15,49 @@ constexpr Nanos kLateThreshold = kNanosPerMilli;  // "late" start under --rate
 
 }  // namespace
 
+class Run::ThreadPacer final : public Pacer {
+ public:
+  ThreadPacer(Run& run, int id) : run_(run), rec_(*run.recorders_[id]), st_(*run.states_[id]) {}
+
+  Nanos TakeStart() override {
+    const uint64_t ticket = run_.rate_tickets_.fetch_add(1, std::memory_order_relaxed);
+    const Nanos intended = run_.schedule_.IntendedStart(ticket);
+    const Nanos end = run_.timeline_.end;
+    return end != 0 && intended >= end ? kNoStart : intended;
+  }
+
+  // Lag counts only for measured operations.
+  void Started(Nanos intended, Nanos at) override {
+    if (!rec_.measuring()) return;
+    const Nanos lag = at - intended;
+    if (lag > kLateThreshold) {
+      ++late_;
+      st_.late_events.store(late_, std::memory_order_relaxed);
+    }
+    if (lag > max_lag_) {
+      max_lag_ = lag;
+      st_.max_lag.store(max_lag_, std::memory_order_relaxed);
+    }
+  }
+
+  bool Stopping() const override { return run_.stop_.load(std::memory_order_relaxed); }
+
+ private:
+  Run& run_;
+  ThreadRecorder& rec_;
+  WorkerState& st_;
+  uint64_t late_ = 0;
+  Nanos max_lag_ = 0;
+};
+
 void Run::WorkerMain(int id) {
+  ThreadPacer pacer(*this, id);  // outlives the worker, which may hold it
+  if (rate_limited_) {
+    // The default 50 us timer slack would make every wake-up late by up to
+    // that much, and the lateness counts in the latency from the intended
+    // start.
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  }
   ThreadContext ctx;
   ctx.thread_id = id;
   ctx.num_threads = threads_;
@@ -23,6 +65,7 @@ void Run::WorkerMain(int id) {
   ctx.distribution = distribution_.get();
   ctx.distribution_config = &cfg_.rand;
   ctx.recorder = recorders_[id].get();
+  if (rate_limited_ && self_paced_) ctx.pacer = &pacer;
 
   auto made = workload_.NewWorker(ctx);
   {
@@ -35,8 +78,8 @@ void Run::WorkerMain(int id) {
 
   if (made.ok() && !abort_start_.load(std::memory_order_acquire)) {
     std::unique_ptr<Worker> worker = std::move(made).value();
-    if (rate_limited_) {
-      OpenLoop(id, *worker);
+    if (rate_limited_ && !self_paced_) {
+      OpenLoop(id, *worker, pacer);
     } else if (ticks_->tsc) {
       ClosedLoop<true>(id, *worker);
     } else {
@@ -147,30 +190,23 @@ void Run::ClosedLoop(int id, Worker& worker) {
 
 // Open loop (--rate): every event has an intended start on the schedule; the
 // latency counts from it (queueing included), the service time from the
-// actual start. CLOCK_MONOTONIC throughout.
-void Run::OpenLoop(int id, Worker& worker) {
-  // The default 50 us timer slack would make every wake-up late by up to
-  // that much, and the lateness counts in the latency from the intended start.
-  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+// actual start. CLOCK_MONOTONIC throughout. A self-timed worker that does
+// not pace itself records its own figures; the runner only paces it.
+void Run::OpenLoop(int id, Worker& worker, ThreadPacer& pacer) {
   ThreadRecorder& rec = *recorders_[id];
-  WorkerState& st = *states_[id];
   const Nanos end = timeline_.end;
   const Nanos measure_start = timeline_.measure_start;
   const uint64_t per_thread = budget_.per_thread;
   uint64_t mine = 0;
-  Nanos max_lag = 0;
-  uint64_t late = 0;
 
   for (;;) {
     if (stop_.load(std::memory_order_relaxed)) break;
-    const uint64_t ticket = rate_tickets_.fetch_add(1, std::memory_order_relaxed);
-    const Nanos intended = schedule_.IntendedStart(ticket);
-    if (end != 0 && intended >= end) break;
+    const Nanos intended = pacer.TakeStart();
+    if (intended == Pacer::kNoStart) break;
     // An event belongs to the warm-up when its intended start does; only
     // measured events take from the budgets.
     if (!rec.measuring() && intended >= measure_start) rec.set_measuring(true);
-    const bool measured = rec.measuring();
-    if (measured && !TakeBudget(mine, per_thread, ticket_limit_)) break;
+    if (rec.measuring() && !TakeBudget(mine, per_thread, ticket_limit_)) break;
     // Sleep in slices so that a stop request is seen promptly.
     for (Nanos now = MonotonicNow(); now < intended; now = MonotonicNow()) {
       if (stop_.load(std::memory_order_relaxed)) return;
@@ -188,15 +224,7 @@ void Run::OpenLoop(int id, Worker& worker) {
       rec.RecordEvent(static_cast<uint64_t>(t1 - std::min(intended, t0)));
       rec.RecordService(static_cast<uint64_t>(t1 - t0));
     }
-    const Nanos lag = t0 - intended;
-    if (measured && lag > kLateThreshold) {
-      ++late;
-      st.late_events.store(late, std::memory_order_relaxed);
-    }
-    if (measured && lag > max_lag) {
-      max_lag = lag;
-      st.max_lag.store(max_lag, std::memory_order_relaxed);
-    }
+    pacer.Started(intended, t0);
     if (end != 0 && t1 >= end) break;
   }
 }

@@ -546,6 +546,89 @@ TEST(RunnerTest, BusyTimeIsTheLatencySumWhenEventsRunOneAtATime) {
   }
 }
 
+// A self-paced worker: takes each intended start from the pacer, waits for
+// it, and records latency from it and service time from its own start.
+class PacedWorkload final : public Workload {
+ public:
+  std::atomic<int> with_pacer{0};
+  std::atomic<int> without_pacer{0};
+
+  WorkloadInfo Info() const override {
+    WorkloadInfo info;
+    info.name = "paced";
+    info.summary = "self-paced events";
+    info.event_definition = "one call";
+    info.self_timed = true;
+    info.self_paced = true;
+    return info;
+  }
+  void RegisterOptions(OptionSet&) override {}
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
+    ++(ctx.pacer != nullptr ? with_pacer : without_pacer);
+    return std::unique_ptr<Worker>(new PacedWorker(ctx));
+  }
+
+ private:
+  class PacedWorker final : public Worker {
+   public:
+    explicit PacedWorker(const ThreadContext& ctx) : rec_(ctx.recorder), pacer_(ctx.pacer) {}
+    Status RunEvent() override {
+      if (pacer_ == nullptr) {
+        rec_->RecordEvent(1000);
+        return Status::Ok();
+      }
+      const Nanos intended = pacer_->TakeStart();
+      if (intended == Pacer::kNoStart) return EndOfWork();
+      while (MonotonicNow() < intended) {
+        if (pacer_->Stopping()) return EndOfWork();
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+      const Nanos t0 = MonotonicNow();
+      pacer_->Started(intended, t0);
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      const Nanos t1 = MonotonicNow();
+      rec_->RecordEvent(static_cast<uint64_t>(t1 - intended));
+      rec_->RecordService(static_cast<uint64_t>(t1 - t0));
+      return Status::Ok();
+    }
+
+   private:
+    ThreadRecorder* rec_;
+    Pacer* pacer_;
+  };
+};
+
+TEST(RunnerTest, SelfPacedWorkersGetThePacerOnlyUnderARate) {
+  PacedWorkload closed;
+  RunResult rc = MustRun(closed, Config(2, 0, 20));
+  EXPECT_EQ(rc.events, 20u);
+  EXPECT_EQ(closed.with_pacer.load(), 0);
+  EXPECT_FALSE(rc.service.has_value());
+
+  PacedWorkload open;
+  RunConfig c = Config(2, 0.3, 0);
+  c.rate = 200;
+  RunResult ro = MustRun(open, c);
+  EXPECT_EQ(open.with_pacer.load(), 2);
+  // Events 0..59 are due in [0, 0.3 s); the pacer hands out no more.
+  EXPECT_LE(ro.events, 60u);
+  EXPECT_GE(ro.events, 50u);
+  ASSERT_TRUE(ro.service.has_value());
+  EXPECT_EQ(ro.service->histogram.Count(), ro.events);
+  EXPECT_GE(ro.latency[0].histogram.moments().sum, ro.service->histogram.moments().sum);
+  ASSERT_TRUE(ro.rate.has_value());
+
+  // With --events, the budget still counts exactly.
+  PacedWorkload limited;
+  RunConfig l = Config(3, 0, 30);
+  l.rate = 500;
+  l.warmup_s = 0.02;
+  RunResult rl = MustRun(limited, l);
+  EXPECT_EQ(rl.events, 30u);
+  ASSERT_TRUE(rl.service.has_value());
+  EXPECT_EQ(rl.service->histogram.Count(), 30u);
+}
+
 TEST(RunnerTest, StopSignalEndsTheRunWithItsFigures) {
   InstallStopSignalHandlers();
   ResetStopRequested();
