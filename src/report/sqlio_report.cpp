@@ -158,6 +158,26 @@ std::string ThreadTable(const RunResult& r, const SqlioReportSettings& s) {
   return o;
 }
 
+// Under -g: the schedule kept, and the service time beside the latency
+// (which counts from each I/O's intended start).
+std::string RateBlock(const RunResult& r) {
+  const RateFigures& rf = *r.rate;
+  std::string o = fmt::format(
+      "throttle (-g): target {:.2f} IOs/sec, achieved {:.2f}, late I/Os (>1 ms) {}, max lag "
+      "{:.3f} ms\n",
+      rf.target, rf.achieved, rf.late_events, rf.max_lag_ms);
+  if (r.service.has_value()) {
+    const LatencyHistogram& h = r.service->histogram;
+    o += fmt::format(
+        "service time (ms, from submission): min {:.3f} avg {:.3f} p99 {:.3f} max {:.3f}\n",
+        static_cast<double>(h.Min()) / 1e6, h.moments().Mean() / 1e6,
+        static_cast<double>(h.Percentile(99)) / 1e6, static_cast<double>(h.Max()) / 1e6);
+  }
+  return o +
+         "latency figures (Min/Avg/Max_Latency, the percentiles) count from each I/O's "
+         "intended start; the threads' AvgLat is the service time\n";
+}
+
 // DiskSpd's percentile table: read, write and all I/Os.
 std::string PercentileTable(const RunResult& r) {
   std::string o = "\n  %-ile |  Read (ms) | Write (ms) | Total (ms)\n";
@@ -191,6 +211,7 @@ std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s)
   o += "CUMULATIVE DATA:\n";
   o += ThroughputBlock(r, s);
   if (s.latency && !r.latency.empty()) o += LatencyBlock(r.latency[0].histogram);
+  if (!s.classic && r.rate.has_value()) o += RateBlock(r);
   if (!s.classic) o += ThreadTable(r, s) + PercentileTable(r);
   for (const std::string& n : s.notes) o += "note: " + n + "\n";
   return o;

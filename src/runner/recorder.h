@@ -25,21 +25,37 @@ class alignas(64) ThreadRecorder {
   ThreadRecorder(const ThreadRecorder&) = delete;
   ThreadRecorder& operator=(const ThreadRecorder&) = delete;
 
-  // Owner thread only.
-  void RecordEvent(uint64_t latency_ns) { event_->Record(latency_ns); }
-  void RecordKind(int kind, uint64_t latency_ns) { hist_[kind]->Record(latency_ns); }  // kind >= 1
-  void RecordService(uint64_t ns) { service_.Record(ns); }
+  // Owner thread only. While the recorder is not measuring (the warm-up),
+  // every Record*, Add and AddBusy call is dropped: warm-up events leave no
+  // trace in any figure, whoever times them.
+  void RecordEvent(uint64_t latency_ns) {
+    if (measuring_) event_->Record(latency_ns);
+  }
+  void RecordKind(int kind, uint64_t latency_ns) {  // kind >= 1
+    if (measuring_) hist_[kind]->Record(latency_ns);
+  }
+  void RecordService(uint64_t ns) {
+    if (measuring_) service_.Record(ns);
+  }
   void Add(int counter, uint64_t n) {
+    if (!measuring_) return;
     counters_[counter].store(counters_[counter].load(std::memory_order_relaxed) + n,
                              std::memory_order_relaxed);
   }
   // Wall time with at least one event outstanding, added as it passes.
   void AddBusy(uint64_t ns) {
+    if (!measuring_) return;
     busy_ns_.store(busy_ns_.load(std::memory_order_relaxed) + ns, std::memory_order_relaxed);
   }
+  // Errors are counted in the warm-up too: a failed run shows its error.
   void AddError() {
     errors_.store(errors_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
+
+  // Owner thread, or any thread before the owner starts. A recorder is
+  // created measuring.
+  void set_measuring(bool on) { measuring_ = on; }
+  bool measuring() const { return measuring_; }
 
   // Any thread.
   int kinds() const { return static_cast<int>(hist_.size()); }
@@ -60,6 +76,7 @@ class alignas(64) ThreadRecorder {
   std::atomic<uint64_t> errors_{0};
   std::atomic<uint64_t> busy_ns_{0};
   bool own_busy_time_ = false;
+  bool measuring_ = true;  // owner thread only
 };
 
 }  // namespace loadcell

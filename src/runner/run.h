@@ -81,6 +81,8 @@ class Run final {
     int id;
   };
   static void* ThreadEntry(void* arg);  // arg: a ThreadArg
+  // The schedule as one thread takes from it (worker_loop.cpp).
+  class ThreadPacer;
 
   // ---- Configure's parts (runner.cpp)
   void SetLimits();
@@ -121,7 +123,12 @@ class Run final {
   // ---- Worker loops (worker_loop.cpp)
   template <bool kTsc>
   void ClosedLoop(int id, Worker& worker);
-  void OpenLoop(int id, Worker& worker);
+  void OpenLoop(int id, Worker& worker, ThreadPacer& pacer);
+  bool WarmUp(int id, Worker& worker);
+  // Takes one measured event from this thread's share (`mine` of
+  // `per_thread` used, 0: none) and from the shared ticket counter (0: no
+  // limit). False, taking nothing, when either is used up.
+  bool TakeBudget(uint64_t& mine, uint64_t per_thread, uint64_t ticket_limit);
   // An event failed with `s`: end of work ends this thread's loop quietly,
   // anything else is counted, kept (the first one) and stops every thread.
   void EventFailed(ThreadRecorder& rec, const Status& s);
@@ -134,9 +141,11 @@ class Run final {
   Manifest manifest_;
   int threads_ = 1;
   bool self_timed_ = false;
+  bool self_paced_ = false;  // under --rate: the workers take their own intended starts
   bool rate_limited_ = false;
   EventBudget budget_;
-  uint64_t event_limit_ = 0;  // total measured events, 0: none
+  uint64_t event_limit_ = 0;   // total measured events, 0: none (the manifest's)
+  uint64_t ticket_limit_ = 0;  // what issued_ limits: event_limit_ unless the shares imply it
   uint64_t seed_ = 0;
   bool seed_from_time_ = false;
   std::unique_ptr<Distribution> distribution_;
@@ -164,7 +173,7 @@ class Run final {
   alignas(64) std::atomic<bool> go_{false};  // release: the threads may start
   std::atomic<bool> abort_start_{false};     // set before go_: leave without running
   alignas(64) std::atomic<bool> stop_{false};
-  alignas(64) std::atomic<uint64_t> issued_{0};        // events claimed (only with a limit)
+  alignas(64) std::atomic<uint64_t> issued_{0};        // measured events claimed (ticket_limit_)
   alignas(64) std::atomic<uint64_t> rate_tickets_{0};  // rate schedule tickets claimed
   // Under --rate: events running now (sysbench's "concurrency").
   alignas(64) std::atomic<uint64_t> running_events_{0};

@@ -36,6 +36,8 @@ Status Run::Configure(Manifest manifest) {
   for (int i = 0; i < threads_; ++i) {
     recorders_.push_back(std::make_unique<ThreadRecorder>(static_cast<int>(kind_names_.size()) - 1,
                                                           workload_.Info().reports_busy_time));
+    // Each thread turns its recorder on when it enters the measured period.
+    recorders_.back()->set_measuring(cfg_.warmup_s <= 0);
     states_.push_back(std::make_unique<WorkerState>());
   }
   ticks_ = cfg_.clock == "monotonic" ? &MonotonicTickSource() : &BestTickSource();
@@ -50,12 +52,17 @@ Status Run::Configure(Manifest manifest) {
 void Run::SetLimits() {
   threads_ = static_cast<int>(cfg_.threads);
   self_timed_ = workload_.Info().self_timed;
+  self_paced_ = self_timed_ && workload_.Info().self_paced;
   rate_limited_ = cfg_.rate > 0;
   budget_ = workload_.Budget(threads_);
   event_limit_ = static_cast<uint64_t>(cfg_.events);
   if (budget_.total != 0 && (event_limit_ == 0 || budget_.total < event_limit_)) {
     event_limit_ = budget_.total;
   }
+  // Shares that add up to no more than the limit end the run by themselves;
+  // the shared counter is then left alone (no cache line bounced per event).
+  const uint64_t shares = budget_.per_thread * static_cast<uint64_t>(threads_);
+  ticket_limit_ = budget_.per_thread != 0 && shares <= event_limit_ ? 0 : event_limit_;
 }
 
 void Run::ChooseSeed() {
@@ -184,18 +191,12 @@ void Run::StartReporting() {
   last_status_at_ = tl.measure_start;
 }
 
-// At the end of the warm-up every figure restarts from zero.
+// Warm-up events are recorded nowhere (each thread's recorder is off until
+// the thread enters the measured period), so the baseline stays the zeros
+// taken before the release and the measured time starts at measure_start.
 void Run::EndWarmupIfDue(Nanos now) {
   if (warm_ || now < timeline_.measure_start) return;
   warm_ = true;
-  issued_.store(0, std::memory_order_relaxed);
-  base_ = Snap();
-  ResetMinMax();
-  base_at_ = now;
-  last_interval_ = base_;
-  last_interval_at_ = now;
-  last_status_ = base_;
-  last_status_at_ = now;
 }
 
 void Run::StatusTickIfDue(Nanos now) {
@@ -288,11 +289,8 @@ RunResult Run::Collect() {
   // Measured span: from the (post-warm-up) baseline to the last thread's end.
   Nanos end_at = LastThreadEnd();
   if (forced_ || end_at == 0) end_at = MonotonicNow();
-  if (!warm_) {
-    // The run ended inside the warm-up: nothing was measured.
-    base_ = Snap();
-    base_at_ = end_at;
-  }
+  // The run ended inside the warm-up: nothing was measured, in no time.
+  if (!warm_) base_at_ = end_at;
   RunResult result = MakeResult(Snap(), base_, base_at_, end_at);
   result.intervals = std::move(intervals_);
   result.interrupted = interrupted_;

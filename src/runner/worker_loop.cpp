@@ -15,7 +15,49 @@ constexpr Nanos kLateThreshold = kNanosPerMilli;  // "late" start under --rate
 
 }  // namespace
 
+class Run::ThreadPacer final : public Pacer {
+ public:
+  ThreadPacer(Run& run, int id) : run_(run), rec_(*run.recorders_[id]), st_(*run.states_[id]) {}
+
+  Nanos TakeStart() override {
+    const uint64_t ticket = run_.rate_tickets_.fetch_add(1, std::memory_order_relaxed);
+    const Nanos intended = run_.schedule_.IntendedStart(ticket);
+    const Nanos end = run_.timeline_.end;
+    return end != 0 && intended >= end ? kNoStart : intended;
+  }
+
+  // Lag counts only for measured operations.
+  void Started(Nanos intended, Nanos at) override {
+    if (!rec_.measuring()) return;
+    const Nanos lag = at - intended;
+    if (lag > kLateThreshold) {
+      ++late_;
+      st_.late_events.store(late_, std::memory_order_relaxed);
+    }
+    if (lag > max_lag_) {
+      max_lag_ = lag;
+      st_.max_lag.store(max_lag_, std::memory_order_relaxed);
+    }
+  }
+
+  bool Stopping() const override { return run_.stop_.load(std::memory_order_relaxed); }
+
+ private:
+  Run& run_;
+  ThreadRecorder& rec_;
+  WorkerState& st_;
+  uint64_t late_ = 0;
+  Nanos max_lag_ = 0;
+};
+
 void Run::WorkerMain(int id) {
+  ThreadPacer pacer(*this, id);  // outlives the worker, which may hold it
+  if (rate_limited_) {
+    // The default 50 us timer slack would make every wake-up late by up to
+    // that much, and the lateness counts in the latency from the intended
+    // start.
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  }
   ThreadContext ctx;
   ctx.thread_id = id;
   ctx.num_threads = threads_;
@@ -23,6 +65,7 @@ void Run::WorkerMain(int id) {
   ctx.distribution = distribution_.get();
   ctx.distribution_config = &cfg_.rand;
   ctx.recorder = recorders_[id].get();
+  if (rate_limited_ && self_paced_) ctx.pacer = &pacer;
 
   auto made = workload_.NewWorker(ctx);
   {
@@ -35,8 +78,8 @@ void Run::WorkerMain(int id) {
 
   if (made.ok() && !abort_start_.load(std::memory_order_acquire)) {
     std::unique_ptr<Worker> worker = std::move(made).value();
-    if (rate_limited_) {
-      OpenLoop(id, *worker);
+    if (rate_limited_ && !self_paced_) {
+      OpenLoop(id, *worker, pacer);
     } else if (ticks_->tsc) {
       ClosedLoop<true>(id, *worker);
     } else {
@@ -66,6 +109,41 @@ void Run::EventFailed(ThreadRecorder& rec, const Status& s) {
   stop_.store(true, std::memory_order_relaxed);
 }
 
+// Closed-loop warm-up: events back to back until the measured period
+// starts, into a recorder that is not measuring (Configure made it so), and
+// taking nothing from any budget. Returns false when the thread's loop ends
+// inside the warm-up (stop, end of work, error).
+bool Run::WarmUp(int id, Worker& worker) {
+  ThreadRecorder& rec = *recorders_[id];
+  if (rec.measuring()) return true;
+  const Nanos measure_start = timeline_.measure_start;
+  bool go_on = true;
+  while (go_on && MonotonicNow() < measure_start) {
+    if (stop_.load(std::memory_order_relaxed)) {
+      go_on = false;
+      break;
+    }
+    Status s = worker.RunEvent();
+    if (!s.ok()) {
+      EventFailed(rec, s);
+      go_on = false;
+    }
+  }
+  rec.set_measuring(true);
+  return go_on;
+}
+
+// The per-thread share is looked at first, so that a thread that used its
+// share never takes a ticket that another thread's event needed.
+bool Run::TakeBudget(uint64_t& mine, uint64_t per_thread, uint64_t ticket_limit) {
+  if (per_thread != 0 && mine >= per_thread) return false;
+  if (ticket_limit != 0 && issued_.fetch_add(1, std::memory_order_relaxed) >= ticket_limit) {
+    return false;
+  }
+  ++mine;
+  return true;
+}
+
 // Closed loop: events back to back. One clock read separates two events: it
 // ends one and starts the next, so the runner's own work between events
 // (recording the previous latency, checking the limits: a few ns) is counted
@@ -74,20 +152,20 @@ void Run::EventFailed(ThreadRecorder& rec, const Status& s) {
 // reads per event, which matters for very short events (see `null`).
 template <bool kTsc>
 void Run::ClosedLoop(int id, Worker& worker) {
+  if (!WarmUp(id, worker)) return;
   ThreadRecorder& rec = *recorders_[id];
   // In ticks of the event clock: TSC ticks, or ns when kTsc is false.
   const uint64_t end_ticks = kTsc ? end_ticks_ : static_cast<uint64_t>(timeline_.end);
   const double ns_per_tick = ticks_->ns_per_tick;
   const uint64_t per_thread = budget_.per_thread;
-  const uint64_t event_limit = event_limit_;
+  const uint64_t ticket_limit = ticket_limit_;
   const bool record = !self_timed_;
   uint64_t mine = 0;
 
   uint64_t k_prev = ReadTicks<kTsc>();
   for (;;) {
     if (stop_.load(std::memory_order_relaxed)) break;
-    if (event_limit != 0 && issued_.fetch_add(1, std::memory_order_relaxed) >= event_limit) break;
-    if (per_thread != 0 && mine >= per_thread) break;
+    if (!TakeBudget(mine, per_thread, ticket_limit)) break;
 
     Status s = worker.RunEvent();
     const uint64_t k1 = ReadTicks<kTsc>();
@@ -95,7 +173,6 @@ void Run::ClosedLoop(int id, Worker& worker) {
       EventFailed(rec, s);
       break;
     }
-    ++mine;
     if (record) {
       // TSCs are synchronised where they are used; never record a wrapped
       // (negative) difference all the same.
@@ -113,29 +190,23 @@ void Run::ClosedLoop(int id, Worker& worker) {
 
 // Open loop (--rate): every event has an intended start on the schedule; the
 // latency counts from it (queueing included), the service time from the
-// actual start. CLOCK_MONOTONIC throughout.
-void Run::OpenLoop(int id, Worker& worker) {
-  // The default 50 us timer slack would make every wake-up late by up to
-  // that much, and the lateness counts in the latency from the intended start.
-  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+// actual start. CLOCK_MONOTONIC throughout. A self-timed worker that does
+// not pace itself records its own figures; the runner only paces it.
+void Run::OpenLoop(int id, Worker& worker, ThreadPacer& pacer) {
   ThreadRecorder& rec = *recorders_[id];
-  WorkerState& st = *states_[id];
   const Nanos end = timeline_.end;
+  const Nanos measure_start = timeline_.measure_start;
   const uint64_t per_thread = budget_.per_thread;
   uint64_t mine = 0;
-  Nanos max_lag = 0;
-  uint64_t late = 0;
 
   for (;;) {
     if (stop_.load(std::memory_order_relaxed)) break;
-    if (event_limit_ != 0 && issued_.fetch_add(1, std::memory_order_relaxed) >= event_limit_) {
-      break;
-    }
-    if (per_thread != 0 && mine >= per_thread) break;
-
-    const uint64_t ticket = rate_tickets_.fetch_add(1, std::memory_order_relaxed);
-    const Nanos intended = schedule_.IntendedStart(ticket);
-    if (end != 0 && intended >= end) break;
+    const Nanos intended = pacer.TakeStart();
+    if (intended == Pacer::kNoStart) break;
+    // An event belongs to the warm-up when its intended start does; only
+    // measured events take from the budgets.
+    if (!rec.measuring() && intended >= measure_start) rec.set_measuring(true);
+    if (rec.measuring() && !TakeBudget(mine, per_thread, ticket_limit_)) break;
     // Sleep in slices so that a stop request is seen promptly.
     for (Nanos now = MonotonicNow(); now < intended; now = MonotonicNow()) {
       if (stop_.load(std::memory_order_relaxed)) return;
@@ -151,20 +222,11 @@ void Run::OpenLoop(int id, Worker& worker) {
       EventFailed(rec, s);
       break;
     }
-    ++mine;
     if (!self_timed_) {
       rec.RecordEvent(static_cast<uint64_t>(t1 - std::min(intended, t0)));
       rec.RecordService(static_cast<uint64_t>(t1 - t0));
     }
-    const Nanos lag = t0 - intended;
-    if (lag > kLateThreshold) {
-      ++late;
-      st.late_events.store(late, std::memory_order_relaxed);
-    }
-    if (lag > max_lag) {
-      max_lag = lag;
-      st.max_lag.store(max_lag, std::memory_order_relaxed);
-    }
+    pacer.Started(intended, t0);
     if (end != 0 && t1 >= end) break;
   }
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/options.h"
 #include "core/random.h"
 #include "core/status.h"
@@ -23,6 +24,24 @@ class ThreadRecorder;
 inline Status EndOfWork() { return Status(StatusCode::kEndOfWork, "end of work"); }
 inline bool IsEndOfWork(const Status& s) { return s.code() == StatusCode::kEndOfWork; }
 
+// Under --rate, the run's one schedule as seen by a self-paced worker
+// (WorkloadInfo::self_paced): one per thread, used by that thread only.
+class Pacer {
+ public:
+  static constexpr Nanos kNoStart = -1;
+  virtual ~Pacer() = default;
+  // Takes the next operation of the schedule (shared by every thread) and
+  // returns its intended start on MonotonicNow()'s clock, or kNoStart when
+  // that falls at or after the time limit (take no more).
+  virtual Nanos TakeStart() = 0;
+  // The operation due at `intended` was submitted at `at`: counts its lag in
+  // the run's rate figures (late events, max lag).
+  virtual void Started(Nanos intended, Nanos at) = 0;
+  // True once the run is stopping: a worker waiting for an intended start
+  // returns EndOfWork() instead.
+  virtual bool Stopping() const = 0;
+};
+
 struct ThreadContext {
   int thread_id = 0;
   int num_threads = 1;
@@ -32,6 +51,8 @@ struct ThreadContext {
   // For self-timed workers: where they record per-kind latencies and
   // counters. Always set; synchronous workers may add counters through it.
   ThreadRecorder* recorder = nullptr;
+  // Under --rate for a self-paced workload, else null.
+  Pacer* pacer = nullptr;
 };
 
 // Runs events on one thread. Not shared between threads.
@@ -68,6 +89,13 @@ struct WorkloadInfo {
   // Workers record their own latencies through ThreadContext::recorder;
   // otherwise the runner times RunEvent().
   bool self_timed = false;
+  // A self-timed workload whose workers, under --rate, pace themselves:
+  // they submit each operation at its intended start (ThreadContext::pacer,
+  // never ahead of it), record its latency from that start (RecordEvent,
+  // RecordKind) and its service time from its submission (RecordService).
+  // The runner then runs their events back to back. Without it, the runner
+  // sleeps until each event's intended start before calling RunEvent().
+  bool self_paced = false;
   // A self-timed workload whose events overlap on one thread (asynchronous
   // I/O) reports each thread's busy time through ThreadRecorder::AddBusy():
   // the wall time with at least one event outstanding. Otherwise a thread's

@@ -241,6 +241,43 @@ TEST(OutputTest, JsonOnStdoutParses) {
   EXPECT_EQ(r.out.find("Threads started"), std::string::npos);
 }
 
+// The warm-up takes nothing from --events nor from memory's byte budget, and
+// memory's per-thread shares add up to the whole total on any thread count.
+TEST(OutputTest, WarmupAndBudgetsMeasureExactCounts) {
+  struct Case {
+    std::vector<std::string> args;
+    uint64_t events;
+    uint64_t bytes;  // memory's counter; 0: not checked
+  };
+  const std::vector<Case> cases = {
+      {{"cpu", "--events=100", "--warmup-time=0.2", "--cpu-max-prime=1000"}, 100, 0},
+      {{"cpu", "--events=1000", "--warmup-time=0.2", "--cpu-max-prime=1000"}, 1000, 0},
+      {{"cpu", "--events=1000", "--warmup-time=0.1", "--threads=3", "--cpu-max-prime=1000"},
+       1000,
+       0},
+      {{"memory", "--memory-total-size=64M", "--threads=4"}, 65536, 64ULL << 20},
+      {{"memory", "--memory-total-size=64M", "--threads=3", "--memory-block-size=1M"},
+       63,
+       63ULL << 20},
+      {{"memory", "--memory-total-size=1G", "--warmup-time=0.02", "--memory-block-size=64K"},
+       16384,
+       1ULL << 30},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.push_back("--format=json");
+    args.push_back("run");
+    ProcessResult r = RunLoadcell(args);
+    ASSERT_EQ(r.exit_code, 0) << Join(args) << r.err;
+    nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << r.out;
+    EXPECT_EQ(doc["summary"]["events"].get<uint64_t>(), c.events) << Join(args);
+    if (c.bytes != 0) {
+      EXPECT_EQ(doc["summary"]["counters"]["bytes"].get<uint64_t>(), c.bytes) << Join(args);
+    }
+  }
+}
+
 TEST(OutputTest, OutputFileGetsTheFormatAndStdoutTheText) {
   TempDir tmp;
   const std::string json = tmp.File("report.json");

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -257,6 +258,25 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
   EXPECT_NE(r.err.find("not created by loadcell"), std::string::npos) << r.err;
   EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.1")), 9u);
   EXPECT_TRUE(std::filesystem::exists(dir.File("user.dat")));
+}
+
+// The warm-up takes no event of --events, on a synchronous and on an
+// asynchronous engine.
+TEST(FileIoBinary, WarmupLeavesTheEventLimitWhole) {
+  TempDir dir(BuildTree());
+  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  for (const std::string engine : {"sync", "io_uring"}) {
+    for (const std::string threads : {"1", "3"}) {
+      ProcessResult r =
+          RunLoadcell(Args(dir, {"--file-test-mode=rndrw", "--events=100", "--warmup-time=0.2",
+                                 "--file-io-mode=" + engine, "--file-queue-depth=4",
+                                 "--threads=" + threads, "--format=json", "run"}));
+      ASSERT_EQ(r.exit_code, 0) << engine << r.err;
+      nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+      ASSERT_FALSE(doc.is_discarded()) << r.out;
+      EXPECT_EQ(doc["summary"]["events"].get<uint64_t>(), 100u) << engine << threads;
+    }
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -112,6 +113,28 @@ TEST_F(SqlioRun, ClassicAndJson) {
   EXPECT_NE(j.out.find("\"test\": \"sqlio\""), std::string::npos);
   EXPECT_NE(j.out.find("\"ios_per_second\""), std::string::npos);
   EXPECT_NE(j.err.find("initialization done"), std::string::npos);  // header on stderr
+}
+
+TEST_F(SqlioRun, ThrottleRunsOpenLoopAndPrintsTheServiceTime) {
+  // 8 KiB blocks, 4000 bytes/ms per thread: 488.28 I/Os per second.
+  ProcessResult r = Sqlio({"-kR", "-s1", "-frandom", "-b8", "-o4", "-g4000", "-F" + param_});
+  ExpectReport(r);
+  EXPECT_NE(r.out.find("note: -g4000: throttled to 488.28 I/Os/sec per thread"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("throttle (-g): target "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("service time (ms, from submission): min "), std::string::npos) << r.out;
+
+  ProcessResult j =
+      Sqlio({"-kR", "-s1", "-frandom", "-b8", "-g200i", "-F" + param_, "--format=json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  nlohmann::json doc = nlohmann::json::parse(j.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << j.out.substr(0, 200);
+  ASSERT_TRUE(doc["summary"]["rate"].is_object()) << j.out.substr(0, 2000);
+  const double threads = doc["manifest"]["threads"].get<double>();
+  EXPECT_DOUBLE_EQ(doc["summary"]["rate"]["target"].get<double>(), 200 * threads);
+  EXPECT_TRUE(doc["summary"]["service_latency_ns"].is_object());
+  // Events due in one second at that rate: never more.
+  EXPECT_LE(doc["summary"]["events"].get<double>(), 200 * threads + 1);
 }
 
 TEST_F(SqlioRun, PlacementIsAppliedAndStated) {

@@ -284,6 +284,15 @@ void AddSwitchNotes(const SqlioSwitches& sw, const SqlioPlan& plan,
   if (sw.buffering == 'Y' && !sw.write) {
     notes.push_back("-BY: reads may be served from the page cache, not the device");
   }
+  if (sw.throttle != 0) {
+    int threads = 0;
+    for (const SqlioTarget& t : plan.targets) threads += t.threads;
+    const double rate = SqlioThrottleRate(sw, threads, plan.block_size);
+    notes.push_back(fmt::format(
+        "-g{}{}: throttled to {:.2f} I/Os/sec per thread, {:.2f} in all, open loop: latency "
+        "counts from each I/O's intended start, service time from its submission",
+        sw.throttle, sw.throttle_iops ? "i" : "", rate / std::max(threads, 1), rate));
+  }
 }
 
 // Creates the files the plan found missing. Returns the exit code on failure.
@@ -349,6 +358,7 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, std::ostream& o
   cfg.threads = workload.TotalThreads();
   cfg.time_s = sw.seconds;
   cfg.time_given = true;
+  cfg.rate = SqlioThrottleRate(sw, workload.TotalThreads(), setup.plan.block_size);
   MultiReporter reporters;
   if (json) {
     ReportSettings rs;
@@ -390,6 +400,8 @@ std::string SqlioUsage() {
          "  -d<letters>      run the same file on each drive (-dEFG)\n"
          "  -S<blocks>       every I/O is based this many blocks into the file\n"
          "  -i<n>            I/Os per run with -f<N> (default 64); -v1.1.1 runs reuse blocks\n"
+         "  -g<bytes/ms>|-g<n>i  DiskSpd's throttle, per thread: open loop, latency\n"
+         "                   from each I/O's intended start, service time beside it\n"
          "  -a[R]<mask> -p<cpu> CPU affinity; -U CPU use; -m -64 -D accepted (noted)\n"
          "Options: --drive=X=/folder (map a drive letter; default the current folder),\n"
          "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet\n"

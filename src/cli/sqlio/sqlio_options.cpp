@@ -277,6 +277,19 @@ Status ParseBuffers(const std::string& arg, std::string_view v, SqlioSwitches& s
   return Status::Ok();
 }
 
+// -g<bytes per ms> or -g<n>i (I/Os per second), per thread: DiskSpd's
+// throttle, run open loop by the runner's rate schedule.
+Status ParseThrottle(const std::string& arg, std::string_view v, SqlioSwitches& s) {
+  std::string_view n = v;
+  s.throttle_iops = !n.empty() && (n.back() == 'i' || n.back() == 'I');
+  if (s.throttle_iops) n.remove_suffix(1);
+  LC_ASSIGN_OR_RETURN(s.throttle,
+                      Number(arg, n, 1, uint64_t{1} << 40,
+                             s.throttle_iops ? "the I/Os per second of each thread (-g<n>i)"
+                                             : "the bytes per millisecond of each thread (-g<n>)"));
+  return Status::Ok();
+}
+
 struct SwitchRule {
   char letter;
   Status (*parse)(const std::string& arg, std::string_view v, SqlioSwitches& s);
@@ -291,6 +304,7 @@ constexpr SwitchRule kSwitchRules[] = {
     {'p', &ParseCpu},        {'U', &ParseCpuUtil},   {'v', &ParseVersionRuns},
     {'6', &Parse64},         {'D', &ParseDebug},     {'R', &ParseRawDrive},
     {'S', &ParseStartBlock}, {'i', &ParseIosPerRun}, {'m', &ParseBuffers},
+    {'g', &ParseThrottle},  // DiskSpd's, not SQLIO's
 };
 
 // A switch: "-" then a letter of kSwitchRules, its value attached.
@@ -301,7 +315,7 @@ Status ParseSwitch(const std::string& arg, SqlioSwitches& s) {
   }
   return Bad(arg,
              "unknown switch; sqlio knows -k -s -f -t -o -b -B -L -F -d -a -p -U -S "
-             "-i -m -v1.1.1 -64 -D (see 'loadcell sqlio --help')");
+             "-i -m -g -v1.1.1 -64 -D (see 'loadcell sqlio --help')");
 }
 
 // loadcell's own long options: --drive, --sqlio-classic, --format, --quiet, --help.
@@ -333,6 +347,14 @@ Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
 }
 
 }  // namespace
+
+double SqlioThrottleRate(const SqlioSwitches& s, int threads, uint64_t block_bytes) {
+  if (s.throttle == 0 || block_bytes == 0) return 0;
+  const double per_thread =
+      s.throttle_iops ? static_cast<double>(s.throttle)
+                      : static_cast<double>(s.throttle) * 1000.0 / static_cast<double>(block_bytes);
+  return per_thread * threads;
+}
 
 Result<uint64_t> ParseSqlioMask(std::string_view text) {
   std::string_view t = text;

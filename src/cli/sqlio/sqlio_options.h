@@ -39,9 +39,13 @@ struct SqlioSwitches {
   bool start_given = false;
   uint64_t ios_per_run = 64;  // -i (SQLIO's default)
   bool ios_given = false;
-  bool same_runs = false;                 // -v1.1.1
-  bool affinity_round_robin = false;      // -aR
-  int buffers = 0;                        // -m
+  bool same_runs = false;             // -v1.1.1
+  bool affinity_round_robin = false;  // -aR
+  int buffers = 0;                    // -m
+  // -g<bytes per ms> / -g<n>i (DiskSpd's throttle): each thread's rate,
+  // in bytes per millisecond or, with throttle_iops, I/Os per second. 0: none.
+  uint64_t throttle = 0;
+  bool throttle_iops = false;
   std::map<char, std::string> drive_map;  // --drive X=/folder (upper-case letter)
   bool classic = false;                   // --sqlio-classic
   std::string format = "text";            // --format=text|json
@@ -52,6 +56,10 @@ struct SqlioSwitches {
   // One line each: things accepted that do not apply as on Windows.
   std::vector<std::string> notes;
 };
+
+// -g as the runner's --rate: I/Os per second over all `threads` (each
+// thread's share times their count) for blocks of `block_bytes`; 0 without -g.
+double SqlioThrottleRate(const SqlioSwitches& s, int threads, uint64_t block_bytes);
 
 // Parses argv after "sqlio". InvalidArgument (one line) on any bad switch.
 Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args);

@@ -35,9 +35,10 @@ WorkloadInfo FileIoWorkload::Info() const {
       "--file-block-size bytes (sequential modes: --file-block-size x "
       "--file-merged-requests), or one fsync of one file; with --file-fsync-all a write and "
       "the fsync that follows it. Each request is timed from its submission to its "
-      "completion";
+      "completion; under --rate also from its intended start";
   info.supports_prepare = true;
   info.self_timed = true;
+  info.self_paced = true;
   info.reports_busy_time = true;
   info.latency_kinds = {"read", "write", "fsync"};
   info.counter_names = {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};

@@ -174,6 +174,7 @@ FileIoWorker::FileIoWorker(FileIoShared& shared, std::unique_ptr<IoEngine> engin
       s_(shared.settings()),
       engine_(std::move(engine)),
       recorder_(ctx.recorder),
+      pacer_(ctx.pacer),
       rng_(ctx.seed),
       rand_config_(ctx.distribution_config),
       thread_id_(ctx.thread_id) {}
@@ -280,22 +281,43 @@ void FileIoWorker::PlanInto(Slot& slot) {
   }
 }
 
+bool FileIoWorker::TakeDue(Nanos now, Nanos* intended) {
+  if (schedule_over_) return false;
+  if (next_start_ == 0) {
+    next_start_ = pacer_->TakeStart();
+    if (next_start_ == Pacer::kNoStart) {
+      next_start_ = 0;
+      schedule_over_ = true;
+      return false;
+    }
+  }
+  if (next_start_ > now) return false;
+  *intended = next_start_;
+  next_start_ = 0;
+  return true;
+}
+
 Status FileIoWorker::TopUp() {
   // Events outstanding since the last clock read (before new ones start).
   const bool outstanding = free_.size() < slots_.size();
+  const Nanos now = MonotonicNow();
   while (!free_.empty()) {
+    Nanos intended = now;
+    if (pacer_ != nullptr && !TakeDue(now, &intended)) break;
     const uint32_t idx = free_.back();
     free_.pop_back();
     PlanInto(slots_[idx]);
+    slots_[idx].origin = intended;
+    slots_[idx].first_submit = 0;
+    if (pacer_ != nullptr) pacer_->Started(intended, now);
     pending_.push_back(idx);
   }
   if (pending_.empty()) return Status::Ok();
   batch_.clear();
-  const Nanos now = MonotonicNow();
   for (uint32_t idx : pending_) {
     Slot& sl = slots_[idx];
     sl.submitted = now;
-    if (!sl.followup) sl.origin = now;
+    if (sl.first_submit == 0) sl.first_submit = now;
     IoRequest r;
     r.op = sl.plan.op;
     r.file = static_cast<int>(sl.plan.file);
@@ -342,8 +364,12 @@ Status FileIoWorker::ReapBatch() {
   // one burst, the queue went empty once per burst (~3% fewer IOPS at QD32
   // than taking them one at a time, as fio does by default).
   const size_t cap = std::min<size_t>(completions_.size(), s_.submit_batch);
-  LC_ASSIGN_OR_RETURN(size_t n,
-                      engine_->Reap(1, std::span<IoCompletion>(completions_.data(), cap), -1));
+  size_t n = 0;
+  if (pacer_ != nullptr && !free_.empty() && !schedule_over_) {
+    LC_RETURN_IF_ERROR(ReapOrWait(cap, &n));
+  } else {
+    LC_ASSIGN_OR_RETURN(n, engine_->Reap(1, std::span<IoCompletion>(completions_.data(), cap), -1));
+  }
   const Nanos now = MonotonicNow();
   // Until now the reaped requests were in flight too, and their events
   // outstanding (slots go back to free_ only in Complete()).
@@ -354,6 +380,22 @@ Status FileIoWorker::ReapBatch() {
   if (n == 0 && engine_->InFlight() == 0 && pending_.empty() && free_.empty()) {
     return Status::Internal("fileio: nothing in flight and nothing to submit");
   }
+  return Status::Ok();
+}
+
+Status FileIoWorker::ReapOrWait(size_t cap, size_t* reaped) {
+  // TopUp took the next start and found it in the future. Wait in slices,
+  // so that a stop is seen promptly.
+  constexpr Nanos kSlice = 50 * kNanosPerMilli;
+  const Nanos now = MonotonicNow();
+  const Nanos wait = std::min(std::max<Nanos>(next_start_ - now, 0), kSlice);
+  if (engine_->InFlight() == 0) {
+    if (wait > 0) SystemClock().SleepUntil(now + wait);
+    *reaped = 0;
+    return Status::Ok();
+  }
+  LC_ASSIGN_OR_RETURN(*reaped,
+                      engine_->Reap(1, std::span<IoCompletion>(completions_.data(), cap), wait));
   return Status::Ok();
 }
 
@@ -371,7 +413,9 @@ void FileIoWorker::ReleaseSlot(uint32_t index) {
 void FileIoWorker::CompleteSync(uint32_t index, int64_t result, Nanos now) {
   Slot& sl = slots_[index];
   const FileIoPlan& p = sl.plan;
-  const uint64_t lat = Elapsed(sl.submitted, now);
+  const uint64_t lat = Elapsed(sl.submitted, now);         // this request's
+  const uint64_t from_start = Elapsed(sl.origin, now);     // the event's latency
+  const uint64_t service = Elapsed(sl.first_submit, now);  // the event's service time
   if (result < 0) {
     Fail(PosixError(fmt::format("{} of {} failed", p.op == IoOp::kFsync ? "fsync" : "fdatasync",
                                 s_.FilePath(p.file)),
@@ -379,9 +423,9 @@ void FileIoWorker::CompleteSync(uint32_t index, int64_t result, Nanos now) {
   } else {
     Done& d = ready_[ready_count_++];
     if (sl.followup) {
-      d = Done{kKindWrite, true, p.length, Elapsed(sl.origin, now), sl.write_ns, lat};
+      d = Done{kKindWrite, true, p.length, from_start, sl.write_ns, lat, service};
     } else {
-      d = Done{kKindFsync, false, 0, lat, 0, lat};
+      d = Done{kKindFsync, false, 0, from_start, 0, from_start, service};
     }
   }
   ReleaseSlot(index);
@@ -421,7 +465,8 @@ void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
     CompleteSync(index, result, now);
     return;
   }
-  const uint64_t lat = Elapsed(sl.submitted, now);
+  const uint64_t from_start = Elapsed(sl.origin, now);     // the event's latency
+  const uint64_t service = Elapsed(sl.first_submit, now);  // the event's service time
   const bool read = p.op == IoOp::kRead;
   if (result < 0) {
     Fail(PosixError(
@@ -443,15 +488,20 @@ void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
     // --file-fsync-all: the event goes on with the fsync of this file.
     if (sl.claimed) shared_.Release(p);
     sl.claimed = false;
-    sl.write_ns = lat;
+    sl.write_ns = from_start;
     sl.followup = true;
     sl.plan.op = s_.fdatasync ? IoOp::kFdatasync : IoOp::kFsync;
     pending_.push_back(index);
     return;
   }
   if (error_.ok()) {
-    ready_[ready_count_++] =
-        Done{static_cast<uint8_t>(read ? kKindRead : kKindWrite), false, p.length, lat, lat, 0};
+    ready_[ready_count_++] = Done{static_cast<uint8_t>(read ? kKindRead : kKindWrite),
+                                  false,
+                                  p.length,
+                                  from_start,
+                                  from_start,
+                                  0,
+                                  service};
   }
   ReleaseSlot(index);
 }
@@ -460,6 +510,11 @@ Status FileIoWorker::Fill() {
   ready_head_ = 0;
   while (ready_count_ == 0) {
     if (!error_.ok()) return error_;
+    if (pacer_ != nullptr) {
+      // Paced: the run stops, or the schedule ended and nothing is left.
+      if (pacer_->Stopping()) return EndOfWork();
+      if (schedule_over_ && engine_->InFlight() == 0 && pending_.empty()) return EndOfWork();
+    }
     LC_RETURN_IF_ERROR(TopUp());
     LC_RETURN_IF_ERROR(ReapBatch());
   }
@@ -476,6 +531,7 @@ Status FileIoWorker::RunEvent() {
   --ready_count_;
   ThreadRecorder& rec = *recorder_;
   rec.RecordEvent(d.event_ns);
+  if (pacer_ != nullptr) rec.RecordService(d.service_ns);
   switch (d.kind) {
     case kKindRead:
       rec.RecordKind(kKindRead, d.event_ns);

@@ -8,6 +8,11 @@
 // out it tops the queue up with one Submit call, then reaps a batch. Each
 // request is timed from its submission to its completion: the clock is read
 // once per Submit batch and once per Reap batch.
+//
+// Under --rate (ThreadContext::pacer) a request is submitted at its intended
+// start, never ahead of it, however many slots are free; while waiting for
+// the next one the worker reaps completions as they come. Its latency counts
+// from the intended start, its service time from the submission.
 
 #include <array>
 #include <atomic>
@@ -168,7 +173,8 @@ class FileIoWorker final : public Worker {
     bool then_fsync = false;  // --file-fsync-all: the write's fsync follows
     bool followup = false;    // this is that fsync (the write completed)
     bool claimed = false;
-    Nanos origin = 0;  // submission of the event's first request
+    Nanos origin = 0;        // the event's start: its intended start, else its first submission
+    Nanos first_submit = 0;  // submission of the event's first request
     Nanos submitted = 0;
     uint64_t write_ns = 0;  // --file-fsync-all: the write's latency
     uint64_t seq = 0;       // --validate: the write's sequence number
@@ -183,11 +189,18 @@ class FileIoWorker final : public Worker {
     uint64_t event_ns = 0;
     uint64_t write_ns = 0;
     uint64_t fsync_ns = 0;
+    uint64_t service_ns = 0;  // from the first submission
   };
 
   Status Fill();
   Status TopUp();
+  // Paced: true, with the intended start in *intended, when the next
+  // operation of the schedule is due at `now`.
+  bool TakeDue(Nanos now, Nanos* intended);
   Status ReapBatch();
+  // Paced, with a free slot: waits for a completion or the next intended
+  // start, whichever comes first.
+  Status ReapOrWait(size_t cap, size_t* reaped);
   void PlanInto(Slot& slot);
   // Takes the completion of slot `index` (`result`: bytes, or -errno):
   // records the event in ready_, or queues the fsync that follows a write,
@@ -214,6 +227,9 @@ class FileIoWorker final : public Worker {
   const FileIoSettings& s_;
   std::unique_ptr<IoEngine> engine_;
   ThreadRecorder* recorder_;
+  Pacer* pacer_;                // under --rate, else null
+  Nanos next_start_ = 0;        // paced: the intended start taken and not yet used (0: none)
+  bool schedule_over_ = false;  // paced: the schedule has no more starts
   Random rng_;
   std::optional<Distribution> dist_;  // non-uniform --file-rand-type
   const DistributionConfig* rand_config_;

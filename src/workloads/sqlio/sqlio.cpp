@@ -107,6 +107,7 @@ WorkloadInfo SqlioWorkload::Info() const {
       "one completed read or write of -b KB on one test file, timed from its submission to "
       "its completion";
   info.self_timed = true;
+  info.self_paced = true;
   info.reports_busy_time = true;
   info.latency_kinds = {"read", "write", "fsync"};
   info.counter_names = {kFileIoCounterNames.begin(), kFileIoCounterNames.end()};

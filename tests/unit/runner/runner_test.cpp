@@ -169,6 +169,123 @@ TEST(RunnerTest, WarmupIsExcludedFromEveryFigure) {
   EXPECT_EQ(r.latency[0].histogram.Count(), r.events);
 }
 
+// Every kind of limit, with and without a warm-up, on 1, 3 and 4 threads:
+// the warm-up takes nothing from any budget and leaves no trace in any
+// figure, and each limit measures exactly what it says.
+enum class Limit { kEvents, kPerThread, kTotal, kTime };
+
+struct BudgetCase {
+  Limit limit;
+  bool warmup;
+  int threads;
+  bool rate = false;  // open loop (--rate) instead of a closed loop
+};
+
+std::string CaseName(const ::testing::TestParamInfo<BudgetCase>& info) {
+  static const char* kNames[] = {"Events", "PerThread", "Total", "Time"};
+  const BudgetCase& c = info.param;
+  return std::string(kNames[static_cast<int>(c.limit)]) + (c.warmup ? "Warmup" : "NoWarmup") +
+         std::to_string(c.threads) + "Threads" + (c.rate ? "Rate" : "");
+}
+
+class BudgetTest : public ::testing::TestWithParam<BudgetCase> {};
+
+TEST_P(BudgetTest, MeasuresExactlyTheBudgetAfterTheWarmup) {
+  const BudgetCase& c = GetParam();
+  constexpr uint64_t kEvents = 240;    // divisible by 1, 3 and 4
+  constexpr uint64_t kPerThread = 60;  // each thread's share
+  FakeWorkload w;
+  w.sleep_ns = 20 * kNanosPerMicro;
+  RunConfig cfg = Config(c.threads, 0, 0);
+  const auto threads = static_cast<uint64_t>(c.threads);
+  uint64_t expected = 0;  // 0: whatever the time allows
+  switch (c.limit) {
+    case Limit::kEvents:
+      cfg.events = kEvents;
+      expected = kEvents;
+      break;
+    case Limit::kPerThread:
+      // As memory does: the shares, and their sum as the total.
+      w.budget.per_thread = kPerThread;
+      w.budget.total = kPerThread * threads;
+      expected = kPerThread * threads;
+      break;
+    case Limit::kTotal:
+      w.budget.total = kEvents;
+      expected = kEvents;
+      break;
+    case Limit::kTime:
+      cfg.time_s = 0.1;
+      break;
+  }
+  if (c.warmup) cfg.warmup_s = 0.05;
+  if (c.rate) cfg.rate = 4000;
+  RunResult r = MustRun(w, cfg);
+  ASSERT_OK(r.failure);
+  if (expected != 0) {
+    EXPECT_EQ(r.events, expected);
+  } else {
+    EXPECT_GT(r.events, 0u);
+    // Under a rate a thread ends when its next intended start is past the end.
+    EXPECT_GE(r.total_time_s, c.rate ? 0.09 : 0.1);
+  }
+  if (c.limit == Limit::kPerThread) {
+    for (const ThreadFigures& t : r.threads) EXPECT_EQ(t.events, kPerThread);
+  }
+  EXPECT_EQ(SumThreadEvents(r), r.events);
+  EXPECT_EQ(r.latency[0].histogram.Count(), r.events);
+  ASSERT_EQ(r.counters.size(), 1u);
+  EXPECT_EQ(r.counters[0], r.events * 10);
+  if (c.warmup) {
+    EXPECT_GT(w.executed.load(), r.events);  // the warm-up ran, unmeasured
+  } else {
+    EXPECT_EQ(w.executed.load(), r.events);
+  }
+  if (c.rate) {
+    ASSERT_TRUE(r.service.has_value());
+    EXPECT_EQ(r.service->histogram.Count(), r.events);
+  }
+}
+
+std::vector<BudgetCase> BudgetCases() {
+  std::vector<BudgetCase> out;
+  for (Limit limit : {Limit::kEvents, Limit::kPerThread, Limit::kTotal, Limit::kTime}) {
+    for (bool warmup : {false, true}) {
+      for (int threads : {1, 3, 4}) out.push_back({limit, warmup, threads});
+      out.push_back({limit, warmup, 3, /*rate=*/true});
+    }
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, BudgetTest, ::testing::ValuesIn(BudgetCases()), CaseName);
+
+TEST(RunnerTest, EventLimitSmallerThanTheSharesIsExact) {
+  FakeWorkload w;
+  w.budget.per_thread = 100;
+  w.budget.total = 400;
+  RunConfig c = Config(4, 0, 250);
+  c.warmup_s = 0.02;
+  RunResult r = MustRun(w, c);
+  EXPECT_EQ(r.events, 250u);
+  EXPECT_EQ(r.manifest.event_limit, 250u);
+  for (const ThreadFigures& t : r.threads) EXPECT_LE(t.events, 100u);
+}
+
+TEST(RunnerTest, SelfTimedWarmupLeavesNoTrace) {
+  FakeWorkload w;
+  w.self_timed = true;
+  w.sleep_ns = 20 * kNanosPerMicro;
+  RunConfig c = Config(3, 0, 90);
+  c.warmup_s = 0.05;
+  RunResult r = MustRun(w, c);
+  EXPECT_EQ(r.events, 90u);
+  ASSERT_EQ(r.latency.size(), 2u);
+  EXPECT_EQ(r.latency[1].histogram.Count(), 90u);
+  EXPECT_EQ(r.counters[0], 900u);
+  EXPECT_GT(w.executed.load(), 90u);
+}
+
 class CollectingObserver final : public RunObserver {
  public:
   std::vector<IntervalSnapshot> intervals;
@@ -427,6 +544,89 @@ TEST(RunnerTest, BusyTimeIsTheLatencySumWhenEventsRunOneAtATime) {
     }
     EXPECT_GT(r.threads[0].exec_time_s + r.threads[1].exec_time_s, 0);
   }
+}
+
+// A self-paced worker: takes each intended start from the pacer, waits for
+// it, and records latency from it and service time from its own start.
+class PacedWorkload final : public Workload {
+ public:
+  std::atomic<int> with_pacer{0};
+  std::atomic<int> without_pacer{0};
+
+  WorkloadInfo Info() const override {
+    WorkloadInfo info;
+    info.name = "paced";
+    info.summary = "self-paced events";
+    info.event_definition = "one call";
+    info.self_timed = true;
+    info.self_paced = true;
+    return info;
+  }
+  void RegisterOptions(OptionSet&) override {}
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
+    ++(ctx.pacer != nullptr ? with_pacer : without_pacer);
+    return std::unique_ptr<Worker>(new PacedWorker(ctx));
+  }
+
+ private:
+  class PacedWorker final : public Worker {
+   public:
+    explicit PacedWorker(const ThreadContext& ctx) : rec_(ctx.recorder), pacer_(ctx.pacer) {}
+    Status RunEvent() override {
+      if (pacer_ == nullptr) {
+        rec_->RecordEvent(1000);
+        return Status::Ok();
+      }
+      const Nanos intended = pacer_->TakeStart();
+      if (intended == Pacer::kNoStart) return EndOfWork();
+      while (MonotonicNow() < intended) {
+        if (pacer_->Stopping()) return EndOfWork();
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+      const Nanos t0 = MonotonicNow();
+      pacer_->Started(intended, t0);
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      const Nanos t1 = MonotonicNow();
+      rec_->RecordEvent(static_cast<uint64_t>(t1 - intended));
+      rec_->RecordService(static_cast<uint64_t>(t1 - t0));
+      return Status::Ok();
+    }
+
+   private:
+    ThreadRecorder* rec_;
+    Pacer* pacer_;
+  };
+};
+
+TEST(RunnerTest, SelfPacedWorkersGetThePacerOnlyUnderARate) {
+  PacedWorkload closed;
+  RunResult rc = MustRun(closed, Config(2, 0, 20));
+  EXPECT_EQ(rc.events, 20u);
+  EXPECT_EQ(closed.with_pacer.load(), 0);
+  EXPECT_FALSE(rc.service.has_value());
+
+  PacedWorkload open;
+  RunConfig c = Config(2, 0.3, 0);
+  c.rate = 200;
+  RunResult ro = MustRun(open, c);
+  EXPECT_EQ(open.with_pacer.load(), 2);
+  // Events 0..59 are due in [0, 0.3 s); the pacer hands out no more.
+  EXPECT_LE(ro.events, 60u);
+  EXPECT_GE(ro.events, 50u);
+  ASSERT_TRUE(ro.service.has_value());
+  EXPECT_EQ(ro.service->histogram.Count(), ro.events);
+  EXPECT_GE(ro.latency[0].histogram.moments().sum, ro.service->histogram.moments().sum);
+  ASSERT_TRUE(ro.rate.has_value());
+
+  // With --events, the budget still counts exactly.
+  PacedWorkload limited;
+  RunConfig l = Config(3, 0, 30);
+  l.rate = 500;
+  l.warmup_s = 0.02;
+  RunResult rl = MustRun(limited, l);
+  EXPECT_EQ(rl.events, 30u);
+  ASSERT_TRUE(rl.service.has_value());
+  EXPECT_EQ(rl.service->histogram.Count(), 30u);
 }
 
 TEST(RunnerTest, StopSignalEndsTheRunWithItsFigures) {

@@ -94,6 +94,33 @@ TEST(SqlioSwitches, BadInputIsOneLineNamingTheSwitch) {
   }
 }
 
+TEST(SqlioSwitches, ThrottleIsARatePerThread) {
+  auto bytes = ParseSqlioArgs({"-g16000", "-b8"});
+  ASSERT_OK(bytes);
+  EXPECT_EQ(bytes->throttle, 16000u);
+  EXPECT_FALSE(bytes->throttle_iops);
+  // 16000 bytes per ms of 8 KiB blocks: 1953.125 I/Os per second per thread.
+  EXPECT_DOUBLE_EQ(SqlioThrottleRate(*bytes, 1, 8192), 1953.125);
+  EXPECT_DOUBLE_EQ(SqlioThrottleRate(*bytes, 4, 8192), 4 * 1953.125);
+
+  auto iops = ParseSqlioArgs({"-g500i"});
+  ASSERT_OK(iops);
+  EXPECT_TRUE(iops->throttle_iops);
+  EXPECT_DOUBLE_EQ(SqlioThrottleRate(*iops, 3, 8192), 1500);
+
+  auto none = ParseSqlioArgs({"-kR"});
+  ASSERT_OK(none);
+  EXPECT_EQ(SqlioThrottleRate(*none, 3, 8192), 0);
+
+  for (const char* bad : {"-g", "-g0", "-gx", "-g5k", "-gi", "-g0i"}) {
+    auto r = ParseSqlioArgs({bad});
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find(bad), std::string::npos) << r.status().message();
+    EXPECT_EQ(r.status().message().find('\n'), std::string::npos);
+  }
+}
+
 TEST(SqlioParamFile, GoodFile) {
   auto r = ParseSqlioParamText(
       "# SQLIO param file\n"
