@@ -13,6 +13,7 @@
 #include "cli/report_file.h"
 #include "cli/script_command.h"
 #include "cli/sqlio/sqlio_command.h"
+#include "cli/sysbench_compat.h"
 #include "cli/test_setup.h"
 #include "core/build_info.h"
 #include "core/version.h"
@@ -110,6 +111,7 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
     PrintWarning(err, w);
   }
+  for (const std::string& n : setup.notes) err << "loadcell: note: " << n << "\n";
   ReportSettings settings;
   settings.percentile = cfg.percentile;
   settings.histogram = cfg.histogram;
@@ -288,6 +290,10 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
   }
 
   if (inv.command == Command::kSuite) return RunSuite(cl.options, out, err);
+  if (const RawOption* d = cl.options.Find("db-driver"); d != nullptr && d->value == "help") {
+    out << DbDriverHelp();
+    return kExitOk;
+  }
 
   Result<std::unique_ptr<TestSetup>> created = CreateTest(inv.test, inv.test_spelled);
   if (!created.ok()) {

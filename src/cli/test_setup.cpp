@@ -1,6 +1,7 @@
 #include "cli/test_setup.h"
 
 #include "cli/command_line.h"
+#include "cli/sysbench_compat.h"
 #include "core/build_info.h"
 #include "core/version.h"
 #include "os/system_info.h"
@@ -101,8 +102,10 @@ Status ConfigureTest(TestSetup& setup, RawOptions& raw, bool check_unknown) {
   if (setup.general.Find("config-file") == nullptr) {
     if (RawOption* o = raw.Find("config-file")) o->consumed = true;
   }
+  LC_RETURN_IF_ERROR(ExpandSysbenchCompatOptions(raw));
   LC_RETURN_IF_ERROR(setup.general.Apply(raw));
   LC_RETURN_IF_ERROR(setup.test_options.Apply(raw));
+  LC_RETURN_IF_ERROR(TakeSysbenchCompatOptions(raw, setup, setup.notes));
   if (check_unknown) {
     LC_RETURN_IF_ERROR(CheckLeftOutOptions(raw));
     LC_RETURN_IF_ERROR(raw.CheckAllConsumed(UnknownOptionHint(setup, raw)));

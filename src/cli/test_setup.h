@@ -26,6 +26,8 @@ struct TestSetup {
   std::unique_ptr<Workload> workload;
   OptionSet general;
   OptionSet test_options;
+  // Notes for stderr from the options given (sysbench options without effect).
+  std::vector<std::string> notes;
 };
 
 // The names of the built-in tests, in `loadcell list` order.

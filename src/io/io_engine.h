@@ -54,6 +54,10 @@ struct IoFile {
 struct EngineOptions {
   uint32_t queue_depth = 1;
   bool direct = false;  // files were opened with O_DIRECT
+  // libaio: accept files opened without O_DIRECT. The kernel then completes
+  // each I/O inside io_submit (a real queue depth of 1), as sysbench's
+  // --file-io-mode=async does without direct.
+  bool buffered_aio = false;
   bool writable = true;
 };
 
@@ -64,7 +68,8 @@ class IoEngine {
   virtual IoCapabilities Capabilities() const = 0;
   // Registers the files (already open) and sets up rings/contexts/mappings.
   // May be called on another thread than the one that then submits.
-  // libaio: InvalidArgument unless opts.direct (see libaio_engine.cpp).
+  // libaio: InvalidArgument unless opts.direct or opts.buffered_aio (see
+  // libaio_engine.cpp).
   virtual Status Open(std::span<const IoFile> files, const EngineOptions& opts) = 0;
   // Waits for the requests in flight (their buffers are in use until they
   // complete), then releases what Open set up. The descriptors stay open:

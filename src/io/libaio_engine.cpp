@@ -5,7 +5,9 @@
 //
 // Linux AIO is only asynchronous for files opened with O_DIRECT: for
 // buffered files the kernel completes each request inside io_submit, so Open
-// refuses files not opened with O_DIRECT (EngineOptions::direct).
+// refuses files not opened with O_DIRECT (EngineOptions::direct) unless the
+// caller asks for exactly that (EngineOptions::buffered_aio: sysbench's async
+// mode without direct).
 //
 // fsync and fdatasync: IOCB_CMD_FSYNC/FDSYNC are refused (EINVAL) by most
 // filesystems, so they are done synchronously inside Submit, through the
@@ -48,7 +50,7 @@ class LibaioEngine final : public IoEngine {
 
   Status Open(std::span<const IoFile> files, const EngineOptions& opts) override {
     LC_RETURN_IF_ERROR(Close());
-    if (!opts.direct) {
+    if (!opts.direct && !opts.buffered_aio) {
       return Status::InvalidArgument(
           "libaio needs --file-extra-flags=direct (without O_DIRECT the kernel completes each "
           "I/O inside io_submit)");

@@ -11,16 +11,20 @@ namespace {
 
 // --rand-type and the parameters of the distributions, bound to `rand`.
 void RegisterDistributionOptions(OptionSet& opts, DistributionConfig& rand) {
-  opts.Enum("rand-type", &rand.type, "special", DistributionNames(), "random numbers distribution");
+  opts.Enum("rand-type", &rand.type, "special", DistributionNames(), "random numbers distribution")
+      .Alias("oltp-dist-type");
   opts.Int("rand-spec-iter", &rand.spec_iter, 12,
            "number of iterations for the gaussian and special distributions")
+      .Alias("oltp-dist-iter")
       .Min(1);
   opts.Double("rand-spec-pct", &rand.spec_pct, 1,
               "percentage of values treated as 'special' (special distribution)")
+      .Alias("oltp-dist-pct")
       .Min(0)
       .Max(100);
   opts.Double("rand-spec-res", &rand.spec_res, 75,
               "percentage of 'special' values to use (special distribution)")
+      .Alias("oltp-dist-res")
       .Min(0)
       .Max(100);
   opts.Double("rand-pareto-h", &rand.pareto_h, 0.2, "parameter h of the pareto distribution")
@@ -72,6 +76,7 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
       .Max(100);
   opts.Bool("histogram", &histogram, false, "print the latency histogram in the report");
   opts.Int("rand-seed", &seed, 0, "seed for the random number generators (0: from the clock)")
+      .Alias("seed-rng")
       .Min(0);
   RegisterDistributionOptions(opts, rand);
   opts.String("forced-shutdown", &forced_shutdown, "5",

@@ -86,7 +86,11 @@ Status MyConnection::Open() {
     if (settings_->ssl == "verify_ca" || settings_->ssl == "verify_identity") {
       Mariadb().mysql_optionsv(mysql_, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &on);
     }
+    if (!settings_->ssl_cipher.empty()) {
+      Mariadb().mysql_optionsv(mysql_, MYSQL_OPT_SSL_CIPHER, settings_->ssl_cipher.c_str());
+    }
   }
+  if (settings_->compression) Mariadb().mysql_options(mysql_, MYSQL_OPT_COMPRESS, nullptr);
   // Connection `index` picks a host, port and socket round-robin.
   const auto& s = *settings_;
   const size_t k = static_cast<size_t>(index_ < 0 ? 0 : index_);

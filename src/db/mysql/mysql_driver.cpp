@@ -39,6 +39,10 @@ class MysqlDriver final : public DbDriver {
     opts.String("mysql-db", &s_.db, "sbtest", "MySQL database name");
     opts.Enum("mysql-ssl", &s_.ssl, "off",
               {"off", "on", "required", "verify_ca", "verify_identity"}, "use SSL connections");
+    opts.String("mysql-ssl-cipher", &s_.ssl_cipher, "",
+                "the cipher(s) for SSL connections, as the client library takes them");
+    opts.Bool("mysql-compression", &s_.compression, false,
+              "compress the protocol (statements then go through the client library)");
     opts.List("mysql-ignore-errors", &s_.ignore_errors, "1213,1020,1205",
               "error numbers or SQLSTATEs that roll back and retry the transaction instead of "
               "failing the run, or 'all' or 'none'");

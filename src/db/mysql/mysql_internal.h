@@ -46,6 +46,8 @@ struct MySettings {
   std::string password_in_use;  // that, or the environment's (after Validate)
   std::string db;
   std::string ssl;
+  std::string ssl_cipher;    // --mysql-ssl-cipher (with --mysql-ssl)
+  bool compression = false;  // --mysql-compression: the protocol's compression
   std::vector<std::string> ignore_errors;
   DbIgnoreList ignore;
   DbTimeouts timeouts;  // the driver's, copied by Validate

@@ -268,7 +268,14 @@ Status FileIoOptions::ResolveEngine(FileIoSettings& s) const {
   s.allow_fallback = fallback_;
   s.engine = io_mode_ == "async" ? "libaio" : io_mode_;
   LC_RETURN_IF_ERROR(CheckIoEngine(s.engine, "--file-io-mode=" + io_mode_));
-  if (s.engine == "libaio" && !s.direct) {
+  if (s.engine == "libaio" && !s.direct && io_mode_ == "async") {
+    // sysbench's own command line: run it as sysbench does, and say what it is.
+    s.buffered_aio = true;
+    s.engine_note =
+        "--file-io-mode=async without direct, as sysbench runs it: the kernel completes each "
+        "buffered I/O inside io_submit, so the device sees one request at a time per thread "
+        "whatever the queue depth below says (io_uring, or direct, keeps several in flight)";
+  } else if (s.engine == "libaio" && !s.direct) {
     if (!fallback_) {
       return Status::InvalidArgument(fmt::format(
           "--file-io-mode={} (Linux native AIO) needs --file-extra-flags=direct: without "

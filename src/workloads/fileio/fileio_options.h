@@ -66,6 +66,7 @@ struct FileIoSettings {
   std::string engine = "sync";        // the engine that will run
   std::string engine_note;            // why it differs from the one asked, if it does
   bool allow_fallback = false;
+  bool buffered_aio = false;  // libaio on files without O_DIRECT (sysbench's async)
   uint32_t queue_depth_asked = 128;
   uint32_t queue_depth = 1;  // per thread: 1 for synchronous engines
   // Requests handed to an asynchronous engine per submission call: 1 sends

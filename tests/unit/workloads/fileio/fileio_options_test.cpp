@@ -69,6 +69,18 @@ TEST(FileIoOptions, AsyncIsLibaioAndAsyncBacklogIsTheQueueDepth) {
   EXPECT_EQ(w.settings().OpenFlagsText(), "O_RDWR|O_DIRECT");
 }
 
+// sysbench runs --file-io-mode=async without direct (libaio on buffered
+// files): so does loadcell, saying so, instead of refusing the command line.
+TEST(FileIoOptions, AsyncWithoutDirectRunsBufferedLibaioAsSysbenchDoes) {
+  TempDir dir;
+  FileIoWorkload w;
+  ASSERT_OK(ConfigureIn(w, dir.path(), {{"file-io-mode", "async"}}));
+  EXPECT_EQ(w.settings().engine, "libaio");
+  EXPECT_TRUE(w.settings().buffered_aio);
+  EXPECT_FALSE(w.settings().direct);
+  EXPECT_NE(w.settings().engine_note.find("as sysbench runs it"), std::string::npos);
+}
+
 TEST(FileIoOptions, LibaioWithoutDirectFallsBackOnlyWhenAllowed) {
   TempDir dir;
   FileIoWorkload w;
