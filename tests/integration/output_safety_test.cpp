@@ -101,6 +101,11 @@ TEST(OutputSafety, ExistingFilesSurviveUsageErrorsAndFailedStarts) {
        {"report", "@/old.json", "-o", "@/old.json"},
        2,
        "result file itself"},
+      {"sweep with a bad point, --report-html",
+       {"sweep", "--threads=1,x", "--output-dir=@/sweep", "--report-html=@/old.html", "--", "cpu",
+        "--time=0.1", "run"},
+       2,
+       "threads=x"},
       {"report of a file that is not a result",
        {"report", "@/my.cfg", "-o", "@/old.html"},
        2,
@@ -166,6 +171,19 @@ TEST(OutputSafety, AMissingFolderIsOneLineAndExitTwo) {
             std::string::npos)
       << r.err;
   EXPECT_TRUE(Listing(dir.path()).empty());
+}
+
+TEST(OutputSafety, ASweepPutsEachPointAndItsPageInPlaceWhole) {
+  TempDir dir;
+  dir.Write("page.html", "OLD");
+  ProcessResult r = RunLoadcell({"sweep", "--threads=1,2", "--output-dir=" + dir.File("out"),
+                                 "--report-html=" + dir.File("page.html"), "--quiet", "--", "cpu",
+                                 "--time=0.1", "run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(Slurp(dir.File("page.html")).find("</html>"), std::string::npos);
+  EXPECT_EQ(Listing(dir.path()), (std::vector<std::string>{"out", "page.html"}));
+  EXPECT_EQ(Listing(dir.File("out")),
+            (std::vector<std::string>{"cpu-threads=1.json", "cpu-threads=2.json"}));
 }
 
 }  // namespace

@@ -29,14 +29,6 @@ double HtmlSamplePeriod(double time_limit_s) {
   return std::clamp(time_limit_s / 60.0, 0.1, 1.0);
 }
 
-Status OpenForWriting(const std::string& option, const std::string& path, std::ofstream& file) {
-  file.open(path, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (!file.is_open()) {
-    return PosixUsageError(option + "=" + path + ": cannot open for writing", errno);
-  }
-  return Status::Ok();
-}
-
 Status RunAddons::Attach(const RunExtras& extras, const Workload& w, const ReportSettings& settings,
                          RunConfig& cfg, MultiReporter& reporters, std::ostream& err) {
   double period = 0;

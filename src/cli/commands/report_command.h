@@ -50,10 +50,6 @@ class RunAddons final {
   ReportFile html_;
 };
 
-// Opens `path` for writing (truncating it); InvalidArgument "OPTION=PATH:
-// cannot open for writing: REASON" on failure.
-Status OpenForWriting(const std::string& option, const std::string& path, std::ofstream& file);
-
 // The command: `args` are the words after "report". Returns the exit code.
 int RunReportCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

@@ -17,6 +17,7 @@
 #include "cli/command_line.h"
 #include "cli/commands/compare_command.h"
 #include "cli/commands/report_command.h"
+#include "cli/report_file.h"
 #include "cli/table_text.h"
 #include "cli/test_setup.h"
 #include "core/plural.h"
@@ -423,16 +424,18 @@ class SweepRun final {
       if (warned_.insert(w).second) err_ << "loadcell: warning: " << w << "\n";
     }
     const std::string path = RunPath(p, rep);
-    std::ofstream file;
-    if (Status s = OpenForWriting("--output-dir", path, file); !s.ok()) {
-      return Stop(kExitRunFailed, s.message());
+    // The point's JSON appears whole or not at all (an interrupted point is
+    // never put in place).
+    ReportFile file;
+    if (Status s = file.Open("--output-dir", path); !s.ok()) {
+      return Stop(kExitRunFailed, s.ToString());
     }
     ReportSettings settings;
     settings.percentile = setup.cfg.percentile;
     settings.histogram = setup.cfg.histogram;
     settings.report_interval_s = setup.cfg.report_interval_s;
     MultiReporter reporters;
-    reporters.Add(MakeJsonReporter(file, *setup.workload, settings));
+    reporters.Add(MakeJsonReporter(file.stream(), *setup.workload, settings));
     if (tty_) {
       reporters.Add(std::make_unique<ProgressTicker>(progress_));
       setup.cfg.status_interval_s = 0.25;
@@ -440,23 +443,18 @@ class SweepRun final {
     Result<RunResult> result =
         RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), &reporters);
     if (!result.ok()) {
-      file.close();
-      std::remove(path.c_str());
       if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
       return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
     }
     reporters.OnEnd(*result);
-    file.close();
+    if (result->interrupted) return Stop(kExitInterrupted);
+    if (Status s = file.Commit(); !s.ok()) return Stop(kExitRunFailed, s.ToString());
     Keep(p, path, *result);
   }
 
   // After a run that wrote its JSON to `path`: keeps it in the table, or
   // stops the sweep (an interrupted run is not kept).
   void Keep(size_t p, const std::string& path, const RunResult& result) {
-    if (result.interrupted) {
-      std::remove(path.c_str());
-      return Stop(kExitInterrupted);
-    }
     if (result.forced_shutdown || !result.failure.ok()) {
       Stop(kExitRunFailed,
            PointFailure(p, result.forced_shutdown
@@ -525,9 +523,9 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (std::optional<int> refused = ValidatePoints(sa, *test, table, err)) return *refused;
   if (sa.output_dir.empty()) sa.output_dir = DefaultOutputDir(table.test);
   if (Status s = PrepareOutputDir(sa.output_dir); !s.ok()) return Fail(err, s, kExitUsage);
-  std::ofstream html;
+  ReportFile html;
   if (!sa.extras.report_html.empty()) {
-    if (Status s = OpenForWriting("--report-html", sa.extras.report_html, html); !s.ok()) {
+    if (Status s = html.Open("--report-html", sa.extras.report_html); !s.ok()) {
       return Fail(err, s, kExitUsage);
     }
   }
@@ -539,10 +537,9 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
   out << FormatSweep(table, sa.format);
   out.flush();
   if (html.is_open()) {
-    html << RenderSweepHtml(SweepToFigures(table));
-    html.flush();
-    if (!html) {
-      err << "loadcell: error: --report-html=" << sa.extras.report_html << ": write failed\n";
+    html.stream() << RenderSweepHtml(SweepToFigures(table));
+    if (Status s = html.Commit(); !s.ok()) {
+      err << "loadcell: error: " << s.ToString() << "\n";
       if (code == 0) code = kExitRunFailed;
     }
   }
