@@ -114,7 +114,8 @@ Result<CommandLine> TokenizeArgs(const std::vector<std::string>& args) {
       continue;
     }
     if (auto repaired = RepairTypographicDashes(arg)) {
-      cl.warnings.push_back("'" + arg + "' uses a typographic dash; read as '" + *repaired + "'");
+      cl.warnings.push_back(fmt::format("'{}' uses a typographic dash; read as '{}'",
+                                        HideSecretValue(arg), HideSecretValue(*repaired)));
       arg = *repaired;
     }
     if (arg == "--") {
@@ -167,7 +168,7 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
     std::string name = Trim(body.substr(0, eq));
     if (name.empty() || !std::all_of(name.begin(), name.end(), IsNameChar)) {
       return Status::InvalidArgument(
-          fmt::format("{}: expected 'name=value', got '{}'", origin, line));
+          fmt::format("{}: expected 'name=value', got '{}'", origin, HideSecretValue(line)));
     }
     bool has_value = eq != std::string_view::npos;
     std::string value = has_value ? Trim(body.substr(eq + 1)) : std::string();
@@ -284,9 +285,9 @@ Status ReadWord(const CommandLine& cl, size_t i, bool (*is_test)(const std::stri
   }
   if (!flag.empty() && !LooksLikeTest(w, is_test)) {
     // `--threads 4`: the user meant `--threads=4`.
-    return Status::InvalidArgument("'" + flag + " " + w +
-                                   "': options take their value after '=': write '" + flag + "=" +
-                                   w + "'");
+    const std::string shown = IsSecretOptionName(flag) ? "(hidden)" : w;
+    return Status::InvalidArgument(fmt::format(
+        "'{} {}': options take their value after '=': write '{}={}'", flag, shown, flag, shown));
   }
   if (r.test_spelled.empty()) {
     r.test_spelled = w;

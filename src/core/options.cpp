@@ -242,6 +242,19 @@ OptionSpec& OptionSpec::Hidden() {
   return *this;
 }
 
+bool IsSecretOptionName(std::string_view name) {
+  std::string n(name);
+  for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return n.find("password") != std::string::npos || n.find("passwd") != std::string::npos ||
+         n.find("secret") != std::string::npos;
+}
+
+std::string HideSecretValue(const std::string& arg) {
+  const size_t sep = arg.find_first_of("= \t");
+  if (sep == std::string::npos || !IsSecretOptionName(arg.substr(0, sep))) return arg;
+  return arg.substr(0, sep + 1) + "(hidden)";
+}
+
 OptionSpec& OptionSpec::Secret() {
   secret_ = true;
   return *this;
@@ -249,7 +262,7 @@ OptionSpec& OptionSpec::Secret() {
 
 std::string OptionSpec::ValueText() const {
   std::string text = value_text_ ? value_text_() : default_text_;
-  if (secret_ && !text.empty()) return "(hidden)";
+  if ((secret_ || IsSecretOptionName(name_)) && !text.empty()) return "(hidden)";
   return text;
 }
 
@@ -456,7 +469,10 @@ Status OptionSet::Apply(RawOptions& raw) {
     if (msg.empty() && spec.check_) msg = spec.check_();
     if (!msg.empty()) {
       std::string what =
-          winner->has_value ? winner->spelled + "=" + winner->value : winner->spelled;
+          winner->has_value
+              ? winner->spelled + "=" +
+                    (spec.secret_ || IsSecretOptionName(spec.name_) ? "(hidden)" : winner->value)
+              : winner->spelled;
       return Status::InvalidArgument(what + OriginSuffix(*winner) + ": " + msg);
     }
     spec.set_by_user_ = true;

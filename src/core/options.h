@@ -49,6 +49,14 @@ std::string_view OptionTypeName(OptionType t);  // "on|off", "N", "SIZE", ...
 
 // '_' -> '-' so that --num_threads and --num-threads are one option.
 std::string NormalizeOptionName(std::string_view name);
+// Whether an option of this name holds a secret (a password): its value is
+// never shown in a message, a warning, a table, a file name or a report,
+// whatever form it was given in. True for names with "password", "passwd" or
+// "secret" in them (--pgsql-password, --mysql-password, a Lua script's own).
+bool IsSecretOptionName(std::string_view name);
+// `arg` with the value hidden when it is "--NAME=VALUE" (or "NAME=VALUE",
+// "NAME VALUE") of a secret option; otherwise `arg` itself.
+std::string HideSecretValue(const std::string& arg);
 
 // One `--name=value` as given by the user.
 struct RawOption {

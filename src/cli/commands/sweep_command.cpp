@@ -55,6 +55,27 @@ std::string PointName(const std::vector<std::string>& options,
   return s;
 }
 
+// The values of each point as shown: a secret option's value (a password) as
+// "hidden-N", N its place in the option's list.
+std::vector<std::vector<std::string>> ShownValues(
+    const std::vector<std::string>& options, const std::vector<std::vector<std::string>>& values) {
+  std::vector<std::vector<std::string>> shown = values;
+  for (size_t i = 0; i < options.size(); ++i) {
+    if (!IsSecretOptionName(options[i])) continue;
+    std::vector<std::string> seen;
+    for (auto& point : shown) {
+      auto at = std::find(seen.begin(), seen.end(), point[i]);
+      if (at == seen.end()) at = seen.insert(seen.end(), point[i]);
+      point[i] = fmt::format("hidden-{}", at - seen.begin() + 1);
+    }
+  }
+  return shown;
+}
+
+const std::vector<std::string>& Shown(const SweepTable& t, size_t p) {
+  return t.shown.empty() ? t.values[p] : t.shown[p];
+}
+
 // A file-name-safe "threads=4-file-block-size=4K".
 std::string PointFileStem(const std::vector<std::string>& options,
                           const std::vector<std::string>& values) {
@@ -249,7 +270,7 @@ std::string FormatSweepCsv(const SweepTable& t, const std::vector<size_t>& done)
   std::string out = SweepCsvHeader(t, threads_swept, counters);
   for (size_t p : done) {
     GroupFigures g = Aggregate(t.runs[p]);
-    for (const std::string& v : t.values[p]) out += CsvField(v) + ",";
+    for (const std::string& v : Shown(t, p)) out += CsvField(v) + ",";
     out += fmt::format("{},{:.4f},", g.runs, g.duration_s);
     if (!threads_swept) out += fmt::format("{},", g.threads);
     out += fmt::format("{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", g.events, g.events_per_second,
@@ -270,7 +291,7 @@ std::string FormatSweepCsv(const SweepTable& t, const std::vector<size_t>& done)
 // The text table's row of point `p`.
 std::vector<std::string> SweepTextRow(const SweepTable& t, size_t p) {
   GroupFigures g = Aggregate(t.runs[p]);
-  std::vector<std::string> row = t.values[p];
+  std::vector<std::string> row = Shown(t, p);
   if (t.repeat > 1) row.push_back(std::to_string(g.runs));
   row.push_back(fmt::format("{:.2f}", g.events_per_second));
   if (t.repeat > 1) {
@@ -327,7 +348,7 @@ SweepFigures SweepToFigures(const SweepTable& t) {
     if (f.points.empty()) f.manifest = t.runs[p][0].manifest;
     GroupFigures g = Aggregate(t.runs[p]);
     SweepPointFigures pf;
-    pf.values = t.values[p];
+    pf.values = Shown(t, p);
     pf.runs = g.runs;
     pf.events_per_second = g.events_per_second;
     pf.events_per_second_min = g.events_per_second_min;
@@ -408,10 +429,10 @@ class SweepRun final {
     if (code == kExitInterrupted) table_.interrupted = true;
   }
   std::string PointFailure(size_t p, const std::string& why) const {
-    return "sweep point " + PointName(sa_.options, table_.values[p]) + ": " + why;
+    return "sweep point " + PointName(sa_.options, Shown(table_, p)) + ": " + why;
   }
   std::string RunPath(size_t p, int rep) const {
-    return sa_.output_dir + "/" + table_.test + "-" + PointFileStem(sa_.options, table_.values[p]) +
+    return sa_.output_dir + "/" + table_.test + "-" + PointFileStem(sa_.options, Shown(table_, p)) +
            (sa_.repeat > 1 ? fmt::format("-run{}", rep) : "") + ".json";
   }
 
@@ -493,11 +514,11 @@ class SweepRun final {
 // one is refused (the error printed).
 std::optional<int> ValidatePoints(const SweepArgs& sa, const SweepTest& test,
                                   const SweepTable& table, std::ostream& err) {
-  for (const auto& values : table.values) {
+  for (size_t p = 0; p < table.values.size(); ++p) {
     Result<std::unique_ptr<TestSetup>> setup =
-        ConfiguredSetup(test.inv, PointOptions(test.cl.options, sa.options, values));
+        ConfiguredSetup(test.inv, PointOptions(test.cl.options, sa.options, table.values[p]));
     if (!setup.ok()) {
-      err << "loadcell: error: sweep point " << PointName(sa.options, values) << ": "
+      err << "loadcell: error: sweep point " << PointName(sa.options, Shown(table, p)) << ": "
           << setup.status().ToString() << "\n";
       return setup.status().IsUsageError() ? kExitUsage : ExitCodeFor(setup.status());
     }
@@ -519,6 +540,7 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
   table.options = sa.options;
   table.repeat = sa.repeat;
   table.values = Points(sa.lists);
+  table.shown = ShownValues(sa.options, table.values);
   table.runs.resize(table.values.size());
   if (std::optional<int> refused = ValidatePoints(sa, *test, table, err)) return *refused;
   if (sa.output_dir.empty()) sa.output_dir = DefaultOutputDir(table.test);

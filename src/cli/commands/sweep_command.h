@@ -26,7 +26,10 @@ struct SweepTable {
   std::vector<std::string> options;  // swept option names, without dashes
   int repeat = 1;
   std::vector<std::vector<std::string>> values;  // per point: one value per option
-  std::vector<std::vector<ResultData>> runs;     // per point: its finished runs
+  // Per point, the values as shown in tables, pages and file names: a secret
+  // option's (a password) as "hidden-N". Empty: as `values`.
+  std::vector<std::vector<std::string>> shown;
+  std::vector<std::vector<ResultData>> runs;  // per point: its finished runs
   bool interrupted = false;
 };
 

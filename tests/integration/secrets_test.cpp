@@ -1,0 +1,95 @@
+// A secret option's value (a password) never appears in a message, warning,
+// table, file name or report, whatever form it was given in. One row per
+// form; the next form found joins the table.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunLoadcell;
+using testing::TempDir;
+
+constexpr const char* kSecret = "Sup3rS3cret";
+
+struct Form {
+  const char* name;
+  std::vector<std::string> args;  // "@" is the temp folder
+};
+
+std::vector<std::string> Expand(std::vector<std::string> args, const std::string& dir) {
+  for (std::string& a : args) {
+    for (size_t at = a.find('@'); at != std::string::npos; at = a.find('@', at + dir.size())) {
+      a.replace(at, 1, dir);
+    }
+  }
+  return args;
+}
+
+// Every file below `dir`: its name and its content hold no secret.
+void ExpectNoSecretIn(const std::string& dir) {
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    EXPECT_EQ(e.path().string().find(kSecret), std::string::npos) << e.path();
+    if (!e.is_regular_file()) continue;
+    std::string text = testing::ReadFile(e.path().string());
+    EXPECT_EQ(text.find(kSecret), std::string::npos) << e.path();
+  }
+}
+
+TEST(Secrets, NoFormOfAPasswordIsEverPrinted) {
+  const std::string s = kSecret;
+  const std::vector<Form> forms = {
+      {"space form", {"oltp_read_write", "--pgsql-password", s, "run"}},
+      {"space form, mysql", {"oltp_read_write", "--mysql-password", s, "run"}},
+      {"en dash", {"oltp_read_write", "\u2013pgsql-password=" + s, "--db-driver=nosuch", "run"}},
+      {"em dash", {"oltp_read_write", "\u2014mysql-password=" + s, "--db-driver=nosuch", "run"}},
+      {"minus sign", {"oltp_read_write", "\u2212pgsql-password=" + s, "--db-driver=nosuch", "run"}},
+      {"config line without =", {"oltp_read_write", "--config-file=@/space.cfg", "run"}},
+      {"config line, dash and =",
+       {"oltp_read_write", "--config-file=@/dash.cfg", "--db-driver=nosuch", "run"}},
+      {"sweep list, text",
+       {"sweep", "--mysql-password=" + s + ",other", "--output-dir=@/sweep", "--", "cpu",
+        "--time=0.1", "run"}},
+      {"sweep list, csv",
+       {"sweep", "--pgsql-password=" + s + ",other", "--format=csv", "--output-dir=@/sweep2",
+        "--report-html=@/sweep.html", "--", "oltp_point_select", "--db-driver=sqlite",
+        "--sqlite-db=@/x.db", "--table-size=10", "--time=0.1", "run"}},
+  };
+  bool swept = false;  // the sweep that runs wrote its files
+  for (const Form& f : forms) {
+    SCOPED_TRACE(f.name);
+    TempDir dir;
+    dir.Write("space.cfg", "pgsql-password " + s + "\n");
+    dir.Write("dash.cfg", "\u2013mysql-password=" + s + "\n");
+    ASSERT_EQ(RunLoadcell({"oltp_point_select", "--db-driver=sqlite",
+                           "--sqlite-db=" + dir.File("x.db"), "--table-size=10", "prepare"})
+                  .exit_code,
+              0);
+    ProcessResult r = RunLoadcell(Expand(f.args, dir.path()));
+    EXPECT_EQ(r.out.find(kSecret), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find(kSecret), std::string::npos) << r.err;
+    EXPECT_FALSE(r.err.empty() && r.out.empty());
+    std::filesystem::remove(dir.File("space.cfg"));
+    std::filesystem::remove(dir.File("dash.cfg"));
+    ExpectNoSecretIn(dir.path());
+    if (std::filesystem::exists(dir.File("sweep.html"))) {
+      swept = true;
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_NE(r.out.find("hidden-1"), std::string::npos) << r.out;
+      EXPECT_TRUE(std::filesystem::exists(
+          dir.File("sweep2/oltp_point_select-pgsql-password=hidden-1.json")));
+    }
+  }
+  EXPECT_TRUE(swept);
+}
+
+}  // namespace
+}  // namespace loadcell
