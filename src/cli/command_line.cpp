@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "os/file_system.h"
 #include "cli/option_file.h"
+#include "os/file_system.h"
 
 namespace loadcell {
 namespace {
