@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/clock.h"
 #include "runner/run.h"
@@ -178,7 +179,7 @@ void Run::ClosedLoop(int id, Worker& worker) {
       // (negative) difference all the same.
       const uint64_t dt = k1 > k_prev ? k1 - k_prev : 0;
       if constexpr (kTsc) {
-        rec.RecordEvent(static_cast<uint64_t>(static_cast<double>(dt) * ns_per_tick + 0.5));
+        rec.RecordEvent(static_cast<uint64_t>(std::llround(static_cast<double>(dt) * ns_per_tick)));
       } else {
         rec.RecordEvent(dt);
       }
