@@ -27,9 +27,9 @@ class LiveStatus final : public Reporter {
     std::string line = time_limit_s_ > 0
                            ? fmt::format("[ {:.1f}s / {:g}s ]", s.t_end_s, time_limit_s_)
                            : fmt::format("[ {:.1f}s ]", s.t_end_s);
-    line +=
-        fmt::format(" {} events/s, {} events",
-                    Grouped(static_cast<uint64_t>(s.events_per_second + 0.5)), Grouped(events_));
+    line += fmt::format(" {} events/s, {} events",
+                        Grouped(static_cast<uint64_t>(std::llround(s.events_per_second))),
+                        Grouped(events_));
     if (!s.latency.empty() && s.latency[0].histogram.Count() > 0) {
       line += fmt::format(", p95 {:.3f} ms",
                           static_cast<double>(s.latency[0].histogram.Percentile(95)) / 1e6);

@@ -1,5 +1,7 @@
 #include "cli/report_file.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +25,11 @@ std::string TemporaryName(const std::string& path, uint32_t tag) {
   return (target.parent_path() / name).string();
 }
 
+// "OPTION=PATH: cannot open for writing".
+std::string CannotOpen(const std::string& option, const std::string& path) {
+  return fmt::format("{}={}: cannot open for writing", option, path);
+}
+
 }  // namespace
 
 ReportFile::~ReportFile() {
@@ -35,7 +42,7 @@ Status ReportFile::Open(const std::string& option, const std::string& path) {
   path_ = path;
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    return PosixUsageError(option + "=" + path + ": cannot open for writing", EISDIR);
+    return PosixUsageError(CannotOpen(option, path), EISDIR);
   }
   std::random_device rd;
   for (int attempt = 0; attempt < 16; ++attempt) {
@@ -43,8 +50,9 @@ Status ReportFile::Open(const std::string& option, const std::string& path) {
     // "x": created here, never an existing file (or link) of that name.
     std::FILE* f = std::fopen(temp.c_str(), "wbx");
     if (f == nullptr) {
-      if (errno == EEXIST) continue;
-      return PosixUsageError(option + "=" + path + ": cannot open for writing", errno);
+      const int e = errno;
+      if (e == EEXIST) continue;
+      return PosixUsageError(CannotOpen(option, path), e);
     }
     std::fclose(f);
     temp_ = temp;
@@ -52,12 +60,11 @@ Status ReportFile::Open(const std::string& option, const std::string& path) {
     if (!file_.is_open()) {
       const int e = errno;
       RemoveTemporary();
-      return PosixUsageError(option + "=" + path + ": cannot open for writing", e);
+      return PosixUsageError(CannotOpen(option, path), e);
     }
     return Status::Ok();
   }
-  return Status::InvalidArgument(option + "=" + path +
-                                 ": cannot open for writing: no free temporary name beside it");
+  return Status::InvalidArgument(CannotOpen(option, path) + ": no free temporary name beside it");
 }
 
 Status ReportFile::Commit() {

@@ -127,7 +127,6 @@ std::string_view OptionTypeName(OptionType t) {
     case OptionType::kBool:
       return "on|off";
     case OptionType::kInt:
-      return "N";
     case OptionType::kDouble:
       return "N";
     case OptionType::kSize:
@@ -135,7 +134,6 @@ std::string_view OptionTypeName(OptionType t) {
     case OptionType::kSeconds:
       return "SECONDS";
     case OptionType::kString:
-      return "STRING";
     case OptionType::kEnum:
       return "STRING";
     case OptionType::kList:
@@ -206,10 +204,10 @@ Status RawOptions::CheckAllConsumed(std::string_view hint) const {
 
 // ---------------------------------------------------------------- OptionSpec
 
-OptionSpec::OptionSpec(std::string name, OptionType type, std::string help)
+OptionSpec::OptionSpec(std::string_view name, OptionType type, std::string help)
     : name_(NormalizeOptionName(name)), type_(type), help_(std::move(help)) {}
 
-OptionSpec& OptionSpec::Alias(std::string legacy_name) {
+OptionSpec& OptionSpec::Alias(std::string_view legacy_name) {
   aliases_.push_back(NormalizeOptionName(legacy_name));
   return *this;
 }
@@ -279,8 +277,8 @@ std::string NeedsValue(OptionType t) {
 }
 }  // namespace
 
-OptionSpec& OptionSet::Bool(std::string name, bool* dst, bool def, std::string help) {
-  OptionSpec& s = specs_.emplace_back(std::move(name), OptionType::kBool, std::move(help));
+OptionSpec& OptionSet::Bool(std::string_view name, bool* dst, bool def, std::string help) {
+  OptionSpec& s = specs_.emplace_back(name, OptionType::kBool, std::move(help));
   *dst = def;
   s.value_text_ = [dst] { return std::string(*dst ? "on" : "off"); };
   s.default_text_ = s.value_text_();
@@ -297,8 +295,8 @@ OptionSpec& OptionSet::Bool(std::string name, bool* dst, bool def, std::string h
   return s;
 }
 
-OptionSpec& OptionSet::Int(std::string name, int64_t* dst, int64_t def, std::string help) {
-  OptionSpec& s = specs_.emplace_back(std::move(name), OptionType::kInt, std::move(help));
+OptionSpec& OptionSet::Int(std::string_view name, int64_t* dst, int64_t def, std::string help) {
+  OptionSpec& s = specs_.emplace_back(name, OptionType::kInt, std::move(help));
   *dst = def;
   s.value_text_ = [dst] { return std::to_string(*dst); };
   s.default_text_ = s.value_text_();
@@ -320,8 +318,8 @@ OptionSpec& OptionSet::Int(std::string name, int64_t* dst, int64_t def, std::str
   return s;
 }
 
-OptionSpec& OptionSet::Double(std::string name, double* dst, double def, std::string help) {
-  OptionSpec& s = specs_.emplace_back(std::move(name), OptionType::kDouble, std::move(help));
+OptionSpec& OptionSet::Double(std::string_view name, double* dst, double def, std::string help) {
+  OptionSpec& s = specs_.emplace_back(name, OptionType::kDouble, std::move(help));
   *dst = def;
   s.value_text_ = [dst] { return FormatNumber(*dst); };
   s.default_text_ = s.value_text_();
@@ -340,14 +338,14 @@ OptionSpec& OptionSet::Double(std::string name, double* dst, double def, std::st
   return s;
 }
 
-OptionSpec& OptionSet::Rate(std::string name, double* dst, double def, std::string help) {
-  OptionSpec& s = Double(std::move(name), dst, def, std::move(help));
+OptionSpec& OptionSet::Rate(std::string_view name, double* dst, double def, std::string help) {
+  OptionSpec& s = Double(name, dst, def, std::move(help));
   s.zero_or_min_ = true;
   return s.Min(kMinOptionRate).Max(kMaxOptionRate);
 }
 
-OptionSpec& OptionSet::Size(std::string name, uint64_t* dst, uint64_t def, std::string help) {
-  OptionSpec& s = specs_.emplace_back(std::move(name), OptionType::kSize, std::move(help));
+OptionSpec& OptionSet::Size(std::string_view name, uint64_t* dst, uint64_t def, std::string help) {
+  OptionSpec& s = specs_.emplace_back(name, OptionType::kSize, std::move(help));
   *dst = def;
   s.value_text_ = [dst] { return FormatSize(*dst); };
   s.default_text_ = s.value_text_();
@@ -373,8 +371,8 @@ OptionSpec& OptionSet::Size(std::string name, uint64_t* dst, uint64_t def, std::
   return s;
 }
 
-OptionSpec& OptionSet::Seconds(std::string name, double* dst, double def, std::string help) {
-  OptionSpec& s = specs_.emplace_back(std::move(name), OptionType::kSeconds, std::move(help));
+OptionSpec& OptionSet::Seconds(std::string_view name, double* dst, double def, std::string help) {
+  OptionSpec& s = specs_.emplace_back(name, OptionType::kSeconds, std::move(help));
   *dst = def;
   s.value_text_ = [dst] { return FormatNumber(*dst); };
   s.default_text_ = s.value_text_();
@@ -394,9 +392,9 @@ OptionSpec& OptionSet::Seconds(std::string name, double* dst, double def, std::s
   return s;
 }
 
-OptionSpec& OptionSet::String(std::string name, std::string* dst, std::string def,
+OptionSpec& OptionSet::String(std::string_view name, std::string* dst, std::string def,
                               std::string help) {
-  OptionSpec& s = specs_.emplace_back(std::move(name), OptionType::kString, std::move(help));
+  OptionSpec& s = specs_.emplace_back(name, OptionType::kString, std::move(help));
   *dst = std::move(def);
   s.value_text_ = [dst] { return *dst; };
   s.default_text_ = s.value_text_();
@@ -409,9 +407,9 @@ OptionSpec& OptionSet::String(std::string name, std::string* dst, std::string de
   return s;
 }
 
-OptionSpec& OptionSet::Enum(std::string name, std::string* dst, std::string def,
+OptionSpec& OptionSet::Enum(std::string_view name, std::string* dst, std::string def,
                             std::vector<std::string> choices, std::string help) {
-  OptionSpec& s = specs_.emplace_back(std::move(name), OptionType::kEnum, std::move(help));
+  OptionSpec& s = specs_.emplace_back(name, OptionType::kEnum, std::move(help));
   *dst = std::move(def);
   s.choices_ = std::move(choices);
   s.value_text_ = [dst] { return *dst; };
@@ -429,9 +427,9 @@ OptionSpec& OptionSet::Enum(std::string name, std::string* dst, std::string def,
   return s;
 }
 
-OptionSpec& OptionSet::List(std::string name, std::vector<std::string>* dst, std::string def,
-                            std::string help) {
-  OptionSpec& s = specs_.emplace_back(std::move(name), OptionType::kList, std::move(help));
+OptionSpec& OptionSet::List(std::string_view name, std::vector<std::string>* dst,
+                            std::string_view def, std::string help) {
+  OptionSpec& s = specs_.emplace_back(name, OptionType::kList, std::move(help));
   *dst = SplitList(def);
   s.value_text_ = [dst] { return JoinList(*dst); };
   s.default_text_ = s.value_text_();
@@ -473,7 +471,10 @@ Status OptionSet::Apply(RawOptions& raw) {
               ? winner->spelled + "=" +
                     (spec.secret_ || IsSecretOptionName(spec.name_) ? "(hidden)" : winner->value)
               : winner->spelled;
-      return Status::InvalidArgument(what + OriginSuffix(*winner) + ": " + msg);
+      what += OriginSuffix(*winner);
+      what += ": ";
+      what += msg;
+      return Status::InvalidArgument(what);
     }
     spec.set_by_user_ = true;
   }

@@ -87,10 +87,10 @@ class RawOptions {
 
 class OptionSpec {
  public:
-  OptionSpec(std::string name, OptionType type, std::string help);
+  OptionSpec(std::string_view name, OptionType type, std::string help);
 
   // Chainable modifiers, used at registration.
-  OptionSpec& Alias(std::string legacy_name);       // e.g. "num-threads"
+  OptionSpec& Alias(std::string_view legacy_name);  // e.g. "num-threads"
   OptionSpec& Min(double v);                        // inclusive
   OptionSpec& Max(double v);                        // inclusive
   OptionSpec& PowerOfTwo();                         // size/int must be 2^k
@@ -148,18 +148,18 @@ class OptionSet {
   OptionSet& operator=(const OptionSet&) = delete;
 
   // Each writes the default into *dst at once.
-  OptionSpec& Bool(std::string name, bool* dst, bool def, std::string help);
-  OptionSpec& Int(std::string name, int64_t* dst, int64_t def, std::string help);
-  OptionSpec& Double(std::string name, double* dst, double def, std::string help);
+  OptionSpec& Bool(std::string_view name, bool* dst, bool def, std::string help);
+  OptionSpec& Int(std::string_view name, int64_t* dst, int64_t def, std::string help);
+  OptionSpec& Double(std::string_view name, double* dst, double def, std::string help);
   // A double in events/s where 0 means no limit; otherwise within
   // kMinOptionRate..kMaxOptionRate.
-  OptionSpec& Rate(std::string name, double* dst, double def, std::string help);
-  OptionSpec& Size(std::string name, uint64_t* dst, uint64_t def, std::string help);
-  OptionSpec& Seconds(std::string name, double* dst, double def, std::string help);
-  OptionSpec& String(std::string name, std::string* dst, std::string def, std::string help);
-  OptionSpec& Enum(std::string name, std::string* dst, std::string def,
+  OptionSpec& Rate(std::string_view name, double* dst, double def, std::string help);
+  OptionSpec& Size(std::string_view name, uint64_t* dst, uint64_t def, std::string help);
+  OptionSpec& Seconds(std::string_view name, double* dst, double def, std::string help);
+  OptionSpec& String(std::string_view name, std::string* dst, std::string def, std::string help);
+  OptionSpec& Enum(std::string_view name, std::string* dst, std::string def,
                    std::vector<std::string> choices, std::string help);
-  OptionSpec& List(std::string name, std::vector<std::string>* dst, std::string def,
+  OptionSpec& List(std::string_view name, std::vector<std::string>* dst, std::string_view def,
                    std::string help);
 
   // Consumes the entries of `raw` that name an option of this set (or an

@@ -122,10 +122,14 @@ class [[nodiscard]] Result {
     if (!lc_status_.ok()) return lc_status_; \
   } while (0)
 
+// `tmp` is a name being declared and `lhs` may be a declaration
+// (`size_t n`): neither can be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define LC_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                              \
   if (!tmp.ok()) return tmp.status();             \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 #define LC_ASSIGN_OR_RETURN(lhs, expr) \
   LC_ASSIGN_OR_RETURN_IMPL_(LC_CONCAT_(lc_result_, __LINE__), lhs, expr)

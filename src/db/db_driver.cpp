@@ -63,7 +63,7 @@ namespace {
 class MultiRowInsert final : public DbBulkInsert {
  public:
   static constexpr size_t kMaxRows = 1000;
-  static constexpr size_t kMaxBytes = 512 * 1024;
+  static constexpr size_t kMaxBytes = size_t{512} * 1024;
 
   MultiRowInsert(DbConnection* conn, std::string_view table,
                  const std::vector<std::string>& columns)

@@ -117,11 +117,11 @@ void SetGlobalIfNil(lua_State* L, const char* name, Push push) {
 void SetOptionGlobals(lua_State* L, const LuaShared& shared) {
   for (const auto* list : {&shared.general, &shared.test_values}) {
     for (const auto& [name, tv] : *list) {
-      SetGlobalIfNil(L, name.c_str(), [&] { PushOptionValue(L, tv.first, tv.second); });
+      SetGlobalIfNil(L, name.c_str(), [L, &tv = tv] { PushOptionValue(L, tv.first, tv.second); });
     }
   }
   for (const auto& [name, text] : shared.undeclared) {
-    SetGlobalIfNil(L, name.c_str(), [&] { PushUndeclared(L, text); });
+    SetGlobalIfNil(L, name.c_str(), [L, &text = text] { PushUndeclared(L, text); });
   }
   SetGlobalIfNil(L, "num_threads", [&] { lua_pushinteger(L, shared.threads); });
   if (shared.driver != nullptr) {

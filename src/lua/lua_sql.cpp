@@ -18,7 +18,7 @@ namespace {
 
 constexpr int kSqlIgnorable = 1;  // sysbench.sql.error.IGNORABLE
 constexpr int kSqlFatal = 2;
-constexpr size_t kBulkFlushBytes = 512 * 1024;
+constexpr size_t kBulkFlushBytes = size_t{512} * 1024;
 
 bool IsDeadlockLike(const DbError& e) {
   return e.code == 1213 || e.sqlstate == "40P01" || e.sqlstate == "40001";

@@ -274,6 +274,7 @@ namespace {
 Status RunParallel(const LuaShared& shared, const std::string& name, int threads, uint64_t seed) {
   std::vector<Status> results(threads);
   std::vector<std::thread> pool;
+  pool.reserve(static_cast<size_t>(threads));
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       LuaHost host;

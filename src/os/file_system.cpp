@@ -263,7 +263,7 @@ Result<std::string> ReadFileToString(FileSystem& fs, const std::string& path) {
   LC_ASSIGN_OR_RETURN(const int fd, fs.Open(path, O_RDONLY));
   std::string data;
   // Read to end of file, not to Stat's size: /proc files report size 0.
-  constexpr size_t kChunk = 64 * 1024;
+  constexpr size_t kChunk = size_t{64} * 1024;
   for (;;) {
     const size_t at = data.size();
     data.resize(at + kChunk);

@@ -9,7 +9,7 @@
 namespace loadcell {
 namespace {
 
-std::string Trim(std::string s) {
+std::string Trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t");
   size_t e = s.find_last_not_of(" \t\r\n");
   if (b == std::string::npos) return "";

@@ -23,7 +23,7 @@ using report_internal::MeanNs;
 
 class CsvReporter final : public Reporter {
  public:
-  CsvReporter(std::ostream& out, const Workload& w, ReportSettings s)
+  CsvReporter(std::ostream& out, const Workload& w, const ReportSettings& s)
       : out_(out), counter_names_(w.Info().counter_names) {}
 
   void OnStart(const Manifest& m) override {
@@ -88,7 +88,8 @@ class CsvReporter final : public Reporter {
 
 }  // namespace
 
-std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w, ReportSettings s) {
+std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w,
+                                          const ReportSettings& s) {
   return std::make_unique<CsvReporter>(out, w, s);
 }
 

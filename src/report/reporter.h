@@ -28,11 +28,14 @@ class Reporter : public RunObserver {
 };
 
 // Text in sysbench 1.0's shape on `out`.
-std::unique_ptr<Reporter> MakeTextReporter(std::ostream& out, const Workload& w, ReportSettings s);
+std::unique_ptr<Reporter> MakeTextReporter(std::ostream& out, const Workload& w,
+                                           const ReportSettings& s);
 // One JSON document with everything (written at OnEnd); schema: docs/json-schema.md.
-std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w, ReportSettings s);
+std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
+                                           const ReportSettings& s);
 // CSV: a header, one row per interval, then a final row.
-std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w, ReportSettings s);
+std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w,
+                                          const ReportSettings& s);
 
 // Forwards each call to several reporters.
 class MultiReporter final : public Reporter {

@@ -157,7 +157,7 @@ std::string TimeLimitText(const Manifest& m) {
 
 class TextReporter final : public Reporter {
  public:
-  TextReporter(std::ostream& out, const Workload& w, ReportSettings s)
+  TextReporter(std::ostream& out, const Workload& w, const ReportSettings& s)
       : out_(out),
         workload_(w),
         sections_(dynamic_cast<const TextReportSections*>(&w)),
@@ -189,7 +189,9 @@ class TextReporter final : public Reporter {
     std::vector<std::pair<std::string, std::string>> described = m.workload;
     if (described.empty()) described = workload_.Describe();
     for (const auto& [name, value] : described) {
-      o += value.empty() ? name + "\n" : name + ": " + value + "\n";
+      o += name;
+      if (!value.empty()) o.append(": ").append(value);
+      o += "\n";
     }
     if (!described.empty()) o += "\n";
     o += "Initializing worker threads...\n\nThreads started!\n\n";
@@ -343,7 +345,8 @@ class TextReporter final : public Reporter {
 
 }  // namespace
 
-std::unique_ptr<Reporter> MakeTextReporter(std::ostream& out, const Workload& w, ReportSettings s) {
+std::unique_ptr<Reporter> MakeTextReporter(std::ostream& out, const Workload& w,
+                                           const ReportSettings& s) {
   return std::make_unique<TextReporter>(out, w, s);
 }
 

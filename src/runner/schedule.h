@@ -2,6 +2,7 @@
 // Time arithmetic of a run, kept pure so that tests drive it with a fake
 // clock: the open-loop rate schedule and the reporting ticks.
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -52,7 +53,7 @@ struct Timeline {
   static Timeline Make(Nanos start, double warmup_s, double time_s);
 };
 
-inline Nanos SecondsToNanos(double s) { return static_cast<Nanos>(s * 1e9 + 0.5); }
+inline Nanos SecondsToNanos(double s) { return static_cast<Nanos>(std::llround(s * 1e9)); }
 inline double NanosToSeconds(Nanos n) { return static_cast<double>(n) / 1e9; }
 
 }  // namespace loadcell

@@ -178,6 +178,8 @@ void Run::ClosedLoop(int id, Worker& worker) {
       // (negative) difference all the same.
       const uint64_t dt = k1 > k_prev ? k1 - k_prev : 0;
       if constexpr (kTsc) {
+        // Round to nearest without a libm call on the per-event path (dt >= 0).
+        // NOLINTNEXTLINE(bugprone-incorrect-roundings)
         rec.RecordEvent(static_cast<uint64_t>(static_cast<double>(dt) * ns_per_tick + 0.5));
       } else {
         rec.RecordEvent(dt);

@@ -56,6 +56,8 @@ namespace loadcell {
   X(mysql_get_ssl_cipher)
 // clang-format on
 
+// `name` is the identifier being declared: it cannot be parenthesised.
+// NOLINTNEXTLINE(bugprone-macro-parentheses)
 #define LOADCELL_DECLARE_FUNCTION_POINTER_(name) decltype(&::name) name = nullptr;
 
 // The MariaDB connector (libmariadb.so.3).

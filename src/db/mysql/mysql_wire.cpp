@@ -231,7 +231,7 @@ bool MyRawIo::Fill(size_t n) {
     end_ -= pos_;
     pos_ = 0;
   }
-  if (buf_.size() < n) buf_.resize(std::max<size_t>(n, 64 * 1024));
+  if (buf_.size() < n) buf_.resize(std::max<size_t>(n, size_t{64} * 1024));
   while (end_ < n) {
     const ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, 0);
     if (r > 0) {

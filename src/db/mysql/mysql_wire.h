@@ -158,7 +158,7 @@ class MyRawIo {
   const char* timed_out_ = nullptr;
 
   int fd_ = -1;
-  std::string buf_ = std::string(64 * 1024, '\0');
+  std::string buf_ = std::string(size_t{64} * 1024, '\0');
   size_t pos_ = 0;
   size_t end_ = 0;
   std::string big_;

@@ -14,13 +14,13 @@
 namespace loadcell {
 namespace {
 
-constexpr size_t kInitialInput = 16 * 1024;
+constexpr size_t kInitialInput = size_t{16} * 1024;
 // The input buffer grows to the largest message read (a wide row, a long
 // error). Above this size it is given back once a reply has been read and
 // nothing is left in it, so that one large result does not hold its memory
 // for the rest of the connection; below, it is kept, so that replies of
 // ordinary size never reallocate.
-constexpr size_t kMaxKeptInput = 1024 * 1024;
+constexpr size_t kMaxKeptInput = size_t{1024} * 1024;
 // A message longer than this is taken for a broken stream.
 constexpr uint32_t kMaxMessage = 1U << 30;
 

@@ -171,7 +171,7 @@ DbError AppendBinaryValue(std::string& o, const DbValue& v, PgBinaryKind kind, s
 // text: a fifth less time for the sysbench tables than text), else in text.
 class PgCopy final : public DbBulkInsert {
  public:
-  static constexpr size_t kChunk = 256 * 1024;
+  static constexpr size_t kChunk = size_t{256} * 1024;
 
   PgCopy(PgConnection* conn, size_t ncols, std::vector<PgBinaryKind> binary)
       : conn_(conn), ncols_(ncols), binary_(std::move(binary)) {

@@ -40,6 +40,8 @@ namespace loadcell {
   X(PQgssEncInUse)
 // clang-format on
 
+// `name` is the identifier being declared: it cannot be parenthesised.
+// NOLINTNEXTLINE(bugprone-macro-parentheses)
 #define LOADCELL_DECLARE_FUNCTION_POINTER_(name) decltype(&::name) name = nullptr;
 
 // libpq (libpq.so.5).

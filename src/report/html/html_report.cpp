@@ -315,7 +315,7 @@ std::string FiguresSection(const ResultData& r) {
 
 class HtmlReporter final : public Reporter {
  public:
-  HtmlReporter(std::ostream& out, const Workload& w, ReportSettings s)
+  HtmlReporter(std::ostream& out, const Workload& w, const ReportSettings& s)
       : out_(out), workload_(w), settings_(s) {}
 
   void OnStart(const Manifest& m) override { json_->OnStart(m); }
@@ -382,7 +382,8 @@ std::string RenderRunHtml(const ResultData& r) {
   return out;
 }
 
-std::unique_ptr<Reporter> MakeHtmlReporter(std::ostream& out, const Workload& w, ReportSettings s) {
+std::unique_ptr<Reporter> MakeHtmlReporter(std::ostream& out, const Workload& w,
+                                           const ReportSettings& s) {
   return std::make_unique<HtmlReporter>(out, w, s);
 }
 

@@ -48,6 +48,7 @@ std::string RenderSweepHtml(const SweepFigures& s);
 // time series are the --report-interval intervals when there are some;
 // otherwise the status ticks it receives (RunObserver::OnStatus), so that a
 // run without --report-interval still gets its charts over time.
-std::unique_ptr<Reporter> MakeHtmlReporter(std::ostream& out, const Workload& w, ReportSettings s);
+std::unique_ptr<Reporter> MakeHtmlReporter(std::ostream& out, const Workload& w,
+                                           const ReportSettings& s);
 
 }  // namespace loadcell

@@ -114,7 +114,8 @@ std::string CategoryLabels(const std::vector<std::string>& labels, const Scale& 
   size_t widest = 1;
   for (const auto& l : labels) widest = std::max(widest, l.size());
   double slot = labels.empty() ? 1 : (kWidth - kLeft - kRight) / static_cast<double>(labels.size());
-  size_t every = std::max<size_t>(1, static_cast<size_t>(std::ceil(widest * 7.0 / slot)));
+  size_t every =
+      std::max<size_t>(1, static_cast<size_t>(std::ceil(static_cast<double>(widest) * 7.0 / slot)));
   for (size_t i = 0; i < labels.size(); i += every) {
     out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
                        Px(s.Map(static_cast<double>(i))), Px(kHeight - kBottom + 16),

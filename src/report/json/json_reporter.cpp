@@ -137,7 +137,7 @@ void WriteMeanStd(JsonWriter& w, const MeanStd& f) {
 
 class JsonReporter final : public Reporter {
  public:
-  JsonReporter(std::ostream& out, const Workload& w, ReportSettings s)
+  JsonReporter(std::ostream& out, const Workload& w, const ReportSettings& s)
       : out_(out), workload_(w), settings_(s) {}
 
   void OnInterval(const IntervalSnapshot& s) override { intervals_.push_back(s); }
@@ -361,7 +361,8 @@ class JsonReporter final : public Reporter {
 
 }  // namespace
 
-std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w, ReportSettings s) {
+std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
+                                           const ReportSettings& s) {
   return std::make_unique<JsonReporter>(out, w, s);
 }
 

@@ -155,17 +155,6 @@ void FileIoShared::Release(const FileIoPlan& p) {
   for (uint64_t i = 0; i < count; ++i) busy_[first + i].store(0, std::memory_order_release);
 }
 
-uint64_t FileIoShared::LastSeq(uint32_t file, uint64_t offset) const {
-  return last_seq_ == nullptr ? kUnknownSeq
-                              : last_seq_[BlockIndex(file, offset)].load(std::memory_order_relaxed);
-}
-
-void FileIoShared::SetLastSeq(uint32_t file, uint64_t offset, uint64_t seq) {
-  if (last_seq_ != nullptr) {
-    last_seq_[BlockIndex(file, offset)].store(seq, std::memory_order_relaxed);
-  }
-}
-
 // ---------------------------------------------------------------- FileIoWorker
 
 FileIoWorker::FileIoWorker(FileIoShared& shared, std::unique_ptr<IoEngine> engine,
@@ -430,33 +419,6 @@ void FileIoWorker::CompleteSync(uint32_t index, int64_t result, Nanos now) {
     }
   }
   ReleaseSlot(index);
-}
-
-Status FileIoWorker::ValidateBlocks(const Slot& sl) {
-  const FileIoPlan& p = sl.plan;
-  const bool read = p.op == IoOp::kRead;
-  uint64_t done = 0;
-  while (done < p.length) {
-    const uint64_t off = p.offset + done;
-    const uint64_t n = std::min<uint64_t>(s_.block_size - off % s_.block_size, p.length - done);
-    if (read) {
-      uint64_t seq = 0;
-      std::string why = CheckBlock(sl.read_buf + done, n, p.file, off, &seq);
-      const uint64_t expected = shared_.LastSeq(p.file, off);
-      if (why.empty() && expected != FileIoShared::kUnknownSeq && seq != expected) {
-        why = fmt::format("stale data: the block holds write #{}, expected the last write #{}", seq,
-                          expected);
-      }
-      if (!why.empty()) {
-        return Status::IoError(fmt::format("validation failed: file {} at offset {} ({} bytes): {}",
-                                           s_.FilePath(p.file), off, n, why));
-      }
-    } else {
-      shared_.SetLastSeq(p.file, off, sl.seq);
-    }
-    done += n;
-  }
-  return Status::Ok();
 }
 
 void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {

@@ -236,6 +236,7 @@ Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
     if (!made.ok()) return made.status();
     conns[static_cast<size_t>(w)] = std::move(made).value();
   }
+  threads.reserve(static_cast<size_t>(workers));
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {
       DbConnection& my = *conns[static_cast<size_t>(w)];

@@ -21,7 +21,7 @@ constexpr int kMaxConsecutiveRetries = 1000;
 constexpr uint64_t kCpuSampleEvery = 64;
 // bulk_insert sends its multi-row INSERT when it reaches this many bytes
 // (sysbench's bulk packet size).
-constexpr size_t kBulkPacketBytes = 512 * 1024;
+constexpr size_t kBulkPacketBytes = size_t{512} * 1024;
 
 uint64_t ThreadCpuNs() {
   timespec ts{};

@@ -23,7 +23,9 @@ namespace {
 
 constexpr uint64_t kCreateChunk = 1 << 20;
 
-double Seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; }
+double Seconds(const timeval& tv) {
+  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+}
 
 void ReadRusage(double* user, double* sys) {
   rusage ru{};
