@@ -5,6 +5,7 @@
 #include <fstream>
 #include <memory>
 
+#include "cli/cluster_setup.h"
 #include "cli/command_line.h"
 #include "cli/commands/compare_command.h"
 #include "cli/commands/report_command.h"
@@ -61,6 +62,8 @@ std::string Usage() {
       "Sizes take K, M, G, T suffixes (powers of 1024); times take us, ms, s, m, h.\n"
       "--config-file=PATH reads name=value lines; the command line wins.\n"
       "--report-html=PATH also writes an HTML report with charts; --quiet: no progress display.\n"
+      "Under mpirun/mpiexec/srun every rank runs the test and rank 0 prints one merged report\n"
+      "(--mpi=auto|on|off; auto: when a launcher is detected; see docs/mpi.md).\n"
       "Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted.\n"
       "\n";
   // The general options, as every test registers them.
@@ -105,18 +108,44 @@ std::unique_ptr<Reporter> MakeReporter(const std::string& format, std::ostream& 
   return MakeTextReporter(os, w, s);
 }
 
+ReportSettings SettingsFor(const RunConfig& cfg) {
+  ReportSettings settings;
+  settings.percentile = cfg.percentile;
+  settings.histogram = cfg.histogram;
+  settings.report_interval_s = cfg.report_interval_s;
+  settings.checkpoints_s = cfg.CheckpointTimes();
+  return settings;
+}
+
+// A rank other than 0 of a run across processes: runs its share and prints
+// nothing on stdout (rank 0 prints the one merged report); its errors go to
+// `err` as usual.
+int RunSilentRank(TestSetup& setup, Cluster& cluster, std::ostream& err) {
+  InstallStopSignalHandlers();
+  Result<RunResult> result =
+      RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), nullptr, cluster);
+  if (!result.ok()) {
+    PrintError(err, result.status());
+    return ExitFor(result.status());
+  }
+  return ExitCodeAfterRun(*result, kExitOk, err);
+}
+
 int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
+  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(extras.mpi, setup);
+  if (!joined.ok()) {
+    PrintError(err, joined.status());
+    return ExitFor(joined.status());
+  }
+  const std::unique_ptr<Cluster> cluster = std::move(joined).value();
+  if (cluster && !cluster->Reports()) return RunSilentRank(setup, *cluster, err);
   Workload& workload = *setup.workload;
   const RunConfig& cfg = setup.cfg;
   for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
     PrintWarning(err, w);
   }
   for (const std::string& n : setup.notes) err << "loadcell: note: " << n << "\n";
-  ReportSettings settings;
-  settings.percentile = cfg.percentile;
-  settings.histogram = cfg.histogram;
-  settings.report_interval_s = cfg.report_interval_s;
-  settings.checkpoints_s = cfg.CheckpointTimes();
+  const ReportSettings settings = SettingsFor(cfg);
 
   MultiReporter reporters;
   RunAddons addons;  // --report-html, live status (first: erased before the report)
@@ -146,7 +175,9 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
 
   Manifest manifest = BuildManifest(setup, "run");
   InstallStopSignalHandlers();
-  Result<RunResult> result = RunWorkload(workload, cfg, std::move(manifest), &reporters);
+  RunCoordinator& coordinator = cluster ? *cluster : SoloCoordinator();
+  Result<RunResult> result =
+      RunWorkload(workload, cfg, std::move(manifest), &reporters, coordinator);
   if (!result.ok()) {
     out.flush();
     PrintError(err, result.status());
@@ -173,12 +204,18 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   return ExitCodeAfterRun(*result, code, err);
 }
 
-int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
+int PrepareOrCleanup(TestSetup& setup, Command command, MpiMode mpi, std::ostream& err) {
   const std::string word(CommandName(command));
   if (!setup.workload->Info().supports_prepare) {
     PrintError(err, Status::FailedPrecondition(
                         "'" + setup.test + "' test does not implement the '" + word + "' command"));
     return kExitUsage;
+  }
+  // Under a launcher: refused as its run would be (no test that prepares
+  // runs per rank yet), so that ranks never prepare the same files at once.
+  if (Result<std::unique_ptr<Cluster>> c = JoinRunCluster(mpi, setup); !c.ok()) {
+    PrintError(err, c.status());
+    return ExitFor(c.status());
   }
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup.cfg.threads);
@@ -313,7 +350,7 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
     return s.IsUsageError() ? kExitUsage : ExitFor(s);
   }
   if (inv.command == Command::kPrepare || inv.command == Command::kCleanup) {
-    return PrepareOrCleanup(setup, inv.command, err);
+    return PrepareOrCleanup(setup, inv.command, extras->mpi, err);
   }
   return RunTest(setup, *extras, out, err);
 }

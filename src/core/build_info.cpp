@@ -7,12 +7,13 @@
 namespace loadcell {
 namespace {
 
-constexpr std::array<OptionalPart, 5> kParts = {{
+constexpr std::array<OptionalPart, 6> kParts = {{
     {"io_uring", "LOADCELL_WITH_IO_URING", LOADCELL_WITH_IO_URING == 1},
     {"libaio", "LOADCELL_WITH_LIBAIO", LOADCELL_WITH_LIBAIO == 1},
     {"pgsql", "LOADCELL_WITH_PGSQL", LOADCELL_WITH_PGSQL == 1},
     {"mysql", "LOADCELL_WITH_MYSQL", LOADCELL_WITH_MYSQL == 1},
     {"lua", "LOADCELL_WITH_LUA", LOADCELL_WITH_LUA == 1},
+    {"mpi", "LOADCELL_WITH_MPI", LOADCELL_WITH_MPI == 1},
 }};
 
 const OptionalPart* Find(std::string_view name) {

@@ -24,7 +24,7 @@ std::span<const OptionalPart> OptionalParts();
 // a part built in and for a name that is no optional part).
 bool IsLeftOut(std::string_view name);
 
-// For --version: "optional parts: io_uring, libaio, pgsql, mysql, lua", with
+// For --version: "optional parts: io_uring, libaio, pgsql, mysql, lua, mpi", with
 // "; not in this build: ..." naming the parts left out.
 std::string OptionalPartsLine();
 

@@ -65,6 +65,9 @@ class Run final {
   void Control();
   // The run's figures from the measured baseline to the last thread's end.
   RunResult Collect();
+  // After a successful Spawn, when the run must not start after all: the
+  // threads leave without running an event and are joined.
+  void CancelStart() { AbortStart(); }
   // Joins the threads and calls Workload::Done (its error, if the run had
   // none, becomes result.failure). REQUIRES: !forced().
   void JoinAndFinish(RunResult& result);

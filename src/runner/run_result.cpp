@@ -31,6 +31,14 @@ void FillDerivedFigures(RunResult& r) {
   r.fairness = {Fairness(events), Fairness(exec), Fairness(busy)};
 
   for (IntervalSnapshot& s : r.intervals) FillDerivedFigures(s);
+  if (r.cluster) {
+    std::vector<double> rank_events;
+    for (RankFigures& k : r.cluster->ranks) {
+      k.events_per_second = Rate(static_cast<double>(k.events), k.total_time_s);
+      rank_events.push_back(static_cast<double>(k.events));
+    }
+    r.cluster->events_fairness = Fairness(rank_events);
+  }
 }
 
 }  // namespace loadcell

@@ -109,10 +109,47 @@ struct RateFigures {
   double final_lag_ms = 0;   // how far behind schedule at the end
 };
 
+// One process (rank) of a run across processes, as the merged result keeps
+// it. Its threads are the merged result's threads
+// [first_thread, first_thread + threads).
+struct RankFigures {
+  int rank = 0;
+  std::string host;
+  int threads = 0;
+  int first_thread = 0;
+  uint64_t events = 0;
+  uint64_t errors = 0;
+  double total_time_s = 0;  // this rank's own measured time
+  uint64_t p95_ns = 0;      // 95th percentile of its event latencies
+  // Its monotonic clock's offset from rank 0's (rank 0's minus its own),
+  // as measured at the start.
+  double clock_offset_s = 0;
+  std::string failure;  // its first error ("" when it had none)
+  // Derived: events over total_time_s.
+  double events_per_second = 0;
+};
+
+// A run across processes: who took part and how well their clocks agreed.
+struct ClusterFigures {
+  std::vector<RankFigures> ranks;
+  // The largest |clock_offset_s| over the ranks, and the largest round trip
+  // of the messages that measured it (the offsets are known to within half
+  // of it).
+  double max_clock_offset_s = 0;
+  double max_round_trip_s = 0;
+  // Derived: mean and standard deviation of the ranks' events (fairness
+  // across ranks, as RunResult::fairness is across threads).
+  MeanStd events_fairness;
+};
+
 struct RunResult {
   Manifest manifest;
   bool checkpoint = false;  // a --report-checkpoints report
   double total_time_s = 0;  // measured time (warm-up excluded)
+  // The measured span on this process' monotonic clock (total_time_s is
+  // their difference); after a merge, on rank 0's clock.
+  int64_t window_start_ns = 0;
+  int64_t window_end_ns = 0;
   uint64_t events = 0;
   uint64_t errors = 0;
   // [0]: all events (from the intended start under --rate); then per kind.
@@ -129,6 +166,8 @@ struct RunResult {
   // With forced_shutdown: the threads (0-based) abandoned inside an event.
   std::vector<int> abandoned_threads;
   Status failure;  // the first worker error, if any
+  // Set when the result merges the ranks of a run across processes.
+  std::optional<ClusterFigures> cluster;
 
   // Derived: events and errors over total_time_s (0 when it is 0).
   double events_per_second = 0;
@@ -141,7 +180,7 @@ struct RunResult {
 // Fills the derived fields of `s` from its raw ones. Pure (stats/summary.h);
 // idempotent.
 void FillDerivedFigures(IntervalSnapshot& s);
-// Fills the derived fields of `r`, of each of its threads and of each of its
+// Fills the derived fields of `r`, of each of its threads, ranks and
 // intervals from their raw ones. Pure; idempotent. Leaves rate and metrics
 // alone.
 void FillDerivedFigures(RunResult& r);

@@ -367,6 +367,8 @@ RunResult Run::MakeResult(const Snapshot& now, const Snapshot& base, Nanos from,
   RunResult r;
   r.manifest = manifest_;
   r.total_time_s = NanosToSeconds(std::max<Nanos>(0, to - from));
+  r.window_start_ns = from;
+  r.window_end_ns = std::max(from, to);
   Diff(now, base, /*exact_min_max=*/true, kind_names_, r);
   if (rate_limited_) r.rate = MakeRateFigures(r.events, r.total_time_s, to);
   r.counter_names = workload_.Info().counter_names;
@@ -394,11 +396,21 @@ RateFigures Run::MakeRateFigures(uint64_t events, double total_time_s, Nanos to)
 
 // ---------------------------------------------------------------- RunWorkload
 
+RunCoordinator& SoloCoordinator() {
+  static RunCoordinator solo;
+  return solo;
+}
+
 Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest manifest,
-                              RunObserver* observer) {
+                              RunObserver* observer, RunCoordinator& coordinator) {
   auto run = std::make_unique<Run>(workload, cfg, observer);
-  LC_RETURN_IF_ERROR(run->Configure(std::move(manifest)));
-  LC_RETURN_IF_ERROR(run->Spawn());
+  Status ready = run->Configure(std::move(manifest));
+  if (ready.ok()) ready = run->Spawn();
+  // Every participant's start, at the same moment (at once when alone).
+  if (Status go = coordinator.Start(ready); !go.ok()) {
+    if (ready.ok()) run->CancelStart();
+    return go;
+  }
   run->Control();
   RunResult result = run->Collect();
   if (run->forced()) {
@@ -410,6 +422,7 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   } else {
     run->JoinAndFinish(result);
   }
+  coordinator.Finish(result);
   result.metrics = workload.Metrics(result);
   return result;
 }

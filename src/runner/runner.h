@@ -2,6 +2,7 @@
 // Runs a workload on N threads and produces a RunResult.
 
 #include "core/status.h"
+#include "runner/coordinator.h"
 #include "runner/run_config.h"
 #include "runner/run_result.h"
 #include "runner/stop_signal.h"
@@ -29,8 +30,11 @@ class RunObserver {
 // runner adds the run's own facts (seed, threads, limits) and copies it
 // into the result. Returns a result even for a failed or interrupted run
 // (see RunResult::failure / interrupted); an error Status only when the run
-// could not start (a worker could not be created).
+// could not start (a worker could not be created, or `coordinator` said
+// another participant could not). `coordinator` sees the start and the end
+// (runner/coordinator.h); SoloCoordinator() for a run of one process.
 Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest manifest,
-                              RunObserver* observer);
+                              RunObserver* observer,
+                              RunCoordinator& coordinator = SoloCoordinator());
 
 }  // namespace loadcell

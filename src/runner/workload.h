@@ -107,6 +107,10 @@ struct WorkloadInfo {
   // Names of the counters workers add through ThreadRecorder::Add(), in
   // index order.
   std::vector<std::string> counter_names;
+  // Each process of a run across processes (MPI ranks) may run this test on
+  // its own, sharing nothing with the others (no files, no tables), and the
+  // results merge. Tests without it are refused in such a run.
+  bool runs_per_process = false;
 };
 
 class Workload {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "cli/cluster_setup.h"
 #include "cli/progress.h"
 #include "core/progress.h"
 #include "report/html/html_report.h"
@@ -20,6 +21,7 @@ Result<RunExtras> TakeRunExtras(RawOptions& options) {
     extras.report_html = o->value;
   }
   LC_ASSIGN_OR_RETURN(extras.quiet, TakeQuietOption(options));
+  LC_ASSIGN_OR_RETURN(extras.mpi, TakeMpiOption(options));
   if (extras.quiet) SetProgressEnabled(false);
   return extras;
 }

@@ -156,6 +156,8 @@ class JsonReporter final : public Reporter {
     WriteThreads(w, r);
     w.Key("fairness");
     WriteFairness(w, r);
+    w.Key("cluster");
+    WriteCluster(w, r);
     w.Key("intervals");
     WriteIntervals(w, r.intervals.empty() ? intervals_ : r.intervals, r.counter_names);
     w.Key("histogram");
@@ -288,6 +290,56 @@ class JsonReporter final : public Reporter {
     WriteMeanStd(w, r.fairness.exec_time_s);
     w.Key("busy_time_s");
     WriteMeanStd(w, r.fairness.busy_time_s);
+    w.EndObject();
+  }
+
+  // null for a run of one process; else the ranks, one object each.
+  static void WriteCluster(JsonWriter& w, const RunResult& r) {
+    if (!r.cluster) {
+      w.Null();
+      return;
+    }
+    const ClusterFigures& c = *r.cluster;
+    w.BeginObject();
+    w.Key("max_clock_offset_s");
+    w.Double(Finite(c.max_clock_offset_s));
+    w.Key("max_round_trip_s");
+    w.Double(Finite(c.max_round_trip_s));
+    w.Key("events_fairness");
+    WriteMeanStd(w, c.events_fairness);
+    w.Key("ranks");
+    w.BeginArray();
+    for (const RankFigures& k : c.ranks) {
+      w.BeginObject();
+      w.Key("rank");
+      w.Int(k.rank);
+      w.Key("host");
+      w.String(k.host);
+      w.Key("threads");
+      w.Int(k.threads);
+      w.Key("first_thread");
+      w.Int(k.first_thread);
+      w.Key("events");
+      w.Uint(k.events);
+      w.Key("errors");
+      w.Uint(k.errors);
+      w.Key("total_time_s");
+      w.Double(Finite(k.total_time_s));
+      w.Key("events_per_second");
+      w.Double(Finite(k.events_per_second));
+      w.Key("p95_ns");
+      w.Uint(k.p95_ns);
+      w.Key("clock_offset_s");
+      w.Double(Finite(k.clock_offset_s));
+      w.Key("failure");
+      if (k.failure.empty()) {
+        w.Null();
+      } else {
+        w.String(k.failure);
+      }
+      w.EndObject();
+    }
+    w.EndArray();
     w.EndObject();
   }
 

@@ -48,6 +48,7 @@ class CpuWorker final : public Worker {
 WorkloadInfo CpuWorkload::Info() const {
   WorkloadInfo info;
   info.name = "cpu";
+  info.runs_per_process = true;
   info.summary = "CPU performance: prime numbers by trial division";
   info.event_definition =
       "one event tests every integer from 3 to --cpu-max-prime minus 1 for primality by trial "

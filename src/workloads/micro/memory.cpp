@@ -238,6 +238,7 @@ Status MemoryWorker::RunEvent() {
 WorkloadInfo MemoryWorkload::Info() const {
   WorkloadInfo info;
   info.name = "memory";
+  info.runs_per_process = true;
   info.summary = "memory bandwidth: passes over a memory block";
   info.event_definition =
       "one event is one pass over one --memory-block-size block: seq reads or writes every "

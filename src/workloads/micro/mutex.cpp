@@ -48,6 +48,7 @@ class MutexWorker final : public Worker {
 WorkloadInfo MutexWorkload::Info() const {
   WorkloadInfo info;
   info.name = "mutex";
+  info.runs_per_process = true;
   info.summary = "mutex contention: random locks between empty loops";
   info.event_definition =
       "each thread runs one event: --mutex-locks times, an empty loop of --mutex-loops "

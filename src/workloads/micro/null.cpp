@@ -13,6 +13,7 @@ class NullWorker final : public Worker {
 WorkloadInfo NullWorkload::Info() const {
   WorkloadInfo info;
   info.name = "null";
+  info.runs_per_process = true;
   info.summary = "empty events: the tool's own overhead per event";
   info.event_definition =
       "one event does nothing and returns at once, so the figures measure the tool itself "

@@ -36,6 +36,7 @@ class ThreadsWorker final : public Worker {
 WorkloadInfo ThreadsWorkload::Info() const {
   WorkloadInfo info;
   info.name = "threads";
+  info.runs_per_process = true;
   info.summary = "thread scheduler: lock, yield, unlock";
   info.event_definition =
       "one event takes the next of the --thread-locks mutexes (round-robin over all events) "

@@ -77,7 +77,7 @@ std::string ReadSchemaDoc() {
 TEST(JsonReporterTest, HasEveryTopLevelKey) {
   const json j = RenderJson(FixtureResult());
   for (const char* key :
-       {"schema", "manifest", "summary", "threads", "fairness", "intervals", "histogram",
+       {"schema", "manifest", "summary", "threads", "fairness", "cluster", "intervals", "histogram",
         "checkpoints", "interrupted", "forced_shutdown", "failure"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }

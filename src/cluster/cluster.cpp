@@ -1,0 +1,32 @@
+#include "cluster/cluster.h"
+
+#include "core/build_features.h"
+#include "core/build_info.h"
+
+#if LOADCELL_WITH_MPI
+#include "cluster/mpi_cluster.h"
+#endif
+
+namespace loadcell {
+
+Result<std::unique_ptr<Cluster>> JoinCluster(MpiMode mode, const LaunchInfo& launch) {
+  if (mode == MpiMode::kOff) return std::unique_ptr<Cluster>();
+  if (mode == MpiMode::kOn && !launch.detected) {
+    return Status::InvalidArgument(
+        "--mpi=on: no MPI launcher found (start loadcell with mpirun, mpiexec or srun, or give "
+        "--mpi=auto or off)");
+  }
+  if (!launch.detected) return std::unique_ptr<Cluster>();
+  if (IsLeftOut("mpi")) {
+    const Status left_out =
+        NotInThisBuild("started by an MPI launcher (" + launch.launcher + ")", "mpi");
+    return Status(left_out.code(), left_out.message() + "; --mpi=off runs each process on its own");
+  }
+#if LOADCELL_WITH_MPI
+  return MakeMpiCluster(launch);
+#else
+  return Status::Internal("mpi is left out but not said so");
+#endif
+}
+
+}  // namespace loadcell

@@ -1,0 +1,33 @@
+#pragma once
+// A run across processes (the ranks of an MPI run): this process' place in
+// it and the RunCoordinator the runner calls at the start and the end. Only
+// JoinCluster knows which implementation there is (today: MPI).
+
+#include <memory>
+#include <string>
+
+#include "cluster/launch.h"
+#include "core/status.h"
+#include "runner/coordinator.h"
+
+namespace loadcell {
+
+class Cluster : public RunCoordinator {
+ public:
+  virtual int Rank() const = 0;
+  virtual int Size() const = 0;
+  virtual const std::string& Host() const = 0;  // this rank's host name
+  // Rank 0 prints the one report; the others print nothing on stdout.
+  bool Reports() const { return Rank() == 0; }
+};
+
+// The cluster this process belongs to as `mode` and `launch` say: nullptr
+// for a run of one process (off, or auto without a launcher). Under a
+// launcher it loads the MPI library and initialises MPI, once per process;
+// the cluster ends MPI when destroyed.
+// Errors: InvalidArgument (exit 2), one line: --mpi=on without a launcher,
+// or a launcher (or --mpi=on) in a build without MPI. kUnavailable: the
+// MPI library could not be loaded or MPI could not start.
+Result<std::unique_ptr<Cluster>> JoinCluster(MpiMode mode, const LaunchInfo& launch);
+
+}  // namespace loadcell

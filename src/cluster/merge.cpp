@@ -1,0 +1,102 @@
+#include "cluster/merge.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace loadcell {
+namespace {
+
+Status CheckRanks(const std::vector<RankResult>& ranks) {
+  if (ranks.empty()) return Status::InvalidArgument("no rank results to merge");
+  for (size_t i = 1; i < ranks.size(); ++i) {
+    if (ranks[i].rank.rank == ranks[i - 1].rank.rank) {
+      return Status::InvalidArgument("rank " + std::to_string(ranks[i].rank.rank) +
+                                     " sent its result twice");
+    }
+  }
+  const std::vector<LatencyStats>& first = ranks.front().result.latency;
+  for (const RankResult& r : ranks) {
+    const std::vector<LatencyStats>& l = r.result.latency;
+    bool same = l.size() == first.size();
+    for (size_t k = 0; same && k < l.size(); ++k) same = l[k].kind == first[k].kind;
+    if (!same) {
+      return Status::InvalidArgument("rank " + std::to_string(r.rank.rank) +
+                                     " measured other latency kinds than rank " +
+                                     std::to_string(ranks.front().rank.rank));
+    }
+  }
+  return Status::Ok();
+}
+
+// Adds `part` (one rank's) to the sums and extremes of `out`.
+void AddFigures(const RunResult& part, RunResult& out) {
+  out.events += part.events;
+  out.errors += part.errors;
+  for (size_t k = 0; k < part.latency.size(); ++k) {
+    out.latency[k].histogram.Merge(part.latency[k].histogram);
+  }
+  if (part.service) {
+    if (!out.service) out.service = LatencyStats{"service", {}};
+    out.service->histogram.Merge(part.service->histogram);
+  }
+  if (out.counters.size() < part.counters.size()) out.counters.resize(part.counters.size());
+  for (size_t c = 0; c < part.counters.size(); ++c) out.counters[c] += part.counters[c];
+  const int first_thread = static_cast<int>(out.threads.size());
+  out.threads.insert(out.threads.end(), part.threads.begin(), part.threads.end());
+  for (int t : part.abandoned_threads) out.abandoned_threads.push_back(first_thread + t);
+  out.interrupted = out.interrupted || part.interrupted;
+  out.forced_shutdown = out.forced_shutdown || part.forced_shutdown;
+}
+
+RankFigures RankRow(const RankResult& r, int first_thread) {
+  RankFigures row = r.rank;
+  const RunResult& x = r.result;
+  row.first_thread = first_thread;
+  row.threads = static_cast<int>(x.threads.size());
+  row.events = x.events;
+  row.errors = x.errors;
+  row.total_time_s = x.total_time_s;
+  row.p95_ns = x.latency.empty() ? 0 : x.latency[0].histogram.Percentile(95);
+  row.failure = x.failure.ok() ? std::string() : x.failure.ToString();
+  return row;
+}
+
+}  // namespace
+
+Result<RunResult> MergeRankResults(const RunResult& base, std::vector<RankResult> ranks) {
+  std::sort(ranks.begin(), ranks.end(),
+            [](const RankResult& a, const RankResult& b) { return a.rank.rank < b.rank.rank; });
+  LC_RETURN_IF_ERROR(CheckRanks(ranks));
+  RunResult out;
+  out.manifest = base.manifest;
+  out.counter_names = base.counter_names;
+  out.latency = ranks.front().result.latency;
+  for (LatencyStats& l : out.latency) l.histogram.Clear();
+  ClusterFigures cluster;
+  out.window_start_ns = ranks.front().result.window_start_ns;
+  out.window_end_ns = ranks.front().result.window_end_ns;
+  for (const RankResult& r : ranks) {
+    const RunResult& x = r.result;
+    cluster.ranks.push_back(RankRow(r, static_cast<int>(out.threads.size())));
+    AddFigures(x, out);
+    out.window_start_ns = std::min(out.window_start_ns, x.window_start_ns);
+    out.window_end_ns = std::max(out.window_end_ns, x.window_end_ns);
+    cluster.max_clock_offset_s =
+        std::max(cluster.max_clock_offset_s, std::fabs(r.rank.clock_offset_s));
+    cluster.max_round_trip_s = std::max(cluster.max_round_trip_s, r.round_trip_s);
+    if (!x.failure.ok() && out.failure.ok()) {
+      out.failure = Status(
+          x.failure.code(),
+          "rank " + std::to_string(r.rank.rank) + " (" + r.rank.host + "): " + x.failure.message(),
+          x.failure.err());
+    }
+  }
+  out.total_time_s = static_cast<double>(out.window_end_ns - out.window_start_ns) / 1e9;
+  out.manifest.threads = static_cast<int>(out.threads.size());
+  out.cluster = std::move(cluster);
+  FillDerivedFigures(out);
+  return out;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,215 @@
+#include "cluster/result_codec.h"
+
+#include <cstring>
+#include <type_traits>
+
+namespace loadcell {
+namespace {
+
+constexpr char kMagic[4] = {'L', 'C', 'R', 'R'};
+
+// Appends plain values and length-prefixed strings.
+class Writer {
+ public:
+  template <typename T>
+  void Put(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    out_.append(reinterpret_cast<const char*>(&v), sizeof(T));
+  }
+  void PutString(std::string_view s) {
+    Put<uint64_t>(s.size());
+    out_.append(s);
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+// Reads what Writer wrote; the first short read makes ok() false and every
+// later read return zeros.
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  template <typename T>
+  T Get() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    T v{};
+    if (!Need(sizeof(T))) return v;
+    std::memcpy(&v, in_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return v;
+  }
+  std::string GetString() {
+    const auto n = Get<uint64_t>();
+    if (!Need(n)) return {};
+    std::string s(in_.substr(pos_, n));
+    pos_ += n;
+    return s;
+  }
+  // A count of items of at least `item_size` bytes each: 0 (and not ok)
+  // when the rest cannot hold that many.
+  uint64_t GetCount(size_t item_size) {
+    const auto n = Get<uint64_t>();
+    if (n > (in_.size() - pos_) / item_size) {
+      ok_ = false;
+      return 0;
+    }
+    return n;
+  }
+  bool ok() const { return ok_; }
+  bool at_end() const { return pos_ == in_.size(); }
+
+ private:
+  bool Need(uint64_t n) {
+    if (ok_ && n <= in_.size() - pos_) return true;
+    ok_ = false;
+    return false;
+  }
+  std::string_view in_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+void PutHistogram(Writer& w, const LatencyHistogram& h) {
+  const Moments& m = h.moments();
+  w.Put(m.count);
+  w.Put(m.min);
+  w.Put(m.max);
+  w.Put(m.sum);
+  w.Put(m.sum_sq);
+  const std::vector<uint64_t>& b = h.buckets();
+  uint64_t occupied = 0;
+  for (uint64_t c : b) occupied += c != 0 ? 1 : 0;
+  w.Put(occupied);
+  for (size_t i = 0; i < b.size(); ++i) {
+    if (b[i] == 0) continue;
+    w.Put<uint32_t>(static_cast<uint32_t>(i));
+    w.Put(b[i]);
+  }
+}
+
+bool GetHistogram(Reader& r, LatencyHistogram& h) {
+  Moments& m = h.mutable_moments();
+  m.count = r.Get<uint64_t>();
+  m.min = r.Get<uint64_t>();
+  m.max = r.Get<uint64_t>();
+  m.sum = r.Get<double>();
+  m.sum_sq = r.Get<double>();
+  const uint64_t occupied = r.GetCount(sizeof(uint32_t) + sizeof(uint64_t));
+  std::vector<uint64_t>& b = h.mutable_buckets();
+  for (uint64_t k = 0; k < occupied; ++k) {
+    const auto i = r.Get<uint32_t>();
+    const auto c = r.Get<uint64_t>();
+    if (i >= b.size()) return false;
+    b[i] = c;
+  }
+  return r.ok();
+}
+
+void PutResult(Writer& w, const RunResult& x) {
+  w.Put(x.window_start_ns);
+  w.Put(x.window_end_ns);
+  w.Put(x.total_time_s);
+  w.Put(x.events);
+  w.Put(x.errors);
+  w.Put<uint64_t>(x.latency.size());
+  for (const LatencyStats& l : x.latency) {
+    w.PutString(l.kind);
+    PutHistogram(w, l.histogram);
+  }
+  w.Put<uint8_t>(x.service ? 1 : 0);
+  if (x.service) PutHistogram(w, x.service->histogram);
+  w.Put<uint64_t>(x.threads.size());
+  for (const ThreadFigures& t : x.threads) {
+    w.Put(t.events);
+    w.Put(t.exec_time_s);
+    w.Put(t.busy_time_s);
+  }
+  w.Put<uint64_t>(x.counters.size());
+  for (uint64_t c : x.counters) w.Put(c);
+  w.Put(static_cast<int32_t>(x.failure.code()));
+  w.Put<int32_t>(x.failure.err());
+  w.PutString(x.failure.message());
+  w.Put<uint8_t>(x.interrupted ? 1 : 0);
+  w.Put<uint8_t>(x.forced_shutdown ? 1 : 0);
+  w.Put<uint64_t>(x.abandoned_threads.size());
+  for (int t : x.abandoned_threads) w.Put<int32_t>(t);
+}
+
+bool GetResult(Reader& r, RunResult& x) {
+  x.window_start_ns = r.Get<int64_t>();
+  x.window_end_ns = r.Get<int64_t>();
+  x.total_time_s = r.Get<double>();
+  x.events = r.Get<uint64_t>();
+  x.errors = r.Get<uint64_t>();
+  x.latency.resize(r.GetCount(sizeof(uint64_t)));
+  for (LatencyStats& l : x.latency) {
+    l.kind = r.GetString();
+    if (!GetHistogram(r, l.histogram)) return false;
+  }
+  if (r.Get<uint8_t>() != 0) {
+    x.service.emplace();
+    x.service->kind = "service";
+    if (!GetHistogram(r, x.service->histogram)) return false;
+  }
+  x.threads.resize(r.GetCount(3 * sizeof(uint64_t)));
+  for (ThreadFigures& t : x.threads) {
+    t.events = r.Get<uint64_t>();
+    t.exec_time_s = r.Get<double>();
+    t.busy_time_s = r.Get<double>();
+  }
+  x.counters.resize(r.GetCount(sizeof(uint64_t)));
+  for (uint64_t& c : x.counters) c = r.Get<uint64_t>();
+  const auto code = static_cast<StatusCode>(r.Get<int32_t>());
+  const auto err = r.Get<int32_t>();
+  std::string message = r.GetString();
+  if (code != StatusCode::kOk) x.failure = Status(code, std::move(message), err);
+  x.interrupted = r.Get<uint8_t>() != 0;
+  x.forced_shutdown = r.Get<uint8_t>() != 0;
+  x.abandoned_threads.resize(r.GetCount(sizeof(int32_t)));
+  for (int& t : x.abandoned_threads) t = r.Get<int32_t>();
+  return r.ok();
+}
+
+}  // namespace
+
+std::string EncodeRankResult(const RankResult& r) {
+  Writer w;
+  for (char c : kMagic) w.Put(c);
+  w.Put(kRankResultVersion);
+  w.Put<int32_t>(r.rank.rank);
+  w.PutString(r.rank.host);
+  w.Put<int32_t>(r.rank.threads);
+  w.Put(r.rank.clock_offset_s);
+  w.Put(r.round_trip_s);
+  PutResult(w, r.result);
+  return w.Take();
+}
+
+Result<RankResult> DecodeRankResult(std::string_view bytes) {
+  Reader r(bytes);
+  for (char c : kMagic) {
+    if (r.Get<char>() != c) {
+      return Status::InvalidArgument("a rank's result is not a loadcell rank result");
+    }
+  }
+  if (const auto v = r.Get<uint32_t>(); v != kRankResultVersion) {
+    return Status::InvalidArgument("a rank's result has format version " + std::to_string(v) +
+                                   ", not " + std::to_string(kRankResultVersion) +
+                                   " (every rank must run the same loadcell)");
+  }
+  RankResult out;
+  out.rank.rank = r.Get<int32_t>();
+  out.rank.host = r.GetString();
+  out.rank.threads = r.Get<int32_t>();
+  out.rank.clock_offset_s = r.Get<double>();
+  out.round_trip_s = r.Get<double>();
+  if (!GetResult(r, out.result) || !r.ok()) {
+    return Status::InvalidArgument("a rank's result is truncated or damaged");
+  }
+  if (!r.at_end()) return Status::InvalidArgument("a rank's result has trailing bytes");
+  return out;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,28 @@
+#pragma once
+// A rank's result as bytes, for the gather to rank 0: the one place where
+// the mergeable part of a RunResult is serialised. Versioned: the first
+// bytes are a magic and the format version, and a reader refuses any other
+// version (every rank runs the same binary, so a mismatch means a broken
+// message or a mixed installation, never something to convert).
+// Native byte order (the ranks of one run share an architecture).
+
+#include <string>
+#include <string_view>
+
+#include "cluster/rank_result.h"
+#include "core/status.h"
+
+namespace loadcell {
+
+inline constexpr uint32_t kRankResultVersion = 1;
+
+// The bytes of `r`: r.rank's identity (rank, host, threads, clock offset),
+// r.round_trip_s and the mergeable part of r.result (see RankResult).
+// Histograms are sent sparse: only their occupied buckets.
+std::string EncodeRankResult(const RankResult& r);
+
+// The inverse of EncodeRankResult. InvalidArgument naming what is wrong for
+// bytes of another version, truncated or with trailing bytes.
+Result<RankResult> DecodeRankResult(std::string_view bytes);
+
+}  // namespace loadcell

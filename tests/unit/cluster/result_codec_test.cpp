@@ -1,0 +1,112 @@
+#include "cluster/result_codec.h"
+
+#include <gtest/gtest.h>
+
+#include "testing/status.h"
+#include "unit/cluster/rank_fixture.h"
+
+namespace loadcell {
+namespace {
+
+using testing::MakeRank;
+
+// A rank result using every field the codec carries.
+RankResult Rich() {
+  RankResult r = MakeRank(3, {100, 200, 300000, 7'000'000'000}, 2, -5, 123456789, 4);
+  r.result.latency.push_back(LatencyStats{"read", {}});
+  r.result.latency[1].histogram.Record(42);
+  r.result.service = LatencyStats{"service", {}};
+  r.result.service->histogram.Record(77);
+  r.result.counters = {1, 0, 99};
+  r.result.failure = Status::IoError("disk on fire", 5);
+  r.result.interrupted = true;
+  r.result.forced_shutdown = true;
+  r.result.abandoned_threads = {1};
+  return r;
+}
+
+void ExpectSameHistogram(const LatencyHistogram& a, const LatencyHistogram& b) {
+  EXPECT_EQ(a.buckets(), b.buckets());
+  EXPECT_EQ(a.Count(), b.Count());
+  EXPECT_EQ(a.Min(), b.Min());
+  EXPECT_EQ(a.Max(), b.Max());
+  EXPECT_EQ(a.moments().sum, b.moments().sum);
+  EXPECT_EQ(a.moments().sum_sq, b.moments().sum_sq);
+}
+
+TEST(RankResultCodec, RoundTripsEveryMergeableField) {
+  const RankResult in = Rich();
+  Result<RankResult> out = DecodeRankResult(EncodeRankResult(in));
+  ASSERT_OK(out);
+  EXPECT_EQ(out->rank.rank, 3);
+  EXPECT_EQ(out->rank.host, in.rank.host);
+  EXPECT_EQ(out->rank.threads, 2);
+  EXPECT_EQ(out->rank.clock_offset_s, in.rank.clock_offset_s);
+  EXPECT_EQ(out->round_trip_s, in.round_trip_s);
+  const RunResult& a = in.result;
+  const RunResult& b = out->result;
+  EXPECT_EQ(b.window_start_ns, -5);
+  EXPECT_EQ(b.window_end_ns, 123456789);
+  EXPECT_EQ(b.total_time_s, a.total_time_s);
+  EXPECT_EQ(b.events, a.events);
+  EXPECT_EQ(b.errors, 4u);
+  ASSERT_EQ(b.latency.size(), 2u);
+  EXPECT_EQ(b.latency[1].kind, "read");
+  for (size_t k = 0; k < 2; ++k)
+    ExpectSameHistogram(a.latency[k].histogram, b.latency[k].histogram);
+  ASSERT_TRUE(b.service.has_value());
+  ExpectSameHistogram(a.service->histogram, b.service->histogram);
+  ASSERT_EQ(b.threads.size(), 2u);
+  for (size_t t = 0; t < 2; ++t) {
+    EXPECT_EQ(b.threads[t].events, a.threads[t].events);
+    EXPECT_EQ(b.threads[t].exec_time_s, a.threads[t].exec_time_s);
+    EXPECT_EQ(b.threads[t].busy_time_s, a.threads[t].busy_time_s);
+  }
+  EXPECT_EQ(b.counters, a.counters);
+  EXPECT_EQ(b.failure.code(), StatusCode::kIoError);
+  EXPECT_EQ(b.failure.err(), 5);
+  EXPECT_EQ(b.failure.message(), "disk on fire");
+  EXPECT_TRUE(b.interrupted);
+  EXPECT_TRUE(b.forced_shutdown);
+  EXPECT_EQ(b.abandoned_threads, std::vector<int>{1});
+}
+
+TEST(RankResultCodec, AnOkResultStaysOk) {
+  Result<RankResult> out = DecodeRankResult(EncodeRankResult(MakeRank(0, {1}, 1, 0, 1)));
+  ASSERT_OK(out);
+  EXPECT_TRUE(out->result.failure.ok());
+  EXPECT_FALSE(out->result.service.has_value());
+}
+
+TEST(RankResultCodec, RefusesDamagedBytes) {
+  const std::string good = EncodeRankResult(Rich());
+  // Every truncation.
+  for (size_t n = 0; n < good.size(); ++n) {
+    Result<RankResult> out = DecodeRankResult(std::string_view(good).substr(0, n));
+    ASSERT_FALSE(out.ok()) << n << " of " << good.size() << " bytes";
+    EXPECT_EQ(out.status().code(), StatusCode::kInvalidArgument);
+  }
+  struct Case {
+    const char* name;
+    std::string bytes;
+    const char* says;
+  };
+  std::string other_version = good;
+  other_version[4] = static_cast<char>(kRankResultVersion + 1);
+  std::string not_ours = good;
+  not_ours[0] = 'X';
+  const std::vector<Case> cases = {
+      {"version", other_version, "format version 2, not 1"},
+      {"magic", not_ours, "not a loadcell rank result"},
+      {"trailing", good + "x", "trailing bytes"},
+  };
+  for (const Case& c : cases) {
+    Result<RankResult> out = DecodeRankResult(c.bytes);
+    ASSERT_FALSE(out.ok()) << c.name;
+    EXPECT_NE(out.status().message().find(c.says), std::string::npos)
+        << c.name << ": " << out.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace loadcell
