@@ -57,7 +57,16 @@ RankFigures RankRow(const RankResult& r, int first_thread) {
   row.events = x.events;
   row.errors = x.errors;
   row.total_time_s = x.total_time_s;
-  row.p95_ns = x.latency.empty() ? 0 : x.latency[0].histogram.Percentile(95);
+  if (!x.latency.empty()) {
+    const LatencyHistogram& h = x.latency[0].histogram;
+    row.min_ns = h.Min();
+    row.mean_ns = h.moments().Mean();
+    row.p50_ns = h.Percentile(50);
+    row.p95_ns = h.Percentile(95);
+    row.p99_ns = h.Percentile(99);
+    row.p999_ns = h.Percentile(99.9);
+    row.max_ns = h.Max();
+  }
   row.failure = x.failure.ok() ? std::string() : x.failure.ToString();
   return row;
 }

@@ -45,6 +45,7 @@ class CsvReporter final : public Reporter {
     WriteRow("total", r.total_time_s, r.manifest.threads > 0 ? r.manifest.threads : threads_,
              r.events, r.events_per_second, r.errors,
              r.latency.empty() ? kEmpty : r.latency[0].histogram, r.counters);
+    if (r.cluster) WriteRankRows(*r.cluster);
     out_.flush();
   }
 
@@ -78,6 +79,22 @@ class CsvReporter final : public Reporter {
       row += fmt::format(",{}", i < counters.size() ? counters[i] : 0);
     }
     out_ << row << "\n" << std::flush;
+  }
+
+  // A run across processes: after "total", one row per rank ("rank0",
+  // "rank1"...) with its own figures; its counters are not kept (empty).
+  void WriteRankRows(const ClusterFigures& c) {
+    for (const RankFigures& k : c.ranks) {
+      std::string row =
+          fmt::format("rank{},{:.4f},{},{},{:.3f},{},{},{},{},{},{},{},{}", k.rank,
+                      Finite(k.total_time_s), k.threads, k.events, Finite(k.events_per_second),
+                      k.errors, CsvMs(static_cast<double>(k.min_ns)), CsvMs(k.mean_ns),
+                      CsvMs(static_cast<double>(k.p50_ns)), CsvMs(static_cast<double>(k.p95_ns)),
+                      CsvMs(static_cast<double>(k.p99_ns)), CsvMs(static_cast<double>(k.p999_ns)),
+                      CsvMs(static_cast<double>(k.max_ns)));
+      row.append(counter_names_.size(), ',');
+      out_ << row << "\n";
+    }
   }
 
   std::ostream& out_;

@@ -120,7 +120,15 @@ struct RankFigures {
   uint64_t events = 0;
   uint64_t errors = 0;
   double total_time_s = 0;  // this rank's own measured time
-  uint64_t p95_ns = 0;      // 95th percentile of its event latencies
+  // Its event latencies: the figures a CSV row and the per-rank table show
+  // (its histogram itself is merged into the result's, not kept).
+  uint64_t min_ns = 0;
+  double mean_ns = 0;
+  uint64_t p50_ns = 0;
+  uint64_t p95_ns = 0;
+  uint64_t p99_ns = 0;
+  uint64_t p999_ns = 0;
+  uint64_t max_ns = 0;
   // Its monotonic clock's offset from rank 0's (rank 0's minus its own),
   // as measured at the start.
   double clock_offset_s = 0;

@@ -13,17 +13,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// In the child: stdout and stderr to the pipes, then the binary.
-[[noreturn]] void ExecLoadcell(const std::vector<std::string>& args, int out_fd, int err_fd) {
+// In the child: stdout and stderr to the pipes, then the program
+// `command[0]` (looked up in PATH when it has no slash).
+[[noreturn]] void ExecCommand(const std::vector<std::string>& command, int out_fd, int err_fd) {
   dup2(out_fd, STDOUT_FILENO);
   dup2(err_fd, STDERR_FILENO);
+  std::vector<std::string> copy = command;
   std::vector<char*> argv;
-  std::string binary = LOADCELL_BINARY;
-  argv.push_back(binary.data());
-  std::vector<std::string> copy = args;
   for (std::string& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
-  execv(binary.c_str(), argv.data());
+  if (!copy.empty()) execvp(argv[0], argv.data());
   _exit(127);
 }
 
@@ -48,12 +47,20 @@ int Drain(pollfd (&fds)[2], std::string* (&sinks)[2], int open_fds) {
 }  // namespace
 
 ProcessResult RunLoadcell(const std::vector<std::string>& args, const ChildWatch& watch) {
+  std::vector<std::string> command = {LOADCELL_BINARY};
+  command.insert(command.end(), args.begin(), args.end());
+  return RunCommand(command, watch);
+}
+
+std::string LoadcellBinary() { return LOADCELL_BINARY; }
+
+ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWatch& watch) {
   ProcessResult result;
   int out_pipe[2];
   int err_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) return result;
   const pid_t pid = fork();
-  if (pid == 0) ExecLoadcell(args, out_pipe[1], err_pipe[1]);
+  if (pid == 0) ExecCommand(command, out_pipe[1], err_pipe[1]);
   close(out_pipe[1]);
   close(err_pipe[1]);
   const auto start = Clock::now();

@@ -29,6 +29,13 @@ struct ChildWatch {
   int timeout_s = 60;
 };
 
+// Runs `command` (argv; command[0] is looked up in PATH when it has no
+// slash), watched as `watch` says.
+ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWatch& watch);
+
+// The path of the loadcell binary under test.
+std::string LoadcellBinary();
+
 // Runs the loadcell binary with `args`, watched as `watch` says.
 ProcessResult RunLoadcell(const std::vector<std::string>& args, const ChildWatch& watch);
 

@@ -327,8 +327,20 @@ class JsonReporter final : public Reporter {
       w.Double(Finite(k.total_time_s));
       w.Key("events_per_second");
       w.Double(Finite(k.events_per_second));
-      w.Key("p95_ns");
-      w.Uint(k.p95_ns);
+      w.Key("latency_ns");
+      w.BeginObject();
+      for (const auto& [key, v] : {std::pair<const char*, uint64_t>{"min", k.min_ns},
+                                   {"p50", k.p50_ns},
+                                   {"p95", k.p95_ns},
+                                   {"p99", k.p99_ns},
+                                   {"p99.9", k.p999_ns},
+                                   {"max", k.max_ns}}) {
+        w.Key(key);
+        w.Uint(v);
+      }
+      w.Key("mean");
+      w.Double(Finite(k.mean_ns));
+      w.EndObject();
       w.Key("clock_offset_s");
       w.Double(Finite(k.clock_offset_s));
       w.Key("failure");
