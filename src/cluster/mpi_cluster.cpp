@@ -27,7 +27,7 @@ constexpr Nanos kStartLead = 50 * kNanosPerMilli;
 // How often a rank waiting in a collective looks whether it completed. The
 // wait sleeps in between: a rank that finished early must not spin on a CPU
 // that the ranks still running need.
-constexpr Nanos kPollSleep = 200 * 1000;
+constexpr Nanos kPollSleep = 200 * kNanosPerMicro;
 constexpr int kTagClock = 1;
 constexpr size_t kHostBytes = 256;
 
