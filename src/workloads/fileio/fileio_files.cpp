@@ -266,6 +266,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
                     const FileIoConsole& console) {
   LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, s.dir));
   LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifestAt(fs, dir.get()));
+  LC_RETURN_IF_ERROR(CheckManifestPlaces(fs, dir.get()));
   FileManifest m = existing.value_or(FileManifest{});
   const bool stamped = s.validate || s.pattern == WritePattern::kRandom;
   const std::string pattern = WritePatternName(s.pattern);
@@ -407,6 +408,7 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
 Result<FileManifest> RecreateForSeqWrite(FileSystem& fs, const FileIoSettings& s) {
   LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, s.dir));
   LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifestAt(fs, dir.get()));
+  LC_RETURN_IF_ERROR(CheckManifestPlaces(fs, dir.get()));
   FileManifest m = existing.value_or(FileManifest{});
   // Every file is checked before any is touched.
   std::vector<bool> ours(s.num_files);

@@ -213,6 +213,12 @@ Result<std::optional<FileManifest>> ReadManifestAt(FileSystem& fs, const DirHand
   const std::string path = EntryPath(dir, kFileIoManifestName);
   LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir, kFileIoManifestName));
   if (!info.exists) return std::optional<FileManifest>();
+  if (!info.is_regular) {
+    return Status::FailedPrecondition(fmt::format(
+        "'{}' {}, not loadcell's manifest: loadcell touches none of the folder's files; remove "
+        "it, or use another --file-dir",
+        path, info.is_symlink ? "is a symbolic link" : "is not a regular file"));
+  }
   if (info.size > kMaxManifestBytes) {
     return Status::FailedPrecondition(
         fmt::format("{}: {} bytes, too large for a loadcell manifest", path, info.size));
@@ -231,13 +237,21 @@ Result<std::optional<FileManifest>> ReadManifest(FileSystem& fs, const std::stri
   return ReadManifestAt(fs, d.get());
 }
 
-Status WriteManifestAt(FileSystem& fs, const DirHandle& dir, const FileManifest& m) {
-  // Refused before anything is written: the manifest's place holds a link
-  // or a special file.
-  LC_ASSIGN_OR_RETURN(FileInfo target, fs.StatAt(dir, kFileIoManifestName));
-  if (target.exists && !target.is_regular) {
-    return fs.OpenAt(dir, kFileIoManifestName, O_RDONLY).status();  // the refusal, worded
+Status CheckManifestPlaces(FileSystem& fs, const DirHandle& dir) {
+  for (const char* name : {kFileIoManifestName, kFileIoManifestTmpName}) {
+    LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir, name));
+    if (info.exists && !info.is_regular) {
+      return Status::FailedPrecondition(fmt::format(
+          "'{}' {}: loadcell leaves it as it is and writes no manifest through it; remove it, "
+          "or use another --file-dir",
+          EntryPath(dir, name), info.is_symlink ? "is a symbolic link" : "is not a regular file"));
+    }
   }
+  return Status::Ok();
+}
+
+Status WriteManifestAt(FileSystem& fs, const DirHandle& dir, const FileManifest& m) {
+  LC_RETURN_IF_ERROR(CheckManifestPlaces(fs, dir));
   LC_ASSIGN_OR_RETURN(FileInfo tmp, fs.StatAt(dir, kFileIoManifestTmpName));
   if (tmp.exists) LC_RETURN_IF_ERROR(fs.UnlinkAt(dir, kFileIoManifestTmpName));  // a crash's
   const std::string text = FormatManifest(m);

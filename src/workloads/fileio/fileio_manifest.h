@@ -78,6 +78,10 @@ Result<std::optional<FileManifest>> ReadManifestAt(FileSystem& fs, const DirHand
 // file in either place is refused and left alone.
 Status WriteManifest(FileSystem& fs, const std::string& dir, const FileManifest& m);
 Status WriteManifestAt(FileSystem& fs, const DirHandle& dir, const FileManifest& m);
+// What WriteManifestAt checks first: neither the manifest's nor its
+// temporary's place holds a link or a special file (the refusal otherwise).
+// Commands that write files call it before their first byte.
+Status CheckManifestPlaces(FileSystem& fs, const DirHandle& dir);
 // Removes the manifest (a regular file only).
 Status RemoveManifestAt(FileSystem& fs, const DirHandle& dir);
 
