@@ -574,7 +574,7 @@ TEST_F(FileSafety, ALockLeftByADeadProcessIsTakenOver) {
 
 // ---- Bad folder and size options ----
 
-TEST_F(FileSafety, EmptyFolderAndFilesSmallerThanABlockAreUsageErrors) {
+TEST_F(FileSafety, EmptyOrLinkedFolderAndFilesSmallerThanABlockAreUsageErrors) {
   struct Case {
     std::vector<std::string> args;
     const char* says;
@@ -592,7 +592,10 @@ TEST_F(FileSafety, EmptyFolderAndFilesSmallerThanABlockAreUsageErrors) {
        "gives files of 349525 bytes, smaller than one block (--file-block-size=512K)"},
       {{"fileio", "--file-dir=" + Dir(), "--file-total-size=2K", "--file-block-size=4K", "prepare"},
        "--file-total-size=2K: smaller than one block (--file-block-size=4K)"},
+      {{"fileio", "--file-dir=" + home_.File("link"), "prepare"},
+       "' is a symbolic link: give the folder itself, not a link to it"},
   };
+  ASSERT_EQ(::symlink(Dir().c_str(), home_.File("link").c_str()), 0);
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args.back() + " " + c.says);
     ProcessResult r = RunLoadcell(c.args);

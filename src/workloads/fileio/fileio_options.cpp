@@ -128,7 +128,8 @@ void FileIoOptions::Register(OptionSet& opts) {
   opts.Int("file-merged-requests", &merged_requests_, 0,
            "merge at most this number of I/O requests for sequential I/O (0: don't merge)");
   opts.Double("file-rw-ratio", &rw_ratio_, 1.5, "reads/writes ratio for the combined test");
-  opts.String("file-dir", &dir_, ".", "directory holding the test files");
+  opts.String("file-dir", &dir_, ".",
+              "directory holding the test files (an existing folder, not a symbolic link)");
   opts.Enum("file-write-pattern", &write_pattern_, "random", {"random", "zero", "sequence"},
             "data written: random bytes, zeros, or each 8-byte word holding its file offset");
   opts.Bool("validate", &validate_, false,
