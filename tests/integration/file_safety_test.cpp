@@ -561,12 +561,14 @@ TEST_F(FileSafety, ASecondCommandOnALockedFolderSaysWhoHoldsIt) {
   EXPECT_FALSE(Exists(In(kManifest)));
 }
 
-TEST_F(FileSafety, ALockLeftByADeadProcessIsTakenOver) {
+TEST_F(FileSafety, WhatAKilledLoadcellLeftIsTakenOverAndCleanedUp) {
   // A loadcell killed mid-prepare leaves its lock file; the kernel dropped
   // its lock when it died.
   std::ofstream(In(kLock)) << "pid 999999 loadcell fileio prepare\n";
   Prepare();
   EXPECT_FALSE(Exists(In(kLock)));
+  // One killed while it wrote the manifest leaves the temporary.
+  std::ofstream(In(kTmp)) << "version 2\nfile test_";
   ProcessResult clean = Fileio({"cleanup"});
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
   EXPECT_TRUE(std::filesystem::is_empty(Dir()));

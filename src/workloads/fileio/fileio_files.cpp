@@ -329,6 +329,11 @@ Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole&
     }
   }
   LC_RETURN_IF_ERROR(RemoveManifestAt(fs, d.get()));
+  // A temporary manifest left by a crash (a regular file only).
+  if (Result<FileInfo> tmp = fs.StatAt(d.get(), kFileIoManifestTmpName);
+      tmp.ok() && tmp->exists && tmp->is_regular) {
+    (void)fs.UnlinkAt(d.get(), kFileIoManifestTmpName);
+  }
   Say(console, fmt::format("Removed {} and the manifest{}.", CountOf(removed, "file", "files"),
                            left == 0 ? ""
                                      : fmt::format("; left {} that loadcell did not create",

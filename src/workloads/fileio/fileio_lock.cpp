@@ -33,7 +33,11 @@ Result<bool> StillTheLockFile(FileSystem& fs, const DirHandle& dir, int fd) {
 }  // namespace
 
 FolderLock::FolderLock(FolderLock&& other) noexcept
-    : fs_(other.fs_), dir_(std::move(other.dir_)), fd_(other.fd_) {
+    : fs_(other.fs_),
+      dir_(std::move(other.dir_)),
+      name_(std::move(other.name_)),
+      id_(other.id_),
+      fd_(other.fd_) {
   other.fd_ = -1;
   other.dir_.native = -1;
 }
@@ -43,6 +47,8 @@ FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
     Release();
     fs_ = other.fs_;
     dir_ = std::move(other.dir_);
+    name_ = std::move(other.name_);
+    id_ = other.id_;
     fd_ = other.fd_;
     other.fd_ = -1;
     other.dir_.native = -1;
@@ -52,11 +58,9 @@ FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
 
 void FolderLock::Release() {
   if (fd_ >= 0) {
-    // Removed while still held, so nobody can lock this file after us.
-    if (Result<bool> same = StillTheLockFile(*fs_, dir_, fd_); same.ok() && *same) {
-      const FileId id = fs_->Fstat(fd_)->id();
-      (void)fs_->UnlinkAt(dir_, kFileIoLockName, &id);
-    }
+    // Removed while still held (and only while the name is still this
+    // file), so nobody can lock this file after us.
+    (void)fs_->UnlinkAt(dir_, name_, &id_);
     (void)fs_->Close(fd_);
     fd_ = -1;
   }
@@ -86,6 +90,9 @@ Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
     Result<bool> same = StillTheLockFile(fs, lock.dir_, fd);
     if (same.ok() && *same) {
       lock.fd_ = fd;
+      lock.name_ = kFileIoLockName;
+      LC_ASSIGN_OR_RETURN(const FileInfo mine, fs.Fstat(fd));
+      lock.id_ = mine.id();
       const std::string text = fmt::format("pid {} {}\n", ::getpid(), command);
       LC_RETURN_IF_ERROR(fs.Truncate(fd, 0));
       LC_RETURN_IF_ERROR(WriteFully(fs, fd, text.data(), text.size(), 0,

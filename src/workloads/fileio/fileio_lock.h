@@ -35,6 +35,8 @@ class FolderLock {
                                            const std::string& command);
   FileSystem* fs_ = nullptr;
   DirHandle dir_;
+  std::string name_;  // kFileIoLockName, made before it is needed
+  FileId id_;         // of the lock file this lock holds
   int fd_ = -1;
 };
 
