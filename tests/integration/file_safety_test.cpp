@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -559,6 +560,28 @@ TEST_F(FileSafety, ASecondCommandOnALockedFolderSaysWhoHoldsIt) {
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
   EXPECT_FALSE(Exists(In(kLock)));
   EXPECT_FALSE(Exists(In(kManifest)));
+}
+
+TEST_F(FileSafety, TwoLoadcellsOnOneFolder) {
+  // A second prepare while the first writes its files; then the first is
+  // interrupted, and its complete files stay listed.
+  ProcessResult second;
+  testing::ChildWatch watch;
+  watch.marker = "Creating files for the test";
+  watch.during = [&](int pid) {
+    second = Fileio({"prepare"});
+    kill(pid, SIGINT);
+  };
+  ProcessResult first = RunLoadcell(
+      {"fileio", "--file-dir=" + Dir(), "--file-num=4", "--file-total-size=400M", "prepare"},
+      watch);
+  EXPECT_EQ(first.exit_code, 130) << Show(first);
+  ExpectRefused(second, "is in use by another loadcell (pid ");
+  EXPECT_NE(second.err.find(" loadcell fileio prepare)"), std::string::npos) << second.err;
+  EXPECT_FALSE(Exists(In(kLock)));
+  ProcessResult clean = Fileio({"cleanup"});
+  EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+  EXPECT_TRUE(std::filesystem::is_empty(Dir()));
 }
 
 TEST_F(FileSafety, WhatAKilledLoadcellLeftIsTakenOverAndCleanedUp) {
