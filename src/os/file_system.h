@@ -87,7 +87,7 @@ class FileSystem {
   // name with '/' is InvalidArgument, nothing touched. An entry in the way
   // is refused with FailedPrecondition (exit 2) in one line naming
   // "DIR/NAME" and what it is ("is a symbolic link", "is not a regular file
-  // (a fifo)", "was replaced: it is not the file expected"); a refused entry
+  // (it is a fifo)", "was replaced: it is not the file expected"); a refused entry
   // is left exactly as it was.
 
   // Opens the directory at `path`; a link as its last component is refused
@@ -115,6 +115,10 @@ class FileSystem {
   // replaced, never followed (callers that must not replace a link StatAt
   // `to` first).
   virtual Status RenameAt(const DirHandle& dir, const std::string& from, const std::string& to) = 0;
+  // An exclusive advisory lock on an open file, without waiting: true when
+  // this descriptor now holds it, false when another open file description
+  // (another process, or another open of the file) does. Released by Unlock
+  // or by closing the descriptor, and by the kernel when the process dies.
   virtual Result<bool> TryLock(int fd) = 0;
   virtual Status Unlock(int fd) = 0;
 };
