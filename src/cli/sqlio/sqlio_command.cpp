@@ -307,7 +307,9 @@ std::optional<int> CreateMissingFiles(const SqlioSetup& setup, std::ostream& err
                                 ProgressEnabled() ? &err : nullptr, tty);
     if (!st.ok()) {
       err << "loadcell: error: " << st.message() << "\n";
-      return ExitCodeFor(st) == kExitInterrupted ? kExitInterrupted : kExitRunFailed;
+      // A link or a special file in the way is the user's setup (exit 2).
+      return st.IsUsageError() || ExitCodeFor(st) == kExitInterrupted ? ExitCodeFor(st)
+                                                                      : kExitRunFailed;
     }
   }
   return std::nullopt;

@@ -69,11 +69,15 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
   EnsureConsole();
+  LC_ASSIGN_OR_RETURN(FolderLock lock,
+                      LockTestFolder(fs_, settings().dir, "loadcell fileio prepare"));
   return PrepareFiles(fs_, settings(), ctx.seed, console_);
 }
 
 Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
   EnsureConsole();
+  LC_ASSIGN_OR_RETURN(FolderLock lock,
+                      LockTestFolder(fs_, settings().dir, "loadcell fileio cleanup"));
   return CleanupFiles(fs_, settings().dir, console_);
 }
 
@@ -164,7 +168,8 @@ void FileIoWorkload::WarnIfCached(const FileIoSettings& s) {
 Status FileIoWorkload::OpenFiles(const FileIoSettings& s) {
   (void)CloseFiles();
   for (uint64_t i = 0; i < s.num_files; ++i) {
-    Result<int> fd = fs_.Open(s.FilePath(i), O_RDWR | s.open_flags);
+    Result<int> fd = OpenTestFile(fs_, s.dir, s.FileName(i), O_RDWR | s.open_flags,
+                                  manifest_.Find(s.FileName(i)));
     if (!fd.ok()) {
       (void)CloseFiles();
       if (fd.status().err() == EINVAL && s.direct) {
@@ -198,6 +203,17 @@ Status FileIoWorkload::Init(int threads) {
   }
   LC_RETURN_IF_ERROR(ChooseEngine(fs_, s));
   LC_RETURN_IF_ERROR(CheckValidateRoom(s, threads));
+  // Held until Done: no other loadcell prepares or cleans this folder meanwhile.
+  lock_.Release();
+  LC_ASSIGN_OR_RETURN(lock_, LockTestFolder(fs_, s.dir,
+                                            fmt::format("loadcell fileio run --file-test-mode={}",
+                                                        FileTestModeName(s.mode))));
+  Status st = ReadyFiles(s);
+  if (!st.ok()) lock_.Release();  // a run that does not start holds nothing
+  return st;
+}
+
+Status FileIoWorkload::ReadyFiles(FileIoSettings& s) {
   LC_RETURN_IF_ERROR(ReadyManifest(s));
   // Said only once the files are known to be right: a run that cannot
   // start gets its one line of error and nothing else.
@@ -226,8 +242,8 @@ Status FileIoWorkload::Done() {
   if (s.mode == FileTestMode::kSeqWrite && shared_ != nullptr) {
     // Record what the creation run left. The files stay kSeqWrite: a later
     // run that reads needs a prepare first (which rewrites them whole).
-    for (uint64_t i = 0; i < s.num_files; ++i) {
-      Result<FileInfo> info = fs_.Stat(s.FilePath(i));
+    for (uint64_t i = 0; i < s.num_files && i < files_.size(); ++i) {
+      Result<FileInfo> info = fs_.Fstat(files_[i].fd);
       ManifestFile* f = manifest_.Find(s.FileName(i));
       if (f == nullptr || !info.ok()) continue;
       f->size = info->size;
@@ -237,6 +253,7 @@ Status FileIoWorkload::Done() {
   }
   shared_.reset();
   Status closed = CloseFiles();
+  lock_.Release();
   return st.ok() ? closed : st;
 }
 

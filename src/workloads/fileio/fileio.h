@@ -14,6 +14,7 @@
 #include "os/file_system.h"
 #include "runner/workload.h"
 #include "workloads/fileio/fileio_files.h"
+#include "workloads/fileio/fileio_lock.h"
 #include "workloads/fileio/fileio_options.h"
 
 namespace loadcell {
@@ -64,6 +65,9 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   // (or made, for seqwr) and updated for this run's writes; the page-cache
   // warning; every file opened into files_ (all closed again on failure).
   Status ReadyManifest(const FileIoSettings& s);
+  // Init's steps once the folder is locked: the manifest, the warning, the
+  // files opened, the shared state.
+  Status ReadyFiles(FileIoSettings& s);
   void WarnIfCached(const FileIoSettings& s);
   Status OpenFiles(const FileIoSettings& s);
 
@@ -76,6 +80,7 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   std::vector<IoFile> files_;  // open during a run
   std::unique_ptr<FileIoShared> shared_;
   FileManifest manifest_;  // as found (or made, for seqwr) by Init
+  FolderLock lock_;        // the test folder's, from Init to Done
 };
 
 }  // namespace loadcell

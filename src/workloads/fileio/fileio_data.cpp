@@ -127,6 +127,8 @@ BlockStamp ReadStamp(const unsigned char* block) {
   return s;
 }
 
+bool IsBlockStampMagic(uint32_t magic) { return magic == kStampMagic; }
+
 std::string CheckBlock(const unsigned char* block, size_t len, uint32_t file, uint64_t offset,
                        uint64_t* seq) {
   const BlockStamp s = ReadStamp(block);

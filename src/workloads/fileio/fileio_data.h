@@ -55,6 +55,8 @@ struct BlockStamp {
   uint64_t checksum = 0;
 };
 BlockStamp ReadStamp(const unsigned char* block);
+// True for the magic of a loadcell block stamp.
+bool IsBlockStampMagic(uint32_t magic);
 
 // Checks one block read from file `file` at `offset` (len bytes). Returns
 // "" when the stamp is intact and names this file and offset; otherwise

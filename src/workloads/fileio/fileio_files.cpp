@@ -22,24 +22,6 @@ namespace {
 
 constexpr uint64_t kChunkTarget = 1ULL << 20;  // prepare writes ~1 MiB per call
 
-const char* StateName(FileState s) {
-  switch (s) {
-    case FileState::kComplete:
-      return "complete";
-    case FileState::kPartial:
-      return "partial";
-    case FileState::kSeqWrite:
-      return "seqwr";
-  }
-  return "partial";
-}
-
-FileState ParseState(const std::string& s) {
-  if (s == "complete") return FileState::kComplete;
-  if (s == "seqwr") return FileState::kSeqWrite;
-  return FileState::kPartial;
-}
-
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
@@ -56,11 +38,11 @@ std::string PrepareCommand(const FileIoSettings& s) {
   return cmd + " prepare";
 }
 
-// Writes file `index` from start to end, advancing `progress` by the bytes written.
-Status WriteOneFile(FileSystem& fs, const FileIoSettings& s, uint64_t index, bool stamped,
+// Writes every block of test file `index` (open as `fd`) from start to
+// end and fsyncs it, advancing `progress` by the bytes written.
+Status WriteOneFile(FileSystem& fs, const FileIoSettings& s, uint64_t index, int fd, bool stamped,
                     Random& rng, unsigned char* buf, uint64_t chunk, Progress& progress) {
   const std::string path = s.FilePath(index);
-  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644));
   Status st;
   uint64_t off = 0;
   while (off < s.file_size) {
@@ -90,147 +72,96 @@ Status WriteOneFile(FileSystem& fs, const FileIoSettings& s, uint64_t index, boo
     st = fs.Fsync(fd);
     if (!st.ok()) st = Status(st.code(), "fsync '" + path + "': " + st.message(), st.err());
   }
-  Status closed = fs.Close(fd);
-  if (st.ok()) st = closed;
   return st;
+}
+
+// The refusal of a file in a test file's place that loadcell cannot prove
+// is its own: one line, and the file is left as it is.
+Status NotOurs(const std::string& path, const std::string& why, const std::string& todo) {
+  return Status::FailedPrecondition(
+      fmt::format("'{}' {}: loadcell leaves it as it is; {}", path, why, todo));
+}
+
+constexpr const char* kMoveAway = "move it away or use another --file-dir";
+
+// Whether test file `name` of `dir` may be written by a prepare or a seqwr
+// run: OK when it is missing or provably loadcell's (*ours says which);
+// otherwise the refusal.
+Status CheckWritable(FileSystem& fs, const DirHandle& dir, const FileManifest& m,
+                     const std::string& name, bool* ours) {
+  *ours = false;
+  const std::string path = EntryPath(dir, name);
+  LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir, name));
+  if (!info.exists) return Status::Ok();
+  if (info.is_symlink) return NotOurs(path, "is a symbolic link", kMoveAway);
+  if (!info.is_regular) return NotOurs(path, "is not a regular file", kMoveAway);
+  const ManifestFile* entry = m.Find(name);
+  if (entry == nullptr) {
+    return NotOurs(path,
+                   fmt::format("exists and was not created by loadcell (it is not in {})",
+                               kFileIoManifestName),
+                   kMoveAway);
+  }
+  LC_ASSIGN_OR_RETURN(IdentityCheck check, CheckIdentity(fs, dir, m, *entry));
+  if (check.kind == IdentityCheck::kNotOurs) return NotOurs(path, check.why, kMoveAway);
+  *ours = check.kind == IdentityCheck::kOurs;
+  return Status::Ok();
+}
+
+// Opens test file `name` for writing from empty: the file the manifest
+// records (truncated only once it is known to be that file), or a new one
+// (created exclusively). *id gets the file's identity.
+Result<int> OpenForRewrite(FileSystem& fs, const DirHandle& dir, const FileManifest& m,
+                           const std::string& name, bool ours, FileId* id) {
+  const ManifestFile* entry = m.Find(name);
+  Result<int> fd = ours && entry != nullptr
+                       ? fs.OpenAt(dir, name, O_WRONLY | O_TRUNC, 0644, &entry->id)
+                       : fs.OpenAt(dir, name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (!fd.ok()) return fd.status();
+  Result<FileInfo> info = fs.Fstat(*fd);
+  if (!info.ok()) {
+    (void)fs.Close(*fd);
+    return info.status();
+  }
+  *id = info->id();
+  return *fd;
 }
 
 }  // namespace
 
-ManifestFile* FileManifest::Find(const std::string& name) {
-  for (ManifestFile& f : files) {
-    if (f.name == name) return &f;
-  }
-  return nullptr;
-}
-
-const ManifestFile* FileManifest::Find(const std::string& name) const {
-  for (const ManifestFile& f : files) {
-    if (f.name == name) return &f;
-  }
-  return nullptr;
-}
-
-void FileManifest::Remove(const std::string& name) {
-  files.erase(std::remove_if(files.begin(), files.end(),
-                             [&](const ManifestFile& f) { return f.name == name; }),
-              files.end());
-}
-
-std::string ManifestPath(const std::string& dir) { return dir + "/" + kFileIoManifestName; }
-
-Result<std::optional<FileManifest>> ReadManifest(FileSystem& fs, const std::string& dir) {
-  const std::string path = ManifestPath(dir);
-  LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
-  if (!info.exists) return std::optional<FileManifest>();
-  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_RDONLY));
-  std::string text(info.size, '\0');
-  Status st = ReadFully(fs, fd, text.data(), text.size(), 0, "reading '" + path + "'");
-  (void)fs.Close(fd);
-  LC_RETURN_IF_ERROR(st);
-
-  FileManifest m;
-  std::istringstream in(text);
-  std::string line;
-  int line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string key;
-    fields >> key;
-    bool ok = true;
-    if (key == "version") {
-      int v = 0;
-      ok = static_cast<bool>(fields >> v) && v == 1;
-    } else if (key == "block-size") {
-      ok = static_cast<bool>(fields >> m.block_size);
-    } else if (key == "pattern") {
-      ok = static_cast<bool>(fields >> m.pattern);
-    } else if (key == "stamped") {
-      int v = 0;
-      ok = static_cast<bool>(fields >> v);
-      m.stamped = v != 0;
-    } else if (key == "flags") {
-      fields >> m.flags;
-    } else if (key == "file") {
-      ManifestFile f;
-      std::string state;
-      ok = static_cast<bool>(fields >> f.name >> f.size >> state) &&
-           f.name.find('/') == std::string::npos && f.name != "." && f.name != "..";
-      f.state = ParseState(state);
-      if (ok) m.files.push_back(f);
-    }
-    if (!ok) {
-      return Status::FailedPrecondition(
-          fmt::format("{} line {}: not a loadcell fileio manifest line; remove the files by hand",
-                      path, line_no));
-    }
-  }
-  return std::optional<FileManifest>(std::move(m));
-}
-
-Status WriteManifest(FileSystem& fs, const std::string& dir, const FileManifest& m) {
-  std::string text =
-      "# loadcell fileio: the files that loadcell created in this directory.\n"
-      "# 'loadcell fileio cleanup' removes exactly these files, then this manifest.\n"
-      "version 1\n";
-  text += fmt::format("block-size {}\npattern {}\nstamped {}\n", m.block_size, m.pattern,
-                      m.stamped ? 1 : 0);
-  if (!m.flags.empty()) text += "flags " + m.flags + "\n";
-  for (const ManifestFile& f : m.files) {
-    text += fmt::format("file {} {} {}\n", f.name, f.size, StateName(f.state));
-  }
-  const std::string path = ManifestPath(dir);
-  const std::string tmp = path + ".tmp";
-  LC_ASSIGN_OR_RETURN(int fd, fs.Open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644));
-  Status st = WriteFully(fs, fd, text.data(), text.size(), 0, "writing '" + tmp + "'");
-  if (st.ok()) st = fs.Fsync(fd);
-  Status closed = fs.Close(fd);
-  if (st.ok()) st = closed;
-  if (st.ok()) st = fs.Rename(tmp, path);
-  if (!st.ok()) (void)fs.Unlink(tmp);
-  return st;
-}
-
 namespace {
 
-// What a prepare writes: the files to (re)write, and how many are kept.
+// What a prepare writes: the files to (re)write (with whether each is
+// loadcell's already), and how many are kept.
 struct PrepareWork {
   std::vector<uint64_t> to_write;
+  std::vector<bool> ours;  // by index of to_write
   uint64_t reused = 0;
 };
 
-// Decides for every file before anything is written: a file loadcell did not
-// create stops the prepare with nothing changed; a complete file of the
-// right size and data is kept.
-Result<PrepareWork> DecidePrepareWork(FileSystem& fs, const FileIoSettings& s,
-                                      const FileManifest& m, bool stamped,
-                                      const std::string& pattern) {
+// Decides for every file before anything is written: a file loadcell cannot
+// prove it created stops the prepare with nothing changed; a complete file
+// of the right size and data is kept; entries of files gone are dropped.
+Result<PrepareWork> DecidePrepareWork(FileSystem& fs, const DirHandle& dir, const FileIoSettings& s,
+                                      FileManifest& m, bool stamped, const std::string& pattern) {
   PrepareWork work;
+  std::vector<std::string> gone;
   for (uint64_t i = 0; i < s.num_files; ++i) {
     const std::string name = s.FileName(i);
-    LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(s.FilePath(i)));
+    bool ours = false;
+    LC_RETURN_IF_ERROR(CheckWritable(fs, dir, m, name, &ours));
     const ManifestFile* entry = m.Find(name);
-    if (info.exists && entry == nullptr) {
-      return Status::FailedPrecondition(fmt::format(
-          "'{}' exists and was not created by loadcell (it is not in {}); move it away or use "
-          "another --file-dir",
-          s.FilePath(i), kFileIoManifestName));
-    }
-    if (info.exists && !info.is_regular) {
-      return Status::FailedPrecondition(
-          fmt::format("'{}' exists and is not a regular file", s.FilePath(i)));
-    }
+    if (!ours && entry != nullptr) gone.push_back(name);
     const bool same_data =
         m.pattern == pattern && (!stamped || (m.stamped && m.block_size == s.block_size));
-    if (info.exists && entry->state == FileState::kComplete && entry->size == s.file_size &&
-        info.size == s.file_size && same_data) {
+    if (ours && entry->state == FileState::kComplete && entry->size == s.file_size && same_data) {
       ++work.reused;
       continue;
     }
     work.to_write.push_back(i);
+    work.ours.push_back(ours);
   }
+  for (const std::string& name : gone) m.Remove(name);
   return work;
 }
 
@@ -284,33 +215,63 @@ Status PrepareFailure(const Status& st, const FileIoSettings& s, uint64_t i, uin
       st.err());
 }
 
-// Lists file `i` in the manifest as `state` at this prepare's size.
-void ListAs(FileManifest& m, const FileIoSettings& s, uint64_t i, FileState state) {
+// Lists file `i` (identity `id`) in the manifest as `state` at this
+// prepare's size.
+void ListAs(FileManifest& m, const FileIoSettings& s, uint64_t i, FileState state, FileId id) {
   const std::string name = s.FileName(i);
-  if (ManifestFile* f = m.Find(name)) {
-    f->size = s.file_size;
-    f->state = state;
-  } else {
-    m.files.push_back({name, s.file_size, state});
+  ManifestFile* f = m.Find(name);
+  if (f == nullptr) {
+    m.files.push_back({name, 0, state, id});
+    f = &m.files.back();
   }
+  f->size = s.file_size;
+  f->state = state;
+  f->id = id;
 }
 
-// Removes the partially written file `i` and its manifest entry.
-void RemovePartial(FileSystem& fs, const FileIoSettings& s, FileManifest& m, uint64_t i) {
-  (void)fs.Unlink(s.FilePath(i));
+// Removes the partially written file `i` (identity `id`) and its entry.
+void RemovePartial(FileSystem& fs, const DirHandle& dir, const FileIoSettings& s, FileManifest& m,
+                   uint64_t i, FileId id) {
+  (void)fs.UnlinkAt(dir, s.FileName(i), &id);
   m.Remove(s.FileName(i));
-  (void)WriteManifest(fs, s.dir, m);
+  (void)WriteManifestAt(fs, dir, m);
+}
+
+// Writes file to_write[k] of `work` whole, listed in the manifest as
+// partial before the first byte (so a crash leaves it to cleanup) and as
+// complete after its fsync. A failure removes the partial file.
+Status PrepareOneFile(FileSystem& fs, const DirHandle& dir, const FileIoSettings& s,
+                      FileManifest& m, const PrepareWork& work, size_t k, Random& rng,
+                      unsigned char* buf, uint64_t chunk, Progress& progress) {
+  const uint64_t i = work.to_write[k];
+  FileId id;
+  LC_ASSIGN_OR_RETURN(const int fd, OpenForRewrite(fs, dir, m, s.FileName(i), work.ours[k], &id));
+  ListAs(m, s, i, FileState::kPartial, id);
+  Status st = WriteManifestAt(fs, dir, m);
+  if (st.ok()) st = WriteOneFile(fs, s, i, fd, m.stamped, rng, buf, chunk, progress);
+  const Status closed = fs.Close(fd);
+  if (st.ok()) st = closed;
+  if (!st.ok()) {
+    progress.Done();
+    RemovePartial(fs, dir, s, m, i, id);  // never leave a half-written file behind
+    return st;
+  }
+  ListAs(m, s, i, FileState::kComplete, id);
+  return WriteManifestAt(fs, dir, m);
 }
 
 }  // namespace
 
 Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
                     const FileIoConsole& console) {
-  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifest(fs, s.dir));
+  LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, s.dir));
+  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifestAt(fs, dir.get()));
+  LC_RETURN_IF_ERROR(CheckManifestPlaces(fs, dir.get()));
   FileManifest m = existing.value_or(FileManifest{});
   const bool stamped = s.validate || s.pattern == WritePattern::kRandom;
   const std::string pattern = WritePatternName(s.pattern);
-  LC_ASSIGN_OR_RETURN(const PrepareWork work, DecidePrepareWork(fs, s, m, stamped, pattern));
+  LC_ASSIGN_OR_RETURN(const PrepareWork work,
+                      DecidePrepareWork(fs, dir.get(), s, m, stamped, pattern));
   // Files kept from before must match what this prepare writes.
   m.block_size = s.block_size;
   m.pattern = pattern;
@@ -319,7 +280,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
 
   const uint64_t total = static_cast<uint64_t>(work.to_write.size()) * s.file_size;
   SayPrepareStart(console, s, work, total);
-  if (work.to_write.empty()) return WriteManifest(fs, s.dir, m);
+  if (work.to_write.empty()) return WriteManifestAt(fs, dir.get(), m);
 
   const uint64_t chunk = std::max<uint64_t>(1, kChunkTarget / s.block_size) * s.block_size;
   IoBuffer buf(static_cast<unsigned char*>(AllocateIoBuffer(chunk)));
@@ -327,19 +288,12 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
   const Nanos start = MonotonicNow();
   Progress progress("prepare", total, "bytes", console.progress, console.progress_tty);
   Random rng(seed != 0 ? seed : 0x6c6f6164ULL);
-  uint64_t written_files = 0;
-  for (uint64_t i : work.to_write) {
-    // Listed before the first byte, so a crash leaves it to cleanup.
-    ListAs(m, s, i, FileState::kPartial);
-    LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
-    if (Status st = WriteOneFile(fs, s, i, stamped, rng, buf.get(), chunk, progress); !st.ok()) {
-      progress.Done();
-      RemovePartial(fs, s, m, i);  // never leave a half-written file behind
-      return PrepareFailure(st, s, i, work.reused + written_files);
+  for (size_t k = 0; k < work.to_write.size(); ++k) {
+    Status st = PrepareOneFile(fs, dir.get(), s, m, work, k, rng, buf.get(), chunk, progress);
+    if (!st.ok()) {
+      if (st.IsUsageError()) return st;  // refused before a byte was written
+      return PrepareFailure(st, s, work.to_write[k], work.reused + k);
     }
-    ListAs(m, s, i, FileState::kComplete);
-    LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
-    ++written_files;
   }
   progress.Done();
   const double secs = static_cast<double>(MonotonicNow() - start) / 1e9;
@@ -349,7 +303,8 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
 }
 
 Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole& console) {
-  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> m, ReadManifest(fs, dir));
+  LC_ASSIGN_OR_RETURN(ScopedDir d, OpenScopedDir(fs, dir));
+  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> m, ReadManifestAt(fs, d.get()));
   if (!m.has_value()) {
     Say(console, fmt::format("Nothing to remove: {} has no {} (no files prepared by loadcell).",
                              dir, kFileIoManifestName));
@@ -357,48 +312,88 @@ Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole&
   }
   Say(console, "Removing test files...");
   size_t removed = 0;
+  size_t left = 0;
   for (const ManifestFile& f : m->files) {
-    Status st = fs.Unlink(dir + "/" + f.name);
-    if (st.ok()) {
+    LC_ASSIGN_OR_RETURN(IdentityCheck check, CheckIdentity(fs, d.get(), *m, f));
+    Status st =
+        check.kind == IdentityCheck::kOurs ? fs.UnlinkAt(d.get(), f.name, &f.id) : Status::Ok();
+    if (check.kind == IdentityCheck::kNotOurs || st.IsUsageError()) {
+      ++left;
+      Say(console, fmt::format("Left '{}' in place: it {}, so it is not loadcell's to remove.",
+                               EntryPath(d.get(), f.name),
+                               check.kind == IdentityCheck::kNotOurs ? check.why : st.message()));
+    } else if (st.ok() && check.kind == IdentityCheck::kOurs) {
       ++removed;
-    } else if (st.err() != ENOENT) {
+    } else if (!st.ok() && st.err() != ENOENT) {
       return st;
     }
   }
-  LC_RETURN_IF_ERROR(fs.Unlink(ManifestPath(dir)));
-  Say(console, fmt::format("Removed {} and the manifest.", CountOf(removed, "file", "files")));
+  LC_RETURN_IF_ERROR(RemoveManifestAt(fs, d.get()));
+  // A temporary manifest left by a crash (a regular file only).
+  if (Result<FileInfo> tmp = fs.StatAt(d.get(), kFileIoManifestTmpName);
+      tmp.ok() && tmp->exists && tmp->is_regular) {
+    (void)fs.UnlinkAt(d.get(), kFileIoManifestTmpName);
+  }
+  Say(console, fmt::format("Removed {} and the manifest{}.", CountOf(removed, "file", "files"),
+                           left == 0 ? ""
+                                     : fmt::format("; left {} that loadcell did not create",
+                                                   CountOf(left, "file", "files"))));
   return Status::Ok();
 }
 
-Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
-  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> m, ReadManifest(fs, s.dir));
+namespace {
+
+// The refusal of a run whose test file `i` is not ready: "" when it is.
+Result<std::string> RunProblem(FileSystem& fs, const DirHandle& dir, const FileIoSettings& s,
+                               const FileManifest& m, uint64_t i) {
+  const std::string path = s.FilePath(i);
   const std::string prepare_first = fmt::format("run '{}' first", PrepareCommand(s));
+  const ManifestFile* entry = m.Find(s.FileName(i));
+  if (entry == nullptr) {
+    LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir, s.FileName(i)));
+    return fmt::format("test file '{}' {}: {}", path,
+                       info.exists ? "was not created by loadcell prepare" : "does not exist",
+                       prepare_first);
+  }
+  LC_ASSIGN_OR_RETURN(IdentityCheck check, CheckIdentity(fs, dir, m, *entry));
+  if (check.kind == IdentityCheck::kMissing) {
+    return fmt::format("test file '{}' does not exist: {}", path, prepare_first);
+  }
+  if (check.kind == IdentityCheck::kNotOurs) {
+    return fmt::format(
+        "'{}' {}: loadcell does not use it and leaves it as it is; {}, then run "
+        "'{}'",
+        path, check.why, kMoveAway, PrepareCommand(s));
+  }
+  if (entry->state != FileState::kComplete) {
+    return fmt::format("file {} is not completely written ({}); run '{}' again", path,
+                       entry->state == FileState::kSeqWrite ? "re-created by a seqwr run"
+                                                            : "its prepare was interrupted",
+                       PrepareCommand(s));
+  }
+  if (entry->size != s.file_size) {
+    return fmt::format(
+        "file {} has size {}, expected {} from --file-total-size={} and --file-num={}; re-run "
+        "prepare after cleanup",
+        path, entry->size, s.file_size, FormatSize(s.total_size), s.num_files);
+  }
+  return std::string();
+}
+
+}  // namespace
+
+Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
+  LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, s.dir));
+  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> m, ReadManifestAt(fs, dir.get()));
   if (!m.has_value()) {
     return Status::FailedPrecondition(
-        fmt::format("no test files prepared by loadcell in {}: {}", s.dir, prepare_first));
+        fmt::format("no test files prepared by loadcell in {}: run "
+                    "'{}' first",
+                    s.dir, PrepareCommand(s)));
   }
   for (uint64_t i = 0; i < s.num_files; ++i) {
-    const std::string path = s.FilePath(i);
-    LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
-    const ManifestFile* entry = m->Find(s.FileName(i));
-    if (!info.exists || entry == nullptr) {
-      return Status::FailedPrecondition(fmt::format(
-          "test file '{}' {}: {}", path,
-          info.exists ? "was not created by loadcell prepare" : "does not exist", prepare_first));
-    }
-    if (info.size != s.file_size) {
-      return Status::FailedPrecondition(fmt::format(
-          "file {} has size {}, expected {} from --file-total-size={} and --file-num={}; re-run "
-          "prepare after cleanup",
-          path, info.size, s.file_size, FormatSize(s.total_size), s.num_files));
-    }
-    if (entry->state != FileState::kComplete) {
-      return Status::FailedPrecondition(
-          fmt::format("file {} is not completely written ({}); run '{}' again", path,
-                      entry->state == FileState::kSeqWrite ? "re-created by a seqwr run"
-                                                           : "its prepare was interrupted",
-                      PrepareCommand(s)));
-    }
+    LC_ASSIGN_OR_RETURN(std::string problem, RunProblem(fs, dir.get(), s, *m, i));
+    if (!problem.empty()) return Status::FailedPrecondition(problem);
   }
   if (s.validate && !m->stamped) {
     return Status::FailedPrecondition(
@@ -416,16 +411,16 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
 }
 
 Result<FileManifest> RecreateForSeqWrite(FileSystem& fs, const FileIoSettings& s) {
-  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifest(fs, s.dir));
+  LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, s.dir));
+  LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifestAt(fs, dir.get()));
+  LC_RETURN_IF_ERROR(CheckManifestPlaces(fs, dir.get()));
   FileManifest m = existing.value_or(FileManifest{});
+  // Every file is checked before any is touched.
+  std::vector<bool> ours(s.num_files);
   for (uint64_t i = 0; i < s.num_files; ++i) {
-    LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(s.FilePath(i)));
-    if (info.exists && m.Find(s.FileName(i)) == nullptr) {
-      return Status::FailedPrecondition(fmt::format(
-          "'{}' exists and was not created by loadcell (it is not in {}); seqwr re-creates the "
-          "test files, so move it away or use another --file-dir",
-          s.FilePath(i), kFileIoManifestName));
-    }
+    bool mine = false;
+    LC_RETURN_IF_ERROR(CheckWritable(fs, dir.get(), m, s.FileName(i), &mine));
+    ours[i] = mine;
   }
   m.block_size = s.block_size;
   m.pattern = WritePatternName(s.pattern);
@@ -433,18 +428,13 @@ Result<FileManifest> RecreateForSeqWrite(FileSystem& fs, const FileIoSettings& s
   m.flags = s.OpenFlagsText();
   for (uint64_t i = 0; i < s.num_files; ++i) {
     const std::string name = s.FileName(i);
-    if (ManifestFile* f = m.Find(name)) {
-      f->size = 0;
-      f->state = FileState::kSeqWrite;
-    } else {
-      m.files.push_back({name, 0, FileState::kSeqWrite});
-    }
-  }
-  LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
-  for (uint64_t i = 0; i < s.num_files; ++i) {
-    LC_ASSIGN_OR_RETURN(int fd, fs.Open(s.FilePath(i), O_WRONLY | O_CREAT | O_TRUNC, 0644));
+    FileId id;
+    LC_ASSIGN_OR_RETURN(const int fd, OpenForRewrite(fs, dir.get(), m, name, ours[i], &id));
     LC_RETURN_IF_ERROR(fs.Close(fd));
+    m.Remove(name);
+    m.files.push_back({name, 0, FileState::kSeqWrite, id});
   }
+  LC_RETURN_IF_ERROR(WriteManifestAt(fs, dir.get(), m));
   return m;
 }
 

@@ -128,7 +128,8 @@ void FileIoOptions::Register(OptionSet& opts) {
   opts.Int("file-merged-requests", &merged_requests_, 0,
            "merge at most this number of I/O requests for sequential I/O (0: don't merge)");
   opts.Double("file-rw-ratio", &rw_ratio_, 1.5, "reads/writes ratio for the combined test");
-  opts.String("file-dir", &dir_, ".", "directory holding the test files");
+  opts.String("file-dir", &dir_, ".",
+              "directory holding the test files (an existing folder, not a symbolic link)");
   opts.Enum("file-write-pattern", &write_pattern_, "random", {"random", "zero", "sequence"},
             "data written: random bytes, zeros, or each 8-byte word holding its file offset");
   opts.Bool("validate", &validate_, false,
@@ -183,10 +184,11 @@ Status FileIoOptions::ResolveSizes(FileIoSettings& s) const {
                     FormatSize(total_size_), FormatSize(block_size_)));
   }
   s.file_size = total_size_ / s.num_files;
-  if (s.file_size == 0) {
-    return Status::InvalidArgument(
-        fmt::format("--file-total-size={} over --file-num={} files leaves 0 bytes per file",
-                    FormatSize(total_size_), s.num_files));
+  if (s.file_size < s.block_size) {
+    return Status::InvalidArgument(fmt::format(
+        "--file-total-size={} over --file-num={} files gives files of {} bytes, smaller than "
+        "one block (--file-block-size={}); use fewer files or a larger total size",
+        FormatSize(total_size_), s.num_files, s.file_size, FormatSize(s.block_size)));
   }
   if (merged_requests_ < 0) {
     return Status::InvalidArgument(
@@ -292,7 +294,11 @@ Status FileIoOptions::ResolveEngine(FileIoSettings& s) const {
 
 // --file-dir: exists, is a directory, can be written.
 Status FileIoOptions::ResolveDir(FileSystem& fs, FileIoSettings& s) const {
-  s.dir = dir_.empty() ? std::string(".") : dir_;
+  if (dir_.empty()) {
+    return Status::InvalidArgument(
+        "--file-dir=: empty; name the folder for the test files (--file-dir=. for this one)");
+  }
+  s.dir = dir_;
   while (s.dir.size() > 1 && s.dir.back() == '/') s.dir.pop_back();
   if (Result<FileInfo> info = fs.Stat(s.dir); !info.ok() || !info->exists) {
     return Status::InvalidArgument(fmt::format("--file-dir={}: no such directory", s.dir));

@@ -34,19 +34,36 @@ void ReadRusage(double* user, double* sys) {
   *sys = Seconds(ru.ru_stime);
 }
 
-// Appends "created <name> <bytes>" to the folder's sqlio manifest.
-Status RecordCreated(FileSystem& fs, const std::string& path, uint64_t size) {
-  const std::string manifest = Dirname(path) + "/" + kSqlioManifestName;
-  const Status st = AppendToFile(
-      fs, manifest, fmt::format("created {} {} bytes by loadcell sqlio\n", Basename(path), size));
-  if (!st.ok())
+// Appends "created <name> <bytes>" to the sqlio manifest of folder `dir`
+// (never through a link in the manifest's place).
+Status RecordCreated(FileSystem& fs, const DirHandle& dir, const std::string& name, uint64_t size) {
+  const std::string manifest = EntryPath(dir, kSqlioManifestName);
+  const std::string line = fmt::format("created {} {} bytes by loadcell sqlio\n", name, size);
+  Result<int> fd = fs.OpenAt(dir, kSqlioManifestName, O_WRONLY | O_CREAT, 0644);
+  Status st = fd.status();
+  if (fd.ok()) {
+    Result<FileInfo> info = fs.Fstat(*fd);
+    st = info.status();
+    if (st.ok()) st = WriteFully(fs, *fd, line.data(), line.size(), info->size, "write");
+    if (st.ok()) st = fs.Fsync(*fd);
+    const Status closed = fs.Close(*fd);
+    if (st.ok()) st = closed;
+  }
+  if (!st.ok() && !st.IsUsageError()) {
     return Status(st.code(), "cannot write " + manifest + ": " + st.message(), st.err());
-  return Status::Ok();
+  }
+  return st;
 }
 
 struct FreeBuffer {
   void operator()(unsigned char* p) const { std::free(p); }
 };
+
+// Opens the test file at `path` without following a link in its place.
+Result<int> OpenTarget(FileSystem& fs, const std::string& path, int flags) {
+  LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, Dirname(path)));
+  return fs.OpenAt(dir.get(), Basename(path), flags);
+}
 
 }  // namespace
 
@@ -152,8 +169,9 @@ Status SqlioWorkload::Init(int /*threads*/) {
           fmt::format("{}: the file ({} bytes) is smaller than one block ({} bytes)", t.path,
                       t.size, plan_.block_size));
     }
-    Result<int> fd = fs_.Open(t.path, O_RDWR | plan_.open_flags);
+    Result<int> fd = OpenTarget(fs_, t.path, O_RDWR | plan_.open_flags);
     if (!fd.ok()) {
+      if (fd.status().IsUsageError()) return fd.status();  // a link or not a file: one line
       if (fd.status().err() == EINVAL && s->direct) {
         return Status::FailedPrecondition(
             t.path + ": the filesystem does not support O_DIRECT (use -BY or -BS)");
@@ -293,22 +311,14 @@ std::vector<Metric> SqlioWorkload::Metrics(const RunResult& r) const {
   return m;
 }
 
-Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
-                       std::ostream* progress_out, bool tty) {
-  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_WRONLY | O_CREAT | O_EXCL, 0644));
-  // Recorded before the first byte, so a crash leaves a trace of who made it.
-  if (Status st = RecordCreated(fs, path, size); !st.ok()) {
-    (void)fs.Close(fd);
-    (void)fs.Unlink(path);
-    return st;
-  }
+namespace {
+
+// Fills the open file `fd` (`path`) with `size` random bytes and fsyncs it.
+Status FillSqlioFile(FileSystem& fs, int fd, const std::string& path, uint64_t size,
+                     std::ostream* progress_out, bool tty) {
   std::unique_ptr<unsigned char, FreeBuffer> buf(
       static_cast<unsigned char*>(AllocateIoBuffer(kCreateChunk)));
-  if (buf == nullptr) {
-    (void)fs.Close(fd);
-    (void)fs.Unlink(path);
-    return Status::Internal("sqlio: out of memory for the write buffer");
-  }
+  if (buf == nullptr) return Status::Internal("sqlio: out of memory for the write buffer");
   Random rng(0x73716c696fULL ^ size);
   Progress progress("creating " + path, size, "bytes", progress_out, tty);
   Status st;
@@ -332,9 +342,28 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
     st = fs.Fsync(fd);
     if (!st.ok()) st = Status(st.code(), "fsync '" + path + "': " + st.message(), st.err());
   }
-  Status closed = fs.Close(fd);
+  return st;
+}
+
+}  // namespace
+
+Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
+                       std::ostream* progress_out, bool tty) {
+  LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, Dirname(path)));
+  const std::string name = Basename(path);
+  LC_ASSIGN_OR_RETURN(int fd, fs.OpenAt(dir.get(), name, O_WRONLY | O_CREAT | O_EXCL, 0644));
+  FileId id;
+  Result<FileInfo> info = fs.Fstat(fd);
+  Status st = info.status();
+  if (st.ok()) {
+    id = info->id();
+    st = FillSqlioFile(fs, fd, path, size, progress_out, tty);
+  }
+  const Status closed = fs.Close(fd);
   if (st.ok()) st = closed;
-  if (!st.ok()) (void)fs.Unlink(path);
+  // Recorded only once complete: a listed file is always a whole one.
+  if (st.ok()) st = RecordCreated(fs, dir.get(), name, size);
+  if (!st.ok()) (void)fs.UnlinkAt(dir.get(), name, &id);
   return st;
 }
 

@@ -104,10 +104,13 @@ class SqlioWorkload final : public Workload {
 // The FileIoSettings that drive one target's workers.
 FileIoSettings SqlioTargetSettings(const SqlioPlan& plan, const SqlioTarget& t);
 
-// A missing test file: creates it at `size` bytes (fully written with random
-// bytes, then fsynced), with a progress display, and records it in the
-// folder's manifest (kSqlioManifestName) as created by loadcell. On SIGINT
-// or an error removes the partial file. Kept afterwards, as SQLIO does.
+// A missing test file: creates it at `size` bytes (created exclusively,
+// fully written with random bytes, then fsynced), with a progress display,
+// and only then records it in the folder's manifest (kSqlioManifestName) as
+// created by loadcell, so a listed file is always a whole one. A link or a
+// special file in the file's or the manifest's place is refused and left
+// alone. On SIGINT or an error removes the partial file. Kept afterwards, as
+// SQLIO does.
 Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
                        std::ostream* progress_out, bool tty);
 

@@ -1,0 +1,112 @@
+#include "workloads/fileio/fileio_lock.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <utility>
+
+namespace loadcell {
+namespace {
+
+// What the lock file says about its holder, on one line ("" when empty).
+std::string Holder(FileSystem& fs, int fd) {
+  std::string text(256, '\0');
+  Result<size_t> n = fs.PRead(fd, text.data(), text.size(), 0);
+  if (!n.ok()) return "";
+  text.resize(*n);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  }
+  return text;
+}
+
+// True when `fd` (locked) is still the file at the lock's name: a holder
+// that let go in the meantime removed it, and a new one may be there.
+Result<bool> StillTheLockFile(FileSystem& fs, const DirHandle& dir, int fd) {
+  LC_ASSIGN_OR_RETURN(FileInfo mine, fs.Fstat(fd));
+  LC_ASSIGN_OR_RETURN(FileInfo named, fs.StatAt(dir, kFileIoLockName));
+  return named.exists && named.is_regular && named.id() == mine.id();
+}
+
+}  // namespace
+
+FolderLock::FolderLock(FolderLock&& other) noexcept
+    : fs_(other.fs_),
+      dir_(std::move(other.dir_)),
+      name_(std::move(other.name_)),
+      id_(other.id_),
+      fd_(other.fd_) {
+  other.fd_ = -1;
+  other.dir_.native = -1;
+}
+
+FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
+  if (this != &other) {
+    Release();
+    fs_ = other.fs_;
+    dir_ = std::move(other.dir_);
+    name_ = std::move(other.name_);
+    id_ = other.id_;
+    fd_ = other.fd_;
+    other.fd_ = -1;
+    other.dir_.native = -1;
+  }
+  return *this;
+}
+
+void FolderLock::Release() {
+  if (fd_ >= 0) {
+    // Removed while still held (and only while the name is still this
+    // file), so nobody can lock this file after us.
+    (void)fs_->UnlinkAt(dir_, name_, &id_);
+    (void)fs_->Close(fd_);
+    fd_ = -1;
+  }
+  if (dir_.valid()) {
+    (void)fs_->CloseDir(dir_);
+    dir_.native = -1;
+  }
+}
+
+Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
+                                  const std::string& command) {
+  FolderLock lock;
+  lock.fs_ = &fs;
+  LC_ASSIGN_OR_RETURN(lock.dir_, fs.OpenDir(dir));
+  // A few rounds: each one that loses lost to a holder that just let go.
+  for (int round = 0; round < 5; ++round) {
+    Result<int> opened = fs.OpenAt(lock.dir_, kFileIoLockName, O_RDWR | O_CREAT);
+    // Another loadcell made the file between our look and our create.
+    if (opened.status().code() == StatusCode::kAlreadyExists) continue;
+    LC_ASSIGN_OR_RETURN(const int fd, std::move(opened));
+    Result<bool> got = fs.TryLock(fd);
+    if (!got.ok() || !*got) {
+      const std::string holder = got.ok() ? Holder(fs, fd) : "";
+      (void)fs.Close(fd);
+      if (!got.ok()) return got.status();
+      return Status::FailedPrecondition(fmt::format(
+          "{} is in use by another loadcell ({}); wait until it ends, or use another --file-dir",
+          dir, holder.empty() ? "a process that has just started" : holder));
+    }
+    Result<bool> same = StillTheLockFile(fs, lock.dir_, fd);
+    if (same.ok() && *same) {
+      lock.fd_ = fd;
+      lock.name_ = kFileIoLockName;
+      LC_ASSIGN_OR_RETURN(const FileInfo mine, fs.Fstat(fd));
+      lock.id_ = mine.id();
+      const std::string text = fmt::format("pid {} {}\n", ::getpid(), command);
+      LC_RETURN_IF_ERROR(fs.Truncate(fd, 0));
+      LC_RETURN_IF_ERROR(WriteFully(fs, fd, text.data(), text.size(), 0,
+                                    "writing '" + EntryPath(lock.dir_, kFileIoLockName) + "'"));
+      return lock;
+    }
+    (void)fs.Close(fd);
+    if (!same.ok()) return same.status();
+  }
+  return Status::Unavailable(
+      fmt::format("{}: could not take {} (it keeps being replaced)", dir, kFileIoLockName));
+}
+
+}  // namespace loadcell
