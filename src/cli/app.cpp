@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <memory>
 
 #include "cli/command_line.h"
@@ -17,6 +18,7 @@
 #include "cli/test_setup.h"
 #include "core/build_info.h"
 #include "core/version.h"
+#include "os/report_stdout.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
 #include "workloads/builtin.h"
@@ -105,7 +107,7 @@ std::unique_ptr<Reporter> MakeReporter(const std::string& format, std::ostream& 
   return MakeTextReporter(os, w, s);
 }
 
-int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
+int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
   Workload& workload = *setup.workload;
   const RunConfig& cfg = setup.cfg;
   for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
@@ -173,6 +175,17 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   return ExitCodeAfterRun(*result, code, err);
 }
 
+// A JSON or CSV report on standard output has standard output to itself:
+// everything else written there during the run (a Lua script's print(), a
+// workload's notes) goes to standard error.
+int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
+  if (&out != &std::cout || !ReportOwnsStdout(setup.cfg.format, setup.cfg.output_file)) {
+    return RunTestOn(setup, extras, out, err);
+  }
+  ReportStdout report_out;
+  return RunTestOn(setup, extras, report_out.stream(), err);
+}
+
 int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
   const std::string word(CommandName(command));
   if (!setup.workload->Info().supports_prepare) {
@@ -224,6 +237,10 @@ std::string ThreadList(const std::vector<int>& ids) {
 }
 
 }  // namespace
+
+bool ReportOwnsStdout(const std::string& format, const std::string& output_file) {
+  return (format == "json" || format == "csv") && output_file.empty();
+}
 
 int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
   if (result.forced_shutdown) LeaveAbandoned(result, err);
