@@ -197,8 +197,11 @@ int PrepareOrCleanup(TestSetup& setup, Command command, std::ostream& err) {
   ctx.threads = static_cast<int>(setup.cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
   InstallStopSignalHandlers();
-  Status s =
-      command == Command::kPrepare ? setup.workload->Prepare(ctx) : setup.workload->Cleanup(ctx);
+  Status s;
+  {
+    const StopGuard guard(word, setup.cfg.StopGrace());
+    s = command == Command::kPrepare ? setup.workload->Prepare(ctx) : setup.workload->Cleanup(ctx);
+  }
   if (!s.ok()) {
     PrintError(err, s);
     return ExitFor(s);

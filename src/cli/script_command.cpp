@@ -8,6 +8,7 @@
 #include "core/build_info.h"
 #include "os/file_system.h"
 #include "os/report_stdout.h"
+#include "runner/stop_signal.h"
 #if LOADCELL_WITH_LUA
 #include "lua/lua_workload.h"
 #endif
@@ -80,7 +81,11 @@ int RunAndDone(TestSetup& setup, LuaScriptWorkload& script, const RunExtras& ext
                RunTestFn run_test, std::ostream& out, std::ostream& err) {
   const int code = run_test(setup, extras, out, err);
   out << std::flush;
-  Status done = script.RunDoneHook();
+  Status done;
+  {
+    const StopGuard guard("the script's done()", setup.cfg.StopGrace());
+    done = script.RunDoneHook();
+  }
   if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
   return code;
 }
