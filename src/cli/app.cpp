@@ -31,7 +31,7 @@ void PrintError(std::ostream& err, const Status& s) {
 }
 
 void PrintWarning(std::ostream& err, const std::string& w) {
-  err << "loadcell: warning: " << w << "\n";
+  err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
 }
 
 // Exit code for a status that stopped us before or instead of a run.
@@ -113,7 +113,9 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
   for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
     PrintWarning(err, w);
   }
-  for (const std::string& n : setup.notes) err << "loadcell: note: " << n << "\n";
+  for (const std::string& n : setup.notes) {
+    err << "loadcell: note: " << EscapeControlBytes(n) << "\n";
+  }
   ReportSettings settings;
   settings.percentile = cfg.percentile;
   settings.histogram = cfg.histogram;
