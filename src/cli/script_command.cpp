@@ -137,8 +137,8 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   if (!rest.empty()) argv.push_back(rest[0]);
   Result<std::unique_ptr<LuaScriptWorkload>> loaded = LoadLuaScript(path, command, argv);
   if (!loaded.ok()) {
-    return Fail(err, loaded.status(),
-                loaded.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRunFailed);
+    // A missing script or a malformed options/commands table: exit 2.
+    return Fail(err, loaded.status(), loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
   }
   LuaScriptWorkload* script = loaded->get();
   auto setup = std::make_unique<TestSetup>(script->Info().name);

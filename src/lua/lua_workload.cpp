@@ -135,6 +135,7 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
   if (!IsRegularFile(path)) return Status::NotFound("cannot open script '" + path + "'");
   LC_RETURN_IF_ERROR(impl->main->Open(impl->shared, 0, 1, nullptr, /*with_options=*/false));
   LC_RETURN_IF_ERROR(impl->main->ReadOptions(impl->options));
+  LC_RETURN_IF_ERROR(impl->main->CheckCommands());
   {
     lua_State* L = impl->main->L();
     lua_getglobal(L, "sysbench");
