@@ -258,7 +258,8 @@ Status LuaScriptWorkload::Validate(int threads) {
         if (comma > at) items.push_back(text.substr(at, comma - at));
         at = comma + 1;
       }
-      Result<DbIgnoreList> list = DbIgnoreList::Parse(items);
+      Result<DbIgnoreList> list =
+          DbIgnoreList::Parse(items, impl_->shared.driver->Name() == "mysql");
       if (list.ok()) impl_->shared.ignore = std::move(list).value();
     }
   }
