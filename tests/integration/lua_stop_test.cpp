@@ -97,5 +97,24 @@ TEST_P(LuaStuckHookTest, EndsWithinTheGraceOfTheStopSignal) {
 INSTANTIATE_TEST_SUITE_P(Hooks, LuaStuckHookTest, ::testing::ValuesIn(kStuckHooks),
                          [](const auto& info) { return std::string(info.param.hook); });
 
+// A script's run stopped by a signal, with the JSON report on stdout: the
+// report parses and says it was interrupted; a print() in event() is on
+// stderr, not in the report.
+TEST(LuaStopTest, InterruptedRunHasTheFlagInTheJsonOnStdout) {
+  testing::TempDir tmp;
+  const std::string script = tmp.Write("p.lua",
+                                       "local n = 0\nfunction event()\n  n = n + 1\n"
+                                       "  if n == 1 then print('MARK') end\nend\n");
+  ChildWatch watch;
+  watch.during = [](int pid) { kill(pid, SIGINT); };
+  watch.marker = "";
+  watch.delay_ms = 1000;
+  const ProcessResult r = RunLoadcell({script, "--time=30", "--format=json", "run"}, watch);
+  EXPECT_EQ(r.exit_code, 130) << Show(r);
+  EXPECT_NE(r.out.find("\"interrupted\": true"), std::string::npos) << Show(r);
+  EXPECT_EQ(r.out.find("MARK"), std::string::npos) << Show(r);
+  EXPECT_EQ(r.out.rfind("{", 0), 0u) << Show(r);
+}
+
 }  // namespace
 }  // namespace loadcell
