@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <memory>
 
 #include "cli/cluster_setup.h"
@@ -18,6 +19,7 @@
 #include "cli/test_setup.h"
 #include "core/build_info.h"
 #include "core/version.h"
+#include "os/report_stdout.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
 #include "workloads/builtin.h"
@@ -30,7 +32,7 @@ void PrintError(std::ostream& err, const Status& s) {
 }
 
 void PrintWarning(std::ostream& err, const std::string& w) {
-  err << "loadcell: warning: " << w << "\n";
+  err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
 }
 
 // Exit code for a status that stopped us before or instead of a run.
@@ -131,7 +133,8 @@ int RunSilentRank(TestSetup& setup, Cluster& cluster, std::ostream& err) {
   return ExitCodeAfterRun(*result, kExitOk, err);
 }
 
-int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
+int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out,
+              std::ostream& err) {
   Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(extras.mpi, setup);
   if (!joined.ok()) {
     PrintError(err, joined.status());
@@ -144,7 +147,9 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
     PrintWarning(err, w);
   }
-  for (const std::string& n : setup.notes) err << "loadcell: note: " << n << "\n";
+  for (const std::string& n : setup.notes) {
+    err << "loadcell: note: " << EscapeControlBytes(n) << "\n";
+  }
   const ReportSettings settings = SettingsFor(cfg);
 
   MultiReporter reporters;
@@ -204,7 +209,19 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   return ExitCodeAfterRun(*result, code, err);
 }
 
+// A JSON or CSV report on standard output has standard output to itself:
+// everything else written there during the run (a Lua script's print(), a
+// workload's notes) goes to standard error.
+int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
+  if (&out != &std::cout || !ReportOwnsStdout(setup.cfg.format, setup.cfg.output_file)) {
+    return RunTestOn(setup, extras, out, err);
+  }
+  ReportStdout report_out;
+  return RunTestOn(setup, extras, report_out.stream(), err);
+}
+
 int PrepareOrCleanup(TestSetup& setup, Command command, MpiMode mpi, std::ostream& err) {
+
   const std::string word(CommandName(command));
   if (!setup.workload->Info().supports_prepare) {
     PrintError(err, Status::FailedPrecondition(
@@ -221,8 +238,11 @@ int PrepareOrCleanup(TestSetup& setup, Command command, MpiMode mpi, std::ostrea
   ctx.threads = static_cast<int>(setup.cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
   InstallStopSignalHandlers();
-  Status s =
-      command == Command::kPrepare ? setup.workload->Prepare(ctx) : setup.workload->Cleanup(ctx);
+  Status s;
+  {
+    const StopGuard guard(word, setup.cfg.StopGrace());
+    s = command == Command::kPrepare ? setup.workload->Prepare(ctx) : setup.workload->Cleanup(ctx);
+  }
   if (!s.ok()) {
     PrintError(err, s);
     return ExitFor(s);
@@ -261,6 +281,10 @@ std::string ThreadList(const std::vector<int>& ids) {
 }
 
 }  // namespace
+
+bool ReportOwnsStdout(const std::string& format, const std::string& output_file) {
+  return (format == "json" || format == "csv") && output_file.empty();
+}
 
 int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
   if (result.forced_shutdown) LeaveAbandoned(result, err);

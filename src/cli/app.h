@@ -21,7 +21,10 @@ inline constexpr int kExitInterrupted = 130;
 // is started.
 int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-struct RunResult;
+// True when a run's report on standard output is machine-readable
+// (--format=json or csv without --output-file): nothing else may go there.
+bool ReportOwnsStdout(const std::string& format, const std::string& output_file);
+
 // The exit code once a run has ended and its report is written: `code` (the
 // caller's so far) unless the run failed (kExitRunFailed, the error printed
 // on `err`) or was interrupted (kExitInterrupted, said so on `err`).

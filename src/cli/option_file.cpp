@@ -31,6 +31,8 @@ Result<std::string> ReadOptionFile(const std::string& path, const std::string& w
   if (text.size() > kMaxOptionFileBytes) {
     return Status::InvalidArgument(what + ": larger than 1M, the limit for an options file");
   }
+  // A UTF-8 byte order mark, as Windows editors write, is no part of line 1.
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
   return text;
 }
 

@@ -15,7 +15,7 @@ inline constexpr uint64_t kMaxOptionFileBytes = uint64_t{1} << 20;  // 1 MiB
 
 // The whole text of `path`. `what` names the option in the one-line usage
 // error ("--config-file=x.cfg"): missing, not a regular file, larger than
-// the limit or unreadable.
+// the limit or unreadable. A leading UTF-8 byte order mark is dropped.
 Result<std::string> ReadOptionFile(const std::string& path, const std::string& what);
 
 }  // namespace loadcell

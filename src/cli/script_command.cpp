@@ -1,11 +1,14 @@
 #include "cli/script_command.h"
 
+#include <iostream>
 #include <ostream>
 
 #include "cli/app.h"
 #include "core/build_features.h"
 #include "core/build_info.h"
 #include "os/file_system.h"
+#include "os/report_stdout.h"
+#include "runner/stop_signal.h"
 #if LOADCELL_WITH_LUA
 #include "lua/lua_workload.h"
 #endif
@@ -60,13 +63,29 @@ std::optional<ScriptCall> FindScript(CommandLine& cl) {
 }
 
 #if LOADCELL_WITH_LUA
+// Whether the script's run will write a JSON or CSV report to standard
+// output (judged from the options as given: the script's main chunk runs
+// before they are parsed, and may print).
+bool ScriptReportOwnsStdout(const ScriptCall& call, CommandLine& cl) {
+  if (!call.rest.empty() && call.rest[0] != "run") return false;
+  if (cl.options.Find("help") != nullptr) return false;
+  const RawOption* format = cl.options.Find("format");
+  const RawOption* output = cl.options.Find("output-file");
+  return format != nullptr &&
+         ReportOwnsStdout(format->value, output != nullptr ? output->value : std::string());
+}
+
 // Runs the script's test and then its done(), which sysbench calls after the
 // end report. Returns the exit code.
 int RunAndDone(TestSetup& setup, LuaScriptWorkload& script, const RunExtras& extras,
                RunTestFn run_test, std::ostream& out, std::ostream& err) {
   const int code = run_test(setup, extras, out, err);
   out << std::flush;
-  Status done = script.RunDoneHook();
+  Status done;
+  {
+    const StopGuard guard("the script's done()", setup.cfg.StopGrace());
+    done = script.RunDoneHook();
+  }
   if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
   return code;
 }
@@ -118,8 +137,8 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   if (!rest.empty()) argv.push_back(rest[0]);
   Result<std::unique_ptr<LuaScriptWorkload>> loaded = LoadLuaScript(path, command, argv);
   if (!loaded.ok()) {
-    return Fail(err, loaded.status(),
-                loaded.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRunFailed);
+    // A missing script or a malformed options/commands table: exit 2.
+    return Fail(err, loaded.status(), loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
   }
   LuaScriptWorkload* script = loaded->get();
   auto setup = std::make_unique<TestSetup>(script->Info().name);
@@ -172,6 +191,11 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   std::optional<ScriptCall> call = FindScript(cl);
   if (!call) return std::nullopt;
 #if LOADCELL_WITH_LUA
+  if (&out == &std::cout && ScriptReportOwnsStdout(*call, cl)) {
+    // From the main chunk to done(): only the report goes to stdout.
+    ReportStdout report_out;
+    return RunScript(*call, cl, run_test, report_out.stream(), err);
+  }
   return RunScript(*call, cl, run_test, out, err);
 #else
   return Fail(err, NotInThisBuild("script " + call->path, "lua"), kExitUsage);

@@ -36,8 +36,25 @@ std::string_view StatusCodeName(StatusCode code) {
 
 std::string Status::ToString() const {
   if (ok()) return "ok";
-  if (err_ != 0) return message_ + ": " + std::strerror(err_);
-  return message_;
+  if (err_ != 0) return EscapeControlBytes(message_) + ": " + std::strerror(err_);
+  return EscapeControlBytes(message_);
+}
+
+std::string EscapeControlBytes(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (b >= 0x20 && b != 0x7f) {
+      out += ch;
+      continue;
+    }
+    out.append("\\x");
+    out += kHex[b >> 4];
+    out += kHex[b & 0xf];
+  }
+  return out;
 }
 
 Status PosixError(std::string_view context, int err) {

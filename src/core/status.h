@@ -82,6 +82,12 @@ class [[nodiscard]] Status {
 // errno (EINTR included: an interrupted call is a failed call, the user's
 // interrupt is seen through StopRequested() instead) kIoError; err() keeps it.
 Status PosixError(std::string_view context, int err);
+
+// `text` with its control bytes (below 0x20, and 0x7f) written as \xHH, so
+// that bytes from input files (a config line, a file name, a script's
+// option value) cannot move the cursor, recolour the terminal or break a
+// message into lines. Other bytes (UTF-8 included) stay as they are.
+std::string EscapeControlBytes(std::string_view text);
 // The same for a path the user named (a config file, a result to read, an
 // output file): a usage error (kInvalidArgument, exit 2) whatever the errno,
 // which err() keeps, so that ToString() reads "context: strerror(err)".

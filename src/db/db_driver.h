@@ -276,7 +276,11 @@ Result<std::string> ResolveDbDriverName(const DbOptions& db, const OptionSet& op
 // "all", or "none" (empty list = none).
 class DbIgnoreList {
  public:
-  static Result<DbIgnoreList> Parse(const std::vector<std::string>& items);
+  // InvalidArgument "item 'X': not ..." naming what is valid for an item
+  // that is no SQLSTATE nor, with `error_numbers` (MySQL/MariaDB; PostgreSQL
+  // has none), an error number of 1 to 999999999.
+  static Result<DbIgnoreList> Parse(const std::vector<std::string>& items,
+                                    bool error_numbers = true);
   bool Matches(int code, std::string_view sqlstate) const;
   bool all() const { return all_; }
   bool empty() const { return !all_ && codes_.empty() && states_.empty(); }

@@ -124,7 +124,8 @@ Result<std::string> ResolveDbDriverName(const DbOptions& db, const OptionSet& op
 
 // ------------------------------------------------------------ ignore list
 
-Result<DbIgnoreList> DbIgnoreList::Parse(const std::vector<std::string>& items) {
+Result<DbIgnoreList> DbIgnoreList::Parse(const std::vector<std::string>& items,
+                                         bool error_numbers) {
   DbIgnoreList list;
   for (const std::string& raw : items) {
     std::string item;
@@ -142,13 +143,19 @@ Result<DbIgnoreList> DbIgnoreList::Parse(const std::vector<std::string>& items) 
         item.size() == 5 && std::all_of(item.begin(), item.end(), [](char c) {
           return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
         });
-    if (!digits && !state) {
-      return Status::InvalidArgument(
-          fmt::format("item '{}': not an error number, a five-character SQLSTATE, 'all' "
-                      "or 'none'",
-                      raw));
+    const char* valid = error_numbers
+                            ? "an error number (1 to 999999999), a five-character SQLSTATE "
+                              "(23000, HY000), 'all' or 'none'"
+                            : "a five-character SQLSTATE (23505, 40P01), 'all' or 'none'; "
+                              "PostgreSQL has no error numbers";
+    // A number that cannot be an error code was once accepted and matched
+    // nothing: refused, naming what is valid.
+    const bool number_ok = digits && error_numbers && item.size() <= 9 &&
+                           item.find_first_not_of('0') != std::string::npos;
+    if (!(state || number_ok)) {
+      return Status::InvalidArgument(fmt::format("item '{}': not {}", raw, valid));
     }
-    if (digits && item.size() <= 9) list.codes_.push_back(std::stoi(item));
+    if (number_ok) list.codes_.push_back(std::stoi(item));
     if (state) {
       for (char& c : item) {
         if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');

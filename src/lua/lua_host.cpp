@@ -1,5 +1,7 @@
 #include "lua/lua_host.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -253,6 +255,11 @@ std::string LuaHost::PopError() {
     msg = std::string("error object (") + luaL_typename(L_, -1) + ")";
   }
   lua_pop(L_, 1);
+  // A message without "path:line:" (an error object, error("x", 0)) still
+  // names the script.
+  const std::string& path = state_.shared != nullptr ? state_.shared->path : std::string();
+  if (!path.empty() && msg.find(path) == std::string::npos)
+    msg += fmt::format(" (script '{}')", path);
   return msg;
 }
 
@@ -375,29 +382,97 @@ Status LuaHost::RunEvent(uint64_t* restarts) {
   }
 }
 
+Status LuaHost::Malformed(const std::string& where, const std::string& problem) const {
+  const std::string path = state_.shared != nullptr ? state_.shared->path : std::string("?");
+  return Status::InvalidArgument(fmt::format("script '{}': {}: {}", path, where, problem));
+}
+
+Status LuaHost::CheckCommands() {
+  lua_getglobal(L_, "sysbench");
+  lua_getfield(L_, -1, "cmdline");
+  lua_getfield(L_, -1, "commands");
+  if (lua_isnil(L_, -1)) {
+    lua_pop(L_, 3);
+    return Status::Ok();
+  }
+  if (!lua_istable(L_, -1)) {
+    const std::string got = luaL_typename(L_, -1);
+    lua_pop(L_, 3);
+    return Malformed("sysbench.cmdline.commands",
+                     "must be a table of name = function or {function, parallel}, got a " + got);
+  }
+  Status bad;
+  lua_pushnil(L_);
+  while (bad.ok() && lua_next(L_, -2) != 0) {
+    const bool named = lua_type(L_, -2) == LUA_TSTRING;
+    const std::string key = named ? fmt::format("'{}'", lua_tostring(L_, -2))
+                                  : fmt::format("with a {} key", luaL_typename(L_, -2));
+    bool ok = named && lua_isfunction(L_, -1);
+    if (named && lua_istable(L_, -1)) {
+      lua_rawgeti(L_, -1, 1);
+      lua_rawgeti(L_, -2, 2);
+      ok = lua_isfunction(L_, -2) && (lua_isnil(L_, -1) || lua_isboolean(L_, -1));
+      lua_pop(L_, 2);
+    }
+    if (!ok) {
+      bad = Malformed("sysbench.cmdline.commands",
+                      "entry " + key + " must be name = function or {function, parallel}");
+      lua_pop(L_, 2);
+      break;
+    }
+    lua_pop(L_, 1);
+  }
+  lua_pop(L_, 3);
+  return bad;
+}
+
 Status LuaHost::ReadOptions(std::vector<ScriptOption>& out) {
   lua_getglobal(L_, "sysbench");
   lua_getfield(L_, -1, "cmdline");
   lua_getfield(L_, -1, "options");
-  if (!lua_istable(L_, -1)) {
+  if (lua_isnil(L_, -1)) {
     lua_pop(L_, 3);
     return Status::Ok();
+  }
+  if (!lua_istable(L_, -1)) {
+    const std::string got = luaL_typename(L_, -1);
+    lua_pop(L_, 3);
+    return Malformed("sysbench.cmdline.options",
+                     "must be a table of name = {\"description\", default}, got a " + got);
   }
   lua_pushnil(L_);
   while (lua_next(L_, -2) != 0) {
     // key at -2, value at -1
     if (lua_type(L_, -2) != LUA_TSTRING || !lua_istable(L_, -1)) {
+      const std::string key = lua_type(L_, -2) == LUA_TSTRING
+                                  ? fmt::format("'{}'", lua_tostring(L_, -2))
+                                  : fmt::format("with a {} key", luaL_typename(L_, -2));
       lua_pop(L_, 4);
-      return Status::InvalidArgument(
-          "sysbench.cmdline.options: each entry must be name = {\"description\", default}");
+      return Malformed("sysbench.cmdline.options",
+                       "entry " + key + " must be name = {\"description\", default}");
     }
     ScriptOption o;
     o.name = lua_tostring(L_, -2);
     lua_rawgeti(L_, -1, 1);
-    if (lua_isstring(L_, -1)) o.help = lua_tostring(L_, -1);
+    const int help_type = lua_type(L_, -1);
+    if (help_type == LUA_TSTRING) o.help = lua_tostring(L_, -1);
     lua_pop(L_, 1);
+    if (help_type != LUA_TSTRING && help_type != LUA_TNIL) {
+      lua_pop(L_, 5);
+      return Malformed("sysbench.cmdline.options." + o.name,
+                       "the description (the first item) must be a string");
+    }
     lua_rawgeti(L_, -1, 2);
-    switch (lua_type(L_, -1)) {
+    const int default_type = lua_type(L_, -1);
+    if (default_type == LUA_TFUNCTION || default_type == LUA_TUSERDATA ||
+        default_type == LUA_TTHREAD || default_type == LUA_TLIGHTUSERDATA) {
+      lua_pop(L_, 6);
+      return Malformed("sysbench.cmdline.options." + o.name,
+                       "the default (the second item) must be a boolean, number, string or "
+                       "list, got a " +
+                           std::string(lua_typename(L_, default_type)));
+    }
+    switch (default_type) {
       case LUA_TBOOLEAN:
         o.type = ScriptOption::Type::kBool;
         o.b = lua_toboolean(L_, -1) != 0;

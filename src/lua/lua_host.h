@@ -97,7 +97,12 @@ class LuaHost {
   // Calls the function at the top of the stack (popped) with sysbench.tid.
   Status CallTop(const std::string& what);
   // Reads sysbench.cmdline.options into `out` (main interpreter).
+  // InvalidArgument "script 'PATH': sysbench.cmdline.options...: PROBLEM"
+  // for a malformed table or entry.
   Status ReadOptions(std::vector<ScriptOption>& out);
+  // sysbench.cmdline.commands is absent, or a table of name = function or
+  // {function, parallel}; else InvalidArgument naming the script and entry.
+  Status CheckCommands();
 
   // Runs event(tid) once, restarting after sysbench.error.RESTART_EVENT.
   // Sets *restarts to the number of restarts.
@@ -108,6 +113,8 @@ class LuaHost {
   std::string PopError();
 
  private:
+  Status Malformed(const std::string& where, const std::string& problem) const;
+
   lua_State* L_ = nullptr;
   LuaThreadState state_;
   int event_ref_ = -1;

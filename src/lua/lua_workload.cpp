@@ -135,6 +135,7 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
   if (!IsRegularFile(path)) return Status::NotFound("cannot open script '" + path + "'");
   LC_RETURN_IF_ERROR(impl->main->Open(impl->shared, 0, 1, nullptr, /*with_options=*/false));
   LC_RETURN_IF_ERROR(impl->main->ReadOptions(impl->options));
+  LC_RETURN_IF_ERROR(impl->main->CheckCommands());
   {
     lua_State* L = impl->main->L();
     lua_getglobal(L, "sysbench");
@@ -257,7 +258,8 @@ Status LuaScriptWorkload::Validate(int threads) {
         if (comma > at) items.push_back(text.substr(at, comma - at));
         at = comma + 1;
       }
-      Result<DbIgnoreList> list = DbIgnoreList::Parse(items);
+      Result<DbIgnoreList> list =
+          DbIgnoreList::Parse(items, impl_->shared.driver->Name() == "mysql");
       if (list.ok()) impl_->shared.ignore = std::move(list).value();
     }
   }

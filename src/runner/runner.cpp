@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "runner/run.h"
+#include "runner/stop_signal.h"
 #include "stats/summary.h"
 
 namespace loadcell {
@@ -319,6 +320,7 @@ Nanos Run::LastThreadEnd() const {
 
 void Run::JoinAndFinish(RunResult& result) {
   for (int i = 0; i < threads_; ++i) pthread_join(handles_[i], nullptr);
+  const StopGuard guard("the workload's end (done)", cfg_.StopGrace());
   Status done = workload_.Done();
   if (!done.ok() && result.failure.ok()) result.failure = done;
 }
@@ -404,12 +406,18 @@ RunCoordinator& SoloCoordinator() {
 Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest manifest,
                               RunObserver* observer, RunCoordinator& coordinator) {
   auto run = std::make_unique<Run>(workload, cfg, observer);
-  Status ready = run->Configure(std::move(manifest));
-  if (ready.ok()) ready = run->Spawn();
-  // Every participant's start, at the same moment (at once when alone).
-  if (Status go = coordinator.Start(ready); !go.ok()) {
-    if (ready.ok()) run->CancelStart();
-    return go;
+  {
+    // Until the threads are released no report exists: a stuck Init or
+    // thread start ends the process once the stop signal's grace is over.
+    const StopGuard guard("the start of the run (the workload's init, the threads' start)",
+                          cfg.StopGrace());
+    Status ready = run->Configure(std::move(manifest));
+    if (ready.ok()) ready = run->Spawn();
+    // Every participant's start, at the same moment (at once when alone).
+    if (Status go = coordinator.Start(ready); !go.ok()) {
+      if (ready.ok()) run->CancelStart();
+      return go;
+    }
   }
   run->Control();
   RunResult result = run->Collect();

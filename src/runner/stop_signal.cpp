@@ -4,8 +4,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace loadcell {
 namespace {
@@ -48,6 +53,36 @@ bool StopRequested() { return g_stop_requested.load(std::memory_order_relaxed); 
 void ResetStopRequested() {
   g_stop_requested.store(false);
   g_first_signal_at.store(0);
+}
+
+StopGuard::StopGuard(std::string phase, double grace_s)
+    : phase_(std::move(phase)), grace_s_(grace_s), watcher_([this] { Watch(); }) {}
+
+StopGuard::~StopGuard() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ended_ = true;
+  }
+  cv_.notify_all();
+  watcher_.join();
+}
+
+void StopGuard::Watch() {
+  // The flag is set by a signal handler, which cannot notify: polled.
+  constexpr auto kPoll = std::chrono::milliseconds(20);
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!ended_ && !StopRequested()) cv_.wait_for(lock, kPoll);
+  if (ended_) return;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(std::max(grace_s_, 0.0));
+  if (cv_.wait_until(lock, deadline, [this] { return ended_; })) return;
+  char grace[32];
+  std::snprintf(grace, sizeof(grace), "%g", grace_s_);
+  std::string line = "loadcell: error: interrupted; ";
+  line.append(phase_).append(" did not stop within the grace of ").append(grace);
+  line.append(" s (--forced-shutdown)\n");
+  (void)!write(STDERR_FILENO, line.data(), line.size());
+  std::_Exit(130);
 }
 
 }  // namespace loadcell

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -142,6 +143,69 @@ TEST_F(LuaCli, MissingScriptFileIsAUsageError) {
   auto r = RunLoadcell({dir_ + "/missing.lua", "run"});
   EXPECT_EQ(r.exit_code, 2) << Show(r);
   EXPECT_NE(r.err.find("cannot open script"), std::string::npos) << r.err;
+}
+
+// A malformed sysbench.cmdline.options or commands table is one line naming
+// the script, the table (or entry) and the problem, exit 2; each row is one
+// way to get the definitions wrong.
+struct MalformedDefinition {
+  const char* name;
+  const char* script;  // before "function event() end"
+  const char* problem;
+};
+
+const MalformedDefinition kMalformedDefinitions[] = {
+    {"options_not_a_table", "sysbench.cmdline.options = 5",
+     "sysbench.cmdline.options: must be a table of name = {\"description\", default}, got a "
+     "number"},
+    {"option_not_a_table", "sysbench.cmdline.options = {rows = 5}",
+     "sysbench.cmdline.options: entry 'rows' must be name = {\"description\", default}"},
+    {"option_without_a_name", "sysbench.cmdline.options = {{'rows', 1}}",
+     "sysbench.cmdline.options: entry with a number key must be"},
+    {"option_description_not_a_string", "sysbench.cmdline.options = {rows = {{}, 1}}",
+     "sysbench.cmdline.options.rows: the description (the first item) must be a string"},
+    {"option_default_a_function", "sysbench.cmdline.options = {rows = {'d', print}}",
+     "sysbench.cmdline.options.rows: the default (the second item) must be a boolean, number, "
+     "string or list, got a function"},
+    {"commands_not_a_table", "sysbench.cmdline.commands = 7",
+     "sysbench.cmdline.commands: must be a table of name = function or {function, parallel}, got "
+     "a number"},
+    {"command_not_a_function", "sysbench.cmdline.commands = {go = 5}",
+     "sysbench.cmdline.commands: entry 'go' must be name = function or {function, parallel}"},
+    {"command_parallel_not_a_boolean", "sysbench.cmdline.commands = {go = {print, 'yes'}}",
+     "sysbench.cmdline.commands: entry 'go' must be"},
+};
+
+void PrintTo(const MalformedDefinition& d, std::ostream* os) { *os << d.name; }
+
+class LuaMalformedDefinition : public ::testing::TestWithParam<MalformedDefinition> {};
+
+TEST_P(LuaMalformedDefinition, IsOneLineNamingScriptAndProblemExit2) {
+  testing::TempDir tmp;
+  const std::string s =
+      tmp.Write("bad.lua", std::string(GetParam().script) + "\nfunction event() end\n");
+  for (const char* command : {"run", "prepare", "help"}) {
+    auto r = RunLoadcell({s, "--events=1", command});
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << Show(r);
+    const std::string line = "loadcell: error: script '" + s + "': " + GetParam().problem;
+    EXPECT_EQ(r.err.rfind(line, 0), 0u) << Show(r);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << Show(r);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tables, LuaMalformedDefinition, ::testing::ValuesIn(kMalformedDefinitions),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// An error object without a location still names the script and the hook.
+TEST_F(LuaCli, HookErrorWithoutALocationNamesTheScript) {
+  const std::string s = Write("obj.lua",
+                              "function init() error({code = 1}) end\n"
+                              "function event() end\n");
+  auto r = RunLoadcell({s, "--events=1"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE(r.err.find("script error in init(): error object (a table) (script '" + s + "')"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // A Lua script whose event() never returns: the --time limit and a stop
-// signal still end the run within the grace, with the report.
+// signal still end the run within the grace, with the report. A hook that
+// never returns before or after the run (init, thread_init, done) ends
+// within the grace of the stop signal too.
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -41,6 +43,77 @@ TEST(LuaStopTest, EndlessEventEndsWithinTheGraceWithTheReport) {
     EXPECT_LT(r.seconds_after_action, kGraceAndSlack) << Show(r);
     EXPECT_NE(r.out.find("Threads fairness:"), std::string::npos) << Show(r);
   }
+}
+
+// A hook that prints "LOOPING" and never returns.
+struct StuckHook {
+  const char* hook;
+  const char* script;
+  const char* phase;  // named in the error
+};
+
+const StuckHook kStuckHooks[] = {
+    {"init",
+     "function init() print('LOOPING') io.stdout:flush() while true do end end\n"
+     "function event() end\n",
+     "the start of the run"},
+    {"thread_init",
+     "function thread_init() print('LOOPING') io.stdout:flush() while true do end end\n"
+     "function event() end\n",
+     "the start of the run"},
+    {"thread_init_of_one_thread",
+     "function thread_init(tid) if tid == 1 then print('LOOPING') io.stdout:flush() "
+     "while true do end end end\nfunction event() end\n",
+     "the start of the run"},
+    {"done",
+     "function done() print('LOOPING') io.stdout:flush() while true do end end\n"
+     "function event() end\n",
+     "the script's done()"},
+};
+
+void PrintTo(const StuckHook& h, std::ostream* os) { *os << h.hook; }
+
+class LuaStuckHookTest : public ::testing::TestWithParam<StuckHook> {};
+
+TEST_P(LuaStuckHookTest, EndsWithinTheGraceOfTheStopSignal) {
+  testing::TempDir tmp;
+  const std::string script = tmp.Write("stuck.lua", GetParam().script);
+  ChildWatch watch;
+  watch.during = [](int pid) { kill(pid, SIGINT); };
+  watch.marker = "LOOPING";
+  watch.delay_ms = 100;
+  watch.timeout_s = 30;
+  const ProcessResult r =
+      RunLoadcell({script, "--threads=2", "--events=10", "--forced-shutdown=1", "run"}, watch);
+  EXPECT_EQ(r.exit_code, 130) << Show(r);
+  EXPECT_LT(r.seconds_after_action, 1 + 3) << Show(r);
+  EXPECT_NE(r.err.find(std::string("interrupted; ") + GetParam().phase), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("did not stop within the grace of 1 s (--forced-shutdown)"),
+            std::string::npos)
+      << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Hooks, LuaStuckHookTest, ::testing::ValuesIn(kStuckHooks),
+                         [](const auto& info) { return std::string(info.param.hook); });
+
+// A script's run stopped by a signal, with the JSON report on stdout: the
+// report parses and says it was interrupted; a print() in event() is on
+// stderr, not in the report.
+TEST(LuaStopTest, InterruptedRunHasTheFlagInTheJsonOnStdout) {
+  testing::TempDir tmp;
+  const std::string script = tmp.Write("p.lua",
+                                       "local n = 0\nfunction event()\n  n = n + 1\n"
+                                       "  if n == 1 then print('MARK') end\nend\n");
+  ChildWatch watch;
+  watch.during = [](int pid) { kill(pid, SIGINT); };
+  watch.marker = "";
+  watch.delay_ms = 1000;
+  const ProcessResult r = RunLoadcell({script, "--time=30", "--format=json", "run"}, watch);
+  EXPECT_EQ(r.exit_code, 130) << Show(r);
+  EXPECT_NE(r.out.find("\"interrupted\": true"), std::string::npos) << Show(r);
+  EXPECT_EQ(r.out.find("MARK"), std::string::npos) << Show(r);
+  EXPECT_EQ(r.out.rfind("{", 0), 0u) << Show(r);
 }
 
 }  // namespace

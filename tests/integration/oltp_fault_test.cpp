@@ -283,6 +283,46 @@ TEST(OltpFault, PostgresFrozenMidRun) {
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
 }
 
+// The server frozen while prepare loads a table through libpq's COPY: the
+// write (or read) timeout ends prepare with one line naming the server and
+// the timeout, exit 1. Frozen again, a stop signal ends prepare within the
+// grace (--forced-shutdown), exit 130, whatever the timeouts.
+TEST(OltpFault, PostgresFrozenDuringPrepareCopy) {
+  PrivatePostgres pg;
+  ASSERT_OK(pg) << "could not start a private server (see " << pg.log() << ")";
+  const Args base =
+      Concat({"oltp_read_write"}, Concat(pg.args(), {"--tables=1", "--table-size=3000000"}));
+  ChildWatch freeze;
+  freeze.marker = "Inserting";
+  freeze.delay_ms = 300;
+  freeze.during = [&](int) { EXPECT_TRUE(pg.SignalAll(SIGSTOP)); };
+  freeze.timeout_s = 60;
+  const ProcessResult r = RunLoadcell(
+      Concat(base, {"--db-read-timeout=2s", "--db-write-timeout=2s", "prepare"}), freeze);
+  EXPECT_TRUE(pg.SignalAll(SIGCONT));
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_GE(r.seconds_after_action, 0);
+  EXPECT_LT(r.seconds_after_action, 2 + 5) << Show(r);
+  EXPECT_NE(r.err.find("the server at 127.0.0.1:"), std::string::npos) << Show(r);
+  EXPECT_NE(r.err.find("within 2s (--db-"), std::string::npos) << Show(r);
+
+  ChildWatch interrupt = freeze;
+  interrupt.during = [&](int pid) {
+    EXPECT_TRUE(pg.SignalAll(SIGSTOP));
+    kill(pid, SIGINT);
+  };
+  const ProcessResult stopped =
+      RunLoadcell(Concat(base, {"--db-read-timeout=50s", "--db-write-timeout=50s",
+                                "--forced-shutdown=1", "--force", "prepare"}),
+                  interrupt);
+  EXPECT_TRUE(pg.SignalAll(SIGCONT));
+  EXPECT_EQ(stopped.exit_code, 130) << Show(stopped);
+  EXPECT_LT(stopped.seconds_after_action, 1 + 4) << Show(stopped);
+  EXPECT_NE(stopped.err.find("interrupted; prepare did not stop within the grace of 1 s"),
+            std::string::npos)
+      << Show(stopped);
+}
+
 // The same on MariaDB: loadcell's own COM_STMT_EXECUTE path and libmariadb
 // (MYSQL_OPT_READ_TIMEOUT) both give up.
 TEST(OltpFault, MariadbFrozenMidRun) {

@@ -107,5 +107,34 @@ TEST_F(OptionBounds, ConfigFileMustBeARegularFileOfAtMostOneMebibyte) {
   }
 }
 
+// --pgsql-ignore-errors / --mysql-ignore-errors items that are no error code
+// (once taken and matching nothing) are refused, naming what is valid.
+TEST_F(OptionBounds, IgnoreErrorsItemsThatAreNoErrorCodesAreRefused) {
+  struct Row {
+    const char* option;
+    const char* error;
+  };
+  const std::vector<Row> rows = {
+      {"--pgsql-ignore-errors=4000",
+       "--pgsql-ignore-errors: item '4000': not a five-character SQLSTATE (23505, 40P01), 'all' "
+       "or 'none'; PostgreSQL has no error numbers"},
+      {"--pgsql-ignore-errors=40P01,1062", "item '1062': not a five-character SQLSTATE"},
+      {"--pgsql-ignore-errors=deadlock", "item 'deadlock': not a five-character SQLSTATE"},
+      {"--mysql-ignore-errors=0",
+       "--mysql-ignore-errors: item '0': not an error number (1 to 999999999), a "
+       "five-character SQLSTATE (23000, HY000), 'all' or 'none'"},
+      {"--mysql-ignore-errors=1213,12345678901", "item '12345678901': not an error number"},
+      {"--mysql-ignore-errors=1213,HY0001", "item 'HY0001': not an error number"},
+  };
+  for (const Row& row : rows) {
+    const std::string driver = std::string(row.option).find("pgsql") != std::string::npos
+                                   ? "--db-driver=pgsql"
+                                   : "--db-driver=mysql";
+    EXPECT_NE(ExpectUsageError({"oltp_read_only", driver, row.option, "run"}).find(row.error),
+              std::string::npos)
+        << row.option;
+  }
+}
+
 }  // namespace
 }  // namespace loadcell

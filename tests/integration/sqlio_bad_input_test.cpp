@@ -110,5 +110,24 @@ TEST_F(SqlioBadInput, ParamFileMissing) {
   EXPECT_NE(ExpectUsageError({"-F" + dir_ + "/nope.txt"}).find("nope.txt"), std::string::npos);
 }
 
+// Values SQLIO front-ends once changed silently are refused, naming what is
+// valid: each row is one such value.
+TEST_F(SqlioBadInput, SilentlyChangedValuesAreRefused) {
+  struct Row {
+    std::vector<std::string> args;
+    const char* param;  // param file text ("" for none)
+    const char* error;
+  };
+  const std::vector<Row> rows = {
+      {{"-kR", "-o0", "c:\\t.dat"}, "", "'-o0': the outstanding I/O count must be 1 to 1024"},
+      {{"-kR"}, "c:\\t.dat 1 0x0 0\n", "line 1: size 0 MB: give 1 to 1073741824 MB"},
+  };
+  for (const Row& row : rows) {
+    std::vector<std::string> args = row.args;
+    if (*row.param != '\0') args.push_back("-F" + Write("p.txt", row.param));
+    EXPECT_NE(ExpectUsageError(args).find(row.error), std::string::npos) << row.error;
+  }
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -439,7 +439,8 @@ int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
   }
   std::vector<std::string> warnings;
   std::string table = FormatComparison(data, format, &warnings);
-  for (const std::string& w : warnings) err << "loadcell: warning: " << w << "\n";
+  for (const std::string& w : warnings)
+    err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
   out << table;
   out.flush();
   return 0;

@@ -378,7 +378,8 @@ struct SweepTest {
 Result<SweepTest> ReadSweepTest(SweepArgs& sa, std::ostream& err) {
   SweepTest t;
   LC_ASSIGN_OR_RETURN(t.cl, TokenizeArgs(sa.test_args));
-  for (const std::string& w : t.cl.warnings) err << "loadcell: warning: " << w << "\n";
+  for (const std::string& w : t.cl.warnings)
+    err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
   LC_RETURN_IF_ERROR(MergeConfigFile(t.cl.options));
   LC_ASSIGN_OR_RETURN(RunExtras test_extras, TakeRunExtras(t.cl.options));
   if (test_extras.quiet) sa.extras.quiet = true;
@@ -442,7 +443,7 @@ class SweepRun final {
     if (!created.ok()) return Stop(kExitRunFailed, PointFailure(p, created.status().ToString()));
     TestSetup& setup = **created;
     for (const std::string& w : setup.workload->Warnings(static_cast<int>(setup.cfg.threads))) {
-      if (warned_.insert(w).second) err_ << "loadcell: warning: " << w << "\n";
+      if (warned_.insert(w).second) err_ << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
     }
     const std::string path = RunPath(p, rep);
     // The point's JSON appears whole or not at all (an interrupted point is

@@ -14,6 +14,7 @@
 #include "core/version.h"
 #include "io/io_engine.h"
 #include "os/file_system.h"
+#include "os/folder_check.h"
 #include "os/system_info.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
@@ -134,11 +135,11 @@ Result<uint64_t> TargetSize(const SqlioParamLine& p, const std::string& path, co
     return size == 0 || info.size < size ? info.size : size;
   }
   const std::string dir = Dirname(path);
-  if (Status w = DefaultFileSystem().CheckWritableDir(dir); !w.ok()) {
-    return Status::FailedPrecondition(
-        fmt::format("sqlio: {} ({}) does not exist and its folder {} cannot take it: {}", path,
-                    p.path, dir, w.message()));
-  }
+  // Made by an actual file (root too is refused by a read-only folder).
+  LC_RETURN_IF_ERROR(CheckFolderTakesFiles(
+      DefaultFileSystem(), dir,
+      p.path == path ? fmt::format("sqlio: {} does not exist", path)
+                     : fmt::format("sqlio: {} ({}) does not exist", path, p.path)));
   if (size == 0) {
     size = kDefaultCreateMb * kMiB;
     notes.push_back(

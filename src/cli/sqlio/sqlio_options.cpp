@@ -134,8 +134,9 @@ Status ParseThreads(const std::string& arg, std::string_view v, SqlioSwitches& s
 }
 
 Status ParseOutstanding(const std::string& arg, std::string_view v, SqlioSwitches& s) {
-  LC_ASSIGN_OR_RETURN(uint64_t o, Number(arg, v, 0, 1024, "the outstanding I/O count"));
-  s.outstanding = static_cast<int>(std::max<uint64_t>(o, 1));
+  // -o0 is refused, not made 1 behind the user's back.
+  LC_ASSIGN_OR_RETURN(uint64_t o, Number(arg, v, 1, 1024, "the outstanding I/O count"));
+  s.outstanding = static_cast<int>(o);
   return Status::Ok();
 }
 
@@ -452,6 +453,12 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
       if (!size.has_value() || *size > (uint64_t{1} << 30)) {
         return Status::InvalidArgument(
             fmt::format("{}: size '{}' is not a number of MB", where, f[3]));
+      }
+      if (*size == 0) {  // was taken as "no size" behind the user's back
+        return Status::InvalidArgument(fmt::format(
+            "{}: size 0 MB: give 1 to {} MB, or leave the field out to use an existing file "
+            "at its own size",
+            where, uint64_t{1} << 30));
       }
       p.size_mb = *size;
     }

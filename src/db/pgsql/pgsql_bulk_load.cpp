@@ -183,10 +183,7 @@ class PgCopy final : public DbBulkInsert {
     }
   }
   ~PgCopy() override {
-    if (open_ && conn_->conn() != nullptr) {
-      Pq().PQputCopyEnd(conn_->conn(), "bulk insert abandoned");
-      while (PGresult* r = Pq().PQgetResult(conn_->conn())) Pq().PQclear(r);
-    }
+    if (open_ && conn_->conn() != nullptr) Abandon("bulk insert abandoned");
   }
 
   DbError AddRow(std::span<const DbValue> values) override {
@@ -216,29 +213,28 @@ class PgCopy final : public DbBulkInsert {
     if (!binary_.empty()) PgPutBigEndian(buf_, 0xFFFF, 2);  // the trailer
     DbError e = Send();
     open_ = false;
-    PGconn* c = conn_->conn();
     if (!e.ok()) {
-      Pq().PQputCopyEnd(c, "bulk insert failed");
-      while (PGresult* r = Pq().PQgetResult(c)) Pq().PQclear(r);
+      if (conn_->conn() != nullptr) Abandon("bulk insert failed");
       return e;
     }
-    if (Pq().PQputCopyEnd(c, nullptr) != 1) return conn_->ErrorFrom(nullptr);
-    DbError first;
-    while (PGresult* r = Pq().PQgetResult(c)) {
-      DbExecResult ignored;
-      DbError one = conn_->Consume(r, ignored, nullptr);
-      if (first.ok() && !one.ok()) first = one;
-    }
-    return first;
+    if (DbError end = conn_->PutCopyEnd(nullptr); !end.ok()) return end;
+    DbExecResult ignored;
+    return conn_->ConsumeLibpq(1, ignored, nullptr);
   }
 
  private:
   DbError Send() {
     if (buf_.empty()) return {};
-    const int rc = Pq().PQputCopyData(conn_->conn(), buf_.data(), static_cast<int>(buf_.size()));
+    DbError e = conn_->PutCopy(buf_.data(), static_cast<int>(buf_.size()));
     buf_.clear();
-    if (rc != 1) return conn_->ErrorFrom(nullptr);
-    return {};
+    return e;
+  }
+
+  // Ends the COPY with an error and drops the reply (each wait bounded).
+  void Abandon(const char* why) {
+    if (!conn_->PutCopyEnd(why).ok()) return;
+    DbError ignored;
+    if (PGresult* r = conn_->LibpqResult(ignored)) Pq().PQclear(r);
   }
 
   PgConnection* conn_;
@@ -283,7 +279,10 @@ DbError PgConnection::BeginBulkInsert(std::string_view table,
   if (DbError e = ToLibpq(); !e.ok()) return e;  // the catalog query may have gone our way
   const std::string sql = fmt::format("COPY {} ({}) FROM STDIN{}", table, fmt::join(columns, ", "),
                                       binary.empty() ? "" : " WITH (FORMAT binary)");
-  PGresult* res = Pq().PQexec(conn_, sql.c_str());
+  if (Pq().PQsendQuery(conn_, sql.c_str()) != 1) return ErrorFrom(nullptr);
+  DbError waited;
+  PGresult* res = LibpqResult(waited);
+  if (!waited.ok()) return waited;
   if (res == nullptr || Pq().PQresultStatus(res) != PGRES_COPY_IN) {
     DbExecResult ignored;
     DbError e = Consume(res, ignored, nullptr);

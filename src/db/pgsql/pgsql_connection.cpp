@@ -96,6 +96,12 @@ Status PgConnection::Open() {
         fmt::format("pgsql: cannot connect to {}:{} as user {} to database {}: {}{}",
                     settings_->host, settings_->port, settings_->user, settings_->db, why, hint));
   }
+  // Every libpq wait is ours, bounded by the timeouts (pgsql_libpq.cpp).
+  if (Pq().PQsetnonblocking(conn_, 1) != 0) {
+    Close();
+    return Status(StatusCode::kUnavailable,
+                  "pgsql: cannot put the connection in non-blocking mode");
+  }
   // Notices (e.g. "table does not exist, skipping") stay off stderr.
   Pq().PQsetNoticeProcessor(
       conn_, [](void*, const char*) {}, nullptr);
@@ -123,7 +129,7 @@ DbError PgConnection::Execute(std::string_view sql, DbExecResult& result, DbRows
     return Finish(ready + 1, result, rows);
   }
   sql_.assign(sql);
-  return Consume(Pq().PQexec(conn_, sql_.c_str()), result, rows);
+  return ConsumeLibpq(Pq().PQsendQuery(conn_, sql_.c_str()), result, rows);
 }
 
 DbError PgConnection::Begin() {
@@ -252,8 +258,8 @@ DbError PgConnection::PrepareServer(std::string_view sql, int nparams,
     wire_.Sync();
     if (DbError e = Finish(ready + 1, ignored, nullptr); !e.ok()) return e;
   } else {
-    PGresult* res = Pq().PQprepare(conn_, name.c_str(), text.c_str(), count, nullptr);
-    if (DbError e = Consume(res, ignored, nullptr); !e.ok()) return e;
+    const int sent = Pq().PQsendPrepare(conn_, name.c_str(), text.c_str(), count, nullptr);
+    if (DbError e = ConsumeLibpq(sent, ignored, nullptr); !e.ok()) return e;
   }
   out = std::make_unique<PgStatement>(this, std::move(name), count, generation_);
   return {};
@@ -289,7 +295,7 @@ DbError PgConnection::Simple(const char* sql) {
   DbExecResult r;
   if (lean_) return Execute(sql, r, nullptr);
   if (conn_ == nullptr) return Lost();
-  return Consume(Pq().PQexec(conn_, sql), r, nullptr);
+  return ConsumeLibpq(Pq().PQsendQuery(conn_, sql), r, nullptr);
 }
 
 void PgConnection::SetBlocking(bool on) {

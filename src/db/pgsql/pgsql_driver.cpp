@@ -40,7 +40,7 @@ class PgsqlDriver final : public DbDriver {
   }
   Status Validate() override {
     LC_RETURN_IF_ERROR(LoadPq());
-    auto ignore = DbIgnoreList::Parse(s_.ignore_errors);
+    auto ignore = DbIgnoreList::Parse(s_.ignore_errors, /*error_numbers=*/false);
     if (!ignore.ok()) {
       return Status::InvalidArgument("--pgsql-ignore-errors: " + ignore.status().message());
     }

@@ -170,6 +170,25 @@ class PgConnection final : public DbConnection {
   // Before libpq uses the socket: non-blocking again, a deferred BEGIN sent.
   DbError ToLibpq();
 
+  // libpq's requests, each wait bounded by --db-read-timeout and
+  // --db-write-timeout (libpq's own PQexec and PQgetResult wait without a
+  // limit; the connection is in libpq's non-blocking mode). After a timeout
+  // the connection is closed (a frozen server cannot take a goodbye either)
+  // and TimedOut's error returned. pgsql_libpq.cpp.
+  //
+  // Sends what libpq queued and waits until the reply is in.
+  DbError AwaitLibpq();
+  // The reply to the request just sent: the first failed result, else the
+  // last one, else a COPY's start at once; null with `error` set on a
+  // timeout or a lost connection (then null and ok when there is none).
+  PGresult* LibpqResult(DbError& error);
+  // The reply to the request just sent (`sent`: PQsend*'s outcome), consumed.
+  DbError ConsumeLibpq(int sent, DbExecResult& result, DbRows* rows);
+  // Queues COPY data (or the end, `end`) once libpq takes it, waiting for
+  // the socket within --db-write-timeout.
+  DbError PutCopy(const char* data, int size);
+  DbError PutCopyEnd(const char* error_or_null);
+
  protected:
   DbError PrepareServer(std::string_view sql, int nparams,
                         std::unique_ptr<DbStatement>& out) override;
@@ -184,12 +203,15 @@ class PgConnection final : public DbConnection {
   void SetBlocking(bool on);
 
   void Close();
+  // Waits for `events` on libpq's socket within `timeout_ms` (0: none);
+  // `which` ("read" or "write") names the timeout in the error.
+  DbError WaitLibpqSocket(short events, int timeout_ms, const char* which);
 
   const PgSettings* settings_;
   PGconn* conn_ = nullptr;
   uint64_t generation_ = 0;
   uint64_t statements_ = 0;
-  std::string sql_;  // NUL-terminated copy for PQexec, reused
+  std::string sql_;  // NUL-terminated copy for PQsendQuery, reused
   // The lean path (PgWire): its state is what libpq would otherwise track.
   bool lean_ = false;
   bool blocking_ = false;       // the socket blocks (lean exchanges)

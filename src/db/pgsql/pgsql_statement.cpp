@@ -54,10 +54,10 @@ DbError PgStatement::Execute(DbExecResult& result, DbRows* rows) {
     w.Sync();
     return conn_->Finish(ready + 1, result, rows);
   }
-  PGresult* res =
-      Pq().PQexecPrepared(conn_->conn(), name_.c_str(), static_cast<int>(values_.size()),
-                          values_.data(), lengths_.data(), nullptr, 0);
-  return conn_->Consume(res, result, rows);
+  const int sent =
+      Pq().PQsendQueryPrepared(conn_->conn(), name_.c_str(), static_cast<int>(values_.size()),
+                               values_.data(), lengths_.data(), nullptr, 0);
+  return conn_->ConsumeLibpq(sent, result, rows);
 }
 
 }  // namespace loadcell::pgsql_internal

@@ -13,25 +13,29 @@ namespace loadcell {
 // clang-format off
 #define LOADCELL_PQ_FUNCTIONS(X) \
   X(PQclear)                     \
+  X(PQconsumeInput)              \
   X(PQcmdTuples)                 \
   X(PQconnectdbParams)           \
   X(PQerrorMessage)              \
-  X(PQexec)                      \
-  X(PQexecPrepared)              \
   X(PQfinish)                    \
+  X(PQflush)                     \
   X(PQfname)                     \
   X(PQgetResult)                 \
   X(PQgetisnull)                 \
   X(PQgetlength)                 \
   X(PQgetvalue)                  \
+  X(PQisBusy)                    \
   X(PQnfields)                   \
   X(PQntuples)                   \
   X(PQparameterStatus)           \
-  X(PQprepare)                   \
   X(PQputCopyData)               \
   X(PQputCopyEnd)                \
   X(PQresultErrorField)          \
   X(PQresultStatus)              \
+  X(PQsendPrepare)               \
+  X(PQsendQuery)                 \
+  X(PQsendQueryPrepared)         \
+  X(PQsetnonblocking)            \
   X(PQsetNoticeProcessor)        \
   X(PQstatus)                    \
   X(PQtransactionStatus)         \

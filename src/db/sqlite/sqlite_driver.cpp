@@ -12,6 +12,8 @@
 
 #include "db/drivers.h"
 #include "db/sqlite/write_gate.h"
+#include "os/file_system.h"
+#include "os/folder_check.h"
 
 namespace loadcell {
 namespace {
@@ -106,7 +108,9 @@ class SqliteConnection final : public DbConnection {
         sqlite3_open_v2(settings_.path.c_str(), &db_,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
+      const int err = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
       DbError e = SqliteError(db_, rc, fmt::format("cannot open {}", settings_.path));
+      if (err != 0) e.message += ": " + FileErrnoInWords(err);
       e.cls = DbErrorClass::kFatal;
       Close();
       return e;
@@ -280,6 +284,27 @@ DbError SqliteConnection::BeginBulkInsert(std::string_view table,
   return {};
 }
 
+// The folder of the database file must exist and take files (the file
+// itself and its -wal and -shm beside it): said in words, exit 2, before
+// anything starts. ":memory:" and URIs are SQLite's own business.
+Status CheckDatabaseFolder(const std::string& path) {
+  if (path == ":memory:" || path.rfind("file:", 0) == 0) return Status::Ok();
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  FileSystem& fs = DefaultFileSystem();
+  Result<FileInfo> info = fs.Stat(dir);
+  if (!info.ok() || !info->exists) {
+    return Status::InvalidArgument(
+        fmt::format("--sqlite-db={}: the folder {} does not exist", path, dir));
+  }
+  if (!info->is_directory) {
+    return Status::InvalidArgument(fmt::format("--sqlite-db={}: {} is not a folder", path, dir));
+  }
+  return CheckFolderTakesFiles(fs, dir, "--sqlite-db=" + path);
+}
+
 class SqliteDriver final : public DbDriver {
  public:
   std::string Name() const override { return "sqlite"; }
@@ -298,7 +323,7 @@ class SqliteDriver final : public DbDriver {
   }
   Status Validate() override {
     if (settings_.path.empty()) return Status::InvalidArgument("--sqlite-db: empty path");
-    return Status::Ok();
+    return CheckDatabaseFolder(settings_.path);
   }
   std::string Describe() const override { return fmt::format("sqlite file {}", settings_.path); }
 

@@ -3,9 +3,11 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <iostream>
 
 #include "io/io_engine.h"
+#include "os/folder_check.h"
 #include "os/system_info.h"
 #include "workloads/fileio/fileio_worker.h"
 
@@ -69,6 +71,9 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
   EnsureConsole();
+  // A folder that cannot take files is the user's setup (exit 2); a failure
+  // once files are being written is a failed prepare (exit 1).
+  LC_RETURN_IF_ERROR(CheckFolderTakesFiles(fs_, settings().dir, "--file-dir=" + settings().dir));
   LC_ASSIGN_OR_RETURN(FolderLock lock,
                       LockTestFolder(fs_, settings().dir, "loadcell fileio prepare"));
   return PrepareFiles(fs_, settings(), ctx.seed, console_);
@@ -176,6 +181,12 @@ Status FileIoWorkload::OpenFiles(const FileIoSettings& s) {
         return Status::FailedPrecondition(
             fmt::format("{}: the filesystem does not support O_DIRECT (--file-extra-flags=direct)",
                         s.FilePath(i)));
+      }
+      const int err = fd.status().err();
+      if (err == EROFS || err == EACCES || err == EPERM) {
+        // The user's setup, found before the run starts: exit 2.
+        return Status::FailedPrecondition(fmt::format("{}: cannot be opened for the test: {}",
+                                                      s.FilePath(i), FileErrnoInWords(err)));
       }
       return fd.status();
     }

@@ -188,8 +188,11 @@ TEST(ServerDriverOptions, BadValuesNameTheOption) {
   {
     OptionSet set("t");
     DbDrivers db;
-    Status s = Resolve(db, set, {{"pgsql-ignore-errors", "4000"}});  // a number is fine
-    EXPECT_OK(s);
+    // PostgreSQL has SQLSTATEs, no error numbers: a number matches nothing.
+    Status s = Resolve(db, set, {{"pgsql-ignore-errors", "4000"}});
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("PostgreSQL has no error numbers"), std::string::npos)
+        << s.message();
   }
   {
     OptionSet set("t");

@@ -324,11 +324,28 @@ TEST_F(SqliteTest, BulkInsertAndReconnect) {
 }
 
 TEST_F(SqliteTest, OpenFailureNamesTheFile) {
-  auto db = Drivers({{"sqlite-db", dir_ + "/no/such/dir/x.db"}});
+  // A folder where the database file belongs passes the folder check and
+  // fails at the open.
+  ASSERT_TRUE(std::filesystem::create_directory(dir_ + "/adir"));
+  auto db = Drivers({{"sqlite-db", dir_ + "/adir"}});
   auto c = db->driver().Connect(0);
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("no/such/dir/x.db"), std::string::npos);
+  EXPECT_NE(c.status().message().find("adir"), std::string::npos);
   EXPECT_EQ(ExitCodeFor(c.status()), 1);
+}
+
+TEST_F(SqliteTest, AMissingFolderIsAUsageErrorBeforeAnyOpen) {
+  auto db = std::make_unique<DbDrivers>();
+  OptionSet set("test");
+  db->RegisterOptions(set);
+  RawOptions raw;
+  raw.Add("sqlite-db", dir_ + "/no/such/dir/x.db", true, "command line");
+  ASSERT_OK(set.Apply(raw));
+  const Status s = db->Resolve(set);
+  EXPECT_EQ(ExitCodeFor(s), 2) << s.ToString();
+  EXPECT_NE(s.message().find("the folder " + dir_ + "/no/such/dir does not exist"),
+            std::string::npos)
+      << s.ToString();
 }
 
 }  // namespace

@@ -1,0 +1,119 @@
+// Bytes from input files in messages and at the start of files: a control
+// byte (from a config line, a SQLIO param file, a file name, an option
+// value) is written as \xHH in the one error line, never raw; a UTF-8 byte
+// order mark at the start of a --config-file or SQLIO param file is no part
+// of its first line. Through the real binary.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunLoadcell;
+using testing::Show;
+
+// How a control byte reaches a message. "@" stands for the temporary
+// folder; `file` (when set) is written there as `file_name` first.
+struct ControlByteCase {
+  const char* name;
+  const char* file_name;
+  std::string file;
+  std::vector<std::string> args;
+  const char* escaped;  // what the error line shows
+};
+
+const std::string kEsc = "\x1b[31m";
+
+const ControlByteCase kControlByteCases[] = {
+    {"config_line_without_equals",
+     "c.cfg",
+     "thr\x07"
+     "eads\n",
+     {"cpu", "--config-file=@/c.cfg"},
+     "thr\\x07eads"},
+    {"config_value",
+     "c.cfg",
+     "threads=2" + kEsc + "\n",
+     {"cpu", "--config-file=@/c.cfg"},
+     "2\\x1b[31m"},
+    {"config_option_name",
+     "c.cfg",
+     "thre\x1b"
+     "ads=2\n",
+     {"cpu", "--config-file=@/c.cfg"},
+     "thre\\x1bads"},
+    {"sqlio_param_line",
+     "p.txt",
+     "@/t.dat 2 0x0 1" + kEsc + "\n",
+     {"sqlio", "-kR", "-F@/p.txt"},
+     "1\\x1b[31m"},
+    {"file_name", "", "", {"fileio", "--file-dir=@/a\rb", "prepare"}, "a\\x0db"},
+    {"command_line_value", "", "", {"cpu", "--threads=2\x1b[2J"}, "2\\x1b[2J"},
+    {"lua_option_value",
+     "s.lua",
+     "sysbench.cmdline.options = {rows = {'rows', 4}}\nfunction event() end\n",
+     {"@/s.lua", "--rows=4\x08\x08x", "run"},
+     "4\\x08\\x08x"},
+};
+
+void PrintTo(const ControlByteCase& c, std::ostream* os) { *os << c.name; }
+
+std::string Expand(std::string a, const std::string& dir) {
+  for (size_t at = a.find('@'); at != std::string::npos; at = a.find('@', at + dir.size())) {
+    a.replace(at, 1, dir);
+  }
+  return a;
+}
+
+class ControlBytesTest : public ::testing::TestWithParam<ControlByteCase> {};
+
+TEST_P(ControlBytesTest, AreEscapedInTheOneErrorLine) {
+  const ControlByteCase& c = GetParam();
+  testing::TempDir tmp;
+  if (*c.file_name != '\0') tmp.Write(c.file_name, Expand(c.file, tmp.path()));
+  std::vector<std::string> args;
+  for (const std::string& a : c.args) args.push_back(Expand(a, tmp.path()));
+  const ProcessResult r = RunLoadcell(args);
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_NE(r.err.find(c.escaped), std::string::npos) << Show(r);
+  for (const char ch : r.err) {
+    const auto b = static_cast<unsigned char>(ch);
+    EXPECT_TRUE(ch == '\n' || (b >= 0x20 && b != 0x7f)) << "raw byte " << int{b} << ": " << r.err;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, ControlBytesTest, ::testing::ValuesIn(kControlByteCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+const std::string kBom = "\xEF\xBB\xBF";
+
+TEST(ByteOrderMark, AtTheStartOfAConfigFileIsAccepted) {
+  testing::TempDir tmp;
+  tmp.Write("c.cfg", kBom + "threads=2\nevents=5\n");
+  const ProcessResult r = RunLoadcell({"cpu", "--config-file=" + tmp.File("c.cfg")});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("Number of threads: 2"), std::string::npos) << r.out;
+}
+
+TEST(ByteOrderMark, AtTheStartOfASqlioParamFileIsAccepted) {
+  testing::TempDir tmp;
+  tmp.Write("p.txt", kBom + tmp.File("t.dat") + " 1 0x0 1\n");
+  const ProcessResult r = RunLoadcell({"sqlio", "-kW", "-s1", "-F" + tmp.File("p.txt")});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_TRUE(std::filesystem::exists(tmp.File("t.dat"))) << Show(r);
+  EXPECT_FALSE(std::filesystem::exists(tmp.path() + "/" + kBom + tmp.File("t.dat")));
+  for (const auto& e : std::filesystem::directory_iterator(tmp.path())) {
+    EXPECT_EQ(e.path().filename().string().find(kBom), std::string::npos) << e.path();
+  }
+}
+
+}  // namespace
+}  // namespace loadcell
