@@ -7,6 +7,7 @@
 
 #include "io/io_engine.h"
 #include "os/system_info.h"
+#include "workloads/fileio/fileio_existing.h"
 #include "workloads/fileio/fileio_worker.h"
 
 namespace loadcell {
@@ -69,12 +70,17 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
   EnsureConsole();
+  if (settings().use_existing != UseExisting::kOff) {
+    return PrepareWithExisting(fs_, settings(), console_);
+  }
   return PrepareFiles(fs_, settings(), ctx.seed, console_);
 }
 
 Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
   EnsureConsole();
-  return CleanupFiles(fs_, settings().dir, console_);
+  LC_RETURN_IF_ERROR(CleanupFiles(fs_, settings().dir, console_));
+  SayForeignLeft(fs_, settings(), console_);
+  return Status::Ok();
 }
 
 Status FileIoWorkload::CloseFiles() {
@@ -135,7 +141,7 @@ Status FileIoWorkload::ReadyManifest(const FileIoSettings& s) {
   if (!ModeWrites(s.mode)) return Status::Ok();
   // This run's writes decide what the blocks hold from now on.
   bool changed = false;
-  if (manifest_.stamped && !s.validate) {
+  if (manifest_.stamped && !s.stamp_writes) {
     manifest_.stamped = false;
     changed = true;
   }
@@ -143,7 +149,10 @@ Status FileIoWorkload::ReadyManifest(const FileIoSettings& s) {
     manifest_.pattern = "mixed";
     changed = true;
   }
-  if (changed) LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
+  // Files that loadcell did not create are never listed.
+  if (changed && !manifest_.files.empty()) {
+    LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
+  }
   return Status::Ok();
 }
 
@@ -224,16 +233,12 @@ Status FileIoWorkload::Done() {
   const FileIoSettings& s = settings();
   Status st;
   if (s.mode == FileTestMode::kSeqWrite && shared_ != nullptr) {
-    // Record what the creation run left. The files stay kSeqWrite: a later
-    // run that reads needs a prepare first (which rewrites them whole).
-    for (uint64_t i = 0; i < s.num_files; ++i) {
-      Result<FileInfo> info = fs_.Stat(s.FilePath(i));
-      ManifestFile* f = manifest_.Find(s.FileName(i));
-      if (f == nullptr || !info.ok()) continue;
-      f->size = info->size;
-      f->state = FileState::kSeqWrite;
-    }
-    st = WriteManifest(fs_, s.dir, manifest_);
+    // The files the run wrote whole are complete: every mode can use them.
+    std::vector<bool> whole(s.num_files);
+    for (uint64_t i = 0; i < s.num_files; ++i) whole[i] = shared_->FileWritten(i);
+    Result<uint64_t> complete = FinishSeqWrite(fs_, s, manifest_, whole);
+    st = complete.status();
+    seqwr_complete_ = complete.ok() ? *complete : 0;
   }
   shared_.reset();
   Status closed = CloseFiles();

@@ -6,6 +6,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,7 +76,8 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   bool console_set_ = false;
   std::vector<IoFile> files_;  // open during a run
   std::unique_ptr<FileIoShared> shared_;
-  FileManifest manifest_;  // as found (or made, for seqwr) by Init
+  FileManifest manifest_;                   // as found (or made, for seqwr) by Init
+  std::optional<uint64_t> seqwr_complete_;  // seqwr: files the run left complete
 };
 
 }  // namespace loadcell

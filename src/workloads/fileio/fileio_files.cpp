@@ -16,6 +16,7 @@
 #include "io/io_engine.h"
 #include "runner/runner.h"
 #include "workloads/fileio/fileio_data.h"
+#include "workloads/fileio/fileio_existing.h"
 
 namespace loadcell {
 namespace {
@@ -308,7 +309,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
                     const FileIoConsole& console) {
   LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifest(fs, s.dir));
   FileManifest m = existing.value_or(FileManifest{});
-  const bool stamped = s.validate || s.pattern == WritePattern::kRandom;
+  const bool stamped = s.stamp_writes;
   const std::string pattern = WritePatternName(s.pattern);
   LC_ASSIGN_OR_RETURN(const PrepareWork work, DecidePrepareWork(fs, s, m, stamped, pattern));
   // Files kept from before must match what this prepare writes.
@@ -373,18 +374,33 @@ Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole&
 Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
   LC_ASSIGN_OR_RETURN(std::optional<FileManifest> m, ReadManifest(fs, s.dir));
   const std::string prepare_first = fmt::format("run '{}' first", PrepareCommand(s));
+  const bool use_existing = s.use_existing != UseExisting::kOff;
+  if (!m.has_value() && use_existing) m = FileManifest{};  // every file is another tool's
   if (!m.has_value()) {
-    return Status::FailedPrecondition(
-        fmt::format("no test files prepared by loadcell in {}: {}", s.dir, prepare_first));
+    return Status::FailedPrecondition(fmt::format("no test files prepared by loadcell in {}: {}{}",
+                                                  s.dir, prepare_first, UseExistingHint(fs, s)));
   }
   for (uint64_t i = 0; i < s.num_files; ++i) {
     const std::string path = s.FilePath(i);
     LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
     const ManifestFile* entry = m->Find(s.FileName(i));
+    if (info.exists && entry == nullptr && use_existing) {
+      LC_RETURN_IF_ERROR(CheckForeignFile(s, i, info));  // not loadcell's: used as it is
+      continue;
+    }
     if (!info.exists || entry == nullptr) {
-      return Status::FailedPrecondition(fmt::format(
-          "test file '{}' {}: {}", path,
-          info.exists ? "was not created by loadcell prepare" : "does not exist", prepare_first));
+      return Status::FailedPrecondition(
+          fmt::format("test file '{}' {}: {}{}", path,
+                      info.exists ? "was not created by loadcell prepare" : "does not exist",
+                      prepare_first, info.exists ? UseExistingHint(fs, s) : ""));
+    }
+    if (entry->state != FileState::kComplete) {
+      return Status::FailedPrecondition(
+          fmt::format("file {} is not completely written ({}); run '{}' to write it whole", path,
+                      entry->state == FileState::kSeqWrite
+                          ? "re-created by a seqwr run that ended before it wrote every block"
+                          : "its prepare was interrupted",
+                      PrepareCommand(s)));
     }
     if (info.size != s.file_size) {
       return Status::FailedPrecondition(fmt::format(
@@ -392,19 +408,12 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
           "prepare after cleanup",
           path, info.size, s.file_size, FormatSize(s.total_size), s.num_files));
     }
-    if (entry->state != FileState::kComplete) {
-      return Status::FailedPrecondition(
-          fmt::format("file {} is not completely written ({}); run '{}' again", path,
-                      entry->state == FileState::kSeqWrite ? "re-created by a seqwr run"
-                                                           : "its prepare was interrupted",
-                      PrepareCommand(s)));
-    }
   }
   if (s.validate && !m->stamped) {
     return Status::FailedPrecondition(
-        "--validate: the files hold blocks without a stamp (prepared with "
-        "--file-write-pattern=zero|sequence, or rewritten by a run without --validate); run "
-        "cleanup, then prepare again");
+        "--validate: the files hold blocks without a stamp (written with "
+        "--file-write-pattern=zero|sequence without --validate); run cleanup, then prepare "
+        "again");
   }
   if (s.validate && m->block_size != s.block_size) {
     return Status::FailedPrecondition(fmt::format(
@@ -446,6 +455,26 @@ Result<FileManifest> RecreateForSeqWrite(FileSystem& fs, const FileIoSettings& s
     LC_RETURN_IF_ERROR(fs.Close(fd));
   }
   return m;
+}
+
+Result<uint64_t> FinishSeqWrite(FileSystem& fs, const FileIoSettings& s, FileManifest& m,
+                                const std::vector<bool>& whole) {
+  uint64_t complete = 0;
+  for (uint64_t i = 0; i < s.num_files; ++i) {
+    ManifestFile* f = m.Find(s.FileName(i));
+    if (f == nullptr) continue;
+    if (i < whole.size() && whole[i]) {
+      f->size = s.file_size;
+      f->state = FileState::kComplete;
+      ++complete;
+      continue;
+    }
+    if (Result<FileInfo> info = fs.Stat(s.FilePath(i)); info.ok()) f->size = info->size;
+    f->state = FileState::kSeqWrite;
+  }
+  m.stamped = s.stamp_writes;
+  LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
+  return complete;
 }
 
 }  // namespace loadcell
