@@ -182,6 +182,14 @@ TEST(FileIoReuse, PrepareAndCleanupLeaveAnotherToolsFiles) {
             std::string::npos)
       << c.out;
   EXPECT_EQ(Listing(dir), theirs);
+  // With no files there, prepare with the option makes none and says why.
+  TempDir empty(BuildTree());
+  ProcessResult none = RunLoadcell(Args(empty, {"--file-use-existing=on", "prepare"}));
+  EXPECT_EQ(none.exit_code, 2) << Show(none);
+  EXPECT_EQ(CountLines(none.err), 1) << none.err;
+  EXPECT_NE(none.err.find("does not exist, and prepare writes nothing"), std::string::npos)
+      << none.err;
+  EXPECT_TRUE(Listing(empty).empty());
 }
 
 // sysbench's --file-io-mode=async on buffered files: libaio without

@@ -55,6 +55,15 @@ std::string UseExistingHint(FileSystem& fs, const FileIoSettings& s) {
 }
 
 Status PrepareWithExisting(FileSystem& fs, const FileIoSettings& s, const FileIoConsole& console) {
+  for (uint64_t i = 0; i < s.num_files; ++i) {
+    LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(s.FilePath(i)));
+    if (!info.exists) {
+      return Status::FailedPrecondition(fmt::format(
+          "--file-use-existing: '{}' does not exist, and prepare writes nothing with this "
+          "option: make the files with the other tool, or prepare without it",
+          s.FilePath(i)));
+    }
+  }
   FileIoSettings as_read = s;
   as_read.mode = FileTestMode::kRndRead;
   as_read.mode_given = true;
