@@ -133,8 +133,7 @@ int RunSilentRank(TestSetup& setup, Cluster& cluster, std::ostream& err) {
   return ExitCodeAfterRun(*result, kExitOk, err);
 }
 
-int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out,
-              std::ostream& err) {
+int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
   Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(extras.mpi, setup);
   if (!joined.ok()) {
     PrintError(err, joined.status());
@@ -221,7 +220,6 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
 }
 
 int PrepareOrCleanup(TestSetup& setup, Command command, MpiMode mpi, std::ostream& err) {
-
   const std::string word(CommandName(command));
   if (!setup.workload->Info().supports_prepare) {
     PrintError(err, Status::FailedPrecondition(

@@ -37,6 +37,21 @@ class alignas(64) ThreadRecorder {
   void RecordService(uint64_t ns) {
     if (measuring_) service_.Record(ns);
   }
+  // A self-timed worker's event that ran from t0 to t1 (its own reads of
+  // MonotonicNow()): its latency counts from the intended start when the
+  // runner paces the thread under --rate (set_intended_start, queueing
+  // behind late events included) and then its service time from t0; else
+  // from t0.
+  void RecordTimedEvent(int64_t t0, int64_t t1) {
+    if (!measuring_) return;
+    const int64_t from = intended_start_ != 0 && intended_start_ < t0 ? intended_start_ : t0;
+    event_->Record(t1 > from ? static_cast<uint64_t>(t1 - from) : 0);
+    if (intended_start_ != 0) service_.Record(t1 > t0 ? static_cast<uint64_t>(t1 - t0) : 0);
+  }
+  // Under --rate, set by the runner before each event of a self-timed
+  // worker that does not pace itself: that event's intended start
+  // (MonotonicNow()'s clock; 0: none).
+  void set_intended_start(int64_t t) { intended_start_ = t; }
   void Add(int counter, uint64_t n) {
     if (!measuring_) return;
     counters_[counter].store(counters_[counter].load(std::memory_order_relaxed) + n,
@@ -76,7 +91,8 @@ class alignas(64) ThreadRecorder {
   std::atomic<uint64_t> errors_{0};
   std::atomic<uint64_t> busy_ns_{0};
   bool own_busy_time_ = false;
-  bool measuring_ = true;  // owner thread only
+  bool measuring_ = true;       // owner thread only
+  int64_t intended_start_ = 0;  // owner thread only
 };
 
 }  // namespace loadcell

@@ -193,7 +193,8 @@ void Run::ClosedLoop(int id, Worker& worker) {
 // Open loop (--rate): every event has an intended start on the schedule; the
 // latency counts from it (queueing included), the service time from the
 // actual start. CLOCK_MONOTONIC throughout. A self-timed worker that does
-// not pace itself records its own figures; the runner only paces it.
+// not pace itself records its own figures through RecordTimedEvent, which
+// counts from the intended start the runner sets here.
 void Run::OpenLoop(int id, Worker& worker, ThreadPacer& pacer) {
   ThreadRecorder& rec = *recorders_[id];
   const Nanos end = timeline_.end;
@@ -216,6 +217,8 @@ void Run::OpenLoop(int id, Worker& worker, ThreadPacer& pacer) {
     }
 
     running_events_.fetch_add(1, std::memory_order_relaxed);
+    // A self-timed worker times its own event from this start (RecordTimedEvent).
+    if (self_timed_) rec.set_intended_start(intended);
     const Nanos t0 = MonotonicNow();
     Status s = worker.RunEvent();
     const Nanos t1 = MonotonicNow();

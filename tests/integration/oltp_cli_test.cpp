@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "testing/oltp_test_env.h"
@@ -175,6 +176,31 @@ TEST(OltpBadInput, ForeignTableIsNeverDropped) {
     EXPECT_NE(clean.err.find("left in place"), std::string::npos) << Show(clean);
     EXPECT_EQ(db.Query("SELECT note FROM sbtest1"), std::vector<std::string>{"keep me"}) << driver;
   }
+}
+
+// Think time under --rate: the thread that thinks 20 ms after each
+// transaction cannot keep 200/s, so each transaction waits longer behind the
+// one before. That wait is in the latency (from the intended start), not in
+// the service time, which is reported beside it.
+TEST(OltpRate, ThinkTimeDelaysShowInTheLatencyFromTheIntendedStart) {
+  TestDatabase db("sqlite", "think");
+  const Args base = Concat(Concat({"oltp_point_select"}, db.args()), {"--table-size=100"});
+  ASSERT_EQ(RunLoadcell(Concat(base, {"prepare"})).exit_code, 0);
+  auto r = RunLoadcell(Concat(base, {"--oltp-user-delay-min=20000", "--oltp-user-delay-max=20000",
+                                     "--rate=200", "--time=1", "--format=json", "run"}));
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  const nlohmann::json& s = doc["summary"];
+  ASSERT_TRUE(s.contains("service_latency_ns")) << s.dump(1);
+  const uint64_t events = s["events"].get<uint64_t>();
+  ASSERT_GT(events, 10u);
+  EXPECT_EQ(s["service_latency_ns"]["count"].get<uint64_t>(), events);
+  const double latency_p99 = s["latency_ns"]["percentiles"]["99"].get<double>();
+  const double service_p99 = s["service_latency_ns"]["percentiles"]["99"].get<double>();
+  // After 10 transactions the wait is above 10 x (20 - 5) ms.
+  EXPECT_GE(latency_p99, 150e6) << s.dump(1);
+  EXPECT_LT(service_p99, latency_p99 / 10) << s.dump(1);
 }
 
 }  // namespace

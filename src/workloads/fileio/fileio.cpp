@@ -9,6 +9,7 @@
 #include "io/io_engine.h"
 #include "os/folder_check.h"
 #include "os/system_info.h"
+#include "workloads/fileio/fileio_existing.h"
 #include "workloads/fileio/fileio_worker.h"
 
 namespace loadcell {
@@ -71,6 +72,9 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
   EnsureConsole();
+  if (settings().use_existing != UseExisting::kOff) {
+    return PrepareWithExisting(fs_, settings(), console_);
+  }
   // A folder that cannot take files is the user's setup (exit 2); a failure
   // once files are being written is a failed prepare (exit 1).
   LC_RETURN_IF_ERROR(CheckFolderTakesFiles(fs_, settings().dir, "--file-dir=" + settings().dir));
@@ -83,7 +87,9 @@ Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
   EnsureConsole();
   LC_ASSIGN_OR_RETURN(FolderLock lock,
                       LockTestFolder(fs_, settings().dir, "loadcell fileio cleanup"));
-  return CleanupFiles(fs_, settings().dir, console_);
+  LC_RETURN_IF_ERROR(CleanupFiles(fs_, settings().dir, console_));
+  SayForeignLeft(fs_, settings(), console_);
+  return Status::Ok();
 }
 
 Status FileIoWorkload::CloseFiles() {
@@ -144,7 +150,7 @@ Status FileIoWorkload::ReadyManifest(const FileIoSettings& s) {
   if (!ModeWrites(s.mode)) return Status::Ok();
   // This run's writes decide what the blocks hold from now on.
   bool changed = false;
-  if (manifest_.stamped && !s.validate) {
+  if (manifest_.stamped && !s.stamp_writes) {
     manifest_.stamped = false;
     changed = true;
   }
@@ -152,7 +158,10 @@ Status FileIoWorkload::ReadyManifest(const FileIoSettings& s) {
     manifest_.pattern = "mixed";
     changed = true;
   }
-  if (changed) LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
+  // Files that loadcell did not create are never listed.
+  if (changed && !manifest_.files.empty()) {
+    LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
+  }
   return Status::Ok();
 }
 
@@ -251,16 +260,18 @@ Status FileIoWorkload::Done() {
   const FileIoSettings& s = settings();
   Status st;
   if (s.mode == FileTestMode::kSeqWrite && shared_ != nullptr) {
-    // Record what the creation run left. The files stay kSeqWrite: a later
-    // run that reads needs a prepare first (which rewrites them whole).
-    for (uint64_t i = 0; i < s.num_files && i < files_.size(); ++i) {
-      Result<FileInfo> info = fs_.Fstat(files_[i].fd);
-      ManifestFile* f = manifest_.Find(s.FileName(i));
-      if (f == nullptr || !info.ok()) continue;
-      f->size = info->size;
-      f->state = FileState::kSeqWrite;
+    // The files the run wrote whole are complete: every mode can use them;
+    // the others keep the size their descriptor shows.
+    std::vector<bool> whole(s.num_files);
+    std::vector<uint64_t> sizes(s.num_files);
+    for (uint64_t i = 0; i < s.num_files; ++i) {
+      whole[i] = shared_->FileWritten(i);
+      if (i >= files_.size()) continue;
+      if (Result<FileInfo> info = fs_.Fstat(files_[i].fd); info.ok()) sizes[i] = info->size;
     }
-    st = WriteManifest(fs_, s.dir, manifest_);
+    Result<uint64_t> complete = FinishSeqWrite(fs_, s, manifest_, whole, sizes);
+    st = complete.status();
+    seqwr_complete_ = complete.ok() ? *complete : 0;
   }
   shared_.reset();
   Status closed = CloseFiles();

@@ -6,6 +6,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,8 +80,9 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   bool console_set_ = false;
   std::vector<IoFile> files_;  // open during a run
   std::unique_ptr<FileIoShared> shared_;
-  FileManifest manifest_;  // as found (or made, for seqwr) by Init
-  FolderLock lock_;        // the test folder's, from Init to Done
+  FileManifest manifest_;                   // as found (or made, for seqwr) by Init
+  FolderLock lock_;                         // the test folder's, from Init to Done
+  std::optional<uint64_t> seqwr_complete_;  // seqwr: files the run left complete
 };
 
 }  // namespace loadcell

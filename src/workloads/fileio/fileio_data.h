@@ -8,6 +8,14 @@
 //   u64 sequence number of the write (0: written by prepare),
 //   u64 checksum of the block's bytes other than the checksum itself.
 // The rest of the block holds the write pattern.
+//
+// A write by a run with --validate (and prepare) puts a full stamp: its
+// checksum covers the whole block. Any other write puts a light stamp (its
+// own magic) whose checksum covers the header and the first 8 bytes of
+// each 512-byte sector of the block (the words that MakeSectorsUnique makes
+// each write's own): about 40 bytes hashed per 16 KiB block, so every write
+// can afford it. A later --validate checks either: a light stamp finds a
+// misplaced, stale or torn block, but not a changed byte elsewhere in it.
 
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +53,10 @@ uint64_t BlockChecksum(const unsigned char* block, size_t len);
 // kBlockStampBytes bytes.
 void StampBlocks(unsigned char* buf, size_t len, uint32_t file, uint64_t offset,
                  uint64_t block_size, uint64_t seq);
+// The same with light stamps (above). A block shorter than
+// kBlockStampBytes is left as it is.
+void StampBlocksLight(unsigned char* buf, size_t len, uint32_t file, uint64_t offset,
+                      uint64_t block_size, uint64_t seq);
 
 // What a stamped block holds, as read back.
 struct BlockStamp {
@@ -55,7 +67,8 @@ struct BlockStamp {
   uint64_t checksum = 0;
 };
 BlockStamp ReadStamp(const unsigned char* block);
-// True for the magic of a loadcell block stamp.
+// True for the magic of a loadcell block stamp (the full one or the light
+// one that writes without --validate put).
 bool IsBlockStampMagic(uint32_t magic);
 
 // Checks one block read from file `file` at `offset` (len bytes). Returns

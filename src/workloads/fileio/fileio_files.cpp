@@ -16,6 +16,7 @@
 #include "io/io_engine.h"
 #include "runner/runner.h"
 #include "workloads/fileio/fileio_data.h"
+#include "workloads/fileio/fileio_existing.h"
 
 namespace loadcell {
 namespace {
@@ -268,7 +269,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
   LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifestAt(fs, dir.get()));
   LC_RETURN_IF_ERROR(CheckManifestPlaces(fs, dir.get()));
   FileManifest m = existing.value_or(FileManifest{});
-  const bool stamped = s.validate || s.pattern == WritePattern::kRandom;
+  const bool stamped = s.stamp_writes;
   const std::string pattern = WritePatternName(s.pattern);
   LC_ASSIGN_OR_RETURN(const PrepareWork work,
                       DecidePrepareWork(fs, dir.get(), s, m, stamped, pattern));
@@ -351,9 +352,9 @@ Result<std::string> RunProblem(FileSystem& fs, const DirHandle& dir, const FileI
   const ManifestFile* entry = m.Find(s.FileName(i));
   if (entry == nullptr) {
     LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir, s.FileName(i)));
-    return fmt::format("test file '{}' {}: {}", path,
+    return fmt::format("test file '{}' {}: {}{}", path,
                        info.exists ? "was not created by loadcell prepare" : "does not exist",
-                       prepare_first);
+                       prepare_first, info.exists ? UseExistingHint(fs, s) : "");
   }
   LC_ASSIGN_OR_RETURN(IdentityCheck check, CheckIdentity(fs, dir, m, *entry));
   if (check.kind == IdentityCheck::kMissing) {
@@ -366,9 +367,10 @@ Result<std::string> RunProblem(FileSystem& fs, const DirHandle& dir, const FileI
         path, check.why, kMoveAway, PrepareCommand(s));
   }
   if (entry->state != FileState::kComplete) {
-    return fmt::format("file {} is not completely written ({}); run '{}' again", path,
-                       entry->state == FileState::kSeqWrite ? "re-created by a seqwr run"
-                                                            : "its prepare was interrupted",
+    return fmt::format("file {} is not completely written ({}); run '{}' to write it whole", path,
+                       entry->state == FileState::kSeqWrite
+                           ? "re-created by a seqwr run that ended before it wrote every block"
+                           : "its prepare was interrupted",
                        PrepareCommand(s));
   }
   if (entry->size != s.file_size) {
@@ -385,21 +387,32 @@ Result<std::string> RunProblem(FileSystem& fs, const DirHandle& dir, const FileI
 Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
   LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, s.dir));
   LC_ASSIGN_OR_RETURN(std::optional<FileManifest> m, ReadManifestAt(fs, dir.get()));
+  const bool use_existing = s.use_existing != UseExisting::kOff;
+  if (!m.has_value() && use_existing) m = FileManifest{};  // every file is another tool's
   if (!m.has_value()) {
     return Status::FailedPrecondition(
         fmt::format("no test files prepared by loadcell in {}: run "
-                    "'{}' first",
-                    s.dir, PrepareCommand(s)));
+                    "'{}' first{}",
+                    s.dir, PrepareCommand(s), UseExistingHint(fs, s)));
   }
   for (uint64_t i = 0; i < s.num_files; ++i) {
+    if (use_existing && m->Find(s.FileName(i)) == nullptr) {
+      // Not loadcell's: used as it is when it is a regular file (never
+      // through a link) of the right size.
+      LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir.get(), s.FileName(i)));
+      if (info.exists) {
+        LC_RETURN_IF_ERROR(CheckForeignFile(s, i, info));
+        continue;
+      }
+    }
     LC_ASSIGN_OR_RETURN(std::string problem, RunProblem(fs, dir.get(), s, *m, i));
     if (!problem.empty()) return Status::FailedPrecondition(problem);
   }
   if (s.validate && !m->stamped) {
     return Status::FailedPrecondition(
-        "--validate: the files hold blocks without a stamp (prepared with "
-        "--file-write-pattern=zero|sequence, or rewritten by a run without --validate); run "
-        "cleanup, then prepare again");
+        "--validate: the files hold blocks without a stamp (written with "
+        "--file-write-pattern=zero|sequence without --validate); run cleanup, then prepare "
+        "again");
   }
   if (s.validate && m->block_size != s.block_size) {
     return Status::FailedPrecondition(fmt::format(
@@ -436,6 +449,27 @@ Result<FileManifest> RecreateForSeqWrite(FileSystem& fs, const FileIoSettings& s
   }
   LC_RETURN_IF_ERROR(WriteManifestAt(fs, dir.get(), m));
   return m;
+}
+
+Result<uint64_t> FinishSeqWrite(FileSystem& fs, const FileIoSettings& s, FileManifest& m,
+                                const std::vector<bool>& whole,
+                                const std::vector<uint64_t>& sizes) {
+  uint64_t complete = 0;
+  for (uint64_t i = 0; i < s.num_files; ++i) {
+    ManifestFile* f = m.Find(s.FileName(i));
+    if (f == nullptr) continue;
+    if (i < whole.size() && whole[i]) {
+      f->size = s.file_size;
+      f->state = FileState::kComplete;
+      ++complete;
+      continue;
+    }
+    if (i < sizes.size()) f->size = sizes[i];
+    f->state = FileState::kSeqWrite;
+  }
+  m.stamped = s.stamp_writes;
+  LC_RETURN_IF_ERROR(WriteManifest(fs, s.dir, m));
+  return complete;
 }
 
 }  // namespace loadcell

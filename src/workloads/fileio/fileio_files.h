@@ -54,4 +54,12 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s);
 // records them in the manifest as kSeqWrite.
 Result<FileManifest> RecreateForSeqWrite(FileSystem& fs, const FileIoSettings& s);
 
+// After a seqwr run: each file i with whole[i] (the run wrote every block
+// of it) becomes complete at its full size, usable by every mode as after a
+// prepare, its blocks stamped if s.stamp_writes; the others stay kSeqWrite
+// at the size they have (`sizes`, read from their open descriptors). Writes
+// the manifest; returns how many are complete.
+Result<uint64_t> FinishSeqWrite(FileSystem& fs, const FileIoSettings& s, FileManifest& m,
+                                const std::vector<bool>& whole, const std::vector<uint64_t>& sizes);
+
 }  // namespace loadcell

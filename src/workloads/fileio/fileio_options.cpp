@@ -134,6 +134,10 @@ void FileIoOptions::Register(OptionSet& opts) {
             "data written: random bytes, zeros, or each 8-byte word holding its file offset");
   opts.Bool("validate", &validate_, false,
             "stamp every written block (offset, sequence, checksum) and check every read");
+  opts.Enum("file-use-existing", &use_existing_, "off", {"off", "on", "write"},
+            "use test files that loadcell did not create (e.g. made by sysbench fileio "
+            "prepare) as they are: on lets read modes use them, write lets write modes "
+            "(not seqwr) overwrite their blocks too; they are never removed");
   opts.Enum("file-rand-type", &rand_type_, "uniform", DistributionNames(),
             "distribution of random block numbers (sysbench fileio: uniform)");
   opts.Bool("file-io-fallback", &fallback_, false,
@@ -335,6 +339,13 @@ Status FileIoOptions::ResolveData(FileIoSettings& s) const {
         "32-byte stamp; choose sizes so that the last block has at least {} bytes",
         s.file_size, s.file_size % s.block_size, kMinValidateBlock));
   }
+  const bool tail_fits =
+      s.file_size % s.block_size == 0 || s.file_size % s.block_size >= kMinValidateBlock;
+  s.stamp_writes = s.validate || (s.pattern == WritePattern::kRandom &&
+                                  s.block_size >= kMinValidateBlock && tail_fits);
+  s.use_existing = use_existing_ == "write" ? UseExisting::kWrite
+                   : use_existing_ == "on"  ? UseExisting::kRead
+                                            : UseExisting::kOff;
   s.rand_type = rand_type_;
   return Status::Ok();
 }

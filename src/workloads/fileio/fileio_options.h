@@ -17,6 +17,12 @@ enum class FileTestMode { kSeqWrite, kSeqRewrite, kSeqRead, kRndRead, kRndWrite,
 
 enum class WritePattern { kRandom, kZero, kSequence };
 
+// --file-use-existing: test files that loadcell did not create (made by
+// another tool, e.g. sysbench fileio prepare) may be used: not at all, by
+// read modes only, or by every mode but seqwr. They are never re-created,
+// truncated or removed.
+enum class UseExisting { kOff, kRead, kWrite };
+
 // "seqwr", "rndrw", ...
 const char* FileTestModeName(FileTestMode m);
 // sysbench's words: "sequential write (creation)", "random r/w", ...
@@ -79,6 +85,12 @@ struct FileIoSettings {
   std::string dir = ".";
   WritePattern pattern = WritePattern::kRandom;
   bool validate = false;
+  // Every write stamps its blocks (fileio_data.h), so that a later
+  // --validate can check them: always with --validate, else unless the data
+  // asked is zeros or the sequence (which a stamp would spoil), or the
+  // blocks are too short for a stamp.
+  bool stamp_writes = false;
+  UseExisting use_existing = UseExisting::kOff;
   std::string rand_type = "uniform";
 
   std::string FileName(uint64_t i) const { return "test_file." + std::to_string(i); }
@@ -130,6 +142,7 @@ class FileIoOptions final {
   std::string dir_ = ".";
   std::string write_pattern_ = "random";
   bool validate_ = false;
+  std::string use_existing_ = "off";
   std::string rand_type_ = "uniform";
   bool fallback_ = false;
   const OptionSpec* queue_depth_spec_ = nullptr;  // valid from Register to Resolve only

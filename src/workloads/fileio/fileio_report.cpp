@@ -9,6 +9,7 @@
 #include "os/system_info.h"
 #include "stats/summary.h"
 #include "workloads/fileio/fileio.h"
+#include "workloads/fileio/fileio_existing.h"
 #include "workloads/fileio/fileio_worker.h"
 
 namespace loadcell {
@@ -102,8 +103,21 @@ std::string FilesCreated(FileSystem& fs, const FileIoSettings& s) {
   if (s.mode_given && s.mode == FileTestMode::kSeqWrite) {
     return "re-created empty by this run, then written in sequence (seqwr is the creation test)";
   }
-  if (Result<std::optional<FileManifest>> m = ReadManifest(fs, s.dir); m.ok() && m->has_value()) {
-    const FileManifest& fm = **m;
+  Result<std::optional<FileManifest>> m = ReadManifest(fs, s.dir);
+  const FileManifest* found = m.ok() && m->has_value() ? &**m : nullptr;
+  const uint64_t foreign =
+      s.use_existing != UseExisting::kOff ? CountForeignFiles(fs, s, found) : 0;
+  if (foreign > 0) {
+    return fmt::format(
+        "not by loadcell: {} of {} were in the folder already (--file-use-existing={}), used "
+        "as they are{}; cleanup leaves them",
+        foreign, s.num_files, s.use_existing == UseExisting::kWrite ? "write" : "on",
+        s.use_existing == UseExisting::kWrite && s.mode_given && ModeWrites(s.mode)
+            ? " (this run writes their blocks)"
+            : "");
+  }
+  if (found != nullptr) {
+    const FileManifest& fm = *found;
     return fmt::format("by loadcell prepare: every block written, then fsynced; data {}{}",
                        fm.pattern, fm.stamped ? ", every block stamped" : "");
   }
@@ -154,7 +168,13 @@ std::string AccessText(const FileIoSettings& s) {
 std::string WriteDataText(const FileIoSettings& s) {
   std::string data = WritePatternName(s.pattern);
   if (s.pattern == WritePattern::kRandom) data += " bytes, drawn once per buffer";
-  if (s.validate) data += "; every block stamped (offset, sequence, checksum) and checked on read";
+  if (s.validate) {
+    data += "; every block stamped (offset, sequence, checksum) and checked on read";
+  } else if (s.stamp_writes && s.mode_given && ModeWrites(s.mode)) {
+    data +=
+        "; every block given a light stamp (offset, write number, a checksum of its header "
+        "and sector words), so that a later --validate run can check it";
+  }
   return data;
 }
 
@@ -217,6 +237,16 @@ std::string FileIoWorkload::TextSection(const RunResult& r) const {
   out += fmt::format("\nQueue depth per thread ({}):\n", s.engine);
   out += Line("asked:", static_cast<double>(s.queue_depth));
   out += Line("achieved:", AchievedDepth(c));
+  if (seqwr_complete_.has_value()) {
+    // What the creation test leaves for the next run.
+    out +=
+        *seqwr_complete_ == s.num_files
+            ? fmt::format("\nFiles left complete: all {}: every mode can use them.\n", s.num_files)
+            : fmt::format(
+                  "\nFiles left complete: {} of {} (the run ended before it wrote "
+                  "every block of the others): prepare before another mode.\n",
+                  *seqwr_complete_, s.num_files);
+  }
   return out;
 }
 

@@ -1,5 +1,6 @@
 // fileio --validate: the record of each block's last write (FileIoShared)
-// and the check of what a read returned against it (FileIoWorker).
+// and the check of what a read returned against it (FileIoWorker); seqwr's
+// record of the blocks it wrote.
 
 #include <fmt/format.h>
 
@@ -20,6 +21,21 @@ void FileIoShared::SetLastSeq(uint32_t file, uint64_t offset, uint64_t seq) {
   if (last_seq_ != nullptr) {
     last_seq_[BlockIndex(file, offset)].store(seq, std::memory_order_relaxed);
   }
+}
+
+void FileIoShared::MarkWritten(const FileIoPlan& p) {
+  if (written_ == nullptr) return;
+  const uint64_t first = BlockIndex(p.file, p.offset);
+  const uint64_t count = (p.length + s_.block_size - 1) / s_.block_size;
+  for (uint64_t i = 0; i < count; ++i) written_[first + i].store(1, std::memory_order_relaxed);
+}
+
+bool FileIoShared::FileWritten(uint64_t file) const {
+  if (written_ == nullptr || file >= s_.num_files) return false;
+  for (uint64_t b = 0; b < s_.blocks_per_file; ++b) {
+    if (written_[file * s_.blocks_per_file + b].load(std::memory_order_relaxed) == 0) return false;
+  }
+  return true;
 }
 
 Status FileIoWorker::ValidateBlocks(const Slot& sl) {

@@ -66,6 +66,10 @@ Status FileIoShared::Init() {
       last_seq_[i].store(kUnknownSeq, std::memory_order_relaxed);
     }
   }
+  if (s_.mode == FileTestMode::kSeqWrite) {
+    written_ = std::make_unique<std::atomic<uint8_t>[]>(s_.total_blocks);
+    for (uint64_t i = 0; i < s_.total_blocks; ++i) written_[i].store(0, std::memory_order_relaxed);
+  }
   return Status::Ok();
 }
 
@@ -267,6 +271,8 @@ void FileIoWorker::PlanInto(Slot& slot) {
     if (s_.validate) {
       slot.seq = ++next_seq_;
       StampBlocks(slot.write_buf, p.length, p.file, p.offset, s_.block_size, slot.seq);
+    } else if (s_.stamp_writes) {
+      StampBlocksLight(slot.write_buf, p.length, p.file, p.offset, s_.block_size, ++next_seq_);
     }
   }
 }
@@ -447,6 +453,7 @@ void FileIoWorker::Complete(uint32_t index, int64_t result, Nanos now) {
   if (s_.validate) {
     if (Status st = ValidateBlocks(sl); !st.ok()) Fail(std::move(st));
   }
+  if (!read) shared_.MarkWritten(p);
   if (!read && sl.then_fsync && error_.ok()) {
     // --file-fsync-all: the event goes on with the fsync of this file.
     if (sl.claimed) shared_.Release(p);
@@ -523,6 +530,9 @@ Status FileIoWorker::Drain() {
     LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
     for (size_t i = 0; i < n; ++i) {
       Slot& sl = slots_[completions_[i].user_data];
+      if (sl.plan.op == IoOp::kWrite && completions_[i].result == sl.plan.length) {
+        shared_.MarkWritten(sl.plan);  // written, though not counted
+      }
       if (sl.claimed) shared_.Release(sl.plan);
       sl.claimed = false;
     }

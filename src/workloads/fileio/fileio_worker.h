@@ -113,9 +113,13 @@ class FileIoShared final {
   static constexpr uint64_t kUnknownSeq = ~uint64_t{0};
   uint64_t LastSeq(uint32_t file, uint64_t offset) const;
   void SetLastSeq(uint32_t file, uint64_t offset, uint64_t seq);
-  // Sequential requests handed out so far (seqwr: did the run write every
-  // block at least once?).
+  // Sequential requests handed out so far.
   uint64_t seq_issued() const { return seq_next_.load(std::memory_order_relaxed); }
+  // seqwr: records the blocks of a write that completed whole; FileWritten
+  // says whether every block of a file was (the run wrapped over it).
+  // Other modes keep no record (false).
+  void MarkWritten(const FileIoPlan& p);
+  bool FileWritten(uint64_t file) const;
 
  private:
   FileIoPlan SeqAt(uint64_t idx) const;
@@ -145,6 +149,7 @@ class FileIoShared final {
   uint64_t fsynced_file_ = 0;
   std::unique_ptr<std::atomic<uint8_t>[]> busy_;
   std::unique_ptr<std::atomic<uint64_t>[]> last_seq_;
+  std::unique_ptr<std::atomic<uint8_t>[]> written_;  // seqwr: 1 per block written
 };
 
 class FileIoWorker final : public Worker {

@@ -225,7 +225,7 @@ class OltpWorker final : public OltpWorkerBase {
     Add(kOltpTransactions, 1);
     if (self_timed_) {
       const Nanos t1 = MonotonicNow();
-      rec_->RecordEvent(static_cast<uint64_t>(std::max<Nanos>(0, t1 - t0)));
+      rec_->RecordTimedEvent(t0, t1);  // under --rate: from the intended start
       ThinkTime();
     }
     // In query mode an autocommit statement reconnects at once (Exec); a

@@ -81,6 +81,32 @@ TEST(FileIoOptions, AsyncWithoutDirectRunsBufferedLibaioAsSysbenchDoes) {
   EXPECT_NE(w.settings().engine_note.find("as sysbench runs it"), std::string::npos);
 }
 
+// Which writes stamp their blocks: all but zeros and the sequence without
+// --validate, and blocks too short for a stamp; and --file-use-existing.
+TEST(FileIoOptions, WhichWritesStampAndUseExisting) {
+  TempDir dir;
+  struct Case {
+    FileIoArgs args;
+    bool stamps;
+    UseExisting existing;
+  };
+  const std::vector<Case> cases = {
+      {{}, true, UseExisting::kOff},
+      {{{"file-write-pattern", "zero"}}, false, UseExisting::kOff},
+      {{{"file-write-pattern", "sequence"}}, false, UseExisting::kOff},
+      {{{"file-write-pattern", "zero"}, {"validate", "on"}}, true, UseExisting::kOff},
+      {{{"file-block-size", "32"}}, false, UseExisting::kOff},
+      {{{"file-use-existing", "on"}}, true, UseExisting::kRead},
+      {{{"file-use-existing", "write"}}, true, UseExisting::kWrite},
+  };
+  for (const Case& c : cases) {
+    FileIoWorkload w;
+    ASSERT_OK(ConfigureIn(w, dir.path(), c.args));
+    EXPECT_EQ(w.settings().stamp_writes, c.stamps) << c.args.size();
+    EXPECT_EQ(w.settings().use_existing, c.existing) << c.args.size();
+  }
+}
+
 TEST(FileIoOptions, LibaioWithoutDirectFallsBackOnlyWhenAllowed) {
   TempDir dir;
   FileIoWorkload w;
@@ -223,6 +249,32 @@ TEST(FileIoData, StampsRoundTripAndCatchDamage) {
   EXPECT_NE(CheckBlock(buf.data() + 4096, 4096, 2, 12288, &seq), "");
   std::vector<unsigned char> zeros(4096, 0);
   EXPECT_NE(CheckBlock(zeros.data(), zeros.size(), 0, 0, &seq).find("no block stamp"),
+            std::string::npos);
+}
+
+// The light stamp every write puts without --validate: CheckBlock takes
+// it; it catches a misplaced block and a torn one (a sector from another
+// write), and a block shorter than a stamp is left alone.
+TEST(FileIoData, LightStampsRoundTripAndCatchTornBlocks) {
+  Random rng(5);
+  std::vector<unsigned char> buf(2 * 16384 + 16);
+  FillRandom(buf.data(), buf.size(), rng);
+  MakeSectorsUnique(buf.data(), buf.size(), 9);
+  const std::vector<unsigned char> before_tail(buf.end() - 16, buf.end());
+  StampBlocksLight(buf.data(), buf.size(), 1, 16384, 16384, 5);
+  uint64_t seq = 0;
+  for (size_t b = 0; b < 2; ++b) {
+    EXPECT_EQ(CheckBlock(buf.data() + b * 16384, 16384, 1, 16384 + b * 16384, &seq), "") << b;
+    EXPECT_EQ(seq, 5u);
+  }
+  EXPECT_EQ(std::vector<unsigned char>(buf.end() - 16, buf.end()), before_tail);
+  EXPECT_NE(CheckBlock(buf.data(), 16384, 1, 0, &seq).find("misplaced"), std::string::npos);
+  // Sector 7 of block 0 from another write: its unique word differs.
+  std::vector<unsigned char> other(512);
+  FillRandom(other.data(), other.size(), rng);
+  MakeSectorsUnique(other.data(), other.size(), 10);
+  std::copy(other.begin(), other.end(), buf.begin() + 7 * 512);
+  EXPECT_NE(CheckBlock(buf.data(), 16384, 1, 16384, &seq).find("light stamp checksum"),
             std::string::npos);
 }
 
