@@ -1,6 +1,8 @@
 #include "os/file_system.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -79,6 +81,89 @@ std::string MountInfoFsType(dev_t dev, const std::string& path) {
   return best_type;
 }
 
+FileInfo InfoFromStat(const struct stat& st) {
+  FileInfo info;
+  info.exists = true;
+  info.is_regular = S_ISREG(st.st_mode);
+  info.is_directory = S_ISDIR(st.st_mode);
+  info.is_symlink = S_ISLNK(st.st_mode);
+  info.size = static_cast<uint64_t>(st.st_size);
+  info.allocated_bytes = static_cast<uint64_t>(st.st_blocks) * 512;
+  info.device = st.st_dev;
+  info.inode = st.st_ino;
+  return info;
+}
+
+// What a non-regular entry is, for "is not a regular file (it is ...)".
+const char* KindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a fifo";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a file";
+}
+
+// The refusal of an entry `st` that is not a regular file (a link included).
+Status RefuseEntry(const DirHandle& dir, const std::string& name, const struct stat& st) {
+  if (S_ISLNK(st.st_mode)) {
+    return Status::FailedPrecondition(fmt::format("'{}' is a symbolic link", EntryPath(dir, name)));
+  }
+  return Status::FailedPrecondition(fmt::format("'{}' is not a regular file (it is {})",
+                                                EntryPath(dir, name), KindOf(st.st_mode)));
+}
+
+Status RefuseReplaced(const DirHandle& dir, const std::string& name) {
+  return Status::FailedPrecondition(
+      fmt::format("'{}' was replaced: it is not the file expected", EntryPath(dir, name)));
+}
+
+// InvalidArgument unless `name` is one entry of a folder.
+Status CheckEntryName(const DirHandle& dir, const std::string& name) {
+  if (!dir.valid()) return Status::Internal("directory call on a closed directory handle");
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) {
+    return Status::InvalidArgument(
+        fmt::format("'{}' is not a file name inside {}", name, dir.path));
+  }
+  return Status::Ok();
+}
+
+int DirFd(const DirHandle& dir) { return static_cast<int>(dir.native); }
+
+// lstat of entry `name`: true when it exists (into `st`), false when it is
+// missing; another failure is an error.
+Result<bool> LstatAt(const DirHandle& dir, const std::string& name, struct stat& st) {
+  if (::fstatat(DirFd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return true;
+  if (errno == ENOENT) return false;
+  return PosixError("stat '" + EntryPath(dir, name) + "'", errno);
+}
+
+// The Status of an openat of `name` that failed with `err`: a link or a
+// special file that appeared since the check is refused as such.
+Status OpenAtFailure(const DirHandle& dir, const std::string& name, int err) {
+  struct stat st;
+  if (err != ENOENT && ::fstatat(DirFd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      !S_ISREG(st.st_mode)) {
+    return RefuseEntry(dir, name, st);
+  }
+  return PosixError("open '" + EntryPath(dir, name) + "'", err);
+}
+
+// The checks OpenAt makes on the descriptor it opened: a regular file, the
+// one lstat saw (`seen`, when it existed) and the one expected.
+Status CheckOpened(const DirHandle& dir, const std::string& name, int fd, const struct stat* seen,
+                   const FileId* expect) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return PosixError("fstat '" + EntryPath(dir, name) + "'", errno);
+  if (!S_ISREG(st.st_mode)) return RefuseEntry(dir, name, st);
+  const FileId got{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+  if (seen != nullptr && (seen->st_dev != st.st_dev || seen->st_ino != st.st_ino)) {
+    return RefuseReplaced(dir, name);
+  }
+  if (expect != nullptr && !(*expect == got)) return RefuseReplaced(dir, name);
+  return Status::Ok();
+}
+
 class PosixFileSystemImpl final : public FileSystem {
  public:
   Result<int> Open(const std::string& path, int flags, mode_t mode) override {
@@ -137,19 +222,11 @@ class PosixFileSystemImpl final : public FileSystem {
 
   Result<FileInfo> Stat(const std::string& path) override {
     struct stat st;
-    FileInfo info;
     if (::stat(path.c_str(), &st) != 0) {
-      if (errno == ENOENT) return info;  // exists = false
+      if (errno == ENOENT) return FileInfo{};  // exists = false
       return PosixError("stat '" + path + "'", errno);
     }
-    info.exists = true;
-    info.is_regular = S_ISREG(st.st_mode);
-    info.is_directory = S_ISDIR(st.st_mode);
-    info.size = static_cast<uint64_t>(st.st_size);
-    info.allocated_bytes = static_cast<uint64_t>(st.st_blocks) * 512;
-    info.device = st.st_dev;
-    info.inode = st.st_ino;
-    return info;
+    return InfoFromStat(st);
   }
 
   Status CheckWritableDir(const std::string& path) override {
@@ -195,9 +272,132 @@ class PosixFileSystemImpl final : public FileSystem {
     std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(magic));
     return hex;
   }
+
+  Result<FileInfo> Fstat(int fd) override {
+    struct stat st;
+    if (::fstat(fd, &st) != 0) return PosixError(FdContext("fstat", fd), errno);
+    return InfoFromStat(st);
+  }
+
+  Result<DirHandle> OpenDir(const std::string& path) override {
+    // A trailing '/' would make O_NOFOLLOW follow a link named by the rest.
+    std::string p = path.empty() ? std::string(".") : path;
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    const int fd = RetryOnEintr(
+        [&] { return ::open(p.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC); });
+    if (fd < 0) {
+      const int err = errno;
+      struct stat st;
+      if (::lstat(p.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        return Status::FailedPrecondition(
+            fmt::format("'{}' is a symbolic link: give the folder itself, not a link to it", path));
+      }
+      return PosixError("directory '" + path + "'", err);
+    }
+    DirHandle dir;
+    dir.native = fd;
+    dir.path = path;
+    return dir;
+  }
+
+  Status CloseDir(const DirHandle& dir) override {
+    if (!dir.valid()) return Status::Ok();
+    return Close(DirFd(dir));
+  }
+
+  Result<int> OpenAt(const DirHandle& dir, const std::string& name, int flags, mode_t mode,
+                     const FileId* expect) override {
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
+    struct stat seen;
+    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, name, seen));
+    if (exists && !S_ISREG(seen.st_mode)) return RefuseEntry(dir, name, seen);
+    if (exists && expect != nullptr &&
+        !(*expect ==
+          FileId{static_cast<uint64_t>(seen.st_dev), static_cast<uint64_t>(seen.st_ino)})) {
+      return RefuseReplaced(dir, name);
+    }
+    // Not there a moment ago: whatever appears meanwhile is not opened.
+    int open_flags = (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    if (!exists && (flags & O_CREAT) != 0) open_flags |= O_EXCL;
+    const int fd =
+        RetryOnEintr([&] { return ::openat(DirFd(dir), name.c_str(), open_flags, mode); });
+    if (fd < 0) return OpenAtFailure(dir, name, errno);
+    Status st = CheckOpened(dir, name, fd, exists ? &seen : nullptr, expect);
+    if (st.ok() && (flags & O_NONBLOCK) == 0) {
+      const int fl = ::fcntl(fd, F_GETFL);
+      if (fl == -1 || ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+        st = PosixError("fcntl '" + EntryPath(dir, name) + "'", errno);
+      }
+    }
+    if (st.ok() && (flags & O_TRUNC) != 0) st = Truncate(fd, 0);
+    if (!st.ok()) {
+      (void)Close(fd);
+      return st;
+    }
+    return fd;
+  }
+
+  Result<FileInfo> StatAt(const DirHandle& dir, const std::string& name) override {
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
+    struct stat st;
+    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, name, st));
+    if (!exists) return FileInfo{};
+    return InfoFromStat(st);
+  }
+
+  Status UnlinkAt(const DirHandle& dir, const std::string& name, const FileId* expect) override {
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
+    struct stat st;
+    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, name, st));
+    if (!exists) return PosixError("unlink '" + EntryPath(dir, name) + "'", ENOENT);
+    if (!S_ISREG(st.st_mode)) return RefuseEntry(dir, name, st);
+    if (expect != nullptr &&
+        !(*expect == FileId{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)})) {
+      return RefuseReplaced(dir, name);
+    }
+    if (::unlinkat(DirFd(dir), name.c_str(), 0) != 0) {
+      return PosixError("unlink '" + EntryPath(dir, name) + "'", errno);
+    }
+    return Status::Ok();
+  }
+
+  Status RenameAt(const DirHandle& dir, const std::string& from, const std::string& to) override {
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, from));
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, to));
+    struct stat st;
+    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, from, st));
+    if (exists && !S_ISREG(st.st_mode)) return RefuseEntry(dir, from, st);
+    if (::renameat(DirFd(dir), from.c_str(), DirFd(dir), to.c_str()) != 0) {
+      return PosixError(
+          fmt::format("rename '{}' to '{}'", EntryPath(dir, from), EntryPath(dir, to)), errno);
+    }
+    return Status::Ok();
+  }
+
+  Result<bool> TryLock(int fd) override {
+    if (RetryOnEintr([&] { return ::flock(fd, LOCK_EX | LOCK_NB); }) == 0) return true;
+    if (errno == EWOULDBLOCK) return false;
+    return PosixError(FdContext("flock", fd), errno);
+  }
+
+  Status Unlock(int fd) override {
+    if (RetryOnEintr([&] { return ::flock(fd, LOCK_UN); }) != 0) {
+      return PosixError(FdContext("unlock", fd), errno);
+    }
+    return Status::Ok();
+  }
 };
 
 }  // namespace
+
+Result<ScopedDir> OpenScopedDir(FileSystem& fs, const std::string& path) {
+  LC_ASSIGN_OR_RETURN(DirHandle dir, fs.OpenDir(path));
+  return ScopedDir(fs, std::move(dir));
+}
+
+std::string EntryPath(const DirHandle& dir, const std::string& name) {
+  return dir.path.back() == '/' ? dir.path + name : dir.path + "/" + name;
+}
 
 FileSystem& PosixFileSystem() {
   static PosixFileSystemImpl* fs = new PosixFileSystemImpl();  // never destroyed

@@ -11,20 +11,44 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
 
 namespace loadcell {
 
+// Which file an entry is: on POSIX st_dev and st_ino, on Windows the
+// volume serial number and the file index. Two names with the same FileId are
+// the same file; a file deleted and re-created under its name gets a new one.
+struct FileId {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+
+  bool operator==(const FileId&) const = default;
+};
+
 struct FileInfo {
   bool exists = false;
   bool is_regular = false;
   bool is_directory = false;
+  bool is_symlink = false;  // only from StatAt, which does not follow links
   uint64_t size = 0;
   uint64_t allocated_bytes = 0;  // st_blocks * 512: tells sparse files apart
   uint64_t device = 0;
   uint64_t inode = 0;
+
+  FileId id() const { return {device, inode}; }
+};
+
+// A directory opened by FileSystem::OpenDir: the folder that the *At calls
+// work in. An opaque value owned by the FileSystem that made it (on POSIX a
+// directory descriptor); closed with CloseDir (or held by a ScopedDir).
+struct DirHandle {
+  intptr_t native = -1;
+  std::string path;  // as given to OpenDir; names the folder in messages
+
+  bool valid() const { return native != -1; }
 };
 
 class FileSystem {
@@ -51,7 +75,76 @@ class FileSystem {
   // a path that does not exist yet is looked up through its nearest existing
   // ancestor. Never empty: an unknown type is its statfs magic in hex.
   virtual std::string FsType(const std::string& path) = 0;
+
+  // fstat(2) of an open file.
+  virtual Result<FileInfo> Fstat(int fd) = 0;
+
+  // ---- Directory-relative calls that never follow a link ----
+  // Everything that touches the files of one folder (fileio's test files,
+  // manifest and lock; SQLIO's files) opens the folder once and names its
+  // entries relative to it, so that a link put in an entry's place is seen
+  // and refused, never followed. `name` is one entry: empty, ".", ".." or a
+  // name with '/' is InvalidArgument, nothing touched. An entry in the way
+  // is refused with FailedPrecondition (exit 2) in one line naming
+  // "DIR/NAME" and what it is ("is a symbolic link", "is not a regular file
+  // (a fifo)", "was replaced: it is not the file expected"); a refused entry
+  // is left exactly as it was.
+
+  // Opens the directory at `path`; a link as its last component is refused
+  // (earlier components may be links), as is anything that is not a
+  // directory. The handle keeps naming that folder when it is renamed.
+  virtual Result<DirHandle> OpenDir(const std::string& path) = 0;
+  virtual Status CloseDir(const DirHandle& dir) = 0;
+  // Opens entry `name` of `dir`: flags as for Open (O_CREAT | O_EXCL makes a
+  // new file and fails with AlreadyExists when a regular file has the name).
+  // Never follows a link and never blocks on a FIFO or opens a device: the
+  // entry must be a regular file and, with `expect`, that file. O_TRUNC is
+  // applied only after these checks pass, so a refused file keeps its bytes.
+  virtual Result<int> OpenAt(const DirHandle& dir, const std::string& name, int flags,
+                             mode_t mode = 0644, const FileId* expect = nullptr) = 0;
+  // lstat of entry `name`: a link is reported as is_symlink (its target is
+  // not looked at). A missing entry is not an error: exists is false.
+  virtual Result<FileInfo> StatAt(const DirHandle& dir, const std::string& name) = 0;
+  // Removes entry `name`, which must be a regular file (and, with `expect`,
+  // that file); a link, a directory or a fifo is refused and left alone.
+  // A missing entry is NotFound.
+  virtual Status UnlinkAt(const DirHandle& dir, const std::string& name,
+                          const FileId* expect = nullptr) = 0;
+  // Renames entry `from` to `to` in the same folder, replacing `to`
+  // atomically. `from` must be a regular file; whatever is at `to` is
+  // replaced, never followed (callers that must not replace a link StatAt
+  // `to` first).
+  virtual Status RenameAt(const DirHandle& dir, const std::string& from, const std::string& to) = 0;
+  virtual Result<bool> TryLock(int fd) = 0;
+  virtual Status Unlock(int fd) = 0;
 };
+
+// Holds a DirHandle and closes it when it goes out of scope. Movable, not
+// copyable.
+class ScopedDir {
+ public:
+  ScopedDir(FileSystem& fs, DirHandle dir) : fs_(&fs), dir_(std::move(dir)) {}
+  ScopedDir(ScopedDir&& other) noexcept : fs_(other.fs_), dir_(std::move(other.dir_)) {
+    other.dir_.native = -1;
+  }
+  ScopedDir& operator=(ScopedDir&&) = delete;
+  ScopedDir(const ScopedDir&) = delete;
+  ScopedDir& operator=(const ScopedDir&) = delete;
+  ~ScopedDir() {
+    if (dir_.valid()) (void)fs_->CloseDir(dir_);
+  }
+
+  const DirHandle& get() const { return dir_; }
+
+ private:
+  FileSystem* fs_;
+  DirHandle dir_;
+};
+
+// OpenDir wrapped in a ScopedDir.
+Result<ScopedDir> OpenScopedDir(FileSystem& fs, const std::string& path);
+// "DIR/NAME": how messages name entry `name` of `dir`.
+std::string EntryPath(const DirHandle& dir, const std::string& name);
 
 // The POSIX implementation.
 FileSystem& PosixFileSystem();
@@ -123,6 +216,25 @@ class FileSystemWrapper : public FileSystem {
     return target_.CheckWritableDir(path);
   }
   std::string FsType(const std::string& path) override { return target_.FsType(path); }
+  Result<FileInfo> Fstat(int fd) override { return target_.Fstat(fd); }
+  Result<DirHandle> OpenDir(const std::string& path) override { return target_.OpenDir(path); }
+  Status CloseDir(const DirHandle& dir) override { return target_.CloseDir(dir); }
+  Result<int> OpenAt(const DirHandle& dir, const std::string& name, int flags, mode_t mode = 0644,
+                     const FileId* expect = nullptr) override {
+    return target_.OpenAt(dir, name, flags, mode, expect);
+  }
+  Result<FileInfo> StatAt(const DirHandle& dir, const std::string& name) override {
+    return target_.StatAt(dir, name);
+  }
+  Status UnlinkAt(const DirHandle& dir, const std::string& name,
+                  const FileId* expect = nullptr) override {
+    return target_.UnlinkAt(dir, name, expect);
+  }
+  Status RenameAt(const DirHandle& dir, const std::string& from, const std::string& to) override {
+    return target_.RenameAt(dir, from, to);
+  }
+  Result<bool> TryLock(int fd) override { return target_.TryLock(fd); }
+  Status Unlock(int fd) override { return target_.Unlock(fd); }
 
  private:
   FileSystem& target_;

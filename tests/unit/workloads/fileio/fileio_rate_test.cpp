@@ -25,8 +25,10 @@ using testing::WithSmallFiles;
 
 // Forwards to the real file system; one read, armed by StallRead, sleeps
 // first.
-class StallingFileSystem final : public FileSystem {
+class StallingFileSystem final : public FileSystemWrapper {
  public:
+  StallingFileSystem() : FileSystemWrapper(PosixFileSystem()) {}
+
   // The `nth` read from now (1-based, over all threads) sleeps `stall`.
   void StallRead(uint64_t nth, std::chrono::milliseconds stall) {
     stall_ = stall;
@@ -35,28 +37,10 @@ class StallingFileSystem final : public FileSystem {
 
   Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
     if (reads_.fetch_add(1) + 1 == stall_at_.load()) std::this_thread::sleep_for(stall_);
-    return base_.PRead(fd, buf, len, offset);
+    return target().PRead(fd, buf, len, offset);
   }
-  Result<int> Open(const std::string& path, int flags, mode_t mode) override {
-    return base_.Open(path, flags, mode);
-  }
-  Status Close(int fd) override { return base_.Close(fd); }
-  Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
-    return base_.PWrite(fd, buf, len, offset);
-  }
-  Status Fsync(int fd) override { return base_.Fsync(fd); }
-  Status Fdatasync(int fd) override { return base_.Fdatasync(fd); }
-  Status Truncate(int fd, uint64_t size) override { return base_.Truncate(fd, size); }
-  Status Unlink(const std::string& path) override { return base_.Unlink(path); }
-  Status Rename(const std::string& from, const std::string& to) override {
-    return base_.Rename(from, to);
-  }
-  Result<FileInfo> Stat(const std::string& path) override { return base_.Stat(path); }
-  Status CheckWritableDir(const std::string& path) override { return base_.CheckWritableDir(path); }
-  std::string FsType(const std::string& path) override { return base_.FsType(path); }
 
  private:
-  FileSystem& base_ = PosixFileSystem();
   std::chrono::milliseconds stall_{0};  // set before the run's threads start
   std::atomic<uint64_t> stall_at_{0};   // 0: none
   std::atomic<uint64_t> reads_{0};
