@@ -1,6 +1,5 @@
 #include "workloads/fileio/fileio_files.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,7 +40,7 @@ FileState ParseState(const std::string& s) {
 }
 
 struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+  void operator()(void* p) const { FreeIoBuffer(p); }
 };
 using IoBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
 
