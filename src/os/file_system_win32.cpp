@@ -20,43 +20,6 @@ HANDLE HandleOf(int fd) { return reinterpret_cast<HANDLE>(_get_osfhandle(fd)); }
 
 std::string FdContext(std::string_view verb, int fd) { return fmt::format("{} fd {}", verb, fd); }
 
-// CreateFileW's access, disposition and flags for open(2)-style `flags`.
-// O_TRUNC with O_CREAT is CREATE_ALWAYS, O_TRUNC alone TRUNCATE_EXISTING;
-// `truncate` false leaves truncation to the caller (OpenAt truncates only
-// after its checks).
-struct CreateArgs {
-  DWORD access = 0;
-  DWORD disposition = OPEN_EXISTING;
-  DWORD flags = FILE_ATTRIBUTE_NORMAL;
-};
-
-CreateArgs ToCreateArgs(int flags, bool truncate) {
-  CreateArgs a;
-  switch (flags & (O_RDONLY | O_WRONLY | O_RDWR)) {
-    case O_WRONLY:
-      a.access = GENERIC_WRITE;
-      break;
-    case O_RDWR:
-      a.access = GENERIC_READ | GENERIC_WRITE;
-      break;
-    default:
-      a.access = GENERIC_READ;
-      break;
-  }
-  const bool trunc = truncate && (flags & O_TRUNC) != 0;
-  if ((flags & O_CREAT) != 0 && (flags & O_EXCL) != 0) {
-    a.disposition = CREATE_NEW;
-  } else if ((flags & O_CREAT) != 0) {
-    a.disposition = trunc ? CREATE_ALWAYS : OPEN_ALWAYS;
-  } else {
-    a.disposition = trunc ? TRUNCATE_EXISTING : OPEN_EXISTING;
-  }
-  if ((flags & O_DIRECT) != 0) a.flags |= FILE_FLAG_NO_BUFFERING;
-  if ((flags & (O_DSYNC | O_SYNC)) != 0) a.flags |= FILE_FLAG_WRITE_THROUGH;
-  if ((flags & O_NOFOLLOW) != 0) a.flags |= FILE_FLAG_OPEN_REPARSE_POINT;
-  return a;
-}
-
 // Shared as POSIX files are: others may read, write, rename and delete.
 constexpr DWORD kShareAll = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
 
@@ -142,7 +105,7 @@ Result<FileInfo> CheckedEntry(const DirHandle& dir, const std::string& name, con
 class Win32FileSystemImpl final : public FileSystem {
  public:
   Result<int> Open(const std::string& path, int flags, mode_t mode) override {
-    return OpenWith(path, ToCreateArgs(flags, /*truncate=*/true), flags);
+    return OpenWith(path, CreateFileArgsFor(flags, /*truncate=*/true), flags);
   }
 
   Status Close(int fd) override {
@@ -289,7 +252,7 @@ class Win32FileSystemImpl final : public FileSystem {
     return Status::Ok();
   }
 
-  static Result<int> OpenWith(const std::string& path, const CreateArgs& a, int flags) {
+  static Result<int> OpenWith(const std::string& path, const CreateFileArgs& a, int flags) {
     HANDLE h = CreateFileW(Widen(path).c_str(), a.access, kShareAll, nullptr, a.disposition,
                            a.flags, nullptr);
     if (h == INVALID_HANDLE_VALUE) return Win32Error("open '" + path + "'", GetLastError());
@@ -340,8 +303,9 @@ Result<int> Win32FileSystemImpl::OpenAt(const DirHandle& dir, const std::string&
     return Status::AlreadyExists(fmt::format("'{}' already exists", EntryPath(dir, name)));
   }
   const std::string path = EntryPath(dir, name);
-  LC_ASSIGN_OR_RETURN(const int fd,
-                      OpenWith(path, ToCreateArgs(flags | O_NOFOLLOW, /*truncate=*/false), flags));
+  LC_ASSIGN_OR_RETURN(
+      const int fd,
+      OpenWith(path, CreateFileArgsFor(flags | O_NOFOLLOW, /*truncate=*/false), flags));
   Result<FileInfo> now = Fstat(fd);
   Status st = now.ok() ? Status::Ok() : now.status();
   if (st.ok() && !now->is_regular) st = RefuseEntry(dir, name, *now);

@@ -40,7 +40,7 @@ Result<ThreadHandle> StartThread(size_t stack_bytes, ThreadEntryFn entry, void* 
   const int rc = pthread_create(&thread, &attr, Trampoline, start.get());
   pthread_attr_destroy(&attr);
   if (rc != 0) return PosixError("pthread_create", rc);
-  start.release();  // the thread owns it now
+  (void)start.release();  // the thread owns it now
   return ThreadHandle{static_cast<uintptr_t>(thread)};
 }
 

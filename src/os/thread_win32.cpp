@@ -36,7 +36,7 @@ Result<ThreadHandle> StartThread(size_t stack_bytes, ThreadEntryFn entry, void* 
       _beginthreadex(nullptr, static_cast<unsigned>(stack_bytes), Trampoline, start.get(),
                      stack_bytes > 0 ? STACK_SIZE_PARAM_IS_A_RESERVATION : 0, nullptr);
   if (handle == 0) return PosixError("_beginthreadex", errno);
-  start.release();  // the thread owns it now
+  (void)start.release();  // the thread owns it now
   return ThreadHandle{handle};
 }
 

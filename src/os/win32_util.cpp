@@ -1,8 +1,11 @@
 #include "os/win32_util.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <cerrno>
+
+#include "os/open_flags.h"
 
 namespace loadcell {
 
@@ -85,6 +88,33 @@ Status Win32Error(std::string_view context, DWORD error) {
   if (err != 0) return PosixError(context, err);
   return Status::IoError(
       fmt::format("{}: {} (Windows error {})", context, Win32ErrorText(error), error));
+}
+
+CreateFileArgs CreateFileArgsFor(int flags, bool truncate) {
+  CreateFileArgs a;
+  switch (flags & (O_RDONLY | O_WRONLY | O_RDWR)) {
+    case O_WRONLY:
+      a.access = GENERIC_WRITE;
+      break;
+    case O_RDWR:
+      a.access = GENERIC_READ | GENERIC_WRITE;
+      break;
+    default:
+      a.access = GENERIC_READ;
+      break;
+  }
+  const bool trunc = truncate && (flags & O_TRUNC) != 0;
+  if ((flags & O_CREAT) != 0 && (flags & O_EXCL) != 0) {
+    a.disposition = CREATE_NEW;
+  } else if ((flags & O_CREAT) != 0) {
+    a.disposition = trunc ? CREATE_ALWAYS : OPEN_ALWAYS;
+  } else {
+    a.disposition = trunc ? TRUNCATE_EXISTING : OPEN_EXISTING;
+  }
+  if ((flags & O_DIRECT) != 0) a.flags |= FILE_FLAG_NO_BUFFERING;
+  if ((flags & (O_DSYNC | O_SYNC)) != 0) a.flags |= FILE_FLAG_WRITE_THROUGH;
+  if ((flags & O_NOFOLLOW) != 0) a.flags |= FILE_FLAG_OPEN_REPARSE_POINT;
+  return a;
 }
 
 }  // namespace loadcell

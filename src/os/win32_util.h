@@ -1,7 +1,7 @@
 #pragma once
-// Windows only (included by the *_win32.cpp files): UTF-8 <-> UTF-16, and
-// the one place where a Win32 error (GetLastError) becomes a Status, as
-// PosixError does for errno.
+// Windows only (included by the *_win32.cpp files): UTF-8 <-> UTF-16, the
+// one place where a Win32 error (GetLastError) becomes a Status, as
+// PosixError does for errno, and CreateFileW's arguments for open flags.
 
 #include <windows.h>
 
@@ -27,5 +27,16 @@ std::string Win32ErrorText(DWORD error);
 // err() that errno; an error without one keeps Windows' own text and number
 // in the message ("context: <text> (Windows error N)").
 Status Win32Error(std::string_view context, DWORD error);
+
+// CreateFileW's access, disposition and flags for open(2)-style `flags`.
+// O_TRUNC with O_CREAT is CREATE_ALWAYS, O_TRUNC alone TRUNCATE_EXISTING;
+// `truncate` false leaves truncation to the caller (OpenAt truncates only
+// after its checks).
+struct CreateFileArgs {
+  DWORD access = 0;
+  DWORD disposition = OPEN_EXISTING;
+  DWORD flags = FILE_ATTRIBUTE_NORMAL;
+};
+CreateFileArgs CreateFileArgsFor(int flags, bool truncate);
 
 }  // namespace loadcell
