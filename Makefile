@@ -1,6 +1,6 @@
 # Thin wrapper over CMake presets. Every target installs what is missing first.
 JOBS ?= $(shell nproc)
-.PHONY: deps build run test sanitize bench clean
+.PHONY: deps build windows run test sanitize bench clean
 
 deps:
 	@scripts/install-deps
@@ -9,13 +9,20 @@ build: deps
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
 
+# loadcell.exe for Windows (mingw-w64 cross build), with its unit tests.
+windows: deps
+	cmake --preset windows >/dev/null
+	cmake --build --preset windows -j $(JOBS)
+
 run: build
 	build/release/loadcell suite
 
-# Every test of the release build, then the build with every optional part OFF.
-test: build
+# Every test of the release build, then the build with every optional part
+# OFF, then the Windows build under Wine.
+test: build windows
 	scripts/run-tests build/release
 	JOBS=$(JOBS) scripts/test-minimal-build build/minimal
+	scripts/test-windows build/windows
 
 sanitize: deps
 	cmake --preset asan >/dev/null

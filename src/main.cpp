@@ -7,10 +7,12 @@
 
 #include "cli/app.h"
 #include "core/status.h"
+#include "os/console.h"
 
 int main(int argc, char** argv) {
+  loadcell::PrepareConsole();
   try {
-    std::vector<std::string> args(argv + 1, argv + argc);
+    const std::vector<std::string> args = loadcell::CommandLineArguments(argc, argv);
     return loadcell::RunCommandLine(args, std::cout, std::cerr);
   } catch (const std::exception& e) {
     std::cerr << "loadcell: error: " << loadcell::EscapeControlBytes(e.what()) << "\n";

@@ -181,7 +181,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
 bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name)) {
   if (spelled.empty()) return false;
   const bool builtin = is_builtin != nullptr && is_builtin(BaseName(spelled));
-  Result<FileInfo> info = PosixFileSystem().Stat(spelled);
+  Result<FileInfo> info = DefaultFileSystem().Stat(spelled);
   if (info.ok() && info->is_regular) return EndsWithLua(spelled) || !builtin;
   return EndsWithLua(spelled) && !builtin;
 }

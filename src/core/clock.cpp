@@ -1,9 +1,10 @@
 #include "core/clock.h"
 
 #include <cerrno>
-#include <fstream>
 #include <sstream>
 #include <string>
+
+#include "core/clock_platform.h"
 
 namespace loadcell {
 namespace {
@@ -20,38 +21,11 @@ class MonotonicClock final : public Clock {
   }
 };
 
-std::string ReadFirstLine(const char* path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
-bool CpuHasFlags() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("flags", 0) == 0) {
-      std::istringstream words(line);
-      std::string w;
-      bool constant = false, nonstop = false;
-      while (words >> w) {
-        constant = constant || w == "constant_tsc";
-        nonstop = nonstop || w == "nonstop_tsc";
-      }
-      return constant && nonstop;
-    }
-  }
-  return false;
-}
-
 TickSource MakeBest() {
   TickSource src;
-  src.description = "CLOCK_MONOTONIC";
+  src.description = MonotonicClockName();
 #if LOADCELL_HAVE_TSC
-  std::string cs =
-      ReadFirstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource");
-  if (cs != "tsc" || !CpuHasFlags()) return src;
+  if (!SystemTimesWithTsc()) return src;
   // Calibrate over ~20 ms, bracketing each TSC read by two clock reads.
   auto pair = []() {
     Nanos a = MonotonicNow();
@@ -72,7 +46,7 @@ TickSource MakeBest() {
   std::ostringstream d;
   d.precision(4);
   d << "TSC (invariant, kernel clocksource; " << std::fixed << 1.0 / ns_per_tick
-    << " GHz, calibrated against CLOCK_MONOTONIC)";
+    << " GHz, calibrated against " << MonotonicClockName() << ")";
   src.description = d.str();
 #endif
   return src;
@@ -88,7 +62,7 @@ const TickSource& BestTickSource() {
 const TickSource& MonotonicTickSource() {
   static const TickSource kSource = [] {
     TickSource s;
-    s.description = "CLOCK_MONOTONIC";
+    s.description = MonotonicClockName();
     return s;
   }();
   return kSource;

@@ -68,7 +68,9 @@ Status PosixError(std::string_view context, int err) {
       break;
     case ENOSPC:
     case EFBIG:
+#ifdef EDQUOT  // Windows' C library has no quota errno
     case EDQUOT:
+#endif
     case ENOMEM:
       code = StatusCode::kResourceExhausted;
       break;

@@ -5,6 +5,7 @@
 
 #include "core/build_features.h"
 #include "core/build_info.h"
+#include "core/pages.h"
 #include "io/engines.h"
 
 namespace loadcell {
@@ -26,7 +27,9 @@ constexpr EngineEntry kEngines[] = {
 #if LOADCELL_WITH_LIBAIO
     {"libaio", &io_internal::MakeLibaioEngine},
 #endif
+#if !LOADCELL_WINDOWS  // the Windows mapping engine (CreateFileMapping) is still to come
     {"mmap", &io_internal::MakeMmapEngine},
+#endif
 };
 
 }  // namespace
@@ -61,9 +64,11 @@ void* AllocateIoBuffer(size_t len, size_t alignment) {
   if ((alignment & (alignment - 1)) != 0) return nullptr;
   size_t rounded = (len + alignment - 1) / alignment * alignment;
   if (rounded == 0) rounded = alignment;
-  void* p = std::aligned_alloc(alignment, rounded);
+  void* p = AllocateAligned(alignment, rounded);
   if (p != nullptr) std::memset(p, 0, rounded);
   return p;
 }
+
+void FreeIoBuffer(void* p) { FreeAligned(p); }
 
 }  // namespace loadcell

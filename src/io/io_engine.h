@@ -105,8 +105,10 @@ Status CheckIoEngine(const std::string& name, std::string_view asked);
 // one line).
 Result<std::unique_ptr<IoEngine>> MakeIoEngine(const std::string& name, FileSystem& fs);
 // Allocates a zero-filled buffer of `len` bytes (rounded up to a multiple of
-// the alignment, a power of two) aligned for O_DIRECT; free with std::free.
-// nullptr when out of memory or the alignment is not a power of two.
+// the alignment, a power of two) aligned for O_DIRECT; free with
+// FreeIoBuffer (std::free cannot free it on Windows). nullptr when out of
+// memory or the alignment is not a power of two.
 void* AllocateIoBuffer(size_t len, size_t alignment = 4096);
+void FreeIoBuffer(void* p);
 
 }  // namespace loadcell

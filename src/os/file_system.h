@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "os/open_flags.h"
 
 namespace loadcell {
 

@@ -4,8 +4,6 @@
 // bookkeeping. runner.cpp holds the control steps, worker_loop.cpp what each
 // worker thread runs.
 
-#include <pthread.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -17,6 +15,7 @@
 #include "core/clock.h"
 #include "core/random.h"
 #include "core/status.h"
+#include "os/thread.h"
 #include "runner/recorder.h"
 #include "runner/run_config.h"
 #include "runner/run_result.h"
@@ -83,7 +82,9 @@ class Run final {
     Run* run;
     int id;
   };
-  static void* ThreadEntry(void* arg);  // arg: a ThreadArg
+  static void ThreadEntry(void* arg);  // arg: a ThreadArg
+  // Sets go_ (under mu_) and wakes the threads waiting for it.
+  void ReleaseThreads();
   // The schedule as one thread takes from it (worker_loop.cpp).
   class ThreadPacer;
 
@@ -167,13 +168,14 @@ class Run final {
   std::vector<std::unique_ptr<WorkerState>> states_;
 
   // ---- Thread handles: control thread only.
-  std::vector<pthread_t> handles_;
+  std::vector<ThreadHandle> handles_;
   std::vector<ThreadArg> args_;
   int started_ = 0;  // threads actually created
 
   // ---- Flags every thread reads; the counters threads update live on
   // their own cache lines.
   alignas(64) std::atomic<bool> go_{false};  // release: the threads may start
+  std::condition_variable go_cv_;            // signals go_ (set under mu_)
   std::atomic<bool> abort_start_{false};     // set before go_: leave without running
   alignas(64) std::atomic<bool> stop_{false};
   alignas(64) std::atomic<uint64_t> issued_{0};        // measured events claimed (ticket_limit_)

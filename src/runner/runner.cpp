@@ -1,8 +1,5 @@
 #include "runner/runner.h"
 
-#include <pthread.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <climits>
 #include <mutex>
@@ -78,8 +75,9 @@ void Run::ChooseSeed() {
 }
 
 void Run::CompleteManifest(Manifest& manifest) const {
-  manifest.system.clock_source =
-      rate_limited_ ? std::string("CLOCK_MONOTONIC (rate-limited runs)") : ticks_->description;
+  manifest.system.clock_source = rate_limited_
+                                     ? MonotonicTickSource().description + " (rate-limited runs)"
+                                     : ticks_->description;
   manifest.threads = threads_;
   manifest.time_limit_s = cfg_.time_s;
   manifest.event_limit = event_limit_;
@@ -108,36 +106,29 @@ Status Run::Spawn() {
 Status Run::StartThreads() {
   handles_.resize(threads_);
   args_.resize(threads_);
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  if (cfg_.thread_stack_size > 0) {
-    pthread_attr_setstacksize(&attr, std::max<size_t>(cfg_.thread_stack_size, PTHREAD_STACK_MIN));
-  }
   Status status;
   for (int i = 0; i < threads_; ++i) {
     args_[i] = {this, i};
-    int rc = pthread_create(&handles_[i], &attr, ThreadEntry, &args_[i]);
-    if (rc != 0) {
-      status = PosixError("cannot start worker thread " + std::to_string(i), rc);
+    Result<ThreadHandle> thread = StartThread(cfg_.thread_stack_size, ThreadEntry, &args_[i]);
+    if (!thread.ok()) {
+      status = PosixError("cannot start worker thread " + std::to_string(i), thread.status().err());
       break;
     }
+    handles_[i] = *thread;
     ++started_;
   }
-  pthread_attr_destroy(&attr);
   return status;
 }
 
 void Run::AbortStart() {
   abort_start_.store(true, std::memory_order_release);
-  go_.store(true, std::memory_order_release);
-  go_.notify_all();
-  for (int i = 0; i < started_; ++i) pthread_join(handles_[i], nullptr);
+  ReleaseThreads();
+  for (int i = 0; i < started_; ++i) JoinThread(handles_[i]);
 }
 
-void* Run::ThreadEntry(void* arg) {
+void Run::ThreadEntry(void* arg) {
   auto* a = static_cast<ThreadArg*>(arg);
   a->run->WorkerMain(a->id);
-  return nullptr;
 }
 
 // ---------------------------------------------------------------- Control
@@ -171,8 +162,15 @@ void Run::Release() {
                                         ticks_->ns_per_tick);
   }
   schedule_ = RateSchedule(t_start, cfg_.rate);
-  go_.store(true, std::memory_order_release);
-  go_.notify_all();
+  ReleaseThreads();
+}
+
+void Run::ReleaseThreads() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    go_.store(true, std::memory_order_release);
+  }
+  go_cv_.notify_all();
 }
 
 void Run::StartReporting() {
@@ -319,14 +317,14 @@ Nanos Run::LastThreadEnd() const {
 }
 
 void Run::JoinAndFinish(RunResult& result) {
-  for (int i = 0; i < threads_; ++i) pthread_join(handles_[i], nullptr);
+  for (int i = 0; i < threads_; ++i) JoinThread(handles_[i]);
   const StopGuard guard("the workload's end (done)", cfg_.StopGrace());
   Status done = workload_.Done();
   if (!done.ok() && result.failure.ok()) result.failure = done;
 }
 
 void Run::DetachThreads() {
-  for (int i = 0; i < threads_; ++i) pthread_detach(handles_[i]);
+  for (int i = 0; i < threads_; ++i) DetachThread(handles_[i]);
 }
 
 // ---------------------------------------------------------------- Figures

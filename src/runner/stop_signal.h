@@ -1,5 +1,6 @@
 #pragma once
-// The stop request: SIGINT/SIGTERM ask the current run to stop. Signals
+// The stop request: SIGINT/SIGTERM (Windows: Ctrl-C, Ctrl-Break, the console
+// closing; os/console.h) ask the current run to stop. Signals
 // within kSignalBurstWindow of the first are the same request (GNU timeout
 // signals the process and then its group; a terminal's Ctrl-C reaches the
 // whole group), so the run still ends with its one report. A signal after

@@ -1,11 +1,10 @@
 // What each worker thread of a Run does: create its worker, wait for the
 // start, run events in a closed or an open loop, finish.
 
-#include <sys/prctl.h>
-
 #include <algorithm>
 
 #include "core/clock.h"
+#include "os/thread.h"
 #include "runner/run.h"
 
 namespace loadcell {
@@ -56,7 +55,7 @@ void Run::WorkerMain(int id) {
     // The default 50 us timer slack would make every wake-up late by up to
     // that much, and the lateness counts in the latency from the intended
     // start.
-    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    UseFineTimerSlack();
   }
   ThreadContext ctx;
   ctx.thread_id = id;
@@ -69,12 +68,14 @@ void Run::WorkerMain(int id) {
 
   auto made = workload_.NewWorker(ctx);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
     if (!made.ok() && start_error_.ok()) start_error_ = made.status();
     ++ready_;
+    cv_.notify_all();
+    // A condition variable, not go_.wait(): GCC 12's atomic wait loses
+    // wake-ups where it has no futex (the Windows build hung in it).
+    go_cv_.wait(lock, [&] { return go_.load(std::memory_order_acquire); });
   }
-  cv_.notify_all();
-  go_.wait(false, std::memory_order_acquire);
 
   if (made.ok() && !abort_start_.load(std::memory_order_acquire)) {
     std::unique_ptr<Worker> worker = std::move(made).value();

@@ -1,11 +1,11 @@
 #include "stats/histogram.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+
+#include "core/pages.h"
 
 namespace loadcell {
 
@@ -151,13 +151,14 @@ uint64_t LatencyHistogram::Percentile(double p) const {
   return hi;
 }
 
-// The buckets come straight from mmap: zero pages that cost no memory until
+// The buckets come straight from the system (core/pages.h): zero pages that cost no memory until
 // an event lands in them, so 64 threads with several histograms each stay
 // small (a run touches only the few pages its latencies fall in).
 ConcurrentHistogram::ConcurrentHistogram() {
   const size_t bytes = kBucketCount * sizeof(uint64_t);
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) {
+  int err = 0;
+  void* p = MapZeroPages(bytes, /*huge=*/false, &err);
+  if (p == nullptr) {
     // Out of address space: fall back to the heap (zeroed, pages touched).
     buckets_ = static_cast<uint64_t*>(std::calloc(kBucketCount, sizeof(uint64_t)));
     if (buckets_ == nullptr) std::abort();
@@ -170,7 +171,7 @@ ConcurrentHistogram::ConcurrentHistogram() {
 
 ConcurrentHistogram::~ConcurrentHistogram() {
   if (mapped_) {
-    munmap(buckets_, kBucketCount * sizeof(uint64_t));
+    UnmapPages(buckets_, kBucketCount * sizeof(uint64_t));
   } else {
     std::free(buckets_);
   }

@@ -1,26 +1,36 @@
 #include "testing/temp_dir.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 namespace loadcell::testing {
 
 std::string TempRoot() {
   const char* base = std::getenv("TMPDIR");
-  return base != nullptr && *base != '\0' ? base : "/tmp";
+  if (base != nullptr && *base != '\0') return base;
+  std::error_code ec;
+  const std::string system = std::filesystem::temp_directory_path(ec).string();
+  return ec || system.empty() ? "/tmp" : system;
 }
 
 TempDir::TempDir() : TempDir(TempRoot()) {}
 
+// A new folder with a random name (create_directory fails on one that
+// exists, so two tests never share one); portable, unlike mkdtemp.
 TempDir::TempDir(const std::string& parent) {
-  std::string tmpl = parent + "/loadcell-test-XXXXXX";
-  if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  EXPECT_FALSE(path_.empty()) << "mkdtemp failed under " << parent;
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100 && path_.empty(); ++attempt) {
+    const std::string p = parent + "/loadcell-test-" + std::to_string(rd());
+    std::error_code ec;
+    if (std::filesystem::create_directory(p, ec)) path_ = p;
+    if (ec) break;
+  }
+  EXPECT_FALSE(path_.empty()) << "cannot make a temporary folder under " << parent;
 }
 
 TempDir::~TempDir() {

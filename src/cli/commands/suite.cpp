@@ -1,7 +1,6 @@
 #include "cli/commands/suite.h"
 
 #include <fmt/format.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <memory>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "cli/test_setup.h"
+#include "os/system_info.h"
 #include "runner/runner.h"
 #include "workloads/fileio/fileio.h"
 #include "workloads/oltp/oltp.h"
@@ -80,13 +80,7 @@ std::string FormatLatency(uint64_t ns) {
 // files fileio made in it, and nothing else) when this goes away.
 class SuiteTempDir final {
  public:
-  SuiteTempDir() {
-    std::error_code ec;
-    std::string tmpl = std::filesystem::temp_directory_path(ec).string();
-    if (ec || tmpl.empty()) tmpl = "/tmp";
-    tmpl += "/loadcell-suite-XXXXXX";
-    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
+  SuiteTempDir() : path_(MakeTempDir("loadcell-suite-")) {}
   ~SuiteTempDir() {
     std::error_code ec;
     if (!path_.empty()) std::filesystem::remove(path_, ec);  // only if empty

@@ -1,7 +1,6 @@
 #include "cli/commands/sweep_command.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -93,8 +92,7 @@ std::string PointFileStem(const std::vector<std::string>& options,
 
 std::string DefaultOutputDir(const std::string& test) {
   std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
+  const std::tm tm = LocalTime(now);
   char buf[32];
   std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
   return "sweep-" + test + "-" + buf;

@@ -1,6 +1,5 @@
 #include "cli/sqlio/sqlio_command.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 

@@ -1,6 +1,5 @@
 #include "workloads/fileio/fileio.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <cerrno>

@@ -1,6 +1,5 @@
 #include "workloads/fileio/fileio_files.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,7 +23,7 @@ namespace {
 constexpr uint64_t kChunkTarget = 1ULL << 20;  // prepare writes ~1 MiB per call
 
 struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+  void operator()(void* p) const { FreeIoBuffer(p); }
 };
 using IoBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
 

@@ -1,6 +1,5 @@
 #include "workloads/fileio/fileio_options.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -175,7 +175,7 @@ FileIoWorker::FileIoWorker(FileIoShared& shared, std::unique_ptr<IoEngine> engin
 FileIoWorker::~FileIoWorker() {
   if (engine_open_) (void)engine_->Close();
   engine_.reset();
-  std::free(buffers_);
+  FreeIoBuffer(buffers_);
 }
 
 Status FileIoWorker::Open() {

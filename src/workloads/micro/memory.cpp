@@ -1,15 +1,14 @@
 #include "workloads/micro/memory.h"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <string>
 
+#include "core/pages.h"
+#include "os/system_info.h"
 #include "runner/recorder.h"
 #include "workloads/micro/do_not_optimize.h"
 
@@ -31,7 +30,6 @@ namespace {
 constexpr uint64_t kWordBytes = sizeof(uint64_t);
 constexpr uint64_t kKiB = 1ULL << 10;
 constexpr uint64_t kMiB = 1ULL << 20;
-constexpr uint64_t kDefaultHugePage = 2 * kMiB;
 constexpr uint64_t kFallbackL2Bytes = 1 * kMiB;
 
 bool IsPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
@@ -47,24 +45,11 @@ std::string HumanSize(uint64_t bytes) {
   return fmt::format("{} bytes", bytes);
 }
 
-// The default huge page size from /proc/meminfo ("Hugepagesize: 2048 kB").
-uint64_t HugePageSize() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  uint64_t value = 0;
-  std::string unit;
-  while (in >> key >> value) {
-    std::getline(in, unit);
-    if (key == "Hugepagesize:" && value > 0) return value * 1024;
-  }
-  return kDefaultHugePage;
-}
-
 uint64_t RoundUp(uint64_t v, uint64_t multiple) { return (v + multiple - 1) / multiple * multiple; }
 
 uint64_t L2CacheBytes() {
-  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  return l2 > 0 ? static_cast<uint64_t>(l2) : kFallbackL2Bytes;
+  const uint64_t l2 = ReadL2CacheBytes();
+  return l2 > 0 ? l2 : kFallbackL2Bytes;
 }
 
 // A uniformly random index in [0, n) from 64 random bits (multiply-shift;
@@ -134,13 +119,11 @@ Result<MemoryBlock> MemoryBlock::Map(uint64_t bytes, bool hugetlb) {
     return Status::InvalidArgument(
         fmt::format("memory block of {} bytes: must be a non-zero multiple of 8", bytes));
   }
-  const uint64_t page = hugetlb ? HugePageSize() : static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t page = hugetlb ? HugePageSize() : static_cast<uint64_t>(PageSize());
   const uint64_t mapped = RoundUp(bytes, page);
-  int flags = MAP_PRIVATE | MAP_ANONYMOUS;
-  if (hugetlb) flags |= MAP_HUGETLB;
-  void* base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, flags, -1, 0);
-  if (base == MAP_FAILED) {
-    const int err = errno;
+  int err = 0;
+  void* base = MapZeroPages(mapped, hugetlb, &err);
+  if (base == nullptr) {
     if (hugetlb) {
       return Status::ResourceExhausted(
           fmt::format("--memory-hugetlb=on: cannot map {} of {} huge pages (reserve "
@@ -164,7 +147,7 @@ MemoryBlock::MemoryBlock(MemoryBlock&& other) noexcept
 
 MemoryBlock& MemoryBlock::operator=(MemoryBlock&& other) noexcept {
   if (this != &other) {
-    if (base_ != nullptr) munmap(base_, mapped_);
+    if (base_ != nullptr) UnmapPages(base_, mapped_);
     base_ = std::exchange(other.base_, nullptr);
     mapped_ = std::exchange(other.mapped_, 0);
     bytes_ = std::exchange(other.bytes_, 0);
@@ -173,7 +156,7 @@ MemoryBlock& MemoryBlock::operator=(MemoryBlock&& other) noexcept {
 }
 
 MemoryBlock::~MemoryBlock() {
-  if (base_ != nullptr) munmap(base_, mapped_);
+  if (base_ != nullptr) UnmapPages(base_, mapped_);
 }
 
 // ---------------------------------------------------------------- MemoryWorker

@@ -1,7 +1,8 @@
 #include "workloads/micro/threads.h"
 
 #include <fmt/format.h>
-#include <sched.h>
+
+#include <thread>
 
 namespace loadcell {
 namespace {
@@ -18,7 +19,7 @@ class ThreadsWorker final : public Worker {
     std::mutex& m = mutexes_[next_lock_->fetch_add(1, std::memory_order_relaxed) % lock_count_];
     for (int64_t i = 0; i < yields_; ++i) {
       m.lock();
-      sched_yield();
+      std::this_thread::yield();  // sched_yield() on Linux
       m.unlock();
     }
     return Status::Ok();

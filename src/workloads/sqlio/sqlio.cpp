@@ -1,10 +1,6 @@
 #include "workloads/sqlio/sqlio.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sched.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,6 +10,7 @@
 #include "core/random.h"
 #include "io/io_engine.h"
 #include "os/system_info.h"
+#include "os/thread.h"
 #include "runner/runner.h"
 #include "stats/summary.h"
 #include "workloads/fileio/fileio_data.h"
@@ -22,17 +19,6 @@ namespace loadcell {
 namespace {
 
 constexpr uint64_t kCreateChunk = 1 << 20;
-
-double Seconds(const timeval& tv) {
-  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
-}
-
-void ReadRusage(double* user, double* sys) {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  *user = Seconds(ru.ru_utime);
-  *sys = Seconds(ru.ru_stime);
-}
 
 // Appends "created <name> <bytes>" to the sqlio manifest of folder `dir`
 // (never through a link in the manifest's place).
@@ -56,7 +42,7 @@ Status RecordCreated(FileSystem& fs, const DirHandle& dir, const std::string& na
 }
 
 struct FreeBuffer {
-  void operator()(unsigned char* p) const { std::free(p); }
+  void operator()(unsigned char* p) const { FreeIoBuffer(p); }
 };
 
 // Opens the test file at `path` without following a link in its place.
@@ -192,7 +178,7 @@ Status SqlioWorkload::Init(int /*threads*/) {
   }
   cpu_.cpus = std::max(1, ReadSystemInfo().cpus_online);
   start_ = MonotonicNow();
-  ReadRusage(&start_user_, &start_sys_);
+  ProcessCpuSeconds(&start_user_, &start_sys_);
   return Status::Ok();
 }
 
@@ -201,12 +187,11 @@ Result<std::unique_ptr<Worker>> SqlioWorkload::NewWorker(const ThreadContext& ct
   const size_t t = TargetOf(ctx.thread_id);
   // Affinity, on the worker's own thread: -p pins, -a round-robins, a param
   // file mask confines the file's threads.
-  cpu_set_t set;
-  CPU_ZERO(&set);
+  std::vector<int> set;
   bool want = false;
   std::string what;
   if (plan_.pin_cpu >= 0) {
-    CPU_SET(plan_.pin_cpu, &set);
+    set.push_back(plan_.pin_cpu);
     want = true;
     what = fmt::format("-p{}", plan_.pin_cpu);
   } else if (plan_.affinity_mask != 0) {
@@ -215,23 +200,25 @@ Result<std::unique_ptr<Worker>> SqlioWorkload::NewWorker(const ThreadContext& ct
       if ((plan_.affinity_mask >> c) & 1) cpus.push_back(c);
     }
     if (plan_.affinity_round_robin) {
-      CPU_SET(cpus[static_cast<size_t>(ctx.thread_id) % cpus.size()], &set);
+      set.push_back(cpus[static_cast<size_t>(ctx.thread_id) % cpus.size()]);
     } else {
-      for (int c : cpus) CPU_SET(c, &set);
+      set = cpus;
     }
     want = true;
     what = fmt::format("-a{}0x{:x}", plan_.affinity_round_robin ? "R" : "", plan_.affinity_mask);
   } else if (plan_.targets[t].mask != 0) {
     for (int c = 0; c < 64; ++c) {
-      if ((plan_.targets[t].mask >> c) & 1) CPU_SET(c, &set);
+      if ((plan_.targets[t].mask >> c) & 1) set.push_back(c);
     }
     want = true;
     what = fmt::format("mask 0x{:x}", plan_.targets[t].mask);
   }
-  if (want && sched_setaffinity(0, sizeof(set), &set) != 0) {
+  const Status pinned = want ? SetCurrentThreadCpus(set) : Status::Ok();
+  if (!pinned.ok()) {
     std::lock_guard<std::mutex> lock(notes_mu_);
-    affinity_notes_.push_back(fmt::format("thread {}: affinity {} not applied ({})", ctx.thread_id,
-                                          what, std::strerror(errno)));
+    affinity_notes_.push_back(
+        fmt::format("thread {}: affinity {} not applied ({})", ctx.thread_id, what,
+                    pinned.err() != 0 ? std::strerror(pinned.err()) : pinned.message()));
   }
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(plan_.engine, fs_));
   auto worker = std::make_unique<FileIoWorker>(*shared_[t], std::move(engine), ctx);
@@ -253,7 +240,7 @@ Result<std::unique_ptr<Worker>> SqlioWorkload::NewWorker(const ThreadContext& ct
 
 Status SqlioWorkload::Done() {
   double user = 0, sys = 0;
-  ReadRusage(&user, &sys);
+  ProcessCpuSeconds(&user, &sys);
   cpu_.wall_s = static_cast<double>(MonotonicNow() - start_) / 1e9;
   cpu_.user_s = user - start_user_;
   cpu_.system_s = sys - start_sys_;

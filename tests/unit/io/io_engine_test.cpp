@@ -25,7 +25,7 @@ constexpr uint32_t kBlock = 4096;
 constexpr uint64_t kFileSize = 1 << 20;
 
 struct BufferFree {
-  void operator()(void* p) const { std::free(p); }
+  void operator()(void* p) const { FreeIoBuffer(p); }
 };
 using Buffer = std::unique_ptr<char, BufferFree>;
 
@@ -445,7 +445,7 @@ TEST(AllocateIoBufferTest, AlignedAndZeroed) {
   void* p = AllocateIoBuffer(100, 512);
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 512, 0u);
-  std::free(p);
+  FreeIoBuffer(p);
 }
 
 TEST(SyncEngineFaultTest, InjectedFaultsBecomeNegativeResults) {

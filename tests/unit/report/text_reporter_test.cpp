@@ -150,14 +150,15 @@ TEST(TextReporterTest, KindsWithoutEventsGetOneLineNotABlock) {
 TEST(TextReporterTest, ZeroEventsPrintZerosNeverNan) {
   FakeWorkload w;
   const std::string t = Render(Format::kText, w, EmptyResult(), FixtureSettings());
-  EXPECT_THAT(t, Not(::testing::ContainsRegex("nan|inf|NaN|Inf")));
+  // No alternation in the pattern: GoogleTest's Windows regex has none.
+  for (const char* word : {"nan", "inf", "NaN", "Inf"}) EXPECT_THAT(t, Not(HasSubstr(word)));
   EXPECT_THAT(t, HasSubstr("\n    total number of events:              0\n"));
   EXPECT_THAT(t, HasSubstr("\n         avg:                                    0.00\n"));
   EXPECT_THAT(t, HasSubstr("\n    events (avg/stddev):           0.0000/0.00\n"));
   // A result without any latency entry or thread must not crash either.
   RunResult bare;
   const std::string b = Render(Format::kText, w, bare, FixtureSettings());
-  EXPECT_THAT(b, Not(::testing::ContainsRegex("nan|inf")));
+  for (const char* word : {"nan", "inf"}) EXPECT_THAT(b, Not(HasSubstr(word)));
   EXPECT_THAT(b, HasSubstr("Threads fairness:"));
 }
 

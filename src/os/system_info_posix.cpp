@@ -1,10 +1,12 @@
-#include "os/system_info.h"
-
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "os/system_info.h"
 
 namespace loadcell {
 namespace {
@@ -46,5 +48,25 @@ SystemInfo ReadSystemInfo() {
 }
 
 bool StderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
+
+uint64_t ReadL2CacheBytes() {
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return l2 > 0 ? static_cast<uint64_t>(l2) : 0;
+}
+
+std::tm LocalTime(std::time_t t) {
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  return tm;
+}
+
+std::string MakeTempDir(const std::string& prefix) {
+  std::error_code ec;
+  std::string tmpl = std::filesystem::temp_directory_path(ec).string();
+  if (ec || tmpl.empty()) tmpl = "/tmp";
+  tmpl += "/" + prefix + "XXXXXX";
+  if (::mkdtemp(tmpl.data()) == nullptr) return "";
+  return tmpl;
+}
 
 }  // namespace loadcell

@@ -1,0 +1,12 @@
+#include "core/clock_platform.h"
+
+namespace loadcell {
+
+const char* MonotonicClockName() { return "QueryPerformanceCounter"; }
+
+// Windows does not say whether it trusts the TSC across processors; where it
+// does, QueryPerformanceCounter reads the invariant TSC itself. So loadcell
+// times events with QueryPerformanceCounter and never reads the TSC directly.
+bool SystemTimesWithTsc() { return false; }
+
+}  // namespace loadcell

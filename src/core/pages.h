@@ -1,0 +1,28 @@
+#pragma once
+// Memory straight from the operating system: zero-filled pages that cost
+// nothing until touched (mmap on POSIX, VirtualAlloc on Windows), and the
+// aligned buffers of unbuffered I/O. One implementation per platform
+// (pages_posix.cpp, pages_win32.cpp), chosen by the build.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace loadcell {
+
+// The size of one ordinary page.
+size_t PageSize();
+// The default huge (Windows: large) page size; 2 MiB when the system does not say.
+uint64_t HugePageSize();
+
+// `bytes` of zero-filled, readable and writable memory, page-aligned, in
+// huge pages when `huge`. Returns nullptr when the system refuses, with the
+// reason's errno in *err (ENOMEM on Windows). Free with UnmapPages(p, bytes).
+void* MapZeroPages(size_t bytes, bool huge, int* err);
+void UnmapPages(void* p, size_t bytes);
+
+// `bytes` aligned to `alignment` (a power of two); nullptr when out of
+// memory. Free with FreeAligned (std::free cannot free it on Windows).
+void* AllocateAligned(size_t alignment, size_t bytes);
+void FreeAligned(void* p);
+
+}  // namespace loadcell

@@ -1,0 +1,326 @@
+// The Win32 FileSystem (the Windows build; file_system.cpp is the POSIX one).
+// Files are opened with CreateFileW and handed out as C runtime descriptors
+// (_open_osfhandle), so the seam keeps its int descriptors; _get_osfhandle
+// gives the handle back. Every failure becomes a Status in Win32Error.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <io.h>
+#include <windows.h>
+
+#include <cerrno>
+#include <string>
+
+#include "os/file_system.h"
+#include "os/win32_util.h"
+
+namespace loadcell {
+namespace {
+
+HANDLE HandleOf(int fd) { return reinterpret_cast<HANDLE>(_get_osfhandle(fd)); }
+
+std::string FdContext(std::string_view verb, int fd) { return fmt::format("{} fd {}", verb, fd); }
+
+// Shared as POSIX files are: others may read, write, rename and delete.
+constexpr DWORD kShareAll = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+
+// A handle for looking at `path` only (no data access); a directory too.
+HANDLE OpenForInfo(const std::string& path, bool follow) {
+  DWORD flags = FILE_FLAG_BACKUP_SEMANTICS;
+  if (!follow) flags |= FILE_FLAG_OPEN_REPARSE_POINT;
+  return CreateFileW(Widen(path).c_str(), FILE_READ_ATTRIBUTES, kShareAll, nullptr, OPEN_EXISTING,
+                     flags, nullptr);
+}
+
+Result<FileInfo> InfoOfHandle(HANDLE h, const std::string& what) {
+  BY_HANDLE_FILE_INFORMATION bh;
+  if (!GetFileInformationByHandle(h, &bh)) return Win32Error("stat '" + what + "'", GetLastError());
+  FILE_STANDARD_INFO standard{};
+  if (!GetFileInformationByHandleEx(h, FileStandardInfo, &standard, sizeof(standard))) {
+    return Win32Error("stat '" + what + "'", GetLastError());
+  }
+  FileInfo info;
+  info.exists = true;
+  info.is_symlink = (bh.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
+  info.is_directory = !info.is_symlink && (bh.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+  info.is_regular = !info.is_symlink && !info.is_directory;
+  info.size = static_cast<uint64_t>(standard.EndOfFile.QuadPart);
+  info.allocated_bytes = static_cast<uint64_t>(standard.AllocationSize.QuadPart);
+  info.device = bh.dwVolumeSerialNumber;
+  info.inode = (static_cast<uint64_t>(bh.nFileIndexHigh) << 32) | bh.nFileIndexLow;
+  return info;
+}
+
+bool IsMissing(DWORD error) {
+  return error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND;
+}
+
+Result<FileInfo> StatPath(const std::string& path, bool follow) {
+  HANDLE h = OpenForInfo(path, follow);
+  if (h == INVALID_HANDLE_VALUE) {
+    const DWORD error = GetLastError();
+    if (IsMissing(error)) return FileInfo{};  // exists = false
+    return Win32Error("stat '" + path + "'", error);
+  }
+  Result<FileInfo> info = InfoOfHandle(h, path);
+  CloseHandle(h);
+  return info;
+}
+
+Status RefuseEntry(const DirHandle& dir, const std::string& name, const FileInfo& info) {
+  if (info.is_symlink) {
+    return Status::FailedPrecondition(fmt::format("'{}' is a symbolic link", EntryPath(dir, name)));
+  }
+  return Status::FailedPrecondition(fmt::format("'{}' is not a regular file (it is {})",
+                                                EntryPath(dir, name),
+                                                info.is_directory ? "a directory" : "not a file"));
+}
+
+Status RefuseReplaced(const DirHandle& dir, const std::string& name) {
+  return Status::FailedPrecondition(
+      fmt::format("'{}' was replaced: it is not the file expected", EntryPath(dir, name)));
+}
+
+Status CheckEntryName(const DirHandle& dir, const std::string& name) {
+  if (!dir.valid()) return Status::Internal("directory call on a closed directory handle");
+  if (name.empty() || name == "." || name == ".." ||
+      name.find_first_of("/\\:") != std::string::npos) {
+    return Status::InvalidArgument(
+        fmt::format("'{}' is not a file name inside {}", name, dir.path));
+  }
+  return Status::Ok();
+}
+
+// The entry `name` of `dir` as a regular file (and, with `expect`, that
+// file), not following a link; missing is exists = false.
+Result<FileInfo> CheckedEntry(const DirHandle& dir, const std::string& name, const FileId* expect) {
+  LC_ASSIGN_OR_RETURN(FileInfo info, StatPath(EntryPath(dir, name), /*follow=*/false));
+  if (!info.exists) return info;
+  if (!info.is_regular) return RefuseEntry(dir, name, info);
+  if (expect != nullptr && !(*expect == info.id())) return RefuseReplaced(dir, name);
+  return info;
+}
+
+}  // namespace
+
+class Win32FileSystemImpl final : public FileSystem {
+ public:
+  Result<int> Open(const std::string& path, int flags, mode_t mode) override {
+    return OpenWith(path, CreateFileArgsFor(flags, /*truncate=*/true), flags);
+  }
+
+  Status Close(int fd) override {
+    if (_close(fd) != 0) return PosixError(FdContext("close", fd), errno);
+    return Status::Ok();
+  }
+
+  // ReadFile/WriteFile with the offset in an OVERLAPPED on a synchronous
+  // handle: one positioned call, like pread/pwrite.
+  Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
+    OVERLAPPED ov = AtOffset(offset);
+    DWORD done = 0;
+    if (!ReadFile(HandleOf(fd), buf, ClampLength(len), &done, &ov)) {
+      const DWORD error = GetLastError();
+      if (error == ERROR_HANDLE_EOF) return size_t{0};
+      return Win32Error("ReadFile", error);
+    }
+    return static_cast<size_t>(done);
+  }
+
+  Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
+    OVERLAPPED ov = AtOffset(offset);
+    DWORD done = 0;
+    if (!WriteFile(HandleOf(fd), buf, ClampLength(len), &done, &ov)) {
+      return Win32Error("WriteFile", GetLastError());
+    }
+    return static_cast<size_t>(done);
+  }
+
+  // FlushFileBuffers writes data and metadata: fsync and fdatasync alike.
+  Status Fsync(int fd) override { return Flush(fd); }
+  Status Fdatasync(int fd) override { return Flush(fd); }
+
+  Status Truncate(int fd, uint64_t size) override {
+    FILE_END_OF_FILE_INFO eof{};
+    eof.EndOfFile.QuadPart = static_cast<LONGLONG>(size);
+    if (!SetFileInformationByHandle(HandleOf(fd), FileEndOfFileInfo, &eof, sizeof(eof))) {
+      return Win32Error(FdContext("truncate", fd), GetLastError());
+    }
+    return Status::Ok();
+  }
+
+  Status Unlink(const std::string& path) override {
+    if (!DeleteFileW(Widen(path).c_str())) {
+      return Win32Error("unlink '" + path + "'", GetLastError());
+    }
+    return Status::Ok();
+  }
+
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (!MoveFileExW(Widen(from).c_str(), Widen(to).c_str(), MOVEFILE_REPLACE_EXISTING)) {
+      return Win32Error("rename '" + from + "' to '" + to + "'", GetLastError());
+    }
+    return Status::Ok();
+  }
+
+  Result<FileInfo> Stat(const std::string& path) override {
+    return StatPath(path, /*follow=*/true);
+  }
+
+  Status CheckWritableDir(const std::string& path) override {
+    LC_ASSIGN_OR_RETURN(const FileInfo info, StatPath(path, /*follow=*/true));
+    if (!info.exists) return PosixError("directory '" + path + "'", ENOENT);
+    if (!info.is_directory) return PosixError("'" + path + "'", ENOTDIR);
+    return Status::Ok();
+  }
+
+  // The volume's file system ("NTFS", "FAT32", "ReFS"); a path not created
+  // yet is looked up through the volume it would be on.
+  std::string FsType(const std::string& path) override {
+    wchar_t volume[MAX_PATH + 1] = {};
+    const std::wstring wide = Widen(path.empty() ? std::string(".") : path);
+    if (!GetVolumePathNameW(wide.c_str(), volume, MAX_PATH)) return "unknown";
+    wchar_t fs_name[MAX_PATH + 1] = {};
+    if (!GetVolumeInformationW(volume, nullptr, 0, nullptr, nullptr, nullptr, fs_name, MAX_PATH)) {
+      return "unknown";
+    }
+    return Narrow(fs_name);
+  }
+
+  Result<FileInfo> Fstat(int fd) override {
+    return InfoOfHandle(HandleOf(fd), FdContext("fd", fd));
+  }
+
+  Result<DirHandle> OpenDir(const std::string& path) override;
+  Status CloseDir(const DirHandle& dir) override {
+    if (!CloseHandle(reinterpret_cast<HANDLE>(dir.native))) {
+      return Win32Error("close directory '" + dir.path + "'", GetLastError());
+    }
+    return Status::Ok();
+  }
+  Result<int> OpenAt(const DirHandle& dir, const std::string& name, int flags, mode_t mode,
+                     const FileId* expect) override;
+  Result<FileInfo> StatAt(const DirHandle& dir, const std::string& name) override {
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
+    return StatPath(EntryPath(dir, name), /*follow=*/false);
+  }
+  Status UnlinkAt(const DirHandle& dir, const std::string& name, const FileId* expect) override {
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
+    LC_ASSIGN_OR_RETURN(const FileInfo info, CheckedEntry(dir, name, expect));
+    if (!info.exists) return PosixError("unlink '" + EntryPath(dir, name) + "'", ENOENT);
+    return Unlink(EntryPath(dir, name));
+  }
+  Status RenameAt(const DirHandle& dir, const std::string& from, const std::string& to) override {
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, from));
+    LC_RETURN_IF_ERROR(CheckEntryName(dir, to));
+    LC_ASSIGN_OR_RETURN(const FileInfo info, CheckedEntry(dir, from, nullptr));
+    if (!info.exists) return PosixError("rename '" + EntryPath(dir, from) + "'", ENOENT);
+    return Rename(EntryPath(dir, from), EntryPath(dir, to));
+  }
+
+  // An exclusive lock on the file's first byte, not waiting (LockFileEx).
+  Result<bool> TryLock(int fd) override {
+    OVERLAPPED ov = AtOffset(0);
+    if (LockFileEx(HandleOf(fd), LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0,
+                   &ov)) {
+      return true;
+    }
+    const DWORD error = GetLastError();
+    if (error == ERROR_LOCK_VIOLATION || error == ERROR_IO_PENDING) return false;
+    return Win32Error(FdContext("lock", fd), error);
+  }
+  Status Unlock(int fd) override {
+    OVERLAPPED ov = AtOffset(0);
+    if (!UnlockFileEx(HandleOf(fd), 0, 1, 0, &ov)) {
+      return Win32Error(FdContext("unlock", fd), GetLastError());
+    }
+    return Status::Ok();
+  }
+
+ private:
+  static OVERLAPPED AtOffset(uint64_t offset) {
+    OVERLAPPED ov{};
+    ov.Offset = static_cast<DWORD>(offset & 0xffffffffu);
+    ov.OffsetHigh = static_cast<DWORD>(offset >> 32);
+    return ov;
+  }
+  // One call moves at most 1 GiB (a DWORD count; aligned for unbuffered I/O).
+  static DWORD ClampLength(size_t len) {
+    return static_cast<DWORD>(len < (size_t{1} << 30) ? len : (size_t{1} << 30));
+  }
+  static Status Flush(int fd) {
+    if (!FlushFileBuffers(HandleOf(fd))) return Win32Error(FdContext("fsync", fd), GetLastError());
+    return Status::Ok();
+  }
+
+  static Result<int> OpenWith(const std::string& path, const CreateFileArgs& a, int flags) {
+    HANDLE h = CreateFileW(Widen(path).c_str(), a.access, kShareAll, nullptr, a.disposition,
+                           a.flags, nullptr);
+    if (h == INVALID_HANDLE_VALUE) return Win32Error("open '" + path + "'", GetLastError());
+    const int fd = _open_osfhandle(reinterpret_cast<intptr_t>(h),
+                                   _O_BINARY | (flags & (O_RDONLY | O_WRONLY | O_RDWR)));
+    if (fd < 0) {
+      CloseHandle(h);
+      return PosixError("open '" + path + "'", EMFILE);
+    }
+    return fd;
+  }
+};
+
+// A reparse point (a symbolic link or a junction) as the folder itself is
+// refused, as O_NOFOLLOW refuses a link on POSIX.
+Result<DirHandle> Win32FileSystemImpl::OpenDir(const std::string& path) {
+  const std::string p = path.empty() ? std::string(".") : path;
+  HANDLE h = OpenForInfo(p, /*follow=*/false);
+  if (h == INVALID_HANDLE_VALUE) return Win32Error("directory '" + path + "'", GetLastError());
+  Result<FileInfo> info = InfoOfHandle(h, p);
+  Status refused;
+  if (!info.ok()) {
+    refused = info.status();
+  } else if (info->is_symlink) {
+    refused = Status::FailedPrecondition(
+        fmt::format("'{}' is a symbolic link: give the folder itself, not a link to it", path));
+  } else if (!info->is_directory) {
+    refused = PosixError("directory '" + path + "'", ENOTDIR);
+  }
+  if (!refused.ok()) {
+    CloseHandle(h);
+    return refused;
+  }
+  DirHandle dir;
+  dir.native = reinterpret_cast<intptr_t>(h);
+  dir.path = path;
+  return dir;
+}
+
+// The entry is checked before it is opened (no link, a regular file, the one
+// expected) and its handle after (the same file: nothing replaced it in
+// between); O_TRUNC applies only after both.
+Result<int> Win32FileSystemImpl::OpenAt(const DirHandle& dir, const std::string& name, int flags,
+                                        mode_t mode, const FileId* expect) {
+  LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
+  LC_ASSIGN_OR_RETURN(const FileInfo seen, CheckedEntry(dir, name, expect));
+  if (seen.exists && (flags & O_CREAT) != 0 && (flags & O_EXCL) != 0) {
+    return Status::AlreadyExists(fmt::format("'{}' already exists", EntryPath(dir, name)));
+  }
+  const std::string path = EntryPath(dir, name);
+  LC_ASSIGN_OR_RETURN(
+      const int fd,
+      OpenWith(path, CreateFileArgsFor(flags | O_NOFOLLOW, /*truncate=*/false), flags));
+  Result<FileInfo> now = Fstat(fd);
+  Status st = now.ok() ? Status::Ok() : now.status();
+  if (st.ok() && !now->is_regular) st = RefuseEntry(dir, name, *now);
+  if (st.ok() && seen.exists && !(seen.id() == now->id())) st = RefuseReplaced(dir, name);
+  if (st.ok() && (flags & O_TRUNC) != 0) st = Truncate(fd, 0);
+  if (!st.ok()) {
+    _close(fd);
+    return st;
+  }
+  return fd;
+}
+
+FileSystem& DefaultFileSystem() {
+  static Win32FileSystemImpl* fs = new Win32FileSystemImpl();  // never destroyed
+  return *fs;
+}
+
+}  // namespace loadcell

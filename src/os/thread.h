@@ -1,0 +1,39 @@
+#pragma once
+// Native threads with a chosen stack size (std::thread cannot set one), and
+// the few per-thread and per-process facts the runner and workloads need.
+// One implementation per platform (thread_posix.cpp, thread_win32.cpp).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace loadcell {
+
+struct ThreadHandle {
+  uintptr_t native = 0;
+};
+
+using ThreadEntryFn = void (*)(void* arg);
+
+// Starts entry(arg) on a new thread; stack_bytes 0 is the system's default,
+// a smaller size than the system allows is raised to its minimum. Each
+// started thread is joined or detached exactly once.
+Result<ThreadHandle> StartThread(size_t stack_bytes, ThreadEntryFn entry, void* arg);
+void JoinThread(ThreadHandle thread);
+void DetachThread(ThreadHandle thread);
+
+// Asks for the finest timer slack for the calling thread, so that a timed
+// wait wakes on time (Linux: PR_SET_TIMERSLACK 1 ns; nothing elsewhere).
+void UseFineTimerSlack();
+
+// Confines the calling thread to `cpus` (numbers from 0). A CPU the machine
+// lacks or a refusal is an error, with the system's reason.
+Status SetCurrentThreadCpus(const std::vector<int>& cpus);
+
+// The CPU time the process has used so far, in seconds.
+void ProcessCpuSeconds(double* user, double* sys);
+
+}  // namespace loadcell

@@ -1,0 +1,73 @@
+#include <pthread.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+
+#include "os/thread.h"
+
+namespace loadcell {
+namespace {
+
+struct Start {
+  ThreadEntryFn entry;
+  void* arg;
+};
+
+void* Trampoline(void* p) {
+  std::unique_ptr<Start> start(static_cast<Start*>(p));
+  start->entry(start->arg);
+  return nullptr;
+}
+
+double Seconds(const timeval& tv) {
+  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+}
+
+}  // namespace
+
+Result<ThreadHandle> StartThread(size_t stack_bytes, ThreadEntryFn entry, void* arg) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  if (stack_bytes > 0) {
+    pthread_attr_setstacksize(&attr, std::max<size_t>(stack_bytes, PTHREAD_STACK_MIN));
+  }
+  auto start = std::make_unique<Start>(Start{entry, arg});
+  pthread_t thread;
+  const int rc = pthread_create(&thread, &attr, Trampoline, start.get());
+  pthread_attr_destroy(&attr);
+  if (rc != 0) return PosixError("pthread_create", rc);
+  (void)start.release();  // the thread owns it now
+  return ThreadHandle{static_cast<uintptr_t>(thread)};
+}
+
+void JoinThread(ThreadHandle thread) {
+  pthread_join(static_cast<pthread_t>(thread.native), nullptr);
+}
+
+void DetachThread(ThreadHandle thread) { pthread_detach(static_cast<pthread_t>(thread.native)); }
+
+void UseFineTimerSlack() { prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); }
+
+Status SetCurrentThreadCpus(const std::vector<int>& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus) {
+    if (c < 0 || c >= CPU_SETSIZE) return PosixError("CPU " + std::to_string(c), EINVAL);
+    CPU_SET(c, &set);
+  }
+  if (sched_setaffinity(0, sizeof(set), &set) != 0) return PosixError("sched_setaffinity", errno);
+  return Status::Ok();
+}
+
+void ProcessCpuSeconds(double* user, double* sys) {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  *user = Seconds(ru.ru_utime);
+  *sys = Seconds(ru.ru_stime);
+}
+
+}  // namespace loadcell

@@ -1,0 +1,77 @@
+#include <process.h>
+#include <windows.h>
+
+#include <cerrno>
+#include <memory>
+
+#include "os/thread.h"
+#include "os/win32_util.h"
+
+namespace loadcell {
+namespace {
+
+struct Start {
+  ThreadEntryFn entry;
+  void* arg;
+};
+
+unsigned __stdcall Trampoline(void* p) {
+  std::unique_ptr<Start> start(static_cast<Start*>(p));
+  start->entry(start->arg);
+  return 0;
+}
+
+// FILETIME counts 100 ns ticks.
+double Seconds(const FILETIME& ft) {
+  const uint64_t ticks = (static_cast<uint64_t>(ft.dwHighDateTime) << 32) | ft.dwLowDateTime;
+  return static_cast<double>(ticks) / 1e7;
+}
+
+}  // namespace
+
+Result<ThreadHandle> StartThread(size_t stack_bytes, ThreadEntryFn entry, void* arg) {
+  auto start = std::make_unique<Start>(Start{entry, arg});
+  // The stack size is a reservation: pages are committed as the stack grows.
+  const uintptr_t handle =
+      _beginthreadex(nullptr, static_cast<unsigned>(stack_bytes), Trampoline, start.get(),
+                     stack_bytes > 0 ? STACK_SIZE_PARAM_IS_A_RESERVATION : 0, nullptr);
+  if (handle == 0) return PosixError("_beginthreadex", errno);
+  (void)start.release();  // the thread owns it now
+  return ThreadHandle{handle};
+}
+
+void JoinThread(ThreadHandle thread) {
+  HANDLE h = reinterpret_cast<HANDLE>(thread.native);
+  WaitForSingleObject(h, INFINITE);
+  CloseHandle(h);
+}
+
+void DetachThread(ThreadHandle thread) { CloseHandle(reinterpret_cast<HANDLE>(thread.native)); }
+
+void UseFineTimerSlack() {}
+
+// One processor group (up to 64 CPUs): the group the thread runs in.
+Status SetCurrentThreadCpus(const std::vector<int>& cpus) {
+  DWORD_PTR mask = 0;
+  for (int c : cpus) {
+    if (c < 0 || c >= 64)
+      return Status::InvalidArgument("CPU " + std::to_string(c) + ": beyond 63");
+    mask |= DWORD_PTR{1} << c;
+  }
+  if (SetThreadAffinityMask(GetCurrentThread(), mask) == 0) {
+    return Win32Error("SetThreadAffinityMask", GetLastError());
+  }
+  return Status::Ok();
+}
+
+void ProcessCpuSeconds(double* user, double* sys) {
+  FILETIME created, exited, kernel, user_time;
+  if (GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user_time) == 0) {
+    *user = *sys = 0;
+    return;
+  }
+  *user = Seconds(user_time);
+  *sys = Seconds(kernel);
+}
+
+}  // namespace loadcell

@@ -1,0 +1,42 @@
+#pragma once
+// Windows only (included by the *_win32.cpp files): UTF-8 <-> UTF-16, the
+// one place where a Win32 error (GetLastError) becomes a Status, as
+// PosixError does for errno, and CreateFileW's arguments for open flags.
+
+#include <windows.h>
+
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace loadcell {
+
+std::wstring Widen(std::string_view utf8);
+std::string Narrow(std::wstring_view utf16);
+
+// The error's errno where one means the same (ERROR_FILE_NOT_FOUND is
+// ENOENT, ERROR_DISK_FULL ENOSPC, ...), so that callers that look at
+// Status::err() treat both platforms alike; 0 when none does.
+int ErrnoOfWin32Error(DWORD error);
+// FormatMessageW's text for `error`, in UTF-8, without the trailing newline.
+std::string Win32ErrorText(DWORD error);
+
+// `context` with the error: a Status coded as PosixError would code the
+// matching errno (NotFound, AlreadyExists, ResourceExhausted, IoError), its
+// err() that errno; an error without one keeps Windows' own text and number
+// in the message ("context: <text> (Windows error N)").
+Status Win32Error(std::string_view context, DWORD error);
+
+// CreateFileW's access, disposition and flags for open(2)-style `flags`.
+// O_TRUNC with O_CREAT is CREATE_ALWAYS, O_TRUNC alone TRUNCATE_EXISTING;
+// `truncate` false leaves truncation to the caller (OpenAt truncates only
+// after its checks).
+struct CreateFileArgs {
+  DWORD access = 0;
+  DWORD disposition = OPEN_EXISTING;
+  DWORD flags = FILE_ATTRIBUTE_NORMAL;
+};
+CreateFileArgs CreateFileArgsFor(int flags, bool truncate);
+
+}  // namespace loadcell
