@@ -222,6 +222,17 @@ std::vector<std::pair<std::string, uint64_t>> ReadCounters(Walker& w, const Json
   return out;
 }
 
+// "counters_per_second": null (a rate JsonWriter could not write) is NaN.
+std::vector<std::pair<std::string, double>> ReadRates(Walker& w, const Json* j,
+                                                      const std::string& path) {
+  std::vector<std::pair<std::string, double>> out;
+  if (j == nullptr) return out;
+  for (auto it = j->begin(); it != j->end(); ++it) {
+    out.emplace_back(it.key(), w.Number(it.value(), path + "." + it.key(), /*null_ok=*/true));
+  }
+  return out;
+}
+
 void ReadManifest(Walker& w, const Json& m, Manifest& out) {
   const std::string p = "manifest";
   out.tool = w.String(m, p, "tool");
@@ -291,6 +302,8 @@ void ReadSummary(Walker& w, const Json& s, ResultData& out) {
     out.service_latency = ReadLatency(w, *l, p + ".service_latency_ns");
   }
   out.counters = ReadCounters(w, w.Object(s, p, "counters", false), p + ".counters");
+  out.counter_rates =
+      ReadRates(w, w.Object(s, p, "counters_per_second", false), p + ".counters_per_second");
   if (const Json* m = w.Object(s, p, "metrics", false)) {
     for (auto it = m->begin(); it != m->end() && w.ok(); ++it) {
       const std::string mp = p + ".metrics." + it.key();
@@ -330,6 +343,8 @@ void ReadIntervals(Walker& w, const Json& a, ResultData& out) {
     f.latency_by_kind =
         ReadLatencyMap(w, w.Object(j, p, "latency_by_kind_ns", false), p + ".latency_by_kind_ns");
     f.counters = ReadCounters(w, w.Object(j, p, "counters", false), p + ".counters");
+    f.counter_rates =
+        ReadRates(w, w.Object(j, p, "counters_per_second", false), p + ".counters_per_second");
     out.intervals.push_back(std::move(f));
   }
 }
@@ -363,6 +378,20 @@ std::optional<uint64_t> LatencyFigures::Percentile(std::string_view name) const 
 
 std::optional<uint64_t> ResultData::Counter(std::string_view name) const {
   for (const auto& [n, v] : counters) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> ResultData::CounterRate(std::string_view name) const {
+  for (const auto& [n, v] : counter_rates) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> IntervalFigures::CounterRate(std::string_view name) const {
+  for (const auto& [n, v] : counter_rates) {
     if (n == name) return v;
   }
   return std::nullopt;
@@ -430,6 +459,15 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
     if (const Json* e = w.Object(*f, "fairness", "events", false)) {
       out.fairness_events.mean = w.Number(*e, "fairness.events", "mean", false);
       out.fairness_events.stddev = w.Number(*e, "fairness.events", "stddev", false);
+      // Results written before the extremes were derived have none.
+      if (e->contains("min_from_mean_pct")) {
+        Extremes x;
+        x.min = w.Number(*e, "fairness.events", "min", false);
+        x.max = w.Number(*e, "fairness.events", "max", false);
+        x.min_from_mean_pct = w.Number(*e, "fairness.events", "min_from_mean_pct");
+        x.max_from_mean_pct = w.Number(*e, "fairness.events", "max_from_mean_pct", false);
+        out.fairness_events_extremes = x;
+      }
     }
   }
   if (const Json* iv = w.Array(root, "", "intervals", false)) ReadIntervals(w, *iv, out);

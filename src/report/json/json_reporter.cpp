@@ -126,12 +126,51 @@ void WriteCounters(JsonWriter& w, const std::vector<std::string>& names,
   w.EndObject();
 }
 
-void WriteMeanStd(JsonWriter& w, const MeanStd& f) {
+// "counters" and "counters_per_second" (the derived rates, as many as there
+// are: a result whose figures were not derived has none).
+void WriteCounterBlock(JsonWriter& w, const std::vector<std::string>& names,
+                       const std::vector<uint64_t>& values, const std::vector<double>& rates) {
+  w.Key("counters");
+  WriteCounters(w, names, values);
+  w.Key("counters_per_second");
+  w.BeginObject();
+  for (size_t i = 0; i < values.size() && i < rates.size(); ++i) {
+    w.Key(CounterName(names, i));
+    w.Double(Finite(rates[i]));
+  }
+  w.EndObject();
+}
+
+// "latency_ns" (all events: latency[0]) and "latency_by_kind_ns" (the rest).
+void WriteLatencyBlock(JsonWriter& w, const std::vector<LatencyStats>& latency, double chosen) {
+  static const LatencyHistogram kEmpty;
+  w.Key("latency_ns");
+  WriteLatency(w, latency.empty() ? kEmpty : latency[0].histogram, chosen);
+  w.Key("latency_by_kind_ns");
+  w.BeginObject();
+  for (size_t k = 1; k < latency.size(); ++k) {
+    w.Key(latency[k].kind);
+    WriteLatency(w, latency[k].histogram, chosen);
+  }
+  w.EndObject();
+}
+
+void WriteMeanStd(JsonWriter& w, const MeanStd& f, const Extremes* e = nullptr) {
   w.BeginObject();
   w.Key("mean");
   w.Double(Finite(f.mean));
   w.Key("stddev");
   w.Double(Finite(f.stddev));
+  if (e != nullptr) {
+    w.Key("min");
+    w.Double(Finite(e->min));
+    w.Key("max");
+    w.Double(Finite(e->max));
+    w.Key("min_from_mean_pct");
+    w.Double(Finite(e->min_from_mean_pct));
+    w.Key("max_from_mean_pct");
+    w.Double(Finite(e->max_from_mean_pct));
+  }
   w.EndObject();
 }
 
@@ -150,12 +189,7 @@ class JsonReporter final : public Reporter {
     w.String(kSchema);
     w.Key("manifest");
     WriteManifest(w, r.manifest);
-    w.Key("summary");
-    WriteSummary(w, r);
-    w.Key("threads");
-    WriteThreads(w, r);
-    w.Key("fairness");
-    WriteFairness(w, r);
+    WriteRunFigures(w, r);
     w.Key("intervals");
     WriteIntervals(w, r.intervals.empty() ? intervals_ : r.intervals, r.counter_names);
     w.Key("histogram");
@@ -164,12 +198,7 @@ class JsonReporter final : public Reporter {
     w.BeginArray();
     for (const RunResult& c : checkpoints_) {
       w.BeginObject();
-      w.Key("summary");
-      WriteSummary(w, c);
-      w.Key("threads");
-      WriteThreads(w, c);
-      w.Key("fairness");
-      WriteFairness(w, c);
+      WriteRunFigures(w, c);
       w.EndObject();
     }
     w.EndArray();
@@ -201,8 +230,17 @@ class JsonReporter final : public Reporter {
   }
 
  private:
+  // "summary", "threads" and "fairness": of the run, and of each checkpoint.
+  void WriteRunFigures(JsonWriter& w, const RunResult& r) const {
+    w.Key("summary");
+    WriteSummary(w, r);
+    w.Key("threads");
+    WriteThreads(w, r);
+    w.Key("fairness");
+    WriteFairness(w, r);
+  }
+
   void WriteSummary(JsonWriter& w, const RunResult& r) const {
-    static const LatencyHistogram kEmpty;
     w.BeginObject();
     w.Key("total_time_s");
     w.Double(Finite(r.total_time_s));
@@ -214,15 +252,7 @@ class JsonReporter final : public Reporter {
     w.Uint(r.errors);
     w.Key("errors_per_second");
     w.Double(Finite(r.errors_per_second));
-    w.Key("latency_ns");
-    WriteLatency(w, r.latency.empty() ? kEmpty : r.latency[0].histogram, settings_.percentile);
-    w.Key("latency_by_kind_ns");
-    w.BeginObject();
-    for (size_t k = 1; k < r.latency.size(); ++k) {
-      w.Key(r.latency[k].kind);
-      WriteLatency(w, r.latency[k].histogram, settings_.percentile);
-    }
-    w.EndObject();
+    WriteLatencyBlock(w, r.latency, settings_.percentile);
     w.Key("service_latency_ns");
     if (r.service.has_value()) {
       WriteLatency(w, r.service->histogram, settings_.percentile);
@@ -246,8 +276,7 @@ class JsonReporter final : public Reporter {
     } else {
       w.Null();
     }
-    w.Key("counters");
-    WriteCounters(w, r.counter_names, r.counters);
+    WriteCounterBlock(w, r.counter_names, r.counters, r.counter_rates);
     w.Key("metrics");
     w.BeginObject();
     for (const Metric& m : r.metrics) {
@@ -283,7 +312,7 @@ class JsonReporter final : public Reporter {
   static void WriteFairness(JsonWriter& w, const RunResult& r) {
     w.BeginObject();
     w.Key("events");
-    WriteMeanStd(w, r.fairness.events);
+    WriteMeanStd(w, r.fairness.events, &r.fairness.events_extremes);
     w.Key("exec_time_s");
     WriteMeanStd(w, r.fairness.exec_time_s);
     w.Key("busy_time_s");
@@ -293,7 +322,6 @@ class JsonReporter final : public Reporter {
 
   void WriteIntervals(JsonWriter& w, const std::vector<IntervalSnapshot>& intervals,
                       const std::vector<std::string>& result_names) const {
-    static const LatencyHistogram kEmpty;
     const std::vector<std::string> names =
         result_names.empty() ? workload_.Info().counter_names : result_names;
     w.BeginArray();
@@ -315,17 +343,8 @@ class JsonReporter final : public Reporter {
       w.Uint(s.queue);
       w.Key("concurrency");
       w.Uint(s.concurrency);
-      w.Key("latency_ns");
-      WriteLatency(w, s.latency.empty() ? kEmpty : s.latency[0].histogram, settings_.percentile);
-      w.Key("latency_by_kind_ns");
-      w.BeginObject();
-      for (size_t k = 1; k < s.latency.size(); ++k) {
-        w.Key(s.latency[k].kind);
-        WriteLatency(w, s.latency[k].histogram, settings_.percentile);
-      }
-      w.EndObject();
-      w.Key("counters");
-      WriteCounters(w, names, s.counters);
+      WriteLatencyBlock(w, s.latency, settings_.percentile);
+      WriteCounterBlock(w, names, s.counters, s.counter_rates);
       w.EndObject();
     }
     w.EndArray();
