@@ -18,6 +18,7 @@ namespace {
 
 using testing::Configure;
 using testing::FileIoArgs;
+using testing::Prepared;
 using testing::PrepareWith;
 using testing::QuietConsole;
 using testing::TempDir;
@@ -25,8 +26,10 @@ using testing::WithSmallFiles;
 
 // Forwards to the real file system; one read, armed by StallRead, sleeps
 // first.
-class StallingFileSystem final : public FileSystem {
+class StallingFileSystem final : public FileSystemWrapper {
  public:
+  StallingFileSystem() : FileSystemWrapper(PosixFileSystem()) {}
+
   // The `nth` read from now (1-based, over all threads) sleeps `stall`.
   void StallRead(uint64_t nth, std::chrono::milliseconds stall) {
     stall_ = stall;
@@ -35,28 +38,10 @@ class StallingFileSystem final : public FileSystem {
 
   Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
     if (reads_.fetch_add(1) + 1 == stall_at_.load()) std::this_thread::sleep_for(stall_);
-    return base_.PRead(fd, buf, len, offset);
+    return FileSystemWrapper::PRead(fd, buf, len, offset);
   }
-  Result<int> Open(const std::string& path, int flags, mode_t mode) override {
-    return base_.Open(path, flags, mode);
-  }
-  Status Close(int fd) override { return base_.Close(fd); }
-  Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
-    return base_.PWrite(fd, buf, len, offset);
-  }
-  Status Fsync(int fd) override { return base_.Fsync(fd); }
-  Status Fdatasync(int fd) override { return base_.Fdatasync(fd); }
-  Status Truncate(int fd, uint64_t size) override { return base_.Truncate(fd, size); }
-  Status Unlink(const std::string& path) override { return base_.Unlink(path); }
-  Status Rename(const std::string& from, const std::string& to) override {
-    return base_.Rename(from, to);
-  }
-  Result<FileInfo> Stat(const std::string& path) override { return base_.Stat(path); }
-  Status CheckWritableDir(const std::string& path) override { return base_.CheckWritableDir(path); }
-  std::string FsType(const std::string& path) override { return base_.FsType(path); }
 
  private:
-  FileSystem& base_ = PosixFileSystem();
   std::chrono::milliseconds stall_{0};  // set before the run's threads start
   std::atomic<uint64_t> stall_at_{0};   // 0: none
   std::atomic<uint64_t> reads_{0};
@@ -74,21 +59,13 @@ Result<RunResult> RunAtRate(FileIoWorkload& w, double rate, int64_t events, int 
   return RunWorkload(w, cfg, Manifest{}, nullptr);
 }
 
-void Prepare(FileIoWorkload& w, const TempDir& dir, const FileIoArgs& args) {
-  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), args)));
-  QuietConsole console;
-  Status s = PrepareWith(w, console);
-  w.SetConsole(nullptr, nullptr, false);
-  ASSERT_OK(s);
-}
-
 TEST(FileIoRate, AStallShowsInTheLatencyFromTheIntendedStartNotInTheServiceTime) {
   TempDir dir;
   // Read 100 of the run stalls 300 ms. At 1000 reads/s about 300 events
   // fall due during the stall and start late.
   StallingFileSystem fs;
   FileIoWorkload w(fs);
-  Prepare(w, dir, {{"file-test-mode", "rndrd"}, {"file-io-mode", "sync"}});
+  Prepared(w, dir, {{"file-test-mode", "rndrd"}, {"file-io-mode", "sync"}});
   fs.StallRead(100, std::chrono::milliseconds(300));
   Result<RunResult> r = RunAtRate(w, 1000, 1000);
   ASSERT_OK(r);
@@ -110,8 +87,8 @@ TEST(FileIoRate, AStallShowsInTheLatencyFromTheIntendedStartNotInTheServiceTime)
 TEST(FileIoRate, AnAsynchronousEngineSubmitsAtTheIntendedStartAndReapsPromptly) {
   TempDir dir;
   FileIoWorkload w;
-  Prepare(w, dir,
-          {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "8"}});
+  Prepared(w, dir,
+           {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "8"}});
   Result<RunResult> r = RunAtRate(w, 500, 250);
   if (!r.ok() && r.status().code() == StatusCode::kUnavailable) {
     GTEST_SKIP() << r.status().ToString();
@@ -134,8 +111,8 @@ TEST(FileIoRate, AnAsynchronousEngineSubmitsAtTheIntendedStartAndReapsPromptly) 
 TEST(FileIoRate, ThreadsShareOneScheduleAndTheTimeLimitEndsThem) {
   TempDir dir;
   FileIoWorkload w;
-  Prepare(w, dir,
-          {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "4"}});
+  Prepared(w, dir,
+           {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "4"}});
   RunConfig cfg;
   cfg.threads = 3;
   cfg.time_s = 0.4;
