@@ -367,34 +367,32 @@ void ReadHistogram(Walker& w, const Json& h, ResultData& out) {
   }
 }
 
+// The value named `name` in `named`, or nullopt.
+template <typename V>
+std::optional<V> FindNamed(const std::vector<std::pair<std::string, V>>& named,
+                           std::string_view name) {
+  for (const auto& [n, v] : named) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<uint64_t> LatencyFigures::Percentile(std::string_view name) const {
-  for (const auto& [n, v] : percentiles) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
-}
-
-std::optional<uint64_t> ResultData::Counter(std::string_view name) const {
-  for (const auto& [n, v] : counters) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
-}
-
-std::optional<double> ResultData::CounterRate(std::string_view name) const {
-  for (const auto& [n, v] : counter_rates) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
+  return FindNamed(percentiles, name);
 }
 
 std::optional<double> IntervalFigures::CounterRate(std::string_view name) const {
-  for (const auto& [n, v] : counter_rates) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
+  return FindNamed(counter_rates, name);
+}
+
+std::optional<uint64_t> ResultData::Counter(std::string_view name) const {
+  return FindNamed(counters, name);
+}
+
+std::optional<double> ResultData::CounterRate(std::string_view name) const {
+  return FindNamed(counter_rates, name);
 }
 
 std::optional<std::string> ResultData::Option(std::string_view name) const {
