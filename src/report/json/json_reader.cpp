@@ -349,6 +349,39 @@ void ReadIntervals(Walker& w, const Json& a, ResultData& out) {
   }
 }
 
+void ReadThreads(Walker& w, const Json& t, ResultData& out) {
+  for (size_t i = 0; i < t.size() && w.ok(); ++i) {
+    const std::string p = "threads[" + std::to_string(i) + "]";
+    if (!t[i].is_object()) {
+      w.Fail(p + ": expected an object, found " + TypeName(t[i]));
+      break;
+    }
+    ThreadFigures f;
+    f.events = w.Uint(t[i], p, "events");
+    f.exec_time_s = w.Number(t[i], p, "exec_time_s", false);
+    // Results written before busy_time_s existed: events ran one at a time.
+    f.busy_time_s =
+        t[i].contains("busy_time_s") ? w.Number(t[i], p, "busy_time_s", false) : f.exec_time_s;
+    out.threads.push_back(f);
+  }
+}
+
+void ReadFairness(Walker& w, const Json& f, ResultData& out) {
+  if (const Json* e = w.Object(f, "fairness", "events", false)) {
+    out.fairness_events.mean = w.Number(*e, "fairness.events", "mean", false);
+    out.fairness_events.stddev = w.Number(*e, "fairness.events", "stddev", false);
+    // Results written before the extremes were derived have none.
+    if (e->contains("min_from_mean_pct")) {
+      Extremes x;
+      x.min = w.Number(*e, "fairness.events", "min", false);
+      x.max = w.Number(*e, "fairness.events", "max", false);
+      x.min_from_mean_pct = w.Number(*e, "fairness.events", "min_from_mean_pct");
+      x.max_from_mean_pct = w.Number(*e, "fairness.events", "max_from_mean_pct", false);
+      out.fairness_events_extremes = x;
+    }
+  }
+}
+
 void ReadHistogram(Walker& w, const Json& h, ResultData& out) {
   const Json* b = w.Array(h, "histogram", "buckets");
   if (b == nullptr) return;
@@ -437,37 +470,8 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   out.source = source;
   if (const Json* m = w.Object(root, "", "manifest")) ReadManifest(w, *m, out.manifest);
   if (const Json* s = w.Object(root, "", "summary")) ReadSummary(w, *s, out);
-  if (const Json* t = w.Array(root, "", "threads", false)) {
-    for (size_t i = 0; i < t->size() && w.ok(); ++i) {
-      const std::string p = "threads[" + std::to_string(i) + "]";
-      if (!(*t)[i].is_object()) {
-        w.Fail(p + ": expected an object, found " + TypeName((*t)[i]));
-        break;
-      }
-      ThreadFigures f;
-      f.events = w.Uint((*t)[i], p, "events");
-      f.exec_time_s = w.Number((*t)[i], p, "exec_time_s", false);
-      // Results written before busy_time_s existed: events ran one at a time.
-      f.busy_time_s = (*t)[i].contains("busy_time_s") ? w.Number((*t)[i], p, "busy_time_s", false)
-                                                      : f.exec_time_s;
-      out.threads.push_back(f);
-    }
-  }
-  if (const Json* f = w.Object(root, "", "fairness", false)) {
-    if (const Json* e = w.Object(*f, "fairness", "events", false)) {
-      out.fairness_events.mean = w.Number(*e, "fairness.events", "mean", false);
-      out.fairness_events.stddev = w.Number(*e, "fairness.events", "stddev", false);
-      // Results written before the extremes were derived have none.
-      if (e->contains("min_from_mean_pct")) {
-        Extremes x;
-        x.min = w.Number(*e, "fairness.events", "min", false);
-        x.max = w.Number(*e, "fairness.events", "max", false);
-        x.min_from_mean_pct = w.Number(*e, "fairness.events", "min_from_mean_pct");
-        x.max_from_mean_pct = w.Number(*e, "fairness.events", "max_from_mean_pct", false);
-        out.fairness_events_extremes = x;
-      }
-    }
-  }
+  if (const Json* t = w.Array(root, "", "threads", false)) ReadThreads(w, *t, out);
+  if (const Json* f = w.Object(root, "", "fairness", false)) ReadFairness(w, *f, out);
   if (const Json* iv = w.Array(root, "", "intervals", false)) ReadIntervals(w, *iv, out);
   if (const Json* h = w.Object(root, "", "histogram", false)) ReadHistogram(w, *h, out);
   out.interrupted = w.Bool(root, "", "interrupted", false);
