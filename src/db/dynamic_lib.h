@@ -60,7 +60,7 @@ LoadedLibrary<Api> LoadLibrary(const char* soname, const char* package, BindAll 
   namespace {                                                                                \
   const LoadedLibrary<Api>& Loaded##Api() {                                                  \
     static const LoadedLibrary<Api> loaded = LoadLibrary<Api>(                               \
-        soname_text, package, [](void* h, const char* soname, Api& api, Status& status) {    \
+        soname_text, package, [](void* h, const char* soname, auto& api, Status& status) {   \
           FUNCTIONS(LOADCELL_BIND_FUNCTION_)                                                 \
         });                                                                                  \
     return loaded;                                                                           \
