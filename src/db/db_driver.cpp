@@ -25,9 +25,9 @@ Status DbError::ToStatus() const {
     case DbErrorClass::kNone:
       return Status::Ok();
     case DbErrorClass::kReconnect:
-      return Status(StatusCode::kUnavailable, message);
+      return Status::Unavailable(message);
     default:
-      return Status(StatusCode::kIoError, message);
+      return Status::IoError(message);
   }
 }
 

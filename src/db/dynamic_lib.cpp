@@ -16,8 +16,7 @@ std::string LastDlError() {
 void* OpenLibrary(const char* soname, const char* package, Status& status) {
   void* handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    status = Status(
-        StatusCode::kUnavailable,
+    status = Status::Unavailable(
         fmt::format("cannot load {} (install the {} package): {}", soname, package, LastDlError()));
   }
   return handle;
@@ -28,8 +27,8 @@ void* FindSymbol(void* handle, const char* soname, const char* name, Status& sta
   dlerror();
   void* sym = dlsym(handle, name);
   if (sym == nullptr) {
-    status = Status(StatusCode::kUnavailable,
-                    fmt::format("cannot load {}: it lacks {}: {}", soname, name, LastDlError()));
+    status = Status::Unavailable(
+        fmt::format("cannot load {}: it lacks {}: {}", soname, name, LastDlError()));
   }
   return sym;
 }

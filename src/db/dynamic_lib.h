@@ -37,6 +37,36 @@ void Bind(void* handle, const char* soname, const char* name, Fn& fn, Status& st
   if (void* sym = FindSymbol(handle, soname, name, status)) fn = reinterpret_cast<Fn>(sym);
 }
 
+// Opens `soname` and binds every function of `Api` with `bind_all(handle,
+// soname, api, status)`; the first failure is the status.
+template <typename Api, typename BindAll>
+LoadedLibrary<Api> LoadLibrary(const char* soname, const char* package, BindAll bind_all) {
+  LoadedLibrary<Api> l;
+  if (void* h = OpenLibrary(soname, package, l.status)) bind_all(h, soname, l.api, l.status);
+  return l;
+}
+
 }  // namespace loadcell
+
+// Binds one function of an X-macro list (see LOADCELL_DEFINE_DYNAMIC_LIBRARY).
+#define LOADCELL_BIND_FUNCTION_(name) ::loadcell::Bind(h, soname, #name, api.name, status);
+
+// Defines `Status LoadFn()` (loads `soname`, from `package`, once per
+// process; later calls return the first outcome; safe from any thread) and
+// `const Api& GetFn()` (the table LoadFn() filled; call only after it
+// returned Ok) for a table `Api` with one pointer per function FUNCTIONS(X)
+// lists. Use once, at namespace loadcell scope, in the driver's .cpp.
+#define LOADCELL_DEFINE_DYNAMIC_LIBRARY(Api, FUNCTIONS, soname_text, package, LoadFn, GetFn) \
+  namespace {                                                                                \
+  const LoadedLibrary<Api>& Loaded##Api() {                                                  \
+    static const LoadedLibrary<Api> loaded = LoadLibrary<Api>(                               \
+        soname_text, package, [](void* h, const char* soname, auto& api, Status& status) {   \
+          FUNCTIONS(LOADCELL_BIND_FUNCTION_)                                                 \
+        });                                                                                  \
+    return loaded;                                                                           \
+  }                                                                                          \
+  }                                                                                          \
+  Status LoadFn() { return Loaded##Api().status; }                                           \
+  const Api& GetFn() { return Loaded##Api().api; }
 
 #endif  // LOADCELL_DB_DYNAMIC_LIB_H_

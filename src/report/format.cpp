@@ -54,13 +54,6 @@ double StdDevNs(const LatencyHistogram& h) {
   return h.Count() == 0 ? 0 : Finite(h.moments().StdDev());
 }
 
-double MetricValue(const std::vector<Metric>& metrics, const std::string& key) {
-  for (const Metric& m : metrics) {
-    if (m.key == key) return m.value;
-  }
-  return 0;
-}
-
 std::string CounterName(const std::vector<std::string>& names, size_t i) {
   if (i < names.size() && !names[i].empty()) return names[i];
   return fmt::format("counter_{}", i);

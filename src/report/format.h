@@ -46,9 +46,6 @@ double StdDevNs(const LatencyHistogram& h);
 // `v` when finite, else 0.
 double Finite(double v);
 
-// The value of the metric keyed `key` in `metrics`, 0 when there is none.
-double MetricValue(const std::vector<Metric>& metrics, const std::string& key);
-
 // Name of counter `i`: names[i], or "counter_<i>" when there is no name.
 std::string CounterName(const std::vector<std::string>& names, size_t i);
 

@@ -11,8 +11,6 @@
 namespace loadcell {
 namespace {
 
-using report_internal::MetricValue;
-
 const LatencyHistogram* Kind(const RunResult& r, const std::string& kind) {
   for (const LatencyStats& l : r.latency) {
     if (l.kind == kind) return &l.histogram;
@@ -82,22 +80,6 @@ std::string FormatSqlioHeader(const SqlioHeaderInfo& h) {
   return o;
 }
 
-std::array<double, 25> SqlioMsHistogram(const LatencyHistogram& h) {
-  std::array<double, 25> pct{};
-  if (h.Count() == 0) return pct;
-  std::array<uint64_t, 25> n{};
-  const std::vector<uint64_t>& b = h.buckets();
-  for (size_t i = 0; i < b.size(); ++i) {
-    if (b[i] == 0) continue;
-    const uint64_t ms = HistogramBucketLow(i) / 1000000;
-    n[ms >= 24 ? 24 : ms] += b[i];
-  }
-  for (size_t k = 0; k < n.size(); ++k) {
-    pct[k] = 100.0 * static_cast<double>(n[k]) / static_cast<double>(h.Count());
-  }
-  return pct;
-}
-
 namespace {
 
 // SQLIO's I/Os are all one block: a rate of I/Os in MiB/s (unit conversion).
@@ -118,7 +100,8 @@ std::string ThroughputBlock(const RunResult& r, const SqlioReportSettings& s) {
 }
 
 // -L: whole-millisecond min/avg/max and the 0..24+ ms histogram.
-std::string LatencyBlock(const LatencyHistogram& all) {
+std::string LatencyBlock(const RunResult& r) {
+  const LatencyHistogram& all = r.latency[0].histogram;
   const double mean_ns = all.Count() ? all.moments().Mean() : 0;
   std::string o = "latency metrics:\n";
   o += fmt::format("Min_Latency(ms): {}\n", all.Min() / 1000000);
@@ -126,10 +109,9 @@ std::string LatencyBlock(const LatencyHistogram& all) {
   o += fmt::format("Max_Latency(ms): {}\n", all.Max() / 1000000);
   o += "histogram:\n";
   std::string ms = "ms:", pc = "%: ";
-  const std::array<double, 25> pct = SqlioMsHistogram(all);
-  for (int k = 0; k < 25; ++k) {
-    ms += fmt::format(" {:>2}", k == 24 ? "24+" : std::to_string(k));
-    pc += fmt::format(" {:>2}", static_cast<int>(std::lround(pct[static_cast<size_t>(k)])));
+  for (size_t k = 0; k < kWholeMsColumns; ++k) {
+    ms += fmt::format(" {:>2}", k + 1 == kWholeMsColumns ? "24+" : std::to_string(k));
+    pc += fmt::format(" {:>2}", static_cast<int>(std::lround(r.latency_whole_ms_pct[k])));
   }
   return o + ms + "\n" + pc + "\n";
 }
@@ -210,7 +192,7 @@ std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s)
   }
   o += "CUMULATIVE DATA:\n";
   o += ThroughputBlock(r, s);
-  if (s.latency && !r.latency.empty()) o += LatencyBlock(r.latency[0].histogram);
+  if (s.latency && !r.latency.empty()) o += LatencyBlock(r);
   if (!s.classic && r.rate.has_value()) o += RateBlock(r);
   if (!s.classic) o += ThreadTable(r, s) + PercentileTable(r);
   for (const std::string& n : s.notes) o += "note: " + n + "\n";

@@ -4,7 +4,6 @@
 // 0..24+ ms histogram), then, unless classic, DiskSpd's per-thread table
 // and percentile table. Formatting only; the figures come from RunResult.
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -63,13 +62,10 @@ struct SqlioReportSettings {
   std::vector<std::string> notes;  // printed after the figures
 };
 
-// Percentages (0..100) of events in [k, k+1) ms for k = 0..23 and >= 24 ms
-// ([24]), from the histogram's buckets (by each bucket's lowest value).
-std::array<double, 25> SqlioMsHistogram(const LatencyHistogram& h);
-
 // CUMULATIVE DATA and, unless classic, the DiskSpd tables. Formats only:
 // IOs/sec and MBs/sec are r's metrics "ios_per_second" and "mbs_per_second"
-// (SqlioWorkload::Metrics), the per-thread rates r's derived figures.
+// (SqlioWorkload::Metrics), the per-thread rates and the -L histogram
+// (latency_whole_ms_pct) r's derived figures.
 // REQUIRES: FillDerivedFigures(r) and r.metrics filled, as RunWorkload does.
 std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s);
 

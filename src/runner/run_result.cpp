@@ -4,9 +4,28 @@
 
 namespace loadcell {
 
+namespace {
+
+std::vector<double> CounterRates(const std::vector<uint64_t>& counters, double seconds) {
+  std::vector<double> rates;
+  rates.reserve(counters.size());
+  for (uint64_t c : counters) rates.push_back(Rate(static_cast<double>(c), seconds));
+  return rates;
+}
+
+}  // namespace
+
+double MetricValue(const std::vector<Metric>& metrics, std::string_view key) {
+  for (const Metric& m : metrics) {
+    if (m.key == key) return m.value;
+  }
+  return 0;
+}
+
 void FillDerivedFigures(IntervalSnapshot& s) {
   s.events_per_second = Rate(static_cast<double>(s.events), s.duration_s);
   s.errors_per_second = Rate(static_cast<double>(s.errors), s.duration_s);
+  s.counter_rates = CounterRates(s.counters, s.duration_s);
 }
 
 void FillDerivedFigures(RunResult& r) {
@@ -28,7 +47,10 @@ void FillDerivedFigures(RunResult& r) {
   total.events_per_second = Rate(static_cast<double>(total.events), r.total_time_s);
   total.mean_latency_s = MeanOf(total.exec_time_s, static_cast<double>(total.events));
   r.thread_total = total;
-  r.fairness = {Fairness(events), Fairness(exec), Fairness(busy)};
+  r.fairness = {Fairness(events), Fairness(exec), Fairness(busy), ExtremesOf(events)};
+  r.counter_rates = CounterRates(r.counters, r.total_time_s);
+  r.latency_whole_ms_pct = r.latency.empty() ? std::array<double, kWholeMsColumns>{}
+                                             : WholeMsPercentages(r.latency[0].histogram);
 
   for (IntervalSnapshot& s : r.intervals) FillDerivedFigures(s);
   if (r.cluster) {

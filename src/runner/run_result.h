@@ -4,9 +4,11 @@
 // FillDerivedFigures() the derived ones (marked "derived" below) and the
 // workload's Metrics() the metrics; reporters read them, never recompute.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -78,6 +80,8 @@ struct IntervalSnapshot {
   // Derived: events and errors over duration_s (0 when it is 0).
   double events_per_second = 0;
   double errors_per_second = 0;
+  // Derived: each counter over duration_s, in the counters' order.
+  std::vector<double> counter_rates;
 };
 
 struct ThreadFigures {
@@ -99,6 +103,9 @@ struct FairnessFigures {
   MeanStd events;
   MeanStd exec_time_s;
   MeanStd busy_time_s;
+  // The threads with the fewest and the most events, and their distance
+  // from the mean.
+  Extremes events_extremes;
 };
 
 struct RateFigures {
@@ -183,7 +190,14 @@ struct RunResult {
   FairnessFigures fairness;
   // The threads' figures summed (raw fields), with their derived figures.
   ThreadFigures thread_total;
+  // Derived: each counter over total_time_s, in the counters' order.
+  std::vector<double> counter_rates;
+  // Derived: SQLIO's -L histogram of all events (WholeMsPercentages).
+  std::array<double, kWholeMsColumns> latency_whole_ms_pct{};
 };
+
+// The value of the metric keyed `key` in `metrics`, 0 when there is none.
+double MetricValue(const std::vector<Metric>& metrics, std::string_view key);
 
 // Fills the derived fields of `s` from its raw ones. Pure (stats/summary.h);
 // idempotent.

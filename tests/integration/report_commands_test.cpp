@@ -73,6 +73,35 @@ TEST(ReportCommandsTest, ReportFromASavedResult) {
   EXPECT_EQ(s.out, html);
 }
 
+// A result saved before counters_per_second and the threads' extremes were
+// in the schema still makes a page, without the sentence they give.
+TEST(ReportCommandsTest, ReportFromAnOlderResultWithoutTheDerivedFields) {
+  TempDir dir;
+  SaveCpuResult(dir / "new.json", "2");
+  std::string json = ReadFile(dir / "new.json");
+  ASSERT_NE(json.find("\"counters_per_second\""), std::string::npos) << json;
+  ASSERT_NE(json.find("\"min_from_mean_pct\""), std::string::npos) << json;
+  json = std::regex_replace(json, std::regex(",\\s*\"counters_per_second\": \\{[^}]*\\}"), "");
+  json = std::regex_replace(
+      json,
+      std::regex(",\\s*\"min\": [^,]*,\\s*\"max\": [^,]*,\\s*\"min_from_mean_pct\": [^,]*,"
+                 "\\s*\"max_from_mean_pct\": [-0-9.e]*"),
+      "");
+  ASSERT_EQ(json.find("counters_per_second"), std::string::npos) << json;
+  ASSERT_EQ(json.find("from_mean_pct"), std::string::npos) << json;
+  std::ofstream(dir / "old.json") << json;
+
+  ProcessResult fresh = RunLoadcell({"report", dir / "new.json"});
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  EXPECT_NE(fresh.out.find("Slowest thread"), std::string::npos);
+  ProcessResult old = RunLoadcell({"report", dir / "old.json", "-o", dir / "old.html"});
+  ASSERT_EQ(old.exit_code, 0) << old.err;
+  EXPECT_EQ(old.err, "");
+  const std::string html = ReadFile(dir / "old.html");
+  EXPECT_EQ(ChartPoints(html, "threads"), 2);
+  EXPECT_EQ(html.find("Slowest thread"), std::string::npos);
+}
+
 TEST(ReportCommandsTest, NotALoadcellResultIsOneLineExit2) {
   TempDir dir;
   std::ofstream(dir / "x.json") << "{\"schema\": \"loadcell-result/1\",\n \"manifest\": [1]}";

@@ -9,6 +9,7 @@
 
 #include "runner/run_config.h"
 #include "runner/runner.h"
+#include "testing/status.h"
 #include "testing/temp_dir.h"
 #include "testing/workload_test_util.h"
 #include "workloads/fileio/fileio.h"
@@ -45,6 +46,16 @@ inline Status PrepareWith(FileIoWorkload& w, QuietConsole& console) {
   PrepareContext ctx;
   ctx.seed = 7;
   return w.Prepare(ctx);
+}
+
+// Configures `w` on `dir` with `args` and prepares the files; a failure
+// fails the calling test (check HasFatalFailure() after it where needed).
+inline void Prepared(FileIoWorkload& w, const TempDir& dir, const FileIoArgs& args) {
+  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), args)));
+  QuietConsole console;
+  Status s = PrepareWith(w, console);
+  w.SetConsole(nullptr, nullptr, false);  // `console` goes away here
+  ASSERT_OK(s);
 }
 
 // Runs the configured workload for `events` events on `threads` threads.

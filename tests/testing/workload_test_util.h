@@ -23,4 +23,26 @@ inline Status Configure(Workload& w, const std::vector<std::pair<std::string, st
   return w.Validate(threads);
 }
 
+// The WorkloadInfo of a test workload (the rest defaulted: set traits on the
+// result).
+inline WorkloadInfo TestInfo(std::string name, std::string summary, std::string event) {
+  WorkloadInfo info;
+  info.name = std::move(name);
+  info.summary = std::move(summary);
+  info.event_definition = std::move(event);
+  return info;
+}
+
+// A test workload with a fixed Info() and no options: derive from it and
+// implement NewWorker.
+class TestWorkload : public Workload {
+ public:
+  explicit TestWorkload(WorkloadInfo info) : info_(std::move(info)) {}
+  WorkloadInfo Info() const override { return info_; }
+  void RegisterOptions(OptionSet&) override {}
+
+ private:
+  WorkloadInfo info_;
+};
+
 }  // namespace loadcell::testing

@@ -9,6 +9,7 @@
 #include "cli/table_text.h"
 #include "core/options.h"
 #include "report/format.h"
+#include "stats/summary.h"
 
 namespace loadcell {
 namespace {
@@ -45,8 +46,9 @@ std::string Label(size_t i) {
 }
 
 std::string Change(double base, double v) {
-  if (base == 0) return v == 0 ? "+0.0%" : "n/a";
-  double pct = (v - base) / base * 100;
+  const std::optional<double> change = PercentChange(base, v);
+  if (!change.has_value()) return v == 0 ? "+0.0%" : "n/a";
+  double pct = *change;
   if (std::abs(pct) < 0.05) pct = 0;
   return fmt::format("{:+.1f}%", pct);
 }
@@ -105,6 +107,10 @@ GroupFigures Aggregate(const std::vector<ResultData>& runs) {
   g.events_per_second = Mean(eps);
   g.events_per_second_min = *std::min_element(eps.begin(), eps.end());
   g.events_per_second_max = *std::max_element(eps.begin(), eps.end());
+  if (g.runs > 1) {
+    g.events_per_second_spread_pct =
+        HalfRangePercent(g.events_per_second_min, g.events_per_second_max, g.events_per_second);
+  }
   g.errors = Mean(err);
   g.lat_min = Mean(mn);
   g.lat_mean = Mean(mean);
@@ -226,7 +232,8 @@ std::string CsvLine(size_t i, const std::vector<ResultData>& runs,
   out += fmt::format(",{:.3f},{:.3f}", g.events_per_second_min, g.events_per_second_max);
   if (i == 0) return out + ",,,,\n";
   auto pct = [](double base, double v) {
-    return base == 0 ? std::string() : fmt::format("{:.2f}", (v - base) / base * 100);
+    const std::optional<double> change = PercentChange(base, v);
+    return change.has_value() ? fmt::format("{:.2f}", *change) : std::string();
   };
   const GroupFigures& a = figs[0];
   std::string verdict = Verdict(a.runs, a.events_per_second_min, a.events_per_second_max, g.runs,

@@ -10,6 +10,7 @@
 // run-to-run spread (docs/compare-sweep.md). The first result or group is
 // the baseline.
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct GroupFigures {
   double events_per_second = 0;
   double events_per_second_min = 0;
   double events_per_second_max = 0;
+  // Half the range of events/s in % of the mean (HalfRangePercent); nullopt
+  // for a single run or a mean of 0.
+  std::optional<double> events_per_second_spread_pct;
   double errors = 0;
   // Latency in ns: min, mean, p50, p95, p99, p99.9, max (means over runs).
   double lat_min = 0, lat_mean = 0, lat_p50 = 0, lat_p95 = 0, lat_p99 = 0, lat_p999 = 0,

@@ -293,11 +293,9 @@ std::vector<std::string> SweepTextRow(const SweepTable& t, size_t p) {
   if (t.repeat > 1) row.push_back(std::to_string(g.runs));
   row.push_back(fmt::format("{:.2f}", g.events_per_second));
   if (t.repeat > 1) {
-    row.push_back(
-        g.runs > 1 && g.events_per_second > 0
-            ? fmt::format("±{:.1f}%", (g.events_per_second_max - g.events_per_second_min) / 2 /
-                                          g.events_per_second * 100)
-            : "");
+    row.push_back(g.events_per_second_spread_pct.has_value()
+                      ? fmt::format("±{:.1f}%", *g.events_per_second_spread_pct)
+                      : "");
   }
   row.push_back(TableMs(g.lat_p95));
   row.push_back(TableMs(g.lat_p99));
@@ -351,6 +349,7 @@ SweepFigures SweepToFigures(const SweepTable& t) {
     pf.events_per_second = g.events_per_second;
     pf.events_per_second_min = g.events_per_second_min;
     pf.events_per_second_max = g.events_per_second_max;
+    pf.events_per_second_spread_pct = g.events_per_second_spread_pct;
     pf.p95_ns = g.lat_p95;
     pf.p99_ns = g.lat_p99;
     f.points.push_back(std::move(pf));

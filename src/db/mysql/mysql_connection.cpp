@@ -66,7 +66,7 @@ Status MyConnection::Open() {
   Close();
   LibraryInit();
   mysql_ = Mariadb().mysql_init(nullptr);
-  if (mysql_ == nullptr) return Status(StatusCode::kResourceExhausted, "mysql: out of memory");
+  if (mysql_ == nullptr) return Status::ResourceExhausted("mysql: out of memory");
   // libmariadb takes whole seconds (0: no limit).
   const DbTimeouts& limits = settings_->timeouts;
   unsigned int connect_s = DbTimeouts::WholeSeconds(limits.connect_s);
@@ -110,10 +110,10 @@ Status MyConnection::Open() {
     const std::string hint = code == kConnError || code == kConnHostError
                                  ? " (the server may not be running, or not listening there)"
                                  : "";
-    return Status(StatusCode::kUnavailable,
-                  fmt::format("mysql: cannot connect to {} as user {} to database {}: {} "
-                              "(error {}){}",
-                              where, s.user, s.db, why, code, hint));
+    return Status::Unavailable(
+        fmt::format("mysql: cannot connect to {} as user {} to database {}: {} "
+                    "(error {}){}",
+                    where, s.user, s.db, why, code, hint));
   }
   ++generation_;
   // Our own COM_STMT_EXECUTE needs what the handshake agreed to suit it

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "core/status.h"
 #include "db/socket_wait.h"
 
 namespace loadcell {
@@ -223,7 +224,7 @@ bool PgWire::Wait(short events, PgReply& reply) {
       break;
   }
   reply.broken = true;
-  reply.io_error = std::string("could not wait for the server: ") + std::strerror(errno);
+  reply.io_error = PosixError("could not wait for the server", errno).ToString();
   return false;
 }
 
@@ -241,8 +242,8 @@ bool PgWire::SendAll(PgReply& reply) {
       continue;
     }
     reply.broken = true;
-    reply.io_error = std::string("could not send to the server: ") +
-                     (n < 0 ? std::strerror(errno) : "nothing sent");
+    reply.io_error = n < 0 ? PosixError("could not send to the server", errno).ToString()
+                           : "could not send to the server: nothing sent";
     out_.clear();
     return false;
   }
@@ -270,9 +271,8 @@ bool PgWire::Fill(size_t need, PgReply& reply) {
       continue;
     }
     reply.broken = true;
-    reply.io_error =
-        n == 0 ? std::string("server closed the connection unexpectedly")
-               : std::string("could not receive from the server: ") + std::strerror(errno);
+    reply.io_error = n == 0 ? std::string("server closed the connection unexpectedly")
+                            : PosixError("could not receive from the server", errno).ToString();
     return false;
   }
   return true;

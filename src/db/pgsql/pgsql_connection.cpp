@@ -74,7 +74,7 @@ Status PgConnection::Open() {
   keys.push_back(nullptr);
   vals.push_back(nullptr);
   conn_ = Pq().PQconnectdbParams(keys.data(), vals.data(), 0);
-  if (conn_ == nullptr) return Status(StatusCode::kResourceExhausted, "pgsql: out of memory");
+  if (conn_ == nullptr) return Status::ResourceExhausted("pgsql: out of memory");
   if (Pq().PQstatus(conn_) != CONNECTION_OK) {
     std::string why = OneLine(Pq().PQerrorMessage(conn_), settings_->password_in_use);
     // Drop the preamble that repeats host and port.

@@ -330,7 +330,7 @@ class SqliteDriver final : public DbDriver {
  protected:
   Result<std::unique_ptr<DbConnection>> Open(int index) override {
     auto conn = std::make_unique<SqliteConnection>(settings_, gate_);
-    if (DbError e = conn->Open(); !e.ok()) return Status(StatusCode::kIoError, e.message);
+    if (DbError e = conn->Open(); !e.ok()) return Status::IoError(e.message);
     return std::unique_ptr<DbConnection>(std::move(conn));
   }
 

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "core/plural.h"
@@ -185,14 +186,10 @@ std::string FairnessChart(const ResultData& r) {
     c.has_reference = true;
     c.reference = mean;
     c.reference_label = "mean " + ShortNumber(mean, 4);
-    double lo = mean, hi = mean;
-    for (const ThreadFigures& t : r.threads) {
-      lo = std::min(lo, static_cast<double>(t.events));
-      hi = std::max(hi, static_cast<double>(t.events));
-    }
-    if (mean > 0) {
+    if (mean > 0 && r.fairness_events_extremes.has_value()) {
       caption += fmt::format(" Slowest thread {:+.1f}% and fastest {:+.1f}% from the mean.",
-                             (lo - mean) / mean * 100, (hi - mean) / mean * 100);
+                             r.fairness_events_extremes->min_from_mean_pct,
+                             r.fairness_events_extremes->max_from_mean_pct);
     }
   }
   return html::Figure("Per-thread fairness", html::RenderBarChart(c), "", caption);
@@ -225,12 +222,10 @@ std::string BreakdownSection(const ResultData& r) {
       for (const std::string& k : kinds) {
         html::Series s{k, {}, {}};
         for (const IntervalFigures& iv : r.intervals) {
-          uint64_t n = 0;
-          for (const auto& [name, v] : iv.counters) {
-            if (name == k) n = v;
-          }
+          // An interval of no time has no rate: no point (NaN).
+          std::optional<double> rate = iv.CounterRate(k);
           s.x.push_back(iv.t_s);
-          s.y.push_back(iv.duration_s > 0 ? static_cast<double>(n) / iv.duration_s : std::nan(""));
+          s.y.push_back(rate.has_value() && iv.duration_s > 0 ? *rate : std::nan(""));
         }
         c.series.push_back(std::move(s));
       }
@@ -252,10 +247,9 @@ std::string BreakdownSection(const ResultData& r) {
   std::vector<std::vector<std::string>> rows = {
       {"kind", "operations", "per second", "mean", "p95", "p99", "max"}};
   for (const std::string& k : kinds) {
-    uint64_t n = *r.Counter(k);
-    std::vector<std::string> row = {
-        k, std::to_string(n),
-        r.total_time_s > 0 ? ShortNumber(static_cast<double>(n) / r.total_time_s, 4) : "0"};
+    const std::optional<double> rate = r.CounterRate(k);
+    std::vector<std::string> row = {k, std::to_string(*r.Counter(k)),
+                                    rate.has_value() ? ShortNumber(*rate, 4) : ""};
     // The per-kind latency is named in the singular ("read" for "reads").
     std::string singular = k.substr(0, k.size() - 1);
     const LatencyFigures* l = nullptr;

@@ -4,6 +4,7 @@
 // docs/html-report.md for what it shows.
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,8 +28,9 @@ struct SweepPointFigures {
   double events_per_second = 0;     // mean over runs
   double events_per_second_min = 0;
   double events_per_second_max = 0;
-  double p95_ns = 0;  // mean over runs
-  double p99_ns = 0;  // mean over runs
+  std::optional<double> events_per_second_spread_pct;  // as GroupFigures'
+  double p95_ns = 0;                                   // mean over runs
+  double p99_ns = 0;                                   // mean over runs
 };
 
 struct SweepFigures {

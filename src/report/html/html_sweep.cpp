@@ -109,11 +109,9 @@ std::string PointsSection(const SweepFigures& s) {
     row.resize(s.options.size());
     row.push_back(std::to_string(p.runs));
     row.push_back(ShortNumber(p.events_per_second, 5));
-    row.push_back(
-        p.runs > 1 && p.events_per_second > 0
-            ? fmt::format("±{:.1f}%", (p.events_per_second_max - p.events_per_second_min) / 2 /
-                                          p.events_per_second * 100)
-            : "");
+    row.push_back(p.events_per_second_spread_pct.has_value()
+                      ? fmt::format("±{:.1f}%", *p.events_per_second_spread_pct)
+                      : "");
     row.push_back(ShortDuration(p.p95_ns));
     row.push_back(ShortDuration(p.p99_ns));
     rows.push_back(std::move(row));

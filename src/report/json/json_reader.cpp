@@ -222,6 +222,17 @@ std::vector<std::pair<std::string, uint64_t>> ReadCounters(Walker& w, const Json
   return out;
 }
 
+// "counters_per_second": null (a rate JsonWriter could not write) is NaN.
+std::vector<std::pair<std::string, double>> ReadRates(Walker& w, const Json* j,
+                                                      const std::string& path) {
+  std::vector<std::pair<std::string, double>> out;
+  if (j == nullptr) return out;
+  for (auto it = j->begin(); it != j->end(); ++it) {
+    out.emplace_back(it.key(), w.Number(it.value(), path + "." + it.key(), /*null_ok=*/true));
+  }
+  return out;
+}
+
 void ReadManifest(Walker& w, const Json& m, Manifest& out) {
   const std::string p = "manifest";
   out.tool = w.String(m, p, "tool");
@@ -291,6 +302,8 @@ void ReadSummary(Walker& w, const Json& s, ResultData& out) {
     out.service_latency = ReadLatency(w, *l, p + ".service_latency_ns");
   }
   out.counters = ReadCounters(w, w.Object(s, p, "counters", false), p + ".counters");
+  out.counter_rates =
+      ReadRates(w, w.Object(s, p, "counters_per_second", false), p + ".counters_per_second");
   if (const Json* m = w.Object(s, p, "metrics", false)) {
     for (auto it = m->begin(); it != m->end() && w.ok(); ++it) {
       const std::string mp = p + ".metrics." + it.key();
@@ -330,7 +343,42 @@ void ReadIntervals(Walker& w, const Json& a, ResultData& out) {
     f.latency_by_kind =
         ReadLatencyMap(w, w.Object(j, p, "latency_by_kind_ns", false), p + ".latency_by_kind_ns");
     f.counters = ReadCounters(w, w.Object(j, p, "counters", false), p + ".counters");
+    f.counter_rates =
+        ReadRates(w, w.Object(j, p, "counters_per_second", false), p + ".counters_per_second");
     out.intervals.push_back(std::move(f));
+  }
+}
+
+void ReadThreads(Walker& w, const Json& t, ResultData& out) {
+  for (size_t i = 0; i < t.size() && w.ok(); ++i) {
+    const std::string p = "threads[" + std::to_string(i) + "]";
+    if (!t[i].is_object()) {
+      w.Fail(p + ": expected an object, found " + TypeName(t[i]));
+      break;
+    }
+    ThreadFigures f;
+    f.events = w.Uint(t[i], p, "events");
+    f.exec_time_s = w.Number(t[i], p, "exec_time_s", false);
+    // Results written before busy_time_s existed: events ran one at a time.
+    f.busy_time_s =
+        t[i].contains("busy_time_s") ? w.Number(t[i], p, "busy_time_s", false) : f.exec_time_s;
+    out.threads.push_back(f);
+  }
+}
+
+void ReadFairness(Walker& w, const Json& f, ResultData& out) {
+  if (const Json* e = w.Object(f, "fairness", "events", false)) {
+    out.fairness_events.mean = w.Number(*e, "fairness.events", "mean", false);
+    out.fairness_events.stddev = w.Number(*e, "fairness.events", "stddev", false);
+    // Results written before the extremes were derived have none.
+    if (e->contains("min_from_mean_pct")) {
+      Extremes x;
+      x.min = w.Number(*e, "fairness.events", "min", false);
+      x.max = w.Number(*e, "fairness.events", "max", false);
+      x.min_from_mean_pct = w.Number(*e, "fairness.events", "min_from_mean_pct");
+      x.max_from_mean_pct = w.Number(*e, "fairness.events", "max_from_mean_pct", false);
+      out.fairness_events_extremes = x;
+    }
   }
 }
 
@@ -352,20 +400,32 @@ void ReadHistogram(Walker& w, const Json& h, ResultData& out) {
   }
 }
 
-}  // namespace
-
-std::optional<uint64_t> LatencyFigures::Percentile(std::string_view name) const {
-  for (const auto& [n, v] : percentiles) {
+// The value named `name` in `named`, or nullopt.
+template <typename V>
+std::optional<V> FindNamed(const std::vector<std::pair<std::string, V>>& named,
+                           std::string_view name) {
+  for (const auto& [n, v] : named) {
     if (n == name) return v;
   }
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<uint64_t> LatencyFigures::Percentile(std::string_view name) const {
+  return FindNamed(percentiles, name);
+}
+
+std::optional<double> IntervalFigures::CounterRate(std::string_view name) const {
+  return FindNamed(counter_rates, name);
+}
+
 std::optional<uint64_t> ResultData::Counter(std::string_view name) const {
-  for (const auto& [n, v] : counters) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
+  return FindNamed(counters, name);
+}
+
+std::optional<double> ResultData::CounterRate(std::string_view name) const {
+  return FindNamed(counter_rates, name);
 }
 
 std::optional<std::string> ResultData::Option(std::string_view name) const {
@@ -410,28 +470,8 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   out.source = source;
   if (const Json* m = w.Object(root, "", "manifest")) ReadManifest(w, *m, out.manifest);
   if (const Json* s = w.Object(root, "", "summary")) ReadSummary(w, *s, out);
-  if (const Json* t = w.Array(root, "", "threads", false)) {
-    for (size_t i = 0; i < t->size() && w.ok(); ++i) {
-      const std::string p = "threads[" + std::to_string(i) + "]";
-      if (!(*t)[i].is_object()) {
-        w.Fail(p + ": expected an object, found " + TypeName((*t)[i]));
-        break;
-      }
-      ThreadFigures f;
-      f.events = w.Uint((*t)[i], p, "events");
-      f.exec_time_s = w.Number((*t)[i], p, "exec_time_s", false);
-      // Results written before busy_time_s existed: events ran one at a time.
-      f.busy_time_s = (*t)[i].contains("busy_time_s") ? w.Number((*t)[i], p, "busy_time_s", false)
-                                                      : f.exec_time_s;
-      out.threads.push_back(f);
-    }
-  }
-  if (const Json* f = w.Object(root, "", "fairness", false)) {
-    if (const Json* e = w.Object(*f, "fairness", "events", false)) {
-      out.fairness_events.mean = w.Number(*e, "fairness.events", "mean", false);
-      out.fairness_events.stddev = w.Number(*e, "fairness.events", "stddev", false);
-    }
-  }
+  if (const Json* t = w.Array(root, "", "threads", false)) ReadThreads(w, *t, out);
+  if (const Json* f = w.Object(root, "", "fairness", false)) ReadFairness(w, *f, out);
   if (const Json* iv = w.Array(root, "", "intervals", false)) ReadIntervals(w, *iv, out);
   if (const Json* h = w.Object(root, "", "histogram", false)) ReadHistogram(w, *h, out);
   out.interrupted = w.Bool(root, "", "interrupted", false);

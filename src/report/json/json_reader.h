@@ -47,6 +47,11 @@ struct IntervalFigures {
   LatencyFigures latency;
   std::vector<std::pair<std::string, LatencyFigures>> latency_by_kind;
   std::vector<std::pair<std::string, uint64_t>> counters;
+  // "counters_per_second"; empty in results written before it existed.
+  std::vector<std::pair<std::string, double>> counter_rates;
+
+  // The rate of the counter named `name`, or nullopt.
+  std::optional<double> CounterRate(std::string_view name) const;
 };
 
 struct HistogramRow {
@@ -66,10 +71,16 @@ struct ResultData {
   std::vector<std::pair<std::string, LatencyFigures>> latency_by_kind;
   std::optional<LatencyFigures> service_latency;
   std::vector<std::pair<std::string, uint64_t>> counters;
+  // "summary.counters_per_second"; empty in results written before it
+  // existed.
+  std::vector<std::pair<std::string, double>> counter_rates;
   // value is NaN when the JSON holds null.
   std::vector<Metric> metrics;
   std::vector<ThreadFigures> threads;
   MeanStd fairness_events;  // "fairness.events": events per thread
+  // Its min, max and their distance from the mean; nullopt in results
+  // written before they were part of "fairness.events".
+  std::optional<Extremes> fairness_events_extremes;
   std::vector<IntervalFigures> intervals;
   std::vector<HistogramRow> histogram;
   bool interrupted = false;
@@ -78,6 +89,8 @@ struct ResultData {
 
   // The counter named `name`, or nullopt.
   std::optional<uint64_t> Counter(std::string_view name) const;
+  // The rate of the counter named `name`, or nullopt.
+  std::optional<double> CounterRate(std::string_view name) const;
   // The value of option `name` in the manifest (any group), or nullopt.
   std::optional<std::string> Option(std::string_view name) const;
 };

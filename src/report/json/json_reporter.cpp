@@ -25,42 +25,26 @@ constexpr const char* kSchema = "loadcell-result/1";
 
 void WriteManifest(JsonWriter& w, const Manifest& m) {
   w.BeginObject();
-  w.Key("tool");
-  w.String(m.tool);
-  w.Key("tool_version");
-  w.String(m.tool_version.empty() ? kVersion : m.tool_version);
-  w.Key("test");
-  w.String(m.test);
-  w.Key("command");
-  w.String(m.command);
-  w.Key("threads");
-  w.Int(m.threads);
-  w.Key("time_limit_s");
-  w.Double(m.time_limit_s);
-  w.Key("event_limit");
-  w.Uint(m.event_limit);
-  w.Key("warmup_s");
-  w.Double(m.warmup_s);
-  w.Key("rate");
-  w.Double(m.rate);
-  w.Key("rand_type");
-  w.String(m.rand_type);
-  w.Key("seed");
-  w.Uint(m.seed);
-  w.Key("seed_from_time");
-  w.Bool(m.seed_from_time);
+  w.Key("tool").String(m.tool);
+  w.Key("tool_version").String(m.tool_version.empty() ? kVersion : m.tool_version);
+  w.Key("test").String(m.test);
+  w.Key("command").String(m.command);
+  w.Key("threads").Int(m.threads);
+  w.Key("time_limit_s").Double(m.time_limit_s);
+  w.Key("event_limit").Uint(m.event_limit);
+  w.Key("warmup_s").Double(m.warmup_s);
+  w.Key("rate").Double(m.rate);
+  w.Key("rand_type").String(m.rand_type);
+  w.Key("seed").Uint(m.seed);
+  w.Key("seed_from_time").Bool(m.seed_from_time);
   w.Key("options");
   w.BeginArray();
   for (const ResolvedOption& o : m.options) {
     w.BeginObject();
-    w.Key("group");
-    w.String(o.group);
-    w.Key("name");
-    w.String(o.name);
-    w.Key("value");
-    w.String(o.value);
-    w.Key("is_default");
-    w.Bool(o.is_default);
+    w.Key("group").String(o.group);
+    w.Key("name").String(o.name);
+    w.Key("value").String(o.value);
+    w.Key("is_default").Bool(o.is_default);
     w.EndObject();
   }
   w.EndArray();
@@ -68,25 +52,18 @@ void WriteManifest(JsonWriter& w, const Manifest& m) {
   w.BeginArray();
   for (const auto& [name, value] : m.workload) {
     w.BeginObject();
-    w.Key("name");
-    w.String(name);
-    w.Key("value");
-    w.String(value);
+    w.Key("name").String(name);
+    w.Key("value").String(value);
     w.EndObject();
   }
   w.EndArray();
   w.Key("system");
   w.BeginObject();
-  w.Key("cpu_model");
-  w.String(m.system.cpu_model);
-  w.Key("cpus_online");
-  w.Int(m.system.cpus_online);
-  w.Key("memory_bytes");
-  w.Uint(m.system.memory_bytes);
-  w.Key("kernel");
-  w.String(m.system.kernel);
-  w.Key("clock_source");
-  w.String(m.system.clock_source);
+  w.Key("cpu_model").String(m.system.cpu_model);
+  w.Key("cpus_online").Int(m.system.cpus_online);
+  w.Key("memory_bytes").Uint(m.system.memory_bytes);
+  w.Key("kernel").String(m.system.kernel);
+  w.Key("clock_source").String(m.system.clock_source);
   w.EndObject();
   w.EndObject();
 }
@@ -94,23 +71,16 @@ void WriteManifest(JsonWriter& w, const Manifest& m) {
 // {count, min, max, mean, stddev, sum, percentiles}; all in nanoseconds.
 void WriteLatency(JsonWriter& w, const LatencyHistogram& h, double chosen) {
   w.BeginObject();
-  w.Key("count");
-  w.Uint(h.Count());
-  w.Key("min");
-  w.Uint(h.Min());
-  w.Key("max");
-  w.Uint(h.Count() == 0 ? 0 : h.Max());
-  w.Key("mean");
-  w.Double(MeanNs(h));
-  w.Key("stddev");
-  w.Double(StdDevNs(h));
-  w.Key("sum");
-  w.Double(h.Count() == 0 ? 0 : Finite(h.moments().sum));
+  w.Key("count").Uint(h.Count());
+  w.Key("min").Uint(h.Min());
+  w.Key("max").Uint(h.Count() == 0 ? 0 : h.Max());
+  w.Key("mean").Double(MeanNs(h));
+  w.Key("stddev").Double(StdDevNs(h));
+  w.Key("sum").Double(h.Count() == 0 ? 0 : Finite(h.moments().sum));
   w.Key("percentiles");
   w.BeginObject();
   for (double p : ReportedPercentiles(chosen, /*with_extreme=*/true)) {
-    w.Key(PercentileText(p));
-    w.Uint(h.Percentile(p));
+    w.Key(PercentileText(p)).Uint(h.Percentile(p));
   }
   w.EndObject();
   w.EndObject();
@@ -120,18 +90,49 @@ void WriteCounters(JsonWriter& w, const std::vector<std::string>& names,
                    const std::vector<uint64_t>& values) {
   w.BeginObject();
   for (size_t i = 0; i < values.size(); ++i) {
-    w.Key(CounterName(names, i));
-    w.Uint(values[i]);
+    w.Key(CounterName(names, i)).Uint(values[i]);
   }
   w.EndObject();
 }
 
-void WriteMeanStd(JsonWriter& w, const MeanStd& f) {
+// "counters" and "counters_per_second" (the derived rates, as many as there
+// are: a result whose figures were not derived has none).
+void WriteCounterBlock(JsonWriter& w, const std::vector<std::string>& names,
+                       const std::vector<uint64_t>& values, const std::vector<double>& rates) {
+  w.Key("counters");
+  WriteCounters(w, names, values);
+  w.Key("counters_per_second");
   w.BeginObject();
-  w.Key("mean");
-  w.Double(Finite(f.mean));
-  w.Key("stddev");
-  w.Double(Finite(f.stddev));
+  for (size_t i = 0; i < values.size() && i < rates.size(); ++i) {
+    w.Key(CounterName(names, i)).Double(Finite(rates[i]));
+  }
+  w.EndObject();
+}
+
+// "latency_ns" (all events: latency[0]) and "latency_by_kind_ns" (the rest).
+void WriteLatencyBlock(JsonWriter& w, const std::vector<LatencyStats>& latency, double chosen) {
+  static const LatencyHistogram kEmpty;
+  w.Key("latency_ns");
+  WriteLatency(w, latency.empty() ? kEmpty : latency[0].histogram, chosen);
+  w.Key("latency_by_kind_ns");
+  w.BeginObject();
+  for (size_t k = 1; k < latency.size(); ++k) {
+    w.Key(latency[k].kind);
+    WriteLatency(w, latency[k].histogram, chosen);
+  }
+  w.EndObject();
+}
+
+void WriteMeanStd(JsonWriter& w, const MeanStd& f, const Extremes* e = nullptr) {
+  w.BeginObject();
+  w.Key("mean").Double(Finite(f.mean));
+  w.Key("stddev").Double(Finite(f.stddev));
+  if (e != nullptr) {
+    w.Key("min").Double(Finite(e->min));
+    w.Key("max").Double(Finite(e->max));
+    w.Key("min_from_mean_pct").Double(Finite(e->min_from_mean_pct));
+    w.Key("max_from_mean_pct").Double(Finite(e->max_from_mean_pct));
+  }
   w.EndObject();
 }
 
@@ -146,16 +147,10 @@ class JsonReporter final : public Reporter {
   void OnEnd(const RunResult& r) override {
     JsonWriter w(out_);
     w.BeginObject();
-    w.Key("schema");
-    w.String(kSchema);
+    w.Key("schema").String(kSchema);
     w.Key("manifest");
     WriteManifest(w, r.manifest);
-    w.Key("summary");
-    WriteSummary(w, r);
-    w.Key("threads");
-    WriteThreads(w, r);
-    w.Key("fairness");
-    WriteFairness(w, r);
+    WriteRunFigures(w, r);
     w.Key("cluster");
     WriteCluster(w, r);
     w.Key("intervals");
@@ -166,19 +161,12 @@ class JsonReporter final : public Reporter {
     w.BeginArray();
     for (const RunResult& c : checkpoints_) {
       w.BeginObject();
-      w.Key("summary");
-      WriteSummary(w, c);
-      w.Key("threads");
-      WriteThreads(w, c);
-      w.Key("fairness");
-      WriteFairness(w, c);
+      WriteRunFigures(w, c);
       w.EndObject();
     }
     w.EndArray();
-    w.Key("interrupted");
-    w.Bool(r.interrupted);
-    w.Key("forced_shutdown");
-    w.Bool(r.forced_shutdown);
+    w.Key("interrupted").Bool(r.interrupted);
+    w.Key("forced_shutdown").Bool(r.forced_shutdown);
     if (r.forced_shutdown) {
       w.Key("abandoned_threads");
       w.BeginArray();
@@ -190,12 +178,9 @@ class JsonReporter final : public Reporter {
       w.Null();
     } else {
       w.BeginObject();
-      w.Key("code");
-      w.String(StatusCodeName(r.failure.code()));
-      w.Key("errno");
-      w.Int(r.failure.err());
-      w.Key("message");
-      w.String(r.failure.ToString());
+      w.Key("code").String(StatusCodeName(r.failure.code()));
+      w.Key("errno").Int(r.failure.err());
+      w.Key("message").String(r.failure.ToString());
       w.EndObject();
     }
     w.EndObject();
@@ -203,28 +188,24 @@ class JsonReporter final : public Reporter {
   }
 
  private:
+  // "summary", "threads" and "fairness": of the run, and of each checkpoint.
+  void WriteRunFigures(JsonWriter& w, const RunResult& r) const {
+    w.Key("summary");
+    WriteSummary(w, r);
+    w.Key("threads");
+    WriteThreads(w, r);
+    w.Key("fairness");
+    WriteFairness(w, r);
+  }
+
   void WriteSummary(JsonWriter& w, const RunResult& r) const {
-    static const LatencyHistogram kEmpty;
     w.BeginObject();
-    w.Key("total_time_s");
-    w.Double(Finite(r.total_time_s));
-    w.Key("events");
-    w.Uint(r.events);
-    w.Key("events_per_second");
-    w.Double(Finite(r.events_per_second));
-    w.Key("errors");
-    w.Uint(r.errors);
-    w.Key("errors_per_second");
-    w.Double(Finite(r.errors_per_second));
-    w.Key("latency_ns");
-    WriteLatency(w, r.latency.empty() ? kEmpty : r.latency[0].histogram, settings_.percentile);
-    w.Key("latency_by_kind_ns");
-    w.BeginObject();
-    for (size_t k = 1; k < r.latency.size(); ++k) {
-      w.Key(r.latency[k].kind);
-      WriteLatency(w, r.latency[k].histogram, settings_.percentile);
-    }
-    w.EndObject();
+    w.Key("total_time_s").Double(Finite(r.total_time_s));
+    w.Key("events").Uint(r.events);
+    w.Key("events_per_second").Double(Finite(r.events_per_second));
+    w.Key("errors").Uint(r.errors);
+    w.Key("errors_per_second").Double(Finite(r.errors_per_second));
+    WriteLatencyBlock(w, r.latency, settings_.percentile);
     w.Key("service_latency_ns");
     if (r.service.has_value()) {
       WriteLatency(w, r.service->histogram, settings_.percentile);
@@ -234,33 +215,24 @@ class JsonReporter final : public Reporter {
     w.Key("rate");
     if (r.rate.has_value()) {
       w.BeginObject();
-      w.Key("target");
-      w.Double(r.rate->target);
-      w.Key("achieved");
-      w.Double(r.rate->achieved);
-      w.Key("late_events");
-      w.Uint(r.rate->late_events);
-      w.Key("max_lag_ms");
-      w.Double(r.rate->max_lag_ms);
-      w.Key("final_lag_ms");
-      w.Double(r.rate->final_lag_ms);
+      w.Key("target").Double(r.rate->target);
+      w.Key("achieved").Double(r.rate->achieved);
+      w.Key("late_events").Uint(r.rate->late_events);
+      w.Key("max_lag_ms").Double(r.rate->max_lag_ms);
+      w.Key("final_lag_ms").Double(r.rate->final_lag_ms);
       w.EndObject();
     } else {
       w.Null();
     }
-    w.Key("counters");
-    WriteCounters(w, r.counter_names, r.counters);
+    WriteCounterBlock(w, r.counter_names, r.counters, r.counter_rates);
     w.Key("metrics");
     w.BeginObject();
     for (const Metric& m : r.metrics) {
       w.Key(m.key);
       w.BeginObject();
-      w.Key("value");
-      w.Double(m.value);
-      w.Key("unit");
-      w.String(m.unit);
-      w.Key("label");
-      w.String(m.label);
+      w.Key("value").Double(m.value);
+      w.Key("unit").String(m.unit);
+      w.Key("label").String(m.label);
       w.EndObject();
     }
     w.EndObject();
@@ -271,12 +243,9 @@ class JsonReporter final : public Reporter {
     w.BeginArray();
     for (const ThreadFigures& t : r.threads) {
       w.BeginObject();
-      w.Key("events");
-      w.Uint(t.events);
-      w.Key("exec_time_s");
-      w.Double(t.exec_time_s);
-      w.Key("busy_time_s");
-      w.Double(t.busy_time_s);
+      w.Key("events").Uint(t.events);
+      w.Key("exec_time_s").Double(t.exec_time_s);
+      w.Key("busy_time_s").Double(t.busy_time_s);
       w.EndObject();
     }
     w.EndArray();
@@ -285,7 +254,7 @@ class JsonReporter final : public Reporter {
   static void WriteFairness(JsonWriter& w, const RunResult& r) {
     w.BeginObject();
     w.Key("events");
-    WriteMeanStd(w, r.fairness.events);
+    WriteMeanStd(w, r.fairness.events, &r.fairness.events_extremes);
     w.Key("exec_time_s");
     WriteMeanStd(w, r.fairness.exec_time_s);
     w.Key("busy_time_s");
@@ -357,39 +326,21 @@ class JsonReporter final : public Reporter {
 
   void WriteIntervals(JsonWriter& w, const std::vector<IntervalSnapshot>& intervals,
                       const std::vector<std::string>& result_names) const {
-    static const LatencyHistogram kEmpty;
     const std::vector<std::string> names =
         result_names.empty() ? workload_.Info().counter_names : result_names;
     w.BeginArray();
     for (const IntervalSnapshot& s : intervals) {
       w.BeginObject();
-      w.Key("t");
-      w.Double(s.t_end_s);
-      w.Key("duration");
-      w.Double(s.duration_s);
-      w.Key("threads");
-      w.Int(s.threads);
-      w.Key("events");
-      w.Uint(s.events);
-      w.Key("eps");
-      w.Double(Finite(s.events_per_second));
-      w.Key("errors");
-      w.Uint(s.errors);
-      w.Key("queue");
-      w.Uint(s.queue);
-      w.Key("concurrency");
-      w.Uint(s.concurrency);
-      w.Key("latency_ns");
-      WriteLatency(w, s.latency.empty() ? kEmpty : s.latency[0].histogram, settings_.percentile);
-      w.Key("latency_by_kind_ns");
-      w.BeginObject();
-      for (size_t k = 1; k < s.latency.size(); ++k) {
-        w.Key(s.latency[k].kind);
-        WriteLatency(w, s.latency[k].histogram, settings_.percentile);
-      }
-      w.EndObject();
-      w.Key("counters");
-      WriteCounters(w, names, s.counters);
+      w.Key("t").Double(s.t_end_s);
+      w.Key("duration").Double(s.duration_s);
+      w.Key("threads").Int(s.threads);
+      w.Key("events").Uint(s.events);
+      w.Key("eps").Double(Finite(s.events_per_second));
+      w.Key("errors").Uint(s.errors);
+      w.Key("queue").Uint(s.queue);
+      w.Key("concurrency").Uint(s.concurrency);
+      WriteLatencyBlock(w, s.latency, settings_.percentile);
+      WriteCounterBlock(w, names, s.counters, s.counter_rates);
       w.EndObject();
     }
     w.EndArray();
@@ -397,8 +348,7 @@ class JsonReporter final : public Reporter {
 
   static void WriteHistogram(JsonWriter& w, const RunResult& r) {
     w.BeginObject();
-    w.Key("unit");
-    w.String("ns");
+    w.Key("unit").String("ns");
     w.Key("buckets");
     w.BeginArray();
     if (!r.latency.empty()) {

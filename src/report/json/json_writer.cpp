@@ -134,9 +134,9 @@ void JsonWriter::BeforeValue() {
   f.empty = false;
 }
 
-void JsonWriter::Key(std::string_view key) {
+JsonWriter& JsonWriter::Key(std::string_view key) {
   assert(!stack_.empty() && stack_.back().scope == Scope::kObject);
-  if (stack_.empty() || stack_.back().scope != Scope::kObject) return;
+  if (stack_.empty() || stack_.back().scope != Scope::kObject) return *this;
   Frame& f = stack_.back();
   assert(!f.after_key);
   if (!f.empty) out_ << ',';
@@ -144,6 +144,7 @@ void JsonWriter::Key(std::string_view key) {
   out_ << Quote(key) << ": ";
   f.empty = false;
   f.after_key = true;
+  return *this;
 }
 
 void JsonWriter::BeginObject() {

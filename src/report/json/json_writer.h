@@ -34,8 +34,8 @@ class JsonWriter final {
   void EndObject();
   void BeginArray();
   void EndArray();
-  // Inside an object: the name of the next value.
-  void Key(std::string_view key);
+  // Inside an object: the name of the next value (w.Key("n").Uint(1)).
+  JsonWriter& Key(std::string_view key);
 
   void String(std::string_view s);
   void Double(double v);  // shortest round-trip form; null when not finite

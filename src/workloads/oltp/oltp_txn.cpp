@@ -161,11 +161,11 @@ class OltpWorkerBase : public Worker {
       std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(backoff, limit - elapsed)));
       backoff = std::min<Nanos>(backoff * 2, kNanosPerSecond);
     }
-    return Status(StatusCode::kUnavailable,
-                  fmt::format("lost the connection to {} ({}) and could not reconnect within "
-                              "{}s: {}",
-                              shared_.driver->Name(), shared_.driver->Describe(),
-                              opts_.reconnect_timeout_s, last.message));
+    return Status::Unavailable(
+        fmt::format("lost the connection to {} ({}) and could not reconnect within "
+                    "{}s: {}",
+                    shared_.driver->Name(), shared_.driver->Describe(), opts_.reconnect_timeout_s,
+                    last.message));
   }
 
   // A planned reconnect (--oltp-reconnect-mode).

@@ -11,10 +11,14 @@ RunResult TwoThreads() {
   r.events = 1000;
   r.errors = 4;
   r.threads = {{600, 0.6, 0.5}, {400, 0.2, 0.2}};
+  r.counters = {3000, 10};
+  r.latency = {LatencyStats{}};
+  for (uint64_t ns : {500000, 1500000, 1600000, 30000000}) r.latency[0].histogram.Record(ns);
   IntervalSnapshot s;
   s.duration_s = 0.5;
   s.events = 100;
   s.errors = 1;
+  s.counters = {300, 0};
   r.intervals = {s};
   return r;
 }
@@ -38,6 +42,23 @@ TEST(FillDerivedFigures, RatesFairnessAndThreadTotals) {
   EXPECT_DOUBLE_EQ(r.intervals[0].errors_per_second, 2);
 }
 
+// The figures reporters used to compute themselves: counter rates (HTML
+// breakdown, OLTP lines), the threads' extremes (HTML caption) and SQLIO's
+// whole-millisecond histogram.
+TEST(FillDerivedFigures, CounterRatesExtremesAndWholeMsHistogram) {
+  RunResult r = TwoThreads();
+  FillDerivedFigures(r);
+  EXPECT_EQ(r.counter_rates, (std::vector<double>{1500, 5}));
+  EXPECT_EQ(r.intervals[0].counter_rates, (std::vector<double>{600, 0}));
+  EXPECT_DOUBLE_EQ(r.fairness.events_extremes.min, 400);
+  EXPECT_DOUBLE_EQ(r.fairness.events_extremes.max, 600);
+  EXPECT_DOUBLE_EQ(r.fairness.events_extremes.min_from_mean_pct, -20);
+  EXPECT_DOUBLE_EQ(r.fairness.events_extremes.max_from_mean_pct, 20);
+  EXPECT_DOUBLE_EQ(r.latency_whole_ms_pct[0], 25);
+  EXPECT_DOUBLE_EQ(r.latency_whole_ms_pct[1], 50);
+  EXPECT_DOUBLE_EQ(r.latency_whole_ms_pct[24], 25);
+}
+
 TEST(FillDerivedFigures, NoTimeNoThreadsGivesZeros) {
   RunResult r;
   r.events = 10;
@@ -45,6 +66,7 @@ TEST(FillDerivedFigures, NoTimeNoThreadsGivesZeros) {
   EXPECT_EQ(r.events_per_second, 0);
   EXPECT_EQ(r.fairness.events.mean, 0);
   EXPECT_EQ(r.thread_total.mean_latency_s, 0);
+  EXPECT_EQ(r.latency_whole_ms_pct[0], 0);
 }
 
 TEST(FillDerivedFigures, Idempotent) {

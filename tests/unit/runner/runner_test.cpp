@@ -15,9 +15,13 @@
 #include "core/clock.h"
 #include "runner/recorder.h"
 #include "testing/status.h"
+#include "testing/workload_test_util.h"
 
 namespace loadcell {
 namespace {
+
+using testing::TestInfo;
+using testing::TestWorkload;
 
 // A configurable test workload. Counts every event it runs, measured or not.
 class FakeWorkload final : public Workload {
@@ -34,10 +38,7 @@ class FakeWorkload final : public Workload {
   std::vector<uint64_t> seeds;
 
   WorkloadInfo Info() const override {
-    WorkloadInfo info;
-    info.name = "fake";
-    info.summary = "test workload";
-    info.event_definition = "one call";
+    WorkloadInfo info = TestInfo("fake", "test workload", "one call");
     info.self_timed = self_timed;
     if (self_timed) info.latency_kinds = {"read"};
     info.counter_names = {"bytes"};
@@ -462,21 +463,18 @@ TEST(RunnerTest, SelfTimedWorkersRecordTheirOwnKinds) {
 // flight, as an asynchronous I/O engine does: one event per completion, its
 // latency from the request's start; the busy time is reported as it passes
 // (always something outstanding).
-class OverlapWorkload final : public Workload {
+class OverlapWorkload final : public TestWorkload {
  public:
   static constexpr size_t kDepth = 4;
   static constexpr Nanos kService = 2 * kNanosPerMilli;
 
-  WorkloadInfo Info() const override {
-    WorkloadInfo info;
-    info.name = "overlap";
-    info.summary = "overlapping events";
-    info.event_definition = "one completion";
+  OverlapWorkload() : TestWorkload(MakeInfo()) {}
+  static WorkloadInfo MakeInfo() {
+    WorkloadInfo info = TestInfo("overlap", "overlapping events", "one completion");
     info.self_timed = true;
     info.reports_busy_time = true;
     return info;
   }
-  void RegisterOptions(OptionSet&) override {}
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
     return std::unique_ptr<Worker>(new OverlapWorker(ctx.recorder));
   }
@@ -548,21 +546,18 @@ TEST(RunnerTest, BusyTimeIsTheLatencySumWhenEventsRunOneAtATime) {
 
 // A self-paced worker: takes each intended start from the pacer, waits for
 // it, and records latency from it and service time from its own start.
-class PacedWorkload final : public Workload {
+class PacedWorkload final : public TestWorkload {
  public:
   std::atomic<int> with_pacer{0};
   std::atomic<int> without_pacer{0};
 
-  WorkloadInfo Info() const override {
-    WorkloadInfo info;
-    info.name = "paced";
-    info.summary = "self-paced events";
-    info.event_definition = "one call";
+  PacedWorkload() : TestWorkload(MakeInfo()) {}
+  static WorkloadInfo MakeInfo() {
+    WorkloadInfo info = TestInfo("paced", "self-paced events", "one call");
     info.self_timed = true;
     info.self_paced = true;
     return info;
   }
-  void RegisterOptions(OptionSet&) override {}
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
     ++(ctx.pacer != nullptr ? with_pacer : without_pacer);
     return std::unique_ptr<Worker>(new PacedWorker(ctx));

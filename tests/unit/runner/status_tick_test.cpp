@@ -7,21 +7,15 @@
 
 #include "runner/runner.h"
 #include "testing/status.h"
+#include "testing/workload_test_util.h"
 
 namespace loadcell {
 namespace {
 
 // Sleeps 200 us per event.
-class SleepyWorkload final : public Workload {
+class SleepyWorkload final : public testing::TestWorkload {
  public:
-  WorkloadInfo Info() const override {
-    WorkloadInfo info;
-    info.name = "sleepy";
-    info.summary = "sleeps";
-    info.event_definition = "one short sleep";
-    return info;
-  }
-  void RegisterOptions(OptionSet&) override {}
+  SleepyWorkload() : TestWorkload(testing::TestInfo("sleepy", "sleeps", "one short sleep")) {}
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
     return std::unique_ptr<Worker>(new SleepyWorker());
   }

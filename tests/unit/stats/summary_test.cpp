@@ -58,5 +58,45 @@ TEST(MeanOf, ZeroWithoutItems) {
   EXPECT_EQ(MeanOf(3, 0), 0);
 }
 
+TEST(ExtremesOf, DistanceFromTheMean) {
+  const Extremes e = ExtremesOf({90, 100, 110, 100});
+  EXPECT_DOUBLE_EQ(e.min, 90);
+  EXPECT_DOUBLE_EQ(e.max, 110);
+  EXPECT_DOUBLE_EQ(e.min_from_mean_pct, -10);
+  EXPECT_DOUBLE_EQ(e.max_from_mean_pct, 10);
+  const Extremes none = ExtremesOf({});
+  EXPECT_EQ(none.min, 0);
+  EXPECT_EQ(none.max_from_mean_pct, 0);
+  // Threads that did nothing: no percentage, never NaN.
+  EXPECT_EQ(ExtremesOf({0, 0}).min_from_mean_pct, 0);
+}
+
+// Sweep's spread: half the range in % of the mean.
+TEST(HalfRangePercent, OfTheMean) {
+  EXPECT_DOUBLE_EQ(*HalfRangePercent(90, 110, 100), 10);
+  EXPECT_FALSE(HalfRangePercent(0, 0, 0).has_value());
+}
+
+TEST(PercentChange, FromBase) {
+  EXPECT_DOUBLE_EQ(*PercentChange(200, 250), 25);
+  EXPECT_DOUBLE_EQ(*PercentChange(200, 100), -50);
+  EXPECT_FALSE(PercentChange(0, 5).has_value());
+}
+
+TEST(WholeMsPercentages, ColumnsByBucketLowAndTheLastOpen) {
+  LatencyHistogram h;
+  for (uint64_t ns :
+       std::initializer_list<uint64_t>{100000, 900000, 2500000, 23500000, 25000000, 90000000000})
+    h.Record(ns);
+  const std::array<double, kWholeMsColumns> pct = WholeMsPercentages(h);
+  double sum = 0;
+  for (double p : pct) sum += p;
+  EXPECT_NEAR(sum, 100, 1e-9);
+  EXPECT_NEAR(pct[0], 200.0 / 6, 1e-9);
+  EXPECT_NEAR(pct[2], 100.0 / 6, 1e-9);
+  EXPECT_NEAR(pct[24], 200.0 / 6, 1e-9);  // 25 ms and 90 s
+  EXPECT_EQ(WholeMsPercentages(LatencyHistogram()), (std::array<double, kWholeMsColumns>{}));
+}
+
 }  // namespace
 }  // namespace loadcell

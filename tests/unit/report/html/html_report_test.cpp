@@ -7,6 +7,7 @@
 
 #include "report/html/html_svg.h"
 #include "report/json/json_reader.h"
+#include "report/json/json_writer.h"
 #include "testing/report_fixture.h"
 #include "testing/status.h"
 
@@ -101,7 +102,7 @@ TEST(HtmlReportTest, FileIoCountersGiveTheBreakdown) {
   r.latency.push_back({"read", HistogramOf({{3000, 600}})});
   r.latency.push_back({"write", HistogramOf({{250000, 300}})});
   r.latency.push_back({"fsync", HistogramOf({{1200000, 100}})});
-  FakeWorkload w;
+  FillDerivedFigures(r);
   // The fake workload names ops/bytes; write the JSON with the fileio names.
   class FileIoLike final : public Workload {
    public:
@@ -121,6 +122,62 @@ TEST(HtmlReportTest, FileIoCountersGiveTheBreakdown) {
   const std::string html = RenderRunHtml(*d);
   EXPECT_EQ(ChartPoints(html, "breakdown"), 6);  // three kinds over two intervals
   EXPECT_NE(html.find("<td>fsyncs</td><td class=\"num\">100</td>"), std::string::npos);
+  // The per-second column and the chart are the JSON's counters_per_second:
+  // a rate changed in the JSON is the rate the page shows.
+  std::string json = Render(Format::kJson, fileio, r, FixtureSettings());
+  const std::string rate = "\"fsyncs\": " + JsonWriter::Number(r.counter_rates[2]);
+  const size_t at = json.find(rate);
+  ASSERT_NE(at, std::string::npos) << json;
+  json.replace(at, rate.size(), "\"fsyncs\": 4321");
+  Result<ResultData> edited = ParseResultJson(json, "f");
+  ASSERT_OK(edited);
+  EXPECT_NE(RenderRunHtml(*edited).find("<td>fsyncs</td><td class=\"num\">100</td><td "
+                                        "class=\"num\">4321</td>"),
+            std::string::npos);
+}
+
+// The slowest/fastest sentence is fairness.events' min/max_from_mean_pct.
+TEST(HtmlReportTest, FairnessCaptionPrintsTheResultsExtremes) {
+  ResultData d = FixtureData(FixtureResult());
+  ASSERT_TRUE(d.fairness_events_extremes.has_value());
+  EXPECT_EQ(d.fairness_events_extremes->min_from_mean_pct, -20);  // 400 of a mean of 500
+  EXPECT_NE(RenderRunHtml(d).find("Slowest thread -20.0% and fastest +20.0% from the mean."),
+            std::string::npos);
+  d.fairness_events_extremes->min_from_mean_pct = -12.5;
+  d.fairness_events_extremes->max_from_mean_pct = 7.25;
+  const std::string html = RenderRunHtml(d);
+  EXPECT_NE(html.find("Slowest thread -12.5% and fastest +7.2% from the mean."), std::string::npos)
+      << html;
+}
+
+// A result saved before counters_per_second and the fairness extremes were
+// written still makes a page: those cells blank, that sentence left out.
+TEST(HtmlReportTest, OlderResultWithoutDerivedRatesStillRenders) {
+  RunResult r = FixtureResult();
+  r.counter_names = {"reads", "writes"};
+  r.counters = {600, 400};
+  for (IntervalSnapshot& s : r.intervals) s.counters = {300, 200};
+  FillDerivedFigures(r);
+  FakeWorkload w;
+  std::string json = Render(Format::kJson, w, r, FixtureSettings());
+  // Drop every "counters_per_second" object and the extremes.
+  const std::regex rates(",\\s*\"counters_per_second\": \\{[^}]*\\}");
+  const std::regex extremes(
+      ",\\s*\"min\": [^,]*,\\s*\"max\": [^,]*,\\s*\"min_from_mean_pct\": "
+      "[^,]*,\\s*\"max_from_mean_pct\": [-0-9.e]*");
+  json = std::regex_replace(std::regex_replace(json, rates, ""), extremes, "");
+  ASSERT_EQ(json.find("counters_per_second"), std::string::npos) << json;
+  ASSERT_EQ(json.find("min_from_mean_pct"), std::string::npos) << json;
+  Result<ResultData> d = ParseResultJson(json, "old.json");
+  ASSERT_OK(d);
+  EXPECT_TRUE(d->counter_rates.empty());
+  EXPECT_FALSE(d->fairness_events_extremes.has_value());
+  const std::string html = RenderRunHtml(*d);
+  EXPECT_NE(html.find("<td>reads</td><td class=\"num\">600</td><td class=\"num\"></td>"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("Slowest thread"), std::string::npos);
+  EXPECT_NE(html.find("Per-thread fairness"), std::string::npos);
 }
 
 TEST(HtmlReportTest, ResultWithoutIntervalsSaysHowToGetCharts) {

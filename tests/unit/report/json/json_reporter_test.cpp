@@ -36,8 +36,8 @@ json RenderJson(const RunResult& r, ReportSettings s = FixtureSettings(),
 // Objects whose keys are names chosen at run time (counters, metrics,
 // kinds, percentiles): the schema documents them as "<name>".
 bool IsMap(const std::string& key) {
-  return key == "counters" || key == "metrics" || key == "latency_by_kind_ns" ||
-         key == "percentiles";
+  return key == "counters" || key == "counters_per_second" || key == "metrics" ||
+         key == "latency_by_kind_ns" || key == "percentiles";
 }
 
 // The key paths of `j` as docs/json-schema.md spells them:

@@ -18,6 +18,7 @@ namespace {
 
 using testing::Configure;
 using testing::FileIoArgs;
+using testing::Prepared;
 using testing::PrepareWith;
 using testing::QuietConsole;
 using testing::TempDir;
@@ -37,7 +38,7 @@ class StallingFileSystem final : public FileSystemWrapper {
 
   Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
     if (reads_.fetch_add(1) + 1 == stall_at_.load()) std::this_thread::sleep_for(stall_);
-    return target().PRead(fd, buf, len, offset);
+    return FileSystemWrapper::PRead(fd, buf, len, offset);
   }
 
  private:
@@ -58,21 +59,13 @@ Result<RunResult> RunAtRate(FileIoWorkload& w, double rate, int64_t events, int 
   return RunWorkload(w, cfg, Manifest{}, nullptr);
 }
 
-void Prepare(FileIoWorkload& w, const TempDir& dir, const FileIoArgs& args) {
-  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), args)));
-  QuietConsole console;
-  Status s = PrepareWith(w, console);
-  w.SetConsole(nullptr, nullptr, false);
-  ASSERT_OK(s);
-}
-
 TEST(FileIoRate, AStallShowsInTheLatencyFromTheIntendedStartNotInTheServiceTime) {
   TempDir dir;
   // Read 100 of the run stalls 300 ms. At 1000 reads/s about 300 events
   // fall due during the stall and start late.
   StallingFileSystem fs;
   FileIoWorkload w(fs);
-  Prepare(w, dir, {{"file-test-mode", "rndrd"}, {"file-io-mode", "sync"}});
+  Prepared(w, dir, {{"file-test-mode", "rndrd"}, {"file-io-mode", "sync"}});
   fs.StallRead(100, std::chrono::milliseconds(300));
   Result<RunResult> r = RunAtRate(w, 1000, 1000);
   ASSERT_OK(r);
@@ -94,8 +87,8 @@ TEST(FileIoRate, AStallShowsInTheLatencyFromTheIntendedStartNotInTheServiceTime)
 TEST(FileIoRate, AnAsynchronousEngineSubmitsAtTheIntendedStartAndReapsPromptly) {
   TempDir dir;
   FileIoWorkload w;
-  Prepare(w, dir,
-          {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "8"}});
+  Prepared(w, dir,
+           {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "8"}});
   Result<RunResult> r = RunAtRate(w, 500, 250);
   if (!r.ok() && r.status().code() == StatusCode::kUnavailable) {
     GTEST_SKIP() << r.status().ToString();
@@ -118,8 +111,8 @@ TEST(FileIoRate, AnAsynchronousEngineSubmitsAtTheIntendedStartAndReapsPromptly) 
 TEST(FileIoRate, ThreadsShareOneScheduleAndTheTimeLimitEndsThem) {
   TempDir dir;
   FileIoWorkload w;
-  Prepare(w, dir,
-          {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "4"}});
+  Prepared(w, dir,
+           {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "4"}});
   RunConfig cfg;
   cfg.threads = 3;
   cfg.time_s = 0.4;

@@ -23,6 +23,7 @@ using testing::Configure;
 using testing::Counter;
 using testing::FileIoArgs;
 using testing::KindCount;
+using testing::Prepared;
 using testing::PrepareWith;
 using testing::QuietConsole;
 using testing::RunEvents;
@@ -36,15 +37,6 @@ uint64_t SizeOf(const std::string& path) {
 }
 
 bool Exists(const std::string& path) { return std::filesystem::exists(path); }
-
-// Configures `w` on dir with `args` and prepares the files.
-void Prepared(FileIoWorkload& w, const TempDir& dir, const FileIoArgs& args) {
-  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), args)));
-  QuietConsole console;
-  Status s = PrepareWith(w, console);
-  w.SetConsole(nullptr, nullptr, false);  // `console` goes away here
-  ASSERT_OK(s);
-}
 
 TEST(FileIoPrepare, WritesEveryBlockAndKeepsAManifest) {
   TempDir dir;

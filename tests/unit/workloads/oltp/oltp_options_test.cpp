@@ -26,69 +26,122 @@ Status ApplyArgs(OltpKind kind, OltpOptions& o, const std::vector<std::string>& 
   return raw.CheckAllConsumed("test");
 }
 
-TEST(OltpOptions, DefaultsAreSysbenchs) {
-  OltpOptions o;
-  ASSERT_OK(ApplyArgs(OltpKind::kReadWrite, o, {}));
-  EXPECT_EQ(o.tables, 1);
-  EXPECT_EQ(o.table_size, 10000);
-  EXPECT_EQ(o.range_size, 100);
-  EXPECT_EQ(o.point_selects, 10);
-  EXPECT_EQ(o.simple_ranges, 1);
-  EXPECT_EQ(o.sum_ranges, 1);
-  EXPECT_EQ(o.order_ranges, 1);
-  EXPECT_EQ(o.distinct_ranges, 1);
-  EXPECT_EQ(o.index_updates, 1);
-  EXPECT_EQ(o.non_index_updates, 1);
-  EXPECT_EQ(o.delete_inserts, 1);
-  EXPECT_TRUE(o.range_selects);
-  EXPECT_TRUE(o.auto_inc);
-  EXPECT_FALSE(o.skip_trx);
-  EXPECT_FALSE(o.secondary);
-  EXPECT_TRUE(o.create_secondary);
-  EXPECT_EQ(o.mysql_storage_engine, "innodb");
-  EXPECT_EQ(o.reconnect(), ReconnectMode::kSession);
-  EXPECT_OK(ValidateOltpOptions(OltpKind::kReadWrite, o, 1));
+// The options' fields by name, as text, for the table below.
+std::string FieldText(const OltpOptions& o, const std::string& field) {
+  const std::vector<std::pair<const char*, int64_t OltpOptions::*>> ints = {
+      {"tables", &OltpOptions::tables},
+      {"table_size", &OltpOptions::table_size},
+      {"range_size", &OltpOptions::range_size},
+      {"point_selects", &OltpOptions::point_selects},
+      {"simple_ranges", &OltpOptions::simple_ranges},
+      {"sum_ranges", &OltpOptions::sum_ranges},
+      {"order_ranges", &OltpOptions::order_ranges},
+      {"distinct_ranges", &OltpOptions::distinct_ranges},
+      {"index_updates", &OltpOptions::index_updates},
+      {"non_index_updates", &OltpOptions::non_index_updates},
+      {"delete_inserts", &OltpOptions::delete_inserts},
+      {"connect_delay_us", &OltpOptions::connect_delay_us},
+      {"user_delay_min_us", &OltpOptions::user_delay_min_us},
+      {"user_delay_max_us", &OltpOptions::user_delay_max_us},
+  };
+  const std::vector<std::pair<const char*, bool OltpOptions::*>> bools = {
+      {"range_selects", &OltpOptions::range_selects},
+      {"auto_inc", &OltpOptions::auto_inc},
+      {"skip_trx", &OltpOptions::skip_trx},
+      {"secondary", &OltpOptions::secondary},
+      {"create_secondary", &OltpOptions::create_secondary},
+  };
+  for (const auto& [name, member] : ints) {
+    if (field == name) return std::to_string(o.*member);
+  }
+  for (const auto& [name, member] : bools) {
+    if (field == name) return o.*member ? "on" : "off";
+  }
+  if (field == "mysql_storage_engine") return o.mysql_storage_engine;
+  if (field == "reconnect") return std::to_string(static_cast<int>(o.reconnect()));
+  if (field == "has_think_time") return o.has_think_time() ? "on" : "off";
+  ADD_FAILURE() << "no field " << field;
+  return "";
 }
 
-TEST(OltpOptions, SysbenchNamesSet) {
-  OltpOptions o;
-  ASSERT_OK(ApplyArgs(
-      OltpKind::kReadWrite, o,
-      {"tables=4", "table-size=500", "range-size=10", "point-selects=3", "skip-trx=on",
-       "range-selects=off", "delete-inserts=2", "mysql-storage-engine=myisam", "auto-inc=off"}));
-  EXPECT_EQ(o.tables, 4);
-  EXPECT_EQ(o.table_size, 500);
-  EXPECT_EQ(o.range_size, 10);
-  EXPECT_EQ(o.point_selects, 3);
-  EXPECT_TRUE(o.skip_trx);
-  EXPECT_FALSE(o.range_selects);
-  EXPECT_EQ(o.delete_inserts, 2);
-  EXPECT_EQ(o.mysql_storage_engine, "myisam");
-  EXPECT_FALSE(o.auto_inc);
+struct FieldsCase {
+  const char* name;
+  OltpKind kind;
+  std::vector<std::string> args;                            // "name=value"
+  std::vector<std::pair<std::string, std::string>> fields;  // field, FieldText
+};
+
+const std::string kSession = std::to_string(static_cast<int>(ReconnectMode::kSession));
+const std::string kTransaction = std::to_string(static_cast<int>(ReconnectMode::kTransaction));
+
+// One row per way of setting the options; each ends valid.
+const std::vector<FieldsCase>& FieldsCases() {
+  static const std::vector<FieldsCase> kCases = {
+      {"defaults_are_sysbenchs",
+       OltpKind::kReadWrite,
+       {},
+       {{"tables", "1"},
+        {"table_size", "10000"},
+        {"range_size", "100"},
+        {"point_selects", "10"},
+        {"simple_ranges", "1"},
+        {"sum_ranges", "1"},
+        {"order_ranges", "1"},
+        {"distinct_ranges", "1"},
+        {"index_updates", "1"},
+        {"non_index_updates", "1"},
+        {"delete_inserts", "1"},
+        {"range_selects", "on"},
+        {"auto_inc", "on"},
+        {"skip_trx", "off"},
+        {"secondary", "off"},
+        {"create_secondary", "on"},
+        {"mysql_storage_engine", "innodb"},
+        {"reconnect", kSession}}},
+      {"sysbench_names_set",
+       OltpKind::kReadWrite,
+       {"tables=4", "table-size=500", "range-size=10", "point-selects=3", "skip-trx=on",
+        "range-selects=off", "delete-inserts=2", "mysql-storage-engine=myisam", "auto-inc=off"},
+       {{"tables", "4"},
+        {"table_size", "500"},
+        {"range_size", "10"},
+        {"point_selects", "3"},
+        {"skip_trx", "on"},
+        {"range_selects", "off"},
+        {"delete_inserts", "2"},
+        {"mysql_storage_engine", "myisam"},
+        {"auto_inc", "off"}}},
+      {"legacy_names_are_aliases",
+       OltpKind::kLegacy,
+       {"oltp-tables-count=4", "oltp-table-size=500000", "oltp-point-selects=1000",
+        "oltp-range-size=1000", "oltp-index-updates=1000", "oltp-non-index-updates=7",
+        "oltp-skip-trx=on", "oltp-test-mode=complex", "oltp-read-only=off",
+        "oltp-reconnect-mode=transaction", "oltp-connect-delay=100", "oltp-user-delay-min=10",
+        "oltp-user-delay-max=20", "mysql-table-engine=innodb"},
+       {{"tables", "4"},
+        {"table_size", "500000"},
+        {"point_selects", "1000"},
+        {"range_size", "1000"},
+        {"index_updates", "1000"},
+        {"non_index_updates", "7"},
+        {"skip_trx", "on"},
+        {"reconnect", kTransaction},
+        {"connect_delay_us", "100"},
+        {"user_delay_min_us", "10"},
+        {"user_delay_max_us", "20"},
+        {"has_think_time", "on"}}},
+  };
+  return kCases;
 }
 
-TEST(OltpOptions, LegacyNamesAreAliases) {
-  OltpOptions o;
-  ASSERT_OK(
-      ApplyArgs(OltpKind::kLegacy, o,
-                {"oltp-tables-count=4", "oltp-table-size=500000", "oltp-point-selects=1000",
-                 "oltp-range-size=1000", "oltp-index-updates=1000", "oltp-non-index-updates=7",
-                 "oltp-skip-trx=on", "oltp-test-mode=complex", "oltp-read-only=off",
-                 "oltp-reconnect-mode=transaction", "oltp-connect-delay=100",
-                 "oltp-user-delay-min=10", "oltp-user-delay-max=20", "mysql-table-engine=innodb"}));
-  EXPECT_EQ(o.tables, 4);
-  EXPECT_EQ(o.table_size, 500000);
-  EXPECT_EQ(o.point_selects, 1000);
-  EXPECT_EQ(o.range_size, 1000);
-  EXPECT_EQ(o.index_updates, 1000);
-  EXPECT_EQ(o.non_index_updates, 7);
-  EXPECT_TRUE(o.skip_trx);
-  EXPECT_EQ(o.reconnect(), ReconnectMode::kTransaction);
-  EXPECT_EQ(o.connect_delay_us, 100);
-  EXPECT_EQ(o.user_delay_min_us, 10);
-  EXPECT_EQ(o.user_delay_max_us, 20);
-  EXPECT_TRUE(o.has_think_time());
-  EXPECT_OK(ValidateOltpOptions(OltpKind::kLegacy, o, 16));
+TEST(OltpOptions, ArgumentsSetTheirFields) {
+  for (const FieldsCase& c : FieldsCases()) {
+    SCOPED_TRACE(c.name);
+    OltpOptions o;
+    ASSERT_OK(ApplyArgs(c.kind, o, c.args));
+    for (const auto& [field, want] : c.fields) EXPECT_EQ(FieldText(o, field), want) << field;
+    EXPECT_OK(ValidateOltpOptions(c.kind, o, 16));
+  }
 }
 
 TEST(OltpOptions, LegacyTestModeMapsToAMix) {

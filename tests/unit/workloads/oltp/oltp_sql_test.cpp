@@ -61,26 +61,29 @@ TEST(OltpSql, DialectForDriver) {
 }
 
 TEST(OltpSql, StatementsAreSysbenchs) {
-  EXPECT_EQ(StatementSql(OltpStmt::kPointSelect, 3, 0), "SELECT c FROM sbtest3 WHERE id=?");
-  EXPECT_EQ(StatementSql(OltpStmt::kSimpleRange, 1, 0),
-            "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?");
-  EXPECT_EQ(StatementSql(OltpStmt::kSumRange, 1, 0),
-            "SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?");
-  EXPECT_EQ(StatementSql(OltpStmt::kOrderRange, 1, 0),
-            "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c");
-  EXPECT_EQ(StatementSql(OltpStmt::kDistinctRange, 1, 0),
-            "SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c");
-  EXPECT_EQ(StatementSql(OltpStmt::kIndexUpdate, 2, 0), "UPDATE sbtest2 SET k=k+1 WHERE id=?");
-  EXPECT_EQ(StatementSql(OltpStmt::kNonIndexUpdate, 2, 0), "UPDATE sbtest2 SET c=? WHERE id=?");
-  EXPECT_EQ(StatementSql(OltpStmt::kDelete, 4, 0), "DELETE FROM sbtest4 WHERE id=?");
-  EXPECT_EQ(StatementSql(OltpStmt::kInsert, 4, 0),
-            "INSERT INTO sbtest4 (id, k, c, pad) VALUES (?, ?, ?, ?)");
-  EXPECT_EQ(StatementSql(OltpStmt::kInsertAutoInc, 4, 0),
-            "INSERT INTO sbtest4 (k, c, pad) VALUES (?, ?, ?)");
-  EXPECT_EQ(StatementSql(OltpStmt::kRandomPoints, 1, 3),
-            "SELECT id, k, c, pad FROM sbtest1 WHERE k IN (?, ?, ?)");
-  EXPECT_EQ(StatementSql(OltpStmt::kRandomRanges, 1, 2),
-            "SELECT count(k) FROM sbtest1 WHERE k BETWEEN ? AND ? OR k BETWEEN ? AND ?");
+  struct Case {
+    OltpStmt stmt;
+    int table;
+    int count;  // random points / ranges
+    const char* sql;
+  };
+  const Case kCases[] = {
+      {OltpStmt::kPointSelect, 3, 0, "SELECT c FROM sbtest3 WHERE id=?"},
+      {OltpStmt::kSimpleRange, 1, 0, "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?"},
+      {OltpStmt::kSumRange, 1, 0, "SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?"},
+      {OltpStmt::kOrderRange, 1, 0, "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c"},
+      {OltpStmt::kDistinctRange, 1, 0,
+       "SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c"},
+      {OltpStmt::kIndexUpdate, 2, 0, "UPDATE sbtest2 SET k=k+1 WHERE id=?"},
+      {OltpStmt::kNonIndexUpdate, 2, 0, "UPDATE sbtest2 SET c=? WHERE id=?"},
+      {OltpStmt::kDelete, 4, 0, "DELETE FROM sbtest4 WHERE id=?"},
+      {OltpStmt::kInsert, 4, 0, "INSERT INTO sbtest4 (id, k, c, pad) VALUES (?, ?, ?, ?)"},
+      {OltpStmt::kInsertAutoInc, 4, 0, "INSERT INTO sbtest4 (k, c, pad) VALUES (?, ?, ?)"},
+      {OltpStmt::kRandomPoints, 1, 3, "SELECT id, k, c, pad FROM sbtest1 WHERE k IN (?, ?, ?)"},
+      {OltpStmt::kRandomRanges, 1, 2,
+       "SELECT count(k) FROM sbtest1 WHERE k BETWEEN ? AND ? OR k BETWEEN ? AND ?"},
+  };
+  for (const Case& c : kCases) EXPECT_EQ(StatementSql(c.stmt, c.table, c.count), c.sql);
 }
 
 TEST(OltpSql, ParameterCountsMatchThePlaceholders) {

@@ -138,6 +138,9 @@ RunResult ResultWith(uint64_t events, double secs, std::vector<uint64_t> counter
   r.counter_names = OltpCounterNames();
   r.counters = std::move(counters);
   r.counters.resize(kOltpCounterCount);
+  // What RunWorkload adds before reporting.
+  FillDerivedFigures(r);
+  r.metrics = OltpMetrics(r);
   return r;
 }
 
@@ -162,6 +165,31 @@ TEST(OltpReport, SqlStatisticsInSysbenchsShape) {
   EXPECT_EQ(text.find("think time"), std::string::npos) << text;
 }
 
+// The section prints the result's derived figures; it computes none (a
+// figure changed after FillDerivedFigures/Metrics is what it shows).
+TEST(OltpReport, SqlStatisticsPrintTheDerivedFigures) {
+  RunResult r = ResultWith(10, 2.0, {140, 40, 20, 10, 3, 1, 2, 0, 5000000});
+  r.events_per_second = 7;
+  r.counter_rates[kOltpIgnoredErrors] = 8;
+  r.counter_rates[kOltpReconnects] = 9;
+  r.counter_rates[kOltpDeadlocks] = 11;
+  for (Metric& m : r.metrics) {
+    if (m.key == "queries_per_second") m.value = 12;
+    if (m.key == "client_cpu_ms_per_transaction") m.value = 13;
+    if (m.key == "client_cpu_percent") m.value = 14;
+  }
+  const std::string text = OltpTextSection(r);
+  for (const char* want :
+       {"transactions:                        10     (7.00 per sec.)",
+        "queries:                             200    (12.00 per sec.)",
+        "ignored errors:                      3      (8.00 per sec.)",
+        "reconnects:                          1      (9.00 per sec.)",
+        "deadlocks:                           2      (11.00 per sec.)",
+        "CPU time per transaction:            13.0000 ms", "(14.0% of one CPU)"}) {
+    EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
+  }
+}
+
 TEST(OltpReport, Metrics) {
   const RunResult r = ResultWith(10, 2.0, {140, 40, 20, 10, 0, 0, 0, 1000000000, 5000000});
   std::map<std::string, double> m;
@@ -181,6 +209,7 @@ TEST(OltpReport, IntervalLine) {
   s.threads = 4;
   s.events = 100;
   s.counters = {1400, 400, 200, 100, 2, 1, 0, 0, 0};
+  FillDerivedFigures(s);
   EXPECT_EQ(OltpIntervalLine(s, 95),
             "thds: 4 tps: 50.00 qps: 1000.00 (r/w/o: 700.00/200.00/100.00) lat (ms,95%): 0.00 "
             "err/s: 1.00 reconn/s: 0.50");
