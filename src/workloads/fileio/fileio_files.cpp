@@ -423,6 +423,11 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
 }
 
 Result<FileManifest> RecreateForSeqWrite(FileSystem& fs, const FileIoSettings& s) {
+  if (s.use_existing != UseExisting::kOff) {
+    return Status::FailedPrecondition(
+        "--file-test-mode=seqwr re-creates the test files, so it never uses files that loadcell "
+        "did not create: drop --file-use-existing, or use another mode on those files");
+  }
   LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, s.dir));
   LC_ASSIGN_OR_RETURN(std::optional<FileManifest> existing, ReadManifestAt(fs, dir.get()));
   LC_RETURN_IF_ERROR(CheckManifestPlaces(fs, dir.get()));
