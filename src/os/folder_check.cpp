@@ -1,22 +1,15 @@
 #include "os/folder_check.h"
 
 #include <fcntl.h>
-#include <pwd.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
+#include "os/open_flags.h"
+#include "os/system_info.h"
+
 namespace loadcell {
 namespace {
-
-std::string UserName() {
-  const uid_t uid = ::geteuid();
-  if (const passwd* pw = ::getpwuid(uid); pw != nullptr && pw->pw_name != nullptr) {
-    return pw->pw_name;
-  }
-  return "uid " + std::to_string(uid);
-}
 
 Status Refused(FileSystem& fs, const std::string& dir, std::string_view what, const Status& s) {
   std::string line(what);
@@ -42,7 +35,7 @@ std::string FileErrnoInWords(int err) {
       return "the file system is read-only";
     case EACCES:
     case EPERM:
-      return "permission denied (loadcell runs as user " + UserName() + ")";
+      return "permission denied (loadcell runs as user " + CurrentUserName() + ")";
     case ENOENT:
       return "the folder does not exist";
     case ENOTDIR:
@@ -53,8 +46,8 @@ std::string FileErrnoInWords(int err) {
 }
 
 Status CheckFolderTakesFiles(FileSystem& fs, const std::string& dir, std::string_view what) {
-  const std::string probe =
-      (dir.empty() ? std::string(".") : dir) + "/.loadcell-probe-" + std::to_string(::getpid());
+  const std::string probe = (dir.empty() ? std::string(".") : dir) + "/.loadcell-probe-" +
+                            std::to_string(CurrentProcessId());
   Result<int> fd = fs.Open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (!fd.ok()) {
     if (fd.status().err() == EEXIST) return Status::Ok();  // not ours: left alone

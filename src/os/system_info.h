@@ -33,4 +33,10 @@ std::tm LocalTime(std::time_t t);
 // `prefix` and a unique suffix; returns its path, empty on failure.
 std::string MakeTempDir(const std::string& prefix);
 
+// This process's id (for lock files and probe names).
+int CurrentProcessId();
+
+// The name of the user this process runs as ("uid N" / "" when unknown).
+std::string CurrentUserName();
+
 }  // namespace loadcell

@@ -1,3 +1,4 @@
+#include <pwd.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -67,6 +68,20 @@ std::string MakeTempDir(const std::string& prefix) {
   tmpl += "/" + prefix + "XXXXXX";
   if (::mkdtemp(tmpl.data()) == nullptr) return "";
   return tmpl;
+}
+
+int CurrentProcessId() { return static_cast<int>(::getpid()); }
+
+std::string CurrentUserName() {
+  const uid_t uid = ::geteuid();
+  passwd pw{};
+  passwd* found = nullptr;
+  char buf[1024];
+  if (::getpwuid_r(uid, &pw, buf, sizeof(buf), &found) == 0 && found != nullptr &&
+      found->pw_name != nullptr) {
+    return found->pw_name;
+  }
+  return "uid " + std::to_string(uid);
 }
 
 }  // namespace loadcell

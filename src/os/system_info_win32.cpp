@@ -98,4 +98,13 @@ std::string MakeTempDir(const std::string& prefix) {
   return "";
 }
 
+int CurrentProcessId() { return static_cast<int>(::GetCurrentProcessId()); }
+
+std::string CurrentUserName() {
+  wchar_t name[257];
+  DWORD size = sizeof(name) / sizeof(name[0]);
+  if (::GetUserNameW(name, &size) == 0 || size == 0) return "";
+  return Narrow(std::wstring_view(name, size - 1));
+}
+
 }  // namespace loadcell

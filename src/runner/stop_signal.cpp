@@ -76,7 +76,9 @@ void StopGuard::Watch() {
   std::string line = "loadcell: error: interrupted; ";
   line.append(phase_).append(" did not stop within the grace of ").append(grace);
   line.append(" s (--forced-shutdown)\n");
-  (void)!write(STDERR_FILENO, line.data(), line.size());
+  // A thread of its own, not a signal handler: stdio is safe here.
+  (void)std::fwrite(line.data(), 1, line.size(), stderr);
+  (void)std::fflush(stderr);
   std::_Exit(130);
 }
 

@@ -2,9 +2,10 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <utility>
+
+#include "os/system_info.h"
 
 namespace loadcell {
 namespace {
@@ -96,7 +97,7 @@ Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
       lock.name_ = kFileIoLockName;
       LC_ASSIGN_OR_RETURN(const FileInfo mine, fs.Fstat(fd));
       lock.id_ = mine.id();
-      const std::string text = fmt::format("pid {} {}\n", ::getpid(), command);
+      const std::string text = fmt::format("pid {} {}\n", CurrentProcessId(), command);
       LC_RETURN_IF_ERROR(fs.Truncate(fd, 0));
       LC_RETURN_IF_ERROR(WriteFully(fs, fd, text.data(), text.size(), 0,
                                     "writing '" + EntryPath(lock.dir_, kFileIoLockName) + "'"));

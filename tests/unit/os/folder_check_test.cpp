@@ -51,7 +51,7 @@ class FolderCheckTest : public ::testing::TestWithParam<CreateFailure> {};
 
 TEST_P(FolderCheckTest, SaysWhyInWordsAsAUsageError) {
   testing::TempDir dir;
-  CreateFailsFileSystem fs(PosixFileSystem(), GetParam().err);
+  CreateFailsFileSystem fs(DefaultFileSystem(), GetParam().err);
   const Status s = CheckFolderTakesFiles(fs, dir.path(), "--file-dir=" + dir.path());
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
   EXPECT_TRUE(s.IsUsageError());
@@ -68,20 +68,20 @@ INSTANTIATE_TEST_SUITE_P(Errnos, FolderCheckTest, ::testing::ValuesIn(kCreateFai
 
 TEST(FolderCheck, AFolderThatTakesFilesIsLeftAsItWas) {
   testing::TempDir dir;
-  ASSERT_OK(CheckFolderTakesFiles(PosixFileSystem(), dir.path(), "--file-dir"));
+  ASSERT_OK(CheckFolderTakesFiles(DefaultFileSystem(), dir.path(), "--file-dir"));
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
 TEST(FolderCheck, AMissingFolderIsSaidSo) {
   testing::TempDir dir;
-  const Status s = CheckFolderTakesFiles(PosixFileSystem(), dir.File("missing"), "--x");
+  const Status s = CheckFolderTakesFiles(DefaultFileSystem(), dir.File("missing"), "--x");
   EXPECT_TRUE(s.IsUsageError());
   EXPECT_NE(s.ToString().find("the folder does not exist"), std::string::npos) << s.ToString();
 }
 
 TEST(FolderCheck, AFileSystemThatTakesNoNewFilesIsSaidSo) {
   // /proc exists and refuses new files (ENOENT), also to root.
-  const Status s = CheckFolderTakesFiles(PosixFileSystem(), "/proc", "--x");
+  const Status s = CheckFolderTakesFiles(DefaultFileSystem(), "/proc", "--x");
   EXPECT_TRUE(s.IsUsageError());
   EXPECT_NE(s.ToString().find("the file system takes no new files"), std::string::npos)
       << s.ToString();
