@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -176,6 +177,22 @@ TEST(ReportCommandsTest, SweepRunsTheMatrixAndWritesEveryRun) {
   const std::string html = ReadFile(dir / "s.html");
   EXPECT_EQ(ChartPoints(html, "saturation-throughput"), 4);
   EXPECT_EQ(ChartPoints(html, "saturation-p99"), 4);
+}
+
+// Two points whose file names would be one (here a value listed twice) get
+// one file each, neither overwriting the other.
+TEST(ReportCommandsTest, SweepPointsThatShareAFileNameGetOneFileEach) {
+  TempDir dir;
+  ProcessResult r = RunLoadcell({"sweep", "--threads=1,2,1", "--output-dir=" + (dir / "out"), "--",
+                                 "cpu", "--events=20", "run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "out")) {
+    files.push_back(e.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"cpu-threads=1-point1.json",
+                                             "cpu-threads=1-point3.json", "cpu-threads=2.json"}));
 }
 
 TEST(ReportCommandsTest, SweepValueTheTestRejectsStopsBeforeRunning) {

@@ -90,6 +90,22 @@ std::string PointFileStem(const std::vector<std::string>& options,
   return s;
 }
 
+// One file stem per point of `t`, each distinct: a stem that two points
+// share (values that differ only in characters a file name cannot hold, or a
+// value listed twice) gets "-pointN" (N the point's number from 1).
+std::vector<std::string> PointFileStems(const std::vector<std::string>& options,
+                                        const SweepTable& t) {
+  std::vector<std::string> stems;
+  for (size_t p = 0; p < t.values.size(); ++p) stems.push_back(PointFileStem(options, Shown(t, p)));
+  std::vector<std::string> out = stems;
+  for (size_t p = 0; p < stems.size(); ++p) {
+    if (std::count(stems.begin(), stems.end(), stems[p]) > 1) {
+      out[p] += fmt::format("-point{}", p + 1);
+    }
+  }
+  return out;
+}
+
 std::string DefaultOutputDir(const std::string& test) {
   std::time_t now = std::time(nullptr);
   const std::tm tm = LocalTime(now);
@@ -402,7 +418,8 @@ class SweepRun final {
         out_(out),
         err_(err),
         progress_("sweep", table.values.size() * static_cast<uint64_t>(sa.repeat), "runs"),
-        tty_(!sa.extras.quiet && StderrIsTerminal()) {}
+        tty_(!sa.extras.quiet && StderrIsTerminal()),
+        stems_(PointFileStems(sa.options, table)) {}
 
   // Runs every point. Returns the exit code so far: 0, kExitRunFailed (failure()
   // says why) or kExitInterrupted. A run that failed with its report (or
@@ -430,7 +447,7 @@ class SweepRun final {
     return "sweep point " + PointName(sa_.options, Shown(table_, p)) + ": " + why;
   }
   std::string RunPath(size_t p, int rep) const {
-    return sa_.output_dir + "/" + table_.test + "-" + PointFileStem(sa_.options, Shown(table_, p)) +
+    return sa_.output_dir + "/" + table_.test + "-" + stems_[p] +
            (sa_.repeat > 1 ? fmt::format("-run{}", rep) : "") + ".json";
   }
 
@@ -502,7 +519,8 @@ class SweepRun final {
   std::ostream& err_;
   Progress progress_;
   const bool tty_;
-  std::set<std::string> warned_;  // warnings printed once per sweep
+  const std::vector<std::string> stems_;  // each point's file stem, distinct
+  std::set<std::string> warned_;          // warnings printed once per sweep
   int code_ = 0;
   std::string failure_;
   bool aborted_ = false;
