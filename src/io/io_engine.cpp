@@ -44,6 +44,14 @@ Status CheckIoEngine(const std::string& name, std::string_view asked) {
   for (const EngineEntry& e : kEngines) {
     if (name == e.name) return Status::Ok();
   }
+  if (LOADCELL_WINDOWS && (name == "io_uring" || name == "libaio")) {
+    return Status::InvalidArgument(std::string(asked) + ": " + name +
+                                   " is a Linux engine; on Windows use sync");
+  }
+  if (LOADCELL_WINDOWS && name == "mmap") {
+    return Status::InvalidArgument(std::string(asked) +
+                                   ": the mmap engine is not in the Windows build yet; use sync");
+  }
   if (IsLeftOut(name)) return NotInThisBuild(asked, name);
   std::string valid;
   for (const std::string& n : IoEngineNames()) valid += (valid.empty() ? "" : ", ") + n;
