@@ -30,25 +30,6 @@ size_t TypographicDashAt(std::string_view s) {
   return 0;
 }
 
-// If `arg` starts with one or two dashes of which at least one is
-// typographic, returns it with those dashes replaced by "--".
-std::optional<std::string> RepairTypographicDashes(std::string_view arg) {
-  std::string_view rest = arg;
-  bool typographic = false;
-  for (int unit = 0; unit < 2 && !rest.empty(); ++unit) {
-    if (size_t n = TypographicDashAt(rest); n > 0) {
-      typographic = true;
-      rest.remove_prefix(n);
-    } else if (rest.front() == '-') {
-      rest.remove_prefix(1);
-    } else {
-      break;
-    }
-  }
-  if (!typographic) return std::nullopt;
-  return "--" + std::string(rest);
-}
-
 bool IsCommandWord(std::string_view w) {
   return w == "prepare" || w == "run" || w == "cleanup" || w == "help";
 }
@@ -100,6 +81,28 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+std::optional<std::string> RepairTypographicDashes(std::string_view arg) {
+  std::string_view rest = arg;
+  bool typographic = false;
+  for (int unit = 0; unit < 2 && !rest.empty(); ++unit) {
+    if (size_t n = TypographicDashAt(rest); n > 0) {
+      typographic = true;
+      rest.remove_prefix(n);
+    } else if (rest.front() == '-') {
+      rest.remove_prefix(1);
+    } else {
+      break;
+    }
+  }
+  if (!typographic) return std::nullopt;
+  return "--" + std::string(rest);
+}
+
+std::string TypographicDashWarning(std::string_view arg, std::string_view repaired) {
+  return fmt::format("'{}' uses a typographic dash; read as '{}'",
+                     HideSecretValue(std::string(arg)), HideSecretValue(std::string(repaired)));
+}
+
 Result<CommandLine> TokenizeArgs(const std::vector<std::string>& args) {
   CommandLine cl;
   bool options_ended = false;
@@ -114,8 +117,7 @@ Result<CommandLine> TokenizeArgs(const std::vector<std::string>& args) {
       continue;
     }
     if (auto repaired = RepairTypographicDashes(arg)) {
-      cl.warnings.push_back(fmt::format("'{}' uses a typographic dash; read as '{}'",
-                                        HideSecretValue(arg), HideSecretValue(*repaired)));
+      cl.warnings.push_back(TypographicDashWarning(arg, *repaired));
       arg = *repaired;
     }
     if (arg == "--") {

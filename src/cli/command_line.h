@@ -9,6 +9,7 @@
 // Options are `--name=value` or a bare `--flag`; they may stand anywhere.
 // A word after a bare `--flag` is a word, never the flag's value.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,13 @@ struct CommandLine {
 // ends the options. InvalidArgument for a single-dash option or a missing
 // option name.
 Result<CommandLine> TokenizeArgs(const std::vector<std::string>& args);
+
+// If `arg` starts with one or two dashes of which at least one is
+// typographic, returns it with those dashes replaced by "--" (a lone one
+// becomes "--"); std::nullopt otherwise.
+std::optional<std::string> RepairTypographicDashes(std::string_view arg);
+// The warning for an argument read with repaired dashes (secrets hidden).
+std::string TypographicDashWarning(std::string_view arg, std::string_view repaired);
 
 // Parses a config file's text: `name=value` or `--name=value` lines, '#'
 // comments and blank lines ignored, a bare `name` meaning a flag set on.

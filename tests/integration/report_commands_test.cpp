@@ -195,6 +195,21 @@ TEST(ReportCommandsTest, SweepPointsThatShareAFileNameGetOneFileEach) {
                                              "cpu-threads=1-point3.json", "cpu-threads=2.json"}));
 }
 
+// Sweep's own options and its "--" get the main command line's repair of
+// typographic dashes (an en dash, an em dash, a minus sign), with a warning.
+TEST(ReportCommandsTest, SweepReadsTypographicDashesAsTheMainCommandLineDoes) {
+  TempDir dir;
+  ProcessResult r =
+      RunLoadcell({"sweep", "\xE2\x80\x93threads=1,2", "\xE2\x88\x92-repeat=1",
+                   "--output-dir=" + (dir / "out"), "\xE2\x80\x94", "cpu", "--events=20", "run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out), 5) << r.out;  // title, blank, header, 2 points
+  EXPECT_NE(r.err.find("read as '--threads=1,2'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("read as '--repeat=1'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("read as '--'"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "out/cpu-threads=2.json"));
+}
+
 TEST(ReportCommandsTest, SweepValueTheTestRejectsStopsBeforeRunning) {
   TempDir dir;
   ProcessResult r = RunLoadcell({"sweep", "--threads=1,2", "--cpu-max-prime=1000,0",

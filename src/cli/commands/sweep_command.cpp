@@ -150,10 +150,21 @@ struct SweepArgs {
   std::string format = "text";
   RunExtras extras;
   std::vector<std::string> test_args;
+  std::vector<std::string> warnings;  // typographic dashes read as "--"
 };
 
-Result<SweepArgs> ParseSweepArgs(const std::vector<std::string>& args) {
+Result<SweepArgs> ParseSweepArgs(const std::vector<std::string>& given) {
   SweepArgs s;
+  // Sweep's own arguments get the main command line's dash repair (the
+  // test's, after "--", get it from the test's own parse).
+  std::vector<std::string> args = given;
+  for (std::string& a : args) {
+    if (auto repaired = RepairTypographicDashes(a)) {
+      s.warnings.push_back(TypographicDashWarning(a, *repaired));
+      a = *repaired;
+    }
+    if (a == "--") break;
+  }
   size_t i = 0;
   RawOptions own;
   for (; i < args.size() && args[i] != "--"; ++i) {
@@ -548,6 +559,9 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
   Result<SweepArgs> parsed = ParseSweepArgs(args);
   if (!parsed.ok()) return Fail(err, parsed.status(), kExitUsage);
   SweepArgs& sa = *parsed;
+  for (const std::string& w : sa.warnings) {
+    err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
+  }
   Result<SweepTest> test = ReadSweepTest(sa, err);
   if (!test.ok()) return Fail(err, test.status(), kExitUsage);
 
