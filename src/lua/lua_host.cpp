@@ -387,20 +387,27 @@ Status LuaHost::Malformed(const std::string& where, const std::string& problem) 
   return Status::InvalidArgument(fmt::format("script '{}': {}: {}", path, where, problem));
 }
 
-Status LuaHost::CheckCommands() {
+Result<bool> LuaHost::PushCmdlineTable(const char* field, const std::string& shape) {
   lua_getglobal(L_, "sysbench");
   lua_getfield(L_, -1, "cmdline");
-  lua_getfield(L_, -1, "commands");
+  lua_getfield(L_, -1, field);
   if (lua_isnil(L_, -1)) {
     lua_pop(L_, 3);
-    return Status::Ok();
+    return false;
   }
   if (!lua_istable(L_, -1)) {
     const std::string got = luaL_typename(L_, -1);
     lua_pop(L_, 3);
-    return Malformed("sysbench.cmdline.commands",
-                     "must be a table of name = function or {function, parallel}, got a " + got);
+    return Malformed(std::string("sysbench.cmdline.") + field,
+                     "must be a table of " + shape + ", got a " + got);
   }
+  return true;
+}
+
+Status LuaHost::CheckCommands() {
+  LC_ASSIGN_OR_RETURN(const bool present,
+                      PushCmdlineTable("commands", "name = function or {function, parallel}"));
+  if (!present) return Status::Ok();
   Status bad;
   lua_pushnil(L_);
   while (bad.ok() && lua_next(L_, -2) != 0) {
@@ -427,19 +434,9 @@ Status LuaHost::CheckCommands() {
 }
 
 Status LuaHost::ReadOptions(std::vector<ScriptOption>& out) {
-  lua_getglobal(L_, "sysbench");
-  lua_getfield(L_, -1, "cmdline");
-  lua_getfield(L_, -1, "options");
-  if (lua_isnil(L_, -1)) {
-    lua_pop(L_, 3);
-    return Status::Ok();
-  }
-  if (!lua_istable(L_, -1)) {
-    const std::string got = luaL_typename(L_, -1);
-    lua_pop(L_, 3);
-    return Malformed("sysbench.cmdline.options",
-                     "must be a table of name = {\"description\", default}, got a " + got);
-  }
+  LC_ASSIGN_OR_RETURN(const bool present,
+                      PushCmdlineTable("options", "name = {\"description\", default}"));
+  if (!present) return Status::Ok();
   lua_pushnil(L_);
   while (lua_next(L_, -2) != 0) {
     // key at -2, value at -1

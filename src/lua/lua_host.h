@@ -114,6 +114,10 @@ class LuaHost {
 
  private:
   Status Malformed(const std::string& where, const std::string& problem) const;
+  // Pushes sysbench, sysbench.cmdline and sysbench.cmdline.<field> (pop 3
+  // when done) and returns true; false (nothing left pushed) when the field
+  // is nil; Malformed, naming `shape`, when it is not a table.
+  Result<bool> PushCmdlineTable(const char* field, const std::string& shape);
 
   lua_State* L_ = nullptr;
   LuaThreadState state_;
