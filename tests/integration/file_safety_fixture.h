@@ -21,11 +21,7 @@ using testing::TempDir;
 
 constexpr uint64_t kFileSize = 256 * 1024;  // each of the 4 test files
 
-inline int Lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+inline int Lines(const std::string& s) { return testing::OutputLines(s); }
 
 inline bool Exists(const std::string& path) {
   struct stat st;

@@ -39,17 +39,8 @@ bool SupportsDirect(const std::string& dir) {
   return fd >= 0;
 }
 
-std::vector<std::string> Args(const TempDir& dir, std::vector<std::string> extra) {
-  std::vector<std::string> args = {"fileio", "--file-dir=" + dir.path(), "--file-num=4",
-                                   "--file-total-size=4M", "--file-block-size=4K"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
-int CountLines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
+std::vector<std::string> Args(const TempDir& dir, const std::vector<std::string>& extra) {
+  return testing::FileIoCommand(dir.path(), extra);
 }
 
 std::string Field(const std::string& out, const std::string& label) {
@@ -232,7 +223,7 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
     args.insert(args.end(), c.args.begin(), c.args.end());
     ProcessResult r = RunLoadcell(args);
     EXPECT_EQ(r.exit_code, 2) << c.what << "\n" << r.err;
-    EXPECT_EQ(CountLines(r.err), 1) << c.what << "\n" << r.err;
+    EXPECT_EQ(testing::OutputLines(r.err), 1) << c.what << "\n" << r.err;
     EXPECT_NE(r.err.find(c.says), std::string::npos) << c.what << "\n" << r.err;
     EXPECT_TRUE(std::filesystem::exists(dir.File("user.dat"))) << c.what;
   }
@@ -245,7 +236,7 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
   ProcessResult r = RunLoadcell({"fileio", "--file-dir=" + dir.path(), "--file-num=2",
                                  "--file-total-size=2M", "--file-test-mode=rndrd", "run"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("has size 524288, expected 1048576"), std::string::npos) << r.err;
   EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.0")), 524288u);
 

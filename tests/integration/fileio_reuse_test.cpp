@@ -31,15 +31,8 @@ const std::vector<std::string> kOtherModes = {"seqrewr", "seqrd", "rndrd", "rndw
 const std::vector<std::string> kReadModes = {"seqrd", "rndrd"};
 const std::vector<std::string> kWriteModes = {"seqrewr", "rndwr", "rndrw"};
 
-std::vector<std::string> Args(const TempDir& dir, std::vector<std::string> extra) {
-  std::vector<std::string> args = {"fileio", "--file-dir=" + dir.path(), "--file-num=4",
-                                   "--file-total-size=4M", "--file-block-size=4K"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
-int CountLines(const std::string& s) {
-  return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+std::vector<std::string> Args(const TempDir& dir, const std::vector<std::string>& extra) {
+  return testing::FileIoCommand(dir.path(), extra);
 }
 
 std::vector<std::string> Listing(const TempDir& dir) {
@@ -80,7 +73,7 @@ TEST(FileIoReuse, SeqwrThatEndedEarlyIsRefusedInOneLine) {
   for (const std::string& mode : kOtherModes) {
     ProcessResult r = RunLoadcell(Args(dir, {"--file-test-mode=" + mode, "--events=10", "run"}));
     EXPECT_EQ(r.exit_code, 2) << mode << "\n" << Show(r);
-    EXPECT_EQ(CountLines(r.err), 1) << mode << "\n" << r.err;
+    EXPECT_EQ(testing::OutputLines(r.err), 1) << mode << "\n" << r.err;
     EXPECT_NE(r.err.find("seqwr run that ended before it wrote every block"), std::string::npos)
         << mode << "\n"
         << r.err;
@@ -154,7 +147,7 @@ TEST(FileIoReuse, WritesToAnotherToolsFilesNeedAnExplicitYes) {
     extra.insert(extra.end(), {"--events=10", "run"});
     ProcessResult r = RunLoadcell(Args(dir, extra));
     EXPECT_EQ(r.exit_code, 2) << c.args[1] << "\n" << Show(r);
-    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.0")), 1u << 20);
   }
@@ -186,7 +179,7 @@ TEST(FileIoReuse, PrepareAndCleanupLeaveAnotherToolsFiles) {
   TempDir empty(BuildTree());
   ProcessResult none = RunLoadcell(Args(empty, {"--file-use-existing=on", "prepare"}));
   EXPECT_EQ(none.exit_code, 2) << Show(none);
-  EXPECT_EQ(CountLines(none.err), 1) << none.err;
+  EXPECT_EQ(testing::OutputLines(none.err), 1) << none.err;
   EXPECT_NE(none.err.find("does not exist, and prepare writes nothing"), std::string::npos)
       << none.err;
   EXPECT_TRUE(Listing(empty).empty());

@@ -24,11 +24,7 @@ using testing::TempDir;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 
-int Lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+int Lines(const std::string& s) { return testing::OutputLines(s); }
 
 int ChartPoints(const std::string& html, const std::string& id) {
   std::smatch m;

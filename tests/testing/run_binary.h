@@ -48,4 +48,21 @@ ProcessResult RunLoadcell(const std::vector<std::string>& args, int sigint_after
 // The process's output for a failure message.
 std::string Show(const ProcessResult& r);
 
+// The number of lines in a process's output (its '\n' characters).
+inline int OutputLines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+// `loadcell fileio` over `dir` with the small file set the binary tests use
+// (4 files, 4 MiB in all, 4 KiB blocks), then `extra`.
+inline std::vector<std::string> FileIoCommand(const std::string& dir,
+                                              const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"fileio", "--file-dir=" + dir, "--file-num=4",
+                                   "--file-total-size=4M", "--file-block-size=4K"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 }  // namespace loadcell::testing
