@@ -17,7 +17,14 @@ uint64_t HugePageSize();
 // `bytes` of zero-filled, readable and writable memory, page-aligned, in
 // huge pages when `huge`. Returns nullptr when the system refuses, with the
 // reason's errno in *err (ENOMEM on Windows). Free with UnmapPages(p, bytes).
+// Windows: the first huge request enables the "Lock pages in memory"
+// privilege in the process's token (it must be enabled, not only granted);
+// EPERM when the account does not hold it.
 void* MapZeroPages(size_t bytes, bool huge, int* err);
+// What a user can do when MapZeroPages refused huge pages with `err`, for
+// a message: on Linux reserve them (vm.nr_hugepages), on Windows the
+// privilege or, with it, less fragmented memory.
+const char* HugePagesAdvice(int err);
 void UnmapPages(void* p, size_t bytes);
 
 // `bytes` aligned to `alignment` (a power of two); nullptr when out of

@@ -36,6 +36,10 @@ void* MapZeroPages(size_t bytes, bool huge, int* err) {
   return p;
 }
 
+const char* HugePagesAdvice(int /*err*/) {
+  return "reserve them first, e.g. sysctl vm.nr_hugepages=N; see HugePages_Free in /proc/meminfo";
+}
+
 void UnmapPages(void* p, size_t bytes) { munmap(p, bytes); }
 
 void* AllocateAligned(size_t alignment, size_t bytes) {

@@ -126,10 +126,8 @@ Result<MemoryBlock> MemoryBlock::Map(uint64_t bytes, bool hugetlb) {
   if (base == nullptr) {
     if (hugetlb) {
       return Status::ResourceExhausted(
-          fmt::format("--memory-hugetlb=on: cannot map {} of {} huge pages (reserve "
-                      "them first, e.g. sysctl vm.nr_hugepages=N; see HugePages_Free "
-                      "in /proc/meminfo)",
-                      HumanSize(mapped), HumanSize(page)),
+          fmt::format("--memory-hugetlb=on: cannot map {} of {} huge pages ({})", HumanSize(mapped),
+                      HumanSize(page), HugePagesAdvice(err)),
           err);
     }
     return PosixError(fmt::format("cannot allocate a {} memory block", HumanSize(mapped)), err);
