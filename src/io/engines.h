@@ -15,6 +15,17 @@ Result<std::unique_ptr<IoEngine>> MakeSyncEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeMmapEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeIoUringEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeLibaioEngine(FileSystem& fs);
+Result<std::unique_ptr<IoEngine>> MakeIocpEngine(FileSystem& fs);  // Windows only
+
+// What an engine that completes each request inside Submit can do: one
+// request at a time, page-aligned buffers.
+inline IoCapabilities InlineCapabilities() {
+  IoCapabilities c;
+  c.asynchronous = false;
+  c.max_queue_depth = 1;
+  c.buffer_alignment = 4096;
+  return c;
+}
 
 // A fixed-capacity FIFO of finished completions waiting to be reaped.
 // Allocates only in Reset(). Not thread-safe.
@@ -59,6 +70,23 @@ class CompletionQueue final {
   size_t head_ = 0;
   size_t count_ = 0;
 };
+
+// A read or write of an mmap engine on a mapping of `size` bytes at `base`,
+// through the engine's guarded `copy` (dst, src, len -> false when the copy
+// faulted): the bytes copied, clipped to the mapping (0 at or past its end),
+// as pread/pwrite report a short transfer, since files do not grow through
+// a mapping; -EBADF for a write on a read-only mapping; -EIO for a fault.
+template <typename Copy>
+int64_t MappedTransfer(const IoRequest& r, char* base, uint64_t size, bool writable, Copy&& copy) {
+  if (r.op == IoOp::kWrite && !writable) return -EBADF;
+  if (r.offset >= size) return 0;
+  const uint64_t len = r.length < size - r.offset ? r.length : size - r.offset;
+  if (len == 0) return 0;
+  const bool copied = r.op == IoOp::kRead
+                          ? copy(static_cast<char*>(r.buffer), base + r.offset, len)
+                          : copy(base + r.offset, static_cast<const char*>(r.buffer), len);
+  return copied ? static_cast<int64_t>(len) : -EIO;
+}
 
 // The result of a failed FileSystem call as a completion result (-errno).
 inline int64_t NegErrno(const Status& s) { return s.err() != 0 ? -s.err() : -EIO; }

@@ -27,9 +27,11 @@ constexpr EngineEntry kEngines[] = {
 #if LOADCELL_WITH_LIBAIO
     {"libaio", &io_internal::MakeLibaioEngine},
 #endif
-#if !LOADCELL_WINDOWS  // the Windows mapping engine (CreateFileMapping) is still to come
-    {"mmap", &io_internal::MakeMmapEngine},
+#if LOADCELL_WINDOWS
+    {"iocp", &io_internal::MakeIocpEngine},
 #endif
+    // mmap_engine.cpp on POSIX, mmap_engine_win32.cpp (CreateFileMapping) on Windows.
+    {"mmap", &io_internal::MakeMmapEngine},
 };
 
 }  // namespace
@@ -40,17 +42,21 @@ std::vector<std::string> IoEngineNames() {
   return names;
 }
 
+std::string AsyncIoEngineName() { return LOADCELL_WINDOWS ? "iocp" : "libaio"; }
+
 Status CheckIoEngine(const std::string& name, std::string_view asked) {
   for (const EngineEntry& e : kEngines) {
     if (name == e.name) return Status::Ok();
   }
   if (LOADCELL_WINDOWS && (name == "io_uring" || name == "libaio")) {
     return Status::InvalidArgument(std::string(asked) + ": " + name +
-                                   " is a Linux engine; on Windows use sync");
+                                   " is a Linux engine; on Windows use iocp (or async), sync "
+                                   "or mmap");
   }
-  if (LOADCELL_WINDOWS && name == "mmap") {
+  if (!LOADCELL_WINDOWS && name == "iocp") {
     return Status::InvalidArgument(std::string(asked) +
-                                   ": the mmap engine is not in the Windows build yet; use sync");
+                                   ": iocp is a Windows engine; on Linux use io_uring, libaio "
+                                   "(or async), sync or mmap");
   }
   if (IsLeftOut(name)) return NotInThisBuild(asked, name);
   std::string valid;

@@ -59,6 +59,9 @@ struct EngineOptions {
   // --file-io-mode=async does without direct.
   bool buffered_aio = false;
   bool writable = true;
+  // The flags the files were opened with (O_DIRECT, O_DSYNC, ...): the iocp
+  // engine re-opens them overlapped with the same buffering.
+  int open_flags = 0;
 };
 
 class IoEngine {
@@ -94,11 +97,16 @@ class IoEngine {
   virtual size_t InFlight() const = 0;
 };
 
-// Engine names: "sync", "io_uring", "libaio", "mmap" (those compiled in).
+// Engine names: "sync", "io_uring", "libaio" (Linux), "iocp" (Windows),
+// "mmap" (those compiled in).
 std::vector<std::string> IoEngineNames();
+// The engine sysbench's --file-io-mode=async stands for here: "libaio" on
+// Linux, "iocp" on Windows.
+std::string AsyncIoEngineName();
 // OK when `name` is compiled in. InvalidArgument, one line, otherwise: for
 // an engine its build option left out "<asked>: io_uring is not in this
-// build (...)", for an unknown name the valid ones.
+// build (...)", for another platform's engine "<asked>: iocp is a Windows
+// engine; ...", for an unknown name the valid ones.
 Status CheckIoEngine(const std::string& name, std::string_view asked);
 // InvalidArgument as CheckIoEngine says for a name not compiled in;
 // Unavailable when compiled in but the kernel refuses it (message says why,

@@ -91,13 +91,7 @@ class MmapEngine final : public IoEngine {
 
   std::string Name() const override { return "mmap"; }
 
-  IoCapabilities Capabilities() const override {
-    IoCapabilities c;
-    c.asynchronous = false;
-    c.max_queue_depth = 1;
-    c.buffer_alignment = 4096;
-    return c;
-  }
+  IoCapabilities Capabilities() const override { return InlineCapabilities(); }
 
   Status Open(std::span<const IoFile> files, const EngineOptions& opts) override {
     LC_RETURN_IF_ERROR(Close());
@@ -165,15 +159,7 @@ class MmapEngine final : public IoEngine {
       if (::msync(m.base, m.size, MS_SYNC) != 0) return -errno;
       return 0;
     }
-    if (r.op == IoOp::kWrite && !writable_) return -EBADF;
-    if (r.offset >= m.size) return 0;
-    uint64_t len = r.length;
-    if (len > m.size - r.offset) len = m.size - r.offset;
-    const bool copied =
-        r.op == IoOp::kRead
-            ? GuardedCopy(static_cast<char*>(r.buffer), m.base + r.offset, len)
-            : GuardedCopy(m.base + r.offset, static_cast<const char*>(r.buffer), len);
-    return copied ? static_cast<int64_t>(len) : -EIO;
+    return MappedTransfer(r, m.base, m.size, writable_, &GuardedCopy);
   }
 
   std::vector<Mapping> maps_;

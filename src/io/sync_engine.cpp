@@ -18,13 +18,7 @@ class SyncEngine final : public IoEngine {
 
   std::string Name() const override { return "sync"; }
 
-  IoCapabilities Capabilities() const override {
-    IoCapabilities c;
-    c.asynchronous = false;
-    c.max_queue_depth = 1;
-    c.buffer_alignment = 4096;
-    return c;
-  }
+  IoCapabilities Capabilities() const override { return InlineCapabilities(); }
 
   Status Open(std::span<const IoFile> files, const EngineOptions& opts) override {
     fds_.clear();

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,13 @@ class FileSystem {
 
   // fstat(2) of an open file.
   virtual Result<FileInfo> Fstat(int fd) = 0;
+  // The logical sector size of the volume holding `path` (an existing file
+  // or folder), in bytes: what unbuffered I/O (O_DIRECT,
+  // FILE_FLAG_NO_BUFFERING) needs sizes, offsets and buffer addresses to be
+  // multiples of. Windows asks the volume (GetDiskFreeSpaceW); POSIX says
+  // 512, the smallest there is, without asking (a device with 4 KiB logical
+  // sectors refuses a smaller O_DIRECT transfer with EINVAL).
+  virtual Result<uint32_t> SectorSize(const std::string& path) = 0;
 
   // ---- Directory-relative calls that never follow a link ----
   // Everything that touches the files of one folder (fileio's test files,
@@ -173,6 +181,14 @@ Status WriteFully(FileSystem& fs, int fd, const void* buf, size_t len, uint64_t 
 Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
                  const std::string& what);
 
+// OK when `bytes` is a multiple of the sector size of the volume holding
+// `dir` (FileSystem::SectorSize), else InvalidArgument, one line: "WHAT must
+// be a multiple of N bytes, the sector size of the volume holding DIR, for
+// unbuffered I/O (HOW)"; `what` names the option and its value, `how` the
+// switch that asked for unbuffered I/O.
+Status CheckSectorMultiple(FileSystem& fs, const std::string& dir, uint64_t bytes,
+                           std::string_view what, std::string_view how);
+
 // The whole contents of the file at `path`, read through `fs` to its end.
 // A missing or unreadable file is the Status of the failed call, naming the
 // path; ReadFailureText() words it for a message.
@@ -222,6 +238,7 @@ class FileSystemWrapper : public FileSystem {
   }
   std::string FsType(const std::string& path) override { return target_.FsType(path); }
   Result<FileInfo> Fstat(int fd) override { return target_.Fstat(fd); }
+  Result<uint32_t> SectorSize(const std::string& path) override { return target_.SectorSize(path); }
   Result<DirHandle> OpenDir(const std::string& path) override { return target_.OpenDir(path); }
   Status CloseDir(const DirHandle& dir) override { return target_.CloseDir(dir); }
   Result<int> OpenAt(const DirHandle& dir, const std::string& name, int flags, mode_t mode = 0644,

@@ -34,6 +34,16 @@ std::string Basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+Status CheckSectorMultiple(FileSystem& fs, const std::string& dir, uint64_t bytes,
+                           std::string_view what, std::string_view how) {
+  LC_ASSIGN_OR_RETURN(const uint32_t sector, fs.SectorSize(dir));
+  if (sector == 0 || bytes % sector == 0) return Status::Ok();
+  return Status::InvalidArgument(
+      fmt::format("{} must be a multiple of {} bytes, the sector size of the volume holding {}, "
+                  "for unbuffered I/O ({})",
+                  what, sector, dir, how));
+}
+
 Status WriteFully(FileSystem& fs, int fd, const void* buf, size_t len, uint64_t offset,
                   const std::string& what) {
   const char* p = static_cast<const char*>(buf);

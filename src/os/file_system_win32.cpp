@@ -20,9 +20,6 @@ HANDLE HandleOf(int fd) { return reinterpret_cast<HANDLE>(_get_osfhandle(fd)); }
 
 std::string FdContext(std::string_view verb, int fd) { return fmt::format("{} fd {}", verb, fd); }
 
-// Shared as POSIX files are: others may read, write, rename and delete.
-constexpr DWORD kShareAll = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
-
 // A handle for looking at `path` only (no data access); a directory too.
 HANDLE OpenForInfo(const std::string& path, bool follow) {
   DWORD flags = FILE_FLAG_BACKUP_SEMANTICS;
@@ -184,6 +181,22 @@ class Win32FileSystemImpl final : public FileSystem {
       return "unknown";
     }
     return Narrow(fs_name);
+  }
+
+  // The volume's logical sector (GetDiskFreeSpaceW's bytes per sector), what
+  // FILE_FLAG_NO_BUFFERING requires; a drive's larger physical sector only
+  // makes smaller transfers slower.
+  Result<uint32_t> SectorSize(const std::string& path) override {
+    wchar_t volume[MAX_PATH + 1] = {};
+    const std::wstring wide = Widen(path.empty() ? std::string(".") : path);
+    if (!GetVolumePathNameW(wide.c_str(), volume, MAX_PATH)) {
+      return Win32Error("volume of '" + path + "'", GetLastError());
+    }
+    DWORD per_cluster = 0, bytes_per_sector = 0, free_clusters = 0, clusters = 0;
+    if (!GetDiskFreeSpaceW(volume, &per_cluster, &bytes_per_sector, &free_clusters, &clusters)) {
+      return Win32Error("sector size of the volume holding '" + path + "'", GetLastError());
+    }
+    return static_cast<uint32_t>(bytes_per_sector);
   }
 
   Result<FileInfo> Fstat(int fd) override {

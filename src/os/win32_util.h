@@ -12,6 +12,10 @@
 
 namespace loadcell {
 
+// Files are shared as POSIX files are: others may read, write, rename and
+// delete them.
+constexpr DWORD kShareAll = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+
 std::wstring Widen(std::string_view utf8);
 std::string Narrow(std::wstring_view utf16);
 

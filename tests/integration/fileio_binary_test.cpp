@@ -208,6 +208,7 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
       {"unknown mode", {"--file-test-mode=rndfoo", "run"}, "--file-test-mode"},
       {"unknown flag", {"--file-extra-flags=odirect", "run"}, "--file-extra-flags"},
       {"unknown engine", {"--file-io-mode=posix", "run"}, "--file-io-mode"},
+      {"the Windows engine", {"--file-io-mode=iocp", "run"}, "iocp is a Windows engine"},
       {"dir missing", {"--file-dir=" + missing, "prepare"}, "no such directory"},
       {"dir is a file", {"--file-dir=" + dir.File("user.dat"), "prepare"}, "not a directory"},
       {"libaio without direct",

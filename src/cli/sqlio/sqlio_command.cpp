@@ -201,6 +201,13 @@ Status AddTarget(const SqlioSwitches& sw, const SqlioParamLine& p, const std::st
   LC_ASSIGN_OR_RETURN(FileInfo info, DefaultFileSystem().Stat(t.path));
   LC_ASSIGN_OR_RETURN(t.size, TargetSize(p, t.path, info, out.header.notes));
   LC_RETURN_IF_ERROR(CheckGeometry(sw, p, t.size, out.header.notes));
+  if ((BufferingFlags(sw.buffering) & O_DIRECT) != 0) {
+    // Offsets are whole blocks from -S: the block size decides alignment.
+    LC_RETURN_IF_ERROR(CheckSectorMultiple(
+        DefaultFileSystem(), Dirname(t.path), sw.block_kb * 1024,
+        fmt::format("sqlio: -b{}: the block size ({} bytes)", sw.block_kb, sw.block_kb * 1024),
+        fmt::format("-B{}", sw.buffering)));
+  }
   SqlioHeaderFile hf;
   hf.shown = p.path;
   hf.path = t.path;
@@ -247,17 +254,18 @@ void FillPlan(const SqlioSwitches& sw, SqlioPlan& plan, std::vector<std::string>
   plan.ios_per_run = sw.ios_per_run;
   plan.same_runs = sw.same_runs;
   if (sw.outstanding <= 1) return;
-  if (EngineWorks("io_uring")) {
-    plan.engine = "io_uring";
-  } else if (EngineWorks("libaio")) {
-    plan.engine = "libaio";
-  } else {
-    plan.engine = "sync";
-    notes.push_back(
-        fmt::format("-o{}: no asynchronous engine works here (io_uring, libaio): "
-                    "each thread has one I/O outstanding",
-                    sw.outstanding));
+  // SQLIO's -o is overlapped I/O: iocp on Windows; on Linux io_uring, else libaio.
+  for (const char* engine : {"iocp", "io_uring", "libaio"}) {
+    if (EngineWorks(engine)) {
+      plan.engine = engine;
+      return;
+    }
   }
+  plan.engine = "sync";
+  notes.push_back(
+      fmt::format("-o{}: no asynchronous engine works here (iocp, io_uring, libaio): "
+                  "each thread has one I/O outstanding",
+                  sw.outstanding));
 }
 
 // The notes on switches that apply differently here than in SQLIO.

@@ -57,13 +57,14 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
   if (options_.queue_depth_set() && !s.asynchronous() && s.queue_depth_asked > 1) {
     out.push_back(fmt::format(
         "--file-queue-depth={} has no effect with --file-io-mode={}: a synchronous engine runs "
-        "one request at a time per thread (use io_uring or libaio, or more --threads)",
+        "one request at a time per thread (use an asynchronous engine: io_uring or libaio on "
+        "Linux, iocp on Windows; or more --threads)",
         s.queue_depth_asked, s.engine_asked));
   }
   if (!s.asynchronous() && s.submit_batch > 1) {
     out.push_back(fmt::format(
-        "--file-submit-batch={} has no effect with --file-io-mode={}: only io_uring and libaio "
-        "submit several requests per call",
+        "--file-submit-batch={} has no effect with --file-io-mode={}: only the asynchronous "
+        "engines (io_uring, libaio, iocp) submit several requests per call",
         s.submit_batch, s.engine_asked));
   }
   return out;

@@ -10,7 +10,6 @@
 namespace loadcell {
 namespace {
 
-constexpr uint64_t kDirectAlignment = 512;
 constexpr uint64_t kMinValidateBlock = 64;  // the stamp takes 32 bytes of each block
 constexpr int64_t kMaxQueueDepth = 65536;
 
@@ -105,10 +104,12 @@ void FileIoOptions::Register(OptionSet& opts) {
   opts.Size("file-total-size", &total_size_, 2ULL << 30, "total size of files to create");
   opts.String("file-test-mode", &test_mode_, "",
               "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw} (required for run)");
-  opts.Enum("file-io-mode", &io_mode_, "sync", {"sync", "io_uring", "libaio", "async", "mmap"},
-            "I/O engine: sync (pread/pwrite), io_uring, libaio (sysbench's async), mmap");
+  opts.Enum("file-io-mode", &io_mode_, "sync",
+            {"sync", "io_uring", "libaio", "iocp", "async", "mmap"},
+            "I/O engine: sync (pread/pwrite), io_uring, libaio (sysbench's async on Linux), iocp "
+            "(Windows; async there), mmap");
   opts.Int("file-queue-depth", &queue_depth_, 128,
-           "asynchronous I/Os kept in flight per thread (io_uring, libaio)")
+           "asynchronous I/Os kept in flight per thread (io_uring, libaio, iocp)")
       .Alias("file-async-backlog");
   queue_depth_spec_ = opts.Find("file-queue-depth");
   opts.Int("file-submit-batch", &submit_batch_, 1,
@@ -241,20 +242,23 @@ Status FileIoOptions::ResolveOpenFlags(FileIoSettings& s) const {
           "--file-extra-flags: '{}' is not a valid flag; use sync, dsync or direct", f));
     }
   }
-  if (s.direct) {
-    if (s.block_size % kDirectAlignment != 0) {
-      return Status::InvalidArgument(fmt::format(
-          "--file-block-size={}: with --file-extra-flags=direct it must be a multiple of 512",
-          FormatSize(s.block_size)));
-    }
-    if (s.file_size % kDirectAlignment != 0) {
-      return Status::InvalidArgument(
-          fmt::format("--file-total-size={} / --file-num={} gives files of {} bytes: with "
-                      "--file-extra-flags=direct the file size must be a multiple of 512",
-                      FormatSize(s.total_size), s.num_files, s.file_size));
-    }
-  }
   return Status::Ok();
+}
+
+// With --file-extra-flags=direct: the block size and the file size are whole
+// sectors of the folder's volume (every offset is a multiple of the block
+// size, and the buffers are page-aligned, so those two suffice).
+Status FileIoOptions::ResolveDirect(FileSystem& fs, const FileIoSettings& s) const {
+  if (!s.direct) return Status::Ok();
+  constexpr const char* kHow = "--file-extra-flags=direct";
+  LC_RETURN_IF_ERROR(
+      CheckSectorMultiple(fs, s.dir, s.block_size,
+                          fmt::format("--file-block-size={}", FormatSize(s.block_size)), kHow));
+  return CheckSectorMultiple(fs, s.dir, s.file_size,
+                             fmt::format("the file size ({} bytes: --file-total-size={} / "
+                                         "--file-num={})",
+                                         s.file_size, FormatSize(s.total_size), s.num_files),
+                             kHow);
 }
 
 // --file-queue-depth, --file-submit-batch, --file-io-mode and the fallback.
@@ -271,7 +275,7 @@ Status FileIoOptions::ResolveEngine(FileIoSettings& s) const {
   s.submit_batch = static_cast<uint32_t>(submit_batch_);
   s.engine_asked = io_mode_;
   s.allow_fallback = fallback_;
-  s.engine = io_mode_ == "async" ? "libaio" : io_mode_;
+  s.engine = io_mode_ == "async" ? AsyncIoEngineName() : io_mode_;
   LC_RETURN_IF_ERROR(CheckIoEngine(s.engine, "--file-io-mode=" + io_mode_));
   if (s.engine == "libaio" && !s.direct && io_mode_ == "async") {
     // sysbench's own command line: run it as sysbench does, and say what it is.
@@ -364,6 +368,7 @@ Status FileIoOptions::Resolve(FileSystem& fs) {
   LC_RETURN_IF_ERROR(ResolveOpenFlags(s));
   LC_RETURN_IF_ERROR(ResolveEngine(s));
   LC_RETURN_IF_ERROR(ResolveDir(fs, s));
+  LC_RETURN_IF_ERROR(ResolveDirect(fs, s));
   LC_RETURN_IF_ERROR(ResolveData(s));
   settings_ = std::move(s);
   return Status::Ok();

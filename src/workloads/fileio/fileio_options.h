@@ -68,7 +68,7 @@ struct FileIoSettings {
   bool fsync_end = true;
   bool fdatasync = false;  // --file-fsync-mode=fdatasync
   double rw_ratio = 1.5;
-  std::string engine_asked = "sync";  // as the user wrote it (async = libaio)
+  std::string engine_asked = "sync";  // as the user wrote it (async = libaio; iocp on Windows)
   std::string engine = "sync";        // the engine that will run
   std::string engine_note;            // why it differs from the one asked, if it does
   bool allow_fallback = false;
@@ -97,7 +97,9 @@ struct FileIoSettings {
   std::string FilePath(uint64_t i) const { return dir + "/" + FileName(i); }
   // "O_RDWR|O_DIRECT"
   std::string OpenFlagsText() const;
-  bool asynchronous() const { return engine == "io_uring" || engine == "libaio"; }
+  bool asynchronous() const {
+    return engine == "io_uring" || engine == "libaio" || engine == "iocp";
+  }
 };
 
 // The option fields, bound at registration; Resolve() checks them and
@@ -123,6 +125,7 @@ class FileIoOptions final {
   Status ResolveOpenFlags(FileIoSettings& s) const;
   Status ResolveEngine(FileIoSettings& s) const;
   Status ResolveDir(FileSystem& fs, FileIoSettings& s) const;
+  Status ResolveDirect(FileSystem& fs, const FileIoSettings& s) const;
   Status ResolveData(FileIoSettings& s) const;
 
   int64_t num_files_ = 128;

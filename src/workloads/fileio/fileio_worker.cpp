@@ -221,6 +221,7 @@ Status FileIoWorker::Open() {
   opts.queue_depth = static_cast<uint32_t>(depth);
   opts.direct = s_.direct;
   opts.buffered_aio = s_.buffered_aio;
+  opts.open_flags = s_.open_flags;
   opts.writable = true;
   LC_RETURN_IF_ERROR(engine_->Open(shared_.files(), opts));
   engine_open_ = true;

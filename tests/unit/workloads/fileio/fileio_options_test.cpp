@@ -401,3 +401,35 @@ TEST(FileIoPlan, ValidateClaimsKeepBlocksExclusive) {
 
 }  // namespace
 }  // namespace loadcell
+
+namespace loadcell {
+namespace {
+
+// A volume with 4 KiB sectors, whatever the temp folder is on.
+class FourKSectorFileSystem final : public FileSystemWrapper {
+ public:
+  FourKSectorFileSystem() : FileSystemWrapper(DefaultFileSystem()) {}
+  Result<uint32_t> SectorSize(const std::string& /*path*/) override { return uint32_t{4096}; }
+};
+
+TEST(FileIoOptions, DirectNeedsWholeSectorsOfTheFoldersVolume) {
+  TempDir dir;
+  FourKSectorFileSystem fs;
+  FileIoWorkload misfit(fs);
+  Status s = Configure(misfit, WithSmallFiles(dir.path(), {{"file-block-size", "2K"},
+                                                           {"file-extra-flags", "direct"}}));
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            "--file-block-size=2K must be a multiple of 4096 bytes, the sector size "
+            "of the volume holding " +
+                dir.path() + ", for unbuffered I/O (--file-extra-flags=direct)");
+  // Without direct the sector does not matter; with a whole sector it fits.
+  FileIoWorkload buffered(fs);
+  EXPECT_OK(Configure(buffered, WithSmallFiles(dir.path(), {{"file-block-size", "2K"}})));
+  FileIoWorkload whole(fs);
+  EXPECT_OK(Configure(whole, WithSmallFiles(dir.path(), {{"file-block-size", "8K"},
+                                                         {"file-extra-flags", "direct"}})));
+}
+
+}  // namespace
+}  // namespace loadcell
