@@ -1,8 +1,12 @@
 #pragma once
 // Internal to the io module: the engine constructors behind MakeIoEngine()
-// and the completion queue the synchronous engines share.
+// and what the engines share: the completion queue, InlineEngine (the
+// verbs of the engines that complete requests inside Submit), the mmap
+// engines' transfer.
 
+#include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <vector>
@@ -16,6 +20,15 @@ Result<std::unique_ptr<IoEngine>> MakeMmapEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeIoUringEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeLibaioEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeIocpEngine(FileSystem& fs);  // Windows only
+
+// The mmap engines' copy inside their fault guards: the signal fences keep
+// the compiler from moving the guard's stores (set before, cleared after;
+// the fault handler reads them, nothing else does) across the copy.
+inline void CopyBetweenFences(char* dst, const char* src, uint64_t len) {
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  std::memcpy(dst, src, len);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
 
 // What an engine that completes each request inside Submit can do: one
 // request at a time, page-aligned buffers.
@@ -69,6 +82,41 @@ class CompletionQueue final {
   std::vector<IoCompletion> slots_;
   size_t head_ = 0;
   size_t count_ = 0;
+};
+
+// The verbs of an engine that completes each request inside Submit, through
+// its Execute (IoRequest -> result), and hands the completions out on the
+// next Reap, which never waits: sync and the mmap engines. Open calls
+// MarkOpen once set up, Close calls MarkClosed.
+class InlineEngine : public IoEngine {
+ public:
+  IoCapabilities Capabilities() const override { return InlineCapabilities(); }
+  Result<size_t> Submit(std::span<IoRequest> requests) final {
+    if (!open_) return Status::FailedPrecondition(Name() + " engine: Submit before Open");
+    return done_.RunInline(requests, [this](const IoRequest& r) { return Execute(r); });
+  }
+  // Nothing more can arrive than what is queued: never waits.
+  Result<size_t> Reap(size_t /*min*/, std::span<IoCompletion> out, Nanos /*timeout_ns*/) final {
+    return done_.PopInto(out);
+  }
+  size_t InFlight() const final { return done_.size(); }
+
+ protected:
+  virtual int64_t Execute(const IoRequest& r) = 0;
+  // Requests complete inline; the queue only holds completions between
+  // Submit and Reap, so a caller asking for depth N may submit N at once.
+  void MarkOpen(uint32_t queue_depth) {
+    done_.Reset(queue_depth == 0 ? 1 : queue_depth);
+    open_ = true;
+  }
+  void MarkClosed() {
+    open_ = false;
+    done_.Reset(1);
+  }
+
+ private:
+  CompletionQueue done_;
+  bool open_ = false;
 };
 
 // A read or write of an mmap engine on a mapping of `size` bytes at `base`,

@@ -18,11 +18,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include <atomic>
 #include <cerrno>
 #include <csetjmp>
 #include <csignal>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -70,11 +68,7 @@ Status InstallSigbusHandler() {
   sigjmp_buf guard;
   if (sigsetjmp(guard, 0) != 0) return false;
   t_copy_guard = &guard;
-  // The fences keep the compiler from dropping or moving the guard's stores
-  // around the copy (the handler reads them; nothing else here does).
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  std::memcpy(dst, src, len);
-  std::atomic_signal_fence(std::memory_order_seq_cst);
+  CopyBetweenFences(dst, src, len);
   t_copy_guard = nullptr;
   return true;
 }
@@ -84,14 +78,12 @@ struct Mapping {
   uint64_t size = 0;
 };
 
-class MmapEngine final : public IoEngine {
+class MmapEngine final : public InlineEngine {
  public:
   MmapEngine() = default;
   ~MmapEngine() override { (void)Close(); }
 
   std::string Name() const override { return "mmap"; }
-
-  IoCapabilities Capabilities() const override { return InlineCapabilities(); }
 
   Status Open(std::span<const IoFile> files, const EngineOptions& opts) override {
     LC_RETURN_IF_ERROR(Close());
@@ -121,8 +113,7 @@ class MmapEngine final : public IoEngine {
       }
       maps_.push_back(m);
     }
-    done_.Reset(opts.queue_depth == 0 ? 1 : opts.queue_depth);
-    open_ = true;
+    MarkOpen(opts.queue_depth);
     return Status::Ok();
   }
 
@@ -134,24 +125,12 @@ class MmapEngine final : public IoEngine {
       }
     }
     maps_.clear();
-    open_ = false;
-    done_.Reset(1);
+    MarkClosed();
     return first;
   }
 
-  Result<size_t> Submit(std::span<IoRequest> requests) override {
-    if (!open_) return Status::FailedPrecondition("mmap engine: Submit before Open");
-    return done_.RunInline(requests, [this](const IoRequest& r) { return Execute(r); });
-  }
-
-  Result<size_t> Reap(size_t min, std::span<IoCompletion> out, Nanos timeout_ns) override {
-    return done_.PopInto(out);
-  }
-
-  size_t InFlight() const override { return done_.size(); }
-
  private:
-  int64_t Execute(const IoRequest& r) {
+  int64_t Execute(const IoRequest& r) override {
     if (r.file < 0 || static_cast<size_t>(r.file) >= maps_.size()) return -EBADF;
     const Mapping& m = maps_[static_cast<size_t>(r.file)];
     if (r.op == IoOp::kFsync || r.op == IoOp::kFdatasync) {
@@ -163,9 +142,7 @@ class MmapEngine final : public IoEngine {
   }
 
   std::vector<Mapping> maps_;
-  CompletionQueue done_;
   bool writable_ = true;
-  bool open_ = false;
 };
 
 }  // namespace

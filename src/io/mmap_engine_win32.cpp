@@ -22,9 +22,7 @@
 #include <io.h>
 #include <windows.h>
 
-#include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -102,7 +100,7 @@ int64_t NegErrnoOf(DWORD error) {
   return -(err != 0 ? err : EIO);
 }
 
-class MmapEngine final : public IoEngine {
+class MmapEngine final : public InlineEngine {
  public:
   MmapEngine() = default;
   ~MmapEngine() override { (void)Close(); }
@@ -110,8 +108,6 @@ class MmapEngine final : public IoEngine {
   MmapEngine& operator=(const MmapEngine&) = delete;
 
   std::string Name() const override { return "mmap"; }
-
-  IoCapabilities Capabilities() const override { return InlineCapabilities(); }
 
   Status Open(std::span<const IoFile> files, const EngineOptions& opts) override {
     LC_RETURN_IF_ERROR(Close());
@@ -125,8 +121,7 @@ class MmapEngine final : public IoEngine {
       }
       views_.push_back(*v);
     }
-    done_.Reset(opts.queue_depth == 0 ? 1 : opts.queue_depth);
-    open_ = true;
+    MarkOpen(opts.queue_depth);
     return Status::Ok();
   }
 
@@ -139,21 +134,9 @@ class MmapEngine final : public IoEngine {
       if (v.mapping != nullptr) CloseHandle(v.mapping);
     }
     views_.clear();
-    open_ = false;
-    done_.Reset(1);
+    MarkClosed();
     return first;
   }
-
-  Result<size_t> Submit(std::span<IoRequest> requests) override {
-    if (!open_) return Status::FailedPrecondition("mmap engine: Submit before Open");
-    return done_.RunInline(requests, [this](const IoRequest& r) { return Execute(r); });
-  }
-
-  Result<size_t> Reap(size_t /*min*/, std::span<IoCompletion> out, Nanos /*timeout_ns*/) override {
-    return done_.PopInto(out);
-  }
-
-  size_t InFlight() const override { return done_.size(); }
 
  private:
   // One view of the whole file, of its size now (or f.size when that is
@@ -184,7 +167,7 @@ class MmapEngine final : public IoEngine {
     return v;
   }
 
-  int64_t Execute(const IoRequest& r) {
+  int64_t Execute(const IoRequest& r) override {
     if (r.file < 0 || static_cast<size_t>(r.file) >= views_.size()) return -EBADF;
     const View& v = views_[static_cast<size_t>(r.file)];
     if (r.op == IoOp::kFsync || r.op == IoOp::kFdatasync) {
@@ -196,9 +179,7 @@ class MmapEngine final : public IoEngine {
   }
 
   std::vector<View> views_;
-  CompletionQueue done_;
   bool writable_ = true;
-  bool open_ = false;
 };
 
 }  // namespace
@@ -213,11 +194,7 @@ class MmapEngine final : public IoEngine {
   guard.len = len;
   if (__builtin_setjmp(guard.jump) != 0) return false;
   t_copy_guard = &guard;
-  // The fences keep the compiler from moving the guard's stores across the
-  // copy (the handler reads them; nothing else here does).
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  std::memcpy(dst, src, len);
-  std::atomic_signal_fence(std::memory_order_seq_cst);
+  CopyBetweenFences(dst, src, len);
   t_copy_guard = nullptr;
   return true;
 }
