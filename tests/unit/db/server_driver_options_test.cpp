@@ -19,9 +19,9 @@ namespace {
 using testing::ApplyArgs;
 
 Status Resolve(DbDrivers& db, OptionSet& set,
-               std::vector<std::pair<std::string, std::string>> args) {
+               const std::vector<std::pair<std::string, std::string>>& args) {
   db.RegisterOptions(set);
-  LC_RETURN_IF_ERROR(ApplyArgs(set, std::move(args)));
+  LC_RETURN_IF_ERROR(ApplyArgs(set, args));
   return db.Resolve(set);
 }
 

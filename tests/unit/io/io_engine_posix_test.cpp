@@ -32,8 +32,8 @@ TEST(MmapEngineFaultTest, TruncatedFileIsAFailedRequestNotACrash) {
   f.path = dir.File("f");
   f.fd = ::open(f.path.c_str(), O_RDWR | O_CREAT, 0644);
   ASSERT_GE(f.fd, 0);
-  ASSERT_EQ(::ftruncate(f.fd, 16 * kBlock), 0);
-  f.size = 16 * kBlock;
+  ASSERT_EQ(::ftruncate(f.fd, off_t{16} * kBlock), 0);
+  f.size = uint64_t{16} * kBlock;
   Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("mmap", DefaultFileSystem());
   ASSERT_TRUE(e.ok());
   std::vector<IoFile> files{f};
@@ -43,7 +43,7 @@ TEST(MmapEngineFaultTest, TruncatedFileIsAFailedRequestNotACrash) {
   std::vector<IoRequest> reqs(2);
   for (int i = 0; i < 2; ++i) {
     reqs[i].op = i == 0 ? IoOp::kRead : IoOp::kWrite;
-    reqs[i].offset = 8 * kBlock;
+    reqs[i].offset = uint64_t{8} * kBlock;
     reqs[i].length = kBlock;
     reqs[i].buffer = buf.get();
     reqs[i].user_data = static_cast<uint64_t>(i);
@@ -54,7 +54,7 @@ TEST(MmapEngineFaultTest, TruncatedFileIsAFailedRequestNotACrash) {
   EXPECT_EQ(ResultFor(done, 0), -EIO);
   EXPECT_EQ(ResultFor(done, 1), -EIO);
 
-  ASSERT_EQ(::ftruncate(f.fd, 16 * kBlock), 0);
+  ASSERT_EQ(::ftruncate(f.fd, off_t{16} * kBlock), 0);
   done = RunAll(**e, reqs);
   ASSERT_EQ(done.size(), 2u);
   EXPECT_EQ(ResultFor(done, 0), kBlock);
