@@ -166,10 +166,16 @@ FileSystem& PosixFileSystem();
 FileSystem& DefaultFileSystem();
 
 // The folder part of `path`: "." when it has no '/', "/" for a file in the
-// root ("dir" for "dir/f", "/" for "/f").
+// root ("dir" for "dir/f", "/" for "/f"). On Windows a backslash separates
+// too ("R:" for "R:\f.dat").
 std::string Dirname(const std::string& path);
-// The part of `path` after its last '/' (all of it when there is none).
+// The part of `path` after its last '/' (all of it when there is none; on
+// Windows after its last '/' or '\').
 std::string Basename(const std::string& path);
+// True where the system itself resolves a drive letter at the start of a
+// path (`R:\f.dat`): Windows. SQLIO's paths are then used as written;
+// elsewhere a drive letter stands for a folder (--drive=R=/folder).
+bool PathsHaveDriveLetters();
 
 // Writes all of buf, looping over short writes; EIO etc. become a Status
 // naming `what` (e.g. the file path and offset), with code and errno kept.

@@ -22,15 +22,29 @@ std::string EntryPath(const DirHandle& dir, const std::string& name) {
   return dir.path.back() == '/' ? dir.path + name : dir.path + "/" + name;
 }
 
+namespace {
+// The characters that end a folder's name in a path: Windows takes both
+// slashes (a `\\?\` path only the backslash, which is among them).
+#if defined(_WIN32)
+constexpr const char* kPathSeparators = "/\\";
+constexpr bool kNativeDriveLetters = true;
+#else
+constexpr const char* kPathSeparators = "/";
+constexpr bool kNativeDriveLetters = false;
+#endif
+}  // namespace
+
+bool PathsHaveDriveLetters() { return kNativeDriveLetters; }
+
 std::string Dirname(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
+  const size_t slash = path.find_last_of(kPathSeparators);
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
   return path.substr(0, slash);
 }
 
 std::string Basename(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
+  const size_t slash = path.find_last_of(kPathSeparators);
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 

@@ -24,8 +24,8 @@ std::string FdContext(std::string_view verb, int fd) { return fmt::format("{} fd
 HANDLE OpenForInfo(const std::string& path, bool follow) {
   DWORD flags = FILE_FLAG_BACKUP_SEMANTICS;
   if (!follow) flags |= FILE_FLAG_OPEN_REPARSE_POINT;
-  return CreateFileW(Widen(path).c_str(), FILE_READ_ATTRIBUTES, kShareAll, nullptr, OPEN_EXISTING,
-                     flags, nullptr);
+  return CreateFileW(WidePath(path).c_str(), FILE_READ_ATTRIBUTES, kShareAll, nullptr,
+                     OPEN_EXISTING, flags, nullptr);
 }
 
 Result<FileInfo> InfoOfHandle(HANDLE h, const std::string& what) {
@@ -146,14 +146,14 @@ class Win32FileSystemImpl final : public FileSystem {
   }
 
   Status Unlink(const std::string& path) override {
-    if (!DeleteFileW(Widen(path).c_str())) {
+    if (!DeleteFileW(WidePath(path).c_str())) {
       return Win32Error("unlink '" + path + "'", GetLastError());
     }
     return Status::Ok();
   }
 
   Status Rename(const std::string& from, const std::string& to) override {
-    if (!MoveFileExW(Widen(from).c_str(), Widen(to).c_str(), MOVEFILE_REPLACE_EXISTING)) {
+    if (!MoveFileExW(WidePath(from).c_str(), WidePath(to).c_str(), MOVEFILE_REPLACE_EXISTING)) {
       return Win32Error("rename '" + from + "' to '" + to + "'", GetLastError());
     }
     return Status::Ok();
@@ -174,7 +174,7 @@ class Win32FileSystemImpl final : public FileSystem {
   // yet is looked up through the volume it would be on.
   std::string FsType(const std::string& path) override {
     wchar_t volume[MAX_PATH + 1] = {};
-    const std::wstring wide = Widen(path.empty() ? std::string(".") : path);
+    const std::wstring wide = WidePath(path.empty() ? std::string(".") : path);
     if (!GetVolumePathNameW(wide.c_str(), volume, MAX_PATH)) return "unknown";
     wchar_t fs_name[MAX_PATH + 1] = {};
     if (!GetVolumeInformationW(volume, nullptr, 0, nullptr, nullptr, nullptr, fs_name, MAX_PATH)) {
@@ -266,7 +266,7 @@ class Win32FileSystemImpl final : public FileSystem {
   }
 
   static Result<int> OpenWith(const std::string& path, const CreateFileArgs& a, int flags) {
-    HANDLE h = CreateFileW(Widen(path).c_str(), a.access, kShareAll, nullptr, a.disposition,
+    HANDLE h = CreateFileW(WidePath(path).c_str(), a.access, kShareAll, nullptr, a.disposition,
                            a.flags, nullptr);
     if (h == INVALID_HANDLE_VALUE) return Win32Error("open '" + path + "'", GetLastError());
     const int fd = _open_osfhandle(reinterpret_cast<intptr_t>(h),

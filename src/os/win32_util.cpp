@@ -18,6 +18,24 @@ std::wstring Widen(std::string_view utf8) {
   return out;
 }
 
+std::wstring WidePath(std::string_view utf8) {
+  std::wstring path = Widen(utf8);
+  constexpr std::wstring_view kLongPrefix = L"\\\\?\\";
+  if (path.starts_with(kLongPrefix)) {
+    for (wchar_t& c : path) c = c == L'/' ? L'\\' : c;
+    return path;
+  }
+  if (path.size() < kShortPathLimit) return path;
+  const DWORD n = GetFullPathNameW(path.c_str(), 0, nullptr, nullptr);
+  if (n == 0) return path;  // CreateFileW says what is wrong with it
+  std::wstring full(n, L'\0');
+  const DWORD written = GetFullPathNameW(path.c_str(), n, full.data(), nullptr);
+  if (written == 0 || written >= n) return path;
+  full.resize(written);
+  if (full.starts_with(L"\\\\")) return L"\\\\?\\UNC\\" + full.substr(2);  // \\server\share
+  return std::wstring(kLongPrefix) + full;
+}
+
 std::string Narrow(std::wstring_view utf16) {
   if (utf16.empty()) return {};
   const int n = WideCharToMultiByte(CP_UTF8, 0, utf16.data(), static_cast<int>(utf16.size()),

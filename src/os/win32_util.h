@@ -17,6 +17,16 @@ namespace loadcell {
 constexpr DWORD kShareAll = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
 
 std::wstring Widen(std::string_view utf8);
+// A path for the file calls (CreateFileW, DeleteFileW, ...): Widen(utf8),
+// except that a `\\?\` path gets backslashes only (Windows takes '/' as a
+// separator everywhere but there, and loadcell joins names with '/'), and a
+// path of kShortPathLimit characters or more becomes the `\\?\` form of its
+// full path (`\\?\UNC\` for `\\server\share`), which is not limited to
+// MAX_PATH.
+std::wstring WidePath(std::string_view utf8);
+// The longest path (in UTF-16 units, less one) every file call takes as it
+// is: MAX_PATH less room for a file name of 8.3 (CreateDirectoryW's limit).
+inline constexpr size_t kShortPathLimit = MAX_PATH - 12;
 std::string Narrow(std::wstring_view utf16);
 
 // The error's errno where one means the same (ERROR_FILE_NOT_FOUND is

@@ -55,7 +55,7 @@ RunResult HandBuiltRead() {
 // SQLIO's metrics.
 RunResult Completed(RunResult r) {
   FillDerivedFigures(r);
-  SqlioWorkload w(SqlioPlan{}, PosixFileSystem());
+  SqlioWorkload w(SqlioPlan{}, DefaultFileSystem());
   r.metrics = w.Metrics(r);
   return r;
 }

@@ -187,6 +187,18 @@ Status CheckGeometry(const SqlioSwitches& sw, const SqlioParamLine& p, uint64_t 
   return Status::Ok();
 }
 
+// A drive letter the system resolves itself (Windows, not given with
+// --drive) must name a drive this machine has.
+Status CheckNativeDrive(const SqlioSwitches& sw, const std::string& shown, char letter) {
+  if (letter == 0 || !PathsHaveDriveLetters() || sw.drive_map.contains(letter)) {
+    return Status::Ok();
+  }
+  Result<FileInfo> root = DefaultFileSystem().Stat(fmt::format("{}:\\", letter));
+  if (root.ok() && root->exists) return Status::Ok();
+  return Status::FailedPrecondition(
+      fmt::format("sqlio: {}: there is no drive {}: on this machine", shown, letter));
+}
+
 // Adds the file of `p` to the plan and the header; `first` is the index of
 // its first thread, `drives_used` collects the drive letters its path used.
 Status AddTarget(const SqlioSwitches& sw, const SqlioParamLine& p, const std::string& cwd,
@@ -194,10 +206,11 @@ Status AddTarget(const SqlioSwitches& sw, const SqlioParamLine& p, const std::st
   char letter = 0;
   SqlioTarget t;
   t.shown = p.path;
-  t.path = MapSqlioPath(p.path, sw.drive_map, cwd, &letter);
+  t.path = MapSqlioPath(p.path, sw.drive_map, cwd, &letter, PathsHaveDriveLetters());
   t.threads = p.threads;
   t.mask = p.mask;
   if (letter != 0) drives_used.insert(letter);
+  LC_RETURN_IF_ERROR(CheckNativeDrive(sw, p.path, letter));
   LC_ASSIGN_OR_RETURN(FileInfo info, DefaultFileSystem().Stat(t.path));
   LC_ASSIGN_OR_RETURN(t.size, TargetSize(p, t.path, info, out.header.notes));
   LC_RETURN_IF_ERROR(CheckGeometry(sw, p, t.size, out.header.notes));
@@ -223,14 +236,14 @@ Status AddTarget(const SqlioSwitches& sw, const SqlioParamLine& p, const std::st
   return Status::Ok();
 }
 
-// One header line per drive letter used: the folder it stands for.
+// One header line per drive letter mapped to a folder: the folder it stands for.
 std::vector<std::string> DriveLines(const std::set<char>& drives_used, const SqlioSwitches& sw,
                                     const std::string& cwd) {
   std::vector<std::string> lines;
   for (char d : drives_used) {
     if (auto it = sw.drive_map.find(d); it != sw.drive_map.end()) {
       lines.push_back(fmt::format("drive {}: is {} (--drive={}={})", d, it->second, d, it->second));
-    } else {
+    } else if (!PathsHaveDriveLetters()) {  // else the system's own drive: the path says it
       lines.push_back(fmt::format(
           "drive {}: is the current folder {} (map it with --drive={}=/folder)", d, cwd, d));
     }

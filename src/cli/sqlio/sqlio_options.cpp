@@ -482,13 +482,17 @@ Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path) 
 }
 
 std::string MapSqlioPath(const std::string& path, const std::map<char, std::string>& drive_map,
-                         const std::string& default_dir, char* drive) {
+                         const std::string& default_dir, char* drive, bool native_drives) {
   if (drive != nullptr) *drive = 0;
   std::string p = path;
   char letter = 0;
   if (p.size() >= 2 && IsDriveLetter(p[0]) && p[1] == ':') {
     letter = static_cast<char>(std::toupper(static_cast<unsigned char>(p[0])));
     p = p.substr(2);
+  }
+  if (native_drives && (letter == 0 || !drive_map.contains(letter))) {
+    if (drive != nullptr) *drive = letter;
+    return path;  // the system resolves it
   }
   const bool windows = letter != 0 || p.find('\\') != std::string::npos;
   for (char& c : p) {

@@ -83,9 +83,11 @@ Result<std::vector<SqlioParamLine>> ReadSqlioParamFile(const std::string& path);
 // A path as SQLIO users write it, mapped to this system: `c:\dir\f.dat`,
 // `c:f.dat` and `\dir\f.dat` go under the folder their drive is mapped to
 // (`drive_map`, else `default_dir`); backslashes become slashes; a POSIX
-// path stays as it is. *drive gets the upper-case letter used, or 0.
+// path stays as it is. *drive gets the upper-case letter used, or 0. With
+// `native_drives` (Windows: PathsHaveDriveLetters()) only a letter mapped in
+// `drive_map` is mapped; every other path is returned as written.
 std::string MapSqlioPath(const std::string& path, const std::map<char, std::string>& drive_map,
-                         const std::string& default_dir, char* drive);
+                         const std::string& default_dir, char* drive, bool native_drives = false);
 
 // `path` with its drive replaced by `letter` (added when it has none).
 std::string WithDrive(const std::string& path, char letter);

@@ -44,7 +44,7 @@ class RunExitTest : public ::testing::TestWithParam<IoFaultCase> {};
 TEST_P(RunExitTest, WorkerIoErrorExitsOneWithTheError) {
   const IoFaultCase& c = GetParam();
   TempDir dir;
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   FileIoWorkload w(fs);
   Prepared(w, dir, {{"file-test-mode", c.test_mode}});
   ASSERT_FALSE(::testing::Test::HasFatalFailure());

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <optional>
 
+#include "testing/option_args.h"
 #include "testing/status.h"
 
 namespace loadcell {
@@ -89,11 +90,7 @@ TEST(IgnoreList, ParsesCodesStatesAllNone) {
   EXPECT_NE(bad.status().message().find("deadlock"), std::string::npos);
 }
 
-Status ApplyArgs(OptionSet& set, std::vector<std::pair<std::string, std::string>> args) {
-  RawOptions raw;
-  for (auto& [k, v] : args) raw.Add(k, v, true, "command line");
-  return set.Apply(raw);
-}
+using testing::ApplyArgs;
 
 TEST(DriverSelection, ExplicitAutoAndConflicts) {
   {
@@ -162,77 +159,6 @@ TEST(DriverSelection, ExplicitAutoAndConflicts) {
 
 namespace loadcell {
 namespace {
-
-Status Resolve(DbDrivers& db, OptionSet& set,
-               std::vector<std::pair<std::string, std::string>> args) {
-  db.RegisterOptions(set);
-  LC_RETURN_IF_ERROR(ApplyArgs(set, std::move(args)));
-  return db.Resolve(set);
-}
-
-TEST(ServerDriverOptions, BadValuesNameTheOption) {
-  {
-    OptionSet set("t");
-    DbDrivers db;
-    Status s = Resolve(db, set, {{"mysql-port", "3306,abc"}});
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-    EXPECT_NE(s.message().find("--mysql-port=abc"), std::string::npos) << s.message();
-  }
-  {
-    OptionSet set("t");
-    DbDrivers db;
-    Status s = Resolve(db, set, {{"mysql-ignore-errors", "1213,oops"}});
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-    EXPECT_NE(s.message().find("--mysql-ignore-errors"), std::string::npos) << s.message();
-  }
-  {
-    OptionSet set("t");
-    DbDrivers db;
-    // PostgreSQL has SQLSTATEs, no error numbers: a number matches nothing.
-    Status s = Resolve(db, set, {{"pgsql-ignore-errors", "4000"}});
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-    EXPECT_NE(s.message().find("PostgreSQL has no error numbers"), std::string::npos)
-        << s.message();
-  }
-  {
-    OptionSet set("t");
-    DbDrivers db;
-    Status s = Resolve(db, set, {{"pgsql-sslmode", "sometimes"}});
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  }
-}
-
-TEST(ServerDriverOptions, DefaultsFollowSysbench) {
-  OptionSet set("t");
-  DbDrivers db;
-  ASSERT_OK(Resolve(db, set, {{"db-driver", "mysql"}}));
-  EXPECT_EQ(set.Find("mysql-user")->ValueText(), "sbtest");
-  EXPECT_EQ(set.Find("mysql-db")->ValueText(), "sbtest");
-  EXPECT_EQ(set.Find("mysql-ignore-errors")->ValueText(), "1213,1020,1205");
-  EXPECT_EQ(set.Find("pgsql-user")->ValueText(), "sbtest");
-  EXPECT_EQ(set.Find("pgsql-port")->ValueText(), "5432");
-  EXPECT_EQ(set.Find("sqlite-db")->ValueText(), "sbtest.db");
-  EXPECT_EQ(set.Find("db-ps-mode")->ValueText(), "auto");
-  EXPECT_EQ(db.driver().Describe(), "mysql localhost port 3306 user sbtest database sbtest");
-  EXPECT_EQ(db.driver().Capabilities().bulk_insert, "LOAD DATA LOCAL INFILE");
-}
-
-TEST(ServerDriverOptions, PasswordOnlyFromOptionOrEnvironmentNeverShown) {
-  setenv("PGPASSWORD", "env-secret-123", 1);
-  OptionSet set("t");
-  DbDrivers db;
-  Status s = Resolve(db, set, {{"db-driver", "pgsql"}});
-  unsetenv("PGPASSWORD");
-  ASSERT_OK(s);
-  EXPECT_EQ(set.Find("pgsql-password")->ValueText(), "");
-  EXPECT_EQ(db.driver().Describe().find("env-secret"), std::string::npos);
-  OptionSet set2("t");
-  DbDrivers db2;
-  ASSERT_OK(Resolve(db2, set2, {{"pgsql-password", "opt-secret-456"}}));
-  EXPECT_EQ(db2.driver().Name(), "pgsql");
-  EXPECT_EQ(set2.Find("pgsql-password")->ValueText(), "(hidden)");
-  EXPECT_EQ(FormatHelp(set2).find("opt-secret"), std::string::npos);
-}
 
 TEST(DbTextRow, EscapesAndMarksNull) {
   std::string out = "x";

@@ -94,5 +94,27 @@ TEST(Utf16Test, RoundTripsNonAsciiPaths) {
   EXPECT_EQ(Narrow(Widen(path)), path);
 }
 
+TEST(WidePathTest, ShortPathsAreAsWritten) {
+  EXPECT_EQ(WidePath("C:\\tmp/test_file.0"), L"C:\\tmp/test_file.0");
+  EXPECT_EQ(WidePath("R:\\testfile.dat"), L"R:\\testfile.dat");
+}
+
+TEST(WidePathTest, LongFormPathsGetBackslashesOnly) {
+  // loadcell joins a folder and a file name with '/': in a \\?\ path that
+  // would be part of the name.
+  EXPECT_EQ(WidePath("\\\\?\\C:\\long/test_file.0"), L"\\\\?\\C:\\long\\test_file.0");
+}
+
+TEST(WidePathTest, PathsPastMaxPathBecomeLongFormFullPaths) {
+  std::string dir = "C:\\t";
+  while (dir.size() < kShortPathLimit + 20) dir += "\\" + std::string(40, 'd');
+  const std::wstring wide = WidePath(dir + "/test_file.0");
+  EXPECT_EQ(wide.rfind(L"\\\\?\\C:\\t\\", 0), 0u);
+  EXPECT_EQ(wide.substr(wide.size() - 12), L"\\test_file.0");
+  EXPECT_EQ(wide.find(L'/'), std::wstring::npos);
+  EXPECT_EQ(
+      WidePath("\\\\server\\share\\" + dir.substr(3)).rfind(L"\\\\?\\UNC\\server\\share\\", 0), 0u);
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -1,8 +1,6 @@
 #include "runner/runner.h"
 
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -16,92 +14,17 @@
 #include "runner/recorder.h"
 #include "testing/status.h"
 #include "testing/workload_test_util.h"
+#include "unit/runner/fake_workload.h"
 
 namespace loadcell {
 namespace {
 
+using testing::Config;
+using testing::FakeWorkload;
+using testing::MustRun;
+using testing::SumThreadEvents;
 using testing::TestInfo;
 using testing::TestWorkload;
-
-// A configurable test workload. Counts every event it runs, measured or not.
-class FakeWorkload final : public Workload {
- public:
-  std::atomic<uint64_t> executed{0};
-  std::atomic<bool> hang{false};
-  Nanos sleep_ns = 0;
-  uint64_t fail_at = 0;  // 1-based event number (per thread) that fails
-  Status fail_with = Status::IoError("disk on fire");  // what that event returns
-  bool fail_create = false;
-  bool self_timed = false;
-  EventBudget budget;
-  std::mutex mu;
-  std::vector<uint64_t> seeds;
-
-  WorkloadInfo Info() const override {
-    WorkloadInfo info = TestInfo("fake", "test workload", "one call");
-    info.self_timed = self_timed;
-    if (self_timed) info.latency_kinds = {"read"};
-    info.counter_names = {"bytes"};
-    return info;
-  }
-  void RegisterOptions(OptionSet&) override {}
-  EventBudget Budget(int) const override { return budget; }
-
-  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
-    if (fail_create) return Status::IoError("cannot open the thing");
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      seeds.push_back(ctx.seed);
-    }
-    return std::unique_ptr<Worker>(new FakeWorker(*this, ctx));
-  }
-
- private:
-  class FakeWorker final : public Worker {
-   public:
-    FakeWorker(FakeWorkload& w, const ThreadContext& ctx) : w_(w), ctx_(ctx) {}
-    Status RunEvent() override {
-      ++n_;
-      w_.executed.fetch_add(1);
-      while (w_.hang.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      if (w_.fail_at != 0 && n_ == w_.fail_at) return w_.fail_with;
-      if (w_.sleep_ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(w_.sleep_ns));
-      ctx_.recorder->Add(0, 10);
-      if (w_.self_timed) {
-        ctx_.recorder->RecordEvent(1000);
-        ctx_.recorder->RecordKind(1, 500);
-      }
-      return Status::Ok();
-    }
-
-   private:
-    FakeWorkload& w_;
-    ThreadContext ctx_;
-    uint64_t n_ = 0;
-  };
-};
-
-RunConfig Config(int threads, double time_s, int64_t events) {
-  RunConfig c;
-  c.threads = threads;
-  c.time_s = time_s;
-  c.events = events;
-  c.seed = 7;
-  c.rand.type = "uniform";
-  return c;
-}
-
-RunResult MustRun(Workload& w, const RunConfig& c, RunObserver* obs = nullptr) {
-  auto r = RunWorkload(w, c, Manifest{}, obs);
-  EXPECT_OK(r);
-  return r.ok() ? std::move(r).value() : RunResult{};
-}
-
-uint64_t SumThreadEvents(const RunResult& r) {
-  uint64_t n = 0;
-  for (const auto& t : r.threads) n += t.events;
-  return n;
-}
 
 TEST(RunnerTest, StopsAtTheEventLimitExactly) {
   FakeWorkload w;
@@ -622,25 +545,6 @@ TEST(RunnerTest, SelfPacedWorkersGetThePacerOnlyUnderARate) {
   EXPECT_EQ(rl.events, 30u);
   ASSERT_TRUE(rl.service.has_value());
   EXPECT_EQ(rl.service->histogram.Count(), 30u);
-}
-
-TEST(RunnerTest, StopSignalEndsTheRunWithItsFigures) {
-  InstallStopSignalHandlers();
-  ResetStopRequested();
-  FakeWorkload w;
-  w.sleep_ns = 100 * kNanosPerMicro;
-  std::thread killer([] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
-    kill(getpid(), SIGINT);
-  });
-  RunResult r = MustRun(w, Config(2, 30, 0));
-  killer.join();
-  EXPECT_TRUE(r.interrupted);
-  EXPECT_GT(r.events, 0u);
-  EXPECT_LT(r.total_time_s, 5.0);
-  ResetStopRequested();
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
 }
 
 TEST(RunnerTest, ForcedShutdownLeavesHungThreadsBehind) {

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <filesystem>
@@ -66,12 +65,12 @@ class SqlioCreate : public ::testing::Test {
 TEST_F(SqlioCreate, WritesTheWholeFileAndRecordsIt) {
   const std::string path = dir_ + "/t.dat";
   const uint64_t size = (3 << 20) + 4096;
-  ASSERT_OK(CreateSqlioFile(PosixFileSystem(), path, size, nullptr, false));
+  ASSERT_OK(CreateSqlioFile(DefaultFileSystem(), path, size, nullptr, false));
   EXPECT_EQ(std::filesystem::file_size(path), size);
   // Written, not sparse: the blocks allocated cover the size.
-  struct stat st {};
-  ASSERT_EQ(::stat(path.c_str(), &st), 0);
-  EXPECT_GE(static_cast<uint64_t>(st.st_blocks) * 512, size);
+  Result<FileInfo> info = DefaultFileSystem().Stat(path);
+  ASSERT_OK(info);
+  EXPECT_GE(info->allocated_bytes, size);
   std::ifstream in(path, std::ios::binary);
   std::string head(4096, '\0');
   in.read(head.data(), 4096);
@@ -79,11 +78,11 @@ TEST_F(SqlioCreate, WritesTheWholeFileAndRecordsIt) {
   const std::string text = tmp_.Read(kSqlioManifestName);
   EXPECT_NE(text.find("created t.dat " + std::to_string(size)), std::string::npos);
   // An existing file is never overwritten.
-  EXPECT_FALSE(CreateSqlioFile(PosixFileSystem(), path, size, nullptr, false).ok());
+  EXPECT_FALSE(CreateSqlioFile(DefaultFileSystem(), path, size, nullptr, false).ok());
 }
 
 TEST_F(SqlioCreate, FullDiskRemovesThePartialFile) {
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   fs.FailWritesAfter(2, ENOSPC);
   const std::string path = dir_ + "/t.dat";
   Status st = CreateSqlioFile(fs, path, 8 << 20, nullptr, false);

@@ -102,7 +102,7 @@ TEST(FileIoManifestTest, WhatIsNotLoadcellsIsRefusedNamingTheLine) {
 
 TEST(FileIoManifestTest, WriteReadAndRemoveThroughTheFolder) {
   TempDir dir;
-  FileSystem& fs = PosixFileSystem();
+  FileSystem& fs = DefaultFileSystem();
   Result<std::optional<FileManifest>> none = ReadManifest(fs, dir.path());
   ASSERT_OK(none);
   EXPECT_FALSE(none->has_value());

@@ -252,7 +252,7 @@ TEST(FileIoPlacement, DefaultRandomBlocksCoverEveryFile) {
 // Forwards to the real file system and records every read's offset.
 class RecordingFileSystem final : public FileSystemWrapper {
  public:
-  RecordingFileSystem() : FileSystemWrapper(PosixFileSystem()) {}
+  RecordingFileSystem() : FileSystemWrapper(DefaultFileSystem()) {}
 
   Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
     {

@@ -28,7 +28,7 @@ using testing::WithSmallFiles;
 // first.
 class StallingFileSystem final : public FileSystemWrapper {
  public:
-  StallingFileSystem() : FileSystemWrapper(PosixFileSystem()) {}
+  StallingFileSystem() : FileSystemWrapper(DefaultFileSystem()) {}
 
   // The `nth` read from now (1-based, over all threads) sleeps `stall`.
   void StallRead(uint64_t nth, std::chrono::milliseconds stall) {

@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -45,11 +44,11 @@ TEST(FileIoPrepare, WritesEveryBlockAndKeepsAManifest) {
   for (int i = 0; i < 4; ++i) {
     const std::string path = dir.File("test_file." + std::to_string(i));
     EXPECT_EQ(SizeOf(path), 256u * 1024) << path;
-    Result<FileInfo> info = PosixFileSystem().Stat(path);
+    Result<FileInfo> info = DefaultFileSystem().Stat(path);
     ASSERT_OK(info);
     EXPECT_GE(info->allocated_bytes, info->size) << "sparse file " << path;
   }
-  Result<std::optional<FileManifest>> m = ReadManifest(PosixFileSystem(), dir.path());
+  Result<std::optional<FileManifest>> m = ReadManifest(DefaultFileSystem(), dir.path());
   ASSERT_TRUE(m.ok() && m->has_value());
   ASSERT_EQ((*m)->files.size(), 4u);
   EXPECT_TRUE((*m)->stamped);
@@ -121,7 +120,7 @@ TEST(FileIoPrepare, OneFileIsSaidInTheSingular) {
 
 TEST(FileIoPrepare, EnospcRemovesThePartialFileAndSaysSo) {
   TempDir dir;
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   FileIoWorkload w(fs);
   // 4 files of 2 MiB, written 1 MiB per call: fail in the middle of file 1.
   ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {{"file-total-size", "8M"}})));
@@ -150,7 +149,7 @@ TEST(FileIoPrepare, EnospcRemovesThePartialFileAndSaysSo) {
 
 TEST(FileIoPrepare, EfbigIsAClearError) {
   TempDir dir;
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   FileIoWorkload w(fs);
   ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {})));
   fs.FailWritesAfter(1, EFBIG);  // the manifest entry, then the first data write
@@ -158,20 +157,6 @@ TEST(FileIoPrepare, EfbigIsAClearError) {
   Status s = PrepareWith(w, console);
   EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
   EXPECT_NE(s.message().find("file size limit"), std::string::npos) << s.message();
-}
-
-TEST(FileIoPrepare, InterruptRemovesThePartialFileAndSaysHowToResume) {
-  TempDir dir;
-  FileIoWorkload w;
-  ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {})));
-  InstallStopSignalHandlers();
-  ASSERT_EQ(raise(SIGINT), 0);
-  QuietConsole console;
-  Status s = PrepareWith(w, console);
-  ResetStopRequested();
-  EXPECT_EQ(s.code(), StatusCode::kCancelled);
-  EXPECT_NE(s.message().find("again to resume"), std::string::npos) << s.message();
-  EXPECT_FALSE(Exists(dir.File("test_file.0")));
 }
 
 TEST(FileIoRun, RunBeforePrepareAndWrongSizesAreUsageErrors) {
@@ -331,7 +316,7 @@ TEST(FileIoRun, ValidatedWritesAreReadBackWithTheirSequence) {
 
 TEST(FileIoRun, EintrOnReadFailsTheRunAndIsNoInterrupt) {
   TempDir dir;
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   FileIoWorkload w(fs);
   Prepared(w, dir, {{"file-test-mode", "rndrd"}});
   fs.FailReadsAfter(10, EINTR);
@@ -346,7 +331,7 @@ TEST(FileIoRun, EintrOnReadFailsTheRunAndIsNoInterrupt) {
 
 TEST(FileIoRun, EioOnReadFailsTheRunWithAReport) {
   TempDir dir;
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   FileIoWorkload w(fs);
   Prepared(w, dir, {{"file-test-mode", "rndrd"}});
   fs.FailReadsAfter(25, EIO);
@@ -366,7 +351,7 @@ TEST(FileIoRun, EioOnReadFailsTheRunWithAReport) {
 
 TEST(FileIoRun, ShortWriteFailsTheRunWithAReport) {
   TempDir dir;
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   FileIoWorkload w(fs);
   Prepared(w, dir, {{"file-test-mode", "rndwr"}, {"file-fsync-end", "off"}});
   fs.FailWritesAfter(10, -1);
@@ -384,7 +369,7 @@ TEST(FileIoRun, ShortWriteFailsTheRunWithAReport) {
 
 TEST(FileIoRun, FsyncFailureFailsTheRun) {
   TempDir dir;
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   FileIoWorkload w(fs);
   // --validate keeps the manifest as it is (no fsync before the run).
   Prepared(w, dir, {{"file-test-mode", "rndwr"}, {"file-fsync-freq", "5"}, {"validate", "on"}});

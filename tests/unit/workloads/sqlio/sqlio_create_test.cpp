@@ -22,7 +22,7 @@ using testing::TempDir;
 class WatchingFileSystem final : public FileSystemWrapper {
  public:
   explicit WatchingFileSystem(const TempDir& dir)
-      : FileSystemWrapper(PosixFileSystem()), dir_(dir) {}
+      : FileSystemWrapper(DefaultFileSystem()), dir_(dir) {}
 
   Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
     if (len > 1000) Look();  // a data write, not the manifest's line
@@ -56,7 +56,7 @@ TEST(SqlioCreateTest, ListedOnlyOnceWhole) {
 
 TEST(SqlioCreateTest, AFailedCreationLeavesNeitherFileNorLine) {
   TempDir dir;
-  FaultInjectingFileSystem fs(PosixFileSystem());
+  FaultInjectingFileSystem fs(DefaultFileSystem());
   fs.FailWritesAfter(1, ENOSPC);
   Status st = CreateSqlioFile(fs, dir.File("data.dat"), 3 << 20, nullptr, false);
   EXPECT_EQ(st.code(), StatusCode::kResourceExhausted) << st.ToString();

@@ -2,7 +2,8 @@
 // the same command. Each file under tests/golden/data/sysbench/ starts with
 // "$ sysbench ARGS" and holds what sysbench printed; the test runs loadcell
 // with the same ARGS and compares the lines a case selects. Remake the files
-// with scripts/capture-sysbench-goldens.
+// with scripts/capture-sysbench-goldens. POSIX only: it runs the binary
+// through testing/run_binary.h (loadcell.exe is checked by scripts/test-windows).
 
 #include <gtest/gtest.h>
 
