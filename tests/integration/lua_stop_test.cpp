@@ -1,7 +1,8 @@
 // A Lua script whose event() never returns: the --time limit and a stop
 // signal still end the run within the grace, with the report. A hook that
 // never returns before or after the run (init, thread_init, done) ends
-// within the grace of the stop signal too.
+// within the grace of the stop signal too, and so do its prepare, cleanup
+// and custom commands.
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -49,7 +50,8 @@ TEST(LuaStopTest, EndlessEventEndsWithinTheGraceWithTheReport) {
 struct StuckHook {
   const char* hook;
   const char* script;
-  const char* phase;  // named in the error
+  const char* phase;            // named in the error
+  const char* command = "run";  // the script's command that runs the hook
 };
 
 const StuckHook kStuckHooks[] = {
@@ -69,6 +71,22 @@ const StuckHook kStuckHooks[] = {
      "function done() print('LOOPING') io.stdout:flush() while true do end end\n"
      "function event() end\n",
      "the script's done()"},
+    {"prepare",
+     "function prepare() print('LOOPING') io.stdout:flush() while true do end end\n"
+     "function event() end\n",
+     "the script's prepare", "prepare"},
+    {"cleanup",
+     "function cleanup() print('LOOPING') io.stdout:flush() while true do end end\n"
+     "function event() end\n",
+     "the script's cleanup", "cleanup"},
+    {"custom_command",
+     "sysbench.cmdline.commands = {spin = {function() print('LOOPING') io.stdout:flush() "
+     "while true do end end}}\nfunction event() end\n",
+     "the script's command 'spin'", "spin"},
+    {"parallel_custom_command",
+     "sysbench.cmdline.commands = {spin = {function() print('LOOPING') io.stdout:flush() "
+     "while true do end end, sysbench.cmdline.PARALLEL_COMMAND}}\nfunction event() end\n",
+     "the script's command 'spin'", "spin"},
 };
 
 void PrintTo(const StuckHook& h, std::ostream* os) { *os << h.hook; }
@@ -83,8 +101,8 @@ TEST_P(LuaStuckHookTest, EndsWithinTheGraceOfTheStopSignal) {
   watch.marker = "LOOPING";
   watch.delay_ms = 100;
   watch.timeout_s = 30;
-  const ProcessResult r =
-      RunLoadcell({script, "--threads=2", "--events=10", "--forced-shutdown=1", "run"}, watch);
+  const ProcessResult r = RunLoadcell(
+      {script, "--threads=2", "--events=10", "--forced-shutdown=1", GetParam().command}, watch);
   EXPECT_EQ(r.exit_code, 130) << Show(r);
   EXPECT_LT(r.seconds_after_action, 1 + 3) << Show(r);
   EXPECT_NE(r.err.find(std::string("interrupted; ") + GetParam().phase), std::string::npos)
@@ -96,6 +114,25 @@ TEST_P(LuaStuckHookTest, EndsWithinTheGraceOfTheStopSignal) {
 
 INSTANTIATE_TEST_SUITE_P(Hooks, LuaStuckHookTest, ::testing::ValuesIn(kStuckHooks),
                          [](const auto& info) { return std::string(info.param.hook); });
+
+// A script's prepare that does not look at the stop but ends within the
+// grace: its end is still an interrupted one (exit 130), said in one line.
+TEST(LuaStopTest, PrepareThatEndsAfterTheStopSignalIsInterrupted) {
+  testing::TempDir tmp;
+  const std::string script =
+      tmp.Write("slow.lua",
+                "function prepare() print('LOOPING') io.stdout:flush()\n"
+                "  local t = os.clock() while os.clock() - t < 1 do end end\n"
+                "function event() end\n");
+  ChildWatch watch;
+  watch.during = [](int pid) { kill(pid, SIGINT); };
+  watch.marker = "LOOPING";
+  watch.delay_ms = 100;
+  const ProcessResult r = RunLoadcell({script, "prepare"}, watch);
+  EXPECT_EQ(r.exit_code, 130) << Show(r);
+  EXPECT_EQ(r.err, "loadcell: interrupted; the script's prepare returned after the stop signal\n")
+      << Show(r);
+}
 
 // A script's run stopped by a signal, with the JSON report on stdout: the
 // report parses and says it was interrupted; a print() in event() is on
