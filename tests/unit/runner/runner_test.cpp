@@ -32,6 +32,7 @@ class FakeWorkload final : public Workload {
   uint64_t fail_at = 0;  // 1-based event number (per thread) that fails
   Status fail_with = Status::IoError("disk on fire");  // what that event returns
   bool fail_create = false;
+  bool create_honours_stop = false;  // NewWorker gives way to a stop request
   bool self_timed = false;
   EventBudget budget;
   std::mutex mu;
@@ -49,6 +50,7 @@ class FakeWorkload final : public Workload {
 
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
     if (fail_create) return Status::IoError("cannot open the thing");
+    if (create_honours_stop && StopRequested()) return Status::Cancelled("interrupted");
     {
       std::lock_guard<std::mutex> lock(mu);
       seeds.push_back(ctx.seed);
@@ -641,6 +643,29 @@ TEST(RunnerTest, StopSignalEndsTheRunWithItsFigures) {
   ResetStopRequested();
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+}
+
+// A start that gives way to a stop request (a worker's creation returned
+// Cancelled) is a result, announced, with nothing measured and marked
+// interrupted, so that a report still appears.
+TEST(RunnerTest, StartThatGivesWayToAStopSignalIsAnInterruptedResult) {
+  InstallStopSignalHandlers();
+  ResetStopRequested();
+  FakeWorkload w;
+  w.create_honours_stop = true;
+  kill(getpid(), SIGINT);
+  CollectingObserver obs;
+  auto r = RunWorkload(w, Config(2, 30, 0), Manifest{}, &obs);
+  ResetStopRequested();
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  ASSERT_OK(r);
+  EXPECT_TRUE(r->interrupted);
+  EXPECT_EQ(r->failure.code(), StatusCode::kCancelled);
+  EXPECT_EQ(r->events, 0u);
+  EXPECT_EQ(r->total_time_s, 0);
+  EXPECT_EQ(obs.starts, 1);
+  EXPECT_EQ(w.executed.load(), 0u);
 }
 
 TEST(RunnerTest, ForcedShutdownLeavesHungThreadsBehind) {
