@@ -324,6 +324,32 @@ TEST_F(OptionBounds, BoundsTableCoversEveryNumericOption) {
   EXPECT_GT(numeric, 50);
 }
 
+// SQLIO's switches, the same way: just past the bound refused naming the
+// switch and the bound; the bound itself gets past the switches (and stops
+// at a file in a missing folder).
+TEST_F(OptionBounds, SqlioSwitchesStateTheirRealBound) {
+  struct Row {
+    std::string above, bound, at;
+  };
+  const std::vector<Row> rows = {
+      {"-s31536001", "the duration in seconds must be 1 to 31536000", "-s31536000"},
+      {"-b65537", "the block size in KB must be 1 to 65536", "-b65536"},
+      {"-o1025", "the outstanding I/O count must be 1 to 1024", "-o1024"},
+      {"-t257", "the thread count must be 1 to 256", "-t256"},
+      {"-S1099511627777", "the start offset in blocks must be 0 to 1099511627776",
+       "-S1099511627776"},
+  };
+  const std::string missing = files_.File("missing/t.dat");
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.above);
+    EXPECT_NE(ExpectUsageError({"sqlio", "-kR", row.above, missing})
+                  .find("sqlio: '" + row.above + "': " + row.bound),
+              std::string::npos);
+    const std::string err = ExpectUsageError({"sqlio", "-kR", row.at, missing});
+    EXPECT_NE(err.find(missing + " does not exist"), std::string::npos) << err;
+  }
+}
+
 TEST_F(OptionBounds, ConfigFileMustBeARegularFileOfAtMostOneMebibyte) {
   const std::string fifo = files_.File("fifo");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
