@@ -22,6 +22,15 @@ using testing::Show;
 
 constexpr double kGraceAndSlack = 5 + 3;  // the default --forced-shutdown, and some
 
+// One SIGINT `delay_ms` after stdout first shows `marker` ("": at the start).
+ChildWatch SigintAfter(const std::string& marker, int delay_ms) {
+  ChildWatch watch;
+  watch.during = [](int pid) { kill(pid, SIGINT); };
+  watch.marker = marker;
+  watch.delay_ms = delay_ms;
+  return watch;
+}
+
 TEST(LuaStopTest, EndlessEventEndsWithinTheGraceWithTheReport) {
   testing::TempDir tmp;
   const std::string script = tmp.Write("stuck.lua", "function event()\n  while true do end\nend\n");
@@ -36,10 +45,8 @@ TEST(LuaStopTest, EndlessEventEndsWithinTheGraceWithTheReport) {
     EXPECT_NE(r.err.find("abandoned thread 0"), std::string::npos) << r.err;
   }
   {
-    ChildWatch watch;
-    watch.during = [](int pid) { kill(pid, SIGINT); };
-    watch.delay_ms = 200;
-    const ProcessResult r = RunLoadcell({script, "--time=0", "run"}, watch);
+    const ProcessResult r =
+        RunLoadcell({script, "--time=0", "run"}, SigintAfter("Threads started", 200));
     EXPECT_EQ(r.exit_code, 130) << Show(r);
     EXPECT_LT(r.seconds_after_action, kGraceAndSlack) << Show(r);
     EXPECT_NE(r.out.find("Threads fairness:"), std::string::npos) << Show(r);
@@ -96,10 +103,7 @@ class LuaStuckHookTest : public ::testing::TestWithParam<StuckHook> {};
 TEST_P(LuaStuckHookTest, EndsWithinTheGraceOfTheStopSignal) {
   testing::TempDir tmp;
   const std::string script = tmp.Write("stuck.lua", GetParam().script);
-  ChildWatch watch;
-  watch.during = [](int pid) { kill(pid, SIGINT); };
-  watch.marker = "LOOPING";
-  watch.delay_ms = 100;
+  ChildWatch watch = SigintAfter("LOOPING", 100);
   watch.timeout_s = 30;
   const ProcessResult r = RunLoadcell(
       {script, "--threads=2", "--events=10", "--forced-shutdown=1", GetParam().command}, watch);
@@ -119,16 +123,12 @@ INSTANTIATE_TEST_SUITE_P(Hooks, LuaStuckHookTest, ::testing::ValuesIn(kStuckHook
 // grace: its end is still an interrupted one (exit 130), said in one line.
 TEST(LuaStopTest, PrepareThatEndsAfterTheStopSignalIsInterrupted) {
   testing::TempDir tmp;
-  const std::string script =
-      tmp.Write("slow.lua",
-                "function prepare() print('LOOPING') io.stdout:flush()\n"
-                "  local t = os.clock() while os.clock() - t < 1 do end end\n"
-                "function event() end\n");
-  ChildWatch watch;
-  watch.during = [](int pid) { kill(pid, SIGINT); };
-  watch.marker = "LOOPING";
-  watch.delay_ms = 100;
-  const ProcessResult r = RunLoadcell({script, "prepare"}, watch);
+  const std::string script = tmp.Write("slow.lua",
+                                       "function prepare() print('LOOPING') io.stdout:flush()\n"
+                                       "  local t = os.time() while os.time() - t < 2 do end end\n"
+                                       "function event() end\n");
+  const ProcessResult r =
+      RunLoadcell({script, "--forced-shutdown=60", "prepare"}, SigintAfter("LOOPING", 100));
   EXPECT_EQ(r.exit_code, 130) << Show(r);
   EXPECT_EQ(r.err, "loadcell: interrupted; the script's prepare returned after the stop signal\n")
       << Show(r);
@@ -142,11 +142,8 @@ TEST(LuaStopTest, InterruptedRunHasTheFlagInTheJsonOnStdout) {
   const std::string script = tmp.Write("p.lua",
                                        "local n = 0\nfunction event()\n  n = n + 1\n"
                                        "  if n == 1 then print('MARK') end\nend\n");
-  ChildWatch watch;
-  watch.during = [](int pid) { kill(pid, SIGINT); };
-  watch.marker = "";
-  watch.delay_ms = 1000;
-  const ProcessResult r = RunLoadcell({script, "--time=30", "--format=json", "run"}, watch);
+  const ProcessResult r =
+      RunLoadcell({script, "--time=30", "--format=json", "run"}, SigintAfter("", 1000));
   EXPECT_EQ(r.exit_code, 130) << Show(r);
   EXPECT_NE(r.out.find("\"interrupted\": true"), std::string::npos) << Show(r);
   EXPECT_EQ(r.out.find("MARK"), std::string::npos) << Show(r);
