@@ -147,7 +147,7 @@ TEST(LuaStopTest, InterruptedRunHasTheFlagInTheJsonOnStdout) {
   EXPECT_EQ(r.exit_code, 130) << Show(r);
   EXPECT_NE(r.out.find("\"interrupted\": true"), std::string::npos) << Show(r);
   EXPECT_EQ(r.out.find("MARK"), std::string::npos) << Show(r);
-  EXPECT_EQ(r.out.rfind("{", 0), 0u) << Show(r);
+  EXPECT_EQ(r.out.rfind('{', 0), 0u) << Show(r);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // nothing created; --config-file and SQLIO's -F take only a regular file
 // of at most 1M.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -362,9 +363,10 @@ TEST_F(OptionBounds, ConfigFileMustBeARegularFileOfAtMostOneMebibyte) {
   };
   for (const auto& [path, why] : cases) {
     SCOPED_TRACE(path);
-    EXPECT_NE(FileioPrepare("--config-file=" + path).find("--config-file=" + path + ": " + why),
-              std::string::npos);
-    EXPECT_NE(ExpectUsageError({"sqlio", "-kW", "-F" + path}).find("-F" + path + ": " + why),
+    const std::string config = "--config-file=" + path;
+    const std::string param = "-F" + path;
+    EXPECT_NE(FileioPrepare(config).find(fmt::format("{}: {}", config, why)), std::string::npos);
+    EXPECT_NE(ExpectUsageError({"sqlio", "-kW", param}).find(fmt::format("{}: {}", param, why)),
               std::string::npos);
   }
 }
