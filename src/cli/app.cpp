@@ -292,6 +292,10 @@ int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
     return kExitRunFailed;
   }
   if (result.interrupted || failure.code() == StatusCode::kCancelled) {
+    // What the phase that gave way said (the partial file it removed).
+    if (failure.code() == StatusCode::kCancelled && failure.message() != "interrupted") {
+      PrintError(err, failure);
+    }
     err << "loadcell: interrupted; the report covers the time until the interrupt\n";
     return kExitInterrupted;
   }

@@ -9,8 +9,22 @@
 #include <random>
 #include <system_error>
 
+#include "os/folder_check.h"
+
 namespace loadcell {
 namespace {
+
+// The stream that failed keeps no errno: one more byte written to `path`
+// (the temporary file, removed afterwards) shows why writes fail there
+// (a full disk, a quota); 0 when that byte is taken.
+int WhyWritesFail(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "ab");
+  if (f == nullptr) return errno;
+  int err = 0;
+  if (std::fputc('\n', f) == EOF || std::fflush(f) != 0) err = errno;
+  std::fclose(f);
+  return err;
+}
 
 namespace fs = std::filesystem;
 
@@ -76,9 +90,10 @@ Status ReportFile::Commit() {
   std::error_code ec;
   if (written) fs::rename(temp_, path_, ec);
   if (!written || ec) {
+    const int err = ec ? 0 : WhyWritesFail(temp_);
     RemoveTemporary();
-    return Status::IoError(option_ + "=" + path_ + ": write failed" +
-                           (ec ? ": " + ec.message() : std::string()));
+    const std::string why = ec ? ": " + ec.message() : err != 0 ? ": " + FileErrnoInWords(err) : "";
+    return Status::IoError(option_ + "=" + path_ + ": write failed" + why);
   }
   temp_.clear();
   return Status::Ok();

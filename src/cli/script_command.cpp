@@ -37,31 +37,6 @@ std::string BaseName(const std::string& p) {
   return s;
 }
 
-// The script a command line names, and the words after it.
-struct ScriptCall {
-  std::string path;
-  std::vector<std::string> rest;
-};
-
-// The script `cl` names (as --test= or as the first word), marking --test
-// consumed; nullopt when it names none.
-std::optional<ScriptCall> FindScript(CommandLine& cl) {
-  ScriptCall call;
-  RawOption* test = cl.options.Find("test");
-  if (test != nullptr && test->has_value && IsScriptSpelling(test->value, &IsBuiltinTest)) {
-    call.path = test->value;
-    call.rest = cl.words;
-  } else if (test == nullptr && !cl.words.empty() && !IsTopLevelWord(cl.words[0]) &&
-             IsScriptSpelling(cl.words[0], &IsBuiltinTest)) {
-    call.path = cl.words[0];
-    call.rest.assign(cl.words.begin() + 1, cl.words.end());
-  } else {
-    return std::nullopt;
-  }
-  if (test != nullptr) test->consumed = true;
-  return call;
-}
-
 #if LOADCELL_WITH_LUA
 // Whether the script's run will write a JSON or CSV report to standard
 // output (judged from the options as given: the script's main chunk runs
@@ -73,21 +48,6 @@ bool ScriptReportOwnsStdout(const ScriptCall& call, CommandLine& cl) {
   const RawOption* output = cl.options.Find("output-file");
   return format != nullptr &&
          ReportOwnsStdout(format->value, output != nullptr ? output->value : std::string());
-}
-
-// Runs the script's test and then its done(), which sysbench calls after the
-// end report. Returns the exit code.
-int RunAndDone(TestSetup& setup, LuaScriptWorkload& script, const RunExtras& extras,
-               RunTestFn run_test, std::ostream& out, std::ostream& err) {
-  const int code = run_test(setup, extras, out, err);
-  out << std::flush;
-  Status done;
-  {
-    const StopGuard guard("the script's done()", setup.cfg.StopGrace());
-    done = script.RunDoneHook();
-  }
-  if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
-  return code;
 }
 
 // Applies the command line's options to the script's test and validates it.
@@ -116,6 +76,66 @@ Status ConfigureScript(TestSetup& setup, LuaScriptWorkload& script, const std::s
   return setup.workload->Validate(static_cast<int>(setup.cfg.threads));
 }
 
+// The script at `path` loaded for `command` as a test whose options are
+// registered; `script` is its workload. A missing script or a malformed
+// options/commands table is a usage error.
+Result<std::unique_ptr<TestSetup>> LoadScriptTest(const std::string& path,
+                                                  const std::string& command,
+                                                  const std::vector<std::string>& argv,
+                                                  LuaScriptWorkload** script) {
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<LuaScriptWorkload> loaded,
+                      LoadLuaScript(path, command, argv));
+  *script = loaded.get();
+  auto setup = std::make_unique<TestSetup>(loaded->Info().name);
+  setup->workload = std::move(loaded);
+  setup->cfg.RegisterOptions(setup->general);
+  setup->workload->RegisterOptions(setup->test_options);
+  // sysbench runs done() after the end report: once the run's report is out.
+  TestSetup* s = setup.get();
+  LuaScriptWorkload* w = *script;
+  setup->after_report = [s, w] {
+    const StopGuard guard("the script's done()", s->cfg.StopGrace());
+    return w->RunDoneHook();
+  };
+  return setup;
+}
+
+// Runs the script's test and then its done(). Returns the exit code.
+int RunAndDone(TestSetup& setup, const RunExtras& extras, RunTestFn run_test, std::ostream& out,
+               std::ostream& err) {
+  const int code = run_test(setup, extras, out, err);
+  out << std::flush;
+  const Status done = setup.after_report();
+  if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
+  return code;
+}
+
+// Runs prepare, cleanup or a custom command of the script. A stop signal
+// gives the command the grace of --forced-shutdown; one that returns after
+// the signal still ends as interrupted (exit 130).
+int RunScriptCommand(TestSetup& setup, LuaScriptWorkload& script, const std::string& command,
+                     std::ostream& err) {
+  PrepareContext ctx;
+  ctx.threads = static_cast<int>(setup.cfg.threads);
+  ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
+  const std::string phase = command == "prepare" || command == "cleanup"
+                                ? "the script's " + command
+                                : "the script's command '" + command + "'";
+  InstallStopSignalHandlers();
+  Status s;
+  {
+    const StopGuard guard(phase, setup.cfg.StopGrace());
+    s = script.RunCommand(command, ctx);
+  }
+  if (StopRequested()) {
+    err << "loadcell: interrupted; " << phase << " returned after the stop signal"
+        << (s.ok() ? "" : ": " + s.ToString()) << "\n";
+    return kExitInterrupted;
+  }
+  if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : kExitRunFailed);
+  return kExitOk;
+}
+
 // Loads and runs the script of `call` (command, options) and returns the exit code.
 int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::ostream& out,
               std::ostream& err) {
@@ -135,34 +155,26 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
 
   std::vector<std::string> argv = {path};
   if (!rest.empty()) argv.push_back(rest[0]);
-  Result<std::unique_ptr<LuaScriptWorkload>> loaded = LoadLuaScript(path, command, argv);
+  LuaScriptWorkload* script = nullptr;
+  Result<std::unique_ptr<TestSetup>> loaded = LoadScriptTest(path, command, argv, &script);
   if (!loaded.ok()) {
-    // A missing script or a malformed options/commands table: exit 2.
     return Fail(err, loaded.status(), loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
   }
-  LuaScriptWorkload* script = loaded->get();
-  auto setup = std::make_unique<TestSetup>(script->Info().name);
-  setup->workload = std::move(loaded).value();
-  setup->cfg.RegisterOptions(setup->general);
-  setup->workload->RegisterOptions(setup->test_options);
-
+  TestSetup& setup = **loaded;
   if (command == "help") {
-    out << setup->test << ": " << script->Info().summary << "\n\n";
+    out << setup.test << ": " << script->Info().summary << "\n\n";
     std::string text = script->ScriptHelp();
     if (!text.empty()) out << text << "\n";
-    out << FormatHelp(setup->test_options) << "\n" << FormatHelp(setup->general) << "\n";
+    out << FormatHelp(setup.test_options) << "\n" << FormatHelp(setup.general) << "\n";
     return kExitOk;
   }
 
   Result<RunExtras> extras = TakeRunExtras(cl.options);
   if (!extras.ok()) return Fail(err, extras.status(), kExitUsage);
-  Status s = ConfigureScript(*setup, *script, path, cl.options);
+  Status s = ConfigureScript(setup, *script, path, cl.options);
   if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
 
-  if (command == "run") return RunAndDone(*setup, *script, *extras, run_test, out, err);
-  PrepareContext ctx;
-  ctx.threads = static_cast<int>(setup->cfg.threads);
-  ctx.seed = static_cast<uint64_t>(setup->cfg.seed);
+  if (command == "run") return RunAndDone(setup, *extras, run_test, out, err);
   if (command != "prepare" && command != "cleanup" && !script->HasCommand(command)) {
     return Fail(err,
                 Status::InvalidArgument("unknown command '" + command + "' for script '" + path +
@@ -170,13 +182,41 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
                                         "sysbench.cmdline.commands"),
                 kExitUsage);
   }
-  s = script->RunCommand(command, ctx);
-  if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : kExitRunFailed);
-  return kExitOk;
+  return RunScriptCommand(setup, *script, command, err);
 }
 #endif  // LOADCELL_WITH_LUA
 
 }  // namespace
+
+std::optional<ScriptCall> FindScript(CommandLine& cl) {
+  ScriptCall call;
+  RawOption* test = cl.options.Find("test");
+  if (test != nullptr && test->has_value && IsScriptSpelling(test->value, &IsBuiltinTest)) {
+    call.path = test->value;
+    call.rest = cl.words;
+  } else if (test == nullptr && !cl.words.empty() && !IsTopLevelWord(cl.words[0]) &&
+             IsScriptSpelling(cl.words[0], &IsBuiltinTest)) {
+    call.path = cl.words[0];
+    call.rest.assign(cl.words.begin() + 1, cl.words.end());
+  } else {
+    return std::nullopt;
+  }
+  if (test != nullptr) test->consumed = true;
+  return call;
+}
+
+Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, RawOptions& options) {
+#if LOADCELL_WITH_LUA
+  LuaScriptWorkload* script = nullptr;
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<TestSetup> setup,
+                      LoadScriptTest(path, "run", {path, "run"}, &script));
+  LC_RETURN_IF_ERROR(ConfigureScript(*setup, *script, path, options));
+  return setup;
+#else
+  (void)options;
+  return NotInThisBuild("script " + path, "lua");
+#endif
+}
 
 bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name)) {
   if (spelled.empty()) return false;

@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/command_line.h"
 #include "cli/commands/report_command.h"
@@ -18,6 +19,23 @@ namespace loadcell {
 
 using RunTestFn = int (*)(TestSetup& setup, const RunExtras& extras, std::ostream& out,
                           std::ostream& err);
+
+// The script a command line names, and the words after it.
+struct ScriptCall {
+  std::string path;
+  std::vector<std::string> rest;
+};
+
+// The script `cl` names (as --test= or as its first word), marking --test
+// consumed; nullopt when it names none.
+std::optional<ScriptCall> FindScript(CommandLine& cl);
+
+// The script at `path` made ready to run: loaded for the run command, the
+// options of `options` applied (consumed) and validated; its done(), which
+// sysbench runs after the end report, is the setup's after_report.
+// InvalidArgument for a bad script or option; without Lua in the build,
+// that it is not in this build.
+Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, RawOptions& options);
 
 // True when a test word (or --test value) names a script: an existing
 // regular file, or a name ending in ".lua" whose base name is not a built-in

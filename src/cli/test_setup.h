@@ -2,6 +2,7 @@
 // A test made ready to run: its workload, the general and test options
 // parsed and validated, and the manifest of what will be done.
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -28,6 +29,8 @@ struct TestSetup {
   OptionSet test_options;
   // Notes for stderr from the options given (sysbench options without effect).
   std::vector<std::string> notes;
+  // Run after the run's report is out, when set: a Lua script's done().
+  std::function<Status()> after_report;
 };
 
 // The names of the built-in tests, in `loadcell list` order.

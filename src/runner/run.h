@@ -67,6 +67,11 @@ class Run final {
   // After a successful Spawn, when the run must not start after all: the
   // threads leave without running an event and are joined.
   void CancelStart() { AbortStart(); }
+  // After a start that gave way to a stop request (`why`, Cancelled: the
+  // workload's init or a thread's start honoured it), the threads joined:
+  // the result of nothing measured, interrupted, announced to the observer
+  // first if Configure did not get as far.
+  RunResult NothingMeasured(const Status& why);
   // Joins the threads and calls Workload::Done (its error, if the run had
   // none, becomes result.failure). REQUIRES: !forced().
   void JoinAndFinish(RunResult& result);
@@ -194,6 +199,7 @@ class Run final {
 
   // ---- Control thread only: the reporting state of the control loop.
   bool warm_ = false;       // past the warm-up
+  bool announced_ = false;  // the observer's OnStart was called
   Snapshot base_;           // measured baseline (warm-up end, last checkpoint)
   Nanos base_at_ = 0;       // when base_ was taken
   Ticker interval_ticker_;  // --report-interval

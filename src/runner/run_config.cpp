@@ -28,10 +28,13 @@ void RegisterDistributionOptions(OptionSet& opts, DistributionConfig& rand) {
       .Min(0)
       .Max(100);
   opts.Double("rand-pareto-h", &rand.pareto_h, 0.2, "parameter h of the pareto distribution")
+      .Min(0)
+      .Max(1)
       .Check([&rand]() -> std::string {
         return rand.pareto_h > 0 && rand.pareto_h < 1 ? "" : "must be between 0 and 1 (exclusive)";
       });
   opts.Double("rand-zipfian-exp", &rand.zipfian_exp, 0.8, "exponent of the zipfian distribution")
+      .Min(0)
       .Check([&rand]() -> std::string { return rand.zipfian_exp > 0 ? "" : "must be above 0"; });
 }
 

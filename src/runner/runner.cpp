@@ -44,7 +44,19 @@ Status Run::Configure(Manifest manifest) {
 
   LC_RETURN_IF_ERROR(workload_.Init(threads_));
   if (observer_) observer_->OnStart(manifest_);
+  announced_ = true;
   return Status::Ok();
+}
+
+RunResult Run::NothingMeasured(const Status& why) {
+  if (observer_ && !announced_) observer_->OnStart(manifest_);
+  announced_ = true;
+  const Nanos now = MonotonicNow();
+  const Snapshot zero = Snap();
+  RunResult result = MakeResult(zero, zero, now, now);
+  result.interrupted = true;
+  result.failure = why;
+  return result;
 }
 
 void Run::SetLimits() {
@@ -414,7 +426,11 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     // Every participant's start, at the same moment (at once when alone).
     if (Status go = coordinator.Start(ready); !go.ok()) {
       if (ready.ok()) run->CancelStart();
-      return go;
+      if (go.code() != StatusCode::kCancelled || !StopRequested()) return go;
+      // The start gave way to a stop request: the report of nothing measured.
+      RunResult result = run->NothingMeasured(go);
+      result.metrics = workload.Metrics(result);
+      return result;
     }
   }
   run->Control();

@@ -31,7 +31,10 @@ class RunObserver {
 // into the result. Returns a result even for a failed or interrupted run
 // (see RunResult::failure / interrupted); an error Status only when the run
 // could not start (a worker could not be created, or `coordinator` said
-// another participant could not). `coordinator` sees the start and the end
+// another participant could not). A start that gave way to a stop signal
+// (the workload's init or a thread's start returned Cancelled) is a result:
+// nothing measured, interrupted, the Cancelled status as its failure, so
+// that the report still appears. `coordinator` sees the start and the end
 // (runner/coordinator.h); SoloCoordinator() for a run of one process.
 Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest manifest,
                               RunObserver* observer,

@@ -3,10 +3,14 @@
 // setup: one line saying why in words, exit 2, before anything starts. Each
 // row is one such setup, made so that it holds also for root (a missing
 // folder, a file where a folder belongs, a file system that takes no files);
-// read-only, no-permission and full file systems are covered through the
-// FileSystem seam in tests/unit/os/folder_check_test.cpp.
+// FileFaultTest makes the faults real: a tiny tmpfs that fills up, a
+// read-only one, a folder the user may not write (loadcell run as another
+// user), each mounted in a mount namespace of its own.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -109,6 +113,188 @@ TEST_P(FileSetupTest, IsOneLineInWordsAndExit2) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Setups, FileSetupTest, ::testing::ValuesIn(kSetupCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// A real fault, made in a mount namespace of loadcell's own (`unshare -m`;
+// unprivileged: `unshare -rm`): a tmpfs is mounted on the folder "@" with
+// `mount` options, `before` runs there ($L is loadcell, output discarded),
+// then loadcell runs with `args`. The mount goes with the namespace; what
+// was left in the folder is listed first.
+struct FaultCase {
+  const char* name;
+  const char* mount;
+  const char* before;
+  std::vector<std::string> args;
+  bool as_other_user;  // loadcell runs as nobody (needs root: setpriv)
+  int exit_code;
+  std::vector<std::string> says;  // each in the error line
+  const char* left;               // `ls -A` of the folder afterwards, blank-separated
+};
+
+const std::vector<std::string> kSmall = {"fileio", "--file-dir=@", "--file-num=2",
+                                         "--file-total-size=512K", "--file-block-size=4K"};
+// Prepares the small file set; then `fill` leaves only 16K free, with holes
+// punched in the files so that writing into them needs new space (as on a
+// copy-on-write or thin file system).
+#define LC_PREPARE                                              \
+  "$L fileio --file-dir=@ --file-num=2 --file-total-size=512K " \
+  "--file-block-size=4K prepare"
+#define LC_HOLES                                     \
+  "fallocate -p -o 4096 -l 258048 @/test_file.0 && " \
+  "fallocate -p -o 4096 -l 258048 @/test_file.1"
+#define LC_FILL "(dd if=/dev/zero of=@/filler bs=4k || true)"
+
+const FaultCase kFaultCases[] = {
+    {"enospc_fileio_prepare",
+     "size=1m",
+     "true",
+     With(kSmall, {"--file-total-size=4M", "prepare"}),
+     false,
+     2,
+     {"--file-dir=@: prepare stopped: the filesystem is full"},
+     ""},
+    {"enospc_fileio_prepare_lock",
+     "size=64k",
+     LC_FILL,
+     With(kSmall, {"prepare"}),
+     false,
+     2,
+     {"--file-dir=@: cannot write the lock file .loadcell-fileio.lock: no space left on the "
+      "device"},
+     "filler"},
+    {"enospc_fileio_run_write",
+     "size=1m",
+     LC_PREPARE " && " LC_HOLES " && " LC_FILL " && truncate -s -16K @/filler",
+     With(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
+     false,
+     1,
+     {"write of 4096 bytes from file @/test_file.", "failed: No space left on device"},
+     ".loadcell-fileio.manifest filler test_file.0 test_file.1"},
+    {"enospc_output_file",
+     "size=64k",
+     LC_FILL,
+     {"cpu", "--events=100", "--output-file=@/r.json"},
+     false,
+     1,
+     {"--output-file=@/r.json: write failed: no space left on the device"},
+     "filler"},
+    {"erofs_fileio_prepare",
+     "ro",
+     "true",
+     With(kSmall, {"prepare"}),
+     false,
+     2,
+     {"--file-dir=@: cannot be written (directory '@': Read-only file system)"},
+     ""},
+    {"erofs_fileio_run",
+     "size=4m",
+     LC_PREPARE " && mount -o remount,ro @",
+     With(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
+     false,
+     2,
+     {"--file-dir=@: cannot be written (directory '@': Read-only file system)"},
+     ".loadcell-fileio.manifest test_file.0 test_file.1"},
+    {"erofs_fileio_cleanup",
+     "size=4m",
+     LC_PREPARE " && mount -o remount,ro @",
+     With(kSmall, {"cleanup"}),
+     false,
+     2,
+     {"--file-dir=@: cannot be written (directory '@': Read-only file system)"},
+     ".loadcell-fileio.manifest test_file.0 test_file.1"},
+    {"erofs_sqlite_db",
+     "ro",
+     "true",
+     {"oltp_read_only", "--db-driver=sqlite", "--sqlite-db=@/x.db", "--tables=1",
+      "--table-size=100", "prepare"},
+     false,
+     2,
+     {"--sqlite-db=@/x.db: cannot create files in @: the file system is read-only"},
+     ""},
+    {"eacces_fileio_prepare",
+     "size=4m,mode=0755",
+     "true",
+     With(kSmall, {"prepare"}),
+     true,
+     2,
+     {"--file-dir=@: cannot be written (directory '@': Permission denied)"},
+     ""},
+    {"eacces_fileio_run",
+     "size=4m,mode=0755",
+     LC_PREPARE,
+     With(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
+     true,
+     2,
+     {"--file-dir=@: cannot be written (directory '@': Permission denied)"},
+     ".loadcell-fileio.manifest test_file.0 test_file.1"},
+    {"eacces_sqlite_db",
+     "size=4m,mode=0755",
+     "true",
+     {"oltp_read_only", "--db-driver=sqlite", "--sqlite-db=@/x.db", "--tables=1",
+      "--table-size=100", "prepare"},
+     true,
+     2,
+     {"--sqlite-db=@/x.db: cannot create files in @: permission denied (loadcell runs as "
+      "user nobody)"},
+     ""},
+};
+
+void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.name; }
+
+// `s` quoted for sh.
+std::string Quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out.append("'\\''");
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+class FileFaultTest : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(FileFaultTest, SaysWhatAndWhereAndLeavesNothingBehind) {
+  const FaultCase& c = GetParam();
+  const bool root = geteuid() == 0;
+  ASSERT_TRUE(root || !c.as_other_user)
+      << "this case runs loadcell as another user, which needs root (setpriv); not faked";
+  testing::TempDir tmp;
+  ASSERT_EQ(chmod(tmp.path().c_str(), 0755), 0);  // the other user reaches the folder
+  const std::string dir = tmp.File("mnt");
+  ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+  const std::string left = tmp.File("left.txt");
+  std::string run = c.as_other_user ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  run.append(Quoted(LOADCELL_BINARY));
+  for (const std::string& a : c.args) {
+    run.push_back(' ');
+    run.append(Quoted(Expand(a, dir)));
+  }
+  const std::string script = fmt::format(
+      "L={0}\nmount -t tmpfs -o {1} loadcell-test {2} || exit 97\n"
+      "({3}) >/dev/null 2>{4} || exit 98\n{5}\nrc=$?\nls -A {2} | tr '\\n' ' ' > {6}\n"
+      "exit $rc\n",
+      Quoted(LOADCELL_BINARY), c.mount, Quoted(dir), Expand(c.before, dir),
+      Quoted(tmp.File("before.err")), run, Quoted(left));
+  const ProcessResult r =
+      testing::RunCommand({"unshare", root ? "-m" : "-rm", "sh", "-c", script}, {});
+  ASSERT_NE(r.exit_code, 97) << "cannot mount a tmpfs here: " << Show(r);
+  ASSERT_NE(r.exit_code, 98) << "the set-up failed: " << tmp.Read("before.err") << Show(r);
+  EXPECT_EQ(r.exit_code, c.exit_code) << Show(r);
+  EXPECT_EQ(r.err.rfind("loadcell: error: ", 0), 0u) << Show(r);
+  for (const std::string& words : c.says) {
+    EXPECT_NE(r.err.find(Expand(words, dir)), std::string::npos) << words << "\n" << Show(r);
+  }
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << Show(r);
+  std::string listed = testing::ReadFile(left);
+  if (!listed.empty() && listed.back() == ' ') listed.pop_back();
+  EXPECT_EQ(listed, c.left) << "what the folder holds afterwards";
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, FileFaultTest, ::testing::ValuesIn(kFaultCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

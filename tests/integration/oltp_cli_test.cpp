@@ -139,7 +139,7 @@ TEST(OltpBadInput, SizesAndRanges) {
       {{"--table-size=0"}, "--table-size=0"},
       {{"--tables=0"}, "--tables=0"},
       {{"--table-size=100", "--range-size=101"}, "--range-size=101"},
-      {{"--oltp-table-size=0"}, "--table-size=0"},
+      {{"--oltp-table-size=0"}, "--oltp-table-size=0: must be between 1 and 2147483647"},
       {{"--sqlite-busy-timeout=1e12"}, "--sqlite-busy-timeout=1e12"},
       {{"--sqlite-busy-timeout=-1"}, "--sqlite-busy-timeout=-1"},
       {{"--db-connect-timeout=0"}, "--db-connect-timeout=0"},

@@ -4,11 +4,15 @@
 // nothing created; --config-file and SQLIO's -F take only a regular file
 // of at most 1M.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -88,6 +92,265 @@ TEST_F(OptionBounds, ValuesPastTheirRangeAreRefusedWithTheRange) {
   }
 }
 
+// The audit: every time, rate, size and count option, its value just past
+// its upper bound refused with a message that names the option and states
+// the real bound, and the bound itself accepted. A value is accepted when
+// the command gets past every check of the options and stops at a report
+// file that cannot be opened (nothing runs). Every numeric option that a
+// test's help lists must have a row (BoundsTableCoversEveryNumericOption).
+struct BoundRow {
+  std::string test;
+  std::string option;                   // without dashes
+  std::string above;                    // just past the bound
+  std::string bound;                    // what the message says after "--OPTION=ABOVE: "
+  std::string at;                       // the bound itself, accepted; empty: exclusive
+  std::vector<std::string> extra = {};  // what the bound needs beside it
+};
+
+const std::vector<std::string> kFileioRead = {"--file-test-mode=rndrd"};
+const std::vector<std::string> kSqlite = {"--db-driver=sqlite"};
+
+const std::vector<BoundRow>& BoundRows() {
+  static const std::vector<BoundRow> rows = {
+      // general options (every test has them)
+      {"cpu", "threads", "100001", "must be between 1 and 100000", "100000"},
+      {"cpu", "events", "1000000000000001", "must be between 0 and 1e+15", "1000000000000000"},
+      {"cpu", "time", "1000000001", "must be between 0s and 1000000000s", "1000000000"},
+      {"cpu", "time", "277778h", "must be between 0s and 1000000000s", "277777h"},
+      {"cpu",
+       "warmup-time",
+       "1000000001",
+       "must be between 0s and 1000000000s",
+       "1000000000",
+       {"--time=0"}},
+      {"cpu", "report-interval", "1000000001", "must be between 0s and 1000000000s", "1000000000"},
+      {"cpu", "rate", "1000000001", "must be 0 (no limit) or between 0.001 and 1000000000",
+       "1000000000"},
+      {"cpu", "percentile", "100.001", "must be between 0 and 100", "100"},
+      {"cpu", "rand-seed", "1000000000000001", "must be between 0 and 1e+15", "1000000000000000"},
+      {"cpu", "rand-spec-iter", "1000000000000001", "must be between 1 and 1e+15",
+       "1000000000000000"},
+      {"cpu", "rand-spec-pct", "100.001", "must be between 0 and 100", "100"},
+      {"cpu", "rand-spec-res", "100.001", "must be between 0 and 100", "100"},
+      {"cpu", "rand-pareto-h", "1.001", "must be between 0 and 1", ""},
+      {"cpu", "rand-zipfian-exp", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000"},
+      {"cpu", "verbosity", "6", "must be between 0 and 5", "5"},
+      {"cpu", "thread-stack-size", "1025T", "must be between 0 and 1024T", "1024T"},
+      {"cpu", "forced-shutdown", "1000000001",
+       "use 'off', a number of seconds (0 to 1000000000) or a percentage like 10%", "1000000000"},
+      {"cpu", "report-checkpoints", "1,1000000001",
+       "each item must be a number of seconds above 0 and at most 1000000000", "1,1000000000"},
+      // cpu, memory, threads, mutex
+      {"cpu", "cpu-max-prime", "4294967296", "must be between 3 and 4294967295", "4294967295"},
+      {"memory",
+       "memory-block-size",
+       "1025T",
+       "must be between 8 and 1024T",
+       "1024T",
+       {"--memory-total-size=0"}},
+      {"memory", "memory-total-size", "1025T", "must be between 0 and 1024T", "1024T"},
+      {"threads", "thread-locks", "16777217", "must be between 1 and 16777216", "16777216"},
+      {"threads", "thread-yields", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000"},
+      {"mutex", "mutex-num", "16777217", "must be between 1 and 16777216", "16777216"},
+      {"mutex", "mutex-locks", "1000000000000001", "must be between 1 and 1e+15",
+       "1000000000000000"},
+      {"mutex", "mutex-loops", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000"},
+      // fileio
+      {"fileio", "file-num", "1000000000000001", "must be between 1 and 1e+15", "1024",
+       kFileioRead},
+      {"fileio",
+       "file-block-size",
+       "1025M",
+       "must be between 1 and 1G",
+       "1G",
+       {"--file-test-mode=rndrd", "--file-num=1", "--file-total-size=1G"}},
+      {"fileio", "file-total-size", "1025T", "must be between 0 and 1024T", "1024T", kFileioRead},
+      {"fileio", "file-queue-depth", "65537", "must be between 1 and 65536", "65536", kFileioRead},
+      {"fileio",
+       "file-submit-batch",
+       "65537",
+       "must be between 1 and 65536",
+       "65536",
+       {"--file-test-mode=rndrd", "--file-queue-depth=65536"}},
+      {"fileio", "file-fsync-freq", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kFileioRead},
+      {"fileio", "file-merged-requests", "1000000000000001", "must be between 0 and 1e+15", "",
+       kFileioRead},
+      // a merged request is at most 2G: the bound that --file-block-size gives
+      {"fileio",
+       "file-merged-requests",
+       "131073",
+       "must be at most 131072 with --file-block-size=16K (a merged request is at most 2G)",
+       "131072",
+       {"--file-test-mode=seqrd", "--file-block-size=16K"}},
+      {"fileio",
+       "file-merged-requests",
+       "2048",
+       "must be at most 2 with --file-block-size=1G (a merged request is at most 2G)",
+       "2",
+       {"--file-test-mode=seqrd", "--file-block-size=1G", "--file-num=1", "--file-total-size=1G"}},
+      {"fileio",
+       "file-merged-requests",
+       "17179869184",  // 2^34 x 1G once wrapped to 0
+       "must be at most 2 with --file-block-size=1G",
+       "",
+       {"--file-test-mode=seqrd", "--file-block-size=1G", "--file-num=1", "--file-total-size=1G"}},
+      {"fileio", "file-rw-ratio", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kFileioRead},
+      // oltp (SQLite: nothing is connected before the checks end)
+      {"oltp_read_write", "tables", "100001", "must be between 1 and 100000", "100000", kSqlite},
+      {"oltp_read_write", "table-size", "2147483648", "must be between 1 and 2147483647",
+       "2147483647", kSqlite},
+      {"oltp_read_write",
+       "range-size",
+       "2147483648",
+       "must be between 0 and 2147483647",
+       "2147483647",
+       {"--db-driver=sqlite", "--table-size=2147483647"}},
+      {"oltp_read_write", "point-selects", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "simple-ranges", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "sum-ranges", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "order-ranges", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "distinct-ranges", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "index-updates", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "non-index-updates", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "delete-inserts", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "oltp-connect-delay", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write",
+       "oltp-user-delay-min",
+       "1000000000000001",
+       "must be between 0 and 1e+15",
+       "1000000000000000",
+       {"--db-driver=sqlite", "--oltp-user-delay-max=1000000000000000"}},
+      {"oltp_read_write", "oltp-user-delay-max", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+      {"oltp_read_write", "reconnect-timeout", "1000000001", "must be between 0s and 1000000000s",
+       "1000000000", kSqlite},
+      {"oltp_read_write", "db-connect-timeout", "3601", "must be between 1s and 3600s", "3600",
+       kSqlite},
+      {"oltp_read_write", "db-read-timeout", "86401", "must be between 0s and 86400s", "86400",
+       kSqlite},
+      {"oltp_read_write", "db-write-timeout", "86401", "must be between 0s and 86400s", "86400",
+       kSqlite},
+      {"oltp_read_write", "sqlite-busy-timeout", "2000001", "must be between 0s and 2000000s",
+       "2000000", kSqlite},
+      {"oltp_read_write",
+       "pgsql-port",
+       "65536",
+       "must be between 1 and 65535",
+       "65535",
+       {"--db-driver=pgsql"}},
+      {"oltp_read_write",
+       "mysql-port",
+       "65536",
+       "not a port number (1 to 65535)",
+       "65535",
+       {"--db-driver=mysql"}},
+      {"select_random_points", "random-points", "100001", "must be between 1 and 100000", "100000",
+       kSqlite},
+      {"select_random_ranges", "number-of-ranges", "100001", "must be between 1 and 100000",
+       "100000", kSqlite},
+      {"select_random_ranges", "delta", "1000000000000001", "must be between 0 and 1e+15",
+       "1000000000000000", kSqlite},
+  };
+  return rows;
+}
+
+TEST_F(OptionBounds, EveryNumericOptionStatesItsRealBound) {
+  const std::string no_report = files_.File("missing/r.json");
+  const std::string db = "--sqlite-db=" + files_.File("b.db");
+  for (const BoundRow& row : BoundRows()) {
+    SCOPED_TRACE(row.test + " --" + row.option);
+    std::vector<std::string> args = {row.test, "--" + row.option + "=" + row.above};
+    args.insert(args.end(), row.extra.begin(), row.extra.end());
+    if (std::count(args.begin(), args.end(), "--db-driver=sqlite") > 0) args.push_back(db);
+    args.push_back("run");
+    const std::string err = ExpectUsageError(args);
+    EXPECT_NE(err.find("--" + row.option + "=" + row.above + ": " + row.bound), std::string::npos)
+        << err;
+    if (row.at.empty()) continue;
+    // The bound itself passes every check of the options; the command then
+    // stops at the report file (or, for a server, at its connection).
+    args[1] = "--" + row.option + "=" + row.at;
+    args.insert(args.end() - 1, "--output-file=" + no_report);
+    const testing::ProcessResult r = testing::RunLoadcell(args, -1, 20);
+    EXPECT_NE(r.exit_code, 0) << testing::Show(r);
+    EXPECT_EQ(r.err.find(args[1] + ": "), std::string::npos)
+        << "the bound itself was refused: " << r.err;
+    EXPECT_TRUE(r.err.find("--output-file=" + no_report + ": ") != std::string::npos ||
+                r.err.find("cannot connect to localhost:" + row.at) != std::string::npos)
+        << r.err;
+    EXPECT_TRUE(std::filesystem::is_empty(work_.path()));
+  }
+}
+
+// Each test's help lists its options with their type: every time, size and
+// number option of every built-in test has a row above.
+TEST_F(OptionBounds, BoundsTableCoversEveryNumericOption) {
+  std::set<std::string> covered;
+  for (const BoundRow& row : BoundRows()) covered.insert(row.option);
+  const testing::ProcessResult list = testing::RunLoadcell({"list"});
+  ASSERT_EQ(list.exit_code, 0) << testing::Show(list);
+  std::istringstream tests(list.out);
+  std::string line;
+  int numeric = 0;
+  while (std::getline(tests, line)) {
+    const std::string test = line.substr(0, line.find(' '));
+    for (const char* driver : {"sqlite", "pgsql", "mysql"}) {
+      const testing::ProcessResult help =
+          testing::RunLoadcell({test, std::string("--db-driver=") + driver, "help"});
+      ASSERT_EQ(help.exit_code, 0) << testing::Show(help);
+      std::smatch m;
+      std::string text = help.out;
+      const std::regex option(R"(\n +--([a-z0-9-]+)=(N|SIZE|SECONDS)\b)");
+      while (std::regex_search(text, m, option)) {
+        ++numeric;
+        EXPECT_TRUE(covered.count(m[1]) == 1) << test << ": --" << m[1] << " has no row";
+        text = m.suffix();
+      }
+    }
+  }
+  EXPECT_GT(numeric, 50);
+}
+
+// SQLIO's switches, the same way: just past the bound refused naming the
+// switch and the bound; the bound itself gets past the switches (and stops
+// at a file in a missing folder).
+TEST_F(OptionBounds, SqlioSwitchesStateTheirRealBound) {
+  struct Row {
+    std::string above, bound, at;
+  };
+  const std::vector<Row> rows = {
+      {"-s31536001", "the duration in seconds must be 1 to 31536000", "-s31536000"},
+      {"-b65537", "the block size in KB must be 1 to 65536", "-b65536"},
+      {"-o1025", "the outstanding I/O count must be 1 to 1024", "-o1024"},
+      {"-t257", "the thread count must be 1 to 256", "-t256"},
+      {"-S1099511627777", "the start offset in blocks must be 0 to 1099511627776",
+       "-S1099511627776"},
+  };
+  const std::string missing = files_.File("missing/t.dat");
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.above);
+    EXPECT_NE(ExpectUsageError({"sqlio", "-kR", row.above, missing})
+                  .find("sqlio: '" + row.above + "': " + row.bound),
+              std::string::npos);
+    const std::string err = ExpectUsageError({"sqlio", "-kR", row.at, missing});
+    EXPECT_NE(err.find(missing + " does not exist"), std::string::npos) << err;
+  }
+}
+
 TEST_F(OptionBounds, ConfigFileMustBeARegularFileOfAtMostOneMebibyte) {
   const std::string fifo = files_.File("fifo");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
@@ -100,9 +363,10 @@ TEST_F(OptionBounds, ConfigFileMustBeARegularFileOfAtMostOneMebibyte) {
   };
   for (const auto& [path, why] : cases) {
     SCOPED_TRACE(path);
-    EXPECT_NE(FileioPrepare("--config-file=" + path).find("--config-file=" + path + ": " + why),
-              std::string::npos);
-    EXPECT_NE(ExpectUsageError({"sqlio", "-kW", "-F" + path}).find("-F" + path + ": " + why),
+    const std::string config = "--config-file=" + path;
+    const std::string param = "-F" + path;
+    EXPECT_NE(FileioPrepare(config).find(fmt::format("{}: {}", config, why)), std::string::npos);
+    EXPECT_NE(ExpectUsageError({"sqlio", "-kW", param}).find(fmt::format("{}: {}", param, why)),
               std::string::npos);
   }
 }

@@ -217,5 +217,75 @@ TEST(ReportCommandsTest, SweepValueTheTestRejectsStopsBeforeRunning) {
   EXPECT_TRUE(r.out.empty());
 }
 
+// A Lua script as sweep's test, as the main command takes it: by a path, or
+// a name ending in .lua; its own options can be swept, its done() runs after
+// each point, and with --format=csv its print() stays off the table.
+TEST(ReportCommandsTest, SweepRunsALuaScript) {
+  TempDir dir;
+  const std::string script =
+      dir.Write("sum.lua",
+                "sysbench.cmdline.options = { rows = {'numbers summed per event', 1} }\n"
+                "function event() local n = 0 for i = 1, sysbench.opt.rows do n = n + i end end\n"
+                "function done() print('DONE') end\n");
+  struct Form {
+    std::vector<std::string> test;
+    std::string format;
+  };
+  const std::vector<Form> forms = {
+      {{script, "--events=50", "run"}, "text"},
+      {{"sum.lua", "--events=50"}, "text"},  // a name ending in .lua, in the current folder
+      {{script, "--events=50", "run"}, "csv"},
+  };
+  for (const Form& form : forms) {
+    SCOPED_TRACE(form.test[0] + " " + form.format);
+    const std::string out_dir = dir / ("out-" + form.format + std::to_string(form.test.size()));
+    std::vector<std::string> args = {"sweep",
+                                     "--threads=1,2",
+                                     "--rows=1,10",
+                                     "--output-dir=" + out_dir,
+                                     "--format=" + form.format,
+                                     "--"};
+    args.insert(args.end(), form.test.begin(), form.test.end());
+    const std::string cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir.path());
+    ProcessResult r = RunLoadcell(args);
+    std::filesystem::current_path(cwd);
+    ASSERT_EQ(r.exit_code, 0) << testing::Show(r);
+    for (const char* f : {"sum-threads=1-rows=1.json", "sum-threads=2-rows=10.json"}) {
+      EXPECT_TRUE(std::filesystem::exists(out_dir + "/" + f)) << f;
+    }
+    // done() once per point, each on stderr with csv (the table alone on stdout).
+    const std::string& done_stream = form.format == "csv" ? r.err : r.out;
+    int done = 0;
+    for (size_t at = done_stream.find("DONE\n"); at != std::string::npos;
+         at = done_stream.find("DONE\n", at + 1)) {
+      ++done;
+    }
+    EXPECT_EQ(done, 4) << testing::Show(r);
+    if (form.format == "csv") {
+      EXPECT_EQ(r.out.rfind("threads,rows,runs,", 0), 0u) << r.out;
+      EXPECT_EQ(Lines(r.out), 5) << r.out;  // header, 4 points
+    } else {
+      EXPECT_NE(r.out.find("Sweep of sum: 4 points"), std::string::npos) << r.out;
+    }
+  }
+}
+
+// A script's prepare is not swept: refused in one line before anything runs.
+TEST(ReportCommandsTest, SweepOfAScriptRunsOnlyItsRunCommand) {
+  TempDir dir;
+  const std::string script = dir.Write("p.lua",
+                                       "function prepare() print('PREPARED') end\n"
+                                       "function event() end\n");
+  ProcessResult r = RunLoadcell(
+      {"sweep", "--threads=1,2", "--output-dir=" + (dir / "out"), "--", script, "prepare"});
+  EXPECT_EQ(r.exit_code, 2) << testing::Show(r);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("sweep: runs the 'run' command only, not 'prepare'"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("PREPARED"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -120,6 +120,66 @@ TEST_F(StopTest, ABurstOfSigintsGivesOneCompleteReport) {
   EXPECT_GT(report->events, 0u);
 }
 
+// A run of each kind stopped by one signal, with the JSON report on stdout:
+// stdout is that report alone, it parses, and it says it was interrupted.
+// "@" in an argument stands for a temporary folder, prepared first.
+struct InterruptedRun {
+  const char* name;
+  std::vector<std::string> prepare;  // empty: nothing to prepare
+  std::vector<std::string> run;
+};
+
+const std::vector<std::string> kFileioRun = {"fileio", "--file-dir=@", "--file-num=2",
+                                             "--file-total-size=1M", "--file-test-mode=rndrw"};
+const std::vector<std::string> kSqliteRun = {"oltp_read_write", "--db-driver=sqlite",
+                                             "--sqlite-db=@/db.sqlite", "--tables=1",
+                                             "--table-size=100"};
+
+const InterruptedRun kInterruptedRuns[] = {
+    {"cpu", {}, {"cpu", "--threads=2"}},
+    {"fileio", With(kFileioRun, {"prepare"}), kFileioRun},
+    {"oltp_sqlite", With(kSqliteRun, {"prepare"}), kSqliteRun},
+    {"memory", {}, {"memory", "--memory-total-size=1000T"}},
+};
+
+void PrintTo(const InterruptedRun& c, std::ostream* os) { *os << c.name; }
+
+std::vector<std::string> InFolder(const std::vector<std::string>& args, const std::string& dir) {
+  std::vector<std::string> out;
+  for (std::string a : args) {
+    if (size_t at = a.find('@'); at != std::string::npos) a.replace(at, 1, dir);
+    out.push_back(a);
+  }
+  return out;
+}
+
+class InterruptedRunTest : public ::testing::TestWithParam<InterruptedRun> {};
+
+TEST_P(InterruptedRunTest, JsonOnStdoutParsesAndHasTheFlag) {
+  testing::TempDir tmp;
+  if (!GetParam().prepare.empty()) {
+    const ProcessResult p = RunLoadcell(InFolder(GetParam().prepare, tmp.path()));
+    ASSERT_EQ(p.exit_code, 0) << Show(p);
+  }
+  ChildWatch watch;
+  watch.during = [](int pid) { kill(pid, SIGINT); };
+  watch.marker = "";
+  watch.delay_ms = 700;
+  const ProcessResult r = RunLoadcell(
+      With(InFolder(GetParam().run, tmp.path()), {"--time=30", "--format=json", "run"}), watch);
+  EXPECT_EQ(r.exit_code, 130) << Show(r);
+  auto report = ParseResultJson(r.out, "stdout");
+  ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);
+  EXPECT_TRUE(report->interrupted) << r.out;
+  EXPECT_LT(report->total_time_s, 29) << r.out;
+  EXPECT_NE(r.err.find("loadcell: interrupted; the report covers the time until the interrupt"),
+            std::string::npos)
+      << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Runs, InterruptedRunTest, ::testing::ValuesIn(kInterruptedRuns),
+                         [](const auto& info) { return std::string(info.param.name); });
+
 TEST(StopSignalTest, GnuTimeoutSignallingProcessAndGroupStillGetsTheJsonReport) {
   if (std::system("command -v timeout >/dev/null 2>&1") != 0) GTEST_SKIP() << "no timeout(1)";
   const std::string command =

@@ -10,6 +10,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 
 #include "cli/app.h"
@@ -18,10 +19,12 @@
 #include "cli/commands/report_command.h"
 #include "cli/commands/sweep_args.h"
 #include "cli/report_file.h"
+#include "cli/script_command.h"
 #include "cli/table_text.h"
 #include "cli/test_setup.h"
 #include "core/plural.h"
 #include "core/progress.h"
+#include "os/report_stdout.h"
 #include "os/system_info.h"
 #include "report/format.h"
 #include "runner/runner.h"
@@ -155,13 +158,6 @@ RawOptions PointOptions(const RawOptions& base, const std::vector<std::string>& 
     raw.Add("--" + names[i], values[i], true, "sweep");
   }
   return raw;
-}
-
-Result<std::unique_ptr<TestSetup>> ConfiguredSetup(const Invocation& inv, const RawOptions& raw) {
-  LC_ASSIGN_OR_RETURN(std::unique_ptr<TestSetup> setup, CreateTest(inv.test, inv.test_spelled));
-  RawOptions copy = raw;
-  LC_RETURN_IF_ERROR(ConfigureTest(*setup, copy, /*check_unknown=*/true));
-  return setup;
 }
 
 // The points that finished (at least one run), in order.
@@ -300,7 +296,40 @@ int Fail(std::ostream& err, const Status& s, int code) {
 struct SweepTest {
   CommandLine cl;
   Invocation inv;
+  std::string script;  // the Lua script's path when the test is one
 };
+
+// A point's test, configured with `raw` (the test's options and the point's).
+Result<std::unique_ptr<TestSetup>> ConfiguredSetup(const SweepTest& test, const RawOptions& raw) {
+  RawOptions copy = raw;
+  if (!test.script.empty()) return CreateScriptTest(test.script, copy);
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<TestSetup> setup,
+                      CreateTest(test.inv.test, test.inv.test_spelled));
+  LC_RETURN_IF_ERROR(ConfigureTest(*setup, copy, /*check_unknown=*/true));
+  return setup;
+}
+
+Status RunOnly(const std::string& command) {
+  if (command == "run") return Status::Ok();
+  return Status::InvalidArgument("sweep: runs the 'run' command only, not '" + command +
+                                 "' (prepare the files or tables once before the sweep)");
+}
+
+// The script the test's words name (`script.lua [run]`), as a run of it.
+Result<bool> ReadSweepScript(SweepTest& t) {
+  std::optional<ScriptCall> call = FindScript(t.cl);
+  if (!call) return false;
+  if (!call->rest.empty()) LC_RETURN_IF_ERROR(RunOnly(call->rest[0]));
+  if (call->rest.size() > 1) {
+    return Status::InvalidArgument("sweep: unexpected argument '" + call->rest[1] + "' after '" +
+                                   call->rest[0] + "'");
+  }
+  t.script = call->path;
+  t.inv.test = TestNameFromSpelling(call->path);
+  t.inv.test_spelled = call->path;
+  t.inv.command = Command::kRun;
+  return true;
+}
 
 // Reads the test's command line; its --quiet and --report-html join the
 // sweep's. InvalidArgument for anything but a run.
@@ -313,12 +342,10 @@ Result<SweepTest> ReadSweepTest(SweepArgs& sa, std::ostream& err) {
   LC_ASSIGN_OR_RETURN(RunExtras test_extras, TakeRunExtras(t.cl.options));
   if (test_extras.quiet) sa.extras.quiet = true;
   if (!test_extras.report_html.empty()) sa.extras.report_html = test_extras.report_html;
+  LC_ASSIGN_OR_RETURN(const bool script, ReadSweepScript(t));
+  if (script) return t;
   LC_ASSIGN_OR_RETURN(t.inv, Interpret(t.cl, &IsBuiltinTest));
-  if (t.inv.command != Command::kRun) {
-    return Status::InvalidArgument("sweep: runs the 'run' command only, not '" +
-                                   std::string(CommandName(t.inv.command)) +
-                                   "' (prepare the files or tables once before the sweep)");
-  }
+  LC_RETURN_IF_ERROR(RunOnly(std::string(CommandName(t.inv.command))));
   return t;
 }
 
@@ -369,7 +396,7 @@ class SweepRun final {
 
   void RunOnce(size_t p, int rep, const RawOptions& raw) {
     if (StopRequested()) return Stop(kExitInterrupted);
-    Result<std::unique_ptr<TestSetup>> created = ConfiguredSetup(test_.inv, raw);
+    Result<std::unique_ptr<TestSetup>> created = ConfiguredSetup(test_, raw);
     if (!created.ok()) return Stop(kExitRunFailed, PointFailure(p, created.status().ToString()));
     TestSetup& setup = **created;
     for (const std::string& w : setup.workload->Warnings(static_cast<int>(setup.cfg.threads))) {
@@ -399,6 +426,11 @@ class SweepRun final {
       return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
     }
     reporters.OnEnd(*result);
+    if (setup.after_report && !result->forced_shutdown) {
+      if (Status done = setup.after_report(); !done.ok() && result->failure.ok()) {
+        result->failure = done;
+      }
+    }
     if (result->interrupted) return Stop(kExitInterrupted);
     if (Status s = file.Commit(); !s.ok()) return Stop(kExitRunFailed, s.ToString());
     Keep(p, path, *result);
@@ -448,7 +480,7 @@ std::optional<int> ValidatePoints(const SweepArgs& sa, const SweepTest& test,
                                   const SweepTable& table, std::ostream& err) {
   for (size_t p = 0; p < table.values.size(); ++p) {
     Result<std::unique_ptr<TestSetup>> setup =
-        ConfiguredSetup(test.inv, PointOptions(test.cl.options, sa.options, table.values[p]));
+        ConfiguredSetup(test, PointOptions(test.cl.options, sa.options, table.values[p]));
     if (!setup.ok()) {
       err << "loadcell: error: sweep point " << PointName(sa.options, Shown(table, p)) << ": "
           << setup.status().ToString() << "\n";
@@ -460,13 +492,9 @@ std::optional<int> ValidatePoints(const SweepArgs& sa, const SweepTest& test,
 
 }  // namespace
 
-int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  Result<SweepArgs> parsed = ParseSweepArgs(args);
-  if (!parsed.ok()) return Fail(err, parsed.status(), kExitUsage);
-  SweepArgs& sa = *parsed;
-  for (const std::string& w : sa.warnings) {
-    err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
-  }
+namespace {
+
+int RunSweep(SweepArgs& sa, std::ostream& out, std::ostream& err) {
   Result<SweepTest> test = ReadSweepTest(sa, err);
   if (!test.ok()) return Fail(err, test.status(), kExitUsage);
 
@@ -508,6 +536,24 @@ int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std
     err << "loadcell: interrupted; the table holds the points that finished\n";
   }
   return code;
+}
+
+}  // namespace
+
+int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Result<SweepArgs> parsed = ParseSweepArgs(args);
+  if (!parsed.ok()) return Fail(err, parsed.status(), kExitUsage);
+  SweepArgs& sa = *parsed;
+  for (const std::string& w : sa.warnings) {
+    err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
+  }
+  if (&out == &std::cout && sa.format == "csv") {
+    // The CSV table has standard output to itself: a script's print() and
+    // anything else written there go to standard error.
+    ReportStdout report_out;
+    return RunSweep(sa, report_out.stream(), err);
+  }
+  return RunSweep(sa, out, err);
 }
 
 }  // namespace loadcell

@@ -203,11 +203,11 @@ Status PrepareFailure(const Status& st, const FileIoSettings& s, uint64_t i, uin
     const char* why = st.err() == EFBIG    ? "the file size limit was reached"
                       : st.err() == EDQUOT ? "the disk quota is exhausted"
                                            : "the filesystem is full";
-    return Status::ResourceExhausted(
-        fmt::format("prepare failed: {} ({}); removed the partial file; {}; free "
-                    "space or use a smaller --file-total-size",
-                    why, st.message(), state),
-        st.err());
+    // The folder cannot hold the files asked for: the user's setup (exit 2).
+    return Status::FailedPrecondition(
+        fmt::format("--file-dir={}: prepare stopped: {} ({}); removed the partial file; {}; "
+                    "free space or use a smaller --file-total-size",
+                    s.dir, why, st.message(), state));
   }
   return Status(
       st.code(),
@@ -292,6 +292,8 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
     Status st = PrepareOneFile(fs, dir.get(), s, m, work, k, rng, buf.get(), chunk, progress);
     if (!st.ok()) {
       if (st.IsUsageError()) return st;  // refused before a byte was written
+      // Nothing to keep, and no manifest before: the folder is left as it was.
+      if (!existing.has_value() && m.files.empty()) (void)RemoveManifestAt(fs, dir.get());
       return PrepareFailure(st, s, work.to_write[k], work.reused + k);
     }
   }

@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "os/folder_check.h"
 #include "os/system_info.h"
 
 namespace loadcell {
@@ -98,9 +99,19 @@ Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
       LC_ASSIGN_OR_RETURN(const FileInfo mine, fs.Fstat(fd));
       lock.id_ = mine.id();
       const std::string text = fmt::format("pid {} {}\n", CurrentProcessId(), command);
-      LC_RETURN_IF_ERROR(fs.Truncate(fd, 0));
-      LC_RETURN_IF_ERROR(WriteFully(fs, fd, text.data(), text.size(), 0,
-                                    "writing '" + EntryPath(lock.dir_, kFileIoLockName) + "'"));
+      Status wrote = fs.Truncate(fd, 0);
+      if (wrote.ok()) {
+        wrote = WriteFully(fs, fd, text.data(), text.size(), 0,
+                           "writing '" + EntryPath(lock.dir_, kFileIoLockName) + "'");
+      }
+      // A folder that cannot take the lock's few bytes (a full disk) is the
+      // user's setup; the lock file goes with `lock`.
+      if (!wrote.ok() && wrote.err() != 0) {
+        return Status::FailedPrecondition(
+            fmt::format("--file-dir={}: cannot write the lock file {}: {}", dir, kFileIoLockName,
+                        FileErrnoInWords(wrote.err())));
+      }
+      LC_RETURN_IF_ERROR(wrote);
       return lock;
     }
     (void)fs.Close(fd);

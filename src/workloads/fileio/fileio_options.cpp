@@ -12,6 +12,8 @@ namespace {
 
 constexpr uint64_t kMinValidateBlock = 64;  // the stamp takes 32 bytes of each block
 constexpr int64_t kMaxQueueDepth = 65536;
+constexpr uint64_t kMaxBlockSize = uint64_t{1} << 30;    // 1G
+constexpr uint64_t kMaxRequestSize = uint64_t{1} << 31;  // 2G, a merged request
 
 struct ModeInfo {
   FileTestMode mode;
@@ -99,8 +101,10 @@ std::string FileIoSettings::OpenFlagsText() const {
 }
 
 void FileIoOptions::Register(OptionSet& opts) {
-  opts.Int("file-num", &num_files_, 128, "number of files to create");
-  opts.Size("file-block-size", &block_size_, 16384, "block size to use in all I/O operations");
+  opts.Int("file-num", &num_files_, 128, "number of files to create").Min(1);
+  opts.Size("file-block-size", &block_size_, 16384, "block size to use in all I/O operations")
+      .Min(1)
+      .Max(static_cast<double>(kMaxBlockSize));
   opts.Size("file-total-size", &total_size_, 2ULL << 30, "total size of files to create");
   opts.String("file-test-mode", &test_mode_, "",
               "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw} (required for run)");
@@ -110,24 +114,30 @@ void FileIoOptions::Register(OptionSet& opts) {
             "(Windows; async there), mmap");
   opts.Int("file-queue-depth", &queue_depth_, 128,
            "asynchronous I/Os kept in flight per thread (io_uring, libaio, iocp)")
-      .Alias("file-async-backlog");
+      .Alias("file-async-backlog")
+      .Min(1)
+      .Max(kMaxQueueDepth);
   queue_depth_spec_ = opts.Find("file-queue-depth");
   opts.Int("file-submit-batch", &submit_batch_, 1,
            "asynchronous I/Os handed to the kernel per submission call, and completions taken "
            "per reap (1: each replaced as soon as it completes, like fio; more: fewer system "
-           "calls, burstier queue)");
+           "calls, burstier queue)")
+      .Min(1)
+      .Max(kMaxQueueDepth);
   opts.List("file-extra-flags", &extra_flags_, "",
             "additional flags to open files with {sync, dsync, direct}")
       .Choices({"sync", "dsync", "direct"});
   opts.Int("file-fsync-freq", &fsync_freq_, 100,
-           "do fsync() after this number of requests (0: no periodic fsync)");
+           "do fsync() after this number of requests (0: no periodic fsync)")
+      .Min(0);
   opts.Bool("file-fsync-all", &fsync_all_, false, "do fsync() after each write operation");
   opts.Bool("file-fsync-end", &fsync_end_, true, "do fsync() at the end of the test");
   opts.Enum("file-fsync-mode", &fsync_mode_, "fsync", {"fsync", "fdatasync"},
             "which method to use for synchronization");
   opts.Int("file-merged-requests", &merged_requests_, 0,
-           "merge at most this number of I/O requests for sequential I/O (0: don't merge)");
-  opts.Double("file-rw-ratio", &rw_ratio_, 1.5, "reads/writes ratio for the combined test");
+           "merge at most this number of I/O requests for sequential I/O (0: don't merge)")
+      .Min(0);
+  opts.Double("file-rw-ratio", &rw_ratio_, 1.5, "reads/writes ratio for the combined test").Min(0);
   opts.String("file-dir", &dir_, ".",
               "directory holding the test files (an existing folder, not a symbolic link)");
   opts.Enum("file-write-pattern", &write_pattern_, "random", {"random", "zero", "sequence"},
@@ -169,17 +179,7 @@ Status FileIoOptions::ResolveMode(FileIoSettings& s) const {
 // --file-num, --file-block-size, --file-total-size, --file-merged-requests and
 // the block and request counts they give.
 Status FileIoOptions::ResolveSizes(FileIoSettings& s) const {
-  if (num_files_ <= 0) {
-    return Status::InvalidArgument(fmt::format("--file-num={}: must be at least 1", num_files_));
-  }
   s.num_files = static_cast<uint64_t>(num_files_);
-  if (block_size_ == 0) {
-    return Status::InvalidArgument("--file-block-size=0: must be at least 1 byte");
-  }
-  if (block_size_ > (1ULL << 30)) {
-    return Status::InvalidArgument(
-        fmt::format("--file-block-size={}: must be at most 1G", FormatSize(block_size_)));
-  }
   s.block_size = block_size_;
   s.total_size = total_size_;
   if (total_size_ < block_size_) {
@@ -194,15 +194,16 @@ Status FileIoOptions::ResolveSizes(FileIoSettings& s) const {
         "one block (--file-block-size={}); use fewer files or a larger total size",
         FormatSize(total_size_), s.num_files, s.file_size, FormatSize(s.block_size)));
   }
-  if (merged_requests_ < 0) {
-    return Status::InvalidArgument(
-        fmt::format("--file-merged-requests={}: must be 0 or more", merged_requests_));
-  }
   s.merged_requests = static_cast<uint64_t>(merged_requests_);
-  s.request_size = s.block_size * (s.merged_requests > 0 ? s.merged_requests : 1);
-  if (s.request_size > (1ULL << 31)) {
-    return Status::InvalidArgument("--file-merged-requests x --file-block-size: above 2G");
+  // Checked before multiplying, which could wrap.
+  const uint64_t max_merged = kMaxRequestSize / s.block_size;
+  if (s.merged_requests > max_merged) {
+    return Status::InvalidArgument(fmt::format(
+        "--file-merged-requests={}: must be at most {} with --file-block-size={} (a merged "
+        "request is at most 2G)",
+        s.merged_requests, max_merged, FormatSize(s.block_size)));
   }
+  s.request_size = s.block_size * (s.merged_requests > 0 ? s.merged_requests : 1);
   s.blocks_per_file = (s.file_size + s.block_size - 1) / s.block_size;
   s.total_blocks = s.blocks_per_file * s.num_files;
   s.seq_requests_per_file = (s.file_size + s.request_size - 1) / s.request_size;
@@ -211,17 +212,10 @@ Status FileIoOptions::ResolveSizes(FileIoSettings& s) const {
 
 // --file-fsync-* and --file-rw-ratio.
 Status FileIoOptions::ResolveSync(FileIoSettings& s) const {
-  if (fsync_freq_ < 0) {
-    return Status::InvalidArgument(
-        fmt::format("--file-fsync-freq={}: must be 0 or more", fsync_freq_));
-  }
   s.fsync_all = fsync_all_;
   s.fsync_freq = fsync_all_ ? 0 : static_cast<uint64_t>(fsync_freq_);
   s.fsync_end = fsync_all_ ? false : fsync_end_;
   s.fdatasync = fsync_mode_ == "fdatasync";
-  if (!(rw_ratio_ >= 0)) {
-    return Status::InvalidArgument(fmt::format("--file-rw-ratio={}: must be 0 or more", rw_ratio_));
-  }
   s.rw_ratio = rw_ratio_;
   return Status::Ok();
 }
@@ -263,15 +257,7 @@ Status FileIoOptions::ResolveDirect(FileSystem& fs, const FileIoSettings& s) con
 
 // --file-queue-depth, --file-submit-batch, --file-io-mode and the fallback.
 Status FileIoOptions::ResolveEngine(FileIoSettings& s) const {
-  if (queue_depth_ < 1 || queue_depth_ > kMaxQueueDepth) {
-    return Status::InvalidArgument(fmt::format("--file-queue-depth={}: must be between 1 and {}",
-                                               queue_depth_, kMaxQueueDepth));
-  }
   s.queue_depth_asked = static_cast<uint32_t>(queue_depth_);
-  if (submit_batch_ < 1 || submit_batch_ > kMaxQueueDepth) {
-    return Status::InvalidArgument(fmt::format("--file-submit-batch={}: must be between 1 and {}",
-                                               submit_batch_, kMaxQueueDepth));
-  }
   s.submit_batch = static_cast<uint32_t>(submit_batch_);
   s.engine_asked = io_mode_;
   s.allow_fallback = fallback_;

@@ -6,6 +6,7 @@ namespace loadcell {
 namespace {
 
 constexpr int64_t kMaxInt32 = 2147483647;
+constexpr int64_t kMaxTables = 100000;
 
 bool UsesRanges(OltpKind kind) {
   return kind == OltpKind::kReadOnly || kind == OltpKind::kReadWrite || kind == OltpKind::kLegacy;
@@ -82,10 +83,13 @@ namespace {
 void RegisterTableSizeOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
   const bool bulk = kind == OltpKind::kBulkInsert;
   if (!bulk) {
-    opts.Int("tables", &o.tables, 1, "number of tables").Alias("oltp-tables-count").Min(0);
+    opts.Int("tables", &o.tables, 1, "number of tables")
+        .Alias("oltp-tables-count")
+        .Min(1)
+        .Max(kMaxTables);
     opts.Int("table-size", &o.table_size, 10000, "number of rows per table")
         .Alias("oltp-table-size")
-        .Min(0)
+        .Min(1)
         .Max(static_cast<double>(kMaxInt32));
   }
 }
@@ -96,7 +100,8 @@ void RegisterMixOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
   if (UsesRanges(kind)) {
     opts.Int("range-size", &o.range_size, 100, "range size for range SELECT queries")
         .Alias("oltp-range-size")
-        .Min(0);
+        .Min(0)
+        .Max(static_cast<double>(kMaxInt32));  // at most --table-size
   }
   if (UsesPointSelects(kind) && kind != OltpKind::kPointSelect) {
     opts.Int("point-selects", &o.point_selects, 10,
@@ -231,19 +236,8 @@ void RegisterOltpOptions(OltpKind kind, OltpOptions& o, OptionSet& opts) {
 
 Status ValidateOltpOptions(OltpKind kind, const OltpOptions& o, int threads) {
   const std::string name(OltpKindName(kind));
-  if (kind == OltpKind::kBulkInsert) {
-    if (threads < 1) return Status::InvalidArgument("--threads: must be at least 1");
-  } else {
-    if (o.tables < 1) {
-      return Status::InvalidArgument(fmt::format("--tables={}: must be at least 1", o.tables));
-    }
-    if (o.tables > 100000) {
-      return Status::InvalidArgument(fmt::format("--tables={}: at most 100000 tables", o.tables));
-    }
-    if (o.table_size < 1) {
-      return Status::InvalidArgument(
-          fmt::format("--table-size={}: must be at least 1 row", o.table_size));
-    }
+  if (kind == OltpKind::kBulkInsert && threads < 1) {
+    return Status::InvalidArgument("--threads: must be at least 1");
   }
   OltpOptions copy = o;
   const OltpKind mix = ResolveLegacyMix(kind, copy);

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "runner/recorder.h"
 #include "runner/runner.h"
+#include "runner/stop_signal.h"
 #include "testing/status.h"
 #include "testing/workload_test_util.h"
 
@@ -27,6 +28,7 @@ class FakeWorkload final : public Workload {
   uint64_t fail_at = 0;  // 1-based event number (per thread) that fails
   Status fail_with = Status::IoError("disk on fire");  // what that event returns
   bool fail_create = false;
+  bool create_honours_stop = false;  // NewWorker gives way to a stop request
   bool self_timed = false;
   EventBudget budget;
   std::mutex mu;
@@ -44,6 +46,7 @@ class FakeWorkload final : public Workload {
 
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
     if (fail_create) return Status::IoError("cannot open the thing");
+    if (create_honours_stop && StopRequested()) return Status::Cancelled("interrupted");
     {
       std::lock_guard<std::mutex> lock(mu);
       seeds.push_back(ctx.seed);
@@ -74,6 +77,17 @@ class FakeWorkload final : public Workload {
     ThreadContext ctx_;
     uint64_t n_ = 0;
   };
+};
+
+// Keeps what the runner tells its observer.
+class CollectingObserver final : public RunObserver {
+ public:
+  std::vector<IntervalSnapshot> intervals;
+  std::vector<RunResult> checkpoints;
+  int starts = 0;
+  void OnStart(const Manifest&) override { ++starts; }
+  void OnInterval(const IntervalSnapshot& s) override { intervals.push_back(s); }
+  void OnCheckpoint(const RunResult& r) override { checkpoints.push_back(r); }
 };
 
 inline RunConfig Config(int threads, double time_s, int64_t events) {

@@ -15,6 +15,7 @@
 namespace loadcell {
 namespace {
 
+using testing::CollectingObserver;
 using testing::Config;
 using testing::FakeWorkload;
 using testing::MustRun;
@@ -36,6 +37,29 @@ TEST(RunnerTest, StopSignalEndsTheRunWithItsFigures) {
   ResetStopRequested();
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+}
+
+// A start that gives way to a stop request (a worker's creation returned
+// Cancelled) is a result, announced, with nothing measured and marked
+// interrupted, so that a report still appears.
+TEST(RunnerTest, StartThatGivesWayToAStopSignalIsAnInterruptedResult) {
+  InstallStopSignalHandlers();
+  ResetStopRequested();
+  FakeWorkload w;
+  w.create_honours_stop = true;
+  kill(getpid(), SIGINT);
+  CollectingObserver obs;
+  auto r = RunWorkload(w, Config(2, 30, 0), Manifest{}, &obs);
+  ResetStopRequested();
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  ASSERT_OK(r);
+  EXPECT_TRUE(r->interrupted);
+  EXPECT_EQ(r->failure.code(), StatusCode::kCancelled);
+  EXPECT_EQ(r->events, 0u);
+  EXPECT_EQ(r->total_time_s, 0);
+  EXPECT_EQ(obs.starts, 1);
+  EXPECT_EQ(w.executed.load(), 0u);
 }
 
 }  // namespace

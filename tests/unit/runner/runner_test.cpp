@@ -19,6 +19,7 @@
 namespace loadcell {
 namespace {
 
+using testing::CollectingObserver;
 using testing::Config;
 using testing::FakeWorkload;
 using testing::MustRun;
@@ -209,16 +210,6 @@ TEST(RunnerTest, SelfTimedWarmupLeavesNoTrace) {
   EXPECT_EQ(r.counters[0], 900u);
   EXPECT_GT(w.executed.load(), 90u);
 }
-
-class CollectingObserver final : public RunObserver {
- public:
-  std::vector<IntervalSnapshot> intervals;
-  std::vector<RunResult> checkpoints;
-  int starts = 0;
-  void OnStart(const Manifest&) override { ++starts; }
-  void OnInterval(const IntervalSnapshot& s) override { intervals.push_back(s); }
-  void OnCheckpoint(const RunResult& r) override { checkpoints.push_back(r); }
-};
 
 TEST(RunnerTest, IntervalsCoverOnlyTheirInterval) {
   FakeWorkload w;
