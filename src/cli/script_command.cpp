@@ -186,6 +186,13 @@ bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::
   return EndsWithLua(spelled) && !builtin;
 }
 
+std::optional<ScriptListEntry> ScriptListing() {
+  if (!LOADCELL_WITH_LUA) return std::nullopt;
+  return ScriptListEntry{"SCRIPT.lua",
+                         "a Lua script with the sysbench 1.0 API (loadcell SCRIPT.lua [options] "
+                         "[prepare|run|cleanup|help])"};
+}
+
 std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,
                                   std::ostream& err) {
   std::optional<ScriptCall> call = FindScript(cl);
