@@ -31,8 +31,7 @@ bool EndsWithLua(const std::string& s) {
 
 // The script's base name without ".lua": what a built-in test would be called.
 std::string BaseName(const std::string& p) {
-  std::string s = p;
-  if (size_t slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  std::string s = Basename(p);
   if (EndsWithLua(s)) s.resize(s.size() - 4);
   return s;
 }

@@ -134,11 +134,7 @@ void SetOptionGlobals(lua_State* L, const LuaShared& shared) {
 
 // package.path: the folder of the script at `script_path`, then sysbench's.
 void SetPackagePath(lua_State* L, const std::string& script_path) {
-  std::string dir = ".";
-  if (size_t slash = script_path.find_last_of('/'); slash != std::string::npos) {
-    dir = script_path.substr(0, slash);
-    if (dir.empty()) dir.assign(1, '/');  // (assign: GCC 12 -Wrestrict false positive)
-  }
+  const std::string dir = Dirname(script_path);
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "path");
   std::string path = dir + "/?.lua;/usr/share/sysbench/?.lua;" + lua_tostring(L, -1);

@@ -55,8 +55,7 @@ bool IsRegularFile(const std::string& path) {
 }
 
 std::string BaseName(const std::string& p) {
-  std::string s = p;
-  if (size_t slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  std::string s = Basename(p);
   if (EndsWithLua(s)) s.resize(s.size() - 4);
   return s;
 }

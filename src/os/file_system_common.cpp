@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -23,14 +24,14 @@ std::string EntryPath(const DirHandle& dir, const std::string& name) {
 }
 
 std::string Dirname(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
+  const size_t root = PathRootLength(path);
+  const size_t slash = path.find_last_of(kPathSeparators);
+  if (slash == std::string::npos || slash < root) return root > 0 ? path.substr(0, root) : ".";
+  return path.substr(0, std::max(slash, root));
 }
 
 std::string Basename(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
+  const size_t slash = path.find_last_of(kPathSeparators);
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
