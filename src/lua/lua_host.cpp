@@ -59,8 +59,16 @@ Status LoadFileChunk(lua_State* L, const std::string& path) {
 int Traceback(lua_State* L) {
   static constexpr std::string_view kApi = "sysbench-api:";
   if (lua_type(L, 1) != LUA_TSTRING) return 1;
-  const std::string_view msg(lua_tostring(L, 1));
-  if (msg.substr(0, kApi.size()) != kApi) return 1;
+  std::string_view msg(lua_tostring(L, 1));
+  // Windows' system messages end in "\r\n" (LuaJIT's "cannot resolve
+  // symbol 'x': Procedure not found.\r\n"): the error is one line.
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r' || msg.back() == ' ')) {
+    msg.remove_suffix(1);
+  }
+  if (msg.substr(0, kApi.size()) != kApi) {
+    lua_pushlstring(L, msg.data(), msg.size());
+    return 1;
+  }
   lua_Debug ar;
   for (int level = 1; lua_getstack(L, level, &ar) != 0; ++level) {
     if (lua_getinfo(L, "Sl", &ar) == 0 || ar.source == nullptr || ar.source[0] != '@' ||
