@@ -90,6 +90,10 @@ int PrintList(std::ostream& out) {
     std::unique_ptr<Workload> w = e.make();
     out << e.name << std::string(width - e.name.size() + 2, ' ') << w->Info().summary << "\n";
   }
+  if (std::optional<ScriptListEntry> script = ScriptListing()) {
+    out << script->name << std::string(width - script->name.size() + 2, ' ') << script->summary
+        << "\n";
+  }
   return kExitOk;
 }
 

@@ -31,8 +31,7 @@ bool EndsWithLua(const std::string& s) {
 
 // The script's base name without ".lua": what a built-in test would be called.
 std::string BaseName(const std::string& p) {
-  std::string s = p;
-  if (size_t slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  std::string s = Basename(p);
   if (EndsWithLua(s)) s.resize(s.size() - 4);
   return s;
 }
@@ -224,6 +223,13 @@ bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::
   Result<FileInfo> info = DefaultFileSystem().Stat(spelled);
   if (info.ok() && info->is_regular) return EndsWithLua(spelled) || !builtin;
   return EndsWithLua(spelled) && !builtin;
+}
+
+std::optional<ScriptListEntry> ScriptListing() {
+  if (!LOADCELL_WITH_LUA) return std::nullopt;
+  return ScriptListEntry{"SCRIPT.lua",
+                         "a Lua script with the sysbench 1.0 API (loadcell SCRIPT.lua [options] "
+                         "[prepare|run|cleanup|help])"};
 }
 
 std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,

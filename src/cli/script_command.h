@@ -43,6 +43,14 @@ Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, Raw
 // Also in a build without Lua, so that such a word is told so.
 bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name));
 
+// What `list` shows for Lua scripts, as a name and a summary ("SCRIPT.lua",
+// ...); nullopt in a build without Lua.
+struct ScriptListEntry {
+  std::string name;
+  std::string summary;
+};
+std::optional<ScriptListEntry> ScriptListing();
+
 // Runs the script `cl` names with `run_test` for the run command and returns
 // the exit code; nullopt when `cl` names no script.
 std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,

@@ -59,8 +59,16 @@ Status LoadFileChunk(lua_State* L, const std::string& path) {
 int Traceback(lua_State* L) {
   static constexpr std::string_view kApi = "sysbench-api:";
   if (lua_type(L, 1) != LUA_TSTRING) return 1;
-  const std::string_view msg(lua_tostring(L, 1));
-  if (msg.substr(0, kApi.size()) != kApi) return 1;
+  std::string_view msg(lua_tostring(L, 1));
+  // Windows' system messages end in "\r\n" (LuaJIT's "cannot resolve
+  // symbol 'x': Procedure not found.\r\n"): the error is one line.
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r' || msg.back() == ' ')) {
+    msg.remove_suffix(1);
+  }
+  if (msg.substr(0, kApi.size()) != kApi) {
+    lua_pushlstring(L, msg.data(), msg.size());
+    return 1;
+  }
   lua_Debug ar;
   for (int level = 1; lua_getstack(L, level, &ar) != 0; ++level) {
     if (lua_getinfo(L, "Sl", &ar) == 0 || ar.source == nullptr || ar.source[0] != '@' ||
@@ -134,11 +142,7 @@ void SetOptionGlobals(lua_State* L, const LuaShared& shared) {
 
 // package.path: the folder of the script at `script_path`, then sysbench's.
 void SetPackagePath(lua_State* L, const std::string& script_path) {
-  std::string dir = ".";
-  if (size_t slash = script_path.find_last_of('/'); slash != std::string::npos) {
-    dir = script_path.substr(0, slash);
-    if (dir.empty()) dir.assign(1, '/');  // (assign: GCC 12 -Wrestrict false positive)
-  }
+  const std::string dir = Dirname(script_path);
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "path");
   std::string path = dir + "/?.lua;/usr/share/sysbench/?.lua;" + lua_tostring(L, -1);

@@ -1,7 +1,5 @@
 #include "lua/lua_workload.h"
 
-#include <time.h>
-
 #include <fstream>
 #include <iterator>
 #include <lua.hpp>
@@ -11,6 +9,7 @@
 #include "db/db_driver.h"
 #include "lua/lua_host.h"
 #include "os/file_system.h"
+#include "os/thread.h"
 #include "runner/recorder.h"
 #include "workloads/oltp/oltp_report.h"
 #include "workloads/oltp/oltp_txn.h"
@@ -55,8 +54,7 @@ bool IsRegularFile(const std::string& path) {
 }
 
 std::string BaseName(const std::string& p) {
-  std::string s = p;
-  if (size_t slash = s.find_last_of('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  std::string s = Basename(p);
   if (EndsWithLua(s)) s.resize(s.size() - 4);
   return s;
 }
@@ -78,12 +76,6 @@ std::string Underscored(std::string s) {
 std::string ReadWholeFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-uint64_t ThreadCpuNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
 class LuaWorker final : public Worker {

@@ -402,4 +402,8 @@ FileSystem& PosixFileSystem() {
 
 FileSystem& DefaultFileSystem() { return PosixFileSystem(); }
 
+const char kPathSeparators[] = "/";
+
+size_t PathRootLength(const std::string& path) { return !path.empty() && path[0] == '/' ? 1 : 0; }
+
 }  // namespace loadcell

@@ -165,12 +165,18 @@ FileSystem& PosixFileSystem();
 // not handed a FileSystem uses. The one place where the platform is chosen.
 FileSystem& DefaultFileSystem();
 
-// The folder part of `path`: "." when it has no '/', "/" for a file in the
-// root ("dir" for "dir/f", "/" for "/f"). On Windows a backslash separates
-// too ("R:" for "R:\f.dat").
+// The characters that separate a path's folders: "/" on POSIX; "/\\" on
+// Windows, which takes both.
+extern const char kPathSeparators[];
+// How many leading characters of `path` name its root: 1 for "/f" on POSIX;
+// on Windows 3 for "C:\\f" (or "C:/f"), 2 for "C:f", 1 for "\\f"; else 0.
+size_t PathRootLength(const std::string& path);
+
+// The folder part of `path`: "." when it has no separator, the root for a
+// file in the root ("dir" for "dir/f", "/" for "/f"; on Windows also
+// "C:\\dir" for "C:\\dir\\f", "C:\\" for "C:\\f").
 std::string Dirname(const std::string& path);
-// The part of `path` after its last '/' (all of it when there is none; on
-// Windows after its last '/' or '\').
+// The part of `path` after its last separator (all of it when there is none).
 std::string Basename(const std::string& path);
 // True where the system itself resolves a drive letter at the start of a
 // path (`R:\f.dat`): Windows. SQLIO's paths are then used as written;

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -23,13 +24,10 @@ std::string EntryPath(const DirHandle& dir, const std::string& name) {
 }
 
 namespace {
-// The characters that end a folder's name in a path: Windows takes both
-// slashes (a `\\?\` path only the backslash, which is among them).
+// Whether the system resolves a drive letter at the start of a path.
 #if defined(_WIN32)
-constexpr const char* kPathSeparators = "/\\";
 constexpr bool kNativeDriveLetters = true;
 #else
-constexpr const char* kPathSeparators = "/";
 constexpr bool kNativeDriveLetters = false;
 #endif
 }  // namespace
@@ -37,10 +35,10 @@ constexpr bool kNativeDriveLetters = false;
 bool PathsHaveDriveLetters() { return kNativeDriveLetters; }
 
 std::string Dirname(const std::string& path) {
+  const size_t root = PathRootLength(path);
   const size_t slash = path.find_last_of(kPathSeparators);
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
+  if (slash == std::string::npos || slash < root) return root > 0 ? path.substr(0, root) : ".";
+  return path.substr(0, std::max(slash, root));
 }
 
 std::string Basename(const std::string& path) {

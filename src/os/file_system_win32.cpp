@@ -7,6 +7,7 @@
 #include <io.h>
 #include <windows.h>
 
+#include <cctype>
 #include <cerrno>
 #include <string>
 
@@ -334,6 +335,16 @@ Result<int> Win32FileSystemImpl::OpenAt(const DirHandle& dir, const std::string&
 FileSystem& DefaultFileSystem() {
   static Win32FileSystemImpl* fs = new Win32FileSystemImpl();  // never destroyed
   return *fs;
+}
+
+const char kPathSeparators[] = "/\\";
+
+size_t PathRootLength(const std::string& path) {
+  const auto separator = [](char c) { return c == '/' || c == '\\'; };
+  if (path.size() >= 2 && path[1] == ':' && std::isalpha(static_cast<unsigned char>(path[0]))) {
+    return path.size() >= 3 && separator(path[2]) ? 3 : 2;
+  }
+  return !path.empty() && separator(path[0]) ? 1 : 0;
 }
 
 }  // namespace loadcell

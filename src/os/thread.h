@@ -35,5 +35,8 @@ Status SetCurrentThreadCpus(const std::vector<int>& cpus);
 
 // The CPU time the process has used so far, in seconds.
 void ProcessCpuSeconds(double* user, double* sys);
+// The CPU time (user and system) the calling thread has used so far, in
+// nanoseconds; 0 when the system cannot tell.
+uint64_t ThreadCpuNs();
 
 }  // namespace loadcell

@@ -2,6 +2,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <climits>
@@ -61,6 +62,12 @@ Status SetCurrentThreadCpus(const std::vector<int>& cpus) {
   }
   if (sched_setaffinity(0, sizeof(set), &set) != 0) return PosixError("sched_setaffinity", errno);
   return Status::Ok();
+}
+
+uint64_t ThreadCpuNs() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
 }
 
 void ProcessCpuSeconds(double* user, double* sys) {

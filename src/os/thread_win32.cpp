@@ -64,6 +64,15 @@ Status SetCurrentThreadCpus(const std::vector<int>& cpus) {
   return Status::Ok();
 }
 
+uint64_t ThreadCpuNs() {
+  FILETIME created, exited, kernel, user_time;
+  if (GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user_time) == 0) return 0;
+  const auto ticks = [](const FILETIME& ft) {
+    return (static_cast<uint64_t>(ft.dwHighDateTime) << 32) | ft.dwLowDateTime;
+  };
+  return (ticks(kernel) + ticks(user_time)) * 100;  // 100 ns units
+}
+
 void ProcessCpuSeconds(double* user, double* sys) {
   FILETIME created, exited, kernel, user_time;
   if (GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user_time) == 0) {

@@ -39,6 +39,13 @@ TEST_F(LuaCli, EmptyEventRunsWithEventLimitAndThreads) {
   EXPECT_NE(legacy.out.find("total number of events:              10\n"), std::string::npos);
 }
 
+TEST(LuaList, ListNamesScripts) {
+  ProcessResult r = RunLoadcell({"list"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(("\n" + r.out).find("\nSCRIPT.lua "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sysbench 1.0 API"), std::string::npos) << r.out;
+}
+
 TEST_F(LuaCli, RuntimeErrorPrintsWhatWasMeasuredAndExits1) {
   const std::string s = Write("bad.lua",
                               "local n = 0\nfunction event()\n  n = n + 1\n"

@@ -1,13 +1,13 @@
 #include "workloads/oltp/oltp_txn.h"
 
 #include <fmt/format.h>
-#include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "core/clock.h"
+#include "os/thread.h"
 #include "runner/recorder.h"
 #include "runner/runner.h"
 
@@ -22,12 +22,6 @@ constexpr uint64_t kCpuSampleEvery = 64;
 // bulk_insert sends its multi-row INSERT when it reaches this many bytes
 // (sysbench's bulk packet size).
 constexpr size_t kBulkPacketBytes = size_t{512} * 1024;
-
-uint64_t ThreadCpuNs() {
-  timespec ts{};
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 // Base of the OLTP workers: connection, statement cache, counters, error
 // recovery. One per thread.

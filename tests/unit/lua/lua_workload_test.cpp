@@ -35,7 +35,8 @@ class LuaTest : public ::testing::Test {
   // Loads `text` as a script and applies `--name=value` options (plus a
   // SQLite file and --out=<dir>/out.txt), and `undeclared` as options the
   // script does not declare. Returns the status of Validate.
-  Status Load(const std::string& text, std::vector<std::pair<std::string, std::string>> opts = {},
+  Status Load(const std::string& text,
+              const std::vector<std::pair<std::string, std::string>>& opts = {},
               const std::string& command = "run", int threads = 1,
               const std::vector<std::pair<std::string, std::string>>& undeclared = {}) {
     path_ = Write("script.lua", text);
@@ -83,9 +84,10 @@ class LuaTest : public ::testing::Test {
   ThreadRecorder rec_{0};
 };
 
+// Binary mode: the same bytes on Windows, where text mode writes "\r\n".
 const char kOut[] = R"LUA(
 local function out(s)
-  local f = assert(io.open(sysbench.opt.out, "a")); f:write(s, "\n"); f:close()
+  local f = assert(io.open(sysbench.opt.out, "ab")); f:write(s, "\n"); f:close()
 end
 )LUA";
 
@@ -411,6 +413,25 @@ end
   EXPECT_EQ(a, b);  // the same seed gives the same 64-bit value
   ASSERT_GT(a.size(), 3u);
   EXPECT_EQ(a.substr(a.size() - 3), "ULL");
+}
+
+// ffi.C reaches the C runtime the binary links (glibc on Linux, msvcrt.dll
+// in loadcell.exe): a call through it returns what the C function does.
+TEST_F(LuaTest, FfiCReachesTheCRuntime) {
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
+sysbench.cmdline.options = {out = {"output file", ""}}
+local ffi = require("ffi")
+ffi.cdef[[
+size_t strlen(const char *s);
+int abs(int n);
+]]
+function event()
+  out(string.format("%d %d", tonumber(ffi.C.strlen("loadcell")), ffi.C.abs(-42)))
+end
+)LUA",
+                 {{"out", OutOption()}}));
+  ASSERT_OK(OneEvent());
+  EXPECT_EQ(Read("out.txt"), "8 42\n");
 }
 
 TEST_F(LuaTest, SbRandUniqDrawsEachValueOfARangeOnce) {
