@@ -15,6 +15,7 @@ Result<std::unique_ptr<IoEngine>> MakeSyncEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeMmapEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeIoUringEngine(FileSystem& fs);
 Result<std::unique_ptr<IoEngine>> MakeLibaioEngine(FileSystem& fs);
+Result<std::unique_ptr<IoEngine>> MakeNullEngine(FileSystem& fs);
 
 // A fixed-capacity FIFO of finished completions waiting to be reaped.
 // Allocates only in Reset(). Not thread-safe.

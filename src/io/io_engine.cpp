@@ -30,6 +30,7 @@ constexpr EngineEntry kEngines[] = {
 #if !LOADCELL_WINDOWS  // the Windows mapping engine (CreateFileMapping) is still to come
     {"mmap", &io_internal::MakeMmapEngine},
 #endif
+    {"null", &io_internal::MakeNullEngine},
 };
 
 }  // namespace

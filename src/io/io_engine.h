@@ -94,7 +94,8 @@ class IoEngine {
   virtual size_t InFlight() const = 0;
 };
 
-// Engine names: "sync", "io_uring", "libaio", "mmap" (those compiled in).
+// Engine names: "sync", "io_uring", "libaio", "mmap" (those compiled in),
+// "null" (completes every request at once, touching no file).
 std::vector<std::string> IoEngineNames();
 // OK when `name` is compiled in. InvalidArgument, one line, otherwise: for
 // an engine its build option left out "<asked>: io_uring is not in this
