@@ -1,6 +1,7 @@
-"""Settings of the bench/ scripts from the environment, checked before any
-run: a value that is not what the script needs is one line on stderr and
-exit code 2, not a traceback half-way through."""
+"""What the bench/ scripts share: their settings from the environment,
+checked before any run (a value that is not what the script needs is one
+line on stderr and exit code 2, not a traceback half-way through), and the
+rounds, per-round ratios and A/A band every compare script prints."""
 
 import os
 import re
@@ -142,7 +143,10 @@ class Comparison:
         if self.band is None:
             return ["%.3f" % self.median, spread, "none", "(no A/A pass)"]
         band = "%.3f-%.3f" % self.band
-        inside = self.band[0] <= self.median <= self.band[1]
+        # Compared as printed: a ratio of 1.0000001 against a band ending
+        # at 1.000 is inside.
+        lo, hi = (round(x, 3) for x in self.band)
+        inside = lo <= round(self.median, 3) <= hi
         return ["%.3f" % self.median, spread, band,
                 "equal within noise" if inside else "outside noise"]
 
