@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -20,10 +19,6 @@ using testing::FileIoCommand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 using testing::TempDir;
-
-bool FolderEmpty(const TempDir& dir) {
-  return std::filesystem::is_empty(std::filesystem::path(dir.path()));
-}
 
 TEST(FileIoNullBinary, CountsExactlyTheEventsAskedAndSaysNull) {
   TempDir dir;
@@ -42,7 +37,7 @@ TEST(FileIoNullBinary, CountsExactlyTheEventsAskedAndSaysNull) {
           << what << "\n"
           << r.out;
       EXPECT_NE(r.out.find("engine=null: no file is read or written"), std::string::npos) << r.out;
-      EXPECT_TRUE(FolderEmpty(dir)) << what;
+      EXPECT_TRUE(dir.IsEmpty()) << what;
     }
   }
 }
@@ -57,7 +52,7 @@ TEST(FileIoNullBinary, JsonCountsEveryRequestAndTheEngine) {
   ASSERT_FALSE(doc.is_discarded()) << r.out;
   EXPECT_EQ(doc["summary"]["events"].get<uint64_t>(), 1000u);
   EXPECT_NE(r.out.find("\"null"), std::string::npos) << r.out;
-  EXPECT_TRUE(FolderEmpty(dir));
+  EXPECT_TRUE(dir.IsEmpty());
 }
 
 TEST(FileIoNullBinary, PrepareCreatesNothingAndValidateIsBadUsage) {
@@ -65,7 +60,7 @@ TEST(FileIoNullBinary, PrepareCreatesNothingAndValidateIsBadUsage) {
   ProcessResult prep = RunLoadcell(FileIoCommand(dir.path(), {"--file-io-mode=null", "prepare"}));
   EXPECT_EQ(prep.exit_code, 0) << prep.err;
   EXPECT_NE(prep.out.find("nothing to prepare"), std::string::npos) << prep.out;
-  EXPECT_TRUE(FolderEmpty(dir));
+  EXPECT_TRUE(dir.IsEmpty());
   ProcessResult v = RunLoadcell(FileIoCommand(
       dir.path(), {"--file-test-mode=rndrd", "--file-io-mode=null", "--validate", "run"}));
   EXPECT_EQ(v.exit_code, 2) << v.out << v.err;
