@@ -1,9 +1,11 @@
-"""Settings of the bench/ scripts from the environment, checked before any
-run: a value that is not what the script needs is one line on stderr and
-exit code 2, not a traceback half-way through."""
+"""What the bench/ scripts share: their settings from the environment,
+checked before any run (a value that is not what the script needs is one
+line on stderr and exit code 2, not a traceback half-way through), and the
+rounds, per-round ratios and A/A band every compare script prints."""
 
 import os
 import re
+import statistics
 import sys
 
 
@@ -36,3 +38,141 @@ def env_regex(name):
         return re.compile(value)
     except re.error as e:
         _fail(name, value, "not a regular expression (%s)" % e)
+
+
+# ---------------------------------------------------------------- rounds and the A/A band
+#
+# Every compare script measures each row in ROUNDS rounds. A round runs every
+# side once, the order turning by one place each round (A B C, B C A, C A B,
+# ...), so that no side always runs first or right after another. The sides
+# are the two tools (A/B) and, by default, the reference tool a second time
+# under its own label (A/A, "fio#2"): the same tool on both sides of a ratio
+# shows how much a ratio moves with nothing changed. The A/A band is the
+# lowest and highest per-round A/A ratio, each taken both ways (x and 1/x:
+# which copy is on top is arbitrary), so it always holds 1. A row whose
+# median A/B ratio lies inside its band is "equal within noise".
+#
+#   AA=on    (default) A/B and A/A in the same rounds
+#   AA=off   A/B only (no band)
+#   AA=only  A/A only (the band alone: is this machine quiet enough?)
+#   AA_TOOL  the tool run twice: the reference (default) or loadcell
+
+AA_MODES = ("on", "off", "only")
+
+
+def aa_mode():
+    value = os.environ.get("AA", "on").lower()
+    aliases = {"1": "on", "yes": "on", "0": "off", "no": "off"}
+    value = aliases.get(value, value)
+    if value not in AA_MODES:
+        _fail("AA", value, "must be one of on, off, only")
+    return value
+
+
+def sides(tool, reference):
+    """The labels of one row's sides: tool, reference and the A/A copy."""
+    mode = aa_mode()
+    twice = os.environ.get("AA_TOOL", reference)
+    if twice not in (tool, reference):
+        _fail("AA_TOOL", twice, "must be %s or %s" % (reference, tool))
+    copy = twice + "#2"
+    if mode == "off":
+        return [tool, reference]
+    if mode == "only":
+        return [twice, copy]
+    return [tool, reference, copy]
+
+
+def tool_of(label):
+    """The tool a side label runs ("fio#2" runs fio)."""
+    return label.split("#")[0]
+
+
+def round_order(labels, r):
+    """Round r's order: the labels turned by r places."""
+    k = r % len(labels)
+    return labels[k:] + labels[:k]
+
+
+def run_rounds(labels, rounds, measure, note=None):
+    """Runs measure(label) for every label in every round, in round_order.
+    Returns {label: [value per round]} (None where a run failed); note(r,
+    label, value) is called after each run (progress)."""
+    values = {label: [] for label in labels}
+    for r in range(rounds):
+        for label in round_order(labels, r):
+            v = measure(label)
+            values[label].append(v)
+            if note is not None:
+                note(r, label, v)
+    return values
+
+
+def _per_round(values, top, bottom, pick):
+    out = []
+    for a, b in zip(values.get(top, []), values.get(bottom, [])):
+        x = pick(a) if a is not None else None
+        y = pick(b) if b is not None else None
+        if x is not None and y:
+            out.append(x / y)
+    return out
+
+
+class Comparison:
+    """The per-round ratios top/bottom of one row, and its A/A band."""
+
+    def __init__(self, values, top, bottom, pick=lambda v: v):
+        labels = list(values)
+        self.ratios = _per_round(values, top, bottom, pick) if top in values else []
+        copies = [label for label in labels if "#" in label]
+        self.aa = []
+        if copies:
+            copy = copies[0]
+            self.aa = _per_round(values, copy, tool_of(copy), pick)
+        if not self.ratios and self.aa:  # AA=only: the band is the row
+            self.ratios = list(self.aa)
+        self.median = statistics.median(self.ratios) if self.ratios else None
+        both = self.aa + [1.0 / x for x in self.aa if x]
+        self.band = (min(both), max(both)) if both else None
+
+    def cells(self):
+        """[median ratio, spread, A/A band, verdict] as text."""
+        if self.median is None:
+            return ["n/a", "n/a", "n/a", ""]
+        spread = "%.3f-%.3f" % (min(self.ratios), max(self.ratios))
+        if self.band is None:
+            return ["%.3f" % self.median, spread, "none", "(no A/A pass)"]
+        band = "%.3f-%.3f" % self.band
+        # Compared as printed: a ratio of 1.0000001 against a band ending
+        # at 1.000 is inside.
+        lo, hi = (round(x, 3) for x in self.band)
+        inside = lo <= round(self.median, 3) <= hi
+        return ["%.3f" % self.median, spread, band,
+                "equal within noise" if inside else "outside noise"]
+
+
+def print_rounds(name, values, show=lambda v: str(v)):
+    """Every round's value of every side of one row (stdout)."""
+    print("%s:" % name)
+    for label, vals in values.items():
+        print("  %-12s %s" % (label, "  ".join("n/a" if v is None else show(v) for v in vals)))
+
+
+def print_table(header, rows, left=1):
+    """A plain text table; the first `left` columns are left-aligned."""
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+
+    def line(cells):
+        return "  ".join(str(c).ljust(w) if i < left else str(c).rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths)))
+    text = line(header)
+    print(text)
+    print("-" * len(text))
+    for r in rows:
+        print(line(r))
+
+
+RATIO_HEADER = ("median ratio", "spread", "A/A band", "verdict")
+RATIO_NOTE = ("median ratio: the median of the per-round ratios; spread: their lowest and "
+              "highest; A/A band: the same for the reference against itself, taken both ways; "
+              "'equal within noise': the median ratio lies inside the band.")

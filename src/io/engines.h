@@ -39,6 +39,7 @@ inline IoCapabilities InlineCapabilities() {
   c.buffer_alignment = 4096;
   return c;
 }
+Result<std::unique_ptr<IoEngine>> MakeNullEngine(FileSystem& fs);
 
 // A fixed-capacity FIFO of finished completions waiting to be reaped.
 // Allocates only in Reset(). Not thread-safe.

@@ -32,6 +32,7 @@ constexpr EngineEntry kEngines[] = {
 #endif
     // mmap_engine.cpp on POSIX, mmap_engine_win32.cpp (CreateFileMapping) on Windows.
     {"mmap", &io_internal::MakeMmapEngine},
+    {"null", &io_internal::MakeNullEngine},
 };
 
 }  // namespace

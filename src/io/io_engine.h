@@ -98,7 +98,8 @@ class IoEngine {
 };
 
 // Engine names: "sync", "io_uring", "libaio" (Linux), "iocp" (Windows),
-// "mmap" (those compiled in).
+// "mmap" (those compiled in), "null" (completes every request at once,
+// touching no file).
 std::vector<std::string> IoEngineNames();
 // The engine sysbench's --file-io-mode=async stands for here: "libaio" on
 // Linux, "iocp" on Windows.

@@ -2,6 +2,7 @@
 // A fresh directory, removed with all its contents when the object goes
 // away. Test helper only.
 
+#include <filesystem>
 #include <string>
 
 namespace loadcell::testing {
@@ -21,6 +22,8 @@ class TempDir final {
   const std::string& path() const { return path_; }
   std::string File(const std::string& name) const { return path_ + "/" + name; }
   std::string operator/(const std::string& name) const { return File(name); }
+  // True when nothing (no file, folder or lock) is in the directory.
+  bool IsEmpty() const { return std::filesystem::is_empty(std::filesystem::path(path_)); }
   // Writes `text` to the file `name` in this directory; returns its path.
   std::string Write(const std::string& name, const std::string& text) const;
   // The contents of the file `name` in this directory ("" when missing).

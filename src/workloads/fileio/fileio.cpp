@@ -72,6 +72,13 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
   EnsureConsole();
+  if (settings().null_engine()) {
+    // Its runs need no file: writing gigabytes nobody reads would surprise.
+    if (console_.out != nullptr) {
+      *console_.out << "--file-io-mode=null touches no file: nothing to prepare\n";
+    }
+    return Status::Ok();
+  }
   if (settings().use_existing != UseExisting::kOff) {
     return PrepareWithExisting(fs_, settings(), console_);
   }
@@ -223,6 +230,7 @@ Status FileIoWorkload::Init(int threads) {
   }
   LC_RETURN_IF_ERROR(ChooseEngine(fs_, s));
   LC_RETURN_IF_ERROR(CheckValidateRoom(s, threads));
+  if (s.null_engine()) return ReadyNullFiles(s);
   // Held until Done: no other loadcell prepares or cleans this folder meanwhile.
   lock_.Release();
   LC_ASSIGN_OR_RETURN(lock_, LockTestFolder(fs_, s.dir,
@@ -243,6 +251,16 @@ Status FileIoWorkload::ReadyFiles(FileIoSettings& s) {
   return shared_->Init();
 }
 
+Status FileIoWorkload::ReadyNullFiles(const FileIoSettings& s) {
+  // The requests are planned over the files as they would be; none is
+  // opened (no descriptor, no lock, no manifest: the folder is not read).
+  std::vector<IoFile> files;
+  for (uint64_t i = 0; i < s.num_files; ++i)
+    files.push_back(IoFile{s.FilePath(i), -1, s.file_size});
+  shared_ = std::make_unique<FileIoShared>(s, std::move(files));
+  return shared_->Init();
+}
+
 Result<std::unique_ptr<Worker>> FileIoWorkload::NewWorker(const ThreadContext& ctx) {
   if (shared_ == nullptr) return Status::Internal("fileio: NewWorker before Init");
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(settings().engine, fs_));
@@ -259,7 +277,7 @@ Result<std::unique_ptr<Worker>> FileIoWorkload::NewWorker(const ThreadContext& c
 Status FileIoWorkload::Done() {
   const FileIoSettings& s = settings();
   Status st;
-  if (s.mode == FileTestMode::kSeqWrite && shared_ != nullptr) {
+  if (s.mode == FileTestMode::kSeqWrite && shared_ != nullptr && !s.null_engine()) {
     // The files the run wrote whole are complete: every mode can use them;
     // the others keep the size their descriptor shows.
     std::vector<bool> whole(s.num_files);

@@ -69,6 +69,8 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   // Init's steps once the folder is locked: the manifest, the warning, the
   // files opened, the shared state.
   Status ReadyFiles(FileIoSettings& s);
+  // --file-io-mode=null: the shared state over files that are never opened.
+  Status ReadyNullFiles(const FileIoSettings& s);
   void WarnIfCached(const FileIoSettings& s);
   Status OpenFiles(const FileIoSettings& s);
 

@@ -52,19 +52,6 @@ const char* FileTestModeDescription(FileTestMode m) {
   return "?";
 }
 
-bool IsSequential(FileTestMode m) {
-  return m == FileTestMode::kSeqWrite || m == FileTestMode::kSeqRewrite ||
-         m == FileTestMode::kSeqRead;
-}
-
-bool ModeReads(FileTestMode m) {
-  return m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead || m == FileTestMode::kRndRw;
-}
-
-bool ModeWrites(FileTestMode m) {
-  return !(m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead);
-}
-
 const char* WritePatternName(WritePattern p) {
   switch (p) {
     case WritePattern::kRandom:
@@ -109,11 +96,12 @@ void FileIoOptions::Register(OptionSet& opts) {
   opts.String("file-test-mode", &test_mode_, "",
               "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw} (required for run)");
   opts.Enum("file-io-mode", &io_mode_, "sync",
-            {"sync", "io_uring", "libaio", "iocp", "async", "mmap"},
+            {"sync", "io_uring", "libaio", "iocp", "async", "mmap", "null"},
             "I/O engine: sync (pread/pwrite), io_uring, libaio (sysbench's async on Linux), iocp "
-            "(Windows; async there), mmap");
+            "(Windows; async there), mmap, null (every request completes at once, no file "
+            "touched: the tool's own cost)");
   opts.Int("file-queue-depth", &queue_depth_, 128,
-           "asynchronous I/Os kept in flight per thread (io_uring, libaio, iocp)")
+           "asynchronous I/Os kept in flight per thread (io_uring, libaio, iocp, null)")
       .Alias("file-async-backlog")
       .Min(1)
       .Max(kMaxQueueDepth);
@@ -263,6 +251,10 @@ Status FileIoOptions::ResolveEngine(FileIoSettings& s) const {
   s.allow_fallback = fallback_;
   s.engine = io_mode_ == "async" ? AsyncIoEngineName() : io_mode_;
   LC_RETURN_IF_ERROR(CheckIoEngine(s.engine, "--file-io-mode=" + io_mode_));
+  if (s.null_engine() && validate_) {
+    return Status::InvalidArgument(
+        "--validate checks what the files hold; --file-io-mode=null reads and writes nothing");
+  }
   if (s.engine == "libaio" && !s.direct && io_mode_ == "async") {
     // sysbench's own command line: run it as sysbench does, and say what it is.
     s.buffered_aio = true;

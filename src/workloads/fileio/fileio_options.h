@@ -27,9 +27,17 @@ enum class UseExisting { kOff, kRead, kWrite };
 const char* FileTestModeName(FileTestMode m);
 // sysbench's words: "sequential write (creation)", "random r/w", ...
 const char* FileTestModeDescription(FileTestMode m);
-bool IsSequential(FileTestMode m);
-bool ModeReads(FileTestMode m);
-bool ModeWrites(FileTestMode m);
+// Inline: asked once per request by the worker.
+inline bool IsSequential(FileTestMode m) {
+  return m == FileTestMode::kSeqWrite || m == FileTestMode::kSeqRewrite ||
+         m == FileTestMode::kSeqRead;
+}
+inline bool ModeReads(FileTestMode m) {
+  return m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead || m == FileTestMode::kRndRw;
+}
+inline bool ModeWrites(FileTestMode m) {
+  return !(m == FileTestMode::kSeqRead || m == FileTestMode::kRndRead);
+}
 const char* WritePatternName(WritePattern p);
 
 // "16KiB", "2GiB", "1.50MiB", "100 bytes": sizes for humans, binary units.
@@ -98,8 +106,10 @@ struct FileIoSettings {
   // "O_RDWR|O_DIRECT"
   std::string OpenFlagsText() const;
   bool asynchronous() const {
-    return engine == "io_uring" || engine == "libaio" || engine == "iocp";
+    return engine == "io_uring" || engine == "libaio" || engine == "iocp" || null_engine();
   }
+  // --file-io-mode=null: no file is opened, read or written.
+  bool null_engine() const { return engine == "null"; }
 };
 
 // The option fields, bound at registration; Resolve() checks them and

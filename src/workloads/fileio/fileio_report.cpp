@@ -33,6 +33,7 @@ double PerSecond(uint64_t n, double secs) { return Rate(static_cast<double>(n), 
 const char* IoModeWords(const std::string& engine) {
   if (engine == "sync") return "Using synchronous I/O mode";
   if (engine == "mmap") return "Using fast mmaped I/O mode";
+  if (engine == "null") return "Using null I/O mode (engine=null: no file is read or written)";
   return "Using asynchronous I/O mode";
 }
 
@@ -100,6 +101,7 @@ void AddSysbenchLines(const FileIoSettings& s, int64_t event_limit, Description&
 
 // How the test files came to be, from the folder's manifest.
 std::string FilesCreated(FileSystem& fs, const FileIoSettings& s) {
+  if (s.null_engine()) return "none needed: engine=null opens, reads and writes no file";
   if (s.mode_given && s.mode == FileTestMode::kSeqWrite) {
     return "re-created empty by this run, then written in sequence (seqwr is the creation test)";
   }
@@ -126,6 +128,7 @@ std::string FilesCreated(FileSystem& fs, const FileIoSettings& s) {
 
 // Whether the page cache is in play, and how the files compare with memory.
 std::string PageCache(const FileIoSettings& s) {
+  if (s.null_engine()) return "not involved (engine=null)";
   if (s.direct) return "bypassed (O_DIRECT)";
   const uint64_t ram = ReadSystemInfo().memory_bytes;
   const uint64_t total = s.file_size * s.num_files;
@@ -185,9 +188,10 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
   Description d;
   AddSysbenchLines(s, event_limit_, d);
   // What exactly was done, for reconciling with other tools.
-  d.emplace_back("files",
-                 fmt::format("{} x {} ({}..{}) in {} ({})", s.num_files, HumanBytes(s.file_size),
-                             s.FileName(0), s.FileName(s.num_files - 1), s.dir, fs_.FsType(s.dir)));
+  d.emplace_back(
+      "files", fmt::format("{} x {} ({}..{}) in {} ({}){}", s.num_files, HumanBytes(s.file_size),
+                           s.FileName(0), s.FileName(s.num_files - 1), s.dir, fs_.FsType(s.dir),
+                           s.null_engine() ? ", planned over but never opened (engine=null)" : ""));
   d.emplace_back("files created", FilesCreated(fs_, s));
   d.emplace_back("open flags", s.OpenFlagsText());
   d.emplace_back("page cache", PageCache(s));

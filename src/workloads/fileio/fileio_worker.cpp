@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -43,6 +44,7 @@ FileIoShared::FileIoShared(const FileIoSettings& s, std::vector<IoFile> files)
   rand_per_file_ = std::max<uint64_t>(
       1, s_.blocks_per_file > rand_first_ ? s_.blocks_per_file - rand_first_ : 0);
   rand_count_ = rand_per_file_ * nfiles;
+  if ((rand_per_file_ & (rand_per_file_ - 1)) == 0) rand_shift_ = std::countr_zero(rand_per_file_);
 }
 
 Status FileIoShared::Init() {
@@ -97,9 +99,13 @@ FileIoPlan FileIoShared::RandomBlock(Random& rng, const Distribution* dist) cons
       dist != nullptr
           ? dist->Next(rng)
           : static_cast<uint64_t>((static_cast<unsigned __int128>(rng.Next()) * n) >> 64);
+  // A power-of-two count of blocks per file (the usual case) is split with
+  // a shift and a mask: a 64-bit division costs ~5% of a null request.
+  const uint64_t file = rand_shift_ >= 0 ? b >> rand_shift_ : b / rand_per_file_;
+  const uint64_t block = b - file * rand_per_file_;
   FileIoPlan p;
-  p.file = static_cast<uint32_t>(b / rand_per_file_);
-  p.offset = (rand_first_ + b % rand_per_file_) * s_.block_size;
+  p.file = static_cast<uint32_t>(file);
+  p.offset = (rand_first_ + block) * s_.block_size;
   p.length = static_cast<uint32_t>(std::min(s_.block_size, s_.file_size - p.offset));
   return p;
 }
@@ -297,7 +303,8 @@ bool FileIoWorker::TakeDue(Nanos now, Nanos* intended) {
 Status FileIoWorker::TopUp() {
   // Events outstanding since the last clock read (before new ones start).
   const bool outstanding = free_.size() < slots_.size();
-  const Nanos now = MonotonicNow();
+  const Nanos now = reaped_at_ != 0 ? reaped_at_ : MonotonicNow();
+  reaped_at_ = 0;
   while (!free_.empty()) {
     Nanos intended = now;
     if (pacer_ != nullptr && !TakeDue(now, &intended)) break;
@@ -315,7 +322,9 @@ Status FileIoWorker::TopUp() {
     Slot& sl = slots_[idx];
     sl.submitted = now;
     if (sl.first_submit == 0) sl.first_submit = now;
-    IoRequest r;
+    // Filled in place: a request built on the stack and copied in stalled
+    // on the copy's wide loads (store forwarding), ~10% of a null request.
+    IoRequest& r = batch_.emplace_back();
     r.op = sl.plan.op;
     r.file = static_cast<int>(sl.plan.file);
     r.offset = sl.plan.offset;
@@ -323,9 +332,8 @@ Status FileIoWorker::TopUp() {
     r.buffer = sl.plan.op == IoOp::kRead ? sl.read_buf : sl.write_buf;
     r.user_data = idx;
     r.submitted_at = now;
-    batch_.push_back(r);
   }
-  Account(now, engine_->InFlight(), outstanding);
+  Account(now, in_flight_, outstanding);
   // At most submit_batch requests per call: with 1, each request reaches
   // the device as soon as it is planned, so refills arrive as a stream, not
   // as a burst after each reap.
@@ -336,6 +344,7 @@ Status FileIoWorker::TopUp() {
     LC_ASSIGN_OR_RETURN(size_t took,
                         engine_->Submit(std::span<IoRequest>(batch_.data() + accepted, n)));
     recorder_->Add(kCounterSubmitCalls, 1);
+    in_flight_ += took;
     accepted += took;
     if (took < n) break;  // the engine is full
   }
@@ -368,13 +377,15 @@ Status FileIoWorker::ReapBatch() {
     LC_ASSIGN_OR_RETURN(n, engine_->Reap(1, std::span<IoCompletion>(completions_.data(), cap), -1));
   }
   const Nanos now = MonotonicNow();
+  if (pacer_ == nullptr) reaped_at_ = now;
+  in_flight_ -= n;
   // Until now the reaped requests were in flight too, and their events
   // outstanding (slots go back to free_ only in Complete()).
-  Account(now, engine_->InFlight() + n, free_.size() < slots_.size());
+  Account(now, in_flight_ + n, free_.size() < slots_.size());
   for (size_t i = 0; i < n; ++i) {
     Complete(static_cast<uint32_t>(completions_[i].user_data), completions_[i].result, now);
   }
-  if (n == 0 && engine_->InFlight() == 0 && pending_.empty() && free_.empty()) {
+  if (n == 0 && in_flight_ == 0 && pending_.empty() && free_.empty()) {
     return Status::Internal("fileio: nothing in flight and nothing to submit");
   }
   return Status::Ok();
@@ -386,7 +397,7 @@ Status FileIoWorker::ReapOrWait(size_t cap, size_t* reaped) {
   constexpr Nanos kSlice = 50 * kNanosPerMilli;
   const Nanos now = MonotonicNow();
   const Nanos wait = std::min(std::max<Nanos>(next_start_ - now, 0), kSlice);
-  if (engine_->InFlight() == 0) {
+  if (in_flight_ == 0) {
     if (wait > 0) SystemClock().SleepUntil(now + wait);
     *reaped = 0;
     return Status::Ok();
@@ -484,7 +495,7 @@ Status FileIoWorker::Fill() {
     if (pacer_ != nullptr) {
       // Paced: the run stops, or the schedule ended and nothing is left.
       if (pacer_->Stopping()) return EndOfWork();
-      if (schedule_over_ && engine_->InFlight() == 0 && pending_.empty()) return EndOfWork();
+      if (schedule_over_ && in_flight_ == 0 && pending_.empty()) return EndOfWork();
     }
     LC_RETURN_IF_ERROR(TopUp());
     LC_RETURN_IF_ERROR(ReapBatch());
@@ -544,6 +555,8 @@ Status FileIoWorker::Drain() {
 Status FileIoWorker::Finish() {
   if (!engine_open_) return Status::Ok();
   Status st = Drain();
+  in_flight_ = 0;
+  reaped_at_ = 0;
   pending_.clear();
   ready_count_ = 0;
   if (st.ok() && error_.ok() && s_.fsync_end && ModeWrites(s_.mode)) {

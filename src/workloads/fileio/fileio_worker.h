@@ -7,7 +7,11 @@
 // (1 for the synchronous engines): when it has no completion left to hand
 // out it tops the queue up with one Submit call, then reaps a batch. Each
 // request is timed from its submission to its completion: the clock is read
-// once per Submit batch and once per Reap batch.
+// once per Reap batch, and once per Submit batch unless the last reading was
+// a Reap's (unpaced, nothing but the hand-out of the reaped events comes
+// between them: its few ns count in the next request's latency, as the
+// runner's closed loop counts its own work in the next event). So one clock
+// read per request at depth 1, and no virtual call beyond Submit and Reap.
 //
 // Under --rate (ThreadContext::pacer) a request is submitted at its intended
 // start, never ahead of it, however many slots are free; while waiting for
@@ -141,6 +145,7 @@ class FileIoShared final {
   uint64_t rand_first_ = 0;
   uint64_t rand_per_file_ = 1;
   uint64_t rand_count_ = 1;
+  int rand_shift_ = -1;     // log2(rand_per_file_) when a power of two, else -1
   bool scheduled_ = false;  // fsync schedule in force: take mu_ per request
   alignas(64) std::atomic<uint64_t> seq_next_{0};
   alignas(64) std::mutex mu_;
@@ -256,6 +261,8 @@ class FileIoWorker final : public Worker {
   uint64_t write_tag_base_ = 0;  // thread id << 40: the tags of MakeSectorsUnique
   SeqLane lane_;                 // seq_lanes: this thread's place in the stripe pattern
   Nanos depth_since_ = 0;        // the last Account() (0: none yet)
+  Nanos reaped_at_ = 0;          // unpaced: the last ReapBatch's clock read, for the next TopUp
+  size_t in_flight_ = 0;         // submitted, not yet reaped (the engine's InFlight())
   Status error_;
 };
 
