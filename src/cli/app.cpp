@@ -229,8 +229,9 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
                         "'" + setup.test + "' test does not implement the '" + word + "' command"));
     return kExitUsage;
   }
-  // Under a launcher: refused as its run would be (no test that prepares
-  // runs per rank yet), so that ranks never prepare the same files at once.
+  // Under a launcher: refused as its run would be, and a test with files
+  // per rank gets its rank's sub-folder, so that ranks never prepare the
+  // same files at once.
   if (Result<std::unique_ptr<Cluster>> c = JoinRunCluster(cluster, setup); !c.ok()) {
     PrintError(err, c.status());
     return ExitFor(c.status());

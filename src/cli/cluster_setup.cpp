@@ -14,7 +14,8 @@ namespace {
 std::string TestsThatRunPerRank() {
   std::vector<std::string> names;
   for (const WorkloadEntry& e : BuiltinWorkloads()) {
-    if (e.make()->Info().runs_per_process) names.push_back(e.name);
+    const WorkloadInfo info = e.make()->Info();
+    if (info.runs_per_process || info.files_per_process) names.push_back(e.name);
   }
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -26,7 +27,13 @@ std::string TestsThatRunPerRank() {
 
 Status CheckRunsAcrossRanks(const ClusterSettings& settings, const TestSetup& setup) {
   const std::string off = " (--mpi=off runs each process on its own)";
-  if (!setup.workload->Info().runs_per_process) {
+  const WorkloadInfo info = setup.workload->Info();
+  if (info.files_per_process && settings.files == MpiFiles::kShared) {
+    return Status::InvalidArgument(
+        "--mpi-files=shared: not supported yet; --mpi-files=per-rank (the default) gives each "
+        "rank its own files");
+  }
+  if (!info.runs_per_process && !info.files_per_process) {
     return Status::InvalidArgument("'" + setup.test + "' test: MPI runs support only the tests " +
                                    TestsThatRunPerRank() + " so far" + off);
   }
@@ -81,11 +88,14 @@ Result<ClusterSettings> TakeClusterOptions(RawOptions& options) {
   return settings;
 }
 
-Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings,
-                                                const TestSetup& setup) {
+Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup) {
   const LaunchInfo launch = DetectLaunch();
   if (settings.mode != MpiMode::kOff && launch.detected && !IsLeftOut("mpi")) {
     LC_RETURN_IF_ERROR(CheckRunsAcrossRanks(settings, setup));
+    if (setup.workload->Info().files_per_process) {
+      // --mpi-files=per-rank: rank N's files in the sub-folder rankN.
+      LC_RETURN_IF_ERROR(setup.workload->TakeProcessFolder("rank" + std::to_string(launch.rank)));
+    }
   }
   return JoinCluster(settings, launch);
 }

@@ -26,8 +26,8 @@ Result<ClusterSettings> TakeClusterOptions(RawOptions& options);
 // before MPI is started, so that every rank refuses alike), a test that
 // cannot run per rank yet (WorkloadInfo::runs_per_process), the options not
 // yet merged across ranks (--report-checkpoints, --rate) and --stonewall=on
-// without --events.
-Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings,
-                                                const TestSetup& setup);
+// without --events. A test with files per process (fileio) is given its
+// rank's sub-folder, rankN (--mpi-files=per-rank; shared is refused so far).
+Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup);
 
 }  // namespace loadcell
