@@ -65,7 +65,9 @@ std::string Usage() {
       "--config-file=PATH reads name=value lines; the command line wins.\n"
       "--report-html=PATH also writes an HTML report with charts; --quiet: no progress display.\n"
       "Under mpirun/mpiexec/srun every rank runs the test and rank 0 prints one merged report\n"
-      "(--mpi=auto|on|off; auto: when a launcher is detected; see docs/mpi.md).\n"
+      "(--mpi=auto|on|off; auto: when a launcher is detected; --mpi-timeout=5s: how long to\n"
+      "wait for a silent rank; --stonewall=on with --events: the first rank done stops all;\n"
+      "--mpi-files=per-rank|shared for fileio; see docs/mpi.md).\n"
       "Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted.\n"
       "\n";
   // The general options, as every test registers them.
@@ -138,7 +140,7 @@ int RunSilentRank(TestSetup& setup, Cluster& cluster, std::ostream& err) {
 }
 
 int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
-  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(extras.mpi, setup);
+  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(extras.cluster, setup);
   if (!joined.ok()) {
     PrintError(err, joined.status());
     return ExitFor(joined.status());
@@ -223,16 +225,18 @@ int RunTest(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::o
   return RunTestOn(setup, extras, report_out.stream(), err);
 }
 
-int PrepareOrCleanup(TestSetup& setup, Command command, MpiMode mpi, std::ostream& err) {
+int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& cluster,
+                     std::ostream& err) {
   const std::string word(CommandName(command));
   if (!setup.workload->Info().supports_prepare) {
     PrintError(err, Status::FailedPrecondition(
                         "'" + setup.test + "' test does not implement the '" + word + "' command"));
     return kExitUsage;
   }
-  // Under a launcher: refused as its run would be (no test that prepares
-  // runs per rank yet), so that ranks never prepare the same files at once.
-  if (Result<std::unique_ptr<Cluster>> c = JoinRunCluster(mpi, setup); !c.ok()) {
+  // Under a launcher: refused as its run would be, and a test with files
+  // per rank gets its rank's sub-folder, so that ranks never prepare the
+  // same files at once.
+  if (Result<std::unique_ptr<Cluster>> c = JoinRunCluster(cluster, setup); !c.ok()) {
     PrintError(err, c.status());
     return ExitFor(c.status());
   }
@@ -380,7 +384,7 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
     return s.IsUsageError() ? kExitUsage : ExitFor(s);
   }
   if (inv.command == Command::kPrepare || inv.command == Command::kCleanup) {
-    return PrepareOrCleanup(setup, inv.command, extras->mpi, err);
+    return PrepareOrCleanup(setup, inv.command, extras->cluster, err);
   }
   return RunTest(setup, *extras, out, err);
 }

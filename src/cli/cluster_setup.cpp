@@ -4,6 +4,7 @@
 
 #include "cli/test_setup.h"
 #include "core/build_info.h"
+#include "core/option_values.h"
 #include "workloads/builtin.h"
 
 namespace loadcell {
@@ -13,7 +14,8 @@ namespace {
 std::string TestsThatRunPerRank() {
   std::vector<std::string> names;
   for (const WorkloadEntry& e : BuiltinWorkloads()) {
-    if (e.make()->Info().runs_per_process) names.push_back(e.name);
+    const WorkloadInfo info = e.make()->Info();
+    if (info.runs_per_process || info.files_per_process) names.push_back(e.name);
   }
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -23,15 +25,24 @@ std::string TestsThatRunPerRank() {
   return out;
 }
 
-Status CheckRunsAcrossRanks(const TestSetup& setup) {
+Status CheckRunsAcrossRanks(const ClusterSettings& settings, const TestSetup& setup) {
   const std::string off = " (--mpi=off runs each process on its own)";
-  if (!setup.workload->Info().runs_per_process) {
+  const WorkloadInfo info = setup.workload->Info();
+  if (info.files_per_process && settings.files == MpiFiles::kShared) {
+    return Status::InvalidArgument(
+        "--mpi-files=shared: not supported yet; --mpi-files=per-rank (the default) gives each "
+        "rank its own files");
+  }
+  if (!info.runs_per_process && !info.files_per_process) {
     return Status::InvalidArgument("'" + setup.test + "' test: MPI runs support only the tests " +
                                    TestsThatRunPerRank() + " so far" + off);
   }
   const RunConfig& cfg = setup.cfg;
+  if (settings.stonewall && cfg.events <= 0) {
+    return Status::InvalidArgument(
+        "--stonewall=on: needs --events=N (the budget whose first end stops every rank)");
+  }
   const char* unsupported = nullptr;
-  if (cfg.report_interval_s > 0) unsupported = "--report-interval";
   if (!cfg.report_checkpoints.empty()) unsupported = "--report-checkpoints";
   if (cfg.rate > 0) unsupported = "--rate";
   if (unsupported != nullptr) {
@@ -43,20 +54,50 @@ Status CheckRunsAcrossRanks(const TestSetup& setup) {
 
 }  // namespace
 
-Result<MpiMode> TakeMpiOption(RawOptions& options) {
-  RawOption* o = options.Find("mpi");
-  if (o == nullptr || o->consumed) return MpiMode::kAuto;
-  o->consumed = true;
-  if (!o->has_value) return MpiMode::kOn;
-  return ParseMpiMode(o->value);
+Result<ClusterSettings> TakeClusterOptions(RawOptions& options) {
+  ClusterSettings settings;
+  // The option `name` when given and not yet taken (then marked taken).
+  auto take = [&options](const char* name) -> RawOption* {
+    RawOption* o = options.Find(name);
+    if (o == nullptr || o->consumed) return nullptr;
+    o->consumed = true;
+    return o;
+  };
+  if (RawOption* o = take("mpi")) {
+    settings.mode = MpiMode::kOn;
+    if (o->has_value) {
+      LC_ASSIGN_OR_RETURN(settings.mode, ParseMpiMode(o->value));
+    }
+  }
+  if (RawOption* o = take("mpi-timeout")) {
+    LC_ASSIGN_OR_RETURN(settings.timeout_s, ParseMpiTimeout(o->has_value ? o->value : ""));
+  }
+  if (RawOption* o = take("stonewall")) {
+    settings.stonewall = true;
+    if (o->has_value) {
+      Result<bool> on = ParseBool(o->value);
+      if (!on.ok()) {
+        return Status::InvalidArgument("--stonewall=" + o->value + ": expected on or off");
+      }
+      settings.stonewall = *on;
+    }
+  }
+  if (RawOption* o = take("mpi-files")) {
+    LC_ASSIGN_OR_RETURN(settings.files, ParseMpiFiles(o->has_value ? o->value : ""));
+  }
+  return settings;
 }
 
-Result<std::unique_ptr<Cluster>> JoinRunCluster(MpiMode mode, const TestSetup& setup) {
+Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup) {
   const LaunchInfo launch = DetectLaunch();
-  if (mode != MpiMode::kOff && launch.detected && !IsLeftOut("mpi")) {
-    LC_RETURN_IF_ERROR(CheckRunsAcrossRanks(setup));
+  if (settings.mode != MpiMode::kOff && launch.detected && !IsLeftOut("mpi")) {
+    LC_RETURN_IF_ERROR(CheckRunsAcrossRanks(settings, setup));
+    if (setup.workload->Info().files_per_process) {
+      // --mpi-files=per-rank: rank N's files in the sub-folder rankN.
+      LC_RETURN_IF_ERROR(setup.workload->TakeProcessFolder("rank" + std::to_string(launch.rank)));
+    }
   }
-  return JoinCluster(mode, launch);
+  return JoinCluster(settings, launch);
 }
 
 }  // namespace loadcell

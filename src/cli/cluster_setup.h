@@ -14,17 +14,20 @@ namespace loadcell {
 
 struct TestSetup;
 
-// Takes --mpi out of `options` (marks it consumed): auto when absent, on
-// for a bare --mpi. InvalidArgument naming it for another value.
-Result<MpiMode> TakeMpiOption(RawOptions& options);
+// Takes the options of a run across processes out of `options` (marks them
+// consumed): --mpi (auto when absent, on when bare), --mpi-timeout,
+// --stonewall (on/off, on when bare) and --mpi-files. InvalidArgument in
+// one line naming the option and what is valid for a bad value.
+Result<ClusterSettings> TakeClusterOptions(RawOptions& options);
 
-// The cluster of a `run` (or prepare/cleanup) of `setup` under `mode`, as
-// JoinCluster (cluster/cluster.h) says: nullptr for a run of one process.
+// The cluster of a `run` (or prepare/cleanup) of `setup` under `settings`,
+// as JoinCluster (cluster/cluster.h) says: nullptr for a run of one process.
 // Under a launcher it refuses first, in one line (InvalidArgument, exit 2,
 // before MPI is started, so that every rank refuses alike), a test that
-// cannot run per rank yet (WorkloadInfo::runs_per_process) and the options
-// not yet merged across ranks (--report-interval, --report-checkpoints,
-// --rate).
-Result<std::unique_ptr<Cluster>> JoinRunCluster(MpiMode mode, const TestSetup& setup);
+// cannot run per rank yet (WorkloadInfo::runs_per_process), the options not
+// yet merged across ranks (--report-checkpoints, --rate) and --stonewall=on
+// without --events. A test with files per process (fileio) is given its
+// rank's sub-folder, rankN (--mpi-files=per-rank; shared is refused so far).
+Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup);
 
 }  // namespace loadcell

@@ -9,7 +9,9 @@
 
 namespace loadcell {
 
-Result<std::unique_ptr<Cluster>> JoinCluster(MpiMode mode, const LaunchInfo& launch) {
+Result<std::unique_ptr<Cluster>> JoinCluster(const ClusterSettings& settings,
+                                             const LaunchInfo& launch) {
+  const MpiMode mode = settings.mode;
   if (mode == MpiMode::kOff) return std::unique_ptr<Cluster>();
   if (mode == MpiMode::kOn && !launch.detected) {
     return Status::InvalidArgument(
@@ -23,7 +25,7 @@ Result<std::unique_ptr<Cluster>> JoinCluster(MpiMode mode, const LaunchInfo& lau
     return Status(left_out.code(), left_out.message() + "; --mpi=off runs each process on its own");
   }
 #if LOADCELL_WITH_MPI
-  return MakeMpiCluster(launch);
+  return MakeMpiCluster(launch, settings);
 #else
   return Status::Internal("mpi is left out but not said so");
 #endif

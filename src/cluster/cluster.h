@@ -21,13 +21,15 @@ class Cluster : public RunCoordinator {
   bool Reports() const { return Rank() == 0; }
 };
 
-// The cluster this process belongs to as `mode` and `launch` say: nullptr
+// The cluster this process belongs to as `settings.mode` and `launch` say
+// (the other settings shape the run across processes): nullptr
 // for a run of one process (off, or auto without a launcher). Under a
 // launcher it loads the MPI library and initialises MPI, once per process;
 // the cluster ends MPI when destroyed.
 // Errors: InvalidArgument (exit 2), one line: --mpi=on without a launcher,
 // or a launcher (or --mpi=on) in a build without MPI. kUnavailable: the
 // MPI library could not be loaded or MPI could not start.
-Result<std::unique_ptr<Cluster>> JoinCluster(MpiMode mode, const LaunchInfo& launch);
+Result<std::unique_ptr<Cluster>> JoinCluster(const ClusterSettings& settings,
+                                             const LaunchInfo& launch);
 
 }  // namespace loadcell

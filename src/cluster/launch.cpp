@@ -1,7 +1,11 @@
 #include "cluster/launch.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cstdlib>
+
+#include "core/option_values.h"
 
 namespace loadcell {
 namespace {
@@ -38,6 +42,23 @@ Result<MpiMode> ParseMpiMode(std::string_view value) {
   if (value == "on" || value == "yes" || value == "true" || value == "1") return MpiMode::kOn;
   if (value == "off" || value == "no" || value == "false" || value == "0") return MpiMode::kOff;
   return Status::InvalidArgument("--mpi=" + std::string(value) + ": expected auto, on or off");
+}
+
+Result<MpiFiles> ParseMpiFiles(std::string_view value) {
+  if (value == "per-rank") return MpiFiles::kPerRank;
+  if (value == "shared") return MpiFiles::kShared;
+  return Status::InvalidArgument("--mpi-files=" + std::string(value) +
+                                 ": expected per-rank or shared");
+}
+
+Result<double> ParseMpiTimeout(std::string_view value) {
+  Result<double> s = ParseSeconds(value);
+  if (!s.ok() || !(*s >= kMinMpiTimeoutS && *s <= kMaxMpiTimeoutS)) {
+    return Status::InvalidArgument(
+        fmt::format("--mpi-timeout={}: expected a duration from {} s to {} s (5, 30s, 2m)", value,
+                    kMinMpiTimeoutS, kMaxMpiTimeoutS));
+  }
+  return *s;
 }
 
 LaunchInfo DetectLaunch(const EnvLookup& env) {

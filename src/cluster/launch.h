@@ -21,6 +21,37 @@ enum class MpiMode {
 // 1/0). InvalidArgument naming --mpi and the valid values otherwise.
 Result<MpiMode> ParseMpiMode(std::string_view value);
 
+// How the ranks of a run on files (fileio) share them: --mpi-files.
+enum class MpiFiles {
+  kPerRank,  // each rank its own set, in a sub-folder named after the rank
+  kShared,   // one set, prepared by rank 0, used by every rank
+};
+
+// "per-rank" or "shared"; InvalidArgument naming --mpi-files otherwise.
+Result<MpiFiles> ParseMpiFiles(std::string_view value);
+
+// The bounds of --mpi-timeout, in seconds.
+inline constexpr double kMinMpiTimeoutS = 0.5;
+inline constexpr double kMaxMpiTimeoutS = 3600;
+inline constexpr double kDefaultMpiTimeoutS = 5;
+
+// A duration within [kMinMpiTimeoutS, kMaxMpiTimeoutS] (core/option_values.h
+// spellings: 5, 5s, 500ms, 2m); InvalidArgument naming --mpi-timeout and the
+// range otherwise.
+Result<double> ParseMpiTimeout(std::string_view value);
+
+// The options of a run across processes (cli/cluster_setup.h takes them).
+struct ClusterSettings {
+  MpiMode mode = MpiMode::kAuto;  // --mpi
+  // --mpi-timeout: how long a rank that waits for another (rank 0 for a
+  // rank's result at the end, a rank for rank 0's word) goes on waiting
+  // after the last message it had from it.
+  double timeout_s = kDefaultMpiTimeoutS;
+  // --stonewall=on: the first rank to reach its event budget stops every rank.
+  bool stonewall = false;
+  MpiFiles files = MpiFiles::kPerRank;  // --mpi-files
+};
+
 struct LaunchInfo {
   bool detected = false;
   // What was detected, for messages: "Open MPI", "PMIx", "PMI", "Slurm".

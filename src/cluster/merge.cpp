@@ -80,6 +80,7 @@ Result<RunResult> MergeRankResults(const RunResult& base, std::vector<RankResult
   RunResult out;
   out.manifest = base.manifest;
   out.counter_names = base.counter_names;
+  out.intervals = base.intervals;
   out.latency = ranks.front().result.latency;
   for (LatencyStats& l : out.latency) l.histogram.Clear();
   ClusterFigures cluster;
@@ -104,6 +105,30 @@ Result<RunResult> MergeRankResults(const RunResult& base, std::vector<RankResult
   out.total_time_s = static_cast<double>(out.window_end_ns - out.window_start_ns) / 1e9;
   out.manifest.threads = static_cast<int>(out.threads.size());
   out.cluster = std::move(cluster);
+  FillDerivedFigures(out);
+  return out;
+}
+
+Result<IntervalSnapshot> MergeIntervals(const std::vector<IntervalSnapshot>& parts) {
+  if (parts.empty()) return Status::InvalidArgument("no rank intervals to merge");
+  IntervalSnapshot out = parts.front();
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const IntervalSnapshot& p = parts[i];
+    if (p.latency.size() != out.latency.size()) {
+      return Status::InvalidArgument("the ranks' intervals measured other latency kinds");
+    }
+    out.duration_s = std::max(out.duration_s, p.duration_s);
+    out.threads += p.threads;
+    out.events += p.events;
+    out.errors += p.errors;
+    for (size_t k = 0; k < p.latency.size(); ++k) {
+      out.latency[k].histogram.Merge(p.latency[k].histogram);
+    }
+    if (out.counters.size() < p.counters.size()) out.counters.resize(p.counters.size());
+    for (size_t c = 0; c < p.counters.size(); ++c) out.counters[c] += p.counters[c];
+    out.queue += p.queue;
+    out.concurrency += p.concurrency;
+  }
   FillDerivedFigures(out);
   return out;
 }

@@ -31,6 +31,15 @@ namespace loadcell {
 // (FillDerivedFigures) and result.cluster; metrics are left to the
 // workload. InvalidArgument when `ranks` is empty, a rank appears twice or
 // the ranks disagree on the latency kinds.
+// `base`'s intervals are kept as they are (the merged ones rank 0 reported).
 Result<RunResult> MergeRankResults(const RunResult& base, std::vector<RankResult> ranks);
+
+// The ranks' intervals of one tick merged into one, as the result is:
+// events, errors, threads, counters, queue and concurrency summed, the
+// histograms' buckets summed; the end is the first's (every rank's interval
+// ends on the same tick of the common start), the duration the longest.
+// Derived figures filled. InvalidArgument when `parts` is empty or the
+// parts disagree on the latency kinds.
+Result<IntervalSnapshot> MergeIntervals(const std::vector<IntervalSnapshot>& parts);
 
 }  // namespace loadcell

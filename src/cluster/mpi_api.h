@@ -32,6 +32,9 @@ namespace loadcell {
   X(MPI_Abort)                    \
   X(MPI_Send)                     \
   X(MPI_Recv)                     \
+  X(MPI_Isend)                    \
+  X(MPI_Iprobe)                   \
+  X(MPI_Get_count)                \
   X(MPI_Ibarrier)                 \
   X(MPI_Iallreduce)               \
   X(MPI_Ibcast)                   \

@@ -1,19 +1,25 @@
 #include "cluster/mpi_cluster.h"
 
-#include <time.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cluster/merge.h"
 #include "cluster/mpi_api.h"
+#include "cluster/mpi_link.h"
 #include "cluster/result_codec.h"
+#include "cluster/stonewall.h"
 #include "core/clock.h"
 #include "runner/schedule.h"
+#include "runner/stop_signal.h"
 
 namespace loadcell {
 namespace {
@@ -24,18 +30,12 @@ constexpr int kOffsetRounds = 8;
 // How far ahead of rank 0's clock the common start is set: enough for the
 // broadcast to reach every rank first.
 constexpr Nanos kStartLead = 50 * kNanosPerMilli;
-// How often a rank waiting in a collective looks whether it completed. The
-// wait sleeps in between: a rank that finished early must not spin on a CPU
-// that the ranks still running need.
-constexpr Nanos kPollSleep = 200 * kNanosPerMicro;
-constexpr int kTagClock = 1;
+// How often a rank says it is still there (at most; a fraction of the
+// timeout when that is short).
+constexpr Nanos kBeatPeriod = 500 * kNanosPerMilli;
+// How long rank 0 tries to get its last words (the verdict, the bye) out.
+constexpr Nanos kLastWordsGrace = kNanosPerSecond;
 constexpr size_t kHostBytes = 256;
-
-void SleepUntil(Nanos at) {
-  timespec ts{static_cast<time_t>(at / kNanosPerSecond), static_cast<long>(at % kNanosPerSecond)};
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) != 0) {
-  }
-}
 
 std::string HostName() {
   char buf[kHostBytes] = {};
@@ -43,34 +43,42 @@ std::string HostName() {
   return buf;
 }
 
+// The key of an interval: its end in microseconds from the measured start.
+// Every rank's ticker counts the same nanoseconds from its common start, so
+// the k-th interval of every rank has the same key.
+int64_t IntervalKey(const IntervalSnapshot& iv) { return std::llround(iv.t_end_s * 1e6); }
+
+// The intervals of one tick as they arrive, one slot per rank.
+struct PendingInterval {
+  Nanos first_seen = 0;
+  std::vector<std::optional<IntervalSnapshot>> parts;
+};
+
 class MpiCluster final : public Cluster {
  public:
-  explicit MpiCluster(const MpiApi& mpi) : mpi_(mpi) {}
+  MpiCluster(const MpiApi& mpi, const ClusterSettings& settings)
+      : mpi_(mpi),
+        settings_(settings),
+        timeout_ns_(SecondsToNanos(settings.timeout_s)),
+        beat_ns_(std::min(kBeatPeriod, timeout_ns_ / 4)),
+        link_(mpi) {}
   MpiCluster(const MpiCluster&) = delete;
   MpiCluster& operator=(const MpiCluster&) = delete;
-  ~MpiCluster() override {
-    int finalized = 1;
-    mpi_.MPI_Finalized(&finalized);
-    if (finalized == 0) mpi_.MPI_Finalize();
-  }
+  ~MpiCluster() override;
 
-  void Init() {
-    int provided = 0;
-    mpi_.MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-    mpi_.MPI_Comm_rank(mpi_.comm_world, &rank_);
-    mpi_.MPI_Comm_size(mpi_.comm_world, &size_);
-    host_ = HostName();
-    GatherHosts();
-  }
+  void Init();
 
   int Rank() const override { return rank_; }
   int Size() const override { return size_; }
   const std::string& Host() const override { return host_; }
 
   Status Start(const Status& ready) override;
+  void Poll(Nanos now, CoordinatorNews& news) override;
+  bool ShareInterval(const IntervalSnapshot& interval) override;
   void Finish(RunResult& result) override;
 
  private:
+  // ---- The start (collectives: every rank is there, it just got ready)
   // Waits for `req` to complete, sleeping between looks.
   void Wait(MPI_Request& req) const;
   void GatherHosts();
@@ -78,25 +86,103 @@ class MpiCluster final : public Cluster {
   int FirstFailed(bool ok) const;
   void MeasureClockOffset();
   void WaitCommonStart() const;
-  // Every rank's bytes at rank 0 (in rank order); empty elsewhere.
-  std::vector<std::string> GatherToRoot(const std::string& mine) const;
-  void MergeAtRoot(const std::vector<std::string>& blobs, RunResult& result) const;
+
+  // ---- Rank 0 during and after the run
+  void PumpAtRoot(Nanos now);
+  void TakeResultAtRoot(int from, const std::string& bytes);
+  // Tells every other rank to stop (once) and notes that this one must.
+  void StopAll();
+  void BeatIfDue(Nanos now);
+  // The merged intervals due: complete ones (every rank's part there, or the
+  // rank finished or missing) in order, stale ones (older than the timeout)
+  // with the parts there are, and every one when `all`.
+  void TakeDueIntervals(Nanos now, bool all, std::vector<IntervalSnapshot>& out);
+  // Waits until every rank's result arrived or it was silent for the timeout.
+  void WaitForRanks();
+  void MergeAtRoot(RunResult& result);
+  std::string MissingRanks() const;
+
+  // ---- The other ranks
+  // Reads rank 0's messages; a stop sets news->stop (when given).
+  void PumpFromRoot(Nanos now, CoordinatorNews* news);
+  // After sending its result: waits for rank 0's verdict. False when rank 0
+  // was silent for the timeout.
+  bool WaitForVerdict();
+  RankResult Mine(const RunResult& result) const;
 
   const MpiApi& mpi_;
+  const ClusterSettings settings_;
+  const Nanos timeout_ns_;
+  const Nanos beat_ns_;
+  MpiLink link_;
   int rank_ = 0;
   int size_ = 1;
   std::string host_;
   std::vector<std::string> hosts_;
   Nanos offset_ns_ = 0;      // rank 0's clock minus this rank's
   Nanos round_trip_ns_ = 0;  // of the ping-pong that measured it
+  Nanos last_beat_ = 0;
+  // A rank is missing: MPI_Finalize would wait for it, so the process ends
+  // without it (mpirun then ends the missing rank).
+  bool abandon_ = false;
+  bool stop_ = false;  // this rank was told to stop (or, at rank 0, told everyone)
+
+  // Rank 0 only.
+  std::vector<Nanos> heard_;  // when each rank's last message came
+  std::vector<std::optional<RankResult>> results_;
+  std::vector<bool> missing_;
+  std::map<int64_t, PendingInterval> intervals_;  // by IntervalKey
+  std::vector<Status> bad_messages_;              // undecodable results or intervals
+
+  // The other ranks only.
+  Nanos heard_root_ = 0;
+  int verdict_missing_ = -1;  // rank 0's verdict: how many ranks are missing (-1: none yet)
 };
+
+MpiCluster::~MpiCluster() {
+  if (abandon_) {
+    if (rank_ == 0) {
+      // The report is out: the ranks waiting for it may leave.
+      for (int r = 1; r < size_; ++r) {
+        if (!missing_[r]) link_.Send(r, MpiTag::kBye, {});
+      }
+      link_.Flush(MonotonicNow() + kLastWordsGrace);
+    } else if (verdict_missing_ > 0) {
+      for (const Nanos deadline = MonotonicNow() + timeout_ns_; MonotonicNow() < deadline;) {
+        std::optional<MpiMessage> m = link_.Receive(0);
+        if (m && m->tag == MpiTag::kBye) break;
+        if (!m) PauseBetweenLooks();
+      }
+    }
+    return;
+  }
+  int finalized = 1;
+  mpi_.MPI_Finalized(&finalized);
+  if (finalized == 0) mpi_.MPI_Finalize();
+}
+
+void MpiCluster::Init() {
+  int provided = 0;
+  mpi_.MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  mpi_.MPI_Comm_rank(mpi_.comm_world, &rank_);
+  mpi_.MPI_Comm_size(mpi_.comm_world, &size_);
+  host_ = HostName();
+  GatherHosts();
+  if (rank_ == 0) {
+    heard_.assign(size_, 0);
+    results_.resize(size_);
+    missing_.assign(size_, false);
+  }
+}
+
+// ---------------------------------------------------------------- Start
 
 void MpiCluster::Wait(MPI_Request& req) const {
   for (;;) {
     int done = 0;
     mpi_.MPI_Test(&req, &done, MPI_STATUS_IGNORE);
     if (done != 0) return;
-    SleepUntil(MonotonicNow() + kPollSleep);
+    PauseBetweenLooks();
   }
 }
 
@@ -127,6 +213,10 @@ Status MpiCluster::Start(const Status& ready) {
   }
   MeasureClockOffset();
   WaitCommonStart();
+  const Nanos now = MonotonicNow();
+  last_beat_ = now;
+  heard_root_ = now;
+  std::fill(heard_.begin(), heard_.end(), now);
   return Status::Ok();
 }
 
@@ -134,13 +224,14 @@ Status MpiCluster::Start(const Status& ready) {
 // lies between r's send and receive, so offset = t0 - (t1 + t2) / 2 is off
 // by at most half the round trip t2 - t1.
 void MpiCluster::MeasureClockOffset() {
+  const int tag = static_cast<int>(MpiTag::kClock);
   if (rank_ == 0) {
     for (int r = 1; r < size_; ++r) {
       for (int k = 0; k < kOffsetRounds; ++k) {
         Nanos t = 0;
-        mpi_.MPI_Recv(&t, sizeof(t), mpi_.byte, r, kTagClock, mpi_.comm_world, MPI_STATUS_IGNORE);
+        mpi_.MPI_Recv(&t, sizeof(t), mpi_.byte, r, tag, mpi_.comm_world, MPI_STATUS_IGNORE);
         t = MonotonicNow();
-        mpi_.MPI_Send(&t, sizeof(t), mpi_.byte, r, kTagClock, mpi_.comm_world);
+        mpi_.MPI_Send(&t, sizeof(t), mpi_.byte, r, tag, mpi_.comm_world);
       }
     }
     return;
@@ -149,8 +240,8 @@ void MpiCluster::MeasureClockOffset() {
   for (int k = 0; k < kOffsetRounds; ++k) {
     const Nanos t1 = MonotonicNow();
     Nanos t0 = t1;
-    mpi_.MPI_Send(&t0, sizeof(t0), mpi_.byte, 0, kTagClock, mpi_.comm_world);
-    mpi_.MPI_Recv(&t0, sizeof(t0), mpi_.byte, 0, kTagClock, mpi_.comm_world, MPI_STATUS_IGNORE);
+    mpi_.MPI_Send(&t0, sizeof(t0), mpi_.byte, 0, tag, mpi_.comm_world);
+    mpi_.MPI_Recv(&t0, sizeof(t0), mpi_.byte, 0, tag, mpi_.comm_world, MPI_STATUS_IGNORE);
     const Nanos t2 = MonotonicNow();
     if (round_trip_ns_ < 0 || t2 - t1 < round_trip_ns_) {
       round_trip_ns_ = t2 - t1;
@@ -168,68 +259,262 @@ void MpiCluster::WaitCommonStart() const {
   mpi_.MPI_Ibcast(&start, sizeof(start), mpi_.byte, 0, mpi_.comm_world, &req);
   Wait(req);
   const Nanos mine = start - offset_ns_;
-  if (mine > MonotonicNow()) SleepUntil(mine);
+  if (mine > MonotonicNow()) SleepUntilMonotonic(mine);
 }
 
-std::vector<std::string> MpiCluster::GatherToRoot(const std::string& mine) const {
-  const int n = static_cast<int>(mine.size());
-  std::vector<int> sizes(rank_ == 0 ? size_ : 0);
-  mpi_.MPI_Gather(&n, 1, mpi_.int_type, sizes.data(), 1, mpi_.int_type, 0, mpi_.comm_world);
-  std::vector<int> displs(sizes.size());
-  int total = 0;
-  for (size_t r = 0; r < sizes.size(); ++r) {
-    displs[r] = total;
-    total += sizes[r];
+// ---------------------------------------------------------------- During the run
+
+void MpiCluster::Poll(Nanos now, CoordinatorNews& news) {
+  if (rank_ != 0) {
+    PumpFromRoot(now, &news);
+    if (now - last_beat_ >= beat_ns_) {
+      link_.Send(0, MpiTag::kBeat, {});
+      last_beat_ = now;
+    }
+    link_.Progress();
+    return;
   }
-  std::string all(static_cast<size_t>(total), '\0');
-  mpi_.MPI_Gatherv(mine.data(), n, mpi_.byte, all.data(), sizes.data(), displs.data(), mpi_.byte, 0,
-                   mpi_.comm_world);
-  std::vector<std::string> out;
-  for (size_t r = 0; r < sizes.size(); ++r) out.push_back(all.substr(displs[r], sizes[r]));
-  return out;
+  PumpAtRoot(now);
+  // A stop signal that reached rank 0 alone stops every rank too.
+  if (StopRequested()) StopAll();
+  BeatIfDue(now);
+  TakeDueIntervals(now, /*all=*/false, news.intervals);
+  news.stop = stop_;
+  link_.Progress();
 }
 
-void MpiCluster::Finish(RunResult& result) {
+bool MpiCluster::ShareInterval(const IntervalSnapshot& interval) {
+  if (rank_ != 0) {
+    link_.Send(0, MpiTag::kInterval, EncodeInterval(interval));
+    last_beat_ = MonotonicNow();
+    return false;
+  }
+  PendingInterval& p = intervals_[IntervalKey(interval)];
+  if (p.parts.empty()) {
+    p.first_seen = MonotonicNow();
+    p.parts.resize(size_);
+  }
+  p.parts[0] = interval;
+  return false;
+}
+
+void MpiCluster::PumpAtRoot(Nanos now) {
+  while (std::optional<MpiMessage> m = link_.Receive()) {
+    heard_[m->from] = now;
+    if (m->tag == MpiTag::kResult) {
+      TakeResultAtRoot(m->from, m->bytes);
+    } else if (m->tag == MpiTag::kInterval) {
+      Result<IntervalSnapshot> iv = DecodeInterval(m->bytes);
+      if (!iv.ok()) {
+        bad_messages_.push_back(iv.status());
+        continue;
+      }
+      PendingInterval& p = intervals_[IntervalKey(*iv)];
+      if (p.parts.empty()) {
+        p.first_seen = now;
+        p.parts.resize(size_);
+      }
+      p.parts[m->from] = std::move(iv).value();
+    }
+  }
+}
+
+// A rank that failed or was interrupted stops every rank; under a stonewall
+// so does the first to end at all.
+void MpiCluster::TakeResultAtRoot(int from, const std::string& bytes) {
+  Result<RankResult> r = DecodeRankResult(bytes);
+  if (!r.ok()) {
+    bad_messages_.push_back(r.status());
+    missing_[from] = true;  // its figures are lost; do not wait for it
+    StopAll();
+    return;
+  }
+  const RunResult& x = r->result;
+  if (!x.failure.ok() || x.interrupted || settings_.stonewall) StopAll();
+  results_[from] = std::move(r).value();
+}
+
+void MpiCluster::StopAll() {
+  if (stop_) return;
+  stop_ = true;
+  for (int r = 1; r < size_; ++r) {
+    if (!results_[r] && !missing_[r]) link_.Send(r, MpiTag::kStop, {});
+  }
+}
+
+void MpiCluster::BeatIfDue(Nanos now) {
+  if (now - last_beat_ < beat_ns_) return;
+  last_beat_ = now;
+  for (int r = 1; r < size_; ++r) {
+    if (!missing_[r]) link_.Send(r, MpiTag::kBeat, {});
+  }
+}
+
+void MpiCluster::TakeDueIntervals(Nanos now, bool all, std::vector<IntervalSnapshot>& out) {
+  while (!intervals_.empty()) {
+    PendingInterval& p = intervals_.begin()->second;
+    bool complete = true;
+    for (int r = 0; r < size_ && complete; ++r) {
+      complete = p.parts[r] || results_[r] || missing_[r];
+    }
+    if (!complete && !all && now - p.first_seen < timeout_ns_) return;
+    std::vector<IntervalSnapshot> parts;
+    for (std::optional<IntervalSnapshot>& part : p.parts) {
+      if (part) parts.push_back(std::move(*part));
+    }
+    Result<IntervalSnapshot> merged = MergeIntervals(parts);
+    if (merged.ok()) {
+      out.push_back(std::move(merged).value());
+    } else {
+      bad_messages_.push_back(merged.status());
+    }
+    intervals_.erase(intervals_.begin());
+  }
+}
+
+void MpiCluster::PumpFromRoot(Nanos now, CoordinatorNews* news) {
+  while (std::optional<MpiMessage> m = link_.Receive(0)) {
+    heard_root_ = now;
+    if (m->tag == MpiTag::kStop) {
+      stop_ = true;
+    } else if (m->tag == MpiTag::kVerdict && m->bytes.size() == sizeof(int32_t)) {
+      int32_t n = 0;
+      std::memcpy(&n, m->bytes.data(), sizeof(n));
+      verdict_missing_ = n;
+    }
+  }
+  if (news != nullptr && stop_) news->stop = true;
+}
+
+// ---------------------------------------------------------------- The end
+
+RankResult MpiCluster::Mine(const RunResult& result) const {
   RankResult mine;
   mine.rank.rank = rank_;
   mine.rank.host = host_;
   mine.rank.threads = static_cast<int>(result.threads.size());
   mine.rank.clock_offset_s = NanosToSeconds(offset_ns_);
   mine.round_trip_s = NanosToSeconds(round_trip_ns_);
+  mine.stopped_by_cluster = stop_;
   mine.result = result;
+  mine.result.intervals.clear();
   mine.result.window_start_ns += offset_ns_;  // on rank 0's clock
   mine.result.window_end_ns += offset_ns_;
-  // Every rank ends its run first, without spinning while the others run.
-  MPI_Request req;
-  mpi_.MPI_Ibarrier(mpi_.comm_world, &req);
-  Wait(req);
-  const std::vector<std::string> blobs = GatherToRoot(EncodeRankResult(mine));
-  if (rank_ == 0) MergeAtRoot(blobs, result);
+  return mine;
 }
 
-void MpiCluster::MergeAtRoot(const std::vector<std::string>& blobs, RunResult& result) const {
-  std::vector<RankResult> parts;
-  for (const std::string& b : blobs) {
-    Result<RankResult> part = DecodeRankResult(b);
-    if (!part.ok()) {
-      if (result.failure.ok()) result.failure = part.status();
-      return;
+void MpiCluster::Finish(RunResult& result) {
+  if (rank_ != 0) {
+    link_.Send(0, MpiTag::kResult, EncodeRankResult(Mine(result)));
+    if (!WaitForVerdict()) {
+      abandon_ = true;
+      if (result.failure.ok()) {
+        result.failure = Status::Unavailable(
+            fmt::format("rank 0 ({}) did not answer for {} s (--mpi-timeout); it printed no report",
+                        hosts_[0], settings_.timeout_s));
+      }
+    } else if (verdict_missing_ > 0) {
+      abandon_ = true;
     }
-    parts.push_back(std::move(part).value());
+    return;
   }
-  Result<RunResult> merged = MergeRankResults(result, std::move(parts));
+  // Rank 0's own part: was it the first to end (a stonewall), or did it fail?
+  RankResult mine = Mine(result);
+  mine.stopped_by_cluster = stop_;
+  const RunResult& x = mine.result;
+  if (!x.failure.ok() || x.interrupted || settings_.stonewall) StopAll();
+  results_[0] = std::move(mine);
+  WaitForRanks();
+  MergeAtRoot(result);
+}
+
+void MpiCluster::WaitForRanks() {
+  for (;;) {
+    const Nanos now = MonotonicNow();
+    PumpAtRoot(now);
+    BeatIfDue(now);
+    bool waiting = false;
+    for (int r = 1; r < size_; ++r) {
+      if (results_[r] || missing_[r]) continue;
+      if (now - heard_[r] > timeout_ns_) {
+        missing_[r] = true;
+      } else {
+        waiting = true;
+      }
+    }
+    if (!waiting) break;
+    link_.Progress();
+    PauseBetweenLooks();
+  }
+  int32_t missing = 0;
+  for (int r = 1; r < size_; ++r) missing += missing_[r] ? 1 : 0;
+  std::string verdict(sizeof(missing), '\0');
+  std::memcpy(verdict.data(), &missing, sizeof(missing));
+  for (int r = 1; r < size_; ++r) {
+    if (!missing_[r]) link_.Send(r, MpiTag::kVerdict, verdict);
+  }
+  link_.Flush(MonotonicNow() + kLastWordsGrace);
+  abandon_ = missing > 0;
+}
+
+bool MpiCluster::WaitForVerdict() {
+  for (;;) {
+    const Nanos now = MonotonicNow();
+    PumpFromRoot(now, nullptr);
+    if (verdict_missing_ >= 0) return true;
+    if (now - heard_root_ > timeout_ns_) return false;
+    link_.Progress();
+    PauseBetweenLooks();
+  }
+}
+
+// "rank 2 (c2)", "ranks 2 (c2), 5 (c3)".
+std::string MpiCluster::MissingRanks() const {
+  std::string out;
+  int n = 0;
+  for (int r = 1; r < size_; ++r) {
+    if (!missing_[r] || results_[r]) continue;
+    out += fmt::format("{}{} ({})", n++ > 0 ? ", " : "", r, hosts_[r]);
+  }
+  return (n == 1 ? "rank " : "ranks ") + out;
+}
+
+void MpiCluster::MergeAtRoot(RunResult& result) {
+  std::vector<RankResult> parts;
+  std::vector<int> missing;
+  for (int r = 0; r < size_; ++r) {
+    if (results_[r]) {
+      parts.push_back(*results_[r]);
+    } else {
+      missing.push_back(r);
+    }
+  }
+  std::vector<IntervalSnapshot> late;
+  TakeDueIntervals(MonotonicNow(), /*all=*/true, late);
+  Result<RunResult> merged = MergeRankResults(result, parts);
   if (!merged.ok()) {
     if (result.failure.ok()) result.failure = merged.status();
     return;
   }
   result = std::move(merged).value();
+  for (IntervalSnapshot& iv : late) result.intervals.push_back(std::move(iv));
+  result.cluster->missing_ranks = missing;
+  if (settings_.stonewall) result.cluster->stonewall = ComputeStonewall(parts);
+  if (!missing.empty() && result.failure.ok()) {
+    result.failure = Status::Unavailable(
+        fmt::format("{} did not answer for {} s (--mpi-timeout); the report holds the other "
+                    "ranks' figures",
+                    MissingRanks(), settings_.timeout_s));
+  }
+  if (!bad_messages_.empty() && result.failure.ok()) result.failure = bad_messages_.front();
 }
 
 }  // namespace
 
-Result<std::unique_ptr<Cluster>> MakeMpiCluster(const LaunchInfo& launch) {
+Result<std::unique_ptr<Cluster>> MakeMpiCluster(const LaunchInfo& launch,
+                                                const ClusterSettings& settings) {
   LC_RETURN_IF_ERROR(LoadMpi());
-  auto cluster = std::make_unique<MpiCluster>(Mpi());
+  auto cluster = std::make_unique<MpiCluster>(Mpi(), settings);
   cluster->Init();
   return std::unique_ptr<Cluster>(std::move(cluster));
 }

@@ -12,6 +12,7 @@ namespace loadcell {
 
 // Loads libmpi and initialises MPI (MPI_THREAD_FUNNELED: only the control
 // thread calls MPI). kUnavailable when the library cannot be loaded.
-Result<std::unique_ptr<Cluster>> MakeMpiCluster(const LaunchInfo& launch);
+Result<std::unique_ptr<Cluster>> MakeMpiCluster(const LaunchInfo& launch,
+                                                const ClusterSettings& settings);
 
 }  // namespace loadcell

@@ -11,6 +11,9 @@ struct RankResult {
   // filled by the merge from `result`.
   RankFigures rank;
   double round_trip_s = 0;  // of the clock-offset measurement (0 on rank 0)
+  // Told to stop by rank 0 (another rank failed, was interrupted or, under
+  // --stonewall=on, reached its budget first) before it ended on its own.
+  bool stopped_by_cluster = false;
   // The rank's own result. The mergeable part only: window, events, errors,
   // latency, service, threads, counters, failure, interrupted,
   // forced_shutdown, abandoned_threads (what result_codec.h carries).

@@ -1,5 +1,7 @@
 #include "cluster/result_codec.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <type_traits>
 
@@ -7,6 +9,7 @@ namespace loadcell {
 namespace {
 
 constexpr char kMagic[4] = {'L', 'C', 'R', 'R'};
+constexpr char kIntervalMagic[4] = {'L', 'C', 'R', 'I'};
 
 // Appends plain values and length-prefixed strings.
 class Writer {
@@ -107,17 +110,56 @@ bool GetHistogram(Reader& r, LatencyHistogram& h) {
   return r.ok();
 }
 
+void PutLatency(Writer& w, const std::vector<LatencyStats>& latency) {
+  w.Put<uint64_t>(latency.size());
+  for (const LatencyStats& l : latency) {
+    w.PutString(l.kind);
+    PutHistogram(w, l.histogram);
+  }
+}
+
+bool GetLatency(Reader& r, std::vector<LatencyStats>& latency) {
+  latency.resize(r.GetCount(sizeof(uint64_t)));
+  for (LatencyStats& l : latency) {
+    l.kind = r.GetString();
+    if (!GetHistogram(r, l.histogram)) return false;
+  }
+  return r.ok();
+}
+
+void PutCounters(Writer& w, const std::vector<uint64_t>& counters) {
+  w.Put<uint64_t>(counters.size());
+  for (uint64_t c : counters) w.Put(c);
+}
+
+void GetCounters(Reader& r, std::vector<uint64_t>& counters) {
+  counters.resize(r.GetCount(sizeof(uint64_t)));
+  for (uint64_t& c : counters) c = r.Get<uint64_t>();
+}
+
+// Checks the magic and the version at the front of `r`.
+Status GetHeader(Reader& r, const char (&magic)[4], const char* what) {
+  for (char c : magic) {
+    if (r.Get<char>() != c) {
+      return Status::InvalidArgument(fmt::format("a rank's {0} is not a loadcell rank {0}", what));
+    }
+  }
+  if (const auto v = r.Get<uint32_t>(); v != kRankResultVersion) {
+    return Status::InvalidArgument(
+        fmt::format("a rank's {} has format version {}, not {} (every rank must run the same "
+                    "loadcell)",
+                    what, v, kRankResultVersion));
+  }
+  return Status::Ok();
+}
+
 void PutResult(Writer& w, const RunResult& x) {
   w.Put(x.window_start_ns);
   w.Put(x.window_end_ns);
   w.Put(x.total_time_s);
   w.Put(x.events);
   w.Put(x.errors);
-  w.Put<uint64_t>(x.latency.size());
-  for (const LatencyStats& l : x.latency) {
-    w.PutString(l.kind);
-    PutHistogram(w, l.histogram);
-  }
+  PutLatency(w, x.latency);
   w.Put<uint8_t>(x.service ? 1 : 0);
   if (x.service) PutHistogram(w, x.service->histogram);
   w.Put<uint64_t>(x.threads.size());
@@ -126,8 +168,7 @@ void PutResult(Writer& w, const RunResult& x) {
     w.Put(t.exec_time_s);
     w.Put(t.busy_time_s);
   }
-  w.Put<uint64_t>(x.counters.size());
-  for (uint64_t c : x.counters) w.Put(c);
+  PutCounters(w, x.counters);
   w.Put(static_cast<int32_t>(x.failure.code()));
   w.Put<int32_t>(x.failure.err());
   w.PutString(x.failure.message());
@@ -143,11 +184,7 @@ bool GetResult(Reader& r, RunResult& x) {
   x.total_time_s = r.Get<double>();
   x.events = r.Get<uint64_t>();
   x.errors = r.Get<uint64_t>();
-  x.latency.resize(r.GetCount(sizeof(uint64_t)));
-  for (LatencyStats& l : x.latency) {
-    l.kind = r.GetString();
-    if (!GetHistogram(r, l.histogram)) return false;
-  }
+  if (!GetLatency(r, x.latency)) return false;
   if (r.Get<uint8_t>() != 0) {
     x.service.emplace();
     x.service->kind = "service";
@@ -159,8 +196,7 @@ bool GetResult(Reader& r, RunResult& x) {
     t.exec_time_s = r.Get<double>();
     t.busy_time_s = r.Get<double>();
   }
-  x.counters.resize(r.GetCount(sizeof(uint64_t)));
-  for (uint64_t& c : x.counters) c = r.Get<uint64_t>();
+  GetCounters(r, x.counters);
   const auto code = static_cast<StatusCode>(r.Get<int32_t>());
   const auto err = r.Get<int32_t>();
   std::string message = r.GetString();
@@ -183,33 +219,62 @@ std::string EncodeRankResult(const RankResult& r) {
   w.Put<int32_t>(r.rank.threads);
   w.Put(r.rank.clock_offset_s);
   w.Put(r.round_trip_s);
+  w.Put<uint8_t>(r.stopped_by_cluster ? 1 : 0);
   PutResult(w, r.result);
   return w.Take();
 }
 
 Result<RankResult> DecodeRankResult(std::string_view bytes) {
   Reader r(bytes);
-  for (char c : kMagic) {
-    if (r.Get<char>() != c) {
-      return Status::InvalidArgument("a rank's result is not a loadcell rank result");
-    }
-  }
-  if (const auto v = r.Get<uint32_t>(); v != kRankResultVersion) {
-    return Status::InvalidArgument("a rank's result has format version " + std::to_string(v) +
-                                   ", not " + std::to_string(kRankResultVersion) +
-                                   " (every rank must run the same loadcell)");
-  }
+  LC_RETURN_IF_ERROR(GetHeader(r, kMagic, "result"));
   RankResult out;
   out.rank.rank = r.Get<int32_t>();
   out.rank.host = r.GetString();
   out.rank.threads = r.Get<int32_t>();
   out.rank.clock_offset_s = r.Get<double>();
   out.round_trip_s = r.Get<double>();
+  out.stopped_by_cluster = r.Get<uint8_t>() != 0;
   if (!GetResult(r, out.result) || !r.ok()) {
     return Status::InvalidArgument("a rank's result is truncated or damaged");
   }
   if (!r.at_end()) return Status::InvalidArgument("a rank's result has trailing bytes");
   return out;
+}
+
+std::string EncodeInterval(const IntervalSnapshot& iv) {
+  Writer w;
+  for (char c : kIntervalMagic) w.Put(c);
+  w.Put(kRankResultVersion);
+  w.Put(iv.t_end_s);
+  w.Put(iv.duration_s);
+  w.Put<int32_t>(iv.threads);
+  w.Put(iv.events);
+  w.Put(iv.errors);
+  PutLatency(w, iv.latency);
+  PutCounters(w, iv.counters);
+  w.Put(iv.queue);
+  w.Put(iv.concurrency);
+  return w.Take();
+}
+
+Result<IntervalSnapshot> DecodeInterval(std::string_view bytes) {
+  Reader r(bytes);
+  LC_RETURN_IF_ERROR(GetHeader(r, kIntervalMagic, "interval"));
+  IntervalSnapshot iv;
+  iv.t_end_s = r.Get<double>();
+  iv.duration_s = r.Get<double>();
+  iv.threads = r.Get<int32_t>();
+  iv.events = r.Get<uint64_t>();
+  iv.errors = r.Get<uint64_t>();
+  const bool latency_ok = GetLatency(r, iv.latency);
+  GetCounters(r, iv.counters);
+  iv.queue = r.Get<uint64_t>();
+  iv.concurrency = r.Get<uint64_t>();
+  if (!latency_ok || !r.ok()) {
+    return Status::InvalidArgument("a rank's interval is truncated or damaged");
+  }
+  if (!r.at_end()) return Status::InvalidArgument("a rank's interval has trailing bytes");
+  return iv;
 }
 
 }  // namespace loadcell

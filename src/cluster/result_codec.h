@@ -14,15 +14,22 @@
 
 namespace loadcell {
 
-inline constexpr uint32_t kRankResultVersion = 1;
+inline constexpr uint32_t kRankResultVersion = 2;
 
 // The bytes of `r`: r.rank's identity (rank, host, threads, clock offset),
-// r.round_trip_s and the mergeable part of r.result (see RankResult).
+// r.round_trip_s, r.stopped_by_cluster and the mergeable part of r.result
+// (see RankResult).
 // Histograms are sent sparse: only their occupied buckets.
 std::string EncodeRankResult(const RankResult& r);
 
 // The inverse of EncodeRankResult. InvalidArgument naming what is wrong for
 // bytes of another version, truncated or with trailing bytes.
 Result<RankResult> DecodeRankResult(std::string_view bytes);
+
+// One --report-interval interval of a rank, for its merge at rank 0: the
+// raw figures (end, duration, threads, events, errors, latency, counters,
+// queue, concurrency); the derived ones are left for after the merge.
+std::string EncodeInterval(const IntervalSnapshot& iv);
+Result<IntervalSnapshot> DecodeInterval(std::string_view bytes);
 
 }  // namespace loadcell

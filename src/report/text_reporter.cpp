@@ -351,6 +351,19 @@ class TextReporter final : public Reporter {
         "max clock offset from rank 0:",
         fmt::format("{} ms (measured to within {} ms)", FormatMs(c.max_clock_offset_s * 1e3),
                     FormatMs(c.max_round_trip_s * 1e3 / 2)));
+    if (!c.missing_ranks.empty()) {
+      std::string list;
+      for (int m : c.missing_ranks) list += fmt::format("{}{}", list.empty() ? "" : ", ", m);
+      o += GeneralLine("missing ranks (did not answer):", list);
+    }
+    if (c.stonewall) {
+      const StonewallFigures& sw = *c.stonewall;
+      o += GeneralLine("stonewall:", fmt::format("rank {} reached its budget first, at {:.4f}s",
+                                                 sw.first_rank, Finite(sw.at_s)));
+      o += GeneralLine(
+          "    events by then:",
+          fmt::format("{:.0f} ({:.2f} per sec.)", Finite(sw.events), Finite(sw.events_per_second)));
+    }
     o += "\n";
     return o;
   }

@@ -1,14 +1,28 @@
 #pragma once
 // What a run shares with other processes running the same test at the same
-// time (the ranks of an MPI run): a common start and the merge of their
-// results. The runner calls it at two points and knows nothing else about
-// it; a run of one process uses the no-op default (SoloCoordinator()).
+// time (the ranks of an MPI run): a common start, a word while the run goes
+// on (stop now; the merged interval lines) and the merge of their results.
+// The runner calls it at these points and knows nothing else about it; a
+// run of one process uses the no-op default (SoloCoordinator()).
 // The implementations live in cluster/, chosen in one place (cli/).
 
+#include <vector>
+
+#include "core/clock.h"
 #include "core/status.h"
 #include "runner/run_result.h"
 
 namespace loadcell {
+
+// What the coordinator tells the run at a poll.
+struct CoordinatorNews {
+  // Stop every thread now, as a stop signal would (another participant
+  // failed, was interrupted, or reached its budget first under a
+  // stonewall); the run then ends as usual, with its result.
+  bool stop = false;
+  // Intervals to report now (merged across the participants), in order.
+  std::vector<IntervalSnapshot> intervals;
+};
 
 class RunCoordinator {
  public:
@@ -23,12 +37,26 @@ class RunCoordinator {
   // participant that did). The default returns `ready` at once.
   virtual Status Start(const Status& ready) { return ready; }
 
+  // Called on the control thread at every turn of the control loop while
+  // the threads run (at most the loop's poll period apart, 50 ms), never
+  // per event. Adds to `news` what the run must do. The default says
+  // nothing.
+  virtual void Poll(Nanos now, CoordinatorNews& news) {}
+
+  // Called on the control thread at each --report-interval end with this
+  // process' own interval. True: the run reports it itself (the default);
+  // false: the coordinator took it, and the intervals to report come back
+  // through Poll (or Finish) instead.
+  virtual bool ShareInterval(const IntervalSnapshot& interval) { return true; }
+
   // Called once, on the control thread, after the measured run ended and its
   // threads were joined (or abandoned), with this process' result: raw and
   // derived figures filled, metrics not yet (the runner derives them from
   // what this leaves). May replace `result` with every participant's figures
-  // merged (the process that reports) or leave it (the others). The default
-  // leaves it.
+  // merged (the process that reports) or leave it (the others). The
+  // intervals in result.intervals stay in front; the ones appended after
+  // them (completed only at the end) are reported by the runner after
+  // Finish. The default leaves it.
   virtual void Finish(RunResult& result) {}
 };
 

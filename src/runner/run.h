@@ -16,6 +16,7 @@
 #include "core/random.h"
 #include "core/status.h"
 #include "os/thread.h"
+#include "runner/coordinator.h"
 #include "runner/recorder.h"
 #include "runner/run_config.h"
 #include "runner/run_result.h"
@@ -45,8 +46,8 @@ struct alignas(64) WorkerState {
 // so it must not be destroyed). Worker threads only enter WorkerMain.
 class Run final {
  public:
-  Run(Workload& workload, const RunConfig& cfg, RunObserver* observer)
-      : workload_(workload), cfg_(cfg), observer_(observer) {}
+  Run(Workload& workload, const RunConfig& cfg, RunObserver* observer, RunCoordinator& coordinator)
+      : workload_(workload), cfg_(cfg), observer_(observer), coordinator_(coordinator) {}
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
 
@@ -112,6 +113,13 @@ class Run final {
   // A stop signal stops the threads and makes the forced shutdown due
   // cfg_.StopGrace() from `now` (sooner if it already was).
   void StopIfSignalled(Nanos now);
+  // Asks the coordinator for news: reports the intervals it hands back and
+  // stops the threads as a stop signal would (not marked interrupted) when
+  // it says so.
+  void PollCoordinator(Nanos now);
+  // Stops the threads; the forced shutdown is due cfg_.StopGrace() from `now`.
+  void StopThreads(Nanos now);
+  void ReportInterval(const IntervalSnapshot& iv);
   bool ForcedShutdownDue(Nanos now);
   Nanos NextWake(Nanos now) const;
   bool AllFinished();
@@ -147,6 +155,7 @@ class Run final {
   Workload& workload_;
   const RunConfig& cfg_;
   RunObserver* const observer_;  // may be null
+  RunCoordinator& coordinator_;
   Manifest manifest_;
   int threads_ = 1;
   bool self_timed_ = false;
@@ -213,6 +222,7 @@ class Run final {
   Nanos forced_at_ = 0;  // forced shutdown due, 0: never
   std::vector<IntervalSnapshot> intervals_;
   bool interrupted_ = false;  // a stop signal stopped the run
+  bool stopped_ = false;      // the threads were told to stop (signal or coordinator)
   bool forced_ = false;       // the forced shutdown ended the control loop
 };
 

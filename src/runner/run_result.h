@@ -144,9 +144,26 @@ struct RankFigures {
   double events_per_second = 0;
 };
 
+// --stonewall=on: the first rank to reach its event budget stopped every
+// rank; the figures up to that moment.
+struct StonewallFigures {
+  int first_rank = 0;  // the rank that reached its budget first
+  double at_s = 0;     // when it did, from the global window's start
+  // Every rank's events up to that moment: all of a rank's events when it
+  // ended by then; for a rank still running, its events scaled by the part
+  // of its own window that lay before the moment (its own steady rate: it
+  // was told to stop a poll period or two later).
+  double events = 0;
+  double events_per_second = 0;  // events over at_s (0 when at_s is 0)
+};
+
 // A run across processes: who took part and how well their clocks agreed.
 struct ClusterFigures {
   std::vector<RankFigures> ranks;
+  // Ranks that stopped answering (--mpi-timeout): the figures hold only the
+  // others'.
+  std::vector<int> missing_ranks;
+  std::optional<StonewallFigures> stonewall;
   // The largest |clock_offset_s| over the ranks, and the largest round trip
   // of the messages that measured it (the offsets are known to within half
   // of it).

@@ -157,6 +157,7 @@ void Run::Control() {
     IntervalIfDue(now);
     CheckpointIfDue(now);
     StopIfSignalled(now);
+    PollCoordinator(now);
     if (AllFinished()) break;
     if (ForcedShutdownDue(now)) break;
     WaitUntil(NextWake(now));
@@ -232,8 +233,7 @@ void Run::IntervalIfDue(Nanos now) {
     iv.queue = due > taken ? due - taken : 0;
     iv.concurrency = running_events_.load(std::memory_order_relaxed);
   }
-  intervals_.push_back(iv);
-  if (observer_) observer_->OnInterval(iv);
+  if (coordinator_.ShareInterval(iv)) ReportInterval(iv);
   last_interval_ = std::move(snap);
   last_interval_at_ = now;
   interval_ticker_.AdvancePast(now);
@@ -253,9 +253,26 @@ void Run::CheckpointIfDue(Nanos now) {
   ++next_checkpoint_;
 }
 
+void Run::ReportInterval(const IntervalSnapshot& iv) {
+  intervals_.push_back(iv);
+  if (observer_) observer_->OnInterval(iv);
+}
+
 void Run::StopIfSignalled(Nanos now) {
   if (interrupted_ || !StopRequested()) return;
   interrupted_ = true;
+  StopThreads(now);
+}
+
+void Run::PollCoordinator(Nanos now) {
+  CoordinatorNews news;
+  coordinator_.Poll(now, news);
+  for (const IntervalSnapshot& iv : news.intervals) ReportInterval(iv);
+  if (news.stop && !stopped_) StopThreads(now);
+}
+
+void Run::StopThreads(Nanos now) {
+  stopped_ = true;
   stop_.store(true);
   // Events that ignore the stop are abandoned after the grace.
   const Nanos at = now + SecondsToNanos(cfg_.StopGrace());
@@ -415,7 +432,7 @@ RunCoordinator& SoloCoordinator() {
 
 Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest manifest,
                               RunObserver* observer, RunCoordinator& coordinator) {
-  auto run = std::make_unique<Run>(workload, cfg, observer);
+  auto run = std::make_unique<Run>(workload, cfg, observer, coordinator);
   {
     // Until the threads are released no report exists: a stuck Init or
     // thread start ends the process once the stop signal's grace is over.
@@ -444,7 +461,12 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
   } else {
     run->JoinAndFinish(result);
   }
+  const size_t reported = result.intervals.size();
   coordinator.Finish(result);
+  // Intervals the coordinator completed only at the end.
+  for (size_t i = reported; observer != nullptr && i < result.intervals.size(); ++i) {
+    observer->OnInterval(result.intervals[i]);
+  }
   result.metrics = workload.Metrics(result);
   return result;
 }

@@ -111,6 +111,10 @@ struct WorkloadInfo {
   // its own, sharing nothing with the others (no files, no tables), and the
   // results merge. Tests without it are refused in such a run.
   bool runs_per_process = false;
+  // Each process of a run across processes may run this test on files of
+  // its own, in a sub-folder of its own (TakeProcessFolder), and the
+  // results merge (--mpi-files=per-rank).
+  bool files_per_process = false;
 };
 
 class Workload {
@@ -122,6 +126,11 @@ class Workload {
   virtual void RegisterOptions(OptionSet& opts) = 0;
   // Cross-option checks after parsing; InvalidArgument names the option.
   virtual Status Validate(int threads) { return Status::Ok(); }
+  // Called once, after Validate, when this process is one of several
+  // running the test (files_per_process): its files go in the sub-folder
+  // `name` of the folder its options name; prepare creates the sub-folder,
+  // cleanup removes it once empty. The default does nothing.
+  virtual Status TakeProcessFolder(const std::string& name) { return Status::Ok(); }
   // The run's --events limit (0: none), given once the options are parsed
   // and before Describe(), for a description that names it.
   virtual void SetEventLimit(int64_t events) {}

@@ -1,8 +1,6 @@
-// MPI runs through the real binary under Open MPI's mpirun: the merged
-// report on rank 0, what is refused, a failing rank, and a plain run that
-// never loads libmpi. mpirun runs as root here only with
-// --allow-run-as-root; --oversubscribe lets 4 ranks share 2 cores; the
-// shared-memory transport (btl self,vader) works in a container.
+// MPI runs through the real binary under Open MPI's mpirun
+// (testing/mpirun.h): the merged report on rank 0, what is refused, a rank
+// that cannot start, and a plain run that never loads libmpi.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "testing/mpirun.h"
 #include "testing/run_binary.h"
 
 namespace loadcell {
@@ -21,38 +20,9 @@ using testing::RunCommand;
 using testing::RunLoadcell;
 using testing::Show;
 
-// mpirun's own words, then `ranks` ranks of loadcell with `args`. `timeout`
-// (SIGTERM, which mpirun passes on to its ranks) ends a hang: exit 124.
-std::vector<std::string> MpirunCommand(int ranks, const std::vector<std::string>& args,
-                                       int timeout_s = 60) {
-  std::vector<std::string> c = {"timeout",
-                                std::to_string(timeout_s),
-                                "mpirun",
-                                "--allow-run-as-root",
-                                "--oversubscribe",
-                                "--bind-to",
-                                "none",
-                                "--mca",
-                                "btl",
-                                "self,vader",
-                                "-np",
-                                std::to_string(ranks),
-                                LoadcellBinary()};
-  c.insert(c.end(), args.begin(), args.end());
-  return c;
-}
-
-ProcessResult RunMpi(int ranks, const std::vector<std::string>& args) {
-  testing::ChildWatch watch;
-  watch.timeout_s = 90;
-  return RunCommand(MpirunCommand(ranks, args), watch);
-}
-
-size_t Count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using testing::CountOf;
+using testing::MpirunCommand;
+using testing::RunMpi;
 
 TEST(MpiRunTest, EventsAreTheSumOfTheRanksEvents) {
   struct Case {
@@ -101,29 +71,29 @@ TEST(MpiRunTest, EventsAreTheSumOfTheRanksEvents) {
 TEST(MpiRunTest, RankZeroPrintsTheOneTextAndCsvReport) {
   const ProcessResult text = RunMpi(3, {"cpu", "--cpu-max-prime=2000", "--events=50"});
   ASSERT_EQ(text.exit_code, 0) << Show(text);
-  EXPECT_EQ(Count(text.out, "General statistics:"), 1u) << Show(text);
-  EXPECT_EQ(Count(text.out, "total number of events:              150\n"), 1u) << Show(text);
-  EXPECT_EQ(Count(text.out, "Ranks: 3\n"), 1u) << Show(text);
-  EXPECT_EQ(Count(text.out, "max clock offset from rank 0:"), 1u) << Show(text);
+  EXPECT_EQ(CountOf(text.out, "General statistics:"), 1u) << Show(text);
+  EXPECT_EQ(CountOf(text.out, "total number of events:              150\n"), 1u) << Show(text);
+  EXPECT_EQ(CountOf(text.out, "Ranks: 3\n"), 1u) << Show(text);
+  EXPECT_EQ(CountOf(text.out, "max clock offset from rank 0:"), 1u) << Show(text);
 
   const ProcessResult csv =
       RunMpi(2, {"cpu", "--cpu-max-prime=2000", "--events=40", "--format=csv"});
   ASSERT_EQ(csv.exit_code, 0) << Show(csv);
-  EXPECT_EQ(Count(csv.out, "time_s,duration_s,threads,events,"), 1u) << Show(csv);
-  EXPECT_EQ(Count(csv.out, "\ntotal,"), 1u) << Show(csv);
+  EXPECT_EQ(CountOf(csv.out, "time_s,duration_s,threads,events,"), 1u) << Show(csv);
+  EXPECT_EQ(CountOf(csv.out, "\ntotal,"), 1u) << Show(csv);
   // The total row: 2 threads (one per rank), 80 events.
   const size_t total_row = csv.out.find("\ntotal,");
   ASSERT_NE(total_row, std::string::npos) << Show(csv);
   EXPECT_EQ(csv.out.compare(csv.out.find(',', total_row + 7), 6, ",2,80,"), 0) << Show(csv);
-  EXPECT_EQ(Count(csv.out, "\nrank0,"), 1u) << Show(csv);
-  EXPECT_EQ(Count(csv.out, "\nrank1,"), 1u) << Show(csv);
+  EXPECT_EQ(CountOf(csv.out, "\nrank0,"), 1u) << Show(csv);
+  EXPECT_EQ(CountOf(csv.out, "\nrank1,"), 1u) << Show(csv);
 }
 
 TEST(MpiRunTest, OffRunsEachRankOnItsOwn) {
   const ProcessResult r = RunMpi(2, {"cpu", "--cpu-max-prime=2000", "--events=10", "--mpi=off"});
   ASSERT_EQ(r.exit_code, 0) << Show(r);
-  EXPECT_EQ(Count(r.out, "General statistics:"), 2u) << Show(r);
-  EXPECT_EQ(Count(r.out, "Ranks:"), 0u) << Show(r);
+  EXPECT_EQ(CountOf(r.out, "General statistics:"), 2u) << Show(r);
+  EXPECT_EQ(CountOf(r.out, "Ranks:"), 0u) << Show(r);
 }
 
 // LD_DEBUG=files makes the dynamic loader name every library it opens.
@@ -151,9 +121,16 @@ TEST(MpiRunTest, RefusedInOneLine) {
       {0, {"cpu", "--mpi=on", "--events=1"}, "--mpi=on: no MPI launcher found"},
       {0, {"cpu", "--mpi", "--events=1"}, "--mpi=on: no MPI launcher found"},
       {0, {"cpu", "--mpi=sometimes", "--events=1"}, "--mpi=sometimes: expected auto, on or off"},
-      {2, {"fileio", "--file-num=1", "run"}, "'fileio' test: MPI runs support only the tests"},
-      {2, {"fileio", "--file-num=1", "prepare"}, "'fileio' test: MPI runs support only"},
-      {2, {"cpu", "--report-interval=1"}, "--report-interval: not merged across MPI ranks yet"},
+      {2, {"oltp_read_only", "run"}, "'oltp_read_only' test: MPI runs support only the tests"},
+      {2, {"oltp_read_only", "prepare"}, "'oltp_read_only' test: MPI runs support only"},
+      {2, {"cpu", "--report-checkpoints=1"}, "--report-checkpoints: not merged across MPI"},
+      {2, {"cpu", "--stonewall=on", "--time=1"}, "--stonewall=on: needs --events=N"},
+      {2, {"cpu", "--stonewall=maybe", "--events=1"}, "--stonewall=maybe: expected on or off"},
+      {2,
+       {"cpu", "--mpi-timeout=0.1s", "--events=1"},
+       "--mpi-timeout=0.1s: expected a duration from 0.5 s to 3600 s"},
+      {0, {"cpu", "--mpi-timeout=forever", "--events=1"}, "--mpi-timeout=forever: expected"},
+      {0, {"cpu", "--mpi-files=both", "--events=1"}, "--mpi-files=both: expected per-rank or"},
       {2, {"cpu", "--rate=10"}, "--rate: not merged across MPI ranks yet"},
   };
   for (const Case& c : cases) {
@@ -165,7 +142,7 @@ TEST(MpiRunTest, RefusedInOneLine) {
     EXPECT_NE(r.err.find(line), std::string::npos) << name << "\n" << Show(r);
     // Alone: that one line. Under mpirun every rank says it (mpirun adds its own words).
     if (c.ranks == 0) {
-      EXPECT_EQ(Count(r.err, "\n"), 1u) << name << "\n" << r.err;
+      EXPECT_EQ(CountOf(r.err, "\n"), 1u) << name << "\n" << r.err;
     }
   }
 }
@@ -190,7 +167,7 @@ TEST(MpiRunTest, AFailingRankEndsEveryRank) {
   };
   for (const Case& c : cases) {
     std::vector<std::string> cmd = MpirunCommand(3, {"memory", "--time=60"}, /*timeout_s=*/40);
-    cmd.insert(cmd.end(), {":", "-np", "1", "sh", "-c", c.last_rank});
+    testing::AddShellRank(cmd, c.last_rank);
     testing::ChildWatch watch;
     watch.timeout_s = 90;
     const ProcessResult r = RunCommand(cmd, watch);

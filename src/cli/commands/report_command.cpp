@@ -21,7 +21,7 @@ Result<RunExtras> TakeRunExtras(RawOptions& options) {
     extras.report_html = o->value;
   }
   LC_ASSIGN_OR_RETURN(extras.quiet, TakeQuietOption(options));
-  LC_ASSIGN_OR_RETURN(extras.mpi, TakeMpiOption(options));
+  LC_ASSIGN_OR_RETURN(extras.cluster, TakeClusterOptions(options));
   if (extras.quiet) SetProgressEnabled(false);
   return extras;
 }

@@ -19,12 +19,12 @@ namespace loadcell {
 // Options the CLI layer adds to every run (not RunConfig's: the runner does
 // not know them).
 struct RunExtras {
-  std::string report_html;       // --report-html=PATH; empty: none
-  bool quiet = false;            // --quiet: no progress, no live status
-  MpiMode mpi = MpiMode::kAuto;  // --mpi (cli/cluster_setup.h)
+  std::string report_html;  // --report-html=PATH; empty: none
+  bool quiet = false;       // --quiet: no progress, no live status
+  ClusterSettings cluster;  // --mpi, --mpi-timeout... (cli/cluster_setup.h)
 };
 
-// Takes --report-html, --quiet and --mpi out of `options` (marks them consumed)
+// Takes --report-html, --quiet and the --mpi options out of `options` (marks them consumed)
 // and applies --quiet to the process-wide progress switch.
 Result<RunExtras> TakeRunExtras(RawOptions& options);
 

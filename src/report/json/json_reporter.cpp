@@ -321,6 +321,30 @@ class JsonReporter final : public Reporter {
       w.EndObject();
     }
     w.EndArray();
+    w.Key("missing_ranks");
+    w.BeginArray();
+    for (int m : c.missing_ranks) w.Int(m);
+    w.EndArray();
+    w.Key("stonewall");
+    WriteStonewall(w, c.stonewall);
+    w.EndObject();
+  }
+
+  // null without --stonewall=on (or when no rank ended on its own).
+  static void WriteStonewall(JsonWriter& w, const std::optional<StonewallFigures>& sw) {
+    if (!sw) {
+      w.Null();
+      return;
+    }
+    w.BeginObject();
+    w.Key("first_rank");
+    w.Int(sw->first_rank);
+    w.Key("at_s");
+    w.Double(Finite(sw->at_s));
+    w.Key("events");
+    w.Double(Finite(sw->events));
+    w.Key("events_per_second");
+    w.Double(Finite(sw->events_per_second));
     w.EndObject();
   }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <iostream>
 
 #include "io/io_engine.h"
@@ -39,6 +40,7 @@ WorkloadInfo FileIoWorkload::Info() const {
       "the fsync that follows it. Each request is timed from its submission to its "
       "completion; under --rate also from its intended start";
   info.supports_prepare = true;
+  info.files_per_process = true;
   info.self_timed = true;
   info.self_paced = true;
   info.reports_busy_time = true;
@@ -70,6 +72,13 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
   return out;
 }
 
+Status FileIoWorkload::TakeProcessFolder(const std::string& name) {
+  FileIoSettings& s = options_.mutable_settings();
+  s.dir = (std::filesystem::path(s.dir) / name).string();
+  process_folder_ = true;
+  return Status::Ok();
+}
+
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
   EnsureConsole();
   if (settings().null_engine()) {
@@ -78,6 +87,15 @@ Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
       *console_.out << "--file-io-mode=null touches no file: nothing to prepare\n";
     }
     return Status::Ok();
+  }
+  if (process_folder_) {
+    // Only the sub-folder itself: its parent is the --file-dir that was checked.
+    std::error_code ec;
+    std::filesystem::create_directory(settings().dir, ec);
+    if (ec) {
+      return Status::IoError(
+          fmt::format("cannot create the folder {}: {}", settings().dir, ec.message()), ec.value());
+    }
   }
   if (settings().use_existing != UseExisting::kOff) {
     return PrepareWithExisting(fs_, settings(), console_);
@@ -92,10 +110,18 @@ Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
 
 Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
   EnsureConsole();
-  LC_ASSIGN_OR_RETURN(FolderLock lock,
-                      LockTestFolder(fs_, settings().dir, "loadcell fileio cleanup"));
-  LC_RETURN_IF_ERROR(CleanupFiles(fs_, settings().dir, console_));
-  SayForeignLeft(fs_, settings(), console_);
+  std::error_code ec;
+  // This process' sub-folder was never prepared (or is cleaned already).
+  if (process_folder_ && !std::filesystem::exists(settings().dir, ec)) return Status::Ok();
+  {
+    LC_ASSIGN_OR_RETURN(FolderLock lock,
+                        LockTestFolder(fs_, settings().dir, "loadcell fileio cleanup"));
+    LC_RETURN_IF_ERROR(CleanupFiles(fs_, settings().dir, console_));
+    SayForeignLeft(fs_, settings(), console_);
+  }
+  // Once the lock is gone: removes the sub-folder only when nothing else is
+  // left in it (what was not ours stays, and so does its folder).
+  if (process_folder_) std::filesystem::remove(settings().dir, ec);
   return Status::Ok();
 }
 

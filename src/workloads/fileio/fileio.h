@@ -38,6 +38,7 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
+  Status TakeProcessFolder(const std::string& name) override;
   std::vector<std::string> Warnings(int threads) const override;
   void SetEventLimit(int64_t events) override { event_limit_ = events; }
 
@@ -80,6 +81,9 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   FileIoOptions options_;
   FileIoConsole console_;
   bool console_set_ = false;
+  // TakeProcessFolder was called: settings().dir is this process' own
+  // sub-folder, which prepare creates and cleanup removes once empty.
+  bool process_folder_ = false;
   std::vector<IoFile> files_;  // open during a run
   std::unique_ptr<FileIoShared> shared_;
   FileManifest manifest_;                   // as found (or made, for seqwr) by Init

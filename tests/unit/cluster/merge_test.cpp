@@ -185,5 +185,55 @@ TEST(MergeRankResults, RefusesWhatCannotBeMerged) {
   }
 }
 
+// An interval of `threads` threads whose events took `samples` ns.
+IntervalSnapshot Interval(const std::vector<uint64_t>& samples, int threads, double duration_s) {
+  IntervalSnapshot iv;
+  iv.t_end_s = 2;
+  iv.duration_s = duration_s;
+  iv.threads = threads;
+  iv.latency.resize(1);
+  for (uint64_t s : samples) iv.latency[0].histogram.Record(s);
+  iv.events = samples.size();
+  iv.errors = 1;
+  iv.counters = {3 * samples.size()};
+  iv.queue = 2;
+  iv.concurrency = 1;
+  return iv;
+}
+
+TEST(MergeIntervals, SumsTheRanksIntervalsOfOneTick) {
+  const FourRanks four;
+  std::vector<IntervalSnapshot> parts;
+  std::vector<uint64_t> all;
+  for (size_t r = 0; r < four.samples.size(); ++r) {
+    parts.push_back(Interval(four.samples[r], static_cast<int>(r) + 1, 1.0 + 0.001 * r));
+    all.insert(all.end(), four.samples[r].begin(), four.samples[r].end());
+  }
+  Result<IntervalSnapshot> merged = MergeIntervals(parts);
+  ASSERT_OK(merged);
+  EXPECT_EQ(merged->t_end_s, 2);
+  EXPECT_EQ(merged->duration_s, 1.003);
+  EXPECT_EQ(merged->threads, 1 + 2 + 3 + 4);
+  EXPECT_EQ(merged->events, all.size());
+  EXPECT_EQ(merged->errors, 4u);
+  EXPECT_EQ(merged->counters, std::vector<uint64_t>{3 * all.size()});
+  EXPECT_EQ(merged->queue, 8u);
+  EXPECT_EQ(merged->concurrency, 4u);
+  // Derived from the sums.
+  EXPECT_DOUBLE_EQ(merged->events_per_second, static_cast<double>(all.size()) / 1.003);
+  // The merged histogram is the one of all samples: its p95 is theirs.
+  LatencyHistogram exact;
+  for (uint64_t s : all) exact.Record(s);
+  EXPECT_EQ(merged->latency[0].histogram.Percentile(95), exact.Percentile(95));
+  EXPECT_EQ(merged->latency[0].histogram.Max(), kStallNs);
+}
+
+TEST(MergeIntervals, RefusesWhatCannotBeMerged) {
+  EXPECT_FALSE(MergeIntervals({}).ok());
+  IntervalSnapshot other = Interval({5}, 1, 1);
+  other.latency.push_back(LatencyStats{"read", {}});
+  EXPECT_FALSE(MergeIntervals({Interval({5}, 1, 1), other}).ok());
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -22,6 +22,7 @@ RankResult Rich() {
   r.result.interrupted = true;
   r.result.forced_shutdown = true;
   r.result.abandoned_threads = {1};
+  r.stopped_by_cluster = true;
   return r;
 }
 
@@ -43,6 +44,7 @@ TEST(RankResultCodec, RoundTripsEveryMergeableField) {
   EXPECT_EQ(out->rank.threads, 2);
   EXPECT_EQ(out->rank.clock_offset_s, in.rank.clock_offset_s);
   EXPECT_EQ(out->round_trip_s, in.round_trip_s);
+  EXPECT_TRUE(out->stopped_by_cluster);
   const RunResult& a = in.result;
   const RunResult& b = out->result;
   EXPECT_EQ(b.window_start_ns, -5);
@@ -96,7 +98,7 @@ TEST(RankResultCodec, RefusesDamagedBytes) {
   std::string not_ours = good;
   not_ours[0] = 'X';
   const std::vector<Case> cases = {
-      {"version", other_version, "format version 2, not 1"},
+      {"version", other_version, "format version 3, not 2"},
       {"magic", not_ours, "not a loadcell rank result"},
       {"trailing", good + "x", "trailing bytes"},
   };
@@ -106,6 +108,43 @@ TEST(RankResultCodec, RefusesDamagedBytes) {
     EXPECT_NE(out.status().message().find(c.says), std::string::npos)
         << c.name << ": " << out.status().message();
   }
+}
+
+TEST(IntervalCodec, RoundTripsTheRawFiguresAndRefusesDamagedBytes) {
+  IntervalSnapshot in;
+  in.t_end_s = 3;
+  in.duration_s = 1.002;
+  in.threads = 4;
+  in.events = 1234;
+  in.errors = 2;
+  in.latency = {LatencyStats{"event", {}}, LatencyStats{"read", {}}};
+  in.latency[0].histogram.Record(1000);
+  in.latency[0].histogram.Record(5'000'000);
+  in.latency[1].histogram.Record(7);
+  in.counters = {5, 0, 8};
+  in.queue = 3;
+  in.concurrency = 9;
+  const std::string bytes = EncodeInterval(in);
+  Result<IntervalSnapshot> out = DecodeInterval(bytes);
+  ASSERT_OK(out);
+  EXPECT_EQ(out->t_end_s, 3);
+  EXPECT_EQ(out->duration_s, 1.002);
+  EXPECT_EQ(out->threads, 4);
+  EXPECT_EQ(out->events, 1234u);
+  EXPECT_EQ(out->errors, 2u);
+  ASSERT_EQ(out->latency.size(), 2u);
+  EXPECT_EQ(out->latency[1].kind, "read");
+  for (size_t k = 0; k < 2; ++k)
+    ExpectSameHistogram(in.latency[k].histogram, out->latency[k].histogram);
+  EXPECT_EQ(out->counters, in.counters);
+  EXPECT_EQ(out->queue, 3u);
+  EXPECT_EQ(out->concurrency, 9u);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_FALSE(DecodeInterval(std::string_view(bytes).substr(0, n)).ok()) << n;
+  }
+  EXPECT_FALSE(DecodeInterval(bytes + "x").ok());
+  // A rank result is not an interval.
+  EXPECT_FALSE(DecodeInterval(EncodeRankResult(Rich())).ok());
 }
 
 }  // namespace

@@ -1,0 +1,68 @@
+#pragma once
+// Point-to-point messages between the ranks of an MPI run that never block:
+// sends are started and completed later, receives look first whether a
+// message has arrived (MPI_Iprobe). Everything the ranks say to each other
+// while the run goes on and at its end passes here, so that a rank that
+// stops answering can only make the others wait until a deadline, never
+// forever. Used on the control thread only (MPI_THREAD_FUNNELED).
+
+#include <deque>
+#include <optional>
+#include <string>
+
+#include "cluster/mpi_api.h"
+#include "core/clock.h"
+
+namespace loadcell {
+
+// What the ranks say to each other (the MPI tag of each message).
+enum class MpiTag : int {
+  kClock = 1,     // the clock-offset ping-pong (at the start, blocking)
+  kBeat = 2,      // "still here": no content
+  kInterval = 3,  // an encoded IntervalSnapshot, rank r to rank 0
+  kResult = 4,    // an encoded RankResult, rank r to rank 0
+  kStop = 5,      // rank 0 to every rank: stop the run now
+  kVerdict = 6,   // rank 0 to rank r after the end: the ranks missing (0: none)
+  kBye = 7,       // rank 0 to rank r: the report is out, leave
+};
+
+struct MpiMessage {
+  int from = 0;
+  MpiTag tag = MpiTag::kBeat;
+  std::string bytes;
+};
+
+class MpiLink final {
+ public:
+  explicit MpiLink(const MpiApi& mpi) : mpi_(mpi) {}
+  MpiLink(const MpiLink&) = delete;
+  MpiLink& operator=(const MpiLink&) = delete;
+
+  // Starts sending `bytes` to rank `to`; the link keeps them until the send
+  // completed. Messages from one rank to another arrive in the order sent.
+  void Send(int to, MpiTag tag, std::string bytes);
+  // The next message that has arrived from `from` (kAnySource: any rank),
+  // nullopt when none has. A message whose envelope arrived is read whole.
+  static constexpr int kAnySource = MPI_ANY_SOURCE;
+  std::optional<MpiMessage> Receive(int from = kAnySource);
+  // Completes the sends that can be completed now; true when none is left.
+  bool Progress();
+  // Progresses the sends until none is left or `deadline` (monotonic) has
+  // passed; true when none is left.
+  bool Flush(Nanos deadline);
+
+ private:
+  struct Pending {
+    std::string bytes;
+    MPI_Request request = nullptr;
+  };
+  const MpiApi& mpi_;
+  std::deque<Pending> pending_;  // a deque: the buffers must not move
+};
+
+// Sleeps for a short while between two looks at the link: a rank that
+// waits must not spin on a CPU that ranks still running need.
+void PauseBetweenLooks();
+void SleepUntilMonotonic(Nanos at);
+
+}  // namespace loadcell

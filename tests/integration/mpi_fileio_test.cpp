@@ -1,0 +1,138 @@
+// fileio across MPI ranks (--mpi-files=per-rank): each rank prepares, runs
+// on and cleans up its own files in the sub-folder rankN of --file-dir; a
+// rank whose files fail during the run stops every rank. Through the real
+// binary under mpirun (testing/mpirun.h).
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "testing/mpirun.h"
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FileIoCommand;
+using testing::MpirunCommand;
+using testing::ProcessResult;
+using testing::RunMpi;
+using testing::Show;
+
+// Every path under `dir`, relative to it.
+std::set<std::string> Tree(const std::string& dir) {
+  std::set<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    out.insert(fs::relative(e.path(), dir).string());
+  }
+  return out;
+}
+
+std::vector<std::string> With(std::vector<std::string> args, const std::string& command) {
+  args.push_back(command);
+  return args;
+}
+
+TEST(MpiFileIoTest, EachRankPreparesRunsAndCleansItsOwnFolder) {
+  for (const int ranks : {2, 3}) {
+    const testing::TempDir dir;
+    const std::vector<std::string> args = FileIoCommand(dir.path(), {"--file-num=2"});
+    const ProcessResult prepared = RunMpi(ranks, With(args, "prepare"));
+    ASSERT_EQ(prepared.exit_code, 0) << Show(prepared);
+    std::set<std::string> expected;
+    for (int r = 0; r < ranks; ++r) {
+      const std::string sub = "rank" + std::to_string(r);
+      expected.insert(sub);
+      for (const char* f : {"/test_file.0", "/test_file.1", "/.loadcell-fileio.manifest"}) {
+        expected.insert(sub + f);
+      }
+      // Each rank's files are whole: 4M over 2 files.
+      EXPECT_EQ(fs::file_size(dir / (sub + "/test_file.1")), 2u << 20) << sub;
+    }
+    EXPECT_EQ(Tree(dir.path()), expected) << ranks;
+
+    std::vector<std::string> run = args;
+    run.insert(run.end(), {"--file-test-mode=rndrw", "--events=300", "--format=json", "run"});
+    const ProcessResult r = RunMpi(ranks, run);
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+    const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << Show(r);
+    EXPECT_EQ(doc["summary"]["events"], 300 * ranks) << Show(r);
+    ASSERT_EQ(doc["cluster"]["ranks"].size(), static_cast<size_t>(ranks));
+    for (const auto& k : doc["cluster"]["ranks"]) EXPECT_EQ(k["events"], 300) << k.dump();
+    // The run left the folders as they were (the lock files are gone).
+    EXPECT_EQ(Tree(dir.path()), expected) << ranks;
+
+    const ProcessResult cleaned = RunMpi(ranks, With(args, "cleanup"));
+    ASSERT_EQ(cleaned.exit_code, 0) << Show(cleaned);
+    EXPECT_TRUE(Tree(dir.path()).empty()) << Show(cleaned);
+    // A second cleanup finds nothing to do.
+    const ProcessResult again = RunMpi(ranks, With(args, "cleanup"));
+    EXPECT_EQ(again.exit_code, 0) << Show(again);
+  }
+}
+
+TEST(MpiFileIoTest, CleanupLeavesWhatIsNotOurs) {
+  const testing::TempDir dir;
+  const std::vector<std::string> args = FileIoCommand(dir.path(), {"--file-num=1"});
+  ASSERT_EQ(RunMpi(2, With(args, "prepare")).exit_code, 0);
+  dir.Write("rank1/notes.txt", "mine");
+  const ProcessResult cleaned = RunMpi(2, With(args, "cleanup"));
+  ASSERT_EQ(cleaned.exit_code, 0) << Show(cleaned);
+  EXPECT_EQ(Tree(dir.path()), (std::set<std::string>{"rank1", "rank1/notes.txt"}));
+}
+
+// Rank 2's files are cut to nothing while every rank reads: its reads come
+// back short, it fails, and rank 0 stops the others long before --time.
+TEST(MpiFileIoTest, ARankWhoseFilesFailStopsEveryRank) {
+  const testing::TempDir dir;
+  const std::vector<std::string> args = FileIoCommand(dir.path(), {"--file-num=2"});
+  ASSERT_EQ(RunMpi(3, With(args, "prepare")).exit_code, 0);
+  std::vector<std::string> run = args;
+  run.insert(run.end(), {"--file-test-mode=rndrd", "--time=60", "run"});
+  testing::ChildWatch watch;
+  watch.timeout_s = 90;
+  watch.delay_ms = 500;
+  watch.during = [&](int) {
+    for (const char* f : {"rank2/test_file.0", "rank2/test_file.1"}) fs::resize_file(dir / f, 0);
+  };
+  const ProcessResult r = testing::RunCommand(MpirunCommand(3, run), watch);
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_LT(r.seconds_after_action, 20) << Show(r);
+  EXPECT_NE(r.out.find("Run failed: rank 2 ("), std::string::npos) << Show(r);
+  EXPECT_NE(r.err.find("loadcell: error: rank 2 ("), std::string::npos) << Show(r);
+  EXPECT_NE(r.err.find("short read"), std::string::npos) << Show(r);
+  EXPECT_EQ(testing::CountOf(r.out, "Ranks: 3\n"), 1u) << Show(r);
+  // Nothing stray: each folder holds its files and manifest, no lock file.
+  for (const char* sub : {"rank0", "rank1", "rank2"}) {
+    EXPECT_EQ(Tree(dir / sub),
+              (std::set<std::string>{"test_file.0", "test_file.1", ".loadcell-fileio.manifest"}))
+        << sub;
+  }
+  EXPECT_EQ(RunMpi(3, With(args, "cleanup")).exit_code, 0);
+  // The files the test cut are no longer what loadcell wrote: cleanup leaves
+  // them, and their folder (only what it created goes).
+  EXPECT_EQ(Tree(dir.path()),
+            (std::set<std::string>{"rank2", "rank2/test_file.0", "rank2/test_file.1"}));
+}
+
+TEST(MpiFileIoTest, SharedFilesAreRefusedInOneLine) {
+  const testing::TempDir dir;
+  const ProcessResult r = RunMpi(2, FileIoCommand(dir.path(), {"--mpi-files=shared", "prepare"}));
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_NE(r.err.find("loadcell: error: --mpi-files=shared: not supported yet"), std::string::npos)
+      << Show(r);
+  EXPECT_TRUE(Tree(dir.path()).empty());
+}
+
+}  // namespace
+}  // namespace loadcell

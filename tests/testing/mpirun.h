@@ -1,0 +1,54 @@
+#pragma once
+// Running the loadcell binary under Open MPI's mpirun, for the MPI tests.
+// mpirun runs as root here only with --allow-run-as-root; --oversubscribe
+// lets 4 ranks share 2 cores; the shared-memory transport (btl self,vader)
+// works in a container.
+
+#include <string>
+#include <vector>
+
+#include "testing/run_binary.h"
+
+namespace loadcell::testing {
+
+// mpirun's own words, then `ranks` ranks of loadcell with `args`. `timeout`
+// (SIGTERM, which mpirun passes on to its ranks) ends a hang: exit 124.
+inline std::vector<std::string> MpirunCommand(int ranks, const std::vector<std::string>& args,
+                                              int timeout_s = 60) {
+  std::vector<std::string> c = {"timeout",
+                                std::to_string(timeout_s),
+                                "mpirun",
+                                "--allow-run-as-root",
+                                "--oversubscribe",
+                                "--bind-to",
+                                "none",
+                                "--mca",
+                                "btl",
+                                "self,vader",
+                                "-np",
+                                std::to_string(ranks),
+                                LoadcellBinary()};
+  c.insert(c.end(), args.begin(), args.end());
+  return c;
+}
+
+// Appends to an mpirun command one more rank, the last, run by `sh -c
+// shell_command` (mpirun's `:` form).
+inline void AddShellRank(std::vector<std::string>& command, const std::string& shell_command) {
+  command.insert(command.end(), {":", "-np", "1", "sh", "-c", shell_command});
+}
+
+inline ProcessResult RunMpi(int ranks, const std::vector<std::string>& args) {
+  ChildWatch watch;
+  watch.timeout_s = 90;
+  return RunCommand(MpirunCommand(ranks, args), watch);
+}
+
+// How often `what` occurs in `text`.
+inline size_t CountOf(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace loadcell::testing
