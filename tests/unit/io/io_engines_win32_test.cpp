@@ -145,7 +145,7 @@ class WinEngineTest : public ::testing::Test {
 };
 
 TEST_F(WinEngineTest, TheEnginesOfTheWindowsBuild) {
-  EXPECT_EQ(IoEngineNames(), (std::vector<std::string>{"sync", "iocp", "mmap"}));
+  EXPECT_EQ(IoEngineNames(), (std::vector<std::string>{"sync", "iocp", "mmap", "null"}));
   EXPECT_EQ(AsyncIoEngineName(), "iocp");
   Status s = CheckIoEngine("io_uring", "--file-io-mode=io_uring");
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);

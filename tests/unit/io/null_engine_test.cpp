@@ -15,7 +15,7 @@ namespace loadcell {
 namespace {
 
 std::unique_ptr<IoEngine> OpenNull(size_t files, uint32_t depth) {
-  Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("null", PosixFileSystem());
+  Result<std::unique_ptr<IoEngine>> e = MakeIoEngine("null", DefaultFileSystem());
   EXPECT_OK(e);
   if (!e.ok()) return nullptr;
   std::vector<IoFile> fs(files);  // fd -1: never used
