@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/app.h"
+#include "cluster/launch.h"
 #include "core/progress.h"
 #include "core/version.h"
 #include "io/io_engine.h"
@@ -483,6 +484,15 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (sw.help) {
     out << SqlioUsage();
     return kExitOk;
+  }
+  if (const LaunchInfo launch = DetectLaunch(); launch.detected && launch.size > 1) {
+    // Every rank would run on its own on the same files: refused alike on
+    // every rank, before anything is created.
+    err << fmt::format(
+        "loadcell: error: sqlio does not run across MPI ranks yet ({} started {} ranks, each "
+        "would run alone on the same files); run it without the launcher\n",
+        launch.launcher, launch.size);
+    return kExitUsage;
   }
   if (sw.quiet) SetProgressEnabled(false);
   char cwd_buf[PATH_MAX];
