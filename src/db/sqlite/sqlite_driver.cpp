@@ -28,6 +28,11 @@ DbError SqliteError(sqlite3* db, int rc, std::string_view context) {
   const char* msg = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   e.message = fmt::format("sqlite: {}{}{} (code {})", context, context.empty() ? "" : ": ",
                           msg != nullptr ? msg : sqlite3_errstr(rc), e.code);
+  // A full disk or a failed read or write: what the system said, in words.
+  const int err = db != nullptr ? sqlite3_system_errno(db) : 0;
+  if (err != 0 && (primary == SQLITE_FULL || primary == SQLITE_IOERR)) {
+    e.message += ": " + FileErrnoInWords(err);
+  }
   return e;
 }
 

@@ -16,6 +16,7 @@
 #include "core/plural.h"
 #include "core/progress.h"
 #include "core/random.h"
+#include "os/file_system.h"
 #include "runner/runner.h"
 #include "workloads/oltp/oltp_registry.h"
 
@@ -340,6 +341,34 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
                        secs, c.driver->Capabilities().bulk_insert,
                        CountOf(workers, "thread", "threads")));
   return Status::Ok();
+}
+
+Status EndSqlitePrepare(const Status& s, const SqliteNewFiles& files, OltpKind kind) {
+  if (s.ok() || s.code() == StatusCode::kInvalidArgument ||
+      s.code() == StatusCode::kFailedPrecondition || files.path().empty()) {
+    return s;
+  }
+  const std::string what =
+      s.code() == StatusCode::kCancelled ? std::string("prepare interrupted") : s.message();
+  if (!files.database_is_new()) {
+    return Status(s.code(),
+                  fmt::format("{}; the database file {} existed before this prepare, so it was "
+                              "left in place; the tables this prepare began stay marked "
+                              "incomplete (run refuses them): run 'loadcell {} cleanup' to drop "
+                              "them",
+                              what, files.path(), OltpKindName(kind)),
+                  s.err());
+  }
+  const std::vector<std::string> removed = files.RemoveNew(DefaultFileSystem());
+  if (removed.empty()) return s;
+  std::string also;
+  for (size_t i = 1; i < removed.size(); ++i)
+    also += fmt::format("{}{}", i == 1 ? "" : ", ", removed[i]);
+  return Status(
+      s.code(),
+      fmt::format("{}; removed the database file {}{}, which this prepare had created", what,
+                  files.path(), also.empty() ? "" : fmt::format(" and its {}", also)),
+      s.err());
 }
 
 Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
