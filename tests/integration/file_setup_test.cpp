@@ -202,8 +202,8 @@ const FaultCase kFaultCases[] = {
      false,
      1,
      {"cannot load sbtest1: sqlite: database or disk is full",
-      "; the database file @/x.db existed before this prepare, so it was left in place; the "
-      "tables this prepare began stay marked incomplete (run refuses them)"},
+      "; the database file @/x.db existed before this prepare, so it was left in place; a "
+      "table this prepare began stays marked incomplete (run refuses it)"},
      "filler x.db"},
     {"erofs_fileio_prepare",
      "ro",

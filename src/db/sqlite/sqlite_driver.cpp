@@ -115,7 +115,11 @@ class SqliteConnection final : public DbConnection {
     if (rc != SQLITE_OK) {
       const int err = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
       DbError e = SqliteError(db_, rc, fmt::format("cannot open {}", settings_.path));
-      if (err != 0) e.message += ": " + FileErrnoInWords(err);
+      const int primary = rc & 0xff;
+      // SqliteError names the errno of a failed read or write itself.
+      if (err != 0 && primary != SQLITE_IOERR && primary != SQLITE_FULL) {
+        e.message += ": " + FileErrnoInWords(err);
+      }
       e.cls = DbErrorClass::kFatal;
       Close();
       return e;

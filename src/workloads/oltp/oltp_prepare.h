@@ -44,7 +44,8 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn);
 // file (`files`, recorded before the first connection), the files it created
 // are removed and the message says so; when the file existed before, it is
 // left, and the message says why and that the tables this prepare began stay
-// marked incomplete. A refusal before any change (exit 2) is returned as is.
+// marked incomplete; a refusal there (exit 2, nothing changed) is returned
+// as is.
 Status EndSqlitePrepare(const Status& s, const SqliteNewFiles& files, OltpKind kind);
 
 // Drops the tables of OltpTables() that loadcell created (complete or not);
