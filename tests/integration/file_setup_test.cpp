@@ -143,6 +143,14 @@ const std::vector<std::string> kSmall = {"fileio", "--file-dir=@", "--file-num=2
   "fallocate -p -o 4096 -l 258048 @/test_file.0 && " \
   "fallocate -p -o 4096 -l 258048 @/test_file.1"
 #define LC_FILL "(dd if=/dev/zero of=@/filler bs=4k || true)"
+// A SQLite database that a small prepare made, and a prepare too big for
+// the tmpfs.
+#define LC_SQLITE_SMALL                                                                  \
+  "$L oltp_read_only --db-driver=sqlite --sqlite-db=@/x.db --tables=1 --table-size=100 " \
+  "prepare"
+const std::vector<std::string> kSqliteBig = {"oltp_read_only", "--db-driver=sqlite",
+                                             "--sqlite-db=@/x.db", "--tables=1",
+                                             "--table-size=200000"};
 
 const FaultCase kFaultCases[] = {
     {"enospc_fileio_prepare",
@@ -178,6 +186,25 @@ const FaultCase kFaultCases[] = {
      1,
      {"--output-file=@/r.json: write failed: no space left on the device"},
      "filler"},
+    {"enospc_sqlite_prepare_new_db",
+     "size=1m",
+     "dd if=/dev/zero of=@/filler bs=4k count=128",
+     With(kSqliteBig, {"prepare"}),
+     false,
+     1,
+     {"cannot load sbtest1: sqlite: database or disk is full",
+      "; removed the database file @/x.db and its x.db-wal", ", which this prepare had created"},
+     "filler"},
+    {"enospc_sqlite_prepare_existing_db",
+     "size=1m",
+     LC_SQLITE_SMALL " && " LC_FILL " && truncate -s -256K @/filler",
+     With(kSqliteBig, {"--force", "prepare"}),
+     false,
+     1,
+     {"cannot load sbtest1: sqlite: database or disk is full",
+      "; the database file @/x.db existed before this prepare, so it was left in place; a "
+      "table this prepare began stays marked incomplete (run refuses it)"},
+     "filler x.db"},
     {"erofs_fileio_prepare",
      "ro",
      "true",

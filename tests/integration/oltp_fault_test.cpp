@@ -338,5 +338,43 @@ TEST(OltpFault, MariadbFrozenMidRun) {
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
 }
 
+// SIGINT while prepare loads a SQLite database: a database file that this
+// prepare created goes, with its -wal and -shm (the folder is empty again);
+// one that existed before stays, and run refuses its incomplete table.
+TEST(OltpFault, SqlitePrepareInterrupted) {
+  testing::TempDir tmp;
+  const std::string db = tmp.File("x.db");
+  const Args base = {"oltp_read_only", "--db-driver=sqlite", "--sqlite-db=" + db, "--tables=1"};
+  ChildWatch interrupt;
+  interrupt.marker = "Inserting";
+  interrupt.delay_ms = 200;
+  interrupt.during = [](int pid) { kill(pid, SIGINT); };
+  const ProcessResult fresh =
+      RunLoadcell(Concat(base, {"--table-size=50000000", "prepare"}), interrupt);
+  EXPECT_EQ(fresh.exit_code, 130) << Show(fresh);
+  // SQLite's own close removes a -wal and -shm it could checkpoint: the
+  // message names those loadcell removed.
+  EXPECT_NE(fresh.err.find("prepare interrupted; removed the database file " + db),
+            std::string::npos)
+      << Show(fresh);
+  EXPECT_NE(fresh.err.find("which this prepare had created"), std::string::npos) << Show(fresh);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path())) << Show(fresh);
+
+  const ProcessResult small = RunLoadcell(Concat(base, {"--table-size=100", "prepare"}));
+  ASSERT_EQ(small.exit_code, 0) << Show(small);
+  const ProcessResult again =
+      RunLoadcell(Concat(base, {"--table-size=50000000", "--force", "prepare"}), interrupt);
+  EXPECT_EQ(again.exit_code, 130) << Show(again);
+  EXPECT_NE(again.err.find("prepare interrupted; the database file " + db +
+                           " existed before this prepare, so it was left in place"),
+            std::string::npos)
+      << Show(again);
+  EXPECT_TRUE(std::filesystem::exists(db));
+  const ProcessResult run = RunLoadcell(Concat(base, {"--time=1", "run"}));
+  EXPECT_EQ(run.exit_code, 2) << Show(run);
+  EXPECT_NE(run.err.find("table sbtest1 was not completely prepared"), std::string::npos)
+      << Show(run);
+}
+
 }  // namespace
 }  // namespace loadcell

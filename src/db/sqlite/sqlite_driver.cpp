@@ -28,6 +28,11 @@ DbError SqliteError(sqlite3* db, int rc, std::string_view context) {
   const char* msg = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   e.message = fmt::format("sqlite: {}{}{} (code {})", context, context.empty() ? "" : ": ",
                           msg != nullptr ? msg : sqlite3_errstr(rc), e.code);
+  // A full disk or a failed read or write: what the system said, in words.
+  const int err = db != nullptr ? sqlite3_system_errno(db) : 0;
+  if (err != 0 && (primary == SQLITE_FULL || primary == SQLITE_IOERR)) {
+    e.message += ": " + FileErrnoInWords(err);
+  }
   return e;
 }
 
@@ -110,7 +115,11 @@ class SqliteConnection final : public DbConnection {
     if (rc != SQLITE_OK) {
       const int err = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
       DbError e = SqliteError(db_, rc, fmt::format("cannot open {}", settings_.path));
-      if (err != 0) e.message += ": " + FileErrnoInWords(err);
+      const int primary = rc & 0xff;
+      // SqliteError names the errno of a failed read or write itself.
+      if (err != 0 && primary != SQLITE_IOERR && primary != SQLITE_FULL) {
+        e.message += ": " + FileErrnoInWords(err);
+      }
       e.cls = DbErrorClass::kFatal;
       Close();
       return e;

@@ -98,6 +98,9 @@ Status OltpWorkload::Validate(int threads) {
   shared_.threads = threads;
 
   first_conn_.reset();
+  if (dialect_ == SqlDialect::kSqlite) {
+    sqlite_new_ = SqliteNewFiles::Before(DefaultFileSystem(), SqlitePath());
+  }
   // A SQLite file that does not exist yet is created by prepare, not here.
   if (dialect_ == SqlDialect::kSqlite && !SqliteFileExists()) return Status::Ok();
   LC_ASSIGN_OR_RETURN(first_conn_, driver.Connect(0));
@@ -137,8 +140,12 @@ OltpDbContext OltpWorkload::DbContext(int threads, uint64_t seed) {
 }
 
 Status OltpWorkload::Prepare(const PrepareContext& ctx) {
-  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, TakeConnection());
-  return OltpPrepare(DbContext(ctx.threads, ctx.seed), std::move(conn));
+  Status s = [&]() -> Status {
+    LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, TakeConnection());
+    return OltpPrepare(DbContext(ctx.threads, ctx.seed), std::move(conn));
+  }();  // every connection is closed here
+  if (dialect_ != SqlDialect::kSqlite) return s;
+  return EndSqlitePrepare(s, sqlite_new_, kind_);
 }
 
 Status OltpWorkload::Cleanup(const PrepareContext& ctx) {

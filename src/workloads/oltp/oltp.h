@@ -66,6 +66,9 @@ class OltpWorkload final : public Workload, public TextReportSections {
   std::string statement_path_;  // how statements reach the server (empty for SQLite)
   std::mutex conn_mu_;
   std::unique_ptr<DbConnection> first_conn_;
+  // SQLite: the database's files that did not exist at Validate, before the
+  // first connection (what a failed prepare removes).
+  SqliteNewFiles sqlite_new_;
   OltpRunShared shared_;
 };
 

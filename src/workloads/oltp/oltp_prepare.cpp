@@ -16,6 +16,7 @@
 #include "core/plural.h"
 #include "core/progress.h"
 #include "core/random.h"
+#include "os/file_system.h"
 #include "runner/runner.h"
 #include "workloads/oltp/oltp_registry.h"
 
@@ -340,6 +341,36 @@ Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
                        secs, c.driver->Capabilities().bulk_insert,
                        CountOf(workers, "thread", "threads")));
   return Status::Ok();
+}
+
+Status EndSqlitePrepare(const Status& s, const SqliteNewFiles& files, OltpKind kind) {
+  if (s.ok() || files.path().empty()) return s;
+  const std::string what =
+      s.code() == StatusCode::kCancelled ? std::string("prepare interrupted") : s.message();
+  if (!files.database_is_new()) {
+    // A refusal changed nothing: its line says so already.
+    if (s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kFailedPrecondition) {
+      return s;
+    }
+    return Status(s.code(),
+                  fmt::format("{}; the database file {} existed before this prepare, so it was "
+                              "left in place; a table this prepare began stays marked incomplete "
+                              "(run refuses it): run 'loadcell {} cleanup' to drop it",
+                              what, files.path(), OltpKindName(kind)),
+                  s.err());
+  }
+  std::vector<std::string> removed = files.RemoveNew(DefaultFileSystem());
+  if (removed.empty()) return s;
+  std::string list;
+  if (removed.front() == Basename(files.path())) {
+    removed.erase(removed.begin());
+    list = fmt::format("the database file {}{}", files.path(),
+                       removed.empty() ? "" : fmt::format(" and its {}", fmt::join(removed, ", ")));
+  } else {
+    list = fmt::format("{} beside {}", fmt::join(removed, ", "), files.path());
+  }
+  return Status(s.code(), fmt::format("{}; removed {}, which this prepare had created", what, list),
+                s.err());
 }
 
 Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {

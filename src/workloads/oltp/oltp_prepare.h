@@ -13,6 +13,7 @@
 
 #include "core/status.h"
 #include "db/db_driver.h"
+#include "db/sqlite/sqlite_files.h"
 #include "workloads/oltp/oltp_options.h"
 #include "workloads/oltp/oltp_sql.h"
 
@@ -37,6 +38,15 @@ std::vector<std::string> OltpTables(const OltpDbContext& c);
 // the secondary index. Progress on stderr, one line per table on stdout.
 // `conn` is a connection to use for the checks (may be null).
 Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn);
+
+// The status of a SQLite prepare that ended with `s` (every connection
+// closed): when it failed or was interrupted after it created the database
+// file (`files`, recorded before the first connection), the files it created
+// are removed and the message says so; when the file existed before, it is
+// left, and the message says why and that the tables this prepare began stay
+// marked incomplete; a refusal there (exit 2, nothing changed) is returned
+// as is.
+Status EndSqlitePrepare(const Status& s, const SqliteNewFiles& files, OltpKind kind);
 
 // Drops the tables of OltpTables() that loadcell created (complete or not);
 // others, and a same-named table made since prepare, are left with a
