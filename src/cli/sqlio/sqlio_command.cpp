@@ -9,12 +9,14 @@
 #include <set>
 
 #include "cli/app.h"
+#include "cli/sqlio/sqlio_affinity.h"
 #include "core/progress.h"
 #include "core/version.h"
 #include "io/io_engine.h"
 #include "os/file_system.h"
 #include "os/folder_check.h"
 #include "os/system_info.h"
+#include "os/thread.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
 
@@ -444,6 +446,8 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   h.notes = sw.notes;
   LC_RETURN_IF_ERROR(CheckDriveMap(sw));
   LC_ASSIGN_OR_RETURN(std::vector<SqlioParamLine> lines, TargetLines(sw, h));
+  LC_RETURN_IF_ERROR(
+      CheckSqlioAffinity(sw, lines, CpuFacts{ReadSystemInfo().cpus_online, AllowedCpus()}));
   std::set<char> drives_used;
   int first = 0;
   for (const SqlioParamLine& p : lines) {
