@@ -30,8 +30,15 @@ void DetachThread(ThreadHandle thread);
 void UseFineTimerSlack();
 
 // Confines the calling thread to `cpus` (numbers from 0). A CPU the machine
-// lacks or a refusal is an error, with the system's reason.
+// lacks or a refusal is an error, with the system's reason. On Windows the
+// CPUs are numbered across processor groups (group 0's first, then group
+// 1's, ...) and must all be in one group.
 Status SetCurrentThreadCpus(const std::vector<int>& cpus);
+
+// The CPUs this process may run on, in increasing order (Linux:
+// sched_getaffinity; Windows: GetProcessAffinityMask, on a machine with one
+// processor group); empty when the system does not say.
+std::vector<int> AllowedCpus();
 
 // The CPU time the process has used so far, in seconds.
 void ProcessCpuSeconds(double* user, double* sys);

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <process.h>
 #include <windows.h>
 
@@ -50,18 +51,50 @@ void DetachThread(ThreadHandle thread) { CloseHandle(reinterpret_cast<HANDLE>(th
 
 void UseFineTimerSlack() {}
 
-// One processor group (up to 64 CPUs): the group the thread runs in.
+// CPU numbers count across processor groups: group 0's CPUs first. A thread
+// runs in one group, so every CPU asked must be in the same one.
 Status SetCurrentThreadCpus(const std::vector<int>& cpus) {
-  DWORD_PTR mask = 0;
+  if (cpus.empty()) return Status::InvalidArgument("no CPU given");
+  GROUP_AFFINITY affinity{};
+  bool placed = false;
   for (int c : cpus) {
-    if (c < 0 || c >= 64)
-      return Status::InvalidArgument("CPU " + std::to_string(c) + ": beyond 63");
-    mask |= DWORD_PTR{1} << c;
+    if (c < 0) return Status::InvalidArgument(fmt::format("CPU {}: not a CPU number", c));
+    int first = 0;  // the number of the group's first CPU
+    WORD group = 0;
+    const WORD groups = GetActiveProcessorGroupCount();
+    while (group < groups && c >= first + static_cast<int>(GetActiveProcessorCount(group))) {
+      first += static_cast<int>(GetActiveProcessorCount(group));
+      ++group;
+    }
+    if (group == groups) {
+      return Status::InvalidArgument(fmt::format("CPU {}: this machine has {} CPUs", c, first));
+    }
+    if (placed && group != affinity.Group) {
+      return Status::InvalidArgument(
+          fmt::format("CPU {} is in processor group {}, not {}: a thread runs in one group", c,
+                      group, affinity.Group));
+    }
+    affinity.Group = group;
+    affinity.Mask |= KAFFINITY{1} << (c - first);
+    placed = true;
   }
-  if (SetThreadAffinityMask(GetCurrentThread(), mask) == 0) {
-    return Win32Error("SetThreadAffinityMask", GetLastError());
+  if (SetThreadGroupAffinity(GetCurrentThread(), &affinity, nullptr) == 0) {
+    return Win32Error("SetThreadGroupAffinity", GetLastError());
   }
   return Status::Ok();
+}
+
+std::vector<int> AllowedCpus() {
+  std::vector<int> cpus;
+  DWORD_PTR process = 0, system = 0;
+  if (GetActiveProcessorGroupCount() != 1 ||
+      GetProcessAffinityMask(GetCurrentProcess(), &process, &system) == 0) {
+    return cpus;
+  }
+  for (int c = 0; c < 64; ++c) {
+    if ((process >> c) & 1) cpus.push_back(c);
+  }
+  return cpus;
 }
 
 uint64_t ThreadCpuNs() {

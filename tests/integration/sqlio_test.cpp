@@ -3,13 +3,16 @@
 // between runs, and Ctrl-C.
 
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "testing/run_binary.h"
@@ -109,7 +112,7 @@ TEST_F(SqlioRun, ClassicAndJson) {
 
   ProcessResult j = Sqlio({"-kR", "-s1", "-frandom", "-b8", "-F" + param_, "--format=json"});
   EXPECT_EQ(j.exit_code, 0) << j.err;
-  EXPECT_EQ(j.out.rfind("{", 0), 0u) << j.out.substr(0, 200);
+  EXPECT_EQ(j.out.rfind('{', 0), 0u) << j.out.substr(0, 200);
   EXPECT_NE(j.out.find("\"test\": \"sqlio\""), std::string::npos);
   EXPECT_NE(j.out.find("\"ios_per_second\""), std::string::npos);
   EXPECT_NE(j.err.find("initialization done"), std::string::npos);  // header on stderr
@@ -165,16 +168,59 @@ TEST_F(SqlioRun, PlacementIsAppliedAndStated) {
       << bad.err;
 }
 
-TEST_F(SqlioRun, AffinityAppliedOrNoted) {
-  std::ofstream(param_) << "c:\\testfile.dat 1 0x1 8\n";  // CPU 0 for its thread
+// A refused affinity: one line, exit 2, before anything is made (the
+// param file's 8 MB file is not created).
+void ExpectAffinityRefused(const ProcessResult& r, const std::string& names,
+                           const std::string& file) {
+  EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
+  EXPECT_EQ(r.err.rfind("loadcell: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(file)) << file;
+}
+
+TEST_F(SqlioRun, AffinityAppliedOrRefused) {
+  const std::string file = dir_ + "/testfile.dat";
+  std::ofstream(param_) << "\n  c:\\testfile.dat 1 0x8000000000000000 8\n";
+  ExpectAffinityRefused(Sqlio({"-kW", "-s1", "-b64", "-F" + param_}),
+                        "param file " + param_ +
+                            " line 2: affinity mask 0x8000000000000000 names CPU 63; this "
+                            "machine has CPUs 0-",
+                        file);
+  std::ofstream(param_) << "c:\\testfile.dat 1 0x0 8\n";  // 0: no affinity
+  ExpectAffinityRefused(Sqlio({"-kW", "-s1", "-b64", "-aR0x8000000000000000", "-F" + param_}),
+                        "sqlio: '-aR0x8000000000000000': affinity mask 0x8000000000000000 "
+                        "names CPU 63; this machine has CPUs 0-",
+                        file);
+  ExpectAffinityRefused(Sqlio({"-kW", "-s1", "-b64", "-p1023", "-F" + param_}),
+                        "sqlio: '-p1023': -p names CPU 1023; this machine has CPUs 0-", file);
+
+  // A CPU the machine has but this process may not use (its affinity is
+  // inherited from this thread): refused too, naming the CPUs it may use.
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(saved), &saved), 0);
+  cpu_set_t only0;
+  CPU_ZERO(&only0);
+  CPU_SET(0, &only0);
+  ASSERT_EQ(sched_setaffinity(0, sizeof(only0), &only0), 0);
+  ProcessResult outside = Sqlio({"-kW", "-s1", "-b64", "-a0x2", "-F" + param_});
+  ASSERT_EQ(sched_setaffinity(0, sizeof(saved), &saved), 0);
+  ExpectAffinityRefused(outside,
+                        std::thread::hardware_concurrency() >= 2
+                            ? "affinity mask 0x2 names CPU 1, outside this process's affinity: "
+                              "it may run on CPUs 0"
+                            : "affinity mask 0x2 names CPU 1; this machine has CPUs 0-0",
+                        file);
+
+  // CPU 0 for the param file's thread, and for every thread with -a: applied.
+  std::ofstream(param_) << "c:\\testfile.dat 1 0x1 8\n";
   ProcessResult ok = Sqlio({"-kW", "-s1", "-b64", "-F" + param_});
   ExpectReport(ok);
   EXPECT_EQ(ok.out.find("not applied"), std::string::npos) << ok.out;
-  // No machine here has CPU 1023: the run goes on and says so.
-  ProcessResult noted = Sqlio({"-kR", "-s1", "-b64", "-p1023", "-F" + param_});
-  ExpectReport(noted);
-  EXPECT_NE(noted.out.find("note: thread 0: affinity -p1023 not applied"), std::string::npos)
-      << noted.out;
+  ProcessResult all = Sqlio({"-kR", "-s1", "-b64", "-a0x1", "-F" + param_});
+  ExpectReport(all);
+  EXPECT_EQ(all.out.find("not applied"), std::string::npos) << all.out;
 }
 
 TEST_F(SqlioRun, HelpAndBareCommand) {

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cli/app.h"
+#include "cli/sqlio/sqlio_affinity.h"
 #include "cluster/launch.h"
 #include "core/progress.h"
 #include "core/version.h"
@@ -16,6 +17,7 @@
 #include "os/file_system.h"
 #include "os/folder_check.h"
 #include "os/system_info.h"
+#include "os/thread.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
 
@@ -445,6 +447,8 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   h.notes = sw.notes;
   LC_RETURN_IF_ERROR(CheckDriveMap(sw));
   LC_ASSIGN_OR_RETURN(std::vector<SqlioParamLine> lines, TargetLines(sw, h));
+  LC_RETURN_IF_ERROR(
+      CheckSqlioAffinity(sw, lines, CpuFacts{ReadSystemInfo().cpus_online, AllowedCpus()}));
   std::set<char> drives_used;
   int first = 0;
   for (const SqlioParamLine& p : lines) {

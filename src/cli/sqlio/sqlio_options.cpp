@@ -206,6 +206,7 @@ Status ParseAffinity(const std::string& arg, std::string_view v, SqlioSwitches& 
                "for round robin: -a0xf, -aR0xf");
   }
   s.affinity_mask = *mask;
+  s.affinity_arg = arg;
   if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
   return Status::Ok();
 }
@@ -216,6 +217,7 @@ Status ParseCpu(const std::string& arg, std::string_view v, SqlioSwitches& s) {
   if (ideal) p.remove_prefix(1);
   LC_ASSIGN_OR_RETURN(uint64_t cpu, Number(arg, p, 0, 1023, "the CPU number"));
   s.cpu = static_cast<int>(cpu);
+  s.cpu_arg = arg;
   if (ideal) s.notes.push_back(arg + ": ideal affinity is applied as hard affinity here");
   return Status::Ok();
 }

@@ -41,6 +41,7 @@ struct SqlioSwitches {
   bool ios_given = false;
   bool same_runs = false;             // -v1.1.1
   bool affinity_round_robin = false;  // -aR
+  std::string affinity_arg, cpu_arg;  // -a and -p as written (for errors)
   int buffers = 0;                    // -m
   // -g<bytes per ms> / -g<n>i (DiskSpd's throttle): each thread's rate,
   // in bytes per millisecond or, with throttle_iops, I/Os per second. 0: none.

@@ -315,19 +315,19 @@ TEST_F(SqlioPlanTest, PlacementSwitches) {
 
 TEST_F(SqlioPlanTest, SwitchesWithNoCounterpartAreNoted) {
   const std::string param = Write("param.txt", "p.dat 1 0 1\n");
-  auto sw = ParseSqlioArgs({"-LSi", "-Up", "-aRI0x3", "-pI0", "-64", "-D11", "-mC4", "-F" + param});
+  auto sw = ParseSqlioArgs({"-LSi", "-Up", "-aRI0x1", "-pI0", "-64", "-D11", "-mC4", "-F" + param});
   ASSERT_OK(sw);
   EXPECT_EQ(sw->latency, 'S');
   EXPECT_TRUE(sw->cpu_util);
   EXPECT_TRUE(sw->affinity_round_robin);
-  EXPECT_EQ(sw->affinity_mask, 3u);
+  EXPECT_EQ(sw->affinity_mask, 1u);
   EXPECT_EQ(sw->cpu, 0);
   auto plan = PlanSqlio(*sw, dir_);
   ASSERT_OK(plan);
   EXPECT_TRUE(plan->plan.affinity_round_robin);
   std::string notes;
   for (const std::string& n : plan->header.notes) notes += n + "\n";
-  for (const char* text : {"-LSi: ", "-Up: ", "-aRI0x3: ", "-pI0: ", "-64: ", "-D11: ", "-m4: ",
+  for (const char* text : {"-LSi: ", "-Up: ", "-aRI0x1: ", "-pI0: ", "-64: ", "-D11: ", "-m4: ",
                            "-p and -a both given"}) {
     EXPECT_NE(notes.find(text), std::string::npos) << text << " in\n" << notes;
   }
