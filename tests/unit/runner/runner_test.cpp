@@ -292,8 +292,10 @@ TEST(RunnerTest, RateThatCannotBeKeptKeepsRunningAndSaysHowFarBehind) {
   EXPECT_GT(r.rate->final_lag_ms, 100.0);
   EXPECT_GT(r.rate->max_lag_ms, 50.0);
   // Coordinated omission is corrected: the queueing delay is in the latency.
+  // Against the service median: one sleep stretched by a loaded machine
+  // (a sanitizer build beside other work) moves the service p99, not it.
   ASSERT_TRUE(r.service.has_value());
-  EXPECT_GT(r.latency[0].histogram.Percentile(99), 10 * r.service->histogram.Percentile(99) / 2);
+  EXPECT_GT(r.latency[0].histogram.Percentile(99), 5 * r.service->histogram.Percentile(50));
 }
 
 TEST(RunnerTest, WorkerErrorFailsTheRunAndKeepsTheFigures) {
