@@ -302,7 +302,8 @@ TEST(OltpFault, PostgresFrozenDuringPrepareCopy) {
   EXPECT_TRUE(pg.SignalAll(SIGCONT));
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   EXPECT_GE(r.seconds_after_action, 0);
-  EXPECT_LT(r.seconds_after_action, 2 + 5) << Show(r);
+  // The 2 s timeout, and room for a loaded machine (a hang runs to 60 s).
+  EXPECT_LT(r.seconds_after_action, 2 + 10) << Show(r);
   EXPECT_NE(r.err.find("the server at 127.0.0.1:"), std::string::npos) << Show(r);
   EXPECT_NE(r.err.find("within 2s (--db-"), std::string::npos) << Show(r);
 

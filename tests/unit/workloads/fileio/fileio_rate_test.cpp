@@ -100,10 +100,11 @@ TEST(FileIoRate, AnAsynchronousEngineSubmitsAtTheIntendedStartAndReapsPromptly) 
   EXPECT_EQ(r->service->histogram.Count(), 250u);
   // Reads from the page cache take microseconds. Submitted ahead of their
   // time, or reaped only when the schedule next wanted an event, they
-  // would wait up to depth / rate = 16 ms each.
+  // would wait up to depth / rate = 16 ms each; 5 ms leaves room for a
+  // loaded machine and still tells the two apart.
   const uint64_t ms = kNanosPerMilli;
-  EXPECT_LT(r->latency[0].histogram.Percentile(50), 2 * ms);
-  EXPECT_LT(r->service->histogram.Percentile(50), 2 * ms);
+  EXPECT_LT(r->latency[0].histogram.Percentile(50), 5 * ms);
+  EXPECT_LT(r->service->histogram.Percentile(50), 5 * ms);
   // 250 events at 500/s: half a second, never less.
   EXPECT_GE(r->total_time_s, 0.49);
 }
