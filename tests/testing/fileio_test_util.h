@@ -58,8 +58,9 @@ inline void Prepared(FileIoWorkload& w, const TempDir& dir, const FileIoArgs& ar
   ASSERT_OK(s);
 }
 
-// Runs the configured workload for `events` events on `threads` threads.
-inline Result<RunResult> RunEvents(FileIoWorkload& w, int64_t events, int threads = 1) {
+// Runs a configured workload (fileio, sqlio) for `events` events on
+// `threads` threads.
+inline Result<RunResult> RunEvents(Workload& w, int64_t events, int threads = 1) {
   RunConfig cfg;
   cfg.threads = threads;
   cfg.time_s = 0;

@@ -117,12 +117,7 @@ TEST(OpenFlagsReachFiles, SqlioBuffering) {
     ASSERT_OK(setup);
     FlagRecordingFileSystem fs("t.dat");
     SqlioWorkload w(setup->plan, fs);
-    RunConfig cfg;
-    cfg.threads = 1;
-    cfg.time_s = 0;
-    cfg.events = 20;
-    cfg.seed = 11;
-    Result<RunResult> r = RunWorkload(w, cfg, Manifest{}, nullptr);
+    Result<RunResult> r = testing::RunEvents(w, 20);
     ASSERT_OK(r);
     ASSERT_OK(r->failure);
     ExpectEveryOpen(fs.TakeSeen(), want, b);

@@ -13,6 +13,7 @@
 #include "core/random.h"
 #include "runner/run_config.h"
 #include "runner/runner.h"
+#include "testing/fileio_test_util.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
 #include "workloads/fileio/fileio_worker.h"
@@ -294,12 +295,7 @@ TEST(SqlioPlacement, TheWorkersReadWhereThePlanSays) {
   plan.targets = {t};
   RecordingFileSystem fs;
   SqlioWorkload w(plan, fs);
-  RunConfig cfg;
-  cfg.threads = 1;
-  cfg.time_s = 0;
-  cfg.events = 10;
-  cfg.seed = 11;
-  Result<RunResult> r = RunWorkload(w, cfg, Manifest{}, nullptr);
+  Result<RunResult> r = testing::RunEvents(w, 10);
   ASSERT_OK(r);
   ASSERT_OK(r->failure);
   std::vector<uint64_t> reads = fs.reads();
