@@ -34,9 +34,37 @@ std::string_view StatusCodeName(StatusCode code) {
   return "unknown";
 }
 
+std::string_view ErrnoText(int err) {
+  const std::string_view text = std::strerror(err);
+  if (!text.starts_with("Unknown error")) return text;
+  // The socket errors Windows' C runtime has numbers for but no text.
+  switch (err) {
+    case ETIMEDOUT:
+      return "Connection timed out";
+    case ECONNREFUSED:
+      return "Connection refused";
+    case ECONNRESET:
+      return "Connection reset by peer";
+    case ECONNABORTED:
+      return "Software caused connection abort";
+    case ENOTCONN:
+      return "Transport endpoint is not connected";
+    case ENETUNREACH:
+      return "Network is unreachable";
+    case EHOSTUNREACH:
+      return "No route to host";
+    case EADDRNOTAVAIL:
+      return "Cannot assign requested address";
+    case EWOULDBLOCK:
+      return "Resource temporarily unavailable";
+    default:
+      return text;
+  }
+}
+
 std::string Status::ToString() const {
   if (ok()) return "ok";
-  if (err_ != 0) return EscapeControlBytes(message_) + ": " + std::strerror(err_);
+  if (err_ != 0) return EscapeControlBytes(message_) + ": " + std::string(ErrnoText(err_));
   return EscapeControlBytes(message_);
 }
 

@@ -29,6 +29,11 @@ enum class StatusCode {
 
 std::string_view StatusCodeName(StatusCode code);
 
+// strerror's text for `err`, or, where the C library has none (Windows' has
+// no text for the socket errors ETIMEDOUT, ECONNREFUSED, ...), the text
+// glibc gives.
+std::string_view ErrnoText(int err);
+
 // A Status is either OK or a code with a one-line message and, where an
 // operating-system call failed, the errno it returned.
 class [[nodiscard]] Status {
@@ -63,7 +68,7 @@ class [[nodiscard]] Status {
   StatusCode code() const { return code_; }
   int err() const { return err_; }
   const std::string& message() const { return message_; }
-  // "message" for usage errors; "message: strerror(errno)" where err() != 0.
+  // "message" for usage errors; "message: ErrnoText(errno)" where err() != 0.
   std::string ToString() const;
   // True for the codes that mean the user asked for something invalid.
   bool IsUsageError() const {

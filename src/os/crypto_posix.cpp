@@ -178,6 +178,11 @@ Result<std::string> RandomBytes(size_t n) {
 }
 
 Result<std::string> RsaOaepEncrypt(std::string_view pem_public_key, std::string_view plaintext) {
+  // Read by the parser the Windows build uses too, so that a bad key is
+  // refused in the same words on both; then by libcrypto.
+  Result<RsaPublicKey> numbers = ParseRsaPublicKeyPem(pem_public_key);
+  if (!numbers.ok()) return numbers.status();
+  if (Status s = CheckOaepFits(plaintext.size(), numbers->modulus.size()); !s.ok()) return s;
   if (Status s = LoadCrypto(); !s.ok()) return s;
   auto key = ReadPublicKey(pem_public_key);
   if (!key.ok()) return key.status();
@@ -186,14 +191,13 @@ Result<std::string> RsaOaepEncrypt(std::string_view pem_public_key, std::string_
   // OAEP's digest and MGF1's are SHA-1 unless set otherwise.
   if (Crypto().EVP_PKEY_encrypt_init(ctx.get()) != 1 ||
       Crypto().EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_OAEP_PADDING) != 1) {
-    return CryptoError("RSA-OAEP setup (is the key an RSA key?)");
+    return CryptoError("RSA-OAEP setup");
   }
   const auto* in = reinterpret_cast<const unsigned char*>(plaintext.data());
   size_t n = 0;
   if (Crypto().EVP_PKEY_encrypt(ctx.get(), nullptr, &n, in, plaintext.size()) != 1) {
     return CryptoError("RSA-OAEP");
   }
-  if (Status s = CheckOaepFits(plaintext.size(), n); !s.ok()) return s;
   std::string out(n, '\0');
   if (Crypto().EVP_PKEY_encrypt(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &n, in,
                                 plaintext.size()) != 1) {

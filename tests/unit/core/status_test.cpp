@@ -21,6 +21,16 @@ TEST(Status, DefaultIsOk) {
   EXPECT_OK(Status::Ok());
 }
 
+// Every platform's text for the socket errors (Windows' C runtime has none).
+TEST(Status, SocketErrorsReadInWords) {
+  EXPECT_EQ(ErrnoText(ECONNREFUSED), "Connection refused");
+  EXPECT_EQ(ErrnoText(ETIMEDOUT), "Connection timed out");
+  EXPECT_EQ(ErrnoText(ECONNRESET), "Connection reset by peer");
+  EXPECT_EQ(Status::Unavailable("cannot connect to db1:5432", ECONNREFUSED).ToString(),
+            "cannot connect to db1:5432: Connection refused");
+  EXPECT_EQ(ErrnoText(EIO), std::strerror(EIO));
+}
+
 TEST(Status, CarriesCodeMessageAndErrno) {
   const Status s = Status::IoError("cannot read test_file.0", EIO);
   EXPECT_FALSE(s.ok());

@@ -157,6 +157,7 @@ TEST(TcpTest, ARecvPastItsTimeLimitIsUnavailableWithEtimedout) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
   EXPECT_EQ(r.status().err(), ETIMEDOUT) << r.status().ToString();
+  EXPECT_EQ(r.status().ToString(), "recv: Connection timed out");
   TcpClose(*s);
 }
 
@@ -172,6 +173,8 @@ TEST(TcpTest, AClosedPortIsRefusedNamingHostAndPort) {
     ASSERT_FALSE(s.ok()) << host;
     EXPECT_EQ(s.status().code(), StatusCode::kUnavailable);
     EXPECT_EQ(s.status().err(), ECONNREFUSED) << s.status().ToString();
+    EXPECT_NE(s.status().ToString().find("Connection refused"), std::string::npos)
+        << s.status().ToString();
     const std::string where = std::string(host) == "::1" ? "[::1]:" : "127.0.0.1:";
     EXPECT_NE(s.status().message().find(where + std::to_string(port)), std::string::npos)
         << s.status().message();
