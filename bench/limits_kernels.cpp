@@ -24,6 +24,7 @@
 //     difference to loadcell's own per-thread histogram, in a bare loop;
 //     prints iterations per second.
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include <atomic>
@@ -86,9 +87,20 @@ int Memory(const std::string& kernel, int threads, size_t mib, double seconds) {
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
-      // First touch by the thread that uses them, before the start.
-      std::vector<std::vector<uint64_t>> mem(static_cast<size_t>(arrays));
-      for (auto& m : mem) m.assign(words, 0x3ff0000000000000ULL);  // 1.0 as a double
+      // Mapped and zero-filled by the thread that uses them, before the
+      // start, as loadcell maps its blocks (page-aligned: a heap array
+      // starts 16 bytes into a page, and every 64-byte load then straddles
+      // two cache lines).
+      std::vector<uint64_t*> mem(static_cast<size_t>(arrays));
+      for (uint64_t*& m : mem) {
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+          std::perror("mmap");
+          std::exit(1);
+        }
+        std::memset(p, 0, bytes);
+        m = static_cast<uint64_t*>(p);
+      }
       start.arrive_and_wait();
       start.arrive_and_wait();  // the deadline is set
       ThreadResult& r = results[static_cast<size_t>(t)];
@@ -97,17 +109,17 @@ int Memory(const std::string& kernel, int threads, size_t mib, double seconds) {
       do {
         ++r.passes;
         if (kernel == "read") {
-          acc ^= ReadPass(mem[0].data(), words);
+          acc ^= ReadPass(mem[0], words);
         } else if (kernel == "write") {
-          WritePass(mem[0].data(), words, r.passes);
+          WritePass(mem[0], words, r.passes);
         } else {
-          TriadPass(reinterpret_cast<double*>(mem[0].data()),
-                    reinterpret_cast<const double*>(mem[1].data()),
-                    reinterpret_cast<const double*>(mem[2].data()), words);
+          TriadPass(reinterpret_cast<double*>(mem[0]), reinterpret_cast<const double*>(mem[1]),
+                    reinterpret_cast<const double*>(mem[2]), words);
         }
       } while (Clock::now() < deadline);
       r.cpu_ns = ThreadUserNs() - cpu0;
       sink.fetch_xor(acc ^ mem[0][words / 2], std::memory_order_relaxed);
+      for (uint64_t* m : mem) munmap(m, bytes);
     });
   }
   start.arrive_and_wait();  // every thread has its arrays
