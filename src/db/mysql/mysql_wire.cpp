@@ -226,7 +226,9 @@ size_t MyRawIo::Len() const {
 // Makes `n` bytes from pos_ available.
 bool MyRawIo::Fill(size_t n) {
   if (end_ - pos_ >= n) return true;
-  if (pos_ > 0) {
+  if (pos_ == end_) {
+    pos_ = end_ = 0;  // all read (the usual case at a reply's start): nothing to move
+  } else if (pos_ > 0) {
     std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
     end_ -= pos_;
     pos_ = 0;

@@ -21,7 +21,9 @@ namespace loadcell {
 // Appends the low `bytes` bytes of `v`, least significant first (the
 // protocol's fixed-length integers).
 inline void MyPutInt(std::string& o, uint64_t v, int bytes) {
-  for (int k = 0; k < bytes; ++k) o += static_cast<char>((v >> (8 * k)) & 0xFF);
+  char b[8] = {};  // one append, not one per byte (this runs for every statement executed)
+  for (int k = 0; k < bytes && k < 8; ++k) b[k] = static_cast<char>((v >> (8 * k)) & 0xFF);
+  o.append(b, static_cast<size_t>(bytes < 8 ? bytes : 8));
 }
 
 // Appends `v` as a length-encoded integer: one byte below 0xFB, else 0xFC,

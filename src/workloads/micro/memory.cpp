@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -11,18 +10,7 @@
 #include "os/system_info.h"
 #include "runner/recorder.h"
 #include "workloads/micro/do_not_optimize.h"
-
-// Under ThreadSanitizer the word accesses go through relaxed atomics: with
-// --memory-scope=global several threads write the same block, which is a
-// (benign, intended) data race for plain stores. Release builds use plain,
-// vectorisable loops.
-#if defined(__SANITIZE_THREAD__)
-#define LOADCELL_MEMORY_ATOMIC_ACCESS 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define LOADCELL_MEMORY_ATOMIC_ACCESS 1
-#endif
-#endif
+#include "workloads/micro/memory_kernels.h"
 
 namespace loadcell {
 namespace {
@@ -57,58 +45,6 @@ uint64_t L2CacheBytes() {
 inline size_t RandomIndex(uint64_t bits, size_t n) {
   return static_cast<size_t>((static_cast<unsigned __int128>(bits) * n) >> 64);
 }
-
-#if defined(LOADCELL_MEMORY_ATOMIC_ACCESS)
-
-uint64_t LoadWord(const uint64_t* p) {
-  return std::atomic_ref<const uint64_t>(*p).load(std::memory_order_relaxed);
-}
-void StoreWord(uint64_t* p, uint64_t v) {
-  std::atomic_ref<uint64_t>(*p).store(v, std::memory_order_relaxed);
-}
-uint64_t ReadSequential(const uint64_t* p, size_t n) {
-  uint64_t acc = 0;
-  for (size_t i = 0; i < n; ++i) acc ^= LoadWord(p + i);
-  return acc;
-}
-void WriteSequential(uint64_t* p, size_t n, uint64_t value) {
-  for (size_t i = 0; i < n; ++i) StoreWord(p + i, value);
-}
-
-#else
-
-inline uint64_t LoadWord(const uint64_t* p) { return *p; }
-inline void StoreWord(uint64_t* p, uint64_t v) { *p = v; }
-
-// XOR of every word. Eight independent accumulators let the compiler keep
-// several vector loads in flight (the loop vectorises to full-width XORs).
-uint64_t ReadSequential(const uint64_t* p, size_t n) {
-  p = static_cast<const uint64_t*>(__builtin_assume_aligned(p, kWordBytes));
-  uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    a0 ^= p[i];
-    a1 ^= p[i + 1];
-    a2 ^= p[i + 2];
-    a3 ^= p[i + 3];
-    a4 ^= p[i + 4];
-    a5 ^= p[i + 5];
-    a6 ^= p[i + 6];
-    a7 ^= p[i + 7];
-  }
-  for (; i < n; ++i) a0 ^= p[i];
-  return a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ a6 ^ a7;
-}
-
-// Stores `value` into every word (a vectorised store loop; the value is not
-// a byte pattern, so it does not become a memset call with its own
-// non-temporal heuristics).
-void WriteSequential(uint64_t* p, size_t n, uint64_t value) {
-  p = static_cast<uint64_t*>(__builtin_assume_aligned(p, kWordBytes));
-  for (size_t i = 0; i < n; ++i) p[i] = value;
-}
-
-#endif
 
 }  // namespace
 
@@ -168,7 +104,8 @@ MemoryWorker::MemoryWorker(MemoryOper oper, bool random_access, uint64_t* words,
       word_count_(word_count),
       owned_(std::move(owned)),
       rng_(seed),
-      recorder_(recorder) {}
+      recorder_(recorder),
+      kernels_(BestMemoryKernels()) {}
 
 Status MemoryWorker::RunEvent() {
   uint64_t* const p = words_;
@@ -176,11 +113,11 @@ Status MemoryWorker::RunEvent() {
   if (!random_access_) {
     switch (oper_) {
       case MemoryOper::kRead:
-        last_read_ = ReadSequential(p, n);
+        last_read_ = kernels_.read(p, n);
         DoNotOptimize(last_read_);
         break;
       case MemoryOper::kWrite:
-        WriteSequential(p, n, ++write_value_);
+        kernels_.write(p, n, ++write_value_);
         ClobberMemory();
         break;
       case MemoryOper::kNone:
@@ -340,6 +277,9 @@ std::vector<std::pair<std::string, std::string>> MemoryWorkload::Describe() cons
       {"  scope", scope_},
       {"  access mode", access_mode_},
       {"  huge pages", hugetlb_ ? "on" : "off"},
+      // The sequential passes' load/store width (the CPU decides it).
+      {"  vector width",
+       fmt::format("{} bytes ({})", BestMemoryKernels().vector_bytes, BestMemoryKernels().name)},
   };
 }
 

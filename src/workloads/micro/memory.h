@@ -11,6 +11,7 @@
 
 #include "core/random.h"
 #include "runner/workload.h"
+#include "workloads/micro/memory_kernels.h"
 
 namespace loadcell {
 
@@ -71,6 +72,7 @@ class MemoryWorker final : public Worker {
   std::unique_ptr<MemoryBlock> owned_;
   Random rng_;
   ThreadRecorder* const recorder_;
+  const MemoryKernels kernels_;  // the sequential passes (widest vectors the CPU runs)
   uint64_t last_read_ = 0;
   uint64_t write_value_ = 0;
 };
