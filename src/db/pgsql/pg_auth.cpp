@@ -5,13 +5,11 @@
 #include <array>
 #include <charconv>
 
+#include "core/base64.h"
 #include "os/crypto.h"
 
 namespace loadcell {
 namespace {
-
-constexpr std::string_view kBase64 =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 std::string Hex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -59,48 +57,6 @@ Result<std::string> PgMd5Response(std::string_view user, std::string_view passwo
   return "md5" + Hex(outer);
 }
 
-std::string Base64Encode(std::string_view bytes) {
-  std::string s;
-  s.reserve((bytes.size() + 2) / 3 * 4);
-  for (size_t i = 0; i < bytes.size(); i += 3) {
-    const size_t n = std::min<size_t>(3, bytes.size() - i);
-    uint32_t v = 0;
-    for (size_t k = 0; k < 3; ++k) {
-      v = (v << 8) | (k < n ? static_cast<unsigned char>(bytes[i + k]) : 0U);
-    }
-    for (size_t k = 0; k < 4; ++k) {
-      s += k <= n ? kBase64[(v >> (18 - 6 * k)) & 0x3F] : '=';
-    }
-  }
-  return s;
-}
-
-bool Base64Decode(std::string_view text, std::string& out) {
-  out.clear();
-  if (text.size() % 4 != 0) return false;
-  uint32_t v = 0;
-  int bits = 0;
-  size_t pad = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '=') {
-      if (i + 2 < text.size()) return false;  // only at the end, at most two
-      ++pad;
-      continue;
-    }
-    if (pad > 0) return false;
-    const size_t d = kBase64.find(c);
-    if (d == std::string_view::npos) return false;
-    v = (v << 6) | static_cast<uint32_t>(d);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((v >> bits) & 0xFF);
-    }
-  }
-  return true;
-}
-
 PgScramClient::PgScramClient(std::string user, std::string nonce)
     : user_(std::move(user)), nonce_(std::move(nonce)) {}
 
@@ -120,15 +76,16 @@ Result<std::string> PgScramClient::ClientFinal(std::string_view server_first,
   if (nonce.size() <= nonce_.size() || nonce.substr(0, nonce_.size()) != nonce_) {
     return Status::Unavailable("SCRAM-SHA-256: the server's nonce does not extend the client's");
   }
-  std::string salt;
+  Result<std::string> salt = Base64Decode(salt64);
   uint32_t iterations = 0;
   const auto parsed =
       std::from_chars(iter_text.data(), iter_text.data() + iter_text.size(), iterations);
-  if (!Base64Decode(salt64, salt) || parsed.ec != std::errc() ||
-      parsed.ptr != iter_text.data() + iter_text.size() || iterations == 0) {
+  if (!salt.ok() || parsed.ec != std::errc() || parsed.ptr != iter_text.data() + iter_text.size() ||
+      iterations == 0) {
     return Malformed("salt or iteration count");
   }
-  LC_ASSIGN_OR_RETURN(std::string salted, crypto::Pbkdf2HmacSha256(password, salt, iterations, 32));
+  LC_ASSIGN_OR_RETURN(std::string salted,
+                      crypto::Pbkdf2HmacSha256(password, *salt, iterations, 32));
   LC_ASSIGN_OR_RETURN(std::string client_key, crypto::HmacSha256(salted, "Client Key"));
   LC_ASSIGN_OR_RETURN(std::string stored_key, crypto::Sha256(client_key));
   // "biws" is base64 of the GS2 header "n,,": no channel binding.
@@ -148,11 +105,10 @@ Status PgScramClient::CheckServerFinal(std::string_view server_final) const {
   if (Attribute(server_final, 'e', value)) {
     return Status::Unavailable(fmt::format("SCRAM-SHA-256: the server refused: {}", value));
   }
-  std::string signature;
-  if (!Attribute(server_final, 'v', value) || !Base64Decode(value, signature)) {
-    return Malformed("final message");
-  }
-  if (server_signature_.empty() || signature != server_signature_) {
+  if (!Attribute(server_final, 'v', value)) return Malformed("final message");
+  Result<std::string> signature = Base64Decode(value);
+  if (!signature.ok()) return Malformed("final message");
+  if (server_signature_.empty() || *signature != server_signature_) {
     return Status::Unavailable(
         "SCRAM-SHA-256: the server's signature is wrong (it does not know the password)");
   }

@@ -16,11 +16,6 @@ namespace loadcell {
 Result<std::string> PgMd5Response(std::string_view user, std::string_view password,
                                   std::string_view salt);
 
-// Base64 (RFC 4648, with padding), as SCRAM's attributes carry bytes.
-std::string Base64Encode(std::string_view bytes);
-// False for text that is not base64.
-bool Base64Decode(std::string_view text, std::string& out);
-
 // One SCRAM-SHA-256 exchange: client-first, then client-final from the
 // server-first message, then the check of the server-final message.
 // The password is used as given (SASLprep is the identity for ASCII).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/base64.h"
 #include "db/pgsql/pg_auth.h"
 #include "db/pgsql/pg_wire.h"
 #include "os/crypto.h"
