@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <charconv>
 
 #include "core/base64.h"
@@ -94,7 +93,10 @@ Result<std::string> PgScramClient::ClientFinal(std::string_view server_first,
       fmt::format("n={},r={},{},{}", user_, nonce_, server_first, without_proof);
   LC_ASSIGN_OR_RETURN(std::string signature, crypto::HmacSha256(stored_key, auth_message));
   std::string proof = client_key;
-  for (size_t i = 0; i < proof.size() && i < signature.size(); ++i) proof[i] ^= signature[i];
+  for (size_t i = 0; i < proof.size() && i < signature.size(); ++i) {
+    proof[i] = static_cast<char>(static_cast<unsigned char>(proof[i]) ^
+                                 static_cast<unsigned char>(signature[i]));
+  }
   LC_ASSIGN_OR_RETURN(std::string server_key, crypto::HmacSha256(salted, "Server Key"));
   LC_ASSIGN_OR_RETURN(server_signature_, crypto::HmacSha256(server_key, auth_message));
   return fmt::format("{},p={}", without_proof, Base64Encode(proof));
