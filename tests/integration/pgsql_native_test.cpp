@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "testing/oltp_test_env.h"
@@ -51,14 +53,18 @@ void ExpectNoPassword(const testing::ProcessResult& r, const std::string& passwo
 class PgsqlNative : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(db_.error().empty()) << db_.error();
+    // A database per test: ctest runs them in parallel.
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    db_ = std::make_unique<TestDatabase>("pgsql", "native_" + name.substr(0, 30));
+    ASSERT_TRUE(db_->error().empty()) << db_->error();
     password_ = Env("LOADCELL_PG_PASSWORD");
     ASSERT_FALSE(password_.empty()) << "LOADCELL_PG_PASSWORD is not set (scripts/run-tests)";
-    base_ = Concat(Concat({"oltp_point_select"}, db_.args()),
+    base_ = Concat(Concat({"oltp_point_select"}, db_->args()),
                    Concat(kNative, {"--tables=1", "--table-size=100"}));
   }
 
-  TestDatabase db_{"pgsql", "native_auth"};
+  std::unique_ptr<TestDatabase> db_;
   std::string password_;
   Args base_;
 };
@@ -67,7 +73,7 @@ TEST_F(PgsqlNative, EveryPasswordMethodLogsIn) {
   auto prep = RunLoadcell(Concat(base_, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << Show(prep);
   ExpectNoPassword(prep, password_);
-  db_.Query("GRANT SELECT ON ALL TABLES IN SCHEMA public TO PUBLIC");
+  db_->Query("GRANT SELECT ON ALL TABLES IN SCHEMA public TO PUBLIC");
   // The owner's password is SCRAM-SHA-256; the roles of scripts/test-servers
   // log in with md5, a cleartext password and trust (pg_hba.conf).
   for (const char* var : {"LOADCELL_PG_USER", "LOADCELL_PG_MD5_USER", "LOADCELL_PG_CLEAR_USER",
