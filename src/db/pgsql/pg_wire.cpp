@@ -398,7 +398,9 @@ void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
           if (!ParseError(body, reply)) return Malformed(type, reply);
         }
         break;
-      case 'G':  // CopyInResponse: StartCopyIn's, else refused (the server then reports an error)
+      // CopyInResponse: what StartCopyIn waits for; else refused (the server
+      // then reports an error).
+      case 'G':
         if (accept_copy_) {
           reply.copy_in = true;
           return;

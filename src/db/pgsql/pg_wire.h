@@ -2,8 +2,9 @@
 // A lean client of PostgreSQL's frontend/backend protocol (version 3) for the
 // statements of a run and COPY, used by the pgsql driver on a connection that
 // libpq or the native start (pg_startup.h) opened and authenticated. Per
-// statement it makes one send() and, on a blocking socket, one recv() for a small reply; libpq
-// needs a poll() more and allocates a result object per statement.
+// statement it makes one send() and, on a blocking socket, one recv() for a
+// small reply; libpq needs a poll() more and allocates a result object per
+// statement.
 //
 // Use:
 //   PgWire wire(socket);

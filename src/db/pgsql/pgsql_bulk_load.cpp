@@ -1,6 +1,6 @@
 // The pgsql driver's bulk load: COPY ... FROM STDIN through the lean path
-// (libpq on an encrypted connection), in the binary format when every column has a type it writes,
-// else in text.
+// (libpq on an encrypted connection), in the binary format when every
+// column has a type it writes, else in text.
 
 #include <fmt/format.h>
 
