@@ -185,6 +185,12 @@ struct DbTimeouts {
   static unsigned int WholeSeconds(double s);
 };
 
+// --db-connector, resolved: how the pgsql and mysql drivers open their
+// connections. kLibrary: the client library (libpq, libmariadb) connects and
+// authenticates (TLS, Unix sockets, GSSAPI, service and password files);
+// kNative: loadcell's own protocol client over TCP (os/tcp.h), no library.
+enum class DbConnector { kLibrary, kNative };
+
 class DbDriver;
 
 class DbConnection {
@@ -245,6 +251,9 @@ class DbDriver {
   // Set before Validate(), which hands them to the driver's connections.
   void set_timeouts(const DbTimeouts& t) { timeouts_ = t; }
   const DbTimeouts& timeouts() const { return timeouts_; }
+  // Set before Validate() (--db-connector, "auto" already resolved).
+  void set_connector(DbConnector c) { connector_ = c; }
+  DbConnector connector() const { return connector_; }
 
  protected:
   virtual Result<std::unique_ptr<DbConnection>> Open(int index) = 0;
@@ -252,6 +261,7 @@ class DbDriver {
  private:
   bool server_prepared_ = true;
   DbTimeouts timeouts_;
+  DbConnector connector_ = DbConnector::kLibrary;
 };
 
 // Registry: every driver name, in the order help lists them.
@@ -264,8 +274,12 @@ struct DbOptions {
   std::string driver;            // --db-driver; "" = choose from the options given
   std::string ps_mode = "auto";  // --db-ps-mode: auto | disable
   DbTimeouts timeouts;
+  std::string connector = "auto";  // --db-connector: auto | native | library
 };
 void RegisterDbOptions(OptionSet& opts, DbOptions* out);
+// --db-connector's value for this build: auto is native on Windows, the
+// library elsewhere; InvalidArgument for library in the Windows build.
+Result<DbConnector> ResolveDbConnector(std::string_view connector);
 
 // The driver to use after parsing: --db-driver when given; otherwise the one
 // driver whose options (--mysql-*, --pgsql-*) the user set; otherwise sqlite.

@@ -90,6 +90,21 @@ void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
                "1s to 86400s)")
       .Min(0)
       .Max(86400);
+  opts.Enum("db-connector", &out->connector, "auto", {"auto", "native", "library"},
+            "how the pgsql and mysql drivers connect: library (libpq, libmariadb: TLS, Unix "
+            "sockets), native (loadcell's own client over TCP, no TLS), auto (library on "
+            "Linux, native on Windows)");
+}
+
+Result<DbConnector> ResolveDbConnector(std::string_view connector) {
+  constexpr bool kWindows = LOADCELL_WINDOWS != 0;
+  if (connector == "native" || (connector == "auto" && kWindows)) return DbConnector::kNative;
+  if (kWindows) {
+    return Status::InvalidArgument(
+        "--db-connector=library: the client libraries (libpq, libmariadb) are not in the "
+        "Windows build (valid here: auto, native)");
+  }
+  return DbConnector::kLibrary;
 }
 
 unsigned int DbTimeouts::WholeSeconds(double s) {
@@ -204,6 +219,8 @@ Status DbDrivers::Resolve(const OptionSet& opts) {
     }
   }
   d.set_timeouts(options_.timeouts);
+  LC_ASSIGN_OR_RETURN(DbConnector connector, ResolveDbConnector(options_.connector));
+  d.set_connector(connector);
   return d.Validate();
 }
 

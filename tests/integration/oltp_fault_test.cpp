@@ -227,9 +227,12 @@ void ExpectFrozenRunEnds(const Args& base, const std::function<bool()>& freeze,
   EXPECT_NE(r.err.find("within 2s (--db-read-timeout)"), std::string::npos) << Show(r);
 }
 
-TEST(OltpFault, PostgresKilledMidRun) {
+// The server killed 1 s into a run on connections opened with `connector`
+// (--db-connector): the run reports what it measured and fails within the
+// reconnect timeout; the server back, a run and cleanup work.
+void ExpectKilledRunEnds(const std::string& connector) {
   PrivatePostgres pg;
-  const Args base = RunArgs(pg);
+  const Args base = Concat(RunArgs(pg), {"--db-connector=" + connector});
   ASSERT_NO_FATAL_FAILURE(StartAndPrepare(pg, base));
 
   // A 60 s run; the server dies after 1 s of it.
@@ -250,6 +253,20 @@ TEST(OltpFault, PostgresKilledMidRun) {
   EXPECT_EQ(again.exit_code, 0) << Show(again);
   auto clean = RunLoadcell(Concat(base, {"cleanup"}));
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
+
+TEST(OltpFault, PostgresKilledMidRun) { ExpectKilledRunEnds("library"); }
+TEST(OltpFault, PostgresKilledMidRunNative) { ExpectKilledRunEnds("native"); }
+
+// The same on the native connection: the read timeout ends a run on a
+// frozen server.
+TEST(OltpFault, PostgresFrozenMidRunNative) {
+  PrivatePostgres pg;
+  const Args base = Concat(RunArgs(pg), {"--db-connector=native"});
+  ASSERT_NO_FATAL_FAILURE(StartAndPrepare(pg, base));
+  ExpectFrozenRunEnds(
+      base, [&] { return pg.SignalAll(SIGSTOP); }, "127.0.0.1:");
+  EXPECT_TRUE(pg.SignalAll(SIGCONT));
 }
 
 // The server frozen (SIGSTOP) in the middle of a run: every connection's

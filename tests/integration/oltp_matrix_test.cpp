@@ -39,12 +39,24 @@ Args SizeArgs(const std::string& w) {
 
 class OltpMatrixTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
+// A driver of the matrix: "pgsql_native" is pgsql with --db-connector=native
+// (loadcell's own connection, no libpq).
+struct MatrixDriver {
+  std::string driver;
+  Args extra;
+};
+MatrixDriver DriverOf(const std::string& param) {
+  if (param == "pgsql_native") return {"pgsql", {"--db-connector=native"}};
+  return {param, {}};
+}
+
 TEST_P(OltpMatrixTest, PrepareRunCleanup) {
-  const auto& [workload, driver] = GetParam();
-  TestDatabase db(driver, "m_" + workload);
+  const auto& [workload, param] = GetParam();
+  const auto [driver, extra] = DriverOf(param);
+  TestDatabase db(driver, "m_" + workload + (extra.empty() ? "" : "_n"));
   ASSERT_TRUE(db.error().empty()) << db.error();
-  const Args base =
-      Concat(Concat({workload}, db.args()), Concat(SizeArgs(workload), {"--threads=2"}));
+  const Args base = Concat(Concat(Concat({workload}, db.args()), extra),
+                           Concat(SizeArgs(workload), {"--threads=2"}));
 
   auto prep = RunLoadcell(Concat(base, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << Show(prep);
@@ -113,12 +125,12 @@ std::string ParamName(const ::testing::TestParamInfo<OltpMatrixTest::ParamType>&
   return std::get<0>(info.param) + "_" + std::get<1>(info.param);
 }
 
-INSTANTIATE_TEST_SUITE_P(All, OltpMatrixTest,
-                         ::testing::Combine(::testing::ValuesIn(kWorkloads),
-                                            ::testing::Values(std::string("sqlite"),
-                                                              std::string("pgsql"),
-                                                              std::string("mysql"))),
-                         ParamName);
+INSTANTIATE_TEST_SUITE_P(
+    All, OltpMatrixTest,
+    ::testing::Combine(::testing::ValuesIn(kWorkloads),
+                       ::testing::Values(std::string("sqlite"), std::string("pgsql"),
+                                         std::string("pgsql_native"), std::string("mysql"))),
+    ParamName);
 
 }  // namespace
 }  // namespace loadcell

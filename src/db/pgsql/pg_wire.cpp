@@ -1,16 +1,13 @@
 #include "db/pgsql/pg_wire.h"
 
-#include <errno.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/types.h>
-
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 
 #include "core/status.h"
 #include "db/socket_wait.h"
+#include "os/tcp.h"
 
 namespace loadcell {
 namespace {
@@ -98,6 +95,12 @@ bool ParseRow(std::string_view body, DbRows& rows) {
   return true;
 }
 
+// A send or receive that found nothing to do within its time limit, or
+// nothing at once on a non-blocking socket: Wait() decides which.
+bool WouldBlock(const Status& s) {
+  return s.err() == EAGAIN || s.err() == EWOULDBLOCK || s.err() == ETIMEDOUT;
+}
+
 }  // namespace
 
 void PgReply::Clear() {
@@ -110,6 +113,7 @@ void PgReply::Clear() {
   io_error.clear();
   timed_out = nullptr;
   copy_refused = false;
+  copy_in = false;
   txn_status = 'I';
 }
 
@@ -130,7 +134,7 @@ uint64_t PgTagCount(std::string_view tag) {
   return n;
 }
 
-void PgWire::Reset(int fd) {
+void PgWire::Reset(SocketHandle fd) {
   fd_ = fd;
   out_.clear();
   in_begin_ = in_end_ = 0;
@@ -211,7 +215,7 @@ bool PgWire::SetTimeouts(int read_ms, int write_ms) {
 }
 
 bool PgWire::Wait(short events, PgReply& reply) {
-  const bool reading = (events & POLLIN) != 0;
+  const bool reading = (events & kSocketReadable) != 0;
   switch (WaitForSocket(fd_, events, reading ? read_ms_ : write_ms_)) {
     case SocketWait::kReady:
       return true;
@@ -224,26 +228,25 @@ bool PgWire::Wait(short events, PgReply& reply) {
       break;
   }
   reply.broken = true;
-  reply.io_error = PosixError("could not wait for the server", errno).ToString();
+  reply.io_error = "could not wait for the server";
   return false;
 }
 
 bool PgWire::SendAll(PgReply& reply) {
   size_t done = 0;
   while (done < out_.size()) {
-    const ssize_t n = send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
-    if (n > 0) {
-      done += static_cast<size_t>(n);
+    Result<size_t> n = TcpSend(fd_, out_.data() + done, out_.size() - done);
+    if (n.ok() && *n > 0) {
+      done += *n;
       continue;
     }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (!Wait(POLLOUT, reply)) return false;
+    if (!n.ok() && WouldBlock(n.status())) {
+      if (!Wait(kSocketWritable, reply)) return false;
       continue;
     }
     reply.broken = true;
-    reply.io_error = n < 0 ? PosixError("could not send to the server", errno).ToString()
-                           : "could not send to the server: nothing sent";
+    reply.io_error = n.ok() ? "could not send to the server: nothing sent"
+                            : "could not send to the server: " + n.status().message();
     out_.clear();
     return false;
   }
@@ -260,19 +263,18 @@ bool PgWire::Fill(size_t need, PgReply& reply) {
   }
   if (in_.size() < need) in_.resize(std::max({need, in_.size() * 2, kInitialInput}));
   while (in_end_ < need) {
-    const ssize_t n = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, 0);
-    if (n > 0) {
-      in_end_ += static_cast<size_t>(n);
+    Result<size_t> n = TcpRecv(fd_, in_.data() + in_end_, in_.size() - in_end_);
+    if (n.ok() && *n > 0) {
+      in_end_ += *n;
       continue;
     }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (!Wait(POLLIN, reply)) return false;
+    if (!n.ok() && WouldBlock(n.status())) {
+      if (!Wait(kSocketReadable, reply)) return false;
       continue;
     }
     reply.broken = true;
-    reply.io_error = n == 0 ? std::string("server closed the connection unexpectedly")
-                            : PosixError("could not receive from the server", errno).ToString();
+    reply.io_error = n.ok() ? std::string("server closed the connection unexpectedly")
+                            : "could not receive from the server: " + n.status().message();
     return false;
   }
   return true;
@@ -314,6 +316,38 @@ void PgWire::ShrinkInput() {
     std::vector<char>(kInitialInput).swap(in_);
     in_begin_ = in_end_ = 0;
   }
+}
+
+void PgWire::StartCopyIn(std::string_view sql, PgReply& reply) {
+  Query(sql);
+  accept_copy_ = true;
+  Exchange(1, reply, nullptr);
+  accept_copy_ = false;
+}
+
+bool PgWire::CopyData(const char* data, size_t size, PgReply& reply) {
+  reply.Clear();
+  const size_t at = Start('d');
+  out_.append(data, size);
+  End(at);
+  return SendAll(reply);
+}
+
+void PgWire::CopyEnd(const char* error) {
+  if (error == nullptr) {
+    End(Start('c'));
+  } else {
+    const size_t at = Start('f');
+    PutCString(out_, error);
+    End(at);
+  }
+  ends_extended_ = false;
+}
+
+void PgWire::Terminate() {
+  End(Start('X'));
+  PgReply ignored;
+  SendAll(ignored);
 }
 
 void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
@@ -364,7 +398,13 @@ void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
           if (!ParseError(body, reply)) return Malformed(type, reply);
         }
         break;
-      case 'G':  // CopyInResponse: refused, the server then reports an error
+      // CopyInResponse: what StartCopyIn waits for; else refused (the server
+      // then reports an error).
+      case 'G':
+        if (accept_copy_) {
+          reply.copy_in = true;
+          return;
+        }
         if (!RefuseCopy(extended, reply)) return;
         break;
       case 'H':  // CopyOutResponse, its data and end: skipped

@@ -1,18 +1,20 @@
 #pragma once
 // A lean client of PostgreSQL's frontend/backend protocol (version 3) for the
-// statements of a run, used by the pgsql driver on a connection that libpq
-// opened (and authenticated). Per statement it makes one send() and, on a
-// blocking socket, one recv() for a small reply; libpq needs a poll() more
-// and allocates a result object per statement.
+// statements of a run and COPY, used by the pgsql driver on a connection that
+// libpq or the native start (pg_startup.h) opened and authenticated. Per
+// statement it makes one send() and, on a blocking socket, one recv() for a
+// small reply; libpq needs a poll() more and allocates a result object per
+// statement.
 //
 // Use:
-//   PgWire wire(PQsocket(conn));
+//   PgWire wire(socket);
 //   wire.Bind("lc1", n, values, lengths); wire.Execute(); wire.Sync();
 //   wire.Exchange(1, reply, nullptr);   // sends, reads up to ReadyForQuery
 //
 // Requests are appended to one buffer and sent together by Exchange, which
 // reads until the given number of ReadyForQuery messages arrived. The socket
-// may be blocking (fastest) or not (Exchange then waits with poll()).
+// may be blocking (fastest) or not (Exchange then waits with poll(); POSIX
+// only: libpq's sockets). Sends and receives go through os/tcp.h.
 // Asynchronous messages (notices, parameter status, notifications) are
 // skipped. Not thread-safe: one connection, one thread.
 
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "db/db_driver.h"
+#include "os/tcp.h"
 
 namespace loadcell {
 
@@ -44,16 +47,17 @@ struct PgReply {
   // The time limit that broke it, when one did: "read" or "write".
   const char* timed_out = nullptr;
   bool copy_refused = false;  // the server started a COPY: refused with CopyFail
+  bool copy_in = false;       // StartCopyIn: the server waits for CopyData
   char txn_status = 'I';      // of the last ReadyForQuery: I (idle), T, E (failed)
   void Clear();
 };
 
 class PgWire {
  public:
-  explicit PgWire(int fd = -1) : fd_(fd) {}
+  explicit PgWire(SocketHandle fd = kNoSocket) : fd_(fd) {}
   // A new connection: forgets buffered bytes.
-  void Reset(int fd);
-  int fd() const { return fd_; }
+  void Reset(SocketHandle fd);
+  SocketHandle fd() const { return fd_; }
   // Time limits of a reply and of a send, in ms (0: none); on a blocking
   // socket they are set on it (SO_RCVTIMEO, SO_SNDTIMEO). Kept by Reset;
   // call after it. False when the socket refused them.
@@ -67,6 +71,19 @@ class PgWire {
   void Execute();
   void Sync();
   void Query(std::string_view sql);  // simple query (text up to the first NUL)
+
+  // COPY ... FROM STDIN (the bulk load): sends `sql` as a simple query and
+  // reads up to the server's CopyInResponse (reply.copy_in), or up to
+  // ReadyForQuery when the COPY did not start (reply.error and its reason).
+  void StartCopyIn(std::string_view sql, PgReply& reply);
+  // Sends one CopyData message of `data`; false with `reply` broken when
+  // the connection failed. An error of the server's arrives after CopyEnd.
+  bool CopyData(const char* data, size_t size, PgReply& reply);
+  // Appends CopyDone, or CopyFail with `error` when it is not null; then
+  // Exchange(1, ...) reads the COPY's outcome.
+  void CopyEnd(const char* error);
+  // Sends Terminate (the goodbye before closing; errors ignored).
+  void Terminate();
 
   // Sends the buffered requests, then reads replies until `ready`
   // ReadyForQuery messages arrived (one per Sync or Query). Rows are kept in
@@ -98,11 +115,12 @@ class PgWire {
   void ShrinkInput();
   static void Malformed(char type, PgReply& reply);
 
-  int fd_;
+  SocketHandle fd_;
   int read_ms_ = 0;
   int write_ms_ = 0;
   std::string out_;
   bool ends_extended_ = false;  // the last request appended ends with Sync
+  bool accept_copy_ = false;    // StartCopyIn: a CopyInResponse ends the exchange
   std::vector<char> in_;
   size_t in_begin_ = 0;
   size_t in_end_ = 0;

@@ -1,5 +1,6 @@
-// The pgsql driver's bulk load: COPY ... FROM STDIN through libpq, in the
-// binary format when every column has a type it writes, else in text.
+// The pgsql driver's bulk load: COPY ... FROM STDIN through the lean path
+// (libpq on an encrypted connection), in the binary format when every
+// column has a type it writes, else in text.
 
 #include <fmt/format.h>
 
@@ -183,7 +184,7 @@ class PgCopy final : public DbBulkInsert {
     }
   }
   ~PgCopy() override {
-    if (open_ && conn_->conn() != nullptr) Abandon("bulk insert abandoned");
+    if (open_ && conn_->open()) Abandon("bulk insert abandoned");
   }
 
   DbError AddRow(std::span<const DbValue> values) override {
@@ -214,28 +215,22 @@ class PgCopy final : public DbBulkInsert {
     DbError e = Send();
     open_ = false;
     if (!e.ok()) {
-      if (conn_->conn() != nullptr) Abandon("bulk insert failed");
+      if (conn_->open()) Abandon("bulk insert failed");
       return e;
     }
-    if (DbError end = conn_->PutCopyEnd(nullptr); !end.ok()) return end;
-    DbExecResult ignored;
-    return conn_->ConsumeLibpq(1, ignored, nullptr);
+    return conn_->EndCopy(nullptr);
   }
 
  private:
   DbError Send() {
     if (buf_.empty()) return {};
-    DbError e = conn_->PutCopy(buf_.data(), static_cast<int>(buf_.size()));
+    DbError e = conn_->PutCopy(buf_.data(), buf_.size());
     buf_.clear();
     return e;
   }
 
   // Ends the COPY with an error and drops the reply (each wait bounded).
-  void Abandon(const char* why) {
-    if (!conn_->PutCopyEnd(why).ok()) return;
-    DbError ignored;
-    if (PGresult* r = conn_->LibpqResult(ignored)) Pq().PQclear(r);
-  }
+  void Abandon(const char* why) { (void)conn_->EndCopy(why); }
 
   PgConnection* conn_;
   size_t ncols_;
@@ -249,8 +244,7 @@ class PgCopy final : public DbBulkInsert {
 DbError PgConnection::BeginBulkInsert(std::string_view table,
                                       const std::vector<std::string>& columns,
                                       std::unique_ptr<DbBulkInsert>& out) {
-  if (conn_ == nullptr) return Lost();
-  if (DbError e = ToLibpq(); !e.ok()) return e;
+  if (!open()) return Lost();
   // The columns' types decide the format; a catalog that cannot be read
   // (or a type not written in binary) leaves the text format.
   std::vector<PgBinaryKind> binary;
@@ -276,20 +270,9 @@ DbError PgConnection::BeginBulkInsert(std::string_view table,
       }
     }
   }
-  if (DbError e = ToLibpq(); !e.ok()) return e;  // the catalog query may have gone our way
   const std::string sql = fmt::format("COPY {} ({}) FROM STDIN{}", table, fmt::join(columns, ", "),
                                       binary.empty() ? "" : " WITH (FORMAT binary)");
-  if (Pq().PQsendQuery(conn_, sql.c_str()) != 1) return ErrorFrom(nullptr);
-  DbError waited;
-  PGresult* res = LibpqResult(waited);
-  if (!waited.ok()) return waited;
-  if (res == nullptr || Pq().PQresultStatus(res) != PGRES_COPY_IN) {
-    DbExecResult ignored;
-    DbError e = Consume(res, ignored, nullptr);
-    if (e.ok()) e = {DbErrorClass::kFatal, 0, "", "pgsql: COPY did not start"};
-    return e;
-  }
-  Pq().PQclear(res);
+  if (DbError e = StartCopy(sql); !e.ok()) return e;
   out = std::make_unique<PgCopy>(this, columns.size(), std::move(binary));
   return {};
 }

@@ -1,4 +1,5 @@
-// The pgsql driver (libpq; PostgreSQL servers) and its options. What its
+// The pgsql driver (PostgreSQL servers; libpq or loadcell's own client) and
+// its options. What its
 // connections do is told in pgsql_internal.h.
 
 #include <fmt/format.h>
@@ -39,7 +40,12 @@ class PgsqlDriver final : public DbDriver {
               "the run, or 'all' or 'none'");
   }
   Status Validate() override {
-    LC_RETURN_IF_ERROR(LoadPq());
+    s_.connector = connector();
+    if (s_.connector == DbConnector::kNative) {
+      LC_RETURN_IF_ERROR(CheckNative());
+    } else {
+      LC_RETURN_IF_ERROR(pgsql_internal::LoadLibpq());
+    }
     auto ignore = DbIgnoreList::Parse(s_.ignore_errors, /*error_numbers=*/false);
     if (!ignore.ok()) {
       return Status::InvalidArgument("--pgsql-ignore-errors: " + ignore.status().message());
@@ -59,13 +65,32 @@ class PgsqlDriver final : public DbDriver {
 
  protected:
   Result<std::unique_ptr<DbConnection>> Open(int index) override {
-    LC_RETURN_IF_ERROR(LoadPq());
     auto conn = std::make_unique<PgConnection>(&s_);
     LC_RETURN_IF_ERROR(conn->Open());
     return std::unique_ptr<DbConnection>(std::move(conn));
   }
 
  private:
+  // What the native connection cannot do, refused in one line before any
+  // connection: TLS (never a silent plaintext connection when it was
+  // required) and Unix sockets.
+  Status CheckNative() const {
+    if (s_.sslmode == "require" || s_.sslmode.rfind("verify-", 0) == 0) {
+      return Status::InvalidArgument(fmt::format(
+          "--pgsql-sslmode={}: the native connection (--db-connector=native, the only one of "
+          "the Windows build) has no TLS; use --pgsql-sslmode=disable, allow or prefer "
+          "(plaintext), or --db-connector=library on Linux",
+          s_.sslmode));
+    }
+    if (s_.host.empty() || s_.host[0] == '/' || s_.host[0] == '@') {
+      return Status::InvalidArgument(fmt::format(
+          "--pgsql-host={}: a Unix socket needs --db-connector=library on Linux; the native "
+          "connection is TCP only (give a host name or address)",
+          s_.host));
+    }
+    return Status::Ok();
+  }
+
   PgSettings s_;
 };
 

@@ -3,20 +3,25 @@
 // connection and prepared statement. The driver's entry point is
 // NewPgsqlDriver (db/drivers.h).
 //
-// The pgsql driver: libpq connects and authenticates and loads tables with
-// COPY; the statements of a run (prepared statements with text parameters,
-// whose types the server infers, BEGIN/COMMIT, text SQL) then go over the same
-// socket through PgWire, which needs fewer system calls and no allocation per
-// statement (the lean path). Connections encrypted by libpq (SSL, GSSAPI)
-// keep libpq for everything.
+// The pgsql driver opens a connection in one of two ways (--db-connector):
+// libpq connects and authenticates (kLibrary: TLS, Unix sockets, GSSAPI,
+// service and password files; Linux only), or loadcell's own client does
+// (kNative: TCP, trust/password/md5/SCRAM-SHA-256, no TLS; pg_startup.h).
+// Either way the statements of a run (prepared statements with text
+// parameters, whose types the server infers, BEGIN/COMMIT, text SQL) and
+// COPY then go over the socket through PgWire, which needs fewer system
+// calls and no allocation per statement (the lean path). Connections
+// encrypted by libpq (SSL, GSSAPI) keep libpq for everything
+// (PgLibrarySession).
 //
-// pgsql_connection.cpp: connecting (libpq), text statements, transactions,
-//   the lean path's exchanges (db/pgsql/pg_wire.h), errors.
+// pgsql_connection.cpp: opening (either way), text statements,
+//   transactions, the lean path's exchanges (db/pgsql/pg_wire.h), errors.
 // pgsql_statement.cpp: prepared statements.
 // pgsql_bulk_load.cpp: COPY FROM STDIN, binary where the columns allow.
 // pgsql_driver.cpp: the driver and its options.
-
-#include <libpq-fe.h>
+// pgsql_libpq_posix.cpp: PgLibrarySession on libpq (loaded with dlopen;
+//   pq_api_posix.cpp); the Windows build has no libpq
+//   (pgsql_libpq_win32.cpp).
 
 #include <cstdint>
 #include <memory>
@@ -26,7 +31,7 @@
 
 #include "db/db_driver.h"
 #include "db/pgsql/pg_wire.h"
-#include "db/pgsql/pq_api.h"
+#include "os/tcp.h"
 
 namespace loadcell::pgsql_internal {
 
@@ -41,9 +46,46 @@ struct PgSettings {
   std::vector<std::string> ignore_errors;
   DbIgnoreList ignore;
   DbTimeouts timeouts;  // the driver's, copied by Validate
+  DbConnector connector = DbConnector::kLibrary;
 };
 
 class PgConnection;
+
+// What goes through libpq on a --db-connector=library connection: the
+// connect, and on an encrypted one every request (each wait bounded by
+// --db-read-timeout and --db-write-timeout; libpq's own PQexec and
+// PQgetResult wait without a limit, so the connection is in libpq's
+// non-blocking mode). After a timeout the session closes itself (a frozen
+// server cannot take a goodbye either) and returns TimedOut's error.
+class PgLibrarySession {
+ public:
+  virtual ~PgLibrarySession() = default;
+  // Connects; the Status names host, port, user and db.
+  virtual Status Connect(const PgSettings& s) = 0;
+  virtual bool open() const = 0;
+  virtual SocketHandle Socket() const = 0;
+  virtual bool Encrypted() const = 0;  // SSL or GSSAPI: requests stay with libpq
+  virtual std::string Parameter(const char* name) const = 0;
+  // The socket blocks (PgWire's exchanges) or not (libpq's own requests).
+  virtual void SetBlocking(bool on) = 0;
+  virtual bool Idle() const = 0;  // no transaction open
+  virtual DbError Query(std::string_view sql, DbExecResult& result, DbRows* rows) = 0;
+  virtual DbError Prepare(const std::string& name, const std::string& sql, int nparams) = 0;
+  virtual DbError ExecutePrepared(const std::string& name, int n, const char* const* values,
+                                  const int* lengths, DbExecResult& result, DbRows* rows) = 0;
+  // COPY ... FROM STDIN: its start, data and end (with its outcome).
+  virtual DbError StartCopy(const std::string& sql) = 0;
+  virtual DbError PutCopy(const char* data, int size) = 0;
+  virtual DbError EndCopy(const char* error_or_null) = 0;
+  virtual void Finish() = 0;  // closes
+};
+
+// libpq's session for `owner` (its errors classified by it); null in the
+// Windows build, which has no libpq (ResolveDbConnector refuses library).
+std::unique_ptr<PgLibrarySession> NewLibpqSession(PgConnection& owner);
+// Loads libpq (db/pgsql/pq_api.h): kUnavailable naming the package when it
+// is missing, and in the Windows build.
+Status LoadLibpq();
 
 class PgStatement final : public DbStatement {
  public:
@@ -104,13 +146,6 @@ class PgConnection final : public DbConnection {
   DbError BeginBulkInsert(std::string_view table, const std::vector<std::string>& columns,
                           std::unique_ptr<DbBulkInsert>& out) override;
 
-  // The result of a command: rows counted (and kept when asked), errors classified.
-  // Takes ownership of `res`.
-  DbError Consume(PGresult* res, DbExecResult& result, DbRows* rows);
-
-  // Classifies a failed result (or a missing one: the connection broke).
-  DbError ErrorFrom(const PGresult* res);
-
   // An error with the server's SQLSTATE (may be empty) and primary message;
   // `broken`: the connection is gone.
   DbError Classify(std::string_view sqlstate, std::string_view primary, bool broken);
@@ -118,7 +153,7 @@ class PgConnection final : public DbConnection {
   // its --db-*-timeout.
   DbError TimedOut(const char* which) const;
 
-  PGconn* conn() const { return conn_; }
+  bool open() const { return native_ != kNoSocket || (lib_ != nullptr && lib_->open()); }
   uint64_t generation() const { return generation_; }
   DbError Lost() {
     return {DbErrorClass::kReconnect, 0, "08003", "pgsql: the connection is closed"};
@@ -130,12 +165,17 @@ class PgConnection final : public DbConnection {
   std::string StatementPath() const override;
   bool broken() const { return broken_; }
   PgWire& wire() { return wire_; }
+  // REQUIRES: !lean() and open().
+  PgLibrarySession& library() { return *lib_; }
 
   // Before the requests of a lean exchange: the socket blocks (one recv()
   // waits for the reply) and a deferred BEGIN goes first. Returns the
   // number of ReadyForQuery messages the BEGIN adds.
   int StartRequest() {
-    if (!blocking_) SetBlocking(true);
+    if (!blocking_) {
+      lib_->SetBlocking(true);
+      blocking_ = true;
+    }
     if (!pending_begin_) return 0;
     pending_begin_ = false;
     wire_.Query("BEGIN");
@@ -145,73 +185,35 @@ class PgConnection final : public DbConnection {
   // Sends what StartRequest and the caller appended and reads the replies.
   DbError Finish(int ready, DbExecResult& result, DbRows* rows) {
     wire_.Exchange(ready, reply_, rows);
-    if (reply_.broken) {
-      broken_ = true;
-      result = {};
-      if (reply_.timed_out != nullptr) return TimedOut(reply_.timed_out);
-      return Classify(reply_.sqlstate, reply_.error ? reply_.message : reply_.io_error, true);
-    }
-    txn_status_ = reply_.txn_status;
-    // A COPY we refused ends in the server's 57014 (our CopyFail): that is
-    // not the error to report, nor one a --pgsql-ignore-errors list may hide.
-    if (reply_.copy_refused) {
-      result = {};
-      return {DbErrorClass::kFatal, 0, "", "pgsql: COPY is only available through bulk insert"};
-    }
-    if (reply_.error) {
-      result = {};
-      return Classify(reply_.sqlstate, reply_.message, false);
-    }
-    result.rows_returned = reply_.rows_returned;
-    result.rows_affected = reply_.rows_affected;
-    return {};
+    return Outcome(result);
   }
 
-  // Before libpq uses the socket: non-blocking again, a deferred BEGIN sent.
-  DbError ToLibpq();
-
-  // libpq's requests, each wait bounded by --db-read-timeout and
-  // --db-write-timeout (libpq's own PQexec and PQgetResult wait without a
-  // limit; the connection is in libpq's non-blocking mode). After a timeout
-  // the connection is closed (a frozen server cannot take a goodbye either)
-  // and TimedOut's error returned. pgsql_libpq.cpp.
-  //
-  // Sends what libpq queued and waits until the reply is in.
-  DbError AwaitLibpq();
-  // The reply to the request just sent: the first failed result, else the
-  // last one, else a COPY's start at once; null with `error` set on a
-  // timeout or a lost connection (then null and ok when there is none).
-  PGresult* LibpqResult(DbError& error);
-  // The reply to the request just sent (`sent`: PQsend*'s outcome), consumed.
-  DbError ConsumeLibpq(int sent, DbExecResult& result, DbRows* rows);
-  // Queues COPY data (or the end, `end`) once libpq takes it, waiting for
-  // the socket within --db-write-timeout.
-  DbError PutCopy(const char* data, int size);
-  DbError PutCopyEnd(const char* error_or_null);
+  // COPY ... FROM STDIN through the lean path or libpq: its start, a chunk
+  // of data, its end (`error_or_null`: CopyFail's reason) and outcome.
+  DbError StartCopy(const std::string& sql);
+  DbError PutCopy(const char* data, size_t size);
+  DbError EndCopy(const char* error_or_null);
 
  protected:
   DbError PrepareServer(std::string_view sql, int nparams,
                         std::unique_ptr<DbStatement>& out) override;
 
  private:
-  static uint64_t CmdTuples(PGresult* res);
-
-  static void KeepRows(PGresult* res, int n, DbRows& rows);
-
+  Status OpenNative();
+  Status OpenLibrary();
+  // The connect failure of either way, naming the server.
+  Status CannotConnect(std::string_view why) const;
+  // The outcome of the exchange just read into reply_.
+  DbError Outcome(DbExecResult& result);
   DbError Simple(const char* sql);
-
-  void SetBlocking(bool on);
-
   void Close();
-  // Waits for `events` on libpq's socket within `timeout_ms` (0: none);
-  // `which` ("read" or "write") names the timeout in the error.
-  DbError WaitLibpqSocket(short events, int timeout_ms, const char* which);
 
   const PgSettings* settings_;
-  PGconn* conn_ = nullptr;
+  std::unique_ptr<PgLibrarySession> lib_;  // --db-connector=library
+  SocketHandle native_ = kNoSocket;        // --db-connector=native: the socket, owned
+  std::string server_version_;
   uint64_t generation_ = 0;
   uint64_t statements_ = 0;
-  std::string sql_;  // NUL-terminated copy for PQsendQuery, reused
   // The lean path (PgWire): its state is what libpq would otherwise track.
   bool lean_ = false;
   bool blocking_ = false;       // the socket blocks (lean exchanges)
@@ -221,5 +223,9 @@ class PgConnection final : public DbConnection {
   PgWire wire_;
   PgReply reply_;  // reused by every exchange
 };
+
+// Collapses a (libpq or server) message into one line without severity
+// prefixes; removes `password` should a server ever echo it.
+std::string OneLine(std::string_view text, const std::string& password);
 
 }  // namespace loadcell::pgsql_internal

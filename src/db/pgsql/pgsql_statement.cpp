@@ -39,7 +39,7 @@ void PgStatement::BindNull(int index) {
 }
 
 DbError PgStatement::Execute(DbExecResult& result, DbRows* rows) {
-  if (conn_->conn() == nullptr) return conn_->Lost();
+  if (!conn_->open()) return conn_->Lost();
   if (conn_->generation() != generation_) {
     return {DbErrorClass::kFatal, 0, "",
             "pgsql: statement prepared before a reconnect: prepare it again"};
@@ -54,10 +54,8 @@ DbError PgStatement::Execute(DbExecResult& result, DbRows* rows) {
     w.Sync();
     return conn_->Finish(ready + 1, result, rows);
   }
-  const int sent =
-      Pq().PQsendQueryPrepared(conn_->conn(), name_.c_str(), static_cast<int>(values_.size()),
-                               values_.data(), lengths_.data(), nullptr, 0);
-  return conn_->ConsumeLibpq(sent, result, rows);
+  return conn_->library().ExecutePrepared(name_, static_cast<int>(values_.size()), values_.data(),
+                                          lengths_.data(), result, rows);
 }
 
 }  // namespace loadcell::pgsql_internal

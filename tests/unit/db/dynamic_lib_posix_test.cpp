@@ -1,10 +1,9 @@
-#include "db/dynamic_lib.h"
-
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <string>
 
+#include "db/dynamic_lib.h"
 #include "testing/status.h"
 
 namespace loadcell {

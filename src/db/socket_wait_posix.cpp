@@ -1,13 +1,15 @@
-#include "db/socket_wait.h"
-
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 
 #include <cerrno>
 
+#include "db/socket_wait.h"
+
 namespace loadcell {
 namespace {
+
+static_assert(kSocketReadable == POLLIN && kSocketWritable == POLLOUT);
 
 timeval ToTimeval(int ms) {
   timeval tv{};
@@ -18,14 +20,16 @@ timeval ToTimeval(int ms) {
 
 }  // namespace
 
-bool SetSocketTimeouts(int fd, int read_ms, int write_ms) {
+bool SetSocketTimeouts(SocketHandle socket, int read_ms, int write_ms) {
+  const int fd = static_cast<int>(socket);
   const timeval rd = ToTimeval(read_ms);
   const timeval wr = ToTimeval(write_ms);
   return ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &rd, sizeof(rd)) == 0 &&
          ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wr, sizeof(wr)) == 0;
 }
 
-SocketWait WaitForSocket(int fd, short events, int timeout_ms) {
+SocketWait WaitForSocket(SocketHandle socket, short events, int timeout_ms) {
+  const int fd = static_cast<int>(socket);
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0 && (flags & O_NONBLOCK) == 0) return SocketWait::kTimedOut;
   pollfd p{fd, events, 0};

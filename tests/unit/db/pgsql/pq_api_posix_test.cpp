@@ -1,9 +1,8 @@
 // libpq, loaded on demand.
 
-#include "db/pgsql/pq_api.h"
-
 #include <gtest/gtest.h>
 
+#include "db/pgsql/pq_api.h"
 #include "testing/status.h"
 
 namespace loadcell {

@@ -2,8 +2,6 @@
 // bytes it sends, and how it reads replies (split, interleaved with
 // asynchronous messages, errors, a closed connection).
 
-#include "db/pgsql/pg_wire.h"
-
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/socket.h>
@@ -14,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "db/pgsql/pg_wire.h"
 #include "testing/watched_socket_pair.h"
 
 namespace loadcell {

@@ -2,8 +2,6 @@
 // SO_RCVTIMEO and WaitForSocket calls that the limit; a non-blocking socket
 // waits with poll() up to the limit, and is ready as soon as data comes.
 
-#include "db/socket_wait.h"
-
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -15,6 +13,7 @@
 
 #include "db/mysql/mysql_wire.h"
 #include "db/pgsql/pg_wire.h"
+#include "db/socket_wait.h"
 
 namespace loadcell {
 namespace {

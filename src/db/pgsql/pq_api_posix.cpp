@@ -1,6 +1,5 @@
-#include "db/pgsql/pq_api.h"
-
 #include "db/dynamic_lib.h"
+#include "db/pgsql/pq_api.h"
 
 namespace loadcell {
 

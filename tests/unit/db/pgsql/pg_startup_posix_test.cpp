@@ -1,0 +1,263 @@
+// The native connection's start against a scripted server on 127.0.0.1:
+// the startup message, each password method's reply, ParameterStatus and
+// BackendKeyData, and the failures (a refused password, a method this
+// client lacks, a server that hangs up) as one line without the password.
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "db/pgsql/pg_auth.h"
+#include "db/pgsql/pg_startup.h"
+#include "db/pgsql/pg_wire.h"
+#include "testing/status.h"
+
+namespace loadcell {
+namespace {
+
+std::string Msg(char type, const std::string& body) {
+  std::string m(1, type);
+  PgPutBigEndian(m, body.size() + 4, 4);
+  return m + body;
+}
+std::string Int32(uint32_t v) {
+  std::string s;
+  PgPutBigEndian(s, v, 4);
+  return s;
+}
+std::string Str(const std::string& s) { return s + '\0'; }
+std::string Auth(uint32_t code, const std::string& rest = "") {
+  return Msg('R', Int32(code) + rest);
+}
+std::string Param(const std::string& k, const std::string& v) { return Msg('S', Str(k) + Str(v)); }
+
+// One connection's server side, played by `script` on the accepted socket.
+class ScriptedServer {
+ public:
+  explicit ScriptedServer(std::function<void(ScriptedServer&)> script) {
+    listener_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof(a));
+    socklen_t len = sizeof(a);
+    getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    listen(listener_, 1);
+    thread_ = std::thread([this, script] {
+      fd_ = accept(listener_, nullptr, nullptr);
+      timeval tv{5, 0};
+      setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+      script(*this);
+      close(fd_);
+    });
+  }
+  ~ScriptedServer() {
+    thread_.join();
+    close(listener_);
+  }
+  uint16_t port() const { return port_; }
+
+  void Send(const std::string& bytes) { (void)send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL); }
+  std::string Read(size_t n) {
+    std::string s(n, '\0');
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t got = recv(fd_, s.data() + done, n - done, 0);
+      if (got <= 0) return s.substr(0, done);
+      done += static_cast<size_t>(got);
+    }
+    return s;
+  }
+  uint32_t ReadLength() {
+    const std::string b = Read(4);
+    if (b.size() < 4) return 4;
+    const auto* u = reinterpret_cast<const unsigned char*>(b.data());
+    return (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | u[3];
+  }
+  // The startup message's body (after the length).
+  std::string ReadStartup() { return Read(ReadLength() - 4); }
+  // A typed message: its type and body.
+  std::pair<char, std::string> ReadMessage() {
+    const std::string type = Read(1);
+    if (type.empty()) return {'\0', ""};
+    return {type[0], Read(ReadLength() - 4)};
+  }
+
+ private:
+  int listener_ = -1;
+  int fd_ = -1;
+  uint16_t port_ = 0;
+  std::thread thread_;
+};
+
+PgStartupParams ParamsFor(uint16_t port, const std::string& password = "s3cret-pw") {
+  PgStartupParams p;
+  p.host = "127.0.0.1";
+  p.port = port;
+  p.user = "bench";
+  p.password = password;
+  p.db = "sbtest";
+  p.timeout_ms = 5000;
+  return p;
+}
+
+const std::string kReady = Msg('Z', "I");
+
+TEST(PgStartupMessage, NamesUserDatabaseAndApplication) {
+  PgStartupParams p = ParamsFor(1);
+  const std::string m = PgStartupMessage(p);
+  const std::string body = Int32(196608) + Str("user") + Str("bench") + Str("database") +
+                           Str("sbtest") + Str("application_name") + Str("loadcell") + '\0';
+  EXPECT_EQ(m, Int32(static_cast<uint32_t>(body.size() + 4)) + body);
+}
+
+TEST(PgConnectNative, TrustKeepsParametersAndTheCancelKey) {
+  std::string startup;
+  ScriptedServer server([&](ScriptedServer& s) {
+    startup = s.ReadStartup();
+    s.Send(Auth(0) + Param("server_version", "16.4") + Param("client_encoding", "UTF8") +
+           Msg('K', Int32(4242) + Int32(0x7fff0001)) + kReady);
+  });
+  auto session = PgConnectNative(ParamsFor(server.port()));
+  ASSERT_OK(session.status());
+  EXPECT_EQ(session->Parameter("server_version"), "16.4");
+  EXPECT_EQ(session->Parameter("client_encoding"), "UTF8");
+  EXPECT_EQ(session->Parameter("missing"), "");
+  EXPECT_EQ(session->backend_pid, 4242);
+  EXPECT_EQ(session->cancel_key, 0x7fff0001);
+  TcpClose(session->socket);
+  EXPECT_NE(startup.find(Str("user") + Str("bench")), std::string::npos);
+}
+
+TEST(PgConnectNative, CleartextSendsThePassword) {
+  std::pair<char, std::string> reply;
+  ScriptedServer server([&](ScriptedServer& s) {
+    s.ReadStartup();
+    s.Send(Auth(3));
+    reply = s.ReadMessage();
+    s.Send(Auth(0) + kReady);
+  });
+  auto session = PgConnectNative(ParamsFor(server.port()));
+  ASSERT_OK(session.status());
+  TcpClose(session->socket);
+  EXPECT_EQ(reply.first, 'p');
+  EXPECT_EQ(reply.second, Str("s3cret-pw"));
+}
+
+TEST(PgConnectNative, Md5SendsTheSaltedHash) {
+  std::pair<char, std::string> reply;
+  const std::string salt("\x09\x08\x07\x06", 4);
+  ScriptedServer server([&](ScriptedServer& s) {
+    s.ReadStartup();
+    s.Send(Auth(5, salt));
+    reply = s.ReadMessage();
+    s.Send(Auth(0) + kReady);
+  });
+  auto session = PgConnectNative(ParamsFor(server.port()));
+  ASSERT_OK(session.status());
+  TcpClose(session->socket);
+  auto expected = PgMd5Response("bench", "s3cret-pw", salt);
+  ASSERT_OK(expected.status());
+  EXPECT_EQ(reply.first, 'p');
+  EXPECT_EQ(reply.second, Str(*expected));
+}
+
+TEST(PgConnectNative, ARefusedPasswordIsTheServersLineWithoutThePassword) {
+  ScriptedServer server([&](ScriptedServer& s) {
+    s.ReadStartup();
+    s.Send(Auth(5, "abcd"));
+    s.ReadMessage();
+    s.Send(Msg('E', Str("SFATAL") + Str("C28P01") +
+                        Str("Mpassword authentication failed for user \"bench\"") + '\0'));
+  });
+  auto session = PgConnectNative(ParamsFor(server.port()));
+  ASSERT_FALSE(session.ok());
+  const Status& s = session.status();
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_EQ(s.message(), "password authentication failed for user \"bench\" (SQLSTATE 28P01)");
+}
+
+// The message of a start refused by the client after the server's
+// authentication request `request`, without a password when `password` is
+// empty.
+std::string RefusedAfter(const std::string& request, const std::string& password = "pw") {
+  ScriptedServer server([&](ScriptedServer& s) {
+    s.ReadStartup();
+    s.Send(request);
+    s.Read(1);  // until the client hangs up
+  });
+  auto session = PgConnectNative(ParamsFor(server.port(), password));
+  if (session.ok()) {
+    TcpClose(session->socket);
+    return "(connected)";
+  }
+  EXPECT_EQ(session.status().code(), StatusCode::kUnavailable);
+  return session.status().message();
+}
+
+TEST(PgConnectNative, RefusesWhatItCannotAnswer) {
+  EXPECT_NE(RefusedAfter(Auth(7)).find("GSSAPI"), std::string::npos);
+  EXPECT_NE(RefusedAfter(Auth(10, Str("SCRAM-SHA-256-PLUS") + '\0')).find("channel binding"),
+            std::string::npos);
+  EXPECT_NE(RefusedAfter(Auth(10, Str("SCRAM-SHA-256") + '\0'), "").find("--pgsql-password"),
+            std::string::npos);
+}
+
+TEST(PgConnectNative, AServerThatHangsUpMidStart) {
+  ScriptedServer server([&](ScriptedServer& s) { s.ReadStartup(); });
+  auto session = PgConnectNative(ParamsFor(server.port()));
+  ASSERT_FALSE(session.ok());
+  EXPECT_EQ(session.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(session.status().message().find("closed"), std::string::npos)
+      << session.status().ToString();
+}
+
+// The SCRAM exchange's messages in order, with the server's side computed
+// by the test from the client's nonce (the RFC 7677 salt and count).
+TEST(PgConnectNative, ScramSendsInitialResponseThenProof) {
+  std::string initial;
+  std::string proof_message;
+  bool signature_sent = false;
+  ScriptedServer server([&](ScriptedServer& s) {
+    s.ReadStartup();
+    s.Send(Auth(10, Str("SCRAM-SHA-256") + '\0'));
+    initial = s.ReadMessage().second;
+    // "SCRAM-SHA-256\0" + length + "n,,n=,r=NONCE"
+    const size_t r = initial.find("r=");
+    if (r == std::string::npos) return;
+    const std::string client_nonce = initial.substr(r + 2);
+    const std::string server_first =
+        "r=" + client_nonce + "SERVERPART,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096";
+    s.Send(Auth(11, server_first));
+    proof_message = s.ReadMessage().second;
+    // The signature the client expects: its own computation replayed.
+    PgScramClient replay("", client_nonce);
+    auto expected = replay.ClientFinal(server_first, "s3cret-pw");
+    if (!expected.ok() || *expected != proof_message) {
+      s.Send(Msg('E', Str("SFATAL") + Str("C28P01") + Str("Mbad proof") + '\0'));
+      return;
+    }
+    signature_sent = true;
+    // A wrong signature: the client must refuse the server.
+    s.Send(Auth(12, "v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4="));
+    s.Read(1);
+  });
+  auto session = PgConnectNative(ParamsFor(server.port()));
+  ASSERT_FALSE(session.ok());
+  EXPECT_TRUE(signature_sent) << session.status().ToString();
+  EXPECT_NE(session.status().message().find("signature"), std::string::npos)
+      << session.status().ToString();
+  EXPECT_EQ(initial.rfind(Str("SCRAM-SHA-256"), 0), 0u);
+  EXPECT_NE(initial.find("n,,n=,r="), std::string::npos);
+  EXPECT_EQ(proof_message.rfind("c=biws,r=", 0), 0u);
+}
+
+}  // namespace
+}  // namespace loadcell
