@@ -245,6 +245,10 @@ class DbDriver {
   // Set before Validate(), which hands them to the driver's connections.
   void set_timeouts(const DbTimeouts& t) { timeouts_ = t; }
   const DbTimeouts& timeouts() const { return timeouts_; }
+  // --db-connector (auto, native, library), set before Validate(): a
+  // server driver's own protocol client or the client library.
+  void set_connector(const std::string& c) { connector_ = c; }
+  const std::string& connector() const { return connector_; }
 
  protected:
   virtual Result<std::unique_ptr<DbConnection>> Open(int index) = 0;
@@ -252,6 +256,7 @@ class DbDriver {
  private:
   bool server_prepared_ = true;
   DbTimeouts timeouts_;
+  std::string connector_ = "auto";
 };
 
 // Registry: every driver name, in the order help lists them.
@@ -261,8 +266,9 @@ Result<std::unique_ptr<DbDriver>> MakeDbDriver(const std::string& name);
 
 // The general database options, registered by a workload that uses a driver.
 struct DbOptions {
-  std::string driver;            // --db-driver; "" = choose from the options given
-  std::string ps_mode = "auto";  // --db-ps-mode: auto | disable
+  std::string driver;              // --db-driver; "" = choose from the options given
+  std::string ps_mode = "auto";    // --db-ps-mode: auto | disable
+  std::string connector = "auto";  // --db-connector: auto | native | library
   DbTimeouts timeouts;
 };
 void RegisterDbOptions(OptionSet& opts, DbOptions* out);

@@ -76,6 +76,10 @@ void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
                           ValidNames()));
   opts.Enum("db-ps-mode", &out->ps_mode, "auto", {"auto", "disable"},
             "prepared statements: auto uses the server's, disable emulates them in the client");
+  opts.Enum("db-connector", &out->connector, "auto", {"auto", "native", "library"},
+            "how pgsql and mysql connect: native is loadcell's own protocol client (TCP, no "
+            "TLS), library the client library (libpq, libmariadb; not on Windows), auto the "
+            "library where the build has it");
   opts.Seconds("db-connect-timeout", &out->timeouts.connect_s, 10,
                "give up a connect attempt after this long (1s to 3600s)")
       .Min(1)
@@ -204,6 +208,7 @@ Status DbDrivers::Resolve(const OptionSet& opts) {
     }
   }
   d.set_timeouts(options_.timeouts);
+  d.set_connector(options_.connector);
   return d.Validate();
 }
 

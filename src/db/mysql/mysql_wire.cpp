@@ -11,21 +11,21 @@
 
 namespace loadcell {
 
-bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_BIND> binds,
+bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const uint8_t> types,
                         std::span<const MyParamValue> values) {
   o.assign(4, '\0');
   o += '\x17';  // COM_STMT_EXECUTE
   MyPutInt(o, stmt_id, 4);
   o += '\0';          // no cursor
   MyPutInt(o, 1, 4);  // iteration count
-  const size_t n = binds.size();
+  const size_t n = types.size();
   if (n > 0) {
     const size_t bitmap = o.size();
     o.append((n + 7) / 8, '\0');
     o += '\x01';  // types follow
     for (size_t k = 0; k < n; ++k) {
-      const enum_field_types t = binds[k].buffer_type;
-      if (t == MYSQL_TYPE_NULL) {
+      const uint8_t t = types[k];
+      if (t == kMyTypeNull) {
         o[bitmap + k / 8] = static_cast<char>(o[bitmap + k / 8] | (1 << (k % 8)));
       }
       o += static_cast<char>(t);
@@ -33,17 +33,17 @@ bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_
     }
     for (size_t k = 0; k < n; ++k) {
       const MyParamValue& v = values[k];
-      switch (binds[k].buffer_type) {
-        case MYSQL_TYPE_LONGLONG:
+      switch (types[k]) {
+        case kMyTypeLongLong:
           MyPutInt(o, static_cast<uint64_t>(v.i), 8);
           break;
-        case MYSQL_TYPE_DOUBLE: {
+        case kMyTypeDouble: {
           uint64_t bits = 0;
           std::memcpy(&bits, &v.d, sizeof(bits));
           MyPutInt(o, bits, 8);
           break;
         }
-        case MYSQL_TYPE_STRING:
+        case kMyTypeString:
           MyPutLenEnc(o, v.length);
           o.append(v.s.data(), v.length);
           break;
@@ -146,7 +146,7 @@ void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply) {
     } else if (!ReadResultSet(io, p, reply, &status)) {
       return;
     }
-    if ((status & SERVER_MORE_RESULTS_EXIST) == 0) return End(reply, MyReplyStatus::kOk);
+    if ((status & kMyServerMoreResultsExist) == 0) return End(reply, MyReplyStatus::kOk);
   }
 }
 
@@ -247,11 +247,11 @@ bool MyRawIo::Fill(size_t n) {
 
 const char* MyOwnPathObstacle(uint64_t client_flags, uint64_t server_capabilities, bool tls) {
   const uint64_t agreed = client_flags & server_capabilities;
-  if (tls || (agreed & CLIENT_SSL) != 0) return "the connection uses TLS";
-  if ((agreed & (CLIENT_COMPRESS | CLIENT_ZSTD_COMPRESSION)) != 0) {
+  if (tls || (agreed & kMyClientSsl) != 0) return "the connection uses TLS";
+  if ((agreed & (kMyClientCompress | kMyClientZstdCompression)) != 0) {
     return "the connection is compressed";
   }
-  if ((agreed & CLIENT_PROTOCOL_41) == 0) return "the server speaks a protocol older than 4.1";
+  if ((agreed & kMyClientProtocol41) == 0) return "the server speaks a protocol older than 4.1";
   if ((agreed & kMyClientDeprecateEof) != 0) {
     return "the session ends results without EOF packets (CLIENT_DEPRECATE_EOF)";
   }

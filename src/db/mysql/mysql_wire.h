@@ -1,12 +1,11 @@
 #pragma once
 // The parts of the mysql driver's own path (statements of a run sent as our
-// own COM_STMT_EXECUTE / COM_QUERY on the socket libmariadb opened, and
-// their replies read back) that tests reach without a server, and the hooks
-// by which tests against a server see which path a connection took: the
-// protocol's integers, the requests as bytes, the replies as counts or an
-// error, the socket I/O.
-
-#include <mysql.h>
+// own COM_STMT_EXECUTE / COM_QUERY on the socket libmariadb or our own
+// connector opened, and their replies read back) that tests reach without a
+// server, and the hooks by which tests against a server see which path a
+// connection took: the protocol's integers, the requests as bytes, the
+// replies as counts or an error, the socket I/O. No client library header:
+// the protocol's constants are below.
 
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +16,42 @@
 #include "db/db_driver.h"
 
 namespace loadcell {
+
+// The protocol's column and parameter types (MYSQL_TYPE_* of the client
+// libraries), those loadcell binds and reads.
+inline constexpr uint8_t kMyTypeDecimal = 0;
+inline constexpr uint8_t kMyTypeTiny = 1;
+inline constexpr uint8_t kMyTypeShort = 2;
+inline constexpr uint8_t kMyTypeLong = 3;
+inline constexpr uint8_t kMyTypeFloat = 4;
+inline constexpr uint8_t kMyTypeDouble = 5;
+inline constexpr uint8_t kMyTypeNull = 6;
+inline constexpr uint8_t kMyTypeTimestamp = 7;
+inline constexpr uint8_t kMyTypeLongLong = 8;
+inline constexpr uint8_t kMyTypeInt24 = 9;
+inline constexpr uint8_t kMyTypeDate = 10;
+inline constexpr uint8_t kMyTypeTime = 11;
+inline constexpr uint8_t kMyTypeDateTime = 12;
+inline constexpr uint8_t kMyTypeYear = 13;
+inline constexpr uint8_t kMyTypeString = 254;
+
+// Capability flags (CLIENT_*) and server status flags (SERVER_*).
+inline constexpr uint64_t kMyClientLongPassword = 1;
+inline constexpr uint64_t kMyClientLongFlag = 1ULL << 2;
+inline constexpr uint64_t kMyClientConnectWithDb = 1ULL << 3;
+inline constexpr uint64_t kMyClientCompress = 1ULL << 5;
+inline constexpr uint64_t kMyClientLocalFiles = 1ULL << 7;
+inline constexpr uint64_t kMyClientProtocol41 = 1ULL << 9;
+inline constexpr uint64_t kMyClientSsl = 1ULL << 11;
+inline constexpr uint64_t kMyClientTransactions = 1ULL << 13;
+inline constexpr uint64_t kMyClientSecureConnection = 1ULL << 15;
+inline constexpr uint64_t kMyClientMultiResults = 1ULL << 17;
+inline constexpr uint64_t kMyClientPsMultiResults = 1ULL << 18;
+inline constexpr uint64_t kMyClientPluginAuth = 1ULL << 19;
+inline constexpr uint64_t kMyClientPluginAuthLenencData = 1ULL << 21;
+inline constexpr uint64_t kMyClientDeprecateEof = 1ULL << 24;
+inline constexpr uint64_t kMyClientZstdCompression = 1ULL << 26;
+inline constexpr uint16_t kMyServerMoreResultsExist = 8;
 
 // Appends the low `bytes` bytes of `v`, least significant first (the
 // protocol's fixed-length integers).
@@ -88,7 +123,7 @@ inline void MyPutPacketHeader(char* header, size_t payload_len, uint8_t seq) {
 }
 
 // A parameter's value as a prepared statement keeps it: the field that its
-// bind's type (MYSQL_TYPE_LONGLONG, _DOUBLE, _STRING) reads; `length` is the
+// type (kMyTypeLongLong, kMyTypeDouble, kMyTypeString) reads; `length` is the
 // string's.
 struct MyParamValue {
   int64_t i = 0;
@@ -99,11 +134,11 @@ struct MyParamValue {
 
 // Makes `o` the COM_STMT_EXECUTE request of statement `stmt_id`, header
 // included (sequence id 0), with no cursor, one iteration, and parameter k
-// of type binds[k].buffer_type (MYSQL_TYPE_NULL: NULL) and value values[k];
-// the types are sent each time. False, `o` then undefined, when the payload
-// would not fit one packet (0xFFFFFF bytes or more).
-// REQUIRES binds.size() == values.size().
-bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_BIND> binds,
+// of type types[k] (kMyTypeNull: NULL) and value values[k]; the types are
+// sent each time. False, `o` then undefined, when the payload would not fit
+// one packet (0xFFFFFF bytes or more).
+// REQUIRES types.size() == values.size().
+bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const uint8_t> types,
                         std::span<const MyParamValue> values);
 
 // Makes `o` the COM_QUERY request of `sql`, header included (sequence id 0).
@@ -194,10 +229,6 @@ void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply);
 // constructed: an OK packet, whose fields are not read (rows_affected stays
 // 0), or an ERR; any other packet is kMalformed.
 void MyReadOkReply(MyRawIo& io, MyCommandReply& reply);
-
-// Capability flags of the client/server protocol that the connector's headers
-// may not define (Connector/C 3.3 never asks for them).
-inline constexpr uint64_t kMyClientDeprecateEof = 1ULL << 24;
 
 // Why the own path cannot run the statements of a connection whose handshake
 // left `client_flags` (what the client asked for, as libmariadb keeps them)

@@ -116,16 +116,11 @@ TEST(MyPutIntTest, WritesTheLowBytesLeastSignificantFirst) {
   EXPECT_EQ(MyU16(o, 8), 0xABCD);
 }
 
-MYSQL_BIND BindOf(enum_field_types type) {
-  MYSQL_BIND b;
-  std::memset(&b, 0, sizeof(b));
-  b.buffer_type = type;
-  return b;
-}
+uint8_t BindOf(enum_field_types type) { return static_cast<uint8_t>(type); }
 
 TEST(MyBuildStmtExecuteTest, SendsTheNullBitmapTheTypesThenTheValues) {
-  const std::vector<MYSQL_BIND> binds = {BindOf(MYSQL_TYPE_LONGLONG), BindOf(MYSQL_TYPE_NULL),
-                                         BindOf(MYSQL_TYPE_STRING), BindOf(MYSQL_TYPE_DOUBLE)};
+  const std::vector<uint8_t> binds = {BindOf(MYSQL_TYPE_LONGLONG), BindOf(MYSQL_TYPE_NULL),
+                                      BindOf(MYSQL_TYPE_STRING), BindOf(MYSQL_TYPE_DOUBLE)};
   std::vector<MyParamValue> values(4);
   values[0].i = -2;
   values[1].i = 99;  // not sent: the parameter is NULL
@@ -148,7 +143,7 @@ TEST(MyBuildStmtExecuteTest, SendsTheNullBitmapTheTypesThenTheValues) {
 }
 
 TEST(MyBuildStmtExecuteTest, TheNullBitmapTakesAByteForEveryEightParameters) {
-  std::vector<MYSQL_BIND> binds(9, BindOf(MYSQL_TYPE_LONGLONG));
+  std::vector<uint8_t> binds(9, BindOf(MYSQL_TYPE_LONGLONG));
   binds[0] = BindOf(MYSQL_TYPE_NULL);
   binds[8] = BindOf(MYSQL_TYPE_NULL);
   const std::vector<MyParamValue> values(9);
@@ -169,7 +164,7 @@ TEST(MyBuildStmtExecuteTest, AStatementWithoutParametersSendsNoBitmap) {
 }
 
 TEST(MyBuildStmtExecuteTest, ARequestLongerThanOnePacketIsLeftToTheLibrary) {
-  const std::vector<MYSQL_BIND> binds = {BindOf(MYSQL_TYPE_STRING)};
+  const std::vector<uint8_t> binds = {BindOf(MYSQL_TYPE_STRING)};
   std::vector<MyParamValue> values(1);
   // The payload: 10 bytes before the parameters, 1 of NULL bitmap, 1 of
   // flag, 2 of type, 4 of length, then the string: up to 0xFFFFFE in all.
