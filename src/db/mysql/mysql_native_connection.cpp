@@ -73,7 +73,7 @@ Status MyNativeConnection::Open() {
   // The login within the connect limit, the statements within the run's.
   Status st = TcpSetTimeouts(socket_, connect_ms, connect_ms);
   if (st.ok()) {
-    io_.Reset(static_cast<int>(socket_));
+    io_.Reset(socket_);
     st = Handshake();
   }
   if (st.ok()) st = TcpSetTimeouts(socket_, limits.read_ms(), limits.write_ms());
@@ -81,7 +81,7 @@ Status MyNativeConnection::Open() {
     Close();
     return st;
   }
-  io_.Reset(static_cast<int>(socket_), limits.read_ms(), limits.write_ms());
+  io_.Reset(socket_, limits.read_ms(), limits.write_ms());
   ++generation_;
   return Status::Ok();
 }

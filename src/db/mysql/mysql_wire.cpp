@@ -1,13 +1,8 @@
 #include "db/mysql/mysql_wire.h"
 
-#include <poll.h>
-#include <sys/socket.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include "db/socket_wait.h"
 
 namespace loadcell {
 
@@ -160,35 +155,27 @@ void MyReadOkReply(MyRawIo& io, MyCommandReply& reply) {
   End(reply, MyReplyStatus::kMalformed);
 }
 
-bool MyRawIo::Reset(int fd, int read_ms, int write_ms) {
+bool MyRawIo::Reset(SocketHandle fd, int read_ms, int write_ms) {
   fd_ = fd;
   pos_ = end_ = 0;
-  read_ms_ = read_ms;
-  write_ms_ = write_ms;
   timed_out_ = nullptr;
-  return (read_ms == 0 && write_ms == 0) || SetSocketTimeouts(fd, read_ms, write_ms);
+  return (read_ms == 0 && write_ms == 0) || TcpSetTimeouts(fd, read_ms, write_ms).ok();
 }
 
-// Waits for the socket to be ready for `events`; false when it cannot
-// (timed_out_ set at a time limit).
-bool MyRawIo::Wait(short events) {
-  const bool reading = (events & POLLIN) != 0;
-  const SocketWait w = WaitForSocket(fd_, events, reading ? read_ms_ : write_ms_);
-  if (w == SocketWait::kTimedOut) timed_out_ = reading ? "read" : "write";
-  return w == SocketWait::kReady;
+void MyRawIo::NoteFailure(const Status& failed, const char* which) {
+  if (failed.err() == ETIMEDOUT) timed_out_ = which;
 }
 
 bool MyRawIo::Send() {
   size_t done = 0;
   while (done < out_.size()) {
-    const ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
-    if (n > 0) {
-      done += static_cast<size_t>(n);
-      continue;
+    Result<size_t> n = TcpSend(fd_, out_.data() + done, out_.size() - done);
+    if (!n.ok()) {
+      NoteFailure(n.status(), "write");
+      return false;
     }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Wait(POLLOUT)) continue;
-    return false;
+    if (*n == 0) return false;
+    done += *n;
   }
   return true;
 }
@@ -233,14 +220,13 @@ bool MyRawIo::Fill(size_t n) {
   }
   if (buf_.size() < n) buf_.resize(std::max<size_t>(n, size_t{64} * 1024));
   while (end_ < n) {
-    const ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, 0);
-    if (r > 0) {
-      end_ += static_cast<size_t>(r);
-      continue;
+    Result<size_t> r = TcpRecv(fd_, buf_.data() + end_, buf_.size() - end_);
+    if (!r.ok()) {
+      NoteFailure(r.status(), "read");
+      return false;
     }
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Wait(POLLIN)) continue;
-    return false;
+    if (*r == 0) return false;  // the server closed the connection
+    end_ += *r;
   }
   return true;
 }

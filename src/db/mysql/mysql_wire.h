@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "db/db_driver.h"
+#include "os/tcp.h"
 
 namespace loadcell {
 
@@ -157,21 +158,22 @@ struct MyServerError {
 // too short to hold a code.
 bool MyParseErrPacket(std::string_view p, MyServerError& out);
 
-// Statements without rows to keep go over libmariadb's socket through our
-// own COM_STMT_EXECUTE: one send() and, on the socket made blocking, one
-// recv() for a small reply (libmariadb reads with MSG_DONTWAIT: a recv that
-// finds nothing, a poll(), then the recv). libmariadb still connects,
-// prepares, closes and runs everything else; it reads with MSG_DONTWAIT, so
-// the blocking socket changes nothing for it. A socket left non-blocking
-// works too: a send or recv that would block waits with poll() and tries
-// again, as long as the connection's --db-read-timeout / --db-write-timeout
-// allow (libmariadb has the same limits). Not thread-safe.
+// Statements without rows to keep go over the connection's socket through
+// our own COM_STMT_EXECUTE: one send() and one recv() for a small reply,
+// through os/tcp.h. The socket is blocking (libmariadb's is made so; the
+// native connector's is from TcpConnect), a reply must come within the
+// connection's --db-read-timeout and a send go within --db-write-timeout
+// (set on the socket: TcpSetTimeouts). libmariadb still connects, prepares,
+// closes and runs everything else on its connections; it reads with
+// MSG_DONTWAIT, so the blocking socket changes nothing for it. Not
+// thread-safe.
 class MyRawIo {
  public:
-  // A new connection (any connected stream socket): forgets buffered bytes;
-  // a reply must come within `read_ms` and a send go within `write_ms` (0:
-  // no limit; set on the socket too). False when the socket refused them.
-  bool Reset(int fd, int read_ms = 0, int write_ms = 0);
+  // A new connection (any connected blocking stream socket): forgets
+  // buffered bytes; a reply must come within `read_ms` and a send go within
+  // `write_ms` (set on the socket when either is not 0: no limit). False when
+  // the socket refused them.
+  bool Reset(SocketHandle fd, int read_ms = 0, int write_ms = 0);
   // "read" or "write" when the last Send or Next failed at a time limit;
   // nullptr otherwise.
   const char* timed_out() const { return timed_out_; }
@@ -187,12 +189,11 @@ class MyRawIo {
  private:
   size_t Len() const;
   bool Fill(size_t n);
-  bool Wait(short events);
-  int read_ms_ = 0;
-  int write_ms_ = 0;
+  // Notes in timed_out_ whether `failed` is the time limit of `which`.
+  void NoteFailure(const Status& failed, const char* which);
   const char* timed_out_ = nullptr;
 
-  int fd_ = -1;
+  SocketHandle fd_ = kNoSocket;
   std::string buf_ = std::string(size_t{64} * 1024, '\0');
   size_t pos_ = 0;
   size_t end_ = 0;
