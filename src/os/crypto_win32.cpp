@@ -1,24 +1,33 @@
-// The crypto seam on Windows CNG (bcrypt.dll, part of every Windows since
-// Vista): hashes and HMAC through BCryptCreateHash, PBKDF2 through
-// BCryptDeriveKeyPBKDF2, the system's generator through BCryptGenRandom,
-// RSA-OAEP through BCryptEncrypt under a key built from the PEM's numbers
-// (os/rsa_public_key.h).
+// The crypto seam on Windows' own providers: CNG (bcrypt.dll) for hashes
+// and HMAC (BCryptCreateHash), PBKDF2 (BCryptDeriveKeyPBKDF2) and the
+// system's generator (BCryptGenRandom); CryptoAPI (advapi32.dll) for
+// RSA-OAEP, under a key built from the PEM's numbers (os/rsa_public_key.h).
+// CNG's BCryptEncrypt would do OAEP on Windows, but Wine implements only
+// PKCS #1 v1.5 padding there (STATUS_NOT_IMPLEMENTED), while CryptoAPI's
+// CRYPT_OAEP (SHA-1 and MGF1-SHA-1, the only OAEP it has, and MySQL's) works
+// on both: one path, the one the Wine tests check.
 
 #include <windows.h>
 // windows.h first: bcrypt.h needs its types.
 #include <bcrypt.h>
 #include <fmt/format.h>
+#include <wincrypt.h>
 
+#include <algorithm>
 #include <array>
+#include <limits>
 #include <memory>
 
 #include "os/crypto.h"
 #include "os/rsa_public_key.h"
+#include "os/win32_util.h"
 
 namespace loadcell::crypto {
 namespace {
 
-enum class Algorithm { kMd5, kSha1, kSha256, kHmacSha256, kRsa, kCount };
+constexpr size_t kMaxUlong = std::numeric_limits<ULONG>::max();
+
+enum class Algorithm { kMd5, kSha1, kSha256, kHmacSha256, kCount };
 
 struct Provider {
   BCRYPT_ALG_HANDLE handle = nullptr;
@@ -43,8 +52,7 @@ Result<BCRYPT_ALG_HANDLE> ProviderFor(Algorithm a) {
     constexpr Spec kSpecs[] = {{BCRYPT_MD5_ALGORITHM, 0},
                                {BCRYPT_SHA1_ALGORITHM, 0},
                                {BCRYPT_SHA256_ALGORITHM, 0},
-                               {BCRYPT_SHA256_ALGORITHM, BCRYPT_ALG_HANDLE_HMAC_FLAG},
-                               {BCRYPT_RSA_ALGORITHM, 0}};
+                               {BCRYPT_SHA256_ALGORITHM, BCRYPT_ALG_HANDLE_HMAC_FLAG}};
     std::array<Provider, static_cast<size_t>(Algorithm::kCount)> p{};
     for (size_t i = 0; i < p.size(); ++i) {
       p[i].status =
@@ -59,7 +67,7 @@ Result<BCRYPT_ALG_HANDLE> ProviderFor(Algorithm a) {
 
 // CNG takes byte counts as ULONG: larger inputs are refused rather than cut.
 Status CheckFitsUlong(size_t size, std::string_view what) {
-  if (size > MAXULONG) {
+  if (size > kMaxUlong) {
     return Status::InvalidArgument(fmt::format("{} of {} bytes is too long", what, size));
   }
   return Status::Ok();
@@ -72,9 +80,6 @@ PUCHAR Bytes(std::string_view s) {
 
 struct HashDestroy {
   void operator()(void* h) const { BCryptDestroyHash(h); }
-};
-struct KeyDestroy {
-  void operator()(void* k) const { BCryptDestroyKey(k); }
 };
 
 // The hash (or, with a key, the HMAC) of `data` by `a`.
@@ -93,7 +98,7 @@ Result<std::string> Hash(Algorithm a, std::string_view key, std::string_view dat
                          sizeof(length), &got, 0);
   if (!Succeeded(st)) return CngError("BCryptGetProperty(BCRYPT_HASH_LENGTH)", st);
   while (!data.empty()) {
-    const ULONG chunk = static_cast<ULONG>(std::min<size_t>(data.size(), MAXULONG));
+    const ULONG chunk = static_cast<ULONG>(std::min(data.size(), kMaxUlong));
     st = BCryptHashData(hash.get(), Bytes(data), chunk, 0);
     if (!Succeeded(st)) return CngError("BCryptHashData", st);
     data.remove_prefix(chunk);
@@ -104,19 +109,35 @@ Result<std::string> Hash(Algorithm a, std::string_view key, std::string_view dat
   return out;
 }
 
-// `key`'s numbers as the BCRYPT_RSAPUBLIC_BLOB BCryptImportKeyPair takes: the
-// header, then the exponent and the modulus, both big-endian.
-std::string RsaPublicBlob(const RsaPublicKey& key) {
-  BCRYPT_RSAKEY_BLOB header{};
-  header.Magic = BCRYPT_RSAPUBLIC_MAGIC;
-  ULONG bits = static_cast<ULONG>(key.modulus.size() * 8);
-  for (auto top = static_cast<unsigned char>(key.modulus[0]); (top & 0x80) == 0; top <<= 1) --bits;
-  header.BitLength = bits;
-  header.cbPublicExp = static_cast<ULONG>(key.exponent.size());
-  header.cbModulus = static_cast<ULONG>(key.modulus.size());
+Status CryptoApiError(std::string_view call) {
+  const DWORD e = GetLastError();
+  return Status::Internal(
+      fmt::format("CryptoAPI: {} failed: {} (0x{:08x})", call, Win32ErrorText(e), e));
+}
+
+struct ProviderRelease {
+  void operator()(HCRYPTPROV* p) const { CryptReleaseContext(*p, 0); }
+};
+struct CryptKeyDestroy {
+  void operator()(HCRYPTKEY* k) const { CryptDestroyKey(*k); }
+};
+
+// `key` as the PUBLICKEYBLOB CryptImportKey takes: the headers (the
+// exponent is a DWORD there), then the modulus, little-endian.
+Result<std::string> PublicKeyBlob(const RsaPublicKey& key) {
+  if (key.exponent.size() > sizeof(DWORD)) {
+    return Status::InvalidArgument(
+        fmt::format("RSA public key: a public exponent of {} bytes (Windows takes at most 4)",
+                    key.exponent.size()));
+  }
+  DWORD exponent = 0;
+  for (const char c : key.exponent) exponent = exponent << 8 | static_cast<unsigned char>(c);
+  const BLOBHEADER header{PUBLICKEYBLOB, CUR_BLOB_VERSION, 0, CALG_RSA_KEYX};
+  constexpr DWORD kRsa1 = 0x31415352;  // "RSA1": a public key
+  const RSAPUBKEY rsa{kRsa1, static_cast<DWORD>(key.modulus.size() * 8), exponent};
   std::string blob(reinterpret_cast<const char*>(&header), sizeof(header));
-  blob += key.exponent;
-  blob += key.modulus;
+  blob.append(reinterpret_cast<const char*>(&rsa), sizeof(rsa));
+  blob.append(key.modulus.rbegin(), key.modulus.rend());
   return blob;
 }
 
@@ -162,24 +183,28 @@ Result<std::string> RsaOaepEncrypt(std::string_view pem_public_key, std::string_
   Result<RsaPublicKey> numbers = ParseRsaPublicKeyPem(pem_public_key);
   if (!numbers.ok()) return numbers.status();
   if (Status s = CheckOaepFits(plaintext.size(), numbers->modulus.size()); !s.ok()) return s;
-  Result<BCRYPT_ALG_HANDLE> alg = ProviderFor(Algorithm::kRsa);
-  if (!alg.ok()) return alg.status();
-  const std::string blob = RsaPublicBlob(*numbers);
-  BCRYPT_KEY_HANDLE raw = nullptr;
-  NTSTATUS st = BCryptImportKeyPair(*alg, nullptr, BCRYPT_RSAPUBLIC_BLOB, &raw, Bytes(blob),
-                                    static_cast<ULONG>(blob.size()), 0);
-  if (!Succeeded(st)) return CngError("BCryptImportKeyPair(BCRYPT_RSAPUBLIC_BLOB)", st);
-  std::unique_ptr<void, KeyDestroy> key(raw);
-  // OAEP with SHA-1 for the label's hash and MGF1, no label.
-  BCRYPT_OAEP_PADDING_INFO oaep{BCRYPT_SHA1_ALGORITHM, nullptr, 0};
-  std::string out(numbers->modulus.size(), '\0');
-  ULONG n = 0;
-  st = BCryptEncrypt(key.get(), Bytes(plaintext), static_cast<ULONG>(plaintext.size()), &oaep,
-                     nullptr, 0, reinterpret_cast<PUCHAR>(out.data()),
-                     static_cast<ULONG>(out.size()), &n, BCRYPT_PAD_OAEP);
-  if (!Succeeded(st)) return CngError("BCryptEncrypt(BCRYPT_PAD_OAEP)", st);
-  out.resize(n);
-  return out;
+  Result<std::string> blob = PublicKeyBlob(*numbers);
+  if (!blob.ok()) return blob.status();
+  HCRYPTPROV provider = 0;
+  if (CryptAcquireContextW(&provider, nullptr, nullptr, PROV_RSA_AES, CRYPT_VERIFYCONTEXT) == 0) {
+    return CryptoApiError("CryptAcquireContext(PROV_RSA_AES)");
+  }
+  const std::unique_ptr<HCRYPTPROV, ProviderRelease> provider_guard(&provider);
+  HCRYPTKEY key = 0;
+  if (CryptImportKey(provider, reinterpret_cast<const BYTE*>(blob->data()),
+                     static_cast<DWORD>(blob->size()), 0, 0, &key) == 0) {
+    return CryptoApiError("CryptImportKey(PUBLICKEYBLOB)");
+  }
+  const std::unique_ptr<HCRYPTKEY, CryptKeyDestroy> key_guard(&key);
+  // Encrypted in place, the ciphertext little-endian.
+  std::string buffer(numbers->modulus.size(), '\0');
+  plaintext.copy(buffer.data(), plaintext.size());
+  auto length = static_cast<DWORD>(plaintext.size());
+  if (CryptEncrypt(key, 0, TRUE, CRYPT_OAEP, reinterpret_cast<BYTE*>(buffer.data()), &length,
+                   static_cast<DWORD>(buffer.size())) == 0) {
+    return CryptoApiError("CryptEncrypt(CRYPT_OAEP)");
+  }
+  return std::string(buffer.rend() - length, buffer.rend());
 }
 
 }  // namespace loadcell::crypto

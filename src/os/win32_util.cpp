@@ -82,6 +82,30 @@ int ErrnoOfWin32Error(DWORD error) {
     case ERROR_IO_DEVICE:
     case ERROR_SECTOR_NOT_FOUND:
       return EIO;
+    // Winsock's (WSAGetLastError) that os/tcp.h's callers look at.
+    case WSAETIMEDOUT:
+      return ETIMEDOUT;
+    case WSAEWOULDBLOCK:
+      return EWOULDBLOCK;
+    case WSAEINTR:
+      return EINTR;
+    case WSAECONNREFUSED:
+      return ECONNREFUSED;
+    case WSAECONNRESET:
+      return ECONNRESET;
+    case WSAECONNABORTED:
+      return ECONNABORTED;
+    case WSAENOTCONN:
+    case WSAESHUTDOWN:
+      return ENOTCONN;
+    case WSAENETUNREACH:
+    case WSAENETDOWN:
+      return ENETUNREACH;
+    case WSAEHOSTUNREACH:
+    case WSAEHOSTDOWN:
+      return EHOSTUNREACH;
+    case WSAEADDRNOTAVAIL:
+      return EADDRNOTAVAIL;
     default:
       return 0;
   }

@@ -1,7 +1,7 @@
 #pragma once
 // A 2048-bit RSA public key for the tests of RsaOaepEncrypt and of the PEM
-// parser (its private half is not kept: the Linux test that decrypts makes
-// a key pair of its own).
+// parser. Its private half is in rsa_oaep_win32_test.cpp (the Linux test
+// that decrypts makes a key pair of its own).
 
 namespace loadcell::crypto::testing {
 
