@@ -239,6 +239,19 @@ void ExpectFrozenRunEnds(const Args& base, const std::function<bool()>& freeze,
   EXPECT_NE(r.err.find("within 2s (--db-read-timeout)"), std::string::npos) << Show(r);
 }
 
+// A run whose server died 1 s in, with --reconnect-timeout=2: a failed run
+// that gave up after about the reconnect timeout (no hang), with the report
+// of what was measured, then the reason on stderr.
+void ExpectKilledRunEnds(const ProcessResult& r) {
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_GE(r.seconds_after_action, 0);
+  EXPECT_LT(r.seconds_after_action, 20) << Show(r);
+  EXPECT_NE(r.out.find("SQL statistics:"), std::string::npos) << Show(r);
+  EXPECT_GT(ReportNumber(r.out, "    transactions:"), 0) << Show(r);
+  EXPECT_NE(r.out.find("Run failed:"), std::string::npos) << Show(r);
+  EXPECT_NE(r.err.find("could not reconnect within 2s"), std::string::npos) << Show(r);
+}
+
 TEST(OltpFault, PostgresKilledMidRun) {
   PrivatePostgres pg;
   const Args base = RunArgs(pg);
@@ -246,15 +259,7 @@ TEST(OltpFault, PostgresKilledMidRun) {
 
   // A 60 s run; the server dies after 1 s of it.
   const ProcessResult r = RunDisturbed(base, "--reconnect-timeout=2", [&] { return pg.Kill(); });
-  EXPECT_EQ(r.exit_code, 1) << Show(r);
-  // It gave up after about the reconnect timeout: no hang.
-  EXPECT_GE(r.seconds_after_action, 0);
-  EXPECT_LT(r.seconds_after_action, 20) << Show(r);
-  // The report of what was measured, then the reason on stderr.
-  EXPECT_NE(r.out.find("SQL statistics:"), std::string::npos) << Show(r);
-  EXPECT_GT(ReportNumber(r.out, "    transactions:"), 0) << Show(r);
-  EXPECT_NE(r.out.find("Run failed:"), std::string::npos) << Show(r);
-  EXPECT_NE(r.err.find("could not reconnect within 2s"), std::string::npos) << Show(r);
+  ExpectKilledRunEnds(r);
 
   // The server comes back: a new run works and cleanup drops the tables.
   ASSERT_TRUE(pg.Start());
@@ -360,13 +365,7 @@ TEST(OltpFault, MariadbKilledMidRunNative) {
   ASSERT_NO_FATAL_FAILURE(StartAndPrepare(my, base));
   const ProcessResult r =
       RunDisturbed(base, "--reconnect-timeout=2", [&] { return my.Signal(SIGKILL); });
-  EXPECT_EQ(r.exit_code, 1) << Show(r);
-  EXPECT_GE(r.seconds_after_action, 0);
-  EXPECT_LT(r.seconds_after_action, 20) << Show(r);
-  EXPECT_NE(r.out.find("SQL statistics:"), std::string::npos) << Show(r);
-  EXPECT_GT(ReportNumber(r.out, "    transactions:"), 0) << Show(r);
-  EXPECT_NE(r.out.find("Run failed:"), std::string::npos) << Show(r);
-  EXPECT_NE(r.err.find("could not reconnect within 2s"), std::string::npos) << Show(r);
+  ExpectKilledRunEnds(r);
 }
 
 TEST(OltpFault, MariadbFrozenMidRunNative) {

@@ -130,9 +130,7 @@ class MyConnection final : public MyConnectionBase {
 
   DbError Execute(std::string_view sql, DbExecResult& result, DbRows* rows) override;
 
-  DbError Begin() override { return Simple("BEGIN"); }
-  DbError Commit() override { return Simple("COMMIT"); }
-  DbError Rollback() override { return Simple("ROLLBACK"); }
+  DbError Simple(std::string_view sql) override;
 
   DbError Reconnect() override;
 
@@ -186,9 +184,6 @@ class MyConnection final : public MyConnectionBase {
                         std::unique_ptr<DbStatement>& out) override;
 
  private:
-  // BEGIN, COMMIT, ROLLBACK: a COM_QUERY whose reply is an OK or an ERR.
-  DbError Simple(std::string_view sql);
-
   void Close();
 
   int index_;

@@ -40,6 +40,15 @@ bool MyParseColumn(std::string_view p, MyColumn& out);
 // when the row ends inside it.
 bool MyBinaryValueText(std::string_view p, size_t& i, const MyColumn& c, std::string& out);
 
+// Whether `p` is the EOF packet that ends a result set's rows (0xFE, below
+// 9 bytes: a row may begin with 0xFE, a length-encoded 8-byte length);
+// `status` gets its status flags.
+inline bool MyRowsEnd(std::string_view p, uint16_t& status) {
+  if (p.empty() || static_cast<unsigned char>(p[0]) != 0xFE || p.size() >= 9) return false;
+  status = p.size() >= 5 ? MyU16(p, 3) : 0;
+  return true;
+}
+
 class MyNativeConnection;
 
 class MyNativeStatement final : public DbStatement {
@@ -98,9 +107,7 @@ class MyNativeConnection final : public MyConnectionBase {
   Status Open();
 
   DbError Execute(std::string_view sql, DbExecResult& result, DbRows* rows) override;
-  DbError Begin() override { return Simple("BEGIN"); }
-  DbError Commit() override { return Simple("COMMIT"); }
-  DbError Rollback() override { return Simple("ROLLBACK"); }
+  DbError Simple(std::string_view sql) override;
   DbError Reconnect() override;
   std::string ServerVersion() override;
   std::string StatementPath() const override {
@@ -130,7 +137,6 @@ class MyNativeConnection final : public MyConnectionBase {
 
  private:
   Status Handshake();
-  DbError Simple(std::string_view sql);
   // Sends `payload` as command packets (split at 16 MB), sequence ids from 0.
   bool SendCommand(std::string_view payload);
   // Reads the reply of a COM_QUERY: OKs, result sets in text (kept in

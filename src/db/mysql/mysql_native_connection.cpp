@@ -196,11 +196,8 @@ DbError MyNativeConnection::ReadTextResultSet(std::string_view head, DbExecResul
   for (;;) {
     if (!io_.Next(p)) return LostNow();
     if (p.empty()) return MalformedNow();
+    if (MyRowsEnd(p, status)) return {};
     const auto r = static_cast<unsigned char>(p[0]);
-    if (r == 0xFE && p.size() < 9) {
-      status = p.size() >= 5 ? MyU16(p, 3) : 0;
-      return {};
-    }
     if (r == 0xFF) return MyServerErrorOf(p, *settings_);
     ++result.rows_returned;
     if (rows == nullptr) continue;

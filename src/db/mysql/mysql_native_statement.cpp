@@ -241,11 +241,8 @@ DbError MyNativeStatement::ReadResultSet(MyRawIo& io, std::string_view head, DbE
   for (;;) {
     if (!io.Next(p)) return conn_->LostNow();
     if (p.empty()) return conn_->MalformedNow();
+    if (MyRowsEnd(p, status)) return {};
     const auto r = static_cast<unsigned char>(p[0]);
-    if (r == 0xFE && p.size() < 9) {
-      status = p.size() >= 5 ? MyU16(p, 3) : 0;
-      return {};
-    }
     if (r == 0xFF) return MyServerErrorOf(p, conn_->settings());
     if (r != 0x00 || p.size() < 1 + bitmap) return conn_->MalformedNow();
     ++result.rows_returned;

@@ -95,6 +95,12 @@ class MyConnectionBase : public DbConnection {
  public:
   explicit MyConnectionBase(const MySettings* settings) : settings_(settings) {}
 
+  DbError Begin() override { return Simple("BEGIN"); }
+  DbError Commit() override { return Simple("COMMIT"); }
+  DbError Rollback() override { return Simple("ROLLBACK"); }
+  // BEGIN, COMMIT, ROLLBACK: a COM_QUERY whose reply is an OK or an ERR.
+  virtual DbError Simple(std::string_view sql) = 0;
+
   DbError BeginBulkInsert(std::string_view table, const std::vector<std::string>& columns,
                           std::unique_ptr<DbBulkInsert>& out) override;
 

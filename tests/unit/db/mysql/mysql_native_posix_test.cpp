@@ -9,10 +9,6 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <openssl/bio.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/rsa.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -23,6 +19,7 @@
 
 #include "db/mysql/mysql_native.h"
 #include "testing/status.h"
+#include "unit/os/rsa_decrypt_posix.h"
 
 namespace loadcell::mysql_internal {
 namespace {
@@ -30,41 +27,9 @@ namespace {
 const std::string kScramble = "ABCDEFGHIJKLMNOPQRST";
 const std::string kPassword = "sha2-secret";
 
-struct KeyFree {
-  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct CtxFree {
-  void operator()(EVP_PKEY_CTX* c) const { EVP_PKEY_CTX_free(c); }
-};
-struct BioFree {
-  void operator()(BIO* b) const { BIO_free(b); }
-};
-
-std::string PublicPem(EVP_PKEY* key) {
-  std::unique_ptr<BIO, BioFree> bio(BIO_new(BIO_s_mem()));
-  if (PEM_write_bio_PUBKEY(bio.get(), key) != 1) return "";
-  char* data = nullptr;
-  const long n = BIO_get_mem_data(bio.get(), &data);
-  return std::string(data, static_cast<size_t>(n));
-}
-
-std::string Decrypt(EVP_PKEY* key, const std::string& c) {
-  std::unique_ptr<EVP_PKEY_CTX, CtxFree> ctx(EVP_PKEY_CTX_new(key, nullptr));
-  const auto* in = reinterpret_cast<const unsigned char*>(c.data());
-  size_t n = 0;
-  if (EVP_PKEY_decrypt_init(ctx.get()) != 1 ||
-      EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_OAEP_PADDING) != 1 ||
-      EVP_PKEY_decrypt(ctx.get(), nullptr, &n, in, c.size()) != 1) {
-    return "(failed)";
-  }
-  std::string out(n, '\0');
-  if (EVP_PKEY_decrypt(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &n, in, c.size()) !=
-      1) {
-    return "(failed)";
-  }
-  out.resize(n);
-  return out;
-}
+using crypto::testing::Decrypt;
+using crypto::testing::Key;
+using crypto::testing::PublicPem;
 
 // One client connection to a listening socket of 127.0.0.1, played by the
 // test: packets read and written whole, every wait bounded.
@@ -172,7 +137,7 @@ MySettings Settings(uint16_t port) {
 }
 
 TEST(MyNativeLoopbackTest, FullCachingSha2AuthenticationEncryptsThePasswordForTheServersKey) {
-  std::unique_ptr<EVP_PKEY, KeyFree> key(EVP_RSA_gen(2048));
+  Key key(EVP_RSA_gen(2048));
   ASSERT_NE(key, nullptr);
   FakeServer server;
   std::string plaintext;
