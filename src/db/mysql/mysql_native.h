@@ -49,6 +49,18 @@ inline bool MyRowsEnd(std::string_view p, uint16_t& status) {
   return true;
 }
 
+// Reads the OK packet `p` (0x00, affected rows, insert id, status flags,
+// warnings); false when it is cut short.
+inline bool MyParseOk(std::string_view p, uint64_t& affected, uint16_t& status,
+                      uint16_t& warnings) {
+  size_t i = 1;
+  uint64_t insert_id = 0;
+  if (!MyLenEnc(p, i, affected) || !MyLenEnc(p, i, insert_id) || i + 2 > p.size()) return false;
+  status = MyU16(p, i);
+  warnings = i + 4 <= p.size() ? MyU16(p, i + 2) : 0;
+  return true;
+}
+
 class MyNativeConnection;
 
 class MyNativeStatement final : public DbStatement {

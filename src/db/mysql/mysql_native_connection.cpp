@@ -158,15 +158,9 @@ DbError MyNativeConnection::ReadQueryReply(DbExecResult& result, DbRows* rows) {
     if (head == 0xFF) return MyServerErrorOf(p, *settings_);
     uint16_t status = 0;
     if (head == 0x00) {
-      size_t i = 1;
       uint64_t affected = 0;
-      uint64_t insert_id = 0;
-      if (!MyLenEnc(p, i, affected) || !MyLenEnc(p, i, insert_id) || i + 4 > p.size()) {
-        return MalformedNow();
-      }
+      if (!MyParseOk(p, affected, status, warnings_)) return MalformedNow();
       result.rows_affected += affected;
-      status = MyU16(p, i);
-      warnings_ = MyU16(p, i + 2);
     } else if (head == 0xFB) {  // LOAD DATA LOCAL: the server asks for the file
       if (!ServeLocalFile(refused)) return LostNow();
       continue;  // its OK or ERR follows

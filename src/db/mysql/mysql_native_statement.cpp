@@ -207,14 +207,10 @@ DbError MyNativeStatement::ReadRows(MyRawIo& io, DbExecResult& result, DbRows& r
     if (head == 0xFF) return MyServerErrorOf(p, conn_->settings());
     uint16_t status = 0;
     if (head == 0x00) {
-      size_t i = 1;
       uint64_t affected = 0;
-      uint64_t insert_id = 0;
-      if (!MyLenEnc(p, i, affected) || !MyLenEnc(p, i, insert_id) || i + 2 > p.size()) {
-        return conn_->MalformedNow();
-      }
+      uint16_t warnings = 0;
+      if (!MyParseOk(p, affected, status, warnings)) return conn_->MalformedNow();
       result.rows_affected += affected;
-      status = MyU16(p, i);
     } else if (DbError e = ReadResultSet(io, p, result, rows, status); !e.ok()) {
       return e;
     }

@@ -23,13 +23,7 @@ using testing::TableName;
 class MysqlNativeTest : public ::testing::Test {
  protected:
   std::unique_ptr<DbConnection> Connect(const std::string& connector) {
-    setups_.push_back(
-        std::make_unique<DriverSetup>(ServerArgs("mysql", {{"db-connector", connector}})));
-    EXPECT_OK(setups_.back()->status);
-    if (!setups_.back()->status.ok()) return nullptr;
-    auto c = setups_.back()->driver().Connect(0);
-    EXPECT_OK(c);
-    return c.ok() ? std::move(c).value() : nullptr;
+    return testing::ConnectWith(setups_, ServerArgs("mysql", {{"db-connector", connector}}));
   }
   void SetUp() override {
     native_ = Connect("native");
