@@ -271,10 +271,10 @@ Result<std::unique_ptr<DbDriver>> MakeDbDriver(const std::string& name);
 
 // The general database options, registered by a workload that uses a driver.
 struct DbOptions {
-  std::string driver;            // --db-driver; "" = choose from the options given
-  std::string ps_mode = "auto";  // --db-ps-mode: auto | disable
-  DbTimeouts timeouts;
+  std::string driver;              // --db-driver; "" = choose from the options given
+  std::string ps_mode = "auto";    // --db-ps-mode: auto | disable
   std::string connector = "auto";  // --db-connector: auto | native | library
+  DbTimeouts timeouts;
 };
 void RegisterDbOptions(OptionSet& opts, DbOptions* out);
 // --db-connector's value for this build: auto is native on Windows, the

@@ -123,11 +123,12 @@ class PrivatePostgres {
   bool started_ = false;
 };
 
-// A private MariaDB server (root without a password, over its Unix socket),
+// A private MariaDB server (root without a password, over its Unix socket;
+// with `tcp` also on a free port of 127.0.0.1, for the native connector),
 // started as scripts/test-servers starts the shared one.
 class PrivateMariadb {
  public:
-  PrivateMariadb() {
+  explicit PrivateMariadb(bool tcp = false) {
     dir_ = tmp_.path();
     if (dir_.empty()) return;
     const std::string user = getuid() == 0 ? " --user=mysql" : "";
@@ -137,9 +138,13 @@ class PrivateMariadb {
                dir_ + "/install.log 2>&1")) {
       return;
     }
-    // No TCP port: the socket is enough, and nothing else can reach it.
+    // No TCP port unless asked for: the socket is enough, and nothing else
+    // can reach it.
+    if (tcp) port_ = testing::FreePort();
+    const std::string network =
+        tcp ? " --bind-address=127.0.0.1 --port=" + std::to_string(port_) : " --skip-networking";
     if (!Shell("setsid mariadbd --no-defaults --datadir=" + dir_ + "/data --socket=" + socket() +
-               " --skip-networking --pid-file=" + dir_ + "/mysqld.pid --log-error=" + log() +
+               network + " --pid-file=" + dir_ + "/mysqld.pid --log-error=" + log() +
                " --skip-log-bin --innodb-flush-log-at-trx-commit=0 --innodb-buffer-pool-size=64M" +
                user + " </dev/null >/dev/null 2>&1 &")) {
       return;
@@ -169,9 +174,15 @@ class PrivateMariadb {
   std::string log() const { return dir_ + "/error.log"; }
   std::string socket() const { return dir_ + "/mysqld.sock"; }
   Args args() const {
+    if (port_ != 0) {
+      return {"--db-driver=mysql",      "--db-connector=native",
+              "--mysql-host=127.0.0.1", "--mysql-port=" + std::to_string(port_),
+              "--mysql-user=root",      "--mysql-db=sbtest"};
+    }
     return {"--db-driver=mysql", "--mysql-host=localhost", "--mysql-socket=" + socket(),
             "--mysql-user=root", "--mysql-db=sbtest"};
   }
+  int port() const { return port_; }
 
  private:
   pid_t Pid() const {
@@ -183,6 +194,7 @@ class PrivateMariadb {
 
   testing::TempDir tmp_{"/tmp"};  // the socket path must stay short
   std::string dir_;
+  int port_ = 0;
   bool started_ = false;
 };
 
@@ -227,25 +239,30 @@ void ExpectFrozenRunEnds(const Args& base, const std::function<bool()>& freeze,
   EXPECT_NE(r.err.find("within 2s (--db-read-timeout)"), std::string::npos) << Show(r);
 }
 
+// A run whose server died 1 s in, with --reconnect-timeout=2: a failed run
+// that gave up after about the reconnect timeout (no hang), with the report
+// of what was measured, then the reason on stderr.
+void ExpectKilledRunEnds(const ProcessResult& r) {
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_GE(r.seconds_after_action, 0);
+  EXPECT_LT(r.seconds_after_action, 20) << Show(r);
+  EXPECT_NE(r.out.find("SQL statistics:"), std::string::npos) << Show(r);
+  EXPECT_GT(ReportNumber(r.out, "    transactions:"), 0) << Show(r);
+  EXPECT_NE(r.out.find("Run failed:"), std::string::npos) << Show(r);
+  EXPECT_NE(r.err.find("could not reconnect within 2s"), std::string::npos) << Show(r);
+}
+
 // The server killed 1 s into a run on connections opened with `connector`
 // (--db-connector): the run reports what it measured and fails within the
 // reconnect timeout; the server back, a run and cleanup work.
-void ExpectKilledRunEnds(const std::string& connector) {
+void ExpectPostgresKilledRunEnds(const std::string& connector) {
   PrivatePostgres pg;
   const Args base = Concat(RunArgs(pg), {"--db-connector=" + connector});
   ASSERT_NO_FATAL_FAILURE(StartAndPrepare(pg, base));
 
   // A 60 s run; the server dies after 1 s of it.
   const ProcessResult r = RunDisturbed(base, "--reconnect-timeout=2", [&] { return pg.Kill(); });
-  EXPECT_EQ(r.exit_code, 1) << Show(r);
-  // It gave up after about the reconnect timeout: no hang.
-  EXPECT_GE(r.seconds_after_action, 0);
-  EXPECT_LT(r.seconds_after_action, 20) << Show(r);
-  // The report of what was measured, then the reason on stderr.
-  EXPECT_NE(r.out.find("SQL statistics:"), std::string::npos) << Show(r);
-  EXPECT_GT(ReportNumber(r.out, "    transactions:"), 0) << Show(r);
-  EXPECT_NE(r.out.find("Run failed:"), std::string::npos) << Show(r);
-  EXPECT_NE(r.err.find("could not reconnect within 2s"), std::string::npos) << Show(r);
+  ExpectKilledRunEnds(r);
 
   // The server comes back: a new run works and cleanup drops the tables.
   ASSERT_TRUE(pg.Start());
@@ -255,8 +272,8 @@ void ExpectKilledRunEnds(const std::string& connector) {
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
 }
 
-TEST(OltpFault, PostgresKilledMidRun) { ExpectKilledRunEnds("library"); }
-TEST(OltpFault, PostgresKilledMidRunNative) { ExpectKilledRunEnds("native"); }
+TEST(OltpFault, PostgresKilledMidRun) { ExpectPostgresKilledRunEnds("library"); }
+TEST(OltpFault, PostgresKilledMidRunNative) { ExpectPostgresKilledRunEnds("native"); }
 
 // The same on the native connection: the read timeout ends a run on a
 // frozen server.
@@ -354,6 +371,29 @@ TEST(OltpFault, MariadbFrozenMidRun) {
   EXPECT_EQ(again.exit_code, 0) << Show(again);
   auto clean = RunLoadcell(Concat(base, {"cleanup"}));
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
+
+// The native connector (--db-connector=native, what loadcell.exe uses): the
+// server killed in the middle of a run ends it as a failed run with its
+// report once the reconnect timeout passed; frozen, at the read timeout.
+TEST(OltpFault, MariadbKilledMidRunNative) {
+  PrivateMariadb my(true);
+  const Args base = RunArgs(my);
+  ASSERT_NO_FATAL_FAILURE(StartAndPrepare(my, base));
+  const ProcessResult r =
+      RunDisturbed(base, "--reconnect-timeout=2", [&] { return my.Signal(SIGKILL); });
+  ExpectKilledRunEnds(r);
+}
+
+TEST(OltpFault, MariadbFrozenMidRunNative) {
+  PrivateMariadb my(true);
+  const Args base = RunArgs(my);
+  ASSERT_NO_FATAL_FAILURE(StartAndPrepare(my, base));
+  ExpectFrozenRunEnds(
+      base, [&] { return my.Signal(SIGSTOP); }, "127.0.0.1:" + std::to_string(my.port()));
+  EXPECT_TRUE(my.Signal(SIGCONT));
+  auto again = RunLoadcell(Concat(base, {"--events=20", "run"}));
+  EXPECT_EQ(again.exit_code, 0) << Show(again);
 }
 
 // SIGINT while prepare loads a SQLite database: a database file that this

@@ -1,6 +1,7 @@
 // Every OLTP workload on every driver through the real binary: prepare, a
 // short run, cleanup, against the throwaway PostgreSQL and MariaDB servers
-// and a SQLite file.
+// and a SQLite file; MariaDB also through the mysql driver's native
+// connector ("mysql_native": --db-connector=native, what Windows uses).
 
 #include <gtest/gtest.h>
 
@@ -47,6 +48,7 @@ struct MatrixDriver {
 };
 MatrixDriver DriverOf(const std::string& param) {
   if (param == "pgsql_native") return {"pgsql", {"--db-connector=native"}};
+  if (param == "mysql_native") return {"mysql", {"--db-connector=native"}};
   return {param, {}};
 }
 
@@ -78,6 +80,7 @@ TEST_P(OltpMatrixTest, PrepareRunCleanup) {
   } else {
     EXPECT_NE(out.find("Statements sent by: loadcell's own protocol client"), std::string::npos)
         << out;
+    EXPECT_EQ(out.find("--db-connector=native") != std::string::npos, native) << out;
   }
   EXPECT_NE(out.find("SQL statistics:"), std::string::npos) << out;
   EXPECT_EQ(ReportNumber(out, "    transactions:"), kEvents) << out;
@@ -129,7 +132,8 @@ INSTANTIATE_TEST_SUITE_P(
     All, OltpMatrixTest,
     ::testing::Combine(::testing::ValuesIn(kWorkloads),
                        ::testing::Values(std::string("sqlite"), std::string("pgsql"),
-                                         std::string("pgsql_native"), std::string("mysql"))),
+                                         std::string("pgsql_native"), std::string("mysql"),
+                                         std::string("mysql_native"))),
     ParamName);
 
 }  // namespace

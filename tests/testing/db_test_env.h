@@ -44,6 +44,19 @@ inline OptionPairs ServerArgs(const std::string& driver, const OptionPairs& extr
   return a;
 }
 
+// Connection 0 of a driver set up from `args`, its set-up kept in `setups`
+// (it must outlive the connection); nullptr with a test failure when either
+// fails.
+inline std::unique_ptr<DbConnection> ConnectWith(std::vector<std::unique_ptr<DriverSetup>>& setups,
+                                                 const OptionPairs& args) {
+  setups.push_back(std::make_unique<DriverSetup>(args));
+  EXPECT_OK(setups.back()->status);
+  if (!setups.back()->status.ok()) return nullptr;
+  auto c = setups.back()->driver().Connect(0);
+  EXPECT_OK(c);
+  return c.ok() ? std::move(c).value() : nullptr;
+}
+
 // A table name of this test and process, so tests may run in parallel.
 inline std::string TableName(const std::string& base) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -1,44 +1,18 @@
-// The mysql driver's bulk load: LOAD DATA LOCAL INFILE served from memory,
-// its warnings turned back into errors; multi-row INSERT where the server
-// does not allow local files.
+// The mysql driver's bulk load, for both connectors: LOAD DATA LOCAL INFILE
+// served from memory, its warnings turned back into errors; multi-row INSERT
+// where the server does not allow local files.
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "core/plural.h"
-#include "db/mysql/mysql_internal.h"
+#include "db/mysql/mysql_settings.h"
 
 namespace loadcell::mysql_internal {
 namespace {
-
-int InfileInit(void** ptr, const char* /*filename*/, void* userdata) {
-  auto* src = static_cast<InfileSource*>(userdata);
-  *ptr = src;
-  return src->data == nullptr ? 1 : 0;
-}
-
-int InfileRead(void* ptr, char* buf, unsigned int len) {
-  auto* src = static_cast<InfileSource*>(ptr);
-  if (src->data == nullptr) return -1;
-  const size_t n = std::min<size_t>(len, src->data->size() - src->sent);
-  // buf takes len bytes of file data, not a string: nothing to terminate.
-  // NOLINTNEXTLINE(bugprone-not-null-terminated-result)
-  std::memcpy(buf, src->data->data() + src->sent, n);
-  src->sent += n;
-  return static_cast<int>(n);
-}
-
-void InfileEnd(void* /*ptr*/) {}
-
-int InfileError(void* /*ptr*/, char* msg, unsigned int len) {
-  std::snprintf(msg, len, "loadcell sends no local files except its own generated rows");
-  return 2000;  // CR_UNKNOWN_ERROR
-}
 
 // Character sets in which ASCII text reads as itself.
 bool AsciiCompatible(std::string_view cs) {
@@ -60,8 +34,8 @@ class MyLoadData final : public DbBulkInsert {
  public:
   static constexpr size_t kMaxBytes = size_t{4} * 1024 * 1024;
 
-  MyLoadData(MyConnection* conn, std::string_view table, const std::vector<std::string>& columns,
-             std::string db_charset)
+  MyLoadData(MyConnectionBase* conn, std::string_view table,
+             const std::vector<std::string>& columns, std::string db_charset)
       : conn_(conn), ncols_(columns.size()), db_charset_(std::move(db_charset)) {
     head_ = fmt::format("LOAD DATA LOCAL INFILE 'loadcell' INTO TABLE {} CHARACTER SET ", table);
     columns_ = fmt::format(" LINES TERMINATED BY '\\n' ({})", fmt::join(columns, ", "));
@@ -86,7 +60,7 @@ class MyLoadData final : public DbBulkInsert {
  private:
   DbError Flush();
 
-  MyConnection* conn_;
+  MyConnectionBase* conn_;
   size_t ncols_;
   std::string db_charset_;
   std::string head_;
@@ -100,15 +74,10 @@ class MyLoadData final : public DbBulkInsert {
 
 }  // namespace
 
-void InstallInfileHandler(MYSQL* mysql, InfileSource* source) {
-  Mariadb().mysql_set_local_infile_handler(mysql, InfileInit, InfileRead, InfileEnd, InfileError,
-                                           source);
-}
-
-DbError MyConnection::BeginBulkInsert(std::string_view table,
-                                      const std::vector<std::string>& columns,
-                                      std::unique_ptr<DbBulkInsert>& out) {
-  if (mysql_ == nullptr) return Lost();
+DbError MyConnectionBase::BeginBulkInsert(std::string_view table,
+                                          const std::vector<std::string>& columns,
+                                          std::unique_ptr<DbBulkInsert>& out) {
+  if (!connected()) return Lost();
   DbExecResult r;
   DbRows rows;
   if (DbError e = Execute("SELECT @@local_infile, @@character_set_database", r, &rows); !e.ok()) {
@@ -126,19 +95,19 @@ DbError MyLoadData::Flush() {
   if (rows_ == 0) return {};
   // ASCII rows are read in the database's character set, others in the
   // connection's (the server converts them as it would an INSERT's).
-  const char* cs = ascii_ && AsciiCompatible(db_charset_)
-                       ? db_charset_.c_str()
-                       : Mariadb().mysql_character_set_name(conn_->mysql());
+  const std::string cs =
+      ascii_ && AsciiCompatible(db_charset_) ? db_charset_ : conn_->CharacterSetName();
   sql_.assign(head_).append(cs).append(LoadDataFieldsClause(escaped_)).append(columns_);
   const uint64_t expected = rows_;
   DbExecResult r;
-  DbError e = conn_->LoadFromMemory(sql_, buf_, r);
+  unsigned warnings = 0;
+  DbError e = conn_->LoadFromMemory(sql_, buf_, r, warnings);
   buf_.clear();
   rows_ = 0;
   ascii_ = true;
   escaped_ = false;
   if (!e.ok()) return e;
-  if (const unsigned warnings = Mariadb().mysql_warning_count(conn_->mysql()); warnings > 0) {
+  if (warnings > 0) {
     if (e = conn_->FirstWarning(warnings); !e.ok()) return e;
   }
   if (r.rows_affected != expected) {
@@ -148,15 +117,7 @@ DbError MyLoadData::Flush() {
   return {};
 }
 
-DbError MyConnection::LoadFromMemory(const std::string& sql, const std::string& data,
-                                     DbExecResult& result) {
-  infile_ = InfileSource{&data, 0};
-  DbError e = Execute(sql, result, nullptr);
-  infile_ = InfileSource{};
-  return e;
-}
-
-DbError MyConnection::FirstWarning(unsigned count) {
+DbError MyConnectionBase::FirstWarning(unsigned count) {
   DbExecResult r;
   DbRows warnings;
   // SHOW WARNINGS leaves the conditions in place for GET DIAGNOSTICS.

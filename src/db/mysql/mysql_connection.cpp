@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -16,24 +18,6 @@ namespace loadcell {
 namespace mysql_internal {
 namespace {
 
-bool IsConnectionError(int code) {
-  return code == kConnError || code == kConnHostError || code == kServerGone ||
-         code == kServerLost || code == kServerLostExtended || code == kServerShutdown ||
-         code == kConnectionKilled || code == kClientInteractionTimeout;
-}
-
-std::string Scrub(std::string s, const std::string& password) {
-  for (char& c : s) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  }
-  if (password.size() >= 4) {  // servers never echo it; a short one would mangle words
-    for (size_t p = s.find(password); p != std::string::npos; p = s.find(password, p)) {
-      s.replace(p, password.size(), "***");
-    }
-  }
-  return s;
-}
-
 void LibraryInit() {
   static std::once_flag once;
   std::call_once(once, [] { Mariadb().mysql_server_init(0, nullptr, nullptr); });
@@ -42,24 +26,67 @@ void LibraryInit() {
 // See MysqlAddNegotiatedFlagsForTesting.
 std::atomic<uint64_t> added_flags_for_testing{0};
 
+// mysql_wire.h's own names for the protocol's constants are the library's.
+static_assert(kMyTypeLongLong == MYSQL_TYPE_LONGLONG && kMyTypeDouble == MYSQL_TYPE_DOUBLE &&
+              kMyTypeString == MYSQL_TYPE_STRING && kMyTypeNull == MYSQL_TYPE_NULL);
+static_assert(kMyClientSsl == CLIENT_SSL && kMyClientCompress == CLIENT_COMPRESS &&
+              kMyClientProtocol41 == CLIENT_PROTOCOL_41 &&
+              kMyClientZstdCompression == CLIENT_ZSTD_COMPRESSION &&
+              kMyServerMoreResultsExist == SERVER_MORE_RESULTS_EXIST);
+
+int InfileInit(void** ptr, const char* /*filename*/, void* userdata) {
+  auto* src = static_cast<InfileSource*>(userdata);
+  *ptr = src;
+  return src->data == nullptr ? 1 : 0;
+}
+
+int InfileRead(void* ptr, char* buf, unsigned int len) {
+  auto* src = static_cast<InfileSource*>(ptr);
+  if (src->data == nullptr) return -1;
+  const size_t n = std::min<size_t>(len, src->data->size() - src->sent);
+  // buf takes len bytes of file data, not a string: nothing to terminate.
+  // NOLINTNEXTLINE(bugprone-not-null-terminated-result)
+  std::memcpy(buf, src->data->data() + src->sent, n);
+  src->sent += n;
+  return static_cast<int>(n);
+}
+
+void InfileEnd(void* /*ptr*/) {}
+
+int InfileError(void* /*ptr*/, char* msg, unsigned int len) {
+  std::snprintf(msg, len, "loadcell sends no local files except its own generated rows");
+  return 2000;  // CR_UNKNOWN_ERROR
+}
+
 }  // namespace
 
-DbError Classify(int code, const char* sqlstate, const char* text, const MySettings& s) {
-  DbError e;
-  e.code = code;
-  if (sqlstate != nullptr && std::strcmp(sqlstate, "00000") != 0) e.sqlstate = sqlstate;
-  e.message = fmt::format("mysql: {} (error {})",
-                          Scrub(text != nullptr ? text : "", s.password_in_use), code);
-  if (IsConnectionError(code)) {
-    e.cls = DbErrorClass::kReconnect;
-  } else if (code == kDeadlock || code == kLockWaitTimeout) {
-    e.cls = DbErrorClass::kRetryable;
-  } else if (s.ignore.Matches(code, e.sqlstate)) {
-    e.cls = DbErrorClass::kIgnorable;
-  } else {
-    e.cls = DbErrorClass::kFatal;
-  }
+Result<std::unique_ptr<DbConnection>> OpenLibraryConnection(const MySettings* s, int index) {
+  LC_RETURN_IF_ERROR(LoadMariadb());
+  auto conn = std::make_unique<MyConnection>(s, index);
+  LC_RETURN_IF_ERROR(conn->Open());
+  return std::unique_ptr<DbConnection>(std::move(conn));
+}
+
+Status LoadLibraryConnector() { return LoadMariadb(); }
+
+bool LibraryConnectorBuilt() { return true; }
+
+void InstallInfileHandler(MYSQL* mysql, InfileSource* source) {
+  Mariadb().mysql_set_local_infile_handler(mysql, InfileInit, InfileRead, InfileEnd, InfileError,
+                                           source);
+}
+
+DbError MyConnection::LoadFromMemory(const std::string& sql, const std::string& data,
+                                     DbExecResult& result, unsigned& warnings) {
+  infile_ = InfileSource{&data, 0};
+  DbError e = Execute(sql, result, nullptr);
+  infile_ = InfileSource{};
+  warnings = e.ok() && mysql_ != nullptr ? Mariadb().mysql_warning_count(mysql_) : 0;
   return e;
+}
+
+std::string MyConnection::CharacterSetName() const {
+  return mysql_ != nullptr ? Mariadb().mysql_character_set_name(mysql_) : "utf8mb4";
 }
 
 Status MyConnection::Open() {
@@ -93,27 +120,17 @@ Status MyConnection::Open() {
   if (settings_->compression) Mariadb().mysql_options(mysql_, MYSQL_OPT_COMPRESS, nullptr);
   // Connection `index` picks a host, port and socket round-robin.
   const auto& s = *settings_;
-  const size_t k = static_cast<size_t>(index_ < 0 ? 0 : index_);
-  const std::string& host = s.hosts[k % s.hosts.size()];
-  const int port = s.ports[(k / s.hosts.size()) % s.ports.size()];
-  const char* socket = s.sockets.empty() ? nullptr : s.sockets[k % s.sockets.size()].c_str();
+  const MyEndpoint to = EndpointOf(s, index_);
   const char* password = s.password_in_use.empty() ? nullptr : s.password_in_use.c_str();
-  where_ = socket != nullptr && (host == "localhost" || host.empty())
-               ? fmt::format("socket {}", socket)
-               : fmt::format("{}:{}", host, port);
-  if (Mariadb().mysql_real_connect(mysql_, host.c_str(), s.user.c_str(), password, s.db.c_str(),
-                                   static_cast<unsigned int>(port), socket, 0) == nullptr) {
+  where_ = to.socket != nullptr && (to.host == "localhost" || to.host.empty())
+               ? fmt::format("socket {}", to.socket)
+               : fmt::format("{}:{}", to.host, to.port);
+  if (Mariadb().mysql_real_connect(mysql_, to.host.c_str(), s.user.c_str(), password, s.db.c_str(),
+                                   static_cast<unsigned int>(to.port), to.socket, 0) == nullptr) {
     const int code = static_cast<int>(Mariadb().mysql_errno(mysql_));
-    const std::string why = Scrub(Mariadb().mysql_error(mysql_), s.password_in_use);
+    const std::string why = Mariadb().mysql_error(mysql_);
     Close();
-    const std::string& where = where_;
-    const std::string hint = code == kConnError || code == kConnHostError
-                                 ? " (the server may not be running, or not listening there)"
-                                 : "";
-    return Status::Unavailable(
-        fmt::format("mysql: cannot connect to {} as user {} to database {}: {} "
-                    "(error {}){}",
-                    where, s.user, s.db, why, code, hint));
+    return ConnectFailure(s, where_, why, code);
   }
   ++generation_;
   // Our own COM_STMT_EXECUTE needs what the handshake agreed to suit it
@@ -200,29 +217,20 @@ std::string MyConnection::StatementPath() const {
 }
 
 DbError MyConnection::RawLost() {
-  if (const char* which = raw_.timed_out(); which != nullptr) {
-    const bool read = std::string_view(which) == "read";
-    const double limit = read ? settings_->timeouts.read_s : settings_->timeouts.write_s;
-    Close();
-    return {DbErrorClass::kFatal, kServerLost, "",
-            fmt::format("mysql: the server at {} {} within {}s (--db-{}-timeout); it may be "
-                        "frozen or overloaded",
-                        where_, read ? "sent no reply" : "took no data", limit, which)};
-  }
+  DbError e = MyLostError(raw_, *settings_, where_);
   Close();
-  return Classify(kServerLost, "HY000", "Lost connection to server during query", *settings_);
+  return e;
 }
 
 DbError MyConnection::RawMalformed() {
   Close();
-  return {DbErrorClass::kReconnect, 2027, "HY000", "mysql: malformed packet from the server"};
+  return MyMalformedError();
 }
 
 DbError MyConnection::RawServerError(std::string_view p) {
-  MyServerError err;
-  if (!MyParseErrPacket(p, err)) return RawMalformed();
-  return Classify(err.code, std::string(err.sqlstate).c_str(), std::string(err.message).c_str(),
-                  *settings_);
+  DbError e = MyServerErrorOf(p, *settings_);
+  if (e.code == kMalformedPacket) Close();
+  return e;
 }
 
 DbError MyConnection::PrepareServer(std::string_view sql, int nparams,

@@ -9,12 +9,11 @@
 #include <string>
 
 #include "db/drivers.h"
-#include "db/mysql/mysql_internal.h"
+#include "db/mysql/mysql_settings.h"
 
 namespace loadcell {
 namespace {
 
-using mysql_internal::MyConnection;
 using mysql_internal::MySettings;
 
 class MysqlDriver final : public DbDriver {
@@ -48,7 +47,7 @@ class MysqlDriver final : public DbDriver {
               "failing the run, or 'all' or 'none'");
   }
   Status Validate() override {
-    LC_RETURN_IF_ERROR(LoadMariadb());
+    LC_RETURN_IF_ERROR(ResolveConnector());
     auto ignore = DbIgnoreList::Parse(s_.ignore_errors);
     if (!ignore.ok()) {
       return Status::InvalidArgument("--mysql-ignore-errors: " + ignore.status().message());
@@ -86,14 +85,46 @@ class MysqlDriver final : public DbDriver {
 
  protected:
   Result<std::unique_ptr<DbConnection>> Open(int index) override {
-    LC_RETURN_IF_ERROR(LoadMariadb());
     if (s_.ports.empty() || s_.hosts.empty()) LC_RETURN_IF_ERROR(Validate());
-    auto conn = std::make_unique<MyConnection>(&s_, index);
-    LC_RETURN_IF_ERROR(conn->Open());
-    return std::unique_ptr<DbConnection>(std::move(conn));
+    if (s_.native) return mysql_internal::OpenNativeConnection(&s_, index);
+    return mysql_internal::OpenLibraryConnection(&s_, index);
   }
 
  private:
+  // --db-connector: the library where the build has it (TLS, Unix sockets,
+  // every auth plugin), else our own client, which refuses in one line what
+  // it cannot do rather than connect otherwise than asked.
+  Status ResolveConnector() {
+    const bool built = mysql_internal::LibraryConnectorBuilt();
+    if (connector() == DbConnector::kLibrary && !built) {
+      return Status::InvalidArgument(
+          "--db-connector=library: this build has no MySQL client library; it connects with "
+          "loadcell's own client (--db-connector=native or auto)");
+    }
+    s_.native = connector() == DbConnector::kNative;
+    if (!s_.native) return mysql_internal::LoadLibraryConnector();
+    const char* instead = built ? "; --db-connector=library has it" : "";
+    if (s_.ssl != "off") {
+      return Status::InvalidArgument(
+          fmt::format("--mysql-ssl={}: loadcell's own MySQL client has no TLS and never connects "
+                      "unencrypted when encryption was asked for: use --mysql-ssl=off on a trusted "
+                      "network{}",
+                      s_.ssl, instead));
+    }
+    if (!s_.sockets.empty()) {
+      return Status::InvalidArgument(
+          fmt::format("--mysql-socket: loadcell's own MySQL client connects over TCP only: give "
+                      "--mysql-host and --mysql-port{}",
+                      built ? " (--db-connector=library reaches Unix sockets)" : ""));
+    }
+    if (s_.compression) {
+      return Status::InvalidArgument(fmt::format(
+          "--mysql-compression: loadcell's own MySQL client does not compress the protocol{}",
+          instead));
+    }
+    return Status::Ok();
+  }
+
   MySettings s_;
 };
 

@@ -1,12 +1,12 @@
 #pragma once
-// What the files of the mysql driver share (db/mysql only): its settings,
-// error classification, connection and prepared statement. The driver's
-// entry point is NewMysqlDriver (db/drivers.h).
+// The library connector of the mysql driver (db/mysql only; Linux): its
+// connection and prepared statement on libmariadb. What both connectors
+// share is in mysql_settings.h.
 //
 // mysql_connection.cpp: connecting, text statements, transactions, errors.
 // mysql_statement.cpp: prepared statements (libmariadb's or our own
 //   COM_STMT_EXECUTE, db/mysql/mysql_wire.h).
-// mysql_bulk_load.cpp: LOAD DATA LOCAL INFILE from memory.
+// mysql_bulk_load.cpp: LOAD DATA LOCAL INFILE from memory (both connectors).
 // mysql_driver.cpp: the driver and its options.
 
 #include <mysql.h>
@@ -20,44 +20,10 @@
 
 #include "db/db_driver.h"
 #include "db/mysql/mariadb_api.h"
+#include "db/mysql/mysql_settings.h"
 #include "db/mysql/mysql_wire.h"
 
 namespace loadcell::mysql_internal {
-
-// Client and server error numbers (errmsg.h / mysqld_error.h).
-constexpr int kLockWaitTimeout = 1205;
-constexpr int kDeadlock = 1213;
-constexpr int kServerShutdown = 1053;
-constexpr int kConnectionKilled = 1927;          // MariaDB
-constexpr int kClientInteractionTimeout = 4031;  // MySQL 8
-constexpr int kConnError = 2002;
-constexpr int kConnHostError = 2003;
-constexpr int kServerGone = 2006;
-constexpr int kServerLost = 2013;
-constexpr int kServerLostExtended = 2055;
-
-struct MySettings {
-  std::vector<std::string> hosts;
-  std::vector<std::string> port_texts;
-  std::vector<int> ports;
-  std::vector<std::string> sockets;
-  std::string user;
-  std::string password;         // --*-password as given
-  std::string password_in_use;  // that, or the environment's (after Validate)
-  std::string db;
-  std::string ssl;
-  std::string ssl_cipher;    // --mysql-ssl-cipher (with --mysql-ssl)
-  bool compression = false;  // --mysql-compression: the protocol's compression
-  std::vector<std::string> ignore_errors;
-  DbIgnoreList ignore;
-  DbTimeouts timeouts;  // the driver's, copied by Validate
-};
-
-// The error of `code` (with its SQLSTATE and message; either may be null),
-// classified: a lost connection, a retryable deadlock or lock wait, one of
-// --mysql-ignore-errors, else fatal. The message is one line without the
-// password.
-DbError Classify(int code, const char* sqlstate, const char* text, const MySettings& s);
 
 // The rows of one LOAD DATA LOCAL INFILE statement, handed to the server
 // when it asks for the "file". A connection serves only this buffer: every
@@ -80,6 +46,7 @@ class MyStatement final : public DbStatement {
         stmt_(stmt),
         generation_(generation),
         binds_(static_cast<size_t>(nparams)),
+        types_(static_cast<size_t>(nparams), kMyTypeNull),
         values_(static_cast<size_t>(nparams)) {
     for (size_t i = 0; i < binds_.size(); ++i) {
       std::memset(&binds_[i], 0, sizeof(MYSQL_BIND));
@@ -132,6 +99,7 @@ class MyStatement final : public DbStatement {
     MYSQL_BIND& b = binds_[static_cast<size_t>(index)];
     if (b.buffer_type != type || b.buffer != buffer) {
       b.buffer_type = type;
+      types_[static_cast<size_t>(index)] = static_cast<uint8_t>(type);
       b.buffer = buffer;
       dirty_ = true;
     }
@@ -146,27 +114,23 @@ class MyStatement final : public DbStatement {
   MYSQL_STMT* stmt_;
   uint64_t generation_;
   std::vector<MYSQL_BIND> binds_;
+  std::vector<uint8_t> types_;  // binds_' types as our own COM_STMT_EXECUTE sends them
   std::vector<MyParamValue> values_;
   bool dirty_ = true;
   std::vector<MYSQL_BIND> result_binds_;
   std::vector<Column> columns_;
 };
 
-class MyConnection final : public DbConnection {
+class MyConnection final : public MyConnectionBase {
  public:
-  MyConnection(const MySettings* settings, int index) : settings_(settings), index_(index) {}
+  MyConnection(const MySettings* settings, int index) : MyConnectionBase(settings), index_(index) {}
   ~MyConnection() override { Close(); }
 
   Status Open();
 
   DbError Execute(std::string_view sql, DbExecResult& result, DbRows* rows) override;
 
-  DbError BeginBulkInsert(std::string_view table, const std::vector<std::string>& columns,
-                          std::unique_ptr<DbBulkInsert>& out) override;
-
-  DbError Begin() override { return Simple("BEGIN"); }
-  DbError Commit() override { return Simple("COMMIT"); }
-  DbError Rollback() override { return Simple("ROLLBACK"); }
+  DbError Simple(std::string_view sql) override;
 
   DbError Reconnect() override;
 
@@ -174,16 +138,10 @@ class MyConnection final : public DbConnection {
 
   void AppendQuoted(std::string& out, std::string_view s) override;
 
-  // Runs a LOAD DATA LOCAL INFILE statement whose file is `data`.
-  DbError LoadFromMemory(const std::string& sql, const std::string& data, DbExecResult& result);
-
-  // The first condition of level Warning or Error of the last statement,
-  // which raised `count` conditions, as an error with its code and SQLSTATE
-  // (LOAD DATA LOCAL reports row errors as warnings); ok when all are Notes.
-  // The server keeps only the first max_error_count conditions: when those
-  // are all Notes and more were raised, a Warning may be among the lost ones,
-  // so that fails too rather than pass unseen.
-  DbError FirstWarning(unsigned count);
+  DbError LoadFromMemory(const std::string& sql, const std::string& data, DbExecResult& result,
+                         unsigned& warnings) override;
+  std::string CharacterSetName() const override;
+  bool connected() const override { return mysql_ != nullptr; }
 
   // The socket for our own COM_STMT_EXECUTE; nullptr when libmariadb must
   // run every statement (raw_obstacle() says why).
@@ -216,10 +174,6 @@ class MyConnection final : public DbConnection {
 
   MYSQL* mysql() const { return mysql_; }
   uint64_t generation() const { return generation_; }
-  const MySettings& settings() const { return *settings_; }
-  DbError Lost() const {
-    return {DbErrorClass::kReconnect, kServerGone, "08S01", "mysql: the connection is closed"};
-  }
   DbError Error() const {
     return Classify(static_cast<int>(Mariadb().mysql_errno(mysql_)),
                     Mariadb().mysql_sqlstate(mysql_), Mariadb().mysql_error(mysql_), *settings_);
@@ -230,12 +184,8 @@ class MyConnection final : public DbConnection {
                         std::unique_ptr<DbStatement>& out) override;
 
  private:
-  // BEGIN, COMMIT, ROLLBACK: a COM_QUERY whose reply is an OK or an ERR.
-  DbError Simple(std::string_view sql);
-
   void Close();
 
-  const MySettings* settings_;
   int index_;
   MYSQL* mysql_ = nullptr;
   uint64_t generation_ = 0;

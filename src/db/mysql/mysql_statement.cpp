@@ -117,7 +117,7 @@ DbError MyStatement::Execute(DbExecResult& result, DbRows* rows) {
 // (nothing sent) when the request would not fit one packet: libmariadb runs
 // it then.
 bool MyStatement::RawExecute(MyRawIo& io, DbExecResult& result, DbError& e) {
-  if (!MyBuildStmtExecute(io.out(), static_cast<uint32_t>(stmt_->stmt_id), binds_, values_)) {
+  if (!MyBuildStmtExecute(io.out(), static_cast<uint32_t>(stmt_->stmt_id), types_, values_)) {
     return false;
   }
   if (!io.Send()) {

@@ -1,31 +1,26 @@
 #include "db/mysql/mysql_wire.h"
 
-#include <poll.h>
-#include <sys/socket.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
-#include "db/socket_wait.h"
-
 namespace loadcell {
 
-bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_BIND> binds,
+bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const uint8_t> types,
                         std::span<const MyParamValue> values) {
   o.assign(4, '\0');
   o += '\x17';  // COM_STMT_EXECUTE
   MyPutInt(o, stmt_id, 4);
   o += '\0';          // no cursor
   MyPutInt(o, 1, 4);  // iteration count
-  const size_t n = binds.size();
+  const size_t n = types.size();
   if (n > 0) {
     const size_t bitmap = o.size();
     o.append((n + 7) / 8, '\0');
     o += '\x01';  // types follow
     for (size_t k = 0; k < n; ++k) {
-      const enum_field_types t = binds[k].buffer_type;
-      if (t == MYSQL_TYPE_NULL) {
+      const uint8_t t = types[k];
+      if (t == kMyTypeNull) {
         o[bitmap + k / 8] = static_cast<char>(o[bitmap + k / 8] | (1 << (k % 8)));
       }
       o += static_cast<char>(t);
@@ -33,17 +28,17 @@ bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_
     }
     for (size_t k = 0; k < n; ++k) {
       const MyParamValue& v = values[k];
-      switch (binds[k].buffer_type) {
-        case MYSQL_TYPE_LONGLONG:
+      switch (types[k]) {
+        case kMyTypeLongLong:
           MyPutInt(o, static_cast<uint64_t>(v.i), 8);
           break;
-        case MYSQL_TYPE_DOUBLE: {
+        case kMyTypeDouble: {
           uint64_t bits = 0;
           std::memcpy(&bits, &v.d, sizeof(bits));
           MyPutInt(o, bits, 8);
           break;
         }
-        case MYSQL_TYPE_STRING:
+        case kMyTypeString:
           MyPutLenEnc(o, v.length);
           o.append(v.s.data(), v.length);
           break;
@@ -146,7 +141,7 @@ void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply) {
     } else if (!ReadResultSet(io, p, reply, &status)) {
       return;
     }
-    if ((status & SERVER_MORE_RESULTS_EXIST) == 0) return End(reply, MyReplyStatus::kOk);
+    if ((status & kMyServerMoreResultsExist) == 0) return End(reply, MyReplyStatus::kOk);
   }
 }
 
@@ -160,35 +155,27 @@ void MyReadOkReply(MyRawIo& io, MyCommandReply& reply) {
   End(reply, MyReplyStatus::kMalformed);
 }
 
-bool MyRawIo::Reset(int fd, int read_ms, int write_ms) {
+bool MyRawIo::Reset(SocketHandle fd, int read_ms, int write_ms) {
   fd_ = fd;
   pos_ = end_ = 0;
-  read_ms_ = read_ms;
-  write_ms_ = write_ms;
   timed_out_ = nullptr;
-  return (read_ms == 0 && write_ms == 0) || SetSocketTimeouts(fd, read_ms, write_ms);
+  return (read_ms == 0 && write_ms == 0) || TcpSetTimeouts(fd, read_ms, write_ms).ok();
 }
 
-// Waits for the socket to be ready for `events`; false when it cannot
-// (timed_out_ set at a time limit).
-bool MyRawIo::Wait(short events) {
-  const bool reading = (events & POLLIN) != 0;
-  const SocketWait w = WaitForSocket(fd_, events, reading ? read_ms_ : write_ms_);
-  if (w == SocketWait::kTimedOut) timed_out_ = reading ? "read" : "write";
-  return w == SocketWait::kReady;
+void MyRawIo::NoteFailure(const Status& failed, const char* which) {
+  if (failed.err() == ETIMEDOUT) timed_out_ = which;
 }
 
 bool MyRawIo::Send() {
   size_t done = 0;
   while (done < out_.size()) {
-    const ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
-    if (n > 0) {
-      done += static_cast<size_t>(n);
-      continue;
+    Result<size_t> n = TcpSend(fd_, out_.data() + done, out_.size() - done);
+    if (!n.ok()) {
+      NoteFailure(n.status(), "write");
+      return false;
     }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Wait(POLLOUT)) continue;
-    return false;
+    if (*n == 0) return false;
+    done += *n;
   }
   return true;
 }
@@ -235,25 +222,24 @@ bool MyRawIo::Fill(size_t n) {
   }
   if (buf_.size() < n) buf_.resize(std::max<size_t>(n, size_t{64} * 1024));
   while (end_ < n) {
-    const ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, 0);
-    if (r > 0) {
-      end_ += static_cast<size_t>(r);
-      continue;
+    Result<size_t> r = TcpRecv(fd_, buf_.data() + end_, buf_.size() - end_);
+    if (!r.ok()) {
+      NoteFailure(r.status(), "read");
+      return false;
     }
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Wait(POLLIN)) continue;
-    return false;
+    if (*r == 0) return false;  // the server closed the connection
+    end_ += *r;
   }
   return true;
 }
 
 const char* MyOwnPathObstacle(uint64_t client_flags, uint64_t server_capabilities, bool tls) {
   const uint64_t agreed = client_flags & server_capabilities;
-  if (tls || (agreed & CLIENT_SSL) != 0) return "the connection uses TLS";
-  if ((agreed & (CLIENT_COMPRESS | CLIENT_ZSTD_COMPRESSION)) != 0) {
+  if (tls || (agreed & kMyClientSsl) != 0) return "the connection uses TLS";
+  if ((agreed & (kMyClientCompress | kMyClientZstdCompression)) != 0) {
     return "the connection is compressed";
   }
-  if ((agreed & CLIENT_PROTOCOL_41) == 0) return "the server speaks a protocol older than 4.1";
+  if ((agreed & kMyClientProtocol41) == 0) return "the server speaks a protocol older than 4.1";
   if ((agreed & kMyClientDeprecateEof) != 0) {
     return "the session ends results without EOF packets (CLIENT_DEPRECATE_EOF)";
   }

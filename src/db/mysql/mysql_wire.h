@@ -1,12 +1,11 @@
 #pragma once
 // The parts of the mysql driver's own path (statements of a run sent as our
-// own COM_STMT_EXECUTE / COM_QUERY on the socket libmariadb opened, and
-// their replies read back) that tests reach without a server, and the hooks
-// by which tests against a server see which path a connection took: the
-// protocol's integers, the requests as bytes, the replies as counts or an
-// error, the socket I/O.
-
-#include <mysql.h>
+// own COM_STMT_EXECUTE / COM_QUERY on the socket libmariadb or our own
+// connector opened, and their replies read back) that tests reach without a
+// server, and the hooks by which tests against a server see which path a
+// connection took: the protocol's integers, the requests as bytes, the
+// replies as counts or an error, the socket I/O. No client library header:
+// the protocol's constants are below.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,8 +14,45 @@
 #include <string_view>
 
 #include "db/db_driver.h"
+#include "os/tcp.h"
 
 namespace loadcell {
+
+// The protocol's column and parameter types (MYSQL_TYPE_* of the client
+// libraries), those loadcell binds and reads.
+inline constexpr uint8_t kMyTypeDecimal = 0;
+inline constexpr uint8_t kMyTypeTiny = 1;
+inline constexpr uint8_t kMyTypeShort = 2;
+inline constexpr uint8_t kMyTypeLong = 3;
+inline constexpr uint8_t kMyTypeFloat = 4;
+inline constexpr uint8_t kMyTypeDouble = 5;
+inline constexpr uint8_t kMyTypeNull = 6;
+inline constexpr uint8_t kMyTypeTimestamp = 7;
+inline constexpr uint8_t kMyTypeLongLong = 8;
+inline constexpr uint8_t kMyTypeInt24 = 9;
+inline constexpr uint8_t kMyTypeDate = 10;
+inline constexpr uint8_t kMyTypeTime = 11;
+inline constexpr uint8_t kMyTypeDateTime = 12;
+inline constexpr uint8_t kMyTypeYear = 13;
+inline constexpr uint8_t kMyTypeString = 254;
+
+// Capability flags (CLIENT_*) and server status flags (SERVER_*).
+inline constexpr uint64_t kMyClientLongPassword = 1;
+inline constexpr uint64_t kMyClientLongFlag = 1ULL << 2;
+inline constexpr uint64_t kMyClientConnectWithDb = 1ULL << 3;
+inline constexpr uint64_t kMyClientCompress = 1ULL << 5;
+inline constexpr uint64_t kMyClientLocalFiles = 1ULL << 7;
+inline constexpr uint64_t kMyClientProtocol41 = 1ULL << 9;
+inline constexpr uint64_t kMyClientSsl = 1ULL << 11;
+inline constexpr uint64_t kMyClientTransactions = 1ULL << 13;
+inline constexpr uint64_t kMyClientSecureConnection = 1ULL << 15;
+inline constexpr uint64_t kMyClientMultiResults = 1ULL << 17;
+inline constexpr uint64_t kMyClientPsMultiResults = 1ULL << 18;
+inline constexpr uint64_t kMyClientPluginAuth = 1ULL << 19;
+inline constexpr uint64_t kMyClientPluginAuthLenencData = 1ULL << 21;
+inline constexpr uint64_t kMyClientDeprecateEof = 1ULL << 24;
+inline constexpr uint64_t kMyClientZstdCompression = 1ULL << 26;
+inline constexpr uint16_t kMyServerMoreResultsExist = 8;
 
 // Appends the low `bytes` bytes of `v`, least significant first (the
 // protocol's fixed-length integers).
@@ -90,7 +126,7 @@ inline void MyPutPacketHeader(char* header, size_t payload_len, uint8_t seq) {
 }
 
 // A parameter's value as a prepared statement keeps it: the field that its
-// bind's type (MYSQL_TYPE_LONGLONG, _DOUBLE, _STRING) reads; `length` is the
+// type (kMyTypeLongLong, kMyTypeDouble, kMyTypeString) reads; `length` is the
 // string's.
 struct MyParamValue {
   int64_t i = 0;
@@ -101,11 +137,11 @@ struct MyParamValue {
 
 // Makes `o` the COM_STMT_EXECUTE request of statement `stmt_id`, header
 // included (sequence id 0), with no cursor, one iteration, and parameter k
-// of type binds[k].buffer_type (MYSQL_TYPE_NULL: NULL) and value values[k];
-// the types are sent each time. False, `o` then undefined, when the payload
-// would not fit one packet (0xFFFFFF bytes or more).
-// REQUIRES binds.size() == values.size().
-bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const MYSQL_BIND> binds,
+// of type types[k] (kMyTypeNull: NULL) and value values[k]; the types are
+// sent each time. False, `o` then undefined, when the payload would not fit
+// one packet (0xFFFFFF bytes or more).
+// REQUIRES types.size() == values.size().
+bool MyBuildStmtExecute(std::string& o, uint32_t stmt_id, std::span<const uint8_t> types,
                         std::span<const MyParamValue> values);
 
 // Makes `o` the COM_QUERY request of `sql`, header included (sequence id 0).
@@ -124,21 +160,22 @@ struct MyServerError {
 // too short to hold a code.
 bool MyParseErrPacket(std::string_view p, MyServerError& out);
 
-// Statements without rows to keep go over libmariadb's socket through our
-// own COM_STMT_EXECUTE: one send() and, on the socket made blocking, one
-// recv() for a small reply (libmariadb reads with MSG_DONTWAIT: a recv that
-// finds nothing, a poll(), then the recv). libmariadb still connects,
-// prepares, closes and runs everything else; it reads with MSG_DONTWAIT, so
-// the blocking socket changes nothing for it. A socket left non-blocking
-// works too: a send or recv that would block waits with poll() and tries
-// again, as long as the connection's --db-read-timeout / --db-write-timeout
-// allow (libmariadb has the same limits). Not thread-safe.
+// Statements without rows to keep go over the connection's socket through
+// our own COM_STMT_EXECUTE: one send() and one recv() for a small reply,
+// through os/tcp.h. The socket is blocking (libmariadb's is made so; the
+// native connector's is from TcpConnect), a reply must come within the
+// connection's --db-read-timeout and a send go within --db-write-timeout
+// (set on the socket: TcpSetTimeouts). libmariadb still connects, prepares,
+// closes and runs everything else on its connections; it reads with
+// MSG_DONTWAIT, so the blocking socket changes nothing for it. Not
+// thread-safe.
 class MyRawIo {
  public:
-  // A new connection (any connected stream socket): forgets buffered bytes;
-  // a reply must come within `read_ms` and a send go within `write_ms` (0:
-  // no limit; set on the socket too). False when the socket refused them.
-  bool Reset(int fd, int read_ms = 0, int write_ms = 0);
+  // A new connection (any connected blocking stream socket): forgets
+  // buffered bytes; a reply must come within `read_ms` and a send go within
+  // `write_ms` (set on the socket when either is not 0: no limit). False when
+  // the socket refused them.
+  bool Reset(SocketHandle fd, int read_ms = 0, int write_ms = 0);
   // "read" or "write" when the last Send or Next failed at a time limit;
   // nullptr otherwise.
   const char* timed_out() const { return timed_out_; }
@@ -154,12 +191,11 @@ class MyRawIo {
  private:
   size_t Len() const;
   bool Fill(size_t n);
-  bool Wait(short events);
-  int read_ms_ = 0;
-  int write_ms_ = 0;
+  // Notes in timed_out_ whether `failed` is the time limit of `which`.
+  void NoteFailure(const Status& failed, const char* which);
   const char* timed_out_ = nullptr;
 
-  int fd_ = -1;
+  SocketHandle fd_ = kNoSocket;
   std::string buf_ = std::string(size_t{64} * 1024, '\0');
   size_t pos_ = 0;
   size_t end_ = 0;
@@ -196,10 +232,6 @@ void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply);
 // constructed: an OK packet, whose fields are not read (rows_affected stays
 // 0), or an ERR; any other packet is kMalformed.
 void MyReadOkReply(MyRawIo& io, MyCommandReply& reply);
-
-// Capability flags of the client/server protocol that the connector's headers
-// may not define (Connector/C 3.3 never asks for them).
-inline constexpr uint64_t kMyClientDeprecateEof = 1ULL << 24;
 
 // Why the own path cannot run the statements of a connection whose handshake
 // left `client_flags` (what the client asked for, as libmariadb keeps them)

@@ -24,12 +24,7 @@ using testing::TableName;
 class MysqlDriverTest : public ::testing::Test {
  protected:
   std::unique_ptr<DbConnection> Connect() {
-    setups_.push_back(std::make_unique<DriverSetup>(ServerArgs("mysql")));
-    EXPECT_OK(setups_.back()->status);
-    if (!setups_.back()->status.ok()) return nullptr;
-    auto c = setups_.back()->driver().Connect(0);
-    EXPECT_OK(c);
-    return c.ok() ? std::move(c).value() : nullptr;
+    return testing::ConnectWith(setups_, ServerArgs("mysql"));
   }
   void SetUp() override {
     conn_ = Connect();
