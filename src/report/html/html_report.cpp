@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -195,6 +196,92 @@ std::string FairnessChart(const ResultData& r) {
   return html::Figure("Per-thread fairness", html::RenderBarChart(c), "", caption);
 }
 
+// The hosts of `ranks` in the order they first appear ("c1, c2").
+std::string HostList(const std::vector<RankFigures>& ranks) {
+  std::vector<std::string> hosts;
+  for (const RankFigures& k : ranks) {
+    if (std::find(hosts.begin(), hosts.end(), k.host) == hosts.end()) hosts.push_back(k.host);
+  }
+  std::string out;
+  for (const std::string& h : hosts) out += (out.empty() ? "" : ", ") + h;
+  return fmt::format("{} ({})", CountOf(hosts.size(), "host", "hosts"), out);
+}
+
+std::string RankFairnessChart(const ClusterFigures& c) {
+  html::BarChart chart;
+  chart.id = "ranks";
+  chart.description = "Events completed by each rank, with the mean";
+  chart.y.label = "events";
+  chart.x_label = "rank";
+  for (const RankFigures& k : c.ranks) {
+    chart.bars.push_back({std::to_string(k.rank), static_cast<double>(k.events),
+                          fmt::format("rank {} ({}): {} events, {} events/s", k.rank, k.host,
+                                      k.events, ShortNumber(k.events_per_second, 4))});
+  }
+  const double mean = c.events_fairness.mean;
+  chart.has_reference = !c.ranks.empty();
+  chart.reference = mean;
+  chart.reference_label = "mean " + ShortNumber(mean, 4);
+  std::string caption = fmt::format("Events per rank (mean {}, stddev {}).", ShortNumber(mean, 6),
+                                    ShortNumber(c.events_fairness.stddev, 4));
+  if (mean > 0 && !c.ranks.empty()) {
+    caption +=
+        fmt::format(" Slowest rank {:+.1f}% and fastest {:+.1f}% from the mean.",
+                    c.events_extremes.min_from_mean_pct, c.events_extremes.max_from_mean_pct);
+  }
+  return html::Figure("Per-rank fairness", html::RenderBarChart(chart), "", caption);
+}
+
+std::string RankTable(const ClusterFigures& c) {
+  std::vector<std::vector<std::string>> rows = {{"rank", "host", "threads", "events", "events/s",
+                                                 "p50", "p95", "p99", "max", "errors",
+                                                 "clock offset", "failure"}};
+  for (const RankFigures& k : c.ranks) {
+    rows.push_back(
+        {std::to_string(k.rank), k.host, std::to_string(k.threads), std::to_string(k.events),
+         ShortNumber(k.events_per_second, 6), ShortDuration(static_cast<double>(k.p50_ns)),
+         ShortDuration(static_cast<double>(k.p95_ns)), ShortDuration(static_cast<double>(k.p99_ns)),
+         ShortDuration(static_cast<double>(k.max_ns)), std::to_string(k.errors),
+         ShortDuration(k.clock_offset_s * 1e9), k.failure});
+  }
+  return "<div><h3>Per rank</h3>" +
+         html::Table(rows,
+                     {true, false, true, true, true, true, true, true, true, true, true, false},
+                     "ranks") +
+         "</div>";
+}
+
+// A run across processes: who took part, fairness across the ranks, each
+// rank's own figures. Empty for a run of one process.
+std::string RanksSection(const ResultData& r) {
+  if (!r.cluster) return "";
+  const ClusterFigures& c = *r.cluster;
+  std::string sub = fmt::format(
+      "{} on {}; every figure above merges them. Max clock offset from rank 0: {} (measured "
+      "to within {}).",
+      CountOf(c.ranks.size(), "rank", "ranks"), HostList(c.ranks),
+      ShortDuration(c.max_clock_offset_s * 1e9), ShortDuration(c.max_round_trip_s / 2 * 1e9));
+  std::string out =
+      "<section id=\"cluster\"><h2>Ranks</h2><p class=\"sub\">" + Escape(sub) + "</p>";
+  if (!c.missing_ranks.empty()) {
+    std::string missing;
+    for (int m : c.missing_ranks) missing += (missing.empty() ? "" : ", ") + std::to_string(m);
+    out += "<p class=\"banner bad\">" +
+           Escape("Missing ranks (did not answer; not in the figures): " + missing) + "</p>";
+  }
+  if (c.stonewall) {
+    out += "<p>" +
+           Escape(fmt::format("Stonewall: rank {} reached its budget first, at {} s; events by "
+                              "then: {} ({} per second).",
+                              c.stonewall->first_rank, ShortNumber(c.stonewall->at_s, 4),
+                              ShortNumber(c.stonewall->events, 6),
+                              ShortNumber(c.stonewall->events_per_second, 6))) +
+           "</p>";
+  }
+  out += "<div class=\"charts\">" + RankFairnessChart(c) + RankTable(c) + "</div>";
+  return out + "</section>\n";
+}
+
 // The kinds of operations to break down, by the test's counters: fileio
 // (reads, writes, fsyncs) and OLTP (reads, writes, others). Empty when the
 // result has neither.
@@ -369,6 +456,7 @@ std::string RenderRunHtml(const ResultData& r) {
   out += "</section>\n";
   out += "<section id=\"distribution\"><h2>Distribution</h2><div class=\"charts\">" +
          HistogramSection(r) + FairnessChart(r) + "</div></section>\n";
+  out += RanksSection(r);
   out += BreakdownSection(r);
   out += FiguresSection(r);
   out += html::ManifestSection(m);
