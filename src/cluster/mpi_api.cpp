@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <span>
 #include <string>
 
@@ -96,9 +98,31 @@ const LoadedLibrary<MpiApi>& MpiLoaded(const LaunchInfo* launch) {
   return loaded;
 }
 
+// Set by AbandonMpi; read at exit.
+std::atomic<bool> g_mpi_abandoned{false};
+
+void FinalizeMpiAtExit() {
+  if (g_mpi_abandoned.load()) return;
+  int finalized = 1;
+  Mpi().MPI_Finalized(&finalized);
+  if (finalized == 0) Mpi().MPI_Finalize();
+}
+
 }  // namespace
 
 Status LoadMpi(const LaunchInfo& launch) { return MpiLoaded(&launch).status; }
 const MpiApi& Mpi() { return MpiLoaded(nullptr).api; }
+
+void StartMpiOnce() {
+  static const bool started = [] {
+    int provided = 0;
+    Mpi().MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    std::atexit(&FinalizeMpiAtExit);
+    return true;
+  }();
+  (void)started;
+}
+
+void AbandonMpi() { g_mpi_abandoned.store(true); }
 
 }  // namespace loadcell

@@ -87,6 +87,16 @@ struct MpiApi {
 Status LoadMpi(const LaunchInfo& launch);
 const MpiApi& Mpi();
 
+// MPI itself, once per process (MPI cannot start again once it ended): the
+// first call initialises it (MPI_THREAD_FUNNELED: only the control thread
+// calls MPI), later calls do nothing. It then lasts until the process exits
+// (MPI_Finalize from an atexit handler), so that one process may run several
+// runs, each with a cluster of its own (a sweep). After AbandonMpi() the
+// process ends without MPI_Finalize (a rank is missing: it would wait for it).
+// REQUIRES: LoadMpi() returned Ok.
+void StartMpiOnce();
+void AbandonMpi();
+
 }  // namespace loadcell
 
 #endif  // LOADCELL_CLUSTER_MPI_API_H_

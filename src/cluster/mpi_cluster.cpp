@@ -141,8 +141,11 @@ class MpiCluster final : public Cluster {
   int verdict_missing_ = -1;  // rank 0's verdict: how many ranks are missing (-1: none yet)
 };
 
+// MPI lasts until the process exits (StartMpiOnce): another run of this
+// process may have a cluster too. Unless a rank is missing.
 MpiCluster::~MpiCluster() {
   if (abandon_) {
+    AbandonMpi();
     if (rank_ == 0) {
       // The report is out: the ranks waiting for it may leave.
       for (int r = 1; r < size_; ++r) {
@@ -156,16 +159,11 @@ MpiCluster::~MpiCluster() {
         if (!m) PauseBetweenLooks();
       }
     }
-    return;
   }
-  int finalized = 1;
-  mpi_.MPI_Finalized(&finalized);
-  if (finalized == 0) mpi_.MPI_Finalize();
 }
 
 Status MpiCluster::Init(const LaunchInfo& launch) {
-  int provided = 0;
-  mpi_.MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  StartMpiOnce();
   mpi_.MPI_Comm_rank(mpi_.comm_world, &rank_);
   mpi_.MPI_Comm_size(mpi_.comm_world, &size_);
   if (launch.size > 0 && size_ != launch.size) {

@@ -8,13 +8,13 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 #include <sstream>
 
 #include "core/plural.h"
+#include "report/format.h"
 #include "report/html/html_page.h"
 #include "report/html/html_svg.h"
 
@@ -166,70 +166,52 @@ std::string HistogramSection(const ResultData& r) {
                                   kHistogramBinsPerDecade));
 }
 
-std::string FairnessChart(const ResultData& r) {
+// A bar chart of the events of each `unit` (thread, rank) with the mean
+// drawn when there are bars; `extremes` (when known) makes the caption's
+// slowest/fastest sentence.
+std::string EventsChart(const std::string& id, const std::string& unit, std::vector<html::Bar> bars,
+                        double mean, const std::optional<Extremes>& extremes, std::string caption) {
   html::BarChart c;
-  c.id = "threads";
-  c.description = "Events completed by each thread, with the mean";
+  c.id = id;
+  c.description = "Events completed by each " + unit + ", with the mean";
   c.y.label = "events";
-  c.x_label = "thread";
-  for (size_t i = 0; i < r.threads.size(); ++i) {
-    const ThreadFigures& t = r.threads[i];
-    html::Bar b;
-    b.label = std::to_string(i);
-    b.value = static_cast<double>(t.events);
-    b.tooltip =
-        fmt::format("thread {}: {} events, {} s busy", i, t.events, ShortNumber(t.busy_time_s, 4));
-    c.bars.push_back(std::move(b));
-  }
-  std::string caption = "Events per thread.";
-  if (!r.threads.empty()) {
-    const double mean = r.fairness_events.mean;
+  c.x_label = unit;
+  c.bars = std::move(bars);
+  if (!c.bars.empty()) {
     c.has_reference = true;
     c.reference = mean;
     c.reference_label = "mean " + ShortNumber(mean, 4);
-    if (mean > 0 && r.fairness_events_extremes.has_value()) {
-      caption += fmt::format(" Slowest thread {:+.1f}% and fastest {:+.1f}% from the mean.",
-                             r.fairness_events_extremes->min_from_mean_pct,
-                             r.fairness_events_extremes->max_from_mean_pct);
+    if (mean > 0 && extremes.has_value()) {
+      caption += fmt::format(" Slowest {} {:+.1f}% and fastest {:+.1f}% from the mean.", unit,
+                             extremes->min_from_mean_pct, extremes->max_from_mean_pct);
     }
   }
-  return html::Figure("Per-thread fairness", html::RenderBarChart(c), "", caption);
+  return html::Figure("Per-" + unit + " fairness", html::RenderBarChart(c), "", caption);
 }
 
-// The hosts of `ranks` in the order they first appear ("c1, c2").
-std::string HostList(const std::vector<RankFigures>& ranks) {
-  std::vector<std::string> hosts;
-  for (const RankFigures& k : ranks) {
-    if (std::find(hosts.begin(), hosts.end(), k.host) == hosts.end()) hosts.push_back(k.host);
+std::string FairnessChart(const ResultData& r) {
+  std::vector<html::Bar> bars;
+  for (size_t i = 0; i < r.threads.size(); ++i) {
+    const ThreadFigures& t = r.threads[i];
+    bars.push_back({std::to_string(i), static_cast<double>(t.events),
+                    fmt::format("thread {}: {} events, {} s busy", i, t.events,
+                                ShortNumber(t.busy_time_s, 4))});
   }
-  std::string out;
-  for (const std::string& h : hosts) out += (out.empty() ? "" : ", ") + h;
-  return fmt::format("{} ({})", CountOf(hosts.size(), "host", "hosts"), out);
+  return EventsChart("threads", "thread", std::move(bars), r.fairness_events.mean,
+                     r.fairness_events_extremes, "Events per thread.");
 }
 
 std::string RankFairnessChart(const ClusterFigures& c) {
-  html::BarChart chart;
-  chart.id = "ranks";
-  chart.description = "Events completed by each rank, with the mean";
-  chart.y.label = "events";
-  chart.x_label = "rank";
+  std::vector<html::Bar> bars;
   for (const RankFigures& k : c.ranks) {
-    chart.bars.push_back({std::to_string(k.rank), static_cast<double>(k.events),
-                          fmt::format("rank {} ({}): {} events, {} events/s", k.rank, k.host,
-                                      k.events, ShortNumber(k.events_per_second, 4))});
+    bars.push_back({std::to_string(k.rank), static_cast<double>(k.events),
+                    fmt::format("rank {} ({}): {} events, {} events/s", k.rank, k.host, k.events,
+                                ShortNumber(k.events_per_second, 4))});
   }
-  const double mean = c.events_fairness.mean;
-  chart.has_reference = !c.ranks.empty();
-  chart.reference = mean;
-  chart.reference_label = "mean " + ShortNumber(mean, 4);
-  std::string caption = fmt::format("Events per rank (mean {}, stddev {}).", ShortNumber(mean, 6),
-                                    ShortNumber(c.events_fairness.stddev, 4));
-  if (mean > 0 && !c.ranks.empty()) {
-    caption +=
-        fmt::format(" Slowest rank {:+.1f}% and fastest {:+.1f}% from the mean.",
-                    c.events_extremes.min_from_mean_pct, c.events_extremes.max_from_mean_pct);
-  }
-  return html::Figure("Per-rank fairness", html::RenderBarChart(chart), "", caption);
+  return EventsChart(
+      "ranks", "rank", std::move(bars), c.events_fairness.mean, c.events_extremes,
+      fmt::format("Events per rank (mean {}, stddev {}).", ShortNumber(c.events_fairness.mean, 6),
+                  ShortNumber(c.events_fairness.stddev, 4)));
 }
 
 std::string RankTable(const ClusterFigures& c) {
@@ -257,10 +239,10 @@ std::string RanksSection(const ResultData& r) {
   if (!r.cluster) return "";
   const ClusterFigures& c = *r.cluster;
   std::string sub = fmt::format(
-      "{} on {}; every figure above merges them. Max clock offset from rank 0: {} (measured "
-      "to within {}).",
-      CountOf(c.ranks.size(), "rank", "ranks"), HostList(c.ranks),
-      ShortDuration(c.max_clock_offset_s * 1e9), ShortDuration(c.max_round_trip_s / 2 * 1e9));
+      "{}; every figure above merges them. Max clock offset from rank 0: {} (measured to "
+      "within {}).",
+      report_internal::RanksAndHosts(c), ShortDuration(c.max_clock_offset_s * 1e9),
+      ShortDuration(c.max_round_trip_s / 2 * 1e9));
   std::string out =
       "<section id=\"cluster\"><h2>Ranks</h2><p class=\"sub\">" + Escape(sub) + "</p>";
   if (!c.missing_ranks.empty()) {
