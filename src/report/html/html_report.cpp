@@ -389,7 +389,9 @@ class HtmlReporter final : public Reporter {
   void OnEnd(const RunResult& r) override {
     const RunResult* result = &r;
     RunResult with_status;
-    if (r.intervals.empty() && !status_.empty()) {
+    // Under MPI the status ticks are rank 0's own figures: only the merged
+    // intervals (--report-interval) may draw a run across ranks.
+    if (r.intervals.empty() && !status_.empty() && !r.cluster) {
       with_status = r;
       with_status.intervals = status_;
       result = &with_status;
@@ -428,7 +430,11 @@ std::string RenderRunHtml(const ResultData& r) {
   out += Banners(r);
   out += "<section id=\"summary\"><h2>Summary</h2>" + SummaryCards(r) + "</section>\n";
   out += "<section id=\"over-time\"><h2>Over time</h2>";
-  if (r.intervals.empty()) {
+  if (r.intervals.empty() && r.cluster) {
+    out +=
+        "<p class=\"sub\">This result has no intervals: run with --report-interval=N for "
+        "charts over time (its lines merge every rank's figures).</p>";
+  } else if (r.intervals.empty()) {
     out +=
         "<p class=\"sub\">This result has no intervals: run with --report-interval=N or "
         "--report-html for charts over time.</p>";

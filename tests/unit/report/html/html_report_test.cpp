@@ -235,6 +235,23 @@ TEST(HtmlReportTest, ReporterUsesStatusTicksWhenThereAreNoIntervals) {
   EXPECT_EQ(ChartPoints(out.str(), "throughput"), 3);
 }
 
+// A run across ranks: the status ticks are rank 0's alone, never drawn as
+// the run's; the page points to --report-interval (merged across ranks).
+TEST(HtmlReportTest, RunAcrossProcessesDrawsNoStatusTicks) {
+  RunResult r = FixtureClusterResult();
+  r.intervals.clear();
+  FakeWorkload w;
+  std::ostringstream out;
+  std::unique_ptr<Reporter> rep = MakeHtmlReporter(out, w, FixtureSettings());
+  rep->OnStart(r.manifest);
+  rep->OnStatus(FixtureInterval(1, 10, 10));
+  rep->OnStatus(FixtureInterval(2, 10, 10));
+  rep->OnEnd(r);
+  EXPECT_EQ(ChartPoints(out.str(), "throughput"), -1);
+  EXPECT_NE(out.str().find("run with --report-interval=N for charts over time (its lines merge"),
+            std::string::npos);
+}
+
 TEST(HtmlReportTest, SweepPageDrawsTheSaturationCurves) {
   SweepFigures s;
   s.test = "fileio";
