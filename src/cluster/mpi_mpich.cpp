@@ -1,7 +1,6 @@
 #include "cluster/mpi_mpich.h"
 
 #include <cstdint>
-#include <type_traits>
 
 #include "db/dynamic_lib.h"
 
