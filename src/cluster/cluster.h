@@ -24,8 +24,9 @@ class Cluster : public RunCoordinator {
 // The cluster this process belongs to as `settings.mode` and `launch` say
 // (the other settings shape the run across processes): nullptr
 // for a run of one process (off, or auto without a launcher). Under a
-// launcher it loads the MPI library and initialises MPI, once per process;
-// the cluster ends MPI when destroyed.
+// launcher it loads the MPI library and initialises MPI, once per process
+// (a later cluster of the same process, the next run of a sweep, uses it
+// again); MPI ends when the process exits.
 // Errors: InvalidArgument (exit 2), one line: --mpi=on without a launcher,
 // or a launcher (or --mpi=on) in a build without MPI. kUnavailable: the
 // MPI library could not be loaded or MPI could not start.

@@ -3,54 +3,126 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <span>
+#include <string>
+
+#include "cluster/mpi_mpich.h"
 #include "db/dynamic_lib.h"
 
 namespace loadcell {
 namespace {
 
-constexpr const char* kMpiSoname = "libmpi.so.40";
-constexpr const char* kMpiPackage = "libopenmpi3";
+struct MpiLibrary {
+  const char* soname;
+  const char* package;  // what provides it, for the message when it is missing
+  const char* label;    // MpiApi::library
+  bool mpich_abi;
+};
+
+constexpr MpiLibrary kOpenMpi = {"libmpi.so.40", "libopenmpi3 package, Open MPI",
+                                 "Open MPI (libmpi.so.40)", false};
+constexpr MpiLibrary kMpich = {"libmpich.so.12", "libmpich12 package, MPICH",
+                               "MPICH (libmpich.so.12)", true};
+constexpr MpiLibrary kMpichAbi = {"libmpi.so.12", "Intel MPI or MVAPICH",
+                                  "the MPICH ABI (libmpi.so.12)", true};
+
+constexpr MpiLibrary kOpenMpiOnly[] = {kOpenMpi};
+constexpr MpiLibrary kMpichFirst[] = {kMpich, kMpichAbi};
+constexpr MpiLibrary kEither[] = {kOpenMpi, kMpich, kMpichAbi};
+
+// The libraries to try, in order, under `launcher` (LaunchInfo::launcher).
+std::span<const MpiLibrary> Candidates(const std::string& launcher) {
+  if (launcher == "Open MPI") return kOpenMpiOnly;
+  if (launcher == "PMI") return kMpichFirst;
+  return kEither;
+}
 
 // RTLD_GLOBAL, unlike the database libraries: Open MPI loads its own
 // components (mca_*.so) with dlopen, and they resolve libmpi's and
 // libopen-pal's symbols from the global scope.
-void* OpenMpiLibrary(Status& status) {
-  void* handle = dlopen(kMpiSoname, RTLD_NOW | RTLD_GLOBAL);
-  if (handle == nullptr) {
+void* OpenFirst(std::span<const MpiLibrary> candidates, const std::string& launcher,
+                const MpiLibrary*& opened, Status& status) {
+  std::string tried;
+  for (const MpiLibrary& lib : candidates) {
+    if (void* handle = dlopen(lib.soname, RTLD_NOW | RTLD_GLOBAL)) {
+      opened = &lib;
+      return handle;
+    }
     const char* e = dlerror();
-    status = Status(StatusCode::kUnavailable,
-                    fmt::format("cannot load {} (install the {} package, Open MPI): {}", kMpiSoname,
-                                kMpiPackage, e != nullptr ? e : "unknown error"));
+    tried += fmt::format("{}{} (install the {}): {}", tried.empty() ? "" : "; ", lib.soname,
+                         lib.package, e != nullptr ? e : "unknown error");
   }
-  return handle;
+  status =
+      Status(StatusCode::kUnavailable,
+             fmt::format("cannot load an MPI library for the {} launcher: {}", launcher, tried));
+  return nullptr;
 }
 
 // Sets `handle` to the address of libmpi's predefined object `name`.
 template <typename Handle>
 void BindHandle(void* lib, const char* name, Handle& handle, Status& status) {
-  if (void* sym = FindSymbol(lib, kMpiSoname, name, status)) handle = static_cast<Handle>(sym);
+  if (void* sym = FindSymbol(lib, kOpenMpi.soname, name, status)) {
+    handle = static_cast<Handle>(sym);
+  }
 }
 
-const LoadedLibrary<MpiApi>& MpiLoaded() {
-  static const LoadedLibrary<MpiApi> loaded = [] {
-    LoadedLibrary<MpiApi> l;
-    void* h = OpenMpiLibrary(l.status);
-    if (h == nullptr) return l;
-#define LOADCELL_BIND_(name) Bind(h, kMpiSoname, #name, l.api.name, l.status);
-    LOADCELL_MPI_FUNCTIONS(LOADCELL_BIND_)
+void BindOpenMpi(void* h, MpiApi& api, Status& status) {
+  const char* soname = kOpenMpi.soname;
+#define LOADCELL_BIND_(name) Bind(h, soname, #name, api.name, status);
+  LOADCELL_MPI_FUNCTIONS(LOADCELL_BIND_)
 #undef LOADCELL_BIND_
-    BindHandle(h, "ompi_mpi_comm_world", l.api.comm_world, l.status);
-    BindHandle(h, "ompi_mpi_byte", l.api.byte, l.status);
-    BindHandle(h, "ompi_mpi_int", l.api.int_type, l.status);
-    BindHandle(h, "ompi_mpi_op_min", l.api.op_min, l.status);
-    return l;
-  }();
+  BindHandle(h, "ompi_mpi_comm_world", api.comm_world, status);
+  BindHandle(h, "ompi_mpi_byte", api.byte, status);
+  BindHandle(h, "ompi_mpi_int", api.int_type, status);
+  BindHandle(h, "ompi_mpi_op_min", api.op_min, status);
+}
+
+LoadedLibrary<MpiApi> Load(const LaunchInfo& launch) {
+  LoadedLibrary<MpiApi> l;
+  const MpiLibrary* lib = nullptr;
+  void* h = OpenFirst(Candidates(launch.launcher), launch.launcher, lib, l.status);
+  if (h == nullptr) return l;
+  if (lib->mpich_abi) {
+    BindMpichAbi(h, lib->soname, l.api, l.status);
+  } else {
+    BindOpenMpi(h, l.api, l.status);
+  }
+  l.api.library = lib->label;
+  return l;
+}
+
+const LoadedLibrary<MpiApi>& MpiLoaded(const LaunchInfo* launch) {
+  static const LoadedLibrary<MpiApi> loaded = Load(*launch);
   return loaded;
+}
+
+// Set by AbandonMpi; read at exit.
+std::atomic<bool> g_mpi_abandoned{false};
+
+void FinalizeMpiAtExit() {
+  if (g_mpi_abandoned.load()) return;
+  int finalized = 1;
+  Mpi().MPI_Finalized(&finalized);
+  if (finalized == 0) Mpi().MPI_Finalize();
 }
 
 }  // namespace
 
-Status LoadMpi() { return MpiLoaded().status; }
-const MpiApi& Mpi() { return MpiLoaded().api; }
+Status LoadMpi(const LaunchInfo& launch) { return MpiLoaded(&launch).status; }
+const MpiApi& Mpi() { return MpiLoaded(nullptr).api; }
+
+void StartMpiOnce() {
+  static const bool started = [] {
+    int provided = 0;
+    Mpi().MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    std::atexit(&FinalizeMpiAtExit);
+    return true;
+  }();
+  (void)started;
+}
+
+void AbandonMpi() { g_mpi_abandoned.store(true); }
 
 }  // namespace loadcell

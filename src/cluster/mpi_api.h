@@ -3,12 +3,24 @@
 // client libraries are: db/dynamic_lib.h), so that a run without a launcher
 // neither maps libmpi nor pays for its start-up.
 //
-// Supported: Open MPI (libmpi.so.40, the 3.x-5.x ABI). Its mpi.h gives the
-// types and the function signatures; its predefined handles
-// (MPI_COMM_WORLD, MPI_BYTE, MPI_INT, MPI_MIN) are the addresses of global
-// objects (ompi_mpi_comm_world...), which mpi.h's macros would make link-time
-// references: they are looked up with dlsym instead. MPICH (integer
-// handles, libmpi.so.12) has another ABI and is not supported by this build.
+// Two ABIs, one table. The table is typed by Open MPI's mpi.h (the build's
+// only MPI header):
+// - Open MPI (libmpi.so.40, the 3.x-5.x ABI): the functions are libmpi's
+//   own; the predefined handles (MPI_COMM_WORLD, MPI_BYTE, MPI_INT, MPI_MIN)
+//   are the addresses of global objects (ompi_mpi_comm_world...), which
+//   mpi.h's macros would make link-time references: looked up with dlsym.
+// - MPICH and the MPIs that share its ABI (libmpich.so.12; libmpi.so.12:
+//   Intel MPI, MVAPICH): handles are ints and MPI_Status another struct, so
+//   each function is an adapter (mpi_mpich.cpp) that turns the Open MPI
+//   typed arguments into MPICH's and back; its handles in the table carry
+//   MPICH's int values.
+// So code that calls MPI through this table never sees which one it is, on
+// two conditions: it takes the predefined handles and MPI_ANY_SOURCE (whose
+// values differ: Open MPI's -1 is MPICH's MPI_PROC_NULL) from the table,
+// never from mpi.h's macros; and it passes MPI_STATUS_IGNORE, MPI_IN_PLACE
+// and MPI_THREAD_* from mpi.h (the adapters translate those). A function
+// added to LOADCELL_MPI_FUNCTIONS whose argument types the adapter does not
+// know fails to compile (mpi_mpich.cpp).
 
 #ifndef LOADCELL_CLUSTER_MPI_API_H_
 #define LOADCELL_CLUSTER_MPI_API_H_
@@ -18,6 +30,7 @@
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include "cluster/launch.h"
 #include "core/status.h"
 
 namespace loadcell {
@@ -55,16 +68,34 @@ struct MpiApi {
   MPI_Datatype byte = nullptr;
   MPI_Datatype int_type = nullptr;
   MPI_Op op_min = nullptr;
+  int any_source = MPI_ANY_SOURCE;
+  // Which library: "Open MPI (libmpi.so.40)", "MPICH (libmpich.so.12)".
+  const char* library = "";
 };
 
 #undef LOADCELL_DECLARE_FUNCTION_POINTER_
 
-// Loads libmpi once per process (later calls return the first outcome). On
-// failure: kUnavailable with a one-line message naming the library, the
-// package that provides it and the loader's reason. Mpi() is the table
-// LoadMpi() filled; call it only after LoadMpi() returned Ok.
-Status LoadMpi();
+// Loads the MPI library of the launcher `launch` names once per process
+// (later calls return the first outcome, whatever their launcher): Open
+// MPI's mpirun: Open MPI; a PMI launcher (MPICH's Hydra, Intel MPI): the
+// MPICH ABI (libmpich.so.12, then libmpi.so.12); PMIx or Slurm (either MPI
+// may run there): Open MPI, then the MPICH ABI. The first library that
+// opens is the one. On failure: kUnavailable with a one-line message naming
+// the libraries tried, the packages that provide them and the loader's
+// reason. Mpi() is the table LoadMpi() filled; call it only after LoadMpi()
+// returned Ok.
+Status LoadMpi(const LaunchInfo& launch);
 const MpiApi& Mpi();
+
+// MPI itself, once per process (MPI cannot start again once it ended): the
+// first call initialises it (MPI_THREAD_FUNNELED: only the control thread
+// calls MPI), later calls do nothing. It then lasts until the process exits
+// (MPI_Finalize from an atexit handler), so that one process may run several
+// runs, each with a cluster of its own (a sweep). After AbandonMpi() the
+// process ends without MPI_Finalize (a rank is missing: it would wait for it).
+// REQUIRES: LoadMpi() returned Ok.
+void StartMpiOnce();
+void AbandonMpi();
 
 }  // namespace loadcell
 

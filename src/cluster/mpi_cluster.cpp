@@ -66,7 +66,9 @@ class MpiCluster final : public Cluster {
   MpiCluster& operator=(const MpiCluster&) = delete;
   ~MpiCluster() override;
 
-  void Init();
+  // kUnavailable when MPI's size is not the launcher's (`launch.size`, when
+  // known): a library of another MPI than the launcher's.
+  Status Init(const LaunchInfo& launch);
 
   int Rank() const override { return rank_; }
   int Size() const override { return size_; }
@@ -139,8 +141,11 @@ class MpiCluster final : public Cluster {
   int verdict_missing_ = -1;  // rank 0's verdict: how many ranks are missing (-1: none yet)
 };
 
+// MPI lasts until the process exits (StartMpiOnce): another run of this
+// process may have a cluster too. Unless a rank is missing.
 MpiCluster::~MpiCluster() {
   if (abandon_) {
+    AbandonMpi();
     if (rank_ == 0) {
       // The report is out: the ranks waiting for it may leave.
       for (int r = 1; r < size_; ++r) {
@@ -154,18 +159,19 @@ MpiCluster::~MpiCluster() {
         if (!m) PauseBetweenLooks();
       }
     }
-    return;
   }
-  int finalized = 1;
-  mpi_.MPI_Finalized(&finalized);
-  if (finalized == 0) mpi_.MPI_Finalize();
 }
 
-void MpiCluster::Init() {
-  int provided = 0;
-  mpi_.MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+Status MpiCluster::Init(const LaunchInfo& launch) {
+  StartMpiOnce();
   mpi_.MPI_Comm_rank(mpi_.comm_world, &rank_);
   mpi_.MPI_Comm_size(mpi_.comm_world, &size_);
+  if (launch.size > 0 && size_ != launch.size) {
+    return Status::Unavailable(
+        fmt::format("{} started {} rank(s) where the {} launcher's environment says {}: the "
+                    "library is not of the launcher's MPI, or the environment not this run's",
+                    mpi_.library, size_, launch.launcher, launch.size));
+  }
   host_ = HostName();
   GatherHosts();
   if (rank_ == 0) {
@@ -173,6 +179,7 @@ void MpiCluster::Init() {
     results_.resize(size_);
     missing_.assign(size_, false);
   }
+  return Status::Ok();
 }
 
 // ---------------------------------------------------------------- Start
@@ -513,9 +520,9 @@ void MpiCluster::MergeAtRoot(RunResult& result) {
 
 Result<std::unique_ptr<Cluster>> MakeMpiCluster(const LaunchInfo& launch,
                                                 const ClusterSettings& settings) {
-  LC_RETURN_IF_ERROR(LoadMpi());
+  LC_RETURN_IF_ERROR(LoadMpi(launch));
   auto cluster = std::make_unique<MpiCluster>(Mpi(), settings);
-  cluster->Init();
+  LC_RETURN_IF_ERROR(cluster->Init(launch));
   return std::unique_ptr<Cluster>(std::move(cluster));
 }
 

@@ -29,7 +29,8 @@ void MpiLink::Send(int to, MpiTag tag, std::string bytes) {
 std::optional<MpiMessage> MpiLink::Receive(int from) {
   int arrived = 0;
   MPI_Status status;
-  mpi_.MPI_Iprobe(from, MPI_ANY_TAG, mpi_.comm_world, &arrived, &status);
+  mpi_.MPI_Iprobe(from == kAnySource ? mpi_.any_source : from, MPI_ANY_TAG, mpi_.comm_world,
+                  &arrived, &status);
   if (arrived == 0) return std::nullopt;
   int count = 0;
   mpi_.MPI_Get_count(&status, mpi_.byte, &count);

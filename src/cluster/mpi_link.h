@@ -43,7 +43,9 @@ class MpiLink final {
   void Send(int to, MpiTag tag, std::string bytes);
   // The next message that has arrived from `from` (kAnySource: any rank),
   // nullopt when none has. A message whose envelope arrived is read whole.
-  static constexpr int kAnySource = MPI_ANY_SOURCE;
+  // kAnySource is the link's own (MPI_ANY_SOURCE differs between the ABIs:
+  // mpi_api.h).
+  static constexpr int kAnySource = -1;
   std::optional<MpiMessage> Receive(int from = kAnySource);
   // Completes the sends that can be completed now; true when none is left.
   bool Progress();

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/plural.h"
+
 namespace loadcell::report_internal {
 
 std::string FormatMs(double ms, int min_decimals) {
@@ -67,6 +69,17 @@ std::string IntervalStamp(double t_s, double report_interval_s) {
   while (!t.empty() && t.back() == '0') t.pop_back();
   if (!t.empty() && t.back() == '.') t.pop_back();
   return fmt::format("[ {}s ] ", t);
+}
+
+std::string RanksAndHosts(const ClusterFigures& c) {
+  std::vector<std::string> hosts;
+  for (const RankFigures& k : c.ranks) {
+    if (std::find(hosts.begin(), hosts.end(), k.host) == hosts.end()) hosts.push_back(k.host);
+  }
+  std::string list;
+  for (const std::string& h : hosts) list += (list.empty() ? "" : ", ") + h;
+  return fmt::format("{} on {} ({})", CountOf(c.ranks.size(), "rank", "ranks"),
+                     CountOf(hosts.size(), "host", "hosts"), list);
 }
 
 }  // namespace loadcell::report_internal

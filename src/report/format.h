@@ -49,6 +49,15 @@ double Finite(double v);
 // Name of counter `i`: names[i], or "counter_<i>" when there is no name.
 std::string CounterName(const std::vector<std::string>& names, size_t i);
 
+// The "Ranks:" block of the text report (text_reporter.cpp): one line per
+// rank (host, threads, events, events/s, p95, errors), the fairness across
+// ranks, the clock offsets, missing ranks and the stonewall figures.
+std::string RanksBlock(const ClusterFigures& c);
+
+// Who took part in a run across processes, for a line of text: "4 ranks on
+// 2 hosts (c1, c2)", the hosts in the order of their first rank.
+std::string RanksAndHosts(const ClusterFigures& c);
+
 // sysbench's "[ 1s ] " prefix: integer seconds when the report interval is
 // whole, otherwise up to three decimals.
 std::string IntervalStamp(double t_s, double report_interval_s);

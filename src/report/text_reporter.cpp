@@ -331,40 +331,7 @@ class TextReporter final : public Reporter {
     // Wall time: overlapping events count once.
     o += FairnessLine("execution time (avg/stddev):", r.fairness.busy_time_s);
     o += "\n";
-    if (r.cluster) o += RanksBlock(*r.cluster);
-    return o;
-  }
-
-  // A run across processes: one line per rank, then the fairness across
-  // ranks and how well the ranks' clocks agreed.
-  static std::string RanksBlock(const ClusterFigures& c) {
-    std::string o = fmt::format("Ranks: {}\n", c.ranks.size());
-    o += fmt::format("    {:>5}  {:<20} {:>7} {:>12} {:>14} {:>10} {:>8}\n", "rank", "host",
-                     "threads", "events", "events/s", "p95 (ms)", "errors");
-    for (const RankFigures& k : c.ranks) {
-      o += fmt::format("    {:>5}  {:<20} {:>7} {:>12} {:>14.2f} {:>10} {:>8}\n", k.rank, k.host,
-                       k.threads, k.events, Finite(k.events_per_second),
-                       MsOf(static_cast<double>(k.p95_ns)), k.errors);
-    }
-    o += FairnessLine("events per rank (avg/stddev):", c.events_fairness);
-    o += GeneralLine(
-        "max clock offset from rank 0:",
-        fmt::format("{} ms (measured to within {} ms)", FormatMs(c.max_clock_offset_s * 1e3),
-                    FormatMs(c.max_round_trip_s * 1e3 / 2)));
-    if (!c.missing_ranks.empty()) {
-      std::string list;
-      for (int m : c.missing_ranks) list += fmt::format("{}{}", list.empty() ? "" : ", ", m);
-      o += GeneralLine("missing ranks (did not answer):", list);
-    }
-    if (c.stonewall) {
-      const StonewallFigures& sw = *c.stonewall;
-      o += GeneralLine("stonewall:", fmt::format("rank {} reached its budget first, at {:.4f}s",
-                                                 sw.first_rank, Finite(sw.at_s)));
-      o += GeneralLine(
-          "    events by then:",
-          fmt::format("{:.0f} ({:.2f} per sec.)", Finite(sw.events), Finite(sw.events_per_second)));
-    }
-    o += "\n";
+    if (r.cluster) o += report_internal::RanksBlock(*r.cluster);
     return o;
   }
 
@@ -382,6 +349,38 @@ class TextReporter final : public Reporter {
 std::unique_ptr<Reporter> MakeTextReporter(std::ostream& out, const Workload& w,
                                            const ReportSettings& s) {
   return std::make_unique<TextReporter>(out, w, s);
+}
+
+// Defined here, beside the report whose helpers it shares.
+std::string report_internal::RanksBlock(const ClusterFigures& c) {
+  std::string o = fmt::format("Ranks: {}\n", c.ranks.size());
+  o += fmt::format("    {:>5}  {:<20} {:>7} {:>12} {:>14} {:>10} {:>8}\n", "rank", "host",
+                   "threads", "events", "events/s", "p95 (ms)", "errors");
+  for (const RankFigures& k : c.ranks) {
+    o += fmt::format("    {:>5}  {:<20} {:>7} {:>12} {:>14.2f} {:>10} {:>8}\n", k.rank, k.host,
+                     k.threads, k.events, Finite(k.events_per_second),
+                     MsOf(static_cast<double>(k.p95_ns)), k.errors);
+  }
+  o += FairnessLine("events per rank (avg/stddev):", c.events_fairness);
+  o += GeneralLine(
+      "max clock offset from rank 0:",
+      fmt::format("{} ms (measured to within {} ms)", FormatMs(c.max_clock_offset_s * 1e3),
+                  FormatMs(c.max_round_trip_s * 1e3 / 2)));
+  if (!c.missing_ranks.empty()) {
+    std::string list;
+    for (int m : c.missing_ranks) list += fmt::format("{}{}", list.empty() ? "" : ", ", m);
+    o += GeneralLine("missing ranks (did not answer):", list);
+  }
+  if (c.stonewall) {
+    const StonewallFigures& sw = *c.stonewall;
+    o += GeneralLine("stonewall:", fmt::format("rank {} reached its budget first, at {:.4f}s",
+                                               sw.first_rank, Finite(sw.at_s)));
+    o += GeneralLine(
+        "    events by then:",
+        fmt::format("{:.0f} ({:.2f} per sec.)", Finite(sw.events), Finite(sw.events_per_second)));
+  }
+  o += "\n";
+  return o;
 }
 
 }  // namespace loadcell

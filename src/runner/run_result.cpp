@@ -60,6 +60,7 @@ void FillDerivedFigures(RunResult& r) {
       rank_events.push_back(static_cast<double>(k.events));
     }
     r.cluster->events_fairness = Fairness(rank_events);
+    r.cluster->events_extremes = ExtremesOf(rank_events);
   }
 }
 

@@ -170,8 +170,10 @@ struct ClusterFigures {
   double max_clock_offset_s = 0;
   double max_round_trip_s = 0;
   // Derived: mean and standard deviation of the ranks' events (fairness
-  // across ranks, as RunResult::fairness is across threads).
+  // across ranks, as RunResult::fairness is across threads), and the ranks
+  // with the fewest and the most events.
   MeanStd events_fairness;
+  Extremes events_extremes;
 };
 
 struct RunResult {

@@ -19,6 +19,7 @@ namespace loadcell {
 namespace {
 
 using testing::FakeWorkload;
+using testing::FixtureClusterResult;
 using testing::FixtureResult;
 using testing::FixtureSettings;
 using testing::Format;
@@ -48,6 +49,27 @@ TEST(CompareSweepGolden, CompareTwoResultsText) {
                        "text", &warnings);
   ExpectMatchesGolden("compare_two.txt", text);
   EXPECT_TRUE(warnings.empty());
+}
+
+// A run across two ranks against a run of one process: who ran each is
+// stated, warned about, and the ranks' table follows.
+TEST(CompareSweepGolden, CompareARunAcrossProcessesText) {
+  FakeWorkload w;
+  Result<ResultData> mpi = ParseResultJson(
+      Render(Format::kJson, w, FixtureClusterResult(), FixtureSettings()), "mpi.json");
+  ASSERT_OK(mpi);
+  std::vector<std::string> warnings;
+  const std::string text =
+      FormatComparison({{*mpi}, {Variant("solo.json", 1, 1200000)}}, "text", &warnings);
+  ExpectMatchesGolden("compare_ranks.txt", text);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0],
+            "B differs from A in who ran it: 2 ranks on 2 hosts (c1, c2) in A, one process in B");
+  const std::string csv =
+      FormatComparison({{*mpi}, {Variant("solo.json", 1, 1200000)}}, "csv", nullptr);
+  EXPECT_NE(csv.find(",beyond_spread,ranks,hosts\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",,,,2,c1 c2\nB,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,\n"), std::string::npos) << csv;
 }
 
 TEST(CompareSweepGolden, CompareThreeResultsCsv) {
@@ -95,6 +117,16 @@ SweepTable FixtureSweep(int repeat) {
 
 TEST(CompareSweepGolden, SweepText) {
   ExpectMatchesGolden("sweep.txt", FormatSweep(FixtureSweep(1), "text"));
+}
+
+// A sweep under a launcher: its table says across whom every point ran.
+TEST(CompareSweepGolden, SweepAcrossProcessesSaysWhoRanIt) {
+  SweepTable t = FixtureSweep(1);
+  for (std::vector<ResultData>& runs : t.runs) runs[0].cluster = FixtureClusterResult().cluster;
+  const std::string text = FormatSweep(t, "text");
+  EXPECT_EQ(text.rfind("Sweep of fake: 4 points, each across 2 ranks on 2 hosts (c1, c2)\n", 0), 0u)
+      << text;
+  EXPECT_EQ(FormatSweep(FixtureSweep(1), "text").find("across"), std::string::npos);
 }
 
 TEST(CompareSweepGolden, SweepCsv) {

@@ -1,8 +1,11 @@
 #pragma once
-// Running the loadcell binary under Open MPI's mpirun, for the MPI tests.
-// mpirun runs as root here only with --allow-run-as-root; --oversubscribe
-// lets 4 ranks share 2 cores; the shared-memory transport (btl self,vader)
-// works in a container.
+// Running the loadcell binary under Open MPI's mpirun (and MPICH's
+// mpiexec), for the MPI tests. Each launcher by its own name
+// (mpirun.openmpi, mpiexec.mpich): with both MPIs installed, plain `mpirun`
+// is whichever the system's alternatives chose. Open MPI's mpirun runs as
+// root here only with --allow-run-as-root; --oversubscribe lets 4 ranks
+// share 2 cores; the shared-memory transport (btl self,vader) works in a
+// container.
 
 #include <string>
 #include <vector>
@@ -17,7 +20,7 @@ inline std::vector<std::string> MpirunCommand(int ranks, const std::vector<std::
                                               int timeout_s = 60) {
   std::vector<std::string> c = {"timeout",
                                 std::to_string(timeout_s),
-                                "mpirun",
+                                "mpirun.openmpi",
                                 "--allow-run-as-root",
                                 "--oversubscribe",
                                 "--bind-to",
@@ -28,6 +31,16 @@ inline std::vector<std::string> MpirunCommand(int ranks, const std::vector<std::
                                 "-np",
                                 std::to_string(ranks),
                                 LoadcellBinary()};
+  c.insert(c.end(), args.begin(), args.end());
+  return c;
+}
+
+// MPICH's Hydra launcher, then `ranks` ranks of loadcell with `args` (as
+// root and more ranks than cores it needs no flags).
+inline std::vector<std::string> MpichCommand(int ranks, const std::vector<std::string>& args,
+                                             int timeout_s = 60) {
+  std::vector<std::string> c = {"timeout", std::to_string(timeout_s), "mpiexec.mpich",
+                                "-np",     std::to_string(ranks),     LoadcellBinary()};
   c.insert(c.end(), args.begin(), args.end());
   return c;
 }

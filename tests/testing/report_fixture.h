@@ -130,6 +130,35 @@ inline RunResult FixtureResult() {
   return r;
 }
 
+// The basic result as a run across processes: two ranks of one thread each
+// on hosts c1 (600 events) and c2 (400 events).
+inline RunResult FixtureClusterResult() {
+  RunResult r = FixtureResult();
+  ClusterFigures c;
+  c.max_clock_offset_s = 0.00002;
+  c.max_round_trip_s = 0.0001;
+  RankFigures k0;
+  k0.host = "c1";
+  k0.threads = 1;
+  k0.events = 600;
+  k0.total_time_s = 2.0;
+  k0.p50_ns = 3000;
+  k0.p95_ns = 250000;
+  k0.p99_ns = 1200000;
+  k0.max_ns = 15000000;
+  RankFigures k1 = k0;
+  k1.rank = 1;
+  k1.host = "c2";
+  k1.first_thread = 1;
+  k1.events = 400;
+  k1.errors = 2;
+  k1.clock_offset_s = 0.00002;
+  c.ranks = {k0, k1};
+  r.cluster = c;
+  FillDerivedFigures(r);
+  return r;
+}
+
 // The full result: the basic one plus --rate figures, service time, per-kind
 // latency (one kind without events), errors, an interruption and a failure.
 inline RunResult FixtureFullResult() {

@@ -16,6 +16,8 @@ namespace {
 
 using report_internal::CsvField;
 using report_internal::CsvMs;
+using report_internal::RanksAndHosts;
+using report_internal::RanksBlock;
 using report_internal::TableMs;
 
 // Options that change how a result is shown or named, not what was measured.
@@ -76,6 +78,20 @@ std::string General(double v) {
   return fmt::format("{:.2f}", v);
 }
 
+// "4 ranks on 2 hosts (c1, c2)", or "one process".
+std::string Processes(const ResultData& r) {
+  return r.cluster ? RanksAndHosts(*r.cluster) : "one process";
+}
+
+bool AnyAcrossProcesses(const std::vector<std::vector<ResultData>>& groups) {
+  for (const auto& g : groups) {
+    for (const ResultData& r : g) {
+      if (r.cluster) return true;
+    }
+  }
+  return false;
+}
+
 std::string Files(const std::vector<ResultData>& g) {
   std::string s;
   for (const ResultData& r : g) s += (s.empty() ? "" : " ") + r.source;
@@ -88,6 +104,14 @@ GroupFigures Aggregate(const std::vector<ResultData>& runs) {
   GroupFigures g;
   g.runs = static_cast<int>(runs.size());
   g.threads = runs.front().manifest.threads;
+  if (const std::optional<ClusterFigures>& c = runs.front().cluster) {
+    g.ranks = static_cast<int>(c->ranks.size());
+    std::vector<std::string> hosts;
+    for (const RankFigures& k : c->ranks) {
+      if (std::find(hosts.begin(), hosts.end(), k.host) == hosts.end()) hosts.push_back(k.host);
+    }
+    for (const std::string& h : hosts) g.hosts += (g.hosts.empty() ? "" : " ") + h;
+  }
   std::vector<double> dur, ev, eps, err, mn, mean, p50, p95, p99, p999, mx;
   for (const ResultData& r : runs) {
     dur.push_back(r.total_time_s);
@@ -186,12 +210,23 @@ void AddGroupWarnings(const std::vector<std::vector<ResultData>>& groups,
                       std::vector<std::string>& warnings) {
   for (size_t i = 0; i < groups.size(); ++i) {
     for (size_t j = 1; j < groups[i].size(); ++j) {
+      if (Processes(groups[i][0]) != Processes(groups[i][j])) {
+        warnings.push_back(
+            fmt::format("runs of {} are not repeats of one configuration: {} in {}, {} in {}",
+                        Label(i), Processes(groups[i][0]), groups[i][0].source,
+                        Processes(groups[i][j]), groups[i][j].source));
+      }
       for (const std::string& d : ManifestDifferences(groups[i][0].manifest, groups[i][j].manifest,
                                                       groups[i][0].source, groups[i][j].source)) {
         warnings.push_back("runs of " + Label(i) + " are not repeats of one configuration: " + d);
       }
     }
     if (i == 0) continue;
+    if (Processes(groups[0][0]) != Processes(groups[i][0])) {
+      warnings.push_back(fmt::format("{} differs from {} in who ran it: {} in {}, {} in {}",
+                                     Label(i), Label(0), Processes(groups[0][0]), Label(0),
+                                     Processes(groups[i][0]), Label(i)));
+    }
     for (const std::string& d :
          ManifestDifferences(groups[0][0].manifest, groups[i][0].manifest, Label(0), Label(i))) {
       warnings.push_back(Label(i) + " differs from " + Label(0) + " in " + d);
@@ -210,7 +245,7 @@ std::string CsvHeader(const GroupFigures& a) {
   }
   return out +
          ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
-         "change_lat_p95_pct,change_lat_p99_pct,beyond_spread\n";
+         "change_lat_p95_pct,change_lat_p99_pct,beyond_spread,ranks,hosts\n";
 }
 
 // The CSV line of group `i`; the changes are against group 0 (blank for it).
@@ -230,7 +265,8 @@ std::string CsvLine(size_t i, const std::vector<ResultData>& runs,
     out += fmt::format(",{:.0f}", v);
   }
   out += fmt::format(",{:.3f},{:.3f}", g.events_per_second_min, g.events_per_second_max);
-  if (i == 0) return out + ",,,,\n";
+  const std::string who = fmt::format(",{},{}\n", g.ranks, CsvField(g.hosts));
+  if (i == 0) return out + ",,,," + who;
   auto pct = [](double base, double v) {
     const std::optional<double> change = PercentChange(base, v);
     return change.has_value() ? fmt::format("{:.2f}", *change) : std::string();
@@ -238,9 +274,11 @@ std::string CsvLine(size_t i, const std::vector<ResultData>& runs,
   const GroupFigures& a = figs[0];
   std::string verdict = Verdict(a.runs, a.events_per_second_min, a.events_per_second_max, g.runs,
                                 g.events_per_second_min, g.events_per_second_max);
-  return out + fmt::format(",{},{},{},{}\n", pct(a.events_per_second, g.events_per_second),
-                           pct(a.lat_p95, g.lat_p95), pct(a.lat_p99, g.lat_p99),
-                           verdict.empty() ? "" : (verdict == "beyond spread" ? "yes" : "no"));
+  return out +
+         fmt::format(",{},{},{},{}", pct(a.events_per_second, g.events_per_second),
+                     pct(a.lat_p95, g.lat_p95), pct(a.lat_p99, g.lat_p99),
+                     verdict.empty() ? "" : (verdict == "beyond spread" ? "yes" : "no")) +
+         who;
 }
 
 std::string FormatComparisonCsv(const std::vector<std::vector<ResultData>>& groups,
@@ -344,12 +382,21 @@ std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& gro
   std::string out = fmt::format("Comparing {} results of test '{}'; changes are against A.\n", n,
                                 groups[0][0].manifest.test);
   bool repeats = false;
+  // Runs across processes say who ran them, and each one's ranks follow the table.
+  const bool across = AnyAcrossProcesses(groups);
+  std::string ranks;
   for (size_t i = 0; i < n; ++i) {
+    const std::string who = across ? ", " + Processes(groups[i][0]) : "";
     if (groups[i].size() == 1) {
-      out += fmt::format("  {}: {}\n", Label(i), groups[i][0].source);
+      out += fmt::format("  {}: {}{}\n", Label(i), groups[i][0].source, who);
     } else {
       repeats = true;
-      out += fmt::format("  {}: {} runs: {}\n", Label(i), groups[i].size(), Files(groups[i]));
+      out +=
+          fmt::format("  {}: {} runs: {}{}\n", Label(i), groups[i].size(), Files(groups[i]), who);
+    }
+    for (const ResultData& r : groups[i]) {
+      if (r.cluster)
+        ranks += fmt::format("\n{}: {}\n{}", Label(i), r.source, RanksBlock(*r.cluster));
     }
   }
   out += "\n";
@@ -364,7 +411,7 @@ std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& gro
         "\nSingle runs: the run-to-run spread is unknown. To judge noise, give repeated runs\n"
         "per side separated by --: loadcell compare a1.json a2.json -- b1.json b2.json\n";
   }
-  return out;
+  return out + ranks;
 }
 
 }  // namespace

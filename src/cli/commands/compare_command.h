@@ -40,6 +40,10 @@ struct GroupFigures {
   double lat_p95_min = 0, lat_p95_max = 0, lat_p99_min = 0, lat_p99_max = 0;
   std::vector<std::pair<std::string, double>> counters;  // means, in the first run's order
   std::vector<Metric> metrics;  // means of the metrics every run has, first run's order
+  // A run across processes (its first run's): its ranks, and its hosts in
+  // the order of their first rank, space-separated. 1 and "" for one process.
+  int ranks = 1;
+  std::string hosts;
 };
 
 // REQUIRES: !runs.empty().

@@ -14,27 +14,20 @@
 #include <set>
 
 #include "cli/app.h"
+#include "cli/cluster_setup.h"
 #include "cli/command_line.h"
-#include "cli/commands/compare_command.h"
 #include "cli/commands/report_command.h"
 #include "cli/commands/sweep_args.h"
 #include "cli/report_file.h"
 #include "cli/script_command.h"
-#include "cli/table_text.h"
 #include "cli/test_setup.h"
-#include "core/plural.h"
 #include "core/progress.h"
 #include "os/report_stdout.h"
 #include "os/system_info.h"
-#include "report/format.h"
 #include "runner/runner.h"
 
 namespace loadcell {
 namespace {
-
-using report_internal::CsvField;
-using report_internal::CsvMs;
-using report_internal::TableMs;
 
 // "threads=4, file-block-size=4K".
 std::string PointName(const std::vector<std::string>& options,
@@ -63,10 +56,6 @@ std::vector<std::vector<std::string>> ShownValues(
   return shown;
 }
 
-const std::vector<std::string>& Shown(const SweepTable& t, size_t p) {
-  return t.shown.empty() ? t.values[p] : t.shown[p];
-}
-
 // A file-name-safe "threads=4-file-block-size=4K".
 std::string PointFileStem(const std::vector<std::string>& options,
                           const std::vector<std::string>& values) {
@@ -88,7 +77,8 @@ std::string PointFileStem(const std::vector<std::string>& options,
 std::vector<std::string> PointFileStems(const std::vector<std::string>& options,
                                         const SweepTable& t) {
   std::vector<std::string> stems;
-  for (size_t p = 0; p < t.values.size(); ++p) stems.push_back(PointFileStem(options, Shown(t, p)));
+  for (size_t p = 0; p < t.values.size(); ++p)
+    stems.push_back(PointFileStem(options, ShownValuesOf(t, p)));
   std::vector<std::string> out = stems;
   for (size_t p = 0; p < stems.size(); ++p) {
     if (std::count(stems.begin(), stems.end(), stems[p]) > 1) {
@@ -160,133 +150,6 @@ RawOptions PointOptions(const RawOptions& base, const std::vector<std::string>& 
   return raw;
 }
 
-// The points that finished (at least one run), in order.
-std::vector<size_t> DonePoints(const SweepTable& t) {
-  std::vector<size_t> done;
-  for (size_t p = 0; p < t.runs.size(); ++p) {
-    if (!t.runs[p].empty()) done.push_back(p);
-  }
-  return done;
-}
-
-// The CSV header: the swept options, the run's columns (threads only when
-// it is not swept: then it is a column already), the counters, the range.
-std::string SweepCsvHeader(const SweepTable& t, bool threads_swept,
-                           const std::vector<std::string>& counters) {
-  std::string out;
-  for (const std::string& o : t.options) out += CsvField(o) + ",";
-  out += threads_swept ? "runs,duration_s,events," : "runs,duration_s,threads,events,";
-  out +=
-      "events_per_second,errors,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,"
-      "lat_p999_ms,lat_max_ms";
-  for (const std::string& c : counters) {
-    out += ',';
-    out += CsvField(c);
-  }
-  return out + ",events_per_second_min,events_per_second_max\n";
-}
-
-std::string FormatSweepCsv(const SweepTable& t, const std::vector<size_t>& done) {
-  const bool threads_swept =
-      std::find(t.options.begin(), t.options.end(), "threads") != t.options.end();
-  std::vector<std::string> counters;
-  if (!done.empty()) {
-    for (const auto& [name, v] : t.runs[done[0]][0].counters) counters.push_back(name);
-  }
-  std::string out = SweepCsvHeader(t, threads_swept, counters);
-  for (size_t p : done) {
-    GroupFigures g = Aggregate(t.runs[p]);
-    for (const std::string& v : Shown(t, p)) out += CsvField(v) + ",";
-    out += fmt::format("{},{:.4f},", g.runs, g.duration_s);
-    if (!threads_swept) out += fmt::format("{},", g.threads);
-    out += fmt::format("{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", g.events, g.events_per_second,
-                       g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50),
-                       CsvMs(g.lat_p95), CsvMs(g.lat_p99), CsvMs(g.lat_p999), CsvMs(g.lat_max));
-    for (const std::string& c : counters) {
-      double v = 0;
-      for (const auto& [name, x] : g.counters) {
-        if (name == c) v = x;
-      }
-      out += fmt::format(",{:.0f}", v);
-    }
-    out += fmt::format(",{:.3f},{:.3f}\n", g.events_per_second_min, g.events_per_second_max);
-  }
-  return out;
-}
-
-// The text table's row of point `p`.
-std::vector<std::string> SweepTextRow(const SweepTable& t, size_t p) {
-  GroupFigures g = Aggregate(t.runs[p]);
-  std::vector<std::string> row = Shown(t, p);
-  if (t.repeat > 1) row.push_back(std::to_string(g.runs));
-  row.push_back(fmt::format("{:.2f}", g.events_per_second));
-  if (t.repeat > 1) {
-    row.push_back(g.events_per_second_spread_pct.has_value()
-                      ? fmt::format("±{:.1f}%", *g.events_per_second_spread_pct)
-                      : "");
-  }
-  row.push_back(TableMs(g.lat_p95));
-  row.push_back(TableMs(g.lat_p99));
-  return row;
-}
-
-std::string FormatSweepText(const SweepTable& t, const std::vector<size_t>& done) {
-  std::string out =
-      fmt::format("Sweep of {}: {}", t.test, CountOf(t.values.size(), "point", "points"));
-  if (t.repeat > 1)
-    out += fmt::format(", {} runs each (figures are means over the runs)", t.repeat);
-  out += "\n\n";
-  TextTable table;
-  std::vector<std::string> header = t.options;
-  if (t.repeat > 1) header.push_back("runs");
-  header.push_back("events/s");
-  if (t.repeat > 1) header.push_back("spread");
-  header.push_back("p95 (ms)");
-  header.push_back("p99 (ms)");
-  table.AddRow(header);
-  for (size_t p : done) table.AddRow(SweepTextRow(t, p));
-  out += table.Render(0);
-  if (t.repeat > 1)
-    out += "\nspread: half the range (max - min) of the runs' events/s, in % of the mean.\n";
-  if (t.interrupted) {
-    out += fmt::format("\nInterrupted: {} of {} points finished.\n", done.size(), t.values.size());
-  }
-  return out;
-}
-
-}  // namespace
-
-std::string FormatSweep(const SweepTable& t, const std::string& format) {
-  const std::vector<size_t> done = DonePoints(t);
-  return format == "csv" ? FormatSweepCsv(t, done) : FormatSweepText(t, done);
-}
-
-SweepFigures SweepToFigures(const SweepTable& t) {
-  SweepFigures f;
-  f.test = t.test;
-  f.options = t.options;
-  f.repeat = t.repeat;
-  f.interrupted = t.interrupted;
-  for (size_t p = 0; p < t.runs.size(); ++p) {
-    if (t.runs[p].empty()) continue;
-    if (f.points.empty()) f.manifest = t.runs[p][0].manifest;
-    GroupFigures g = Aggregate(t.runs[p]);
-    SweepPointFigures pf;
-    pf.values = Shown(t, p);
-    pf.runs = g.runs;
-    pf.events_per_second = g.events_per_second;
-    pf.events_per_second_min = g.events_per_second_min;
-    pf.events_per_second_max = g.events_per_second_max;
-    pf.events_per_second_spread_pct = g.events_per_second_spread_pct;
-    pf.p95_ns = g.lat_p95;
-    pf.p99_ns = g.lat_p99;
-    f.points.push_back(std::move(pf));
-  }
-  return f;
-}
-
-namespace {
-
 int Fail(std::ostream& err, const Status& s, int code) {
   err << "loadcell: error: " << s.ToString() << "\n";
   return code;
@@ -339,7 +202,13 @@ Result<SweepTest> ReadSweepTest(SweepArgs& sa, std::ostream& err) {
   for (const std::string& w : t.cl.warnings)
     err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
   LC_RETURN_IF_ERROR(MergeConfigFile(t.cl.options));
+  // The --mpi options of the run, after "--" as for a run, win over the sweep's own.
+  bool cluster_options = false;
+  for (const char* name : {"mpi", "mpi-timeout", "stonewall", "mpi-files"}) {
+    cluster_options = cluster_options || t.cl.options.Find(name) != nullptr;
+  }
   LC_ASSIGN_OR_RETURN(RunExtras test_extras, TakeRunExtras(t.cl.options));
+  if (cluster_options) sa.extras.cluster = test_extras.cluster;
   if (test_extras.quiet) sa.extras.quiet = true;
   if (!test_extras.report_html.empty()) sa.extras.report_html = test_extras.report_html;
   LC_ASSIGN_OR_RETURN(const bool script, ReadSweepScript(t));
@@ -353,15 +222,18 @@ Result<SweepTest> ReadSweepTest(SweepArgs& sa, std::ostream& err) {
 // JSON in the output folder, until a run fails or a stop is requested.
 class SweepRun final {
  public:
-  SweepRun(const SweepArgs& sa, const SweepTest& test, SweepTable& table, std::ostream& out,
-           std::ostream& err)
+  // `silent`: this process is a rank other than 0 of a run across
+  // processes: it runs its share of every point and writes nothing.
+  SweepRun(const SweepArgs& sa, const SweepTest& test, SweepTable& table, bool silent,
+           std::ostream& out, std::ostream& err)
       : sa_(sa),
         test_(test),
         table_(table),
         out_(out),
         err_(err),
         progress_("sweep", table.values.size() * static_cast<uint64_t>(sa.repeat), "runs"),
-        tty_(!sa.extras.quiet && StderrIsTerminal()),
+        tty_(!silent && !sa.extras.quiet && StderrIsTerminal()),
+        silent_(silent),
         stems_(PointFileStems(sa.options, table)) {}
 
   // Runs every point. Returns the exit code so far: 0, kExitRunFailed (failure()
@@ -387,7 +259,7 @@ class SweepRun final {
     if (code == kExitInterrupted) table_.interrupted = true;
   }
   std::string PointFailure(size_t p, const std::string& why) const {
-    return "sweep point " + PointName(sa_.options, Shown(table_, p)) + ": " + why;
+    return "sweep point " + PointName(sa_.options, ShownValuesOf(table_, p)) + ": " + why;
   }
   std::string RunPath(size_t p, int rep) const {
     return sa_.output_dir + "/" + table_.test + "-" + stems_[p] +
@@ -399,6 +271,16 @@ class SweepRun final {
     Result<std::unique_ptr<TestSetup>> created = ConfiguredSetup(test_, raw);
     if (!created.ok()) return Stop(kExitRunFailed, PointFailure(p, created.status().ToString()));
     TestSetup& setup = **created;
+    // Under a launcher each point runs across every rank, with a cluster of
+    // its own (MPI itself lasts for the whole sweep).
+    Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(sa_.extras.cluster, setup);
+    if (!joined.ok()) {
+      return Stop(joined.status().IsUsageError() ? kExitUsage : kExitRunFailed,
+                  PointFailure(p, joined.status().ToString()));
+    }
+    const std::unique_ptr<Cluster> cluster = std::move(joined).value();
+    RunCoordinator& coordinator = cluster ? *cluster : SoloCoordinator();
+    if (silent_) return RunShare(p, setup, coordinator);
     for (const std::string& w : setup.workload->Warnings(static_cast<int>(setup.cfg.threads))) {
       if (warned_.insert(w).second) err_ << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
     }
@@ -419,8 +301,8 @@ class SweepRun final {
       reporters.Add(std::make_unique<ProgressTicker>(progress_));
       setup.cfg.status_interval_s = 0.25;
     }
-    Result<RunResult> result =
-        RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), &reporters);
+    Result<RunResult> result = RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"),
+                                           &reporters, coordinator);
     if (!result.ok()) {
       if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
       return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
@@ -434,6 +316,21 @@ class SweepRun final {
     if (result->interrupted) return Stop(kExitInterrupted);
     if (Status s = file.Commit(); !s.ok()) return Stop(kExitRunFailed, s.ToString());
     Keep(p, path, *result);
+  }
+
+  // A rank other than 0: its share of point `p`, nothing written (rank 0
+  // writes the merged result); a failure or an interrupt ends the sweep.
+  void RunShare(size_t p, TestSetup& setup, RunCoordinator& coordinator) {
+    Result<RunResult> result =
+        RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), nullptr, coordinator);
+    if (!result.ok()) {
+      if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
+      return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
+    }
+    if (result->forced_shutdown) std::_Exit(kExitRunFailed);
+    if (setup.after_report) (void)setup.after_report();
+    if (result->interrupted) return Stop(kExitInterrupted);
+    if (!result->failure.ok()) Stop(kExitRunFailed, PointFailure(p, result->failure.ToString()));
   }
 
   // After a run that wrote its JSON to `path`: keeps it in the table, or
@@ -467,6 +364,7 @@ class SweepRun final {
   std::ostream& err_;
   Progress progress_;
   const bool tty_;
+  const bool silent_;
   const std::vector<std::string> stems_;  // each point's file stem, distinct
   std::set<std::string> warned_;          // warnings printed once per sweep
   int code_ = 0;
@@ -482,8 +380,8 @@ std::optional<int> ValidatePoints(const SweepArgs& sa, const SweepTest& test,
     Result<std::unique_ptr<TestSetup>> setup =
         ConfiguredSetup(test, PointOptions(test.cl.options, sa.options, table.values[p]));
     if (!setup.ok()) {
-      err << "loadcell: error: sweep point " << PointName(sa.options, Shown(table, p)) << ": "
-          << setup.status().ToString() << "\n";
+      err << "loadcell: error: sweep point " << PointName(sa.options, ShownValuesOf(table, p))
+          << ": " << setup.status().ToString() << "\n";
       return setup.status().IsUsageError() ? kExitUsage : ExitCodeFor(setup.status());
     }
   }
@@ -506,6 +404,16 @@ int RunSweep(SweepArgs& sa, std::ostream& out, std::ostream& err) {
   table.shown = ShownValues(sa.options, table.values);
   table.runs.resize(table.values.size());
   if (std::optional<int> refused = ValidatePoints(sa, *test, table, err)) return *refused;
+  // Under a launcher rank 0 writes and prints the sweep; the other ranks
+  // run their share of every point.
+  const LaunchInfo launch = DetectLaunch();
+  if (sa.extras.cluster.mode != MpiMode::kOff && launch.detected && launch.rank != 0) {
+    InstallStopSignalHandlers();
+    SweepRun share(sa, *test, table, /*silent=*/true, out, err);
+    const int code = share.RunAll();
+    if (!share.failure().empty()) err << "loadcell: error: " << share.failure() << "\n";
+    return code;
+  }
   if (sa.output_dir.empty()) sa.output_dir = DefaultOutputDir(table.test);
   if (Status s = PrepareOutputDir(sa.output_dir); !s.ok()) return Fail(err, s, kExitUsage);
   ReportFile html;
@@ -516,7 +424,7 @@ int RunSweep(SweepArgs& sa, std::ostream& out, std::ostream& err) {
   }
 
   InstallStopSignalHandlers();
-  SweepRun run(sa, *test, table, out, err);
+  SweepRun run(sa, *test, table, /*silent=*/false, out, err);
   int code = run.RunAll();
   if (run.aborted()) return code;
   out << FormatSweep(table, sa.format);

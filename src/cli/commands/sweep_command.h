@@ -33,6 +33,11 @@ struct SweepTable {
   bool interrupted = false;
 };
 
+// Point `p`'s values as tables, pages and file names show them.
+inline const std::vector<std::string>& ShownValuesOf(const SweepTable& t, size_t p) {
+  return t.shown.empty() ? t.values[p] : t.shown[p];
+}
+
 // The table of finished points: "text" (aligned columns) or "csv" (the run
 // CSV's columns after the swept options; docs/compare-sweep.md).
 std::string FormatSweep(const SweepTable& t, const std::string& format);

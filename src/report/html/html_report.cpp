@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/plural.h"
+#include "report/format.h"
 #include "report/html/html_page.h"
 #include "report/html/html_svg.h"
 
@@ -165,34 +166,102 @@ std::string HistogramSection(const ResultData& r) {
                                   kHistogramBinsPerDecade));
 }
 
-std::string FairnessChart(const ResultData& r) {
+// A bar chart of the events of each `unit` (thread, rank) with the mean
+// drawn when there are bars; `extremes` (when known) makes the caption's
+// slowest/fastest sentence.
+std::string EventsChart(const std::string& id, const std::string& unit, std::vector<html::Bar> bars,
+                        double mean, const std::optional<Extremes>& extremes, std::string caption) {
   html::BarChart c;
-  c.id = "threads";
-  c.description = "Events completed by each thread, with the mean";
+  c.id = id;
+  c.description = "Events completed by each " + unit + ", with the mean";
   c.y.label = "events";
-  c.x_label = "thread";
-  for (size_t i = 0; i < r.threads.size(); ++i) {
-    const ThreadFigures& t = r.threads[i];
-    html::Bar b;
-    b.label = std::to_string(i);
-    b.value = static_cast<double>(t.events);
-    b.tooltip =
-        fmt::format("thread {}: {} events, {} s busy", i, t.events, ShortNumber(t.busy_time_s, 4));
-    c.bars.push_back(std::move(b));
-  }
-  std::string caption = "Events per thread.";
-  if (!r.threads.empty()) {
-    const double mean = r.fairness_events.mean;
+  c.x_label = unit;
+  c.bars = std::move(bars);
+  if (!c.bars.empty()) {
     c.has_reference = true;
     c.reference = mean;
     c.reference_label = "mean " + ShortNumber(mean, 4);
-    if (mean > 0 && r.fairness_events_extremes.has_value()) {
-      caption += fmt::format(" Slowest thread {:+.1f}% and fastest {:+.1f}% from the mean.",
-                             r.fairness_events_extremes->min_from_mean_pct,
-                             r.fairness_events_extremes->max_from_mean_pct);
+    if (mean > 0 && extremes.has_value()) {
+      caption += fmt::format(" Slowest {} {:+.1f}% and fastest {:+.1f}% from the mean.", unit,
+                             extremes->min_from_mean_pct, extremes->max_from_mean_pct);
     }
   }
-  return html::Figure("Per-thread fairness", html::RenderBarChart(c), "", caption);
+  return html::Figure("Per-" + unit + " fairness", html::RenderBarChart(c), "", caption);
+}
+
+std::string FairnessChart(const ResultData& r) {
+  std::vector<html::Bar> bars;
+  for (size_t i = 0; i < r.threads.size(); ++i) {
+    const ThreadFigures& t = r.threads[i];
+    bars.push_back({std::to_string(i), static_cast<double>(t.events),
+                    fmt::format("thread {}: {} events, {} s busy", i, t.events,
+                                ShortNumber(t.busy_time_s, 4))});
+  }
+  return EventsChart("threads", "thread", std::move(bars), r.fairness_events.mean,
+                     r.fairness_events_extremes, "Events per thread.");
+}
+
+std::string RankFairnessChart(const ClusterFigures& c) {
+  std::vector<html::Bar> bars;
+  for (const RankFigures& k : c.ranks) {
+    bars.push_back({std::to_string(k.rank), static_cast<double>(k.events),
+                    fmt::format("rank {} ({}): {} events, {} events/s", k.rank, k.host, k.events,
+                                ShortNumber(k.events_per_second, 4))});
+  }
+  return EventsChart(
+      "ranks", "rank", std::move(bars), c.events_fairness.mean, c.events_extremes,
+      fmt::format("Events per rank (mean {}, stddev {}).", ShortNumber(c.events_fairness.mean, 6),
+                  ShortNumber(c.events_fairness.stddev, 4)));
+}
+
+std::string RankTable(const ClusterFigures& c) {
+  std::vector<std::vector<std::string>> rows = {{"rank", "host", "threads", "events", "events/s",
+                                                 "p50", "p95", "p99", "max", "errors",
+                                                 "clock offset", "failure"}};
+  for (const RankFigures& k : c.ranks) {
+    rows.push_back(
+        {std::to_string(k.rank), k.host, std::to_string(k.threads), std::to_string(k.events),
+         ShortNumber(k.events_per_second, 6), ShortDuration(static_cast<double>(k.p50_ns)),
+         ShortDuration(static_cast<double>(k.p95_ns)), ShortDuration(static_cast<double>(k.p99_ns)),
+         ShortDuration(static_cast<double>(k.max_ns)), std::to_string(k.errors),
+         ShortDuration(k.clock_offset_s * 1e9), k.failure});
+  }
+  return "<div><h3>Per rank</h3>" +
+         html::Table(rows,
+                     {true, false, true, true, true, true, true, true, true, true, true, false},
+                     "ranks") +
+         "</div>";
+}
+
+// A run across processes: who took part, fairness across the ranks, each
+// rank's own figures. Empty for a run of one process.
+std::string RanksSection(const ResultData& r) {
+  if (!r.cluster) return "";
+  const ClusterFigures& c = *r.cluster;
+  std::string sub = fmt::format(
+      "{}; every figure above merges them. Max clock offset from rank 0: {} (measured to "
+      "within {}).",
+      report_internal::RanksAndHosts(c), ShortDuration(c.max_clock_offset_s * 1e9),
+      ShortDuration(c.max_round_trip_s / 2 * 1e9));
+  std::string out =
+      "<section id=\"cluster\"><h2>Ranks</h2><p class=\"sub\">" + Escape(sub) + "</p>";
+  if (!c.missing_ranks.empty()) {
+    std::string missing;
+    for (int m : c.missing_ranks) missing += (missing.empty() ? "" : ", ") + std::to_string(m);
+    out += "<p class=\"banner bad\">" +
+           Escape("Missing ranks (did not answer; not in the figures): " + missing) + "</p>";
+  }
+  if (c.stonewall) {
+    out += "<p>" +
+           Escape(fmt::format("Stonewall: rank {} reached its budget first, at {} s; events by "
+                              "then: {} ({} per second).",
+                              c.stonewall->first_rank, ShortNumber(c.stonewall->at_s, 4),
+                              ShortNumber(c.stonewall->events, 6),
+                              ShortNumber(c.stonewall->events_per_second, 6))) +
+           "</p>";
+  }
+  out += "<div class=\"charts\">" + RankFairnessChart(c) + RankTable(c) + "</div>";
+  return out + "</section>\n";
 }
 
 // The kinds of operations to break down, by the test's counters: fileio
@@ -320,7 +389,9 @@ class HtmlReporter final : public Reporter {
   void OnEnd(const RunResult& r) override {
     const RunResult* result = &r;
     RunResult with_status;
-    if (r.intervals.empty() && !status_.empty()) {
+    // Under MPI the status ticks are rank 0's own figures: only the merged
+    // intervals (--report-interval) may draw a run across ranks.
+    if (r.intervals.empty() && !status_.empty() && !r.cluster) {
       with_status = r;
       with_status.intervals = status_;
       result = &with_status;
@@ -359,7 +430,11 @@ std::string RenderRunHtml(const ResultData& r) {
   out += Banners(r);
   out += "<section id=\"summary\"><h2>Summary</h2>" + SummaryCards(r) + "</section>\n";
   out += "<section id=\"over-time\"><h2>Over time</h2>";
-  if (r.intervals.empty()) {
+  if (r.intervals.empty() && r.cluster) {
+    out +=
+        "<p class=\"sub\">This result has no intervals: run with --report-interval=N for "
+        "charts over time (its lines merge every rank's figures).</p>";
+  } else if (r.intervals.empty()) {
     out +=
         "<p class=\"sub\">This result has no intervals: run with --report-interval=N or "
         "--report-html for charts over time.</p>";
@@ -369,6 +444,7 @@ std::string RenderRunHtml(const ResultData& r) {
   out += "</section>\n";
   out += "<section id=\"distribution\"><h2>Distribution</h2><div class=\"charts\">" +
          HistogramSection(r) + FairnessChart(r) + "</div></section>\n";
+  out += RanksSection(r);
   out += BreakdownSection(r);
   out += FiguresSection(r);
   out += html::ManifestSection(m);

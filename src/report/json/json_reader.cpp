@@ -366,20 +366,92 @@ void ReadThreads(Walker& w, const Json& t, ResultData& out) {
   }
 }
 
+// A fairness object at `path`: mean and stddev, and the extremes when the
+// result has them (results written before they were derived have none).
+void ReadMeanStd(Walker& w, const Json& e, const std::string& path, MeanStd& out,
+                 std::optional<Extremes>& extremes) {
+  out.mean = w.Number(e, path, "mean", false);
+  out.stddev = w.Number(e, path, "stddev", false);
+  if (e.contains("min_from_mean_pct")) {
+    Extremes x;
+    x.min = w.Number(e, path, "min", false);
+    x.max = w.Number(e, path, "max", false);
+    x.min_from_mean_pct = w.Number(e, path, "min_from_mean_pct");
+    x.max_from_mean_pct = w.Number(e, path, "max_from_mean_pct", false);
+    extremes = x;
+  }
+}
+
 void ReadFairness(Walker& w, const Json& f, ResultData& out) {
   if (const Json* e = w.Object(f, "fairness", "events", false)) {
-    out.fairness_events.mean = w.Number(*e, "fairness.events", "mean", false);
-    out.fairness_events.stddev = w.Number(*e, "fairness.events", "stddev", false);
-    // Results written before the extremes were derived have none.
-    if (e->contains("min_from_mean_pct")) {
-      Extremes x;
-      x.min = w.Number(*e, "fairness.events", "min", false);
-      x.max = w.Number(*e, "fairness.events", "max", false);
-      x.min_from_mean_pct = w.Number(*e, "fairness.events", "min_from_mean_pct");
-      x.max_from_mean_pct = w.Number(*e, "fairness.events", "max_from_mean_pct", false);
-      out.fairness_events_extremes = x;
+    ReadMeanStd(w, *e, "fairness.events", out.fairness_events, out.fairness_events_extremes);
+  }
+}
+
+RankFigures ReadRank(Walker& w, const Json& k, const std::string& p) {
+  RankFigures f;
+  f.rank = static_cast<int>(w.Uint(k, p, "rank"));
+  f.host = w.String(k, p, "host");
+  f.threads = static_cast<int>(w.Uint(k, p, "threads"));
+  f.first_thread = static_cast<int>(w.Uint(k, p, "first_thread", false));
+  f.events = w.Uint(k, p, "events");
+  f.errors = w.Uint(k, p, "errors", false);
+  f.total_time_s = w.Number(k, p, "total_time_s", false);
+  f.events_per_second = w.Number(k, p, "events_per_second", false);
+  if (const Json* l = w.Object(k, p, "latency_ns", false)) {
+    const std::string lp = p + ".latency_ns";
+    f.min_ns = w.Uint(*l, lp, "min", false);
+    f.p50_ns = w.Uint(*l, lp, "p50", false);
+    f.p95_ns = w.Uint(*l, lp, "p95", false);
+    f.p99_ns = w.Uint(*l, lp, "p99", false);
+    f.p999_ns = w.Uint(*l, lp, "p99.9", false);
+    f.max_ns = w.Uint(*l, lp, "max", false);
+    f.mean_ns = w.Number(*l, lp, "mean", false);
+  }
+  f.clock_offset_s = w.Number(k, p, "clock_offset_s", false);
+  if (const Json* e = w.Member(k, p, "failure", false); e != nullptr && !e->is_null()) {
+    f.failure = w.String(k, p, "failure");
+  }
+  return f;
+}
+
+// "cluster": null for a run of one process.
+void ReadCluster(Walker& w, const Json& c, ResultData& out) {
+  const std::string p = "cluster";
+  ClusterFigures f;
+  f.max_clock_offset_s = w.Number(c, p, "max_clock_offset_s", false);
+  f.max_round_trip_s = w.Number(c, p, "max_round_trip_s", false);
+  std::optional<Extremes> extremes;
+  if (const Json* e = w.Object(c, p, "events_fairness", false)) {
+    ReadMeanStd(w, *e, p + ".events_fairness", f.events_fairness, extremes);
+  }
+  f.events_extremes = extremes.value_or(Extremes{});
+  if (const Json* ranks = w.Array(c, p, "ranks")) {
+    for (size_t i = 0; i < ranks->size() && w.ok(); ++i) {
+      const std::string kp = p + ".ranks[" + std::to_string(i) + "]";
+      if (!(*ranks)[i].is_object()) {
+        w.Fail(kp + ": expected an object, found " + TypeName((*ranks)[i]));
+        return;
+      }
+      f.ranks.push_back(ReadRank(w, (*ranks)[i], kp));
     }
   }
+  if (const Json* m = w.Array(c, p, "missing_ranks", false)) {
+    for (size_t i = 0; i < m->size() && w.ok(); ++i) {
+      f.missing_ranks.push_back(
+          static_cast<int>(w.Uint((*m)[i], p + ".missing_ranks[" + std::to_string(i) + "]")));
+    }
+  }
+  if (const Json* s = w.Member(c, p, "stonewall", false); s != nullptr && !s->is_null()) {
+    const std::string sp = p + ".stonewall";
+    StonewallFigures sw;
+    sw.first_rank = static_cast<int>(w.Uint(*s, sp, "first_rank"));
+    sw.at_s = w.Number(*s, sp, "at_s");
+    sw.events = w.Number(*s, sp, "events", false);
+    sw.events_per_second = w.Number(*s, sp, "events_per_second", false);
+    f.stonewall = sw;
+  }
+  out.cluster = std::move(f);
 }
 
 void ReadHistogram(Walker& w, const Json& h, ResultData& out) {
@@ -474,6 +546,9 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   if (const Json* f = w.Object(root, "", "fairness", false)) ReadFairness(w, *f, out);
   if (const Json* iv = w.Array(root, "", "intervals", false)) ReadIntervals(w, *iv, out);
   if (const Json* h = w.Object(root, "", "histogram", false)) ReadHistogram(w, *h, out);
+  if (const Json* c = w.Member(root, "", "cluster", false); c != nullptr && !c->is_null()) {
+    if (const Json* obj = w.Object(root, "", "cluster")) ReadCluster(w, *obj, out);
+  }
   out.interrupted = w.Bool(root, "", "interrupted", false);
   out.forced_shutdown = w.Bool(root, "", "forced_shutdown", false);
   if (const Json* f = w.Member(root, "", "failure", false); f != nullptr && !f->is_null()) {

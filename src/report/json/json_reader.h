@@ -83,6 +83,9 @@ struct ResultData {
   std::optional<Extremes> fairness_events_extremes;
   std::vector<IntervalFigures> intervals;
   std::vector<HistogramRow> histogram;
+  // "cluster": a run across processes (its ranks, fairness across them,
+  // clock offsets, stonewall); nullopt for a run of one process.
+  std::optional<ClusterFigures> cluster;
   bool interrupted = false;
   bool forced_shutdown = false;
   std::string failure;  // empty when the run completed

@@ -275,7 +275,7 @@ class JsonReporter final : public Reporter {
     w.Key("max_round_trip_s");
     w.Double(Finite(c.max_round_trip_s));
     w.Key("events_fairness");
-    WriteMeanStd(w, c.events_fairness);
+    WriteMeanStd(w, c.events_fairness, &c.events_extremes);
     w.Key("ranks");
     w.BeginArray();
     for (const RankFigures& k : c.ranks) {

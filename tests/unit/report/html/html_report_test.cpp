@@ -15,6 +15,7 @@ namespace loadcell {
 namespace {
 
 using testing::FakeWorkload;
+using testing::FixtureClusterResult;
 using testing::FixtureInterval;
 using testing::FixtureManifest;
 using testing::FixtureResult;
@@ -76,6 +77,37 @@ TEST(HtmlReportTest, TextFromTheResultIsEscaped) {
   const std::string html = RenderRunHtml(FixtureData(FixtureResult()));
   EXPECT_NE(html.find("Test CPU &quot;quoted&quot; \\ model"), std::string::npos);
   EXPECT_EQ(html.find("CPU \"quoted\""), std::string::npos);
+}
+
+TEST(HtmlReportTest, RunAcrossProcessesShowsTheRanksAndTheirFairness) {
+  const std::string html = RenderRunHtml(FixtureData(FixtureClusterResult()));
+  EXPECT_NE(html.find("<section id=\"cluster\"><h2>Ranks</h2>"), std::string::npos);
+  EXPECT_NE(html.find("2 ranks on 2 hosts (c1, c2)"), std::string::npos) << html;
+  EXPECT_EQ(ChartPoints(html, "ranks"), 2);
+  EXPECT_NE(html.find("Events per rank (mean 500, stddev 100). Slowest rank -20.0% and fastest "
+                      "+20.0% from the mean."),
+            std::string::npos)
+      << html;
+  // One row per rank: rank, host, threads, events, events/s.
+  EXPECT_NE(html.find("<td class=\"num\">1</td><td>c2</td><td class=\"num\">1</td><td "
+                      "class=\"num\">400</td><td class=\"num\">200</td>"),
+            std::string::npos)
+      << html;
+  // A run of one process has no such section.
+  EXPECT_EQ(RenderRunHtml(FixtureData(FixtureResult())).find("id=\"cluster\""), std::string::npos);
+}
+
+TEST(HtmlReportTest, MissingRanksAndTheStonewallAreStated) {
+  RunResult r = FixtureClusterResult();
+  r.cluster->missing_ranks = {2, 3};
+  r.cluster->stonewall = StonewallFigures{1, 1.5, 900, 600};
+  const std::string html = RenderRunHtml(FixtureData(r));
+  EXPECT_NE(html.find("Missing ranks (did not answer; not in the figures): 2, 3"),
+            std::string::npos);
+  EXPECT_NE(html.find("Stonewall: rank 1 reached its budget first, at 1.5 s; events by then: "
+                      "900 (600 per second)."),
+            std::string::npos)
+      << html;
 }
 
 // sysbench-style description lines have no value: a list, not keys with
@@ -201,6 +233,23 @@ TEST(HtmlReportTest, ReporterUsesStatusTicksWhenThereAreNoIntervals) {
   rep->OnStatus(FixtureInterval(3, 10, 10));
   rep->OnEnd(r);
   EXPECT_EQ(ChartPoints(out.str(), "throughput"), 3);
+}
+
+// A run across ranks: the status ticks are rank 0's alone, never drawn as
+// the run's; the page points to --report-interval (merged across ranks).
+TEST(HtmlReportTest, RunAcrossProcessesDrawsNoStatusTicks) {
+  RunResult r = FixtureClusterResult();
+  r.intervals.clear();
+  FakeWorkload w;
+  std::ostringstream out;
+  std::unique_ptr<Reporter> rep = MakeHtmlReporter(out, w, FixtureSettings());
+  rep->OnStart(r.manifest);
+  rep->OnStatus(FixtureInterval(1, 10, 10));
+  rep->OnStatus(FixtureInterval(2, 10, 10));
+  rep->OnEnd(r);
+  EXPECT_EQ(ChartPoints(out.str(), "throughput"), -1);
+  EXPECT_NE(out.str().find("run with --report-interval=N for charts over time (its lines merge"),
+            std::string::npos);
 }
 
 TEST(HtmlReportTest, SweepPageDrawsTheSaturationCurves) {

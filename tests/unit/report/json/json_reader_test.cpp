@@ -13,6 +13,7 @@ namespace loadcell {
 namespace {
 
 using testing::FakeWorkload;
+using testing::FixtureClusterResult;
 using testing::FixtureFullResult;
 using testing::FixtureResult;
 using testing::FixtureSettings;
@@ -75,6 +76,37 @@ TEST(JsonReaderTest, ReadsBackWhatTheJsonReporterWrote) {
   EXPECT_EQ(in_buckets, 1000u);
   EXPECT_TRUE(d->interrupted);
   EXPECT_NE(d->failure.find("write failed"), std::string::npos);
+}
+
+TEST(JsonReaderTest, ReadsBackTheRanksOfARunAcrossProcesses) {
+  RunResult r = FixtureClusterResult();
+  r.cluster->missing_ranks = {2};
+  r.cluster->stonewall = StonewallFigures{1, 1.5, 900, 600};
+  Result<ResultData> d = ParseResultJson(FixtureJson(r), "mpi.json");
+  ASSERT_OK(d);
+  ASSERT_TRUE(d->cluster.has_value());
+  const ClusterFigures& c = *d->cluster;
+  ASSERT_EQ(c.ranks.size(), 2u);
+  EXPECT_EQ(c.ranks[1].rank, 1);
+  EXPECT_EQ(c.ranks[1].host, "c2");
+  EXPECT_EQ(c.ranks[1].first_thread, 1);
+  EXPECT_EQ(c.ranks[1].events, 400u);
+  EXPECT_EQ(c.ranks[1].errors, 2u);
+  EXPECT_DOUBLE_EQ(c.ranks[1].events_per_second, 200);
+  EXPECT_EQ(c.ranks[0].p95_ns, 250000u);
+  EXPECT_DOUBLE_EQ(c.ranks[1].clock_offset_s, 0.00002);
+  EXPECT_DOUBLE_EQ(c.events_fairness.mean, 500);
+  EXPECT_DOUBLE_EQ(c.events_fairness.stddev, 100);
+  EXPECT_DOUBLE_EQ(c.events_extremes.min_from_mean_pct, -20);
+  EXPECT_DOUBLE_EQ(c.events_extremes.max_from_mean_pct, 20);
+  EXPECT_EQ(c.missing_ranks, std::vector<int>{2});
+  ASSERT_TRUE(c.stonewall.has_value());
+  EXPECT_EQ(c.stonewall->first_rank, 1);
+  EXPECT_DOUBLE_EQ(c.stonewall->events_per_second, 600);
+  // A run of one process: "cluster": null.
+  Result<ResultData> solo = ParseResultJson(FixtureJson(FixtureResult()), "solo.json");
+  ASSERT_OK(solo);
+  EXPECT_FALSE(solo->cluster.has_value());
 }
 
 TEST(JsonReaderTest, ResultsWithoutBusyTimeTakeTheLatencySum) {

@@ -1,0 +1,74 @@
+// The commands that read and make results, on runs across MPI ranks:
+// `loadcell sweep` under mpirun (every point across every rank, rank 0
+// writes and prints), `loadcell compare` of their merged results, and the
+// HTML report of an MPI run.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "testing/mpirun.h"
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::CountOf;
+using testing::ProcessResult;
+using testing::ReadFile;
+using testing::RunLoadcell;
+using testing::RunMpi;
+using testing::Show;
+using testing::TempDir;
+
+TEST(MpiReportTest, SweepRunsEveryPointAcrossEveryRank) {
+  TempDir dir;
+  const ProcessResult r = RunMpi(2, {"sweep", "--threads=1,2", "--output-dir=" + (dir / "out"),
+                                     "--", "cpu", "--cpu-max-prime=2000", "--events=100", "run"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  // One table: rank 0's. Its title says across whom the points ran.
+  EXPECT_EQ(CountOf(r.out, "Sweep of cpu: 2 points, each across 2 ranks on 1 host ("), 1u)
+      << Show(r);
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "out")) {
+    files.push_back(e.path().filename().string());
+  }
+  EXPECT_EQ(files.size(), 2u) << Show(r);
+  for (int threads : {1, 2}) {
+    const std::string path = dir / ("out/cpu-threads=" + std::to_string(threads) + ".json");
+    const nlohmann::json doc =
+        nlohmann::json::parse(ReadFile(path), nullptr, /*allow_exceptions=*/false);
+    ASSERT_FALSE(doc.is_discarded()) << path;
+    // --events is each rank's: the merged result holds both ranks' events.
+    EXPECT_EQ(doc["summary"]["events"], 200u) << path;
+    EXPECT_EQ(doc["manifest"]["threads"], 2 * threads) << path;
+    ASSERT_EQ(doc["cluster"]["ranks"].size(), 2u) << path;
+    EXPECT_EQ(doc["cluster"]["ranks"][1]["events"], 100u) << path;
+  }
+  // compare of two merged results states who ran them and shows their ranks.
+  const ProcessResult c =
+      RunLoadcell({"compare", dir / "out/cpu-threads=1.json", dir / "out/cpu-threads=2.json"});
+  ASSERT_EQ(c.exit_code, 0) << Show(c);
+  EXPECT_EQ(CountOf(c.out, ", 2 ranks on 1 host ("), 2u) << c.out;
+  EXPECT_EQ(CountOf(c.out, "\nRanks: 2\n"), 2u) << c.out;
+  EXPECT_NE(c.err.find("B differs from A in --threads: 1 in A, 2 in B"), std::string::npos)
+      << c.err;
+}
+
+TEST(MpiReportTest, HtmlReportShowsTheRanks) {
+  TempDir dir;
+  const ProcessResult r = RunMpi(
+      3, {"cpu", "--cpu-max-prime=2000", "--events=50", "--report-html=" + (dir / "r.html")});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const std::string html = ReadFile(dir / "r.html");
+  EXPECT_NE(html.find("<section id=\"cluster\"><h2>Ranks</h2>"), std::string::npos);
+  EXPECT_NE(html.find("data-chart=\"ranks\" data-points=\"3\""), std::string::npos);
+  EXPECT_NE(html.find("Events per rank (mean 50, stddev 0)."), std::string::npos) << html;
+}
+
+}  // namespace
+}  // namespace loadcell
