@@ -67,7 +67,7 @@ std::string Usage() {
       "Under mpirun/mpiexec/srun every rank runs the test and rank 0 prints one merged report\n"
       "(--mpi=auto|on|off; auto: when a launcher is detected; --mpi-timeout=5s: how long to\n"
       "wait for a silent rank; --stonewall=on with --events: the first rank done stops all;\n"
-      "--mpi-files=per-rank|shared for fileio; see docs/mpi.md).\n"
+      "--mpi-files=per-rank|shared for fileio and sqlio; see docs/mpi.md).\n"
       "Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted.\n"
       "\n";
   // The general options, as every test registers them.

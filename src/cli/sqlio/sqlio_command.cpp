@@ -481,7 +481,8 @@ std::string SqlioUsage() {
          "                   from each I/O's intended start, service time beside it\n"
          "  -a[R]<mask> -p<cpu> CPU affinity; -U CPU use; -m -64 -D accepted (noted)\n"
          "Options: --drive=X=/folder (map a drive letter; default the current folder),\n"
-         "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet\n"
+         "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet;\n"
+         "         under mpirun --mpi-files=per-rank|shared (docs/mpi.md)\n"
          "Missing files are created at their size and kept.\n";
 }
 
