@@ -26,35 +26,12 @@ using testing::ProcessResult;
 using testing::RunCommand;
 using testing::Show;
 
-// The pid a shell rank wrote to `path`, waiting up to 30 s for it; 0 if none.
-int WaitForPid(const std::string& path) {
-  for (int i = 0; i < 3000; ++i) {
-    const std::string text = testing::ReadFile(path);
-    if (!text.empty() && text.back() == '\n') return std::stoi(text);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return 0;
-}
-
 // Process `pid`'s resident memory in KiB (-1 when it is gone).
 long ResidentKib(int pid) {
   const std::string status = testing::ReadFile("/proc/" + std::to_string(pid) + "/status");
   const size_t at = status.find("VmRSS:");
   if (at == std::string::npos) return -1;
   return std::stol(status.substr(at + 6));
-}
-
-// Whether process `pid` is still there within 5 s (a zombie counts as gone).
-bool StillRunning(int pid) {
-  for (int i = 0; i < 50; ++i) {
-    const std::string stat = testing::ReadFile("/proc/" + std::to_string(pid) + "/stat");
-    const size_t paren = stat.rfind(')');
-    if (stat.empty() || paren == std::string::npos || stat.compare(paren, 4, ") Z ") == 0) {
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return true;
 }
 
 // Rank 2 fills a 2 GiB memory block in its workload's init (the others a
@@ -77,7 +54,7 @@ TEST(MpiStartTest, ARankThatStopsAnsweringBeforeTheStartEndsTheRunAfterTheTimeou
   watch.timeout_s = 90;
   watch.marker = "";
   watch.during = [&](int) {
-    const int pid = WaitForPid(pid_file);
+    const int pid = testing::WaitForPidFile(pid_file);
     // Stopped once the block is being filled: past MPI's start, before its vote.
     for (int i = 0; pid > 0 && i < 60000; ++i) {
       const long kib = ResidentKib(pid);
@@ -94,7 +71,7 @@ TEST(MpiStartTest, ARankThatStopsAnsweringBeforeTheStartEndsTheRunAfterTheTimeou
   const ProcessResult r = RunCommand(cmd, watch);
   ASSERT_GT(stopped, 0) << Show(r);
   EXPECT_LT(stopped_at_kib, 2L << 20) << "rank 2 had filled its block already";
-  const bool gone = !StillRunning(stopped);
+  const bool gone = !testing::StillRunning(stopped);
   if (!gone) kill(stopped, SIGKILL);
   EXPECT_TRUE(gone) << "rank 2 was left behind";
   EXPECT_EQ(r.exit_code, 1) << Show(r);
