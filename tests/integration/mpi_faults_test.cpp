@@ -32,8 +32,11 @@ using testing::Show;
 TEST(MpiFaultsTest, ARankThatStopsAnsweringIsLeftOutAfterTheTimeout) {
   const testing::TempDir dir;
   const std::string pid_file = dir / "rank2.pid";
+  // The interval lines show that every rank runs (the first is merged from
+  // all three): rank 2 is stopped mid-run, not before the start (that is
+  // mpi_start_test.cpp's case), however loaded the machine.
   const std::vector<std::string> args = {"cpu", "--cpu-max-prime=2000", "--time=3",
-                                         "--mpi-timeout=1"};
+                                         "--mpi-timeout=1", "--report-interval=1"};
   std::vector<std::string> cmd = MpirunCommand(2, args, /*timeout_s=*/60);
   std::string shell = "echo $$ > " + pid_file + ".tmp && mv " + pid_file + ".tmp " + pid_file +
                       " && exec " + LoadcellBinary();
@@ -42,7 +45,8 @@ TEST(MpiFaultsTest, ARankThatStopsAnsweringIsLeftOutAfterTheTimeout) {
   int stopped = 0;
   testing::ChildWatch watch;
   watch.timeout_s = 90;
-  watch.delay_ms = 500;
+  watch.marker = "] thds: 3 ";
+  watch.delay_ms = 200;
   watch.during = [&](int) {
     stopped = testing::WaitForPidFile(pid_file);
     if (stopped > 0) kill(stopped, SIGSTOP);
