@@ -50,8 +50,8 @@ FileIoSettings Sequential(uint64_t blocks, uint64_t start_block, uint32_t rank, 
 
 std::vector<uint64_t> NextBlocks(FileIoShared& shared, int n) {
   Random rng(1);
-  std::vector<uint64_t> out;
-  for (int i = 0; i < n; ++i) out.push_back(shared.Next(false, rng, nullptr).offset / kBlock);
+  std::vector<uint64_t> out(static_cast<size_t>(n));
+  for (uint64_t& b : out) b = shared.Next(false, rng, nullptr).offset / kBlock;
   return out;
 }
 
