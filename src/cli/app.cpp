@@ -67,7 +67,7 @@ std::string Usage() {
       "Under mpirun/mpiexec/srun every rank runs the test and rank 0 prints one merged report\n"
       "(--mpi=auto|on|off; auto: when a launcher is detected; --mpi-timeout=5s: how long to\n"
       "wait for a silent rank; --stonewall=on with --events: the first rank done stops all;\n"
-      "--mpi-files=per-rank|shared for fileio; see docs/mpi.md).\n"
+      "--mpi-files=per-rank|shared for fileio and sqlio; see docs/mpi.md).\n"
       "Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted.\n"
       "\n";
   // The general options, as every test registers them.
@@ -235,11 +235,16 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
   }
   // Under a launcher: refused as its run would be, and a test with files
   // per rank gets its rank's sub-folder, so that ranks never prepare the
-  // same files at once.
-  if (Result<std::unique_ptr<Cluster>> c = JoinRunCluster(cluster, setup); !c.ok()) {
-    PrintError(err, c.status());
-    return ExitFor(c.status());
+  // same files at once. With files every rank shares, rank 0 alone prepares
+  // (or cleans up) while the others wait for its outcome; otherwise MPI
+  // ends at once.
+  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup);
+  if (!joined.ok()) {
+    PrintError(err, joined.status());
+    return ExitFor(joined.status());
   }
+  std::unique_ptr<Cluster> shared = std::move(joined).value();
+  if (cluster.files != MpiFiles::kShared || !setup.workload->Info().files_shared) shared.reset();
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup.cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
@@ -247,7 +252,13 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
   Status s;
   {
     const StopGuard guard(word, setup.cfg.StopGrace());
-    s = command == Command::kPrepare ? setup.workload->Prepare(ctx) : setup.workload->Cleanup(ctx);
+    auto work = [&] {
+      return command == Command::kPrepare ? setup.workload->Prepare(ctx)
+                                          : setup.workload->Cleanup(ctx);
+    };
+    const char* what =
+        command == Command::kPrepare ? "prepare the shared files" : "clean up the shared files";
+    s = shared ? shared->OnRankZero(work, what) : work();
   }
   if (!s.ok()) {
     PrintError(err, s);

@@ -28,10 +28,9 @@ std::string TestsThatRunPerRank() {
 Status CheckRunsAcrossRanks(const ClusterSettings& settings, const TestSetup& setup) {
   const std::string off = " (--mpi=off runs each process on its own)";
   const WorkloadInfo info = setup.workload->Info();
-  if (info.files_per_process && settings.files == MpiFiles::kShared) {
-    return Status::InvalidArgument(
-        "--mpi-files=shared: not supported yet; --mpi-files=per-rank (the default) gives each "
-        "rank its own files");
+  if (info.files_per_process && !info.files_shared && settings.files == MpiFiles::kShared) {
+    return Status::InvalidArgument("--mpi-files=shared: '" + setup.test +
+                                   "' test: only --mpi-files=per-rank (the default)");
   }
   if (!info.runs_per_process && !info.files_per_process) {
     return Status::InvalidArgument("'" + setup.test + "' test: MPI runs support only the tests " +
@@ -92,7 +91,10 @@ Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings,
   const LaunchInfo launch = DetectLaunch();
   if (settings.mode != MpiMode::kOff && launch.detected && !IsLeftOut("mpi")) {
     LC_RETURN_IF_ERROR(CheckRunsAcrossRanks(settings, setup));
-    if (setup.workload->Info().files_per_process) {
+    if (setup.workload->Info().files_per_process && settings.files == MpiFiles::kShared) {
+      // --mpi-files=shared: one set in --file-dir, rank 0 prepares it.
+      LC_RETURN_IF_ERROR(setup.workload->ShareFiles(launch.rank, launch.size));
+    } else if (setup.workload->Info().files_per_process) {
       // --mpi-files=per-rank: rank N's files in the sub-folder rankN.
       LC_RETURN_IF_ERROR(setup.workload->TakeProcessFolder("rank" + std::to_string(launch.rank)));
     }

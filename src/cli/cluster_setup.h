@@ -27,7 +27,8 @@ Result<ClusterSettings> TakeClusterOptions(RawOptions& options);
 // cannot run per rank yet (WorkloadInfo::runs_per_process), the options not
 // yet merged across ranks (--report-checkpoints, --rate) and --stonewall=on
 // without --events. A test with files per process (fileio) is given its
-// rank's sub-folder, rankN (--mpi-files=per-rank; shared is refused so far).
+// rank's sub-folder, rankN (--mpi-files=per-rank), or its place in one set
+// of files every rank shares (--mpi-files=shared: Workload::ShareFiles).
 Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup);
 
 }  // namespace loadcell

@@ -3,6 +3,7 @@
 // it and the RunCoordinator the runner calls at the start and the end. Only
 // JoinCluster knows which implementation there is (today: MPI).
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,13 @@ class Cluster : public RunCoordinator {
   virtual const std::string& Host() const = 0;  // this rank's host name
   // Rank 0 prints the one report; the others print nothing on stdout.
   bool Reports() const { return Rank() == 0; }
+  // Runs `work` on rank 0 alone (the prepare or cleanup of files every rank
+  // shares) while the other ranks wait for it, for as long as it takes: rank
+  // 0 says it is still there meanwhile, and a rank 0 silent for
+  // --mpi-timeout ends the wait. Returns on rank 0 what `work` returned; on
+  // the others Ok when it succeeded, else an error naming rank 0 and `what`
+  // ("prepare the shared files").
+  virtual Status OnRankZero(const std::function<Status()>& work, const std::string& what) = 0;
 };
 
 // The cluster this process belongs to as `settings.mode` and `launch` say

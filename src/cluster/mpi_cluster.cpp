@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +15,7 @@
 #include "cluster/merge.h"
 #include "cluster/mpi_api.h"
 #include "cluster/mpi_link.h"
+#include "cluster/mpi_start.h"
 #include "cluster/result_codec.h"
 #include "cluster/stonewall.h"
 #include "core/clock.h"
@@ -24,12 +25,6 @@
 namespace loadcell {
 namespace {
 
-// Ping-pongs per rank for the clock offset; the one with the shortest round
-// trip is kept (its midpoint estimate is the tightest).
-constexpr int kOffsetRounds = 8;
-// How far ahead of rank 0's clock the common start is set: enough for the
-// broadcast to reach every rank first.
-constexpr Nanos kStartLead = 50 * kNanosPerMilli;
 // How often a rank says it is still there (at most; a fraction of the
 // timeout when that is short).
 constexpr Nanos kBeatPeriod = 500 * kNanosPerMilli;
@@ -75,19 +70,17 @@ class MpiCluster final : public Cluster {
   const std::string& Host() const override { return host_; }
 
   Status Start(const Status& ready) override;
+  Status OnRankZero(const std::function<Status()>& work, const std::string& what) override;
   void Poll(Nanos now, CoordinatorNews& news) override;
   bool ShareInterval(const IntervalSnapshot& interval) override;
   void Finish(RunResult& result) override;
 
  private:
-  // ---- The start (collectives: every rank is there, it just got ready)
-  // Waits for `req` to complete, sleeping between looks.
-  void Wait(MPI_Request& req) const;
+  // ---- The start (mpi_start.h: every exchange with a deadline)
   void GatherHosts();
-  // The lowest rank whose `ok` was false, or INT_MAX when every one's was true.
-  int FirstFailed(bool ok) const;
-  void MeasureClockOffset();
-  void WaitCommonStart() const;
+  MpiPeers Peers();
+  // Rank `missing` did not answer: the process ends without MPI_Finalize.
+  void Abandon(int missing);
 
   // ---- Rank 0 during and after the run
   void PumpAtRoot(Nanos now);
@@ -184,15 +177,6 @@ Status MpiCluster::Init(const LaunchInfo& launch) {
 
 // ---------------------------------------------------------------- Start
 
-void MpiCluster::Wait(MPI_Request& req) const {
-  for (;;) {
-    int done = 0;
-    mpi_.MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-    if (done != 0) return;
-    PauseBetweenLooks();
-  }
-}
-
 void MpiCluster::GatherHosts() {
   std::string mine(kHostBytes, '\0');
   std::memcpy(mine.data(), host_.data(), std::min(host_.size(), kHostBytes - 1));
@@ -202,24 +186,32 @@ void MpiCluster::GatherHosts() {
   for (int r = 0; r < size_; ++r) hosts_.emplace_back(all.c_str() + kHostBytes * r);
 }
 
-int MpiCluster::FirstFailed(bool ok) const {
-  int mine = ok ? INT_MAX : rank_;
-  int first = INT_MAX;
-  MPI_Request req;
-  mpi_.MPI_Iallreduce(&mine, &first, 1, mpi_.int_type, mpi_.op_min, mpi_.comm_world, &req);
-  Wait(req);
-  return first;
+MpiPeers MpiCluster::Peers() {
+  MpiPeers p;
+  p.link = &link_;
+  p.rank = rank_;
+  p.size = size_;
+  p.hosts = &hosts_;
+  p.timeout_s = settings_.timeout_s;
+  p.beat_ns = beat_ns_;
+  return p;
+}
+
+void MpiCluster::Abandon(int missing) {
+  abandon_ = true;
+  if (rank_ == 0) {
+    missing_[missing] = true;
+  } else if (missing != 0) {
+    verdict_missing_ = 1;  // rank 0 says bye once its error is out
+  }
 }
 
 Status MpiCluster::Start(const Status& ready) {
-  const int failed = FirstFailed(ready.ok());
-  if (!ready.ok()) return ready;
-  if (failed != INT_MAX) {
-    return Status::Unavailable("rank " + std::to_string(failed) + " (" + hosts_[failed] +
-                               ") could not start the run (its error is above); no rank ran it");
-  }
-  MeasureClockOffset();
-  WaitCommonStart();
+  const MpiStartOutcome start = StartTogether(Peers(), ready);
+  offset_ns_ = start.offset_ns;
+  round_trip_ns_ = start.round_trip_ns;
+  if (start.missing >= 0) Abandon(start.missing);
+  if (!start.status.ok()) return start.status;
   const Nanos now = MonotonicNow();
   last_beat_ = now;
   heard_root_ = now;
@@ -227,46 +219,11 @@ Status MpiCluster::Start(const Status& ready) {
   return Status::Ok();
 }
 
-// Rank r sends its clock, rank 0 answers with its own; rank 0's reading
-// lies between r's send and receive, so offset = t0 - (t1 + t2) / 2 is off
-// by at most half the round trip t2 - t1.
-void MpiCluster::MeasureClockOffset() {
-  const int tag = static_cast<int>(MpiTag::kClock);
-  if (rank_ == 0) {
-    for (int r = 1; r < size_; ++r) {
-      for (int k = 0; k < kOffsetRounds; ++k) {
-        Nanos t = 0;
-        mpi_.MPI_Recv(&t, sizeof(t), mpi_.byte, r, tag, mpi_.comm_world, MPI_STATUS_IGNORE);
-        t = MonotonicNow();
-        mpi_.MPI_Send(&t, sizeof(t), mpi_.byte, r, tag, mpi_.comm_world);
-      }
-    }
-    return;
-  }
-  round_trip_ns_ = -1;
-  for (int k = 0; k < kOffsetRounds; ++k) {
-    const Nanos t1 = MonotonicNow();
-    Nanos t0 = t1;
-    mpi_.MPI_Send(&t0, sizeof(t0), mpi_.byte, 0, tag, mpi_.comm_world);
-    mpi_.MPI_Recv(&t0, sizeof(t0), mpi_.byte, 0, tag, mpi_.comm_world, MPI_STATUS_IGNORE);
-    const Nanos t2 = MonotonicNow();
-    if (round_trip_ns_ < 0 || t2 - t1 < round_trip_ns_) {
-      round_trip_ns_ = t2 - t1;
-      offset_ns_ = t0 - (t1 + (t2 - t1) / 2);
-    }
-  }
-}
-
-// Rank 0 names a moment on its clock; each rank sleeps until that moment on
-// its own (its clock plus the offset), so the threads of every rank are
-// released together within the offsets' error.
-void MpiCluster::WaitCommonStart() const {
-  Nanos start = rank_ == 0 ? MonotonicNow() + kStartLead : 0;
-  MPI_Request req;
-  mpi_.MPI_Ibcast(&start, sizeof(start), mpi_.byte, 0, mpi_.comm_world, &req);
-  Wait(req);
-  const Nanos mine = start - offset_ns_;
-  if (mine > MonotonicNow()) SleepUntilMonotonic(mine);
+Status MpiCluster::OnRankZero(const std::function<Status()>& work, const std::string& what) {
+  bool missing_root = false;
+  Status s = RunOnRankZero(Peers(), work, what, &missing_root);
+  if (missing_root) abandon_ = true;
+  return s;
 }
 
 // ---------------------------------------------------------------- During the run

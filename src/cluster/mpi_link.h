@@ -17,13 +17,16 @@ namespace loadcell {
 
 // What the ranks say to each other (the MPI tag of each message).
 enum class MpiTag : int {
-  kClock = 1,     // the clock-offset ping-pong (at the start, blocking)
+  kClock = 1,     // the clock-offset ping-pong (at the start)
   kBeat = 2,      // "still here": no content
   kInterval = 3,  // an encoded IntervalSnapshot, rank r to rank 0
   kResult = 4,    // an encoded RankResult, rank r to rank 0
   kStop = 5,      // rank 0 to every rank: stop the run now
   kVerdict = 6,   // rank 0 to rank r after the end: the ranks missing (0: none)
   kBye = 7,       // rank 0 to rank r: the report is out, leave
+  kReady = 8,     // rank r to rank 0 before the start: ready (1) or not (0)
+  kGo = 9,        // rank 0 to rank r: the start vote's outcome (mpi_start.cpp)
+  kDone = 10,     // rank 0 to rank r: its work alone is done: ok (1) or not (0)
 };
 
 struct MpiMessage {

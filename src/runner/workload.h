@@ -115,6 +115,9 @@ struct WorkloadInfo {
   // its own, in a sub-folder of its own (TakeProcessFolder), and the
   // results merge (--mpi-files=per-rank).
   bool files_per_process = false;
+  // The processes of such a run may also share one set of files, which the
+  // first prepares and cleans up alone (ShareFiles; --mpi-files=shared).
+  bool files_shared = false;
 };
 
 class Workload {
@@ -131,6 +134,13 @@ class Workload {
   // `name` of the folder its options name; prepare creates the sub-folder,
   // cleanup removes it once empty. The default does nothing.
   virtual Status TakeProcessFolder(const std::string& name) { return Status::Ok(); }
+  // Called once, after Validate, instead of TakeProcessFolder when this
+  // process is `rank` of `ranks` running the test on one set of files
+  // (files_shared): only rank 0 prepares it and cleans it up (the caller
+  // calls Prepare and Cleanup there alone); a run's sequential requests keep
+  // to this rank's segment. InvalidArgument (one line) for what a shared
+  // set cannot do. The default does nothing.
+  virtual Status ShareFiles(int rank, int ranks) { return Status::Ok(); }
   // The run's --events limit (0: none), given once the options are parsed
   // and before Describe(), for a description that names it.
   virtual void SetEventLimit(int64_t events) {}

@@ -132,7 +132,7 @@ TEST(MpiRunTest, RefusedInOneLine) {
       {0, {"cpu", "--mpi-timeout=forever", "--events=1"}, "--mpi-timeout=forever: expected"},
       {0, {"cpu", "--mpi-files=both", "--events=1"}, "--mpi-files=both: expected per-rank or"},
       {2, {"cpu", "--rate=10"}, "--rate: not merged across MPI ranks yet"},
-      {2, {"sqlio", "-kR", "-s1", "testfile.dat"}, "sqlio does not run across MPI ranks yet"},
+      {2, {"sqlio", "--mpi-files=both", "-s1", "testfile.dat"}, "--mpi-files=both: expected"},
   };
   for (const Case& c : cases) {
     const ProcessResult r = c.ranks == 0 ? RunLoadcell(c.args) : RunMpi(c.ranks, c.args);

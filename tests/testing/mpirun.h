@@ -7,10 +7,13 @@
 // share 2 cores; the shared-memory transport (btl self,vader) works in a
 // container.
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell::testing {
 
@@ -62,6 +65,31 @@ inline size_t CountOf(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
+}
+
+// The pid a shell rank wrote to `path` (a line: "echo $$ > path.tmp && mv
+// path.tmp path"), waiting up to 30 s for it; 0 if none came.
+inline int WaitForPidFile(const std::string& path) {
+  for (int i = 0; i < 3000; ++i) {
+    const std::string text = ReadFile(path);
+    if (!text.empty() && text.back() == '\n') return std::stoi(text);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return 0;
+}
+
+// Whether process `pid` is still there within 5 s (a zombie that no one
+// reaped counts as gone: it runs nothing and holds nothing).
+inline bool StillRunning(int pid) {
+  for (int i = 0; i < 50; ++i) {
+    const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+    const size_t paren = stat.rfind(')');
+    if (stat.empty() || paren == std::string::npos || stat.compare(paren, 4, ") Z ") == 0) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
 }
 
 }  // namespace loadcell::testing

@@ -5,11 +5,14 @@
 
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 #include <set>
 
 #include "cli/app.h"
 #include "cli/sqlio/sqlio_affinity.h"
+#include "cluster/cluster.h"
 #include "cluster/launch.h"
 #include "core/progress.h"
 #include "core/version.h"
@@ -120,7 +123,9 @@ Result<std::vector<SqlioParamLine>> TargetLines(const SqlioSwitches& sw, SqlioHe
 // The size the test uses for the file `p` (at `path`): an existing file as
 // it is (never grown or truncated), a missing one at the size asked (100 MB
 // by default) once its folder is checked.
-Result<uint64_t> TargetSize(const SqlioParamLine& p, const std::string& path, const FileInfo& info,
+// `folder`: the one that must take the file (where a rank's sub-folder goes).
+Result<uint64_t> TargetSize(const SqlioParamLine& p, const std::string& path,
+                            const std::string& folder, const FileInfo& info,
                             std::vector<std::string>& notes) {
   uint64_t size = p.size_mb * kMiB;
   if (info.exists) {
@@ -136,10 +141,9 @@ Result<uint64_t> TargetSize(const SqlioParamLine& p, const std::string& path, co
     }
     return size == 0 || info.size < size ? info.size : size;
   }
-  const std::string dir = Dirname(path);
   // Made by an actual file (root too is refused by a read-only folder).
   LC_RETURN_IF_ERROR(CheckFolderTakesFiles(
-      DefaultFileSystem(), dir,
+      DefaultFileSystem(), folder,
       p.path == path ? fmt::format("sqlio: {} does not exist", path)
                      : fmt::format("sqlio: {} ({}) does not exist", path, p.path)));
   if (size == 0) {
@@ -205,22 +209,30 @@ Status CheckNativeDrive(const SqlioSwitches& sw, const std::string& shown, char 
 // Adds the file of `p` to the plan and the header; `first` is the index of
 // its first thread, `drives_used` collects the drive letters its path used.
 Status AddTarget(const SqlioSwitches& sw, const SqlioParamLine& p, const std::string& cwd,
-                 int first, SqlioSetup& out, std::set<char>& drives_used) {
+                 const std::string& rank_folder, int first, SqlioSetup& out,
+                 std::set<char>& drives_used) {
   char letter = 0;
   SqlioTarget t;
   t.shown = p.path;
   t.path = MapSqlioPath(p.path, sw.drive_map, cwd, &letter, PathsHaveDriveLetters());
+  // The folder named (a rank's own copy goes in its sub-folder there).
+  const std::string folder = Dirname(t.path);
+  if (!rank_folder.empty()) {
+    t.path =
+        (std::filesystem::path(folder) / rank_folder / std::filesystem::path(t.path).filename())
+            .string();
+  }
   t.threads = p.threads;
   t.mask = p.mask;
   if (letter != 0) drives_used.insert(letter);
   LC_RETURN_IF_ERROR(CheckNativeDrive(sw, p.path, letter));
   LC_ASSIGN_OR_RETURN(FileInfo info, DefaultFileSystem().Stat(t.path));
-  LC_ASSIGN_OR_RETURN(t.size, TargetSize(p, t.path, info, out.header.notes));
+  LC_ASSIGN_OR_RETURN(t.size, TargetSize(p, t.path, folder, info, out.header.notes));
   LC_RETURN_IF_ERROR(CheckGeometry(sw, p, t.size, out.header.notes));
   if ((BufferingFlags(sw.buffering) & O_DIRECT) != 0) {
     // Offsets are whole blocks from -S: the block size decides alignment.
     LC_RETURN_IF_ERROR(CheckSectorMultiple(
-        DefaultFileSystem(), Dirname(t.path), sw.block_kb * 1024,
+        DefaultFileSystem(), folder, sw.block_kb * 1024,
         fmt::format("sqlio: -b{}: the block size ({} bytes)", sw.block_kb, sw.block_kb * 1024),
         fmt::format("-B{}", sw.buffering)));
   }
@@ -319,24 +331,35 @@ void AddSwitchNotes(const SqlioSwitches& sw, const SqlioPlan& plan,
   }
 }
 
-// Creates the files the plan found missing. Returns the exit code on failure.
-std::optional<int> CreateMissingFiles(const SqlioSetup& setup, std::ostream& err) {
+// Creates the files the plan found missing (and, for a rank's own copies,
+// their sub-folder first).
+Status CreateMissingFiles(const SqlioSetup& setup, bool rank_folders, std::ostream& err) {
   const bool tty = StderrIsTerminal();
   for (size_t i = 0; i < setup.plan.targets.size(); ++i) {
     if (!setup.missing[i]) continue;
     const SqlioTarget& t = setup.plan.targets[i];
+    if (rank_folders) {
+      std::error_code ec;
+      std::filesystem::create_directory(Dirname(t.path), ec);
+      if (ec) {
+        return Status::IoError(
+            fmt::format("cannot create the folder {}: {}", Dirname(t.path), ec.message()),
+            ec.value());
+      }
+    }
     Result<FileInfo> again = DefaultFileSystem().Stat(t.path);
     if (again.ok() && again->exists) continue;  // the same file named twice
-    Status st = CreateSqlioFile(DefaultFileSystem(), t.path, t.size,
-                                ProgressEnabled() ? &err : nullptr, tty);
-    if (!st.ok()) {
-      err << "loadcell: error: " << st.message() << "\n";
-      // A link or a special file in the way is the user's setup (exit 2).
-      return st.IsUsageError() || ExitCodeFor(st) == kExitInterrupted ? ExitCodeFor(st)
-                                                                      : kExitRunFailed;
-    }
+    LC_RETURN_IF_ERROR(CreateSqlioFile(DefaultFileSystem(), t.path, t.size,
+                                       ProgressEnabled() ? &err : nullptr, tty));
   }
-  return std::nullopt;
+  return Status::Ok();
+}
+
+// The exit code of a file creation that failed: a link or a special file
+// in the way is the user's setup (exit 2).
+int CreationExitCode(const Status& st) {
+  return st.IsUsageError() || ExitCodeFor(st) == kExitInterrupted ? ExitCodeFor(st)
+                                                                  : kExitRunFailed;
 }
 
 // What the run records: the switches as written, the files, the plan's
@@ -363,8 +386,10 @@ std::string FormatTextReport(const SqlioSwitches& sw, const SqlioSetup& setup,
   rs.latency = sw.latency != 0;
   rs.classic = sw.classic;
   rs.block_size = setup.plan.block_size;
-  for (int i = 0; i < workload.TotalThreads(); ++i) {
-    rs.thread_files.push_back(setup.plan.targets[workload.TargetOf(i)].shown);
+  // Every rank's threads (merged across ranks), each rank's in the plan's order.
+  for (size_t i = 0; i < result.threads.size(); ++i) {
+    const int mine = static_cast<int>(i % static_cast<size_t>(workload.TotalThreads()));
+    rs.thread_files.push_back(setup.plan.targets[workload.TargetOf(mine)].shown);
   }
   if (sw.cpu_util) {
     rs.cpu_percent = workload.cpu_use().Percent();
@@ -375,10 +400,34 @@ std::string FormatTextReport(const SqlioSwitches& sw, const SqlioSetup& setup,
   return FormatSqlioResults(result, rs);
 }
 
+// Under MPI: the layout of the files across the ranks, in the header's
+// notes; with shared files each rank's place in them.
+void AddRanksNote(const LaunchInfo& launch, bool per_rank, SqlioSetup& setup) {
+  if (per_rank) {
+    setup.header.notes.push_back(fmt::format(
+        "{} ranks (--mpi-files=per-rank): each rank on its own copy of every file, in the "
+        "sub-folder rankN next to it (rank {}: {})",
+        launch.size, launch.rank, setup.plan.targets.front().path));
+    return;
+  }
+  setup.plan.share_rank = static_cast<uint32_t>(launch.rank);
+  setup.plan.share_ranks = static_cast<uint32_t>(launch.size);
+  setup.header.notes.push_back(fmt::format(
+      "{} ranks (--mpi-files=shared): every rank on the same files, created by rank 0; {}",
+      launch.size,
+      setup.plan.random        ? "random I/Os over the whole of each file on every rank"
+      : setup.plan.stripe == 0 ? "sequential: rank r of n on [r x size / n, (r + 1) x size / n) "
+                                 "of each file"
+                               : "-f<N>: every rank walks the same stripes"));
+}
+
 // Runs the planned test and reports it (JSON on `out` with --format=json).
-int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, std::ostream& out,
-               std::ostream& err) {
+// Under MPI (`cluster`) rank 0 reports the merge of every rank's run; the
+// others print nothing on `out`.
+int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluster,
+               std::ostream& out, std::ostream& err) {
   const bool json = sw.format == "json";
+  const bool reports = cluster == nullptr || cluster->Reports();
   SqlioWorkload workload(setup.plan, DefaultFileSystem());
   RunConfig cfg;
   cfg.threads = workload.TotalThreads();
@@ -386,17 +435,19 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, std::ostream& o
   cfg.time_given = true;
   cfg.rate = SqlioThrottleRate(sw, workload.TotalThreads(), setup.plan.block_size);
   MultiReporter reporters;
-  if (json) {
+  if (json && reports) {
     ReportSettings rs;
     rs.percentile = 95;
     reporters.Add(MakeJsonReporter(out, workload, rs));
   }
-  Result<RunResult> result =
-      RunWorkload(workload, cfg, SqlioManifest(sw, setup, workload), &reporters);
+  RunCoordinator& coordinator = cluster != nullptr ? *cluster : SoloCoordinator();
+  Result<RunResult> result = RunWorkload(workload, cfg, SqlioManifest(sw, setup, workload),
+                                         reports ? &reporters : nullptr, coordinator);
   if (!result.ok()) {
     err << "loadcell: error: " << result.status().ToString() << "\n";
     return ExitCodeFor(result.status());  // 130 for an interrupt
   }
+  if (!reports) return ExitCodeAfterRun(*result, kExitOk, err);
   if (json) {
     for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";
     reporters.OnEnd(*result);
@@ -430,11 +481,13 @@ std::string SqlioUsage() {
          "                   from each I/O's intended start, service time beside it\n"
          "  -a[R]<mask> -p<cpu> CPU affinity; -U CPU use; -m -64 -D accepted (noted)\n"
          "Options: --drive=X=/folder (map a drive letter; default the current folder),\n"
-         "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet\n"
+         "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet;\n"
+         "         under mpirun --mpi-files=per-rank|shared (docs/mpi.md)\n"
          "Missing files are created at their size and kept.\n";
 }
 
-Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
+Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd,
+                             const std::string& rank_folder) {
   SqlioSetup out;
   SqlioHeaderInfo& h = out.header;
   h.version = kVersion;
@@ -452,7 +505,7 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd) {
   std::set<char> drives_used;
   int first = 0;
   for (const SqlioParamLine& p : lines) {
-    LC_RETURN_IF_ERROR(AddTarget(sw, p, cwd, first, out, drives_used));
+    LC_RETURN_IF_ERROR(AddTarget(sw, p, cwd, rank_folder, first, out, drives_used));
     first += p.threads;
   }
   h.drives = DriveLines(drives_used, sw, cwd);
@@ -489,29 +542,43 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
     out << SqlioUsage();
     return kExitOk;
   }
-  if (const LaunchInfo launch = DetectLaunch(); launch.detected && launch.size > 1) {
-    // Every rank would run on its own on the same files: refused alike on
-    // every rank, before anything is created.
-    err << fmt::format(
-        "loadcell: error: sqlio does not run across MPI ranks yet ({} started {} ranks, each "
-        "would run alone on the same files); run it without the launcher\n",
-        launch.launcher, launch.size);
-    return kExitUsage;
-  }
   if (sw.quiet) SetProgressEnabled(false);
   char cwd_buf[PATH_MAX];
   const std::string cwd = getcwd(cwd_buf, sizeof(cwd_buf)) != nullptr ? cwd_buf : ".";
-  Result<SqlioSetup> planned = PlanSqlio(sw, cwd);
+  // Under an MPI launcher every rank runs the test: on its own copies of the
+  // files (per-rank: in the sub-folder rankN next to each) or on the same
+  // files (shared: rank 0 creates the missing ones).
+  const LaunchInfo launch = DetectLaunch();
+  const bool across = launch.detected && sw.cluster.mode != MpiMode::kOff;
+  const bool per_rank = across && sw.cluster.files == MpiFiles::kPerRank;
+  Result<SqlioSetup> planned =
+      PlanSqlio(sw, cwd, per_rank ? fmt::format("rank{}", launch.rank) : "");
   if (!planned.ok()) {
     err << "loadcell: error: " << planned.status().ToString() << "\n";
     return kExitUsage;
   }
-  const SqlioSetup& setup = *planned;
+  SqlioSetup& setup = *planned;
+  if (across) AddRanksNote(launch, per_rank, setup);
+  Result<std::unique_ptr<Cluster>> joined = JoinCluster(sw.cluster, launch);
+  if (!joined.ok()) {
+    err << "loadcell: error: " << joined.status().ToString() << "\n";
+    return ExitCodeFor(joined.status());
+  }
+  const std::unique_ptr<Cluster> cluster = std::move(joined).value();
   std::ostream& head = sw.format == "json" ? err : out;
-  head << FormatSqlioHeader(setup.header) << std::flush;
+  if (cluster == nullptr || cluster->Reports()) {
+    head << FormatSqlioHeader(setup.header) << std::flush;
+  }
   InstallStopSignalHandlers();
-  if (std::optional<int> failed = CreateMissingFiles(setup, err)) return *failed;
-  return RunPlanned(sw, setup, out, err);
+  auto create = [&] { return CreateMissingFiles(setup, per_rank, err); };
+  const Status created = cluster != nullptr && !per_rank
+                             ? cluster->OnRankZero(create, "create the shared files")
+                             : create();
+  if (!created.ok()) {
+    err << "loadcell: error: " << created.message() << "\n";
+    return CreationExitCode(created);
+  }
+  return RunPlanned(sw, setup, cluster.get(), out, err);
 }
 
 }  // namespace loadcell

@@ -25,7 +25,10 @@ struct SqlioSetup {
 // and drive letters (`cwd` is the default folder), checks every file or its
 // folder, chooses the engine. Touches nothing; InvalidArgument /
 // FailedPrecondition (exit 2) with one line on bad input.
-Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd);
+// `rank_folder` (a rank's own copies, --mpi-files=per-rank): each file is
+// the one of that name in the sub-folder `rank_folder` next to it.
+Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd,
+                             const std::string& rank_folder = "");
 
 // The whole command: argv after "sqlio". Returns the exit code.
 int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

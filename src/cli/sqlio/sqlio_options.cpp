@@ -321,7 +321,8 @@ Status ParseSwitch(const std::string& arg, SqlioSwitches& s) {
              "-i -m -g -v1.1.1 -64 -D (see 'loadcell sqlio --help')");
 }
 
-// loadcell's own long options: --drive, --sqlio-classic, --format, --quiet, --help.
+// loadcell's own long options: --drive, --sqlio-classic, --format, --quiet,
+// --help, and under an MPI launcher --mpi, --mpi-files, --mpi-timeout.
 Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
   const size_t eq = arg.find('=');
   const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
@@ -341,10 +342,19 @@ Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
     s.quiet = true;
   } else if (name == "help") {
     s.help = true;
+  } else if (name == "mpi") {
+    s.cluster.mode = MpiMode::kOn;
+    if (eq != std::string::npos) {
+      LC_ASSIGN_OR_RETURN(s.cluster.mode, ParseMpiMode(value));
+    }
+  } else if (name == "mpi-files") {
+    LC_ASSIGN_OR_RETURN(s.cluster.files, ParseMpiFiles(value));
+  } else if (name == "mpi-timeout") {
+    LC_ASSIGN_OR_RETURN(s.cluster.timeout_s, ParseMpiTimeout(value));
   } else {
     return Bad(arg,
                "unknown option; sqlio takes SQLIO's switches (-kR, -s30, ...) and "
-               "--drive, --sqlio-classic, --format, --quiet");
+               "--drive, --sqlio-classic, --format, --quiet, --mpi, --mpi-files, --mpi-timeout");
   }
   return Status::Ok();
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cluster/launch.h"
 #include "core/status.h"
 
 namespace loadcell {
@@ -51,9 +52,11 @@ struct SqlioSwitches {
   bool classic = false;                   // --sqlio-classic
   std::string format = "text";            // --format=text|json
   bool quiet = false;                     // --quiet
-  bool help = false;                      // -? / --help
-  std::vector<std::string> files;         // file names on the command line
-  std::vector<std::string> given;         // the switches as written, for the manifest
+  // --mpi, --mpi-files, --mpi-timeout: under an MPI launcher (docs/mpi.md).
+  ClusterSettings cluster;
+  bool help = false;               // -? / --help
+  std::vector<std::string> files;  // file names on the command line
+  std::vector<std::string> given;  // the switches as written, for the manifest
   // One line each: things accepted that do not apply as on Windows.
   std::vector<std::string> notes;
 };

@@ -41,6 +41,7 @@ WorkloadInfo FileIoWorkload::Info() const {
       "completion; under --rate also from its intended start";
   info.supports_prepare = true;
   info.files_per_process = true;
+  info.files_shared = true;
   info.self_timed = true;
   info.self_paced = true;
   info.reports_busy_time = true;
@@ -76,6 +77,25 @@ Status FileIoWorkload::TakeProcessFolder(const std::string& name) {
   FileIoSettings& s = options_.mutable_settings();
   s.dir = (std::filesystem::path(s.dir) / name).string();
   process_folder_ = true;
+  return Status::Ok();
+}
+
+Status FileIoWorkload::ShareFiles(int rank, int ranks) {
+  FileIoSettings& s = options_.mutable_settings();
+  if (s.mode_given && s.mode == FileTestMode::kSeqWrite) {
+    return Status::InvalidArgument(
+        "--mpi-files=shared: --file-test-mode=seqwr re-creates the files, which ranks sharing "
+        "them cannot do; prepare them once and run seqrewr, or use --mpi-files=per-rank");
+  }
+  if (s.validate && s.mode_given && ModeWrites(s.mode) && !IsSequential(s.mode)) {
+    return Status::InvalidArgument(fmt::format(
+        "--validate: with --mpi-files=shared the ranks of --file-test-mode={} write the same "
+        "blocks, so none knows a block's last write; use a sequential mode (one segment per "
+        "rank) or --mpi-files=per-rank",
+        FileTestModeName(s.mode)));
+  }
+  s.share_rank = static_cast<uint32_t>(rank);
+  s.share_ranks = static_cast<uint32_t>(ranks);
   return Status::Ok();
 }
 
@@ -192,7 +212,8 @@ Status FileIoWorkload::ReadyManifest(const FileIoSettings& s) {
     changed = true;
   }
   // Files that loadcell did not create are never listed.
-  if (changed && !manifest_.files.empty()) {
+  // Under --mpi-files=shared rank 0 writes it (the others would write the same).
+  if (changed && !manifest_.files.empty() && s.share_rank == 0) {
     LC_RETURN_IF_ERROR(WriteManifest(fs_, s.dir, manifest_));
   }
   return Status::Ok();
@@ -257,11 +278,18 @@ Status FileIoWorkload::Init(int threads) {
   LC_RETURN_IF_ERROR(ChooseEngine(fs_, s));
   LC_RETURN_IF_ERROR(CheckValidateRoom(s, threads));
   if (s.null_engine()) return ReadyNullFiles(s);
-  // Held until Done: no other loadcell prepares or cleans this folder meanwhile.
+  // Held until Done: no other loadcell prepares or cleans this folder
+  // meanwhile. Files shared by ranks: rank 0's lock holds it for them all
+  // (a second run is refused there, and then every rank ends at the start).
   lock_.Release();
-  LC_ASSIGN_OR_RETURN(lock_, LockTestFolder(fs_, s.dir,
-                                            fmt::format("loadcell fileio run --file-test-mode={}",
-                                                        FileTestModeName(s.mode))));
+  if (s.share_rank == 0) {
+    const std::string sharing =
+        s.share_ranks > 1 ? fmt::format(" (rank 0 of {} sharing these files)", s.share_ranks) : "";
+    LC_ASSIGN_OR_RETURN(lock_,
+                        LockTestFolder(fs_, s.dir,
+                                       fmt::format("loadcell fileio run --file-test-mode={}{}",
+                                                   FileTestModeName(s.mode), sharing)));
+  }
   Status st = ReadyFiles(s);
   if (!st.ok()) lock_.Release();  // a run that does not start holds nothing
   return st;
@@ -319,7 +347,9 @@ Status FileIoWorkload::Done() {
   }
   shared_.reset();
   Status closed = CloseFiles();
-  lock_.Release();
+  // Rank 0 of ranks sharing the files keeps the lock until every rank has
+  // ended (the workload outlives the merge of their results).
+  if (s.share_ranks <= 1) lock_.Release();
   return st.ok() ? closed : st;
 }
 

@@ -39,6 +39,7 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
   Status TakeProcessFolder(const std::string& name) override;
+  Status ShareFiles(int rank, int ranks) override;
   std::vector<std::string> Warnings(int threads) const override;
   void SetEventLimit(int64_t events) override { event_limit_ = events; }
 
@@ -86,8 +87,11 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   bool process_folder_ = false;
   std::vector<IoFile> files_;  // open during a run
   std::unique_ptr<FileIoShared> shared_;
-  FileManifest manifest_;                   // as found (or made, for seqwr) by Init
-  FolderLock lock_;                         // the test folder's, from Init to Done
+  FileManifest manifest_;  // as found (or made, for seqwr) by Init
+  // The test folder's, from Init to Done; a rank 0 whose files other ranks
+  // share keeps it until it is destroyed (past every rank's end); the other
+  // ranks take none (rank 0's holds the folder for the run).
+  FolderLock lock_;
   std::optional<uint64_t> seqwr_complete_;  // seqwr: files the run left complete
 };
 

@@ -100,6 +100,12 @@ struct FileIoSettings {
   bool stamp_writes = false;
   UseExisting use_existing = UseExisting::kOff;
   std::string rand_type = "uniform";
+  // --mpi-files=shared: this process is rank share_rank of share_ranks on
+  // one set of files, which rank 0 prepares, locks and cleans up; the
+  // sequential modes keep to the rank's segment (SeqSegment). share_ranks
+  // 1: the files are this process' alone.
+  uint32_t share_rank = 0;
+  uint32_t share_ranks = 1;
 
   std::string FileName(uint64_t i) const { return "test_file." + std::to_string(i); }
   std::string FilePath(uint64_t i) const { return dir + "/" + FileName(i); }
@@ -111,6 +117,21 @@ struct FileIoSettings {
   // --file-io-mode=null: no file is opened, read or written.
   bool null_engine() const { return engine == "null"; }
 };
+
+// Rank `rank` of `ranks`'s part [first, end) of a sequence of `count`
+// requests (--mpi-files=shared, sequential modes: IOR's segmented layout,
+// one contiguous segment per rank, file after file):
+// [rank x count / ranks, (rank + 1) x count / ranks).
+struct SeqRange {
+  uint64_t first = 0;
+  uint64_t end = 0;
+};
+inline SeqRange SeqSegment(uint64_t count, uint32_t rank, uint32_t ranks) {
+  const auto at = [&](uint64_t r) {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(count) * r / ranks);
+  };
+  return {at(rank), at(rank + 1)};
+}
 
 // The option fields, bound at registration; Resolve() checks them and
 // derives the settings.

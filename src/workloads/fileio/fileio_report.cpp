@@ -168,6 +168,22 @@ std::string AccessText(const FileIoSettings& s) {
       s.rand_type, s.total_blocks);
 }
 
+// --mpi-files=shared: who made the files and where each rank's requests go.
+std::string SharedLayoutText(const FileIoSettings& s) {
+  std::string out = fmt::format(
+      "one set shared by {} ranks (--mpi-files=shared), prepared and cleaned up by rank 0",
+      s.share_ranks);
+  if (!s.mode_given) return out;
+  if (!IsSequential(s.mode)) return out + "; every rank draws its requests over the whole set";
+  const uint64_t n = s.seq_requests_per_file * s.num_files;
+  const SeqRange mine = SeqSegment(n, s.share_rank, s.share_ranks);
+  return out + fmt::format(
+                   "; sequential, one contiguous segment per rank, file after file: rank r of n "
+                   "runs requests [r x {} / n, (r + 1) x {} / n) of the set's {} (rank {}: [{}, "
+                   "{}))",
+                   n, n, n, s.share_rank, mine.first, mine.end);
+}
+
 std::string WriteDataText(const FileIoSettings& s) {
   std::string data = WritePatternName(s.pattern);
   if (s.pattern == WritePattern::kRandom) data += " bytes, drawn once per buffer";
@@ -192,6 +208,7 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
       "files", fmt::format("{} x {} ({}..{}) in {} ({}){}", s.num_files, HumanBytes(s.file_size),
                            s.FileName(0), s.FileName(s.num_files - 1), s.dir, fs_.FsType(s.dir),
                            s.null_engine() ? ", planned over but never opened (engine=null)" : ""));
+  if (s.share_ranks > 1) d.emplace_back("MPI files", SharedLayoutText(s));
   d.emplace_back("files created", FilesCreated(fs_, s));
   d.emplace_back("open flags", s.OpenFlagsText());
   d.emplace_back("page cache", PageCache(s));

@@ -40,6 +40,9 @@ FileIoShared::FileIoShared(const FileIoSettings& s, std::vector<IoFile> files)
   }
   seq_pass_ = std::max<uint64_t>(1, seq_pass_);
   seq_cycle_ = seq_pass_ * nfiles;
+  const SeqRange seg = SeqSegment(seq_cycle_, s_.share_rank, s_.share_ranks);
+  seg_first_ = seg.first;
+  seg_len_ = std::max<uint64_t>(1, seg.end - seg.first);
   rand_first_ = s_.block_size != 0 ? s_.seq_start / s_.block_size : 0;
   rand_per_file_ = std::max<uint64_t>(
       1, s_.blocks_per_file > rand_first_ ? s_.blocks_per_file - rand_first_ : 0);
@@ -59,6 +62,12 @@ Status FileIoShared::Init() {
         fmt::format("a stripe row of {} bytes from offset {} does not fit in the {}-byte file",
                     seq_stride_, s_.seq_start, s_.file_size));
   }
+  if (IsSequential(s_.mode) && !s_.seq_lanes && seq_cycle_ < s_.share_ranks) {
+    return Status::InvalidArgument(
+        fmt::format("--mpi-files=shared: the files hold {} sequential requests, fewer than the {} "
+                    "ranks that would each take a segment of them",
+                    seq_cycle_, s_.share_ranks));
+  }
   scheduled_ = ModeWrites(s_.mode) && s_.fsync_freq > 0;
   if (s_.validate) {
     busy_ = std::make_unique<std::atomic<uint8_t>[]>(s_.total_blocks);
@@ -76,7 +85,7 @@ Status FileIoShared::Init() {
 }
 
 FileIoPlan FileIoShared::SeqAt(uint64_t idx) const {
-  const uint64_t k = idx % seq_cycle_;
+  const uint64_t k = seg_first_ + idx % seg_len_;
   FileIoPlan p;
   p.file = static_cast<uint32_t>(k / seq_pass_);
   p.offset = s_.seq_start + (k % seq_pass_) * seq_stride_;

@@ -142,6 +142,9 @@ class FileIoShared final {
   uint64_t seq_stride_ = 1;
   uint64_t seq_pass_ = 1;
   uint64_t seq_cycle_ = 1;  // seq_pass_ x num_files
+  // This rank's segment of the sequence (SeqSegment; all of it when alone).
+  uint64_t seg_first_ = 0;
+  uint64_t seg_len_ = 1;
   uint64_t rand_first_ = 0;
   uint64_t rand_per_file_ = 1;
   uint64_t rand_count_ = 1;

@@ -81,6 +81,8 @@ FileIoSettings SqlioTargetSettings(const SqlioPlan& plan, const SqlioTarget& t) 
   s.direct = (plan.open_flags & O_DIRECT) != 0;
   s.dir = Dirname(t.path);
   s.pattern = WritePattern::kRandom;
+  s.share_rank = plan.share_rank;
+  s.share_ranks = plan.share_ranks;
   // SQLIO's placement: -S is the base of every I/O; -f<N> walks each
   // thread's columns of N-block rows, -i rows per run.
   s.seq_start = plan.start_block * plan.block_size;

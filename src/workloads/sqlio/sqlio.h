@@ -47,6 +47,11 @@ struct SqlioPlan {
   uint64_t stripe = 0;        // -f<N>: SQLIO's stripe pattern, N blocks per row (0: none)
   uint64_t ios_per_run = 64;  // -i: stripe rows per run (I/Os per run)
   bool same_runs = false;     // -v1.1.1: every run on the same blocks
+  // --mpi-files=shared: this process is rank share_rank of share_ranks on
+  // the same files; sequential access (not -f<N>) keeps to the rank's
+  // segment of each file (FileIoSettings::share_rank).
+  uint32_t share_rank = 0;
+  uint32_t share_ranks = 1;
 };
 
 // The stripe columns [*first, *first + *width) of the `index`-th of
