@@ -235,11 +235,14 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
   }
   // Under a launcher: refused as its run would be, and a test with files
   // per rank gets its rank's sub-folder, so that ranks never prepare the
-  // same files at once.
-  if (Result<std::unique_ptr<Cluster>> c = JoinRunCluster(cluster, setup); !c.ok()) {
-    PrintError(err, c.status());
-    return ExitFor(c.status());
+  // same files at once; a test that runs across ranks (OLTP) gets the
+  // cluster, kept until its prepare or cleanup is done.
+  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup);
+  if (!joined.ok()) {
+    PrintError(err, joined.status());
+    return ExitFor(joined.status());
   }
+  const std::unique_ptr<Cluster> ranks = std::move(joined).value();
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup.cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup.cfg.seed);

@@ -9,16 +9,16 @@
 #include "cluster/launch.h"
 #include "core/status.h"
 #include "runner/coordinator.h"
+#include "runner/workload.h"
 
 namespace loadcell {
 
-class Cluster : public RunCoordinator {
+class Cluster : public RunCoordinator, public ProcessGroup {
  public:
-  virtual int Rank() const = 0;
-  virtual int Size() const = 0;
-  virtual const std::string& Host() const = 0;  // this rank's host name
   // Rank 0 prints the one report; the others print nothing on stdout.
   bool Reports() const { return Rank() == 0; }
+  // Rank 0's seed for a run without --rand-seed, the same on every rank.
+  virtual uint64_t CommonSeed() const = 0;
 };
 
 // The cluster this process belongs to as `settings.mode` and `launch` say
