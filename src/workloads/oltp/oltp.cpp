@@ -202,6 +202,9 @@ Result<std::unique_ptr<Worker>> OltpWorkload::NewWorker(const ThreadContext& ctx
   if (ctx.thread_id == 0) {
     std::lock_guard<std::mutex> lock(conn_mu_);
     conn = std::move(first_conn_);
+    // Under MPI the connection of Validate went to host 0 of a host list;
+    // a rank's first thread connects by its global id instead.
+    if (ctx.GlobalThreadId() != 0) conn.reset();
   }
   return NewOltpWorker(shared_, ctx, std::move(conn));
 }
