@@ -235,16 +235,18 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
   }
   // Under a launcher: refused as its run would be, and a test with files
   // per rank gets its rank's sub-folder, so that ranks never prepare the
-  // same files at once. With files every rank shares, rank 0 alone prepares
-  // (or cleans up) while the others wait for its outcome; otherwise MPI
-  // ends at once.
+  // same files at once; a test that runs across ranks (OLTP) gets the
+  // cluster, kept until its prepare or cleanup is done. With files every
+  // rank shares, rank 0 alone prepares (or cleans up) while the others wait
+  // for its outcome.
   Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup);
   if (!joined.ok()) {
     PrintError(err, joined.status());
     return ExitFor(joined.status());
   }
-  std::unique_ptr<Cluster> shared = std::move(joined).value();
-  if (cluster.files != MpiFiles::kShared || !setup.workload->Info().files_shared) shared.reset();
+  const std::unique_ptr<Cluster> ranks = std::move(joined).value();
+  const bool files_shared =
+      ranks && cluster.files == MpiFiles::kShared && setup.workload->Info().files_shared;
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup.cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
@@ -258,7 +260,7 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
     };
     const char* what =
         command == Command::kPrepare ? "prepare the shared files" : "clean up the shared files";
-    s = shared ? shared->OnRankZero(work, what) : work();
+    s = files_shared ? ranks->OnRankZero(work, what) : work();
   }
   if (!s.ok()) {
     PrintError(err, s);

@@ -15,7 +15,9 @@ std::string TestsThatRunPerRank() {
   std::vector<std::string> names;
   for (const WorkloadEntry& e : BuiltinWorkloads()) {
     const WorkloadInfo info = e.make()->Info();
-    if (info.runs_per_process || info.files_per_process) names.push_back(e.name);
+    if (info.runs_per_process || info.files_per_process || info.runs_across_processes) {
+      names.push_back(e.name);
+    }
   }
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -32,21 +34,17 @@ Status CheckRunsAcrossRanks(const ClusterSettings& settings, const TestSetup& se
     return Status::InvalidArgument("--mpi-files=shared: '" + setup.test +
                                    "' test: only --mpi-files=per-rank (the default)");
   }
-  if (!info.runs_per_process && !info.files_per_process) {
+  if (!info.runs_per_process && !info.files_per_process && !info.runs_across_processes) {
     return Status::InvalidArgument("'" + setup.test + "' test: MPI runs support only the tests " +
-                                   TestsThatRunPerRank() + " so far" + off);
+                                   TestsThatRunPerRank() + " and Lua scripts so far" + off);
   }
   const RunConfig& cfg = setup.cfg;
   if (settings.stonewall && cfg.events <= 0) {
     return Status::InvalidArgument(
         "--stonewall=on: needs --events=N (the budget whose first end stops every rank)");
   }
-  const char* unsupported = nullptr;
-  if (!cfg.report_checkpoints.empty()) unsupported = "--report-checkpoints";
-  if (cfg.rate > 0) unsupported = "--rate";
-  if (unsupported != nullptr) {
-    return Status::InvalidArgument(std::string(unsupported) + ": not merged across MPI ranks yet" +
-                                   off);
+  if (!cfg.report_checkpoints.empty()) {
+    return Status::InvalidArgument("--report-checkpoints: not merged across MPI ranks yet" + off);
   }
   return Status::Ok();
 }
@@ -99,7 +97,19 @@ Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings,
       LC_RETURN_IF_ERROR(setup.workload->TakeProcessFolder("rank" + std::to_string(launch.rank)));
     }
   }
-  return JoinCluster(settings, launch);
+  ClusterSettings mine = settings;
+  mine.threads = static_cast<int>(setup.cfg.threads);
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<Cluster> cluster, JoinCluster(mine, launch));
+  if (cluster == nullptr) return cluster;
+  // Every rank's threads are one set: global thread ids, seeds from one
+  // seed and the global id, and each rank's share of one --rate schedule.
+  setup.cfg.share.first_thread = cluster->FirstThread();
+  setup.cfg.share.total_threads = cluster->TotalThreads();
+  setup.cfg.share.seed = cluster->CommonSeed();
+  if (setup.workload->Info().runs_across_processes) {
+    LC_RETURN_IF_ERROR(setup.workload->JoinProcesses(*cluster));
+  }
+  return cluster;
 }
 
 }  // namespace loadcell

@@ -24,11 +24,15 @@ Result<ClusterSettings> TakeClusterOptions(RawOptions& options);
 // as JoinCluster (cluster/cluster.h) says: nullptr for a run of one process.
 // Under a launcher it refuses first, in one line (InvalidArgument, exit 2,
 // before MPI is started, so that every rank refuses alike), a test that
-// cannot run per rank yet (WorkloadInfo::runs_per_process), the options not
-// yet merged across ranks (--report-checkpoints, --rate) and --stonewall=on
-// without --events. A test with files per process (fileio) is given its
-// rank's sub-folder, rankN (--mpi-files=per-rank), or its place in one set
-// of files every rank shares (--mpi-files=shared: Workload::ShareFiles).
+// cannot run across ranks (WorkloadInfo: runs_per_process, files_per_process,
+// runs_across_processes), the options not yet merged across ranks
+// (--report-checkpoints) and --stonewall=on without --events. A test with
+// files per process (fileio) is given its rank's sub-folder, rankN
+// (--mpi-files=per-rank), or its place in one set of files every rank shares
+// (--mpi-files=shared: Workload::ShareFiles). Once joined, setup.cfg gets the
+// rank's share (its first global thread, every rank's threads, the common
+// seed) and a test that runs across processes (OLTP, Lua) its group
+// (Workload::JoinProcesses; its error is returned).
 Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup);
 
 }  // namespace loadcell

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "cli/app.h"
+#include "cli/cluster_setup.h"
 #include "core/build_features.h"
 #include "core/build_info.h"
 #include "os/file_system.h"
@@ -113,7 +114,12 @@ int RunAndDone(TestSetup& setup, const RunExtras& extras, RunTestFn run_test, st
 // gives the command the grace of --forced-shutdown; one that returns after
 // the signal still ends as interrupted (exit 130).
 int RunScriptCommand(TestSetup& setup, LuaScriptWorkload& script, const std::string& command,
-                     std::ostream& err) {
+                     const ClusterSettings& cluster, std::ostream& err) {
+  // Under a launcher the script learns its rank (prepare and cleanup run on
+  // rank 0 unless it asks otherwise: docs/lua.md).
+  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup);
+  if (!joined.ok()) return Fail(err, joined.status(), ExitCodeFor(joined.status()));
+  const std::unique_ptr<Cluster> ranks = std::move(joined).value();
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup.cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
@@ -181,7 +187,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
                                         "sysbench.cmdline.commands"),
                 kExitUsage);
   }
-  return RunScriptCommand(setup, *script, command, err);
+  return RunScriptCommand(setup, *script, command, extras->cluster, err);
 }
 #endif  // LOADCELL_WITH_LUA
 

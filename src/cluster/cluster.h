@@ -10,14 +10,12 @@
 #include "cluster/launch.h"
 #include "core/status.h"
 #include "runner/coordinator.h"
+#include "runner/workload.h"
 
 namespace loadcell {
 
-class Cluster : public RunCoordinator {
+class Cluster : public RunCoordinator, public ProcessGroup {
  public:
-  virtual int Rank() const = 0;
-  virtual int Size() const = 0;
-  virtual const std::string& Host() const = 0;  // this rank's host name
   // Rank 0 prints the one report; the others print nothing on stdout.
   bool Reports() const { return Rank() == 0; }
   // Runs `work` on rank 0 alone (the prepare or cleanup of files every rank
@@ -27,6 +25,8 @@ class Cluster : public RunCoordinator {
   // the others Ok when it succeeded, else an error naming rank 0 and `what`
   // ("prepare the shared files").
   virtual Status OnRankZero(const std::function<Status()>& work, const std::string& what) = 0;
+  // Rank 0's seed for a run without --rand-seed, the same on every rank.
+  virtual uint64_t CommonSeed() const = 0;
 };
 
 // The cluster this process belongs to as `settings.mode` and `launch` say

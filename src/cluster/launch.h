@@ -50,6 +50,7 @@ struct ClusterSettings {
   // --stonewall=on: the first rank to reach its event budget stops every rank.
   bool stonewall = false;
   MpiFiles files = MpiFiles::kPerRank;  // --mpi-files
+  int threads = 1;                      // this rank's --threads (the cluster adds every rank's up)
 };
 
 struct LaunchInfo {

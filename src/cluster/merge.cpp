@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "stats/summary.h"
+
 namespace loadcell {
 namespace {
 
@@ -47,6 +49,15 @@ void AddFigures(const RunResult& part, RunResult& out) {
   for (int t : part.abandoned_threads) out.abandoned_threads.push_back(first_thread + t);
   out.interrupted = out.interrupted || part.interrupted;
   out.forced_shutdown = out.forced_shutdown || part.forced_shutdown;
+  if (part.rate) {
+    // Every rank ran its share of the one --rate: the target is the same
+    // global one; late events add up, the lags are the worst rank's.
+    RateFigures& rf = out.rate ? *out.rate : out.rate.emplace();
+    rf.target = part.rate->target;
+    rf.late_events += part.rate->late_events;
+    rf.max_lag_ms = std::max(rf.max_lag_ms, part.rate->max_lag_ms);
+    rf.final_lag_ms = std::max(rf.final_lag_ms, part.rate->final_lag_ms);
+  }
 }
 
 RankFigures RankRow(const RankResult& r, int first_thread) {
@@ -105,6 +116,7 @@ Result<RunResult> MergeRankResults(const RunResult& base, std::vector<RankResult
   out.total_time_s = static_cast<double>(out.window_end_ns - out.window_start_ns) / 1e9;
   out.manifest.threads = static_cast<int>(out.threads.size());
   out.cluster = std::move(cluster);
+  if (out.rate) out.rate->achieved = Rate(static_cast<double>(out.events), out.total_time_s);
   FillDerivedFigures(out);
   return out;
 }

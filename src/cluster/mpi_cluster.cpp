@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,11 @@ class MpiCluster final : public Cluster {
   int Rank() const override { return rank_; }
   int Size() const override { return size_; }
   const std::string& Host() const override { return host_; }
+  int HostCount() const override { return host_count_; }
+  int TotalThreads() const override { return total_threads_; }
+  int FirstThread() const override { return first_thread_; }
+  uint64_t CommonSeed() const override { return common_seed_; }
+  Status Agree(const Status& mine) override;
 
   Status Start(const Status& ready) override;
   Status OnRankZero(const std::function<Status()>& work, const std::string& what) override;
@@ -81,6 +87,12 @@ class MpiCluster final : public Cluster {
   MpiPeers Peers();
   // Rank `missing` did not answer: the process ends without MPI_Finalize.
   void Abandon(int missing);
+  // Every rank's threads (first_thread_, total_threads_) and rank 0's seed.
+  void ShareThreadsAndSeed();
+  // Until `req` completed (a collective every rank takes part in; no deadline).
+  void Wait(MPI_Request& req) const;
+  // The lowest rank whose `ok` was false, or INT_MAX when every one's was true.
+  int FirstFailed(bool ok) const;
 
   // ---- Rank 0 during and after the run
   void PumpAtRoot(Nanos now);
@@ -114,6 +126,10 @@ class MpiCluster final : public Cluster {
   int size_ = 1;
   std::string host_;
   std::vector<std::string> hosts_;
+  int host_count_ = 1;
+  int first_thread_ = 0;
+  int total_threads_ = 0;
+  uint64_t common_seed_ = 0;
   Nanos offset_ns_ = 0;      // rank 0's clock minus this rank's
   Nanos round_trip_ns_ = 0;  // of the ping-pong that measured it
   Nanos last_beat_ = 0;
@@ -167,6 +183,7 @@ Status MpiCluster::Init(const LaunchInfo& launch) {
   }
   host_ = HostName();
   GatherHosts();
+  ShareThreadsAndSeed();
   if (rank_ == 0) {
     heard_.assign(size_, 0);
     results_.resize(size_);
@@ -204,6 +221,62 @@ void MpiCluster::Abandon(int missing) {
   } else if (missing != 0) {
     verdict_missing_ = 1;  // rank 0 says bye once its error is out
   }
+}
+
+void MpiCluster::Wait(MPI_Request& req) const {
+  for (;;) {
+    int done = 0;
+    mpi_.MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done != 0) return;
+    PauseBetweenLooks();
+  }
+}
+
+void MpiCluster::ShareThreadsAndSeed() {
+  host_count_ = static_cast<int>(std::set<std::string>(hosts_.begin(), hosts_.end()).size());
+  int mine = settings_.threads;
+  std::vector<int> all(static_cast<size_t>(size_), 0);
+  mpi_.MPI_Allgather(&mine, 1, mpi_.int_type, all.data(), 1, mpi_.int_type, mpi_.comm_world);
+  for (int r = 0; r < size_; ++r) {
+    if (r < rank_) first_thread_ += all[r];
+    total_threads_ += all[r];
+  }
+  // As the runner picks a seed from the clock, within --rand-seed's range.
+  uint64_t seed =
+      (static_cast<uint64_t>(MonotonicNow()) ^ (static_cast<uint64_t>(getpid()) << 32)) &
+      0x7fffffffffffffffULL;
+  if (seed == 0) seed = 1;
+  MPI_Request req;
+  mpi_.MPI_Ibcast(&seed, sizeof(seed), mpi_.byte, 0, mpi_.comm_world, &req);
+  Wait(req);
+  common_seed_ = seed;
+}
+
+// The lowest failing rank sends its status (code, errno, message) to every
+// rank, so that each can name it.
+Status MpiCluster::Agree(const Status& mine) {
+  const int failed = FirstFailed(mine.ok());
+  if (failed == INT_MAX) return Status::Ok();
+  int32_t head[3] = {static_cast<int32_t>(mine.code()), mine.err(),
+                     static_cast<int32_t>(mine.message().size())};
+  MPI_Request req;
+  mpi_.MPI_Ibcast(head, sizeof(head), mpi_.byte, failed, mpi_.comm_world, &req);
+  Wait(req);
+  std::string message = rank_ == failed ? mine.message() : std::string(head[2], '\0');
+  mpi_.MPI_Ibcast(message.data(), head[2], mpi_.byte, failed, mpi_.comm_world, &req);
+  Wait(req);
+  if (rank_ == failed) return mine;
+  return Status(static_cast<StatusCode>(head[0]),
+                fmt::format("rank {} ({}): {}", failed, hosts_[failed], message), head[1]);
+}
+
+int MpiCluster::FirstFailed(bool ok) const {
+  int mine = ok ? INT_MAX : rank_;
+  int first = INT_MAX;
+  MPI_Request req;
+  mpi_.MPI_Iallreduce(&mine, &first, 1, mpi_.int_type, mpi_.op_min, mpi_.comm_world, &req);
+  Wait(req);
+  return first;
 }
 
 Status MpiCluster::Start(const Status& ready) {

@@ -16,7 +16,7 @@ struct RankResult {
   bool stopped_by_cluster = false;
   // The rank's own result. The mergeable part only: window, events, errors,
   // latency, service, threads, counters, failure, interrupted,
-  // forced_shutdown, abandoned_threads (what result_codec.h carries).
+  // forced_shutdown, abandoned_threads, rate (what result_codec.h carries).
   RunResult result;
 };
 

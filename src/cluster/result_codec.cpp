@@ -176,6 +176,14 @@ void PutResult(Writer& w, const RunResult& x) {
   w.Put<uint8_t>(x.forced_shutdown ? 1 : 0);
   w.Put<uint64_t>(x.abandoned_threads.size());
   for (int t : x.abandoned_threads) w.Put<int32_t>(t);
+  w.Put<uint8_t>(x.rate ? 1 : 0);
+  if (x.rate) {
+    w.Put(x.rate->target);
+    w.Put(x.rate->achieved);
+    w.Put(x.rate->late_events);
+    w.Put(x.rate->max_lag_ms);
+    w.Put(x.rate->final_lag_ms);
+  }
 }
 
 bool GetResult(Reader& r, RunResult& x) {
@@ -205,6 +213,14 @@ bool GetResult(Reader& r, RunResult& x) {
   x.forced_shutdown = r.Get<uint8_t>() != 0;
   x.abandoned_threads.resize(r.GetCount(sizeof(int32_t)));
   for (int& t : x.abandoned_threads) t = r.Get<int32_t>();
+  if (r.Get<uint8_t>() != 0) {
+    RateFigures& rf = x.rate.emplace();
+    rf.target = r.Get<double>();
+    rf.achieved = r.Get<double>();
+    rf.late_events = r.Get<uint64_t>();
+    rf.max_lag_ms = r.Get<double>();
+    rf.final_lag_ms = r.Get<double>();
+  }
   return r.ok();
 }
 

@@ -14,7 +14,7 @@
 
 namespace loadcell {
 
-inline constexpr uint32_t kRankResultVersion = 2;
+inline constexpr uint32_t kRankResultVersion = 3;
 
 // The bytes of `r`: r.rank's identity (rank, host, threads, clock offset),
 // r.round_trip_s, r.stopped_by_cluster and the mergeable part of r.result

@@ -289,6 +289,10 @@ Status LuaHost::Open(const LuaShared& shared, int tid, uint64_t seed, ThreadReco
   lua_getglobal(L_, "sysbench");
   lua_pushinteger(L_, tid);
   lua_setfield(L_, -2, "tid");
+  lua_pushinteger(L_, shared.rank);
+  lua_setfield(L_, -2, "rank");
+  lua_pushinteger(L_, shared.ranks);
+  lua_setfield(L_, -2, "ranks");
   SetCmdline(L_, shared);
   SetOpt(L_, shared, with_options);
   lua_pop(L_, 1);  // sysbench

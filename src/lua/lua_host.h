@@ -54,6 +54,11 @@ struct LuaShared {
   // reopened and the event restarted (sysbench's reconnect on ignored errors).
   DbIgnoreList ignore;
   int threads = 1;
+  // Under MPI: this process' rank, the number of ranks and its first
+  // thread's global id (sysbench.rank, sysbench.ranks; tids are global).
+  int rank = 0;
+  int ranks = 1;
+  int first_thread = 0;
   DistributionConfig rand;
   // Set once any interpreter opens a database connection.
   std::shared_ptr<std::atomic<bool>> connected = std::make_shared<std::atomic<bool>>(false);

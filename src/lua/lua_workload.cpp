@@ -32,7 +32,8 @@ struct LuaScriptWorkload::Impl {
   // db_ function) or requires a module that may: the header names the
   // database only then.
   bool may_use_database = true;
-  bool initialized = false;  // init() ran, so done() is due
+  bool initialized = false;       // init() ran, so done() is due
+  ProcessGroup* group = nullptr;  // under MPI: the ranks (JoinProcesses)
 
   // Calls sysbench.hooks.<name>(stat) capturing what it prints; nullopt when
   // the hook is not defined.
@@ -160,6 +161,7 @@ WorkloadInfo LuaScriptWorkload::Info() const {
       "sysbench.error.RESTART_EVENT)";
   info.supports_prepare = true;
   info.counter_names = OltpCounterNames();
+  info.runs_across_processes = true;
   return info;
 }
 
@@ -264,15 +266,16 @@ Status LuaScriptWorkload::Validate(int threads) {
 namespace {
 
 // Runs `fn_name` (a global function, or sysbench.cmdline.commands[name]) on
-// `threads` interpreters in parallel, sysbench.tid = 0..threads-1.
-Status RunParallel(const LuaShared& shared, const std::string& name, int threads, uint64_t seed) {
+// `threads` interpreters in parallel, sysbench.tid = first..first+threads-1.
+Status RunParallel(const LuaShared& shared, const std::string& name, int threads, int first,
+                   uint64_t seed) {
   std::vector<Status> results(threads);
   std::vector<std::thread> pool;
   pool.reserve(static_cast<size_t>(threads));
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       LuaHost host;
-      Status s = host.Open(shared, t, ThreadSeed(seed, t), nullptr, true);
+      Status s = host.Open(shared, first + t, ThreadSeed(seed, first + t), nullptr, true);
       if (s.ok()) {
         lua_State* L = host.L();
         lua_getglobal(L, "sysbench");
@@ -312,7 +315,49 @@ bool LuaScriptWorkload::HasCommand(const std::string& name) const {
   return found;
 }
 
+Status LuaScriptWorkload::JoinProcesses(ProcessGroup& group) {
+  impl_->group = &group;
+  LuaShared& shared = impl_->shared;
+  shared.rank = group.Rank();
+  shared.ranks = group.Size();
+  shared.first_thread = group.FirstThread();
+  // The main interpreter was opened by Validate, before the rank was known.
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  lua_State* L = impl_->main->L();
+  lua_getglobal(L, "sysbench");
+  lua_pushinteger(L, shared.rank);
+  lua_setfield(L, -2, "rank");
+  lua_pushinteger(L, shared.ranks);
+  lua_setfield(L, -2, "ranks");
+  lua_pop(L, 1);
+  return Status::Ok();
+}
+
+bool LuaScriptWorkload::RunsOnEveryRank(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  lua_State* L = impl_->main->L();
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "cmdline");
+  lua_getfield(L, -1, "every_rank");
+  bool every = false;
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, name.c_str());
+    every = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 3);
+  return every;
+}
+
 Status LuaScriptWorkload::RunCommand(const std::string& name, const PrepareContext& ctx) {
+  ProcessGroup* group = impl_->group;
+  if (group == nullptr || group->Size() == 1) return RunCommandHere(name, ctx);
+  // Every rank takes the vote, so that each ends as the others do.
+  const bool here = group->Rank() == 0 || RunsOnEveryRank(name);
+  return group->Agree(here ? RunCommandHere(name, ctx) : Status::Ok());
+}
+
+Status LuaScriptWorkload::RunCommandHere(const std::string& name, const PrepareContext& ctx) {
   bool parallel = false;
   {
     std::lock_guard<std::mutex> lock(impl_->main_mu);
@@ -344,7 +389,12 @@ Status LuaScriptWorkload::RunCommand(const std::string& name, const PrepareConte
       }
     }
   }
-  if (parallel) return RunParallel(impl_->shared, name, ctx.threads, ctx.seed);
+  if (parallel) {
+    // On every rank: global tids; on rank 0 alone: 0..threads-1.
+    const bool every = impl_->group != nullptr && impl_->group->Size() > 1 && RunsOnEveryRank(name);
+    return RunParallel(impl_->shared, name, ctx.threads, every ? impl_->shared.first_thread : 0,
+                       ctx.seed);
+  }
   // A global function of that name (prepare, cleanup, help).
   std::lock_guard<std::mutex> lock(impl_->main_mu);
   if (!impl_->main->HasFunction(name.c_str())) {
@@ -390,7 +440,7 @@ Status LuaScriptWorkload::Init(int threads) {
 
 Result<std::unique_ptr<Worker>> LuaScriptWorkload::NewWorker(const ThreadContext& ctx) {
   auto host = std::make_unique<LuaHost>();
-  LC_RETURN_IF_ERROR(host->Open(impl_->shared, ctx.thread_id, ctx.seed, ctx.recorder, true));
+  LC_RETURN_IF_ERROR(host->Open(impl_->shared, ctx.GlobalThreadId(), ctx.seed, ctx.recorder, true));
   LC_RETURN_IF_ERROR(host->CallIfPresent("thread_init", true));
   bool thread_run = !host->has_event();
   return std::unique_ptr<Worker>(new LuaWorker(std::move(host), ctx.recorder, thread_run));

@@ -31,6 +31,10 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
   Status Validate(int threads) override;
+  // Under MPI: sysbench.rank and sysbench.ranks, global thread ids, and
+  // prepare, cleanup and custom commands on rank 0 alone unless the script
+  // lists the command in sysbench.cmdline.every_rank.
+  Status JoinProcesses(ProcessGroup& group) override;
   Status Prepare(const PrepareContext& ctx) override;
   Status Cleanup(const PrepareContext& ctx) override;
   Status Init(int threads) override;
@@ -67,6 +71,10 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   struct Impl;
 
  private:
+  // Whether the script lists `name` in sysbench.cmdline.every_rank.
+  bool RunsOnEveryRank(const std::string& name) const;
+  // RunCommand on this process, whatever the rank.
+  Status RunCommandHere(const std::string& name, const PrepareContext& ctx);
   explicit LuaScriptWorkload(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
   friend Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string&,

@@ -184,6 +184,7 @@ class TextReporter final : public Reporter {
     } else {
       o += fmt::format("Initializing random number generator from seed ({}).\n", m.seed);
     }
+    if (!m.seed_scope.empty()) o += fmt::format("  ({})\n", m.seed_scope);
     o += OptionsBlock(m);
     o += "\n";
     std::vector<std::pair<std::string, std::string>> described = m.workload;

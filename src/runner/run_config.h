@@ -33,6 +33,15 @@ struct RunConfig {
   // Not an option: set by the front end for live status and charts. Period
   // of RunObserver::OnStatus in seconds; 0: no status ticks.
   double status_interval_s = 0;
+  // Not an option: set by the front end when this process is one of several
+  // running the test together (the ranks of an MPI run).
+  struct ProcessShare {
+    int first_thread = 0;   // this process' first thread among every process' threads
+    int total_threads = 0;  // every process' threads; 0: this process runs alone
+    // The seed every process uses when --rand-seed is not given (0: none):
+    // each thread's seed then comes from it and the thread's place among all.
+    uint64_t seed = 0;
+  } share;
 
   // Registers every general option (and its legacy alias) bound to this.
   void RegisterOptions(OptionSet& opts);

@@ -50,6 +50,9 @@ struct Manifest {
   std::string rand_type;
   uint64_t seed = 0;
   bool seed_from_time = false;
+  // How the processes of a run across processes use the seed, in words
+  // (empty for a run of one process).
+  std::string seed_scope;
   std::vector<ResolvedOption> options;
   // The workload's own description, in order ("Prime numbers limit", "10000").
   std::vector<std::pair<std::string, std::string>> workload;

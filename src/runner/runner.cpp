@@ -80,6 +80,7 @@ void Run::ChooseSeed() {
   seed_ = seed_from_time_
               ? static_cast<uint64_t>(MonotonicNow()) ^ (static_cast<uint64_t>(getpid()) << 32)
               : static_cast<uint64_t>(cfg_.seed);
+  if (seed_from_time_ && cfg_.share.seed != 0) seed_ = cfg_.share.seed;
   // Keep it within --rand-seed's range so that the printed seed can be given
   // back to reproduce the run's random sequences.
   seed_ &= 0x7fffffffffffffffULL;
@@ -98,6 +99,11 @@ void Run::CompleteManifest(Manifest& manifest) const {
   manifest.rand_type = cfg_.rand.type;
   manifest.seed = seed_;
   manifest.seed_from_time = seed_from_time_;
+  if (cfg_.share.total_threads > 0) {
+    manifest.seed_scope =
+        "every rank uses this seed; each thread's comes from it and the thread's global id "
+        "(its rank's first thread + its own)";
+  }
   if (manifest.workload.empty()) manifest.workload = workload_.Describe();
 }
 
@@ -174,7 +180,12 @@ void Run::Release() {
         tsc_now + static_cast<uint64_t>(static_cast<double>(timeline_.end - MonotonicNow()) /
                                         ticks_->ns_per_tick);
   }
-  schedule_ = RateSchedule(t_start, cfg_.rate);
+  ScheduleShare share;
+  if (cfg_.share.total_threads > 0) {
+    share = {static_cast<uint64_t>(cfg_.share.first_thread), static_cast<uint64_t>(threads_),
+             static_cast<uint64_t>(cfg_.share.total_threads)};
+  }
+  schedule_ = RateSchedule(t_start, cfg_.rate, share);
   ReleaseThreads();
 }
 
@@ -419,7 +430,7 @@ RateFigures Run::MakeRateFigures(uint64_t events, double total_time_s, Nanos to)
   uint64_t due = schedule_.DueBy(to);
   uint64_t taken = rate_tickets_.load(std::memory_order_relaxed);
   rf.final_lag_ms =
-      due > taken ? static_cast<double>(due - taken) * schedule_.period_ns() / 1e6 : 0;
+      due > taken ? static_cast<double>(due - taken) * schedule_.share_period_ns() / 1e6 : 0;
   return rf;
 }
 

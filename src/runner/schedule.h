@@ -10,20 +10,42 @@
 
 namespace loadcell {
 
-// Open loop: event k (k = 0, 1, ...) is due at start + k / rate, whatever
-// happened to the events before it. Computed from k each time, so rounding
-// never accumulates.
+// The part of one schedule that one of several processes runs (the ranks of
+// an MPI run, each starting it at the common start): of every `total`
+// consecutive events of the schedule, the `count` from the `first` on (its
+// threads' places among every process' threads). The default: all of it.
+struct ScheduleShare {
+  uint64_t first = 0;
+  uint64_t count = 1;
+  uint64_t total = 1;
+};
+
+// Open loop: event k (k = 0, 1, ...) of the schedule is due at start + k /
+// rate, whatever happened to the events before it. Computed from k each
+// time, so rounding never accumulates. Under a share, ticket t (this
+// process' t-th event) is the schedule's event (t / count) * total + first
+// + t % count, so the shares of every process interleave into the one
+// schedule and together run `events_per_second`.
 class RateSchedule {
  public:
-  RateSchedule(Nanos start, double events_per_second);
+  RateSchedule(Nanos start, double events_per_second, ScheduleShare share = {});
   Nanos IntendedStart(uint64_t ticket) const;
-  // Number of events whose intended start is <= now.
+  // Number of this share's events whose intended start is <= now.
   uint64_t DueBy(Nanos now) const;
+  // The time between two events of the schedule, and on average between two
+  // of this share's.
   double period_ns() const { return period_ns_; }
+  double share_period_ns() const;
 
  private:
+  uint64_t GlobalTicket(uint64_t ticket) const;
+  // Number of the whole schedule's events whose intended start is <= now.
+  uint64_t GlobalDueBy(Nanos now) const;
+  Nanos GlobalStart(uint64_t k) const;
+
   Nanos start_;
   double period_ns_;
+  ScheduleShare share_;
 };
 
 // Ticks at start + k * period (k >= 1), without drift. When the caller is

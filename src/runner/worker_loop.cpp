@@ -60,7 +60,11 @@ void Run::WorkerMain(int id) {
   ThreadContext ctx;
   ctx.thread_id = id;
   ctx.num_threads = threads_;
-  ctx.seed = ThreadSeed(seed_, id);
+  if (cfg_.share.total_threads > 0) {
+    ctx.first_thread = cfg_.share.first_thread;
+    ctx.total_threads = cfg_.share.total_threads;
+  }
+  ctx.seed = ThreadSeed(seed_, ctx.GlobalThreadId());
   ctx.distribution = distribution_.get();
   ctx.distribution_config = &cfg_.rand;
   ctx.recorder = recorders_[id].get();

@@ -45,7 +45,16 @@ class Pacer {
 struct ThreadContext {
   int thread_id = 0;
   int num_threads = 1;
-  uint64_t seed = 0;                           // this thread's seed (ThreadSeed(run_seed, id))
+  // Under MPI, the threads of every rank are one set: this process' first
+  // thread's place in it and its size (0: this process runs alone).
+  int first_thread = 0;
+  int total_threads = 0;
+  uint64_t seed = 0;  // this thread's seed (ThreadSeed(run_seed, GlobalThreadId()))
+
+  // This thread's id among the threads of every process that runs the test
+  // together, and their number: thread_id and num_threads when alone.
+  int GlobalThreadId() const { return first_thread + thread_id; }
+  int GlobalThreads() const { return total_threads > 0 ? total_threads : num_threads; }
   const Distribution* distribution = nullptr;  // --rand-type over [0, 2^63)
   const DistributionConfig* distribution_config = nullptr;
   // For self-timed workers: where they record per-kind latencies and
@@ -76,6 +85,30 @@ struct EventBudget {
 struct PrepareContext {
   int threads = 1;
   uint64_t seed = 0;
+};
+
+// The processes that run one test together (the ranks of an MPI run), as a
+// workload that shares something between them (a database) sees them: its
+// place among them, and a vote that every one of them takes at the same
+// point of its prepare, cleanup or run set-up. Used on the main thread only.
+class ProcessGroup {
+ public:
+  virtual ~ProcessGroup() = default;
+  virtual int Rank() const = 0;  // 0 .. Size() - 1
+  virtual int Size() const = 0;
+  virtual const std::string& Host() const = 0;  // this process' host name
+  // How many different hosts the processes run on.
+  virtual int HostCount() const = 0;
+  // Every process' --threads added up, and how many the processes below
+  // this one have (its first thread's global id).
+  virtual int TotalThreads() const = 0;
+  virtual int FirstThread() const = 0;
+  // Every process calls it with the outcome of its own part; it returns
+  // when every one has: Ok when every outcome was, `mine` when it was not,
+  // else the failure of the lowest failing process with its message,
+  // named "rank N (host): ...". A collective: every process must call it
+  // the same number of times.
+  virtual Status Agree(const Status& mine) = 0;
 };
 
 // What a workload is, for the runner, `loadcell list`, help and reports.
@@ -118,6 +151,12 @@ struct WorkloadInfo {
   // The processes of such a run may also share one set of files, which the
   // first prepares and cleans up alone (ShareFiles; --mpi-files=shared).
   bool files_shared = false;
+  // The processes of a run across processes run this test together on
+  // something they share (a database): JoinProcesses gives it the group;
+  // its prepare and cleanup are the group's (each process does its part),
+  // its run each process' threads with global thread ids, and a --rate is
+  // the rate of them all.
+  bool runs_across_processes = false;
 };
 
 class Workload {
@@ -141,6 +180,13 @@ class Workload {
   // to this rank's segment. InvalidArgument (one line) for what a shared
   // set cannot do. The default does nothing.
   virtual Status ShareFiles(int rank, int ranks) { return Status::Ok(); }
+  // Called once, after Validate (and TakeProcessFolder), when this process
+  // is one of several running the test (runs_across_processes) and before
+  // Prepare, Cleanup or Init: the processes it runs with. `group` outlives
+  // the workload's use of it. An error here is this process' own (every
+  // process is told the same and may refuse alike). The default keeps
+  // nothing.
+  virtual Status JoinProcesses(ProcessGroup& group) { return Status::Ok(); }
   // The run's --events limit (0: none), given once the options are parsed
   // and before Describe(), for a description that names it.
   virtual void SetEventLimit(int64_t events) {}

@@ -68,6 +68,7 @@ WorkloadInfo OltpWorkload::Info() const {
   info.supports_prepare = true;
   info.self_timed = opts_.has_think_time();
   info.counter_names = OltpCounterNames();
+  info.runs_across_processes = true;
   return info;
 }
 
@@ -109,6 +110,23 @@ Status OltpWorkload::Validate(int threads) {
   return Status::Ok();
 }
 
+Status OltpWorkload::JoinProcesses(ProcessGroup& group) {
+  group_ = &group;
+  if (group.Size() == 1) return Status::Ok();
+  if (kind_ == OltpKind::kBulkInsert) {
+    return Status::InvalidArgument(
+        "bulk_insert: not supported across MPI ranks yet (its tables are numbered by thread); "
+        "--mpi=off runs each process on its own");
+  }
+  if (dialect_ == SqlDialect::kSqlite && group.HostCount() > 1) {
+    return Status::InvalidArgument(fmt::format(
+        "--db-driver=sqlite: the ranks run on {} hosts and cannot share one SQLite file; run "
+        "them on one host, or use --db-driver=pgsql or mysql",
+        group.HostCount()));
+  }
+  return Status::Ok();
+}
+
 std::string OltpWorkload::SqlitePath() const {
   const OptionSpec* spec = option_set_ != nullptr ? option_set_->Find("sqlite-db") : nullptr;
   return spec != nullptr ? spec->ValueText() : "";
@@ -121,10 +139,9 @@ bool OltpWorkload::SqliteFileExists() const {
   return info.ok() && info->exists;
 }
 
-Result<std::unique_ptr<DbConnection>> OltpWorkload::TakeConnection() {
+std::unique_ptr<DbConnection> OltpWorkload::TakeConnection() {
   std::lock_guard<std::mutex> lock(conn_mu_);
-  if (first_conn_ != nullptr) return std::move(first_conn_);
-  return db_.driver().Connect(0);
+  return std::move(first_conn_);
 }
 
 OltpDbContext OltpWorkload::DbContext(int threads, uint64_t seed) {
@@ -136,21 +153,23 @@ OltpDbContext OltpWorkload::DbContext(int threads, uint64_t seed) {
   c.threads = threads;
   c.seed = seed;
   c.quiet = quiet_;
+  c.group = group_;
   return c;
 }
 
 Status OltpWorkload::Prepare(const PrepareContext& ctx) {
   Status s = [&]() -> Status {
-    LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, TakeConnection());
-    return OltpPrepare(DbContext(ctx.threads, ctx.seed), std::move(conn));
+    // OltpPrepare connects when it needs to (a rank with no table to load
+    // never does).
+    return OltpPrepare(DbContext(ctx.threads, ctx.seed), TakeConnection());
   }();  // every connection is closed here
-  if (dialect_ != SqlDialect::kSqlite) return s;
+  // Across ranks only rank 0 may have created the SQLite file.
+  if (dialect_ != SqlDialect::kSqlite || (group_ != nullptr && group_->Rank() != 0)) return s;
   return EndSqlitePrepare(s, sqlite_new_, kind_);
 }
 
 Status OltpWorkload::Cleanup(const PrepareContext& ctx) {
-  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, TakeConnection());
-  return OltpCleanup(DbContext(ctx.threads, ctx.seed), std::move(conn));
+  return OltpCleanup(DbContext(ctx.threads, ctx.seed), TakeConnection());
 }
 
 Status OltpWorkload::Init(int threads) {
@@ -183,6 +202,9 @@ Result<std::unique_ptr<Worker>> OltpWorkload::NewWorker(const ThreadContext& ctx
   if (ctx.thread_id == 0) {
     std::lock_guard<std::mutex> lock(conn_mu_);
     conn = std::move(first_conn_);
+    // Under MPI the connection of Validate went to host 0 of a host list;
+    // a rank's first thread connects by its global id instead.
+    if (ctx.GlobalThreadId() != 0) conn.reset();
   }
   return NewOltpWorker(shared_, ctx, std::move(conn));
 }

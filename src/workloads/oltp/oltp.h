@@ -28,6 +28,10 @@ class OltpWorkload final : public Workload, public TextReportSections {
   // Checks the options, picks the driver and connects once (the server's
   // version goes into the report header; a refused connection fails here).
   Status Validate(int threads) override;
+  // Under MPI: the ranks that prepare, run and clean up together. Refuses
+  // bulk_insert (its tables are numbered by thread) and SQLite on ranks of
+  // more than one host (they cannot share the file).
+  Status JoinProcesses(ProcessGroup& group) override;
 
   Status Prepare(const PrepareContext& ctx) override;
   Status Cleanup(const PrepareContext& ctx) override;
@@ -50,8 +54,9 @@ class OltpWorkload final : public Workload, public TextReportSections {
 
  private:
   OltpDbContext DbContext(int threads, uint64_t seed);
-  // The connection opened by Validate, or a new one.
-  Result<std::unique_ptr<DbConnection>> TakeConnection();
+  // The connection opened by Validate (null when there is none; the
+  // prepare and cleanup steps connect when they need to).
+  std::unique_ptr<DbConnection> TakeConnection();
   std::string SqlitePath() const;
   bool SqliteFileExists() const;
 
@@ -69,6 +74,7 @@ class OltpWorkload final : public Workload, public TextReportSections {
   // SQLite: the database's files that did not exist at Validate, before the
   // first connection (what a failed prepare removes).
   SqliteNewFiles sqlite_new_;
+  ProcessGroup* group_ = nullptr;  // under MPI (JoinProcesses)
   OltpRunShared shared_;
 };
 

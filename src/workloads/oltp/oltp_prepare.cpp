@@ -221,12 +221,17 @@ Result<std::vector<std::string>> MarkTables(const OltpDbContext& c, DbConnection
   return tokens;
 }
 
-// Loads tables 1..ntables with `workers` threads, the first on `conn`, the
-// others on connections of their own, advancing `progress`; the first
+// One table of a load: its number and the token it is recorded with.
+struct TableJob {
+  int64_t n = 0;
+  std::string token;
+};
+
+// Loads the tables of `jobs` with `workers` threads, the first on `conn`,
+// the others on connections of their own, advancing `progress`; the first
 // failure.
 Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
-                  const std::vector<std::string>& tokens, int workers, Progress& progress) {
-  const auto ntables = static_cast<int64_t>(tokens.size());
+                  const std::vector<TableJob>& jobs, int workers, Progress& progress) {
   LoadState st;
   st.progress = &progress;
   std::vector<std::thread> threads;
@@ -241,11 +246,9 @@ Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {
       DbConnection& my = *conns[static_cast<size_t>(w)];
-      for (int64_t n = w + 1; n <= ntables; n += workers) {
+      for (size_t j = static_cast<size_t>(w); j < jobs.size(); j += static_cast<size_t>(workers)) {
         if (st.abort.load(std::memory_order_relaxed)) return;
-        const std::string& token = tokens[static_cast<size_t>(n - 1)];
-        if (token.empty()) continue;  // kept
-        Status s = LoadTable(c, my, n, token, st);
+        Status s = LoadTable(c, my, jobs[j].n, jobs[j].token, st);
         if (!s.ok()) {
           st.Fail(std::move(s));
           return;
@@ -264,6 +267,100 @@ Status LoadTables(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
     return st.first_error;
   }
   return Status::Ok();
+}
+
+// Every check before the first change, then the tables dropped (--force)
+// and recorded: the tokens of `tables`, in order ("" for a kept table).
+Result<std::vector<std::string>> CheckAndMark(const OltpDbContext& c, DbConnection& conn,
+                                              const std::vector<std::string>& tables) {
+  LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(conn, c.dialect));
+  LC_RETURN_IF_ERROR(reg.CheckLayout());
+  std::set<std::string> kept;
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> to_drop,
+                      TablesToReplace(c, conn, tables, reg, kept));
+  return MarkTables(c, conn, tables, reg, to_drop, kept);
+}
+
+// Loads `jobs` (this process' tables) on `conn` and more connections, one
+// table per thread at a time, with a progress display when
+// `progress_shown`, and prints the summary line of `ntables` tables
+// (`who`: "" alone, "rank N: " across ranks).
+Status LoadShare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
+                 const std::vector<TableJob>& jobs, int64_t ntables, const std::string& who,
+                 bool progress_shown) {
+  const Nanos t0 = MonotonicNow();
+  // SQLite writes one transaction at a time and each table loads in one:
+  // more loaders would only queue for the lock (and could outwait the busy
+  // timeout on a big table), so SQLite loads the tables one after another.
+  const int64_t parallel = c.dialect == SqlDialect::kSqlite ? 1 : c.threads;
+  const int workers =
+      static_cast<int>(std::clamp<int64_t>(parallel, 1, std::max<int64_t>(1, ntables)));
+  const bool rows_loaded =
+      c.kind != OltpKind::kBulkInsert && !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
+  const auto loaded = static_cast<int64_t>(jobs.size());
+  const uint64_t total = rows_loaded ? static_cast<uint64_t>(loaded * c.opts->table_size) : 0;
+  Progress progress = progress_shown ? Progress("prepare", total, "rows")
+                                     : Progress("prepare", total, "rows", nullptr, false);
+  LC_RETURN_IF_ERROR(LoadTables(c, std::move(conn), jobs, workers, progress));
+  const double secs = static_cast<double>(MonotonicNow() - t0) / 1e9;
+  PrintOut(fmt::format("{}Prepared {} of {} rows in {:.2f}s ({}, {})\n", who,
+                       CountOf(ntables, "table", "tables"), rows_loaded ? c.opts->table_size : 0,
+                       secs, c.driver->Capabilities().bulk_insert,
+                       CountOf(workers, "thread", "threads")));
+  return Status::Ok();
+}
+
+// Which tables rank `rank` of `ranks` loads: table n goes to rank
+// (n - 1) % ranks, so the ranks load in parallel; SQLite's all to rank 0
+// (one writer at a time).
+std::vector<int64_t> TablesOfRank(const OltpDbContext& c, int64_t ntables, int rank, int ranks) {
+  std::vector<int64_t> out;
+  if (c.dialect == SqlDialect::kSqlite) ranks = 1;
+  for (int64_t n = rank + 1; n <= ntables; n += ranks) out.push_back(n);
+  return out;
+}
+
+// This rank's share of a prepare across ranks, once rank 0 recorded every
+// table: the tokens of its tables read back from the registry.
+Status LoadRankShare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
+                     const std::vector<std::string>& tables) {
+  const ProcessGroup& g = *c.group;
+  const std::vector<int64_t> mine =
+      TablesOfRank(c, static_cast<int64_t>(tables.size()), g.Rank(), g.Size());
+  if (mine.empty()) return Status::Ok();  // fewer tables than ranks: nothing to load here
+  LC_ASSIGN_OR_RETURN(conn, ConnectOr(c, std::move(conn)));
+  LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(*conn, c.dialect));
+  std::vector<TableJob> jobs;
+  for (int64_t n : mine) {
+    const std::string& t = tables[static_cast<size_t>(n - 1)];
+    std::string token = reg.Token(t);
+    if (token.empty()) {
+      return Status::FailedPrecondition(fmt::format(
+          "table {} was not recorded by rank 0's prepare (do the ranks have the same options, "
+          "--tables among them?); nothing of this rank's share was created",
+          t));
+    }
+    jobs.push_back({n, std::move(token)});
+  }
+  return LoadShare(c, std::move(conn), jobs, static_cast<int64_t>(jobs.size()),
+                   fmt::format("rank {}: ", g.Rank()), !c.quiet && g.Rank() == 0);
+}
+
+// A prepare across ranks: rank 0 checks and records every table, every rank
+// hears how that went, then each loads its share in parallel and every rank
+// hears how every share went.
+Status PrepareAcrossRanks(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
+                          const std::vector<std::string>& tables) {
+  ProcessGroup& g = *c.group;
+  Status marked = Status::Ok();
+  if (g.Rank() == 0) {
+    marked = [&]() -> Status {
+      LC_ASSIGN_OR_RETURN(conn, ConnectOr(c, std::move(conn)));
+      return CheckAndMark(c, *conn, tables).status();
+    }();
+  }
+  LC_RETURN_IF_ERROR(g.Agree(marked));
+  return g.Agree(LoadRankShare(c, std::move(conn), tables));
 }
 
 // A table loadcell cannot prove its own: usable only with
@@ -310,37 +407,18 @@ std::vector<std::string> OltpTables(const OltpDbContext& c) {
 
 Status OltpPrepare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
   g_quiet.store(c.quiet, std::memory_order_relaxed);
-  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
   const std::vector<std::string> tables = OltpTables(c);
-  // Every check before the first change.
-  LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(*conn, c.dialect));
-  LC_RETURN_IF_ERROR(reg.CheckLayout());
-  std::set<std::string> kept;
-  LC_ASSIGN_OR_RETURN(std::vector<std::string> to_drop,
-                      TablesToReplace(c, *conn, tables, reg, kept));
-  LC_ASSIGN_OR_RETURN(std::vector<std::string> tokens,
-                      MarkTables(c, *conn, tables, reg, to_drop, kept));
-
-  const Nanos t0 = MonotonicNow();
-  const int64_t ntables = static_cast<int64_t>(tables.size());
-  // SQLite writes one transaction at a time and each table loads in one:
-  // more loaders would only queue for the lock (and could outwait the busy
-  // timeout on a big table), so SQLite loads the tables one after another.
-  const int64_t parallel = c.dialect == SqlDialect::kSqlite ? 1 : c.threads;
-  const int workers = static_cast<int>(std::clamp<int64_t>(parallel, 1, ntables));
-  const bool rows_loaded =
-      c.kind != OltpKind::kBulkInsert && !(c.kind == OltpKind::kInsert && !c.opts->auto_inc);
-  const uint64_t total = rows_loaded ? static_cast<uint64_t>(ntables * c.opts->table_size) : 0;
-  g_quiet.store(c.quiet, std::memory_order_relaxed);
-  Progress progress = c.quiet ? Progress("prepare", total, "rows", nullptr, false)
-                              : Progress("prepare", total, "rows");
-  LC_RETURN_IF_ERROR(LoadTables(c, std::move(conn), tokens, workers, progress));
-  const double secs = static_cast<double>(MonotonicNow() - t0) / 1e9;
-  PrintOut(fmt::format("Prepared {} of {} rows in {:.2f}s ({}, {})\n",
-                       CountOf(ntables, "table", "tables"), rows_loaded ? c.opts->table_size : 0,
-                       secs, c.driver->Capabilities().bulk_insert,
-                       CountOf(workers, "thread", "threads")));
-  return Status::Ok();
+  if (c.group != nullptr && c.group->Size() > 1) {
+    return PrepareAcrossRanks(c, std::move(conn_in), tables);
+  }
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
+  LC_ASSIGN_OR_RETURN(std::vector<std::string> tokens, CheckAndMark(c, *conn, tables));
+  std::vector<TableJob> jobs;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (!tokens[i].empty()) jobs.push_back({static_cast<int64_t>(i + 1), tokens[i]});
+  }
+  // The summary counts bulk_insert's kept tables too.
+  return LoadShare(c, std::move(conn), jobs, static_cast<int64_t>(tables.size()), "", !c.quiet);
 }
 
 Status EndSqlitePrepare(const Status& s, const SqliteNewFiles& files, OltpKind kind) {
@@ -374,6 +452,13 @@ Status EndSqlitePrepare(const Status& s, const SqliteNewFiles& files, OltpKind k
 }
 
 Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in) {
+  if (c.group != nullptr && c.group->Size() > 1) {
+    // Once, by rank 0; every rank hears how it went.
+    OltpDbContext alone = c;
+    alone.group = nullptr;
+    return c.group->Agree(c.group->Rank() == 0 ? OltpCleanup(alone, std::move(conn_in))
+                                               : Status::Ok());
+  }
   g_quiet.store(c.quiet, std::memory_order_relaxed);
   LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));
   LC_ASSIGN_OR_RETURN(TableRegistry reg, TableRegistry::Load(*conn, c.dialect));

@@ -14,6 +14,7 @@
 #include "core/status.h"
 #include "db/db_driver.h"
 #include "db/sqlite/sqlite_files.h"
+#include "runner/workload.h"
 #include "workloads/oltp/oltp_options.h"
 #include "workloads/oltp/oltp_sql.h"
 
@@ -27,6 +28,11 @@ struct OltpDbContext {
   int threads = 1;  // --threads: tables loaded in parallel; bulk_insert's table count
   uint64_t seed = 0;
   bool quiet = false;  // no table lines on stdout, no progress on stderr
+  // Under MPI, the ranks that prepare together (null alone): rank 0 checks
+  // and records every table, each rank loads its share of them (table n by
+  // rank (n - 1) % ranks; SQLite's all by rank 0), and every rank's outcome
+  // is every rank's (ProcessGroup::Agree).
+  ProcessGroup* group = nullptr;
 };
 
 // The tables workload `kind` uses: sbtest1..--tables, or sbtest1..threads
@@ -50,7 +56,7 @@ Status EndSqlitePrepare(const Status& s, const SqliteNewFiles& files, OltpKind k
 
 // Drops the tables of OltpTables() that loadcell created (complete or not);
 // others, and a same-named table made since prepare, are left with a
-// one-line warning each.
+// one-line warning each. Across ranks (c.group): by rank 0 alone.
 Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn);
 
 // OK when every table of OltpTables() is a complete table of loadcell's,

@@ -52,6 +52,11 @@ class TableRegistry final {
   bool exists() const { return exists_; }
   bool Has(std::string_view table) const { return rows_.count(std::string(table)) > 0; }
   bool empty() const { return rows_.empty(); }
+  // The token `table` is recorded with; "" when it is not recorded.
+  std::string Token(std::string_view table) const {
+    const auto it = rows_.find(std::string(table));
+    return it == rows_.end() ? std::string() : it->second.token;
+  }
 
   // What `table` is, from the registry and the table's own marker.
   Result<TableOwner> Owner(DbConnection& conn, std::string_view table) const;

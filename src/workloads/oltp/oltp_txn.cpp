@@ -32,7 +32,8 @@ class OltpWorkerBase : public Worker {
       : shared_(shared),
         opts_(shared.opts),
         rec_(ctx.recorder),
-        thread_id_(ctx.thread_id),
+        thread_id_(ctx.GlobalThreadId()),
+        threads_(std::max(1, ctx.GlobalThreads())),
         rng_(ctx.seed),
         conn_(std::move(conn)) {}
 
@@ -181,7 +182,9 @@ class OltpWorkerBase : public Worker {
   const OltpRunShared& shared_;
   const OltpOptions& opts_;
   ThreadRecorder* const rec_;
+  // Among every rank's threads under MPI (ThreadContext::GlobalThreadId).
   const int thread_id_;
+  const int threads_;
   Random rng_;
   std::unique_ptr<DbConnection> conn_;
   // Destroyed before conn_ (declared after it).
@@ -379,7 +382,11 @@ class OltpWorker final : public OltpWorkerBase {
         st.BindString(2, pad_);
       });
     }
-    const uint64_t n = shared_.unique_base + unique_next_++ * shared_.threads + thread_id_;
+    // Bases that are multiples of the thread count keep the threads' ids
+    // apart also across ranks (each rank takes its base from its own clock).
+    const auto threads = static_cast<uint64_t>(threads_);
+    const uint64_t base = shared_.unique_base - shared_.unique_base % threads;
+    const uint64_t n = base + unique_next_++ * threads + static_cast<uint64_t>(thread_id_);
     const int64_t id = static_cast<int64_t>(PermuteId32(static_cast<uint32_t>(n))) - 2147483648LL;
     return Exec(s, table, 0, [&](DbStatement& st) {
       st.BindInt(0, id);
@@ -491,7 +498,8 @@ uint32_t PermuteId32(uint32_t x) {
 Result<std::unique_ptr<Worker>> NewOltpWorker(const OltpRunShared& shared, const ThreadContext& ctx,
                                               std::unique_ptr<DbConnection> conn) {
   if (conn == nullptr) {
-    LC_ASSIGN_OR_RETURN(conn, shared.driver->Connect(ctx.thread_id));
+    // The global id: a host list spreads the connections of every rank.
+    LC_ASSIGN_OR_RETURN(conn, shared.driver->Connect(ctx.GlobalThreadId()));
   }
   if (shared.opts.connect_delay_us > 0) {
     std::this_thread::sleep_for(std::chrono::microseconds(shared.opts.connect_delay_us));
@@ -509,9 +517,9 @@ Result<std::unique_ptr<Worker>> NewOltpWorker(const OltpRunShared& shared, const
       Distribution::Create(cfg, 1, static_cast<uint64_t>(std::max<int64_t>(1, o.table_size))));
   // select_random_*: each thread draws k from its own segment of
   // [0, table-size] so that the threads' ranges do not overlap.
-  const int threads = std::max(1, ctx.num_threads);
+  const int threads = std::max(1, ctx.GlobalThreads());
   const uint64_t seg = static_cast<uint64_t>(o.table_size) / static_cast<uint64_t>(threads);
-  const uint64_t lo = seg * static_cast<uint64_t>(ctx.thread_id);
+  const uint64_t lo = seg * static_cast<uint64_t>(ctx.GlobalThreadId());
   LC_ASSIGN_OR_RETURN(Distribution points, Distribution::Create(cfg, lo, lo + seg));
   return std::unique_ptr<Worker>(std::make_unique<OltpWorker>(shared, ctx, std::move(conn),
                                                               std::move(ids), std::move(points)));

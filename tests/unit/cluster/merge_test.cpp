@@ -147,6 +147,31 @@ TEST(MergeRankResults, SumsCountsOverTheGlobalWindowAndKeepsEachRank) {
   EXPECT_GT(merged.cluster->events_fairness.stddev, 0);
 }
 
+// Each rank ran its share of one global --rate: the merged target is that
+// rate, achieved is every event over the global window, late events add up
+// and the lags are the worst rank's.
+TEST(MergeRankResults, RateFiguresAreThoseOfTheOneGlobalSchedule) {
+  const FourRanks f;
+  std::vector<RankResult> ranks = f.Ranks();
+  for (RankResult& r : ranks) {
+    const int k = r.rank.rank;
+    r.result.rate = RateFigures{1000, 250, static_cast<uint64_t>(k), 1.0 + k, 4.0 - k};
+  }
+  Result<RunResult> got = MergeRankResults(Base(), ranks);
+  ASSERT_OK(got);
+  ASSERT_TRUE(got->rate.has_value());
+  const RateFigures& rf = *got->rate;
+  EXPECT_EQ(rf.target, 1000);
+  EXPECT_DOUBLE_EQ(rf.achieved, static_cast<double>(f.All().size()) / got->total_time_s);
+  EXPECT_EQ(rf.late_events, 0u + 1 + 2 + 3);
+  EXPECT_EQ(rf.max_lag_ms, 4.0);
+  EXPECT_EQ(rf.final_lag_ms, 4.0);
+  // Without --rate there is none.
+  Result<RunResult> plain = MergeRankResults(Base(), f.Ranks());
+  ASSERT_OK(plain);
+  EXPECT_FALSE(plain->rate.has_value());
+}
+
 TEST(MergeRankResults, TheLowestFailingRankNamesTheFailure) {
   std::vector<RankResult> ranks;
   for (int r = 0; r < 3; ++r) ranks.push_back(MakeRank(r, {1000, 2000}, 1, 0, 1000));

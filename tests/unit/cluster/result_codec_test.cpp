@@ -22,6 +22,7 @@ RankResult Rich() {
   r.result.interrupted = true;
   r.result.forced_shutdown = true;
   r.result.abandoned_threads = {1};
+  r.result.rate = RateFigures{400, 390.5, 7, 12.5, 3.25};
   r.stopped_by_cluster = true;
   return r;
 }
@@ -71,6 +72,12 @@ TEST(RankResultCodec, RoundTripsEveryMergeableField) {
   EXPECT_TRUE(b.interrupted);
   EXPECT_TRUE(b.forced_shutdown);
   EXPECT_EQ(b.abandoned_threads, std::vector<int>{1});
+  ASSERT_TRUE(b.rate.has_value());
+  EXPECT_EQ(b.rate->target, 400);
+  EXPECT_EQ(b.rate->achieved, 390.5);
+  EXPECT_EQ(b.rate->late_events, 7u);
+  EXPECT_EQ(b.rate->max_lag_ms, 12.5);
+  EXPECT_EQ(b.rate->final_lag_ms, 3.25);
 }
 
 TEST(RankResultCodec, AnOkResultStaysOk) {
@@ -78,6 +85,7 @@ TEST(RankResultCodec, AnOkResultStaysOk) {
   ASSERT_OK(out);
   EXPECT_TRUE(out->result.failure.ok());
   EXPECT_FALSE(out->result.service.has_value());
+  EXPECT_FALSE(out->result.rate.has_value());
 }
 
 TEST(RankResultCodec, RefusesDamagedBytes) {
@@ -98,7 +106,7 @@ TEST(RankResultCodec, RefusesDamagedBytes) {
   std::string not_ours = good;
   not_ours[0] = 'X';
   const std::vector<Case> cases = {
-      {"version", other_version, "format version 3, not 2"},
+      {"version", other_version, "format version 4, not 3"},
       {"magic", not_ours, "not a loadcell rank result"},
       {"trailing", good + "x", "trailing bytes"},
   };

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <vector>
+
 #include "core/clock.h"
 
 namespace loadcell {
@@ -41,6 +44,42 @@ TEST(RateScheduleTest, FakeClockDrivesAnOpenLoop) {
   EXPECT_EQ(clock.Now(), 30 * kNanosPerMilli);
   EXPECT_EQ(s.DueBy(clock.Now()), 31u);
   EXPECT_EQ(s.DueBy(clock.Now()) - taken, 21u);
+}
+
+// Three processes with 2, 1 and 3 threads share one schedule: together
+// their tickets are every event of it exactly once, each at the intended
+// start the whole schedule gives it, and each process' DueBy counts its own.
+TEST(RateScheduleTest, SharesInterleaveIntoTheOneSchedule) {
+  const RateSchedule whole(500, 9.0);
+  const std::vector<ScheduleShare> shares = {{0, 2, 6}, {2, 1, 6}, {3, 3, 6}};
+  std::map<Nanos, int> starts;  // intended start -> how many tickets have it
+  for (const ScheduleShare& sh : shares) {
+    const RateSchedule part(500, 9.0, sh);
+    EXPECT_DOUBLE_EQ(part.share_period_ns(), whole.period_ns() * 6 / static_cast<double>(sh.count));
+    for (uint64_t t = 0; t < 60 * sh.count; ++t) {
+      ++starts[part.IntendedStart(t)];
+      if (t > 0) {
+        EXPECT_LT(part.IntendedStart(t - 1), part.IntendedStart(t));
+      }
+    }
+    for (uint64_t t = 0; t < 50; ++t) {
+      const Nanos at = part.IntendedStart(t);
+      EXPECT_EQ(part.DueBy(at - 1), t) << sh.first << " " << t;
+      EXPECT_EQ(part.DueBy(at), t + 1) << sh.first << " " << t;
+    }
+  }
+  ASSERT_EQ(starts.size(), 360u);
+  uint64_t k = 0;
+  for (const auto& [at, n] : starts) {
+    EXPECT_EQ(at, whole.IntendedStart(k++));
+    EXPECT_EQ(n, 1);
+  }
+  // The shares' due counts add up to the whole schedule's at any moment.
+  for (Nanos now = 0; now < 3 * kNanosPerSecond; now += 37 * kNanosPerMilli) {
+    uint64_t sum = 0;
+    for (const ScheduleShare& sh : shares) sum += RateSchedule(500, 9.0, sh).DueBy(now);
+    EXPECT_EQ(sum, whole.DueBy(now)) << now;
+  }
 }
 
 TEST(TickerTest, TicksWithoutDriftAndSkipsMissedTicks) {
