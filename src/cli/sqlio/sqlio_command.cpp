@@ -330,7 +330,7 @@ std::optional<int> CreateMissingFiles(const SqlioSetup& setup, std::ostream& err
     Status st = CreateSqlioFile(DefaultFileSystem(), t.path, t.size,
                                 ProgressEnabled() ? &err : nullptr, tty);
     if (!st.ok()) {
-      err << "loadcell: error: " << st.message() << "\n";
+      err << "loadcell: error: " << st.ToString() << "\n";
       // A link or a special file in the way is the user's setup (exit 2).
       return st.IsUsageError() || ExitCodeFor(st) == kExitInterrupted ? ExitCodeFor(st)
                                                                       : kExitRunFailed;
