@@ -67,7 +67,7 @@ TEST(FileIoBinary, EveryModeWithEveryEngine) {
   // Every engine this build has (io_uring and libaio on Linux, iocp on
   // Windows).
   std::vector<Engine> engines;
-  for (Engine e : std::vector<Engine>{
+  for (const Engine& e : std::vector<Engine>{
            {"sync", {}},
            {"mmap", {}},
            {"io_uring", {"--file-queue-depth=8"}},

@@ -39,13 +39,8 @@ function event() end
 TEST(ChildProcess, ArgumentsArriveAsTheyWere) {
   testing::TempDir tmp;
   const std::string script = tmp.Write("echo.lua", kEchoScript);
-  const std::vector<std::string> values = {"two words",
-                                           R"(say "hi")",
-                                           R"(ends\)",
-                                           R"(ends\\)",
-                                           R"(a\\"b \" c\)",
-                                           "gr\xc3\xb6\xc3\x9f"
-                                           "e\ttab"};
+  const std::vector<std::string> values = {"two words", R"(say "hi")",    R"(ends\)",
+                                           R"(ends\\)", R"(a\\"b \" c\)", "gr\u00f6\u00dfe\ttab"};
   const char* names[] = {"a", "b", "c", "d", "e", "f"};
   std::vector<std::string> args = {script};
   for (size_t i = 0; i < values.size(); ++i)

@@ -28,7 +28,7 @@ std::vector<std::string> ChildEnvironment(
     for (const auto& [n, v] : env) replaced = replaced || n == name;
     if (!replaced) out.push_back(entry);
   }
-  for (const auto& [n, v] : env) out.push_back(n + "=" + v);
+  for (const auto& [n, v] : env) out.push_back(std::string(n).append("=").append(v));
   return out;
 }
 
@@ -42,6 +42,7 @@ std::vector<std::string> ChildEnvironment(
   if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
   std::vector<std::string> copy = command;
   std::vector<char*> argv;
+  argv.reserve(copy.size() + 1);
   for (std::string& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
   if (!copy.empty()) execvpe(argv[0], argv.data(), envp != nullptr ? envp : environ);
@@ -77,6 +78,7 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) return result;
   std::vector<std::string> env = ChildEnvironment(watch.env);
   std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
   for (std::string& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   const pid_t pid = fork();

@@ -42,7 +42,7 @@ TempDir::~TempDir() {
 }
 
 std::string TempDir::Write(const std::string& name, const std::string& text) const {
-  const std::string p = File(name);
+  std::string p = File(name);
   std::ofstream(p, std::ios::binary) << text;
   return p;
 }
