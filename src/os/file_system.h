@@ -158,6 +158,9 @@ class ScopedDir {
 Result<ScopedDir> OpenScopedDir(FileSystem& fs, const std::string& path);
 // "DIR/NAME": how messages name entry `name` of `dir`.
 std::string EntryPath(const DirHandle& dir, const std::string& name);
+// "DIR/NAME", or "DIRNAME" when `dir` ends in a separator already ("/",
+// and on Windows "V:\\": "V:\\NAME", not "V:\\/NAME").
+std::string JoinPath(const std::string& dir, const std::string& name);
 
 // The POSIX implementation.
 FileSystem& PosixFileSystem();

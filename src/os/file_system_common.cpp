@@ -19,8 +19,14 @@ Result<ScopedDir> OpenScopedDir(FileSystem& fs, const std::string& path) {
   return ScopedDir(fs, std::move(dir));
 }
 
+std::string JoinPath(const std::string& dir, const std::string& name) {
+  const bool ends_in_separator =
+      !dir.empty() && std::string_view(kPathSeparators).find(dir.back()) != std::string_view::npos;
+  return ends_in_separator ? dir + name : dir + "/" + name;
+}
+
 std::string EntryPath(const DirHandle& dir, const std::string& name) {
-  return dir.path.back() == '/' ? dir.path + name : dir.path + "/" + name;
+  return JoinPath(dir.path, name);
 }
 
 namespace {

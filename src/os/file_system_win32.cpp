@@ -30,6 +30,14 @@ HANDLE OpenForInfo(const std::string& path, bool follow) {
 }
 
 Result<FileInfo> InfoOfHandle(HANDLE h, const std::string& what) {
+  // A device (NUL, CON, COM1) or a pipe: there, not a regular file (what
+  // /dev/zero is on Linux); the file calls below may fail on it or, under
+  // Wine, describe it as a file.
+  if (GetFileType(h) != FILE_TYPE_DISK) {
+    FileInfo device;
+    device.exists = true;
+    return device;
+  }
   BY_HANDLE_FILE_INFORMATION bh;
   if (!GetFileInformationByHandle(h, &bh)) return Win32Error("stat '" + what + "'", GetLastError());
   FILE_STANDARD_INFO standard{};
@@ -164,10 +172,23 @@ class Win32FileSystemImpl final : public FileSystem {
     return StatPath(path, /*follow=*/true);
   }
 
+  // Windows has no access(W_OK): whether a file can be made in the folder
+  // (its ACL; a read-only or write-protected volume) shows only by making
+  // one, a probe that goes away with its handle.
   Status CheckWritableDir(const std::string& path) override {
     LC_ASSIGN_OR_RETURN(const FileInfo info, StatPath(path, /*follow=*/true));
     if (!info.exists) return PosixError("directory '" + path + "'", ENOENT);
     if (!info.is_directory) return PosixError("'" + path + "'", ENOTDIR);
+    const std::string probe =
+        JoinPath(path, ".loadcell-probe-" + std::to_string(GetCurrentProcessId()));
+    HANDLE h = CreateFileW(WidePath(probe).c_str(), GENERIC_WRITE, kShareAll, nullptr, CREATE_NEW,
+                           FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE, nullptr);
+    if (h == INVALID_HANDLE_VALUE) {
+      const DWORD error = GetLastError();
+      if (error == ERROR_FILE_EXISTS) return Status::Ok();  // not ours: left alone
+      return Win32Error("directory '" + path + "'", error);
+    }
+    CloseHandle(h);
     return Status::Ok();
   }
 

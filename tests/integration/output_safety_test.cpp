@@ -149,18 +149,6 @@ TEST(OutputSafety, AFinishedRunReplacesTheFileWholeAndLeavesNothingBeside) {
   EXPECT_EQ(Listing(dir.path()), (std::vector<std::string>{"page.html", "res.html", "res.json"}));
 }
 
-TEST(OutputSafety, AnInterruptedRunStillPutsItsWholeReportInPlace) {
-  TempDir dir;
-  dir.Write("res.json", "OLD");
-  ProcessResult r = RunLoadcell(
-      {"cpu", "--time=30", "--format=json", "--output-file=" + dir.File("res.json"), "run"},
-      /*sigint_after_ms=*/300);
-  EXPECT_EQ(r.exit_code, 130) << r.err;
-  const std::string json = Slurp(dir.File("res.json"));
-  EXPECT_NE(json.find("\"interrupted\": true"), std::string::npos) << json.substr(0, 200);
-  EXPECT_EQ(Listing(dir.path()), (std::vector<std::string>{"res.json"}));
-}
-
 TEST(OutputSafety, AMissingFolderIsOneLineAndExitTwo) {
   TempDir dir;
   ProcessResult r =

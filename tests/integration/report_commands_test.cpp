@@ -246,10 +246,9 @@ TEST(ReportCommandsTest, SweepRunsALuaScript) {
                                      "--format=" + form.format,
                                      "--"};
     args.insert(args.end(), form.test.begin(), form.test.end());
-    const std::string cwd = std::filesystem::current_path();
-    std::filesystem::current_path(dir.path());
-    ProcessResult r = RunLoadcell(args);
-    std::filesystem::current_path(cwd);
+    testing::ChildWatch in_dir;
+    in_dir.cwd = dir.path();
+    ProcessResult r = RunLoadcell(args, in_dir);
     ASSERT_EQ(r.exit_code, 0) << testing::Show(r);
     for (const char* f : {"sum-threads=1-rows=1.json", "sum-threads=2-rows=10.json"}) {
       EXPECT_TRUE(std::filesystem::exists(out_dir + "/" + f)) << f;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/build_info.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -88,7 +89,9 @@ TEST(Secrets, NoFormOfAPasswordIsEverPrinted) {
           dir.File("sweep2/oltp_point_select-pgsql-password=hidden-1.json")));
     }
   }
-  EXPECT_TRUE(swept);
+  // The sweeps name --pgsql-password, an option of a part that a build may
+  // leave out (so far the Windows build): there they stop at it, unrun.
+  EXPECT_EQ(swept, !IsLeftOut("pgsql"));
 }
 
 }  // namespace

@@ -1,10 +1,8 @@
 // `loadcell sqlio` end to end: the four command lines of the issue (with
 // -s1 and an 8 MB file in a temporary folder), JSON output, files kept
-// between runs, and Ctrl-C.
+// between runs (Ctrl-C and the process's own affinity: sqlio_posix_test.cpp).
 
 #include <gtest/gtest.h>
-#include <sched.h>
-#include <stdlib.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -15,45 +13,17 @@
 #include <thread>
 #include <vector>
 
+#include "integration/sqlio_fixture.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
 
+using testing::ExpectAffinityRefused;
 using testing::ProcessResult;
 using testing::RunLoadcell;
-
-class SqlioRun : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = tmp_.path();
-    ASSERT_FALSE(dir_.empty());
-    param_ = dir_ + "/param.txt";
-    std::ofstream(param_) << "# one 8 MB file, two threads\nc:\\testfile.dat 2 0x0 8\n";
-  }
-
-  ProcessResult Sqlio(std::vector<std::string> args, int sigint_after_ms = -1) {
-    args.insert(args.begin(), {"sqlio", "--drive=C=" + dir_, "--quiet"});
-    return RunLoadcell(args, sigint_after_ms, 60, "initialization done");
-  }
-  static double Figure(const std::string& out, const std::string& label) {
-    const size_t at = out.find(label);
-    if (at == std::string::npos) return -1;
-    return std::stod(out.substr(at + label.size()));
-  }
-  static void ExpectReport(const ProcessResult& r) {
-    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
-    EXPECT_NE(r.out.find("initialization done\nCUMULATIVE DATA:\nthroughput metrics:\n"),
-              std::string::npos)
-        << r.out;
-    EXPECT_GT(Figure(r.out, "IOs/sec:"), 0) << r.out;
-    EXPECT_GT(Figure(r.out, "MBs/sec:"), 0) << r.out;
-  }
-  testing::TempDir tmp_;
-  std::string dir_;  // tmp_.path()
-  std::string param_;
-};
+using testing::SqlioRun;
 
 TEST_F(SqlioRun, IssueCommandLines) {
   // 1: creates the file at the param file's size and keeps it.
@@ -168,18 +138,6 @@ TEST_F(SqlioRun, PlacementIsAppliedAndStated) {
       << bad.err;
 }
 
-// A refused affinity: one line, exit 2, before anything is made (the
-// param file's 8 MB file is not created).
-void ExpectAffinityRefused(const ProcessResult& r, const std::string& names,
-                           const std::string& file) {
-  EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
-  EXPECT_EQ(r.err.rfind("loadcell: error: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(std::filesystem::exists(file)) << file;
-}
-
 TEST_F(SqlioRun, AffinityAppliedOrRefused) {
   const std::string file = dir_ + "/testfile.dat";
   std::ofstream(param_) << "\n  c:\\testfile.dat 1 0x8000000000000000 8\n";
@@ -195,23 +153,6 @@ TEST_F(SqlioRun, AffinityAppliedOrRefused) {
                         file);
   ExpectAffinityRefused(Sqlio({"-kW", "-s1", "-b64", "-p1023", "-F" + param_}),
                         "sqlio: '-p1023': -p names CPU 1023; this machine has CPUs 0-", file);
-
-  // A CPU the machine has but this process may not use (its affinity is
-  // inherited from this thread): refused too, naming the CPUs it may use.
-  cpu_set_t saved;
-  ASSERT_EQ(sched_getaffinity(0, sizeof(saved), &saved), 0);
-  cpu_set_t only0;
-  CPU_ZERO(&only0);
-  CPU_SET(0, &only0);
-  ASSERT_EQ(sched_setaffinity(0, sizeof(only0), &only0), 0);
-  ProcessResult outside = Sqlio({"-kW", "-s1", "-b64", "-a0x2", "-F" + param_});
-  ASSERT_EQ(sched_setaffinity(0, sizeof(saved), &saved), 0);
-  ExpectAffinityRefused(outside,
-                        std::thread::hardware_concurrency() >= 2
-                            ? "affinity mask 0x2 names CPU 1, outside this process's affinity: "
-                              "it may run on CPUs 0"
-                            : "affinity mask 0x2 names CPU 1; this machine has CPUs 0-0",
-                        file);
 
   // CPU 0 for the param file's thread, and for every thread with -a: applied.
   std::ofstream(param_) << "c:\\testfile.dat 1 0x1 8\n";
@@ -230,18 +171,6 @@ TEST_F(SqlioRun, HelpAndBareCommand) {
   ProcessResult bare = RunLoadcell({"sqlio"});
   EXPECT_EQ(bare.exit_code, 2);
   EXPECT_NE(bare.out.find("Usage: loadcell sqlio"), std::string::npos);
-}
-
-TEST_F(SqlioRun, InterruptReportsTimeActuallyRun) {
-  ProcessResult w = Sqlio({"-kW", "-s1", "-b64", "-F" + param_});  // create the file
-  ASSERT_EQ(w.exit_code, 0) << w.err;
-  ProcessResult r = Sqlio({"-kR", "-s60", "-frandom", "-b16", "-F" + param_}, 700);
-  EXPECT_EQ(r.exit_code, 130) << r.err;
-  EXPECT_NE(r.out.find("interrupted: the figures cover the "), std::string::npos) << r.out;
-  EXPECT_GT(Figure(r.out, "IOs/sec:"), 0);
-  const double secs = Figure(r.out, "interrupted: the figures cover the ");
-  EXPECT_GT(secs, 0.1);
-  EXPECT_LT(secs, 30);
 }
 
 }  // namespace

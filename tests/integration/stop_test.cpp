@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,31 @@ TEST(StopSignalTest, GnuTimeoutSignallingProcessAndGroupStillGetsTheJsonReport) 
     auto report = ParseResultJson(out, "stdout");
     EXPECT_TRUE(report.ok()) << report.status().ToString() << "\n" << out;
   }
+}
+
+// SIGINT during a plain run: the report of what was measured, exit 130;
+// with the report in a file, the whole report in place of the old one.
+TEST(SignalTest, SigintGivesExit130AndAReport) {
+  ProcessResult r = RunLoadcell({"cpu", "--time=30", "--cpu-max-prime=1000"},
+                                /*sigint_after_ms=*/300, /*timeout_s=*/20);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.out.find("General statistics:"), std::string::npos) << r.out;
+}
+
+TEST(OutputSafety, AnInterruptedRunStillPutsItsWholeReportInPlace) {
+  testing::TempDir dir;
+  dir.Write("res.json", "OLD");
+  ProcessResult r = RunLoadcell(
+      {"cpu", "--time=30", "--format=json", "--output-file=" + dir.File("res.json"), "run"},
+      /*sigint_after_ms=*/300);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  const std::string json = testing::ReadFile(dir.File("res.json"));
+  EXPECT_NE(json.find("\"interrupted\": true"), std::string::npos) << json.substr(0, 200);
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    left.push_back(e.path().filename().string());
+  }
+  EXPECT_EQ(left, std::vector<std::string>{"res.json"});
 }
 
 }  // namespace

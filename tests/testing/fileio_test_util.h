@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/io_engine.h"
 #include "runner/run_config.h"
 #include "runner/runner.h"
 #include "testing/status.h"
@@ -32,6 +33,16 @@ inline FileIoArgs WithSmallFiles(const std::string& dir, FileIoArgs args) {
   if (!has("file-block-size")) args.emplace_back("file-block-size", "4K");
   args.emplace_back("file-dir", dir);
   return args;
+}
+
+// The asynchronous engine the fileio tests run on buffered files: io_uring
+// on Linux, iocp on Windows (the first of the two this build has; "" when
+// it has neither, and the test fails on the engine's name).
+inline std::string BufferedAsyncEngine() {
+  for (const char* engine : {"io_uring", "iocp"}) {
+    if (CheckIoEngine(engine, "").ok()) return engine;
+  }
+  return "";
 }
 
 // Quiet console for prepare/cleanup; the text lands in `out`.

@@ -1,15 +1,20 @@
 #pragma once
 // Runs the loadcell binary as a child process and captures its stdout and
-// stderr separately. Test helper only.
+// stderr separately. Test helper only. Two implementations:
+// run_binary_posix.cpp (fork, exec, poll) and run_binary_win32.cpp
+// (CreateProcessW, pipes read by threads).
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace loadcell::testing {
 
 struct ProcessResult {
-  int exit_code = -1;  // 128 + signal when killed by a signal
+  // 128 + signal when killed by a signal; on Windows a child killed at the
+  // timeout exits 137 too (128 + SIGKILL), so that both read alike.
+  int exit_code = -1;
   std::string out;
   std::string err;
   // Seconds from the end of the `during` callback to the child's exit; -1
@@ -17,31 +22,43 @@ struct ProcessResult {
   double seconds_after_action = -1;
 };
 
-// What to do while the child runs.
+// Where the child runs and what to do while it runs.
 struct ChildWatch {
   // `during(pid)` runs on the calling thread once stdout contains `marker`
   // (so that the child's signal handlers are surely installed) and
-  // `delay_ms` more have passed; never when empty.
+  // `delay_ms` more have passed; never when empty. `pid` is the process id
+  // (on Windows too).
   std::function<void(int pid)> during;
   std::string marker = "Threads started";
   int delay_ms = 0;
-  // The child is killed (SIGKILL) after this long.
+  // The child is killed (SIGKILL; TerminateProcess) after this long.
   int timeout_s = 60;
+  // The child's working folder; the caller's when empty.
+  std::string cwd;
+  // Variables set in the child's environment (name, value), over the
+  // caller's environment, which it otherwise inherits.
+  std::vector<std::pair<std::string, std::string>> env;
 };
 
 // Runs `command` (argv; command[0] is looked up in PATH when it has no
-// slash), watched as `watch` says.
+// slash; on Windows the command line is quoted as the C runtime splits it),
+// watched as `watch` says.
 ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWatch& watch);
 
-// The path of the loadcell binary under test.
+// SIGINT to the child `pid` (POSIX; on Windows the calling test fails: a
+// Windows child gets no signal).
+void SendInterrupt(int pid);
+
+// The path of the loadcell binary under test (on Windows loadcell.exe beside
+// the test executable: the compiled-in path is the build machine's).
 std::string LoadcellBinary();
 
 // Runs the loadcell binary with `args`, watched as `watch` says.
 ProcessResult RunLoadcell(const std::vector<std::string>& args, const ChildWatch& watch);
 
 // Runs the loadcell binary with `args`. When `sigint_after_ms` >= 0, sends
-// SIGINT that long after stdout first contains `sigint_marker`. The child
-// is killed after `timeout_s`.
+// SIGINT (SendInterrupt) that long after stdout first contains
+// `sigint_marker`. The child is killed after `timeout_s`.
 ProcessResult RunLoadcell(const std::vector<std::string>& args, int sigint_after_ms = -1,
                           int timeout_s = 60, const std::string& sigint_marker = "Threads started");
 

@@ -14,7 +14,10 @@ std::string TempRoot() {
   const char* base = std::getenv("TMPDIR");
   if (base != nullptr && *base != '\0') return base;
   std::error_code ec;
-  const std::string system = std::filesystem::temp_directory_path(ec).string();
+  std::string system = std::filesystem::temp_directory_path(ec).string();
+  // Windows' ends in '\' (C:\users\x\Temp\): the names joined to it with
+  // '/' then read as they do on Linux.
+  while (system.size() > 1 && (system.back() == '\\' || system.back() == '/')) system.pop_back();
   return ec || system.empty() ? "/tmp" : system;
 }
 
@@ -39,7 +42,7 @@ TempDir::~TempDir() {
 }
 
 std::string TempDir::Write(const std::string& name, const std::string& text) const {
-  const std::string p = File(name);
+  std::string p = File(name);
   std::ofstream(p, std::ios::binary) << text;
   return p;
 }

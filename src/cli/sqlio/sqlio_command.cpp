@@ -343,7 +343,7 @@ Status CreateMissingFiles(const SqlioSetup& setup, bool rank_folders, std::ostre
       std::filesystem::create_directory(Dirname(t.path), ec);
       if (ec) {
         return Status::IoError(
-            fmt::format("cannot create the folder {}: {}", Dirname(t.path), ec.message()),
+            fmt::format("cannot create the folder {}", Dirname(t.path)),
             ec.value());
       }
     }
@@ -575,7 +575,7 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
                              ? cluster->OnRankZero(create, "create the shared files")
                              : create();
   if (!created.ok()) {
-    err << "loadcell: error: " << created.message() << "\n";
+    err << "loadcell: error: " << created.ToString() << "\n";
     return CreationExitCode(created);
   }
   return RunPlanned(sw, setup, cluster.get(), out, err);

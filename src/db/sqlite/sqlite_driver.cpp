@@ -298,10 +298,8 @@ DbError SqliteConnection::BeginBulkInsert(std::string_view table,
 // anything starts. ":memory:" and URIs are SQLite's own business.
 Status CheckDatabaseFolder(const std::string& path) {
   if (path == ":memory:" || path.rfind("file:", 0) == 0) return Status::Ok();
-  const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "."
-                          : slash == 0               ? "/"
-                                                     : path.substr(0, slash);
+  // Dirname: '\\' and a drive letter are separators and roots on Windows.
+  const std::string dir = Dirname(path);
   FileSystem& fs = DefaultFileSystem();
   Result<FileInfo> info = fs.Stat(dir);
   if (!info.ok() || !info->exists) {

@@ -108,7 +108,7 @@ struct FileIoSettings {
   uint32_t share_ranks = 1;
 
   std::string FileName(uint64_t i) const { return "test_file." + std::to_string(i); }
-  std::string FilePath(uint64_t i) const { return dir + "/" + FileName(i); }
+  std::string FilePath(uint64_t i) const { return JoinPath(dir, FileName(i)); }
   // "O_RDWR|O_DIRECT"
   std::string OpenFlagsText() const;
   bool asynchronous() const {

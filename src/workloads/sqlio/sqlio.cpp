@@ -9,6 +9,7 @@
 #include "core/plural.h"
 #include "core/random.h"
 #include "io/io_engine.h"
+#include "os/open_flags.h"
 #include "os/system_info.h"
 #include "os/thread.h"
 #include "runner/runner.h"
@@ -353,6 +354,15 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
   // Recorded only once complete: a listed file is always a whole one.
   if (st.ok()) st = RecordCreated(fs, dir.get(), name, size);
   if (!st.ok()) (void)fs.UnlinkAt(dir.get(), name, &id);
+  if (st.err() == ENOSPC || st.err() == EFBIG || st.err() == EDQUOT) {
+    // The volume cannot hold the file asked for: the user's setup (exit 2);
+    // the errno stays, for its words at the end of the line.
+    return Status(StatusCode::kFailedPrecondition,
+                  fmt::format("sqlio: creating {} stopped ({}); removed the partial file; free "
+                              "space or give a smaller size",
+                              path, st.message()),
+                  st.err());
+  }
   return st;
 }
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/build_features.h"
+#include "io/io_engine.h"
 #include "testing/fileio_test_util.h"
 #include "testing/status.h"
 #include "workloads/fileio/fileio_data.h"
@@ -20,6 +22,7 @@
 namespace loadcell {
 namespace {
 
+using testing::BufferedAsyncEngine;
 using testing::Configure;
 using testing::FileIoArgs;
 using testing::TempDir;
@@ -57,13 +60,16 @@ TEST(FileIoOptions, FsyncAllOverridesFreqAndEnd) {
   EXPECT_FALSE(w.settings().fsync_end);
 }
 
-TEST(FileIoOptions, AsyncIsLibaioAndAsyncBacklogIsTheQueueDepth) {
+// async is the platform's asynchronous engine: libaio on Linux, iocp on
+// Windows.
+TEST(FileIoOptions, AsyncIsThePlatformsEngineAndAsyncBacklogIsTheQueueDepth) {
   TempDir dir;
   FileIoWorkload w;
   ASSERT_OK(ConfigureIn(
       w, dir.path(),
       {{"file-io-mode", "async"}, {"file-extra-flags", "direct"}, {"file-async-backlog", "7"}}));
-  EXPECT_EQ(w.settings().engine, "libaio");
+  EXPECT_EQ(w.settings().engine, AsyncIoEngineName());
+  EXPECT_EQ(w.settings().engine, LOADCELL_WINDOWS ? "iocp" : "libaio");
   EXPECT_EQ(w.settings().queue_depth, 7u);
   EXPECT_TRUE(w.settings().direct);
   EXPECT_EQ(w.settings().OpenFlagsText(), "O_RDWR|O_DIRECT");
@@ -71,14 +77,23 @@ TEST(FileIoOptions, AsyncIsLibaioAndAsyncBacklogIsTheQueueDepth) {
 
 // sysbench runs --file-io-mode=async without direct (libaio on buffered
 // files): so does loadcell, saying so, instead of refusing the command line.
-TEST(FileIoOptions, AsyncWithoutDirectRunsBufferedLibaioAsSysbenchDoes) {
+// On Windows async is iocp, which keeps buffered requests in flight as it
+// does unbuffered ones: nothing to say.
+TEST(FileIoOptions, AsyncWithoutDirectRunsBufferedAsSysbenchDoes) {
   TempDir dir;
   FileIoWorkload w;
   ASSERT_OK(ConfigureIn(w, dir.path(), {{"file-io-mode", "async"}}));
-  EXPECT_EQ(w.settings().engine, "libaio");
-  EXPECT_TRUE(w.settings().buffered_aio);
   EXPECT_FALSE(w.settings().direct);
-  EXPECT_NE(w.settings().engine_note.find("as sysbench runs it"), std::string::npos);
+  EXPECT_EQ(w.settings().queue_depth, 128u);
+  if (LOADCELL_WINDOWS) {
+    EXPECT_EQ(w.settings().engine, "iocp");
+    EXPECT_FALSE(w.settings().buffered_aio);
+    EXPECT_EQ(w.settings().engine_note, "");
+  } else {
+    EXPECT_EQ(w.settings().engine, "libaio");
+    EXPECT_TRUE(w.settings().buffered_aio);
+    EXPECT_NE(w.settings().engine_note.find("as sysbench runs it"), std::string::npos);
+  }
 }
 
 // Which writes stamp their blocks: all but zeros and the sequence without
@@ -107,16 +122,26 @@ TEST(FileIoOptions, WhichWritesStampAndUseExisting) {
   }
 }
 
+// libaio without direct: refused unless --file-io-fallback=on, which runs
+// io_uring. On Windows libaio is a Linux engine, refused either way.
 TEST(FileIoOptions, LibaioWithoutDirectFallsBackOnlyWhenAllowed) {
   TempDir dir;
   FileIoWorkload w;
   Status s = ConfigureIn(w, dir.path(), {{"file-io-mode", "libaio"}});
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("direct"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find(LOADCELL_WINDOWS ? "is a Linux engine" : "direct"), std::string::npos)
+      << s.message();
   FileIoWorkload w2;
-  ASSERT_OK(ConfigureIn(w2, dir.path(), {{"file-io-mode", "libaio"}, {"file-io-fallback", "on"}}));
-  EXPECT_EQ(w2.settings().engine, "io_uring");
-  EXPECT_FALSE(w2.settings().engine_note.empty());
+  s = ConfigureIn(w2, dir.path(), {{"file-io-mode", "libaio"}, {"file-io-fallback", "on"}});
+  if (LOADCELL_WINDOWS) {
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("libaio is a Linux engine; on Windows use iocp"), std::string::npos)
+        << s.message();
+  } else {
+    ASSERT_OK(s);
+    EXPECT_EQ(w2.settings().engine, "io_uring");
+    EXPECT_FALSE(w2.settings().engine_note.empty());
+  }
 }
 
 TEST(FileIoOptions, BadInputIsOneLineUsageError) {
@@ -157,8 +182,9 @@ TEST(FileIoOptions, SubmitBatchWithASynchronousEngineIsNoted) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("--file-submit-batch=8 has no effect"), std::string::npos) << notes[0];
   FileIoWorkload uring;
-  ASSERT_OK(Configure(uring, WithSmallFiles(dir.path(), {{"file-submit-batch", "8"},
-                                                         {"file-io-mode", "io_uring"}})));
+  ASSERT_OK(
+      Configure(uring, WithSmallFiles(dir.path(), {{"file-submit-batch", "8"},
+                                                   {"file-io-mode", BufferedAsyncEngine()}})));
   EXPECT_EQ(uring.settings().submit_batch, 8u);
   EXPECT_TRUE(uring.Warnings(1).empty());
   // The header says the batch that can happen: never more than the depth.
@@ -168,7 +194,7 @@ TEST(FileIoOptions, SubmitBatchWithASynchronousEngineIsNoted) {
     FileIoWorkload w;
     ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {{"file-submit-batch", batch},
                                                        {"file-queue-depth", "4"},
-                                                       {"file-io-mode", "io_uring"}})));
+                                                       {"file-io-mode", BufferedAsyncEngine()}})));
     std::string engine;
     for (const auto& [k, v] : w.Describe()) {
       if (k == "I/O engine") engine = v;

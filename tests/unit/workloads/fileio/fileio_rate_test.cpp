@@ -16,6 +16,7 @@
 namespace loadcell {
 namespace {
 
+using testing::BufferedAsyncEngine;
 using testing::Configure;
 using testing::FileIoArgs;
 using testing::Prepared;
@@ -88,7 +89,9 @@ TEST(FileIoRate, AnAsynchronousEngineSubmitsAtTheIntendedStartAndReapsPromptly) 
   TempDir dir;
   FileIoWorkload w;
   Prepared(w, dir,
-           {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "8"}});
+           {{"file-test-mode", "rndrd"},
+            {"file-io-mode", BufferedAsyncEngine()},
+            {"file-queue-depth", "8"}});
   Result<RunResult> r = RunAtRate(w, 500, 250);
   if (!r.ok() && r.status().code() == StatusCode::kUnavailable) {
     GTEST_SKIP() << r.status().ToString();
@@ -113,7 +116,9 @@ TEST(FileIoRate, ThreadsShareOneScheduleAndTheTimeLimitEndsThem) {
   TempDir dir;
   FileIoWorkload w;
   Prepared(w, dir,
-           {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "4"}});
+           {{"file-test-mode", "rndrd"},
+            {"file-io-mode", BufferedAsyncEngine()},
+            {"file-queue-depth", "4"}});
   RunConfig cfg;
   cfg.threads = 3;
   cfg.time_s = 0.4;

@@ -18,6 +18,7 @@
 namespace loadcell {
 namespace {
 
+using testing::BufferedAsyncEngine;
 using testing::Configure;
 using testing::Counter;
 using testing::FileIoArgs;
@@ -182,7 +183,8 @@ TEST(FileIoRun, RunBeforePrepareAndWrongSizesAreUsageErrors) {
 
 TEST(FileIoRun, EachEventIsOneRequest) {
   TempDir dir;
-  for (const char* engine : {"sync", "io_uring", "mmap"}) {
+  for (const std::string& engine :
+       {std::string("sync"), BufferedAsyncEngine(), std::string("mmap")}) {
     FileIoWorkload w;
     Prepared(w, dir,
              {{"file-test-mode", "rndrw"},
@@ -211,7 +213,9 @@ TEST(FileIoRun, AsyncEngineKeepsTheQueueFullAndCountsItsBusyTimeOnce) {
   TempDir dir;
   FileIoWorkload w;
   Prepared(w, dir,
-           {{"file-test-mode", "rndrd"}, {"file-io-mode", "io_uring"}, {"file-queue-depth", "16"}});
+           {{"file-test-mode", "rndrd"},
+            {"file-io-mode", BufferedAsyncEngine()},
+            {"file-queue-depth", "16"}});
   Result<RunResult> r = RunEvents(w, 2000, 2);
   ASSERT_OK(r);
   ASSERT_OK(r->failure);
@@ -258,7 +262,7 @@ TEST(FileIoRun, BusyTimeIsTheLatencySumOneRequestAtATime) {
 
 TEST(FileIoRun, FsyncAllMakesEachWriteEventIncludeItsFsync) {
   TempDir dir;
-  for (const char* engine : {"sync", "io_uring"}) {
+  for (const std::string& engine : {std::string("sync"), BufferedAsyncEngine()}) {
     FileIoWorkload w;
     Prepared(w, dir,
              {{"file-test-mode", "rndwr"},
@@ -306,7 +310,7 @@ TEST(FileIoRun, ValidatedWritesAreReadBackWithTheirSequence) {
   Prepared(w, dir,
            {{"file-test-mode", "rndrw"},
             {"validate", "on"},
-            {"file-io-mode", "io_uring"},
+            {"file-io-mode", BufferedAsyncEngine()},
             {"file-queue-depth", "4"}});
   Result<RunResult> r = RunEvents(w, 3000, 2);
   ASSERT_OK(r);

@@ -2,8 +2,8 @@
 // the same command. Each file under tests/golden/data/sysbench/ starts with
 // "$ sysbench ARGS" and holds what sysbench printed; the test runs loadcell
 // with the same ARGS and compares the lines a case selects. Remake the files
-// with scripts/capture-sysbench-goldens. POSIX only: it runs the binary
-// through testing/run_binary.h (loadcell.exe is checked by scripts/test-windows).
+// with scripts/capture-sysbench-goldens. On Windows it runs loadcell.exe
+// (testing/run_binary.h) against the same files.
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,213 @@
+#include <gtest/gtest.h>
+#include <windows.h>
+
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "os/win32_util.h"
+#include "testing/run_binary.h"
+
+namespace loadcell::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// `arg` as the C runtime (and CommandLineToArgvW) reads it back: as it is
+// when it has no blank or quote; otherwise in quotes, a quote as \", and the
+// backslashes before a quote (or before the closing one) doubled. Other
+// backslashes stand for themselves.
+std::wstring QuotedArgument(const std::wstring& arg) {
+  if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) return arg;
+  std::wstring out = L"\"";
+  size_t backslashes = 0;
+  for (wchar_t c : arg) {
+    if (c == L'\\') {
+      ++backslashes;
+      continue;
+    }
+    out.append(c == L'"' ? 2 * backslashes + 1 : backslashes, L'\\');
+    backslashes = 0;
+    out.push_back(c);
+  }
+  out.append(2 * backslashes, L'\\');
+  out.push_back(L'"');
+  return out;
+}
+
+std::wstring CommandLine(const std::vector<std::string>& command) {
+  std::wstring line;
+  for (const std::string& a : command) {
+    if (!line.empty()) line.push_back(L' ');
+    line += QuotedArgument(Widen(a));
+  }
+  return line;
+}
+
+// True when the variable "NAME=..." (or Windows' "=C:=..." entries) is named
+// `name`; names are case-blind on Windows.
+bool NamesVariable(const std::wstring& entry, const std::wstring& name) {
+  const size_t eq = entry.find(L'=', 1);
+  return eq == name.size() &&
+         CompareStringOrdinal(entry.data(), static_cast<int>(eq), name.data(),
+                              static_cast<int>(name.size()), TRUE) == CSTR_EQUAL;
+}
+
+// This process's environment with `env` set over it, as CreateProcessW's
+// block: "NAME=VALUE\0" entries and one more '\0'.
+std::wstring EnvironmentBlock(const std::vector<std::pair<std::string, std::string>>& env) {
+  std::vector<std::wstring> entries;
+  wchar_t* own = GetEnvironmentStringsW();
+  for (const wchar_t* e = own; e != nullptr && *e != L'\0'; e += wcslen(e) + 1) {
+    bool replaced = false;
+    for (const auto& [name, value] : env) replaced = replaced || NamesVariable(e, Widen(name));
+    if (!replaced) entries.emplace_back(e);
+  }
+  if (own != nullptr) FreeEnvironmentStringsW(own);
+  for (const auto& [name, value] : env) entries.push_back(Widen(name) + L"=" + Widen(value));
+  std::wstring block;
+  for (const std::wstring& e : entries) block += e + L'\0';
+  block.push_back(L'\0');
+  return block;
+}
+
+// A pipe whose write end the child inherits; the read end stays here.
+struct Pipe {
+  HANDLE read = nullptr;
+  HANDLE write = nullptr;
+  bool Open() {
+    SECURITY_ATTRIBUTES sa{sizeof(sa), nullptr, TRUE};
+    return CreatePipe(&read, &write, &sa, 0) != 0 &&
+           SetHandleInformation(read, HANDLE_FLAG_INHERIT, 0) != 0;
+  }
+  void Close() {
+    if (read != nullptr) CloseHandle(read);
+    if (write != nullptr) CloseHandle(write);
+    read = write = nullptr;
+  }
+};
+
+// What the two reader threads collect; `mutex` guards both strings.
+struct Output {
+  std::mutex mutex;
+  std::string out;
+  std::string err;
+};
+
+// Reads `pipe` to its end (every writer gone) into `*sink`. One thread per
+// pipe, so a child that fills one pipe while this side waits on the other
+// never blocks.
+void ReadAll(HANDLE pipe, std::mutex* mutex, std::string* sink) {
+  char buf[4096];
+  DWORD n = 0;
+  while (ReadFile(pipe, buf, sizeof(buf), &n, nullptr) != 0 && n > 0) {
+    const std::lock_guard<std::mutex> lock(*mutex);
+    sink->append(buf, n);
+  }
+}
+
+// Starts the child with its stdout and stderr on the pipes and stdin on NUL;
+// false (with a test failure naming the command) when it cannot start.
+bool StartChild(const std::vector<std::string>& command, const ChildWatch& watch, Pipe& out,
+                Pipe& err, PROCESS_INFORMATION& pi) {
+  SECURITY_ATTRIBUTES sa{sizeof(sa), nullptr, TRUE};
+  HANDLE nul = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa,
+                           OPEN_EXISTING, 0, nullptr);
+  STARTUPINFOW si{};
+  si.cb = sizeof(si);
+  si.dwFlags = STARTF_USESTDHANDLES;
+  si.hStdInput = nul;
+  si.hStdOutput = out.write;
+  si.hStdError = err.write;
+  std::wstring line = CommandLine(command);
+  std::wstring env = EnvironmentBlock(watch.env);
+  const std::wstring cwd = Widen(watch.cwd);
+  const BOOL ok =
+      CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
+                     env.data(), cwd.empty() ? nullptr : cwd.c_str(), &si, &pi);
+  const DWORD error = GetLastError();
+  if (nul != INVALID_HANDLE_VALUE) CloseHandle(nul);
+  if (ok == 0) {
+    ADD_FAILURE() << "CreateProcessW " << Narrow(line) << ": " << Win32ErrorText(error);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string LoadcellBinary() {
+  std::wstring self(32768, L'\0');
+  const DWORD n = GetModuleFileNameW(nullptr, self.data(), static_cast<DWORD>(self.size()));
+  self.resize(n);
+  return Narrow(self.substr(0, self.find_last_of(L"\\/") + 1)) + "loadcell.exe";
+}
+
+ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWatch& watch) {
+  ProcessResult result;
+  Pipe out;
+  Pipe err;
+  PROCESS_INFORMATION pi{};
+  if (!out.Open() || !err.Open() || !StartChild(command, watch, out, err, pi)) {
+    out.Close();
+    err.Close();
+    return result;
+  }
+  // Only the child holds the write ends now: the reads end when it does.
+  CloseHandle(out.write);
+  CloseHandle(err.write);
+  out.write = err.write = nullptr;
+  Output output;
+  std::thread out_reader(ReadAll, out.read, &output.mutex, &output.out);
+  std::thread err_reader(ReadAll, err.read, &output.mutex, &output.err);
+  const auto start = Clock::now();
+  Clock::time_point marker_at{};
+  Clock::time_point acted_at{};
+  bool seen = false;
+  bool acted = !watch.during;
+  bool killed = false;
+  while (WaitForSingleObject(pi.hProcess, 20) == WAIT_TIMEOUT) {
+    const auto now = Clock::now();
+    if (!seen) {
+      const std::lock_guard<std::mutex> lock(output.mutex);
+      seen = output.out.find(watch.marker) != std::string::npos;
+      marker_at = now;
+    }
+    if (seen && !acted && now - marker_at >= std::chrono::milliseconds(watch.delay_ms)) {
+      watch.during(static_cast<int>(pi.dwProcessId));
+      acted = true;
+      acted_at = Clock::now();
+    }
+    if (!killed && now - start > std::chrono::seconds(watch.timeout_s)) {
+      TerminateProcess(pi.hProcess, 128 + 9);
+      killed = true;
+    }
+  }
+  out_reader.join();
+  err_reader.join();
+  DWORD code = 0;
+  if (GetExitCodeProcess(pi.hProcess, &code) != 0) result.exit_code = static_cast<int>(code);
+  if (watch.during && acted) {
+    result.seconds_after_action = std::chrono::duration<double>(Clock::now() - acted_at).count();
+  }
+  CloseHandle(pi.hProcess);
+  CloseHandle(pi.hThread);
+  out.Close();
+  err.Close();
+  result.out = std::move(output.out);
+  result.err = std::move(output.err);
+  return result;
+}
+
+// Windows has no SIGINT, and a console event needs a console the child
+// shares, which Wine does not give a process with its output on pipes
+// (GenerateConsoleCtrlEvent and AllocConsole both fail): scripts/test-windows
+// sends Ctrl-C as Wine delivers it, SIGINT to the wine process.
+void SendInterrupt(int pid) {
+  ADD_FAILURE() << "no SIGINT for the Windows child " << pid
+                << ": this test belongs in a *_posix_test.cpp file";
+}
+
+}  // namespace loadcell::testing
