@@ -80,7 +80,7 @@ TEST_P(OltpMatrixTest, PrepareRunCleanup) {
   } else {
     EXPECT_NE(out.find("Statements sent by: loadcell's own protocol client"), std::string::npos)
         << out;
-    EXPECT_EQ(out.find("--db-connector=native") != std::string::npos, native) << out;
+    EXPECT_EQ(out.find("--db-connector=native") != std::string::npos, !extra.empty()) << out;
   }
   EXPECT_NE(out.find("SQL statistics:"), std::string::npos) << out;
   EXPECT_EQ(ReportNumber(out, "    transactions:"), kEvents) << out;

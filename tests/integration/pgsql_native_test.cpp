@@ -126,6 +126,33 @@ TEST_F(PgsqlNative, RefusesTlsAndUnixSocketsInOneLine) {
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
 }
 
+// A --pgsql-host list spreads the connections, connection i on host i mod n
+// (both connectors): with 127.0.0.1 first and ::1 second (where the test
+// server does not listen), one thread runs on the first host; the second
+// thread's connection goes to ::1 and fails naming it.
+TEST_F(PgsqlNative, AHostListSpreadsTheConnections) {
+  auto prep = RunLoadcell(Concat(base_, {"prepare"}));
+  ASSERT_EQ(prep.exit_code, 0) << Show(prep);
+  Args listed;
+  for (const std::string& a : base_) {
+    listed.push_back(a.rfind("--pgsql-host=", 0) == 0 ? a + ",::1" : a);
+  }
+  for (const char* connector : {"native", "library"}) {
+    const Args args = Concat(listed, {std::string("--db-connector=") + connector});
+    auto one = RunLoadcell(Concat(args, {"--threads=1", "--events=10", "run"}));
+    EXPECT_EQ(one.exit_code, 0) << connector << "\n" << Show(one);
+    EXPECT_EQ(ReportNumber(one.out, "    transactions:"), 10) << Show(one);
+    auto two = RunLoadcell(Concat(args, {"--threads=2", "--events=10", "run"}));
+    EXPECT_EQ(two.exit_code, 1) << connector << "\n" << Show(two);
+    EXPECT_NE(two.err.find("::1"), std::string::npos) << connector << "\n" << Show(two);
+  }
+  auto empty = RunLoadcell(Concat(base_, {"--pgsql-host=127.0.0.1,", "run"}));
+  EXPECT_EQ(empty.exit_code, 2) << Show(empty);
+  EXPECT_NE(empty.err.find("an empty host in the list"), std::string::npos) << Show(empty);
+  auto clean = RunLoadcell(Concat(base_, {"cleanup"}));
+  EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
+
 TEST(PgsqlNativeLegacy, OltpTestOfSysbench05) {
   TestDatabase db("pgsql", "native_legacy");
   ASSERT_TRUE(db.error().empty()) << db.error();

@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "db/drivers.h"
 #include "db/pgsql/pgsql_internal.h"
@@ -26,7 +28,9 @@ class PgsqlDriver final : public DbDriver {
     return c;
   }
   void RegisterOptions(OptionSet& opts) override {
-    opts.String("pgsql-host", &s_.host, "localhost", "PostgreSQL server host");
+    opts.String("pgsql-host", &s_.host, "localhost",
+                "PostgreSQL server host; a comma list spreads the connections: connection i "
+                "(counted across MPI ranks) goes to host i mod n, as --mysql-host does");
     opts.Int("pgsql-port", &s_.port, 5432, "PostgreSQL server port").Min(1).Max(65535);
     opts.String("pgsql-user", &s_.user, "sbtest", "PostgreSQL user");
     opts.String("pgsql-password", &s_.password, "", "PostgreSQL password (default: $PGPASSWORD)")
@@ -57,7 +61,7 @@ class PgsqlDriver final : public DbDriver {
     if (s_.password_in_use.empty()) {
       if (const char* pw = std::getenv("PGPASSWORD")) s_.password_in_use = pw;
     }
-    return Status::Ok();
+    return SpreadHosts();
   }
   std::string Describe() const override {
     return fmt::format("pgsql {}:{} user {} database {}", s_.host, s_.port, s_.user, s_.db);
@@ -65,12 +69,39 @@ class PgsqlDriver final : public DbDriver {
 
  protected:
   Result<std::unique_ptr<DbConnection>> Open(int index) override {
-    auto conn = std::make_unique<PgConnection>(&s_);
+    const PgSettings* settings = &s_;
+    if (!per_host_.empty()) {
+      settings = &per_host_[static_cast<size_t>(index < 0 ? 0 : index) % per_host_.size()];
+    }
+    auto conn = std::make_unique<PgConnection>(settings);
     LC_RETURN_IF_ERROR(conn->Open());
     return std::unique_ptr<DbConnection>(std::move(conn));
   }
 
  private:
+  // A --pgsql-host list ("db1,db2"): the settings of each host, connection i
+  // opened on host i mod n (libpq would take the list as fail-over
+  // candidates; loadcell spreads the load as sysbench spreads --mysql-host).
+  Status SpreadHosts() {
+    per_host_.clear();
+    if (s_.host.find(',') == std::string::npos) return Status::Ok();
+    size_t start = 0;
+    while (start <= s_.host.size()) {
+      const size_t comma = std::min(s_.host.find(',', start), s_.host.size());
+      PgSettings one = s_;
+      one.host = s_.host.substr(start, comma - start);
+      if (one.host.empty()) {
+        return Status::InvalidArgument(fmt::format(
+            "--pgsql-host={}: an empty host in the list (give host names or addresses "
+            "separated by commas)",
+            s_.host));
+      }
+      per_host_.push_back(std::move(one));
+      start = comma + 1;
+    }
+    return Status::Ok();
+  }
+
   // What the native connection cannot do, refused in one line before any
   // connection: TLS (never a silent plaintext connection when it was
   // required) and Unix sockets.
@@ -92,6 +123,7 @@ class PgsqlDriver final : public DbDriver {
   }
 
   PgSettings s_;
+  std::vector<PgSettings> per_host_;  // a --pgsql-host list, else empty
 };
 
 }  // namespace
