@@ -72,12 +72,25 @@ TEST(ServerDriverOptions, DefaultsFollowSysbench) {
   EXPECT_EQ(db.driver().Capabilities().bulk_insert, "LOAD DATA LOCAL INFILE");
 }
 
+// PGPASSWORD set (value) or removed (nullptr), on either platform.
+void SetPgPassword(const char* value) {
+#ifdef _WIN32
+  _putenv_s("PGPASSWORD", value != nullptr ? value : "");
+#else
+  if (value != nullptr) {
+    setenv("PGPASSWORD", value, 1);
+  } else {
+    unsetenv("PGPASSWORD");
+  }
+#endif
+}
+
 TEST(ServerDriverOptions, PasswordOnlyFromOptionOrEnvironmentNeverShown) {
-  setenv("PGPASSWORD", "env-secret-123", 1);
+  SetPgPassword("env-secret-123");
   OptionSet set("t");
   DbDrivers db;
   Status s = Resolve(db, set, {{"db-driver", "pgsql"}});
-  unsetenv("PGPASSWORD");
+  SetPgPassword(nullptr);
   ASSERT_OK(s);
   EXPECT_EQ(set.Find("pgsql-password")->ValueText(), "");
   EXPECT_EQ(db.driver().Describe().find("env-secret"), std::string::npos);
