@@ -342,9 +342,8 @@ Status CreateMissingFiles(const SqlioSetup& setup, bool rank_folders, std::ostre
       std::error_code ec;
       std::filesystem::create_directory(Dirname(t.path), ec);
       if (ec) {
-        return Status::IoError(
-            fmt::format("cannot create the folder {}", Dirname(t.path)),
-            ec.value());
+        return Status::IoError(fmt::format("cannot create the folder {}", Dirname(t.path)),
+                               ec.value());
       }
     }
     Result<FileInfo> again = DefaultFileSystem().Stat(t.path);

@@ -91,10 +91,10 @@ class PgsqlDriver final : public DbDriver {
       PgSettings one = s_;
       one.host = s_.host.substr(start, comma - start);
       if (one.host.empty()) {
-        return Status::InvalidArgument(fmt::format(
-            "--pgsql-host={}: an empty host in the list (give host names or addresses "
-            "separated by commas)",
-            s_.host));
+        return Status::InvalidArgument(
+            fmt::format("--pgsql-host={}: an empty host in the list (give host names or addresses "
+                        "separated by commas)",
+                        s_.host));
       }
       per_host_.push_back(std::move(one));
       start = comma + 1;
