@@ -29,15 +29,7 @@ using testing::MpirunCommand;
 using testing::ProcessResult;
 using testing::RunMpi;
 using testing::Show;
-
-// Every path under `dir`, relative to it.
-std::set<std::string> Tree(const std::string& dir) {
-  std::set<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    out.insert(fs::relative(e.path(), dir).string());
-  }
-  return out;
-}
+using testing::Tree;
 
 std::vector<std::string> With(std::vector<std::string> args, const std::string& command) {
   args.push_back(command);

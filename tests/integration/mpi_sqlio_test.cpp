@@ -24,14 +24,7 @@ using testing::CountOf;
 using testing::ProcessResult;
 using testing::RunMpi;
 using testing::Show;
-
-std::set<std::string> Tree(const std::string& dir) {
-  std::set<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    out.insert(fs::relative(e.path(), dir).string());
-  }
-  return out;
-}
+using testing::Tree;
 
 // A param file naming one 4 MB file in `dir` with 2 threads.
 std::string ParamFile(const testing::TempDir& dir) {

@@ -3,6 +3,7 @@
 // away. Test helper only.
 
 #include <filesystem>
+#include <set>
 #include <string>
 
 namespace loadcell::testing {
@@ -38,5 +39,14 @@ std::string ReadFile(const std::string& path);
 
 // The temporary directory tests write under: $TMPDIR, or /tmp.
 std::string TempRoot();
+
+// Every path below `dir` (files and folders), relative to it.
+inline std::set<std::string> Tree(const std::string& dir) {
+  std::set<std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    out.insert(std::filesystem::relative(e.path(), dir).string());
+  }
+  return out;
+}
 
 }  // namespace loadcell::testing
