@@ -27,6 +27,13 @@ void* MapZeroPages(size_t bytes, bool huge, int* err);
 const char* HugePagesAdvice(int err);
 void UnmapPages(void* p, size_t bytes);
 
+// Asks that [p, p + bytes) be backed by transparent huge pages where the
+// system offers them (Linux: madvise(MADV_HUGEPAGE), honoured when
+// /sys/kernel/mm/transparent_hugepage/enabled is "always" or "madvise" and
+// a huge page is free at the first touch); nothing on Windows. Advice only:
+// nothing fails.
+void AdviseHugePages(void* p, size_t bytes);
+
 // `bytes` aligned to `alignment` (a power of two); nullptr when out of
 // memory. Free with FreeAligned (std::free cannot free it on Windows).
 void* AllocateAligned(size_t alignment, size_t bytes);

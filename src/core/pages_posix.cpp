@@ -42,6 +42,8 @@ const char* HugePagesAdvice(int /*err*/) {
 
 void UnmapPages(void* p, size_t bytes) { munmap(p, bytes); }
 
+void AdviseHugePages(void* p, size_t bytes) { madvise(p, bytes, MADV_HUGEPAGE); }
+
 void* AllocateAligned(size_t alignment, size_t bytes) {
   return std::aligned_alloc(alignment, bytes);
 }

@@ -116,7 +116,12 @@ Result<std::unique_ptr<IoEngine>> MakeIoEngine(const std::string& name, FileSyst
 // Allocates a zero-filled buffer of `len` bytes (rounded up to a multiple of
 // the alignment, a power of two) aligned for O_DIRECT; free with
 // FreeIoBuffer (std::free cannot free it on Windows). nullptr when out of
-// memory or the alignment is not a power of two.
+// memory or the alignment is not a power of two. From kIoBufferHugeFrom
+// bytes on, the buffer is whole 2 MiB pages, 2 MiB-aligned and advised for
+// transparent huge pages (AdviseHugePages), so that large requests are not
+// split on the way to the device.
+inline constexpr size_t kIoBufferHugeFrom = size_t{512} << 10;
+inline constexpr size_t kIoBufferHugePage = size_t{2} << 20;
 void* AllocateIoBuffer(size_t len, size_t alignment = 4096);
 void FreeIoBuffer(void* p);
 

@@ -417,6 +417,25 @@ TEST(AllocateIoBufferTest, AlignedAndZeroed) {
   FreeIoBuffer(p);
 }
 
+// From kIoBufferHugeFrom on, whole huge pages: 2 MiB-aligned, zeroed, and
+// the rounded-up tail writable.
+TEST(AllocateIoBufferTest, LargeBuffersLieInWholeHugePages) {
+  for (size_t len :
+       {kIoBufferHugeFrom - 4096, kIoBufferHugeFrom, size_t{1} << 20, kIoBufferHugePage + 1}) {
+    Buffer b = NewBuffer(len);
+    ASSERT_NE(b.get(), nullptr);
+    const auto at = reinterpret_cast<uintptr_t>(b.get());
+    if (len < kIoBufferHugeFrom) {
+      EXPECT_EQ(at % 4096, 0u) << len;
+      continue;
+    }
+    EXPECT_EQ(at % kIoBufferHugePage, 0u) << len;
+    const size_t whole = (len + kIoBufferHugePage - 1) / kIoBufferHugePage * kIoBufferHugePage;
+    for (size_t i = 0; i < whole; i += 4096) ASSERT_EQ(b.get()[i], 0) << len << " " << i;
+    b.get()[whole - 1] = 1;  // the tail up to the page's end is the buffer's
+  }
+}
+
 TEST(SyncEngineFaultTest, InjectedFaultsBecomeNegativeResults) {
   TempDir dir;
   FaultInjectingFileSystem fault(DefaultFileSystem());
