@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cluster/mpi_mpich.h"
-#include "db/dynamic_lib.h"
+#include "os/dynamic_lib.h"
 
 namespace loadcell {
 namespace {

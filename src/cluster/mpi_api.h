@@ -1,6 +1,6 @@
 #pragma once
 // The MPI library, loaded with dlopen for MPI runs only (as the database
-// client libraries are: db/dynamic_lib.h), so that a run without a launcher
+// client libraries are: os/dynamic_lib.h), so that a run without a launcher
 // neither maps libmpi nor pays for its start-up.
 //
 // Two ABIs, one table. The table is typed by Open MPI's mpi.h (the build's

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "db/dynamic_lib.h"
+#include "os/dynamic_lib.h"
 
 namespace loadcell {
 namespace {

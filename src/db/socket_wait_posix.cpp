@@ -1,32 +1,13 @@
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/socket.h>
 
 #include <cerrno>
 
 #include "db/socket_wait.h"
 
 namespace loadcell {
-namespace {
 
 static_assert(kSocketReadable == POLLIN && kSocketWritable == POLLOUT);
-
-timeval ToTimeval(int ms) {
-  timeval tv{};
-  tv.tv_sec = ms / 1000;
-  tv.tv_usec = static_cast<suseconds_t>(ms % 1000) * 1000;
-  return tv;
-}
-
-}  // namespace
-
-bool SetSocketTimeouts(SocketHandle socket, int read_ms, int write_ms) {
-  const int fd = static_cast<int>(socket);
-  const timeval rd = ToTimeval(read_ms);
-  const timeval wr = ToTimeval(write_ms);
-  return ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &rd, sizeof(rd)) == 0 &&
-         ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wr, sizeof(wr)) == 0;
-}
 
 SocketWait WaitForSocket(SocketHandle socket, short events, int timeout_ms) {
   const int fd = static_cast<int>(socket);

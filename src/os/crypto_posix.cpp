@@ -1,5 +1,5 @@
 // The crypto seam on the system's libcrypto (OpenSSL 3), loaded on first use
-// as the database client libraries are (db/dynamic_lib.h), so that runs that
+// as the database client libraries are (os/dynamic_lib.h), so that runs that
 // connect to no server do not map it.
 
 #include <fmt/format.h>
@@ -13,8 +13,8 @@
 #include <climits>
 #include <memory>
 
-#include "db/dynamic_lib.h"
 #include "os/crypto.h"
+#include "os/dynamic_lib.h"
 #include "os/rsa_public_key.h"
 
 namespace loadcell {

@@ -1,12 +1,14 @@
-// Loading a database client library on first use with dlopen instead of
-// linking it, so that runs that use no such driver (cpu, memory, fileio,
-// sqlite...) do not map it and its dependencies (TLS, Kerberos, LDAP...),
-// which would add megabytes of resident memory to every run. The real headers
-// still provide the types; each driver keeps one table of function pointers,
-// one per client function it calls (pgsql/pq_api.h, mysql/mariadb_api.h).
+// Loading a shared library on first use with dlopen instead of linking it
+// (the database client libraries, libcrypto for the own clients, libmpi), so
+// that runs that use none of them (cpu, memory, fileio, sqlite...) do not map
+// it and its dependencies (TLS, Kerberos, LDAP...), which would add megabytes
+// of resident memory to every run. The real headers still provide the types;
+// each user keeps one table of function pointers, one per function it calls
+// (db/pgsql/pq_api.h, db/mysql/mariadb_api.h, cluster/mpi_api.h,
+// os/crypto_posix.cpp). POSIX only (dynamic_lib_posix.cpp).
 
-#ifndef LOADCELL_DB_DYNAMIC_LIB_H_
-#define LOADCELL_DB_DYNAMIC_LIB_H_
+#ifndef LOADCELL_OS_DYNAMIC_LIB_H_
+#define LOADCELL_OS_DYNAMIC_LIB_H_
 
 #include <string>
 
@@ -69,4 +71,4 @@ LoadedLibrary<Api> LoadLibrary(const char* soname, const char* package, BindAll 
   Status LoadFn() { return Loaded##Api().status; }                                           \
   const Api& GetFn() { return Loaded##Api().api; }
 
-#endif  // LOADCELL_DB_DYNAMIC_LIB_H_
+#endif  // LOADCELL_OS_DYNAMIC_LIB_H_

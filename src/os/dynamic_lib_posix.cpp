@@ -1,7 +1,7 @@
-#include "db/dynamic_lib.h"
-
 #include <dlfcn.h>
 #include <fmt/format.h>
+
+#include "os/dynamic_lib.h"
 
 namespace loadcell {
 namespace {

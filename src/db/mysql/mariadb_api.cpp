@@ -1,6 +1,6 @@
 #include "db/mysql/mariadb_api.h"
 
-#include "db/dynamic_lib.h"
+#include "os/dynamic_lib.h"
 
 namespace loadcell {
 

@@ -211,7 +211,7 @@ void PgWire::Query(std::string_view sql) {
 bool PgWire::SetTimeouts(int read_ms, int write_ms) {
   read_ms_ = read_ms;
   write_ms_ = write_ms;
-  return SetSocketTimeouts(fd_, read_ms, write_ms);
+  return TcpSetTimeouts(fd_, read_ms, write_ms).ok();
 }
 
 bool PgWire::Wait(short events, PgReply& reply) {

@@ -1,5 +1,5 @@
 // The client library of the pgsql driver, loaded on first use (see
-// db/dynamic_lib.h): one function pointer per client function the driver calls.
+// os/dynamic_lib.h): one function pointer per client function the driver calls.
 
 #ifndef LOADCELL_DB_PGSQL_PQ_API_H_
 #define LOADCELL_DB_PGSQL_PQ_API_H_

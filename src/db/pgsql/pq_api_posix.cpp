@@ -1,5 +1,5 @@
-#include "db/dynamic_lib.h"
 #include "db/pgsql/pq_api.h"
+#include "os/dynamic_lib.h"
 
 namespace loadcell {
 

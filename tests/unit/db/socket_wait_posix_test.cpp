@@ -32,7 +32,7 @@ class SocketWaitTest : public ::testing::Test {
 };
 
 TEST_F(SocketWaitTest, BlockingRecvEndsAtTheLimit) {
-  ASSERT_TRUE(SetSocketTimeouts(fds_[0], 200, 200));
+  ASSERT_TRUE(TcpSetTimeouts(fds_[0], 200, 200).ok());
   const auto t0 = std::chrono::steady_clock::now();
   char c = 0;
   EXPECT_EQ(recv(fds_[0], &c, 1, 0), -1);

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <string>
 
-#include "db/dynamic_lib.h"
+#include "os/dynamic_lib.h"
 #include "testing/status.h"
 
 namespace loadcell {
