@@ -76,8 +76,11 @@ TEST(MpiStartTest, ARankThatStopsAnsweringBeforeTheStartEndsTheRunAfterTheTimeou
   EXPECT_TRUE(gone) << "rank 2 was left behind";
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   EXPECT_LT(r.seconds_after_action, 30) << Show(r);
-  // Ranks 0 and 1 both name it; nothing ran, no report.
-  EXPECT_EQ(CountOf(r.err,
+  // Ranks 0 and 1 both name it; nothing ran, no report. (Rank 2 may add
+  // a line naming rank 0: when Open MPI ends the job it continues a
+  // stopped process before it terminates it, and rank 2, past its own
+  // deadline by then, finds rank 0 gone.)
+  EXPECT_GE(CountOf(r.err,
                     ") did not answer for 1 s before the start (--mpi-timeout); no rank "
                     "ran it"),
             2u)
