@@ -1,16 +1,20 @@
 // loadcell: the command-line entry point. Everything else lives in cli/.
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/app.h"
+#include "core/line_buffer.h"
 #include "core/status.h"
 #include "os/console.h"
 
 int main(int argc, char** argv) {
   loadcell::PrepareConsole();
+  // Each line of standard error in one write (core/line_buffer.h).
+  loadcell::WriteInWholeLines(std::cerr, stderr);
   try {
     const std::vector<std::string> args = loadcell::CommandLineArguments(argc, argv);
     return loadcell::RunCommandLine(args, std::cout, std::cerr);
