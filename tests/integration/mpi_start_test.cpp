@@ -36,12 +36,14 @@ long ResidentKib(int pid) {
 
 // Rank 2 fills a 2 GiB memory block in its workload's init (the others a
 // small one) and is stopped (SIGSTOP) while it does: it never says it is
-// ready. Ranks 0 and 1, ready long before, give up on it after 1 s.
+// ready. Ranks 0 and 1, ready long before, give up on it after 3 s (time
+// enough, on a loaded machine, for the watch below to see rank 2 filling
+// its block and stop it before they give up).
 TEST(MpiStartTest, ARankThatStopsAnsweringBeforeTheStartEndsTheRunAfterTheTimeout) {
   const testing::TempDir dir;
   const std::string pid_file = dir / "rank2.pid";
   const std::vector<std::string> args = {"memory", "--memory-scope=global", "--time=30",
-                                         "--mpi-timeout=1"};
+                                         "--mpi-timeout=3"};
   std::vector<std::string> cmd = MpirunCommand(2, args, /*timeout_s=*/60);
   cmd.insert(cmd.end() - static_cast<long>(args.size()), "--memory-block-size=1M");
   std::string shell = "echo $$ > " + pid_file + ".tmp && mv " + pid_file + ".tmp " + pid_file +
@@ -50,6 +52,8 @@ TEST(MpiStartTest, ARankThatStopsAnsweringBeforeTheStartEndsTheRunAfterTheTimeou
   testing::AddShellRank(cmd, shell);
   int stopped = 0;
   long stopped_at_kib = 0;
+  long last_kib = 0;  // what the watch saw last, for the failure message
+  int polls = 0;
   testing::ChildWatch watch;
   watch.timeout_s = 90;
   watch.marker = "";
@@ -58,7 +62,9 @@ TEST(MpiStartTest, ARankThatStopsAnsweringBeforeTheStartEndsTheRunAfterTheTimeou
     // Stopped once the block is being filled: past MPI's start, before its vote.
     for (int i = 0; pid > 0 && i < 60000; ++i) {
       const long kib = ResidentKib(pid);
+      polls = i;
       if (kib < 0) return;
+      last_kib = kib;
       if (kib > (256L << 10)) {
         kill(pid, SIGSTOP);
         stopped = pid;
@@ -69,7 +75,9 @@ TEST(MpiStartTest, ARankThatStopsAnsweringBeforeTheStartEndsTheRunAfterTheTimeou
     }
   };
   const ProcessResult r = RunCommand(cmd, watch);
-  ASSERT_GT(stopped, 0) << Show(r);
+  ASSERT_GT(stopped, 0) << "rank 2 last seen at " << last_kib << " KiB after " << polls
+                        << " polls\n"
+                        << Show(r);
   EXPECT_LT(stopped_at_kib, 2L << 20) << "rank 2 had filled its block already";
   const bool gone = !testing::StillRunning(stopped);
   if (!gone) kill(stopped, SIGKILL);
@@ -81,7 +89,7 @@ TEST(MpiStartTest, ARankThatStopsAnsweringBeforeTheStartEndsTheRunAfterTheTimeou
   // stopped process before it terminates it, and rank 2, past its own
   // deadline by then, finds rank 0 gone.)
   EXPECT_GE(CountOf(r.err,
-                    ") did not answer for 1 s before the start (--mpi-timeout); no rank "
+                    ") did not answer for 3 s before the start (--mpi-timeout); no rank "
                     "ran it"),
             2u)
       << Show(r);
