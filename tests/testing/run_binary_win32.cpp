@@ -2,6 +2,7 @@
 #include <windows.h>
 
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -124,13 +125,27 @@ bool StartChild(const std::vector<std::string>& command, const ChildWatch& watch
   std::wstring line = CommandLine(command);
   std::wstring env = EnvironmentBlock(watch.env);
   const std::wstring cwd = Widen(watch.cwd);
-  const BOOL ok =
-      CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
-                     env.data(), cwd.empty() ? nullptr : cwd.c_str(), &si, &pi);
-  const DWORD error = GetLastError();
+  // Wine on a loaded machine now and then fails to create a process that
+  // starts on the next try: a few tries, each failed one said on stderr,
+  // before the test fails (what loadcell does is not in question until its
+  // process runs).
+  constexpr int kTries = 4;
+  BOOL ok = 0;
+  DWORD error = 0;
+  for (int attempt = 1; attempt <= kTries && ok == 0; ++attempt) {
+    ok = CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE, CREATE_UNICODE_ENVIRONMENT,
+                        env.data(), cwd.empty() ? nullptr : cwd.c_str(), &si, &pi);
+    error = GetLastError();
+    if (ok == 0 && attempt < kTries) {
+      std::fprintf(stderr, "run_binary: CreateProcessW failed (%s); try %d of %d\n",
+                   Win32ErrorText(error).c_str(), attempt + 1, kTries);
+      Sleep(200 * attempt);
+    }
+  }
   if (nul != INVALID_HANDLE_VALUE) CloseHandle(nul);
   if (ok == 0) {
-    ADD_FAILURE() << "CreateProcessW " << Narrow(line) << ": " << Win32ErrorText(error);
+    ADD_FAILURE() << "CreateProcessW " << Narrow(line) << ": " << Win32ErrorText(error) << " ("
+                  << kTries << " tries)";
     return false;
   }
   return true;
