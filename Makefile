@@ -17,12 +17,11 @@ windows: deps
 run: build
 	build/release/loadcell suite
 
-# Every test of the release build, then the build with every optional part
-# OFF, then the Windows build under Wine.
-test: build windows
-	scripts/run-tests build/release
-	JOBS=$(JOBS) scripts/test-minimal-build build/minimal
-	scripts/test-windows build/windows
+# Every test of the release build, the build with every optional part OFF,
+# and the Windows build under Wine (scripts/test-all builds the last two
+# beside the test runs).
+test: build
+	JOBS=$(JOBS) scripts/test-all
 
 sanitize: deps
 	cmake --preset asan >/dev/null
