@@ -5,8 +5,15 @@ rounds, per-round ratios and A/A band every compare script prints."""
 
 import os
 import re
+import signal
 import statistics
 import sys
+
+
+def end_cleanly_on_sigterm():
+    """SIGTERM (kill, a CI timeout) ends the script as Ctrl-C does: through
+    its `finally` blocks, which remove the files it made."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
 def _fail(name, value, what):
