@@ -13,7 +13,7 @@
 namespace loadcell {
 namespace {
 
-constexpr std::string_view kOrigin = "command line";
+constexpr std::string_view kCommandLineOrigin = "command line";
 
 // Dashes that word processors and web pages put in place of '-'.
 constexpr std::string_view kTypographicDashes[] = {
@@ -133,12 +133,12 @@ Result<CommandLine> TokenizeArgs(const std::vector<std::string>& args) {
       }
       bool has_value = eq != std::string::npos;
       cl.options.Add("--" + name, has_value ? arg.substr(eq + 1) : std::string(), has_value,
-                     std::string(kOrigin));
+                     std::string(kCommandLineOrigin));
       if (!has_value) last_bare_flag = "--" + name;
       continue;
     }
     if (arg == "-h") {
-      cl.options.Add("--help", "", false, std::string(kOrigin));
+      cl.options.Add("--help", "", false, std::string(kCommandLineOrigin));
       continue;
     }
     if (arg.size() >= 2 && arg[0] == '-') {

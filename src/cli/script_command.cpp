@@ -17,7 +17,7 @@
 namespace loadcell {
 namespace {
 
-int Fail(std::ostream& err, const Status& s, int code) {
+int FailScript(std::ostream& err, const Status& s, int code) {
   err << "loadcell: error: " << s.ToString() << "\n";
   return code;
 }
@@ -106,7 +106,7 @@ int RunAndDone(TestSetup& setup, const RunExtras& extras, RunTestFn run_test, st
   const int code = run_test(setup, extras, out, err);
   out << std::flush;
   const Status done = setup.after_report();
-  if (!done.ok() && code == kExitOk) return Fail(err, done, kExitRunFailed);
+  if (!done.ok() && code == kExitOk) return FailScript(err, done, kExitRunFailed);
   return code;
 }
 
@@ -118,7 +118,7 @@ int RunScriptCommand(TestSetup& setup, LuaScriptWorkload& script, const std::str
   // Under a launcher the script learns its rank (prepare and cleanup run on
   // rank 0 unless it asks otherwise: docs/lua.md).
   Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup);
-  if (!joined.ok()) return Fail(err, joined.status(), ExitCodeFor(joined.status()));
+  if (!joined.ok()) return FailScript(err, joined.status(), ExitCodeFor(joined.status()));
   const std::unique_ptr<Cluster> ranks = std::move(joined).value();
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup.cfg.threads);
@@ -137,7 +137,7 @@ int RunScriptCommand(TestSetup& setup, LuaScriptWorkload& script, const std::str
         << (s.ok() ? "" : ": " + s.ToString()) << "\n";
     return kExitInterrupted;
   }
-  if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : kExitRunFailed);
+  if (!s.ok()) return FailScript(err, s, s.IsUsageError() ? kExitUsage : kExitRunFailed);
   return kExitOk;
 }
 
@@ -147,7 +147,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   const std::string& path = call.path;
   const std::vector<std::string>& rest = call.rest;  // words after the script
   if (rest.size() > 1) {
-    return Fail(
+    return FailScript(
         err,
         Status::InvalidArgument("unexpected argument '" + rest[1] + "' after '" + rest[0] + "'"),
         kExitUsage);
@@ -163,7 +163,8 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   LuaScriptWorkload* script = nullptr;
   Result<std::unique_ptr<TestSetup>> loaded = LoadScriptTest(path, command, argv, &script);
   if (!loaded.ok()) {
-    return Fail(err, loaded.status(), loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
+    return FailScript(err, loaded.status(),
+                      loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
   }
   TestSetup& setup = **loaded;
   if (command == "help") {
@@ -175,17 +176,18 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   }
 
   Result<RunExtras> extras = TakeRunExtras(cl.options);
-  if (!extras.ok()) return Fail(err, extras.status(), kExitUsage);
+  if (!extras.ok()) return FailScript(err, extras.status(), kExitUsage);
   Status s = ConfigureScript(setup, *script, path, cl.options);
-  if (!s.ok()) return Fail(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
+  if (!s.ok()) return FailScript(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
 
   if (command == "run") return RunAndDone(setup, *extras, run_test, out, err);
   if (command != "prepare" && command != "cleanup" && !script->HasCommand(command)) {
-    return Fail(err,
-                Status::InvalidArgument("unknown command '" + command + "' for script '" + path +
-                                        "'; use prepare, run, cleanup, help or a command of "
-                                        "sysbench.cmdline.commands"),
-                kExitUsage);
+    return FailScript(
+        err,
+        Status::InvalidArgument("unknown command '" + command + "' for script '" + path +
+                                "'; use prepare, run, cleanup, help or a command of "
+                                "sysbench.cmdline.commands"),
+        kExitUsage);
   }
   return RunScriptCommand(setup, *script, command, extras->cluster, err);
 }
@@ -250,7 +252,7 @@ std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostr
   }
   return RunScript(*call, cl, run_test, out, err);
 #else
-  return Fail(err, NotInThisBuild("script " + call->path, "lua"), kExitUsage);
+  return FailScript(err, NotInThisBuild("script " + call->path, "lua"), kExitUsage);
 #endif
 }
 

@@ -8,7 +8,7 @@
 namespace loadcell {
 namespace {
 
-constexpr const char* kOrigin = "sysbench compatibility";
+constexpr const char* kSysbenchCompatOrigin = "sysbench compatibility";
 
 // The option's value as a boolean (sysbench's on/off spellings); an error
 // names it.
@@ -23,7 +23,7 @@ Result<bool> BoolOf(const RawOption& o) {
 
 // Adds `name=value` unless the user gave `name` (under any spelling).
 void AddUnlessGiven(RawOptions& raw, const std::string& name, const std::string& value) {
-  if (raw.Find(name) == nullptr) raw.Add(name, value, true, kOrigin);
+  if (raw.Find(name) == nullptr) raw.Add(name, value, true, kSysbenchCompatOrigin);
 }
 
 RawOption* Unconsumed(RawOptions& raw, std::string_view name) {

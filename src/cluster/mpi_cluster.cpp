@@ -29,8 +29,6 @@ namespace {
 // How often a rank says it is still there (at most; a fraction of the
 // timeout when that is short).
 constexpr Nanos kBeatPeriod = 500 * kNanosPerMilli;
-// How long rank 0 tries to get its last words (the verdict, the bye) out.
-constexpr Nanos kLastWordsGrace = kNanosPerSecond;
 constexpr size_t kHostBytes = 256;
 
 std::string HostName() {

@@ -65,6 +65,10 @@ class MpiLink final {
   std::deque<Pending> pending_;  // a deque: the buffers must not move
 };
 
+// How long rank 0 tries to get its last words (the verdict, the bye) out
+// with MpiLink::Flush.
+inline constexpr Nanos kLastWordsGrace = kNanosPerSecond;
+
 // Sleeps for a short while between two looks at the link: a rank that
 // waits must not spin on a CPU that ranks still running need.
 void PauseBetweenLooks();

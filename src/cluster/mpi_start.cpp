@@ -24,8 +24,6 @@ constexpr Nanos kStartLead = 50 * kNanosPerMilli;
 // A wait looks without pausing for this long first: a ping-pong's round
 // trip bounds the offset's error, and a reply comes within microseconds.
 constexpr Nanos kSpin = 20 * kNanosPerMilli;
-// How long rank 0 tries to get its last words out.
-constexpr Nanos kLastWordsGrace = kNanosPerSecond;
 // How long a control thread sleeps between looks while rank 0 works alone
 // (a prepare may take minutes: no need to look more often).
 constexpr Nanos kWorkPause = 10 * kNanosPerMilli;

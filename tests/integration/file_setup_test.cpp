@@ -21,6 +21,8 @@
 namespace loadcell {
 namespace {
 
+using testing::Concat;
+using testing::Expand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 using testing::Show;
@@ -34,41 +36,36 @@ struct SetupCase {
 };
 
 const std::vector<std::string> kFileio = {"fileio", "--file-total-size=64K", "--file-num=2"};
-const std::vector<std::string> kSqlite = {"oltp_read_only", "--db-driver=sqlite", "--tables=1",
-                                          "--table-size=100", "--range-size=10"};
-
-std::vector<std::string> With(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
+const std::vector<std::string> kSqliteOltp = {"oltp_read_only", "--db-driver=sqlite", "--tables=1",
+                                              "--table-size=100", "--range-size=10"};
 
 const SetupCase kSetupCases[] = {
     {"fileio_prepare_missing_folder",
-     With(kFileio, {"--file-dir=@/missing", "prepare"}),
+     Concat(kFileio, {"--file-dir=@/missing", "prepare"}),
      {"--file-dir=@/missing: no such directory"}},
     {"fileio_prepare_file_as_folder",
-     With(kFileio, {"--file-dir=@/file", "prepare"}),
+     Concat(kFileio, {"--file-dir=@/file", "prepare"}),
      {"--file-dir=@/file: not a directory"}},
     {"fileio_prepare_proc",
-     With(kFileio, {"--file-dir=/proc", "prepare"}),
+     Concat(kFileio, {"--file-dir=/proc", "prepare"}),
      {"--file-dir=/proc: cannot create files in /proc: the file system takes no new files"}},
     // sysfs refuses new files to root too: EACCES, or EROFS where /sys is
     // mounted read-only (containers).
     {"fileio_prepare_sys",
-     With(kFileio, {"--file-dir=/sys", "prepare"}),
+     Concat(kFileio, {"--file-dir=/sys", "prepare"}),
      {"--file-dir=/sys: cannot create files in /sys: permission denied",
       "--file-dir=/sys: cannot create files in /sys: the file system is read-only"}},
     {"fileio_run_missing_folder",
-     With(kFileio, {"--file-dir=@/missing", "--file-test-mode=rndwr", "run"}),
+     Concat(kFileio, {"--file-dir=@/missing", "--file-test-mode=rndwr", "run"}),
      {"--file-dir=@/missing: no such directory"}},
     {"sqlite_missing_folder",
-     With(kSqlite, {"--sqlite-db=@/missing/x.db", "prepare"}),
+     Concat(kSqliteOltp, {"--sqlite-db=@/missing/x.db", "prepare"}),
      {"--sqlite-db=@/missing/x.db: the folder @/missing does not exist"}},
     {"sqlite_file_as_folder",
-     With(kSqlite, {"--sqlite-db=@/file/x.db", "prepare"}),
+     Concat(kSqliteOltp, {"--sqlite-db=@/file/x.db", "prepare"}),
      {"--sqlite-db=@/file/x.db: @/file is not a folder"}},
     {"sqlite_proc",
-     With(kSqlite, {"--sqlite-db=/proc/x.db", "run"}),
+     Concat(kSqliteOltp, {"--sqlite-db=/proc/x.db", "run"}),
      {"--sqlite-db=/proc/x.db: cannot create files in /proc: the file system takes no new files"}},
     {"output_file_missing_folder",
      {"cpu", "--events=1", "--output-file=@/missing/r.json"},
@@ -87,13 +84,6 @@ const SetupCase kSetupCases[] = {
 };
 
 void PrintTo(const SetupCase& c, std::ostream* os) { *os << c.name; }
-
-std::string Expand(std::string a, const std::string& dir) {
-  for (size_t at = a.find('@'); at != std::string::npos; at = a.find('@', at + dir.size())) {
-    a.replace(at, 1, dir);
-  }
-  return a;
-}
 
 class FileSetupTest : public ::testing::TestWithParam<SetupCase> {};
 
@@ -156,7 +146,7 @@ const FaultCase kFaultCases[] = {
     {"enospc_fileio_prepare",
      "size=1m",
      "true",
-     With(kSmall, {"--file-total-size=4M", "prepare"}),
+     Concat(kSmall, {"--file-total-size=4M", "prepare"}),
      false,
      2,
      {"--file-dir=@: prepare stopped: the filesystem is full"},
@@ -164,7 +154,7 @@ const FaultCase kFaultCases[] = {
     {"enospc_fileio_prepare_lock",
      "size=64k",
      LC_FILL,
-     With(kSmall, {"prepare"}),
+     Concat(kSmall, {"prepare"}),
      false,
      2,
      {"--file-dir=@: cannot write the lock file .loadcell-fileio.lock: no space left on the "
@@ -173,7 +163,7 @@ const FaultCase kFaultCases[] = {
     {"enospc_fileio_run_write",
      "size=1m",
      LC_PREPARE " && " LC_HOLES " && " LC_FILL " && truncate -s -16K @/filler",
-     With(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
+     Concat(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
      false,
      1,
      {"write of 4096 bytes from file @/test_file.", "failed: No space left on device"},
@@ -189,7 +179,7 @@ const FaultCase kFaultCases[] = {
     {"enospc_sqlite_prepare_new_db",
      "size=1m",
      "dd if=/dev/zero of=@/filler bs=4k count=128",
-     With(kSqliteBig, {"prepare"}),
+     Concat(kSqliteBig, {"prepare"}),
      false,
      1,
      {"cannot load sbtest1: sqlite: database or disk is full",
@@ -198,7 +188,7 @@ const FaultCase kFaultCases[] = {
     {"enospc_sqlite_prepare_existing_db",
      "size=1m",
      LC_SQLITE_SMALL " && " LC_FILL " && truncate -s -256K @/filler",
-     With(kSqliteBig, {"--force", "prepare"}),
+     Concat(kSqliteBig, {"--force", "prepare"}),
      false,
      1,
      {"cannot load sbtest1: sqlite: database or disk is full",
@@ -208,7 +198,7 @@ const FaultCase kFaultCases[] = {
     {"erofs_fileio_prepare",
      "ro",
      "true",
-     With(kSmall, {"prepare"}),
+     Concat(kSmall, {"prepare"}),
      false,
      2,
      {"--file-dir=@: cannot be written (directory '@': Read-only file system)"},
@@ -216,7 +206,7 @@ const FaultCase kFaultCases[] = {
     {"erofs_fileio_run",
      "size=4m",
      LC_PREPARE " && mount -o remount,ro @",
-     With(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
+     Concat(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
      false,
      2,
      {"--file-dir=@: cannot be written (directory '@': Read-only file system)"},
@@ -224,7 +214,7 @@ const FaultCase kFaultCases[] = {
     {"erofs_fileio_cleanup",
      "size=4m",
      LC_PREPARE " && mount -o remount,ro @",
-     With(kSmall, {"cleanup"}),
+     Concat(kSmall, {"cleanup"}),
      false,
      2,
      {"--file-dir=@: cannot be written (directory '@': Read-only file system)"},
@@ -241,7 +231,7 @@ const FaultCase kFaultCases[] = {
     {"eacces_fileio_prepare",
      "size=4m,mode=0755",
      "true",
-     With(kSmall, {"prepare"}),
+     Concat(kSmall, {"prepare"}),
      true,
      2,
      {"--file-dir=@: cannot be written (directory '@': Permission denied)"},
@@ -249,7 +239,7 @@ const FaultCase kFaultCases[] = {
     {"eacces_fileio_run",
      "size=4m,mode=0755",
      LC_PREPARE,
-     With(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
+     Concat(kSmall, {"--file-test-mode=rndwr", "--time=10", "run"}),
      true,
      2,
      {"--file-dir=@: cannot be written (directory '@': Permission denied)"},

@@ -23,14 +23,12 @@
 namespace loadcell {
 namespace {
 
+using testing::BuildTree;
+using testing::FileIoCommand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 
 using testing::TempDir;
-
-// Where the test directories go: the current directory (the build tree,
-// which is on a real filesystem: O_DIRECT works there, unlike on some tmpfs).
-std::string BuildTree() { return std::filesystem::current_path().string(); }
 
 // O_DIRECT is FILE_FLAG_NO_BUFFERING on Windows.
 bool SupportsDirect(const std::string& dir) {
@@ -40,10 +38,6 @@ bool SupportsDirect(const std::string& dir) {
   if (fd.ok()) (void)fs.Close(*fd);
   (void)fs.Unlink(probe);
   return fd.ok();
-}
-
-std::vector<std::string> Args(const TempDir& dir, const std::vector<std::string>& extra) {
-  return testing::FileIoCommand(dir.path(), extra);
 }
 
 std::string Field(const std::string& out, const std::string& label) {
@@ -58,7 +52,7 @@ std::string Field(const std::string& out, const std::string& label) {
 TEST(FileIoBinary, EveryModeWithEveryEngine) {
   TempDir dir(BuildTree());
   const bool direct = SupportsDirect(dir.path());
-  ProcessResult prep = RunLoadcell(Args(dir, {"prepare"}));
+  ProcessResult prep = RunLoadcell(FileIoCommand(dir, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << prep.err;
   struct Engine {
     std::string name;
@@ -91,7 +85,7 @@ TEST(FileIoBinary, EveryModeWithEveryEngine) {
                                         "--events=200", "--file-fsync-freq=50", "run"};
       extra.insert(extra.begin(), e.flags.begin(), e.flags.end());
       const std::string what = mode + " " + e.name + (wants_direct ? " direct" : "");
-      ProcessResult r = RunLoadcell(Args(dir, extra));
+      ProcessResult r = RunLoadcell(FileIoCommand(dir, extra));
       ASSERT_EQ(r.exit_code, 0) << what << "\n" << r.err << r.out;
       EXPECT_EQ(Field(r.out, "total number of events:"), "200") << what;
       const double reads = std::atof(Field(r.out, "reads/s:").c_str());
@@ -117,26 +111,26 @@ TEST(FileIoBinary, EveryModeWithEveryEngine) {
       }
     }
   }
-  ProcessResult clean = RunLoadcell(Args(dir, {"cleanup"}));
+  ProcessResult clean = RunLoadcell(FileIoCommand(dir, {"cleanup"}));
   EXPECT_EQ(clean.exit_code, 0) << clean.err;
 }
 
 TEST(FileIoBinary, PrepareShowsProgressUnlessQuiet) {
   TempDir dir(BuildTree());
-  ProcessResult loud = RunLoadcell(Args(dir, {"prepare"}));
+  ProcessResult loud = RunLoadcell(FileIoCommand(dir, {"prepare"}));
   ASSERT_EQ(loud.exit_code, 0) << loud.err;
   EXPECT_NE(loud.err.find("prepare: 100%"), std::string::npos) << loud.err;
-  ASSERT_EQ(RunLoadcell(Args(dir, {"cleanup"})).exit_code, 0);
-  ProcessResult quiet = RunLoadcell(Args(dir, {"--quiet", "prepare"}));
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"cleanup"})).exit_code, 0);
+  ProcessResult quiet = RunLoadcell(FileIoCommand(dir, {"--quiet", "prepare"}));
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
   EXPECT_EQ(quiet.err.find("prepare:"), std::string::npos) << quiet.err;
 }
 
 TEST(FileIoBinary, IntervalLinesHaveSysbenchsShape) {
   TempDir dir(BuildTree());
-  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
   ProcessResult r = RunLoadcell(
-      Args(dir, {"--file-test-mode=rndrw", "--time=1.2", "--report-interval=1", "run"}));
+      FileIoCommand(dir, {"--file-test-mode=rndrw", "--time=1.2", "--report-interval=1", "run"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const size_t at = r.out.find("[ 1s ] reads: ");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -148,9 +142,9 @@ TEST(FileIoBinary, IntervalLinesHaveSysbenchsShape) {
 
 TEST(FileIoBinary, ValidationCatchesCorruptionBehindItsBack) {
   TempDir dir(BuildTree());
-  ASSERT_EQ(RunLoadcell(Args(dir, {"--validate", "prepare"})).exit_code, 0);
-  ProcessResult ok = RunLoadcell(
-      Args(dir, {"--validate", "--file-test-mode=rndrw", "--threads=2", "--events=2000", "run"}));
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"--validate", "prepare"})).exit_code, 0);
+  ProcessResult ok = RunLoadcell(FileIoCommand(
+      dir, {"--validate", "--file-test-mode=rndrw", "--threads=2", "--events=2000", "run"}));
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   {
     std::fstream f(dir.File("test_file.3"), std::ios::in | std::ios::out | std::ios::binary);
@@ -158,8 +152,8 @@ TEST(FileIoBinary, ValidationCatchesCorruptionBehindItsBack) {
     f.put('\x01');
     f.put('\x02');
   }
-  ProcessResult bad =
-      RunLoadcell(Args(dir, {"--validate", "--file-test-mode=seqrd", "--events=1000", "run"}));
+  ProcessResult bad = RunLoadcell(
+      FileIoCommand(dir, {"--validate", "--file-test-mode=seqrd", "--events=1000", "run"}));
   EXPECT_EQ(bad.exit_code, 1) << bad.err;
   EXPECT_NE(bad.err.find("test_file.3 at offset 28672"), std::string::npos) << bad.err;
   EXPECT_NE(bad.out.find("General statistics:"), std::string::npos) << "no report";
@@ -167,10 +161,10 @@ TEST(FileIoBinary, ValidationCatchesCorruptionBehindItsBack) {
 
 TEST(FileIoBinary, CleanupRemovesOnlyLoadcellsFiles) {
   TempDir dir(BuildTree());
-  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
   { std::ofstream(dir.File("user.dat")) << "keep me"; }
   { std::ofstream(dir.File("test_file.4")) << "not loadcell's"; }
-  ProcessResult r = RunLoadcell(Args(dir, {"cleanup"}));
+  ProcessResult r = RunLoadcell(FileIoCommand(dir, {"cleanup"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> left;
   for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
@@ -248,13 +242,13 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
 // asynchronous engine.
 TEST(FileIoBinary, WarmupLeavesTheEventLimitWhole) {
   TempDir dir(BuildTree());
-  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
   for (const std::string& engine : {std::string("sync"), testing::BufferedAsyncEngine()}) {
     for (const std::string threads : {"1", "3"}) {
-      ProcessResult r =
-          RunLoadcell(Args(dir, {"--file-test-mode=rndrw", "--events=100", "--warmup-time=0.2",
-                                 "--file-io-mode=" + engine, "--file-queue-depth=4",
-                                 "--threads=" + threads, "--format=json", "run"}));
+      ProcessResult r = RunLoadcell(
+          FileIoCommand(dir, {"--file-test-mode=rndrw", "--events=100", "--warmup-time=0.2",
+                              "--file-io-mode=" + engine, "--file-queue-depth=4",
+                              "--threads=" + threads, "--format=json", "run"}));
       ASSERT_EQ(r.exit_code, 0) << engine << r.err;
       nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
       ASSERT_FALSE(doc.is_discarded()) << r.out;

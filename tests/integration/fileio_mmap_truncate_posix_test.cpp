@@ -17,20 +17,18 @@
 namespace loadcell {
 namespace {
 
+using testing::BuildTree;
+using testing::FileIoCommand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 using testing::TempDir;
-
-std::vector<std::string> Args(const TempDir& dir, const std::vector<std::string>& extra) {
-  return testing::FileIoCommand(dir.path(), extra);
-}
 
 // Another process truncating a test file while the mmap engine reads it:
 // the access faults (SIGBUS), and the run ends as a failed run (exit 1) with
 // its report and the error, not as a crash without one.
 TEST(FileIoBinary, MmapFileTruncatedMidRunIsAFailedRunWithAReport) {
-  TempDir dir(std::filesystem::current_path().string());
-  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  TempDir dir(BuildTree());
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
   std::thread truncator([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(700));
     for (int i = 0; i < 4; ++i) {
@@ -38,8 +36,8 @@ TEST(FileIoBinary, MmapFileTruncatedMidRunIsAFailedRunWithAReport) {
       EXPECT_EQ(::truncate(file.c_str(), 0), 0) << file;
     }
   });
-  ProcessResult r =
-      RunLoadcell(Args(dir, {"--file-io-mode=mmap", "--file-test-mode=rndrd", "--time=20", "run"}));
+  ProcessResult r = RunLoadcell(
+      FileIoCommand(dir, {"--file-io-mode=mmap", "--file-test-mode=rndrd", "--time=20", "run"}));
   truncator.join();
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("total number of events:"), std::string::npos) << r.out;

@@ -21,21 +21,16 @@
 namespace loadcell {
 namespace {
 
+using testing::BuildTree;
+using testing::FileIoCommand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 using testing::Show;
 using testing::TempDir;
 
-// On the build tree's filesystem (a real one, as in fileio_binary_test).
-std::string BuildTree() { return std::filesystem::current_path().string(); }
-
 const std::vector<std::string> kOtherModes = {"seqrewr", "seqrd", "rndrd", "rndwr", "rndrw"};
 const std::vector<std::string> kReadModes = {"seqrd", "rndrd"};
 const std::vector<std::string> kWriteModes = {"seqrewr", "rndwr", "rndrw"};
-
-std::vector<std::string> Args(const TempDir& dir, const std::vector<std::string>& extra) {
-  return testing::FileIoCommand(dir.path(), extra);
-}
 
 std::vector<std::string> Listing(const TempDir& dir) {
   std::vector<std::string> names;
@@ -51,17 +46,19 @@ std::vector<std::string> Listing(const TempDir& dir) {
 TEST(FileIoReuse, SeqwrThatWroteItsFilesWholeLeavesThemToEveryMode) {
   TempDir dir(BuildTree());
   // 1024 blocks of 4 KiB in all: 1100 events write every block.
-  ProcessResult w = RunLoadcell(Args(dir, {"--file-test-mode=seqwr", "--events=1100", "run"}));
+  ProcessResult w =
+      RunLoadcell(FileIoCommand(dir, {"--file-test-mode=seqwr", "--events=1100", "run"}));
   ASSERT_EQ(w.exit_code, 0) << Show(w);
   EXPECT_NE(w.out.find("Files left complete: all 4: every mode can use them."), std::string::npos)
       << w.out;
   for (const std::string& mode : kOtherModes) {
-    ProcessResult r = RunLoadcell(Args(dir, {"--file-test-mode=" + mode, "--events=200", "run"}));
+    ProcessResult r =
+        RunLoadcell(FileIoCommand(dir, {"--file-test-mode=" + mode, "--events=200", "run"}));
     EXPECT_EQ(r.exit_code, 0) << mode << "\n" << Show(r);
   }
   // And --validate, on what seqwr stamped.
-  ProcessResult v =
-      RunLoadcell(Args(dir, {"--validate", "--file-test-mode=seqrd", "--events=1024", "run"}));
+  ProcessResult v = RunLoadcell(
+      FileIoCommand(dir, {"--validate", "--file-test-mode=seqrd", "--events=1024", "run"}));
   EXPECT_EQ(v.exit_code, 0) << Show(v);
 }
 
@@ -69,19 +66,22 @@ TEST(FileIoReuse, SeqwrThatWroteItsFilesWholeLeavesThemToEveryMode) {
 // refused in one line that says what happened and what to do.
 TEST(FileIoReuse, SeqwrThatEndedEarlyIsRefusedInOneLine) {
   TempDir dir(BuildTree());
-  ProcessResult w = RunLoadcell(Args(dir, {"--file-test-mode=seqwr", "--events=10", "run"}));
+  ProcessResult w =
+      RunLoadcell(FileIoCommand(dir, {"--file-test-mode=seqwr", "--events=10", "run"}));
   ASSERT_EQ(w.exit_code, 0) << Show(w);
   EXPECT_NE(w.out.find("Files left complete: 0 of 4"), std::string::npos) << w.out;
   for (const std::string& mode : kOtherModes) {
-    ProcessResult r = RunLoadcell(Args(dir, {"--file-test-mode=" + mode, "--events=10", "run"}));
+    ProcessResult r =
+        RunLoadcell(FileIoCommand(dir, {"--file-test-mode=" + mode, "--events=10", "run"}));
     EXPECT_EQ(r.exit_code, 2) << mode << "\n" << Show(r);
     EXPECT_EQ(testing::OutputLines(r.err), 1) << mode << "\n" << r.err;
     EXPECT_NE(r.err.find("seqwr run that ended before it wrote every block"), std::string::npos)
         << mode << "\n"
         << r.err;
   }
-  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
-  ProcessResult r = RunLoadcell(Args(dir, {"--file-test-mode=rndrd", "--events=10", "run"}));
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
+  ProcessResult r =
+      RunLoadcell(FileIoCommand(dir, {"--file-test-mode=rndrd", "--events=10", "run"}));
   EXPECT_EQ(r.exit_code, 0) << Show(r);
 }
 
@@ -89,12 +89,13 @@ TEST(FileIoReuse, SeqwrThatEndedEarlyIsRefusedInOneLine) {
 // right after reads every block and finds each one intact.
 TEST(FileIoReuse, ValidateWorksAfterAWritingRunWithoutIt) {
   TempDir dir(BuildTree());
-  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
   for (const std::string& mode : kWriteModes) {
-    ProcessResult w = RunLoadcell(Args(dir, {"--file-test-mode=" + mode, "--events=3000", "run"}));
+    ProcessResult w =
+        RunLoadcell(FileIoCommand(dir, {"--file-test-mode=" + mode, "--events=3000", "run"}));
     ASSERT_EQ(w.exit_code, 0) << mode << "\n" << Show(w);
-    ProcessResult v =
-        RunLoadcell(Args(dir, {"--validate", "--file-test-mode=seqrd", "--events=1024", "run"}));
+    ProcessResult v = RunLoadcell(
+        FileIoCommand(dir, {"--validate", "--file-test-mode=seqrd", "--events=1024", "run"}));
     EXPECT_EQ(v.exit_code, 0) << "after " << mode << "\n" << Show(v);
     EXPECT_NE(v.out.find("total number of events:              1024"), std::string::npos) << v.out;
   }
@@ -121,12 +122,13 @@ TEST(FileIoReuse, FilesSysbenchPreparedServeReadModesWithUseExisting) {
   SysbenchPrepare(dir);
   const std::vector<std::string> theirs = Listing(dir);
   // Without the option: refused, with the way out.
-  ProcessResult no = RunLoadcell(Args(dir, {"--file-test-mode=rndrd", "--events=10", "run"}));
+  ProcessResult no =
+      RunLoadcell(FileIoCommand(dir, {"--file-test-mode=rndrd", "--events=10", "run"}));
   EXPECT_EQ(no.exit_code, 2) << Show(no);
   EXPECT_NE(no.err.find("--file-use-existing=on"), std::string::npos) << no.err;
   for (const std::string& mode : kReadModes) {
-    ProcessResult r = RunLoadcell(
-        Args(dir, {"--file-use-existing=on", "--file-test-mode=" + mode, "--events=200", "run"}));
+    ProcessResult r = RunLoadcell(FileIoCommand(
+        dir, {"--file-use-existing=on", "--file-test-mode=" + mode, "--events=200", "run"}));
     ASSERT_EQ(r.exit_code, 0) << mode << "\n" << Show(r);
     EXPECT_NE(r.out.find("files created: not by loadcell: 4 of 4 were in the folder already"),
               std::string::npos)
@@ -154,14 +156,14 @@ TEST(FileIoReuse, WritesToAnotherToolsFilesNeedAnExplicitYes) {
   for (const Case& c : refused) {
     std::vector<std::string> extra = c.args;
     extra.insert(extra.end(), {"--events=10", "run"});
-    ProcessResult r = RunLoadcell(Args(dir, extra));
+    ProcessResult r = RunLoadcell(FileIoCommand(dir, extra));
     EXPECT_EQ(r.exit_code, 2) << c.args[1] << "\n" << Show(r);
     EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.0")), 1u << 20);
   }
   for (const std::string& mode : kWriteModes) {
-    ProcessResult r = RunLoadcell(Args(
+    ProcessResult r = RunLoadcell(FileIoCommand(
         dir, {"--file-use-existing=write", "--file-test-mode=" + mode, "--events=200", "run"}));
     EXPECT_EQ(r.exit_code, 0) << mode << "\n" << Show(r);
     EXPECT_NE(r.out.find("(this run writes their blocks)"), std::string::npos) << r.out;
@@ -173,12 +175,12 @@ TEST(FileIoReuse, PrepareAndCleanupLeaveAnotherToolsFiles) {
   TempDir dir(BuildTree());
   SysbenchPrepare(dir);
   const std::vector<std::string> theirs = Listing(dir);
-  ProcessResult p = RunLoadcell(Args(dir, {"--file-use-existing=on", "prepare"}));
+  ProcessResult p = RunLoadcell(FileIoCommand(dir, {"--file-use-existing=on", "prepare"}));
   EXPECT_EQ(p.exit_code, 0) << Show(p);
   EXPECT_NE(p.out.find("used as they are (4 not created by loadcell); nothing written"),
             std::string::npos)
       << p.out;
-  ProcessResult c = RunLoadcell(Args(dir, {"--file-use-existing=on", "cleanup"}));
+  ProcessResult c = RunLoadcell(FileIoCommand(dir, {"--file-use-existing=on", "cleanup"}));
   EXPECT_EQ(c.exit_code, 0) << Show(c);
   EXPECT_NE(c.out.find("Left 4 test files in place: loadcell did not create them."),
             std::string::npos)
@@ -186,7 +188,7 @@ TEST(FileIoReuse, PrepareAndCleanupLeaveAnotherToolsFiles) {
   EXPECT_EQ(Listing(dir), theirs);
   // With no files there, prepare with the option makes none and says why.
   TempDir empty(BuildTree());
-  ProcessResult none = RunLoadcell(Args(empty, {"--file-use-existing=on", "prepare"}));
+  ProcessResult none = RunLoadcell(FileIoCommand(empty, {"--file-use-existing=on", "prepare"}));
   EXPECT_EQ(none.exit_code, 2) << Show(none);
   EXPECT_EQ(testing::OutputLines(none.err), 1) << none.err;
   EXPECT_NE(none.err.find("does not exist, and prepare writes nothing"), std::string::npos)
@@ -199,10 +201,10 @@ TEST(FileIoReuse, PrepareAndCleanupLeaveAnotherToolsFiles) {
 // Windows async is iocp, which needs no such note.
 TEST(FileIoReuse, AsyncWithoutDirectRunsAsSysbenchDoes) {
   TempDir dir(BuildTree());
-  ASSERT_EQ(RunLoadcell(Args(dir, {"prepare"})).exit_code, 0);
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
   for (const std::string mode : {"rndrd", "rndwr"}) {
-    ProcessResult r = RunLoadcell(
-        Args(dir, {"--file-io-mode=async", "--file-test-mode=" + mode, "--events=200", "run"}));
+    ProcessResult r = RunLoadcell(FileIoCommand(
+        dir, {"--file-io-mode=async", "--file-test-mode=" + mode, "--events=200", "run"}));
     ASSERT_EQ(r.exit_code, 0) << mode << "\n" << Show(r);
     EXPECT_NE(r.out.find("I/O engine: " + AsyncIoEngineName()), std::string::npos) << r.out;
     EXPECT_EQ(

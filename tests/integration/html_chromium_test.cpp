@@ -29,7 +29,7 @@ constexpr const char* kChromium = "/usr/bin/chromium";
 
 std::string BuildDir() { return std::filesystem::path(LOADCELL_BINARY).parent_path().string(); }
 
-int Shell(const std::string& cmd) {
+int ShellExitCode(const std::string& cmd) {
   int rc = std::system(cmd.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
@@ -47,12 +47,13 @@ ChromiumRun Chromium(const std::string& page, const std::string& mode) {
   const std::string dom = profile / "dom.html";
   const std::string log = profile / "log.txt";
   ChromiumRun r;
-  r.exit_code = Shell(std::string("timeout 90 ") + kChromium +
-                      " --headless --no-sandbox --disable-gpu --disable-background-networking"
-                      " --disable-component-update --disable-sync --no-first-run"
-                      " --enable-logging=stderr --v=0 --user-data-dir=" +
-                      (profile / "profile") + " " + mode + " 'file://" + page + "' > '" + dom +
-                      "' 2> '" + log + "'");
+  r.exit_code =
+      ShellExitCode(std::string("timeout 90 ") + kChromium +
+                    " --headless --no-sandbox --disable-gpu --disable-background-networking"
+                    " --disable-component-update --disable-sync --no-first-run"
+                    " --enable-logging=stderr --v=0 --user-data-dir=" +
+                    (profile / "profile") + " " + mode + " 'file://" + page + "' > '" + dom +
+                    "' 2> '" + log + "'");
   r.dom = ReadFile(dom);
   r.log = ReadFile(log);
   return r;
@@ -73,7 +74,7 @@ int DataPoints(const std::string& svg) {
   return std::stoi(m[1]);
 }
 
-int Count(const std::string& s, const std::string& what) {
+int CountInSvg(const std::string& s, const std::string& what) {
   int n = 0;
   for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
   return n;
@@ -102,10 +103,10 @@ TEST_F(HtmlChromiumTest, RunReportRendersEveryChart) {
   TempDir dir;
   const std::string page = BuildDir() + "/report.html";
   const std::string json = dir / "run.json";
-  ASSERT_EQ(Shell(std::string(LOADCELL_BINARY) +
-                  " cpu --time=1 --threads=2 --cpu-max-prime=3000 --report-interval=0.2"
-                  " --format=json --output-file=" +
-                  json + " --report-html=" + page + " > /dev/null"),
+  ASSERT_EQ(ShellExitCode(std::string(LOADCELL_BINARY) +
+                          " cpu --time=1 --threads=2 --cpu-max-prime=3000 --report-interval=0.2"
+                          " --format=json --output-file=" +
+                          json + " --report-html=" + page + " > /dev/null"),
             0);
   Result<ResultData> data = ReadResultFile(json);
   ASSERT_OK(data);
@@ -119,16 +120,16 @@ TEST_F(HtmlChromiumTest, RunReportRendersEveryChart) {
 
   const std::string throughput = ChartSvg(r.dom, "throughput");
   EXPECT_EQ(DataPoints(throughput), intervals);
-  EXPECT_EQ(Count(throughput, "<circle"), intervals);
+  EXPECT_EQ(CountInSvg(throughput, "<circle"), intervals);
   const std::string percentiles = ChartSvg(r.dom, "latency-percentiles");
   EXPECT_EQ(DataPoints(percentiles), 5 * intervals);  // p50, p95, p99, p99.9, max
-  EXPECT_EQ(Count(percentiles, "<circle"), 5 * intervals);
+  EXPECT_EQ(CountInSvg(percentiles, "<circle"), 5 * intervals);
   const std::string threads = ChartSvg(r.dom, "threads");
   EXPECT_EQ(DataPoints(threads), 2);
-  EXPECT_EQ(Count(threads, "<rect class=\"bar"), 2);
+  EXPECT_EQ(CountInSvg(threads, "<rect class=\"bar"), 2);
   const std::string histogram = ChartSvg(r.dom, "histogram");
   EXPECT_GT(DataPoints(histogram), 0);
-  EXPECT_EQ(Count(histogram, "<rect class=\"bar"), DataPoints(histogram));
+  EXPECT_EQ(CountInSvg(histogram, "<rect class=\"bar"), DataPoints(histogram));
   EXPECT_NE(r.dom.find("id=\"manifest\""), std::string::npos);
 
   const std::string png = BuildDir() + "/report.png";
@@ -142,16 +143,17 @@ TEST_F(HtmlChromiumTest, RunReportRendersEveryChart) {
 TEST_F(HtmlChromiumTest, PhoneWidthAndSweepPage) {
   TempDir dir;
   const std::string page = BuildDir() + "/sweep.html";
-  ASSERT_EQ(Shell(std::string(LOADCELL_BINARY) +
-                  " sweep --threads=1,2 --cpu-max-prime=1000,3000 --quiet" + " --output-dir=" +
-                  (dir / "out") + " --report-html=" + page + " -- cpu --time=0.2 run > /dev/null"),
+  ASSERT_EQ(ShellExitCode(std::string(LOADCELL_BINARY) +
+                          " sweep --threads=1,2 --cpu-max-prime=1000,3000 --quiet" +
+                          " --output-dir=" + (dir / "out") + " --report-html=" + page +
+                          " -- cpu --time=0.2 run > /dev/null"),
             0);
   ChromiumRun r = Chromium(page, "--dump-dom");
   ASSERT_EQ(r.exit_code, 0) << r.log;
   ExpectNoConsoleError(r);
   EXPECT_EQ(DataPoints(ChartSvg(r.dom, "saturation-throughput")), 4);
   EXPECT_EQ(DataPoints(ChartSvg(r.dom, "saturation-p99")), 4);
-  EXPECT_EQ(Count(ChartSvg(r.dom, "saturation-p99"), "<circle"), 4);
+  EXPECT_EQ(CountInSvg(ChartSvg(r.dom, "saturation-p99"), "<circle"), 4);
   // A phone-sized window renders too (the layout is one column there).
   const std::string png = BuildDir() + "/sweep-phone.png";
   std::remove(png.c_str());

@@ -16,6 +16,7 @@
 namespace loadcell {
 namespace {
 
+using testing::Expand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 using testing::Show;
@@ -65,13 +66,6 @@ const ControlByteCase kControlByteCases[] = {
 };
 
 void PrintTo(const ControlByteCase& c, std::ostream* os) { *os << c.name; }
-
-std::string Expand(std::string a, const std::string& dir) {
-  for (size_t at = a.find('@'); at != std::string::npos; at = a.find('@', at + dir.size())) {
-    a.replace(at, 1, dir);
-  }
-  return a;
-}
 
 class ControlBytesTest : public ::testing::TestWithParam<ControlByteCase> {};
 

@@ -25,7 +25,7 @@ using testing::ProcessResult;
 using testing::RunMpi;
 using testing::Show;
 
-constexpr int kRanks = 3;
+constexpr int kLuaRanks = 3;
 
 // Writes "<what>_<n>" in --out holding the rank, the number of ranks and a
 // random number (prepare, cleanup: n is the rank; thread_init: the tid).
@@ -73,51 +73,51 @@ class LuaMpiTest : public ::testing::Test {
 };
 
 TEST_F(LuaMpiTest, ThreadIdsAreGlobalAndSeedsDistinct) {
-  const ProcessResult r = RunMpi(kRanks, Args({"--events=60", "--rand-seed=7", "run"}));
+  const ProcessResult r = RunMpi(kLuaRanks, Args({"--events=60", "--rand-seed=7", "run"}));
   ASSERT_EQ(r.exit_code, 0) << Show(r);
   EXPECT_NE(r.out.find("total number of events:              180\n"), std::string::npos) << Show(r);
   const std::map<std::string, std::string> first = Notes(out_.path());
-  ASSERT_EQ(first.size(), 2u * kRanks) << Show(r);
+  ASSERT_EQ(first.size(), 2u * kLuaRanks) << Show(r);
   std::set<std::string> numbers;
-  for (int tid = 0; tid < 2 * kRanks; ++tid) {
+  for (int tid = 0; tid < 2 * kLuaRanks; ++tid) {
     const std::string name = "tid_" + std::to_string(tid);
     ASSERT_EQ(first.count(name), 1u) << name;
     const std::string& line = first.at(name);
     // Tids 0, 1 on rank 0, 2, 3 on rank 1...
-    EXPECT_EQ(line.substr(0, 4), std::to_string(tid / 2) + " " + std::to_string(kRanks) + " ")
+    EXPECT_EQ(line.substr(0, 4), std::to_string(tid / 2) + " " + std::to_string(kLuaRanks) + " ")
         << name << ": " << line;
     numbers.insert(line.substr(4));
   }
-  EXPECT_EQ(numbers.size(), 2u * kRanks) << "every thread of every rank its own seed";
+  EXPECT_EQ(numbers.size(), 2u * kLuaRanks) << "every thread of every rank its own seed";
   EXPECT_NE(r.out.find("every rank uses this seed"), std::string::npos) << Show(r);
   // The same --rand-seed gives every thread the same numbers again.
   Clear();
-  ASSERT_EQ(RunMpi(kRanks, Args({"--events=60", "--rand-seed=7", "run"})).exit_code, 0);
+  ASSERT_EQ(RunMpi(kLuaRanks, Args({"--events=60", "--rand-seed=7", "run"})).exit_code, 0);
   EXPECT_EQ(Notes(out_.path()), first);
 }
 
 TEST_F(LuaMpiTest, PrepareRunsOnceAndCleanupWhereTheScriptAsks) {
-  const ProcessResult p = RunMpi(kRanks, Args({"prepare"}));
+  const ProcessResult p = RunMpi(kLuaRanks, Args({"prepare"}));
   ASSERT_EQ(p.exit_code, 0) << Show(p);
   EXPECT_EQ(Notes(out_.path()).size(), 1u) << Show(p);
   EXPECT_EQ(Notes(out_.path()).count("prepare_0"), 1u);
   Clear();
   // cleanup is in sysbench.cmdline.every_rank: each rank runs it.
-  const ProcessResult c = RunMpi(kRanks, Args({"cleanup"}));
+  const ProcessResult c = RunMpi(kLuaRanks, Args({"cleanup"}));
   ASSERT_EQ(c.exit_code, 0) << Show(c);
   const std::map<std::string, std::string> notes = Notes(out_.path());
-  ASSERT_EQ(notes.size(), static_cast<size_t>(kRanks)) << Show(c);
-  for (int rank = 0; rank < kRanks; ++rank) {
+  ASSERT_EQ(notes.size(), static_cast<size_t>(kLuaRanks)) << Show(c);
+  for (int rank = 0; rank < kLuaRanks; ++rank) {
     EXPECT_EQ(notes.count("cleanup_" + std::to_string(rank)), 1u) << rank;
   }
 }
 
 TEST_F(LuaMpiTest, ARankWhoseCommandFailsEndsEveryRank) {
-  const ProcessResult r = RunMpi(kRanks, Args({"--fail-rank=1", "cleanup"}));
+  const ProcessResult r = RunMpi(kLuaRanks, Args({"--fail-rank=1", "cleanup"}));
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   EXPECT_NE(r.err.find("cleanup failed here"), std::string::npos) << Show(r);
   // The other ranks name it (mpirun may interleave the ranks' lines).
-  EXPECT_EQ(CountOf(r.err, "rank 1 ("), static_cast<size_t>(kRanks - 1)) << Show(r);
+  EXPECT_EQ(CountOf(r.err, "rank 1 ("), static_cast<size_t>(kLuaRanks - 1)) << Show(r);
   const std::map<std::string, std::string> notes = Notes(out_.path());
   EXPECT_EQ(notes.count("cleanup_0"), 1u);
   EXPECT_EQ(notes.count("cleanup_1"), 0u);

@@ -31,7 +31,7 @@ using testing::RunMpi;
 using testing::Show;
 using testing::Tree;
 
-std::vector<std::string> With(std::vector<std::string> args, const std::string& command) {
+std::vector<std::string> WithCommand(std::vector<std::string> args, const std::string& command) {
   args.push_back(command);
   return args;
 }
@@ -40,7 +40,7 @@ TEST(MpiFileIoTest, EachRankPreparesRunsAndCleansItsOwnFolder) {
   for (const int ranks : {2, 3}) {
     const testing::TempDir dir;
     const std::vector<std::string> args = FileIoCommand(dir.path(), {"--file-num=2"});
-    const ProcessResult prepared = RunMpi(ranks, With(args, "prepare"));
+    const ProcessResult prepared = RunMpi(ranks, WithCommand(args, "prepare"));
     ASSERT_EQ(prepared.exit_code, 0) << Show(prepared);
     std::set<std::string> expected;
     for (int r = 0; r < ranks; ++r) {
@@ -66,11 +66,11 @@ TEST(MpiFileIoTest, EachRankPreparesRunsAndCleansItsOwnFolder) {
     // The run left the folders as they were (the lock files are gone).
     EXPECT_EQ(Tree(dir.path()), expected) << ranks;
 
-    const ProcessResult cleaned = RunMpi(ranks, With(args, "cleanup"));
+    const ProcessResult cleaned = RunMpi(ranks, WithCommand(args, "cleanup"));
     ASSERT_EQ(cleaned.exit_code, 0) << Show(cleaned);
     EXPECT_TRUE(Tree(dir.path()).empty()) << Show(cleaned);
     // A second cleanup finds nothing to do.
-    const ProcessResult again = RunMpi(ranks, With(args, "cleanup"));
+    const ProcessResult again = RunMpi(ranks, WithCommand(args, "cleanup"));
     EXPECT_EQ(again.exit_code, 0) << Show(again);
   }
 }
@@ -78,9 +78,9 @@ TEST(MpiFileIoTest, EachRankPreparesRunsAndCleansItsOwnFolder) {
 TEST(MpiFileIoTest, CleanupLeavesWhatIsNotOurs) {
   const testing::TempDir dir;
   const std::vector<std::string> args = FileIoCommand(dir.path(), {"--file-num=1"});
-  ASSERT_EQ(RunMpi(2, With(args, "prepare")).exit_code, 0);
+  ASSERT_EQ(RunMpi(2, WithCommand(args, "prepare")).exit_code, 0);
   dir.Write("rank1/notes.txt", "mine");
-  const ProcessResult cleaned = RunMpi(2, With(args, "cleanup"));
+  const ProcessResult cleaned = RunMpi(2, WithCommand(args, "cleanup"));
   ASSERT_EQ(cleaned.exit_code, 0) << Show(cleaned);
   EXPECT_EQ(Tree(dir.path()), (std::set<std::string>{"rank1", "rank1/notes.txt"}));
 }
@@ -90,7 +90,7 @@ TEST(MpiFileIoTest, CleanupLeavesWhatIsNotOurs) {
 TEST(MpiFileIoTest, ARankWhoseFilesFailStopsEveryRank) {
   const testing::TempDir dir;
   const std::vector<std::string> args = FileIoCommand(dir.path(), {"--file-num=2"});
-  ASSERT_EQ(RunMpi(3, With(args, "prepare")).exit_code, 0);
+  ASSERT_EQ(RunMpi(3, WithCommand(args, "prepare")).exit_code, 0);
   std::vector<std::string> run = args;
   run.insert(run.end(), {"--file-test-mode=rndrd", "--time=60", "run"});
   testing::ChildWatch watch;
@@ -112,7 +112,7 @@ TEST(MpiFileIoTest, ARankWhoseFilesFailStopsEveryRank) {
               (std::set<std::string>{"test_file.0", "test_file.1", ".loadcell-fileio.manifest"}))
         << sub;
   }
-  EXPECT_EQ(RunMpi(3, With(args, "cleanup")).exit_code, 0);
+  EXPECT_EQ(RunMpi(3, WithCommand(args, "cleanup")).exit_code, 0);
   // The files the test cut are no longer what loadcell wrote: cleanup leaves
   // them, and their folder (only what it created goes).
   EXPECT_EQ(Tree(dir.path()),
@@ -171,7 +171,7 @@ TEST(MpiFileIoTest, SharedFilesArePreparedOnceRunByEveryRankAndCleanedUpOnce) {
   EXPECT_EQ(Tree(dir.path()), files) << "a run leaves no lock file behind";
 
   dir.Write("notes.txt", "mine");
-  const ProcessResult cleaned = RunMpi(4, With(args, "cleanup"));
+  const ProcessResult cleaned = RunMpi(4, WithCommand(args, "cleanup"));
   ASSERT_EQ(cleaned.exit_code, 0) << Show(cleaned);
   EXPECT_EQ(testing::CountOf(cleaned.out, "Removed 4 files and the manifest."), 1u)
       << Show(cleaned);
@@ -183,7 +183,7 @@ TEST(MpiFileIoTest, SharedFilesArePreparedOnceRunByEveryRankAndCleanedUpOnce) {
 TEST(MpiFileIoTest, ASharedRunHoldsTheFolderAgainstAnotherRun) {
   const testing::TempDir dir;
   const std::vector<std::string> args = FileIoCommand(dir.path(), {"--mpi-files=shared"});
-  ASSERT_EQ(RunMpi(3, With(args, "prepare")).exit_code, 0);
+  ASSERT_EQ(RunMpi(3, WithCommand(args, "prepare")).exit_code, 0);
   std::vector<std::string> run = args;
   run.insert(run.end(), {"--file-test-mode=rndrd", "--time=4", "run"});
   ProcessResult shared;
@@ -200,7 +200,7 @@ TEST(MpiFileIoTest, ASharedRunHoldsTheFolderAgainstAnotherRun) {
   EXPECT_NE(other.err.find("(rank 0 of 3 sharing these files)); wait until it ends"),
             std::string::npos)
       << Show(other);
-  EXPECT_EQ(RunMpi(3, With(args, "cleanup")).exit_code, 0);
+  EXPECT_EQ(RunMpi(3, WithCommand(args, "cleanup")).exit_code, 0);
 }
 
 // Rank 0's prepare fails (a folder stands where a file goes): every rank

@@ -26,7 +26,7 @@ using testing::RunMpi;
 using testing::Show;
 using testing::TestDatabase;
 
-constexpr int kRanks = 4;
+constexpr int kOltpRanks = 4;
 constexpr int kRows = 500;
 
 Args Oltp(const TestDatabase& db, int tables, const Args& more) {
@@ -53,7 +53,7 @@ TEST(MpiOltpTest, PrepareSplitsTheTablesRunMergesAndCleanupDropsThemOnce) {
   TestDatabase db("pgsql", "mpi_split");
   ASSERT_TRUE(db.error().empty()) << db.error();
   const int tables = 6;  // ranks 0 and 1 load two, ranks 2 and 3 one
-  const ProcessResult prepared = RunMpi(kRanks, Oltp(db, tables, {"prepare"}));
+  const ProcessResult prepared = RunMpi(kOltpRanks, Oltp(db, tables, {"prepare"}));
   ASSERT_EQ(prepared.exit_code, 0) << Show(prepared);
   for (int n = 1; n <= tables; ++n) {
     const std::string t = "sbtest" + std::to_string(n);
@@ -68,10 +68,11 @@ TEST(MpiOltpTest, PrepareSplitsTheTablesRunMergesAndCleanupDropsThemOnce) {
   EXPECT_EQ(db.Query("SELECT COUNT(*) FROM loadcell_tables WHERE state = 'complete'"),
             std::vector<std::string>{"6"});
 
-  const ProcessResult run = RunMpi(kRanks, Oltp(db, tables, {"--time=2", "--format=json", "run"}));
+  const ProcessResult run =
+      RunMpi(kOltpRanks, Oltp(db, tables, {"--time=2", "--format=json", "run"}));
   ASSERT_EQ(run.exit_code, 0) << Show(run);
   const nlohmann::json doc = Json(run);
-  ASSERT_EQ(doc["cluster"]["ranks"].size(), static_cast<size_t>(kRanks)) << Show(run);
+  ASSERT_EQ(doc["cluster"]["ranks"].size(), static_cast<size_t>(kOltpRanks)) << Show(run);
   uint64_t sum = 0;
   for (const auto& k : doc["cluster"]["ranks"]) {
     EXPECT_GT(k["events"].get<uint64_t>(), 0u) << k.dump();
@@ -79,9 +80,9 @@ TEST(MpiOltpTest, PrepareSplitsTheTablesRunMergesAndCleanupDropsThemOnce) {
     sum += k["events"].get<uint64_t>();
   }
   EXPECT_EQ(doc["summary"]["events"].get<uint64_t>(), sum);
-  EXPECT_EQ(doc["threads"].size(), 2u * kRanks);
+  EXPECT_EQ(doc["threads"].size(), 2u * kOltpRanks);
 
-  const ProcessResult cleaned = RunMpi(kRanks, Oltp(db, tables, {"cleanup"}));
+  const ProcessResult cleaned = RunMpi(kOltpRanks, Oltp(db, tables, {"cleanup"}));
   ASSERT_EQ(cleaned.exit_code, 0) << Show(cleaned);
   for (int n = 1; n <= tables; ++n) {
     EXPECT_EQ(CountOf(cleaned.out, "Dropping table 'sbtest" + std::to_string(n) + "'...\n"), 1u)
@@ -95,14 +96,15 @@ TEST(MpiOltpTest, PrepareSplitsTheTablesRunMergesAndCleanupDropsThemOnce) {
 TEST(MpiOltpTest, RanksWithoutATableWait) {
   TestDatabase db("pgsql", "mpi_few");
   ASSERT_TRUE(db.error().empty()) << db.error();
-  const ProcessResult prepared = RunMpi(kRanks, Oltp(db, 2, {"prepare"}));
+  const ProcessResult prepared = RunMpi(kOltpRanks, Oltp(db, 2, {"prepare"}));
   ASSERT_EQ(prepared.exit_code, 0) << Show(prepared);
   EXPECT_EQ(CountOf(prepared.out, "Prepared "), 2u) << Show(prepared);
   EXPECT_EQ(Tables(db), (std::vector<std::string>{"sbtest1", "sbtest2"}));
   EXPECT_EQ(db.Query("SELECT COUNT(*) FROM sbtest2"), std::vector<std::string>{"500"});
-  const ProcessResult run = RunMpi(kRanks, Oltp(db, 2, {"--events=200", "--format=json", "run"}));
+  const ProcessResult run =
+      RunMpi(kOltpRanks, Oltp(db, 2, {"--events=200", "--format=json", "run"}));
   ASSERT_EQ(run.exit_code, 0) << Show(run);
-  EXPECT_EQ(Json(run)["summary"]["events"], 200 * kRanks) << Show(run);
+  EXPECT_EQ(Json(run)["summary"]["events"], 200 * kOltpRanks) << Show(run);
 }
 
 // --rate is the rate of every rank together: each rank runs its threads'
@@ -111,10 +113,10 @@ TEST(MpiOltpTest, RanksWithoutATableWait) {
 TEST(MpiOltpTest, TheRateIsTheGlobalOne) {
   TestDatabase db("pgsql", "mpi_rate");
   ASSERT_TRUE(db.error().empty()) << db.error();
-  ASSERT_EQ(RunMpi(kRanks, Oltp(db, 2, {"prepare"})).exit_code, 0);
+  ASSERT_EQ(RunMpi(kOltpRanks, Oltp(db, 2, {"prepare"})).exit_code, 0);
   const double rate = 200;
   const ProcessResult run =
-      RunMpi(kRanks, Oltp(db, 2, {"--rate=200", "--time=3", "--format=json", "run"}));
+      RunMpi(kOltpRanks, Oltp(db, 2, {"--rate=200", "--time=3", "--format=json", "run"}));
   ASSERT_EQ(run.exit_code, 0) << Show(run);
   const nlohmann::json doc = Json(run);
   const double achieved = doc["summary"]["events_per_second"].get<double>();
@@ -124,8 +126,8 @@ TEST(MpiOltpTest, TheRateIsTheGlobalOne) {
   // Each rank ran a quarter of it (each has a quarter of the threads).
   for (const auto& k : doc["cluster"]["ranks"]) {
     const double own = k["events_per_second"].get<double>();
-    EXPECT_GT(own, 0.7 * rate / kRanks) << k.dump();
-    EXPECT_LT(own, 1.3 * rate / kRanks) << k.dump();
+    EXPECT_GT(own, 0.7 * rate / kOltpRanks) << k.dump();
+    EXPECT_LT(own, 1.3 * rate / kOltpRanks) << k.dump();
   }
 }
 
@@ -135,13 +137,13 @@ TEST(MpiOltpTest, ARefusalOfRankZeroEndsEveryRank) {
   TestDatabase db("pgsql", "mpi_refuse");
   ASSERT_TRUE(db.error().empty()) << db.error();
   db.Query("CREATE TABLE sbtest3 (id INTEGER)");
-  const ProcessResult r = RunMpi(kRanks, Oltp(db, 4, {"prepare"}));
+  const ProcessResult r = RunMpi(kOltpRanks, Oltp(db, 4, {"prepare"}));
   EXPECT_EQ(r.exit_code, 2) << Show(r);
   EXPECT_NE(r.err.find("table sbtest3 already exists and was not created by loadcell"),
             std::string::npos)
       << Show(r);
   // Each other rank names it (mpirun may interleave the ranks' lines).
-  EXPECT_EQ(CountOf(r.err, "rank 0 ("), static_cast<size_t>(kRanks - 1)) << Show(r);
+  EXPECT_EQ(CountOf(r.err, "rank 0 ("), static_cast<size_t>(kOltpRanks - 1)) << Show(r);
   EXPECT_EQ(Tables(db), std::vector<std::string>{"sbtest3"});
 }
 
@@ -151,7 +153,7 @@ TEST(MpiOltpTest, ARefusalOfRankZeroEndsEveryRank) {
 TEST(MpiOltpTest, ARankThatFailsInPrepareEndsEveryRank) {
   TestDatabase db("pgsql", "mpi_fail");
   ASSERT_TRUE(db.error().empty()) << db.error();
-  std::vector<std::string> command = MpirunCommand(kRanks - 1, Oltp(db, 4, {"prepare"}));
+  std::vector<std::string> command = MpirunCommand(kOltpRanks - 1, Oltp(db, 4, {"prepare"}));
   std::string last = "exec '" + testing::LoadcellBinary() + "'";
   for (const std::string& a : Oltp(db, 8, {"prepare"})) last += " '" + a + "'";
   testing::AddShellRank(command, last);
@@ -164,7 +166,7 @@ TEST(MpiOltpTest, ARankThatFailsInPrepareEndsEveryRank) {
       << Show(r);
   EXPECT_GE(CountOf(r.err, "rank 3 ("), 1u) << Show(r);
   EXPECT_EQ(CountOf(r.out, "rank 3: Prepared"), 0u) << Show(r);
-  const ProcessResult cleaned = RunMpi(kRanks, Oltp(db, 4, {"cleanup"}));
+  const ProcessResult cleaned = RunMpi(kOltpRanks, Oltp(db, 4, {"cleanup"}));
   EXPECT_EQ(cleaned.exit_code, 0) << Show(cleaned);
   EXPECT_TRUE(Tables(db).empty()) << Show(cleaned);
 }

@@ -37,7 +37,7 @@ using testing::RunLoadcell;
 using testing::Show;
 
 // Runs a shell command; true when it exits 0.
-bool Shell(const std::string& cmd) { return std::system(cmd.c_str()) == 0; }
+bool ShellSucceeds(const std::string& cmd) { return std::system(cmd.c_str()) == 0; }
 
 // A private PostgreSQL server (trust authentication, user postgres).
 class PrivatePostgres {
@@ -53,23 +53,25 @@ class PrivatePostgres {
         "if [ -n \"$d\" ] && [ -x \"$d/initdb\" ]; then echo \"$d\"; "
         "else dirname \"$(command -v initdb)\"; fi)";
     bin_ = bindir;
-    if (getuid() == 0 && !Shell("chown postgres " + dir_)) return;
-    if (!Shell(as_ + bin_ + "/initdb -D " + dir_ + "/data -U postgres --auth=trust -E UTF8 " +
-               "--locale=C >" + dir_ + "/initdb.log 2>&1")) {
+    if (getuid() == 0 && !ShellSucceeds("chown postgres " + dir_)) return;
+    if (!ShellSucceeds(as_ + bin_ + "/initdb -D " + dir_ +
+                       "/data -U postgres --auth=trust -E UTF8 " + "--locale=C >" + dir_ +
+                       "/initdb.log 2>&1")) {
       return;
     }
     started_ = Start();
   }
   ~PrivatePostgres() {
     if (!dir_.empty()) {
-      Shell(as_ + bin_ + "/pg_ctl -D " + dir_ + "/data -m immediate stop >/dev/null 2>&1");
+      ShellSucceeds(as_ + bin_ + "/pg_ctl -D " + dir_ + "/data -m immediate stop >/dev/null 2>&1");
     }
   }
 
   bool Start() {
-    return Shell(as_ + bin_ + "/pg_ctl -D " + dir_ + "/data -l " + dir_ + "/server.log -w -t 60 " +
-                 "-o \"-c listen_addresses=127.0.0.1 -p " + std::to_string(port_) + " -k " + dir_ +
-                 " -c fsync=off\" start >/dev/null 2>&1");
+    return ShellSucceeds(as_ + bin_ + "/pg_ctl -D " + dir_ + "/data -l " + dir_ +
+                         "/server.log -w -t 60 " + "-o \"-c listen_addresses=127.0.0.1 -p " +
+                         std::to_string(port_) + " -k " + dir_ +
+                         " -c fsync=off\" start >/dev/null 2>&1");
   }
 
   // Immediate shutdown: the postmaster and every backend quit at once
@@ -132,10 +134,10 @@ class PrivateMariadb {
     dir_ = tmp_.path();
     if (dir_.empty()) return;
     const std::string user = getuid() == 0 ? " --user=mysql" : "";
-    if (getuid() == 0 && !Shell("chown mysql " + dir_)) return;
-    if (!Shell("mariadb-install-db --no-defaults --datadir=" + dir_ +
-               "/data --auth-root-authentication-method=normal --skip-test-db" + user + " >" +
-               dir_ + "/install.log 2>&1")) {
+    if (getuid() == 0 && !ShellSucceeds("chown mysql " + dir_)) return;
+    if (!ShellSucceeds("mariadb-install-db --no-defaults --datadir=" + dir_ +
+                       "/data --auth-root-authentication-method=normal --skip-test-db" + user +
+                       " >" + dir_ + "/install.log 2>&1")) {
       return;
     }
     // No TCP port unless asked for: the socket is enough, and nothing else
@@ -143,19 +145,20 @@ class PrivateMariadb {
     if (tcp) port_ = testing::FreePort();
     const std::string network =
         tcp ? " --bind-address=127.0.0.1 --port=" + std::to_string(port_) : " --skip-networking";
-    if (!Shell("setsid mariadbd --no-defaults --datadir=" + dir_ + "/data --socket=" + socket() +
-               network + " --pid-file=" + dir_ + "/mysqld.pid --log-error=" + log() +
-               " --skip-log-bin --innodb-flush-log-at-trx-commit=0 --innodb-buffer-pool-size=64M" +
-               user + " </dev/null >/dev/null 2>&1 &")) {
+    if (!ShellSucceeds(
+            "setsid mariadbd --no-defaults --datadir=" + dir_ + "/data --socket=" + socket() +
+            network + " --pid-file=" + dir_ + "/mysqld.pid --log-error=" + log() +
+            " --skip-log-bin --innodb-flush-log-at-trx-commit=0 --innodb-buffer-pool-size=64M" +
+            user + " </dev/null >/dev/null 2>&1 &")) {
       return;
     }
     for (int i = 0; i < 300 && !started_; ++i) {
-      started_ = Shell("mariadb-admin --no-defaults --socket=" + socket() +
-                       " -u root ping >/dev/null 2>&1");
+      started_ = ShellSucceeds("mariadb-admin --no-defaults --socket=" + socket() +
+                               " -u root ping >/dev/null 2>&1");
       if (!started_) usleep(200 * 1000);
     }
-    started_ = started_ && Shell("mariadb --no-defaults --socket=" + socket() +
-                                 " -u root -e 'CREATE DATABASE sbtest' >/dev/null 2>&1");
+    started_ = started_ && ShellSucceeds("mariadb --no-defaults --socket=" + socket() +
+                                         " -u root -e 'CREATE DATABASE sbtest' >/dev/null 2>&1");
   }
   ~PrivateMariadb() {
     const pid_t pid = Pid();

@@ -19,6 +19,7 @@
 namespace loadcell {
 namespace {
 
+using testing::Expand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 using testing::TempDir;
@@ -46,17 +47,6 @@ struct KeepCase {
   int exit_code;
   const char* error;  // a part of the one error line
 };
-
-std::vector<std::string> Expand(const std::vector<std::string>& args, const std::string& dir) {
-  std::vector<std::string> out;
-  for (std::string a : args) {
-    for (size_t at = a.find('@'); at != std::string::npos; at = a.find('@', at + dir.size())) {
-      a.replace(at, 1, dir);
-    }
-    out.push_back(a);
-  }
-  return out;
-}
 
 // The folder holds old.json, old.html and my.cfg with known contents before
 // each case; after it, all three are byte for byte as they were and nothing

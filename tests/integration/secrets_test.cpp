@@ -15,6 +15,7 @@
 namespace loadcell {
 namespace {
 
+using testing::Expand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 using testing::TempDir;
@@ -25,15 +26,6 @@ struct Form {
   const char* name;
   std::vector<std::string> args;  // "@" is the temp folder
 };
-
-std::vector<std::string> Expand(std::vector<std::string> args, const std::string& dir) {
-  for (std::string& a : args) {
-    for (size_t at = a.find('@'); at != std::string::npos; at = a.find('@', at + dir.size())) {
-      a.replace(at, 1, dir);
-    }
-  }
-  return args;
-}
 
 // Every file below `dir`: its name and its content hold no secret.
 void ExpectNoSecretIn(const std::string& dir) {

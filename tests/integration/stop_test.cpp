@@ -19,6 +19,8 @@ namespace loadcell {
 namespace {
 
 using testing::ChildWatch;
+using testing::Concat;
+using testing::CountOf;
 using testing::ProcessResult;
 using testing::RunLoadcell;
 using testing::Show;
@@ -30,17 +32,12 @@ const std::vector<std::string> kStuckCpu = {"cpu", "--cpu-max-prime=4294967295"}
 constexpr double kGrace = 5;
 constexpr double kSlack = 3;
 
-std::vector<std::string> With(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
 // Runs `args` with the JSON report in a file (the text report, whose
 // "Threads started!" tells that the signal handlers are in place, on stdout).
 class StopTest : public ::testing::Test {
  protected:
   ProcessResult Run(const std::vector<std::string>& args, const ChildWatch& watch) {
-    return RunLoadcell(With(args, {"--format=json", "--output-file=" + json_}), watch);
+    return RunLoadcell(Concat(args, {"--format=json", "--output-file=" + json_}), watch);
   }
   // The JSON report, which must parse.
   Result<ResultData> Report() const { return ReadResultFile(json_); }
@@ -60,22 +57,16 @@ std::string AbandonedThreads(const std::string& json) {
   return out;
 }
 
-int Count(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 TEST_F(StopTest, StuckEventEndsWithinTheGraceAfterTheTimeLimitWithAReport) {
   ChildWatch watch;
   watch.during = [](int) {};  // only to time the exit from the start
   watch.marker = "";
-  const ProcessResult r = Run(With(kStuckCpu, {"--threads=2", "--time=1", "run"}), watch);
+  const ProcessResult r = Run(Concat(kStuckCpu, {"--threads=2", "--time=1", "run"}), watch);
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   EXPECT_LT(r.seconds_after_action, 1 + kGrace + kSlack) << Show(r);
   auto report = Report();
   ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);
-  EXPECT_EQ(Count(r.out, "Threads fairness:"), 1) << Show(r);
+  EXPECT_EQ(CountOf(r.out, "Threads fairness:"), 1u) << Show(r);
   EXPECT_TRUE(report->forced_shutdown);
   EXPECT_EQ(AbandonedThreads(testing::ReadFile(json_)), "[0,1]");
   EXPECT_NE(r.err.find("abandoned threads 0, 1, still inside the workload past the grace after "
@@ -88,12 +79,12 @@ TEST_F(StopTest, StuckEventEndsWithinTheGraceAfterOneSigint) {
   ChildWatch watch;
   watch.during = [](int pid) { kill(pid, SIGINT); };
   watch.delay_ms = 200;
-  const ProcessResult r = Run(With(kStuckCpu, {"--time=0", "run"}), watch);
+  const ProcessResult r = Run(Concat(kStuckCpu, {"--time=0", "run"}), watch);
   EXPECT_EQ(r.exit_code, 130) << Show(r);
   EXPECT_LT(r.seconds_after_action, kGrace + kSlack) << Show(r);
   auto report = Report();
   ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);
-  EXPECT_EQ(Count(r.out, "Threads fairness:"), 1) << Show(r);
+  EXPECT_EQ(CountOf(r.out, "Threads fairness:"), 1u) << Show(r);
   EXPECT_TRUE(report->interrupted);
   EXPECT_TRUE(report->forced_shutdown);
   EXPECT_NE(r.err.find("abandoned thread 0, still inside the workload past the grace after the "
@@ -115,7 +106,7 @@ TEST_F(StopTest, ABurstOfSigintsGivesOneCompleteReport) {
   EXPECT_EQ(r.exit_code, 130) << Show(r);
   auto report = Report();
   ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);
-  EXPECT_EQ(Count(r.out, "Threads fairness:"), 1) << Show(r);
+  EXPECT_EQ(CountOf(r.out, "Threads fairness:"), 1u) << Show(r);
   EXPECT_TRUE(report->interrupted);
   EXPECT_FALSE(report->forced_shutdown);
   EXPECT_GT(report->events, 0u);
@@ -138,8 +129,8 @@ const std::vector<std::string> kSqliteRun = {"oltp_read_write", "--db-driver=sql
 
 const InterruptedRun kInterruptedRuns[] = {
     {"cpu", {}, {"cpu", "--threads=2"}},
-    {"fileio", With(kFileioRun, {"prepare"}), kFileioRun},
-    {"oltp_sqlite", With(kSqliteRun, {"prepare"}), kSqliteRun},
+    {"fileio", Concat(kFileioRun, {"prepare"}), kFileioRun},
+    {"oltp_sqlite", Concat(kSqliteRun, {"prepare"}), kSqliteRun},
     {"memory", {}, {"memory", "--memory-total-size=1000T"}},
 };
 
@@ -167,7 +158,7 @@ TEST_P(InterruptedRunTest, JsonOnStdoutParsesAndHasTheFlag) {
   watch.marker = "";
   watch.delay_ms = 700;
   const ProcessResult r = RunLoadcell(
-      With(InFolder(GetParam().run, tmp.path()), {"--time=30", "--format=json", "run"}), watch);
+      Concat(InFolder(GetParam().run, tmp.path()), {"--time=30", "--format=json", "run"}), watch);
   EXPECT_EQ(r.exit_code, 130) << Show(r);
   auto report = ParseResultJson(r.out, "stdout");
   ASSERT_TRUE(report.ok()) << report.status().ToString() << Show(r);

@@ -60,13 +60,6 @@ inline ProcessResult RunMpi(int ranks, const std::vector<std::string>& args) {
   return RunCommand(MpirunCommand(ranks, args), watch);
 }
 
-// How often `what` occurs in `text`.
-inline size_t CountOf(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 // The pid a shell rank wrote to `path` (a line: "echo $$ > path.tmp && mv
 // path.tmp path"), waiting up to 30 s for it; 0 if none came.
 inline int WaitForPidFile(const std::string& path) {

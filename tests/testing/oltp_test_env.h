@@ -147,11 +147,6 @@ class TestDatabase {
   Args args_;
 };
 
-inline Args Concat(Args a, const Args& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 // The number after `label` on a line of the report ("    transactions:"),
 // or -1.
 inline long long ReportNumber(const std::string& out, const std::string& label) {

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "testing/temp_dir.h"
+
 namespace loadcell::testing {
 
 struct ProcessResult {
@@ -72,6 +74,34 @@ inline int OutputLines(const std::string& s) {
   return n;
 }
 
+// How often `what` occurs in `text`.
+inline size_t CountOf(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The arguments `a`, then `b`.
+inline std::vector<std::string> Concat(std::vector<std::string> a,
+                                       const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// `a` with every '@' replaced by `dir` (the tests write their arguments with
+// '@' for the test's own folder).
+inline std::string Expand(std::string a, const std::string& dir) {
+  for (size_t at = a.find('@'); at != std::string::npos; at = a.find('@', at + dir.size())) {
+    a.replace(at, 1, dir);
+  }
+  return a;
+}
+// Each of `args` with every '@' replaced by `dir`.
+inline std::vector<std::string> Expand(std::vector<std::string> args, const std::string& dir) {
+  for (std::string& a : args) a = Expand(std::move(a), dir);
+  return args;
+}
+
 // `loadcell fileio` over `dir` with the small file set the binary tests use
 // (4 files, 4 MiB in all, 4 KiB blocks), then `extra`.
 inline std::vector<std::string> FileIoCommand(const std::string& dir,
@@ -80,6 +110,11 @@ inline std::vector<std::string> FileIoCommand(const std::string& dir,
                                    "--file-total-size=4M", "--file-block-size=4K"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
+}
+// The same over the folder `dir`.
+inline std::vector<std::string> FileIoCommand(const TempDir& dir,
+                                              const std::vector<std::string>& extra) {
+  return FileIoCommand(dir.path(), extra);
 }
 
 }  // namespace loadcell::testing

@@ -103,7 +103,7 @@ struct Output {
 void ReadAll(HANDLE pipe, std::mutex* mutex, std::string* sink) {
   char buf[4096];
   DWORD n = 0;
-  while (ReadFile(pipe, buf, sizeof(buf), &n, nullptr) != 0 && n > 0) {
+  while (::ReadFile(pipe, buf, sizeof(buf), &n, nullptr) != 0 && n > 0) {
     const std::lock_guard<std::mutex> lock(*mutex);
     sink->append(buf, n);
   }

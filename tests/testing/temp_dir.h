@@ -40,6 +40,10 @@ std::string ReadFile(const std::string& path);
 // The temporary directory tests write under: $TMPDIR, or /tmp.
 std::string TempRoot();
 
+// The current directory: the build tree when ctest runs the tests, a real
+// file system where O_DIRECT works (unlike on some tmpfs).
+inline std::string BuildTree() { return std::filesystem::current_path().string(); }
+
 // Every path below `dir` (files and folders), relative to it.
 inline std::set<std::string> Tree(const std::string& dir) {
   std::set<std::string> out;

@@ -63,7 +63,7 @@ std::string Verdict(int runs_a, double a_min, double a_max, int runs_b, double b
   return (b_min > a_max || b_max < a_min) ? "beyond spread" : "within spread";
 }
 
-struct Row {
+struct ComparisonRow {
   std::string name;
   std::vector<double> values;  // per group
   std::string (*format)(double);
@@ -315,10 +315,10 @@ const FigureRow kFigureRows[] = {
 
 // The rows of the text table: kFigureRows, then the test's own metrics
 // that every group has.
-std::vector<Row> ComparisonRows(const std::vector<GroupFigures>& figs) {
-  std::vector<Row> rows;
+std::vector<ComparisonRow> ComparisonRows(const std::vector<GroupFigures>& figs) {
+  std::vector<ComparisonRow> rows;
   for (const FigureRow& f : kFigureRows) {
-    Row r{f.name, {}, f.format, {}};
+    ComparisonRow r{f.name, {}, f.format, {}};
     for (const GroupFigures& g : figs) {
       r.values.push_back(g.*f.value);
       r.ranges.push_back(f.min == nullptr ? std::pair<double, double>(0, -1)
@@ -337,14 +337,15 @@ std::vector<Row> ComparisonRows(const std::vector<GroupFigures>& figs) {
     if (vals.size() != n) continue;
     std::string name = m0.label.empty() ? m0.key : m0.label;
     if (!m0.unit.empty() && name.find(m0.unit) == std::string::npos) name += " (" + m0.unit + ")";
-    rows.push_back(Row{name, vals, &General, std::vector<std::pair<double, double>>(n, {0, -1})});
+    rows.push_back(
+        ComparisonRow{name, vals, &General, std::vector<std::pair<double, double>>(n, {0, -1})});
   }
   return rows;
 }
 
 // The table: per group its value, then (B on) its change against A and,
 // with `repeats`, the noise verdict.
-std::string RenderComparisonTable(const std::vector<Row>& rows,
+std::string RenderComparisonTable(const std::vector<ComparisonRow>& rows,
                                   const std::vector<GroupFigures>& figs, bool repeats) {
   const size_t n = figs.size();
   TextTable t;
@@ -355,7 +356,7 @@ std::string RenderComparisonTable(const std::vector<Row>& rows,
     if (i > 0 && repeats) header.push_back("noise");
   }
   t.AddRow(header);
-  for (const Row& r : rows) {
+  for (const ComparisonRow& r : rows) {
     std::vector<std::string> cells = {r.name};
     for (size_t i = 0; i < n; ++i) {
       cells.push_back(r.format(r.values[i]));

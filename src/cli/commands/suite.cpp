@@ -48,7 +48,7 @@ const std::vector<SuiteTest>& SuiteTests() {
   return kTests;
 }
 
-struct Row {
+struct SuiteRow {
   std::string test;
   int threads = 0;
   std::string events_per_s = "-";
@@ -174,10 +174,10 @@ void CleanUpFiles(const SuiteEntry& e, const SuiteTempDir& files_dir, std::ostre
 }
 
 // Runs one test (preparing and cleaning up its files) into its table row.
-Row RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream& err) {
+SuiteRow RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream& err) {
   TestSetup& setup = *e.setup;
   const double percentile = setup.cfg.percentile;
-  Row row;
+  SuiteRow row;
   row.test = setup.test;
   row.threads = static_cast<int>(setup.cfg.threads);
   err << "loadcell: suite: running " << setup.test << "\n";
@@ -212,11 +212,11 @@ Row RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream& err
   return row;
 }
 
-std::string FormatSuiteTable(const std::vector<Row>& rows, double percentile) {
+std::string FormatSuiteTable(const std::vector<SuiteRow>& rows, double percentile) {
   std::string pct_header = percentile > 0 ? fmt::format("p{} latency", percentile) : "latency";
   std::string out = fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", "test", "threads",
                                 "events/s", pct_header, "throughput", "status");
-  for (const Row& r : rows) {
+  for (const SuiteRow& r : rows) {
     out += fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", r.test, r.threads, r.events_per_s,
                        r.percentile, r.extra, r.status);
   }
@@ -238,7 +238,7 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
   if (std::optional<int> refused = SetUpSuite(options, files_dir, entries, err)) return *refused;
 
   InstallStopSignalHandlers();
-  std::vector<Row> rows;
+  std::vector<SuiteRow> rows;
   bool failed = false;
   bool interrupted = false;
   double percentile = 95;

@@ -150,7 +150,7 @@ RawOptions PointOptions(const RawOptions& base, const std::vector<std::string>& 
   return raw;
 }
 
-int Fail(std::ostream& err, const Status& s, int code) {
+int FailSweep(std::ostream& err, const Status& s, int code) {
   err << "loadcell: error: " << s.ToString() << "\n";
   return code;
 }
@@ -394,7 +394,7 @@ namespace {
 
 int RunSweep(SweepArgs& sa, std::ostream& out, std::ostream& err) {
   Result<SweepTest> test = ReadSweepTest(sa, err);
-  if (!test.ok()) return Fail(err, test.status(), kExitUsage);
+  if (!test.ok()) return FailSweep(err, test.status(), kExitUsage);
 
   SweepTable table;
   table.test = test->inv.test;
@@ -415,11 +415,11 @@ int RunSweep(SweepArgs& sa, std::ostream& out, std::ostream& err) {
     return code;
   }
   if (sa.output_dir.empty()) sa.output_dir = DefaultOutputDir(table.test);
-  if (Status s = PrepareOutputDir(sa.output_dir); !s.ok()) return Fail(err, s, kExitUsage);
+  if (Status s = PrepareOutputDir(sa.output_dir); !s.ok()) return FailSweep(err, s, kExitUsage);
   ReportFile html;
   if (!sa.extras.report_html.empty()) {
     if (Status s = html.Open("--report-html", sa.extras.report_html); !s.ok()) {
-      return Fail(err, s, kExitUsage);
+      return FailSweep(err, s, kExitUsage);
     }
   }
 
@@ -450,7 +450,7 @@ int RunSweep(SweepArgs& sa, std::ostream& out, std::ostream& err) {
 
 int RunSweepCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   Result<SweepArgs> parsed = ParseSweepArgs(args);
-  if (!parsed.ok()) return Fail(err, parsed.status(), kExitUsage);
+  if (!parsed.ok()) return FailSweep(err, parsed.status(), kExitUsage);
   SweepArgs& sa = *parsed;
   for (const std::string& w : sa.warnings) {
     err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";

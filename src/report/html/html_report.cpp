@@ -27,8 +27,6 @@ using html::ShortNumber;
 
 constexpr int kHistogramBinsPerDecade = 20;
 
-std::string DurationTick(double ns) { return ShortDuration(ns); }
-
 double Pct(const LatencyFigures& l, const char* name) {
   auto v = l.Percentile(name);
   return v.has_value() ? static_cast<double>(*v) : std::nan("");
@@ -94,7 +92,7 @@ std::string PercentilesChart(const ResultData& r) {
   c.description = "Latency percentiles (p50, p95, p99, p99.9, max) in each interval";
   c.x.label = "time (s)";
   c.y.label = "latency";
-  c.y.format = &DurationTick;
+  c.y.format = &ShortDuration;
   std::vector<std::string> names;
   double lo = 0, hi = 0;
   for (const auto& [name, key] : kLines) {
@@ -158,7 +156,7 @@ std::string HistogramSection(const ResultData& r) {
   c.description = "Latency histogram of all events, logarithmic latency axis";
   c.x.label = "latency (log scale)";
   c.x.log = true;
-  c.x.format = &DurationTick;
+  c.x.format = &ShortDuration;
   c.y_label = "events";
   c.bins = LogBins(r.histogram);
   return html::Figure("Latency histogram", html::RenderHistogramChart(c), "",

@@ -17,7 +17,7 @@ constexpr double kRight = 14;
 constexpr double kTop = 12;
 constexpr double kBottom = 44;
 constexpr size_t kMaxMarkers = 400;  // beyond this many points only lines are drawn
-constexpr int kPalette = 8;
+constexpr int kPaletteColours = 8;
 
 bool Finite(double v) { return std::isfinite(v); }
 
@@ -226,7 +226,8 @@ std::vector<double> NiceTicks(double lo, double hi, int target) {
 std::string RenderLegend(const std::vector<std::string>& names) {
   std::string out = "<ul class=\"legend\">";
   for (size_t i = 0; i < names.size(); ++i) {
-    out += fmt::format("<li><span class=\"sw s{}\"></span>{}</li>", i % kPalette, Escape(names[i]));
+    out += fmt::format("<li><span class=\"sw s{}\"></span>{}</li>", i % kPaletteColours,
+                       Escape(names[i]));
   }
   return out + "</ul>";
 }
@@ -291,7 +292,8 @@ std::string SeriesSvg(const LineChart& c, size_t si, const Scale& xs, const Scal
   std::string dots;
   auto flush = [&]() {
     if (!segment.empty()) {
-      lines += fmt::format("<polyline class=\"line s{}\" points=\"{}\"/>", si % kPalette, segment);
+      lines += fmt::format("<polyline class=\"line s{}\" points=\"{}\"/>", si % kPaletteColours,
+                           segment);
     }
     segment.clear();
   };
@@ -313,7 +315,8 @@ std::string SeriesSvg(const LineChart& c, size_t si, const Scale& xs, const Scal
       dots += fmt::format(
           "<circle class=\"pt s{}\" cx=\"{}\" cy=\"{}\" r=\"2.6\"><title>{}: {} at "
           "{}</title></circle>",
-          si % kPalette, Px(px), Px(py), Escape(s.name), Escape(TickText(c.y, s.y[i])), Escape(xt));
+          si % kPaletteColours, Px(px), Px(py), Escape(s.name), Escape(TickText(c.y, s.y[i])),
+          Escape(xt));
     }
   }
   flush();

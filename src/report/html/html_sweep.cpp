@@ -17,8 +17,6 @@ using html::Escape;
 using html::ShortDuration;
 using html::ShortNumber;
 
-std::string DurationTick(double ns) { return ShortDuration(ns); }
-
 // The other options' values of a point, as a series name ("file-block-size=4K").
 std::string SeriesName(const SweepFigures& s, const SweepPointFigures& p) {
   std::string name;
@@ -68,7 +66,7 @@ std::string SaturationSection(const SweepFigures& s) {
   p99.id = "saturation-p99";
   p99.description = "p99 latency against " + (s.options.empty() ? "" : s.options[0]);
   p99.y.label = "p99 latency";
-  p99.y.format = &DurationTick;
+  p99.y.format = &ShortDuration;
   for (const std::string& n : names) {
     eps.series.push_back({n, {}, {}});
     p99.series.push_back({n, {}, {}});

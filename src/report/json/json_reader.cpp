@@ -15,7 +15,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kSchemaPrefix = "loadcell-result/";
-constexpr std::string_view kSchema = "loadcell-result/1";
 
 // Builds the DOM like nlohmann's own SAX DOM parser but records a syntax
 // error (its byte offset and text) instead of throwing it.
@@ -520,21 +519,21 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   if (!root.is_object()) {
     return Status::InvalidArgument(prefix + "the document is " + TypeName(root) +
                                    ", expected an object with \"schema\": \"" +
-                                   std::string(kSchema) + "\"");
+                                   std::string(kResultSchema) + "\"");
   }
   auto schema = root.find("schema");
   if (schema == root.end()) {
     return Status::InvalidArgument(prefix + "no 'schema' field at the top level (expected \"" +
-                                   std::string(kSchema) + "\")");
+                                   std::string(kResultSchema) + "\")");
   }
   if (!schema->is_string() || schema->get<std::string>().rfind(kSchemaPrefix, 0) != 0) {
     return Status::InvalidArgument(prefix + "'schema' is " + schema->dump() + ", expected \"" +
-                                   std::string(kSchema) + "\"");
+                                   std::string(kResultSchema) + "\"");
   }
-  if (schema->get<std::string>() != kSchema) {
+  if (schema->get<std::string>() != kResultSchema) {
     return Status::InvalidArgument(source + ": schema " + schema->dump() +
                                    " is not supported by this version (it reads \"" +
-                                   std::string(kSchema) + "\")");
+                                   std::string(kResultSchema) + "\")");
   }
 
   Walker w;

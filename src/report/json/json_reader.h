@@ -21,6 +21,10 @@
 
 namespace loadcell {
 
+// The schema a loadcell JSON result names: what json_reporter.cpp writes
+// and what the reader expects.
+inline constexpr std::string_view kResultSchema = "loadcell-result/1";
+
 // One latency object (nanoseconds).
 struct LatencyFigures {
   uint64_t count = 0;

@@ -8,6 +8,7 @@
 
 #include "core/version.h"
 #include "report/format.h"
+#include "report/json/json_reader.h"
 #include "report/json/json_writer.h"
 #include "report/reporter.h"
 
@@ -20,8 +21,6 @@ using report_internal::MeanNs;
 using report_internal::PercentileText;
 using report_internal::ReportedPercentiles;
 using report_internal::StdDevNs;
-
-constexpr const char* kSchema = "loadcell-result/1";
 
 void WriteManifest(JsonWriter& w, const Manifest& m) {
   w.BeginObject();
@@ -147,7 +146,7 @@ class JsonReporter final : public Reporter {
   void OnEnd(const RunResult& r) override {
     JsonWriter w(out_);
     w.BeginObject();
-    w.Key("schema").String(kSchema);
+    w.Key("schema").String(kResultSchema);
     w.Key("manifest");
     WriteManifest(w, r.manifest);
     WriteRunFigures(w, r);

@@ -15,7 +15,7 @@
 namespace loadcell {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 constexpr size_t kValueColumn = 34;  // sysbench: "    reads/s:" padded to 34
 
 std::string Line(const std::string& label, double value) {
@@ -234,9 +234,9 @@ std::vector<Metric> FileIoWorkload::Metrics(const RunResult& r) const {
   out.push_back(
       {"fsyncs_per_second", "fsyncs/s", PerSecond(CounterAt(c, kCounterFsyncs), secs), "ops/s"});
   out.push_back({"read_mib_per_second", "read, MiB/s",
-                 PerSecond(CounterAt(c, kCounterBytesRead), secs) / kMiB, "MiB/s"});
+                 PerSecond(CounterAt(c, kCounterBytesRead), secs) / kBytesPerMiB, "MiB/s"});
   out.push_back({"written_mib_per_second", "written, MiB/s",
-                 PerSecond(CounterAt(c, kCounterBytesWritten), secs) / kMiB, "MiB/s"});
+                 PerSecond(CounterAt(c, kCounterBytesWritten), secs) / kBytesPerMiB, "MiB/s"});
   out.push_back({"queue_depth_asked", "queue depth asked (per thread)",
                  static_cast<double>(settings().queue_depth), ""});
   out.push_back({"queue_depth_achieved", "queue depth achieved (time-weighted mean in flight)",
@@ -252,8 +252,9 @@ std::string FileIoWorkload::TextSection(const RunResult& r) const {
   out += Line("writes/s:", PerSecond(CounterAt(c, kCounterWrites), secs));
   out += Line("fsyncs/s:", PerSecond(CounterAt(c, kCounterFsyncs), secs));
   out += "\nThroughput:\n";
-  out += Line("read, MiB/s:", PerSecond(CounterAt(c, kCounterBytesRead), secs) / kMiB);
-  out += Line("written, MiB/s:", PerSecond(CounterAt(c, kCounterBytesWritten), secs) / kMiB);
+  out += Line("read, MiB/s:", PerSecond(CounterAt(c, kCounterBytesRead), secs) / kBytesPerMiB);
+  out +=
+      Line("written, MiB/s:", PerSecond(CounterAt(c, kCounterBytesWritten), secs) / kBytesPerMiB);
   const FileIoSettings& s = settings();
   out += fmt::format("\nQueue depth per thread ({}):\n", s.engine);
   out += Line("asked:", static_cast<double>(s.queue_depth));
@@ -277,8 +278,8 @@ std::string FileIoWorkload::IntervalLine(const IntervalSnapshot& s, double perce
       s.latency.empty() || percentile <= 0 ? 0 : s.latency[0].histogram.Percentile(percentile);
   return fmt::format(
       "reads: {:4.2f} MiB/s writes: {:4.2f} MiB/s fsyncs: {:4.2f}/s latency (ms,{}%): {:4.3f}",
-      PerSecond(CounterAt(s.counters, kCounterBytesRead), secs) / kMiB,
-      PerSecond(CounterAt(s.counters, kCounterBytesWritten), secs) / kMiB,
+      PerSecond(CounterAt(s.counters, kCounterBytesRead), secs) / kBytesPerMiB,
+      PerSecond(CounterAt(s.counters, kCounterBytesWritten), secs) / kBytesPerMiB,
       PerSecond(CounterAt(s.counters, kCounterFsyncs), secs), percentile,
       static_cast<double>(p_ns) / 1e6);
 }

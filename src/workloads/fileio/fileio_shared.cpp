@@ -12,11 +12,6 @@
 #include "workloads/fileio/fileio_worker.h"
 
 namespace loadcell {
-namespace {
-
-bool IsSync(IoOp op) { return op == IoOp::kFsync || op == IoOp::kFdatasync; }
-
-}  // namespace
 
 // ---------------------------------------------------------------- FileIoShared
 

@@ -16,8 +16,6 @@ namespace {
 
 constexpr int kMaxClaimTries = 1 << 20;
 
-bool IsSync(IoOp op) { return op == IoOp::kFsync || op == IoOp::kFdatasync; }
-
 inline uint64_t Elapsed(Nanos from, Nanos to) {
   return to > from ? static_cast<uint64_t>(to - from) : 0;
 }

@@ -63,6 +63,10 @@ static_assert(kFileIoCounterNames.back() != nullptr, "a counter has no name");
 // Latency kinds (index into ThreadRecorder; 0 is every event).
 enum FileIoKind : int { kKindRead = 1, kKindWrite = 2, kKindFsync = 3 };
 
+// True for a request that syncs its file (fsync, fdatasync) rather than
+// moving data.
+inline bool IsSync(IoOp op) { return op == IoOp::kFsync || op == IoOp::kFdatasync; }
+
 // One planned I/O.
 struct FileIoPlan {
   IoOp op = IoOp::kRead;

@@ -1,6 +1,6 @@
 #pragma once
 // The I/O engine tests' buffers and submit/reap loops (io_engine_test.cpp,
-// io_engine_posix_test.cpp).
+// io_engine_posix_test.cpp; io_engines_win32_test.cpp uses its buffers).
 
 #include <gtest/gtest.h>
 

@@ -20,28 +20,24 @@
 #include "os/open_flags.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
+#include "unit/io/engine_test_util.h"
 
 namespace loadcell {
 namespace {
 
 using io_internal::IocpTestHooks;
+using testing::Buffer;
+using testing::kBlock;
+using testing::NewBuffer;
 using testing::TempDir;
 
-constexpr uint32_t kBlock = 4096;
-constexpr uint64_t kFileSize = 64 * kBlock;
-
-struct BufferFree {
-  void operator()(void* p) const { FreeIoBuffer(p); }
-};
-using Buffer = std::unique_ptr<char, BufferFree>;
-
-Buffer NewBuffer(size_t len) { return Buffer(static_cast<char*>(AllocateIoBuffer(len))); }
+constexpr uint64_t kWinEngineFileSize = 64 * kBlock;
 
 char PatternByte(uint64_t block, size_t i) {
   return static_cast<char>((block * 37 + i * 11) & 0xff);
 }
 
-// An engine over one file of kFileSize zero bytes.
+// An engine over one file of kWinEngineFileSize zero bytes.
 class WinEngineTest : public ::testing::Test {
  protected:
   FileSystem& fs() { return DefaultFileSystem(); }
@@ -50,12 +46,12 @@ class WinEngineTest : public ::testing::Test {
     file_.path = dir_.File("data.bin");
     Result<int> create = fs().Open(file_.path, O_RDWR | O_CREAT, 0644);
     ASSERT_OK(create);
-    ASSERT_OK(fs().Truncate(*create, kFileSize));
+    ASSERT_OK(fs().Truncate(*create, kWinEngineFileSize));
     ASSERT_OK(fs().Close(*create));
     Result<int> fd = fs().Open(file_.path, flags);
     ASSERT_OK(fd);
     file_.fd = *fd;
-    file_.size = kFileSize;
+    file_.size = kWinEngineFileSize;
   }
 
   void OpenEngine(std::unique_ptr<IoEngine> engine, uint32_t depth, bool writable = true) {
@@ -104,7 +100,7 @@ class WinEngineTest : public ::testing::Test {
   // Writes every block with its own pattern at depth `depth` (each request
   // its own buffer), fsyncs, reads them all back and compares.
   void WriteReadBack(size_t depth) {
-    const size_t blocks = kFileSize / kBlock;
+    const size_t blocks = kWinEngineFileSize / kBlock;
     Buffer bufs = NewBuffer(blocks * kBlock);
     std::vector<IoRequest> writes(blocks);
     for (size_t b = 0; b < blocks; ++b) {
@@ -183,8 +179,8 @@ TEST_F(WinEngineTest, IocpHoldsAtMostItsDepthAndReportsEdgeCases) {
   for (size_t i = 0; i < reqs.size(); ++i) {
     reqs[i] = IoRequest{IoOp::kRead, 0, i * kBlock, kBlock, buf.get() + i * kBlock, i, 0};
   }
-  reqs[1].offset = kFileSize;  // at the end: 0 bytes
-  reqs[2].file = 3;            // no such file
+  reqs[1].offset = kWinEngineFileSize;  // at the end: 0 bytes
+  reqs[2].file = 3;                     // no such file
   Result<size_t> n = engine_->Submit(reqs);
   ASSERT_OK(n);
   EXPECT_EQ(*n, 4u);  // the fifth waits for room
@@ -354,8 +350,8 @@ TEST_F(WinEngineTest, MmapClipsAtTheEndAndRefusesWritesWhenReadOnly) {
   ASSERT_NO_FATAL_FAILURE(OpenEngine(std::move(*e), 4, /*writable=*/false));
   Buffer buf = NewBuffer(2 * kBlock);
   std::vector<IoRequest> reqs = {
-      IoRequest{IoOp::kRead, 0, kFileSize - kBlock / 2, kBlock, buf.get(), 0, 0},
-      IoRequest{IoOp::kRead, 0, kFileSize, kBlock, buf.get(), 1, 0},
+      IoRequest{IoOp::kRead, 0, kWinEngineFileSize - kBlock / 2, kBlock, buf.get(), 0, 0},
+      IoRequest{IoOp::kRead, 0, kWinEngineFileSize, kBlock, buf.get(), 1, 0},
       IoRequest{IoOp::kWrite, 0, 0, kBlock, buf.get(), 2, 0},
       IoRequest{IoOp::kRead, 5, 0, kBlock, buf.get(), 3, 0}};
   size_t max_in_flight = 0;

@@ -13,9 +13,12 @@
 #include "runner/recorder.h"
 #include "runner/runner.h"
 #include "testing/status.h"
+#include "unit/runner/fake_workload.h"
 
 namespace loadcell {
 namespace {
+
+using testing::MustRun;
 
 // Times a very short event itself, then "thinks" (untimed): event number
 // `stall_at` (1-based, per thread) thinks `stall` long.
@@ -55,12 +58,6 @@ class ThinkingWorkload final : public Workload {
     uint64_t n_ = 0;
   };
 };
-
-RunResult MustRun(Workload& w, const RunConfig& c) {
-  auto r = RunWorkload(w, c, Manifest{}, nullptr);
-  EXPECT_OK(r);
-  return r.ok() ? std::move(r).value() : RunResult{};
-}
 
 TEST(SelfTimedRate, AStallShowsInTheLatencyFromTheIntendedStartNotInTheServiceTime) {
   ThinkingWorkload w;

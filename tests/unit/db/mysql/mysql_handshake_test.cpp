@@ -128,9 +128,9 @@ TEST(MyScrambleTest, BothPluginsMatchTheirKnownAnswers) {
 }
 
 // The server's side: its packets in order, the client's recorded.
-class ScriptedServer final : public MyPacketChannel {
+class MyScriptedServer final : public MyPacketChannel {
  public:
-  explicit ScriptedServer(std::vector<std::string> replies) : replies_(std::move(replies)) {}
+  explicit MyScriptedServer(std::vector<std::string> replies) : replies_(std::move(replies)) {}
   bool Read(std::string_view& payload) override {
     if (next_ >= replies_.size()) return false;
     payload = replies_[next_++];
@@ -163,7 +163,7 @@ std::string Switch(std::string_view plugin) {
 uint64_t Flags() { return MyNativeClientFlags(Parsed(Hello()).capabilities, true); }
 
 TEST(MyLogInTest, NativePasswordSendsItsScrambleAndEndsAtTheOk) {
-  ScriptedServer server({kOk});
+  MyScriptedServer server({kOk});
   MyLoginError err;
   ASSERT_TRUE(MyLogIn(server, Parsed(Hello()), Flags(), kLogin, err)) << err.message;
   ASSERT_EQ(server.written.size(), 1u);
@@ -175,7 +175,7 @@ TEST(MyLogInTest, NativePasswordSendsItsScrambleAndEndsAtTheOk) {
 }
 
 TEST(MyLogInTest, TheServersErrIsTheFailureWithItsCodeAndWords) {
-  ScriptedServer server({Err(1045, "28000", "Access denied for user 'bench'@'localhost'")});
+  MyScriptedServer server({Err(1045, "28000", "Access denied for user 'bench'@'localhost'")});
   MyLoginError err;
   EXPECT_FALSE(MyLogIn(server, Parsed(Hello()), Flags(), kLogin, err));
   EXPECT_EQ(err.code, 1045);
@@ -183,7 +183,7 @@ TEST(MyLogInTest, TheServersErrIsTheFailureWithItsCodeAndWords) {
 }
 
 TEST(MyLogInTest, AnAuthSwitchToCachingSha2TakesTheFastPath) {
-  ScriptedServer server({Switch("caching_sha2_password"), "\x01\x03", kOk});
+  MyScriptedServer server({Switch("caching_sha2_password"), "\x01\x03", kOk});
   MyLoginError err;
   ASSERT_TRUE(MyLogIn(server, Parsed(Hello()), Flags(), kLogin, err)) << err.message;
   ASSERT_EQ(server.written.size(), 2u);
@@ -191,7 +191,7 @@ TEST(MyLogInTest, AnAuthSwitchToCachingSha2TakesTheFastPath) {
 }
 
 TEST(MyLogInTest, FullAuthenticationAsksForTheKeyAndSendsThePasswordEncrypted) {
-  ScriptedServer server(
+  MyScriptedServer server(
       {"\x01\x04", std::string("\x01") + crypto::testing::kTestPublicKeyPem, kOk});
   MyLoginError err;
   ASSERT_TRUE(MyLogIn(server, Parsed(Hello("caching_sha2_password")), Flags(), kLogin, err))
@@ -206,7 +206,7 @@ TEST(MyLogInTest, FullAuthenticationAsksForTheKeyAndSendsThePasswordEncrypted) {
 TEST(MyLogInTest, FullAuthenticationWithoutTheServersKeySaysToEnableTls) {
   for (const std::string& answer :
        {Err(1045, "28000", "Access denied: no RSA key"), std::string("\x01\x04")}) {
-    ScriptedServer server({"\x01\x04", answer});
+    MyScriptedServer server({"\x01\x04", answer});
     MyLoginError err;
     EXPECT_FALSE(MyLogIn(server, Parsed(Hello("caching_sha2_password")), Flags(), kLogin, err));
     EXPECT_NE(err.message.find("RSA public key"), std::string::npos) << err.message;
@@ -217,20 +217,20 @@ TEST(MyLogInTest, FullAuthenticationWithoutTheServersKeySaysToEnableTls) {
 
 TEST(MyLogInTest, PluginsItDoesNotSpeakAreRefusedByName) {
   for (const std::string plugin : {"client_ed25519", "sha256_password", "dialog"}) {
-    ScriptedServer server({Switch(plugin)});
+    MyScriptedServer server({Switch(plugin)});
     MyLoginError err;
     EXPECT_FALSE(MyLogIn(server, Parsed(Hello()), Flags(), kLogin, err));
     EXPECT_NE(err.message.find("'" + plugin + "'"), std::string::npos) << err.message;
     EXPECT_EQ(err.message.find("bench-pass"), std::string::npos);
   }
-  ScriptedServer old({"\xFE"});
+  MyScriptedServer old({"\xFE"});
   MyLoginError err;
   EXPECT_FALSE(MyLogIn(old, Parsed(Hello()), Flags(), kLogin, err));
   EXPECT_NE(err.message.find("mysql_old_password"), std::string::npos) << err.message;
 }
 
 TEST(MyLogInTest, AnUnknownFirstPluginIsAnsweredAsNativeForTheServerToSwitch) {
-  ScriptedServer server({Switch("mysql_native_password"), kOk});
+  MyScriptedServer server({Switch("mysql_native_password"), kOk});
   MyLoginError err;
   ASSERT_TRUE(MyLogIn(server, Parsed(Hello("client_ed25519")), Flags(), kLogin, err))
       << err.message;
@@ -238,7 +238,7 @@ TEST(MyLogInTest, AnUnknownFirstPluginIsAnsweredAsNativeForTheServerToSwitch) {
 }
 
 TEST(MyLogInTest, AServerThatHangsUpIsALostConnection) {
-  ScriptedServer server({});
+  MyScriptedServer server({});
   MyLoginError err;
   EXPECT_FALSE(MyLogIn(server, Parsed(Hello()), Flags(), kLogin, err));
   EXPECT_EQ(err.code, 2013);

@@ -16,31 +16,27 @@
 #include "db/pgsql/pg_auth.h"
 #include "db/pgsql/pg_startup.h"
 #include "db/pgsql/pg_wire.h"
+#include "testing/pg_messages.h"
 #include "testing/status.h"
 
 namespace loadcell {
 namespace {
 
-std::string Msg(char type, const std::string& body) {
-  std::string m(1, type);
-  PgPutBigEndian(m, body.size() + 4, 4);
-  return m + body;
-}
-std::string Int32(uint32_t v) {
-  std::string s;
-  PgPutBigEndian(s, v, 4);
-  return s;
-}
-std::string Str(const std::string& s) { return s + '\0'; }
+using testing::PgInt32;
+using testing::PgMsg;
+using testing::PgStr;
+
 std::string Auth(uint32_t code, const std::string& rest = "") {
-  return Msg('R', Int32(code) + rest);
+  return PgMsg('R', PgInt32(code) + rest);
 }
-std::string Param(const std::string& k, const std::string& v) { return Msg('S', Str(k) + Str(v)); }
+std::string Param(const std::string& k, const std::string& v) {
+  return PgMsg('S', PgStr(k) + PgStr(v));
+}
 
 // One connection's server side, played by `script` on the accepted socket.
-class ScriptedServer {
+class PgScriptedServer {
  public:
-  explicit ScriptedServer(std::function<void(ScriptedServer&)> script) {
+  explicit PgScriptedServer(std::function<void(PgScriptedServer&)> script) {
     listener_ = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -58,7 +54,7 @@ class ScriptedServer {
       close(fd_);
     });
   }
-  ~ScriptedServer() {
+  ~PgScriptedServer() {
     thread_.join();
     close(listener_);
   }
@@ -108,22 +104,22 @@ PgStartupParams ParamsFor(uint16_t port, const std::string& password = "s3cret-p
   return p;
 }
 
-const std::string kReady = Msg('Z', "I");
+const std::string kReady = PgMsg('Z', "I");
 
 TEST(PgStartupMessage, NamesUserDatabaseAndApplication) {
   PgStartupParams p = ParamsFor(1);
   const std::string m = PgStartupMessage(p);
-  const std::string body = Int32(196608) + Str("user") + Str("bench") + Str("database") +
-                           Str("sbtest") + Str("application_name") + Str("loadcell") + '\0';
-  EXPECT_EQ(m, Int32(static_cast<uint32_t>(body.size() + 4)) + body);
+  const std::string body = PgInt32(196608) + PgStr("user") + PgStr("bench") + PgStr("database") +
+                           PgStr("sbtest") + PgStr("application_name") + PgStr("loadcell") + '\0';
+  EXPECT_EQ(m, PgInt32(static_cast<uint32_t>(body.size() + 4)) + body);
 }
 
 TEST(PgConnectNative, TrustKeepsParametersAndTheCancelKey) {
   std::string startup;
-  ScriptedServer server([&](ScriptedServer& s) {
+  PgScriptedServer server([&](PgScriptedServer& s) {
     startup = s.ReadStartup();
     s.Send(Auth(0) + Param("server_version", "16.4") + Param("client_encoding", "UTF8") +
-           Msg('K', Int32(4242) + Int32(0x7fff0001)) + kReady);
+           PgMsg('K', PgInt32(4242) + PgInt32(0x7fff0001)) + kReady);
   });
   auto session = PgConnectNative(ParamsFor(server.port()));
   ASSERT_OK(session.status());
@@ -133,12 +129,12 @@ TEST(PgConnectNative, TrustKeepsParametersAndTheCancelKey) {
   EXPECT_EQ(session->backend_pid, 4242);
   EXPECT_EQ(session->cancel_key, 0x7fff0001);
   TcpClose(session->socket);
-  EXPECT_NE(startup.find(Str("user") + Str("bench")), std::string::npos);
+  EXPECT_NE(startup.find(PgStr("user") + PgStr("bench")), std::string::npos);
 }
 
 TEST(PgConnectNative, CleartextSendsThePassword) {
   std::pair<char, std::string> reply;
-  ScriptedServer server([&](ScriptedServer& s) {
+  PgScriptedServer server([&](PgScriptedServer& s) {
     s.ReadStartup();
     s.Send(Auth(3));
     reply = s.ReadMessage();
@@ -148,13 +144,13 @@ TEST(PgConnectNative, CleartextSendsThePassword) {
   ASSERT_OK(session.status());
   TcpClose(session->socket);
   EXPECT_EQ(reply.first, 'p');
-  EXPECT_EQ(reply.second, Str("s3cret-pw"));
+  EXPECT_EQ(reply.second, PgStr("s3cret-pw"));
 }
 
 TEST(PgConnectNative, Md5SendsTheSaltedHash) {
   std::pair<char, std::string> reply;
   const std::string salt("\x09\x08\x07\x06", 4);
-  ScriptedServer server([&](ScriptedServer& s) {
+  PgScriptedServer server([&](PgScriptedServer& s) {
     s.ReadStartup();
     s.Send(Auth(5, salt));
     reply = s.ReadMessage();
@@ -166,16 +162,16 @@ TEST(PgConnectNative, Md5SendsTheSaltedHash) {
   auto expected = PgMd5Response("bench", "s3cret-pw", salt);
   ASSERT_OK(expected.status());
   EXPECT_EQ(reply.first, 'p');
-  EXPECT_EQ(reply.second, Str(*expected));
+  EXPECT_EQ(reply.second, PgStr(*expected));
 }
 
 TEST(PgConnectNative, ARefusedPasswordIsTheServersLineWithoutThePassword) {
-  ScriptedServer server([&](ScriptedServer& s) {
+  PgScriptedServer server([&](PgScriptedServer& s) {
     s.ReadStartup();
     s.Send(Auth(5, "abcd"));
     s.ReadMessage();
-    s.Send(Msg('E', Str("SFATAL") + Str("C28P01") +
-                        Str("Mpassword authentication failed for user \"bench\"") + '\0'));
+    s.Send(PgMsg('E', PgStr("SFATAL") + PgStr("C28P01") +
+                          PgStr("Mpassword authentication failed for user \"bench\"") + '\0'));
   });
   auto session = PgConnectNative(ParamsFor(server.port()));
   ASSERT_FALSE(session.ok());
@@ -188,7 +184,7 @@ TEST(PgConnectNative, ARefusedPasswordIsTheServersLineWithoutThePassword) {
 // authentication request `request`, without a password when `password` is
 // empty.
 std::string RefusedAfter(const std::string& request, const std::string& password = "pw") {
-  ScriptedServer server([&](ScriptedServer& s) {
+  PgScriptedServer server([&](PgScriptedServer& s) {
     s.ReadStartup();
     s.Send(request);
     s.Read(1);  // until the client hangs up
@@ -204,14 +200,14 @@ std::string RefusedAfter(const std::string& request, const std::string& password
 
 TEST(PgConnectNative, RefusesWhatItCannotAnswer) {
   EXPECT_NE(RefusedAfter(Auth(7)).find("GSSAPI"), std::string::npos);
-  EXPECT_NE(RefusedAfter(Auth(10, Str("SCRAM-SHA-256-PLUS") + '\0')).find("channel binding"),
+  EXPECT_NE(RefusedAfter(Auth(10, PgStr("SCRAM-SHA-256-PLUS") + '\0')).find("channel binding"),
             std::string::npos);
-  EXPECT_NE(RefusedAfter(Auth(10, Str("SCRAM-SHA-256") + '\0'), "").find("--pgsql-password"),
+  EXPECT_NE(RefusedAfter(Auth(10, PgStr("SCRAM-SHA-256") + '\0'), "").find("--pgsql-password"),
             std::string::npos);
 }
 
 TEST(PgConnectNative, AServerThatHangsUpMidStart) {
-  ScriptedServer server([&](ScriptedServer& s) { s.ReadStartup(); });
+  PgScriptedServer server([&](PgScriptedServer& s) { s.ReadStartup(); });
   auto session = PgConnectNative(ParamsFor(server.port()));
   ASSERT_FALSE(session.ok());
   EXPECT_EQ(session.status().code(), StatusCode::kUnavailable);
@@ -225,9 +221,9 @@ TEST(PgConnectNative, ScramSendsInitialResponseThenProof) {
   std::string initial;
   std::string proof_message;
   bool signature_sent = false;
-  ScriptedServer server([&](ScriptedServer& s) {
+  PgScriptedServer server([&](PgScriptedServer& s) {
     s.ReadStartup();
-    s.Send(Auth(10, Str("SCRAM-SHA-256") + '\0'));
+    s.Send(Auth(10, PgStr("SCRAM-SHA-256") + '\0'));
     initial = s.ReadMessage().second;
     // "SCRAM-SHA-256\0" + length + "n,,n=,r=NONCE"
     const size_t r = initial.find("r=");
@@ -241,7 +237,7 @@ TEST(PgConnectNative, ScramSendsInitialResponseThenProof) {
     PgScramClient replay("", client_nonce);
     auto expected = replay.ClientFinal(server_first, "s3cret-pw");
     if (!expected.ok() || *expected != proof_message) {
-      s.Send(Msg('E', Str("SFATAL") + Str("C28P01") + Str("Mbad proof") + '\0'));
+      s.Send(PgMsg('E', PgStr("SFATAL") + PgStr("C28P01") + PgStr("Mbad proof") + '\0'));
       return;
     }
     signature_sent = true;
@@ -254,7 +250,7 @@ TEST(PgConnectNative, ScramSendsInitialResponseThenProof) {
   EXPECT_TRUE(signature_sent) << session.status().ToString();
   EXPECT_NE(session.status().message().find("signature"), std::string::npos)
       << session.status().ToString();
-  EXPECT_EQ(initial.rfind(Str("SCRAM-SHA-256"), 0), 0u);
+  EXPECT_EQ(initial.rfind(PgStr("SCRAM-SHA-256"), 0), 0u);
   EXPECT_NE(initial.find("n,,n=,r="), std::string::npos);
   EXPECT_EQ(proof_message.rfind("c=biws,r=", 0), 0u);
 }

@@ -13,29 +13,17 @@
 #include <thread>
 
 #include "db/pgsql/pg_wire.h"
+#include "testing/pg_messages.h"
 #include "testing/watched_socket_pair.h"
 
 namespace loadcell {
 namespace {
 
-// One protocol message: type, big-endian length (itself included), body.
-std::string Msg(char type, const std::string& body) {
-  const uint32_t len = static_cast<uint32_t>(body.size() + 4);
-  std::string m(1, type);
-  m += static_cast<char>(len >> 24);
-  m += static_cast<char>(len >> 16);
-  m += static_cast<char>(len >> 8);
-  m += static_cast<char>(len);
-  return m + body;
-}
+using testing::PgInt32;
+using testing::PgMsg;
+using testing::PgStr;
 
 std::string Int16(int v) { return {static_cast<char>(v >> 8), static_cast<char>(v)}; }
-std::string Int32(int32_t v) {
-  const uint32_t u = static_cast<uint32_t>(v);
-  return {static_cast<char>(u >> 24), static_cast<char>(u >> 16), static_cast<char>(u >> 8),
-          static_cast<char>(u)};
-}
-std::string Str(const std::string& s) { return s + '\0'; }
 // Concatenation by append (GCC 12 warns falsely on "x" + std::string chains).
 template <typename... Parts>
 std::string Cat(const Parts&... parts) {
@@ -44,27 +32,27 @@ std::string Cat(const Parts&... parts) {
   return s;
 }
 
-std::string Ready(char status) { return Msg('Z', std::string(1, status)); }
-std::string Complete(const std::string& tag) { return Msg('C', Str(tag)); }
+std::string Ready(char status) { return PgMsg('Z', std::string(1, status)); }
+std::string Complete(const std::string& tag) { return PgMsg('C', PgStr(tag)); }
 std::string DataRow(const std::vector<const char*>& values) {
   std::string b = Int16(static_cast<int>(values.size()));
   for (const char* v : values) {
     if (v == nullptr) {
-      b += Int32(-1);
+      b += PgInt32(-1);
     } else {
-      b += Int32(static_cast<int32_t>(std::strlen(v))) + v;
+      b += PgInt32(static_cast<int32_t>(std::strlen(v))) + v;
     }
   }
-  return Msg('D', b);
+  return PgMsg('D', b);
 }
 std::string RowDescription(const std::vector<std::string>& names) {
   std::string b = Int16(static_cast<int>(names.size()));
-  for (const auto& n : names) b += Str(n) + std::string(18, '\1');
-  return Msg('T', b);
+  for (const auto& n : names) b += PgStr(n) + std::string(18, '\1');
+  return PgMsg('T', b);
 }
 std::string Error(const std::string& severity, const std::string& state, const std::string& text) {
-  return Msg('E', Cat("S", Str(severity), "V", Str(severity), "C", Str(state), "M", Str(text),
-                      std::string(1, '\0')));
+  return PgMsg('E', Cat("S", PgStr(severity), "V", PgStr(severity), "C", PgStr(state), "M",
+                        PgStr(text), std::string(1, '\0')));
 }
 
 class PgWireTest : public ::testing::Test {
@@ -101,7 +89,7 @@ class PgWireTest : public ::testing::Test {
   void ExchangeWideRow(size_t bytes) {
     const std::string value(bytes, 'x');
     const std::string reply =
-        Cat(Msg('2', ""), DataRow({value.c_str()}), Complete("SELECT 1"), Ready('I'));
+        Cat(PgMsg('2', ""), DataRow({value.c_str()}), Complete("SELECT 1"), Ready('I'));
     std::thread server([&] { Serve(reply); });
     wire_.Exchange(1, reply_, nullptr);
     server.join();
@@ -120,17 +108,18 @@ TEST_F(PgWireTest, EncodesBindExecuteSyncAsTheProtocolSays) {
   wire_.Bind("lc7", 3, values, lengths);
   wire_.Execute();
   wire_.Sync();
-  const std::string bind_body = Str("") + Str("lc7") + Int16(0) + Int16(3) + Int32(2) + "42" +
-                                Int32(-1) + Int32(4) + "it's" + Int16(0);
-  EXPECT_EQ(wire_.pending(), Msg('B', bind_body) + Msg('E', Str("") + Int32(0)) + Msg('S', ""));
+  const std::string bind_body = PgStr("") + PgStr("lc7") + Int16(0) + Int16(3) + PgInt32(2) + "42" +
+                                PgInt32(-1) + PgInt32(4) + "it's" + Int16(0);
+  EXPECT_EQ(wire_.pending(),
+            PgMsg('B', bind_body) + PgMsg('E', PgStr("") + PgInt32(0)) + PgMsg('S', ""));
 }
 
 TEST_F(PgWireTest, EncodesParseQueryAndDescribe) {
   wire_.Parse("lc1", "SELECT $1");
   wire_.Query(std::string_view("BEGIN\0ignored", 13));  // text ends at a NUL, as in libpq
   wire_.DescribePortal();
-  EXPECT_EQ(wire_.pending(), Msg('P', Str("lc1") + Str("SELECT $1") + Int16(0)) +
-                                 Msg('Q', Str("BEGIN")) + Msg('D', Cat("P", Str(""))));
+  EXPECT_EQ(wire_.pending(), PgMsg('P', PgStr("lc1") + PgStr("SELECT $1") + Int16(0)) +
+                                 PgMsg('Q', PgStr("BEGIN")) + PgMsg('D', Cat("P", PgStr(""))));
 }
 
 TEST_F(PgWireTest, CountsRowsOfAResultAndSendsTheRequest) {
@@ -140,7 +129,7 @@ TEST_F(PgWireTest, CountsRowsOfAResultAndSendsTheRequest) {
   wire_.Execute();
   wire_.Sync();
   const std::string request = wire_.pending();
-  Serve(Msg('2', "") + DataRow({"a"}) + DataRow({"b"}) + Complete("SELECT 2") + Ready('T'));
+  Serve(PgMsg('2', "") + DataRow({"a"}) + DataRow({"b"}) + Complete("SELECT 2") + Ready('T'));
   wire_.Exchange(1, reply_, nullptr);
   EXPECT_FALSE(reply_.broken) << reply_.io_error;
   EXPECT_FALSE(reply_.error);
@@ -154,9 +143,9 @@ TEST_F(PgWireTest, CountsRowsOfAResultAndSendsTheRequest) {
 TEST_F(PgWireTest, TakesTheCountOfTheLastCommandAfterADeferredBegin) {
   wire_.Query("BEGIN");
   wire_.Sync();
-  Serve(Complete("BEGIN") + Ready('T') + Msg('2', "") +
-        Msg('N', Cat("S", Str("WARNING"), std::string(1, '\0'))) +
-        Msg('S', Str("TimeZone") + Str("UTC")) + Complete("UPDATE 3") + Ready('T'));
+  Serve(Complete("BEGIN") + Ready('T') + PgMsg('2', "") +
+        PgMsg('N', Cat("S", PgStr("WARNING"), std::string(1, '\0'))) +
+        PgMsg('S', PgStr("TimeZone") + PgStr("UTC")) + Complete("UPDATE 3") + Ready('T'));
   wire_.Exchange(2, reply_, nullptr);
   ASSERT_FALSE(reply_.broken) << reply_.io_error;
   EXPECT_EQ(reply_.rows_affected, 3u);
@@ -164,8 +153,8 @@ TEST_F(PgWireTest, TakesTheCountOfTheLastCommandAfterADeferredBegin) {
 }
 
 TEST_F(PgWireTest, KeepsRowsAndColumnNamesWhenAsked) {
-  Serve(Msg('2', "") + RowDescription({"id", "c"}) + DataRow({"1", "x"}) + DataRow({"2", nullptr}) +
-        Complete("SELECT 2") + Ready('I'));
+  Serve(PgMsg('2', "") + RowDescription({"id", "c"}) + DataRow({"1", "x"}) +
+        DataRow({"2", nullptr}) + Complete("SELECT 2") + Ready('I'));
   DbRows rows;
   wire_.Exchange(1, reply_, &rows);
   ASSERT_FALSE(reply_.broken) << reply_.io_error;
@@ -177,7 +166,7 @@ TEST_F(PgWireTest, KeepsRowsAndColumnNamesWhenAsked) {
 }
 
 TEST_F(PgWireTest, ReadsAReplyThatArrivesInPieces) {
-  std::string reply = Msg('2', "");
+  std::string reply = PgMsg('2', "");
   for (int i = 0; i < 500; ++i) reply += DataRow({"a fairly long value of a column, repeated"});
   reply += Complete("SELECT 500") + Ready('I');
   // A non-blocking socket as libpq leaves it: the reader waits with poll().
@@ -202,7 +191,7 @@ TEST_F(PgWireTest, GivesBackTheInputBufferAfterALargeMessage) {
   ASSERT_FALSE(reply_.broken) << reply_.io_error;
   EXPECT_EQ(reply_.rows_returned, 1u);
   EXPECT_LE(wire_.input_capacity(), size_t{64} << 10);
-  Serve(Msg('2', "") + DataRow({"a"}) + Complete("SELECT 1") + Ready('I'));
+  Serve(PgMsg('2', "") + DataRow({"a"}) + Complete("SELECT 1") + Ready('I'));
   wire_.Exchange(1, reply_, nullptr);
   ASSERT_FALSE(reply_.broken) << reply_.io_error;
   EXPECT_EQ(reply_.rows_returned, 1u);
@@ -248,19 +237,19 @@ TEST_F(PgWireTest, ASendToAClosedPeerIsReportedNotASignal) {
 }
 
 TEST_F(PgWireTest, AnUnknownMessageBreaksTheConnection) {
-  Serve(Msg('?', "") + Ready('I'));
+  Serve(PgMsg('?', "") + Ready('I'));
   wire_.Exchange(1, reply_, nullptr);
   EXPECT_TRUE(reply_.broken);
   EXPECT_NE(reply_.io_error.find("malformed"), std::string::npos) << reply_.io_error;
   // A length shorter than itself too.
   PgWire other(client_);
-  Serve(std::string("Z") + Int32(2));
+  Serve(std::string("Z") + PgInt32(2));
   other.Exchange(1, reply_, nullptr);
   EXPECT_TRUE(reply_.broken);
 }
 
 TEST_F(PgWireTest, RefusesACopyWithCopyFail) {
-  Serve(Msg('G', std::string(1, '\0') + Int16(0)) +
+  Serve(PgMsg('G', std::string(1, '\0') + Int16(0)) +
         Error("ERROR", "57014", "COPY from stdin failed") + Ready('I'));
   wire_.Exchange(1, reply_, nullptr);
   ASSERT_FALSE(reply_.broken) << reply_.io_error;
@@ -276,7 +265,7 @@ TEST_F(PgWireTest, RefusesACopyOfAPreparedStatementWithCopyFailAndSync) {
   wire_.Execute();
   wire_.Sync();
   const std::string request = wire_.pending();
-  Serve(Msg('2', "") + Msg('G', std::string(1, '\0') + Int16(0)) +
+  Serve(PgMsg('2', "") + PgMsg('G', std::string(1, '\0') + Int16(0)) +
         Error("ERROR", "57014", "COPY from stdin failed") + Ready('I'));
   wire_.Exchange(1, reply_, nullptr);
   ASSERT_FALSE(reply_.broken) << reply_.io_error;
@@ -286,7 +275,7 @@ TEST_F(PgWireTest, RefusesACopyOfAPreparedStatementWithCopyFailAndSync) {
   const std::string after = sent.substr(request.size());
   ASSERT_FALSE(after.empty());
   EXPECT_EQ(after[0], 'f');
-  EXPECT_EQ(after.substr(after.size() - 5), Msg('S', ""));
+  EXPECT_EQ(after.substr(after.size() - 5), PgMsg('S', ""));
 }
 
 TEST(PgTagCountTest, ReadsTheCountAsLibpqDoes) {

@@ -20,8 +20,6 @@ using testing::QuietConsole;
 using testing::TempDir;
 using testing::WithSmallFiles;
 
-bool Exists(const std::string& path) { return std::filesystem::exists(path); }
-
 TEST(FileIoPrepare, InterruptRemovesThePartialFileAndSaysHowToResume) {
   TempDir dir;
   FileIoWorkload w;
@@ -33,7 +31,7 @@ TEST(FileIoPrepare, InterruptRemovesThePartialFileAndSaysHowToResume) {
   ResetStopRequested();
   EXPECT_EQ(s.code(), StatusCode::kCancelled);
   EXPECT_NE(s.message().find("again to resume"), std::string::npos) << s.message();
-  EXPECT_FALSE(Exists(dir.File("test_file.0")));
+  EXPECT_FALSE(std::filesystem::exists(dir.File("test_file.0")));
 }
 
 }  // namespace

@@ -36,8 +36,6 @@ uint64_t SizeOf(const std::string& path) {
   return ec ? ~uint64_t{0} : static_cast<uint64_t>(n);
 }
 
-bool Exists(const std::string& path) { return std::filesystem::exists(path); }
-
 TEST(FileIoPrepare, WritesEveryBlockAndKeepsAManifest) {
   TempDir dir;
   FileIoWorkload w;
@@ -73,7 +71,8 @@ TEST(FileIoPrepare, RefusesToOverwriteAFileItDidNotCreate) {
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(s.message().find("test_file.2"), std::string::npos);
   EXPECT_EQ(SizeOf(dir.File("test_file.2")), 8u);
-  EXPECT_FALSE(Exists(dir.File("test_file.0")));  // nothing written before the check
+  EXPECT_FALSE(
+      std::filesystem::exists(dir.File("test_file.0")));  // nothing written before the check
 }
 
 TEST(FileIoCleanup, RemovesExactlyTheManifestsFiles) {
@@ -89,10 +88,11 @@ TEST(FileIoCleanup, RemovesExactlyTheManifestsFiles) {
   QuietConsole console;
   console.Attach(w);
   ASSERT_OK(w.Cleanup(PrepareContext{}));
-  for (int i = 0; i < 4; ++i) EXPECT_FALSE(Exists(dir.File("test_file." + std::to_string(i))));
-  EXPECT_FALSE(Exists(dir.File(kFileIoManifestName)));
-  EXPECT_TRUE(Exists(dir.File("test_file.9")));
-  EXPECT_TRUE(Exists(dir.File("notes.txt")));
+  for (int i = 0; i < 4; ++i)
+    EXPECT_FALSE(std::filesystem::exists(dir.File("test_file." + std::to_string(i))));
+  EXPECT_FALSE(std::filesystem::exists(dir.File(kFileIoManifestName)));
+  EXPECT_TRUE(std::filesystem::exists(dir.File("test_file.9")));
+  EXPECT_TRUE(std::filesystem::exists(dir.File("notes.txt")));
   EXPECT_NE(console.out.str().find("\nRemoved 4 files and the manifest.\n"), std::string::npos)
       << console.out.str();
   // Again: nothing to do, not an error.
@@ -135,7 +135,7 @@ TEST(FileIoPrepare, EnospcRemovesThePartialFileAndSaysSo) {
   int present = 0;
   for (int i = 0; i < 4; ++i) {
     const std::string path = dir.File("test_file." + std::to_string(i));
-    if (!Exists(path)) continue;
+    if (!std::filesystem::exists(path)) continue;
     ++present;
     EXPECT_EQ(SizeOf(path), 2u << 20) << "a partial file was left: " << path;
   }

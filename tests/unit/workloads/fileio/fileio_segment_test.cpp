@@ -15,7 +15,7 @@
 namespace loadcell {
 namespace {
 
-constexpr uint64_t kBlock = 4096;
+constexpr uint64_t kSegmentBlock = 4096;
 
 TEST(FileIoSegment, SegmentsAreContiguousDisjointAndCoverTheSequence) {
   for (const uint64_t count : {1u, 7u, 1000u, 1024u}) {
@@ -38,20 +38,20 @@ TEST(FileIoSegment, SegmentsAreContiguousDisjointAndCoverTheSequence) {
 FileIoSettings Sequential(uint64_t blocks, uint64_t start_block, uint32_t rank, uint32_t ranks) {
   SqlioPlan plan;
   plan.random = false;
-  plan.block_size = kBlock;
+  plan.block_size = kSegmentBlock;
   plan.start_block = start_block;
   plan.share_rank = rank;
   plan.share_ranks = ranks;
   SqlioTarget target;
   target.path = "/nowhere/t.dat";
-  target.size = blocks * kBlock;
+  target.size = blocks * kSegmentBlock;
   return SqlioTargetSettings(plan, target);
 }
 
 std::vector<uint64_t> NextBlocks(FileIoShared& shared, int n) {
   Random rng(1);
   std::vector<uint64_t> out(static_cast<size_t>(n));
-  for (uint64_t& b : out) b = shared.Next(false, rng, nullptr).offset / kBlock;
+  for (uint64_t& b : out) b = shared.Next(false, rng, nullptr).offset / kSegmentBlock;
   return out;
 }
 

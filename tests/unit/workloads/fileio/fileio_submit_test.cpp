@@ -17,7 +17,7 @@
 namespace loadcell {
 namespace {
 
-constexpr uint64_t kBlock = 4096;
+constexpr uint64_t kSubmitBlock = 4096;
 
 // An asynchronous engine that completes nothing by itself: each Reap
 // completes the `per_reap` oldest requests in flight (fewer when the caller
@@ -70,9 +70,9 @@ FileIoSettings RandomReads(uint32_t depth, uint32_t submit_batch) {
   FileIoSettings s;
   s.mode = FileTestMode::kRndRead;
   s.num_files = 1;
-  s.block_size = kBlock;
-  s.request_size = kBlock;
-  s.file_size = 64 * kBlock;
+  s.block_size = kSubmitBlock;
+  s.request_size = kSubmitBlock;
+  s.file_size = 64 * kSubmitBlock;
   s.blocks_per_file = 64;
   s.total_blocks = 64;
   s.seq_requests_per_file = 64;
