@@ -26,7 +26,7 @@ class WholeLineBuffer final : public std::streambuf {
  public:
   using Sink = std::function<void(std::string_view)>;
   // A line longer than this is handed on in pieces of this size.
-  static constexpr size_t kMaxPending = 64 * 1024;
+  static constexpr size_t kMaxPending = size_t{64} * 1024;
 
   explicit WholeLineBuffer(Sink sink);
   ~WholeLineBuffer() override;  // hands on an unfinished line
