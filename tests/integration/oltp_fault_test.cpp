@@ -108,6 +108,9 @@ class PrivatePostgres {
 
   bool ok() const { return started_; }
   std::string log() const { return dir_ + "/server.log"; }
+  std::string Logs() const {
+    return testing::ReadFile(dir_ + "/initdb.log") + testing::ReadFile(log());
+  }
   Args args() const {
     return {"--db-driver=pgsql", "--pgsql-host=127.0.0.1", "--pgsql-port=" + std::to_string(port_),
             "--pgsql-user=postgres", "--pgsql-db=postgres"};
@@ -134,10 +137,16 @@ class PrivateMariadb {
     dir_ = tmp_.path();
     if (dir_.empty()) return;
     const std::string user = getuid() == 0 ? " --user=mysql" : "";
-    if (getuid() == 0 && !ShellSucceeds("chown mysql " + dir_)) return;
+    // A temporary folder of its own: a MariaDB server that starts removes
+    // every #sql* file in its tmpdir, so two servers starting at once in
+    // the same /tmp (tests run in parallel) delete each other's temporary
+    // tables and mariadb-install-db fails.
+    const std::string tmpdir = " --tmpdir=" + dir_ + "/tmp";
+    if (!ShellSucceeds("mkdir " + dir_ + "/tmp")) return;
+    if (getuid() == 0 && !ShellSucceeds("chown mysql " + dir_ + " " + dir_ + "/tmp")) return;
     if (!ShellSucceeds("mariadb-install-db --no-defaults --datadir=" + dir_ +
-                       "/data --auth-root-authentication-method=normal --skip-test-db" + user +
-                       " >" + dir_ + "/install.log 2>&1")) {
+                       "/data --auth-root-authentication-method=normal --skip-test-db" + tmpdir +
+                       user + " >" + dir_ + "/install.log 2>&1")) {
       return;
     }
     // No TCP port unless asked for: the socket is enough, and nothing else
@@ -149,7 +158,7 @@ class PrivateMariadb {
             "setsid mariadbd --no-defaults --datadir=" + dir_ + "/data --socket=" + socket() +
             network + " --pid-file=" + dir_ + "/mysqld.pid --log-error=" + log() +
             " --skip-log-bin --innodb-flush-log-at-trx-commit=0 --innodb-buffer-pool-size=64M" +
-            user + " </dev/null >/dev/null 2>&1 &")) {
+            tmpdir + user + " </dev/null >/dev/null 2>&1 &")) {
       return;
     }
     for (int i = 0; i < 300 && !started_; ++i) {
@@ -175,6 +184,9 @@ class PrivateMariadb {
   }
   bool ok() const { return started_; }
   std::string log() const { return dir_ + "/error.log"; }
+  std::string Logs() const {
+    return testing::ReadFile(dir_ + "/install.log") + testing::ReadFile(log());
+  }
   std::string socket() const { return dir_ + "/mysqld.sock"; }
   Args args() const {
     if (port_ != 0) {
@@ -211,7 +223,9 @@ Args RunArgs(const Server& server) {
 // Fails the test unless `server` started and prepare with `base` succeeded.
 template <typename Server>
 void StartAndPrepare(const Server& server, const Args& base) {
-  ASSERT_OK(server) << "could not start a private server (see " << server.log() << ")";
+  // The server's folder is removed with the server, so its logs are shown
+  // here rather than named.
+  ASSERT_OK(server) << "could not start a private server; its logs:\n" << server.Logs();
   auto prep = RunLoadcell(Concat(base, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << Show(prep);
 }
@@ -326,7 +340,7 @@ TEST(OltpFault, PostgresFrozenMidRun) {
 // grace (--forced-shutdown), exit 130, whatever the timeouts.
 TEST(OltpFault, PostgresFrozenDuringPrepareCopy) {
   PrivatePostgres pg;
-  ASSERT_OK(pg) << "could not start a private server (see " << pg.log() << ")";
+  ASSERT_OK(pg) << "could not start a private server; its logs:\n" << pg.Logs();
   const Args base =
       Concat({"oltp_read_write"}, Concat(pg.args(), {"--tables=1", "--table-size=3000000"}));
   ChildWatch freeze;
