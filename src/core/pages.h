@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace loadcell {
 
@@ -33,6 +34,10 @@ void UnmapPages(void* p, size_t bytes);
 // a huge page is free at the first touch); nothing on Windows. Advice only:
 // nothing fails.
 void AdviseHugePages(void* p, size_t bytes);
+// The system's setting for transparent huge pages, for a report: Linux's
+// /sys/kernel/mm/transparent_hugepage/enabled ("always", "madvise" or
+// "never"); "" where there is none (Windows) or it cannot be read.
+std::string TransparentHugePages();
 
 // `bytes` aligned to `alignment` (a power of two); nullptr when out of
 // memory. Free with FreeAligned (std::free cannot free it on Windows).

@@ -44,6 +44,18 @@ void UnmapPages(void* p, size_t bytes) { munmap(p, bytes); }
 
 void AdviseHugePages(void* p, size_t bytes) { madvise(p, bytes, MADV_HUGEPAGE); }
 
+// The file lists every choice and brackets the one in force:
+// "always [madvise] never".
+std::string TransparentHugePages() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  if (!std::getline(in, line)) return "";
+  const size_t open = line.find('[');
+  const size_t close = line.find(']', open);
+  if (open == std::string::npos || close == std::string::npos) return "";
+  return line.substr(open + 1, close - open - 1);
+}
+
 void* AllocateAligned(size_t alignment, size_t bytes) {
   return std::aligned_alloc(alignment, bytes);
 }

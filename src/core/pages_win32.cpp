@@ -73,6 +73,8 @@ void UnmapPages(void* p, size_t) { VirtualFree(p, 0, MEM_RELEASE); }
 
 void AdviseHugePages(void*, size_t) {}  // large pages are only ever asked for explicitly
 
+std::string TransparentHugePages() { return ""; }
+
 void* AllocateAligned(size_t alignment, size_t bytes) { return _aligned_malloc(bytes, alignment); }
 
 void FreeAligned(void* p) { _aligned_free(p); }

@@ -87,6 +87,11 @@ std::string FileIoSettings::OpenFlagsText() const {
   return out;
 }
 
+uint64_t FileIoSettings::slot_buffer_bytes() const {
+  const uint64_t largest = IsSequential(mode) ? request_size : block_size;
+  return largest * ((ModeReads(mode) ? 1 : 0) + (ModeWrites(mode) ? 1 : 0));
+}
+
 void FileIoOptions::Register(OptionSet& opts) {
   opts.Int("file-num", &num_files_, 128, "number of files to create").Min(1);
   opts.Size("file-block-size", &block_size_, 16384, "block size to use in all I/O operations")

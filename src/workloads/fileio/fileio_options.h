@@ -116,6 +116,10 @@ struct FileIoSettings {
   }
   // --file-io-mode=null: no file is opened, read or written.
   bool null_engine() const { return engine == "null"; }
+  // The I/O buffer of one request slot: the largest request, once for
+  // reads and once for writes as the mode does either. A thread has
+  // queue_depth slots.
+  uint64_t slot_buffer_bytes() const;
 };
 
 // Rank `rank` of `ranks`'s part [first, end) of a sequence of `count`

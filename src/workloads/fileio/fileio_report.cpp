@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/pages.h"
+#include "io/io_engine.h"
 #include "os/system_info.h"
 #include "stats/summary.h"
 #include "workloads/fileio/fileio.h"
@@ -137,6 +139,27 @@ std::string PageCache(const FileIoSettings& s) {
                      HumanBytes(ram), total < ram ? ": reads may be served from memory" : "");
 }
 
+// A thread's I/O buffers: how many, how large and in which pages. A large
+// direct request from a buffer in ordinary pages can be split at the
+// device's segment limit, so the pages matter when figures are reconciled
+// (docs/benchmarking.md).
+std::string IoBuffersText(const FileIoSettings& s) {
+  const uint64_t slot = s.slot_buffer_bytes();
+  const uint64_t total = slot * s.queue_depth;
+  const std::string out =
+      fmt::format("{} x {} per thread ({})", s.queue_depth, HumanBytes(slot), HumanBytes(total));
+  if (!IoBufferInHugePages(total)) return out + ", in ordinary pages";
+  const std::string thp = TransparentHugePages();
+  if (thp.empty()) return out + ", 2 MiB-aligned, in ordinary pages (no transparent huge pages)";
+  if (thp == "never") {
+    return out + ", 2 MiB-aligned, in ordinary pages (transparent huge pages are off: never)";
+  }
+  return out + fmt::format(
+                   ", 2 MiB-aligned, advised for transparent huge pages (the system's setting: "
+                   "{}), in huge pages where one is free",
+                   thp);
+}
+
 // The engine, as asked and as used, with its queue depth and batching.
 std::string EngineText(const FileIoSettings& s) {
   std::string engine = s.engine;
@@ -218,6 +241,7 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
                                      ? fmt::format("{} ({} blocks merged)",
                                                    HumanBytes(s.request_size), s.merged_requests)
                                      : HumanBytes(s.block_size));
+  d.emplace_back("I/O buffers", IoBuffersText(s));
   d.emplace_back("access", AccessText(s));
   d.emplace_back("write data", WriteDataText(s));
   return d;

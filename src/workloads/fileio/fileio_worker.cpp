@@ -53,7 +53,7 @@ Status FileIoWorker::Open() {
   const size_t max_len = IsSequential(s_.mode) ? s_.request_size : s_.block_size;
   const bool reads = ModeReads(s_.mode);
   const bool writes = ModeWrites(s_.mode);
-  const size_t per_slot = max_len * ((reads ? 1 : 0) + (writes ? 1 : 0));
+  const size_t per_slot = s_.slot_buffer_bytes();
   buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(std::max<size_t>(1, per_slot * depth)));
   if (buffers_ == nullptr) {
     return Status::ResourceExhausted(

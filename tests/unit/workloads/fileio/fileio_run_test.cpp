@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/pages.h"
 #include "os/file_system.h"
 #include "testing/fileio_test_util.h"
 #include "testing/status.h"
@@ -436,15 +437,19 @@ TEST(FileIoRun, ReportHasSysbenchsSections) {
   EXPECT_TRUE(has_files && has_cache && has_engine);
 }
 
-// The "fsync policy" line of the run header, for the options given.
-std::string FsyncPolicyFor(const TempDir& dir, const FileIoArgs& args) {
+// The line `key` of the run header, for the options given.
+std::string HeaderLineFor(const TempDir& dir, const FileIoArgs& args, const std::string& key) {
   FileIoWorkload w;
   Status st = Configure(w, WithSmallFiles(dir.path(), args));
   EXPECT_OK(st);
   for (const auto& [k, v] : w.Describe()) {
-    if (k == "fsync policy") return v;
+    if (k == key) return v;
   }
-  return "(no fsync policy line)";
+  return "(no " + key + " line)";
+}
+
+std::string FsyncPolicyFor(const TempDir& dir, const FileIoArgs& args) {
+  return HeaderLineFor(dir, args, "fsync policy");
 }
 
 TEST(FileIoRun, FsyncPolicySaysTheCallAndWhenItIsMade) {
@@ -466,6 +471,48 @@ TEST(FileIoRun, FsyncPolicySaysTheCallAndWhenItIsMade) {
       "none: no periodic fsync(), none after each write, none at the end");
   EXPECT_EQ(FsyncPolicyFor(dir, {{"file-test-mode", "rndrd"}, {"file-fsync-all", "on"}}),
             "none: rndrd does not write, so no fsync() calls are made");
+}
+
+// Each thread's buffers: one per slot of the queue, a read and a write
+// buffer in each where the mode does both; from 512 KiB on a thread's
+// buffers lie in 2 MiB pages advised for transparent huge pages, and the
+// line names the system's setting, which decides whether they are.
+TEST(FileIoRun, IoBuffersLineSaysTheSlotsTheirSizeAndThePages) {
+  TempDir dir;
+  const auto buffers = [&](const FileIoArgs& args) {
+    return HeaderLineFor(dir, args, "I/O buffers");
+  };
+  EXPECT_EQ(buffers({{"file-test-mode", "rndrd"}, {"file-block-size", "16K"}}),
+            "1 x 16KiB per thread (16KiB), in ordinary pages");
+  EXPECT_EQ(buffers({{"file-test-mode", "rndrw"}, {"file-block-size", "4K"}}),
+            "1 x 8KiB per thread (8KiB), in ordinary pages");
+  EXPECT_EQ(buffers({{"file-test-mode", "rndrd"},
+                     {"file-block-size", "16K"},
+                     {"file-io-mode", "null"},
+                     {"file-queue-depth", "31"}}),
+            "31 x 16KiB per thread (496KiB), in ordinary pages");
+  const std::string large = buffers({{"file-test-mode", "rndrd"},
+                                     {"file-block-size", "16K"},
+                                     {"file-io-mode", "null"},
+                                     {"file-queue-depth", "32"}});
+  const std::string thp = TransparentHugePages();
+  const std::string head = "32 x 16KiB per thread (512KiB), 2 MiB-aligned, ";
+  if (thp.empty()) {
+    EXPECT_EQ(large, head + "in ordinary pages (no transparent huge pages)");
+  } else if (thp == "never") {
+    EXPECT_EQ(large, head + "in ordinary pages (transparent huge pages are off: never)");
+  } else {
+    EXPECT_EQ(large, head + "advised for transparent huge pages (the system's setting: " + thp +
+                         "), in huge pages where one is free");
+  }
+#ifdef __linux__
+  // The choice in force, read from the brackets of "always [madvise] never".
+  if (std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled")) {
+    EXPECT_TRUE(thp == "always" || thp == "madvise" || thp == "never") << thp;
+  }
+#else
+  EXPECT_EQ(thp, "");  // Windows has no transparent huge pages
+#endif
 }
 
 }  // namespace
