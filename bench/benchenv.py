@@ -3,7 +3,9 @@ checked before any run (a value that is not what the script needs is one
 line on stderr and exit code 2, not a traceback half-way through), and the
 rounds, per-round ratios and A/A band every compare script prints."""
 
+import math
 import os
+import random
 import re
 import signal
 import statistics
@@ -54,10 +56,11 @@ def env_regex(name):
 # ...), so that no side always runs first or right after another. The sides
 # are the two tools (A/B) and, by default, the reference tool a second time
 # under its own label (A/A, "fio#2"): the same tool on both sides of a ratio
-# shows how much a ratio moves with nothing changed. The A/A band is the
-# lowest and highest per-round A/A ratio, each taken both ways (x and 1/x:
-# which copy is on top is arbitrary), so it always holds 1. A row whose
-# median A/B ratio lies inside its band is "equal within noise".
+# shows how much a ratio moves with nothing changed. A row's figure is the
+# median of its per-round A/B ratios, so its A/A band is where a median of
+# as many per-round ratios of the reference against itself falls, 95 times
+# in 100 (median_band). A row whose median A/B ratio lies inside its band is
+# "equal within noise".
 #
 #   AA=on    (default) A/B and A/A in the same rounds
 #   AA=off   A/B only (no band)
@@ -115,6 +118,34 @@ def run_rounds(labels, rounds, measure, note=None):
     return values
 
 
+BAND_RESAMPLES = 4000
+BAND_LEVEL = 0.95
+
+
+def median_band(aa, rounds):
+    """Where the median of `rounds` per-round A/A ratios falls, 95 times in
+    100: `rounds` ratios are drawn (with replacement, a fixed seed, so that
+    the same rounds give the same band) from the A/A ratios `aa`, each taken
+    both ways (x and 1/x: which copy is on top is arbitrary), BAND_RESAMPLES
+    times; the band runs from the 2.5th to the 97.5th percentile of their
+    medians, made symmetric (1/d to d, d the larger of the two deviations)
+    so that it always holds 1. It narrows as rounds are added (about as
+    1 / sqrt(rounds)), where the lowest and highest single A/A round only
+    widen. With 3 rounds it is that lowest-to-highest range; None without
+    A/A ratios."""
+    pool = [x for x in aa if x] + [1.0 / x for x in aa if x]
+    if not pool or rounds < 1:
+        return None
+    rng = random.Random(1)
+    medians = sorted(statistics.median(rng.choices(pool, k=rounds))
+                     for _ in range(BAND_RESAMPLES))
+    tail = (1.0 - BAND_LEVEL) / 2.0
+    lo = medians[int(tail * BAND_RESAMPLES)]
+    hi = medians[int(math.ceil((1.0 - tail) * BAND_RESAMPLES)) - 1]
+    d = max(hi, 1.0 / lo, 1.0)
+    return (1.0 / d, d)
+
+
 def _per_round(values, top, bottom, pick):
     out = []
     for a, b in zip(values.get(top, []), values.get(bottom, [])):
@@ -139,8 +170,7 @@ class Comparison:
         if not self.ratios and self.aa:  # AA=only: the band is the row
             self.ratios = list(self.aa)
         self.median = statistics.median(self.ratios) if self.ratios else None
-        both = self.aa + [1.0 / x for x in self.aa if x]
-        self.band = (min(both), max(both)) if both else None
+        self.band = median_band(self.aa, len(self.ratios))
 
     def cells(self):
         """[median ratio, spread, A/A band, verdict] as text."""
@@ -181,5 +211,6 @@ def print_table(header, rows, left=1):
 
 RATIO_HEADER = ("median ratio", "spread", "A/A band", "verdict")
 RATIO_NOTE = ("median ratio: the median of the per-round ratios; spread: their lowest and "
-              "highest; A/A band: the same for the reference against itself, taken both ways; "
+              "highest; A/A band: where the median of as many rounds of the reference against "
+              "itself falls 95 times in 100 (resampled from this run's A/A rounds, both ways); "
               "'equal within noise': the median ratio lies inside the band.")
