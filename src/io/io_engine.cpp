@@ -86,7 +86,7 @@ void* AllocateIoBuffer(size_t len, size_t alignment) {
   // In ordinary pages a 1 MiB request is 256 segments, more than a
   // virtio-blk device takes in one request (254), and the kernel splits it
   // in two (what bench/compare-fio's device table showed against fio).
-  const bool huge = IoBufferInHugePages(rounded);
+  const bool huge = IoBufferInHugePages(rounded, alignment);
   if (huge) {
     alignment = std::max(alignment, kIoBufferHugePage);
     rounded = (rounded + kIoBufferHugePage - 1) / kIoBufferHugePage * kIoBufferHugePage;

@@ -123,8 +123,11 @@ Result<std::unique_ptr<IoEngine>> MakeIoEngine(const std::string& name, FileSyst
 inline constexpr size_t kIoBufferHugeFrom = size_t{512} << 10;
 inline constexpr size_t kIoBufferHugePage = size_t{2} << 20;
 void* AllocateIoBuffer(size_t len, size_t alignment = 4096);
-// Whether AllocateIoBuffer(len) places the buffer in whole 2 MiB pages.
-inline bool IoBufferInHugePages(size_t len) { return len >= kIoBufferHugeFrom; }
+// Whether AllocateIoBuffer(len, alignment) places the buffer in whole 2 MiB
+// pages: from kIoBufferHugeFrom bytes on, once rounded to the alignment.
+inline bool IoBufferInHugePages(size_t len, size_t alignment = 4096) {
+  return (len + alignment - 1) / alignment * alignment >= kIoBufferHugeFrom;
+}
 void FreeIoBuffer(void* p);
 
 }  // namespace loadcell

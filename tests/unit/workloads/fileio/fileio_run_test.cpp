@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/pages.h"
+#include "io/io_engine.h"
 #include "os/file_system.h"
 #include "testing/fileio_test_util.h"
 #include "testing/status.h"
@@ -495,6 +496,10 @@ TEST(FileIoRun, IoBuffersLineSaysTheSlotsTheirSizeAndThePages) {
                                      {"file-block-size", "16K"},
                                      {"file-io-mode", "null"},
                                      {"file-queue-depth", "32"}});
+  // The size is rounded to the alignment first, as AllocateIoBuffer does:
+  // 512 KiB less one byte is a 512 KiB buffer; 508 KiB stays ordinary.
+  EXPECT_TRUE(IoBufferInHugePages(524287));
+  EXPECT_FALSE(IoBufferInHugePages(520192));
   const std::string thp = TransparentHugePages();
   const std::string head = "32 x 16KiB per thread (512KiB), 2 MiB-aligned, ";
   if (thp.empty()) {
