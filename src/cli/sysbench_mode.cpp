@@ -187,6 +187,14 @@ std::string SysbenchHelp() {
   return out;
 }
 
+std::string SysbenchTestHelp(const OptionSet& test_options) {
+  std::vector<std::string> names;
+  for (const OptionSpec& s : test_options.specs()) {
+    if (!s.hidden()) names.push_back(s.name());
+  }
+  return test_options.title() + ":\n" + Section(test_options, names) + "\n";
+}
+
 int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLineFn dispatch,
                            std::ostream& out, std::ostream& err) {
   Result<CommandLine> parsed = TokenizeArgs(args);

@@ -44,6 +44,9 @@ using ParsedCommandLineFn = int (*)(CommandLine& cl, std::ostream& out, std::ost
 int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLineFn dispatch,
                            std::ostream& out, std::ostream& err);
 
+// `sysbench TEST help`: "TEST options:" and its options in sysbench's layout.
+std::string SysbenchTestHelp(const OptionSet& test_options);
+
 // `sysbench --help`: sysbench's sections and option names, loadcell's words.
 std::string SysbenchHelp();
 

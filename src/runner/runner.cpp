@@ -66,7 +66,8 @@ void Run::SetLimits() {
   rate_limited_ = cfg_.rate > 0;
   budget_ = workload_.Budget(threads_);
   event_limit_ = static_cast<uint64_t>(cfg_.events);
-  if (budget_.total != 0 && (event_limit_ == 0 || budget_.total < event_limit_)) {
+  if (budget_.total != 0 &&
+      (event_limit_ == 0 || budget_.total < event_limit_ || budget_.replaces_event_limit)) {
     event_limit_ = budget_.total;
   }
   // Shares that add up to no more than the limit end the run by themselves;
