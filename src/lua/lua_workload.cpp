@@ -530,6 +530,12 @@ std::string LuaScriptWorkload::TextSection(const RunResult& r) const {
   return hook.value_or("") + sql;
 }
 
+std::string LuaScriptWorkload::SysbenchSection(const RunResult& r) const {
+  std::optional<std::string> hook = impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
+  const std::string sql = impl_->Connected() ? OltpSysbenchSection(r) : "";
+  return hook.value_or("") + sql;
+}
+
 std::string LuaScriptWorkload::IntervalLine(const IntervalSnapshot& s, double percentile) const {
   return OltpIntervalLine(s, percentile);
 }

@@ -43,6 +43,7 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
+  std::string SysbenchSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
   // What sysbench.hooks.report_intermediate printed, when the script sets it.
   std::optional<std::string> IntervalOutput(const IntervalSnapshot& s,
