@@ -211,6 +211,20 @@ std::string SysbenchTestHelp(const OptionSet& test_options) {
   return test_options.title() + ":\n" + Section(test_options, names) + "\n";
 }
 
+std::string SysbenchScriptOptions(const std::string& script_name, const OptionSet& options,
+                                  std::vector<std::pair<std::string, std::string>> names) {
+  std::sort(names.begin(), names.end());
+  std::vector<HelpRow> rows;
+  for (const auto& [spelled, registered] : names) {
+    std::optional<HelpRow> row = RowFor(options, registered);
+    if (!row) continue;
+    row->left.replace(2, registered.size(), spelled);
+    rows.push_back(*row);
+  }
+  if (rows.empty()) return "";
+  return script_name + " options:\n" + HelpRows(rows) + "\n";
+}
+
 int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLineFn dispatch,
                            std::ostream& out, std::ostream& err) {
   Result<CommandLine> parsed = TokenizeArgs(args);

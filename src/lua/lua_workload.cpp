@@ -408,6 +408,12 @@ Status LuaScriptWorkload::Prepare(const PrepareContext& ctx) { return RunCommand
 
 Status LuaScriptWorkload::Cleanup(const PrepareContext& ctx) { return RunCommand("cleanup", ctx); }
 
+std::vector<std::string> LuaScriptWorkload::DeclaredOptionNames() const {
+  std::vector<std::string> names;
+  for (const ScriptOption& o : impl_->options) names.push_back(o.name);
+  return names;
+}
+
 std::string LuaScriptWorkload::ScriptHelp() {
   std::lock_guard<std::mutex> lock(impl_->main_mu);
   lua_State* L = impl_->main->L();

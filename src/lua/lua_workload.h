@@ -58,6 +58,9 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   // Whether the script declares sysbench.cmdline.options. One that does not
   // (a sysbench 0.5 script) accepts any option: see SetUndeclaredOptions.
   bool DeclaresOptions() const;
+  // The names of sysbench.cmdline.options as the script spells them, in
+  // its order (the option sets know them dashed).
+  std::vector<std::string> DeclaredOptionNames() const;
   // Options given that no option set knows, as name ('-' or '_') -> value
   // text: they reach the script as sysbench.opt.* and globals.
   void SetUndeclaredOptions(const std::vector<std::pair<std::string, std::string>>& options);
