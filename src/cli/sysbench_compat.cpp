@@ -138,14 +138,6 @@ Status TakeSysbenchCompatOptions(RawOptions& raw, TestSetup& setup,
                       " test has no validation checks (fileio validates what it reads)");
     }
   }
-  if (RawOption* o = Unconsumed(raw, "mysql-dry-run")) {
-    LC_ASSIGN_OR_RETURN(bool on, BoolOf(*o));
-    if (on) {
-      return Refuse(*o,
-                    "not supported: loadcell always talks to a server; the null test "
-                    "('loadcell null') measures the tool's own cost per event");
-    }
-  }
   if (Unconsumed(raw, "pgsql-variant") != nullptr) {
     notes.push_back(
         "--pgsql-variant=redshift: no secondary index and no DELETE/INSERT pairs, "

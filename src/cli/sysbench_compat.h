@@ -1,7 +1,7 @@
 #pragma once
 // sysbench options that loadcell accepts for compatibility but that have no
 // option of their own here: sysbench 1.0's --debug, --db-debug, --mysql-debug,
-// --mysql-dry-run, --pgsql-variant, --validate on tests without validation,
+// --pgsql-variant, --validate on tests without validation,
 // and the 0.4/0.5 names 1.0 dropped (--init-rng, --rand-init,
 // --oltp-nontrx-mode, --oltp-table-name, --oltp-avoid-deadlocks,
 // --oltp-use-in-statement, --oltp-sp-name, --myisam-max-rows,

@@ -219,6 +219,10 @@ std::string SysbenchScriptOptions(const std::string& script_name, const OptionSe
     std::optional<HelpRow> row = RowFor(options, registered);
     if (!row) continue;
     row->left.replace(2, registered.size(), spelled);
+    // A script option without a default shows none (no "[]").
+    if (row->right.size() >= 3 && row->right.compare(row->right.size() - 3, 3, " []") == 0) {
+      row->right.resize(row->right.size() - 3);
+    }
     rows.push_back(*row);
   }
   if (rows.empty()) return "";

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -202,6 +203,20 @@ TEST(MemoryEvents, TotalSizeDecidesNotEvents) {
                    "--format=json", "run"});
   ASSERT_EQ(r.exit_code, 0) << Show(r);
   EXPECT_NE(r.out.find("\"events\": 16384"), std::string::npos) << Show(r);
+}
+
+// --mysql-dry-run: no server at all, every statement succeeds with no rows.
+TEST(MysqlDryRun, AScriptRunsWithoutAServer) {
+  testing::TempDir dir;
+  const std::string script = dir.path() + "/q.lua";
+  std::ofstream(script) << "function thread_init() drv = sysbench.sql.driver(); "
+                           "con = drv:connect() end\n"
+                           "function event() con:query('SELECT 1') end\n";
+  const ProcessResult r = Sysbench({script, "--db-driver=mysql", "--mysql-dry-run",
+                                    "--mysql-host=127.0.0.1", "--mysql-port=1", "--events=100", "run"});
+  EXPECT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("    total number of events:              100\n"), std::string::npos)
+      << Show(r);
 }
 
 }  // namespace

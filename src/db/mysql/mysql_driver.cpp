@@ -9,6 +9,7 @@
 #include <string>
 
 #include "db/drivers.h"
+#include "db/dry_run_connection.h"
 #include "db/mysql/mysql_settings.h"
 
 namespace loadcell {
@@ -42,12 +43,15 @@ class MysqlDriver final : public DbDriver {
                 "the cipher(s) for SSL connections, as the client library takes them");
     opts.Bool("mysql-compression", &s_.compression, false,
               "compress the protocol (statements then go through the client library)");
+    opts.Bool("mysql-dry-run", &s_.dry_run, false,
+              "connect to no server: every statement succeeds at once with no rows, so that "
+              "the run measures the client's own cost (as sysbench's dry run)");
     opts.List("mysql-ignore-errors", &s_.ignore_errors, "1213,1020,1205",
               "error numbers or SQLSTATEs that roll back and retry the transaction instead of "
               "failing the run, or 'all' or 'none'");
   }
   Status Validate() override {
-    LC_RETURN_IF_ERROR(ResolveConnector());
+    if (!s_.dry_run) LC_RETURN_IF_ERROR(ResolveConnector());
     auto ignore = DbIgnoreList::Parse(s_.ignore_errors);
     if (!ignore.ok()) {
       return Status::InvalidArgument("--mysql-ignore-errors: " + ignore.status().message());
@@ -80,12 +84,14 @@ class MysqlDriver final : public DbDriver {
     } else {
       where = fmt::format("{} port {}", fmt::join(s_.hosts, ","), fmt::join(s_.port_texts, ","));
     }
+    if (s_.dry_run) return "mysql dry run (--mysql-dry-run: no server)";
     return fmt::format("mysql {} user {} database {}", where, s_.user, s_.db);
   }
 
  protected:
   Result<std::unique_ptr<DbConnection>> Open(int index) override {
     if (s_.ports.empty() || s_.hosts.empty()) LC_RETURN_IF_ERROR(Validate());
+    if (s_.dry_run) return MakeDryRunConnection();
     if (s_.native) return mysql_internal::OpenNativeConnection(&s_, index);
     return mysql_internal::OpenLibraryConnection(&s_, index);
   }

@@ -49,6 +49,7 @@ struct MySettings {
   std::string db;
   std::string ssl;
   std::string ssl_cipher;    // --mysql-ssl-cipher (with --mysql-ssl)
+  bool dry_run = false;      // --mysql-dry-run: no server, every statement succeeds
   bool compression = false;  // --mysql-compression: the protocol's compression
   bool native = false;       // --db-connector resolved: our own connector
   std::vector<std::string> ignore_errors;
