@@ -193,8 +193,8 @@ struct DbTimeouts {
 // of DbTimeouts bounds the reply's whole time, so that rows or notices the
 // server sends without end stop there too.
 struct DbReplyLimits {
-  uint64_t max_bytes = uint64_t{256} << 20;
-  int64_t max_rows = 10'000'000;
+  uint64_t max_bytes = uint64_t{64} << 20;
+  int64_t max_rows = 1'000'000;
 };
 
 // What the server sent that passed one of DbReplyLimits, for a line that

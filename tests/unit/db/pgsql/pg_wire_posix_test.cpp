@@ -344,7 +344,7 @@ TEST_F(PgWireTest, AHostileReplyEndsAtItsBoundInTimeAndMemory) {
        100,
        true,
        {},
-       "--db-max-reply-size=268435456"},
+       "--db-max-reply-size=67108864"},
       {"a header claiming 1 GiB under a 2 GiB limit", Cat("D", PgLength(1U << 30)), "x", 1, 100,
        true, two_gib, nullptr},
   };
