@@ -253,7 +253,7 @@ bool MyNativeConnection::ServeLocalFile(DbError& refused) {
   o.append(4, '\0');
   MyPutPacketHeader(o.data() + h, 0, seq++);  // the end of the file
   seq_ = seq;
-  return io_.Send();
+  return io_.Send(/*more_of_request=*/true);  // the statement's limit goes on
 }
 
 DbError MyNativeConnection::LoadFromMemory(const std::string& sql, const std::string& data,

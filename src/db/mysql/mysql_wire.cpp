@@ -186,12 +186,12 @@ void MyRawIo::NoteFailure(const Status& failed, const char* which) {
   if (failed.err() == ETIMEDOUT) timed_out_ = which;
 }
 
-bool MyRawIo::Send() {
+bool MyRawIo::Send(bool more_of_request) {
   // The reply goes on from the sequence id of the last packet sent.
   for (size_t at = 0; at + 4 <= out_.size(); at += 4 + Len(out_, at)) {
     next_seq_ = static_cast<uint8_t>(out_[at + 3] + 1);
   }
-  if (!fixed_deadline_) deadline_.Arm(read_ms_);
+  if (!fixed_deadline_ && !more_of_request) deadline_.Arm(read_ms_);
   size_t done = 0;
   while (done < out_.size()) {
     Result<size_t> n = TcpSend(fd_, out_.data() + done, out_.size() - done);

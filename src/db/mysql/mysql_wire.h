@@ -202,10 +202,11 @@ class MyRawIo {
   bool Refuse(std::string why);
   // The request to send: whole packets, headers included.
   std::string& out() { return out_; }
-  // Sends out() and starts the reply's time limit; the reply's first packet
-  // must have the sequence id after out()'s last. False when the connection
-  // ended.
-  bool Send();
+  // Sends out() and starts the reply's time limit (unless `more_of_request`:
+  // the rest of a request whose limit runs, LOAD DATA's file); the reply's
+  // next packet must have the sequence id after out()'s last. False when
+  // the connection ended.
+  bool Send(bool more_of_request = false);
   // The next packet's payload, valid until the next call; false when the
   // connection ended, the time limit passed or the server broke a rule.
   bool Next(std::string_view& payload);

@@ -300,6 +300,17 @@ TEST(MyNativeLoopbackTest, AHostileServerEndsAtItsBoundInOneLine) {
        "a packet out of order (sequence id 5, expected 1)", 0},
       {"more results without end", false, [](MySettings&) {},
        endless(more_results, more_results.size(), 0), "more than 100000 results", 0},
+      // Each request for a LOAD DATA file is answered (with an empty one):
+      // the answers are part of the statement and do not start its limit again.
+      {"file requests without end", false, [](MySettings&) {},
+       [](FakeServer& sv, const std::atomic<bool>& stop) {
+         for (uint8_t seq = 1; !stop.load(); seq = static_cast<uint8_t>(seq + 2)) {
+           if (!sv.WriteRaw(FakeServer::Packet("\xFB/etc/passwd", seq))) return;
+           sv.Read();
+           std::this_thread::sleep_for(std::chrono::milliseconds(50));
+         }
+       },
+       "within 1s (--db-read-timeout)", 0.9},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
