@@ -28,7 +28,7 @@ namespace loadcell {
 namespace {
 
 void PrintError(std::ostream& err, const Status& s) {
-  err << "loadcell: error: " << EscapeControlBytes(s.ToString()) << "\n";
+  err << "loadcell: error: " << s.ToString() << "\n";
 }
 
 void PrintWarning(std::ostream& err, const std::string& w) {
