@@ -257,9 +257,11 @@ Result<PgSession> PgConnectNative(const PgStartupParams& p) {
         const size_t nul = body.find('\0');
         if (nul == std::string::npos) break;
         const size_t end = body.find('\0', nul + 1);
+        // Kept escaped: a value reaches reports and messages (server_version).
         session.parameters.emplace_back(
-            body.substr(0, nul),
-            body.substr(nul + 1, end == std::string::npos ? std::string::npos : end - nul - 1));
+            EscapeControlBytes(body.substr(0, nul)),
+            EscapeControlBytes(body.substr(
+                nul + 1, end == std::string::npos ? std::string::npos : end - nul - 1)));
         break;
       }
       case 'K':  // BackendKeyData

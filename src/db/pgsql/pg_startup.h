@@ -34,7 +34,8 @@ struct PgStartupParams {
 // An open, authenticated connection.
 struct PgSession {
   SocketHandle socket = kNoSocket;
-  std::vector<std::pair<std::string, std::string>> parameters;  // ParameterStatus
+  // ParameterStatus names and values, control bytes escaped (EscapeControlBytes).
+  std::vector<std::pair<std::string, std::string>> parameters;
   // BackendKeyData: what a CancelRequest names.
   int32_t backend_pid = 0;
   int32_t cancel_key = 0;

@@ -140,6 +140,20 @@ TEST(PgConnectNative, TrustKeepsParametersAndTheCancelKey) {
   EXPECT_NE(startup.find(PgStr("user") + PgStr("bench")), std::string::npos);
 }
 
+// A server's words reach reports and messages with their control bytes
+// escaped: a version with a screen clear and a forged line prints as text.
+TEST(PgConnectNative, ParameterValuesAreKeptEscaped) {
+  PgScriptedServer server([&](PgScriptedServer& s) {
+    s.ReadStartup();
+    s.Send(Auth(0) + Param("server_version", "16.4\x1b[2J\x1b[H\nforged") + kReady);
+    s.Read(1);
+  });
+  auto session = PgConnectNative(ParamsFor(server.port()));
+  ASSERT_OK(session.status());
+  EXPECT_EQ(session->Parameter("server_version"), "16.4\\x1b[2J\\x1b[H\\x0aforged");
+  TcpClose(session->socket);
+}
+
 TEST(PgConnectNative, CleartextSendsThePassword) {
   std::pair<char, std::string> reply;
   PgScriptedServer server([&](PgScriptedServer& s) {
