@@ -185,6 +185,54 @@ struct DbTimeouts {
   static unsigned int WholeSeconds(double s);
 };
 
+// Bounds of one reply on loadcell's own wire clients (--db-max-reply-size,
+// --db-max-reply-rows): the bytes of one message or packet (chained MySQL
+// packets together) and of the rows kept for the caller, and the number of
+// rows kept. A server that sends more fails the statement (the connection
+// is closed) with one line naming the limit and its option. The read limit
+// of DbTimeouts bounds the reply's whole time, so that rows or notices the
+// server sends without end stop there too.
+struct DbReplyLimits {
+  uint64_t max_bytes = uint64_t{64} << 20;
+  int64_t max_rows = 1'000'000;
+};
+
+// What the server sent that passed one of DbReplyLimits, for a line that
+// names the server before it: "a reply of more than N bytes
+// (--db-max-reply-size=N)", or "... N rows (--db-max-reply-rows=N)";
+// `what` is "bytes" or "rows".
+std::string ReplyLimitText(std::string_view what, uint64_t limit);
+
+// The rows and bytes kept so far for one reply, against its DbReplyLimits:
+// two additions and two compares a row.
+class DbReplyBudget {
+ public:
+  explicit DbReplyBudget(const DbReplyLimits& limits) : limits_(limits) {}
+  // Counts one kept row of `bytes`: false once a limit is passed (Text()
+  // then says which).
+  bool Take(size_t bytes) {
+    ++rows_;
+    bytes_ += bytes;
+    return rows_ <= static_cast<uint64_t>(limits_.max_rows) && bytes_ <= limits_.max_bytes;
+  }
+  // ReplyLimitText of the limit passed.
+  std::string Text() const {
+    return rows_ > static_cast<uint64_t>(limits_.max_rows)
+               ? ReplyLimitText("rows", static_cast<uint64_t>(limits_.max_rows))
+               : ReplyLimitText("bytes", limits_.max_bytes);
+  }
+
+ private:
+  const DbReplyLimits& limits_;
+  uint64_t rows_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+// Results one statement may chain (MySQL's "more results", PostgreSQL's
+// results of a multi-statement query): far more than any statement of a
+// run has; a server that goes on past them is broken.
+inline constexpr uint64_t kDbMaxResultsPerReply = 100'000;
+
 // --db-connector, resolved: how the pgsql and mysql drivers open their
 // connections. kLibrary: the client library (libpq, libmariadb) connects and
 // authenticates (TLS, Unix sockets, GSSAPI, service and password files);
@@ -254,6 +302,9 @@ class DbDriver {
   // Set before Validate() (--db-connector, "auto" already resolved).
   void set_connector(DbConnector c) { connector_ = c; }
   DbConnector connector() const { return connector_; }
+  // Set before Validate(): the bounds of one reply (own wire clients).
+  void set_reply_limits(const DbReplyLimits& l) { reply_limits_ = l; }
+  const DbReplyLimits& reply_limits() const { return reply_limits_; }
 
  protected:
   virtual Result<std::unique_ptr<DbConnection>> Open(int index) = 0;
@@ -261,6 +312,7 @@ class DbDriver {
  private:
   bool server_prepared_ = true;
   DbTimeouts timeouts_;
+  DbReplyLimits reply_limits_;
   DbConnector connector_ = DbConnector::kLibrary;
 };
 
@@ -275,6 +327,7 @@ struct DbOptions {
   std::string ps_mode = "auto";    // --db-ps-mode: auto | disable
   std::string connector = "auto";  // --db-connector: auto | native | library
   DbTimeouts timeouts;
+  DbReplyLimits reply_limits;
 };
 void RegisterDbOptions(OptionSet& opts, DbOptions* out);
 // --db-connector's value for this build: auto is native on Windows, the

@@ -81,8 +81,9 @@ void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
       .Min(1)
       .Max(3600);
   opts.Seconds("db-read-timeout", &out->timeouts.read_s, 300,
-               "fail a statement whose reply does not come within this long: a frozen server "
-               "ends the run (0 = no limit, else 1s to 86400s)")
+               "fail a statement whose reply does not come within this long (its whole reply "
+               "on the native connector): a frozen server ends the run (0 = no limit, else 1s "
+               "to 86400s)")
       .Min(0)
       .Max(86400);
   opts.Seconds("db-write-timeout", &out->timeouts.write_s, 300,
@@ -90,6 +91,16 @@ void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
                "1s to 86400s)")
       .Min(0)
       .Max(86400);
+  opts.Size("db-max-reply-size", &out->reply_limits.max_bytes, DbReplyLimits{}.max_bytes,
+            "fail a statement whose reply holds a message, or rows kept, larger than this "
+            "(native connector; 64K to 64G)")
+      .Min(64 * 1024)
+      .Max(static_cast<double>(uint64_t{64} << 30));
+  opts.Int("db-max-reply-rows", &out->reply_limits.max_rows, DbReplyLimits{}.max_rows,
+           "fail a statement whose reply has more rows to keep than this (native connector; "
+           "1 to 1T)")
+      .Min(1)
+      .Max(static_cast<double>(uint64_t{1} << 40));
   opts.Enum("db-connector", &out->connector, "auto", {"auto", "native", "library"},
             "how the pgsql and mysql drivers connect: library (libpq, libmariadb: TLS, Unix "
             "sockets), native (loadcell's own client over TCP, no TLS), auto (library on "
@@ -105,6 +116,11 @@ Result<DbConnector> ResolveDbConnector(std::string_view connector) {
         "Windows build (valid here: auto, native)");
   }
   return DbConnector::kLibrary;
+}
+
+std::string ReplyLimitText(std::string_view what, uint64_t limit) {
+  return fmt::format("a reply of more than {} {} (--db-max-reply-{}={})", limit, what,
+                     what == "bytes" ? "size" : "rows", limit);
 }
 
 unsigned int DbTimeouts::WholeSeconds(double s) {
@@ -219,6 +235,7 @@ Status DbDrivers::Resolve(const OptionSet& opts) {
     }
   }
   d.set_timeouts(options_.timeouts);
+  d.set_reply_limits(options_.reply_limits);
   LC_ASSIGN_OR_RETURN(DbConnector connector, ResolveDbConnector(options_.connector));
   d.set_connector(connector);
   return d.Validate();

@@ -1,6 +1,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,7 +117,8 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
     if (rc > 0) open_fds = Drain(fds, sinks, open_fds);
   }
   int status = 0;
-  waitpid(pid, &status, 0);
+  rusage usage{};
+  if (wait4(pid, &status, 0, &usage) == pid) result.max_rss_kb = usage.ru_maxrss;
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
   if (watch.during && acted) {

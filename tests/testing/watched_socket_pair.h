@@ -32,6 +32,10 @@ class WatchedSocketPair {
   // Opens the pair and starts the watchdog. Call through
   // ASSERT_NO_FATAL_FAILURE: a failure leaves the pair unusable.
   void Open() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = false;  // a pair may be opened again after Close
+    }
     int fds[2];
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
     client = fds[0];

@@ -144,6 +144,7 @@ Status MyConnection::Open() {
     const int flags = fd >= 0 ? ::fcntl(fd, F_GETFL) : -1;
     if (flags >= 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 &&
         raw_.Reset(fd, limits.read_ms(), limits.write_ms())) {
+      raw_.set_max_payload(settings_->limits.max_bytes);
       raw_ok_ = true;
     } else {
       raw_obstacle_ = "the socket cannot be made blocking";
@@ -196,7 +197,7 @@ DbError MyConnection::Reconnect() {
 
 std::string MyConnection::ServerVersion() {
   if (mysql_ == nullptr) return "MySQL (unknown)";
-  const std::string info = Mariadb().mysql_get_server_info(mysql_);
+  const std::string info = EscapeControlBytes(Mariadb().mysql_get_server_info(mysql_));
   return info.find("MariaDB") != std::string::npos ? "MariaDB " + info : "MySQL " + info;
 }
 

@@ -11,6 +11,7 @@
 #include "db/drivers.h"
 #include "db/dry_run_connection.h"
 #include "db/mysql/mysql_settings.h"
+#include "os/file_system.h"
 
 namespace loadcell {
 namespace {
@@ -46,6 +47,12 @@ class MysqlDriver final : public DbDriver {
     opts.Bool("mysql-dry-run", &s_.dry_run, false,
               "connect to no server: every statement succeeds at once with no rows, so that "
               "the run measures the client's own cost (as sysbench's dry run)");
+    opts.Bool("mysql-get-server-public-key", &s_.get_server_public_key, false,
+              "native connector, caching_sha2_password without TLS: ask the server for its RSA "
+              "key and encrypt the password to it (only for a server you trust)");
+    opts.String("mysql-server-public-key", &s_.server_public_key_file, "",
+                "native connector, caching_sha2_password without TLS: the server's RSA public "
+                "key (a PEM file) to encrypt the password to");
     opts.List("mysql-ignore-errors", &s_.ignore_errors, "1213,1020,1205",
               "error numbers or SQLSTATEs that roll back and retry the transaction instead of "
               "failing the run, or 'all' or 'none'");
@@ -58,6 +65,8 @@ class MysqlDriver final : public DbDriver {
     }
     s_.ignore = std::move(ignore).value();
     s_.timeouts = timeouts();
+    s_.limits = reply_limits();
+    LC_RETURN_IF_ERROR(ReadPublicKey());
     if (s_.hosts.empty()) s_.hosts.push_back("localhost");
     s_.ports.clear();
     for (const std::string& t : s_.port_texts) {
@@ -100,6 +109,26 @@ class MysqlDriver final : public DbDriver {
   // --db-connector: the library where the build has it (TLS, Unix sockets,
   // every auth plugin), else our own client, which refuses in one line what
   // it cannot do rather than connect otherwise than asked.
+  // --mysql-server-public-key: the PEM file read once, so that every
+  // connection encrypts to the key the user gave.
+  Status ReadPublicKey() {
+    s_.server_public_key_pem.clear();
+    if (s_.server_public_key_file.empty()) return Status::Ok();
+    Result<std::string> pem = ReadFileToString(DefaultFileSystem(), s_.server_public_key_file);
+    if (!pem.ok()) {
+      return Status::InvalidArgument(fmt::format("--mysql-server-public-key={}: {}",
+                                                 EscapeControlBytes(s_.server_public_key_file),
+                                                 ReadFailureText(pem.status())));
+    }
+    if (pem->find("-----BEGIN") == std::string::npos) {
+      return Status::InvalidArgument(
+          fmt::format("--mysql-server-public-key={}: not a PEM public key (valid: a file that "
+                      "begins with -----BEGIN PUBLIC KEY-----)",
+                      EscapeControlBytes(s_.server_public_key_file)));
+    }
+    s_.server_public_key_pem = std::move(pem).value();
+    return Status::Ok();
+  }
   Status ResolveConnector() {
     const bool built = mysql_internal::LibraryConnectorBuilt();
     if (connector() == DbConnector::kLibrary && !built) {

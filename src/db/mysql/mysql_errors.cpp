@@ -29,7 +29,7 @@ std::string Scrub(std::string s, const std::string& password) {
       s.replace(p, password.size(), "***");
     }
   }
-  return s;
+  return EscapeControlBytes(s);  // a server's words never reach a terminal raw
 }
 
 DbError Classify(int code, const char* sqlstate, const char* text, const MySettings& s) {
@@ -61,13 +61,19 @@ Status ConnectFailure(const MySettings& s, const std::string& where, std::string
 }
 
 DbError MyLostError(const MyRawIo& io, const MySettings& s, const std::string& where) {
+  if (!io.refused().empty()) {
+    return {DbErrorClass::kFatal, kMalformedPacket, "",
+            fmt::format("mysql: the server at {} sent {}; the connection is closed", where,
+                        io.refused())};
+  }
   if (const char* which = io.timed_out(); which != nullptr) {
     const bool read = std::string_view(which) == "read";
     const double limit = read ? s.timeouts.read_s : s.timeouts.write_s;
-    return {DbErrorClass::kFatal, kServerLost, "",
-            fmt::format("mysql: the server at {} {} within {}s (--db-{}-timeout); it may be "
-                        "frozen or overloaded",
-                        where, read ? "sent no reply" : "took no data", limit, which)};
+    return {
+        DbErrorClass::kFatal, kServerLost, "",
+        fmt::format("mysql: the server at {} {} within {}s (--db-{}-timeout); it may be "
+                    "frozen or overloaded",
+                    where, read ? "did not send its whole reply" : "took no data", limit, which)};
   }
   return Classify(kServerLost, "HY000", "Lost connection to server during query", s);
 }

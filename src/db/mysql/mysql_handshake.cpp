@@ -63,7 +63,9 @@ bool FirstAnswer(std::string_view plugin, const MyLogin& login, std::string_view
 }
 
 // caching_sha2_password asked for the password itself (its cache does not
-// hold the user): without TLS, with the server's RSA public key.
+// hold the user): without TLS, encrypted to an RSA public key. The key is the
+// one the user gave, or the server's own only when the user said to trust it:
+// a server that is not the one meant could send its key and read the password.
 bool FullAuthentication(MyPacketChannel& ch, const MyLogin& login, std::string_view scramble,
                         MyLoginError& err) {
   if (login.password.empty()) {
@@ -77,20 +79,32 @@ bool FullAuthentication(MyPacketChannel& ch, const MyLogin& login, std::string_v
   const char* advice =
       "enable TLS (--db-connector=library --mysql-ssl=on, Linux) or authenticate the user with "
       "mysql_native_password";
-  if (!ch.Write("\x02")) return Fail(err, kClientServerLost, "lost the connection at login");
-  std::string_view p;
-  if (!ch.Read(p)) return Fail(err, kClientServerLost, "lost the connection at login");
-  if (!p.empty() && static_cast<unsigned char>(p[0]) == 0xFF) {
-    MyServerError e;
-    const std::string words =
-        MyParseErrPacket(p, e) ? std::string(e.message) : std::string("an error");
-    return Fail(err, kClientAuthSecure,
-                fmt::format("{}, and it answered: {}: {}", refusal, words, advice));
+  std::string pem = login.trusted_key_pem;
+  if (pem.empty()) {
+    if (!login.get_server_key) {
+      return Fail(err, kClientAuthSecure,
+                  fmt::format("{}: give it with --mysql-server-public-key=FILE, or allow the "
+                              "server to send it with --mysql-get-server-public-key=on (only "
+                              "for a server you trust: the password is encrypted to that key), "
+                              "or {}",
+                              refusal, advice));
+    }
+    if (!ch.Write("\x02")) return Fail(err, kClientServerLost, "lost the connection at login");
+    std::string_view p;
+    if (!ch.Read(p)) return Fail(err, kClientServerLost, "lost the connection at login");
+    if (!p.empty() && static_cast<unsigned char>(p[0]) == 0xFF) {
+      MyServerError e;
+      const std::string words =
+          MyParseErrPacket(p, e) ? std::string(e.message) : std::string("an error");
+      return Fail(err, kClientAuthSecure,
+                  fmt::format("{}, and it answered: {}: {}", refusal, words, advice));
+    }
+    if (p.size() < 2 || p[0] != '\x01' ||
+        p.substr(1).find("-----BEGIN") == std::string_view::npos) {
+      return Fail(err, kClientAuthSecure, fmt::format("{}, and it sent none: {}", refusal, advice));
+    }
+    pem.assign(p.substr(1));
   }
-  if (p.size() < 2 || p[0] != '\x01' || p.substr(1).find("-----BEGIN") == std::string_view::npos) {
-    return Fail(err, kClientAuthSecure, fmt::format("{}, and it sent none: {}", refusal, advice));
-  }
-  const std::string pem(p.substr(1));
   Result<std::string> sealed = MyCachingSha2Encrypted(pem, login.password, scramble);
   if (!sealed.ok()) {
     return Fail(err, kClientAuthSecure,

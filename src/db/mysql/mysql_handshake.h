@@ -90,6 +90,12 @@ struct MyLogin {
   std::string user;
   std::string password;
   std::string db;  // "" none
+  // caching_sha2_password's full authentication over plaintext: the PEM
+  // public key the user trusts (--mysql-server-public-key), or, when that is
+  // empty, whether the server may send its own (--mysql-get-server-public-key).
+  // With neither the password is not sent and the login fails saying so.
+  std::string trusted_key_pem;
+  bool get_server_key = false;
 };
 
 // Logs in after `hello` was read from `ch`: sends the HandshakeResponse41

@@ -99,7 +99,7 @@ class MyNativeStatement final : public DbStatement {
 
   DbError ReadRows(MyRawIo& io, DbExecResult& result, DbRows& rows);
   DbError ReadResultSet(MyRawIo& io, std::string_view head, DbExecResult& result, DbRows& rows,
-                        uint16_t& status);
+                        DbReplyBudget& budget, uint16_t& status);
 
   MyNativeConnection* conn_;
   uint32_t id_;
@@ -139,6 +139,9 @@ class MyNativeConnection final : public MyConnectionBase {
   DbError Outcome(const MyCommandReply& reply);
   DbError LostNow();
   DbError MalformedNow();
+  // The reply broke a bound (`why`: what the server sent, for
+  // MyLostError's line): the connection is closed.
+  DbError RefusedNow(std::string why);
   // Sends COM_STMT_CLOSE for statement `id` of `generation` when the
   // connection is still that one (no reply comes).
   void CloseStatement(uint32_t id, uint64_t generation);
@@ -155,7 +158,7 @@ class MyNativeConnection final : public MyConnectionBase {
   // `rows` when set), a request for the LOAD DATA file.
   DbError ReadQueryReply(DbExecResult& result, DbRows* rows);
   DbError ReadTextResultSet(std::string_view head, DbExecResult& result, DbRows* rows,
-                            uint16_t& status);
+                            DbReplyBudget& budget, uint16_t& status);
   bool ServeLocalFile(DbError& refused);
   void Close();
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "db/mysql/mysql_native.h"
@@ -67,13 +68,17 @@ Status MyNativeConnection::Open() {
   where_ = fmt::format("{}:{}", to.host, to.port);
   const DbTimeouts& limits = s.timeouts;
   const int connect_ms = static_cast<int>(limits.connect_s * 1000);
+  const auto connect_started = std::chrono::steady_clock::now();
   Result<SocketHandle> sock = TcpConnect({to.host, static_cast<uint16_t>(to.port)}, connect_ms);
   if (!sock.ok()) return ConnectFailure(s, where_, sock.status().message(), kConnHostError);
   socket_ = *sock;
-  // The login within the connect limit, the statements within the run's.
+  // The login within what is left of the connect limit (all of its
+  // exchanges together), the statements within the run's.
   Status st = TcpSetTimeouts(socket_, connect_ms, connect_ms);
   if (st.ok()) {
-    io_.Reset(socket_);
+    io_.Reset(socket_, connect_ms, connect_ms);
+    io_.SetDeadline(connect_started + std::chrono::milliseconds(connect_ms));
+    io_.set_max_payload(s.limits.max_bytes);
     st = Handshake();
   }
   if (st.ok()) st = TcpSetTimeouts(socket_, limits.read_ms(), limits.write_ms());
@@ -82,6 +87,7 @@ Status MyNativeConnection::Open() {
     return st;
   }
   io_.Reset(socket_, limits.read_ms(), limits.write_ms());
+  io_.set_max_payload(s.limits.max_bytes);
   ++generation_;
   return Status::Ok();
 }
@@ -93,6 +99,9 @@ Status MyNativeConnection::Handshake() {
   LoginChannel ch(io_);
   std::string_view p;
   if (!ch.Read(p)) {
+    if (!io_.refused().empty()) {
+      return ConnectFailure(s, where_, "the server sent " + io_.refused(), kMalformedPacket);
+    }
     return ConnectFailure(s, where_,
                           io_.timed_out() != nullptr
                               ? "the server sent no handshake within --db-connect-timeout"
@@ -108,8 +117,12 @@ Status MyNativeConnection::Handshake() {
   const bool with_db = !s.db.empty();
   const uint64_t flags = MyNativeClientFlags(hello_.capabilities, with_db);
   MyLoginError err;
-  if (!MyLogIn(ch, hello_, flags, MyLogin{s.user, s.password_in_use, s.db}, err)) {
-    if (io_.timed_out() != nullptr) {
+  const MyLogin login{s.user, s.password_in_use, s.db, s.server_public_key_pem,
+                      s.get_server_public_key};
+  if (!MyLogIn(ch, hello_, flags, login, err)) {
+    if (!io_.refused().empty()) {
+      err.message = "the server sent " + io_.refused();
+    } else if (io_.timed_out() != nullptr) {
       err.message = "the server did not finish the login within --db-connect-timeout";
     }
     return ConnectFailure(s, where_, err.message, err.code);
@@ -149,7 +162,9 @@ DbError MyNativeConnection::Execute(std::string_view sql, DbExecResult& result, 
 
 DbError MyNativeConnection::ReadQueryReply(DbExecResult& result, DbRows* rows) {
   DbError refused;  // a file the server asked for that is not ours
-  for (;;) {
+  DbReplyBudget budget(settings_->limits);
+  for (uint64_t results = 0;; ++results) {
+    if (results == kDbMaxResultsPerReply) return RefusedNow(TooManyResultsText());
     std::string_view p;
     if (!io_.Next(p)) return LostNow();
     ++seq_;
@@ -164,7 +179,7 @@ DbError MyNativeConnection::ReadQueryReply(DbExecResult& result, DbRows* rows) {
     } else if (head == 0xFB) {  // LOAD DATA LOCAL: the server asks for the file
       if (!ServeLocalFile(refused)) return LostNow();
       continue;  // its OK or ERR follows
-    } else if (DbError e = ReadTextResultSet(p, result, rows, status); !e.ok()) {
+    } else if (DbError e = ReadTextResultSet(p, result, rows, budget, status); !e.ok()) {
       return e;
     }
     if ((status & kMyServerMoreResultsExist) == 0) return refused;
@@ -172,10 +187,11 @@ DbError MyNativeConnection::ReadQueryReply(DbExecResult& result, DbRows* rows) {
 }
 
 DbError MyNativeConnection::ReadTextResultSet(std::string_view head, DbExecResult& result,
-                                              DbRows* rows, uint16_t& status) {
+                                              DbRows* rows, DbReplyBudget& budget,
+                                              uint16_t& status) {
   size_t i = 0;
   uint64_t n = 0;
-  if (!MyLenEnc(head, i, n)) return MalformedNow();
+  if (!MyLenEnc(head, i, n) || n > kMyMaxColumns) return MalformedNow();
   const bool names = rows != nullptr && rows->columns.empty();
   std::string_view p;
   for (uint64_t c = 0; c <= n; ++c) {  // the columns, then an EOF
@@ -195,6 +211,7 @@ DbError MyNativeConnection::ReadTextResultSet(std::string_view head, DbExecResul
     if (r == 0xFF) return MyServerErrorOf(p, *settings_);
     ++result.rows_returned;
     if (rows == nullptr) continue;
+    if (!budget.Take(p.size())) return RefusedNow(budget.Text());
     DbRows::Row& out = rows->AddRow(n);
     size_t k = 0;
     for (uint64_t c = 0; c < n; ++c) {
@@ -236,7 +253,7 @@ bool MyNativeConnection::ServeLocalFile(DbError& refused) {
   o.append(4, '\0');
   MyPutPacketHeader(o.data() + h, 0, seq++);  // the end of the file
   seq_ = seq;
-  return io_.Send();
+  return io_.Send(/*more_of_request=*/true);  // the statement's limit goes on
 }
 
 DbError MyNativeConnection::LoadFromMemory(const std::string& sql, const std::string& data,
@@ -280,6 +297,11 @@ DbError MyNativeConnection::LostNow() {
   return e;
 }
 
+DbError MyNativeConnection::RefusedNow(std::string why) {
+  io_.Refuse(std::move(why));
+  return LostNow();
+}
+
 DbError MyNativeConnection::MalformedNow() {
   Close();
   return MyMalformedError();
@@ -293,7 +315,7 @@ DbError MyNativeConnection::Reconnect() {
 
 std::string MyNativeConnection::ServerVersion() {
   if (!connected()) return "MySQL (unknown)";
-  std::string v = hello_.server_version;
+  std::string v = EscapeControlBytes(hello_.server_version);
   // MariaDB 10 and later put "5.5.5-" first for clients of MySQL 5.
   if (v.rfind("5.5.5-", 0) == 0 && v.find("MariaDB") != std::string::npos) v.erase(0, 6);
   return v.find("MariaDB") != std::string::npos ? "MariaDB " + v : "MySQL " + v;

@@ -199,7 +199,9 @@ DbError MyNativeStatement::Execute(DbExecResult& result, DbRows* rows) {
 // The reply to COM_STMT_EXECUTE with its rows kept: OKs and binary result
 // sets, while the server's status says more follow.
 DbError MyNativeStatement::ReadRows(MyRawIo& io, DbExecResult& result, DbRows& rows) {
-  for (;;) {
+  DbReplyBudget budget(conn_->settings().limits);
+  for (uint64_t results = 0;; ++results) {
+    if (results == kDbMaxResultsPerReply) return conn_->RefusedNow(TooManyResultsText());
     std::string_view p;
     if (!io.Next(p)) return conn_->LostNow();
     if (p.empty()) return conn_->MalformedNow();
@@ -211,7 +213,7 @@ DbError MyNativeStatement::ReadRows(MyRawIo& io, DbExecResult& result, DbRows& r
       uint16_t warnings = 0;
       if (!MyParseOk(p, affected, status, warnings)) return conn_->MalformedNow();
       result.rows_affected += affected;
-    } else if (DbError e = ReadResultSet(io, p, result, rows, status); !e.ok()) {
+    } else if (DbError e = ReadResultSet(io, p, result, rows, budget, status); !e.ok()) {
       return e;
     }
     if ((status & kMyServerMoreResultsExist) == 0) return {};
@@ -219,14 +221,15 @@ DbError MyNativeStatement::ReadRows(MyRawIo& io, DbExecResult& result, DbRows& r
 }
 
 DbError MyNativeStatement::ReadResultSet(MyRawIo& io, std::string_view head, DbExecResult& result,
-                                         DbRows& rows, uint16_t& status) {
+                                         DbRows& rows, DbReplyBudget& budget, uint16_t& status) {
   size_t i = 0;
   uint64_t n = 0;
-  if (!MyLenEnc(head, i, n) || n > 4096) return conn_->MalformedNow();
+  if (!MyLenEnc(head, i, n) || n > kMyMaxColumns) return conn_->MalformedNow();
   columns_.resize(n);
   std::string_view p;
   for (auto& col : columns_) {
-    if (!io.Next(p) || !MyParseColumn(p, col)) return conn_->MalformedNow();
+    if (!io.Next(p)) return conn_->LostNow();
+    if (!MyParseColumn(p, col)) return conn_->MalformedNow();
   }
   if (rows.columns.empty()) {
     for (const auto& col : columns_) rows.columns.push_back(col.name);
@@ -242,6 +245,7 @@ DbError MyNativeStatement::ReadResultSet(MyRawIo& io, std::string_view head, DbE
     if (r == 0xFF) return MyServerErrorOf(p, conn_->settings());
     if (r != 0x00 || p.size() < 1 + bitmap) return conn_->MalformedNow();
     ++result.rows_returned;
+    if (!budget.Take(p.size())) return conn_->RefusedNow(budget.Text());
     DbRows::Row& out = rows.AddRow(n);
     size_t k = 1 + bitmap;
     for (size_t c = 0; c < n; ++c) {

@@ -54,7 +54,14 @@ struct MySettings {
   bool native = false;       // --db-connector resolved: our own connector
   std::vector<std::string> ignore_errors;
   DbIgnoreList ignore;
-  DbTimeouts timeouts;  // the driver's, copied by Validate
+  DbTimeouts timeouts;   // the driver's, copied by Validate
+  DbReplyLimits limits;  // the same
+  // caching_sha2_password's full authentication over plaintext (native
+  // connector): --mysql-get-server-public-key, and the PEM key read from
+  // --mysql-server-public-key by Validate.
+  bool get_server_public_key = false;
+  std::string server_public_key_file;
+  std::string server_public_key_pem;
 };
 
 // The error of `code` (with its SQLSTATE and message; either may be null),

@@ -1,5 +1,7 @@
 #include "db/mysql/mysql_wire.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -121,9 +123,17 @@ bool ReadResultSet(MyRawIo& io, std::string_view p, MyCommandReply& reply, uint1
 
 }  // namespace
 
+std::string TooManyResultsText() {
+  return fmt::format("more than {} results for one statement", kDbMaxResultsPerReply);
+}
+
 void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply) {
   std::string_view p;
-  for (;;) {
+  for (uint64_t results = 0;; ++results) {
+    if (results == kDbMaxResultsPerReply) {
+      io.Refuse(TooManyResultsText());
+      return End(reply, MyReplyStatus::kLost);
+    }
     if (!io.Next(p)) return End(reply, MyReplyStatus::kLost);
     if (p.empty()) return End(reply, MyReplyStatus::kMalformed);
     const auto head = static_cast<unsigned char>(p[0]);
@@ -159,14 +169,29 @@ bool MyRawIo::Reset(SocketHandle fd, int read_ms, int write_ms) {
   fd_ = fd;
   pos_ = end_ = 0;
   timed_out_ = nullptr;
+  refused_.clear();
+  read_ms_ = read_ms;
+  fixed_deadline_ = false;
+  next_seq_ = 0;
+  deadline_.Reset(fd, read_ms, write_ms);
   return (read_ms == 0 && write_ms == 0) || TcpSetTimeouts(fd, read_ms, write_ms).ok();
+}
+
+void MyRawIo::SetDeadline(std::chrono::steady_clock::time_point at) {
+  fixed_deadline_ = true;
+  deadline_.ArmUntil(at);
 }
 
 void MyRawIo::NoteFailure(const Status& failed, const char* which) {
   if (failed.err() == ETIMEDOUT) timed_out_ = which;
 }
 
-bool MyRawIo::Send() {
+bool MyRawIo::Send(bool more_of_request) {
+  // The reply goes on from the sequence id of the last packet sent.
+  for (size_t at = 0; at + 4 <= out_.size(); at += 4 + Len(out_, at)) {
+    next_seq_ = static_cast<uint8_t>(out_[at + 3] + 1);
+  }
+  if (!fixed_deadline_ && !more_of_request) deadline_.Arm(read_ms_);
   size_t done = 0;
   while (done < out_.size()) {
     Result<size_t> n = TcpSend(fd_, out_.data() + done, out_.size() - done);
@@ -180,11 +205,28 @@ bool MyRawIo::Send() {
   return true;
 }
 
+bool MyRawIo::Refuse(std::string why) {
+  refused_ = std::move(why);
+  return false;
+}
+
+bool MyRawIo::TakeSequence() {
+  const auto seq = static_cast<uint8_t>(buf_[pos_ + 3]);
+  if (seq != next_seq_) {
+    return Refuse(
+        fmt::format("a packet out of order (sequence id {}, expected {})", seq, next_seq_));
+  }
+  ++next_seq_;
+  pos_ += 4;
+  return true;
+}
+
 bool MyRawIo::Next(std::string_view& payload) {
   if (!Fill(4)) return false;
-  size_t len = Len();
-  pos_ += 4;
+  size_t len = Len(buf_, pos_);
+  if (!TakeSequence()) return false;
   if (len < 0xFFFFFF) {
+    if (len > max_payload_) return Refuse(ReplyLimitText("bytes", max_payload_));
     if (!Fill(len)) return false;
     payload = std::string_view(buf_.data() + pos_, len);
     pos_ += len;
@@ -192,25 +234,27 @@ bool MyRawIo::Next(std::string_view& payload) {
   }
   big_.clear();
   for (;;) {  // a payload of 16 MB or more comes in several packets
+    if (big_.size() + len > max_payload_) return Refuse(ReplyLimitText("bytes", max_payload_));
     if (!Fill(len)) return false;
     big_.append(buf_.data() + pos_, len);
     pos_ += len;
     if (len < 0xFFFFFF) break;
     if (!Fill(4)) return false;
-    len = Len();
-    pos_ += 4;
+    len = Len(buf_, pos_);
+    if (!TakeSequence()) return false;
   }
   payload = big_;
   return true;
 }
 
-size_t MyRawIo::Len() const {
-  const auto* b = reinterpret_cast<const unsigned char*>(buf_.data() + pos_);
-  return static_cast<size_t>(b[0]) | static_cast<size_t>(b[1]) << 8 |
-         static_cast<size_t>(b[2]) << 16;
+size_t MyRawIo::Len(const std::string& b, size_t at) {
+  const auto* u = reinterpret_cast<const unsigned char*>(b.data() + at);
+  return static_cast<size_t>(u[0]) | static_cast<size_t>(u[1]) << 8 |
+         static_cast<size_t>(u[2]) << 16;
 }
 
-// Makes `n` bytes from pos_ available.
+// Makes `n` bytes from pos_ available. The buffer grows as bytes arrive
+// (doubling), never to what a header claims before they do.
 bool MyRawIo::Fill(size_t n) {
   if (end_ - pos_ >= n) return true;
   if (pos_ == end_) {
@@ -220,8 +264,12 @@ bool MyRawIo::Fill(size_t n) {
     end_ -= pos_;
     pos_ = 0;
   }
-  if (buf_.size() < n) buf_.resize(std::max<size_t>(n, size_t{64} * 1024));
   while (end_ < n) {
+    if (end_ == buf_.size()) buf_.resize(std::min(n, std::max(buf_.size() * 2, size_t{64} * 1024)));
+    if (!deadline_.BeforeRecv()) {
+      timed_out_ = "read";
+      return false;
+    }
     Result<size_t> r = TcpRecv(fd_, buf_.data() + end_, buf_.size() - end_);
     if (!r.ok()) {
       NoteFailure(r.status(), "read");

@@ -7,6 +7,7 @@
 // replies as counts or an error, the socket I/O. No client library header:
 // the protocol's constants are below.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -14,6 +15,7 @@
 #include <string_view>
 
 #include "db/db_driver.h"
+#include "db/reply_deadline.h"
 #include "os/tcp.h"
 
 namespace loadcell {
@@ -53,6 +55,9 @@ inline constexpr uint64_t kMyClientPluginAuthLenencData = 1ULL << 21;
 inline constexpr uint64_t kMyClientDeprecateEof = 1ULL << 24;
 inline constexpr uint64_t kMyClientZstdCompression = 1ULL << 26;
 inline constexpr uint16_t kMyServerMoreResultsExist = 8;
+// The most columns a result set has (MySQL's and MariaDB's limit of a
+// table's); a larger count is a malformed reply.
+inline constexpr uint64_t kMyMaxColumns = 4096;
 
 // Appends the low `bytes` bytes of `v`, least significant first (the
 // protocol's fixed-length integers).
@@ -163,39 +168,64 @@ bool MyParseErrPacket(std::string_view p, MyServerError& out);
 // Statements without rows to keep go over the connection's socket through
 // our own COM_STMT_EXECUTE: one send() and one recv() for a small reply,
 // through os/tcp.h. The socket is blocking (libmariadb's is made so; the
-// native connector's is from TcpConnect), a reply must come within the
-// connection's --db-read-timeout and a send go within --db-write-timeout
-// (set on the socket: TcpSetTimeouts). libmariadb still connects, prepares,
-// closes and runs everything else on its connections; it reads with
-// MSG_DONTWAIT, so the blocking socket changes nothing for it. Not
+// native connector's is from TcpConnect), a reply must be whole within the
+// connection's --db-read-timeout from its request's send (a ReplyDeadline:
+// bytes that trickle in do not extend it) and a send go within
+// --db-write-timeout (set on the socket: TcpSetTimeouts). A packet's
+// sequence id must follow the request's, and a payload (chained packets
+// together) stay within --db-max-reply-size; a payload's buffer grows as its
+// bytes arrive, never by what its header claims. libmariadb still connects,
+// prepares, closes and runs everything else on its connections; it reads
+// with MSG_DONTWAIT, so the blocking socket changes nothing for it. Not
 // thread-safe.
 class MyRawIo {
  public:
   // A new connection (any connected blocking stream socket): forgets
   // buffered bytes; a reply must come within `read_ms` and a send go within
   // `write_ms` (set on the socket when either is not 0: no limit). False when
-  // the socket refused them.
+  // the socket refused them. The next packet read has sequence id 0.
   bool Reset(SocketHandle fd, int read_ms = 0, int write_ms = 0);
+  // Until the next Reset, every read must end by `at` (the login: the
+  // connect limit over all its exchanges), whatever Send does.
+  void SetDeadline(std::chrono::steady_clock::time_point at);
+  // The largest payload taken (--db-max-reply-size); a larger one fails Next.
+  void set_max_payload(uint64_t bytes) { max_payload_ = bytes; }
   // "read" or "write" when the last Send or Next failed at a time limit;
   // nullptr otherwise.
   const char* timed_out() const { return timed_out_; }
+  // Why the last Next failed when the server broke a rule, as what the
+  // server sent ("a packet out of order (...)", ReplyLimitText's words);
+  // empty otherwise.
+  const std::string& refused() const { return refused_; }
+  // Notes that the reply broke a rule (`why`: what the server sent, as
+  // refused() gives it); false, for the reader that then stops.
+  bool Refuse(std::string why);
   // The request to send: whole packets, headers included.
   std::string& out() { return out_; }
-
-  // Sends out(); false when the connection ended.
-  bool Send();
+  // Sends out() and starts the reply's time limit (unless `more_of_request`:
+  // the rest of a request whose limit runs, LOAD DATA's file); the reply's
+  // next packet must have the sequence id after out()'s last. False when
+  // the connection ended.
+  bool Send(bool more_of_request = false);
   // The next packet's payload, valid until the next call; false when the
-  // connection ended.
+  // connection ended, the time limit passed or the server broke a rule.
   bool Next(std::string_view& payload);
 
  private:
-  size_t Len() const;
+  static size_t Len(const std::string& b, size_t at);
   bool Fill(size_t n);
+  // Checks and counts the sequence id of the header at pos_.
+  bool TakeSequence();
   // Notes in timed_out_ whether `failed` is the time limit of `which`.
   void NoteFailure(const Status& failed, const char* which);
   const char* timed_out_ = nullptr;
-
+  std::string refused_;
   SocketHandle fd_ = kNoSocket;
+  int read_ms_ = 0;
+  bool fixed_deadline_ = false;
+  ReplyDeadline deadline_;
+  uint8_t next_seq_ = 0;
+  uint64_t max_payload_ = DbReplyLimits{}.max_bytes;
   std::string buf_ = std::string(size_t{64} * 1024, '\0');
   size_t pos_ = 0;
   size_t end_ = 0;
@@ -227,6 +257,9 @@ struct MyCommandReply {
 // follow (SERVER_MORE_RESULTS_EXIST).
 void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply);
 
+// What MyRawIo::refused() says of a reply with more than
+// kDbMaxResultsPerReply results.
+std::string TooManyResultsText();
 // Reads the reply to a command that returns no rows (BEGIN, COMMIT,
 // ROLLBACK as COM_QUERY) from `io` into `reply`, which the caller passes as
 // constructed: an OK packet, whose fields are not read (rows_affected stays

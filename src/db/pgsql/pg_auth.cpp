@@ -56,8 +56,8 @@ Result<std::string> PgMd5Response(std::string_view user, std::string_view passwo
   return "md5" + Hex(outer);
 }
 
-PgScramClient::PgScramClient(std::string user, std::string nonce)
-    : user_(std::move(user)), nonce_(std::move(nonce)) {}
+PgScramClient::PgScramClient(std::string user, std::string nonce, uint32_t max_iterations)
+    : user_(std::move(user)), nonce_(std::move(nonce)), max_iterations_(max_iterations) {}
 
 std::string PgScramClient::ClientFirst() const {
   return fmt::format("n,,n={},r={}", user_, nonce_);
@@ -82,6 +82,14 @@ Result<std::string> PgScramClient::ClientFinal(std::string_view server_first,
   if (!salt.ok() || parsed.ec != std::errc() || parsed.ptr != iter_text.data() + iter_text.size() ||
       iterations == 0) {
     return Malformed("salt or iteration count");
+  }
+  // PBKDF2 cannot be stopped half-way: a count a server chose without bound
+  // would hold the connect far past its time limit.
+  if (iterations > max_iterations_) {
+    return Status::Unavailable(
+        fmt::format("SCRAM-SHA-256: the server asks for {} PBKDF2 iterations, more than "
+                    "--pgsql-scram-max-iterations={} (raise it for a server you trust)",
+                    iterations, max_iterations_));
   }
   LC_ASSIGN_OR_RETURN(std::string salted,
                       crypto::Pbkdf2HmacSha256(password, *salt, iterations, 32));

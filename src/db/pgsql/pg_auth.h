@@ -4,6 +4,7 @@
 // and SCRAM-SHA-256 without channel binding (RFC 5802, RFC 7677), the hashes
 // through os/crypto.h. Used by the native connection (pg_startup.h).
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -23,7 +24,9 @@ class PgScramClient {
  public:
   // `nonce`: the client nonce (printable, no ','); `user` is empty for
   // PostgreSQL (the server takes the startup message's user).
-  PgScramClient(std::string user, std::string nonce);
+  // `max_iterations`: a server-first message asking for more PBKDF2
+  // iterations is refused (kUnavailable naming --pgsql-scram-max-iterations).
+  PgScramClient(std::string user, std::string nonce, uint32_t max_iterations = 100'000);
 
   // "n,,n=USER,r=NONCE" (no channel binding).
   std::string ClientFirst() const;
@@ -38,6 +41,7 @@ class PgScramClient {
  private:
   std::string user_;
   std::string nonce_;
+  uint32_t max_iterations_;
   std::string server_signature_;  // expected, raw bytes
 };
 

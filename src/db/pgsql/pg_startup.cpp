@@ -2,9 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+
 #include "core/base64.h"
 #include "db/pgsql/pg_auth.h"
 #include "db/pgsql/pg_wire.h"
+#include "db/reply_deadline.h"
 #include "os/crypto.h"
 
 namespace loadcell {
@@ -13,6 +18,9 @@ namespace {
 // Longer than any startup message the server sends (its errors, the
 // SASL data): a longer one is a broken stream.
 constexpr uint32_t kMaxStartupMessage = 1U << 20;
+// PostgreSQL reports about 15 settings at the start; more than this many is
+// a server sending them without end (each is kept).
+constexpr size_t kMaxStartupParameters = 1000;
 
 uint32_t GetUInt32(std::string_view b, size_t at) {
   const auto* u = reinterpret_cast<const unsigned char*>(b.data() + at);
@@ -27,10 +35,15 @@ std::string Message(char type, std::string_view body) {
   return m;
 }
 
-// The socket of the start, closed unless released.
+// The socket of the start, closed unless released; every read ends by the
+// start's deadline.
 class StartupLink {
  public:
-  explicit StartupLink(SocketHandle s) : s_(s) {}
+  StartupLink(SocketHandle s, int timeout_ms, ReplyDeadline::Clock::time_point started)
+      : s_(s), timeout_ms_(timeout_ms) {
+    deadline_.Reset(s, timeout_ms, timeout_ms);
+    if (timeout_ms > 0) deadline_.ArmUntil(started + std::chrono::milliseconds(timeout_ms));
+  }
   ~StartupLink() {
     if (s_ != kNoSocket) TcpClose(s_);
   }
@@ -58,18 +71,32 @@ class StartupLink {
   }
 
  private:
+  // Reads `n` bytes into `out`, which grows as they arrive (never to what
+  // a header claims before they do).
   Status Read(size_t n, std::string& out) {
-    out.resize(n);
+    out.clear();
     size_t done = 0;
     while (done < n) {
-      LC_ASSIGN_OR_RETURN(size_t got, TcpRecv(s_, out.data() + done, n - done));
-      if (got == 0) return Status::Unavailable("the server closed the connection");
-      done += got;
+      if (done == out.size()) out.resize(std::min(n, std::max(out.size() * 2, size_t{4096})));
+      if (!deadline_.BeforeRecv()) return TimedOut();
+      Result<size_t> got = TcpRecv(s_, out.data() + done, out.size() - done);
+      if (!got.ok() && got.status().err() == ETIMEDOUT) return TimedOut();
+      if (!got.ok()) return got.status();
+      if (*got == 0) return Status::Unavailable("the server closed the connection");
+      done += *got;
     }
     return Status::Ok();
   }
+  Status TimedOut() const {
+    return Status::Unavailable(
+        fmt::format("the server did not finish the start within {} ms (--db-connect-timeout)",
+                    timeout_ms_),
+        ETIMEDOUT);
+  }
 
   SocketHandle s_;
+  int timeout_ms_;
+  ReplyDeadline deadline_;
 };
 
 // An ErrorResponse's text: its primary message and SQLSTATE.
@@ -122,7 +149,7 @@ Status AuthenticateScram(StartupLink& link, std::string_view mechanisms, const P
         "(use --db-connector=library on Linux)");
   }
   LC_ASSIGN_OR_RETURN(std::string random, crypto::RandomBytes(18));
-  PgScramClient scram("", Base64Encode(random));
+  PgScramClient scram("", Base64Encode(random), p.max_scram_iterations);
   const std::string first = scram.ClientFirst();
   std::string initial = "SCRAM-SHA-256";
   initial += '\0';
@@ -204,8 +231,9 @@ std::string PgStartupMessage(const PgStartupParams& p) {
 }
 
 Result<PgSession> PgConnectNative(const PgStartupParams& p) {
+  const auto started = ReplyDeadline::Clock::now();
   LC_ASSIGN_OR_RETURN(SocketHandle s, TcpConnect({p.host, p.port}, p.timeout_ms));
-  StartupLink link(s);
+  StartupLink link(s, p.timeout_ms, started);
   LC_RETURN_IF_ERROR(TcpSetTimeouts(s, p.timeout_ms, p.timeout_ms));
   LC_RETURN_IF_ERROR(link.Send(PgStartupMessage(p)));
   PgSession session;
@@ -221,12 +249,19 @@ Result<PgSession> PgConnectNative(const PgStartupParams& p) {
       case 'E':
         return ServerError(body);
       case 'S': {  // ParameterStatus: name, value
+        if (session.parameters.size() == kMaxStartupParameters) {
+          return Status::Unavailable(
+              fmt::format("the server sent more than {} ParameterStatus messages at the start",
+                          kMaxStartupParameters));
+        }
         const size_t nul = body.find('\0');
         if (nul == std::string::npos) break;
         const size_t end = body.find('\0', nul + 1);
+        // Kept escaped: a value reaches reports and messages (server_version).
         session.parameters.emplace_back(
-            body.substr(0, nul),
-            body.substr(nul + 1, end == std::string::npos ? std::string::npos : end - nul - 1));
+            EscapeControlBytes(body.substr(0, nul)),
+            EscapeControlBytes(body.substr(
+                nul + 1, end == std::string::npos ? std::string::npos : end - nul - 1)));
         break;
       }
       case 'K':  // BackendKeyData

@@ -24,13 +24,18 @@ struct PgStartupParams {
   std::string user;
   std::string password;  // empty: none (a server that asks for one refuses)
   std::string db;
-  int timeout_ms = 10000;  // TCP connect, then each wait of the start
+  // The whole start: TCP connect, authentication and the server's messages
+  // up to ReadyForQuery (bytes that trickle in do not extend it).
+  int timeout_ms = 10000;
+  // SCRAM-SHA-256: a server that asks for more PBKDF2 iterations is refused.
+  uint32_t max_scram_iterations = 100'000;
 };
 
 // An open, authenticated connection.
 struct PgSession {
   SocketHandle socket = kNoSocket;
-  std::vector<std::pair<std::string, std::string>> parameters;  // ParameterStatus
+  // ParameterStatus names and values, control bytes escaped (EscapeControlBytes).
+  std::vector<std::pair<std::string, std::string>> parameters;
   // BackendKeyData: what a CancelRequest names.
   int32_t backend_pid = 0;
   int32_t cancel_key = 0;

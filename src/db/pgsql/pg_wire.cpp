@@ -1,5 +1,7 @@
 #include "db/pgsql/pg_wire.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -19,8 +21,6 @@ constexpr size_t kInitialInput = size_t{16} * 1024;
 // for the rest of the connection; below, it is kept, so that replies of
 // ordinary size never reallocate.
 constexpr size_t kMaxKeptInput = size_t{1024} * 1024;
-// A message longer than this is taken for a broken stream.
-constexpr uint32_t kMaxMessage = 1U << 30;
 
 uint32_t GetUInt32(const char* p) {
   const auto* u = reinterpret_cast<const unsigned char*>(p);
@@ -111,6 +111,7 @@ void PgReply::Clear() {
   message.clear();
   broken = false;
   io_error.clear();
+  refused = false;
   timed_out = nullptr;
   copy_refused = false;
   copy_in = false;
@@ -138,6 +139,7 @@ void PgWire::Reset(SocketHandle fd) {
   fd_ = fd;
   out_.clear();
   in_begin_ = in_end_ = 0;
+  deadline_.Reset(fd, read_ms_, write_ms_);
 }
 
 size_t PgWire::Start(char type) {
@@ -211,12 +213,13 @@ void PgWire::Query(std::string_view sql) {
 bool PgWire::SetTimeouts(int read_ms, int write_ms) {
   read_ms_ = read_ms;
   write_ms_ = write_ms;
+  deadline_.Reset(fd_, read_ms, write_ms);
   return TcpSetTimeouts(fd_, read_ms, write_ms).ok();
 }
 
 bool PgWire::Wait(short events, PgReply& reply) {
   const bool reading = (events & kSocketReadable) != 0;
-  switch (WaitForSocket(fd_, events, reading ? read_ms_ : write_ms_)) {
+  switch (WaitForSocket(fd_, events, reading ? deadline_.WaitMs(read_ms_) : write_ms_)) {
     case SocketWait::kReady:
       return true;
     case SocketWait::kTimedOut:
@@ -261,8 +264,15 @@ bool PgWire::Fill(size_t need, PgReply& reply) {
     in_end_ -= in_begin_;
     in_begin_ = 0;
   }
-  if (in_.size() < need) in_.resize(std::max({need, in_.size() * 2, kInitialInput}));
   while (in_end_ < need) {
+    // Grown as bytes arrive (doubling), never to what a header claims.
+    if (in_end_ == in_.size()) in_.resize(std::max(kInitialInput, std::min(need, in_.size() * 2)));
+    if (!deadline_.BeforeRecv()) {
+      reply.broken = true;
+      reply.timed_out = "read";
+      reply.io_error = "no reply from the server in time";
+      return false;
+    }
     Result<size_t> n = TcpRecv(fd_, in_.data() + in_end_, in_.size() - in_end_);
     if (n.ok() && *n > 0) {
       in_end_ += *n;
@@ -286,12 +296,22 @@ void PgWire::Malformed(char type, PgReply& reply) {
   reply.io_error = std::string("malformed message '") + type + "' from the server";
 }
 
+void PgWire::Refuse(std::string what, PgReply& reply) {
+  reply.broken = true;
+  reply.refused = true;
+  reply.io_error = std::move(what);
+}
+
 bool PgWire::NextMessage(PgReply& reply, char& type, std::string_view& body) {
   if (!Fill(5, reply)) return false;
   type = in_[in_begin_];
   const uint32_t len = GetUInt32(in_.data() + in_begin_ + 1);
-  if (len < 4 || len > kMaxMessage) {
+  if (len < 4) {
     Malformed(type, reply);
+    return false;
+  }
+  if (len > limits_.max_bytes) {
+    Refuse(ReplyLimitText("bytes", limits_.max_bytes), reply);
     return false;
   }
   if (!Fill(1 + size_t{len}, reply)) return false;
@@ -352,8 +372,11 @@ void PgWire::Terminate() {
 
 void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
   reply.Clear();
+  deadline_.Arm(read_ms_);
   const bool extended = ends_extended_;
   if (!SendAll(reply)) return;
+  DbReplyBudget budget(limits_);
+  uint64_t results = 0;
   const size_t rows_base = rows != nullptr ? rows->rows.size() : 0;
   const bool set_columns = rows != nullptr && rows->columns.empty();
   uint64_t data_rows = 0;
@@ -378,9 +401,16 @@ void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
         break;
       case 'D':  // DataRow
         ++data_rows;
-        if (rows != nullptr && !ParseRow(body, *rows)) return Malformed(type, reply);
+        if (rows != nullptr) {
+          if (!budget.Take(body.size())) return Refuse(budget.Text(), reply);
+          if (!ParseRow(body, *rows)) return Malformed(type, reply);
+        }
         break;
       case 'C':  // CommandComplete: ends a result
+        if (++results > kDbMaxResultsPerReply) {
+          return Refuse(fmt::format("more than {} results for one request", kDbMaxResultsPerReply),
+                        reply);
+        }
         reply.rows_returned = data_rows;
         reply.rows_affected = described || data_rows > 0 ? 0 : PgTagCount(body);
         if (rows != nullptr && !described && data_rows == 0) rows->rows.resize(rows_base);

@@ -14,7 +14,8 @@
 // Requests are appended to one buffer and sent together by Exchange, which
 // reads until the given number of ReadyForQuery messages arrived. The socket
 // may be blocking (fastest) or not (Exchange then waits with poll(); POSIX
-// only: libpq's sockets). Sends and receives go through os/tcp.h.
+// only: libpq's sockets). Sends and receives go through os/tcp.h. The input
+// buffer grows as bytes arrive, never to what a message's header claims.
 // Asynchronous messages (notices, parameter status, notifications) are
 // skipped. Not thread-safe: one connection, one thread.
 
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "db/db_driver.h"
+#include "db/reply_deadline.h"
 #include "os/tcp.h"
 
 namespace loadcell {
@@ -44,6 +46,10 @@ struct PgReply {
   std::string message;         // its primary message
   bool broken = false;         // the connection failed, or the reply made no sense
   std::string io_error;        // why, when broken
+  // The reply passed a bound (--db-max-reply-size, --db-max-reply-rows, the
+  // results of one request): broken, and io_error is what the server sent
+  // ("a reply of more than ...").
+  bool refused = false;
   // The time limit that broke it, when one did: "read" or "write".
   const char* timed_out = nullptr;
   bool copy_refused = false;  // the server started a COPY: refused with CopyFail
@@ -59,9 +65,14 @@ class PgWire {
   void Reset(SocketHandle fd);
   SocketHandle fd() const { return fd_; }
   // Time limits of a reply and of a send, in ms (0: none); on a blocking
-  // socket they are set on it (SO_RCVTIMEO, SO_SNDTIMEO). Kept by Reset;
-  // call after it. False when the socket refused them.
+  // socket they are set on it (SO_RCVTIMEO, SO_SNDTIMEO). The read limit
+  // bounds each Exchange's whole reply from its start (a ReplyDeadline:
+  // bytes that trickle in, or notices without end, do not extend it). Kept
+  // by Reset; call after it. False when the socket refused them.
   bool SetTimeouts(int read_ms, int write_ms);
+  // The bounds of one reply (DbReplyLimits): the longest message, and the
+  // rows and bytes kept in Exchange's `rows`. Kept by Reset.
+  void set_limits(const DbReplyLimits& limits) { limits_ = limits; }
 
   // Request messages, appended to the send buffer.
   void Parse(std::string_view name, std::string_view sql);  // no parameter types
@@ -115,9 +126,14 @@ class PgWire {
   void ShrinkInput();
   static void Malformed(char type, PgReply& reply);
 
+  // The reply broke a bound: `what` the server sent.
+  static void Refuse(std::string what, PgReply& reply);
+
   SocketHandle fd_;
   int read_ms_ = 0;
   int write_ms_ = 0;
+  ReplyDeadline deadline_;
+  DbReplyLimits limits_;
   std::string out_;
   bool ends_extended_ = false;  // the last request appended ends with Sync
   bool accept_copy_ = false;    // StartCopyIn: a CopyInResponse ends the exchange

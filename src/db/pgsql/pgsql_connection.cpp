@@ -45,7 +45,7 @@ std::string OneLine(std::string_view text, const std::string& password) {
       s.replace(p, password.size(), "***");
     }
   }
-  return s;
+  return EscapeControlBytes(s);  // a server's words never reach a terminal raw
 }
 
 Status PgConnection::CannotConnect(std::string_view why) const {
@@ -68,10 +68,11 @@ Status PgConnection::OpenNative() {
   p.password = settings_->password_in_use;
   p.db = settings_->db;
   p.timeout_ms = static_cast<int>(settings_->timeouts.connect_s * 1000);
+  p.max_scram_iterations = static_cast<uint32_t>(settings_->max_scram_iterations);
   Result<PgSession> session = PgConnectNative(p);
   if (!session.ok()) return CannotConnect(session.status().message());
   native_ = session->socket;
-  server_version_ = session->Parameter("server_version");
+  server_version_ = EscapeControlBytes(session->Parameter("server_version"));
   lean_ = true;
   blocking_ = true;
   return Status::Ok();
@@ -85,7 +86,7 @@ Status PgConnection::OpenLibrary() {
     if (s.code() != StatusCode::kUnavailable) return s;
     return CannotConnect(s.message());
   }
-  server_version_ = lib_->Parameter("server_version");
+  server_version_ = EscapeControlBytes(lib_->Parameter("server_version"));
   lean_ = !lib_->Encrypted() && lib_->Socket() >= 0;
   blocking_ = false;  // libpq's sockets are non-blocking
   return Status::Ok();
@@ -96,6 +97,7 @@ Status PgConnection::Open() {
   LC_RETURN_IF_ERROR(settings_->connector == DbConnector::kNative ? OpenNative() : OpenLibrary());
   ++generation_;
   wire_.Reset(native_ != kNoSocket ? native_ : lib_->Socket());
+  wire_.set_limits(settings_->limits);
   if (lean_) {
     lean_ = wire_.SetTimeouts(settings_->timeouts.read_ms(), settings_->timeouts.write_ms());
   }
@@ -157,6 +159,11 @@ DbError PgConnection::Outcome(DbExecResult& result) {
     broken_ = true;
     result = {};
     if (reply_.timed_out != nullptr) return TimedOut(reply_.timed_out);
+    if (reply_.refused) {
+      return {DbErrorClass::kFatal, 0, "",
+              fmt::format("pgsql: the server at {}:{} sent {}; the connection is closed",
+                          settings_->host, settings_->port, reply_.io_error)};
+    }
     return Classify(reply_.sqlstate, reply_.error ? reply_.message : reply_.io_error, true);
   }
   txn_status_ = reply_.txn_status;
@@ -217,8 +224,8 @@ DbError PgConnection::TimedOut(const char* which) const {
   return {DbErrorClass::kFatal, 0, "",
           fmt::format("pgsql: the server at {}:{} {} within {}s (--db-{}-timeout); it may be "
                       "frozen or overloaded",
-                      settings_->host, settings_->port, read ? "sent no reply" : "took no data",
-                      limit, which)};
+                      settings_->host, settings_->port,
+                      read ? "did not send its whole reply" : "took no data", limit, which)};
 }
 
 DbError PgConnection::Classify(std::string_view sqlstate, std::string_view primary, bool broken) {

@@ -39,6 +39,11 @@ class PgsqlDriver final : public DbDriver {
     opts.Enum("pgsql-sslmode", &s_.sslmode, "prefer",
               {"disable", "allow", "prefer", "require", "verify-ca", "verify-full"},
               "PostgreSQL SSL mode");
+    opts.Int("pgsql-scram-max-iterations", &s_.max_scram_iterations, 100'000,
+             "native connector: refuse a SCRAM-SHA-256 login whose server asks for more "
+             "PBKDF2 iterations than this (each costs the client as much as the server)")
+        .Min(1)
+        .Max(2147483647);
     opts.List("pgsql-ignore-errors", &s_.ignore_errors, "40P01,40001,23505",
               "SQLSTATEs that roll back and retry the transaction instead of failing "
               "the run, or 'all' or 'none'");
@@ -58,6 +63,7 @@ class PgsqlDriver final : public DbDriver {
     // The environment's password is used, never written into the option.
     s_.password_in_use = s_.password;
     s_.timeouts = timeouts();
+    s_.limits = reply_limits();
     if (s_.password_in_use.empty()) {
       if (const char* pw = std::getenv("PGPASSWORD")) s_.password_in_use = pw;
     }

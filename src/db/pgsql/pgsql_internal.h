@@ -45,8 +45,12 @@ struct PgSettings {
   std::string sslmode;
   std::vector<std::string> ignore_errors;
   DbIgnoreList ignore;
-  DbTimeouts timeouts;  // the driver's, copied by Validate
+  DbTimeouts timeouts;   // the driver's, copied by Validate
+  DbReplyLimits limits;  // the same
   DbConnector connector = DbConnector::kLibrary;
+  // --pgsql-scram-max-iterations: the most PBKDF2 rounds the native
+  // connection computes for SCRAM-SHA-256.
+  int64_t max_scram_iterations = 100'000;
 };
 
 class PgConnection;

@@ -148,7 +148,9 @@ class MyScriptedServer final : public MyPacketChannel {
 };
 
 const std::string kOk("\x00\x00\x00\x02\x00\x00\x00", 7);
-const MyLogin kLogin{"bench", "bench-pass", "sbtest"};
+const MyLogin kLogin{"bench", "bench-pass", "sbtest", "", false};
+// The user allowed the server to send its key (--mysql-get-server-public-key).
+const MyLogin kLoginTrustingServerKey{"bench", "bench-pass", "sbtest", "", true};
 
 std::string Err(int code, std::string_view state, std::string_view text) {
   std::string p = "\xFF";
@@ -194,7 +196,8 @@ TEST(MyLogInTest, FullAuthenticationAsksForTheKeyAndSendsThePasswordEncrypted) {
   MyScriptedServer server(
       {"\x01\x04", std::string("\x01") + crypto::testing::kTestPublicKeyPem, kOk});
   MyLoginError err;
-  ASSERT_TRUE(MyLogIn(server, Parsed(Hello("caching_sha2_password")), Flags(), kLogin, err))
+  ASSERT_TRUE(MyLogIn(server, Parsed(Hello("caching_sha2_password")), Flags(),
+                      kLoginTrustingServerKey, err))
       << err.message;
   ASSERT_EQ(server.written.size(), 3u);
   EXPECT_NE(server.written[0].find("caching_sha2_password"), std::string::npos);
@@ -208,10 +211,64 @@ TEST(MyLogInTest, FullAuthenticationWithoutTheServersKeySaysToEnableTls) {
        {Err(1045, "28000", "Access denied: no RSA key"), std::string("\x01\x04")}) {
     MyScriptedServer server({"\x01\x04", answer});
     MyLoginError err;
-    EXPECT_FALSE(MyLogIn(server, Parsed(Hello("caching_sha2_password")), Flags(), kLogin, err));
+    EXPECT_FALSE(MyLogIn(server, Parsed(Hello("caching_sha2_password")), Flags(),
+                         kLoginTrustingServerKey, err));
     EXPECT_NE(err.message.find("RSA public key"), std::string::npos) << err.message;
     EXPECT_NE(err.message.find("enable TLS"), std::string::npos) << err.message;
     EXPECT_EQ(err.message.find('\n'), std::string::npos);
+  }
+}
+
+// Full authentication over plaintext: whose key the password is encrypted
+// to. Without the user's word the password never leaves, not even
+// encrypted, and the server is not asked for a key; with a key file it goes
+// to that key without asking.
+TEST(MyLogInTest, FullAuthenticationSendsThePasswordOnlyToAKeyTheUserTrusts) {
+  struct Case {
+    const char* name;
+    MyLogin login;
+    bool ok;
+    std::vector<std::string> written_after_response;  // "" stands for "the 256 sealed bytes"
+    const char* message_has;
+  };
+  const std::string server_key = std::string("\x01") + crypto::testing::kTestPublicKeyPem;
+  const Case cases[] = {
+      {"no option: refused, nothing sent", kLogin, false, {}, "--mysql-get-server-public-key=on"},
+      {"no option: names the key file option", kLogin, false, {}, "--mysql-server-public-key=FILE"},
+      {"get-server-public-key: asks, then seals", kLoginTrustingServerKey, true, {"\x02", ""}, ""},
+      {"key file: seals without asking",
+       MyLogin{"bench", "bench-pass", "sbtest", crypto::testing::kTestPublicKeyPem, false},
+       true,
+       {""},
+       ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const bool asks = c.written_after_response.size() == 2;
+    std::vector<std::string> replies = {"\x01\x04"};
+    if (asks) replies.push_back(server_key);
+    replies.push_back(kOk);
+    MyScriptedServer server(replies);
+    MyLoginError err;
+    EXPECT_EQ(MyLogIn(server, Parsed(Hello("caching_sha2_password")), Flags(), c.login, err), c.ok)
+        << err.message;
+    ASSERT_EQ(server.written.size(), 1 + c.written_after_response.size());
+    for (size_t k = 0; k < c.written_after_response.size(); ++k) {
+      const std::string& want = c.written_after_response[k];
+      if (want.empty()) {
+        EXPECT_EQ(server.written[1 + k].size(), 2048u / 8);
+      } else {
+        EXPECT_EQ(server.written[1 + k], want);
+      }
+    }
+    for (const std::string& w : server.written) {
+      EXPECT_EQ(w.find("bench-pass"), std::string::npos);
+    }
+    if (!c.ok) {
+      EXPECT_EQ(err.code, 2061);
+      EXPECT_NE(err.message.find(c.message_has), std::string::npos) << err.message;
+      EXPECT_EQ(err.message.find('\n'), std::string::npos);
+    }
   }
 }
 

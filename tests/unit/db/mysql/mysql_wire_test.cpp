@@ -244,7 +244,7 @@ class MyRawIoTest : public ::testing::Test {
 };
 
 TEST_F(MyRawIoTest, ARecvThatFindsNothingWaitsForThePacketInParts) {
-  ServeLate(std::string("\x05\x00\x00\x01hello", 9));
+  ServeLate(std::string("\x05\x00\x00\x00hello", 9));  // the first packet: sequence id 0
   std::string_view payload;
   ASSERT_TRUE(io_.Next(payload));
   EXPECT_EQ(payload, "hello");
@@ -309,7 +309,13 @@ class MyReplyTest : public MyRawIoTest {
               static_cast<ssize_t>(bytes.size()));
     if (then_close) shutdown(server_, SHUT_WR);
   }
+  // Sends a command (sequence id 0): its reply starts at sequence id 1.
+  void Request() {
+    io_.out() = Packet(0, "\x03");
+    ASSERT_TRUE(io_.Send());
+  }
   MyCommandReply Execute() {
+    Request();
     MyCommandReply reply;
     MyReadExecuteReply(io_, reply);
     return reply;
@@ -393,22 +399,43 @@ TEST_F(MyReplyTest, AServerThatClosesMidReplyLosesTheConnection) {
 TEST_F(MyReplyTest, AnOkReplyIsAnOkOrAnErrAndNothingElse) {
   MyCommandReply r;
   Serve(Ok(1, 9));
+  Request();
   MyReadOkReply(io_, r);
   EXPECT_EQ(r.status, MyReplyStatus::kOk);
   EXPECT_EQ(r.rows_affected, 0u);  // its fields are not read
   r = {};
   Serve(Packet(1, "\xFF\x15\x04#28000denied"));
+  Request();
   MyReadOkReply(io_, r);
   EXPECT_EQ(r.status, MyReplyStatus::kServerError);
   EXPECT_EQ(r.error, "\xFF\x15\x04#28000denied");
   r = {};
   Serve(Packet(1, "\x01"));  // a result set
+  Request();
   MyReadOkReply(io_, r);
   EXPECT_EQ(r.status, MyReplyStatus::kMalformed);
   r = {};
   Serve("", true);
+  Request();
   MyReadOkReply(io_, r);
   EXPECT_EQ(r.status, MyReplyStatus::kLost);
+}
+
+// A reply's packets follow the request's sequence ids; one out of order
+// ends the reply (the connection is then closed) with the ids in words.
+TEST_F(MyReplyTest, APacketOutOfOrderEndsTheReply) {
+  for (const uint8_t wrong : {0, 2, 200}) {
+    Serve(Ok(wrong, 1));
+    const MyCommandReply r = Execute();
+    EXPECT_EQ(r.status, MyReplyStatus::kLost);
+    EXPECT_NE(io_.refused().find("sequence id " + std::to_string(wrong) + ", expected 1"),
+              std::string::npos)
+        << io_.refused();
+    io_.Reset(client_);
+  }
+  Serve(Packet(1, "\x01") + Packet(2, "c") + Eof(4));  // out of order inside a result
+  EXPECT_EQ(Execute().status, MyReplyStatus::kLost);
+  EXPECT_NE(io_.refused().find("sequence id 4, expected 3"), std::string::npos) << io_.refused();
 }
 
 }  // namespace

@@ -9,6 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <functional>
 #include <string>
 #include <thread>
@@ -61,6 +65,10 @@ class PgScriptedServer {
   uint16_t port() const { return port_; }
 
   void Send(const std::string& bytes) { (void)send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL); }
+  // False once the client is gone (a send that timed out is not that).
+  bool SendSome(const std::string& bytes) {
+    return send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) >= 0 || errno == EAGAIN;
+  }
   std::string Read(size_t n) {
     std::string s(n, '\0');
     size_t done = 0;
@@ -130,6 +138,20 @@ TEST(PgConnectNative, TrustKeepsParametersAndTheCancelKey) {
   EXPECT_EQ(session->cancel_key, 0x7fff0001);
   TcpClose(session->socket);
   EXPECT_NE(startup.find(PgStr("user") + PgStr("bench")), std::string::npos);
+}
+
+// A server's words reach reports and messages with their control bytes
+// escaped: a version with a screen clear and a forged line prints as text.
+TEST(PgConnectNative, ParameterValuesAreKeptEscaped) {
+  PgScriptedServer server([&](PgScriptedServer& s) {
+    s.ReadStartup();
+    s.Send(Auth(0) + Param("server_version", "16.4\x1b[2J\x1b[H\nforged") + kReady);
+    s.Read(1);
+  });
+  auto session = PgConnectNative(ParamsFor(server.port()));
+  ASSERT_OK(session.status());
+  EXPECT_EQ(session->Parameter("server_version"), "16.4\\x1b[2J\\x1b[H\\x0aforged");
+  TcpClose(session->socket);
 }
 
 TEST(PgConnectNative, CleartextSendsThePassword) {
@@ -217,6 +239,69 @@ TEST(PgConnectNative, AServerThatHangsUpMidStart) {
 
 // The SCRAM exchange's messages in order, with the server's side computed
 // by the test from the client's nonce (the RFC 7677 salt and count).
+// A start that never ends or costs without bound ends within the connect
+// limit (1 s here: the whole start, not each wait), or at once at a bound,
+// in one line. A client that took each byte's arrival as a new start would
+// hang here until the server's 5 s socket limit.
+TEST(PgConnectNative, AHostileStartEndsWithinTheConnectLimitOrAtItsBound) {
+  const std::string notice = PgMsg('N', PgStr("SNOTICE") + PgStr("Mhello") + '\0');
+  struct Case {
+    const char* name;
+    std::string unit;  // sent again and again after the startup message
+    size_t chunk;      // bytes per send
+    int pause_ms;
+    const char* message_has;
+    double at_least_s;  // a deadline is not met early
+  };
+  const Case cases[] = {
+      {"endless NoticeResponse", notice, 64 * 1024, 0, "within 1000 ms (--db-connect-timeout)",
+       0.9},
+      {"one byte per 100 ms", notice, 1, 100, "within 1000 ms (--db-connect-timeout)", 0.9},
+      {"endless ParameterStatus", Param("a", "b"), 64 * 1024, 0, "more than 1000 ParameterStatus",
+       0},
+      {"SCRAM with 2^31-1 iterations", "", 0, 0, "--pgsql-scram-max-iterations=100000", 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::atomic<bool> stop{false};
+    PgScriptedServer server([&](PgScriptedServer& s) {
+      s.ReadStartup();
+      if (c.chunk == 0) {  // SCRAM: the server-first message asks for 2^31-1 rounds
+        s.Send(Auth(10, PgStr("SCRAM-SHA-256") + '\0'));
+        const std::string initial = s.ReadMessage().second;
+        const size_t r = initial.find("r=");
+        if (r == std::string::npos) return;
+        s.Send(
+            Auth(11, "r=" + initial.substr(r + 2) + "X,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=2147483647"));
+        s.Read(1);
+        return;
+      }
+      std::string stream;
+      while (stream.size() < c.chunk) stream += c.unit;
+      for (size_t at = 0; !stop.load();) {
+        const size_t n = std::min(c.chunk, stream.size() - at);
+        if (!s.SendSome(stream.substr(at, n))) return;
+        at = (at + n) % stream.size();
+        if (c.pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.pause_ms));
+      }
+    });
+    PgStartupParams p = ParamsFor(server.port());
+    p.timeout_ms = 1000;
+    const auto started = std::chrono::steady_clock::now();
+    auto session = PgConnectNative(p);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stop = true;
+    if (session.ok()) TcpClose(session->socket);
+    ASSERT_FALSE(session.ok());
+    EXPECT_EQ(session.status().code(), StatusCode::kUnavailable);
+    EXPECT_NE(session.status().message().find(c.message_has), std::string::npos)
+        << session.status().ToString();
+    EXPECT_GE(took, c.at_least_s);
+    EXPECT_LT(took, 3.5);
+  }
+}
+
 TEST(PgConnectNative, ScramSendsInitialResponseThenProof) {
   std::string initial;
   std::string proof_message;

@@ -7,6 +7,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -276,6 +279,121 @@ TEST_F(PgWireTest, RefusesACopyOfAPreparedStatementWithCopyFailAndSync) {
   ASSERT_FALSE(after.empty());
   EXPECT_EQ(after[0], 'f');
   EXPECT_EQ(after.substr(after.size() - 5), PgMsg('S', ""));
+}
+
+// A server that answers the request and then misbehaves: `head` once, then
+// `unit` again and again, `chunk` bytes per send with `pause_ms` between
+// sends, until the test stops it.
+struct PgHostileReply {
+  const char* name;
+  std::string head;
+  std::string unit;
+  size_t chunk;
+  int pause_ms;
+  bool keep_rows;
+  DbReplyLimits limits;
+  // What ends the exchange: a bound ("--db-max-reply-..."), or the read
+  // deadline (nullptr).
+  const char* refused_with;
+};
+
+std::string PgLength(uint32_t len) { return PgInt32(len); }
+
+// Every reply bounded: the rows and bytes kept, a message's length, the
+// results of one request, and the time, which bytes that trickle in or
+// notices without end do not extend. The read limit is 1 s; a client that
+// took each byte's arrival as a new start would run into the pair's 5 s
+// watchdog. Bounds on time have room for a loaded machine.
+TEST_F(PgWireTest, AHostileReplyEndsAtItsBoundInTimeAndMemory) {
+  DbReplyLimits few_rows;
+  few_rows.max_rows = 1000;
+  DbReplyLimits few_bytes;
+  few_bytes.max_bytes = 64 * 1024;
+  DbReplyLimits two_gib;
+  two_gib.max_bytes = uint64_t{2} << 30;
+  const std::string wide(1000, 'w');
+  const std::string notice = PgMsg('N', Cat("SNOTICE", std::string(1, '\0'), "Mhello",
+                                            std::string(1, '\0'), std::string(1, '\0')));
+  const PgHostileReply cases[] = {
+      {"endless DataRows, kept", RowDescription({"a"}), DataRow({"1"}), 64 * 1024, 0, true,
+       few_rows, "--db-max-reply-rows=1000"},
+      {"endless wide DataRows, kept", RowDescription({"a"}), DataRow({wide.c_str()}), 64 * 1024, 0,
+       true, few_bytes, "--db-max-reply-size=65536"},
+      {"endless DataRows, counted only",
+       RowDescription({"a"}),
+       DataRow({"1"}),
+       64 * 1024,
+       0,
+       false,
+       {},
+       nullptr},
+      {"endless NoticeResponse mid-query", "", notice, 64 * 1024, 0, false, {}, nullptr},
+      {"endless CommandComplete",
+       "",
+       Complete("SELECT 0"),
+       64 * 1024,
+       0,
+       false,
+       {},
+       "more than 100000 results"},
+      {"one byte per 100 ms", "", notice, 1, 100, false, {}, nullptr},
+      {"a header claiming 1 GiB",
+       Cat("D", PgLength(1U << 30)),
+       "x",
+       1,
+       100,
+       true,
+       {},
+       "--db-max-reply-size=67108864"},
+      {"a header claiming 1 GiB under a 2 GiB limit", Cat("D", PgLength(1U << 30)), "x", 1, 100,
+       true, two_gib, nullptr},
+  };
+  for (const PgHostileReply& c : cases) {
+    SCOPED_TRACE(c.name);
+    wire_.Reset(client_);
+    ASSERT_TRUE(wire_.SetTimeouts(1000, 1000));
+    wire_.set_limits(c.limits);
+    std::atomic<bool> stop{false};
+    std::thread server([&] {
+      const std::string first = Cat(PgMsg('1', ""), c.head);
+      if (send(server_, first.data(), first.size(), MSG_NOSIGNAL) < 0) return;
+      std::string stream;
+      while (stream.size() < c.chunk) stream += c.unit;
+      size_t at = 0;
+      while (!stop.load()) {
+        const size_t n = std::min(c.chunk, stream.size() - at);
+        if (send(server_, stream.data() + at, n, MSG_NOSIGNAL) < 0 && errno != EAGAIN) return;
+        at = (at + n) % stream.size();
+        if (c.pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.pause_ms));
+      }
+    });
+    DbRows rows;
+    wire_.Parse("", "SELECT 1");
+    wire_.Sync();
+    const auto started = std::chrono::steady_clock::now();
+    wire_.Exchange(1, reply_, c.keep_rows ? &rows : nullptr);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stop = true;
+    shutdown(client_, SHUT_RD);  // ends a send the server is blocked in
+    server.join();
+    EXPECT_TRUE(reply_.broken);
+    if (c.refused_with != nullptr) {
+      EXPECT_TRUE(reply_.refused);
+      EXPECT_NE(reply_.io_error.find(c.refused_with), std::string::npos) << reply_.io_error;
+      EXPECT_LT(took, 3.0);
+    } else {
+      EXPECT_STREQ(reply_.timed_out, "read") << reply_.io_error;
+      EXPECT_GE(took, 0.9);
+      EXPECT_LT(took, 3.5);
+    }
+    EXPECT_LE(rows.rows.size(), static_cast<size_t>(c.limits.max_rows));
+    // The buffer holds what arrived, never what a header claimed.
+    EXPECT_LT(wire_.input_capacity(), size_t{8} << 20);
+    // A fresh pair for the next case: this one holds the rest of a stream.
+    pair_.Close();
+    ASSERT_NO_FATAL_FAILURE(pair_.Open());
+  }
 }
 
 TEST(PgTagCountTest, ReadsTheCountAsLibpqDoes) {

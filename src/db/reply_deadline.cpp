@@ -1,0 +1,65 @@
+#include "db/reply_deadline.h"
+
+#include <algorithm>
+
+namespace loadcell {
+namespace {
+
+// How far a blocking recv() may outlast the deadline before the socket's
+// limit is shortened: so that a request that ends well within the limit
+// costs no system call.
+constexpr int kSlackMs = 1000;
+
+// Milliseconds left until `at`, rounded up; 0 once it passed.
+int LeftMs(ReplyDeadline::Clock::time_point at) {
+  const auto left = at - ReplyDeadline::Clock::now();
+  if (left <= ReplyDeadline::Clock::duration::zero()) return 0;
+  return static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(left).count());
+}
+
+}  // namespace
+
+void ReplyDeadline::Reset(SocketHandle fd, int read_ms, int write_ms) {
+  fd_ = fd;
+  read_ms_ = socket_ms_ = read_ms;
+  write_ms_ = write_ms;
+  armed_ = false;
+}
+
+void ReplyDeadline::Restore() {
+  if (socket_ms_ != read_ms_ && TcpSetTimeouts(fd_, read_ms_, write_ms_).ok()) {
+    socket_ms_ = read_ms_;
+  }
+}
+
+void ReplyDeadline::Arm(int total_ms) {
+  Restore();
+  armed_ = total_ms > 0;
+  if (armed_) at_ = Clock::now() + std::chrono::milliseconds(total_ms);
+}
+
+void ReplyDeadline::ArmUntil(Clock::time_point at) {
+  Restore();
+  armed_ = true;
+  at_ = at;
+}
+
+bool ReplyDeadline::BeforeRecv() {
+  if (!armed_) return true;
+  const int left = LeftMs(at_);
+  if (left == 0) return false;
+  // A limit of 0 (none) is longer than any time left.
+  if ((socket_ms_ == 0 || left + kSlackMs < socket_ms_) &&
+      TcpSetTimeouts(fd_, left, write_ms_).ok()) {
+    socket_ms_ = left;
+  }
+  return true;
+}
+
+int ReplyDeadline::WaitMs(int limit_ms) const {
+  if (!armed_) return limit_ms;
+  const int left = std::max(LeftMs(at_), 1);
+  return limit_ms == 0 ? left : std::min(limit_ms, left);
+}
+
+}  // namespace loadcell

@@ -1,0 +1,51 @@
+#pragma once
+// The total time limit of one request on loadcell's own wire clients
+// (pg_wire, pg_startup, mysql_wire), shared by them. Driver-private.
+//
+// A socket's read limit (SO_RCVTIMEO, TcpSetTimeouts) starts again with every
+// recv(), so a server that trickles a byte at a time, or sends notices or
+// rows without end, would never meet it. A ReplyDeadline is armed once per
+// request (Arm: one clock read) and checked before each recv() (one clock
+// read, no system call): past it, the request fails. Near it, the socket's
+// own limit is shortened to what is left (a system call at most once a
+// second, only in a request that has run for longer than the slack), so that
+// a recv() that blocks cannot outlast the deadline by more than the slack;
+// the next Arm gives the socket its limit back. Not thread-safe.
+
+#include <chrono>
+
+#include "os/tcp.h"
+
+namespace loadcell {
+
+class ReplyDeadline {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // A new socket whose limits TcpSetTimeouts set to `read_ms` and
+  // `write_ms` (0: none); disarmed.
+  void Reset(SocketHandle fd, int read_ms, int write_ms);
+  // The request starts now and must end within `total_ms` (0: no limit).
+  // Gives the socket its own read limit back when it was shortened.
+  void Arm(int total_ms);
+  // The same, ending at `at` (the login's limit over several exchanges).
+  void ArmUntil(Clock::time_point at);
+  bool armed() const { return armed_; }
+  // Before a recv() that may block: false once the deadline has passed.
+  bool BeforeRecv();
+  // A wait of at most `limit_ms` (0: none) cut to what is left of the
+  // deadline (at least 1 ms while it has not passed).
+  int WaitMs(int limit_ms) const;
+
+ private:
+  void Restore();
+
+  SocketHandle fd_ = kNoSocket;
+  int read_ms_ = 0;    // the socket's own read limit
+  int write_ms_ = 0;   // and write limit
+  int socket_ms_ = 0;  // the read limit the socket has now
+  bool armed_ = false;
+  Clock::time_point at_{};
+};
+
+}  // namespace loadcell

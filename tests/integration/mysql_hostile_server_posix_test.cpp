@@ -1,0 +1,167 @@
+// The native MySQL connector of the loadcell binary against servers played
+// here on 127.0.0.1 that log it in (or not) and then misbehave. Each case
+// ends with exit 1 and one line naming the bound and its option, within a
+// time and a memory bound that do not grow with what the server sends (the
+// child's wall time and max RSS, with room for a loaded 2-core machine).
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "testing/loopback_server_posix.h"
+#include "testing/run_binary.h"
+
+namespace loadcell {
+namespace {
+
+using testing::LoopbackServer;
+
+std::string LittleEndian(uint64_t v, int bytes) {
+  std::string s;
+  for (int k = 0; k < bytes; ++k) s += static_cast<char>((v >> (8 * k)) & 0xFF);
+  return s;
+}
+
+std::string MyPacket(const std::string& payload, uint8_t seq) {
+  return LittleEndian(payload.size(), 3) + static_cast<char>(seq) + payload;
+}
+
+// Protocol 10, caching_sha2_password, the 4.1 protocol with EOF packets.
+std::string MyHello() {
+  const std::string scramble = "ABCDEFGHIJKLMNOPQRST";
+  std::string p =
+      std::string("\x0A") + "8.0.36" + '\0' + LittleEndian(7, 4) + scramble.substr(0, 8) + '\0';
+  const uint32_t caps = 0xF7FF | (0x81BFU << 16);
+  p += LittleEndian(caps & 0xFFFF, 2) + static_cast<char>(45) + LittleEndian(2, 2) +
+       LittleEndian(caps >> 16, 2) + static_cast<char>(21) + std::string(10, '\0');
+  return p + scramble.substr(8) + '\0' + "caching_sha2_password" + '\0';
+}
+
+const std::string kMyOk("\x00\x00\x00\x02\x00\x00\x00", 7);
+
+std::string MyColumn() {
+  std::string p;
+  for (const std::string& f : {std::string("def"), std::string(), std::string(), std::string(),
+                               std::string("x"), std::string("x")}) {
+    p += static_cast<char>(f.size()) + f;
+  }
+  return p + '\x0c' + LittleEndian(45, 2) + LittleEndian(11, 4) + '\x08' + LittleEndian(0, 2) +
+         std::string(3, '\0');
+}
+
+// A packet of the client's: its payload ("" once it is gone).
+std::string ReadPacket(LoopbackServer& s, int fd) {
+  const std::string h = s.Read(fd, 4);
+  if (h.size() < 4) return "";
+  const auto* u = reinterpret_cast<const unsigned char*>(h.data());
+  return s.Read(fd, u[0] | u[1] << 8 | u[2] << 16);
+}
+
+enum class After { kFullAuthentication, kRows, kRowsTrickle, kOutOfOrder };
+
+// Logs the client in (or asks for full authentication), then answers the
+// first statement as `after` says; COM_STMT_PREPARE gets a statement of no
+// parameters and no columns first.
+void ServeMy(LoopbackServer& s, int fd, After after, std::atomic<bool>& key_asked) {
+  if (!s.Send(fd, MyPacket(MyHello(), 0))) return;
+  if (ReadPacket(s, fd).empty()) return;
+  if (after == After::kFullAuthentication) {
+    if (!s.Send(fd, MyPacket("\x01\x04", 2))) return;
+    if (ReadPacket(s, fd) == "\x02") key_asked = true;
+    return;
+  }
+  if (!s.Send(fd, MyPacket("\x01\x03", 2)) || !s.Send(fd, MyPacket(kMyOk, 3))) return;
+  std::string command;
+  for (;;) {
+    command = ReadPacket(s, fd);
+    if (command.empty()) return;
+    if (command[0] != '\x16') break;
+    const std::string prepared = std::string("\x00", 1) + LittleEndian(1, 4) + LittleEndian(0, 2) +
+                                 LittleEndian(0, 2) + std::string(1, '\0') + LittleEndian(0, 2);
+    if (!s.Send(fd, MyPacket(prepared, 1))) return;
+  }
+  if (after == After::kOutOfOrder) {
+    s.Send(fd, MyPacket(kMyOk, 5));
+    ReadPacket(s, fd);
+    return;
+  }
+  std::string head = MyPacket("\x01", 1) + MyPacket(MyColumn(), 2) +
+                     MyPacket(std::string("\xFE\x00\x00\x02\x00", 5), 3);
+  if (!s.Send(fd, head)) return;
+  // A row both a text and a binary result read: an empty first value, or
+  // the NULL bitmap and a BIGINT.
+  std::string rows;
+  for (int k = 0; k < 256; ++k) {
+    rows += MyPacket(std::string(10, '\0'), static_cast<uint8_t>(4 + k));
+  }
+  const bool trickle = after == After::kRowsTrickle;
+  for (size_t at = 0; !s.stopping();) {
+    const size_t n = trickle ? 1 : rows.size() - at;
+    if (!s.Send(fd, std::string_view(rows).substr(at, n))) return;
+    at = (at + n) % rows.size();
+    if (trickle) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+testing::ProcessResult RunAgainst(uint16_t port, const std::vector<std::string>& more = {}) {
+  std::vector<std::string> args = {"oltp_point_select",
+                                   "--db-driver=mysql",
+                                   "--db-connector=native",
+                                   "--mysql-host=127.0.0.1",
+                                   "--mysql-port=" + std::to_string(port),
+                                   "--mysql-password=x-secret",
+                                   "--db-connect-timeout=2",
+                                   "--db-read-timeout=2",
+                                   "--time=1"};
+  args.insert(args.end(), more.begin(), more.end());
+  args.emplace_back("run");
+  return testing::RunLoadcell(args, -1, 60);
+}
+
+TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
+  struct Case {
+    const char* name;
+    After after;
+    const char* message_has;
+  };
+  const Case cases[] = {
+      {"caching_sha2 full authentication over plaintext", After::kFullAuthentication,
+       "--mysql-get-server-public-key=on"},
+      {"endless rows", After::kRows, "--db-"},
+      {"rows one byte per 100 ms", After::kRowsTrickle, "--db-read-timeout"},
+      {"a sequence id out of order", After::kOutOfOrder,
+       "a packet out of order (sequence id 5, expected 1)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::atomic<bool> key_asked{false};
+    LoopbackServer server([&](LoopbackServer& s, int fd) { ServeMy(s, fd, c.after, key_asked); });
+    const auto started = std::chrono::steady_clock::now();
+    const testing::ProcessResult r = RunAgainst(server.port());
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(r.exit_code, 1) << testing::Show(r);
+    EXPECT_NE(r.err.find(c.message_has), std::string::npos) << testing::Show(r);
+    EXPECT_EQ(testing::CountOf(r.err, "error:"), 1u) << testing::Show(r);
+    EXPECT_EQ((r.out + r.err).find("x-secret"), std::string::npos) << testing::Show(r);
+    EXPECT_FALSE(key_asked.load());  // no key asked for without the user's word
+    EXPECT_LT(took, 20.0) << testing::Show(r);
+    EXPECT_GT(r.max_rss_kb, 0);
+    EXPECT_LT(r.max_rss_kb, 400 * 1024) << testing::Show(r);
+  }
+}
+
+TEST(MysqlHostileServer, AServerPublicKeyFileThatCannotBeReadIsBadUsage) {
+  const testing::ProcessResult r =
+      RunAgainst(1, {"--mysql-server-public-key=/nonexistent/server.pem"});
+  EXPECT_EQ(r.exit_code, 2) << testing::Show(r);
+  EXPECT_NE(r.err.find("--mysql-server-public-key=/nonexistent/server.pem"), std::string::npos)
+      << testing::Show(r);
+  EXPECT_EQ(testing::OutputLines(r.err), 1) << testing::Show(r);
+}
+
+}  // namespace
+}  // namespace loadcell

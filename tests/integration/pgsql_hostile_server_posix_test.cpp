@@ -1,0 +1,112 @@
+// The native PostgreSQL client of the loadcell binary against servers
+// played here on 127.0.0.1 that answer the start and then misbehave. Each
+// case ends with exit 1 and one line naming the bound and its option,
+// within a time and a memory bound that do not grow with what the server
+// sends (the child's wall time and max RSS, with room for a loaded 2-core
+// machine). The same servers against a client without the bounds hang
+// until the harness kills them, or grow by gigabytes.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "testing/loopback_server_posix.h"
+#include "testing/pg_messages.h"
+#include "testing/run_binary.h"
+
+namespace loadcell {
+namespace {
+
+using testing::LoopbackServer;
+using testing::PgInt32;
+using testing::PgMsg;
+using testing::PgStr;
+
+struct PgHostileRun {
+  const char* name;
+  // After the startup message is read: what the server sends before the
+  // client's first request ("" to send it at once, without a start).
+  bool start_first;
+  std::string before_request;  // after the start, before reading a request
+  std::string unit;            // then this again and again
+  size_t chunk;                // bytes per send
+  int pause_ms;
+  const char* message_has;
+};
+
+// PgInt32 of a message's length (itself included) for a message that is
+// never sent whole.
+std::string ClaimedLength(uint32_t n) { return PgInt32(n); }
+
+void Serve(LoopbackServer& server, int fd, const PgHostileRun& c) {
+  const std::string len = server.Read(fd, 4);
+  if (len.size() < 4) return;
+  const auto* u = reinterpret_cast<const unsigned char*>(len.data());
+  const uint32_t n = (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | u[3];
+  server.Read(fd, n - 4);
+  if (c.start_first) {
+    const std::string start = PgMsg('R', PgInt32(0)) +
+                              PgMsg('S', PgStr("server_version") + PgStr("16.0")) + PgMsg('Z', "I");
+    if (!server.Send(fd, start)) return;
+    char b[512];
+    if (recv(fd, b, sizeof(b), 0) <= 0) return;  // the first request
+    if (!server.Send(fd, c.before_request)) return;
+  }
+  std::string stream;
+  while (stream.size() < c.chunk) stream += c.unit;
+  for (size_t at = 0; !server.stopping();) {
+    const size_t k = std::min(c.chunk, stream.size() - at);
+    if (!server.Send(fd, std::string_view(stream).substr(at, k))) return;
+    at = (at + k) % stream.size();
+    if (c.pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.pause_ms));
+  }
+}
+
+TEST(PgsqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
+  const std::string notice = PgMsg('N', PgStr("SNOTICE") + PgStr("Mhello") + '\0');
+  const std::string row_description =
+      PgMsg('T', std::string("\0\1", 2) + PgStr("a") + std::string(18, '\0'));
+  const std::string data_row = PgMsg('D', std::string("\0\1", 2) + PgInt32(3) + "abc");
+  const PgHostileRun cases[] = {
+      {"endless NoticeResponse at the start", false, "", notice, 64 * 1024, 0,
+       "--db-connect-timeout"},
+      {"the start one byte per 100 ms", false, "", notice, 1, 100, "--db-connect-timeout"},
+      {"endless NoticeResponse mid-query", true, "", notice, 64 * 1024, 0, "--db-read-timeout"},
+      {"a reply one byte per 100 ms", true, "", notice, 1, 100, "--db-read-timeout"},
+      {"endless DataRows", true, PgMsg('1', "") + row_description, data_row, 64 * 1024, 0, "--db-"},
+      {"a header claiming 1 GiB", true, "D" + ClaimedLength(1U << 30), "x", 1, 100,
+       "--db-max-reply-size=67108864"},
+      {"an error with control bytes", true,
+       PgMsg('E', PgStr("SERROR") + PgStr("C42P01") + PgStr("Mbad\x1b[2J\x1b[Hwords") + '\0') +
+           PgMsg('Z', "I"),
+       notice, 1, 100, "bad\\x1b[2J\\x1b[Hwords"},
+  };
+  for (const PgHostileRun& c : cases) {
+    SCOPED_TRACE(c.name);
+    LoopbackServer server([&c](LoopbackServer& s, int fd) { Serve(s, fd, c); });
+    const auto started = std::chrono::steady_clock::now();
+    const testing::ProcessResult r = testing::RunLoadcell(
+        {"oltp_point_select", "--db-driver=pgsql", "--db-connector=native",
+         "--pgsql-host=127.0.0.1", "--pgsql-port=" + std::to_string(server.port()),
+         "--pgsql-password=x-secret", "--db-connect-timeout=2", "--db-read-timeout=2", "--time=1",
+         "run"},
+        -1, 60);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(r.exit_code, 1) << testing::Show(r);
+    EXPECT_NE(r.err.find(c.message_has), std::string::npos) << testing::Show(r);
+    EXPECT_EQ(testing::CountOf(r.err, "error:"), 1u) << testing::Show(r);
+    EXPECT_EQ((r.out + r.err).find('\x1b'), std::string::npos) << testing::Show(r);
+    EXPECT_EQ((r.out + r.err).find("x-secret"), std::string::npos) << testing::Show(r);
+    // 2 s limits: a few seconds more on a loaded machine, never the harness's 60.
+    EXPECT_LT(took, 20.0) << testing::Show(r);
+    // Bounded by the limits (64 MiB a reply), whatever the server sends.
+    EXPECT_GT(r.max_rss_kb, 0);
+    EXPECT_LT(r.max_rss_kb, 400 * 1024) << testing::Show(r);
+  }
+}
+
+}  // namespace
+}  // namespace loadcell

@@ -1,0 +1,70 @@
+// ReplyDeadline: one limit for a whole request, whatever the recv() calls
+// in it, and the socket's own limit shortened only near it and given back.
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "db/reply_deadline.h"
+
+namespace loadcell {
+namespace {
+
+int ReadLimitMs(int fd) {
+  timeval tv{};
+  socklen_t len = sizeof(tv);
+  getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, &len);
+  return static_cast<int>(tv.tv_sec * 1000 + tv.tv_usec / 1000);
+}
+
+class ReplyDeadlineTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds_), 0); }
+  void TearDown() override {
+    close(fds_[0]);
+    close(fds_[1]);
+  }
+  int fds_[2] = {-1, -1};
+};
+
+TEST_F(ReplyDeadlineTest, PassesOnceForTheWholeRequestNotPerRecv) {
+  ReplyDeadline d;
+  d.Reset(fds_[0], 0, 0);
+  EXPECT_TRUE(d.BeforeRecv());  // disarmed: no limit
+  d.Arm(300);
+  EXPECT_TRUE(d.armed());
+  EXPECT_TRUE(d.BeforeRecv());
+  EXPECT_LE(d.WaitMs(0), 300);
+  EXPECT_LE(d.WaitMs(100), 100);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  EXPECT_TRUE(d.BeforeRecv());  // a recv in between does not start it again
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(d.BeforeRecv());
+  EXPECT_EQ(d.WaitMs(5000), 1);  // a wait past it is as short as can be
+  d.Arm(0);
+  EXPECT_FALSE(d.armed());
+  EXPECT_TRUE(d.BeforeRecv());
+  EXPECT_EQ(d.WaitMs(700), 700);
+}
+
+TEST_F(ReplyDeadlineTest, ShortensTheSocketsLimitOnlyNearTheDeadlineAndGivesItBack) {
+  ASSERT_TRUE(TcpSetTimeouts(fds_[0], 5000, 5000).ok());
+  ReplyDeadline d;
+  d.Reset(fds_[0], 5000, 5000);
+  d.Arm(4500);  // within the slack of the socket's own 5 s: left alone
+  EXPECT_TRUE(d.BeforeRecv());
+  EXPECT_EQ(ReadLimitMs(fds_[0]), 5000);
+  d.Arm(1500);  // far below it: a recv may not outlast the deadline
+  EXPECT_TRUE(d.BeforeRecv());
+  EXPECT_LE(ReadLimitMs(fds_[0]), 1500);
+  EXPECT_GT(ReadLimitMs(fds_[0]), 1000);
+  d.Arm(5000);  // the next request: the socket's limit is its own again
+  EXPECT_EQ(ReadLimitMs(fds_[0]), 5000);
+}
+
+}  // namespace
+}  // namespace loadcell
