@@ -59,7 +59,7 @@ TEST_F(OptionBounds, ValuesPastTheirRangeAreRefusedWithTheRange) {
       {"fileio", "--warmup-time=1e300", "--warmup-time=1e300: must be between 0s and 1000000000s"},
       {"fileio", "--report-interval=99999999999h", "must be between 0s and 1000000000s"},
       {"fileio", "--forced-shutdown=1e12",
-       "--forced-shutdown=1e12: use 'off', a number of seconds"},
+       "--forced-shutdown=1e12: use 'auto', 'off', a number of seconds"},
       {"fileio", "--report-checkpoints=5,1e10", "at most 1000000000"},
       // rate
       {"fileio", "--rate=1e-10", "--rate=1e-10: must be 0 (no limit) or between 0.001 and "},
@@ -139,7 +139,7 @@ const std::vector<BoundRow>& BoundRows() {
       {"cpu", "verbosity", "6", "must be between 0 and 5", "5"},
       {"cpu", "thread-stack-size", "1025T", "must be between 0 and 1024T", "1024T"},
       {"cpu", "forced-shutdown", "1000000001",
-       "use 'off', a number of seconds (0 to 1000000000) or a percentage like 10%", "1000000000"},
+       "use 'auto', 'off', a number of seconds (0 to 1000000000) or a percentage like 10%", "1000000000"},
       {"cpu", "report-checkpoints", "1,1000000001",
        "each item must be a number of seconds above 0 and at most 1000000000", "1,1000000000"},
       // cpu, memory, threads, mutex
