@@ -17,8 +17,7 @@ void SetStyle(const CliStyle& style) { MutableStyle() = style; }
 void PrintCliError(std::ostream& err, const Status& s) { PrintCliError(err, s.ToString()); }
 
 void PrintCliError(std::ostream& err, std::string_view message) {
-  err << (SysbenchMode() ? "FATAL: " : "loadcell: error: ") << EscapeControlBytes(message)
-      << "\n";
+  err << (SysbenchMode() ? "FATAL: " : "loadcell: error: ") << EscapeControlBytes(message) << "\n";
 }
 
 void PrintCliWarning(std::ostream& err, std::string_view message) {

@@ -198,7 +198,8 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   }
   TestSetup& setup = **loaded;
   if (load_only != nullptr) return kExitOk;
-  if (command == "help" && SysbenchMode()) return SysbenchScriptHelp(setup, *script, path, out, err);
+  if (command == "help" && SysbenchMode())
+    return SysbenchScriptHelp(setup, *script, path, out, err);
   if (command == "help") {
     out << setup.test << ": " << script->Info().summary << "\n\n";
     std::string text = script->ScriptHelp();

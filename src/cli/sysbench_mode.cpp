@@ -7,10 +7,10 @@
 #include "cli/app.h"
 #include "cli/cli_style.h"
 #include "cli/script_command.h"
+#include "cli/sysbench_compat.h"
 #include "cli/test_setup.h"
 #include "core/build_info.h"
 #include "core/version.h"
-#include "cli/sysbench_compat.h"
 #include "db/db_driver.h"
 #include "os/file_system.h"
 #include "runner/run_config.h"
@@ -277,7 +277,8 @@ int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLi
     return SysbenchExitCode(dispatch(cl, out, out));
   }
   if (!IsBuiltinTest(test)) {
-    PrintCliError(out, "Cannot find benchmark '" + test + "': no such built-in test, file or module");
+    PrintCliError(out,
+                  "Cannot find benchmark '" + test + "': no such built-in test, file or module");
     return kSysbenchExitFailure;
   }
   if (!has_command) {

@@ -281,9 +281,8 @@ class TextReporter final : public Reporter {
     });
     if (validate != m.options.end()) o += "Validation checks: on.\n\n";
     o += m.seed_from_time
-                        ? "Initializing random number generator from current time\n"
-                        : fmt::format("Initializing random number generator from seed ({}).\n",
-                                      m.seed);
+             ? "Initializing random number generator from current time\n"
+             : fmt::format("Initializing random number generator from seed ({}).\n", m.seed);
     return o + "\n";
   }
 
@@ -319,7 +318,7 @@ class TextReporter final : public Reporter {
     const LatencyHistogram& all = have_latency ? r.latency[0].histogram : kEmpty;
     if (settings_.histogram) o += HistogramTable(all);
 
-    std::string section = sections_ == nullptr         ? ""
+    std::string section = sections_ == nullptr       ? ""
                           : settings_.sysbench_exact ? sections_->SysbenchSection(r)
                                                      : sections_->TextSection(r);
     if (section.empty()) {
@@ -403,8 +402,7 @@ class TextReporter final : public Reporter {
     } else {
       o += "         percentile stats:               disabled\n";
     }
-    o += fmt::format("         sum: {:39.2f}\n\n",
-                     ms(all.Count() == 0 ? 0 : all.moments().sum));
+    o += fmt::format("         sum: {:39.2f}\n\n", ms(all.Count() == 0 ? 0 : all.moments().sum));
     o += "Threads fairness:\n";
     o += FairnessLine("events (avg/stddev):", r.fairness.events);
     o += FairnessLine("execution time (avg/stddev):", r.fairness.busy_time_s);

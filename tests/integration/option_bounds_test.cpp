@@ -139,7 +139,8 @@ const std::vector<BoundRow>& BoundRows() {
       {"cpu", "verbosity", "6", "must be between 0 and 5", "5"},
       {"cpu", "thread-stack-size", "1025T", "must be between 0 and 1024T", "1024T"},
       {"cpu", "forced-shutdown", "1000000001",
-       "use 'auto', 'off', a number of seconds (0 to 1000000000) or a percentage like 10%", "1000000000"},
+       "use 'auto', 'off', a number of seconds (0 to 1000000000) or a percentage like 10%",
+       "1000000000"},
       {"cpu", "report-checkpoints", "1,1000000001",
        "each item must be a number of seconds above 0 and at most 1000000000", "1,1000000000"},
       // cpu, memory, threads, mutex

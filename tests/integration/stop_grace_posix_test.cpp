@@ -29,8 +29,7 @@ TEST(StopGraceAuto, WaitsForAnEventSlowerThanFiveSeconds) {
                            "end\n";
   const ProcessResult r = RunLoadcell({script, "--time=6.2", "--threads=1", "run"}, -1, 60);
   EXPECT_EQ(r.exit_code, 0) << Show(r);
-  EXPECT_NE(r.out.find("total number of events:              2\n"), std::string::npos)
-      << Show(r);
+  EXPECT_NE(r.out.find("total number of events:              2\n"), std::string::npos) << Show(r);
   EXPECT_EQ(r.err.find("abandoned"), std::string::npos) << Show(r);
 }
 

@@ -31,9 +31,7 @@ ProcessResult Sysbench(const std::vector<std::string>& args, const std::string& 
   return RunLoadcell(Concat({"--compat=sysbench"}, args), watch);
 }
 
-bool StartsWith(const std::string& s, const std::string& prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
+bool StartsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 TEST(SysbenchMode, VersionIsSysbenchsLine) {
   const ProcessResult r = Sysbench({"--version"});
@@ -127,10 +125,10 @@ TEST(SysbenchMode, TestHelpIsTheOptionsSection) {
 TEST(SysbenchMode, HelpListsSysbenchsSections) {
   const ProcessResult r = Sysbench({"--help"});
   ASSERT_EQ(r.exit_code, 0) << Show(r);
-  for (const char* s : {"Usage:\n  sysbench [options]... [testname] [command]\n",
-                        "Commands implemented by most tests: prepare run cleanup help\n",
-                        "General options:\n", "Compiled-in database drivers:\n",
-                        "Compiled-in tests:\n  fileio - ", "\n  mutex - "}) {
+  for (const char* s :
+       {"Usage:\n  sysbench [options]... [testname] [command]\n",
+        "Commands implemented by most tests: prepare run cleanup help\n", "General options:\n",
+        "Compiled-in database drivers:\n", "Compiled-in tests:\n  fileio - ", "\n  mutex - "}) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << Show(r);
   }
   // Only the tests sysbench has built in (the suite wants a file for each).
@@ -212,8 +210,9 @@ TEST(MysqlDryRun, AScriptRunsWithoutAServer) {
   std::ofstream(script) << "function thread_init() drv = sysbench.sql.driver(); "
                            "con = drv:connect() end\n"
                            "function event() con:query('SELECT 1') end\n";
-  const ProcessResult r = Sysbench({script, "--db-driver=mysql", "--mysql-dry-run",
-                                    "--mysql-host=127.0.0.1", "--mysql-port=1", "--events=100", "run"});
+  const ProcessResult r =
+      Sysbench({script, "--db-driver=mysql", "--mysql-dry-run", "--mysql-host=127.0.0.1",
+                "--mysql-port=1", "--events=100", "run"});
   EXPECT_EQ(r.exit_code, 0) << Show(r);
   EXPECT_NE(r.out.find("    total number of events:              100\n"), std::string::npos)
       << Show(r);
