@@ -456,6 +456,8 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
       line.remove_suffix(1);
     }
+    // Field values are never quoted: a line that is no param line (a .pgpass
+    // line) may hold a secret; the field's place says which one is wrong.
     const std::string where = fmt::format("param file {} line {}", path, line_no);
     Result<std::vector<std::string>> fields = Fields(line);
     if (!fields.ok()) return Status::InvalidArgument(where + ": " + fields.status().message());
@@ -476,14 +478,14 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
     std::optional<uint64_t> threads = Digits(f[1]);
     if (!threads.has_value() || *threads == 0 || *threads > kSqlioMaxThreads) {
       return Status::InvalidArgument(
-          fmt::format("{}: thread count '{}' must be 1 to {}", where, f[1], kSqlioMaxThreads));
+          fmt::format("{}: the thread count (field 2) must be 1 to {}", where, kSqlioMaxThreads));
     }
     p.threads = static_cast<int>(*threads);
     if (f.size() >= 3) {
       Result<uint64_t> mask = ParseSqlioMask(f[2]);
       if (!mask.ok()) {
-        return Status::InvalidArgument(
-            fmt::format("{}: affinity mask {}", where, mask.status().message()));
+        return Status::InvalidArgument(fmt::format(
+            "{}: the affinity mask (field 3) is not a mask (hex 0x.. or decimal)", where));
       }
       p.mask = *mask;
     }
@@ -491,7 +493,7 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
       std::optional<uint64_t> size = Digits(f[3]);
       if (!size.has_value() || *size > (uint64_t{1} << 30)) {
         return Status::InvalidArgument(
-            fmt::format("{}: size '{}' is not a number of MB", where, f[3]));
+            fmt::format("{}: the size (field 4) is not a number of MB", where));
       }
       if (*size == 0) {  // was taken as "no size" behind the user's back
         return Status::InvalidArgument(fmt::format(
