@@ -602,6 +602,8 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   }
   out.interrupted = w.Bool(root, "", "interrupted", false);
   out.forced_shutdown = w.Bool(root, "", "forced_shutdown", false);
+  out.paused_s = w.Number(root, "", "paused_s", false);
+  out.pauses = static_cast<int>(w.Uint(root, "", "pauses", false));
   if (const Json* f = w.Member(root, "", "failure", false); f != nullptr && !f->is_null()) {
     if (f->is_object()) {
       out.failure = w.String(*f, "failure", "message", false);
