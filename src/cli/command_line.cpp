@@ -169,8 +169,12 @@ Result<RawOptions> ParseConfigText(std::string_view text, const std::string& pat
     size_t eq = body.find('=');
     std::string name = Trim(body.substr(0, eq));
     if (name.empty() || !std::all_of(name.begin(), name.end(), IsNameChar)) {
-      return Status::InvalidArgument(
-          fmt::format("{}: expected 'name=value', got '{}'", origin, HideSecretValue(line)));
+      // Not quoted: a line that is no option (a .pgpass line, a connection
+      // string) may be all secret.
+      return Status::InvalidArgument(fmt::format(
+          "{}: expected 'name=value' with a name of letters, digits, '-' and '_' (the line "
+          "is not shown: it may hold a secret)",
+          origin));
     }
     bool has_value = eq != std::string_view::npos;
     std::string value = has_value ? Trim(body.substr(eq + 1)) : std::string();

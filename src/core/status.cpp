@@ -85,6 +85,28 @@ std::string EscapeControlBytes(std::string_view text) {
   return out;
 }
 
+std::string_view CutAtCharacter(std::string_view text, size_t max_bytes, bool* cut) {
+  if (cut != nullptr) *cut = text.size() > max_bytes;
+  if (text.size() <= max_bytes) return text;
+  size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
+std::string EscapeControlBytesKeepingLines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    out += EscapeControlBytes(text.substr(pos, end - pos));
+    if (end < text.size()) out += '\n';
+    pos = end + 1;
+  }
+  return out;
+}
+
 Status PosixError(std::string_view context, int err) {
   StatusCode code = StatusCode::kIoError;
   switch (err) {

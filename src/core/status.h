@@ -93,6 +93,12 @@ Status PosixError(std::string_view context, int err);
 // option value) cannot move the cursor, recolour the terminal or break a
 // message into lines. Other bytes (UTF-8 included) stay as they are.
 std::string EscapeControlBytes(std::string_view text);
+// At most `max_bytes` of `text` for a message, cut at the start of a UTF-8
+// character; `cut` is set when anything was left off.
+std::string_view CutAtCharacter(std::string_view text, size_t max_bytes, bool* cut = nullptr);
+// The same for a text of several lines (a table, a CSV document): every
+// control byte but the newlines that end its lines.
+std::string EscapeControlBytesKeepingLines(std::string_view text);
 // The same for a path the user named (a config file, a result to read, an
 // output file): a usage error (kInvalidArgument, exit 2) whatever the errno,
 // which err() keeps, so that ToString() reads "context: strerror(err)".

@@ -204,6 +204,10 @@ Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
 Status CheckSectorMultiple(FileSystem& fs, const std::string& dir, uint64_t bytes,
                            std::string_view what, std::string_view how);
 
+// The first `size` bytes of entry `name` of `dir` (opened without following
+// a link), e.g. a manifest of the size StatAt gave; fewer is an IoError.
+Result<std::string> ReadEntryAt(FileSystem& fs, const DirHandle& dir, const std::string& name,
+                                uint64_t size);
 // The whole contents of the file at `path`, read through `fs` to its end.
 // A missing or unreadable file is the Status of the failed call, naming the
 // path; ReadFailureText() words it for a message.

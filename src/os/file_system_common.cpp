@@ -1,3 +1,4 @@
+#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -96,6 +97,17 @@ Status ReadFully(FileSystem& fs, int fd, void* buf, size_t len, uint64_t offset,
     done += *n;
   }
   return Status::Ok();
+}
+
+Result<std::string> ReadEntryAt(FileSystem& fs, const DirHandle& dir, const std::string& name,
+                                uint64_t size) {
+  LC_ASSIGN_OR_RETURN(int fd, fs.OpenAt(dir, name, O_RDONLY));
+  std::string text(size, '\0');
+  Status st =
+      ReadFully(fs, fd, text.data(), text.size(), 0, "reading '" + EntryPath(dir, name) + "'");
+  (void)fs.Close(fd);
+  LC_RETURN_IF_ERROR(st);
+  return text;
 }
 
 namespace {

@@ -71,6 +71,12 @@ std::string IntervalStamp(double t_s, double report_interval_s) {
   return fmt::format("[ {}s ] ", t);
 }
 
+std::string PausedNote(double paused_s, int pauses) {
+  return fmt::format(
+      "(paused {} {} for {:.2f}s: the process was stopped; total time and latencies include it)",
+      pauses, pauses == 1 ? "time" : "times", Finite(paused_s));
+}
+
 std::string RanksAndHosts(const ClusterFigures& c) {
   std::vector<std::string> hosts;
   for (const RankFigures& k : c.ranks) {

@@ -61,5 +61,9 @@ std::string RanksAndHosts(const ClusterFigures& c);
 // sysbench's "[ 1s ] " prefix: integer seconds when the report interval is
 // whole, otherwise up to three decimals.
 std::string IntervalStamp(double t_s, double report_interval_s);
+// What every report says of a run whose process was stopped `pauses` times
+// for `paused_s` in all (SIGSTOP, a suspended VM): "(paused 1 time for
+// 3.02s: the process was stopped; total time and latencies include it)".
+std::string PausedNote(double paused_s, int pauses);
 
 }  // namespace loadcell::report_internal

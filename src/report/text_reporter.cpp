@@ -25,6 +25,7 @@ using report_internal::FormatMs;
 using report_internal::IntervalStamp;
 using report_internal::kNanosPerMs;
 using report_internal::MeanNs;
+using report_internal::PausedNote;
 using report_internal::PercentileText;
 using report_internal::ReportedPercentiles;
 
@@ -337,6 +338,7 @@ class TextReporter final : public Reporter {
     if (settings_.sysbench_exact) return o + SysbenchEnd(r, all);
     if (r.interrupted) o += "(interrupted: figures cover the time actually run)\n\n";
     if (r.forced_shutdown) o += "(forced shutdown: events still running were abandoned)\n\n";
+    if (r.pauses > 0) o += PausedNote(r.paused_s, r.pauses) + "\n\n";
     if (!r.failure.ok()) o += fmt::format("Run failed: {}\n\n", r.failure.ToString());
 
     o += "General statistics:\n";

@@ -30,6 +30,10 @@ namespace loadcell {
 // How often a waiting thread looks at the stop flag, and the longest sleep
 // of the control loop.
 inline constexpr Nanos kPollPeriod = 50 * kNanosPerMilli;
+// The control loop waking this much later than it asked was not running:
+// the process was stopped (SIGSTOP, a suspended VM, a debugger). The gap is
+// a pause: it moves the forced shutdown on by as much and is reported.
+inline constexpr Nanos kPauseGap = 1000 * kNanosPerMilli;
 
 // Per-thread facts the runner keeps besides the recorder. Written by the
 // owner thread only; read by the control thread.
@@ -121,6 +125,9 @@ class Run final {
   void StopThreads(Nanos now);
   void ReportInterval(const IntervalSnapshot& iv);
   bool ForcedShutdownDue(Nanos now);
+  // The loop asked to wake at `asked` and woke at `now`: a gap of more than
+  // kPauseGap is a pause (counted, and the forced shutdown moves on by it).
+  void NotePause(Nanos asked, Nanos now);
   Nanos NextWake(Nanos now) const;
   bool AllFinished();
   // Sleeps until `wake` or until the last thread finishes, whichever is first.
@@ -222,6 +229,8 @@ class Run final {
   std::vector<double> checkpoints_;  // --report-checkpoints, seconds, ascending
   size_t next_checkpoint_ = 0;
   Nanos forced_at_ = 0;  // forced shutdown due, 0: never
+  Nanos paused_ = 0;     // the control loop's pauses (NotePause), in all
+  int pauses_ = 0;
   std::vector<IntervalSnapshot> intervals_;
   bool interrupted_ = false;  // a stop signal stopped the run
   bool stopped_ = false;      // the threads were told to stop (signal or coordinator)

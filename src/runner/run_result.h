@@ -200,6 +200,10 @@ struct RunResult {
   std::vector<IntervalSnapshot> intervals;
   bool interrupted = false;  // SIGINT/SIGTERM
   bool forced_shutdown = false;
+  // The process was stopped during the run (SIGSTOP, a suspended VM): how
+  // long in all, and how many times. Its latencies and time include it.
+  double paused_s = 0;
+  int pauses = 0;
   // With forced_shutdown: the threads (0-based) abandoned inside an event.
   std::vector<int> abandoned_threads;
   Status failure;  // the first worker error, if any

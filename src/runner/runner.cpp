@@ -157,8 +157,10 @@ void Run::Control() {
   base_ = Snap();
   Release();
   StartReporting();
+  Nanos asked = 0;
   for (;;) {
     const Nanos now = MonotonicNow();
+    NotePause(asked, now);
     EndWarmupIfDue(now);
     StatusTickIfDue(now);
     IntervalIfDue(now);
@@ -167,8 +169,18 @@ void Run::Control() {
     PollCoordinator(now);
     if (AllFinished()) break;
     if (ForcedShutdownDue(now)) break;
-    WaitUntil(NextWake(now));
+    asked = NextWake(now);
+    WaitUntil(asked);
   }
+}
+
+void Run::NotePause(Nanos asked, Nanos now) {
+  if (asked == 0 || now - asked <= kPauseGap) return;
+  const Nanos gap = now - asked;
+  paused_ += gap;
+  ++pauses_;
+  // The grace is for events that ignore the stop, not for a stopped process.
+  if (forced_at_ != 0) forced_at_ += gap;
 }
 
 // Fixes the timeline from now and lets the threads go.
@@ -354,6 +366,8 @@ RunResult Run::Collect() {
     if (result.abandoned_threads.empty() && AllFinished()) forced_ = false;
   }
   result.forced_shutdown = forced_;
+  result.paused_s = static_cast<double>(paused_) / 1e9;
+  result.pauses = pauses_;
   std::lock_guard<std::mutex> lock(mu_);
   result.failure = first_error_;
   return result;

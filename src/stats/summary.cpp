@@ -45,7 +45,9 @@ std::optional<double> HalfRangePercent(double min, double max, double mean) {
 
 std::optional<double> PercentChange(double base, double value) {
   if (base == 0) return std::nullopt;
-  return (value - base) / base * 100;
+  const double change = (value - base) / base * 100;
+  if (!std::isfinite(change)) return std::nullopt;  // out of range: never printed as inf
+  return change;
 }
 
 std::array<double, kWholeMsColumns> WholeMsPercentages(const LatencyHistogram& h) {

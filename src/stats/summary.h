@@ -48,7 +48,8 @@ Extremes ExtremesOf(const std::vector<double>& per_thread);
 // sweep's "spread" column. nullopt when mean <= 0 (no spread to state).
 std::optional<double> HalfRangePercent(double min, double max, double mean);
 
-// `value`'s change from `base` in % of `base`; nullopt when base is 0.
+// `value`'s change from `base` in % of `base`; nullopt when base is 0 or the
+// change is out of a double's range (never inf or nan).
 std::optional<double> PercentChange(double base, double value);
 
 // SQLIO's -L histogram: the percentages (0..100) of events whose latency lies

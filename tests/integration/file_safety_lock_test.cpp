@@ -171,14 +171,15 @@ TEST_F(FileSafety, SqlioNeverFollowsALinkToItsFileOrManifest) {
 TEST_F(FileSafety, SqlioRecordsAFileOnlyOnceItIsWhole) {
   const std::string param = home_.Write("param.txt", "c:\\big.dat 1 0x0 1000\n");
   // Interrupted while it creates the file: the file is removed, and the
-  // manifest never named it.
+  // manifest never named it as created.
   ProcessResult r =
       RunLoadcell({"sqlio", "--drive=C=" + Dir(), "-kW", "-s1", "-b8", "-BY", "-F" + param}, 20, 60,
                   "creating file c:\\big.dat");
   EXPECT_EQ(r.exit_code, 130) << Show(r);
   EXPECT_NE(r.err.find("the partial file was removed"), std::string::npos) << r.err;
   EXPECT_FALSE(Exists(In("big.dat")));
-  EXPECT_EQ(testing::ReadFile(In(".loadcell-sqlio.manifest")).find("big.dat"), std::string::npos);
+  EXPECT_EQ(testing::ReadFile(In(".loadcell-sqlio.manifest")).find("created big.dat"),
+            std::string::npos);
   // Created whole: now it is listed.
   ProcessResult whole = Sqlio(*this, "-kR");
   EXPECT_EQ(whole.exit_code, 0) << Show(whole);

@@ -46,6 +46,10 @@ TEST(Secrets, NoFormOfAPasswordIsEverPrinted) {
       {"em dash", {"oltp_read_write", "\u2014mysql-password=" + s, "--db-driver=nosuch", "run"}},
       {"minus sign", {"oltp_read_write", "\u2212pgsql-password=" + s, "--db-driver=nosuch", "run"}},
       {"config line without =", {"oltp_read_write", "--config-file=@/space.cfg", "run"}},
+      {"config file holding a .pgpass line", {"cpu", "--config-file=@/pgpass.cfg", "run"}},
+      {"sqlio param file holding a .pgpass line, 2 fields", {"sqlio", "-kR", "-F@/pgpass2.txt"}},
+      {"sqlio param file, the secret as the mask", {"sqlio", "-kR", "-F@/pgpass3.txt"}},
+      {"sqlio param file, the secret as the size", {"sqlio", "-kR", "-F@/pgpass4.txt"}},
       {"config line, dash and =",
        {"oltp_read_write", "--config-file=@/dash.cfg", "--db-driver=nosuch", "run"}},
       {"sweep list, text",
@@ -62,6 +66,10 @@ TEST(Secrets, NoFormOfAPasswordIsEverPrinted) {
     TempDir dir;
     dir.Write("space.cfg", "pgsql-password " + s + "\n");
     dir.Write("dash.cfg", "\u2013mysql-password=" + s + "\n");
+    dir.Write("pgpass.cfg", "localhost:5432:shop:loadcell:" + s + "\n");
+    dir.Write("pgpass2.txt", "localhost:5432:shop " + s + "\n");
+    dir.Write("pgpass3.txt", "localhost:5432:shop 1 " + s + "\n");
+    dir.Write("pgpass4.txt", "localhost:5432:shop 1 0x0 " + s + "\n");
     ASSERT_EQ(RunLoadcell({"oltp_point_select", "--db-driver=sqlite",
                            "--sqlite-db=" + dir.File("x.db"), "--table-size=10", "prepare"})
                   .exit_code,
@@ -72,6 +80,9 @@ TEST(Secrets, NoFormOfAPasswordIsEverPrinted) {
     EXPECT_FALSE(r.err.empty() && r.out.empty());
     std::filesystem::remove(dir.File("space.cfg"));
     std::filesystem::remove(dir.File("dash.cfg"));
+    for (const char* name : {"pgpass.cfg", "pgpass2.txt", "pgpass3.txt", "pgpass4.txt"}) {
+      std::filesystem::remove(dir.File(name));
+    }
     ExpectNoSecretIn(dir.path());
     if (std::filesystem::exists(dir.File("sweep.html"))) {
       swept = true;

@@ -84,7 +84,8 @@ TEST_F(SqlioBadInput, ZeroBlockSize) {
 
 TEST_F(SqlioBadInput, SizeNotANumber) {
   const std::string p = Write("param.txt", "c:\\t.dat 1 0x0 eight\n");
-  EXPECT_NE(ExpectUsageError({"-F" + p}).find("line 1: size 'eight'"), std::string::npos);
+  EXPECT_NE(ExpectUsageError({"-F" + p}).find("line 1: the size (field 4) is not a number of MB"),
+            std::string::npos);
 }
 
 // Placement that cannot fit the file is refused before the (missing) file

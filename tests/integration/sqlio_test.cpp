@@ -62,8 +62,10 @@ TEST_F(SqlioRun, IssueCommandLines) {
   const std::string rdir = dir_ + "/r";
   std::filesystem::create_directory(rdir);
   std::ofstream(rdir + "/testfile.dat") << std::string(8 << 20, 'x');
+  // A file loadcell did not make: written only with the opt-in.
   ProcessResult d = RunLoadcell({"sqlio", "--quiet", "--drive=R=" + rdir, "-dR", "-BH", "-kW",
-                                 "-frandom", "-t8", "-o1", "-s1", "-b64", "testfile.dat"});
+                                 "--sqlio-use-existing=write", "-frandom", "-t8", "-o1", "-s1",
+                                 "-b64", "testfile.dat"});
   ExpectReport(d);
   EXPECT_NE(d.out.find("8 threads writing for 1 secs to file R:\\testfile.dat"), std::string::npos)
       << d.out;

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "cli/table_text.h"
 #include "core/options.h"
@@ -49,6 +52,7 @@ std::string Label(size_t i) {
 
 std::string Change(double base, double v) {
   const std::optional<double> change = PercentChange(base, v);
+  if (!change.has_value() && base != 0) return "out of range";
   if (!change.has_value()) return v == 0 ? "+0.0%" : "n/a";
   double pct = *change;
   if (std::abs(pct) < 0.05) pct = 0;
@@ -72,6 +76,14 @@ struct ComparisonRow {
 };
 
 std::string Fixed2(double v) { return fmt::format("{:.2f}", v); }
+
+// A name or value of a saved result as a warning quotes it: at most 64
+// bytes, with "..." when cut (EscapeControlBytes follows when printed).
+std::string CutDown(const std::string& text) {
+  bool cut = false;
+  const std::string_view kept = CutAtCharacter(text, 64, &cut);
+  return std::string(kept) + (cut ? "..." : "");
+}
 std::string Integer(double v) { return fmt::format("{:.0f}", v); }
 std::string General(double v) {
   if (!std::isfinite(v)) return "n/a";
@@ -172,23 +184,34 @@ std::vector<std::string> ManifestDifferences(const Manifest& a, const Manifest& 
                                              const std::string& name_a, const std::string& name_b) {
   std::vector<std::string> out;
   auto diff = [&](const std::string& what, const std::string& va, const std::string& vb) {
-    if (va != vb) out.push_back(what + ": " + va + " in " + name_a + ", " + vb + " in " + name_b);
+    if (va != vb) {
+      out.push_back(CutDown(what) + ": " + CutDown(va) + " in " + name_a + ", " + CutDown(vb) +
+                    " in " + name_b);
+    }
   };
   diff("tool version", a.tool_version, b.tool_version);
-  // Options by name (the manifest lists every option, defaults included).
-  std::set<std::string> seen;
-  auto value_in = [](const Manifest& m, const std::string& name) -> std::string {
+  // Options by name (the manifest lists every option, defaults included);
+  // the first of a name counts. Looked up by name: linear in the options.
+  auto values = [](const Manifest& m) {
+    std::unordered_map<std::string_view, std::string_view> v;
+    v.reserve(m.options.size());
     for (const ResolvedOption& o : m.options) {
-      if (o.name == name) return o.value.empty() ? "(empty)" : o.value;
+      v.emplace(o.name, o.value.empty() ? std::string_view("(empty)") : o.value);
     }
-    return "(not set)";
+    return v;
   };
+  const auto values_a = values(a), values_b = values(b);
+  auto value_in = [](const auto& v, const std::string& name) {
+    auto it = v.find(name);
+    return std::string(it == v.end() ? std::string_view("(not set)") : it->second);
+  };
+  std::unordered_set<std::string_view> seen;
   for (const Manifest* m : {&a, &b}) {
     for (const ResolvedOption& o : m->options) {
       if (PresentationOptions().count(o.name) || !seen.insert(o.name).second) {
         continue;
       }
-      diff("--" + o.name, value_in(a, o.name), value_in(b, o.name));
+      diff("--" + o.name, value_in(values_a, o.name), value_in(values_b, o.name));
     }
   }
   if (a.options.empty() || b.options.empty()) {
@@ -381,7 +404,7 @@ std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& gro
                                  const std::vector<GroupFigures>& figs) {
   const size_t n = groups.size();
   std::string out = fmt::format("Comparing {} results of test '{}'; changes are against A.\n", n,
-                                groups[0][0].manifest.test);
+                                CutDown(groups[0][0].manifest.test));
   bool repeats = false;
   // Runs across processes say who ran them, and each one's ranks follow the table.
   const bool across = AnyAcrossProcesses(groups);
@@ -485,18 +508,31 @@ int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
   for (const auto& g : data) {
     for (const ResultData& r : g) {
       if (r.manifest.test != first.manifest.test) {
-        err << "loadcell: error: compare: " << first.source << " is a '" << first.manifest.test
-            << "' result but " << r.source << " is a '" << r.manifest.test
-            << "' result; compare results of the same test\n";
+        err << "loadcell: error: "
+            << EscapeControlBytes(fmt::format(
+                   "compare: {} is a '{}' result but {} is a '{}' result; compare results of "
+                   "the same test",
+                   first.source, CutDown(first.manifest.test), r.source, CutDown(r.manifest.test)))
+            << "\n";
         return 2;
       }
     }
   }
   std::vector<std::string> warnings;
   std::string table = FormatComparison(data, format, &warnings);
-  for (const std::string& w : warnings)
-    err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
-  out << table;
+  // Many differences (results of unrelated runs, or a mangled file) are
+  // summarised: the first few, then how many more.
+  constexpr size_t kMaxWarnings = 20;
+  for (size_t i = 0; i < warnings.size() && i < kMaxWarnings; ++i) {
+    err << "loadcell: warning: " << EscapeControlBytes(warnings[i]) << "\n";
+  }
+  if (warnings.size() > kMaxWarnings) {
+    err << "loadcell: warning: " << warnings.size() - kMaxWarnings
+        << " more differences not shown (" << warnings.size() << " in all)\n";
+  }
+  // Names and strings of the results (hosts, metric labels, counters) may
+  // hold any byte: none reaches the terminal raw.
+  out << EscapeControlBytesKeepingLines(table);
   out.flush();
   return 0;
 }

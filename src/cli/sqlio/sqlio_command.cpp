@@ -23,6 +23,7 @@
 #include "os/thread.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
+#include "workloads/sqlio/sqlio_manifest.h"
 
 namespace loadcell {
 namespace {
@@ -120,6 +121,15 @@ Result<std::vector<SqlioParamLine>> TargetLines(const SqlioSwitches& sw, SqlioHe
   return lines;
 }
 
+// True when `folder` is /dev or inside it (followed through links).
+bool IsUnderDev(const std::string& folder) {
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::weakly_canonical(folder, ec);
+  if (ec) real = std::filesystem::path(folder).lexically_normal();
+  const std::string text = real.generic_string();
+  return text == "/dev" || text.starts_with("/dev/");
+}
+
 // The size the test uses for the file `p` (at `path`): an existing file as
 // it is (never grown or truncated), a missing one at the size asked (100 MB
 // by default) once its folder is checked.
@@ -140,6 +150,14 @@ Result<uint64_t> TargetSize(const SqlioParamLine& p, const std::string& path,
                       p.path, info.size / kMiB, p.size_mb));
     }
     return size == 0 || info.size < size ? info.size : size;
+  }
+  if (IsUnderDev(folder)) {
+    // A device that is not there: making a regular file in its place would
+    // fill /dev (a RAM file system) and test nothing.
+    return Status::FailedPrecondition(
+        fmt::format("sqlio: {} does not exist; loadcell never creates files under /dev (name a "
+                    "device that exists, or a file elsewhere)",
+                    p.path == path ? path : fmt::format("{} ({})", path, p.path)));
   }
   // Made by an actual file (root too is refused by a read-only folder).
   LC_RETURN_IF_ERROR(CheckFolderTakesFiles(
@@ -194,6 +212,20 @@ Status CheckGeometry(const SqlioSwitches& sw, const SqlioParamLine& p, uint64_t 
   return Status::Ok();
 }
 
+// What the test asks of the file of `t` (CheckSqlioFileUse).
+SqlioFileUse SqlioUse(const SqlioSwitches& sw, const SqlioTarget& t) {
+  SqlioFileUse use;
+  use.path = t.path;
+  use.shown = t.shown;
+  use.write = sw.write;
+  use.use_existing_write = sw.use_existing_write;
+  if (!sw.param_file.empty()) {
+    Result<FileInfo> info = DefaultFileSystem().Stat(sw.param_file);
+    if (info.ok() && info->exists) use.param_file = info->id();
+  }
+  return use;
+}
+
 // A drive letter the system resolves itself (Windows, not given with
 // --drive) must name a drive this machine has.
 Status CheckNativeDrive(const SqlioSwitches& sw, const std::string& shown, char letter) {
@@ -227,6 +259,7 @@ Status AddTarget(const SqlioSwitches& sw, const SqlioParamLine& p, const std::st
   if (letter != 0) drives_used.insert(letter);
   LC_RETURN_IF_ERROR(CheckNativeDrive(sw, p.path, letter));
   LC_ASSIGN_OR_RETURN(FileInfo info, DefaultFileSystem().Stat(t.path));
+  LC_RETURN_IF_ERROR(CheckSqlioFileName(DefaultFileSystem(), SqlioUse(sw, t)));
   LC_ASSIGN_OR_RETURN(t.size, TargetSize(p, t.path, folder, info, out.header.notes));
   LC_RETURN_IF_ERROR(CheckGeometry(sw, p, t.size, out.header.notes));
   if ((BufferingFlags(sw.buffering) & O_DIRECT) != 0) {
@@ -329,6 +362,29 @@ void AddSwitchNotes(const SqlioSwitches& sw, const SqlioPlan& plan,
         "counts from each I/O's intended start, service time from its submission",
         sw.throttle, sw.throttle_iops ? "i" : "", rate / std::max(threads, 1), rate));
   }
+}
+
+// Before anything is written: takes the SQLIO lock of every folder where
+// this command writes or creates files (a folder still to be made, a
+// rank's, has none yet), then checks that each file may be used as the
+// test asks (CheckSqlioFileUse). The locks are held until `locks` goes.
+Status GuardSqlioFiles(const SqlioSwitches& sw, const SqlioSetup& setup,
+                       std::vector<FolderLock>& locks) {
+  FileSystem& fs = DefaultFileSystem();
+  std::set<std::string> locked;
+  for (size_t i = 0; i < setup.plan.targets.size(); ++i) {
+    const std::string folder = Dirname(setup.plan.targets[i].path);
+    if (!(sw.write || setup.missing[i]) || IsUnderDev(folder) || locked.contains(folder)) continue;
+    Result<FileInfo> info = fs.Stat(folder);
+    if (!info.ok() || !info->exists) continue;
+    LC_ASSIGN_OR_RETURN(FolderLock lock, LockSqlioFolder(fs, folder, "loadcell sqlio"));
+    locks.push_back(std::move(lock));
+    locked.insert(folder);
+  }
+  for (const SqlioTarget& t : setup.plan.targets) {
+    LC_RETURN_IF_ERROR(CheckSqlioFileUse(fs, SqlioUse(sw, t)));
+  }
+  return Status::Ok();
 }
 
 // Creates the files the plan found missing (and, for a rank's own copies,
@@ -480,7 +536,8 @@ std::string SqlioUsage() {
          "                   from each I/O's intended start, service time beside it\n"
          "  -a[R]<mask> -p<cpu> CPU affinity; -U CPU use; -m -64 -D accepted (noted)\n"
          "Options: --drive=X=/folder (map a drive letter; default the current folder),\n"
-         "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet;\n"
+         "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet,\n"
+         "         --sqlio-use-existing=write (-kW on files loadcell did not create);\n"
          "         under mpirun --mpi-files=per-rank|shared (docs/mpi.md)\n"
          "Missing files are created at their size and kept.\n";
 }
@@ -557,6 +614,14 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
     return kExitUsage;
   }
   SqlioSetup& setup = *planned;
+  // Shared files are rank 0's to guard (every rank would take the same lock).
+  std::vector<FolderLock> locks;
+  if (!across || per_rank || launch.rank == 0) {
+    if (Status guarded = GuardSqlioFiles(sw, setup, locks); !guarded.ok()) {
+      err << "loadcell: error: " << guarded.ToString() << "\n";
+      return ExitCodeFor(guarded);
+    }
+  }
   if (across) AddRanksNote(launch, per_rank, setup);
   Result<std::unique_ptr<Cluster>> joined = JoinCluster(sw.cluster, launch);
   if (!joined.ok()) {

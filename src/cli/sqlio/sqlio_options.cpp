@@ -62,6 +62,17 @@ constexpr uint64_t kMaxStripe = uint64_t{1} << 36;
 
 bool IsDriveLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 
+// The first control byte of a file name (NUL, newline, ESC, DEL, ...) as
+// \xHH, or "" when it has none: no test file is named so, and a NUL would
+// silently cut the name short.
+std::string ControlByteInPath(std::string_view path) {
+  for (char c : path) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7f) return fmt::format("\\x{:02x}", b);
+  }
+  return "";
+}
+
 // Splits `line` into fields at blanks; "..." keeps blanks in a field.
 Result<std::vector<std::string>> Fields(std::string_view line) {
   std::vector<std::string> out;
@@ -322,7 +333,7 @@ Status ParseSwitch(const std::string& arg, SqlioSwitches& s) {
 }
 
 // loadcell's own long options: --drive, --sqlio-classic, --format, --quiet,
-// --help, and under an MPI launcher --mpi, --mpi-files, --mpi-timeout.
+// --sqlio-use-existing, --help, and under an MPI launcher --mpi, --mpi-files, --mpi-timeout.
 Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
   const size_t eq = arg.find('=');
   const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
@@ -340,6 +351,13 @@ Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
     s.format = value;
   } else if (name == "quiet") {
     s.quiet = true;
+  } else if (name == "sqlio-use-existing") {
+    if (value != "write" && value != "off") {
+      return Bad(arg,
+                 "--sqlio-use-existing is write (let -kW overwrite files loadcell did not "
+                 "create) or off");
+    }
+    s.use_existing_write = value == "write";
   } else if (name == "help") {
     s.help = true;
   } else if (name == "mpi") {
@@ -354,7 +372,8 @@ Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
   } else {
     return Bad(arg,
                "unknown option; sqlio takes SQLIO's switches (-kR, -s30, ...) and "
-               "--drive, --sqlio-classic, --format, --quiet, --mpi, --mpi-files, --mpi-timeout");
+               "--drive, --sqlio-classic, --sqlio-use-existing, --format, --quiet, --mpi, "
+               "--mpi-files, --mpi-timeout");
   }
   return Status::Ok();
 }
@@ -401,6 +420,10 @@ Result<SqlioSwitches> ParseSqlioArgs(const std::vector<std::string>& args) {
       LC_RETURN_IF_ERROR(ParseLongOption(arg, s));
     } else if (arg.size() < 2 || arg[0] != '-') {
       if (arg.empty()) return Bad(arg, "empty argument");
+      if (const std::string byte = ControlByteInPath(arg); !byte.empty()) {
+        return Bad(arg, "the file name holds the control byte " + byte +
+                            ", which no test file name may hold");
+      }
       s.files.push_back(arg);
       continue;
     } else {
@@ -433,6 +456,8 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
       line.remove_suffix(1);
     }
+    // Field values are never quoted: a line that is no param line (a .pgpass
+    // line) may hold a secret; the field's place says which one is wrong.
     const std::string where = fmt::format("param file {} line {}", path, line_no);
     Result<std::vector<std::string>> fields = Fields(line);
     if (!fields.ok()) return Status::InvalidArgument(where + ": " + fields.status().message());
@@ -443,20 +468,24 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
           fmt::format("{}: expected '<path> <threads> <mask> <size MB>', got {}", where,
                       CountOf(f.size(), "field", "fields")));
     }
+    if (const std::string byte = ControlByteInPath(f[0]); !byte.empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "{}: the path holds the control byte {}, which no test file name may hold", where, byte));
+    }
     SqlioParamLine p;
     p.path = f[0];
     p.line = line_no;
     std::optional<uint64_t> threads = Digits(f[1]);
     if (!threads.has_value() || *threads == 0 || *threads > kSqlioMaxThreads) {
       return Status::InvalidArgument(
-          fmt::format("{}: thread count '{}' must be 1 to {}", where, f[1], kSqlioMaxThreads));
+          fmt::format("{}: the thread count (field 2) must be 1 to {}", where, kSqlioMaxThreads));
     }
     p.threads = static_cast<int>(*threads);
     if (f.size() >= 3) {
       Result<uint64_t> mask = ParseSqlioMask(f[2]);
       if (!mask.ok()) {
-        return Status::InvalidArgument(
-            fmt::format("{}: affinity mask {}", where, mask.status().message()));
+        return Status::InvalidArgument(fmt::format(
+            "{}: the affinity mask (field 3) is not a mask (hex 0x.. or decimal)", where));
       }
       p.mask = *mask;
     }
@@ -464,7 +493,7 @@ Result<std::vector<SqlioParamLine>> ParseSqlioParamText(std::string_view text,
       std::optional<uint64_t> size = Digits(f[3]);
       if (!size.has_value() || *size > (uint64_t{1} << 30)) {
         return Status::InvalidArgument(
-            fmt::format("{}: size '{}' is not a number of MB", where, f[3]));
+            fmt::format("{}: the size (field 4) is not a number of MB", where));
       }
       if (*size == 0) {  // was taken as "no size" behind the user's back
         return Status::InvalidArgument(fmt::format(

@@ -52,6 +52,7 @@ struct SqlioSwitches {
   bool classic = false;                   // --sqlio-classic
   std::string format = "text";            // --format=text|json
   bool quiet = false;                     // --quiet
+  bool use_existing_write = false;        // --sqlio-use-existing=write
   // --mpi, --mpi-files, --mpi-timeout: under an MPI launcher (docs/mpi.md).
   ClusterSettings cluster;
   bool help = false;               // -? / --help

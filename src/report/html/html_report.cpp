@@ -24,6 +24,7 @@ namespace {
 using html::Escape;
 using html::ShortDuration;
 using html::ShortNumber;
+using report_internal::PausedNote;
 
 constexpr int kHistogramBinsPerDecade = 20;
 
@@ -65,6 +66,8 @@ std::string Banners(const ResultData& r) {
   if (r.forced_shutdown) {
     out += "<p class=\"banner\">--forced-shutdown abandoned events still running at the end.</p>";
   }
+  if (r.pauses > 0)
+    out += "<p class=\"banner\">" + Escape(PausedNote(r.paused_s, r.pauses)) + "</p>";
   return out;
 }
 

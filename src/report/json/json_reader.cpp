@@ -1,5 +1,7 @@
 #include "report/json/json_reader.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +17,15 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kSchemaPrefix = "loadcell-result/";
+// Arrays and objects nested deeper than this are no loadcell result (one
+// nests 5 levels): refused while parsing, so nothing after the parse
+// (messages, the walk, a render) ever recurses far.
+constexpr size_t kMaxJsonDepth = 64;
+// A figure beyond this (a time, rate or mean of a result) is no measurement:
+// refused, named out of range, so no report or comparison prints inf.
+constexpr double kMaxFigure = 1e18;
+// A string from the document quoted in a message is cut to this many bytes.
+constexpr size_t kMaxQuotedBytes = 64;
 
 // Builds the DOM like nlohmann's own SAX DOM parser but records a syntax
 // error (its byte offset and text) instead of throwing it.
@@ -29,6 +40,18 @@ class DomBuilder final : public nlohmann::detail::json_sax_dom_parser<Json> {
     message_ = ex.what();
     return false;
   }
+  // Hide the base's: each level is counted, and one too deep ends the parse.
+  bool start_object(std::size_t len) { return Deeper() && json_sax_dom_parser::start_object(len); }
+  bool start_array(std::size_t len) { return Deeper() && json_sax_dom_parser::start_array(len); }
+  bool end_object() {
+    --depth_;
+    return json_sax_dom_parser::end_object();
+  }
+  bool end_array() {
+    --depth_;
+    return json_sax_dom_parser::end_array();
+  }
+  bool too_deep() const { return too_deep_; }
 
   bool failed() const { return failed_; }
   size_t position() const { return position_; }
@@ -42,7 +65,14 @@ class DomBuilder final : public nlohmann::detail::json_sax_dom_parser<Json> {
   }
 
  private:
+  bool Deeper() {
+    if (++depth_ <= kMaxJsonDepth) return true;
+    too_deep_ = true;
+    return false;
+  }
   bool failed_ = false;
+  bool too_deep_ = false;
+  size_t depth_ = 0;
   size_t position_ = 0;
   std::string message_;
 };
@@ -83,6 +113,18 @@ std::string TypeName(const Json& j) {
     default:
       return "something else";
   }
+}
+
+// How a message quotes a value of the document: a string in quotes, cut to
+// kMaxQuotedBytes (at a character's start) with "..." after it; anything
+// else by its type (a value may be large).
+std::string QuotedValue(const Json& j) {
+  if (!j.is_string()) return TypeName(j);
+  const std::string& text = j.get_ref<const std::string&>();
+  bool cut = false;
+  const std::string_view kept = CutAtCharacter(text, kMaxQuotedBytes, &cut);
+  return "\"" + std::string(kept) + "\"" +
+         (cut ? "... (" + std::to_string(text.size()) + " bytes)" : "");
 }
 
 // Walks the DOM with typed accessors; the first problem is kept in error()
@@ -159,7 +201,13 @@ class Walker {
   // A number; null reads as NaN when `null_ok`.
   double Number(const Json& j, const std::string& path, bool null_ok = false) {
     if (!ok()) return 0;
-    if (j.is_number()) return j.get<double>();
+    if (j.is_number()) {
+      const double v = j.get<double>();
+      if (std::abs(v) <= kMaxFigure) return v;
+      Fail(fmt::format("{}: {:g} is out of range (a figure is at most {:g} in size)", path, v,
+                       kMaxFigure));
+      return 0;
+    }
     if (null_ok && j.is_null()) return std::numeric_limits<double>::quiet_NaN();
     Expected(path, "a number", j);
     return 0;
@@ -236,7 +284,7 @@ void ReadManifest(Walker& w, const Json& m, Manifest& out) {
   const std::string p = "manifest";
   out.tool = w.String(m, p, "tool");
   if (w.ok() && out.tool != "loadcell") {
-    w.Fail("manifest.tool is \"" + out.tool + "\", expected \"loadcell\"");
+    w.Fail("manifest.tool is " + QuotedValue(*m.find("tool")) + ", expected \"loadcell\"");
   }
   out.tool_version = w.String(m, p, "tool_version");
   out.test = w.String(m, p, "test");
@@ -510,7 +558,11 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   const std::string prefix = source + ": not a loadcell result: ";
   Json root;
   DomBuilder builder(root);
-  Json::sax_parse(text.begin(), text.end(), &builder);
+  const bool parsed = Json::sax_parse(text.begin(), text.end(), &builder);
+  if (!parsed && builder.too_deep()) {
+    return Status::InvalidArgument(prefix + "arrays and objects nested deeper than " +
+                                   std::to_string(kMaxJsonDepth) + " levels");
+  }
   if (builder.failed()) {
     // nlohmann reports the offset just past the offending token.
     size_t at = builder.position() > 0 ? builder.position() - 1 : 0;
@@ -527,11 +579,11 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
                                    std::string(kResultSchema) + "\")");
   }
   if (!schema->is_string() || schema->get<std::string>().rfind(kSchemaPrefix, 0) != 0) {
-    return Status::InvalidArgument(prefix + "'schema' is " + schema->dump() + ", expected \"" +
-                                   std::string(kResultSchema) + "\"");
+    return Status::InvalidArgument(prefix + "'schema' is " + QuotedValue(*schema) +
+                                   ", expected \"" + std::string(kResultSchema) + "\"");
   }
   if (schema->get<std::string>() != kResultSchema) {
-    return Status::InvalidArgument(source + ": schema " + schema->dump() +
+    return Status::InvalidArgument(source + ": schema " + QuotedValue(*schema) +
                                    " is not supported by this version (it reads \"" +
                                    std::string(kResultSchema) + "\")");
   }
@@ -550,6 +602,8 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   }
   out.interrupted = w.Bool(root, "", "interrupted", false);
   out.forced_shutdown = w.Bool(root, "", "forced_shutdown", false);
+  out.paused_s = w.Number(root, "", "paused_s", false);
+  out.pauses = static_cast<int>(w.Uint(root, "", "pauses", false));
   if (const Json* f = w.Member(root, "", "failure", false); f != nullptr && !f->is_null()) {
     if (f->is_object()) {
       out.failure = w.String(*f, "failure", "message", false);

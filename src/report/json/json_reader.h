@@ -92,6 +92,8 @@ struct ResultData {
   std::optional<ClusterFigures> cluster;
   bool interrupted = false;
   bool forced_shutdown = false;
+  double paused_s = 0;  // the process was stopped this long during the run
+  int pauses = 0;
   std::string failure;  // empty when the run completed
 
   // The counter named `name`, or nullopt.

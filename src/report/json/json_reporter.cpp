@@ -166,6 +166,8 @@ class JsonReporter final : public Reporter {
     w.EndArray();
     w.Key("interrupted").Bool(r.interrupted);
     w.Key("forced_shutdown").Bool(r.forced_shutdown);
+    w.Key("paused_s").Double(r.paused_s);
+    w.Key("pauses").Int(r.pauses);
     if (r.forced_shutdown) {
       w.Key("abandoned_threads");
       w.BeginArray();

@@ -26,9 +26,10 @@ std::string Holder(FileSystem& fs, int fd) {
 
 // True when `fd` (locked) is still the file at the lock's name: a holder
 // that let go in the meantime removed it, and a new one may be there.
-Result<bool> StillTheLockFile(FileSystem& fs, const DirHandle& dir, int fd) {
+Result<bool> StillTheLockFile(FileSystem& fs, const DirHandle& dir, const std::string& name,
+                              int fd) {
   LC_ASSIGN_OR_RETURN(FileInfo mine, fs.Fstat(fd));
-  LC_ASSIGN_OR_RETURN(FileInfo named, fs.StatAt(dir, kFileIoLockName));
+  LC_ASSIGN_OR_RETURN(FileInfo named, fs.StatAt(dir, name));
   return named.exists && named.is_regular && named.id() == mine.id();
 }
 
@@ -74,12 +75,18 @@ void FolderLock::Release() {
 
 Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
                                   const std::string& command) {
+  FolderLockSpec spec;
+  spec.command = command;
+  return LockFolder(fs, dir, spec);
+}
+
+Result<FolderLock> LockFolder(FileSystem& fs, const std::string& dir, const FolderLockSpec& spec) {
   FolderLock lock;
   lock.fs_ = &fs;
   LC_ASSIGN_OR_RETURN(lock.dir_, fs.OpenDir(dir));
   // A few rounds: each one that loses lost to a holder that just let go.
   for (int round = 0; round < 5; ++round) {
-    Result<int> opened = fs.OpenAt(lock.dir_, kFileIoLockName, O_RDWR | O_CREAT);
+    Result<int> opened = fs.OpenAt(lock.dir_, spec.name, O_RDWR | O_CREAT);
     // Another loadcell made the file between our look and our create.
     if (opened.status().code() == StatusCode::kAlreadyExists) continue;
     LC_ASSIGN_OR_RETURN(const int fd, std::move(opened));
@@ -89,27 +96,28 @@ Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
       (void)fs.Close(fd);
       if (!got.ok()) return got.status();
       return Status::FailedPrecondition(fmt::format(
-          "{} is in use by another loadcell ({}); wait until it ends, or use another --file-dir",
-          dir, holder.empty() ? "a process that has just started" : holder));
+          "{} is in use by another loadcell ({}); wait until it ends, or use another {}", dir,
+          holder.empty() ? "a process that has just started" : holder,
+          spec.option.empty() ? "folder" : spec.option));
     }
-    Result<bool> same = StillTheLockFile(fs, lock.dir_, fd);
+    Result<bool> same = StillTheLockFile(fs, lock.dir_, spec.name, fd);
     if (same.ok() && *same) {
       lock.fd_ = fd;
-      lock.name_ = kFileIoLockName;
+      lock.name_ = spec.name;
       LC_ASSIGN_OR_RETURN(const FileInfo mine, fs.Fstat(fd));
       lock.id_ = mine.id();
-      const std::string text = fmt::format("pid {} {}\n", CurrentProcessId(), command);
+      const std::string text = fmt::format("pid {} {}\n", CurrentProcessId(), spec.command);
       Status wrote = fs.Truncate(fd, 0);
       if (wrote.ok()) {
         wrote = WriteFully(fs, fd, text.data(), text.size(), 0,
-                           "writing '" + EntryPath(lock.dir_, kFileIoLockName) + "'");
+                           "writing '" + EntryPath(lock.dir_, spec.name) + "'");
       }
       // A folder that cannot take the lock's few bytes (a full disk) is the
       // user's setup; the lock file goes with `lock`.
       if (!wrote.ok() && wrote.err() != 0) {
-        return Status::FailedPrecondition(
-            fmt::format("--file-dir={}: cannot write the lock file {}: {}", dir, kFileIoLockName,
-                        FileErrnoInWords(wrote.err())));
+        return Status::FailedPrecondition(fmt::format(
+            "{}{}: cannot write the lock file {}: {}", spec.option.empty() ? "" : spec.option + "=",
+            dir, spec.name, FileErrnoInWords(wrote.err())));
       }
       LC_RETURN_IF_ERROR(wrote);
       return lock;
@@ -118,7 +126,7 @@ Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
     if (!same.ok()) return same.status();
   }
   return Status::Unavailable(
-      fmt::format("{}: could not take {} (it keeps being replaced)", dir, kFileIoLockName));
+      fmt::format("{}: could not take {} (it keeps being replaced)", dir, spec.name));
 }
 
 }  // namespace loadcell

@@ -15,6 +15,13 @@ namespace loadcell {
 
 inline constexpr const char* kFileIoLockName = ".loadcell-fileio.lock";
 
+// Which lock of a folder, and how its messages name the folder.
+struct FolderLockSpec {
+  std::string name = kFileIoLockName;  // the lock file's name in the folder
+  std::string option = "--file-dir";   // the option that chose the folder ("": none)
+  std::string command;                 // the holder's command, e.g. "loadcell fileio prepare"
+};
+
 // Holds the lock of one folder; releases it (and removes the lock file) when
 // destroyed. Movable.
 class FolderLock {
@@ -31,11 +38,11 @@ class FolderLock {
   void Release();
 
  private:
-  friend Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
-                                           const std::string& command);
+  friend Result<FolderLock> LockFolder(FileSystem& fs, const std::string& dir,
+                                       const FolderLockSpec& spec);
   FileSystem* fs_ = nullptr;
   DirHandle dir_;
-  std::string name_;  // kFileIoLockName, made before it is needed
+  std::string name_;  // the lock file's name, made before it is needed
   FileId id_;         // of the lock file this lock holds
   int fd_ = -1;
 };
@@ -44,6 +51,8 @@ class FolderLock {
 // without waiting. Held by another live process: FailedPrecondition (exit
 // 2) in one line naming the holder's pid and command. A link or a special
 // file in the lock's place is refused and left alone.
+Result<FolderLock> LockFolder(FileSystem& fs, const std::string& dir, const FolderLockSpec& spec);
+// fileio's lock (kFileIoLockName, --file-dir) for `command`.
 Result<FolderLock> LockTestFolder(FileSystem& fs, const std::string& dir,
                                   const std::string& command);
 

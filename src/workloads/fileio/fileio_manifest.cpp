@@ -223,11 +223,7 @@ Result<std::optional<FileManifest>> ReadManifestAt(FileSystem& fs, const DirHand
     return Status::FailedPrecondition(
         fmt::format("{}: {} bytes, too large for a loadcell manifest", path, info.size));
   }
-  LC_ASSIGN_OR_RETURN(int fd, fs.OpenAt(dir, kFileIoManifestName, O_RDONLY));
-  std::string text(info.size, '\0');
-  Status st = ReadFully(fs, fd, text.data(), text.size(), 0, "reading '" + path + "'");
-  (void)fs.Close(fd);
-  LC_RETURN_IF_ERROR(st);
+  LC_ASSIGN_OR_RETURN(std::string text, ReadEntryAt(fs, dir, kFileIoManifestName, info.size));
   LC_ASSIGN_OR_RETURN(FileManifest m, ParseManifest(text, path));
   return std::optional<FileManifest>(std::move(m));
 }

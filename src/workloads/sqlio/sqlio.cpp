@@ -21,27 +21,6 @@ namespace {
 
 constexpr uint64_t kCreateChunk = 1 << 20;
 
-// Appends "created <name> <bytes>" to the sqlio manifest of folder `dir`
-// (never through a link in the manifest's place).
-Status RecordCreated(FileSystem& fs, const DirHandle& dir, const std::string& name, uint64_t size) {
-  const std::string manifest = EntryPath(dir, kSqlioManifestName);
-  const std::string line = fmt::format("created {} {} bytes by loadcell sqlio\n", name, size);
-  Result<int> fd = fs.OpenAt(dir, kSqlioManifestName, O_WRONLY | O_CREAT, 0644);
-  Status st = fd.status();
-  if (fd.ok()) {
-    Result<FileInfo> info = fs.Fstat(*fd);
-    st = info.status();
-    if (st.ok()) st = WriteFully(fs, *fd, line.data(), line.size(), info->size, "write");
-    if (st.ok()) st = fs.Fsync(*fd);
-    const Status closed = fs.Close(*fd);
-    if (st.ok()) st = closed;
-  }
-  if (!st.ok() && !st.IsUsageError()) {
-    return Status(st.code(), "cannot write " + manifest + ": " + st.message(), st.err());
-  }
-  return st;
-}
-
 struct FreeBuffer {
   void operator()(unsigned char* p) const { FreeIoBuffer(p); }
 };
@@ -343,16 +322,24 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
   const std::string name = Basename(path);
   LC_ASSIGN_OR_RETURN(int fd, fs.OpenAt(dir.get(), name, O_WRONLY | O_CREAT | O_EXCL, 0644));
   FileId id;
+  SqlioManifestEntry entry;
+  entry.name = name;
+  entry.size = size;
   Result<FileInfo> info = fs.Fstat(fd);
   Status st = info.status();
   if (st.ok()) {
     id = info->id();
-    st = FillSqlioFile(fs, fd, path, size, progress_out, tty);
+    entry.id = id;
+    // Said before the first byte: a creation killed later leaves a file the
+    // manifest calls incomplete, which no test measures.
+    st = RecordSqlioFile(fs, dir.get(), entry);
   }
+  if (st.ok()) st = FillSqlioFile(fs, fd, path, size, progress_out, tty);
   const Status closed = fs.Close(fd);
   if (st.ok()) st = closed;
-  // Recorded only once complete: a listed file is always a whole one.
-  if (st.ok()) st = RecordCreated(fs, dir.get(), name, size);
+  // `created` only once complete: a file listed so is always a whole one.
+  entry.complete = true;
+  if (st.ok()) st = RecordSqlioFile(fs, dir.get(), entry);
   if (!st.ok()) (void)fs.UnlinkAt(dir.get(), name, &id);
   if (st.err() == ENOSPC || st.err() == EFBIG || st.err() == EDQUOT) {
     // The volume cannot hold the file asked for: the user's setup (exit 2);

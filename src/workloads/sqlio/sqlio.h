@@ -18,10 +18,9 @@
 #include "runner/workload.h"
 #include "workloads/fileio/fileio_options.h"
 #include "workloads/fileio/fileio_worker.h"
+#include "workloads/sqlio/sqlio_manifest.h"
 
 namespace loadcell {
-
-inline constexpr const char* kSqlioManifestName = ".loadcell-sqlio.manifest";
 
 struct SqlioTarget {
   std::string shown;  // as the user wrote it (c:\testfile.dat)
@@ -110,9 +109,10 @@ class SqlioWorkload final : public Workload {
 FileIoSettings SqlioTargetSettings(const SqlioPlan& plan, const SqlioTarget& t);
 
 // A missing test file: creates it at `size` bytes (created exclusively,
-// fully written with random bytes, then fsynced), with a progress display,
-// and only then records it in the folder's manifest (kSqlioManifestName) as
-// created by loadcell, so a listed file is always a whole one. A link or a
+// fully written with random bytes, then fsynced), with a progress display.
+// The folder's manifest (kSqlioManifestName) says `creating` with the new
+// file's identity before the first byte and `created` only once it is
+// whole, so a file a killed creation left short is known as such. A link or a
 // special file in the file's or the manifest's place is refused and left
 // alone. On SIGINT or an error removes the partial file. Kept afterwards, as
 // SQLIO does.

@@ -187,7 +187,8 @@ TEST(ConfigFileTest, BadLineNamesFileAndLine) {
   auto r = ParseConfigText("threads=4\n\nnot an option\n", "my.conf");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "config file my.conf line 3: expected 'name=value', got 'not an option'");
+            "config file my.conf line 3: expected 'name=value' with a name of letters, digits, "
+            "'-' and '_' (the line is not shown: it may hold a secret)");
   EXPECT_FALSE(ParseConfigText("=5\n", "f").ok());
 }
 

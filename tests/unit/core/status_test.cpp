@@ -177,5 +177,19 @@ TEST(Macros, AssignOrReturn) {
   EXPECT_EQ(steps, 1);
 }
 
+TEST(Status, EscapeControlBytesKeepingLinesKeepsOnlyTheNewlines) {
+  EXPECT_EQ(EscapeControlBytesKeepingLines("a\x1b[2Jb\nc\td\r\n\n"),
+            "a\\x1b[2Jb\nc\\x09d\\x0d\n\n");
+  EXPECT_EQ(EscapeControlBytesKeepingLines("no newline at the end"), "no newline at the end");
+}
+
+TEST(Status, CutAtCharacterNeverSplitsAUtf8Character) {
+  bool cut = true;
+  EXPECT_EQ(CutAtCharacter("short", 64, &cut), "short");
+  EXPECT_FALSE(cut);
+  EXPECT_EQ(CutAtCharacter("ab\xc3\xa9", 3, &cut), "ab");  // "abé": é is 2 bytes
+  EXPECT_TRUE(cut);
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -1,11 +1,14 @@
-// SQLIO's file creation: a file is listed in the folder's manifest only
-// once it is completely written and fsynced.
+// SQLIO's file creation: a file is listed as created in the folder's
+// manifest only once it is completely written and fsynced (as being created
+// before its first byte).
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <string>
+#include <vector>
 
 #include "os/file_system.h"
 #include "testing/status.h"
@@ -36,7 +39,7 @@ class WatchingFileSystem final : public FileSystemWrapper {
 
  private:
   void Look() {
-    if (dir_.Read(kSqlioManifestName).find("data.dat") != std::string::npos) {
+    if (dir_.Read(kSqlioManifestName).find("created data.dat") != std::string::npos) {
       listed_early_ = true;
     }
   }
@@ -50,11 +53,16 @@ TEST(SqlioCreateTest, ListedOnlyOnceWhole) {
   WatchingFileSystem fs(dir);
   ASSERT_OK(CreateSqlioFile(fs, dir.File("data.dat"), 3 << 20, nullptr, false));
   EXPECT_FALSE(fs.listed_early());
-  EXPECT_EQ(dir.Read(kSqlioManifestName), "created data.dat 3145728 bytes by loadcell sqlio\n");
+  Result<FileInfo> made = fs.Stat(dir.File("data.dat"));
+  ASSERT_OK(made);
+  const std::string id = fmt::format("device={} inode={}", made->device, made->inode);
+  EXPECT_EQ(dir.Read(kSqlioManifestName),
+            "creating data.dat 3145728 bytes by loadcell sqlio " + id +
+                "\ncreated data.dat 3145728 bytes by loadcell sqlio " + id + "\n");
   EXPECT_EQ(dir.Read("data.dat").size(), 3u << 20);
 }
 
-TEST(SqlioCreateTest, AFailedCreationLeavesNeitherFileNorLine) {
+TEST(SqlioCreateTest, AFailedCreationLeavesNoFileListedAsCreated) {
   TempDir dir;
   FaultInjectingFileSystem fs(DefaultFileSystem());
   fs.FailWritesAfter(1, ENOSPC);
@@ -65,7 +73,28 @@ TEST(SqlioCreateTest, AFailedCreationLeavesNeitherFileNorLine) {
   Result<FileInfo> info = fs.Stat(dir.File("data.dat"));
   ASSERT_OK(info);
   EXPECT_FALSE(info->exists);
-  EXPECT_FALSE(fs.Stat(dir.File(kSqlioManifestName))->exists);
+  EXPECT_EQ(dir.Read(kSqlioManifestName).find("created data.dat"), std::string::npos);
+}
+
+TEST(SqlioManifestTest, TheLastLineOfANameSaysWhatItIs) {
+  const std::vector<SqlioManifestEntry> e = ParseSqlioManifest(
+      "created old.dat 8388608 bytes by loadcell sqlio\n"  // an older line: no identity
+      "creating a b.dat 1048576 bytes by loadcell sqlio device=5 inode=7\n"
+      "created a b.dat 1048576 bytes by loadcell sqlio device=5 inode=7\n"
+      "created x.dat 12 bytes by loadcell sqlio device=5\n"  // a cut identity: not ours
+      "someone else's line\n");
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[0].name, "old.dat");
+  EXPECT_FALSE(e[0].id.has_value());
+  EXPECT_EQ(e[1].name, "a b.dat");
+  EXPECT_FALSE(e[1].complete);
+  EXPECT_TRUE(e[2].complete);
+  EXPECT_EQ(e[2].size, 1048576u);
+  ASSERT_TRUE(e[2].id.has_value());
+  EXPECT_EQ(e[2].id->device, 5u);
+  EXPECT_EQ(e[2].id->inode, 7u);
+  EXPECT_EQ(FormatSqlioManifestLine(e[2]),
+            "created a b.dat 1048576 bytes by loadcell sqlio device=5 inode=7\n");
 }
 
 }  // namespace
