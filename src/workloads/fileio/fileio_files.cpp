@@ -167,6 +167,8 @@ Result<PrepareWork> DecidePrepareWork(FileSystem& fs, const DirHandle& dir, cons
 
 // The lines that open a prepare: the file set, then what is written.
 // `total`: the bytes to write (0: nothing to write).
+constexpr uint64_t kMiBytes = uint64_t{1} << 20;
+
 // "Extra file open flags: (none)" or the flags, as sysbench says them.
 std::string ExtraFlagsLine(const FileIoSettings& s) {
   std::string flags;
@@ -178,7 +180,7 @@ void SayPrepareStart(const FileIoConsole& console, const FileIoSettings& s, cons
                      uint64_t total) {
   if (console.sysbench) {
     Say(console, fmt::format("{} files, {}Kb each, {}Mb total", s.num_files, s.file_size / 1024,
-                             s.file_size * s.num_files / (1024 * 1024)));
+                             s.file_size * s.num_files / kMiBytes));
     Say(console, "Creating files for the test...");
     Say(console, ExtraFlagsLine(s));
     return;

@@ -252,7 +252,11 @@ std::optional<std::string> FileIoWorkload::SysbenchHeader() const {
   Description d;
   AddSysbenchLines(settings(), event_limit_, d);
   std::string out;
-  for (const auto& [name, value] : d) out += name + (value.empty() ? "" : ": " + value) + "\n";
+  for (const auto& [name, value] : d) {
+    out += name;
+    if (!value.empty()) out.append(": ").append(value);
+    out += '\n';
+  }
   return out;
 }
 
