@@ -22,6 +22,7 @@
 #include "os/report_stdout.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
+#include "validity/verdict.h"
 #include "workloads/builtin.h"
 
 namespace loadcell {
@@ -68,7 +69,8 @@ std::string Usage() {
       "(--mpi=auto|on|off; auto: when a launcher is detected; --mpi-timeout=5s: how long to\n"
       "wait for a silent rank; --stonewall=on with --events: the first rank done stops all;\n"
       "--mpi-files=per-rank|shared for fileio and sqlio; see docs/mpi.md).\n"
-      "Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted.\n"
+      "Exit codes: 0 done, 1 the run failed, 2 bad usage, 3 INVALID under --verdict=strict,\n"
+      "130 interrupted.\n"
       "\n";
   // The general options, as every test registers them.
   RunConfig cfg;
@@ -122,6 +124,7 @@ ReportSettings SettingsFor(const RunConfig& cfg) {
   settings.histogram = cfg.histogram;
   settings.report_interval_s = cfg.report_interval_s;
   settings.checkpoints_s = cfg.CheckpointTimes();
+  settings.verdict = cfg.verdict_mode();
   return settings;
 }
 
@@ -186,6 +189,8 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
   Manifest manifest = BuildManifest(setup, "run");
   InstallStopSignalHandlers();
   RunCoordinator& coordinator = cluster ? *cluster : SoloCoordinator();
+  VerdictStep verdict(settings.verdict, settings.percentile, settings.report_interval_s);
+  reporters.WatchStart(&verdict);
   Result<RunResult> result =
       RunWorkload(workload, cfg, std::move(manifest), &reporters, coordinator);
   if (!result.ok()) {
@@ -193,6 +198,7 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
     PrintError(err, result.status());
     return ExitFor(result.status());  // 130 for an interrupt
   }
+  if (!result->forced_shutdown) verdict.Judge(workload, *result);
   reporters.OnEnd(*result);
   out.flush();
   if (result->forced_shutdown) {
@@ -319,6 +325,11 @@ int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
     }
     err << "loadcell: interrupted; the report covers the time until the interrupt\n";
     return kExitInterrupted;
+  }
+  if (code == kExitOk && result.validity.judged && result.validity.mode == VerdictMode::kStrict &&
+      result.validity.overall() == Overall::kInvalid) {
+    err << "loadcell: the result is INVALID (--verdict=strict; the verdict above says why)\n";
+    return kExitInvalid;
   }
   return code;
 }

@@ -19,6 +19,8 @@ struct ReportSettings {
   bool histogram = false;  // print the latency histogram
   double report_interval_s = 0;
   std::vector<double> checkpoints_s;  // --report-checkpoints, ascending
+  // --verdict: off prints no verdict anywhere (the result then has none).
+  VerdictMode verdict = VerdictMode::kOn;
 };
 
 class Reporter : public RunObserver {
@@ -41,7 +43,11 @@ std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w,
 class MultiReporter final : public Reporter {
  public:
   void Add(std::unique_ptr<Reporter> r) { reporters_.push_back(std::move(r)); }
+  // An observer that is told of the start only (not owned; it outlives the
+  // run): the verdict step's start facts.
+  void WatchStart(RunObserver* o) { start_watchers_.push_back(o); }
   void OnStart(const Manifest& m) override {
+    for (RunObserver* o : start_watchers_) o->OnStart(m);
     for (auto& r : reporters_) r->OnStart(m);
   }
   void OnInterval(const IntervalSnapshot& s) override {
@@ -59,6 +65,7 @@ class MultiReporter final : public Reporter {
 
  private:
   std::vector<std::unique_ptr<Reporter>> reporters_;
+  std::vector<RunObserver*> start_watchers_;
 };
 
 }  // namespace loadcell

@@ -244,7 +244,12 @@ class TextReporter final : public Reporter {
     out_ << stamp << "Checkpoint report:\n" << EndReport(r) << std::flush;
   }
 
-  void OnEnd(const RunResult& r) override { out_ << EndReport(r) << std::flush; }
+  void OnEnd(const RunResult& r) override {
+    out_ << EndReport(r);
+    // --verdict=off (and a sysbench-exact output) prints none.
+    if (settings_.verdict != VerdictMode::kOff) out_ << report_internal::VerdictBlock(r.validity);
+    out_ << std::flush;
+  }
 
  private:
   static std::string OptionsBlock(const Manifest& m) {

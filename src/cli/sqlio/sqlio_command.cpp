@@ -23,6 +23,7 @@
 #include "os/thread.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
+#include "validity/verdict.h"
 
 namespace loadcell {
 namespace {
@@ -433,7 +434,10 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluste
   cfg.time_s = sw.seconds;
   cfg.time_given = true;
   cfg.rate = SqlioThrottleRate(sw, workload.TotalThreads(), setup.plan.block_size);
+  cfg.verdict = sw.verdict;
   MultiReporter reporters;
+  VerdictStep verdict(cfg.verdict_mode(), 95, 0);
+  reporters.WatchStart(&verdict);
   if (json && reports) {
     ReportSettings rs;
     rs.percentile = 95;
@@ -447,6 +451,7 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluste
     return ExitCodeFor(result.status());  // 130 for an interrupt
   }
   if (!reports) return ExitCodeAfterRun(*result, kExitOk, err);
+  if (!result->forced_shutdown) verdict.Judge(workload, *result);
   if (json) {
     for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";
     reporters.OnEnd(*result);
@@ -480,7 +485,8 @@ std::string SqlioUsage() {
          "                   from each I/O's intended start, service time beside it\n"
          "  -a[R]<mask> -p<cpu> CPU affinity; -U CPU use; -m -64 -D accepted (noted)\n"
          "Options: --drive=X=/folder (map a drive letter; default the current folder),\n"
-         "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet;\n"
+         "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet,\n"
+         "         --verdict=off|on|strict (the validity verdict; strict: exit 3 if INVALID);\n"
          "         under mpirun --mpi-files=per-rank|shared (docs/mpi.md)\n"
          "Missing files are created at their size and kept.\n";
 }

@@ -93,6 +93,9 @@ struct ResultData {
   bool interrupted = false;
   bool forced_shutdown = false;
   std::string failure;  // empty when the run completed
+  // "validity": the verdict; not judged in results written before it
+  // existed or with --verdict=off.
+  Validity validity;
 
   // The counter named `name`, or nullopt.
   std::optional<uint64_t> Counter(std::string_view name) const;

@@ -91,6 +91,7 @@ class MemoryWorkload final : public Workload, public TextReportSections {
   EventBudget Budget(int threads) const override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
+  WorkloadFacts Facts(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
   // sysbench's memory interval line: "N.NN MiB/sec" (the reporter adds the
   // time stamp).

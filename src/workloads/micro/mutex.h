@@ -32,6 +32,12 @@ class MutexWorkload final : public Workload {
   // Exactly one event per thread.
   EventBudget Budget(int threads) const override { return {0, 1}; }
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  // The test measures the CPU it runs on: a busy client is its point.
+  WorkloadFacts Facts(const RunResult& /*r*/) const override {
+    WorkloadFacts f;
+    f.measures_client_cpu = true;
+    return f;
+  }
 
   // The shared variable every lock round increments (under whichever mutex
   // it took, so concurrent rounds may overwrite each other, as in sysbench).

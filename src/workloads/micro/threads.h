@@ -23,6 +23,12 @@ class ThreadsWorkload final : public Workload {
   // REQUIRES: Init() was called. Workers must not outlive the workload.
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  // The test measures the CPU it runs on: a busy client is its point.
+  WorkloadFacts Facts(const RunResult& /*r*/) const override {
+    WorkloadFacts f;
+    f.measures_client_cpu = true;
+    return f;
+  }
 
   // Events started so far by all workers (each event takes the next lock
   // round-robin from this counter).
