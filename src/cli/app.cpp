@@ -189,7 +189,7 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
   Manifest manifest = BuildManifest(setup, "run");
   InstallStopSignalHandlers();
   RunCoordinator& coordinator = cluster ? *cluster : SoloCoordinator();
-  VerdictStep verdict(settings.verdict, settings.percentile, settings.report_interval_s);
+  VerdictStep verdict(workload, settings.verdict, settings.percentile, settings.report_interval_s);
   reporters.WatchStart(&verdict);
   Result<RunResult> result =
       RunWorkload(workload, cfg, std::move(manifest), &reporters, coordinator);
@@ -198,7 +198,7 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
     PrintError(err, result.status());
     return ExitFor(result.status());  // 130 for an interrupt
   }
-  if (!result->forced_shutdown) verdict.Judge(workload, *result);
+  if (!result->forced_shutdown) verdict.Judge(*result);
   reporters.OnEnd(*result);
   out.flush();
   if (result->forced_shutdown) {

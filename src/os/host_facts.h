@@ -30,6 +30,18 @@ uint64_t CgroupMemoryLimit();
 // when the system or file system cannot tell.
 Result<uint64_t> FileHoleBytes(const std::string& path);
 
+// The bytes the block device that holds `path` has read and written since
+// boot (its partition's counters when it is one); `known` false when no block
+// device stands behind the file system (tmpfs, overlay) or the system does
+// not say. The device's name ("vda1") for messages.
+struct DeviceCounters {
+  bool known = false;
+  std::string device;
+  uint64_t read_bytes = 0;
+  uint64_t written_bytes = 0;
+};
+DeviceCounters ReadDeviceCounters(const std::string& path);
+
 // The write cache mode of the block device that holds `path`, as the system
 // states it ("write back", "write through"); "" when it does not say (no
 // block device behind the file, no permission, another platform).

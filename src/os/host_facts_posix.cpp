@@ -103,14 +103,43 @@ Result<uint64_t> FileHoleBytes(const std::string& path) {
   return holes;
 }
 
-std::string DeviceWriteCacheMode(const std::string& path) {
+namespace {
+
+// The sysfs folder of the block device that holds `path`, "" when none.
+std::string DeviceFolderOf(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return "";
   const std::string dev =
       "/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
   char real[PATH_MAX];
   if (::realpath(dev.c_str(), real) == nullptr) return "";
-  std::string dir = real;
+  return real;
+}
+
+}  // namespace
+
+DeviceCounters ReadDeviceCounters(const std::string& path) {
+  DeviceCounters c;
+  const std::string dir = DeviceFolderOf(path);
+  if (dir.empty()) return c;
+  // Documentation/block/stat.rst: reads, reads merged, sectors read, ms
+  // reading, writes, writes merged, sectors written, ...; sectors of 512
+  // bytes whatever the device's own.
+  std::istringstream in(FirstLineOf(dir + "/stat"));
+  uint64_t v[7] = {};
+  for (uint64_t& x : v) {
+    if (!(in >> x)) return c;
+  }
+  c.known = true;
+  c.device = dir.substr(dir.rfind('/') + 1);
+  c.read_bytes = v[2] * 512;
+  c.written_bytes = v[6] * 512;
+  return c;
+}
+
+std::string DeviceWriteCacheMode(const std::string& path) {
+  std::string dir = DeviceFolderOf(path);
+  if (dir.empty()) return "";
   // A partition's queue is its disk's.
   if (::access((dir + "/partition").c_str(), F_OK) == 0) dir = dir.substr(0, dir.rfind('/'));
   return FirstLineOf(dir + "/queue/write_cache");

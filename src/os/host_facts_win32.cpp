@@ -13,6 +13,8 @@ Result<uint64_t> FileHoleBytes(const std::string& path) {
   return Status::Unimplemented(path + ": allocated ranges are not read on Windows yet");
 }
 
+DeviceCounters ReadDeviceCounters(const std::string& /*path*/) { return {}; }
+
 std::string DeviceWriteCacheMode(const std::string& /*path*/) { return ""; }
 
 }  // namespace loadcell

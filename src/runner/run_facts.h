@@ -49,6 +49,8 @@ struct WorkloadFacts {
   // mutex): a busy client is the point, not a fault.
   bool measures_client_cpu = false;
   std::vector<IoTargetFacts> io;
+  // The bytes the file targets read over the measured run (0 without them).
+  uint64_t io_bytes_read = 0;
   // The memory test's block and the CPU's L2 cache (0: not a memory test
   // that touches memory).
   uint64_t memory_block_bytes = 0;

@@ -23,11 +23,22 @@ struct HostWindow {
   double host_busy_fraction = -1;
 };
 
+// A block device under the file targets, over the run (each device once).
+struct DeviceWindow {
+  std::string device;  // "vda1"
+  uint64_t read_bytes = 0;
+  uint64_t written_bytes = 0;
+};
+
 struct HostFacts {
   uint64_t memory_bytes = 0;        // RAM
   uint64_t cgroup_limit_bytes = 0;  // 0: none
   int cpus = 0;                     // CPUs this process may use
   HostWindow window;
+  // The devices under the file targets; `devices_unknown` says why when
+  // their counters were not read (then `devices` is empty).
+  std::vector<DeviceWindow> devices;
+  std::string devices_unknown;
 };
 
 // Gathered at the end for each I/O target, in WorkloadFacts::io's order.
@@ -67,6 +78,7 @@ CheckOutcome NotChecked(const char* id, std::string why);
 
 // The checks (checks/<name>.cpp).
 std::optional<CheckOutcome> CheckCache(const CheckInput& in);
+std::optional<CheckOutcome> CheckDeviceReads(const CheckInput& in);
 std::optional<CheckOutcome> CheckUnwrittenData(const CheckInput& in);
 std::optional<CheckOutcome> CheckWriteData(const CheckInput& in);
 std::optional<CheckOutcome> CheckSamples(const CheckInput& in);

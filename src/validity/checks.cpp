@@ -8,6 +8,7 @@ namespace loadcell::validity {
 const std::vector<CheckEntry>& AllChecks() {
   static const std::vector<CheckEntry> kAll = {
       {"cache", &CheckCache},
+      {"device-reads", &CheckDeviceReads},
       {"unwritten-data", &CheckUnwrittenData},
       {"write-data", &CheckWriteData},
       {"samples", &CheckSamples},

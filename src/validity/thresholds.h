@@ -12,6 +12,10 @@ namespace loadcell::validity {
 inline constexpr double kCacheWarnMultiple = 2.0;
 inline constexpr double kCacheInvalidMultiple = 1.0;
 
+// device-reads: buffered reads of which the device read less than this
+// fraction were served from the page cache.
+inline constexpr double kDeviceReadFraction = 0.5;
+
 // samples: a printed percentile needs this many events beyond it.
 inline constexpr double kMinTailSamples = 10;
 // samples: a run with --report-interval should cover this many intervals.

@@ -17,8 +17,9 @@ double OwnCpuSeconds() {
 
 }  // namespace
 
-VerdictStep::VerdictStep(VerdictMode mode, double percentile, double report_interval_s)
-    : mode_(mode), percentile_(percentile), report_interval_s_(report_interval_s) {}
+VerdictStep::VerdictStep(const Workload& w, VerdictMode mode, double percentile,
+                         double report_interval_s)
+    : workload_(w), mode_(mode), percentile_(percentile), report_interval_s_(report_interval_s) {}
 
 void VerdictStep::OnStart(const Manifest& /*m*/) {
   if (mode_ == VerdictMode::kOff) return;
@@ -29,9 +30,31 @@ void VerdictStep::OnStart(const Manifest& /*m*/) {
   start_host_known_ = host.known;
   start_host_busy_ = host.busy;
   start_host_total_ = host.total;
+  start_devices_.clear();
+  for (const IoTargetFacts& t : workload_.Facts(RunResult{}).io) {
+    if (t.null_engine) continue;
+    DeviceCounters c = ReadDeviceCounters(t.dir);
+    bool seen = false;
+    for (const auto& [dir, known] : start_devices_) seen = seen || known.device == c.device;
+    if (!seen || !c.known) start_devices_.emplace_back(t.dir, std::move(c));
+  }
 }
 
-void VerdictStep::Judge(const Workload& w, RunResult& r) const {
+// The devices' counters over the run (each device once), or why not.
+void VerdictStep::DeviceWindows(validity::HostFacts& host) const {
+  for (const auto& [dir, start] : start_devices_) {
+    const DeviceCounters end = ReadDeviceCounters(dir);
+    if (!start.known || !end.known || end.device != start.device) {
+      host.devices.clear();
+      host.devices_unknown = dir + ": no block device's counters behind it";
+      return;
+    }
+    host.devices.push_back(
+        {end.device, end.read_bytes - start.read_bytes, end.written_bytes - start.written_bytes});
+  }
+}
+
+void VerdictStep::Judge(RunResult& r) const {
   if (mode_ == VerdictMode::kOff) return;
   const int64_t t0 = MonotonicNow();
   validity::HostFacts host;
@@ -49,8 +72,9 @@ void VerdictStep::Judge(const Workload& w, RunResult& r) const {
       host.window.host_busy_fraction = static_cast<double>(now.busy - start_host_busy_) /
                                        static_cast<double>(now.total - start_host_total_);
     }
+    DeviceWindows(host);
   }
-  const WorkloadFacts facts = w.Facts(r);
+  const WorkloadFacts facts = workload_.Facts(r);
   validity::CheckInput in{
       r, facts, host, validity::GatherTargetFacts(facts.io), percentile_, report_interval_s_};
   Validity v = validity::RunChecks(in);

@@ -22,7 +22,7 @@ TEST_F(SqlioVerdict, ABufferedReadOfAFileInMemoryIsInvalidAfterSqliosOutput) {
   EXPECT_LT(own, block);
   EXPECT_NE(r.out.find("    INVALID cache: buffered reads over 8 MiB of files"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\nVerdict: INVALID (1)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nVerdict: INVALID ("), std::string::npos) << r.out;
 }
 
 TEST_F(SqlioVerdict, UnbufferedIsNotACacheFindingAndOffPrintsNone) {

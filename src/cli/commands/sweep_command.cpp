@@ -299,7 +299,8 @@ class SweepRun final {
     settings.verdict = setup.cfg.verdict_mode();
     MultiReporter reporters;
     // Each point's JSON carries its verdict (docs/validity.md).
-    VerdictStep verdict(settings.verdict, settings.percentile, settings.report_interval_s);
+    VerdictStep verdict(*setup.workload, settings.verdict, settings.percentile,
+                        settings.report_interval_s);
     reporters.WatchStart(&verdict);
     reporters.Add(MakeJsonReporter(file.stream(), *setup.workload, settings));
     if (tty_) {
@@ -312,7 +313,7 @@ class SweepRun final {
       if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
       return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
     }
-    if (!result->forced_shutdown) verdict.Judge(*setup.workload, *result);
+    if (!result->forced_shutdown) verdict.Judge(*result);
     reporters.OnEnd(*result);
     if (setup.after_report && !result->forced_shutdown) {
       if (Status done = setup.after_report(); !done.ok() && result->failure.ok()) {

@@ -436,7 +436,7 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluste
   cfg.rate = SqlioThrottleRate(sw, workload.TotalThreads(), setup.plan.block_size);
   cfg.verdict = sw.verdict;
   MultiReporter reporters;
-  VerdictStep verdict(cfg.verdict_mode(), 95, 0);
+  VerdictStep verdict(workload, cfg.verdict_mode(), 95, 0);
   reporters.WatchStart(&verdict);
   if (json && reports) {
     ReportSettings rs;
@@ -451,7 +451,7 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluste
     return ExitCodeFor(result.status());  // 130 for an interrupt
   }
   if (!reports) return ExitCodeAfterRun(*result, kExitOk, err);
-  if (!result->forced_shutdown) verdict.Judge(workload, *result);
+  if (!result->forced_shutdown) verdict.Judge(*result);
   if (json) {
     for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";
     reporters.OnEnd(*result);

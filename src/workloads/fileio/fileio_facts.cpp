@@ -8,8 +8,13 @@
 #include "os/open_flags.h"
 #include "workloads/fileio/fileio.h"
 #include "workloads/fileio/fileio_options.h"
+#include "workloads/fileio/fileio_worker.h"
 
 namespace loadcell {
+
+uint64_t BytesReadOf(const RunResult& r) {
+  return r.counters.size() > kCounterBytesRead ? r.counters[kCounterBytesRead] : 0;
+}
 
 IoTargetFacts TargetFactsOf(const FileIoSettings& s, int threads, std::vector<std::string> paths,
                             bool depth_set, const char* depth_option) {
@@ -44,6 +49,7 @@ WorkloadFacts FileIoWorkload::Facts(const RunResult& r) const {
   WorkloadFacts f;
   f.io.push_back(TargetFactsOf(s, r.manifest.threads, std::move(paths), options_.queue_depth_set(),
                                "--file-queue-depth"));
+  f.io_bytes_read = BytesReadOf(r);
   return f;
 }
 

@@ -10,6 +10,7 @@
 #include "core/status.h"
 #include "os/file_system.h"
 #include "runner/run_facts.h"
+#include "runner/run_result.h"
 
 namespace loadcell {
 
@@ -128,6 +129,9 @@ struct FileIoSettings {
 // through `depth_option`.
 IoTargetFacts TargetFactsOf(const FileIoSettings& s, int threads, std::vector<std::string> paths,
                             bool depth_set, const char* depth_option);
+
+// The bytes a fileio or sqlio result read (its bytes_read counter).
+uint64_t BytesReadOf(const RunResult& r);
 
 // Rank `rank` of `ranks`'s part [first, end) of a sequence of `count`
 // requests (--mpi-files=shared, sequential modes: IOR's segmented layout,

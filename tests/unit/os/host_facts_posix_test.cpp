@@ -57,5 +57,15 @@ TEST(HostFactsTest, TheWriteCacheIsOneOfTheKernelsWordsOrUnknown) {
   EXPECT_EQ(DeviceWriteCacheMode("/nonexistent/loadcell-folder"), "");
 }
 
+TEST(HostFactsTest, DeviceCountersNameTheirDeviceOrAreUnknown) {
+  TempDir dir;
+  const DeviceCounters c = ReadDeviceCounters(dir.path());
+  if (c.known) {
+    EXPECT_FALSE(c.device.empty());
+    EXPECT_EQ(c.device.find('/'), std::string::npos) << c.device;
+  }
+  EXPECT_FALSE(ReadDeviceCounters("/nonexistent/loadcell-folder").known);
+}
+
 }  // namespace
 }  // namespace loadcell

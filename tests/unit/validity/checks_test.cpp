@@ -127,6 +127,34 @@ TEST(CacheCheckTest, UnknownMemoryIsNotChecked) {
   EXPECT_EQ(c.Run(&CheckCache)->level, CheckLevel::kNotChecked);
 }
 
+// ---------------------------------------------------------------- device-reads
+
+TEST(DeviceReadsCheckTest, BufferedReadsTheDeviceDidNotServeAreInvalid) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.io_bytes_read = 100ULL << 20;
+  c.host.devices = {{"vda1", 1ULL << 20, 0}};
+  const std::optional<CheckOutcome> out = c.Run(&CheckDeviceReads);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("the device (vda1) read 1 MiB of the 100 MiB"));
+  c.host.devices = {{"vda1", 90ULL << 20, 0}};
+  EXPECT_EQ(c.Run(&CheckDeviceReads)->level, CheckLevel::kPass);
+}
+
+TEST(DeviceReadsCheckTest, NoCountersAreNotCheckedDirectReadsDoNotConcernIt) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.io_bytes_read = 1 << 20;
+  c.host.devices_unknown = "/data: no block device's counters behind it";
+  const std::optional<CheckOutcome> out = c.Run(&CheckDeviceReads);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_THAT(out->seen, HasSubstr("no block device"));
+  c.facts.io[0].direct = true;
+  EXPECT_FALSE(c.Run(&CheckDeviceReads).has_value());
+}
+
 // ---------------------------------------------------------------- unwritten-data
 
 TEST(UnwrittenDataCheckTest, HolesInTheFilesReadAreInvalid) {
@@ -382,7 +410,7 @@ TEST(RunChecksTest, EveryCheckIdIsListedOnce) {
     for (const std::string& seen : ids) EXPECT_NE(seen, e.id);
     ids.emplace_back(e.id);
   }
-  EXPECT_EQ(ids.size(), 11u);
+  EXPECT_EQ(ids.size(), 12u);
 }
 
 TEST(VerdictLineTest, CountsWarningsAndInvalidChecks) {
