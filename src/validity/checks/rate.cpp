@@ -15,7 +15,8 @@ std::optional<CheckOutcome> CheckRate(const CheckInput& in) {
   const RateFigures& rf = *r.rate;
   const double median_ms =
       r.latency.empty() ? 0 : static_cast<double>(r.latency[0].histogram.Percentile(50)) / 1e6;
-  const double late = r.events > 0 ? static_cast<double>(rf.late_events) / r.events : 0;
+  const double late =
+      r.events > 0 ? static_cast<double>(rf.late_events) / static_cast<double>(r.events) : 0;
   std::vector<CheckFigure> figures = {{"rate_asked", rf.target},
                                       {"rate_achieved", rf.achieved},
                                       {"late_fraction", late},
