@@ -83,6 +83,7 @@ std::optional<CheckOutcome> CheckUnwrittenData(const CheckInput& in);
 std::optional<CheckOutcome> CheckWriteData(const CheckInput& in);
 std::optional<CheckOutcome> CheckSamples(const CheckInput& in);
 std::optional<CheckOutcome> CheckSteadyState(const CheckInput& in);
+std::optional<CheckOutcome> CheckWarmUp(const CheckInput& in);
 std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in);
 std::optional<CheckOutcome> CheckQueueDepth(const CheckInput& in);
 std::optional<CheckOutcome> CheckRate(const CheckInput& in);

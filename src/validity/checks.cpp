@@ -13,6 +13,7 @@ const std::vector<CheckEntry>& AllChecks() {
       {"write-data", &CheckWriteData},
       {"samples", &CheckSamples},
       {"steady-state", &CheckSteadyState},
+      {"warm-up", &CheckWarmUp},
       {"client-cpu", &CheckClientCpu},
       {"queue-depth", &CheckQueueDepth},
       {"rate", &CheckRate},

@@ -27,6 +27,11 @@ inline constexpr int kMinIntervals = 2;
 inline constexpr int kSteadyMinIntervals = 6;
 inline constexpr double kSteadyMaxDrift = 0.20;
 
+// warm-up: intervals needed, and how far the first interval's rate may lie
+// from the median of the others (as a ratio either way).
+inline constexpr int kWarmUpMinIntervals = 4;
+inline constexpr double kWarmUpMaxRatio = 1.5;
+
 // client-cpu: loadcell's CPU time per worker thread (or over the CPUs it
 // may use) as a fraction of wall time, above which the client limits.
 inline constexpr double kClientBusyFraction = 0.90;

@@ -255,6 +255,25 @@ TEST(SteadyStateCheckTest, TooFewIntervalsAreNotChecked) {
   EXPECT_THAT(out->seen, HasSubstr("2 intervals"));
 }
 
+// ---------------------------------------------------------------- warm-up
+
+TEST(WarmUpCheckTest, AFirstIntervalFarFromTheRestWarns) {
+  Case c;
+  c.result = ResultOf(1000, 5);
+  c.report_interval_s = 1;
+  for (uint64_t e : {3000, 1000, 1010, 990, 1000}) c.result.intervals.push_back(Interval(e));
+  for (IntervalSnapshot& s : c.result.intervals) FillDerivedFigures(s);
+  const std::optional<CheckOutcome> out = c.Run(&CheckWarmUp);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("3000.00/s, 3.00x the median"));
+  EXPECT_THAT(out->advice, HasSubstr("--warmup-time"));
+  c.result.intervals[0] = Interval(1100);
+  FillDerivedFigures(c.result.intervals[0]);
+  EXPECT_EQ(c.Run(&CheckWarmUp)->level, CheckLevel::kPass);
+  c.result.intervals.resize(3);  // too few: steady-state says so
+  EXPECT_FALSE(c.Run(&CheckWarmUp).has_value());
+}
+
 // ---------------------------------------------------------------- client-cpu
 
 TEST(ClientCpuCheckTest, AWorkerThreadBusyAllTheTimeWarns) {
@@ -410,7 +429,7 @@ TEST(RunChecksTest, EveryCheckIdIsListedOnce) {
     for (const std::string& seen : ids) EXPECT_NE(seen, e.id);
     ids.emplace_back(e.id);
   }
-  EXPECT_EQ(ids.size(), 12u);
+  EXPECT_EQ(ids.size(), 13u);
 }
 
 TEST(VerdictLineTest, CountsWarningsAndInvalidChecks) {
