@@ -24,6 +24,7 @@
 #include "os/report_stdout.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
+#include "validity/verdict.h"
 #include "workloads/builtin.h"
 
 namespace loadcell {
@@ -80,7 +81,8 @@ std::string Usage() {
       "(--mpi=auto|on|off; auto: when a launcher is detected; --mpi-timeout=5s: how long to\n"
       "wait for a silent rank; --stonewall=on with --events: the first rank done stops all;\n"
       "--mpi-files=per-rank|shared for fileio and sqlio; see docs/mpi.md).\n"
-      "Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted.\n"
+      "Exit codes: 0 done, 1 the run failed, 2 bad usage, 3 INVALID under --verdict=strict,\n"
+      "130 interrupted.\n"
       "\n";
   // The general options, as every test registers them.
   RunConfig cfg;
@@ -140,6 +142,8 @@ ReportSettings SettingsFor(const RunConfig& cfg) {
   settings.checkpoints_s = cfg.CheckpointTimes();
   settings.sysbench_exact = SysbenchMode();
   settings.verbosity = static_cast<int>(cfg.verbosity);
+  // sysbench mode prints no verdict (sysbench has none).
+  settings.verdict = SysbenchMode() ? VerdictMode::kOff : cfg.verdict_mode();
   return settings;
 }
 
@@ -205,6 +209,8 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
   Manifest manifest = BuildManifest(setup, "run");
   InstallStopSignalHandlers();
   RunCoordinator& coordinator = cluster ? *cluster : SoloCoordinator();
+  VerdictStep verdict(workload, settings.verdict, settings.percentile, settings.report_interval_s);
+  reporters.WatchStart(&verdict);
   Result<RunResult> result =
       RunWorkload(workload, cfg, std::move(manifest), &reporters, coordinator);
   if (!result.ok()) {
@@ -212,6 +218,7 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
     PrintError(err, result.status());
     return ExitFor(result.status());  // 130 for an interrupt
   }
+  if (!result->forced_shutdown) verdict.Judge(*result);
   reporters.OnEnd(*result);
   out.flush();
   if (result->forced_shutdown) {
@@ -343,6 +350,11 @@ int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
     }
     err << "loadcell: interrupted; the report covers the time until the interrupt\n";
     return kExitInterrupted;
+  }
+  if (code == kExitOk && result.validity.judged && result.validity.mode == VerdictMode::kStrict &&
+      result.validity.overall() == Overall::kInvalid) {
+    err << "loadcell: the result is INVALID (--verdict=strict; the verdict above says why)\n";
+    return kExitInvalid;
   }
   return code;
 }

@@ -13,6 +13,8 @@ struct RunResult;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitRunFailed = 1;
 inline constexpr int kExitUsage = 2;
+// --verdict=strict and the result's verdict is INVALID (docs/validity.md).
+inline constexpr int kExitInvalid = 3;
 inline constexpr int kExitInterrupted = 130;
 
 // Runs the command line `args` (argv without argv[0]): reports go to `out`,

@@ -1,6 +1,7 @@
 // The CSV reporter: a header, one row per interval (written as each interval
 // arrives), then a final row whose time_s is "total". Columns are listed in
-// docs/report.md. Every row has the same number of fields.
+// docs/report.md; the last, "verdict", is filled on the final row only.
+// Every row has the same number of fields.
 
 #include <fmt/format.h>
 
@@ -36,7 +37,7 @@ class CsvReporter final : public Reporter {
     WriteHeader();
     WriteRow(fmt::format("{:.4f}", Finite(s.t_end_s)), s.duration_s, s.threads, s.events,
              s.events_per_second, s.errors, s.latency.empty() ? kEmpty : s.latency[0].histogram,
-             s.counters);
+             s.counters, "");
   }
 
   void OnEnd(const RunResult& r) override {
@@ -44,7 +45,8 @@ class CsvReporter final : public Reporter {
     WriteHeader();
     WriteRow("total", r.total_time_s, r.manifest.threads > 0 ? r.manifest.threads : threads_,
              r.events, r.events_per_second, r.errors,
-             r.latency.empty() ? kEmpty : r.latency[0].histogram, r.counters);
+             r.latency.empty() ? kEmpty : r.latency[0].histogram, r.counters,
+             r.validity.judged ? OverallName(r.validity.overall()) : "");
     if (r.cluster) WriteRankRows(*r.cluster);
     out_.flush();
   }
@@ -60,6 +62,7 @@ class CsvReporter final : public Reporter {
       h += ',';
       h += CsvField(CounterName(counter_names_, i));
     }
+    h += ",verdict";
     out_ << h << "\n";
   }
 
@@ -67,7 +70,7 @@ class CsvReporter final : public Reporter {
   // ones are written as 0, so that every row has the header's width.
   void WriteRow(const std::string& time, double duration_s, int threads, uint64_t events,
                 double events_per_second, uint64_t errors, const LatencyHistogram& h,
-                const std::vector<uint64_t>& counters) {
+                const std::vector<uint64_t>& counters, const std::string& verdict) {
     std::string row = fmt::format(
         "{},{:.4f},{},{},{:.3f},{},{},{},{},{},{},{},{}", time, Finite(duration_s), threads, events,
         Finite(events_per_second), errors, CsvMs(static_cast<double>(h.Min())), CsvMs(MeanNs(h)),
@@ -78,6 +81,7 @@ class CsvReporter final : public Reporter {
     for (size_t i = 0; i < counter_names_.size(); ++i) {
       row += fmt::format(",{}", i < counters.size() ? counters[i] : 0);
     }
+    row += "," + verdict;
     out_ << row << "\n" << std::flush;
   }
 
@@ -92,7 +96,7 @@ class CsvReporter final : public Reporter {
                       CsvMs(static_cast<double>(k.p50_ns)), CsvMs(static_cast<double>(k.p95_ns)),
                       CsvMs(static_cast<double>(k.p99_ns)), CsvMs(static_cast<double>(k.p999_ns)),
                       CsvMs(static_cast<double>(k.max_ns)));
-      row.append(counter_names_.size(), ',');
+      row.append(counter_names_.size() + 1, ',');  // no counters, no verdict
       out_ << row << "\n";
     }
   }

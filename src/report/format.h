@@ -54,6 +54,13 @@ std::string CounterName(const std::vector<std::string>& names, size_t i);
 // ranks, the clock offsets, missing ranks and the stonewall figures.
 std::string RanksBlock(const ClusterFigures& c);
 
+// The text report's verdict block (docs/validity.md): a "Validity" line
+// that counts the checks, one line per check that did not pass (WARN,
+// INVALID, not checked: what was seen and what to change), and the last
+// line "Verdict: valid", "... valid with warnings (N)" or "... INVALID (N)".
+// Empty when the result was not judged (--verdict=off).
+std::string VerdictBlock(const Validity& v);
+
 // Who took part in a run across processes, for a line of text: "4 ranks on
 // 2 hosts (c1, c2)", the hosts in the order of their first rank.
 std::string RanksAndHosts(const ClusterFigures& c);

@@ -24,6 +24,8 @@ struct ReportSettings {
   bool sysbench_exact = false;
   // --verbosity: below 3 the text report prints nothing (sysbench's notices).
   int verbosity = 3;
+  // --verdict: off prints no verdict anywhere (the result then has none).
+  VerdictMode verdict = VerdictMode::kOn;
 };
 
 class Reporter : public RunObserver {
@@ -46,7 +48,11 @@ std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w,
 class MultiReporter final : public Reporter {
  public:
   void Add(std::unique_ptr<Reporter> r) { reporters_.push_back(std::move(r)); }
+  // An observer that is told of the start only (not owned; it outlives the
+  // run): the verdict step's start facts.
+  void WatchStart(RunObserver* o) { start_watchers_.push_back(o); }
   void OnStart(const Manifest& m) override {
+    for (RunObserver* o : start_watchers_) o->OnStart(m);
     for (auto& r : reporters_) r->OnStart(m);
   }
   void OnInterval(const IntervalSnapshot& s) override {
@@ -64,6 +70,7 @@ class MultiReporter final : public Reporter {
 
  private:
   std::vector<std::unique_ptr<Reporter>> reporters_;
+  std::vector<RunObserver*> start_watchers_;
 };
 
 }  // namespace loadcell

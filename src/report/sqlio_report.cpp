@@ -196,6 +196,12 @@ std::string FormatSqlioResults(const RunResult& r, const SqlioReportSettings& s)
   if (!s.classic && r.rate.has_value()) o += RateBlock(r);
   if (!s.classic) o += ThreadTable(r, s) + PercentileTable(r);
   for (const std::string& n : s.notes) o += "note: " + n + "\n";
+  // The verdict after SQLIO's own output, a blank line between (none when
+  // not judged).
+  if (r.validity.judged) {
+    o += '\n';
+    o += report_internal::VerdictBlock(r.validity);
+  }
   return o;
 }
 

@@ -267,7 +267,11 @@ class TextReporter final : public Reporter {
   }
 
   void OnEnd(const RunResult& r) override {
-    if (!Silent()) out_ << EndReport(r) << std::flush;
+    if (Silent()) return;
+    out_ << EndReport(r);
+    // --verdict=off (and sysbench mode) prints none.
+    if (settings_.verdict != VerdictMode::kOff) out_ << report_internal::VerdictBlock(r.validity);
+    out_ << std::flush;
   }
 
  private:

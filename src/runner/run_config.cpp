@@ -108,8 +108,16 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
   opts.Enum("clock", &clock, "auto", {"auto", "monotonic"},
             "how events are timed: auto uses the invariant TSC where the kernel trusts it "
             "(calibrated against CLOCK_MONOTONIC), monotonic always reads CLOCK_MONOTONIC");
+  opts.Enum("verdict", &verdict, "on", {"off", "on", "strict"},
+            "the validity verdict at the end of the report (docs/validity.md): off, on, or "
+            "strict (as on, and exit 3 when the result is INVALID)");
   opts.Size("thread-stack-size", &thread_stack_size, 0,
             "stack size per worker thread (0: the system default)");
+}
+
+VerdictMode RunConfig::verdict_mode() const {
+  if (verdict == "off") return VerdictMode::kOff;
+  return verdict == "strict" ? VerdictMode::kStrict : VerdictMode::kOn;
 }
 
 Status RunConfig::Finalize(const OptionSet& opts) {

@@ -7,6 +7,7 @@
 
 #include "core/options.h"
 #include "core/random.h"
+#include "runner/validity.h"
 
 namespace loadcell {
 
@@ -29,7 +30,10 @@ struct RunConfig {
   std::string output_file;
   uint64_t thread_stack_size = 0;  // 0: system default
   std::string clock = "auto";      // auto|monotonic: how events are timed
-  bool time_given = false;         // --time set by the user (events alone: no time cut)
+  std::string verdict = "on";      // off|on|strict (runner/validity.h)
+  // --verdict as a mode.
+  VerdictMode verdict_mode() const;
+  bool time_given = false;  // --time set by the user (events alone: no time cut)
   // Not an option: set by the front end for live status and charts. Period
   // of RunObserver::OnStatus in seconds; 0: no status ticks.
   double status_interval_s = 0;

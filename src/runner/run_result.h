@@ -14,6 +14,7 @@
 
 #include "core/status.h"
 #include "os/system_info.h"
+#include "runner/validity.h"
 #include "stats/histogram.h"
 #include "stats/summary.h"
 
@@ -209,6 +210,8 @@ struct RunResult {
   Status failure;  // the first worker error, if any
   // Set when the result merges the ranks of a run across processes.
   std::optional<ClusterFigures> cluster;
+  // The verdict (src/validity/), made after the run and before the report.
+  Validity validity;
 
   // Derived: events and errors over total_time_s (0 when it is 0).
   double events_per_second = 0;

@@ -12,6 +12,7 @@
 #include "core/options.h"
 #include "core/random.h"
 #include "core/status.h"
+#include "runner/run_facts.h"
 #include "runner/run_result.h"
 
 namespace loadcell {
@@ -218,6 +219,9 @@ class Workload {
   virtual std::optional<std::string> SysbenchHeader() const { return std::nullopt; }
   // Figures derived from a result (pure): ops/s, MiB/s, ...
   virtual std::vector<Metric> Metrics(const RunResult& r) const { return {}; }
+  // What the validity checks need to know of this run (runner/run_facts.h),
+  // from the settings and `r` (its counters); called once after the run.
+  virtual WorkloadFacts Facts(const RunResult& r) const { return {}; }
 };
 
 // Text-report pieces in sysbench's shape, for a workload whose end report or

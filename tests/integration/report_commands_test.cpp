@@ -169,6 +169,9 @@ TEST(ReportCommandsTest, SweepRunsTheMatrixAndWritesEveryRun) {
   for (const char* f :
        {"cpu-threads=1-cpu-max-prime=1000.json", "cpu-threads=2-cpu-max-prime=2000.json"}) {
     EXPECT_TRUE(std::filesystem::exists(dir / ("out/" + std::string(f)))) << f;
+    // Each point's result carries its verdict.
+    EXPECT_NE(ReadFile(dir / ("out/" + std::string(f))).find("\"validity\": {"), std::string::npos)
+        << f;
   }
   const std::string html = ReadFile(dir / "s.html");
   EXPECT_EQ(ChartPoints(html, "saturation-throughput"), 4);

@@ -126,6 +126,16 @@ inline RunResult FixtureResult() {
   r.counter_names = {"ops", "bytes"};
   r.counters = {1000, 4096000};
   r.intervals = {FixtureInterval(1, 300, 200), FixtureInterval(2, 200, 300)};
+  // The verdict as the verdict step leaves it (reporters only print it).
+  r.validity.judged = true;
+  r.validity.cost_ms = 0.25;
+  r.validity.checks = {
+      {"samples", CheckLevel::kPass, "", "", {{"events", 1000}, {"percentile", 95}}},
+      {"steady-state",
+       CheckLevel::kNotChecked,
+       "2 intervals, fewer than the 6 it compares in thirds",
+       "",
+       {}}};
   FillDerivedFigures(r);
   return r;
 }
@@ -176,6 +186,16 @@ inline RunResult FixtureFullResult() {
   r.intervals[1].concurrency = 2;
   r.interrupted = true;
   r.failure = Status::IoError("write failed on \"file\"", 28);
+  r.validity.checks.push_back({"rate",
+                               CheckLevel::kWarn,
+                               "1.4% of the events started more than 1 ms late",
+                               "give the rate more --threads, or ask a lower --rate",
+                               {{"rate_asked", 500}, {"late_fraction", 0.014}}});
+  r.validity.checks.push_back({"errors",
+                               CheckLevel::kInvalid,
+                               "the run failed: write failed on \"file\"",
+                               "fix the error above and run again",
+                               {{"errors", 3}}});
   FillDerivedFigures(r);
   return r;
 }

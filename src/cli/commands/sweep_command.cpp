@@ -25,6 +25,7 @@
 #include "os/report_stdout.h"
 #include "os/system_info.h"
 #include "runner/runner.h"
+#include "validity/verdict.h"
 
 namespace loadcell {
 namespace {
@@ -295,7 +296,12 @@ class SweepRun final {
     settings.percentile = setup.cfg.percentile;
     settings.histogram = setup.cfg.histogram;
     settings.report_interval_s = setup.cfg.report_interval_s;
+    settings.verdict = setup.cfg.verdict_mode();
     MultiReporter reporters;
+    // Each point's JSON carries its verdict (docs/validity.md).
+    VerdictStep verdict(*setup.workload, settings.verdict, settings.percentile,
+                        settings.report_interval_s);
+    reporters.WatchStart(&verdict);
     reporters.Add(MakeJsonReporter(file.stream(), *setup.workload, settings));
     if (tty_) {
       reporters.Add(std::make_unique<ProgressTicker>(progress_));
@@ -307,6 +313,7 @@ class SweepRun final {
       if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
       return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
     }
+    if (!result->forced_shutdown) verdict.Judge(*result);
     reporters.OnEnd(*result);
     if (setup.after_report && !result->forced_shutdown) {
       if (Status done = setup.after_report(); !done.ok() && result->failure.ok()) {

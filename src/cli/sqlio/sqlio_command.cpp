@@ -24,6 +24,7 @@
 #include "report/reporter.h"
 #include "runner/runner.h"
 #include "workloads/sqlio/sqlio_manifest.h"
+#include "validity/verdict.h"
 
 namespace loadcell {
 namespace {
@@ -489,7 +490,10 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluste
   cfg.time_s = sw.seconds;
   cfg.time_given = true;
   cfg.rate = SqlioThrottleRate(sw, workload.TotalThreads(), setup.plan.block_size);
+  cfg.verdict = sw.verdict;
   MultiReporter reporters;
+  VerdictStep verdict(workload, cfg.verdict_mode(), 95, 0);
+  reporters.WatchStart(&verdict);
   if (json && reports) {
     ReportSettings rs;
     rs.percentile = 95;
@@ -503,6 +507,7 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluste
     return ExitCodeFor(result.status());  // 130 for an interrupt
   }
   if (!reports) return ExitCodeAfterRun(*result, kExitOk, err);
+  if (!result->forced_shutdown) verdict.Judge(*result);
   if (json) {
     for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";
     reporters.OnEnd(*result);
@@ -538,6 +543,7 @@ std::string SqlioUsage() {
          "Options: --drive=X=/folder (map a drive letter; default the current folder),\n"
          "         --sqlio-classic (SQLIO's report only), --format=text|json, --quiet,\n"
          "         --sqlio-use-existing=write (-kW on files loadcell did not create);\n"
+         "         --verdict=off|on|strict (the validity verdict; strict: exit 3 if INVALID);\n"
          "         under mpirun --mpi-files=per-rank|shared (docs/mpi.md)\n"
          "Missing files are created at their size and kept.\n";
 }

@@ -332,7 +332,7 @@ Status ParseSwitch(const std::string& arg, SqlioSwitches& s) {
              "-i -m -g -v1.1.1 -64 -D (see 'loadcell sqlio --help')");
 }
 
-// loadcell's own long options: --drive, --sqlio-classic, --format, --quiet,
+// loadcell's own long options: --drive, --sqlio-classic, --format, --verdict, --quiet,
 // --sqlio-use-existing, --help, and under an MPI launcher --mpi, --mpi-files, --mpi-timeout.
 Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
   const size_t eq = arg.find('=');
@@ -349,6 +349,11 @@ Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
   } else if (name == "format") {
     if (value != "text" && value != "json") return Bad(arg, "--format is text or json");
     s.format = value;
+  } else if (name == "verdict") {
+    if (value != "off" && value != "on" && value != "strict") {
+      return Bad(arg, "--verdict is off, on or strict");
+    }
+    s.verdict = value;
   } else if (name == "quiet") {
     s.quiet = true;
   } else if (name == "sqlio-use-existing") {
@@ -372,8 +377,8 @@ Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
   } else {
     return Bad(arg,
                "unknown option; sqlio takes SQLIO's switches (-kR, -s30, ...) and "
-               "--drive, --sqlio-classic, --sqlio-use-existing, --format, --quiet, --mpi, "
-               "--mpi-files, --mpi-timeout");
+               "--drive, --sqlio-classic, --sqlio-use-existing, --format, --verdict, --quiet, "
+               "--mpi, --mpi-files, --mpi-timeout");
   }
   return Status::Ok();
 }

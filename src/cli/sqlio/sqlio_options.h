@@ -51,6 +51,7 @@ struct SqlioSwitches {
   std::map<char, std::string> drive_map;  // --drive X=/folder (upper-case letter)
   bool classic = false;                   // --sqlio-classic
   std::string format = "text";            // --format=text|json
+  std::string verdict = "on";             // --verdict=off|on|strict
   bool quiet = false;                     // --quiet
   bool use_existing_write = false;        // --sqlio-use-existing=write
   // --mpi, --mpi-files, --mpi-timeout: under an MPI launcher (docs/mpi.md).

@@ -25,6 +25,9 @@ h3{font-size:1em;margin:0 0 .4em}
 p.sub{color:var(--muted);margin:0 0 1em}
 .banner{border-left:4px solid var(--warn);background:#fff8c5;padding:.5em .8em;margin:.6em 0}
 .banner.bad{border-color:var(--bad);background:#ffebe9}
+.verdict{border-left:4px solid var(--warn);background:#fff8c5;padding:.2em .8em;margin:.6em 0}
+.verdict.bad{border-color:var(--bad);background:#ffebe9}
+.verdict.good{border-color:#1a7f37;background:#dafbe1}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:10px;margin:0}
 .card{background:var(--card);border-radius:8px;padding:8px 12px}
 .card dt{color:var(--muted);font-size:.85em}

@@ -418,6 +418,29 @@ class HtmlReporter final : public Reporter {
   std::vector<IntervalSnapshot> status_;
 };
 
+// The verdict panel at the top (docs/validity.md): the verdict line and a
+// row per check that did not pass; nothing for a result without a verdict.
+std::string VerdictPanel(const ResultData& r) {
+  const Validity& v = r.validity;
+  if (!v.judged) return "";
+  const Overall overall = v.overall();
+  const char* tone = overall == Overall::kInvalid             ? " bad"
+                     : overall == Overall::kValidWithWarnings ? ""
+                                                              : " good";
+  std::string out = "<section id=\"verdict\" class=\"verdict" + std::string(tone) +
+                    "\"><h2>Verdict: " + Escape(VerdictLine(v)) + "</h2>";
+  std::vector<std::vector<std::string>> rows = {{"", "check", "seen", "what to change"}};
+  for (const CheckOutcome* c : v.NotPassed()) {
+    rows.push_back({CheckLevelWord(c->level), c->id, c->seen, c->advice.empty() ? "-" : c->advice});
+  }
+  if (rows.size() == 1) {
+    out += fmt::format("<p class=\"sub\">All {} checks passed.</p>", v.checks.size());
+  } else {
+    out += html::Table(rows, {});
+  }
+  return out + "</section>\n";
+}
+
 }  // namespace
 
 std::string RenderRunHtml(const ResultData& r) {
@@ -428,6 +451,7 @@ std::string RenderRunHtml(const ResultData& r) {
       Escape(fmt::format("{}, {} s measured, loadcell {}", CountOf(m.threads, "thread", "threads"),
                          ShortNumber(r.total_time_s, 4), m.tool_version)) +
       "</p></header>\n";
+  out += VerdictPanel(r);
   out += Banners(r);
   out += "<section id=\"summary\"><h2>Summary</h2>" + SummaryCards(r) + "</section>\n";
   out += "<section id=\"over-time\"><h2>Over time</h2>";

@@ -462,6 +462,46 @@ RankFigures ReadRank(Walker& w, const Json& k, const std::string& p) {
   return f;
 }
 
+CheckLevel ReadCheckLevel(Walker& w, const std::string& text, const std::string& path) {
+  for (CheckLevel l :
+       {CheckLevel::kPass, CheckLevel::kWarn, CheckLevel::kInvalid, CheckLevel::kNotChecked}) {
+    if (text == CheckLevelName(l)) return l;
+  }
+  w.Fail(path + ": \"" + text + "\" is not pass, warn, invalid or not_checked");
+  return CheckLevel::kPass;
+}
+
+// "validity": absent in results written before it and with --verdict=off.
+// The overall word is derived from the checks' levels again.
+void ReadValidity(Walker& w, const Json& v, ResultData& out) {
+  const std::string p = "validity";
+  Validity& val = out.validity;
+  val.judged = true;
+  val.cost_ms = w.Number(v, p, "cost_ms", false);
+  const Json* checks = w.Array(v, p, "checks");
+  if (checks == nullptr) return;
+  for (size_t i = 0; i < checks->size() && w.ok(); ++i) {
+    const std::string cp = p + ".checks[" + std::to_string(i) + "]";
+    const Json& c = (*checks)[i];
+    if (!c.is_object()) {
+      w.Fail(cp + ": expected an object, found " + TypeName(c));
+      return;
+    }
+    CheckOutcome o;
+    o.id = w.String(c, cp, "id");
+    o.level = ReadCheckLevel(w, w.String(c, cp, "level"), cp + ".level");
+    o.seen = w.String(c, cp, "seen", false);
+    o.advice = w.String(c, cp, "advice", false);
+    if (const Json* f = w.Object(c, cp, "figures", false)) {
+      for (auto it = f->begin(); it != f->end(); ++it) {
+        o.figures.push_back(
+            {it.key(), w.Number(it.value(), Walker::Join(cp, "figures." + it.key()), true)});
+      }
+    }
+    val.checks.push_back(std::move(o));
+  }
+}
+
 // "cluster": null for a run of one process.
 void ReadCluster(Walker& w, const Json& c, ResultData& out) {
   const std::string p = "cluster";
@@ -612,6 +652,7 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
       w.Fail("failure: expected an object or null, found " + TypeName(*f));
     }
   }
+  if (const Json* v = w.Object(root, "", "validity", false)) ReadValidity(w, *v, out);
   if (!w.ok()) return Status::InvalidArgument(prefix + w.error());
   return out;
 }

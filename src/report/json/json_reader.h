@@ -95,6 +95,9 @@ struct ResultData {
   double paused_s = 0;  // the process was stopped this long during the run
   int pauses = 0;
   std::string failure;  // empty when the run completed
+  // "validity": the verdict; not judged in results written before it
+  // existed or with --verdict=off.
+  Validity validity;
 
   // The counter named `name`, or nullopt.
   std::optional<uint64_t> Counter(std::string_view name) const;

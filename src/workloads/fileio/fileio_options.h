@@ -9,6 +9,8 @@
 #include "core/options.h"
 #include "core/status.h"
 #include "os/file_system.h"
+#include "runner/run_facts.h"
+#include "runner/run_result.h"
 
 namespace loadcell {
 
@@ -121,6 +123,15 @@ struct FileIoSettings {
   // queue_depth slots.
   uint64_t slot_buffer_bytes() const;
 };
+
+// The validity checks' facts of a run of `s` by `threads` threads on the
+// files `paths` (fileio_facts.cpp). `depth_set`: the user asked the depth,
+// through `depth_option`.
+IoTargetFacts TargetFactsOf(const FileIoSettings& s, int threads, std::vector<std::string> paths,
+                            bool depth_set, const char* depth_option);
+
+// The bytes a fileio or sqlio result read (its bytes_read counter).
+uint64_t BytesReadOf(const RunResult& r);
 
 // Rank `rank` of `ranks`'s part [first, end) of a sequence of `count`
 // requests (--mpi-files=shared, sequential modes: IOR's segmented layout,

@@ -24,6 +24,12 @@ class CpuWorkload final : public Workload, public TextReportSections {
   Status Validate(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  // The test measures the CPU it runs on: a busy client is its point.
+  WorkloadFacts Facts(const RunResult& /*r*/) const override {
+    WorkloadFacts f;
+    f.measures_client_cpu = true;
+    return f;
+  }
   std::string TextSection(const RunResult& r) const override;
 
   uint64_t max_prime() const { return static_cast<uint64_t>(max_prime_); }

@@ -229,6 +229,16 @@ std::vector<std::string> MemoryWorkload::Warnings(int /*threads*/) const {
   return out;
 }
 
+WorkloadFacts MemoryWorkload::Facts(const RunResult& /*r*/) const {
+  WorkloadFacts f;
+  f.measures_client_cpu = true;
+  if (oper() != MemoryOper::kNone) {
+    f.memory_block_bytes = block_size_;
+    f.l2_cache_bytes = ReadL2CacheBytes();  // 0 when unknown: the check says so
+  }
+  return f;
+}
+
 Status MemoryWorkload::Init(int /*threads*/) {
   global_block_.reset();
   if (scope_ == "global") {

@@ -92,6 +92,7 @@ class MemoryWorkload final : public Workload, public TextReportSections {
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::optional<std::string> SysbenchHeader() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
+  WorkloadFacts Facts(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
   std::string SysbenchSection(const RunResult& r) const override { return TextSection(r) + "\n"; }
   // sysbench's memory interval line: "N.NN MiB/sec" (the reporter adds the

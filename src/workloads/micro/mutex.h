@@ -34,6 +34,12 @@ class MutexWorkload final : public Workload {
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   // sysbench prints nothing of this test's settings.
   std::optional<std::string> SysbenchHeader() const override { return std::string(); }
+  // The test measures the CPU it runs on: a busy client is its point.
+  WorkloadFacts Facts(const RunResult& /*r*/) const override {
+    WorkloadFacts f;
+    f.measures_client_cpu = true;
+    return f;
+  }
 
   // The shared variable every lock round increments (under whichever mutex
   // it took, so concurrent rounds may overwrite each other, as in sysbench).

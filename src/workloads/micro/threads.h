@@ -25,6 +25,12 @@ class ThreadsWorkload final : public Workload {
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   // sysbench prints nothing of this test's settings.
   std::optional<std::string> SysbenchHeader() const override { return std::string(); }
+  // The test measures the CPU it runs on: a busy client is its point.
+  WorkloadFacts Facts(const RunResult& /*r*/) const override {
+    WorkloadFacts f;
+    f.measures_client_cpu = true;
+    return f;
+  }
 
   // Events started so far by all workers (each event takes the next lock
   // round-robin from this counter).

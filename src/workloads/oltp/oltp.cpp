@@ -250,6 +250,11 @@ std::vector<std::pair<std::string, std::string>> OltpWorkload::Describe() const 
 
 std::vector<Metric> OltpWorkload::Metrics(const RunResult& r) const { return OltpMetrics(r); }
 
+WorkloadFacts OltpWorkload::Facts(const RunResult& r) const {
+  const std::string driver = shared_.driver != nullptr ? shared_.driver->Name() : "db";
+  return OltpFacts(r, driver, shared_.opts.reconnect() != ReconnectMode::kSession);
+}
+
 std::string OltpWorkload::TextSection(const RunResult& r) const { return OltpTextSection(r); }
 
 std::string OltpWorkload::SysbenchSection(const RunResult& r) const {

@@ -91,6 +91,18 @@ std::string OltpIntervalLine(const IntervalSnapshot& s, double percentile) {
       RateOf(rate, kOltpIgnoredErrors), RateOf(rate, kOltpReconnects));
 }
 
+WorkloadFacts OltpFacts(const RunResult& r, const std::string& driver, bool reconnects_asked) {
+  const auto& c = r.counters;
+  WorkloadFacts f;
+  const std::string ignore = "--" + driver + "-ignore-errors";
+  f.incidents.push_back({"ignored_errors", Counter(c, kOltpIgnoredErrors), ignore});
+  f.incidents.push_back({"deadlocks", Counter(c, kOltpDeadlocks), ignore});
+  if (!reconnects_asked) {
+    f.incidents.push_back({"reconnects", Counter(c, kOltpReconnects), "--reconnect-timeout"});
+  }
+  return f;
+}
+
 std::vector<Metric> OltpMetrics(const RunResult& r) {
   const auto& c = r.counters;
   const double secs = r.total_time_s;

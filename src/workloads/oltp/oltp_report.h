@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/run_facts.h"
 #include "runner/run_result.h"
 
 namespace loadcell {
@@ -18,5 +19,9 @@ std::string OltpSysbenchSection(const RunResult& r);
 // err/s: 0.00 reconn/s: 0.00" (the reporter adds the "[ 1s ] " stamp).
 std::string OltpIntervalLine(const IntervalSnapshot& s, double percentile);
 std::vector<Metric> OltpMetrics(const RunResult& r);
+// The validity checks' facts of an OLTP run on `driver` (its
+// --DRIVER-ignore-errors): ignored errors, deadlocks, and reconnects unless
+// `reconnects_asked` (--oltp-reconnect-mode other than session).
+WorkloadFacts OltpFacts(const RunResult& r, const std::string& driver, bool reconnects_asked);
 
 }  // namespace loadcell

@@ -261,6 +261,17 @@ std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const
   return d;
 }
 
+WorkloadFacts SqlioWorkload::Facts(const RunResult& r) const {
+  WorkloadFacts f;
+  for (size_t i = 0; i < plan_.targets.size(); ++i) {
+    const SqlioTarget& t = plan_.targets[i];
+    const FileIoSettings s = SqlioTargetSettings(plan_, t);
+    f.io.push_back(TargetFactsOf(s, t.threads, {t.path}, plan_.outstanding > 1, "-o"));
+  }
+  f.io_bytes_read = BytesReadOf(r);
+  return f;
+}
+
 std::vector<Metric> SqlioWorkload::Metrics(const RunResult& r) const {
   uint64_t bytes = 0;
   for (size_t i = 0; i < r.counter_names.size() && i < r.counters.size(); ++i) {

@@ -81,6 +81,7 @@ class SqlioWorkload final : public Workload {
 
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
+  WorkloadFacts Facts(const RunResult& r) const override;
 
   int TotalThreads() const;
   // Index of the target thread `id` works on.

@@ -70,5 +70,28 @@ INSTANTIATE_TEST_SUITE_P(All, RunExitTest, ::testing::ValuesIn(kIoFaultCases),
                            return std::string(info.param.name);
                          });
 
+RunResult JudgedInvalid(VerdictMode mode) {
+  RunResult r;
+  r.validity.judged = true;
+  r.validity.mode = mode;
+  r.validity.checks = {{"cache", CheckLevel::kInvalid, "in memory", "direct", {}}};
+  return r;
+}
+
+TEST(VerdictExitTest, StrictExitsThreeOnAnInvalidVerdictOnly) {
+  std::ostringstream err;
+  EXPECT_EQ(ExitCodeAfterRun(JudgedInvalid(VerdictMode::kStrict), kExitOk, err), kExitInvalid);
+  EXPECT_NE(err.str().find("--verdict=strict"), std::string::npos) << err.str();
+  EXPECT_EQ(ExitCodeAfterRun(JudgedInvalid(VerdictMode::kOn), kExitOk, err), kExitOk);
+  RunResult warned = JudgedInvalid(VerdictMode::kStrict);
+  warned.validity.checks[0].level = CheckLevel::kWarn;
+  EXPECT_EQ(ExitCodeAfterRun(warned, kExitOk, err), kExitOk);
+  // A failed run stays a failed run.
+  RunResult failed = JudgedInvalid(VerdictMode::kStrict);
+  failed.failure = Status::IoError("boom");
+  EXPECT_EQ(ExitCodeAfterRun(failed, kExitOk, err), kExitRunFailed);
+  EXPECT_EQ(kExitInvalid, 3);
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -56,9 +56,9 @@ TEST(CsvReporterTest, HeaderIntervalsAndTotal) {
   const auto rows = Rows(Render(Format::kCsv, w, FixtureResult(), FixtureSettings()));
   ASSERT_EQ(rows.size(), 4u);
   const std::vector<std::string> header = {
-      "time_s",     "duration_s",  "threads",    "events",     "events_per_second",
-      "errors",     "lat_min_ms",  "lat_avg_ms", "lat_p50_ms", "lat_p95_ms",
-      "lat_p99_ms", "lat_p999_ms", "lat_max_ms", "ops",        "bytes"};
+      "time_s",     "duration_s", "threads",    "events",     "events_per_second", "errors",
+      "lat_min_ms", "lat_avg_ms", "lat_p50_ms", "lat_p95_ms", "lat_p99_ms",        "lat_p999_ms",
+      "lat_max_ms", "ops",        "bytes",      "verdict"};
   EXPECT_EQ(rows[0], header);
   for (const auto& r : rows) EXPECT_EQ(r.size(), header.size());
   EXPECT_EQ(rows[1][0], "1.0000");
@@ -71,6 +71,19 @@ TEST(CsvReporterTest, HeaderIntervalsAndTotal) {
   EXPECT_EQ(rows[3][3], "1000");
   EXPECT_EQ(rows[3][12], "15.000000");
   EXPECT_EQ(rows[3][14], "4096000");
+  // The verdict on the final row only.
+  EXPECT_EQ(rows[1][15], "");
+  EXPECT_EQ(rows[3][15], "valid");
+}
+
+TEST(CsvReporterTest, AResultWithoutVerdictLeavesItsColumnEmpty) {
+  FakeWorkload w;
+  RunResult r = FixtureResult();
+  r.validity = Validity{};  // --verdict=off
+  const auto rows = Rows(Render(Format::kCsv, w, r, FixtureSettings()));
+  ASSERT_EQ(rows.size(), 4u);
+  ASSERT_EQ(rows[3].size(), 16u);
+  EXPECT_EQ(rows[3][15], "");
 }
 
 TEST(CsvReporterTest, ZeroEventsHaveNoNan) {

@@ -37,5 +37,29 @@ TEST(SqlioReportTest, SubMicrosecondLatenciesKeepTwoSignificantDigits) {
   EXPECT_NE(line.find("0.00050"), std::string::npos) << line;
 }
 
+TEST(SqlioReportTest, TheVerdictFollowsSqliosOwnOutput) {
+  RunResult r;
+  r.total_time_s = 1;
+  r.events = 10;
+  r.latency = {LatencyStats{}};
+  r.threads = {{10, 0.5, 0.5}};
+  SqlioReportSettings s;
+  s.block_size = 4096;
+  s.thread_files = {"testfile.dat"};
+  s.notes = {"a note"};
+  EXPECT_EQ(FormatSqlioResults(r, s).find("Verdict"), std::string::npos);  // not judged
+  r.validity.judged = true;
+  r.validity.checks = {
+      {"unwritten-data", CheckLevel::kInvalid, "1 MiB of the 1 MiB read lie in holes", "x", {}}};
+  const std::string text = FormatSqlioResults(r, s);
+  const size_t note = text.find("note: a note\n");
+  const size_t block = text.find("Validity (1 checks: 0 passed, 1 invalid):\n");
+  ASSERT_NE(note, std::string::npos) << text;
+  ASSERT_NE(block, std::string::npos) << text;
+  EXPECT_LT(note, block);
+  EXPECT_NE(text.find("    INVALID unwritten-data: 1 MiB"), std::string::npos);
+  EXPECT_EQ(text.substr(text.size() - 21), "Verdict: INVALID (1)\n");
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -276,6 +276,42 @@ TEST(TextReporterTest, CheckpointPrintsAFullReport) {
   EXPECT_EQ(n, 3u);
 }
 
+TEST(TextReporterTest, TheReportEndsWithTheVerdictOnceNotAfterCheckpoints) {
+  FakeWorkload w;
+  RunResult c = FixtureResult();
+  c.checkpoint = true;
+  const std::string t =
+      Render(Format::kText, w, testing::FixtureFullResult(), FixtureSettings(), {c});
+  EXPECT_THAT(t, HasSubstr("\nValidity (4 checks: 1 passed, 1 warned, 1 invalid, 1 not checked):\n"
+                           "    INVALID errors: the run failed: write failed on \"file\"; change: "
+                           "fix the error above and run again\n"
+                           "    WARN rate: "));
+  const std::string last = "Verdict: INVALID (1)\n";
+  ASSERT_GE(t.size(), last.size());
+  EXPECT_EQ(t.substr(t.size() - last.size()), last);
+  EXPECT_EQ(t.find("Verdict:"), t.rfind("Verdict:"));  // not in the checkpoint report
+}
+
+TEST(TextReporterTest, VerdictOffPrintsNoVerdict) {
+  FakeWorkload w;
+  ReportSettings s = FixtureSettings();
+  s.verdict = VerdictMode::kOff;
+  const std::string t = Render(Format::kText, w, testing::FixtureFullResult(), s);
+  EXPECT_THAT(t, Not(HasSubstr("Verdict")));
+  EXPECT_THAT(t, Not(HasSubstr("Validity")));
+  s.verdict = VerdictMode::kStrict;
+  EXPECT_THAT(Render(Format::kText, w, testing::FixtureFullResult(), s),
+              HasSubstr("\nVerdict: INVALID (1)\n"));
+}
+
+TEST(TextReporterTest, AValidResultSaysSoOnItsLastLine) {
+  FakeWorkload w;
+  RunResult r = FixtureResult();
+  r.validity.checks = {{"samples", CheckLevel::kPass, "", "", {}}};
+  const std::string t = Render(Format::kText, w, r, FixtureSettings());
+  EXPECT_THAT(t, HasSubstr("\nValidity (1 checks: 1 passed):\nVerdict: valid\n"));
+}
+
 TEST(TextReporterTest, MetricsShownWhenWorkloadHasNoTextSection) {
   class Plain final : public Workload {
    public:

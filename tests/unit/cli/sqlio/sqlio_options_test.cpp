@@ -72,18 +72,33 @@ TEST(SqlioSwitches, OtherSwitchesAndOptions) {
   EXPECT_EQ(a->drive_map.at('R'), "/mnt/data");
   EXPECT_TRUE(a->classic);
   EXPECT_EQ(a->format, "json");
+  EXPECT_EQ(ParseSqlioArgs({"-kr"})->verdict, "on");
+  EXPECT_EQ(ParseSqlioArgs({"--verdict=strict"})->verdict, "strict");
+  EXPECT_EQ(ParseSqlioArgs({"--verdict=off"})->verdict, "off");
   EXPECT_EQ(ParseSqlioArgs({"-kr"})->write, false);  // values in either case
   EXPECT_EQ(ParseSqlioArgs({"-t256"})->threads, 256);
 }
 
 TEST(SqlioSwitches, BadInputIsOneLineNamingTheSwitch) {
-  const std::vector<std::vector<std::string>> bad = {
-      {"-x"},           {"-k"},        {"-kX"},
-      {"-t257"},        {"-t0"},       {"-b0"},
-      {"-bx"},          {"-s"},        {"-BQ"},
-      {"-LX"},          {"-F"},        {"-d1"},
-      {"-fdiagonal"},   {"-a0"},       {"--bogus"},
-      {"--format=xml"}, {"--drive=R"}, {"-Fp.txt", "file.dat"}};
+  const std::vector<std::vector<std::string>> bad = {{"-x"},
+                                                     {"-k"},
+                                                     {"-kX"},
+                                                     {"-t257"},
+                                                     {"-t0"},
+                                                     {"-b0"},
+                                                     {"-bx"},
+                                                     {"-s"},
+                                                     {"-BQ"},
+                                                     {"-LX"},
+                                                     {"-F"},
+                                                     {"-d1"},
+                                                     {"-fdiagonal"},
+                                                     {"-a0"},
+                                                     {"--bogus"},
+                                                     {"--format=xml"},
+                                                     {"--drive=R"},
+                                                     {"-Fp.txt", "file.dat"},
+                                                     {"--verdict=maybe"}};
   for (const auto& args : bad) {
     auto r = ParseSqlioArgs(args);
     ASSERT_FALSE(r.ok()) << args[0];

@@ -60,6 +60,28 @@ TEST(HtmlReportTest, RunPageHasEveryChartWithItsPoints) {
   EXPECT_NE(html.find("Fake operations limit"), std::string::npos);
 }
 
+TEST(HtmlReportTest, TheVerdictPanelComesFirstWithTheChecksThatDidNotPass) {
+  const std::string html = RenderRunHtml(FixtureData(testing::FixtureFullResult()));
+  const size_t panel = html.find("<section id=\"verdict\" class=\"verdict bad\">");
+  ASSERT_NE(panel, std::string::npos);
+  EXPECT_LT(panel, html.find("<section id=\"summary\""));
+  EXPECT_NE(html.find("<h2>Verdict: INVALID (1)</h2>"), std::string::npos);
+  // Gravest first; passed checks are not rows.
+  const size_t invalid = html.find("<td>INVALID</td><td>errors</td>");
+  const size_t warn = html.find("<td>WARN</td><td>rate</td>");
+  ASSERT_NE(invalid, std::string::npos);
+  ASSERT_NE(warn, std::string::npos);
+  EXPECT_LT(invalid, warn);
+  EXPECT_NE(html.find("<td>not checked</td><td>steady-state</td>"), std::string::npos);
+  EXPECT_EQ(html.find("<td>samples</td>"), std::string::npos);
+}
+
+TEST(HtmlReportTest, AResultWithoutVerdictHasNoPanel) {
+  RunResult r = FixtureResult();
+  r.validity = Validity{};
+  EXPECT_EQ(RenderRunHtml(FixtureData(r)).find("id=\"verdict\""), std::string::npos);
+}
+
 TEST(HtmlReportTest, PageIsSelfContainedResponsiveAndPrintable) {
   const std::string html = RenderRunHtml(FixtureData(FixtureResult()));
   EXPECT_EQ(html.find("<script"), std::string::npos);

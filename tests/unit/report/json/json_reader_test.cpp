@@ -121,6 +121,42 @@ TEST(JsonReaderTest, ResultsWithoutBusyTimeTakeTheLatencySum) {
   EXPECT_DOUBLE_EQ(d->threads[1].busy_time_s, 0.3);
 }
 
+TEST(JsonReaderTest, ReadsBackTheVerdict) {
+  Result<ResultData> d = ParseResultJson(FixtureJson(FixtureFullResult()), "full.json");
+  ASSERT_OK(d);
+  const Validity& v = d->validity;
+  ASSERT_TRUE(v.judged);
+  EXPECT_DOUBLE_EQ(v.cost_ms, 0.25);
+  ASSERT_EQ(v.checks.size(), 4u);
+  EXPECT_EQ(v.checks[3].id, "errors");
+  EXPECT_EQ(v.checks[3].level, CheckLevel::kInvalid);
+  EXPECT_EQ(v.checks[3].advice, "fix the error above and run again");
+  ASSERT_EQ(v.checks[2].figures.size(), 2u);
+  EXPECT_EQ(v.checks[2].figures[1].name, "late_fraction");
+  EXPECT_DOUBLE_EQ(v.checks[2].figures[1].value, 0.014);
+  EXPECT_EQ(v.checks[1].level, CheckLevel::kNotChecked);
+  EXPECT_EQ(v.overall(), Overall::kInvalid);
+}
+
+TEST(JsonReaderTest, ResultsWithoutVerdictReadAsNotJudged) {
+  // Written before the verdict existed, or with --verdict=off.
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(FixtureJson(FixtureResult()));
+  ASSERT_EQ(j.erase("validity"), 1u);
+  Result<ResultData> d = ParseResultJson(j.dump(2), "old.json");
+  ASSERT_OK(d);
+  EXPECT_FALSE(d->validity.judged);
+  EXPECT_TRUE(d->validity.checks.empty());
+}
+
+TEST(JsonReaderTest, AnUnknownCheckLevelIsRefused) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(FixtureJson(FixtureResult()));
+  j["validity"]["checks"][0]["level"] = "maybe";
+  Result<ResultData> d = ParseResultJson(j.dump(2), "bad.json");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("validity.checks[0].level"), std::string::npos)
+      << d.status().message();
+}
+
 TEST(JsonReaderTest, SyntaxErrorSaysWhere) {
   Result<ResultData> d =
       ParseResultJson("{\n  \"schema\": \"loadcell-result/1\",\n  oops\n}", "x.json");

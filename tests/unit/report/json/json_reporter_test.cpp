@@ -34,10 +34,10 @@ json RenderJson(const RunResult& r, ReportSettings s = FixtureSettings(),
 }
 
 // Objects whose keys are names chosen at run time (counters, metrics,
-// kinds, percentiles): the schema documents them as "<name>".
+// kinds, percentiles, a check's figures): the schema documents them as "<name>".
 bool IsMap(const std::string& key) {
   return key == "counters" || key == "counters_per_second" || key == "metrics" ||
-         key == "latency_by_kind_ns" || key == "percentiles";
+         key == "latency_by_kind_ns" || key == "percentiles" || key == "figures";
 }
 
 // The key paths of `j` as docs/json-schema.md spells them:
@@ -78,7 +78,7 @@ TEST(JsonReporterTest, HasEveryTopLevelKey) {
   const json j = RenderJson(FixtureResult());
   for (const char* key :
        {"schema", "manifest", "summary", "threads", "fairness", "cluster", "intervals", "histogram",
-        "checkpoints", "interrupted", "forced_shutdown", "failure"}) {
+        "checkpoints", "interrupted", "forced_shutdown", "failure", "validity"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["schema"], "loadcell-result/1");

@@ -190,6 +190,22 @@ TEST(OltpReport, SqlStatisticsPrintTheDerivedFigures) {
   }
 }
 
+TEST(OltpReport, FactsCountTheIncidentsTheVerdictNames) {
+  // 3 ignored errors (2 of them deadlocks), 1 reconnect.
+  const RunResult r = ResultWith(10, 2.0, {140, 40, 20, 10, 3, 1, 2, 0, 0});
+  const WorkloadFacts f = OltpFacts(r, "mysql", /*reconnects_asked=*/false);
+  ASSERT_EQ(f.incidents.size(), 3u);
+  EXPECT_EQ(f.incidents[0].what, "ignored_errors");
+  EXPECT_EQ(f.incidents[0].count, 3u);
+  EXPECT_EQ(f.incidents[0].option, "--mysql-ignore-errors");
+  EXPECT_EQ(f.incidents[1].count, 2u);
+  EXPECT_EQ(f.incidents[2].what, "reconnects");
+  EXPECT_EQ(f.incidents[2].count, 1u);
+  EXPECT_FALSE(f.measures_client_cpu);
+  // Reconnects a --oltp-reconnect-mode asked for are not incidents.
+  EXPECT_EQ(OltpFacts(r, "pgsql", /*reconnects_asked=*/true).incidents.size(), 2u);
+}
+
 TEST(OltpReport, Metrics) {
   const RunResult r = ResultWith(10, 2.0, {140, 40, 20, 10, 0, 0, 0, 1000000000, 5000000});
   std::map<std::string, double> m;

@@ -1,0 +1,61 @@
+#pragma once
+// What a workload states about its own run for the validity checks
+// (src/validity/, docs/validity.md): plain facts, read once after the run,
+// never per event. Workload::Facts() fills them; the checks read them.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loadcell {
+
+// One file target of a workload that does file I/O (fileio: the test's file
+// set; sqlio: one per target).
+struct IoTargetFacts {
+  std::string engine;  // the engine that ran ("sync", "io_uring", "null", ...)
+  bool asynchronous = false;
+  bool null_engine = false;   // no file was read or written
+  bool direct = false;        // O_DIRECT / FILE_FLAG_NO_BUFFERING
+  bool buffered_aio = false;  // libaio on files without O_DIRECT
+  // The depth asked per thread, whether the user asked it, and the one the
+  // engine ran with (1 for a synchronous engine).
+  uint32_t queue_depth_asked = 1;
+  bool queue_depth_set = false;
+  uint32_t queue_depth = 1;
+  int threads = 1;           // the threads on this target
+  std::string depth_option;  // the option that sets the depth ("--file-queue-depth")
+  bool reads = false;
+  bool writes = false;
+  // Writes reach stable storage within the measured run: O_SYNC/O_DSYNC,
+  // or a flush after every write.
+  bool write_through = false;
+  bool periodic_flush = false;  // a flush every N writes (--file-fsync-freq)
+  std::string write_pattern;    // "random", "zero", "sequence"
+  uint64_t file_set_bytes = 0;
+  std::string dir;                 // where the files are
+  std::vector<std::string> paths;  // the files read or written
+};
+
+// Something that went wrong during the run but did not fail it, with its
+// count: "ignored errors", "reconnects".
+struct IncidentCount {
+  std::string what;
+  uint64_t count = 0;
+  std::string option;  // what governs it ("--mysql-ignore-errors"), may be ""
+};
+
+struct WorkloadFacts {
+  // The test measures the CPU loadcell runs on (cpu, memory, threads,
+  // mutex): a busy client is the point, not a fault.
+  bool measures_client_cpu = false;
+  std::vector<IoTargetFacts> io;
+  // The bytes the file targets read over the measured run (0 without them).
+  uint64_t io_bytes_read = 0;
+  // The memory test's block and the CPU's L2 cache (0: not a memory test
+  // that touches memory).
+  uint64_t memory_block_bytes = 0;
+  uint64_t l2_cache_bytes = 0;
+  std::vector<IncidentCount> incidents;
+};
+
+}  // namespace loadcell

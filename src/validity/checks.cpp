@@ -1,0 +1,63 @@
+#include <utility>
+
+#include "validity/check.h"
+
+namespace loadcell::validity {
+
+// The one list, in the order of docs/validity.md.
+const std::vector<CheckEntry>& AllChecks() {
+  static const std::vector<CheckEntry> kAll = {
+      {"cache", &CheckCache},
+      {"device-reads", &CheckDeviceReads},
+      {"unwritten-data", &CheckUnwrittenData},
+      {"write-data", &CheckWriteData},
+      {"samples", &CheckSamples},
+      {"steady-state", &CheckSteadyState},
+      {"warm-up", &CheckWarmUp},
+      {"client-cpu", &CheckClientCpu},
+      {"queue-depth", &CheckQueueDepth},
+      {"rate", &CheckRate},
+      {"durability", &CheckDurability},
+      {"errors", &CheckErrors},
+      {"memory-cache", &CheckMemoryCache},
+  };
+  return kAll;
+}
+
+CheckOutcome Passed(const char* id, std::vector<CheckFigure> figures) {
+  CheckOutcome c;
+  c.id = id;
+  c.level = CheckLevel::kPass;
+  c.figures = std::move(figures);
+  return c;
+}
+
+CheckOutcome Found(const char* id, CheckLevel level, std::string seen, std::string advice,
+                   std::vector<CheckFigure> figures) {
+  CheckOutcome c;
+  c.id = id;
+  c.level = level;
+  c.seen = std::move(seen);
+  c.advice = std::move(advice);
+  c.figures = std::move(figures);
+  return c;
+}
+
+CheckOutcome NotChecked(const char* id, std::string why) {
+  CheckOutcome c;
+  c.id = id;
+  c.level = CheckLevel::kNotChecked;
+  c.seen = std::move(why);
+  return c;
+}
+
+Validity RunChecks(const CheckInput& in) {
+  Validity v;
+  v.judged = true;
+  for (const CheckEntry& e : AllChecks()) {
+    if (std::optional<CheckOutcome> c = e.fn(in)) v.checks.push_back(std::move(*c));
+  }
+  return v;
+}
+
+}  // namespace loadcell::validity

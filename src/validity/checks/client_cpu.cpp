@@ -1,0 +1,46 @@
+// client-cpu (docs/validity.md): loadcell's own CPU time near all of the
+// time its worker threads, or the CPUs it may use, had.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "validity/check.h"
+#include "validity/thresholds.h"
+
+namespace loadcell::validity {
+
+std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in) {
+  constexpr const char* kId = "client-cpu";
+  if (in.workload.measures_client_cpu) return std::nullopt;
+  const HostWindow& w = in.host.window;
+  if (!w.known || w.wall_s <= 0) return NotChecked(kId, "the run's start was not seen");
+  const int threads = std::max(1, in.result.manifest.threads);
+  const int usable = in.host.cpus > 0 ? std::min(threads, in.host.cpus) : threads;
+  const double per_thread = w.process_cpu_s / w.wall_s / threads;
+  const double over_cpus = w.process_cpu_s / w.wall_s / usable;
+  std::vector<CheckFigure> figures = {{"process_cpu_s", w.process_cpu_s},
+                                      {"wall_s", w.wall_s},
+                                      {"cpu_per_thread", per_thread},
+                                      {"cpu_over_usable_cpus", over_cpus}};
+  if (w.host_busy_fraction >= 0) figures.push_back({"host_busy", w.host_busy_fraction});
+  if (per_thread < kClientBusyFraction && over_cpus < kClientBusyFraction) {
+    return Passed(kId, std::move(figures));
+  }
+  const std::string seen =
+      per_thread >= kClientBusyFraction
+          ? fmt::format(
+                "loadcell used {:.0f}% of each worker thread's wall time in CPU: the "
+                "client, not the system under test, may set the pace",
+                per_thread * 100)
+          : fmt::format(
+                "loadcell used {:.0f}% of the {} CPUs it may run on ({} threads): the "
+                "client, not the system under test, may set the pace",
+                over_cpus * 100, usable, threads);
+  return Found(kId, CheckLevel::kWarn, seen,
+               "use fewer --threads than CPUs, a deeper queue with an asynchronous engine "
+               "(--file-io-mode, --file-queue-depth), or more CPUs for the client",
+               std::move(figures));
+}
+
+}  // namespace loadcell::validity

@@ -1,0 +1,44 @@
+// device-reads (docs/validity.md): the bytes the block devices under the
+// files read over the run against the bytes the run's buffered reads asked
+// for; what the device did not read came from the page cache.
+
+#include <fmt/format.h>
+
+#include "validity/check.h"
+#include "validity/thresholds.h"
+
+namespace loadcell::validity {
+
+std::optional<CheckOutcome> CheckDeviceReads(const CheckInput& in) {
+  constexpr const char* kId = "device-reads";
+  bool buffered = false;
+  for (const IoTargetFacts& t : in.workload.io) {
+    buffered = buffered || (!t.null_engine && t.reads && !t.direct);
+  }
+  if (!buffered || in.workload.io_bytes_read == 0) return std::nullopt;
+  if (in.host.devices.empty()) {
+    return NotChecked(kId, in.host.devices_unknown.empty() ? "no device counters were read"
+                                                           : in.host.devices_unknown);
+  }
+  uint64_t device_read = 0;
+  std::string names;
+  for (const DeviceWindow& d : in.host.devices) {
+    device_read += d.read_bytes;
+    names += (names.empty() ? "" : ", ") + d.device;
+  }
+  const double asked = static_cast<double>(in.workload.io_bytes_read);
+  const double fraction = static_cast<double>(device_read) / asked;
+  std::vector<CheckFigure> figures = {{"bytes_read", asked},
+                                      {"device_read_bytes", static_cast<double>(device_read)},
+                                      {"device_read_fraction", fraction}};
+  if (fraction >= kDeviceReadFraction) return Passed(kId, std::move(figures));
+  return Found(kId, CheckLevel::kInvalid,
+               fmt::format("the device ({}) read {} of the {} the run read ({:.1f}%): the rest "
+                           "came from the page cache",
+                           names, BytesText(device_read), BytesText(in.workload.io_bytes_read),
+                           fraction * 100),
+               "use --file-extra-flags=direct, or a --file-total-size well above memory",
+               std::move(figures));
+}
+
+}  // namespace loadcell::validity

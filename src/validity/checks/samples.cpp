@@ -1,0 +1,54 @@
+// samples (docs/validity.md): a percentile printed from too few events
+// beyond it, and a run too short for its --report-interval.
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "validity/check.h"
+#include "validity/thresholds.h"
+
+namespace loadcell::validity {
+
+std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
+  constexpr const char* kId = "samples";
+  const RunResult& r = in.result;
+  const double events = static_cast<double>(r.events);
+  std::vector<CheckFigure> figures = {{"events", events}};
+  if (r.events == 0) {
+    return Found(kId, CheckLevel::kInvalid, "no event was measured",
+                 "run longer (--time, --events) or look at the errors above", figures);
+  }
+  if (in.percentile > 0 && in.percentile < 100) {
+    const double tail = events * (100 - in.percentile) / 100;
+    figures.push_back({"percentile", in.percentile});
+    figures.push_back({"events_beyond_percentile", tail});
+    if (tail < kMinTailSamples) {
+      const double needed = std::ceil(kMinTailSamples * 100 / (100 - in.percentile));
+      return Found(kId, CheckLevel::kWarn,
+                   fmt::format("the {}th percentile rests on {:.1f} events beyond it ({} events "
+                               "in all; fewer than {:.0f})",
+                               in.percentile, tail, r.events, kMinTailSamples),
+                   fmt::format("run at least {:.0f} events (--time, --events) or print a lower "
+                               "--percentile",
+                               needed),
+                   figures);
+    }
+  }
+  if (in.report_interval_s > 0) {
+    figures.push_back({"report_interval_s", in.report_interval_s});
+    figures.push_back({"time_s", r.total_time_s});
+    if (r.total_time_s < kMinIntervals * in.report_interval_s) {
+      return Found(kId, CheckLevel::kWarn,
+                   fmt::format("the run measured {:.2f}s, shorter than {} intervals of "
+                               "--report-interval={}",
+                               r.total_time_s, kMinIntervals, in.report_interval_s),
+                   fmt::format("run at least {:.0f}s (--time) or use a shorter --report-interval",
+                               kMinIntervals * in.report_interval_s),
+                   figures);
+    }
+  }
+  return Passed(kId, std::move(figures));
+}
+
+}  // namespace loadcell::validity

@@ -1,0 +1,49 @@
+#pragma once
+// The thresholds of the validity checks, in one place; docs/validity.md
+// says where each number comes from.
+
+#include <cstdint>
+
+namespace loadcell::validity {
+
+// cache: buffered reads over a file set below this multiple of the memory
+// the page cache may use warn; at or below 1x (the whole set fits) the
+// result is invalid as a device figure.
+inline constexpr double kCacheWarnMultiple = 2.0;
+inline constexpr double kCacheInvalidMultiple = 1.0;
+
+// device-reads: buffered reads of which the device read less than this
+// fraction were served from the page cache.
+inline constexpr double kDeviceReadFraction = 0.5;
+
+// samples: a printed percentile needs this many events beyond it.
+inline constexpr double kMinTailSamples = 10;
+// samples: a run with --report-interval should cover this many intervals.
+inline constexpr int kMinIntervals = 2;
+
+// steady-state: intervals needed to compare thirds, and the largest change
+// of the mean rate from the first third to the last, as a fraction of the
+// larger of the two.
+inline constexpr int kSteadyMinIntervals = 6;
+inline constexpr double kSteadyMaxDrift = 0.20;
+
+// warm-up: intervals needed, and how far the first interval's rate may lie
+// from the median of the others (as a ratio either way).
+inline constexpr int kWarmUpMinIntervals = 4;
+inline constexpr double kWarmUpMaxRatio = 1.5;
+
+// client-cpu: loadcell's CPU time per worker thread (or over the CPUs it
+// may use) as a fraction of wall time, above which the client limits.
+inline constexpr double kClientBusyFraction = 0.90;
+
+// queue-depth: the mean in-flight count (Little's law) below this fraction
+// of the asked depth warns.
+inline constexpr double kDepthReachedFraction = 0.50;
+
+// rate: the achieved rate below this fraction of the asked one is invalid;
+// more than this fraction of events started late (past 1 ms) with the
+// worst lag above the latency median warns.
+inline constexpr double kRateKeptFraction = 0.95;
+inline constexpr double kLateEventsFraction = 0.01;
+
+}  // namespace loadcell::validity

@@ -1,0 +1,113 @@
+#include "validity/verdict.h"
+
+#include "core/clock.h"
+#include "os/host_facts.h"
+#include "os/system_info.h"
+#include "os/thread.h"
+
+namespace loadcell {
+namespace {
+
+double OwnCpuSeconds() {
+  double user = 0;
+  double sys = 0;
+  ProcessCpuSeconds(&user, &sys);
+  return user + sys;
+}
+
+}  // namespace
+
+VerdictStep::VerdictStep(const Workload& w, VerdictMode mode, double percentile,
+                         double report_interval_s)
+    : workload_(w), mode_(mode), percentile_(percentile), report_interval_s_(report_interval_s) {}
+
+void VerdictStep::OnStart(const Manifest& /*m*/) {
+  if (mode_ == VerdictMode::kOff) return;
+  started_ = true;
+  start_ns_ = MonotonicNow();
+  start_cpu_s_ = OwnCpuSeconds();
+  const HostCpuTimes host = ReadHostCpuTimes();
+  start_host_known_ = host.known;
+  start_host_busy_ = host.busy;
+  start_host_total_ = host.total;
+  start_devices_.clear();
+  for (const IoTargetFacts& t : workload_.Facts(RunResult{}).io) {
+    if (t.null_engine) continue;
+    DeviceCounters c = ReadDeviceCounters(t.dir);
+    bool seen = false;
+    for (const auto& [dir, known] : start_devices_) seen = seen || known.device == c.device;
+    if (!seen || !c.known) start_devices_.emplace_back(t.dir, std::move(c));
+  }
+}
+
+// The devices' counters over the run (each device once), or why not.
+void VerdictStep::DeviceWindows(validity::HostFacts& host) const {
+  for (const auto& [dir, start] : start_devices_) {
+    const DeviceCounters end = ReadDeviceCounters(dir);
+    if (!start.known || !end.known || end.device != start.device) {
+      host.devices.clear();
+      host.devices_unknown = dir + ": no block device's counters behind it";
+      return;
+    }
+    host.devices.push_back(
+        {end.device, end.read_bytes - start.read_bytes, end.written_bytes - start.written_bytes});
+  }
+}
+
+void VerdictStep::Judge(RunResult& r) const {
+  if (mode_ == VerdictMode::kOff) return;
+  const int64_t t0 = MonotonicNow();
+  validity::HostFacts host;
+  host.memory_bytes = r.manifest.system.memory_bytes != 0 ? r.manifest.system.memory_bytes
+                                                          : ReadSystemInfo().memory_bytes;
+  host.cgroup_limit_bytes = CgroupMemoryLimit();
+  const size_t allowed = AllowedCpus().size();
+  host.cpus = allowed > 0 ? static_cast<int>(allowed) : r.manifest.system.cpus_online;
+  if (started_) {
+    host.window.known = true;
+    host.window.wall_s = static_cast<double>(t0 - start_ns_) / 1e9;
+    host.window.process_cpu_s = OwnCpuSeconds() - start_cpu_s_;
+    const HostCpuTimes now = ReadHostCpuTimes();
+    if (start_host_known_ && now.known && now.total > start_host_total_) {
+      host.window.host_busy_fraction = static_cast<double>(now.busy - start_host_busy_) /
+                                       static_cast<double>(now.total - start_host_total_);
+    }
+    DeviceWindows(host);
+  }
+  const WorkloadFacts facts = workload_.Facts(r);
+  validity::CheckInput in{
+      r, facts, host, validity::GatherTargetFacts(facts.io), percentile_, report_interval_s_};
+  Validity v = validity::RunChecks(in);
+  v.mode = mode_;
+  v.cost_ms = static_cast<double>(MonotonicNow() - t0) / 1e6;
+  r.validity = std::move(v);
+}
+
+namespace validity {
+
+std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& io) {
+  std::vector<TargetEndFacts> out;
+  for (const IoTargetFacts& t : io) {
+    TargetEndFacts f;
+    if (!t.null_engine) {
+      if (t.reads) {
+        for (const std::string& path : t.paths) {
+          Result<uint64_t> holes = FileHoleBytes(path);
+          if (!holes.ok()) {
+            f.holes_unknown = holes.status().message();
+            f.hole_bytes = 0;
+            break;
+          }
+          f.hole_bytes += *holes;
+        }
+      }
+      if (t.writes) f.write_cache = DeviceWriteCacheMode(t.dir);
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace validity
+
+}  // namespace loadcell

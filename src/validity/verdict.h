@@ -1,0 +1,57 @@
+#pragma once
+// The verdict step of a run (docs/validity.md): notes the host's facts when
+// the run starts (as a RunObserver: OnStart), and after the run gathers the
+// end's facts, runs every check (validity/check.h) and stores the verdict in
+// the result, before the reporters print it. Nothing here runs per event.
+
+#include "os/host_facts.h"
+#include "runner/run_result.h"
+#include "runner/runner.h"
+#include "runner/validity.h"
+#include "runner/workload.h"
+#include "validity/check.h"
+
+namespace loadcell {
+
+class VerdictStep final : public RunObserver {
+ public:
+  // The verdict of a run of `w` (which outlives the step); `percentile` and
+  // `report_interval_s` as the run prints them.
+  VerdictStep(const Workload& w, VerdictMode mode, double percentile, double report_interval_s);
+
+  // Notes the host's CPU times and the counters of the devices under the
+  // workload's files (Facts() of an empty result: its settings).
+  void OnStart(const Manifest& m) override;
+
+  // Fills r.validity (left unjudged with --verdict=off): the end's facts,
+  // then the checks over them and the workload's facts; its cost in
+  // r.validity.cost_ms.
+  void Judge(RunResult& r) const;
+
+ private:
+  void DeviceWindows(validity::HostFacts& host) const;
+
+  const Workload& workload_;
+  VerdictMode mode_;
+  double percentile_;
+  double report_interval_s_;
+  bool started_ = false;
+  int64_t start_ns_ = 0;
+  double start_cpu_s_ = 0;
+  uint64_t start_host_busy_ = 0;
+  uint64_t start_host_total_ = 0;
+  bool start_host_known_ = false;
+  // The folder of each distinct device under the files, and its counters
+  // at the start.
+  std::vector<std::pair<std::string, DeviceCounters>> start_devices_;
+};
+
+namespace validity {
+
+// The facts at the end of the run for each of `io`'s targets: holes in the
+// files read, the write cache of the device under the folder.
+std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& io);
+
+}  // namespace validity
+
+}  // namespace loadcell

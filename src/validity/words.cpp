@@ -1,0 +1,21 @@
+#include <fmt/format.h>
+
+#include "validity/check.h"
+
+namespace loadcell::validity {
+
+std::string BytesText(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (bytes < 1024) return fmt::format("{} bytes", bytes);
+  double v = static_cast<double>(bytes) / 1024;
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < std::size(kUnits)) {
+    v /= 1024;
+    ++u;
+  }
+  return v == static_cast<double>(static_cast<uint64_t>(v))
+             ? fmt::format("{:.0f} {}", v, kUnits[u])
+             : fmt::format("{:.2f} {}", v, kUnits[u]);
+}
+
+}  // namespace loadcell::validity

@@ -1,0 +1,452 @@
+// The validity checks over facts given through their seam (CheckInput):
+// each check's condition, its clean case, and "not checked" where a fact is
+// missing. The binary tests (tests/integration/verdict_test.cpp) make the
+// conditions happen for real.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "validity/check.h"
+#include "validity/thresholds.h"
+
+namespace loadcell::validity {
+namespace {
+
+using ::testing::HasSubstr;
+
+// `events` events of `latency_ns` each over `seconds` on `threads` threads.
+RunResult ResultOf(uint64_t events, double seconds, uint64_t latency_ns = 1000000,
+                   int threads = 1) {
+  RunResult r;
+  r.manifest.threads = threads;
+  r.total_time_s = seconds;
+  r.events = events;
+  LatencyHistogram h;
+  if (events > 0) h.RecordN(latency_ns, events);
+  r.latency.push_back({"event", h});
+  r.threads.resize(static_cast<size_t>(threads));
+  FillDerivedFigures(r);
+  return r;
+}
+
+// A direct random read with io_uring at depth 4 on one thread.
+IoTargetFacts DirectRead() {
+  IoTargetFacts t;
+  t.engine = "io_uring";
+  t.asynchronous = true;
+  t.direct = true;
+  t.queue_depth_asked = 4;
+  t.queue_depth = 4;
+  t.queue_depth_set = true;
+  t.depth_option = "--file-queue-depth";
+  t.threads = 1;
+  t.reads = true;
+  t.write_pattern = "random";
+  t.file_set_bytes = 1ULL << 30;
+  t.dir = "/data";
+  t.paths = {"/data/test_file.0"};
+  return t;
+}
+
+struct Case {
+  RunResult result;
+  WorkloadFacts facts;
+  HostFacts host;
+  std::vector<TargetEndFacts> targets;
+  double percentile = 95;
+  double report_interval_s = 0;
+
+  std::optional<CheckOutcome> Run(CheckFn fn) const {
+    CheckInput in{result, facts, host, targets, percentile, report_interval_s};
+    return fn(in);
+  }
+};
+
+Case IoCase(IoTargetFacts t, RunResult r) {
+  Case c;
+  c.result = std::move(r);
+  c.facts.io.push_back(std::move(t));
+  c.targets.resize(1);
+  c.host.memory_bytes = 8ULL << 30;
+  c.host.cpus = 4;
+  return c;
+}
+
+// ---------------------------------------------------------------- cache
+
+TEST(CacheCheckTest, BufferedReadsOfAFileSetSmallerThanMemoryAreInvalid) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  t.file_set_bytes = 1ULL << 30;  // 1 GiB against 8 GiB
+  const std::optional<CheckOutcome> c = IoCase(t, ResultOf(1000, 10)).Run(&CheckCache);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->level, CheckLevel::kInvalid);
+  EXPECT_THAT(c->seen, HasSubstr("1 GiB"));
+  EXPECT_THAT(c->seen, HasSubstr("8 GiB"));
+  EXPECT_THAT(c->advice, HasSubstr("--file-extra-flags=direct"));
+}
+
+TEST(CacheCheckTest, BetweenOnceAndTwiceMemoryWarns) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  t.file_set_bytes = 12ULL << 30;
+  EXPECT_EQ(IoCase(t, ResultOf(1000, 10)).Run(&CheckCache)->level, CheckLevel::kWarn);
+}
+
+TEST(CacheCheckTest, TheCgroupLimitIsTheMemoryWhenItIsLower) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  t.file_set_bytes = 4ULL << 30;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.host.memory_bytes = 64ULL << 30;
+  c.host.cgroup_limit_bytes = 1ULL << 30;
+  const std::optional<CheckOutcome> out = c.Run(&CheckCache);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  c.host.cgroup_limit_bytes = 4ULL << 30;
+  EXPECT_EQ(c.Run(&CheckCache)->level, CheckLevel::kInvalid);
+  EXPECT_THAT(c.Run(&CheckCache)->seen, HasSubstr("cgroup"));
+}
+
+TEST(CacheCheckTest, DirectReadsPassOrDoNotConcernIt) {
+  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckCache).has_value());
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  t.file_set_bytes = 32ULL << 30;
+  EXPECT_EQ(IoCase(t, ResultOf(1000, 10)).Run(&CheckCache)->level, CheckLevel::kPass);
+}
+
+TEST(CacheCheckTest, UnknownMemoryIsNotChecked) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.host.memory_bytes = 0;
+  EXPECT_EQ(c.Run(&CheckCache)->level, CheckLevel::kNotChecked);
+}
+
+// ---------------------------------------------------------------- device-reads
+
+TEST(DeviceReadsCheckTest, BufferedReadsTheDeviceDidNotServeAreInvalid) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.io_bytes_read = 100ULL << 20;
+  c.host.devices = {{"vda1", 1ULL << 20, 0}};
+  const std::optional<CheckOutcome> out = c.Run(&CheckDeviceReads);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("the device (vda1) read 1 MiB of the 100 MiB"));
+  c.host.devices = {{"vda1", 90ULL << 20, 0}};
+  EXPECT_EQ(c.Run(&CheckDeviceReads)->level, CheckLevel::kPass);
+}
+
+TEST(DeviceReadsCheckTest, NoCountersAreNotCheckedDirectReadsDoNotConcernIt) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.io_bytes_read = 1 << 20;
+  c.host.devices_unknown = "/data: no block device's counters behind it";
+  const std::optional<CheckOutcome> out = c.Run(&CheckDeviceReads);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_THAT(out->seen, HasSubstr("no block device"));
+  c.facts.io[0].direct = true;
+  EXPECT_FALSE(c.Run(&CheckDeviceReads).has_value());
+}
+
+// ---------------------------------------------------------------- unwritten-data
+
+TEST(UnwrittenDataCheckTest, HolesInTheFilesReadAreInvalid) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.targets[0].hole_bytes = 1ULL << 20;
+  const std::optional<CheckOutcome> out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("1 MiB"));
+  c.targets[0].hole_bytes = 0;
+  EXPECT_EQ(c.Run(&CheckUnwrittenData)->level, CheckLevel::kPass);
+}
+
+TEST(UnwrittenDataCheckTest, AFileSystemThatCannotTellIsNotChecked) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.targets[0].holes_unknown = "the file system does not report holes";
+  const std::optional<CheckOutcome> out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_THAT(out->seen, HasSubstr("does not report holes"));
+}
+
+// ---------------------------------------------------------------- write-data
+
+TEST(WriteDataCheckTest, ZerosWarnRandomPasses) {
+  IoTargetFacts t = DirectRead();
+  t.writes = true;
+  t.write_pattern = "zero";
+  const std::optional<CheckOutcome> out = IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->advice, HasSubstr("--file-write-pattern=random"));
+  t.write_pattern = "random";
+  EXPECT_EQ(IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData)->level, CheckLevel::kPass);
+  // Reads only: not concerned.
+  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckWriteData).has_value());
+}
+
+// ---------------------------------------------------------------- samples
+
+TEST(SamplesCheckTest, APercentileFromTooFewEventsWarns) {
+  Case c;
+  c.result = ResultOf(2000, 1);
+  c.percentile = 99.99;
+  const std::optional<CheckOutcome> out = c.Run(&CheckSamples);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("99.99th percentile rests on 0.2 events"));
+  EXPECT_THAT(out->advice, HasSubstr("100000 events"));
+  c.percentile = 95;  // 100 events beyond it
+  EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
+}
+
+TEST(SamplesCheckTest, ARunShorterThanTwoIntervalsWarns) {
+  Case c;
+  c.result = ResultOf(100000, 3);
+  c.report_interval_s = 5;
+  const std::optional<CheckOutcome> out = c.Run(&CheckSamples);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("--report-interval=5"));
+  c.report_interval_s = 1;
+  EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
+}
+
+TEST(SamplesCheckTest, NoEventIsInvalid) {
+  Case c;
+  c.result = ResultOf(0, 1);
+  EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kInvalid);
+}
+
+// ---------------------------------------------------------------- steady-state
+
+IntervalSnapshot Interval(uint64_t events) {
+  IntervalSnapshot s;
+  s.duration_s = 1;
+  s.events = events;
+  return s;
+}
+
+TEST(SteadyStateCheckTest, DriftBetweenThirdsWarns) {
+  Case c;
+  c.result = ResultOf(1000, 6);
+  c.report_interval_s = 1;
+  for (uint64_t e : {1000, 1000, 900, 800, 500, 500}) c.result.intervals.push_back(Interval(e));
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("1000.00/s"));
+  EXPECT_THAT(out->seen, HasSubstr("500.00/s"));
+  c.result.intervals.clear();
+  for (uint64_t e : {1000, 990, 1010, 1000, 995, 1005}) c.result.intervals.push_back(Interval(e));
+  EXPECT_EQ(c.Run(&CheckSteadyState)->level, CheckLevel::kPass);
+}
+
+TEST(SteadyStateCheckTest, TooFewIntervalsAreNotChecked) {
+  Case c;
+  c.result = ResultOf(1000, 2);
+  EXPECT_EQ(c.Run(&CheckSteadyState)->level, CheckLevel::kNotChecked);
+  c.report_interval_s = 1;
+  c.result.intervals = {Interval(1), Interval(2)};
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_THAT(out->seen, HasSubstr("2 intervals"));
+}
+
+// ---------------------------------------------------------------- warm-up
+
+TEST(WarmUpCheckTest, AFirstIntervalFarFromTheRestWarns) {
+  Case c;
+  c.result = ResultOf(1000, 5);
+  c.report_interval_s = 1;
+  for (uint64_t e : {3000, 1000, 1010, 990, 1000}) c.result.intervals.push_back(Interval(e));
+  for (IntervalSnapshot& s : c.result.intervals) FillDerivedFigures(s);
+  const std::optional<CheckOutcome> out = c.Run(&CheckWarmUp);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("3000.00/s, 3.00x the median"));
+  EXPECT_THAT(out->advice, HasSubstr("--warmup-time"));
+  c.result.intervals[0] = Interval(1100);
+  FillDerivedFigures(c.result.intervals[0]);
+  EXPECT_EQ(c.Run(&CheckWarmUp)->level, CheckLevel::kPass);
+  c.result.intervals.resize(3);  // too few: steady-state says so
+  EXPECT_FALSE(c.Run(&CheckWarmUp).has_value());
+}
+
+// ---------------------------------------------------------------- client-cpu
+
+TEST(ClientCpuCheckTest, AWorkerThreadBusyAllTheTimeWarns) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 2));
+  c.host.window = {true, 10, 19, 0.5};  // 95% of two threads
+  const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("95%"));
+  c.host.window.process_cpu_s = 2;
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
+}
+
+TEST(ClientCpuCheckTest, ThreadsBeyondTheCpusCountTheCpus) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 64));
+  c.host.cpus = 2;
+  c.host.window = {true, 10, 19.5, 1.0};  // both CPUs busy, each thread 3%
+  const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("of the 2 CPUs"));
+}
+
+TEST(ClientCpuCheckTest, ACpuTestIsNotConcernedAndNoStartIsNotChecked) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kNotChecked);
+  c.facts.measures_client_cpu = true;
+  EXPECT_FALSE(c.Run(&CheckClientCpu).has_value());
+}
+
+// ---------------------------------------------------------------- queue-depth
+
+TEST(QueueDepthCheckTest, LittlesLawBelowHalfTheDepthWarns) {
+  IoTargetFacts t = DirectRead();
+  t.queue_depth = 32;
+  t.queue_depth_asked = 32;
+  // 1000 requests/s x 1 ms: 1 in flight of 32.
+  const std::optional<CheckOutcome> out = IoCase(t, ResultOf(10000, 10)).Run(&CheckQueueDepth);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("1.00 requests in flight"));
+  EXPECT_THAT(out->seen, HasSubstr("of the 32 asked"));
+  // 4000/s x 1 ms = 4 of 4.
+  EXPECT_EQ(IoCase(DirectRead(), ResultOf(40000, 10)).Run(&CheckQueueDepth)->level,
+            CheckLevel::kPass);
+}
+
+TEST(QueueDepthCheckTest, ADepthAskedOfASynchronousEngineWarns) {
+  IoTargetFacts t = DirectRead();
+  t.engine = "sync";
+  t.asynchronous = false;
+  t.queue_depth_asked = 32;
+  t.queue_depth = 1;
+  const std::optional<CheckOutcome> out = IoCase(t, ResultOf(1000, 1)).Run(&CheckQueueDepth);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("--file-queue-depth=32 asked of the sync engine"));
+}
+
+TEST(QueueDepthCheckTest, LibaioOnBufferedFilesWarns) {
+  IoTargetFacts t = DirectRead();
+  t.engine = "libaio";
+  t.direct = false;
+  t.buffered_aio = true;
+  EXPECT_EQ(IoCase(t, ResultOf(40000, 10)).Run(&CheckQueueDepth)->level, CheckLevel::kWarn);
+}
+
+// ---------------------------------------------------------------- rate
+
+TEST(RateCheckTest, ARateNotKeptIsInvalid) {
+  Case c;
+  c.result = ResultOf(5000, 10);
+  c.result.rate = RateFigures{1000, 500, 4000, 2000, 1500};
+  const std::optional<CheckOutcome> out = c.Run(&CheckRate);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("500.00 events/s achieved of the 1000.00 asked"));
+  EXPECT_THAT(out->advice, HasSubstr("--rate"));
+}
+
+TEST(RateCheckTest, LateStartsBeyondTheMedianWarnAndAKeptRatePasses) {
+  Case c;
+  c.result = ResultOf(10000, 10);  // 1 ms each
+  c.result.rate = RateFigures{1000, 1000, 500, 30, 0};
+  EXPECT_EQ(c.Run(&CheckRate)->level, CheckLevel::kWarn);
+  c.result.rate = RateFigures{1000, 1000, 0, 0.2, 0};
+  EXPECT_EQ(c.Run(&CheckRate)->level, CheckLevel::kPass);
+  c.result.rate.reset();
+  EXPECT_FALSE(c.Run(&CheckRate).has_value());
+}
+
+// ---------------------------------------------------------------- durability
+
+TEST(DurabilityCheckTest, WritesWithNoFlushWarnAndNameTheDeviceCache) {
+  IoTargetFacts t = DirectRead();
+  t.writes = true;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.targets[0].write_cache = "write back";
+  const std::optional<CheckOutcome> out = c.Run(&CheckDurability);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("device cache: write back"));
+  EXPECT_THAT(out->advice, HasSubstr("--file-fsync-freq"));
+  c.facts.io[0].periodic_flush = true;
+  EXPECT_EQ(c.Run(&CheckDurability)->level, CheckLevel::kPass);
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST(ErrorsCheckTest, ErrorsAndIncidentsWarnAFailureIsInvalid) {
+  Case c;
+  c.result = ResultOf(1000, 10);
+  EXPECT_EQ(c.Run(&CheckErrors)->level, CheckLevel::kPass);
+  c.result.errors = 3;
+  c.facts.incidents = {{"reconnects", 2, "--reconnect-timeout"}, {"deadlocks", 0, ""}};
+  const std::optional<CheckOutcome> out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("3 errors, 2 reconnects"));
+  c.result.failure = Status::IoError("write failed");
+  EXPECT_EQ(c.Run(&CheckErrors)->level, CheckLevel::kInvalid);
+}
+
+// ---------------------------------------------------------------- memory-cache
+
+TEST(MemoryCacheCheckTest, ABlockInsideL2Warns) {
+  Case c;
+  c.result = ResultOf(1000, 1);
+  c.facts.measures_client_cpu = true;
+  EXPECT_FALSE(c.Run(&CheckMemoryCache).has_value());
+  c.facts.memory_block_bytes = 1024;
+  c.facts.l2_cache_bytes = 1 << 20;
+  const std::optional<CheckOutcome> out = c.Run(&CheckMemoryCache);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("1 KiB"));
+  c.facts.memory_block_bytes = 1ULL << 30;
+  EXPECT_EQ(c.Run(&CheckMemoryCache)->level, CheckLevel::kPass);
+  c.facts.l2_cache_bytes = 0;
+  EXPECT_EQ(c.Run(&CheckMemoryCache)->level, CheckLevel::kNotChecked);
+}
+
+// ---------------------------------------------------------------- the list
+
+TEST(RunChecksTest, ACleanDirectReadIsValid) {
+  Case c = IoCase(DirectRead(), ResultOf(40000, 10));
+  c.host.window = {true, 10, 1, 0.2};
+  c.percentile = 95;
+  CheckInput in{c.result, c.facts, c.host, c.targets, c.percentile, c.report_interval_s};
+  const Validity v = RunChecks(in);
+  EXPECT_TRUE(v.judged);
+  EXPECT_EQ(v.overall(), Overall::kValid);
+  EXPECT_EQ(VerdictLine(v), "valid");
+  EXPECT_EQ(v.Count(CheckLevel::kWarn), 0);
+  EXPECT_EQ(v.Count(CheckLevel::kInvalid), 0);
+}
+
+TEST(RunChecksTest, EveryCheckIdIsListedOnce) {
+  std::vector<std::string> ids;
+  for (const CheckEntry& e : AllChecks()) {
+    for (const std::string& seen : ids) EXPECT_NE(seen, e.id);
+    ids.emplace_back(e.id);
+  }
+  EXPECT_EQ(ids.size(), 13u);
+}
+
+TEST(VerdictLineTest, CountsWarningsAndInvalidChecks) {
+  Validity v;
+  v.judged = true;
+  v.checks = {Found("a", CheckLevel::kWarn, "x", "y"), Found("b", CheckLevel::kWarn, "x", "y")};
+  EXPECT_EQ(VerdictLine(v), "valid with warnings (2)");
+  v.checks.push_back(Found("c", CheckLevel::kInvalid, "x", "y"));
+  EXPECT_EQ(VerdictLine(v), "INVALID (1)");
+  EXPECT_STREQ(OverallName(v.overall()), "invalid");
+}
+
+TEST(BytesTextTest, BinaryUnits) {
+  EXPECT_EQ(BytesText(100), "100 bytes");
+  EXPECT_EQ(BytesText(1536), "1.50 KiB");
+  EXPECT_EQ(BytesText(8ULL << 30), "8 GiB");
+}
+
+}  // namespace
+}  // namespace loadcell::validity
