@@ -77,14 +77,16 @@ Status ConfigureScript(TestSetup& setup, LuaScriptWorkload& script, const std::s
 }
 
 // The script at `path` loaded for `command` as a test whose options are
-// registered; `script` is its workload. A missing script or a malformed
+// registered; `script` is its workload; `raw` the command line's options
+// (the main chunk's SQL uses the database options among them). A missing script or a malformed
 // options/commands table is a usage error.
 Result<std::unique_ptr<TestSetup>> LoadScriptTest(const std::string& path,
                                                   const std::string& command,
                                                   const std::vector<std::string>& argv,
-                                                  LuaScriptWorkload** script) {
+                                                  LuaScriptWorkload** script,
+                                                  const RawOptions& raw) {
   LC_ASSIGN_OR_RETURN(std::unique_ptr<LuaScriptWorkload> loaded,
-                      LoadLuaScript(path, command, argv));
+                      LoadLuaScript(path, command, argv, &raw));
   *script = loaded.get();
   auto setup = std::make_unique<TestSetup>(loaded->Info().name);
   setup->workload = std::move(loaded);
@@ -161,7 +163,8 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   std::vector<std::string> argv = {path};
   if (!rest.empty()) argv.push_back(rest[0]);
   LuaScriptWorkload* script = nullptr;
-  Result<std::unique_ptr<TestSetup>> loaded = LoadScriptTest(path, command, argv, &script);
+  Result<std::unique_ptr<TestSetup>> loaded =
+      LoadScriptTest(path, command, argv, &script, cl.options);
   if (!loaded.ok()) {
     return FailScript(err, loaded.status(),
                       loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
@@ -216,7 +219,7 @@ Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, Raw
 #if LOADCELL_WITH_LUA
   LuaScriptWorkload* script = nullptr;
   LC_ASSIGN_OR_RETURN(std::unique_ptr<TestSetup> setup,
-                      LoadScriptTest(path, "run", {path, "run"}, &script));
+                      LoadScriptTest(path, "run", {path, "run"}, &script, options));
   LC_RETURN_IF_ERROR(ConfigureScript(*setup, *script, path, options));
   return setup;
 #else

@@ -96,6 +96,11 @@ class LuaHost {
   lua_State* L() const { return L_; }
   LuaThreadState& state() { return state_; }
 
+  // Fills sysbench.opt (general and script options) again from the shared
+  // state, and for a sysbench 0.5 script the option globals, without
+  // running the main chunk again (sysbench runs it once per interpreter).
+  void RefreshOptions();
+
   bool HasFunction(const char* name);
   // Calls global function `name` with (tid) when `with_tid`; absent is OK.
   Status CallIfPresent(const char* name, bool with_tid);
@@ -110,7 +115,8 @@ class LuaHost {
   Status CheckCommands();
 
   // Runs event(tid) once, restarting after sysbench.error.RESTART_EVENT.
-  // Sets *restarts to the number of restarts.
+  // Sets *restarts to the number of restarts. EndOfWork() when event()
+  // returned a value other than nil or false (sysbench stops the thread).
   Status RunEvent(uint64_t* restarts);
   bool has_event() const { return event_ref_ >= 0; }
 
