@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/cli_style.h"
 #include "cli/cluster_setup.h"
 #include "cli/command_line.h"
 #include "cli/commands/compare_command.h"
@@ -16,6 +17,7 @@
 #include "cli/script_command.h"
 #include "cli/sqlio/sqlio_command.h"
 #include "cli/sysbench_compat.h"
+#include "cli/sysbench_mode.h"
 #include "cli/test_setup.h"
 #include "core/build_info.h"
 #include "core/version.h"
@@ -27,12 +29,22 @@
 namespace loadcell {
 namespace {
 
-void PrintError(std::ostream& err, const Status& s) {
-  err << "loadcell: error: " << s.ToString() << "\n";
-}
+void PrintError(std::ostream& err, const Status& s) { PrintCliError(err, s); }
 
-void PrintWarning(std::ostream& err, const std::string& w) {
-  err << "loadcell: warning: " << EscapeControlBytes(w) << "\n";
+void PrintWarning(std::ostream& err, const std::string& w) { PrintCliWarning(err, w); }
+
+// The --verbosity the command line gives (the last one), 3 when none or not
+// a level: read before anything is printed; the option itself is checked
+// with the others.
+int VerbosityOf(const std::vector<std::string>& args) {
+  int level = kVerbosityNotice;
+  for (const std::string& a : args) {
+    if (a == "--") break;
+    if (a.rfind("--verbosity=", 0) != 0) continue;
+    const std::string v = a.substr(12);
+    if (v.size() == 1 && v[0] >= '0' && v[0] <= '5') level = v[0] - '0';
+  }
+  return level;
 }
 
 // Exit code for a status that stopped us before or instead of a run.
@@ -122,6 +134,8 @@ ReportSettings SettingsFor(const RunConfig& cfg) {
   settings.histogram = cfg.histogram;
   settings.report_interval_s = cfg.report_interval_s;
   settings.checkpoints_s = cfg.CheckpointTimes();
+  settings.sysbench_exact = SysbenchMode();
+  settings.verbosity = static_cast<int>(cfg.verbosity);
   return settings;
 }
 
@@ -152,9 +166,7 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
   for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
     PrintWarning(err, w);
   }
-  for (const std::string& n : setup.notes) {
-    err << "loadcell: note: " << EscapeControlBytes(n) << "\n";
-  }
+  for (const std::string& n : setup.notes) PrintCliNote(err, n);
   const ReportSettings settings = SettingsFor(cfg);
 
   MultiReporter reporters;
@@ -229,6 +241,10 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
                      std::ostream& err) {
   const std::string word(CommandName(command));
   if (!setup.workload->Info().supports_prepare) {
+    if (SysbenchMode()) {
+      err << "'" << setup.test << "' test does not implement the '" << word << "' command.\n";
+      return kExitRunFailed;
+    }
     PrintError(err, Status::FailedPrecondition(
                         "'" + setup.test + "' test does not implement the '" + word + "' command"));
     return kExitUsage;
@@ -323,7 +339,18 @@ int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
   return code;
 }
 
-int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int RunCommandLine(const std::vector<std::string>& given, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> args = given;
+  Result<bool> sysbench = TakeCompatOption(args);
+  if (!sysbench.ok()) {
+    PrintError(err, sysbench.status());
+    return kExitUsage;
+  }
+  CliStyle style;
+  style.dialect = *sysbench ? CliDialect::kSysbench : CliDialect::kLoadcell;
+  style.verbosity = VerbosityOf(args);
+  SetStyle(style);
+  if (*sysbench) return RunSysbenchCommandLine(args, &RunParsedCommandLine, out, err);
   if (args.empty()) {
     out << Usage();
     return kExitUsage;
@@ -344,7 +371,10 @@ int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std:
     PrintError(err, parsed.status());
     return kExitUsage;
   }
-  CommandLine& cl = *parsed;
+  return RunParsedCommandLine(*parsed, out, err);
+}
+
+int RunParsedCommandLine(CommandLine& cl, std::ostream& out, std::ostream& err) {
   for (const std::string& w : cl.warnings) PrintWarning(err, w);
 
   // The file's options join before the words are read: it may name the test.

@@ -17,9 +17,17 @@ inline constexpr int kExitInterrupted = 130;
 
 // Runs the command line `args` (argv without argv[0]): reports go to `out`,
 // warnings and errors (one line each, "loadcell: error: ...") to `err`.
+// --compat=sysbench (anywhere; main adds it when started as `sysbench`)
+// runs it in sysbench mode (cli/sysbench_mode.h).
 // Returns the process exit code. Every option is validated before anything
 // is started.
 int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+struct CommandLine;
+
+// RunCommandLine once the arguments are split into options and words (the
+// sysbench-mode front end's way into loadcell's own pipeline).
+int RunParsedCommandLine(CommandLine& cl, std::ostream& out, std::ostream& err);
 
 // True when a run's report on standard output is machine-readable
 // (--format=json or csv without --output-file): nothing else may go there.

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "cli/app.h"
+#include "cli/cli_style.h"
 #include "cli/cluster_setup.h"
 #include "core/build_features.h"
 #include "core/build_info.h"
@@ -18,7 +19,7 @@ namespace loadcell {
 namespace {
 
 int FailScript(std::ostream& err, const Status& s, int code) {
-  err << "loadcell: error: " << s.ToString() << "\n";
+  PrintCliError(err, s);
   return code;
 }
 
@@ -155,6 +156,9 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
         kExitUsage);
   }
   std::string command = rest.empty() ? "run" : rest[0];
+  // sysbench mode, a script without a command: its main chunk alone.
+  const RawOption* load_only = cl.options.Find("script-load-only");
+  if (load_only != nullptr) command = "load";
   if (RawOption* h = cl.options.Find("help"); h != nullptr) {
     h->consumed = true;
     command = "help";
@@ -170,6 +174,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
                       loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
   }
   TestSetup& setup = **loaded;
+  if (load_only != nullptr) return kExitOk;
   if (command == "help") {
     out << setup.test << ": " << script->Info().summary << "\n\n";
     std::string text = script->ScriptHelp();

@@ -19,6 +19,11 @@ struct ReportSettings {
   bool histogram = false;  // print the latency histogram
   double report_interval_s = 0;
   std::vector<double> checkpoints_s;  // --report-checkpoints, ascending
+  // sysbench mode: the text report exactly as sysbench 1.0.20 prints it,
+  // without loadcell's additions (docs/sysbench-mode.md).
+  bool sysbench_exact = false;
+  // --verbosity: below 3 the text report prints nothing (sysbench's notices).
+  int verbosity = 3;
 };
 
 class Reporter : public RunObserver {

@@ -165,8 +165,12 @@ class TextReporter final : public Reporter {
 
   void OnStart(const Manifest& m) override {
     rate_mode_ = m.rate > 0;
-    std::string o = fmt::format("{} {}\n\n", m.tool.empty() ? "loadcell" : m.tool,
-                                m.tool_version.empty() ? kVersion : m.tool_version);
+    if (Silent()) return;
+    const bool exact = settings_.sysbench_exact;
+    // sysbench mode: the front end printed sysbench's banner already.
+    std::string o = exact ? std::string()
+                          : fmt::format("{} {}\n\n", m.tool.empty() ? "loadcell" : m.tool,
+                                        m.tool_version.empty() ? kVersion : m.tool_version);
     o += "Running the test with following options:\n";
     o += fmt::format("Number of threads: {}\n", m.threads);
     if (m.rate > 0) o += fmt::format("Target transaction rate: {}/sec\n", m.rate);
@@ -178,18 +182,23 @@ class TextReporter final : public Reporter {
       o += fmt::format("Report checkpoint(s) at {} seconds\n",
                        fmt::join(settings_.checkpoints_s, ", "));
     }
-    if (m.seed_from_time) {
-      o +=
-          fmt::format("Initializing random number generator from current time (seed {})\n", m.seed);
+    if (exact) {
+      o += SysbenchSeedLines(m);
     } else {
-      o += fmt::format("Initializing random number generator from seed ({}).\n", m.seed);
+      if (m.seed_from_time) {
+        o += fmt::format("Initializing random number generator from current time (seed {})\n",
+                         m.seed);
+      } else {
+        o += fmt::format("Initializing random number generator from seed ({}).\n", m.seed);
+      }
+      if (!m.seed_scope.empty()) o += fmt::format("  ({})\n", m.seed_scope);
+      o += OptionsBlock(m);
     }
-    if (!m.seed_scope.empty()) o += fmt::format("  ({})\n", m.seed_scope);
-    o += OptionsBlock(m);
     o += "\n";
     std::vector<std::pair<std::string, std::string>> described = m.workload;
     if (described.empty()) described = workload_.Describe();
     for (const auto& [name, value] : described) {
+      if (exact && !IsSysbenchDescription(name)) continue;
       o += name;
       if (!value.empty()) o.append(": ").append(value);
       o += "\n";
@@ -200,6 +209,7 @@ class TextReporter final : public Reporter {
   }
 
   void OnInterval(const IntervalSnapshot& s) override {
+    if (Silent()) return;
     if (sections_ != nullptr) {
       if (std::optional<std::string> own = sections_->IntervalOutput(s, settings_.percentile)) {
         out_ << *own << std::flush;
@@ -220,7 +230,9 @@ class TextReporter final : public Reporter {
                             ? 0
                             : s.latency[0].histogram.Percentile(settings_.percentile);
     line += fmt::format(" lat (ms,{}%): {}", PercentileText(settings_.percentile),
-                        MsOf(static_cast<double>(ns)));
+                        settings_.sysbench_exact
+                            ? fmt::format("{:4.2f}", static_cast<double>(ns) / kNanosPerMs)
+                            : MsOf(static_cast<double>(ns)));
     if (s.errors > 0) {
       line += fmt::format(" err/s: {:4.2f}", Finite(s.errors_per_second));
     }
@@ -241,12 +253,34 @@ class TextReporter final : public Reporter {
                                                   settings_.checkpoints_s[checkpoints_seen_])
                                   : IntervalStamp(checkpoint_elapsed_s_, 1);
     ++checkpoints_seen_;
+    if (Silent()) return;
     out_ << stamp << "Checkpoint report:\n" << EndReport(r) << std::flush;
   }
 
-  void OnEnd(const RunResult& r) override { out_ << EndReport(r) << std::flush; }
+  void OnEnd(const RunResult& r) override {
+    if (!Silent()) out_ << EndReport(r) << std::flush;
+  }
 
  private:
+  // Below verbosity 3 the report is not printed (sysbench's notices).
+  bool Silent() const { return settings_.verbosity < 3; }
+
+  // sysbench's seed line, then the blank line of its header.
+  static std::string SysbenchSeedLines(const Manifest& m) {
+    std::string o = m.seed_from_time
+                        ? "Initializing random number generator from current time\n"
+                        : fmt::format("Initializing random number generator from seed ({}).\n",
+                                      m.seed);
+    return o + "\n";
+  }
+
+  // Whether a line of the workload's description is one sysbench prints
+  // (loadcell's additions, the I/O buffers and engine lines, are not).
+  static bool IsSysbenchDescription(const std::string& name) {
+    return name.rfind("I/O buffers", 0) != 0 && name.rfind("Engine", 0) != 0 &&
+           name.rfind("Script", 0) != 0;
+  }
+
   static std::string OptionsBlock(const Manifest& m) {
     std::string o = "Options:\n";
     bool any = false;
@@ -287,6 +321,7 @@ class TextReporter final : public Reporter {
     if (!section.empty() && section.back() != '\n') section += '\n';
     o += section + "\n";
 
+    if (settings_.sysbench_exact) return o + SysbenchEnd(r, all);
     if (r.interrupted) o += "(interrupted: figures cover the time actually run)\n\n";
     if (r.forced_shutdown) o += "(forced shutdown: events still running were abandoned)\n\n";
     if (!r.failure.ok()) o += fmt::format("Run failed: {}\n\n", r.failure.ToString());
@@ -330,6 +365,34 @@ class TextReporter final : public Reporter {
     o += "Threads fairness:\n";
     o += FairnessLine("events (avg/stddev):", r.fairness.events);
     // Wall time: overlapping events count once.
+    o += FairnessLine("execution time (avg/stddev):", r.fairness.busy_time_s);
+    o += "\n";
+    if (r.cluster) o += report_internal::RanksBlock(*r.cluster);
+    return o;
+  }
+
+  // sysbench's end report from "General statistics:" on: its latency lines
+  // with two decimals and the one chosen percentile, no loadcell blocks.
+  std::string SysbenchEnd(const RunResult& r, const LatencyHistogram& all) const {
+    std::string o = "General statistics:\n";
+    o += GeneralLine("total time:", fmt::format("{:.4f}s", Finite(r.total_time_s)));
+    o += GeneralLine("total number of events:", fmt::format("{}", r.events));
+    o += "\nLatency (ms):\n";
+    const auto ms = [](double ns) { return Finite(ns) / kNanosPerMs; };
+    o += fmt::format("         min: {:39.2f}\n", ms(static_cast<double>(all.Min())));
+    o += fmt::format("         avg: {:39.2f}\n", ms(MeanNs(all)));
+    o += fmt::format("         max: {:39.2f}\n", ms(static_cast<double>(all.Max())));
+    if (settings_.percentile > 0) {
+      o += fmt::format("        {:>3}th percentile: {:27.2f}\n",
+                       PercentileText(settings_.percentile),
+                       ms(static_cast<double>(all.Percentile(settings_.percentile))));
+    } else {
+      o += "         percentile stats:               disabled\n";
+    }
+    o += fmt::format("         sum: {:39.2f}\n\n",
+                     ms(all.Count() == 0 ? 0 : all.moments().sum));
+    o += "Threads fairness:\n";
+    o += FairnessLine("events (avg/stddev):", r.fairness.events);
     o += FairnessLine("execution time (avg/stddev):", r.fairness.busy_time_s);
     o += "\n";
     if (r.cluster) o += report_internal::RanksBlock(*r.cluster);

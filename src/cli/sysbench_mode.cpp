@@ -1,0 +1,244 @@
+#include "cli/sysbench_mode.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cli/app.h"
+#include "cli/cli_style.h"
+#include "cli/script_command.h"
+#include "cli/test_setup.h"
+#include "core/build_info.h"
+#include "core/version.h"
+#include "cli/sysbench_compat.h"
+#include "db/db_driver.h"
+#include "os/file_system.h"
+#include "runner/run_config.h"
+
+namespace loadcell {
+namespace {
+
+// sysbench's own built-in tests (the rest of its tests are Lua scripts).
+constexpr const char* kSysbenchBuiltins[] = {"fileio", "cpu", "memory", "threads", "mutex"};
+
+bool IsSysbenchBuiltin(const std::string& name) {
+  return std::find(std::begin(kSysbenchBuiltins), std::end(kSysbenchBuiltins), name) !=
+         std::end(kSysbenchBuiltins);
+}
+
+bool IsCommandWord(const std::string& w) {
+  return w == "prepare" || w == "run" || w == "cleanup" || w == "help";
+}
+
+// The banner sysbench prints before anything else (at verbosity 3 and up).
+std::string Banner() {
+  return fmt::format("{} (using loadcell {})\n\n", kSysbenchVersionString, kVersion);
+}
+
+// One section of sysbench's help: "  --name=TYPE" padded to the longest
+// entry plus one space, then the description and "[default]".
+struct HelpRow {
+  std::string left;
+  std::string right;
+};
+
+std::string HelpRows(const std::vector<HelpRow>& rows) {
+  size_t width = 0;
+  for (const HelpRow& r : rows) width = std::max(width, r.left.size());
+  std::string out;
+  for (const HelpRow& r : rows) {
+    out += "  " + r.left + std::string(width - r.left.size() + 1, ' ') + r.right + "\n";
+  }
+  return out;
+}
+
+// A row for `name` of `set` in sysbench's spelling of types and defaults.
+std::optional<HelpRow> RowFor(const OptionSet& set, const std::string& name) {
+  const OptionSpec* s = set.Find(name);
+  if (s == nullptr) return std::nullopt;
+  HelpRow row;
+  switch (s->type()) {
+    case OptionType::kBool:
+      row.left = "--" + name + "[=on|off]";
+      break;
+    case OptionType::kList:
+      row.left = "--" + name + "=[LIST,...]";
+      break;
+    default:
+      row.left = "--" + name + "=" + std::string(OptionTypeName(s->type()));
+  }
+  row.right = s->help();
+  if (!s->choices().empty()) {
+    std::string choices;
+    for (const std::string& c : s->choices()) choices += (choices.empty() ? "" : ",") + c;
+    row.right += " {" + choices + "}";
+  }
+  row.right += " [" + s->default_text() + "]";
+  return row;
+}
+
+std::string Section(const OptionSet& set, const std::vector<std::string>& names) {
+  std::vector<HelpRow> rows;
+  for (const std::string& n : names) {
+    if (std::optional<HelpRow> r = RowFor(set, n)) rows.push_back(*r);
+  }
+  return HelpRows(rows);
+}
+
+// The drivers of this build that sysbench has (sqlite is loadcell's own:
+// accepted with --db-driver=sqlite, not listed).
+std::vector<std::string> SysbenchDrivers() {
+  std::vector<std::string> out;
+  for (const std::string& d : DbDriverNames()) {
+    if (d == "mysql" || d == "pgsql") out.push_back(d);
+  }
+  return out;
+}
+
+std::string DriverTitle(const std::string& driver) {
+  return driver == "mysql" ? "MySQL driver" : driver == "pgsql" ? "PostgreSQL driver" : driver;
+}
+
+// What a word after the test is in sysbench: a command, or an error.
+int UnrecognizedArgument(const std::string& word, std::ostream& out) {
+  out << "Unrecognized command line argument: " << word << "\n";
+  return kSysbenchExitFailure;
+}
+
+}  // namespace
+
+Result<bool> TakeCompatOption(std::vector<std::string>& args) {
+  bool sysbench = false;
+  for (auto it = args.begin(); it != args.end();) {
+    if (*it == "--") break;
+    if (it->rfind("--compat=", 0) != 0) {
+      ++it;
+      continue;
+    }
+    const std::string value = it->substr(9);
+    if (value != "sysbench" && value != "loadcell") {
+      return Status::InvalidArgument("--compat=" + value + ": valid: sysbench, loadcell");
+    }
+    sysbench = value == "sysbench";
+    it = args.erase(it);
+  }
+  return sysbench;
+}
+
+bool StartedAsSysbench(const std::string& argv0) {
+  std::string base = argv0;
+  const size_t slash = base.find_last_of("/\\");
+  if (slash != std::string::npos) base = base.substr(slash + 1);
+  std::transform(base.begin(), base.end(), base.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return base == "sysbench" || base == "sysbench.exe";
+}
+
+std::string SysbenchHelp() {
+  RunConfig cfg;
+  OptionSet general("General options");
+  cfg.RegisterOptions(general);
+  std::string out =
+      "Usage:\n"
+      "  sysbench [options]... [testname] [command]\n"
+      "\n"
+      "Commands implemented by most tests: prepare run cleanup help\n"
+      "\n"
+      "General options:\n";
+  out += Section(general, {"threads", "events", "time", "forced-shutdown", "thread-stack-size",
+                           "rate", "report-interval", "report-checkpoints", "config-file"});
+  out += "\nPseudo-Random Numbers Generator options:\n";
+  out += Section(general, {"rand-type", "rand-spec-iter", "rand-spec-pct", "rand-spec-res",
+                           "rand-seed", "rand-pareto-h", "rand-zipfian-exp"});
+  out += "\nLog options:\n";
+  out += Section(general, {"verbosity"});
+  out += "\n";
+  out += Section(general, {"percentile", "histogram"});
+  out += "\nGeneral database options:\n\n";
+  OptionSet db("General database options");
+  DbOptions db_options;
+  RegisterDbOptions(db, &db_options);
+  out += Section(db, {"db-driver", "db-ps-mode", "db-connect-timeout", "db-read-timeout",
+                      "db-write-timeout", "db-connector"});
+  out += "\n\n";
+  out += "Compiled-in database drivers:\n";
+  for (const std::string& driver : SysbenchDrivers()) {
+    out += "  " + driver + " - " + DriverTitle(driver) + "\n";
+  }
+  out += "\n";
+  for (const std::string& driver : SysbenchDrivers()) {
+    Result<std::unique_ptr<DbDriver>> made = MakeDbDriver(driver);
+    if (!made.ok()) continue;
+    OptionSet set(driver + " options");
+    (*made)->RegisterOptions(set);
+    std::vector<std::string> names;
+    for (const OptionSpec& s : set.specs()) {
+      if (!s.hidden()) names.push_back(s.name());
+    }
+    out += driver + " options:\n" + Section(set, names) + "\n";
+  }
+  out += "Compiled-in tests:\n";
+  for (const char* name : kSysbenchBuiltins) {
+    Result<std::unique_ptr<TestSetup>> created = CreateTest(name, name);
+    if (!created.ok()) continue;
+    out += std::string("  ") + name + " - " + (*created)->workload->Info().summary + "\n";
+  }
+  out += "\nSee 'sysbench <testname> help' for a list of options for each test.\n\n";
+  return out;
+}
+
+int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLineFn dispatch,
+                           std::ostream& out, std::ostream& err) {
+  Result<CommandLine> parsed = TokenizeArgs(args);
+  if (!parsed.ok()) {
+    out << parsed.status().message() << "\n";
+    return kSysbenchExitFailure;
+  }
+  CommandLine& cl = *parsed;
+  if (const RawOption* h = cl.options.Find("help"); h != nullptr && h->value != "off") {
+    out << SysbenchHelp();
+    return kExitOk;
+  }
+  if (const RawOption* v = cl.options.Find("version"); v != nullptr && v->value != "off") {
+    out << kSysbenchVersionString << "\n";
+    return kExitOk;
+  }
+  if (cl.words.size() > 2) return UnrecognizedArgument(cl.words[2], out);
+  if (Style().verbosity >= kVerbosityNotice) out << Banner() << std::flush;
+
+  const std::string test = cl.words.empty() ? "-" : cl.words[0];
+  const bool has_command = cl.words.size() > 1;
+  if (test == "-" || (!IsBuiltinTest(test) && IsScriptSpelling(test, &IsBuiltinTest))) {
+    // A script (standard input for "-"): without a command sysbench only
+    // runs its main chunk.
+    if (!has_command) {
+      if (test == "-") cl.words = {"-"};
+      cl.options.Add("--script-load-only", "on", true, "sysbench mode");
+    }
+    return SysbenchExitCode(dispatch(cl, out, out));
+  }
+  if (!IsBuiltinTest(test)) {
+    PrintCliError(out, "Cannot find benchmark '" + test + "': no such built-in test, file or module");
+    return kSysbenchExitFailure;
+  }
+  if (!has_command) {
+    if (IsSysbenchBuiltin(test)) {
+      err << "The '" << test << "' test requires a command argument. See 'sysbench " << test
+          << " help'\n";
+      return kSysbenchExitFailure;
+    }
+    return kExitOk;  // a test that sysbench has as a script: its main chunk alone
+  }
+  if (!IsCommandWord(cl.words[1])) {
+    err << "Unknown command: " << cl.words[1] << "\n";
+    return kSysbenchExitFailure;
+  }
+  return SysbenchExitCode(dispatch(cl, out, out));
+}
+
+int SysbenchExitCode(int loadcell_code) {
+  if (loadcell_code == kExitOk || loadcell_code == kExitInterrupted) return loadcell_code;
+  return kSysbenchExitFailure;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,50 @@
+#pragma once
+// sysbench mode: loadcell started as `sysbench` (or with --compat=sysbench)
+// reads sysbench 1.0.20's command line with sysbench's rules and prints what
+// sysbench prints (docs/sysbench-mode.md):
+//
+//   sysbench [options]... [testname] [command]
+//
+// The first word is the test (a built-in test, a script file, or a Lua
+// module found through LUA_PATH), the second its command; a built-in test
+// needs one, a script without one only runs its main chunk. No test, or
+// "-", reads the script from standard input. The banner names loadcell's
+// version; errors are sysbench's FATAL lines on standard output, and every
+// failure exits 1.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/command_line.h"
+
+namespace loadcell {
+
+// The version line of `sysbench --version`.
+inline constexpr const char* kSysbenchVersionString = "sysbench 1.0.20";
+
+// sysbench exits 1 for every failure, a usage error included.
+inline constexpr int kSysbenchExitFailure = 1;
+
+// loadcell's exit code as sysbench's: 0 and 130 stay, any failure is 1.
+int SysbenchExitCode(int loadcell_code);
+
+// Takes --compat=sysbench (or --compat=loadcell) out of `args`; true when the
+// command line asks for sysbench mode. InvalidArgument for another value.
+Result<bool> TakeCompatOption(std::vector<std::string>& args);
+
+// Whether argv[0] names sysbench ("sysbench", "sysbench.exe", any folder).
+bool StartedAsSysbench(const std::string& argv0);
+
+using ParsedCommandLineFn = int (*)(CommandLine& cl, std::ostream& out, std::ostream& err);
+
+// Runs `args` (argv without argv[0], --compat taken out) in sysbench mode:
+// the words checked with sysbench's rules, then `dispatch` (loadcell's own
+// pipeline) for the rest. Returns sysbench's exit code.
+int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLineFn dispatch,
+                           std::ostream& out, std::ostream& err);
+
+// `sysbench --help`: sysbench's sections and option names, loadcell's words.
+std::string SysbenchHelp();
+
+}  // namespace loadcell
