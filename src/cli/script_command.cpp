@@ -1,5 +1,6 @@
 #include "cli/script_command.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <ostream>
 
@@ -29,6 +30,11 @@ bool IsTopLevelWord(const std::string& w) {
 
 bool EndsWithLua(const std::string& s) {
   return s.size() > 4 && s.compare(s.size() - 4, 4, ".lua") == 0;
+}
+
+bool IsRegularPath(const std::string& path) {
+  Result<FileInfo> info = DefaultFileSystem().Stat(path);
+  return info.ok() && info->is_regular;
 }
 
 // The script's base name without ".lua": what a built-in test would be called.
@@ -217,7 +223,39 @@ std::optional<ScriptCall> FindScript(CommandLine& cl) {
     return std::nullopt;
   }
   if (test != nullptr) test->consumed = true;
+  // A module name: the file it names.
+  if (call.path != "-" && !IsRegularPath(call.path)) {
+    const std::string module = ScriptModulePath(call.path);
+    if (!module.empty()) call.path = module;
+  }
   return call;
+}
+
+std::string ScriptModulePath(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos || EndsWithLua(name)) return "";
+  std::string file = name;
+  for (char& c : file) {
+    if (c == '.') c = '/';
+  }
+  const char* env = std::getenv("LUA_PATH");
+  std::string templates = env != nullptr ? env : ";;";
+  const size_t defaults = templates.find(";;");
+  if (defaults != std::string::npos) {
+    templates.replace(defaults, 2, ";./?.lua;/usr/share/sysbench/?.lua;");
+  }
+  for (size_t at = 0; at <= templates.size();) {
+    size_t semi = templates.find(';', at);
+    if (semi == std::string::npos) semi = templates.size();
+    std::string candidate = templates.substr(at, semi - at);
+    at = semi + 1;
+    if (candidate.find('?') == std::string::npos) continue;
+    for (size_t q = candidate.find('?'); q != std::string::npos;
+         q = candidate.find('?', q + file.size())) {
+      candidate.replace(q, 1, file);
+    }
+    if (IsRegularPath(candidate)) return candidate;
+  }
+  return "";
 }
 
 Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, RawOptions& options) {
@@ -235,10 +273,12 @@ Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, Raw
 
 bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name)) {
   if (spelled.empty()) return false;
+  if (spelled == "-") return true;
   const bool builtin = is_builtin != nullptr && is_builtin(BaseName(spelled));
-  Result<FileInfo> info = DefaultFileSystem().Stat(spelled);
-  if (info.ok() && info->is_regular) return EndsWithLua(spelled) || !builtin;
-  return EndsWithLua(spelled) && !builtin;
+  if (IsRegularPath(spelled)) return EndsWithLua(spelled) || !builtin;
+  if (EndsWithLua(spelled)) return !builtin;
+  return !builtin && (is_builtin == nullptr || !is_builtin(spelled)) &&
+         !ScriptModulePath(spelled).empty();
 }
 
 std::optional<ScriptListEntry> ScriptListing() {

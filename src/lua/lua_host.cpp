@@ -6,8 +6,10 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <iostream>
 #include <iterator>
 #include <lua.hpp>
+#include <mutex>
 
 #include "core/version.h"
 #include "lua/lua_api.h"
@@ -39,13 +41,14 @@ void InstallApi(lua_State* L) {
   lua_setglobal(L, "sysbench");
 }
 
-// "@path" chunk names make messages read "path:line: message".
+// "@path" chunk names make messages read "path:line: message"; the
+// script on standard input is "stdin" (as LuaJIT names it).
 Status LoadFileChunk(lua_State* L, const std::string& path) {
-  Result<std::string> read = ReadFileToString(DefaultFileSystem(), path);
-  if (!read.ok()) return Status::NotFound("cannot open script '" + path + "'");
+  Result<std::string> read = ReadScriptText(path);
+  if (!read.ok()) return read.status();
   std::string text = *read;
   if (text.rfind("#!", 0) == 0) text.insert(0, "--");  // keep line numbers
-  std::string chunk = "@" + path;
+  std::string chunk = path == kStdinScript ? std::string("=stdin") : "@" + path;
   if (luaL_loadbuffer(L, text.data(), text.size(), chunk.c_str()) != 0) {
     std::string msg = lua_tostring(L, -1);
     lua_pop(L, 1);
@@ -290,6 +293,21 @@ void SetOpt(lua_State* L, const LuaShared& shared, bool with_options) {
 }
 
 }  // namespace
+
+Result<std::string> ReadScriptText(const std::string& path) {
+  if (path == kStdinScript) {
+    // Read once: every interpreter loads the same text.
+    static std::once_flag once;
+    static std::string text;
+    std::call_once(once, [] {
+      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    });
+    return text;
+  }
+  Result<std::string> read = ReadFileToString(DefaultFileSystem(), path);
+  if (!read.ok()) return Status::NotFound("cannot open script '" + path + "'");
+  return read;
+}
 
 namespace luaapi {
 

@@ -19,6 +19,13 @@ namespace loadcell {
 
 class ThreadRecorder;
 
+// The path that names the script on standard input, as for sysbench.
+inline constexpr const char* kStdinScript = "-";
+
+// The text of the script at `path` (standard input for kStdinScript, read
+// once per process and kept); NotFound naming a file that cannot be read.
+Result<std::string> ReadScriptText(const std::string& path);
+
 // A script option as declared in sysbench.cmdline.options, with its value.
 struct ScriptOption {
   enum class Type { kBool, kInt, kDouble, kString, kList };

@@ -1,7 +1,5 @@
 #include "lua/lua_workload.h"
 
-#include <fstream>
-#include <iterator>
 #include <lua.hpp>
 #include <mutex>
 #include <thread>
@@ -79,11 +77,6 @@ std::string Underscored(std::string s) {
   return s;
 }
 
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 class LuaWorker final : public Worker {
  public:
   LuaWorker(std::unique_ptr<LuaHost> host, ThreadRecorder* rec, bool thread_run)
@@ -146,7 +139,9 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
   impl->shared.command = command;
   impl->shared.argv = argv;
   impl->shared.options = &impl->options;
-  if (!IsRegularFile(path)) return Status::NotFound("cannot open script '" + path + "'");
+  if (path != kStdinScript && !IsRegularFile(path)) {
+    return Status::NotFound("cannot open script '" + path + "'");
+  }
   if (raw != nullptr) impl->shared.driver = EarlyDriver(*impl, *raw);
   LC_RETURN_IF_ERROR(impl->main->Open(impl->shared, 0, 1, nullptr, /*with_options=*/false));
   LC_RETURN_IF_ERROR(impl->main->ReadOptions(impl->options));
@@ -161,7 +156,8 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
   }
   impl->shared.option_globals = !impl->declares_options;
   {
-    const std::string text = ReadWholeFile(path);
+    Result<std::string> read = ReadScriptText(path);
+    const std::string text = read.ok() ? *read : std::string();
     impl->may_use_database = text.find("sql") != std::string::npos ||
                              text.find("db_") != std::string::npos ||
                              text.find("require") != std::string::npos;
