@@ -545,6 +545,10 @@ std::string LuaScriptWorkload::TextSection(const RunResult& r) const {
   return hook.value_or("") + sql;
 }
 
+std::optional<std::string> LuaScriptWorkload::OwnEndOutput(const RunResult& r) const {
+  return impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
+}
+
 std::string LuaScriptWorkload::IntervalLine(const IntervalSnapshot& s, double percentile) const {
   return OltpIntervalLine(s, percentile);
 }

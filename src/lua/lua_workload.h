@@ -48,6 +48,8 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
+  // What sysbench.hooks.report_cumulative printed, when the script sets it.
+  std::optional<std::string> OwnEndOutput(const RunResult& r) const override;
   // What sysbench.hooks.report_intermediate printed, when the script sets it.
   std::optional<std::string> IntervalOutput(const IntervalSnapshot& s,
                                             double percentile) const override;
