@@ -1,16 +1,20 @@
 # Thin wrapper over CMake presets. Every target installs what is missing first.
 JOBS ?= $(shell nproc)
-.PHONY: deps build windows run test sanitize bench clean
+.PHONY: deps test-deps build windows run test sanitize bench clean
 
 deps:
 	@scripts/install-deps
+
+# What the tests, the Windows build and the benchmarks need besides.
+test-deps:
+	@scripts/install-deps test
 
 build: deps
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
 
 # loadcell.exe for Windows (mingw-w64 cross build), with its unit tests.
-windows: deps
+windows: test-deps
 	cmake --preset windows >/dev/null
 	cmake --build --preset windows -j $(JOBS)
 
@@ -20,7 +24,7 @@ run: build
 # Every test of the release build, the build with every optional part OFF,
 # and the Windows build under Wine (scripts/test-all builds the last two
 # beside the test runs).
-test: build
+test: test-deps build
 	JOBS=$(JOBS) scripts/test-all
 
 sanitize: deps
@@ -31,7 +35,7 @@ sanitize: deps
 	cmake --build --preset tsan -j $(JOBS) --target unit_runner unit_stats unit_db loadcell
 	cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest -L "unit_(runner|stats|db)" --output-on-failure -j $(JOBS)
 
-bench: build
+bench: test-deps build
 	bench/compare-sysbench
 
 clean:

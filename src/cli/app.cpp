@@ -112,6 +112,10 @@ int PrintList(std::ostream& out) {
 }
 
 int PrintTestHelp(const TestSetup& setup, std::ostream& out) {
+  if (SysbenchMode()) {
+    out << SysbenchTestHelp(setup.test_options);
+    return kExitOk;
+  }
   const WorkloadInfo info = setup.workload->Info();
   out << setup.test << ": " << info.summary << "\n\n"
       << "What one event is: " << info.event_definition << "\n\n"
@@ -163,8 +167,11 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
   if (cluster && !cluster->Reports()) return RunSilentRank(setup, *cluster, err);
   Workload& workload = *setup.workload;
   const RunConfig& cfg = setup.cfg;
-  for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
-    PrintWarning(err, w);
+  // sysbench mode: loadcell's own warnings about the run are not sysbench's.
+  if (!SysbenchMode()) {
+    for (const std::string& w : workload.Warnings(static_cast<int>(cfg.threads))) {
+      PrintWarning(err, w);
+    }
   }
   for (const std::string& n : setup.notes) PrintCliNote(err, n);
   const ReportSettings settings = SettingsFor(cfg);
@@ -266,6 +273,7 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
   PrepareContext ctx;
   ctx.threads = static_cast<int>(setup.cfg.threads);
   ctx.seed = static_cast<uint64_t>(setup.cfg.seed);
+  ctx.sysbench_output = SysbenchMode();
   InstallStopSignalHandlers();
   Status s;
   {

@@ -1,5 +1,6 @@
 #include "cli/script_command.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <ostream>
@@ -7,6 +8,7 @@
 #include "cli/app.h"
 #include "cli/cli_style.h"
 #include "cli/cluster_setup.h"
+#include "cli/sysbench_mode.h"
 #include "core/build_features.h"
 #include "core/build_info.h"
 #include "os/file_system.h"
@@ -109,6 +111,30 @@ Result<std::unique_ptr<TestSetup>> LoadScriptTest(const std::string& path,
   return setup;
 }
 
+// sysbench's SCRIPT help: the script's help(), else its options, else an
+// error saying it has no help (exit 1).
+int SysbenchScriptHelp(TestSetup& setup, LuaScriptWorkload& script, const std::string& path,
+                       std::ostream& out, std::ostream& err) {
+  const std::string text = script.ScriptHelp();
+  if (!text.empty()) {
+    out << text;
+    return kExitOk;
+  }
+  std::vector<std::pair<std::string, std::string>> names;
+  for (const std::string& n : script.DeclaredOptionNames()) {
+    std::string dashed = n;
+    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    names.emplace_back(n, dashed);
+  }
+  const std::string options = SysbenchScriptOptions(Basename(path), setup.test_options, names);
+  if (!options.empty()) {
+    out << options;
+    return kExitOk;
+  }
+  err << "'" << setup.test << "' test does not implement the 'help' command.\n";
+  return kExitRunFailed;
+}
+
 // Runs the script's test and then its done(). Returns the exit code.
 int RunAndDone(TestSetup& setup, const RunExtras& extras, RunTestFn run_test, std::ostream& out,
                std::ostream& err) {
@@ -181,6 +207,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   }
   TestSetup& setup = **loaded;
   if (load_only != nullptr) return kExitOk;
+  if (command == "help" && SysbenchMode()) return SysbenchScriptHelp(setup, *script, path, out, err);
   if (command == "help") {
     out << setup.test << ": " << script->Info().summary << "\n\n";
     std::string text = script->ScriptHelp();

@@ -99,6 +99,22 @@ std::string DriverTitle(const std::string& driver) {
   return driver == "mysql" ? "MySQL driver" : driver == "pgsql" ? "PostgreSQL driver" : driver;
 }
 
+// sysbench's warnings for its deprecated aliases, in its order.
+void SayDeprecated(CommandLine& cl, std::ostream& out) {
+  if (Style().verbosity < kVerbosityWarning) return;
+  static constexpr std::pair<const char*, const char*> kAliases[] = {
+      {"num-threads", "threads"},
+      {"max-requests", "events"},
+      {"max-time", "time"},
+      {"tx-rate", "rate"},
+  };
+  for (const auto& [old_name, new_name] : kAliases) {
+    if (cl.options.Find(old_name) != nullptr) {
+      out << "WARNING: --" << old_name << " is deprecated, use --" << new_name << " instead\n";
+    }
+  }
+}
+
 // What a word after the test is in sysbench: a command, or an error.
 int UnrecognizedArgument(const std::string& word, std::ostream& out) {
   out << "Unrecognized command line argument: " << word << "\n";
@@ -187,6 +203,28 @@ std::string SysbenchHelp() {
   return out;
 }
 
+std::string SysbenchTestHelp(const OptionSet& test_options) {
+  std::vector<std::string> names;
+  for (const OptionSpec& s : test_options.specs()) {
+    if (!s.hidden()) names.push_back(s.name());
+  }
+  return test_options.title() + ":\n" + Section(test_options, names) + "\n";
+}
+
+std::string SysbenchScriptOptions(const std::string& script_name, const OptionSet& options,
+                                  std::vector<std::pair<std::string, std::string>> names) {
+  std::sort(names.begin(), names.end());
+  std::vector<HelpRow> rows;
+  for (const auto& [spelled, registered] : names) {
+    std::optional<HelpRow> row = RowFor(options, registered);
+    if (!row) continue;
+    row->left.replace(2, registered.size(), spelled);
+    rows.push_back(*row);
+  }
+  if (rows.empty()) return "";
+  return script_name + " options:\n" + HelpRows(rows) + "\n";
+}
+
 int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLineFn dispatch,
                            std::ostream& out, std::ostream& err) {
   Result<CommandLine> parsed = TokenizeArgs(args);
@@ -203,8 +241,22 @@ int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLi
     out << kSysbenchVersionString << "\n";
     return kExitOk;
   }
+  // sysbench 1.0 still takes --test (0.5's way of naming the test).
+  if (RawOption* t = cl.options.Find("test"); t != nullptr && t->has_value) {
+    out << "WARNING: the --test option is deprecated. You can pass a script name or path on the "
+           "command line without any options.\n";
+    t->consumed = true;
+    cl.words.insert(cl.words.begin(), t->value);
+    cl.flag_before.insert(cl.flag_before.begin(), std::string());
+    std::erase_if(cl.options.entries(), [](const RawOption& o) { return o.name == "test"; });
+  }
   if (cl.words.size() > 2) return UnrecognizedArgument(cl.words[2], out);
+  // sysbench's default: events running at the time limit are waited for.
+  if (cl.options.Find("forced-shutdown") == nullptr) {
+    cl.options.Add("--forced-shutdown", "off", true, "sysbench mode");
+  }
   if (Style().verbosity >= kVerbosityNotice) out << Banner() << std::flush;
+  SayDeprecated(cl, out);
 
   const std::string test = cl.words.empty() ? "-" : cl.words[0];
   const bool has_command = cl.words.size() > 1;
@@ -212,7 +264,10 @@ int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLi
     // A script (standard input for "-"): without a command sysbench only
     // runs its main chunk.
     if (!has_command) {
-      if (test == "-") cl.words = {"-"};
+      if (test == "-") {
+        cl.words = {"-"};
+        cl.flag_before = {std::string()};
+      }
       cl.options.Add("--script-load-only", "on", true, "sysbench mode");
     }
     return SysbenchExitCode(dispatch(cl, out, out));

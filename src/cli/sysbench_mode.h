@@ -44,6 +44,15 @@ using ParsedCommandLineFn = int (*)(CommandLine& cl, std::ostream& out, std::ost
 int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLineFn dispatch,
                            std::ostream& out, std::ostream& err);
 
+// `sysbench TEST help`: "TEST options:" and its options in sysbench's layout.
+std::string SysbenchTestHelp(const OptionSet& test_options);
+
+// `sysbench SCRIPT help` for a script without help(): "NAME options:" and the
+// options it declares (as it spells them, sorted), or "" when it declares none.
+// `names`: (as the script spells it, as the option set knows it) pairs.
+std::string SysbenchScriptOptions(const std::string& script_name, const OptionSet& options,
+                                  std::vector<std::pair<std::string, std::string>> names);
+
 // `sysbench --help`: sysbench's sections and option names, loadcell's words.
 std::string SysbenchHelp();
 

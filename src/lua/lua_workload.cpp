@@ -421,6 +421,12 @@ Status LuaScriptWorkload::Prepare(const PrepareContext& ctx) { return RunCommand
 
 Status LuaScriptWorkload::Cleanup(const PrepareContext& ctx) { return RunCommand("cleanup", ctx); }
 
+std::vector<std::string> LuaScriptWorkload::DeclaredOptionNames() const {
+  std::vector<std::string> names;
+  for (const ScriptOption& o : impl_->options) names.push_back(o.name);
+  return names;
+}
+
 std::string LuaScriptWorkload::ScriptHelp() {
   std::lock_guard<std::mutex> lock(impl_->main_mu);
   lua_State* L = impl_->main->L();
@@ -547,6 +553,12 @@ std::string LuaScriptWorkload::TextSection(const RunResult& r) const {
 
 std::optional<std::string> LuaScriptWorkload::OwnEndOutput(const RunResult& r) const {
   return impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
+}
+
+std::string LuaScriptWorkload::SysbenchSection(const RunResult& r) const {
+  std::optional<std::string> hook = impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
+  const std::string sql = impl_->Connected() ? OltpSysbenchSection(r) : "";
+  return hook.value_or("") + sql;
 }
 
 std::string LuaScriptWorkload::IntervalLine(const IntervalSnapshot& s, double percentile) const {

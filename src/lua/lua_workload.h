@@ -47,6 +47,7 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
+  std::string SysbenchSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
   // What sysbench.hooks.report_cumulative printed, when the script sets it.
   std::optional<std::string> OwnEndOutput(const RunResult& r) const override;
@@ -63,6 +64,9 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   // Whether the script declares sysbench.cmdline.options. One that does not
   // (a sysbench 0.5 script) accepts any option: see SetUndeclaredOptions.
   bool DeclaresOptions() const;
+  // The names of sysbench.cmdline.options as the script spells them, in
+  // its order (the option sets know them dashed).
+  std::vector<std::string> DeclaredOptionNames() const;
   // Options given that no option set knows, as name ('-' or '_') -> value
   // text: they reach the script as sysbench.opt.* and globals.
   void SetUndeclaredOptions(const std::vector<std::pair<std::string, std::string>>& options);

@@ -195,15 +195,23 @@ class TextReporter final : public Reporter {
       o += OptionsBlock(m);
     }
     o += "\n";
-    std::vector<std::pair<std::string, std::string>> described = m.workload;
-    if (described.empty()) described = workload_.Describe();
-    for (const auto& [name, value] : described) {
-      if (exact && !IsSysbenchDescription(name)) continue;
-      o += name;
-      if (!value.empty()) o.append(": ").append(value);
-      o += "\n";
+    std::optional<std::string> sysbench_lines;
+    if (exact) sysbench_lines = workload_.SysbenchHeader();
+    if (sysbench_lines) {
+      o += *sysbench_lines;
+    } else {
+      std::vector<std::pair<std::string, std::string>> described = m.workload;
+      if (described.empty()) described = workload_.Describe();
+      size_t printed = 0;
+      for (const auto& [name, value] : described) {
+        if (exact && !IsSysbenchDescription(name)) continue;
+        o += name;
+        if (!value.empty()) o.append(": ").append(value);
+        o += "\n";
+        ++printed;
+      }
+      if (printed > 0) o += "\n";
     }
-    if (!described.empty()) o += "\n";
     o += "Initializing worker threads...\n\nThreads started!\n\n";
     out_ << o << std::flush;
   }
@@ -274,7 +282,12 @@ class TextReporter final : public Reporter {
 
   // sysbench's seed line, then the blank line of its header.
   static std::string SysbenchSeedLines(const Manifest& m) {
-    std::string o = m.seed_from_time
+    std::string o;
+    const auto validate = std::find_if(m.options.begin(), m.options.end(), [](const auto& opt) {
+      return opt.name == "validate" && opt.value == "on";
+    });
+    if (validate != m.options.end()) o += "Validation checks: on.\n\n";
+    o += m.seed_from_time
                         ? "Initializing random number generator from current time\n"
                         : fmt::format("Initializing random number generator from seed ({}).\n",
                                       m.seed);
@@ -284,8 +297,7 @@ class TextReporter final : public Reporter {
   // Whether a line of the workload's description is one sysbench prints
   // (loadcell's additions, the I/O buffers and engine lines, are not).
   static bool IsSysbenchDescription(const std::string& name) {
-    return name.rfind("I/O buffers", 0) != 0 && name.rfind("Engine", 0) != 0 &&
-           name.rfind("Script", 0) != 0;
+    return name.rfind("Database", 0) != 0 && name.rfind("Script", 0) != 0;
   }
 
   static std::string OptionsBlock(const Manifest& m) {
@@ -314,7 +326,9 @@ class TextReporter final : public Reporter {
     const LatencyHistogram& all = have_latency ? r.latency[0].histogram : kEmpty;
     if (settings_.histogram) o += HistogramTable(all);
 
-    std::string section = sections_ ? sections_->TextSection(r) : "";
+    std::string section = sections_ == nullptr         ? ""
+                          : settings_.sysbench_exact ? sections_->SysbenchSection(r)
+                                                     : sections_->TextSection(r);
     if (section.empty()) {
       const std::vector<Metric>& metrics = r.metrics;
       if (!metrics.empty()) {

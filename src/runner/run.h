@@ -128,6 +128,8 @@ class Run final {
 
   // ---- Figures
   Snapshot Snap() const;
+  // The longest event completed so far (to within the histogram's bucket).
+  Nanos LongestEventSoFar() const;
   void ResetMinMax();
   Nanos CheckpointDue() const;  // REQUIRES: a checkpoint is left
   bool CheckpointLeft() const { return next_checkpoint_ < checkpoints_.size(); }

@@ -82,17 +82,19 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
       .Alias("seed-rng")
       .Min(0);
   RegisterDistributionOptions(opts, rand);
-  opts.String("forced-shutdown", &forced_shutdown, "5",
+  opts.String("forced-shutdown", &forced_shutdown, "auto",
               "seconds to wait after the --time limit or a stop signal for events still "
-              "running, then abandon them and report (exit 1), N% of --time, or 'off' (wait "
-              "for them at the time limit, as sysbench)")
+              "running, then abandon them and report (exit 1), N% of --time, 'off' (wait "
+              "for them at the time limit, as sysbench), or 'auto': 5 s, and after the time "
+              "limit twice the longest event seen if that is longer")
       .Check([this]() -> std::string {
         std::string v = forced_shutdown;
-        if (v == "off") return "";
+        if (v == "off" || v == "auto") return "";
         if (!v.empty() && v.back() == '%') v.pop_back();
         auto d = ParseDouble(v);
         if (!d.ok() || *d < 0 || *d > kMaxOptionSeconds) {
-          return "use 'off', a number of seconds (0 to 1000000000) or a percentage like 10%";
+          return "use 'auto', 'off', a number of seconds (0 to 1000000000) or a percentage like "
+                 "10%";
         }
         return "";
       });
@@ -131,6 +133,7 @@ std::vector<double> RunConfig::CheckpointTimes() const {
 
 double RunConfig::ForcedShutdownAfter() const {
   if (forced_shutdown == "off" || forced_shutdown.empty()) return -1;
+  if (forced_shutdown == "auto") return kDefaultStopGrace;
   std::string v = forced_shutdown;
   bool pct = !v.empty() && v.back() == '%';
   if (pct) v.pop_back();

@@ -22,7 +22,7 @@ struct RunConfig {
   bool histogram = false;
   int64_t seed = 0;  // 0: from the clock (recorded in the manifest)
   DistributionConfig rand;
-  std::string forced_shutdown = "5";  // off | seconds | N% of --time
+  std::string forced_shutdown = "auto";  // auto | off | seconds | N% of --time
   int64_t verbosity = 3;
   std::string config_file;
   std::string format = "text";  // text|json|csv
@@ -57,6 +57,12 @@ struct RunConfig {
   // signal always ends the run).
   double StopGrace() const;
   static constexpr double kDefaultStopGrace = 5;
+  // --forced-shutdown=auto (the default): after the time limit, the grace
+  // (kDefaultStopGrace) grows to kGraceEventFactor times the longest event
+  // completed so far, so that events merely slower than 5 s are waited for;
+  // after a stop signal it stays kDefaultStopGrace.
+  bool GraceGrowsWithEvents() const { return forced_shutdown == "auto"; }
+  static constexpr double kGraceEventFactor = 2;
 };
 
 }  // namespace loadcell

@@ -66,7 +66,8 @@ void Run::SetLimits() {
   rate_limited_ = cfg_.rate > 0;
   budget_ = workload_.Budget(threads_);
   event_limit_ = static_cast<uint64_t>(cfg_.events);
-  if (budget_.total != 0 && (event_limit_ == 0 || budget_.total < event_limit_)) {
+  if (budget_.total != 0 &&
+      (event_limit_ == 0 || budget_.total < event_limit_ || budget_.replaces_event_limit)) {
     event_limit_ = budget_.total;
   }
   // Shares that add up to no more than the limit end the run by themselves;
@@ -292,6 +293,18 @@ void Run::StopThreads(Nanos now) {
 
 bool Run::ForcedShutdownDue(Nanos now) {
   if (forced_at_ == 0 || now < forced_at_) return false;
+  if (!stopped_ && cfg_.GraceGrowsWithEvents() && timeline_.end != 0) {
+    // After the time limit: an event is abandoned only once it has run past
+    // the grace and past kGraceEventFactor times the longest one completed.
+    const double longest = static_cast<double>(LongestEventSoFar());
+    const Nanos grown =
+        timeline_.end + std::max(SecondsToNanos(RunConfig::kDefaultStopGrace),
+                                 static_cast<Nanos>(longest * RunConfig::kGraceEventFactor));
+    if (grown > forced_at_) {
+      forced_at_ = grown;
+      if (now < forced_at_) return false;
+    }
+  }
   forced_ = true;
   stop_.store(true);
   return true;
@@ -368,6 +381,18 @@ void Run::DetachThreads() {
 }
 
 // ---------------------------------------------------------------- Figures
+
+// The upper edge of the highest bucket any event reached so far (the max
+// itself is reset at checkpoints; the buckets are not).
+Nanos Run::LongestEventSoFar() const {
+  const Snapshot snap = Snap();
+  if (snap.kinds.empty()) return 0;
+  const std::vector<uint64_t>& buckets = snap.kinds[0].buckets();
+  for (size_t i = buckets.size(); i-- > 0;) {
+    if (buckets[i] != 0) return static_cast<Nanos>(HistogramBucketHigh(i));
+  }
+  return 0;
+}
 
 Snapshot Run::Snap() const {
   return TakeSnapshot(recorders_, static_cast<int>(kind_names_.size()));

@@ -80,11 +80,16 @@ class Worker {
 struct EventBudget {
   uint64_t total = 0;
   uint64_t per_thread = 0;
+  // The total replaces --events instead of capping it (sysbench's memory
+  // test runs total-size / block-size events whatever --events says).
+  bool replaces_event_limit = false;
 };
 
 struct PrepareContext {
   int threads = 1;
   uint64_t seed = 0;
+  // sysbench mode: say what sysbench 1.0.20 says, no progress display.
+  bool sysbench_output = false;
 };
 
 // The processes that run one test together (the ranks of an MPI run), as a
@@ -207,6 +212,10 @@ class Workload {
 
   // The manifest's description of what will be done, in order.
   virtual std::vector<std::pair<std::string, std::string>> Describe() const { return {}; }
+  // sysbench mode: the lines sysbench 1.0.20 prints for this test between its
+  // header and "Initializing worker threads...", exactly (blank lines
+  // included). nullopt: the Describe() lines, then a blank line.
+  virtual std::optional<std::string> SysbenchHeader() const { return std::nullopt; }
   // Figures derived from a result (pure): ops/s, MiB/s, ...
   virtual std::vector<Metric> Metrics(const RunResult& r) const { return {}; }
 };
@@ -220,6 +229,9 @@ class TextReportSections {
   virtual ~TextReportSections() = default;
   // The end report's results section. Empty: the generic form (the metrics).
   virtual std::string TextSection(const RunResult& r) const = 0;
+  // sysbench mode: the section as sysbench 1.0.20 prints it, blank lines
+  // included, without loadcell's additions.
+  virtual std::string SysbenchSection(const RunResult& r) const { return TextSection(r); }
   // One --report-interval line. Empty: the generic form.
   virtual std::string IntervalLine(const IntervalSnapshot& s, double percentile) const {
     return "";

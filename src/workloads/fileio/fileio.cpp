@@ -101,6 +101,10 @@ Status FileIoWorkload::ShareFiles(int rank, int ranks) {
 
 Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
   EnsureConsole();
+  if (ctx.sysbench_output) {
+    console_.sysbench = true;
+    console_.progress = nullptr;
+  }
   if (settings().null_engine()) {
     // Its runs need no file: writing gigabytes nobody reads would surprise.
     if (console_.out != nullptr) {

@@ -54,8 +54,10 @@ class FileIoWorkload final : public Workload, public TextReportSections {
 
   // In fileio_report.cpp.
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  std::optional<std::string> SysbenchHeader() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
+  std::string SysbenchSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
 
   const FileIoSettings& settings() const { return options_.settings(); }

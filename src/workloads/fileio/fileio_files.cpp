@@ -167,8 +167,22 @@ Result<PrepareWork> DecidePrepareWork(FileSystem& fs, const DirHandle& dir, cons
 
 // The lines that open a prepare: the file set, then what is written.
 // `total`: the bytes to write (0: nothing to write).
+// "Extra file open flags: (none)" or the flags, as sysbench says them.
+std::string ExtraFlagsLine(const FileIoSettings& s) {
+  std::string flags;
+  for (const std::string& f : s.extra_flags) flags += (flags.empty() ? "" : " ") + f;
+  return "Extra file open flags: " + (flags.empty() ? std::string("(none)") : flags);
+}
+
 void SayPrepareStart(const FileIoConsole& console, const FileIoSettings& s, const PrepareWork& work,
                      uint64_t total) {
+  if (console.sysbench) {
+    Say(console, fmt::format("{} files, {}Kb each, {}Mb total", s.num_files, s.file_size / 1024,
+                             s.file_size * s.num_files / (1024 * 1024)));
+    Say(console, "Creating files for the test...");
+    Say(console, ExtraFlagsLine(s));
+    return;
+  }
   const bool one = s.num_files == 1;
   Say(console, one ? fmt::format("1 file of {}", HumanBytes(s.file_size))
                    : fmt::format("{} files, {} each, {} total", s.num_files,
@@ -187,6 +201,13 @@ void SayPrepareStart(const FileIoConsole& console, const FileIoSettings& s, cons
                   work.reused > 0
                       ? fmt::format(", {} reused", CountOf(work.reused, "file", "files"))
                       : ""));
+  Say(console, ExtraFlagsLine(s));
+}
+
+// "Creating file test_file.N" before file N is written, "Reusing existing
+// file test_file.N" for a complete one kept, in file order.
+void SayFile(const FileIoConsole& console, const FileIoSettings& s, uint64_t i, bool reused) {
+  Say(console, (reused ? "Reusing existing file " : "Creating file ") + s.FileName(i));
 }
 
 // The status of a prepare whose write of file `i` failed with `st` (the
@@ -280,7 +301,15 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
 
   const uint64_t total = static_cast<uint64_t>(work.to_write.size()) * s.file_size;
   SayPrepareStart(console, s, work, total);
-  if (work.to_write.empty()) return WriteManifestAt(fs, dir.get(), m);
+  std::vector<bool> written(s.num_files, false);
+  for (uint64_t i : work.to_write) written[i] = true;
+  if (work.to_write.empty()) {
+    if (console.sysbench) {
+      for (uint64_t i = 0; i < s.num_files; ++i) SayFile(console, s, i, true);
+      Say(console, "0 bytes written in 0.00 seconds (0.00 MiB/sec).");
+    }
+    return WriteManifestAt(fs, dir.get(), m);
+  }
 
   const uint64_t chunk = std::max<uint64_t>(1, kChunkTarget / s.block_size) * s.block_size;
   IoBuffer buf(static_cast<unsigned char*>(AllocateIoBuffer(chunk)));
@@ -288,7 +317,9 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
   const Nanos start = MonotonicNow();
   Progress progress("prepare", total, "bytes", console.progress, console.progress_tty);
   Random rng(seed != 0 ? seed : 0x6c6f6164ULL);
+  uint64_t said = 0;  // files named so far, in order
   for (size_t k = 0; k < work.to_write.size(); ++k) {
+    for (; said <= work.to_write[k]; ++said) SayFile(console, s, said, !written[said]);
     Status st = PrepareOneFile(fs, dir.get(), s, m, work, k, rng, buf.get(), chunk, progress);
     if (!st.ok()) {
       if (st.IsUsageError()) return st;  // refused before a byte was written
@@ -298,6 +329,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
     }
   }
   progress.Done();
+  for (; said < s.num_files; ++said) SayFile(console, s, said, true);
   const double secs = static_cast<double>(MonotonicNow() - start) / 1e9;
   Say(console, fmt::format("{} bytes written in {:.2f} seconds ({:.2f} MiB/sec).", total, secs,
                            secs > 0 ? static_cast<double>(total) / (1 << 20) / secs : 0.0));

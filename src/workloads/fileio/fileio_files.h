@@ -26,6 +26,7 @@ struct FileIoConsole {
   std::ostream* out = nullptr;
   std::ostream* progress = nullptr;
   bool progress_tty = false;
+  bool sysbench = false;  // sysbench 1.0.20's prepare lines
 };
 
 // Creates the files of `s` (or reuses complete ones from an earlier

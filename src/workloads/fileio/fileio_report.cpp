@@ -247,6 +247,15 @@ std::vector<std::pair<std::string, std::string>> FileIoWorkload::Describe() cons
   return d;
 }
 
+// sysbench prints its own lines with no blank line after them.
+std::optional<std::string> FileIoWorkload::SysbenchHeader() const {
+  Description d;
+  AddSysbenchLines(settings(), event_limit_, d);
+  std::string out;
+  for (const auto& [name, value] : d) out += name + (value.empty() ? "" : ": " + value) + "\n";
+  return out;
+}
+
 std::vector<Metric> FileIoWorkload::Metrics(const RunResult& r) const {
   const double secs = r.total_time_s;
   const auto& c = r.counters;
@@ -269,16 +278,9 @@ std::vector<Metric> FileIoWorkload::Metrics(const RunResult& r) const {
 }
 
 std::string FileIoWorkload::TextSection(const RunResult& r) const {
-  const double secs = r.total_time_s;
   const auto& c = r.counters;
-  std::string out = "File operations:\n";
-  out += Line("reads/s:", PerSecond(CounterAt(c, kCounterReads), secs));
-  out += Line("writes/s:", PerSecond(CounterAt(c, kCounterWrites), secs));
-  out += Line("fsyncs/s:", PerSecond(CounterAt(c, kCounterFsyncs), secs));
-  out += "\nThroughput:\n";
-  out += Line("read, MiB/s:", PerSecond(CounterAt(c, kCounterBytesRead), secs) / kBytesPerMiB);
-  out +=
-      Line("written, MiB/s:", PerSecond(CounterAt(c, kCounterBytesWritten), secs) / kBytesPerMiB);
+  // sysbench's section without its leading blank line, then loadcell's lines.
+  std::string out = SysbenchSection(r).substr(1);
   const FileIoSettings& s = settings();
   out += fmt::format("\nQueue depth per thread ({}):\n", s.engine);
   out += Line("asked:", static_cast<double>(s.queue_depth));
@@ -293,6 +295,21 @@ std::string FileIoWorkload::TextSection(const RunResult& r) const {
                   "every block of the others): prepare before another mode.\n",
                   *seqwr_complete_, s.num_files);
   }
+  return out;
+}
+
+// sysbench's section: a blank line first, no queue depth or files-left lines.
+std::string FileIoWorkload::SysbenchSection(const RunResult& r) const {
+  const double secs = r.total_time_s;
+  const auto& c = r.counters;
+  std::string out = "\nFile operations:\n";
+  out += Line("reads/s:", PerSecond(CounterAt(c, kCounterReads), secs));
+  out += Line("writes/s:", PerSecond(CounterAt(c, kCounterWrites), secs));
+  out += Line("fsyncs/s:", PerSecond(CounterAt(c, kCounterFsyncs), secs));
+  out += "\nThroughput:\n";
+  out += Line("read, MiB/s:", PerSecond(CounterAt(c, kCounterBytesRead), secs) / kBytesPerMiB);
+  out +=
+      Line("written, MiB/s:", PerSecond(CounterAt(c, kCounterBytesWritten), secs) / kBytesPerMiB);
   return out;
 }
 

@@ -260,7 +260,8 @@ EventBudget MemoryWorkload::Budget(int threads) const {
   if (total_size_ == 0 || block_size_ == 0) return {};
   const uint64_t n = threads > 0 ? static_cast<uint64_t>(threads) : 1;
   const uint64_t per_thread = total_size_ / block_size_ / n;
-  return {per_thread * n, per_thread};
+  // As sysbench: --memory-total-size decides, --events does not.
+  return {per_thread * n, per_thread, /*replaces_event_limit=*/true};
 }
 
 // sysbench's heading and its indented lines: the block size in KiB, the
@@ -281,6 +282,16 @@ std::vector<std::pair<std::string, std::string>> MemoryWorkload::Describe() cons
       {"  vector width",
        fmt::format("{} bytes ({})", BestMemoryKernels().vector_bytes, BestMemoryKernels().name)},
   };
+}
+
+// sysbench's own lines: the first five of Describe(), then a blank line.
+std::optional<std::string> MemoryWorkload::SysbenchHeader() const {
+  std::string out;
+  const std::vector<std::pair<std::string, std::string>> lines = Describe();
+  for (size_t i = 0; i < lines.size() && i < 5; ++i) {
+    out += lines[i].first + (lines[i].second.empty() ? "" : ": " + lines[i].second) + "\n";
+  }
+  return out + "\n";
 }
 
 std::vector<Metric> MemoryWorkload::Metrics(const RunResult& r) const {

@@ -90,8 +90,10 @@ class MemoryWorkload final : public Workload, public TextReportSections {
   // events (integer division); no limit when --memory-total-size=0.
   EventBudget Budget(int threads) const override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  std::optional<std::string> SysbenchHeader() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
+  std::string SysbenchSection(const RunResult& r) const override { return TextSection(r) + "\n"; }
   // sysbench's memory interval line: "N.NN MiB/sec" (the reporter adds the
   // time stamp).
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;

@@ -32,6 +32,8 @@ class MutexWorkload final : public Workload {
   // Exactly one event per thread.
   EventBudget Budget(int threads) const override { return {0, 1}; }
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  // sysbench prints nothing of this test's settings.
+  std::optional<std::string> SysbenchHeader() const override { return std::string(); }
 
   // The shared variable every lock round increments (under whichever mutex
   // it took, so concurrent rounds may overwrite each other, as in sysbench).

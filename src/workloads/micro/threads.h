@@ -23,6 +23,8 @@ class ThreadsWorkload final : public Workload {
   // REQUIRES: Init() was called. Workers must not outlive the workload.
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  // sysbench prints nothing of this test's settings.
+  std::optional<std::string> SysbenchHeader() const override { return std::string(); }
 
   // Events started so far by all workers (each event takes the next lock
   // round-robin from this counter).

@@ -252,6 +252,10 @@ std::vector<Metric> OltpWorkload::Metrics(const RunResult& r) const { return Olt
 
 std::string OltpWorkload::TextSection(const RunResult& r) const { return OltpTextSection(r); }
 
+std::string OltpWorkload::SysbenchSection(const RunResult& r) const {
+  return OltpSysbenchSection(r);
+}
+
 std::string OltpWorkload::IntervalLine(const IntervalSnapshot& s, double percentile) const {
   return OltpIntervalLine(s, percentile);
 }

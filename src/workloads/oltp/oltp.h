@@ -43,6 +43,7 @@ class OltpWorkload final : public Workload, public TextReportSections {
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
+  std::string SysbenchSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
 
   // Prepare and cleanup print nothing (for the quick suite).

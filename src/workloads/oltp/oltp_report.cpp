@@ -32,7 +32,7 @@ std::string CountAndRate(uint64_t n, double per_second) {
 
 }  // namespace
 
-std::string OltpTextSection(const RunResult& r) {
+std::string OltpSysbenchSection(const RunResult& r) {
   const auto& c = r.counters;
   const std::vector<double>& rate = r.counter_rates;
   const uint64_t reads = Counter(c, kOltpReads);
@@ -50,6 +50,13 @@ std::string OltpTextSection(const RunResult& r) {
             CountAndRate(Counter(c, kOltpIgnoredErrors), RateOf(rate, kOltpIgnoredErrors)));
   o += Line("    reconnects:",
             CountAndRate(Counter(c, kOltpReconnects), RateOf(rate, kOltpReconnects)));
+  return o;
+}
+
+std::string OltpTextSection(const RunResult& r) {
+  const auto& c = r.counters;
+  const std::vector<double>& rate = r.counter_rates;
+  std::string o = OltpSysbenchSection(r);
   // loadcell's additions, on lines of their own.
   o += "\nClient (loadcell):\n";
   o += Line("    CPU time per transaction:",

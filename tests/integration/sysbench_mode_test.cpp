@@ -1,0 +1,208 @@
+// sysbench mode (--compat=sysbench; the binary started as `sysbench`) and the
+// verbosity levels of both modes, through the binary: what is printed and
+// the exit codes, against sysbench 1.0.20's behaviour (docs/sysbench-mode.md).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ChildWatch;
+using testing::Concat;
+using testing::CountOf;
+using testing::ProcessResult;
+using testing::RunLoadcell;
+using testing::Show;
+
+constexpr const char* kBanner = "sysbench 1.0.20 (using loadcell ";
+
+ProcessResult Sysbench(const std::vector<std::string>& args, const std::string& cwd = "") {
+  ChildWatch watch;
+  watch.cwd = cwd;
+  watch.timeout_s = 60;
+  return RunLoadcell(Concat({"--compat=sysbench"}, args), watch);
+}
+
+bool StartsWith(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+TEST(SysbenchMode, VersionIsSysbenchsLine) {
+  const ProcessResult r = Sysbench({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_EQ(r.out, "sysbench 1.0.20\n");
+}
+
+TEST(SysbenchMode, UnknownTestIsFatalAfterTheBanner) {
+  const ProcessResult r = Sysbench({"foo", "bar"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_TRUE(StartsWith(r.out, kBanner)) << Show(r);
+  EXPECT_NE(r.out.find("\n\nFATAL: Cannot find benchmark 'foo': no such built-in test, file or "
+                       "module\n"),
+            std::string::npos)
+      << Show(r);
+}
+
+TEST(SysbenchMode, CommandWordsAreNotTests) {
+  for (const char* word : {"run", "prepare", "cleanup", "help"}) {
+    const ProcessResult r = Sysbench({word});
+    EXPECT_EQ(r.exit_code, 1) << word << "\n" << Show(r);
+    EXPECT_NE(r.out.find(std::string("FATAL: Cannot find benchmark '") + word + "'"),
+              std::string::npos)
+        << Show(r);
+  }
+}
+
+TEST(SysbenchMode, AThirdWordIsUnrecognized) {
+  const ProcessResult r = Sysbench({"foo", "bar", "baz"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_EQ(r.out, "Unrecognized command line argument: baz\n");
+}
+
+TEST(SysbenchMode, ABuiltinTestNeedsACommand) {
+  const ProcessResult r = Sysbench({"fileio"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE(r.err.find("The 'fileio' test requires a command argument. See 'sysbench fileio help'"),
+            std::string::npos)
+      << Show(r);
+}
+
+TEST(SysbenchMode, UnsupportedCommandSaysSoAndExitsOne) {
+  const ProcessResult r = Sysbench({"cpu", "prepare"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE((r.out + r.err).find("'cpu' test does not implement the 'prepare' command.\n"),
+            std::string::npos)
+      << Show(r);
+}
+
+TEST(SysbenchMode, UsageErrorsExitOne) {
+  const ProcessResult r = Sysbench({"cpu", "--cpu-max-prime=x", "run"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE(r.out.find("FATAL: "), std::string::npos) << Show(r);
+}
+
+// The header and report exactly as sysbench lays them out: no options block,
+// no seed, one percentile, two decimals.
+TEST(SysbenchMode, CpuReportHasSysbenchsShape) {
+  const ProcessResult r = Sysbench({"cpu", "--cpu-max-prime=1000", "--events=100", "run"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_TRUE(StartsWith(r.out, kBanner)) << Show(r);
+  EXPECT_NE(r.out.find("Number of threads: 1\n"
+                       "Initializing random number generator from current time\n\n\n"
+                       "Prime numbers limit: 1000\n\n"
+                       "Initializing worker threads...\n\nThreads started!\n\n"),
+            std::string::npos)
+      << Show(r);
+  EXPECT_EQ(r.out.find("Options:"), std::string::npos) << Show(r);
+  EXPECT_EQ(r.out.find("50th percentile"), std::string::npos) << Show(r);
+  EXPECT_NE(r.out.find("\n         95th percentile: "), std::string::npos) << Show(r);
+  EXPECT_NE(r.out.find("    total number of events:              100\n"), std::string::npos)
+      << Show(r);
+}
+
+TEST(SysbenchMode, MutexPrintsNoSettingsLines) {
+  const ProcessResult r = Sysbench({"mutex", "--mutex-locks=10", "--mutex-loops=10", "run"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("from current time\n\n\nInitializing worker threads...\n\nThreads "
+                       "started!\n\n\nGeneral statistics:"),
+            std::string::npos)
+      << Show(r);
+}
+
+TEST(SysbenchMode, TestHelpIsTheOptionsSection) {
+  const ProcessResult r = Sysbench({"cpu", "help"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("\n\ncpu options:\n  --cpu-max-prime=N "), std::string::npos) << Show(r);
+  EXPECT_EQ(r.out.find("General options"), std::string::npos) << Show(r);
+}
+
+TEST(SysbenchMode, HelpListsSysbenchsSections) {
+  const ProcessResult r = Sysbench({"--help"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  for (const char* s : {"Usage:\n  sysbench [options]... [testname] [command]\n",
+                        "Commands implemented by most tests: prepare run cleanup help\n",
+                        "General options:\n", "Compiled-in database drivers:\n",
+                        "Compiled-in tests:\n  fileio - ", "\n  mutex - "}) {
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << Show(r);
+  }
+  // Only the tests sysbench has built in (the suite wants a file for each).
+  EXPECT_EQ(r.out.find("  oltp_read_write - "), std::string::npos) << Show(r);
+}
+
+TEST(SysbenchMode, FileioPrepareSaysWhatSysbenchSays) {
+  testing::TempDir dir;
+  const ProcessResult r =
+      Sysbench({"fileio", "--file-num=2", "--file-total-size=2M", "prepare"}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("2 files, 1024Kb each, 2Mb total\nCreating files for the test...\n"
+                       "Extra file open flags: (none)\nCreating file test_file.0\n"
+                       "Creating file test_file.1\n2097152 bytes written in "),
+            std::string::npos)
+      << Show(r);
+  EXPECT_EQ(r.err.find("prepare:"), std::string::npos) << "no progress display\n" << Show(r);
+}
+
+// Both modes: the creation lines sysbench prints, beside loadcell's own.
+TEST(FileioPrepareLines, NameEachFileCreatedOrReused) {
+  testing::TempDir dir;
+  const std::vector<std::string> args = {"fileio", "--file-num=2", "--file-total-size=2M",
+                                         "--file-dir=" + dir.path(), "prepare"};
+  const ProcessResult first = RunLoadcell(args);
+  ASSERT_EQ(first.exit_code, 0) << Show(first);
+  EXPECT_NE(first.out.find("Extra file open flags: (none)\n"), std::string::npos) << Show(first);
+  EXPECT_NE(first.out.find("Creating file test_file.0\nCreating file test_file.1\n"),
+            std::string::npos)
+      << Show(first);
+  std::filesystem::remove(std::filesystem::path(dir.path()) / "test_file.1");
+  const ProcessResult second = RunLoadcell(args);
+  ASSERT_EQ(second.exit_code, 0) << Show(second);
+  EXPECT_NE(second.out.find("Reusing existing file test_file.0\nCreating file test_file.1\n"),
+            std::string::npos)
+      << Show(second);
+}
+
+// Verbosity, in loadcell's own mode: below 3 no report, below 2 no warning.
+TEST(Verbosity, ZeroPrintsNoReport) {
+  const ProcessResult r = RunLoadcell({"cpu", "--events=10", "--verbosity=0", "run"});
+  EXPECT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Verbosity, OneSilencesWarningsTwoKeepsThem) {
+  const std::vector<std::string> small = {"memory", "--memory-block-size=4K",
+                                          "--memory-total-size=4M", "run"};
+  const ProcessResult quiet = RunLoadcell(Concat(small, {"--verbosity=1"}));
+  EXPECT_EQ(quiet.exit_code, 0) << Show(quiet);
+  EXPECT_EQ(quiet.err.find("warning"), std::string::npos) << Show(quiet);
+  EXPECT_EQ(quiet.out, "");
+  const ProcessResult warned = RunLoadcell(Concat(small, {"--verbosity=2"}));
+  EXPECT_EQ(warned.exit_code, 0) << Show(warned);
+  EXPECT_NE(warned.err.find("warning"), std::string::npos) << Show(warned);
+  EXPECT_EQ(warned.out, "");
+}
+
+TEST(Verbosity, ErrorsAreAlwaysPrinted) {
+  const ProcessResult r = RunLoadcell({"cpu", "--cpu-max-prime=x", "--verbosity=0", "run"});
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_NE(r.err.find("loadcell: error: "), std::string::npos) << Show(r);
+}
+
+// As sysbench: the memory test runs total-size / block-size events, --events
+// notwithstanding (1G of 4K blocks: 262144).
+TEST(MemoryEvents, TotalSizeDecidesNotEvents) {
+  const ProcessResult r =
+      RunLoadcell({"memory", "--memory-total-size=64M", "--memory-block-size=4K", "--events=1",
+                   "--format=json", "run"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("\"events\": 16384"), std::string::npos) << Show(r);
+}
+
+}  // namespace
+}  // namespace loadcell
