@@ -429,6 +429,8 @@ std::vector<std::string> LuaScriptWorkload::DeclaredOptionNames() const {
 
 std::string LuaScriptWorkload::ScriptHelp() {
   std::lock_guard<std::mutex> lock(impl_->main_mu);
+  // help() sees the options' values (their defaults), as under sysbench.
+  impl_->main->RefreshOptions();
   lua_State* L = impl_->main->L();
   lua_getglobal(L, "help");
   if (!lua_isfunction(L, -1)) {

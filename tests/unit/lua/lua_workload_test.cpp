@@ -408,13 +408,21 @@ end
   EXPECT_EQ(Read("out.txt"), "number 0 true table dash val\n");
   ASSERT_OK(Load(R"LUA(
 sysbench.cmdline.options = {b = {"bee", false}, long_name = {"el", {"x", "y"}}, s = {"es"}}
-function help() sysbench.cmdline.print_test_options() end
+function help() sysbench.cmdline.print_test_options(); print(sysbench.opt.long_name[2]) end
 )LUA",
                  {}, "help"));
   EXPECT_EQ(w_->ScriptHelp(),
             "  --b[=on|off]           bee [off]\n"
             "  --long_name=[LIST,...] el [x,y]\n"
-            "  --s=STRING             es\n");
+            "  --s=STRING             es\n"
+            "y\n");
+  // Before the options are parsed too (help is shown without them).
+  path_ = Write("help.lua",
+                "sysbench.cmdline.options = {n = {'en', 5}}\n"
+                "function help() print(sysbench.opt.n) end\n");
+  auto loaded = LoadLuaScript(path_, "help", {path_, "help"});
+  ASSERT_OK(loaded);
+  EXPECT_EQ((*loaded)->ScriptHelp(), "5\n");
 }
 
 // sysbench's bind and result rules: a string cut to the bind's length, DATE
