@@ -1,6 +1,7 @@
 #include "cli/script_command.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <ostream>
 
@@ -31,6 +32,11 @@ bool IsTopLevelWord(const std::string& w) {
 
 bool EndsWithLua(const std::string& s) {
   return s.size() > 4 && s.compare(s.size() - 4, 4, ".lua") == 0;
+}
+
+bool IsRegularPath(const std::string& path) {
+  Result<FileInfo> info = DefaultFileSystem().Stat(path);
+  return info.ok() && info->is_regular;
 }
 
 // The script's base name without ".lua": what a built-in test would be called.
@@ -80,14 +86,16 @@ Status ConfigureScript(TestSetup& setup, LuaScriptWorkload& script, const std::s
 }
 
 // The script at `path` loaded for `command` as a test whose options are
-// registered; `script` is its workload. A missing script or a malformed
+// registered; `script` is its workload; `raw` the command line's options
+// (the main chunk's SQL uses the database options among them). A missing script or a malformed
 // options/commands table is a usage error.
 Result<std::unique_ptr<TestSetup>> LoadScriptTest(const std::string& path,
                                                   const std::string& command,
                                                   const std::vector<std::string>& argv,
-                                                  LuaScriptWorkload** script) {
+                                                  LuaScriptWorkload** script,
+                                                  const RawOptions& raw) {
   LC_ASSIGN_OR_RETURN(std::unique_ptr<LuaScriptWorkload> loaded,
-                      LoadLuaScript(path, command, argv));
+                      LoadLuaScript(path, command, argv, &raw));
   *script = loaded.get();
   auto setup = std::make_unique<TestSetup>(loaded->Info().name);
   setup->workload = std::move(loaded);
@@ -191,7 +199,8 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   std::vector<std::string> argv = {path};
   if (!rest.empty()) argv.push_back(rest[0]);
   LuaScriptWorkload* script = nullptr;
-  Result<std::unique_ptr<TestSetup>> loaded = LoadScriptTest(path, command, argv, &script);
+  Result<std::unique_ptr<TestSetup>> loaded =
+      LoadScriptTest(path, command, argv, &script, cl.options);
   if (!loaded.ok()) {
     return FailScript(err, loaded.status(),
                       loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
@@ -242,14 +251,46 @@ std::optional<ScriptCall> FindScript(CommandLine& cl) {
     return std::nullopt;
   }
   if (test != nullptr) test->consumed = true;
+  // A module name: the file it names.
+  if (call.path != "-" && !IsRegularPath(call.path)) {
+    const std::string module = ScriptModulePath(call.path);
+    if (!module.empty()) call.path = module;
+  }
   return call;
+}
+
+std::string ScriptModulePath(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos || EndsWithLua(name)) return "";
+  std::string file = name;
+  for (char& c : file) {
+    if (c == '.') c = '/';
+  }
+  const char* env = std::getenv("LUA_PATH");
+  std::string templates = env != nullptr ? env : ";;";
+  const size_t defaults = templates.find(";;");
+  if (defaults != std::string::npos) {
+    templates.replace(defaults, 2, ";./?.lua;/usr/share/sysbench/?.lua;");
+  }
+  for (size_t at = 0; at <= templates.size();) {
+    size_t semi = templates.find(';', at);
+    if (semi == std::string::npos) semi = templates.size();
+    std::string candidate = templates.substr(at, semi - at);
+    at = semi + 1;
+    if (candidate.find('?') == std::string::npos) continue;
+    for (size_t q = candidate.find('?'); q != std::string::npos;
+         q = candidate.find('?', q + file.size())) {
+      candidate.replace(q, 1, file);
+    }
+    if (IsRegularPath(candidate)) return candidate;
+  }
+  return "";
 }
 
 Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, RawOptions& options) {
 #if LOADCELL_WITH_LUA
   LuaScriptWorkload* script = nullptr;
   LC_ASSIGN_OR_RETURN(std::unique_ptr<TestSetup> setup,
-                      LoadScriptTest(path, "run", {path, "run"}, &script));
+                      LoadScriptTest(path, "run", {path, "run"}, &script, options));
   LC_RETURN_IF_ERROR(ConfigureScript(*setup, *script, path, options));
   return setup;
 #else
@@ -260,10 +301,12 @@ Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, Raw
 
 bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name)) {
   if (spelled.empty()) return false;
+  if (spelled == "-") return true;
   const bool builtin = is_builtin != nullptr && is_builtin(BaseName(spelled));
-  Result<FileInfo> info = DefaultFileSystem().Stat(spelled);
-  if (info.ok() && info->is_regular) return EndsWithLua(spelled) || !builtin;
-  return EndsWithLua(spelled) && !builtin;
+  if (IsRegularPath(spelled)) return EndsWithLua(spelled) || !builtin;
+  if (EndsWithLua(spelled)) return !builtin;
+  return !builtin && (is_builtin == nullptr || !is_builtin(spelled)) &&
+         !ScriptModulePath(spelled).empty();
 }
 
 std::optional<ScriptListEntry> ScriptListing() {

@@ -39,9 +39,17 @@ Result<std::unique_ptr<TestSetup>> CreateScriptTest(const std::string& path, Raw
 
 // True when a test word (or --test value) names a script: an existing
 // regular file, or a name ending in ".lua" whose base name is not a built-in
-// test (`is_builtin(base)`). A missing "oltp.lua" keeps its legacy meaning.
-// Also in a build without Lua, so that such a word is told so.
+// test (`is_builtin(base)`), "-" (the script on standard input), or a Lua
+// module name that is not a built-in test and that ScriptModulePath finds.
+// A missing "oltp.lua" keeps its legacy meaning. Also in a build without
+// Lua, so that such a word is told so.
 bool IsScriptSpelling(const std::string& spelled, bool (*is_builtin)(const std::string& name));
+
+// The file of Lua module `name` ("oltp_legacy.oltp" is oltp_legacy/oltp)
+// found as package.searchpath finds it: the templates of LUA_PATH (";;" in
+// it, or no LUA_PATH, adds ./?.lua and /usr/share/sysbench/?.lua); "" when
+// none is a regular file.
+std::string ScriptModulePath(const std::string& name);
 
 // What `list` shows for Lua scripts, as a name and a summary ("SCRIPT.lua",
 // ...); nullopt in a build without Lua.

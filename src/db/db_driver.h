@@ -47,6 +47,10 @@ struct DbError {
   int code = 0;          // server error number (MySQL errno, SQLite extended code)
   std::string sqlstate;  // five characters where the server has one
   std::string message;   // one line, never containing a password
+  // The server's own text of the error (one line, no password), without
+  // the driver's words around it: a Lua script's err.sql_errmsg. Empty
+  // when the error is the client's (then `message` stands for it).
+  std::string server_message{};  // {}: brace initialisations may leave it out
   bool ok() const { return cls == DbErrorClass::kNone; }
   // kReconnect -> kUnavailable, others -> kIoError; OK for kNone.
   Status ToStatus() const;

@@ -6,13 +6,17 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <iostream>
+#include <iterator>
 #include <lua.hpp>
+#include <mutex>
 
 #include "core/version.h"
 #include "lua/lua_api.h"
 #include "lua/lua_prelude.h"
 #include "os/file_system.h"
 #include "runner/recorder.h"
+#include "runner/workload.h"
 #include "workloads/oltp/oltp_txn.h"
 
 namespace loadcell {
@@ -37,13 +41,14 @@ void InstallApi(lua_State* L) {
   lua_setglobal(L, "sysbench");
 }
 
-// "@path" chunk names make messages read "path:line: message".
+// "@path" chunk names make messages read "path:line: message"; the
+// script on standard input is "stdin" (as LuaJIT names it).
 Status LoadFileChunk(lua_State* L, const std::string& path) {
-  Result<std::string> read = ReadFileToString(DefaultFileSystem(), path);
-  if (!read.ok()) return Status::NotFound("cannot open script '" + path + "'");
+  Result<std::string> read = ReadScriptText(path);
+  if (!read.ok()) return read.status();
   std::string text = *read;
   if (text.rfind("#!", 0) == 0) text.insert(0, "--");  // keep line numbers
-  std::string chunk = "@" + path;
+  std::string chunk = path == kStdinScript ? std::string("=stdin") : "@" + path;
   if (luaL_loadbuffer(L, text.data(), text.size(), chunk.c_str()) != 0) {
     std::string msg = lua_tostring(L, -1);
     lua_pop(L, 1);
@@ -122,16 +127,34 @@ void SetGlobalIfNil(lua_State* L, const char* name, Push push) {
   lua_setglobal(L, name);
 }
 
+// Globals the API prelude gives a default when no option set them.
+bool PreludeDefault(const std::string& name) {
+  return name == "mysql_table_engine" || name == "myisam_max_rows";
+}
+
 // sysbench 0.5 scripts read options as globals: oltp_table_size,
-// db_driver, mysql_table_engine, ...
-void SetOptionGlobals(lua_State* L, const LuaShared& shared) {
+// db_driver, mysql_table_engine, ... `after_load`: the script and the
+// prelude ran already, so an option the prelude gave a default replaces it.
+void SetOptionGlobals(lua_State* L, const LuaShared& shared, bool after_load) {
   for (const auto* list : {&shared.general, &shared.test_values}) {
     for (const auto& [name, tv] : *list) {
-      SetGlobalIfNil(L, name.c_str(), [L, &tv = tv] { PushOptionValue(L, tv.first, tv.second); });
+      auto push = [L, &tv = tv] { PushOptionValue(L, tv.first, tv.second); };
+      if (after_load && PreludeDefault(name)) {
+        push();
+        lua_setglobal(L, name.c_str());
+      } else {
+        SetGlobalIfNil(L, name.c_str(), push);
+      }
     }
   }
   for (const auto& [name, text] : shared.undeclared) {
-    SetGlobalIfNil(L, name.c_str(), [L, &text = text] { PushUndeclared(L, text); });
+    auto push = [L, &text = text] { PushUndeclared(L, text); };
+    if (after_load && PreludeDefault(name)) {
+      push();
+      lua_setglobal(L, name.c_str());
+    } else {
+      SetGlobalIfNil(L, name.c_str(), push);
+    }
   }
   SetGlobalIfNil(L, "num_threads", [&] { lua_pushinteger(L, shared.threads); });
   if (shared.driver != nullptr) {
@@ -175,6 +198,39 @@ void SetCmdline(lua_State* L, const LuaShared& shared) {
   lua_pop(L, 1);  // cmdline
 }
 
+// sysbench.cmdline.ARG_* numbers.
+constexpr int kArgBool = 1, kArgInt = 2, kArgSize = 3, kArgDouble = 4, kArgList = 6;
+
+// Gives option `o` the type an explicit sysbench.cmdline.ARG_* number
+// declares, converting the default already read; without a default as
+// sysbench gives it: a number 0, a boolean true, a string "", a list {}.
+void ApplyDeclaredType(ScriptOption& o, int arg_type) {
+  using T = ScriptOption::Type;
+  const T was = o.type;
+  const bool no_default = was == T::kString && o.s.empty();
+  if (arg_type == kArgBool) {
+    o.type = T::kBool;
+    if (no_default) o.b = true;
+  } else if (arg_type == kArgInt || arg_type == kArgSize) {
+    o.type = T::kInt;
+    if (was == T::kDouble) o.i = static_cast<int64_t>(o.d);
+    if (was == T::kString) o.i = std::strtoll(o.s.c_str(), nullptr, 10);
+  } else if (arg_type == kArgDouble) {
+    o.type = T::kDouble;
+    if (was == T::kInt) o.d = static_cast<double>(o.i);
+    if (was == T::kString) o.d = std::strtod(o.s.c_str(), nullptr);
+  } else if (arg_type == kArgList) {
+    o.type = T::kList;
+    if (was == T::kString && !o.s.empty()) o.list = {o.s};
+  } else if (was != T::kList) {
+    // ARG_STRING, ARG_FILE: the default as text.
+    if (was == T::kInt) o.s = std::to_string(o.i);
+    if (was == T::kDouble) o.s = fmt::format("{}", o.d);
+    if (was == T::kBool) o.s = o.b ? "on" : "off";
+    o.type = T::kString;
+  }
+}
+
 // Pushes the value of script option `o`.
 void PushScriptOption(lua_State* L, const ScriptOption& o) {
   switch (o.type) {
@@ -204,6 +260,12 @@ void PushScriptOption(lua_State* L, const ScriptOption& o) {
 // options, then (`with_options`) the script's.
 void SetOpt(lua_State* L, const LuaShared& shared, bool with_options) {
   lua_getfield(L, -1, "opt");
+  if (!lua_istable(L, -1)) {  // the script replaced it
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "opt");
+  }
   for (const auto& [name, tv] : shared.general) {
     PushOptionValue(L, tv.first, tv.second);
     lua_setfield(L, -2, name.c_str());
@@ -218,12 +280,34 @@ void SetOpt(lua_State* L, const LuaShared& shared, bool with_options) {
     for (const ScriptOption& o : *shared.options) {
       PushScriptOption(L, o);
       lua_setfield(L, -2, o.name.c_str());
+      // "dash-opt" is sysbench.opt.dash_opt, as sysbench names it.
+      if (o.name.find('-') != std::string::npos) {
+        std::string underscored = o.name;
+        std::replace(underscored.begin(), underscored.end(), '-', '_');
+        PushScriptOption(L, o);
+        lua_setfield(L, -2, underscored.c_str());
+      }
     }
   }
   lua_pop(L, 1);  // opt
 }
 
 }  // namespace
+
+Result<std::string> ReadScriptText(const std::string& path) {
+  if (path == kStdinScript) {
+    // Read once: every interpreter loads the same text.
+    static std::once_flag once;
+    static std::string text;
+    std::call_once(once, [] {
+      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    });
+    return text;
+  }
+  Result<std::string> read = ReadFileToString(DefaultFileSystem(), path);
+  if (!read.ok()) return Status::NotFound("cannot open script '" + path + "'");
+  return read;
+}
 
 namespace luaapi {
 
@@ -242,7 +326,26 @@ void Count(lua_State* L, int counter, uint64_t n) {
 
 }  // namespace luaapi
 
+namespace {
+
+// The interpreter last opened on this thread: the one whose script calls
+// the exported functions below (a worker's interpreter lives on its thread).
+// Set once per interpreter, never per event.
+thread_local LuaThreadState* tls_lua_state = nullptr;
+
+// sysbench's counter numbers (sb_counter_type) as recorder counters; -1 for
+// a number outside them.
+int RecorderCounter(int sb_counter) {
+  static constexpr int kByType[] = {kOltpOthers,       kOltpReads,         kOltpWrites,
+                                    kOltpTransactions, kOltpIgnoredErrors, kOltpReconnects};
+  if (sb_counter < 0 || sb_counter >= static_cast<int>(std::size(kByType))) return -1;
+  return kByType[sb_counter];
+}
+
+}  // namespace
+
 LuaHost::~LuaHost() {
+  if (tls_lua_state == &state_) tls_lua_state = nullptr;
   if (L_ != nullptr) lua_close(L_);
 }
 
@@ -274,6 +377,7 @@ Status LuaHost::Open(const LuaShared& shared, int tid, uint64_t seed, ThreadReco
   state_.shared = &shared;
   state_.tid = tid;
   state_.recorder = recorder;
+  tls_lua_state = &state_;
   state_.rng = Random(seed);
   state_.unique_mult = static_cast<uint32_t>(state_.rng.Next()) | 1u;
   state_.unique_add = static_cast<uint32_t>(state_.rng.Next());
@@ -296,7 +400,7 @@ Status LuaHost::Open(const LuaShared& shared, int tid, uint64_t seed, ThreadReco
   SetCmdline(L_, shared);
   SetOpt(L_, shared, with_options);
   lua_pop(L_, 1);  // sysbench
-  if (shared.option_globals) SetOptionGlobals(L_, shared);
+  if (shared.option_globals) SetOptionGlobals(L_, shared, /*after_load=*/false);
   SetGlobalIfNil(L_, "test", [&] { lua_pushstring(L_, shared.path.c_str()); });
 
   if (luaL_loadbuffer(L_, kLuaPrelude, std::strlen(kLuaPrelude), "=sysbench-api") != 0 ||
@@ -319,6 +423,20 @@ Status LuaHost::Open(const LuaShared& shared, int tid, uint64_t seed, ThreadReco
     lua_pop(L_, 1);
   }
   return Status::Ok();
+}
+
+void LuaHost::RefreshOptions() {
+  const LuaShared& shared = *state_.shared;
+  lua_getglobal(L_, "sysbench");
+  if (lua_istable(L_, -1)) {
+    lua_pushinteger(L_, shared.rank);
+    lua_setfield(L_, -2, "rank");
+    lua_pushinteger(L_, shared.ranks);
+    lua_setfield(L_, -2, "ranks");
+    SetOpt(L_, shared, /*with_options=*/true);
+  }
+  lua_pop(L_, 1);
+  if (shared.option_globals) SetOptionGlobals(L_, shared, /*after_load=*/true);
 }
 
 bool LuaHost::HasFunction(const char* name) {
@@ -358,7 +476,13 @@ Status LuaHost::RunEvent(uint64_t* restarts) {
   for (;;) {
     lua_rawgeti(L_, LUA_REGISTRYINDEX, event_ref_);
     lua_pushinteger(L_, state_.tid);
-    if (lua_pcall(L_, 1, 0, 1) == 0) return Status::Ok();
+    if (lua_pcall(L_, 1, 1, 1) == 0) {
+      // As sysbench's event loop: a value other than nil or false ends
+      // this thread's events (that event is not counted).
+      const bool stop = lua_toboolean(L_, -1) != 0;
+      lua_pop(L_, 1);
+      return stop ? EndOfWork() : Status::Ok();
+    }
     bool restart = false;
     if (lua_istable(L_, -1)) {
       lua_getfield(L_, -1, "errcode");
@@ -512,6 +636,10 @@ Status LuaHost::ReadOptions(std::vector<ScriptOption>& out) {
       default:
         break;
     }
+    lua_pop(L_, 1);
+    // An explicit sysbench.cmdline.ARG_* type (the third item).
+    lua_rawgeti(L_, -1, 3);
+    if (lua_isnumber(L_, -1)) ApplyDeclaredType(o, static_cast<int>(lua_tointeger(L_, -1)));
     lua_pop(L_, 2);
     out.push_back(std::move(o));
   }
@@ -522,3 +650,24 @@ Status LuaHost::ReadOptions(std::vector<ScriptOption>& out) {
 }
 
 }  // namespace loadcell
+
+// The C functions sysbench exports to its scripts' FFI (ffi.C.NAME), for
+// scripts that count their own statements or errors. They act on the
+// calling thread's interpreter: `thread_id` (sysbench.tid) is not needed to
+// find it. Outside a run (no recorder) they do nothing and read 0.
+extern "C" LOADCELL_LUA_EXPORT void sb_counter_inc(int thread_id, int type) {
+  (void)thread_id;
+  loadcell::LuaThreadState* state = loadcell::tls_lua_state;
+  const int counter = loadcell::RecorderCounter(type);
+  if (state == nullptr || state->recorder == nullptr || counter < 0) return;
+  state->recorder->Add(counter, 1);
+  if (counter == loadcell::kOltpIgnoredErrors) state->recorder->AddError();
+}
+
+extern "C" LOADCELL_LUA_EXPORT uint64_t sb_counter_val(int thread_id, int type) {
+  (void)thread_id;
+  loadcell::LuaThreadState* state = loadcell::tls_lua_state;
+  const int counter = loadcell::RecorderCounter(type);
+  if (state == nullptr || state->recorder == nullptr || counter < 0) return 0;
+  return state->recorder->counter(counter);
+}

@@ -19,6 +19,13 @@ namespace loadcell {
 
 class ThreadRecorder;
 
+// The path that names the script on standard input, as for sysbench.
+inline constexpr const char* kStdinScript = "-";
+
+// The text of the script at `path` (standard input for kStdinScript, read
+// once per process and kept); NotFound naming a file that cannot be read.
+Result<std::string> ReadScriptText(const std::string& path);
+
 // A script option as declared in sysbench.cmdline.options, with its value.
 struct ScriptOption {
   enum class Type { kBool, kInt, kDouble, kString, kList };
@@ -96,6 +103,11 @@ class LuaHost {
   lua_State* L() const { return L_; }
   LuaThreadState& state() { return state_; }
 
+  // Fills sysbench.opt (general and script options) again from the shared
+  // state, and for a sysbench 0.5 script the option globals, without
+  // running the main chunk again (sysbench runs it once per interpreter).
+  void RefreshOptions();
+
   bool HasFunction(const char* name);
   // Calls global function `name` with (tid) when `with_tid`; absent is OK.
   Status CallIfPresent(const char* name, bool with_tid);
@@ -110,7 +122,8 @@ class LuaHost {
   Status CheckCommands();
 
   // Runs event(tid) once, restarting after sysbench.error.RESTART_EVENT.
-  // Sets *restarts to the number of restarts.
+  // Sets *restarts to the number of restarts. EndOfWork() when event()
+  // returned a value other than nil or false (sysbench stops the thread).
   Status RunEvent(uint64_t* restarts);
   bool has_event() const { return event_ref_ >= 0; }
 

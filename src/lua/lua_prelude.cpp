@@ -15,6 +15,57 @@ sb.sql.error = {NONE = 0, IGNORABLE = 1, FATAL = 2}
 sb.cmdline.PARALLEL_COMMAND = true
 sb.hooks = {}
 
+-- As under sysbench: the global `ffi`, the C types of its API and the
+-- option type numbers. The exported functions (sb_counter_inc,
+-- sb_counter_val) are declared by the scripts that call them, as sysbench
+-- leaves them undeclared.
+ffi = require("ffi")
+ffi.cdef[[
+typedef enum {
+  SB_CNT_OTHER, SB_CNT_READ, SB_CNT_WRITE, SB_CNT_TRX, SB_CNT_ERROR, SB_CNT_RECONNECT,
+  SB_CNT_MAX
+} sb_counter_type;
+typedef enum {
+  SB_ARG_TYPE_NULL, SB_ARG_TYPE_BOOL, SB_ARG_TYPE_INT, SB_ARG_TYPE_SIZE, SB_ARG_TYPE_DOUBLE,
+  SB_ARG_TYPE_STRING, SB_ARG_TYPE_LIST, SB_ARG_TYPE_FILE, SB_ARG_TYPE_MAX
+} sb_arg_type_t;
+]]
+sb.cmdline.ARG_NULL, sb.cmdline.ARG_BOOL, sb.cmdline.ARG_INT = 0, 1, 2
+sb.cmdline.ARG_SIZE, sb.cmdline.ARG_DOUBLE, sb.cmdline.ARG_STRING = 3, 4, 5
+sb.cmdline.ARG_LIST, sb.cmdline.ARG_FILE, sb.cmdline.ARG_MAX = 6, 7, 8
+
+-- The script's options, one line each, in sysbench's help layout.
+function sb.cmdline.print_test_options()
+  local defs = sb.cmdline.options
+  if type(defs) ~= "table" then return end
+  local c = sb.cmdline
+  local tags = {[c.ARG_BOOL] = "[=on|off]", [c.ARG_INT] = "=N", [c.ARG_SIZE] = "=SIZE",
+                [c.ARG_DOUBLE] = "=N", [c.ARG_STRING] = "=STRING",
+                [c.ARG_LIST] = "=[LIST,...]", [c.ARG_FILE] = "=FILENAME"}
+  local by_value = {boolean = c.ARG_BOOL, number = c.ARG_DOUBLE, string = c.ARG_STRING,
+                    table = c.ARG_LIST}
+  local rows, width = {}, 0
+  for name, def in pairs(defs) do
+    if type(name) == "string" and type(def) == "table" then
+      local v = def[2]
+      local t = def[3] or by_value[type(v)] or c.ARG_STRING
+      local left = "--" .. name .. (tags[t] or "=STRING")
+      local shown
+      if type(v) == "boolean" then shown = v and "on" or "off"
+      elseif type(v) == "table" then shown = table.concat(v, ",")
+      elseif v ~= nil then shown = tostring(v) end
+      local right = tostring(def[1] or "")
+      if shown ~= nil and shown ~= "" then right = right .. " [" .. shown .. "]" end
+      rows[#rows + 1] = {name = name, left = left, right = right}
+      if #left > width then width = #left end
+    end
+  end
+  table.sort(rows, function(x, y) return x.name < y.name end)
+  for _, r in ipairs(rows) do
+    io.write("  ", r.left, string.rep(" ", width - #r.left + 1), r.right, "\n")
+  end
+end
+
 -- uniform_uint64() gives a uint64_t cdata (a number would lose bits).
 do
   local ffi = require("ffi")
@@ -89,9 +140,14 @@ do
     if con ~= nil then con:disconnect() end
     con = nil
   end
+  -- A statement without a result set (UPDATE, BEGIN...) returns nothing,
+  -- as under sysbench (oltp_legacy/oltp.lua prints an UPDATE that returns
+  -- a result).
   function db_query(sql)
     need(sql, "string", "db_query", 1)
-    return connection():query(sql)
+    local rs = connection():query(sql)
+    if rs ~= nil and rs.nfields == 0 then return nil end
+    return rs
   end
   function db_prepare(sql)
     need(sql, "string", "db_prepare", 1)
@@ -178,17 +234,17 @@ function sb.report_default(stat)
   local t, q = rates(stat)
   io.write(string.format(
     "[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) " ..
-    "lat (ms,%d%%): %4.2f err/s: %4.2f reconn/s: %4.2f\n",
+    "lat (ms,%d%%): %4.2f err/s %4.2f reconn/s: %4.2f\n",
     stat.time_total, stat.threads_running, stat.events / t, q / t,
     stat.reads / t, stat.writes / t, stat.other / t,
-    sb.opt.percentile or 95, stat.latency_pct, stat.errors / t, stat.reconnects / t))
+    sb.opt.percentile or 95, stat.latency_pct * 1000, stat.errors / t, stat.reconnects / t))
 end
 
 function sb.report_csv(stat)
   local t, q = rates(stat)
   io.write(string.format("%.0f,%d,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f\n",
     stat.time_total, stat.threads_running, stat.events / t, q / t,
-    stat.reads / t, stat.writes / t, stat.other / t, stat.latency_pct,
+    stat.reads / t, stat.writes / t, stat.other / t, stat.latency_pct * 1000,
     stat.errors / t, stat.reconnects / t))
 end
 
@@ -199,7 +255,7 @@ function sb.report_json(stat)
     '{"time": %.0f, "threads": %d, "tps": %.2f, "qps": {"total": %.2f, "reads": %.2f, ' ..
     '"writes": %.2f, "other": %.2f}, "latency": %.2f, "errors": %.2f, "reconnects": %.2f}\n',
     stat.time_total, stat.threads_running, stat.events / t, q / t,
-    stat.reads / t, stat.writes / t, stat.other / t, stat.latency_pct,
+    stat.reads / t, stat.writes / t, stat.other / t, stat.latency_pct * 1000,
     stat.errors / t, stat.reconnects / t))
 end
 

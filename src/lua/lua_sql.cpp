@@ -160,7 +160,9 @@ int RaiseSqlError(lua_State* L, LuaConn* c, const DbError& e, std::string_view s
   lua_setfield(L, -2, "sql_errno");
   lua_pushstring(L, e.sqlstate.c_str());
   lua_setfield(L, -2, "sql_state");
-  lua_pushstring(L, e.message.c_str());
+  // The server's words alone, as sysbench passes them on.
+  const std::string& errmsg = e.server_message.empty() ? e.message : e.server_message;
+  lua_pushstring(L, errmsg.c_str());
   lua_setfield(L, -2, "sql_errmsg");
   lua_pushlstring(L, sql.data(), sql.size());
   lua_setfield(L, -2, "query");

@@ -42,6 +42,9 @@ struct LuaConn {
 
 struct LuaBind {
   int type = 0;
+  // CHAR/VARCHAR: the bind's length; bind:set() keeps that many bytes of a
+  // longer value, as sysbench (0: no length given, nothing cut).
+  size_t max_len = 0;
   bool is_null = true;
   int64_t i = 0;
   double d = 0;

@@ -59,9 +59,10 @@ int ResultGc(lua_State* L) {
 
 // rs:free(): a query() result is freed at once; a reused one (of a statement
 // or connection) lets its rows go and is filled again by the next execution.
+// Freeing a freed result is an error, as under sysbench.
 int ResultFree(lua_State* L) {
   auto** p = static_cast<LuaResult**>(luaL_checkudata(L, 1, kResultMeta));
-  if (*p == nullptr) return 0;
+  if (*p == nullptr || (*p)->freed) return luaL_error(L, "db_free_results() failed");
   if (!(*p)->reused) return ResultGc(L);
   (*p)->rows.Clear();
   (*p)->freed = true;

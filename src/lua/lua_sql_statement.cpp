@@ -25,6 +25,7 @@ bool ReturnsRows(std::string_view sql) {
 
 bool IsIntType(int t) { return t >= 1 && t <= 4; }
 bool IsFloatType(int t) { return t == 5 || t == 6; }
+bool IsTextType(int t) { return t == 11 || t == 12; }
 
 DbValue BindValue(const LuaBind* b) {
   if (b == nullptr || b->is_null) return DbValue::Null();
@@ -81,8 +82,17 @@ int ConnPrepare(lua_State* L) {
 int StmtBindCreate(lua_State* L) {
   LuaStmt* s = Check<LuaStmt>(L, 1, kStmtMeta);
   if (s == nullptr) return luaL_error(L, "statement is closed");
+  const int type = static_cast<int>(luaL_checkinteger(L, 2));
+  // sysbench binds integers, reals and strings only (TIME, DATE... refused).
+  if (!IsIntType(type) && !IsFloatType(type) && !IsTextType(type)) {
+    return luaL_error(L, "Unsupported argument type: %d", type);
+  }
   auto* b = new LuaBind;
-  b->type = static_cast<int>(luaL_checkinteger(L, 2));
+  b->type = type;
+  if (IsTextType(type)) {
+    const lua_Integer len = luaL_optinteger(L, 3, 0);
+    b->max_len = len > 0 ? static_cast<size_t>(len) : 0;
+  }
   NewUd(L, kBindMeta, b);
   return 1;
 }
@@ -102,7 +112,13 @@ int StmtBindParam(lua_State* L) {
     s->bind_refs[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     s->binds[i] = b;
   }
-  return 0;
+  // As sysbench: nil without binds, else the driver's 0.
+  if (n == 0) {
+    lua_pushnil(L);
+  } else {
+    lua_pushinteger(L, 0);
+  }
+  return 1;
 }
 
 int StmtExecute(lua_State* L) {
@@ -194,7 +210,7 @@ int BindSet(lua_State* L) {
       const char* v = lua_tolstring(L, -1, &n);
       if (v == nullptr)
         return luaL_error(L, "bind:set(): a %s cannot be bound", luaL_typename(L, 2));
-      b->s.assign(v, n);
+      b->s.assign(v, b->max_len > 0 && n > b->max_len ? b->max_len : n);
       lua_pop(L, 1);
     }
   }
@@ -206,6 +222,7 @@ int BindSetRandStr(lua_State* L) {
   size_t n = 0;
   const char* p = luaL_checklstring(L, 2, &n);
   RandString(Ctx(L).rng, p, n, b->s);
+  if (b->max_len > 0 && b->s.size() > b->max_len) b->s.resize(b->max_len);
   b->is_null = false;
   return 0;
 }

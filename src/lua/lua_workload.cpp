@@ -1,7 +1,5 @@
 #include "lua/lua_workload.h"
 
-#include <fstream>
-#include <iterator>
 #include <lua.hpp>
 #include <mutex>
 #include <thread>
@@ -21,6 +19,11 @@ struct LuaScriptWorkload::Impl {
   std::vector<ScriptOption> options;
   DbDrivers db;
   bool db_resolved = false;
+  // The driver of the main chunk's SQL, set up from the command line's
+  // database options before the script loads (kept: its connections may
+  // outlive the load).
+  DbDrivers early_db;
+  std::unique_ptr<OptionSet> early_options;
   const OptionSet* test_options = nullptr;
   std::unique_ptr<LuaHost> main =
       std::make_unique<LuaHost>();  // main-thread interpreter; also used by the report hooks
@@ -74,11 +77,6 @@ std::string Underscored(std::string s) {
   return s;
 }
 
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 class LuaWorker final : public Worker {
  public:
   LuaWorker(std::unique_ptr<LuaHost> host, ThreadRecorder* rec, bool thread_run)
@@ -117,15 +115,34 @@ class LuaWorker final : public Worker {
 
 }  // namespace
 
+namespace {
+
+// The driver that the command line's database options choose, or null when
+// they are wrong (the options' own parse reports that later).
+DbDriver* EarlyDriver(LuaScriptWorkload::Impl& impl, const RawOptions& raw) {
+  impl.early_options = std::make_unique<OptionSet>("db");
+  impl.early_db.RegisterOptions(*impl.early_options);
+  RawOptions copy = raw;
+  if (!impl.early_options->Apply(copy).ok()) return nullptr;
+  if (!impl.early_db.Resolve(*impl.early_options).ok()) return nullptr;
+  return &impl.early_db.driver();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path,
                                                          const std::string& command,
-                                                         const std::vector<std::string>& argv) {
+                                                         const std::vector<std::string>& argv,
+                                                         const RawOptions* raw) {
   auto impl = std::make_unique<LuaScriptWorkload::Impl>();
   impl->shared.path = path;
   impl->shared.command = command;
   impl->shared.argv = argv;
   impl->shared.options = &impl->options;
-  if (!IsRegularFile(path)) return Status::NotFound("cannot open script '" + path + "'");
+  if (path != kStdinScript && !IsRegularFile(path)) {
+    return Status::NotFound("cannot open script '" + path + "'");
+  }
+  if (raw != nullptr) impl->shared.driver = EarlyDriver(*impl, *raw);
   LC_RETURN_IF_ERROR(impl->main->Open(impl->shared, 0, 1, nullptr, /*with_options=*/false));
   LC_RETURN_IF_ERROR(impl->main->ReadOptions(impl->options));
   LC_RETURN_IF_ERROR(impl->main->CheckCommands());
@@ -139,7 +156,8 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
   }
   impl->shared.option_globals = !impl->declares_options;
   {
-    const std::string text = ReadWholeFile(path);
+    Result<std::string> read = ReadScriptText(path);
+    const std::string text = read.ok() ? *read : std::string();
     impl->may_use_database = text.find("sql") != std::string::npos ||
                              text.find("db_") != std::string::npos ||
                              text.find("require") != std::string::npos;
@@ -257,10 +275,11 @@ Status LuaScriptWorkload::Validate(int threads) {
       if (list.ok()) impl_->shared.ignore = std::move(list).value();
     }
   }
-  // The main interpreter again, now with the options in sysbench.opt.
+  // The options reach the main interpreter's sysbench.opt; its main chunk
+  // ran once, when the script was loaded, as under sysbench.
   std::lock_guard<std::mutex> lock(impl_->main_mu);
-  impl_->main = std::make_unique<LuaHost>();
-  return impl_->main->Open(impl_->shared, 0, 1, nullptr, /*with_options=*/true);
+  impl_->main->RefreshOptions();
+  return Status::Ok();
 }
 
 namespace {
@@ -321,15 +340,9 @@ Status LuaScriptWorkload::JoinProcesses(ProcessGroup& group) {
   shared.rank = group.Rank();
   shared.ranks = group.Size();
   shared.first_thread = group.FirstThread();
-  // The main interpreter was opened by Validate, before the rank was known.
+  // The main interpreter was loaded before the rank was known.
   std::lock_guard<std::mutex> lock(impl_->main_mu);
-  lua_State* L = impl_->main->L();
-  lua_getglobal(L, "sysbench");
-  lua_pushinteger(L, shared.rank);
-  lua_setfield(L, -2, "rank");
-  lua_pushinteger(L, shared.ranks);
-  lua_setfield(L, -2, "ranks");
-  lua_pop(L, 1);
+  impl_->main->RefreshOptions();
   return Status::Ok();
 }
 
@@ -416,6 +429,8 @@ std::vector<std::string> LuaScriptWorkload::DeclaredOptionNames() const {
 
 std::string LuaScriptWorkload::ScriptHelp() {
   std::lock_guard<std::mutex> lock(impl_->main_mu);
+  // help() sees the options' values (their defaults), as under sysbench.
+  impl_->main->RefreshOptions();
   lua_State* L = impl_->main->L();
   lua_getglobal(L, "help");
   if (!lua_isfunction(L, -1)) {
@@ -505,7 +520,8 @@ std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* n
   };
   set("time_interval", s != nullptr ? s->duration_s : r->total_time_s);
   set("time_total", s != nullptr ? s->t_end_s : r->total_time_s);
-  set("threads_running", s != nullptr ? s->threads : static_cast<double>(r->threads.size()));
+  // The final report comes once every thread stopped: 0 running, as sysbench says.
+  set("threads_running", s != nullptr ? s->threads : 0);
   set("events", static_cast<double>(s != nullptr ? s->events : r->events));
   set("reads", static_cast<double>(counter(kOltpReads)));
   set("writes", static_cast<double>(counter(kOltpWrites)));
@@ -513,7 +529,8 @@ std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* n
   set("errors", static_cast<double>(counter(kOltpIgnoredErrors)));
   set("reconnects", static_cast<double>(counter(kOltpReconnects)));
   set("latency_pct",
-      h != nullptr && percentile > 0 ? static_cast<double>(h->Percentile(percentile)) / 1e6 : 0);
+      // In seconds, as sysbench gives it (its report functions print it * 1000).
+      h != nullptr && percentile > 0 ? static_cast<double>(h->Percentile(percentile)) / 1e9 : 0);
   set("queue_length", s != nullptr ? static_cast<double>(s->queue) : 0);
   set("concurrency", s != nullptr ? static_cast<double>(s->concurrency) : 0);
   if (lua_pcall(L, 2, 2, 1) != 0) {
@@ -534,6 +551,10 @@ std::string LuaScriptWorkload::TextSection(const RunResult& r) const {
   std::optional<std::string> hook = impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
   const std::string sql = impl_->Connected() ? OltpTextSection(r) : "";
   return hook.value_or("") + sql;
+}
+
+std::optional<std::string> LuaScriptWorkload::OwnEndOutput(const RunResult& r) const {
+  return impl_->CallReportHook("report_cumulative", nullptr, &r, 95);
 }
 
 std::string LuaScriptWorkload::SysbenchSection(const RunResult& r) const {

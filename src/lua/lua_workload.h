@@ -19,10 +19,14 @@ class LuaScriptWorkload;
 
 // Loads `path` in a main-thread interpreter with sysbench.cmdline.command =
 // `command` and argv = `argv`. A syntax or load-time error names the script,
-// line and message (InvalidArgument).
+// line and message (InvalidArgument). `raw`, when given, are the command
+// line's options: the database options among them set up the driver that
+// SQL in the script's main chunk uses (as sysbench, whose database options
+// are parsed before the script loads); they are not consumed.
 Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path,
                                                          const std::string& command,
-                                                         const std::vector<std::string>& argv);
+                                                         const std::vector<std::string>& argv,
+                                                         const RawOptions* raw = nullptr);
 
 class LuaScriptWorkload final : public Workload, public TextReportSections {
  public:
@@ -45,6 +49,8 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   std::string TextSection(const RunResult& r) const override;
   std::string SysbenchSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;
+  // What sysbench.hooks.report_cumulative printed, when the script sets it.
+  std::optional<std::string> OwnEndOutput(const RunResult& r) const override;
   // What sysbench.hooks.report_intermediate printed, when the script sets it.
   std::optional<std::string> IntervalOutput(const IntervalSnapshot& s,
                                             double percentile) const override;
@@ -83,7 +89,8 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   std::unique_ptr<Impl> impl_;
   friend Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string&,
                                                                   const std::string&,
-                                                                  const std::vector<std::string>&);
+                                                                  const std::vector<std::string>&,
+                                                                  const RawOptions*);
 };
 
 }  // namespace loadcell

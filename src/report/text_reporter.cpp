@@ -218,13 +218,16 @@ class TextReporter final : public Reporter {
   }
 
   void OnInterval(const IntervalSnapshot& s) override {
-    if (Silent()) return;
+    // A workload's own interval output (a script's report hook) is printed
+    // at any verbosity, as sysbench runs the hook.
+    if (Silent() && sections_ == nullptr) return;
     if (sections_ != nullptr) {
       if (std::optional<std::string> own = sections_->IntervalOutput(s, settings_.percentile)) {
         out_ << *own << std::flush;
         return;
       }
     }
+    if (Silent()) return;
     const std::string stamp = IntervalStamp(s.t_end_s, settings_.report_interval_s);
     std::string line = sections_ ? sections_->IntervalLine(s, settings_.percentile) : "";
     if (!line.empty()) {
@@ -267,7 +270,13 @@ class TextReporter final : public Reporter {
   }
 
   void OnEnd(const RunResult& r) override {
-    if (Silent()) return;
+    if (Silent()) {
+      // Below verbosity 3: only what a script's own report hook prints.
+      if (sections_ != nullptr) {
+        if (std::optional<std::string> own = sections_->OwnEndOutput(r)) out_ << *own << std::flush;
+      }
+      return;
+    }
     out_ << EndReport(r);
     // --verdict=off (and sysbench mode) prints none.
     if (settings_.verdict != VerdictMode::kOff) out_ << report_internal::VerdictBlock(r.validity);

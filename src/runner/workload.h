@@ -247,6 +247,11 @@ class TextReportSections {
                                                     double percentile) const {
     return std::nullopt;
   }
+  // What the workload prints itself at the end of the run, which a quiet
+  // report (--verbosity below 3) still shows, as sysbench runs a script's
+  // report_cumulative hook whatever the verbosity; nullopt when it prints
+  // nothing of its own. Call it instead of TextSection, not with it.
+  virtual std::optional<std::string> OwnEndOutput(const RunResult& r) const { return std::nullopt; }
 };
 
 }  // namespace loadcell

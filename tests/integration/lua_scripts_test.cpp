@@ -176,5 +176,38 @@ TEST(LuaScriptsFaults, KilledConnectionsAreReopenedWhenIgnored) {
   EXPECT_NE(fail.err.find("oltp_common.lua:"), std::string::npos) << fail.err;
 }
 
+// err.sql_errmsg is the server's message alone, as sysbench passes it on
+// (no driver prefix, no code or SQLSTATE appended).
+class LuaSqlErrmsg : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LuaSqlErrmsg, IsTheServersMessage) {
+  TestDatabase db(GetParam(), "lua_sql_errmsg");
+  ASSERT_TRUE(db.error().empty()) << db.error();
+  testing::TempDir tmp;
+  const std::string script = tmp.Write("errmsg.lua", R"LUA(
+function sysbench.hooks.sql_error_ignorable(err)
+  print("errmsg=[" .. err.sql_errmsg .. "]")
+  return false
+end
+function event()
+  local con = sysbench.sql.driver():connect()
+  pcall(con.query, con, "SELECT * FROM lua_no_such_table")
+  return true
+end
+)LUA");
+  auto run = RunLoadcell(Concat({script, "--events=1", "run"}, db.args()));
+  ASSERT_EQ(run.exit_code, 0) << Show(run);
+  const size_t at = run.out.find("errmsg=[");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  const std::string msg = run.out.substr(at + 8, run.out.find(']', at) - at - 8);
+  EXPECT_NE(msg.find("lua_no_such_table"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("mysql:"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("pgsql:"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("(error "), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("(SQLSTATE"), std::string::npos) << msg;
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, LuaSqlErrmsg, ::testing::Values("pgsql", "mysql"));
+
 }  // namespace
 }  // namespace loadcell

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -22,8 +23,10 @@ namespace loadcell::testing {
 // metrics. Its Metrics() reads only the result it is given.
 class FakeWorkload final : public Workload, public TextReportSections {
  public:
-  explicit FakeWorkload(bool custom_interval_line = false)
-      : custom_interval_line_(custom_interval_line) {}
+  // `own_output`: it prints its own interval and end output, as a script's
+  // report hooks do.
+  explicit FakeWorkload(bool custom_interval_line = false, bool own_output = false)
+      : custom_interval_line_(custom_interval_line), own_output_(own_output) {}
   WorkloadInfo Info() const override {
     WorkloadInfo info;
     info.name = "fake";
@@ -54,9 +57,18 @@ class FakeWorkload final : public Workload, public TextReportSections {
     if (!custom_interval_line_) return "";
     return fmt::format("fake ops: {}", s.counters.empty() ? 0 : s.counters[0]);
   }
+  std::optional<std::string> IntervalOutput(const IntervalSnapshot& s, double) const override {
+    if (!own_output_) return std::nullopt;
+    return fmt::format("own interval {}\n", s.t_end_s);
+  }
+  std::optional<std::string> OwnEndOutput(const RunResult&) const override {
+    if (!own_output_) return std::nullopt;
+    return std::string("own end\n");
+  }
 
  private:
   bool custom_interval_line_;
+  bool own_output_;
 };
 
 // `n` samples of `ns` each.

@@ -36,8 +36,8 @@ DbError Classify(int code, const char* sqlstate, const char* text, const MySetti
   DbError e;
   e.code = code;
   if (sqlstate != nullptr && std::strcmp(sqlstate, "00000") != 0) e.sqlstate = sqlstate;
-  e.message = fmt::format("mysql: {} (error {})",
-                          Scrub(text != nullptr ? text : "", s.password_in_use), code);
+  e.server_message = Scrub(text != nullptr ? text : "", s.password_in_use);
+  e.message = fmt::format("mysql: {} (error {})", e.server_message, code);
   if (IsConnectionError(code)) {
     e.cls = DbErrorClass::kReconnect;
   } else if (code == kDeadlock || code == kLockWaitTimeout) {

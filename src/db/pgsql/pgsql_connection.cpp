@@ -231,7 +231,8 @@ DbError PgConnection::TimedOut(const char* which) const {
 DbError PgConnection::Classify(std::string_view sqlstate, std::string_view primary, bool broken) {
   DbError e;
   e.sqlstate.assign(sqlstate);
-  e.message = "pgsql: " + OneLine(primary, settings_->password_in_use);
+  e.server_message = OneLine(primary, settings_->password_in_use);
+  e.message = "pgsql: " + e.server_message;
   if (!e.sqlstate.empty()) e.message += " (SQLSTATE " + e.sqlstate + ")";
   if (broken || IsConnectionState(e.sqlstate)) {
     e.cls = DbErrorClass::kReconnect;

@@ -40,16 +40,16 @@ class LuaTest : public ::testing::Test {
               const std::string& command = "run", int threads = 1,
               const std::vector<std::pair<std::string, std::string>>& undeclared = {}) {
     path_ = Write("script.lua", text);
-    auto loaded = LoadLuaScript(path_, command, {path_, command});
+    RawOptions raw;
+    raw.Add("sqlite-db", dir_ + "/sb.db", true, "test");
+    for (auto& [n, v] : opts) raw.Add(n, v, true, "test");
+    auto loaded = LoadLuaScript(path_, command, {path_, command}, &raw);
     if (!loaded.ok()) return loaded.status();
     w_ = std::move(loaded).value();
     general_ = std::make_unique<OptionSet>("General options");
     test_ = std::make_unique<OptionSet>("script options");
     cfg_.RegisterOptions(*general_);
     w_->RegisterOptions(*test_);
-    RawOptions raw;
-    raw.Add("sqlite-db", dir_ + "/sb.db", true, "test");
-    for (auto& [n, v] : opts) raw.Add(n, v, true, "test");
     LC_RETURN_IF_ERROR(general_->Apply(raw));
     LC_RETURN_IF_ERROR(test_->Apply(raw));
     LC_RETURN_IF_ERROR(raw.CheckAllConsumed(""));
@@ -316,6 +316,142 @@ end
   Status s = (*worker)->RunEvent();
   EXPECT_OK(s);
   EXPECT_EQ(rec_.counter(kOltpReconnects), 1u);
+}
+
+// sysbench's event loop: a value other than nil or false from event() ends
+// the thread's events, and that event is not counted.
+TEST_F(LuaTest, EventReturningATrueValueEndsTheThread) {
+  const char* kStops[] = {"0", "1", "true", "{}", "'x'"};
+  for (const char* value : kStops) {
+    ASSERT_OK(Load(std::string("function event() return ") + value + " end\n"));
+    auto worker = Worker0();
+    ASSERT_OK(worker);
+    Status s = (*worker)->RunEvent();
+    EXPECT_TRUE(IsEndOfWork(s)) << value << ": " << s.ToString();
+    EXPECT_EQ(rec_.counter(kOltpTransactions), 0u) << value;
+  }
+  const char* kGoOn[] = {"false", "nil", ""};
+  for (const char* value : kGoOn) {
+    ASSERT_OK(Load(std::string("function event() return ") + value + " end\n"));
+    auto worker = Worker0();
+    ASSERT_OK(worker);
+    EXPECT_OK((*worker)->RunEvent()) << value;
+    EXPECT_OK((*worker)->RunEvent()) << value;
+  }
+  EXPECT_EQ(rec_.counter(kOltpTransactions), 6u);
+}
+
+// sysbench runs a script's main chunk once per interpreter: once in the
+// main one (options, init, prepare...) and once in each worker's; and SQL
+// works there, on the driver of the command line's database options.
+TEST_F(LuaTest, MainChunkRunsOncePerInterpreterAndCanUseSql) {
+  const std::string log = dir_ + "/loads.txt";
+  ASSERT_OK(Load(R"LUA(
+local f = assert(io.open(")LUA" +
+                 log + R"LUA(", "ab")); f:write("load\n"); f:close()
+local con = sysbench.sql.driver():connect()
+con:query("CREATE TABLE IF NOT EXISTS main_chunk (a INT)")
+con:query("INSERT INTO main_chunk VALUES (1)")
+con:disconnect()
+function event() end
+)LUA"));
+  EXPECT_EQ(Read("loads.txt"), "load\n");
+  ASSERT_OK(Worker0());
+  EXPECT_EQ(Read("loads.txt"), "load\nload\n");
+  ASSERT_OK(Load(R"LUA(
+local con = sysbench.sql.driver():connect()
+count = con:query_row("SELECT COUNT(*) FROM main_chunk")
+function event() assert(count == "2", tostring(count)) end
+)LUA"));
+  EXPECT_OK(OneEvent());
+}
+
+// sysbench's global ffi, its C types and the exported counter functions:
+// a script that counts its own errors through ffi.C loads and counts.
+TEST_F(LuaTest, FfiGlobalAndExportedCountersWork) {
+  ASSERT_OK(Load(R"LUA(
+ffi.cdef[[void sb_counter_inc(int, sb_counter_type);
+uint64_t sb_counter_val(int, sb_counter_type);]]
+function event()
+  ffi.C.sb_counter_inc(sysbench.tid, ffi.C.SB_CNT_ERROR)
+  ffi.C.sb_counter_inc(sysbench.tid, ffi.C.SB_CNT_READ)
+  ffi.C.sb_counter_inc(sysbench.tid, ffi.C.SB_CNT_READ)
+  assert(tonumber(ffi.C.sb_counter_val(sysbench.tid, ffi.C.SB_CNT_READ)) == 2)
+  assert(sysbench.cmdline.ARG_INT == 2 and sysbench.cmdline.ARG_LIST == 6)
+end
+)LUA"));
+  EXPECT_OK(OneEvent());
+  EXPECT_EQ(rec_.counter(kOltpIgnoredErrors), 1u);
+  EXPECT_EQ(rec_.errors(), 1u);
+  EXPECT_EQ(rec_.counter(kOltpReads), 2u);
+}
+
+// Options typed by sysbench.cmdline.ARG_* come back typed; "dash-opt" is
+// sysbench.opt.dash_opt; print_test_options() lists them in sysbench's layout.
+TEST_F(LuaTest, DeclaredTypesDashNamesAndPrintTestOptions) {
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
+sysbench.cmdline.options = {
+  out = {"output file", ""},
+  n = {"an int", nil, sysbench.cmdline.ARG_INT},
+  f = {"a flag", nil, sysbench.cmdline.ARG_BOOL},
+  l = {"a list", nil, sysbench.cmdline.ARG_LIST},
+  ["dash-opt"] = {"dash desc", "dash val"},
+}
+function event() end
+function thread_init()
+  out(string.format("%s %s %s %s %s", type(sysbench.opt.n), tostring(sysbench.opt.n),
+      tostring(sysbench.opt.f), type(sysbench.opt.l), sysbench.opt.dash_opt))
+end
+)LUA",
+                 {{"out", OutOption()}}));
+  ASSERT_OK(Worker0());
+  EXPECT_EQ(Read("out.txt"), "number 0 true table dash val\n");
+  ASSERT_OK(Load(R"LUA(
+sysbench.cmdline.options = {b = {"bee", false}, long_name = {"el", {"x", "y"}}, s = {"es"}}
+function help() sysbench.cmdline.print_test_options(); print(sysbench.opt.long_name[2]) end
+)LUA",
+                 {}, "help"));
+  EXPECT_EQ(w_->ScriptHelp(),
+            "  --b[=on|off]           bee [off]\n"
+            "  --long_name=[LIST,...] el [x,y]\n"
+            "  --s=STRING             es\n"
+            "y\n");
+  // Before the options are parsed too (help is shown without them).
+  path_ = Write("help.lua",
+                "sysbench.cmdline.options = {n = {'en', 5}}\n"
+                "function help() print(sysbench.opt.n) end\n");
+  auto loaded = LoadLuaScript(path_, "help", {path_, "help"});
+  ASSERT_OK(loaded);
+  EXPECT_EQ((*loaded)->ScriptHelp(), "5\n");
+}
+
+// sysbench's bind and result rules: a string cut to the bind's length, DATE
+// refused, bind_param() nil without binds, a second free() an error, and a
+// legacy db_query() of an UPDATE returns nothing.
+TEST_F(LuaTest, BindAndResultRulesAsSysbench) {
+  ASSERT_OK(Load(R"LUA(
+function event()
+  local con = sysbench.sql.driver():connect()
+  con:query("CREATE TABLE IF NOT EXISTS cut (v VARCHAR(100))")
+  local st = con:prepare("INSERT INTO cut VALUES (?)")
+  local b = st:bind_create(sysbench.sql.type.VARCHAR, 4)
+  assert(st:bind_param() == nil and select("#", st:bind_param()) == 1)
+  st:bind_param(b)
+  b:set("0123456789")
+  st:execute()
+  assert(con:query_row("SELECT v FROM cut") == "0123")
+  local ok, err = pcall(st.bind_create, st, sysbench.sql.type.DATE)
+  assert(not ok and err:find("Unsupported argument type: 8"), tostring(err))
+  local rs = con:query("SELECT v FROM cut")
+  rs:free()
+  ok, err = pcall(rs.free, rs)
+  assert(not ok and err:find("db_free_results"), tostring(err))
+  assert(db_query("UPDATE cut SET v = 'x'") == nil)
+  assert(db_query("SELECT v FROM cut").nrows == 1)
+  con:disconnect()
+end
+)LUA"));
+  EXPECT_OK(OneEvent());
 }
 
 TEST_F(LuaTest, RestartEventRunsTheHookAndCountsAnError) {

@@ -191,6 +191,21 @@ TEST(TextReporterTest, WorkloadIntervalLineWins) {
   EXPECT_THAT(t, Not(HasSubstr("thds:")));
 }
 
+// A quiet report (--verbosity below 3) still shows what the workload prints
+// itself (a script's report hooks, which sysbench runs at any verbosity),
+// and nothing else.
+TEST(TextReporterTest, QuietReportKeepsTheWorkloadsOwnOutput) {
+  FakeWorkload w(/*custom_interval_line=*/false, /*own_output=*/true);
+  ReportSettings quiet = FixtureSettings();
+  quiet.verbosity = 1;
+  const std::string t = Render(Format::kText, w, FixtureResult(), quiet);
+  EXPECT_THAT(t, HasSubstr("own interval 1\nown interval 2\n"));
+  EXPECT_THAT(t, HasSubstr("own end\n"));
+  EXPECT_THAT(t, Not(HasSubstr("General statistics")));
+  FakeWorkload plain;
+  EXPECT_THAT(Render(Format::kText, plain, FixtureResult(), quiet), Not(HasSubstr("[ 1s ]")));
+}
+
 TEST(TextReporterTest, ChosenPercentileIsAdded) {
   FakeWorkload w;
   ReportSettings s = FixtureSettings();
