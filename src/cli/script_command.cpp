@@ -15,6 +15,7 @@
 #include "os/report_stdout.h"
 #include "runner/stop_signal.h"
 #if LOADCELL_WITH_LUA
+#include "lua/lua_host.h"
 #include "lua/lua_workload.h"
 #endif
 
@@ -314,6 +315,12 @@ std::optional<ScriptListEntry> ScriptListing() {
   return ScriptListEntry{"SCRIPT.lua",
                          "a Lua script with the sysbench 1.0 API (loadcell SCRIPT.lua [options] "
                          "[prepare|run|cleanup|help])"};
+}
+
+void UseSysbenchScriptVersion() {
+#if LOADCELL_WITH_LUA
+  SetScriptVersion("1.0.20", kSysbenchVersionString);
+#endif
 }
 
 std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,

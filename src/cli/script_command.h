@@ -59,6 +59,10 @@ struct ScriptListEntry {
 };
 std::optional<ScriptListEntry> ScriptListing();
 
+// sysbench mode: scripts read sysbench 1.0.20's version as sysbench.version
+// and sysbench.version_string. Call before any script is loaded.
+void UseSysbenchScriptVersion();
+
 // Runs the script `cl` names with `run_test` for the run command and returns
 // the exit code; nullopt when `cl` names no script.
 std::optional<int> MaybeRunScript(CommandLine& cl, RunTestFn run_test, std::ostream& out,

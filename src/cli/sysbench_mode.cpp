@@ -101,7 +101,6 @@ std::string DriverTitle(const std::string& driver) {
 
 // sysbench's warnings for its deprecated aliases, in its order.
 void SayDeprecated(CommandLine& cl, std::ostream& out) {
-  if (Style().verbosity < kVerbosityWarning) return;
   static constexpr std::pair<const char*, const char*> kAliases[] = {
       {"num-threads", "threads"},
       {"max-requests", "events"},
@@ -246,8 +245,9 @@ int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLi
     return kExitOk;
   }
   // sysbench 1.0 still takes --test (0.5's way of naming the test).
+  // On standard error, as sysbench writes this one (the others on stdout).
   if (RawOption* t = cl.options.Find("test"); t != nullptr && t->has_value) {
-    out << "WARNING: the --test option is deprecated. You can pass a script name or path on the "
+    err << "WARNING: the --test option is deprecated. You can pass a script name or path on the "
            "command line without any options.\n";
     t->consumed = true;
     cl.words.insert(cl.words.begin(), t->value);
@@ -255,12 +255,15 @@ int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLi
     std::erase_if(cl.options.entries(), [](const RawOption& o) { return o.name == "test"; });
   }
   if (cl.words.size() > 2) return UnrecognizedArgument(cl.words[2], out);
+  UseSysbenchScriptVersion();
   // sysbench's default: events running at the time limit are waited for.
   if (cl.options.Find("forced-shutdown") == nullptr) {
     cl.options.Add("--forced-shutdown", "off", true, "sysbench mode");
   }
-  if (Style().verbosity >= kVerbosityNotice) out << Banner() << std::flush;
+  // As sysbench, the alias warnings come while the options are read: before
+  // the banner, and at every verbosity.
   SayDeprecated(cl, out);
+  if (Style().verbosity >= kVerbosityNotice) out << Banner() << std::flush;
 
   const std::string test = cl.words.empty() ? "-" : cl.words[0];
   const bool has_command = cl.words.size() > 1;

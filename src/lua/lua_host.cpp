@@ -26,6 +26,17 @@ using luaapi::kRestartEvent;
 
 const char kStateKey = 0;  // address used as registry key
 
+// sysbench.version / version_string (SetScriptVersion); set before any
+// interpreter exists, read-only afterwards.
+std::string& ScriptVersion() {
+  static std::string v = kVersion;
+  return v;
+}
+std::string& ScriptVersionString() {
+  static std::string v = std::string("loadcell ") + kVersion;
+  return v;
+}
+
 void InstallApi(lua_State* L) {
   lua_newtable(L);  // sysbench
   luaapi::InstallRand(L);
@@ -34,9 +45,9 @@ void InstallApi(lua_State* L) {
   lua_setfield(L, -2, "cmdline");
   lua_newtable(L);
   lua_setfield(L, -2, "opt");
-  lua_pushstring(L, kVersion);
+  lua_pushstring(L, ScriptVersion().c_str());
   lua_setfield(L, -2, "version");
-  lua_pushstring(L, (std::string("loadcell ") + kVersion).c_str());
+  lua_pushstring(L, ScriptVersionString().c_str());
   lua_setfield(L, -2, "version_string");
   lua_setglobal(L, "sysbench");
 }
@@ -293,6 +304,11 @@ void SetOpt(lua_State* L, const LuaShared& shared, bool with_options) {
 }
 
 }  // namespace
+
+void SetScriptVersion(const std::string& version, const std::string& version_string) {
+  ScriptVersion() = version;
+  ScriptVersionString() = version_string;
+}
 
 Result<std::string> ReadScriptText(const std::string& path) {
   if (path == kStdinScript) {

@@ -26,6 +26,11 @@ inline constexpr const char* kStdinScript = "-";
 // once per process and kept); NotFound naming a file that cannot be read.
 Result<std::string> ReadScriptText(const std::string& path);
 
+// What scripts read as sysbench.version and sysbench.version_string:
+// loadcell's own by default; sysbench mode sets sysbench's ("1.0.20",
+// "sysbench 1.0.20") before any script is loaded.
+void SetScriptVersion(const std::string& version, const std::string& version_string);
+
 // A script option as declared in sysbench.cmdline.options, with its value.
 struct ScriptOption {
   enum class Type { kBool, kInt, kDouble, kString, kList };

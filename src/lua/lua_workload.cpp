@@ -450,9 +450,8 @@ std::string LuaScriptWorkload::ScriptHelp() {
 
 Status LuaScriptWorkload::Init(int threads) {
   if (!impl_->has_event && !impl_->has_thread_run) {
-    return Status::FailedPrecondition("script '" + impl_->shared.path +
-                                      "' defines no event() function: nothing to run (define "
-                                      "function event() ... end)");
+    // sysbench's words (scripts grep for them), then what to do.
+    return Status::FailedPrecondition("cannot find the event() function in " + impl_->shared.path);
   }
   std::lock_guard<std::mutex> lock(impl_->main_mu);
   impl_->initialized = true;

@@ -23,8 +23,8 @@
 #include "os/thread.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
-#include "workloads/sqlio/sqlio_manifest.h"
 #include "validity/verdict.h"
+#include "workloads/sqlio/sqlio_manifest.h"
 
 namespace loadcell {
 namespace {

@@ -721,7 +721,8 @@ TEST_F(LuaTest, ScriptWithoutEventGetsAClearMessage) {
   ASSERT_OK(Load("x = 1\n"));
   Status s = w_->Init(1);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("defines no event() function"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("cannot find the event() function in "), std::string::npos)
+      << s.message();
 }
 
 TEST_F(LuaTest, MissingScriptIsNotFound) {
