@@ -39,26 +39,6 @@ TEST_F(LuaCli, EmptyEventRunsWithEventLimitAndThreads) {
   EXPECT_NE(legacy.out.find("total number of events:              10\n"), std::string::npos);
 }
 
-// sysbench's ways to name a script: "-" reads it from standard input, and a
-// name that is no built-in test is a Lua module found through LUA_PATH
-// ("dir.name" is dir/name.lua).
-TEST_F(LuaCli, ScriptFromStdinAndAsAModuleThroughLuaPath) {
-  const std::string in = Write("in.lua", "print('from stdin')\nfunction event() end\n");
-  testing::ChildWatch watch;
-  auto piped = testing::RunCommand(
-      {"/bin/sh", "-c", "exec \"$0\" - --events=1 run < \"$1\"", testing::LoadcellBinary(), in},
-      watch);
-  ASSERT_EQ(piped.exit_code, 0) << Show(piped);
-  EXPECT_EQ(testing::CountOf(piped.out, "from stdin\n"), 2u) << piped.out;  // main + 1 worker
-  std::filesystem::create_directories(dir_ + "/mods");
-  Write("mods/my_bench.lua", "print('module loaded')\nfunction event() end\n");
-  watch.env = {{"LUA_PATH", dir_ + "/?.lua;;"}};
-  auto module = testing::RunLoadcell({"mods.my_bench", "--events=1", "run"}, watch);
-  ASSERT_EQ(module.exit_code, 0) << Show(module);
-  EXPECT_EQ(testing::CountOf(module.out, "module loaded\n"), 2u) << module.out;
-  EXPECT_NE(module.out.find("mods/my_bench.lua"), std::string::npos) << module.out;
-}
-
 TEST(LuaList, ListNamesScripts) {
   ProcessResult r = RunLoadcell({"list"});
   ASSERT_EQ(r.exit_code, 0) << Show(r);
