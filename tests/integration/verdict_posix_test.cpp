@@ -1,0 +1,59 @@
+// The unwritten-data check through the binary, where the file system tells
+// holes (SEEK_HOLE: POSIX; the Windows build says "not checked").
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::BuildTree;
+using testing::FileIoCommand;
+using testing::ProcessResult;
+using testing::RunLoadcell;
+using testing::TempDir;
+
+std::string Shown(const ProcessResult& r) { return testing::Show(r); }
+
+// The files prepare wrote whole have no hole.
+TEST(VerdictHoles, FilesWrittenByPrepareHaveNone) {
+  TempDir dir(BuildTree());
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
+  const ProcessResult r = RunLoadcell(
+      FileIoCommand(dir, {"--file-test-mode=rndrd", "--events=2000", "--format=json", "run"}));
+  ASSERT_EQ(r.exit_code, 0) << Shown(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  nlohmann::json holes;
+  for (const nlohmann::json& c : j["validity"]["checks"]) {
+    if (c["id"] == "unwritten-data") holes = c;
+  }
+  ASSERT_FALSE(holes.is_null()) << r.out;
+  EXPECT_EQ(holes["level"], "pass") << holes.dump();
+  EXPECT_EQ(holes["figures"]["hole_bytes"], 0);
+}
+
+TEST(VerdictHoles, SparseFilesReadWithUseExistingAreInvalid) {
+  TempDir dir(BuildTree());
+  // Files another tool laid out without data: the right size, all holes.
+  for (int i = 0; i < 4; ++i) {
+    const std::string path = dir.path() + "/test_file." + std::to_string(i);
+    { std::ofstream f(path); }
+    std::filesystem::resize_file(path, 1 << 20);
+  }
+  const ProcessResult r = RunLoadcell(FileIoCommand(
+      dir, {"--file-use-existing=on", "--file-test-mode=rndrd", "--events=200", "run"}));
+  ASSERT_EQ(r.exit_code, 0) << Shown(r);
+  EXPECT_NE(r.out.find("    INVALID unwritten-data: 4 MiB of the 4 MiB read lie in holes"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace loadcell
