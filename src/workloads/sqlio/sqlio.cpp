@@ -336,6 +336,10 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
   SqlioManifestEntry entry;
   entry.name = name;
   entry.size = size;
+  // A folder without a manifest before this creation gets none back if it
+  // fails: nothing of loadcell's is left behind.
+  Result<std::vector<SqlioManifestEntry>> before = ReadSqlioManifestAt(fs, dir.get());
+  const bool manifest_is_new = before.ok() && before->empty();
   Result<FileInfo> info = fs.Fstat(fd);
   Status st = info.status();
   if (st.ok()) {
@@ -351,7 +355,10 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
   // `created` only once complete: a file listed so is always a whole one.
   entry.complete = true;
   if (st.ok()) st = RecordSqlioFile(fs, dir.get(), entry);
-  if (!st.ok()) (void)fs.UnlinkAt(dir.get(), name, &id);
+  if (!st.ok()) {
+    (void)fs.UnlinkAt(dir.get(), name, &id);
+    if (manifest_is_new) (void)fs.UnlinkAt(dir.get(), kSqlioManifestName, nullptr);
+  }
   if (st.err() == ENOSPC || st.err() == EFBIG || st.err() == EDQUOT) {
     // The volume cannot hold the file asked for: the user's setup (exit 2);
     // the errno stays, for its words at the end of the line.

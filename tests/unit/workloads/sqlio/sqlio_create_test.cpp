@@ -74,6 +74,19 @@ TEST(SqlioCreateTest, AFailedCreationLeavesNoFileListedAsCreated) {
   ASSERT_OK(info);
   EXPECT_FALSE(info->exists);
   EXPECT_EQ(dir.Read(kSqlioManifestName).find("created data.dat"), std::string::npos);
+  // The folder had no manifest before: it has none after (nothing left behind).
+  Result<FileInfo> manifest = fs.Stat(dir.File(kSqlioManifestName));
+  ASSERT_OK(manifest);
+  EXPECT_FALSE(manifest->exists);
+}
+
+TEST(SqlioCreateTest, AFailedCreationKeepsTheManifestOfFilesMadeBefore) {
+  TempDir dir;
+  ASSERT_OK(CreateSqlioFile(DefaultFileSystem(), dir.File("first.dat"), 1 << 20, nullptr, false));
+  FaultInjectingFileSystem fs(DefaultFileSystem());
+  fs.FailWritesAfter(1, ENOSPC);
+  EXPECT_FALSE(CreateSqlioFile(fs, dir.File("second.dat"), 3 << 20, nullptr, false).ok());
+  EXPECT_NE(dir.Read(kSqlioManifestName).find("created first.dat"), std::string::npos);
 }
 
 TEST(SqlioManifestTest, TheLastLineOfANameSaysWhatItIs) {
