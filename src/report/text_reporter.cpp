@@ -390,7 +390,12 @@ class TextReporter final : public Reporter {
            "    the actual start.\n\n";
     }
 
-    o += "Threads fairness:\n";
+    return o + FairnessAndRanks(r);
+  }
+
+  // The report's last blocks, the same in both forms.
+  static std::string FairnessAndRanks(const RunResult& r) {
+    std::string o = "Threads fairness:\n";
     o += FairnessLine("events (avg/stddev):", r.fairness.events);
     // Wall time: overlapping events count once.
     o += FairnessLine("execution time (avg/stddev):", r.fairness.busy_time_s);
@@ -418,12 +423,7 @@ class TextReporter final : public Reporter {
       o += "         percentile stats:               disabled\n";
     }
     o += fmt::format("         sum: {:39.2f}\n\n", ms(all.Count() == 0 ? 0 : all.moments().sum));
-    o += "Threads fairness:\n";
-    o += FairnessLine("events (avg/stddev):", r.fairness.events);
-    o += FairnessLine("execution time (avg/stddev):", r.fairness.busy_time_s);
-    o += "\n";
-    if (r.cluster) o += report_internal::RanksBlock(*r.cluster);
-    return o;
+    return o + FairnessAndRanks(r);
   }
 
   std::ostream& out_;
