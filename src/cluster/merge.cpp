@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "runner/merge_results.h"
 #include "stats/summary.h"
 
 namespace loadcell {
@@ -29,35 +30,6 @@ Status CheckRanks(const std::vector<RankResult>& ranks) {
     }
   }
   return Status::Ok();
-}
-
-// Adds `part` (one rank's) to the sums and extremes of `out`.
-void AddFigures(const RunResult& part, RunResult& out) {
-  out.events += part.events;
-  out.errors += part.errors;
-  for (size_t k = 0; k < part.latency.size(); ++k) {
-    out.latency[k].histogram.Merge(part.latency[k].histogram);
-  }
-  if (part.service) {
-    if (!out.service) out.service = LatencyStats{"service", {}};
-    out.service->histogram.Merge(part.service->histogram);
-  }
-  if (out.counters.size() < part.counters.size()) out.counters.resize(part.counters.size());
-  for (size_t c = 0; c < part.counters.size(); ++c) out.counters[c] += part.counters[c];
-  const int first_thread = static_cast<int>(out.threads.size());
-  out.threads.insert(out.threads.end(), part.threads.begin(), part.threads.end());
-  for (int t : part.abandoned_threads) out.abandoned_threads.push_back(first_thread + t);
-  out.interrupted = out.interrupted || part.interrupted;
-  out.forced_shutdown = out.forced_shutdown || part.forced_shutdown;
-  if (part.rate) {
-    // Every rank ran its share of the one --rate: the target is the same
-    // global one; late events add up, the lags are the worst rank's.
-    RateFigures& rf = out.rate ? *out.rate : out.rate.emplace();
-    rf.target = part.rate->target;
-    rf.late_events += part.rate->late_events;
-    rf.max_lag_ms = std::max(rf.max_lag_ms, part.rate->max_lag_ms);
-    rf.final_lag_ms = std::max(rf.final_lag_ms, part.rate->final_lag_ms);
-  }
 }
 
 RankFigures RankRow(const RankResult& r, int first_thread) {
@@ -100,7 +72,7 @@ Result<RunResult> MergeRankResults(const RunResult& base, std::vector<RankResult
   for (const RankResult& r : ranks) {
     const RunResult& x = r.result;
     cluster.ranks.push_back(RankRow(r, static_cast<int>(out.threads.size())));
-    AddFigures(x, out);
+    AddResultFigures(x, out, RateTargets::kShared);
     out.window_start_ns = std::min(out.window_start_ns, x.window_start_ns);
     out.window_end_ns = std::max(out.window_end_ns, x.window_end_ns);
     cluster.max_clock_offset_s =
@@ -123,26 +95,14 @@ Result<RunResult> MergeRankResults(const RunResult& base, std::vector<RankResult
 
 Result<IntervalSnapshot> MergeIntervals(const std::vector<IntervalSnapshot>& parts) {
   if (parts.empty()) return Status::InvalidArgument("no rank intervals to merge");
-  IntervalSnapshot out = parts.front();
-  for (size_t i = 1; i < parts.size(); ++i) {
-    const IntervalSnapshot& p = parts[i];
-    if (p.latency.size() != out.latency.size()) {
+  std::vector<const IntervalSnapshot*> views;
+  for (const IntervalSnapshot& p : parts) {
+    if (p.latency.size() != parts.front().latency.size()) {
       return Status::InvalidArgument("the ranks' intervals measured other latency kinds");
     }
-    out.duration_s = std::max(out.duration_s, p.duration_s);
-    out.threads += p.threads;
-    out.events += p.events;
-    out.errors += p.errors;
-    for (size_t k = 0; k < p.latency.size(); ++k) {
-      out.latency[k].histogram.Merge(p.latency[k].histogram);
-    }
-    if (out.counters.size() < p.counters.size()) out.counters.resize(p.counters.size());
-    for (size_t c = 0; c < p.counters.size(); ++c) out.counters[c] += p.counters[c];
-    out.queue += p.queue;
-    out.concurrency += p.concurrency;
+    views.push_back(&p);
   }
-  FillDerivedFigures(out);
-  return out;
+  return MergeIntervalsByName(views);
 }
 
 }  // namespace loadcell
