@@ -1,0 +1,146 @@
+#include "workloads/fio/fio_pattern.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace loadcell {
+namespace {
+
+uint64_t MixBits(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// A bijection of [0, 2^(2 half)) keyed by `key` (a Feistel network), walked
+// until it lands below `n`: a random order of [0, n) without a table.
+uint64_t PermuteBelow(uint64_t i, uint64_t n, uint64_t key, int half) {
+  const uint64_t mask = (uint64_t{1} << half) - 1;
+  uint64_t x = i;
+  do {
+    uint64_t l = x >> half;
+    uint64_t r = x & mask;
+    for (int round = 0; round < 4; ++round) {
+      const uint64_t f = MixBits(r ^ key ^ (static_cast<uint64_t>(round) << 56)) & mask;
+      const uint64_t t = l ^ f;
+      l = r;
+      r = t;
+    }
+    x = (l << half) | r;
+  } while (x >= n);
+  return x;
+}
+
+}  // namespace
+
+FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
+  if (s_.files == 0) s_.files = 1;
+  unit_ = UINT32_MAX;
+  for (int d = 0; d < kFioDirs; ++d) {
+    if (!s_.dirs[d]) continue;
+    const FioBlockSizes& b = s_.bs[d];
+    uint32_t smallest = b.min;
+    for (const auto& [size, pct] : b.split) smallest = std::min(smallest, size);
+    unit_ = std::min(unit_, b.align != 0 ? b.align : smallest);
+  }
+  if (unit_ == UINT32_MAX || unit_ == 0) unit_ = 4096;
+  blocks_ = std::max<uint64_t>(1, s_.region_length / unit_);
+  int bits = std::bit_width(blocks_ - 1);
+  perm_bits_ = std::max(1, (bits + 1) / 2);
+  seq_pos_.assign(static_cast<size_t>(s_.files) * kFioDirs, 0);
+  perm_pos_.assign(s_.files, 0);
+  perm_key_.resize(s_.files);
+  for (uint64_t& k : perm_key_) k = rng_.Next();
+}
+
+uint32_t FioPattern::MaxBlockSize() const {
+  uint32_t m = 0;
+  for (int d = 0; d < kFioDirs; ++d) {
+    if (!s_.dirs[d]) continue;
+    m = std::max(m, s_.bs[d].max);
+    for (const auto& [size, pct] : s_.bs[d].split) m = std::max(m, size);
+  }
+  return m;
+}
+
+FioDir FioPattern::DrawDir() {
+  const bool r = s_.dirs[0], w = s_.dirs[1], t = s_.dirs[2];
+  if (r && w) return rng_.NextDouble() * 100 < s_.read_pct ? FioDir::kRead : FioDir::kWrite;
+  if (w) return FioDir::kWrite;
+  if (t) return FioDir::kTrim;
+  return FioDir::kRead;
+}
+
+uint32_t FioPattern::DrawSize(FioDir d) {
+  const FioBlockSizes& b = s_.bs[static_cast<int>(d)];
+  if (!b.split.empty()) {
+    double x = rng_.NextDouble() * 100;
+    for (const auto& [size, pct] : b.split) {
+      if (x < pct) return size;
+      x -= pct;
+    }
+    return b.split.back().first;
+  }
+  if (b.max <= b.min) return b.min;
+  const uint32_t align = b.align != 0 ? b.align : b.min;
+  const uint64_t steps = (b.max - b.min) / align;
+  return b.min + static_cast<uint32_t>(rng_.Uniform(0, steps) * align);
+}
+
+uint64_t FioPattern::RandomBlock(uint32_t file) {
+  if (s_.norandommap) return rng_.Uniform(0, blocks_ - 1);
+  uint64_t& pos = perm_pos_[file];
+  if (pos == blocks_) {
+    // Every block of the pass was used: a new pass, in a new order.
+    pos = 0;
+    perm_key_[file] = rng_.Next();
+  }
+  return PermuteBelow(pos++, blocks_, perm_key_[file], perm_bits_);
+}
+
+FioIo FioPattern::Next() {
+  if (pending_write_) {
+    pending_write_ = false;
+    FioIo io = last_;
+    io.dir = FioDir::kWrite;
+    return io;
+  }
+  FioIo io;
+  io.dir = s_.trim_then_write ? FioDir::kTrim : DrawDir();
+  io.file = next_file_;
+  next_file_ = next_file_ + 1 == s_.files ? 0 : next_file_ + 1;
+  io.length = DrawSize(io.dir);
+  const uint64_t region = std::max<uint64_t>(s_.region_length, io.length);
+  int64_t& seq = seq_pos_[static_cast<size_t>(io.file) * kFioDirs + static_cast<int>(io.dir)];
+  bool random = s_.random && (s_.random_pct >= 100 || rng_.NextDouble() * 100 < s_.random_pct);
+  if (random && s_.seq_skip > 0 && repeat_left_ > 0) {
+    // rw=randMODE:N: N I/Os from one random offset, one after another.
+    --repeat_left_;
+    random = false;
+  } else if (random && s_.seq_skip > 0) {
+    repeat_left_ = s_.seq_skip - 1;
+  }
+  uint64_t pos = 0;
+  if (random) {
+    pos = RandomBlock(io.file) * unit_;
+    if (pos + io.length > region) pos = (region - io.length) / unit_ * unit_;
+    // What follows sequentially (rw=randMODE:N, percentage_random) goes on
+    // from here.
+    seq = static_cast<int64_t>(pos + io.length);
+  } else {
+    if (seq < 0 || static_cast<uint64_t>(seq) + io.length > region) {
+      seq = s_.seq_skip < 0 && !s_.random ? static_cast<int64_t>(region - io.length) : 0;
+    }
+    pos = static_cast<uint64_t>(seq);
+    seq += static_cast<int64_t>(io.length) + (s_.random ? 0 : s_.seq_skip);
+  }
+  io.offset = s_.region_offset + pos;
+  if (s_.trim_then_write) {
+    pending_write_ = true;
+    last_ = io;
+  }
+  return io;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,89 @@
+#pragma once
+// What one fio job does next: the direction, the file, the offset and the
+// length of its next I/O, drawn as fio's options say (rw and its :N
+// modifier, rwmixread, percentage_random, bs per direction, bsrange,
+// bssplit, blockalign, offset, nrfiles, norandommap). Pure: no I/O, one
+// instance per job thread.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/random.h"
+
+namespace loadcell {
+
+enum class FioDir : uint8_t { kRead = 0, kWrite = 1, kTrim = 2 };
+inline constexpr int kFioDirs = 3;
+
+// The block sizes of one direction: `split` (size, percent; percents add up
+// to 100) when bssplit gave it, else every multiple of `align` in [min, max]
+// equally likely (min == max: one size).
+struct FioBlockSizes {
+  std::vector<std::pair<uint32_t, double>> split;
+  uint32_t min = 4096;
+  uint32_t max = 4096;
+  uint32_t align = 0;  // 0: min (fio's blockalign default)
+};
+
+struct FioPatternSettings {
+  std::array<bool, kFioDirs> dirs{true, false, false};  // what the rw mode does
+  bool random = false;                                  // rand* modes
+  // Mixed modes: the share of reads, 0..100 (rwmixread).
+  double read_pct = 50;
+  // trimwrite: each block is trimmed, then written.
+  bool trim_then_write = false;
+  // Random modes: the share of random offsets, 0..100 (percentage_random);
+  // the rest sequential.
+  double random_pct = 100;
+  // rw=MODE:N: bytes skipped after each sequential I/O (negative: backwards);
+  // for random modes N I/Os at the same offset before a new one is drawn.
+  int64_t seq_skip = 0;
+  std::array<FioBlockSizes, kFioDirs> bs;
+  uint32_t files = 1;
+  // Each file's region: [offset, offset + length).
+  uint64_t region_offset = 0;
+  uint64_t region_length = 0;
+  // Without it each block of a file's region is used once per pass over it
+  // in a random order (fio's random map); with it offsets repeat.
+  bool norandommap = false;
+  uint64_t seed = 0;
+};
+
+struct FioIo {
+  FioDir dir = FioDir::kRead;
+  uint32_t file = 0;
+  uint64_t offset = 0;  // from the start of the file
+  uint32_t length = 0;
+};
+
+class FioPattern {
+ public:
+  explicit FioPattern(const FioPatternSettings& s);
+  FioIo Next();
+
+  // The largest request any direction draws (for buffers).
+  uint32_t MaxBlockSize() const;
+
+ private:
+  FioDir DrawDir();
+  uint32_t DrawSize(FioDir d);
+  uint64_t RandomBlock(uint32_t file);
+
+  FioPatternSettings s_;
+  Random rng_;
+  uint32_t next_file_ = 0;
+  // Per file: the next sequential offset (relative to the region) and,
+  // for the random map, the pass's position in its permutation.
+  std::vector<int64_t> seq_pos_;
+  std::vector<uint64_t> perm_pos_;
+  std::vector<uint64_t> perm_key_;
+  uint64_t blocks_ = 1;  // random map granularity: min block size
+  uint32_t unit_ = 4096;
+  int perm_bits_ = 1;
+  bool pending_write_ = false;  // trimwrite: the write of the block just trimmed
+  FioIo last_{};
+  int64_t repeat_left_ = 0;
+};
+
+}  // namespace loadcell

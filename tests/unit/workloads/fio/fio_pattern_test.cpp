@@ -1,0 +1,152 @@
+#include "workloads/fio/fio_pattern.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+namespace loadcell {
+namespace {
+
+FioPatternSettings Base(uint64_t region, uint32_t bs) {
+  FioPatternSettings s;
+  s.region_length = region;
+  for (FioBlockSizes& b : s.bs) b.min = b.max = bs;
+  s.seed = 42;
+  return s;
+}
+
+TEST(FioPatternTest, RandomMapUsesEveryBlockOncePerPass) {
+  FioPatternSettings s = Base(1000 * 4096, 4096);
+  s.random = true;
+  FioPattern p(s);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::set<uint64_t> seen;
+    for (int i = 0; i < 1000; ++i) {
+      FioIo io = p.Next();
+      EXPECT_EQ(io.offset % 4096, 0u);
+      EXPECT_LT(io.offset, 1000u * 4096);
+      seen.insert(io.offset);
+    }
+    EXPECT_EQ(seen.size(), 1000u) << "pass " << pass;
+  }
+}
+
+TEST(FioPatternTest, NoRandomMapRepeatsOffsets) {
+  FioPatternSettings s = Base(64 * 4096, 4096);
+  s.random = true;
+  s.norandommap = true;
+  FioPattern p(s);
+  std::set<uint64_t> seen;
+  for (int i = 0; i < 64; ++i) seen.insert(p.Next().offset);
+  EXPECT_LT(seen.size(), 64u);
+}
+
+TEST(FioPatternTest, SequentialOffsetsWrapAtTheRegionEnd) {
+  FioPatternSettings s = Base(4 * 4096, 4096);
+  s.region_offset = 1 << 20;
+  FioPattern p(s);
+  for (uint64_t expect : {0, 1, 2, 3, 0, 1}) {
+    FioIo io = p.Next();
+    EXPECT_EQ(io.offset, (1u << 20) + expect * 4096);
+    EXPECT_EQ(io.length, 4096u);
+    EXPECT_EQ(io.dir, FioDir::kRead);
+  }
+}
+
+TEST(FioPatternTest, SkipModifierSkipsForwardAndBackward) {
+  FioPatternSettings fwd = Base(64 * 1024, 4096);
+  fwd.seq_skip = 8192;
+  FioPattern f(fwd);
+  EXPECT_EQ(f.Next().offset, 0u);
+  EXPECT_EQ(f.Next().offset, 12288u);
+  EXPECT_EQ(f.Next().offset, 24576u);
+
+  FioPatternSettings back = Base(64 * 1024, 4096);
+  back.seq_skip = -8192;
+  FioPattern b(back);
+  EXPECT_EQ(b.Next().offset, 0u);
+  // Backwards past the start: from the region's last block down.
+  EXPECT_EQ(b.Next().offset, 64u * 1024 - 4096);
+  EXPECT_EQ(b.Next().offset, 64u * 1024 - 8192);
+}
+
+TEST(FioPatternTest, RandomWithRepeatModifierRunsOnFromEachOffset) {
+  FioPatternSettings s = Base(1024 * 4096, 4096);
+  s.random = true;
+  s.seq_skip = 4;
+  FioPattern p(s);
+  for (int group = 0; group < 5; ++group) {
+    const uint64_t first = p.Next().offset;
+    for (uint64_t k = 1; k < 4; ++k) EXPECT_EQ(p.Next().offset, first + k * 4096);
+  }
+}
+
+TEST(FioPatternTest, MixAndSplitKeepTheirShares) {
+  FioPatternSettings s = Base(uint64_t{1} << 30, 4096);
+  s.random = true;
+  s.dirs = {true, true, false};
+  s.read_pct = 70;
+  s.bs[0].split = {{4096, 50}, {65536, 40}, {1 << 20, 10}};
+  FioPattern p(s);
+  constexpr int kDraws = 200000;
+  int reads = 0;
+  std::map<uint32_t, int> read_sizes;
+  for (int i = 0; i < kDraws; ++i) {
+    FioIo io = p.Next();
+    ASSERT_LE(io.offset + io.length, uint64_t{1} << 30);
+    if (io.dir == FioDir::kRead) {
+      ++reads;
+      ++read_sizes[io.length];
+    } else {
+      EXPECT_EQ(io.length, 4096u);
+    }
+  }
+  EXPECT_NEAR(reads * 100.0 / kDraws, 70, 1);
+  EXPECT_NEAR(read_sizes[4096] * 100.0 / reads, 50, 1);
+  EXPECT_NEAR(read_sizes[65536] * 100.0 / reads, 40, 1);
+  EXPECT_NEAR(read_sizes[1 << 20] * 100.0 / reads, 10, 1);
+  EXPECT_EQ(p.MaxBlockSize(), 1u << 20);
+}
+
+TEST(FioPatternTest, RangeSizesAreAlignedAndInRange) {
+  FioPatternSettings s = Base(1 << 24, 4096);
+  s.bs[0].min = 4096;
+  s.bs[0].max = 16384;
+  s.bs[0].align = 4096;
+  FioPattern p(s);
+  std::set<uint32_t> sizes;
+  for (int i = 0; i < 1000; ++i) sizes.insert(p.Next().length);
+  EXPECT_EQ(sizes, (std::set<uint32_t>{4096, 8192, 12288, 16384}));
+}
+
+TEST(FioPatternTest, FilesTakeTurnsEachWithItsOwnPosition) {
+  FioPatternSettings s = Base(8 * 4096, 4096);
+  s.files = 3;
+  FioPattern p(s);
+  for (uint64_t round = 0; round < 2; ++round) {
+    for (uint32_t f = 0; f < 3; ++f) {
+      FioIo io = p.Next();
+      EXPECT_EQ(io.file, f);
+      EXPECT_EQ(io.offset, round * 4096);
+    }
+  }
+}
+
+TEST(FioPatternTest, TrimWriteTrimsThenWritesEachBlock) {
+  FioPatternSettings s = Base(8 * 4096, 4096);
+  s.dirs = {false, true, true};
+  s.trim_then_write = true;
+  FioPattern p(s);
+  for (uint64_t b = 0; b < 3; ++b) {
+    FioIo t = p.Next();
+    FioIo w = p.Next();
+    EXPECT_EQ(t.dir, FioDir::kTrim);
+    EXPECT_EQ(w.dir, FioDir::kWrite);
+    EXPECT_EQ(t.offset, b * 4096);
+    EXPECT_EQ(w.offset, t.offset);
+  }
+}
+
+}  // namespace
+}  // namespace loadcell
