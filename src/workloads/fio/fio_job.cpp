@@ -1,0 +1,433 @@
+#include "workloads/fio/fio_job.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "os/open_flags.h"
+#include "runner/recorder.h"
+#include "workloads/fileio/fileio_data.h"
+
+namespace loadcell {
+namespace {
+
+constexpr size_t kLayoutChunk = size_t{1} << 20;
+
+int FioKindOf(FioDir d) {
+  switch (d) {
+    case FioDir::kWrite:
+      return kFioKindWrite;
+    case FioDir::kTrim:
+      return kFioKindTrim;
+    default:
+      return kFioKindRead;
+  }
+}
+
+uint64_t Since(Nanos from, Nanos to) { return to > from ? static_cast<uint64_t>(to - from) : 0; }
+
+// Writes `size` bytes of random data to a new or short file at `path`.
+Status LayOutFile(FileSystem& fs, const std::string& path, uint64_t size, uint64_t seed) {
+  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_RDWR | O_CREAT, 0644));
+  std::vector<unsigned char> buf(kLayoutChunk);
+  Random rng(seed);
+  FillRandom(buf.data(), buf.size(), rng);
+  Status st;
+  for (uint64_t off = 0; off < size && st.ok(); off += kLayoutChunk) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kLayoutChunk, size - off));
+    MakeSectorsUnique(buf.data(), n, off);
+    Result<size_t> w = fs.PWrite(fd, buf.data(), n, off);
+    if (!w.ok()) st = w.status();
+    if (w.ok() && *w != n) st = Status::IoError("short write laying out " + path);
+  }
+  if (st.ok()) st = fs.Fsync(fd);
+  Status closed = fs.Close(fd);
+  return st.ok() ? closed : st;
+}
+
+class FioWorker final : public Worker {
+ public:
+  FioWorker(const FioJobSettings& s, const std::vector<IoFile>& files,
+            std::unique_ptr<IoEngine> engine, const ThreadContext& ctx)
+      : s_(s),
+        files_(files),
+        engine_(std::move(engine)),
+        rec_(*ctx.recorder),
+        pattern_([&] {
+          FioPatternSettings p = s.pattern;
+          p.seed = s.pattern.seed + static_cast<uint64_t>(ctx.thread_id);
+          return p;
+        }()),
+        rng_(s.pattern.seed ^ 0x5DEECE66DULL) {}
+
+  ~FioWorker() override {
+    if (open_) (void)engine_->Close();
+    FreeIoBuffer(buffers_);
+  }
+
+  Status Open() {
+    max_len_ = std::max<uint32_t>(pattern_.MaxBlockSize(), 512);
+    const size_t depth = std::max<uint32_t>(1, s_.iodepth);
+    buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(max_len_ * depth));
+    if (buffers_ == nullptr) return Status::ResourceExhausted("fio: cannot allocate I/O buffers");
+    slots_.assign(depth, Slot{});
+    for (size_t i = 0; i < depth; ++i) {
+      slots_[i].buf = buffers_ + i * max_len_;
+      if (s_.buffers != FioJobSettings::Buffers::kZero) FillRandom(slots_[i].buf, max_len_, rng_);
+      free_.push_back(static_cast<uint32_t>(i));
+    }
+    completions_.assign(depth, IoCompletion{});
+    EngineOptions opts;
+    opts.queue_depth = static_cast<uint32_t>(depth);
+    opts.direct = s_.direct;
+    opts.buffered_aio = !s_.direct;
+    opts.writable = true;
+    opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
+    LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
+    open_ = true;
+    return Status::Ok();
+  }
+
+  Status RunEvent() override {
+    while (ready_.empty()) {
+      if (!error_.ok()) return error_;
+      LC_RETURN_IF_ERROR(TopUp());
+      if (engine_->InFlight() == 0) return EndOfWork();
+      LC_RETURN_IF_ERROR(ReapSome());
+    }
+    const Done d = ready_.back();
+    ready_.pop_back();
+    rec_.RecordEvent(d.ns);
+    rec_.RecordKind(FioKindOf(d.dir), d.ns);
+    switch (d.dir) {
+      case FioDir::kRead:
+        rec_.Add(kFioReads, 1);
+        rec_.Add(kFioBytesRead, d.bytes);
+        break;
+      case FioDir::kWrite:
+        rec_.Add(kFioWrites, 1);
+        rec_.Add(kFioBytesWritten, d.bytes);
+        break;
+      case FioDir::kTrim:
+        rec_.Add(kFioTrims, 1);
+        rec_.Add(kFioBytesTrimmed, d.bytes);
+        break;
+    }
+    return Status::Ok();
+  }
+
+  Status Finish() override {
+    if (!open_) return Status::Ok();
+    Status st = Drain();
+    if (st.ok() && error_.ok() && s_.end_fsync && s_.pattern.dirs[1]) {
+      for (size_t f = 0; f < files_.size() && st.ok(); ++f) st = SyncNow(static_cast<int>(f));
+    }
+    Status closed = engine_->Close();
+    open_ = false;
+    return st.ok() ? closed : st;
+  }
+
+ private:
+  struct Slot {
+    FioIo io;
+    bool sync = false;
+    Nanos submitted = 0;
+    unsigned char* buf = nullptr;
+  };
+  struct Done {
+    FioDir dir;
+    uint32_t bytes;
+    uint64_t ns;
+  };
+
+  bool LimitReached() const {
+    return (s_.byte_limit != 0 && bytes_issued_ >= s_.byte_limit) ||
+           (s_.io_limit != 0 && ios_issued_ >= s_.io_limit);
+  }
+
+  // Plans a slot's next request: a sync when one is due, else an I/O.
+  void Plan(Slot& sl) {
+    const uint32_t every = s_.fsync_every != 0 ? s_.fsync_every : s_.fdatasync_every;
+    if (every != 0 && writes_since_sync_ >= every) {
+      writes_since_sync_ = 0;
+      sl.sync = true;
+      sl.io = FioIo{FioDir::kWrite, last_write_file_, 0, 0};
+      return;
+    }
+    sl.sync = false;
+    sl.io = pattern_.Next();
+    if (s_.byte_limit != 0 && bytes_issued_ + sl.io.length > s_.byte_limit) {
+      // The last request is cut to what the limit leaves, as fio's is.
+      sl.io.length = static_cast<uint32_t>(s_.byte_limit - bytes_issued_);
+    }
+    bytes_issued_ += sl.io.length;
+    ++ios_issued_;
+    if (sl.io.dir == FioDir::kWrite) {
+      ++writes_since_sync_;
+      last_write_file_ = sl.io.file;
+      if (s_.buffers == FioJobSettings::Buffers::kRefill) {
+        FillRandom(sl.buf, sl.io.length, rng_);
+      } else if (s_.buffers == FioJobSettings::Buffers::kRandom) {
+        MakeSectorsUnique(sl.buf, sl.io.length, ++write_tag_);
+      }
+    }
+  }
+
+  Status TopUp() {
+    batch_.clear();
+    const Nanos now = MonotonicNow();
+    while (!free_.empty() && (!LimitReached() || SyncDue())) {
+      const uint32_t idx = free_.back();
+      free_.pop_back();
+      Slot& sl = slots_[idx];
+      Plan(sl);
+      sl.submitted = now;
+      IoRequest& r = batch_.emplace_back();
+      r.op = sl.sync ? (s_.fsync_every != 0 ? IoOp::kFsync : IoOp::kFdatasync)
+                     : (sl.io.dir == FioDir::kRead ? IoOp::kRead : IoOp::kWrite);
+      r.file = static_cast<int>(sl.io.file);
+      r.offset = sl.io.offset;
+      r.length = sl.io.length;
+      r.buffer = sl.buf;
+      r.user_data = idx;
+      r.submitted_at = now;
+    }
+    Account(now);
+    size_t done = 0;
+    while (done < batch_.size()) {
+      const size_t n =
+          std::min<size_t>(std::max<uint32_t>(1, s_.submit_batch), batch_.size() - done);
+      LC_ASSIGN_OR_RETURN(size_t took,
+                          engine_->Submit(std::span<IoRequest>(batch_.data() + done, n)));
+      rec_.Add(kFioSubmitCalls, 1);
+      done += took;
+      if (took < n) break;
+    }
+    // What the engine did not take goes back (planned again later).
+    for (size_t i = done; i < batch_.size(); ++i) {
+      free_.push_back(static_cast<uint32_t>(batch_[i].user_data));
+    }
+    return Status::Ok();
+  }
+
+  bool SyncDue() const {
+    const uint32_t every = s_.fsync_every != 0 ? s_.fsync_every : s_.fdatasync_every;
+    return every != 0 && writes_since_sync_ >= every;
+  }
+
+  void Account(Nanos now) {
+    if (depth_since_ != 0 && now > depth_since_) {
+      const uint64_t dt = static_cast<uint64_t>(now - depth_since_);
+      rec_.Add(kFioDepthNanos, dt * engine_->InFlight());
+      rec_.Add(kFioDepthTime, dt);
+      if (engine_->InFlight() > 0) rec_.AddBusy(dt);
+    }
+    depth_since_ = now;
+  }
+
+  Status ReapSome() {
+    LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
+    const Nanos now = MonotonicNow();
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t idx = static_cast<uint32_t>(completions_[i].user_data);
+      Slot& sl = slots_[idx];
+      const int64_t res = completions_[i].result;
+      const uint64_t ns = Since(sl.submitted, now);
+      if (res < 0) {
+        Fail(PosixError(
+            fmt::format("{} of {} bytes at offset {} of {} failed",
+                        sl.sync ? "sync" : (sl.io.dir == FioDir::kRead ? "read" : "write"),
+                        sl.io.length, sl.io.offset, files_[sl.io.file].path),
+            static_cast<int>(-res)));
+      } else if (sl.sync) {
+        rec_.RecordKind(kFioKindSync, ns);
+        rec_.Add(kFioSyncs, 1);
+      } else {
+        if (static_cast<uint64_t>(res) != sl.io.length) rec_.Add(kFioShortIos, 1);
+        ready_.push_back(Done{sl.io.dir, static_cast<uint32_t>(res), ns});
+      }
+      free_.push_back(idx);
+    }
+    Account(now);
+    return Status::Ok();
+  }
+
+  Status Drain() {
+    while (engine_->InFlight() > 0) {
+      LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
+      if (n == 0) break;
+    }
+    return Status::Ok();
+  }
+
+  Status SyncNow(int file) {
+    IoRequest r;
+    r.op = IoOp::kFsync;
+    r.file = file;
+    const Nanos start = MonotonicNow();
+    LC_ASSIGN_OR_RETURN(size_t took, engine_->Submit(std::span<IoRequest>(&r, 1)));
+    if (took != 1) return Status::Internal("fio: the engine took no fsync");
+    LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
+    if (n == 1 && completions_[0].result < 0) {
+      return PosixError("end_fsync of " + files_[file].path + " failed",
+                        static_cast<int>(-completions_[0].result));
+    }
+    rec_.RecordKind(kFioKindSync, Since(start, MonotonicNow()));
+    rec_.Add(kFioSyncs, 1);
+    return Status::Ok();
+  }
+
+  void Fail(Status st) {
+    if (error_.ok()) error_ = std::move(st);
+  }
+
+  const FioJobSettings& s_;
+  const std::vector<IoFile>& files_;
+  std::unique_ptr<IoEngine> engine_;
+  ThreadRecorder& rec_;
+  FioPattern pattern_;
+  Random rng_;
+  bool open_ = false;
+  uint32_t max_len_ = 0;
+  unsigned char* buffers_ = nullptr;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_;
+  std::vector<IoRequest> batch_;
+  std::vector<IoCompletion> completions_;
+  std::vector<Done> ready_;
+  uint64_t bytes_issued_ = 0;
+  uint64_t ios_issued_ = 0;
+  uint32_t writes_since_sync_ = 0;
+  uint32_t last_write_file_ = 0;
+  uint64_t write_tag_ = 0;
+  Nanos depth_since_ = 0;
+  Status error_;
+};
+
+}  // namespace
+
+FioJobWorkload::FioJobWorkload(FioJobSettings s, FileSystem& fs) : s_(std::move(s)), fs_(fs) {}
+
+FioJobWorkload::~FioJobWorkload() { (void)Done(); }
+
+WorkloadInfo FioJobWorkload::Info() const {
+  WorkloadInfo i;
+  i.name = "fio";
+  i.summary = "one job of a fio job file";
+  i.event_definition = "one completed read, write or trim (fio's total_ios)";
+  i.supports_prepare = true;
+  i.self_timed = true;
+  i.reports_busy_time = true;
+  i.latency_kinds = {"read", "write", "trim", "sync"};
+  i.counter_names = {"bytes_read",
+                     "bytes_written",
+                     "bytes_trimmed",
+                     "reads",
+                     "writes",
+                     "trims",
+                     "syncs",
+                     "short_ios",
+                     "submit_calls",
+                     "queue_depth_ns",
+                     "queue_depth_time_ns"};
+  return i;
+}
+
+Status FioJobWorkload::Prepare(const PrepareContext& ctx) {
+  if (s_.engine == "null") return Status::Ok();
+  for (size_t f = 0; f < s_.files.size(); ++f) {
+    const std::string& path = s_.files[f];
+    LC_ASSIGN_OR_RETURN(FileInfo st, fs_.Stat(path));
+    if (st.exists && !st.is_regular) {
+      return Status::InvalidArgument("fio job " + s_.name + ": " + path + " is not a regular file");
+    }
+    if (st.exists && st.size >= s_.file_size) continue;
+    const bool existed = st.exists;
+    LC_RETURN_IF_ERROR(LayOutFile(fs_, path, s_.file_size, ctx.seed + f));
+    if (!existed) created_.push_back(path);
+  }
+  return Status::Ok();
+}
+
+Status FioJobWorkload::Cleanup(const PrepareContext&) {
+  if (!s_.unlink) return Status::Ok();
+  for (const std::string& path : created_) LC_RETURN_IF_ERROR(fs_.Unlink(path));
+  created_.clear();
+  return Status::Ok();
+}
+
+Status FioJobWorkload::Init(int) {
+  if (s_.pattern.dirs[static_cast<int>(FioDir::kTrim)]) {
+    return Status::Unimplemented("fio job " + s_.name + ": trim is not supported by loadcell yet");
+  }
+  if (s_.engine == "null") {
+    for (const std::string& p : s_.files) open_.push_back(IoFile{p, -1, s_.file_size});
+    return Status::Ok();
+  }
+  const int flags = O_RDWR | (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
+  for (const std::string& p : s_.files) {
+    Result<int> fd = fs_.Open(p, flags);
+    if (!fd.ok()) {
+      (void)Done();
+      return Status(fd.status().code(), "fio job " + s_.name + ": " + fd.status().message(),
+                    fd.status().err());
+    }
+    open_.push_back(IoFile{p, *fd, s_.file_size});
+  }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Worker>> FioJobWorkload::NewWorker(const ThreadContext& ctx) {
+  LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(s_.engine, fs_));
+  auto w = std::make_unique<FioWorker>(s_, open_, std::move(engine), ctx);
+  LC_RETURN_IF_ERROR(w->Open());
+  return std::unique_ptr<Worker>(std::move(w));
+}
+
+Status FioJobWorkload::Done() {
+  Status st;
+  for (const IoFile& f : open_) {
+    if (f.fd >= 0) {
+      Status c = fs_.Close(f.fd);
+      if (st.ok()) st = c;
+    }
+  }
+  open_.clear();
+  return st;
+}
+
+std::vector<std::pair<std::string, std::string>> FioJobWorkload::Describe() const {
+  return {{"job", s_.name},
+          {"files", fmt::format("{} x {} bytes", s_.files.size(), s_.file_size)},
+          {"ioengine", s_.engine},
+          {"iodepth", std::to_string(s_.iodepth)},
+          {"direct", s_.direct ? "1" : "0"}};
+}
+
+WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
+  WorkloadFacts f;
+  IoTargetFacts t;
+  t.engine = s_.engine;
+  t.null_engine = s_.engine == "null";
+  t.asynchronous = s_.engine == "io_uring" || s_.engine == "libaio" || s_.engine == "iocp";
+  t.direct = s_.direct;
+  t.buffered_aio = s_.engine == "libaio" && !s_.direct;
+  t.queue_depth_asked = s_.iodepth;
+  t.queue_depth_set = s_.iodepth > 1;
+  t.queue_depth = t.asynchronous ? s_.iodepth : 1;
+  t.depth_option = "iodepth";
+  t.reads = s_.pattern.dirs[0];
+  t.writes = s_.pattern.dirs[1];
+  t.write_through = s_.sync_writes || s_.fsync_every == 1 || s_.fdatasync_every == 1;
+  t.periodic_flush = s_.fsync_every > 1 || s_.fdatasync_every > 1;
+  t.write_pattern = s_.buffers == FioJobSettings::Buffers::kZero ? "zero" : "random";
+  t.file_set_bytes = s_.file_size * s_.files.size();
+  t.paths = s_.files;
+  f.io.push_back(std::move(t));
+  if (r.counters.size() > kFioBytesRead) f.io_bytes_read = r.counters[kFioBytesRead];
+  return f;
+}
+
+}  // namespace loadcell

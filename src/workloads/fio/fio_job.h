@@ -1,0 +1,93 @@
+#pragma once
+// One fio job as a workload of the jobs core (runner/jobs.h): its files
+// laid out by Prepare as fio lays them out, one thread that keeps `iodepth`
+// requests in flight on its engine, and the figures per direction that
+// fio's reports need. An event is one completed read, write or trim
+// (fio's total_ios); a sync (fsync=N, fdatasync=N) is timed as its own kind
+// and counted, never an event. Built by the fio front end from a job spec,
+// not a named test of its own.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/io_engine.h"
+#include "os/file_system.h"
+#include "runner/workload.h"
+#include "workloads/fio/fio_pattern.h"
+
+namespace loadcell {
+
+// What a job does, resolved: bytes, counts and loadcell's engine names.
+struct FioJobSettings {
+  std::string name;
+  std::vector<std::string> files;  // paths, in the order the pattern numbers them
+  uint64_t file_size = 0;          // each file's size
+  FioPatternSettings pattern;
+  std::string engine = "sync";  // loadcell's engine name (io/io_engine.h)
+  uint32_t iodepth = 1;
+  uint32_t submit_batch = 1;  // iodepth_batch_submit (at least 1)
+  bool direct = false;        // O_DIRECT
+  bool sync_writes = false;   // sync=1: O_SYNC
+  // The job ends once this many bytes (io_size, else size) or I/Os
+  // (number_ios) were issued; 0: no such limit (time_based).
+  uint64_t byte_limit = 0;
+  uint64_t io_limit = 0;
+  uint32_t fsync_every = 0;      // fsync=N: after every N writes
+  uint32_t fdatasync_every = 0;  // fdatasync=N
+  bool end_fsync = false;        // fsync every file when the job ends
+  enum class Buffers { kRandom, kZero, kRefill } buffers = Buffers::kRandom;
+  bool unlink = false;  // remove the files the job made when it ends
+};
+
+// Counter indices, in FioJobWorkload::Info().counter_names order.
+enum FioCounter : int {
+  kFioBytesRead = 0,
+  kFioBytesWritten,
+  kFioBytesTrimmed,
+  kFioReads,
+  kFioWrites,
+  kFioTrims,
+  kFioSyncs,
+  kFioShortIos,
+  kFioSubmitCalls,
+  kFioDepthNanos,  // requests in flight x ns
+  kFioDepthTime,   // ns that kFioDepthNanos covers
+  kFioCounterCount,
+};
+// Latency kinds (recorder indices; 0 is every event).
+enum FioKind : int { kFioKindRead = 1, kFioKindWrite, kFioKindTrim, kFioKindSync };
+
+class FioJobWorkload final : public Workload {
+ public:
+  FioJobWorkload(FioJobSettings s, FileSystem& fs);
+  ~FioJobWorkload() override;
+
+  WorkloadInfo Info() const override;
+  void RegisterOptions(OptionSet&) override {}
+  // Lays out the files: a file that exists with at least file_size bytes
+  // is used as it is; a missing or shorter one is written whole (reads need
+  // data), as fio lays out its files.
+  Status Prepare(const PrepareContext& ctx) override;
+  // Removes the files Prepare made (unlink=1).
+  Status Cleanup(const PrepareContext& ctx) override;
+  Status Init(int threads) override;
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
+  Status Done() override;
+  std::vector<std::pair<std::string, std::string>> Describe() const override;
+  WorkloadFacts Facts(const RunResult& r) const override;
+
+  const FioJobSettings& settings() const { return s_; }
+  // The files Prepare created (the others were there).
+  const std::vector<std::string>& created() const { return created_; }
+
+ private:
+  FioJobSettings s_;
+  FileSystem& fs_;
+  std::vector<std::string> created_;
+  std::vector<IoFile> open_;  // Init .. Done
+};
+
+}  // namespace loadcell

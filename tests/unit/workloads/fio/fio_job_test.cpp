@@ -1,0 +1,122 @@
+#include "workloads/fio/fio_job.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "os/file_system.h"
+#include "runner/jobs.h"
+#include "testing/status.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::TempDir;
+
+FioJobSettings Settings(const std::string& name, const std::string& file, uint64_t size,
+                        uint32_t bs) {
+  FioJobSettings s;
+  s.name = name;
+  s.files = {file};
+  s.file_size = size;
+  s.byte_limit = size;
+  s.pattern.region_length = size;
+  for (FioBlockSizes& b : s.pattern.bs) b.min = b.max = bs;
+  s.pattern.seed = 1;
+  return s;
+}
+
+RunConfig OneThread() {
+  RunConfig c;
+  c.threads = 1;
+  c.time_s = 0;
+  c.seed = 3;
+  c.rand.type = "uniform";
+  return c;
+}
+
+uint64_t Counter(const RunResult& r, FioCounter c) { return r.counters.at(c); }
+
+TEST(FioJobTest, SizeBoundJobsRunTogetherAndDoExactlyTheirBytes) {
+  TempDir dir;
+  FileSystem& fs = DefaultFileSystem();
+  FioJobSettings rd = Settings("reader", dir / "reader.0.0", 1 << 20, 4096);
+  rd.pattern.random = true;
+  FioJobSettings wr = Settings("writer", dir / "writer.0.0", 2 << 20, 65536);
+  wr.pattern.dirs = {false, true, false};
+  wr.fsync_every = 4;
+  wr.end_fsync = true;
+  FioJobWorkload a(rd, fs), b(wr, fs);
+  ASSERT_OK(a.Prepare(PrepareContext{}));
+  ASSERT_OK(b.Prepare(PrepareContext{}));
+  EXPECT_EQ(std::filesystem::file_size(dir / "reader.0.0"), 1u << 20);
+  EXPECT_EQ(a.created().size(), 1u);
+
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(Job{"reader", &a, OneThread(), {}, nullptr});
+  groups[0].jobs.push_back(Job{"writer", &b, OneThread(), {}, nullptr});
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  const RunResult& ra = r->jobs[0].result;
+  const RunResult& rb = r->jobs[1].result;
+  EXPECT_OK(ra.failure);
+  EXPECT_OK(rb.failure);
+  EXPECT_EQ(ra.events, 256u);
+  EXPECT_EQ(Counter(ra, kFioReads), 256u);
+  EXPECT_EQ(Counter(ra, kFioBytesRead), 1u << 20);
+  EXPECT_EQ(Counter(ra, kFioWrites), 0u);
+  EXPECT_EQ(ra.latency[kFioKindRead].histogram.Count(), 256u);
+  EXPECT_EQ(rb.events, 32u);
+  EXPECT_EQ(Counter(rb, kFioBytesWritten), 2u << 20);
+  // fsync=4: one after every 4 writes (8), and end_fsync's one.
+  EXPECT_EQ(Counter(rb, kFioSyncs), 9u);
+  EXPECT_EQ(rb.latency[kFioKindSync].histogram.Count(), 9u);
+  EXPECT_EQ(r->groups[0].events, 288u);
+}
+
+TEST(FioJobTest, TheNullEngineTouchesNoFileAndAnIoLimitCutsTheJob) {
+  TempDir dir;
+  FioJobSettings s = Settings("null", dir / "never", uint64_t{1} << 30, 4096);
+  s.engine = "null";
+  s.iodepth = 8;
+  s.io_limit = 1000;
+  FioJobWorkload w(s, DefaultFileSystem());
+  ASSERT_OK(w.Prepare(PrepareContext{}));
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(Job{"null", &w, OneThread(), {}, nullptr});
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  EXPECT_EQ(r->jobs[0].result.events, 1000u);
+  EXPECT_FALSE(std::filesystem::exists(dir / "never"));
+}
+
+TEST(FioJobTest, ALastRequestIsCutToWhatTheByteLimitLeaves) {
+  TempDir dir;
+  FioJobSettings s = Settings("cut", dir / "cut.0.0", 10000, 4096);
+  FioJobWorkload w(s, DefaultFileSystem());
+  ASSERT_OK(w.Prepare(PrepareContext{}));
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(Job{"cut", &w, OneThread(), {}, nullptr});
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  EXPECT_EQ(r->jobs[0].result.events, 3u);
+  EXPECT_EQ(Counter(r->jobs[0].result, kFioBytesRead), 10000u);
+}
+
+TEST(FioJobTest, UnlinkRemovesOnlyTheFilesTheJobMade) {
+  TempDir dir;
+  const std::string mine = dir / "mine.0.0";
+  const std::string theirs = dir.Write("theirs", std::string(8192, 'x'));
+  FioJobSettings s = Settings("u", mine, 8192, 4096);
+  s.files.push_back(theirs);
+  s.unlink = true;
+  FioJobWorkload w(s, DefaultFileSystem());
+  ASSERT_OK(w.Prepare(PrepareContext{}));
+  ASSERT_OK(w.Cleanup(PrepareContext{}));
+  EXPECT_FALSE(std::filesystem::exists(mine));
+  EXPECT_TRUE(std::filesystem::exists(theirs));
+}
+
+}  // namespace
+}  // namespace loadcell
