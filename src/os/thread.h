@@ -46,4 +46,18 @@ void ProcessCpuSeconds(double* user, double* sys);
 // nanoseconds; 0 when the system cannot tell.
 uint64_t ThreadCpuNs();
 
+// What the calling thread has used so far: CPU time split into user and
+// system, context switches (voluntary and not), page faults that read the
+// disk (major) and those that did not (minor). Linux: getrusage
+// (RUSAGE_THREAD); Windows: GetThreadTimes (switches and faults 0: not
+// kept per thread).
+struct ThreadUsage {
+  uint64_t user_ns = 0;
+  uint64_t sys_ns = 0;
+  uint64_t context_switches = 0;
+  uint64_t major_faults = 0;
+  uint64_t minor_faults = 0;
+};
+ThreadUsage CurrentThreadUsage();
+
 }  // namespace loadcell

@@ -81,6 +81,24 @@ uint64_t ThreadCpuNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
 }
 
+ThreadUsage CurrentThreadUsage() {
+  ThreadUsage u;
+#ifdef RUSAGE_THREAD
+  rusage ru{};
+  if (getrusage(RUSAGE_THREAD, &ru) != 0) return u;
+  const auto ns = [](const timeval& tv) {
+    return static_cast<uint64_t>(tv.tv_sec) * 1000000000ULL +
+           static_cast<uint64_t>(tv.tv_usec) * 1000;
+  };
+  u.user_ns = ns(ru.ru_utime);
+  u.sys_ns = ns(ru.ru_stime);
+  u.context_switches = static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw);
+  u.major_faults = static_cast<uint64_t>(ru.ru_majflt);
+  u.minor_faults = static_cast<uint64_t>(ru.ru_minflt);
+#endif
+  return u;
+}
+
 void ProcessCpuSeconds(double* user, double* sys) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

@@ -106,6 +106,18 @@ uint64_t ThreadCpuNs() {
   return (ticks(kernel) + ticks(user_time)) * 100;  // 100 ns units
 }
 
+ThreadUsage CurrentThreadUsage() {
+  ThreadUsage u;
+  FILETIME created, exited, kernel, user_time;
+  if (GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user_time) == 0) return u;
+  const auto ns = [](const FILETIME& ft) {
+    return ((static_cast<uint64_t>(ft.dwHighDateTime) << 32) | ft.dwLowDateTime) * 100;
+  };
+  u.user_ns = ns(user_time);
+  u.sys_ns = ns(kernel);
+  return u;
+}
+
 void ProcessCpuSeconds(double* user, double* sys) {
   FILETIME created, exited, kernel, user_time;
   if (GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user_time) == 0) {

@@ -13,7 +13,9 @@
 
 namespace loadcell {
 
-inline constexpr int kMaxCounters = 16;
+// The most counters a workload may name (WorkloadInfo::counter_names; fio
+// jobs name 37). Run::Configure refuses more.
+inline constexpr int kMaxCounters = 48;
 
 class alignas(64) ThreadRecorder {
  public:

@@ -29,6 +29,9 @@ Status Run::Configure(Manifest manifest) {
   if (!dist.ok()) return dist.status();
   distribution_ = std::make_unique<Distribution>(std::move(dist).value());
 
+  if (workload_.Info().counter_names.size() > static_cast<size_t>(kMaxCounters)) {
+    return Status::Internal(workload_.Info().name + " names more counters than a recorder keeps");
+  }
   kind_names_ = {"event"};
   for (const auto& k : workload_.Info().latency_kinds) kind_names_.push_back(k);
   for (int i = 0; i < threads_; ++i) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "os/open_flags.h"
+#include "os/thread.h"
 #include "runner/recorder.h"
 #include "workloads/fileio/fileio_data.h"
 
@@ -24,6 +25,15 @@ int FioKindOf(FioDir d) {
     default:
       return kFioKindRead;
   }
+}
+
+void AddUsage(ThreadRecorder& rec, const ThreadUsage& from, const ThreadUsage& to) {
+  const auto d = [](uint64_t a, uint64_t b) { return b > a ? b - a : 0; };
+  rec.Add(kFioCpuUserNs, d(from.user_ns, to.user_ns));
+  rec.Add(kFioCpuSysNs, d(from.sys_ns, to.sys_ns));
+  rec.Add(kFioContextSwitches, d(from.context_switches, to.context_switches));
+  rec.Add(kFioMajorFaults, d(from.major_faults, to.major_faults));
+  rec.Add(kFioMinorFaults, d(from.minor_faults, to.minor_faults));
 }
 
 uint64_t Since(Nanos from, Nanos to) { return to > from ? static_cast<uint64_t>(to - from) : 0; }
@@ -91,6 +101,10 @@ class FioWorker final : public Worker {
   }
 
   Status RunEvent() override {
+    if (!usage_taken_) {
+      usage_taken_ = true;
+      usage_ = CurrentThreadUsage();
+    }
     while (ready_.empty()) {
       if (!error_.ok()) return error_;
       LC_RETURN_IF_ERROR(TopUp());
@@ -126,6 +140,7 @@ class FioWorker final : public Worker {
     }
     Status closed = engine_->Close();
     open_ = false;
+    if (usage_taken_) AddUsage(rec_, usage_, CurrentThreadUsage());
     return st.ok() ? closed : st;
   }
 
@@ -199,9 +214,12 @@ class FioWorker final : public Worker {
     while (done < batch_.size()) {
       const size_t n =
           std::min<size_t>(std::max<uint32_t>(1, s_.submit_batch), batch_.size() - done);
+      const size_t before = engine_->InFlight();
       LC_ASSIGN_OR_RETURN(size_t took,
                           engine_->Submit(std::span<IoRequest>(batch_.data() + done, n)));
       rec_.Add(kFioSubmitCalls, 1);
+      rec_.Add(kFioSubmitBatch + FioBatchBucket(took), 1);
+      for (size_t k = 1; k <= took; ++k) rec_.Add(kFioDepthLevel + FioDepthBucket(before + k), 1);
       done += took;
       if (took < n) break;
     }
@@ -230,6 +248,7 @@ class FioWorker final : public Worker {
   Status ReapSome() {
     LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
     const Nanos now = MonotonicNow();
+    rec_.Add(kFioCompleteBatch + FioBatchBucket(n), 1);
     for (size_t i = 0; i < n; ++i) {
       const uint32_t idx = static_cast<uint32_t>(completions_[i].user_data);
       Slot& sl = slots_[idx];
@@ -303,10 +322,26 @@ class FioWorker final : public Worker {
   uint32_t last_write_file_ = 0;
   uint64_t write_tag_ = 0;
   Nanos depth_since_ = 0;
+  bool usage_taken_ = false;
+  ThreadUsage usage_;
   Status error_;
 };
 
 }  // namespace
+
+int FioDepthBucket(uint64_t depth) {
+  int b = 0;
+  for (uint64_t v = depth; v > 1 && b < kFioLevels - 1; v >>= 1) ++b;
+  return b;
+}
+
+int FioBatchBucket(uint64_t n) {
+  if (n == 0) return 0;
+  if (n <= 4) return 1;
+  int b = 2;
+  for (uint64_t top = 8; n > top && b < kFioLevels - 1; top <<= 1) ++b;
+  return b;
+}
 
 FioJobWorkload::FioJobWorkload(FioJobSettings s, FileSystem& fs) : s_(std::move(s)), fs_(fs) {}
 
@@ -332,6 +367,15 @@ WorkloadInfo FioJobWorkload::Info() const {
                      "submit_calls",
                      "queue_depth_ns",
                      "queue_depth_time_ns"};
+  for (const char* table : {"iodepth_", "submit_", "complete_"}) {
+    for (const char* level : {"1", "2", "4", "8", "16", "32", "ge64"}) {
+      i.counter_names.push_back(std::string(table) + level);
+    }
+  }
+  for (const char* c :
+       {"cpu_user_ns", "cpu_sys_ns", "context_switches", "major_faults", "minor_faults"}) {
+    i.counter_names.push_back(c);
+  }
   return i;
 }
 
@@ -404,6 +448,29 @@ std::vector<std::pair<std::string, std::string>> FioJobWorkload::Describe() cons
           {"ioengine", s_.engine},
           {"iodepth", std::to_string(s_.iodepth)},
           {"direct", s_.direct ? "1" : "0"}};
+}
+
+std::vector<Metric> FioJobWorkload::Metrics(const RunResult& r) const {
+  std::vector<Metric> m;
+  const double runtime_ms = r.total_time_s * 1000;
+  const std::array<const char*, kFioDirs> dirs = {"read", "write", "trim"};
+  const std::array<int, kFioDirs> bytes = {kFioBytesRead, kFioBytesWritten, kFioBytesTrimmed};
+  const std::array<int, kFioDirs> ios = {kFioReads, kFioWrites, kFioTrims};
+  for (int d = 0; d < kFioDirs; ++d) {
+    const auto at = [&](int c) {
+      return static_cast<size_t>(c) < r.counters.size() ? r.counters[static_cast<size_t>(c)] : 0;
+    };
+    const double b = static_cast<double>(at(bytes[d]));
+    const double n = static_cast<double>(at(ios[d]));
+    const std::string k = dirs[d];
+    m.push_back({k + "_io_bytes", k + " bytes", b, "B"});
+    m.push_back({k + "_total_ios", k + " I/Os", n, ""});
+    m.push_back({k + "_iops", k + " IOPS", runtime_ms > 0 ? n * 1000 / runtime_ms : 0, "1/s"});
+    m.push_back(
+        {k + "_bw_bytes", k + " bandwidth", runtime_ms > 0 ? b * 1000 / runtime_ms : 0, "B/s"});
+  }
+  m.push_back({"runtime_ms", "runtime", runtime_ms, "ms"});
+  return m;
 }
 
 WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {

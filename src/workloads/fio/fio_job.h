@@ -55,8 +55,26 @@ enum FioCounter : int {
   kFioSubmitCalls,
   kFioDepthNanos,  // requests in flight x ns
   kFioDepthTime,   // ns that kFioDepthNanos covers
+  // fio's iodepth_level: requests submitted while 1, 2-3, 4-7, 8-15, 16-31,
+  // 32-63, 64 or more were in flight (the request itself counted).
+  kFioDepthLevel,
+  // fio's iodepth_submit / iodepth_complete: submission calls and reaps
+  // that took 0, 1-4, 5-8, 9-16, 17-32, 33-64, more than 64 requests.
+  kFioSubmitBatch = kFioDepthLevel + 7,
+  kFioCompleteBatch = kFioSubmitBatch + 7,
+  // The job thread's own usage over its measured events: CPU time (user,
+  // system), context switches, major and minor page faults.
+  kFioCpuUserNs = kFioCompleteBatch + 7,
+  kFioCpuSysNs,
+  kFioContextSwitches,
+  kFioMajorFaults,
+  kFioMinorFaults,
   kFioCounterCount,
 };
+inline constexpr int kFioLevels = 7;
+// The bucket of a depth (1..) and of a batch (0..), as fio's tables count.
+int FioDepthBucket(uint64_t depth);
+int FioBatchBucket(uint64_t n);
 // Latency kinds (recorder indices; 0 is every event).
 enum FioKind : int { kFioKindRead = 1, kFioKindWrite, kFioKindTrim, kFioKindSync };
 
@@ -78,6 +96,9 @@ class FioJobWorkload final : public Workload {
   Status Done() override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   WorkloadFacts Facts(const RunResult& r) const override;
+  // Per direction (read, write, trim): io_bytes, total_ios, iops, bw_bytes,
+  // runtime_ms, as fio defines them (runtime: the job's measured time).
+  std::vector<Metric> Metrics(const RunResult& r) const override;
 
   const FioJobSettings& settings() const { return s_; }
   // The files Prepare created (the others were there).

@@ -115,6 +115,27 @@ TEST(JobsTest, EmptyGroupsAndJobsWithoutATestAreRefused) {
   EXPECT_EQ(RunJobs(no_test).status().code(), StatusCode::kInvalidArgument);
 }
 
+class ManyCounters final : public Workload {
+ public:
+  WorkloadInfo Info() const override {
+    WorkloadInfo i = testing::TestInfo("many", "too many counters", "none");
+    i.counter_names.assign(kMaxCounters + 1, "c");
+    return i;
+  }
+  void RegisterOptions(OptionSet&) override {}
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext&) override {
+    return Status::Internal("never made");
+  }
+};
+
+TEST(JobsTest, AWorkloadWithMoreCountersThanARecorderKeepsIsRefused) {
+  ManyCounters w;
+  auto r = RunWorkload(w, Config(1, 0, 1), Manifest{}, nullptr);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInternal);
+  EXPECT_NE(r.status().message().find("more counters"), std::string::npos);
+}
+
 TEST(MergeResultsTest, KindsAndCountersAreMatchedByName) {
   RunResult x, y;
   x.latency = {{"event", {}}, {"read", {}}};

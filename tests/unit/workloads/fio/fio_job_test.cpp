@@ -87,8 +87,21 @@ TEST(FioJobTest, TheNullEngineTouchesNoFileAndAnIoLimitCutsTheJob) {
   groups[0].jobs.push_back(Job{"null", &w, OneThread(), {}, nullptr});
   auto r = RunJobs(groups);
   ASSERT_OK(r);
-  EXPECT_EQ(r->jobs[0].result.events, 1000u);
+  const RunResult& res = r->jobs[0].result;
+  EXPECT_EQ(res.events, 1000u);
   EXPECT_FALSE(std::filesystem::exists(dir / "never"));
+  // Every request was submitted at some depth from 1 to 8; none deeper.
+  uint64_t levels = 0;
+  for (int b = 0; b < kFioLevels; ++b) levels += Counter(res, FioCounter(kFioDepthLevel + b));
+  EXPECT_EQ(levels, 1000u);
+  EXPECT_EQ(Counter(res, FioCounter(kFioDepthLevel + 4)), 0u);  // 16-31
+  EXPECT_GT(Counter(res, FioCounter(kFioDepthLevel + 3)), 0u);  // 8-15: the queue filled
+  uint64_t submits = 0;
+  for (int b = 0; b < kFioLevels; ++b) submits += Counter(res, FioCounter(kFioSubmitBatch + b));
+  EXPECT_EQ(submits, Counter(res, kFioSubmitCalls));
+  ASSERT_EQ(res.counter_names.size(), static_cast<size_t>(kFioCounterCount));
+  EXPECT_EQ(res.counter_names[kFioCpuUserNs], "cpu_user_ns");
+  EXPECT_EQ(res.counter_names[kFioDepthLevel + 6], "iodepth_ge64");
 }
 
 TEST(FioJobTest, ALastRequestIsCutToWhatTheByteLimitLeaves) {
@@ -116,6 +129,31 @@ TEST(FioJobTest, UnlinkRemovesOnlyTheFilesTheJobMade) {
   ASSERT_OK(w.Cleanup(PrepareContext{}));
   EXPECT_FALSE(std::filesystem::exists(mine));
   EXPECT_TRUE(std::filesystem::exists(theirs));
+}
+
+}  // namespace
+}  // namespace loadcell
+
+namespace loadcell {
+namespace {
+
+TEST(FioJobTest, DepthAndBatchBucketsAreFiosTables) {
+  // iodepth_level: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64.
+  EXPECT_EQ(FioDepthBucket(1), 0);
+  EXPECT_EQ(FioDepthBucket(3), 1);
+  EXPECT_EQ(FioDepthBucket(4), 2);
+  EXPECT_EQ(FioDepthBucket(32), 5);
+  EXPECT_EQ(FioDepthBucket(63), 5);
+  EXPECT_EQ(FioDepthBucket(64), 6);
+  EXPECT_EQ(FioDepthBucket(1000), 6);
+  // iodepth_submit/complete: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64.
+  EXPECT_EQ(FioBatchBucket(0), 0);
+  EXPECT_EQ(FioBatchBucket(1), 1);
+  EXPECT_EQ(FioBatchBucket(4), 1);
+  EXPECT_EQ(FioBatchBucket(5), 2);
+  EXPECT_EQ(FioBatchBucket(16), 3);
+  EXPECT_EQ(FioBatchBucket(64), 5);
+  EXPECT_EQ(FioBatchBucket(65), 6);
 }
 
 }  // namespace

@@ -1,0 +1,316 @@
+#include "cli/fio/fio_plan.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "os/open_flags.h"
+
+namespace loadcell {
+namespace {
+
+using fio::FioDirection;
+using fio::FioEngine;
+using fio::FioJobInstance;
+using fio::FioJobSpec;
+using fio::FioRwMode;
+using fio::FioSize;
+
+constexpr size_t kRead = static_cast<size_t>(FioDirection::kRead);
+
+bool Given(const FioJobSpec& spec, const std::string& option) {
+  for (const fio::FioGivenOption& g : spec.given) {
+    if (g.name == option) return true;
+  }
+  return false;
+}
+
+Status Refuse(const FioJobSpec& spec, const std::string& option, const std::string& why) {
+  return Status::InvalidArgument(FioWhere(spec, option) + why);
+}
+
+Status NotYet(const FioJobSpec& spec, const std::string& option) {
+  return Refuse(spec, option, "fio option '" + option + "' is not supported by loadcell yet");
+}
+
+// The options the spec carries that the jobs core does not act on yet:
+// refused when given, so that nothing is silently ignored.
+Status RefuseWhatCannotRunYet(const FioJobSpec& spec) {
+  static const char* const kNotYet[] = {"rate",
+                                        "rate_min",
+                                        "rate_iops",
+                                        "rate_iops_min",
+                                        "rate_process",
+                                        "thinktime",
+                                        "thinktime_spin",
+                                        "thinktime_blocks",
+                                        "startdelay",
+                                        "cpus_allowed",
+                                        "verify",
+                                        "do_verify",
+                                        "verify_only",
+                                        "verify_fatal",
+                                        "verify_backlog",
+                                        "verify_pattern",
+                                        "buffer_pattern",
+                                        "dedupe_percentage",
+                                        "buffer_compress_percentage",
+                                        "buffer_compress_chunk",
+                                        "write_lat_log",
+                                        "write_bw_log",
+                                        "write_iops_log",
+                                        "log_avg_msec",
+                                        "random_distribution",
+                                        "random_generator",
+                                        "iodepth_batch_complete_min",
+                                        "iodepth_batch_complete_max",
+                                        "create_on_open",
+                                        "fallocate"};
+  for (const char* name : kNotYet) {
+    if (Given(spec, name)) return NotYet(spec, name);
+  }
+  switch (spec.rw) {
+    case FioRwMode::kTrim:
+    case FioRwMode::kRandTrim:
+    case FioRwMode::kTrimWrite:
+    case FioRwMode::kRandTrimWrite:
+      return Refuse(spec, "rw", "rw with trim is not supported by loadcell yet");
+    default:
+      break;
+  }
+  if (spec.filesize_given && spec.filesize.min != spec.filesize.max) {
+    return Refuse(spec, "filesize", "a filesize range is not supported by loadcell yet");
+  }
+  return Status::Ok();
+}
+
+Result<std::string> EngineName(const FioJobSpec& spec) {
+  switch (spec.ioengine) {
+    case FioEngine::kPsync:
+    case FioEngine::kSync:
+    case FioEngine::kPvsync:
+    case FioEngine::kPvsync2:
+      return std::string("sync");
+    case FioEngine::kLibaio:
+      return std::string("libaio");
+    case FioEngine::kIoUring:
+      return std::string("io_uring");
+    case FioEngine::kMmap:
+      return std::string("mmap");
+    case FioEngine::kNull:
+      return std::string("null");
+    case FioEngine::kWindowsAio:
+      return std::string("iocp");
+  }
+  return Refuse(spec, "ioengine", "unknown ioengine");
+}
+
+bool Asynchronous(const std::string& engine) {
+  return engine == "libaio" || engine == "io_uring" || engine == "iocp" || engine == "null";
+}
+
+std::string Replace(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {
+    s.replace(at, from.size(), to);
+  }
+  return s;
+}
+
+std::string JoinPath(const std::string& dir, const std::string& name) {
+  if (dir.empty() || name.empty() || name.front() == '/') return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+// The job instance's files: filename= (shared by its clones, as fio's are)
+// or nrfiles names from filename_format in directory=.
+std::vector<std::string> FilesOf(const FioJobSpec& spec, const FioJobInstance& inst) {
+  std::vector<std::string> out;
+  const std::vector<std::string>& dirs = spec.directories;
+  if (!spec.filenames.empty()) {
+    for (size_t i = 0; i < spec.filenames.size(); ++i) {
+      out.push_back(JoinPath(dirs.empty() ? "" : dirs[i % dirs.size()], spec.filenames[i]));
+    }
+    return out;
+  }
+  for (int f = 0; f < std::max(1, spec.nrfiles); ++f) {
+    std::string name = spec.filename_format;
+    name = Replace(name, "$jobname", inst.name);
+    name = Replace(name, "$jobnum", std::to_string(inst.clone_index));
+    name = Replace(name, "$filenum", std::to_string(f));
+    out.push_back(JoinPath(dirs.empty() ? "" : dirs[static_cast<size_t>(f) % dirs.size()], name));
+  }
+  return out;
+}
+
+uint64_t Resolve(const FioSize& s, uint64_t whole) {
+  return s.is_fraction ? static_cast<uint64_t>(s.fraction * static_cast<double>(whole)) : s.bytes;
+}
+
+FioPatternSettings PatternOf(const FioJobSpec& spec) {
+  FioPatternSettings p;
+  switch (spec.rw) {
+    case FioRwMode::kRead:
+      p.dirs = {true, false, false};
+      break;
+    case FioRwMode::kWrite:
+      p.dirs = {false, true, false};
+      break;
+    case FioRwMode::kRandRead:
+      p.dirs = {true, false, false};
+      p.random = true;
+      break;
+    case FioRwMode::kRandWrite:
+      p.dirs = {false, true, false};
+      p.random = true;
+      break;
+    case FioRwMode::kMixed:
+      p.dirs = {true, true, false};
+      break;
+    case FioRwMode::kRandMixed:
+      p.dirs = {true, true, false};
+      p.random = true;
+      break;
+    default:
+      break;  // trims: refused before
+  }
+  p.read_pct = spec.rwmixread * 100;
+  p.random_pct = spec.percentage_random[kRead] * 100;
+  if (p.random) {
+    p.seq_skip = spec.rw_random_sequence > 1 ? spec.rw_random_sequence : 0;
+  } else {
+    p.seq_skip = spec.rw_sequential_skip;
+  }
+  for (size_t d = 0; d < fio::kFioDirections; ++d) {
+    FioBlockSizes& b = p.bs[d];
+    const auto& split = spec.block_size_split[d];
+    for (const fio::FioBlockSplit& e : split) {
+      b.split.emplace_back(static_cast<uint32_t>(e.block_size), e.fraction * 100);
+    }
+    if (spec.block_size_range_given) {
+      b.min = static_cast<uint32_t>(spec.block_size_range[d].min);
+      b.max = static_cast<uint32_t>(spec.block_size_range[d].max);
+    } else {
+      b.min = b.max = static_cast<uint32_t>(spec.block_size[d]);
+    }
+    b.align = static_cast<uint32_t>(spec.block_align[d]);
+  }
+  p.norandommap = spec.norandommap;
+  return p;
+}
+
+Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs) {
+  LC_RETURN_IF_ERROR(RefuseWhatCannotRunYet(spec));
+  FioPlannedJob job;
+  job.instance = inst;
+  job.spec = &spec;
+  FioJobSettings& s = job.settings;
+  s.name = inst.name;
+  LC_ASSIGN_OR_RETURN(s.engine, EngineName(spec));
+  s.files = FilesOf(spec, inst);
+  const uint64_t nfiles = s.files.size();
+
+  // Each file's size: filesize=, else size= shared out over the files, else
+  // (filename=) the size of the file that is there.
+  uint64_t existing = 0;
+  for (const std::string& path : s.files) {
+    LC_ASSIGN_OR_RETURN(FileInfo st, fs.Stat(path));
+    if (st.exists) existing = existing == 0 ? st.size : std::min(existing, st.size);
+  }
+  const uint64_t offset_whole = existing;
+  uint64_t per_file = 0;
+  if (spec.filesize_given) {
+    per_file = spec.filesize.min;
+  } else if (spec.size_given) {
+    per_file = Resolve(spec.size, existing * nfiles) / nfiles;
+  } else {
+    per_file = existing;
+  }
+  const uint64_t offset =
+      Resolve(spec.offset, offset_whole) +
+      Resolve(spec.offset_increment, offset_whole) * static_cast<uint64_t>(inst.clone_index);
+  if (per_file == 0) {
+    return Refuse(
+        spec, "size",
+        "job " + inst.name + " has no size: give size=, filesize= or an existing filename=");
+  }
+  s.pattern = PatternOf(spec);
+  s.pattern.files = static_cast<uint32_t>(nfiles);
+  s.pattern.region_offset = offset;
+  // filesize= and an existing file: I/O from offset to its end; size=: the
+  // size from offset on (the file is made that much longer).
+  if (spec.filesize_given || !spec.size_given) {
+    if (offset >= per_file) {
+      return Refuse(spec, "offset",
+                    fmt::format("offset {} is not below the file size {}", offset, per_file));
+    }
+    s.file_size = per_file;
+    s.pattern.region_length = per_file - offset;
+  } else {
+    s.file_size = offset + per_file;
+    s.pattern.region_length = per_file;
+  }
+  // fio's seed is the same every run unless randrepeat=0; each clone its own.
+  s.pattern.seed = spec.randrepeat ? spec.randseed + static_cast<uint64_t>(inst.clone_index) * 7919
+                                   : static_cast<uint64_t>(MonotonicNow());
+
+  s.iodepth = Asynchronous(s.engine) ? static_cast<uint32_t>(std::max(1, spec.iodepth)) : 1;
+  s.submit_batch = static_cast<uint32_t>(std::max(1, spec.iodepth_batch_submit));
+  s.direct = spec.direct;
+  s.sync_writes = spec.sync != fio::FioSyncMode::kNone;
+  s.fsync_every = static_cast<uint32_t>(std::max(0, spec.fsync));
+  s.fdatasync_every = static_cast<uint32_t>(std::max(0, spec.fdatasync));
+  s.end_fsync = spec.end_fsync || spec.fsync_on_close;
+  s.unlink = spec.unlink;
+  s.buffers = spec.zero_buffers     ? FioJobSettings::Buffers::kZero
+              : spec.refill_buffers ? FioJobSettings::Buffers::kRefill
+                                    : FioJobSettings::Buffers::kRandom;
+  const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
+  if (!spec.time_based) {
+    const uint64_t one_pass =
+        spec.io_size_given ? Resolve(spec.io_size, per_file * nfiles) : per_file * nfiles;
+    s.byte_limit = one_pass * loops;
+    s.io_limit = spec.number_ios;
+  } else if (spec.runtime_ns <= 0) {
+    return Refuse(spec, "time_based", "time_based needs runtime=");
+  }
+
+  RunConfig& c = job.cfg;
+  c.threads = 1;
+  c.time_s = static_cast<double>(spec.runtime_ns) / 1e9;
+  c.time_given = spec.runtime_ns > 0;
+  c.events = 0;
+  c.warmup_s = static_cast<double>(spec.ramp_time_ns) / 1e9;
+  c.seed = static_cast<int64_t>(s.pattern.seed | 1);
+  c.rand.type = "uniform";
+  c.percentile = 99;
+  return job;
+}
+
+}  // namespace
+
+std::string FioWhere(const FioJobSpec& spec, const std::string& option) {
+  const fio::FioOrigin* at = &spec.origin;
+  for (const fio::FioGivenOption& g : spec.given) {
+    if (g.name == option) at = &g.origin;
+  }
+  if (at->command_line) return fmt::format("command line argument {}: ", at->line);
+  if (at->file.empty()) return "";
+  return fmt::format("{}:{}: ", at->file, at->line);
+}
+
+Result<FioPlan> PlanFioJobs(const std::vector<FioJobSpec>& specs,
+                            const std::vector<fio::FioRunStep>& steps, FileSystem& fs) {
+  FioPlan plan;
+  for (const fio::FioRunStep& step : steps) {
+    std::vector<FioPlannedJob>& out = plan.steps.emplace_back();
+    for (const FioJobInstance& inst : step.instances) {
+      if (inst.job >= specs.size()) return Status::Internal("fio: a job instance of no job");
+      LC_ASSIGN_OR_RETURN(FioPlannedJob j, PlanOne(specs[inst.job], inst, fs));
+      out.push_back(std::move(j));
+    }
+  }
+  return plan;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,42 @@
+#pragma once
+// fio jobs (fio/fio_job_spec.h) turned into the jobs core's jobs: each job
+// instance's files, sizes and pattern resolved (workloads/fio/fio_job.h) and
+// its run settings (runner/run_config.h). What loadcell cannot do yet is
+// refused here, naming the job file and line that asked for it: never
+// silently ignored.
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "fio/fio_job_spec.h"
+#include "os/file_system.h"
+#include "runner/run_config.h"
+#include "workloads/fio/fio_job.h"
+
+namespace loadcell {
+
+struct FioPlannedJob {
+  fio::FioJobInstance instance;
+  const fio::FioJobSpec* spec = nullptr;  // into the specs given
+  FioJobSettings settings;
+  RunConfig cfg;
+};
+
+struct FioPlan {
+  // The steps, in order; the jobs of a step run together.
+  std::vector<std::vector<FioPlannedJob>> steps;
+};
+
+// Plans `steps` of `specs` (which must outlive the plan). `fs` is asked for
+// the sizes of files that exist (size=, offset= as a fraction; a job with
+// filename= and no size). InvalidArgument (exit 2), one line naming the
+// file and line, for what cannot run.
+Result<FioPlan> PlanFioJobs(const std::vector<fio::FioJobSpec>& specs,
+                            const std::vector<fio::FioRunStep>& steps, FileSystem& fs);
+
+// "FILE:LINE: " for where `spec` was given `option` (its section's origin
+// when it was not given), for an error line.
+std::string FioWhere(const fio::FioJobSpec& spec, const std::string& option);
+
+}  // namespace loadcell
