@@ -11,6 +11,7 @@
 
 #include "core/pages.h"
 #include "fio/expression.h"
+#include "fio/fio_values.h"
 
 namespace loadcell::fio {
 namespace {
@@ -39,8 +40,6 @@ std::string_view StripLine(std::string_view line) {
 Status ErrorAt(const FioOrigin& origin, const std::string& what) {
   return Status::InvalidArgument(FormatOrigin(origin) + ": " + what);
 }
-
-std::string Quoted(std::string_view text) { return "'" + EscapeControlBytes(text) + "'"; }
 
 // "${VAR}" -> the variable's value (empty when unset), as fio's
 // fio_option_dup_subs: a "${" without a later "}" stays as it is.
@@ -181,7 +180,7 @@ class JobFileReader {
         }
         LC_RETURN_IF_ERROR(StartSection(line, origin));
       } else if (sections_.empty()) {
-        return ErrorAt(origin, "option " + Quoted(line) +
+        return ErrorAt(origin, "option " + QuoteFioText(line) +
                                    " comes before any [section]: every option belongs to a "
                                    "[global] or job section");
       } else if (std::string_view file; IsInclude(line, &file)) {
@@ -196,7 +195,7 @@ class JobFileReader {
 
   Status StartSection(std::string_view line, const FioOrigin& origin) {
     if (line.back() != ']') {
-      return ErrorAt(origin, "section header " + Quoted(line) + " does not end in ']'");
+      return ErrorAt(origin, "section header " + QuoteFioText(line) + " does not end in ']'");
     }
     const std::string_view name = TrimBlanks(line.substr(1, line.size() - 2));
     if (name.empty())
@@ -217,14 +216,15 @@ class JobFileReader {
     if (file.empty()) return ErrorAt(origin, "include without a file name: write include FILE");
     const std::string path = IncludePath(including, file);
     if (std::find(stack_.begin(), stack_.end(), path) != stack_.end()) {
-      return ErrorAt(origin,
-                     "include " + Quoted(path) + " is a loop: that file is already being read");
+      return ErrorAt(
+          origin, "include " + QuoteFioText(path) + " is a loop: that file is already being read");
     }
     if (static_cast<int>(stack_.size()) > kMaxIncludeDepth) {
       return ErrorAt(origin,
                      "includes nested deeper than " + std::to_string(kMaxIncludeDepth) + " files");
     }
-    if (!env_.read_file) return ErrorAt(origin, "include " + Quoted(path) + ": no file reader");
+    if (!env_.read_file)
+      return ErrorAt(origin, "include " + QuoteFioText(path) + ": no file reader");
     Result<std::string> text = env_.read_file(path);
     if (!text.ok()) return ErrorAt(origin, "include: " + text.status().ToString());
     stack_.push_back(path);
@@ -317,7 +317,7 @@ Result<FioCommandLine> ParseFioCommandLine(const std::vector<std::string>& args,
     const std::string& arg = args[i];
     if (arg.rfind("--", 0) != 0) {
       if (arg.size() > 1 && arg.front() == '-') {
-        return ErrorAt(origin, Quoted(arg) + ": fio's options are --NAME=VALUE or --NAME");
+        return ErrorAt(origin, QuoteFioText(arg) + ": fio's options are --NAME=VALUE or --NAME");
       }
       line.job_files.push_back(arg);
       continue;
