@@ -1,0 +1,103 @@
+// fio's figures of a result (report/fio/fio_report.h): pure functions.
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "report/fio/fio_report.h"
+
+namespace loadcell {
+namespace {
+
+constexpr std::array<double, 10> kFioBounds = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+
+// Mean and population standard deviation of `v` (0, 0 when empty).
+std::pair<double, double> MeanDev(const std::vector<double>& v) {
+  if (v.empty()) return {0, 0};
+  double sum = 0;
+  for (double x : v) sum += x;
+  const double mean = sum / static_cast<double>(v.size());
+  double sq = 0;
+  for (double x : v) sq += (x - mean) * (x - mean);
+  // fio's deviation of samples divides by n - 1.
+  const double n1 = v.size() > 1 ? static_cast<double>(v.size() - 1) : 1;
+  return {mean, std::sqrt(sq / n1)};
+}
+
+size_t CounterIndex(const std::vector<std::string>& names, const std::string& name) {
+  return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+}  // namespace
+
+uint64_t FioCounter(const RunResult& r, const std::string& name) {
+  const size_t i = CounterIndex(r.counter_names, name);
+  return i < r.counters.size() ? r.counters[i] : 0;
+}
+
+FioDirFigures FioFigures(const RunResult& r, FioDir3 d) {
+  static const char* const kBytes[] = {"bytes_read", "bytes_written", "bytes_trimmed"};
+  static const char* const kIos[] = {"reads", "writes", "trims"};
+  static const char* const kKinds[] = {"read", "write", "trim"};
+  const int k = static_cast<int>(d);
+  FioDirFigures f;
+  f.io_bytes = FioCounter(r, kBytes[k]);
+  f.total_ios = FioCounter(r, kIos[k]);
+  for (const LatencyStats& l : r.latency) {
+    if (l.kind == kKinds[k]) f.latency = &l.histogram;
+  }
+  if (f.total_ios == 0 || r.total_time_s <= 0) return f;
+  f.runtime_ms = static_cast<uint64_t>(std::llround(r.total_time_s * 1000));
+  f.iops = static_cast<double>(f.total_ios) / r.total_time_s;
+  f.bw_bytes = static_cast<uint64_t>(static_cast<double>(f.io_bytes) / r.total_time_s);
+  const size_t bi = CounterIndex(r.counter_names, kBytes[k]);
+  const size_t ii = CounterIndex(r.counter_names, kIos[k]);
+  std::vector<double> bw, iops;
+  for (const IntervalSnapshot& s : r.intervals) {
+    if (s.duration_s <= 0 || bi >= s.counters.size() || ii >= s.counters.size()) continue;
+    bw.push_back(static_cast<double>(s.counters[bi]) / 1024 / s.duration_s);
+    iops.push_back(static_cast<double>(s.counters[ii]) / s.duration_s);
+  }
+  f.samples = bw.size();
+  if (!bw.empty()) {
+    f.bw_min = *std::min_element(bw.begin(), bw.end());
+    f.bw_max = *std::max_element(bw.begin(), bw.end());
+    std::tie(f.bw_mean, f.bw_dev) = MeanDev(bw);
+    f.iops_min = *std::min_element(iops.begin(), iops.end());
+    f.iops_max = *std::max_element(iops.begin(), iops.end());
+    std::tie(f.iops_mean, f.iops_dev) = MeanDev(iops);
+  }
+  return f;
+}
+
+FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h) {
+  FioLatencyTable t;
+  const double total = static_cast<double>(h.Count());
+  if (total <= 0) return t;
+  const std::vector<uint64_t>& b = h.buckets();
+  for (size_t i = 0; i < b.size(); ++i) {
+    if (b[i] == 0) continue;
+    const uint64_t lo = HistogramBucketLow(i);
+    const double v = static_cast<double>(lo + (HistogramBucketHigh(i) - lo) / 2);
+    const double share = static_cast<double>(b[i]) * 100 / total;
+    const auto place = [&](auto& row, double x) {
+      for (size_t k = 0; k < kFioBounds.size(); ++k) {
+        if (x < kFioBounds[k]) {
+          row[k] += share;
+          return true;
+        }
+      }
+      return false;
+    };
+    if (v < 1e3) {
+      place(t.ns, v);
+    } else if (v < 1e6) {
+      place(t.us, v / 1e3);
+    } else if (!place(t.ms, v / 1e6)) {
+      t.ms[v < 2e9 ? 10 : 11] += share;
+    }
+  }
+  return t;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,225 @@
+// fio 3.33's JSON and json+ (report/fio/fio_report.h).
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ctime>
+
+#include "os/system_info.h"
+#include "report/fio/fio_report.h"
+#include "report/json/json_writer.h"
+
+namespace loadcell {
+namespace {
+
+constexpr std::array<const char*, 7> kDepthKeys = {"1", "2", "4", "8", "16", "32", ">=64"};
+constexpr std::array<const char*, 7> kBatchKeys = {"0", "4", "8", "16", "32", "64", ">=64"};
+constexpr std::array<const char*, 7> kLevelNames = {"1", "2", "4", "8", "16", "32", "ge64"};
+constexpr std::array<const char*, 10> kRowKeys = {"2",   "4",   "10",  "20",  "50",
+                                                  "100", "250", "500", "750", "1000"};
+
+void Stats(JsonWriter& w, const LatencyHistogram* h) {
+  const bool any = h != nullptr && h->Count() > 0;
+  w.Key("min").Uint(any ? h->Min() : 0);
+  w.Key("max").Uint(any ? h->Max() : 0);
+  w.Key("mean").Double(any ? h->moments().Mean() : 0);
+  w.Key("stddev").Double(any ? h->moments().StdDev() : 0);
+  w.Key("N").Uint(any ? h->Count() : 0);
+}
+
+void Percentiles(JsonWriter& w, const LatencyHistogram& h, const std::vector<double>& list) {
+  w.Key("percentile");
+  w.BeginObject();
+  for (double p : list) w.Key(fmt::format("{:f}", p)).Uint(h.Percentile(p));
+  w.EndObject();
+}
+
+void Bins(JsonWriter& w, const LatencyHistogram& h) {
+  w.Key("bins");
+  w.BeginObject();
+  const std::vector<uint64_t>& b = h.buckets();
+  for (size_t i = 0; i < b.size(); ++i) {
+    if (b[i] == 0) continue;
+    const uint64_t lo = HistogramBucketLow(i);
+    w.Key(std::to_string(lo + (HistogramBucketHigh(i) - lo) / 2)).Uint(b[i]);
+  }
+  w.EndObject();
+}
+
+void Latency(JsonWriter& w, const char* key, const LatencyHistogram* h, bool percentiles,
+             const FioReportJob& job, bool plus) {
+  w.Key(key);
+  w.BeginObject();
+  Stats(w, h);
+  if (percentiles && h != nullptr && h->Count() > 0) {
+    Percentiles(w, *h, job.percentiles);
+    if (plus) Bins(w, *h);
+  }
+  w.EndObject();
+}
+
+void Direction(JsonWriter& w, const char* key, const FioDirFigures& f, const FioReportJob& job,
+               uint64_t group_bw, bool plus) {
+  w.Key(key);
+  w.BeginObject();
+  w.Key("io_bytes").Uint(f.io_bytes);
+  w.Key("io_kbytes").Uint(f.io_bytes / 1024);
+  w.Key("bw_bytes").Uint(f.bw_bytes);
+  w.Key("bw").Uint(f.bw_bytes / 1024);
+  w.Key("iops").Double(f.iops);
+  w.Key("runtime").Uint(f.runtime_ms);
+  w.Key("total_ios").Uint(f.total_ios);
+  w.Key("short_ios").Uint(0);
+  w.Key("drop_ios").Uint(0);
+  // Every request is timed from its submission: loadcell's submission time
+  // is inside clat and lat (slat is not measured apart, N 0 as fio's
+  // synchronous engines give).
+  w.Key("slat_ns");
+  w.BeginObject();
+  Stats(w, nullptr);
+  w.EndObject();
+  Latency(w, "clat_ns", f.latency, job.clat_percentiles, job, plus);
+  Latency(w, "lat_ns", f.latency, job.lat_percentiles, job, plus);
+  w.Key("bw_min").Uint(static_cast<uint64_t>(f.bw_min));
+  w.Key("bw_max").Uint(static_cast<uint64_t>(f.bw_max));
+  w.Key("bw_agg").Double(group_bw > 0 ? f.bw_mean * 1024 * 100 / static_cast<double>(group_bw) : 0);
+  w.Key("bw_mean").Double(f.bw_mean);
+  w.Key("bw_dev").Double(f.bw_dev);
+  w.Key("bw_samples").Uint(f.samples);
+  w.Key("iops_min").Uint(static_cast<uint64_t>(f.iops_min));
+  w.Key("iops_max").Uint(static_cast<uint64_t>(f.iops_max));
+  w.Key("iops_mean").Double(f.iops_mean);
+  w.Key("iops_stddev").Double(f.iops_dev);
+  w.Key("iops_samples").Uint(f.samples);
+  w.EndObject();
+}
+
+void Table(JsonWriter& w, const char* key, const RunResult& r, const char* prefix,
+           const std::array<const char*, 7>& keys) {
+  std::array<uint64_t, 7> n{};
+  uint64_t total = 0;
+  for (size_t i = 0; i < n.size(); ++i) {
+    n[i] = FioCounter(r, std::string(prefix) + kLevelNames[i]);
+    total += n[i];
+  }
+  w.Key(key);
+  w.BeginObject();
+  for (size_t i = 0; i < n.size(); ++i) {
+    w.Key(keys[i]).Double(total > 0 ? static_cast<double>(n[i]) * 100 / static_cast<double>(total)
+                                    : 0);
+  }
+  w.EndObject();
+}
+
+template <size_t N>
+void Row(JsonWriter& w, const char* key, const std::array<double, N>& row, bool ms) {
+  w.Key(key);
+  w.BeginObject();
+  for (size_t i = 0; i < kRowKeys.size(); ++i) w.Key(kRowKeys[i]).Double(row[i]);
+  if (ms) {
+    w.Key("2000").Double(row[10]);
+    w.Key(">=2000").Double(row[11]);
+  }
+  w.EndObject();
+}
+
+uint64_t GroupBw(const FioReport& report, int groupid, FioDir3 d) {
+  for (const auto& [id, r] : report.groups) {
+    if (id == groupid && r != nullptr) return FioFigures(*r, d).bw_bytes;
+  }
+  return 0;
+}
+
+void Job(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool plus) {
+  const RunResult& r = *job.result;
+  w.BeginObject();
+  w.Key("jobname").String(job.name);
+  w.Key("groupid").Int(job.groupid);
+  w.Key("error").Int(job.error);
+  w.Key("eta").Uint(0);
+  w.Key("elapsed").Uint(static_cast<uint64_t>(std::ceil(r.total_time_s)));
+  w.Key("job options");
+  w.BeginObject();
+  for (const auto& [k, v] : job.options) w.Key(k).String(v);
+  w.EndObject();
+  if (!job.description.empty()) w.Key("desc").String(job.description);
+  const std::array<std::pair<const char*, FioDir3>, 3> dirs = {
+      {{"read", FioDir3::kRead}, {"write", FioDir3::kWrite}, {"trim", FioDir3::kTrim}}};
+  for (const auto& [key, d] : dirs) {
+    Direction(w, key, FioFigures(r, d), job, GroupBw(report, job.groupid, d), plus);
+  }
+  const LatencyHistogram* sync = nullptr;
+  for (const LatencyStats& l : r.latency) {
+    if (l.kind == "sync") sync = &l.histogram;
+  }
+  w.Key("sync");
+  w.BeginObject();
+  w.Key("total_ios").Uint(FioCounter(r, "syncs"));
+  Latency(w, "lat_ns", sync, sync != nullptr && sync->Count() > 0 && job.clat_percentiles, job,
+          plus);
+  w.EndObject();
+  const double runtime_ns = r.total_time_s * 1e9;
+  w.Key("job_runtime").Uint(static_cast<uint64_t>(std::llround(r.total_time_s * 1000)));
+  const auto cpu = [&](const char* c) {
+    return runtime_ns > 0 ? static_cast<double>(FioCounter(r, c)) * 100 / runtime_ns : 0;
+  };
+  w.Key("usr_cpu").Double(cpu("cpu_user_ns"));
+  w.Key("sys_cpu").Double(cpu("cpu_sys_ns"));
+  w.Key("ctx").Uint(FioCounter(r, "context_switches"));
+  w.Key("majf").Uint(FioCounter(r, "major_faults"));
+  w.Key("minf").Uint(FioCounter(r, "minor_faults"));
+  Table(w, "iodepth_level", r, "iodepth_", kDepthKeys);
+  Table(w, "iodepth_submit", r, "submit_", kBatchKeys);
+  Table(w, "iodepth_complete", r, "complete_", kBatchKeys);
+  const FioLatencyTable t =
+      r.latency.empty() ? FioLatencyTable{} : FioLatencyTableOf(r.latency[0].histogram);
+  Row(w, "latency_ns", t.ns, false);
+  Row(w, "latency_us", t.us, false);
+  Row(w, "latency_ms", t.ms, true);
+  w.Key("latency_depth").Uint(job.iodepth);
+  w.Key("latency_target").Uint(0);
+  w.Key("latency_percentile").Double(100.0);
+  w.Key("latency_window").Uint(0);
+  // loadcell's own figures: never in fio's fields.
+  w.Key("loadcell");
+  w.BeginObject();
+  w.Key("engine").String(job.engine);
+  const uint64_t qd_time = FioCounter(r, "queue_depth_time_ns");
+  w.Key("mean_queue_depth")
+      .Double(qd_time > 0 ? static_cast<double>(FioCounter(r, "queue_depth_ns")) /
+                                static_cast<double>(qd_time)
+                          : 0);
+  w.Key("jobs").Int(job.jobs);
+  if (!job.failure.empty()) w.Key("failure").String(job.failure);
+  if (r.validity.judged) w.Key("verdict").String(OverallName(r.validity.overall()));
+  w.EndObject();
+  w.EndObject();
+}
+
+}  // namespace
+
+void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("fio version").String(report.version);
+  w.Key("timestamp").Int(report.timestamp_ms / 1000);
+  w.Key("timestamp_ms").Int(report.timestamp_ms);
+  const std::time_t secs = static_cast<std::time_t>(report.timestamp_ms / 1000);
+  char when[64] = {0};
+  const std::tm tm_buf = LocalTime(secs);
+  std::strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm_buf);
+  w.Key("time").String(when);
+  w.Key("jobs");
+  w.BeginArray();
+  for (const FioReportJob& job : report.jobs) {
+    if (job.result != nullptr) Job(w, report, job, plus);
+  }
+  w.EndArray();
+  w.Key("disk_util");
+  w.BeginArray();
+  w.EndArray();
+  w.EndObject();
+  out << "\n";
+}
+
+}  // namespace loadcell

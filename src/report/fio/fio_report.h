@@ -1,0 +1,87 @@
+#pragma once
+// fio's own outputs for a run of fio jobs (`loadcell fio`): the JSON (and
+// json+, with each latency's bins) that fio 3.33 writes, field for field and
+// in fio's units, and its normal text. loadcell's additions (the verdict,
+// the measured queue depth) sit in one "loadcell" object per job and at the
+// top, never in fio's fields. The reporters format only: every figure comes
+// from the results (runner/run_result.h) and the pure FioFigures below.
+
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runner/run_result.h"
+#include "stats/histogram.h"
+
+namespace loadcell {
+
+// One job as fio reports it (or a group's jobs as one, group_reporting).
+struct FioReportJob {
+  std::string name;
+  int groupid = 0;
+  int jobs = 1;         // the jobs it stands for (group_reporting)
+  int error = 0;        // errno of its failure, 0 when none (fio's "err=")
+  std::string failure;  // its failure in words ("" when none)
+  std::string description;
+  // "job options": what the job file gave it (global ones included), as
+  // written.
+  std::vector<std::pair<std::string, std::string>> options;
+  std::string rw;  // the rw= value as given ("randrw"), for the header line
+  std::string engine;
+  uint32_t iodepth = 1;
+  // percentile_list as percents (99.9), in order.
+  std::vector<double> percentiles;
+  bool clat_percentiles = true;
+  bool lat_percentiles = false;
+  const RunResult* result = nullptr;
+};
+
+struct FioReport {
+  std::string version;       // "loadcell-0.1.0": fio's "fio version" field names the tool
+  int64_t timestamp_ms = 0;  // wall clock at the end
+  std::vector<FioReportJob> jobs;
+  // Each group's jobs merged, by group id (fio's "Run status group").
+  std::vector<std::pair<int, const RunResult*>> groups;
+};
+
+enum class FioDir3 { kRead = 0, kWrite = 1, kTrim = 2 };
+
+// fio's figures of one direction of a result.
+struct FioDirFigures {
+  uint64_t io_bytes = 0;
+  uint64_t total_ios = 0;
+  uint64_t runtime_ms = 0;  // the result's measured time when the direction ran, else 0
+  double iops = 0;          // total_ios over the measured time
+  uint64_t bw_bytes = 0;    // io_bytes over the measured time, bytes/s
+  const LatencyHistogram* latency = nullptr;  // null when the result has none
+  // bw (KiB/s) and iops over each interval of the result (fio samples them
+  // every 500 ms): min, max, mean, standard deviation, number of samples.
+  double bw_min = 0, bw_max = 0, bw_mean = 0, bw_dev = 0;
+  double iops_min = 0, iops_max = 0, iops_mean = 0, iops_dev = 0;
+  uint64_t samples = 0;
+};
+FioDirFigures FioFigures(const RunResult& r, FioDir3 d);
+
+// The counter named `name` of `r`, 0 when it has none.
+uint64_t FioCounter(const RunResult& r, const std::string& name);
+
+// fio's latency tables: the share (percent) of `h`'s samples below each
+// bound of the ns, us and ms rows (2, 4, 10, 20, 50, 100, 250, 500, 750,
+// 1000; the ms row also 2000 and >= 2000), each sample in the first row
+// whose bound it is below.
+struct FioLatencyTable {
+  std::array<double, 10> ns{};
+  std::array<double, 10> us{};
+  std::array<double, 12> ms{};
+};
+FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h);
+
+// fio's JSON (`plus`: json+, with "bins").
+void WriteFioJson(const FioReport& report, bool plus, std::ostream& out);
+// fio's normal text.
+void WriteFioText(const FioReport& report, std::ostream& out);
+
+}  // namespace loadcell

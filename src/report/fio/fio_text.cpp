@@ -1,0 +1,219 @@
+// fio 3.33's normal text output (report/fio/fio_report.h).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+
+#include "os/system_info.h"
+#include "report/fio/fio_report.h"
+
+namespace loadcell {
+namespace {
+
+// fio's short numbers: as they are below 10000, else scaled by `base` to
+// the first prefix that brings them below it, with three significant digits
+// when that leaves a fraction ("4800", "29.3k", "18.8MiB", "2000KiB").
+std::string Short(double v, double base, const char* const* prefixes, int nprefixes) {
+  if (v < 10000) return fmt::format("{}", static_cast<uint64_t>(std::llround(v)));
+  int p = 0;
+  while (v >= 10000 && p + 1 < nprefixes) {
+    v /= base;
+    ++p;
+  }
+  const int decimals = v >= 100 ? 0 : (v >= 10 ? 1 : 2);
+  return fmt::format("{:.{}f}{}", v, decimals, prefixes[p]);
+}
+
+std::string Iops(double v) {
+  static const char* const kP[] = {"", "k", "M", "G"};
+  return Short(v, 1000, kP, 4);
+}
+// Bytes in binary (KiB, MiB) or decimal (kB, MB) units from a byte count.
+std::string Bin(double bytes) {
+  static const char* const kP[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 10000) return fmt::format("{}B", static_cast<uint64_t>(bytes));
+  return Short(bytes, 1024, kP, 5);
+}
+std::string Dec(double bytes) {
+  static const char* const kP[] = {"B", "kB", "MB", "GB", "TB"};
+  if (bytes < 10000) return fmt::format("{}B", static_cast<uint64_t>(bytes));
+  return Short(bytes, 1000, kP, 5);
+}
+
+// fio's latency unit: nsec, scaled to usec then msec while the minimum is
+// above 9999.
+std::pair<const char*, double> LatencyUnit(uint64_t min_ns) {
+  if (min_ns <= 9999) return {"nsec", 1};
+  if (min_ns / 1000 <= 9999) return {"usec", 1e3};
+  return {"msec", 1e6};
+}
+
+void StatLine(std::ostream& out, const char* label, const LatencyHistogram& h) {
+  const auto [unit, div] = LatencyUnit(h.Min());
+  out << fmt::format("    {} ({}): min={}, max={}, avg={:.2f}, stdev={:.2f}\n", label, unit,
+                     static_cast<uint64_t>(static_cast<double>(h.Min()) / div),
+                     static_cast<uint64_t>(static_cast<double>(h.Max()) / div),
+                     h.moments().Mean() / div, h.moments().StdDev() / div);
+}
+
+void PercentileTable(std::ostream& out, const char* label, const LatencyHistogram& h,
+                     const std::vector<double>& list) {
+  const auto [unit, div] = LatencyUnit(h.Min());
+  out << fmt::format("    {} percentiles ({}):\n", label, unit);
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i % 4 == 0) out << "     |";
+    const uint64_t v = static_cast<uint64_t>(static_cast<double>(h.Percentile(list[i])) / div);
+    out << fmt::format(" {:5.2f}th=[{:5}]", list[i], v);
+    const bool last = i + 1 == list.size();
+    out << (last ? "\n" : (i % 4 == 3 ? ",\n" : ","));
+  }
+}
+
+void Direction(std::ostream& out, const char* label, const FioDirFigures& f,
+               const FioReportJob& job, uint64_t group_bw) {
+  if (f.total_ios == 0) return;
+  out << fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec)\n", label, Iops(f.iops),
+                     Bin(static_cast<double>(f.bw_bytes)), Dec(static_cast<double>(f.bw_bytes)),
+                     Bin(static_cast<double>(f.io_bytes)), f.runtime_ms);
+  if (f.latency == nullptr || f.latency->Count() == 0) return;
+  StatLine(out, "clat", *f.latency);
+  StatLine(out, " lat", *f.latency);
+  if (job.clat_percentiles) PercentileTable(out, "clat", *f.latency, job.percentiles);
+  if (job.lat_percentiles) PercentileTable(out, " lat", *f.latency, job.percentiles);
+  if (f.samples > 0) {
+    out << fmt::format(
+        "   bw (  KiB/s): min={:.0f}, max={:.0f}, per={:.2f}%, avg={:.2f}, stdev={:.2f}, "
+        "samples={}\n",
+        f.bw_min, f.bw_max,
+        group_bw > 0 ? f.bw_mean * 1024 * 100 / static_cast<double>(group_bw) : 0, f.bw_mean,
+        f.bw_dev, f.samples);
+    out << fmt::format(
+        "   iops        : min={:.0f}, max={:.0f}, avg={:.2f}, stdev={:.2f}, samples={}\n",
+        f.iops_min, f.iops_max, f.iops_mean, f.iops_dev, f.samples);
+  }
+}
+
+template <size_t N>
+void LatencyRow(std::ostream& out, const char* unit, const std::array<double, N>& row,
+                const std::vector<std::string>& keys) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < keys.size() && i < N; ++i) {
+    if (row[i] >= 0.01) parts.push_back(fmt::format("{}={:.2f}%", keys[i], row[i]));
+  }
+  for (size_t i = 0; i < parts.size(); i += 5) {
+    out << fmt::format("  lat ({})   : ", unit);
+    for (size_t k = i; k < std::min(parts.size(), i + 5); ++k) {
+      out << (k == i ? "" : ", ") << parts[k];
+    }
+    out << "\n";
+  }
+}
+
+std::string Table(const RunResult& r, const char* prefix, const std::array<const char*, 7>& keys) {
+  static const char* const kLevels[] = {"1", "2", "4", "8", "16", "32", "ge64"};
+  std::array<uint64_t, 7> n{};
+  uint64_t total = 0;
+  for (size_t i = 0; i < 7; ++i) {
+    n[i] = FioCounter(r, std::string(prefix) + kLevels[i]);
+    total += n[i];
+  }
+  std::string s;
+  for (size_t i = 0; i < 7; ++i) {
+    const double pct = total > 0 ? static_cast<double>(n[i]) * 100 / static_cast<double>(total) : 0;
+    s += fmt::format("{}{}={:.1f}%", i == 0 ? "" : ", ", keys[i], pct);
+  }
+  return s;
+}
+
+uint64_t GroupBw(const FioReport& report, int groupid, FioDir3 d) {
+  for (const auto& [id, r] : report.groups) {
+    if (id == groupid && r != nullptr) return FioFigures(*r, d).bw_bytes;
+  }
+  return 0;
+}
+
+void Job(std::ostream& out, const FioReport& report, const FioReportJob& job) {
+  const RunResult& r = *job.result;
+  const std::time_t secs = static_cast<std::time_t>(report.timestamp_ms / 1000);
+  const std::tm tm_buf = LocalTime(secs);
+  char when[64] = {0};
+  std::strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm_buf);
+  out << fmt::format("{}: (groupid={}, jobs={}): err={:2}: {}\n", job.name, job.groupid, job.jobs,
+                     job.error, when);
+  if (!job.description.empty()) out << "  Description  : [" << job.description << "]\n";
+  const std::array<std::pair<const char*, FioDir3>, 3> dirs = {
+      {{"read", FioDir3::kRead}, {"write", FioDir3::kWrite}, {"trim", FioDir3::kTrim}}};
+  for (const auto& [label, d] : dirs) {
+    Direction(out, label, FioFigures(r, d), job, GroupBw(report, job.groupid, d));
+  }
+  if (!r.latency.empty() && r.latency[0].histogram.Count() > 0) {
+    const FioLatencyTable t = FioLatencyTableOf(r.latency[0].histogram);
+    const std::vector<std::string> keys = {"2",   "4",   "10",  "20",  "50",
+                                           "100", "250", "500", "750", "1000"};
+    std::vector<std::string> ms_keys = keys;
+    ms_keys.push_back("2000");
+    ms_keys.push_back(">=2000");
+    LatencyRow(out, "nsec", t.ns, keys);
+    LatencyRow(out, "usec", t.us, keys);
+    LatencyRow(out, "msec", t.ms, ms_keys);
+  }
+  const double runtime_ns = r.total_time_s * 1e9;
+  const auto cpu = [&](const char* c) {
+    return runtime_ns > 0 ? static_cast<double>(FioCounter(r, c)) * 100 / runtime_ns : 0;
+  };
+  out << fmt::format("  cpu          : usr={:.2f}%, sys={:.2f}%, ctx={}, majf={}, minf={}\n",
+                     cpu("cpu_user_ns"), cpu("cpu_sys_ns"), FioCounter(r, "context_switches"),
+                     FioCounter(r, "major_faults"), FioCounter(r, "minor_faults"));
+  static const std::array<const char*, 7> kDepth = {"1", "2", "4", "8", "16", "32", ">=64"};
+  static const std::array<const char*, 7> kBatch = {"0", "4", "8", "16", "32", "64", ">=64"};
+  out << "  IO depths    : " << Table(r, "iodepth_", kDepth) << "\n";
+  out << "     submit    : " << Table(r, "submit_", kBatch) << "\n";
+  out << "     complete  : " << Table(r, "complete_", kBatch) << "\n";
+  out << fmt::format("     issued rwts: total={},{},{},0 short=0,0,0,0 dropped=0,0,0,0\n",
+                     FioCounter(r, "reads"), FioCounter(r, "writes"), FioCounter(r, "trims"));
+  out << fmt::format("     latency   : target=0, window=0, percentile=100.00%, depth={}\n",
+                     job.iodepth);
+  if (!job.failure.empty()) out << "  loadcell: job failed: " << job.failure << "\n";
+}
+
+}  // namespace
+
+void WriteFioText(const FioReport& report, std::ostream& out) {
+  for (const FioReportJob& job : report.jobs) {
+    if (job.result != nullptr) Job(out, report, job);
+  }
+  for (const auto& [id, g] : report.groups) {
+    if (g == nullptr) continue;
+    out << fmt::format("\nRun status group {} (all jobs):\n", id);
+    const std::array<std::pair<const char*, FioDir3>, 3> dirs = {
+        {{"   READ", FioDir3::kRead}, {"  WRITE", FioDir3::kWrite}, {"   TRIM", FioDir3::kTrim}}};
+    for (const auto& [label, d] : dirs) {
+      const FioDirFigures f = FioFigures(*g, d);
+      if (f.total_ios == 0) continue;
+      // The slowest and the fastest job of the group, and their runtimes.
+      double lo = 0, hi = 0;
+      uint64_t run_lo = 0, run_hi = 0;
+      bool first = true;
+      for (const FioReportJob& job : report.jobs) {
+        if (job.groupid != id || job.result == nullptr) continue;
+        const FioDirFigures j = FioFigures(*job.result, d);
+        if (j.total_ios == 0) continue;
+        const double bw = static_cast<double>(j.bw_bytes);
+        lo = first ? bw : std::min(lo, bw);
+        hi = first ? bw : std::max(hi, bw);
+        run_lo = first ? j.runtime_ms : std::min(run_lo, j.runtime_ms);
+        run_hi = first ? j.runtime_ms : std::max(run_hi, j.runtime_ms);
+        first = false;
+      }
+      out << fmt::format("{}: bw={}/s ({}/s), {}/s-{}/s ({}/s-{}/s), io={} ({}), run={}-{}msec\n",
+                         label, Bin(static_cast<double>(f.bw_bytes)),
+                         Dec(static_cast<double>(f.bw_bytes)), Bin(lo), Bin(hi), Dec(lo), Dec(hi),
+                         Bin(static_cast<double>(f.io_bytes)), Dec(static_cast<double>(f.io_bytes)),
+                         run_lo, run_hi);
+    }
+  }
+}
+
+}  // namespace loadcell

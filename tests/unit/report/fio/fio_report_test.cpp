@@ -1,0 +1,136 @@
+#include "report/fio/fio_report.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace loadcell {
+namespace {
+
+// A job's result as the fio workload leaves it: 2 s, 1000 reads of 4 KiB
+// at 100 us, 500 writes at 2 ms, two 1 s intervals.
+RunResult JobResult() {
+  RunResult r;
+  r.total_time_s = 2;
+  r.counter_names = {"bytes_read", "bytes_written", "bytes_trimmed", "reads",    "writes",
+                     "trims",      "syncs",         "iodepth_1",     "iodepth_2"};
+  r.counters = {4096000, 2048000, 0, 1000, 500, 0, 3, 1200, 300};
+  r.latency = {{"event", {}}, {"read", {}}, {"write", {}}, {"trim", {}}, {"sync", {}}};
+  r.latency[1].histogram.RecordN(100'000, 1000);
+  r.latency[2].histogram.RecordN(2'000'000, 500);
+  r.latency[0].histogram.Merge(r.latency[1].histogram);
+  r.latency[0].histogram.Merge(r.latency[2].histogram);
+  for (int i = 0; i < 2; ++i) {
+    IntervalSnapshot s;
+    s.duration_s = 1;
+    s.counters = {i == 0 ? 1024000u : 3072000u, 1024000, 0, i == 0 ? 250u : 750u, 250, 0, 0, 0, 0};
+    r.intervals.push_back(s);
+  }
+  r.events = 1500;
+  return r;
+}
+
+TEST(FioReportTest, FiguresAreFiosPerDirection) {
+  const RunResult r = JobResult();
+  const FioDirFigures rd = FioFigures(r, FioDir3::kRead);
+  EXPECT_EQ(rd.io_bytes, 4096000u);
+  EXPECT_EQ(rd.total_ios, 1000u);
+  EXPECT_EQ(rd.runtime_ms, 2000u);
+  EXPECT_DOUBLE_EQ(rd.iops, 500);
+  EXPECT_EQ(rd.bw_bytes, 2048000u);
+  ASSERT_NE(rd.latency, nullptr);
+  EXPECT_EQ(rd.latency->Count(), 1000u);
+  // Interval samples: 1000 KiB/s and 3000 KiB/s; 250 and 750 IOPS.
+  EXPECT_EQ(rd.samples, 2u);
+  EXPECT_DOUBLE_EQ(rd.bw_min, 1000);
+  EXPECT_DOUBLE_EQ(rd.bw_max, 3000);
+  EXPECT_DOUBLE_EQ(rd.bw_mean, 2000);
+  EXPECT_NEAR(rd.bw_dev, 1414.21, 0.01);
+  EXPECT_DOUBLE_EQ(rd.iops_mean, 500);
+  const FioDirFigures tr = FioFigures(r, FioDir3::kTrim);
+  EXPECT_EQ(tr.total_ios, 0u);
+  EXPECT_EQ(tr.runtime_ms, 0u);
+}
+
+TEST(FioReportTest, LatencyTableSharesAddUpInFiosRows) {
+  const RunResult r = JobResult();
+  const FioLatencyTable t = FioLatencyTableOf(r.latency[0].histogram);
+  // 100 us: the us row's "250" ([100, 250)); 2 ms: the ms row's "4".
+  EXPECT_NEAR(t.us[6], 1000 * 100.0 / 1500, 1e-9);
+  EXPECT_NEAR(t.ms[1], 500 * 100.0 / 1500, 1e-9);
+  double sum = 0;
+  for (double v : t.ns) sum += v;
+  for (double v : t.us) sum += v;
+  for (double v : t.ms) sum += v;
+  EXPECT_NEAR(sum, 100, 1e-9);
+}
+
+FioReport OneJob(const RunResult& r) {
+  FioReport rep;
+  rep.version = "loadcell-test";
+  rep.timestamp_ms = 1'700'000'000'000;
+  FioReportJob j;
+  j.name = "job1";
+  j.options = {{"rw", "randrw"}, {"bs", "4k"}};
+  j.percentiles = {50, 99, 99.9};
+  j.iodepth = 1;
+  j.engine = "sync";
+  j.result = &r;
+  rep.jobs.push_back(j);
+  rep.groups.emplace_back(0, &r);
+  return rep;
+}
+
+TEST(FioReportTest, JsonHasFiosFieldsAndBinsOnlyInJsonPlus) {
+  const RunResult r = JobResult();
+  const FioReport rep = OneJob(r);
+  std::ostringstream plain, plus;
+  WriteFioJson(rep, false, plain);
+  WriteFioJson(rep, true, plus);
+  const std::string p = plain.str();
+  for (const char* key : {"\"fio version\": \"loadcell-test\"",
+                          "\"jobname\": \"job1\"",
+                          "\"job options\"",
+                          "\"io_bytes\": 4096000",
+                          "\"io_kbytes\": 4000",
+                          "\"bw_bytes\": 2048000",
+                          "\"bw\": 2000",
+                          "\"iops\": 500",
+                          "\"runtime\": 2000",
+                          "\"total_ios\": 1000",
+                          "\"clat_ns\"",
+                          "\"lat_ns\"",
+                          "\"slat_ns\"",
+                          "\"99.900000\"",
+                          "\"iodepth_level\"",
+                          "\"latency_us\"",
+                          "\"disk_util\"",
+                          "\"loadcell\"",
+                          "\"sync\"",
+                          "\">=64\": 0"}) {
+    EXPECT_NE(p.find(key), std::string::npos) << key;
+  }
+  EXPECT_EQ(p.find("\"bins\""), std::string::npos);
+  EXPECT_NE(plus.str().find("\"bins\""), std::string::npos);
+  // iodepth 1 for 80% of the submissions, 2 for 20%.
+  EXPECT_NE(p.find("\"1\": 80"), std::string::npos);
+  EXPECT_NE(p.find("\"2\": 20"), std::string::npos);
+}
+
+TEST(FioReportTest, TextHasFiosLinesAndTheGroupStatus) {
+  const RunResult r = JobResult();
+  std::ostringstream out;
+  WriteFioText(OneJob(r), out);
+  const std::string t = out.str();
+  for (const char* line :
+       {"job1: (groupid=0, jobs=1): err= 0:", "  read: IOPS=500, BW=2000KiB/s (2048kB/s)",
+        "(4000KiB/2000msec)", "  write: IOPS=250,",
+        "clat percentiles (usec):", "  cpu          : usr=", "  IO depths    : 1=80.0%, 2=20.0%",
+        "     issued rwts: total=1000,500,0,0", "Run status group 0 (all jobs):",
+        "   READ: bw=2000KiB/s (2048kB/s)", "run=2000-2000msec"}) {
+    EXPECT_NE(t.find(line), std::string::npos) << line << "\n" << t;
+  }
+}
+
+}  // namespace
+}  // namespace loadcell
