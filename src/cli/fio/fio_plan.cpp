@@ -267,8 +267,9 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
                                     : FioJobSettings::Buffers::kRandom;
   const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
   if (!spec.time_based) {
+    const uint64_t region_bytes = s.pattern.region_length * nfiles;
     const uint64_t one_pass =
-        spec.io_size_given ? Resolve(spec.io_size, per_file * nfiles) : per_file * nfiles;
+        spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
     s.byte_limit = one_pass * loops;
     s.io_limit = spec.number_ios;
   } else if (spec.runtime_ns <= 0) {
