@@ -1,12 +1,16 @@
 #pragma once
 // A FioParseEnv for the fio front end's tests: job files from a map (path ->
-// text), an environment from another, fixed system figures.
+// text), an environment from another, fixed system figures; and the whole
+// front end on a job file's text. Only unit_fio (which links loadcell_fio)
+// includes it.
 
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
+#include "fio/fio_options.h"
 #include "fio/job_file.h"
 
 namespace loadcell::testing {
@@ -34,5 +38,16 @@ struct FakeFioFiles {
     return env;
   }
 };
+
+// The FioJobSpecs of job file `text` (named `path`) through the whole front
+// end: read, globals resolved, options applied and checked.
+inline Result<std::vector<fio::FioJobSpec>> FioSpecsOf(const std::string& text,
+                                                       const FakeFioFiles& files = {},
+                                                       const std::string& path = "t.fio") {
+  const fio::FioParseEnv env = files.Env();
+  LC_ASSIGN_OR_RETURN(std::vector<fio::FioSection> sections, fio::ParseJobText(text, path, env));
+  LC_ASSIGN_OR_RETURN(std::vector<fio::FioJobOptions> jobs, fio::ResolveJobs(sections, {}));
+  return fio::BuildFioJobSpecs(jobs);
+}
 
 }  // namespace loadcell::testing

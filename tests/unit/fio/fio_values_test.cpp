@@ -24,7 +24,7 @@ uint64_t Bytes(std::string_view text, FioKbBase base = k1024) {
 }
 
 template <typename T>
-std::string ErrorOf(const Result<T>& r) {
+std::string ValueErrorOf(const Result<T>& r) {
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
   return r.status().message();
@@ -59,14 +59,14 @@ TEST(ParseFioBytes, SuffixesWithKbBase1000) {
 }
 
 TEST(ParseFioBytes, RefusesWhatFioWouldMisread) {
-  EXPECT_THAT(ErrorOf(ParseFioBytes("1.5g", k1024)), HasSubstr("whole number"));
-  EXPECT_THAT(ErrorOf(ParseFioBytes("10x", k1024)), HasSubstr("unknown unit 'x'"));
-  EXPECT_THAT(ErrorOf(ParseFioBytes("4z", k1024)), HasSubstr("unknown unit"));
-  EXPECT_THAT(ErrorOf(ParseFioBytes("", k1024)), HasSubstr("empty"));
-  EXPECT_THAT(ErrorOf(ParseFioBytes("-4k", k1024)), HasSubstr("signed"));
-  EXPECT_THAT(ErrorOf(ParseFioBytes("k", k1024)), HasSubstr("not a number"));
-  EXPECT_THAT(ErrorOf(ParseFioBytes("16384p", k1024)), HasSubstr("64 bits"));
-  EXPECT_THAT(ErrorOf(ParseFioBytes("99999999999999999999", k1024)), HasSubstr("64 bits"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBytes("1.5g", k1024)), HasSubstr("whole number"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBytes("10x", k1024)), HasSubstr("unknown unit 'x'"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBytes("4z", k1024)), HasSubstr("unknown unit"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBytes("", k1024)), HasSubstr("empty"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBytes("-4k", k1024)), HasSubstr("signed"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBytes("k", k1024)), HasSubstr("not a number"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBytes("16384p", k1024)), HasSubstr("64 bits"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBytes("99999999999999999999", k1024)), HasSubstr("64 bits"));
 }
 
 TEST(ParseFioSignedBytes, AStepBack) {
@@ -87,7 +87,7 @@ TEST(ParseFioSizeOrPercent, PercentIsAFraction) {
   ASSERT_OK(r);
   EXPECT_FALSE(r->is_fraction);
   EXPECT_EQ(r->bytes, uint64_t{2} << 30);
-  EXPECT_THAT(ErrorOf(ParseFioSizeOrPercent("150%", k1024)), HasSubstr("0 to 100"));
+  EXPECT_THAT(ValueErrorOf(ParseFioSizeOrPercent("150%", k1024)), HasSubstr("0 to 100"));
 }
 
 TEST(ParseFioByteRange, BothSeparatorsAndASwappedPair) {
@@ -123,10 +123,11 @@ TEST(ParseFioTime, DefaultUnitPerOptionAndSuffixes) {
   EXPECT_EQ(ns("2m", FioTimeUnit::kSeconds), 120'000'000'000);
   EXPECT_EQ(ns("1h", FioTimeUnit::kSeconds), 3'600'000'000'000);
   EXPECT_EQ(ns("1d", FioTimeUnit::kSeconds), 86'400'000'000'000);
-  EXPECT_THAT(ErrorOf(ParseFioTime("10x", FioTimeUnit::kSeconds)), HasSubstr("unknown unit"));
-  EXPECT_THAT(ErrorOf(ParseFioTime("1.5s", FioTimeUnit::kSeconds)), HasSubstr("whole number"));
-  EXPECT_THAT(ErrorOf(ParseFioTime("-1", FioTimeUnit::kSeconds)), HasSubstr("negative"));
-  EXPECT_THAT(ErrorOf(ParseFioTime("999999999999d", FioTimeUnit::kSeconds)), HasSubstr("too long"));
+  EXPECT_THAT(ValueErrorOf(ParseFioTime("10x", FioTimeUnit::kSeconds)), HasSubstr("unknown unit"));
+  EXPECT_THAT(ValueErrorOf(ParseFioTime("1.5s", FioTimeUnit::kSeconds)), HasSubstr("whole number"));
+  EXPECT_THAT(ValueErrorOf(ParseFioTime("-1", FioTimeUnit::kSeconds)), HasSubstr("negative"));
+  EXPECT_THAT(ValueErrorOf(ParseFioTime("999999999999d", FioTimeUnit::kSeconds)),
+              HasSubstr("too long"));
 }
 
 TEST(ParseFioTimeRange, StartDelayRange) {
@@ -143,8 +144,8 @@ TEST(ParseFioBool, IntegersAsFio) {
   r = ParseFioBool("0");
   ASSERT_OK(r);
   EXPECT_FALSE(*r);
-  EXPECT_THAT(ErrorOf(ParseFioBool("true")), HasSubstr("not a number"));
-  EXPECT_THAT(ErrorOf(ParseFioBool("1k")), HasSubstr("give 0 or 1"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBool("true")), HasSubstr("not a number"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBool("1k")), HasSubstr("give 0 or 1"));
 }
 
 TEST(SplitFioPerDirection, TheHowtoExamples) {
@@ -162,7 +163,7 @@ TEST(SplitFioPerDirection, TheHowtoExamples) {
   EXPECT_THAT(fields(",8k"), ElementsAre("default", "8k", "8k"));
   EXPECT_THAT(fields(",8k,"), ElementsAre("default", "8k", "default"));
   EXPECT_THAT(fields("4k,8k,16k"), ElementsAre("4k", "8k", "16k"));
-  EXPECT_THAT(ErrorOf(SplitFioPerDirection("1,2,3,4")), HasSubstr("more than three"));
+  EXPECT_THAT(ValueErrorOf(SplitFioPerDirection("1,2,3,4")), HasSubstr("more than three"));
 }
 
 TEST(ParseFioBlockSplit, EntriesWithoutAPercentageShareTheRest) {
@@ -198,13 +199,13 @@ TEST(ParseFioBlockSplit, PerDirection) {
 }
 
 TEST(ParseFioBlockSplit, Refusals) {
-  EXPECT_EQ(ErrorOf(ParseFioBlockSplit("4k/50:8k/40", k1024)),
+  EXPECT_EQ(ValueErrorOf(ParseFioBlockSplit("4k/50:8k/40", k1024)),
             "bssplit percentages add up to 90: they must add up to 100");
-  EXPECT_EQ(ErrorOf(ParseFioBlockSplit("4k/60:8k/60:16k", k1024)),
+  EXPECT_EQ(ValueErrorOf(ParseFioBlockSplit("4k/60:8k/60:16k", k1024)),
             "bssplit percentages add up to 120, over 100");
-  EXPECT_THAT(ErrorOf(ParseFioBlockSplit("4k/150", k1024)), HasSubstr("over 100"));
-  EXPECT_THAT(ErrorOf(ParseFioBlockSplit("0/100", k1024)), HasSubstr("block size of 0"));
-  EXPECT_THAT(ErrorOf(ParseFioBlockSplit("4q/100", k1024)), HasSubstr("unknown unit"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBlockSplit("4k/150", k1024)), HasSubstr("over 100"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBlockSplit("0/100", k1024)), HasSubstr("block size of 0"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBlockSplit("4q/100", k1024)), HasSubstr("unknown unit"));
 }
 
 TEST(ParseFioRw, ModesAndPostfixes) {
@@ -227,8 +228,9 @@ TEST(ParseFioRw, ModesAndPostfixes) {
   EXPECT_TRUE(RwModeTrims(r->mode));
   EXPECT_TRUE(RwModeWrites(r->mode));
   EXPECT_FALSE(IsRandomRwMode(r->mode));
-  EXPECT_THAT(ErrorOf(ParseFioRw("randomread", k1024)), HasSubstr("is not a mode: read, write"));
-  EXPECT_THAT(ErrorOf(ParseFioRw("randread:0", k1024)), HasSubstr("1 to"));
+  EXPECT_THAT(ValueErrorOf(ParseFioRw("randomread", k1024)),
+              HasSubstr("is not a mode: read, write"));
+  EXPECT_THAT(ValueErrorOf(ParseFioRw("randread:0", k1024)), HasSubstr("1 to"));
 }
 
 TEST(ParseFioDistribution, ParametricOnes) {
@@ -247,11 +249,12 @@ TEST(ParseFioDistribution, ParametricOnes) {
   r = ParseFioDistribution("normal:5", k1024);
   ASSERT_OK(r);
   EXPECT_DOUBLE_EQ(r->parameter, 0.05);
-  EXPECT_THAT(ErrorOf(ParseFioDistribution("zipf:1", k1024)), HasSubstr("not be 1"));
-  EXPECT_THAT(ErrorOf(ParseFioDistribution("pareto:1.5", k1024)), HasSubstr("between 0 and 1"));
-  EXPECT_THAT(ErrorOf(ParseFioDistribution("normal:100", k1024)), HasSubstr("0 to 100"));
-  EXPECT_THAT(ErrorOf(ParseFioDistribution("zipf:1.2:2", k1024)), HasSubstr("outside 0 to 1"));
-  EXPECT_THAT(ErrorOf(ParseFioDistribution("gauss", k1024)), HasSubstr("not a distribution"));
+  EXPECT_THAT(ValueErrorOf(ParseFioDistribution("zipf:1", k1024)), HasSubstr("not be 1"));
+  EXPECT_THAT(ValueErrorOf(ParseFioDistribution("pareto:1.5", k1024)),
+              HasSubstr("between 0 and 1"));
+  EXPECT_THAT(ValueErrorOf(ParseFioDistribution("normal:100", k1024)), HasSubstr("0 to 100"));
+  EXPECT_THAT(ValueErrorOf(ParseFioDistribution("zipf:1.2:2", k1024)), HasSubstr("outside 0 to 1"));
+  EXPECT_THAT(ValueErrorOf(ParseFioDistribution("gauss", k1024)), HasSubstr("not a distribution"));
 }
 
 TEST(ParseFioDistribution, Zoned) {
@@ -265,12 +268,12 @@ TEST(ParseFioDistribution, Zoned) {
   r = ParseFioDistribution("zoned_abs:60/20g:40/100g", k1024);
   ASSERT_OK(r);
   EXPECT_EQ(r->zones[1][1].size_bytes, uint64_t{100} << 30);
-  EXPECT_EQ(ErrorOf(ParseFioDistribution("zoned:60/50:40/60", k1024)),
+  EXPECT_EQ(ValueErrorOf(ParseFioDistribution("zoned:60/50:40/60", k1024)),
             "zone size percentages add up to 110, over 100");
-  EXPECT_EQ(ErrorOf(ParseFioDistribution("zoned:60/10:30/20", k1024)),
+  EXPECT_EQ(ValueErrorOf(ParseFioDistribution("zoned:60/10:30/20", k1024)),
             "zone access percentages add up to 90: they must add up to 100");
-  EXPECT_THAT(ErrorOf(ParseFioDistribution("zoned_abs:100", k1024)), HasSubstr("has no size"));
-  EXPECT_THAT(ErrorOf(ParseFioDistribution("zoned", k1024)), HasSubstr("needs its zones"));
+  EXPECT_THAT(ValueErrorOf(ParseFioDistribution("zoned_abs:100", k1024)), HasSubstr("has no size"));
+  EXPECT_THAT(ValueErrorOf(ParseFioDistribution("zoned", k1024)), HasSubstr("needs its zones"));
 }
 
 TEST(SplitFioNames, ColonListsAndEscapes) {
@@ -284,9 +287,9 @@ TEST(ParseFioCpuList, RangesAndSingles) {
   Result<std::vector<int>> r = ParseFioCpuList("4-5,0,2-3,2");
   ASSERT_OK(r);
   EXPECT_THAT(*r, ElementsAre(0, 2, 3, 4, 5));
-  EXPECT_THAT(ErrorOf(ParseFioCpuList("3-1")), HasSubstr("reversed"));
-  EXPECT_THAT(ErrorOf(ParseFioCpuList("0,,1")), HasSubstr("empty entry"));
-  EXPECT_THAT(ErrorOf(ParseFioCpuList("5000")), HasSubstr("over 4095"));
+  EXPECT_THAT(ValueErrorOf(ParseFioCpuList("3-1")), HasSubstr("reversed"));
+  EXPECT_THAT(ValueErrorOf(ParseFioCpuList("0,,1")), HasSubstr("empty entry"));
+  EXPECT_THAT(ValueErrorOf(ParseFioCpuList("5000")), HasSubstr("over 4095"));
 }
 
 TEST(ParseFioPercentileList, Fractions) {
@@ -295,9 +298,9 @@ TEST(ParseFioPercentileList, Fractions) {
   ASSERT_EQ(r->size(), 3U);
   EXPECT_DOUBLE_EQ((*r)[0], 0.99);
   EXPECT_DOUBLE_EQ((*r)[2], 0.9999);
-  EXPECT_THAT(ErrorOf(ParseFioPercentileList("99:101")), HasSubstr("outside"));
+  EXPECT_THAT(ValueErrorOf(ParseFioPercentileList("99:101")), HasSubstr("outside"));
   EXPECT_THAT(
-      ErrorOf(ParseFioPercentileList("1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21")),
+      ValueErrorOf(ParseFioPercentileList("1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21")),
       HasSubstr("more than 20"));
 }
 
@@ -311,8 +314,8 @@ TEST(ParseFioPattern, HexAndQuotedText) {
   r = ParseFioPattern("0xabc");
   ASSERT_OK(r);
   EXPECT_EQ(*r, std::string("\x0a\xbc"));
-  EXPECT_THAT(ErrorOf(ParseFioPattern("%o")), HasSubstr("no decimal numbers or %o"));
-  EXPECT_THAT(ErrorOf(ParseFioPattern("'abc")), HasSubstr("not closed"));
+  EXPECT_THAT(ValueErrorOf(ParseFioPattern("%o")), HasSubstr("no decimal numbers or %o"));
+  EXPECT_THAT(ValueErrorOf(ParseFioPattern("'abc")), HasSubstr("not closed"));
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ std::vector<FioSection> SectionsOf(const std::string& text, const FakeFioFiles& 
   return r.ok() ? *r : std::vector<FioSection>{};
 }
 
-std::string ErrorOf(const std::string& text, const FakeFioFiles& files = {}) {
+std::string ReadErrorOf(const std::string& text, const FakeFioFiles& files = {}) {
   Result<std::vector<FioSection>> r = ParseJobText(text, "jobs/main.fio", files.Env());
   EXPECT_FALSE(r.ok()) << text;
   if (r.ok()) return "";
@@ -80,13 +80,13 @@ TEST(ParseJobText, GlobalIsAnySectionStartingWithGlobalAsFio) {
 }
 
 TEST(ParseJobText, BadSectionsAndStrayOptions) {
-  EXPECT_EQ(ErrorOf("rw=read\n[job]\n"),
+  EXPECT_EQ(ReadErrorOf("rw=read\n[job]\n"),
             "jobs/main.fio:1: option 'rw=read' comes before any [section]: every option belongs "
             "to a [global] or job section");
-  EXPECT_THAT(ErrorOf("[job\nrw=read\n"), HasSubstr("jobs/main.fio:1: section header '[job'"));
-  EXPECT_THAT(ErrorOf("\n[]\n"), HasSubstr("jobs/main.fio:2: a section without a name"));
-  EXPECT_THAT(ErrorOf("[" + std::string(256, 'x') + "]\n"), HasSubstr("longer than 255 bytes"));
-  EXPECT_THAT(ErrorOf("[job]\n=4k\n"), HasSubstr("jobs/main.fio:2: an option line without"));
+  EXPECT_THAT(ReadErrorOf("[job\nrw=read\n"), HasSubstr("jobs/main.fio:1: section header '[job'"));
+  EXPECT_THAT(ReadErrorOf("\n[]\n"), HasSubstr("jobs/main.fio:2: a section without a name"));
+  EXPECT_THAT(ReadErrorOf("[" + std::string(256, 'x') + "]\n"), HasSubstr("longer than 255 bytes"));
+  EXPECT_THAT(ReadErrorOf("[job]\n=4k\n"), HasSubstr("jobs/main.fio:2: an option line without"));
 }
 
 TEST(ParseJobText, IncludeIsRelativeToTheIncludingFile) {
@@ -121,16 +121,16 @@ TEST(ParseJobText, IncludeErrors) {
   files.files["jobs/loop2.fio"] = "include loop.fio\n";
   files.files["jobs/self.fio"] = "include main.fio\n";
   files.files["jobs/sections.fio"] = "bs=4k\n[other]\n";
-  EXPECT_EQ(ErrorOf("[job]\ninclude loop.fio\n", files),
+  EXPECT_EQ(ReadErrorOf("[job]\ninclude loop.fio\n", files),
             "jobs/loop2.fio:1: include 'jobs/loop.fio' is a loop: that file is already being read");
-  EXPECT_THAT(ErrorOf("[job]\ninclude self.fio\n", files),
+  EXPECT_THAT(ReadErrorOf("[job]\ninclude self.fio\n", files),
               HasSubstr("jobs/self.fio:1: include 'jobs/main.fio' is a loop"));
-  EXPECT_EQ(ErrorOf("[job]\ninclude sections.fio\n", files),
+  EXPECT_EQ(ReadErrorOf("[job]\ninclude sections.fio\n", files),
             "jobs/sections.fio:2: a section header in an included file: fio allows only option "
             "lines there");
-  EXPECT_THAT(ErrorOf("[job]\ninclude missing.fio\n", files),
+  EXPECT_THAT(ReadErrorOf("[job]\ninclude missing.fio\n", files),
               HasSubstr("jobs/main.fio:2: include: cannot open job file 'jobs/missing.fio'"));
-  EXPECT_THAT(ErrorOf("include base.fio\n[job]\n", files), HasSubstr("before any [section]"));
+  EXPECT_THAT(ReadErrorOf("include base.fio\n[job]\n", files), HasSubstr("before any [section]"));
 }
 
 TEST(ParseJobText, IncludeDepthIsBounded) {
@@ -139,7 +139,7 @@ TEST(ParseJobText, IncludeDepthIsBounded) {
     files.files["jobs/d" + std::to_string(i) + ".fio"] =
         "include d" + std::to_string(i + 1) + ".fio\n";
   }
-  EXPECT_THAT(ErrorOf("[job]\ninclude d0.fio\n", files), HasSubstr("nested deeper than 16"));
+  EXPECT_THAT(ReadErrorOf("[job]\ninclude d0.fio\n", files), HasSubstr("nested deeper than 16"));
 }
 
 TEST(ParseJobText, EnvironmentVariables) {

@@ -1,0 +1,179 @@
+// BuildFioJobSpec and ScheduleFioJobs (fio/fio_options.h): a job's raw
+// options through the table, the checks that need the whole job, and the
+// clones and groups of a list of jobs.
+
+#include <algorithm>
+
+#include "fio/fio_options.h"
+
+namespace loadcell::fio {
+namespace {
+
+Status OptionError(const FioRawOption& option, const Status& status) {
+  return Status::InvalidArgument(FormatOrigin(option.origin) + ": fio option " +
+                                 QuoteFioText(option.name) + ": " + status.message());
+}
+
+Status JobError(const FioOrigin& origin, const std::string& what) {
+  return Status::InvalidArgument(FormatOrigin(origin) + ": " + what);
+}
+
+// Where option `name` was given for `spec`, or the job's own header.
+const FioOrigin& OriginOf(const FioJobSpec& spec, std::string_view name) {
+  for (const FioGivenOption& given : spec.given) {
+    if (given.name == name) return given.origin;
+  }
+  return spec.origin;
+}
+
+void NoteGiven(FioJobSpec& spec, std::string_view name, const FioOrigin& origin) {
+  auto it = std::find_if(spec.given.begin(), spec.given.end(),
+                         [&](const FioGivenOption& g) { return g.name == name; });
+  if (it != spec.given.end()) spec.given.erase(it);
+  spec.given.push_back(FioGivenOption{std::string(name), origin});
+}
+
+// Applies every option of `job`, kb_base first (the last one given).
+Status ApplyOptions(const FioJobOptions& job, FioOptionContext& context, FioJobSpec& spec) {
+  const FioOptionInfo* kb_base = FindFioOption("kb_base");
+  for (auto it = job.options.rbegin(); it != job.options.rend(); ++it) {
+    if (it->name != "kb_base") continue;
+    Status status = kb_base->apply(*it, context, spec);
+    if (!status.ok()) return OptionError(*it, status);
+    break;
+  }
+  for (const FioRawOption& option : job.options) {
+    const FioOptionInfo* info = FindFioOption(option.name);
+    if (info == nullptr) {
+      return Status::InvalidArgument(FormatOrigin(option.origin) + ": fio option " +
+                                     QuoteFioText(option.name) + " is not supported by loadcell");
+    }
+    if (info != kb_base) {
+      Status status = info->apply(option, context, spec);
+      if (!status.ok()) return OptionError(option, status);
+    }
+    NoteGiven(spec, info->name, option.origin);
+  }
+  return Status::Ok();
+}
+
+// The defaults that depend on other options.
+void FillDerivedDefaults(const FioOptionContext& context, FioJobSpec& spec) {
+  if (!context.batch_complete_max_given) spec.iodepth_batch_complete_max = spec.iodepth;
+  // fio: a submit batch of 0, or one above the depth, is the depth.
+  if (spec.iodepth_batch_submit == 0 || spec.iodepth_batch_submit > spec.iodepth) {
+    spec.iodepth_batch_submit = spec.iodepth;
+  }
+  for (size_t d = 0; d < kFioDirections; ++d) {
+    if (!spec.block_size_range_given) {
+      spec.block_size_range[d] = FioByteRange{spec.block_size[d], spec.block_size[d]};
+    }
+  }
+  if (context.lat_log_bare) spec.write_lat_log = spec.name;
+  if (context.bw_log_bare) spec.write_bw_log = spec.name;
+  if (context.iops_log_bare) spec.write_iops_log = spec.name;
+}
+
+Status CheckRates(const FioJobSpec& spec) {
+  constexpr std::string_view kDirections[] = {"read", "write", "trim"};
+  for (size_t d = 0; d < kFioDirections; ++d) {
+    const std::string dir(kDirections[d]);
+    if (spec.rate[d] != 0 && spec.rate_iops[d] != 0) {
+      return JobError(OriginOf(spec, "rate_iops"),
+                      "fio options 'rate' and 'rate_iops' both limit " + dir +
+                          ": give one of them (fio's rule)");
+    }
+    if (spec.rate[d] != 0 && spec.rate_min[d] > spec.rate[d]) {
+      return JobError(OriginOf(spec, "rate_min"),
+                      "fio option 'rate_min' is above 'rate' for " + dir + " (fio's rule)");
+    }
+    if (spec.rate_iops[d] != 0 && spec.rate_iops_min[d] > spec.rate_iops[d]) {
+      return JobError(
+          OriginOf(spec, "rate_iops_min"),
+          "fio option 'rate_iops_min' is above 'rate_iops' for " + dir + " (fio's rule)");
+    }
+  }
+  return Status::Ok();
+}
+
+bool IsAsyncEngine(FioEngine engine) {
+  return engine == FioEngine::kLibaio || engine == FioEngine::kIoUring ||
+         engine == FioEngine::kWindowsAio;
+}
+
+Status CheckJob(const FioJobSpec& spec) {
+  if (!spec.size_given && !spec.filesize_given && spec.filenames.empty()) {
+    return JobError(spec.origin, "job " + QuoteFioText(spec.name) +
+                                     " has no size: give size=, filesize=, or filename= of a "
+                                     "file or device to take it from");
+  }
+  if (spec.iodepth_batch_complete_max < spec.iodepth_batch_complete_min) {
+    return JobError(OriginOf(spec, "iodepth_batch_complete_max"),
+                    "fio option 'iodepth_batch_complete_max' (" +
+                        std::to_string(spec.iodepth_batch_complete_max) +
+                        ") is below 'iodepth_batch_complete_min' (" +
+                        std::to_string(spec.iodepth_batch_complete_min) + ")");
+  }
+  LC_RETURN_IF_ERROR(CheckRates(spec));
+  if (spec.verify != FioVerify::kNone && spec.norandommap && IsAsyncEngine(spec.ioengine) &&
+      spec.iodepth > 1) {
+    return JobError(OriginOf(spec, "verify"),
+                    "fio option 'verify' with 'norandommap' on an asynchronous engine at iodepth " +
+                        std::to_string(spec.iodepth) +
+                        ": a block written twice in flight cannot be verified (fio warns); drop "
+                        "norandommap or use iodepth=1");
+  }
+  if (spec.verify == FioVerify::kPattern && spec.verify_pattern.empty()) {
+    return JobError(OriginOf(spec, "verify"), "fio option 'verify=pattern' needs 'verify_pattern'");
+  }
+  if (spec.thinktime_spin_ns > spec.thinktime_ns) {
+    return JobError(OriginOf(spec, "thinktime_spin"),
+                    "fio option 'thinktime_spin' is longer than 'thinktime'");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<FioJobSpec> BuildFioJobSpec(const FioJobOptions& job) {
+  FioJobSpec spec;
+  spec.name = job.section_name;
+  spec.origin = job.origin;
+  spec.stonewall = job.starts_file;
+  FioOptionContext context;
+  LC_RETURN_IF_ERROR(ApplyOptions(job, context, spec));
+  FillDerivedDefaults(context, spec);
+  LC_RETURN_IF_ERROR(CheckJob(spec));
+  return spec;
+}
+
+Result<std::vector<FioJobSpec>> BuildFioJobSpecs(const std::vector<FioJobOptions>& jobs) {
+  std::vector<FioJobSpec> specs;
+  specs.reserve(jobs.size());
+  for (const FioJobOptions& job : jobs) {
+    LC_ASSIGN_OR_RETURN(FioJobSpec spec, BuildFioJobSpec(job));
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+std::vector<FioRunStep> ScheduleFioJobs(const std::vector<FioJobSpec>& jobs) {
+  std::vector<FioRunStep> steps;
+  int group_id = 0;
+  int jobs_in_group = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const FioJobSpec& job = jobs[i];
+    if ((job.stonewall || job.new_group) && jobs_in_group > 0) {
+      ++group_id;
+      jobs_in_group = 0;
+    }
+    if (steps.empty() || (job.stonewall && !steps.back().instances.empty())) steps.emplace_back();
+    for (int clone = 0; clone < job.numjobs; ++clone) {
+      steps.back().instances.push_back(FioJobInstance{i, job.name, clone, group_id});
+      ++jobs_in_group;
+    }
+  }
+  return steps;
+}
+
+}  // namespace loadcell::fio
