@@ -13,6 +13,7 @@
 #include "cli/commands/report_command.h"
 #include "cli/commands/suite.h"
 #include "cli/commands/sweep_command.h"
+#include "cli/fio/fio_command.h"
 #include "cli/report_file.h"
 #include "cli/script_command.h"
 #include "cli/sqlio/sqlio_command.h"
@@ -69,6 +70,8 @@ std::string Usage() {
       "                 -- TEST [options] run            a matrix of runs and its table\n"
       "  loadcell sqlio -kR -s30 -frandom -b8 -Fparam.txt   SQLIO's command line (see\n"
       "                                                  'loadcell sqlio --help')\n"
+      "  loadcell fio JOBFILE... | --name=JOB --rw=... ...  fio's job files and command\n"
+      "                                                  line (see 'loadcell fio --help')\n"
       "  loadcell help       this text (also --help)\n"
       "  loadcell version    the version (also --version)\n"
       "\n"
@@ -381,6 +384,10 @@ int RunCommandLine(const std::vector<std::string>& given, std::ostream& out, std
     if (args[0] == "report") return RunReportCommand(rest, out, err);
     if (args[0] == "compare") return RunCompareCommand(rest, out, err);
     return RunSweepCommand(rest, out, err);
+  }
+  // fio's job files and command-line jobs.
+  if (args[0] == "fio") {
+    return RunFioCommand(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
   }
   // SQLIO's own syntax (-kR -s30 -Fparam.txt ...).
   if (args[0] == "sqlio") {

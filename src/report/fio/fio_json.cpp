@@ -219,7 +219,6 @@ void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
   w.BeginArray();
   w.EndArray();
   w.EndObject();
-  out << "\n";
 }
 
 }  // namespace loadcell

@@ -1,0 +1,334 @@
+#include "cli/fio/fio_command.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "cli/app.h"
+#include "cli/cli_style.h"
+#include "cli/fio/fio_plan.h"
+#include "cli/report_file.h"
+#include "core/version.h"
+#include "fio/fio_options.h"
+#include "fio/job_file.h"
+#include "os/system_info.h"
+#include "report/fio/fio_report.h"
+#include "runner/jobs.h"
+#include "runner/merge_results.h"
+#include "validity/verdict.h"
+
+namespace loadcell {
+namespace {
+
+struct FioProgramOptions {
+  bool normal = true;
+  bool json = false;
+  bool json_plus = false;
+  std::string output;
+  bool parse_only = false;
+};
+
+Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption>& given) {
+  FioProgramOptions p;
+  for (const fio::FioRawOption& o : given) {
+    if (o.name == "output-format") {
+      p.normal = p.json = p.json_plus = false;
+      size_t start = 0;
+      while (start <= o.value.size()) {
+        const size_t comma = std::min(o.value.find(',', start), o.value.size());
+        const std::string f = o.value.substr(start, comma - start);
+        if (f == "normal") {
+          p.normal = true;
+        } else if (f == "json") {
+          p.json = true;
+        } else if (f == "json+") {
+          p.json_plus = true;
+        } else {
+          return Status::InvalidArgument("--output-format=" + o.value + ": '" + f +
+                                         "' is not one of normal, json, json+ (terse is not "
+                                         "supported by loadcell)");
+        }
+        start = comma + 1;
+      }
+    } else if (o.name == "output") {
+      p.output = o.value;
+    } else if (o.name == "parse-only") {
+      p.parse_only = true;
+    }
+    // warnings-fatal: loadcell refuses what fio would warn about; eta:
+    // loadcell prints no ETA line (stdout stays fio's report).
+  }
+  return p;
+}
+
+// The job options as the job file wrote them (later ones override).
+std::vector<std::pair<std::string, std::string>> GivenOptions(const fio::FioJobOptions& job) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const fio::FioRawOption& o : job.options) {
+    bool replaced = false;
+    for (auto& [k, v] : out) {
+      if (k == o.name) {
+        v = o.value;
+        replaced = true;
+      }
+    }
+    if (!replaced) out.emplace_back(o.name, o.value);
+  }
+  return out;
+}
+
+// The value the job was given for `name` (or `alias`), else `fallback`.
+std::string GivenValue(const fio::FioJobOptions& job, const char* name, const char* alias,
+                       const char* fallback) {
+  std::string v = fallback;
+  for (const fio::FioRawOption& o : job.options) {
+    if (o.name == name || o.name == alias) v = o.value;
+  }
+  return v;
+}
+
+std::string RwText(const fio::FioJobOptions& job) {
+  return GivenValue(job, "rw", "readwrite", "read");
+}
+
+std::string SizeText(uint64_t b) {
+  if (b >= (uint64_t{1} << 30) && b % (uint64_t{1} << 30) == 0)
+    return fmt::format("{}GiB", b >> 30);
+  if (b >= (uint64_t{1} << 20) && b % (uint64_t{1} << 20) == 0)
+    return fmt::format("{}MiB", b >> 20);
+  if (b >= 1024 && b % 1024 == 0) return fmt::format("{}KiB", b >> 10);
+  return fmt::format("{}B", b);
+}
+
+// One job instance's run parts, kept alive through the run and the report.
+struct JobRun {
+  const FioPlannedJob* planned = nullptr;
+  std::unique_ptr<FioJobWorkload> workload;
+  std::unique_ptr<VerdictStep> verdict;
+};
+
+}  // namespace
+
+std::string FioUsage() {
+  return "Usage: loadcell fio [--output-format=normal|json|json+[,...]] [--output=FILE]\n"
+         "                    [--section=NAME] [--parse-only] JOBFILE...\n"
+         "       loadcell fio [global options] --name=JOB [job options] [--name=JOB2 ...]\n"
+         "fio 3.33's job files and command-line jobs, run by loadcell; fio's text and JSON\n"
+         "output. Supported options and every difference from fio: docs/fio.md.\n";
+}
+
+int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    out << FioUsage();
+    return args.empty() ? kExitUsage : kExitOk;
+  }
+  fio::FioParseEnv env = fio::DefaultFioParseEnv();
+  env.mb_memory = ReadSystemInfo().memory_bytes >> 20;
+  Result<fio::FioCommandLine> cl = fio::ParseFioCommandLine(args, env);
+  if (!cl.ok()) {
+    PrintCliError(err, cl.status());
+    return kExitUsage;
+  }
+  Result<FioProgramOptions> prog = ReadProgramOptions(cl->program_options);
+  if (!prog.ok()) {
+    PrintCliError(err, prog.status());
+    return kExitUsage;
+  }
+  std::vector<fio::FioSection> sections;
+  if (!cl->job_files.empty()) {
+    Result<std::vector<fio::FioSection>> files = fio::ParseJobFiles(cl->job_files, env);
+    if (!files.ok()) {
+      PrintCliError(err, files.status());
+      return kExitUsage;
+    }
+    sections = std::move(files).value();
+  }
+  sections.insert(sections.end(), cl->sections.begin(), cl->sections.end());
+  Result<std::vector<fio::FioJobOptions>> jobs = fio::ResolveJobs(sections, cl->selected_sections);
+  if (jobs.ok() && jobs->empty())
+    jobs = Status::InvalidArgument("no jobs given: name a job file or --name=JOB");
+  if (!jobs.ok()) {
+    PrintCliError(err, jobs.status());
+    return kExitUsage;
+  }
+  Result<std::vector<fio::FioJobSpec>> specs = fio::BuildFioJobSpecs(*jobs);
+  if (!specs.ok()) {
+    PrintCliError(err, specs.status());
+    return kExitUsage;
+  }
+  const std::vector<fio::FioRunStep> steps = fio::ScheduleFioJobs(*specs);
+  Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem());
+  if (!plan.ok()) {
+    PrintCliError(err, plan.status());
+    return kExitUsage;
+  }
+  if (prog->parse_only) return kExitOk;
+  // --output: opened before anything is laid out (a folder that cannot take
+  // it is a usage error), the file appears whole at the end.
+  ReportFile file;
+  if (!prog->output.empty()) {
+    if (Status st = file.Open("--output", prog->output); !st.ok()) {
+      PrintCliError(err, st);
+      return kExitUsage;
+    }
+  }
+
+  // fio's header lines go with the normal report only: stdout stays pure
+  // JSON otherwise.
+  std::ostringstream quiet;
+  std::ostream& say = !prog->normal ? quiet : (prog->output.empty() ? out : err);
+  std::vector<JobRun> runs;
+  int instances = 0;
+  for (const auto& step : plan->steps) {
+    for (const FioPlannedJob& pj : step) {
+      ++instances;
+      const FioJobSettings& s = pj.settings;
+      if (pj.instance.clone_index == 0) {
+        say << fmt::format(
+            "{}: (g={}): rw={}, bs=(R) {}B-{}B, (W) {}B-{}B, (T) {}B-{}B, "
+            "ioengine={}, iodepth={}\n",
+            pj.instance.name, pj.instance.group_id, RwText((*jobs)[pj.instance.job]),
+            s.pattern.bs[0].min, s.pattern.bs[0].max, s.pattern.bs[1].min, s.pattern.bs[1].max,
+            s.pattern.bs[2].min, s.pattern.bs[2].max,
+            GivenValue((*jobs)[pj.instance.job], "ioengine", "ioengine", "psync"), s.iodepth);
+      }
+    }
+  }
+  say << "loadcell-" << kVersion << "\n"
+      << fmt::format("Starting {} thread{}\n", instances, instances == 1 ? "" : "s");
+
+  FileSystem& fs = DefaultFileSystem();
+  std::vector<JobGroup> groups;
+  for (const auto& step : plan->steps) {
+    JobGroup& g = groups.emplace_back();
+    for (const FioPlannedJob& pj : step) {
+      JobRun& jr = runs.emplace_back();
+      jr.planned = &pj;
+      jr.workload = std::make_unique<FioJobWorkload>(pj.settings, fs);
+      PrepareContext ctx;
+      ctx.seed = pj.settings.pattern.seed;
+      if (pj.settings.engine != "null") {
+        say << fmt::format("{}: Laying out IO file ({} file{} / {})\n", pj.instance.name,
+                           pj.settings.files.size(), pj.settings.files.size() == 1 ? "" : "s",
+                           SizeText(pj.settings.file_size));
+      }
+      if (Status st = jr.workload->Prepare(ctx); !st.ok()) {
+        PrintCliError(err,
+                      Status(st.code(), "job " + pj.instance.name + ": " + st.message(), st.err()));
+        return kExitRunFailed;
+      }
+      jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99, 0.5);
+      Job job;
+      job.name = pj.instance.name;
+      job.workload = jr.workload.get();
+      job.cfg = pj.cfg;
+      job.cfg.report_interval_s = 0.5;  // fio's bw and iops samples
+      job.manifest.tool_version = kVersion;
+      job.manifest.test = "fio";
+      job.manifest.command = "run";
+      job.observer = jr.verdict.get();
+      g.jobs.push_back(std::move(job));
+    }
+  }
+  Result<JobsResult> ran = RunJobs(groups);
+  if (!ran.ok()) {
+    PrintCliError(err, ran.status());
+    return kExitRunFailed;
+  }
+  for (size_t i = 0; i < ran->jobs.size() && i < runs.size(); ++i) {
+    runs[i].verdict->Judge(ran->jobs[i].result);
+  }
+
+  // The report: each job (or its group as one, group_reporting) and each
+  // group's merge.
+  FioReport report;
+  report.version = std::string("loadcell-") + kVersion;
+  report.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+  std::map<int, std::vector<size_t>> by_group;
+  for (size_t i = 0; i < ran->jobs.size(); ++i) {
+    by_group[runs[i].planned->instance.group_id].push_back(i);
+  }
+  std::vector<std::unique_ptr<RunResult>> merged;  // kept for the report's pointers
+  bool failed = false;
+  std::map<int, bool> group_reported;
+  for (size_t i = 0; i < ran->jobs.size(); ++i) {
+    const FioPlannedJob& pj = *runs[i].planned;
+    const fio::FioJobSpec& spec = *pj.spec;
+    const RunResult& r = ran->jobs[i].result;
+    if (!r.failure.ok()) {
+      failed = true;
+      PrintCliError(err,
+                    Status(r.failure.code(), "job " + pj.instance.name + ": " + r.failure.message(),
+                           r.failure.err()));
+    }
+    const int gid = pj.instance.group_id;
+    FioReportJob job;
+    job.name = pj.instance.name;
+    job.groupid = gid;
+    job.error = r.failure.ok() ? 0 : (r.failure.err() != 0 ? r.failure.err() : 5);
+    job.failure = r.failure.ok() ? "" : r.failure.message();
+    job.description = spec.description;
+    job.options = GivenOptions((*jobs)[pj.instance.job]);
+    job.rw = RwText((*jobs)[pj.instance.job]);
+    job.engine = pj.settings.engine;
+    job.iodepth = pj.settings.iodepth;
+    for (double p : spec.percentile_list) job.percentiles.push_back(p * 100);
+    job.clat_percentiles = spec.clat_percentiles;
+    job.lat_percentiles = spec.lat_percentiles;
+    job.result = &r;
+    if (spec.group_reporting) {
+      if (group_reported[gid]) continue;
+      group_reported[gid] = true;
+      std::vector<const RunResult*> parts;
+      std::vector<std::string> names;
+      for (size_t k : by_group[gid]) {
+        parts.push_back(&ran->jobs[k].result);
+        names.push_back("job " + ran->jobs[k].name);
+      }
+      Result<RunResult> m = MergeResults(parts, names, RateTargets::kAdded);
+      if (!m.ok()) {
+        PrintCliError(err, m.status());
+        return kExitRunFailed;
+      }
+      merged.push_back(std::make_unique<RunResult>(std::move(m).value()));
+      job.result = merged.back().get();
+      job.jobs = static_cast<int>(parts.size());
+    }
+    report.jobs.push_back(std::move(job));
+  }
+  for (const auto& [gid, members] : by_group) {
+    std::vector<const RunResult*> parts;
+    for (size_t k : members) parts.push_back(&ran->jobs[k].result);
+    Result<RunResult> m = MergeResults(parts, {}, RateTargets::kAdded);
+    if (!m.ok()) continue;
+    merged.push_back(std::make_unique<RunResult>(std::move(m).value()));
+    report.groups.emplace_back(gid, merged.back().get());
+  }
+
+  std::ostream* dest = file.is_open() ? &file.stream() : &out;
+  if (prog->normal) {
+    *dest << "\n";
+    WriteFioText(report, *dest);
+  }
+  if (prog->json) WriteFioJson(report, false, *dest);
+  if (prog->json_plus) WriteFioJson(report, true, *dest);
+  if (Status st = file.Commit(); !st.ok()) {
+    PrintCliError(err, st);
+    failed = true;
+  }
+
+  for (JobRun& jr : runs) {
+    if (Status st = jr.workload->Cleanup(PrepareContext{}); !st.ok()) {
+      PrintCliError(err, st);
+      failed = true;
+    }
+  }
+  return failed ? kExitRunFailed : kExitOk;
+}
+
+}  // namespace loadcell
