@@ -1,9 +1,13 @@
 // fio's figures of a result (report/fio/fio_report.h): pure functions.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <tuple>
 
+#include "os/system_info.h"
 #include "report/fio/fio_report.h"
 
 namespace loadcell {
@@ -98,6 +102,23 @@ FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h) {
     }
   }
   return t;
+}
+
+uint64_t FioGroupBw(const FioReport& report, int groupid, FioDir3 d) {
+  for (const auto& [id, r] : report.groups) {
+    if (id == groupid && r != nullptr) return FioFigures(*r, d).bw_bytes;
+  }
+  return 0;
+}
+
+std::string FioTimeText(int64_t ms) {
+  const std::tm t = LocalTime(static_cast<std::time_t>(ms / 1000));
+  static const char* const kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  return fmt::format("{} {} {:2} {:02}:{:02}:{:02} {}", kDays[t.tm_wday % 7],
+                     kMonths[t.tm_mon % 12], t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec,
+                     t.tm_year + 1900);
 }
 
 }  // namespace loadcell

@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <ctime>
 
-#include "os/system_info.h"
 #include "report/fio/fio_report.h"
 #include "report/json/json_writer.h"
 
@@ -58,8 +56,8 @@ void Latency(JsonWriter& w, const char* key, const LatencyHistogram* h, bool per
   w.EndObject();
 }
 
-void Direction(JsonWriter& w, const char* key, const FioDirFigures& f, const FioReportJob& job,
-               uint64_t group_bw, bool plus) {
+void JsonDirection(JsonWriter& w, const char* key, const FioDirFigures& f, const FioReportJob& job,
+                   uint64_t group_bw, bool plus) {
   w.Key(key);
   w.BeginObject();
   w.Key("io_bytes").Uint(f.io_bytes);
@@ -94,8 +92,8 @@ void Direction(JsonWriter& w, const char* key, const FioDirFigures& f, const Fio
   w.EndObject();
 }
 
-void Table(JsonWriter& w, const char* key, const RunResult& r, const char* prefix,
-           const std::array<const char*, 7>& keys) {
+void JsonTable(JsonWriter& w, const char* key, const RunResult& r, const char* prefix,
+               const std::array<const char*, 7>& keys) {
   std::array<uint64_t, 7> n{};
   uint64_t total = 0;
   for (size_t i = 0; i < n.size(); ++i) {
@@ -123,14 +121,7 @@ void Row(JsonWriter& w, const char* key, const std::array<double, N>& row, bool 
   w.EndObject();
 }
 
-uint64_t GroupBw(const FioReport& report, int groupid, FioDir3 d) {
-  for (const auto& [id, r] : report.groups) {
-    if (id == groupid && r != nullptr) return FioFigures(*r, d).bw_bytes;
-  }
-  return 0;
-}
-
-void Job(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool plus) {
+void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool plus) {
   const RunResult& r = *job.result;
   w.BeginObject();
   w.Key("jobname").String(job.name);
@@ -146,7 +137,7 @@ void Job(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool p
   const std::array<std::pair<const char*, FioDir3>, 3> dirs = {
       {{"read", FioDir3::kRead}, {"write", FioDir3::kWrite}, {"trim", FioDir3::kTrim}}};
   for (const auto& [key, d] : dirs) {
-    Direction(w, key, FioFigures(r, d), job, GroupBw(report, job.groupid, d), plus);
+    JsonDirection(w, key, FioFigures(r, d), job, FioGroupBw(report, job.groupid, d), plus);
   }
   const LatencyHistogram* sync = nullptr;
   for (const LatencyStats& l : r.latency) {
@@ -168,9 +159,9 @@ void Job(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool p
   w.Key("ctx").Uint(FioCounter(r, "context_switches"));
   w.Key("majf").Uint(FioCounter(r, "major_faults"));
   w.Key("minf").Uint(FioCounter(r, "minor_faults"));
-  Table(w, "iodepth_level", r, "iodepth_", kDepthKeys);
-  Table(w, "iodepth_submit", r, "submit_", kBatchKeys);
-  Table(w, "iodepth_complete", r, "complete_", kBatchKeys);
+  JsonTable(w, "iodepth_level", r, "iodepth_", kDepthKeys);
+  JsonTable(w, "iodepth_submit", r, "submit_", kBatchKeys);
+  JsonTable(w, "iodepth_complete", r, "complete_", kBatchKeys);
   const FioLatencyTable t =
       r.latency.empty() ? FioLatencyTable{} : FioLatencyTableOf(r.latency[0].histogram);
   Row(w, "latency_ns", t.ns, false);
@@ -204,15 +195,11 @@ void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
   w.Key("fio version").String(report.version);
   w.Key("timestamp").Int(report.timestamp_ms / 1000);
   w.Key("timestamp_ms").Int(report.timestamp_ms);
-  const std::time_t secs = static_cast<std::time_t>(report.timestamp_ms / 1000);
-  char when[64] = {0};
-  const std::tm tm_buf = LocalTime(secs);
-  std::strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm_buf);
-  w.Key("time").String(when);
+  w.Key("time").String(FioTimeText(report.timestamp_ms));
   w.Key("jobs");
   w.BeginArray();
   for (const FioReportJob& job : report.jobs) {
-    if (job.result != nullptr) Job(w, report, job, plus);
+    if (job.result != nullptr) JsonJob(w, report, job, plus);
   }
   w.EndArray();
   w.Key("disk_util");

@@ -79,6 +79,13 @@ struct FioLatencyTable {
 };
 FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h);
 
+// The bw_bytes of direction `d` of group `groupid`'s merge, 0 when the
+// report has no such group.
+uint64_t FioGroupBw(const FioReport& report, int groupid, FioDir3 d);
+// fio's time stamp, "Thu Dec  3 20:20:06 2026", of `ms` since the epoch in
+// local time.
+std::string FioTimeText(int64_t ms);
+
 // fio's JSON (`plus`: json+, with "bins").
 void WriteFioJson(const FioReport& report, bool plus, std::ostream& out);
 // fio's normal text.

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 
-#include "os/system_info.h"
 #include "report/fio/fio_report.h"
 
 namespace loadcell {
@@ -71,8 +69,8 @@ void PercentileTable(std::ostream& out, const char* label, const LatencyHistogra
   }
 }
 
-void Direction(std::ostream& out, const char* label, const FioDirFigures& f,
-               const FioReportJob& job, uint64_t group_bw) {
+void TextDirection(std::ostream& out, const char* label, const FioDirFigures& f,
+                   const FioReportJob& job, uint64_t group_bw) {
   if (f.total_ios == 0) return;
   out << fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec)\n", label, Iops(f.iops),
                      Bin(static_cast<double>(f.bw_bytes)), Dec(static_cast<double>(f.bw_bytes)),
@@ -111,7 +109,8 @@ void LatencyRow(std::ostream& out, const char* unit, const std::array<double, N>
   }
 }
 
-std::string Table(const RunResult& r, const char* prefix, const std::array<const char*, 7>& keys) {
+std::string TextTable(const RunResult& r, const char* prefix,
+                      const std::array<const char*, 7>& keys) {
   static const char* const kLevels[] = {"1", "2", "4", "8", "16", "32", "ge64"};
   std::array<uint64_t, 7> n{};
   uint64_t total = 0;
@@ -127,26 +126,16 @@ std::string Table(const RunResult& r, const char* prefix, const std::array<const
   return s;
 }
 
-uint64_t GroupBw(const FioReport& report, int groupid, FioDir3 d) {
-  for (const auto& [id, r] : report.groups) {
-    if (id == groupid && r != nullptr) return FioFigures(*r, d).bw_bytes;
-  }
-  return 0;
-}
-
-void Job(std::ostream& out, const FioReport& report, const FioReportJob& job) {
+void TextJob(std::ostream& out, const FioReport& report, const FioReportJob& job) {
   const RunResult& r = *job.result;
-  const std::time_t secs = static_cast<std::time_t>(report.timestamp_ms / 1000);
-  const std::tm tm_buf = LocalTime(secs);
-  char when[64] = {0};
-  std::strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm_buf);
+  const std::string when = FioTimeText(report.timestamp_ms);
   out << fmt::format("{}: (groupid={}, jobs={}): err={:2}: {}\n", job.name, job.groupid, job.jobs,
                      job.error, when);
   if (!job.description.empty()) out << "  Description  : [" << job.description << "]\n";
   const std::array<std::pair<const char*, FioDir3>, 3> dirs = {
       {{"read", FioDir3::kRead}, {"write", FioDir3::kWrite}, {"trim", FioDir3::kTrim}}};
   for (const auto& [label, d] : dirs) {
-    Direction(out, label, FioFigures(r, d), job, GroupBw(report, job.groupid, d));
+    TextDirection(out, label, FioFigures(r, d), job, FioGroupBw(report, job.groupid, d));
   }
   if (!r.latency.empty() && r.latency[0].histogram.Count() > 0) {
     const FioLatencyTable t = FioLatencyTableOf(r.latency[0].histogram);
@@ -168,9 +157,9 @@ void Job(std::ostream& out, const FioReport& report, const FioReportJob& job) {
                      FioCounter(r, "major_faults"), FioCounter(r, "minor_faults"));
   static const std::array<const char*, 7> kDepth = {"1", "2", "4", "8", "16", "32", ">=64"};
   static const std::array<const char*, 7> kBatch = {"0", "4", "8", "16", "32", "64", ">=64"};
-  out << "  IO depths    : " << Table(r, "iodepth_", kDepth) << "\n";
-  out << "     submit    : " << Table(r, "submit_", kBatch) << "\n";
-  out << "     complete  : " << Table(r, "complete_", kBatch) << "\n";
+  out << "  IO depths    : " << TextTable(r, "iodepth_", kDepth) << "\n";
+  out << "     submit    : " << TextTable(r, "submit_", kBatch) << "\n";
+  out << "     complete  : " << TextTable(r, "complete_", kBatch) << "\n";
   out << fmt::format("     issued rwts: total={},{},{},0 short=0,0,0,0 dropped=0,0,0,0\n",
                      FioCounter(r, "reads"), FioCounter(r, "writes"), FioCounter(r, "trims"));
   out << fmt::format("     latency   : target=0, window=0, percentile=100.00%, depth={}\n",
@@ -182,7 +171,7 @@ void Job(std::ostream& out, const FioReport& report, const FioReportJob& job) {
 
 void WriteFioText(const FioReport& report, std::ostream& out) {
   for (const FioReportJob& job : report.jobs) {
-    if (job.result != nullptr) Job(out, report, job);
+    if (job.result != nullptr) TextJob(out, report, job);
   }
   for (const auto& [id, g] : report.groups) {
     if (g == nullptr) continue;

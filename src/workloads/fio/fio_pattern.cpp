@@ -34,6 +34,57 @@ uint64_t PermuteBelow(uint64_t i, uint64_t n, uint64_t key, int half) {
 
 }  // namespace
 
+void FioBlockMap::Reset(uint64_t blocks) {
+  blocks_ = blocks;
+  used_ = 0;
+  words_.assign((blocks + 63) / 64, 0);
+  full_.assign((words_.size() + 63) / 64, 0);
+  // The last word's bits past the end count as used.
+  if (blocks % 64 != 0) words_.back() = ~uint64_t{0} << (blocks % 64);
+  // Likewise the summary's bits past the last word.
+  if (words_.size() % 64 != 0) full_.back() = ~uint64_t{0} << (words_.size() % 64);
+}
+
+void FioBlockMap::Mark(uint64_t b) {
+  uint64_t& w = words_[b >> 6];
+  w |= uint64_t{1} << (b & 63);
+  ++used_;
+  if (w == ~uint64_t{0}) full_[(b >> 6) >> 6] |= uint64_t{1} << ((b >> 6) & 63);
+}
+
+uint64_t FioBlockMap::NextFree(uint64_t b) const {
+  const size_t nw = words_.size();
+  size_t w = b >> 6;
+  uint64_t free = ~words_[w] & (~uint64_t{0} << (b & 63));
+  if (free != 0) return (w << 6) + static_cast<uint64_t>(std::countr_zero(free));
+  // The next word not full after w, wrapping (w itself last, whole): 64
+  // words at a time through the summary.
+  for (size_t seen = 0; seen < nw;) {
+    w = w + 1 == nw ? 0 : w + 1;
+    const uint64_t summary = ~full_[w >> 6] & (~uint64_t{0} << (w & 63));
+    if (summary == 0) {
+      // Every word from w to the end of its group is full.
+      const size_t group_end = std::min(nw, ((w >> 6) + 1) << 6);
+      seen += group_end - w;
+      w = group_end - 1;
+      continue;
+    }
+    const size_t next = ((w >> 6) << 6) + static_cast<size_t>(std::countr_zero(summary));
+    seen += next - w + 1;
+    w = next;
+    free = ~words_[w];
+    if (free != 0) return (w << 6) + static_cast<uint64_t>(std::countr_zero(free));
+  }
+  return 0;  // unreachable while !Full()
+}
+
+std::pair<uint64_t, uint64_t> FioBlockMap::Take(uint64_t block, uint64_t want) {
+  const uint64_t first = NextFree(block % blocks_);
+  uint64_t n = 0;
+  while (n < want && first + n < blocks_ && Free(first + n)) Mark(first + n++);
+  return {first, n};
+}
+
 FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   if (s_.files == 0) s_.files = 1;
   unit_ = UINT32_MAX;
@@ -49,6 +100,14 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   int bits = std::bit_width(blocks_ - 1);
   perm_bits_ = std::max(1, (bits + 1) / 2);
   seq_pos_.assign(static_cast<size_t>(s_.files) * kFioDirs, 0);
+  for (int d = 0; d < kFioDirs; ++d) {
+    const FioBlockSizes& b = s_.bs[d];
+    if (s_.dirs[d] && (!b.split.empty() || b.max > b.min)) use_map_ = !s_.norandommap;
+  }
+  if (use_map_ && s_.random) {
+    maps_.resize(s_.files);
+    for (FioBlockMap& m : maps_) m.Reset(blocks_);
+  }
   perm_pos_.assign(s_.files, 0);
   perm_key_.resize(s_.files);
   for (uint64_t& k : perm_key_) k = rng_.Next();
@@ -122,7 +181,15 @@ FioIo FioPattern::Next() {
     repeat_left_ = s_.seq_skip - 1;
   }
   uint64_t pos = 0;
-  if (random) {
+  if (random && !maps_.empty()) {
+    FioBlockMap& map = maps_[io.file];
+    if (map.Full()) map.Reset(blocks_);  // a new pass
+    const uint64_t want = std::max<uint64_t>(1, (io.length + unit_ - 1) / unit_);
+    const auto [first, got] = map.Take(rng_.Uniform(0, blocks_ - 1), want);
+    pos = first * unit_;
+    if (got < want) io.length = static_cast<uint32_t>(got * unit_);
+    seq = static_cast<int64_t>(pos + io.length);
+  } else if (random) {
     pos = RandomBlock(io.file) * unit_;
     if (pos + io.length > region) pos = (region - io.length) / unit_ * unit_;
     // What follows sequentially (rw=randMODE:N, percentage_random) goes on

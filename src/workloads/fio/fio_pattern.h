@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/random.h"
@@ -57,6 +58,30 @@ struct FioIo {
   uint32_t length = 0;
 };
 
+// fio's random map for requests of several sizes: one bit per block of the
+// smallest size. A request takes the first free block at or after the one
+// drawn (wrapping) and as many free blocks after it as its size covers, up
+// to the first used one: a request that does not fit is cut to the free run,
+// as fio cuts it. Once every block was used a new pass begins.
+class FioBlockMap {
+ public:
+  void Reset(uint64_t blocks);
+  // REQUIRES: !Full(). Takes up to `want` (>= 1) free blocks from the first
+  // free one at or after `block`; returns the first and how many.
+  std::pair<uint64_t, uint64_t> Take(uint64_t block, uint64_t want);
+  bool Full() const { return used_ >= blocks_; }
+
+ private:
+  bool Free(uint64_t b) const { return (words_[b >> 6] >> (b & 63) & 1) == 0; }
+  void Mark(uint64_t b);
+  uint64_t NextFree(uint64_t b) const;
+
+  std::vector<uint64_t> words_;
+  std::vector<uint64_t> full_;  // one bit per word of words_: all its blocks used
+  uint64_t blocks_ = 0;
+  uint64_t used_ = 0;
+};
+
 class FioPattern {
  public:
   explicit FioPattern(const FioPatternSettings& s);
@@ -76,6 +101,10 @@ class FioPattern {
   // Per file: the next sequential offset (relative to the region) and,
   // for the random map, the pass's position in its permutation.
   std::vector<int64_t> seq_pos_;
+  // Requests of several sizes use the map (per file); one size the
+  // permutation, which needs no memory.
+  bool use_map_ = false;
+  std::vector<FioBlockMap> maps_;
   std::vector<uint64_t> perm_pos_;
   std::vector<uint64_t> perm_key_;
   uint64_t blocks_ = 1;  // random map granularity: min block size

@@ -87,6 +87,7 @@ TEST(FioPatternTest, MixAndSplitKeepTheirShares) {
   s.random = true;
   s.dirs = {true, true, false};
   s.read_pct = 70;
+  s.norandommap = true;  // under the map, sizes are cut to the free runs
   s.bs[0].split = {{4096, 50}, {65536, 40}, {1 << 20, 10}};
   FioPattern p(s);
   constexpr int kDraws = 200000;
@@ -146,6 +147,46 @@ TEST(FioPatternTest, TrimWriteTrimsThenWritesEachBlock) {
     EXPECT_EQ(t.offset, b * 4096);
     EXPECT_EQ(w.offset, t.offset);
   }
+}
+
+}  // namespace
+}  // namespace loadcell
+
+namespace loadcell {
+namespace {
+
+TEST(FioBlockMapTest, TakesFreeRunsAndWrapsToTheFirstFreeBlock) {
+  FioBlockMap m;
+  m.Reset(130);
+  EXPECT_EQ(m.Take(10, 4), (std::pair<uint64_t, uint64_t>{10, 4}));
+  // From inside the used run: the first free block after it.
+  EXPECT_EQ(m.Take(11, 2), (std::pair<uint64_t, uint64_t>{14, 2}));
+  // Cut at the next used block.
+  EXPECT_EQ(m.Take(8, 5), (std::pair<uint64_t, uint64_t>{8, 2}));
+  // Cut at the end; then wraps to the start.
+  EXPECT_EQ(m.Take(128, 5), (std::pair<uint64_t, uint64_t>{128, 2}));
+  EXPECT_EQ(m.Take(129, 1), (std::pair<uint64_t, uint64_t>{0, 1}));
+  uint64_t total = 4 + 2 + 2 + 2 + 1;
+  while (!m.Full()) total += m.Take(5, 3).second;
+  EXPECT_EQ(total, 130u);
+}
+
+TEST(FioPatternTest, SeveralSizesUnderTheMapAreCutToFitAsFiosAre) {
+  FioPatternSettings s = Base(64 << 20, 4096);
+  s.random = true;
+  s.bs[0].split = {{4096, 50}, {65536, 40}, {1 << 20, 10}};
+  FioPattern p(s);
+  // One pass covers the region exactly once: no byte twice.
+  uint64_t bytes = 0;
+  std::set<uint64_t> starts;
+  while (bytes < (64u << 20)) {
+    FioIo io = p.Next();
+    ASSERT_EQ(io.offset % 4096, 0u);
+    ASSERT_LE(io.offset + io.length, 64u << 20);
+    ASSERT_TRUE(starts.insert(io.offset).second) << io.offset;
+    bytes += io.length;
+  }
+  EXPECT_EQ(bytes, 64u << 20);
 }
 
 }  // namespace
