@@ -352,11 +352,11 @@ Result<uint64_t> ParseFioInt(std::string_view text, FioKbBase kb_base) {
 
 Result<bool> ParseFioBool(std::string_view text) {
   text = Trim(text);
-  LC_ASSIGN_OR_RETURN(NumberText number, ReadNumber(text));
-  if (!number.suffix.empty()) {
+  Result<NumberText> number = ReadNumber(text);
+  if (!number.ok() || !number->suffix.empty()) {
     return Status::InvalidArgument(QuoteFioText(text) + " is not a boolean: give 0 or 1");
   }
-  return number.value != 0;
+  return number->value != 0;
 }
 
 Result<double> ParseFioDouble(std::string_view text) {

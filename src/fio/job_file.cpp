@@ -114,11 +114,12 @@ std::string IncludePath(const std::string& including, std::string_view name) {
   return (folder / target).lexically_normal().string();
 }
 
-// Whether `line` (stripped) is "include FILE": "include" then a blank.
+// Whether `line` (stripped) is "include FILE" ("include" then a blank, or
+// "include" alone: an include without its file).
 bool IsInclude(std::string_view line, std::string_view* file) {
   constexpr std::string_view kInclude = "include";
-  if (line.substr(0, kInclude.size()) != kInclude || line.size() == kInclude.size() ||
-      !IsBlank(line[kInclude.size()])) {
+  if (line.substr(0, kInclude.size()) != kInclude ||
+      (line.size() > kInclude.size() && !IsBlank(line[kInclude.size()]))) {
     return false;
   }
   *file = TrimBlanks(line.substr(kInclude.size()));

@@ -242,6 +242,14 @@ TEST(BuildFioJobSpec, NameOverridesTheSectionAndBareLogsFollowIt) {
   EXPECT_EQ(spec.write_bw_log, "");
 }
 
+TEST(BuildFioJobSpec, ClampsAsFio) {
+  FioJobSpec spec = OnlyJob(
+      "[j]\nsize=1m\niodepth=8\niodepth_batch_complete_min=4\niodepth_batch_complete_max=2\n"
+      "thinktime=10\nthinktime_spin=20\n");
+  EXPECT_EQ(spec.iodepth_batch_complete_max, 4);
+  EXPECT_EQ(spec.thinktime_spin_ns, 10'000);
+}
+
 TEST(BuildFioJobSpec, DepthDerivedDefaults) {
   FioJobSpec spec = OnlyJob("[j]\nsize=1m\niodepth=16\niodepth_batch_submit=64\n");
   EXPECT_EQ(spec.iodepth_batch_submit, 16);  // fio: never above the depth
@@ -270,8 +278,19 @@ TEST(BuildFioJobSpec, RefusalsNameTheFileLineAndOption) {
             "t.fio:1: job 'j' has no size: give size=, filesize=, or filename= of a file or "
             "device to take it from");
   EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nrate=1m\nrate_iops=100\n"),
-            "t.fio:4: fio options 'rate' and 'rate_iops' both limit read: give one of them "
+            "t.fio:4: fio options 'rate' and 'rate_iops' exclude each other: give one of them "
             "(fio's rule)");
+  // In different directions too, as fio.
+  EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nrate=,1m\nrate_iops=100,\n"),
+              HasSubstr("t.fio:4: fio options 'rate' and 'rate_iops' exclude each other"));
+  EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nrate=1m\nrate_min=2m\n"),
+              HasSubstr("t.fio:4: fio option 'rate_min' is above 'rate' for read"));
+  EXPECT_THAT(SpecErrorOf("[j]\nsize=6k\nbssplit=8k/50:16k/50\n"),
+              HasSubstr("t.fio:2: fio option 'size' (6144) is smaller than the smallest block "
+                        "size (8192)"));
+  EXPECT_EQ(OnlyJob("[j]\nsize=2k\nbssplit=1k/50:4k/50\n").size.bytes, 2048U);
+  EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\ntime_based\n"),
+            "t.fio:3: fio option 'time_based' needs 'runtime' (fio warns and drops time_based)");
   EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nverify=md5\nnorandommap\nioengine=libaio\niodepth=8\n"),
               HasSubstr("t.fio:3: fio option 'verify' with 'norandommap'"));
   EXPECT_THAT(SpecErrorOf("[global]\nbs=4q\n[j]\nsize=1m\n"),

@@ -144,7 +144,7 @@ TEST(ParseFioBool, IntegersAsFio) {
   r = ParseFioBool("0");
   ASSERT_OK(r);
   EXPECT_FALSE(*r);
-  EXPECT_THAT(ValueErrorOf(ParseFioBool("true")), HasSubstr("not a number"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBool("true")), HasSubstr("not a boolean: give 0 or 1"));
   EXPECT_THAT(ValueErrorOf(ParseFioBool("1k")), HasSubstr("give 0 or 1"));
 }
 

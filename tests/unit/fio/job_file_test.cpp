@@ -131,6 +131,8 @@ TEST(ParseJobText, IncludeErrors) {
   EXPECT_THAT(ReadErrorOf("[job]\ninclude missing.fio\n", files),
               HasSubstr("jobs/main.fio:2: include: cannot open job file 'jobs/missing.fio'"));
   EXPECT_THAT(ReadErrorOf("include base.fio\n[job]\n", files), HasSubstr("before any [section]"));
+  EXPECT_EQ(ReadErrorOf("[job]\ninclude\n", files),
+            "jobs/main.fio:2: include without a file name: write include FILE");
 }
 
 TEST(ParseJobText, IncludeDepthIsBounded) {
