@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,17 @@ TEST(FioOptionTable, EveryOptionTheIssueNamesIsThere) {
                            "io_size",
                            "number_ios"}) {
     EXPECT_NE(FindFioOption(name), nullptr) << name;
+  }
+}
+
+TEST(FioOptionTable, DocsListEveryOption) {
+  std::ifstream in(std::string(LOADCELL_SOURCE_DIR) + "/docs/fio.md");
+  ASSERT_TRUE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const FioOptionInfo& info : FioOptionTable()) {
+    EXPECT_NE(text.str().find("| `" + std::string(info.name) + "` |"), std::string::npos)
+        << info.name << " is not in docs/fio.md's table";
   }
 }
 
