@@ -394,4 +394,11 @@ Result<std::vector<FioJobOptions>> ResolveJobs(const std::vector<FioSection>& se
   return jobs;
 }
 
+Result<std::vector<FioJobOptions>> ReadFioJobs(const FioCommandLine& line, const FioParseEnv& env) {
+  std::vector<FioSection> sections = line.sections;
+  LC_ASSIGN_OR_RETURN(std::vector<FioSection> from_files, ParseJobFiles(line.job_files, env));
+  sections.insert(sections.end(), from_files.begin(), from_files.end());
+  return ResolveJobs(sections, line.selected_sections);
+}
+
 }  // namespace loadcell::fio

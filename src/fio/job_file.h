@@ -131,4 +131,11 @@ struct FioJobOptions {
 Result<std::vector<FioJobOptions>> ResolveJobs(const std::vector<FioSection>& sections,
                                                const std::vector<std::string>& selected);
 
+// The jobs of a whole fio command line: its own sections first (as fio adds
+// them), then its job files' (the first file without an implied
+// stonewall: fio separates the files, not the command line from them), the
+// command line's global options applying to every job, and its --section
+// selection.
+Result<std::vector<FioJobOptions>> ReadFioJobs(const FioCommandLine& line, const FioParseEnv& env);
+
 }  // namespace loadcell::fio

@@ -256,6 +256,31 @@ TEST(ParseFioCommandLine, OptionsBeforeTheFirstNameAreGlobal) {
   EXPECT_EQ((*jobs)[1].options.size(), 2U);  // ioengine, bs
 }
 
+TEST(ReadFioJobs, CommandLineJobsThenFilesWithTheGlobalsOfBoth) {
+  FakeFioFiles files;
+  files.files["a.fio"] = "[global]\nrw=write\n[a1]\n[a2]\nbs=16k\n";
+  files.files["b.fio"] = "[b1]\n";
+  Result<FioCommandLine> line =
+      ParseFioCommandLine({"--bs=8k", "a.fio", "--name=cli", "--iodepth=4", "b.fio", "--section=a2",
+                           "--section=b1", "--section=cli"},
+                          files.Env());
+  ASSERT_OK(line);
+  Result<std::vector<FioJobOptions>> jobs = ReadFioJobs(*line, files.Env());
+  ASSERT_OK(jobs);
+  ASSERT_EQ(jobs->size(), 3U);
+  EXPECT_EQ((*jobs)[0].section_name, "cli");
+  ASSERT_EQ((*jobs)[0].options.size(), 2U);  // bs=8k (global), iodepth=4
+  EXPECT_FALSE((*jobs)[0].starts_file);
+  EXPECT_EQ((*jobs)[1].section_name, "a2");
+  ASSERT_EQ((*jobs)[1].options.size(), 3U);  // bs=8k, rw=write, bs=16k
+  EXPECT_EQ((*jobs)[1].options[0].origin.command_line, true);
+  EXPECT_EQ((*jobs)[1].options[2].value, "16k");
+  EXPECT_FALSE((*jobs)[1].starts_file);  // a1 was first in a.fio (and the first file has none)
+  EXPECT_EQ((*jobs)[2].section_name, "b1");
+  EXPECT_TRUE((*jobs)[2].starts_file);
+  ASSERT_EQ((*jobs)[2].options.size(), 2U);  // a.fio's global applies to b.fio's jobs
+}
+
 TEST(ParseFioCommandLine, NameGlobalStartsAGlobalSection) {
   FakeFioFiles files;
   Result<FioCommandLine> line =
