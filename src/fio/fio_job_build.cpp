@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fio/fio_options.h"
 
@@ -34,6 +37,40 @@ void NoteGiven(FioJobSpec& spec, std::string_view name, const FioOrigin& origin)
   spec.given.push_back(FioGivenOption{std::string(name), origin});
 }
 
+// Levenshtein distance of `a` and `b`.
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The refusal of an option the table does not have, with the table's
+// nearest name when it is a likely misspelling (at most 2 edits away).
+Status UnsupportedOption(const FioRawOption& option) {
+  std::string message = FormatOrigin(option.origin) + ": fio option " + QuoteFioText(option.name) +
+                        " is not supported by loadcell";
+  std::string_view nearest;
+  size_t best = 3;
+  for (const FioOptionInfo& info : FioOptionTable()) {
+    const size_t distance = EditDistance(option.name, info.name);
+    if (distance < best && distance * 2 < option.name.size()) {
+      best = distance;
+      nearest = info.name;
+    }
+  }
+  if (!nearest.empty()) message += " (did you mean '" + std::string(nearest) + "'?)";
+  return Status::InvalidArgument(std::move(message));
+}
+
 // Applies every option of `job`, kb_base first (the last one given).
 Status ApplyOptions(const FioJobOptions& job, FioOptionContext& context, FioJobSpec& spec) {
   const FioOptionInfo* kb_base = FindFioOption("kb_base");
@@ -45,10 +82,7 @@ Status ApplyOptions(const FioJobOptions& job, FioOptionContext& context, FioJobS
   }
   for (const FioRawOption& option : job.options) {
     const FioOptionInfo* info = FindFioOption(option.name);
-    if (info == nullptr) {
-      return Status::InvalidArgument(FormatOrigin(option.origin) + ": fio option " +
-                                     QuoteFioText(option.name) + " is not supported by loadcell");
-    }
+    if (info == nullptr) return UnsupportedOption(option);
     if (info != kb_base) {
       Status status = info->apply(option, context, spec);
       if (!status.ok()) return OptionError(option, status);

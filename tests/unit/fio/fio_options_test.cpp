@@ -276,6 +276,11 @@ TEST(BuildFioJobSpec, DepthDerivedDefaults) {
 TEST(BuildFioJobSpec, RefusalsNameTheFileLineAndOption) {
   EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nzonemode=zbd\n"),
             "t.fio:3: fio option 'zonemode' is not supported by loadcell");
+  EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nrwmixred=70\n"),
+            "t.fio:3: fio option 'rwmixred' is not supported by loadcell (did you mean "
+            "'rwmixread'?)");
+  EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nbs_unaligned\n"),
+            "t.fio:3: fio option 'bs_unaligned' is not supported by loadcell");
   EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nrwmixread=120\n"),
             "t.fio:3: fio option 'rwmixread': 120 is over 100: a percentage 0 to 100");
   EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\ndirect\n"),
