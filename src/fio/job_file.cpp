@@ -106,12 +106,15 @@ std::filesystem::path FolderOf(const std::string& path) {
   return std::filesystem::path(path).parent_path();
 }
 
+// The path of an included file, normalised with '/' between its parts on
+// every platform (Windows' path joins with '\\', which it also reads '/' as),
+// so that messages and the loop check see one spelling.
 std::string IncludePath(const std::string& including, std::string_view name) {
   const std::filesystem::path target(std::string{name});
-  if (target.is_absolute()) return target.lexically_normal().string();
+  if (target.is_absolute()) return target.lexically_normal().generic_string();
   const std::filesystem::path folder = FolderOf(including);
-  if (folder.empty()) return target.lexically_normal().string();
-  return (folder / target).lexically_normal().string();
+  if (folder.empty()) return target.lexically_normal().generic_string();
+  return (folder / target).lexically_normal().generic_string();
 }
 
 // Whether `line` (stripped) is "include FILE" ("include" then a blank, or
@@ -153,7 +156,7 @@ class JobFileReader {
   explicit JobFileReader(const FioParseEnv& env) : env_(env) {}
 
   Status ReadText(std::string_view text, const std::string& path) {
-    stack_.push_back(std::filesystem::path(path).lexically_normal().string());
+    stack_.push_back(std::filesystem::path(path).lexically_normal().generic_string());
     Status status = ReadLines(text, path, /*nested=*/false);
     stack_.pop_back();
     return status;

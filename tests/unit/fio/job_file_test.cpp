@@ -106,6 +106,17 @@ TEST(ParseJobText, IncludeIsRelativeToTheIncludingFile) {
   EXPECT_EQ(s[0].options[2].origin.file, "jobs/main.fio");
 }
 
+TEST(ParseJobText, IncludePathsAreNormalisedWithSlashes) {
+  // On Windows too, where a path joins with '\\': one spelling for
+  // messages and for the loop check.
+  FakeFioFiles files;
+  files.files["jobs/x.fio"] = "bs=8k\n";
+  auto s = SectionsOf("[job]\ninclude sub/../x.fio\n", files);
+  ASSERT_EQ(s.size(), 1U);
+  ASSERT_EQ(s[0].options.size(), 1U);
+  EXPECT_EQ(s[0].options[0].origin.file, "jobs/x.fio");
+}
+
 TEST(ParseJobText, IncludeAbsolutePath) {
   FakeFioFiles files;
   files.files["/etc/fio/base.fio"] = "rw=write\n";
