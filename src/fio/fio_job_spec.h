@@ -28,7 +28,10 @@ namespace loadcell::fio {
 // or the command line and the argument's index (1-based, the program name
 // not counted).
 struct FioOrigin {
-  std::string file;  // the job file's path as given (an include: the included file's path)
+  // The job file's path as given (an include: the included file's path,
+  // joined to its includer's folder with '/'); "command line" for the
+  // command line.
+  std::string file;
   int line = 0;
   bool command_line = false;
 };
@@ -124,7 +127,7 @@ struct FioZone {
 
 struct FioRandomDistribution {
   FioDistributionKind kind = FioDistributionKind::kRandom;
-  // zipf: theta (default 1.2, never 1); pareto: h in (0, 1) (default 0.2);
+  // zipf: theta (default 1.1, fio's; never 1); pareto: h in (0, 1) (default 0.2);
   // normal: the standard deviation as a fraction of the region, [0, 1)
   // (fio's normal:5 is 0.05; default 0). Unused otherwise.
   double parameter = 0;
@@ -157,9 +160,11 @@ struct FioJobSpec {
   std::vector<FioGivenOption> given;  // the options in force for it, global ones included
 
   // ---- Job control
-  int numjobs = 1;         // numjobs=: clones (fio/fio_options.h ScheduleJobs)
-  bool stonewall = false;  // stonewall / wait_for_previous: start after every earlier job ended
-  bool new_group = false;  // new_group: start a new reporting group
+  int numjobs = 1;  // numjobs=: clones (fio/fio_options.h ScheduleJobs)
+  // stonewall / wait_for_previous: start after every earlier job ended;
+  // also set on the first job of a second or later job file (fio's rule).
+  bool stonewall = false;
+  bool new_group = false;        // new_group: start a new reporting group
   bool group_reporting = false;  // group_reporting: report the group as one job
   FioTimeRange startdelay;       // startdelay=: seconds by default; 0
   int loops = 1;                 // loops=: run the whole job this many times
@@ -205,7 +210,8 @@ struct FioJobSpec {
   std::vector<std::string> filenames;    // filename=: ':'-list, fio's "\:" escapes undone
   std::vector<std::string> directories;  // directory=: ':'-list
   std::string filename_format = "$jobname.$jobnum.$filenum";  // filename_format=
-  int nrfiles = 1;                                            // nrfiles= (alias nr_files)
+  // nrfiles= (alias nr_files); with filenames given fio uses their count.
+  int nrfiles = 1;
   bool filesize_given = false;
   FioByteRange
       filesize;  // filesize=: each file's size (a range: drawn per file); default size / nrfiles
