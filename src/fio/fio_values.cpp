@@ -175,10 +175,11 @@ Result<std::vector<SplitEntry>> ReadSplitEntries(std::string_view text) {
   return entries;
 }
 
-// A percentage of a split: a whole number 0 to 100; nullopt for none (or 0,
-// which fio reads as none).
+// A percentage of a split: a whole number 0 to 100; nullopt for none (an
+// empty one, or 0, which fio reads as none).
 Result<std::optional<int>> ReadSplitPercent(const std::optional<std::string_view>& text) {
-  if (!text.has_value()) return std::optional<int>();
+  // "4k/" is an entry without a percentage, as fio reads it.
+  if (!text.has_value() || text->empty()) return std::optional<int>();
   LC_ASSIGN_OR_RETURN(uint64_t percent, ParseFioInt(*text, FioKbBase::k1024));
   if (percent > 100) {
     return Status::InvalidArgument("percentage " + QuoteFioText(*text) + " is over 100");

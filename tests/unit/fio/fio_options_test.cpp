@@ -292,6 +292,8 @@ TEST(BuildFioJobSpec, RefusalsNameTheFileLineAndOption) {
             "t.fio:3: fio option 'ioengine': fio's engine 'posixaio' is not supported by loadcell "
             "(psync, sync, pvsync, pvsync2, libaio, io_uring, mmap, null, windowsaio)");
   EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nioengine=foo\n"), HasSubstr("'foo' is not one of psync"));
+  EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nioengine=io_uring_cmd\n"),
+              HasSubstr("fio's engine 'io_uring_cmd' is not supported by loadcell"));
   EXPECT_EQ(SpecErrorOf("[j]\nrw=read\n"),
             "t.fio:1: job 'j' has no size: give size=, filesize=, or filename= of a file or "
             "device to take it from");

@@ -178,6 +178,9 @@ TEST(ParseFioBlockSplit, EntriesWithoutAPercentageShareTheRest) {
     EXPECT_DOUBLE_EQ(dir[1].fraction, 0.50);
     EXPECT_DOUBLE_EQ(dir[2].fraction, 0.40);
   }
+  r = ParseFioBlockSplit("4k/50:8k/", k1024);
+  ASSERT_OK(r);
+  EXPECT_DOUBLE_EQ((*r)[0][1].fraction, 0.5);
   r = ParseFioBlockSplit("4k:8k:16k", k1024);
   ASSERT_OK(r);
   EXPECT_DOUBLE_EQ((*r)[0][0].fraction + (*r)[0][1].fraction + (*r)[0][2].fraction, 1.0);
@@ -265,6 +268,10 @@ TEST(ParseFioDistribution, Zoned) {
   EXPECT_DOUBLE_EQ(r->zones[0][0].access_fraction, 0.6);
   EXPECT_DOUBLE_EQ(r->zones[0][0].size_fraction, 0.1);
   EXPECT_DOUBLE_EQ(r->zones[2][3].size_fraction, 0.4);
+  // An empty size after the '/' shares the rest, as fio reads it.
+  r = ParseFioDistribution("zoned:50/5:30/15:20/", k1024);
+  ASSERT_OK(r);
+  EXPECT_DOUBLE_EQ(r->zones[0][2].size_fraction, 0.80);
   r = ParseFioDistribution("zoned_abs:60/20g:40/100g", k1024);
   ASSERT_OK(r);
   EXPECT_EQ(r->zones[1][1].size_bytes, uint64_t{100} << 30);
