@@ -34,6 +34,7 @@ struct FioOrigin {
   std::string file;
   int line = 0;
   bool command_line = false;
+  friend bool operator==(const FioOrigin&, const FioOrigin&) = default;
 };
 
 // The data directions fio counts apart, in fio's order.
@@ -96,12 +97,14 @@ struct FioSize {
   bool is_fraction = false;
   uint64_t bytes = 0;   // when !is_fraction
   double fraction = 0;  // when is_fraction: (0, 1]
+  friend bool operator==(const FioSize&, const FioSize&) = default;
 };
 
 // An inclusive range of bytes (bsrange, filesize=1m-4m).
 struct FioByteRange {
   uint64_t min = 0;
   uint64_t max = 0;
+  friend bool operator==(const FioByteRange&, const FioByteRange&) = default;
 };
 
 // One entry of bssplit=: blocks of `block_size` bytes for `fraction` of the
@@ -109,6 +112,7 @@ struct FioByteRange {
 struct FioBlockSplit {
   uint64_t block_size = 0;
   double fraction = 0;
+  friend bool operator==(const FioBlockSplit&, const FioBlockSplit&) = default;
 };
 
 // random_distribution=.
@@ -123,6 +127,7 @@ struct FioZone {
   double access_fraction = 0;
   double size_fraction = 0;  // zoned
   uint64_t size_bytes = 0;   // zoned_abs
+  friend bool operator==(const FioZone&, const FioZone&) = default;
 };
 
 struct FioRandomDistribution {
@@ -138,18 +143,21 @@ struct FioRandomDistribution {
   // zoned, zoned_abs: the zones per direction (a direction fio was given no
   // zones for is empty).
   FioPerDirection<std::vector<FioZone>> zones;
+  friend bool operator==(const FioRandomDistribution&, const FioRandomDistribution&) = default;
 };
 
 // An inclusive range of nanoseconds (startdelay=1-5: a random delay in it).
 struct FioTimeRange {
   int64_t min_ns = 0;
   int64_t max_ns = 0;
+  friend bool operator==(const FioTimeRange&, const FioTimeRange&) = default;
 };
 
 // One option the job was given, and where.
 struct FioGivenOption {
   std::string name;  // the table's name (an alias is recorded by its option's name)
   FioOrigin origin;
+  friend bool operator==(const FioGivenOption&, const FioGivenOption&) = default;
 };
 
 struct FioJobSpec {
@@ -266,8 +274,12 @@ struct FioJobSpec {
 
   // ---- Reporting
   // percentile_list=: as fractions (fio's 99.9 is 0.999), in the order given.
-  std::vector<double> percentile_list{0.01, 0.05, 0.10, 0.20, 0.30,  0.40,  0.50,   0.60,  0.70,
-                                      0.80, 0.90, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999};
+  // (Written as fio's percents over 100, the very division the parser
+  // makes, so that a job giving fio's default list equals this one.)
+  std::vector<double> percentile_list{
+      1 / 100.0,  5 / 100.0,    10 / 100.0,   20 / 100.0,    30 / 100.0,   40 / 100.0,
+      50 / 100.0, 60 / 100.0,   70 / 100.0,   80 / 100.0,    90 / 100.0,   95 / 100.0,
+      99 / 100.0, 99.5 / 100.0, 99.9 / 100.0, 99.95 / 100.0, 99.99 / 100.0};
   bool clat_percentiles = true;  // clat_percentiles=
   bool lat_percentiles = false;  // lat_percentiles=
   FioUnifiedReporting unified_rw_reporting = FioUnifiedReporting::kNone;
@@ -275,6 +287,7 @@ struct FioJobSpec {
   std::string write_bw_log;    // write_bw_log=
   std::string write_iops_log;  // write_iops_log=
   int64_t log_avg_ns = 0;      // log_avg_msec=: 0 = one sample per I/O
+  friend bool operator==(const FioJobSpec&, const FioJobSpec&) = default;
 };
 
 // One job of the schedule: `job` (an index into the FioJobSpec list) as its
@@ -285,12 +298,14 @@ struct FioJobInstance {
   std::string name;
   int clone_index = 0;
   int group_id = 0;
+  friend bool operator==(const FioJobInstance&, const FioJobInstance&) = default;
 };
 
 // The jobs that start together; a step starts when every job of the step
 // before it has ended (stonewall).
 struct FioRunStep {
   std::vector<FioJobInstance> instances;
+  friend bool operator==(const FioRunStep&, const FioRunStep&) = default;
 };
 
 }  // namespace loadcell::fio

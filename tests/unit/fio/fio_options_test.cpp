@@ -150,6 +150,30 @@ TEST(FioOptionTable, DocsListEveryOption) {
   }
 }
 
+TEST(FioOptionTable, EachDefaultGivenIsTheSpecsDefault) {
+  // Giving an option its documented fio default changes nothing: the
+  // table's defaults and FioJobSpec's agree.
+  auto normalised = [](FioJobSpec spec) {
+    spec.given.clear();
+    spec.randseed_given = false;
+    return spec;
+  };
+  const FioJobSpec baseline = normalised(OnlyJob("[j]\nsize=1m\n"));
+  int checked = 0;
+  for (const FioOptionInfo& info : FioOptionTable()) {
+    const std::string_view d = info.fio_default;
+    // The defaults that name another option, and size (the baseline's own).
+    if (d.empty() || d == "size" || d == "bs" || d == "size/nrfiles" || d == "iodepth" ||
+        info.name == "size") {
+      continue;
+    }
+    const std::string job = "[j]\nsize=1m\n" + std::string(info.name) + "=" + std::string(d) + "\n";
+    EXPECT_TRUE(normalised(OnlyJob(job)) == baseline) << job;
+    ++checked;
+  }
+  EXPECT_GE(checked, 50);
+}
+
 TEST(BuildFioJobSpec, FioDefaults) {
   const FioJobSpec spec = OnlyJob("[job]\nsize=1m\n");
   const FioJobSpec defaults;
