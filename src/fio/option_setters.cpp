@@ -27,7 +27,7 @@ Apply Flag(bool FioJobSpec::*field) {
       spec.*field = true;
       return Status::Ok();
     }
-    LC_ASSIGN_OR_RETURN(spec.*field, ParseFioBool(o.value));
+    LC_ASSIGN_OR_RETURN(spec.*field, ParseFioFlag(o.value));
     return Status::Ok();
   };
 }

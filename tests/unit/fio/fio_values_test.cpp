@@ -137,7 +137,7 @@ TEST(ParseFioTimeRange, StartDelayRange) {
   EXPECT_EQ(r->max_ns, 5'000'000'000);
 }
 
-TEST(ParseFioBool, IntegersAsFio) {
+TEST(ParseFioBool, ZeroOrOneAsFio) {
   Result<bool> r = ParseFioBool("1");
   ASSERT_OK(r);
   EXPECT_TRUE(*r);
@@ -146,6 +146,17 @@ TEST(ParseFioBool, IntegersAsFio) {
   EXPECT_FALSE(*r);
   EXPECT_THAT(ValueErrorOf(ParseFioBool("true")), HasSubstr("not a boolean: give 0 or 1"));
   EXPECT_THAT(ValueErrorOf(ParseFioBool("1k")), HasSubstr("give 0 or 1"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBool("2")), HasSubstr("give 0 or 1"));  // fio: max 1
+}
+
+TEST(ParseFioFlag, AnyIntegerAsFio) {
+  Result<bool> r = ParseFioFlag("2");  // fio: stonewall=2 is a stonewall
+  ASSERT_OK(r);
+  EXPECT_TRUE(*r);
+  r = ParseFioFlag("0");
+  ASSERT_OK(r);
+  EXPECT_FALSE(*r);
+  EXPECT_THAT(ValueErrorOf(ParseFioFlag("yes")), HasSubstr("not 0 or 1"));
 }
 
 TEST(SplitFioPerDirection, TheHowtoExamples) {
@@ -311,18 +322,21 @@ TEST(ParseFioPercentileList, Fractions) {
       HasSubstr("more than 20"));
 }
 
-TEST(ParseFioPattern, HexAndQuotedText) {
+TEST(ParseFioPattern, HexAndQuotedTextAsFio) {
   Result<std::string> r = ParseFioPattern("0xdeadbeef");
   ASSERT_OK(r);
   EXPECT_EQ(*r, std::string("\xde\xad\xbe\xef"));
-  r = ParseFioPattern("'ab' 0x0a \"c\"");
+  r = ParseFioPattern("\"ab\"0x0a\"c\"");
   ASSERT_OK(r);
   EXPECT_EQ(*r, "ab\nc");
   r = ParseFioPattern("0xabc");
   ASSERT_OK(r);
   EXPECT_EQ(*r, std::string("\x0a\xbc"));
   EXPECT_THAT(ValueErrorOf(ParseFioPattern("%o")), HasSubstr("no decimal numbers or %o"));
-  EXPECT_THAT(ValueErrorOf(ParseFioPattern("'abc")), HasSubstr("not closed"));
+  EXPECT_THAT(ValueErrorOf(ParseFioPattern("\"abc")), HasSubstr("not closed"));
+  // fio 3.33 refuses single quotes and a space between the parts.
+  EXPECT_THAT(ValueErrorOf(ParseFioPattern("'abc'")), HasSubstr("double quotes"));
+  EXPECT_THAT(ValueErrorOf(ParseFioPattern("\"ab\" 0x0a")), HasSubstr("straight after"));
 }
 
 }  // namespace
