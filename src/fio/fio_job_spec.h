@@ -230,9 +230,12 @@ struct FioJobSpec {
   bool allow_mounted_write = false;                // allow_mounted_write=
 
   // ---- Engine
-  FioEngine ioengine = FioEngine::kPsync;  // ioengine=
-  int iodepth = 1;                         // iodepth=
-  int iodepth_batch_submit = 1;            // iodepth_batch_submit= (alias iodepth_batch)
+  // ioengine=: fio's default on Linux; fio's default on Windows is
+  // windowsaio, which the code running the jobs may apply when `given` has no
+  // ioengine (the front end does not know the platform).
+  FioEngine ioengine = FioEngine::kPsync;
+  int iodepth = 1;                     // iodepth=
+  int iodepth_batch_submit = 1;        // iodepth_batch_submit= (alias iodepth_batch)
   int iodepth_batch_complete_min = 1;  // iodepth_batch_complete_min= (alias iodepth_batch_complete)
   int iodepth_batch_complete_max = 1;  // iodepth_batch_complete_max=: default iodepth
   // direct=; buffered=0 sets it too (fio: buffered is !direct).
