@@ -301,6 +301,7 @@ Result<std::vector<FioSection>> ParseJobFiles(const std::vector<std::string>& pa
   std::vector<FioSection> all;
   for (size_t i = 0; i < paths.size(); ++i) {
     LC_ASSIGN_OR_RETURN(std::vector<FioSection> sections, ParseJobFile(paths[i], env));
+    if (i > 0 && !sections.empty()) sections.front().resets_globals = true;
     bool first_job = i > 0;
     for (FioSection& section : sections) {
       if (first_job && !section.global) {
@@ -378,6 +379,7 @@ Result<std::vector<FioJobOptions>> ResolveJobs(const std::vector<FioSection>& se
   std::vector<FioRawOption> globals;
   std::vector<FioJobOptions> jobs;
   for (const FioSection& section : sections) {
+    if (section.resets_globals) globals.clear();
     if (section.global) {
       globals.insert(globals.end(), section.options.begin(), section.options.end());
       continue;

@@ -199,6 +199,25 @@ TEST(ParseJobFiles, LaterFilesStartWithAStonewall) {
   EXPECT_FALSE((*r)[2].starts_file);  // the global section
   EXPECT_TRUE((*r)[3].starts_file);
   EXPECT_FALSE((*r)[4].starts_file);
+  EXPECT_FALSE((*r)[0].resets_globals);
+  EXPECT_TRUE((*r)[2].resets_globals);  // b.fio's first section, a global one
+  EXPECT_FALSE((*r)[3].resets_globals);
+}
+
+TEST(ParseJobFiles, EachLaterFileStartsFromFiosDefaults) {
+  FakeFioFiles files;
+  files.files["a.fio"] = "[global]\nbs=8k\n[a1]\n";
+  files.files["b.fio"] = "[b1]\nrw=write\n[global]\niodepth=2\n[b2]\n";
+  Result<std::vector<FioSection>> r = ParseJobFiles({"a.fio", "b.fio"}, files.Env());
+  ASSERT_OK(r);
+  Result<std::vector<FioJobOptions>> jobs = ResolveJobs(*r, {});
+  ASSERT_OK(jobs);
+  ASSERT_EQ(jobs->size(), 3U);
+  EXPECT_EQ((*jobs)[0].options.size(), 1U);  // a.fio's bs
+  ASSERT_EQ((*jobs)[1].options.size(), 1U);  // b1: its own rw only
+  EXPECT_EQ((*jobs)[1].options[0].name, "rw");
+  ASSERT_EQ((*jobs)[2].options.size(), 1U);  // b2: b.fio's iodepth
+  EXPECT_EQ((*jobs)[2].options[0].name, "iodepth");
 }
 
 TEST(ParseJobFiles, AMissingFileIsNamed) {
@@ -283,13 +302,15 @@ TEST(ReadFioJobs, CommandLineJobsThenFilesWithTheGlobalsOfBoth) {
   ASSERT_EQ((*jobs)[0].options.size(), 2U);  // bs=8k (global), iodepth=4
   EXPECT_FALSE((*jobs)[0].starts_file);
   EXPECT_EQ((*jobs)[1].section_name, "a2");
-  ASSERT_EQ((*jobs)[1].options.size(), 3U);  // bs=8k, rw=write, bs=16k
+  ASSERT_EQ((*jobs)[1].options.size(), 3U);  // bs=8k (command line), rw=write, bs=16k
   EXPECT_EQ((*jobs)[1].options[0].origin.command_line, true);
   EXPECT_EQ((*jobs)[1].options[2].value, "16k");
   EXPECT_FALSE((*jobs)[1].starts_file);  // a1 was first in a.fio (and the first file has none)
   EXPECT_EQ((*jobs)[2].section_name, "b1");
   EXPECT_TRUE((*jobs)[2].starts_file);
-  ASSERT_EQ((*jobs)[2].options.size(), 2U);  // a.fio's global applies to b.fio's jobs
+  // A later file starts from fio's defaults: neither the command line's
+  // globals nor a.fio's reach it.
+  EXPECT_TRUE((*jobs)[2].options.empty());
 }
 
 TEST(ParseFioCommandLine, NameGlobalStartsAGlobalSection) {
