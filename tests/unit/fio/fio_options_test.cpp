@@ -174,6 +174,18 @@ TEST(FioOptionTable, EachDefaultGivenIsTheSpecsDefault) {
   EXPECT_GE(checked, 50);
 }
 
+TEST(BuildFioJobSpec, WhatFioAcceptsIsAccepted) {
+  std::ifstream in(std::string(LOADCELL_SOURCE_DIR) + "/tests/data/fio_good_options.txt");
+  ASSERT_TRUE(in.good());
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    EXPECT_OK(FioSpecsOf("[j]\nfilename=/tmp/x\nsize=1m\n" + line + "\n")) << line;
+    ++lines;
+  }
+  EXPECT_GE(lines, 80);
+}
+
 TEST(BuildFioJobSpec, FioDefaults) {
   const FioJobSpec spec = OnlyJob("[job]\nsize=1m\n");
   const FioJobSpec defaults;
