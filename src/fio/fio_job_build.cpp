@@ -3,6 +3,10 @@
 // clones and groups of a list of jobs.
 
 #include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fio/fio_options.h"
 
@@ -33,6 +37,40 @@ void NoteGiven(FioJobSpec& spec, std::string_view name, const FioOrigin& origin)
   spec.given.push_back(FioGivenOption{std::string(name), origin});
 }
 
+// Levenshtein distance of `a` and `b`.
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The refusal of an option the table does not have, with the table's
+// nearest name when it is a likely misspelling (at most 2 edits away).
+Status UnsupportedOption(const FioRawOption& option) {
+  std::string message = FormatOrigin(option.origin) + ": fio option " + QuoteFioText(option.name) +
+                        " is not supported by loadcell";
+  std::string_view nearest;
+  size_t best = 3;
+  for (const FioOptionInfo& info : FioOptionTable()) {
+    const size_t distance = EditDistance(option.name, info.name);
+    if (distance < best && distance * 2 < option.name.size()) {
+      best = distance;
+      nearest = info.name;
+    }
+  }
+  if (!nearest.empty()) message += " (did you mean '" + std::string(nearest) + "'?)";
+  return Status::InvalidArgument(std::move(message));
+}
+
 // Applies every option of `job`, kb_base first (the last one given).
 Status ApplyOptions(const FioJobOptions& job, FioOptionContext& context, FioJobSpec& spec) {
   const FioOptionInfo* kb_base = FindFioOption("kb_base");
@@ -44,10 +82,7 @@ Status ApplyOptions(const FioJobOptions& job, FioOptionContext& context, FioJobS
   }
   for (const FioRawOption& option : job.options) {
     const FioOptionInfo* info = FindFioOption(option.name);
-    if (info == nullptr) {
-      return Status::InvalidArgument(FormatOrigin(option.origin) + ": fio option " +
-                                     QuoteFioText(option.name) + " is not supported by loadcell");
-    }
+    if (info == nullptr) return UnsupportedOption(option);
     if (info != kb_base) {
       Status status = info->apply(option, context, spec);
       if (!status.ok()) return OptionError(option, status);
@@ -64,6 +99,11 @@ void FillDerivedDefaults(const FioOptionContext& context, FioJobSpec& spec) {
   if (spec.iodepth_batch_submit == 0 || spec.iodepth_batch_submit > spec.iodepth) {
     spec.iodepth_batch_submit = spec.iodepth;
   }
+  // fio: a complete_max below complete_min is complete_min, a spin longer
+  // than the think time is the think time.
+  spec.iodepth_batch_complete_max =
+      std::max(spec.iodepth_batch_complete_max, spec.iodepth_batch_complete_min);
+  spec.thinktime_spin_ns = std::min(spec.thinktime_spin_ns, spec.thinktime_ns);
   for (size_t d = 0; d < kFioDirections; ++d) {
     if (!spec.block_size_range_given) {
       spec.block_size_range[d] = FioByteRange{spec.block_size[d], spec.block_size[d]};
@@ -74,15 +114,21 @@ void FillDerivedDefaults(const FioOptionContext& context, FioJobSpec& spec) {
   if (context.iops_log_bare) spec.write_iops_log = spec.name;
 }
 
+bool AnyOf(const FioPerDirection<uint64_t>& values) {
+  return std::any_of(values.begin(), values.end(), [](uint64_t v) { return v != 0; });
+}
+
 Status CheckRates(const FioJobSpec& spec) {
+  // fio: a byte rate and an I/O rate exclude each other in any directions.
+  if ((AnyOf(spec.rate) && AnyOf(spec.rate_iops)) ||
+      (AnyOf(spec.rate_min) && AnyOf(spec.rate_iops_min))) {
+    return JobError(OriginOf(spec, AnyOf(spec.rate_iops) ? "rate_iops" : "rate_iops_min"),
+                    "fio options 'rate' and 'rate_iops' exclude each other: give one of them "
+                    "(fio's rule)");
+  }
   constexpr std::string_view kDirections[] = {"read", "write", "trim"};
   for (size_t d = 0; d < kFioDirections; ++d) {
     const std::string dir(kDirections[d]);
-    if (spec.rate[d] != 0 && spec.rate_iops[d] != 0) {
-      return JobError(OriginOf(spec, "rate_iops"),
-                      "fio options 'rate' and 'rate_iops' both limit " + dir +
-                          ": give one of them (fio's rule)");
-    }
     if (spec.rate[d] != 0 && spec.rate_min[d] > spec.rate[d]) {
       return JobError(OriginOf(spec, "rate_min"),
                       "fio option 'rate_min' is above 'rate' for " + dir + " (fio's rule)");
@@ -96,6 +142,21 @@ Status CheckRates(const FioJobSpec& spec) {
   return Status::Ok();
 }
 
+uint64_t SmallestBlockSize(const FioJobSpec& spec) {
+  uint64_t smallest = std::numeric_limits<uint64_t>::max();
+  // Per direction, as fio's min_bs: the bssplit's smallest where there is
+  // one, else the range's low end.
+  for (size_t d = 0; d < kFioDirections; ++d) {
+    if (spec.block_size_split[d].empty()) {
+      smallest = std::min(smallest, spec.block_size_range[d].min);
+    }
+    for (const FioBlockSplit& split : spec.block_size_split[d]) {
+      smallest = std::min(smallest, split.block_size);
+    }
+  }
+  return smallest;
+}
+
 bool IsAsyncEngine(FioEngine engine) {
   return engine == FioEngine::kLibaio || engine == FioEngine::kIoUring ||
          engine == FioEngine::kWindowsAio;
@@ -107,12 +168,15 @@ Status CheckJob(const FioJobSpec& spec) {
                                      " has no size: give size=, filesize=, or filename= of a "
                                      "file or device to take it from");
   }
-  if (spec.iodepth_batch_complete_max < spec.iodepth_batch_complete_min) {
-    return JobError(OriginOf(spec, "iodepth_batch_complete_max"),
-                    "fio option 'iodepth_batch_complete_max' (" +
-                        std::to_string(spec.iodepth_batch_complete_max) +
-                        ") is below 'iodepth_batch_complete_min' (" +
-                        std::to_string(spec.iodepth_batch_complete_min) + ")");
+  if (spec.size_given && !spec.size.is_fraction && spec.size.bytes < SmallestBlockSize(spec)) {
+    return JobError(OriginOf(spec, "size"),
+                    "fio option 'size' (" + std::to_string(spec.size.bytes) +
+                        ") is smaller than the smallest block size (" +
+                        std::to_string(SmallestBlockSize(spec)) + ") (fio's rule)");
+  }
+  if (spec.time_based && spec.runtime_ns == 0) {
+    return JobError(OriginOf(spec, "time_based"),
+                    "fio option 'time_based' needs 'runtime' (fio warns and drops time_based)");
   }
   LC_RETURN_IF_ERROR(CheckRates(spec));
   if (spec.verify != FioVerify::kNone && spec.norandommap && IsAsyncEngine(spec.ioengine) &&
@@ -125,10 +189,6 @@ Status CheckJob(const FioJobSpec& spec) {
   }
   if (spec.verify == FioVerify::kPattern && spec.verify_pattern.empty()) {
     return JobError(OriginOf(spec, "verify"), "fio option 'verify=pattern' needs 'verify_pattern'");
-  }
-  if (spec.thinktime_spin_ns > spec.thinktime_ns) {
-    return JobError(OriginOf(spec, "thinktime_spin"),
-                    "fio option 'thinktime_spin' is longer than 'thinktime'");
   }
   return Status::Ok();
 }

@@ -28,9 +28,13 @@ namespace loadcell::fio {
 // or the command line and the argument's index (1-based, the program name
 // not counted).
 struct FioOrigin {
-  std::string file;  // the job file's path as given (an include: the included file's path)
+  // The job file's path as given (an include: the included file's path,
+  // joined to its includer's folder with '/'); "command line" for the
+  // command line.
+  std::string file;
   int line = 0;
   bool command_line = false;
+  friend bool operator==(const FioOrigin&, const FioOrigin&) = default;
 };
 
 // The data directions fio counts apart, in fio's order.
@@ -93,12 +97,14 @@ struct FioSize {
   bool is_fraction = false;
   uint64_t bytes = 0;   // when !is_fraction
   double fraction = 0;  // when is_fraction: (0, 1]
+  friend bool operator==(const FioSize&, const FioSize&) = default;
 };
 
 // An inclusive range of bytes (bsrange, filesize=1m-4m).
 struct FioByteRange {
   uint64_t min = 0;
   uint64_t max = 0;
+  friend bool operator==(const FioByteRange&, const FioByteRange&) = default;
 };
 
 // One entry of bssplit=: blocks of `block_size` bytes for `fraction` of the
@@ -106,6 +112,7 @@ struct FioByteRange {
 struct FioBlockSplit {
   uint64_t block_size = 0;
   double fraction = 0;
+  friend bool operator==(const FioBlockSplit&, const FioBlockSplit&) = default;
 };
 
 // random_distribution=.
@@ -120,11 +127,12 @@ struct FioZone {
   double access_fraction = 0;
   double size_fraction = 0;  // zoned
   uint64_t size_bytes = 0;   // zoned_abs
+  friend bool operator==(const FioZone&, const FioZone&) = default;
 };
 
 struct FioRandomDistribution {
   FioDistributionKind kind = FioDistributionKind::kRandom;
-  // zipf: theta (default 1.2, never 1); pareto: h in (0, 1) (default 0.2);
+  // zipf: theta (default 1.1, fio's; never 1); pareto: h in (0, 1) (default 0.2);
   // normal: the standard deviation as a fraction of the region, [0, 1)
   // (fio's normal:5 is 0.05; default 0). Unused otherwise.
   double parameter = 0;
@@ -135,18 +143,21 @@ struct FioRandomDistribution {
   // zoned, zoned_abs: the zones per direction (a direction fio was given no
   // zones for is empty).
   FioPerDirection<std::vector<FioZone>> zones;
+  friend bool operator==(const FioRandomDistribution&, const FioRandomDistribution&) = default;
 };
 
 // An inclusive range of nanoseconds (startdelay=1-5: a random delay in it).
 struct FioTimeRange {
   int64_t min_ns = 0;
   int64_t max_ns = 0;
+  friend bool operator==(const FioTimeRange&, const FioTimeRange&) = default;
 };
 
 // One option the job was given, and where.
 struct FioGivenOption {
   std::string name;  // the table's name (an alias is recorded by its option's name)
   FioOrigin origin;
+  friend bool operator==(const FioGivenOption&, const FioGivenOption&) = default;
 };
 
 struct FioJobSpec {
@@ -157,9 +168,11 @@ struct FioJobSpec {
   std::vector<FioGivenOption> given;  // the options in force for it, global ones included
 
   // ---- Job control
-  int numjobs = 1;         // numjobs=: clones (fio/fio_options.h ScheduleJobs)
-  bool stonewall = false;  // stonewall / wait_for_previous: start after every earlier job ended
-  bool new_group = false;  // new_group: start a new reporting group
+  int numjobs = 1;  // numjobs=: clones (fio/fio_options.h ScheduleJobs)
+  // stonewall / wait_for_previous: start after every earlier job ended;
+  // also set on the first job of a second or later job file (fio's rule).
+  bool stonewall = false;
+  bool new_group = false;        // new_group: start a new reporting group
   bool group_reporting = false;  // group_reporting: report the group as one job
   FioTimeRange startdelay;       // startdelay=: seconds by default; 0
   int loops = 1;                 // loops=: run the whole job this many times
@@ -205,7 +218,8 @@ struct FioJobSpec {
   std::vector<std::string> filenames;    // filename=: ':'-list, fio's "\:" escapes undone
   std::vector<std::string> directories;  // directory=: ':'-list
   std::string filename_format = "$jobname.$jobnum.$filenum";  // filename_format=
-  int nrfiles = 1;                                            // nrfiles= (alias nr_files)
+  // nrfiles= (alias nr_files); with filenames given fio uses their count.
+  int nrfiles = 1;
   bool filesize_given = false;
   FioByteRange
       filesize;  // filesize=: each file's size (a range: drawn per file); default size / nrfiles
@@ -216,9 +230,12 @@ struct FioJobSpec {
   bool allow_mounted_write = false;                // allow_mounted_write=
 
   // ---- Engine
-  FioEngine ioengine = FioEngine::kPsync;  // ioengine=
-  int iodepth = 1;                         // iodepth=
-  int iodepth_batch_submit = 1;            // iodepth_batch_submit= (alias iodepth_batch)
+  // ioengine=: fio's default on Linux; fio's default on Windows is
+  // windowsaio, which the code running the jobs may apply when `given` has no
+  // ioengine (the front end does not know the platform).
+  FioEngine ioengine = FioEngine::kPsync;
+  int iodepth = 1;                     // iodepth=
+  int iodepth_batch_submit = 1;        // iodepth_batch_submit= (alias iodepth_batch)
   int iodepth_batch_complete_min = 1;  // iodepth_batch_complete_min= (alias iodepth_batch_complete)
   int iodepth_batch_complete_max = 1;  // iodepth_batch_complete_max=: default iodepth
   // direct=; buffered=0 sets it too (fio: buffered is !direct).
@@ -260,8 +277,12 @@ struct FioJobSpec {
 
   // ---- Reporting
   // percentile_list=: as fractions (fio's 99.9 is 0.999), in the order given.
-  std::vector<double> percentile_list{0.01, 0.05, 0.10, 0.20, 0.30,  0.40,  0.50,   0.60,  0.70,
-                                      0.80, 0.90, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999};
+  // (Written as fio's percents over 100, the very division the parser
+  // makes, so that a job giving fio's default list equals this one.)
+  std::vector<double> percentile_list{
+      1 / 100.0,  5 / 100.0,    10 / 100.0,   20 / 100.0,    30 / 100.0,   40 / 100.0,
+      50 / 100.0, 60 / 100.0,   70 / 100.0,   80 / 100.0,    90 / 100.0,   95 / 100.0,
+      99 / 100.0, 99.5 / 100.0, 99.9 / 100.0, 99.95 / 100.0, 99.99 / 100.0};
   bool clat_percentiles = true;  // clat_percentiles=
   bool lat_percentiles = false;  // lat_percentiles=
   FioUnifiedReporting unified_rw_reporting = FioUnifiedReporting::kNone;
@@ -269,6 +290,7 @@ struct FioJobSpec {
   std::string write_bw_log;    // write_bw_log=
   std::string write_iops_log;  // write_iops_log=
   int64_t log_avg_ns = 0;      // log_avg_msec=: 0 = one sample per I/O
+  friend bool operator==(const FioJobSpec&, const FioJobSpec&) = default;
 };
 
 // One job of the schedule: `job` (an index into the FioJobSpec list) as its
@@ -279,12 +301,14 @@ struct FioJobInstance {
   std::string name;
   int clone_index = 0;
   int group_id = 0;
+  friend bool operator==(const FioJobInstance&, const FioJobInstance&) = default;
 };
 
 // The jobs that start together; a step starts when every job of the step
 // before it has ended (stonewall).
 struct FioRunStep {
   std::vector<FioJobInstance> instances;
+  friend bool operator==(const FioRunStep&, const FioRunStep&) = default;
 };
 
 }  // namespace loadcell::fio

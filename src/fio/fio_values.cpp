@@ -175,10 +175,11 @@ Result<std::vector<SplitEntry>> ReadSplitEntries(std::string_view text) {
   return entries;
 }
 
-// A percentage of a split: a whole number 0 to 100; nullopt for none (or 0,
-// which fio reads as none).
+// A percentage of a split: a whole number 0 to 100; nullopt for none (an
+// empty one, or 0, which fio reads as none).
 Result<std::optional<int>> ReadSplitPercent(const std::optional<std::string_view>& text) {
-  if (!text.has_value()) return std::optional<int>();
+  // "4k/" is an entry without a percentage, as fio reads it.
+  if (!text.has_value() || text->empty()) return std::optional<int>();
   LC_ASSIGN_OR_RETURN(uint64_t percent, ParseFioInt(*text, FioKbBase::k1024));
   if (percent > 100) {
     return Status::InvalidArgument("percentage " + QuoteFioText(*text) + " is over 100");
@@ -352,11 +353,20 @@ Result<uint64_t> ParseFioInt(std::string_view text, FioKbBase kb_base) {
 
 Result<bool> ParseFioBool(std::string_view text) {
   text = Trim(text);
-  LC_ASSIGN_OR_RETURN(NumberText number, ReadNumber(text));
-  if (!number.suffix.empty()) {
+  Result<NumberText> number = ReadNumber(text);
+  if (!number.ok() || !number->suffix.empty() || number->value > 1) {
     return Status::InvalidArgument(QuoteFioText(text) + " is not a boolean: give 0 or 1");
   }
-  return number.value != 0;
+  return number->value == 1;
+}
+
+Result<bool> ParseFioFlag(std::string_view text) {
+  text = Trim(text);
+  Result<NumberText> number = ReadNumber(text);
+  if (!number.ok() || !number->suffix.empty()) {
+    return Status::InvalidArgument(QuoteFioText(text) + " is not 0 or 1 (or the option bare)");
+  }
+  return number->value != 0;
 }
 
 Result<double> ParseFioDouble(std::string_view text) {
@@ -639,15 +649,13 @@ Result<std::string> ParseFioPattern(std::string_view text) {
   std::string bytes;
   size_t i = 0;
   text = Trim(text);
-  if (text.empty()) return Status::InvalidArgument("an empty pattern: give 0xHEX or 'text'");
+  if (text.empty()) return Status::InvalidArgument("an empty pattern: give 0xHEX or \"text\"");
   while (i < text.size()) {
     const char c = text[i];
-    if (std::isspace(static_cast<unsigned char>(c)) != 0) {
-      ++i;
-    } else if (c == '\'' || c == '"') {
-      const size_t close = text.find(c, i + 1);
+    if (c == '"') {
+      const size_t close = text.find('"', i + 1);
       if (close == std::string_view::npos) {
-        return Status::InvalidArgument("a quote in " + QuoteFioText(text) + " is not closed");
+        return Status::InvalidArgument(QuoteFioText(text) + " has a '\"' that is not closed");
       }
       bytes.append(text.substr(i + 1, close - i - 1));
       i = close + 1;
@@ -658,9 +666,10 @@ Result<std::string> ParseFioPattern(std::string_view text) {
       bytes += run;
       i = end;
     } else {
-      return Status::InvalidArgument(QuoteFioText(text) +
-                                     ": a pattern is 0xHEX bytes and 'quoted' text (loadcell "
-                                     "takes no decimal numbers or %o)");
+      return Status::InvalidArgument(
+          QuoteFioText(text) +
+          ": a pattern is 0xHEX bytes and \"text\" in double quotes, one straight after the "
+          "other (loadcell takes no decimal numbers or %o)");
     }
   }
   return bytes;

@@ -36,9 +36,12 @@ enum class FioKbBase { k1024, k1000 };
 // (fio reads int options with its size parser: iodepth=1k is 1024).
 // Negative values are refused.
 Result<uint64_t> ParseFioInt(std::string_view text, FioKbBase kb_base);
-// A boolean: an integer, 0 false and any other true (fio's rule: "true" and
-// "on" are not booleans to fio).
+// A boolean: 0 or 1 (fio's rule: "true", "on" and 2 are not booleans to
+// fio).
 Result<bool> ParseFioBool(std::string_view text);
+// The value of a flag (an option that may also be given bare: time_based):
+// an integer, 0 false and any other true, as fio reads it.
+Result<bool> ParseFioFlag(std::string_view text);
 // A real number ("1.2"), as fio's float options.
 Result<double> ParseFioDouble(std::string_view text);
 
@@ -123,9 +126,10 @@ Result<std::vector<int>> ParseFioCpuList(std::string_view text);
 // percentile_list=: "99:99.9:99.99" -> fractions, at most 20 of them
 // (fio's limit), each in (0, 100] percent.
 Result<std::vector<double>> ParseFioPercentileList(std::string_view text);
-// buffer_pattern= / verify_pattern=: a sequence of 0x hexadecimal bytes and
-// quoted strings ('abc' or "abc"), optionally separated by white space ->
-// the bytes. fio's decimal numbers and %o are refused.
+// buffer_pattern= / verify_pattern=: 0x hexadecimal bytes and "text" in
+// double quotes, one straight after the other ("abc"0x0a) -> the bytes, as
+// fio reads them; fio's decimal numbers and %o are refused.
+
 Result<std::string> ParseFioPattern(std::string_view text);
 
 }  // namespace loadcell::fio

@@ -106,19 +106,23 @@ std::filesystem::path FolderOf(const std::string& path) {
   return std::filesystem::path(path).parent_path();
 }
 
+// The path of an included file, normalised with '/' between its parts on
+// every platform (Windows' path joins with '\\', which it also reads '/' as),
+// so that messages and the loop check see one spelling.
 std::string IncludePath(const std::string& including, std::string_view name) {
   const std::filesystem::path target(std::string{name});
-  if (target.is_absolute()) return target.lexically_normal().string();
+  if (target.is_absolute()) return target.lexically_normal().generic_string();
   const std::filesystem::path folder = FolderOf(including);
-  if (folder.empty()) return target.lexically_normal().string();
-  return (folder / target).lexically_normal().string();
+  if (folder.empty()) return target.lexically_normal().generic_string();
+  return (folder / target).lexically_normal().generic_string();
 }
 
-// Whether `line` (stripped) is "include FILE": "include" then a blank.
+// Whether `line` (stripped) is "include FILE" ("include" then a blank, or
+// "include" alone: an include without its file).
 bool IsInclude(std::string_view line, std::string_view* file) {
   constexpr std::string_view kInclude = "include";
-  if (line.substr(0, kInclude.size()) != kInclude || line.size() == kInclude.size() ||
-      !IsBlank(line[kInclude.size()])) {
+  if (line.substr(0, kInclude.size()) != kInclude ||
+      (line.size() > kInclude.size() && !IsBlank(line[kInclude.size()]))) {
     return false;
   }
   *file = TrimBlanks(line.substr(kInclude.size()));
@@ -152,7 +156,7 @@ class JobFileReader {
   explicit JobFileReader(const FioParseEnv& env) : env_(env) {}
 
   Status ReadText(std::string_view text, const std::string& path) {
-    stack_.push_back(std::filesystem::path(path).lexically_normal().string());
+    stack_.push_back(std::filesystem::path(path).lexically_normal().generic_string());
     Status status = ReadLines(text, path, /*nested=*/false);
     stack_.pop_back();
     return status;
@@ -297,6 +301,7 @@ Result<std::vector<FioSection>> ParseJobFiles(const std::vector<std::string>& pa
   std::vector<FioSection> all;
   for (size_t i = 0; i < paths.size(); ++i) {
     LC_ASSIGN_OR_RETURN(std::vector<FioSection> sections, ParseJobFile(paths[i], env));
+    if (i > 0 && !sections.empty()) sections.front().resets_globals = true;
     bool first_job = i > 0;
     for (FioSection& section : sections) {
       if (first_job && !section.global) {
@@ -374,6 +379,7 @@ Result<std::vector<FioJobOptions>> ResolveJobs(const std::vector<FioSection>& se
   std::vector<FioRawOption> globals;
   std::vector<FioJobOptions> jobs;
   for (const FioSection& section : sections) {
+    if (section.resets_globals) globals.clear();
     if (section.global) {
       globals.insert(globals.end(), section.options.begin(), section.options.end());
       continue;
@@ -391,6 +397,13 @@ Result<std::vector<FioJobOptions>> ResolveJobs(const std::vector<FioSection>& se
     jobs.push_back(std::move(job));
   }
   return jobs;
+}
+
+Result<std::vector<FioJobOptions>> ReadFioJobs(const FioCommandLine& line, const FioParseEnv& env) {
+  std::vector<FioSection> sections = line.sections;
+  LC_ASSIGN_OR_RETURN(std::vector<FioSection> from_files, ParseJobFiles(line.job_files, env));
+  sections.insert(sections.end(), from_files.begin(), from_files.end());
+  return ResolveJobs(sections, line.selected_sections);
 }
 
 }  // namespace loadcell::fio

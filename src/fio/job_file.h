@@ -25,8 +25,10 @@
 //     those was replaced and the value is then an integer expression
 //     (fio/expression.h), the value is its result ("size=8*$mb_memory"), as
 //     fio's bc call gives.
-//   - Job files after the first begin with a stonewall: their first job
-//     section has starts_file set.
+//   - Job files after the first begin with a stonewall (their first job
+//     section has starts_file set) and from fio's defaults: the global
+//     options of earlier files and of the command line do not reach them
+//     (their first section has resets_globals set).
 //
 // Errors are usage errors (kInvalidArgument) of one line, "FILE:LINE: what is
 // wrong and what is valid".
@@ -65,6 +67,10 @@ struct FioSection {
   // The first job section of the second and later job files: fio runs it
   // after every job before it has ended (an implied stonewall).
   bool starts_file = false;
+  // The first section of the second and later job files: fio starts each
+  // of those files from its defaults again, so the global options given
+  // before it (in earlier files, or on the command line) end here.
+  bool resets_globals = false;
 };
 
 // What the reader needs from outside: file contents, the environment and the
@@ -91,7 +97,8 @@ Result<std::vector<FioSection>> ParseJobFile(const std::string& path, const FioP
 Result<std::vector<FioSection>> ParseJobText(std::string_view text, const std::string& path,
                                              const FioParseEnv& env);
 // Several job files, in order, one list of sections (starts_file set on the
-// first job section of every file after the first).
+// first job section and resets_globals on the first section of every file
+// after the first).
 Result<std::vector<FioSection>> ParseJobFiles(const std::vector<std::string>& paths,
                                               const FioParseEnv& env);
 
@@ -115,8 +122,9 @@ Result<FioCommandLine> ParseFioCommandLine(const std::vector<std::string>& args,
                                            const FioParseEnv& env);
 
 // One job's options in force: every global option given before it (in
-// order, across every [global] section above it), then its own. Later
-// entries of the same name override earlier ones.
+// order, across every [global] section above it back to the last
+// resets_globals), then its own. Later entries of the same name override
+// earlier ones.
 struct FioJobOptions {
   std::string section_name;
   FioOrigin origin;
@@ -130,5 +138,13 @@ struct FioJobOptions {
 // is refused.
 Result<std::vector<FioJobOptions>> ResolveJobs(const std::vector<FioSection>& sections,
                                                const std::vector<std::string>& selected);
+
+// The jobs of a whole fio command line, in fio's order: its own sections
+// first (fio adds them while it reads the command line), then its job
+// files'. The command line's global options apply to its own jobs and to
+// the first file's, not to later files' (fio starts each from its defaults);
+// the first file has no implied stonewall (fio separates files from each
+// other, not from the command line); --section selects among them all.
+Result<std::vector<FioJobOptions>> ReadFioJobs(const FioCommandLine& line, const FioParseEnv& env);
 
 }  // namespace loadcell::fio

@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -137,6 +139,53 @@ TEST(FioOptionTable, EveryOptionTheIssueNamesIsThere) {
   }
 }
 
+TEST(FioOptionTable, DocsListEveryOption) {
+  std::ifstream in(std::string(LOADCELL_SOURCE_DIR) + "/docs/fio.md");
+  ASSERT_TRUE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const FioOptionInfo& info : FioOptionTable()) {
+    EXPECT_NE(text.str().find("| `" + std::string(info.name) + "` |"), std::string::npos)
+        << info.name << " is not in docs/fio.md's table";
+  }
+}
+
+TEST(FioOptionTable, EachDefaultGivenIsTheSpecsDefault) {
+  // Giving an option its documented fio default changes nothing: the
+  // table's defaults and FioJobSpec's agree.
+  auto normalised = [](FioJobSpec spec) {
+    spec.given.clear();
+    spec.randseed_given = false;
+    return spec;
+  };
+  const FioJobSpec baseline = normalised(OnlyJob("[j]\nsize=1m\n"));
+  int checked = 0;
+  for (const FioOptionInfo& info : FioOptionTable()) {
+    const std::string_view d = info.fio_default;
+    // The defaults that name another option, and size (the baseline's own).
+    if (d.empty() || d == "size" || d == "bs" || d == "size/nrfiles" || d == "iodepth" ||
+        info.name == "size") {
+      continue;
+    }
+    const std::string job = "[j]\nsize=1m\n" + std::string(info.name) + "=" + std::string(d) + "\n";
+    EXPECT_TRUE(normalised(OnlyJob(job)) == baseline) << job;
+    ++checked;
+  }
+  EXPECT_GE(checked, 50);
+}
+
+TEST(BuildFioJobSpec, WhatFioAcceptsIsAccepted) {
+  std::ifstream in(std::string(LOADCELL_SOURCE_DIR) + "/tests/data/fio_good_options.txt");
+  ASSERT_TRUE(in.good());
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    EXPECT_OK(FioSpecsOf("[j]\nfilename=/tmp/x\nsize=1m\n" + line + "\n")) << line;
+    ++lines;
+  }
+  EXPECT_GE(lines, 80);
+}
+
 TEST(BuildFioJobSpec, FioDefaults) {
   const FioJobSpec spec = OnlyJob("[job]\nsize=1m\n");
   const FioJobSpec defaults;
@@ -242,6 +291,14 @@ TEST(BuildFioJobSpec, NameOverridesTheSectionAndBareLogsFollowIt) {
   EXPECT_EQ(spec.write_bw_log, "");
 }
 
+TEST(BuildFioJobSpec, ClampsAsFio) {
+  FioJobSpec spec = OnlyJob(
+      "[j]\nsize=1m\niodepth=8\niodepth_batch_complete_min=4\niodepth_batch_complete_max=2\n"
+      "thinktime=10\nthinktime_spin=20\n");
+  EXPECT_EQ(spec.iodepth_batch_complete_max, 4);
+  EXPECT_EQ(spec.thinktime_spin_ns, 10'000);
+}
+
 TEST(BuildFioJobSpec, DepthDerivedDefaults) {
   FioJobSpec spec = OnlyJob("[j]\nsize=1m\niodepth=16\niodepth_batch_submit=64\n");
   EXPECT_EQ(spec.iodepth_batch_submit, 16);  // fio: never above the depth
@@ -255,6 +312,11 @@ TEST(BuildFioJobSpec, DepthDerivedDefaults) {
 TEST(BuildFioJobSpec, RefusalsNameTheFileLineAndOption) {
   EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nzonemode=zbd\n"),
             "t.fio:3: fio option 'zonemode' is not supported by loadcell");
+  EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nrwmixred=70\n"),
+            "t.fio:3: fio option 'rwmixred' is not supported by loadcell (did you mean "
+            "'rwmixread'?)");
+  EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nbs_unaligned\n"),
+            "t.fio:3: fio option 'bs_unaligned' is not supported by loadcell");
   EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nrwmixread=120\n"),
             "t.fio:3: fio option 'rwmixread': 120 is over 100: a percentage 0 to 100");
   EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\ndirect\n"),
@@ -266,12 +328,25 @@ TEST(BuildFioJobSpec, RefusalsNameTheFileLineAndOption) {
             "t.fio:3: fio option 'ioengine': fio's engine 'posixaio' is not supported by loadcell "
             "(psync, sync, pvsync, pvsync2, libaio, io_uring, mmap, null, windowsaio)");
   EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nioengine=foo\n"), HasSubstr("'foo' is not one of psync"));
+  EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nioengine=io_uring_cmd\n"),
+              HasSubstr("fio's engine 'io_uring_cmd' is not supported by loadcell"));
   EXPECT_EQ(SpecErrorOf("[j]\nrw=read\n"),
             "t.fio:1: job 'j' has no size: give size=, filesize=, or filename= of a file or "
             "device to take it from");
   EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\nrate=1m\nrate_iops=100\n"),
-            "t.fio:4: fio options 'rate' and 'rate_iops' both limit read: give one of them "
+            "t.fio:4: fio options 'rate' and 'rate_iops' exclude each other: give one of them "
             "(fio's rule)");
+  // In different directions too, as fio.
+  EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nrate=,1m\nrate_iops=100,\n"),
+              HasSubstr("t.fio:4: fio options 'rate' and 'rate_iops' exclude each other"));
+  EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nrate=1m\nrate_min=2m\n"),
+              HasSubstr("t.fio:4: fio option 'rate_min' is above 'rate' for read"));
+  EXPECT_THAT(SpecErrorOf("[j]\nsize=6k\nbssplit=8k/50:16k/50\n"),
+              HasSubstr("t.fio:2: fio option 'size' (6144) is smaller than the smallest block "
+                        "size (8192)"));
+  EXPECT_EQ(OnlyJob("[j]\nsize=2k\nbssplit=1k/50:4k/50\n").size.bytes, 2048U);
+  EXPECT_EQ(SpecErrorOf("[j]\nsize=1m\ntime_based\n"),
+            "t.fio:3: fio option 'time_based' needs 'runtime' (fio warns and drops time_based)");
   EXPECT_THAT(SpecErrorOf("[j]\nsize=1m\nverify=md5\nnorandommap\nioengine=libaio\niodepth=8\n"),
               HasSubstr("t.fio:3: fio option 'verify' with 'norandommap'"));
   EXPECT_THAT(SpecErrorOf("[global]\nbs=4q\n[j]\nsize=1m\n"),

@@ -137,15 +137,26 @@ TEST(ParseFioTimeRange, StartDelayRange) {
   EXPECT_EQ(r->max_ns, 5'000'000'000);
 }
 
-TEST(ParseFioBool, IntegersAsFio) {
+TEST(ParseFioBool, ZeroOrOneAsFio) {
   Result<bool> r = ParseFioBool("1");
   ASSERT_OK(r);
   EXPECT_TRUE(*r);
   r = ParseFioBool("0");
   ASSERT_OK(r);
   EXPECT_FALSE(*r);
-  EXPECT_THAT(ValueErrorOf(ParseFioBool("true")), HasSubstr("not a number"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBool("true")), HasSubstr("not a boolean: give 0 or 1"));
   EXPECT_THAT(ValueErrorOf(ParseFioBool("1k")), HasSubstr("give 0 or 1"));
+  EXPECT_THAT(ValueErrorOf(ParseFioBool("2")), HasSubstr("give 0 or 1"));  // fio: max 1
+}
+
+TEST(ParseFioFlag, AnyIntegerAsFio) {
+  Result<bool> r = ParseFioFlag("2");  // fio: stonewall=2 is a stonewall
+  ASSERT_OK(r);
+  EXPECT_TRUE(*r);
+  r = ParseFioFlag("0");
+  ASSERT_OK(r);
+  EXPECT_FALSE(*r);
+  EXPECT_THAT(ValueErrorOf(ParseFioFlag("yes")), HasSubstr("not 0 or 1"));
 }
 
 TEST(SplitFioPerDirection, TheHowtoExamples) {
@@ -178,6 +189,9 @@ TEST(ParseFioBlockSplit, EntriesWithoutAPercentageShareTheRest) {
     EXPECT_DOUBLE_EQ(dir[1].fraction, 0.50);
     EXPECT_DOUBLE_EQ(dir[2].fraction, 0.40);
   }
+  r = ParseFioBlockSplit("4k/50:8k/", k1024);
+  ASSERT_OK(r);
+  EXPECT_DOUBLE_EQ((*r)[0][1].fraction, 0.5);
   r = ParseFioBlockSplit("4k:8k:16k", k1024);
   ASSERT_OK(r);
   EXPECT_DOUBLE_EQ((*r)[0][0].fraction + (*r)[0][1].fraction + (*r)[0][2].fraction, 1.0);
@@ -265,6 +279,10 @@ TEST(ParseFioDistribution, Zoned) {
   EXPECT_DOUBLE_EQ(r->zones[0][0].access_fraction, 0.6);
   EXPECT_DOUBLE_EQ(r->zones[0][0].size_fraction, 0.1);
   EXPECT_DOUBLE_EQ(r->zones[2][3].size_fraction, 0.4);
+  // An empty size after the '/' shares the rest, as fio reads it.
+  r = ParseFioDistribution("zoned:50/5:30/15:20/", k1024);
+  ASSERT_OK(r);
+  EXPECT_DOUBLE_EQ(r->zones[0][2].size_fraction, 0.80);
   r = ParseFioDistribution("zoned_abs:60/20g:40/100g", k1024);
   ASSERT_OK(r);
   EXPECT_EQ(r->zones[1][1].size_bytes, uint64_t{100} << 30);
@@ -304,18 +322,21 @@ TEST(ParseFioPercentileList, Fractions) {
       HasSubstr("more than 20"));
 }
 
-TEST(ParseFioPattern, HexAndQuotedText) {
+TEST(ParseFioPattern, HexAndQuotedTextAsFio) {
   Result<std::string> r = ParseFioPattern("0xdeadbeef");
   ASSERT_OK(r);
   EXPECT_EQ(*r, std::string("\xde\xad\xbe\xef"));
-  r = ParseFioPattern("'ab' 0x0a \"c\"");
+  r = ParseFioPattern("\"ab\"0x0a\"c\"");
   ASSERT_OK(r);
   EXPECT_EQ(*r, "ab\nc");
   r = ParseFioPattern("0xabc");
   ASSERT_OK(r);
   EXPECT_EQ(*r, std::string("\x0a\xbc"));
   EXPECT_THAT(ValueErrorOf(ParseFioPattern("%o")), HasSubstr("no decimal numbers or %o"));
-  EXPECT_THAT(ValueErrorOf(ParseFioPattern("'abc")), HasSubstr("not closed"));
+  EXPECT_THAT(ValueErrorOf(ParseFioPattern("\"abc")), HasSubstr("not closed"));
+  // fio 3.33 refuses single quotes and a space between the parts.
+  EXPECT_THAT(ValueErrorOf(ParseFioPattern("'abc'")), HasSubstr("double quotes"));
+  EXPECT_THAT(ValueErrorOf(ParseFioPattern("\"ab\" 0x0a")), HasSubstr("straight after"));
 }
 
 }  // namespace

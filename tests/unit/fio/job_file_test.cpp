@@ -106,6 +106,17 @@ TEST(ParseJobText, IncludeIsRelativeToTheIncludingFile) {
   EXPECT_EQ(s[0].options[2].origin.file, "jobs/main.fio");
 }
 
+TEST(ParseJobText, IncludePathsAreNormalisedWithSlashes) {
+  // On Windows too, where a path joins with '\\': one spelling for
+  // messages and for the loop check.
+  FakeFioFiles files;
+  files.files["jobs/x.fio"] = "bs=8k\n";
+  auto s = SectionsOf("[job]\ninclude sub/../x.fio\n", files);
+  ASSERT_EQ(s.size(), 1U);
+  ASSERT_EQ(s[0].options.size(), 1U);
+  EXPECT_EQ(s[0].options[0].origin.file, "jobs/x.fio");
+}
+
 TEST(ParseJobText, IncludeAbsolutePath) {
   FakeFioFiles files;
   files.files["/etc/fio/base.fio"] = "rw=write\n";
@@ -131,6 +142,8 @@ TEST(ParseJobText, IncludeErrors) {
   EXPECT_THAT(ReadErrorOf("[job]\ninclude missing.fio\n", files),
               HasSubstr("jobs/main.fio:2: include: cannot open job file 'jobs/missing.fio'"));
   EXPECT_THAT(ReadErrorOf("include base.fio\n[job]\n", files), HasSubstr("before any [section]"));
+  EXPECT_EQ(ReadErrorOf("[job]\ninclude\n", files),
+            "jobs/main.fio:2: include without a file name: write include FILE");
 }
 
 TEST(ParseJobText, IncludeDepthIsBounded) {
@@ -186,6 +199,25 @@ TEST(ParseJobFiles, LaterFilesStartWithAStonewall) {
   EXPECT_FALSE((*r)[2].starts_file);  // the global section
   EXPECT_TRUE((*r)[3].starts_file);
   EXPECT_FALSE((*r)[4].starts_file);
+  EXPECT_FALSE((*r)[0].resets_globals);
+  EXPECT_TRUE((*r)[2].resets_globals);  // b.fio's first section, a global one
+  EXPECT_FALSE((*r)[3].resets_globals);
+}
+
+TEST(ParseJobFiles, EachLaterFileStartsFromFiosDefaults) {
+  FakeFioFiles files;
+  files.files["a.fio"] = "[global]\nbs=8k\n[a1]\n";
+  files.files["b.fio"] = "[b1]\nrw=write\n[global]\niodepth=2\n[b2]\n";
+  Result<std::vector<FioSection>> r = ParseJobFiles({"a.fio", "b.fio"}, files.Env());
+  ASSERT_OK(r);
+  Result<std::vector<FioJobOptions>> jobs = ResolveJobs(*r, {});
+  ASSERT_OK(jobs);
+  ASSERT_EQ(jobs->size(), 3U);
+  EXPECT_EQ((*jobs)[0].options.size(), 1U);  // a.fio's bs
+  ASSERT_EQ((*jobs)[1].options.size(), 1U);  // b1: its own rw only
+  EXPECT_EQ((*jobs)[1].options[0].name, "rw");
+  ASSERT_EQ((*jobs)[2].options.size(), 1U);  // b2: b.fio's iodepth
+  EXPECT_EQ((*jobs)[2].options[0].name, "iodepth");
 }
 
 TEST(ParseJobFiles, AMissingFileIsNamed) {
@@ -252,6 +284,33 @@ TEST(ParseFioCommandLine, OptionsBeforeTheFirstNameAreGlobal) {
   ASSERT_OK(jobs);
   ASSERT_EQ(jobs->size(), 2U);
   EXPECT_EQ((*jobs)[1].options.size(), 2U);  // ioengine, bs
+}
+
+TEST(ReadFioJobs, CommandLineJobsThenFilesWithTheGlobalsOfBoth) {
+  FakeFioFiles files;
+  files.files["a.fio"] = "[global]\nrw=write\n[a1]\n[a2]\nbs=16k\n";
+  files.files["b.fio"] = "[b1]\n";
+  Result<FioCommandLine> line =
+      ParseFioCommandLine({"--bs=8k", "a.fio", "--name=cli", "--iodepth=4", "b.fio", "--section=a2",
+                           "--section=b1", "--section=cli"},
+                          files.Env());
+  ASSERT_OK(line);
+  Result<std::vector<FioJobOptions>> jobs = ReadFioJobs(*line, files.Env());
+  ASSERT_OK(jobs);
+  ASSERT_EQ(jobs->size(), 3U);
+  EXPECT_EQ((*jobs)[0].section_name, "cli");
+  ASSERT_EQ((*jobs)[0].options.size(), 2U);  // bs=8k (global), iodepth=4
+  EXPECT_FALSE((*jobs)[0].starts_file);
+  EXPECT_EQ((*jobs)[1].section_name, "a2");
+  ASSERT_EQ((*jobs)[1].options.size(), 3U);  // bs=8k (command line), rw=write, bs=16k
+  EXPECT_EQ((*jobs)[1].options[0].origin.command_line, true);
+  EXPECT_EQ((*jobs)[1].options[2].value, "16k");
+  EXPECT_FALSE((*jobs)[1].starts_file);  // a1 was first in a.fio (and the first file has none)
+  EXPECT_EQ((*jobs)[2].section_name, "b1");
+  EXPECT_TRUE((*jobs)[2].starts_file);
+  // A later file starts from fio's defaults: neither the command line's
+  // globals nor a.fio's reach it.
+  EXPECT_TRUE((*jobs)[2].options.empty());
 }
 
 TEST(ParseFioCommandLine, NameGlobalStartsAGlobalSection) {
