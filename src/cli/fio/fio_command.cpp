@@ -137,19 +137,10 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     PrintCliError(err, prog.status());
     return kExitUsage;
   }
-  std::vector<fio::FioSection> sections;
-  if (!cl->job_files.empty()) {
-    Result<std::vector<fio::FioSection>> files = fio::ParseJobFiles(cl->job_files, env);
-    if (!files.ok()) {
-      PrintCliError(err, files.status());
-      return kExitUsage;
-    }
-    sections = std::move(files).value();
-  }
-  sections.insert(sections.end(), cl->sections.begin(), cl->sections.end());
-  Result<std::vector<fio::FioJobOptions>> jobs = fio::ResolveJobs(sections, cl->selected_sections);
-  if (jobs.ok() && jobs->empty())
+  Result<std::vector<fio::FioJobOptions>> jobs = fio::ReadFioJobs(*cl, env);
+  if (jobs.ok() && jobs->empty()) {
     jobs = Status::InvalidArgument("no jobs given: name a job file or --name=JOB");
+  }
   if (!jobs.ok()) {
     PrintCliError(err, jobs.status());
     return kExitUsage;
