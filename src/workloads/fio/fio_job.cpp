@@ -159,24 +159,35 @@ class FioWorker final : public Worker {
   };
 
   bool LimitReached() const {
-    return (s_.byte_limit != 0 && bytes_issued_ >= s_.byte_limit) ||
+    return limit_done_ || (s_.byte_limit != 0 && bytes_issued_ >= s_.byte_limit) ||
            (s_.io_limit != 0 && ios_issued_ >= s_.io_limit);
   }
 
   // Plans a slot's next request: a sync when one is due, else an I/O.
-  void Plan(Slot& sl) {
+  // False when the byte limit leaves less than the smallest block: the job
+  // has done its I/O.
+  bool Plan(Slot& sl) {
     const uint32_t every = s_.fsync_every != 0 ? s_.fsync_every : s_.fdatasync_every;
     if (every != 0 && writes_since_sync_ >= every) {
       writes_since_sync_ = 0;
       sl.sync = true;
       sl.io = FioIo{FioDir::kWrite, last_write_file_, 0, 0};
-      return;
+      return true;
     }
     sl.sync = false;
     sl.io = pattern_.Next();
-    if (s_.byte_limit != 0 && bytes_issued_ + sl.io.length > s_.byte_limit) {
-      // The last request is cut to what the limit leaves, as fio's is.
-      sl.io.length = static_cast<uint32_t>(s_.byte_limit - bytes_issued_);
+    if (s_.byte_limit != 0 && bytes_issued_ + sl.io.length > s_.byte_limit &&
+        !(s_.pattern.random && s_.pattern.norandommap)) {
+      // As fio: the last request is cut to what the limit leaves, unless that
+      // is less than the smallest block (then the job is done). Random
+      // offsets without the map issue whole requests until the limit is
+      // reached (the last one may pass it, as fio's does).
+      const uint64_t left = s_.byte_limit - bytes_issued_;
+      if (left < pattern_.MinBlockSize()) {
+        limit_done_ = true;
+        return false;
+      }
+      sl.io.length = static_cast<uint32_t>(left);
     }
     bytes_issued_ += sl.io.length;
     ++ios_issued_;
@@ -189,6 +200,7 @@ class FioWorker final : public Worker {
         MakeSectorsUnique(sl.buf, sl.io.length, ++write_tag_);
       }
     }
+    return true;
   }
 
   Status TopUp() {
@@ -198,7 +210,10 @@ class FioWorker final : public Worker {
       const uint32_t idx = free_.back();
       free_.pop_back();
       Slot& sl = slots_[idx];
-      Plan(sl);
+      if (!Plan(sl)) {
+        free_.push_back(idx);
+        break;
+      }
       sl.submitted = now;
       IoRequest& r = batch_.emplace_back();
       r.op = sl.sync ? (s_.fsync_every != 0 ? IoOp::kFsync : IoOp::kFdatasync)
@@ -323,6 +338,7 @@ class FioWorker final : public Worker {
   uint32_t last_write_file_ = 0;
   uint64_t write_tag_ = 0;
   Nanos depth_since_ = 0;
+  bool limit_done_ = false;  // the limit left less than a block
   bool usage_taken_ = false;
   ThreadUsage usage_;
   Status error_;

@@ -196,7 +196,12 @@ FioIo FioPattern::Next() {
     // from here.
     seq = static_cast<int64_t>(pos + io.length);
   } else {
-    if (seq < 0 || static_cast<uint64_t>(seq) + io.length > region) {
+    if (seq >= 0 && static_cast<uint64_t>(seq) < region &&
+        static_cast<uint64_t>(seq) + io.length > region && region - seq >= unit_) {
+      // At the region's end a request is cut to what is left, when that is
+      // at least a block (fio's rule); otherwise the pass begins again.
+      io.length = static_cast<uint32_t>(region - static_cast<uint64_t>(seq));
+    } else if (seq < 0 || static_cast<uint64_t>(seq) + io.length > region) {
       seq = s_.seq_skip < 0 && !s_.random ? static_cast<int64_t>(region - io.length) : 0;
     }
     pos = static_cast<uint64_t>(seq);

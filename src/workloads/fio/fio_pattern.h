@@ -87,8 +87,10 @@ class FioPattern {
   explicit FioPattern(const FioPatternSettings& s);
   FioIo Next();
 
-  // The largest request any direction draws (for buffers).
+  // The largest request any direction draws (for buffers), and the
+  // smallest (the random map's block, the least a cut request may keep).
   uint32_t MaxBlockSize() const;
+  uint32_t MinBlockSize() const { return unit_; }
 
  private:
   FioDir DrawDir();
