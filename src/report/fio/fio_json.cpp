@@ -181,6 +181,7 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
                                 static_cast<double>(qd_time)
                           : 0);
   w.Key("jobs").Int(job.jobs);
+  w.Key("short_ios").Uint(FioCounter(r, "short_ios"));
   if (!job.failure.empty()) w.Key("failure").String(job.failure);
   if (r.validity.judged) w.Key("verdict").String(OverallName(r.validity.overall()));
   w.EndObject();
