@@ -1,6 +1,6 @@
 # Thin wrapper over CMake presets. Every target installs what is missing first.
 JOBS ?= $(shell nproc)
-.PHONY: deps test-deps build windows run test sanitize bench clean
+.PHONY: deps test-deps build install windows windows-zip run test sanitize bench clean
 
 deps:
 	@scripts/install-deps
@@ -13,10 +13,21 @@ build: deps
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
 
+# loadcell and a `sysbench` link to it (sysbench mode) in $(PREFIX)/bin;
+# DESTDIR stages the tree elsewhere (make install DESTDIR=/tmp/stage).
+PREFIX ?= /usr/local
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install build/release --prefix "$(PREFIX)"
+
 # loadcell.exe for Windows (mingw-w64 cross build), with its unit tests.
 windows: test-deps
 	cmake --preset windows >/dev/null
 	cmake --build --preset windows -j $(JOBS)
+
+# The Windows zip: loadcell.exe, sysbench.exe (a copy: sysbench mode) and
+# LICENSE, in build/windows/loadcell-VERSION-windows-x86_64.zip.
+windows-zip: windows
+	cmake --build --preset windows --target package
 
 run: build
 	build/release/loadcell suite

@@ -30,6 +30,8 @@ std::string_view StatusCodeName(StatusCode code) {
       return "unimplemented";
     case StatusCode::kEndOfWork:
       return "end of work";
+    case StatusCode::kNotReady:
+      return "not ready";
   }
   return "unknown";
 }

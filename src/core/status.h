@@ -14,7 +14,7 @@ enum class StatusCode {
   kOk = 0,
   kInvalidArgument,     // bad user input: exit code 2
   kNotFound,            // a named thing does not exist (also usage, exit 2)
-  kFailedPrecondition,  // e.g. `run` before `prepare` (exit 2)
+  kFailedPrecondition,  // refused as things stand, e.g. a file that is not loadcell's (exit 2)
   kAlreadyExists,
   kIoError,            // an operating-system call failed (exit 1)
   kUnavailable,        // a server or device is not reachable (exit 1)
@@ -25,6 +25,11 @@ enum class StatusCode {
   // Not an error: a worker has no more events to run (runner/workload.h
   // EndOfWork()). The runner consumes it; should one escape it exits 1.
   kEndOfWork,
+  // What a run needs is not in place: a test's files not prepared, half
+  // written or of another size (exit 1: the run failed, as sysbench's does;
+  // not a usage error). Last, so that the codes before it keep their
+  // numbers.
+  kNotReady,
 };
 
 std::string_view StatusCodeName(StatusCode code);
@@ -63,6 +68,7 @@ class [[nodiscard]] Status {
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
   static Status Cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
   static Status Unimplemented(std::string m) { return {StatusCode::kUnimplemented, std::move(m)}; }
+  static Status NotReady(std::string m) { return {StatusCode::kNotReady, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

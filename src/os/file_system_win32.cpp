@@ -193,16 +193,22 @@ class Win32FileSystemImpl final : public FileSystem {
   }
 
   // The volume's file system ("NTFS", "FAT32", "ReFS"); a path not created
-  // yet is looked up through the volume it would be on.
+  // yet is looked up through the volume it would be on. Asked through a
+  // handle of the volume's root folder: GetVolumeInformationW by name also
+  // opens the device itself, which Wine refuses with a line of its own on
+  // stderr for every call (its Z: drive, the Unix root).
   std::string FsType(const std::string& path) override {
     wchar_t volume[MAX_PATH + 1] = {};
     const std::wstring wide = WidePath(path.empty() ? std::string(".") : path);
     if (!GetVolumePathNameW(wide.c_str(), volume, MAX_PATH)) return "unknown";
+    HANDLE root = CreateFileW(volume, 0, kShareAll, nullptr, OPEN_EXISTING,
+                              FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+    if (root == INVALID_HANDLE_VALUE) return "unknown";
     wchar_t fs_name[MAX_PATH + 1] = {};
-    if (!GetVolumeInformationW(volume, nullptr, 0, nullptr, nullptr, nullptr, fs_name, MAX_PATH)) {
-      return "unknown";
-    }
-    return Narrow(fs_name);
+    const BOOL known = GetVolumeInformationByHandleW(root, nullptr, 0, nullptr, nullptr, nullptr,
+                                                     fs_name, MAX_PATH);
+    CloseHandle(root);
+    return known ? Narrow(fs_name) : "unknown";
   }
 
   // The volume's logical sector (GetDiskFreeSpaceW's bytes per sector), what

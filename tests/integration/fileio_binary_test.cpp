@@ -174,6 +174,38 @@ TEST(FileIoBinary, CleanupRemovesOnlyLoadcellsFiles) {
   EXPECT_EQ(left, (std::vector<std::string>{"test_file.4", "user.dat"}));
 }
 
+// A run whose files are not ready is a failed run, not a usage error: exit 1
+// (as sysbench's), one line saying what to do, nothing written or made.
+TEST(FileIoBinary, RunWithoutFilesOrWithFilesOfAnotherSizeExitsOne) {
+  TempDir dir(BuildTree());
+  const std::vector<std::string> files = {"fileio", "--file-dir=" + dir.path(), "--file-num=2",
+                                          "--file-block-size=4K"};
+  ProcessResult r = RunLoadcell(
+      testing::Concat(files, {"--file-total-size=1M", "--file-test-mode=rndrd", "run"}));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("prepare' first"), std::string::npos) << r.err;
+  EXPECT_TRUE(dir.IsEmpty());
+
+  ASSERT_EQ(RunLoadcell(testing::Concat(files, {"--file-total-size=1M", "prepare"})).exit_code, 0);
+  // Files shorter than the run expects: said, not re-created.
+  r = RunLoadcell(
+      testing::Concat(files, {"--file-total-size=2M", "--file-test-mode=rndrd", "run"}));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("has size 524288, expected 1048576"), std::string::npos) << r.err;
+  EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.0")), 524288u);
+
+  // One of the prepared files removed since.
+  std::filesystem::remove(dir.File("test_file.1"));
+  r = RunLoadcell(
+      testing::Concat(files, {"--file-total-size=1M", "--file-test-mode=rndwr", "run"}));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("test_file.1' does not exist"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("test_file.1")));
+}
+
 TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
   TempDir dir(BuildTree());
   const std::string missing = dir.File("no-such-dir");
@@ -200,7 +232,6 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
       {"libaio without direct (on Windows: libaio)",
        {"--file-io-mode=libaio", "--file-test-mode=rndrd", "run"},
        LOADCELL_WINDOWS ? "libaio is a Linux engine" : "direct"},
-      {"run before prepare", {"--file-test-mode=rndrd", "run"}, "prepare' first"},
       {"no mode for run", {"run"}, "--file-test-mode"},
   };
   { std::ofstream(dir.File("user.dat")) << "keep me"; }
@@ -215,22 +246,9 @@ TEST(FileIoBinary, BadInputIsOneLineAndExitTwo) {
     EXPECT_TRUE(std::filesystem::exists(dir.File("user.dat"))) << c.what;
   }
 
-  // Files of the wrong size from an earlier prepare: said, not re-created.
-  ASSERT_EQ(RunLoadcell({"fileio", "--file-dir=" + dir.path(), "--file-num=2",
-                         "--file-total-size=1M", "prepare"})
-                .exit_code,
-            0);
-  ProcessResult r = RunLoadcell({"fileio", "--file-dir=" + dir.path(), "--file-num=2",
-                                 "--file-total-size=2M", "--file-test-mode=rndrd", "run"});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("has size 524288, expected 1048576"), std::string::npos) << r.err;
-  EXPECT_EQ(std::filesystem::file_size(dir.File("test_file.0")), 524288u);
-
   // A file loadcell did not create is never overwritten.
-  ASSERT_EQ(RunLoadcell({"fileio", "--file-dir=" + dir.path(), "cleanup"}).exit_code, 0);
   { std::ofstream(dir.File("test_file.1")) << "user data"; }
-  r = RunLoadcell(
+  ProcessResult r = RunLoadcell(
       {"fileio", "--file-dir=" + dir.path(), "--file-num=2", "--file-total-size=1M", "prepare"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("not created by loadcell"), std::string::npos) << r.err;

@@ -379,42 +379,52 @@ Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole&
 
 namespace {
 
-// The refusal of a run whose test file `i` is not ready: "" when it is.
-Result<std::string> RunProblem(FileSystem& fs, const DirHandle& dir, const FileIoSettings& s,
-                               const FileManifest& m, uint64_t i) {
+// The refusal of a run whose test file `i` is not ready: OK when it is.
+// A file that is missing, half written or of another size fails the run
+// (NotReady, exit 1, as sysbench's run fails on it); a file in its place
+// that loadcell cannot prove is its own is refused as it is everywhere
+// (FailedPrecondition, exit 2).
+Status RunProblem(FileSystem& fs, const DirHandle& dir, const FileIoSettings& s,
+                  const FileManifest& m, uint64_t i) {
   const std::string path = s.FilePath(i);
   const std::string prepare_first = fmt::format("run '{}' first", PrepareCommand(s));
   const ManifestFile* entry = m.Find(s.FileName(i));
   if (entry == nullptr) {
     LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir, s.FileName(i)));
-    return fmt::format("test file '{}' {}: {}{}", path,
-                       info.exists ? "was not created by loadcell prepare" : "does not exist",
-                       prepare_first, info.exists ? UseExistingHint(fs, s) : "");
+    if (!info.exists) {
+      return Status::NotReady(
+          fmt::format("test file '{}' does not exist: {}", path, prepare_first));
+    }
+    return Status::FailedPrecondition(
+        fmt::format("test file '{}' was not created by loadcell "
+                    "prepare: {}{}",
+                    path, prepare_first, UseExistingHint(fs, s)));
   }
   LC_ASSIGN_OR_RETURN(IdentityCheck check, CheckIdentity(fs, dir, m, *entry));
   if (check.kind == IdentityCheck::kMissing) {
-    return fmt::format("test file '{}' does not exist: {}", path, prepare_first);
+    return Status::NotReady(fmt::format("test file '{}' does not exist: {}", path, prepare_first));
   }
   if (check.kind == IdentityCheck::kNotOurs) {
-    return fmt::format(
-        "'{}' {}: loadcell does not use it and leaves it as it is; {}, then run "
-        "'{}'",
-        path, check.why, kMoveAway, PrepareCommand(s));
+    return Status::FailedPrecondition(
+        fmt::format("'{}' {}: loadcell does not use it and leaves it as it is; {}, then run "
+                    "'{}'",
+                    path, check.why, kMoveAway, PrepareCommand(s)));
   }
   if (entry->state != FileState::kComplete) {
-    return fmt::format("file {} is not completely written ({}); run '{}' to write it whole", path,
-                       entry->state == FileState::kSeqWrite
-                           ? "re-created by a seqwr run that ended before it wrote every block"
-                           : "its prepare was interrupted",
-                       PrepareCommand(s));
+    return Status::NotReady(
+        fmt::format("file {} is not completely written ({}); run '{}' to write it whole", path,
+                    entry->state == FileState::kSeqWrite
+                        ? "re-created by a seqwr run that ended before it wrote every block"
+                        : "its prepare was interrupted",
+                    PrepareCommand(s)));
   }
   if (entry->size != s.file_size) {
-    return fmt::format(
+    return Status::NotReady(fmt::format(
         "file {} has size {}, expected {} from --file-total-size={} and --file-num={}; re-run "
         "prepare after cleanup",
-        path, entry->size, s.file_size, FormatSize(s.total_size), s.num_files);
+        path, entry->size, s.file_size, FormatSize(s.total_size), s.num_files));
   }
-  return std::string();
+  return Status::Ok();
 }
 
 }  // namespace
@@ -425,10 +435,12 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
   const bool use_existing = s.use_existing != UseExisting::kOff;
   if (!m.has_value() && use_existing) m = FileManifest{};  // every file is another tool's
   if (!m.has_value()) {
-    return Status::FailedPrecondition(
-        fmt::format("no test files prepared by loadcell in {}: run "
-                    "'{}' first{}",
-                    s.dir, PrepareCommand(s), UseExistingHint(fs, s)));
+    // Nothing prepared fails the run; another tool's files in their place
+    // are refused until the user says to use them (--file-use-existing).
+    const std::string hint = UseExistingHint(fs, s);
+    return Status(hint.empty() ? StatusCode::kNotReady : StatusCode::kFailedPrecondition,
+                  fmt::format("no test files prepared by loadcell in {}: run '{}' first{}", s.dir,
+                              PrepareCommand(s), hint));
   }
   for (uint64_t i = 0; i < s.num_files; ++i) {
     if (use_existing && m->Find(s.FileName(i)) == nullptr) {
@@ -440,8 +452,7 @@ Result<FileManifest> CheckFilesForRun(FileSystem& fs, const FileIoSettings& s) {
         continue;
       }
     }
-    LC_ASSIGN_OR_RETURN(std::string problem, RunProblem(fs, dir.get(), s, *m, i));
-    if (!problem.empty()) return Status::FailedPrecondition(problem);
+    LC_RETURN_IF_ERROR(RunProblem(fs, dir.get(), s, *m, i));
   }
   if (s.validate && !m->stamped) {
     return Status::FailedPrecondition(

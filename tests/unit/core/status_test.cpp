@@ -92,6 +92,8 @@ TEST(ExitCodeFor, StableExitCodes) {
   EXPECT_EQ(ExitCodeFor(Status::Cancelled("x")), 130);
   EXPECT_EQ(ExitCodeFor(Status::IoError("x", EIO)), 1);
   EXPECT_EQ(ExitCodeFor(PosixError("x", ENOSPC)), 1);
+  EXPECT_EQ(ExitCodeFor(Status::NotReady("x")), 1);
+  EXPECT_FALSE(Status::NotReady("x").IsUsageError());
   EXPECT_EQ(ExitCodeFor(Status::Internal("x")), 1);
   EXPECT_EQ(ExitCodeFor(Status(StatusCode::kEndOfWork, "")), 1);  // never a run's outcome
 }

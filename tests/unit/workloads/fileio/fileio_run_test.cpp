@@ -162,13 +162,15 @@ TEST(FileIoPrepare, EfbigIsAClearError) {
   EXPECT_NE(s.message().find("file size limit"), std::string::npos) << s.message();
 }
 
-TEST(FileIoRun, RunBeforePrepareAndWrongSizesAreUsageErrors) {
+// Not usage errors: the run fails (exit 1, as sysbench's).
+TEST(FileIoRun, RunBeforePrepareAndWrongSizesAreNotReady) {
   TempDir dir;
   FileIoWorkload w;
   ASSERT_OK(Configure(w, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})));
   Result<RunResult> r = RunEvents(w, 10);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(r.status().code(), StatusCode::kNotReady);
+  EXPECT_FALSE(r.status().IsUsageError());
   EXPECT_NE(r.status().message().find("prepare' first"), std::string::npos);
 
   Prepared(w, dir, {{"file-test-mode", "rndrd"}});
@@ -177,7 +179,7 @@ TEST(FileIoRun, RunBeforePrepareAndWrongSizesAreUsageErrors) {
                                                           {"file-total-size", "2M"}})));
   r = RunEvents(bigger, 10);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(r.status().code(), StatusCode::kNotReady);
   EXPECT_NE(r.status().message().find("has size 262144, expected 524288"), std::string::npos)
       << r.status().message();
   EXPECT_EQ(SizeOf(dir.File("test_file.0")), 256u * 1024);  // nothing re-created
@@ -402,7 +404,7 @@ TEST(FileIoRun, SeqwrRecreatesTheFilesAndPrepareMakesThemWholeAgain) {
   ASSERT_OK(Configure(reader, WithSmallFiles(dir.path(), {{"file-test-mode", "rndrd"}})));
   Result<RunResult> rr = RunEvents(reader, 10);
   ASSERT_FALSE(rr.ok());
-  EXPECT_EQ(rr.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(rr.status().code(), StatusCode::kNotReady);
   QuietConsole console;
   ASSERT_OK(PrepareWith(reader, console));
   rr = RunEvents(reader, 10);
