@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "os/block_device.h"
 #include "os/open_flags.h"
 
 namespace loadcell {
@@ -214,6 +215,21 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   // (filename=) the size of the file that is there.
   uint64_t existing = 0;
   for (const std::string& path : s.files) {
+    if (IsBlockDevice(path)) {
+      // A raw device: read jobs run on it as it is; writing to one (fio's
+      // allow_mounted_write rules, loadcell's --allow-destructive) is not
+      // built yet.
+      if (spec.rw != FioRwMode::kRead && spec.rw != FioRwMode::kRandRead) {
+        return Refuse(spec, "filename",
+                      path +
+                          " is a block device: writing to a device is not supported by "
+                          "loadcell yet (read jobs are)");
+      }
+      Result<uint64_t> bytes = BlockDeviceBytes(path);
+      if (!bytes.ok()) return Refuse(spec, "filename", bytes.status().message());
+      existing = existing == 0 ? *bytes : std::min(existing, *bytes);
+      continue;
+    }
     LC_ASSIGN_OR_RETURN(FileInfo st, fs.Stat(path));
     if (st.exists) existing = existing == 0 ? st.size : std::min(existing, st.size);
   }

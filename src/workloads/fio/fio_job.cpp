@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "os/block_device.h"
 #include "os/file_cache.h"
 #include "os/open_flags.h"
 #include "os/thread.h"
@@ -94,7 +95,7 @@ class FioWorker final : public Worker {
     opts.queue_depth = static_cast<uint32_t>(depth);
     opts.direct = s_.direct;
     opts.buffered_aio = !s_.direct;
-    opts.writable = true;
+    opts.writable = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)];
     opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
     open_ = true;
@@ -400,6 +401,7 @@ Status FioJobWorkload::Prepare(const PrepareContext& ctx) {
   if (s_.engine == "null") return Status::Ok();
   for (size_t f = 0; f < s_.files.size(); ++f) {
     const std::string& path = s_.files[f];
+    if (IsBlockDevice(path)) continue;  // a device is read as it is, never laid out
     LC_ASSIGN_OR_RETURN(FileInfo st, fs_.Stat(path));
     if (st.exists && !st.is_regular) {
       return Status::InvalidArgument("fio job " + s_.name + ": " + path + " is not a regular file");
@@ -427,7 +429,10 @@ Status FioJobWorkload::Init(int) {
     for (const std::string& p : s_.files) open_.push_back(IoFile{p, -1, s_.file_size});
     return Status::Ok();
   }
-  const int flags = O_RDWR | (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
+  // Read-only jobs open their files read-only, as fio does (a device too).
+  const bool writes = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)];
+  const int flags =
+      (writes ? O_RDWR : O_RDONLY) | (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
   for (const std::string& p : s_.files) {
     Result<int> fd = fs_.Open(p, flags);
     if (!fd.ok()) {

@@ -1,0 +1,13 @@
+#include "os/block_device.h"
+
+namespace loadcell {
+
+bool IsBlockDevice(const std::string& path) {
+  return path.rfind("\\\\.\\", 0) == 0 || path.rfind("//./", 0) == 0;
+}
+
+Result<uint64_t> BlockDeviceBytes(const std::string& path) {
+  return Status::Unimplemented(path + ": raw devices are not supported by loadcell on Windows yet");
+}
+
+}  // namespace loadcell
