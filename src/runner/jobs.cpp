@@ -75,6 +75,7 @@ Status CheckGroups(const std::vector<JobGroup>& groups) {
 Result<std::vector<RunResult>> RunGroup(std::vector<Job>& jobs) {
   GroupBarrier barrier(jobs.size());
   std::vector<std::unique_ptr<JobStart>> starts;
+  starts.reserve(jobs.size());
   for (const Job& j : jobs) starts.push_back(std::make_unique<JobStart>(barrier, j.name));
   std::vector<std::optional<Result<RunResult>>> results(jobs.size());
   auto run_one = [&](size_t i) {

@@ -81,8 +81,10 @@ FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h) {
   const std::vector<uint64_t>& b = h.buckets();
   for (size_t i = 0; i < b.size(); ++i) {
     if (b[i] == 0) continue;
+    // The bucket's midpoint (as the json+ bins name it), in whole ns.
     const uint64_t lo = HistogramBucketLow(i);
-    const double v = static_cast<double>(lo + (HistogramBucketHigh(i) - lo) / 2);
+    const uint64_t mid = lo + (HistogramBucketHigh(i) - lo) / 2;
+    const double v = static_cast<double>(mid);
     const double share = static_cast<double>(b[i]) * 100 / total;
     const auto place = [&](auto& row, double x) {
       for (size_t k = 0; k < kFioBounds.size(); ++k) {

@@ -97,7 +97,7 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   }
   if (unit_ == UINT32_MAX || unit_ == 0) unit_ = 4096;
   blocks_ = std::max<uint64_t>(1, s_.region_length / unit_);
-  int bits = std::bit_width(blocks_ - 1);
+  const int bits = static_cast<int>(std::bit_width(blocks_ - 1));
   perm_bits_ = std::max(1, (bits + 1) / 2);
   seq_pos_.assign(static_cast<size_t>(s_.files) * kFioDirs, 0);
   for (int d = 0; d < kFioDirs; ++d) {
