@@ -17,6 +17,7 @@ struct lua_State;
 
 namespace loadcell {
 
+class EventLoopControl;
 class ThreadRecorder;
 
 // The path that names the script on standard input, as for sysbench.
@@ -81,6 +82,9 @@ struct LuaThreadState {
   const LuaShared* shared = nullptr;
   int tid = 0;
   ThreadRecorder* recorder = nullptr;  // null outside runs
+  // The run's limits and timing for a script's own thread_run() (the
+  // exported sb_more_events, sb_event_start, sb_event_stop); null otherwise.
+  EventLoopControl* loop = nullptr;
   Random rng{1};
   uint32_t unique_next = 0;
   uint32_t unique_mult = 1;
@@ -114,6 +118,9 @@ class LuaHost {
   void RefreshOptions();
 
   bool HasFunction(const char* name);
+  // Whether the script replaced the API's thread_run() (sysbench's event
+  // loop) with its own.
+  bool OwnsThreadRun();
   // Calls global function `name` with (tid) when `with_tid`; absent is OK.
   Status CallIfPresent(const char* name, bool with_tid);
   // Calls the function at the top of the stack (popped) with sysbench.tid.
@@ -145,6 +152,7 @@ class LuaHost {
   lua_State* L_ = nullptr;
   LuaThreadState state_;
   int event_ref_ = -1;
+  int api_thread_run_ref_ = -1;  // the API's thread_run(), before the script
 };
 
 }  // namespace loadcell

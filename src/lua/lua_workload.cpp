@@ -84,8 +84,8 @@ class LuaWorker final : public Worker {
 
   Status RunEvent() override {
     if (thread_run_) {
-      if (ran_) return EndOfWork();
-      ran_ = true;
+      // The script's own loop (WorkloadInfo::own_loop): called once; its
+      // events go through ffi.C.sb_more_events and the like.
       lua_getglobal(host_->L(), "thread_run");
       return host_->CallTop("thread_run()");
     }
@@ -109,7 +109,6 @@ class LuaWorker final : public Worker {
   std::unique_ptr<LuaHost> host_;
   ThreadRecorder* rec_;
   bool thread_run_;
-  bool ran_ = false;
   uint64_t cpu_base_;
 };
 
@@ -163,7 +162,7 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
                              text.find("require") != std::string::npos;
   }
   impl->has_event = impl->main->has_event();
-  impl->has_thread_run = impl->main->HasFunction("thread_run");
+  impl->has_thread_run = impl->main->OwnsThreadRun();
   return std::unique_ptr<LuaScriptWorkload>(new LuaScriptWorkload(std::move(impl)));
 }
 
@@ -180,6 +179,7 @@ WorkloadInfo LuaScriptWorkload::Info() const {
   info.supports_prepare = true;
   info.counter_names = OltpCounterNames();
   info.runs_across_processes = true;
+  info.own_loop = impl_->has_thread_run;
   return info;
 }
 
@@ -461,8 +461,9 @@ Status LuaScriptWorkload::Init(int threads) {
 Result<std::unique_ptr<Worker>> LuaScriptWorkload::NewWorker(const ThreadContext& ctx) {
   auto host = std::make_unique<LuaHost>();
   LC_RETURN_IF_ERROR(host->Open(impl_->shared, ctx.GlobalThreadId(), ctx.seed, ctx.recorder, true));
+  host->state().loop = ctx.loop;
   LC_RETURN_IF_ERROR(host->CallIfPresent("thread_init", true));
-  bool thread_run = !host->has_event();
+  const bool thread_run = ctx.loop != nullptr;
   return std::unique_ptr<Worker>(new LuaWorker(std::move(host), ctx.recorder, thread_run));
 }
 

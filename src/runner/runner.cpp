@@ -63,6 +63,7 @@ void Run::SetLimits() {
   threads_ = static_cast<int>(cfg_.threads);
   self_timed_ = workload_.Info().self_timed;
   self_paced_ = self_timed_ && workload_.Info().self_paced;
+  own_loop_ = workload_.Info().own_loop;
   rate_limited_ = cfg_.rate > 0;
   budget_ = workload_.Budget(threads_);
   event_limit_ = static_cast<uint64_t>(cfg_.events);

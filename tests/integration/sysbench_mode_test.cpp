@@ -218,5 +218,20 @@ TEST(MysqlDryRun, AScriptRunsWithoutAServer) {
       << Show(r);
 }
 
+// Both modes, as sysbench's cmd_run.t: a script's own thread_run() replaces
+// the event loop (it runs once and calls no event()).
+TEST(ScriptThreadRun, ReplacesTheEventLoopInBothModes) {
+  testing::TempDir dir;
+  const std::string script = dir.path() + "/cmd_run.lua";
+  std::ofstream(script) << "function thread_run()\n  print('function thread_run()')\nend\n"
+                           "function event()\n  print('event')\nend\n";
+  const ProcessResult sb = Sysbench({"--verbosity=0", script, "run"});
+  EXPECT_EQ(sb.exit_code, 0) << Show(sb);
+  EXPECT_EQ(sb.out, "function thread_run()\n") << Show(sb);
+  const ProcessResult own = RunLoadcell({"--verbosity=0", script, "run"});
+  EXPECT_EQ(own.exit_code, 0) << Show(own);
+  EXPECT_EQ(own.out, "function thread_run()\n") << Show(own);
+}
+
 }  // namespace
 }  // namespace loadcell
