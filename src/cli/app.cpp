@@ -443,6 +443,11 @@ int RunParsedCommandLine(CommandLine& cl, std::ostream& out, std::ostream& err) 
     return kExitUsage;
   }
   if (Status s = ConfigureTest(setup, cl.options, /*check_unknown=*/true); !s.ok()) {
+    if (std::optional<std::string> given =
+            SysbenchMode() ? SysbenchInvalidOption(s, cl.options) : std::nullopt) {
+      err << "invalid option: " << *given << "\n";
+      return kExitRunFailed;
+    }
     PrintError(err, s);
     return s.IsUsageError() ? kExitUsage : ExitFor(s);
   }

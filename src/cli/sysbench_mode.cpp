@@ -270,7 +270,7 @@ int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLi
   if (test == "-" || (!IsBuiltinTest(test) && IsScriptSpelling(test, &IsBuiltinTest))) {
     // A script (standard input for "-"): without a command sysbench only
     // runs its main chunk.
-    if (!has_command) {
+    if (!has_command || test == "-") {
       if (test == "-") {
         cl.words = {"-"};
         cl.flag_before = {std::string()};
@@ -297,6 +297,20 @@ int RunSysbenchCommandLine(const std::vector<std::string>& args, ParsedCommandLi
     return kSysbenchExitFailure;
   }
   return SysbenchExitCode(dispatch(cl, out, out));
+}
+
+std::optional<std::string> SysbenchInvalidOption(const Status& s, const RawOptions& raw,
+                                                 const OptionSet* values_of) {
+  const std::string& msg = s.message();
+  for (const RawOption& o : raw.entries()) {
+    const std::string given = o.has_value ? o.spelled + "=" + o.value : o.spelled;
+    if (!o.consumed && msg.rfind("unknown option '" + o.spelled + "'", 0) == 0) return given;
+    if (values_of != nullptr && values_of->Find(o.name) != nullptr &&
+        msg.rfind(given + ":", 0) == 0) {
+      return given;
+    }
+  }
+  return std::nullopt;
 }
 
 int SysbenchExitCode(int loadcell_code) {

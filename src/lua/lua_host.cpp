@@ -36,6 +36,10 @@ std::string& ScriptVersionString() {
   static std::string v = std::string("loadcell ") + kVersion;
   return v;
 }
+std::string& ScriptProgram() {
+  static std::string v = "loadcell";
+  return v;
+}
 
 // sysbench.__restarted(): the API's thread_run() counts an event restarted
 // after sysbench.error.RESTART_EVENT, as RunEvent's caller does.
@@ -210,7 +214,7 @@ void SetCmdline(lua_State* L, const LuaShared& shared) {
   lua_pushstring(L, shared.path.c_str());
   lua_setfield(L, -2, "script_path");
   lua_newtable(L);
-  lua_pushstring(L, "loadcell");
+  lua_pushstring(L, ScriptProgram().c_str());
   lua_rawseti(L, -2, 0);
   for (size_t i = 0; i < shared.argv.size(); ++i) {
     lua_pushstring(L, shared.argv[i].c_str());
@@ -316,9 +320,11 @@ void SetOpt(lua_State* L, const LuaShared& shared, bool with_options) {
 
 }  // namespace
 
-void SetScriptVersion(const std::string& version, const std::string& version_string) {
+void SetScriptVersion(const std::string& version, const std::string& version_string,
+                      const std::string& program) {
   ScriptVersion() = version;
   ScriptVersionString() = version_string;
+  ScriptProgram() = program;
 }
 
 Result<std::string> ReadScriptText(const std::string& path) {

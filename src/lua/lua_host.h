@@ -27,10 +27,12 @@ inline constexpr const char* kStdinScript = "-";
 // once per process and kept); NotFound naming a file that cannot be read.
 Result<std::string> ReadScriptText(const std::string& path);
 
-// What scripts read as sysbench.version and sysbench.version_string:
-// loadcell's own by default; sysbench mode sets sysbench's ("1.0.20",
-// "sysbench 1.0.20") before any script is loaded.
-void SetScriptVersion(const std::string& version, const std::string& version_string);
+// What scripts read as sysbench.version, sysbench.version_string and
+// sysbench.cmdline.argv[0]: loadcell's own by default; sysbench mode sets
+// sysbench's ("1.0.20", "sysbench 1.0.20", "sysbench") before any script is
+// loaded.
+void SetScriptVersion(const std::string& version, const std::string& version_string,
+                      const std::string& program);
 
 // A script option as declared in sysbench.cmdline.options, with its value.
 struct ScriptOption {
@@ -48,8 +50,8 @@ struct ScriptOption {
 // What every interpreter of one script shares (read-only during a run).
 struct LuaShared {
   std::string path;
-  std::string command;
-  std::vector<std::string> argv;
+  std::string command;            // "": none (sysbench.cmdline.command is nil)
+  std::vector<std::string> argv;  // sysbench.cmdline.argv[1..]
   std::vector<ScriptOption>* options = nullptr;
   // General options as name -> (type, text), '-' already '_'.
   std::vector<std::pair<std::string, std::pair<int, std::string>>> general;

@@ -67,6 +67,7 @@ function sb.cmdline.print_test_options()
   for _, r in ipairs(rows) do
     io.write("  ", r.left, string.rep(" ", width - #r.left + 1), r.right, "\n")
   end
+  io.write("\n")  -- the list ends with a blank line, as sysbench's
 end
 
 -- The event loop as sysbench's thread_run() runs it, for a script that

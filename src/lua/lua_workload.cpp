@@ -144,7 +144,8 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
   if (raw != nullptr) impl->shared.driver = EarlyDriver(*impl, *raw);
   LC_RETURN_IF_ERROR(impl->main->Open(impl->shared, 0, 1, nullptr, /*with_options=*/false));
   LC_RETURN_IF_ERROR(impl->main->ReadOptions(impl->options));
-  LC_RETURN_IF_ERROR(impl->main->CheckCommands());
+  // As sysbench, the commands table matters only when a command is given.
+  if (!command.empty()) LC_RETURN_IF_ERROR(impl->main->CheckCommands());
   {
     lua_State* L = impl->main->L();
     lua_getglobal(L, "sysbench");
@@ -318,20 +319,46 @@ Status RunParallel(const LuaShared& shared, const std::string& name, int threads
 
 }  // namespace
 
-bool LuaScriptWorkload::HasCommand(const std::string& name) const {
-  std::lock_guard<std::mutex> lock(impl_->main_mu);
-  lua_State* L = impl_->main->L();
+namespace {
+
+// `test(L)` on sysbench.cmdline.<field>.<name> pushed on `L`; false when
+// sysbench.cmdline.<field> is no table. The stack is left as it was.
+template <typename Test>
+bool TestCmdlineEntry(lua_State* L, const char* field, const std::string& name, Test test) {
   lua_getglobal(L, "sysbench");
   lua_getfield(L, -1, "cmdline");
-  lua_getfield(L, -1, "commands");
-  bool found = false;
+  lua_getfield(L, -1, field);
+  bool result = false;
   if (lua_istable(L, -1)) {
     lua_getfield(L, -1, name.c_str());
-    found = lua_istable(L, -1) || lua_isfunction(L, -1);
+    result = test(L);
     lua_pop(L, 1);
   }
   lua_pop(L, 3);
-  return found;
+  return result;
+}
+
+}  // namespace
+
+bool LuaScriptWorkload::HasCommand(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  if ((name == "prepare" || name == "cleanup" || name == "help") &&
+      impl_->main->HasFunction(name.c_str())) {
+    return true;
+  }
+  return TestCmdlineEntry(impl_->main->L(), "commands", name,
+                          [](lua_State* L) { return lua_istable(L, -1) || lua_isfunction(L, -1); });
+}
+
+bool LuaScriptWorkload::RunsInParallel(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  return TestCmdlineEntry(impl_->main->L(), "commands", name, [](lua_State* L) {
+    if (!lua_istable(L, -1)) return false;
+    lua_rawgeti(L, -1, 2);
+    const bool parallel = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+    return parallel;
+  });
 }
 
 Status LuaScriptWorkload::JoinProcesses(ProcessGroup& group) {
@@ -348,18 +375,8 @@ Status LuaScriptWorkload::JoinProcesses(ProcessGroup& group) {
 
 bool LuaScriptWorkload::RunsOnEveryRank(const std::string& name) const {
   std::lock_guard<std::mutex> lock(impl_->main_mu);
-  lua_State* L = impl_->main->L();
-  lua_getglobal(L, "sysbench");
-  lua_getfield(L, -1, "cmdline");
-  lua_getfield(L, -1, "every_rank");
-  bool every = false;
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, name.c_str());
-    every = lua_toboolean(L, -1) != 0;
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 3);
-  return every;
+  return TestCmdlineEntry(impl_->main->L(), "every_rank", name,
+                          [](lua_State* L) { return lua_toboolean(L, -1) != 0; });
 }
 
 Status LuaScriptWorkload::RunCommand(const std::string& name, const PrepareContext& ctx) {

@@ -75,6 +75,9 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   // Whether the script defines command `name` in sysbench.cmdline.commands
   // (or, for prepare/cleanup/help, a function of that name).
   bool HasCommand(const std::string& name) const;
+  // Whether sysbench.cmdline.commands declares `name` parallel
+  // ({function, sysbench.cmdline.PARALLEL_COMMAND}).
+  bool RunsInParallel(const std::string& name) const;
   // Runs custom command `name` (parallel ones on `threads` interpreters).
   Status RunCommand(const std::string& name, const PrepareContext& ctx);
 

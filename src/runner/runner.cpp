@@ -118,7 +118,11 @@ Status Run::Spawn() {
     cv_.wait(lock, [&] { return ready_ == started_; });
     if (status.ok()) status = start_error_;
   }
-  if (!status.ok()) AbortStart();
+  if (!status.ok()) {
+    AbortStart();
+  } else if (observer_) {
+    observer_->OnThreadsStarted();
+  }
   return status;
 }
 

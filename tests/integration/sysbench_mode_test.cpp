@@ -222,15 +222,95 @@ TEST(MysqlDryRun, AScriptRunsWithoutAServer) {
 // the event loop (it runs once and calls no event()).
 TEST(ScriptThreadRun, ReplacesTheEventLoopInBothModes) {
   testing::TempDir dir;
-  const std::string script = dir.path() + "/cmd_run.lua";
-  std::ofstream(script) << "function thread_run()\n  print('function thread_run()')\nend\n"
-                           "function event()\n  print('event')\nend\n";
+  const std::string script =
+      dir.Write("cmd_run.lua",
+                "function thread_run()\n  print('function thread_run()')\nend\n"
+                "function event()\n  print('event')\nend\n");
   const ProcessResult sb = Sysbench({"--verbosity=0", script, "run"});
   EXPECT_EQ(sb.exit_code, 0) << Show(sb);
   EXPECT_EQ(sb.out, "function thread_run()\n") << Show(sb);
   const ProcessResult own = RunLoadcell({"--verbosity=0", script, "run"});
   EXPECT_EQ(own.exit_code, 0) << Show(own);
   EXPECT_EQ(own.out, "function thread_run()\n") << Show(own);
+}
+
+// Both modes, as sysbench's cmdline.t: what a script's worker interpreters
+// print while they start (main chunk, thread_init()) comes before "Threads
+// started!".
+TEST(ScriptThreadStart, ThreadInitPrintsBeforeThreadsStarted) {
+  testing::TempDir dir;
+  const std::string script = dir.Write("ti.lua",
+                                       "function thread_init() print('in thread_init') end\n"
+                                       "function event() print('in event') end\n");
+  for (const bool sysbench : {true, false}) {
+    const std::vector<std::string> args = {script, "--events=1", "run"};
+    const ProcessResult r = sysbench ? Sysbench(args) : RunLoadcell(args);
+    EXPECT_EQ(r.exit_code, 0) << Show(r);
+    EXPECT_NE(r.out.find("Initializing worker threads...\n\nin thread_init\nThreads started!\n\n"
+                         "in event\n"),
+              std::string::npos)
+        << Show(r);
+  }
+}
+
+// sysbench's words for a script's missing or unknown command, its unknown
+// options and its option values it cannot read: exit 1.
+TEST(SysbenchMode, ScriptCommandAndOptionErrorsInSysbenchsWords) {
+  testing::TempDir dir;
+  const std::string script =
+      dir.Write("cl.lua",
+                "sysbench.cmdline.options = {bool_opt = {'Flag', false}}\n"
+                "function event() end\n"
+                "sysbench.cmdline.commands = {cmd2 = {function() print('cmd2 ' .. "
+                "sysbench.tid) end, sysbench.cmdline.PARALLEL_COMMAND}}\n");
+  const struct {
+    std::vector<std::string> args;
+    std::string line;
+  } kCases[] = {
+      {{script, "prepare"}, "'cl.lua' test does not implement the 'prepare' command.\n"},
+      {{script, "cleanup"}, "'cl.lua' test does not implement the 'cleanup' command.\n"},
+      {{script, "cmd3"}, "\nUnknown command: cmd3\n"},
+      {{"--non-existing-option=3", script, "prepare"},
+       "\ninvalid option: --non-existing-option=3\n"},
+      {{script, "--bool-opt=5", "prepare"}, "\ninvalid option: --bool-opt=5\n"},
+      {{"fileio", "--invalid-option", "prepare"}, "\ninvalid option: --invalid-option\n"},
+  };
+  for (const auto& c : kCases) {
+    const ProcessResult r = Sysbench(c.args);
+    EXPECT_EQ(r.exit_code, 1) << Show(r);
+    EXPECT_TRUE(r.out.find(c.line) != std::string::npos || r.err.find(c.line) != std::string::npos)
+        << c.line << Show(r);
+    EXPECT_EQ(r.out.find("FATAL"), std::string::npos) << Show(r);
+  }
+  // A parallel command starts its threads as sysbench says.
+  const ProcessResult par = Sysbench({"--threads=2", script, "cmd2"});
+  EXPECT_EQ(par.exit_code, 0) << Show(par);
+  EXPECT_NE(par.out.find("\n\nInitializing worker threads...\n\ncmd2 "), std::string::npos)
+      << Show(par);
+  EXPECT_EQ(CountOf(par.out, "cmd2 "), 2u) << Show(par);
+}
+
+// sysbench.cmdline.argv is the command line as given, argv[0] the program;
+// a malformed options table gets sysbench's words.
+TEST(SysbenchMode, ScriptArgvAndMalformedOptionsTable) {
+  testing::TempDir dir;
+  const std::string script = dir.Write("argv.lua",
+                                       "local a = sysbench.cmdline.argv\n"
+                                       "print(a[0] .. ' ' .. table.concat(a, ' ') .. ' ' .. "
+                                       "tostring(sysbench.cmdline.command))\n");
+  const ProcessResult r = Sysbench({"--opt1", "--opt2=val", script});
+  EXPECT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("\nsysbench --opt1 --opt2=val " + script + " nil\n"), std::string::npos)
+      << Show(r);
+  const std::string bad =
+      dir.Write("bad.lua", "sysbench.cmdline.options = {{}}\nfunction help() end\n");
+  const ProcessResult m = Sysbench({bad, "help"});
+  EXPECT_EQ(m.exit_code, 1) << Show(m);
+  EXPECT_NE(m.out.find("FATAL: `sysbench.cmdline.read_cmdline_options' function failed: [string "
+                       "\"sysbench.cmdline.lua\"]:0: wrong table structure in "
+                       "sysbench.cmdline.options\n"),
+            std::string::npos)
+      << Show(m);
 }
 
 }  // namespace

@@ -416,6 +416,7 @@ function help() sysbench.cmdline.print_test_options(); print(sysbench.opt.long_n
             "  --b[=on|off]           bee [off]\n"
             "  --long_name=[LIST,...] el [x,y]\n"
             "  --s=STRING             es\n"
+            "\n"
             "y\n");
   // Before the options are parsed too (help is shown without them).
   path_ = Write("help.lua",
