@@ -282,15 +282,43 @@ function sb.report_csv(stat)
     stat.errors / t, stat.reconnects / t))
 end
 
--- One JSON object per report; valid JSON (no trailing comma).
-function sb.report_json(stat)
-  local t, q = rates(stat)
-  io.write(string.format(
-    '{"time": %.0f, "threads": %d, "tps": %.2f, "qps": {"total": %.2f, "reads": %.2f, ' ..
-    '"writes": %.2f, "other": %.2f}, "latency": %.2f, "errors": %.2f, "reconnects": %.2f}\n',
-    stat.time_total, stat.threads_running, stat.events / t, q / t,
-    stat.reads / t, stat.writes / t, stat.other / t, stat.latency_pct * 1000,
-    stat.errors / t, stat.reconnects / t))
+-- sysbench's JSON reports: the reports of one stream (the intermediate ones,
+-- the cumulative one: sysbench makes them in two interpreters) are one JSON
+-- array, opened by the first and closed by sysbench.__close_report(stream)
+-- when that stream ends (LuaScriptWorkload, as sysbench when the
+-- interpreter closes).
+do
+  local open_streams = {}
+  function sb.report_json(stat)
+    local t, q = rates(stat)
+    local stream = sb.__report_stream or "report"
+    io.write(open_streams[stream] and ",\n" or "[\n")
+    open_streams[stream] = true
+    io.write(string.format(table.concat({
+      '  {',
+      '    "time": %4.0f,',
+      '    "threads": %u,',
+      '    "tps": %4.2f,',
+      '    "qps": {',
+      '      "total": %4.2f,',
+      '      "reads": %4.2f,',
+      '      "writes": %4.2f,',
+      '      "other": %4.2f',
+      '    },',
+      '    "latency": %4.2f,',
+      '    "errors": %4.2f,',
+      '    "reconnects": %4.2f',
+      '  }'}, "\n"),
+      stat.time_total, stat.threads_running, stat.events / t, q / t,
+      stat.reads / t, stat.writes / t, stat.other / t, stat.latency_pct * 1000,
+      stat.errors / t, stat.reconnects / t))
+  end
+  function sb.__close_report(stream)
+    if open_streams[stream] then
+      open_streams[stream] = nil
+      io.write("\n]\n")
+    end
+  end
 end
 
 -- Runs f(...) with print and io.write appending to a buffer; returns the

@@ -42,6 +42,11 @@ struct LuaScriptWorkload::Impl {
   // the hook is not defined.
   std::optional<std::string> CallReportHook(const char* name, const IntervalSnapshot* s,
                                             const RunResult* r, double percentile) const;
+  // CallReportHook's parts, main_mu held: the hook's call, and what
+  // sysbench.__close_report(stream) prints (report_json's closing bracket).
+  std::optional<std::string> RunReportHook(const char* name, const IntervalSnapshot* s,
+                                           const RunResult* r, double percentile) const;
+  std::string CloseReportStream(const char* stream) const;
   // Whether any interpreter opened a database connection.
   bool Connected() const;
 };
@@ -515,6 +520,44 @@ std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* n
                                                                    const RunResult* r,
                                                                    double percentile) const {
   std::lock_guard<std::mutex> lock(main_mu);
+  lua_State* L = main->L();
+  // report_json's stream is the hook's (sysbench runs the two hooks in two
+  // interpreters).
+  lua_getglobal(L, "sysbench");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__report_stream");
+  lua_pop(L, 1);
+  std::optional<std::string> text = RunReportHook(name, s, r, percentile);
+  if (r == nullptr) return text;
+  // The run's end: the intermediate reports' stream ends before the
+  // cumulative report, which then ends its own.
+  const std::string before = CloseReportStream("report_intermediate");
+  const std::string after = CloseReportStream("report_cumulative");
+  if (!text && before.empty() && after.empty()) return std::nullopt;
+  return before + text.value_or("") + after;
+}
+
+std::string LuaScriptWorkload::Impl::CloseReportStream(const char* stream) const {
+  lua_State* L = main->L();
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "__capture");
+  lua_getfield(L, -2, "__close_report");
+  lua_pushstring(L, stream);
+  std::string text;
+  if (lua_pcall(L, 2, 2, 1) == 0) {
+    if (lua_isstring(L, -2)) text = lua_tostring(L, -2);
+    lua_pop(L, 2);
+  } else {
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);  // sysbench
+  return text;
+}
+
+std::optional<std::string> LuaScriptWorkload::Impl::RunReportHook(const char* name,
+                                                                  const IntervalSnapshot* s,
+                                                                  const RunResult* r,
+                                                                  double percentile) const {
   lua_State* L = main->L();
   lua_getglobal(L, "sysbench");
   lua_getfield(L, -1, "hooks");

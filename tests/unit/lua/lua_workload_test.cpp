@@ -801,17 +801,39 @@ end
   s.events = 10;
   s.counters.assign(kOltpCounterCount, 0);
   s.counters[kOltpReads] = 30;
-  std::string line = w_->IntervalOutput(s, 95).value_or("");
-  EXPECT_EQ(line.rfind("{\"time\": 2, \"threads\": 2, \"tps\": 10.00", 0), 0u) << line;
-  EXPECT_NE(line.find("\"reads\": 30.00"), std::string::npos) << line;
-  EXPECT_EQ(line.find(",}"), std::string::npos);
-  EXPECT_EQ(line.substr(line.size() - 2), "}\n");
+  // sysbench's JSON: the intermediate reports are one array, its closing
+  // bracket printed when that stream ends (before the cumulative report).
+  std::string first = w_->IntervalOutput(s, 95).value_or("");
+  EXPECT_EQ(
+      first.rfind("[\n  {\n    \"time\":    2,\n    \"threads\": 2,\n    \"tps\": 10.00,\n", 0), 0u)
+      << first;
+  EXPECT_NE(first.find("      \"reads\": 30.00,\n"), std::string::npos) << first;
+  EXPECT_EQ(first.substr(first.size() - 4), "\n  }") << first;
+  s.t_end_s = 3;
+  std::string second = w_->IntervalOutput(s, 95).value_or("");
+  EXPECT_EQ(second.rfind(",\n  {\n    \"time\":    3,", 0), 0u) << second;
   RunResult r;
   r.total_time_s = 2;
   r.events = 8;
   r.counters.assign(kOltpCounterCount, 0);
   std::string section = w_->TextSection(r);
-  EXPECT_EQ(section.rfind("2,0,4.00,", 0), 0u) << section;
+  EXPECT_EQ(section.rfind("\n]\n2,0,4.00,", 0), 0u) << section;
+}
+
+// A cumulative report_json is an array of its own.
+TEST_F(LuaTest, CumulativeJsonReportIsAnArrayOfItsOwn) {
+  ASSERT_OK(
+      Load("function event() end\n"
+           "sysbench.hooks.report_cumulative = sysbench.report_json\n"));
+  RunResult r;
+  r.total_time_s = 5;
+  r.events = 10;
+  r.counters.assign(kOltpCounterCount, 0);
+  const std::string text = w_->OwnEndOutput(r).value_or("");
+  EXPECT_EQ(text.rfind("[\n  {\n    \"time\":    5,\n    \"threads\": 0,\n    \"tps\": 2.00,", 0),
+            0u)
+      << text;
+  EXPECT_EQ(text.substr(text.size() - 7), "\n  }\n]\n") << text;
 }
 
 TEST_F(LuaTest, ReportDefaultLineWithoutHooks) {
