@@ -170,6 +170,9 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
   const std::unique_ptr<Cluster> cluster = std::move(joined).value();
   if (cluster && !cluster->Reports()) return RunSilentRank(setup, *cluster, err);
   Workload& workload = *setup.workload;
+  // sysbench mode: a --rate the threads cannot keep up with fills sysbench's
+  // event queue and fails the run, as in sysbench.
+  if (SysbenchMode()) setup.cfg.rate_backlog_limit = RunConfig::kSysbenchEventQueue;
   const RunConfig& cfg = setup.cfg;
   // sysbench mode: loadcell's own warnings about the run are not sysbench's.
   if (!SysbenchMode()) {

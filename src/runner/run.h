@@ -116,6 +116,10 @@ class Run final {
   void StatusTickIfDue(Nanos now);
   void IntervalIfDue(Nanos now);
   void CheckpointIfDue(Nanos now);
+  // Under --rate with a backlog limit: the schedule more than
+  // cfg_.rate_backlog_limit events ahead of the threads fails the run and
+  // stops them (the threads' own figures still make the result).
+  void BacklogCheck(Nanos now);
   // A stop signal stops the threads and makes the forced shutdown due
   // cfg_.StopGrace() from `now` (sooner if it already was).
   void StopIfSignalled(Nanos now);

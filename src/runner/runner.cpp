@@ -170,6 +170,7 @@ void Run::Control() {
     StatusTickIfDue(now);
     IntervalIfDue(now);
     CheckpointIfDue(now);
+    BacklogCheck(now);
     StopIfSignalled(now);
     PollCoordinator(now);
     if (AllFinished()) break;
@@ -266,6 +267,18 @@ void Run::IntervalIfDue(Nanos now) {
   last_interval_ = std::move(snap);
   last_interval_at_ = now;
   interval_ticker_.AdvancePast(now);
+}
+
+void Run::BacklogCheck(Nanos now) {
+  if (!rate_limited_ || cfg_.rate_backlog_limit == 0 || stopped_) return;
+  const uint64_t due = schedule_.DueBy(now);
+  const uint64_t taken = rate_tickets_.load(std::memory_order_relaxed);
+  if (due <= taken || due - taken <= cfg_.rate_backlog_limit) return;
+  // sysbench's words: its event queue of that many events is full.
+  NoteError(Status::ResourceExhausted(
+      "The event queue is full. This means the worker threads are unable to keep up with the "
+      "specified event generation rate"));
+  StopThreads(now);
 }
 
 // A checkpoint reports the figures since the previous one, then resets them.

@@ -313,5 +313,21 @@ TEST(SysbenchMode, ScriptArgvAndMalformedOptionsTable) {
       << Show(m);
 }
 
+// sysbench's opt_rate.t: a rate the threads cannot keep up with fills
+// sysbench's event queue (exit 1); loadcell's own mode refuses a rate above
+// its bound as bad usage (exit 2).
+TEST(SysbenchMode, AnUnreachableRateFillsTheEventQueue) {
+  const ProcessResult sb = Sysbench({"--rate=2000000000", "cpu", "run", "--verbosity=1"});
+  EXPECT_EQ(sb.exit_code, 1) << Show(sb);
+  EXPECT_EQ(sb.out,
+            "FATAL: The event queue is full. This means the worker threads are unable to keep up "
+            "with the specified event generation rate\n")
+      << Show(sb);
+  const ProcessResult own = RunLoadcell({"--rate=2000000000", "cpu", "run", "--verbosity=1"});
+  EXPECT_EQ(own.exit_code, 2) << Show(own);
+  EXPECT_NE(own.err.find("--rate=2000000000: must be 0 (no limit) or between"), std::string::npos)
+      << Show(own);
+}
+
 }  // namespace
 }  // namespace loadcell
