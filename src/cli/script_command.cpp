@@ -97,6 +97,7 @@ Result<std::unique_ptr<TestSetup>> LoadScriptTest(const std::string& path,
                                                   const RawOptions& raw) {
   LC_ASSIGN_OR_RETURN(std::unique_ptr<LuaScriptWorkload> loaded,
                       LoadLuaScript(path, command, argv, &raw));
+  if (SysbenchMode()) loaded->UseSysbenchMessages();
   *script = loaded.get();
   auto setup = std::make_unique<TestSetup>(loaded->Info().name);
   setup->workload = std::move(loaded);

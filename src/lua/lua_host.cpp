@@ -501,6 +501,11 @@ Status LuaHost::CallIfPresent(const char* name, bool with_tid) {
     nargs = 1;
   }
   if (lua_pcall(L_, nargs, 0, 1) != 0) {
+    if (state_.shared != nullptr && state_.shared->sysbench_messages) {
+      std::string msg = lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "(not a string)";
+      lua_pop(L_, 1);
+      return Status::Internal(fmt::format("`{}' function failed: {}", name, msg));
+    }
     return Status::Internal(std::string("script error in ") + name + "(): " + PopError());
   }
   return Status::Ok();

@@ -65,6 +65,12 @@ struct LuaShared {
   bool option_globals = false;
   std::vector<std::pair<std::string, std::pair<int, std::string>>> test_values;
   DbDriver* driver = nullptr;  // null until resolved
+  // sysbench's messages (sysbench mode): a named hook's error is "`NAME'
+  // function failed: MESSAGE", and a --db-driver that names no driver is
+  // told when the script asks for it: sysbench.sql.driver() prints
+  // `driver_error` and raises "failed to initialize the DB driver".
+  bool sysbench_messages = false;
+  std::string driver_error;
   // --<driver>-ignore-errors: a lost connection whose code is listed is
   // reopened and the event restarted (sysbench's reconnect on ignored errors).
   DbIgnoreList ignore;

@@ -1,5 +1,6 @@
 #include "lua/lua_workload.h"
 
+#include <algorithm>
 #include <lua.hpp>
 #include <mutex>
 #include <thread>
@@ -254,6 +255,20 @@ void LuaScriptWorkload::SetUndeclaredOptions(
   }
 }
 
+void LuaScriptWorkload::UseSysbenchMessages() { impl_->shared.sysbench_messages = true; }
+
+bool LuaScriptWorkload::DeferredDriverError() {
+  const std::string& name = impl_->db.options().driver;
+  const std::vector<std::string> known = DbDriverNames();
+  if (!impl_->shared.sysbench_messages || name.empty() ||
+      std::find(known.begin(), known.end(), name) != known.end()) {
+    return false;
+  }
+  impl_->shared.driver = nullptr;
+  impl_->shared.driver_error = "FATAL: invalid database driver name: '" + name + "'";
+  return true;
+}
+
 Status LuaScriptWorkload::Validate(int threads) {
   impl_->shared.threads = threads;
   if (impl_->test_options != nullptr) {
@@ -261,6 +276,12 @@ Status LuaScriptWorkload::Validate(int threads) {
     for (const OptionSpec& o : impl_->test_options->specs()) {
       impl_->shared.test_values.push_back(
           {Underscored(o.name()), {static_cast<int>(o.type()), o.ValueText()}});
+    }
+    if (DeferredDriverError()) {
+      // Told when the script asks for the driver (UseSysbenchMessages).
+      std::lock_guard<std::mutex> lock(impl_->main_mu);
+      impl_->main->RefreshOptions();
+      return Status::Ok();
     }
     LC_RETURN_IF_ERROR(impl_->db.Resolve(*impl_->test_options));
     impl_->shared.driver = &impl_->db.driver();

@@ -31,6 +31,15 @@ ProcessResult Sysbench(const std::vector<std::string>& args, const std::string& 
   return RunLoadcell(Concat({"--compat=sysbench"}, args), watch);
 }
 
+// `args` run in sysbench mode and in loadcell's own.
+struct BothModes {
+  ProcessResult sysbench;
+  ProcessResult own;
+};
+BothModes InBothModes(const std::vector<std::string>& args) {
+  return {Sysbench(args), RunLoadcell(args)};
+}
+
 bool StartsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 TEST(SysbenchMode, VersionIsSysbenchsLine) {
@@ -226,12 +235,11 @@ TEST(ScriptThreadRun, ReplacesTheEventLoopInBothModes) {
       dir.Write("cmd_run.lua",
                 "function thread_run()\n  print('function thread_run()')\nend\n"
                 "function event()\n  print('event')\nend\n");
-  const ProcessResult sb = Sysbench({"--verbosity=0", script, "run"});
-  EXPECT_EQ(sb.exit_code, 0) << Show(sb);
-  EXPECT_EQ(sb.out, "function thread_run()\n") << Show(sb);
-  const ProcessResult own = RunLoadcell({"--verbosity=0", script, "run"});
-  EXPECT_EQ(own.exit_code, 0) << Show(own);
-  EXPECT_EQ(own.out, "function thread_run()\n") << Show(own);
+  const BothModes r = InBothModes({"--verbosity=0", script, "run"});
+  for (const ProcessResult* p : {&r.sysbench, &r.own}) {
+    EXPECT_EQ(p->exit_code, 0) << Show(*p);
+    EXPECT_EQ(p->out, "function thread_run()\n") << Show(*p);
+  }
 }
 
 // Both modes, as sysbench's cmdline.t: what a script's worker interpreters
@@ -317,15 +325,39 @@ TEST(SysbenchMode, ScriptArgvAndMalformedOptionsTable) {
 // sysbench's event queue (exit 1); loadcell's own mode refuses a rate above
 // its bound as bad usage (exit 2).
 TEST(SysbenchMode, AnUnreachableRateFillsTheEventQueue) {
-  const ProcessResult sb = Sysbench({"--rate=2000000000", "cpu", "run", "--verbosity=1"});
+  const BothModes r = InBothModes({"--rate=2000000000", "cpu", "run", "--verbosity=1"});
+  const ProcessResult& sb = r.sysbench;
   EXPECT_EQ(sb.exit_code, 1) << Show(sb);
   EXPECT_EQ(sb.out,
             "FATAL: The event queue is full. This means the worker threads are unable to keep up "
             "with the specified event generation rate\n")
       << Show(sb);
-  const ProcessResult own = RunLoadcell({"--rate=2000000000", "cpu", "run", "--verbosity=1"});
+  const ProcessResult& own = r.own;
   EXPECT_EQ(own.exit_code, 2) << Show(own);
   EXPECT_NE(own.err.find("--rate=2000000000: must be 0 (no limit) or between"), std::string::npos)
+      << Show(own);
+}
+
+// sysbench's drivers.t: a --db-driver that names no driver is told when the
+// script asks for the driver, and the hook that asked fails in sysbench's
+// words; loadcell's own mode refuses it before the script runs (exit 2).
+TEST(SysbenchMode, AnUnknownDriverFailsWhereTheScriptAsksForIt) {
+  testing::TempDir dir;
+  const std::string script =
+      dir.Write("drv.lua",
+                "function cleanup()\n  local drv = sysbench.sql.driver()\nend\n"
+                "function event() end\n");
+  const BothModes r = InBothModes({"--db-driver=nonexisting", script, "cleanup"});
+  const ProcessResult& sb = r.sysbench;
+  EXPECT_EQ(sb.exit_code, 1) << Show(sb);
+  EXPECT_NE(sb.out.find("\n\nFATAL: invalid database driver name: 'nonexisting'\n"
+                        "FATAL: `cleanup' function failed: " +
+                        script + ":2: failed to initialize the DB driver\n"),
+            std::string::npos)
+      << Show(sb);
+  const ProcessResult& own = r.own;
+  EXPECT_EQ(own.exit_code, 2) << Show(own);
+  EXPECT_NE(own.err.find("--db-driver=nonexisting: unknown database driver"), std::string::npos)
       << Show(own);
 }
 
