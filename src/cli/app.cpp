@@ -218,6 +218,12 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
       RunWorkload(workload, cfg, std::move(manifest), &reporters, coordinator);
   if (!result.ok()) {
     out.flush();
+    // The run's start: fileio's Init refuses a run without a mode.
+    if (std::optional<std::string> words =
+            SysbenchMode() ? SysbenchOptionError(result.status(), RawOptions()) : std::nullopt) {
+      PrintCliError(err, *words);
+      return kExitRunFailed;
+    }
     PrintError(err, result.status());
     return ExitFor(result.status());  // 130 for an interrupt
   }
@@ -449,6 +455,11 @@ int RunParsedCommandLine(CommandLine& cl, std::ostream& out, std::ostream& err) 
     if (std::optional<std::string> given =
             SysbenchMode() ? SysbenchInvalidOption(s, cl.options) : std::nullopt) {
       err << "invalid option: " << *given << "\n";
+      return kExitRunFailed;
+    }
+    if (std::optional<std::string> words =
+            SysbenchMode() ? SysbenchOptionError(s, cl.options) : std::nullopt) {
+      PrintCliError(err, *words);
       return kExitRunFailed;
     }
     PrintError(err, s);

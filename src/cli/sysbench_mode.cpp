@@ -330,6 +330,28 @@ std::optional<std::string> SysbenchInvalidOption(const Status& s, const RawOptio
   return std::nullopt;
 }
 
+std::optional<std::string> SysbenchOptionError(const Status& s, const RawOptions& raw) {
+  // The options whose refused value sysbench reports in words of its own
+  // (whatever loadcell found wrong with it), as "{}" of the value.
+  static constexpr std::pair<const char*, const char*> kValueMessages[] = {
+      {"memory-block-size", "Invalid value for memory-block-size: {}"},
+      {"file-test-mode", "Invalid IO operations mode: {}."},
+  };
+  const std::string& msg = s.message();
+  for (const RawOption& o : raw.entries()) {
+    for (const auto& [name, words] : kValueMessages) {
+      if (o.name == name && o.has_value && msg.rfind("--" + o.name + "=" + o.value + ":", 0) == 0) {
+        return fmt::format(fmt::runtime(words), o.value);
+      }
+    }
+  }
+  // fileio's run without a mode (FileIoWorkload::Validate).
+  if (msg.rfind("run needs --file-test-mode", 0) == 0) {
+    return std::string("Missing required argument: --file-test-mode");
+  }
+  return std::nullopt;
+}
+
 int SysbenchExitCode(int loadcell_code) {
   if (loadcell_code == kExitOk || loadcell_code == kExitInterrupted) return loadcell_code;
   return kSysbenchExitFailure;

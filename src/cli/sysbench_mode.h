@@ -62,6 +62,11 @@ std::string SysbenchScriptOptions(const std::string& script_name, const OptionSe
 std::optional<std::string> SysbenchInvalidOption(const Status& s, const RawOptions& raw,
                                                  const OptionSet* values_of = nullptr);
 
+// sysbench's FATAL message for `s`, a built-in test's refusal of its options
+// `raw`, where sysbench has one of its own (an invalid --memory-block-size,
+// an unknown --file-test-mode or none given); nullopt otherwise.
+std::optional<std::string> SysbenchOptionError(const Status& s, const RawOptions& raw);
+
 // `sysbench --help`: sysbench's sections and option names, loadcell's words.
 std::string SysbenchHelp();
 

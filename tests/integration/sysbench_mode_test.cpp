@@ -361,5 +361,33 @@ TEST(SysbenchMode, AnUnknownDriverFailsWhereTheScriptAsksForIt) {
       << Show(own);
 }
 
+// sysbench's test_memory.t and test_fileio.t: the option values sysbench
+// refuses in words of its own (exit 1); loadcell's own mode keeps its words.
+TEST(SysbenchMode, RefusedTestOptionsInSysbenchsWords) {
+  const struct {
+    std::vector<std::string> args;
+    std::string line;
+  } kCases[] = {
+      {{"memory", "--memory-block-size=-1", "run"},
+       "FATAL: Invalid value for memory-block-size: -1\n"},
+      {{"memory", "--memory-block-size=0", "run"},
+       "FATAL: Invalid value for memory-block-size: 0\n"},
+      {{"memory", "--memory-block-size=9", "run"},
+       "FATAL: Invalid value for memory-block-size: 9\n"},
+      {{"fileio", "--file-test-mode=foo", "run"}, "FATAL: Invalid IO operations mode: foo.\n"},
+      {{"fileio", "--file-num=1", "run"}, "FATAL: Missing required argument: --file-test-mode\n"},
+  };
+  testing::TempDir dir;
+  for (const auto& c : kCases) {
+    const BothModes r =
+        InBothModes(c.args[0] == "fileio" ? Concat(c.args, {"--file-dir=" + dir.path()}) : c.args);
+    EXPECT_EQ(r.sysbench.exit_code, 1) << Show(r.sysbench);
+    EXPECT_NE(r.sysbench.out.find("\n\n" + c.line), std::string::npos)
+        << c.line << Show(r.sysbench);
+    EXPECT_NE(r.own.exit_code, 0) << Show(r.own);
+    EXPECT_NE(r.own.err.find("loadcell: error: "), std::string::npos) << Show(r.own);
+  }
+}
+
 }  // namespace
 }  // namespace loadcell
