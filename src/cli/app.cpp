@@ -173,6 +173,9 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
   const std::unique_ptr<Cluster> cluster = std::move(joined).value();
   if (cluster && !cluster->Reports()) return RunSilentRank(setup, *cluster, err);
   Workload& workload = *setup.workload;
+  // sysbench mode: a --rate the threads cannot keep up with fills sysbench's
+  // event queue and fails the run, as in sysbench.
+  if (SysbenchMode()) setup.cfg.rate_backlog_limit = RunConfig::kSysbenchEventQueue;
   const RunConfig& cfg = setup.cfg;
   // sysbench mode: loadcell's own warnings about the run are not sysbench's.
   if (!SysbenchMode()) {
@@ -218,6 +221,12 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
       RunWorkload(workload, cfg, std::move(manifest), &reporters, coordinator);
   if (!result.ok()) {
     out.flush();
+    // The run's start: fileio's Init refuses a run without a mode.
+    if (std::optional<std::string> words =
+            SysbenchMode() ? SysbenchOptionError(result.status(), RawOptions()) : std::nullopt) {
+      PrintCliError(err, *words);
+      return kExitRunFailed;
+    }
     PrintError(err, result.status());
     return ExitFor(result.status());  // 130 for an interrupt
   }
@@ -450,6 +459,16 @@ int RunParsedCommandLine(CommandLine& cl, std::ostream& out, std::ostream& err) 
     return kExitUsage;
   }
   if (Status s = ConfigureTest(setup, cl.options, /*check_unknown=*/true); !s.ok()) {
+    if (std::optional<std::string> given =
+            SysbenchMode() ? SysbenchInvalidOption(s, cl.options) : std::nullopt) {
+      err << "invalid option: " << *given << "\n";
+      return kExitRunFailed;
+    }
+    if (std::optional<std::string> words =
+            SysbenchMode() ? SysbenchOptionError(s, cl.options) : std::nullopt) {
+      PrintCliError(err, *words);
+      return kExitRunFailed;
+    }
     PrintError(err, s);
     return s.IsUsageError() ? kExitUsage : ExitFor(s);
   }

@@ -105,6 +105,7 @@ std::string TypographicDashWarning(std::string_view arg, std::string_view repair
 
 Result<CommandLine> TokenizeArgs(const std::vector<std::string>& args) {
   CommandLine cl;
+  cl.args = args;
   bool options_ended = false;
   std::string last_bare_flag;  // set while the previous argument was a bare --flag
   for (const std::string& original : args) {

@@ -27,6 +27,8 @@ struct CommandLine {
   std::vector<std::string> flag_before;
   // Lines to print on stderr (without the "loadcell: warning: " prefix).
   std::vector<std::string> warnings;
+  // The arguments as given (a script's sysbench.cmdline.argv).
+  std::vector<std::string> args;
 };
 
 // Splits `args` (argv without argv[0]). Typographic dashes (U+2013, U+2014,

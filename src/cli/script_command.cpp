@@ -97,6 +97,7 @@ Result<std::unique_ptr<TestSetup>> LoadScriptTest(const std::string& path,
                                                   const RawOptions& raw) {
   LC_ASSIGN_OR_RETURN(std::unique_ptr<LuaScriptWorkload> loaded,
                       LoadLuaScript(path, command, argv, &raw));
+  if (SysbenchMode()) loaded->UseSysbenchMessages();
   *script = loaded.get();
   auto setup = std::make_unique<TestSetup>(loaded->Info().name);
   setup->workload = std::move(loaded);
@@ -110,6 +111,13 @@ Result<std::unique_ptr<TestSetup>> LoadScriptTest(const std::string& path,
     return w->RunDoneHook();
   };
   return setup;
+}
+
+// Whether `s`, a script's load failure, is LuaHost::ReadOptions' about a
+// malformed sysbench.cmdline.options ("script 'PATH': sysbench.cmdline.options...").
+bool IsMalformedOptionsTable(const Status& s) {
+  return s.code() == StatusCode::kInvalidArgument &&
+         s.message().find("': sysbench.cmdline.options") != std::string::npos;
 }
 
 // sysbench's SCRIPT help: the script's help(), else its options, else an
@@ -132,7 +140,7 @@ int SysbenchScriptHelp(TestSetup& setup, LuaScriptWorkload& script, const std::s
     out << options;
     return kExitOk;
   }
-  err << "'" << setup.test << "' test does not implement the 'help' command.\n";
+  err << "'" << Basename(path) << "' test does not implement the 'help' command.\n";
   return kExitRunFailed;
 }
 
@@ -150,7 +158,7 @@ int RunAndDone(TestSetup& setup, const RunExtras& extras, RunTestFn run_test, st
 // gives the command the grace of --forced-shutdown; one that returns after
 // the signal still ends as interrupted (exit 130).
 int RunScriptCommand(TestSetup& setup, LuaScriptWorkload& script, const std::string& command,
-                     const ClusterSettings& cluster, std::ostream& err) {
+                     const ClusterSettings& cluster, std::ostream& out, std::ostream& err) {
   // Under a launcher the script learns its rank (prepare and cleanup run on
   // rank 0 unless it asks otherwise: docs/lua.md).
   Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup);
@@ -163,6 +171,10 @@ int RunScriptCommand(TestSetup& setup, LuaScriptWorkload& script, const std::str
                                 ? "the script's " + command
                                 : "the script's command '" + command + "'";
   InstallStopSignalHandlers();
+  // sysbench starts a parallel command's threads as a run's.
+  if (SysbenchMode() && Style().verbosity >= kVerbosityNotice && script.RunsInParallel(command)) {
+    out << "Initializing worker threads...\n\n" << std::flush;
+  }
   Status s;
   {
     const StopGuard guard(phase, setup.cfg.StopGrace());
@@ -189,19 +201,32 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
         kExitUsage);
   }
   std::string command = rest.empty() ? "run" : rest[0];
-  // sysbench mode, a script without a command: its main chunk alone.
+  // sysbench mode, a script without a command (or on standard input): its
+  // main chunk alone, with no command (sysbench.cmdline.command is nil).
   const RawOption* load_only = cl.options.Find("script-load-only");
-  if (load_only != nullptr) command = "load";
+  if (load_only != nullptr) command.clear();
   if (RawOption* h = cl.options.Find("help"); h != nullptr) {
     h->consumed = true;
     command = "help";
   }
 
-  std::vector<std::string> argv = {path};
-  if (!rest.empty()) argv.push_back(rest[0]);
+  // sysbench.cmdline.argv: the command line as given.
+  std::vector<std::string> argv = cl.args;
+  if (argv.empty()) {
+    argv = {path};
+    if (!rest.empty()) argv.push_back(rest[0]);
+  }
   LuaScriptWorkload* script = nullptr;
   Result<std::unique_ptr<TestSetup>> loaded =
       LoadScriptTest(path, command, argv, &script, cl.options);
+  if (!loaded.ok() && SysbenchMode() && IsMalformedOptionsTable(loaded.status())) {
+    // sysbench reads the table in its own Lua file and names it; loadcell has
+    // no such file: its line is 0.
+    PrintCliError(err,
+                  "`sysbench.cmdline.read_cmdline_options' function failed: [string "
+                  "\"sysbench.cmdline.lua\"]:0: wrong table structure in sysbench.cmdline.options");
+    return kExitRunFailed;
+  }
   if (!loaded.ok()) {
     return FailScript(err, loaded.status(),
                       loaded.status().IsUsageError() ? kExitUsage : kExitRunFailed);
@@ -221,9 +246,26 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   Result<RunExtras> extras = TakeRunExtras(cl.options);
   if (!extras.ok()) return FailScript(err, extras.status(), kExitUsage);
   Status s = ConfigureScript(setup, *script, path, cl.options);
+  if (!s.ok() && SysbenchMode()) {
+    if (std::optional<std::string> given =
+            SysbenchInvalidOption(s, cl.options, &setup.test_options)) {
+      err << "invalid option: " << *given << "\n";
+      return kExitRunFailed;
+    }
+  }
   if (!s.ok()) return FailScript(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
 
   if (command == "run") return RunAndDone(setup, *extras, run_test, out, err);
+  if (SysbenchMode() && !script->HasCommand(command)) {
+    // sysbench's words, on standard error, exit 1.
+    if (command == "prepare" || command == "cleanup") {
+      err << "'" << Basename(path) << "' test does not implement the '" << command
+          << "' command.\n";
+    } else {
+      err << "Unknown command: " << command << "\n";
+    }
+    return kExitRunFailed;
+  }
   if (command != "prepare" && command != "cleanup" && !script->HasCommand(command)) {
     return FailScript(
         err,
@@ -232,7 +274,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
                                 "sysbench.cmdline.commands"),
         kExitUsage);
   }
-  return RunScriptCommand(setup, *script, command, extras->cluster, err);
+  return RunScriptCommand(setup, *script, command, extras->cluster, out, err);
 }
 #endif  // LOADCELL_WITH_LUA
 
@@ -319,7 +361,7 @@ std::optional<ScriptListEntry> ScriptListing() {
 
 void UseSysbenchScriptVersion() {
 #if LOADCELL_WITH_LUA
-  SetScriptVersion("1.0.20", kSysbenchVersionString);
+  SetScriptVersion("1.0.20", kSysbenchVersionString, "sysbench");
 #endif
 }
 

@@ -12,6 +12,7 @@
 // version; errors are sysbench's FATAL lines on standard output, and every
 // failure exits 1.
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -52,6 +53,19 @@ std::string SysbenchTestHelp(const OptionSet& test_options);
 // `names`: (as the script spells it, as the option set knows it) pairs.
 std::string SysbenchScriptOptions(const std::string& script_name, const OptionSet& options,
                                   std::vector<std::pair<std::string, std::string>> names);
+
+// sysbench's "invalid option: ARG" (ARG as given, "--name" or "--name=value")
+// when `s`, the failure of applying `raw` to a test's options, is about an
+// option the test does not know, or about the value given to an option of
+// `values_of` (sysbench's option parser refuses a value it cannot read in
+// the same words: a script's --bool-opt=5); nullopt for any other failure.
+std::optional<std::string> SysbenchInvalidOption(const Status& s, const RawOptions& raw,
+                                                 const OptionSet* values_of = nullptr);
+
+// sysbench's FATAL message for `s`, a built-in test's refusal of its options
+// `raw`, where sysbench has one of its own (an invalid --memory-block-size,
+// an unknown --file-test-mode or none given); nullopt otherwise.
+std::optional<std::string> SysbenchOptionError(const Status& s, const RawOptions& raw);
 
 // `sysbench --help`: sysbench's sections and option names, loadcell's words.
 std::string SysbenchHelp();

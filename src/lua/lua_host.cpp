@@ -36,9 +36,24 @@ std::string& ScriptVersionString() {
   static std::string v = std::string("loadcell ") + kVersion;
   return v;
 }
+std::string& ScriptProgram() {
+  static std::string v = "loadcell";
+  return v;
+}
+
+// sysbench.__restarted(): the API's thread_run() counts an event restarted
+// after sysbench.error.RESTART_EVENT, as RunEvent's caller does.
+int CountRestart(lua_State* L) {
+  luaapi::Count(L, kOltpIgnoredErrors);
+  LuaThreadState& c = luaapi::Ctx(L);
+  if (c.recorder != nullptr) c.recorder->AddError();
+  return 0;
+}
 
 void InstallApi(lua_State* L) {
   lua_newtable(L);  // sysbench
+  lua_pushcfunction(L, CountRestart);
+  lua_setfield(L, -2, "__restarted");
   luaapi::InstallRand(L);
   luaapi::InstallSql(L);
   lua_newtable(L);
@@ -199,7 +214,7 @@ void SetCmdline(lua_State* L, const LuaShared& shared) {
   lua_pushstring(L, shared.path.c_str());
   lua_setfield(L, -2, "script_path");
   lua_newtable(L);
-  lua_pushstring(L, "loadcell");
+  lua_pushstring(L, ScriptProgram().c_str());
   lua_rawseti(L, -2, 0);
   for (size_t i = 0; i < shared.argv.size(); ++i) {
     lua_pushstring(L, shared.argv[i].c_str());
@@ -305,9 +320,11 @@ void SetOpt(lua_State* L, const LuaShared& shared, bool with_options) {
 
 }  // namespace
 
-void SetScriptVersion(const std::string& version, const std::string& version_string) {
+void SetScriptVersion(const std::string& version, const std::string& version_string,
+                      const std::string& program) {
   ScriptVersion() = version;
   ScriptVersionString() = version_string;
+  ScriptProgram() = program;
 }
 
 Result<std::string> ReadScriptText(const std::string& path) {
@@ -425,6 +442,8 @@ Status LuaHost::Open(const LuaShared& shared, int tid, uint64_t seed, ThreadReco
   }
   lua_pushinteger(L_, tid);
   lua_setglobal(L_, "thread_id");  // sysbench 0.5 scripts read it
+  lua_getglobal(L_, "thread_run");
+  api_thread_run_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
 
   LC_RETURN_IF_ERROR(LoadFileChunk(L_, shared.path));
   if (lua_pcall(L_, 0, 0, 1) != 0) {
@@ -455,6 +474,14 @@ void LuaHost::RefreshOptions() {
   if (shared.option_globals) SetOptionGlobals(L_, shared, /*after_load=*/true);
 }
 
+bool LuaHost::OwnsThreadRun() {
+  lua_getglobal(L_, "thread_run");
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, api_thread_run_ref_);
+  const bool own = lua_isfunction(L_, -2) && lua_rawequal(L_, -1, -2) == 0;
+  lua_pop(L_, 2);
+  return own;
+}
+
 bool LuaHost::HasFunction(const char* name) {
   lua_getglobal(L_, name);
   bool f = lua_isfunction(L_, -1);
@@ -474,6 +501,11 @@ Status LuaHost::CallIfPresent(const char* name, bool with_tid) {
     nargs = 1;
   }
   if (lua_pcall(L_, nargs, 0, 1) != 0) {
+    if (state_.shared != nullptr && state_.shared->sysbench_messages) {
+      std::string msg = lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "(not a string)";
+      lua_pop(L_, 1);
+      return Status::Internal(fmt::format("`{}' function failed: {}", name, msg));
+    }
     return Status::Internal(std::string("script error in ") + name + "(): " + PopError());
   }
   return Status::Ok();
@@ -686,4 +718,28 @@ extern "C" LOADCELL_LUA_EXPORT uint64_t sb_counter_val(int thread_id, int type) 
   const int counter = loadcell::RecorderCounter(type);
   if (state == nullptr || state->recorder == nullptr || counter < 0) return 0;
   return state->recorder->counter(counter);
+}
+
+// sysbench's event loop as its thread_run() drives it (ffi.C.NAME): the
+// run's limits and timing for a script that runs its own loop. They act on
+// the calling thread's interpreter; outside such a run there are no events
+// (sb_more_events is false) and the other two do nothing.
+extern "C" LOADCELL_LUA_EXPORT bool sb_more_events(int thread_id) {
+  (void)thread_id;
+  loadcell::LuaThreadState* state = loadcell::tls_lua_state;
+  return state != nullptr && state->loop != nullptr && state->loop->More();
+}
+
+extern "C" LOADCELL_LUA_EXPORT void sb_event_start(int thread_id) {
+  (void)thread_id;
+  loadcell::LuaThreadState* state = loadcell::tls_lua_state;
+  if (state != nullptr && state->loop != nullptr) state->loop->EventStart();
+}
+
+extern "C" LOADCELL_LUA_EXPORT void sb_event_stop(int thread_id) {
+  (void)thread_id;
+  loadcell::LuaThreadState* state = loadcell::tls_lua_state;
+  if (state == nullptr || state->loop == nullptr) return;
+  state->loop->EventStop();
+  if (state->recorder != nullptr) state->recorder->Add(loadcell::kOltpTransactions, 1);
 }

@@ -17,6 +17,7 @@ struct lua_State;
 
 namespace loadcell {
 
+class EventLoopControl;
 class ThreadRecorder;
 
 // The path that names the script on standard input, as for sysbench.
@@ -26,10 +27,12 @@ inline constexpr const char* kStdinScript = "-";
 // once per process and kept); NotFound naming a file that cannot be read.
 Result<std::string> ReadScriptText(const std::string& path);
 
-// What scripts read as sysbench.version and sysbench.version_string:
-// loadcell's own by default; sysbench mode sets sysbench's ("1.0.20",
-// "sysbench 1.0.20") before any script is loaded.
-void SetScriptVersion(const std::string& version, const std::string& version_string);
+// What scripts read as sysbench.version, sysbench.version_string and
+// sysbench.cmdline.argv[0]: loadcell's own by default; sysbench mode sets
+// sysbench's ("1.0.20", "sysbench 1.0.20", "sysbench") before any script is
+// loaded.
+void SetScriptVersion(const std::string& version, const std::string& version_string,
+                      const std::string& program);
 
 // A script option as declared in sysbench.cmdline.options, with its value.
 struct ScriptOption {
@@ -47,8 +50,8 @@ struct ScriptOption {
 // What every interpreter of one script shares (read-only during a run).
 struct LuaShared {
   std::string path;
-  std::string command;
-  std::vector<std::string> argv;
+  std::string command;            // "": none (sysbench.cmdline.command is nil)
+  std::vector<std::string> argv;  // sysbench.cmdline.argv[1..]
   std::vector<ScriptOption>* options = nullptr;
   // General options as name -> (type, text), '-' already '_'.
   std::vector<std::pair<std::string, std::pair<int, std::string>>> general;
@@ -62,6 +65,12 @@ struct LuaShared {
   bool option_globals = false;
   std::vector<std::pair<std::string, std::pair<int, std::string>>> test_values;
   DbDriver* driver = nullptr;  // null until resolved
+  // sysbench's messages (sysbench mode): a named hook's error is "`NAME'
+  // function failed: MESSAGE", and a --db-driver that names no driver is
+  // told when the script asks for it: sysbench.sql.driver() prints
+  // `driver_error` and raises "failed to initialize the DB driver".
+  bool sysbench_messages = false;
+  std::string driver_error;
   // --<driver>-ignore-errors: a lost connection whose code is listed is
   // reopened and the event restarted (sysbench's reconnect on ignored errors).
   DbIgnoreList ignore;
@@ -81,6 +90,9 @@ struct LuaThreadState {
   const LuaShared* shared = nullptr;
   int tid = 0;
   ThreadRecorder* recorder = nullptr;  // null outside runs
+  // The run's limits and timing for a script's own thread_run() (the
+  // exported sb_more_events, sb_event_start, sb_event_stop); null otherwise.
+  EventLoopControl* loop = nullptr;
   Random rng{1};
   uint32_t unique_next = 0;
   uint32_t unique_mult = 1;
@@ -114,6 +126,9 @@ class LuaHost {
   void RefreshOptions();
 
   bool HasFunction(const char* name);
+  // Whether the script replaced the API's thread_run() (sysbench's event
+  // loop) with its own.
+  bool OwnsThreadRun();
   // Calls global function `name` with (tid) when `with_tid`; absent is OK.
   Status CallIfPresent(const char* name, bool with_tid);
   // Calls the function at the top of the stack (popped) with sysbench.tid.
@@ -145,6 +160,7 @@ class LuaHost {
   lua_State* L_ = nullptr;
   LuaThreadState state_;
   int event_ref_ = -1;
+  int api_thread_run_ref_ = -1;  // the API's thread_run(), before the script
 };
 
 }  // namespace loadcell

@@ -16,9 +16,9 @@ sb.cmdline.PARALLEL_COMMAND = true
 sb.hooks = {}
 
 -- As under sysbench: the global `ffi`, the C types of its API and the
--- option type numbers. The exported functions (sb_counter_inc,
--- sb_counter_val) are declared by the scripts that call them, as sysbench
--- leaves them undeclared.
+-- option type numbers, and the event loop's exported functions that
+-- sysbench declares (sb_counter_inc and sb_counter_val it leaves undeclared:
+-- the scripts that call them declare them).
 ffi = require("ffi")
 ffi.cdef[[
 typedef enum {
@@ -29,6 +29,9 @@ typedef enum {
   SB_ARG_TYPE_NULL, SB_ARG_TYPE_BOOL, SB_ARG_TYPE_INT, SB_ARG_TYPE_SIZE, SB_ARG_TYPE_DOUBLE,
   SB_ARG_TYPE_STRING, SB_ARG_TYPE_LIST, SB_ARG_TYPE_FILE, SB_ARG_TYPE_MAX
 } sb_arg_type_t;
+void sb_event_start(int thread_id);
+void sb_event_stop(int thread_id);
+bool sb_more_events(int thread_id);
 ]]
 sb.cmdline.ARG_NULL, sb.cmdline.ARG_BOOL, sb.cmdline.ARG_INT = 0, 1, 2
 sb.cmdline.ARG_SIZE, sb.cmdline.ARG_DOUBLE, sb.cmdline.ARG_STRING = 3, 4, 5
@@ -63,6 +66,37 @@ function sb.cmdline.print_test_options()
   table.sort(rows, function(x, y) return x.name < y.name end)
   for _, r in ipairs(rows) do
     io.write("  ", r.left, string.rep(" ", width - #r.left + 1), r.right, "\n")
+  end
+  io.write("\n")  -- the list ends with a blank line, as sysbench's
+end
+
+-- The event loop as sysbench's thread_run() runs it, for a script that
+-- calls it from its own thread_run(). A script that leaves it in place gets
+-- the runner's own loop instead (LuaHost::OwnsThreadRun), which does the
+-- same without going through Lua between events.
+do
+  local C = ffi.C
+  local count_restart = sb.__restarted
+  sb.__restarted = nil
+  -- One event: event(tid) again after each RESTART_EVENT error; any other
+  -- error goes on to the caller. Returns what event() returned.
+  local function one_event(tid)
+    for _ = 1, math.huge do
+      local ok, ret = pcall(event, tid)
+      if ok then return ret end
+      if type(ret) ~= "table" or ret.errcode ~= sb.error.RESTART_EVENT then error(ret, 3) end
+      count_restart()
+      local hook = sb.hooks.before_restart_event
+      if hook then hook(ret) end
+    end
+  end
+  function thread_run(tid)
+    while C.sb_more_events(tid) do
+      C.sb_event_start(tid)
+      -- A value other than nil or false ends the thread; that event is not counted.
+      if one_event(tid) then return end
+      C.sb_event_stop(tid)
+    end
   end
 end
 
@@ -248,15 +282,43 @@ function sb.report_csv(stat)
     stat.errors / t, stat.reconnects / t))
 end
 
--- One JSON object per report; valid JSON (no trailing comma).
-function sb.report_json(stat)
-  local t, q = rates(stat)
-  io.write(string.format(
-    '{"time": %.0f, "threads": %d, "tps": %.2f, "qps": {"total": %.2f, "reads": %.2f, ' ..
-    '"writes": %.2f, "other": %.2f}, "latency": %.2f, "errors": %.2f, "reconnects": %.2f}\n',
-    stat.time_total, stat.threads_running, stat.events / t, q / t,
-    stat.reads / t, stat.writes / t, stat.other / t, stat.latency_pct * 1000,
-    stat.errors / t, stat.reconnects / t))
+-- sysbench's JSON reports: the reports of one stream (the intermediate ones,
+-- the cumulative one: sysbench makes them in two interpreters) are one JSON
+-- array, opened by the first and closed by sysbench.__close_report(stream)
+-- when that stream ends (LuaScriptWorkload, as sysbench when the
+-- interpreter closes).
+do
+  local open_streams = {}
+  function sb.report_json(stat)
+    local t, q = rates(stat)
+    local stream = sb.__report_stream or "report"
+    io.write(open_streams[stream] and ",\n" or "[\n")
+    open_streams[stream] = true
+    io.write(string.format(table.concat({
+      '  {',
+      '    "time": %4.0f,',
+      '    "threads": %u,',
+      '    "tps": %4.2f,',
+      '    "qps": {',
+      '      "total": %4.2f,',
+      '      "reads": %4.2f,',
+      '      "writes": %4.2f,',
+      '      "other": %4.2f',
+      '    },',
+      '    "latency": %4.2f,',
+      '    "errors": %4.2f,',
+      '    "reconnects": %4.2f',
+      '  }'}, "\n"),
+      stat.time_total, stat.threads_running, stat.events / t, q / t,
+      stat.reads / t, stat.writes / t, stat.other / t, stat.latency_pct * 1000,
+      stat.errors / t, stat.reconnects / t))
+  end
+  function sb.__close_report(stream)
+    if open_streams[stream] then
+      open_streams[stream] = nil
+      io.write("\n]\n")
+    end
+  end
 end
 
 -- Runs f(...) with print and io.write appending to a buffer; returns the

@@ -5,6 +5,7 @@
 
 #include "lua/lua_sql.h"
 
+#include <iostream>
 #include <memory>
 #include <string>
 
@@ -237,6 +238,15 @@ int DriverName(lua_State* L) {
 
 int SqlDriver(lua_State* L) {
   LuaThreadState& c = Ctx(L);
+  if (c.shared->driver == nullptr && !c.shared->driver_error.empty()) {
+    // sysbench's way: the driver's own complaint, then an error located at
+    // the script line that asked for the driver.
+    std::cout << c.shared->driver_error << "\n" << std::flush;
+    luaL_where(L, 1);
+    lua_pushstring(L, "failed to initialize the DB driver");
+    lua_concat(L, 2);
+    return lua_error(L);
+  }
   if (c.shared->driver == nullptr) return luaL_error(L, "no database driver was set up");
   if (lua_isstring(L, 1) && c.shared->driver->Name() != lua_tostring(L, 1)) {
     return luaL_error(L, "driver '%s' is not the one selected (--db-driver=%s)", lua_tostring(L, 1),

@@ -1,5 +1,6 @@
 #include "lua/lua_workload.h"
 
+#include <algorithm>
 #include <lua.hpp>
 #include <mutex>
 #include <thread>
@@ -42,6 +43,11 @@ struct LuaScriptWorkload::Impl {
   // the hook is not defined.
   std::optional<std::string> CallReportHook(const char* name, const IntervalSnapshot* s,
                                             const RunResult* r, double percentile) const;
+  // CallReportHook's parts, main_mu held: the hook's call, and what
+  // sysbench.__close_report(stream) prints (report_json's closing bracket).
+  std::optional<std::string> RunReportHook(const char* name, const IntervalSnapshot* s,
+                                           const RunResult* r, double percentile) const;
+  std::string CloseReportStream(const char* stream) const;
   // Whether any interpreter opened a database connection.
   bool Connected() const;
 };
@@ -84,8 +90,8 @@ class LuaWorker final : public Worker {
 
   Status RunEvent() override {
     if (thread_run_) {
-      if (ran_) return EndOfWork();
-      ran_ = true;
+      // The script's own loop (WorkloadInfo::own_loop): called once; its
+      // events go through ffi.C.sb_more_events and the like.
       lua_getglobal(host_->L(), "thread_run");
       return host_->CallTop("thread_run()");
     }
@@ -109,7 +115,6 @@ class LuaWorker final : public Worker {
   std::unique_ptr<LuaHost> host_;
   ThreadRecorder* rec_;
   bool thread_run_;
-  bool ran_ = false;
   uint64_t cpu_base_;
 };
 
@@ -145,7 +150,8 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
   if (raw != nullptr) impl->shared.driver = EarlyDriver(*impl, *raw);
   LC_RETURN_IF_ERROR(impl->main->Open(impl->shared, 0, 1, nullptr, /*with_options=*/false));
   LC_RETURN_IF_ERROR(impl->main->ReadOptions(impl->options));
-  LC_RETURN_IF_ERROR(impl->main->CheckCommands());
+  // As sysbench, the commands table matters only when a command is given.
+  if (!command.empty()) LC_RETURN_IF_ERROR(impl->main->CheckCommands());
   {
     lua_State* L = impl->main->L();
     lua_getglobal(L, "sysbench");
@@ -163,7 +169,7 @@ Result<std::unique_ptr<LuaScriptWorkload>> LoadLuaScript(const std::string& path
                              text.find("require") != std::string::npos;
   }
   impl->has_event = impl->main->has_event();
-  impl->has_thread_run = impl->main->HasFunction("thread_run");
+  impl->has_thread_run = impl->main->OwnsThreadRun();
   return std::unique_ptr<LuaScriptWorkload>(new LuaScriptWorkload(std::move(impl)));
 }
 
@@ -180,6 +186,7 @@ WorkloadInfo LuaScriptWorkload::Info() const {
   info.supports_prepare = true;
   info.counter_names = OltpCounterNames();
   info.runs_across_processes = true;
+  info.own_loop = impl_->has_thread_run;
   return info;
 }
 
@@ -248,6 +255,20 @@ void LuaScriptWorkload::SetUndeclaredOptions(
   }
 }
 
+void LuaScriptWorkload::UseSysbenchMessages() { impl_->shared.sysbench_messages = true; }
+
+bool LuaScriptWorkload::DeferredDriverError() {
+  const std::string& name = impl_->db.options().driver;
+  const std::vector<std::string> known = DbDriverNames();
+  if (!impl_->shared.sysbench_messages || name.empty() ||
+      std::find(known.begin(), known.end(), name) != known.end()) {
+    return false;
+  }
+  impl_->shared.driver = nullptr;
+  impl_->shared.driver_error = "FATAL: invalid database driver name: '" + name + "'";
+  return true;
+}
+
 Status LuaScriptWorkload::Validate(int threads) {
   impl_->shared.threads = threads;
   if (impl_->test_options != nullptr) {
@@ -255,6 +276,12 @@ Status LuaScriptWorkload::Validate(int threads) {
     for (const OptionSpec& o : impl_->test_options->specs()) {
       impl_->shared.test_values.push_back(
           {Underscored(o.name()), {static_cast<int>(o.type()), o.ValueText()}});
+    }
+    if (DeferredDriverError()) {
+      // Told when the script asks for the driver (UseSysbenchMessages).
+      std::lock_guard<std::mutex> lock(impl_->main_mu);
+      impl_->main->RefreshOptions();
+      return Status::Ok();
     }
     LC_RETURN_IF_ERROR(impl_->db.Resolve(*impl_->test_options));
     impl_->shared.driver = &impl_->db.driver();
@@ -318,20 +345,46 @@ Status RunParallel(const LuaShared& shared, const std::string& name, int threads
 
 }  // namespace
 
-bool LuaScriptWorkload::HasCommand(const std::string& name) const {
-  std::lock_guard<std::mutex> lock(impl_->main_mu);
-  lua_State* L = impl_->main->L();
+namespace {
+
+// `test(L)` on sysbench.cmdline.<field>.<name> pushed on `L`; false when
+// sysbench.cmdline.<field> is no table. The stack is left as it was.
+template <typename Test>
+bool TestCmdlineEntry(lua_State* L, const char* field, const std::string& name, Test test) {
   lua_getglobal(L, "sysbench");
   lua_getfield(L, -1, "cmdline");
-  lua_getfield(L, -1, "commands");
-  bool found = false;
+  lua_getfield(L, -1, field);
+  bool result = false;
   if (lua_istable(L, -1)) {
     lua_getfield(L, -1, name.c_str());
-    found = lua_istable(L, -1) || lua_isfunction(L, -1);
+    result = test(L);
     lua_pop(L, 1);
   }
   lua_pop(L, 3);
-  return found;
+  return result;
+}
+
+}  // namespace
+
+bool LuaScriptWorkload::HasCommand(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  if ((name == "prepare" || name == "cleanup" || name == "help") &&
+      impl_->main->HasFunction(name.c_str())) {
+    return true;
+  }
+  return TestCmdlineEntry(impl_->main->L(), "commands", name,
+                          [](lua_State* L) { return lua_istable(L, -1) || lua_isfunction(L, -1); });
+}
+
+bool LuaScriptWorkload::RunsInParallel(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(impl_->main_mu);
+  return TestCmdlineEntry(impl_->main->L(), "commands", name, [](lua_State* L) {
+    if (!lua_istable(L, -1)) return false;
+    lua_rawgeti(L, -1, 2);
+    const bool parallel = lua_toboolean(L, -1) != 0;
+    lua_pop(L, 1);
+    return parallel;
+  });
 }
 
 Status LuaScriptWorkload::JoinProcesses(ProcessGroup& group) {
@@ -348,18 +401,8 @@ Status LuaScriptWorkload::JoinProcesses(ProcessGroup& group) {
 
 bool LuaScriptWorkload::RunsOnEveryRank(const std::string& name) const {
   std::lock_guard<std::mutex> lock(impl_->main_mu);
-  lua_State* L = impl_->main->L();
-  lua_getglobal(L, "sysbench");
-  lua_getfield(L, -1, "cmdline");
-  lua_getfield(L, -1, "every_rank");
-  bool every = false;
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, name.c_str());
-    every = lua_toboolean(L, -1) != 0;
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 3);
-  return every;
+  return TestCmdlineEntry(impl_->main->L(), "every_rank", name,
+                          [](lua_State* L) { return lua_toboolean(L, -1) != 0; });
 }
 
 Status LuaScriptWorkload::RunCommand(const std::string& name, const PrepareContext& ctx) {
@@ -461,8 +504,9 @@ Status LuaScriptWorkload::Init(int threads) {
 Result<std::unique_ptr<Worker>> LuaScriptWorkload::NewWorker(const ThreadContext& ctx) {
   auto host = std::make_unique<LuaHost>();
   LC_RETURN_IF_ERROR(host->Open(impl_->shared, ctx.GlobalThreadId(), ctx.seed, ctx.recorder, true));
+  host->state().loop = ctx.loop;
   LC_RETURN_IF_ERROR(host->CallIfPresent("thread_init", true));
-  bool thread_run = !host->has_event();
+  const bool thread_run = ctx.loop != nullptr;
   return std::unique_ptr<Worker>(new LuaWorker(std::move(host), ctx.recorder, thread_run));
 }
 
@@ -497,6 +541,44 @@ std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* n
                                                                    const RunResult* r,
                                                                    double percentile) const {
   std::lock_guard<std::mutex> lock(main_mu);
+  lua_State* L = main->L();
+  // report_json's stream is the hook's (sysbench runs the two hooks in two
+  // interpreters).
+  lua_getglobal(L, "sysbench");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__report_stream");
+  lua_pop(L, 1);
+  std::optional<std::string> text = RunReportHook(name, s, r, percentile);
+  if (r == nullptr) return text;
+  // The run's end: the intermediate reports' stream ends before the
+  // cumulative report, which then ends its own.
+  const std::string before = CloseReportStream("report_intermediate");
+  const std::string after = CloseReportStream("report_cumulative");
+  if (!text && before.empty() && after.empty()) return std::nullopt;
+  return before + text.value_or("") + after;
+}
+
+std::string LuaScriptWorkload::Impl::CloseReportStream(const char* stream) const {
+  lua_State* L = main->L();
+  lua_getglobal(L, "sysbench");
+  lua_getfield(L, -1, "__capture");
+  lua_getfield(L, -2, "__close_report");
+  lua_pushstring(L, stream);
+  std::string text;
+  if (lua_pcall(L, 2, 2, 1) == 0) {
+    if (lua_isstring(L, -2)) text = lua_tostring(L, -2);
+    lua_pop(L, 2);
+  } else {
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);  // sysbench
+  return text;
+}
+
+std::optional<std::string> LuaScriptWorkload::Impl::RunReportHook(const char* name,
+                                                                  const IntervalSnapshot* s,
+                                                                  const RunResult* r,
+                                                                  double percentile) const {
   lua_State* L = main->L();
   lua_getglobal(L, "sysbench");
   lua_getfield(L, -1, "hooks");

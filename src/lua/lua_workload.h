@@ -58,6 +58,11 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   // and only when Init() ran. Done() does not call it.
   Status RunDoneHook();
 
+  // sysbench mode: sysbench's messages for a hook's error, and a
+  // --db-driver that names no driver is told only when the script asks for
+  // the driver (as sysbench.sql.driver() does), not refused by Validate.
+  void UseSysbenchMessages();
+
   // The general options in force (threads, time, rand-type...), exposed to
   // the script as sysbench.opt.*. Call after they were parsed.
   void SetGeneralOptions(const OptionSet& general);
@@ -75,12 +80,19 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   // Whether the script defines command `name` in sysbench.cmdline.commands
   // (or, for prepare/cleanup/help, a function of that name).
   bool HasCommand(const std::string& name) const;
+  // Whether sysbench.cmdline.commands declares `name` parallel
+  // ({function, sysbench.cmdline.PARALLEL_COMMAND}).
+  bool RunsInParallel(const std::string& name) const;
   // Runs custom command `name` (parallel ones on `threads` interpreters).
   Status RunCommand(const std::string& name, const PrepareContext& ctx);
 
   struct Impl;
 
  private:
+  // Under UseSysbenchMessages, a --db-driver that names no driver of this
+  // build: notes sysbench's line for it (LuaShared::driver_error), leaves
+  // no driver, and returns true.
+  bool DeferredDriverError();
   // Whether the script lists `name` in sysbench.cmdline.every_rank.
   bool RunsOnEveryRank(const std::string& name) const;
   // RunCommand on this process, whatever the rank.

@@ -55,6 +55,9 @@ class MultiReporter final : public Reporter {
     for (RunObserver* o : start_watchers_) o->OnStart(m);
     for (auto& r : reporters_) r->OnStart(m);
   }
+  void OnThreadsStarted() override {
+    for (auto& r : reporters_) r->OnThreadsStarted();
+  }
   void OnInterval(const IntervalSnapshot& s) override {
     for (auto& r : reporters_) r->OnInterval(s);
   }

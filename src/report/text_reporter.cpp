@@ -213,8 +213,15 @@ class TextReporter final : public Reporter {
       }
       if (printed > 0) o += "\n";
     }
-    o += "Initializing worker threads...\n\nThreads started!\n\n";
+    // "Threads started!" once the threads' start ran (OnThreadsStarted):
+    // what a script's thread_init() prints comes between, as in sysbench.
+    o += "Initializing worker threads...\n\n";
     out_ << o << std::flush;
+  }
+
+  void OnThreadsStarted() override {
+    if (Silent()) return;
+    out_ << "Threads started!\n\n" << std::flush;
   }
 
   void OnInterval(const IntervalSnapshot& s) override {

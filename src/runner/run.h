@@ -97,6 +97,8 @@ class Run final {
   void ReleaseThreads();
   // The schedule as one thread takes from it (worker_loop.cpp).
   class ThreadPacer;
+  // The limits and timing of one thread whose worker runs its own loop.
+  class ThreadLoop;
 
   // ---- Configure's parts (runner.cpp)
   void SetLimits();
@@ -114,6 +116,10 @@ class Run final {
   void StatusTickIfDue(Nanos now);
   void IntervalIfDue(Nanos now);
   void CheckpointIfDue(Nanos now);
+  // Under --rate with a backlog limit: the schedule more than
+  // cfg_.rate_backlog_limit events ahead of the threads fails the run and
+  // stops them (the threads' own figures still make the result).
+  void BacklogCheck(Nanos now);
   // A stop signal stops the threads and makes the forced shutdown due
   // cfg_.StopGrace() from `now` (sooner if it already was).
   void StopIfSignalled(Nanos now);
@@ -150,6 +156,8 @@ class Run final {
   template <bool kTsc>
   void ClosedLoop(int id, Worker& worker);
   void OpenLoop(int id, Worker& worker, ThreadPacer& pacer);
+  // WorkloadInfo::own_loop: the worker's one RunEvent() call is the loop.
+  void OwnLoop(int id, Worker& worker, ThreadLoop& loop);
   bool WarmUp(int id, Worker& worker);
   // Takes one measured event from this thread's share (`mine` of
   // `per_thread` used, 0: none) and from the shared ticket counter (0: no
@@ -169,6 +177,7 @@ class Run final {
   int threads_ = 1;
   bool self_timed_ = false;
   bool self_paced_ = false;  // under --rate: the workers take their own intended starts
+  bool own_loop_ = false;    // the workers run their own loops (ThreadLoop)
   bool rate_limited_ = false;
   EventBudget budget_;
   uint64_t event_limit_ = 0;   // total measured events, 0: none (the manifest's)

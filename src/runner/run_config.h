@@ -34,6 +34,12 @@ struct RunConfig {
   // --verdict as a mode.
   VerdictMode verdict_mode() const;
   bool time_given = false;  // --time set by the user (events alone: no time cut)
+  // Not an option: under --rate, the run fails once the schedule is this
+  // many events ahead of the threads (0: never). sysbench mode sets
+  // sysbench's event queue (kSysbenchEventQueue), which the scheduled events
+  // fill while no thread takes them.
+  uint64_t rate_backlog_limit = 0;
+  static constexpr uint64_t kSysbenchEventQueue = 131072;
   // Not an option: set by the front end for live status and charts. Period
   // of RunObserver::OnStatus in seconds; 0: no status ticks.
   double status_interval_s = 0;

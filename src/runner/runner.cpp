@@ -66,6 +66,7 @@ void Run::SetLimits() {
   threads_ = static_cast<int>(cfg_.threads);
   self_timed_ = workload_.Info().self_timed;
   self_paced_ = self_timed_ && workload_.Info().self_paced;
+  own_loop_ = workload_.Info().own_loop;
   rate_limited_ = cfg_.rate > 0;
   budget_ = workload_.Budget(threads_);
   event_limit_ = static_cast<uint64_t>(cfg_.events);
@@ -120,7 +121,11 @@ Status Run::Spawn() {
     cv_.wait(lock, [&] { return ready_ == started_; });
     if (status.ok()) status = start_error_;
   }
-  if (!status.ok()) AbortStart();
+  if (!status.ok()) {
+    AbortStart();
+  } else if (observer_) {
+    observer_->OnThreadsStarted();
+  }
   return status;
 }
 
@@ -168,6 +173,7 @@ void Run::Control() {
     StatusTickIfDue(now);
     IntervalIfDue(now);
     CheckpointIfDue(now);
+    BacklogCheck(now);
     StopIfSignalled(now);
     PollCoordinator(now);
     if (AllFinished()) break;
@@ -264,6 +270,18 @@ void Run::IntervalIfDue(Nanos now) {
   last_interval_ = std::move(snap);
   last_interval_at_ = now;
   interval_ticker_.AdvancePast(now);
+}
+
+void Run::BacklogCheck(Nanos now) {
+  if (!rate_limited_ || cfg_.rate_backlog_limit == 0 || stopped_) return;
+  const uint64_t due = schedule_.DueBy(now);
+  const uint64_t taken = rate_tickets_.load(std::memory_order_relaxed);
+  if (due <= taken || due - taken <= cfg_.rate_backlog_limit) return;
+  // sysbench's words: its event queue of that many events is full.
+  NoteError(Status::ResourceExhausted(
+      "The event queue is full. This means the worker threads are unable to keep up with the "
+      "specified event generation rate"));
+  StopThreads(now);
 }
 
 // A checkpoint reports the figures since the previous one, then resets them.

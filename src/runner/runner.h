@@ -16,6 +16,9 @@ class RunObserver {
  public:
   virtual ~RunObserver() = default;
   virtual void OnStart(const Manifest& m) {}
+  // Once every thread created its worker (a script's thread_init() ran on
+  // each), before they are released; not after a failed start.
+  virtual void OnThreadsStarted() {}
   virtual void OnInterval(const IntervalSnapshot& s) {}
   virtual void OnCheckpoint(const RunResult& r) {}
   // Every RunConfig::status_interval_s of measured time (never when it is

@@ -49,8 +49,75 @@ class Run::ThreadPacer final : public Pacer {
   Nanos max_lag_ = 0;
 };
 
+// A worker's own loop (WorkloadInfo::own_loop) asks this before each event:
+// the closed loop's and the open loop's checks, in their order, and the
+// timing the runner does for the other workers.
+class Run::ThreadLoop final : public EventLoopControl {
+ public:
+  ThreadLoop(Run& run, int id, ThreadPacer& pacer)
+      : run_(run), rec_(*run.recorders_[id]), pacer_(pacer) {}
+
+  bool More() override {
+    DropUnfinished();
+    if (run_.stop_.load(std::memory_order_relaxed)) return false;
+    if (run_.rate_limited_) return MoreOnSchedule();
+    const Nanos now = MonotonicNow();
+    if (run_.timeline_.end != 0 && now >= run_.timeline_.end) return false;
+    if (!rec_.measuring() && now >= run_.timeline_.measure_start) rec_.set_measuring(true);
+    return !rec_.measuring() || run_.TakeBudget(mine_, run_.budget_.per_thread, run_.ticket_limit_);
+  }
+
+  void EventStart() override {
+    if (run_.rate_limited_) run_.running_events_.fetch_add(1, std::memory_order_relaxed);
+    t0_ = MonotonicNow();
+  }
+
+  void EventStop() override {
+    if (t0_ == 0) return;
+    rec_.RecordTimedEvent(t0_, MonotonicNow());
+    if (run_.rate_limited_) {
+      run_.running_events_.fetch_sub(1, std::memory_order_relaxed);
+      pacer_.Started(intended_, t0_);
+    }
+    t0_ = 0;
+  }
+
+  // An event started and never stopped (the loop left it: sysbench's loop
+  // does so with the event whose event() ends the thread) is not counted.
+  void DropUnfinished() {
+    if (t0_ == 0) return;
+    if (run_.rate_limited_) run_.running_events_.fetch_sub(1, std::memory_order_relaxed);
+    t0_ = 0;
+  }
+
+ private:
+  // OpenLoop's checks: the next intended start, the budget, the wait.
+  bool MoreOnSchedule() {
+    intended_ = pacer_.TakeStart();
+    if (intended_ == Pacer::kNoStart) return false;
+    if (!rec_.measuring() && intended_ >= run_.timeline_.measure_start) rec_.set_measuring(true);
+    if (rec_.measuring() && !run_.TakeBudget(mine_, run_.budget_.per_thread, run_.ticket_limit_)) {
+      return false;
+    }
+    for (Nanos now = MonotonicNow(); now < intended_; now = MonotonicNow()) {
+      if (run_.stop_.load(std::memory_order_relaxed)) return false;
+      SystemClock().SleepUntil(std::min(intended_, now + kPollPeriod));
+    }
+    rec_.set_intended_start(intended_);
+    return true;
+  }
+
+  Run& run_;
+  ThreadRecorder& rec_;
+  ThreadPacer& pacer_;
+  uint64_t mine_ = 0;
+  Nanos intended_ = 0;
+  Nanos t0_ = 0;  // the running event's start, 0: none
+};
+
 void Run::WorkerMain(int id) {
   ThreadPacer pacer(*this, id);  // outlives the worker, which may hold it
+  ThreadLoop loop(*this, id, pacer);
   if (rate_limited_) {
     // The default 50 us timer slack would make every wake-up late by up to
     // that much, and the lateness counts in the latency from the intended
@@ -69,6 +136,7 @@ void Run::WorkerMain(int id) {
   ctx.distribution_config = &cfg_.rand;
   ctx.recorder = recorders_[id].get();
   if (rate_limited_ && self_paced_) ctx.pacer = &pacer;
+  if (own_loop_) ctx.loop = &loop;
 
   auto made = workload_.NewWorker(ctx);
   {
@@ -83,7 +151,9 @@ void Run::WorkerMain(int id) {
 
   if (made.ok() && !abort_start_.load(std::memory_order_acquire)) {
     std::unique_ptr<Worker> worker = std::move(made).value();
-    if (rate_limited_ && !self_paced_) {
+    if (own_loop_) {
+      OwnLoop(id, *worker, loop);
+    } else if (rate_limited_ && !self_paced_) {
       OpenLoop(id, *worker, pacer);
     } else if (ticks_->tsc) {
       ClosedLoop<true>(id, *worker);
@@ -239,6 +309,14 @@ void Run::OpenLoop(int id, Worker& worker, ThreadPacer& pacer) {
     pacer.Started(intended, t0);
     if (end != 0 && t1 >= end) break;
   }
+}
+
+// The worker's loop asks ThreadLoop for each event and times it there; the
+// warm-up, the budgets and the rate are ThreadLoop's.
+void Run::OwnLoop(int id, Worker& worker, ThreadLoop& loop) {
+  Status s = worker.RunEvent();
+  loop.DropUnfinished();
+  if (!s.ok()) EventFailed(*recorders_[id], s);
 }
 
 }  // namespace loadcell

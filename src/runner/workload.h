@@ -43,6 +43,26 @@ class Pacer {
   virtual bool Stopping() const = 0;
 };
 
+// For a workload whose workers run their thread's event loop themselves
+// (WorkloadInfo::own_loop: a sysbench script's own thread_run()): the run's
+// limits and timing as that loop uses them. One per thread, used by that
+// thread only, between the start of its RunEvent() call and its return.
+class EventLoopControl {
+ public:
+  virtual ~EventLoopControl() = default;
+  // Takes one more event for this thread: false once the run is stopping,
+  // past its time limit or out of its event budget (take no more). Under
+  // --rate it first waits for the event's intended start (false when the run
+  // ends or stops meanwhile). The warm-up ends here, with the event that
+  // starts after it.
+  virtual bool More() = 0;
+  // The event taken by More() starts now, and ends now: its latency is
+  // recorded (from its intended start under --rate, the service time from
+  // EventStart). An EventStop without an EventStart records nothing.
+  virtual void EventStart() = 0;
+  virtual void EventStop() = 0;
+};
+
 struct ThreadContext {
   int thread_id = 0;
   int num_threads = 1;
@@ -63,6 +83,8 @@ struct ThreadContext {
   ThreadRecorder* recorder = nullptr;
   // Under --rate for a self-paced workload, else null.
   Pacer* pacer = nullptr;
+  // For a workload that runs its own loop (WorkloadInfo::own_loop), else null.
+  EventLoopControl* loop = nullptr;
 };
 
 // Runs events on one thread. Not shared between threads.
@@ -140,6 +162,13 @@ struct WorkloadInfo {
   // the wall time with at least one event outstanding. Otherwise a thread's
   // busy time is the sum of its event latencies.
   bool reports_busy_time = false;
+  // The workers run their thread's whole event loop in one RunEvent() call
+  // (a sysbench script's own thread_run()): the runner calls it once per
+  // thread, with ThreadContext::loop, which the loop asks before each event
+  // and tells when each starts and ends; the runner times nothing itself.
+  // RunEvent() then returns OK or EndOfWork() when the loop ends, or the
+  // error that fails the run.
+  bool own_loop = false;
   // Latency kinds a self-timed worker records besides "event" (read, write,
   // fsync), in recorder index order from 1.
   std::vector<std::string> latency_kinds;

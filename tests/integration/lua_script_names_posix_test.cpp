@@ -42,5 +42,25 @@ TEST(LuaScriptNames, ScriptFromStdinAndAsAModuleThroughLuaPath) {
   EXPECT_NE(module.out.find("mods/my_bench.lua"), std::string::npos) << module.out;
 }
 
+// sysbench mode, as sysbench's cmdline.t: a script on standard input only
+// runs its main chunk, whatever the command; without one its malformed
+// sysbench.cmdline.commands is not looked at.
+TEST(LuaScriptNames, SysbenchModeRunsOnlyTheMainChunkOfAScriptFromStdin) {
+  testing::TempDir dir;
+  const std::string in = dir.Write("in.lua",
+                                   "function prepare() print('prepare') end\n"
+                                   "sysbench.cmdline.commands = {cmd1 = 'wrong structure'}\n"
+                                   "print('global ' .. tostring(sysbench.cmdline.command))\n");
+  testing::ChildWatch watch;
+  auto piped =
+      testing::RunCommand({"/bin/sh", "-c", "exec \"$0\" --compat=sysbench - prepare < \"$1\"",
+                           testing::LoadcellBinary(), in},
+                          watch);
+  EXPECT_EQ(piped.exit_code, 0) << Show(piped);
+  EXPECT_NE(piped.out.find("\n\nglobal nil\n"), std::string::npos) << Show(piped);
+  EXPECT_EQ(piped.out.find("prepare\n"), std::string::npos) << Show(piped);
+  EXPECT_EQ(piped.out.find("FATAL"), std::string::npos) << Show(piped);
+}
+
 }  // namespace
 }  // namespace loadcell

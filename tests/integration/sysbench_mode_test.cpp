@@ -31,6 +31,15 @@ ProcessResult Sysbench(const std::vector<std::string>& args, const std::string& 
   return RunLoadcell(Concat({"--compat=sysbench"}, args), watch);
 }
 
+// `args` run in sysbench mode and in loadcell's own.
+struct BothModes {
+  ProcessResult sysbench;
+  ProcessResult own;
+};
+BothModes InBothModes(const std::vector<std::string>& args) {
+  return {Sysbench(args), RunLoadcell(args)};
+}
+
 bool StartsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 TEST(SysbenchMode, VersionIsSysbenchsLine) {
@@ -216,6 +225,168 @@ TEST(MysqlDryRun, AScriptRunsWithoutAServer) {
   EXPECT_EQ(r.exit_code, 0) << Show(r);
   EXPECT_NE(r.out.find("    total number of events:              100\n"), std::string::npos)
       << Show(r);
+}
+
+// Both modes, as sysbench's cmd_run.t: a script's own thread_run() replaces
+// the event loop (it runs once and calls no event()).
+TEST(ScriptThreadRun, ReplacesTheEventLoopInBothModes) {
+  testing::TempDir dir;
+  const std::string script =
+      dir.Write("cmd_run.lua",
+                "function thread_run()\n  print('function thread_run()')\nend\n"
+                "function event()\n  print('event')\nend\n");
+  const BothModes r = InBothModes({"--verbosity=0", script, "run"});
+  for (const ProcessResult* p : {&r.sysbench, &r.own}) {
+    EXPECT_EQ(p->exit_code, 0) << Show(*p);
+    EXPECT_EQ(p->out, "function thread_run()\n") << Show(*p);
+  }
+}
+
+// Both modes, as sysbench's cmdline.t: what a script's worker interpreters
+// print while they start (main chunk, thread_init()) comes before "Threads
+// started!".
+TEST(ScriptThreadStart, ThreadInitPrintsBeforeThreadsStarted) {
+  testing::TempDir dir;
+  const std::string script = dir.Write("ti.lua",
+                                       "function thread_init() print('in thread_init') end\n"
+                                       "function event() print('in event') end\n");
+  for (const bool sysbench : {true, false}) {
+    const std::vector<std::string> args = {script, "--events=1", "run"};
+    const ProcessResult r = sysbench ? Sysbench(args) : RunLoadcell(args);
+    EXPECT_EQ(r.exit_code, 0) << Show(r);
+    EXPECT_NE(r.out.find("Initializing worker threads...\n\nin thread_init\nThreads started!\n\n"
+                         "in event\n"),
+              std::string::npos)
+        << Show(r);
+  }
+}
+
+// sysbench's words for a script's missing or unknown command, its unknown
+// options and its option values it cannot read: exit 1.
+TEST(SysbenchMode, ScriptCommandAndOptionErrorsInSysbenchsWords) {
+  testing::TempDir dir;
+  const std::string script =
+      dir.Write("cl.lua",
+                "sysbench.cmdline.options = {bool_opt = {'Flag', false}}\n"
+                "function event() end\n"
+                "sysbench.cmdline.commands = {cmd2 = {function() print('cmd2 ' .. "
+                "sysbench.tid) end, sysbench.cmdline.PARALLEL_COMMAND}}\n");
+  const struct {
+    std::vector<std::string> args;
+    std::string line;
+  } kCases[] = {
+      {{script, "prepare"}, "'cl.lua' test does not implement the 'prepare' command.\n"},
+      {{script, "cleanup"}, "'cl.lua' test does not implement the 'cleanup' command.\n"},
+      {{script, "cmd3"}, "\nUnknown command: cmd3\n"},
+      {{"--non-existing-option=3", script, "prepare"},
+       "\ninvalid option: --non-existing-option=3\n"},
+      {{script, "--bool-opt=5", "prepare"}, "\ninvalid option: --bool-opt=5\n"},
+      {{"fileio", "--invalid-option", "prepare"}, "\ninvalid option: --invalid-option\n"},
+  };
+  for (const auto& c : kCases) {
+    const ProcessResult r = Sysbench(c.args);
+    EXPECT_EQ(r.exit_code, 1) << Show(r);
+    EXPECT_TRUE(r.out.find(c.line) != std::string::npos || r.err.find(c.line) != std::string::npos)
+        << c.line << Show(r);
+    EXPECT_EQ(r.out.find("FATAL"), std::string::npos) << Show(r);
+  }
+  // A parallel command starts its threads as sysbench says.
+  const ProcessResult par = Sysbench({"--threads=2", script, "cmd2"});
+  EXPECT_EQ(par.exit_code, 0) << Show(par);
+  EXPECT_NE(par.out.find("\n\nInitializing worker threads...\n\ncmd2 "), std::string::npos)
+      << Show(par);
+  EXPECT_EQ(CountOf(par.out, "cmd2 "), 2u) << Show(par);
+}
+
+// sysbench.cmdline.argv is the command line as given, argv[0] the program;
+// a malformed options table gets sysbench's words.
+TEST(SysbenchMode, ScriptArgvAndMalformedOptionsTable) {
+  testing::TempDir dir;
+  const std::string script = dir.Write("argv.lua",
+                                       "local a = sysbench.cmdline.argv\n"
+                                       "print(a[0] .. ' ' .. table.concat(a, ' ') .. ' ' .. "
+                                       "tostring(sysbench.cmdline.command))\n");
+  const ProcessResult r = Sysbench({"--opt1", "--opt2=val", script});
+  EXPECT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("\nsysbench --opt1 --opt2=val " + script + " nil\n"), std::string::npos)
+      << Show(r);
+  const std::string bad =
+      dir.Write("bad.lua", "sysbench.cmdline.options = {{}}\nfunction help() end\n");
+  const ProcessResult m = Sysbench({bad, "help"});
+  EXPECT_EQ(m.exit_code, 1) << Show(m);
+  EXPECT_NE(m.out.find("FATAL: `sysbench.cmdline.read_cmdline_options' function failed: [string "
+                       "\"sysbench.cmdline.lua\"]:0: wrong table structure in "
+                       "sysbench.cmdline.options\n"),
+            std::string::npos)
+      << Show(m);
+}
+
+// sysbench's opt_rate.t: a rate the threads cannot keep up with fills
+// sysbench's event queue (exit 1); loadcell's own mode refuses a rate above
+// its bound as bad usage (exit 2).
+TEST(SysbenchMode, AnUnreachableRateFillsTheEventQueue) {
+  const BothModes r = InBothModes({"--rate=2000000000", "cpu", "run", "--verbosity=1"});
+  const ProcessResult& sb = r.sysbench;
+  EXPECT_EQ(sb.exit_code, 1) << Show(sb);
+  EXPECT_EQ(sb.out,
+            "FATAL: The event queue is full. This means the worker threads are unable to keep up "
+            "with the specified event generation rate\n")
+      << Show(sb);
+  const ProcessResult& own = r.own;
+  EXPECT_EQ(own.exit_code, 2) << Show(own);
+  EXPECT_NE(own.err.find("--rate=2000000000: must be 0 (no limit) or between"), std::string::npos)
+      << Show(own);
+}
+
+// sysbench's drivers.t: a --db-driver that names no driver is told when the
+// script asks for the driver, and the hook that asked fails in sysbench's
+// words; loadcell's own mode refuses it before the script runs (exit 2).
+TEST(SysbenchMode, AnUnknownDriverFailsWhereTheScriptAsksForIt) {
+  testing::TempDir dir;
+  const std::string script =
+      dir.Write("drv.lua",
+                "function cleanup()\n  local drv = sysbench.sql.driver()\nend\n"
+                "function event() end\n");
+  const BothModes r = InBothModes({"--db-driver=nonexisting", script, "cleanup"});
+  const ProcessResult& sb = r.sysbench;
+  EXPECT_EQ(sb.exit_code, 1) << Show(sb);
+  EXPECT_NE(sb.out.find("\n\nFATAL: invalid database driver name: 'nonexisting'\n"
+                        "FATAL: `cleanup' function failed: " +
+                        script + ":2: failed to initialize the DB driver\n"),
+            std::string::npos)
+      << Show(sb);
+  const ProcessResult& own = r.own;
+  EXPECT_EQ(own.exit_code, 2) << Show(own);
+  EXPECT_NE(own.err.find("--db-driver=nonexisting: unknown database driver"), std::string::npos)
+      << Show(own);
+}
+
+// sysbench's test_memory.t and test_fileio.t: the option values sysbench
+// refuses in words of its own (exit 1); loadcell's own mode keeps its words.
+TEST(SysbenchMode, RefusedTestOptionsInSysbenchsWords) {
+  const struct {
+    std::vector<std::string> args;
+    std::string line;
+  } kCases[] = {
+      {{"memory", "--memory-block-size=-1", "run"},
+       "FATAL: Invalid value for memory-block-size: -1\n"},
+      {{"memory", "--memory-block-size=0", "run"},
+       "FATAL: Invalid value for memory-block-size: 0\n"},
+      {{"memory", "--memory-block-size=9", "run"},
+       "FATAL: Invalid value for memory-block-size: 9\n"},
+      {{"fileio", "--file-test-mode=foo", "run"}, "FATAL: Invalid IO operations mode: foo.\n"},
+      {{"fileio", "--file-num=1", "run"}, "FATAL: Missing required argument: --file-test-mode\n"},
+  };
+  testing::TempDir dir;
+  for (const auto& c : kCases) {
+    const BothModes r =
+        InBothModes(c.args[0] == "fileio" ? Concat(c.args, {"--file-dir=" + dir.path()}) : c.args);
+    EXPECT_EQ(r.sysbench.exit_code, 1) << Show(r.sysbench);
+    EXPECT_NE(r.sysbench.out.find("\n\n" + c.line), std::string::npos)
+        << c.line << Show(r.sysbench);
+    EXPECT_NE(r.own.exit_code, 0) << Show(r.own);
+    EXPECT_NE(r.own.err.find("loadcell: error: "), std::string::npos) << Show(r.own);
+  }
 }
 
 }  // namespace

@@ -251,6 +251,7 @@ inline std::string Render(Format f, const Workload& w, const RunResult& raw, Rep
       break;
   }
   rep->OnStart(r.manifest);
+  rep->OnThreadsStarted();
   for (const IntervalSnapshot& i : r.intervals) rep->OnInterval(i);
   for (const RunResult& c : checkpoints) rep->OnCheckpoint(Completed(w, c));
   rep->OnEnd(r);

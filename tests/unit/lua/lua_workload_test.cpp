@@ -13,6 +13,7 @@
 
 #include "runner/recorder.h"
 #include "runner/run_config.h"
+#include "runner/runner.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
 #include "workloads/oltp/oltp_txn.h"
@@ -415,6 +416,7 @@ function help() sysbench.cmdline.print_test_options(); print(sysbench.opt.long_n
             "  --b[=on|off]           bee [off]\n"
             "  --long_name=[LIST,...] el [x,y]\n"
             "  --s=STRING             es\n"
+            "\n"
             "y\n");
   // Before the options are parsed too (help is shown without them).
   path_ = Write("help.lua",
@@ -799,17 +801,39 @@ end
   s.events = 10;
   s.counters.assign(kOltpCounterCount, 0);
   s.counters[kOltpReads] = 30;
-  std::string line = w_->IntervalOutput(s, 95).value_or("");
-  EXPECT_EQ(line.rfind("{\"time\": 2, \"threads\": 2, \"tps\": 10.00", 0), 0u) << line;
-  EXPECT_NE(line.find("\"reads\": 30.00"), std::string::npos) << line;
-  EXPECT_EQ(line.find(",}"), std::string::npos);
-  EXPECT_EQ(line.substr(line.size() - 2), "}\n");
+  // sysbench's JSON: the intermediate reports are one array, its closing
+  // bracket printed when that stream ends (before the cumulative report).
+  std::string first = w_->IntervalOutput(s, 95).value_or("");
+  EXPECT_EQ(
+      first.rfind("[\n  {\n    \"time\":    2,\n    \"threads\": 2,\n    \"tps\": 10.00,\n", 0), 0u)
+      << first;
+  EXPECT_NE(first.find("      \"reads\": 30.00,\n"), std::string::npos) << first;
+  EXPECT_EQ(first.substr(first.size() - 4), "\n  }") << first;
+  s.t_end_s = 3;
+  std::string second = w_->IntervalOutput(s, 95).value_or("");
+  EXPECT_EQ(second.rfind(",\n  {\n    \"time\":    3,", 0), 0u) << second;
   RunResult r;
   r.total_time_s = 2;
   r.events = 8;
   r.counters.assign(kOltpCounterCount, 0);
   std::string section = w_->TextSection(r);
-  EXPECT_EQ(section.rfind("2,0,4.00,", 0), 0u) << section;
+  EXPECT_EQ(section.rfind("\n]\n2,0,4.00,", 0), 0u) << section;
+}
+
+// A cumulative report_json is an array of its own.
+TEST_F(LuaTest, CumulativeJsonReportIsAnArrayOfItsOwn) {
+  ASSERT_OK(
+      Load("function event() end\n"
+           "sysbench.hooks.report_cumulative = sysbench.report_json\n"));
+  RunResult r;
+  r.total_time_s = 5;
+  r.events = 10;
+  r.counters.assign(kOltpCounterCount, 0);
+  const std::string text = w_->OwnEndOutput(r).value_or("");
+  EXPECT_EQ(text.rfind("[\n  {\n    \"time\":    5,\n    \"threads\": 0,\n    \"tps\": 2.00,", 0),
+            0u)
+      << text;
+  EXPECT_EQ(text.substr(text.size() - 7), "\n  }\n]\n") << text;
 }
 
 TEST_F(LuaTest, ReportDefaultLineWithoutHooks) {
@@ -846,6 +870,111 @@ end
   EXPECT_EQ(p50, 2);
   EXPECT_GE(p100, 450);
   EXPECT_LE(p100, 550);
+}
+
+}  // namespace
+}  // namespace loadcell
+
+namespace loadcell {
+namespace {
+
+// The fixture's script run through the runner: `events` events (and no time
+// limit), on `threads` threads.
+class LuaRunTest : public LuaTest {
+ protected:
+  Result<RunResult> RunScript(int64_t events, int threads = 1) {
+    cfg_.threads = threads;
+    cfg_.events = events;
+    cfg_.time_s = 0;
+    cfg_.seed = 5;
+    return RunWorkload(*w_, cfg_, Manifest{}, nullptr);
+  }
+  // RunScript, which must succeed.
+  RunResult MustRunScript(int64_t events, int threads = 1) {
+    Result<RunResult> r = RunScript(events, threads);
+    EXPECT_OK(r);
+    if (!r.ok()) return RunResult{};
+    EXPECT_OK(r->failure);
+    return std::move(r).value();
+  }
+};
+
+// sysbench 1.0.20: a script's own thread_run() replaces the event loop; its
+// events are the sb_event_start()/sb_event_stop() pairs that
+// sb_more_events() allows, within the run's limits.
+TEST_F(LuaRunTest, ScriptsOwnThreadRunReplacesTheEventLoop) {
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
+sysbench.cmdline.options = {out = {"output file", ""}}
+local n = 0
+function event() n = n + 1 end
+function thread_run(tid)
+  while ffi.C.sb_more_events(tid) do
+    ffi.C.sb_event_start(tid)
+    event(tid)
+    ffi.C.sb_event_stop(tid)
+  end
+  out("thread " .. tid .. " ran " .. n)
+end
+)LUA",
+                 {{"out", OutOption()}}));
+  EXPECT_TRUE(w_->Info().own_loop);
+  const RunResult r = MustRunScript(5);
+  EXPECT_EQ(r.events, 5u);
+  EXPECT_EQ(r.counters[kOltpTransactions], 5u);
+  EXPECT_EQ(Read("out.txt"), "thread 0 ran 5\n");
+}
+
+// cmd_run.t: a thread_run() that runs no event is called once per thread.
+TEST_F(LuaRunTest, ThreadRunWithoutEventsRunsOncePerThread) {
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
+sysbench.cmdline.options = {out = {"output file", ""}}
+function thread_run(tid) out("thread_run") end
+function event() out("event") end
+)LUA",
+                 {{"out", OutOption()}}));
+  const RunResult r = MustRunScript(0, 2);
+  EXPECT_EQ(r.events, 0u);
+  EXPECT_EQ(Read("out.txt"), "thread_run\nthread_run\n");
+}
+
+// The API's thread_run() is sysbench's loop: a script's own may call it, and
+// it restarts events after RESTART_EVENT and ends at a true value.
+TEST_F(LuaRunTest, TheApisThreadRunCanBeCalledFromTheScripts) {
+  ASSERT_OK(Load(std::string(kOut) + R"LUA(
+sysbench.cmdline.options = {out = {"output file", ""}}
+local calls = 0
+function event()
+  calls = calls + 1
+  if calls == 2 then error({errcode = sysbench.error.RESTART_EVENT}) end
+  if calls == 6 then return true end
+end
+local api_loop = thread_run
+function thread_run(tid)
+  out("before")
+  api_loop(tid)
+  out("after " .. calls)
+end
+)LUA",
+                 {{"out", OutOption()}}));
+  const RunResult r = MustRunScript(100);
+  // Calls 1, 2 (restarted as 3), 4, 5 are events; call 6 ends the thread.
+  EXPECT_EQ(r.events, 4u);
+  EXPECT_EQ(r.counters[kOltpIgnoredErrors], 1u);
+  EXPECT_EQ(Read("out.txt"), "before\nafter 6\n");
+}
+
+// A script that leaves thread_run() alone runs in the runner's own loop; an
+// error in its own thread_run() fails the run naming it.
+TEST_F(LuaRunTest, OnlyAScriptsOwnThreadRunIsItsOwnLoop) {
+  ASSERT_OK(Load("function event() end\n"));
+  EXPECT_FALSE(w_->Info().own_loop);
+  EXPECT_EQ(MustRunScript(3).events, 3u);
+  ASSERT_OK(Load("function event() end\nfunction thread_run() error('broken loop') end\n"));
+  Result<RunResult> r = RunScript(3);
+  ASSERT_OK(r);
+  EXPECT_FALSE(r->failure.ok());
+  EXPECT_NE(r->failure.message().find("thread_run"), std::string::npos) << r->failure.ToString();
+  EXPECT_NE(r->failure.message().find("broken loop"), std::string::npos) << r->failure.ToString();
 }
 
 }  // namespace

@@ -85,7 +85,9 @@ class CollectingObserver final : public RunObserver {
   std::vector<IntervalSnapshot> intervals;
   std::vector<RunResult> checkpoints;
   int starts = 0;
+  int threads_started = 0;  // OnThreadsStarted calls, each after an OnStart
   void OnStart(const Manifest&) override { ++starts; }
+  void OnThreadsStarted() override { threads_started += starts; }
   void OnInterval(const IntervalSnapshot& s) override { intervals.push_back(s); }
   void OnCheckpoint(const RunResult& r) override { checkpoints.push_back(r); }
 };

@@ -219,6 +219,7 @@ TEST(RunnerTest, IntervalsCoverOnlyTheirInterval) {
   CollectingObserver obs;
   RunResult r = MustRun(w, c, &obs);
   EXPECT_EQ(obs.starts, 1);
+  EXPECT_EQ(obs.threads_started, 1);  // once, after OnStart
   ASSERT_GE(obs.intervals.size(), 4u);
   ASSERT_LE(obs.intervals.size(), 5u);
   uint64_t sum = 0;
@@ -349,6 +350,7 @@ TEST(RunnerTest, WorkerCreationErrorStopsBeforeTheRun) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "cannot open the thing");
   EXPECT_EQ(w.executed.load(), 0u);
+  EXPECT_EQ(obs.threads_started, 0);
 }
 
 TEST(RunnerTest, SeedIsRecordedAndThreadSeedsRepeat) {
