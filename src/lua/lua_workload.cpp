@@ -494,7 +494,7 @@ std::string LuaScriptWorkload::ScriptHelp() {
 Status LuaScriptWorkload::Init(int threads) {
   if (!impl_->has_event && !impl_->has_thread_run) {
     // sysbench's words (scripts grep for them), then what to do.
-    return Status::FailedPrecondition("cannot find the event() function in " + impl_->shared.path);
+    return Status::NotReady("cannot find the event() function in " + impl_->shared.path);
   }
   std::lock_guard<std::mutex> lock(impl_->main_mu);
   impl_->initialized = true;

@@ -723,6 +723,7 @@ TEST_F(LuaTest, ScriptWithoutEventGetsAClearMessage) {
   ASSERT_OK(Load("x = 1\n"));
   Status s = w_->Init(1);
   ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kNotReady);
   EXPECT_NE(s.message().find("cannot find the event() function in "), std::string::npos)
       << s.message();
 }
