@@ -31,6 +31,10 @@ struct IoTargetFacts {
   bool write_through = false;
   bool periodic_flush = false;  // a flush every N writes (--file-fsync-freq)
   std::string write_pattern;    // "random", "zero", "sequence"
+  // The request size, and the granularity of the requests' offsets in the
+  // files (every offset is a multiple of it); 0 unknown.
+  uint64_t block_bytes = 0;
+  uint64_t offset_align_bytes = 0;
   uint64_t file_set_bytes = 0;
   std::string dir;                 // where the files are
   std::vector<std::string> paths;  // the files read or written
@@ -51,6 +55,7 @@ struct WorkloadFacts {
   std::vector<IoTargetFacts> io;
   // The bytes the file targets read over the measured run (0 without them).
   uint64_t io_bytes_read = 0;
+  uint64_t io_bytes_written = 0;  // and wrote
   // The memory test's block and the CPU's L2 cache (0: not a memory test
   // that touches memory).
   uint64_t memory_block_bytes = 0;
