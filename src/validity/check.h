@@ -120,6 +120,7 @@ std::optional<CheckOutcome> CheckDurability(const CheckInput& in);
 std::optional<CheckOutcome> CheckAlignment(const CheckInput& in);
 std::optional<CheckOutcome> CheckErrors(const CheckInput& in);
 std::optional<CheckOutcome> CheckFairness(const CheckInput& in);
+std::optional<CheckOutcome> CheckDatabase(const CheckInput& in);
 std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in);
 std::optional<CheckOutcome> CheckMemoryCache(const CheckInput& in);
 std::optional<CheckOutcome> CheckCpuFrequency(const CheckInput& in);

@@ -22,6 +22,7 @@ const std::vector<CheckEntry>& AllChecks() {
       {"alignment", &CheckAlignment},
       {"errors", &CheckErrors},
       {"fairness", &CheckFairness},
+      {"database", &CheckDatabase},
       {"noisy-host", &CheckNoisyHost},
       {"memory-cache", &CheckMemoryCache},
       {"cpu-frequency", &CheckCpuFrequency},

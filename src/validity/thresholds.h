@@ -54,6 +54,11 @@ inline constexpr double kLateEventsFraction = 0.01;
 // the threads' mean.
 inline constexpr double kFairnessMaxShortfall = 0.25;
 
+// database: a p95 transaction latency above this is an overloaded server;
+// more than this fraction of transactions rolled back warns.
+inline constexpr double kDbOverloadedP95Ms = 100;
+inline constexpr double kDbMaxRollbackFraction = 0.01;
+
 // noisy-host: the host's steal time above this fraction of its CPU time.
 inline constexpr double kStealMaxFraction = 0.05;
 

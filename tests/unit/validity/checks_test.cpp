@@ -135,8 +135,12 @@ TEST(CacheCheckTest, TheCgroupLimitIsTheMemoryWhenItIsLower) {
   EXPECT_THAT(c.Run(&CheckCache)->seen, HasSubstr("cgroup"));
 }
 
-TEST(CacheCheckTest, DirectReadsPassOrDoNotConcernIt) {
-  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckCache).has_value());
+TEST(CacheCheckTest, DirectReadsPassAndSaySo) {
+  const std::optional<CheckOutcome> direct =
+      IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckCache);
+  ASSERT_TRUE(direct.has_value());
+  EXPECT_EQ(direct->level, CheckLevel::kPass);
+  EXPECT_EQ(direct->seen, "direct I/O: the reads bypass the page cache");
   IoTargetFacts t = DirectRead();
   t.direct = false;
   t.file_set_bytes = 32ULL << 30;
@@ -542,6 +546,59 @@ TEST(FairnessCheckTest, OneThreadIsNotConcerned) {
   EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckFairness).has_value());
 }
 
+// ---------------------------------------------------------------- database
+
+Case DatabaseCase(const std::string& driver, uint64_t data, uint64_t cache) {
+  Case c;
+  c.result = ResultOf(1000, 10);  // 1 ms each
+  c.host.memory_bytes = 8ULL << 30;
+  c.facts.has_database = true;
+  c.facts.database.driver = driver;
+  c.facts.database.data_bytes = data;
+  c.facts.database.cache_bytes = cache;
+  c.facts.database.cache_name = driver == "pgsql" ? "shared_buffers" : "";
+  c.facts.database.transactions = 1000;
+  return c;
+}
+
+TEST(DatabaseCheckTest, TablesThatFitInTheBufferPoolWarnLargerOnesPass) {
+  const std::optional<CheckOutcome> out =
+      DatabaseCase("pgsql", 2ULL << 20, 128ULL << 20).Run(&CheckDatabase);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("the tables (2 MiB) fit in shared_buffers (128 MiB)"));
+  EXPECT_THAT(out->advice, HasSubstr("--table-size"));
+  EXPECT_EQ(DatabaseCase("pgsql", 1ULL << 30, 128ULL << 20).Run(&CheckDatabase)->level,
+            CheckLevel::kPass);
+}
+
+TEST(DatabaseCheckTest, SqliteIsMeasuredAgainstTheHostsMemory) {
+  const std::optional<CheckOutcome> out = DatabaseCase("sqlite", 3ULL << 20, 0).Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("fit in the host's memory"));
+  EXPECT_EQ(DatabaseCase("sqlite", 9ULL << 30, 0).Run(&CheckDatabase)->level, CheckLevel::kPass);
+}
+
+TEST(DatabaseCheckTest, ASlowP95AndRollbacksWarn) {
+  Case c = DatabaseCase("mysql", 1ULL << 30, 1ULL << 20);
+  c.result = ResultOf(1000, 10, 250000000);  // 250 ms each
+  std::optional<CheckOutcome> out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("above 100 ms): the server is overloaded"));
+  c.result = ResultOf(1000, 10);
+  c.facts.database.rollbacks = 50;
+  out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("50 of 1000 transactions were rolled back (5.0%)"));
+}
+
+TEST(DatabaseCheckTest, SizesNotReadAreNotCheckedOtherTestsAreNotConcerned) {
+  Case c = DatabaseCase("pgsql", 0, 0);
+  c.facts.database.unknown = "the tables' size or shared_buffers could not be read: denied";
+  EXPECT_EQ(c.Run(&CheckDatabase)->level, CheckLevel::kNotChecked);
+  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckDatabase).has_value());
+}
+
 // ---------------------------------------------------------------- noisy-host
 
 TEST(NoisyHostCheckTest, StealTimeWarnsAVirtualMachineIsStatedOnly) {
@@ -651,7 +708,7 @@ TEST(RunChecksTest, EveryCheckIdIsListedOnce) {
     for (const std::string& seen : ids) EXPECT_NE(seen, e.id);
     ids.emplace_back(e.id);
   }
-  EXPECT_EQ(ids.size(), 18u);
+  EXPECT_EQ(ids.size(), 19u);
 }
 
 TEST(VerdictLineTest, CountsWarningsAndInvalidChecks) {
