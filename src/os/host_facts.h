@@ -1,25 +1,31 @@
 #pragma once
 // Facts about the host read around a run for the validity checks
 // (src/validity/): the CPUs' busy time, the memory limit, how a file is
-// allocated, the device's write cache. One implementation per platform
-// (host_facts_posix.cpp: /proc, /sys, SEEK_HOLE; host_facts_win32.cpp).
-// Never per event: each is a few system calls.
+// allocated, the device under it (its counters, write cache and block
+// sizes), the page cache's dirty bytes, the CPUs' frequencies. One
+// implementation per platform (host_facts_posix.cpp: /proc, /sys,
+// SEEK_HOLE; host_facts_win32.cpp). Never per event: each is a few system
+// calls. The readers of /proc and /sys take the file or folder they read
+// (the system's by default), so that a test can hand them a tree of its own.
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 
 namespace loadcell {
 
 // The host's CPU time since boot, summed over its CPUs, in the system's
-// ticks: busy (user, nice, system, irq, softirq, steal) and all of it.
+// ticks: busy (user, nice, system, irq, softirq, steal) and all of it, and
+// steal (the time a hypervisor ran something else while a CPU wanted to run).
 struct HostCpuTimes {
   bool known = false;
   uint64_t busy = 0;
   uint64_t total = 0;
+  uint64_t steal = 0;
 };
-HostCpuTimes ReadHostCpuTimes();
+HostCpuTimes ReadHostCpuTimes(const std::string& proc_stat = "/proc/stat");
 
 // The memory limit of this process' cgroup in bytes; 0 when there is none
 // or the system does not say.
@@ -31,16 +37,70 @@ uint64_t CgroupMemoryLimit();
 Result<uint64_t> FileHoleBytes(const std::string& path);
 
 // The bytes the block device that holds `path` has read and written since
-// boot (its partition's counters when it is one); `known` false when no block
-// device stands behind the file system (tmpfs, overlay) or the system does
-// not say. The device's name ("vda1") for messages.
+// boot (its partition's counters when it is one). A device-mapper or md
+// device is followed through its `slaves/` down to the devices that stand
+// under no other (`under`), and the counters are theirs, summed: what
+// reached the disks. `known` false when no block device stands behind the
+// file system (tmpfs, overlay) or the system does not say. The device's name
+// ("vda1", "dm-0") for messages.
 struct DeviceCounters {
   bool known = false;
   std::string device;
+  std::vector<std::string> under;  // the disks under a stacked device ("" none)
   uint64_t read_bytes = 0;
   uint64_t written_bytes = 0;
 };
 DeviceCounters ReadDeviceCounters(const std::string& path);
+
+// The same for the block device named `device` in `class_block` (a folder
+// of one entry per block device, as /sys/class/block): the seam of
+// ReadDeviceCounters.
+DeviceCounters DeviceCountersOf(const std::string& device,
+                                const std::string& class_block = "/sys/class/block");
+
+// The devices under `device` that stand on no other, through `slaves/`
+// (each once, in the order met; cycles cut); {device} itself when it has
+// none. Empty when `device` is not in `class_block`.
+std::vector<std::string> LeafDevices(const std::string& device,
+                                     const std::string& class_block = "/sys/class/block");
+
+// The page cache's bytes not yet written to their devices (Dirty) and being
+// written (Writeback), host-wide; `known` false when the system does not
+// say.
+struct DirtyMemory {
+  bool known = false;
+  uint64_t dirty_bytes = 0;
+  uint64_t writeback_bytes = 0;
+};
+DirtyMemory ReadDirtyMemory(const std::string& meminfo = "/proc/meminfo");
+
+// The logical and physical block sizes of the block device that holds
+// `path` (a partition's are its disk's); 0 when unknown.
+struct BlockSizes {
+  uint32_t logical = 0;
+  uint32_t physical = 0;
+};
+BlockSizes DeviceBlockSizes(const std::string& path);
+
+// The frequency facts of `cpus` (numbers as the system counts them):
+// the governor of the first that has one, each one's current frequency in
+// kHz (0 where unknown), and the thermal throttle events summed over those
+// that count them. `cpu_root` is a folder of cpuN/ entries, as
+// /sys/devices/system/cpu.
+struct CpuFrequencyFacts {
+  std::string governor;          // "" unknown
+  std::vector<uint64_t> khz;     // per CPU of `cpus`
+  bool throttle_known = false;   // some CPU counts throttle events
+  uint64_t throttle_events = 0;  // core + package, summed
+};
+CpuFrequencyFacts ReadCpuFrequencies(const std::vector<int>& cpus,
+                                     const std::string& cpu_root = "/sys/devices/system/cpu");
+
+// The hypervisor this system runs under as it names it (the DMI vendor:
+// "QEMU", "VMware, Inc.", ...), or "the CPU's hypervisor flag" when only
+// that says so; "" on bare metal or when nothing says.
+std::string VirtualMachineName(const std::string& proc_cpuinfo = "/proc/cpuinfo",
+                               const std::string& dmi_vendor = "/sys/class/dmi/id/sys_vendor");
 
 // The write cache mode of the block device that holds `path`, as the system
 // states it ("write back", "write through"); "" when it does not say (no

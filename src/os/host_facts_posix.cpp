@@ -3,12 +3,15 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 #include "os/host_facts.h"
 
@@ -34,9 +37,9 @@ std::string OwnCgroupPath() {
 
 }  // namespace
 
-HostCpuTimes ReadHostCpuTimes() {
+HostCpuTimes ReadHostCpuTimes(const std::string& proc_stat) {
   HostCpuTimes t;
-  std::istringstream in(FirstLineOf("/proc/stat"));
+  std::istringstream in(FirstLineOf(proc_stat));
   std::string cpu;
   in >> cpu;
   if (cpu != "cpu") return t;
@@ -47,6 +50,7 @@ HostCpuTimes ReadHostCpuTimes() {
   }
   t.busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
   t.total = t.busy + v[3] + v[4];
+  t.steal = v[7];
   t.known = true;
   return t;
 }
@@ -118,31 +122,185 @@ std::string DeviceFolderOf(const std::string& path) {
 
 }  // namespace
 
-DeviceCounters ReadDeviceCounters(const std::string& path) {
-  DeviceCounters c;
-  const std::string dir = DeviceFolderOf(path);
-  if (dir.empty()) return c;
+namespace {
+
+// `class_block`/`name`[/`leaf`]: an entry of a folder of block devices.
+std::string BlockEntryPath(const std::string& class_block, const std::string& name,
+                           const char* leaf = nullptr) {
+  std::string path = class_block;
+  path.append("/").append(name);
+  if (leaf != nullptr) path.append("/").append(leaf);
+  return path;
+}
+
+// The read and written bytes of the sysfs block folder `dir` (its `stat`).
+bool ReadStatBytes(const std::string& dir, uint64_t* read_bytes, uint64_t* written_bytes) {
   // Documentation/block/stat.rst: reads, reads merged, sectors read, ms
   // reading, writes, writes merged, sectors written, ...; sectors of 512
   // bytes whatever the device's own.
   std::istringstream in(FirstLineOf(dir + "/stat"));
   uint64_t v[7] = {};
   for (uint64_t& x : v) {
-    if (!(in >> x)) return c;
+    if (!(in >> x)) return false;
+  }
+  *read_bytes = v[2] * 512;
+  *written_bytes = v[6] * 512;
+  return true;
+}
+
+void CollectLeaves(const std::string& device, const std::string& class_block, int depth,
+                   std::vector<std::string>* seen, std::vector<std::string>* leaves) {
+  if (std::find(seen->begin(), seen->end(), device) != seen->end()) return;
+  seen->push_back(device);
+  std::error_code ec;
+  std::vector<std::string> slaves;
+  for (const auto& e :
+       std::filesystem::directory_iterator(BlockEntryPath(class_block, device, "slaves"), ec)) {
+    slaves.push_back(e.path().filename().string());
+  }
+  std::sort(slaves.begin(), slaves.end());
+  // A stack deeper than this is a loop in a hand-made tree, not a system's.
+  constexpr int kMaxStackDepth = 16;
+  if (slaves.empty() || depth >= kMaxStackDepth) {
+    leaves->push_back(device);
+    return;
+  }
+  for (const std::string& slave : slaves) {
+    CollectLeaves(slave, class_block, depth + 1, seen, leaves);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> LeafDevices(const std::string& device, const std::string& class_block) {
+  std::error_code ec;
+  if (device.empty() || !std::filesystem::exists(BlockEntryPath(class_block, device), ec))
+    return {};
+  std::vector<std::string> seen;
+  std::vector<std::string> leaves;
+  CollectLeaves(device, class_block, 0, &seen, &leaves);
+  return leaves;
+}
+
+DeviceCounters DeviceCountersOf(const std::string& device, const std::string& class_block) {
+  DeviceCounters c;
+  const std::vector<std::string> leaves = LeafDevices(device, class_block);
+  if (leaves.empty()) return c;
+  for (const std::string& leaf : leaves) {
+    uint64_t read = 0;
+    uint64_t written = 0;
+    if (!ReadStatBytes(BlockEntryPath(class_block, leaf), &read, &written)) return DeviceCounters{};
+    c.read_bytes += read;
+    c.written_bytes += written;
   }
   c.known = true;
-  c.device = dir.substr(dir.rfind('/') + 1);
-  c.read_bytes = v[2] * 512;
-  c.written_bytes = v[6] * 512;
+  c.device = device;
+  if (leaves.size() > 1 || leaves[0] != device) c.under = leaves;
   return c;
 }
 
-std::string DeviceWriteCacheMode(const std::string& path) {
+DeviceCounters ReadDeviceCounters(const std::string& path) {
+  const std::string dir = DeviceFolderOf(path);
+  if (dir.empty()) return {};
+  return DeviceCountersOf(dir.substr(dir.rfind('/') + 1));
+}
+
+DirtyMemory ReadDirtyMemory(const std::string& meminfo) {
+  DirtyMemory d;
+  std::ifstream in(meminfo);
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  bool dirty = false;
+  bool writeback = false;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    if (!(fields >> key >> kib)) continue;
+    if (key == "Dirty:") {
+      d.dirty_bytes = kib * 1024;
+      dirty = true;
+    } else if (key == "Writeback:") {
+      d.writeback_bytes = kib * 1024;
+      writeback = true;
+    }
+  }
+  d.known = dirty && writeback;
+  return d;
+}
+
+namespace {
+
+// The folder of the queue of the device that holds `path` (a partition's
+// disk's), "" when none.
+std::string QueueFolderOf(const std::string& path) {
   std::string dir = DeviceFolderOf(path);
   if (dir.empty()) return "";
-  // A partition's queue is its disk's.
   if (::access((dir + "/partition").c_str(), F_OK) == 0) dir = dir.substr(0, dir.rfind('/'));
-  return FirstLineOf(dir + "/queue/write_cache");
+  return dir + "/queue";
+}
+
+uint64_t NumberIn(const std::string& file) {
+  const std::string value = FirstLineOf(file);
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
+  return end == value.c_str() ? 0 : n;
+}
+
+}  // namespace
+
+BlockSizes DeviceBlockSizes(const std::string& path) {
+  BlockSizes b;
+  const std::string queue = QueueFolderOf(path);
+  if (queue.empty()) return b;
+  b.logical = static_cast<uint32_t>(NumberIn(queue + "/logical_block_size"));
+  b.physical = static_cast<uint32_t>(NumberIn(queue + "/physical_block_size"));
+  return b;
+}
+
+CpuFrequencyFacts ReadCpuFrequencies(const std::vector<int>& cpus, const std::string& cpu_root) {
+  CpuFrequencyFacts f;
+  std::error_code ec;
+  for (const int cpu : cpus) {
+    const std::string dir = cpu_root + "/cpu" + std::to_string(cpu);
+    if (f.governor.empty()) f.governor = FirstLineOf(dir + "/cpufreq/scaling_governor");
+    f.khz.push_back(NumberIn(dir + "/cpufreq/scaling_cur_freq"));
+    for (const char* counter : {"core_throttle_count", "package_throttle_count"}) {
+      const std::string file = dir + "/thermal_throttle/" + counter;
+      if (!std::filesystem::exists(file, ec)) continue;
+      f.throttle_known = true;
+      f.throttle_events += NumberIn(file);
+    }
+  }
+  return f;
+}
+
+std::string VirtualMachineName(const std::string& proc_cpuinfo, const std::string& dmi_vendor) {
+  // DMI's system vendor names the hypervisors that fill it in.
+  std::string vendor = FirstLineOf(dmi_vendor);
+  for (const char* name : {"QEMU", "VMware", "Xen", "Microsoft Corporation", "innotek", "Parallels",
+                           "Amazon EC2", "Google", "OpenStack", "Bochs"}) {
+    if (vendor.find(name) != std::string::npos) return vendor;
+  }
+  // The CPU's "hypervisor" flag: the CPU says it is virtual, not by whom.
+  std::ifstream in(proc_cpuinfo);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream flags(line.substr(line.find(':') + 1));
+    std::string flag;
+    while (flags >> flag) {
+      if (flag == "hypervisor") return "the CPU's hypervisor flag";
+    }
+    break;
+  }
+  return "";
+}
+
+std::string DeviceWriteCacheMode(const std::string& path) {
+  // A partition's queue is its disk's.
+  const std::string queue = QueueFolderOf(path);
+  return queue.empty() ? "" : FirstLineOf(queue + "/write_cache");
 }
 
 }  // namespace loadcell

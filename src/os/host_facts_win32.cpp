@@ -5,7 +5,7 @@ namespace loadcell {
 // Windows: the facts these checks read are not gathered yet; the checks
 // that need them say "not checked".
 
-HostCpuTimes ReadHostCpuTimes() { return {}; }
+HostCpuTimes ReadHostCpuTimes(const std::string& /*proc_stat*/) { return {}; }
 
 uint64_t CgroupMemoryLimit() { return 0; }
 
@@ -14,6 +14,29 @@ Result<uint64_t> FileHoleBytes(const std::string& path) {
 }
 
 DeviceCounters ReadDeviceCounters(const std::string& /*path*/) { return {}; }
+
+DeviceCounters DeviceCountersOf(const std::string& /*device*/, const std::string& /*class_block*/) {
+  return {};
+}
+
+std::vector<std::string> LeafDevices(const std::string& /*device*/,
+                                     const std::string& /*class_block*/) {
+  return {};
+}
+
+DirtyMemory ReadDirtyMemory(const std::string& /*meminfo*/) { return {}; }
+
+BlockSizes DeviceBlockSizes(const std::string& /*path*/) { return {}; }
+
+CpuFrequencyFacts ReadCpuFrequencies(const std::vector<int>& /*cpus*/,
+                                     const std::string& /*cpu_root*/) {
+  return {};
+}
+
+std::string VirtualMachineName(const std::string& /*proc_cpuinfo*/,
+                               const std::string& /*dmi_vendor*/) {
+  return "";
+}
 
 std::string DeviceWriteCacheMode(const std::string& /*path*/) { return ""; }
 

@@ -31,6 +31,10 @@ struct IoTargetFacts {
   bool write_through = false;
   bool periodic_flush = false;  // a flush every N writes (--file-fsync-freq)
   std::string write_pattern;    // "random", "zero", "sequence"
+  // The request size, and the granularity of the requests' offsets in the
+  // files (every offset is a multiple of it); 0 unknown.
+  uint64_t block_bytes = 0;
+  uint64_t offset_align_bytes = 0;
   uint64_t file_set_bytes = 0;
   std::string dir;                 // where the files are
   std::vector<std::string> paths;  // the files read or written
@@ -44,6 +48,18 @@ struct IncidentCount {
   std::string option;  // what governs it ("--mysql-ignore-errors"), may be ""
 };
 
+// The data set of a database test (OLTP) against the cache that may hold
+// it, read once after the run.
+struct DatabaseFacts {
+  std::string driver;        // "sqlite", "pgsql", "mysql"
+  uint64_t data_bytes = 0;   // the test's tables, with their indexes
+  uint64_t cache_bytes = 0;  // the server's buffer pool; 0 for SQLite (the host's page cache)
+  std::string cache_name;    // "shared_buffers", "innodb_buffer_pool_size", ""
+  std::string unknown;       // why the sizes could not be read ("" when they were)
+  uint64_t transactions = 0;
+  uint64_t rollbacks = 0;  // transactions rolled back after an ignored error
+};
+
 struct WorkloadFacts {
   // The test measures the CPU loadcell runs on (cpu, memory, threads,
   // mutex): a busy client is the point, not a fault.
@@ -51,11 +67,14 @@ struct WorkloadFacts {
   std::vector<IoTargetFacts> io;
   // The bytes the file targets read over the measured run (0 without them).
   uint64_t io_bytes_read = 0;
+  uint64_t io_bytes_written = 0;  // and wrote
   // The memory test's block and the CPU's L2 cache (0: not a memory test
   // that touches memory).
   uint64_t memory_block_bytes = 0;
   uint64_t l2_cache_bytes = 0;
   std::vector<IncidentCount> incidents;
+  bool has_database = false;  // `database` holds a database test's facts
+  DatabaseFacts database;
 };
 
 }  // namespace loadcell

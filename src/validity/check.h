@@ -21,13 +21,26 @@ struct HostWindow {
   double process_cpu_s = 0;  // loadcell's own (user + system)
   // The host's busy CPU time over its total, -1 when the system does not say.
   double host_busy_fraction = -1;
+  // The host's steal time over its total CPU time, -1 when unknown.
+  double steal_fraction = -1;
+  // Thermal throttle events over the run, where the CPUs count them.
+  bool throttle_known = false;
+  uint64_t throttle_events = 0;
+  // The CPUs' frequencies (those the process may use) at the start and the
+  // end, in MHz averaged over the CPUs whose both are known, and the largest
+  // change of one CPU's over the larger of its two (-1: unknown).
+  double frequency_start_mhz = 0;
+  double frequency_end_mhz = 0;
+  double frequency_change = -1;
+  std::string governor;  // cpufreq's governor, "" unknown
 };
 
 // A block device under the file targets, over the run (each device once).
 struct DeviceWindow {
-  std::string device;  // "vda1"
+  std::string device;  // "vda1", "dm-0"
   uint64_t read_bytes = 0;
   uint64_t written_bytes = 0;
+  std::vector<std::string> under;  // the disks counted under a stacked device
 };
 
 struct HostFacts {
@@ -39,6 +52,12 @@ struct HostFacts {
   // their counters were not read (then `devices` is empty).
   std::vector<DeviceWindow> devices;
   std::string devices_unknown;
+  // The page cache's dirty and under-writeback bytes at the end, host-wide.
+  bool dirty_known = false;
+  uint64_t dirty_bytes_end = 0;
+  uint64_t writeback_bytes_end = 0;
+  // The hypervisor the host runs under ("" none seen; stated, not judged).
+  std::string virtual_machine;
 };
 
 // Gathered at the end for each I/O target, in WorkloadFacts::io's order.
@@ -48,6 +67,9 @@ struct TargetEndFacts {
   uint64_t hole_bytes = 0;
   std::string holes_unknown;
   std::string write_cache;  // "write back", "write through", "" unknown
+  // The block sizes of the device under the target's folder; 0 unknown.
+  uint32_t logical_block_bytes = 0;
+  uint32_t physical_block_bytes = 0;
 };
 
 struct CheckInput {
@@ -76,9 +98,16 @@ CheckOutcome Found(const char* id, CheckLevel level, std::string seen, std::stri
                    std::vector<CheckFigure> figures = {});
 CheckOutcome NotChecked(const char* id, std::string why);
 
+// Whether a file target (not the null engine) reads (`writes`: writes)
+// without direct I/O.
+bool AnyBufferedTarget(const CheckInput& in, bool writes);
+// `id` not checked for want of the devices' counters, with the reason.
+CheckOutcome NoDeviceCounters(const char* id, const CheckInput& in);
+
 // The checks (checks/<name>.cpp).
 std::optional<CheckOutcome> CheckCache(const CheckInput& in);
 std::optional<CheckOutcome> CheckDeviceReads(const CheckInput& in);
+std::optional<CheckOutcome> CheckDeviceWrites(const CheckInput& in);
 std::optional<CheckOutcome> CheckUnwrittenData(const CheckInput& in);
 std::optional<CheckOutcome> CheckWriteData(const CheckInput& in);
 std::optional<CheckOutcome> CheckSamples(const CheckInput& in);
@@ -88,8 +117,13 @@ std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in);
 std::optional<CheckOutcome> CheckQueueDepth(const CheckInput& in);
 std::optional<CheckOutcome> CheckRate(const CheckInput& in);
 std::optional<CheckOutcome> CheckDurability(const CheckInput& in);
+std::optional<CheckOutcome> CheckAlignment(const CheckInput& in);
 std::optional<CheckOutcome> CheckErrors(const CheckInput& in);
+std::optional<CheckOutcome> CheckFairness(const CheckInput& in);
+std::optional<CheckOutcome> CheckDatabase(const CheckInput& in);
+std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in);
 std::optional<CheckOutcome> CheckMemoryCache(const CheckInput& in);
+std::optional<CheckOutcome> CheckCpuFrequency(const CheckInput& in);
 
 // Runs every check over `in`: the verdict (judged, cost_ms left to the
 // caller).
@@ -101,5 +135,9 @@ namespace loadcell::validity {
 
 // "512 MiB", "1.50 GiB", "100 bytes": sizes in the checks' words.
 std::string BytesText(uint64_t bytes);
+
+// "vda1", "dm-0 (over sda2, sdb2)", "vda1, vdb": the devices of a window in
+// the checks' words.
+std::string DevicesText(const std::vector<DeviceWindow>& devices);
 
 }  // namespace loadcell::validity

@@ -9,6 +9,7 @@ const std::vector<CheckEntry>& AllChecks() {
   static const std::vector<CheckEntry> kAll = {
       {"cache", &CheckCache},
       {"device-reads", &CheckDeviceReads},
+      {"device-writes", &CheckDeviceWrites},
       {"unwritten-data", &CheckUnwrittenData},
       {"write-data", &CheckWriteData},
       {"samples", &CheckSamples},
@@ -18,8 +19,13 @@ const std::vector<CheckEntry>& AllChecks() {
       {"queue-depth", &CheckQueueDepth},
       {"rate", &CheckRate},
       {"durability", &CheckDurability},
+      {"alignment", &CheckAlignment},
       {"errors", &CheckErrors},
+      {"fairness", &CheckFairness},
+      {"database", &CheckDatabase},
+      {"noisy-host", &CheckNoisyHost},
       {"memory-cache", &CheckMemoryCache},
+      {"cpu-frequency", &CheckCpuFrequency},
   };
   return kAll;
 }
@@ -49,6 +55,18 @@ CheckOutcome NotChecked(const char* id, std::string why) {
   c.level = CheckLevel::kNotChecked;
   c.seen = std::move(why);
   return c;
+}
+
+bool AnyBufferedTarget(const CheckInput& in, bool writes) {
+  for (const IoTargetFacts& t : in.workload.io) {
+    if (!t.null_engine && !t.direct && (writes ? t.writes : t.reads)) return true;
+  }
+  return false;
+}
+
+CheckOutcome NoDeviceCounters(const char* id, const CheckInput& in) {
+  return NotChecked(id, in.host.devices_unknown.empty() ? "no device counters were read"
+                                                        : in.host.devices_unknown);
 }
 
 Validity RunChecks(const CheckInput& in) {

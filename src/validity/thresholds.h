@@ -16,6 +16,10 @@ inline constexpr double kCacheInvalidMultiple = 1.0;
 // fraction were served from the page cache.
 inline constexpr double kDeviceReadFraction = 0.5;
 
+// device-writes: buffered writes of which the device wrote less than this
+// fraction by the run's end were not on the device when counted.
+inline constexpr double kDeviceWriteFraction = 0.5;
+
 // samples: a printed percentile needs this many events beyond it.
 inline constexpr double kMinTailSamples = 10;
 // samples: a run with --report-interval should cover this many intervals.
@@ -45,5 +49,21 @@ inline constexpr double kDepthReachedFraction = 0.50;
 // worst lag above the latency median warns.
 inline constexpr double kRateKeptFraction = 0.95;
 inline constexpr double kLateEventsFraction = 0.01;
+
+// fairness: the thread with the fewest events this fraction or more below
+// the threads' mean.
+inline constexpr double kFairnessMaxShortfall = 0.25;
+
+// database: a p95 transaction latency above this is an overloaded server;
+// more than this fraction of transactions rolled back warns.
+inline constexpr double kDbOverloadedP95Ms = 100;
+inline constexpr double kDbMaxRollbackFraction = 0.01;
+
+// noisy-host: the host's steal time above this fraction of its CPU time.
+inline constexpr double kStealMaxFraction = 0.05;
+
+// cpu-frequency: one CPU's frequency at the end differing from its
+// frequency at the start by more than this fraction of the larger.
+inline constexpr double kFrequencyMaxChange = 0.10;
 
 }  // namespace loadcell::validity

@@ -1,5 +1,8 @@
 #include "validity/verdict.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/clock.h"
 #include "os/host_facts.h"
 #include "os/system_info.h"
@@ -30,6 +33,9 @@ void VerdictStep::OnStart(const Manifest& /*m*/) {
   start_host_known_ = host.known;
   start_host_busy_ = host.busy;
   start_host_total_ = host.total;
+  start_host_steal_ = host.steal;
+  cpus_ = AllowedCpus();
+  start_frequencies_ = ReadCpuFrequencies(cpus_);
   start_devices_.clear();
   for (const IoTargetFacts& t : workload_.Facts(RunResult{}).io) {
     if (t.null_engine) continue;
@@ -49,9 +55,20 @@ void VerdictStep::DeviceWindows(validity::HostFacts& host) const {
       host.devices_unknown = dir + ": no block device's counters behind it";
       return;
     }
-    host.devices.push_back(
-        {end.device, end.read_bytes - start.read_bytes, end.written_bytes - start.written_bytes});
+    host.devices.push_back({end.device, end.read_bytes - start.read_bytes,
+                            end.written_bytes - start.written_bytes, end.under});
   }
+}
+
+// The host's CPUs over the run: busy and steal shares, frequencies.
+void VerdictStep::CpuWindow(validity::HostWindow& w) const {
+  const HostCpuTimes now = ReadHostCpuTimes();
+  if (start_host_known_ && now.known && now.total > start_host_total_) {
+    const auto total = static_cast<double>(now.total - start_host_total_);
+    w.host_busy_fraction = static_cast<double>(now.busy - start_host_busy_) / total;
+    w.steal_fraction = static_cast<double>(now.steal - start_host_steal_) / total;
+  }
+  validity::FillFrequencyWindow(start_frequencies_, ReadCpuFrequencies(cpus_), w);
 }
 
 void VerdictStep::Judge(RunResult& r) const {
@@ -67,13 +84,14 @@ void VerdictStep::Judge(RunResult& r) const {
     host.window.known = true;
     host.window.wall_s = static_cast<double>(t0 - start_ns_) / 1e9;
     host.window.process_cpu_s = OwnCpuSeconds() - start_cpu_s_;
-    const HostCpuTimes now = ReadHostCpuTimes();
-    if (start_host_known_ && now.known && now.total > start_host_total_) {
-      host.window.host_busy_fraction = static_cast<double>(now.busy - start_host_busy_) /
-                                       static_cast<double>(now.total - start_host_total_);
-    }
+    CpuWindow(host.window);
     DeviceWindows(host);
   }
+  const DirtyMemory dirty = ReadDirtyMemory();
+  host.dirty_known = dirty.known;
+  host.dirty_bytes_end = dirty.dirty_bytes;
+  host.writeback_bytes_end = dirty.writeback_bytes;
+  host.virtual_machine = VirtualMachineName();
   const WorkloadFacts facts = workload_.Facts(r);
   validity::CheckInput in{
       r, facts, host, validity::GatherTargetFacts(facts.io), percentile_, report_interval_s_};
@@ -102,10 +120,39 @@ std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& 
         }
       }
       if (t.writes) f.write_cache = DeviceWriteCacheMode(t.dir);
+      const BlockSizes sizes = DeviceBlockSizes(t.dir);
+      f.logical_block_bytes = sizes.logical;
+      f.physical_block_bytes = sizes.physical;
     }
     out.push_back(std::move(f));
   }
   return out;
+}
+
+void FillFrequencyWindow(const CpuFrequencyFacts& start, const CpuFrequencyFacts& end,
+                         HostWindow& w) {
+  w.governor = !end.governor.empty() ? end.governor : start.governor;
+  if (start.throttle_known && end.throttle_known && end.throttle_events >= start.throttle_events) {
+    w.throttle_known = true;
+    w.throttle_events = end.throttle_events - start.throttle_events;
+  }
+  double sum_start = 0;
+  double sum_end = 0;
+  int known = 0;
+  double change = 0;
+  for (size_t i = 0; i < start.khz.size() && i < end.khz.size(); ++i) {
+    if (start.khz[i] == 0 || end.khz[i] == 0) continue;
+    const auto a = static_cast<double>(start.khz[i]);
+    const auto b = static_cast<double>(end.khz[i]);
+    sum_start += a;
+    sum_end += b;
+    ++known;
+    change = std::max(change, std::abs(b - a) / std::max(a, b));
+  }
+  if (known == 0) return;
+  w.frequency_start_mhz = sum_start / known / 1000;
+  w.frequency_end_mhz = sum_end / known / 1000;
+  w.frequency_change = change;
 }
 
 }  // namespace validity

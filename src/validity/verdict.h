@@ -19,8 +19,9 @@ class VerdictStep final : public RunObserver {
   // `report_interval_s` as the run prints them.
   VerdictStep(const Workload& w, VerdictMode mode, double percentile, double report_interval_s);
 
-  // Notes the host's CPU times and the counters of the devices under the
-  // workload's files (Facts() of an empty result: its settings).
+  // Notes the host's CPU times, the CPUs' frequencies and throttle counts,
+  // and the counters of the devices under the workload's files (Facts() of
+  // an empty result: its settings).
   void OnStart(const Manifest& m) override;
 
   // Fills r.validity (left unjudged with --verdict=off): the end's facts,
@@ -30,6 +31,7 @@ class VerdictStep final : public RunObserver {
 
  private:
   void DeviceWindows(validity::HostFacts& host) const;
+  void CpuWindow(validity::HostWindow& w) const;
 
   const Workload& workload_;
   VerdictMode mode_;
@@ -40,7 +42,10 @@ class VerdictStep final : public RunObserver {
   double start_cpu_s_ = 0;
   uint64_t start_host_busy_ = 0;
   uint64_t start_host_total_ = 0;
+  uint64_t start_host_steal_ = 0;
   bool start_host_known_ = false;
+  std::vector<int> cpus_;  // the CPUs the process may use, at the start
+  CpuFrequencyFacts start_frequencies_;
   // The folder of each distinct device under the files, and its counters
   // at the start.
   std::vector<std::pair<std::string, DeviceCounters>> start_devices_;
@@ -49,8 +54,14 @@ class VerdictStep final : public RunObserver {
 namespace validity {
 
 // The facts at the end of the run for each of `io`'s targets: holes in the
-// files read, the write cache of the device under the folder.
+// files read, the write cache of the device under the folder written, the
+// device's block sizes.
 std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& io);
+
+// The frequency and throttle figures of `w` from the CPUs' facts at the
+// start and the end (the same CPUs, in the same order).
+void FillFrequencyWindow(const CpuFrequencyFacts& start, const CpuFrequencyFacts& end,
+                         HostWindow& w);
 
 }  // namespace validity
 

@@ -18,4 +18,15 @@ std::string BytesText(uint64_t bytes) {
              : fmt::format("{:.2f} {}", v, kUnits[u]);
 }
 
+std::string DevicesText(const std::vector<DeviceWindow>& devices) {
+  std::string out;
+  for (const DeviceWindow& d : devices) {
+    if (!out.empty()) out += ", ";
+    out += d.device;
+    for (size_t i = 0; i < d.under.size(); ++i) out += (i == 0 ? " (over " : ", ") + d.under[i];
+    if (!d.under.empty()) out += ")";
+  }
+  return out;
+}
+
 }  // namespace loadcell::validity

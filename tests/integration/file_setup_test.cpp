@@ -258,19 +258,7 @@ const FaultCase kFaultCases[] = {
 
 void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.name; }
 
-// `s` quoted for sh.
-std::string Quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out.append("'\\''");
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('\'');
-  return out;
-}
+using testing::ShellQuoted;
 
 class FileFaultTest : public ::testing::TestWithParam<FaultCase> {};
 
@@ -285,17 +273,17 @@ TEST_P(FileFaultTest, SaysWhatAndWhereAndLeavesNothingBehind) {
   ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
   const std::string left = tmp.File("left.txt");
   std::string run = c.as_other_user ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
-  run.append(Quoted(LOADCELL_BINARY));
+  run.append(ShellQuoted(LOADCELL_BINARY));
   for (const std::string& a : c.args) {
     run.push_back(' ');
-    run.append(Quoted(Expand(a, dir)));
+    run.append(ShellQuoted(Expand(a, dir)));
   }
   const std::string script = fmt::format(
       "L={0}\nmount -t tmpfs -o {1} loadcell-test {2} || exit 97\n"
       "({3}) >/dev/null 2>{4} || exit 98\n{5}\nrc=$?\nls -A {2} | tr '\\n' ' ' > {6}\n"
       "exit $rc\n",
-      Quoted(LOADCELL_BINARY), c.mount, Quoted(dir), Expand(c.before, dir),
-      Quoted(tmp.File("before.err")), run, Quoted(left));
+      ShellQuoted(LOADCELL_BINARY), c.mount, ShellQuoted(dir), Expand(c.before, dir),
+      ShellQuoted(tmp.File("before.err")), run, ShellQuoted(left));
   const ProcessResult r =
       testing::RunCommand({"unshare", root ? "-m" : "-rm", "sh", "-c", script}, {});
   ASSERT_NE(r.exit_code, 97) << "cannot mount a tmpfs here: " << Show(r);

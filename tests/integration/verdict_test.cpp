@@ -203,5 +203,25 @@ TEST(VerdictBinary, AMemoryBlockInsideTheCacheIsInTheVerdict) {
   EXPECT_TRUE(warned || unchecked) << r.out;
 }
 
+TEST(VerdictBinary, AnOltpTableSetInMemoryIsNamedWithItsSize) {
+  TempDir dir;
+  const std::vector<std::string> oltp = {"oltp_read_only", "--sqlite-db=" + dir.File("lc.db"),
+                                         "--table-size=1000"};
+  std::vector<std::string> prepare = oltp;
+  prepare.push_back("prepare");
+  ASSERT_EQ(RunLoadcell(prepare).exit_code, 0);
+  std::vector<std::string> run = oltp;
+  run.insert(run.end(), {"--events=100", "--format=json", "run"});
+  const ProcessResult r = RunLoadcell(run);
+  ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  const nlohmann::json c = VerdictCheckOf(nlohmann::json::parse(r.out), "database");
+  ASSERT_FALSE(c.is_null()) << r.out;
+  EXPECT_EQ(c["level"], "warn") << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find("fit in the host's memory"), std::string::npos)
+      << c.dump();
+  EXPECT_GT(c["figures"]["data_bytes"].get<double>(), 1000 * 100.0);  // 1000 rows of ~190 bytes
+  EXPECT_EQ(c["figures"]["rollbacks_per_transaction"], 0);
+}
+
 }  // namespace
 }  // namespace loadcell

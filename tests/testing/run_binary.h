@@ -105,6 +105,20 @@ inline std::vector<std::string> Expand(std::vector<std::string> args, const std:
   return args;
 }
 
+// `s` quoted for sh.
+inline std::string ShellQuoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out.append("'\\''");
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
 // `loadcell fileio` over `dir` with the small file set the binary tests use
 // (4 files, 4 MiB in all, 4 KiB blocks), then `extra`.
 inline std::vector<std::string> FileIoCommand(const std::string& dir,

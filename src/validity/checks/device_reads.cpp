@@ -11,21 +11,12 @@ namespace loadcell::validity {
 
 std::optional<CheckOutcome> CheckDeviceReads(const CheckInput& in) {
   constexpr const char* kId = "device-reads";
-  bool buffered = false;
-  for (const IoTargetFacts& t : in.workload.io) {
-    buffered = buffered || (!t.null_engine && t.reads && !t.direct);
+  if (!AnyBufferedTarget(in, /*writes=*/false) || in.workload.io_bytes_read == 0) {
+    return std::nullopt;
   }
-  if (!buffered || in.workload.io_bytes_read == 0) return std::nullopt;
-  if (in.host.devices.empty()) {
-    return NotChecked(kId, in.host.devices_unknown.empty() ? "no device counters were read"
-                                                           : in.host.devices_unknown);
-  }
+  if (in.host.devices.empty()) return NoDeviceCounters(kId, in);
   uint64_t device_read = 0;
-  std::string names;
-  for (const DeviceWindow& d : in.host.devices) {
-    device_read += d.read_bytes;
-    names += (names.empty() ? "" : ", ") + d.device;
-  }
+  for (const DeviceWindow& d : in.host.devices) device_read += d.read_bytes;
   const double asked = static_cast<double>(in.workload.io_bytes_read);
   const double fraction = static_cast<double>(device_read) / asked;
   std::vector<CheckFigure> figures = {{"bytes_read", asked},
@@ -35,8 +26,8 @@ std::optional<CheckOutcome> CheckDeviceReads(const CheckInput& in) {
   return Found(kId, CheckLevel::kInvalid,
                fmt::format("the device ({}) read {} of the {} the run read ({:.1f}%): the rest "
                            "came from the page cache",
-                           names, BytesText(device_read), BytesText(in.workload.io_bytes_read),
-                           fraction * 100),
+                           DevicesText(in.host.devices), BytesText(device_read),
+                           BytesText(in.workload.io_bytes_read), fraction * 100),
                "use --file-extra-flags=direct, or a --file-total-size well above memory",
                std::move(figures));
 }

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 
+#include <numeric>
 #include <utility>
 
 #include "os/open_flags.h"
@@ -14,6 +15,10 @@ namespace loadcell {
 
 uint64_t BytesReadOf(const RunResult& r) {
   return r.counters.size() > kCounterBytesRead ? r.counters[kCounterBytesRead] : 0;
+}
+
+uint64_t BytesWrittenOf(const RunResult& r) {
+  return r.counters.size() > kCounterBytesWritten ? r.counters[kCounterBytesWritten] : 0;
 }
 
 IoTargetFacts TargetFactsOf(const FileIoSettings& s, int threads, std::vector<std::string> paths,
@@ -34,6 +39,11 @@ IoTargetFacts TargetFactsOf(const FileIoSettings& s, int threads, std::vector<st
   t.write_through = (s.open_flags & (O_SYNC | O_DSYNC)) != 0 || s.fsync_all || s.fsync_freq == 1;
   t.periodic_flush = s.fsync_freq > 0;
   t.write_pattern = WritePatternName(s.pattern);
+  t.block_bytes = s.block_size;
+  // Offsets: seq_start plus multiples of the block, the request and the
+  // stride (FileIoSettings' placement).
+  t.offset_align_bytes =
+      std::gcd(std::gcd(s.block_size, s.request_size), std::gcd(s.seq_start, s.seq_stride));
   t.file_set_bytes = s.file_size * s.num_files;
   t.dir = s.dir;
   t.paths = std::move(paths);
@@ -50,6 +60,7 @@ WorkloadFacts FileIoWorkload::Facts(const RunResult& r) const {
   f.io.push_back(TargetFactsOf(s, r.manifest.threads, std::move(paths), options_.queue_depth_set(),
                                "--file-queue-depth"));
   f.io_bytes_read = BytesReadOf(r);
+  f.io_bytes_written = BytesWrittenOf(r);
   return f;
 }
 

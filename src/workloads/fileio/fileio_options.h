@@ -130,8 +130,10 @@ struct FileIoSettings {
 IoTargetFacts TargetFactsOf(const FileIoSettings& s, int threads, std::vector<std::string> paths,
                             bool depth_set, const char* depth_option);
 
-// The bytes a fileio or sqlio result read (its bytes_read counter).
+// The bytes a fileio or sqlio result read and wrote (its bytes_read and
+// bytes_written counters).
 uint64_t BytesReadOf(const RunResult& r);
+uint64_t BytesWrittenOf(const RunResult& r);
 
 // Rank `rank` of `ranks`'s part [first, end) of a sequence of `count`
 // requests (--mpi-files=shared, sequential modes: IOR's segmented layout,

@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "os/file_system.h"
+#include "workloads/oltp/oltp_data_set.h"
 #include "workloads/oltp/oltp_report.h"
 
 namespace loadcell {
@@ -252,7 +253,24 @@ std::vector<Metric> OltpWorkload::Metrics(const RunResult& r) const { return Olt
 
 WorkloadFacts OltpWorkload::Facts(const RunResult& r) const {
   const std::string driver = shared_.driver != nullptr ? shared_.driver->Name() : "db";
-  return OltpFacts(r, driver, shared_.opts.reconnect() != ReconnectMode::kSession);
+  WorkloadFacts f = OltpFacts(r, driver, shared_.opts.reconnect() != ReconnectMode::kSession);
+  if (r.events == 0 || !r.failure.ok() || shared_.driver == nullptr) return f;
+  std::lock_guard<std::mutex> lock(data_set_mu_);
+  if (!data_set_read_) {
+    data_set_read_ = true;
+    Result<std::unique_ptr<DbConnection>> conn = shared_.driver->Connect(0);
+    if (conn.ok()) {
+      data_set_ = ReadOltpDataSet(**conn, dialect_);
+    } else {
+      data_set_.unknown = "no connection after the run: " + conn.status().message();
+    }
+  }
+  f.has_database = true;
+  f.database = data_set_;
+  f.database.transactions = r.events;
+  f.database.rollbacks =
+      r.counters.size() > kOltpIgnoredErrors ? r.counters[kOltpIgnoredErrors] : 0;
+  return f;
 }
 
 std::string OltpWorkload::TextSection(const RunResult& r) const { return OltpTextSection(r); }

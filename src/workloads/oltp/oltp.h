@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "db/db_driver.h"
+#include "runner/run_facts.h"
 #include "runner/workload.h"
 #include "workloads/oltp/oltp_options.h"
 #include "workloads/oltp/oltp_prepare.h"
@@ -77,6 +78,12 @@ class OltpWorkload final : public Workload, public TextReportSections {
   // first connection (what a failed prepare removes).
   SqliteNewFiles sqlite_new_;
   ProcessGroup* group_ = nullptr;  // under MPI (JoinProcesses)
+  // The tables' and the buffer pool's sizes, read by the first Facts() of a
+  // run that did an event and did not fail (one connection, two queries,
+  // after the run: a failed run's server may not answer).
+  mutable std::mutex data_set_mu_;
+  mutable DatabaseFacts data_set_;
+  mutable bool data_set_read_ = false;
   OltpRunShared shared_;
 };
 

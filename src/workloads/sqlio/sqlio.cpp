@@ -269,6 +269,7 @@ WorkloadFacts SqlioWorkload::Facts(const RunResult& r) const {
     f.io.push_back(TargetFactsOf(s, t.threads, {t.path}, plan_.outstanding > 1, "-o"));
   }
   f.io_bytes_read = BytesReadOf(r);
+  f.io_bytes_written = BytesWrittenOf(r);
   return f;
 }
 

@@ -12,6 +12,7 @@
 
 #include "validity/check.h"
 #include "validity/thresholds.h"
+#include "validity/verdict.h"
 
 namespace loadcell::validity {
 namespace {
@@ -47,9 +48,32 @@ IoTargetFacts DirectRead() {
   t.reads = true;
   t.write_pattern = "random";
   t.file_set_bytes = 1ULL << 30;
+  t.block_bytes = 4096;
+  t.offset_align_bytes = 4096;
   t.dir = "/data";
   t.paths = {"/data/test_file.0"};
   return t;
+}
+
+// The host over a seen run of `wall_s`: loadcell's CPU time, the host's
+// busy share.
+HostWindow WindowOf(double wall_s, double process_cpu_s, double host_busy) {
+  HostWindow w;
+  w.known = true;
+  w.wall_s = wall_s;
+  w.process_cpu_s = process_cpu_s;
+  w.host_busy_fraction = host_busy;
+  return w;
+}
+
+DeviceWindow DeviceOf(const std::string& name, uint64_t read, uint64_t written,
+                      std::vector<std::string> under = {}) {
+  DeviceWindow d;
+  d.device = name;
+  d.read_bytes = read;
+  d.written_bytes = written;
+  d.under = std::move(under);
+  return d;
 }
 
 struct Case {
@@ -111,8 +135,12 @@ TEST(CacheCheckTest, TheCgroupLimitIsTheMemoryWhenItIsLower) {
   EXPECT_THAT(c.Run(&CheckCache)->seen, HasSubstr("cgroup"));
 }
 
-TEST(CacheCheckTest, DirectReadsPassOrDoNotConcernIt) {
-  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckCache).has_value());
+TEST(CacheCheckTest, DirectReadsPassAndSaySo) {
+  const std::optional<CheckOutcome> direct =
+      IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckCache);
+  ASSERT_TRUE(direct.has_value());
+  EXPECT_EQ(direct->level, CheckLevel::kPass);
+  EXPECT_EQ(direct->seen, "direct I/O: the reads bypass the page cache");
   IoTargetFacts t = DirectRead();
   t.direct = false;
   t.file_set_bytes = 32ULL << 30;
@@ -134,12 +162,23 @@ TEST(DeviceReadsCheckTest, BufferedReadsTheDeviceDidNotServeAreInvalid) {
   t.direct = false;
   Case c = IoCase(t, ResultOf(1000, 10));
   c.facts.io_bytes_read = 100ULL << 20;
-  c.host.devices = {{"vda1", 1ULL << 20, 0}};
+  c.host.devices = {DeviceOf("vda1", 1ULL << 20, 0)};
   const std::optional<CheckOutcome> out = c.Run(&CheckDeviceReads);
   EXPECT_EQ(out->level, CheckLevel::kInvalid);
   EXPECT_THAT(out->seen, HasSubstr("the device (vda1) read 1 MiB of the 100 MiB"));
-  c.host.devices = {{"vda1", 90ULL << 20, 0}};
+  c.host.devices = {DeviceOf("vda1", 90ULL << 20, 0)};
   EXPECT_EQ(c.Run(&CheckDeviceReads)->level, CheckLevel::kPass);
+}
+
+TEST(DeviceReadsCheckTest, AStackedDeviceNamesTheDisksUnderIt) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.io_bytes_read = 100ULL << 20;
+  c.host.devices = {DeviceOf("dm-0", 0, 0, {"sda2", "sdb2"})};
+  const std::optional<CheckOutcome> out = c.Run(&CheckDeviceReads);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("the device (dm-0 (over sda2, sdb2)) read 0 bytes"));
 }
 
 TEST(DeviceReadsCheckTest, NoCountersAreNotCheckedDirectReadsDoNotConcernIt) {
@@ -153,6 +192,45 @@ TEST(DeviceReadsCheckTest, NoCountersAreNotCheckedDirectReadsDoNotConcernIt) {
   EXPECT_THAT(out->seen, HasSubstr("no block device"));
   c.facts.io[0].direct = true;
   EXPECT_FALSE(c.Run(&CheckDeviceReads).has_value());
+}
+
+// ---------------------------------------------------------------- device-writes
+
+// Buffered random writes of 4 KiB on one thread.
+IoTargetFacts BufferedWrite() {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  t.reads = false;
+  t.writes = true;
+  return t;
+}
+
+TEST(DeviceWritesCheckTest, WritesTheDeviceDidNotMakeWarnWithThePageCachesDirtyBytes) {
+  Case c = IoCase(BufferedWrite(), ResultOf(1000, 10));
+  c.facts.io_bytes_written = 64ULL << 20;
+  c.host.devices = {DeviceOf("loop3", 0, 1ULL << 20)};
+  c.host.dirty_known = true;
+  c.host.dirty_bytes_end = 60ULL << 20;
+  c.host.writeback_bytes_end = 2ULL << 20;
+  const std::optional<CheckOutcome> out = c.Run(&CheckDeviceWrites);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("the device (loop3) wrote 1 MiB of the 64 MiB the run wrote"));
+  EXPECT_THAT(out->seen, HasSubstr("62 MiB of the host's page cache was dirty or under writeback"));
+  EXPECT_THAT(out->advice, HasSubstr("--file-fsync-freq"));
+  // Flushed: the device wrote what the run did.
+  c.host.devices = {DeviceOf("loop3", 0, 65ULL << 20)};
+  EXPECT_EQ(c.Run(&CheckDeviceWrites)->level, CheckLevel::kPass);
+}
+
+TEST(DeviceWritesCheckTest, NoCountersAreNotCheckedDirectAndReadRunsDoNotConcernIt) {
+  Case c = IoCase(BufferedWrite(), ResultOf(1000, 10));
+  c.facts.io_bytes_written = 1 << 20;
+  c.host.devices_unknown = "/data: no block device's counters behind it";
+  EXPECT_EQ(c.Run(&CheckDeviceWrites)->level, CheckLevel::kNotChecked);
+  c.facts.io[0].direct = true;
+  EXPECT_FALSE(c.Run(&CheckDeviceWrites).has_value());
+  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckDeviceWrites).has_value());
 }
 
 // ---------------------------------------------------------------- unwritten-data
@@ -278,7 +356,7 @@ TEST(WarmUpCheckTest, AFirstIntervalFarFromTheRestWarns) {
 
 TEST(ClientCpuCheckTest, AWorkerThreadBusyAllTheTimeWarns) {
   Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 2));
-  c.host.window = {true, 10, 19, 0.5};  // 95% of two threads
+  c.host.window = WindowOf(10, 19, 0.5);  // 95% of two threads
   const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
   EXPECT_EQ(out->level, CheckLevel::kWarn);
   EXPECT_THAT(out->seen, HasSubstr("95%"));
@@ -289,7 +367,7 @@ TEST(ClientCpuCheckTest, AWorkerThreadBusyAllTheTimeWarns) {
 TEST(ClientCpuCheckTest, ThreadsBeyondTheCpusCountTheCpus) {
   Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 64));
   c.host.cpus = 2;
-  c.host.window = {true, 10, 19.5, 1.0};  // both CPUs busy, each thread 3%
+  c.host.window = WindowOf(10, 19.5, 1.0);  // both CPUs busy, each thread 3%
   const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
   EXPECT_EQ(out->level, CheckLevel::kWarn);
   EXPECT_THAT(out->seen, HasSubstr("of the 2 CPUs"));
@@ -408,11 +486,205 @@ TEST(MemoryCacheCheckTest, ABlockInsideL2Warns) {
   EXPECT_EQ(c.Run(&CheckMemoryCache)->level, CheckLevel::kNotChecked);
 }
 
+// ---------------------------------------------------------------- alignment
+
+Case AlignedCase(IoTargetFacts t, uint32_t logical, uint32_t physical) {
+  Case c = IoCase(std::move(t), ResultOf(1000, 10));
+  c.targets[0].logical_block_bytes = logical;
+  c.targets[0].physical_block_bytes = physical;
+  return c;
+}
+
+TEST(AlignmentCheckTest, BlocksBelowThePhysicalBlockWarn) {
+  IoTargetFacts t = BufferedWrite();
+  t.block_bytes = 512;
+  t.offset_align_bytes = 512;
+  const std::optional<CheckOutcome> out = AlignedCase(t, 512, 4096).Run(&CheckAlignment);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("requests of 512 bytes on a device of 4096-byte physical "
+                                   "blocks: it reads, changes and writes whole blocks"));
+  EXPECT_THAT(out->advice, HasSubstr("a multiple of 4096 bytes"));
+  EXPECT_EQ(AlignedCase(DirectRead(), 512, 4096).Run(&CheckAlignment)->level, CheckLevel::kPass);
+}
+
+TEST(AlignmentCheckTest, OffsetsOffTheLogicalBlockOfDirectIoAreInvalid) {
+  IoTargetFacts t = DirectRead();
+  t.offset_align_bytes = 2048;  // -S2048 of SQLIO's base
+  const std::optional<CheckOutcome> out = AlignedCase(t, 4096, 4096).Run(&CheckAlignment);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("offsets at multiples of 2048 bytes on a device of 4096-byte "
+                                   "logical blocks"));
+  t.direct = false;
+  EXPECT_EQ(AlignedCase(t, 4096, 4096).Run(&CheckAlignment)->level, CheckLevel::kWarn);
+}
+
+TEST(AlignmentCheckTest, UnknownBlockSizesAreNotCheckedTheNullEngineIsNotConcerned) {
+  EXPECT_EQ(AlignedCase(DirectRead(), 0, 0).Run(&CheckAlignment)->level, CheckLevel::kNotChecked);
+  IoTargetFacts t = DirectRead();
+  t.null_engine = true;
+  EXPECT_FALSE(AlignedCase(t, 512, 512).Run(&CheckAlignment).has_value());
+}
+
+// ---------------------------------------------------------------- fairness
+
+TEST(FairnessCheckTest, AThreadFarBelowTheMeanWarns) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 4));
+  for (size_t i = 0; i < 4; ++i) c.result.threads[i].events = i == 0 ? 100 : 300;
+  FillDerivedFigures(c.result);
+  const std::optional<CheckOutcome> out = c.Run(&CheckFairness);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("the slowest of 4 threads did 100 events, 60% below their "
+                                   "mean of 250.0 (the busiest: 300)"));
+  for (ThreadFigures& th : c.result.threads) th.events = 250;
+  FillDerivedFigures(c.result);
+  EXPECT_EQ(c.Run(&CheckFairness)->level, CheckLevel::kPass);
+}
+
+TEST(FairnessCheckTest, OneThreadIsNotConcerned) {
+  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckFairness).has_value());
+}
+
+// ---------------------------------------------------------------- database
+
+Case DatabaseCase(const std::string& driver, uint64_t data, uint64_t cache) {
+  Case c;
+  c.result = ResultOf(1000, 10);  // 1 ms each
+  c.host.memory_bytes = 8ULL << 30;
+  c.facts.has_database = true;
+  c.facts.database.driver = driver;
+  c.facts.database.data_bytes = data;
+  c.facts.database.cache_bytes = cache;
+  c.facts.database.cache_name = driver == "pgsql" ? "shared_buffers" : "";
+  c.facts.database.transactions = 1000;
+  return c;
+}
+
+TEST(DatabaseCheckTest, TablesThatFitInTheBufferPoolWarnLargerOnesPass) {
+  const std::optional<CheckOutcome> out =
+      DatabaseCase("pgsql", 2ULL << 20, 128ULL << 20).Run(&CheckDatabase);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("the tables (2 MiB) fit in shared_buffers (128 MiB)"));
+  EXPECT_THAT(out->advice, HasSubstr("--table-size"));
+  EXPECT_EQ(DatabaseCase("pgsql", 1ULL << 30, 128ULL << 20).Run(&CheckDatabase)->level,
+            CheckLevel::kPass);
+}
+
+TEST(DatabaseCheckTest, SqliteIsMeasuredAgainstTheHostsMemory) {
+  const std::optional<CheckOutcome> out = DatabaseCase("sqlite", 3ULL << 20, 0).Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("fit in the host's memory"));
+  EXPECT_EQ(DatabaseCase("sqlite", 9ULL << 30, 0).Run(&CheckDatabase)->level, CheckLevel::kPass);
+}
+
+TEST(DatabaseCheckTest, ASlowP95AndRollbacksWarn) {
+  Case c = DatabaseCase("mysql", 1ULL << 30, 1ULL << 20);
+  c.result = ResultOf(1000, 10, 250000000);  // 250 ms each
+  std::optional<CheckOutcome> out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("above 100 ms): the server is overloaded"));
+  c.result = ResultOf(1000, 10);
+  c.facts.database.rollbacks = 50;
+  out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("50 of 1000 transactions were rolled back (5.0%)"));
+}
+
+TEST(DatabaseCheckTest, SizesNotReadAreNotCheckedOtherTestsAreNotConcerned) {
+  Case c = DatabaseCase("pgsql", 0, 0);
+  c.facts.database.unknown = "the tables' size or shared_buffers could not be read: denied";
+  EXPECT_EQ(c.Run(&CheckDatabase)->level, CheckLevel::kNotChecked);
+  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckDatabase).has_value());
+}
+
+// ---------------------------------------------------------------- noisy-host
+
+TEST(NoisyHostCheckTest, StealTimeWarnsAVirtualMachineIsStatedOnly) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.host.window = WindowOf(10, 1, 0.5);
+  c.host.window.steal_fraction = 0.01;
+  c.host.virtual_machine = "KVM";
+  std::optional<CheckOutcome> out = c.Run(&CheckNoisyHost);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_THAT(out->seen, HasSubstr("a virtual machine (KVM)"));
+  c.host.window.steal_fraction = 0.12;
+  out = c.Run(&CheckNoisyHost);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("the hypervisor took 12.0% of the host's CPU time"));
+}
+
+TEST(NoisyHostCheckTest, ThrottleEventsWarnUnknownCpuTimesAreNotChecked) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.host.window = WindowOf(10, 1, 0.5);
+  c.host.window.steal_fraction = 0;
+  c.host.window.throttle_known = true;
+  c.host.window.throttle_events = 7;
+  const std::optional<CheckOutcome> out = c.Run(&CheckNoisyHost);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("throttled for heat 7 times"));
+  c.host.window.steal_fraction = -1;
+  EXPECT_EQ(c.Run(&CheckNoisyHost)->level, CheckLevel::kNotChecked);
+  c.host.window.known = false;
+  EXPECT_EQ(c.Run(&CheckNoisyHost)->level, CheckLevel::kNotChecked);
+}
+
+// ---------------------------------------------------------------- cpu-frequency
+
+TEST(CpuFrequencyCheckTest, AFrequencyThatChangedWarnsAndNamesTheGovernor) {
+  Case c;
+  c.result = ResultOf(1000, 10);
+  c.facts.measures_client_cpu = true;
+  c.host.window = WindowOf(10, 10, 0.5);
+  CpuFrequencyFacts start;
+  start.governor = "powersave";
+  start.khz = {3000000, 3000000};
+  CpuFrequencyFacts end = start;
+  end.khz = {1500000, 3000000};
+  FillFrequencyWindow(start, end, c.host.window);
+  EXPECT_DOUBLE_EQ(c.host.window.frequency_change, 0.5);
+  const std::optional<CheckOutcome> out = c.Run(&CheckCpuFrequency);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("changed by 50% over the run (mean 3000 MHz at the start, "
+                                   "2250 MHz at the end, governor powersave): the result mixes "
+                                   "speeds"));
+  EXPECT_THAT(out->advice, HasSubstr("performance governor"));
+  end.khz = {2900000, 3000000};
+  FillFrequencyWindow(start, end, c.host.window);
+  EXPECT_EQ(c.Run(&CheckCpuFrequency)->level, CheckLevel::kPass);
+}
+
+TEST(CpuFrequencyCheckTest, NoCpufreqIsNotCheckedThrottleCountsAreTheirDifference) {
+  Case c;
+  c.result = ResultOf(1000, 10);
+  c.host.window = WindowOf(10, 10, 0.5);
+  CpuFrequencyFacts start;
+  start.khz = {0, 0};
+  start.throttle_known = true;
+  start.throttle_events = 5;
+  CpuFrequencyFacts end = start;
+  end.throttle_events = 9;
+  FillFrequencyWindow(start, end, c.host.window);
+  EXPECT_EQ(c.host.window.frequency_change, -1);
+  EXPECT_TRUE(c.host.window.throttle_known);
+  EXPECT_EQ(c.host.window.throttle_events, 4u);
+  const std::optional<CheckOutcome> out = c.Run(&CheckCpuFrequency);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_THAT(out->seen, HasSubstr("cpufreq"));
+}
+
 // ---------------------------------------------------------------- the list
 
 TEST(RunChecksTest, ACleanDirectReadIsValid) {
   Case c = IoCase(DirectRead(), ResultOf(40000, 10));
-  c.host.window = {true, 10, 1, 0.2};
+  c.host.window = WindowOf(10, 1, 0.2);
+  c.host.window.steal_fraction = 0.001;
+  c.host.window.frequency_change = 0.01;
+  c.targets[0].logical_block_bytes = 512;
+  c.targets[0].physical_block_bytes = 4096;
   c.percentile = 95;
   CheckInput in{c.result, c.facts, c.host, c.targets, c.percentile, c.report_interval_s};
   const Validity v = RunChecks(in);
@@ -421,6 +693,13 @@ TEST(RunChecksTest, ACleanDirectReadIsValid) {
   EXPECT_EQ(VerdictLine(v), "valid");
   EXPECT_EQ(v.Count(CheckLevel::kWarn), 0);
   EXPECT_EQ(v.Count(CheckLevel::kInvalid), 0);
+  // The host's facts all known: the checks over them passed.
+  for (const char* id : {"alignment", "noisy-host", "cpu-frequency"}) {
+    bool passed = false;
+    for (const CheckOutcome& o : v.checks)
+      passed = passed || (o.id == id && o.level == CheckLevel::kPass);
+    EXPECT_TRUE(passed) << id;
+  }
 }
 
 TEST(RunChecksTest, EveryCheckIdIsListedOnce) {
@@ -429,7 +708,7 @@ TEST(RunChecksTest, EveryCheckIdIsListedOnce) {
     for (const std::string& seen : ids) EXPECT_NE(seen, e.id);
     ids.emplace_back(e.id);
   }
-  EXPECT_EQ(ids.size(), 13u);
+  EXPECT_EQ(ids.size(), 19u);
 }
 
 TEST(VerdictLineTest, CountsWarningsAndInvalidChecks) {
@@ -440,6 +719,12 @@ TEST(VerdictLineTest, CountsWarningsAndInvalidChecks) {
   v.checks.push_back(Found("c", CheckLevel::kInvalid, "x", "y"));
   EXPECT_EQ(VerdictLine(v), "INVALID (1)");
   EXPECT_STREQ(OverallName(v.overall()), "invalid");
+}
+
+TEST(DevicesTextTest, StackedDevicesNameTheirDisks) {
+  EXPECT_EQ(DevicesText({DeviceOf("vda1", 0, 0)}), "vda1");
+  EXPECT_EQ(DevicesText({DeviceOf("md0", 0, 0, {"sda1", "sdb1"}), DeviceOf("vdb", 0, 0)}),
+            "md0 (over sda1, sdb1), vdb");
 }
 
 TEST(BytesTextTest, BinaryUnits) {

@@ -1,0 +1,44 @@
+// noisy-host (docs/validity.md): a host that took CPU time from the run
+// (steal) or slowed its CPUs (thermal throttling); a virtual machine is
+// stated, not judged.
+
+#include <fmt/format.h>
+
+#include "validity/check.h"
+#include "validity/thresholds.h"
+
+namespace loadcell::validity {
+
+std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in) {
+  constexpr const char* kId = "noisy-host";
+  const HostWindow& w = in.host.window;
+  if (!w.known) return NotChecked(kId, "the run's start was not seen");
+  if (w.steal_fraction < 0) return NotChecked(kId, "the system does not state its CPU times");
+  std::vector<CheckFigure> figures = {
+      {"steal_fraction", w.steal_fraction},
+      {"virtual_machine", in.host.virtual_machine.empty() ? 0.0 : 1.0}};
+  if (w.throttle_known) {
+    figures.push_back({"throttle_events", static_cast<double>(w.throttle_events)});
+  }
+  if (w.steal_fraction > kStealMaxFraction) {
+    return Found(kId, CheckLevel::kWarn,
+                 fmt::format("the hypervisor took {:.1f}% of the host's CPU time over the run "
+                             "(steal): other guests ran on its CPUs",
+                             w.steal_fraction * 100),
+                 "run on a host whose CPUs are not shared, or repeat the run and compare",
+                 std::move(figures));
+  }
+  if (w.throttle_known && w.throttle_events > 0) {
+    return Found(
+        kId, CheckLevel::kWarn,
+        fmt::format("the CPUs were throttled for heat {} times over the run", w.throttle_events),
+        "cool the host, or let it idle between runs", std::move(figures));
+  }
+  CheckOutcome ok = Passed(kId, std::move(figures));
+  if (!in.host.virtual_machine.empty()) {
+    ok.seen = "a virtual machine (" + in.host.virtual_machine + "): its figures are the guest's";
+  }
+  return ok;
+}
+
+}  // namespace loadcell::validity

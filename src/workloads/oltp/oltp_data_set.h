@@ -1,0 +1,17 @@
+#pragma once
+// The size of an OLTP test's tables and of the server's buffer pool, read
+// once after the run for the verdict's database check (docs/validity.md).
+
+#include "db/db_driver.h"
+#include "runner/run_facts.h"
+#include "workloads/oltp/oltp_sql.h"
+
+namespace loadcell {
+
+// The sbtestN tables' bytes (data and indexes: pg_total_relation_size,
+// information_schema.tables, SQLite's pages) and the buffer pool's
+// (shared_buffers, innodb_buffer_pool_size; none for SQLite), over `conn`.
+// A query that fails leaves the sizes 0 and says why in `unknown`.
+DatabaseFacts ReadOltpDataSet(DbConnection& conn, SqlDialect dialect);
+
+}  // namespace loadcell

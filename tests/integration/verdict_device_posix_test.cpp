@@ -1,0 +1,151 @@
+// The verdict's device checks for real, on a block device of the test's own:
+// an ext4 file system on a loop device (losetup), mounted in a mount
+// namespace of its own (`unshare -m`), so that the device under the files
+// is one nothing else reads or writes. Needs root; where the machine has no
+// loop device or cannot mount, the test says so and is skipped. The
+// checks over facts given through their seam: tests/unit/validity/.
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ProcessResult;
+using testing::ShellQuoted;
+using testing::TempDir;
+
+constexpr int kNoLoopDevice = 97;
+
+std::string ShowLoopRun(const ProcessResult& r) {
+  return "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
+}
+
+// Runs `steps` (sh; $L is loadcell, $M the mounted folder, $O the test's
+// own folder outside the mount) on a fresh 64 MiB ext4 file system on a loop
+// device with `sector`-byte sectors; the device's name goes to $O/device.
+// Exit kNoLoopDevice: no loop device or mount here.
+ProcessResult OnLoopDevice(const TempDir& tmp, const std::string& steps, int sector = 512) {
+  const std::string script = fmt::format(
+      "L={0}\nO={1}\nM=\"$O/mnt\"\nmkdir \"$M\" && truncate -s 64M \"$O/disk.img\" || exit {2}\n"
+      "D=$(losetup -f --show --sector-size {3} \"$O/disk.img\") || exit {2}\n"
+      "trap 'umount \"$M\" 2>/dev/null; losetup -d \"$D\"' EXIT\n"
+      // No lazy initialisation: its writes would mix with the run's.
+      "mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 \"$D\" >/dev/null 2>&1 "
+      "|| exit {2}\n"
+      "mount \"$D\" \"$M\" || exit {2}\necho \"${{D#/dev/}}\" > \"$O/device\"\n{4}\n",
+      ShellQuoted(LOADCELL_BINARY), ShellQuoted(tmp.path()), kNoLoopDevice, sector, steps);
+  return testing::RunCommand({"unshare", "-m", "sh", "-c", script}, {});
+}
+
+// The small file set of the binary tests on the mount, then `extra`.
+#define LC_LOOP_FILEIO "$L fileio --file-dir=\"$M\" --file-num=4 --file-total-size=4M "
+
+// The check `id` of a JSON report's validity, or null.
+nlohmann::json LoopCheckOf(const nlohmann::json& j, const std::string& id) {
+  for (const nlohmann::json& c : j["validity"]["checks"]) {
+    if (c["id"] == id) return c;
+  }
+  return nullptr;
+}
+
+class VerdictOnLoopDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "a loop device and a mount need root";
+  }
+
+  // Runs `steps`, skipping the test where no loop device can be made.
+  ProcessResult Run(const std::string& steps, int sector = 512) {
+    ProcessResult r = OnLoopDevice(tmp_, steps, sector);
+    if (r.exit_code == kNoLoopDevice) {
+      skipped_ = true;
+      return r;
+    }
+    device_ = tmp_.Read("device");
+    while (!device_.empty() && device_.back() == '\n') device_.pop_back();
+    return r;
+  }
+
+  nlohmann::json Json(const std::string& name) const {
+    return nlohmann::json::parse(tmp_.Read(name), nullptr, false);
+  }
+
+  TempDir tmp_{testing::BuildTree()};
+  bool skipped_ = false;
+  std::string device_;  // "loop3"
+};
+
+TEST_F(VerdictOnLoopDevice, ReadsOfFilesJustWrittenNeverReachTheDevice) {
+  const ProcessResult r =
+      Run(LC_LOOP_FILEIO "--file-block-size=4K prepare >/dev/null && " LC_LOOP_FILEIO
+                         "--file-block-size=4K --file-test-mode=rndrd "
+                         "--events=2000 --format=json run > \"$O/read.json\"");
+  if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
+  ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
+  ASSERT_EQ(device_.rfind("loop", 0), 0u) << device_;
+  const nlohmann::json j = Json("read.json");
+  const nlohmann::json c = LoopCheckOf(j, "device-reads");
+  ASSERT_FALSE(c.is_null()) << j.dump();
+  EXPECT_EQ(c["level"], "invalid") << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find("the device (" + device_ + ") read "),
+            std::string::npos)
+      << c.dump();
+  EXPECT_EQ(c["figures"]["bytes_read"], 2000 * 4096);
+  EXPECT_LT(c["figures"]["device_read_bytes"].get<double>(), 2000 * 4096 / 2.0);
+}
+
+TEST_F(VerdictOnLoopDevice, WritesLeftInThePageCacheWarnFlushedOnesPass) {
+  const ProcessResult r = Run(
+      LC_LOOP_FILEIO "--file-block-size=4K prepare >/dev/null && sync \"$M\" && " LC_LOOP_FILEIO
+                     "--file-block-size=4K --file-test-mode=rndwr --file-fsync-freq=0 "
+                     "--file-fsync-end=off --events=1000 --format=json run > \"$O/unflushed.json\""
+                     " && " LC_LOOP_FILEIO
+                     "--file-block-size=4K --file-test-mode=rndwr --file-fsync-freq=10 "
+                     "--events=1000 --format=json run > \"$O/flushed.json\"");
+  if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
+  ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
+  const nlohmann::json unflushed = LoopCheckOf(Json("unflushed.json"), "device-writes");
+  ASSERT_FALSE(unflushed.is_null()) << tmp_.Read("unflushed.json");
+  EXPECT_EQ(unflushed["level"], "warn") << unflushed.dump();
+  EXPECT_NE(unflushed["seen"].get<std::string>().find("the device (" + device_ + ") wrote "),
+            std::string::npos)
+      << unflushed.dump();
+  EXPECT_EQ(unflushed["figures"]["bytes_written"], 1000 * 4096);
+  const nlohmann::json flushed = LoopCheckOf(Json("flushed.json"), "device-writes");
+  ASSERT_FALSE(flushed.is_null()) << tmp_.Read("flushed.json");
+  EXPECT_EQ(flushed["level"], "pass") << flushed.dump();
+  EXPECT_GE(flushed["figures"]["device_written_bytes"].get<double>(), 1000 * 4096 / 2.0);
+}
+
+TEST_F(VerdictOnLoopDevice, RequestsSmallerThanA4KSectorWarnWholeSectorsPass) {
+  const ProcessResult r = Run(
+      LC_LOOP_FILEIO "--file-block-size=4K prepare >/dev/null && " LC_LOOP_FILEIO
+                     "--file-block-size=512 --file-test-mode=rndrd --events=200 run "
+                     "> \"$O/small.txt\" && " LC_LOOP_FILEIO
+                     "--file-block-size=8K --file-test-mode=rndrd --events=200 --format=json run "
+                     "> \"$O/whole.json\"",
+      4096);
+  if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
+  ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
+  const std::string small = tmp_.Read("small.txt");
+  EXPECT_NE(small.find("    WARN alignment: requests of 512 bytes on a device of 4096-byte "
+                       "logical blocks: the page cache splits and merges them; change: a block "
+                       "size that is a multiple of 4096 bytes"),
+            std::string::npos)
+      << small;
+  const nlohmann::json whole = LoopCheckOf(Json("whole.json"), "alignment");
+  ASSERT_FALSE(whole.is_null()) << tmp_.Read("whole.json");
+  EXPECT_EQ(whole["level"], "pass") << whole.dump();
+  EXPECT_EQ(whole["figures"]["logical_block_bytes"], 4096);
+}
+
+}  // namespace
+}  // namespace loadcell
