@@ -118,9 +118,11 @@ std::string Replace(std::string s, const std::string& from, const std::string& t
   return s;
 }
 
-std::string JoinPath(const std::string& dir, const std::string& name) {
-  if (dir.empty() || name.empty() || name.front() == '/') return name;
-  return dir.back() == '/' ? dir + name : dir + "/" + name;
+// `name` in directory= `dir`; a name with a root of its own ("/f", and on
+// Windows "C:\\f" or "\\f") stands as it is, as fio's does.
+std::string InDirectory(const std::string& dir, const std::string& name) {
+  if (dir.empty() || name.empty() || PathRootLength(name) > 0) return name;
+  return JoinPath(dir, name);
 }
 
 // The job instance's files: filename= (shared by its clones, as fio's are)
@@ -130,7 +132,7 @@ std::vector<std::string> FilesOf(const FioJobSpec& spec, const FioJobInstance& i
   const std::vector<std::string>& dirs = spec.directories;
   if (!spec.filenames.empty()) {
     for (size_t i = 0; i < spec.filenames.size(); ++i) {
-      out.push_back(JoinPath(dirs.empty() ? "" : dirs[i % dirs.size()], spec.filenames[i]));
+      out.push_back(InDirectory(dirs.empty() ? "" : dirs[i % dirs.size()], spec.filenames[i]));
     }
     return out;
   }
@@ -139,7 +141,7 @@ std::vector<std::string> FilesOf(const FioJobSpec& spec, const FioJobInstance& i
     name = Replace(name, "$jobname", inst.name);
     name = Replace(name, "$jobnum", std::to_string(inst.clone_index));
     name = Replace(name, "$filenum", std::to_string(f));
-    out.push_back(JoinPath(dirs.empty() ? "" : dirs[static_cast<size_t>(f) % dirs.size()], name));
+    out.push_back(InDirectory(dirs.empty() ? "" : dirs[static_cast<size_t>(f) % dirs.size()], name));
   }
   return out;
 }
