@@ -141,7 +141,8 @@ std::vector<std::string> FilesOf(const FioJobSpec& spec, const FioJobInstance& i
     name = Replace(name, "$jobname", inst.name);
     name = Replace(name, "$jobnum", std::to_string(inst.clone_index));
     name = Replace(name, "$filenum", std::to_string(f));
-    out.push_back(InDirectory(dirs.empty() ? "" : dirs[static_cast<size_t>(f) % dirs.size()], name));
+    out.push_back(
+        InDirectory(dirs.empty() ? "" : dirs[static_cast<size_t>(f) % dirs.size()], name));
   }
   return out;
 }
