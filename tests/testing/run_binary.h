@@ -22,8 +22,8 @@ struct ProcessResult {
   // Seconds from the end of the `during` callback to the child's exit; -1
   // when the callback did not run.
   double seconds_after_action = -1;
-  // The child's largest resident set in KiB (POSIX: wait4's ru_maxrss); -1
-  // where it is not known (Windows).
+  // The child's largest resident set in KiB (POSIX: wait4's ru_maxrss;
+  // Windows: its peak working set); -1 where it is not known.
   long max_rss_kb = -1;
 };
 

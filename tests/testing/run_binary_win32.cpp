@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 #include <windows.h>
+// psapi.h after windows.h: K32GetProcessMemoryInfo (kernel32.dll).
+#include <psapi.h>
 
 #include <chrono>
 #include <cstdio>
@@ -204,6 +206,12 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
   err_reader.join();
   DWORD code = 0;
   if (GetExitCodeProcess(pi.hProcess, &code) != 0) result.exit_code = static_cast<int>(code);
+  // The largest working set the child had: what POSIX's ru_maxrss reports.
+  PROCESS_MEMORY_COUNTERS memory{};
+  memory.cb = sizeof(memory);
+  if (K32GetProcessMemoryInfo(pi.hProcess, &memory, sizeof(memory)) != 0) {
+    result.max_rss_kb = static_cast<long>(memory.PeakWorkingSetSize / 1024);
+  }
   if (watch.during && acted) {
     result.seconds_after_action = std::chrono::duration<double>(Clock::now() - acted_at).count();
   }

@@ -3,6 +3,7 @@
 // ends with exit 1 and one line naming the bound and its option, within a
 // time and a memory bound that do not grow with what the server sends (the
 // child's wall time and max RSS, with room for a loaded 2-core machine).
+// The same table runs against loadcell.exe under Wine (scripts/test-windows).
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "testing/loopback_server_posix.h"
+#include "testing/loopback_server.h"
 #include "testing/run_binary.h"
 
 namespace loadcell {
@@ -53,7 +54,7 @@ std::string MyColumn() {
 }
 
 // A packet of the client's: its payload ("" once it is gone).
-std::string ReadPacket(LoopbackServer& s, int fd) {
+std::string ReadPacket(LoopbackServer& s, SocketHandle fd) {
   const std::string h = s.Read(fd, 4);
   if (h.size() < 4) return "";
   const auto* u = reinterpret_cast<const unsigned char*>(h.data());
@@ -65,7 +66,7 @@ enum class After { kFullAuthentication, kRows, kRowsTrickle, kOutOfOrder };
 // Logs the client in (or asks for full authentication), then answers the
 // first statement as `after` says; COM_STMT_PREPARE gets a statement of no
 // parameters and no columns first.
-void ServeMy(LoopbackServer& s, int fd, After after, std::atomic<bool>& key_asked) {
+void ServeMy(LoopbackServer& s, SocketHandle fd, After after, std::atomic<bool>& key_asked) {
   if (!s.Send(fd, MyPacket(MyHello(), 0))) return;
   if (ReadPacket(s, fd).empty()) return;
   if (after == After::kFullAuthentication) {
@@ -138,7 +139,8 @@ TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     std::atomic<bool> key_asked{false};
-    LoopbackServer server([&](LoopbackServer& s, int fd) { ServeMy(s, fd, c.after, key_asked); });
+    LoopbackServer server(
+        [&](LoopbackServer& s, SocketHandle fd) { ServeMy(s, fd, c.after, key_asked); });
     const auto started = std::chrono::steady_clock::now();
     const testing::ProcessResult r = RunAgainst(server.port());
     const double took =
