@@ -199,15 +199,17 @@ SuiteRow RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream
   Result<RunResult> r = prepared.ok() ? RunWorkload(*setup.workload, setup.cfg,
                                                     BuildManifest(setup, "run"), &observers)
                                       : Result<RunResult>(prepared);
+  // Judged before the files and tables go: the checks read them (holes in
+  // the files read, the tables' size).
+  if (r.ok() && !r->forced_shutdown) verdict.Judge(*r);
   if (e.needs_files) CleanUpFiles(e, files_dir, err);
   if (!r.ok()) {
     row.status = "FAILED: " + r.status().ToString();
     row.failed = true;
     return row;
   }
-  RunResult& res = *r;
+  const RunResult& res = *r;
   row.forced = res.forced_shutdown;
-  if (!res.forced_shutdown) verdict.Judge(res);
   if (res.validity.judged) {
     row.verdict = VerdictLine(res.validity);
     row.invalid = res.validity.overall() == Overall::kInvalid;
