@@ -265,6 +265,15 @@ class FioWorker final : public Worker {
   // every direction the job does must have completed at least its minimum
   // over the cycle.
   void CheckMinRate(Nanos now) {
+    if (!min_counting_) {
+      // The settling time is over: the first cycle counts from here.
+      if (now < min_since_) return;
+      min_counting_ = true;
+      min_since_ = now;
+      ios_at_check_ = done_ios_;
+      bytes_at_check_ = done_bytes_;
+      return;
+    }
     if (now < min_since_ + s_.rate_cycle_ns) return;
     const double secs = static_cast<double>(now - min_since_) / 1e9;
     static constexpr std::array<const char*, kFioDirs> kNames = {"read", "write", "trim"};
@@ -499,7 +508,8 @@ class FioWorker final : public Worker {
   Nanos next_due_ = 0;        // TopUp stopped for an I/O due then; 0: not
   bool window_over_ = false;  // nothing more is due within issue_window_ns
   uint32_t think_issued_ = 0;
-  Nanos min_since_ = 0;  // the rate cycle being checked began then
+  bool min_counting_ = false;  // the settling time is over
+  Nanos min_since_ = 0;        // the settling time ends, or the cycle checked began, then
   std::array<uint64_t, kFioDirs> done_ios_{};
   std::array<uint64_t, kFioDirs> done_bytes_{};
   std::array<uint64_t, kFioDirs> ios_at_check_{};
