@@ -221,39 +221,46 @@ TEST(MpiVoteTest, ARankThatCannotStartIsOneLineWithTheSingleRunsExitCode) {
 // Rank 2 is stopped before it reaches MPI_Init (a shell that is to exec
 // loadcell, stopped as soon as it starts): ranks 0 and 1 wait inside
 // MPI_Init, which has no deadline of its own; their watchdog ends them
-// after 10 s (--mpi-timeout=3, at least 10 s for MPI's start) with one line
-// each, and mpirun then ends the stopped rank.
+// after 10 s (--mpi-timeout=3, at least 10 s for MPI's start) with one line,
+// and the launcher then ends the stopped rank. Under Open MPI's mpirun and
+// MPICH's mpiexec.
 TEST(MpiVoteTest, ARankThatNeverReachesMpiInitCannotHoldTheOthers) {
-  const testing::TempDir dir;
-  const std::string pid_file = dir / "rank2.pid";
-  const std::vector<std::string> args = {"cpu", "--time=2", "--mpi-timeout=3"};
-  std::vector<std::string> cmd = MpirunCommand(2, args, /*timeout_s=*/90);
-  std::string shell = "echo $$ > " + pid_file + ".tmp && mv " + pid_file + ".tmp " + pid_file +
-                      " && sleep 1 && exec " + LoadcellBinary();
-  for (const std::string& a : args) shell += " " + a;
-  testing::AddShellRank(cmd, shell);
-  int stopped = 0;
-  testing::ChildWatch watch;
-  watch.timeout_s = 120;
-  watch.marker = "";
-  watch.during = [&](int) {
-    stopped = testing::WaitForPidFile(pid_file);
-    if (stopped > 0) kill(stopped, SIGSTOP);
-  };
-  const ProcessResult r = RunCommand(cmd, watch);
-  ASSERT_GT(stopped, 0) << Show(r);
-  const bool gone = !testing::StillRunning(stopped);
-  if (!gone) kill(stopped, SIGKILL);
-  EXPECT_TRUE(gone) << "rank 2 was left behind";
-  EXPECT_EQ(r.exit_code, 1) << Show(r);
-  EXPECT_GE(CountOf(r.err,
-                    "loadcell: error: MPI did not start within 10 s (--mpi-timeout, at least 10 "
-                    "s): MPI_Init did not return"),
-            1u)
-      << Show(r);
-  EXPECT_EQ(CountOf(r.out, "General statistics"), 0u) << Show(r);
-  // 10 s of waiting and mpirun's own end, with margin for a loaded machine.
-  EXPECT_LT(r.seconds_after_action, 60) << Show(r);
+  for (const bool mpich : {false, true}) {
+    const char* name = mpich ? "mpiexec.mpich" : "mpirun.openmpi";
+    const testing::TempDir dir;
+    const std::string pid_file = dir / "rank2.pid";
+    const std::vector<std::string> args = {"cpu", "--time=2", "--mpi-timeout=3"};
+    std::vector<std::string> cmd = mpich ? testing::MpichCommand(2, args, /*timeout_s=*/90)
+                                         : MpirunCommand(2, args, /*timeout_s=*/90);
+    std::string shell = "echo $$ > " + pid_file + ".tmp && mv " + pid_file + ".tmp " + pid_file +
+                        " && sleep 1 && exec " + LoadcellBinary();
+    for (const std::string& a : args) shell += " " + a;
+    testing::AddShellRank(cmd, shell);
+    int stopped = 0;
+    testing::ChildWatch watch;
+    watch.timeout_s = 120;
+    watch.marker = "";
+    watch.during = [&](int) {
+      stopped = testing::WaitForPidFile(pid_file);
+      if (stopped > 0) kill(stopped, SIGSTOP);
+    };
+    const ProcessResult r = RunCommand(cmd, watch);
+    ASSERT_GT(stopped, 0) << name << "\n" << Show(r);
+    const bool gone = !testing::StillRunning(stopped);
+    if (!gone) kill(stopped, SIGKILL);
+    EXPECT_TRUE(gone) << name << ": rank 2 was left behind";
+    EXPECT_EQ(r.exit_code, 1) << name << "\n" << Show(r);
+    EXPECT_GE(CountOf(r.err,
+                      "loadcell: error: MPI did not start within 10 s (--mpi-timeout, at least "
+                      "10 s): MPI_Init did not return"),
+              1u)
+        << name << "\n"
+        << Show(r);
+    EXPECT_EQ(CountOf(r.out, "General statistics"), 0u) << name << "\n" << Show(r);
+    // 10 s of waiting and the launcher's own end, with margin for a loaded
+    // machine (a hang would last until `timeout`: 90 s).
+    EXPECT_LT(r.seconds_after_action, 60) << name << "\n" << Show(r);
+  }
 }
 
 }  // namespace
