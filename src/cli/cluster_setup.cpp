@@ -151,20 +151,26 @@ Result<ClusterSettings> TakeClusterOptions(RawOptions& options) {
 Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup,
                                                 const std::string& command) {
   const LaunchInfo launch = DetectLaunch();
+  // This rank's own setup (its sub-folder): an error is said at the join,
+  // so that no rank goes ahead.
+  Status own;
   if (settings.mode != MpiMode::kOff && launch.detected && !IsLeftOut("mpi")) {
+    // The same on every rank: each refuses alike before MPI starts.
     LC_RETURN_IF_ERROR(CheckRunsAcrossRanks(settings, setup));
     if (setup.workload->Info().files_per_process && settings.files == MpiFiles::kShared) {
       // --mpi-files=shared: one set in --file-dir, rank 0 prepares it.
       LC_RETURN_IF_ERROR(setup.workload->ShareFiles(launch.rank, launch.size));
     } else if (setup.workload->Info().files_per_process) {
       // --mpi-files=per-rank: rank N's files in the sub-folder rankN.
-      LC_RETURN_IF_ERROR(setup.workload->TakeProcessFolder("rank" + std::to_string(launch.rank)));
+      own = setup.workload->TakeProcessFolder("rank" + std::to_string(launch.rank));
     }
   }
   ClusterSettings mine = settings;
   mine.threads = static_cast<int>(setup.cfg.threads);
   mine.plan = RunPlanOf(setup, command, settings);
+  mine.setup = own;
   LC_ASSIGN_OR_RETURN(std::unique_ptr<Cluster> cluster, JoinCluster(mine, launch));
+  if (!own.ok()) return own;  // (the join refuses it: not reached under MPI)
   if (cluster == nullptr) return cluster;
   // Every rank's threads are one set: global thread ids, seeds from one
   // seed and the global id, and each rank's share of one --rate schedule.
