@@ -253,7 +253,11 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
       return kExitRunFailed;
     }
   }
-  if (!s.ok()) return FailScript(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
+  if (!s.ok()) {
+    // Under a launcher: one line for the job, naming the rank.
+    const Status said = FailAcrossRanks(extras->cluster, s);
+    return FailScript(err, said, said.IsUsageError() ? kExitUsage : ExitCodeFor(said));
+  }
 
   if (command == "run") return RunAndDone(setup, *extras, run_test, out, err);
   if (SysbenchMode() && !script->HasCommand(command)) {
