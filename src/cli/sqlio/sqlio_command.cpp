@@ -12,6 +12,7 @@
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
+#include "cli/cluster_setup.h"
 #include "cli/sqlio/sqlio_affinity.h"
 #include "cluster/cluster.h"
 #include "cluster/launch.h"
@@ -643,7 +644,12 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   Result<SqlioSetup> planned =
       PlanSqlio(sw, cwd, per_rank ? fmt::format("rank{}", launch.rank) : "");
   if (!planned.ok()) {
-    err << "loadcell: error: " << planned.status().ToString() << "\n";
+    // A usage error whatever its code; under a launcher one line for the
+    // job, naming the rank (the ranks join to say it).
+    const Status& p = planned.status();
+    const Status usage =
+        p.IsUsageError() ? p : Status(StatusCode::kInvalidArgument, p.message(), p.err());
+    PrintCliError(err, FailAcrossRanks(sw.cluster, usage));
     return kExitUsage;
   }
   SqlioSetup& setup = *planned;
@@ -651,8 +657,9 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   std::vector<FolderLock> locks;
   if (!across || per_rank || launch.rank == 0) {
     if (Status guarded = GuardSqlioFiles(sw, setup, locks); !guarded.ok()) {
-      err << "loadcell: error: " << guarded.ToString() << "\n";
-      return ExitCodeFor(guarded);
+      const Status said = FailAcrossRanks(sw.cluster, guarded);
+      PrintCliError(err, said);
+      return ExitCodeFor(said);
     }
   }
   if (across) AddRanksNote(launch, per_rank, setup);
