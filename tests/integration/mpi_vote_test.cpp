@@ -243,7 +243,8 @@ TEST(MpiVoteTest, ARankThatCannotStartIsOneLineWithTheSingleRunsExitCode) {
 }
 
 // Rank 2 is stopped before it reaches MPI_Init (a shell that is to exec
-// loadcell, stopped as soon as it starts): ranks 0 and 1 wait inside
+// loadcell after 5 s, stopped as soon as it wrote its pid: the 5 s are the
+// margin for the watch to stop it first on a loaded machine): ranks 0 and 1 wait inside
 // MPI_Init, which has no deadline of its own; their watchdog ends them
 // after 10 s (--mpi-timeout=3, at least 10 s for MPI's start) with one line,
 // and the launcher then ends the stopped rank. Under Open MPI's mpirun and
@@ -257,7 +258,7 @@ TEST(MpiVoteTest, ARankThatNeverReachesMpiInitCannotHoldTheOthers) {
     std::vector<std::string> cmd = mpich ? testing::MpichCommand(2, args, /*timeout_s=*/90)
                                          : MpirunCommand(2, args, /*timeout_s=*/90);
     std::string shell = "echo $$ > " + pid_file + ".tmp && mv " + pid_file + ".tmp " + pid_file +
-                        " && sleep 1 && exec " + LoadcellBinary();
+                        " && sleep 5 && exec " + LoadcellBinary();
     for (const std::string& a : args) shell += " " + a;
     testing::AddShellRank(cmd, shell);
     int stopped = 0;
