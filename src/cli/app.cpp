@@ -83,7 +83,9 @@ std::string Usage() {
       "Under mpirun/mpiexec/srun every rank runs the test and rank 0 prints one merged report\n"
       "(--mpi=auto|on|off; auto: when a launcher is detected; --mpi-timeout=5s: how long to\n"
       "wait for a silent rank; --stonewall=on with --events: the first rank done stops all;\n"
-      "--mpi-files=per-rank|shared for fileio and sqlio; see docs/mpi.md).\n"
+      "--mpi-files=per-rank|shared for fileio and sqlio; every rank must run the same test,\n"
+      "limits and test options unless --mpi-mixed=on (then only the options may differ);\n"
+      "see docs/mpi.md).\n"
       "Exit codes: 0 done, 1 the run failed, 2 bad usage, 3 INVALID under --verdict=strict,\n"
       "130 interrupted.\n"
       "\n";
@@ -165,7 +167,7 @@ int RunSilentRank(TestSetup& setup, Cluster& cluster, std::ostream& err) {
 }
 
 int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std::ostream& err) {
-  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(extras.cluster, setup);
+  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(extras.cluster, setup, "run");
   if (!joined.ok()) {
     PrintError(err, joined.status());
     return ExitFor(joined.status());
@@ -281,7 +283,7 @@ int PrepareOrCleanup(TestSetup& setup, Command command, const ClusterSettings& c
   // cluster, kept until its prepare or cleanup is done. With files every
   // rank shares, rank 0 alone prepares (or cleans up) while the others wait
   // for its outcome.
-  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup);
+  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup, word);
   if (!joined.ok()) {
     PrintError(err, joined.status());
     return ExitFor(joined.status());
@@ -469,8 +471,10 @@ int RunParsedCommandLine(CommandLine& cl, std::ostream& out, std::ostream& err) 
       PrintCliError(err, *words);
       return kExitRunFailed;
     }
-    PrintError(err, s);
-    return s.IsUsageError() ? kExitUsage : ExitFor(s);
+    // Under a launcher: one line for the job, naming the rank.
+    const Status said = FailAcrossRanks(extras->cluster, s);
+    PrintError(err, said);
+    return said.IsUsageError() ? kExitUsage : ExitFor(said);
   }
   if (inv.command == Command::kPrepare || inv.command == Command::kCleanup) {
     return PrepareOrCleanup(setup, inv.command, extras->cluster, err);

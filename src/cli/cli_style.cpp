@@ -14,7 +14,11 @@ const CliStyle& Style() { return MutableStyle(); }
 
 void SetStyle(const CliStyle& style) { MutableStyle() = style; }
 
-void PrintCliError(std::ostream& err, const Status& s) { PrintCliError(err, s.ToString()); }
+void PrintCliError(std::ostream& err, const Status& s) {
+  // An error rank 0 of an MPI run prints for every rank (SaidByRankZero).
+  if (!s.ok() && s.message().empty()) return;
+  PrintCliError(err, s.ToString());
+}
 
 void PrintCliError(std::ostream& err, std::string_view message) {
   err << (SysbenchMode() ? "FATAL: " : "loadcell: error: ") << EscapeControlBytes(message) << "\n";

@@ -1,5 +1,7 @@
 #include "cli/cluster_setup.h"
 
+#include <fmt/format.h>
+
 #include <string>
 
 #include "cli/test_setup.h"
@@ -49,7 +51,58 @@ Status CheckRunsAcrossRanks(const ClusterSettings& settings, const TestSetup& se
   return Status::Ok();
 }
 
+// A limit's value as the plan has it: "none" when it is off (0).
+std::string LimitValue(double v) { return v == 0 ? "none" : fmt::format("{}", v); }
+
+// The general options that change what an event does (which rows, blocks
+// or values it touches).
+constexpr const char* kEventOptions[] = {"rand-type",     "rand-spec-iter", "rand-spec-pct",
+                                         "rand-spec-res", "rand-pareto-h",  "rand-zipfian-exp"};
+
+// The test options that say where, not what: a rank on another host may
+// name another folder.
+bool WhereNotWhat(const std::string& name) { return name == "file-dir"; }
+
 }  // namespace
+
+RunPlan RunPlanOf(const TestSetup& setup, const std::string& command,
+                  const ClusterSettings& settings) {
+  RunPlan plan;
+  plan.test = setup.test;
+  plan.command = command;
+  plan.mixed = settings.mixed;
+  const RunConfig& cfg = setup.cfg;
+  if (command == "run") {
+    plan.limits.push_back({"--time", LimitValue(cfg.time_s)});
+    plan.limits.push_back({"--events", LimitValue(static_cast<double>(cfg.events))});
+    plan.limits.push_back({"--rate", LimitValue(cfg.rate)});
+    plan.limits.push_back({"--warmup-time", LimitValue(cfg.warmup_s)});
+    plan.limits.push_back({"--stonewall", settings.stonewall ? "on" : "off"});
+  }
+  plan.limits.push_back(
+      {"--mpi-files", settings.files == MpiFiles::kShared ? "shared" : "per-rank"});
+  plan.limits.push_back({"--mpi-mixed", settings.mixed ? "on" : "off"});
+  for (const char* name : kEventOptions) {
+    if (const OptionSpec* o = setup.general.Find(name)) {
+      plan.options.push_back({"--" + o->name(), o->ValueText()});
+    }
+  }
+  for (const OptionSpec& o : setup.test_options.specs()) {
+    if (WhereNotWhat(o.name()) || IsSecretOptionName(o.name())) continue;
+    plan.options.push_back({"--" + o.name(), o.ValueText()});
+  }
+  return plan;
+}
+
+Status FailAcrossRanks(const ClusterSettings& settings, const Status& error) {
+  const LaunchInfo launch = DetectLaunch();
+  if (settings.mode == MpiMode::kOff || !launch.detected || IsLeftOut("mpi")) return error;
+  ClusterSettings mine = settings;
+  mine.setup = error;
+  Result<std::unique_ptr<Cluster>> joined = JoinCluster(mine, launch);
+  // Every rank is here: the ranks' outcome is the lowest failed rank's.
+  return joined.ok() ? error : joined.status();
+}
 
 Result<ClusterSettings> TakeClusterOptions(RawOptions& options) {
   ClusterSettings settings;
@@ -79,27 +132,45 @@ Result<ClusterSettings> TakeClusterOptions(RawOptions& options) {
       settings.stonewall = *on;
     }
   }
+  if (RawOption* o = take("mpi-mixed")) {
+    settings.mixed = true;
+    if (o->has_value) {
+      Result<bool> on = ParseBool(o->value);
+      if (!on.ok()) {
+        return Status::InvalidArgument("--mpi-mixed=" + o->value + ": expected on or off");
+      }
+      settings.mixed = *on;
+    }
+  }
   if (RawOption* o = take("mpi-files")) {
     LC_ASSIGN_OR_RETURN(settings.files, ParseMpiFiles(o->has_value ? o->value : ""));
   }
   return settings;
 }
 
-Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup) {
+Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup,
+                                                const std::string& command) {
   const LaunchInfo launch = DetectLaunch();
+  // This rank's own setup (its sub-folder): an error is said at the join,
+  // so that no rank goes ahead.
+  Status own;
   if (settings.mode != MpiMode::kOff && launch.detected && !IsLeftOut("mpi")) {
+    // The same on every rank: each refuses alike before MPI starts.
     LC_RETURN_IF_ERROR(CheckRunsAcrossRanks(settings, setup));
     if (setup.workload->Info().files_per_process && settings.files == MpiFiles::kShared) {
       // --mpi-files=shared: one set in --file-dir, rank 0 prepares it.
       LC_RETURN_IF_ERROR(setup.workload->ShareFiles(launch.rank, launch.size));
     } else if (setup.workload->Info().files_per_process) {
       // --mpi-files=per-rank: rank N's files in the sub-folder rankN.
-      LC_RETURN_IF_ERROR(setup.workload->TakeProcessFolder("rank" + std::to_string(launch.rank)));
+      own = setup.workload->TakeProcessFolder("rank" + std::to_string(launch.rank));
     }
   }
   ClusterSettings mine = settings;
   mine.threads = static_cast<int>(setup.cfg.threads);
+  mine.plan = RunPlanOf(setup, command, settings);
+  mine.setup = own;
   LC_ASSIGN_OR_RETURN(std::unique_ptr<Cluster> cluster, JoinCluster(mine, launch));
+  if (!own.ok()) return own;  // (the join refuses it: not reached under MPI)
   if (cluster == nullptr) return cluster;
   // Every rank's threads are one set: global thread ids, seeds from one
   // seed and the global id, and each rank's share of one --rate schedule.

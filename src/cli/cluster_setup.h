@@ -32,7 +32,31 @@ Result<ClusterSettings> TakeClusterOptions(RawOptions& options);
 // (--mpi-files=shared: Workload::ShareFiles). Once joined, setup.cfg gets the
 // rank's share (its first global thread, every rank's threads, the common
 // seed) and a test that runs across processes (OLTP, Lua) its group
-// (Workload::JoinProcesses; its error is returned).
-Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup);
+// (Workload::JoinProcesses; its error is returned). The ranks compare what
+// they are about to run (RunPlanOf) when they join: a rank whose plan
+// differs from rank 0's ends every rank, rank 0 saying how in one line
+// (exit 2).
+Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings, TestSetup& setup,
+                                                const std::string& command);
+
+// `error`, this rank's failed setup (its options or its folder refused),
+// as the process ends with it. Under a launcher (--mpi not off, a build
+// with MPI) the ranks join to say so: on rank 0 one line naming the lowest
+// rank whose setup failed and its error, on the others the same code with
+// nothing to print (SaidByRankZero), so that no rank goes ahead and the
+// job's one line names the rank. Otherwise `error` itself.
+Status FailAcrossRanks(const ClusterSettings& settings, const Status& error);
+
+// What a rank runs when it runs `command` ("run", "prepare"...) of `setup`
+// under `settings`: the test, the command, for a run its limits (--time
+// and --events after their resolution, --rate, --warmup-time), the
+// settings of the run across ranks (--stonewall, --mpi-files, --mpi-mixed)
+// and the options that change what an event is: every option of the test
+// but where its files are (--file-dir) and its secrets, and the random
+// numbers' distribution. What only changes what is printed or where
+// (--format, --report-interval, --verbosity, --output-file...), the seed
+// (every rank uses rank 0's) and --threads (each rank its own) are not in it.
+RunPlan RunPlanOf(const TestSetup& setup, const std::string& command,
+                  const ClusterSettings& settings);
 
 }  // namespace loadcell

@@ -161,7 +161,7 @@ int RunScriptCommand(TestSetup& setup, LuaScriptWorkload& script, const std::str
                      const ClusterSettings& cluster, std::ostream& out, std::ostream& err) {
   // Under a launcher the script learns its rank (prepare and cleanup run on
   // rank 0 unless it asks otherwise: docs/lua.md).
-  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup);
+  Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(cluster, setup, command);
   if (!joined.ok()) return FailScript(err, joined.status(), ExitCodeFor(joined.status()));
   const std::unique_ptr<Cluster> ranks = std::move(joined).value();
   PrepareContext ctx;
@@ -253,7 +253,11 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
       return kExitRunFailed;
     }
   }
-  if (!s.ok()) return FailScript(err, s, s.IsUsageError() ? kExitUsage : ExitCodeFor(s));
+  if (!s.ok()) {
+    // Under a launcher: one line for the job, naming the rank.
+    const Status said = FailAcrossRanks(extras->cluster, s);
+    return FailScript(err, said, said.IsUsageError() ? kExitUsage : ExitCodeFor(said));
+  }
 
   if (command == "run") return RunAndDone(setup, *extras, run_test, out, err);
   if (SysbenchMode() && !script->HasCommand(command)) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "cluster/run_plan.h"
 #include "core/status.h"
 
 namespace loadcell {
@@ -51,6 +52,15 @@ struct ClusterSettings {
   bool stonewall = false;
   MpiFiles files = MpiFiles::kPerRank;  // --mpi-files
   int threads = 1;                      // this rank's --threads (the cluster adds every rank's up)
+  // --mpi-mixed=on: the ranks may run with different test options (not
+  // another test, command or limits).
+  bool mixed = false;
+  // What this rank is about to run: the ranks compare it when they join
+  // (run_plan.h), and refuse to run plans that differ.
+  RunPlan plan;
+  // Not Ok: this rank's setup failed (its options, its folder); it joins
+  // the others only to end them with that error (one line, rank 0's).
+  Status setup;
 };
 
 struct LaunchInfo {

@@ -3,10 +3,16 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <span>
 #include <string>
+#include <thread>
 
 #include "cluster/mpi_mpich.h"
 #include "os/dynamic_lib.h"
@@ -113,10 +119,38 @@ void FinalizeMpiAtExit() {
 Status LoadMpi(const LaunchInfo& launch) { return MpiLoaded(&launch).status; }
 const MpiApi& Mpi() { return MpiLoaded(nullptr).api; }
 
-void StartMpiOnce() {
-  static const bool started = [] {
+double MpiInitDeadline(double timeout_s) { return std::max(timeout_s, kMinMpiInitDeadlineS); }
+
+void StartMpiOnce(double timeout_s) {
+  static const bool started = [timeout_s] {
+    const double deadline_s = MpiInitDeadline(timeout_s);
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    // The watchdog: MPI_Init has no deadline of its own, and the process
+    // cannot leave it otherwise.
+    std::thread watchdog([&] {
+      std::unique_lock<std::mutex> lock(mu);
+      if (cv.wait_for(lock, std::chrono::duration<double>(deadline_s), [&] { return done; })) {
+        return;
+      }
+      const std::string line = fmt::format(
+          "loadcell: error: MPI did not start within {} s (--mpi-timeout, at least {} s): "
+          "MPI_Init did not return, so a rank of the job did not reach it or hangs in it; no "
+          "rank ran it\n",
+          deadline_s, kMinMpiInitDeadlineS);
+      std::fwrite(line.data(), 1, line.size(), stderr);
+      std::fflush(stderr);
+      std::_Exit(1);
+    });
     int provided = 0;
     Mpi().MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+    }
+    cv.notify_all();
+    watchdog.join();
     std::atexit(&FinalizeMpiAtExit);
     return true;
   }();

@@ -93,9 +93,20 @@ const MpiApi& Mpi();
 // (MPI_Finalize from an atexit handler), so that one process may run several
 // runs, each with a cluster of its own (a sweep). After AbandonMpi() the
 // process ends without MPI_Finalize (a rank is missing: it would wait for it).
+// MPI_Init waits for every rank of the job to reach it, and no deadline can
+// be given to it: a watchdog thread ends the process (one line on stderr,
+// exit 1) when it has not returned within MpiInitDeadline(timeout_s), so
+// that a rank stopped or hung before MPI started cannot hold the others
+// forever (the launcher then ends the rest of the job).
 // REQUIRES: LoadMpi() returned Ok.
-void StartMpiOnce();
+void StartMpiOnce(double timeout_s);
 void AbandonMpi();
+
+// How long MPI_Init may take: --mpi-timeout (`timeout_s`), and at least
+// kMinMpiInitDeadlineS (the ranks are started one after another and MPI's
+// own start takes a while on a loaded host).
+inline constexpr double kMinMpiInitDeadlineS = 10;
+double MpiInitDeadline(double timeout_s);
 
 }  // namespace loadcell
 

@@ -37,6 +37,15 @@ std::string HostName() {
   return buf;
 }
 
+// A seed from the clock, as the runner picks one, within --rand-seed's
+// range: rank 0's is every rank's (JoinTogether).
+uint64_t NewSeed() {
+  uint64_t seed =
+      (static_cast<uint64_t>(MonotonicNow()) ^ (static_cast<uint64_t>(getpid()) << 32)) &
+      0x7fffffffffffffffULL;
+  return seed == 0 ? 1 : seed;
+}
+
 // The key of an interval: its end in microseconds from the measured start.
 // Every rank's ticker counts the same nanoseconds from its common start, so
 // the k-th interval of every rank has the same key.
@@ -81,12 +90,9 @@ class MpiCluster final : public Cluster {
 
  private:
   // ---- The start (mpi_start.h: every exchange with a deadline)
-  void GatherHosts();
   MpiPeers Peers();
   // Rank `missing` did not answer: the process ends without MPI_Finalize.
   void Abandon(int missing);
-  // Every rank's threads (first_thread_, total_threads_) and rank 0's seed.
-  void ShareThreadsAndSeed();
   // Until `req` completed (a collective every rank takes part in; no deadline).
   void Wait(MPI_Request& req) const;
   // The lowest rank whose `ok` was false, or INT_MAX when every one's was true.
@@ -170,7 +176,7 @@ MpiCluster::~MpiCluster() {
 }
 
 Status MpiCluster::Init(const LaunchInfo& launch) {
-  StartMpiOnce();
+  StartMpiOnce(settings_.timeout_s);
   mpi_.MPI_Comm_rank(mpi_.comm_world, &rank_);
   mpi_.MPI_Comm_size(mpi_.comm_world, &size_);
   if (launch.size > 0 && size_ != launch.size) {
@@ -180,8 +186,20 @@ Status MpiCluster::Init(const LaunchInfo& launch) {
                     mpi_.library, size_, launch.launcher, launch.size));
   }
   host_ = HostName();
-  GatherHosts();
-  ShareThreadsAndSeed();
+  JoinHello hello;
+  hello.host = host_;
+  hello.threads = settings_.threads;
+  hello.plan = settings_.plan;
+  hello.setup = settings_.setup;
+  MpiJoinOutcome joined = JoinTogether(Peers(), hello, NewSeed());
+  // A rank is missing: MPI_Finalize would wait for it.
+  if (joined.missing >= 0) AbandonMpi();
+  hosts_ = std::move(joined.hosts);
+  if (!joined.status.ok()) return joined.status;
+  host_count_ = static_cast<int>(std::set<std::string>(hosts_.begin(), hosts_.end()).size());
+  first_thread_ = joined.first_thread;
+  total_threads_ = joined.total_threads;
+  common_seed_ = joined.seed;
   if (rank_ == 0) {
     heard_.assign(size_, 0);
     results_.resize(size_);
@@ -191,15 +209,6 @@ Status MpiCluster::Init(const LaunchInfo& launch) {
 }
 
 // ---------------------------------------------------------------- Start
-
-void MpiCluster::GatherHosts() {
-  std::string mine(kHostBytes, '\0');
-  std::memcpy(mine.data(), host_.data(), std::min(host_.size(), kHostBytes - 1));
-  std::string all(kHostBytes * static_cast<size_t>(size_), '\0');
-  mpi_.MPI_Allgather(mine.data(), static_cast<int>(kHostBytes), mpi_.byte, all.data(),
-                     static_cast<int>(kHostBytes), mpi_.byte, mpi_.comm_world);
-  for (int r = 0; r < size_; ++r) hosts_.emplace_back(all.c_str() + kHostBytes * r);
-}
 
 MpiPeers MpiCluster::Peers() {
   MpiPeers p;
@@ -228,26 +237,6 @@ void MpiCluster::Wait(MPI_Request& req) const {
     if (done != 0) return;
     PauseBetweenLooks();
   }
-}
-
-void MpiCluster::ShareThreadsAndSeed() {
-  host_count_ = static_cast<int>(std::set<std::string>(hosts_.begin(), hosts_.end()).size());
-  int mine = settings_.threads;
-  std::vector<int> all(static_cast<size_t>(size_), 0);
-  mpi_.MPI_Allgather(&mine, 1, mpi_.int_type, all.data(), 1, mpi_.int_type, mpi_.comm_world);
-  for (int r = 0; r < size_; ++r) {
-    if (r < rank_) first_thread_ += all[r];
-    total_threads_ += all[r];
-  }
-  // As the runner picks a seed from the clock, within --rand-seed's range.
-  uint64_t seed =
-      (static_cast<uint64_t>(MonotonicNow()) ^ (static_cast<uint64_t>(getpid()) << 32)) &
-      0x7fffffffffffffffULL;
-  if (seed == 0) seed = 1;
-  MPI_Request req;
-  mpi_.MPI_Ibcast(&seed, sizeof(seed), mpi_.byte, 0, mpi_.comm_world, &req);
-  Wait(req);
-  common_seed_ = seed;
 }
 
 // The lowest failing rank sends its status (code, errno, message) to every

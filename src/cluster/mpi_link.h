@@ -24,9 +24,11 @@ enum class MpiTag : int {
   kStop = 5,      // rank 0 to every rank: stop the run now
   kVerdict = 6,   // rank 0 to rank r after the end: the ranks missing (0: none)
   kBye = 7,       // rank 0 to rank r: the report is out, leave
-  kReady = 8,     // rank r to rank 0 before the start: ready (1) or not (0)
+  kReady = 8,     // rank r to rank 0 before the start: ready (1) or not (0 and its error)
   kGo = 9,        // rank 0 to rank r: the start vote's outcome (mpi_start.cpp)
   kDone = 10,     // rank 0 to rank r: its work alone is done: ok (1) or not (0)
+  kHello = 11,    // rank r to rank 0 once MPI started: its host, threads and plan
+  kWelcome = 12,  // rank 0 to rank r: the hosts, threads and seed, or the refusal
 };
 
 struct MpiMessage {

@@ -1,7 +1,8 @@
 // Lua scripts across MPI ranks: the script runs on every rank with global
 // thread ids and distinct seeds, prepare and cleanup run once (on rank 0)
 // unless the script lists them in sysbench.cmdline.every_rank, and a rank
-// whose command fails ends every rank. Through the real binary under
+// whose command fails ends every rank, as does one whose options are
+// refused. Through the real binary under
 // mpirun; the script writes what it saw to one file per thread or rank.
 
 #include <gtest/gtest.h>
@@ -121,6 +122,23 @@ TEST_F(LuaMpiTest, ARankWhoseCommandFailsEndsEveryRank) {
   const std::map<std::string, std::string> notes = Notes(out_.path());
   EXPECT_EQ(notes.count("cleanup_0"), 1u);
   EXPECT_EQ(notes.count("cleanup_1"), 0u);
+}
+
+// A rank whose script options are refused still joins the others: one
+// line, rank 0's, naming it, exit 2 as the run of one process, and no rank
+// runs the script.
+TEST_F(LuaMpiTest, ARankWhoseOptionsAreRefusedIsOneLineNamingIt) {
+  std::vector<std::string> command =
+      testing::MpirunCommand(kLuaRanks - 1, Args({"--events=60", "run"}), /*timeout_s=*/60);
+  testing::AddLoadcellRank(command, Args({"--events=60", "--no-such-option=1", "run"}));
+  testing::ChildWatch watch;
+  watch.timeout_s = 90;
+  const ProcessResult r = testing::RunCommand(command, watch);
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_EQ(CountOf(r.err, "loadcell: error: "), 1u) << Show(r);
+  EXPECT_EQ(CountOf(r.err, "loadcell: error: rank 2 ("), 1u) << Show(r);
+  EXPECT_EQ(CountOf(r.err, "--no-such-option"), 1u) << Show(r);
+  EXPECT_TRUE(Notes(out_.path()).empty()) << Show(r);
 }
 
 }  // namespace

@@ -99,5 +99,26 @@ TEST(MpiSqlioTest, EveryRankRunsOnTheSameFilesCreatedOnce) {
       << Show(seq);
 }
 
+// Rank 1's copy is a file loadcell did not make: -kW refuses it there. The
+// ranks join to say so: one line, rank 0's, naming rank 1, exit 2 as the
+// run of one process on that file, and rank 0 creates nothing.
+TEST(MpiSqlioTest, ARankWhoseFileIsNotOursIsOneLineNamingIt) {
+  const testing::TempDir dir;
+  const std::string param = ParamFile(dir);
+  fs::create_directory(dir / "rank1");
+  dir.Write("rank1/data.dat", std::string(4 << 20, 'x'));
+  const ProcessResult r =
+      RunMpi(2, {"sqlio", "-kW", "-s1", "-frandom", "-BY", "--quiet", "-F" + param});
+  const std::string alone = dir.Write("alone.txt", (dir / "rank1/data.dat") + " 2 0x0 4\n");
+  const ProcessResult single =
+      testing::RunLoadcell({"sqlio", "-kW", "-s1", "-frandom", "-BY", "--quiet", "-F" + alone});
+  ASSERT_NE(single.exit_code, 0) << Show(single);
+  EXPECT_EQ(r.exit_code, single.exit_code) << Show(r);
+  EXPECT_EQ(CountOf(r.err, "loadcell: error: "), 1u) << Show(r);
+  EXPECT_EQ(r.err.find("loadcell: error: rank 1 ("), 0u) << Show(r);
+  EXPECT_NE(r.err.find("is not listed as created by loadcell sqlio"), std::string::npos) << Show(r);
+  EXPECT_FALSE(fs::exists(dir / "rank0")) << Show(r);
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -54,6 +54,14 @@ inline void AddShellRank(std::vector<std::string>& command, const std::string& s
   command.insert(command.end(), {":", "-np", "1", "sh", "-c", shell_command});
 }
 
+// Appends to an mpirun command one more rank, the last, running loadcell
+// with `args` of its own (mpirun's `:` form: an MPMD job).
+inline void AddLoadcellRank(std::vector<std::string>& command,
+                            const std::vector<std::string>& args) {
+  command.insert(command.end(), {":", "-np", "1", LoadcellBinary()});
+  command.insert(command.end(), args.begin(), args.end());
+}
+
 inline ProcessResult RunMpi(int ranks, const std::vector<std::string>& args) {
   ChildWatch watch;
   watch.timeout_s = 90;

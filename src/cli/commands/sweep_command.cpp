@@ -205,7 +205,7 @@ Result<SweepTest> ReadSweepTest(SweepArgs& sa, std::ostream& err) {
   LC_RETURN_IF_ERROR(MergeConfigFile(t.cl.options));
   // The --mpi options of the run, after "--" as for a run, win over the sweep's own.
   bool cluster_options = false;
-  for (const char* name : {"mpi", "mpi-timeout", "stonewall", "mpi-files"}) {
+  for (const char* name : {"mpi", "mpi-timeout", "stonewall", "mpi-files", "mpi-mixed"}) {
     cluster_options = cluster_options || t.cl.options.Find(name) != nullptr;
   }
   LC_ASSIGN_OR_RETURN(RunExtras test_extras, TakeRunExtras(t.cl.options));
@@ -259,7 +259,10 @@ class SweepRun final {
     failure_ = std::move(failure);
     if (code == kExitInterrupted) table_.interrupted = true;
   }
+  // "" for an error rank 0 of an MPI run prints for every rank (an empty
+  // message: SaidByRankZero).
   std::string PointFailure(size_t p, const std::string& why) const {
+    if (why.empty()) return "";
     return "sweep point " + PointName(sa_.options, ShownValuesOf(table_, p)) + ": " + why;
   }
   std::string RunPath(size_t p, int rep) const {
@@ -274,7 +277,7 @@ class SweepRun final {
     TestSetup& setup = **created;
     // Under a launcher each point runs across every rank, with a cluster of
     // its own (MPI itself lasts for the whole sweep).
-    Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(sa_.extras.cluster, setup);
+    Result<std::unique_ptr<Cluster>> joined = JoinRunCluster(sa_.extras.cluster, setup, "run");
     if (!joined.ok()) {
       return Stop(joined.status().IsUsageError() ? kExitUsage : kExitRunFailed,
                   PointFailure(p, joined.status().ToString()));

@@ -11,6 +11,8 @@
 #include <set>
 
 #include "cli/app.h"
+#include "cli/cli_style.h"
+#include "cli/cluster_setup.h"
 #include "cli/sqlio/sqlio_affinity.h"
 #include "cluster/cluster.h"
 #include "cluster/launch.h"
@@ -587,6 +589,32 @@ Result<SqlioSetup> PlanSqlio(const SqlioSwitches& sw, const std::string& cwd,
   return out;
 }
 
+namespace {
+
+// What every rank of an MPI run must run alike (cluster/run_plan.h): the
+// duration and the switches that change what an I/O is.
+RunPlan SqlioRunPlan(const SqlioSwitches& sw) {
+  RunPlan plan;
+  plan.test = "sqlio";
+  plan.command = "run";
+  plan.limits = {{"-s", fmt::format("{}", sw.seconds)},
+                 {"--mpi-files", sw.cluster.files == MpiFiles::kShared ? "shared" : "per-rank"}};
+  const char* access = sw.access == SqlioAccess::kRandom       ? "random"
+                       : sw.access == SqlioAccess::kSequential ? "sequential"
+                                                               : "stripe";
+  plan.options = {{"-k", sw.write ? "W" : "R"},
+                  {"-f", fmt::format("{} {}", access, sw.stripe)},
+                  {"-o", fmt::format("{}", sw.outstanding)},
+                  {"-b", fmt::format("{}", sw.block_kb)},
+                  {"-B", std::string(1, sw.buffering)},
+                  {"-S", fmt::format("{}", sw.start_block)},
+                  {"-i", fmt::format("{}", sw.ios_per_run)},
+                  {"-g", fmt::format("{}{}", sw.throttle, sw.throttle_iops ? "i" : "")}};
+  return plan;
+}
+
+}  // namespace
+
 int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {
     // SQLIO would run its defaults on testfile.dat here; creating a 100 MB
@@ -616,7 +644,12 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   Result<SqlioSetup> planned =
       PlanSqlio(sw, cwd, per_rank ? fmt::format("rank{}", launch.rank) : "");
   if (!planned.ok()) {
-    err << "loadcell: error: " << planned.status().ToString() << "\n";
+    // A usage error whatever its code; under a launcher one line for the
+    // job, naming the rank (the ranks join to say it).
+    const Status& p = planned.status();
+    const Status usage =
+        p.IsUsageError() ? p : Status(StatusCode::kInvalidArgument, p.message(), p.err());
+    PrintCliError(err, FailAcrossRanks(sw.cluster, usage));
     return kExitUsage;
   }
   SqlioSetup& setup = *planned;
@@ -624,14 +657,17 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   std::vector<FolderLock> locks;
   if (!across || per_rank || launch.rank == 0) {
     if (Status guarded = GuardSqlioFiles(sw, setup, locks); !guarded.ok()) {
-      err << "loadcell: error: " << guarded.ToString() << "\n";
-      return ExitCodeFor(guarded);
+      const Status said = FailAcrossRanks(sw.cluster, guarded);
+      PrintCliError(err, said);
+      return ExitCodeFor(said);
     }
   }
   if (across) AddRanksNote(launch, per_rank, setup);
-  Result<std::unique_ptr<Cluster>> joined = JoinCluster(sw.cluster, launch);
+  ClusterSettings across_ranks = sw.cluster;
+  across_ranks.plan = SqlioRunPlan(sw);
+  Result<std::unique_ptr<Cluster>> joined = JoinCluster(across_ranks, launch);
   if (!joined.ok()) {
-    err << "loadcell: error: " << joined.status().ToString() << "\n";
+    PrintCliError(err, joined.status());
     return ExitCodeFor(joined.status());
   }
   const std::unique_ptr<Cluster> cluster = std::move(joined).value();

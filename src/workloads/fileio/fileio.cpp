@@ -75,8 +75,17 @@ std::vector<std::string> FileIoWorkload::Warnings(int /*threads*/) const {
 
 Status FileIoWorkload::TakeProcessFolder(const std::string& name) {
   FileIoSettings& s = options_.mutable_settings();
+  const std::string parent = s.dir;
   s.dir = (std::filesystem::path(s.dir) / name).string();
   process_folder_ = true;
+  // Something else in the sub-folder's place: refused before any rank does
+  // anything, as --file-dir naming it would be (a missing one is prepare's
+  // to create, and a run's to refuse as not prepared).
+  if (Result<FileInfo> info = fs_.Stat(s.dir); info.ok() && info->exists && !info->is_directory) {
+    return Status::InvalidArgument(fmt::format(
+        "--file-dir={}: {}, this rank's sub-folder (--mpi-files=per-rank), is not a directory",
+        parent, name));
+  }
   return Status::Ok();
 }
 
@@ -117,8 +126,9 @@ Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
     std::error_code ec;
     std::filesystem::create_directory(settings().dir, ec);
     if (ec) {
-      return Status::IoError(
-          fmt::format("cannot create the folder {}: {}", settings().dir, ec.message()), ec.value());
+      // The errno's text is the Status's own (ToString): not in the message too.
+      return Status::IoError(fmt::format("cannot create the folder {}", settings().dir),
+                             ec.value());
     }
   }
   if (settings().use_existing != UseExisting::kOff) {
