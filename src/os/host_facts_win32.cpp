@@ -40,4 +40,8 @@ std::string VirtualMachineName(const std::string& /*proc_cpuinfo*/,
 
 std::string DeviceWriteCacheMode(const std::string& /*path*/) { return ""; }
 
+MountFacts ReadMountFacts(const std::string& /*path*/, const std::string& /*mountinfo*/) {
+  return {};
+}
+
 }  // namespace loadcell
