@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "core/clock.h"
+#include "os/file_system.h"
 #include "os/host_facts.h"
 #include "runner/run.h"
 #include "runner/stop_signal.h"
@@ -36,7 +37,9 @@ std::vector<TargetManifest> TargetsOf(const Workload& w) {
     m.file_set_bytes = t.file_set_bytes;
     if (!t.null_engine && !t.dir.empty()) {
       MountFacts mount = ReadMountFacts(t.dir);
-      m.file_system = std::move(mount.file_system);
+      // Where no mount table says (Windows), the volume's own word.
+      m.file_system =
+          mount.file_system.empty() ? DefaultFileSystem().FsType(t.dir) : mount.file_system;
       m.mount_options = std::move(mount.options);
     }
     out.push_back(std::move(m));
