@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "os/file_system.h"
+#include "os/open_flags.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
