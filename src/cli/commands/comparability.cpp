@@ -127,12 +127,11 @@ Comparability CompareFacts(const ResultData& a, const ResultData& b) {
   for (const Fact& f : kFacts) {
     const FactValue va = f.value(a);
     const FactValue vb = f.value(b);
-    // "" is a fact that does not concern the result: with the other side's
-    // "" or nullopt there is nothing to compare.
-    const bool concerns_a = !va.has_value() || !va->empty();
-    const bool concerns_b = !vb.has_value() || !vb->empty();
-    if (!concerns_a && (!concerns_b || !vb.has_value())) continue;
-    if (!concerns_b && !va.has_value()) continue;
+    // "" on one side, and "" or nullopt on the other: the fact concerns
+    // neither result as far as is known, nothing to compare.
+    const bool a_none = va.has_value() && va->empty();
+    const bool b_none = vb.has_value() && vb->empty();
+    if ((a_none && (b_none || !vb.has_value())) || (b_none && !va.has_value())) continue;
     if (!va.has_value() || !vb.has_value()) {
       out.not_recorded.emplace_back(f.name);
     } else if (*va != *vb) {
