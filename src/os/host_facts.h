@@ -109,4 +109,17 @@ std::string VirtualMachineName(const std::string& proc_cpuinfo = "/proc/cpuinfo"
 // block device behind the file, no permission, another platform).
 std::string DeviceWriteCacheMode(const std::string& path);
 
+// The mount that holds `path` (or its nearest existing ancestor): its file
+// system's type and its options, the mount's then the super block's without
+// repeats ("rw,relatime,errors=remount-ro"), as `mountinfo` (a file in the
+// form of /proc/self/mountinfo) states them for the device of `path` and the
+// longest mount point that holds it. Empty strings when nothing says
+// (another platform, a path on no listed mount).
+struct MountFacts {
+  std::string file_system;
+  std::string options;
+};
+MountFacts ReadMountFacts(const std::string& path,
+                          const std::string& mountinfo = "/proc/self/mountinfo");
+
 }  // namespace loadcell

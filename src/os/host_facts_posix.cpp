@@ -304,4 +304,93 @@ std::string DeviceWriteCacheMode(const std::string& path) {
   return queue.empty() ? "" : FirstLineOf(queue + "/write_cache");
 }
 
+namespace {
+
+// A path of mountinfo with its octal escapes (\040 a space, \011, \012,
+// \134) undone.
+std::string UnescapeMountPath(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
+        s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+      out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// The nearest existing ancestor of `path` (itself when it exists), absolute
+// with its links resolved; "" when none resolves.
+std::string ExistingRealPath(std::string p) {
+  if (p.empty()) p = ".";
+  for (;;) {
+    char resolved[PATH_MAX];
+    if (::realpath(p.c_str(), resolved) != nullptr) return resolved;
+    if (p == "/" || p == ".") return "";
+    const size_t slash = p.find_last_of('/');
+    p = slash == std::string::npos ? std::string(".")
+        : slash == 0               ? std::string("/")
+                                   : p.substr(0, slash);
+  }
+}
+
+// The comma-separated options of `first`, then those of `second` not in
+// `first`.
+std::string JoinOptions(const std::string& first, const std::string& second) {
+  std::vector<std::string> seen;
+  std::string out;
+  for (const std::string* list : {&first, &second}) {
+    std::istringstream in(*list);
+    std::string option;
+    while (std::getline(in, option, ',')) {
+      if (option.empty() || std::find(seen.begin(), seen.end(), option) != seen.end()) continue;
+      seen.push_back(option);
+      out += (out.empty() ? "" : ",") + option;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+MountFacts ReadMountFacts(const std::string& path, const std::string& mountinfo) {
+  MountFacts f;
+  const std::string real = ExistingRealPath(path);
+  struct stat st;
+  if (real.empty() || ::stat(real.c_str(), &st) != 0) return f;
+  const std::string want =
+      std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+  std::ifstream in(mountinfo);
+  std::string line;
+  size_t best_len = 0;
+  bool found = false;
+  while (std::getline(in, line)) {
+    // id parent major:minor root mount-point mount-options [tags] - type source super-options
+    std::istringstream fields(line);
+    std::string id, parent, devno, root, mount_point, mount_options;
+    if (!(fields >> id >> parent >> devno >> root >> mount_point >> mount_options)) continue;
+    if (devno != want) continue;
+    mount_point = UnescapeMountPath(mount_point);
+    const bool holds =
+        mount_point == "/" || real == mount_point || real.rfind(mount_point + "/", 0) == 0;
+    // The longest mount point that holds the path; of equal ones the last
+    // (a mount over another hides it).
+    if (!holds || (found && mount_point.size() < best_len)) continue;
+    const size_t dash = line.find(" - ");
+    if (dash == std::string::npos) continue;
+    std::istringstream tail(line.substr(dash + 3));
+    std::string type, source, super_options;
+    if (!(tail >> type)) continue;
+    tail >> source >> super_options;
+    f.file_system = type;
+    f.options = JoinOptions(mount_options, super_options);
+    best_len = mount_point.size();
+    found = true;
+  }
+  return f;
+}
+
 }  // namespace loadcell

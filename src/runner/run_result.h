@@ -37,6 +37,23 @@ struct ResolvedOption {
   bool is_default = true;
 };
 
+// A file target as `loadcell compare` weighs it: the facts that make two
+// results of one test measure the same thing (docs/validity.md). From the
+// workload's facts and the mount of the target's folder.
+struct TargetManifest {
+  std::string engine;        // the engine that ran: "sync", "io_uring", "null", ...
+  bool direct = false;       // the caching: direct I/O, or buffered through the page cache
+  uint64_t block_bytes = 0;  // the request size; 0 unknown
+  // The depth asked per thread (the engine's own when none was asked), and
+  // the one the engine ran with (1 for a synchronous engine).
+  uint32_t queue_depth_asked = 1;
+  uint32_t queue_depth = 1;
+  std::string write_pattern;  // "random", "zero", "sequence"; "none" when not written
+  uint64_t file_set_bytes = 0;
+  std::string file_system;    // "ext4", "tmpfs"; "" unknown
+  std::string mount_options;  // the mount's and the super block's: "rw,relatime"; "" unknown
+};
+
 // Everything needed to reconcile two results: what exactly was done.
 struct Manifest {
   std::string tool = "loadcell";
@@ -58,6 +75,11 @@ struct Manifest {
   // The workload's own description, in order ("Prime numbers limit", "10000").
   std::vector<std::pair<std::string, std::string>> workload;
   SystemInfo system;
+  // The file targets (fileio and sqlio: one each), empty for a test without
+  // files. `targets_recorded` is false in results written before they were
+  // part of the manifest: nothing is known of them.
+  std::vector<TargetManifest> targets;
+  bool targets_recorded = false;
 };
 
 // Latency figures of one kind (all events, or reads/writes/fsyncs).

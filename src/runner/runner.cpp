@@ -5,6 +5,8 @@
 #include <mutex>
 
 #include "core/clock.h"
+#include "os/file_system.h"
+#include "os/host_facts.h"
 #include "runner/run.h"
 #include "runner/stop_signal.h"
 #include "stats/summary.h"
@@ -17,6 +19,33 @@ namespace {
 // (Never destroyed, so that exit() does not free what they still use.)
 std::mutex g_abandoned_mu;  // guards g_abandoned's vector
 std::vector<std::unique_ptr<Run>>* g_abandoned = new std::vector<std::unique_ptr<Run>>();
+
+// The manifest's file targets: what the workload states of its settings
+// (Facts of a result not yet run) and the mount of each target's folder.
+std::vector<TargetManifest> TargetsOf(const Workload& w) {
+  std::vector<TargetManifest> out;
+  for (const IoTargetFacts& t : w.Facts(RunResult{}).io) {
+    TargetManifest m;
+    m.engine = t.engine;
+    m.direct = t.direct;
+    m.block_bytes = t.block_bytes;
+    // A depth nobody asked for is the engine's own (a synchronous engine's
+    // 1, not the option's default).
+    m.queue_depth_asked = t.queue_depth_set ? t.queue_depth_asked : t.queue_depth;
+    m.queue_depth = t.queue_depth;
+    m.write_pattern = t.writes ? t.write_pattern : "none";
+    m.file_set_bytes = t.file_set_bytes;
+    if (!t.null_engine && !t.dir.empty()) {
+      MountFacts mount = ReadMountFacts(t.dir);
+      // Where no mount table says (Windows), the volume's own word.
+      m.file_system =
+          mount.file_system.empty() ? DefaultFileSystem().FsType(t.dir) : mount.file_system;
+      m.mount_options = std::move(mount.options);
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -46,6 +75,8 @@ Status Run::Configure(Manifest manifest) {
   manifest_ = std::move(manifest);
 
   LC_RETURN_IF_ERROR(workload_.Init(threads_));
+  manifest_.targets = TargetsOf(workload_);
+  manifest_.targets_recorded = true;
   if (observer_) observer_->OnStart(manifest_);
   announced_ = true;
   return Status::Ok();

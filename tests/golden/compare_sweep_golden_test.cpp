@@ -67,9 +67,12 @@ TEST(CompareSweepGolden, CompareARunAcrossProcessesText) {
             "B differs from A in who ran it: 2 ranks on 2 hosts (c1, c2) in A, one process in B");
   const std::string csv =
       FormatComparison({{*mpi}, {Variant("solo.json", 1, 1200000)}}, "csv", nullptr);
-  EXPECT_NE(csv.find(",beyond_spread,ranks,hosts\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",,,,2,c1 c2\nB,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",1,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",beyond_spread,ranks,hosts,comparable,differences,noise,validity,"
+                     "checks_not_passed\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",,,,2,c1 c2,,,,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,,yes,,too few runs to call a difference,"), std::string::npos) << csv;
 }
 
 TEST(CompareSweepGolden, CompareThreeResultsCsv) {
@@ -86,12 +89,26 @@ TEST(CompareSweepGolden, CompareThreeResultsCsv) {
 TEST(CompareSweepGolden, CompareRepeatedRunsJudgesTheSpread) {
   std::vector<std::string> warnings;
   std::string text =
-      FormatComparison({{Variant("a1.json", 1, 1200000), Variant("a2.json", 1.02, 1250000)},
-                        {Variant("b1.json", 0.8, 1150000), Variant("b2.json", 0.79, 1300000)}},
+      FormatComparison({{Variant("a1.json", 1, 1200000), Variant("a2.json", 1.02, 1250000),
+                         Variant("a3.json", 1.01, 1220000)},
+                        {Variant("b1.json", 0.8, 1150000), Variant("b2.json", 0.79, 1300000),
+                         Variant("b3.json", 0.81, 1200000)}},
                        "text", &warnings);
   ExpectMatchesGolden("compare_groups.txt", text);
   EXPECT_NE(text.find("beyond spread"), std::string::npos);  // events/s: ranges apart
   EXPECT_NE(text.find("within spread"), std::string::npos);  // p99: ranges overlap
+  EXPECT_EQ(text.find("too few runs"), std::string::npos) << text;
+  // The same ranges from two runs a side: too few to call a difference.
+  const std::string two =
+      FormatComparison({{Variant("a1.json", 1, 1200000), Variant("a2.json", 1.02, 1250000)},
+                        {Variant("b1.json", 0.8, 1150000), Variant("b2.json", 0.79, 1300000)}},
+                       "text", nullptr);
+  // No row's noise cell (the explanation below the table names both words).
+  EXPECT_EQ(two.find(" spread\n"), std::string::npos) << two;
+  EXPECT_NE(two.find("  too few runs\n"), std::string::npos) << two;
+  EXPECT_NE(two.find("  B vs A: too few runs to call a difference (2 and 2 runs)\n"),
+            std::string::npos)
+      << two;
 }
 
 SweepTable FixtureSweep(int repeat) {

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "cli/commands/comparability.h"
 #include "cli/table_text.h"
 #include "core/options.h"
 #include "report/format.h"
@@ -43,13 +44,6 @@ double PctOf(const LatencyFigures& l, const char* p) {
   return v ? static_cast<double>(*v) : 0;
 }
 
-std::string Label(size_t i) {
-  // A..Z, then AA, AB, ...
-  std::string s(1, static_cast<char>('A' + i % 26));
-  if (i >= 26) s = std::string(1, static_cast<char>('A' + (i / 26 - 1) % 26)) + s;
-  return s;
-}
-
 std::string Change(double base, double v) {
   const std::optional<double> change = PercentChange(base, v);
   if (!change.has_value() && base != 0) return "out of range";
@@ -57,14 +51,6 @@ std::string Change(double base, double v) {
   double pct = *change;
   if (std::abs(pct) < 0.05) pct = 0;
   return fmt::format("{:+.1f}%", pct);
-}
-
-// "beyond spread" when the runs' ranges do not overlap, "within spread"
-// when they do; "" when either side has a single run (no spread known).
-std::string Verdict(int runs_a, double a_min, double a_max, int runs_b, double b_min,
-                    double b_max) {
-  if (runs_a < 2 || runs_b < 2) return "";
-  return (b_min > a_max || b_max < a_min) ? "beyond spread" : "within spread";
 }
 
 struct ComparisonRow {
@@ -236,23 +222,24 @@ void AddGroupWarnings(const std::vector<std::vector<ResultData>>& groups,
       if (Processes(groups[i][0]) != Processes(groups[i][j])) {
         warnings.push_back(
             fmt::format("runs of {} are not repeats of one configuration: {} in {}, {} in {}",
-                        Label(i), Processes(groups[i][0]), groups[i][0].source,
+                        GroupLabel(i), Processes(groups[i][0]), groups[i][0].source,
                         Processes(groups[i][j]), groups[i][j].source));
       }
       for (const std::string& d : ManifestDifferences(groups[i][0].manifest, groups[i][j].manifest,
                                                       groups[i][0].source, groups[i][j].source)) {
-        warnings.push_back("runs of " + Label(i) + " are not repeats of one configuration: " + d);
+        warnings.push_back("runs of " + GroupLabel(i) +
+                           " are not repeats of one configuration: " + d);
       }
     }
     if (i == 0) continue;
     if (Processes(groups[0][0]) != Processes(groups[i][0])) {
       warnings.push_back(fmt::format("{} differs from {} in who ran it: {} in {}, {} in {}",
-                                     Label(i), Label(0), Processes(groups[0][0]), Label(0),
-                                     Processes(groups[i][0]), Label(i)));
+                                     GroupLabel(i), GroupLabel(0), Processes(groups[0][0]),
+                                     GroupLabel(0), Processes(groups[i][0]), GroupLabel(i)));
     }
-    for (const std::string& d :
-         ManifestDifferences(groups[0][0].manifest, groups[i][0].manifest, Label(0), Label(i))) {
-      warnings.push_back(Label(i) + " differs from " + Label(0) + " in " + d);
+    for (const std::string& d : ManifestDifferences(groups[0][0].manifest, groups[i][0].manifest,
+                                                    GroupLabel(0), GroupLabel(i))) {
+      warnings.push_back(GroupLabel(i) + " differs from " + GroupLabel(0) + " in " + d);
     }
   }
 }
@@ -268,18 +255,19 @@ std::string CsvHeader(const GroupFigures& a) {
   }
   return out +
          ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
-         "change_lat_p95_pct,change_lat_p99_pct,beyond_spread,ranks,hosts\n";
+         "change_lat_p95_pct,change_lat_p99_pct,beyond_spread,ranks,hosts," +
+         kComparisonVerdictCsvColumns + "\n";
 }
 
 // The CSV line of group `i`; the changes are against group 0 (blank for it).
 std::string CsvLine(size_t i, const std::vector<ResultData>& runs,
-                    const std::vector<GroupFigures>& figs) {
+                    const std::vector<GroupFigures>& figs, const ComparisonVerdict& verdict) {
   const GroupFigures& g = figs[i];
-  std::string out =
-      fmt::format("{},{},{},{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", Label(i), g.runs,
-                  CsvField(Files(runs)), g.duration_s, g.threads, g.events, g.events_per_second,
-                  g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50), CsvMs(g.lat_p95),
-                  CsvMs(g.lat_p99), CsvMs(g.lat_p999), CsvMs(g.lat_max));
+  std::string out = fmt::format(
+      "{},{},{},{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", GroupLabel(i), g.runs,
+      CsvField(Files(runs)), g.duration_s, g.threads, g.events, g.events_per_second, g.errors,
+      CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50), CsvMs(g.lat_p95), CsvMs(g.lat_p99),
+      CsvMs(g.lat_p999), CsvMs(g.lat_max));
   for (const auto& [name, v0] : figs[0].counters) {
     double v = 0;
     for (const auto& [nm, x] : g.counters) {
@@ -288,26 +276,28 @@ std::string CsvLine(size_t i, const std::vector<ResultData>& runs,
     out += fmt::format(",{:.0f}", v);
   }
   out += fmt::format(",{:.3f},{:.3f}", g.events_per_second_min, g.events_per_second_max);
-  const std::string who = fmt::format(",{},{}\n", g.ranks, CsvField(g.hosts));
+  const std::string who = fmt::format(",{},{},{}\n", g.ranks, CsvField(g.hosts),
+                                      ComparisonVerdictCsv(runs, i, verdict));
   if (i == 0) return out + ",,,," + who;
   auto pct = [](double base, double v) {
     const std::optional<double> change = PercentChange(base, v);
     return change.has_value() ? fmt::format("{:.2f}", *change) : std::string();
   };
   const GroupFigures& a = figs[0];
-  std::string verdict = Verdict(a.runs, a.events_per_second_min, a.events_per_second_max, g.runs,
-                                g.events_per_second_min, g.events_per_second_max);
+  // beyond_spread: blank with too few runs to tell (the noise column says so).
+  const std::string& noise = verdict.noise[i];
   return out +
          fmt::format(",{},{},{},{}", pct(a.events_per_second, g.events_per_second),
                      pct(a.lat_p95, g.lat_p95), pct(a.lat_p99, g.lat_p99),
-                     verdict.empty() ? "" : (verdict == "beyond spread" ? "yes" : "no")) +
+                     noise == kTooFewRuns ? "" : (noise == "beyond spread" ? "yes" : "no")) +
          who;
 }
 
 std::string FormatComparisonCsv(const std::vector<std::vector<ResultData>>& groups,
-                                const std::vector<GroupFigures>& figs) {
+                                const std::vector<GroupFigures>& figs,
+                                const ComparisonVerdict& verdict) {
   std::string out = CsvHeader(figs[0]);
-  for (size_t i = 0; i < groups.size(); ++i) out += CsvLine(i, groups[i], figs);
+  for (size_t i = 0; i < groups.size(); ++i) out += CsvLine(i, groups[i], figs, verdict);
   return out;
 }
 
@@ -374,8 +364,8 @@ std::string RenderComparisonTable(const std::vector<ComparisonRow>& rows,
   TextTable t;
   std::vector<std::string> header = {""};
   for (size_t i = 0; i < n; ++i) {
-    header.push_back(Label(i));
-    if (i > 0) header.push_back(Label(i) + " vs A");
+    header.push_back(GroupLabel(i));
+    if (i > 0) header.push_back(GroupLabel(i) + " vs A");
     if (i > 0 && repeats) header.push_back("noise");
   }
   t.AddRow(header);
@@ -390,9 +380,11 @@ std::string RenderComparisonTable(const std::vector<ComparisonRow>& rows,
       if (repeats) {
         const auto& ra = r.ranges[0];
         const auto& rb = r.ranges[i];
-        cells.push_back(ra.second < ra.first ? ""
-                                             : Verdict(figs[0].runs, ra.first, ra.second,
-                                                       figs[i].runs, rb.first, rb.second));
+        const std::string noise = ra.second < ra.first
+                                      ? ""
+                                      : NoiseVerdict(figs[0].runs, ra.first, ra.second,
+                                                     figs[i].runs, rb.first, rb.second);
+        cells.push_back(noise == kTooFewRuns ? "too few runs" : noise);
       }
     }
     t.AddRow(cells);
@@ -401,7 +393,8 @@ std::string RenderComparisonTable(const std::vector<ComparisonRow>& rows,
 }
 
 std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& groups,
-                                 const std::vector<GroupFigures>& figs) {
+                                 const std::vector<GroupFigures>& figs,
+                                 const ComparisonVerdict& verdict) {
   const size_t n = groups.size();
   std::string out = fmt::format("Comparing {} results of test '{}'; changes are against A.\n", n,
                                 CutDown(groups[0][0].manifest.test));
@@ -412,29 +405,33 @@ std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& gro
   for (size_t i = 0; i < n; ++i) {
     const std::string who = across ? ", " + Processes(groups[i][0]) : "";
     if (groups[i].size() == 1) {
-      out += fmt::format("  {}: {}{}\n", Label(i), groups[i][0].source, who);
+      out += fmt::format("  {}: {}{}\n", GroupLabel(i), groups[i][0].source, who);
     } else {
       repeats = true;
-      out +=
-          fmt::format("  {}: {} runs: {}{}\n", Label(i), groups[i].size(), Files(groups[i]), who);
+      out += fmt::format("  {}: {} runs: {}{}\n", GroupLabel(i), groups[i].size(), Files(groups[i]),
+                         who);
     }
     for (const ResultData& r : groups[i]) {
       if (r.cluster)
-        ranks += fmt::format("\n{}: {}\n{}", Label(i), r.source, RanksBlock(*r.cluster));
+        ranks += fmt::format("\n{}: {}\n{}", GroupLabel(i), r.source, RanksBlock(*r.cluster));
     }
   }
   out += "\n";
   out += RenderComparisonTable(ComparisonRows(figs), figs, repeats);
   if (repeats) {
-    out +=
+    out += fmt::format(
         "\nGroups show the mean over their runs. noise: 'beyond spread' when the runs' ranges\n"
-        "(min to max) of the two groups do not overlap, 'within spread' when they do; blank\n"
-        "when a side has a single run.\n";
+        "(min to max) of the two groups do not overlap, 'within spread' when they do; 'too\n"
+        "few runs' when a side has fewer than {} runs.\n",
+        kMinRunsForNoise);
   } else {
-    out +=
-        "\nSingle runs: the run-to-run spread is unknown. To judge noise, give repeated runs\n"
-        "per side separated by --: loadcell compare a1.json a2.json -- b1.json b2.json\n";
+    out += fmt::format(
+        "\nSingle runs: the run-to-run spread is unknown. To judge noise, give {} or more\n"
+        "repeated runs per side separated by --: loadcell compare a1.json a2.json a3.json --\n"
+        "b1.json b2.json b3.json\n",
+        kMinRunsForNoise);
   }
+  out += ComparisonVerdictText(groups, verdict);
   return out + ranks;
 }
 
@@ -446,7 +443,9 @@ std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
   figs.reserve(groups.size());
   for (const auto& g : groups) figs.push_back(Aggregate(g));
   if (warnings != nullptr) AddGroupWarnings(groups, *warnings);
-  return format == "csv" ? FormatComparisonCsv(groups, figs) : FormatComparisonText(groups, figs);
+  const ComparisonVerdict verdict = JudgeComparison(groups);
+  return format == "csv" ? FormatComparisonCsv(groups, figs, verdict)
+                         : FormatComparisonText(groups, figs, verdict);
 }
 
 int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -465,8 +464,10 @@ int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
       }
     } else if (a == "--help" || a == "-h") {
       out << "Usage: loadcell compare [--format=text|csv] A.json B.json [C.json ...]\n"
-             "       loadcell compare [--format=text|csv] A1.json A2.json -- B1.json B2.json\n"
-             "Files between -- separators are repeated runs of one configuration.\n";
+             "       loadcell compare [--format=text|csv] A1.json A2.json A3.json -- B1.json "
+             "B2.json B3.json\n"
+             "Files between -- separators are repeated runs of one configuration; a change is\n"
+             "judged against their spread with 3 runs or more a side.\n";
       return 0;
     } else if (a.rfind("--", 0) == 0) {
       err << "loadcell: error: compare: unknown option '" << a
@@ -483,7 +484,7 @@ int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, s
   }
   for (size_t i = 0; i < groups.size(); ++i) {
     if (groups[i].empty()) {
-      err << "loadcell: error: compare: group " << Label(i)
+      err << "loadcell: error: compare: group " << GroupLabel(i)
           << " has no files (two -- in a row, or -- at an end)\n";
       return 2;
     }

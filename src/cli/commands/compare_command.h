@@ -8,7 +8,9 @@
 // separators are repeated runs of one configuration (a group); each group's
 // figures are the means over its runs and a change is judged against the
 // run-to-run spread (docs/compare-sweep.md). The first result or group is
-// the baseline.
+// the baseline. After the table: whether each result is comparable with
+// the baseline, the noise verdict and each result's own validity verdict
+// (comparability.h, docs/validity.md).
 
 #include <optional>
 #include <ostream>

@@ -333,6 +333,34 @@ void ReadManifest(Walker& w, const Json& m, Manifest& out) {
     out.system.kernel = w.String(*s, sp, "kernel", false);
     out.system.clock_source = w.String(*s, sp, "clock_source", false);
   }
+  // "targets": absent in results written before it.
+  if (const Json* t = w.Array(m, p, "targets", false)) {
+    out.targets_recorded = true;
+    for (size_t i = 0; i < t->size() && w.ok(); ++i) {
+      const std::string ip = "manifest.targets[" + std::to_string(i) + "]";
+      const Json& o = (*t)[i];
+      if (!o.is_object()) {
+        w.Fail(ip + ": expected an object, found " + TypeName(o));
+        break;
+      }
+      TargetManifest target;
+      target.engine = w.String(o, ip, "engine");
+      const std::string caching = w.String(o, ip, "caching");
+      if (w.ok() && caching != "direct" && caching != "buffered") {
+        w.Fail(ip + ".caching is " + QuotedValue(o["caching"]) +
+               ", expected \"direct\" or \"buffered\"");
+      }
+      target.direct = caching == "direct";
+      target.block_bytes = w.Uint(o, ip, "block_bytes", false);
+      target.queue_depth_asked = static_cast<uint32_t>(w.Uint(o, ip, "queue_depth_asked", false));
+      target.queue_depth = static_cast<uint32_t>(w.Uint(o, ip, "queue_depth", false));
+      target.write_pattern = w.String(o, ip, "write_pattern", false);
+      target.file_set_bytes = w.Uint(o, ip, "file_set_bytes", false);
+      target.file_system = w.String(o, ip, "file_system", false);
+      target.mount_options = w.String(o, ip, "mount_options", false);
+      out.targets.push_back(std::move(target));
+    }
+  }
 }
 
 void ReadSummary(Walker& w, const Json& s, ResultData& out) {

@@ -64,6 +64,22 @@ void WriteManifest(JsonWriter& w, const Manifest& m) {
   w.Key("kernel").String(m.system.kernel);
   w.Key("clock_source").String(m.system.clock_source);
   w.EndObject();
+  w.Key("targets");
+  w.BeginArray();
+  for (const TargetManifest& t : m.targets) {
+    w.BeginObject();
+    w.Key("engine").String(t.engine);
+    w.Key("caching").String(t.direct ? "direct" : "buffered");
+    w.Key("block_bytes").Uint(t.block_bytes);
+    w.Key("queue_depth_asked").Uint(t.queue_depth_asked);
+    w.Key("queue_depth").Uint(t.queue_depth);
+    w.Key("write_pattern").String(t.write_pattern);
+    w.Key("file_set_bytes").Uint(t.file_set_bytes);
+    w.Key("file_system").String(t.file_system);
+    w.Key("mount_options").String(t.mount_options);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
 }
 

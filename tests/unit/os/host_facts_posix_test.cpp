@@ -5,6 +5,8 @@
 // counts, a hypervisor.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <filesystem>
 #include <fstream>
@@ -182,6 +184,62 @@ TEST(HostFactsTest, BlockSizesArePowersOfTwoOrUnknown) {
     EXPECT_GE(b.physical, b.logical);
   }
   EXPECT_EQ(DeviceBlockSizes("/nonexistent/loadcell-folder").logical, 0u);
+}
+
+// A mount table of the test's own: the mount that holds the folder is the
+// longest mount point of its device that is a prefix of its real path.
+TEST(HostFactsTest, TheMountOfAFolderIsItsLongestMountPoint) {
+  TempDir dir;
+  const std::string real = std::filesystem::canonical(dir.path()).string();
+  struct stat st;
+  ASSERT_EQ(::stat(real.c_str(), &st), 0);
+  const std::string dev = std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+  const std::string parent = std::filesystem::path(real).parent_path().string();
+  const std::string table =
+      "21 1 " + dev + " / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n" +
+      "22 21 " + dev + " / " + parent + " rw,noatime - xfs /dev/vdb rw,attr2,noatime\n" + "23 21 " +
+      dev + " / " + real + "-other rw,nosuid - tmpfs tmpfs rw\n" + "24 21 999:999 / " + real +
+      " ro - btrfs /dev/vdc ro\n";
+  const std::string mountinfo = dir.Write("mountinfo", table);
+  const MountFacts m = ReadMountFacts(dir.File("not-yet/file"), mountinfo);
+  EXPECT_EQ(m.file_system, "xfs");
+  EXPECT_EQ(m.options, "rw,noatime,attr2");
+  // Only the root holds it: the root's options, mount's then super block's.
+  const MountFacts root =
+      ReadMountFacts(real, dir.Write("root", "21 1 " + dev +
+                                                 " / / rw,relatime shared:1 - ext4 /dev/vda1 "
+                                                 "rw,errors=remount-ro\n"));
+  EXPECT_EQ(root.file_system, "ext4");
+  EXPECT_EQ(root.options, "rw,relatime,errors=remount-ro");
+  // No line of its device: unknown.
+  const MountFacts none =
+      ReadMountFacts(real, dir.Write("other", "24 21 999:999 / / ro - btrfs x ro\n"));
+  EXPECT_EQ(none.file_system, "");
+  EXPECT_EQ(none.options, "");
+}
+
+TEST(HostFactsTest, AnEscapedMountPointIsUnescaped) {
+  TempDir dir;
+  const std::string spaced = dir.File("with space");
+  std::filesystem::create_directory(spaced);
+  const std::string real = std::filesystem::canonical(spaced).string();
+  struct stat st;
+  ASSERT_EQ(::stat(real.c_str(), &st), 0);
+  const std::string dev = std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+  std::string escaped = real;
+  escaped.replace(escaped.find(' '), 1, "\\040");
+  const std::string table = "21 1 " + dev + " / / rw - ext4 /dev/vda1 rw\n" + "22 21 " + dev +
+                            " / " + escaped + " rw,sync - vfat /dev/sdb1 rw,fmask=0022\n";
+  const MountFacts m = ReadMountFacts(real, dir.Write("mountinfo", table));
+  EXPECT_EQ(m.file_system, "vfat");
+  EXPECT_EQ(m.options, "rw,sync,fmask=0022");
+}
+
+TEST(HostFactsTest, TheSystemsMountTableNamesTheTempFolders) {
+  TempDir dir;
+  const MountFacts m = ReadMountFacts(dir.path());
+  if (m.file_system.empty()) GTEST_SKIP() << "no /proc/self/mountinfo";
+  EXPECT_NE(m.options.find("r"), std::string::npos) << m.options;  // rw or ro
 }
 
 }  // namespace

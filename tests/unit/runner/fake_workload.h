@@ -31,6 +31,7 @@ class FakeWorkload final : public Workload {
   bool create_honours_stop = false;  // NewWorker gives way to a stop request
   bool self_timed = false;
   EventBudget budget;
+  WorkloadFacts facts;  // what Facts() states
   std::mutex mu;
   std::vector<uint64_t> seeds;
 
@@ -43,6 +44,7 @@ class FakeWorkload final : public Workload {
   }
   void RegisterOptions(OptionSet&) override {}
   EventBudget Budget(int) const override { return budget; }
+  WorkloadFacts Facts(const RunResult& /*r*/) const override { return facts; }
 
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override {
     if (fail_create) return Status::IoError("cannot open the thing");

@@ -157,6 +157,62 @@ TEST(JsonReaderTest, AnUnknownCheckLevelIsRefused) {
       << d.status().message();
 }
 
+TEST(JsonReaderTest, ReadsBackTheTargetsOfTheManifest) {
+  RunResult r = FixtureResult();
+  TargetManifest t;
+  t.engine = "io_uring";
+  t.direct = true;
+  t.block_bytes = 4096;
+  t.queue_depth_asked = 32;
+  t.queue_depth = 16;
+  t.write_pattern = "zero";
+  t.file_set_bytes = 1 << 30;
+  t.file_system = "xfs";
+  t.mount_options = "rw,noatime";
+  r.manifest.targets = {t};
+  const std::string json = FixtureJson(r);
+  EXPECT_NE(json.find("\"caching\": \"direct\""), std::string::npos) << json;
+  Result<ResultData> d = ParseResultJson(json, "t.json");
+  ASSERT_OK(d);
+  ASSERT_TRUE(d->manifest.targets_recorded);
+  ASSERT_EQ(d->manifest.targets.size(), 1u);
+  const TargetManifest& back = d->manifest.targets[0];
+  EXPECT_EQ(back.engine, "io_uring");
+  EXPECT_TRUE(back.direct);
+  EXPECT_EQ(back.block_bytes, 4096u);
+  EXPECT_EQ(back.queue_depth_asked, 32u);
+  EXPECT_EQ(back.queue_depth, 16u);
+  EXPECT_EQ(back.write_pattern, "zero");
+  EXPECT_EQ(back.file_set_bytes, uint64_t{1} << 30);
+  EXPECT_EQ(back.file_system, "xfs");
+  EXPECT_EQ(back.mount_options, "rw,noatime");
+  // A test without files records that it has none.
+  Result<ResultData> none = ParseResultJson(FixtureJson(FixtureResult()), "cpu.json");
+  ASSERT_OK(none);
+  EXPECT_TRUE(none->manifest.targets_recorded);
+  EXPECT_TRUE(none->manifest.targets.empty());
+}
+
+TEST(JsonReaderTest, ResultsWithoutTargetsReadAsNotRecorded) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(FixtureJson(FixtureResult()));
+  ASSERT_EQ(j["manifest"].erase("targets"), 1u);
+  Result<ResultData> d = ParseResultJson(j.dump(2), "old.json");
+  ASSERT_OK(d);
+  EXPECT_FALSE(d->manifest.targets_recorded);
+}
+
+TEST(JsonReaderTest, AnUnknownCachingIsRefused) {
+  RunResult r = FixtureResult();
+  r.manifest.targets.push_back(TargetManifest{});
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(FixtureJson(r));
+  j["manifest"]["targets"][0]["caching"] = "maybe";
+  Result<ResultData> d = ParseResultJson(j.dump(2), "bad.json");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("manifest.targets[0].caching is \"maybe\""),
+            std::string::npos)
+      << d.status().message();
+}
+
 TEST(JsonReaderTest, SyntaxErrorSaysWhere) {
   Result<ResultData> d =
       ParseResultJson("{\n  \"schema\": \"loadcell-result/1\",\n  oops\n}", "x.json");

@@ -1,0 +1,137 @@
+// `loadcell compare` through the real binary on real runs: results that
+// differ in a fact that changes what is measured (the engine, the caching)
+// are "not comparable" naming it, identical settings are comparable, single
+// runs have "too few runs to call a difference", and each result's own
+// verdict is shown (docs/validity.md, "Comparing results").
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "os/file_system.h"
+#include "os/open_flags.h"
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::BuildTree;
+using testing::FileIoCommand;
+using testing::ProcessResult;
+using testing::RunLoadcell;
+using testing::Show;
+using testing::TempDir;
+
+// A short random-read run over the prepared files of `dir`, saved as JSON
+// in `out`, with `extra` options.
+void SaveReadRun(const TempDir& dir, const std::string& out,
+                 const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"--file-test-mode=rndrd", "--events=400", "--format=json",
+                                   "--output-file=" + out};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back("run");
+  const ProcessResult r = RunLoadcell(FileIoCommand(dir, args));
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+}
+
+bool CompareDirectWorks(const std::string& dir) {
+  const std::string probe = dir + "/.direct-probe";
+  FileSystem& fs = DefaultFileSystem();
+  Result<int> fd = fs.Open(probe, O_CREAT | O_RDWR | O_DIRECT, 0644);
+  if (fd.ok()) (void)fs.Close(*fd);
+  (void)fs.Unlink(probe);
+  return fd.ok();
+}
+
+class CompareVerdict : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ProcessResult r = RunLoadcell(FileIoCommand(dir_, {"prepare"}));
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+  }
+  TempDir dir_{BuildTree()};
+};
+
+TEST_F(CompareVerdict, AnotherEngineIsNotComparableAndNamed) {
+  SaveReadRun(dir_, dir_ / "sync.json", {"--file-io-mode=sync"});
+  SaveReadRun(dir_, dir_ / "mmap.json", {"--file-io-mode=mmap"});
+  const ProcessResult r = RunLoadcell({"compare", dir_ / "sync.json", dir_ / "mmap.json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("  B: not comparable: engine sync vs mmap\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Overall: not comparable (B); too few runs to call a difference"),
+            std::string::npos)
+      << r.out;
+  // The JSON holds what compare read.
+  const nlohmann::json j = nlohmann::json::parse(testing::ReadFile(dir_ / "mmap.json"));
+  ASSERT_EQ(j["manifest"]["targets"].size(), 1u) << j["manifest"].dump();
+  EXPECT_EQ(j["manifest"]["targets"][0]["engine"], "mmap");
+  EXPECT_EQ(j["manifest"]["targets"][0]["caching"], "buffered");
+  EXPECT_EQ(j["manifest"]["targets"][0]["block_bytes"], 4096);
+  EXPECT_EQ(j["manifest"]["targets"][0]["file_set_bytes"], 4 << 20);
+  EXPECT_NE(j["manifest"]["targets"][0]["file_system"], "") << j["manifest"].dump();
+  // CSV says the same in its columns.
+  const ProcessResult csv =
+      RunLoadcell({"compare", "--format=csv", dir_ / "sync.json", dir_ / "mmap.json"});
+  ASSERT_EQ(csv.exit_code, 0) << Show(csv);
+  EXPECT_NE(csv.out.find(",comparable,differences,noise,validity,checks_not_passed\n"),
+            std::string::npos)
+      << csv.out;
+  EXPECT_NE(csv.out.find(",no,engine sync vs mmap,too few runs to call a difference,"),
+            std::string::npos)
+      << csv.out;
+}
+
+TEST_F(CompareVerdict, DirectAgainstBufferedIsNotComparableAndTheBufferedRunIsInvalid) {
+  if (!CompareDirectWorks(dir_.path())) GTEST_SKIP() << "no O_DIRECT on " << dir_.path();
+  SaveReadRun(dir_, dir_ / "direct.json", {"--file-extra-flags=direct"});
+  SaveReadRun(dir_, dir_ / "buffered.json", {});
+  const ProcessResult r = RunLoadcell({"compare", dir_ / "direct.json", dir_ / "buffered.json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("  B: not comparable: caching direct vs buffered\n"), std::string::npos)
+      << r.out;
+  // 4 MiB of buffered reads: served from memory, the run's own verdict says
+  // so in the comparison.
+  EXPECT_NE(r.out.find("buffered.json): INVALID ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cache (INVALID)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; INVALID: B"), std::string::npos) << r.out;
+}
+
+TEST_F(CompareVerdict, TheSameSettingsAreComparableButSingleRunsTooFew) {
+  SaveReadRun(dir_, dir_ / "a.json", {});
+  SaveReadRun(dir_, dir_ / "b.json", {});
+  const ProcessResult r = RunLoadcell({"compare", dir_ / "a.json", dir_ / "b.json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("  B: comparable\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("not comparable"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  B vs A: too few runs to call a difference (1 and 1 runs)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Overall: comparable; too few runs to call a difference"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("A (" + (dir_ / "a.json") + "): "), std::string::npos) << r.out;
+}
+
+TEST_F(CompareVerdict, TwoRunsASideAreStillTooFewThreeAreJudged) {
+  for (const char* name : {"a1", "a2", "a3", "b1", "b2", "b3"}) {
+    SaveReadRun(dir_, dir_ / (std::string(name) + ".json"), {});
+  }
+  const ProcessResult two = RunLoadcell(
+      {"compare", dir_ / "a1.json", dir_ / "a2.json", "--", dir_ / "b1.json", dir_ / "b2.json"});
+  ASSERT_EQ(two.exit_code, 0) << Show(two);
+  EXPECT_NE(two.out.find("  B vs A: too few runs to call a difference (2 and 2 runs)\n"),
+            std::string::npos)
+      << two.out;
+  const ProcessResult three =
+      RunLoadcell({"compare", dir_ / "a1.json", dir_ / "a2.json", dir_ / "a3.json", "--",
+                   dir_ / "b1.json", dir_ / "b2.json", dir_ / "b3.json"});
+  ASSERT_EQ(three.exit_code, 0) << Show(three);
+  EXPECT_EQ(three.out.find("B vs A: too few runs"), std::string::npos) << three.out;
+  EXPECT_NE(three.out.find(" spread (3 and 3 runs)\n"), std::string::npos) << three.out;
+}
+
+}  // namespace
+}  // namespace loadcell
