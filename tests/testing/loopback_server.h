@@ -59,7 +59,7 @@ class LoopbackServer {
   // Sends all of `bytes`; false once the client is gone or the server stops.
   bool Send(SocketHandle s, std::string_view bytes) {
     while (!bytes.empty() && !stopping()) {
-      const Result<size_t> n = TcpSend(s, bytes.data(), bytes.size());
+      Result<size_t> n = TcpSend(s, bytes.data(), bytes.size());
       if (n.ok()) {
         bytes.remove_prefix(*n);
       } else if (!TimedOut(n.status())) {
@@ -73,7 +73,7 @@ class LoopbackServer {
     std::string bytes(n, '\0');
     size_t done = 0;
     while (done < n && !stopping()) {
-      const Result<size_t> got = TcpRecv(s, bytes.data() + done, n - done);
+      Result<size_t> got = TcpRecv(s, bytes.data() + done, n - done);
       if (got.ok() && *got == 0) break;
       if (!got.ok() && !TimedOut(got.status())) break;
       if (got.ok()) done += *got;
@@ -86,7 +86,7 @@ class LoopbackServer {
   std::string ReadSome(SocketHandle s, size_t most = 512) {
     std::string bytes(most, '\0');
     while (!stopping()) {
-      const Result<size_t> got = TcpRecv(s, bytes.data(), most);
+      Result<size_t> got = TcpRecv(s, bytes.data(), most);
       if (got.ok()) {
         bytes.resize(*got);
         return bytes;
