@@ -360,8 +360,12 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
   if (!spec.time_based) {
     const uint64_t region_bytes = s.pattern.region_length * nfiles;
-    const uint64_t one_pass =
-        spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
+    uint64_t one_pass = spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
+    // fio: a job with verify does its size once per loop (an io_size above
+    // it is cut to it), unless norandommap's random offsets may repeat.
+    if (spec.verify != fio::FioVerify::kNone && !(s.pattern.random && spec.norandommap)) {
+      one_pass = std::min(one_pass, region_bytes);
+    }
     s.byte_limit = one_pass * loops;
     s.io_limit = spec.number_ios;
     // fio verifies after each of the loops= passes.

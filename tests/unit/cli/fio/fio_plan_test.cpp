@@ -164,6 +164,23 @@ TEST(FioPlanDataTest, BufferAndVerifyOptionsRun) {
   EXPECT_TRUE(s.buffers.refill);
 }
 
+TEST(FioPlanDataTest, VerifyCutsIoSizeToSizeAsFioDoes) {
+  TempDir dir;
+  const std::string head =
+      "[j]\ndirectory=" + dir.path() + "\nsize=1m\nio_size=2m\nrw=randwrite\nverify=crc32c\n";
+  auto plan = PlanOfText(head);
+  ASSERT_OK(plan);
+  EXPECT_EQ(plan->steps[0][0].settings.byte_limit, 1u << 20);
+  // Random offsets without the map may repeat: io_size stands.
+  plan = PlanOfText(head + "norandommap\n");
+  ASSERT_OK(plan);
+  EXPECT_EQ(plan->steps[0][0].settings.byte_limit, 2u << 20);
+  plan = PlanOfText(head + "loops=2\n");
+  ASSERT_OK(plan);
+  EXPECT_EQ(plan->steps[0][0].settings.byte_limit, 2u << 20);
+  EXPECT_EQ(plan->steps[0][0].settings.verify_pass_bytes, 1u << 20);
+}
+
 TEST(FioPlanDataTest, VerifyPatternAloneVerifiesThePattern) {
   TempDir dir;
   auto plan = PlanOfText("[j]\ndirectory=" + dir.path() +
