@@ -120,11 +120,11 @@ Status CheckVerify(const FioJobSpec& spec, const FioPatternSettings& p) {
     return Refuse(spec, "verify_only",
                   "fio option 'verify_only' does not run time_based jobs (fio's rule)");
   }
-  if (spec.time_based && spec.do_verify && Writes(spec.rw)) {
+  if (spec.time_based && spec.do_verify && Writes(spec.rw) && spec.verify_backlog == 0) {
     return Refuse(spec, "verify",
                   "fio option 'verify' with 'time_based': the writes take all of runtime and "
-                  "the verify phase never starts (fio warns); give do_verify=0 or drop "
-                  "time_based");
+                  "the verify phase never starts (fio warns); give verify_backlog=N, "
+                  "do_verify=0 or drop time_based");
   }
   const size_t header = FioVerifyHeaderBytes(VerifyKindOf(spec.verify));
   for (size_t d = 0; d < fio::kFioDirections; ++d) {

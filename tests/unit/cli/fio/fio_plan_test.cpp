@@ -206,7 +206,8 @@ TEST(FioPlanDataTest, VerifyThatCannotRunIsRefusedWithItsLine) {
             "ignore verify_only and write)");
   EXPECT_EQ(error("rw=randwrite\ntime_based\nruntime=5\nverify=crc32c\n"),
             "t.fio:7: fio option 'verify' with 'time_based': the writes take all of runtime and "
-            "the verify phase never starts (fio warns); give do_verify=0 or drop time_based");
+            "the verify phase never starts (fio warns); give verify_backlog=N, do_verify=0 or drop "
+            "time_based");
   EXPECT_EQ(error("rw=write\ntime_based\nruntime=5\nverify=crc32c\nverify_only\n"),
             "t.fio:8: fio option 'verify_only' does not run time_based jobs (fio's rule)");
   EXPECT_EQ(error("rw=write\nbs=48\nverify=sha256\n"),
@@ -215,6 +216,8 @@ TEST(FioPlanDataTest, VerifyThatCannotRunIsRefusedWithItsLine) {
   // What may run: the same without the contradiction.
   EXPECT_OK(PlanOfText(head + "rw=randwrite\ntime_based\nruntime=5\nverify=crc32c\ndo_verify=0\n"));
   EXPECT_OK(PlanOfText(head + "rw=read\ntime_based\nruntime=5\nverify=crc32c\n"));
+  EXPECT_OK(
+      PlanOfText(head + "rw=randwrite\ntime_based\nruntime=5\nverify=crc32c\nverify_backlog=8\n"));
   EXPECT_OK(PlanOfText(head + "rw=write\nbs=64\nverify=sha256\n"));
   EXPECT_OK(PlanOfText(head + "rw=write\nbuffer_compress_chunk=0\n"));
 }
