@@ -90,7 +90,7 @@ uint64_t Xxh64(const void* data, size_t len, uint64_t seed) {
   if (len >= 32) {
     uint64_t lane[4] = {seed + kPrime1 + kPrime2, seed + kPrime2, seed, seed - kPrime1};
     for (; end - p >= 32; p += 32) {
-      for (int i = 0; i < 4; ++i) lane[i] = Round(lane[i], Load64(p + 8 * i));
+      for (size_t i = 0; i < 4; ++i) lane[i] = Round(lane[i], Load64(p + 8 * i));
     }
     acc = Rotl(lane[0], 1) + Rotl(lane[1], 7) + Rotl(lane[2], 12) + Rotl(lane[3], 18);
     for (uint64_t l : lane) acc = MergeRound(acc, l);

@@ -72,7 +72,7 @@ void FillPattern(unsigned char* buf, size_t len, const std::string& pattern) {
     return;
   }
   const size_t first = std::min(len, pattern.size());
-  std::memcpy(buf, pattern.data(), first);
+  std::copy_n(pattern.begin(), first, buf);
   // Doubling copies: each copies whole periods already in place.
   for (size_t done = first; done < len;) {
     const size_t n = std::min(done / pattern.size() * pattern.size(), len - done);

@@ -664,8 +664,9 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   // What the job's writes hold, from a sample of buffers filled as its
   // workers fill them (the verify header, 32 bytes and the digest a block,
   // is left out).
-  const FioWriteDataEstimate data = EstimateWriteData(
-      s_.buffers, std::min<size_t>(MaxBlockSize(s_.pattern), 64 * 1024), 64, s_.pattern.seed);
+  const FioWriteDataEstimate data =
+      EstimateWriteData(s_.buffers, std::min<size_t>(MaxBlockSize(s_.pattern), size_t{64} * 1024),
+                        64, s_.pattern.seed);
   t.write_compressible_fraction = data.compressible;
   t.write_duplicate_fraction = data.duplicate;
   t.file_set_bytes = s_.file_size * s_.files.size();

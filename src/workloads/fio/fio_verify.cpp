@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 
@@ -60,7 +61,7 @@ Result<std::string> BlockDigest(unsigned char* buf, size_t len, FioVerifyKind ki
   std::string kept(reinterpret_cast<const char*>(buf + kFixedHeaderBytes), n);
   std::memset(buf + kFixedHeaderBytes, 0, n);
   Result<std::string> d = Digest(kind, buf, len);
-  std::memcpy(buf + kFixedHeaderBytes, kept.data(), n);
+  std::copy_n(kept.begin(), n, buf + kFixedHeaderBytes);
   return d;
 }
 
@@ -143,7 +144,7 @@ Status StampFioVerifyBlock(unsigned char* buf, const FioVerifyBlock& block, FioV
   Write<uint64_t>(buf + 24, seed);
   std::memset(buf + kFixedHeaderBytes, 0, header - kFixedHeaderBytes);
   LC_ASSIGN_OR_RETURN(std::string digest, Digest(kind, buf, block.length));
-  std::memcpy(buf + kFixedHeaderBytes, digest.data(), digest.size());
+  std::copy_n(digest.begin(), digest.size(), buf + kFixedHeaderBytes);
   return Status::Ok();
 }
 
