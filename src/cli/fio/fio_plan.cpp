@@ -129,8 +129,11 @@ Status CheckVerify(const FioJobSpec& spec, const FioPatternSettings& p) {
   const size_t header = FioVerifyHeaderBytes(VerifyKindOf(spec.verify));
   for (size_t d = 0; d < fio::kFioDirections; ++d) {
     if (!p.dirs[d]) continue;
+    // A request may be cut to the block alignment (the random map's free
+    // runs), so the alignment counts as a block size.
     uint32_t smallest = p.bs[d].min;
     for (const auto& [size, pct] : p.bs[d].split) smallest = std::min(smallest, size);
+    if (p.bs[d].align != 0) smallest = std::min(smallest, p.bs[d].align);
     if (smallest < header) {
       return Refuse(spec, "verify",
                     fmt::format("fio option 'verify={}' needs blocks of at least {} bytes (its "

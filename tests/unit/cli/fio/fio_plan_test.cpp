@@ -213,6 +213,9 @@ TEST(FioPlanDataTest, VerifyThatCannotRunIsRefusedWithItsLine) {
   EXPECT_EQ(error("rw=write\nbs=48\nverify=sha256\n"),
             "t.fio:6: fio option 'verify=sha256' needs blocks of at least 64 bytes (its "
             "header); the smallest is 48");
+  EXPECT_EQ(error("rw=randwrite\nbssplit=4k/50:8k/50\nblockalign=16\nverify=crc32c\n"),
+            "t.fio:7: fio option 'verify=crc32c' needs blocks of at least 36 bytes (its "
+            "header); the smallest is 16");
   // What may run: the same without the contradiction.
   EXPECT_OK(PlanOfText(head + "rw=randwrite\ntime_based\nruntime=5\nverify=crc32c\ndo_verify=0\n"));
   EXPECT_OK(PlanOfText(head + "rw=read\ntime_based\nruntime=5\nverify=crc32c\n"));
