@@ -99,6 +99,12 @@ TEST(FioDataTest, ACorruptedBlockFailsAVerifyOnlyJobNamingItsOffset) {
   r = Fio(dir, check);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("(and 1 more blocks)"), std::string::npos) << r.err;
+  // verify_fatal: the job stops at the first.
+  check.push_back("--verify_fatal=1");
+  r = Fio(dir, check);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("verify failed: c.dat at offset"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("more blocks"), std::string::npos) << r.err;
 }
 
 TEST(FioDataTest, AReadJobWithVerifyChecksEveryBlockItReads) {
