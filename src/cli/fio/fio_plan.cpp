@@ -148,7 +148,9 @@ Status CheckVerify(const FioJobSpec& spec, const FioPatternSettings& p) {
 FioBufferSettings BuffersOf(const FioJobSpec& spec) {
   FioBufferSettings b;
   b.zero = spec.zero_buffers;
-  b.refill = spec.refill_buffers;
+  // fio: verify (as compression and dedupe, which FioBufferFill handles)
+  // refills the buffers for every write.
+  b.refill = spec.refill_buffers || spec.verify != fio::FioVerify::kNone;
   b.scramble = spec.scramble_buffers;
   b.compress_fraction = spec.buffer_compress_percentage;
   b.compress_chunk = spec.buffer_compress_chunk;

@@ -20,7 +20,12 @@ bool FioBufferFill::RefillsEachWrite() const {
 void FioBufferFill::FillFromSeed(unsigned char* buf, size_t len, uint64_t seed) const {
   Random rng(seed);
   if (s_.compress_fraction <= 0) {
-    FillRandom(buf, len, rng);
+    // A pattern stays the pattern when refilled (refill_buffers, verify).
+    if (s_.pattern.empty()) {
+      FillRandom(buf, len, rng);
+    } else {
+      FillPattern(buf, len, s_.pattern);
+    }
     return;
   }
   const size_t chunk = s_.compress_chunk == 0 ? len : static_cast<size_t>(s_.compress_chunk);

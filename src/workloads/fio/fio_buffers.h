@@ -17,7 +17,7 @@ namespace loadcell {
 
 struct FioBufferSettings {
   bool zero = false;    // zero_buffers: every buffer all zeros
-  bool refill = false;  // refill_buffers: new random bytes for every write
+  bool refill = false;  // refill_buffers: new random bytes (or the pattern) for every write
   // scramble_buffers: the random buffers filled once are made unlike each
   // earlier write (the first 8 bytes of each 512-byte sector, fileio's
   // MakeSectorsUnique) for every write.

@@ -190,6 +190,7 @@ TEST(FioPlanDataTest, VerifyPatternAloneVerifiesThePattern) {
   EXPECT_EQ(s.verify, FioVerifyKind::kPattern);
   EXPECT_EQ(s.verify_pattern, std::string("ab\0", 3));
   EXPECT_EQ(s.verify_pass_bytes, 0u);  // one pass: verified at the end
+  EXPECT_TRUE(s.buffers.refill);       // verify refills every write, as fio
 }
 
 TEST(FioPlanDataTest, VerifyThatCannotRunIsRefusedWithItsLine) {

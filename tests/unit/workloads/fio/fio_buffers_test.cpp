@@ -33,6 +33,12 @@ TEST(FioBuffersTest, PatternRepeatsFromEachBuffersStart) {
     for (size_t i = 0; i < w.size(); ++i) ASSERT_EQ(w[i], "abc"[i % 3]) << i;
   }
   EXPECT_EQ(fill.Describe(), "pattern");
+  // Refilled for every write (refill_buffers, or verify): still the pattern.
+  s.refill = true;
+  FioBufferFill refill(s, 1);
+  refill.Initial(buf.data(), buf.size());
+  const std::vector<unsigned char> r = Written(refill, buf, 1);
+  for (size_t i = 0; i < r.size(); ++i) ASSERT_EQ(r[i], "abc"[i % 3]) << i;
   // A pattern longer than the buffer is cut.
   std::vector<unsigned char> small(2);
   FillPattern(small.data(), small.size(), "xyz");
