@@ -110,6 +110,15 @@ uint64_t Random::Uniform(uint64_t lo, uint64_t hi) {
   return lo + static_cast<uint64_t>(m >> 64);
 }
 
+double StandardNormal(Random& rng) {
+  for (;;) {
+    const double u = 2 * rng.NextDouble() - 1;
+    const double v = 2 * rng.NextDouble() - 1;
+    const double s = u * u + v * v;
+    if (s > 0 && s < 1) return u * std::sqrt(-2 * std::log(s) / s);
+  }
+}
+
 uint64_t ThreadSeed(uint64_t run_seed, int thread_id) {
   uint64_t state =
       run_seed ^ (static_cast<uint64_t>(static_cast<uint32_t>(thread_id)) * kGoldenGamma);

@@ -23,6 +23,12 @@ class Random {
   uint64_t s_[4];
 };
 
+// A draw of the standard normal law (mean 0, standard deviation 1), by
+// Marsaglia's polar method (two uniform draws or more per value; the second
+// value each accepted pair gives is not kept, so that a draw depends only on
+// `rng`).
+double StandardNormal(Random& rng);
+
 // Seed for thread `thread_id` from the run's seed (splitmix64 mixing).
 uint64_t ThreadSeed(uint64_t run_seed, int thread_id);
 

@@ -10,6 +10,7 @@
 #include "os/file_system.h"
 #include "os/thread.h"
 #include "runner/recorder.h"
+#include "workloads/oltp/oltp_data_set.h"
 #include "workloads/oltp/oltp_report.h"
 #include "workloads/oltp/oltp_txn.h"
 
@@ -50,6 +51,9 @@ struct LuaScriptWorkload::Impl {
   std::string CloseReportStream(const char* stream) const;
   // Whether any interpreter opened a database connection.
   bool Connected() const;
+  // The data set, read by the first Facts() of a run that used a database.
+  mutable std::mutex data_set_mu;
+  mutable std::optional<DatabaseFacts> data_set;  // guarded by data_set_mu
 };
 
 namespace {
@@ -534,6 +538,23 @@ bool LuaScriptWorkload::Impl::Connected() const {
 
 std::vector<Metric> LuaScriptWorkload::Metrics(const RunResult& r) const {
   return impl_->Connected() ? OltpMetrics(r) : std::vector<Metric>{};
+}
+
+WorkloadFacts LuaScriptWorkload::Facts(const RunResult& r) const {
+  DbDriver* driver = impl_->shared.driver;
+  if (!impl_->Connected() || driver == nullptr) return {};
+  WorkloadFacts f = OltpFacts(r, driver->Name(), /*reconnects_asked=*/false);
+  if (r.events == 0 || !r.failure.ok()) return f;
+  std::lock_guard<std::mutex> lock(impl_->data_set_mu);
+  if (!impl_->data_set.has_value()) {
+    impl_->data_set = ReadOltpDataSetAfterRun(*driver);
+    if (impl_->data_set->unknown.empty() && impl_->data_set->data_bytes == 0) {
+      impl_->data_set->unknown =
+          "the script's tables are not sysbench's sbtestN tables, whose size alone is read";
+    }
+  }
+  AddDataSetFacts(f, *impl_->data_set, r);
+  return f;
 }
 
 std::optional<std::string> LuaScriptWorkload::Impl::CallReportHook(const char* name,

@@ -46,6 +46,10 @@ class LuaScriptWorkload final : public Workload, public TextReportSections {
   Status Done() override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
   std::vector<Metric> Metrics(const RunResult& r) const override;
+  // A script that used a database: its errors, deadlocks and reconnects,
+  // and, once after a run that did not fail, the sbtestN tables' size
+  // against the buffer pool (the verdict's database check, as for OLTP).
+  WorkloadFacts Facts(const RunResult& r) const override;
   std::string TextSection(const RunResult& r) const override;
   std::string SysbenchSection(const RunResult& r) const override;
   std::string IntervalLine(const IntervalSnapshot& s, double percentile) const override;

@@ -19,10 +19,12 @@ namespace loadcell {
 // The host's CPU time since boot, summed over its CPUs, in the system's
 // ticks: busy (user, nice, system, irq, softirq, steal) and all of it, and
 // steal (the time a hypervisor ran something else while a CPU wanted to run).
+// Windows states no steal time (`steal_known` false there).
 struct HostCpuTimes {
   bool known = false;
   uint64_t busy = 0;
   uint64_t total = 0;
+  bool steal_known = false;
   uint64_t steal = 0;
 };
 HostCpuTimes ReadHostCpuTimes(const std::string& proc_stat = "/proc/stat");

@@ -51,6 +51,7 @@ HostCpuTimes ReadHostCpuTimes(const std::string& proc_stat) {
   t.busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
   t.total = t.busy + v[3] + v[4];
   t.steal = v[7];
+  t.steal_known = true;
   t.known = true;
   return t;
 }

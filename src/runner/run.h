@@ -110,6 +110,7 @@ class Run final {
   void AbortStart();
 
   // ---- The control loop's duties, each acting when due at `now`
+  void WaitStartDelay();
   void Release();
   void StartReporting();
   void EndWarmupIfDue(Nanos now);

@@ -40,6 +40,11 @@ struct RunConfig {
   // fill while no thread takes them.
   uint64_t rate_backlog_limit = 0;
   static constexpr uint64_t kSysbenchEventQueue = 131072;
+  // Not an option: set by a front end whose jobs start late (fio's
+  // startdelay). Seconds from the moment the run (its job group) is
+  // released to the moment its threads start; the run's time limit and
+  // warm-up count from then. A stop request during the wait ends it.
+  double start_delay_s = 0;
   // Not an option: set by the front end for live status and charts. Period
   // of RunObserver::OnStatus in seconds; 0: no status ticks.
   double status_interval_s = 0;

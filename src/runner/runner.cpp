@@ -163,6 +163,7 @@ void Run::ThreadEntry(void* arg) {
 void Run::Control() {
   // Baseline before anything runs (all zeros; kept simple and exact).
   base_ = Snap();
+  WaitStartDelay();
   Release();
   StartReporting();
   Nanos asked = 0;
@@ -190,6 +191,16 @@ void Run::NotePause(Nanos asked, Nanos now) {
   ++pauses_;
   // The grace is for events that ignore the stop, not for a stopped process.
   if (forced_at_ != 0) forced_at_ += gap;
+}
+
+// A run that starts late (RunConfig::start_delay_s) waits here, its threads
+// created and held, in slices so that a stop request ends the wait.
+void Run::WaitStartDelay() {
+  if (cfg_.start_delay_s <= 0) return;
+  const Nanos until = MonotonicNow() + SecondsToNanos(cfg_.start_delay_s);
+  for (Nanos now = MonotonicNow(); now < until && !StopRequested(); now = MonotonicNow()) {
+    SystemClock().SleepUntil(std::min(until, now + kPollPeriod));
+  }
 }
 
 // Fixes the timeline from now and lets the threads go.

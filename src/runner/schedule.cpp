@@ -49,6 +49,29 @@ double RateSchedule::share_period_ns() const {
   return period_ns_ * static_cast<double>(share_.total) / static_cast<double>(share_.count);
 }
 
+ArrivalSchedule::ArrivalSchedule(Nanos start, double units_per_second, ArrivalProcess process,
+                                 uint64_t seed)
+    : limited_(units_per_second > 0),
+      process_(process),
+      linear_(start, units_per_second),
+      rng_(seed),
+      ns_per_unit_(units_per_second > 0 ? 1e9 / units_per_second : 0),
+      start_(start),
+      next_(start) {}
+
+void ArrivalSchedule::Take(uint64_t units) {
+  taken_ += units;
+  if (!limited_) return;
+  if (process_ == ArrivalProcess::kLinear) {
+    next_ = linear_.IntendedStart(taken_);
+    return;
+  }
+  // Inverse transform: -log(1 - U), U in [0, 1), is exponential of mean 1.
+  const double gap = -std::log1p(-rng_.NextDouble()) * ns_per_unit_ * static_cast<double>(units);
+  poisson_ns_ += gap;
+  next_ = start_ + static_cast<Nanos>(std::llround(poisson_ns_));
+}
+
 void Ticker::AdvancePast(Nanos now) {
   if (period_ <= 0) return;
   if (now >= next()) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/random.h"
 
 namespace loadcell {
 
@@ -46,6 +47,42 @@ class RateSchedule {
   Nanos start_;
   double period_ns_;
   ScheduleShare share_;
+};
+
+// How the arrivals of an ArrivalSchedule are spaced: evenly (linear), or
+// as a Poisson process (exponential gaps of the same mean).
+enum class ArrivalProcess { kLinear, kPoisson };
+
+// One consumer's open-loop schedule in units of work (events, or bytes for
+// a byte rate): the next event is due once the units taken before it are
+// due at `units_per_second`, whatever happened to the events before it.
+// Linear: the event after `u` units is due at start + u / rate, RateSchedule's
+// arithmetic (computed from u, no rounding accumulates). Poisson: each event
+// of `units` units is followed by a gap drawn from an exponential law of
+// mean units / rate (fio's rate_process=poisson; seeded: the same seed, the
+// same arrivals). Not thread-safe: one per consumer. A rate of 0 is no
+// schedule: every event is due at once.
+class ArrivalSchedule {
+ public:
+  ArrivalSchedule() = default;
+  ArrivalSchedule(Nanos start, double units_per_second, ArrivalProcess process, uint64_t seed);
+  bool limited() const { return limited_; }
+  // The intended start of the next event (the start when not limited).
+  Nanos Next() const { return next_; }
+  // The next event, of `units` units, was taken.
+  void Take(uint64_t units);
+  uint64_t units_taken() const { return taken_; }
+
+ private:
+  bool limited_ = false;
+  ArrivalProcess process_ = ArrivalProcess::kLinear;
+  RateSchedule linear_{0, 0};
+  Random rng_{0};
+  double ns_per_unit_ = 0;
+  double poisson_ns_ = 0;  // Poisson: the next start, from the schedule's start
+  Nanos start_ = 0;
+  Nanos next_ = 0;
+  uint64_t taken_ = 0;
 };
 
 // Ticks at start + k * period (k >= 1), without drift. When the caller is

@@ -33,7 +33,7 @@ void VerdictStep::OnStart(const Manifest& /*m*/) {
   start_host_known_ = host.known;
   start_host_busy_ = host.busy;
   start_host_total_ = host.total;
-  start_host_steal_ = host.steal;
+  start_host_steal_ = host.steal_known ? std::optional<uint64_t>(host.steal) : std::nullopt;
   cpus_ = AllowedCpus();
   start_frequencies_ = ReadCpuFrequencies(cpus_);
   start_devices_.clear();
@@ -66,7 +66,9 @@ void VerdictStep::CpuWindow(validity::HostWindow& w) const {
   if (start_host_known_ && now.known && now.total > start_host_total_) {
     const auto total = static_cast<double>(now.total - start_host_total_);
     w.host_busy_fraction = static_cast<double>(now.busy - start_host_busy_) / total;
-    w.steal_fraction = static_cast<double>(now.steal - start_host_steal_) / total;
+    if (start_host_steal_.has_value() && now.steal_known) {
+      w.steal_fraction = static_cast<double>(now.steal - *start_host_steal_) / total;
+    }
   }
   validity::FillFrequencyWindow(start_frequencies_, ReadCpuFrequencies(cpus_), w);
 }

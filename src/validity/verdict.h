@@ -4,6 +4,8 @@
 // end's facts, runs every check (validity/check.h) and stores the verdict in
 // the result, before the reporters print it. Nothing here runs per event.
 
+#include <optional>
+
 #include "os/host_facts.h"
 #include "runner/run_result.h"
 #include "runner/runner.h"
@@ -42,7 +44,7 @@ class VerdictStep final : public RunObserver {
   double start_cpu_s_ = 0;
   uint64_t start_host_busy_ = 0;
   uint64_t start_host_total_ = 0;
-  uint64_t start_host_steal_ = 0;
+  std::optional<uint64_t> start_host_steal_;  // none where the system states no steal
   bool start_host_known_ = false;
   std::vector<int> cpus_;  // the CPUs the process may use, at the start
   CpuFrequencyFacts start_frequencies_;

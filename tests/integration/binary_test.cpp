@@ -278,16 +278,58 @@ TEST(SignalTest, ForcedShutdownAbandonsAHungEventAndStillReports) {
   EXPECT_NE(r.err.find("--forced-shutdown"), std::string::npos) << r.err;
 }
 
+// The suite's table: its lines up to the first blank one.
+std::string SuiteTable(const std::string& out) { return out.substr(0, out.find("\n\n") + 1); }
+
 TEST(SuiteTest, RunsTheFourTestsAndPrintsOneTable) {
   ProcessResult r = RunLoadcell({"suite", "--time=0.2", "--mutex-locks=1000"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-  EXPECT_EQ(CountLines(r.out), 7u) << r.out;  // header + 6 tests
+  const std::string table = SuiteTable(r.out);
+  EXPECT_EQ(CountLines(table), 7u) << r.out;  // header + 6 tests
   for (const char* t : {"cpu", "memory", "threads", "mutex", "fileio", "oltp_read_write"}) {
-    EXPECT_NE(("\n" + r.out).find(std::string("\n") + t + " "), std::string::npos) << r.out;
+    EXPECT_NE(("\n" + table).find(std::string("\n") + t + " "), std::string::npos) << r.out;
   }
-  EXPECT_NE(r.out.find("MiB/s"), std::string::npos) << r.out;
+  EXPECT_NE(table.find("MiB/s"), std::string::npos) << r.out;
   ExpectUsageError({"suite", "--nosuch=1"}, "--nosuch");
   ExpectUsageError({"suite", "--threads=0"}, "--threads=0");
+}
+
+// Every row carries its run's verdict; what was not valid is listed under
+// the table. fileio's buffered reads of 64 MiB on a host with more memory
+// are INVALID (the cache check), and --verdict=strict then exits 3.
+TEST(SuiteTest, EveryRowCarriesItsVerdictAndStrictExitsThreeOnAnInvalidOne) {
+  ProcessResult r = RunLoadcell({"suite", "--time=0.2", "--mutex-locks=1000"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const std::string table = SuiteTable(r.out);
+  EXPECT_NE(table.find(" verdict "), std::string::npos) << r.out;
+  const size_t fileio = ("\n" + table).find("\nfileio ");
+  ASSERT_NE(fileio, std::string::npos) << r.out;
+  const std::string fileio_row = table.substr(fileio, table.find('\n', fileio) - fileio);
+  EXPECT_NE(fileio_row.find("INVALID ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nVerdicts (docs/validity.md):\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  fileio: INVALID cache: "), std::string::npos) << r.out;
+  // Judged before cleanup: the 10,000-row table (about 2 MiB) is measured,
+  // not the empty file that cleanup leaves.
+  const size_t tables = r.out.find("oltp_read_write: WARN database: the tables (");
+  ASSERT_NE(tables, std::string::npos) << r.out;
+  EXPECT_NE(r.out.substr(tables, r.out.find(')', tables) - tables).find(" MiB"), std::string::npos)
+      << r.out;
+  // cpu's own checks pass or are not made: its row never says INVALID.
+  const size_t cpu = table.find("\ncpu ");
+  ASSERT_NE(cpu, std::string::npos) << r.out;
+  EXPECT_EQ(table.substr(cpu + 1, table.find('\n', cpu + 1) - cpu - 1).find("INVALID"),
+            std::string::npos)
+      << r.out;
+
+  ProcessResult strict =
+      RunLoadcell({"suite", "--time=0.2", "--mutex-locks=1000", "--verdict=strict"});
+  EXPECT_EQ(strict.exit_code, 3) << strict.err << strict.out;
+  EXPECT_NE(strict.out.find("INVALID ("), std::string::npos) << strict.out;
+
+  ProcessResult off = RunLoadcell({"suite", "--time=0.2", "--mutex-locks=1000", "--verdict=off"});
+  EXPECT_EQ(off.exit_code, 0) << off.err << off.out;
+  EXPECT_EQ(off.out.find("Verdicts"), std::string::npos) << off.out;
+  EXPECT_EQ(off.out.find("valid"), std::string::npos) << off.out;
 }
 
 }  // namespace

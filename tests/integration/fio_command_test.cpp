@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
@@ -79,9 +81,10 @@ TEST(FioCommandTest, BadInputIsOneLineAndExitTwoBeforeAnythingIsWritten) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "j.0.0"));
 
-  r = Fio(dir, {"--name=x", "--size=1m", "--rate_iops=100"});
+  r = Fio(dir, {"--name=x", "--size=1m", "--cpus_allowed=0"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("'rate_iops' is not supported by loadcell yet"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'cpus_allowed' is not supported by loadcell yet"), std::string::npos)
+      << r.err;
 
   r = Fio(dir, {"--output-format=terse", "--name=x", "--size=1m"});
   EXPECT_EQ(r.exit_code, 2);
@@ -104,6 +107,144 @@ TEST(FioCommandTest, UnlinkRemovesTheJobsFilesAndAFailedJobExitsOne) {
   r = Fio(dir, {"--name=f", "--size=1m", "--directory=" + (dir / "missing")});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("job f:"), std::string::npos) << r.err;
+}
+
+// The first job of a JSON run: its figures, or null when the output is no
+// JSON.
+nlohmann::json FirstJob(const ProcessResult& r) {
+  nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.contains("jobs") || doc["jobs"].empty()) return nullptr;
+  return doc["jobs"][0];
+}
+
+uint64_t Ios(const nlohmann::json& job, const char* dir) {
+  return job.is_null() ? 0 : job[dir]["total_ios"].get<uint64_t>();
+}
+
+TEST(FioCommandTest, RateIopsForTwoSecondsDoesAboutRateTimesTime) {
+  TempDir dir;
+  ProcessResult r =
+      Fio(dir, {"--output-format=json", "--name=r", "--ioengine=null", "--rw=randread", "--size=1g",
+                "--rate_iops=200", "--runtime=2", "--time_based"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json job = FirstJob(r);
+  ASSERT_FALSE(job.is_null()) << r.out;
+  // 200 per second for 2 s: 400 (the null engine could do millions).
+  EXPECT_GE(Ios(job, "read"), 300u);
+  EXPECT_LE(Ios(job, "read"), 402u);
+  // Open loop: the latency counts from the intended start, the service
+  // time of every I/O beside it.
+  EXPECT_EQ(job["loadcell"]["latency_from"], "intended start");
+  EXPECT_EQ(job["loadcell"]["service_ns"]["N"].get<uint64_t>(), Ios(job, "read"));
+
+  // Per direction, and Poisson arrivals of the same mean.
+  r = Fio(dir, {"--output-format=json", "--name=m", "--ioengine=null", "--rw=randrw", "--size=1g",
+                "--rate_iops=200,50", "--rate_process=poisson", "--runtime=2", "--time_based"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json mixed = FirstJob(r);
+  EXPECT_GE(Ios(mixed, "read"), 300u);
+  EXPECT_LE(Ios(mixed, "read"), 500u);
+  EXPECT_GE(Ios(mixed, "write"), 50u);
+  EXPECT_LE(Ios(mixed, "write"), 150u);
+}
+
+TEST(FioCommandTest, ThinktimeLowersTheRateAccordingly) {
+  TempDir dir;
+  // 10 ms of think time after each I/O: at most 100 I/Os a second.
+  ProcessResult r =
+      Fio(dir, {"--output-format=json", "--name=t", "--ioengine=null", "--rw=randread", "--size=1g",
+                "--thinktime=10ms", "--runtime=2", "--time_based"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json job = FirstJob(r);
+  EXPECT_GE(Ios(job, "read"), 20u);
+  EXPECT_LE(Ios(job, "read"), 201u);
+  // thinktime_blocks=10: the think comes after every 10 I/Os.
+  r = Fio(dir, {"--output-format=json", "--name=t", "--ioengine=null", "--rw=randread", "--size=1g",
+                "--thinktime=10ms", "--thinktime_blocks=10", "--runtime=2", "--time_based"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const uint64_t per_ten = Ios(FirstJob(r), "read");
+  EXPECT_GE(per_ten, 200u);
+  EXPECT_LE(per_ten, 2010u);
+}
+
+TEST(FioCommandTest, StartdelayDelaysTheJobsStartNotItsRuntime) {
+  TempDir dir;
+  const auto t0 = std::chrono::steady_clock::now();
+  ProcessResult r = Fio(dir, {"--output-format=json", "--name=d", "--ioengine=null", "--rw=read",
+                              "--size=1g", "--startdelay=2", "--runtime=1", "--time_based"});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GE(took, 3.0);
+  const nlohmann::json job = FirstJob(r);
+  ASSERT_FALSE(job.is_null()) << r.out;
+  // The job ran its second; the delay is not in its runtime.
+  EXPECT_GE(job["read"]["runtime"].get<double>(), 900);
+  EXPECT_LT(job["read"]["runtime"].get<double>(), 2000);
+}
+
+TEST(FioCommandTest, AZipfJobDoesItsSizeAndNamesItsDistribution) {
+  TempDir dir;
+  dir.Write("zipf.fio",
+            "[z]\nrw=randread\nbs=4k\nsize=4m\nrandom_distribution=zipf:1.2\n"
+            "random_generator=lfsr\n"
+            "[zoned]\nrw=randwrite\nbs=4k\nsize=4m\n"
+            "random_distribution=zoned:60/10:30/20:10/70\n");
+  ProcessResult r = Fio(dir, {"--output-format=json", "zipf.fio"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  ASSERT_EQ(doc["jobs"].size(), 2u);
+  // Size-bound: 4 MiB of 4 KiB requests, as fio does (offsets repeat: no
+  // random map with a distribution).
+  EXPECT_EQ(Ios(doc["jobs"][0], "read"), 1024u);
+  EXPECT_EQ(doc["jobs"][0]["read"]["io_bytes"].get<uint64_t>(), 4u << 20);
+  EXPECT_EQ(doc["jobs"][0]["job options"]["random_distribution"], "zipf:1.2");
+  EXPECT_EQ(Ios(doc["jobs"][1], "write"), 1024u);
+}
+
+TEST(FioCommandTest, BadPacingValuesAreOneLineWithTheirLine) {
+  TempDir dir;
+  dir.Write("zoned.fio", "[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned:70/10:40/90\n");
+  ProcessResult r = Fio(dir, {"zoned.fio"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("zoned.fio:4: fio option 'random_distribution': zone access percentages "
+                       "add up to 110"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+
+  dir.Write("proc.fio", "[j]\nsize=1m\nrate_iops=10\nrate_process=foo\n");
+  r = Fio(dir, {"proc.fio"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("proc.fio:4: fio option 'rate_process': 'foo' is not one of linear, "
+                       "poisson"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+
+  dir.Write("abs.fio", "[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned_abs:50/1m:50/1m\n");
+  r = Fio(dir, {"abs.fio"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("abs.fio:4: fio option 'random_distribution': zoned_abs zones add up to"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "j.0.0"));
+}
+
+TEST(FioCommandTest, ARateBelowRateIopsMinFailsTheJob) {
+  TempDir dir;
+  // 100 ms of think time after each I/O: about 10 I/Os a second, below 50.
+  ProcessResult r =
+      Fio(dir, {"--name=m", "--ioengine=null", "--rw=randread", "--size=1g", "--thinktime=100ms",
+                "--rate_iops_min=50", "--runtime=10", "--time_based"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("job m:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("below rate_iops_min=50"), std::string::npos) << r.err;
+  // The rate reported is the one over the cycle checked (at most 10 a
+  // second with those thinks), not the I/Os since the start.
+  const size_t at = r.err.find("read rate ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_LE(std::stod(r.err.substr(at + 10)), 11) << r.err;
 }
 
 }  // namespace

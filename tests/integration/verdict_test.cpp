@@ -223,5 +223,34 @@ TEST(VerdictBinary, AnOltpTableSetInMemoryIsNamedWithItsSize) {
   EXPECT_EQ(c["figures"]["rollbacks_per_transaction"], 0);
 }
 
+// A Lua script's run on a database is judged as an OLTP run. SQLite: the
+// whole database file against the host's memory, whatever its tables are
+// called (lua_scripts_test.cpp has the servers, where only sbtestN count).
+TEST(VerdictBinary, ALuaScriptsDatabaseIsJudgedAsAnOltpOneIs) {
+  TempDir dir;
+  const std::string script =
+      std::string(LOADCELL_SOURCE_DIR) + "/tests/integration/scripts/verdict_rows.lua";
+  for (const char* table : {"sbtest1", "mine"}) {
+    SCOPED_TRACE(table);
+    const std::vector<std::string> base = {script, "--db-driver=sqlite",
+                                           "--sqlite-db=" + dir.File(std::string(table) + ".db"),
+                                           std::string("--table-name=") + table};
+    std::vector<std::string> prepare = base;
+    prepare.push_back("prepare");
+    const ProcessResult p = RunLoadcell(prepare);
+    ASSERT_EQ(p.exit_code, 0) << ShowVerdictRun(p);
+    std::vector<std::string> run = base;
+    run.insert(run.end(), {"--events=100", "--format=json", "run"});
+    const ProcessResult r = RunLoadcell(run);
+    ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+    const nlohmann::json c = VerdictCheckOf(nlohmann::json::parse(r.out), "database");
+    ASSERT_FALSE(c.is_null()) << r.out;
+    EXPECT_EQ(c["level"], "warn") << c.dump();
+    EXPECT_NE(c["seen"].get<std::string>().find("fit in the host's memory"), std::string::npos)
+        << c.dump();
+    EXPECT_GT(c["figures"]["data_bytes"].get<double>(), 500 * 200.0);  // 500 rows of 200 bytes
+  }
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -3,6 +3,7 @@
 // psapi.h after windows.h: K32GetProcessMemoryInfo (kernel32.dll).
 #include <psapi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -153,6 +154,18 @@ bool StartChild(const std::vector<std::string>& command, const ChildWatch& watch
   return true;
 }
 
+// Keeps in result.max_rss_kb the largest working set seen of `process`:
+// what POSIX's ru_maxrss reports. Read while the child runs too, every 20
+// ms: Wine knows a process' working set only while it lives (its peak
+// after the exit reads 0).
+void NoteWorkingSet(HANDLE process, ProcessResult& result) {
+  PROCESS_MEMORY_COUNTERS memory{};
+  memory.cb = sizeof(memory);
+  if (K32GetProcessMemoryInfo(process, &memory, sizeof(memory)) == 0) return;
+  const size_t bytes = std::max(memory.PeakWorkingSetSize, memory.WorkingSetSize);
+  result.max_rss_kb = std::max(result.max_rss_kb, static_cast<long>(bytes / 1024));
+}
+
 }  // namespace
 
 std::string LoadcellBinary() {
@@ -186,6 +199,7 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
   bool acted = !watch.during;
   bool killed = false;
   while (WaitForSingleObject(pi.hProcess, 20) == WAIT_TIMEOUT) {
+    NoteWorkingSet(pi.hProcess, result);
     const auto now = Clock::now();
     if (!seen) {
       const std::lock_guard<std::mutex> lock(output.mutex);
@@ -206,12 +220,7 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
   err_reader.join();
   DWORD code = 0;
   if (GetExitCodeProcess(pi.hProcess, &code) != 0) result.exit_code = static_cast<int>(code);
-  // The largest working set the child had: what POSIX's ru_maxrss reports.
-  PROCESS_MEMORY_COUNTERS memory{};
-  memory.cb = sizeof(memory);
-  if (K32GetProcessMemoryInfo(pi.hProcess, &memory, sizeof(memory)) != 0) {
-    result.max_rss_kb = static_cast<long>(memory.PeakWorkingSetSize / 1024);
-  }
+  NoteWorkingSet(pi.hProcess, result);
   if (watch.during && acted) {
     result.seconds_after_action = std::chrono::duration<double>(Clock::now() - acted_at).count();
   }

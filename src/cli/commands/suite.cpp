@@ -8,9 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "cli/app.h"
 #include "cli/test_setup.h"
 #include "os/system_info.h"
+#include "report/reporter.h"
 #include "runner/runner.h"
+#include "validity/verdict.h"
 #include "workloads/fileio/fileio.h"
 #include "workloads/oltp/oltp.h"
 
@@ -55,6 +58,12 @@ struct SuiteRow {
   std::string percentile = "-";
   std::string extra = "-";
   std::string status = "ok";
+  // VerdictLine of the run ("-" with --verdict=off or without a result),
+  // and its checks that warned or found the result invalid, as the text
+  // report's Verdict block words them.
+  std::string verdict = "-";
+  std::vector<std::string> findings;
+  bool invalid = false;
   bool failed = false;
   bool interrupted = false;
   bool forced = false;  // threads were abandoned: the suite must end at once
@@ -182,9 +191,17 @@ SuiteRow RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream
   row.threads = static_cast<int>(setup.cfg.threads);
   err << "loadcell: suite: running " << setup.test << "\n";
   Status prepared = e.needs_files ? PrepareFiles(*setup.workload, setup.cfg) : Status::Ok();
-  Result<RunResult> r =
-      prepared.ok() ? RunWorkload(*setup.workload, setup.cfg, BuildManifest(setup, "run"), nullptr)
-                    : Result<RunResult>(prepared);
+  // The verdict step sees the run's start through a reporter of no output.
+  VerdictStep verdict(*setup.workload, setup.cfg.verdict_mode(), percentile,
+                      setup.cfg.report_interval_s);
+  MultiReporter observers;
+  observers.WatchStart(&verdict);
+  Result<RunResult> r = prepared.ok() ? RunWorkload(*setup.workload, setup.cfg,
+                                                    BuildManifest(setup, "run"), &observers)
+                                      : Result<RunResult>(prepared);
+  // Judged before the files and tables go: the checks read them (holes in
+  // the files read, the tables' size).
+  if (r.ok() && !r->forced_shutdown) verdict.Judge(*r);
   if (e.needs_files) CleanUpFiles(e, files_dir, err);
   if (!r.ok()) {
     row.status = "FAILED: " + r.status().ToString();
@@ -193,6 +210,16 @@ SuiteRow RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream
   }
   const RunResult& res = *r;
   row.forced = res.forced_shutdown;
+  if (res.validity.judged) {
+    row.verdict = VerdictLine(res.validity);
+    row.invalid = res.validity.overall() == Overall::kInvalid;
+    for (const CheckOutcome* c : res.validity.NotPassed()) {
+      if (c->level == CheckLevel::kNotChecked) continue;
+      std::string line = fmt::format("{} {}: {}", CheckLevelWord(c->level), c->id, c->seen);
+      if (!c->advice.empty()) line += "; change: " + c->advice;
+      row.findings.push_back(std::move(line));
+    }
+  }
   row.events_per_s = fmt::format("{:.2f}", res.events_per_second);
   if (!res.latency.empty() && percentile > 0) {
     row.percentile = FormatLatency(res.latency[0].histogram.Percentile(percentile));
@@ -214,12 +241,19 @@ SuiteRow RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream
 
 std::string FormatSuiteTable(const std::vector<SuiteRow>& rows, double percentile) {
   std::string pct_header = percentile > 0 ? fmt::format("p{} latency", percentile) : "latency";
-  std::string out = fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", "test", "threads",
-                                "events/s", pct_header, "throughput", "status");
+  std::string out = fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{:<26}{}\n", "test", "threads",
+                                "events/s", pct_header, "throughput", "verdict", "status");
   for (const SuiteRow& r : rows) {
-    out += fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{}\n", r.test, r.threads, r.events_per_s,
-                       r.percentile, r.extra, r.status);
+    out += fmt::format("{:<16}{:>8}{:>16}{:>14}  {:<18}{:<26}{}\n", r.test, r.threads,
+                       r.events_per_s, r.percentile, r.extra, r.verdict, r.status);
   }
+  // What made a verdict other than valid, test by test (`loadcell TEST run`
+  // prints the whole block, the checks not made among it).
+  std::string findings;
+  for (const SuiteRow& r : rows) {
+    for (const std::string& f : r.findings) findings += fmt::format("  {}: {}\n", r.test, f);
+  }
+  if (!findings.empty()) out += "\nVerdicts (docs/validity.md):\n" + findings;
   return out;
 }
 
@@ -240,12 +274,16 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
   InstallStopSignalHandlers();
   std::vector<SuiteRow> rows;
   bool failed = false;
+  bool invalid = false;
+  bool strict = false;
   bool interrupted = false;
   double percentile = 95;
   for (SuiteEntry& e : entries) {
     percentile = e.setup->cfg.percentile;
     rows.push_back(RunSuiteTest(e, files_dir, err));
     failed = failed || rows.back().failed;
+    invalid = invalid || rows.back().invalid;
+    strict = strict || e.setup->cfg.verdict_mode() == VerdictMode::kStrict;
     if (rows.back().forced) {
       // Threads hang inside this test's workload: print what there is and
       // leave before anything is destroyed under them.
@@ -264,7 +302,9 @@ int RunSuite(RawOptions& options, std::ostream& out, std::ostream& err) {
   out << FormatSuiteTable(rows, percentile);
   out.flush();
   if (interrupted) return 130;
-  return failed ? 1 : 0;
+  if (failed) return 1;
+  // --verdict=strict: an INVALID result exits 3, as a single run does.
+  return strict && invalid ? kExitInvalid : 0;
 }
 
 }  // namespace loadcell

@@ -38,22 +38,11 @@ Status NotYet(const FioJobSpec& spec, const std::string& option) {
 // The options the spec carries that the jobs core does not act on yet:
 // refused when given, so that nothing is silently ignored.
 Status RefuseWhatCannotRunYet(const FioJobSpec& spec) {
-  static const char* const kNotYet[] = {"rate",
-                                        "rate_min",
-                                        "rate_iops",
-                                        "rate_iops_min",
-                                        "rate_process",
-                                        "thinktime",
-                                        "thinktime_spin",
-                                        "thinktime_blocks",
-                                        "startdelay",
-                                        "cpus_allowed",
+  static const char* const kNotYet[] = {"cpus_allowed",
                                         "write_lat_log",
                                         "write_bw_log",
                                         "write_iops_log",
                                         "log_avg_msec",
-                                        "random_distribution",
-                                        "random_generator",
                                         "iodepth_batch_complete_min",
                                         "iodepth_batch_complete_max",
                                         "create_on_open",
@@ -273,7 +262,91 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
     b.align = static_cast<uint32_t>(spec.block_align[d]);
   }
   p.norandommap = spec.norandommap;
+  const fio::FioRandomDistribution& rd = spec.random_distribution;
+  FioOffsetDistribution& od = p.distribution;
+  od.parameter = rd.parameter;
+  od.center = rd.center;
+  switch (rd.kind) {
+    case fio::FioDistributionKind::kRandom:
+      od.law = FioOffsetLaw::kUniform;
+      break;
+    case fio::FioDistributionKind::kZipf:
+      od.law = FioOffsetLaw::kZipf;
+      break;
+    case fio::FioDistributionKind::kPareto:
+      od.law = FioOffsetLaw::kPareto;
+      break;
+    case fio::FioDistributionKind::kNormal:
+      od.law = FioOffsetLaw::kNormal;
+      break;
+    case fio::FioDistributionKind::kZoned:
+    case fio::FioDistributionKind::kZonedAbs:
+      od.law = FioOffsetLaw::kZoned;
+      od.absolute = rd.kind == fio::FioDistributionKind::kZonedAbs;
+      break;
+  }
+  for (size_t d = 0; d < fio::kFioDirections; ++d) {
+    for (const fio::FioZone& z : rd.zones[d]) {
+      od.zones[d].push_back({z.access_fraction * 100, z.size_fraction * 100, z.size_bytes});
+    }
+  }
+  // fio's rule: a distribution other than uniform does without the random
+  // map (offsets repeat).
+  if (od.law != FioOffsetLaw::kUniform) p.norandommap = true;
   return p;
+}
+
+// zoned_abs: zones that reach past the job's region would lose their share
+// of the I/Os; refused rather than cut.
+Status CheckAbsoluteZones(const FioJobSpec& spec, uint64_t region) {
+  if (spec.random_distribution.kind != fio::FioDistributionKind::kZonedAbs) return Status::Ok();
+  for (const std::vector<fio::FioZone>& zones : spec.random_distribution.zones) {
+    uint64_t total = 0;
+    for (const fio::FioZone& z : zones) total += z.size_bytes;
+    if (total > region) {
+      return Refuse(spec, "random_distribution",
+                    fmt::format("fio option 'random_distribution': zoned_abs zones add up to {} "
+                                "bytes, beyond the {} bytes the "
+                                "job does I/O on in each file",
+                                total, region));
+    }
+  }
+  return Status::Ok();
+}
+
+// The smallest block a direction draws: fio's measure of rate_iops.
+uint64_t SmallestBlock(const FioBlockSizes& b) {
+  uint64_t m = b.min;
+  for (const auto& [size, pct] : b.split) m = std::min<uint64_t>(m, size);
+  return std::max<uint64_t>(1, m);
+}
+
+// rate, rate_iops, rate_min, rate_iops_min, rate_process, thinktime*.
+void PaceOf(const FioJobSpec& spec, FioJobSettings& s) {
+  for (size_t d = 0; d < fio::kFioDirections; ++d) {
+    s.rate_bytes[d] =
+        spec.rate[d] != 0 ? spec.rate[d] : spec.rate_iops[d] * SmallestBlock(s.pattern.bs[d]);
+    s.min_bytes[d] = spec.rate_min[d];
+    s.min_ios[d] = spec.rate_iops_min[d];
+  }
+  s.rate_poisson = spec.rate_process == fio::FioRateProcess::kPoisson;
+  s.thinktime_ns = spec.thinktime_ns;
+  s.thinktime_spin_ns = std::min(spec.thinktime_spin_ns, spec.thinktime_ns);
+  s.thinktime_blocks = static_cast<uint32_t>(std::max(1, spec.thinktime_blocks));
+  if (spec.runtime_ns > 0) s.issue_window_ns = spec.ramp_time_ns + spec.runtime_ns;
+}
+
+// startdelay=: its time, or one drawn in its range (per job instance, from
+// the job's seed).
+double StartDelaySeconds(const FioJobSpec& spec, uint64_t seed) {
+  const fio::FioTimeRange& r = spec.startdelay;
+  int64_t ns = r.min_ns;
+  if (r.max_ns > r.min_ns) {
+    Random rng(seed ^ 0x57A27ULL);
+    ns =
+        r.min_ns + static_cast<int64_t>(rng.Uniform(0, static_cast<uint64_t>(r.max_ns - r.min_ns)));
+  }
+  return static_cast<double>(ns) / 1e9;
 }
 
 Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs) {
@@ -342,6 +415,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
     s.file_size = offset + per_file;
     s.pattern.region_length = per_file;
   }
+  LC_RETURN_IF_ERROR(CheckAbsoluteZones(spec, s.pattern.region_length));
   // fio's seed is the same every run unless randrepeat=0; each clone its own.
   s.pattern.seed = spec.randrepeat ? spec.randseed + static_cast<uint64_t>(inst.clone_index) * 7919
                                    : static_cast<uint64_t>(MonotonicNow());
@@ -379,7 +453,10 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
     return Refuse(spec, "time_based", "time_based needs runtime=");
   }
 
+  PaceOf(spec, s);
+
   RunConfig& c = job.cfg;
+  c.start_delay_s = StartDelaySeconds(spec, s.pattern.seed);
   c.threads = 1;
   c.time_s = static_cast<double>(spec.runtime_ns) / 1e9;
   c.time_given = spec.runtime_ns > 0;

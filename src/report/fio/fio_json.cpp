@@ -182,6 +182,10 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
                           : 0);
   w.Key("jobs").Int(job.jobs);
   w.Key("short_ios").Uint(FioCounter(r, "short_ios"));
+  // Under a rate: clat and lat count from each I/O's intended start; the
+  // service time (submission to completion) is here.
+  w.Key("latency_from").String(r.service ? "intended start" : "submission");
+  if (r.service) Latency(w, "service_ns", &r.service->histogram, true, job, false);
   if (!job.failure.empty()) w.Key("failure").String(job.failure);
   if (r.validity.judged) w.Key("verdict").String(OverallName(r.validity.overall()));
   w.EndObject();

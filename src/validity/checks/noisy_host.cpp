@@ -13,7 +13,8 @@ std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in) {
   constexpr const char* kId = "noisy-host";
   const HostWindow& w = in.host.window;
   if (!w.known) return NotChecked(kId, "the run's start was not seen");
-  if (w.steal_fraction < 0) return NotChecked(kId, "the system does not state its CPU times");
+  if (w.steal_fraction < 0)
+    return NotChecked(kId, "the system does not state its CPUs' steal time");
   std::vector<CheckFigure> figures = {
       {"steal_fraction", w.steal_fraction},
       {"virtual_machine", in.host.virtual_machine.empty() ? 0.0 : 1.0}};

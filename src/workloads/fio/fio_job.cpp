@@ -11,6 +11,8 @@
 #include "os/open_flags.h"
 #include "os/thread.h"
 #include "runner/recorder.h"
+#include "runner/schedule.h"
+#include "runner/stop_signal.h"
 #include "workloads/fileio/fileio_data.h"
 
 namespace loadcell {
@@ -84,7 +86,16 @@ class FioWorker final : public Worker {
           return p;
         }()),
         fill_(s.buffers, s.pattern.seed ^ 0x5DEECE66DULL),
-        next_pass_at_(s.verify_pass_bytes) {}
+        next_pass_at_(s.verify_pass_bytes) {
+    for (int d = 0; d < kFioDirs; ++d) {
+      rated_ = rated_ || s_.rate_bytes[d] != 0;
+      checks_min_ = checks_min_ || s_.min_bytes[d] != 0 || s_.min_ios[d] != 0;
+    }
+    const bool mixed = s_.pattern.dirs[0] && s_.pattern.dirs[1];
+    shares_[0] = s_.pattern.dirs[0] && (!mixed || s_.pattern.read_pct > 0);
+    shares_[1] = s_.pattern.dirs[1] && (!mixed || s_.pattern.read_pct < 100);
+    shares_[2] = s_.pattern.dirs[2];
+  }
 
   ~FioWorker() override {
     if (open_) (void)engine_->Close();
@@ -119,19 +130,28 @@ class FioWorker final : public Worker {
       usage_taken_ = true;
       usage_ = CurrentThreadUsage();
     }
+    if (started_ == 0) Start();
     while (ready_.empty()) {
       if (!error_.ok()) return error_;
       LC_RETURN_IF_ERROR(TopUp());
       if (engine_->InFlight() == 0) {
-        if (NextPhase()) continue;
-        return EndOfWork();
+        // Nothing in flight: a verification to start or end, done, or the
+        // next I/O is not due yet.
+        if (next_due_ == 0) {
+          if (NextPhase()) continue;
+          return EndOfWork();
+        }
+        if (!WaitUntil(next_due_)) return EndOfWork();
+        continue;
       }
-      LC_RETURN_IF_ERROR(ReapSome());
+      LC_RETURN_IF_ERROR(
+          ReapSome(next_due_ == 0 ? -1 : std::max<Nanos>(0, next_due_ - MonotonicNow())));
     }
     const Done d = ready_.back();
     ready_.pop_back();
     rec_.RecordEvent(d.ns);
     rec_.RecordKind(FioKindOf(d.dir), d.ns);
+    if (rated_) rec_.RecordService(d.service_ns);
     switch (d.dir) {
       case FioDir::kRead:
         rec_.Add(kFioReads, 1);
@@ -171,23 +191,141 @@ class FioWorker final : public Worker {
     bool check = false;      // a read whose block is verified on completion
     bool read_into = false;  // a read filled the buffer since its last write
     Nanos submitted = 0;
+    Nanos intended = 0;  // under a rate: its start on the schedule
     unsigned char* buf = nullptr;
   };
   struct Done {
     FioDir dir;
     uint32_t bytes;
-    uint64_t ns;
+    uint64_t ns;          // from the intended start under a rate, else from submission
+    uint64_t service_ns;  // from submission
   };
 
+  // The job's first event: its rate schedules start now.
+  void Start() {
+    // Waits for intended starts would otherwise wake up to 50 us late, and
+    // that lateness counts in the latency from the intended start.
+    if (rated_ || s_.thinktime_ns > 0) UseFineTimerSlack();
+    started_ = MonotonicNow();
+    const auto process = s_.rate_poisson ? ArrivalProcess::kPoisson : ArrivalProcess::kLinear;
+    for (int d = 0; d < kFioDirs; ++d) {
+      sched_[d] = ArrivalSchedule(started_, static_cast<double>(s_.rate_bytes[d]), process,
+                                  s_.pattern.seed ^ (0xA77E5ULL + static_cast<uint64_t>(d)));
+    }
+    // The first two seconds settle, unchecked (as fio's do).
+    min_since_ = started_ + 2 * kNanosPerSecond;
+  }
+
+  bool PastWindow(Nanos t) const {
+    return s_.issue_window_ns != 0 && t >= started_ + s_.issue_window_ns;
+  }
+
+  // Sleeps until `t` (in slices, so that a stop request is seen). False
+  // when the job is to end instead: stopped, or `t` is past its window.
+  bool WaitUntil(Nanos t) {
+    constexpr Nanos kSlice = 50 * kNanosPerMilli;
+    if (PastWindow(t)) {
+      window_over_ = true;
+      t = started_ + s_.issue_window_ns;
+    }
+    for (Nanos now = MonotonicNow(); now < t; now = MonotonicNow()) {
+      if (StopRequested()) return false;
+      SystemClock().SleepUntil(std::min(t, now + kSlice));
+    }
+    return !window_over_;
+  }
+
+  // thinktime: due once thinktime_blocks I/Os were issued since the last.
+  bool ThinkDue() const { return s_.thinktime_ns > 0 && think_issued_ >= s_.thinktime_blocks; }
+
+  // Spins for thinktime_spin, sleeps the rest of thinktime.
+  void Think() {
+    const Nanos from = MonotonicNow();
+    const Nanos spin_until = from + s_.thinktime_spin_ns;
+    while (MonotonicNow() < spin_until) {
+    }
+    (void)WaitUntil(from + s_.thinktime_ns);
+    think_issued_ = 0;
+  }
+
+  // Under a rate: the direction of the next I/O and its intended start,
+  // when it is due by `now`. Otherwise false, and next_due_ says when the
+  // next one is (or window_over_ that none is left). fio's rule: a drawn
+  // direction ahead of its rate gives way to another the job does that is
+  // due; when none is, the job waits for the one due first.
+  bool TakeDue(Nanos now, FioDir* dir, Nanos* intended) {
+    int d = static_cast<int>(held_ ? held_dir_ : pattern_.DrawDirection());
+    held_ = false;
+    if (sched_[d].limited() && sched_[d].Next() > now) {
+      for (int o = 0; o < kFioDirs; ++o) {
+        if (o == d || !shares_[o]) continue;
+        if (!sched_[o].limited() || sched_[o].Next() <= now) {
+          d = o;
+          break;
+        }
+        if (sched_[o].Next() < sched_[d].Next()) d = o;
+      }
+    }
+    const Nanos due = sched_[d].limited() ? sched_[d].Next() : now;
+    if (PastWindow(due)) {
+      window_over_ = true;
+      return false;
+    }
+    if (due > now) {
+      held_ = true;
+      held_dir_ = static_cast<FioDir>(d);
+      next_due_ = due;
+      return false;
+    }
+    *dir = static_cast<FioDir>(d);
+    *intended = due;
+    return true;
+  }
+
+  // rate_min, rate_iops_min: at the end of each rate cycle after the settling time,
+  // every direction the job does must have completed at least its minimum
+  // over the cycle.
+  void CheckMinRate(Nanos now) {
+    if (!min_counting_) {
+      // The settling time is over: the first cycle counts from here.
+      if (now < min_since_) return;
+      min_counting_ = true;
+      min_since_ = now;
+      ios_at_check_ = done_ios_;
+      bytes_at_check_ = done_bytes_;
+      return;
+    }
+    if (now < min_since_ + s_.rate_cycle_ns) return;
+    const double secs = static_cast<double>(now - min_since_) / 1e9;
+    static constexpr std::array<const char*, kFioDirs> kNames = {"read", "write", "trim"};
+    for (int d = 0; d < kFioDirs && error_.ok(); ++d) {
+      if (!shares_[d]) continue;
+      const double ios = static_cast<double>(done_ios_[d] - ios_at_check_[d]) / secs;
+      const double bytes = static_cast<double>(done_bytes_[d] - bytes_at_check_[d]) / secs;
+      if (s_.min_ios[d] != 0 && ios < static_cast<double>(s_.min_ios[d])) {
+        Fail(Status::FailedPrecondition(
+            fmt::format("{} rate {:.0f} I/Os per second over {:.0f} ms is below rate_iops_min={}",
+                        kNames[d], ios, secs * 1000, s_.min_ios[d])));
+      } else if (s_.min_bytes[d] != 0 && bytes < static_cast<double>(s_.min_bytes[d])) {
+        Fail(Status::FailedPrecondition(
+            fmt::format("{} rate {:.0f} bytes per second over {:.0f} ms is below rate_min={}",
+                        kNames[d], bytes, secs * 1000, s_.min_bytes[d])));
+      }
+    }
+    min_since_ = now;
+    ios_at_check_ = done_ios_;
+    bytes_at_check_ = done_bytes_;
+  }
+
   bool LimitReached() const {
-    return limit_done_ || (s_.byte_limit != 0 && bytes_issued_ >= s_.byte_limit) ||
+    return limit_done_ || window_over_ || (s_.byte_limit != 0 && bytes_issued_ >= s_.byte_limit) ||
            (s_.io_limit != 0 && ios_issued_ >= s_.io_limit);
   }
 
   // Plans a slot's next request: a sync when one is due, else an I/O.
   // False when the byte limit leaves less than the smallest block: the job
   // has done its I/O.
-  bool Plan(Slot& sl) {
+  bool Plan(Slot& sl, FioDir dir) {
     sl.check = false;
     if (verifying_) {
       if (queue_pos_ >= queue_.size()) return false;
@@ -197,7 +335,6 @@ class FioWorker final : public Worker {
       sl.check = true;
       return true;
     }
-    if (verify_due_) return false;  // the blocks written so far are verified first
     const uint32_t every = s_.fsync_every != 0 ? s_.fsync_every : s_.fdatasync_every;
     if (every != 0 && writes_since_sync_ >= every) {
       writes_since_sync_ = 0;
@@ -206,7 +343,7 @@ class FioWorker final : public Worker {
       return true;
     }
     sl.sync = false;
-    sl.io = pattern_.Next();
+    sl.io = rated_ ? pattern_.NextIn(dir) : pattern_.Next();
     if (s_.byte_limit != 0 && bytes_issued_ + sl.io.length > s_.byte_limit &&
         !(s_.pattern.random && s_.pattern.norandommap)) {
       // As fio: the last request is cut to what the limit leaves, unless that
@@ -331,16 +468,33 @@ class FioWorker final : public Worker {
 
   Status TopUp() {
     batch_.clear();
+    next_due_ = 0;
+    if (!verifying_ && ThinkDue() && engine_->InFlight() == 0 && !LimitReached()) Think();
     const Nanos now = MonotonicNow();
     while (!free_.empty() && (verifying_ || !LimitReached() || SyncDue())) {
+      // The blocks written so far are verified first; verification reads
+      // are neither paced nor followed by think time.
+      if (!verifying_ && verify_due_) break;
+      const bool sync = !verifying_ && SyncDue();
+      if (!verifying_ && !sync && ThinkDue()) break;  // the I/Os before the think complete first
+      FioDir dir = FioDir::kRead;
+      Nanos intended = 0;
+      if (!verifying_ && rated_ && !sync && !TakeDue(now, &dir, &intended)) break;
       const uint32_t idx = free_.back();
       free_.pop_back();
       Slot& sl = slots_[idx];
-      if (!Plan(sl)) {
+      if (!Plan(sl, dir)) {
         free_.push_back(idx);
         break;
       }
+      if (!sl.sync && !verifying_) {
+        ++think_issued_;
+        // The direction drawn (a verify_only write is read, on the write's
+        // schedule).
+        if (rated_) sched_[static_cast<int>(dir)].Take(sl.io.length);
+      }
       sl.submitted = now;
+      sl.intended = intended;
       IoRequest& r = batch_.emplace_back();
       r.op = sl.sync ? (s_.fsync_every != 0 ? IoOp::kFsync : IoOp::kFdatasync)
                      : (sl.io.dir == FioDir::kRead ? IoOp::kRead : IoOp::kWrite);
@@ -387,15 +541,19 @@ class FioWorker final : public Worker {
     depth_since_ = now;
   }
 
-  Status ReapSome() {
-    LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, -1));
+  // Reaps at least one completion, or none once `timeout_ns` (-1: none)
+  // passed.
+  Status ReapSome(Nanos timeout_ns) {
+    LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, timeout_ns));
     const Nanos now = MonotonicNow();
-    rec_.Add(kFioCompleteBatch + FioBatchBucket(n), 1);
+    if (n > 0 || timeout_ns < 0) rec_.Add(kFioCompleteBatch + FioBatchBucket(n), 1);
     for (size_t i = 0; i < n; ++i) {
       const uint32_t idx = static_cast<uint32_t>(completions_[i].user_data);
       Slot& sl = slots_[idx];
       const int64_t res = completions_[i].result;
       const uint64_t ns = Since(sl.submitted, now);
+      const uint64_t from_intended =
+          Since(sl.intended != 0 && sl.intended < sl.submitted ? sl.intended : sl.submitted, now);
       if (res < 0) {
         Fail(PosixError(
             fmt::format("{} of {} bytes at offset {} of {} failed",
@@ -409,11 +567,15 @@ class FioWorker final : public Worker {
         if (static_cast<uint64_t>(res) != sl.io.length) rec_.Add(kFioShortIos, 1);
         if (sl.check) CheckRead(sl, res);
         sl.read_into = sl.io.dir == FioDir::kRead;
-        ready_.push_back(Done{sl.io.dir, static_cast<uint32_t>(res), ns});
+        ready_.push_back(Done{sl.io.dir, static_cast<uint32_t>(res), from_intended, ns});
+        const size_t d = static_cast<size_t>(sl.io.dir);
+        ++done_ios_[d];
+        done_bytes_[d] += static_cast<uint64_t>(res);
       }
       free_.push_back(idx);
     }
     Account(now);
+    if (checks_min_) CheckMinRate(now);
     return Status::Ok();
   }
 
@@ -478,6 +640,23 @@ class FioWorker final : public Worker {
   std::string first_failure_;
   Nanos depth_since_ = 0;
   bool limit_done_ = false;  // the limit left less than a block
+  // Pacing: rate schedules per direction, think time, minimum rates.
+  bool rated_ = false;
+  bool checks_min_ = false;
+  std::array<bool, kFioDirs> shares_{};  // the directions the job's mix draws
+  Nanos started_ = 0;                    // the job's first event
+  std::array<ArrivalSchedule, kFioDirs> sched_;
+  bool held_ = false;  // the direction drawn waits for its intended start
+  FioDir held_dir_ = FioDir::kRead;
+  Nanos next_due_ = 0;        // TopUp stopped for an I/O due then; 0: not
+  bool window_over_ = false;  // nothing more is due within issue_window_ns
+  uint32_t think_issued_ = 0;
+  bool min_counting_ = false;  // the settling time is over
+  Nanos min_since_ = 0;        // the settling time ends, or the cycle checked began, then
+  std::array<uint64_t, kFioDirs> done_ios_{};
+  std::array<uint64_t, kFioDirs> done_bytes_{};
+  std::array<uint64_t, kFioDirs> ios_at_check_{};
+  std::array<uint64_t, kFioDirs> bytes_at_check_{};
   bool usage_taken_ = false;
   ThreadUsage usage_;
   Status error_;

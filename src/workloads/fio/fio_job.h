@@ -54,6 +54,28 @@ struct FioJobSettings {
   uint64_t verify_backlog = 0;
   uint64_t verify_pass_bytes = 0;  // 0: at the end only
   std::string verify_pattern;
+
+  // rate=, rate_iops=: per direction (read, write, trim), bytes per second
+  // (rate_iops counts in the direction's smallest block, fio's measure); 0:
+  // no limit. Each limited direction keeps its own open-loop schedule from
+  // the job's start (runner/schedule.h ArrivalSchedule); an I/O's latency
+  // counts from its intended start there.
+  std::array<uint64_t, kFioDirs> rate_bytes{};
+  bool rate_poisson = false;  // rate_process=poisson
+  // rate_min=, rate_iops_min=: per direction, the bytes and I/Os per second
+  // the job must complete over each rate cycle once its first two seconds
+  // have passed, else it fails (fio's rule); 0: none.
+  std::array<uint64_t, kFioDirs> min_bytes{};
+  std::array<uint64_t, kFioDirs> min_ios{};
+  int64_t rate_cycle_ns = 1'000'000'000;
+  // thinktime=: after every thinktime_blocks I/Os, once they completed, the
+  // job stalls this long, spinning for thinktime_spin of it; 0: never.
+  int64_t thinktime_ns = 0;
+  int64_t thinktime_spin_ns = 0;
+  uint32_t thinktime_blocks = 1;
+  // time_based under a rate or a think time: nothing is issued later than
+  // this after the job's first I/O (ramp_time + runtime); 0: no such bound.
+  int64_t issue_window_ns = 0;
 };
 
 // Counter indices, in FioJobWorkload::Info().counter_names order.

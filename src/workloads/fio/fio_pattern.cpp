@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 namespace loadcell {
 namespace {
@@ -111,6 +112,83 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   perm_pos_.assign(s_.files, 0);
   perm_key_.resize(s_.files);
   for (uint64_t& k : perm_key_) k = rng_.Next();
+  SetUpDistribution();
+}
+
+void FioPattern::SetUpDistribution() {
+  const FioOffsetDistribution& d = s_.distribution;
+  if (d.law == FioOffsetLaw::kZipf || d.law == FioOffsetLaw::kPareto) {
+    DistributionConfig cfg;
+    cfg.type = d.law == FioOffsetLaw::kZipf ? "zipfian" : "pareto";
+    cfg.zipfian_exp = d.parameter;
+    cfg.pareto_h = d.parameter;
+    Result<Distribution> made = Distribution::Create(cfg, 0, blocks_ - 1);
+    // The front end checked the parameter; a value the core refuses all
+    // the same leaves the offsets uniform.
+    if (made.ok()) ranks_ = *made;
+    scatter_key_ = MixBits(s_.seed ^ 0x5A17E5ULL);
+  }
+  if (d.law != FioOffsetLaw::kZoned) return;
+  const std::vector<FioZoneShare>* first = nullptr;
+  for (const auto& z : d.zones) {
+    if (first == nullptr && !z.empty()) first = &z;
+  }
+  if (first == nullptr) return;
+  for (int dir = 0; dir < kFioDirs; ++dir) {
+    const std::vector<FioZoneShare>& given = d.zones[dir].empty() ? *first : d.zones[dir];
+    uint64_t at = 0;
+    double access = 0;
+    for (const FioZoneShare& z : given) {
+      if (at >= blocks_) break;
+      const double want = d.absolute ? static_cast<double>(z.size_bytes) / unit_
+                                     : z.size_pct / 100 * static_cast<double>(blocks_);
+      const uint64_t n =
+          std::clamp<uint64_t>(static_cast<uint64_t>(std::llround(want)), 1, blocks_ - at);
+      access += z.access_pct;
+      zones_[dir].push_back(Zone{access, at, n});
+      at += n;
+    }
+  }
+}
+
+// A block of the region drawn by the job's random_distribution.
+uint64_t FioPattern::SkewedBlock(FioDir dir) {
+  const FioOffsetDistribution& d = s_.distribution;
+  const double blocks = static_cast<double>(blocks_);
+  switch (d.law) {
+    case FioOffsetLaw::kZipf:
+    case FioOffsetLaw::kPareto: {
+      if (!ranks_) break;
+      const uint64_t rank = ranks_->Next(rng_);
+      if (d.center < 0) return PermuteBelow(rank, blocks_, scatter_key_, perm_bits_);
+      const uint64_t shift = std::min(blocks_ - 1, static_cast<uint64_t>(d.center * blocks));
+      return (rank + shift) % blocks_;
+    }
+    case FioOffsetLaw::kNormal: {
+      const double mean = (d.center < 0 ? 0.5 : d.center) * blocks;
+      // Draws outside the region are drawn again (a few at most unless the
+      // deviation is wide); the last resort is the nearest end.
+      double x = mean;
+      for (int tries = 0; tries < 64; ++tries) {
+        x = mean + d.parameter * blocks * StandardNormal(rng_);
+        if (x >= 0 && x < blocks) break;
+      }
+      return std::min(blocks_ - 1, static_cast<uint64_t>(std::clamp(x, 0.0, blocks)));
+    }
+    case FioOffsetLaw::kZoned: {
+      const std::vector<Zone>& zones = zones_[static_cast<int>(dir)];
+      if (zones.empty()) break;
+      const double x = rng_.NextDouble() * zones.back().access_below;
+      for (const Zone& z : zones) {
+        if (x < z.access_below) return z.first + rng_.Uniform(0, z.blocks - 1);
+      }
+      const Zone& z = zones.back();
+      return z.first + rng_.Uniform(0, z.blocks - 1);
+    }
+    case FioOffsetLaw::kUniform:
+      break;
+  }
+  return rng_.Uniform(0, blocks_ - 1);
 }
 
 uint32_t FioPattern::MaxBlockSize() const {
@@ -147,7 +225,8 @@ uint32_t FioPattern::DrawSize(FioDir d) {
   return b.min + static_cast<uint32_t>(rng_.Uniform(0, steps) * align);
 }
 
-uint64_t FioPattern::RandomBlock(uint32_t file) {
+uint64_t FioPattern::RandomBlock(uint32_t file, FioDir dir) {
+  if (s_.distribution.law != FioOffsetLaw::kUniform) return SkewedBlock(dir);
   if (s_.norandommap) return rng_.Uniform(0, blocks_ - 1);
   uint64_t& pos = perm_pos_[file];
   if (pos == blocks_) {
@@ -165,8 +244,12 @@ FioIo FioPattern::Next() {
     io.dir = FioDir::kWrite;
     return io;
   }
+  return NextIn(s_.trim_then_write ? FioDir::kTrim : DrawDir());
+}
+
+FioIo FioPattern::NextIn(FioDir dir) {
   FioIo io;
-  io.dir = s_.trim_then_write ? FioDir::kTrim : DrawDir();
+  io.dir = dir;
   io.file = next_file_;
   next_file_ = next_file_ + 1 == s_.files ? 0 : next_file_ + 1;
   io.length = DrawSize(io.dir);
@@ -190,7 +273,7 @@ FioIo FioPattern::Next() {
     if (got < want) io.length = static_cast<uint32_t>(got * unit_);
     seq = static_cast<int64_t>(pos + io.length);
   } else if (random) {
-    pos = RandomBlock(io.file) * unit_;
+    pos = RandomBlock(io.file, io.dir) * unit_;
     if (pos + io.length > region) pos = (region - io.length) / unit_ * unit_;
     // What follows sequentially (rw=randMODE:N, percentage_random) goes on
     // from here.

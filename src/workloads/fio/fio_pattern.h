@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,33 @@ struct FioBlockSizes {
   uint32_t min = 4096;
   uint32_t max = 4096;
   uint32_t align = 0;  // 0: min (fio's blockalign default)
+};
+
+// random_distribution: how the block of a random offset is drawn.
+enum class FioOffsetLaw { kUniform, kZipf, kPareto, kNormal, kZoned };
+
+// One zone of a zoned distribution: `access_pct` of a direction's random
+// offsets fall in it, uniformly; it is `size_pct` percent of the region
+// (zoned) or `size_bytes` long (zoned_abs, when `absolute`). Zones follow
+// one another from the region's start.
+struct FioZoneShare {
+  double access_pct = 0;
+  double size_pct = 0;
+  uint64_t size_bytes = 0;
+};
+
+struct FioOffsetDistribution {
+  FioOffsetLaw law = FioOffsetLaw::kUniform;
+  // zipf: theta; pareto: h; normal: the standard deviation as a fraction of
+  // the region.
+  double parameter = 0;
+  // zipf, pareto, normal: where the most likely block lies, a fraction of
+  // the region; negative: zipf and pareto scatter their hot blocks over the
+  // region (a fixed random order of its blocks), normal is centred.
+  double center = -1;
+  bool absolute = false;  // zoned_abs
+  // Per direction; an empty direction takes the first one given.
+  std::array<std::vector<FioZoneShare>, 3> zones;
 };
 
 struct FioPatternSettings {
@@ -48,6 +76,9 @@ struct FioPatternSettings {
   // Without it each block of a file's region is used once per pass over it
   // in a random order (fio's random map); with it offsets repeat.
   bool norandommap = false;
+  // Random offsets other than uniform never use the random map (fio's rule:
+  // the planner sets norandommap with them).
+  FioOffsetDistribution distribution;
   uint64_t seed = 0;
 };
 
@@ -85,7 +116,14 @@ class FioBlockMap {
 class FioPattern {
  public:
   explicit FioPattern(const FioPatternSettings& s);
+  // The next I/O, its direction drawn (rwmixread).
   FioIo Next();
+  // The direction the next I/O would take, drawn as Next() draws it; then
+  // NextIn(that direction, or another the job does) gives the I/O. Lets a
+  // rate-limited job go on in a direction that is due while the drawn one
+  // is ahead of its rate.
+  FioDir DrawDirection() { return DrawDir(); }
+  FioIo NextIn(FioDir dir);
 
   // The largest request any direction draws (for buffers), and the
   // smallest (the random map's block, the least a cut request may keep).
@@ -95,7 +133,9 @@ class FioPattern {
  private:
   FioDir DrawDir();
   uint32_t DrawSize(FioDir d);
-  uint64_t RandomBlock(uint32_t file);
+  uint64_t RandomBlock(uint32_t file, FioDir dir);
+  void SetUpDistribution();
+  uint64_t SkewedBlock(FioDir dir);
 
   FioPatternSettings s_;
   Random rng_;
@@ -115,6 +155,17 @@ class FioPattern {
   bool pending_write_ = false;  // trimwrite: the write of the block just trimmed
   FioIo last_{};
   int64_t repeat_left_ = 0;
+  // random_distribution other than uniform: zipf and pareto draw a rank
+  // (0 the most likely) from the core's law over the blocks; zoned draws a
+  // zone, then a block in it.
+  struct Zone {
+    double access_below = 0;  // percent of draws up to and including this zone
+    uint64_t first = 0;       // its first block
+    uint64_t blocks = 1;
+  };
+  std::optional<Distribution> ranks_;
+  uint64_t scatter_key_ = 0;
+  std::array<std::vector<Zone>, kFioDirs> zones_;
 };
 
 }  // namespace loadcell

@@ -258,18 +258,9 @@ WorkloadFacts OltpWorkload::Facts(const RunResult& r) const {
   std::lock_guard<std::mutex> lock(data_set_mu_);
   if (!data_set_read_) {
     data_set_read_ = true;
-    Result<std::unique_ptr<DbConnection>> conn = shared_.driver->Connect(0);
-    if (conn.ok()) {
-      data_set_ = ReadOltpDataSet(**conn, dialect_);
-    } else {
-      data_set_.unknown = "no connection after the run: " + conn.status().message();
-    }
+    data_set_ = ReadOltpDataSetAfterRun(*shared_.driver);
   }
-  f.has_database = true;
-  f.database = data_set_;
-  f.database.transactions = r.events;
-  f.database.rollbacks =
-      r.counters.size() > kOltpIgnoredErrors ? r.counters[kOltpIgnoredErrors] : 0;
+  AddDataSetFacts(f, data_set_, r);
   return f;
 }
 

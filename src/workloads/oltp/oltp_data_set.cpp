@@ -1,6 +1,7 @@
 #include "workloads/oltp/oltp_data_set.h"
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 namespace loadcell {
@@ -69,6 +70,21 @@ DatabaseFacts ReadOltpDataSet(DbConnection& conn, SqlDialect dialect) {
   f.data_bytes = *data;
   f.cache_bytes = *cache;
   return f;
+}
+
+DatabaseFacts ReadOltpDataSetAfterRun(DbDriver& driver) {
+  DatabaseFacts f;
+  Result<SqlDialect> dialect = DialectForDriver(driver.Name());
+  if (!dialect.ok()) {
+    f.unknown = dialect.status().message();
+    return f;
+  }
+  Result<std::unique_ptr<DbConnection>> conn = driver.Connect(0);
+  if (!conn.ok()) {
+    f.unknown = "no connection after the run: " + conn.status().message();
+    return f;
+  }
+  return ReadOltpDataSet(**conn, *dialect);
 }
 
 }  // namespace loadcell

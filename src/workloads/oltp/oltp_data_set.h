@@ -14,4 +14,9 @@ namespace loadcell {
 // A query that fails leaves the sizes 0 and says why in `unknown`.
 DatabaseFacts ReadOltpDataSet(DbConnection& conn, SqlDialect dialect);
 
+// ReadOltpDataSet over a connection of its own from `driver` (closed
+// after), the dialect from the driver's name; a driver it cannot connect
+// through, or of no known dialect, says why in `unknown`.
+DatabaseFacts ReadOltpDataSetAfterRun(DbDriver& driver);
+
 }  // namespace loadcell

@@ -103,6 +103,13 @@ WorkloadFacts OltpFacts(const RunResult& r, const std::string& driver, bool reco
   return f;
 }
 
+void AddDataSetFacts(WorkloadFacts& f, const DatabaseFacts& data_set, const RunResult& r) {
+  f.has_database = true;
+  f.database = data_set;
+  f.database.transactions = r.events;
+  f.database.rollbacks = Counter(r.counters, kOltpIgnoredErrors);
+}
+
 std::vector<Metric> OltpMetrics(const RunResult& r) {
   const auto& c = r.counters;
   const double secs = r.total_time_s;

@@ -23,5 +23,8 @@ std::vector<Metric> OltpMetrics(const RunResult& r);
 // --DRIVER-ignore-errors): ignored errors, deadlocks, and reconnects unless
 // `reconnects_asked` (--oltp-reconnect-mode other than session).
 WorkloadFacts OltpFacts(const RunResult& r, const std::string& driver, bool reconnects_asked);
+// Puts `data_set` (the tables and the buffer pool) in `f` for the database
+// check, with `r`'s transactions and rolled-back ones.
+void AddDataSetFacts(WorkloadFacts& f, const DatabaseFacts& data_set, const RunResult& r);
 
 }  // namespace loadcell

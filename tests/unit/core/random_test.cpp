@@ -309,5 +309,21 @@ TEST(Distribution, ZipfianHandlesHugeRanges) {
   EXPECT_NEAR(Fraction(v, 1, 1), std::pow(2.0, -1.5) / 2.6124, 0.015);
 }
 
+TEST(Random, StandardNormalHasMeanZeroAndDeviationOne) {
+  Random rng(5);
+  const int n = 100000;
+  double sum = 0, sum_sq = 0;
+  int within_one = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = StandardNormal(rng);
+    sum += x;
+    sum_sq += x * x;
+    if (std::fabs(x) < 1) ++within_one;
+  }
+  EXPECT_NEAR(sum / n, 0, 0.02);
+  EXPECT_NEAR(std::sqrt(sum_sq / n), 1, 0.02);
+  EXPECT_NEAR(static_cast<double>(within_one) / n, 0.6827, 0.01);  // the 68% rule
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -139,6 +139,7 @@ TEST(HostFactsTest, StealIsTheEighthCpuField) {
   WriteFact(root / "stat", "cpu  100 5 50 800 10 1 2 30 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n");
   const HostCpuTimes t = ReadHostCpuTimes(root / "stat");
   ASSERT_TRUE(t.known);
+  EXPECT_TRUE(t.steal_known);
   EXPECT_EQ(t.steal, 30u);
   EXPECT_EQ(t.busy, 100u + 5 + 50 + 1 + 2 + 30);
   EXPECT_EQ(t.total, t.busy + 800 + 10);

@@ -56,6 +56,26 @@ TEST(JobsTest, JobsOfAGroupRunTogetherAndMergeExactly) {
   EXPECT_EQ(b.executed.load(), 30u);
 }
 
+TEST(JobsTest, AJobWithAStartDelayStartsThatMuchLaterAndRunsItsWholeTime) {
+  FakeWorkload a, b;
+  std::vector<JobGroup> groups(1);
+  RunConfig late = Config(1, 0.1, 0);
+  late.start_delay_s = 0.3;
+  groups[0].jobs.push_back(MakeJob("a", a, Config(1, 0.1, 0)));
+  groups[0].jobs.push_back(MakeJob("late", b, late));
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  const RunResult& ra = r->jobs[0].result;
+  const RunResult& rb = r->jobs[1].result;
+  // Released with its group, it waited its delay (a lower bound: a wait is
+  // never shorter), and its time limit counts from its own start.
+  EXPECT_GE(rb.window_start_ns - ra.window_start_ns, 300 * kNanosPerMilli);
+  EXPECT_GE(rb.total_time_s, 0.1);
+  // The delay is not in its measured time (it would make it 0.4 s or more).
+  EXPECT_LT(rb.total_time_s, 0.4);
+  EXPECT_GT(rb.events, 0u);
+}
+
 TEST(JobsTest, GroupsRunOneAfterAnother) {
   FakeWorkload a, b;
   a.sleep_ns = b.sleep_ns = kNanosPerMilli;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -80,6 +81,62 @@ TEST(RateScheduleTest, SharesInterleaveIntoTheOneSchedule) {
     for (const ScheduleShare& sh : shares) sum += RateSchedule(500, 9.0, sh).DueBy(now);
     EXPECT_EQ(sum, whole.DueBy(now)) << now;
   }
+}
+
+TEST(ArrivalScheduleTest, LinearCountsUnitsFromTheStart) {
+  // 4096 units (bytes) per ms: an event of 4096 bytes every millisecond,
+  // one of 8192 two.
+  ArrivalSchedule s(500, 4096.0 * 1000, ArrivalProcess::kLinear, 1);
+  EXPECT_TRUE(s.limited());
+  EXPECT_EQ(s.Next(), 500);
+  s.Take(4096);
+  EXPECT_EQ(s.Next(), 500 + kNanosPerMilli);
+  s.Take(8192);
+  EXPECT_EQ(s.Next(), 500 + 3 * kNanosPerMilli);
+  for (int i = 0; i < 3000; ++i) s.Take(4096);
+  EXPECT_EQ(s.Next(), 500 + 3003 * kNanosPerMilli);  // no drift
+  EXPECT_EQ(s.units_taken(), 3003u * 4096);
+
+  ArrivalSchedule none(500, 0, ArrivalProcess::kLinear, 1);
+  EXPECT_FALSE(none.limited());
+  none.Take(4096);
+  EXPECT_EQ(none.Next(), 500);
+}
+
+TEST(ArrivalScheduleTest, PoissonGapsAreExponentialWithTheRatesMean) {
+  // 1000 events per second: gaps of mean 1 ms; an exponential law's
+  // standard deviation equals its mean (a linear schedule's is 0).
+  ArrivalSchedule s(0, 1000, ArrivalProcess::kPoisson, 7);
+  const int n = 40000;
+  double sum = 0, sum_sq = 0;
+  int shorter_than_mean = 0;
+  Nanos prev = s.Next();
+  for (int i = 0; i < n; ++i) {
+    s.Take(1);
+    const double gap = static_cast<double>(s.Next() - prev);
+    prev = s.Next();
+    sum += gap;
+    sum_sq += gap * gap;
+    if (gap < 1e6) ++shorter_than_mean;
+  }
+  const double mean = sum / n;
+  const double sd = std::sqrt(sum_sq / n - mean * mean);
+  EXPECT_NEAR(mean, 1e6, 0.03 * 1e6);
+  EXPECT_NEAR(sd, 1e6, 0.05 * 1e6);
+  // P(gap < mean) = 1 - 1/e for an exponential law.
+  EXPECT_NEAR(static_cast<double>(shorter_than_mean) / n, 1 - std::exp(-1.0), 0.02);
+
+  // The same seed, the same arrivals; another seed, others.
+  ArrivalSchedule a(0, 1000, ArrivalProcess::kPoisson, 9);
+  ArrivalSchedule b(0, 1000, ArrivalProcess::kPoisson, 9);
+  ArrivalSchedule c(0, 1000, ArrivalProcess::kPoisson, 10);
+  for (int i = 0; i < 10; ++i) {
+    a.Take(1);
+    b.Take(1);
+    c.Take(1);
+  }
+  EXPECT_EQ(a.Next(), b.Next());
+  EXPECT_NE(a.Next(), c.Next());
 }
 
 TEST(TickerTest, TicksWithoutDriftAndSkipsMissedTicks) {

@@ -86,19 +86,131 @@ TEST(FioPlanTest, TimeBasedJobsHaveNoByteLimitAndNeedARuntime) {
 TEST(FioPlanTest, WhatCannotRunYetIsRefusedWithItsLine) {
   TempDir dir;
   FioJobSpec s = Spec("r", dir.path());
-  s.rate_iops = {100, 100, 100};
-  s.given.push_back({"rate_iops", {"job.fio", 7, false}});
+  s.cpus_allowed = {0, 1};
+  s.given.push_back({"cpus_allowed", {"job.fio", 7, false}});
   std::vector<FioJobSpec> specs = {s};
   auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(plan.status().message(),
-            "job.fio:7: fio option 'rate_iops' is not supported by loadcell yet");
+            "job.fio:7: fio option 'cpus_allowed' is not supported by loadcell yet");
 
   FioJobSpec t = Spec("t", dir.path());
   t.rw = fio::FioRwMode::kRandTrim;
   specs = {t};
   EXPECT_FALSE(PlanFioJobs(specs, OneStep(1), DefaultFileSystem()).ok());
+}
+
+// The options of the rate and think-time family, and startdelay, as given.
+FioJobSpec PacedSpec(const std::string& dir) {
+  FioJobSpec s = Spec("p", dir);
+  s.rw = fio::FioRwMode::kRandMixed;
+  s.block_size_split[0] = {{512, 0.5}, {8192, 0.5}};
+  s.rate_iops = {500, 200, 200};
+  s.rate_iops_min = {100, 0, 0};
+  s.rate_process = fio::FioRateProcess::kPoisson;
+  s.thinktime_ns = 2'000'000;
+  s.thinktime_spin_ns = 500'000;
+  s.thinktime_blocks = 4;
+  s.startdelay = {1'000'000'000, 3'000'000'000};
+  s.time_based = true;
+  s.runtime_ns = 5'000'000'000;
+  s.ramp_time_ns = 1'000'000'000;
+  for (const char* o : {"rate_iops", "rate_iops_min", "rate_process", "thinktime", "thinktime_spin",
+                        "thinktime_blocks", "startdelay"}) {
+    s.given.push_back({o, {"job.fio", 3, false}});
+  }
+  return s;
+}
+
+TEST(FioPlanTest, RatesThinkTimeAndStartDelayAreNoLongerRefused) {
+  TempDir dir;
+  std::vector<FioJobSpec> specs = {PacedSpec(dir.path())};
+  auto plan = PlanFioJobs(specs, OneStep(2), DefaultFileSystem());
+  ASSERT_OK(plan);
+  const FioPlannedJob& j = plan->steps[0][0];
+  // rate_iops counts in the direction's smallest block (fio's measure).
+  EXPECT_EQ(j.settings.rate_bytes[0], 500u * 512);
+  EXPECT_EQ(j.settings.rate_bytes[1], 200u * 4096);
+  EXPECT_EQ(j.settings.min_ios[0], 100u);
+  EXPECT_EQ(j.settings.min_ios[1], 0u);
+  EXPECT_TRUE(j.settings.rate_poisson);
+  EXPECT_EQ(j.settings.thinktime_ns, 2'000'000);
+  EXPECT_EQ(j.settings.thinktime_spin_ns, 500'000);
+  EXPECT_EQ(j.settings.thinktime_blocks, 4u);
+  EXPECT_EQ(j.settings.issue_window_ns, 6'000'000'000);  // ramp_time + runtime
+  // startdelay=1-3: a delay in the range, each clone its own, the same every
+  // run (randrepeat).
+  const double a = plan->steps[0][0].cfg.start_delay_s;
+  const double b = plan->steps[0][1].cfg.start_delay_s;
+  EXPECT_GE(a, 1);
+  EXPECT_LE(a, 3);
+  EXPECT_GE(b, 1);
+  EXPECT_LE(b, 3);
+  EXPECT_NE(a, b);
+  auto again = PlanFioJobs(specs, OneStep(2), DefaultFileSystem());
+  ASSERT_OK(again);
+  EXPECT_EQ(again->steps[0][0].cfg.start_delay_s, a);
+
+  // A byte rate is taken as it is.
+  specs[0].rate_iops = {0, 0, 0};
+  specs[0].rate = {1 << 20, 0, 0};
+  auto bytes = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(bytes);
+  EXPECT_EQ(bytes->steps[0][0].settings.rate_bytes[0], 1u << 20);
+  EXPECT_EQ(bytes->steps[0][0].settings.rate_bytes[1], 0u);
+}
+
+TEST(FioPlanTest, DistributionsRunWithoutTheRandomMap) {
+  TempDir dir;
+  FioJobSpec s = Spec("z", dir.path());
+  s.rw = fio::FioRwMode::kRandRead;
+  s.random_distribution.kind = fio::FioDistributionKind::kZoned;
+  s.random_distribution.zones[0] = {{0.6, 0.1, 0}, {0.4, 0.9, 0}};
+  s.random_generator = fio::FioRandomGenerator::kLfsr;
+  s.given.push_back({"random_distribution", {"job.fio", 4, false}});
+  s.given.push_back({"random_generator", {"job.fio", 5, false}});
+  std::vector<FioJobSpec> specs = {s};
+  auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  const FioPatternSettings& p = plan->steps[0][0].settings.pattern;
+  EXPECT_EQ(p.distribution.law, FioOffsetLaw::kZoned);
+  EXPECT_FALSE(p.distribution.absolute);
+  ASSERT_EQ(p.distribution.zones[0].size(), 2u);
+  EXPECT_DOUBLE_EQ(p.distribution.zones[0][0].access_pct, 60);
+  EXPECT_DOUBLE_EQ(p.distribution.zones[0][1].size_pct, 90);
+  EXPECT_TRUE(p.norandommap);  // fio's rule
+
+  specs[0].random_distribution = {};
+  specs[0].random_distribution.kind = fio::FioDistributionKind::kZipf;
+  specs[0].random_distribution.parameter = 1.2;
+  auto zipf = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(zipf);
+  EXPECT_EQ(zipf->steps[0][0].settings.pattern.distribution.law, FioOffsetLaw::kZipf);
+  EXPECT_DOUBLE_EQ(zipf->steps[0][0].settings.pattern.distribution.parameter, 1.2);
+
+  // The uniform default keeps the map.
+  specs[0].random_distribution = {};
+  auto uniform = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(uniform);
+  EXPECT_FALSE(uniform->steps[0][0].settings.pattern.norandommap);
+}
+
+TEST(FioPlanTest, AbsoluteZonesBeyondTheRegionAreRefusedWithTheirLine) {
+  TempDir dir;
+  FioJobSpec s = Spec("za", dir.path());  // 8 MiB
+  s.rw = fio::FioRwMode::kRandRead;
+  s.random_distribution.kind = fio::FioDistributionKind::kZonedAbs;
+  s.random_distribution.zones[0] = {{0.5, 0, 4 << 20}, {0.5, 0, 8 << 20}};
+  s.given.push_back({"random_distribution", {"job.fio", 6, false}});
+  std::vector<FioJobSpec> specs = {s};
+  auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().message(),
+            "job.fio:6: fio option 'random_distribution': zoned_abs zones add up to 12582912 "
+            "bytes, beyond the 8388608 bytes the job does I/O on in each file");
+  specs[0].random_distribution.zones[0][1].size_bytes = 4 << 20;
+  EXPECT_OK(PlanFioJobs(specs, OneStep(1), DefaultFileSystem()));
 }
 
 TEST(FioPlanTest, AnExistingFileGivesTheSizeAndOffsetsResolveAgainstIt) {

@@ -117,6 +117,24 @@ TEST(FioReportTest, JsonHasFiosFieldsAndBinsOnlyInJsonPlus) {
   EXPECT_NE(p.find("\"2\": 20"), std::string::npos);
 }
 
+TEST(FioReportTest, JsonSaysWhereLatencyCountsFromAndGivesTheServiceTimeUnderARate) {
+  RunResult r = JobResult();
+  std::ostringstream before;
+  WriteFioJson(OneJob(r), false, before);
+  EXPECT_NE(before.str().find("\"latency_from\": \"submission\""), std::string::npos);
+  EXPECT_EQ(before.str().find("\"service_ns\""), std::string::npos);
+  // Under a rate the job records each I/O's service time beside its latency.
+  r.service = LatencyStats{"service", {}};
+  r.service->histogram.RecordN(50'000, 1500);
+  std::ostringstream rated;
+  WriteFioJson(OneJob(r), false, rated);
+  const std::string j = rated.str();
+  EXPECT_NE(j.find("\"latency_from\": \"intended start\""), std::string::npos) << j;
+  const size_t at = j.find("\"service_ns\"");
+  ASSERT_NE(at, std::string::npos) << j;
+  EXPECT_NE(j.find("\"N\": 1500", at), std::string::npos) << j;
+}
+
 TEST(FioReportTest, TextHasFiosLinesAndTheGroupStatus) {
   const RunResult r = JobResult();
   std::ostringstream out;

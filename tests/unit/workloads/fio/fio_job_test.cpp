@@ -196,5 +196,62 @@ TEST(FioJobTest, DepthAndBatchBucketsAreFiosTables) {
   EXPECT_EQ(FioBatchBucket(65), 6);
 }
 
+RunResult RunOne(FioJobSettings s) {
+  FioJobWorkload w(std::move(s), DefaultFileSystem());
+  EXPECT_OK(w.Prepare(PrepareContext{}));
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(Job{"j", &w, OneThread(), {}, nullptr});
+  auto r = RunJobs(groups);
+  EXPECT_OK(r);
+  return r.ok() ? r->jobs[0].result : RunResult{};
+}
+
+TEST(FioJobTest, ThinktimeBlocksSpacesTheIosAndCapsTheDepth) {
+  TempDir dir;
+  FioJobSettings s = Settings("think", dir / "never", uint64_t{1} << 30, 4096);
+  s.engine = "null";
+  s.iodepth = 8;
+  s.io_limit = 20;
+  s.thinktime_ns = 20 * kNanosPerMilli;
+  s.thinktime_blocks = 5;
+  const RunResult r = RunOne(s);
+  EXPECT_OK(r.failure);
+  EXPECT_EQ(r.events, 20u);
+  // 5 I/Os, a think, 5, a think, 5, a think, 5: never more than 5 in flight
+  // (depth bucket 4-7 used, 8-15 not), and at least three thinks of time.
+  EXPECT_GT(Counter(r, FioCounter(kFioDepthLevel + 2)), 0u);
+  EXPECT_EQ(Counter(r, FioCounter(kFioDepthLevel + 3)), 0u);
+  EXPECT_GE(r.total_time_s, 0.060);
+
+  // Without the think time the queue fills to 8.
+  s.thinktime_ns = 0;
+  const RunResult free = RunOne(s);
+  EXPECT_GT(Counter(free, FioCounter(kFioDepthLevel + 3)), 0u);
+}
+
+TEST(FioJobTest, EachDirectionKeepsItsOwnRate) {
+  TempDir dir;
+  FioJobSettings s = Settings("rate", dir / "never", uint64_t{1} << 30, 4096);
+  s.engine = "null";
+  s.pattern.random = true;
+  s.pattern.dirs = {true, true, false};
+  s.pattern.read_pct = 50;
+  s.io_limit = 250;
+  // rate_iops=400,100: reads at 400/s and writes at 100/s whatever the 50/50
+  // mix says (fio's rule: a direction ahead of its rate gives way).
+  s.rate_bytes = {400 * 4096, 100 * 4096, 0};
+  const RunResult r = RunOne(s);
+  EXPECT_OK(r.failure);
+  EXPECT_EQ(r.events, 250u);
+  EXPECT_NEAR(static_cast<double>(Counter(r, kFioReads)), 200, 20);
+  EXPECT_NEAR(static_cast<double>(Counter(r, kFioWrites)), 50, 20);
+  // 250 I/Os at 500 per second take about half a second, never less than
+  // the schedule's 0.49 s (a lower bound: the schedule cannot be beaten).
+  EXPECT_GE(r.total_time_s, 0.45);
+  // Open loop: each I/O's service time is recorded beside its latency.
+  ASSERT_TRUE(r.service.has_value());
+  EXPECT_EQ(r.service->histogram.Count(), 250u);
+}
+
 }  // namespace
 }  // namespace loadcell

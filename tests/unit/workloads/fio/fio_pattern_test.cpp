@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <vector>
 
 namespace loadcell {
 namespace {
@@ -187,6 +189,124 @@ TEST(FioPatternTest, SeveralSizesUnderTheMapAreCutToFitAsFiosAre) {
     bytes += io.length;
   }
   EXPECT_EQ(bytes, 64u << 20);
+}
+
+// The share of `n` random offsets of `s` in [lo, hi) of the region.
+double ShareIn(const FioPatternSettings& s, int n, double lo, double hi) {
+  FioPattern p(s);
+  int in = 0;
+  for (int i = 0; i < n; ++i) {
+    const double at = static_cast<double>(p.Next().offset) / static_cast<double>(s.region_length);
+    if (at >= lo && at < hi) ++in;
+  }
+  return static_cast<double>(in) / n;
+}
+
+TEST(FioPatternTest, ZonedOffsetsHitEachZoneInItsShare) {
+  // fio's example: 60% of the I/Os to the first 10%, 30% to the next 20%,
+  // 8% to the next 30%, 2% to the last 40%.
+  FioPatternSettings s = Base(10000 * 4096, 4096);
+  s.random = true;
+  s.norandommap = true;
+  s.distribution.law = FioOffsetLaw::kZoned;
+  s.distribution.zones[0] = {{60, 10, 0}, {30, 20, 0}, {8, 30, 0}, {2, 40, 0}};
+  const int n = 100000;
+  EXPECT_NEAR(ShareIn(s, n, 0, 0.1), 0.60, 0.01);
+  EXPECT_NEAR(ShareIn(s, n, 0.1, 0.3), 0.30, 0.01);
+  EXPECT_NEAR(ShareIn(s, n, 0.3, 0.6), 0.08, 0.01);
+  EXPECT_NEAR(ShareIn(s, n, 0.6, 1.0), 0.02, 0.005);
+  // Uniform within a zone: each half of the first zone takes half its share.
+  EXPECT_NEAR(ShareIn(s, n, 0, 0.05), 0.30, 0.01);
+}
+
+TEST(FioPatternTest, ZonesArePerDirectionAndAbsoluteZonesAreBytes) {
+  FioPatternSettings s = Base(1000 * 4096, 4096);
+  s.random = true;
+  s.norandommap = true;
+  s.dirs = {true, true, false};
+  s.distribution.law = FioOffsetLaw::kZoned;
+  s.distribution.zones[0] = {{100, 10, 0}, {0, 90, 0}};  // reads: the first 10%
+  s.distribution.zones[1] = {{0, 90, 0}, {100, 10, 0}};  // writes: the last 10%
+  FioPattern p(s);
+  int reads = 0, writes = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const FioIo io = p.Next();
+    if (io.dir == FioDir::kRead) {
+      ++reads;
+      EXPECT_LT(io.offset, 100u * 4096);
+    } else {
+      ++writes;
+      EXPECT_GE(io.offset, 900u * 4096);
+    }
+  }
+  EXPECT_GT(reads, 0);
+  EXPECT_GT(writes, 0);
+
+  // zoned_abs: 50% to the first 64 KiB, 50% to the next 1 MiB; nothing beyond.
+  FioPatternSettings a = Base(1000 * 4096, 4096);
+  a.random = true;
+  a.norandommap = true;
+  a.distribution.law = FioOffsetLaw::kZoned;
+  a.distribution.absolute = true;
+  a.distribution.zones[0] = {{50, 0, 64 << 10}, {50, 0, 1 << 20}};
+  const double region = 1000.0 * 4096;
+  EXPECT_NEAR(ShareIn(a, 40000, 0, (64 << 10) / region), 0.5, 0.015);
+  EXPECT_DOUBLE_EQ(ShareIn(a, 40000, ((64 << 10) + (1 << 20)) / region, 1.0), 0.0);
+}
+
+TEST(FioPatternTest, ZipfAndParetoConcentrateOnFewBlocksScatteredUnlessCentred) {
+  FioPatternSettings s = Base(10000 * 4096, 4096);
+  s.random = true;
+  s.norandommap = true;
+  s.distribution.law = FioOffsetLaw::kZipf;
+  s.distribution.parameter = 1.2;
+  FioPattern p(s);
+  std::map<uint64_t, int> hits;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) ++hits[p.Next().offset];
+  std::vector<int> counts;
+  for (const auto& [off, c] : hits) counts.push_back(c);
+  std::sort(counts.rbegin(), counts.rend());
+  // The 100 hottest of 10000 blocks (1%) take most of the I/Os (zipf 1.2:
+  // about 70%); uniform offsets would give them about 1%.
+  int top = 0;
+  for (size_t i = 0; i < 100 && i < counts.size(); ++i) top += counts[i];
+  EXPECT_GT(static_cast<double>(top) / n, 0.5);
+  // Not centred: the hottest block is not at the region's start (scattered).
+  const auto hottest = std::max_element(hits.begin(), hits.end(),
+                                        [](auto& a, auto& b) { return a.second < b.second; });
+  EXPECT_NE(hottest->first, 0u);
+
+  // Centred on a quarter of the region: the hottest block is there.
+  s.distribution.center = 0.25;
+  FioPattern c(s);
+  std::map<uint64_t, int> chits;
+  for (int i = 0; i < 20000; ++i) ++chits[c.Next().offset];
+  const auto chot = std::max_element(chits.begin(), chits.end(),
+                                     [](auto& a, auto& b) { return a.second < b.second; });
+  EXPECT_EQ(chot->first, 2500u * 4096);
+
+  // pareto:0.2 centred at the start: about 80% of the I/Os in the first 20%.
+  FioPatternSettings pa = Base(10000 * 4096, 4096);
+  pa.random = true;
+  pa.norandommap = true;
+  pa.distribution.law = FioOffsetLaw::kPareto;
+  pa.distribution.parameter = 0.2;
+  pa.distribution.center = 0;
+  EXPECT_NEAR(ShareIn(pa, 50000, 0, 0.2), 0.8, 0.02);
+}
+
+TEST(FioPatternTest, NormalOffsetsCentreOnTheMiddleWithTheirDeviation) {
+  FioPatternSettings s = Base(10000 * 4096, 4096);
+  s.random = true;
+  s.norandommap = true;
+  s.distribution.law = FioOffsetLaw::kNormal;
+  s.distribution.parameter = 0.05;  // normal:5
+  // 68% within one deviation of the middle, 95% within two.
+  EXPECT_NEAR(ShareIn(s, 50000, 0.45, 0.55), 0.683, 0.015);
+  EXPECT_NEAR(ShareIn(s, 50000, 0.40, 0.60), 0.954, 0.01);
+  s.distribution.center = 0.2;
+  EXPECT_NEAR(ShareIn(s, 50000, 0.15, 0.25), 0.683, 0.015);
 }
 
 }  // namespace

@@ -1,0 +1,121 @@
+// The host facts of the verdict on Windows (host_facts_win32.cpp), run
+// under Wine in `make test`: the host's CPU times, the CPUs' frequencies,
+// the hypervisor, a file's holes. Wine gives no volume handle and no
+// allocated ranges: there the facts must come back unknown, with the reason,
+// never as a false figure; on Windows they must be the figures.
+
+#include <windows.h>
+// After windows.h: winioctl.h needs its types.
+#include <cpuid.h>
+#include <gtest/gtest.h>
+#include <winioctl.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "os/host_facts.h"
+#include "os/win32_util.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+namespace {
+
+using testing::TempDir;
+
+TEST(HostFactsWin32Test, TheHostsCpuTimesGrowWhileAThreadSpins) {
+  const HostCpuTimes start = ReadHostCpuTimes();
+  ASSERT_TRUE(start.known);
+  EXPECT_LE(start.busy, start.total);
+  EXPECT_FALSE(start.steal_known);  // Windows states no steal time
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  volatile uint64_t spins = 0;
+  while (std::chrono::steady_clock::now() < until) spins = spins + 1;
+  const HostCpuTimes end = ReadHostCpuTimes();
+  ASSERT_TRUE(end.known);
+  EXPECT_GT(end.total, start.total);
+  EXPECT_GT(end.busy, start.busy);  // this thread's 300 ms, at least
+  EXPECT_LE(end.busy - start.busy, end.total - start.total);
+}
+
+TEST(HostFactsWin32Test, EveryCpuAskedForHasItsFrequency) {
+  const DWORD count = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
+  ASSERT_GT(count, 0u);
+  const CpuFrequencyFacts f = ReadCpuFrequencies({0, static_cast<int>(count) - 1});
+  ASSERT_EQ(f.khz.size(), 2u);
+  EXPECT_GT(f.khz[0], 100'000u);  // above 100 MHz: a frequency, not a count
+  EXPECT_GT(f.khz[1], 100'000u);
+  EXPECT_FALSE(f.throttle_known);
+  // A CPU the system does not have reads as unknown (0).
+  EXPECT_EQ(ReadCpuFrequencies({static_cast<int>(count) + 64}).khz, (std::vector<uint64_t>{0}));
+}
+
+TEST(HostFactsWin32Test, AHypervisorIsNamedExactlyWhenTheCpuSaysOne) {
+  unsigned int a = 0;
+  unsigned int b = 0;
+  unsigned int c = 0;
+  unsigned int d = 0;
+  ASSERT_NE(__get_cpuid(1, &a, &b, &c, &d), 0);
+  const bool flag = (c & (1U << 31)) != 0;
+  const std::string name = VirtualMachineName();
+  EXPECT_EQ(!name.empty(), flag) << name;
+}
+
+TEST(HostFactsWin32Test, ASparseFileHasItsHolesOrTheReasonTheyAreUnknown) {
+  TempDir dir;
+  const std::string path = dir.File("sparse.bin");
+  HANDLE f = CreateFileW(Widen(path).c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr,
+                         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+  ASSERT_NE(f, INVALID_HANDLE_VALUE);
+  DWORD got = 0;
+  const bool sparse =
+      DeviceIoControl(f, FSCTL_SET_SPARSE, nullptr, 0, nullptr, 0, &got, nullptr) != 0;
+  LARGE_INTEGER at{};
+  at.QuadPart = 8 << 20;
+  ASSERT_NE(SetFilePointerEx(f, at, nullptr, FILE_BEGIN), 0);
+  ASSERT_NE(SetEndOfFile(f), 0);
+  at.QuadPart = 1 << 20;
+  ASSERT_NE(SetFilePointerEx(f, at, nullptr, FILE_BEGIN), 0);
+  const std::string block(64 << 10, 'x');
+  DWORD wrote = 0;
+  ASSERT_NE(WriteFile(f, block.data(), static_cast<DWORD>(block.size()), &wrote, nullptr), 0);
+  CloseHandle(f);
+
+  Result<uint64_t> holes = FileHoleBytes(path);
+  if (holes.ok()) {
+    // Windows: 8 MiB less what was written (rounded to the file system's
+    // allocation unit), when the file system made the file sparse.
+    if (sparse) {
+      EXPECT_GE(*holes, (8u << 20) - (1u << 20));
+      EXPECT_LE(*holes, (8u << 20) - (64u << 10));
+    }
+  } else {
+    // Wine, or a file system without allocated ranges: the reason, and the
+    // file's name; never a figure.
+    EXPECT_EQ(holes.status().code(), StatusCode::kUnimplemented) << holes.status().ToString();
+    EXPECT_NE(holes.status().message().find(path), std::string::npos);
+    EXPECT_NE(holes.status().message().find("allocated ranges"), std::string::npos);
+  }
+  EXPECT_FALSE(FileHoleBytes(dir.File("missing")).ok());
+}
+
+TEST(HostFactsWin32Test, TheVolumesFactsNameItsDriveWhenKnown) {
+  TempDir dir;
+  const DeviceCounters c = ReadDeviceCounters(dir.path());
+  if (c.known) {
+    EXPECT_EQ(c.device.size(), 2u) << c.device;  // "C:"
+    EXPECT_EQ(c.device[1], ':') << c.device;
+  }
+  const BlockSizes b = DeviceBlockSizes(dir.path());
+  if (b.logical != 0) {
+    EXPECT_EQ(b.logical % 512, 0u) << b.logical;
+  }
+  if (b.physical != 0) {
+    EXPECT_GE(b.physical, b.logical);
+  }
+  const std::string cache = DeviceWriteCacheMode(dir.path());
+  EXPECT_TRUE(cache.empty() || cache == "write back" || cache == "write through") << cache;
+}
+
+}  // namespace
+}  // namespace loadcell
