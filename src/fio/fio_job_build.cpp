@@ -109,6 +109,12 @@ void FillDerivedDefaults(const FioOptionContext& context, FioJobSpec& spec) {
       spec.block_size_range[d] = FioByteRange{spec.block_size[d], spec.block_size[d]};
     }
   }
+  // fio: verify_pattern without verify= verifies the pattern.
+  if (!spec.verify_pattern.empty() && spec.verify == FioVerify::kNone &&
+      std::none_of(spec.given.begin(), spec.given.end(),
+                   [](const FioGivenOption& g) { return g.name == "verify"; })) {
+    spec.verify = FioVerify::kPattern;
+  }
   if (context.lat_log_bare) spec.write_lat_log = spec.name;
   if (context.bw_log_bare) spec.write_bw_log = spec.name;
   if (context.iops_log_bare) spec.write_iops_log = spec.name;

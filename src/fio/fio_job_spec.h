@@ -263,7 +263,7 @@ struct FioJobSpec {
   bool refill_buffers = false;            // refill_buffers
   bool scramble_buffers = true;           // scramble_buffers=
   double buffer_compress_percentage = 0;  // buffer_compress_percentage=: fraction
-  uint64_t buffer_compress_chunk = 512;   // buffer_compress_chunk=: bytes
+  uint64_t buffer_compress_chunk = 512;   // buffer_compress_chunk=: bytes; 0 = the block
   std::string buffer_pattern;             // buffer_pattern=: the bytes, repeated; empty = none
   double dedupe_percentage = 0;           // dedupe_percentage=: fraction
 

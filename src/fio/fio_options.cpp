@@ -515,8 +515,8 @@ std::vector<FioOptionInfo> MakeTable() {
        "size",
        "512",
        "bytes",
-       "1 or more",
-       Bytes(&S::buffer_compress_chunk, 1)},
+       "0 (the block) or more",
+       Bytes(&S::buffer_compress_chunk, 0)},
       {"buffer_pattern", {}, "pattern", "", "", "0xHEX and 'text'", Pattern(&S::buffer_pattern)},
       {"dedupe_percentage", {}, "int", "0", "percent", "0 to 100", Percent(&S::dedupe_percentage)},
       // Verification

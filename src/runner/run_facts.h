@@ -31,6 +31,12 @@ struct IoTargetFacts {
   bool write_through = false;
   bool periodic_flush = false;  // a flush every N writes (--file-fsync-freq)
   std::string write_pattern;    // "random", "zero", "sequence"
+  // What the writes hold, where the workload estimated it from a sample of
+  // its own write buffers (-1: not estimated; write_pattern says it): the
+  // share compressing storage would not store, and the share of writes
+  // that repeat an earlier one (what deduplicating storage would not store).
+  double write_compressible_fraction = -1;
+  double write_duplicate_fraction = -1;
   // The request size, and the granularity of the requests' offsets in the
   // files (every offset is a multiple of it); 0 unknown.
   uint64_t block_bytes = 0;

@@ -20,6 +20,11 @@ inline constexpr double kDeviceReadFraction = 0.5;
 // fraction by the run's end were not on the device when counted.
 inline constexpr double kDeviceWriteFraction = 0.5;
 
+// write-data: writes of which compressing or deduplicating storage would
+// not store this share or more (as the workload estimated it from its own
+// write buffers) warn.
+inline constexpr double kWriteDataRepeatedFraction = 0.10;
+
 // samples: a printed percentile needs this many events beyond it.
 inline constexpr double kMinTailSamples = 10;
 // samples: a run with --report-interval should cover this many intervals.

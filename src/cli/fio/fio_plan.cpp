@@ -39,16 +39,6 @@ Status NotYet(const FioJobSpec& spec, const std::string& option) {
 // refused when given, so that nothing is silently ignored.
 Status RefuseWhatCannotRunYet(const FioJobSpec& spec) {
   static const char* const kNotYet[] = {"cpus_allowed",
-                                        "verify",
-                                        "do_verify",
-                                        "verify_only",
-                                        "verify_fatal",
-                                        "verify_backlog",
-                                        "verify_pattern",
-                                        "buffer_pattern",
-                                        "dedupe_percentage",
-                                        "buffer_compress_percentage",
-                                        "buffer_compress_chunk",
                                         "write_lat_log",
                                         "write_bw_log",
                                         "write_iops_log",
@@ -73,6 +63,89 @@ Status RefuseWhatCannotRunYet(const FioJobSpec& spec) {
     return Refuse(spec, "filesize", "a filesize range is not supported by loadcell yet");
   }
   return Status::Ok();
+}
+
+bool Writes(FioRwMode rw) {
+  return rw != FioRwMode::kRead && rw != FioRwMode::kRandRead && rw != FioRwMode::kTrim &&
+         rw != FioRwMode::kRandTrim;
+}
+
+FioVerifyKind VerifyKindOf(fio::FioVerify v) {
+  switch (v) {
+    case fio::FioVerify::kNone:
+      return FioVerifyKind::kNone;
+    case fio::FioVerify::kMd5:
+      return FioVerifyKind::kMd5;
+    case fio::FioVerify::kCrc64:
+      return FioVerifyKind::kCrc64;
+    case fio::FioVerify::kCrc32c:
+      return FioVerifyKind::kCrc32c;
+    case fio::FioVerify::kSha256:
+      return FioVerifyKind::kSha256;
+    case fio::FioVerify::kXxhash:
+      return FioVerifyKind::kXxhash;
+    case fio::FioVerify::kPattern:
+      return FioVerifyKind::kPattern;
+  }
+  return FioVerifyKind::kNone;
+}
+
+// The verify options a job cannot run with (fio warns about some, runs
+// others without doing what they say): refused, one line each.
+Status CheckVerify(const FioJobSpec& spec, const FioPatternSettings& p) {
+  const bool verify = spec.verify != fio::FioVerify::kNone;
+  if (spec.verify_only && !verify) {
+    return Refuse(spec, "verify_only",
+                  "fio option 'verify_only' needs 'verify' (a type to check; fio would ignore "
+                  "verify_only and write)");
+  }
+  if (!verify) return Status::Ok();
+  if (spec.ioengine == FioEngine::kNull) {
+    return Refuse(spec, "verify",
+                  "fio option 'verify' with ioengine=null: the null engine stores nothing to "
+                  "read back");
+  }
+  if (spec.time_based && spec.verify_only) {
+    return Refuse(spec, "verify_only",
+                  "fio option 'verify_only' does not run time_based jobs (fio's rule)");
+  }
+  if (spec.time_based && spec.do_verify && Writes(spec.rw) && spec.verify_backlog == 0) {
+    return Refuse(spec, "verify",
+                  "fio option 'verify' with 'time_based': the writes take all of runtime and "
+                  "the verify phase never starts (fio warns); give verify_backlog=N, "
+                  "do_verify=0 or drop time_based");
+  }
+  const size_t header = FioVerifyHeaderBytes(VerifyKindOf(spec.verify));
+  for (size_t d = 0; d < fio::kFioDirections; ++d) {
+    if (!p.dirs[d]) continue;
+    // A request may be cut to the block alignment (the random map's free
+    // runs), so the alignment counts as a block size.
+    uint32_t smallest = p.bs[d].min;
+    for (const auto& [size, pct] : p.bs[d].split) smallest = std::min(smallest, size);
+    if (p.bs[d].align != 0) smallest = std::min(smallest, p.bs[d].align);
+    if (smallest < header) {
+      return Refuse(spec, "verify",
+                    fmt::format("fio option 'verify={}' needs blocks of at least {} bytes (its "
+                                "header); the smallest is {}",
+                                FioVerifyName(VerifyKindOf(spec.verify)), header, smallest));
+    }
+  }
+  return Status::Ok();
+}
+
+// fio's buffer options as the job's workers fill their write buffers.
+FioBufferSettings BuffersOf(const FioJobSpec& spec) {
+  FioBufferSettings b;
+  b.zero = spec.zero_buffers;
+  // fio: verify (as compression and dedupe, which FioBufferFill handles)
+  // refills the buffers for every write.
+  b.refill = spec.refill_buffers || spec.verify != fio::FioVerify::kNone;
+  b.scramble = spec.scramble_buffers;
+  b.compress_fraction = spec.buffer_compress_percentage;
+  b.compress_chunk = spec.buffer_compress_chunk;
+  b.pattern = spec.buffer_pattern;
+  b.dedupe_fraction = spec.dedupe_percentage;
+  return b;
 }
 
 Result<std::string> EngineName(const FioJobSpec& spec) {
@@ -355,16 +428,27 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.fdatasync_every = static_cast<uint32_t>(std::max(0, spec.fdatasync));
   s.end_fsync = spec.end_fsync || spec.fsync_on_close;
   s.unlink = spec.unlink;
-  s.buffers = spec.zero_buffers     ? FioJobSettings::Buffers::kZero
-              : spec.refill_buffers ? FioJobSettings::Buffers::kRefill
-                                    : FioJobSettings::Buffers::kRandom;
+  s.buffers = BuffersOf(spec);
+  LC_RETURN_IF_ERROR(CheckVerify(spec, s.pattern));
+  s.verify = VerifyKindOf(spec.verify);
+  s.do_verify = spec.do_verify;
+  s.verify_only = spec.verify_only;
+  s.verify_fatal = spec.verify_fatal;
+  s.verify_backlog = spec.verify_backlog;
+  s.verify_pattern = spec.verify_pattern;
   const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
   if (!spec.time_based) {
     const uint64_t region_bytes = s.pattern.region_length * nfiles;
-    const uint64_t one_pass =
-        spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
+    uint64_t one_pass = spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
+    // fio: a job with verify does its size once per loop (an io_size above
+    // it is cut to it), unless norandommap's random offsets may repeat.
+    if (spec.verify != fio::FioVerify::kNone && !(s.pattern.random && spec.norandommap)) {
+      one_pass = std::min(one_pass, region_bytes);
+    }
     s.byte_limit = one_pass * loops;
     s.io_limit = spec.number_ios;
+    // fio verifies after each of the loops= passes.
+    if (loops > 1) s.verify_pass_bytes = one_pass;
   } else if (spec.runtime_ns <= 0) {
     return Refuse(spec, "time_based", "time_based needs runtime=");
   }

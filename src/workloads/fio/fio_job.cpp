@@ -40,6 +40,17 @@ void AddUsage(ThreadRecorder& rec, const ThreadUsage& from, const ThreadUsage& t
   rec.Add(kFioMinorFaults, d(from.minor_faults, to.minor_faults));
 }
 
+// The largest request the pattern draws in any of its directions.
+uint32_t MaxBlockSize(const FioPatternSettings& p) {
+  uint32_t m = 0;
+  for (int d = 0; d < kFioDirs; ++d) {
+    if (!p.dirs[d]) continue;
+    m = std::max(m, p.bs[d].max);
+    for (const auto& [size, pct] : p.bs[d].split) m = std::max(m, size);
+  }
+  return m;
+}
+
 uint64_t Since(Nanos from, Nanos to) { return to > from ? static_cast<uint64_t>(to - from) : 0; }
 
 // Writes `size` bytes of random data to a new or short file at `path`.
@@ -74,7 +85,8 @@ class FioWorker final : public Worker {
           p.seed = s.pattern.seed + static_cast<uint64_t>(ctx.thread_id);
           return p;
         }()),
-        rng_(s.pattern.seed ^ 0x5DEECE66DULL) {
+        fill_(s.buffers, s.pattern.seed ^ 0x5DEECE66DULL),
+        next_pass_at_(s.verify_pass_bytes) {
     for (int d = 0; d < kFioDirs; ++d) {
       rated_ = rated_ || s_.rate_bytes[d] != 0;
       checks_min_ = checks_min_ || s_.min_bytes[d] != 0 || s_.min_ios[d] != 0;
@@ -98,7 +110,7 @@ class FioWorker final : public Worker {
     slots_.assign(depth, Slot{});
     for (size_t i = 0; i < depth; ++i) {
       slots_[i].buf = buffers_ + i * max_len_;
-      if (s_.buffers != FioJobSettings::Buffers::kZero) FillRandom(slots_[i].buf, max_len_, rng_);
+      fill_.Initial(slots_[i].buf, max_len_);
       free_.push_back(static_cast<uint32_t>(i));
     }
     completions_.assign(depth, IoCompletion{});
@@ -106,7 +118,7 @@ class FioWorker final : public Worker {
     opts.queue_depth = static_cast<uint32_t>(depth);
     opts.direct = s_.direct;
     opts.buffered_aio = !s_.direct;
-    opts.writable = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)];
+    opts.writable = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only;
     opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
     open_ = true;
@@ -123,8 +135,12 @@ class FioWorker final : public Worker {
       if (!error_.ok()) return error_;
       LC_RETURN_IF_ERROR(TopUp());
       if (engine_->InFlight() == 0) {
-        // Nothing in flight: done, or the next I/O is not due yet.
-        if (next_due_ == 0) return EndOfWork();
+        // Nothing in flight: a verification to start or end, done, or the
+        // next I/O is not due yet.
+        if (next_due_ == 0) {
+          if (NextPhase()) continue;
+          return EndOfWork();
+        }
         if (!WaitUntil(next_due_)) return EndOfWork();
         continue;
       }
@@ -156,7 +172,10 @@ class FioWorker final : public Worker {
   Status Finish() override {
     if (!open_) return Status::Ok();
     Status st = Drain();
-    if (st.ok() && error_.ok() && s_.end_fsync && s_.pattern.dirs[1]) {
+    // A time-bound job that checks its reads fails here (a size-bound one
+    // failed at its end of work).
+    if (st.ok() && error_.ok() && verify_failures_ > 0) st = VerifyFailed();
+    if (st.ok() && error_.ok() && s_.end_fsync && s_.pattern.dirs[1] && !s_.verify_only) {
       for (size_t f = 0; f < files_.size() && st.ok(); ++f) st = SyncNow(static_cast<int>(f));
     }
     Status closed = engine_->Close();
@@ -169,6 +188,8 @@ class FioWorker final : public Worker {
   struct Slot {
     FioIo io;
     bool sync = false;
+    bool check = false;      // a read whose block is verified on completion
+    bool read_into = false;  // a read filled the buffer since its last write
     Nanos submitted = 0;
     Nanos intended = 0;  // under a rate: its start on the schedule
     unsigned char* buf = nullptr;
@@ -305,6 +326,15 @@ class FioWorker final : public Worker {
   // False when the byte limit leaves less than the smallest block: the job
   // has done its I/O.
   bool Plan(Slot& sl, FioDir dir) {
+    sl.check = false;
+    if (verifying_) {
+      if (queue_pos_ >= queue_.size()) return false;
+      const FioVerifyBlock& b = queue_[queue_pos_++];
+      sl.sync = false;
+      sl.io = FioIo{FioDir::kRead, b.file, b.offset, b.length};
+      sl.check = true;
+      return true;
+    }
     const uint32_t every = s_.fsync_every != 0 ? s_.fsync_every : s_.fdatasync_every;
     if (every != 0 && writes_since_sync_ >= every) {
       writes_since_sync_ = 0;
@@ -329,29 +359,127 @@ class FioWorker final : public Worker {
     }
     bytes_issued_ += sl.io.length;
     ++ios_issued_;
-    if (sl.io.dir == FioDir::kWrite) {
+    if (sl.io.dir == FioDir::kWrite && s_.verify_only) {
+      // verify_only: the block this write would make is read and checked.
+      sl.io.dir = FioDir::kRead;
+      sl.check = true;
+    } else if (sl.io.dir == FioDir::kWrite) {
       ++writes_since_sync_;
       last_write_file_ = sl.io.file;
-      if (s_.buffers == FioJobSettings::Buffers::kRefill) {
-        FillRandom(sl.buf, sl.io.length, rng_);
-      } else if (s_.buffers == FioJobSettings::Buffers::kRandom) {
-        MakeSectorsUnique(sl.buf, sl.io.length, ++write_tag_);
-      }
+      PrepareWrite(sl);
+    } else {
+      sl.check = s_.verify != FioVerifyKind::kNone && !s_.pattern.dirs[1];
+    }
+    if (VerifiesWrites() && s_.verify_pass_bytes != 0 && bytes_issued_ >= next_pass_at_) {
+      next_pass_at_ += s_.verify_pass_bytes;  // a pass of loops= ends: verify it
+      verify_due_ = true;
     }
     return true;
+  }
+
+  // Whether the job reads back and checks what it writes.
+  bool VerifiesWrites() const {
+    return s_.verify != FioVerifyKind::kNone && s_.do_verify && !s_.verify_only &&
+           s_.pattern.dirs[1];
+  }
+
+  // The write's data (the buffer options), its verify header and its place
+  // in the log of blocks to verify.
+  void PrepareWrite(Slot& sl) {
+    ++write_tag_;
+    // A buffer filled once (zeros, a pattern) that a read filled since is
+    // filled again.
+    if (sl.read_into && fill_.FilledOnce()) fill_.Initial(sl.buf, max_len_);
+    sl.read_into = false;
+    const bool verify = s_.verify != FioVerifyKind::kNone;
+    if (!verify || s_.verify_pattern.empty()) fill_.ForWrite(sl.buf, sl.io.length, write_tag_);
+    if (!verify) return;
+    const FioVerifyBlock block{sl.io.file, sl.io.offset, sl.io.length};
+    Status st = StampFioVerifyBlock(sl.buf, block, s_.verify, s_.pattern.seed + write_tag_,
+                                    s_.verify_pattern);
+    if (!st.ok()) Fail(std::move(st));
+    if (!VerifiesWrites()) return;
+    log_.Add(block);
+    if (s_.verify_backlog != 0 && ++writes_since_verify_ >= s_.verify_backlog) {
+      writes_since_verify_ = 0;
+      verify_due_ = true;
+    }
+  }
+
+  // With nothing in flight and nothing left to issue: starts verifying the
+  // blocks written (a pass or the backlog done, or the job's writes done),
+  // goes back to writing after a verification, or fails the job over the
+  // blocks that failed. False: the job's work is done.
+  bool NextPhase() {
+    if (verifying_) {
+      verifying_ = false;
+      queue_.clear();
+      queue_pos_ = 0;
+      return true;
+    }
+    if (verify_due_ || (VerifiesWrites() && LimitReached())) {
+      verify_due_ = false;
+      queue_ = log_.Take();
+      queue_pos_ = 0;
+      if (!queue_.empty()) {
+        verifying_ = true;
+        return true;
+      }
+      if (!LimitReached()) return true;
+    }
+    if (verify_failures_ > 0 && error_.ok()) {
+      Fail(VerifyFailed());
+      return true;
+    }
+    return false;
+  }
+
+  // A block read back that is not what was written: the first one is the
+  // job's failure (at once with verify_fatal, else once every block was
+  // checked).
+  void VerifyFailure(const FioIo& io, const std::string& why) {
+    if (verify_failures_++ == 0) {
+      first_failure_ = fmt::format("verify failed: {} at offset {} ({} bytes): {}",
+                                   files_[io.file].path, io.offset, io.length, why);
+    }
+    if (s_.verify_fatal) Fail(VerifyFailed());
+  }
+
+  Status VerifyFailed() const {
+    if (verify_failures_ <= 1) return Status::IoError(first_failure_);
+    return Status::IoError(
+        fmt::format("{} (and {} more blocks)", first_failure_, verify_failures_ - 1));
+  }
+
+  void CheckRead(Slot& sl, int64_t res) {
+    if (static_cast<uint64_t>(res) != sl.io.length) {
+      VerifyFailure(sl.io, fmt::format("the read returned {} bytes", res));
+      return;
+    }
+    Result<std::string> why =
+        CheckFioVerifyBlock(sl.buf, FioVerifyBlock{sl.io.file, sl.io.offset, sl.io.length},
+                            s_.verify, s_.verify_pattern);
+    if (!why.ok()) {
+      Fail(why.status());
+    } else if (!why->empty()) {
+      VerifyFailure(sl.io, *why);
+    }
   }
 
   Status TopUp() {
     batch_.clear();
     next_due_ = 0;
-    if (ThinkDue() && engine_->InFlight() == 0 && !LimitReached()) Think();
+    if (!verifying_ && ThinkDue() && engine_->InFlight() == 0 && !LimitReached()) Think();
     const Nanos now = MonotonicNow();
-    while (!free_.empty() && (!LimitReached() || SyncDue())) {
-      const bool sync = SyncDue();
-      if (!sync && ThinkDue()) break;  // the I/Os before the think complete first
+    while (!free_.empty() && (verifying_ || !LimitReached() || SyncDue())) {
+      // The blocks written so far are verified first; verification reads
+      // are neither paced nor followed by think time.
+      if (!verifying_ && verify_due_) break;
+      const bool sync = !verifying_ && SyncDue();
+      if (!verifying_ && !sync && ThinkDue()) break;  // the I/Os before the think complete first
       FioDir dir = FioDir::kRead;
       Nanos intended = 0;
-      if (rated_ && !sync && !TakeDue(now, &dir, &intended)) break;
+      if (!verifying_ && rated_ && !sync && !TakeDue(now, &dir, &intended)) break;
       const uint32_t idx = free_.back();
       free_.pop_back();
       Slot& sl = slots_[idx];
@@ -359,9 +487,11 @@ class FioWorker final : public Worker {
         free_.push_back(idx);
         break;
       }
-      if (!sl.sync) {
+      if (!sl.sync && !verifying_) {
         ++think_issued_;
-        if (rated_) sched_[static_cast<int>(sl.io.dir)].Take(sl.io.length);
+        // The direction drawn (a verify_only write is read, on the write's
+        // schedule).
+        if (rated_) sched_[static_cast<int>(dir)].Take(sl.io.length);
       }
       sl.submitted = now;
       sl.intended = intended;
@@ -435,6 +565,8 @@ class FioWorker final : public Worker {
         rec_.Add(kFioSyncs, 1);
       } else {
         if (static_cast<uint64_t>(res) != sl.io.length) rec_.Add(kFioShortIos, 1);
+        if (sl.check) CheckRead(sl, res);
+        sl.read_into = sl.io.dir == FioDir::kRead;
         ready_.push_back(Done{sl.io.dir, static_cast<uint32_t>(res), from_intended, ns});
         const size_t d = static_cast<size_t>(sl.io.dir);
         ++done_ios_[d];
@@ -481,7 +613,7 @@ class FioWorker final : public Worker {
   std::unique_ptr<IoEngine> engine_;
   ThreadRecorder& rec_;
   FioPattern pattern_;
-  Random rng_;
+  FioBufferFill fill_;
   bool open_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;
@@ -495,6 +627,17 @@ class FioWorker final : public Worker {
   uint32_t writes_since_sync_ = 0;
   uint32_t last_write_file_ = 0;
   uint64_t write_tag_ = 0;
+  // verify: the blocks written since the last verification, the ones being
+  // verified, and the blocks that failed.
+  FioVerifyLog log_;
+  std::vector<FioVerifyBlock> queue_;
+  size_t queue_pos_ = 0;
+  bool verifying_ = false;
+  bool verify_due_ = false;  // stop writing: a pass or the backlog is to be verified
+  uint64_t next_pass_at_ = 0;
+  uint64_t writes_since_verify_ = 0;
+  uint64_t verify_failures_ = 0;
+  std::string first_failure_;
   Nanos depth_since_ = 0;
   bool limit_done_ = false;  // the limit left less than a block
   // Pacing: rate schedules per direction, think time, minimum rates.
@@ -604,7 +747,7 @@ Status FioJobWorkload::Init(int) {
     return Status::Ok();
   }
   // Read-only jobs open their files read-only, as fio does (a device too).
-  const bool writes = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)];
+  const bool writes = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only;
   const int flags =
       (writes ? O_RDWR : O_RDONLY) | (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
   for (const std::string& p : s_.files) {
@@ -652,7 +795,9 @@ std::vector<std::pair<std::string, std::string>> FioJobWorkload::Describe() cons
           {"files", fmt::format("{} x {} bytes", s_.files.size(), s_.file_size)},
           {"ioengine", s_.engine},
           {"iodepth", std::to_string(s_.iodepth)},
-          {"direct", s_.direct ? "1" : "0"}};
+          {"direct", s_.direct ? "1" : "0"},
+          {"buffers", FioBufferFill(s_.buffers, 0).Describe()},
+          {"verify", FioVerifyName(s_.verify)}};
 }
 
 std::vector<Metric> FioJobWorkload::Metrics(const RunResult& r) const {
@@ -694,7 +839,15 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   t.writes = s_.pattern.dirs[1];
   t.write_through = s_.sync_writes || s_.fsync_every == 1 || s_.fdatasync_every == 1;
   t.periodic_flush = s_.fsync_every > 1 || s_.fdatasync_every > 1;
-  t.write_pattern = s_.buffers == FioJobSettings::Buffers::kZero ? "zero" : "random";
+  t.write_pattern = s_.buffers.zero ? "zero" : "random";
+  // What the job's writes hold, from a sample of buffers filled as its
+  // workers fill them (the verify header, 32 bytes and the digest a block,
+  // is left out).
+  const FioWriteDataEstimate data =
+      EstimateWriteData(s_.buffers, std::min<size_t>(MaxBlockSize(s_.pattern), size_t{64} * 1024),
+                        64, s_.pattern.seed);
+  t.write_compressible_fraction = data.compressible;
+  t.write_duplicate_fraction = data.duplicate;
   t.file_set_bytes = s_.file_size * s_.files.size();
   t.paths = s_.files;
   f.io.push_back(std::move(t));

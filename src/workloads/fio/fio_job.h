@@ -16,7 +16,9 @@
 #include "io/io_engine.h"
 #include "os/file_system.h"
 #include "runner/workload.h"
+#include "workloads/fio/fio_buffers.h"
 #include "workloads/fio/fio_pattern.h"
+#include "workloads/fio/fio_verify.h"
 
 namespace loadcell {
 
@@ -38,8 +40,20 @@ struct FioJobSettings {
   uint32_t fsync_every = 0;      // fsync=N: after every N writes
   uint32_t fdatasync_every = 0;  // fdatasync=N
   bool end_fsync = false;        // fsync every file when the job ends
-  enum class Buffers { kRandom, kZero, kRefill } buffers = Buffers::kRandom;
-  bool unlink = false;  // remove the files the job made when it ends
+  FioBufferSettings buffers;     // what writes hold (workloads/fio/fio_buffers.h)
+  bool unlink = false;           // remove the files the job made when it ends
+  // verify= and its options (workloads/fio/fio_verify.h). With a type, every
+  // write is a verified block; a job that writes reads its blocks back and
+  // checks them once `verify_pass_bytes` were written (each pass of
+  // loops=) or every `verify_backlog` writes; a job that only reads checks
+  // every read; `verify_only` reads and checks where the job would write.
+  FioVerifyKind verify = FioVerifyKind::kNone;
+  bool do_verify = true;
+  bool verify_only = false;
+  bool verify_fatal = false;  // stop at the first block that fails
+  uint64_t verify_backlog = 0;
+  uint64_t verify_pass_bytes = 0;  // 0: at the end only
+  std::string verify_pattern;
 
   // rate=, rate_iops=: per direction (read, write, trim), bytes per second
   // (rate_iops counts in the direction's smallest block, fio's measure); 0:

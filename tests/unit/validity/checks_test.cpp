@@ -268,6 +268,24 @@ TEST(WriteDataCheckTest, ZerosWarnRandomPasses) {
   EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckWriteData).has_value());
 }
 
+TEST(WriteDataCheckTest, EstimatedCompressibleOrRepeatedWritesWarn) {
+  IoTargetFacts t = DirectRead();
+  t.writes = true;
+  t.write_pattern = "random";
+  t.write_compressible_fraction = 0.5;  // fio's buffer_compress_percentage=50
+  t.write_duplicate_fraction = 0;
+  std::optional<CheckOutcome> out = IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("50%"));
+  t.write_compressible_fraction = 0;
+  t.write_duplicate_fraction = 0.3;  // dedupe_percentage=30
+  out = IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("30% of the blocks"));
+  t.write_duplicate_fraction = 0.01;
+  EXPECT_EQ(IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData)->level, CheckLevel::kPass);
+}
+
 // ---------------------------------------------------------------- samples
 
 TEST(SamplesCheckTest, APercentileFromTooFewEventsWarns) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "testing/fio_test_env.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
 
@@ -236,6 +237,105 @@ TEST(FioPlanTest, AnExistingFileGivesTheSizeAndOffsetsResolveAgainstIt) {
   auto bad = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("has no size"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace loadcell
+
+namespace loadcell {
+namespace {
+
+// The plan of job file `text` (named t.fio) through the whole front end.
+Result<FioPlan> PlanOfText(const std::string& text) {
+  LC_ASSIGN_OR_RETURN(std::vector<FioJobSpec> specs, testing::FioSpecsOf(text));
+  static std::vector<FioJobSpec> kept;  // the plan points into its specs
+  kept = std::move(specs);
+  return PlanFioJobs(kept, fio::ScheduleFioJobs(kept), DefaultFileSystem());
+}
+
+TEST(FioPlanDataTest, BufferAndVerifyOptionsRun) {
+  TempDir dir;
+  auto plan = PlanOfText("[j]\ndirectory=" + dir.path() +
+                         "\nsize=1m\nrw=randwrite\nloops=2\nverify=md5\nverify_backlog=16\n"
+                         "verify_fatal=1\nbuffer_compress_percentage=50\n"
+                         "buffer_compress_chunk=1k\ndedupe_percentage=20\n"
+                         "buffer_pattern=0xdeadbeef\nscramble_buffers=0\nrefill_buffers\n");
+  ASSERT_OK(plan);
+  const FioJobSettings& s = plan->steps[0][0].settings;
+  EXPECT_EQ(s.verify, FioVerifyKind::kMd5);
+  EXPECT_TRUE(s.do_verify);
+  EXPECT_FALSE(s.verify_only);
+  EXPECT_TRUE(s.verify_fatal);
+  EXPECT_EQ(s.verify_backlog, 16u);
+  EXPECT_EQ(s.verify_pass_bytes, 1u << 20);  // verified after each of the loops
+  EXPECT_DOUBLE_EQ(s.buffers.compress_fraction, 0.5);
+  EXPECT_EQ(s.buffers.compress_chunk, 1024u);
+  EXPECT_DOUBLE_EQ(s.buffers.dedupe_fraction, 0.2);
+  EXPECT_EQ(s.buffers.pattern, "\xde\xad\xbe\xef");
+  EXPECT_FALSE(s.buffers.scramble);
+  EXPECT_TRUE(s.buffers.refill);
+}
+
+TEST(FioPlanDataTest, VerifyCutsIoSizeToSizeAsFioDoes) {
+  TempDir dir;
+  const std::string head =
+      "[j]\ndirectory=" + dir.path() + "\nsize=1m\nio_size=2m\nrw=randwrite\nverify=crc32c\n";
+  auto plan = PlanOfText(head);
+  ASSERT_OK(plan);
+  EXPECT_EQ(plan->steps[0][0].settings.byte_limit, 1u << 20);
+  // Random offsets without the map may repeat: io_size stands.
+  plan = PlanOfText(head + "norandommap\n");
+  ASSERT_OK(plan);
+  EXPECT_EQ(plan->steps[0][0].settings.byte_limit, 2u << 20);
+  plan = PlanOfText(head + "loops=2\n");
+  ASSERT_OK(plan);
+  EXPECT_EQ(plan->steps[0][0].settings.byte_limit, 2u << 20);
+  EXPECT_EQ(plan->steps[0][0].settings.verify_pass_bytes, 1u << 20);
+}
+
+TEST(FioPlanDataTest, VerifyPatternAloneVerifiesThePattern) {
+  TempDir dir;
+  auto plan = PlanOfText("[j]\ndirectory=" + dir.path() +
+                         "\nsize=1m\nrw=write\nverify_pattern=\"ab\"0x00\nverify_only=0\n");
+  ASSERT_OK(plan);
+  const FioJobSettings& s = plan->steps[0][0].settings;
+  EXPECT_EQ(s.verify, FioVerifyKind::kPattern);
+  EXPECT_EQ(s.verify_pattern, std::string("ab\0", 3));
+  EXPECT_EQ(s.verify_pass_bytes, 0u);  // one pass: verified at the end
+  EXPECT_TRUE(s.buffers.refill);       // verify refills every write, as fio
+}
+
+TEST(FioPlanDataTest, VerifyThatCannotRunIsRefusedWithItsLine) {
+  TempDir dir;
+  const std::string head = "[j]\ndirectory=" + dir.path() + "\nsize=1m\n";
+  const auto error = [&](const std::string& rest) {
+    Result<FioPlan> plan = PlanOfText(head + rest);
+    EXPECT_FALSE(plan.ok()) << rest;
+    EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument) << rest;
+    return plan.status().message();
+  };
+  EXPECT_EQ(error("rw=write\nverify_only\n"),
+            "t.fio:5: fio option 'verify_only' needs 'verify' (a type to check; fio would "
+            "ignore verify_only and write)");
+  EXPECT_EQ(error("rw=randwrite\ntime_based\nruntime=5\nverify=crc32c\n"),
+            "t.fio:7: fio option 'verify' with 'time_based': the writes take all of runtime and "
+            "the verify phase never starts (fio warns); give verify_backlog=N, do_verify=0 or drop "
+            "time_based");
+  EXPECT_EQ(error("rw=write\ntime_based\nruntime=5\nverify=crc32c\nverify_only\n"),
+            "t.fio:8: fio option 'verify_only' does not run time_based jobs (fio's rule)");
+  EXPECT_EQ(error("rw=write\nbs=48\nverify=sha256\n"),
+            "t.fio:6: fio option 'verify=sha256' needs blocks of at least 64 bytes (its "
+            "header); the smallest is 48");
+  EXPECT_EQ(error("rw=randwrite\nbssplit=4k/50:8k/50\nblockalign=16\nverify=crc32c\n"),
+            "t.fio:7: fio option 'verify=crc32c' needs blocks of at least 36 bytes (its "
+            "header); the smallest is 16");
+  // What may run: the same without the contradiction.
+  EXPECT_OK(PlanOfText(head + "rw=randwrite\ntime_based\nruntime=5\nverify=crc32c\ndo_verify=0\n"));
+  EXPECT_OK(PlanOfText(head + "rw=read\ntime_based\nruntime=5\nverify=crc32c\n"));
+  EXPECT_OK(
+      PlanOfText(head + "rw=randwrite\ntime_based\nruntime=5\nverify=crc32c\nverify_backlog=8\n"));
+  EXPECT_OK(PlanOfText(head + "rw=write\nbs=64\nverify=sha256\n"));
+  EXPECT_OK(PlanOfText(head + "rw=write\nbuffer_compress_chunk=0\n"));
 }
 
 }  // namespace

@@ -132,6 +132,45 @@ TEST(FioJobTest, UnlinkRemovesOnlyTheFilesTheJobMade) {
   EXPECT_TRUE(std::filesystem::exists(theirs));
 }
 
+TEST(FioJobTest, FactsEstimateWhatTheWritesHoldForTheVerdict) {
+  TempDir dir;
+  FioJobSettings s = Settings("w", dir / "w.0.0", 1 << 20, 4096);
+  s.pattern.dirs = {false, true, false};
+  const auto facts = [&](const FioJobSettings& with) {
+    FioJobWorkload w(with, DefaultFileSystem());
+    return w.Facts(RunResult{}).io.at(0);
+  };
+  IoTargetFacts t = facts(s);
+  EXPECT_LT(t.write_compressible_fraction, 0.01);  // fio's default: random, scrambled
+  EXPECT_EQ(t.write_duplicate_fraction, 0);
+  s.buffers.compress_fraction = 0.5;
+  t = facts(s);
+  EXPECT_NEAR(t.write_compressible_fraction, 0.5, 0.03);
+  s.buffers.compress_fraction = 0;
+  s.buffers.dedupe_fraction = 0.5;
+  t = facts(s);
+  EXPECT_NEAR(t.write_duplicate_fraction, 0.5, 0.2);
+}
+
+TEST(FioJobTest, AWriteJobVerifiesItsBlocksAndCountsTheReads) {
+  TempDir dir;
+  FioJobSettings s = Settings("v", dir / "v.0.0", 1 << 20, 4096);
+  s.pattern.dirs = {false, true, false};
+  s.pattern.random = true;
+  s.verify = FioVerifyKind::kXxhash;
+  s.verify_backlog = 10;  // 256 writes: verified 10 at a time, the rest at the end
+  FioJobWorkload w(s, DefaultFileSystem());
+  ASSERT_OK(w.Prepare(PrepareContext{}));
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(Job{"v", &w, OneThread(), {}, nullptr});
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  const RunResult& res = r->jobs[0].result;
+  ASSERT_OK(res.failure);
+  EXPECT_EQ(Counter(res, kFioWrites), 256u);
+  EXPECT_EQ(Counter(res, kFioReads), 256u);
+}
+
 }  // namespace
 }  // namespace loadcell
 

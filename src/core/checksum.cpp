@@ -1,0 +1,115 @@
+#include "core/checksum.h"
+
+#include <array>
+#include <cstring>
+
+namespace loadcell {
+namespace {
+
+// Reflected polynomials (bit 0 is the x^(n-1) term).
+constexpr uint32_t kCrc32cPoly = 0x82F63B78u;
+constexpr uint64_t kCrc64Poly = 0xC96C5795D7870F42ULL;
+
+// Table k holds the CRC of a byte followed by k zero bytes, so that eight
+// input bytes are folded per step (slicing by 8).
+template <typename T, T kPoly>
+constexpr std::array<std::array<T, 256>, 8> MakeTables() {
+  std::array<std::array<T, 256>, 8> t{};
+  for (uint32_t b = 0; b < 256; ++b) {
+    T crc = b;
+    for (int i = 0; i < 8; ++i) crc = (crc & 1) != 0 ? (crc >> 1) ^ kPoly : crc >> 1;
+    t[0][b] = crc;
+  }
+  for (uint32_t b = 0; b < 256; ++b) {
+    for (size_t k = 1; k < 8; ++k) t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xFF];
+  }
+  return t;
+}
+
+constexpr auto kCrc32cTables = MakeTables<uint32_t, kCrc32cPoly>();
+constexpr auto kCrc64Tables = MakeTables<uint64_t, kCrc64Poly>();
+
+inline uint64_t Load64(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline uint32_t Load32(const unsigned char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// The loads assume a little-endian machine (every target loadcell builds for).
+template <typename T>
+T Crc(const std::array<std::array<T, 256>, 8>& t, const unsigned char* p, size_t len) {
+  T crc = ~T{0};
+  for (; len >= 8; p += 8, len -= 8) {
+    const uint64_t x = Load64(p) ^ static_cast<uint64_t>(crc);
+    T next = 0;
+    for (size_t k = 0; k < 8; ++k) next ^= t[7 - k][(x >> (8 * k)) & 0xFF];
+    crc = next;
+  }
+  for (; len > 0; ++p, --len) crc = (crc >> 8) ^ t[0][(crc ^ *p) & 0xFF];
+  return ~crc;
+}
+
+constexpr uint64_t kPrime1 = 0x9E3779B185EBCA87ULL;
+constexpr uint64_t kPrime2 = 0xC2B2AE3D27D4EB4FULL;
+constexpr uint64_t kPrime3 = 0x165667B19E3779F9ULL;
+constexpr uint64_t kPrime4 = 0x85EBCA77C2B2AE63ULL;
+constexpr uint64_t kPrime5 = 0x27D4EB2F165667C5ULL;
+
+inline uint64_t Rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+inline uint64_t Round(uint64_t acc, uint64_t input) {
+  acc += input * kPrime2;
+  return Rotl(acc, 31) * kPrime1;
+}
+
+inline uint64_t MergeRound(uint64_t acc, uint64_t lane) {
+  acc ^= Round(0, lane);
+  return acc * kPrime1 + kPrime4;
+}
+
+}  // namespace
+
+uint32_t Crc32c(const void* data, size_t len) {
+  return Crc<uint32_t>(kCrc32cTables, static_cast<const unsigned char*>(data), len);
+}
+
+uint64_t Crc64(const void* data, size_t len) {
+  return Crc<uint64_t>(kCrc64Tables, static_cast<const unsigned char*>(data), len);
+}
+
+uint64_t Xxh64(const void* data, size_t len, uint64_t seed) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  const unsigned char* const end = p + len;
+  uint64_t acc = 0;
+  if (len >= 32) {
+    uint64_t lane[4] = {seed + kPrime1 + kPrime2, seed + kPrime2, seed, seed - kPrime1};
+    for (; end - p >= 32; p += 32) {
+      for (size_t i = 0; i < 4; ++i) lane[i] = Round(lane[i], Load64(p + 8 * i));
+    }
+    acc = Rotl(lane[0], 1) + Rotl(lane[1], 7) + Rotl(lane[2], 12) + Rotl(lane[3], 18);
+    for (uint64_t l : lane) acc = MergeRound(acc, l);
+  } else {
+    acc = seed + kPrime5;
+  }
+  acc += len;
+  for (; end - p >= 8; p += 8) acc = Rotl(acc ^ Round(0, Load64(p)), 27) * kPrime1 + kPrime4;
+  if (end - p >= 4) {
+    acc = Rotl(acc ^ (static_cast<uint64_t>(Load32(p)) * kPrime1), 23) * kPrime2 + kPrime3;
+    p += 4;
+  }
+  for (; p < end; ++p) acc = Rotl(acc ^ (*p * kPrime5), 11) * kPrime1;
+  acc ^= acc >> 33;
+  acc *= kPrime2;
+  acc ^= acc >> 29;
+  acc *= kPrime3;
+  acc ^= acc >> 32;
+  return acc;
+}
+
+}  // namespace loadcell
