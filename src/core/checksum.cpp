@@ -1,6 +1,7 @@
 #include "core/checksum.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
 
 namespace loadcell {
@@ -61,11 +62,9 @@ constexpr uint64_t kPrime3 = 0x165667B19E3779F9ULL;
 constexpr uint64_t kPrime4 = 0x85EBCA77C2B2AE63ULL;
 constexpr uint64_t kPrime5 = 0x27D4EB2F165667C5ULL;
 
-inline uint64_t Rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
 inline uint64_t Round(uint64_t acc, uint64_t input) {
   acc += input * kPrime2;
-  return Rotl(acc, 31) * kPrime1;
+  return std::rotl(acc, 31) * kPrime1;
 }
 
 inline uint64_t MergeRound(uint64_t acc, uint64_t lane) {
@@ -92,18 +91,19 @@ uint64_t Xxh64(const void* data, size_t len, uint64_t seed) {
     for (; end - p >= 32; p += 32) {
       for (size_t i = 0; i < 4; ++i) lane[i] = Round(lane[i], Load64(p + 8 * i));
     }
-    acc = Rotl(lane[0], 1) + Rotl(lane[1], 7) + Rotl(lane[2], 12) + Rotl(lane[3], 18);
+    acc = std::rotl(lane[0], 1) + std::rotl(lane[1], 7) + std::rotl(lane[2], 12) +
+          std::rotl(lane[3], 18);
     for (uint64_t l : lane) acc = MergeRound(acc, l);
   } else {
     acc = seed + kPrime5;
   }
   acc += len;
-  for (; end - p >= 8; p += 8) acc = Rotl(acc ^ Round(0, Load64(p)), 27) * kPrime1 + kPrime4;
+  for (; end - p >= 8; p += 8) acc = std::rotl(acc ^ Round(0, Load64(p)), 27) * kPrime1 + kPrime4;
   if (end - p >= 4) {
-    acc = Rotl(acc ^ (static_cast<uint64_t>(Load32(p)) * kPrime1), 23) * kPrime2 + kPrime3;
+    acc = std::rotl(acc ^ (static_cast<uint64_t>(Load32(p)) * kPrime1), 23) * kPrime2 + kPrime3;
     p += 4;
   }
-  for (; p < end; ++p) acc = Rotl(acc ^ (*p * kPrime5), 11) * kPrime1;
+  for (; p < end; ++p) acc = std::rotl(acc ^ (*p * kPrime5), 11) * kPrime1;
   acc ^= acc >> 33;
   acc *= kPrime2;
   acc ^= acc >> 29;

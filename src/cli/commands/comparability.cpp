@@ -62,7 +62,7 @@ FactValue FileSetSize(const ResultData& r) {
   return OfTargets(
       r, [](const TargetManifest& t) { return FactValue(validity::BytesText(t.file_set_bytes)); });
 }
-FactValue FileSystem(const ResultData& r) {
+FactValue FileSystemFact(const ResultData& r) {
   return OfTargets(r, [](const TargetManifest& t) { return Known(t.file_system); });
 }
 FactValue MountOptions(const ResultData& r) {
@@ -105,7 +105,7 @@ constexpr Fact kFacts[] = {
     {"file set size", &FileSetSize},
     {"tool version", &ToolVersion},
     {"kernel", &Kernel},
-    {"file system", &FileSystem},
+    {"file system", &FileSystemFact},
     {"mount options", &MountOptions},
     {"database cache", &DatabaseCache},
 };
