@@ -71,7 +71,8 @@ TEST(JobsTest, AJobWithAStartDelayStartsThatMuchLaterAndRunsItsWholeTime) {
   const RunResult& rb = r->jobs[1].result;
   // Released with its group, it waited its delay (a lower bound: a wait is
   // never shorter), and its time limit counts from its own start.
-  EXPECT_GE(rb.window_start_ns - ra.window_start_ns, 2000 * kNanosPerMilli);
+  // (Job a's own start may come a little after the release: 1.9 s.)
+  EXPECT_GE(rb.window_start_ns - ra.window_start_ns, 1900 * kNanosPerMilli);
   EXPECT_GE(rb.total_time_s, 0.1);
   // The delay is not in its measured time (it would make it 2.1 s or more).
   EXPECT_LT(rb.total_time_s, 2.0);
