@@ -173,7 +173,7 @@ MpiCluster::~MpiCluster() {
 }
 
 Status MpiCluster::Init(const LaunchInfo& launch) {
-  StartMpiOnce(settings_.timeout_s);
+  StartMpiOnce(settings_.timeout_s, launch);
   mpi_.MPI_Comm_rank(mpi_.comm_world, &rank_);
   mpi_.MPI_Comm_size(mpi_.comm_world, &size_);
   if (launch.size > 0 && size_ != launch.size) {
