@@ -44,8 +44,8 @@ bool ParseCount(const std::string& s, uint64_t max, uint64_t& out) {
 bool TakeNumber(const std::string& s, size_t& at, uint64_t& out) {
   const size_t start = at;
   while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])) != 0) ++at;
-  return at > start && ParseCount(s.substr(start, at - start), std::numeric_limits<uint64_t>::max(),
-                                  out);
+  return at > start &&
+         ParseCount(s.substr(start, at - start), std::numeric_limits<uint64_t>::max(), out);
 }
 
 // The end of a size's text starting at `at` in `s`: digits and one unit.
@@ -116,7 +116,8 @@ Status Parser::BaseOffset(const Arg& a) {
   base_given_ = true;
   if (colon == std::string::npos) return Status::Ok();
   if (colon + 1 == a.rest.size()) return Bad(a, "-B<base>:<length> needs the length");
-  if (max_given_) return Bad(a, "the largest offset (-B<base>:<length> or -f<size>) may be given once");
+  if (max_given_)
+    return Bad(a, "the largest offset (-B<base>:<length> or -f<size>) may be given once");
   uint64_t length = 0;
   LC_RETURN_IF_ERROR(Size(a, a.rest.substr(colon + 1), "the length", length));
   if (sw_.base_offset + length < sw_.base_offset) return Bad(a, "base + length overflows");
@@ -133,7 +134,8 @@ Status Parser::MaxOffset(const Arg& a) {
     }
     return NotYet(a, "access hints");
   }
-  if (max_given_) return Bad(a, "the largest offset (-B<base>:<length> or -f<size>) may be given once");
+  if (max_given_)
+    return Bad(a, "the largest offset (-B<base>:<length> or -f<size>) may be given once");
   LC_RETURN_IF_ERROR(Size(a, a.rest, "the largest offset", sw_.max_offset));
   max_given_ = true;
   return Status::Ok();
@@ -163,8 +165,9 @@ Status Parser::Distribution(const Arg& a) {
   } else if (spec.rfind("abs", 0) == 0) {
     sw_.distribution = DiskspdDistribution::kAbsolute;
   } else {
-    return Bad(a, "the random distribution is -rdpct<IO%>/<target%>[:...] or "
-                  "-rdabs<IO%>/<size>[:...]");
+    return Bad(a,
+               "the random distribution is -rdpct<IO%>/<target%>[:...] or "
+               "-rdabs<IO%>/<size>[:...]");
   }
   const bool pct = sw_.distribution == DiskspdDistribution::kPercent;
   sw_.ranges.clear();
@@ -220,8 +223,8 @@ Status Parser::Distribution(const Arg& a) {
     ++at;
   }
   if (pct && target_total != 100) {
-    return Bad(a, fmt::format("the target percentages add up to {}%; they must total 100%",
-                              target_total));
+    return Bad(
+        a, fmt::format("the target percentages add up to {}%; they must total 100%", target_total));
   }
   return Status::Ok();
 }
@@ -339,8 +342,9 @@ Status Parser::Results(const Arg& a) {
     return Status::Ok();
   }
   if (v.empty()) return Bad(a, "give the format: -Rtext, -Rxml or -Rxml:FILE");
-  return Bad(a, "the report format is text, xml or xml:FILE (loadcell's: text on stdout and "
-                "XML to FILE)");
+  return Bad(a,
+             "the report format is text, xml or xml:FILE (loadcell's: text on stdout and "
+             "XML to FILE)");
 }
 
 Status Parser::WriteData(const Arg& a) {
@@ -522,9 +526,7 @@ Status Parser::One(const Arg& a) {
 
 // DiskSpd's checks of the whole profile (Profile::Validate), in its order.
 Status Parser::Finish() {
-  auto bad = [](const std::string& what) {
-    return Status::InvalidArgument("diskspd: " + what);
-  };
+  auto bad = [](const std::string& what) { return Status::InvalidArgument("diskspd: " + what); };
   if (sw_.total_threads > 0 && sw_.threads_per_target_given && sw_.threads_per_target > 1) {
     return bad("-F and -t cannot be used together (-F: threads in all, -t: threads per target)");
   }
@@ -550,16 +552,18 @@ Status Parser::Finish() {
   if (sw_.distribution == DiskspdDistribution::kAbsolute) {
     for (size_t i = 0; i < sw_.ranges.size(); ++i) {
       if (sw_.ranges[i].span < sw_.block_size) {
-        return bad(fmt::format("-rdabs: the range of {} bytes is smaller than the block size ({} "
-                               "bytes)",
-                               sw_.ranges[i].span, sw_.block_size));
+        return bad(
+            fmt::format("-rdabs: the range of {} bytes is smaller than the block size ({} "
+                        "bytes)",
+                        sw_.ranges[i].span, sw_.block_size));
       }
     }
   }
   if (sw_.write_data == DiskspdWriteData::kRandomBuffer && sw_.write_buffer_size < sw_.block_size) {
-    return bad(fmt::format("the write buffer of -Z ({} bytes) is smaller than the block size ({} "
-                           "bytes)",
-                           sw_.write_buffer_size, sw_.block_size));
+    return bad(
+        fmt::format("the write buffer of -Z ({} bytes) is smaller than the block size ({} "
+                    "bytes)",
+                    sw_.write_buffer_size, sw_.block_size));
   }
   if (completion_routines_) {
     return Status::InvalidArgument(

@@ -42,9 +42,9 @@ struct DiskspdSwitches {
   uint64_t max_offset = 0;          // -B<base>:<length> (base + length) or -f<size>; 0: the end
   bool create = false;              // -c
   uint64_t create_size = 0;
-  int warmup_s = 5;     // -W
-  int duration_s = 10;  // -d
-  int cooldown_s = 0;   // -C
+  int warmup_s = 5;          // -W
+  int duration_s = 10;       // -d
+  int cooldown_s = 0;        // -C
   bool iops_stddev = false;  // -D
   uint32_t bucket_ms = 1000;
   int threads_per_target = 1;  // -t
@@ -54,11 +54,11 @@ struct DiskspdSwitches {
   uint64_t throughput_bytes_per_ms = 0;
   uint64_t throughput_iops = 0;
   DiskspdCache cache = DiskspdCache::kCached;
-  bool cache_given = false;    // -S.. or -h said something of the cache
-  bool write_through = false;  // -Sw, -Sh, -h
-  uint32_t burst = 0;          // -i
-  uint32_t think_ms = 0;       // -j
-  bool latency = false;        // -L
+  bool cache_given = false;       // -S.. or -h said something of the cache
+  bool write_through = false;     // -Sw, -Sh, -h
+  uint32_t burst = 0;             // -i
+  uint32_t think_ms = 0;          // -j
+  bool latency = false;           // -L
   bool disable_affinity = false;  // -n
   uint32_t requests = 2;          // -o
   // 0 sequential, 100 random (-r), 1..99 mixed (-rs).
@@ -66,14 +66,14 @@ struct DiskspdSwitches {
   // The random alignment (-r) or the sequential stride (-s); 0: not given
   // (the block size).
   uint64_t alignment = 0;
-  bool interlocked = false;    // -si
-  uint64_t thread_stride = 0;  // -T
+  bool interlocked = false;                                          // -si
+  uint64_t thread_stride = 0;                                        // -T
   DiskspdDistribution distribution = DiskspdDistribution::kUniform;  // -rd
   std::vector<DiskspdRange> ranges;
-  uint32_t write_ratio = 0;  // -w
-  bool xml = false;          // -Rxml (the report on stdout is XML)
-  std::string xml_file;      // -Rxml:FILE (loadcell's): text on stdout, XML to FILE
-  bool verbose = false;      // -v
+  uint32_t write_ratio = 0;      // -w
+  bool xml = false;              // -Rxml (the report on stdout is XML)
+  std::string xml_file;          // -Rxml:FILE (loadcell's): text on stdout, XML to FILE
+  bool verbose = false;          // -v
   bool seed_from_clock = false;  // bare -z
   uint32_t seed = 0;             // -z<seed>
   DiskspdWriteData write_data = DiskspdWriteData::kSequence;

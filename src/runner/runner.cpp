@@ -273,8 +273,7 @@ void Run::StartReporting() {
                           observer_ != nullptr ? SecondsToNanos(cfg_.status_interval_s) : Nanos{0});
   checkpoints_ = cfg_.CheckpointTimes();
   const double forced_after = cfg_.ForcedShutdownAfter();
-  forced_at_ =
-      (forced_after >= 0 && tl.end != 0) ? tl.StopAt() + SecondsToNanos(forced_after) : 0;
+  forced_at_ = (forced_after >= 0 && tl.end != 0) ? tl.StopAt() + SecondsToNanos(forced_after) : 0;
   warm_ = cfg_.warmup_s <= 0;
   base_at_ = tl.measure_start;
   last_interval_ = base_;
@@ -292,9 +291,7 @@ void Run::EndWarmupIfDue(Nanos now) {
 }
 
 // The cool-down is not measured: no interval or status tick falls in it.
-bool Run::InCoolDown(Nanos tick) const {
-  return timeline_.cool_end != 0 && tick > timeline_.end;
-}
+bool Run::InCoolDown(Nanos tick) const { return timeline_.cool_end != 0 && tick > timeline_.end; }
 
 void Run::StatusTickIfDue(Nanos now) {
   if (!warm_ || !status_ticker_.enabled() || now < status_ticker_.next()) return;
@@ -386,7 +383,7 @@ bool Run::ForcedShutdownDue(Nanos now) {
     const double longest = static_cast<double>(LongestEventSoFar());
     const Nanos grown =
         timeline_.StopAt() + std::max(SecondsToNanos(RunConfig::kDefaultStopGrace),
-                                 static_cast<Nanos>(longest * RunConfig::kGraceEventFactor));
+                                      static_cast<Nanos>(longest * RunConfig::kGraceEventFactor));
     if (grown > forced_at_) {
       forced_at_ = grown;
       if (now < forced_at_) return false;

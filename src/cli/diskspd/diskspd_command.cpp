@@ -20,6 +20,7 @@
 #include "core/version.h"
 #include "diskspd/diskspd_switches.h"
 #include "os/host_facts.h"
+#include "os/open_flags.h"
 #include "os/system_info.h"
 #include "report/diskspd/diskspd_report.h"
 #include "runner/jobs.h"
@@ -165,8 +166,8 @@ class CpuSampler final : public RunObserver {
     using Secs = std::chrono::duration<double>;
     const auto t0 = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mu_);
-    const auto measure = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                  Secs(warmup_s_));
+    const auto measure =
+        t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(Secs(warmup_s_));
     cv_.wait_until(lock, measure, [this] { return stop_; });
     start_ = ReadPerCpuTimes();
     const auto end = measure + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -307,8 +308,9 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
                         plan.targets[pj.target].path, pj.settings.engine, pj.settings.iodepth));
   }
   const std::string start_time = UtcNow();
-  Verbose(sw, err, fmt::format("starting: warm-up {}s, measured {}s, cool-down {}s", sw.warmup_s,
-                               sw.duration_s, sw.cooldown_s));
+  Verbose(sw, err,
+          fmt::format("starting: warm-up {}s, measured {}s, cool-down {}s", sw.warmup_s,
+                      sw.duration_s, sw.cooldown_s));
   std::vector<JobGroup> groups;
   groups.push_back(std::move(group));
   Result<JobsResult> ran = RunJobs(groups);

@@ -21,10 +21,10 @@ using diskspd::DiskspdDistribution;
 using diskspd::DiskspdSwitches;
 using diskspd::DiskspdWriteData;
 
-constexpr int kRead = 0;
-constexpr int kWrite = 1;
+constexpr int kDsRead = 0;
+constexpr int kDsWrite = 1;
 
-Status Refuse(const std::string& why) { return Status::InvalidArgument("diskspd: " + why); }
+Status RefuseDiskspd(const std::string& why) { return Status::InvalidArgument("diskspd: " + why); }
 
 // A Windows target: "#3" (a physical drive) or "E:" (a drive letter).
 bool WindowsOnlyTarget(const std::string& t) {
@@ -37,30 +37,33 @@ Result<DiskspdTarget> PlanTarget(const DiskspdSwitches& sw, const std::string& p
   DiskspdTarget t;
   t.path = path;
   if (WindowsOnlyTarget(path) && !PathsHaveDriveLetters()) {
-    return Refuse(fmt::format("target '{}' is a Windows drive ({}); on Linux give a file or a "
-                              "block device path",
-                              path, path[0] == '#' ? "#N: a physical drive" : "a drive letter"));
+    return RefuseDiskspd(
+        fmt::format("target '{}' is a Windows drive ({}); on Linux give a file or a "
+                    "block device path",
+                    path, path[0] == '#' ? "#N: a physical drive" : "a drive letter"));
   }
   if (IsBlockDevice(path)) {
     if (sw.create) {
-      return Refuse(fmt::format("-c creates files; target '{}' is a block device", path));
+      return RefuseDiskspd(fmt::format("-c creates files; target '{}' is a block device", path));
     }
     LC_ASSIGN_OR_RETURN(t.size, BlockDeviceBytes(path));
     t.device = true;
   } else {
     LC_ASSIGN_OR_RETURN(FileInfo st, fs.Stat(path));
     if (st.exists && !st.is_regular) {
-      return Refuse(fmt::format("target '{}' is not a regular file or a block device", path));
+      return RefuseDiskspd(
+          fmt::format("target '{}' is not a regular file or a block device", path));
     }
     if (!st.exists) {
       if (path.rfind("/dev/", 0) == 0) {
-        return Refuse(fmt::format("target '{}' does not exist; loadcell never creates files "
-                                  "under /dev",
-                                  path));
+        return RefuseDiskspd(
+            fmt::format("target '{}' does not exist; loadcell never creates files "
+                        "under /dev",
+                        path));
       }
       if (!sw.create) {
-        return Refuse(fmt::format("target '{}' does not exist; give -c<size> to create it",
-                                  path));
+        return RefuseDiskspd(
+            fmt::format("target '{}' does not exist; give -c<size> to create it", path));
       }
       t.missing = true;
       t.size = sw.create_size;
@@ -70,16 +73,18 @@ Result<DiskspdTarget> PlanTarget(const DiskspdSwitches& sw, const std::string& p
   }
   const uint64_t end = sw.max_offset != 0 ? std::min(sw.max_offset, t.size) : t.size;
   if (sw.base_offset >= end) {
-    return Refuse(fmt::format("the base offset of -B ({} bytes) is not below the end of target "
-                              "'{}' ({} bytes)",
-                              sw.base_offset, path, end));
+    return RefuseDiskspd(
+        fmt::format("the base offset of -B ({} bytes) is not below the end of target "
+                    "'{}' ({} bytes)",
+                    sw.base_offset, path, end));
   }
   t.base = sw.base_offset;
   t.length = end - sw.base_offset;
   if (t.length < sw.block_size) {
-    return Refuse(fmt::format("target '{}' has {} bytes to do I/O on (after -B/-f), less than one "
-                              "block of {} bytes",
-                              path, t.length, sw.block_size));
+    return RefuseDiskspd(
+        fmt::format("target '{}' has {} bytes to do I/O on (after -B/-f), less than one "
+                    "block of {} bytes",
+                    path, t.length, sw.block_size));
   }
   return t;
 }
@@ -114,15 +119,15 @@ Status DistributionOf(const DiskspdSwitches& sw, const DiskspdTarget& t,
     }
   }
   if (io_total == 0) {
-    return Refuse("-rd: no range that fits the target carries any I/O");
+    return RefuseDiskspd("-rd: no range that fits the target carries any I/O");
   }
   for (FioZoneShare& z : zones) z.access_pct = z.access_pct * 100.0 / io_total;
-  od.zones[kRead] = zones;
-  od.zones[kWrite] = zones;
+  od.zones[kDsRead] = zones;
+  od.zones[kDsWrite] = zones;
   return Status::Ok();
 }
 
-FioBufferSettings BuffersOf(const DiskspdSwitches& sw, const std::string& pattern) {
+FioBufferSettings DiskspdBuffersOf(const DiskspdSwitches& sw, const std::string& pattern) {
   FioBufferSettings b;
   b.scramble = false;
   switch (sw.write_data) {
@@ -136,7 +141,11 @@ FioBufferSettings BuffersOf(const DiskspdSwitches& sw, const std::string& patter
       b.refill = true;
       break;
     case DiskspdWriteData::kRandomBuffer:
-      b.pattern = pattern;  // empty: random bytes, filled once
+      // The file's bytes; without a file random bytes, filled once, each
+      // write's sectors made unlike earlier ones (DiskSpd's writes come
+      // from ever other offsets of its random buffer).
+      b.pattern = pattern;
+      b.scramble = pattern.empty();
       break;
   }
   return b;
@@ -202,8 +211,8 @@ Result<DiskspdPlan> PlanDiskspd(const DiskspdSwitches& sw, FileSystem& fs) {
     (void)fs.Close(fd);
     if (!got.ok()) return got.status();
     if (*got == 0) {
-      return Refuse(fmt::format("-Z: the write buffer's source file '{}' is empty",
-                                sw.write_buffer_file));
+      return RefuseDiskspd(
+          fmt::format("-Z: the write buffer's source file '{}' is empty", sw.write_buffer_file));
     }
     bytes.resize(*got);
     plan.write_buffer = bytes;
@@ -239,7 +248,7 @@ Result<DiskspdPlan> PlanDiskspd(const DiskspdSwitches& sw, FileSystem& fs) {
       s.files = {t.path};
       s.file_size = t.size;
       FioPatternSettings& p = s.pattern;
-      p.dirs = {sw.write_ratio < 100, sw.write_ratio > 0, false};
+      p.dirs = {sw.write_ratio<100, sw.write_ratio> 0, false};
       p.read_pct = 100.0 - sw.write_ratio;
       p.random = sw.random_ratio > 0;
       p.random_pct = sw.random_ratio;
@@ -258,24 +267,25 @@ Result<DiskspdPlan> PlanDiskspd(const DiskspdSwitches& sw, FileSystem& fs) {
           sw.random_ratio == 0 ? static_cast<uint64_t>(job.relative_thread) * sw.thread_stride : 0;
       p.single_sequence.shared = shared[ti];
       if (p.single_sequence.start + sw.block_size > t.length) {
-        return Refuse(fmt::format("target '{}' is too small: thread {} starts at {} (-T {} x "
-                                  "thread {}), past its {} bytes",
-                                  t.path, thread, p.single_sequence.start, sw.thread_stride,
-                                  job.relative_thread, t.length));
+        return RefuseDiskspd(
+            fmt::format("target '{}' is too small: thread {} starts at {} (-T {} x "
+                        "thread {}), past its {} bytes",
+                        t.path, thread, p.single_sequence.start, sw.thread_stride,
+                        job.relative_thread, t.length));
       }
       LC_RETURN_IF_ERROR(DistributionOf(sw, t, p.distribution));
       s.engine = plan.engine;
       s.iodepth = plan.engine == "sync" ? 1 : sw.requests;
       s.direct = direct;
       s.dsync_writes = sw.write_through;
-      s.buffers = BuffersOf(sw, plan.write_buffer);
+      s.buffers = DiskspdBuffersOf(sw, plan.write_buffer);
       // -g: bytes per millisecond or I/Os per second, per thread per target,
       // shared out over the directions by the write ratio.
       const uint64_t rate = sw.throughput_bytes_per_ms * 1000 + sw.throughput_iops * sw.block_size;
       if (rate > 0) {
-        s.rate_bytes[kRead] =
+        s.rate_bytes[kDsRead] =
             static_cast<uint64_t>(static_cast<double>(rate) * (100 - sw.write_ratio) / 100.0);
-        s.rate_bytes[kWrite] =
+        s.rate_bytes[kDsWrite] =
             static_cast<uint64_t>(static_cast<double>(rate) * sw.write_ratio / 100.0);
         s.issue_window_ns =
             static_cast<int64_t>(sw.warmup_s + sw.duration_s + sw.cooldown_s) * 1'000'000'000;

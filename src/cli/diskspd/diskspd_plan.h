@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "diskspd/diskspd_switches.h"
 #include "core/status.h"
+#include "diskspd/diskspd_switches.h"
 #include "os/file_system.h"
 #include "runner/run_config.h"
 #include "workloads/fio/fio_job.h"
@@ -17,9 +17,9 @@
 namespace loadcell {
 
 struct DiskspdTarget {
-  std::string path;    // as given
-  uint64_t size = 0;   // the file's or device's size (what -c creates when missing)
-  bool device = false;  // a block device
+  std::string path;      // as given
+  uint64_t size = 0;     // the file's or device's size (what -c creates when missing)
+  bool device = false;   // a block device
   bool missing = false;  // -c creates it before the run
   // The region I/O goes to: [base, base + length).
   uint64_t base = 0;
@@ -27,9 +27,9 @@ struct DiskspdTarget {
 };
 
 struct DiskspdJob {
-  int thread = 0;            // DiskSpd's thread number
-  size_t target = 0;         // into DiskspdPlan::targets
-  int relative_thread = 0;   // the thread's number among its target's threads
+  int thread = 0;           // DiskSpd's thread number
+  size_t target = 0;        // into DiskspdPlan::targets
+  int relative_thread = 0;  // the thread's number among its target's threads
   FioJobSettings settings;
   RunConfig cfg;
 };

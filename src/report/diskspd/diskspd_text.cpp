@@ -16,11 +16,11 @@ using diskspd::DiskspdDistribution;
 using diskspd::DiskspdSwitches;
 using diskspd::DiskspdWriteData;
 
-double Ms(double ns) { return ns / 1e6; }
+double DiskspdMs(double ns) { return ns / 1e6; }
 
 // DiskSpd's "%10.3lf" of a latency in ms, or N/A.
 std::string LatencyCell(const LatencyHistogram& h, double ns) {
-  return h.Count() > 0 ? fmt::format("{:10.3f}", Ms(ns)) : "N/A";
+  return h.Count() > 0 ? fmt::format("{:10.3f}", DiskspdMs(ns)) : "N/A";
 }
 
 void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::string& o) {
@@ -176,7 +176,8 @@ double IopsStdDev(const std::vector<uint64_t>& buckets, double bucket_s) {
   double mean = 0;
   for (uint64_t b : buckets) mean += static_cast<double>(b) / n;
   double ssd = 0;
-  for (uint64_t b : buckets) ssd += (static_cast<double>(b) - mean) * (static_cast<double>(b) - mean);
+  for (uint64_t b : buckets)
+    ssd += (static_cast<double>(b) - mean) * (static_cast<double>(b) - mean);
   return std::sqrt(ssd / n) / bucket_s;
 }
 
@@ -189,26 +190,28 @@ void SectionTable(const DiskspdReport& r, Section s, std::string& o) {
   const DiskspdSwitches& sw = *r.sw;
   const double t = r.test_time_s > 0 ? r.test_time_s : 1;
   const double bucket_s = sw.bucket_ms / 1000.0;
-  o += fmt::format("thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s {}{}{}|  file\n",
-                   sw.latency ? "|  AvgLat  " : "", sw.iops_stddev ? "| IopsStdDev " : "",
-                   sw.latency ? "| LatStdDev " : "");
-  const std::string border =
-      fmt::format("------------------------------------------------------------------{}{}{}------------\n",
-                  sw.latency ? "-----------" : "", sw.iops_stddev ? "-------------" : "",
-                  sw.latency ? "------------" : "");
+  o += fmt::format(
+      "thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s {}{}{}|  file\n",
+      sw.latency ? "|  AvgLat  " : "", sw.iops_stddev ? "| IopsStdDev " : "",
+      sw.latency ? "| LatStdDev " : "");
+  const std::string border = fmt::format(
+      "------------------------------------------------------------------{}{}{}------------\n",
+      sw.latency ? "-----------" : "", sw.iops_stddev ? "-------------" : "",
+      sw.latency ? "------------" : "");
   o += border;
   uint64_t total_bytes = 0, total_ios = 0;
   LatencyHistogram total_lat;
   std::vector<uint64_t> total_buckets;
   auto columns = [&](uint64_t bytes, uint64_t ios, const LatencyHistogram& lat,
                      const std::vector<uint64_t>& buckets) {
-    std::string c = fmt::format("{:15} | {:12} | {:10.2f} | {:10.2f}", bytes, ios,
-                                static_cast<double>(bytes) / 1024 / 1024 / t,
-                                static_cast<double>(ios) / t);
-    if (sw.latency) c += fmt::format(" | {:8.3f}", Ms(lat.moments().Mean()));
+    std::string c =
+        fmt::format("{:15} | {:12} | {:10.2f} | {:10.2f}", bytes, ios,
+                    static_cast<double>(bytes) / 1024 / 1024 / t, static_cast<double>(ios) / t);
+    if (sw.latency) c += fmt::format(" | {:8.3f}", DiskspdMs(lat.moments().Mean()));
     if (sw.iops_stddev) c += fmt::format(" | {:10.2f}", IopsStdDev(buckets, bucket_s));
     if (sw.latency) {
-      c += lat.Count() > 0 ? fmt::format(" |  {:8.3f}", Ms(lat.moments().StdDev())) : " |       N/A";
+      c += lat.Count() > 0 ? fmt::format(" |  {:8.3f}", DiskspdMs(lat.moments().StdDev()))
+                           : " |       N/A";
     }
     return c;
   };
@@ -241,25 +244,25 @@ void LatencyChart(const LatencyHistogram& read, const LatencyHistogram& write,
   o += fmt::format("    min | {:>10} | {:>10} | {:10.3f}\n",
                    LatencyCell(read, static_cast<double>(read.Min())),
                    LatencyCell(write, static_cast<double>(write.Min())),
-                   Ms(static_cast<double>(total.Min())));
+                   DiskspdMs(static_cast<double>(total.Min())));
   static const struct {
     double p;
     const char* name;
-  } kRows[] = {{25, "25th"},         {50, "50th"},           {75, "75th"},
-               {90, "90th"},         {95, "95th"},           {99, "99th"},
-               {99.9, "3-nines"},    {99.99, "4-nines"},     {99.999, "5-nines"},
-               {99.9999, "6-nines"}, {99.99999, "7-nines"},  {99.999999, "8-nines"},
+  } kRows[] = {{25, "25th"},           {50, "50th"},          {75, "75th"},
+               {90, "90th"},           {95, "95th"},          {99, "99th"},
+               {99.9, "3-nines"},      {99.99, "4-nines"},    {99.999, "5-nines"},
+               {99.9999, "6-nines"},   {99.99999, "7-nines"}, {99.999999, "8-nines"},
                {99.9999999, "9-nines"}};
   for (const auto& row : kRows) {
     o += fmt::format("{:>7} | {:>10} | {:>10} | {:10.3f}\n", row.name,
                      LatencyCell(read, static_cast<double>(read.Percentile(row.p))),
                      LatencyCell(write, static_cast<double>(write.Percentile(row.p))),
-                     Ms(static_cast<double>(total.Percentile(row.p))));
+                     DiskspdMs(static_cast<double>(total.Percentile(row.p))));
   }
   o += fmt::format("    max | {:>10} | {:>10} | {:10.3f}\n",
                    LatencyCell(read, static_cast<double>(read.Max())),
                    LatencyCell(write, static_cast<double>(write.Max())),
-                   Ms(static_cast<double>(total.Max())));
+                   DiskspdMs(static_cast<double>(total.Max())));
 }
 
 void LatencyPercentiles(const DiskspdReport& r, std::string& o) {

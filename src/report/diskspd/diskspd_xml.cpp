@@ -15,7 +15,7 @@ using diskspd::DiskspdDistribution;
 using diskspd::DiskspdSwitches;
 using diskspd::DiskspdWriteData;
 
-std::string Escape(const std::string& s) {
+std::string XmlEscape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
@@ -54,7 +54,7 @@ class Xml {
     Line(fmt::format("<{}>{}</{}>", tag, value, tag));
   }
   void Bool(const std::string& tag, bool v) { Element(tag, v ? "true" : "false"); }
-  void Ms(const std::string& tag, double ns) { Element(tag, fmt::format("{:.3f}", ns / 1e6)); }
+  void Millis(const std::string& tag, double ns) { Element(tag, fmt::format("{:.3f}", ns / 1e6)); }
   std::string Take() { return std::move(o_); }
 
  private:
@@ -64,9 +64,9 @@ class Xml {
 
 void SystemXml(const DiskspdReport& r, Xml& x) {
   x.Open("System");
-  x.Element("ComputerName", Escape(r.computer));
+  x.Element("ComputerName", XmlEscape(r.computer));
   x.Open("Tool");
-  x.Element("Version", Escape("loadcell " + r.version + " (DiskSpd 2.2 command line)"));
+  x.Element("Version", XmlEscape("loadcell " + r.version + " (DiskSpd 2.2 command line)"));
   x.Element("VersionDate", "");
   x.Close("Tool");
   x.Element("RunTime", r.start_time_utc);
@@ -74,10 +74,10 @@ void SystemXml(const DiskspdReport& r, Xml& x) {
   x.Open("ProcessorTopology Heterogeneous=\"false\"");
   uint64_t mask = 0;
   for (int i = 0; i < r.cpu_count && i < 64; ++i) mask |= uint64_t{1} << i;
-  x.Line(fmt::format(
-      "<Group Group=\"0\" MaximumProcessors=\"{0}\" ActiveProcessors=\"{0}\" "
-      "ActiveProcessorMask=\"0x{1:x}\"/>",
-      r.cpu_count, mask));
+  x.Line(
+      fmt::format("<Group Group=\"0\" MaximumProcessors=\"{0}\" ActiveProcessors=\"{0}\" "
+                  "ActiveProcessorMask=\"0x{1:x}\"/>",
+                  r.cpu_count, mask));
   x.Close("ProcessorTopology");
   x.Close("System");
 }
@@ -85,7 +85,7 @@ void SystemXml(const DiskspdReport& r, Xml& x) {
 void TargetProfileXml(const DiskspdReport& r, const DiskspdReportTarget& t, Xml& x) {
   const DiskspdSwitches& sw = *r.sw;
   x.Open("Target");
-  x.Element("Path", Escape(t.path));
+  x.Element("Path", XmlEscape(t.path));
   x.Element("BlockSize", sw.block_size);
   x.Element("BaseFileOffset", sw.base_offset);
   x.Bool("SequentialScan", false);
@@ -107,7 +107,7 @@ void TargetProfileXml(const DiskspdReport& r, const DiskspdReportTarget& t, Xml&
       x.Element("Pattern", "random");
       x.Open("RandomDataSource");
       x.Element("SizeInBytes", sw.write_buffer_size);
-      if (!sw.write_buffer_file.empty()) x.Element("FilePath", Escape(sw.write_buffer_file));
+      if (!sw.write_buffer_file.empty()) x.Element("FilePath", XmlEscape(sw.write_buffer_file));
       x.Close("RandomDataSource");
       break;
   }
@@ -213,23 +213,24 @@ size_t UsedBuckets(const LatencyHistogram& h) {
 }
 
 void LatencyXml(const std::array<LatencyHistogram, 3>& h, Xml& x) {
-  x.Open(fmt::format("Latency ReadHistoBuckets=\"{}\" WriteHistoBuckets=\"{}\" "
-                     "TotalHistoBuckets=\"{}\"",
-                     UsedBuckets(h[0]), UsedBuckets(h[1]), UsedBuckets(h[2])));
+  x.Open(
+      fmt::format("Latency ReadHistoBuckets=\"{}\" WriteHistoBuckets=\"{}\" "
+                  "TotalHistoBuckets=\"{}\"",
+                  UsedBuckets(h[0]), UsedBuckets(h[1]), UsedBuckets(h[2])));
   static const char* const kAvg[] = {"AverageReadMilliseconds", "AverageWriteMilliseconds",
                                      "AverageTotalMilliseconds"};
   static const char* const kStd[] = {"ReadLatencyStdev", "WriteLatencyStdev", "LatencyStdev"};
   static const char* const kMs[] = {"ReadMilliseconds", "WriteMilliseconds", "TotalMilliseconds"};
   for (size_t k = 0; k < 3; ++k) {
     if (h[k].Count() == 0) continue;
-    x.Ms(kAvg[k], h[k].moments().Mean());
-    x.Ms(kStd[k], h[k].moments().StdDev());
+    x.Millis(kAvg[k], h[k].moments().Mean());
+    x.Millis(kStd[k], h[k].moments().StdDev());
   }
   auto bucket = [&](const std::string& pct, auto value_of) {
     x.Open("Bucket");
     x.Element("Percentile", pct);
     for (size_t k = 0; k < 3; ++k) {
-      if (h[k].Count() > 0) x.Ms(kMs[k], static_cast<double>(value_of(h[k])));
+      if (h[k].Count() > 0) x.Millis(kMs[k], static_cast<double>(value_of(h[k])));
     }
     x.Close("Bucket");
   };
@@ -240,8 +241,12 @@ void LatencyXml(const std::array<LatencyHistogram, 3>& h, Xml& x) {
   static const struct {
     double p;
     const char* text;
-  } kNines[] = {{99.9, "99.9"},         {99.99, "99.99"},         {99.999, "99.999"},
-                {99.9999, "99.9999"},   {99.99999, "99.99999"},   {99.999999, "99.999999"},
+  } kNines[] = {{99.9, "99.9"},
+                {99.99, "99.99"},
+                {99.999, "99.999"},
+                {99.9999, "99.9999"},
+                {99.99999, "99.99999"},
+                {99.999999, "99.999999"},
                 {99.9999999, "99.9999999"}};
   for (const auto& n : kNines) {
     bucket(n.text, [&](const LatencyHistogram& g) { return g.Percentile(n.p); });
@@ -301,7 +306,7 @@ void IopsXml(const std::array<DiskspdDirection, 2>& d, uint32_t bucket_ms, Xml& 
 
 void TargetResultXml(const DiskspdSwitches& sw, const DiskspdRow& row, Xml& x) {
   x.Open("Target");
-  x.Element("Path", Escape(row.path));
+  x.Element("Path", XmlEscape(row.path));
   const DiskspdDirection& rd = row.dirs[kDiskspdRead];
   const DiskspdDirection& wr = row.dirs[kDiskspdWrite];
   x.Element("BytesCount", rd.bytes + wr.bytes);
@@ -315,16 +320,16 @@ void TargetResultXml(const DiskspdSwitches& sw, const DiskspdRow& row, Xml& x) {
     LatencyHistogram total = rd.latency;
     total.Merge(wr.latency);
     if (rd.latency.Count() > 0) {
-      x.Ms("AverageReadLatencyMilliseconds", rd.latency.moments().Mean());
-      x.Ms("ReadLatencyStdev", rd.latency.moments().StdDev());
+      x.Millis("AverageReadLatencyMilliseconds", rd.latency.moments().Mean());
+      x.Millis("ReadLatencyStdev", rd.latency.moments().StdDev());
     }
     if (wr.latency.Count() > 0) {
-      x.Ms("AverageWriteLatencyMilliseconds", wr.latency.moments().Mean());
-      x.Ms("WriteLatencyStdev", wr.latency.moments().StdDev());
+      x.Millis("AverageWriteLatencyMilliseconds", wr.latency.moments().Mean());
+      x.Millis("WriteLatencyStdev", wr.latency.moments().StdDev());
     }
     if (total.Count() > 0) {
-      x.Ms("AverageLatencyMilliseconds", total.moments().Mean());
-      x.Ms("LatencyStdev", total.moments().StdDev());
+      x.Millis("AverageLatencyMilliseconds", total.moments().Mean());
+      x.Millis("LatencyStdev", total.moments().StdDev());
     }
   }
   if (sw.iops_stddev) IopsXml(row.dirs, sw.bucket_ms, x);

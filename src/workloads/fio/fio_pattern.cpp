@@ -309,7 +309,8 @@ uint64_t FioPattern::NextSingleSequential(int64_t& seq, uint32_t length, uint64_
   if (q.shared != nullptr) {
     // The region's whole strides; a request that would pass its end starts
     // the pass again.
-    const uint64_t span = stride == 0 ? region : std::max<uint64_t>(stride, region / stride * stride);
+    const uint64_t span =
+        stride == 0 ? region : std::max<uint64_t>(stride, region / stride * stride);
     uint64_t at = q.shared->fetch_add(stride, std::memory_order_relaxed) % span;
     if (at + length > region) at = 0;
     return at;

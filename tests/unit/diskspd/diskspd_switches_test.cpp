@@ -187,7 +187,8 @@ TEST(DiskspdSwitches, RulesRefusedInOneLineNamingTheSwitch) {
   EXPECT_THAT(ErrorOf({"-b4K"}), HasSubstr("at least one target"));
   EXPECT_THAT(ErrorOf({"-Q", "t"}), HasSubstr("unknown switch '-Q'"));
   EXPECT_THAT(ErrorOf({"-Sm", "t"}), HasSubstr("not supported by loadcell yet"));
-  EXPECT_THAT(ErrorOf({"-g100", "-x", "t"}), HasSubstr("-g (throughput limit) cannot be used with -x"));
+  EXPECT_THAT(ErrorOf({"-g100", "-x", "t"}),
+              HasSubstr("-g (throughput limit) cannot be used with -x"));
   EXPECT_THAT(ErrorOf({"-bfoo", "t"}), HasSubstr("'-bfoo'"));
   // -rs alone is DiskSpd's: the alignment is the block size.
   EXPECT_EQ(Parse({"-rs50", "t"}).random_ratio, 50U);
