@@ -59,7 +59,7 @@ size_t SizeEnd(const std::string& s, size_t at) {
 // conflicts.
 class Parser {
  public:
-  Parser(DiskspdSwitches& sw) : sw_(sw) {}
+  explicit Parser(DiskspdSwitches& sw) : sw_(sw) {}
 
   Status One(const Arg& a);
   Status Finish();

@@ -37,10 +37,10 @@ struct DiskspdSwitches {
   std::vector<std::string> targets;
   std::vector<std::string> given;  // the switches, as written
 
-  uint64_t block_size = 64 * 1024;  // -b
-  uint64_t base_offset = 0;         // -B<base>
-  uint64_t max_offset = 0;          // -B<base>:<length> (base + length) or -f<size>; 0: the end
-  bool create = false;              // -c
+  uint64_t block_size = uint64_t{64} * 1024;  // -b
+  uint64_t base_offset = 0;                   // -B<base>
+  uint64_t max_offset = 0;  // -B<base>:<length> (base + length) or -f<size>; 0: the end
+  bool create = false;      // -c
   uint64_t create_size = 0;
   int warmup_s = 5;          // -W
   int duration_s = 10;       // -d

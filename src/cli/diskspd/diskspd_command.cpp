@@ -255,6 +255,11 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
     return kExitUsage;
   }
   const DiskspdPlan& plan = *planned;
+  if (plan.engine == "sync" && sw.requests > 1) {
+    PrintCliWarning(err, fmt::format("diskspd: -o{} needs an asynchronous engine, and this build "
+                                     "or kernel has none: one request at a time per thread",
+                                     sw.requests));
+  }
   std::vector<FolderLock> locks;
   if (Status guarded = GuardTargets(sw, plan, own, locks); !guarded.ok()) {
     PrintCliError(err, guarded);

@@ -160,10 +160,10 @@ uint64_t PatternSeed(uint32_t seed, int thread) {
 std::string DiskspdEngine(uint32_t requests, FileSystem& fs) {
   if (requests <= 1) return "sync";
   if (AsyncIoEngineName() == "iocp") return "iocp";
-  if (CheckIoEngine("io_uring", "io_uring").ok() && MakeIoEngine("io_uring", fs).ok()) {
-    return "io_uring";
+  for (const char* engine : {"io_uring", "libaio"}) {
+    if (CheckIoEngine(engine, engine).ok() && MakeIoEngine(engine, fs).ok()) return engine;
   }
-  return "libaio";
+  return "sync";  // a build without an asynchronous engine: one request at a time
 }
 
 void FillDiskspdBuffer(const DiskspdSwitches& sw, const std::string& pattern, unsigned char* buf,

@@ -51,7 +51,8 @@ struct DiskspdPlan {
 Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdSwitches& sw, FileSystem& fs);
 
 // The engine a run with `requests` per thread uses: io_uring when the
-// kernel allows it, else libaio (Linux); iocp (Windows); sync for 1.
+// kernel allows it, else libaio (Linux); iocp (Windows); sync for 1, and
+// in a build with no asynchronous engine (the command warns then).
 std::string DiskspdEngine(uint32_t requests, FileSystem& fs);
 
 // Fills `buf` (`len` bytes at `offset` of a stream of writes) with DiskSpd's

@@ -115,6 +115,9 @@ void InputParameters(const DiskspdReport& r, std::string& o) {
   o += fmt::format("\trandom seed: {}\n", r.seed);
   if (sw.total_threads != 0) {
     o += fmt::format("\tthread pool with {} threads\n", sw.total_threads);
+    // -O (requests per thread over all targets) is not run: 0, as DiskSpd
+    // prints without it.
+    o += "\tnumber of outstanding I/O operations per thread: 0\n";
   }
   if (sw.write_data == DiskspdWriteData::kRandomPerIo) {
     o += "\tgenerating random data for each write IO\n";
