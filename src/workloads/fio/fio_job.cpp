@@ -119,7 +119,8 @@ class FioWorker final : public Worker {
     opts.direct = s_.direct;
     opts.buffered_aio = !s_.direct;
     opts.writable = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only;
-    opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
+    opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0) |
+                      (s_.dsync_writes ? O_DSYNC : 0);
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
     open_ = true;
     return Status::Ok();
@@ -748,8 +749,8 @@ Status FioJobWorkload::Init(int) {
   }
   // Read-only jobs open their files read-only, as fio does (a device too).
   const bool writes = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only;
-  const int flags =
-      (writes ? O_RDWR : O_RDONLY) | (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
+  const int flags = (writes ? O_RDWR : O_RDONLY) | (s_.direct ? O_DIRECT : 0) |
+                    (s_.sync_writes ? O_SYNC : 0) | (s_.dsync_writes ? O_DSYNC : 0);
   for (const std::string& p : s_.files) {
     Result<int> fd = fs_.Open(p, flags);
     if (!fd.ok()) {
@@ -837,7 +838,8 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   t.depth_option = "iodepth";
   t.reads = s_.pattern.dirs[0];
   t.writes = s_.pattern.dirs[1];
-  t.write_through = s_.sync_writes || s_.fsync_every == 1 || s_.fdatasync_every == 1;
+  t.write_through =
+      s_.sync_writes || s_.dsync_writes || s_.fsync_every == 1 || s_.fdatasync_every == 1;
   t.periodic_flush = s_.fsync_every > 1 || s_.fdatasync_every > 1;
   t.write_pattern = s_.buffers.zero ? "zero" : "random";
   // What the job's writes hold, from a sample of buffers filled as its
