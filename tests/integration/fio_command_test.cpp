@@ -81,9 +81,9 @@ TEST(FioCommandTest, BadInputIsOneLineAndExitTwoBeforeAnythingIsWritten) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "j.0.0"));
 
-  r = Fio(dir, {"--name=x", "--size=1m", "--cpus_allowed=0"});
+  r = Fio(dir, {"--name=x", "--filesize=1m-2m"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("'cpus_allowed' is not supported by loadcell yet"), std::string::npos)
+  EXPECT_NE(r.err.find("a filesize range is not supported by loadcell yet"), std::string::npos)
       << r.err;
 
   r = Fio(dir, {"--output-format=terse", "--name=x", "--size=1m"});

@@ -9,6 +9,7 @@
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
+#include "cli/fio/fio_logs.h"
 #include "cli/fio/fio_plan.h"
 #include "cli/report_file.h"
 #include "core/version.h"
@@ -108,6 +109,7 @@ struct JobRun {
   const FioPlannedJob* planned = nullptr;
   std::unique_ptr<FioJobWorkload> workload;
   std::unique_ptr<VerdictStep> verdict;
+  std::vector<std::string> logs;  // the log files written
 };
 
 }  // namespace
@@ -166,6 +168,10 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       return kExitUsage;
     }
   }
+  if (Status st = CheckFioLogTargets(*plan, prog->output, DefaultFileSystem()); !st.ok()) {
+    PrintCliError(err, st);
+    return kExitUsage;
+  }
 
   // fio's header lines go with the normal report only: stdout stays pure
   // JSON otherwise.
@@ -201,7 +207,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       jr.workload = std::make_unique<FioJobWorkload>(pj.settings, fs);
       PrepareContext ctx;
       ctx.seed = pj.settings.pattern.seed;
-      if (pj.settings.engine != "null") {
+      if (jr.workload->LaysOutFiles()) {
         say << fmt::format("{}: Laying out IO file ({} file{} / {})\n", pj.instance.name,
                            pj.settings.files.size(), pj.settings.files.size() == 1 ? "" : "s",
                            SizeText(pj.settings.file_size));
@@ -229,8 +235,14 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     PrintCliError(err, ran.status());
     return kExitRunFailed;
   }
+  bool failed = false;
   for (size_t i = 0; i < ran->jobs.size() && i < runs.size(); ++i) {
     runs[i].verdict->Judge(ran->jobs[i].result);
+    if (Status st = WriteFioLogs(*runs[i].planned, runs[i].workload->log(), &runs[i].logs);
+        !st.ok()) {
+      PrintCliError(err, st);
+      failed = true;
+    }
   }
 
   // The report: each job (or its group as one, group_reporting) and each
@@ -245,7 +257,6 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     by_group[runs[i].planned->instance.group_id].push_back(i);
   }
   std::vector<std::unique_ptr<RunResult>> merged;  // kept for the report's pointers
-  bool failed = false;
   std::map<int, bool> group_reported;
   for (size_t i = 0; i < ran->jobs.size(); ++i) {
     const FioPlannedJob& pj = *runs[i].planned;
@@ -272,6 +283,8 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     job.clat_percentiles = spec.clat_percentiles;
     job.lat_percentiles = spec.lat_percentiles;
     job.result = &r;
+    job.logs = runs[i].logs;
+    job.cpus = runs[i].workload->ran_on_cpus();
     if (spec.group_reporting) {
       if (group_reported[gid]) continue;
       group_reported[gid] = true;
@@ -280,6 +293,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       for (size_t k : by_group[gid]) {
         parts.push_back(&ran->jobs[k].result);
         names.push_back("job " + ran->jobs[k].name);
+        if (k != i) job.logs.insert(job.logs.end(), runs[k].logs.begin(), runs[k].logs.end());
       }
       Result<RunResult> m = MergeResults(parts, names, RateTargets::kAdded);
       if (!m.ok()) {

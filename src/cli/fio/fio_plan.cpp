@@ -5,60 +5,62 @@
 
 #include <algorithm>
 
+#include "cli/fio/fio_logs.h"
+#include "cli/sqlio/sqlio_affinity.h"
 #include "os/block_device.h"
+#include "os/file_space.h"
 #include "os/open_flags.h"
+#include "os/thread.h"
 
 namespace loadcell {
 namespace {
 
-using fio::FioDirection;
 using fio::FioEngine;
 using fio::FioJobInstance;
 using fio::FioJobSpec;
 using fio::FioRwMode;
 using fio::FioSize;
 
-constexpr size_t kRead = static_cast<size_t>(FioDirection::kRead);
-
-bool Given(const FioJobSpec& spec, const std::string& option) {
-  for (const fio::FioGivenOption& g : spec.given) {
-    if (g.name == option) return true;
-  }
-  return false;
-}
-
 Status Refuse(const FioJobSpec& spec, const std::string& option, const std::string& why) {
   return Status::InvalidArgument(FioWhere(spec, option) + why);
 }
 
-Status NotYet(const FioJobSpec& spec, const std::string& option) {
-  return Refuse(spec, option, "fio option '" + option + "' is not supported by loadcell yet");
+bool Trims(FioRwMode rw) {
+  return rw == FioRwMode::kTrim || rw == FioRwMode::kRandTrim || rw == FioRwMode::kTrimWrite ||
+         rw == FioRwMode::kRandTrimWrite;
 }
 
-// The options the spec carries that the jobs core does not act on yet:
-// refused when given, so that nothing is silently ignored.
+// The trim modes: a hole punched in a file for each trim (Linux's
+// fallocate), nothing with the null engine.
+Status CheckTrims(const FioJobSpec& spec) {
+  if (!Trims(spec.rw)) return Status::Ok();
+  if (!CanPunchHoles() && spec.ioengine != FioEngine::kNull) {
+    return Refuse(spec, "rw",
+                  "rw with trim needs Linux's fallocate(PUNCH_HOLE) to trim a file: not "
+                  "supported on this system (ioengine=null runs it)");
+  }
+  if (spec.verify != fio::FioVerify::kNone) {
+    return Refuse(spec, "verify",
+                  "fio option 'verify' with rw with trim is not supported by loadcell");
+  }
+  const bool trim_write = spec.rw == FioRwMode::kTrimWrite || spec.rw == FioRwMode::kRandTrimWrite;
+  const auto any = [](const fio::FioPerDirection<uint64_t>& v) {
+    return std::any_of(v.begin(), v.end(), [](uint64_t x) { return x != 0; });
+  };
+  if (trim_write && (any(spec.rate) || any(spec.rate_iops))) {
+    const char* option = any(spec.rate) ? "rate" : "rate_iops";
+    return Refuse(spec, option,
+                  fmt::format("fio option '{}' with rw=trimwrite or randtrimwrite is not "
+                              "supported by loadcell",
+                              option));
+  }
+  return Status::Ok();
+}
+
+// What the jobs core does not act on yet: refused when given, so that
+// nothing is silently ignored.
 Status RefuseWhatCannotRunYet(const FioJobSpec& spec) {
-  static const char* const kNotYet[] = {"cpus_allowed",
-                                        "write_lat_log",
-                                        "write_bw_log",
-                                        "write_iops_log",
-                                        "log_avg_msec",
-                                        "iodepth_batch_complete_min",
-                                        "iodepth_batch_complete_max",
-                                        "create_on_open",
-                                        "fallocate"};
-  for (const char* name : kNotYet) {
-    if (Given(spec, name)) return NotYet(spec, name);
-  }
-  switch (spec.rw) {
-    case FioRwMode::kTrim:
-    case FioRwMode::kRandTrim:
-    case FioRwMode::kTrimWrite:
-    case FioRwMode::kRandTrimWrite:
-      return Refuse(spec, "rw", "rw with trim is not supported by loadcell yet");
-    default:
-      break;
-  }
+  LC_RETURN_IF_ERROR(CheckTrims(spec));
   if (spec.filesize_given && spec.filesize.min != spec.filesize.max) {
     return Refuse(spec, "filesize", "a filesize range is not supported by loadcell yet");
   }
@@ -237,11 +239,26 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
       p.dirs = {true, true, false};
       p.random = true;
       break;
-    default:
-      break;  // trims: refused before
+    case FioRwMode::kTrim:
+      p.dirs = {false, false, true};
+      break;
+    case FioRwMode::kRandTrim:
+      p.dirs = {false, false, true};
+      p.random = true;
+      break;
+    case FioRwMode::kTrimWrite:
+    case FioRwMode::kRandTrimWrite:
+      // Each block trimmed, then written (fio's trimwrite).
+      p.dirs = {false, true, true};
+      p.trim_then_write = true;
+      p.random = spec.rw == FioRwMode::kRandTrimWrite;
+      break;
   }
   p.read_pct = spec.rwmixread * 100;
-  p.random_pct = spec.percentage_random[kRead] * 100;
+  // percentage_random of the job's first direction (read, write, trim).
+  size_t first = 0;
+  while (first + 1 < fio::kFioDirections && !p.dirs[first]) ++first;
+  p.random_pct = spec.percentage_random[first] * 100;
   if (p.random) {
     p.seq_skip = spec.rw_random_sequence > 1 ? spec.rw_random_sequence : 0;
   } else {
@@ -312,6 +329,41 @@ Status CheckAbsoluteZones(const FioJobSpec& spec, uint64_t region) {
     }
   }
   return Status::Ok();
+}
+
+FioFallocateMode FallocateOf(fio::FioFallocate f) {
+  switch (f) {
+    case fio::FioFallocate::kNone:
+      return FioFallocateMode::kNone;
+    case fio::FioFallocate::kPosix:
+      return FioFallocateMode::kPosix;
+    case fio::FioFallocate::kKeep:
+      return FioFallocateMode::kKeep;
+    case fio::FioFallocate::kTruncate:
+      return FioFallocateMode::kTruncate;
+    case fio::FioFallocate::kNative:
+      break;
+  }
+  return FioFallocateMode::kNative;
+}
+
+// cpus_allowed: every CPU one this process may use (else refused, naming
+// the ones it may); with cpus_allowed_policy=split instance number `index`
+// (from 1) gets one of them, fio's rule.
+Result<std::vector<int>> CpusOf(const FioJobSpec& spec, int index) {
+  if (spec.cpus_allowed.empty()) return std::vector<int>{};
+  const std::vector<int> allowed = AllowedCpus();
+  for (int cpu : spec.cpus_allowed) {
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
+      return Refuse(spec, "cpus_allowed",
+                    fmt::format("fio option 'cpus_allowed': CPU {} is not one this process may "
+                                "use ({})",
+                                cpu, CpuRanges(allowed)));
+    }
+  }
+  if (!spec.cpus_allowed_split) return spec.cpus_allowed;
+  const size_t at = static_cast<size_t>(index - 1) % spec.cpus_allowed.size();
+  return std::vector<int>{spec.cpus_allowed[at]};
 }
 
 // The smallest block a direction draws: fio's measure of rate_iops.
@@ -454,6 +506,13 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   }
 
   PaceOf(spec, s);
+  s.logs = FioLogSettingsOf(spec);
+  if (Asynchronous(s.engine)) {
+    s.complete_min = static_cast<uint32_t>(std::max(0, spec.iodepth_batch_complete_min));
+    s.complete_max = static_cast<uint32_t>(std::max(0, spec.iodepth_batch_complete_max));
+  }
+  s.fallocate = FallocateOf(spec.fallocate);
+  s.create_on_open = spec.create_on_open;
 
   RunConfig& c = job.cfg;
   c.start_delay_s = StartDelaySeconds(spec, s.pattern.seed);
@@ -483,11 +542,14 @@ std::string FioWhere(const FioJobSpec& spec, const std::string& option) {
 Result<FioPlan> PlanFioJobs(const std::vector<FioJobSpec>& specs,
                             const std::vector<fio::FioRunStep>& steps, FileSystem& fs) {
   FioPlan plan;
+  int index = 0;  // fio's thread number, from 1, names the logs
   for (const fio::FioRunStep& step : steps) {
     std::vector<FioPlannedJob>& out = plan.steps.emplace_back();
     for (const FioJobInstance& inst : step.instances) {
       if (inst.job >= specs.size()) return Status::Internal("fio: a job instance of no job");
       LC_ASSIGN_OR_RETURN(FioPlannedJob j, PlanOne(specs[inst.job], inst, fs));
+      j.logs = FioLogFilesOf(specs[inst.job], ++index);
+      LC_ASSIGN_OR_RETURN(j.settings.cpus, CpusOf(specs[inst.job], index));
       out.push_back(std::move(j));
     }
   }

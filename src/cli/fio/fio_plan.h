@@ -6,6 +6,7 @@
 // silently ignored.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -21,6 +22,8 @@ struct FioPlannedJob {
   const fio::FioJobSpec* spec = nullptr;  // into the specs given
   FioJobSettings settings;
   RunConfig cfg;
+  // Its log files (write_*_log): cli/fio/fio_logs.h.
+  std::vector<std::pair<FioLogKind, std::string>> logs;
 };
 
 struct FioPlan {

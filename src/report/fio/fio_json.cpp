@@ -187,6 +187,18 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   w.Key("latency_from").String(r.service ? "intended start" : "submission");
   if (r.service) Latency(w, "service_ns", &r.service->histogram, true, job, false);
   if (!job.failure.empty()) w.Key("failure").String(job.failure);
+  if (!job.cpus.empty()) {
+    w.Key("cpus");
+    w.BeginArray();
+    for (int cpu : job.cpus) w.Int(cpu);
+    w.EndArray();
+  }
+  if (!job.logs.empty()) {
+    w.Key("logs");
+    w.BeginArray();
+    for (const std::string& path : job.logs) w.String(path);
+    w.EndArray();
+  }
   if (r.validity.judged) w.Key("verdict").String(OverallName(r.validity.overall()));
   w.EndObject();
   w.EndObject();

@@ -37,6 +37,11 @@ struct FioReportJob {
   bool clat_percentiles = true;
   bool lat_percentiles = false;
   const RunResult* result = nullptr;
+  // The log files written for it (write_*_log), in loadcell's object.
+  std::vector<std::string> logs;
+  // The CPUs its thread ran on (cpus_allowed), as the system reported them
+  // once it was confined; empty when it was not.
+  std::vector<int> cpus;
 };
 
 struct FioReport {
