@@ -11,8 +11,10 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "testing/fio_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -22,11 +24,7 @@ namespace loadcell::testing {
 namespace fio_layout {
 
 ProcessResult Fio(const TempDir& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "fio");
-  ChildWatch w;
-  w.cwd = dir.path();
-  w.timeout_s = 120;
-  return RunLoadcell(args, w);
+  return RunFio(dir, std::move(args));
 }
 
 struct FileFacts {
@@ -40,11 +38,7 @@ FileFacts FactsOf(const std::string& path) {
   return {static_cast<int64_t>(st.st_size), static_cast<int64_t>(st.st_blocks) * 512};
 }
 
-nlohmann::json Jobs(const ProcessResult& r) {
-  nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.contains("jobs")) return nlohmann::json::array();
-  return doc["jobs"];
-}
+nlohmann::json Jobs(const ProcessResult& r) { return FioJsonJobs(r); }
 
 TEST(FioLayoutTest, CreateOnOpenMakesAWriteJobsFileEmptyAndTheJobWritesIt) {
   TempDir dir(BuildTree());

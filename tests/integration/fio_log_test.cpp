@@ -12,8 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "testing/fio_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -23,11 +25,7 @@ namespace loadcell::testing {
 namespace fio_log {
 
 ProcessResult Fio(const TempDir& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "fio");
-  ChildWatch w;
-  w.cwd = dir.path();
-  w.timeout_s = 120;
-  return RunLoadcell(args, w);
+  return RunFio(dir, std::move(args));
 }
 
 struct Line {
@@ -62,11 +60,7 @@ std::vector<Line> ReadLog(const std::filesystem::path& path) {
   return out;
 }
 
-nlohmann::json Jobs(const ProcessResult& r) {
-  nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.contains("jobs")) return nlohmann::json::array();
-  return doc["jobs"];
-}
+nlohmann::json Jobs(const ProcessResult& r) { return FioJsonJobs(r); }
 
 TEST(FioLogTest, PerIoLogsAgreeWithTheSummaryForEachClone) {
   TempDir dir;

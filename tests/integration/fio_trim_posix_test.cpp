@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "testing/fio_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -19,11 +21,7 @@ namespace loadcell::testing {
 namespace fio_trim {
 
 ProcessResult Fio(const TempDir& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "fio");
-  ChildWatch w;
-  w.cwd = dir.path();
-  w.timeout_s = 120;
-  return RunLoadcell(args, w);
+  return RunFio(dir, std::move(args));
 }
 
 // The bytes of disk the file holds (st_blocks), -1 when it is missing.
@@ -40,9 +38,8 @@ int64_t Size(const std::string& path) {
 }
 
 nlohmann::json FirstJob(const ProcessResult& r) {
-  nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.contains("jobs") || doc["jobs"].empty()) return nullptr;
-  return doc["jobs"][0];
+  const nlohmann::json jobs = FioJsonJobs(r);
+  return jobs.empty() ? nlohmann::json(nullptr) : jobs[0];
 }
 
 TEST(FioTrimTest, TrimAndRandtrimPunchEveryBlockOfTheFileOnce) {
