@@ -43,6 +43,9 @@ TEST(FioDeviceTest, ReadJobsRunOnALoopDeviceAndWritesAreRefused) {
       w);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"total_ios\": 1000"), std::string::npos) << r.out;
+  // disk_util names the loop device itself, which did the 1000 direct reads.
+  const std::string name = dev.path().substr(dev.path().rfind('/') + 1);
+  EXPECT_NE(r.out.find("\"name\": \"" + name + "\""), std::string::npos) << r.out;
   // The whole device's size is the region: 64 MiB without size=.
   r = RunLoadcell({"fio", "--output-format=json", "--name=s", "--filename=" + dev.path(),
                    "--rw=read", "--bs=1m"},

@@ -9,6 +9,7 @@
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
+#include "cli/fio/fio_disk_util.h"
 #include "cli/fio/fio_logs.h"
 #include "cli/fio/fio_plan.h"
 #include "cli/report_file.h"
@@ -230,7 +231,11 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       g.jobs.push_back(std::move(job));
     }
   }
+  // fio's disk_util: the devices' counters around the jobs.
+  const std::vector<std::string> disks = FioDiskNames(*plan);
+  const FioDiskSnapshot disks_before = TakeFioDiskSnapshot(disks);
   Result<JobsResult> ran = RunJobs(groups);
+  const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(disks);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
     return kExitRunFailed;
@@ -314,6 +319,8 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     merged.push_back(std::make_unique<RunResult>(std::move(m).value()));
     report.groups.emplace_back(gid, merged.back().get());
   }
+
+  report.disks = FioDiskUtilBetween(disks_before, disks_after);
 
   std::ostream* dest = file.is_open() ? &file.stream() : &out;
   if (prog->normal) {

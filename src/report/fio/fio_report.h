@@ -44,12 +44,29 @@ struct FioReportJob {
   std::vector<int> cpus;
 };
 
+// One device's counters over the run (fio's disk_util): the differences of
+// the kernel's counters read before and after, and the share of the run's
+// wall time the device was busy.
+struct FioDiskUtil {
+  std::string name;
+  uint64_t read_ios = 0;
+  uint64_t write_ios = 0;
+  uint64_t read_merges = 0;
+  uint64_t write_merges = 0;
+  uint64_t read_ticks_ms = 0;
+  uint64_t write_ticks_ms = 0;
+  uint64_t in_queue_ms = 0;
+  double util_pct = 0;
+};
+
 struct FioReport {
   std::string version;       // "loadcell-0.1.0": fio's "fio version" field names the tool
   int64_t timestamp_ms = 0;  // wall clock at the end
   std::vector<FioReportJob> jobs;
   // Each group's jobs merged, by group id (fio's "Run status group").
   std::vector<std::pair<int, const RunResult*>> groups;
+  // The devices under the jobs' files (fio's "Disk stats" and disk_util).
+  std::vector<FioDiskUtil> disks;
 };
 
 enum class FioDir3 { kRead = 0, kWrite = 1, kTrim = 2 };
