@@ -31,6 +31,7 @@ struct FioProgramOptions {
   bool json_plus = false;
   std::string output;
   bool parse_only = false;
+  bool allow_destructive = false;  // loadcell's own: writes to a device holding data
 };
 
 Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption>& given) {
@@ -59,6 +60,8 @@ Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption
       p.output = o.value;
     } else if (o.name == "parse-only") {
       p.parse_only = true;
+    } else if (o.name == "allow-destructive") {
+      p.allow_destructive = true;
     }
     // warnings-fatal: loadcell refuses what fio would warn about; eta:
     // loadcell prints no ETA line (stdout stays fio's report).
@@ -154,7 +157,9 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return kExitUsage;
   }
   const std::vector<fio::FioRunStep> steps = fio::ScheduleFioJobs(*specs);
-  Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem());
+  FioPlanOptions plan_options;
+  plan_options.allow_destructive = prog->allow_destructive;
+  Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem(), plan_options);
   if (!plan.ok()) {
     PrintCliError(err, plan.status());
     return kExitUsage;

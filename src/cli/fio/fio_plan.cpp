@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "cli/fio/fio_device_guard.h"
 #include "cli/fio/fio_logs.h"
 #include "cli/sqlio/sqlio_affinity.h"
 #include "os/block_device.h"
@@ -401,7 +402,8 @@ double StartDelaySeconds(const FioJobSpec& spec, uint64_t seed) {
   return static_cast<double>(ns) / 1e9;
 }
 
-Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs) {
+Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs,
+                              const FioPlanOptions& options) {
   LC_RETURN_IF_ERROR(RefuseWhatCannotRunYet(spec));
   FioPlannedJob job;
   job.instance = inst;
@@ -417,15 +419,10 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   uint64_t existing = 0;
   for (const std::string& path : s.files) {
     if (IsBlockDevice(path)) {
-      // A raw device: read jobs run on it as it is; writing to one (fio's
-      // allow_mounted_write rules, loadcell's --allow-destructive) is not
-      // built yet.
-      if (spec.rw != FioRwMode::kRead && spec.rw != FioRwMode::kRandRead) {
-        return Refuse(spec, "filename",
-                      path +
-                          " is a block device: writing to a device is not supported by "
-                          "loadcell yet (read jobs are)");
-      }
+      // A raw device: used as it is, never laid out; a job that changes it
+      // only under the device rules (cli/fio/fio_device_guard.h).
+      const bool changes = (Writes(spec.rw) && !spec.verify_only) || Trims(spec.rw);
+      LC_RETURN_IF_ERROR(CheckFioDeviceWrite(spec, path, changes, options.allow_destructive));
       Result<uint64_t> bytes = BlockDeviceBytes(path);
       if (!bytes.ok()) return Refuse(spec, "filename", bytes.status().message());
       existing = existing == 0 ? *bytes : std::min(existing, *bytes);
@@ -540,14 +537,15 @@ std::string FioWhere(const FioJobSpec& spec, const std::string& option) {
 }
 
 Result<FioPlan> PlanFioJobs(const std::vector<FioJobSpec>& specs,
-                            const std::vector<fio::FioRunStep>& steps, FileSystem& fs) {
+                            const std::vector<fio::FioRunStep>& steps, FileSystem& fs,
+                            const FioPlanOptions& options) {
   FioPlan plan;
   int index = 0;  // fio's thread number, from 1, names the logs
   for (const fio::FioRunStep& step : steps) {
     std::vector<FioPlannedJob>& out = plan.steps.emplace_back();
     for (const FioJobInstance& inst : step.instances) {
       if (inst.job >= specs.size()) return Status::Internal("fio: a job instance of no job");
-      LC_ASSIGN_OR_RETURN(FioPlannedJob j, PlanOne(specs[inst.job], inst, fs));
+      LC_ASSIGN_OR_RETURN(FioPlannedJob j, PlanOne(specs[inst.job], inst, fs, options));
       j.logs = FioLogFilesOf(specs[inst.job], ++index);
       LC_ASSIGN_OR_RETURN(j.settings.cpus, CpusOf(specs[inst.job], index));
       out.push_back(std::move(j));
