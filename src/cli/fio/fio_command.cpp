@@ -120,10 +120,12 @@ struct JobRun {
 
 std::string FioUsage() {
   return "Usage: loadcell fio [--output-format=normal|json|json+[,...]] [--output=FILE]\n"
-         "                    [--section=NAME] [--parse-only] JOBFILE...\n"
+         "                    [--section=NAME] [--parse-only] [--allow-destructive] JOBFILE...\n"
          "       loadcell fio [global options] --name=JOB [job options] [--name=JOB2 ...]\n"
          "fio 3.33's job files and command-line jobs, run by loadcell; fio's text and JSON\n"
-         "output. Supported options and every difference from fio: docs/fio.md.\n";
+         "output. Supported options and every difference from fio: docs/fio.md.\n"
+         "--allow-destructive: let a job write to a device that holds a partition table or\n"
+         "a file system.\n";
 }
 
 int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

@@ -7,9 +7,9 @@
 
 #include "cli/fio/fio_device_guard.h"
 #include "cli/fio/fio_logs.h"
+#include "cli/fio/fio_plan_checks.h"
 #include "cli/sqlio/sqlio_affinity.h"
 #include "os/block_device.h"
-#include "os/file_space.h"
 #include "os/open_flags.h"
 #include "os/thread.h"
 
@@ -21,120 +21,6 @@ using fio::FioJobInstance;
 using fio::FioJobSpec;
 using fio::FioRwMode;
 using fio::FioSize;
-
-Status Refuse(const FioJobSpec& spec, const std::string& option, const std::string& why) {
-  return Status::InvalidArgument(FioWhere(spec, option) + why);
-}
-
-bool Trims(FioRwMode rw) {
-  return rw == FioRwMode::kTrim || rw == FioRwMode::kRandTrim || rw == FioRwMode::kTrimWrite ||
-         rw == FioRwMode::kRandTrimWrite;
-}
-
-// The trim modes: a hole punched in a file for each trim (Linux's
-// fallocate), nothing with the null engine.
-Status CheckTrims(const FioJobSpec& spec) {
-  if (!Trims(spec.rw)) return Status::Ok();
-  if (!CanPunchHoles() && spec.ioengine != FioEngine::kNull) {
-    return Refuse(spec, "rw",
-                  "rw with trim needs Linux's fallocate(PUNCH_HOLE) to trim a file: not "
-                  "supported on this system (ioengine=null runs it)");
-  }
-  if (spec.verify != fio::FioVerify::kNone) {
-    return Refuse(spec, "verify",
-                  "fio option 'verify' with rw with trim is not supported by loadcell");
-  }
-  const bool trim_write = spec.rw == FioRwMode::kTrimWrite || spec.rw == FioRwMode::kRandTrimWrite;
-  const auto any = [](const fio::FioPerDirection<uint64_t>& v) {
-    return std::any_of(v.begin(), v.end(), [](uint64_t x) { return x != 0; });
-  };
-  if (trim_write && (any(spec.rate) || any(spec.rate_iops))) {
-    const char* option = any(spec.rate) ? "rate" : "rate_iops";
-    return Refuse(spec, option,
-                  fmt::format("fio option '{}' with rw=trimwrite or randtrimwrite is not "
-                              "supported by loadcell",
-                              option));
-  }
-  return Status::Ok();
-}
-
-// What the jobs core does not act on yet: refused when given, so that
-// nothing is silently ignored.
-Status RefuseWhatCannotRunYet(const FioJobSpec& spec) {
-  LC_RETURN_IF_ERROR(CheckTrims(spec));
-  if (spec.filesize_given && spec.filesize.min != spec.filesize.max) {
-    return Refuse(spec, "filesize", "a filesize range is not supported by loadcell yet");
-  }
-  return Status::Ok();
-}
-
-bool Writes(FioRwMode rw) {
-  return rw != FioRwMode::kRead && rw != FioRwMode::kRandRead && rw != FioRwMode::kTrim &&
-         rw != FioRwMode::kRandTrim;
-}
-
-FioVerifyKind VerifyKindOf(fio::FioVerify v) {
-  switch (v) {
-    case fio::FioVerify::kNone:
-      return FioVerifyKind::kNone;
-    case fio::FioVerify::kMd5:
-      return FioVerifyKind::kMd5;
-    case fio::FioVerify::kCrc64:
-      return FioVerifyKind::kCrc64;
-    case fio::FioVerify::kCrc32c:
-      return FioVerifyKind::kCrc32c;
-    case fio::FioVerify::kSha256:
-      return FioVerifyKind::kSha256;
-    case fio::FioVerify::kXxhash:
-      return FioVerifyKind::kXxhash;
-    case fio::FioVerify::kPattern:
-      return FioVerifyKind::kPattern;
-  }
-  return FioVerifyKind::kNone;
-}
-
-// The verify options a job cannot run with (fio warns about some, runs
-// others without doing what they say): refused, one line each.
-Status CheckVerify(const FioJobSpec& spec, const FioPatternSettings& p) {
-  const bool verify = spec.verify != fio::FioVerify::kNone;
-  if (spec.verify_only && !verify) {
-    return Refuse(spec, "verify_only",
-                  "fio option 'verify_only' needs 'verify' (a type to check; fio would ignore "
-                  "verify_only and write)");
-  }
-  if (!verify) return Status::Ok();
-  if (spec.ioengine == FioEngine::kNull) {
-    return Refuse(spec, "verify",
-                  "fio option 'verify' with ioengine=null: the null engine stores nothing to "
-                  "read back");
-  }
-  if (spec.time_based && spec.verify_only) {
-    return Refuse(spec, "verify_only",
-                  "fio option 'verify_only' does not run time_based jobs (fio's rule)");
-  }
-  if (spec.time_based && spec.do_verify && Writes(spec.rw) && spec.verify_backlog == 0) {
-    return Refuse(spec, "verify",
-                  "fio option 'verify' with 'time_based': the writes take all of runtime and "
-                  "the verify phase never starts (fio warns); give verify_backlog=N, "
-                  "do_verify=0 or drop time_based");
-  }
-  const size_t header = FioVerifyHeaderBytes(VerifyKindOf(spec.verify));
-  for (size_t d = 0; d < fio::kFioDirections; ++d) {
-    if (!p.dirs[d]) continue;
-    // A request may be cut to the block alignment (the random map's free
-    // runs), so the alignment counts as a block size.
-    uint32_t smallest = p.bs[d].min;
-    for (const auto& [size, pct] : p.bs[d].split) smallest = std::min(smallest, size);
-    if (p.bs[d].align != 0) smallest = std::min(smallest, p.bs[d].align);
-    if (smallest < header) {
-      return Refuse(spec, "verify",
-                    fmt::format("fio option 'verify={}' needs blocks of at least {} bytes (its "
-                                "header); the smallest is {}",
-                                FioVerifyName(VerifyKindOf(spec.verify)), header, smallest));
-    }
-  }
-  return Status::Ok();
-}
 
 // fio's buffer options as the job's workers fill their write buffers.
 FioBufferSettings BuffersOf(const FioJobSpec& spec) {
@@ -169,7 +55,7 @@ Result<std::string> EngineName(const FioJobSpec& spec) {
     case FioEngine::kWindowsAio:
       return std::string("iocp");
   }
-  return Refuse(spec, "ioengine", "unknown ioengine");
+  return FioRefuse(spec, "ioengine", "unknown ioengine");
 }
 
 bool Asynchronous(const std::string& engine) {
@@ -314,24 +200,6 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
   return p;
 }
 
-// zoned_abs: zones that reach past the job's region would lose their share
-// of the I/Os; refused rather than cut.
-Status CheckAbsoluteZones(const FioJobSpec& spec, uint64_t region) {
-  if (spec.random_distribution.kind != fio::FioDistributionKind::kZonedAbs) return Status::Ok();
-  for (const std::vector<fio::FioZone>& zones : spec.random_distribution.zones) {
-    uint64_t total = 0;
-    for (const fio::FioZone& z : zones) total += z.size_bytes;
-    if (total > region) {
-      return Refuse(spec, "random_distribution",
-                    fmt::format("fio option 'random_distribution': zoned_abs zones add up to {} "
-                                "bytes, beyond the {} bytes the "
-                                "job does I/O on in each file",
-                                total, region));
-    }
-  }
-  return Status::Ok();
-}
-
 FioFallocateMode FallocateOf(fio::FioFallocate f) {
   switch (f) {
     case fio::FioFallocate::kNone:
@@ -356,10 +224,10 @@ Result<std::vector<int>> CpusOf(const FioJobSpec& spec, int index) {
   const std::vector<int> allowed = AllowedCpus();
   for (int cpu : spec.cpus_allowed) {
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
-      return Refuse(spec, "cpus_allowed",
-                    fmt::format("fio option 'cpus_allowed': CPU {} is not one this process may "
-                                "use ({})",
-                                cpu, CpuRanges(allowed)));
+      return FioRefuse(spec, "cpus_allowed",
+                       fmt::format("fio option 'cpus_allowed': CPU {} is not one this process may "
+                                   "use ({})",
+                                   cpu, CpuRanges(allowed)));
     }
   }
   if (!spec.cpus_allowed_split) return spec.cpus_allowed;
@@ -404,7 +272,7 @@ double StartDelaySeconds(const FioJobSpec& spec, uint64_t seed) {
 
 Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs,
                               const FioPlanOptions& options) {
-  LC_RETURN_IF_ERROR(RefuseWhatCannotRunYet(spec));
+  LC_RETURN_IF_ERROR(CheckFioRunnable(spec));
   FioPlannedJob job;
   job.instance = inst;
   job.spec = &spec;
@@ -421,10 +289,10 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
     if (IsBlockDevice(path)) {
       // A raw device: used as it is, never laid out; a job that changes it
       // only under the device rules (cli/fio/fio_device_guard.h).
-      const bool changes = (Writes(spec.rw) && !spec.verify_only) || Trims(spec.rw);
+      const bool changes = (FioRwWrites(spec.rw) && !spec.verify_only) || FioRwTrims(spec.rw);
       LC_RETURN_IF_ERROR(CheckFioDeviceWrite(spec, path, changes, options.allow_destructive));
       Result<uint64_t> bytes = BlockDeviceBytes(path);
-      if (!bytes.ok()) return Refuse(spec, "filename", bytes.status().message());
+      if (!bytes.ok()) return FioRefuse(spec, "filename", bytes.status().message());
       existing = existing == 0 ? *bytes : std::min(existing, *bytes);
       continue;
     }
@@ -444,7 +312,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
       Resolve(spec.offset, offset_whole) +
       Resolve(spec.offset_increment, offset_whole) * static_cast<uint64_t>(inst.clone_index);
   if (per_file == 0) {
-    return Refuse(
+    return FioRefuse(
         spec, "size",
         "job " + inst.name + " has no size: give size=, filesize= or an existing filename=");
   }
@@ -455,8 +323,8 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   // size from offset on (the file is made that much longer).
   if (spec.filesize_given || !spec.size_given) {
     if (offset >= per_file) {
-      return Refuse(spec, "offset",
-                    fmt::format("offset {} is not below the file size {}", offset, per_file));
+      return FioRefuse(spec, "offset",
+                       fmt::format("offset {} is not below the file size {}", offset, per_file));
     }
     s.file_size = per_file;
     s.pattern.region_length = per_file - offset;
@@ -464,7 +332,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
     s.file_size = offset + per_file;
     s.pattern.region_length = per_file;
   }
-  LC_RETURN_IF_ERROR(CheckAbsoluteZones(spec, s.pattern.region_length));
+  LC_RETURN_IF_ERROR(CheckFioAbsoluteZones(spec, s.pattern.region_length));
   // fio's seed is the same every run unless randrepeat=0; each clone its own.
   s.pattern.seed = spec.randrepeat ? spec.randseed + static_cast<uint64_t>(inst.clone_index) * 7919
                                    : static_cast<uint64_t>(MonotonicNow());
@@ -478,8 +346,8 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.end_fsync = spec.end_fsync || spec.fsync_on_close;
   s.unlink = spec.unlink;
   s.buffers = BuffersOf(spec);
-  LC_RETURN_IF_ERROR(CheckVerify(spec, s.pattern));
-  s.verify = VerifyKindOf(spec.verify);
+  LC_RETURN_IF_ERROR(CheckFioVerify(spec, s.pattern));
+  s.verify = FioVerifyKindOf(spec.verify);
   s.do_verify = spec.do_verify;
   s.verify_only = spec.verify_only;
   s.verify_fatal = spec.verify_fatal;
@@ -499,7 +367,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
     // fio verifies after each of the loops= passes.
     if (loops > 1) s.verify_pass_bytes = one_pass;
   } else if (spec.runtime_ns <= 0) {
-    return Refuse(spec, "time_based", "time_based needs runtime=");
+    return FioRefuse(spec, "time_based", "time_based needs runtime=");
   }
 
   PaceOf(spec, s);

@@ -625,7 +625,10 @@ class FioWorker final : public Worker {
         size_t n,
         engine_->Reap(least, std::span<IoCompletion>(completions_.data(), most), timeout_ns));
     const Nanos now = MonotonicNow();
-    if (n > 0 || timeout_ns < 0) rec_.Add(kFioCompleteBatch + FioBatchBucket(n), 1);
+    // A poll that found nothing (iodepth_batch_complete_min=0) is no reap.
+    if (n > 0 || (timeout_ns < 0 && least > 0)) {
+      rec_.Add(kFioCompleteBatch + FioBatchBucket(n), 1);
+    }
     for (size_t i = 0; i < n; ++i) {
       const uint32_t idx = static_cast<uint32_t>(completions_[i].user_data);
       Slot& sl = slots_[idx];
