@@ -13,6 +13,7 @@
 #include "cli/commands/report_command.h"
 #include "cli/commands/suite.h"
 #include "cli/commands/sweep_command.h"
+#include "cli/diskspd/diskspd_command.h"
 #include "cli/fio/fio_command.h"
 #include "cli/report_file.h"
 #include "cli/script_command.h"
@@ -72,6 +73,8 @@ std::string Usage() {
       "                                                  'loadcell sqlio --help')\n"
       "  loadcell fio JOBFILE... | --name=JOB --rw=... ...  fio's job files and command\n"
       "                                                  line (see 'loadcell fio --help')\n"
+      "  loadcell diskspd -b8K -d30 -o4 -r -w25 FILE     DiskSpd's command line (see\n"
+      "                                                  'loadcell diskspd --help')\n"
       "  loadcell help       this text (also --help)\n"
       "  loadcell version    the version (also --version)\n"
       "\n"
@@ -399,6 +402,10 @@ int RunCommandLine(const std::vector<std::string>& given, std::ostream& out, std
   // fio's job files and command-line jobs.
   if (args[0] == "fio") {
     return RunFioCommand(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+  }
+  // DiskSpd's command line (-b8K -d30 -o4 -t8 -r -w25 target ...).
+  if (args[0] == "diskspd") {
+    return RunDiskspdCommand(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
   }
   // SQLIO's own syntax (-kR -s30 -Fparam.txt ...).
   if (args[0] == "sqlio") {

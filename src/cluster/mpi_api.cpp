@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "cluster/mpi_mpich.h"
+#include "cluster/mpi_roll_call.h"
 #include "os/dynamic_lib.h"
 
 namespace loadcell {
@@ -121,9 +122,10 @@ const MpiApi& Mpi() { return MpiLoaded(nullptr).api; }
 
 double MpiInitDeadline(double timeout_s) { return std::max(timeout_s, kMinMpiInitDeadlineS); }
 
-void StartMpiOnce(double timeout_s) {
-  static const bool started = [timeout_s] {
+void StartMpiOnce(double timeout_s, const LaunchInfo& launch) {
+  static const bool started = [timeout_s, &launch] {
     const double deadline_s = MpiInitDeadline(timeout_s);
+    MpiRollCall roll_call(launch);
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;
@@ -134,11 +136,13 @@ void StartMpiOnce(double timeout_s) {
       if (cv.wait_for(lock, std::chrono::duration<double>(deadline_s), [&] { return done; })) {
         return;
       }
+      const std::string absent = roll_call.Absent();
+      roll_call.Leave();
       const std::string line = fmt::format(
           "loadcell: error: MPI did not start within {} s (--mpi-timeout, at least {} s): "
-          "MPI_Init did not return, so a rank of the job did not reach it or hangs in it; no "
-          "rank ran it\n",
-          deadline_s, kMinMpiInitDeadlineS);
+          "MPI_Init did not return on rank {}; {}; no rank ran it\n",
+          deadline_s, kMinMpiInitDeadlineS, launch.rank,
+          absent.empty() ? "a rank of the job did not reach it or hangs in it" : absent);
       std::fwrite(line.data(), 1, line.size(), stderr);
       std::fflush(stderr);
       std::_Exit(1);
@@ -151,6 +155,7 @@ void StartMpiOnce(double timeout_s) {
     }
     cv.notify_all();
     watchdog.join();
+    roll_call.Leave();
     std::atexit(&FinalizeMpiAtExit);
     return true;
   }();

@@ -97,9 +97,11 @@ const MpiApi& Mpi();
 // be given to it: a watchdog thread ends the process (one line on stderr,
 // exit 1) when it has not returned within MpiInitDeadline(timeout_s), so
 // that a rank stopped or hung before MPI started cannot hold the others
-// forever (the launcher then ends the rest of the job).
+// forever (the launcher then ends the rest of the job). The line names
+// this rank (`launch.rank`) and, from the marks the ranks leave before
+// MPI_Init (mpi_roll_call.h), the ranks that never reached it.
 // REQUIRES: LoadMpi() returned Ok.
-void StartMpiOnce(double timeout_s);
+void StartMpiOnce(double timeout_s, const LaunchInfo& launch);
 void AbandonMpi();
 
 // How long MPI_Init may take: --mpi-timeout (`timeout_s`), and at least

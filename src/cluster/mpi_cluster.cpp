@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cluster/merge.h"
+#include "cluster/mpi_agree.h"
 #include "cluster/mpi_api.h"
 #include "cluster/mpi_link.h"
 #include "cluster/mpi_start.h"
@@ -80,7 +81,7 @@ class MpiCluster final : public Cluster {
   int TotalThreads() const override { return total_threads_; }
   int FirstThread() const override { return first_thread_; }
   uint64_t CommonSeed() const override { return common_seed_; }
-  Status Agree(const Status& mine) override;
+  Status Agree(const std::function<Status()>& work, const std::string& what) override;
 
   Status Start(const Status& ready) override;
   Status OnRankZero(const std::function<Status()>& work, const std::string& what) override;
@@ -93,10 +94,6 @@ class MpiCluster final : public Cluster {
   MpiPeers Peers();
   // Rank `missing` did not answer: the process ends without MPI_Finalize.
   void Abandon(int missing);
-  // Until `req` completed (a collective every rank takes part in; no deadline).
-  void Wait(MPI_Request& req) const;
-  // The lowest rank whose `ok` was false, or INT_MAX when every one's was true.
-  int FirstFailed(bool ok) const;
 
   // ---- Rank 0 during and after the run
   void PumpAtRoot(Nanos now);
@@ -176,7 +173,7 @@ MpiCluster::~MpiCluster() {
 }
 
 Status MpiCluster::Init(const LaunchInfo& launch) {
-  StartMpiOnce(settings_.timeout_s);
+  StartMpiOnce(settings_.timeout_s, launch);
   mpi_.MPI_Comm_rank(mpi_.comm_world, &rank_);
   mpi_.MPI_Comm_size(mpi_.comm_world, &size_);
   if (launch.size > 0 && size_ != launch.size) {
@@ -230,40 +227,10 @@ void MpiCluster::Abandon(int missing) {
   }
 }
 
-void MpiCluster::Wait(MPI_Request& req) const {
-  for (;;) {
-    int done = 0;
-    mpi_.MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-    if (done != 0) return;
-    PauseBetweenLooks();
-  }
-}
-
-// The lowest failing rank sends its status (code, errno, message) to every
-// rank, so that each can name it.
-Status MpiCluster::Agree(const Status& mine) {
-  const int failed = FirstFailed(mine.ok());
-  if (failed == INT_MAX) return Status::Ok();
-  int32_t head[3] = {static_cast<int32_t>(mine.code()), mine.err(),
-                     static_cast<int32_t>(mine.message().size())};
-  MPI_Request req;
-  mpi_.MPI_Ibcast(head, sizeof(head), mpi_.byte, failed, mpi_.comm_world, &req);
-  Wait(req);
-  std::string message = rank_ == failed ? mine.message() : std::string(head[2], '\0');
-  mpi_.MPI_Ibcast(message.data(), head[2], mpi_.byte, failed, mpi_.comm_world, &req);
-  Wait(req);
-  if (rank_ == failed) return mine;
-  return Status(static_cast<StatusCode>(head[0]),
-                fmt::format("rank {} ({}): {}", failed, hosts_[failed], message), head[1]);
-}
-
-int MpiCluster::FirstFailed(bool ok) const {
-  int mine = ok ? INT_MAX : rank_;
-  int first = INT_MAX;
-  MPI_Request req;
-  mpi_.MPI_Iallreduce(&mine, &first, 1, mpi_.int_type, mpi_.op_min, mpi_.comm_world, &req);
-  Wait(req);
-  return first;
+Status MpiCluster::Agree(const std::function<Status()>& work, const std::string& what) {
+  MpiAgreeOutcome agreed = AgreeTogether(Peers(), work, what);
+  if (agreed.missing >= 0) Abandon(agreed.missing);
+  return agreed.status;
 }
 
 Status MpiCluster::Start(const Status& ready) {

@@ -29,6 +29,8 @@ enum class MpiTag : int {
   kDone = 10,     // rank 0 to rank r: its work alone is done: ok (1) or not (0)
   kHello = 11,    // rank r to rank 0 once MPI started: its host, threads and plan
   kWelcome = 12,  // rank 0 to rank r: the hosts, threads and seed, or the refusal
+  kVote = 13,     // rank r to rank 0: the outcome of its part (ProcessGroup::Agree)
+  kAgreed = 14,   // rank 0 to rank r: the vote's outcome (mpi_agree.cpp)
 };
 
 struct MpiMessage {

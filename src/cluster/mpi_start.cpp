@@ -70,39 +70,15 @@ std::optional<T> FromBytes(const std::string& bytes) {
   return value;
 }
 
-std::string Who(const MpiPeers& p, int rank) {
-  return fmt::format("rank {} ({})", rank, (*p.hosts)[rank]);
-}
-
 Status SilentBeforeStart(const MpiPeers& p, int rank) {
   return Status::Unavailable(
       fmt::format("{} did not answer for {} s before the start (--mpi-timeout); no rank ran it",
-                  Who(p, rank), p.timeout_s));
-}
-
-// A rank's word on the start (MpiTag::kReady): 1, or 0 and its error.
-std::string ReadyWord(const Status& ready) {
-  if (ready.ok()) return std::string(1, '\1');
-  return std::string(1, '\0') + Bytes<int32_t>(static_cast<int32_t>(ready.code())) +
-         Bytes<int32_t>(ready.err()) + ready.message();
-}
-
-// The error a rank's kReady word carries (Ok for a ready rank; an
-// unreadable word is an error of its own).
-Status ReadyStatus(const std::string& word) {
-  if (word == "\1") return Status::Ok();
-  constexpr size_t kHead = 1 + 2 * sizeof(int32_t);
-  if (word.size() < kHead || word[0] != '\0') {
-    return Status::Internal("its word on the start could not be read");
-  }
-  const auto code = FromBytes<int32_t>(word.substr(1, sizeof(int32_t)));
-  const auto err = FromBytes<int32_t>(word.substr(1 + sizeof(int32_t), sizeof(int32_t)));
-  return Status(static_cast<StatusCode>(*code), word.substr(kHead), *err);
+                  RankName(p, rank), p.timeout_s));
 }
 
 // Rank `rank`'s error `s`, as rank 0 prints it for every rank.
 Status NamedError(const MpiPeers& p, int rank, const Status& s) {
-  return Status(s.code(), fmt::format("{}: {}", Who(p, rank), s.message()), s.err());
+  return Status(s.code(), fmt::format("{}: {}", RankName(p, rank), s.message()), s.err());
 }
 
 // The next look: at once during the first kSpin of a wait, then after a pause.
@@ -166,7 +142,7 @@ class RootStart {
         if (m->tag != MpiTag::kReady || voted[m->from]) continue;
         voted[m->from] = true;
         --waiting;
-        Status theirs = ReadyStatus(m->bytes);
+        Status theirs = WordStatus(m->bytes);
         if (!theirs.ok() && m->from < failed) {
           failed = m->from;
           error = std::move(theirs);
@@ -252,7 +228,7 @@ MpiStartOutcome TakeGo(const MpiPeers& p, const Status& ready, const GoMessage& 
 }
 
 MpiStartOutcome RankStart(const MpiPeers& p, const Status& ready) {
-  p.link->Send(0, MpiTag::kReady, ReadyWord(ready));
+  p.link->Send(0, MpiTag::kReady, StatusWord(ready));
   const Nanos timeout = SecondsToNanos(p.timeout_s);
   Nanos heard = MonotonicNow();
   Nanos since = heard;
@@ -514,6 +490,27 @@ MpiJoinOutcome RankJoin(const MpiPeers& p, const JoinHello& mine) {
 
 }  // namespace
 
+std::string RankName(const MpiPeers& p, int rank) {
+  return fmt::format("rank {} ({})", rank, (*p.hosts)[rank]);
+}
+
+std::string StatusWord(const Status& s) {
+  if (s.ok()) return std::string(1, '\1');
+  return std::string(1, '\0') + Bytes<int32_t>(static_cast<int32_t>(s.code())) +
+         Bytes<int32_t>(s.err()) + s.message();
+}
+
+Status WordStatus(const std::string& word) {
+  if (word == "\1") return Status::Ok();
+  constexpr size_t kHead = 1 + 2 * sizeof(int32_t);
+  if (word.size() < kHead || word[0] != '\0') {
+    return Status::Internal("a rank's word on its outcome could not be read");
+  }
+  const auto code = FromBytes<int32_t>(word.substr(1, sizeof(int32_t)));
+  const auto err = FromBytes<int32_t>(word.substr(1 + sizeof(int32_t), sizeof(int32_t)));
+  return Status(static_cast<StatusCode>(*code), word.substr(kHead), *err);
+}
+
 Status SaidByRankZero(StatusCode code) { return Status(code, ""); }
 
 MpiJoinOutcome JoinTogether(const MpiPeers& peers, const JoinHello& mine, uint64_t seed) {
@@ -561,13 +558,13 @@ Status RunOnRankZero(const MpiPeers& p, const std::function<Status()>& work,
       if (m->tag != MpiTag::kDone) continue;
       if (m->bytes == "\1") return Status::Ok();
       return Status::Unavailable(
-          fmt::format("{} could not {} (its error is above)", Who(p, 0), what));
+          fmt::format("{} could not {} (its error is above)", RankName(p, 0), what));
     }
     if (now - heard > timeout) {
       *missing_root = true;
       return Status::Unavailable(
-          fmt::format("{} did not answer for {} s (--mpi-timeout) while it was to {}", Who(p, 0),
-                      p.timeout_s, what));
+          fmt::format("{} did not answer for {} s (--mpi-timeout) while it was to {}",
+                      RankName(p, 0), p.timeout_s, what));
     }
     p.link->Progress();
     SleepUntilMonotonic(now + kWorkPause);

@@ -55,6 +55,15 @@ struct MpiJoinOutcome {
   int missing = -1;
 };
 
+// "rank N (host)", as every line about a rank names it.
+std::string RankName(const MpiPeers& peers, int rank);
+
+// A rank's outcome as the bytes of a message: 1, or 0 and the error's
+// code, errno and message. WordStatus reads it back (an unreadable word is
+// an error of its own).
+std::string StatusWord(const Status& s);
+Status WordStatus(const std::string& word);
+
 // The first exchange once MPI has started, with a deadline: every rank
 // sends rank 0 its JoinHello; rank 0 compares the plans (ComparePlans) and
 // answers each rank with every rank's host, its first thread, the threads

@@ -414,7 +414,8 @@ Status LuaScriptWorkload::RunCommand(const std::string& name, const PrepareConte
   if (group == nullptr || group->Size() == 1) return RunCommandHere(name, ctx);
   // Every rank takes the vote, so that each ends as the others do.
   const bool here = group->Rank() == 0 || RunsOnEveryRank(name);
-  return group->Agree(here ? RunCommandHere(name, ctx) : Status::Ok());
+  return group->Agree([&] { return here ? RunCommandHere(name, ctx) : Status::Ok(); },
+                      "run the script's " + name + " command");
 }
 
 Status LuaScriptWorkload::RunCommandHere(const std::string& name, const PrepareContext& ctx) {

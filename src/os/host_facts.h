@@ -29,6 +29,22 @@ struct HostCpuTimes {
 };
 HostCpuTimes ReadHostCpuTimes(const std::string& proc_stat = "/proc/stat");
 
+// One CPU's time since boot in the system's ticks, as DiskSpd's CPU table
+// splits it: user (user, nice), kernel (system, irq, softirq, steal; idle
+// not included) and idle (idle, iowait).
+struct PerCpuTimes {
+  int cpu = 0;
+  uint64_t user = 0;
+  uint64_t kernel = 0;
+  uint64_t idle = 0;
+};
+// Every online CPU's times, in CPU order (/proc/stat's cpuN lines); empty
+// where the system does not say (Windows, for now).
+std::vector<PerCpuTimes> ReadPerCpuTimes(const std::string& proc_stat = "/proc/stat");
+
+// The computer's name (the host name); "" when unknown.
+std::string ComputerName();
+
 // The memory limit of this process' cgroup in bytes; 0 when there is none
 // or the system does not say.
 uint64_t CgroupMemoryLimit();

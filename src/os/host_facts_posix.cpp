@@ -56,6 +56,36 @@ HostCpuTimes ReadHostCpuTimes(const std::string& proc_stat) {
   return t;
 }
 
+std::vector<PerCpuTimes> ReadPerCpuTimes(const std::string& proc_stat) {
+  std::vector<PerCpuTimes> out;
+  std::ifstream lines(proc_stat);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.size() < 4 || line.compare(0, 3, "cpu") != 0 || line[3] < '0' || line[3] > '9') {
+      continue;
+    }
+    std::istringstream in(line.substr(3));
+    PerCpuTimes t;
+    // user nice system idle iowait irq softirq steal
+    uint64_t v[8] = {};
+    if (!(in >> t.cpu)) continue;
+    bool ok = true;
+    for (uint64_t& x : v) ok = ok && static_cast<bool>(in >> x);
+    if (!ok) continue;
+    t.user = v[0] + v[1];
+    t.kernel = v[2] + v[5] + v[6] + v[7];
+    t.idle = v[3] + v[4];
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::string ComputerName() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof(buf) - 1) != 0) return "";
+  return buf;
+}
+
 uint64_t CgroupMemoryLimit() {
   const std::string own = OwnCgroupPath();
   if (own.empty()) return 0;

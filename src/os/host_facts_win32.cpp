@@ -260,4 +260,13 @@ MountFacts ReadMountFacts(const std::string& /*path*/, const std::string& /*moun
   return {};
 }
 
+std::vector<PerCpuTimes> ReadPerCpuTimes(const std::string& /*proc_stat*/) { return {}; }
+
+std::string ComputerName() {
+  char buf[MAX_COMPUTERNAME_LENGTH + 1] = {};
+  DWORD n = sizeof(buf);
+  if (!GetComputerNameA(buf, &n)) return "";
+  return std::string(buf, n);
+}
+
 }  // namespace loadcell

@@ -194,6 +194,10 @@ class Run final {
   Timeline timeline_;
   RateSchedule schedule_{0, 0};
   uint64_t end_ticks_ = 0;  // time limit in ticks_, 0: none
+  bool InCoolDown(Nanos tick) const;
+  // After the measured end: events go on, not measured, until the
+  // cool-down's end (RunConfig::cooldown_s).
+  void CoolDown(int id, Worker& worker);
 
   // ---- Per thread: recorders_[i] and states_[i] are written by thread i
   // only (the vectors themselves are fixed by Configure); any thread reads.

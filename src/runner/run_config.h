@@ -45,6 +45,12 @@ struct RunConfig {
   // released to the moment its threads start; the run's time limit and
   // warm-up count from then. A stop request during the wait ends it.
   double start_delay_s = 0;
+  // Not an option: set by a front end with a cool-down (DiskSpd's -C).
+  // Seconds the threads go on after the time limit, their events not
+  // measured; the measured span still ends at the time limit. Needs a time
+  // limit and the closed loop (a run under --rate or with its own loop
+  // refuses it).
+  double cooldown_s = 0;
   // Not an option: set by the front end for live status and charts. Period
   // of RunObserver::OnStatus in seconds; 0: no status ticks.
   double status_interval_s = 0;

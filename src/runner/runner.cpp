@@ -53,6 +53,10 @@ std::vector<TargetManifest> TargetsOf(const Workload& w) {
 
 Status Run::Configure(Manifest manifest) {
   SetLimits();
+  if (cfg_.cooldown_s > 0 && (rate_limited_ || own_loop_ || cfg_.time_s <= 0)) {
+    return Status::InvalidArgument(
+        "a cool-down needs a time limit and the closed loop (no --rate, no own event loop)");
+  }
   ChooseSeed();
   auto dist = Distribution::Create(cfg_.rand, 0, (uint64_t{1} << 32) - 1);
   if (!dist.ok()) return dist.status();
@@ -237,7 +241,7 @@ void Run::WaitStartDelay() {
 // Fixes the timeline from now and lets the threads go.
 void Run::Release() {
   const Nanos t_start = MonotonicNow();
-  timeline_ = Timeline::Make(t_start, cfg_.warmup_s, cfg_.time_s);
+  timeline_ = Timeline::Make(t_start, cfg_.warmup_s, cfg_.time_s, cfg_.cooldown_s);
   if (ticks_->tsc && timeline_.end != 0) {
     const uint64_t tsc_now = ReadTicks<true>();
     end_ticks_ =
@@ -269,7 +273,7 @@ void Run::StartReporting() {
                           observer_ != nullptr ? SecondsToNanos(cfg_.status_interval_s) : Nanos{0});
   checkpoints_ = cfg_.CheckpointTimes();
   const double forced_after = cfg_.ForcedShutdownAfter();
-  forced_at_ = (forced_after >= 0 && tl.end != 0) ? tl.end + SecondsToNanos(forced_after) : 0;
+  forced_at_ = (forced_after >= 0 && tl.end != 0) ? tl.StopAt() + SecondsToNanos(forced_after) : 0;
   warm_ = cfg_.warmup_s <= 0;
   base_at_ = tl.measure_start;
   last_interval_ = base_;
@@ -286,8 +290,12 @@ void Run::EndWarmupIfDue(Nanos now) {
   warm_ = true;
 }
 
+// The cool-down is not measured: no interval or status tick falls in it.
+bool Run::InCoolDown(Nanos tick) const { return timeline_.cool_end != 0 && tick > timeline_.end; }
+
 void Run::StatusTickIfDue(Nanos now) {
   if (!warm_ || !status_ticker_.enabled() || now < status_ticker_.next()) return;
+  if (InCoolDown(status_ticker_.next())) return;
   Snapshot snap = Snap();
   IntervalSnapshot st =
       MakeInterval(snap, last_status_, last_status_at_, status_ticker_.next(), now);
@@ -299,6 +307,7 @@ void Run::StatusTickIfDue(Nanos now) {
 
 void Run::IntervalIfDue(Nanos now) {
   if (!warm_ || !interval_ticker_.enabled() || now < interval_ticker_.next()) return;
+  if (InCoolDown(interval_ticker_.next())) return;
   Snapshot snap = Snap();
   IntervalSnapshot iv =
       MakeInterval(snap, last_interval_, last_interval_at_, interval_ticker_.next(), now);
@@ -373,8 +382,8 @@ bool Run::ForcedShutdownDue(Nanos now) {
     // the grace and past kGraceEventFactor times the longest one completed.
     const double longest = static_cast<double>(LongestEventSoFar());
     const Nanos grown =
-        timeline_.end + std::max(SecondsToNanos(RunConfig::kDefaultStopGrace),
-                                 static_cast<Nanos>(longest * RunConfig::kGraceEventFactor));
+        timeline_.StopAt() + std::max(SecondsToNanos(RunConfig::kDefaultStopGrace),
+                                      static_cast<Nanos>(longest * RunConfig::kGraceEventFactor));
     if (grown > forced_at_) {
       forced_at_ = grown;
       if (now < forced_at_) return false;
@@ -416,6 +425,8 @@ RunResult Run::Collect() {
   // Measured span: from the (post-warm-up) baseline to the last thread's end.
   Nanos end_at = LastThreadEnd();
   if (forced_ || end_at == 0) end_at = MonotonicNow();
+  // A cool-down ran on after the measured end, unmeasured.
+  if (timeline_.cool_end != 0 && end_at > timeline_.end) end_at = timeline_.end;
   // The run ended inside the warm-up: nothing was measured, in no time.
   if (!warm_) base_at_ = end_at;
   RunResult result = MakeResult(Snap(), base_, base_at_, end_at);

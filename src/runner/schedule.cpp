@@ -79,11 +79,12 @@ void Ticker::AdvancePast(Nanos now) {
   }
 }
 
-Timeline Timeline::Make(Nanos start, double warmup_s, double time_s) {
+Timeline Timeline::Make(Nanos start, double warmup_s, double time_s, double cooldown_s) {
   Timeline t;
   t.start = start;
   t.measure_start = start + SecondsToNanos(warmup_s);
   t.end = time_s > 0 ? t.measure_start + SecondsToNanos(time_s) : 0;
+  t.cool_end = t.end != 0 && cooldown_s > 0 ? t.end + SecondsToNanos(cooldown_s) : 0;
   return t;
 }
 

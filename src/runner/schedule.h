@@ -107,9 +107,12 @@ class Ticker {
 struct Timeline {
   Nanos start = 0;          // threads released
   Nanos measure_start = 0;  // end of warm-up
-  Nanos end = 0;            // time limit; 0: none
+  Nanos end = 0;            // time limit (the measured end); 0: none
+  Nanos cool_end = 0;       // end of the cool-down after `end`; 0: none
 
-  static Timeline Make(Nanos start, double warmup_s, double time_s);
+  static Timeline Make(Nanos start, double warmup_s, double time_s, double cooldown_s = 0);
+  // When the threads stop: the cool-down's end, else the time limit.
+  Nanos StopAt() const { return cool_end != 0 ? cool_end : end; }
 };
 
 inline Nanos SecondsToNanos(double s) { return static_cast<Nanos>(std::llround(s * 1e9)); }

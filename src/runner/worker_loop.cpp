@@ -246,7 +246,7 @@ void Run::ClosedLoop(int id, Worker& worker) {
     const uint64_t k1 = ReadTicks<kTsc>();
     if (!s.ok()) [[unlikely]] {
       EventFailed(rec, s);
-      break;
+      return;
     }
     if (record) {
       // TSCs are synchronised where they are used; never record a wrapped
@@ -261,7 +261,23 @@ void Run::ClosedLoop(int id, Worker& worker) {
       }
     }
     k_prev = k1;
-    if (end_ticks != 0 && k1 >= end_ticks) break;
+    if (end_ticks != 0 && k1 >= end_ticks) {
+      if (timeline_.cool_end != 0) CoolDown(id, worker);
+      break;
+    }
+  }
+}
+
+void Run::CoolDown(int id, Worker& worker) {
+  ThreadRecorder& rec = *recorders_[id];
+  rec.set_measuring(false);
+  while (!stop_.load(std::memory_order_relaxed) && MonotonicNow() < timeline_.cool_end) {
+    Status s = worker.RunEvent();
+    if (!s.ok()) {
+      // The end of the work in the cool-down is no failure of the run.
+      if (!IsEndOfWork(s)) EventFailed(rec, s);
+      break;
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 // workload; tests register themselves in workloads/builtin.cpp.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -131,12 +132,16 @@ class ProcessGroup {
   // this one have (its first thread's global id).
   virtual int TotalThreads() const = 0;
   virtual int FirstThread() const = 0;
-  // Every process calls it with the outcome of its own part; it returns
-  // when every one has: Ok when every outcome was, `mine` when it was not,
-  // else the failure of the lowest failing process with its message,
-  // named "rank N (host): ...". A collective: every process must call it
-  // the same number of times.
-  virtual Status Agree(const Status& mine) = 0;
+  // Every process runs `work`, its own part (of a prepare, a cleanup), and
+  // the call returns when every one has: Ok when every part was, this
+  // process' own error when its part failed, else the failure of the
+  // lowest failing process with its message, named "rank N (host): ...".
+  // While the parts run the processes hear from each other: one silent for
+  // the group's timeout (stopped, hung, its host gone) ends the call with
+  // an error naming it and `what` ("prepare"), however long the others'
+  // parts take. `work` runs on a thread of its own. A collective: every
+  // process must call it the same number of times.
+  virtual Status Agree(const std::function<Status()>& work, const std::string& what) = 0;
 };
 
 // What a workload is, for the runner, `loadcell list`, help and reports.

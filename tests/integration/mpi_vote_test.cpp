@@ -285,10 +285,13 @@ TEST(MpiVoteTest, ARankThatNeverReachesMpiInitCannotHoldTheOthers) {
     }
     EXPECT_GE(CountOf(r.err,
                       "loadcell: error: MPI did not start within 10 s (--mpi-timeout, at least "
-                      "10 s): MPI_Init did not return"),
+                      "10 s): MPI_Init did not return on rank "),
               1u)
         << name << "\n"
         << Show(r);
+    // Every rank runs on this host: the marks name the one that is missing.
+    EXPECT_GE(CountOf(r.err, "; rank 2 did not reach MPI_Init; no rank ran it"), 1u) << name << "\n"
+                                                                                     << Show(r);
     EXPECT_EQ(CountOf(r.out, "General statistics"), 0u) << name << "\n" << Show(r);
     // 10 s of waiting and the launcher's own end, with margin for a loaded
     // machine (a hang would last until `timeout`: 90 s).

@@ -89,7 +89,8 @@ class FioWorker final : public Worker {
     opts.buffered_aio = !s_.direct;
     opts.writable = (s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only) ||
                     s_.pattern.dirs[static_cast<int>(FioDir::kTrim)];
-    opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0);
+    opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0) |
+                      (s_.dsync_writes ? O_DSYNC : 0);
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
     open_ = true;
     return Status::Ok();

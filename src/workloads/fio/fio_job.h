@@ -37,6 +37,7 @@ struct FioJobSettings {
   uint32_t submit_batch = 1;  // iodepth_batch_submit (at least 1)
   bool direct = false;        // O_DIRECT
   bool sync_writes = false;   // sync=1: O_SYNC
+  bool dsync_writes = false;  // O_DSYNC (DiskSpd's -Sw write-through)
   // The job ends once this many bytes (io_size, else size) or I/Os
   // (number_ios) were issued; 0: no such limit (time_based).
   uint64_t byte_limit = 0;

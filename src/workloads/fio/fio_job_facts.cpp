@@ -102,7 +102,8 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   t.depth_option = "iodepth";
   t.reads = s_.pattern.dirs[0];
   t.writes = s_.pattern.dirs[1];
-  t.write_through = s_.sync_writes || s_.fsync_every == 1 || s_.fdatasync_every == 1;
+  t.write_through =
+      s_.sync_writes || s_.dsync_writes || s_.fsync_every == 1 || s_.fdatasync_every == 1;
   t.periodic_flush = s_.fsync_every > 1 || s_.fdatasync_every > 1;
   t.write_pattern = s_.buffers.zero ? "zero" : "random";
   // What the job's writes hold, from a sample of buffers filled as its

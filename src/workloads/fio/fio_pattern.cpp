@@ -100,7 +100,8 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   blocks_ = std::max<uint64_t>(1, s_.region_length / unit_);
   const int bits = static_cast<int>(std::bit_width(blocks_ - 1));
   perm_bits_ = std::max(1, (bits + 1) / 2);
-  seq_pos_.assign(static_cast<size_t>(s_.files) * kFioDirs, 0);
+  seq_pos_.assign(static_cast<size_t>(s_.files) * kFioDirs,
+                  s_.single_sequence.on ? static_cast<int64_t>(s_.single_sequence.start) : 0);
   for (int d = 0; d < kFioDirs; ++d) {
     const FioBlockSizes& b = s_.bs[d];
     if (s_.dirs[d] && (!b.split.empty() || b.max > b.min)) use_map_ = !s_.norandommap;
@@ -254,7 +255,9 @@ FioIo FioPattern::NextIn(FioDir dir) {
   next_file_ = next_file_ + 1 == s_.files ? 0 : next_file_ + 1;
   io.length = DrawSize(io.dir);
   const uint64_t region = std::max<uint64_t>(s_.region_length, io.length);
-  int64_t& seq = seq_pos_[static_cast<size_t>(io.file) * kFioDirs + static_cast<int>(io.dir)];
+  // DiskSpd's one offset serves every direction.
+  const int slot = s_.single_sequence.on ? 0 : static_cast<int>(io.dir);
+  int64_t& seq = seq_pos_[static_cast<size_t>(io.file) * kFioDirs + static_cast<size_t>(slot)];
   bool random = s_.random && (s_.random_pct >= 100 || rng_.NextDouble() * 100 < s_.random_pct);
   if (random && s_.seq_skip > 0 && repeat_left_ > 0) {
     // rw=randMODE:N: N I/Os from one random offset, one after another.
@@ -278,6 +281,8 @@ FioIo FioPattern::NextIn(FioDir dir) {
     // What follows sequentially (rw=randMODE:N, percentage_random) goes on
     // from here.
     seq = static_cast<int64_t>(pos + io.length);
+  } else if (s_.single_sequence.on) {
+    pos = NextSingleSequential(seq, io.length, region);
   } else {
     if (seq >= 0 && static_cast<uint64_t>(seq) < region &&
         static_cast<uint64_t>(seq) + io.length > region && region - seq >= unit_) {
@@ -296,6 +301,24 @@ FioIo FioPattern::NextIn(FioDir dir) {
     last_ = io;
   }
   return io;
+}
+
+uint64_t FioPattern::NextSingleSequential(int64_t& seq, uint32_t length, uint64_t region) {
+  const FioSingleSequence& q = s_.single_sequence;
+  const uint64_t stride = q.stride != 0 ? q.stride : length;
+  if (q.shared != nullptr) {
+    // The region's whole strides; a request that would pass its end starts
+    // the pass again.
+    const uint64_t span =
+        stride == 0 ? region : std::max<uint64_t>(stride, region / stride * stride);
+    uint64_t at = q.shared->fetch_add(stride, std::memory_order_relaxed) % span;
+    if (at + length > region) at = 0;
+    return at;
+  }
+  uint64_t at = seq < 0 ? q.start : static_cast<uint64_t>(seq);
+  if (at + length > region) at = stride == 0 ? 0 : q.start % stride;
+  seq = static_cast<int64_t>(at + stride);
+  return at;
 }
 
 }  // namespace loadcell

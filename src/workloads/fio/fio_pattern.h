@@ -6,7 +6,9 @@
 // instance per job thread.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -55,6 +57,19 @@ struct FioOffsetDistribution {
   std::array<std::vector<FioZoneShare>, 3> zones;
 };
 
+// DiskSpd's sequential I/O (loadcell diskspd): one offset for every
+// direction, from `start` (DiskSpd's thread stride, -T), advancing by
+// `stride` (-s; 0: the request's length); when the next request would pass
+// the region's end the offset goes back to start % stride. With `shared`
+// (-si) every thread of a target takes its offsets from one counter, each
+// the next stride, wrapping at the region's whole strides.
+struct FioSingleSequence {
+  bool on = false;
+  uint64_t start = 0;
+  uint64_t stride = 0;
+  std::shared_ptr<std::atomic<uint64_t>> shared;
+};
+
 struct FioPatternSettings {
   std::array<bool, kFioDirs> dirs{true, false, false};  // what the rw mode does
   bool random = false;                                  // rand* modes
@@ -80,6 +95,7 @@ struct FioPatternSettings {
   // the planner sets norandommap with them).
   FioOffsetDistribution distribution;
   uint64_t seed = 0;
+  FioSingleSequence single_sequence;  // DiskSpd's sequential I/O (off for fio)
 };
 
 struct FioIo {
@@ -134,6 +150,7 @@ class FioPattern {
   FioDir DrawDir();
   uint32_t DrawSize(FioDir d);
   uint64_t RandomBlock(uint32_t file, FioDir dir);
+  uint64_t NextSingleSequential(int64_t& seq, uint32_t length, uint64_t region);
   void SetUpDistribution();
   uint64_t SkewedBlock(FioDir dir);
 

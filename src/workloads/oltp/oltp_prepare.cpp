@@ -352,15 +352,15 @@ Status LoadRankShare(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
 Status PrepareAcrossRanks(const OltpDbContext& c, std::unique_ptr<DbConnection> conn,
                           const std::vector<std::string>& tables) {
   ProcessGroup& g = *c.group;
-  Status marked = Status::Ok();
-  if (g.Rank() == 0) {
-    marked = [&]() -> Status {
-      LC_ASSIGN_OR_RETURN(conn, ConnectOr(c, std::move(conn)));
-      return CheckAndMark(c, *conn, tables).status();
-    }();
-  }
-  LC_RETURN_IF_ERROR(g.Agree(marked));
-  return g.Agree(LoadRankShare(c, std::move(conn), tables));
+  LC_RETURN_IF_ERROR(g.Agree(
+      [&]() -> Status {
+        if (g.Rank() != 0) return Status::Ok();
+        LC_ASSIGN_OR_RETURN(conn, ConnectOr(c, std::move(conn)));
+        return CheckAndMark(c, *conn, tables).status();
+      },
+      "check and record the tables"));
+  return g.Agree([&] { return LoadRankShare(c, std::move(conn), tables); },
+                 "load their share of the tables");
 }
 
 // A table loadcell cannot prove its own: usable only with
@@ -456,8 +456,11 @@ Status OltpCleanup(const OltpDbContext& c, std::unique_ptr<DbConnection> conn_in
     // Once, by rank 0; every rank hears how it went.
     OltpDbContext alone = c;
     alone.group = nullptr;
-    return c.group->Agree(c.group->Rank() == 0 ? OltpCleanup(alone, std::move(conn_in))
-                                               : Status::Ok());
+    return c.group->Agree(
+        [&] {
+          return c.group->Rank() == 0 ? OltpCleanup(alone, std::move(conn_in)) : Status::Ok();
+        },
+        "clean up");
   }
   g_quiet.store(c.quiet, std::memory_order_relaxed);
   LC_ASSIGN_OR_RETURN(std::unique_ptr<DbConnection> conn, ConnectOr(c, std::move(conn_in)));

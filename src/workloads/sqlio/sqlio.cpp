@@ -296,7 +296,7 @@ namespace {
 
 // Fills the open file `fd` (`path`) with `size` random bytes and fsyncs it.
 Status FillSqlioFile(FileSystem& fs, int fd, const std::string& path, uint64_t size,
-                     std::ostream* progress_out, bool tty) {
+                     std::ostream* progress_out, bool tty, const SqlioFill& fill) {
   std::unique_ptr<unsigned char, FreeBuffer> buf(
       static_cast<unsigned char*>(AllocateIoBuffer(kCreateChunk)));
   if (buf == nullptr) return Status::Internal("sqlio: out of memory for the write buffer");
@@ -311,7 +311,11 @@ Status FillSqlioFile(FileSystem& fs, int fd, const std::string& path, uint64_t s
       break;
     }
     const uint64_t len = std::min(kCreateChunk, size - off);
-    FillRandom(buf.get(), len, rng);
+    if (fill) {
+      fill(buf.get(), len, off);
+    } else {
+      FillRandom(buf.get(), len, rng);
+    }
     st = WriteFully(fs, fd, buf.get(), len, off,
                     fmt::format("writing '{}' at offset {}", path, off));
     if (!st.ok()) break;
@@ -329,7 +333,8 @@ Status FillSqlioFile(FileSystem& fs, int fd, const std::string& path, uint64_t s
 }  // namespace
 
 Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
-                       std::ostream* progress_out, bool tty) {
+                       std::ostream* progress_out, bool tty, const SqlioFill& fill,
+                       const std::string& tool) {
   LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, Dirname(path)));
   const std::string name = Basename(path);
   LC_ASSIGN_OR_RETURN(int fd, fs.OpenAt(dir.get(), name, O_WRONLY | O_CREAT | O_EXCL, 0644));
@@ -350,7 +355,7 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
     // manifest calls incomplete, which no test measures.
     st = RecordSqlioFile(fs, dir.get(), entry);
   }
-  if (st.ok()) st = FillSqlioFile(fs, fd, path, size, progress_out, tty);
+  if (st.ok()) st = FillSqlioFile(fs, fd, path, size, progress_out, tty, fill);
   const Status closed = fs.Close(fd);
   if (st.ok()) st = closed;
   // `created` only once complete: a file listed so is always a whole one.
@@ -364,9 +369,9 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
     // The volume cannot hold the file asked for: the user's setup (exit 2);
     // the errno stays, for its words at the end of the line.
     return Status(StatusCode::kFailedPrecondition,
-                  fmt::format("sqlio: creating {} stopped ({}); removed the partial file; free "
+                  fmt::format("{}: creating {} stopped ({}); removed the partial file; free "
                               "space or give a smaller size",
-                              path, st.message()),
+                              tool, path, st.message()),
                   st.err());
   }
   return st;

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -117,7 +118,14 @@ FileIoSettings SqlioTargetSettings(const SqlioPlan& plan, const SqlioTarget& t);
 // special file in the file's or the manifest's place is refused and left
 // alone. On SIGINT or an error removes the partial file. Kept afterwards, as
 // SQLIO does.
+//
+// `fill`, when given, writes the bytes of each chunk (its buffer, length and
+// offset in the file) in place of the random bytes (DiskSpd's -c writes its
+// write-buffer content); `tool` names the command in the messages
+// ("sqlio", "diskspd").
+using SqlioFill = std::function<void(unsigned char* buf, size_t len, uint64_t offset)>;
 Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
-                       std::ostream* progress_out, bool tty);
+                       std::ostream* progress_out, bool tty, const SqlioFill& fill = {},
+                       const std::string& tool = "sqlio");
 
 }  // namespace loadcell

@@ -94,6 +94,29 @@ TEST(RunnerTest, WarmupIsExcludedFromEveryFigure) {
   EXPECT_EQ(r.latency[0].histogram.Count(), r.events);
 }
 
+TEST(RunnerTest, CoolDownRunsOnUnmeasured) {
+  // DiskSpd's -C: the threads go on after the measured end; nothing of it
+  // is measured and the measured span ends at the time limit.
+  FakeWorkload w;
+  w.sleep_ns = 200 * kNanosPerMicro;
+  RunConfig c = Config(1, 0.2, 0);
+  c.cooldown_s = 0.2;
+  const Nanos t0 = MonotonicNow();
+  RunResult r = MustRun(w, c);
+  EXPECT_GE(MonotonicNow() - t0, static_cast<Nanos>(0.38e9));  // the cool-down ran
+  EXPECT_GT(r.events, 0u);
+  EXPECT_LT(r.events, w.executed.load());  // cool-down events ran but are not counted
+  EXPECT_LT(r.total_time_s, 0.3);
+  EXPECT_EQ(r.latency[0].histogram.Count(), r.events);
+}
+
+TEST(RunnerTest, CoolDownWithoutATimeLimitIsRefused) {
+  FakeWorkload w;
+  RunConfig c = Config(1, 0, 100);
+  c.cooldown_s = 1;
+  EXPECT_FALSE(RunWorkload(w, c, Manifest{}, nullptr).ok());
+}
+
 // Every kind of limit, with and without a warm-up, on 1, 3 and 4 threads:
 // the warm-up takes nothing from any budget and leaves no trace in any
 // figure, and each limit measures exactly what it says.

@@ -309,5 +309,33 @@ TEST(FioPatternTest, NormalOffsetsCentreOnTheMiddleWithTheirDeviation) {
   EXPECT_NEAR(ShareIn(s, 50000, 0.15, 0.25), 0.683, 0.015);
 }
 
+TEST(FioPatternTest, DiskspdSequenceStartsAtTheThreadStrideAndWrapsToItsRemainder) {
+  // DiskSpd's -s8K -T12K, relative thread 1: from 12K by 8K; past the end
+  // back to 12K % 8K = 4K; reads and writes share the one offset.
+  FioPatternSettings s = Base(40 * 1024, 4096);
+  s.dirs = {true, true, false};
+  s.read_pct = 50;
+  s.single_sequence.on = true;
+  s.single_sequence.start = 12 * 1024;
+  s.single_sequence.stride = 8 * 1024;
+  FioPattern p(s);
+  for (uint64_t expect_k : {12, 20, 28, 36, 4, 12, 20}) {
+    EXPECT_EQ(p.Next().offset, expect_k * 1024);
+  }
+}
+
+TEST(FioPatternTest, DiskspdInterlockedSequenceIsSharedByThePatterns) {
+  FioPatternSettings s = Base(16 * 4096, 4096);
+  s.single_sequence.on = true;
+  s.single_sequence.shared = std::make_shared<std::atomic<uint64_t>>(0);
+  FioPattern a(s);
+  FioPattern b(s);
+  std::vector<uint64_t> got;
+  for (int i = 0; i < 9; ++i) got.push_back((i % 2 == 0 ? a : b).Next().offset / 4096);
+  EXPECT_EQ(got, (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+  for (int i = 9; i < 16; ++i) a.Next();
+  EXPECT_EQ(b.Next().offset, 0u);  // the 17th wraps to the start
+}
+
 }  // namespace
 }  // namespace loadcell

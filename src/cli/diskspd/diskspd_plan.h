@@ -1,0 +1,64 @@
+#pragma once
+// DiskSpd's switches (diskspd/diskspd_switches.h) turned into the jobs
+// core's jobs: one job per DiskSpd thread and target, each a FioJobWorkload
+// (workloads/fio/fio_job.h) with its own RunConfig. docs/architecture.md,
+// "DiskSpd on the jobs core".
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "diskspd/diskspd_switches.h"
+#include "os/file_system.h"
+#include "runner/run_config.h"
+#include "workloads/fio/fio_job.h"
+
+namespace loadcell {
+
+struct DiskspdTarget {
+  std::string path;      // as given
+  uint64_t size = 0;     // the file's or device's size (what -c creates when missing)
+  bool device = false;   // a block device
+  bool missing = false;  // -c creates it before the run
+  // The region I/O goes to: [base, base + length).
+  uint64_t base = 0;
+  uint64_t length = 0;
+};
+
+struct DiskspdJob {
+  int thread = 0;           // DiskSpd's thread number
+  size_t target = 0;        // into DiskspdPlan::targets
+  int relative_thread = 0;  // the thread's number among its target's threads
+  FioJobSettings settings;
+  RunConfig cfg;
+};
+
+struct DiskspdPlan {
+  std::vector<DiskspdTarget> targets;
+  std::vector<DiskspdJob> jobs;  // in DiskSpd's order: thread, then target
+  std::string engine;            // loadcell's engine name
+  uint32_t seed = 0;             // the seed in force (-z; the clock's for bare -z)
+  int open_flags = 0;            // O_DIRECT, O_DSYNC as the targets are opened
+  std::string write_buffer;      // -Z<size>,<file>: the file's first bytes
+};
+
+// Plans the run: each target's size (the file's, the device's, or -c's for
+// a missing one), region and jobs. `fs` is asked about the targets and reads
+// -Z's source file. InvalidArgument (exit 2), one line, for what cannot run:
+// a missing target without -c, a missing /dev path, a base offset at or past
+// the end, a region smaller than a block, a Windows-only target.
+Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdSwitches& sw, FileSystem& fs);
+
+// The engine a run with `requests` per thread uses: io_uring when the
+// kernel allows it, else libaio (Linux); iocp (Windows); sync for 1, and
+// in a build with no asynchronous engine (the command warns then).
+std::string DiskspdEngine(uint32_t requests, FileSystem& fs);
+
+// Fills `buf` (`len` bytes at `offset` of a stream of writes) with DiskSpd's
+// write-buffer content of `sw`: the 0..255 sequence, zeros, or random bytes
+// (-Zr, -Z<size>); `pattern` is -Z<size>,<file>'s bytes when given.
+void FillDiskspdBuffer(const diskspd::DiskspdSwitches& sw, const std::string& pattern,
+                       unsigned char* buf, size_t len, uint64_t offset);
+
+}  // namespace loadcell

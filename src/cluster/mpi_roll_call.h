@@ -1,0 +1,43 @@
+#pragma once
+// Which ranks of the job reached MPI_Init, for the line of the watchdog that
+// ends a rank whose MPI_Init does not return (mpi_api.h, StartMpiOnce).
+// MPI cannot say who is missing before it has started, so each rank marks
+// itself present before MPI_Init: a listening socket in Linux's abstract
+// namespace, named by the user, the launcher's process that started the
+// job's ranks on this host, the job's size and the rank. The kernel takes
+// the mark away with the socket, also when the process is killed, so
+// nothing is ever left behind. When every rank of the job runs on this
+// host (the launcher says how many do), the ranks without a mark are the
+// missing ones; otherwise the line says which of this host's ranks
+// arrived.
+
+#include <string>
+
+#include "cluster/launch.h"
+
+namespace loadcell {
+
+class MpiRollCall {
+ public:
+  // Marks this rank (launch.rank of launch.size) present; does nothing when
+  // the launcher was not detected or the socket cannot be made.
+  explicit MpiRollCall(const LaunchInfo& launch);
+  MpiRollCall(const MpiRollCall&) = delete;
+  MpiRollCall& operator=(const MpiRollCall&) = delete;
+  ~MpiRollCall() { Leave(); }
+
+  // Takes the mark away; idempotent.
+  void Leave();
+
+  // What the marks say, for the watchdog's line: "rank 2 did not reach
+  // MPI_Init", "ranks 0 and 1 of this host's 3 reached MPI_Init", or empty
+  // when nothing can be said.
+  std::string Absent() const;
+
+ private:
+  LaunchInfo launch_;
+  int local_size_ = 0;  // the job's ranks on this host, 0 when not known
+  int socket_ = -1;     // -1: no roll call
+};
+
+}  // namespace loadcell

@@ -1,0 +1,659 @@
+#include "diskspd/diskspd_switches.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <limits>
+
+namespace loadcell::diskspd {
+namespace {
+
+constexpr const char* kSizeWords = "bytes, or a number with K, M, G, T or b (blocks of -b)";
+
+// One switch's text ("-b8K") and what follows its letter(s).
+struct Arg {
+  std::string text;  // as written
+  std::string rest;  // after the switch's letter
+};
+
+Status Bad(const Arg& a, const std::string& why) {
+  return Status::InvalidArgument(fmt::format("diskspd switch '{}': {}", a.text, why));
+}
+
+Status NotYet(const Arg& a, const std::string& what) {
+  return Status::InvalidArgument(fmt::format(
+      "diskspd switch '{}' ({}) is not supported by loadcell yet (docs/diskspd.md)", a.text, what));
+}
+
+// A whole decimal number, nothing else; false past `max`.
+bool ParseCount(const std::string& s, uint64_t max, uint64_t& out) {
+  if (s.empty() || s.size() > 20) return false;
+  uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (v > (std::numeric_limits<uint64_t>::max() - digit) / 10) return false;
+    v = v * 10 + digit;
+  }
+  if (v > max) return false;
+  out = v;
+  return true;
+}
+
+// Digits at the front of `s` from `at`; moves `at` past them.
+bool TakeNumber(const std::string& s, size_t& at, uint64_t& out) {
+  const size_t start = at;
+  while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])) != 0) ++at;
+  return at > start &&
+         ParseCount(s.substr(start, at - start), std::numeric_limits<uint64_t>::max(), out);
+}
+
+// The end of a size's text starting at `at` in `s`: digits and one unit.
+size_t SizeEnd(const std::string& s, size_t at) {
+  while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])) != 0) ++at;
+  if (at < s.size() && std::string("KkMmGgTtBb").find(s[at]) != std::string::npos) ++at;
+  return at;
+}
+
+// The parse state: the switches so far and what DiskSpd tracks to find its
+// conflicts.
+class Parser {
+ public:
+  explicit Parser(DiskspdSwitches& sw) : sw_(sw) {}
+
+  Status One(const Arg& a);
+  Status Finish();
+
+ private:
+  Status Size(const Arg& a, const std::string& text, const std::string& what, uint64_t& out) {
+    if (!ParseDiskspdSize(text, sw_.block_size, out)) {
+      return Bad(a, fmt::format("{} must be {}", what, kSizeWords));
+    }
+    return Status::Ok();
+  }
+  Status Seconds(const Arg& a, const std::string& what, int& out) {
+    uint64_t v = 0;
+    if (!ParseCount(a.rest, 1'000'000'000, v)) {
+      return Bad(a, fmt::format("the {} must be whole seconds, 0 or more", what));
+    }
+    out = static_cast<int>(v);
+    return Status::Ok();
+  }
+  Status Positive(const Arg& a, const std::string& what, uint64_t max, uint64_t& out) {
+    if (!ParseCount(a.rest, max, out) || out == 0) {
+      return Bad(a, fmt::format("{} must be a whole number from 1 to {}", what, max));
+    }
+    return Status::Ok();
+  }
+  Status BaseOffset(const Arg& a);
+  Status MaxOffset(const Arg& a);
+  Status Random(const Arg& a);
+  Status RandomRatio(const Arg& a);
+  Status Distribution(const Arg& a);
+  Status Sequential(const Arg& a);
+  Status Cache(const Arg& a);
+  Status Throughput(const Arg& a);
+  Status Results(const Arg& a);
+  Status WriteData(const Arg& a);
+  Status Seed(const Arg& a);
+
+  DiskspdSwitches& sw_;
+  bool base_given_ = false;
+  bool max_given_ = false;
+  bool random_given_ = false;      // -r[align]
+  bool sequential_given_ = false;  // -s
+  bool results_given_ = false;
+  bool write_through_given_ = false;
+  bool parallel_ = false;
+  bool completion_routines_ = false;
+};
+
+Status Parser::BaseOffset(const Arg& a) {
+  if (base_given_) return Bad(a, "the base offset (-B<base>[:length]) may be given once");
+  if (a.rest.empty()) return Bad(a, fmt::format("give -B<base>[:length], each {}", kSizeWords));
+  const size_t colon = a.rest.find(':');
+  LC_RETURN_IF_ERROR(Size(a, a.rest.substr(0, colon), "the base offset", sw_.base_offset));
+  base_given_ = true;
+  if (colon == std::string::npos) return Status::Ok();
+  if (colon + 1 == a.rest.size()) return Bad(a, "-B<base>:<length> needs the length");
+  if (max_given_)
+    return Bad(a, "the largest offset (-B<base>:<length> or -f<size>) may be given once");
+  uint64_t length = 0;
+  LC_RETURN_IF_ERROR(Size(a, a.rest.substr(colon + 1), "the length", length));
+  if (sw_.base_offset + length < sw_.base_offset) return Bad(a, "base + length overflows");
+  sw_.max_offset = sw_.base_offset + length;
+  max_given_ = true;
+  return Status::Ok();
+}
+
+Status Parser::MaxOffset(const Arg& a) {
+  if (a.rest.empty()) return Bad(a, "give -f<size> (the largest offset) or -f<rst> (hints)");
+  if (std::isdigit(static_cast<unsigned char>(a.rest[0])) == 0) {
+    for (char c : a.rest) {
+      if (c != 'r' && c != 's' && c != 't') return Bad(a, "the hints of -f are r, s and t");
+    }
+    return NotYet(a, "access hints");
+  }
+  if (max_given_)
+    return Bad(a, "the largest offset (-B<base>:<length> or -f<size>) may be given once");
+  LC_RETURN_IF_ERROR(Size(a, a.rest, "the largest offset", sw_.max_offset));
+  max_given_ = true;
+  return Status::Ok();
+}
+
+Status Parser::RandomRatio(const Arg& a) {
+  const std::string pct = a.rest.substr(1);
+  uint64_t v = 0;
+  if (pct.empty()) return Bad(a, "-rs needs the random percentage, 1 to 100");
+  if (!ParseCount(pct, 100, v) || v == 0) {
+    return Bad(a, "the random percentage of -rs must be from 1 to 100");
+  }
+  if (sw_.random_ratio == 0 && sequential_given_) {
+    return Bad(a, "use -r to give the alignment with -rs, not -s");
+  }
+  if (sw_.random_ratio != 0 && sw_.random_ratio != 100) {
+    return Bad(a, "mixed random/sequential I/O (-rs) may be given once");
+  }
+  sw_.random_ratio = static_cast<uint32_t>(v);
+  return Status::Ok();
+}
+
+Status Parser::Distribution(const Arg& a) {
+  std::string spec = a.rest.substr(1);
+  if (spec.rfind("pct", 0) == 0) {
+    sw_.distribution = DiskspdDistribution::kPercent;
+  } else if (spec.rfind("abs", 0) == 0) {
+    sw_.distribution = DiskspdDistribution::kAbsolute;
+  } else {
+    return Bad(a,
+               "the random distribution is -rdpct<IO%>/<target%>[:...] or "
+               "-rdabs<IO%>/<size>[:...]");
+  }
+  const bool pct = sw_.distribution == DiskspdDistribution::kPercent;
+  sw_.ranges.clear();
+  uint32_t io_total = 0;
+  uint64_t target_total = 0;
+  size_t at = 3;
+  for (;;) {
+    uint64_t io = 0;
+    if (!TakeNumber(spec, at, io) || io > 100) {
+      return Bad(a, fmt::format("each range's IO% must be from 0 to {}", 100 - io_total));
+    }
+    if (at >= spec.size() || spec[at] != '/') {
+      return Bad(a, fmt::format("expected '/' after the IO% {}", io));
+    }
+    ++at;
+    uint64_t span = 0;
+    if (pct) {
+      if (!TakeNumber(spec, at, span) || span == 0 || span > 100) {
+        return Bad(a, fmt::format("each range's target% must be from 1 to {}", 100 - target_total));
+      }
+    } else {
+      const size_t end = SizeEnd(spec, at);
+      if (!ParseDiskspdSize(spec.substr(at, end - at), sw_.block_size, span)) {
+        return Bad(a, fmt::format("each range's size must be {}", kSizeWords));
+      }
+      if (span == 0) return Bad(a, "a range of size 0");
+      at = end;
+    }
+    if (io_total + io > 100) {
+      return Bad(a, fmt::format("IO% {} is too much: at most {} is left (the total must be at "
+                                "most 100%)",
+                                io, 100 - io_total));
+    }
+    if (pct && target_total + span > 100) {
+      return Bad(a, fmt::format("target% {} is too much: at most {} is left (the total must be "
+                                "100%)",
+                                span, 100 - target_total));
+    }
+    if (pct && target_total + span == 100 && io_total + io < 100) {
+      return Bad(a, fmt::format("the target is covered with {}% of the IO left to place",
+                                100 - io_total - io));
+    }
+    if (!pct && span < sw_.block_size) {
+      // DiskSpd checks this against the block size in force at the end.
+    }
+    sw_.ranges.push_back({static_cast<uint32_t>(io), span});
+    io_total += static_cast<uint32_t>(io);
+    target_total += span;
+    if (at == spec.size()) break;
+    if (spec[at] != ':') {
+      return Bad(a, fmt::format("unexpected '{}' in the distribution", spec.substr(at)));
+    }
+    ++at;
+  }
+  if (pct && target_total != 100) {
+    return Bad(
+        a, fmt::format("the target percentages add up to {}%; they must total 100%", target_total));
+  }
+  return Status::Ok();
+}
+
+Status Parser::Random(const Arg& a) {
+  if (a.rest.starts_with("s")) return RandomRatio(a);
+  if (a.rest.starts_with("d")) return Distribution(a);
+  uint64_t align = 0;
+  if (!a.rest.empty()) {
+    if (!ParseDiskspdSize(a.rest, sw_.block_size, align) || align == 0) {
+      return Bad(a, fmt::format("the alignment of -r must be above 0: {}", kSizeWords));
+    }
+  }
+  if (random_given_) return Bad(a, "random I/O (-r) may be given once");
+  if (sequential_given_) return Bad(a, "sequential I/O (-s) conflicts with random I/O (-r/-rs)");
+  random_given_ = true;
+  if (sw_.random_ratio == 0) sw_.random_ratio = 100;
+  sw_.alignment = align;
+  return Status::Ok();
+}
+
+Status Parser::Sequential(const Arg& a) {
+  std::string rest = a.rest;
+  if (rest.starts_with("i")) {
+    sw_.interlocked = true;
+    rest = rest.substr(1);
+  }
+  if (sw_.random_ratio == 100) {
+    return Bad(a, "sequential I/O (-s) conflicts with random I/O (-r/-rs)");
+  }
+  if (sw_.random_ratio != 0) return Bad(a, "use -r to give the alignment with -rs, not -s");
+  if (sequential_given_) return Bad(a, "sequential I/O (-s) may be given once");
+  sequential_given_ = true;
+  if (!rest.empty()) {
+    uint64_t stride = 0;
+    if (!ParseDiskspdSize(rest, sw_.block_size, stride)) {
+      return Bad(a, fmt::format("the stride of -s must be {}", kSizeWords));
+    }
+    sw_.alignment = stride;
+  }
+  return Status::Ok();
+}
+
+Status Parser::Cache(const Arg& a) {
+  if (a.rest.empty()) {
+    if (sw_.cache_given) return Bad(a, "-S conflicts with an earlier cache mode");
+    sw_.cache = DiskspdCache::kUnbuffered;
+    sw_.cache_given = true;
+    return Status::Ok();
+  }
+  for (char c : a.rest) {
+    switch (c) {
+      case 'b':
+        if (sw_.cache_given) return Bad(a, "-Sb conflicts with an earlier cache mode");
+        sw_.cache = DiskspdCache::kCached;
+        sw_.cache_given = true;
+        break;
+      case 'u':
+        if (sw_.cache_given) return Bad(a, "-Su conflicts with an earlier cache mode");
+        sw_.cache = DiskspdCache::kUnbuffered;
+        sw_.cache_given = true;
+        break;
+      case 'w':
+        if (write_through_given_) return Bad(a, "-Sw conflicts with an earlier write-through");
+        sw_.write_through = true;
+        write_through_given_ = true;
+        break;
+      case 'h':
+        if (sw_.cache_given || write_through_given_) {
+          return Bad(a, "-Sh conflicts with an earlier cache mode or write-through");
+        }
+        sw_.cache = DiskspdCache::kUnbuffered;
+        sw_.write_through = true;
+        sw_.cache_given = write_through_given_ = true;
+        break;
+      case 'm':
+        return NotYet(a, "memory-mapped I/O, -Sm");
+      case 'r':
+        return NotYet(a, "remote caching only, -Sr");
+      default:
+        return Bad(a, fmt::format("'{}' is not a cache flag: -S takes b, h, m, r, u and w", c));
+    }
+  }
+  return Status::Ok();
+}
+
+Status Parser::Throughput(const Arg& a) {
+  std::string v = a.rest;
+  const bool iops = !v.empty() && v.back() == 'i';
+  if (iops) v.pop_back();
+  uint64_t n = 0;
+  if (!ParseCount(v, std::numeric_limits<uint32_t>::max(), n) || n == 0) {
+    return Bad(a, "-g takes bytes per millisecond (-g<n>) or I/Os per second (-g<n>i), above 0");
+  }
+  sw_.throughput_bytes_per_ms = iops ? 0 : n;
+  sw_.throughput_iops = iops ? n : 0;
+  return Status::Ok();
+}
+
+Status Parser::Results(const Arg& a) {
+  std::string v = a.rest;
+  if (v.starts_with("p")) return NotYet(a, "print the profile without running, -Rp");
+  if (v == "text") {
+    results_given_ = true;
+    return Status::Ok();
+  }
+  if (v == "xml") {
+    sw_.xml = true;
+    results_given_ = true;
+    return Status::Ok();
+  }
+  if (v.starts_with("xml:") && v.size() > 4) {
+    sw_.xml_file = v.substr(4);
+    results_given_ = true;
+    return Status::Ok();
+  }
+  if (v.empty()) return Bad(a, "give the format: -Rtext, -Rxml or -Rxml:FILE");
+  return Bad(a,
+             "the report format is text, xml or xml:FILE (loadcell's: text on stdout and "
+             "XML to FILE)");
+}
+
+Status Parser::WriteData(const Arg& a) {
+  if (a.rest.empty()) {
+    sw_.write_data = DiskspdWriteData::kZero;
+    return Status::Ok();
+  }
+  if (a.rest == "r") {
+    sw_.write_data = DiskspdWriteData::kRandomPerIo;
+    return Status::Ok();
+  }
+  const size_t comma = a.rest.find(',');
+  uint64_t size = 0;
+  if (!ParseDiskspdSize(a.rest.substr(0, comma), sw_.block_size, size) || size == 0) {
+    return Bad(a, fmt::format("-Z<size>[,file] takes a size above 0: {}", kSizeWords));
+  }
+  if (comma != std::string::npos) {
+    sw_.write_buffer_file = a.rest.substr(comma + 1);
+    if (sw_.write_buffer_file.empty()) return Bad(a, "-Z<size>,<file> needs the file");
+  }
+  sw_.write_data = DiskspdWriteData::kRandomBuffer;
+  sw_.write_buffer_size = size;
+  return Status::Ok();
+}
+
+Status Parser::Seed(const Arg& a) {
+  if (a.rest.empty()) {
+    sw_.seed_from_clock = true;
+    return Status::Ok();
+  }
+  uint64_t v = 0;
+  if (!ParseCount(a.rest, std::numeric_limits<uint32_t>::max(), v)) {
+    return Bad(a, "the random seed must be a whole number from 0 to 4294967295");
+  }
+  sw_.seed = static_cast<uint32_t>(v);
+  sw_.seed_from_clock = false;
+  return Status::Ok();
+}
+
+Status Parser::One(const Arg& a) {
+  const char letter = a.text.size() > 1 ? a.text[1] : '\0';
+  uint64_t v = 0;
+  switch (letter) {
+    case '?':
+      sw_.help = true;
+      return Status::Ok();
+    case 'a':
+      return NotYet(a, "CPU affinity");
+    case 'b':
+      return Status::Ok();  // the first pass took it
+    case 'B':
+      return BaseOffset(a);
+    case 'c':
+      if (a.rest.empty()) return Bad(a, fmt::format("-c needs the size: {}", kSizeWords));
+      LC_RETURN_IF_ERROR(Size(a, a.rest, "the size of -c", sw_.create_size));
+      if (sw_.create_size == 0) return Bad(a, "the size of -c must be above 0");
+      sw_.create = true;
+      return Status::Ok();
+    case 'C':
+      return Seconds(a, "cool-down (-C)", sw_.cooldown_s);
+    case 'd':
+      LC_RETURN_IF_ERROR(Seconds(a, "duration (-d)", sw_.duration_s));
+      if (sw_.duration_s == 0) return Bad(a, "the duration (-d) must be at least 1 second");
+      return Status::Ok();
+    case 'W':
+      return Seconds(a, "warm-up (-W)", sw_.warmup_s);
+    case 'D':
+      sw_.iops_stddev = true;
+      if (!a.rest.empty()) {
+        LC_RETURN_IF_ERROR(Positive(a, "the interval of -D (milliseconds)", 3'600'000, v));
+        sw_.bucket_ms = static_cast<uint32_t>(v);
+      }
+      return Status::Ok();
+    case 'e':
+      return NotYet(a, "ETW tracing, a Windows facility");
+    case 'f':
+      return MaxOffset(a);
+    case 'F':
+      LC_RETURN_IF_ERROR(Positive(a, "the thread count of -F", 4096, v));
+      sw_.total_threads = static_cast<int>(v);
+      return Status::Ok();
+    case 'g':
+      return Throughput(a);
+    case 'h':
+      if (!a.rest.empty()) break;
+      if (sw_.cache_given || write_through_given_) {
+        return Bad(a, "-h conflicts with an earlier cache mode or write-through");
+      }
+      sw_.cache = DiskspdCache::kUnbuffered;
+      sw_.write_through = true;
+      sw_.cache_given = write_through_given_ = true;
+      return Status::Ok();
+    case 'i':
+      LC_RETURN_IF_ERROR(Positive(a, "the burst size of -i (I/Os)", 1'000'000'000, v));
+      sw_.burst = static_cast<uint32_t>(v);
+      return Status::Ok();
+    case 'j':
+      LC_RETURN_IF_ERROR(Positive(a, "the time between bursts of -j (milliseconds)", 3'600'000, v));
+      sw_.think_ms = static_cast<uint32_t>(v);
+      return Status::Ok();
+    case 'I':
+      if (!ParseCount(a.rest, 3, v) || v == 0) return Bad(a, "the I/O priority is 1, 2 or 3");
+      return NotYet(a, "I/O priority");
+    case 'l':
+      if (!a.rest.empty()) break;
+      return NotYet(a, "large pages");
+    case 'L':
+      if (!a.rest.empty()) break;
+      sw_.latency = true;
+      return Status::Ok();
+    case 'n':
+      if (!a.rest.empty()) break;
+      sw_.disable_affinity = true;
+      return Status::Ok();
+    case 'N':
+      return NotYet(a, "the flush mode of memory-mapped I/O");
+    case 'o':
+      LC_RETURN_IF_ERROR(Positive(a, "the outstanding I/Os of -o", 65536, v));
+      sw_.requests = static_cast<uint32_t>(v);
+      return Status::Ok();
+    case 'O':
+      LC_RETURN_IF_ERROR(Positive(a, "the outstanding I/Os per thread of -O", 65536, v));
+      return NotYet(a, "outstanding I/Os per thread over all targets");
+    case 'p':
+      if (!a.rest.empty()) break;
+      parallel_ = true;
+      return NotYet(a, "parallel sequential I/O at one offset");
+    case 'P':
+      return NotYet(a, "progress dots");
+    case 'r':
+      return Random(a);
+    case 'R':
+      return Results(a);
+    case 's':
+      return Sequential(a);
+    case 'S':
+      return Cache(a);
+    case 't':
+      LC_RETURN_IF_ERROR(Positive(a, "the threads per target of -t", 4096, v));
+      sw_.threads_per_target = static_cast<int>(v);
+      sw_.threads_per_target_given = true;
+      return Status::Ok();
+    case 'T':
+      LC_RETURN_IF_ERROR(Size(a, a.rest, "the thread stride of -T", sw_.thread_stride));
+      if (sw_.thread_stride == 0) return Bad(a, "the thread stride of -T must be above 0");
+      return Status::Ok();
+    case 'v':
+      if (a.rest.empty()) {
+        sw_.verbose = true;
+        return Status::Ok();
+      }
+      if (a.rest == "s") return NotYet(a, "wait statistics");
+      return Bad(a, "verbose mode is -v or -vs");
+    case 'w':
+      if (a.rest.empty()) return Bad(a, "-w needs the write percentage, 0 to 100");
+      if (!ParseCount(a.rest, 100, v)) return Bad(a, "the write percentage of -w must be 0 to 100");
+      sw_.write_ratio = static_cast<uint32_t>(v);
+      return Status::Ok();
+    case 'x':
+      if (!a.rest.empty()) break;
+      completion_routines_ = true;
+      return Status::Ok();  // refused in Finish, after DiskSpd's own rule on it
+    case 'X':
+      return NotYet(a, "XML profiles");
+    case 'y':
+      return NotYet(a, "Windows named events");
+    case 'z':
+      return Seed(a);
+    case 'Z':
+      return WriteData(a);
+    case ':':
+      return NotYet(a, "experiment flags");
+    default:
+      break;
+  }
+  return Status::InvalidArgument(fmt::format(
+      "diskspd: unknown switch '{}' (DiskSpd 2.2's switches: docs/diskspd.md)", a.text));
+}
+
+// DiskSpd's checks of the whole profile (Profile::Validate), in its order.
+Status Parser::Finish() {
+  auto bad = [](const std::string& what) { return Status::InvalidArgument("diskspd: " + what); };
+  if (sw_.total_threads > 0 && sw_.threads_per_target_given && sw_.threads_per_target > 1) {
+    return bad("-F and -t cannot be used together (-F: threads in all, -t: threads per target)");
+  }
+  if (sw_.throughput_bytes_per_ms + sw_.throughput_iops > 0 && completion_routines_) {
+    return bad("-g (throughput limit) cannot be used with -x (completion routines)");
+  }
+  if ((sw_.think_ms == 0) != (sw_.burst == 0)) {
+    return bad("-i (burst size) and -j (time between bursts) must be given together");
+  }
+  const bool many = sw_.total_threads > 1 || sw_.threads_per_target > 1;
+  if (sw_.random_ratio != 0) {
+    if (sw_.thread_stride > 0) return bad("-T conflicts with -r (it applies to sequential I/O)");
+    if (sw_.interlocked) return bad("-si conflicts with -r");
+  } else {
+    if (sw_.distribution != DiskspdDistribution::kUniform) {
+      return bad("a random distribution (-rd) needs random I/O (-r or -rs)");
+    }
+    if (sw_.interlocked && sw_.thread_stride > 0) return bad("-si conflicts with -T");
+    if (!sw_.interlocked && !many && sw_.thread_stride > 0) {
+      return bad("-T has no effect unless a target has several threads (-t or -F)");
+    }
+  }
+  if (sw_.distribution == DiskspdDistribution::kAbsolute) {
+    for (size_t i = 0; i < sw_.ranges.size(); ++i) {
+      if (sw_.ranges[i].span < sw_.block_size) {
+        return bad(
+            fmt::format("-rdabs: the range of {} bytes is smaller than the block size ({} "
+                        "bytes)",
+                        sw_.ranges[i].span, sw_.block_size));
+      }
+    }
+  }
+  if (sw_.write_data == DiskspdWriteData::kRandomBuffer && sw_.write_buffer_size < sw_.block_size) {
+    return bad(
+        fmt::format("the write buffer of -Z ({} bytes) is smaller than the block size ({} "
+                    "bytes)",
+                    sw_.write_buffer_size, sw_.block_size));
+  }
+  if (completion_routines_) {
+    return Status::InvalidArgument(
+        "diskspd switch '-x' (completion routines, a Windows API) is not supported by loadcell "
+        "(docs/diskspd.md)");
+  }
+  if (sw_.targets.empty() && !sw_.help) {
+    return bad("give at least one target (a file, or a block device) after the switches");
+  }
+  (void)parallel_;
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool ParseDiskspdSize(const std::string& text, uint64_t block, uint64_t& out) {
+  size_t at = 0;
+  uint64_t v = 0;
+  if (!TakeNumber(text, at, v)) return false;
+  uint64_t mult = 1;
+  if (at < text.size()) {
+    switch (std::toupper(static_cast<unsigned char>(text[at]))) {
+      case 'K':
+        mult = uint64_t{1} << 10;
+        break;
+      case 'M':
+        mult = uint64_t{1} << 20;
+        break;
+      case 'G':
+        mult = uint64_t{1} << 30;
+        break;
+      case 'T':
+        mult = uint64_t{1} << 40;
+        break;
+      case 'B':
+        mult = block;
+        break;
+      default:
+        return false;
+    }
+    ++at;
+  }
+  if (at != text.size()) return false;
+  if (mult != 0 && v > std::numeric_limits<uint64_t>::max() / mult) return false;
+  out = v * mult;
+  return true;
+}
+
+Result<DiskspdSwitches> ParseDiskspdCommandLine(const std::vector<std::string>& args,
+                                                const std::string& program) {
+  DiskspdSwitches sw;
+  sw.command_line = program;
+  for (const std::string& a : args) sw.command_line += " " + a;
+  // Targets follow the switches.
+  size_t first_target = args.size();
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool is_switch = args[i].size() > 1 && args[i][0] == '-';
+    if (!is_switch && first_target == args.size()) first_target = i;
+    if (is_switch && first_target < i) {
+      return Status::InvalidArgument(fmt::format(
+          "diskspd switch '{}' comes after a target ({}): give every switch before the targets",
+          args[i], args[first_target]));
+    }
+  }
+  for (size_t i = first_target; i < args.size(); ++i) sw.targets.push_back(args[i]);
+  // -b first: it is the unit `b` of every other size, wherever it stands.
+  for (size_t i = 0; i < first_target; ++i) {
+    const std::string& s = args[i];
+    if (s.size() < 2 || s[1] != 'b') continue;
+    uint64_t bs = 0;
+    if (!ParseDiskspdSize(s.substr(2), 1, bs) || s.size() == 2 || bs == 0 ||
+        bs >= std::numeric_limits<uint32_t>::max() ||
+        std::toupper(static_cast<unsigned char>(s.back())) == 'B') {
+      return Bad(Arg{s, s.substr(2)},
+                 "the block size must be above 0 and below 4 GiB: bytes, or a number with K, M, "
+                 "G or T");
+    }
+    sw.block_size = bs;
+  }
+  Parser parser(sw);
+  for (size_t i = 0; i < first_target; ++i) {
+    Arg a{args[i], args[i].substr(2)};
+    if (args[i] == "-") {
+      return Status::InvalidArgument("diskspd: a lone '-' is not a switch or a target");
+    }
+    LC_RETURN_IF_ERROR(parser.One(a));
+    sw.given.push_back(args[i]);
+  }
+  LC_RETURN_IF_ERROR(parser.Finish());
+  return sw;
+}
+
+}  // namespace loadcell::diskspd

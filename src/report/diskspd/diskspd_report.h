@@ -1,0 +1,93 @@
+#pragma once
+// DiskSpd's text report and its -Rxml results (DiskSpd 2.2's sections and
+// element names), from DiskspdReport: figures computed once by
+// DiskspdRowOf / DiskspdCpuTable from each job's RunResult and the host's
+// per-CPU times. The writers format only.
+
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "diskspd/diskspd_switches.h"
+#include "os/host_facts.h"
+#include "runner/run_result.h"
+#include "stats/histogram.h"
+
+namespace loadcell {
+
+// One direction (read or write) of one thread and target.
+struct DiskspdDirection {
+  uint64_t bytes = 0;
+  uint64_t ios = 0;
+  LatencyHistogram latency;  // ns
+  // Per -D interval (DiskSpd's IoBucketizer): I/Os completed and their
+  // latencies.
+  std::vector<uint64_t> bucket_ios;
+  std::vector<LatencyHistogram> bucket_latency;
+};
+
+inline constexpr size_t kDiskspdRead = 0;
+inline constexpr size_t kDiskspdWrite = 1;
+
+// One row of DiskSpd's tables: a thread's work on one target.
+struct DiskspdRow {
+  int thread = 0;
+  size_t target = 0;
+  std::string path;
+  uint64_t file_size = 0;
+  std::array<DiskspdDirection, 2> dirs;
+};
+
+struct DiskspdCpu {
+  int id = 0;
+  double usage = 0;  // percent: user + kernel
+  double user = 0;
+  double kernel = 0;  // without idle
+  double idle = 0;
+};
+
+struct DiskspdReportTarget {
+  std::string path;
+  uint64_t size = 0;
+  bool created = false;  // made by this run's -c
+};
+
+struct DiskspdReport {
+  const diskspd::DiskspdSwitches* sw = nullptr;
+  std::vector<DiskspdReportTarget> targets;
+  std::string engine;      // loadcell's engine name
+  std::string open_flags;  // "O_DIRECT|O_DSYNC", "" when none
+  uint32_t seed = 0;
+  std::string version;  // loadcell's
+  // System information.
+  std::string computer;
+  std::string start_time_utc;  // "2025/01/31 12:00:00 UTC"
+  int cpu_count = 0;
+  // Results.
+  double test_time_s = 0;  // the measured time
+  int thread_count = 0;
+  bool cpus_known = false;
+  std::vector<DiskspdCpu> cpus;
+  std::vector<DiskspdRow> rows;  // thread by thread, each thread's targets in order
+  // The verdict blocks printed after the text report, one per target.
+  std::vector<std::pair<std::string, const Validity*>> verdicts;
+};
+
+// The figures of one job (a FioJobWorkload's RunResult: its counters, its
+// read and write latency kinds, its intervals of -D's length).
+DiskspdRow DiskspdRowOf(const RunResult& r, int thread, size_t target, const std::string& path,
+                        uint64_t file_size);
+
+// DiskSpd's CPU table from the per-CPU times at the measured start and end.
+std::vector<DiskspdCpu> DiskspdCpuTable(const std::vector<PerCpuTimes>& start,
+                                        const std::vector<PerCpuTimes>& end);
+
+// A size as DiskSpd shows one: "64KiB", "1.50MiB", "512".
+std::string DiskspdSizeText(uint64_t bytes);
+
+void WriteDiskspdText(const DiskspdReport& r, std::ostream& out);
+void WriteDiskspdXml(const DiskspdReport& r, std::ostream& out);
+
+}  // namespace loadcell

@@ -1,0 +1,328 @@
+// DiskSpd 2.2's text report, section for section and column for column.
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+#include "report/diskspd/diskspd_report.h"
+#include "report/format.h"
+
+namespace loadcell {
+namespace {
+
+using diskspd::DiskspdCache;
+using diskspd::DiskspdDistribution;
+using diskspd::DiskspdSwitches;
+using diskspd::DiskspdWriteData;
+
+double DiskspdMs(double ns) { return ns / 1e6; }
+
+// DiskSpd's "%10.3lf" of a latency in ms, or N/A.
+std::string LatencyCell(const LatencyHistogram& h, double ns) {
+  return h.Count() > 0 ? fmt::format("{:10.3f}", DiskspdMs(ns)) : "N/A";
+}
+
+void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::string& o) {
+  const DiskspdSwitches& sw = *r.sw;
+  o += fmt::format("\tpath: '{}'\n", t.path);
+  o += fmt::format("\t\tthink time: {}ms\n", sw.think_ms);
+  o += fmt::format("\t\tburst size: {}\n", sw.burst);
+  o += sw.cache == DiskspdCache::kUnbuffered ? "\t\tsoftware cache disabled\n"
+                                             : "\t\tusing software cache\n";
+  if (sw.write_through) {
+    o += sw.cache == DiskspdCache::kUnbuffered
+             ? "\t\thardware write cache disabled, writethrough on\n"
+             : "\t\thardware and software write caches disabled, writethrough on\n";
+  } else {
+    o += "\t\tusing hardware write cache, writethrough off\n";
+  }
+  if (sw.write_data == DiskspdWriteData::kZero) o += "\t\tzeroing write buffers\n";
+  if (sw.write_data == DiskspdWriteData::kRandomBuffer) {
+    o += "\t\twrite buffer size: " + DiskspdSizeText(sw.write_buffer_size) + "\n";
+    o += sw.write_buffer_file.empty()
+             ? "\t\twrite buffer source: random fill\n"
+             : fmt::format("\t\twrite buffer source: '{}'\n", sw.write_buffer_file);
+  }
+  if (sw.write_ratio == 0) {
+    o += "\t\tperforming read test\n";
+  } else if (sw.write_ratio == 100) {
+    o += "\t\tperforming write test\n";
+  } else {
+    o += fmt::format("\t\tperforming mix test (read/write ratio: {}/{})\n", 100 - sw.write_ratio,
+                     sw.write_ratio);
+  }
+  o += "\t\tblock size: " + DiskspdSizeText(sw.block_size) + "\n";
+  if (sw.random_ratio == 100) {
+    o += "\t\tusing random I/O (alignment: ";
+  } else if (sw.random_ratio > 0) {
+    o += fmt::format("\t\tusing mixed random/sequential I/O ({}% random) (alignment/stride: ",
+                     sw.random_ratio);
+  } else {
+    o += fmt::format("\t\tusing{} sequential I/O (stride: ", sw.interlocked ? " interlocked" : "");
+  }
+  o += DiskspdSizeText(sw.Alignment()) + ")\n";
+  o += fmt::format("\t\tnumber of outstanding I/O operations per thread: {}\n", sw.requests);
+  if (sw.base_offset != 0) o += "\t\tbase file offset: " + DiskspdSizeText(sw.base_offset) + "\n";
+  if (sw.max_offset != 0) o += "\t\tmax file size: " + DiskspdSizeText(sw.max_offset) + "\n";
+  if (sw.thread_stride != 0) {
+    o += "\t\tthread stride size: " + DiskspdSizeText(sw.thread_stride) + "\n";
+  }
+  if (sw.total_threads == 0) o += fmt::format("\t\tthreads per file: {}\n", sw.threads_per_target);
+  if (sw.requests > 1 && sw.total_threads == 0) o += "\t\tusing I/O Completion Ports\n";
+  o += "\t\tIO priority: normal\n";
+  if (sw.throughput_iops != 0) {
+    o += fmt::format("\t\tthroughput rate-limited to {} IOPS\n", sw.throughput_iops);
+  } else if (sw.throughput_bytes_per_ms != 0) {
+    o += fmt::format("\t\tthroughput rate-limited to {} B/ms\n", sw.throughput_bytes_per_ms);
+  }
+  if (sw.distribution != DiskspdDistribution::kUniform) {
+    o += "\t\tIO Distribution:\n";
+    uint32_t io = 0;
+    uint64_t span = 0;
+    for (const diskspd::DiskspdRange& g : sw.ranges) {
+      if (sw.distribution == DiskspdDistribution::kPercent) {
+        o += fmt::format("\t\t  {:3}% of IO => [{:3}% - {:3}%) of target\n", g.io_pct, span,
+                         span + g.span);
+      } else {
+        o += fmt::format("\t\t  {:3}% of IO => [{} - {}) of target\n", g.io_pct,
+                         DiskspdSizeText(span), DiskspdSizeText(span + g.span));
+      }
+      io += g.io_pct;
+      span += g.span;
+    }
+    (void)io;
+  }
+  // loadcell's own lines: how the target was opened and run.
+  o += fmt::format("\t\tloadcell: engine {}, open flags {}{}\n", r.engine,
+                   r.open_flags.empty() ? "none" : r.open_flags,
+                   t.created ? fmt::format(", created fully written ({} bytes)", t.size) : "");
+}
+
+void InputParameters(const DiskspdReport& r, std::string& o) {
+  const DiskspdSwitches& sw = *r.sw;
+  o += fmt::format("\nCommand Line: {}\n\n", sw.command_line);
+  o += "Input parameters:\n\n";
+  if (sw.verbose) o += "\tusing verbose mode\n";
+  o += fmt::format("\ttimespan: {:3}\n", 1);
+  o += "\t-------------\n";
+  o += fmt::format("\tduration: {}s\n", sw.duration_s);
+  o += fmt::format("\twarm up time: {}s\n", sw.warmup_s);
+  o += fmt::format("\tcool down time: {}s\n", sw.cooldown_s);
+  if (sw.disable_affinity) o += "\taffinity disabled\n";
+  if (sw.latency) o += "\tmeasuring latency\n";
+  if (sw.iops_stddev) o += fmt::format("\tgathering IOPS at intervals of {}ms\n", sw.bucket_ms);
+  o += fmt::format("\trandom seed: {}\n", r.seed);
+  if (sw.total_threads != 0) {
+    o += fmt::format("\tthread pool with {} threads\n", sw.total_threads);
+    // -O (requests per thread over all targets) is not run: 0, as DiskSpd
+    // prints without it.
+    o += "\tnumber of outstanding I/O operations per thread: 0\n";
+  }
+  if (sw.write_data == DiskspdWriteData::kRandomPerIo) {
+    o += "\tgenerating random data for each write IO\n";
+    o += "\t  WARNING: this increases the CPU cost of issuing writes and should only\n";
+    o += "\t           be compared to other results using the -Zr flag\n";
+  }
+  for (const DiskspdReportTarget& t : r.targets) InputTarget(r, t, o);
+  o += "\n";
+}
+
+void SystemInformation(const DiskspdReport& r, std::string& o) {
+  o += "System information:\n\n";
+  o += fmt::format("\tcomputer name: {}\n", r.computer);
+  o += fmt::format("\tstart time: {}\n", r.start_time_utc);
+  o += fmt::format("\n\tcpu count:\t\t{}\n", r.cpu_count);
+  o += fmt::format("\tcore count:\t\t{}\n", r.cpu_count);
+  o += "\tgroup count:\t\t1\n";
+  o += "\tnode count:\t\t1\n";
+  o += "\tsocket count:\t\t1\n";
+  o += "\theterogeneous cores:\tn\n";
+  o += "\n\tactive power scheme:\tn/a\n";
+  o += fmt::format("\ttool:\t\t\tloadcell {} (DiskSpd 2.2 command line)\n", r.version);
+}
+
+void CpuTable(const DiskspdReport& r, std::string& o) {
+  o += "\nCPU |  Usage |  User  | Kernel |  Idle\n";
+  o += "----------------------------------------\n";
+  double usage = 0, user = 0, kernel = 0, idle = 0;
+  for (const DiskspdCpu& c : r.cpus) {
+    o += fmt::format("{:4}| {:6.2f}%| {:6.2f}%| {:6.2f}%| {:6.2f}%\n", c.id, c.usage, c.user,
+                     c.kernel, c.idle);
+    usage += c.usage;
+    user += c.user;
+    kernel += c.kernel;
+    idle += c.idle;
+  }
+  o += "----------------------------------------\n";
+  if (r.cpus.empty()) {
+    o += "avg.|    N/A |    N/A |    N/A |    N/A (per-CPU times are not gathered on this "
+         "platform)\n";
+    return;
+  }
+  const double n = static_cast<double>(r.cpus.size());
+  o += fmt::format("avg.| {:6.2f}%| {:6.2f}%| {:6.2f}%| {:6.2f}%\n", usage / n, user / n,
+                   kernel / n, idle / n);
+}
+
+enum class Section { kTotal, kRead, kWrite };
+
+bool Has(Section s, size_t d) {
+  return s == Section::kTotal || (s == Section::kRead ? d == kDiskspdRead : d == kDiskspdWrite);
+}
+
+// DiskSpd's IoBucketizer: the population standard deviation of the I/Os per
+// bucket, over the buckets.
+double IopsStdDev(const std::vector<uint64_t>& buckets, double bucket_s) {
+  if (buckets.empty() || bucket_s <= 0) return 0;
+  const double n = static_cast<double>(buckets.size());
+  double mean = 0;
+  for (uint64_t b : buckets) mean += static_cast<double>(b) / n;
+  double ssd = 0;
+  for (uint64_t b : buckets)
+    ssd += (static_cast<double>(b) - mean) * (static_cast<double>(b) - mean);
+  return std::sqrt(ssd / n) / bucket_s;
+}
+
+void AddBuckets(std::vector<uint64_t>& into, const std::vector<uint64_t>& from) {
+  if (into.size() < from.size()) into.resize(from.size(), 0);
+  for (size_t i = 0; i < from.size(); ++i) into[i] += from[i];
+}
+
+void SectionTable(const DiskspdReport& r, Section s, std::string& o) {
+  const DiskspdSwitches& sw = *r.sw;
+  const double t = r.test_time_s > 0 ? r.test_time_s : 1;
+  const double bucket_s = sw.bucket_ms / 1000.0;
+  o += fmt::format(
+      "thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s {}{}{}|  file\n",
+      sw.latency ? "|  AvgLat  " : "", sw.iops_stddev ? "| IopsStdDev " : "",
+      sw.latency ? "| LatStdDev " : "");
+  const std::string border = fmt::format(
+      "------------------------------------------------------------------{}{}{}------------\n",
+      sw.latency ? "-----------" : "", sw.iops_stddev ? "-------------" : "",
+      sw.latency ? "------------" : "");
+  o += border;
+  uint64_t total_bytes = 0, total_ios = 0;
+  LatencyHistogram total_lat;
+  std::vector<uint64_t> total_buckets;
+  auto columns = [&](uint64_t bytes, uint64_t ios, const LatencyHistogram& lat,
+                     const std::vector<uint64_t>& buckets) {
+    std::string c =
+        fmt::format("{:15} | {:12} | {:10.2f} | {:10.2f}", bytes, ios,
+                    static_cast<double>(bytes) / 1024 / 1024 / t, static_cast<double>(ios) / t);
+    if (sw.latency) c += fmt::format(" | {:8.3f}", DiskspdMs(lat.moments().Mean()));
+    if (sw.iops_stddev) c += fmt::format(" | {:10.2f}", IopsStdDev(buckets, bucket_s));
+    if (sw.latency) {
+      c += lat.Count() > 0 ? fmt::format(" |  {:8.3f}", DiskspdMs(lat.moments().StdDev()))
+                           : " |       N/A";
+    }
+    return c;
+  };
+  for (const DiskspdRow& row : r.rows) {
+    uint64_t bytes = 0, ios = 0;
+    LatencyHistogram lat;
+    std::vector<uint64_t> buckets;
+    for (size_t d = 0; d < 2; ++d) {
+      if (!Has(s, d)) continue;
+      bytes += row.dirs[d].bytes;
+      ios += row.dirs[d].ios;
+      lat.Merge(row.dirs[d].latency);
+      AddBuckets(buckets, row.dirs[d].bucket_ios);
+    }
+    o += fmt::format("{:6} | ", row.thread) + columns(bytes, ios, lat, buckets) +
+         fmt::format(" | {} ({})\n", row.path, DiskspdSizeText(row.file_size));
+    total_bytes += bytes;
+    total_ios += ios;
+    total_lat.Merge(lat);
+    AddBuckets(total_buckets, buckets);
+  }
+  o += border;
+  o += "total:   " + columns(total_bytes, total_ios, total_lat, total_buckets) + "\n";
+}
+
+void LatencyChart(const LatencyHistogram& read, const LatencyHistogram& write,
+                  const LatencyHistogram& total, std::string& o) {
+  o += "  %-ile |  Read (ms) | Write (ms) | Total (ms)\n";
+  o += "----------------------------------------------\n";
+  o += fmt::format("    min | {:>10} | {:>10} | {:10.3f}\n",
+                   LatencyCell(read, static_cast<double>(read.Min())),
+                   LatencyCell(write, static_cast<double>(write.Min())),
+                   DiskspdMs(static_cast<double>(total.Min())));
+  static const struct {
+    double p;
+    const char* name;
+  } kRows[] = {{25, "25th"},           {50, "50th"},          {75, "75th"},
+               {90, "90th"},           {95, "95th"},          {99, "99th"},
+               {99.9, "3-nines"},      {99.99, "4-nines"},    {99.999, "5-nines"},
+               {99.9999, "6-nines"},   {99.99999, "7-nines"}, {99.999999, "8-nines"},
+               {99.9999999, "9-nines"}};
+  for (const auto& row : kRows) {
+    o += fmt::format("{:>7} | {:>10} | {:>10} | {:10.3f}\n", row.name,
+                     LatencyCell(read, static_cast<double>(read.Percentile(row.p))),
+                     LatencyCell(write, static_cast<double>(write.Percentile(row.p))),
+                     DiskspdMs(static_cast<double>(total.Percentile(row.p))));
+  }
+  o += fmt::format("    max | {:>10} | {:>10} | {:10.3f}\n",
+                   LatencyCell(read, static_cast<double>(read.Max())),
+                   LatencyCell(write, static_cast<double>(write.Max())),
+                   DiskspdMs(static_cast<double>(total.Max())));
+}
+
+void LatencyPercentiles(const DiskspdReport& r, std::string& o) {
+  // Per target when there are several, then all targets.
+  std::map<std::string, std::array<LatencyHistogram, 3>> per_target;
+  std::vector<std::string> order;
+  std::array<LatencyHistogram, 3> all;
+  for (const DiskspdRow& row : r.rows) {
+    if (!per_target.contains(row.path)) order.push_back(row.path);
+    auto& h = per_target[row.path];
+    for (size_t d = 0; d < 2; ++d) {
+      h[d].Merge(row.dirs[d].latency);
+      h[2].Merge(row.dirs[d].latency);
+      all[d].Merge(row.dirs[d].latency);
+      all[2].Merge(row.dirs[d].latency);
+    }
+  }
+  if (per_target.size() > 1) {
+    for (const std::string& path : order) {
+      o += fmt::format("\nLatency distribution: {}\n", path);
+      const auto& h = per_target[path];
+      LatencyChart(h[0], h[1], h[2], o);
+    }
+  }
+  o += "\nTotal latency distribution:\n";
+  LatencyChart(all[0], all[1], all[2], o);
+}
+
+}  // namespace
+
+void WriteDiskspdText(const DiskspdReport& r, std::ostream& out) {
+  std::string o;
+  InputParameters(r, o);
+  SystemInformation(r, o);
+  o += "\nResults for timespan 1:\n";
+  o += "*******************************************************************************\n";
+  if (r.test_time_s < 0.0000001) {
+    o += "The test was interrupted before the measurements began. No results are displayed.\n";
+  } else {
+    o += fmt::format("\nactual test time:\t{:.2f}s\n", r.test_time_s);
+    o += fmt::format("thread count:\t\t{}\n", r.thread_count);
+    CpuTable(r, o);
+    o += "\nTotal IO\n";
+    SectionTable(r, Section::kTotal, o);
+    o += "\nRead IO\n";
+    SectionTable(r, Section::kRead, o);
+    o += "\nWrite IO\n";
+    SectionTable(r, Section::kWrite, o);
+    if (r.sw->latency) LatencyPercentiles(r, o);
+  }
+  // The verdict after DiskSpd's own report, a blank line between.
+  for (const auto& [title, validity] : r.verdicts) {
+    if (validity == nullptr || !validity->judged) continue;
+    o += "\n" + title + "\n";
+    o += report_internal::VerdictBlock(*validity);
+  }
+  out << o;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,285 @@
+// `loadcell diskspd`: small real DiskSpd command lines through the binary
+// (1 s runs on small files in a temporary folder): the text report's
+// sections, the XML's elements, and that the two agree. The bad command
+// lines: tests/data/diskspd_bad_input.tsv (scripts/test-diskspd-bad-input).
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell::testing {
+namespace {
+
+ProcessResult Diskspd(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), "diskspd");
+  ChildWatch w;
+  w.cwd = dir.path();
+  w.timeout_s = 120;
+  return RunLoadcell(args, w);
+}
+
+// A well-formed XML document as a tree (elements, attributes, text): enough
+// for DiskSpd's results, which have no comments, CDATA or entities but the
+// five. Parsing fails (nullptr) on a tag that does not close.
+struct XmlNode {
+  std::string name;
+  std::string text;
+  std::vector<std::unique_ptr<XmlNode>> children;
+  std::vector<const XmlNode*> All(const std::string& n) const {
+    std::vector<const XmlNode*> out;
+    for (const auto& c : children) {
+      if (c->name == n) out.push_back(c.get());
+    }
+    return out;
+  }
+  const XmlNode* Child(const std::string& n) const {
+    for (const auto& c : children) {
+      if (c->name == n) return c.get();
+    }
+    return nullptr;
+  }
+  std::string Text(const std::string& n) const {
+    const XmlNode* c = Child(n);
+    return c == nullptr ? "" : c->text;
+  }
+};
+
+std::unique_ptr<XmlNode> ParseXml(const std::string& s) {
+  auto root = std::make_unique<XmlNode>();
+  std::vector<XmlNode*> stack{root.get()};
+  size_t at = 0;
+  while (at < s.size()) {
+    const size_t lt = s.find('<', at);
+    if (lt == std::string::npos) break;
+    stack.back()->text += s.substr(at, lt - at);
+    const size_t gt = s.find('>', lt);
+    if (gt == std::string::npos) return nullptr;
+    std::string tag = s.substr(lt + 1, gt - lt - 1);
+    at = gt + 1;
+    if (tag.starts_with("/")) {
+      const std::string name = tag.substr(1);
+      if (stack.size() < 2 || stack.back()->name != name) return nullptr;
+      stack.pop_back();
+      continue;
+    }
+    const bool empty = tag.ends_with("/");
+    if (empty) tag.pop_back();
+    auto node = std::make_unique<XmlNode>();
+    node->name = tag.substr(0, tag.find(' '));
+    XmlNode* raw = node.get();
+    stack.back()->children.push_back(std::move(node));
+    if (!empty) stack.push_back(raw);
+  }
+  if (stack.size() != 1) return nullptr;
+  return root;
+}
+
+uint64_t U64(const std::string& s) { return s.empty() ? 0 : std::stoull(s); }
+
+// The "total:" line of a section of the text report: bytes and I/Os.
+std::pair<uint64_t, uint64_t> SectionTotal(const std::string& text, const std::string& section) {
+  const size_t at = text.find("\n" + section + "\n");
+  if (at == std::string::npos) return {0, 0};
+  const size_t total = text.find("total:", at);
+  std::istringstream in(text.substr(total + 6));
+  uint64_t bytes = 0, ios = 0;
+  char bar = 0;
+  in >> bytes >> bar >> ios;
+  return {bytes, ios};
+}
+
+TEST(DiskspdCommandTest, SqlServerGuidanceLineRunsWithEverySection) {
+  TempDir dir;
+  // Microsoft's SQL Server line (-b8K -d30 -o4 -t8 -h -r -w25 -L -Z1G
+  // -c20G), with a small file, a 1 s run and no warm-up.
+  ProcessResult r = Diskspd(dir, {"-b8K", "-d1", "-W0", "-o4", "-t8", "-h", "-r", "-w25", "-L",
+                                  "-Z1M", "-c8M", "sql.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* section :
+       {"Command Line: loadcell diskspd -b8K -d1 -W0 -o4 -t8 -h -r -w25 -L -Z1M -c8M sql.dat",
+        "Input parameters:",
+        "\tpath: 'sql.dat'",
+        "performing mix test (read/write ratio: 75/25)",
+        "block size: 8KiB",
+        "using random I/O (alignment: 8KiB)",
+        "number of outstanding I/O operations per thread: 4",
+        "threads per file: 8",
+        "software cache disabled",
+        "hardware write cache disabled, writethrough on",
+        "System information:",
+        "Results for timespan 1:",
+        "actual test time:",
+        "thread count:\t\t8",
+        "CPU |  Usage |  User  | Kernel |  Idle",
+        "avg.|",
+        "\nTotal IO\n",
+        "\nRead IO\n",
+        "\nWrite IO\n",
+        "|  AvgLat  ",
+        "| LatStdDev ",
+        "Total latency distribution:",
+        "  %-ile |  Read (ms) | Write (ms) | Total (ms)",
+        "    min |",
+        "   25th |",
+        "   99th |",
+        "3-nines |",
+        "8-nines |",
+        "9-nines |",
+        "    max |",
+        "Validity ("}) {
+    EXPECT_NE(r.out.find(section), std::string::npos) << section << "\n" << r.out;
+  }
+  EXPECT_NE(r.out.find("O_DIRECT|O_DSYNC"), std::string::npos);
+  // Eight rows per section, threads 0 to 7.
+  EXPECT_NE(r.out.find("\n     7 | "), std::string::npos);
+  EXPECT_EQ(std::filesystem::file_size(dir / "sql.dat"), 8u << 20);
+  const auto [bytes, ios] = SectionTotal(r.out, "Total IO");
+  EXPECT_GT(ios, 0u);
+  EXPECT_EQ(bytes, ios * 8192);
+  const auto [rb, rio] = SectionTotal(r.out, "Read IO");
+  const auto [wb, wio] = SectionTotal(r.out, "Write IO");
+  EXPECT_EQ(rio + wio, ios);
+  EXPECT_EQ(rb + wb, bytes);
+}
+
+TEST(DiskspdCommandTest, XmlAndTextFromOneRunAgree) {
+  TempDir dir;
+  ProcessResult r = Diskspd(dir, {"-b4K", "-d1", "-W0", "-F2", "-r", "-w30", "-L", "-D250", "-c1M",
+                                  "-Rtext", "-Rxml:res.xml", "a.dat", "b.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("| IopsStdDev "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gathering IOPS at intervals of 250ms"), std::string::npos);
+  EXPECT_NE(r.out.find("thread pool with 2 threads"), std::string::npos);
+  EXPECT_NE(r.out.find("Latency distribution: a.dat"), std::string::npos);
+  std::unique_ptr<XmlNode> doc = ParseXml(dir.Read("res.xml"));
+  ASSERT_NE(doc, nullptr) << dir.Read("res.xml");
+  const XmlNode* results = doc->Child("Results");
+  ASSERT_NE(results, nullptr);
+  ASSERT_NE(results->Child("System"), nullptr);
+  ASSERT_NE(results->Child("System")->Child("ComputerName"), nullptr);
+  ASSERT_NE(results->Child("Profile"), nullptr);
+  const XmlNode* profile_span = results->Child("Profile")->Child("TimeSpans")->Child("TimeSpan");
+  ASSERT_NE(profile_span, nullptr);
+  EXPECT_EQ(profile_span->Text("Duration"), "1");
+  EXPECT_EQ(profile_span->Text("ThreadCount"), "2");
+  EXPECT_EQ(profile_span->Child("Targets")->All("Target").size(), 2u);
+  EXPECT_EQ(profile_span->Child("Targets")->Child("Target")->Text("WriteRatio"), "30");
+  const XmlNode* span = results->Child("TimeSpan");
+  ASSERT_NE(span, nullptr);
+  EXPECT_FALSE(span->Text("TestTimeSeconds").empty());
+  EXPECT_EQ(span->Text("ThreadCount"), "2");
+  ASSERT_NE(span->Child("CpuUtilization"), nullptr);
+  EXPECT_NE(span->Child("CpuUtilization")->Child("Average"), nullptr);
+  const XmlNode* latency = span->Child("Latency");
+  ASSERT_NE(latency, nullptr);
+  // min, 1..99, 7 nines, max.
+  EXPECT_EQ(latency->All("Bucket").size(), 108u);
+  ASSERT_NE(span->Child("Iops"), nullptr);
+  EXPECT_EQ(span->Child("Iops")->All("Bucket").size(), 4u);  // 1 s of 250 ms
+  const std::vector<const XmlNode*> threads = span->All("Thread");
+  ASSERT_EQ(threads.size(), 2u);
+  uint64_t bytes = 0, ios = 0, reads = 0, writes = 0;
+  for (const XmlNode* t : threads) {
+    ASSERT_EQ(t->All("Target").size(), 2u);  // -F: every thread on every target
+    for (const XmlNode* target : t->All("Target")) {
+      for (const char* e : {"Path", "BytesCount", "FileSize", "IOCount", "ReadBytes", "ReadCount",
+                            "WriteBytes", "WriteCount", "AverageLatencyMilliseconds", "Iops"}) {
+        EXPECT_NE(target->Child(e), nullptr) << e;
+      }
+      EXPECT_EQ(U64(target->Text("IOCount")),
+                U64(target->Text("ReadCount")) + U64(target->Text("WriteCount")));
+      EXPECT_EQ(U64(target->Text("FileSize")), 1u << 20);
+      bytes += U64(target->Text("BytesCount"));
+      ios += U64(target->Text("IOCount"));
+      reads += U64(target->Text("ReadCount"));
+      writes += U64(target->Text("WriteCount"));
+    }
+  }
+  EXPECT_GT(ios, 0u);
+  EXPECT_EQ(SectionTotal(r.out, "Total IO"), std::make_pair(bytes, ios));
+  EXPECT_EQ(SectionTotal(r.out, "Read IO").second, reads);
+  EXPECT_EQ(SectionTotal(r.out, "Write IO").second, writes);
+}
+
+TEST(DiskspdCommandTest, XmlOnStdoutIsXmlAlone) {
+  TempDir dir;
+  ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-c256K", "-Rxml", "x.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(r.out.starts_with("<Results>")) << r.out;
+  EXPECT_NE(ParseXml(r.out), nullptr);
+  EXPECT_EQ(r.out.find("Validity"), std::string::npos);
+}
+
+TEST(DiskspdCommandTest, ReadOnlyLatencyTableSaysNotApplicableForWrites) {
+  TempDir dir;
+  ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-L", "-c256K", "r.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("performing read test"), std::string::npos);
+  EXPECT_NE(r.out.find("using sequential I/O (stride: 4KiB)"), std::string::npos);
+  std::regex na(R"(\n    min \|\s+[0-9.]+ \|\s+N/A \|)");
+  EXPECT_TRUE(std::regex_search(r.out, na)) << r.out;
+  // The Write IO section: zero I/Os and N/A for its latency deviation.
+  EXPECT_EQ(SectionTotal(r.out, "Write IO").second, 0u);
+}
+
+TEST(DiskspdCommandTest, WritesGoToFilesLoadcellMadeOrWithAllowDestructive) {
+  TempDir dir;
+  // Made by -c: later write tests may use it.
+  ASSERT_EQ(Diskspd(dir, {"-d1", "-W0", "-b4K", "-c256K", "own.dat"}).exit_code, 0);
+  ProcessResult w = Diskspd(dir, {"-d1", "-W0", "-b4K", "-w100", "own.dat"});
+  EXPECT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_NE(w.out.find("performing write test"), std::string::npos);
+  // A file another tool made: refused, then written with --allow-destructive.
+  dir.Write("theirs.dat", std::string(256 * 1024, 'x'));
+  ProcessResult refused = Diskspd(dir, {"-d1", "-W0", "-b4K", "-w100", "theirs.dat"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("which loadcell did not create"), std::string::npos) << refused.err;
+  EXPECT_EQ(dir.Read("theirs.dat"), std::string(256 * 1024, 'x'));
+  ProcessResult allowed =
+      Diskspd(dir, {"--allow-destructive", "-d1", "-W0", "-b4K", "-w100", "theirs.dat"});
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_NE(dir.Read("theirs.dat"), std::string(256 * 1024, 'x'));
+}
+
+TEST(DiskspdCommandTest, CreatedFileHoldsTheWriteBufferContent) {
+  TempDir dir;
+  ASSERT_EQ(Diskspd(dir, {"-d1", "-W0", "-b4K", "-c64K", "seq.dat"}).exit_code, 0);
+  const std::string seq = dir.Read("seq.dat");
+  ASSERT_EQ(seq.size(), 65536u);
+  for (size_t i = 0; i < seq.size(); i += 4093) {
+    EXPECT_EQ(static_cast<unsigned char>(seq[i]), i % 256) << i;
+  }
+  ASSERT_EQ(Diskspd(dir, {"-d1", "-W0", "-b4K", "-Z", "-c64K", "zero.dat"}).exit_code, 0);
+  EXPECT_EQ(dir.Read("zero.dat"), std::string(65536, '\0'));
+}
+
+TEST(DiskspdCommandTest, CoolDownIsNotMeasuredAndInterlockedSequentialRuns) {
+  TempDir dir;
+  ProcessResult r =
+      Diskspd(dir, {"-d1", "-W0", "-C1", "-b4K", "-t2", "-si", "-c1M", "-Rxml", "cool.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::unique_ptr<XmlNode> doc = ParseXml(r.out);
+  ASSERT_NE(doc, nullptr);
+  const XmlNode* span = doc->Child("Results")->Child("TimeSpan");
+  const double t = std::stod(span->Text("TestTimeSeconds"));
+  EXPECT_GE(t, 0.9);
+  EXPECT_LT(t, 1.5);  // the cool-down's second is not in it
+  EXPECT_EQ(doc->Child("Results")
+                ->Child("Profile")
+                ->Child("TimeSpans")
+                ->Child("TimeSpan")
+                ->Text("Cooldown"),
+            "1");
+}
+
+}  // namespace
+}  // namespace loadcell::testing
