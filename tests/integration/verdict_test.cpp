@@ -81,6 +81,17 @@ TEST(VerdictBinary, AnotherProcessesIoOnTheDeviceWarns) {
   TempDir dir(BuildTree());
   if (!VerdictDirectWorks(dir.path())) GTEST_SKIP() << "no O_DIRECT on " << dir.path();
   ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
+#ifdef _WIN32
+  // Windows counts a process' I/O above its cache, not what reached the
+  // disk: the check says it cannot be made.
+  const ProcessResult w = RunLoadcell(FileIoCommand(
+      dir, {"--file-test-mode=rndrd", "--file-extra-flags=direct", "--time=1", "--format=json",
+            "run"}));
+  ASSERT_EQ(w.exit_code, 0) << ShowVerdictRun(w);
+  EXPECT_EQ(VerdictCheckOf(nlohmann::json::parse(w.out), "other-io")["level"], "not_checked")
+      << w.out;
+  return;
+#endif
   std::thread other([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     const std::string dd =

