@@ -41,18 +41,21 @@ Result<DbIoFault> ParseDbIoFault(std::string_view name) {
       "': one of drop-write, misdirect-write, torn-write, stale-read, unfilled-read, none");
 }
 
-void DbFaultFileSystem::Arm(DbIoFault fault, uint64_t offset, uint64_t amount, uint64_t skip) {
+void DbFaultFileSystem::Arm(DbIoFault fault, uint64_t offset, uint64_t amount, uint64_t skip,
+                            int fd) {
   std::lock_guard lock(mutex_);
   fault_ = fault;
   offset_ = offset;
   amount_ = amount;
   skip_ = skip;
+  fd_ = fd;
   stale_pending_ = false;
   armed_.store(fault != DbIoFault::kNone);
 }
 
-bool DbFaultFileSystem::Takes(bool write, uint64_t offset) {
+bool DbFaultFileSystem::Takes(bool write, int fd, uint64_t offset) {
   if (IsReadFault(fault_) == write) return false;
+  if (fd_ >= 0 && fd != fd_) return false;
   if (offset_ != kAnyOffset && offset_ != offset) return false;
   if (skip_ > 0) {
     --skip_;
@@ -72,7 +75,7 @@ Result<size_t> DbFaultFileSystem::PRead(int fd, void* buf, size_t len, uint64_t 
       std::memcpy(buf, stale_bytes_.data(), len);
       return len;
     }
-    if (armed_.load() && Takes(false, offset)) return len;  // kUnfilledRead
+    if (armed_.load() && Takes(false, fd, offset)) return len;  // kUnfilledRead
   }
   return target().PRead(fd, buf, len, offset);
 }
@@ -80,7 +83,7 @@ Result<size_t> DbFaultFileSystem::PRead(int fd, void* buf, size_t len, uint64_t 
 Result<size_t> DbFaultFileSystem::PWrite(int fd, const void* buf, size_t len, uint64_t offset) {
   if (armed_.load()) {
     std::lock_guard lock(mutex_);
-    if (armed_.load() && Takes(true, offset)) return FaultyWrite(fd, buf, len, offset);
+    if (armed_.load() && Takes(true, fd, offset)) return FaultyWrite(fd, buf, len, offset);
   }
   return target().PWrite(fd, buf, len, offset);
 }

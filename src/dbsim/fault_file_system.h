@@ -42,9 +42,9 @@ class DbFaultFileSystem final : public FileSystemWrapper {
   // Arms `fault` for one I/O: the first write (for kStaleRead the write whose
   // old bytes a later read returns; for kUnfilledRead the first read) at
   // `offset` (kAnyOffset: at any) after `skip` more such calls. `amount`:
-  // the shift of kMisdirectWrite, the bytes kTornWrite keeps. Replaces
-  // whatever was armed.
-  void Arm(DbIoFault fault, uint64_t offset, uint64_t amount, uint64_t skip = 0);
+  // the shift of kMisdirectWrite, the bytes kTornWrite keeps. `fd` >= 0:
+  // only I/O to that file counts. Replaces whatever was armed.
+  void Arm(DbIoFault fault, uint64_t offset, uint64_t amount, uint64_t skip = 0, int fd = -1);
   // How many faults fired since construction (0 or 1 per Arm).
   uint64_t Fired() const { return fired_.load(); }
 
@@ -54,15 +54,16 @@ class DbFaultFileSystem final : public FileSystemWrapper {
   // armed at a page's offset takes that page of a scatter read or gather
   // write.
   Result<size_t> PReadV(int fd, std::span<const IoSlice> slices, uint64_t offset) override {
-    return FileSystem::PReadV(fd, slices, offset);
+    // The per-slice default on purpose, not the target's one call.
+    return FileSystem::PReadV(fd, slices, offset);  // NOLINT(bugprone-parent-virtual-call)
   }
   Result<size_t> PWriteV(int fd, std::span<const IoSlice> slices, uint64_t offset) override {
-    return FileSystem::PWriteV(fd, slices, offset);
+    return FileSystem::PWriteV(fd, slices, offset);  // NOLINT(bugprone-parent-virtual-call)
   }
 
  private:
   // True when this call (a write when `write`) is the armed one; disarms.
-  bool Takes(bool write, uint64_t offset);
+  bool Takes(bool write, int fd, uint64_t offset);
   Result<size_t> FaultyWrite(int fd, const void* buf, size_t len, uint64_t offset);
 
   std::atomic<bool> armed_{false};
@@ -73,6 +74,7 @@ class DbFaultFileSystem final : public FileSystemWrapper {
   uint64_t offset_ = kAnyOffset;
   uint64_t amount_ = 0;
   uint64_t skip_ = 0;
+  int fd_ = -1;
   // kStaleRead: the bytes a write replaced, returned by the next read there
   // (stale_pending_ is read without the mutex, set under it).
   int stale_fd_ = -1;

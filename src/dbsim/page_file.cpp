@@ -65,9 +65,11 @@ Result<DbPageCheck> DbPageFile::ReadPage(uint64_t page, std::span<uint8_t> buf, 
 
 std::vector<std::unique_lock<std::mutex>> DbPageFile::LatchRun(uint64_t first, size_t count) {
   std::vector<size_t> stripes;
+  stripes.reserve(count);
   for (size_t i = 0; i < count; ++i) stripes.push_back((first + i) % kLatches);
   std::sort(stripes.begin(), stripes.end());
   std::vector<std::unique_lock<std::mutex>> held;
+  held.reserve(stripes.size());
   for (size_t stripe : stripes) held.emplace_back(latches_[stripe]);
   return held;
 }
@@ -85,6 +87,7 @@ Status DbPageFile::ReadPages(uint64_t first, std::span<const std::span<uint8_t>>
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
   const uint64_t stamp = DbReadStamp(serial, thread);
   std::vector<IoSlice> slices;
+  slices.reserve(bufs.size());
   for (const auto& buf : bufs) {
     FillDbReadStamp(buf, stamp);
     slices.push_back({buf.data(), buf.size()});
@@ -100,6 +103,7 @@ Status DbPageFile::ReadPages(uint64_t first, std::span<const std::span<uint8_t>>
   Count(kScatterReads, 1);
   Count(kBytesRead, n);
   checks.clear();
+  checks.reserve(bufs.size());
   for (size_t i = 0; i < bufs.size(); ++i) {
     checks.push_back(CheckDbPage(bufs[i], Expect(first + i, stamp)));
   }
@@ -111,6 +115,7 @@ Status DbPageFile::WritePages(uint64_t first, std::span<const std::span<uint8_t>
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
   auto held = LatchRun(first, bufs.size());
   std::vector<IoSlice> slices;
+  slices.reserve(bufs.size());
   const uint32_t file = settings_.file_id;
   for (size_t i = 0; i < bufs.size(); ++i) {
     const uint64_t page = first + i;
