@@ -147,6 +147,24 @@ TEST_F(DbFaultTest, AnUnfilledPageOfAScatterReadIsBytesNotRead) {
   EXPECT_TRUE(checks[3].ok());
 }
 
+// The platform's own scatter read and gather write (preadv/pwritev on
+// POSIX), without the fault file system's per-slice calls.
+TEST_F(DbFaultTest, ThePlatformsScatterAndGatherKeepEveryPage) {
+  DbPageFileSettings settings = file_->settings();
+  DbPageFile direct(DefaultFileSystem(), fd_, settings);
+  PageBuffers bufs;
+  ASSERT_OK(direct.WritePages(4, bufs.spans, 40));
+  std::vector<DbPageCheck> checks;
+  ASSERT_OK(direct.ReadPages(4, bufs.spans, 8, 1, checks));
+  for (size_t i = 0; i < checks.size(); ++i) {
+    EXPECT_TRUE(checks[i].ok()) << i << ": " << DbPageFaultName(checks[i].fault);
+    EXPECT_EQ(checks[i].seen.page_no, 4 + i);
+    EXPECT_EQ(checks[i].seen.write_key, 1u);
+  }
+  // A run past the file's end is refused, nothing read.
+  EXPECT_FALSE(direct.ReadPages(6, bufs.spans, 9, 1, checks).ok());
+}
+
 TEST(DbIoFaultNames, ParseTheirOwnNamesAndRefuseOthers) {
   for (auto fault : {DbIoFault::kDropWrite, DbIoFault::kMisdirectWrite, DbIoFault::kTornWrite,
                      DbIoFault::kStaleRead, DbIoFault::kUnfilledRead}) {
