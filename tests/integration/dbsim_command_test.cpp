@@ -89,6 +89,7 @@ TEST(DbsimCommand, EveryUserRunsAndEveryPageReadBackIsAsWritten) {
 struct InjectedFault {
   const char* option;
   std::vector<const char*> kinds;  // one of them must be named
+  const char* reread;              // what the first failure's re-read saw
 };
 
 // Each fault through the seam, named in the report; the run fails (exit 1).
@@ -96,11 +97,12 @@ struct InjectedFault {
 // later write replaces it; StopOnError=FALSE so that every kind is counted.
 TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
   const std::vector<InjectedFault> faults = {
-      {"drop-write:5", {"lost write", "stale page"}},
-      {"torn-write:5", {"torn page"}},
-      {"misdirect-write:5", {"misplaced page"}},
-      {"stale-read:5", {"stale page", "lost write"}},
-      {"unfilled-read:100", {"bytes not read"}},
+      {"drop-write:5", {"lost write", "stale page"}, "too"},
+      {"torn-write:5", {"torn page"}, "a re-read saw torn page too"},
+      {"misdirect-write:5", {"misplaced page"}, "too"},
+      // A stale or unfilled read happens once: its re-read is good.
+      {"stale-read:5", {"stale page", "lost write"}, "a re-read returned the expected version"},
+      {"unfilled-read:100", {"bytes not read"}, "a re-read returned the expected version"},
   };
   for (const InjectedFault& f : faults) {
     TempDir dir;
@@ -117,6 +119,10 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
       named = named || section.find(std::string("  ") + kind + ": ") != std::string::npos;
     }
     EXPECT_TRUE(named) << f.option << "\n" << section;
+    const auto first = section.find("first failures:");
+    ASSERT_NE(first, std::string::npos) << f.option << "\n" << section;
+    const std::string first_line = section.substr(first, section.find('\n', first + 17) - first);
+    EXPECT_NE(first_line.find(f.reread), std::string::npos) << f.option << "\n" << first_line;
     EXPECT_EQ(section.find("every page read back"), std::string::npos) << f.option;
   }
 }

@@ -56,8 +56,10 @@ void WriteUser(const JobRunResult& job, std::ostream& out) {
     failed += fmt::format("{}{} {}", failed.empty() ? "" : ", ",
                           DbPageFaultName(static_cast<DbPageFault>(k)), n);
   }
-  out << fmt::format("    pages checked {}, failed: {}\n", CounterOf(r, kDbsimPagesChecked),
+  out << fmt::format("    pages checked {}, failed: {}", CounterOf(r, kDbsimPagesChecked),
                      failed.empty() ? "none" : failed);
+  if (!failed.empty()) out << fmt::format(" (good re-reads {})", CounterOf(r, kDbsimGoodRereads));
+  out << "\n";
   if (!r.failure.ok() && !IsEndOfWork(r.failure)) {
     out << "    run failed: " << r.failure.message() << "\n";
   }

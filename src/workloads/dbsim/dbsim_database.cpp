@@ -106,12 +106,13 @@ std::vector<DbsimPageRef> DbsimDatabase::TakeDirty(size_t max) {
 }
 
 void DbsimDatabase::NoteFault(const std::string& user, std::span<const uint8_t> page,
-                              const DbPageExpectation& want, const DbPageCheck& check) {
+                              const DbPageExpectation& want, const DbPageCheck& check,
+                              const std::string& retry) {
   faults_[static_cast<size_t>(check.fault)].fetch_add(1);
   {
     std::lock_guard lock(fault_mutex_);
     if (fault_lines_.size() < kMaxFaultLines) {
-      fault_lines_.push_back(user + ": " + DescribeDbPageCheck(page, want, check));
+      fault_lines_.push_back(user + ": " + DescribeDbPageCheck(page, want, check) + "; " + retry);
     }
   }
   if (stop_on_error_) stopping_.store(true);

@@ -79,10 +79,10 @@ class DbsimDatabase final {
 
   // ---- page failures ----
   // Records a page that failed its check, seen by `user`: counted by kind,
-  // its line kept (the first kMaxFaultLines); stops the run when
-  // stop_on_error.
+  // its line kept (the first kMaxFaultLines) with what its re-read saw
+  // (`retry`); stops the run when stop_on_error.
   void NoteFault(const std::string& user, std::span<const uint8_t> page,
-                 const DbPageExpectation& want, const DbPageCheck& check);
+                 const DbPageExpectation& want, const DbPageCheck& check, const std::string& retry);
   uint64_t FaultCount(DbPageFault kind) const;
   uint64_t TotalFaults() const;
   std::vector<std::string> FaultLines() const;

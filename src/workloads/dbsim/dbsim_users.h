@@ -39,6 +39,7 @@ enum DbsimCounter : int {
   kDbsimCacheHits,
   kDbsimLogBytes,
   kDbsimAuditPasses,
+  kDbsimGoodRereads,  // failed pages whose re-read was good
   kDbsimFaultCounters,
 };
 
