@@ -9,6 +9,7 @@
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
+#include "cli/dbsim/dbsim_crash.h"
 #include "cli/dbsim/dbsim_report.h"
 #include "core/progress.h"
 #include "core/version.h"
@@ -40,6 +41,8 @@ struct DbsimArgs {
   uint32_t page_size = 8192;
   bool allow_destructive = false;
   bool help = false;
+  std::string journal;  // --journal=FILE
+  bool verify_after_crash = false;
   // --inject-fault=KIND[:SKIP] (for tests): one I/O broken through the seam.
   DbIoFault fault = DbIoFault::kNone;
   uint64_t fault_skip = 0;
@@ -75,12 +78,16 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     LC_ASSIGN_OR_RETURN(int64_t v, WholeNumber("--page-size", arg.substr(12), 0, kDbMaxPageSize));
     LC_RETURN_IF_ERROR(CheckDbPageSize(static_cast<uint64_t>(v)));
     a.page_size = static_cast<uint32_t>(v);
+  } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
+    a.journal = arg.substr(10);
+  } else if (arg == "--verify-after-crash") {
+    a.verify_after_crash = true;
   } else if (arg.rfind("--inject-fault=", 0) == 0) {
     LC_RETURN_IF_ERROR(ParseFault(arg.substr(15), a));
   } else {
     return Status::InvalidArgument(fmt::format(
         "dbsim: unknown option '{}' (loadcell's own: --page-size=BYTES, --allow-destructive, "
-        "--help)",
+        "--journal=FILE, --verify-after-crash, --help)",
         arg));
   }
   return Status::Ok();
@@ -116,6 +123,11 @@ Result<DbsimArgs> ParseDbsimArgs(const std::vector<std::string>& args) {
     } else if (arg == "-size") {
       LC_ASSIGN_OR_RETURN(a.size_mb, WholeNumber(arg, value, 1, 1048576));
     }
+  }
+  if (a.verify_after_crash && a.journal.empty()) {
+    return Status::InvalidArgument(
+        "dbsim: --verify-after-crash needs --journal=FILE, the "
+        "journal of the run that crashed");
   }
   return a;
 }
@@ -287,6 +299,8 @@ std::string DbsimUsage() {
          "loadcell's own:\n"
          "  --page-size=BYTES     8192 by default (a power of two, 1024 to 65536)\n"
          "  --allow-destructive   replace a file of the same name loadcell did not create\n"
+         "  --journal=FILE        record each page write's intent and durability in FILE\n"
+         "  --verify-after-crash  with --journal: check every page against the journal\n"
          "Every key, check and user: docs/dbsim.md.\n";
 }
 
@@ -311,6 +325,15 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
     std::string keys;
     for (const auto& k : config.not_simulated) keys += (keys.empty() ? "" : ", ") + k;
     PrintCliWarning(err, "dbsim: accepted but not simulated yet: " + keys);
+  }
+  if (!a.journal.empty() && !a.verify_after_crash) {
+    if (Status st = CheckDbsimJournalPath(a.dir, config, a.journal); !st.ok()) {
+      PrintCliError(err, st);
+      return kExitUsage;
+    }
+  }
+  if (a.verify_after_crash) {
+    return RunDbsimVerifyAfterCrash(a.dir, config, a.page_size, a.journal, out, err);
   }
   if (Status st = CheckFiles(a, config); !st.ok()) {
     PrintCliError(err, st);
@@ -343,11 +366,29 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
     const uint64_t amount = a.fault == DbIoFault::kMisdirectWrite ? a.page_size : a.page_size / 2;
     faulty.Arm(a.fault, DbFaultFileSystem::kAnyOffset, amount, a.fault_skip, open.first_data_fd);
   }
+  std::optional<DbCrashJournal> journal;
+  if (!a.journal.empty()) {
+    Result<DbCrashJournal> made = DbCrashJournal::Create(DefaultFileSystem(), a.journal);
+    if (!made.ok()) {
+      PrintCliError(err, made.status());
+      return kExitRunFailed;
+    }
+    journal.emplace(std::move(*made));
+    db.SetJournal(&*journal);
+  }
   DbsimUsers users;
   std::vector<JobGroup> groups;
   for (int64_t c = 0; c < config.test_cycles; ++c) {
     groups.push_back(PlanCycle(config, seed, db, users));
   }
+  const DbsimReportInput report{nullptr,
+                                &db,
+                                log_name,
+                                a.page_size,
+                                static_cast<double>(config.test_cycle_duration_s),
+                                config.test_cycles};
+  WriteDbsimHeader(report, out);
+  out.flush();
   Result<JobsResult> ran = RunJobs(groups);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
@@ -362,9 +403,9 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
       PrintCliError(err, Status(f.code(), ran->jobs[i].name + ": " + f.message(), f.err()));
     }
   }
-  WriteDbsimText({&*ran, &db, log_name, a.page_size,
-                  static_cast<double>(config.test_cycle_duration_s), config.test_cycles},
-                 out);
+  DbsimReportInput full = report;
+  full.result = &*ran;
+  WriteDbsimText(full, out);
   if (config.delete_files_at_shutdown) {
     for (const auto& f : config.files) (void)RemoveFile(DefaultFileSystem(), a.dir, f.name);
   }

@@ -102,11 +102,14 @@ void WriteChecks(const DbsimDatabase& db, std::ostream& out) {
 
 }  // namespace
 
-void WriteDbsimText(const DbsimReportInput& in, std::ostream& out) {
+void WriteDbsimHeader(const DbsimReportInput& in, std::ostream& out) {
   out << fmt::format(
       "loadcell dbsim: {} data file{}, 1 log file, {}-byte pages, {} s x {} cycle{}\n\n",
       in.db->data_files(), in.db->data_files() == 1 ? "" : "s", in.page_size, in.duration_s,
       in.cycles, in.cycles == 1 ? "" : "s");
+}
+
+void WriteDbsimText(const DbsimReportInput& in, std::ostream& out) {
   out << "Users:\n";
   for (const JobRunResult& job : in.result->jobs) WriteUser(job, out);
   out << "\n";
@@ -116,8 +119,9 @@ void WriteDbsimText(const DbsimReportInput& in, std::ostream& out) {
   out << "\n";
   // The verdict of the run as a whole: the first job's checks (host, CPU,
   // files) stand for every user, which ran at the same time.
-  if (!in.result->jobs.empty())
+  if (!in.result->jobs.empty()) {
     out << report_internal::VerdictBlock(in.result->jobs.front().result.validity);
+  }
 }
 
 }  // namespace loadcell

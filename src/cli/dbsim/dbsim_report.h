@@ -22,6 +22,10 @@ struct DbsimReportInput {
   int64_t cycles = 1;
 };
 
+// The first line, printed before the users start (a watcher knows the run
+// began).
+void WriteDbsimHeader(const DbsimReportInput& in, std::ostream& out);
+// The rest, once the run ended.
 void WriteDbsimText(const DbsimReportInput& in, std::ostream& out);
 
 }  // namespace loadcell

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "dbsim/crash_journal.h"
 #include "dbsim/page_check.h"
 #include "dbsim/page_file.h"
 #include "os/file_system.h"
@@ -72,6 +73,11 @@ class DbsimDatabase final {
   void OpenLog();
   bool log_write_through() const { return log_write_through_; }
 
+  // ---- the crash journal (--journal), null without one ----
+  // `journal` outlives the run; only the checkpoint writes to it.
+  void SetJournal(DbCrashJournal* journal) { journal_ = journal; }
+  DbCrashJournal* journal() const { return journal_; }
+
   // ---- dirty pages ----
   void MarkDirty(DbsimPageRef page);
   // Up to `max` dirty pages, in file and page order (taken: no longer dirty).
@@ -108,6 +114,8 @@ class DbsimDatabase final {
   uint64_t durable_lsn_ = 0;  // guarded by log_mutex_
   bool log_closed_ = false;   // guarded by log_mutex_
   uint64_t log_offset_ = 0;   // the log writer's alone
+
+  DbCrashJournal* journal_ = nullptr;
 
   std::mutex dirty_mutex_;
   std::set<DbsimPageRef> dirty_;  // guarded by dirty_mutex_
