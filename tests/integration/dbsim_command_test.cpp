@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -84,6 +85,35 @@ TEST(DbsimCommand, EveryUserRunsAndEveryPageReadBackIsAsWritten) {
   // A second run replaces its own files without --allow-destructive.
   const ProcessResult again = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "-d", "1"});
   EXPECT_EQ(again.exit_code, 0) << Show(again);
+}
+
+// --format=json: one JSON document on stdout, every user with its I/O,
+// the files and the page checks, agreeing with each other.
+TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
+  TempDir dir;
+  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n"));
+  const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_EQ(doc["test"], "dbsim");
+  EXPECT_EQ(doc["page_size"], 8192);
+  ASSERT_EQ(doc["users"].size(), 5u) << r.out;
+  uint64_t checked = 0;
+  uint64_t scatter = 0;
+  for (const auto& u : doc["users"]) {
+    checked += u["pages_checked"].get<uint64_t>();
+    scatter += u["io"]["scatter_read"]["count"].get<uint64_t>();
+    EXPECT_TRUE(u["failure"].is_null()) << u.dump();
+  }
+  EXPECT_GE(checked, 512u);
+  ASSERT_EQ(doc["files"].size(), 1u);
+  EXPECT_EQ(doc["files"][0]["pages"], 512);
+  // The file's scatter reads are the users' (the read-ahead's).
+  EXPECT_EQ(doc["files"][0]["scatter_reads"].get<uint64_t>(), scatter);
+  EXPECT_EQ(doc["page_checks"]["failed"], 0);
+  EXPECT_GT(doc["log"]["bytes_written"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(doc["verdict"]["judged"].get<bool>());
 }
 
 struct InjectedFault {

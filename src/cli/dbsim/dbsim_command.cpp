@@ -42,6 +42,7 @@ struct DbsimArgs {
   bool allow_destructive = false;
   bool help = false;
   std::string journal;  // --journal=FILE
+  bool json = false;    // --format=json
   bool verify_after_crash = false;
   // --inject-fault=KIND[:SKIP] (for tests): one I/O broken through the seam.
   DbIoFault fault = DbIoFault::kNone;
@@ -80,6 +81,8 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     a.page_size = static_cast<uint32_t>(v);
   } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
     a.journal = arg.substr(10);
+  } else if (arg == "--format=json" || arg == "--format=text") {
+    a.json = arg == "--format=json";
   } else if (arg == "--verify-after-crash") {
     a.verify_after_crash = true;
   } else if (arg.rfind("--inject-fault=", 0) == 0) {
@@ -87,7 +90,7 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
   } else {
     return Status::InvalidArgument(fmt::format(
         "dbsim: unknown option '{}' (loadcell's own: --page-size=BYTES, --allow-destructive, "
-        "--journal=FILE, --verify-after-crash, --help)",
+        "--journal=FILE, --verify-after-crash, --format=text|json, --help)",
         arg));
   }
   return Status::Ok();
@@ -301,6 +304,7 @@ std::string DbsimUsage() {
          "  --allow-destructive   replace a file of the same name loadcell did not create\n"
          "  --journal=FILE        record each page write's intent and durability in FILE\n"
          "  --verify-after-crash  with --journal: check every page against the journal\n"
+         "  --format=json         the report as one JSON document on stdout\n"
          "Every key, check and user: docs/dbsim.md.\n";
 }
 
@@ -387,8 +391,10 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
                                 a.page_size,
                                 static_cast<double>(config.test_cycle_duration_s),
                                 config.test_cycles};
-  WriteDbsimHeader(report, out);
-  out.flush();
+  if (!a.json) {
+    WriteDbsimHeader(report, out);
+    out.flush();
+  }
   Result<JobsResult> ran = RunJobs(groups);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
@@ -405,7 +411,11 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
   }
   DbsimReportInput full = report;
   full.result = &*ran;
-  WriteDbsimText(full, out);
+  if (a.json) {
+    WriteDbsimJson(full, out);
+  } else {
+    WriteDbsimText(full, out);
+  }
   if (config.delete_files_at_shutdown) {
     for (const auto& f : config.files) (void)RemoveFile(DefaultFileSystem(), a.dir, f.name);
   }

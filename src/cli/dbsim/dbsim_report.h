@@ -1,5 +1,5 @@
 #pragma once
-// The text report of `loadcell dbsim`: per user (I/O by kind, bytes, IOPS,
+// The text and JSON reports of `loadcell dbsim`: per user (I/O by kind, bytes, IOPS,
 // latency percentiles, failed checks by kind), per file, the failures, the
 // verdict. Formats what the results and the database hold; computes
 // nothing else.
@@ -27,5 +27,7 @@ struct DbsimReportInput {
 void WriteDbsimHeader(const DbsimReportInput& in, std::ostream& out);
 // The rest, once the run ended.
 void WriteDbsimText(const DbsimReportInput& in, std::ostream& out);
+// The same as one JSON document (dbsim_json.cpp; docs/dbsim.md, "JSON").
+void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out);
 
 }  // namespace loadcell
