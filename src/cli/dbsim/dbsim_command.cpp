@@ -255,7 +255,8 @@ int64_t RandomUsers(const DbsimConfig& c) {
   return c.cpu_count > 0 ? c.cpu_count : std::max(1, ReadSystemInfo().cpus_online);
 }
 
-JobGroup PlanCycle(const DbsimConfig& config, uint64_t seed, DbsimDatabase& db, DbsimUsers& users) {
+JobGroup PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, DbsimDatabase& db,
+                   DbsimUsers& users) {
   const std::vector<std::pair<DbsimUserKind, int64_t>> kinds = {
       {DbsimUserKind::kRandom, RandomUsers(config)},
       {DbsimUserKind::kLogWriter, 1},
@@ -269,6 +270,7 @@ JobGroup PlanCycle(const DbsimConfig& config, uint64_t seed, DbsimDatabase& db, 
         std::make_unique<DbsimUserWorkload>(DbsimUserSettings{kind, &config, seed}, db));
     Job job;
     job.name = DbsimUserName(kind);
+    if (config.test_cycles > 1) job.name += fmt::format(", cycle {}", cycle + 1);
     job.workload = w.get();
     job.cfg.threads = threads;
     job.cfg.time_s = static_cast<double>(config.test_cycle_duration_s);
@@ -383,7 +385,7 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
   DbsimUsers users;
   std::vector<JobGroup> groups;
   for (int64_t c = 0; c < config.test_cycles; ++c) {
-    groups.push_back(PlanCycle(config, seed, db, users));
+    groups.push_back(PlanCycle(config, c, seed, db, users));
   }
   const DbsimReportInput report{nullptr,
                                 &db,
