@@ -80,6 +80,34 @@ TEST(DbsimCrash, AfterSigkillEveryFlushedWriteIsThere) {
   EXPECT_NE(broken.out.find("checksum failure: file 1 page 9"), std::string::npos) << broken.out;
 }
 
+// Real corruption made outside while the run goes on (as `dd` would):
+// one byte changed in the middle of a page, found by the readers and named
+// a checksum failure; the run exits 1. Few updates (1%), so that the
+// audit reads the page long before a later write replaces it.
+TEST(DbsimCrash, AByteChangedFromOutsideDuringTheRunIsAChecksumFailure) {
+  TempDir dir;
+  std::string config = kCrashConfig;
+  config.replace(config.find("TestCycleDuration=60"), 20, "TestCycleDuration=3");
+  config.replace(config.find("RandomUserReadWriteRatio=5000"), 29, "RandomUserReadWriteRatio=9900");
+  dir.Write("outside.ini", config);
+  ChildWatch corrupt;
+  corrupt.marker = "loadcell dbsim:";
+  corrupt.delay_ms = 1000;
+  const std::string data = dir / "data.mdx";
+  corrupt.during = [data](int) {
+    std::fstream f(data, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(100 * 8192 + 5000);
+    const int byte = f.get();
+    f.seekp(100 * 8192 + 5000);
+    f.put(static_cast<char>(byte ^ 0x10));
+  };
+  const ProcessResult r = DbsimIn(dir, {"-cfg", "outside.ini", "-dir", "."}, corrupt);
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE(r.out.find("checksum failure: file 1 page 100"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 bytes differ from the version the header names"), std::string::npos)
+      << r.out;
+}
+
 TEST(DbsimCrash, TheJournalMustBeAFileOfItsOwn) {
   TempDir dir;
   dir.Write("crash.ini", kCrashConfig);
