@@ -87,6 +87,23 @@ TEST(DbsimCommand, EveryUserRunsAndEveryPageReadBackIsAsWritten) {
   EXPECT_EQ(again.exit_code, 0) << Show(again);
 }
 
+// SQLIOSim's defaults: unbuffered (O_DIRECT) and write-through (O_DSYNC),
+// in the build tree (a tmpfs refuses O_DIRECT).
+TEST(DbsimCommand, UnbufferedWriteThroughKeepsEveryPage) {
+  TempDir dir(BuildTree());
+  std::string config = DbsimConfigText("", "RandomUserReadWriteRatio=7000\n");
+  config.replace(config.find("NoBuffering=FALSE\nWriteThrough=FALSE\n"), 37,
+                 "NoBuffering=TRUE\nWriteThrough=TRUE\n");
+  dir.Write("direct.ini", config);
+  const ProcessResult r = Dbsim(dir, {"-cfg", "direct.ini", "-dir", ".", "-d", "1"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("every page read back was the version last written"), std::string::npos)
+      << r.out;
+  EXPECT_GT(UserFigure(r.out, "log writer", "log writes"), 0u) << r.out;
+  // Write-through: the checkpoint needs no flush of its own.
+  EXPECT_NE(r.out.find("flushes 0;"), std::string::npos) << r.out;
+}
+
 // --format=json: one JSON document on stdout, every user with its I/O,
 // the files and the page checks, agreeing with each other.
 TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
