@@ -195,7 +195,10 @@ class LogWriterWorker final : public DbsimWorkerBase {
       std::fill_n(log_buffer_.get(), log_capacity_, static_cast<uint8_t>(0xA5));
     }
     const Nanos t0 = MonotonicNow();
-    LC_RETURN_IF_ERROR(db_.WriteLog(log_buffer_.get(), padded));
+    if (Status st = db_.WriteLog(log_buffer_.get(), padded); !st.ok()) {
+      db_.CloseLog();  // the users waiting for this log end rather than wait on
+      return st;
+    }
     const Nanos t1 = MonotonicNow();
     db_.LogDurable(lsn);
     Record(kDbsimKindLogWrite, t0, t1);
