@@ -28,7 +28,7 @@
 namespace loadcell {
 namespace {
 
-constexpr uint64_t kMiB = uint64_t{1} << 20;
+constexpr uint64_t kDbsimMiB = uint64_t{1} << 20;
 constexpr uint64_t kDefaultDataMb = 100;
 constexpr uint64_t kDefaultLogMb = 50;
 
@@ -203,7 +203,7 @@ Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
         }
       };
     }
-    LC_RETURN_IF_ERROR(CreateSqlioFile(fs, JoinPath(a.dir, f.name), f.initial_mb * kMiB,
+    LC_RETURN_IF_ERROR(CreateSqlioFile(fs, JoinPath(a.dir, f.name), f.initial_mb * kDbsimMiB,
                                        ProgressEnabled() ? &err : nullptr, StderrIsTerminal(), fill,
                                        "dbsim"));
   }
@@ -228,7 +228,7 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
     LC_ASSIGN_OR_RETURN(int fd, open.fs->Open(JoinPath(a.dir, f.name), flags));
     open.fds.push_back(fd);
     if (f.log_file) {
-      db.SetLog(fd, f.initial_mb * kMiB, config.write_through);
+      db.SetLog(fd, f.initial_mb * kDbsimMiB, config.write_through);
       log_name = f.name;
       continue;
     }
@@ -236,7 +236,7 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
     DbPageFileSettings s;
     s.file_id = static_cast<uint32_t>(f.number);
     s.page_size = a.page_size;
-    s.pages = f.initial_mb * kMiB / a.page_size;
+    s.pages = f.initial_mb * kDbsimMiB / a.page_size;
     s.run_seed = seed;
     s.write_through = config.write_through;
     db.AddDataFile(f.name, fd, s);
@@ -288,6 +288,92 @@ JobGroup PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, Dbsi
     group.jobs.push_back(std::move(job));
   }
   return group;
+}
+
+// Runs the groups and prints the report; the exit code.
+int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const DbsimDatabase& db,
+                      DbsimUsers& users, std::vector<JobGroup>& groups,
+                      const DbsimReportInput& report, std::ostream& out, std::ostream& err) {
+  Result<JobsResult> ran = RunJobs(groups);
+  if (!ran.ok()) {
+    PrintCliError(err, ran.status());
+    return kExitRunFailed;
+  }
+  bool failed = false;
+  for (size_t i = 0; i < ran->jobs.size() && i < users.verdicts.size(); ++i) {
+    users.verdicts[i]->Judge(ran->jobs[i].result);
+    const Status& f = ran->jobs[i].result.failure;
+    if (!f.ok() && !IsEndOfWork(f) && !ran->jobs[i].result.interrupted) {
+      failed = true;
+      PrintCliError(err, Status(f.code(), ran->jobs[i].name + ": " + f.message(), f.err()));
+    }
+  }
+  DbsimReportInput full = report;
+  full.result = &*ran;
+  if (a.json) {
+    WriteDbsimJson(full, out);
+  } else {
+    WriteDbsimText(full, out);
+  }
+  if (config.delete_files_at_shutdown) {
+    for (const auto& f : config.files) (void)RemoveFile(DefaultFileSystem(), a.dir, f.name);
+  }
+  if (ran->total.interrupted) return kExitInterrupted;
+  return failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk;
+}
+
+// Creates the files, runs every cycle's users and reports them. REQUIRES:
+// the configuration checked and the folder's lock held.
+int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostream& out,
+                       std::ostream& err) {
+  InstallStopSignalHandlers();
+  const uint64_t seed = static_cast<uint64_t>(MonotonicNow()) | 1;
+  if (Status st = CreateFiles(a, config, seed, err); !st.ok()) {
+    PrintCliError(err, st);
+    return st.IsUsageError() ? kExitUsage : kExitRunFailed;
+  }
+  DbFaultFileSystem faulty(DefaultFileSystem());
+  FileSystem& fs =
+      a.fault != DbIoFault::kNone ? static_cast<FileSystem&>(faulty) : DefaultFileSystem();
+  DbsimOpenFiles open{&fs, {}};
+  DbsimDatabase db(fs, config.stop_on_error);
+  std::string log_name;
+  if (Status st = OpenDatabase(a, config, seed, open, db, log_name); !st.ok()) {
+    PrintCliError(err, st);
+    return kExitRunFailed;
+  }
+  if (a.fault != DbIoFault::kNone) {
+    // On the first data file's I/O: a misdirected write lands on the next
+    // page, a torn one keeps half the page.
+    const uint64_t amount = a.fault == DbIoFault::kMisdirectWrite ? a.page_size : a.page_size / 2;
+    faulty.Arm(a.fault, DbFaultFileSystem::kAnyOffset, amount, a.fault_skip, open.first_data_fd);
+  }
+  std::optional<DbCrashJournal> journal;
+  if (!a.journal.empty()) {
+    Result<DbCrashJournal> made = DbCrashJournal::Create(DefaultFileSystem(), a.journal);
+    if (!made.ok()) {
+      PrintCliError(err, made.status());
+      return kExitRunFailed;
+    }
+    journal.emplace(std::move(*made));
+    db.SetJournal(&*journal);
+  }
+  DbsimUsers users;
+  std::vector<JobGroup> groups;
+  for (int64_t c = 0; c < config.test_cycles; ++c) {
+    groups.push_back(PlanCycle(config, c, seed, db, users));
+  }
+  const DbsimReportInput report{nullptr,
+                                &db,
+                                log_name,
+                                a.page_size,
+                                static_cast<double>(config.test_cycle_duration_s),
+                                config.test_cycles};
+  if (!a.json) {
+    WriteDbsimHeader(report, out);
+    out.flush();
+  }
+  return RunDbsimAndReport(a, config, db, users, groups, report, out, err);
 }
 
 }  // namespace
@@ -350,79 +436,7 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
     PrintCliError(err, lock.status());
     return kExitUsage;
   }
-  InstallStopSignalHandlers();
-  const uint64_t seed = static_cast<uint64_t>(MonotonicNow()) | 1;
-  if (Status st = CreateFiles(a, config, seed, err); !st.ok()) {
-    PrintCliError(err, st);
-    return st.IsUsageError() ? kExitUsage : kExitRunFailed;
-  }
-  DbFaultFileSystem faulty(DefaultFileSystem());
-  FileSystem& fs =
-      a.fault != DbIoFault::kNone ? static_cast<FileSystem&>(faulty) : DefaultFileSystem();
-  DbsimOpenFiles open{&fs, {}};
-  DbsimDatabase db(fs, config.stop_on_error);
-  std::string log_name;
-  if (Status st = OpenDatabase(a, config, seed, open, db, log_name); !st.ok()) {
-    PrintCliError(err, st);
-    return kExitRunFailed;
-  }
-  if (a.fault != DbIoFault::kNone) {
-    // On the first data file's I/O: a misdirected write lands on the next
-    // page, a torn one keeps half the page.
-    const uint64_t amount = a.fault == DbIoFault::kMisdirectWrite ? a.page_size : a.page_size / 2;
-    faulty.Arm(a.fault, DbFaultFileSystem::kAnyOffset, amount, a.fault_skip, open.first_data_fd);
-  }
-  std::optional<DbCrashJournal> journal;
-  if (!a.journal.empty()) {
-    Result<DbCrashJournal> made = DbCrashJournal::Create(DefaultFileSystem(), a.journal);
-    if (!made.ok()) {
-      PrintCliError(err, made.status());
-      return kExitRunFailed;
-    }
-    journal.emplace(std::move(*made));
-    db.SetJournal(&*journal);
-  }
-  DbsimUsers users;
-  std::vector<JobGroup> groups;
-  for (int64_t c = 0; c < config.test_cycles; ++c) {
-    groups.push_back(PlanCycle(config, c, seed, db, users));
-  }
-  const DbsimReportInput report{nullptr,
-                                &db,
-                                log_name,
-                                a.page_size,
-                                static_cast<double>(config.test_cycle_duration_s),
-                                config.test_cycles};
-  if (!a.json) {
-    WriteDbsimHeader(report, out);
-    out.flush();
-  }
-  Result<JobsResult> ran = RunJobs(groups);
-  if (!ran.ok()) {
-    PrintCliError(err, ran.status());
-    return kExitRunFailed;
-  }
-  bool failed = false;
-  for (size_t i = 0; i < ran->jobs.size() && i < users.verdicts.size(); ++i) {
-    users.verdicts[i]->Judge(ran->jobs[i].result);
-    const Status& f = ran->jobs[i].result.failure;
-    if (!f.ok() && !IsEndOfWork(f) && !ran->jobs[i].result.interrupted) {
-      failed = true;
-      PrintCliError(err, Status(f.code(), ran->jobs[i].name + ": " + f.message(), f.err()));
-    }
-  }
-  DbsimReportInput full = report;
-  full.result = &*ran;
-  if (a.json) {
-    WriteDbsimJson(full, out);
-  } else {
-    WriteDbsimText(full, out);
-  }
-  if (config.delete_files_at_shutdown) {
-    for (const auto& f : config.files) (void)RemoveFile(DefaultFileSystem(), a.dir, f.name);
-  }
-  if (ran->total.interrupted) return kExitInterrupted;
-  return failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk;
+  return RunDbsimSimulation(a, config, out, err);
 }
 
 }  // namespace loadcell
