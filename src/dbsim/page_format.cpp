@@ -119,10 +119,11 @@ size_t DbDifferingBytes(std::span<const uint8_t> page) {
 }
 
 uint64_t DbReadStamp(uint64_t serial, uint32_t thread_id) {
-  // The low 32 bits never equal the page magic: a stamp is never a header.
+  // The low 32 bits never equal the page magic: a stamp is never a header;
+  // and never 0: a zeroed page is not a buffer left unfilled.
   uint64_t stamp = SplitMix(serial ^ (uint64_t{thread_id} << 40));
   if (static_cast<uint32_t>(stamp) == kDbPageMagic) stamp ^= 1;
-  return stamp;
+  return stamp == 0 ? 1 : stamp;
 }
 
 void FillDbReadStamp(std::span<uint8_t> buf, uint64_t stamp) {

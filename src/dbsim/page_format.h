@@ -87,8 +87,8 @@ uint64_t DbTrailerKey(std::span<const uint8_t> page);
 size_t DbDifferingBytes(std::span<const uint8_t> page);
 
 // The stamp of a read buffer: a 64-bit value that differs per read (a
-// serial number mixed with the thread's id) and is never a valid page's
-// first word. FillDbReadStamp writes it in every 8-byte word of `buf`
+// serial number mixed with the thread's id), is never a valid page's
+// first word and never 0. FillDbReadStamp writes it in every 8-byte word of `buf`
 // (whose size is a multiple of 8); DbSectorHoldsStamp says whether the
 // 512-byte sector at `sector` still holds it whole.
 uint64_t DbReadStamp(uint64_t serial, uint32_t thread_id);
