@@ -13,6 +13,7 @@
 #include "cli/commands/report_command.h"
 #include "cli/commands/suite.h"
 #include "cli/commands/sweep_command.h"
+#include "cli/dbsim/dbsim_command.h"
 #include "cli/diskspd/diskspd_command.h"
 #include "cli/fio/fio_command.h"
 #include "cli/report_file.h"
@@ -75,6 +76,8 @@ std::string Usage() {
       "                                                  line (see 'loadcell fio --help')\n"
       "  loadcell diskspd -b8K -d30 -o4 -r -w25 FILE     DiskSpd's command line (see\n"
       "                                                  'loadcell diskspd --help')\n"
+      "  loadcell dbsim -cfg sqliosim.cfg.ini -dir DIR   a database's I/O simulated, every\n"
+      "                                                  page checked ('loadcell dbsim --help')\n"
       "  loadcell help       this text (also --help)\n"
       "  loadcell version    the version (also --version)\n"
       "\n"
@@ -406,6 +409,10 @@ int RunCommandLine(const std::vector<std::string>& given, std::ostream& out, std
   // DiskSpd's command line (-b8K -d30 -o4 -t8 -r -w25 target ...).
   if (args[0] == "diskspd") {
     return RunDiskspdCommand(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+  }
+  // A database engine's I/O simulated and verified (SQLIOSim's -cfg file).
+  if (args[0] == "dbsim") {
+    return RunDbsimCommand(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
   }
   // SQLIO's own syntax (-kR -s30 -Fparam.txt ...).
   if (args[0] == "sqlio") {

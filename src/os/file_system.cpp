@@ -8,10 +8,13 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +22,12 @@
 #include <sstream>
 
 namespace loadcell {
+
+static_assert(sizeof(IoSlice) == sizeof(iovec) &&
+                  offsetof(IoSlice, data) == offsetof(iovec, iov_base) &&
+                  offsetof(IoSlice, len) == offsetof(iovec, iov_len),
+              "IoSlice is passed to preadv/pwritev as an iovec");
+
 namespace {
 
 // Retries a system call that failed with EINTR. Returns its result; errno
@@ -190,6 +199,24 @@ class PosixFileSystemImpl final : public FileSystem {
   Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
     ssize_t n = RetryOnEintr([&] { return ::pwrite(fd, buf, len, static_cast<off_t>(offset)); });
     if (n < 0) return PosixError("pwrite", errno);
+    return static_cast<size_t>(n);
+  }
+
+  // IoSlice has iovec's layout (checked below), so the slices go to the
+  // kernel as they are.
+  Result<size_t> PReadV(int fd, std::span<const IoSlice> slices, uint64_t offset) override {
+    const auto* iov = reinterpret_cast<const iovec*>(slices.data());
+    const int count = static_cast<int>(std::min<size_t>(slices.size(), IOV_MAX));
+    ssize_t n = RetryOnEintr([&] { return ::preadv(fd, iov, count, static_cast<off_t>(offset)); });
+    if (n < 0) return PosixError("preadv", errno);
+    return static_cast<size_t>(n);
+  }
+
+  Result<size_t> PWriteV(int fd, std::span<const IoSlice> slices, uint64_t offset) override {
+    const auto* iov = reinterpret_cast<const iovec*>(slices.data());
+    const int count = static_cast<int>(std::min<size_t>(slices.size(), IOV_MAX));
+    ssize_t n = RetryOnEintr([&] { return ::pwritev(fd, iov, count, static_cast<off_t>(offset)); });
+    if (n < 0) return PosixError("pwritev", errno);
     return static_cast<size_t>(n);
   }
 

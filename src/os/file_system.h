@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,6 +54,12 @@ struct DirHandle {
   bool valid() const { return native != -1; }
 };
 
+// One buffer of a scatter read or a gather write (FileSystem::PReadV).
+struct IoSlice {
+  void* data = nullptr;
+  size_t len = 0;
+};
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -64,6 +71,13 @@ class FileSystem {
   // One pread/pwrite call: may transfer fewer bytes than asked (returned).
   virtual Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) = 0;
   virtual Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) = 0;
+  // A scatter read and a gather write (preadv/pwritev): the file's bytes
+  // from `offset` on into (from) `slices` in order, in one call; may
+  // transfer fewer bytes than asked (returned). The default, the Windows
+  // build's (ReadFileScatter is not used yet), is one PRead/PWrite per slice
+  // through this FileSystem, stopping at the first short one.
+  virtual Result<size_t> PReadV(int fd, std::span<const IoSlice> slices, uint64_t offset);
+  virtual Result<size_t> PWriteV(int fd, std::span<const IoSlice> slices, uint64_t offset);
   virtual Status Fsync(int fd) = 0;
   virtual Status Fdatasync(int fd) = 0;
   virtual Status Truncate(int fd, uint64_t size) = 0;
@@ -243,6 +257,12 @@ class FileSystemWrapper : public FileSystem {
   }
   Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
     return target_.PWrite(fd, buf, len, offset);
+  }
+  Result<size_t> PReadV(int fd, std::span<const IoSlice> slices, uint64_t offset) override {
+    return target_.PReadV(fd, slices, offset);
+  }
+  Result<size_t> PWriteV(int fd, std::span<const IoSlice> slices, uint64_t offset) override {
+    return target_.PWriteV(fd, slices, offset);
   }
   Status Fsync(int fd) override { return target_.Fsync(fd); }
   Status Fdatasync(int fd) override { return target_.Fdatasync(fd); }

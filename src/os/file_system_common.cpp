@@ -63,6 +63,26 @@ Status CheckSectorMultiple(FileSystem& fs, const std::string& dir, uint64_t byte
                   what, sector, dir, how));
 }
 
+Result<size_t> FileSystem::PReadV(int fd, std::span<const IoSlice> slices, uint64_t offset) {
+  size_t done = 0;
+  for (const IoSlice& slice : slices) {
+    LC_ASSIGN_OR_RETURN(size_t n, PRead(fd, slice.data, slice.len, offset + done));
+    done += n;
+    if (n < slice.len) break;
+  }
+  return done;
+}
+
+Result<size_t> FileSystem::PWriteV(int fd, std::span<const IoSlice> slices, uint64_t offset) {
+  size_t done = 0;
+  for (const IoSlice& slice : slices) {
+    LC_ASSIGN_OR_RETURN(size_t n, PWrite(fd, slice.data, slice.len, offset + done));
+    done += n;
+    if (n < slice.len) break;
+  }
+  return done;
+}
+
 Status WriteFully(FileSystem& fs, int fd, const void* buf, size_t len, uint64_t offset,
                   const std::string& what) {
   const char* p = static_cast<const char*>(buf);

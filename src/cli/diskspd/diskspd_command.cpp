@@ -46,22 +46,6 @@ std::string OpenFlagsText(int flags) {
   return s;
 }
 
-// Whether the manifest of `path`'s folder lists it as made by loadcell,
-// whole, with its identity and size.
-Result<bool> MadeByLoadcell(FileSystem& fs, const std::string& path) {
-  LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, Dirname(path)));
-  const std::string name = Basename(path);
-  LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir.get(), name));
-  if (!info.exists) return false;
-  LC_ASSIGN_OR_RETURN(std::vector<SqlioManifestEntry> entries, ReadSqlioManifestAt(fs, dir.get()));
-  const SqlioManifestEntry* last = nullptr;
-  for (const SqlioManifestEntry& e : entries) {
-    if (e.name == name) last = &e;
-  }
-  return last != nullptr && last->complete && last->id.has_value() && *last->id == info.id() &&
-         last->size == info.size;
-}
-
 // loadcell's rules before anything is written: a write to a device, or to
 // an existing file loadcell did not make without --allow-destructive
 // (checked before any lock file is made, and again under the locks); the
@@ -78,7 +62,7 @@ Status CheckTargetWrites(const DiskspdSwitches& sw, const DiskspdPlan& plan,
           t.path, sw.write_ratio));
     }
     if (t.missing || own.allow_destructive) continue;
-    LC_ASSIGN_OR_RETURN(bool ours, MadeByLoadcell(fs, t.path));
+    LC_ASSIGN_OR_RETURN(bool ours, SqlioMadeFile(fs, t.path));
     if (!ours) {
       return Status::InvalidArgument(fmt::format(
           "diskspd: -w{} would overwrite '{}', which loadcell did not create (it is not listed "

@@ -205,4 +205,18 @@ Result<FolderLock> LockSqlioFolder(FileSystem& fs, const std::string& dir,
   return Status(lock.status().code(), "sqlio: " + lock.status().message(), lock.status().err());
 }
 
+Result<bool> SqlioMadeFile(FileSystem& fs, const std::string& path) {
+  LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, Dirname(path)));
+  const std::string name = Basename(path);
+  LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir.get(), name));
+  if (!info.exists) return false;
+  LC_ASSIGN_OR_RETURN(std::vector<SqlioManifestEntry> entries, ReadSqlioManifestAt(fs, dir.get()));
+  const SqlioManifestEntry* last = nullptr;
+  for (const SqlioManifestEntry& e : entries) {
+    if (e.name == name) last = &e;
+  }
+  return last != nullptr && last->complete && last->id.has_value() && *last->id == info.id() &&
+         last->size == info.size;
+}
+
 }  // namespace loadcell

@@ -65,6 +65,10 @@ Status CheckSqlioFileName(FileSystem& fs, const SqlioFileUse& use);
 // device, inode and size) without --sqlio-use-existing=write.
 Status CheckSqlioFileUse(FileSystem& fs, const SqlioFileUse& use);
 
+// Whether the manifest of `path`'s folder lists it as made by loadcell,
+// whole, with its identity and size (false for a missing file).
+Result<bool> SqlioMadeFile(FileSystem& fs, const std::string& path);
+
 // Takes the SQLIO lock of folder `dir` (kSqlioLockName) for `command`: held
 // by another loadcell, one line naming it (exit 2).
 Result<FolderLock> LockSqlioFolder(FileSystem& fs, const std::string& dir,

@@ -1,0 +1,442 @@
+#include "cli/dbsim/dbsim_command.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+
+#include <charconv>
+#include <memory>
+#include <optional>
+
+#include "cli/app.h"
+#include "cli/cli_style.h"
+#include "cli/dbsim/dbsim_crash.h"
+#include "cli/dbsim/dbsim_report.h"
+#include "core/progress.h"
+#include "core/version.h"
+#include "dbsim/dbsim_config.h"
+#include "dbsim/fault_file_system.h"
+#include "dbsim/page_format.h"
+#include "os/open_flags.h"
+#include "os/system_info.h"
+#include "runner/jobs.h"
+#include "runner/stop_signal.h"
+#include "validity/verdict.h"
+#include "workloads/dbsim/dbsim_users.h"
+#include "workloads/sqlio/sqlio.h"
+#include "workloads/sqlio/sqlio_manifest.h"
+
+namespace loadcell {
+namespace {
+
+constexpr uint64_t kDbsimMiB = uint64_t{1} << 20;
+constexpr uint64_t kDefaultDataMb = 100;
+constexpr uint64_t kDefaultLogMb = 50;
+
+// The command line: SQLIOSim's switches and loadcell's own options.
+struct DbsimArgs {
+  std::string cfg;
+  std::string dir = ".";
+  int64_t duration_s = 0;  // -d: replaces TestCycleDuration
+  int64_t size_mb = 0;     // -size: replaces the data files' InitialSize
+  uint32_t page_size = 8192;
+  bool allow_destructive = false;
+  bool help = false;
+  std::string journal;  // --journal=FILE
+  bool json = false;    // --format=json
+  bool verify_after_crash = false;
+  // --inject-fault=KIND[:SKIP] (for tests): one I/O broken through the seam.
+  DbIoFault fault = DbIoFault::kNone;
+  uint64_t fault_skip = 0;
+};
+
+Result<int64_t> WholeNumber(const std::string& option, const std::string& text, int64_t lo,
+                            int64_t hi) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || v < lo || v > hi) {
+    return Status::InvalidArgument(
+        fmt::format("dbsim: {} {}: a whole number from {} to {}", option, text, lo, hi));
+  }
+  return v;
+}
+
+Status ParseFault(const std::string& value, DbsimArgs& a) {
+  const auto colon = value.find(':');
+  LC_ASSIGN_OR_RETURN(a.fault, ParseDbIoFault(value.substr(0, colon)));
+  if (colon == std::string::npos) return Status::Ok();
+  LC_ASSIGN_OR_RETURN(int64_t skip,
+                      WholeNumber("--inject-fault", value.substr(colon + 1), 0, 1000000000));
+  a.fault_skip = static_cast<uint64_t>(skip);
+  return Status::Ok();
+}
+
+Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
+  if (arg == "--allow-destructive") {
+    a.allow_destructive = true;
+  } else if (arg == "--help") {
+    a.help = true;
+  } else if (arg.rfind("--page-size=", 0) == 0) {
+    LC_ASSIGN_OR_RETURN(int64_t v, WholeNumber("--page-size", arg.substr(12), 0, kDbMaxPageSize));
+    LC_RETURN_IF_ERROR(CheckDbPageSize(static_cast<uint64_t>(v)));
+    a.page_size = static_cast<uint32_t>(v);
+  } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
+    a.journal = arg.substr(10);
+  } else if (arg == "--format=json" || arg == "--format=text") {
+    a.json = arg == "--format=json";
+  } else if (arg == "--verify-after-crash") {
+    a.verify_after_crash = true;
+  } else if (arg.rfind("--inject-fault=", 0) == 0) {
+    LC_RETURN_IF_ERROR(ParseFault(arg.substr(15), a));
+  } else {
+    return Status::InvalidArgument(fmt::format(
+        "dbsim: unknown option '{}' (loadcell's own: --page-size=BYTES, --allow-destructive, "
+        "--journal=FILE, --verify-after-crash, --format=text|json, --help)",
+        arg));
+  }
+  return Status::Ok();
+}
+
+Result<DbsimArgs> ParseDbsimArgs(const std::vector<std::string>& args) {
+  DbsimArgs a;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("--", 0) == 0) {
+      LC_RETURN_IF_ERROR(ParseOwnOption(arg, a));
+      continue;
+    }
+    if (arg == "-log" || arg == "-save") {
+      return Status::InvalidArgument(
+          fmt::format("dbsim: {} (SQLIOSim's {}) is not supported by loadcell dbsim yet", arg,
+                      arg == "-log" ? "XML error log" : "saved configuration"));
+    }
+    if (arg != "-cfg" && arg != "-dir" && arg != "-d" && arg != "-size") {
+      return Status::InvalidArgument(fmt::format(
+          "dbsim: unknown switch '{}': the switches are -cfg FILE, -dir DIR, -d SECONDS, "
+          "-size MB",
+          arg));
+    }
+    if (i + 1 >= args.size()) {
+      return Status::InvalidArgument(fmt::format("dbsim: {} needs a value", arg));
+    }
+    const std::string& value = args[++i];
+    if (arg == "-cfg") a.cfg = value;
+    if (arg == "-dir") a.dir = value;
+    if (arg == "-d") {
+      LC_ASSIGN_OR_RETURN(a.duration_s, WholeNumber(arg, value, 1, 86400));
+    } else if (arg == "-size") {
+      LC_ASSIGN_OR_RETURN(a.size_mb, WholeNumber(arg, value, 1, 1048576));
+    }
+  }
+  if (a.verify_after_crash && a.journal.empty()) {
+    return Status::InvalidArgument(
+        "dbsim: --verify-after-crash needs --journal=FILE, the "
+        "journal of the run that crashed");
+  }
+  return a;
+}
+
+// The configuration: the file's, or SQLIOSim's defaults with two files;
+// the switches applied.
+Result<DbsimConfig> LoadConfig(const DbsimArgs& a) {
+  DbsimConfig config;
+  if (!a.cfg.empty()) {
+    auto text = ReadFileToString(DefaultFileSystem(), a.cfg);
+    if (!text.ok()) return ReadFailureAsUsageError("dbsim", text.status(), "-cfg " + a.cfg);
+    LC_ASSIGN_OR_RETURN(config, ParseDbsimConfig(*text, a.cfg));
+  }
+  if (config.files.empty()) {
+    config.files.push_back(
+        {1, "sqliosim.mdx", kDefaultDataMb, kDefaultDataMb, 0, false, false, false});
+    config.files.push_back(
+        {2, "sqliosim.ldx", kDefaultLogMb, kDefaultLogMb, 0, false, true, false});
+  }
+  for (auto& f : config.files) {
+    if (a.size_mb > 0 && !f.log_file) f.initial_mb = static_cast<uint64_t>(a.size_mb);
+  }
+  if (a.duration_s > 0) config.test_cycle_duration_s = a.duration_s;
+  return config;
+}
+
+// Every file of the configuration: an existing one must be loadcell's
+// (the folder's manifest says so) unless --allow-destructive.
+Status CheckFiles(const DbsimArgs& a, const DbsimConfig& config) {
+  FileSystem& fs = DefaultFileSystem();
+  LC_RETURN_IF_ERROR(fs.CheckWritableDir(a.dir));
+  for (const auto& f : config.files) {
+    const std::string path = JoinPath(a.dir, f.name);
+    LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
+    if (!info.exists || a.allow_destructive) continue;
+    LC_ASSIGN_OR_RETURN(bool ours, SqlioMadeFile(fs, path));
+    if (!ours) {
+      return Status::FailedPrecondition(fmt::format(
+          "dbsim: '{}' exists and loadcell did not create it (it is not listed in {}); give "
+          "--allow-destructive to replace it",
+          path, JoinPath(a.dir, kSqlioManifestName)));
+    }
+  }
+  return Status::Ok();
+}
+
+Status RemoveFile(FileSystem& fs, const std::string& dir, const std::string& name) {
+  LC_ASSIGN_OR_RETURN(ScopedDir folder, OpenScopedDir(fs, dir));
+  LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(folder.get(), name));
+  if (!info.exists) return Status::Ok();
+  const FileId id = info.id();
+  return fs.UnlinkAt(folder.get(), name, &id);
+}
+
+// Creates every file, fully written: the data files' pages stamped at key 0.
+Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
+                   std::ostream& err) {
+  FileSystem& fs = DefaultFileSystem();
+  for (const auto& f : config.files) {
+    LC_RETURN_IF_ERROR(RemoveFile(fs, a.dir, f.name));
+    SqlioFill fill;
+    if (!f.log_file) {
+      const uint32_t page = a.page_size;
+      const auto id = static_cast<uint32_t>(f.number);
+      fill = [page, id, seed](unsigned char* buf, size_t len, uint64_t offset) {
+        for (size_t at = 0; at + page <= len; at += page) {
+          const uint64_t page_no = (offset + at) / page;
+          StampDbPage(std::span<uint8_t>(buf + at, page),
+                      {id, page_no, 0, DbContentSeed(seed, id, page_no, 0), 0});
+        }
+      };
+    }
+    LC_RETURN_IF_ERROR(CreateSqlioFile(fs, JoinPath(a.dir, f.name), f.initial_mb * kDbsimMiB,
+                                       ProgressEnabled() ? &err : nullptr, StderrIsTerminal(), fill,
+                                       "dbsim"));
+  }
+  return Status::Ok();
+}
+
+// The open files of a run, closed at the end.
+struct DbsimOpenFiles {
+  FileSystem* fs = nullptr;
+  std::vector<int> fds;
+  int first_data_fd = -1;
+  ~DbsimOpenFiles() {
+    for (int fd : fds) (void)fs->Close(fd);
+  }
+};
+
+Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
+                    DbsimOpenFiles& open, DbsimDatabase& db, std::string& log_name) {
+  const int flags =
+      O_RDWR | (config.no_buffering ? O_DIRECT : 0) | (config.write_through ? O_DSYNC : 0);
+  for (const auto& f : config.files) {
+    LC_ASSIGN_OR_RETURN(int fd, open.fs->Open(JoinPath(a.dir, f.name), flags));
+    open.fds.push_back(fd);
+    if (f.log_file) {
+      db.SetLog(fd, f.initial_mb * kDbsimMiB, config.write_through);
+      log_name = f.name;
+      continue;
+    }
+    if (open.first_data_fd < 0) open.first_data_fd = fd;
+    DbPageFileSettings s;
+    s.file_id = static_cast<uint32_t>(f.number);
+    s.page_size = a.page_size;
+    s.pages = f.initial_mb * kDbsimMiB / a.page_size;
+    s.run_seed = seed;
+    s.write_through = config.write_through;
+    db.AddDataFile(f.name, fd, s);
+  }
+  return Status::Ok();
+}
+
+// The users of one cycle, each a job.
+struct DbsimUsers {
+  std::vector<std::unique_ptr<DbsimUserWorkload>> workloads;
+  std::vector<std::unique_ptr<VerdictStep>> verdicts;
+};
+
+int64_t RandomUsers(const DbsimConfig& c) {
+  if (c.random_users >= 0) return c.random_users;
+  return c.cpu_count > 0 ? c.cpu_count : std::max(1, ReadSystemInfo().cpus_online);
+}
+
+JobGroup PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, DbsimDatabase& db,
+                   DbsimUsers& users) {
+  const std::vector<std::pair<DbsimUserKind, int64_t>> kinds = {
+      {DbsimUserKind::kRandom, RandomUsers(config)},
+      {DbsimUserKind::kLogWriter, 1},
+      {DbsimUserKind::kCheckpoint, 1},
+      {DbsimUserKind::kReadAhead, config.read_ahead_users},
+      {DbsimUserKind::kAudit, config.audit_users}};
+  JobGroup group;
+  for (const auto& [kind, threads] : kinds) {
+    if (threads <= 0) continue;
+    auto& w = users.workloads.emplace_back(
+        std::make_unique<DbsimUserWorkload>(DbsimUserSettings{kind, &config, seed}, db));
+    Job job;
+    job.name = DbsimUserName(kind);
+    if (config.test_cycles > 1) job.name += fmt::format(", cycle {}", cycle + 1);
+    job.workload = w.get();
+    job.cfg.threads = threads;
+    job.cfg.time_s = static_cast<double>(config.test_cycle_duration_s);
+    job.cfg.time_given = true;
+    job.cfg.seed = static_cast<int64_t>(seed | 1);
+    job.cfg.rand.type = "uniform";
+    job.cfg.percentile = 99;
+    job.manifest.tool_version = kVersion;
+    job.manifest.test = "dbsim";
+    job.manifest.command = "run";
+    job.manifest.system = ReadSystemInfo();
+    auto& verdict = users.verdicts.emplace_back(
+        std::make_unique<VerdictStep>(*w, job.cfg.verdict_mode(), 99, 0));
+    job.observer = verdict.get();
+    group.jobs.push_back(std::move(job));
+  }
+  return group;
+}
+
+// Runs the groups and prints the report; the exit code.
+int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const DbsimDatabase& db,
+                      DbsimUsers& users, std::vector<JobGroup>& groups,
+                      const DbsimReportInput& report, std::ostream& out, std::ostream& err) {
+  Result<JobsResult> ran = RunJobs(groups);
+  if (!ran.ok()) {
+    PrintCliError(err, ran.status());
+    return kExitRunFailed;
+  }
+  bool failed = false;
+  for (size_t i = 0; i < ran->jobs.size() && i < users.verdicts.size(); ++i) {
+    users.verdicts[i]->Judge(ran->jobs[i].result);
+    const Status& f = ran->jobs[i].result.failure;
+    if (!f.ok() && !IsEndOfWork(f) && !ran->jobs[i].result.interrupted) {
+      failed = true;
+      PrintCliError(err, Status(f.code(), ran->jobs[i].name + ": " + f.message(), f.err()));
+    }
+  }
+  DbsimReportInput full = report;
+  full.result = &*ran;
+  if (a.json) {
+    WriteDbsimJson(full, out);
+  } else {
+    WriteDbsimText(full, out);
+  }
+  if (config.delete_files_at_shutdown) {
+    for (const auto& f : config.files) (void)RemoveFile(DefaultFileSystem(), a.dir, f.name);
+  }
+  if (ran->total.interrupted) return kExitInterrupted;
+  return failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk;
+}
+
+// Creates the files, runs every cycle's users and reports them. REQUIRES:
+// the configuration checked and the folder's lock held.
+int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostream& out,
+                       std::ostream& err) {
+  InstallStopSignalHandlers();
+  const uint64_t seed = static_cast<uint64_t>(MonotonicNow()) | 1;
+  if (Status st = CreateFiles(a, config, seed, err); !st.ok()) {
+    PrintCliError(err, st);
+    return st.IsUsageError() ? kExitUsage : kExitRunFailed;
+  }
+  DbFaultFileSystem faulty(DefaultFileSystem());
+  FileSystem& fs =
+      a.fault != DbIoFault::kNone ? static_cast<FileSystem&>(faulty) : DefaultFileSystem();
+  DbsimOpenFiles open{&fs, {}};
+  DbsimDatabase db(fs, config.stop_on_error);
+  std::string log_name;
+  if (Status st = OpenDatabase(a, config, seed, open, db, log_name); !st.ok()) {
+    PrintCliError(err, st);
+    return kExitRunFailed;
+  }
+  if (a.fault != DbIoFault::kNone) {
+    // On the first data file's I/O: a misdirected write lands on the next
+    // page, a torn one keeps half the page.
+    const uint64_t amount = a.fault == DbIoFault::kMisdirectWrite ? a.page_size : a.page_size / 2;
+    faulty.Arm(a.fault, DbFaultFileSystem::kAnyOffset, amount, a.fault_skip, open.first_data_fd);
+  }
+  std::optional<DbCrashJournal> journal;
+  if (!a.journal.empty()) {
+    Result<DbCrashJournal> made = DbCrashJournal::Create(DefaultFileSystem(), a.journal);
+    if (!made.ok()) {
+      PrintCliError(err, made.status());
+      return kExitRunFailed;
+    }
+    journal.emplace(std::move(*made));
+    db.SetJournal(&*journal);
+  }
+  DbsimUsers users;
+  std::vector<JobGroup> groups;
+  for (int64_t c = 0; c < config.test_cycles; ++c) {
+    groups.push_back(PlanCycle(config, c, seed, db, users));
+  }
+  const DbsimReportInput report{nullptr,
+                                &db,
+                                log_name,
+                                a.page_size,
+                                static_cast<double>(config.test_cycle_duration_s),
+                                config.test_cycles};
+  if (!a.json) {
+    WriteDbsimHeader(report, out);
+    out.flush();
+  }
+  return RunDbsimAndReport(a, config, db, users, groups, report, out, err);
+}
+
+}  // namespace
+
+std::string DbsimUsage() {
+  return "Usage: loadcell dbsim [-cfg FILE] [-dir DIR] [-d SECONDS] [-size MB] [options]\n"
+         "A database engine's I/O (random users, log writer, checkpoint, read-ahead,\n"
+         "audit) simulated on files loadcell creates, every page read back checked.\n"
+         "SQLIOSim's configuration file and switches:\n"
+         "  -cfg FILE   the configuration ([CONFIG], the users' sections, [FileN])\n"
+         "  -dir DIR    the folder of the files (default: the current one)\n"
+         "  -d SECONDS  each cycle's length (replaces TestCycleDuration)\n"
+         "  -size MB    the data files' size (replaces their InitialSize)\n"
+         "loadcell's own:\n"
+         "  --page-size=BYTES     8192 by default (a power of two, 1024 to 65536)\n"
+         "  --allow-destructive   replace a file of the same name loadcell did not create\n"
+         "  --journal=FILE        record each page write's intent and durability in FILE\n"
+         "  --verify-after-crash  with --journal: check every page against the journal\n"
+         "  --format=json         the report as one JSON document on stdout\n"
+         "Every key, check and user: docs/dbsim.md.\n";
+}
+
+int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Result<DbsimArgs> parsed = ParseDbsimArgs(args);
+  if (!parsed.ok()) {
+    PrintCliError(err, parsed.status());
+    return kExitUsage;
+  }
+  const DbsimArgs& a = *parsed;
+  if (a.help) {
+    out << DbsimUsage();
+    return kExitOk;
+  }
+  Result<DbsimConfig> loaded = LoadConfig(a);
+  if (!loaded.ok()) {
+    PrintCliError(err, loaded.status());
+    return kExitUsage;
+  }
+  const DbsimConfig& config = *loaded;
+  if (!config.not_simulated.empty()) {
+    std::string keys;
+    for (const auto& k : config.not_simulated) keys += (keys.empty() ? "" : ", ") + k;
+    PrintCliWarning(err, "dbsim: accepted but not simulated yet: " + keys);
+  }
+  if (!a.journal.empty() && !a.verify_after_crash) {
+    if (Status st = CheckDbsimJournalPath(a.dir, config, a.journal); !st.ok()) {
+      PrintCliError(err, st);
+      return kExitUsage;
+    }
+  }
+  if (a.verify_after_crash) {
+    return RunDbsimVerifyAfterCrash(a.dir, config, a.page_size, a.journal, out, err);
+  }
+  if (Status st = CheckFiles(a, config); !st.ok()) {
+    PrintCliError(err, st);
+    return kExitUsage;
+  }
+  auto lock = LockSqlioFolder(DefaultFileSystem(), a.dir, "loadcell dbsim");
+  if (!lock.ok()) {
+    PrintCliError(err, lock.status());
+    return kExitUsage;
+  }
+  return RunDbsimSimulation(a, config, out, err);
+}
+
+}  // namespace loadcell

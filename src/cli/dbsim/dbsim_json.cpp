@@ -1,0 +1,143 @@
+#include <string>
+
+#include "cli/dbsim/dbsim_report.h"
+#include "core/version.h"
+#include "dbsim/page_check.h"
+#include "report/json/json_writer.h"
+#include "workloads/dbsim/dbsim_users.h"
+
+namespace loadcell {
+
+namespace {
+
+constexpr const char* kDbsimJsonKinds[] = {"event",        "read",      "scatter_read", "write",
+                                           "gather_write", "log_write", "flush"};
+
+uint64_t JsonCounter(const RunResult& r, int index) {
+  return index < static_cast<int>(r.counters.size()) ? r.counters[index] : 0;
+}
+
+void WriteJsonLatencies(const RunResult& r, JsonWriter& w) {
+  w.Key("io").BeginObject();
+  for (size_t k = 1; k < r.latency.size() && k < std::size(kDbsimJsonKinds); ++k) {
+    const LatencyHistogram& h = r.latency[k].histogram;
+    w.Key(kDbsimJsonKinds[k]).BeginObject();
+    w.Key("count").Uint(h.Count());
+    w.Key("p50_ns").Uint(h.Percentile(50));
+    w.Key("p95_ns").Uint(h.Percentile(95));
+    w.Key("p99_ns").Uint(h.Percentile(99));
+    w.Key("max_ns").Uint(h.Max());
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+void WriteJsonUser(const JobRunResult& job, JsonWriter& w) {
+  const RunResult& r = job.result;
+  w.BeginObject();
+  w.Key("name").String(job.name);
+  w.Key("cycle").Int(job.group + 1);
+  w.Key("threads").Uint(r.threads.size());
+  w.Key("time_s").Double(r.total_time_s);
+  WriteJsonLatencies(r, w);
+  w.Key("bytes_read").Uint(JsonCounter(r, kDbsimBytesRead));
+  w.Key("bytes_written").Uint(JsonCounter(r, kDbsimBytesWritten));
+  w.Key("pages_checked").Uint(JsonCounter(r, kDbsimPagesChecked));
+  w.Key("cache_hits").Uint(JsonCounter(r, kDbsimCacheHits));
+  w.Key("good_rereads").Uint(JsonCounter(r, kDbsimGoodRereads));
+  w.Key("failed_pages").BeginObject();
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    w.Key(DbPageFaultName(static_cast<DbPageFault>(k)))
+        .Uint(JsonCounter(r, kDbsimFaultCounters + k - 1));
+  }
+  w.EndObject();
+  w.Key("failure");
+  if (r.failure.ok() || IsEndOfWork(r.failure)) {
+    w.Null();
+  } else {
+    w.String(r.failure.message());
+  }
+  w.EndObject();
+}
+
+void WriteJsonFiles(const DbsimReportInput& in, JsonWriter& w) {
+  w.Key("files").BeginArray();
+  for (size_t i = 0; i < in.db->data_files(); ++i) {
+    const DbPageFile& f = in.db->file(i);
+    const DbPageFileCounts c = f.counts();
+    w.BeginObject();
+    w.Key("name").String(in.db->file_name(i));
+    w.Key("file_id").Uint(f.settings().file_id);
+    w.Key("pages").Uint(f.settings().pages);
+    w.Key("reads").Uint(c.reads);
+    w.Key("scatter_reads").Uint(c.scatter_reads);
+    w.Key("writes").Uint(c.writes);
+    w.Key("gather_writes").Uint(c.gather_writes);
+    w.Key("flushes").Uint(c.flushes);
+    w.Key("bytes_read").Uint(c.bytes_read);
+    w.Key("bytes_written").Uint(c.bytes_written);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteJsonChecks(const DbsimDatabase& db, JsonWriter& w) {
+  w.Key("page_checks").BeginObject();
+  w.Key("failed").Uint(db.TotalFaults());
+  w.Key("by_kind").BeginObject();
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    const auto kind = static_cast<DbPageFault>(k);
+    w.Key(DbPageFaultName(kind)).Uint(db.FaultCount(kind));
+  }
+  w.EndObject();
+  w.Key("first_failures").BeginArray();
+  for (const std::string& line : db.FaultLines()) w.String(line);
+  w.EndArray();
+  w.EndObject();
+}
+
+void WriteJsonVerdict(const Validity& v, JsonWriter& w) {
+  w.Key("verdict").BeginObject();
+  w.Key("judged").Bool(v.judged);
+  w.Key("overall").String(OverallName(v.overall()));
+  w.Key("not_passed").BeginArray();
+  for (const CheckOutcome* c : v.NotPassed()) {
+    w.BeginObject();
+    w.Key("id").String(c->id);
+    w.Key("level").String(CheckLevelName(c->level));
+    w.Key("seen").String(c->seen);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+}  // namespace
+
+void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out) {
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("tool").String("loadcell");
+  w.Key("version").String(kVersion);
+  w.Key("test").String("dbsim");
+  w.Key("page_size").Uint(in.page_size);
+  w.Key("cycle_s").Double(in.duration_s);
+  w.Key("cycles").Int(in.cycles);
+  w.Key("users").BeginArray();
+  for (const JobRunResult& job : in.result->jobs) WriteJsonUser(job, w);
+  w.EndArray();
+  WriteJsonFiles(in, w);
+  w.Key("log").BeginObject();
+  uint64_t log_bytes = 0;
+  for (const JobRunResult& job : in.result->jobs)
+    log_bytes += JsonCounter(job.result, kDbsimLogBytes);
+  w.Key("name").String(in.log_name);
+  w.Key("bytes_written").Uint(log_bytes);
+  w.EndObject();
+  WriteJsonChecks(*in.db, w);
+  if (!in.result->jobs.empty()) WriteJsonVerdict(in.result->jobs.front().result.validity, w);
+  w.EndObject();
+  out << "\n";
+}
+
+}  // namespace loadcell

@@ -1,0 +1,127 @@
+#include "cli/dbsim/dbsim_report.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <map>
+
+#include "dbsim/page_check.h"
+#include "report/format.h"
+#include "workloads/dbsim/dbsim_users.h"
+
+namespace loadcell {
+
+namespace {
+
+constexpr std::array<std::string_view, 7> kKindWords = {
+    "events", "reads", "scatter reads", "writes", "gather writes", "log writes", "flushes"};
+
+double Mib(uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+
+std::string Micros(uint64_t ns) { return fmt::format("{:.1f}", static_cast<double>(ns) / 1000.0); }
+
+uint64_t CounterOf(const RunResult& r, int index) {
+  return index < static_cast<int>(r.counters.size()) ? r.counters[index] : 0;
+}
+
+// One user's lines: what it did, how long each kind of I/O took, its
+// failed checks.
+void WriteUser(const JobRunResult& job, std::ostream& out) {
+  const RunResult& r = job.result;
+  out << fmt::format("  {} ({} thread{}):\n", job.name, r.threads.size(),
+                     r.threads.size() == 1 ? "" : "s");
+  uint64_t ios = 0;
+  std::string counts;
+  for (size_t k = 1; k < r.latency.size() && k < kKindWords.size(); ++k) {
+    const uint64_t n = r.latency[k].histogram.Count();
+    if (n == 0) continue;
+    ios += n;
+    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", kKindWords[k], n);
+  }
+  const double iops = r.total_time_s > 0 ? static_cast<double>(ios) / r.total_time_s : 0;
+  out << fmt::format("    {}; {:.2f} MiB read, {:.2f} MiB written; {:.1f} IOPS\n",
+                     counts.empty() ? "no I/O" : counts, Mib(CounterOf(r, kDbsimBytesRead)),
+                     Mib(CounterOf(r, kDbsimBytesWritten)), iops);
+  for (size_t k = 1; k < r.latency.size() && k < kKindWords.size(); ++k) {
+    const LatencyHistogram& h = r.latency[k].histogram;
+    if (h.Count() == 0) continue;
+    out << fmt::format("    {} latency (us): p50 {}, p95 {}, p99 {}, max {}\n", kKindWords[k],
+                       Micros(h.Percentile(50)), Micros(h.Percentile(95)), Micros(h.Percentile(99)),
+                       Micros(h.Max()));
+  }
+  std::string failed;
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    const uint64_t n = CounterOf(r, kDbsimFaultCounters + k - 1);
+    if (n == 0) continue;
+    failed += fmt::format("{}{} {}", failed.empty() ? "" : ", ",
+                          DbPageFaultName(static_cast<DbPageFault>(k)), n);
+  }
+  out << fmt::format("    pages checked {}, failed: {}", CounterOf(r, kDbsimPagesChecked),
+                     failed.empty() ? "none" : failed);
+  if (!failed.empty()) out << fmt::format(" (good re-reads {})", CounterOf(r, kDbsimGoodRereads));
+  out << "\n";
+  if (!r.failure.ok() && !IsEndOfWork(r.failure)) {
+    out << "    run failed: " << r.failure.message() << "\n";
+  }
+}
+
+void WriteFiles(const DbsimReportInput& in, std::ostream& out) {
+  out << "Files:\n";
+  const DbsimDatabase& db = *in.db;
+  for (size_t i = 0; i < db.data_files(); ++i) {
+    const DbPageFile& f = db.file(i);
+    const DbPageFileCounts c = f.counts();
+    out << fmt::format(
+        "  {} (file {}, {} pages): reads {}, scatter reads {}, writes {}, gather writes {}, "
+        "flushes {}; {:.2f} MiB read, {:.2f} MiB written\n",
+        db.file_name(i), f.settings().file_id, f.settings().pages, c.reads, c.scatter_reads,
+        c.writes, c.gather_writes, c.flushes, Mib(c.bytes_read), Mib(c.bytes_written));
+  }
+  uint64_t log_bytes = 0;
+  for (const JobRunResult& job : in.result->jobs)
+    log_bytes += CounterOf(job.result, kDbsimLogBytes);
+  out << fmt::format("  {} (log): {:.2f} MiB written\n", in.log_name, Mib(log_bytes));
+}
+
+void WriteChecks(const DbsimDatabase& db, std::ostream& out) {
+  uint64_t checked = 0;
+  out << "Page checks:\n";
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    const auto kind = static_cast<DbPageFault>(k);
+    const uint64_t n = db.FaultCount(kind);
+    if (n > 0) out << fmt::format("  {}: {}\n", DbPageFaultName(kind), n);
+    checked += n;
+  }
+  if (checked == 0) {
+    out << "  every page read back was the version last written\n";
+    return;
+  }
+  out << "  first failures:\n";
+  for (const std::string& line : db.FaultLines()) out << "    " << line << "\n";
+}
+
+}  // namespace
+
+void WriteDbsimHeader(const DbsimReportInput& in, std::ostream& out) {
+  out << fmt::format(
+      "loadcell dbsim: {} data file{}, 1 log file, {}-byte pages, {} s x {} cycle{}\n\n",
+      in.db->data_files(), in.db->data_files() == 1 ? "" : "s", in.page_size, in.duration_s,
+      in.cycles, in.cycles == 1 ? "" : "s");
+}
+
+void WriteDbsimText(const DbsimReportInput& in, std::ostream& out) {
+  out << "Users:\n";
+  for (const JobRunResult& job : in.result->jobs) WriteUser(job, out);
+  out << "\n";
+  WriteFiles(in, out);
+  out << "\n";
+  WriteChecks(*in.db, out);
+  out << "\n";
+  // The verdict of the run as a whole: the first job's checks (host, CPU,
+  // files) stand for every user, which ran at the same time.
+  if (!in.result->jobs.empty()) {
+    out << report_internal::VerdictBlock(in.result->jobs.front().result.validity);
+  }
+}
+
+}  // namespace loadcell

@@ -1,0 +1,98 @@
+#pragma once
+// SQLIOSim's configuration file (`-cfg FILE`), read strictly
+// (docs/dbsim.md, "SQLIOSim's configuration file"): [CONFIG], the users'
+// sections and [FileN], every key with SQLIOSim's unit, range and default.
+// An unknown section or key, a key or section given twice, a value of the
+// wrong kind or out of range, a value loadcell does not run: one line
+// naming the file, the line and the key and what is valid (InvalidArgument,
+// exit 2). Keys loadcell accepts but does not simulate yet are listed in
+// `not_simulated` for one warning line. Pure: the text is given.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace loadcell {
+
+struct DbsimFileConfig {
+  int number = 0;  // N of [FileN]
+  std::string name;
+  uint64_t initial_mb = 0;
+  uint64_t max_mb = 0;
+  uint64_t increment_mb = 0;
+  bool shrinkable = false;
+  bool log_file = false;
+  bool sparse = false;
+};
+
+struct DbsimConfig {
+  // [CONFIG]
+  std::string error_file = "sqliosim.log.xml";
+  int64_t cpu_count = 0;  // 0: the host's
+  int64_t affinity = 0;
+  int64_t io_affinity = 0;
+  int64_t max_memory_mb = 0;  // 0: the host's
+  bool stop_on_error = true;
+  int64_t test_cycles = 1;
+  int64_t test_cycle_duration_s = 300;
+  int64_t cache_hit_ratio = 1000;  // hundredths of a percent
+  bool no_buffering = true;
+  bool write_through = true;
+  int64_t max_outstanding_io = 0;
+  int64_t target_io_duration_ms = 100;
+  bool allow_io_bursts = true;
+  bool use_scatter_gather = true;
+  bool force_read_ahead = true;
+  bool delete_files_at_startup = true;
+  bool delete_files_at_shutdown = false;
+  bool stamp_files = false;
+  // [RandomUser]
+  int64_t random_users = -1;  // -1: CPUCount
+  int64_t jump_to_new_region = 500;
+  int64_t min_io_chain = 1;
+  int64_t max_io_chain = 100;
+  int64_t read_write_ratio = 9000;  // reads, hundredths of a percent
+  int64_t min_log_per_buffer = 64;
+  int64_t max_log_per_buffer = 8192;
+  int64_t rollback_chance = 100;
+  int64_t sleep_after_ms = 5;
+  int64_t yield_percentage = 0;
+  bool cpu_simulation = false;
+  int64_t cpu_cycles_min = 0;
+  int64_t cpu_cycles_max = 0;
+  // [AuditUser]
+  int64_t audit_users = 2;
+  int64_t buffers_validated = 64;
+  int64_t audit_delay_after_cycles = 2;
+  int64_t audit_delay_ms = 200;
+  // [ReadAheadUser]
+  int64_t read_ahead_users = 2;
+  int64_t buffers_ra_min = 32;
+  int64_t buffers_ra_max = 64;
+  int64_t ra_delay_after_cycles = 2;
+  int64_t ra_delay_ms = 200;
+  // [BulkUpdateUser] (the user is not built: only UserCount=0)
+  int64_t bulk_update_users = 0;
+  int64_t buffers_bu_min = 64;
+  int64_t buffers_bu_max = 128;
+  int64_t bu_delay_after_cycles = 2;
+  int64_t bu_delay_ms = 10;
+  // [ShrinkUser] (not built: only with no shrinkable file)
+  int64_t min_shrink_interval_s = 120;
+  int64_t max_shrink_interval_s = 600;
+  int64_t min_extends = 1;
+  int64_t max_extends = 20;
+
+  std::vector<DbsimFileConfig> files;  // by N
+  // "Key (line N)" of the keys given that loadcell does not simulate yet.
+  std::vector<std::string> not_simulated;
+};
+
+// Reads `text`, the contents of the configuration file `path` (named in
+// messages).
+Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path);
+
+}  // namespace loadcell

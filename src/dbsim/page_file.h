@@ -1,0 +1,113 @@
+#pragma once
+// One data file of the simulation as pages: writes a page's next version and
+// records it in the key table, reads a page into a stamped buffer and checks
+// it (docs/dbsim.md). Every call goes through the FileSystem it is given (the
+// seam the fault tests break). Pages are latched (striped mutexes) for the
+// length of a read or write, so the key a read expects is the one of the
+// last write acknowledged before it. Thread-safe.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "core/status.h"
+#include "dbsim/key_table.h"
+#include "dbsim/page_check.h"
+#include "os/file_system.h"
+
+namespace loadcell {
+
+// What was done to one file, counted by DbPageFile (any thread).
+struct DbPageFileCounts {
+  uint64_t reads = 0;          // one-page reads
+  uint64_t scatter_reads = 0;  // ReadPages calls
+  uint64_t writes = 0;         // one-page writes
+  uint64_t gather_writes = 0;  // WritePages calls
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+  uint64_t flushes = 0;
+};
+
+struct DbPageFileSettings {
+  uint32_t file_id = 1;
+  uint32_t page_size = 8192;
+  uint64_t pages = 0;
+  uint64_t run_seed = 0;
+  // The file was opened write-through (O_DSYNC): an acknowledged write is durable.
+  bool write_through = false;
+};
+
+class DbPageFile final {
+ public:
+  // `fd` open for reading and writing through `fs`; both outlive this.
+  DbPageFile(FileSystem& fs, int fd, const DbPageFileSettings& settings);
+
+  const DbPageFileSettings& settings() const { return settings_; }
+  const DbKeyTable& keys() const { return keys_; }
+  DbPageFileCounts counts() const;
+
+  // Writes every page at key 0 from `buf` (one page, reused): the file as
+  // created; then flushes.
+  Status StampAll(std::span<uint8_t> buf);
+
+  // Writes the next version of `page` from `buf` (one page, overwritten)
+  // and acknowledges it; `timestamp_ns` goes in its header.
+  Status WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns);
+
+  // Stamps `buf` (one page) with DbReadStamp(serial, thread), reads `page`
+  // into it and checks it against the key table. An I/O error is the
+  // Status; a page that fails its check is the DbPageCheck's fault.
+  Result<DbPageCheck> ReadPage(uint64_t page, std::span<uint8_t> buf, uint64_t serial,
+                               uint32_t thread);
+
+  // The scatter read of pages first .. first + bufs.size() - 1 (at most
+  // kMaxRun) into `bufs`, one page each, each stamped first, in one PReadV;
+  // `checks` gets one check per page. A short transfer is an IoError.
+  Status ReadPages(uint64_t first, std::span<const std::span<uint8_t>> bufs, uint64_t serial,
+                   uint32_t thread, std::vector<DbPageCheck>& checks);
+  // The gather write of the next version of pages first .. (at most
+  // kMaxRun) from `bufs` in one PWriteV, then each acknowledged.
+  Status WritePages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
+                    uint64_t timestamp_ns);
+  static constexpr size_t kMaxRun = 64;
+
+  // fdatasync, then every write acknowledged before it is durable.
+  Status Flush();
+
+  // What a read of `page` expects now, with the read stamp `stamp`.
+  DbPageExpectation Expect(uint64_t page, uint64_t stamp) const;
+
+ private:
+  static constexpr size_t kLatches = 64;
+  std::mutex& Latch(uint64_t page) { return latches_[page % kLatches]; }
+  // The latches of pages first .. first + count - 1, taken in the latches'
+  // order (count <= kLatches: each once).
+  std::vector<std::unique_lock<std::mutex>> LatchRun(uint64_t first, size_t count);
+  Status CheckRun(uint64_t first, size_t count) const;
+  uint64_t Offset(uint64_t page) const { return page * settings_.page_size; }
+  Status WriteVersion(uint64_t page, uint64_t key, std::span<uint8_t> buf, uint64_t timestamp_ns);
+
+  FileSystem& fs_;
+  int fd_;
+  DbPageFileSettings settings_;
+  DbKeyTable keys_;
+  std::unique_ptr<std::mutex[]> latches_;
+  enum Counted : size_t {
+    kReads,
+    kScatterReads,
+    kWrites,
+    kGatherWrites,
+    kBytesRead,
+    kBytesWritten,
+    kFlushes,
+    kCounts
+  };
+  void Count(Counted what, uint64_t n) { counts_[what].fetch_add(n, std::memory_order_relaxed); }
+  std::array<std::atomic<uint64_t>, kCounts> counts_{};
+};
+
+}  // namespace loadcell

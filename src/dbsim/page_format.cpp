@@ -1,0 +1,141 @@
+#include "dbsim/page_format.h"
+
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "core/checksum.h"
+
+namespace loadcell {
+
+// The fields are stored as the host holds them; the hosts loadcell builds
+// for (x86-64 Linux and Windows) are little-endian, as the format says.
+static_assert(std::endian::native == std::endian::little, "the page format is little-endian");
+
+namespace {
+
+constexpr size_t kChecksumOffset = 56;
+
+template <typename T>
+void StoreAt(std::span<uint8_t> page, size_t offset, T value) {
+  std::memcpy(page.data() + offset, &value, sizeof value);
+}
+
+template <typename T>
+T LoadAt(std::span<const uint8_t> page, size_t offset) {
+  T value{};
+  std::memcpy(&value, page.data() + offset, sizeof value);
+  return value;
+}
+
+uint64_t SplitMix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// The content stream: word i of a page of seed s.
+void FillContent(std::span<uint8_t> page, uint64_t seed) {
+  const size_t words = page.size() / 8;
+  for (size_t i = 0; i < words; ++i) StoreAt<uint64_t>(page, i * 8, SplitMix(seed + i));
+}
+
+void WriteHeaderAndKeys(std::span<uint8_t> page, const DbPageStamp& stamp) {
+  StoreAt<uint32_t>(page, 0, kDbPageMagic);
+  StoreAt<uint16_t>(page, 4, kDbPageVersion);
+  StoreAt<uint16_t>(page, 6, static_cast<uint16_t>(kDbSectorSize));
+  StoreAt<uint32_t>(page, 8, stamp.file_id);
+  StoreAt<uint32_t>(page, 12, static_cast<uint32_t>(page.size()));
+  StoreAt<uint64_t>(page, 16, stamp.page_no);
+  StoreAt<uint64_t>(page, 24, stamp.write_key);
+  StoreAt<uint64_t>(page, 32, stamp.seed);
+  StoreAt<uint64_t>(page, 40, stamp.timestamp_ns);
+  StoreAt<uint64_t>(page, 48, 0);
+  for (size_t s = 1; s < page.size() / kDbSectorSize; ++s) {
+    StoreAt<uint64_t>(page, s * kDbSectorSize, stamp.write_key);
+  }
+  StoreAt<uint64_t>(page, page.size() - 8, stamp.write_key);
+}
+
+}  // namespace
+
+Status CheckDbPageSize(uint64_t page_size) {
+  if (page_size < kDbMinPageSize || page_size > kDbMaxPageSize || !std::has_single_bit(page_size)) {
+    return Status::InvalidArgument("page size " + std::to_string(page_size) +
+                                   " is not valid: a power of two from 1024 to 65536 bytes");
+  }
+  return Status::Ok();
+}
+
+uint64_t DbContentSeed(uint64_t run_seed, uint32_t file_id, uint64_t page_no, uint64_t write_key) {
+  uint64_t h = SplitMix(run_seed ^ (uint64_t{file_id} << 48));
+  h = SplitMix(h ^ page_no);
+  return SplitMix(h ^ (write_key * 0xD6E8FEB86659FD93ULL));
+}
+
+void StampDbPage(std::span<uint8_t> page, const DbPageStamp& stamp) {
+  FillContent(page, stamp.seed);
+  WriteHeaderAndKeys(page, stamp);
+  StoreAt<uint64_t>(page, kChecksumOffset, DbPageChecksum(page));
+}
+
+DbPageHeader ReadDbPageHeader(std::span<const uint8_t> page) {
+  DbPageHeader h;
+  h.magic = LoadAt<uint32_t>(page, 0);
+  h.version = LoadAt<uint16_t>(page, 4);
+  h.sector_size = LoadAt<uint16_t>(page, 6);
+  h.file_id = LoadAt<uint32_t>(page, 8);
+  h.page_size = LoadAt<uint32_t>(page, 12);
+  h.page_no = LoadAt<uint64_t>(page, 16);
+  h.write_key = LoadAt<uint64_t>(page, 24);
+  h.seed = LoadAt<uint64_t>(page, 32);
+  h.timestamp_ns = LoadAt<uint64_t>(page, 40);
+  h.checksum = LoadAt<uint64_t>(page, kChecksumOffset);
+  return h;
+}
+
+uint64_t DbPageChecksum(std::span<const uint8_t> page) {
+  const uint64_t head = Xxh64(page.data(), kChecksumOffset, 0);
+  return Xxh64(page.data() + kDbPageHeaderSize, page.size() - kDbPageHeaderSize, head);
+}
+
+uint64_t DbSectorKey(std::span<const uint8_t> page, size_t sector) {
+  return LoadAt<uint64_t>(page, sector * kDbSectorSize);
+}
+
+uint64_t DbTrailerKey(std::span<const uint8_t> page) {
+  return LoadAt<uint64_t>(page, page.size() - 8);
+}
+
+size_t DbDifferingBytes(std::span<const uint8_t> page) {
+  const DbPageHeader h = ReadDbPageHeader(page);
+  std::basic_string<uint8_t> expected(page.size(), 0);
+  std::span<uint8_t> want(expected.data(), expected.size());
+  StampDbPage(want, {h.file_id, h.page_no, h.write_key, h.seed, h.timestamp_ns});
+  size_t differing = 0;
+  for (size_t i = 0; i < page.size(); ++i) differing += page[i] != want[i] ? 1 : 0;
+  return differing;
+}
+
+uint64_t DbReadStamp(uint64_t serial, uint32_t thread_id) {
+  // The low 32 bits never equal the page magic: a stamp is never a header;
+  // and never 0: a zeroed page is not a buffer left unfilled.
+  uint64_t stamp = SplitMix(serial ^ (uint64_t{thread_id} << 40));
+  if (static_cast<uint32_t>(stamp) == kDbPageMagic) stamp ^= 1;
+  return stamp == 0 ? 1 : stamp;
+}
+
+void FillDbReadStamp(std::span<uint8_t> buf, uint64_t stamp) {
+  for (size_t i = 0; i + 8 <= buf.size(); i += 8) StoreAt<uint64_t>(buf, i, stamp);
+}
+
+bool DbSectorHoldsStamp(std::span<const uint8_t> page, size_t sector, uint64_t stamp) {
+  const size_t start = sector * kDbSectorSize;
+  for (size_t i = start; i < start + kDbSectorSize; i += 8) {
+    if (LoadAt<uint64_t>(page, i) != stamp) return false;
+  }
+  return true;
+}
+
+}  // namespace loadcell

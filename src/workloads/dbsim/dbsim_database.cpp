@@ -1,0 +1,136 @@
+#include "workloads/dbsim/dbsim_database.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/clock.h"
+
+namespace loadcell {
+
+namespace {
+// How long a wait for the log sleeps before it looks at the stop flag.
+constexpr auto kLogPoll = std::chrono::milliseconds(10);
+}  // namespace
+
+DbsimDatabase::DbsimDatabase(FileSystem& fs, bool stop_on_error)
+    : fs_(fs), stop_on_error_(stop_on_error), start_ns_(MonotonicNow()) {}
+
+void DbsimDatabase::AddDataFile(const std::string& name, int fd,
+                                const DbPageFileSettings& settings) {
+  files_.push_back({name, std::make_unique<DbPageFile>(fs_, fd, settings)});
+}
+
+uint64_t DbsimDatabase::total_pages() const {
+  uint64_t pages = 0;
+  for (const auto& f : files_) pages += f.pages->settings().pages;
+  return pages;
+}
+
+void DbsimDatabase::SetLog(int fd, uint64_t size, bool write_through) {
+  log_fd_ = fd;
+  log_size_ = size;
+  log_write_through_ = write_through;
+}
+
+uint64_t DbsimDatabase::NowNs() const { return static_cast<uint64_t>(MonotonicNow() - start_ns_); }
+
+uint64_t DbsimDatabase::QueueLog(uint32_t bytes) {
+  std::lock_guard lock(log_mutex_);
+  if (log_closed_) return 0;
+  queued_lsn_ += bytes;
+  log_queued_.notify_one();
+  return queued_lsn_;
+}
+
+bool DbsimDatabase::WaitDurable(uint64_t lsn) {
+  std::unique_lock lock(log_mutex_);
+  while (durable_lsn_ < lsn) {
+    if (log_closed_ || Stopping()) return false;
+    log_done_.wait_for(lock, kLogPoll);
+  }
+  return true;
+}
+
+std::pair<uint64_t, uint64_t> DbsimDatabase::TakeQueuedLog(int64_t wait_ns) {
+  std::unique_lock lock(log_mutex_);
+  if (queued_lsn_ == taken_lsn_) {
+    log_queued_.wait_for(lock, std::chrono::nanoseconds(wait_ns));
+  }
+  const uint64_t bytes = queued_lsn_ - taken_lsn_;
+  taken_lsn_ = queued_lsn_;
+  return {bytes, taken_lsn_};
+}
+
+Status DbsimDatabase::WriteLog(const uint8_t* buf, uint64_t bytes) {
+  uint64_t done = 0;
+  while (done < bytes) {
+    if (log_offset_ >= log_size_) log_offset_ = 0;
+    const uint64_t len = std::min(bytes - done, log_size_ - log_offset_);
+    LC_RETURN_IF_ERROR(WriteFully(fs_, log_fd_, buf + done, len, log_offset_, "the log"));
+    log_offset_ += len;
+    done += len;
+  }
+  return log_write_through_ ? Status::Ok() : fs_.Fdatasync(log_fd_);
+}
+
+void DbsimDatabase::LogDurable(uint64_t lsn) {
+  std::lock_guard lock(log_mutex_);
+  durable_lsn_ = std::max(durable_lsn_, lsn);
+  log_done_.notify_all();
+}
+
+void DbsimDatabase::CloseLog() {
+  std::lock_guard lock(log_mutex_);
+  log_closed_ = true;
+  log_done_.notify_all();
+}
+
+void DbsimDatabase::OpenLog() {
+  std::lock_guard lock(log_mutex_);
+  log_closed_ = false;
+}
+
+void DbsimDatabase::MarkDirty(DbsimPageRef page) {
+  std::lock_guard lock(dirty_mutex_);
+  dirty_.insert(page);
+}
+
+std::vector<DbsimPageRef> DbsimDatabase::TakeDirty(size_t max) {
+  std::lock_guard lock(dirty_mutex_);
+  std::vector<DbsimPageRef> taken;
+  while (!dirty_.empty() && taken.size() < max) {
+    taken.push_back(*dirty_.begin());
+    dirty_.erase(dirty_.begin());
+  }
+  return taken;
+}
+
+void DbsimDatabase::NoteFault(const std::string& user, std::span<const uint8_t> page,
+                              const DbPageExpectation& want, const DbPageCheck& check,
+                              const std::string& retry) {
+  faults_[static_cast<size_t>(check.fault)].fetch_add(1);
+  {
+    std::lock_guard lock(fault_mutex_);
+    if (fault_lines_.size() < kMaxFaultLines) {
+      fault_lines_.push_back(user + ": " + DescribeDbPageCheck(page, want, check) + "; " + retry);
+    }
+  }
+  if (stop_on_error_) stopping_.store(true);
+}
+
+uint64_t DbsimDatabase::FaultCount(DbPageFault kind) const {
+  return faults_[static_cast<size_t>(kind)].load();
+}
+
+uint64_t DbsimDatabase::TotalFaults() const {
+  uint64_t total = 0;
+  for (int k = 1; k < kDbPageFaultKinds; ++k) total += faults_[k].load();
+  return total;
+}
+
+std::vector<std::string> DbsimDatabase::FaultLines() const {
+  std::lock_guard lock(fault_mutex_);
+  return fault_lines_;
+}
+
+}  // namespace loadcell

@@ -1,0 +1,129 @@
+#pragma once
+// What the simulated users of `loadcell dbsim` share (docs/dbsim.md): the
+// data files as pages (dbsim/page_file.h), the log and its queue of records
+// waiting for the log writer, the dirty pages waiting for the checkpoint,
+// and the record of every page that failed its check. Thread-safe.
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+#include "dbsim/crash_journal.h"
+#include "dbsim/page_check.h"
+#include "dbsim/page_file.h"
+#include "os/file_system.h"
+
+namespace loadcell {
+
+struct DbsimDataFile {
+  std::string name;
+  std::unique_ptr<DbPageFile> pages;
+};
+
+// A page of one data file: (file index, page number).
+using DbsimPageRef = std::pair<size_t, uint64_t>;
+
+class DbsimDatabase final {
+ public:
+  // `stop_on_error`: the first page that fails its check stops every user.
+  DbsimDatabase(FileSystem& fs, bool stop_on_error);
+
+  FileSystem& fs() { return fs_; }
+  // Adds a data file open on `fd` (kept open by the caller).
+  void AddDataFile(const std::string& name, int fd, const DbPageFileSettings& settings);
+  size_t data_files() const { return files_.size(); }
+  DbPageFile& file(size_t i) { return *files_[i].pages; }
+  const DbPageFile& file(size_t i) const { return *files_[i].pages; }
+  const std::string& file_name(size_t i) const { return files_[i].name; }
+  // Every data file's pages.
+  uint64_t total_pages() const;
+  // The log file, written sequentially from 0 and wrapping at `size`.
+  void SetLog(int fd, uint64_t size, bool write_through);
+
+  // Nanoseconds since the database was made: the pages' timestamps.
+  uint64_t NowNs() const;
+
+  // ---- the log ----
+  // Queues a record of `bytes`; returns its end in the log stream (its
+  // LSN), or 0 once the log is closed.
+  uint64_t QueueLog(uint32_t bytes);
+  // Waits until the record ending at `lsn` is durable: false when the log
+  // closed first or the run is stopping.
+  bool WaitDurable(uint64_t lsn);
+  // For the log writer: waits up to `wait_ns` for queued records and takes
+  // them all: their bytes (0: none) and the LSN they end at.
+  std::pair<uint64_t, uint64_t> TakeQueuedLog(int64_t wait_ns);
+  // Writes `bytes` of log at the log's next offset from `buf` (at least
+  // `bytes` long; wraps), flushing unless write-through.
+  Status WriteLog(const uint8_t* buf, uint64_t bytes);
+  // The records up to `lsn` are durable: wakes their users.
+  void LogDurable(uint64_t lsn);
+  // The log writer ended: waiting and later users get false / 0.
+  void CloseLog();
+  // The log writer starts (again, for a later cycle).
+  void OpenLog();
+  bool log_write_through() const { return log_write_through_; }
+
+  // ---- the crash journal (--journal), null without one ----
+  // `journal` outlives the run; only the checkpoint writes to it.
+  void SetJournal(DbCrashJournal* journal) { journal_ = journal; }
+  DbCrashJournal* journal() const { return journal_; }
+
+  // ---- dirty pages ----
+  void MarkDirty(DbsimPageRef page);
+  // Up to `max` dirty pages, in file and page order (taken: no longer dirty).
+  std::vector<DbsimPageRef> TakeDirty(size_t max);
+
+  // ---- page failures ----
+  // Records a page that failed its check, seen by `user`: counted by kind,
+  // its line kept (the first kMaxFaultLines) with what its re-read saw
+  // (`retry`); stops the run when stop_on_error.
+  void NoteFault(const std::string& user, std::span<const uint8_t> page,
+                 const DbPageExpectation& want, const DbPageCheck& check, const std::string& retry);
+  uint64_t FaultCount(DbPageFault kind) const;
+  uint64_t TotalFaults() const;
+  std::vector<std::string> FaultLines() const;
+  static constexpr size_t kMaxFaultLines = 20;
+
+  // True once a failure stopped the run (StopOnError).
+  bool Stopping() const { return stopping_.load(std::memory_order_relaxed); }
+
+ private:
+  FileSystem& fs_;
+  const bool stop_on_error_;
+  const int64_t start_ns_;
+  std::vector<DbsimDataFile> files_;
+
+  int log_fd_ = -1;
+  uint64_t log_size_ = 0;
+  bool log_write_through_ = false;
+  std::mutex log_mutex_;
+  std::condition_variable log_queued_;
+  std::condition_variable log_done_;
+  uint64_t queued_lsn_ = 0;   // guarded by log_mutex_
+  uint64_t taken_lsn_ = 0;    // guarded by log_mutex_
+  uint64_t durable_lsn_ = 0;  // guarded by log_mutex_
+  bool log_closed_ = false;   // guarded by log_mutex_
+  uint64_t log_offset_ = 0;   // the log writer's alone
+
+  DbCrashJournal* journal_ = nullptr;
+
+  std::mutex dirty_mutex_;
+  std::set<DbsimPageRef> dirty_;  // guarded by dirty_mutex_
+
+  std::array<std::atomic<uint64_t>, kDbPageFaultKinds> faults_{};
+  mutable std::mutex fault_mutex_;
+  std::vector<std::string> fault_lines_;  // guarded by fault_mutex_
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace loadcell

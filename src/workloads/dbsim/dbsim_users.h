@@ -1,0 +1,68 @@
+#pragma once
+// The simulated users of `loadcell dbsim` (docs/dbsim.md, "The simulated
+// users"), each a workload of the jobs core (runner/jobs.h) run as a job of
+// its own, over the database they share (dbsim_database.h). Self-timed:
+// each I/O is recorded under its kind; an event is one unit of a user's
+// work (a page access, a log write, a checkpoint burst, a read-ahead, an
+// audit batch).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dbsim/dbsim_config.h"
+#include "runner/workload.h"
+#include "workloads/dbsim/dbsim_database.h"
+
+namespace loadcell {
+
+enum class DbsimUserKind : uint8_t { kRandom, kLogWriter, kCheckpoint, kReadAhead, kAudit };
+// "random user", "log writer", "checkpoint", "read-ahead user", "audit user".
+std::string DbsimUserName(DbsimUserKind kind);
+
+// Latency kinds (recorder indices; 0 is every event).
+enum DbsimKind : int {
+  kDbsimKindRead = 1,
+  kDbsimKindScatterRead,
+  kDbsimKindWrite,
+  kDbsimKindGatherWrite,
+  kDbsimKindLogWrite,
+  kDbsimKindFlush,
+};
+// Counter indices, in Info().counter_names order; then one per page fault
+// kind (kDbsimFaultCounters + kind - 1).
+enum DbsimCounter : int {
+  kDbsimBytesRead = 0,
+  kDbsimBytesWritten,
+  kDbsimPagesChecked,
+  kDbsimCacheHits,
+  kDbsimLogBytes,
+  kDbsimAuditPasses,
+  kDbsimGoodRereads,  // failed pages whose re-read was good
+  kDbsimFaultCounters,
+};
+
+struct DbsimUserSettings {
+  DbsimUserKind kind = DbsimUserKind::kRandom;
+  const DbsimConfig* config = nullptr;  // outlives the workload
+  uint64_t seed = 0;
+};
+
+class DbsimUserWorkload final : public Workload {
+ public:
+  DbsimUserWorkload(DbsimUserSettings settings, DbsimDatabase& db);
+
+  WorkloadInfo Info() const override;
+  void RegisterOptions(OptionSet&) override {}
+  // The log writer opens the log for its run (each cycle).
+  Status Init(int threads) override;
+  Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
+  std::vector<std::pair<std::string, std::string>> Describe() const override;
+
+ private:
+  DbsimUserSettings settings_;
+  DbsimDatabase& db_;
+};
+
+}  // namespace loadcell

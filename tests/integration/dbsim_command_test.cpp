@@ -1,0 +1,204 @@
+// `loadcell dbsim`: short runs (2 s) of a small SQLIOSim-style
+// configuration through the binary, in a temporary folder: every user runs
+// and every page read back is checked; a fault injected through the
+// FileSystem seam (the test-only --inject-fault) is named by kind and the
+// run exits 1; a bad configuration or a file loadcell did not make is
+// refused with exit 2 and nothing written.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell::testing {
+namespace {
+
+// 4 MiB of 8 KiB pages (512) and a 2 MiB log; buffered I/O (a tmpfs takes no
+// O_DIRECT), every user present.
+std::string DbsimConfigText(const std::string& config_extra, const std::string& random_extra) {
+  return "[CONFIG]\nTestCycles=1\nTestCycleDuration=2\nNoBuffering=FALSE\nWriteThrough=FALSE\n" +
+         config_extra + "[RandomUser]\nUserCount=2\nSleepAfter=0\n" + random_extra +
+         "[AuditUser]\nUserCount=1\nBuffersValidated=64\nAuditDelay=0\n"
+         "[ReadAheadUser]\nUserCount=1\nRADelay=10\n"
+         "[File1]\nFileName=data.mdx\nInitialSize=4\n"
+         "[File2]\nFileName=log.ldx\nInitialSize=2\nLogFile=TRUE\n";
+}
+
+ProcessResult Dbsim(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), "dbsim");
+  ChildWatch w;
+  w.cwd = dir.path();
+  w.timeout_s = 120;
+  return RunLoadcell(args, w);
+}
+
+// The number after `label` on the line of `user` in the Users section.
+uint64_t UserFigure(const std::string& out, const std::string& user, const std::string& label) {
+  const auto at = out.find("  " + user + " (");
+  if (at == std::string::npos) return 0;
+  // The user's block: its header line and the lines indented under it.
+  std::string block;
+  std::istringstream lines(out.substr(at));
+  std::string line;
+  std::getline(lines, line);
+  block = line;
+  while (std::getline(lines, line) && line.rfind("    ", 0) == 0) block += "\n" + line;
+  std::smatch m;
+  if (!std::regex_search(block, m, std::regex(label + " ([0-9]+)"))) return 0;
+  return std::stoull(m[1]);
+}
+
+TEST(DbsimCommand, EveryUserRunsAndEveryPageReadBackIsAsWritten) {
+  TempDir dir;
+  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n"));
+  const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", "."});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("every page read back was the version last written"), std::string::npos)
+      << r.out;
+  for (const char* user :
+       {"random user (2 threads)", "log writer (1 thread)", "checkpoint (1 thread)",
+        "read-ahead user (1 thread)", "audit user (1 thread)"}) {
+    EXPECT_NE(r.out.find(user), std::string::npos) << user << "\n" << r.out;
+  }
+  // The audit read every one of the 512 pages at least once, checked.
+  EXPECT_GE(UserFigure(r.out, "audit user", "pages checked"), 512u) << r.out;
+  EXPECT_GT(UserFigure(r.out, "read-ahead user", "scatter reads"), 0u) << r.out;
+  EXPECT_GT(UserFigure(r.out, "log writer", "log writes"), 0u) << r.out;
+  EXPECT_GT(
+      UserFigure(r.out, "checkpoint", "writes") + UserFigure(r.out, "checkpoint", "gather writes"),
+      0u)
+      << r.out;
+  EXPECT_NE(r.out.find("data.mdx (file 1, 512 pages)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Verdict:"), std::string::npos) << r.out;
+  // The files are loadcell's: the folder's manifest lists them whole.
+  const std::string manifest = dir.Read(".loadcell-sqlio.manifest");
+  EXPECT_NE(manifest.find("created data.mdx 4194304 bytes by loadcell"), std::string::npos)
+      << manifest;
+  EXPECT_NE(manifest.find("created log.ldx 2097152 bytes"), std::string::npos) << manifest;
+  // A second run replaces its own files without --allow-destructive.
+  const ProcessResult again = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "-d", "1"});
+  EXPECT_EQ(again.exit_code, 0) << Show(again);
+}
+
+// SQLIOSim's defaults: unbuffered (O_DIRECT) and write-through (O_DSYNC),
+// in the build tree (a tmpfs refuses O_DIRECT).
+TEST(DbsimCommand, UnbufferedWriteThroughKeepsEveryPage) {
+  TempDir dir(BuildTree());
+  std::string config = DbsimConfigText("", "RandomUserReadWriteRatio=7000\n");
+  config.replace(config.find("NoBuffering=FALSE\nWriteThrough=FALSE\n"), 37,
+                 "NoBuffering=TRUE\nWriteThrough=TRUE\n");
+  dir.Write("direct.ini", config);
+  const ProcessResult r = Dbsim(dir, {"-cfg", "direct.ini", "-dir", ".", "-d", "1"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("every page read back was the version last written"), std::string::npos)
+      << r.out;
+  EXPECT_GT(UserFigure(r.out, "log writer", "log writes"), 0u) << r.out;
+  // Write-through: the checkpoint needs no flush of its own.
+  EXPECT_NE(r.out.find("flushes 0;"), std::string::npos) << r.out;
+}
+
+// --format=json: one JSON document on stdout, every user with its I/O,
+// the files and the page checks, agreeing with each other.
+TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
+  TempDir dir;
+  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n"));
+  const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_EQ(doc["test"], "dbsim");
+  EXPECT_EQ(doc["page_size"], 8192);
+  ASSERT_EQ(doc["users"].size(), 5u) << r.out;
+  uint64_t checked = 0;
+  uint64_t scatter = 0;
+  for (const auto& u : doc["users"]) {
+    checked += u["pages_checked"].get<uint64_t>();
+    scatter += u["io"]["scatter_read"]["count"].get<uint64_t>();
+    EXPECT_TRUE(u["failure"].is_null()) << u.dump();
+  }
+  EXPECT_GE(checked, 512u);
+  ASSERT_EQ(doc["files"].size(), 1u);
+  EXPECT_EQ(doc["files"][0]["pages"], 512);
+  // The file's scatter reads are the users' (the read-ahead's).
+  EXPECT_EQ(doc["files"][0]["scatter_reads"].get<uint64_t>(), scatter);
+  EXPECT_EQ(doc["page_checks"]["failed"], 0);
+  EXPECT_GT(doc["log"]["bytes_written"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(doc["verdict"]["judged"].get<bool>());
+}
+
+struct InjectedFault {
+  const char* option;
+  std::vector<const char*> kinds;  // one of them must be named
+  const char* reread;              // what the first failure's re-read saw
+};
+
+// Each fault through the seam, named in the report; the run fails (exit 1).
+// Few updates (1%) so that the audit reads a broken page long before a
+// later write replaces it; StopOnError=FALSE so that every kind is counted.
+TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
+  const std::vector<InjectedFault> faults = {
+      {"drop-write:5", {"lost write", "stale page"}, "too"},
+      {"torn-write:5", {"torn page"}, "a re-read saw torn page too"},
+      {"misdirect-write:5", {"misplaced page"}, "too"},
+      // A stale or unfilled read happens once: its re-read is good.
+      {"stale-read:5", {"stale page", "lost write"}, "a re-read returned the expected version"},
+      {"unfilled-read:100", {"bytes not read"}, "a re-read returned the expected version"},
+  };
+  for (const InjectedFault& f : faults) {
+    TempDir dir;
+    dir.Write("fault.ini",
+              DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n"));
+    const ProcessResult r =
+        Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", std::string("--inject-fault=") + f.option});
+    EXPECT_EQ(r.exit_code, 1) << f.option << "\n" << Show(r);
+    const auto checks = r.out.find("Page checks:");
+    ASSERT_NE(checks, std::string::npos) << f.option << "\n" << r.out;
+    const std::string section = r.out.substr(checks);
+    bool named = false;
+    for (const char* kind : f.kinds) {
+      named = named || section.find(std::string("  ") + kind + ": ") != std::string::npos;
+    }
+    EXPECT_TRUE(named) << f.option << "\n" << section;
+    const auto first = section.find("first failures:");
+    ASSERT_NE(first, std::string::npos) << f.option << "\n" << section;
+    const std::string first_line = section.substr(first, section.find('\n', first + 17) - first);
+    EXPECT_NE(first_line.find(f.reread), std::string::npos) << f.option << "\n" << first_line;
+    EXPECT_EQ(section.find("every page read back"), std::string::npos) << f.option;
+  }
+}
+
+TEST(DbsimCommand, ABadConfigurationIsRefusedBeforeAnythingIsWritten) {
+  TempDir dir;
+  dir.Write("bad.ini", "[CONFIG]\nTestCycles=1\n[RandomUser]\nUserCount=2\nSpeed=3\n");
+  const ProcessResult r = Dbsim(dir, {"-cfg", "bad.ini", "-dir", "."});
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_NE(r.err.find("bad.ini:5: unknown key 'Speed' in [RandomUser]"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  std::vector<std::string> entries;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    entries.push_back(e.path().filename().string());
+  }
+  EXPECT_EQ(entries, std::vector<std::string>{"bad.ini"});
+}
+
+TEST(DbsimCommand, AFileLoadcellDidNotMakeIsRefusedAndKept) {
+  TempDir dir;
+  dir.Write("small.ini", DbsimConfigText("", ""));
+  dir.Write("data.mdx", "the user's own data");
+  const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", "."});
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_NE(r.err.find("loadcell did not create it"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--allow-destructive"), std::string::npos) << r.err;
+  EXPECT_EQ(dir.Read("data.mdx"), "the user's own data");
+}
+
+}  // namespace
+}  // namespace loadcell::testing

@@ -1,0 +1,181 @@
+// The page format and its check: every kind of failure made by hand and
+// named (docs/dbsim.md, "The checks").
+#include "dbsim/page_check.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "dbsim/key_table.h"
+#include "dbsim/page_format.h"
+
+namespace loadcell {
+namespace {
+
+constexpr uint32_t kPageBytes = 8192;
+constexpr uint64_t kRunSeed = 42;
+
+std::vector<uint8_t> MakePage(uint32_t file, uint64_t page, uint64_t key) {
+  std::vector<uint8_t> buf(kPageBytes);
+  StampDbPage(buf, {file, page, key, DbContentSeed(kRunSeed, file, page, key), 1000 + key});
+  return buf;
+}
+
+DbPageExpectation Want(uint32_t file, uint64_t page, uint64_t acked, uint64_t durable) {
+  DbPageExpectation want;
+  want.file_id = file;
+  want.page_no = page;
+  want.acked_key = acked;
+  want.durable_key = durable;
+  want.read_stamp = DbReadStamp(7, 1);
+  return want;
+}
+
+DbPageFault FaultOf(const std::vector<uint8_t>& page, const DbPageExpectation& want) {
+  return CheckDbPage(page, want).fault;
+}
+
+TEST(DbPageFormat, PageSizesArePowersOfTwoFrom1KTo64K) {
+  EXPECT_TRUE(CheckDbPageSize(8192).ok());
+  EXPECT_TRUE(CheckDbPageSize(1024).ok());
+  EXPECT_TRUE(CheckDbPageSize(65536).ok());
+  EXPECT_FALSE(CheckDbPageSize(512).ok());
+  EXPECT_FALSE(CheckDbPageSize(12288).ok());
+  EXPECT_FALSE(CheckDbPageSize(131072).ok());
+}
+
+TEST(DbPageFormat, HeaderRoundTripsAndEverySectorCarriesTheKey) {
+  const auto page = MakePage(3, 77, 5);
+  const DbPageHeader h = ReadDbPageHeader(page);
+  EXPECT_EQ(h.magic, kDbPageMagic);
+  EXPECT_EQ(h.file_id, 3u);
+  EXPECT_EQ(h.page_no, 77u);
+  EXPECT_EQ(h.write_key, 5u);
+  EXPECT_EQ(h.seed, DbContentSeed(kRunSeed, 3, 77, 5));
+  EXPECT_EQ(h.timestamp_ns, 1005u);
+  EXPECT_EQ(h.page_size, kPageBytes);
+  EXPECT_EQ(h.checksum, DbPageChecksum(page));
+  for (size_t s = 1; s < kPageBytes / kDbSectorSize; ++s) EXPECT_EQ(DbSectorKey(page, s), 5u);
+  EXPECT_EQ(DbTrailerKey(page), 5u);
+  EXPECT_EQ(DbDifferingBytes(page), 0u);
+}
+
+TEST(DbPageFormat, VersionsOfOnePageDifferInContent) {
+  const auto a = MakePage(1, 9, 1);
+  const auto b = MakePage(1, 9, 2);
+  EXPECT_NE(std::memcmp(a.data() + 1024 + 8, b.data() + 1024 + 8, 256), 0);
+}
+
+TEST(DbPageCheck, TheCurrentVersionPasses) {
+  const auto page = MakePage(1, 10, 4);
+  const DbPageCheck check = CheckDbPage(page, Want(1, 10, 4, 2));
+  EXPECT_TRUE(check.ok());
+  EXPECT_EQ(DbPageFaultName(check.fault), "ok");
+}
+
+TEST(DbPageCheck, AStampedSectorIsBytesNotRead) {
+  auto page = MakePage(1, 10, 4);
+  const auto want = Want(1, 10, 4, 4);
+  FillDbReadStamp(std::span<uint8_t>(page).subspan(3 * kDbSectorSize, kDbSectorSize),
+                  want.read_stamp);
+  const DbPageCheck check = CheckDbPage(page, want);
+  EXPECT_EQ(DbPageFaultName(check.fault), "bytes not read");
+  EXPECT_EQ(check.sector, 3u);
+  // A buffer never filled at all is the same kind, from sector 0.
+  std::vector<uint8_t> unread(kPageBytes);
+  FillDbReadStamp(unread, want.read_stamp);
+  EXPECT_EQ(CheckDbPage(unread, want).sector, 0u);
+  EXPECT_EQ(FaultOf(unread, want), DbPageFault::kBytesNotRead);
+}
+
+TEST(DbPageCheck, AllZeroIsAZeroedPage) {
+  const std::vector<uint8_t> page(kPageBytes, 0);
+  EXPECT_EQ(DbPageFaultName(FaultOf(page, Want(1, 10, 0, 0))), "zeroed page");
+}
+
+TEST(DbPageCheck, ABrokenMagicIsAHeaderChecksumFailure) {
+  auto page = MakePage(1, 10, 0);
+  page[1] ^= 0x40;
+  EXPECT_EQ(DbPageFaultName(FaultOf(page, Want(1, 10, 0, 0))), "checksum failure (header)");
+}
+
+TEST(DbPageCheck, AnotherPagesContentIsMisplaced) {
+  const auto other_page = MakePage(1, 11, 0);
+  EXPECT_EQ(DbPageFaultName(FaultOf(other_page, Want(1, 10, 0, 0))), "misplaced page");
+  const auto other_file = MakePage(2, 10, 0);
+  EXPECT_EQ(FaultOf(other_file, Want(1, 10, 0, 0)), DbPageFault::kMisplacedPage);
+}
+
+TEST(DbPageCheck, OldSectorsUnderANewHeaderAreATornPage) {
+  const auto old_version = MakePage(1, 10, 3);
+  auto page = MakePage(1, 10, 4);
+  // The first 4 KiB of the new version reached the medium, the rest is old.
+  std::memcpy(page.data() + 4096, old_version.data() + 4096, kPageBytes - 4096);
+  const DbPageCheck check = CheckDbPage(page, Want(1, 10, 4, 4));
+  EXPECT_EQ(DbPageFaultName(check.fault), "torn page");
+  EXPECT_EQ(check.sector, 8u);
+  const std::string line = DescribeDbPageCheck(page, Want(1, 10, 4, 4), check);
+  EXPECT_NE(line.find("sector 8 has key 3"), std::string::npos) << line;
+}
+
+TEST(DbPageCheck, OnlyTheTrailerDifferingIsATornPage) {
+  auto page = MakePage(1, 10, 4);
+  page[kPageBytes - 8] = 3;
+  const DbPageCheck check = CheckDbPage(page, Want(1, 10, 4, 4));
+  EXPECT_EQ(check.fault, DbPageFault::kTornPage);
+  EXPECT_EQ(check.sector, kPageBytes / kDbSectorSize);
+}
+
+TEST(DbPageCheck, AByteChangedMidSectorIsAChecksumFailure) {
+  auto page = MakePage(1, 10, 4);
+  page[5000] ^= 0x01;
+  const auto want = Want(1, 10, 4, 4);
+  const DbPageCheck check = CheckDbPage(page, want);
+  EXPECT_EQ(DbPageFaultName(check.fault), "checksum failure");
+  const std::string line = DescribeDbPageCheck(page, want, check);
+  EXPECT_NE(line.find("1 bytes differ"), std::string::npos) << line;
+}
+
+TEST(DbPageCheck, AnOlderVersionThanTheDurableKeyIsALostWrite) {
+  const auto page = MakePage(1, 10, 2);
+  EXPECT_EQ(DbPageFaultName(FaultOf(page, Want(1, 10, 3, 3))), "lost write");
+}
+
+TEST(DbPageCheck, AnOlderVersionNotYetFlushedIsAStalePage) {
+  const auto page = MakePage(1, 10, 2);
+  EXPECT_EQ(DbPageFaultName(FaultOf(page, Want(1, 10, 3, 2))), "stale page");
+}
+
+TEST(DbPageCheck, ANewerVersionThanAcknowledgedIsUnacknowledged) {
+  const auto page = MakePage(1, 10, 5);
+  EXPECT_EQ(DbPageFaultName(FaultOf(page, Want(1, 10, 4, 4))), "unacknowledged version");
+}
+
+TEST(DbReadStamp, DiffersPerReadAndIsNeverAHeader) {
+  EXPECT_NE(DbReadStamp(1, 0), DbReadStamp(2, 0));
+  EXPECT_NE(DbReadStamp(1, 0), DbReadStamp(1, 1));
+  for (uint64_t i = 0; i < 1000; ++i) {
+    EXPECT_NE(static_cast<uint32_t>(DbReadStamp(i, 3)), kDbPageMagic);
+  }
+}
+
+TEST(DbKeyTable, AFlushMakesOnlyTheWritesBeforeItDurable) {
+  DbKeyTable table(4);
+  table.Acknowledge(1, 1, false);
+  const auto before = table.Snapshot();
+  table.Acknowledge(2, 1, false);  // during the flush
+  table.MarkDurable(before);
+  EXPECT_EQ(table.Durable(1), 1u);
+  EXPECT_EQ(table.Durable(2), 0u);
+  EXPECT_EQ(table.Acked(2), 1u);
+  table.Acknowledge(3, 1, true);  // write-through
+  EXPECT_EQ(table.Durable(3), 1u);
+  // An older snapshot never moves a durable key back.
+  table.Acknowledge(1, 2, true);
+  table.MarkDurable(before);
+  EXPECT_EQ(table.Durable(1), 2u);
+}
+
+}  // namespace
+}  // namespace loadcell
