@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -96,6 +97,7 @@ class Parser {
   Status Results(const Arg& a);
   Status WriteData(const Arg& a);
   Status Seed(const Arg& a);
+  Status Affinity(const Arg& a);
 
   DiskspdSwitches& sw_;
   bool base_given_ = false;
@@ -105,7 +107,6 @@ class Parser {
   bool results_given_ = false;
   bool write_through_given_ = false;
   bool parallel_ = false;
-  bool completion_routines_ = false;
 };
 
 Status Parser::BaseOffset(const Arg& a) {
@@ -301,9 +302,14 @@ Status Parser::Cache(const Arg& a) {
         sw_.cache_given = write_through_given_ = true;
         break;
       case 'm':
-        return NotYet(a, "memory-mapped I/O, -Sm");
+        sw_.memory_mapped = true;
+        break;
       case 'r':
-        return NotYet(a, "remote caching only, -Sr");
+        return Status::InvalidArgument(fmt::format(
+            "diskspd switch '{}' (local cache off, remote cache on: an SMB client's open "
+            "option) is not supported by loadcell: neither Linux nor Win32's CreateFile has a "
+            "per-file switch for it (on Linux, mount the share with cache=none)",
+            a.text));
       default:
         return Bad(a, fmt::format("'{}' is not a cache flag: -S takes b, h, m, r, u and w", c));
     }
@@ -326,7 +332,13 @@ Status Parser::Throughput(const Arg& a) {
 
 Status Parser::Results(const Arg& a) {
   std::string v = a.rest;
-  if (v.starts_with("p")) return NotYet(a, "print the profile without running, -Rp");
+  if (v.starts_with("p")) {
+    sw_.profile_only = true;
+    v = v.substr(1);
+    if (v.empty()) return Status::Ok();  // -Rp: the profile as XML
+    if (v != "text" && v != "xml") return Bad(a, "-Rp takes text or xml (-Rp, -Rptext, -Rpxml)");
+  }
+  sw_.format_given = true;
   if (v == "text") {
     results_given_ = true;
     return Status::Ok();
@@ -370,7 +382,45 @@ Status Parser::WriteData(const Arg& a) {
   return Status::Ok();
 }
 
+// -a, -ag (DiskSpd's default round robin), -a<cpu>[,<cpu>...],
+// -ag<group>,<cpu>[,...][,g<group>,<cpu>...]: the CPUs in order, each in the
+// group named last (0 when none is).
+Status Parser::Affinity(const Arg& a) {
+  sw_.affinity_given = true;
+  std::string rest = a.rest;
+  if (rest.empty() || rest == "g") return Status::Ok();
+  const std::string valid =
+      "affinity is -a, -ag, -a<cpu>[,<cpu>...] or -ag<group>,<cpu>[,...][,g<group>,<cpu>...]";
+  uint32_t group = 0;
+  size_t at = 0;
+  bool any = false;
+  while (at <= rest.size()) {
+    const size_t comma = std::min(rest.find(',', at), rest.size());
+    std::string item = rest.substr(at, comma - at);
+    const bool is_group = item.starts_with("g");
+    if (is_group) item = item.substr(1);
+    uint64_t v = 0;
+    if (!ParseCount(item, is_group ? 65535 : 255, v)) {
+      return Bad(a, item.empty()
+                        ? valid
+                        : fmt::format("'{}' is not a {} number (0 to {}): {}", item,
+                                      is_group ? "group" : "CPU", is_group ? 65535 : 255, valid));
+    }
+    if (is_group) {
+      group = static_cast<uint32_t>(v);
+      if (comma == rest.size()) return Bad(a, "a group needs its CPUs after it: " + valid);
+    } else {
+      sw_.affinity.push_back({group, static_cast<uint32_t>(v)});
+      any = true;
+    }
+    at = comma + 1;
+  }
+  if (!any) return Bad(a, valid);
+  return Status::Ok();
+}
+
 Status Parser::Seed(const Arg& a) {
+  sw_.seed_given = true;
   if (a.rest.empty()) {
     sw_.seed_from_clock = true;
     return Status::Ok();
@@ -392,7 +442,7 @@ Status Parser::One(const Arg& a) {
       sw_.help = true;
       return Status::Ok();
     case 'a':
-      return NotYet(a, "CPU affinity");
+      return Affinity(a);
     case 'b':
       return Status::Ok();  // the first pass took it
     case 'B':
@@ -404,12 +454,15 @@ Status Parser::One(const Arg& a) {
       sw_.create = true;
       return Status::Ok();
     case 'C':
+      sw_.cooldown_given = true;
       return Seconds(a, "cool-down (-C)", sw_.cooldown_s);
     case 'd':
+      sw_.duration_given = true;
       LC_RETURN_IF_ERROR(Seconds(a, "duration (-d)", sw_.duration_s));
       if (sw_.duration_s == 0) return Bad(a, "the duration (-d) must be at least 1 second");
       return Status::Ok();
     case 'W':
+      sw_.warmup_given = true;
       return Seconds(a, "warm-up (-W)", sw_.warmup_s);
     case 'D':
       sw_.iops_stddev = true;
@@ -460,14 +513,19 @@ Status Parser::One(const Arg& a) {
       sw_.disable_affinity = true;
       return Status::Ok();
     case 'N':
-      return NotYet(a, "the flush mode of memory-mapped I/O");
+      if (a.rest != "v" && a.rest != "n" && a.rest != "i") {
+        return Bad(a, "the flush mode of memory-mapped I/O is -Nv, -Nn or -Ni");
+      }
+      sw_.mapped_flush = a.rest[0];
+      return Status::Ok();
     case 'o':
       LC_RETURN_IF_ERROR(Positive(a, "the outstanding I/Os of -o", 65536, v));
       sw_.requests = static_cast<uint32_t>(v);
       return Status::Ok();
     case 'O':
       LC_RETURN_IF_ERROR(Positive(a, "the outstanding I/Os per thread of -O", 65536, v));
-      return NotYet(a, "outstanding I/Os per thread over all targets");
+      sw_.requests_per_thread = static_cast<uint32_t>(v);
+      return Status::Ok();
     case 'p':
       if (!a.rest.empty()) break;
       parallel_ = true;
@@ -505,10 +563,13 @@ Status Parser::One(const Arg& a) {
       return Status::Ok();
     case 'x':
       if (!a.rest.empty()) break;
-      completion_routines_ = true;
-      return Status::Ok();  // refused in Finish, after DiskSpd's own rule on it
+      sw_.completion_routines = true;
+      return Status::Ok();
     case 'X':
-      return NotYet(a, "XML profiles");
+      if (a.rest.empty()) return Bad(a, "-X needs the profile's file: -X<file.xml>");
+      if (!sw_.profile_path.empty()) return Bad(a, "one XML profile (-X) may be given");
+      sw_.profile_path = a.rest;
+      return Status::Ok();
     case 'y':
       return NotYet(a, "Windows named events");
     case 'z':
@@ -527,48 +588,30 @@ Status Parser::One(const Arg& a) {
 // DiskSpd's checks of the whole profile (Profile::Validate), in its order.
 Status Parser::Finish() {
   auto bad = [](const std::string& what) { return Status::InvalidArgument("diskspd: " + what); };
-  if (sw_.total_threads > 0 && sw_.threads_per_target_given && sw_.threads_per_target > 1) {
-    return bad("-F and -t cannot be used together (-F: threads in all, -t: threads per target)");
-  }
-  if (sw_.throughput_bytes_per_ms + sw_.throughput_iops > 0 && completion_routines_) {
-    return bad("-g (throughput limit) cannot be used with -x (completion routines)");
-  }
-  if ((sw_.think_ms == 0) != (sw_.burst == 0)) {
-    return bad("-i (burst size) and -j (time between bursts) must be given together");
-  }
-  const bool many = sw_.total_threads > 1 || sw_.threads_per_target > 1;
-  if (sw_.random_ratio != 0) {
-    if (sw_.thread_stride > 0) return bad("-T conflicts with -r (it applies to sequential I/O)");
-    if (sw_.interlocked) return bad("-si conflicts with -r");
-  } else {
-    if (sw_.distribution != DiskspdDistribution::kUniform) {
-      return bad("a random distribution (-rd) needs random I/O (-r or -rs)");
-    }
-    if (sw_.interlocked && sw_.thread_stride > 0) return bad("-si conflicts with -T");
-    if (!sw_.interlocked && !many && sw_.thread_stride > 0) {
-      return bad("-T has no effect unless a target has several threads (-t or -F)");
-    }
-  }
-  if (sw_.distribution == DiskspdDistribution::kAbsolute) {
-    for (size_t i = 0; i < sw_.ranges.size(); ++i) {
-      if (sw_.ranges[i].span < sw_.block_size) {
-        return bad(
-            fmt::format("-rdabs: the range of {} bytes is smaller than the block size ({} "
-                        "bytes)",
-                        sw_.ranges[i].span, sw_.block_size));
+  if (!sw_.profile_path.empty()) {
+    // Only the timespans' times, the seed and the output compose with -X.
+    for (const std::string& g : sw_.given) {
+      if (std::string("dWCRvzX").find(g[1]) == std::string::npos) {
+        return Status::InvalidArgument(fmt::format(
+            "diskspd switch '{}' cannot be used with -X (the profile gives it; only -d -W -C -z "
+            "-R and -v compose with a profile)",
+            g));
       }
     }
+    return Status::Ok();
   }
-  if (sw_.write_data == DiskspdWriteData::kRandomBuffer && sw_.write_buffer_size < sw_.block_size) {
-    return bad(
-        fmt::format("the write buffer of -Z ({} bytes) is smaller than the block size ({} "
-                    "bytes)",
-                    sw_.write_buffer_size, sw_.block_size));
+  LC_RETURN_IF_ERROR(CheckDiskspdRules(sw_));
+  if (sw_.disable_affinity && sw_.affinity_given) {
+    return bad("-n (no affinity) conflicts with -a (affinity)");
   }
-  if (completion_routines_) {
-    return Status::InvalidArgument(
-        "diskspd switch '-x' (completion routines, a Windows API) is not supported by loadcell "
-        "(docs/diskspd.md)");
+  if (sw_.mapped_flush == 'n' || sw_.mapped_flush == 'i') {
+    return Status::InvalidArgument(fmt::format(
+        "diskspd switch '-N{}' (RtlFlushNonVolatileMemory, Windows' flush of persistent memory) "
+        "is not supported by loadcell; -Nv flushes the mapping",
+        sw_.mapped_flush));
+  }
+  if (sw_.completion_routines && sw_.memory_mapped) {
+    return bad("completion routines (-x) can't be used with memory mapped IO (-Sm)");
   }
   if (sw_.targets.empty() && !sw_.help) {
     return bad("give at least one target (a file, or a block device) after the switches");

@@ -281,5 +281,66 @@ TEST(DiskspdCommandTest, CoolDownIsNotMeasuredAndInterlockedSequentialRuns) {
             "1");
 }
 
+TEST(DiskspdCommandTest, AffinityStatedInInputParametersAsDiskspdDoes) {
+  TempDir dir;
+  // -a0: DiskSpd's "advanced affinity" line; every thread on CPU 0.
+  ProcessResult a = Diskspd(dir, {"-d1", "-W0", "-t2", "-a0", "-c1M", "a.dat"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_NE(a.out.find("\tadvanced affinity round robin (group/core): 0/0\n"), std::string::npos)
+      << a.out;
+  EXPECT_NE(a.out.find("\tloadcell: threads pinned round robin to CPU 0\n"), std::string::npos);
+  EXPECT_EQ(a.out.find("affinity disabled"), std::string::npos);
+  // The default: pinned round robin to every CPU, no "advanced" line.
+  ProcessResult def = Diskspd(dir, {"-d1", "-W0", "a.dat"});
+  ASSERT_EQ(def.exit_code, 0) << def.err;
+  EXPECT_NE(def.out.find("\tloadcell: threads pinned round robin to CPU"), std::string::npos)
+      << def.out;
+  EXPECT_EQ(def.out.find("advanced affinity"), std::string::npos);
+  // -n: DiskSpd's "affinity disabled", nothing pinned.
+  ProcessResult n = Diskspd(dir, {"-d1", "-W0", "-n", "a.dat"});
+  ASSERT_EQ(n.exit_code, 0) << n.err;
+  EXPECT_NE(n.out.find("\taffinity disabled\n"), std::string::npos) << n.out;
+  EXPECT_EQ(n.out.find("threads pinned"), std::string::npos);
+  // -x: DiskSpd's completion routines, said as DiskSpd says them.
+  ProcessResult x_run = Diskspd(dir, {"-d1", "-W0", "-x", "-o4", "a.dat"});
+  ASSERT_EQ(x_run.exit_code, 0) << x_run.err;
+  EXPECT_NE(x_run.out.find("\t\tusing completion routines (ReadFileEx/WriteFileEx)\n"),
+            std::string::npos)
+      << x_run.out;
+  // -Rxml: the profile's <Affinity>.
+  ProcessResult x = Diskspd(dir, {"-d1", "-W0", "-a0", "-Rxml", "a.dat"});
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  EXPECT_NE(x.out.find("<AffinityGroupAssignment Group=\"0\" Processor=\"0\"/>"), std::string::npos)
+      << x.out;
+}
+
+TEST(DiskspdCommandTest, MemoryMappedIoRunsOnTheMmapEngine) {
+  TempDir dir;
+  // Made (0..255 sequence) and read through the mapping.
+  ProcessResult made = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-Sm", "-c1M", "m.dat"});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_NE(made.out.find("\t\tmemory mapped I/O enabled\n"), std::string::npos) << made.out;
+  EXPECT_NE(made.out.find("loadcell: engine mmap"), std::string::npos);
+  EXPECT_GT(SectionTotal(made.out, "Read IO").second, 0u);
+  // Zeroed writes through the mapping, flushed (-Nv), reach the file.
+  ProcessResult r =
+      Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-w100", "-Z", "-Sm", "-Nv", "m.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\t\tmemory mapped I/O enabled, flush mode: FlushViewOfFile\n"),
+            std::string::npos)
+      << r.out;
+  const auto [wb, wio] = SectionTotal(r.out, "Write IO");
+  EXPECT_GT(wio, 0u);
+  EXPECT_EQ(wb, wio * 4096);
+  const std::string bytes = dir.Read("m.dat");
+  ASSERT_EQ(bytes.size(), 1u << 20);
+  size_t zero_blocks = 0;
+  for (size_t at = 0; at < bytes.size(); at += 4096) {
+    zero_blocks += bytes.compare(at, 4096, std::string(4096, '\0')) == 0 ? 1 : 0;
+  }
+  EXPECT_GT(zero_blocks, 0u);
+  EXPECT_LT(zero_blocks, 257u);
+}
+
 }  // namespace
 }  // namespace loadcell::testing

@@ -773,6 +773,13 @@ Status FioJobWorkload::Init(int) {
 }
 
 Result<std::unique_ptr<Worker>> FioJobWorkload::NewWorker(const ThreadContext& ctx) {
+  if (!s_.cpus.empty()) {
+    // NewWorker runs on the worker's own thread.
+    if (Status pinned = SetCurrentThreadCpus(s_.cpus); !pinned.ok()) {
+      return Status(pinned.code(), "confining the thread to its CPUs: " + pinned.message(),
+                    pinned.err());
+    }
+  }
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(s_.engine, fs_));
   auto w = std::make_unique<FioWorker>(s_, open_, std::move(engine), ctx);
   LC_RETURN_IF_ERROR(w->Open());

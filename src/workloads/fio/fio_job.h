@@ -34,6 +34,9 @@ struct FioJobSettings {
   bool direct = false;        // O_DIRECT
   bool sync_writes = false;   // sync=1: O_SYNC
   bool dsync_writes = false;  // O_DSYNC (DiskSpd's -Sw write-through)
+  // The CPUs each worker thread is confined to (SetCurrentThreadCpus);
+  // empty: not pinned. A refusal fails the job's start.
+  std::vector<int> cpus;
   // The job ends once this many bytes (io_size, else size) or I/Os
   // (number_ios) were issued; 0: no such limit (time_based).
   uint64_t byte_limit = 0;
