@@ -424,10 +424,15 @@ Status ProfileReader::Target(const XmlElement& e, DiskspdSwitches& t) {
   if (const XmlElement* d = Find(e, "Distribution"); d != nullptr) {
     LC_RETURN_IF_ERROR(Distribution(*d, t));
   }
-  LC_RETURN_IF_ERROR(Refused(e, "SequentialScan", "the sequential-scan access hint (-fs)"));
-  LC_RETURN_IF_ERROR(Refused(e, "RandomAccess", "the random-access hint (-fr)"));
-  LC_RETURN_IF_ERROR(Refused(e, "TemporaryFile", "the temporary-file hint (-ft)"));
-  LC_RETURN_IF_ERROR(Refused(e, "UseLargePages", "large pages (-l)"));
+  LC_RETURN_IF_ERROR(GetBool(e, "SequentialScan", t.hint_sequential));
+  LC_RETURN_IF_ERROR(GetBool(e, "RandomAccess", t.hint_random));
+  if (t.hint_random && t.hint_sequential) {
+    return Bad(*Find(e, "RandomAccess"),
+               "conflicts with <SequentialScan>: posix_fadvise takes one of them");
+  }
+  LC_RETURN_IF_ERROR(Refused(e, "TemporaryFile",
+                             "the temporary-file hint (-ft; Linux has no per-file equivalent)"));
+  LC_RETURN_IF_ERROR(GetBool(e, "UseLargePages", t.large_pages));
   LC_RETURN_IF_ERROR(Refused(e, "ParallelAsyncIO", "parallel I/O at one offset (-p)"));
   if (const XmlElement* tt = Find(e, "ThreadTargets"); tt != nullptr) {
     return NotYet(*tt, "threads chosen per target (ThreadTargets)");
@@ -435,7 +440,7 @@ Status ProfileReader::Target(const XmlElement& e, DiskspdSwitches& t) {
   if (const XmlElement* p = Find(e, "IOPriority"); p != nullptr) {
     uint64_t prio = 0;
     LC_RETURN_IF_ERROR(Number(*p, 3, prio));
-    if (prio == 1 || prio == 2) return NotYet(*p, "an I/O priority below normal (-I)");
+    t.io_priority = prio == 0 ? 3 : static_cast<uint32_t>(prio);  // 0: not set
   }
   return Status::Ok();
 }

@@ -133,7 +133,19 @@ Status Parser::MaxOffset(const Arg& a) {
     for (char c : a.rest) {
       if (c != 'r' && c != 's' && c != 't') return Bad(a, "the hints of -f are r, s and t");
     }
-    return NotYet(a, "access hints");
+    if (a.rest.find('t') != std::string::npos) {
+      return Status::InvalidArgument(fmt::format(
+          "diskspd switch '{}': the temporary-file hint (-ft, FILE_ATTRIBUTE_TEMPORARY: keep the "
+          "data in memory, write it lazily) is not supported by loadcell: Linux has no per-file "
+          "equivalent",
+          a.text));
+    }
+    sw_.hint_random = sw_.hint_random || a.rest.find('r') != std::string::npos;
+    sw_.hint_sequential = sw_.hint_sequential || a.rest.find('s') != std::string::npos;
+    if (sw_.hint_random && sw_.hint_sequential) {
+      return Bad(a, "give one access hint, -fr or -fs: posix_fadvise takes one of them");
+    }
+    return Status::Ok();
   }
   if (max_given_)
     return Bad(a, "the largest offset (-B<base>:<length> or -f<size>) may be given once");
@@ -500,10 +512,12 @@ Status Parser::One(const Arg& a) {
       return Status::Ok();
     case 'I':
       if (!ParseCount(a.rest, 3, v) || v == 0) return Bad(a, "the I/O priority is 1, 2 or 3");
-      return NotYet(a, "I/O priority");
+      sw_.io_priority = static_cast<uint32_t>(v);
+      return Status::Ok();
     case 'l':
       if (!a.rest.empty()) break;
-      return NotYet(a, "large pages");
+      sw_.large_pages = true;
+      return Status::Ok();
     case 'L':
       if (!a.rest.empty()) break;
       sw_.latency = true;

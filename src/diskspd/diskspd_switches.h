@@ -61,9 +61,13 @@ struct DiskspdSwitches {
   uint64_t throughput_bytes_per_ms = 0;
   uint64_t throughput_iops = 0;
   DiskspdCache cache = DiskspdCache::kCached;
-  bool cache_given = false;    // -S.. or -h said something of the cache
-  bool write_through = false;  // -Sw, -Sh, -h
-  bool memory_mapped = false;  // -Sm
+  bool cache_given = false;      // -S.. or -h said something of the cache
+  bool write_through = false;    // -Sw, -Sh, -h
+  bool memory_mapped = false;    // -Sm
+  uint32_t io_priority = 3;      // -I: 1 very low, 2 low, 3 normal
+  bool large_pages = false;      // -l
+  bool hint_random = false;      // -fr (FILE_FLAG_RANDOM_ACCESS)
+  bool hint_sequential = false;  // -fs (FILE_FLAG_SEQUENTIAL_SCAN)
   // -x: DiskSpd's completion routines instead of IOCP; loadcell runs the
   // same asynchronous engine either way (the report says which was asked).
   bool completion_routines = false;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -340,6 +341,35 @@ TEST(DiskspdCommandTest, MemoryMappedIoRunsOnTheMmapEngine) {
   }
   EXPECT_GT(zero_blocks, 0u);
   EXPECT_LT(zero_blocks, 257u);
+}
+
+TEST(DiskspdCommandTest, AccessHintAndIoPriorityStated) {
+  TempDir dir;
+  ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-fr", "-I2", "-c1M", "h.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\t\tusing FILE_FLAG_RANDOM_ACCESS hint\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("posix_fadvise(RANDOM)"), std::string::npos);
+  EXPECT_NE(r.out.find("\t\tIO priority: low\n"), std::string::npos);
+  EXPECT_GT(SectionTotal(r.out, "Read IO").second, 0u);
+}
+
+TEST(DiskspdCommandTest, LargePagesRunOrFailWithTheSystemsReason) {
+  TempDir dir;
+  ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-l", "-c1M", "l.dat"});
+  std::ifstream pool("/proc/sys/vm/nr_hugepages");
+  long reserved = 0;
+  pool >> reserved;
+  if (reserved == 0) {
+    // No huge page reserved here: the run fails at its start, saying why.
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    EXPECT_NE(r.err.find("large pages: cannot map"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nr_hugepages"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");  // no report of a run that did not start
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\t\tloadcell: I/O buffers in huge pages (-l)\n"), std::string::npos);
+  EXPECT_GT(SectionTotal(r.out, "Read IO").second, 0u);
 }
 
 }  // namespace

@@ -283,8 +283,8 @@ DiskspdReport ReportShell(const diskspd::DiskspdTimespan& ts, const DiskspdPlan*
   return report;
 }
 
-// Runs one timespan's jobs; false when a job could not be prepared (its
-// line printed).
+// Runs one timespan's jobs; false when a job could not be prepared or the
+// run could not start (its line printed).
 bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
                  DiskspdTimespanRun& tr, std::ostream& err) {
   const DiskspdSwitches& sw = ts.sw;
@@ -333,8 +333,7 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
   if (sampler != nullptr) sampler->Stop();
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
-    tr.failed = true;
-    return true;
+    return false;
   }
   tr.ran = std::move(*ran);
   Verbose(sw, err, "finished");

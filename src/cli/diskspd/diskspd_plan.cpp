@@ -13,6 +13,7 @@
 #include "core/random.h"
 #include "io/io_engine.h"
 #include "os/block_device.h"
+#include "os/file_cache.h"
 #include "os/open_flags.h"
 #include "os/thread.h"
 
@@ -350,6 +351,11 @@ Result<DiskspdJob> PlanJob(const DiskspdPlan& plan, const DiskspdThreadSlot& slo
   s.direct = sw.cache == DiskspdCache::kUnbuffered;
   s.dsync_writes = sw.write_through;
   s.buffers = DiskspdBuffersOf(sw, t.write_buffer);
+  s.io_priority = static_cast<int>(sw.io_priority);
+  s.large_pages = sw.large_pages;
+  s.access_hint = sw.hint_random       ? FileAccessHint::kRandom
+                  : sw.hint_sequential ? FileAccessHint::kSequential
+                                       : FileAccessHint::kNone;
   if (!plan.pinned_cpus.empty()) {
     s.cpus = {plan.pinned_cpus[static_cast<size_t>(slot.thread) % plan.pinned_cpus.size()]};
   }
@@ -380,6 +386,13 @@ Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdTimespan& ts, FileSystem& 
     LC_ASSIGN_OR_RETURN(t.write_buffer, ReadWriteBufferSource(sw, fs));
     // -Sm: loadcell's mmap engine (a copy to or from the mapping, one
     // request at a time, as DiskSpd's memory-mapped I/O).
+    if (sw.io_priority < 3 && !ThreadIoPrioritySupported()) {
+      return RefuseDiskspd("-I" + std::to_string(sw.io_priority) + ": " +
+                           SetCurrentThreadIoPriority(static_cast<int>(sw.io_priority)).message());
+    }
+    if ((sw.hint_random || sw.hint_sequential) && !FileAccessHintsSupported()) {
+      return RefuseDiskspd(AdviseFileAccess(-1, FileAccessHint::kRandom).message() + " (-fr, -fs)");
+    }
     t.requests = DiskspdTargetRequests(ts, i);
     if (t.requests == 0) {
       return RefuseDiskspd(fmt::format("-O{}: each thread has fewer requests than its {} targets",

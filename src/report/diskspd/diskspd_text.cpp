@@ -72,12 +72,16 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
   if (sw.thread_stride != 0) {
     o += "\t\tthread stride size: " + DiskspdSizeText(sw.thread_stride) + "\n";
   }
+  if (sw.large_pages) o += "\t\tloadcell: I/O buffers in huge pages (-l)\n";
+  if (sw.hint_sequential) o += "\t\tusing FILE_FLAG_SEQUENTIAL_SCAN hint\n";
+  if (sw.hint_random) o += "\t\tusing FILE_FLAG_RANDOM_ACCESS hint\n";
   if (sw.total_threads == 0) o += fmt::format("\t\tthreads per file: {}\n", sw.threads_per_target);
   if (sw.requests > 1 && sw.total_threads == 0) {
     o += sw.completion_routines ? "\t\tusing completion routines (ReadFileEx/WriteFileEx)\n"
                                 : "\t\tusing I/O Completion Ports\n";
   }
-  o += "\t\tIO priority: normal\n";
+  static const char* const kPriority[] = {"normal", "very low", "low", "normal"};
+  o += fmt::format("\t\tIO priority: {}\n", kPriority[sw.io_priority <= 3 ? sw.io_priority : 0]);
   if (sw.throughput_iops != 0) {
     o += fmt::format("\t\tthroughput rate-limited to {} IOPS\n", sw.throughput_iops);
   } else if (sw.throughput_bytes_per_ms != 0) {
@@ -104,8 +108,11 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
   const std::string& engine = t.engine.empty() ? r.engine : t.engine;
   const std::string& flags = t.engine.empty() ? r.open_flags : t.open_flags;
   if (engine.empty()) return;  // -Rp: nothing planned
-  o += fmt::format("\t\tloadcell: engine {}, open flags {}{}\n", engine,
-                   flags.empty() ? "none" : flags,
+  const char* hint = sw.hint_random       ? ", posix_fadvise(RANDOM)"
+                     : sw.hint_sequential ? ", posix_fadvise(SEQUENTIAL)"
+                                          : "";
+  o += fmt::format("\t\tloadcell: engine {}, open flags {}{}{}\n", engine,
+                   flags.empty() ? "none" : flags, hint,
                    t.created ? fmt::format(", created fully written ({} bytes)", t.size) : "");
 }
 

@@ -88,10 +88,10 @@ void TargetProfileXml(const DiskspdReport& r, const DiskspdReportTarget& t, Xml&
   x.Element("Path", XmlEscape(t.path));
   x.Element("BlockSize", sw.block_size);
   x.Element("BaseFileOffset", sw.base_offset);
-  x.Bool("SequentialScan", false);
-  x.Bool("RandomAccess", false);
+  x.Bool("SequentialScan", sw.hint_sequential);
+  x.Bool("RandomAccess", sw.hint_random);
   x.Bool("TemporaryFile", false);
-  x.Bool("UseLargePages", false);
+  x.Bool("UseLargePages", sw.large_pages);
   if (sw.cache == DiskspdCache::kUnbuffered) x.Bool("DisableOSCache", true);
   if (sw.write_through) x.Bool("WriteThrough", true);
   if (sw.memory_mapped) x.Bool("MemoryMappedIo", true);
@@ -145,7 +145,7 @@ void TargetProfileXml(const DiskspdReport& r, const DiskspdReportTarget& t, Xml&
     x.Element("Throughput", sw.throughput_bytes_per_ms);
   }
   x.Element("ThreadsPerFile", sw.total_threads > 0 ? 1 : sw.threads_per_target);
-  x.Element("IOPriority", 3);
+  x.Element("IOPriority", sw.io_priority);
   x.Element("Weight", sw.weight);
   x.Close("Target");
 }

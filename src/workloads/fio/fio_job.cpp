@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/pages.h"
 #include "os/block_device.h"
 #include "os/file_cache.h"
 #include "os/open_flags.h"
@@ -99,14 +100,17 @@ class FioWorker final : public Worker {
 
   ~FioWorker() override {
     if (open_) (void)engine_->Close();
-    FreeIoBuffer(buffers_);
+    if (huge_bytes_ > 0) {
+      UnmapPages(buffers_, huge_bytes_);
+    } else {
+      FreeIoBuffer(buffers_);
+    }
   }
 
   Status Open() {
     max_len_ = std::max<uint32_t>(pattern_.MaxBlockSize(), 512);
     const size_t depth = std::max<uint32_t>(1, s_.iodepth);
-    buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(max_len_ * depth));
-    if (buffers_ == nullptr) return Status::ResourceExhausted("fio: cannot allocate I/O buffers");
+    LC_RETURN_IF_ERROR(AllocateBuffers(max_len_ * depth));
     slots_.assign(depth, Slot{});
     for (size_t i = 0; i < depth; ++i) {
       slots_[i].buf = buffers_ + i * max_len_;
@@ -123,6 +127,27 @@ class FioWorker final : public Worker {
                       (s_.dsync_writes ? O_DSYNC : 0);
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
     open_ = true;
+    return Status::Ok();
+  }
+
+  // The I/O buffers: in huge (Windows: large) pages with large_pages
+  // (DiskSpd's -l), refused with the system's reason when it has none to give.
+  Status AllocateBuffers(size_t bytes) {
+    if (!s_.large_pages) {
+      buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(bytes));
+      if (buffers_ == nullptr) return Status::ResourceExhausted("fio: cannot allocate I/O buffers");
+      return Status::Ok();
+    }
+    const uint64_t page = HugePageSize();
+    const size_t mapped = static_cast<size_t>((bytes + page - 1) / page * page);
+    int err = 0;
+    buffers_ = static_cast<unsigned char*>(MapZeroPages(mapped, true, &err));
+    if (buffers_ == nullptr) {
+      return Status::ResourceExhausted(
+          fmt::format("large pages: cannot map {} bytes of huge pages for the I/O buffers ({}; {})",
+                      mapped, std::strerror(err), HugePagesAdvice(err)));
+    }
+    huge_bytes_ = mapped;
     return Status::Ok();
   }
 
@@ -618,6 +643,7 @@ class FioWorker final : public Worker {
   bool open_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;
+  size_t huge_bytes_ = 0;  // the buffers' mapping in huge pages (large_pages)
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;
   std::vector<IoRequest> batch_;
@@ -759,6 +785,10 @@ Status FioJobWorkload::Init(int) {
                     fd.status().err());
     }
     open_.push_back(IoFile{p, *fd, s_.file_size});
+    if (Status hinted = AdviseFileAccess(*fd, s_.access_hint); !hinted.ok()) {
+      (void)Done();
+      return Status(hinted.code(), "fio job " + s_.name + ": " + hinted.message(), hinted.err());
+    }
     // fio's invalidate=1: the job starts from the device, not from what the
     // layout left in the page cache (Windows cannot: the verdict's cache
     // check then says what was read from memory).
@@ -779,6 +809,9 @@ Result<std::unique_ptr<Worker>> FioJobWorkload::NewWorker(const ThreadContext& c
       return Status(pinned.code(), "confining the thread to its CPUs: " + pinned.message(),
                     pinned.err());
     }
+  }
+  if (Status prio = SetCurrentThreadIoPriority(s_.io_priority); !prio.ok()) {
+    return Status(prio.code(), "setting the thread's I/O priority: " + prio.message(), prio.err());
   }
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(s_.engine, fs_));
   auto w = std::make_unique<FioWorker>(s_, open_, std::move(engine), ctx);

@@ -188,6 +188,15 @@ TEST(DiskspdSwitches, AffinityAsDiskspdWritesIt) {
   EXPECT_TRUE(Parse({"-n", "t"}).disable_affinity);
 }
 
+TEST(DiskspdSwitches, AccessHints) {
+  EXPECT_TRUE(Parse({"-fr", "t"}).hint_random);
+  EXPECT_TRUE(Parse({"-fs", "t"}).hint_sequential);
+  EXPECT_FALSE(Parse({"-fs", "t"}).hint_random);
+  EXPECT_THAT(ErrorOf({"-fr", "-fs", "t"}), HasSubstr("give one access hint"));
+  EXPECT_THAT(ErrorOf({"-ft", "t"}), HasSubstr("temporary-file hint"));
+  EXPECT_EQ(Parse({"-f1M", "t"}).max_offset, kMiB);  // -f<size> stays the largest offset
+}
+
 TEST(DiskspdSwitches, ResultsFormats) {
   EXPECT_FALSE(Parse({"-Rtext", "t"}).xml);
   EXPECT_TRUE(Parse({"-Rxml", "t"}).xml);
