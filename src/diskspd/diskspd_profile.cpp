@@ -176,8 +176,8 @@ Status ProfileReader::ProfileLevel(const XmlElement& root, DiskspdSwitches& base
                                      {"ETW", XsdType::kComplex, false},
                                      {"PrecreateFiles", XsdType::kString, false}}));
   LC_RETURN_IF_ERROR(GetBool(root, "Verbose", base.verbose));
-  LC_RETURN_IF_ERROR(Refused(root, "VerboseStats", "wait statistics (-vs)"));
-  LC_RETURN_IF_ERROR(Refused(root, "Progress", "progress dots (-P)"));
+  LC_RETURN_IF_ERROR(Refused(root, "VerboseStats", "verbose summary statistics (-vs)"));
+  LC_RETURN_IF_ERROR(Get(root, "Progress", kU32, base.progress_every));
   LC_RETURN_IF_ERROR(Refused(root, "ExperimentFlags", "experiment flags"));
   if (const XmlElement* etw = Find(root, "ETW"); etw != nullptr) {
     return NotYet(*etw, "ETW tracing (a Windows facility)");

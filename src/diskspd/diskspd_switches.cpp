@@ -545,7 +545,12 @@ Status Parser::One(const Arg& a) {
       parallel_ = true;
       return NotYet(a, "parallel sequential I/O at one offset");
     case 'P':
-      return NotYet(a, "progress dots");
+      sw_.progress_every = 65536;  // DiskSpd's default
+      if (!a.rest.empty()) {
+        LC_RETURN_IF_ERROR(Positive(a, "the I/Os per progress dot of -P", 1'000'000'000, v));
+        sw_.progress_every = v;
+      }
+      return Status::Ok();
     case 'r':
       return Random(a);
     case 'R':
@@ -568,7 +573,7 @@ Status Parser::One(const Arg& a) {
         sw_.verbose = true;
         return Status::Ok();
       }
-      if (a.rest == "s") return NotYet(a, "wait statistics");
+      if (a.rest == "s") return NotYet(a, "verbose summary statistics");
       return Bad(a, "verbose mode is -v or -vs");
     case 'w':
       if (a.rest.empty()) return Bad(a, "-w needs the write percentage, 0 to 100");

@@ -66,6 +66,7 @@ struct DiskspdSwitches {
   bool memory_mapped = false;    // -Sm
   uint32_t io_priority = 3;      // -I: 1 very low, 2 low, 3 normal
   bool large_pages = false;      // -l
+  uint64_t progress_every = 0;   // -P: a dot per that many I/Os; 0: none
   bool hint_random = false;      // -fr (FILE_FLAG_RANDOM_ACCESS)
   bool hint_sequential = false;  // -fs (FILE_FLAG_SEQUENTIAL_SCAN)
   // -x: DiskSpd's completion routines instead of IOCP; loadcell runs the

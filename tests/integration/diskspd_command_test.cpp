@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -370,6 +371,25 @@ TEST(DiskspdCommandTest, LargePagesRunOrFailWithTheSystemsReason) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\t\tloadcell: I/O buffers in huge pages (-l)\n"), std::string::npos);
   EXPECT_GT(SectionTotal(r.out, "Read IO").second, 0u);
+}
+
+TEST(DiskspdCommandTest, ProgressDotsOnStderrPerIos) {
+  TempDir dir;
+  ASSERT_EQ(Diskspd(dir, {"-d1", "-W0", "-c1M", "p.dat"}).exit_code, 0);
+  // -P100 with -t2 and -D250: a dot per 100 I/Os of the two threads,
+  // counted at each interval of the measured time, on stderr (stdout keeps
+  // the report alone).
+  ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-t2", "-D250", "-P100", "p.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const uint64_t ios = SectionTotal(r.out, "Total IO").second;
+  ASSERT_GT(ios, 0u);
+  uint64_t dots = 0;
+  std::istringstream lines(r.err);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.find_first_not_of('.') == std::string::npos) dots += line.size();
+  }
+  EXPECT_EQ(dots, ios / 100) << r.err;
+  EXPECT_EQ(r.out.find(".........."), std::string::npos);
 }
 
 }  // namespace

@@ -124,14 +124,38 @@ Status CreateTargets(const DiskspdPlan& plan, std::ostream& err) {
   return Status::Ok();
 }
 
+// DiskSpd's -P: a dot on stderr for every `every` I/Os completed, counted
+// over the measured time's intervals (of -D's length) of every job.
+class ProgressDots {
+ public:
+  ProgressDots(uint64_t every, std::ostream& out) : every_(every), out_(out) {}
+  void Add(uint64_t ios) {
+    std::lock_guard<std::mutex> lock(mu_);
+    count_ += ios;
+    bool any = false;
+    for (; every_ > 0 && count_ >= every_; count_ -= every_) {
+      out_ << '.';
+      any = true;
+    }
+    if (any) out_.flush();
+  }
+
+ private:
+  uint64_t every_;
+  std::ostream& out_;
+  std::mutex mu_;
+  uint64_t count_ = 0;
+};
+
 // The host's per-CPU times at the measured start and end of the run: taken
 // by a thread of its own, from the moment the first job's threads are
-// ready, after the warm-up and after the measured time. Forwards every
-// call to the job's own observer (its verdict).
+// ready, after the warm-up and after the measured time (only the first
+// job's samples). Forwards every call to the job's own observer (its
+// verdict), and counts the job's I/Os for -P.
 class CpuSampler final : public RunObserver {
  public:
-  CpuSampler(RunObserver* inner, double warmup_s, double duration_s)
-      : inner_(inner), warmup_s_(warmup_s), duration_s_(duration_s) {}
+  CpuSampler(RunObserver* inner, double warmup_s, double duration_s, bool sample = true)
+      : inner_(inner), warmup_s_(warmup_s), duration_s_(duration_s), sample_(sample) {}
   ~CpuSampler() override { Stop(); }
 
   void OnStart(const Manifest& m) override {
@@ -139,15 +163,18 @@ class CpuSampler final : public RunObserver {
   }
   void OnThreadsStarted() override {
     if (inner_ != nullptr) inner_->OnThreadsStarted();
-    if (thread_.joinable()) return;
+    if (!sample_ || thread_.joinable()) return;
     thread_ = std::thread([this] { Sample(); });
   }
   void OnInterval(const IntervalSnapshot& s) override {
     if (inner_ != nullptr) inner_->OnInterval(s);
+    if (dots_ != nullptr) dots_->Add(s.events);
   }
   void OnCheckpoint(const RunResult& r) override {
     if (inner_ != nullptr) inner_->OnCheckpoint(r);
   }
+  // -P: every job's completed I/Os go to `dots`.
+  void CountInto(ProgressDots* dots) { dots_ = dots; }
   void OnStatus(const IntervalSnapshot& s) override {
     if (inner_ != nullptr) inner_->OnStatus(s);
   }
@@ -180,8 +207,10 @@ class CpuSampler final : public RunObserver {
   }
 
   RunObserver* inner_;
+  ProgressDots* dots_ = nullptr;
   double warmup_s_;
   double duration_s_;
+  bool sample_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
@@ -195,6 +224,7 @@ struct DiskspdJobRun {
   const DiskspdJob* planned = nullptr;
   std::unique_ptr<FioJobWorkload> workload;
   std::unique_ptr<VerdictStep> verdict;
+  std::unique_ptr<CpuSampler> observer;  // -P's counting (not the first job's)
 };
 
 std::string UtcNow() {
@@ -291,6 +321,8 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
   FileSystem& fs = DefaultFileSystem();
   JobGroup group;
   std::unique_ptr<CpuSampler> sampler;
+  std::unique_ptr<ProgressDots> dots;
+  if (sw.progress_every > 0) dots = std::make_unique<ProgressDots>(sw.progress_every, err);
   for (const DiskspdJob& pj : plan.jobs) {
     DiskspdJobRun& jr = tr.runs.emplace_back();
     jr.planned = &pj;
@@ -315,7 +347,12 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
     job.observer = jr.verdict.get();
     if (sampler == nullptr) {
       sampler = std::make_unique<CpuSampler>(jr.verdict.get(), sw.warmup_s, sw.duration_s);
+      sampler->CountInto(dots.get());
       job.observer = sampler.get();
+    } else if (dots != nullptr) {
+      jr.observer = std::make_unique<CpuSampler>(jr.verdict.get(), 0, 0, false);
+      jr.observer->CountInto(dots.get());
+      job.observer = jr.observer.get();
     }
     group.jobs.push_back(std::move(job));
     Verbose(sw, err,
@@ -331,6 +368,7 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
   groups.push_back(std::move(group));
   Result<JobsResult> ran = RunJobs(groups);
   if (sampler != nullptr) sampler->Stop();
+  if (dots != nullptr) err << "\n";
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
     return false;

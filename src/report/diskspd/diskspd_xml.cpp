@@ -187,7 +187,7 @@ void TimeSpanProfileXml(const DiskspdReport& r, Xml& x) {
 void ProfileXml(const std::vector<DiskspdReport>& spans, Xml& x) {
   const DiskspdSwitches& sw = *spans.front().sw;
   x.Open("Profile");
-  x.Element("Progress", 0);
+  x.Element("Progress", sw.progress_every);
   x.Element("ResultFormat", sw.xml ? "xml" : "text");
   x.Bool("Verbose", sw.verbose);
   x.Open("TimeSpans");
