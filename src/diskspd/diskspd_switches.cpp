@@ -6,16 +6,10 @@
 #include <cctype>
 #include <limits>
 
+#include "diskspd/diskspd_parser.h"
+
 namespace loadcell::diskspd {
-namespace {
-
-constexpr const char* kSizeWords = "bytes, or a number with K, M, G, T or b (blocks of -b)";
-
-// One switch's text ("-b8K") and what follows its letter(s).
-struct Arg {
-  std::string text;  // as written
-  std::string rest;  // after the switch's letter
-};
+namespace switch_parser {
 
 Status Bad(const Arg& a, const std::string& why) {
   return Status::InvalidArgument(fmt::format("diskspd switch '{}': {}", a.text, why));
@@ -26,7 +20,6 @@ Status NotYet(const Arg& a, const std::string& what) {
       "diskspd switch '{}' ({}) is not supported by loadcell yet (docs/diskspd.md)", a.text, what));
 }
 
-// A whole decimal number, nothing else; false past `max`.
 bool ParseCount(const std::string& s, uint64_t max, uint64_t& out) {
   if (s.empty() || s.size() > 20) return false;
   uint64_t v = 0;
@@ -41,7 +34,6 @@ bool ParseCount(const std::string& s, uint64_t max, uint64_t& out) {
   return true;
 }
 
-// Digits at the front of `s` from `at`; moves `at` past them.
 bool TakeNumber(const std::string& s, size_t& at, uint64_t& out) {
   const size_t start = at;
   while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])) != 0) ++at;
@@ -49,65 +41,11 @@ bool TakeNumber(const std::string& s, size_t& at, uint64_t& out) {
          ParseCount(s.substr(start, at - start), std::numeric_limits<uint64_t>::max(), out);
 }
 
-// The end of a size's text starting at `at` in `s`: digits and one unit.
 size_t SizeEnd(const std::string& s, size_t at) {
   while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])) != 0) ++at;
   if (at < s.size() && std::string("KkMmGgTtBb").find(s[at]) != std::string::npos) ++at;
   return at;
 }
-
-// The parse state: the switches so far and what DiskSpd tracks to find its
-// conflicts.
-class Parser {
- public:
-  explicit Parser(DiskspdSwitches& sw) : sw_(sw) {}
-
-  Status One(const Arg& a);
-  Status Finish();
-
- private:
-  Status Size(const Arg& a, const std::string& text, const std::string& what, uint64_t& out) {
-    if (!ParseDiskspdSize(text, sw_.block_size, out)) {
-      return Bad(a, fmt::format("{} must be {}", what, kSizeWords));
-    }
-    return Status::Ok();
-  }
-  Status Seconds(const Arg& a, const std::string& what, int& out) {
-    uint64_t v = 0;
-    if (!ParseCount(a.rest, 1'000'000'000, v)) {
-      return Bad(a, fmt::format("the {} must be whole seconds, 0 or more", what));
-    }
-    out = static_cast<int>(v);
-    return Status::Ok();
-  }
-  Status Positive(const Arg& a, const std::string& what, uint64_t max, uint64_t& out) {
-    if (!ParseCount(a.rest, max, out) || out == 0) {
-      return Bad(a, fmt::format("{} must be a whole number from 1 to {}", what, max));
-    }
-    return Status::Ok();
-  }
-  Status BaseOffset(const Arg& a);
-  Status MaxOffset(const Arg& a);
-  Status Random(const Arg& a);
-  Status RandomRatio(const Arg& a);
-  Status Distribution(const Arg& a);
-  Status Sequential(const Arg& a);
-  Status Cache(const Arg& a);
-  Status Throughput(const Arg& a);
-  Status Results(const Arg& a);
-  Status WriteData(const Arg& a);
-  Status Seed(const Arg& a);
-  Status Affinity(const Arg& a);
-
-  DiskspdSwitches& sw_;
-  bool base_given_ = false;
-  bool max_given_ = false;
-  bool random_given_ = false;      // -r[align]
-  bool sequential_given_ = false;  // -s
-  bool results_given_ = false;
-  bool write_through_given_ = false;
-  bool parallel_ = false;
-};
 
 Status Parser::BaseOffset(const Arg& a) {
   if (base_given_) return Bad(a, "the base offset (-B<base>[:length]) may be given once");
@@ -171,77 +109,6 @@ Status Parser::RandomRatio(const Arg& a) {
   return Status::Ok();
 }
 
-Status Parser::Distribution(const Arg& a) {
-  std::string spec = a.rest.substr(1);
-  if (spec.rfind("pct", 0) == 0) {
-    sw_.distribution = DiskspdDistribution::kPercent;
-  } else if (spec.rfind("abs", 0) == 0) {
-    sw_.distribution = DiskspdDistribution::kAbsolute;
-  } else {
-    return Bad(a,
-               "the random distribution is -rdpct<IO%>/<target%>[:...] or "
-               "-rdabs<IO%>/<size>[:...]");
-  }
-  const bool pct = sw_.distribution == DiskspdDistribution::kPercent;
-  sw_.ranges.clear();
-  uint32_t io_total = 0;
-  uint64_t target_total = 0;
-  size_t at = 3;
-  for (;;) {
-    uint64_t io = 0;
-    if (!TakeNumber(spec, at, io) || io > 100) {
-      return Bad(a, fmt::format("each range's IO% must be from 0 to {}", 100 - io_total));
-    }
-    if (at >= spec.size() || spec[at] != '/') {
-      return Bad(a, fmt::format("expected '/' after the IO% {}", io));
-    }
-    ++at;
-    uint64_t span = 0;
-    if (pct) {
-      if (!TakeNumber(spec, at, span) || span == 0 || span > 100) {
-        return Bad(a, fmt::format("each range's target% must be from 1 to {}", 100 - target_total));
-      }
-    } else {
-      const size_t end = SizeEnd(spec, at);
-      if (!ParseDiskspdSize(spec.substr(at, end - at), sw_.block_size, span)) {
-        return Bad(a, fmt::format("each range's size must be {}", kSizeWords));
-      }
-      if (span == 0) return Bad(a, "a range of size 0");
-      at = end;
-    }
-    if (io_total + io > 100) {
-      return Bad(a, fmt::format("IO% {} is too much: at most {} is left (the total must be at "
-                                "most 100%)",
-                                io, 100 - io_total));
-    }
-    if (pct && target_total + span > 100) {
-      return Bad(a, fmt::format("target% {} is too much: at most {} is left (the total must be "
-                                "100%)",
-                                span, 100 - target_total));
-    }
-    if (pct && target_total + span == 100 && io_total + io < 100) {
-      return Bad(a, fmt::format("the target is covered with {}% of the IO left to place",
-                                100 - io_total - io));
-    }
-    if (!pct && span < sw_.block_size) {
-      // DiskSpd checks this against the block size in force at the end.
-    }
-    sw_.ranges.push_back({static_cast<uint32_t>(io), span});
-    io_total += static_cast<uint32_t>(io);
-    target_total += span;
-    if (at == spec.size()) break;
-    if (spec[at] != ':') {
-      return Bad(a, fmt::format("unexpected '{}' in the distribution", spec.substr(at)));
-    }
-    ++at;
-  }
-  if (pct && target_total != 100) {
-    return Bad(
-        a, fmt::format("the target percentages add up to {}%; they must total 100%", target_total));
-  }
-  return Status::Ok();
-}
-
 Status Parser::Random(const Arg& a) {
   if (a.rest.starts_with("s")) return RandomRatio(a);
   if (a.rest.starts_with("d")) return Distribution(a);
@@ -277,54 +144,6 @@ Status Parser::Sequential(const Arg& a) {
       return Bad(a, fmt::format("the stride of -s must be {}", kSizeWords));
     }
     sw_.alignment = stride;
-  }
-  return Status::Ok();
-}
-
-Status Parser::Cache(const Arg& a) {
-  if (a.rest.empty()) {
-    if (sw_.cache_given) return Bad(a, "-S conflicts with an earlier cache mode");
-    sw_.cache = DiskspdCache::kUnbuffered;
-    sw_.cache_given = true;
-    return Status::Ok();
-  }
-  for (char c : a.rest) {
-    switch (c) {
-      case 'b':
-        if (sw_.cache_given) return Bad(a, "-Sb conflicts with an earlier cache mode");
-        sw_.cache = DiskspdCache::kCached;
-        sw_.cache_given = true;
-        break;
-      case 'u':
-        if (sw_.cache_given) return Bad(a, "-Su conflicts with an earlier cache mode");
-        sw_.cache = DiskspdCache::kUnbuffered;
-        sw_.cache_given = true;
-        break;
-      case 'w':
-        if (write_through_given_) return Bad(a, "-Sw conflicts with an earlier write-through");
-        sw_.write_through = true;
-        write_through_given_ = true;
-        break;
-      case 'h':
-        if (sw_.cache_given || write_through_given_) {
-          return Bad(a, "-Sh conflicts with an earlier cache mode or write-through");
-        }
-        sw_.cache = DiskspdCache::kUnbuffered;
-        sw_.write_through = true;
-        sw_.cache_given = write_through_given_ = true;
-        break;
-      case 'm':
-        sw_.memory_mapped = true;
-        break;
-      case 'r':
-        return Status::InvalidArgument(fmt::format(
-            "diskspd switch '{}' (local cache off, remote cache on: an SMB client's open "
-            "option) is not supported by loadcell: neither Linux nor Win32's CreateFile has a "
-            "per-file switch for it (on Linux, mount the share with cache=none)",
-            a.text));
-      default:
-        return Bad(a, fmt::format("'{}' is not a cache flag: -S takes b, h, m, r, u and w", c));
-    }
   }
   return Status::Ok();
 }
@@ -369,66 +188,6 @@ Status Parser::Results(const Arg& a) {
   return Bad(a,
              "the report format is text, xml or xml:FILE (loadcell's: text on stdout and "
              "XML to FILE)");
-}
-
-Status Parser::WriteData(const Arg& a) {
-  if (a.rest.empty()) {
-    sw_.write_data = DiskspdWriteData::kZero;
-    return Status::Ok();
-  }
-  if (a.rest == "r") {
-    sw_.write_data = DiskspdWriteData::kRandomPerIo;
-    return Status::Ok();
-  }
-  const size_t comma = a.rest.find(',');
-  uint64_t size = 0;
-  if (!ParseDiskspdSize(a.rest.substr(0, comma), sw_.block_size, size) || size == 0) {
-    return Bad(a, fmt::format("-Z<size>[,file] takes a size above 0: {}", kSizeWords));
-  }
-  if (comma != std::string::npos) {
-    sw_.write_buffer_file = a.rest.substr(comma + 1);
-    if (sw_.write_buffer_file.empty()) return Bad(a, "-Z<size>,<file> needs the file");
-  }
-  sw_.write_data = DiskspdWriteData::kRandomBuffer;
-  sw_.write_buffer_size = size;
-  return Status::Ok();
-}
-
-// -a, -ag (DiskSpd's default round robin), -a<cpu>[,<cpu>...],
-// -ag<group>,<cpu>[,...][,g<group>,<cpu>...]: the CPUs in order, each in the
-// group named last (0 when none is).
-Status Parser::Affinity(const Arg& a) {
-  sw_.affinity_given = true;
-  std::string rest = a.rest;
-  if (rest.empty() || rest == "g") return Status::Ok();
-  const std::string valid =
-      "affinity is -a, -ag, -a<cpu>[,<cpu>...] or -ag<group>,<cpu>[,...][,g<group>,<cpu>...]";
-  uint32_t group = 0;
-  size_t at = 0;
-  bool any = false;
-  while (at <= rest.size()) {
-    const size_t comma = std::min(rest.find(',', at), rest.size());
-    std::string item = rest.substr(at, comma - at);
-    const bool is_group = item.starts_with("g");
-    if (is_group) item = item.substr(1);
-    uint64_t v = 0;
-    if (!ParseCount(item, is_group ? 65535 : 255, v)) {
-      return Bad(a, item.empty()
-                        ? valid
-                        : fmt::format("'{}' is not a {} number (0 to {}): {}", item,
-                                      is_group ? "group" : "CPU", is_group ? 65535 : 255, valid));
-    }
-    if (is_group) {
-      group = static_cast<uint32_t>(v);
-      if (comma == rest.size()) return Bad(a, "a group needs its CPUs after it: " + valid);
-    } else {
-      sw_.affinity.push_back({group, static_cast<uint32_t>(v)});
-      any = true;
-    }
-    at = comma + 1;
-  }
-  if (!any) return Bad(a, valid);
-  return Status::Ok();
 }
 
 Status Parser::Seed(const Arg& a) {
@@ -639,12 +398,12 @@ Status Parser::Finish() {
   return Status::Ok();
 }
 
-}  // namespace
+}  // namespace switch_parser
 
 bool ParseDiskspdSize(const std::string& text, uint64_t block, uint64_t& out) {
   size_t at = 0;
   uint64_t v = 0;
-  if (!TakeNumber(text, at, v)) return false;
+  if (!switch_parser::TakeNumber(text, at, v)) return false;
   uint64_t mult = 1;
   if (at < text.size()) {
     switch (std::toupper(static_cast<unsigned char>(text[at]))) {
@@ -699,15 +458,16 @@ Result<DiskspdSwitches> ParseDiskspdCommandLine(const std::vector<std::string>& 
     if (!ParseDiskspdSize(s.substr(2), 1, bs) || s.size() == 2 || bs == 0 ||
         bs >= std::numeric_limits<uint32_t>::max() ||
         std::toupper(static_cast<unsigned char>(s.back())) == 'B') {
-      return Bad(Arg{s, s.substr(2)},
-                 "the block size must be above 0 and below 4 GiB: bytes, or a number with K, M, "
-                 "G or T");
+      return switch_parser::Bad(
+          switch_parser::Arg{s, s.substr(2)},
+          "the block size must be above 0 and below 4 GiB: bytes, or a number with K, M, "
+          "G or T");
     }
     sw.block_size = bs;
   }
-  Parser parser(sw);
+  switch_parser::Parser parser(sw);
   for (size_t i = 0; i < first_target; ++i) {
-    Arg a{args[i], args[i].substr(2)};
+    switch_parser::Arg a{args[i], args[i].substr(2)};
     if (args[i] == "-") {
       return Status::InvalidArgument("diskspd: a lone '-' is not a switch or a target");
     }
