@@ -18,6 +18,9 @@ Status CheckDiskspdRules(const DiskspdSwitches& sw) {
   if (sw.requests_per_thread > 0 && sw.total_threads == 0) {
     return bad("-O (requests per thread over all targets) needs -F (a thread pool)");
   }
+  if (sw.requests_per_thread > 0 && sw.think_ms > 0) {
+    return bad("-j (think time) cannot be used with -O (requests per thread over all targets)");
+  }
   if ((sw.think_ms == 0) != (sw.burst == 0)) {
     return bad("-i (burst size) and -j (time between bursts) must be given together");
   }
