@@ -221,5 +221,30 @@ TEST(DiskspdProfileTest, RpPrintsTheProfileWithoutRunningAndItRunsAgain) {
   EXPECT_EQ(t.out.find("Results for timespan"), std::string::npos);
 }
 
+TEST(DiskspdProfileTest, PrintedProfileReadsBackToTheSameProfile) {
+  TempDir dir;
+  // Every switch a profile holds, printed (-Rp), read back (-X) and printed
+  // again: the same XML, byte for byte (nothing is run or created).
+  const std::vector<std::vector<std::string>> lines = {
+      {"-b8K",   "-F2", "-O6",   "-rs40", "-r16K",  "-rdpct80/20:20/80",
+       "-w30",   "-Sh", "-B64K", "-f32M", "-g500i", "-L",
+       "-D250",  "-d3", "-W1",   "-C1",   "-z7",    "-a0,1",
+       "-P1000", "-fr", "-I2",   "-Zr",   "a.dat",  "b.dat"},
+      {"-b4K", "-t2", "-si", "-Sm", "-Nv", "-l", "-fs", "-Z64K", "a.dat"},
+      {"-r", "-rdabs10/1M:20/2M", "-g100", "a.dat", "b.dat"},
+      {"-b8K", "-x", "-o4", "-T8K", "-t3", "-s", "-i4", "-j2", "-n", "-Z8K,src.bin", "a.dat"}};
+  for (const std::vector<std::string>& line : lines) {
+    std::vector<std::string> print = {"-Rp"};
+    print.insert(print.end(), line.begin(), line.end());
+    ProcessResult first = RunDiskspdProfile(dir, print);
+    ASSERT_EQ(first.exit_code, 0) << first.err;
+    dir.Write("printed.xml", first.out);
+    ProcessResult again = RunDiskspdProfile(dir, {"-Rp", "-Xprinted.xml"});
+    ASSERT_EQ(again.exit_code, 0) << again.err << "\n" << first.out;
+    EXPECT_EQ(again.out, first.out);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "a.dat"));
+}
+
 }  // namespace
 }  // namespace loadcell::testing
