@@ -86,6 +86,11 @@ Result<RunResult> MergeRankResults(const RunResult& base, std::vector<RankResult
     }
   }
   out.total_time_s = static_cast<double>(out.window_end_ns - out.window_start_ns) / 1e9;
+  for (size_t k = 0; k < ranks.size(); ++k) {
+    const RunResult& x = ranks[k].result;
+    cluster.ranks[k].start_s = static_cast<double>(x.window_start_ns - out.window_start_ns) / 1e9;
+    cluster.ranks[k].end_s = static_cast<double>(x.window_end_ns - out.window_start_ns) / 1e9;
+  }
   out.manifest.threads = static_cast<int>(out.threads.size());
   out.cluster = std::move(cluster);
   if (out.rate) out.rate->achieved = Rate(static_cast<double>(out.events), out.total_time_s);

@@ -247,6 +247,10 @@ struct FioJobSpec {
   bool fsync_on_close = false;            // fsync_on_close=
   bool thread = false;  // thread: fio's threads rather than processes (loadcell: always threads)
   std::vector<int> cpus_allowed;  // cpus_allowed=: CPU numbers, ascending, no repeats; empty = any
+  // cpus_allowed_policy=split: each job instance runs on one CPU of the set
+  // (the instance's number over the run, modulo the set's size); shared:
+  // every instance on the whole set.
+  bool cpus_allowed_split = false;
 
   // ---- Rate and think time
   FioPerDirection<uint64_t> rate{0, 0, 0};       // rate=: bytes/s, 0 = no limit
@@ -290,6 +294,7 @@ struct FioJobSpec {
   std::string write_bw_log;    // write_bw_log=
   std::string write_iops_log;  // write_iops_log=
   int64_t log_avg_ns = 0;      // log_avg_msec=: 0 = one sample per I/O
+  bool log_offset = false;     // log_offset=: the logs' lines name each I/O's offset
   friend bool operator==(const FioJobSpec&, const FioJobSpec&) = default;
 };
 

@@ -447,6 +447,13 @@ std::vector<FioOptionInfo> MakeTable() {
       {"fsync_on_close", {}, "bool", "0", "", "0 or 1", Bool(&S::fsync_on_close)},
       {"thread", {}, "flag", "", "", "bare, 0 or 1", Flag(&S::thread)},
       {"cpus_allowed", {}, "cpu list", "", "", "0-3,5,...", &ApplyCpus},
+      {"cpus_allowed_policy",
+       {},
+       "choice",
+       "shared",
+       "",
+       "shared, split",
+       Choice(&S::cpus_allowed_split, Choices<bool>{{"shared", false}, {"split", true}})},
       // Rate and think time
       {"rate",
        {},
@@ -583,6 +590,7 @@ std::vector<FioOptionInfo> MakeTable() {
        "a file prefix, or bare for the job's name",
        LogPrefix(&S::write_iops_log, &FioOptionContext::iops_log_bare)},
       {"log_avg_msec", {}, "time", "0", "milliseconds", "a time", &ApplyLogAverage},
+      {"log_offset", {}, "bool", "0", "", "0 or 1", Bool(&S::log_offset)},
       // Units
       {"kb_base", {}, "choice", "1024", "", "1024, 1000", &ApplyKbBase},
   };

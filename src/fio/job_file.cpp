@@ -259,8 +259,8 @@ bool IsProgramOption(std::string_view name) {
 
 }  // namespace
 
-const std::vector<std::string_view> kFioProgramOptions = {"output", "output-format", "parse-only",
-                                                          "warnings-fatal", "eta"};
+const std::vector<std::string_view> kFioProgramOptions = {
+    "output", "output-format", "parse-only", "warnings-fatal", "eta", "allow-destructive"};
 
 std::string FormatOrigin(const FioOrigin& origin) {
   if (origin.command_line)

@@ -4,6 +4,7 @@
 // POSIX: stat's S_ISBLK and ioctl(BLKGETSIZE64); Windows: not yet
 // (Unimplemented, named as such).
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -16,5 +17,22 @@ bool IsBlockDevice(const std::string& path);
 // The device's size in bytes; an error naming the path when it cannot be
 // opened or asked.
 Result<uint64_t> BlockDeviceBytes(const std::string& path);
+
+// Whether the device at `path`, one of its partitions or a device stacked
+// on it (its holders: device-mapper, md) is mounted, from
+// /proc/self/mountinfo; `where` then names what is mounted and where
+// ("/dev/loop3p1 on /mnt"). Windows: Unimplemented.
+Result<bool> BlockDeviceMounted(const std::string& path, std::string* where);
+
+// What the device's first 68 KiB say it holds, as SignatureOf reads them;
+// "" when nothing loadcell knows. Windows: Unimplemented.
+Result<std::string> BlockDeviceSignature(const std::string& path);
+
+// The first signature found in `data` (the device's first `n` bytes): a
+// partition table (GPT, DOS/MBR or a boot sector), a file system (ext2/3/4,
+// XFS, btrfs, NTFS, ISO 9660), swap, an LVM2 physical volume or LUKS; ""
+// when none.
+std::string SignatureOf(const unsigned char* data, size_t n);
+inline constexpr size_t kSignatureBytes = size_t{68} * 1024;
 
 }  // namespace loadcell

@@ -94,6 +94,17 @@ struct DirtyMemory {
 };
 DirtyMemory ReadDirtyMemory(const std::string& meminfo = "/proc/meminfo");
 
+// The bytes this process made its block devices read and write (Linux's
+// task I/O accounting, /proc/self/io: read_bytes, write_bytes less
+// cancelled_write_bytes; direct I/O counted as it is submitted, buffered
+// writes as pages are dirtied); `known` false when the system does not say.
+struct ProcessIo {
+  bool known = false;
+  uint64_t read_bytes = 0;
+  uint64_t written_bytes = 0;
+};
+ProcessIo ReadProcessIo(const std::string& proc_io = "/proc/self/io");
+
 // The logical and physical block sizes of the block device that holds
 // `path` (a partition's are its disk's); 0 when unknown.
 struct BlockSizes {

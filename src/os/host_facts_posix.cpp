@@ -236,6 +236,29 @@ DeviceCounters ReadDeviceCounters(const std::string& path) {
   return DeviceCountersOf(dir.substr(dir.rfind('/') + 1));
 }
 
+ProcessIo ReadProcessIo(const std::string& proc_io) {
+  ProcessIo io;
+  std::ifstream in(proc_io);
+  std::string key;
+  uint64_t value = 0;
+  uint64_t cancelled = 0;
+  int seen = 0;
+  while (in >> key >> value) {
+    if (key == "read_bytes:") {
+      io.read_bytes = value;
+      ++seen;
+    } else if (key == "write_bytes:") {
+      io.written_bytes = value;
+      ++seen;
+    } else if (key == "cancelled_write_bytes:") {
+      cancelled = value;
+    }
+  }
+  io.known = seen == 2;
+  io.written_bytes -= std::min(cancelled, io.written_bytes);
+  return io;
+}
+
 DirtyMemory ReadDirtyMemory(const std::string& meminfo) {
   DirtyMemory d;
   std::ifstream in(meminfo);

@@ -170,6 +170,10 @@ std::vector<std::string> LeafDevices(const std::string& /*device*/,
 // Windows states no dirty page-cache bytes.
 DirtyMemory ReadDirtyMemory(const std::string& /*meminfo*/) { return {}; }
 
+// Windows counts a process' I/O above the cache (GetProcessIoCounters), not
+// what reached its disks.
+ProcessIo ReadProcessIo(const std::string& /*proc_io*/) { return {}; }
+
 BlockSizes DeviceBlockSizes(const std::string& path) {
   BlockSizes b;
   std::string name;

@@ -165,6 +165,11 @@ struct RankFigures {
   // Its monotonic clock's offset from rank 0's (rank 0's minus its own),
   // as measured at the start.
   double clock_offset_s = 0;
+  // Its measured span, on rank 0's clock, from the merged window's start:
+  // how far apart the ranks started (the start spread) and ended (the
+  // tail, where fewer ranks ran). Set by the merge.
+  double start_s = 0;
+  double end_s = 0;
   std::string failure;  // its first error ("" when it had none)
   // Derived: events over total_time_s.
   double events_per_second = 0;

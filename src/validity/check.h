@@ -33,6 +33,14 @@ struct HostWindow {
   double frequency_end_mhz = 0;
   double frequency_change = -1;
   std::string governor;  // cpufreq's governor, "" unknown
+  // The bytes loadcell itself made the block devices read and write over
+  // the run (process_io_known false when the system does not say), and
+  // how much the page cache's dirty and under-writeback bytes fell
+  // (host-wide): writes the devices made of earlier dirty pages, anyone's.
+  bool process_io_known = false;
+  uint64_t process_read_bytes = 0;
+  uint64_t process_written_bytes = 0;
+  uint64_t dirty_flushed_bytes = 0;
 };
 
 // A block device under the file targets, over the run (each device once).
@@ -120,8 +128,10 @@ std::optional<CheckOutcome> CheckDurability(const CheckInput& in);
 std::optional<CheckOutcome> CheckAlignment(const CheckInput& in);
 std::optional<CheckOutcome> CheckErrors(const CheckInput& in);
 std::optional<CheckOutcome> CheckFairness(const CheckInput& in);
+std::optional<CheckOutcome> CheckRanks(const CheckInput& in);
 std::optional<CheckOutcome> CheckDatabase(const CheckInput& in);
 std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in);
+std::optional<CheckOutcome> CheckOtherIo(const CheckInput& in);
 std::optional<CheckOutcome> CheckMemoryCache(const CheckInput& in);
 std::optional<CheckOutcome> CheckCpuFrequency(const CheckInput& in);
 

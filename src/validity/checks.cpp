@@ -22,8 +22,10 @@ const std::vector<CheckEntry>& AllChecks() {
       {"alignment", &CheckAlignment},
       {"errors", &CheckErrors},
       {"fairness", &CheckFairness},
+      {"ranks", &CheckRanks},
       {"database", &CheckDatabase},
       {"noisy-host", &CheckNoisyHost},
+      {"other-io", &CheckOtherIo},
       {"memory-cache", &CheckMemoryCache},
       {"cpu-frequency", &CheckCpuFrequency},
   };

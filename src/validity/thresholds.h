@@ -59,10 +59,24 @@ inline constexpr double kLateEventsFraction = 0.01;
 // the threads' mean.
 inline constexpr double kFairnessMaxShortfall = 0.25;
 
+// ranks: the ranks of an MPI run that started, or ended, further apart than
+// this fraction of the run (and than kRankSpreadFloorS, below which a poll
+// period and a clock offset's error hide).
+inline constexpr double kRankStartSpreadFraction = 0.01;
+inline constexpr double kRankTailFraction = 0.05;
+inline constexpr double kRankSpreadFloorS = 0.05;
+
 // database: a p95 transaction latency above this is an overloaded server;
 // more than this fraction of transactions rolled back warns.
 inline constexpr double kDbOverloadedP95Ms = 100;
 inline constexpr double kDbMaxRollbackFraction = 0.01;
+
+// other-io: other processes' device bytes (reads and writes, past what the
+// page cache flushed) above this fraction of the run's own device bytes,
+// and above a floor that a file system's own journal and metadata writes,
+// an editor's save or a log do not reach in a run.
+inline constexpr double kOtherIoFraction = 0.25;
+inline constexpr uint64_t kOtherIoFloorBytes = 128ULL << 20;
 
 // noisy-host: the host's steal time above this fraction of its CPU time.
 inline constexpr double kStealMaxFraction = 0.05;

@@ -36,6 +36,8 @@ void VerdictStep::OnStart(const Manifest& /*m*/) {
   start_host_steal_ = host.steal_known ? std::optional<uint64_t>(host.steal) : std::nullopt;
   cpus_ = AllowedCpus();
   start_frequencies_ = ReadCpuFrequencies(cpus_);
+  start_io_ = ReadProcessIo();
+  start_dirty_ = ReadDirtyMemory();
   start_devices_.clear();
   for (const IoTargetFacts& t : workload_.Facts(RunResult{}).io) {
     if (t.null_engine) continue;
@@ -73,6 +75,22 @@ void VerdictStep::CpuWindow(validity::HostWindow& w) const {
   validity::FillFrequencyWindow(start_frequencies_, ReadCpuFrequencies(cpus_), w);
 }
 
+// loadcell's own device I/O over the run, and the dirty pages flushed.
+void VerdictStep::IoWindow(const DirtyMemory& dirty_end, validity::HostWindow& w) const {
+  const ProcessIo io = ReadProcessIo();
+  if (start_io_.known && io.known) {
+    w.process_io_known = true;
+    w.process_read_bytes = io.read_bytes - std::min(io.read_bytes, start_io_.read_bytes);
+    w.process_written_bytes =
+        io.written_bytes - std::min(io.written_bytes, start_io_.written_bytes);
+  }
+  if (start_dirty_.known && dirty_end.known) {
+    const uint64_t before = start_dirty_.dirty_bytes + start_dirty_.writeback_bytes;
+    const uint64_t after = dirty_end.dirty_bytes + dirty_end.writeback_bytes;
+    w.dirty_flushed_bytes = before > after ? before - after : 0;
+  }
+}
+
 void VerdictStep::Judge(RunResult& r) const {
   if (mode_ == VerdictMode::kOff) return;
   const int64_t t0 = MonotonicNow();
@@ -90,6 +108,7 @@ void VerdictStep::Judge(RunResult& r) const {
     DeviceWindows(host);
   }
   const DirtyMemory dirty = ReadDirtyMemory();
+  if (started_) IoWindow(dirty, host.window);
   host.dirty_known = dirty.known;
   host.dirty_bytes_end = dirty.dirty_bytes;
   host.writeback_bytes_end = dirty.writeback_bytes;

@@ -34,6 +34,7 @@ class VerdictStep final : public RunObserver {
  private:
   void DeviceWindows(validity::HostFacts& host) const;
   void CpuWindow(validity::HostWindow& w) const;
+  void IoWindow(const DirtyMemory& dirty_end, validity::HostWindow& w) const;
 
   const Workload& workload_;
   VerdictMode mode_;
@@ -51,6 +52,8 @@ class VerdictStep final : public RunObserver {
   // The folder of each distinct device under the files, and its counters
   // at the start.
   std::vector<std::pair<std::string, DeviceCounters>> start_devices_;
+  ProcessIo start_io_;
+  DirtyMemory start_dirty_;
 };
 
 namespace validity {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "testing/fio_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -14,11 +15,7 @@ namespace loadcell::testing {
 namespace {
 
 ProcessResult Fio(const TempDir& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "fio");
-  ChildWatch w;
-  w.cwd = dir.path();
-  w.timeout_s = 120;
-  return RunLoadcell(args, w);
+  return RunFio(dir, std::move(args));
 }
 
 TEST(FioCommandTest, TwoJobsFromAJobFileRunTogetherWithFiosNamesAndCounts) {
@@ -81,9 +78,9 @@ TEST(FioCommandTest, BadInputIsOneLineAndExitTwoBeforeAnythingIsWritten) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "j.0.0"));
 
-  r = Fio(dir, {"--name=x", "--size=1m", "--cpus_allowed=0"});
+  r = Fio(dir, {"--name=x", "--filesize=1m-2m"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("'cpus_allowed' is not supported by loadcell yet"), std::string::npos)
+  EXPECT_NE(r.err.find("a filesize range is not supported by loadcell yet"), std::string::npos)
       << r.err;
 
   r = Fio(dir, {"--output-format=terse", "--name=x", "--size=1m"});
@@ -112,9 +109,8 @@ TEST(FioCommandTest, UnlinkRemovesTheJobsFilesAndAFailedJobExitsOne) {
 // The first job of a JSON run: its figures, or null when the output is no
 // JSON.
 nlohmann::json FirstJob(const ProcessResult& r) {
-  nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.contains("jobs") || doc["jobs"].empty()) return nullptr;
-  return doc["jobs"][0];
+  const nlohmann::json jobs = FioJsonJobs(r);
+  return jobs.empty() ? nlohmann::json(nullptr) : jobs[0];
 }
 
 uint64_t Ios(const nlohmann::json& job, const char* dir) {

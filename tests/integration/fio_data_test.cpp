@@ -11,8 +11,10 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "testing/fio_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 #include "workloads/fio/fio_buffers.h"
@@ -23,11 +25,7 @@ namespace loadcell::testing {
 namespace fio_data {
 
 ProcessResult Fio(const TempDir& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "fio");
-  ChildWatch w;
-  w.cwd = dir.path();
-  w.timeout_s = 120;
-  return RunLoadcell(args, w);
+  return RunFio(dir, std::move(args));
 }
 
 std::string FileBytes(const std::string& path) {

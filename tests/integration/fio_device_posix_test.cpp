@@ -1,10 +1,16 @@
 // `loadcell fio` on a raw block device: a loop device over an image file
 // (losetup; these machines allow it as root). Read jobs run on the device as
-// it is; a write job is refused before anything is touched.
+// it is; a job that writes is refused, before anything is touched, when the
+// device is mounted (fio's allow_mounted_write) or holds a signature
+// (loadcell's --allow-destructive), and runs otherwise.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
@@ -31,7 +37,7 @@ class LoopDevice {
   std::string why_;
 };
 
-TEST(FioDeviceTest, ReadJobsRunOnALoopDeviceAndWritesAreRefused) {
+TEST(FioDeviceTest, ReadJobsRunOnALoopDevice) {
   TempDir dir;
   LoopDevice dev(dir / "disk.img");
   ASSERT_FALSE(dev.path().empty()) << "losetup failed: " << dev.why();
@@ -43,18 +49,97 @@ TEST(FioDeviceTest, ReadJobsRunOnALoopDeviceAndWritesAreRefused) {
       w);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"total_ios\": 1000"), std::string::npos) << r.out;
+  // disk_util names the loop device itself, which did the 1000 direct reads.
+  const std::string name = dev.path().substr(dev.path().rfind('/') + 1);
+  EXPECT_NE(r.out.find("\"name\": \"" + name + "\""), std::string::npos) << r.out;
   // The whole device's size is the region: 64 MiB without size=.
   r = RunLoadcell({"fio", "--output-format=json", "--name=s", "--filename=" + dev.path(),
                    "--rw=read", "--bs=1m"},
                   w);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"io_bytes\": 67108864"), std::string::npos) << r.out;
+}
 
-  r = RunLoadcell({"fio", "--name=w", "--filename=" + dev.path(), "--rw=write", "--size=1m"}, w);
+// The first `n` bytes of the device.
+std::string DeviceBytes(const std::string& path, size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  std::string out(n, '\0');
+  in.read(out.data(), static_cast<std::streamsize>(n));
+  return out.substr(0, static_cast<size_t>(in.gcount()));
+}
+
+TEST(FioDeviceTest, WritesToADeviceFollowTheMountAndSignatureRules) {
+  TempDir dir;
+  LoopDevice dev(dir / "disk.img");
+  ASSERT_FALSE(dev.path().empty()) << "losetup failed: " << dev.why();
+  ChildWatch w;
+  w.cwd = dir.path();
+  const std::vector<std::string> write = {
+      "fio",      "--name=w",  "--filename=" + dev.path(), "--rw=write",
+      "--bs=64k", "--size=1m", "--buffer_pattern=0x41"};
+  // A device holding nothing loadcell knows: written as fio writes it.
+  ProcessResult r = RunLoadcell(write, w);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(DeviceBytes(dev.path(), 4096), std::string(4096, 'A'));
+
+  // A boot sector's mark: refused without --allow-destructive, nothing written.
+  {
+    std::fstream f(dev.path(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(510);
+    f.write("\x55\xAA", 2);
+  }
+  std::vector<std::string> zeros = write;
+  zeros.back() = "--zero_buffers";
+  r = RunLoadcell(zeros, w);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("is a block device: writing to a device is not supported"),
+  EXPECT_NE(r.err.find("command line argument 2: " + dev.path() +
+                       " holds a DOS partition table or boot sector: a job that writes to it "
+                       "destroys that; loadcell writes to such a device only with "
+                       "--allow-destructive"),
             std::string::npos)
       << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(DeviceBytes(dev.path(), 4096)[0], 'A');
+  // Trims change the device as writes do.
+  r = RunLoadcell({"fio", "--name=t", "--filename=" + dev.path(), "--rw=trim", "--size=1m"}, w);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+
+  zeros.push_back("--allow-destructive");
+  r = RunLoadcell(zeros, w);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(DeviceBytes(dev.path(), 4096), std::string(4096, '\0'));
+}
+
+TEST(FioDeviceTest, AMountedDeviceNeedsAllowMountedWrite) {
+  TempDir dir;
+  LoopDevice dev(dir / "disk.img");
+  ASSERT_FALSE(dev.path().empty()) << "losetup failed: " << dev.why();
+  if (RunCommand({"mkfs.ext4", "-q", "-F", dev.path()}, ChildWatch{}).exit_code != 0) {
+    GTEST_SKIP() << "mkfs.ext4 is not here";
+  }
+  const std::string mnt = dir / "mnt";
+  std::filesystem::create_directory(mnt);
+  if (RunCommand({"mount", dev.path(), mnt}, ChildWatch{}).exit_code != 0) {
+    GTEST_SKIP() << "cannot mount here";
+  }
+  ChildWatch w;
+  w.cwd = dir.path();
+  const std::vector<std::string> write = {"fio", "--name=w", "--filename=" + dev.path(),
+                                          "--rw=write", "--size=1m"};
+  ProcessResult r = RunLoadcell(write, w);
+  std::vector<std::string> allowed = write;
+  allowed.push_back("--allow_mounted_write=1");
+  ProcessResult r2 = RunLoadcell(allowed, w);
+  (void)RunCommand({"umount", mnt}, ChildWatch{});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(dev.path() + " is mounted (" + dev.path() + " on " + mnt +
+                       "): a job that writes to it would corrupt that file system; fio's "
+                       "allow_mounted_write=1 allows it"),
+            std::string::npos)
+      << r.err;
+  // fio's option is not enough: the file system on it is loadcell's rule.
+  EXPECT_EQ(r2.exit_code, 2);
+  EXPECT_NE(r2.err.find("holds an ext2/3/4 file system"), std::string::npos) << r2.err;
 }
 
 }  // namespace

@@ -70,5 +70,39 @@ TEST(MpiReportTest, HtmlReportShowsTheRanks) {
   EXPECT_NE(html.find("Events per rank (mean 50, stddev 0)."), std::string::npos) << html;
 }
 
+// Two ranks with the same --events, one with ten times the work per event
+// (--mpi-mixed=on): rank 0 is done long before rank 1, and the verdict
+// says that for that tail only one rank ran, naming both; every rank's span
+// is in the JSON.
+TEST(MpiReportTest, RanksThatEndApartWarnInTheVerdict) {
+  std::vector<std::string> command =
+      testing::MpirunCommand(1,
+                             {"cpu", "--cpu-max-prime=2000", "--events=1000", "--time=60",
+                              "--format=json", "--mpi-mixed=on"},
+                             /*timeout_s=*/90);
+  testing::AddLoadcellRank(command, {"cpu", "--cpu-max-prime=20000", "--events=1000", "--time=60",
+                                     "--format=json", "--mpi-mixed=on"});
+  testing::ChildWatch watch;
+  watch.timeout_s = 120;
+  const ProcessResult r = testing::RunCommand(command, watch);
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << Show(r);
+  const nlohmann::json& ranks = doc["cluster"]["ranks"];
+  ASSERT_EQ(ranks.size(), 2u) << Show(r);
+  EXPECT_LT(ranks[0]["end_s"].get<double>(), ranks[1]["end_s"].get<double>()) << Show(r);
+  bool found = false;
+  for (const nlohmann::json& check : doc["validity"]["checks"]) {
+    if (check["id"] != "ranks") continue;
+    found = true;
+    EXPECT_EQ(check["level"], "warn") << check.dump();
+    EXPECT_NE(check["seen"].get<std::string>().find("rank 1 ended "), std::string::npos)
+        << check.dump();
+    EXPECT_NE(check["seen"].get<std::string>().find(" after rank 0 "), std::string::npos)
+        << check.dump();
+  }
+  EXPECT_TRUE(found) << Show(r);
+}
+
 }  // namespace
 }  // namespace loadcell

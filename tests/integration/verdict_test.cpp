@@ -7,10 +7,13 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "io/io_engine.h"
@@ -68,6 +71,34 @@ TEST(VerdictBinary, ADirectRandomReadOfWrittenFilesAtAReachedDepthIsValid) {
   ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
   EXPECT_EQ(VerdictLastLine(r.out), "Verdict: valid") << r.out;
   EXPECT_EQ(r.out.find("WARN"), std::string::npos) << r.out;
+}
+
+// Another process (this test, through dd) writes 384 MiB with direct I/O in
+// the same folder while a slow direct read runs: the device's counters
+// hold far more than loadcell's own I/O, and other-io says what the others
+// did.
+TEST(VerdictBinary, AnotherProcessesIoOnTheDeviceWarns) {
+  TempDir dir(BuildTree());
+  if (!VerdictDirectWorks(dir.path())) GTEST_SKIP() << "no O_DIRECT on " << dir.path();
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
+  std::thread other([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const std::string dd =
+        "dd if=/dev/zero of=" + (dir / "other.bin") + " bs=1M count=384 oflag=direct status=none";
+    EXPECT_EQ(std::system(dd.c_str()), 0);
+  });
+  const ProcessResult r =
+      RunLoadcell(FileIoCommand(dir, {"--file-test-mode=rndrd", "--file-extra-flags=direct",
+                                      "--rate=100", "--time=5", "--format=json", "run"}));
+  other.join();
+  ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  const nlohmann::json check = VerdictCheckOf(nlohmann::json::parse(r.out), "other-io");
+  ASSERT_FALSE(check.is_null()) << r.out;
+  EXPECT_EQ(check["level"], "warn") << check.dump();
+  EXPECT_NE(check["seen"].get<std::string>().find("other processes read "), std::string::npos)
+      << check.dump();
+  EXPECT_GE(check["figures"]["other_written_bytes"].get<double>(), 256.0 * (1 << 20))
+      << check.dump();
 }
 
 TEST(VerdictBinary, BufferedReadsOfAFileSetInMemoryAreInvalidAndStrictExits3) {

@@ -9,6 +9,8 @@
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
+#include "cli/fio/fio_disk_util.h"
+#include "cli/fio/fio_logs.h"
 #include "cli/fio/fio_plan.h"
 #include "cli/report_file.h"
 #include "core/version.h"
@@ -29,6 +31,7 @@ struct FioProgramOptions {
   bool json_plus = false;
   std::string output;
   bool parse_only = false;
+  bool allow_destructive = false;  // loadcell's own: writes to a device holding data
 };
 
 Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption>& given) {
@@ -57,6 +60,8 @@ Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption
       p.output = o.value;
     } else if (o.name == "parse-only") {
       p.parse_only = true;
+    } else if (o.name == "allow-destructive") {
+      p.allow_destructive = true;
     }
     // warnings-fatal: loadcell refuses what fio would warn about; eta:
     // loadcell prints no ETA line (stdout stays fio's report).
@@ -108,16 +113,19 @@ struct JobRun {
   const FioPlannedJob* planned = nullptr;
   std::unique_ptr<FioJobWorkload> workload;
   std::unique_ptr<VerdictStep> verdict;
+  std::vector<std::string> logs;  // the log files written
 };
 
 }  // namespace
 
 std::string FioUsage() {
   return "Usage: loadcell fio [--output-format=normal|json|json+[,...]] [--output=FILE]\n"
-         "                    [--section=NAME] [--parse-only] JOBFILE...\n"
+         "                    [--section=NAME] [--parse-only] [--allow-destructive] JOBFILE...\n"
          "       loadcell fio [global options] --name=JOB [job options] [--name=JOB2 ...]\n"
          "fio 3.33's job files and command-line jobs, run by loadcell; fio's text and JSON\n"
-         "output. Supported options and every difference from fio: docs/fio.md.\n";
+         "output. Supported options and every difference from fio: docs/fio.md.\n"
+         "--allow-destructive: let a job write to a device that holds a partition table or\n"
+         "a file system.\n";
 }
 
 int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -151,7 +159,9 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return kExitUsage;
   }
   const std::vector<fio::FioRunStep> steps = fio::ScheduleFioJobs(*specs);
-  Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem());
+  FioPlanOptions plan_options;
+  plan_options.allow_destructive = prog->allow_destructive;
+  Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem(), plan_options);
   if (!plan.ok()) {
     PrintCliError(err, plan.status());
     return kExitUsage;
@@ -165,6 +175,10 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       PrintCliError(err, st);
       return kExitUsage;
     }
+  }
+  if (Status st = CheckFioLogTargets(*plan, prog->output, DefaultFileSystem()); !st.ok()) {
+    PrintCliError(err, st);
+    return kExitUsage;
   }
 
   // fio's header lines go with the normal report only: stdout stays pure
@@ -201,7 +215,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       jr.workload = std::make_unique<FioJobWorkload>(pj.settings, fs);
       PrepareContext ctx;
       ctx.seed = pj.settings.pattern.seed;
-      if (pj.settings.engine != "null") {
+      if (jr.workload->LaysOutFiles()) {
         say << fmt::format("{}: Laying out IO file ({} file{} / {})\n", pj.instance.name,
                            pj.settings.files.size(), pj.settings.files.size() == 1 ? "" : "s",
                            SizeText(pj.settings.file_size));
@@ -224,13 +238,23 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       g.jobs.push_back(std::move(job));
     }
   }
+  // fio's disk_util: the devices' counters around the jobs.
+  const std::vector<std::string> disks = FioDiskNames(*plan);
+  const FioDiskSnapshot disks_before = TakeFioDiskSnapshot(disks);
   Result<JobsResult> ran = RunJobs(groups);
+  const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(disks);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
     return kExitRunFailed;
   }
+  bool failed = false;
   for (size_t i = 0; i < ran->jobs.size() && i < runs.size(); ++i) {
     runs[i].verdict->Judge(ran->jobs[i].result);
+    if (Status st = WriteFioLogs(*runs[i].planned, runs[i].workload->log(), &runs[i].logs);
+        !st.ok()) {
+      PrintCliError(err, st);
+      failed = true;
+    }
   }
 
   // The report: each job (or its group as one, group_reporting) and each
@@ -245,7 +269,6 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     by_group[runs[i].planned->instance.group_id].push_back(i);
   }
   std::vector<std::unique_ptr<RunResult>> merged;  // kept for the report's pointers
-  bool failed = false;
   std::map<int, bool> group_reported;
   for (size_t i = 0; i < ran->jobs.size(); ++i) {
     const FioPlannedJob& pj = *runs[i].planned;
@@ -272,6 +295,8 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     job.clat_percentiles = spec.clat_percentiles;
     job.lat_percentiles = spec.lat_percentiles;
     job.result = &r;
+    job.logs = runs[i].logs;
+    job.cpus = runs[i].workload->ran_on_cpus();
     if (spec.group_reporting) {
       if (group_reported[gid]) continue;
       group_reported[gid] = true;
@@ -280,6 +305,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       for (size_t k : by_group[gid]) {
         parts.push_back(&ran->jobs[k].result);
         names.push_back("job " + ran->jobs[k].name);
+        if (k != i) job.logs.insert(job.logs.end(), runs[k].logs.begin(), runs[k].logs.end());
       }
       Result<RunResult> m = MergeResults(parts, names, RateTargets::kAdded);
       if (!m.ok()) {
@@ -300,6 +326,8 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     merged.push_back(std::make_unique<RunResult>(std::move(m).value()));
     report.groups.emplace_back(gid, merged.back().get());
   }
+
+  report.disks = FioDiskUtilBetween(disks_before, disks_after);
 
   std::ostream* dest = file.is_open() ? &file.stream() : &out;
   if (prog->normal) {

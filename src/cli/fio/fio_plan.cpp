@@ -5,133 +5,22 @@
 
 #include <algorithm>
 
+#include "cli/fio/fio_device_guard.h"
+#include "cli/fio/fio_logs.h"
+#include "cli/fio/fio_plan_checks.h"
+#include "cli/sqlio/sqlio_affinity.h"
 #include "os/block_device.h"
 #include "os/open_flags.h"
+#include "os/thread.h"
 
 namespace loadcell {
 namespace {
 
-using fio::FioDirection;
 using fio::FioEngine;
 using fio::FioJobInstance;
 using fio::FioJobSpec;
 using fio::FioRwMode;
 using fio::FioSize;
-
-constexpr size_t kRead = static_cast<size_t>(FioDirection::kRead);
-
-bool Given(const FioJobSpec& spec, const std::string& option) {
-  for (const fio::FioGivenOption& g : spec.given) {
-    if (g.name == option) return true;
-  }
-  return false;
-}
-
-Status Refuse(const FioJobSpec& spec, const std::string& option, const std::string& why) {
-  return Status::InvalidArgument(FioWhere(spec, option) + why);
-}
-
-Status NotYet(const FioJobSpec& spec, const std::string& option) {
-  return Refuse(spec, option, "fio option '" + option + "' is not supported by loadcell yet");
-}
-
-// The options the spec carries that the jobs core does not act on yet:
-// refused when given, so that nothing is silently ignored.
-Status RefuseWhatCannotRunYet(const FioJobSpec& spec) {
-  static const char* const kNotYet[] = {"cpus_allowed",
-                                        "write_lat_log",
-                                        "write_bw_log",
-                                        "write_iops_log",
-                                        "log_avg_msec",
-                                        "iodepth_batch_complete_min",
-                                        "iodepth_batch_complete_max",
-                                        "create_on_open",
-                                        "fallocate"};
-  for (const char* name : kNotYet) {
-    if (Given(spec, name)) return NotYet(spec, name);
-  }
-  switch (spec.rw) {
-    case FioRwMode::kTrim:
-    case FioRwMode::kRandTrim:
-    case FioRwMode::kTrimWrite:
-    case FioRwMode::kRandTrimWrite:
-      return Refuse(spec, "rw", "rw with trim is not supported by loadcell yet");
-    default:
-      break;
-  }
-  if (spec.filesize_given && spec.filesize.min != spec.filesize.max) {
-    return Refuse(spec, "filesize", "a filesize range is not supported by loadcell yet");
-  }
-  return Status::Ok();
-}
-
-bool Writes(FioRwMode rw) {
-  return rw != FioRwMode::kRead && rw != FioRwMode::kRandRead && rw != FioRwMode::kTrim &&
-         rw != FioRwMode::kRandTrim;
-}
-
-FioVerifyKind VerifyKindOf(fio::FioVerify v) {
-  switch (v) {
-    case fio::FioVerify::kNone:
-      return FioVerifyKind::kNone;
-    case fio::FioVerify::kMd5:
-      return FioVerifyKind::kMd5;
-    case fio::FioVerify::kCrc64:
-      return FioVerifyKind::kCrc64;
-    case fio::FioVerify::kCrc32c:
-      return FioVerifyKind::kCrc32c;
-    case fio::FioVerify::kSha256:
-      return FioVerifyKind::kSha256;
-    case fio::FioVerify::kXxhash:
-      return FioVerifyKind::kXxhash;
-    case fio::FioVerify::kPattern:
-      return FioVerifyKind::kPattern;
-  }
-  return FioVerifyKind::kNone;
-}
-
-// The verify options a job cannot run with (fio warns about some, runs
-// others without doing what they say): refused, one line each.
-Status CheckVerify(const FioJobSpec& spec, const FioPatternSettings& p) {
-  const bool verify = spec.verify != fio::FioVerify::kNone;
-  if (spec.verify_only && !verify) {
-    return Refuse(spec, "verify_only",
-                  "fio option 'verify_only' needs 'verify' (a type to check; fio would ignore "
-                  "verify_only and write)");
-  }
-  if (!verify) return Status::Ok();
-  if (spec.ioengine == FioEngine::kNull) {
-    return Refuse(spec, "verify",
-                  "fio option 'verify' with ioengine=null: the null engine stores nothing to "
-                  "read back");
-  }
-  if (spec.time_based && spec.verify_only) {
-    return Refuse(spec, "verify_only",
-                  "fio option 'verify_only' does not run time_based jobs (fio's rule)");
-  }
-  if (spec.time_based && spec.do_verify && Writes(spec.rw) && spec.verify_backlog == 0) {
-    return Refuse(spec, "verify",
-                  "fio option 'verify' with 'time_based': the writes take all of runtime and "
-                  "the verify phase never starts (fio warns); give verify_backlog=N, "
-                  "do_verify=0 or drop time_based");
-  }
-  const size_t header = FioVerifyHeaderBytes(VerifyKindOf(spec.verify));
-  for (size_t d = 0; d < fio::kFioDirections; ++d) {
-    if (!p.dirs[d]) continue;
-    // A request may be cut to the block alignment (the random map's free
-    // runs), so the alignment counts as a block size.
-    uint32_t smallest = p.bs[d].min;
-    for (const auto& [size, pct] : p.bs[d].split) smallest = std::min(smallest, size);
-    if (p.bs[d].align != 0) smallest = std::min(smallest, p.bs[d].align);
-    if (smallest < header) {
-      return Refuse(spec, "verify",
-                    fmt::format("fio option 'verify={}' needs blocks of at least {} bytes (its "
-                                "header); the smallest is {}",
-                                FioVerifyName(VerifyKindOf(spec.verify)), header, smallest));
-    }
-  }
-  return Status::Ok();
-}
 
 // fio's buffer options as the job's workers fill their write buffers.
 FioBufferSettings BuffersOf(const FioJobSpec& spec) {
@@ -166,7 +55,7 @@ Result<std::string> EngineName(const FioJobSpec& spec) {
     case FioEngine::kWindowsAio:
       return std::string("iocp");
   }
-  return Refuse(spec, "ioengine", "unknown ioengine");
+  return FioRefuse(spec, "ioengine", "unknown ioengine");
 }
 
 bool Asynchronous(const std::string& engine) {
@@ -237,11 +126,26 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
       p.dirs = {true, true, false};
       p.random = true;
       break;
-    default:
-      break;  // trims: refused before
+    case FioRwMode::kTrim:
+      p.dirs = {false, false, true};
+      break;
+    case FioRwMode::kRandTrim:
+      p.dirs = {false, false, true};
+      p.random = true;
+      break;
+    case FioRwMode::kTrimWrite:
+    case FioRwMode::kRandTrimWrite:
+      // Each block trimmed, then written (fio's trimwrite).
+      p.dirs = {false, true, true};
+      p.trim_then_write = true;
+      p.random = spec.rw == FioRwMode::kRandTrimWrite;
+      break;
   }
   p.read_pct = spec.rwmixread * 100;
-  p.random_pct = spec.percentage_random[kRead] * 100;
+  // percentage_random of the job's first direction (read, write, trim).
+  size_t first = 0;
+  while (first + 1 < fio::kFioDirections && !p.dirs[first]) ++first;
+  p.random_pct = spec.percentage_random[first] * 100;
   if (p.random) {
     p.seq_skip = spec.rw_random_sequence > 1 ? spec.rw_random_sequence : 0;
   } else {
@@ -296,22 +200,39 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
   return p;
 }
 
-// zoned_abs: zones that reach past the job's region would lose their share
-// of the I/Os; refused rather than cut.
-Status CheckAbsoluteZones(const FioJobSpec& spec, uint64_t region) {
-  if (spec.random_distribution.kind != fio::FioDistributionKind::kZonedAbs) return Status::Ok();
-  for (const std::vector<fio::FioZone>& zones : spec.random_distribution.zones) {
-    uint64_t total = 0;
-    for (const fio::FioZone& z : zones) total += z.size_bytes;
-    if (total > region) {
-      return Refuse(spec, "random_distribution",
-                    fmt::format("fio option 'random_distribution': zoned_abs zones add up to {} "
-                                "bytes, beyond the {} bytes the "
-                                "job does I/O on in each file",
-                                total, region));
+FioFallocateMode FallocateOf(fio::FioFallocate f) {
+  switch (f) {
+    case fio::FioFallocate::kNone:
+      return FioFallocateMode::kNone;
+    case fio::FioFallocate::kPosix:
+      return FioFallocateMode::kPosix;
+    case fio::FioFallocate::kKeep:
+      return FioFallocateMode::kKeep;
+    case fio::FioFallocate::kTruncate:
+      return FioFallocateMode::kTruncate;
+    case fio::FioFallocate::kNative:
+      break;
+  }
+  return FioFallocateMode::kNative;
+}
+
+// cpus_allowed: every CPU one this process may use (else refused, naming
+// the ones it may); with cpus_allowed_policy=split instance number `index`
+// (from 1) gets one of them, fio's rule.
+Result<std::vector<int>> CpusOf(const FioJobSpec& spec, int index) {
+  if (spec.cpus_allowed.empty()) return std::vector<int>{};
+  const std::vector<int> allowed = AllowedCpus();
+  for (int cpu : spec.cpus_allowed) {
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
+      return FioRefuse(spec, "cpus_allowed",
+                       fmt::format("fio option 'cpus_allowed': CPU {} is not one this process may "
+                                   "use ({})",
+                                   cpu, CpuRanges(allowed)));
     }
   }
-  return Status::Ok();
+  if (!spec.cpus_allowed_split) return spec.cpus_allowed;
+  const size_t at = static_cast<size_t>(index - 1) % spec.cpus_allowed.size();
+  return std::vector<int>{spec.cpus_allowed[at]};
 }
 
 // The smallest block a direction draws: fio's measure of rate_iops.
@@ -349,8 +270,9 @@ double StartDelaySeconds(const FioJobSpec& spec, uint64_t seed) {
   return static_cast<double>(ns) / 1e9;
 }
 
-Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs) {
-  LC_RETURN_IF_ERROR(RefuseWhatCannotRunYet(spec));
+Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs,
+                              const FioPlanOptions& options) {
+  LC_RETURN_IF_ERROR(CheckFioRunnable(spec));
   FioPlannedJob job;
   job.instance = inst;
   job.spec = &spec;
@@ -365,17 +287,12 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   uint64_t existing = 0;
   for (const std::string& path : s.files) {
     if (IsBlockDevice(path)) {
-      // A raw device: read jobs run on it as it is; writing to one (fio's
-      // allow_mounted_write rules, loadcell's --allow-destructive) is not
-      // built yet.
-      if (spec.rw != FioRwMode::kRead && spec.rw != FioRwMode::kRandRead) {
-        return Refuse(spec, "filename",
-                      path +
-                          " is a block device: writing to a device is not supported by "
-                          "loadcell yet (read jobs are)");
-      }
+      // A raw device: used as it is, never laid out; a job that changes it
+      // only under the device rules (cli/fio/fio_device_guard.h).
+      const bool changes = (FioRwWrites(spec.rw) && !spec.verify_only) || FioRwTrims(spec.rw);
+      LC_RETURN_IF_ERROR(CheckFioDeviceWrite(spec, path, changes, options.allow_destructive));
       Result<uint64_t> bytes = BlockDeviceBytes(path);
-      if (!bytes.ok()) return Refuse(spec, "filename", bytes.status().message());
+      if (!bytes.ok()) return FioRefuse(spec, "filename", bytes.status().message());
       existing = existing == 0 ? *bytes : std::min(existing, *bytes);
       continue;
     }
@@ -395,7 +312,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
       Resolve(spec.offset, offset_whole) +
       Resolve(spec.offset_increment, offset_whole) * static_cast<uint64_t>(inst.clone_index);
   if (per_file == 0) {
-    return Refuse(
+    return FioRefuse(
         spec, "size",
         "job " + inst.name + " has no size: give size=, filesize= or an existing filename=");
   }
@@ -406,8 +323,8 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   // size from offset on (the file is made that much longer).
   if (spec.filesize_given || !spec.size_given) {
     if (offset >= per_file) {
-      return Refuse(spec, "offset",
-                    fmt::format("offset {} is not below the file size {}", offset, per_file));
+      return FioRefuse(spec, "offset",
+                       fmt::format("offset {} is not below the file size {}", offset, per_file));
     }
     s.file_size = per_file;
     s.pattern.region_length = per_file - offset;
@@ -415,7 +332,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
     s.file_size = offset + per_file;
     s.pattern.region_length = per_file;
   }
-  LC_RETURN_IF_ERROR(CheckAbsoluteZones(spec, s.pattern.region_length));
+  LC_RETURN_IF_ERROR(CheckFioAbsoluteZones(spec, s.pattern.region_length));
   // fio's seed is the same every run unless randrepeat=0; each clone its own.
   s.pattern.seed = spec.randrepeat ? spec.randseed + static_cast<uint64_t>(inst.clone_index) * 7919
                                    : static_cast<uint64_t>(MonotonicNow());
@@ -429,8 +346,8 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.end_fsync = spec.end_fsync || spec.fsync_on_close;
   s.unlink = spec.unlink;
   s.buffers = BuffersOf(spec);
-  LC_RETURN_IF_ERROR(CheckVerify(spec, s.pattern));
-  s.verify = VerifyKindOf(spec.verify);
+  LC_RETURN_IF_ERROR(CheckFioVerify(spec, s.pattern));
+  s.verify = FioVerifyKindOf(spec.verify);
   s.do_verify = spec.do_verify;
   s.verify_only = spec.verify_only;
   s.verify_fatal = spec.verify_fatal;
@@ -450,10 +367,17 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
     // fio verifies after each of the loops= passes.
     if (loops > 1) s.verify_pass_bytes = one_pass;
   } else if (spec.runtime_ns <= 0) {
-    return Refuse(spec, "time_based", "time_based needs runtime=");
+    return FioRefuse(spec, "time_based", "time_based needs runtime=");
   }
 
   PaceOf(spec, s);
+  s.logs = FioLogSettingsOf(spec);
+  if (Asynchronous(s.engine)) {
+    s.complete_min = static_cast<uint32_t>(std::max(0, spec.iodepth_batch_complete_min));
+    s.complete_max = static_cast<uint32_t>(std::max(0, spec.iodepth_batch_complete_max));
+  }
+  s.fallocate = FallocateOf(spec.fallocate);
+  s.create_on_open = spec.create_on_open;
 
   RunConfig& c = job.cfg;
   c.start_delay_s = StartDelaySeconds(spec, s.pattern.seed);
@@ -481,13 +405,17 @@ std::string FioWhere(const FioJobSpec& spec, const std::string& option) {
 }
 
 Result<FioPlan> PlanFioJobs(const std::vector<FioJobSpec>& specs,
-                            const std::vector<fio::FioRunStep>& steps, FileSystem& fs) {
+                            const std::vector<fio::FioRunStep>& steps, FileSystem& fs,
+                            const FioPlanOptions& options) {
   FioPlan plan;
+  int index = 0;  // fio's thread number, from 1, names the logs
   for (const fio::FioRunStep& step : steps) {
     std::vector<FioPlannedJob>& out = plan.steps.emplace_back();
     for (const FioJobInstance& inst : step.instances) {
       if (inst.job >= specs.size()) return Status::Internal("fio: a job instance of no job");
-      LC_ASSIGN_OR_RETURN(FioPlannedJob j, PlanOne(specs[inst.job], inst, fs));
+      LC_ASSIGN_OR_RETURN(FioPlannedJob j, PlanOne(specs[inst.job], inst, fs, options));
+      j.logs = FioLogFilesOf(specs[inst.job], ++index);
+      LC_ASSIGN_OR_RETURN(j.settings.cpus, CpusOf(specs[inst.job], index));
       out.push_back(std::move(j));
     }
   }

@@ -6,6 +6,7 @@
 // silently ignored.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -21,6 +22,8 @@ struct FioPlannedJob {
   const fio::FioJobSpec* spec = nullptr;  // into the specs given
   FioJobSettings settings;
   RunConfig cfg;
+  // Its log files (write_*_log): cli/fio/fio_logs.h.
+  std::vector<std::pair<FioLogKind, std::string>> logs;
 };
 
 struct FioPlan {
@@ -28,12 +31,20 @@ struct FioPlan {
   std::vector<std::vector<FioPlannedJob>> steps;
 };
 
+// What the command line allows beyond the job files.
+struct FioPlanOptions {
+  // --allow-destructive: a job may write to a device that holds a file
+  // system or partition table (cli/fio/fio_device_guard.h).
+  bool allow_destructive = false;
+};
+
 // Plans `steps` of `specs` (which must outlive the plan). `fs` is asked for
 // the sizes of files that exist (size=, offset= as a fraction; a job with
 // filename= and no size). InvalidArgument (exit 2), one line naming the
 // file and line, for what cannot run.
 Result<FioPlan> PlanFioJobs(const std::vector<fio::FioJobSpec>& specs,
-                            const std::vector<fio::FioRunStep>& steps, FileSystem& fs);
+                            const std::vector<fio::FioRunStep>& steps, FileSystem& fs,
+                            const FioPlanOptions& options = {});
 
 // "FILE:LINE: " for where `spec` was given `option` (its section's origin
 // when it was not given), for an error line.

@@ -187,6 +187,18 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   w.Key("latency_from").String(r.service ? "intended start" : "submission");
   if (r.service) Latency(w, "service_ns", &r.service->histogram, true, job, false);
   if (!job.failure.empty()) w.Key("failure").String(job.failure);
+  if (!job.cpus.empty()) {
+    w.Key("cpus");
+    w.BeginArray();
+    for (int cpu : job.cpus) w.Int(cpu);
+    w.EndArray();
+  }
+  if (!job.logs.empty()) {
+    w.Key("logs");
+    w.BeginArray();
+    for (const std::string& path : job.logs) w.String(path);
+    w.EndArray();
+  }
   if (r.validity.judged) w.Key("verdict").String(OverallName(r.validity.overall()));
   w.EndObject();
   w.EndObject();
@@ -209,6 +221,19 @@ void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
   w.EndArray();
   w.Key("disk_util");
   w.BeginArray();
+  for (const FioDiskUtil& d : report.disks) {
+    w.BeginObject();
+    w.Key("name").String(d.name);
+    w.Key("read_ios").Uint(d.read_ios);
+    w.Key("write_ios").Uint(d.write_ios);
+    w.Key("read_merges").Uint(d.read_merges);
+    w.Key("write_merges").Uint(d.write_merges);
+    w.Key("read_ticks").Uint(d.read_ticks_ms);
+    w.Key("write_ticks").Uint(d.write_ticks_ms);
+    w.Key("in_queue").Uint(d.in_queue_ms);
+    w.Key("util").Double(d.util_pct);
+    w.EndObject();
+  }
   w.EndArray();
   w.EndObject();
 }

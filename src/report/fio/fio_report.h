@@ -37,6 +37,26 @@ struct FioReportJob {
   bool clat_percentiles = true;
   bool lat_percentiles = false;
   const RunResult* result = nullptr;
+  // The log files written for it (write_*_log), in loadcell's object.
+  std::vector<std::string> logs;
+  // The CPUs its thread ran on (cpus_allowed), as the system reported them
+  // once it was confined; empty when it was not.
+  std::vector<int> cpus;
+};
+
+// One device's counters over the run (fio's disk_util): the differences of
+// the kernel's counters read before and after, and the share of the run's
+// wall time the device was busy.
+struct FioDiskUtil {
+  std::string name;
+  uint64_t read_ios = 0;
+  uint64_t write_ios = 0;
+  uint64_t read_merges = 0;
+  uint64_t write_merges = 0;
+  uint64_t read_ticks_ms = 0;
+  uint64_t write_ticks_ms = 0;
+  uint64_t in_queue_ms = 0;
+  double util_pct = 0;
 };
 
 struct FioReport {
@@ -45,6 +65,8 @@ struct FioReport {
   std::vector<FioReportJob> jobs;
   // Each group's jobs merged, by group id (fio's "Run status group").
   std::vector<std::pair<int, const RunResult*>> groups;
+  // The devices under the jobs' files (fio's "Disk stats" and disk_util).
+  std::vector<FioDiskUtil> disks;
 };
 
 enum class FioDir3 { kRead = 0, kWrite = 1, kTrim = 2 };

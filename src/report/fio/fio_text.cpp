@@ -203,6 +203,12 @@ void WriteFioText(const FioReport& report, std::ostream& out) {
                          run_lo, run_hi);
     }
   }
+  if (!report.disks.empty()) out << "\nDisk stats (read/write):\n";
+  for (const FioDiskUtil& d : report.disks) {
+    out << fmt::format("  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:.2f}%\n",
+                       d.name, d.read_ios, d.write_ios, d.read_merges, d.write_merges,
+                       d.read_ticks_ms, d.write_ticks_ms, d.in_queue_ms, d.util_pct);
+  }
 }
 
 }  // namespace loadcell

@@ -484,6 +484,8 @@ RankFigures ReadRank(Walker& w, const Json& k, const std::string& p) {
     f.mean_ns = w.Number(*l, lp, "mean", false);
   }
   f.clock_offset_s = w.Number(k, p, "clock_offset_s", false);
+  f.start_s = w.Number(k, p, "start_s", false);
+  f.end_s = w.Number(k, p, "end_s", false);
   if (const Json* e = w.Member(k, p, "failure", false); e != nullptr && !e->is_null()) {
     f.failure = w.String(k, p, "failure");
   }

@@ -358,6 +358,10 @@ class JsonReporter final : public Reporter {
       w.EndObject();
       w.Key("clock_offset_s");
       w.Double(Finite(k.clock_offset_s));
+      w.Key("start_s");
+      w.Double(Finite(k.start_s));
+      w.Key("end_s");
+      w.Double(Finite(k.end_s));
       w.Key("failure");
       if (k.failure.empty()) {
         w.Null();

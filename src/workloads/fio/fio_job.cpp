@@ -7,19 +7,15 @@
 #include <cstring>
 
 #include "core/pages.h"
-#include "os/block_device.h"
-#include "os/file_cache.h"
+#include "os/file_space.h"
 #include "os/open_flags.h"
 #include "os/thread.h"
 #include "runner/recorder.h"
 #include "runner/schedule.h"
 #include "runner/stop_signal.h"
-#include "workloads/fileio/fileio_data.h"
 
 namespace loadcell {
 namespace {
-
-constexpr size_t kLayoutChunk = size_t{1} << 20;
 
 int FioKindOf(FioDir d) {
   switch (d) {
@@ -41,44 +37,17 @@ void AddUsage(ThreadRecorder& rec, const ThreadUsage& from, const ThreadUsage& t
   rec.Add(kFioMinorFaults, d(from.minor_faults, to.minor_faults));
 }
 
-// The largest request the pattern draws in any of its directions.
-uint32_t MaxBlockSize(const FioPatternSettings& p) {
-  uint32_t m = 0;
-  for (int d = 0; d < kFioDirs; ++d) {
-    if (!p.dirs[d]) continue;
-    m = std::max(m, p.bs[d].max);
-    for (const auto& [size, pct] : p.bs[d].split) m = std::max(m, size);
-  }
-  return m;
-}
-
 uint64_t Since(Nanos from, Nanos to) { return to > from ? static_cast<uint64_t>(to - from) : 0; }
-
-// Writes `size` bytes of random data to a new or short file at `path`.
-Status LayOutFile(FileSystem& fs, const std::string& path, uint64_t size, uint64_t seed) {
-  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_RDWR | O_CREAT, 0644));
-  std::vector<unsigned char> buf(kLayoutChunk);
-  Random rng(seed);
-  FillRandom(buf.data(), buf.size(), rng);
-  Status st;
-  for (uint64_t off = 0; off < size && st.ok(); off += kLayoutChunk) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kLayoutChunk, size - off));
-    MakeSectorsUnique(buf.data(), n, off);
-    Result<size_t> w = fs.PWrite(fd, buf.data(), n, off);
-    if (!w.ok()) st = w.status();
-    if (w.ok() && *w != n) st = Status::IoError("short write laying out " + path);
-  }
-  if (st.ok()) st = fs.Fsync(fd);
-  Status closed = fs.Close(fd);
-  return st.ok() ? closed : st;
-}
 
 class FioWorker final : public Worker {
  public:
   FioWorker(const FioJobSettings& s, const std::vector<IoFile>& files,
-            std::unique_ptr<IoEngine> engine, const ThreadContext& ctx)
+            std::unique_ptr<IoEngine> engine, const ThreadContext& ctx, FioLogRecorder* log,
+            std::vector<int>* ran_on_cpus)
       : s_(s),
         files_(files),
+        io_log_(log),
+        ran_on_cpus_(ran_on_cpus),
         engine_(std::move(engine)),
         rec_(*ctx.recorder),
         pattern_([&] {
@@ -122,7 +91,8 @@ class FioWorker final : public Worker {
     opts.queue_depth = static_cast<uint32_t>(depth);
     opts.direct = s_.direct;
     opts.buffered_aio = !s_.direct;
-    opts.writable = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only;
+    opts.writable = (s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only) ||
+                    s_.pattern.dirs[static_cast<int>(FioDir::kTrim)];
     opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0) |
                       (s_.dsync_writes ? O_DSYNC : 0);
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
@@ -154,12 +124,18 @@ class FioWorker final : public Worker {
   Status RunEvent() override {
     if (!usage_taken_) {
       usage_taken_ = true;
+      LC_RETURN_IF_ERROR(ConfineToCpus());
       usage_ = CurrentThreadUsage();
     }
     if (started_ == 0) Start();
+    // The logs count from the measured start (after ramp_time), as fio's.
+    if (io_log_ != nullptr && !io_log_->started() && rec_.measuring()) {
+      io_log_->Start(MonotonicNow());
+    }
     while (ready_.empty()) {
       if (!error_.ok()) return error_;
       LC_RETURN_IF_ERROR(TopUp());
+      if (!ready_.empty()) break;  // a trim, done at once
       if (engine_->InFlight() == 0) {
         // Nothing in flight: a verification to start or end, done, or the
         // next I/O is not due yet.
@@ -178,6 +154,9 @@ class FioWorker final : public Worker {
     rec_.RecordEvent(d.ns);
     rec_.RecordKind(FioKindOf(d.dir), d.ns);
     if (rated_) rec_.RecordService(d.service_ns);
+    if (io_log_ != nullptr && rec_.measuring()) {
+      io_log_->Add(d.at, d.dir, d.bytes, d.offset, d.ns);
+    }
     switch (d.dir) {
       case FioDir::kRead:
         rec_.Add(kFioReads, 1);
@@ -196,6 +175,7 @@ class FioWorker final : public Worker {
   }
 
   Status Finish() override {
+    if (io_log_ != nullptr) io_log_->Finish(MonotonicNow());
     if (!open_) return Status::Ok();
     Status st = Drain();
     // A time-bound job that checks its reads fails here (a size-bound one
@@ -225,7 +205,19 @@ class FioWorker final : public Worker {
     uint32_t bytes;
     uint64_t ns;          // from the intended start under a rate, else from submission
     uint64_t service_ns;  // from submission
+    uint64_t offset;
+    Nanos at;  // completed
   };
+
+  // cpus_allowed: the job's thread runs on those CPUs only (what the
+  // system then says it may use is kept for the report).
+  Status ConfineToCpus() {
+    if (s_.cpus.empty()) return Status::Ok();
+    Status st = SetCurrentThreadCpus(s_.cpus);
+    if (!st.ok()) return Status(st.code(), "cpus_allowed: " + st.message(), st.err());
+    *ran_on_cpus_ = AllowedCpus();
+    return Status::Ok();
+  }
 
   // The job's first event: its rate schedules start now.
   void Start() {
@@ -383,7 +375,9 @@ class FioWorker final : public Worker {
       }
       sl.io.length = static_cast<uint32_t>(left);
     }
-    bytes_issued_ += sl.io.length;
+    // trimwrite: size counts the writes (each block is also trimmed first),
+    // as fio counts a job that writes.
+    if (!(s_.pattern.trim_then_write && sl.io.dir == FioDir::kTrim)) bytes_issued_ += sl.io.length;
     ++ios_issued_;
     if (sl.io.dir == FioDir::kWrite && s_.verify_only) {
       // verify_only: the block this write would make is read and checked.
@@ -521,6 +515,12 @@ class FioWorker final : public Worker {
       }
       sl.submitted = now;
       sl.intended = intended;
+      if (!sl.sync && sl.io.dir == FioDir::kTrim) {
+        // A trim is done here, at once (as fio's engines do theirs); the
+        // requests planned before it are submitted below.
+        TrimNow(idx);
+        break;
+      }
       IoRequest& r = batch_.emplace_back();
       r.op = sl.sync ? (s_.fsync_every != 0 ? IoOp::kFsync : IoOp::kFdatasync)
                      : (sl.io.dir == FioDir::kRead ? IoOp::kRead : IoOp::kWrite);
@@ -552,6 +552,29 @@ class FioWorker final : public Worker {
     return Status::Ok();
   }
 
+  // Punches the hole of the trim planned in slot `idx` and completes it.
+  void TrimNow(uint32_t idx) {
+    Slot& sl = slots_[idx];
+    const IoFile& f = files_[sl.io.file];
+    rec_.Add(kFioDepthLevel + FioDepthBucket(engine_->InFlight() + 1), 1);
+    sl.submitted = MonotonicNow();
+    Status st = f.fd < 0 ? Status::Ok() : PunchHole(f.fd, sl.io.offset, sl.io.length);
+    const Nanos now = MonotonicNow();
+    free_.push_back(idx);
+    if (!st.ok()) {
+      Fail(Status(st.code(),
+                  fmt::format("trim of {} bytes at offset {} of {} failed: {}", sl.io.length,
+                              sl.io.offset, f.path, st.message()),
+                  st.err()));
+      return;
+    }
+    const uint64_t ns = Since(sl.submitted, now);
+    const Nanos from = sl.intended != 0 && sl.intended < sl.submitted ? sl.intended : sl.submitted;
+    ready_.push_back(Done{FioDir::kTrim, sl.io.length, Since(from, now), ns, sl.io.offset, now});
+    ++done_ios_[static_cast<size_t>(FioDir::kTrim)];
+    done_bytes_[static_cast<size_t>(FioDir::kTrim)] += sl.io.length;
+  }
+
   bool SyncDue() const {
     const uint32_t every = s_.fsync_every != 0 ? s_.fsync_every : s_.fdatasync_every;
     return every != 0 && writes_since_sync_ >= every;
@@ -570,9 +593,20 @@ class FioWorker final : public Worker {
   // Reaps at least one completion, or none once `timeout_ns` (-1: none)
   // passed.
   Status ReapSome(Nanos timeout_ns) {
-    LC_ASSIGN_OR_RETURN(size_t n, engine_->Reap(1, completions_, timeout_ns));
+    // iodepth_batch_complete_min/_max: how many completions a reap waits
+    // for and takes at most.
+    const size_t least = std::min<size_t>(s_.complete_min, engine_->InFlight());
+    const size_t most = s_.complete_max == 0
+                            ? completions_.size()
+                            : std::min<size_t>(s_.complete_max, completions_.size());
+    LC_ASSIGN_OR_RETURN(
+        size_t n,
+        engine_->Reap(least, std::span<IoCompletion>(completions_.data(), most), timeout_ns));
     const Nanos now = MonotonicNow();
-    if (n > 0 || timeout_ns < 0) rec_.Add(kFioCompleteBatch + FioBatchBucket(n), 1);
+    // A poll that found nothing (iodepth_batch_complete_min=0) is no reap.
+    if (n > 0 || (timeout_ns < 0 && least > 0)) {
+      rec_.Add(kFioCompleteBatch + FioBatchBucket(n), 1);
+    }
     for (size_t i = 0; i < n; ++i) {
       const uint32_t idx = static_cast<uint32_t>(completions_[i].user_data);
       Slot& sl = slots_[idx];
@@ -593,7 +627,8 @@ class FioWorker final : public Worker {
         if (static_cast<uint64_t>(res) != sl.io.length) rec_.Add(kFioShortIos, 1);
         if (sl.check) CheckRead(sl, res);
         sl.read_into = sl.io.dir == FioDir::kRead;
-        ready_.push_back(Done{sl.io.dir, static_cast<uint32_t>(res), from_intended, ns});
+        ready_.push_back(
+            Done{sl.io.dir, static_cast<uint32_t>(res), from_intended, ns, sl.io.offset, now});
         const size_t d = static_cast<size_t>(sl.io.dir);
         ++done_ios_[d];
         done_bytes_[d] += static_cast<uint64_t>(res);
@@ -636,6 +671,8 @@ class FioWorker final : public Worker {
 
   const FioJobSettings& s_;
   const std::vector<IoFile>& files_;
+  FioLogRecorder* io_log_;  // null: no logs
+  std::vector<int>* ran_on_cpus_;
   std::unique_ptr<IoEngine> engine_;
   ThreadRecorder& rec_;
   FioPattern pattern_;
@@ -709,192 +746,18 @@ FioJobWorkload::FioJobWorkload(FioJobSettings s, FileSystem& fs) : s_(std::move(
 
 FioJobWorkload::~FioJobWorkload() { (void)Done(); }
 
-WorkloadInfo FioJobWorkload::Info() const {
-  WorkloadInfo i;
-  i.name = "fio";
-  i.summary = "one job of a fio job file";
-  i.event_definition = "one completed read, write or trim (fio's total_ios)";
-  i.supports_prepare = true;
-  i.self_timed = true;
-  i.reports_busy_time = true;
-  i.latency_kinds = {"read", "write", "trim", "sync"};
-  i.counter_names = {"bytes_read",
-                     "bytes_written",
-                     "bytes_trimmed",
-                     "reads",
-                     "writes",
-                     "trims",
-                     "syncs",
-                     "short_ios",
-                     "submit_calls",
-                     "queue_depth_ns",
-                     "queue_depth_time_ns"};
-  for (const char* table : {"iodepth_", "submit_", "complete_"}) {
-    for (const char* level : {"1", "2", "4", "8", "16", "32", "ge64"}) {
-      i.counter_names.push_back(std::string(table) + level);
-    }
-  }
-  for (const char* c :
-       {"cpu_user_ns", "cpu_sys_ns", "context_switches", "major_faults", "minor_faults"}) {
-    i.counter_names.push_back(c);
-  }
-  return i;
-}
-
-Status FioJobWorkload::Prepare(const PrepareContext& ctx) {
-  if (s_.engine == "null") return Status::Ok();
-  for (size_t f = 0; f < s_.files.size(); ++f) {
-    const std::string& path = s_.files[f];
-    if (IsBlockDevice(path)) continue;  // a device is read as it is, never laid out
-    LC_ASSIGN_OR_RETURN(FileInfo st, fs_.Stat(path));
-    if (st.exists && !st.is_regular) {
-      return Status::InvalidArgument("fio job " + s_.name + ": " + path + " is not a regular file");
-    }
-    if (st.exists && st.size >= s_.file_size) continue;
-    const bool existed = st.exists;
-    LC_RETURN_IF_ERROR(LayOutFile(fs_, path, s_.file_size, ctx.seed + f));
-    if (!existed) created_.push_back(path);
-  }
-  return Status::Ok();
-}
-
-Status FioJobWorkload::Cleanup(const PrepareContext&) {
-  if (!s_.unlink) return Status::Ok();
-  for (const std::string& path : created_) LC_RETURN_IF_ERROR(fs_.Unlink(path));
-  created_.clear();
-  return Status::Ok();
-}
-
-Status FioJobWorkload::Init(int) {
-  if (s_.pattern.dirs[static_cast<int>(FioDir::kTrim)]) {
-    return Status::Unimplemented("fio job " + s_.name + ": trim is not supported by loadcell yet");
-  }
-  if (s_.engine == "null") {
-    for (const std::string& p : s_.files) open_.push_back(IoFile{p, -1, s_.file_size});
-    return Status::Ok();
-  }
-  // Read-only jobs open their files read-only, as fio does (a device too).
-  const bool writes = s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only;
-  const int flags = (writes ? O_RDWR : O_RDONLY) | (s_.direct ? O_DIRECT : 0) |
-                    (s_.sync_writes ? O_SYNC : 0) | (s_.dsync_writes ? O_DSYNC : 0);
-  for (const std::string& p : s_.files) {
-    Result<int> fd = fs_.Open(p, flags);
-    if (!fd.ok()) {
-      (void)Done();
-      return Status(fd.status().code(), "fio job " + s_.name + ": " + fd.status().message(),
-                    fd.status().err());
-    }
-    open_.push_back(IoFile{p, *fd, s_.file_size});
-    if (Status hinted = AdviseFileAccess(*fd, s_.access_hint); !hinted.ok()) {
-      (void)Done();
-      return Status(hinted.code(), "fio job " + s_.name + ": " + hinted.message(), hinted.err());
-    }
-    // fio's invalidate=1: the job starts from the device, not from what the
-    // layout left in the page cache (Windows cannot: the verdict's cache
-    // check then says what was read from memory).
-    Status dropped = DropCachedPages(*fd);
-    if (!dropped.ok() && dropped.code() != StatusCode::kUnimplemented) {
-      (void)Done();
-      return Status(dropped.code(), "fio job " + s_.name + ": " + p + ": " + dropped.message(),
-                    dropped.err());
-    }
-  }
-  return Status::Ok();
-}
-
 Result<std::unique_ptr<Worker>> FioJobWorkload::NewWorker(const ThreadContext& ctx) {
-  if (!s_.cpus.empty()) {
-    // NewWorker runs on the worker's own thread.
-    if (Status pinned = SetCurrentThreadCpus(s_.cpus); !pinned.ok()) {
-      return Status(pinned.code(), "confining the thread to its CPUs: " + pinned.message(),
-                    pinned.err());
-    }
-  }
+  // NewWorker runs on the worker's own thread.
   if (Status prio = SetCurrentThreadIoPriority(s_.io_priority); !prio.ok()) {
     return Status(prio.code(), "setting the thread's I/O priority: " + prio.message(), prio.err());
   }
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(s_.engine, fs_));
-  auto w = std::make_unique<FioWorker>(s_, open_, std::move(engine), ctx);
+  // One thread per job instance: its log is the job's.
+  if (s_.logs.any() && io_log_ == nullptr) io_log_ = std::make_unique<FioLogRecorder>(s_.logs);
+  auto w =
+      std::make_unique<FioWorker>(s_, open_, std::move(engine), ctx, io_log_.get(), &ran_on_cpus_);
   LC_RETURN_IF_ERROR(w->Open());
   return std::unique_ptr<Worker>(std::move(w));
-}
-
-Status FioJobWorkload::Done() {
-  Status st;
-  for (const IoFile& f : open_) {
-    if (f.fd >= 0) {
-      Status c = fs_.Close(f.fd);
-      if (st.ok()) st = c;
-    }
-  }
-  open_.clear();
-  return st;
-}
-
-std::vector<std::pair<std::string, std::string>> FioJobWorkload::Describe() const {
-  return {{"job", s_.name},
-          {"files", fmt::format("{} x {} bytes", s_.files.size(), s_.file_size)},
-          {"ioengine", s_.engine},
-          {"iodepth", std::to_string(s_.iodepth)},
-          {"direct", s_.direct ? "1" : "0"},
-          {"buffers", FioBufferFill(s_.buffers, 0).Describe()},
-          {"verify", FioVerifyName(s_.verify)}};
-}
-
-std::vector<Metric> FioJobWorkload::Metrics(const RunResult& r) const {
-  std::vector<Metric> m;
-  const double runtime_ms = r.total_time_s * 1000;
-  const std::array<const char*, kFioDirs> dirs = {"read", "write", "trim"};
-  const std::array<int, kFioDirs> bytes = {kFioBytesRead, kFioBytesWritten, kFioBytesTrimmed};
-  const std::array<int, kFioDirs> ios = {kFioReads, kFioWrites, kFioTrims};
-  for (int d = 0; d < kFioDirs; ++d) {
-    const auto at = [&](int c) {
-      return static_cast<size_t>(c) < r.counters.size() ? r.counters[static_cast<size_t>(c)] : 0;
-    };
-    const double b = static_cast<double>(at(bytes[d]));
-    const double n = static_cast<double>(at(ios[d]));
-    const std::string k = dirs[d];
-    m.push_back({k + "_io_bytes", k + " bytes", b, "B"});
-    m.push_back({k + "_total_ios", k + " I/Os", n, ""});
-    m.push_back({k + "_iops", k + " IOPS", runtime_ms > 0 ? n * 1000 / runtime_ms : 0, "1/s"});
-    m.push_back(
-        {k + "_bw_bytes", k + " bandwidth", runtime_ms > 0 ? b * 1000 / runtime_ms : 0, "B/s"});
-  }
-  m.push_back({"runtime_ms", "runtime", runtime_ms, "ms"});
-  return m;
-}
-
-WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
-  WorkloadFacts f;
-  IoTargetFacts t;
-  t.engine = s_.engine;
-  t.null_engine = s_.engine == "null";
-  t.asynchronous = s_.engine == "io_uring" || s_.engine == "libaio" || s_.engine == "iocp";
-  t.direct = s_.direct;
-  t.buffered_aio = s_.engine == "libaio" && !s_.direct;
-  t.queue_depth_asked = s_.iodepth;
-  t.queue_depth_set = s_.iodepth > 1;
-  t.queue_depth = t.asynchronous ? s_.iodepth : 1;
-  t.depth_option = "iodepth";
-  t.reads = s_.pattern.dirs[0];
-  t.writes = s_.pattern.dirs[1];
-  t.write_through =
-      s_.sync_writes || s_.dsync_writes || s_.fsync_every == 1 || s_.fdatasync_every == 1;
-  t.periodic_flush = s_.fsync_every > 1 || s_.fdatasync_every > 1;
-  t.write_pattern = s_.buffers.zero ? "zero" : "random";
-  // What the job's writes hold, from a sample of buffers filled as its
-  // workers fill them (the verify header, 32 bytes and the digest a block,
-  // is left out).
-  const FioWriteDataEstimate data =
-      EstimateWriteData(s_.buffers, std::min<size_t>(MaxBlockSize(s_.pattern), size_t{64} * 1024),
-                        64, s_.pattern.seed);
-  t.write_compressible_fraction = data.compressible;
-  t.write_duplicate_fraction = data.duplicate;
-  t.file_set_bytes = s_.file_size * s_.files.size();
-  t.paths = s_.files;
-  f.io.push_back(std::move(t));
-  if (r.counters.size() > kFioBytesRead) f.io_bytes_read = r.counters[kFioBytesRead];
-  return f;
 }
 
 }  // namespace loadcell

@@ -18,10 +18,14 @@
 #include "os/file_system.h"
 #include "runner/workload.h"
 #include "workloads/fio/fio_buffers.h"
+#include "workloads/fio/fio_log.h"
 #include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/fio_verify.h"
 
 namespace loadcell {
+
+// fio's fallocate= modes (fio's 0 is kNone, 1 kPosix).
+enum class FioFallocateMode { kNone, kNative, kPosix, kKeep, kTruncate };
 
 // What a job does, resolved: bytes, counts and loadcell's engine names.
 struct FioJobSettings {
@@ -35,9 +39,6 @@ struct FioJobSettings {
   bool direct = false;        // O_DIRECT
   bool sync_writes = false;   // sync=1: O_SYNC
   bool dsync_writes = false;  // O_DSYNC (DiskSpd's -Sw write-through)
-  // The CPUs each worker thread is confined to (SetCurrentThreadCpus);
-  // empty: not pinned. A refusal fails the job's start.
-  std::vector<int> cpus;
   // Each worker thread's I/O priority (SetCurrentThreadIoPriority: 1 very
   // low, 2 low, 3 normal: DiskSpd's -I).
   int io_priority = 3;
@@ -88,6 +89,22 @@ struct FioJobSettings {
   // time_based under a rate or a think time: nothing is issued later than
   // this after the job's first I/O (ramp_time + runtime); 0: no such bound.
   int64_t issue_window_ns = 0;
+  // write_lat_log, write_bw_log, write_iops_log, log_avg_msec, log_offset:
+  // what the job's thread logs of its measured I/O (workloads/fio/fio_log.h).
+  FioLogSettings logs;
+  // iodepth_batch_complete_min/_max: each reap waits for at least `min`
+  // completions (fewer when fewer are in flight; 0: it does not wait) and
+  // takes at most `max` (0: iodepth).
+  uint32_t complete_min = 1;
+  uint32_t complete_max = 0;
+  // cpus_allowed (and its policy, resolved): the CPUs the job's thread is
+  // confined to; empty: any.
+  std::vector<int> cpus;
+  // fallocate=: how a file being laid out is reserved before it is written.
+  FioFallocateMode fallocate = FioFallocateMode::kNative;
+  // create_on_open=1: a job that only writes does not lay out a missing
+  // file; the file is created empty when the job opens it.
+  bool create_on_open = false;
 };
 
 // Counter indices, in FioJobWorkload::Info().counter_names order.
@@ -137,6 +154,9 @@ class FioJobWorkload final : public Workload {
   // is used as it is; a missing or shorter one is written whole (reads need
   // data), as fio lays out its files.
   Status Prepare(const PrepareContext& ctx) override;
+  // Whether Prepare lays out the job's files (not with the null engine, nor
+  // a write-only job with create_on_open).
+  bool LaysOutFiles() const;
   // Removes the files Prepare made (unlink=1).
   Status Cleanup(const PrepareContext& ctx) override;
   Status Init(int threads) override;
@@ -151,12 +171,19 @@ class FioJobWorkload final : public Workload {
   const FioJobSettings& settings() const { return s_; }
   // The files Prepare created (the others were there).
   const std::vector<std::string>& created() const { return created_; }
+  // The CPUs the job's thread was confined to (cpus_allowed), read back from
+  // the system once it was; empty when it was not.
+  const std::vector<int>& ran_on_cpus() const { return ran_on_cpus_; }
+  // The job's logs once it ran (null when it logs nothing).
+  const FioLogRecorder* log() const { return io_log_.get(); }
 
  private:
   FioJobSettings s_;
   FileSystem& fs_;
   std::vector<std::string> created_;
   std::vector<IoFile> open_;  // Init .. Done
+  std::unique_ptr<FioLogRecorder> io_log_;
+  std::vector<int> ran_on_cpus_;  // written by the job's thread, read after the run
 };
 
 }  // namespace loadcell

@@ -4,10 +4,13 @@
 // page cache's dirty bytes, steal time, the CPUs' frequencies and throttle
 // counts, a hypervisor.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -134,6 +137,38 @@ TEST(HostFactsTest, DirtyAndWritebackAreReadFromMeminfo) {
   WriteFact(root / "short", "MemTotal: 1 kB\n");
   EXPECT_FALSE(ReadDirtyMemory(root / "short").known);
   EXPECT_TRUE(ReadDirtyMemory().known);  // the system's own
+}
+
+TEST(HostFactsTest, ProcessIoIsReadFromProcSelfIoLessCancelledWrites) {
+  TempDir root;
+  WriteFact(root / "io",
+            "rchar: 900000\nwchar: 800000\nsyscr: 10\nsyscw: 20\nread_bytes: 409600\n"
+            "write_bytes: 1048576\ncancelled_write_bytes: 4096\n");
+  const ProcessIo io = ReadProcessIo(root / "io");
+  EXPECT_TRUE(io.known);
+  EXPECT_EQ(io.read_bytes, 409600u);
+  EXPECT_EQ(io.written_bytes, 1048576u - 4096u);
+  WriteFact(root / "short", "rchar: 1\n");
+  EXPECT_FALSE(ReadProcessIo(root / "short").known);
+  // The process' own: reading a new file with O_DIRECT counts at least its
+  // bytes (task I/O accounting is on in Debian's kernels).
+  const ProcessIo before = ReadProcessIo();
+  ASSERT_TRUE(before.known);
+  const std::string path = root / "direct";
+  {
+    std::string block(1 << 20, 'x');
+    WriteFact(path, block);
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_DIRECT);
+  if (fd >= 0) {
+    void* buf = nullptr;
+    ASSERT_EQ(posix_memalign(&buf, 4096, 1 << 20), 0);
+    const ssize_t n = read(fd, buf, 1 << 20);
+    free(buf);
+    close(fd);
+    ASSERT_EQ(n, 1 << 20);
+    EXPECT_GE(ReadProcessIo().read_bytes - before.read_bytes, 1u << 20);
+  }
 }
 
 TEST(HostFactsTest, StealIsTheEighthCpuField) {

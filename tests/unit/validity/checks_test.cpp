@@ -564,6 +564,52 @@ TEST(FairnessCheckTest, OneThreadIsNotConcerned) {
   EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckFairness).has_value());
 }
 
+// ---------------------------------------------------------------- ranks
+
+// A run of three ranks over 10 s; rank k's span [start, end] on rank 0's
+// clock from the merged window's start.
+Case RanksCase(const std::vector<std::pair<double, double>>& spans) {
+  Case c = IoCase(DirectRead(), ResultOf(3000, 10));
+  ClusterFigures cluster;
+  for (size_t k = 0; k < spans.size(); ++k) {
+    RankFigures f;
+    f.rank = static_cast<int>(k);
+    f.start_s = spans[k].first;
+    f.end_s = spans[k].second;
+    cluster.ranks.push_back(f);
+  }
+  c.result.cluster = cluster;
+  return c;
+}
+
+TEST(RanksCheckTest, ATailOfRanksEndingApartWarns) {
+  const std::optional<CheckOutcome> out =
+      RanksCase({{0, 7.5}, {0.001, 10}, {0.002, 8}}).Run(&CheckRanks);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("rank 1 ended 2.500 s after rank 0 (25.0% of the 10.00 s "
+                                   "run): for that tail fewer ranks ran"));
+  EXPECT_THAT(out->advice, HasSubstr("--stonewall=on"));
+}
+
+TEST(RanksCheckTest, ALateStartWarnsRanksTogetherPass) {
+  const std::optional<CheckOutcome> late =
+      RanksCase({{0, 10}, {0.4, 10}, {0, 10}}).Run(&CheckRanks);
+  ASSERT_TRUE(late.has_value());
+  EXPECT_EQ(late->level, CheckLevel::kWarn);
+  EXPECT_THAT(late->seen, HasSubstr("rank 1 started 0.400 s after rank 0"));
+  // Within the floor (50 ms) and the fractions: together.
+  const std::optional<CheckOutcome> ok =
+      RanksCase({{0, 9.97}, {0.004, 10}, {0.002, 9.99}}).Run(&CheckRanks);
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->level, CheckLevel::kPass);
+}
+
+TEST(RanksCheckTest, OneProcessIsNotConcerned) {
+  EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckRanks).has_value());
+  EXPECT_FALSE(RanksCase({{0, 10}}).Run(&CheckRanks).has_value());
+}
+
 // ---------------------------------------------------------------- database
 
 Case DatabaseCase(const std::string& driver, uint64_t data, uint64_t cache) {
@@ -618,6 +664,60 @@ TEST(DatabaseCheckTest, SizesNotReadAreNotCheckedOtherTestsAreNotConcerned) {
 }
 
 // ---------------------------------------------------------------- noisy-host
+
+// ---------------------------------------------------------------- other-io
+
+constexpr uint64_t kMiB = 1ULL << 20;
+
+// A direct read whose own device I/O was 100 MiB read and 2 MiB written,
+// with 1 MiB of dirty pages flushed over the run.
+Case OtherIoCase(uint64_t device_read, uint64_t device_written) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.host.window = WindowOf(10, 1, 0.5);
+  c.host.window.process_io_known = true;
+  c.host.window.process_read_bytes = 100 * kMiB;
+  c.host.window.process_written_bytes = 2 * kMiB;
+  c.host.window.dirty_flushed_bytes = 1 * kMiB;
+  c.host.devices = {DeviceOf("vda1", device_read, device_written)};
+  return c;
+}
+
+TEST(OtherIoCheckTest, AnotherLoadOnTheDeviceWarnsWithWhatItDid) {
+  const std::optional<CheckOutcome> out =
+      OtherIoCase(100 * kMiB + 64 * kMiB, 3 * kMiB + 200 * kMiB).Run(&CheckOtherIo);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("other processes read 64 MiB and wrote 200 MiB on the device "
+                                   "(vda1) over the run, beside the run's own 100 MiB read and "
+                                   "2 MiB written"));
+}
+
+TEST(OtherIoCheckTest, JournalWritesFlushedPagesAndASmallShareOfTheRunsOwnPass) {
+  // 120 MiB beyond its own: under the 128 MiB floor.
+  EXPECT_EQ(OtherIoCase(100 * kMiB, 123 * kMiB).Run(&CheckOtherIo)->level, CheckLevel::kPass);
+  // 200 MiB written that the page cache flushed of earlier dirty pages.
+  Case flushed = OtherIoCase(100 * kMiB, 203 * kMiB);
+  flushed.host.window.dirty_flushed_bytes = 201 * kMiB;
+  EXPECT_EQ(flushed.Run(&CheckOtherIo)->level, CheckLevel::kPass);
+  // 200 MiB beside 1 GiB of the run's own: under a quarter of it.
+  Case big = OtherIoCase(1024 * kMiB + 200 * kMiB, 0);
+  big.host.window.process_read_bytes = 1024 * kMiB;
+  big.host.window.process_written_bytes = 0;
+  EXPECT_EQ(big.Run(&CheckOtherIo)->level, CheckLevel::kPass);
+}
+
+TEST(OtherIoCheckTest, UnknownOwnIoOrDevicesAreNotCheckedTheNullEngineIsNotConcerned) {
+  Case c = OtherIoCase(500 * kMiB, 0);
+  c.host.window.process_io_known = false;
+  EXPECT_EQ(c.Run(&CheckOtherIo)->level, CheckLevel::kNotChecked);
+  c = OtherIoCase(500 * kMiB, 0);
+  c.host.devices.clear();
+  c.host.devices_unknown = "/tmp: no block device's counters behind it";
+  EXPECT_EQ(c.Run(&CheckOtherIo)->seen, "/tmp: no block device's counters behind it");
+  IoTargetFacts null_engine = DirectRead();
+  null_engine.null_engine = true;
+  EXPECT_FALSE(IoCase(null_engine, ResultOf(1000, 10)).Run(&CheckOtherIo).has_value());
+}
 
 TEST(NoisyHostCheckTest, StealTimeWarnsAVirtualMachineIsStatedOnly) {
   Case c = IoCase(DirectRead(), ResultOf(1000, 10));
@@ -726,7 +826,7 @@ TEST(RunChecksTest, EveryCheckIdIsListedOnce) {
     for (const std::string& seen : ids) EXPECT_NE(seen, e.id);
     ids.emplace_back(e.id);
   }
-  EXPECT_EQ(ids.size(), 19u);
+  EXPECT_EQ(ids.size(), 21u);
 }
 
 TEST(VerdictLineTest, CountsWarningsAndInvalidChecks) {

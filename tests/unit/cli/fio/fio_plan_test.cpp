@@ -86,19 +86,77 @@ TEST(FioPlanTest, TimeBasedJobsHaveNoByteLimitAndNeedARuntime) {
 TEST(FioPlanTest, WhatCannotRunYetIsRefusedWithItsLine) {
   TempDir dir;
   FioJobSpec s = Spec("r", dir.path());
-  s.cpus_allowed = {0, 1};
-  s.given.push_back({"cpus_allowed", {"job.fio", 7, false}});
+  s.filesize_given = true;
+  s.filesize = {1 << 20, 2 << 20};
+  s.given.push_back({"filesize", {"job.fio", 7, false}});
   std::vector<FioJobSpec> specs = {s};
   auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(plan.status().message(),
-            "job.fio:7: fio option 'cpus_allowed' is not supported by loadcell yet");
+            "job.fio:7: a filesize range is not supported by loadcell yet");
+}
 
+TEST(FioPlanTest, TrimModesTrimAndTrimwriteWrites) {
+  TempDir dir;
+  // The null engine: trims plan on every system (files need Linux's hole
+  // punching).
   FioJobSpec t = Spec("t", dir.path());
   t.rw = fio::FioRwMode::kRandTrim;
-  specs = {t};
-  EXPECT_FALSE(PlanFioJobs(specs, OneStep(1), DefaultFileSystem()).ok());
+  t.ioengine = fio::FioEngine::kNull;
+  FioJobSpec w = Spec("w", dir.path());
+  w.rw = fio::FioRwMode::kTrimWrite;
+  w.ioengine = fio::FioEngine::kNull;
+  std::vector<FioJobSpec> specs = {t, w};
+  fio::FioRunStep step;
+  step.instances = {{0, "t", 0, 0}, {1, "w", 0, 0}};
+  auto plan = PlanFioJobs(specs, {step}, DefaultFileSystem());
+  ASSERT_OK(plan);
+  const FioPatternSettings& rt = plan->steps[0][0].settings.pattern;
+  EXPECT_EQ(rt.dirs, (std::array<bool, kFioDirs>{false, false, true}));
+  EXPECT_TRUE(rt.random);
+  const FioPatternSettings& tw = plan->steps[0][1].settings.pattern;
+  EXPECT_EQ(tw.dirs, (std::array<bool, kFioDirs>{false, true, true}));
+  EXPECT_TRUE(tw.trim_then_write);
+  EXPECT_FALSE(tw.random);
+
+  specs[1].rate = {0, 1 << 20, 0};
+  specs[1].given.push_back({"rate", {"job.fio", 3, false}});
+  auto bad = PlanFioJobs(specs, {step}, DefaultFileSystem());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "job.fio:3: fio option 'rate' with rw=trimwrite or randtrimwrite is not supported "
+            "by loadcell");
+}
+
+TEST(FioPlanTest, LogsAreNamedByTheInstancesNumberAndCpusSplitByIt) {
+  TempDir dir;
+  FioJobSpec s = Spec("a", dir.path());
+  s.write_lat_log = "p";
+  s.write_iops_log = "q";
+  s.log_avg_ns = 500'000'000;
+  s.cpus_allowed = {0};
+  s.cpus_allowed_split = true;
+  s.ioengine = fio::FioEngine::kIoUring;
+  s.iodepth = 8;
+  s.iodepth_batch_complete_min = 2;
+  s.iodepth_batch_complete_max = 4;
+  std::vector<FioJobSpec> specs = {s};
+  auto plan = PlanFioJobs(specs, OneStep(2), DefaultFileSystem());
+  ASSERT_OK(plan);
+  ASSERT_EQ(plan->steps[0].size(), 2u);
+  const FioPlannedJob& second = plan->steps[0][1];
+  ASSERT_EQ(second.logs.size(), 4u);
+  EXPECT_EQ(second.logs[0].second, "p_lat.2.log");
+  EXPECT_EQ(second.logs[2].second, "p_slat.2.log");
+  EXPECT_EQ(second.logs[3],
+            (std::pair<FioLogKind, std::string>{FioLogKind::kIops, "q_iops.2.log"}));
+  EXPECT_TRUE(second.settings.logs.lat);
+  EXPECT_FALSE(second.settings.logs.bw);
+  EXPECT_EQ(second.settings.logs.avg_ns, 500'000'000);
+  EXPECT_EQ(second.settings.cpus, std::vector<int>{0});
+  EXPECT_EQ(second.settings.complete_min, 2u);
+  EXPECT_EQ(second.settings.complete_max, 4u);
 }
 
 // The options of the rate and think-time family, and startdelay, as given.

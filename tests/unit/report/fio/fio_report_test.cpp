@@ -152,3 +152,41 @@ TEST(FioReportTest, TextHasFiosLinesAndTheGroupStatus) {
 
 }  // namespace
 }  // namespace loadcell
+
+namespace loadcell {
+namespace {
+
+TEST(FioReportDiskTest, DiskStatsInFiosTextAndJson) {
+  FioReport rep;
+  FioDiskUtil d;
+  d.name = "vdz";
+  d.read_ios = 1024;
+  d.write_ios = 3;
+  d.read_merges = 1;
+  d.write_merges = 2;
+  d.read_ticks_ms = 66;
+  d.write_ticks_ms = 4;
+  d.in_queue_ms = 70;
+  d.util_pct = 32.156;
+  rep.disks.push_back(d);
+  std::ostringstream text;
+  WriteFioText(rep, text);
+  EXPECT_EQ(text.str(),
+            "\nDisk stats (read/write):\n"
+            "  vdz: ios=1024/3, merge=1/2, ticks=66/4, in_queue=70, util=32.16%\n");
+  std::ostringstream json;
+  WriteFioJson(rep, false, json);
+  const std::string j = json.str();
+  for (const char* field : {"\"name\": \"vdz\"", "\"read_ios\": 1024", "\"write_ios\": 3",
+                            "\"read_merges\": 1", "\"write_merges\": 2", "\"read_ticks\": 66",
+                            "\"write_ticks\": 4", "\"in_queue\": 70", "\"util\": 32.156"}) {
+    EXPECT_NE(j.find(field), std::string::npos) << field << "\n" << j;
+  }
+  // No device: no section.
+  std::ostringstream none;
+  WriteFioText(FioReport{}, none);
+  EXPECT_EQ(none.str().find("Disk stats"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace loadcell

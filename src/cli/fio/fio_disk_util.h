@@ -1,0 +1,34 @@
+#pragma once
+// fio's disk_util for a run of fio jobs: the block devices under the jobs'
+// files, their kernel counters (os/disk_stats.h) read before the jobs start
+// and after they end, and the differences as fio reports them.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/fio/fio_plan.h"
+#include "core/clock.h"
+#include "os/disk_stats.h"
+#include "report/fio/fio_report.h"
+
+namespace loadcell {
+
+// The devices under the files of `plan`'s jobs, each once, in the order
+// met (none for the null engine's jobs; none where no block device stands
+// behind a file, as on tmpfs).
+std::vector<std::string> FioDiskNames(const FioPlan& plan);
+
+struct FioDiskSnapshot {
+  Nanos at = 0;
+  std::vector<std::pair<std::string, DiskStats>> devices;  // those that could be read
+};
+FioDiskSnapshot TakeFioDiskSnapshot(const std::vector<std::string>& names);
+
+// Each device read in both: its counters' differences, and util as the
+// share of the wall time between the two in which it had I/O in flight
+// (io_ticks; at most 100%).
+std::vector<FioDiskUtil> FioDiskUtilBetween(const FioDiskSnapshot& before,
+                                            const FioDiskSnapshot& after);
+
+}  // namespace loadcell

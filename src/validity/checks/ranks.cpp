@@ -1,0 +1,54 @@
+// ranks (docs/validity.md): the ranks of an MPI run that did not run
+// together. A start spread means some ranks ran while others had not begun;
+// a tail (ranks ending apart, as under --events, where each rank ends when
+// its own share is done) means fewer ranks ran at the end: the total rate
+// then mixes the phases of all ranks and of fewer.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "validity/check.h"
+#include "validity/thresholds.h"
+
+namespace loadcell::validity {
+
+std::optional<CheckOutcome> CheckRanks(const CheckInput& in) {
+  constexpr const char* kId = "ranks";
+  const RunResult& r = in.result;
+  if (!r.cluster || r.cluster->ranks.size() < 2 || r.total_time_s <= 0) return std::nullopt;
+  const std::vector<RankFigures>& ranks = r.cluster->ranks;
+  auto by_start = [](const RankFigures& a, const RankFigures& b) { return a.start_s < b.start_s; };
+  auto by_end = [](const RankFigures& a, const RankFigures& b) { return a.end_s < b.end_s; };
+  const auto [first_start, last_start] = std::minmax_element(ranks.begin(), ranks.end(), by_start);
+  const auto [first_end, last_end] = std::minmax_element(ranks.begin(), ranks.end(), by_end);
+  const double spread = last_start->start_s - first_start->start_s;
+  const double tail = last_end->end_s - first_end->end_s;
+  std::vector<CheckFigure> figures = {{"ranks", static_cast<double>(ranks.size())},
+                                      {"start_spread_s", spread},
+                                      {"tail_s", tail},
+                                      {"total_time_s", r.total_time_s}};
+  const double span = r.total_time_s;
+  if (spread > kRankSpreadFloorS && spread > kRankStartSpreadFraction * span) {
+    return Found(
+        kId, CheckLevel::kWarn,
+        fmt::format("rank {} started {:.3f} s after rank {} ({:.1f}% of the {:.2f} s "
+                    "run): some ranks ran while others had not begun",
+                    last_start->rank, spread, first_start->rank, spread / span * 100, span),
+        "look for a rank whose host was busy or slow to start (a longer --mpi-timeout "
+        "does not help: the start is common)",
+        std::move(figures));
+  }
+  if (tail > kRankSpreadFloorS && tail > kRankTailFraction * span) {
+    return Found(kId, CheckLevel::kWarn,
+                 fmt::format("rank {} ended {:.3f} s after rank {} ({:.1f}% of the {:.2f} s run): "
+                             "for that tail fewer ranks ran, and the total rate mixes both phases",
+                             last_end->rank, tail, first_end->rank, tail / span * 100, span),
+                 "limit the run by --time rather than --events, or add --stonewall=on to stop "
+                 "every rank when the first one is done",
+                 std::move(figures));
+  }
+  return Passed(kId, std::move(figures));
+}
+
+}  // namespace loadcell::validity

@@ -1,0 +1,124 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "workloads/fio/fio_job.h"
+
+// FioJobWorkload's description of itself and of its results: its counters,
+// fio's figures per direction and the facts the verdict judges.
+
+namespace loadcell {
+namespace {
+
+// The largest request the pattern draws in any of its directions.
+uint32_t MaxBlockSize(const FioPatternSettings& p) {
+  uint32_t m = 0;
+  for (int d = 0; d < kFioDirs; ++d) {
+    if (!p.dirs[d]) continue;
+    m = std::max(m, p.bs[d].max);
+    for (const auto& [size, pct] : p.bs[d].split) m = std::max(m, size);
+  }
+  return m;
+}
+
+}  // namespace
+
+WorkloadInfo FioJobWorkload::Info() const {
+  WorkloadInfo i;
+  i.name = "fio";
+  i.summary = "one job of a fio job file";
+  i.event_definition = "one completed read, write or trim (fio's total_ios)";
+  i.supports_prepare = true;
+  i.self_timed = true;
+  i.reports_busy_time = true;
+  i.latency_kinds = {"read", "write", "trim", "sync"};
+  i.counter_names = {"bytes_read",
+                     "bytes_written",
+                     "bytes_trimmed",
+                     "reads",
+                     "writes",
+                     "trims",
+                     "syncs",
+                     "short_ios",
+                     "submit_calls",
+                     "queue_depth_ns",
+                     "queue_depth_time_ns"};
+  for (const char* table : {"iodepth_", "submit_", "complete_"}) {
+    for (const char* level : {"1", "2", "4", "8", "16", "32", "ge64"}) {
+      i.counter_names.push_back(std::string(table) + level);
+    }
+  }
+  for (const char* c :
+       {"cpu_user_ns", "cpu_sys_ns", "context_switches", "major_faults", "minor_faults"}) {
+    i.counter_names.push_back(c);
+  }
+  return i;
+}
+
+std::vector<std::pair<std::string, std::string>> FioJobWorkload::Describe() const {
+  return {{"job", s_.name},
+          {"files", fmt::format("{} x {} bytes", s_.files.size(), s_.file_size)},
+          {"ioengine", s_.engine},
+          {"iodepth", std::to_string(s_.iodepth)},
+          {"direct", s_.direct ? "1" : "0"},
+          {"buffers", FioBufferFill(s_.buffers, 0).Describe()},
+          {"verify", FioVerifyName(s_.verify)}};
+}
+
+std::vector<Metric> FioJobWorkload::Metrics(const RunResult& r) const {
+  std::vector<Metric> m;
+  const double runtime_ms = r.total_time_s * 1000;
+  const std::array<const char*, kFioDirs> dirs = {"read", "write", "trim"};
+  const std::array<int, kFioDirs> bytes = {kFioBytesRead, kFioBytesWritten, kFioBytesTrimmed};
+  const std::array<int, kFioDirs> ios = {kFioReads, kFioWrites, kFioTrims};
+  for (int d = 0; d < kFioDirs; ++d) {
+    const auto at = [&](int c) {
+      return static_cast<size_t>(c) < r.counters.size() ? r.counters[static_cast<size_t>(c)] : 0;
+    };
+    const double b = static_cast<double>(at(bytes[d]));
+    const double n = static_cast<double>(at(ios[d]));
+    const std::string k = dirs[d];
+    m.push_back({k + "_io_bytes", k + " bytes", b, "B"});
+    m.push_back({k + "_total_ios", k + " I/Os", n, ""});
+    m.push_back({k + "_iops", k + " IOPS", runtime_ms > 0 ? n * 1000 / runtime_ms : 0, "1/s"});
+    m.push_back(
+        {k + "_bw_bytes", k + " bandwidth", runtime_ms > 0 ? b * 1000 / runtime_ms : 0, "B/s"});
+  }
+  m.push_back({"runtime_ms", "runtime", runtime_ms, "ms"});
+  return m;
+}
+
+WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
+  WorkloadFacts f;
+  IoTargetFacts t;
+  t.engine = s_.engine;
+  t.null_engine = s_.engine == "null";
+  t.asynchronous = s_.engine == "io_uring" || s_.engine == "libaio" || s_.engine == "iocp";
+  t.direct = s_.direct;
+  t.buffered_aio = s_.engine == "libaio" && !s_.direct;
+  t.queue_depth_asked = s_.iodepth;
+  t.queue_depth_set = s_.iodepth > 1;
+  t.queue_depth = t.asynchronous ? s_.iodepth : 1;
+  t.depth_option = "iodepth";
+  t.reads = s_.pattern.dirs[0];
+  t.writes = s_.pattern.dirs[1];
+  t.write_through =
+      s_.sync_writes || s_.dsync_writes || s_.fsync_every == 1 || s_.fdatasync_every == 1;
+  t.periodic_flush = s_.fsync_every > 1 || s_.fdatasync_every > 1;
+  t.write_pattern = s_.buffers.zero ? "zero" : "random";
+  // What the job's writes hold, from a sample of buffers filled as its
+  // workers fill them (the verify header, 32 bytes and the digest a block,
+  // is left out).
+  const FioWriteDataEstimate data =
+      EstimateWriteData(s_.buffers, std::min<size_t>(MaxBlockSize(s_.pattern), size_t{64} * 1024),
+                        64, s_.pattern.seed);
+  t.write_compressible_fraction = data.compressible;
+  t.write_duplicate_fraction = data.duplicate;
+  t.file_set_bytes = s_.file_size * s_.files.size();
+  t.paths = s_.files;
+  f.io.push_back(std::move(t));
+  if (r.counters.size() > kFioBytesRead) f.io_bytes_read = r.counters[kFioBytesRead];
+  return f;
+}
+
+}  // namespace loadcell
