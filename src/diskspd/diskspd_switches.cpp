@@ -2,19 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
+#include "diskspd/diskspd_parser.h"
+
 namespace loadcell::diskspd {
-namespace {
-
-constexpr const char* kSizeWords = "bytes, or a number with K, M, G, T or b (blocks of -b)";
-
-// One switch's text ("-b8K") and what follows its letter(s).
-struct Arg {
-  std::string text;  // as written
-  std::string rest;  // after the switch's letter
-};
+namespace switch_parser {
 
 Status Bad(const Arg& a, const std::string& why) {
   return Status::InvalidArgument(fmt::format("diskspd switch '{}': {}", a.text, why));
@@ -25,7 +20,6 @@ Status NotYet(const Arg& a, const std::string& what) {
       "diskspd switch '{}' ({}) is not supported by loadcell yet (docs/diskspd.md)", a.text, what));
 }
 
-// A whole decimal number, nothing else; false past `max`.
 bool ParseCount(const std::string& s, uint64_t max, uint64_t& out) {
   if (s.empty() || s.size() > 20) return false;
   uint64_t v = 0;
@@ -40,7 +34,6 @@ bool ParseCount(const std::string& s, uint64_t max, uint64_t& out) {
   return true;
 }
 
-// Digits at the front of `s` from `at`; moves `at` past them.
 bool TakeNumber(const std::string& s, size_t& at, uint64_t& out) {
   const size_t start = at;
   while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])) != 0) ++at;
@@ -48,65 +41,11 @@ bool TakeNumber(const std::string& s, size_t& at, uint64_t& out) {
          ParseCount(s.substr(start, at - start), std::numeric_limits<uint64_t>::max(), out);
 }
 
-// The end of a size's text starting at `at` in `s`: digits and one unit.
 size_t SizeEnd(const std::string& s, size_t at) {
   while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])) != 0) ++at;
   if (at < s.size() && std::string("KkMmGgTtBb").find(s[at]) != std::string::npos) ++at;
   return at;
 }
-
-// The parse state: the switches so far and what DiskSpd tracks to find its
-// conflicts.
-class Parser {
- public:
-  explicit Parser(DiskspdSwitches& sw) : sw_(sw) {}
-
-  Status One(const Arg& a);
-  Status Finish();
-
- private:
-  Status Size(const Arg& a, const std::string& text, const std::string& what, uint64_t& out) {
-    if (!ParseDiskspdSize(text, sw_.block_size, out)) {
-      return Bad(a, fmt::format("{} must be {}", what, kSizeWords));
-    }
-    return Status::Ok();
-  }
-  Status Seconds(const Arg& a, const std::string& what, int& out) {
-    uint64_t v = 0;
-    if (!ParseCount(a.rest, 1'000'000'000, v)) {
-      return Bad(a, fmt::format("the {} must be whole seconds, 0 or more", what));
-    }
-    out = static_cast<int>(v);
-    return Status::Ok();
-  }
-  Status Positive(const Arg& a, const std::string& what, uint64_t max, uint64_t& out) {
-    if (!ParseCount(a.rest, max, out) || out == 0) {
-      return Bad(a, fmt::format("{} must be a whole number from 1 to {}", what, max));
-    }
-    return Status::Ok();
-  }
-  Status BaseOffset(const Arg& a);
-  Status MaxOffset(const Arg& a);
-  Status Random(const Arg& a);
-  Status RandomRatio(const Arg& a);
-  Status Distribution(const Arg& a);
-  Status Sequential(const Arg& a);
-  Status Cache(const Arg& a);
-  Status Throughput(const Arg& a);
-  Status Results(const Arg& a);
-  Status WriteData(const Arg& a);
-  Status Seed(const Arg& a);
-
-  DiskspdSwitches& sw_;
-  bool base_given_ = false;
-  bool max_given_ = false;
-  bool random_given_ = false;      // -r[align]
-  bool sequential_given_ = false;  // -s
-  bool results_given_ = false;
-  bool write_through_given_ = false;
-  bool parallel_ = false;
-  bool completion_routines_ = false;
-};
 
 Status Parser::BaseOffset(const Arg& a) {
   if (base_given_) return Bad(a, "the base offset (-B<base>[:length]) may be given once");
@@ -132,7 +71,19 @@ Status Parser::MaxOffset(const Arg& a) {
     for (char c : a.rest) {
       if (c != 'r' && c != 's' && c != 't') return Bad(a, "the hints of -f are r, s and t");
     }
-    return NotYet(a, "access hints");
+    if (a.rest.find('t') != std::string::npos) {
+      return Status::InvalidArgument(fmt::format(
+          "diskspd switch '{}': the temporary-file hint (-ft, FILE_ATTRIBUTE_TEMPORARY: keep the "
+          "data in memory, write it lazily) is not supported by loadcell: Linux has no per-file "
+          "equivalent",
+          a.text));
+    }
+    sw_.hint_random = sw_.hint_random || a.rest.find('r') != std::string::npos;
+    sw_.hint_sequential = sw_.hint_sequential || a.rest.find('s') != std::string::npos;
+    if (sw_.hint_random && sw_.hint_sequential) {
+      return Bad(a, "give one access hint, -fr or -fs: posix_fadvise takes one of them");
+    }
+    return Status::Ok();
   }
   if (max_given_)
     return Bad(a, "the largest offset (-B<base>:<length> or -f<size>) may be given once");
@@ -155,77 +106,6 @@ Status Parser::RandomRatio(const Arg& a) {
     return Bad(a, "mixed random/sequential I/O (-rs) may be given once");
   }
   sw_.random_ratio = static_cast<uint32_t>(v);
-  return Status::Ok();
-}
-
-Status Parser::Distribution(const Arg& a) {
-  std::string spec = a.rest.substr(1);
-  if (spec.rfind("pct", 0) == 0) {
-    sw_.distribution = DiskspdDistribution::kPercent;
-  } else if (spec.rfind("abs", 0) == 0) {
-    sw_.distribution = DiskspdDistribution::kAbsolute;
-  } else {
-    return Bad(a,
-               "the random distribution is -rdpct<IO%>/<target%>[:...] or "
-               "-rdabs<IO%>/<size>[:...]");
-  }
-  const bool pct = sw_.distribution == DiskspdDistribution::kPercent;
-  sw_.ranges.clear();
-  uint32_t io_total = 0;
-  uint64_t target_total = 0;
-  size_t at = 3;
-  for (;;) {
-    uint64_t io = 0;
-    if (!TakeNumber(spec, at, io) || io > 100) {
-      return Bad(a, fmt::format("each range's IO% must be from 0 to {}", 100 - io_total));
-    }
-    if (at >= spec.size() || spec[at] != '/') {
-      return Bad(a, fmt::format("expected '/' after the IO% {}", io));
-    }
-    ++at;
-    uint64_t span = 0;
-    if (pct) {
-      if (!TakeNumber(spec, at, span) || span == 0 || span > 100) {
-        return Bad(a, fmt::format("each range's target% must be from 1 to {}", 100 - target_total));
-      }
-    } else {
-      const size_t end = SizeEnd(spec, at);
-      if (!ParseDiskspdSize(spec.substr(at, end - at), sw_.block_size, span)) {
-        return Bad(a, fmt::format("each range's size must be {}", kSizeWords));
-      }
-      if (span == 0) return Bad(a, "a range of size 0");
-      at = end;
-    }
-    if (io_total + io > 100) {
-      return Bad(a, fmt::format("IO% {} is too much: at most {} is left (the total must be at "
-                                "most 100%)",
-                                io, 100 - io_total));
-    }
-    if (pct && target_total + span > 100) {
-      return Bad(a, fmt::format("target% {} is too much: at most {} is left (the total must be "
-                                "100%)",
-                                span, 100 - target_total));
-    }
-    if (pct && target_total + span == 100 && io_total + io < 100) {
-      return Bad(a, fmt::format("the target is covered with {}% of the IO left to place",
-                                100 - io_total - io));
-    }
-    if (!pct && span < sw_.block_size) {
-      // DiskSpd checks this against the block size in force at the end.
-    }
-    sw_.ranges.push_back({static_cast<uint32_t>(io), span});
-    io_total += static_cast<uint32_t>(io);
-    target_total += span;
-    if (at == spec.size()) break;
-    if (spec[at] != ':') {
-      return Bad(a, fmt::format("unexpected '{}' in the distribution", spec.substr(at)));
-    }
-    ++at;
-  }
-  if (pct && target_total != 100) {
-    return Bad(
-        a, fmt::format("the target percentages add up to {}%; they must total 100%", target_total));
-  }
   return Status::Ok();
 }
 
@@ -268,49 +148,6 @@ Status Parser::Sequential(const Arg& a) {
   return Status::Ok();
 }
 
-Status Parser::Cache(const Arg& a) {
-  if (a.rest.empty()) {
-    if (sw_.cache_given) return Bad(a, "-S conflicts with an earlier cache mode");
-    sw_.cache = DiskspdCache::kUnbuffered;
-    sw_.cache_given = true;
-    return Status::Ok();
-  }
-  for (char c : a.rest) {
-    switch (c) {
-      case 'b':
-        if (sw_.cache_given) return Bad(a, "-Sb conflicts with an earlier cache mode");
-        sw_.cache = DiskspdCache::kCached;
-        sw_.cache_given = true;
-        break;
-      case 'u':
-        if (sw_.cache_given) return Bad(a, "-Su conflicts with an earlier cache mode");
-        sw_.cache = DiskspdCache::kUnbuffered;
-        sw_.cache_given = true;
-        break;
-      case 'w':
-        if (write_through_given_) return Bad(a, "-Sw conflicts with an earlier write-through");
-        sw_.write_through = true;
-        write_through_given_ = true;
-        break;
-      case 'h':
-        if (sw_.cache_given || write_through_given_) {
-          return Bad(a, "-Sh conflicts with an earlier cache mode or write-through");
-        }
-        sw_.cache = DiskspdCache::kUnbuffered;
-        sw_.write_through = true;
-        sw_.cache_given = write_through_given_ = true;
-        break;
-      case 'm':
-        return NotYet(a, "memory-mapped I/O, -Sm");
-      case 'r':
-        return NotYet(a, "remote caching only, -Sr");
-      default:
-        return Bad(a, fmt::format("'{}' is not a cache flag: -S takes b, h, m, r, u and w", c));
-    }
-  }
-  return Status::Ok();
-}
-
 Status Parser::Throughput(const Arg& a) {
   std::string v = a.rest;
   const bool iops = !v.empty() && v.back() == 'i';
@@ -326,7 +163,13 @@ Status Parser::Throughput(const Arg& a) {
 
 Status Parser::Results(const Arg& a) {
   std::string v = a.rest;
-  if (v.starts_with("p")) return NotYet(a, "print the profile without running, -Rp");
+  if (v.starts_with("p")) {
+    sw_.profile_only = true;
+    v = v.substr(1);
+    if (v.empty()) return Status::Ok();  // -Rp: the profile as XML
+    if (v != "text" && v != "xml") return Bad(a, "-Rp takes text or xml (-Rp, -Rptext, -Rpxml)");
+  }
+  sw_.format_given = true;
   if (v == "text") {
     results_given_ = true;
     return Status::Ok();
@@ -347,30 +190,8 @@ Status Parser::Results(const Arg& a) {
              "XML to FILE)");
 }
 
-Status Parser::WriteData(const Arg& a) {
-  if (a.rest.empty()) {
-    sw_.write_data = DiskspdWriteData::kZero;
-    return Status::Ok();
-  }
-  if (a.rest == "r") {
-    sw_.write_data = DiskspdWriteData::kRandomPerIo;
-    return Status::Ok();
-  }
-  const size_t comma = a.rest.find(',');
-  uint64_t size = 0;
-  if (!ParseDiskspdSize(a.rest.substr(0, comma), sw_.block_size, size) || size == 0) {
-    return Bad(a, fmt::format("-Z<size>[,file] takes a size above 0: {}", kSizeWords));
-  }
-  if (comma != std::string::npos) {
-    sw_.write_buffer_file = a.rest.substr(comma + 1);
-    if (sw_.write_buffer_file.empty()) return Bad(a, "-Z<size>,<file> needs the file");
-  }
-  sw_.write_data = DiskspdWriteData::kRandomBuffer;
-  sw_.write_buffer_size = size;
-  return Status::Ok();
-}
-
 Status Parser::Seed(const Arg& a) {
+  sw_.seed_given = true;
   if (a.rest.empty()) {
     sw_.seed_from_clock = true;
     return Status::Ok();
@@ -392,7 +213,7 @@ Status Parser::One(const Arg& a) {
       sw_.help = true;
       return Status::Ok();
     case 'a':
-      return NotYet(a, "CPU affinity");
+      return Affinity(a);
     case 'b':
       return Status::Ok();  // the first pass took it
     case 'B':
@@ -404,12 +225,15 @@ Status Parser::One(const Arg& a) {
       sw_.create = true;
       return Status::Ok();
     case 'C':
+      sw_.cooldown_given = true;
       return Seconds(a, "cool-down (-C)", sw_.cooldown_s);
     case 'd':
+      sw_.duration_given = true;
       LC_RETURN_IF_ERROR(Seconds(a, "duration (-d)", sw_.duration_s));
       if (sw_.duration_s == 0) return Bad(a, "the duration (-d) must be at least 1 second");
       return Status::Ok();
     case 'W':
+      sw_.warmup_given = true;
       return Seconds(a, "warm-up (-W)", sw_.warmup_s);
     case 'D':
       sw_.iops_stddev = true;
@@ -447,10 +271,12 @@ Status Parser::One(const Arg& a) {
       return Status::Ok();
     case 'I':
       if (!ParseCount(a.rest, 3, v) || v == 0) return Bad(a, "the I/O priority is 1, 2 or 3");
-      return NotYet(a, "I/O priority");
+      sw_.io_priority = static_cast<uint32_t>(v);
+      return Status::Ok();
     case 'l':
       if (!a.rest.empty()) break;
-      return NotYet(a, "large pages");
+      sw_.large_pages = true;
+      return Status::Ok();
     case 'L':
       if (!a.rest.empty()) break;
       sw_.latency = true;
@@ -460,20 +286,30 @@ Status Parser::One(const Arg& a) {
       sw_.disable_affinity = true;
       return Status::Ok();
     case 'N':
-      return NotYet(a, "the flush mode of memory-mapped I/O");
+      if (a.rest != "v" && a.rest != "n" && a.rest != "i") {
+        return Bad(a, "the flush mode of memory-mapped I/O is -Nv, -Nn or -Ni");
+      }
+      sw_.mapped_flush = a.rest[0];
+      return Status::Ok();
     case 'o':
       LC_RETURN_IF_ERROR(Positive(a, "the outstanding I/Os of -o", 65536, v));
       sw_.requests = static_cast<uint32_t>(v);
       return Status::Ok();
     case 'O':
       LC_RETURN_IF_ERROR(Positive(a, "the outstanding I/Os per thread of -O", 65536, v));
-      return NotYet(a, "outstanding I/Os per thread over all targets");
+      sw_.requests_per_thread = static_cast<uint32_t>(v);
+      return Status::Ok();
     case 'p':
       if (!a.rest.empty()) break;
       parallel_ = true;
       return NotYet(a, "parallel sequential I/O at one offset");
     case 'P':
-      return NotYet(a, "progress dots");
+      sw_.progress_every = 65536;  // DiskSpd's default
+      if (!a.rest.empty()) {
+        LC_RETURN_IF_ERROR(Positive(a, "the I/Os per progress dot of -P", 1'000'000'000, v));
+        sw_.progress_every = v;
+      }
+      return Status::Ok();
     case 'r':
       return Random(a);
     case 'R':
@@ -496,7 +332,7 @@ Status Parser::One(const Arg& a) {
         sw_.verbose = true;
         return Status::Ok();
       }
-      if (a.rest == "s") return NotYet(a, "wait statistics");
+      if (a.rest == "s") return NotYet(a, "verbose summary statistics");
       return Bad(a, "verbose mode is -v or -vs");
     case 'w':
       if (a.rest.empty()) return Bad(a, "-w needs the write percentage, 0 to 100");
@@ -505,10 +341,13 @@ Status Parser::One(const Arg& a) {
       return Status::Ok();
     case 'x':
       if (!a.rest.empty()) break;
-      completion_routines_ = true;
-      return Status::Ok();  // refused in Finish, after DiskSpd's own rule on it
+      sw_.completion_routines = true;
+      return Status::Ok();
     case 'X':
-      return NotYet(a, "XML profiles");
+      if (a.rest.empty()) return Bad(a, "-X needs the profile's file: -X<file.xml>");
+      if (!sw_.profile_path.empty()) return Bad(a, "one XML profile (-X) may be given");
+      sw_.profile_path = a.rest;
+      return Status::Ok();
     case 'y':
       return NotYet(a, "Windows named events");
     case 'z':
@@ -527,48 +366,30 @@ Status Parser::One(const Arg& a) {
 // DiskSpd's checks of the whole profile (Profile::Validate), in its order.
 Status Parser::Finish() {
   auto bad = [](const std::string& what) { return Status::InvalidArgument("diskspd: " + what); };
-  if (sw_.total_threads > 0 && sw_.threads_per_target_given && sw_.threads_per_target > 1) {
-    return bad("-F and -t cannot be used together (-F: threads in all, -t: threads per target)");
-  }
-  if (sw_.throughput_bytes_per_ms + sw_.throughput_iops > 0 && completion_routines_) {
-    return bad("-g (throughput limit) cannot be used with -x (completion routines)");
-  }
-  if ((sw_.think_ms == 0) != (sw_.burst == 0)) {
-    return bad("-i (burst size) and -j (time between bursts) must be given together");
-  }
-  const bool many = sw_.total_threads > 1 || sw_.threads_per_target > 1;
-  if (sw_.random_ratio != 0) {
-    if (sw_.thread_stride > 0) return bad("-T conflicts with -r (it applies to sequential I/O)");
-    if (sw_.interlocked) return bad("-si conflicts with -r");
-  } else {
-    if (sw_.distribution != DiskspdDistribution::kUniform) {
-      return bad("a random distribution (-rd) needs random I/O (-r or -rs)");
-    }
-    if (sw_.interlocked && sw_.thread_stride > 0) return bad("-si conflicts with -T");
-    if (!sw_.interlocked && !many && sw_.thread_stride > 0) {
-      return bad("-T has no effect unless a target has several threads (-t or -F)");
-    }
-  }
-  if (sw_.distribution == DiskspdDistribution::kAbsolute) {
-    for (size_t i = 0; i < sw_.ranges.size(); ++i) {
-      if (sw_.ranges[i].span < sw_.block_size) {
-        return bad(
-            fmt::format("-rdabs: the range of {} bytes is smaller than the block size ({} "
-                        "bytes)",
-                        sw_.ranges[i].span, sw_.block_size));
+  if (!sw_.profile_path.empty()) {
+    // Only the timespans' times, the seed and the output compose with -X.
+    for (const std::string& g : sw_.given) {
+      if (std::string("dWCRvzX").find(g[1]) == std::string::npos) {
+        return Status::InvalidArgument(fmt::format(
+            "diskspd switch '{}' cannot be used with -X (the profile gives it; only -d -W -C -z "
+            "-R and -v compose with a profile)",
+            g));
       }
     }
+    return Status::Ok();
   }
-  if (sw_.write_data == DiskspdWriteData::kRandomBuffer && sw_.write_buffer_size < sw_.block_size) {
-    return bad(
-        fmt::format("the write buffer of -Z ({} bytes) is smaller than the block size ({} "
-                    "bytes)",
-                    sw_.write_buffer_size, sw_.block_size));
+  LC_RETURN_IF_ERROR(CheckDiskspdRules(sw_));
+  if (sw_.disable_affinity && sw_.affinity_given) {
+    return bad("-n (no affinity) conflicts with -a (affinity)");
   }
-  if (completion_routines_) {
-    return Status::InvalidArgument(
-        "diskspd switch '-x' (completion routines, a Windows API) is not supported by loadcell "
-        "(docs/diskspd.md)");
+  if (sw_.mapped_flush == 'n' || sw_.mapped_flush == 'i') {
+    return Status::InvalidArgument(fmt::format(
+        "diskspd switch '-N{}' (RtlFlushNonVolatileMemory, Windows' flush of persistent memory) "
+        "is not supported by loadcell; -Nv flushes the mapping",
+        sw_.mapped_flush));
+  }
+  if (sw_.completion_routines && sw_.memory_mapped) {
+    return bad("completion routines (-x) can't be used with memory mapped IO (-Sm)");
   }
   if (sw_.targets.empty() && !sw_.help) {
     return bad("give at least one target (a file, or a block device) after the switches");
@@ -577,12 +398,12 @@ Status Parser::Finish() {
   return Status::Ok();
 }
 
-}  // namespace
+}  // namespace switch_parser
 
 bool ParseDiskspdSize(const std::string& text, uint64_t block, uint64_t& out) {
   size_t at = 0;
   uint64_t v = 0;
-  if (!TakeNumber(text, at, v)) return false;
+  if (!switch_parser::TakeNumber(text, at, v)) return false;
   uint64_t mult = 1;
   if (at < text.size()) {
     switch (std::toupper(static_cast<unsigned char>(text[at]))) {
@@ -637,15 +458,16 @@ Result<DiskspdSwitches> ParseDiskspdCommandLine(const std::vector<std::string>& 
     if (!ParseDiskspdSize(s.substr(2), 1, bs) || s.size() == 2 || bs == 0 ||
         bs >= std::numeric_limits<uint32_t>::max() ||
         std::toupper(static_cast<unsigned char>(s.back())) == 'B') {
-      return Bad(Arg{s, s.substr(2)},
-                 "the block size must be above 0 and below 4 GiB: bytes, or a number with K, M, "
-                 "G or T");
+      return switch_parser::Bad(
+          switch_parser::Arg{s, s.substr(2)},
+          "the block size must be above 0 and below 4 GiB: bytes, or a number with K, M, "
+          "G or T");
     }
     sw.block_size = bs;
   }
-  Parser parser(sw);
+  switch_parser::Parser parser(sw);
   for (size_t i = 0; i < first_target; ++i) {
-    Arg a{args[i], args[i].substr(2)};
+    switch_parser::Arg a{args[i], args[i].substr(2)};
     if (args[i] == "-") {
       return Status::InvalidArgument("diskspd: a lone '-' is not a switch or a target");
     }

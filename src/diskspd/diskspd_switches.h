@@ -26,6 +26,13 @@ struct DiskspdRange {
 };
 enum class DiskspdDistribution { kUniform, kPercent, kAbsolute };
 
+// -a: one CPU of the round robin (DiskSpd's group/core).
+struct DiskspdAffinityCpu {
+  uint32_t group = 0;
+  uint32_t cpu = 0;
+  friend bool operator==(const DiskspdAffinityCpu&, const DiskspdAffinityCpu&) = default;
+};
+
 // What writes hold (-Z, -Zr, -Z<size>[,file]); DiskSpd's default is the
 // repeating sequence 0, 1, ..., 255.
 enum class DiskspdWriteData { kSequence, kZero, kRandomPerIo, kRandomBuffer };
@@ -54,13 +61,30 @@ struct DiskspdSwitches {
   uint64_t throughput_bytes_per_ms = 0;
   uint64_t throughput_iops = 0;
   DiskspdCache cache = DiskspdCache::kCached;
-  bool cache_given = false;       // -S.. or -h said something of the cache
-  bool write_through = false;     // -Sw, -Sh, -h
+  bool cache_given = false;      // -S.. or -h said something of the cache
+  bool write_through = false;    // -Sw, -Sh, -h
+  bool memory_mapped = false;    // -Sm
+  uint32_t io_priority = 3;      // -I: 1 very low, 2 low, 3 normal
+  bool large_pages = false;      // -l
+  uint64_t progress_every = 0;   // -P: a dot per that many I/Os; 0: none
+  bool hint_random = false;      // -fr (FILE_FLAG_RANDOM_ACCESS)
+  bool hint_sequential = false;  // -fs (FILE_FLAG_SEQUENTIAL_SCAN)
+  // -x: DiskSpd's completion routines instead of IOCP; loadcell runs the
+  // same asynchronous engine either way (the report says which was asked).
+  bool completion_routines = false;
+  char mapped_flush = 0;          // -N: 'v' (flush the view), 'n', 'i'; 0: none
   uint32_t burst = 0;             // -i
   uint32_t think_ms = 0;          // -j
   bool latency = false;           // -L
   bool disable_affinity = false;  // -n
-  uint32_t requests = 2;          // -o
+  // -a<cpus>, -ag<group>,<cpus>: threads pinned round robin to these, in
+  // order; empty: DiskSpd's default (round robin over every CPU) unless -n.
+  std::vector<DiskspdAffinityCpu> affinity;
+  bool affinity_given = false;  // -a or -ag, with or without CPUs
+  uint32_t requests = 2;        // -o
+  // -O: requests in flight per thread over all its targets (with -F),
+  // shared out over them; 0: -o per target.
+  uint32_t requests_per_thread = 0;
   // 0 sequential, 100 random (-r), 1..99 mixed (-rs).
   uint32_t random_ratio = 0;
   // The random alignment (-r) or the sequential stride (-s); 0: not given
@@ -80,6 +104,15 @@ struct DiskspdSwitches {
   uint64_t write_buffer_size = 0;  // -Z<size>
   std::string write_buffer_file;   // -Z<size>,<file>
   bool help = false;               // -?
+  std::string profile_path;        // -X<file>
+  bool profile_only = false;       // -Rp: print the profile, do not run
+  // What the command line gave (with -X, they win over the profile's).
+  bool format_given = false;  // -R
+  bool duration_given = false;
+  bool warmup_given = false;
+  bool cooldown_given = false;
+  bool seed_given = false;
+  uint32_t weight = 1;  // a profile's <Weight>: 1 only (-O's requests are shared equally)
 
   // The alignment in force: -r/-s's, else the block size.
   uint64_t Alignment() const { return alignment != 0 ? alignment : block_size; }
@@ -96,6 +129,12 @@ struct DiskspdSwitches {
 // run yet.
 Result<DiskspdSwitches> ParseDiskspdCommandLine(const std::vector<std::string>& args,
                                                 const std::string& program = "diskspd");
+
+// DiskSpd's rules between one target's settings (Profile::Validate): -F
+// with -t, -i without -j, -T with -r or -si, -rd without random I/O, -rdabs
+// ranges below a block, -Z<size> below a block. InvalidArgument, one line
+// naming the switches.
+Status CheckDiskspdRules(const DiskspdSwitches& sw);
 
 // A size as DiskSpd reads one: digits, then nothing or one of K M G T
 // (KiB.. TiB, either case) or b (blocks of `block`). Nothing may follow.

@@ -12,4 +12,14 @@ namespace loadcell {
 
 Status DropCachedPages(int fd);
 
+// How a file will be read, for the kernel's read-ahead (DiskSpd's -fr, -fs).
+enum class FileAccessHint { kNone, kRandom, kSequential };
+
+// POSIX: posix_fadvise(RANDOM or SEQUENTIAL) over the whole file. Windows:
+// Unimplemented (the hints are open flags there, FILE_FLAG_RANDOM_ACCESS
+// and FILE_FLAG_SEQUENTIAL_SCAN, which loadcell's open does not pass yet).
+Status AdviseFileAccess(int fd, FileAccessHint hint);
+// Whether AdviseFileAccess does anything on this platform.
+bool FileAccessHintsSupported();
+
 }  // namespace loadcell

@@ -14,4 +14,14 @@ Status DropCachedPages(int fd) {
   return Status::Ok();
 }
 
+Status AdviseFileAccess(int fd, FileAccessHint hint) {
+  if (hint == FileAccessHint::kNone) return Status::Ok();
+  const int advice = hint == FileAccessHint::kRandom ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+  const int rc = posix_fadvise(fd, 0, 0, advice);
+  if (rc != 0) return PosixError("posix_fadvise(access hint)", rc);
+  return Status::Ok();
+}
+
+bool FileAccessHintsSupported() { return true; }
+
 }  // namespace loadcell

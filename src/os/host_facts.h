@@ -38,8 +38,10 @@ struct PerCpuTimes {
   uint64_t kernel = 0;
   uint64_t idle = 0;
 };
-// Every online CPU's times, in CPU order (/proc/stat's cpuN lines); empty
-// where the system does not say (Windows, for now).
+// Every online CPU's times, in CPU order (/proc/stat's cpuN lines; on
+// Windows NtQuerySystemInformation's processor times, 100 ns units, the
+// CPUs of the process' processor group); `kernel` without the idle time;
+// empty where the system does not say.
 std::vector<PerCpuTimes> ReadPerCpuTimes(const std::string& proc_stat = "/proc/stat");
 
 // The computer's name (the host name); "" when unknown.

@@ -1,4 +1,5 @@
-// The host's facts on Windows: the CPUs' times (GetSystemTimes), a job
+// The host's facts on Windows: the CPUs' times (GetSystemTimes; per CPU
+// NtQuerySystemInformation's processor times), a job
 // object's memory limit, a file's allocated ranges, the volume's counters,
 // block sizes and write cache (IOCTLs on the volume's handle), the CPUs'
 // frequencies (CallNtPowerInformation) and the hypervisor (CPUID). What a
@@ -264,7 +265,54 @@ MountFacts ReadMountFacts(const std::string& /*path*/, const std::string& /*moun
   return {};
 }
 
-std::vector<PerCpuTimes> ReadPerCpuTimes(const std::string& /*proc_stat*/) { return {}; }
+namespace {
+
+// ntdll's SYSTEM_PROCESSOR_PERFORMANCE_INFORMATION (information class 8),
+// declared here with its documented layout; NtQuerySystemInformation is
+// found in ntdll at run time, so nothing more is linked.
+struct ProcessorTimes {
+  LARGE_INTEGER idle;
+  LARGE_INTEGER kernel;  // includes the idle time
+  LARGE_INTEGER user;
+  LARGE_INTEGER reserved1[2];
+  ULONG reserved2;
+};
+constexpr ULONG kSystemProcessorPerformanceInformation = 8;
+using NtQuerySystemInformationFn = LONG(WINAPI*)(ULONG, PVOID, ULONG, PULONG);
+
+}  // namespace
+
+std::vector<PerCpuTimes> ReadPerCpuTimes(const std::string& /*proc_stat*/) {
+  // The processors of this process' group (up to 64): what
+  // NtQuerySystemInformation reports without a group-aware call.
+  HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+  if (ntdll == nullptr) return {};
+  const auto query = reinterpret_cast<NtQuerySystemInformationFn>(
+      reinterpret_cast<void*>(GetProcAddress(ntdll, "NtQuerySystemInformation")));
+  if (query == nullptr) return {};
+  SYSTEM_INFO si{};
+  GetSystemInfo(&si);
+  const DWORD n = si.dwNumberOfProcessors;
+  if (n == 0) return {};
+  std::vector<ProcessorTimes> times(n);
+  ULONG got = 0;
+  const LONG status = query(kSystemProcessorPerformanceInformation, times.data(),
+                            static_cast<ULONG>(times.size() * sizeof(ProcessorTimes)), &got);
+  if (status < 0) return {};
+  times.resize(std::min<size_t>(times.size(), got / sizeof(ProcessorTimes)));
+  std::vector<PerCpuTimes> out;
+  for (size_t i = 0; i < times.size(); ++i) {
+    const auto idle = static_cast<uint64_t>(times[i].idle.QuadPart);
+    const auto kernel = static_cast<uint64_t>(times[i].kernel.QuadPart);
+    PerCpuTimes t;
+    t.cpu = static_cast<int>(i);
+    t.user = static_cast<uint64_t>(times[i].user.QuadPart);
+    t.kernel = kernel - std::min(kernel, idle);  // as on Linux: without the idle time
+    t.idle = idle;
+    out.push_back(t);
+  }
+  return out;
+}
 
 std::string ComputerName() {
   char buf[MAX_COMPUTERNAME_LENGTH + 1] = {};

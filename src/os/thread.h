@@ -35,6 +35,15 @@ void UseFineTimerSlack();
 // 1's, ...) and must all be in one group.
 Status SetCurrentThreadCpus(const std::vector<int>& cpus);
 
+// DiskSpd's -I: the calling thread's I/O priority, 1 very low, 2 low, 3
+// normal. Linux: ioprio_set for the thread (1: the idle class; 2: best
+// effort at its lowest level, 7; 3: changes nothing). Windows: Unimplemented
+// (DiskSpd sets a priority hint on each file handle, which loadcell's
+// engines do not yet). An error carries the system's reason.
+Status SetCurrentThreadIoPriority(int level);
+// Whether SetCurrentThreadIoPriority can lower the priority here.
+bool ThreadIoPrioritySupported();
+
 // The CPUs this process may run on, in increasing order (Linux:
 // sched_getaffinity; Windows: GetProcessAffinityMask, on a machine with one
 // processor group); empty when the system does not say.

@@ -2,7 +2,9 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
@@ -52,6 +54,33 @@ void JoinThread(ThreadHandle thread) {
 void DetachThread(ThreadHandle thread) { pthread_detach(static_cast<pthread_t>(thread.native)); }
 
 void UseFineTimerSlack() { prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); }
+
+Status SetCurrentThreadIoPriority(int level) {
+  if (level < 1 || level > 3) return PosixError("I/O priority " + std::to_string(level), EINVAL);
+  if (level == 3) return Status::Ok();
+#ifdef SYS_ioprio_set
+  // <linux/ioprio.h>'s encoding: the class above bit 13, the level below.
+  constexpr int kClassShift = 13;
+  constexpr int kClassBestEffort = 2;
+  constexpr int kClassIdle = 3;
+  constexpr int kWhoProcess = 1;  // with 0: the calling thread
+  const int value = level == 1 ? kClassIdle << kClassShift : (kClassBestEffort << kClassShift) | 7;
+  if (syscall(SYS_ioprio_set, kWhoProcess, 0, value) != 0) {
+    return PosixError("ioprio_set", errno);
+  }
+  return Status::Ok();
+#else
+  return Status::Unimplemented("this system has no ioprio_set");
+#endif
+}
+
+bool ThreadIoPrioritySupported() {
+#ifdef SYS_ioprio_set
+  return true;
+#else
+  return false;
+#endif
+}
 
 Status SetCurrentThreadCpus(const std::vector<int>& cpus) {
   cpu_set_t set;

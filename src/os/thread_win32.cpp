@@ -53,6 +53,15 @@ void UseFineTimerSlack() {}
 
 // CPU numbers count across processor groups: group 0's CPUs first. A thread
 // runs in one group, so every CPU asked must be in the same one.
+Status SetCurrentThreadIoPriority(int level) {
+  if (level == 3) return Status::Ok();
+  return Status::Unimplemented(
+      "an I/O priority below normal is a hint on each file handle on Windows "
+      "(FileIoPriorityHintInfo), which loadcell's engines do not set yet");
+}
+
+bool ThreadIoPrioritySupported() { return false; }
+
 Status SetCurrentThreadCpus(const std::vector<int>& cpus) {
   if (cpus.empty()) return Status::InvalidArgument("no CPU given");
   GROUP_AFFINITY affinity{};

@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -279,6 +281,115 @@ TEST(DiskspdCommandTest, CoolDownIsNotMeasuredAndInterlockedSequentialRuns) {
                 ->Child("TimeSpan")
                 ->Text("Cooldown"),
             "1");
+}
+
+TEST(DiskspdCommandTest, AffinityStatedInInputParametersAsDiskspdDoes) {
+  TempDir dir;
+  // -a0: DiskSpd's "advanced affinity" line; every thread on CPU 0.
+  ProcessResult a = Diskspd(dir, {"-d1", "-W0", "-t2", "-a0", "-c1M", "a.dat"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_NE(a.out.find("\tadvanced affinity round robin (group/core): 0/0\n"), std::string::npos)
+      << a.out;
+  EXPECT_NE(a.out.find("\tloadcell: threads pinned round robin to CPU 0\n"), std::string::npos);
+  EXPECT_EQ(a.out.find("affinity disabled"), std::string::npos);
+  // The default: pinned round robin to every CPU, no "advanced" line.
+  ProcessResult def = Diskspd(dir, {"-d1", "-W0", "a.dat"});
+  ASSERT_EQ(def.exit_code, 0) << def.err;
+  EXPECT_NE(def.out.find("\tloadcell: threads pinned round robin to CPU"), std::string::npos)
+      << def.out;
+  EXPECT_EQ(def.out.find("advanced affinity"), std::string::npos);
+  // -n: DiskSpd's "affinity disabled", nothing pinned.
+  ProcessResult n = Diskspd(dir, {"-d1", "-W0", "-n", "a.dat"});
+  ASSERT_EQ(n.exit_code, 0) << n.err;
+  EXPECT_NE(n.out.find("\taffinity disabled\n"), std::string::npos) << n.out;
+  EXPECT_EQ(n.out.find("threads pinned"), std::string::npos);
+  // -x: DiskSpd's completion routines, said as DiskSpd says them.
+  ProcessResult x_run = Diskspd(dir, {"-d1", "-W0", "-x", "-o4", "a.dat"});
+  ASSERT_EQ(x_run.exit_code, 0) << x_run.err;
+  EXPECT_NE(x_run.out.find("\t\tusing completion routines (ReadFileEx/WriteFileEx)\n"),
+            std::string::npos)
+      << x_run.out;
+  // -Rxml: the profile's <Affinity>.
+  ProcessResult x = Diskspd(dir, {"-d1", "-W0", "-a0", "-Rxml", "a.dat"});
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  EXPECT_NE(x.out.find("<AffinityGroupAssignment Group=\"0\" Processor=\"0\"/>"), std::string::npos)
+      << x.out;
+}
+
+TEST(DiskspdCommandTest, MemoryMappedIoRunsOnTheMmapEngine) {
+  TempDir dir;
+  // Made (0..255 sequence) and read through the mapping.
+  ProcessResult made = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-Sm", "-c1M", "m.dat"});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_NE(made.out.find("\t\tmemory mapped I/O enabled\n"), std::string::npos) << made.out;
+  EXPECT_NE(made.out.find("loadcell: engine mmap"), std::string::npos);
+  EXPECT_GT(SectionTotal(made.out, "Read IO").second, 0u);
+  // Zeroed writes through the mapping, flushed (-Nv), reach the file.
+  ProcessResult r =
+      Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-w100", "-Z", "-Sm", "-Nv", "m.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\t\tmemory mapped I/O enabled, flush mode: FlushViewOfFile\n"),
+            std::string::npos)
+      << r.out;
+  const auto [wb, wio] = SectionTotal(r.out, "Write IO");
+  EXPECT_GT(wio, 0u);
+  EXPECT_EQ(wb, wio * 4096);
+  const std::string bytes = dir.Read("m.dat");
+  ASSERT_EQ(bytes.size(), 1u << 20);
+  size_t zero_blocks = 0;
+  for (size_t at = 0; at < bytes.size(); at += 4096) {
+    zero_blocks += bytes.compare(at, 4096, std::string(4096, '\0')) == 0 ? 1 : 0;
+  }
+  EXPECT_GT(zero_blocks, 0u);
+  EXPECT_LT(zero_blocks, 257u);
+}
+
+TEST(DiskspdCommandTest, AccessHintAndIoPriorityStated) {
+  TempDir dir;
+  ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-fr", "-I2", "-c1M", "h.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\t\tusing FILE_FLAG_RANDOM_ACCESS hint\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("posix_fadvise(RANDOM)"), std::string::npos);
+  EXPECT_NE(r.out.find("\t\tIO priority: low\n"), std::string::npos);
+  EXPECT_GT(SectionTotal(r.out, "Read IO").second, 0u);
+}
+
+TEST(DiskspdCommandTest, LargePagesRunOrFailWithTheSystemsReason) {
+  TempDir dir;
+  ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-l", "-c1M", "l.dat"});
+  std::ifstream pool("/proc/sys/vm/nr_hugepages");
+  long reserved = 0;
+  pool >> reserved;
+  if (reserved == 0) {
+    // No huge page reserved here: the run fails at its start, saying why.
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    EXPECT_NE(r.err.find("large pages: cannot map"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nr_hugepages"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");  // no report of a run that did not start
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\t\tloadcell: I/O buffers in huge pages (-l)\n"), std::string::npos);
+  EXPECT_GT(SectionTotal(r.out, "Read IO").second, 0u);
+}
+
+TEST(DiskspdCommandTest, ProgressDotsOnStderrPerIos) {
+  TempDir dir;
+  ASSERT_EQ(Diskspd(dir, {"-d1", "-W0", "-c1M", "p.dat"}).exit_code, 0);
+  // -P100 with -t2 and -D250: a dot per 100 I/Os of the two threads,
+  // counted at each interval of the measured time, on stderr (stdout keeps
+  // the report alone).
+  ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-t2", "-D250", "-P100", "p.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const uint64_t ios = SectionTotal(r.out, "Total IO").second;
+  ASSERT_GT(ios, 0u);
+  uint64_t dots = 0;
+  std::istringstream lines(r.err);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.find_first_not_of('.') == std::string::npos) dots += line.size();
+  }
+  EXPECT_EQ(dots, ios / 100) << r.err;
+  EXPECT_EQ(r.out.find(".........."), std::string::npos);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -18,7 +19,9 @@
 #include "cli/report_file.h"
 #include "core/progress.h"
 #include "core/version.h"
+#include "diskspd/diskspd_profile.h"
 #include "diskspd/diskspd_switches.h"
+#include "diskspd/diskspd_xml_reader.h"
 #include "os/host_facts.h"
 #include "os/open_flags.h"
 #include "os/system_info.h"
@@ -50,18 +53,18 @@ std::string OpenFlagsText(int flags) {
 // an existing file loadcell did not make without --allow-destructive
 // (checked before any lock file is made, and again under the locks); the
 // folder lock of every target written or created.
-Status CheckTargetWrites(const DiskspdSwitches& sw, const DiskspdPlan& plan,
-                         const DiskspdOwnOptions& own) {
+Status CheckTargetWrites(const DiskspdPlan& plan, const DiskspdOwnOptions& own) {
   FileSystem& fs = DefaultFileSystem();
-  if (sw.write_ratio == 0) return Status::Ok();
   for (const DiskspdTarget& t : plan.targets) {
+    const DiskspdSwitches& sw = *t.sw;
+    if (sw.write_ratio == 0) continue;
     if (t.device) {
       return Status::InvalidArgument(fmt::format(
           "diskspd: target '{}' is a block device: writing to a device (-w{}) is not supported "
           "by loadcell yet (read tests are)",
           t.path, sw.write_ratio));
     }
-    if (t.missing || own.allow_destructive) continue;
+    if (t.missing || t.created_earlier || own.allow_destructive) continue;
     LC_ASSIGN_OR_RETURN(bool ours, SqlioMadeFile(fs, t.path));
     if (!ours) {
       return Status::InvalidArgument(fmt::format(
@@ -73,29 +76,29 @@ Status CheckTargetWrites(const DiskspdSwitches& sw, const DiskspdPlan& plan,
   return Status::Ok();
 }
 
-Status GuardTargets(const DiskspdSwitches& sw, const DiskspdPlan& plan,
-                    const DiskspdOwnOptions& own, std::vector<FolderLock>& locks) {
-  LC_RETURN_IF_ERROR(CheckTargetWrites(sw, plan, own));
+Status GuardTargets(const DiskspdPlan& plan, const DiskspdOwnOptions& own,
+                    std::vector<FolderLock>& locks, std::set<std::string>& locked) {
+  LC_RETURN_IF_ERROR(CheckTargetWrites(plan, own));
   FileSystem& fs = DefaultFileSystem();
-  std::set<std::string> locked;
   for (const DiskspdTarget& t : plan.targets) {
-    if (t.device || (sw.write_ratio == 0 && !t.missing)) continue;
+    if (t.device || (t.sw->write_ratio == 0 && !t.missing)) continue;
     const std::string folder = Dirname(t.path);
     if (locked.contains(folder)) continue;
     LC_ASSIGN_OR_RETURN(FolderLock lock, LockSqlioFolder(fs, folder, "loadcell diskspd"));
     locks.push_back(std::move(lock));
     locked.insert(folder);
   }
-  return CheckTargetWrites(sw, plan, own);
+  return CheckTargetWrites(plan, own);
 }
 
-Status CreateTargets(const DiskspdSwitches& sw, const DiskspdPlan& plan, std::ostream& err) {
+Status CreateTargets(const DiskspdPlan& plan, std::ostream& err) {
   const bool tty = StderrIsTerminal();
   for (const DiskspdTarget& t : plan.targets) {
     if (!t.missing) continue;
     Result<FileInfo> again = DefaultFileSystem().Stat(t.path);
     if (again.ok() && again->exists) continue;  // the same file named twice
-    const std::string& pattern = plan.write_buffer;
+    const std::string& pattern = t.write_buffer;
+    const DiskspdSwitches& sw = *t.sw;
     SqlioFill fill = [&sw, &pattern](unsigned char* buf, size_t len, uint64_t off) {
       FillDiskspdBuffer(sw, pattern, buf, len, off);
     };
@@ -105,14 +108,38 @@ Status CreateTargets(const DiskspdSwitches& sw, const DiskspdPlan& plan, std::os
   return Status::Ok();
 }
 
+// DiskSpd's -P: a dot on stderr for every `every` I/Os completed, counted
+// over the measured time's intervals (of -D's length) of every job.
+class ProgressDots {
+ public:
+  ProgressDots(uint64_t every, std::ostream& out) : every_(every), out_(out) {}
+  void Add(uint64_t ios) {
+    std::lock_guard<std::mutex> lock(mu_);
+    count_ += ios;
+    bool any = false;
+    for (; every_ > 0 && count_ >= every_; count_ -= every_) {
+      out_ << '.';
+      any = true;
+    }
+    if (any) out_.flush();
+  }
+
+ private:
+  uint64_t every_;
+  std::ostream& out_;
+  std::mutex mu_;
+  uint64_t count_ = 0;
+};
+
 // The host's per-CPU times at the measured start and end of the run: taken
 // by a thread of its own, from the moment the first job's threads are
-// ready, after the warm-up and after the measured time. Forwards every
-// call to the job's own observer (its verdict).
+// ready, after the warm-up and after the measured time (only the first
+// job's samples). Forwards every call to the job's own observer (its
+// verdict), and counts the job's I/Os for -P.
 class CpuSampler final : public RunObserver {
  public:
-  CpuSampler(RunObserver* inner, double warmup_s, double duration_s)
-      : inner_(inner), warmup_s_(warmup_s), duration_s_(duration_s) {}
+  CpuSampler(RunObserver* inner, double warmup_s, double duration_s, bool sample = true)
+      : inner_(inner), warmup_s_(warmup_s), duration_s_(duration_s), sample_(sample) {}
   ~CpuSampler() override { Stop(); }
 
   void OnStart(const Manifest& m) override {
@@ -120,15 +147,18 @@ class CpuSampler final : public RunObserver {
   }
   void OnThreadsStarted() override {
     if (inner_ != nullptr) inner_->OnThreadsStarted();
-    if (thread_.joinable()) return;
+    if (!sample_ || thread_.joinable()) return;
     thread_ = std::thread([this] { Sample(); });
   }
   void OnInterval(const IntervalSnapshot& s) override {
     if (inner_ != nullptr) inner_->OnInterval(s);
+    if (dots_ != nullptr) dots_->Add(s.events);
   }
   void OnCheckpoint(const RunResult& r) override {
     if (inner_ != nullptr) inner_->OnCheckpoint(r);
   }
+  // -P: every job's completed I/Os go to `dots`.
+  void CountInto(ProgressDots* dots) { dots_ = dots; }
   void OnStatus(const IntervalSnapshot& s) override {
     if (inner_ != nullptr) inner_->OnStatus(s);
   }
@@ -161,8 +191,10 @@ class CpuSampler final : public RunObserver {
   }
 
   RunObserver* inner_;
+  ProgressDots* dots_ = nullptr;
   double warmup_s_;
   double duration_s_;
+  bool sample_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
@@ -176,6 +208,7 @@ struct DiskspdJobRun {
   const DiskspdJob* planned = nullptr;
   std::unique_ptr<FioJobWorkload> workload;
   std::unique_ptr<VerdictStep> verdict;
+  std::unique_ptr<CpuSampler> observer;  // -P's counting (not the first job's)
 };
 
 std::string UtcNow() {
@@ -198,6 +231,212 @@ std::string DiskspdUsage() {
          "  --allow-destructive  let -w write to an existing file loadcell did not create\n"
          "Every switch, and what is not supported yet: docs/diskspd.md.\n";
 }
+
+namespace {
+
+// One timespan's run: its jobs, their results and its report, kept alive
+// until every timespan is reported.
+struct DiskspdTimespanRun {
+  std::vector<DiskspdJobRun> runs;
+  JobsResult ran;
+  DiskspdReport report;
+  bool failed = false;
+  bool interrupted = false;
+};
+
+// The profile: -X's file (read whole, bounded), else the command line's one
+// timespan.
+Result<diskspd::DiskspdProfile> LoadDiskspdProfile(const DiskspdSwitches& sw) {
+  if (sw.profile_path.empty()) return diskspd::DiskspdProfileOf(sw);
+  FileSystem& fs = DefaultFileSystem();
+  LC_ASSIGN_OR_RETURN(FileInfo st, fs.Stat(sw.profile_path));
+  if (!st.exists || !st.is_regular) {
+    return Status::InvalidArgument(
+        fmt::format("diskspd switch '-X{}': no such profile file", sw.profile_path));
+  }
+  if (st.size > diskspd::kMaxXmlBytes) {
+    return Status::InvalidArgument(
+        fmt::format("diskspd -X {}: the profile is {} bytes, more than {}", sw.profile_path,
+                    st.size, diskspd::kMaxXmlBytes));
+  }
+  LC_ASSIGN_OR_RETURN(int fd, fs.Open(sw.profile_path, O_RDONLY));
+  std::string text(st.size, '\0');
+  Result<size_t> got = fs.PRead(fd, text.data(), text.size(), 0);
+  (void)fs.Close(fd);
+  if (!got.ok()) return got.status();
+  text.resize(*got);
+  return diskspd::ParseDiskspdProfile(text, sw.profile_path, sw);
+}
+
+// What every report of the run shares: the profile's part, no results.
+DiskspdReport ReportShell(const diskspd::DiskspdTimespan& ts, const DiskspdPlan* plan,
+                          uint32_t seed) {
+  DiskspdReport report;
+  report.sw = &ts.sw;
+  for (size_t i = 0; i < ts.per_target.size(); ++i) {
+    DiskspdReportTarget rt;
+    rt.path = ts.per_target[i].targets.front();
+    rt.sw = &ts.per_target[i];
+    if (plan != nullptr) {
+      const DiskspdTarget& t = plan->targets[i];
+      rt.size = t.size;
+      rt.created = t.missing;
+      rt.engine = t.engine;
+      rt.open_flags = OpenFlagsText(t.open_flags);
+    }
+    report.targets.push_back(rt);
+  }
+  if (plan != nullptr) report.pinned_cpus = plan->pinned_cpus;
+  report.engine = plan != nullptr ? plan->engine : "";
+  report.open_flags = plan != nullptr ? OpenFlagsText(plan->open_flags) : "";
+  report.seed = seed;
+  report.version = kVersion;
+  report.computer = ComputerName();
+  report.cpu_count = ReadSystemInfo().cpus_online;
+  report.thread_count = ts.ThreadCount();
+  return report;
+}
+
+// Runs one timespan's jobs; false when a job could not be prepared or the
+// run could not start (its line printed).
+bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
+                 DiskspdTimespanRun& tr, std::ostream& err) {
+  const DiskspdSwitches& sw = ts.sw;
+  FileSystem& fs = DefaultFileSystem();
+  JobGroup group;
+  std::unique_ptr<CpuSampler> sampler;
+  std::unique_ptr<ProgressDots> dots;
+  if (sw.progress_every > 0) dots = std::make_unique<ProgressDots>(sw.progress_every, err);
+  for (const DiskspdJob& pj : plan.jobs) {
+    DiskspdJobRun& jr = tr.runs.emplace_back();
+    jr.planned = &pj;
+    jr.workload = std::make_unique<FioJobWorkload>(pj.settings, fs);
+    PrepareContext ctx;
+    ctx.seed = pj.settings.pattern.seed;
+    if (Status st = jr.workload->Prepare(ctx); !st.ok()) {
+      PrintCliError(err, Status(st.code(), pj.settings.name + ": " + st.message(), st.err()));
+      return false;
+    }
+    jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99,
+                                               pj.cfg.report_interval_s);
+    Job job;
+    job.name = pj.settings.name;
+    job.workload = jr.workload.get();
+    job.cfg = pj.cfg;
+    job.manifest.tool_version = kVersion;
+    job.manifest.test = "diskspd";
+    job.manifest.command = "run";
+    job.manifest.system = ReadSystemInfo();
+    for (const std::string& g : sw.given) job.manifest.options.push_back({"diskspd", g, "", false});
+    job.observer = jr.verdict.get();
+    if (sampler == nullptr) {
+      sampler = std::make_unique<CpuSampler>(jr.verdict.get(), sw.warmup_s, sw.duration_s);
+      sampler->CountInto(dots.get());
+      job.observer = sampler.get();
+    } else if (dots != nullptr) {
+      jr.observer = std::make_unique<CpuSampler>(jr.verdict.get(), 0, 0, false);
+      jr.observer->CountInto(dots.get());
+      job.observer = jr.observer.get();
+    }
+    group.jobs.push_back(std::move(job));
+    Verbose(sw, err,
+            fmt::format("thread {}: target '{}', engine {}, {} outstanding", pj.thread,
+                        plan.targets[pj.target].path, pj.settings.engine, pj.settings.iodepth));
+  }
+  tr.report = ReportShell(ts, &plan, plan.seed);
+  tr.report.start_time_utc = UtcNow();
+  Verbose(sw, err,
+          fmt::format("starting: warm-up {}s, measured {}s, cool-down {}s", sw.warmup_s,
+                      sw.duration_s, sw.cooldown_s));
+  std::vector<JobGroup> groups;
+  groups.push_back(std::move(group));
+  Result<JobsResult> ran = RunJobs(groups);
+  if (sampler != nullptr) sampler->Stop();
+  if (dots != nullptr) err << "\n";
+  if (!ran.ok()) {
+    PrintCliError(err, ran.status());
+    return false;
+  }
+  tr.ran = std::move(*ran);
+  Verbose(sw, err, "finished");
+  if (sampler != nullptr) tr.report.cpus = DiskspdCpuTable(sampler->start(), sampler->end());
+  return true;
+}
+
+// The timespan's figures, rows and verdicts from its jobs' results.
+void CollectTimespan(const DiskspdPlan& plan, DiskspdTimespanRun& tr, std::ostream& err) {
+  DiskspdReport& report = tr.report;
+  for (size_t i = 0; i < tr.ran.jobs.size() && i < tr.runs.size(); ++i) {
+    tr.runs[i].verdict->Judge(tr.ran.jobs[i].result);
+    const RunResult& r = tr.ran.jobs[i].result;
+    tr.interrupted = tr.interrupted || r.interrupted;
+    if (!r.failure.ok() && !r.interrupted) {
+      tr.failed = true;
+      PrintCliError(err, Status(r.failure.code(), tr.ran.jobs[i].name + ": " + r.failure.message(),
+                                r.failure.err()));
+    }
+  }
+  report.test_time_s = tr.ran.total.total_time_s;
+  std::set<size_t> judged_targets;
+  for (size_t i = 0; i < tr.ran.jobs.size() && i < tr.runs.size(); ++i) {
+    const DiskspdJob& pj = *tr.runs[i].planned;
+    const DiskspdTarget& t = plan.targets[pj.target];
+    report.rows.push_back(
+        DiskspdRowOf(tr.ran.jobs[i].result, pj.thread, pj.target, t.path, t.size));
+    if (judged_targets.insert(pj.target).second) {
+      report.verdicts.emplace_back(
+          fmt::format("Verdict for target '{}' (thread {}):", t.path, pj.thread),
+          &tr.ran.jobs[i].result.validity);
+    }
+  }
+  // The rows in DiskSpd's order: thread, then target.
+  std::stable_sort(report.rows.begin(), report.rows.end(),
+                   [](const DiskspdRow& a, const DiskspdRow& b) {
+                     return a.thread != b.thread ? a.thread < b.thread : a.target < b.target;
+                   });
+}
+
+// -Rp: the profile as DiskSpd prints it (XML, or the text's input
+// parameters with -Rptext), nothing opened or run.
+int PrintDiskspdProfile(const DiskspdSwitches& sw, const diskspd::DiskspdProfile& profile,
+                        std::ostream& out) {
+  std::vector<DiskspdReport> shells;
+  for (const diskspd::DiskspdTimespan& ts : profile.timespans) {
+    shells.push_back(ReportShell(ts, nullptr, ts.sw.seed));
+  }
+  if (sw.format_given && !sw.xml) {
+    WriteDiskspdProfileText(shells, out);
+  } else {
+    WriteDiskspdProfileXml(shells, out);
+  }
+  return kExitOk;
+}
+
+// Every timespan planned and checked before anything is written.
+Result<std::vector<DiskspdPlan>> PlanProfile(const diskspd::DiskspdProfile& profile,
+                                             std::ostream& err) {
+  std::vector<DiskspdPlan> plans;
+  std::map<std::string, uint64_t> created;  // by earlier timespans
+  for (const diskspd::DiskspdTimespan& ts : profile.timespans) {
+    LC_ASSIGN_OR_RETURN(DiskspdPlan plan, PlanDiskspd(ts, DefaultFileSystem(), created));
+    for (const DiskspdTarget& t : plan.targets) {
+      if (t.missing) created.emplace(t.path, t.size);
+    }
+    for (const DiskspdTarget& t : plan.targets) {
+      if (t.engine == "sync" && t.requests > 1) {
+        PrintCliWarning(err, fmt::format("diskspd: -o{} needs an asynchronous engine, and this "
+                                         "build or kernel has none: one request at a time per "
+                                         "thread",
+                                         t.requests));
+        break;
+      }
+    }
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+}  // namespace
 
 int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& out,
                       std::ostream& err) {
@@ -232,140 +471,71 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
     out << DiskspdUsage();
     return kExitOk;
   }
-  FileSystem& fs = DefaultFileSystem();
-  Result<DiskspdPlan> planned = PlanDiskspd(sw, fs);
-  if (!planned.ok()) {
-    PrintCliError(err, planned.status());
-    return kExitUsage;
+  Result<diskspd::DiskspdProfile> profile = LoadDiskspdProfile(sw);
+  if (!profile.ok()) {
+    PrintCliError(err, profile.status());
+    return profile.status().IsUsageError() ? kExitUsage : kExitRunFailed;
   }
-  const DiskspdPlan& plan = *planned;
-  if (plan.engine == "sync" && sw.requests > 1) {
-    PrintCliWarning(err, fmt::format("diskspd: -o{} needs an asynchronous engine, and this build "
-                                     "or kernel has none: one request at a time per thread",
-                                     sw.requests));
+  if (sw.profile_only) return PrintDiskspdProfile(sw, *profile, out);
+  Result<std::vector<DiskspdPlan>> plans = PlanProfile(*profile, err);
+  if (!plans.ok()) {
+    PrintCliError(err, plans.status());
+    return kExitUsage;
   }
   std::vector<FolderLock> locks;
-  if (Status guarded = GuardTargets(sw, plan, own, locks); !guarded.ok()) {
-    PrintCliError(err, guarded);
-    return kExitUsage;
+  std::set<std::string> locked;
+  for (const DiskspdPlan& plan : *plans) {
+    if (Status guarded = GuardTargets(plan, own, locks, locked); !guarded.ok()) {
+      PrintCliError(err, guarded);
+      return kExitUsage;
+    }
   }
+  const DiskspdSwitches& first = profile->timespans.front().sw;
   ReportFile xml_file;
-  if (!sw.xml_file.empty()) {
-    if (Status st = xml_file.Open("-Rxml", sw.xml_file); !st.ok()) {
+  if (!first.xml_file.empty()) {
+    if (Status st = xml_file.Open("-Rxml", first.xml_file); !st.ok()) {
       PrintCliError(err, st);
       return kExitUsage;
     }
   }
   InstallStopSignalHandlers();
-  if (Status created = CreateTargets(sw, plan, err); !created.ok()) {
-    PrintCliError(err, created);
-    return created.IsUsageError() ? kExitUsage : kExitRunFailed;
-  }
-
-  std::vector<DiskspdJobRun> runs;
-  JobGroup group;
-  std::unique_ptr<CpuSampler> sampler;
-  for (const DiskspdJob& pj : plan.jobs) {
-    DiskspdJobRun& jr = runs.emplace_back();
-    jr.planned = &pj;
-    jr.workload = std::make_unique<FioJobWorkload>(pj.settings, fs);
-    PrepareContext ctx;
-    ctx.seed = pj.settings.pattern.seed;
-    if (Status st = jr.workload->Prepare(ctx); !st.ok()) {
-      PrintCliError(err, Status(st.code(), pj.settings.name + ": " + st.message(), st.err()));
-      return kExitRunFailed;
+  for (const DiskspdPlan& plan : *plans) {
+    if (Status created = CreateTargets(plan, err); !created.ok()) {
+      PrintCliError(err, created);
+      return created.IsUsageError() ? kExitUsage : kExitRunFailed;
     }
-    jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99,
-                                               pj.cfg.report_interval_s);
-    Job job;
-    job.name = pj.settings.name;
-    job.workload = jr.workload.get();
-    job.cfg = pj.cfg;
-    job.manifest.tool_version = kVersion;
-    job.manifest.test = "diskspd";
-    job.manifest.command = "run";
-    job.manifest.system = ReadSystemInfo();
-    for (const std::string& g : sw.given) job.manifest.options.push_back({"diskspd", g, "", false});
-    job.observer = jr.verdict.get();
-    if (sampler == nullptr) {
-      sampler = std::make_unique<CpuSampler>(jr.verdict.get(), sw.warmup_s, sw.duration_s);
-      job.observer = sampler.get();
-    }
-    group.jobs.push_back(std::move(job));
-    Verbose(sw, err,
-            fmt::format("thread {}: target '{}', engine {}, {} outstanding", pj.thread,
-                        plan.targets[pj.target].path, pj.settings.engine, pj.settings.iodepth));
   }
-  const std::string start_time = UtcNow();
-  Verbose(sw, err,
-          fmt::format("starting: warm-up {}s, measured {}s, cool-down {}s", sw.warmup_s,
-                      sw.duration_s, sw.cooldown_s));
-  std::vector<JobGroup> groups;
-  groups.push_back(std::move(group));
-  Result<JobsResult> ran = RunJobs(groups);
-  if (sampler != nullptr) sampler->Stop();
-  if (!ran.ok()) {
-    PrintCliError(err, ran.status());
-    return kExitRunFailed;
-  }
-  Verbose(sw, err, "finished");
+  std::vector<std::unique_ptr<DiskspdTimespanRun>> spans;
   bool failed = false;
   bool interrupted = false;
-  for (size_t i = 0; i < ran->jobs.size() && i < runs.size(); ++i) {
-    runs[i].verdict->Judge(ran->jobs[i].result);
-    const RunResult& r = ran->jobs[i].result;
-    interrupted = interrupted || r.interrupted;
-    if (!r.failure.ok() && !r.interrupted) {
-      failed = true;
-      PrintCliError(err, Status(r.failure.code(), ran->jobs[i].name + ": " + r.failure.message(),
-                                r.failure.err()));
-    }
+  for (size_t i = 0; i < plans->size() && !interrupted; ++i) {
+    auto tr = std::make_unique<DiskspdTimespanRun>();
+    if (!RunTimespan(profile->timespans[i], (*plans)[i], *tr, err)) return kExitRunFailed;
+    CollectTimespan((*plans)[i], *tr, err);
+    failed = failed || tr->failed;
+    interrupted = tr->interrupted || StopRequested();
+    spans.push_back(std::move(tr));
   }
-
-  DiskspdReport report;
-  report.sw = &sw;
-  for (const DiskspdTarget& t : plan.targets) report.targets.push_back({t.path, t.size, t.missing});
-  report.engine = plan.engine;
-  report.open_flags = OpenFlagsText(plan.open_flags);
-  report.seed = plan.seed;
-  report.version = kVersion;
-  report.computer = ComputerName();
-  report.start_time_utc = start_time;
-  report.cpu_count = ReadSystemInfo().cpus_online;
-  report.thread_count = sw.ThreadCount();
-  report.test_time_s = ran->total.total_time_s;
-  if (sampler != nullptr) report.cpus = DiskspdCpuTable(sampler->start(), sampler->end());
-  std::set<size_t> judged_targets;
-  for (size_t i = 0; i < ran->jobs.size() && i < runs.size(); ++i) {
-    const DiskspdJob& pj = *runs[i].planned;
-    const DiskspdTarget& t = plan.targets[pj.target];
-    report.rows.push_back(DiskspdRowOf(ran->jobs[i].result, pj.thread, pj.target, t.path, t.size));
-    if (judged_targets.insert(pj.target).second) {
-      report.verdicts.emplace_back(
-          fmt::format("Verdict for target '{}' (thread {}):", t.path, pj.thread),
-          &ran->jobs[i].result.validity);
-    }
-  }
-  // The rows in DiskSpd's order: thread, then target.
-  std::stable_sort(report.rows.begin(), report.rows.end(),
-                   [](const DiskspdRow& a, const DiskspdRow& b) {
-                     return a.thread != b.thread ? a.thread < b.thread : a.target < b.target;
-                   });
-  if (sw.xml) {
-    WriteDiskspdXml(report, out);
+  std::vector<DiskspdReport> reports;
+  reports.reserve(spans.size());
+  for (const auto& tr : spans) reports.push_back(tr->report);
+  if (first.xml) {
+    WriteDiskspdXml(reports, out);
     out << "\n";
   } else {
-    WriteDiskspdText(report, out);
+    WriteDiskspdText(reports, out);
   }
   if (xml_file.is_open()) {
-    WriteDiskspdXml(report, xml_file.stream());
+    WriteDiskspdXml(reports, xml_file.stream());
     xml_file.stream() << "\n";
     if (Status st = xml_file.Commit(); !st.ok()) {
       PrintCliError(err, st);
       failed = true;
     }
   }
-  for (DiskspdJobRun& jr : runs) (void)jr.workload->Cleanup(PrepareContext{});
+  for (const auto& tr : spans) {
+    for (DiskspdJobRun& jr : tr->runs) (void)jr.workload->Cleanup(PrepareContext{});
+  }
   if (interrupted) return kExitInterrupted;
   return failed ? kExitRunFailed : kExitOk;
 }

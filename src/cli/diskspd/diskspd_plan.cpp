@@ -5,13 +5,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <memory>
 
+#include "cli/sqlio/sqlio_affinity.h"
 #include "core/clock.h"
 #include "core/random.h"
 #include "io/io_engine.h"
 #include "os/block_device.h"
+#include "os/file_cache.h"
 #include "os/open_flags.h"
+#include "os/thread.h"
 
 namespace loadcell {
 namespace {
@@ -33,7 +37,7 @@ bool WindowsOnlyTarget(const std::string& t) {
 }
 
 Result<DiskspdTarget> PlanTarget(const DiskspdSwitches& sw, const std::string& path,
-                                 FileSystem& fs) {
+                                 const std::map<std::string, uint64_t>& earlier, FileSystem& fs) {
   DiskspdTarget t;
   t.path = path;
   if (WindowsOnlyTarget(path) && !PathsHaveDriveLetters()) {
@@ -61,12 +65,18 @@ Result<DiskspdTarget> PlanTarget(const DiskspdSwitches& sw, const std::string& p
                         "under /dev",
                         path));
       }
-      if (!sw.create) {
+      if (const auto made = earlier.find(path); made != earlier.end() && !sw.create) {
+        // An earlier timespan's -c/<FileSize> creates it.
+        t.size = made->second;
+        t.created_earlier = true;
+      } else if (!sw.create) {
         return RefuseDiskspd(
             fmt::format("target '{}' does not exist; give -c<size> to create it", path));
       }
-      t.missing = true;
-      t.size = sw.create_size;
+      if (!t.created_earlier) {
+        t.missing = true;
+        t.size = sw.create_size;
+      }
     } else {
       t.size = st.size;
     }
@@ -196,120 +206,229 @@ void FillDiskspdBuffer(const DiskspdSwitches& sw, const std::string& pattern, un
   }
 }
 
-Result<DiskspdPlan> PlanDiskspd(const DiskspdSwitches& sw, FileSystem& fs) {
+namespace {
+
+// The write buffer's source file's first bytes (-Z<size>,<file>): only the
+// first block's worth is ever written from it (each write starts at the
+// buffer's start).
+Result<std::string> ReadWriteBufferSource(const DiskspdSwitches& sw, FileSystem& fs) {
+  if (sw.write_buffer_file.empty()) return std::string();
+  LC_ASSIGN_OR_RETURN(int fd, fs.Open(sw.write_buffer_file, O_RDONLY));
+  std::string bytes(std::min<uint64_t>(sw.write_buffer_size, sw.block_size), '\0');
+  Result<size_t> got = fs.PRead(fd, bytes.data(), bytes.size(), 0);
+  (void)fs.Close(fd);
+  if (!got.ok()) return got.status();
+  if (*got == 0) {
+    return RefuseDiskspd(
+        fmt::format("-Z: the write buffer's source file '{}' is empty", sw.write_buffer_file));
+  }
+  bytes.resize(*got);
+  return bytes;
+}
+
+// DiskSpd's threads and what each serves, in its order (thread, then
+// target): -F's threads serve every target; -t's are numbered across the
+// targets, target 0's first.
+struct DiskspdThreadSlot {
+  int thread;
+  size_t target;
+  int relative;
+};
+std::vector<DiskspdThreadSlot> ThreadSlots(const diskspd::DiskspdTimespan& ts) {
+  std::vector<DiskspdThreadSlot> slots;
+  if (ts.sw.total_threads > 0) {
+    for (int k = 0; k < ts.sw.total_threads; ++k) {
+      for (size_t ti = 0; ti < ts.per_target.size(); ++ti) slots.push_back({k, ti, k});
+    }
+    return slots;
+  }
+  int thread = 0;
+  for (size_t ti = 0; ti < ts.per_target.size(); ++ti) {
+    for (int k = 0; k < ts.per_target[ti].threads_per_target; ++k) {
+      slots.push_back({thread++, ti, k});
+    }
+  }
+  return slots;
+}
+
+void DiskspdRateOf(const DiskspdSwitches& sw, FioJobSettings& s) {
+  // -g: bytes per millisecond or I/Os per second, per thread per target,
+  // shared out over the directions by the write ratio.
+  const int64_t window =
+      static_cast<int64_t>(sw.warmup_s + sw.duration_s + sw.cooldown_s) * 1'000'000'000;
+  const uint64_t rate = sw.throughput_bytes_per_ms * 1000 + sw.throughput_iops * sw.block_size;
+  if (rate > 0) {
+    s.rate_bytes[kDsRead] =
+        static_cast<uint64_t>(static_cast<double>(rate) * (100 - sw.write_ratio) / 100.0);
+    s.rate_bytes[kDsWrite] =
+        static_cast<uint64_t>(static_cast<double>(rate) * sw.write_ratio / 100.0);
+    s.issue_window_ns = window;
+  }
+  if (sw.think_ms > 0) {
+    s.thinktime_ns = static_cast<int64_t>(sw.think_ms) * 1'000'000;
+    s.thinktime_blocks = sw.burst;
+    s.issue_window_ns = window;
+  }
+}
+
+// A thread's requests in flight on target `i`: -o, or with -O its share
+// of the thread's requests over the targets (the first targets one more
+// while some are left over).
+uint32_t DiskspdTargetRequests(const diskspd::DiskspdTimespan& ts, size_t i) {
+  const uint32_t total = ts.sw.requests_per_thread;
+  if (total == 0) return ts.per_target[i].requests;
+  const auto n = static_cast<uint32_t>(ts.per_target.size());
+  return total / n + (i < total % n ? 1 : 0);
+}
+
+// The CPUs DiskSpd's threads are pinned to, round robin by thread number:
+// -a's in order, else every CPU this process may use (DiskSpd's default);
+// none with -n. A CPU named by -a must be one this process may use.
+Result<std::vector<int>> PinnedCpus(const DiskspdSwitches& sw) {
+  if (sw.disable_affinity) return std::vector<int>{};
+  const std::vector<int> allowed = AllowedCpus();
+  if (sw.affinity.empty()) return allowed;
+  std::vector<int> cpus;
+  for (const diskspd::DiskspdAffinityCpu& c : sw.affinity) {
+    if (c.group != 0) {
+      return RefuseDiskspd(fmt::format(
+          "-a: processor group {} (CPU {}): loadcell pins to CPUs of group 0 only (Linux has no "
+          "processor groups; give -a<cpu>,...)",
+          c.group, c.cpu));
+    }
+    const int cpu = static_cast<int>(c.cpu);
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
+      return RefuseDiskspd(fmt::format("-a: CPU {} is not one this process may use (CPUs {})", cpu,
+                                       CpuRanges(allowed)));
+    }
+    cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+Result<DiskspdJob> PlanJob(const DiskspdPlan& plan, const DiskspdThreadSlot& slot,
+                           const std::shared_ptr<std::atomic<uint64_t>>& shared) {
+  const DiskspdTarget& t = plan.targets[slot.target];
+  const DiskspdSwitches& sw = *t.sw;
+  DiskspdJob job;
+  job.thread = slot.thread;
+  job.target = slot.target;
+  job.relative_thread = slot.relative;
+  FioJobSettings& s = job.settings;
+  s.name = fmt::format("thread {} target {}", slot.thread, slot.target);
+  s.files = {t.path};
+  s.file_size = t.size;
+  FioPatternSettings& p = s.pattern;
+  p.dirs = {sw.write_ratio<100, sw.write_ratio> 0, false};
+  p.read_pct = 100.0 - sw.write_ratio;
+  p.random = sw.random_ratio > 0;
+  p.random_pct = sw.random_ratio;
+  for (int d = 0; d < kFioDirs; ++d) {
+    p.bs[d].min = p.bs[d].max = static_cast<uint32_t>(sw.block_size);
+    p.bs[d].align = static_cast<uint32_t>(std::min<uint64_t>(sw.Alignment(), UINT32_MAX));
+  }
+  p.files = 1;
+  p.region_offset = t.base;
+  p.region_length = t.length;
+  p.norandommap = true;  // DiskSpd's random offsets repeat
+  p.seed = PatternSeed(plan.seed, slot.thread) + slot.target;
+  p.single_sequence.on = true;
+  p.single_sequence.stride = sw.Alignment();
+  p.single_sequence.start =
+      sw.random_ratio == 0 ? static_cast<uint64_t>(slot.relative) * sw.thread_stride : 0;
+  p.single_sequence.shared = shared;
+  if (p.single_sequence.start + sw.block_size > t.length) {
+    return RefuseDiskspd(fmt::format(
+        "target '{}' is too small: thread {} starts at {} (-T {} x thread {}), past "
+        "its {} bytes",
+        t.path, slot.thread, p.single_sequence.start, sw.thread_stride, slot.relative, t.length));
+  }
+  LC_RETURN_IF_ERROR(DistributionOf(sw, t, p.distribution));
+  s.engine = t.engine;
+  s.iodepth = t.engine == "sync" || t.engine == "mmap" ? 1 : t.requests;
+  // -Nv: the mapping flushed (msync) after every write.
+  if (sw.mapped_flush == 'v') s.fsync_every = 1;
+  s.direct = sw.cache == DiskspdCache::kUnbuffered;
+  s.dsync_writes = sw.write_through;
+  s.buffers = DiskspdBuffersOf(sw, t.write_buffer);
+  s.io_priority = static_cast<int>(sw.io_priority);
+  s.large_pages = sw.large_pages;
+  s.access_hint = sw.hint_random       ? FileAccessHint::kRandom
+                  : sw.hint_sequential ? FileAccessHint::kSequential
+                                       : FileAccessHint::kNone;
+  if (!plan.pinned_cpus.empty()) {
+    s.cpus = {plan.pinned_cpus[static_cast<size_t>(slot.thread) % plan.pinned_cpus.size()]};
+  }
+  DiskspdRateOf(sw, s);
+  RunConfig& c = job.cfg;
+  c.threads = 1;
+  c.time_s = sw.duration_s;
+  c.time_given = true;
+  c.warmup_s = sw.warmup_s;
+  c.cooldown_s = sw.cooldown_s;
+  c.seed = static_cast<int64_t>(p.seed | 1);
+  c.rand.type = "uniform";
+  c.percentile = 99;
+  c.report_interval_s = static_cast<double>(sw.bucket_ms) / 1000.0;
+  return job;
+}
+
+}  // namespace
+
+Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdTimespan& ts, FileSystem& fs,
+                                const std::map<std::string, uint64_t>& earlier) {
   DiskspdPlan plan;
-  for (const std::string& path : sw.targets) {
-    LC_ASSIGN_OR_RETURN(DiskspdTarget t, PlanTarget(sw, path, fs));
+  plan.seed = ts.sw.seed_from_clock ? static_cast<uint32_t>(MonotonicNow() / 1000000) : ts.sw.seed;
+  for (size_t i = 0; i < ts.per_target.size(); ++i) {
+    const DiskspdSwitches& sw = ts.per_target[i];
+    LC_ASSIGN_OR_RETURN(DiskspdTarget t, PlanTarget(sw, sw.targets.front(), earlier, fs));
+    t.sw = &sw;
+    LC_ASSIGN_OR_RETURN(t.write_buffer, ReadWriteBufferSource(sw, fs));
+    // -Sm: loadcell's mmap engine (a copy to or from the mapping, one
+    // request at a time, as DiskSpd's memory-mapped I/O).
+    if (sw.io_priority < 3 && !ThreadIoPrioritySupported()) {
+      return RefuseDiskspd("-I" + std::to_string(sw.io_priority) + ": " +
+                           SetCurrentThreadIoPriority(static_cast<int>(sw.io_priority)).message());
+    }
+    if ((sw.hint_random || sw.hint_sequential) && !FileAccessHintsSupported()) {
+      return RefuseDiskspd(AdviseFileAccess(-1, FileAccessHint::kRandom).message() + " (-fr, -fs)");
+    }
+    t.requests = DiskspdTargetRequests(ts, i);
+    if (t.requests == 0) {
+      return RefuseDiskspd(fmt::format("-O{}: each thread has fewer requests than its {} targets",
+                                       ts.sw.requests_per_thread, ts.per_target.size()));
+    }
+    t.engine = sw.memory_mapped ? "mmap" : DiskspdEngine(t.requests, fs);
+    t.open_flags =
+        (sw.cache == DiskspdCache::kUnbuffered ? O_DIRECT : 0) | (sw.write_through ? O_DSYNC : 0);
     plan.targets.push_back(t);
   }
-  if (!sw.write_buffer_file.empty()) {
-    // Only the first block's worth is ever written from it (each write
-    // starts at the buffer's start).
-    LC_ASSIGN_OR_RETURN(int fd, fs.Open(sw.write_buffer_file, O_RDONLY));
-    std::string bytes(std::min<uint64_t>(sw.write_buffer_size, sw.block_size), '\0');
-    Result<size_t> got = fs.PRead(fd, bytes.data(), bytes.size(), 0);
-    (void)fs.Close(fd);
-    if (!got.ok()) return got.status();
-    if (*got == 0) {
-      return RefuseDiskspd(
-          fmt::format("-Z: the write buffer's source file '{}' is empty", sw.write_buffer_file));
-    }
-    bytes.resize(*got);
-    plan.write_buffer = bytes;
+  if (!plan.targets.empty()) {
+    plan.engine = plan.targets.front().engine;
+    plan.open_flags = plan.targets.front().open_flags;
+    plan.write_buffer = plan.targets.front().write_buffer;
   }
-  plan.engine = DiskspdEngine(sw.requests, fs);
-  plan.seed = sw.seed_from_clock ? static_cast<uint32_t>(MonotonicNow() / 1000000) : sw.seed;
-  const bool direct = sw.cache == DiskspdCache::kUnbuffered;
-  plan.open_flags = (direct ? O_DIRECT : 0) | (sw.write_through ? O_DSYNC : 0);
-
+  LC_ASSIGN_OR_RETURN(plan.pinned_cpus, PinnedCpus(ts.sw));
   // One shared offset per target for -si.
   std::vector<std::shared_ptr<std::atomic<uint64_t>>> shared(plan.targets.size());
-  if (sw.interlocked && sw.random_ratio == 0) {
-    for (auto& s : shared) s = std::make_shared<std::atomic<uint64_t>>(0);
-  }
-  const int threads = sw.ThreadCount();
-  const int per_target = sw.total_threads > 0 ? sw.total_threads : sw.threads_per_target;
-  for (int thread = 0; thread < threads; ++thread) {
-    // -t: thread k serves target k / t; -F: every thread serves every target.
-    std::vector<size_t> served;
-    if (sw.total_threads > 0) {
-      for (size_t i = 0; i < plan.targets.size(); ++i) served.push_back(i);
-    } else {
-      served.push_back(static_cast<size_t>(thread / sw.threads_per_target));
-    }
-    for (size_t ti : served) {
-      const DiskspdTarget& t = plan.targets[ti];
-      DiskspdJob job;
-      job.thread = thread;
-      job.target = ti;
-      job.relative_thread = sw.total_threads > 0 ? thread : thread % sw.threads_per_target;
-      FioJobSettings& s = job.settings;
-      s.name = fmt::format("thread {} target {}", thread, ti);
-      s.files = {t.path};
-      s.file_size = t.size;
-      FioPatternSettings& p = s.pattern;
-      p.dirs = {sw.write_ratio<100, sw.write_ratio> 0, false};
-      p.read_pct = 100.0 - sw.write_ratio;
-      p.random = sw.random_ratio > 0;
-      p.random_pct = sw.random_ratio;
-      for (int d = 0; d < kFioDirs; ++d) {
-        p.bs[d].min = p.bs[d].max = static_cast<uint32_t>(sw.block_size);
-        p.bs[d].align = static_cast<uint32_t>(std::min<uint64_t>(sw.Alignment(), UINT32_MAX));
-      }
-      p.files = 1;
-      p.region_offset = t.base;
-      p.region_length = t.length;
-      p.norandommap = true;  // DiskSpd's random offsets repeat
-      p.seed = PatternSeed(plan.seed, thread) + ti;
-      p.single_sequence.on = true;
-      p.single_sequence.stride = sw.Alignment();
-      p.single_sequence.start =
-          sw.random_ratio == 0 ? static_cast<uint64_t>(job.relative_thread) * sw.thread_stride : 0;
-      p.single_sequence.shared = shared[ti];
-      if (p.single_sequence.start + sw.block_size > t.length) {
-        return RefuseDiskspd(
-            fmt::format("target '{}' is too small: thread {} starts at {} (-T {} x "
-                        "thread {}), past its {} bytes",
-                        t.path, thread, p.single_sequence.start, sw.thread_stride,
-                        job.relative_thread, t.length));
-      }
-      LC_RETURN_IF_ERROR(DistributionOf(sw, t, p.distribution));
-      s.engine = plan.engine;
-      s.iodepth = plan.engine == "sync" ? 1 : sw.requests;
-      s.direct = direct;
-      s.dsync_writes = sw.write_through;
-      s.buffers = DiskspdBuffersOf(sw, plan.write_buffer);
-      // -g: bytes per millisecond or I/Os per second, per thread per target,
-      // shared out over the directions by the write ratio.
-      const uint64_t rate = sw.throughput_bytes_per_ms * 1000 + sw.throughput_iops * sw.block_size;
-      if (rate > 0) {
-        s.rate_bytes[kDsRead] =
-            static_cast<uint64_t>(static_cast<double>(rate) * (100 - sw.write_ratio) / 100.0);
-        s.rate_bytes[kDsWrite] =
-            static_cast<uint64_t>(static_cast<double>(rate) * sw.write_ratio / 100.0);
-        s.issue_window_ns =
-            static_cast<int64_t>(sw.warmup_s + sw.duration_s + sw.cooldown_s) * 1'000'000'000;
-      }
-      if (sw.think_ms > 0) {
-        s.thinktime_ns = static_cast<int64_t>(sw.think_ms) * 1'000'000;
-        s.thinktime_blocks = sw.burst;
-        s.issue_window_ns =
-            static_cast<int64_t>(sw.warmup_s + sw.duration_s + sw.cooldown_s) * 1'000'000'000;
-      }
-      RunConfig& c = job.cfg;
-      c.threads = 1;
-      c.time_s = sw.duration_s;
-      c.time_given = true;
-      c.warmup_s = sw.warmup_s;
-      c.cooldown_s = sw.cooldown_s;
-      c.seed = static_cast<int64_t>(p.seed | 1);
-      c.rand.type = "uniform";
-      c.percentile = 99;
-      c.report_interval_s = static_cast<double>(sw.bucket_ms) / 1000.0;
-      plan.jobs.push_back(std::move(job));
+  for (size_t i = 0; i < plan.targets.size(); ++i) {
+    const DiskspdSwitches& sw = ts.per_target[i];
+    if (sw.interlocked && sw.random_ratio == 0) {
+      shared[i] = std::make_shared<std::atomic<uint64_t>>(0);
     }
   }
-  (void)per_target;
+  for (const DiskspdThreadSlot& slot : ThreadSlots(ts)) {
+    LC_ASSIGN_OR_RETURN(DiskspdJob job, PlanJob(plan, slot, shared[slot.target]));
+    plan.jobs.push_back(std::move(job));
+  }
+  return plan;
+}
+
+Result<DiskspdPlan> PlanDiskspd(const DiskspdSwitches& sw, FileSystem& fs) {
+  // The plan points into the timespan: it is kept with it.
+  auto ts = std::make_shared<diskspd::DiskspdTimespan>(diskspd::DiskspdProfileOf(sw).timespans[0]);
+  LC_ASSIGN_OR_RETURN(DiskspdPlan plan, PlanDiskspd(*ts, fs, {}));
+  plan.owned = ts;
   return plan;
 }
 

@@ -5,10 +5,13 @@
 // "DiskSpd on the jobs core".
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/status.h"
+#include "diskspd/diskspd_profile.h"
 #include "diskspd/diskspd_switches.h"
 #include "os/file_system.h"
 #include "runner/run_config.h"
@@ -17,13 +20,19 @@
 namespace loadcell {
 
 struct DiskspdTarget {
-  std::string path;      // as given
-  uint64_t size = 0;     // the file's or device's size (what -c creates when missing)
-  bool device = false;   // a block device
-  bool missing = false;  // -c creates it before the run
+  std::string path;              // as given
+  uint64_t size = 0;             // the file's or device's size (what -c creates when missing)
+  bool device = false;           // a block device
+  bool missing = false;          // -c creates it before the run
+  bool created_earlier = false;  // missing now; an earlier timespan creates it
   // The region I/O goes to: [base, base + length).
   uint64_t base = 0;
   uint64_t length = 0;
+  const diskspd::DiskspdSwitches* sw = nullptr;  // the target's own settings
+  uint32_t requests = 0;                         // in flight per thread (-o, or -O's share)
+  std::string engine;                            // loadcell's engine name
+  int open_flags = 0;                            // O_DIRECT, O_DSYNC as it is opened
+  std::string write_buffer;                      // -Z<size>,<file>: the file's first bytes
 };
 
 struct DiskspdJob {
@@ -37,10 +46,14 @@ struct DiskspdJob {
 struct DiskspdPlan {
   std::vector<DiskspdTarget> targets;
   std::vector<DiskspdJob> jobs;  // in DiskSpd's order: thread, then target
-  std::string engine;            // loadcell's engine name
+  std::string engine;            // the first target's engine (each target's: targets)
   uint32_t seed = 0;             // the seed in force (-z; the clock's for bare -z)
-  int open_flags = 0;            // O_DIRECT, O_DSYNC as the targets are opened
+  int open_flags = 0;            // the first target's open flags
   std::string write_buffer;      // -Z<size>,<file>: the file's first bytes
+  // The CPUs thread k is pinned to, round robin (k % size); empty: none.
+  std::vector<int> pinned_cpus;
+  // The timespan the targets' switches point into, when the plan made it.
+  std::shared_ptr<const diskspd::DiskspdTimespan> owned;
 };
 
 // Plans the run: each target's size (the file's, the device's, or -c's for
@@ -48,6 +61,11 @@ struct DiskspdPlan {
 // -Z's source file. InvalidArgument (exit 2), one line, for what cannot run:
 // a missing target without -c, a missing /dev path, a base offset at or past
 // the end, a region smaller than a block, a Windows-only target.
+// `ts` must outlive the plan (its targets point into it). `earlier`: the
+// files earlier timespans create (path, size), taken as there.
+Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdTimespan& ts, FileSystem& fs,
+                                const std::map<std::string, uint64_t>& earlier);
+// A command line's one timespan (kept in the plan).
 Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdSwitches& sw, FileSystem& fs);
 
 // The engine a run with `requests` per thread uses: io_uring when the

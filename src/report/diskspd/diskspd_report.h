@@ -52,6 +52,10 @@ struct DiskspdReportTarget {
   std::string path;
   uint64_t size = 0;
   bool created = false;  // made by this run's -c
+  // The target's own settings (a profile's <Target>); nullptr: the report's.
+  const diskspd::DiskspdSwitches* sw = nullptr;
+  std::string engine;      // loadcell's engine; "" when not planned (-Rp)
+  std::string open_flags;  // "O_DIRECT|O_DSYNC", "" when none
 };
 
 struct DiskspdReport {
@@ -60,7 +64,8 @@ struct DiskspdReport {
   std::string engine;      // loadcell's engine name
   std::string open_flags;  // "O_DIRECT|O_DSYNC", "" when none
   uint32_t seed = 0;
-  std::string version;  // loadcell's
+  std::vector<int> pinned_cpus;  // thread k on pinned_cpus[k % size]; empty: not pinned
+  std::string version;           // loadcell's
   // System information.
   std::string computer;
   std::string start_time_utc;  // "2025/01/31 12:00:00 UTC"
@@ -89,5 +94,15 @@ std::string DiskspdSizeText(uint64_t bytes);
 
 void WriteDiskspdText(const DiskspdReport& r, std::ostream& out);
 void WriteDiskspdXml(const DiskspdReport& r, std::ostream& out);
+// Several timespans (a profile's, run one after another): the command
+// line, every timespan's input parameters, the system, then each
+// timespan's results (text); <Results> with one <Profile> and a <TimeSpan>
+// per timespan (XML). The first report's command line and system are used.
+void WriteDiskspdText(const std::vector<DiskspdReport>& spans, std::ostream& out);
+void WriteDiskspdXml(const std::vector<DiskspdReport>& spans, std::ostream& out);
+// -Rp: the profile alone, as DiskSpd's <Profile> XML or its text input
+// parameters.
+void WriteDiskspdProfileXml(const std::vector<DiskspdReport>& spans, std::ostream& out);
+void WriteDiskspdProfileText(const std::vector<DiskspdReport>& spans, std::ostream& out);
 
 }  // namespace loadcell

@@ -24,7 +24,7 @@ std::string LatencyCell(const LatencyHistogram& h, double ns) {
 }
 
 void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::string& o) {
-  const DiskspdSwitches& sw = *r.sw;
+  const DiskspdSwitches& sw = t.sw != nullptr ? *t.sw : *r.sw;
   o += fmt::format("\tpath: '{}'\n", t.path);
   o += fmt::format("\t\tthink time: {}ms\n", sw.think_ms);
   o += fmt::format("\t\tburst size: {}\n", sw.burst);
@@ -36,6 +36,10 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
              : "\t\thardware and software write caches disabled, writethrough on\n";
   } else {
     o += "\t\tusing hardware write cache, writethrough off\n";
+  }
+  if (sw.memory_mapped) {
+    o += sw.mapped_flush == 'v' ? "\t\tmemory mapped I/O enabled, flush mode: FlushViewOfFile\n"
+                                : "\t\tmemory mapped I/O enabled\n";
   }
   if (sw.write_data == DiskspdWriteData::kZero) o += "\t\tzeroing write buffers\n";
   if (sw.write_data == DiskspdWriteData::kRandomBuffer) {
@@ -68,9 +72,16 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
   if (sw.thread_stride != 0) {
     o += "\t\tthread stride size: " + DiskspdSizeText(sw.thread_stride) + "\n";
   }
+  if (sw.large_pages) o += "\t\tloadcell: I/O buffers in huge pages (-l)\n";
+  if (sw.hint_sequential) o += "\t\tusing FILE_FLAG_SEQUENTIAL_SCAN hint\n";
+  if (sw.hint_random) o += "\t\tusing FILE_FLAG_RANDOM_ACCESS hint\n";
   if (sw.total_threads == 0) o += fmt::format("\t\tthreads per file: {}\n", sw.threads_per_target);
-  if (sw.requests > 1 && sw.total_threads == 0) o += "\t\tusing I/O Completion Ports\n";
-  o += "\t\tIO priority: normal\n";
+  if (sw.requests > 1 && sw.total_threads == 0) {
+    o += sw.completion_routines ? "\t\tusing completion routines (ReadFileEx/WriteFileEx)\n"
+                                : "\t\tusing I/O Completion Ports\n";
+  }
+  static const char* const kPriority[] = {"normal", "very low", "low", "normal"};
+  o += fmt::format("\t\tIO priority: {}\n", kPriority[sw.io_priority <= 3 ? sw.io_priority : 0]);
   if (sw.throughput_iops != 0) {
     o += fmt::format("\t\tthroughput rate-limited to {} IOPS\n", sw.throughput_iops);
   } else if (sw.throughput_bytes_per_ms != 0) {
@@ -94,17 +105,20 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
     (void)io;
   }
   // loadcell's own lines: how the target was opened and run.
-  o += fmt::format("\t\tloadcell: engine {}, open flags {}{}\n", r.engine,
-                   r.open_flags.empty() ? "none" : r.open_flags,
+  const std::string& engine = t.engine.empty() ? r.engine : t.engine;
+  const std::string& flags = t.engine.empty() ? r.open_flags : t.open_flags;
+  if (engine.empty()) return;  // -Rp: nothing planned
+  const char* hint = sw.hint_random       ? ", posix_fadvise(RANDOM)"
+                     : sw.hint_sequential ? ", posix_fadvise(SEQUENTIAL)"
+                                          : "";
+  o += fmt::format("\t\tloadcell: engine {}, open flags {}{}{}\n", engine,
+                   flags.empty() ? "none" : flags, hint,
                    t.created ? fmt::format(", created fully written ({} bytes)", t.size) : "");
 }
 
-void InputParameters(const DiskspdReport& r, std::string& o) {
+void InputTimespan(const DiskspdReport& r, size_t number, std::string& o) {
   const DiskspdSwitches& sw = *r.sw;
-  o += fmt::format("\nCommand Line: {}\n\n", sw.command_line);
-  o += "Input parameters:\n\n";
-  if (sw.verbose) o += "\tusing verbose mode\n";
-  o += fmt::format("\ttimespan: {:3}\n", 1);
+  o += fmt::format("\ttimespan: {:3}\n", number);
   o += "\t-------------\n";
   o += fmt::format("\tduration: {}s\n", sw.duration_s);
   o += fmt::format("\twarm up time: {}s\n", sw.warmup_s);
@@ -115,9 +129,23 @@ void InputParameters(const DiskspdReport& r, std::string& o) {
   o += fmt::format("\trandom seed: {}\n", r.seed);
   if (sw.total_threads != 0) {
     o += fmt::format("\tthread pool with {} threads\n", sw.total_threads);
-    // -O (requests per thread over all targets) is not run: 0, as DiskSpd
-    // prints without it.
-    o += "\tnumber of outstanding I/O operations per thread: 0\n";
+    o += fmt::format("\tnumber of outstanding I/O operations per thread: {}\n",
+                     sw.requests_per_thread);
+  }
+  if (!sw.affinity.empty()) {
+    o += "\tadvanced affinity round robin (group/core): ";
+    for (size_t i = 0; i < sw.affinity.size(); ++i) {
+      o += fmt::format("{}{}/{}", i > 0 ? ", " : "", sw.affinity[i].group, sw.affinity[i].cpu);
+    }
+    o += "\n";
+  }
+  if (!r.pinned_cpus.empty()) {
+    o += "\tloadcell: threads pinned round robin to CPU";
+    for (size_t i = 0; i < r.pinned_cpus.size(); ++i) {
+      o += fmt::format("{} {}", i > 0 ? "," : (r.pinned_cpus.size() > 1 ? "s" : ""),
+                       r.pinned_cpus[i]);
+    }
+    o += "\n";
   }
   if (sw.write_data == DiskspdWriteData::kRandomPerIo) {
     o += "\tgenerating random data for each write IO\n";
@@ -126,6 +154,14 @@ void InputParameters(const DiskspdReport& r, std::string& o) {
   }
   for (const DiskspdReportTarget& t : r.targets) InputTarget(r, t, o);
   o += "\n";
+}
+
+void InputParameters(const std::vector<DiskspdReport>& spans, std::string& o) {
+  const DiskspdSwitches& sw = *spans.front().sw;
+  o += fmt::format("\nCommand Line: {}\n\n", sw.command_line);
+  o += "Input parameters:\n\n";
+  if (sw.verbose) o += "\tusing verbose mode\n";
+  for (size_t i = 0; i < spans.size(); ++i) InputTimespan(spans[i], i + 1, o);
 }
 
 void SystemInformation(const DiskspdReport& r, std::string& o) {
@@ -294,13 +330,8 @@ void LatencyPercentiles(const DiskspdReport& r, std::string& o) {
   LatencyChart(all[0], all[1], all[2], o);
 }
 
-}  // namespace
-
-void WriteDiskspdText(const DiskspdReport& r, std::ostream& out) {
-  std::string o;
-  InputParameters(r, o);
-  SystemInformation(r, o);
-  o += "\nResults for timespan 1:\n";
+void TimespanResults(const DiskspdReport& r, size_t number, std::string& o) {
+  o += fmt::format("\nResults for timespan {}:\n", number);
   o += "*******************************************************************************\n";
   if (r.test_time_s < 0.0000001) {
     o += "The test was interrupted before the measurements began. No results are displayed.\n";
@@ -322,6 +353,27 @@ void WriteDiskspdText(const DiskspdReport& r, std::ostream& out) {
     o += "\n" + title + "\n";
     o += report_internal::VerdictBlock(*validity);
   }
+}
+
+}  // namespace
+
+void WriteDiskspdText(const std::vector<DiskspdReport>& spans, std::ostream& out) {
+  if (spans.empty()) return;
+  std::string o;
+  InputParameters(spans, o);
+  SystemInformation(spans.front(), o);
+  for (size_t i = 0; i < spans.size(); ++i) TimespanResults(spans[i], i + 1, o);
+  out << o;
+}
+
+void WriteDiskspdText(const DiskspdReport& r, std::ostream& out) {
+  WriteDiskspdText(std::vector<DiskspdReport>{r}, out);
+}
+
+void WriteDiskspdProfileText(const std::vector<DiskspdReport>& spans, std::ostream& out) {
+  if (spans.empty()) return;
+  std::string o;
+  InputParameters(spans, o);
   out << o;
 }
 

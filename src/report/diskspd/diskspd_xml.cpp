@@ -83,17 +83,19 @@ void SystemXml(const DiskspdReport& r, Xml& x) {
 }
 
 void TargetProfileXml(const DiskspdReport& r, const DiskspdReportTarget& t, Xml& x) {
-  const DiskspdSwitches& sw = *r.sw;
+  const DiskspdSwitches& sw = t.sw != nullptr ? *t.sw : *r.sw;
   x.Open("Target");
   x.Element("Path", XmlEscape(t.path));
   x.Element("BlockSize", sw.block_size);
   x.Element("BaseFileOffset", sw.base_offset);
-  x.Bool("SequentialScan", false);
-  x.Bool("RandomAccess", false);
+  x.Bool("SequentialScan", sw.hint_sequential);
+  x.Bool("RandomAccess", sw.hint_random);
   x.Bool("TemporaryFile", false);
-  x.Bool("UseLargePages", false);
+  x.Bool("UseLargePages", sw.large_pages);
   if (sw.cache == DiskspdCache::kUnbuffered) x.Bool("DisableOSCache", true);
   if (sw.write_through) x.Bool("WriteThrough", true);
+  if (sw.memory_mapped) x.Bool("MemoryMappedIo", true);
+  if (sw.mapped_flush == 'v') x.Element("FlushType", "ViewOfFile");
   x.Open("WriteBufferContent");
   switch (sw.write_data) {
     case DiskspdWriteData::kZero:
@@ -143,20 +145,15 @@ void TargetProfileXml(const DiskspdReport& r, const DiskspdReportTarget& t, Xml&
     x.Element("Throughput", sw.throughput_bytes_per_ms);
   }
   x.Element("ThreadsPerFile", sw.total_threads > 0 ? 1 : sw.threads_per_target);
-  x.Element("IOPriority", 3);
-  x.Element("Weight", 1);
+  x.Element("IOPriority", sw.io_priority);
+  x.Element("Weight", sw.weight);
   x.Close("Target");
 }
 
-void ProfileXml(const DiskspdReport& r, Xml& x) {
+void TimeSpanProfileXml(const DiskspdReport& r, Xml& x) {
   const DiskspdSwitches& sw = *r.sw;
-  x.Open("Profile");
-  x.Element("Progress", 0);
-  x.Element("ResultFormat", sw.xml ? "xml" : "text");
-  x.Bool("Verbose", sw.verbose);
-  x.Open("TimeSpans");
   x.Open("TimeSpan");
-  x.Bool("CompletionRoutines", false);
+  x.Bool("CompletionRoutines", sw.completion_routines);
   x.Bool("MeasureLatency", sw.latency);
   x.Bool("CalculateIopsStdDev", sw.iops_stddev);
   x.Bool("DisableAffinity", sw.disable_affinity);
@@ -164,13 +161,37 @@ void ProfileXml(const DiskspdReport& r, Xml& x) {
   x.Element("Warmup", sw.warmup_s);
   x.Element("Cooldown", sw.cooldown_s);
   x.Element("ThreadCount", sw.total_threads);
-  x.Element("RequestCount", 0);
+  x.Element("RequestCount", sw.requests_per_thread);
   x.Element("IoBucketDuration", sw.bucket_ms);
   x.Element("RandSeed", r.seed);
+  if (!sw.affinity.empty()) {
+    x.Open("Affinity");
+    for (const diskspd::DiskspdAffinityCpu& c : sw.affinity) {
+      x.Line(
+          fmt::format("<AffinityGroupAssignment Group=\"{}\" Processor=\"{}\"/>", c.group, c.cpu));
+    }
+    x.Close("Affinity");
+  }
+  bool random_writes = false;
+  for (const DiskspdReportTarget& t : r.targets) {
+    const DiskspdSwitches& ts = t.sw != nullptr ? *t.sw : sw;
+    random_writes = random_writes || ts.write_data == DiskspdWriteData::kRandomPerIo;
+  }
+  if (random_writes) x.Bool("RandomWriteData", true);
   x.Open("Targets");
   for (const DiskspdReportTarget& t : r.targets) TargetProfileXml(r, t, x);
   x.Close("Targets");
   x.Close("TimeSpan");
+}
+
+void ProfileXml(const std::vector<DiskspdReport>& spans, Xml& x) {
+  const DiskspdSwitches& sw = *spans.front().sw;
+  x.Open("Profile");
+  x.Element("Progress", sw.progress_every);
+  x.Element("ResultFormat", sw.xml ? "xml" : "text");
+  x.Bool("Verbose", sw.verbose);
+  x.Open("TimeSpans");
+  for (const DiskspdReport& r : spans) TimeSpanProfileXml(r, x);
   x.Close("TimeSpans");
   x.Close("Profile");
 }
@@ -347,7 +368,7 @@ void TimeSpanXml(const DiskspdReport& r, Xml& x) {
   }
   x.Element("TestTimeSeconds", fmt::format("{:.2f}", r.test_time_s));
   x.Element("ThreadCount", r.thread_count);
-  x.Element("RequestCount", 0);
+  x.Element("RequestCount", sw.requests_per_thread);
   x.Element("ProcCount", r.cpu_count);
   CpuXml(r, x);
   if (sw.latency) {
@@ -391,13 +412,25 @@ void TimeSpanXml(const DiskspdReport& r, Xml& x) {
 
 }  // namespace
 
-void WriteDiskspdXml(const DiskspdReport& r, std::ostream& out) {
+void WriteDiskspdXml(const std::vector<DiskspdReport>& spans, std::ostream& out) {
+  if (spans.empty()) return;
   Xml x;
   x.Open("Results");
-  SystemXml(r, x);
-  ProfileXml(r, x);
-  TimeSpanXml(r, x);
+  SystemXml(spans.front(), x);
+  ProfileXml(spans, x);
+  for (const DiskspdReport& r : spans) TimeSpanXml(r, x);
   x.Close("Results");
+  out << x.Take();
+}
+
+void WriteDiskspdXml(const DiskspdReport& r, std::ostream& out) {
+  WriteDiskspdXml(std::vector<DiskspdReport>{r}, out);
+}
+
+void WriteDiskspdProfileXml(const std::vector<DiskspdReport>& spans, std::ostream& out) {
+  if (spans.empty()) return;
+  Xml x;
+  ProfileXml(spans, x);
   out << x.Take();
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/pages.h"
 #include "os/file_space.h"
 #include "os/open_flags.h"
 #include "os/thread.h"
@@ -68,14 +69,17 @@ class FioWorker final : public Worker {
 
   ~FioWorker() override {
     if (open_) (void)engine_->Close();
-    FreeIoBuffer(buffers_);
+    if (huge_bytes_ > 0) {
+      UnmapPages(buffers_, huge_bytes_);
+    } else {
+      FreeIoBuffer(buffers_);
+    }
   }
 
   Status Open() {
     max_len_ = std::max<uint32_t>(pattern_.MaxBlockSize(), 512);
     const size_t depth = std::max<uint32_t>(1, s_.iodepth);
-    buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(max_len_ * depth));
-    if (buffers_ == nullptr) return Status::ResourceExhausted("fio: cannot allocate I/O buffers");
+    LC_RETURN_IF_ERROR(AllocateBuffers(max_len_ * depth));
     slots_.assign(depth, Slot{});
     for (size_t i = 0; i < depth; ++i) {
       slots_[i].buf = buffers_ + i * max_len_;
@@ -93,6 +97,27 @@ class FioWorker final : public Worker {
                       (s_.dsync_writes ? O_DSYNC : 0);
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
     open_ = true;
+    return Status::Ok();
+  }
+
+  // The I/O buffers: in huge (Windows: large) pages with large_pages
+  // (DiskSpd's -l), refused with the system's reason when it has none to give.
+  Status AllocateBuffers(size_t bytes) {
+    if (!s_.large_pages) {
+      buffers_ = static_cast<unsigned char*>(AllocateIoBuffer(bytes));
+      if (buffers_ == nullptr) return Status::ResourceExhausted("fio: cannot allocate I/O buffers");
+      return Status::Ok();
+    }
+    const uint64_t page = HugePageSize();
+    const size_t mapped = static_cast<size_t>((bytes + page - 1) / page * page);
+    int err = 0;
+    buffers_ = static_cast<unsigned char*>(MapZeroPages(mapped, true, &err));
+    if (buffers_ == nullptr) {
+      return Status::ResourceExhausted(
+          fmt::format("large pages: cannot map {} bytes of huge pages for the I/O buffers ({}; {})",
+                      mapped, std::strerror(err), HugePagesAdvice(err)));
+    }
+    huge_bytes_ = mapped;
     return Status::Ok();
   }
 
@@ -655,6 +680,7 @@ class FioWorker final : public Worker {
   bool open_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;
+  size_t huge_bytes_ = 0;  // the buffers' mapping in huge pages (large_pages)
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;
   std::vector<IoRequest> batch_;
@@ -721,6 +747,10 @@ FioJobWorkload::FioJobWorkload(FioJobSettings s, FileSystem& fs) : s_(std::move(
 FioJobWorkload::~FioJobWorkload() { (void)Done(); }
 
 Result<std::unique_ptr<Worker>> FioJobWorkload::NewWorker(const ThreadContext& ctx) {
+  // NewWorker runs on the worker's own thread.
+  if (Status prio = SetCurrentThreadIoPriority(s_.io_priority); !prio.ok()) {
+    return Status(prio.code(), "setting the thread's I/O priority: " + prio.message(), prio.err());
+  }
   LC_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, MakeIoEngine(s_.engine, fs_));
   // One thread per job instance: its log is the job's.
   if (s_.logs.any() && io_log_ == nullptr) io_log_ = std::make_unique<FioLogRecorder>(s_.logs);

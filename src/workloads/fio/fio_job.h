@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/io_engine.h"
+#include "os/file_cache.h"
 #include "os/file_system.h"
 #include "runner/workload.h"
 #include "workloads/fio/fio_buffers.h"
@@ -38,6 +39,13 @@ struct FioJobSettings {
   bool direct = false;        // O_DIRECT
   bool sync_writes = false;   // sync=1: O_SYNC
   bool dsync_writes = false;  // O_DSYNC (DiskSpd's -Sw write-through)
+  // Each worker thread's I/O priority (SetCurrentThreadIoPriority: 1 very
+  // low, 2 low, 3 normal: DiskSpd's -I).
+  int io_priority = 3;
+  // The I/O buffers in huge pages (MapZeroPages; DiskSpd's -l).
+  bool large_pages = false;
+  // posix_fadvise on every file once opened (DiskSpd's -fr, -fs).
+  FileAccessHint access_hint = FileAccessHint::kNone;
   // The job ends once this many bytes (io_size, else size) or I/Os
   // (number_ios) were issued; 0: no such limit (time_based).
   uint64_t byte_limit = 0;

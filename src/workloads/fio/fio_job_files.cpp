@@ -120,6 +120,10 @@ Status FioJobWorkload::Init(int) {
                     fd.status().err());
     }
     open_.push_back(IoFile{p, *fd, s_.file_size});
+    if (Status hinted = AdviseFileAccess(*fd, s_.access_hint); !hinted.ok()) {
+      (void)Done();
+      return Status(hinted.code(), "fio job " + s_.name + ": " + hinted.message(), hinted.err());
+    }
     // fio's invalidate=1: the job starts from the device, not from what the
     // layout left in the page cache (Windows cannot: the verdict's cache
     // check then says what was read from memory).

@@ -171,6 +171,32 @@ TEST(DiskspdSwitches, Distributions) {
   EXPECT_EQ(a.ranges[1], (DiskspdRange{10, 2 * kGiB}));
 }
 
+TEST(DiskspdSwitches, AffinityAsDiskspdWritesIt) {
+  DiskspdSwitches plain = Parse({"-a", "t"});
+  EXPECT_TRUE(plain.affinity_given);
+  EXPECT_TRUE(plain.affinity.empty());  // DiskSpd's default round robin
+  EXPECT_TRUE(Parse({"-ag", "t"}).affinity.empty());
+  EXPECT_EQ(Parse({"-a0,1", "t"}).affinity, (std::vector<DiskspdAffinityCpu>{{0, 0}, {0, 1}}));
+  // -ag<group>,<cpus>, groups switched inside, -a given twice adds.
+  EXPECT_EQ(Parse({"-ag1,0,2,g0,3", "-a5", "t"}).affinity,
+            (std::vector<DiskspdAffinityCpu>{{1, 0}, {1, 2}, {0, 3}, {0, 5}}));
+  EXPECT_THAT(ErrorOf({"-a0,,1", "t"}), HasSubstr("affinity is -a, -ag"));
+  EXPECT_THAT(ErrorOf({"-ag1", "t"}), HasSubstr("a group needs its CPUs"));
+  EXPECT_THAT(ErrorOf({"-a256", "t"}), HasSubstr("'256' is not a CPU number (0 to 255)"));
+  EXPECT_THAT(ErrorOf({"-ax", "t"}), HasSubstr("'x' is not a CPU number"));
+  EXPECT_THAT(ErrorOf({"-n", "-a0", "t"}), HasSubstr("-n (no affinity) conflicts with -a"));
+  EXPECT_TRUE(Parse({"-n", "t"}).disable_affinity);
+}
+
+TEST(DiskspdSwitches, AccessHints) {
+  EXPECT_TRUE(Parse({"-fr", "t"}).hint_random);
+  EXPECT_TRUE(Parse({"-fs", "t"}).hint_sequential);
+  EXPECT_FALSE(Parse({"-fs", "t"}).hint_random);
+  EXPECT_THAT(ErrorOf({"-fr", "-fs", "t"}), HasSubstr("give one access hint"));
+  EXPECT_THAT(ErrorOf({"-ft", "t"}), HasSubstr("temporary-file hint"));
+  EXPECT_EQ(Parse({"-f1M", "t"}).max_offset, kMiB);  // -f<size> stays the largest offset
+}
+
 TEST(DiskspdSwitches, ResultsFormats) {
   EXPECT_FALSE(Parse({"-Rtext", "t"}).xml);
   EXPECT_TRUE(Parse({"-Rxml", "t"}).xml);
@@ -186,7 +212,10 @@ TEST(DiskspdSwitches, RulesRefusedInOneLineNamingTheSwitch) {
   EXPECT_THAT(ErrorOf({"-b4K", "t", "-r"}), HasSubstr("comes after a target"));
   EXPECT_THAT(ErrorOf({"-b4K"}), HasSubstr("at least one target"));
   EXPECT_THAT(ErrorOf({"-Q", "t"}), HasSubstr("unknown switch '-Q'"));
-  EXPECT_THAT(ErrorOf({"-Sm", "t"}), HasSubstr("not supported by loadcell yet"));
+  EXPECT_THAT(ErrorOf({"-vs", "t"}), HasSubstr("not supported by loadcell yet"));
+  EXPECT_TRUE(Parse({"-Sm", "-Nv", "t"}).memory_mapped);
+  EXPECT_EQ(Parse({"-Sm", "-Nv", "t"}).mapped_flush, 'v');
+  EXPECT_THAT(ErrorOf({"-Sm", "-Su", "t"}), HasSubstr("can't be used with memory mapped IO"));
   EXPECT_THAT(ErrorOf({"-g100", "-x", "t"}),
               HasSubstr("-g (throughput limit) cannot be used with -x"));
   EXPECT_THAT(ErrorOf({"-bfoo", "t"}), HasSubstr("'-bfoo'"));
