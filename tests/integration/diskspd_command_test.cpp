@@ -347,6 +347,14 @@ TEST(DiskspdCommandTest, MemoryMappedIoRunsOnTheMmapEngine) {
 TEST(DiskspdCommandTest, AccessHintAndIoPriorityStated) {
   TempDir dir;
   ProcessResult r = Diskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-fr", "-I2", "-c1M", "h.dat"});
+#ifdef _WIN32
+  // A low priority is a per-handle hint on Windows, which the engines do
+  // not set yet: refused in one line, nothing made.
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("on Windows"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "h.dat"));
+  return;
+#endif
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\t\tusing FILE_FLAG_RANDOM_ACCESS hint\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("posix_fadvise(RANDOM)"), std::string::npos);
@@ -364,7 +372,11 @@ TEST(DiskspdCommandTest, LargePagesRunOrFailWithTheSystemsReason) {
     // No huge page reserved here: the run fails at its start, saying why.
     EXPECT_EQ(r.exit_code, 1) << r.out;
     EXPECT_NE(r.err.find("large pages: cannot map"), std::string::npos) << r.err;
+#ifdef _WIN32
+    EXPECT_NE(r.err.find("SeLockMemoryPrivilege"), std::string::npos) << r.err;
+#else
     EXPECT_NE(r.err.find("nr_hugepages"), std::string::npos) << r.err;
+#endif
     EXPECT_EQ(r.out, "");  // no report of a run that did not start
     return;
   }
