@@ -84,9 +84,9 @@ TEST(VerdictBinary, AnotherProcessesIoOnTheDeviceWarns) {
 #ifdef _WIN32
   // Windows counts a process' I/O above its cache, not what reached the
   // disk: the check says it cannot be made.
-  const ProcessResult w = RunLoadcell(FileIoCommand(
-      dir, {"--file-test-mode=rndrd", "--file-extra-flags=direct", "--time=1", "--format=json",
-            "run"}));
+  const ProcessResult w =
+      RunLoadcell(FileIoCommand(dir, {"--file-test-mode=rndrd", "--file-extra-flags=direct",
+                                      "--time=1", "--format=json", "run"}));
   ASSERT_EQ(w.exit_code, 0) << ShowVerdictRun(w);
   EXPECT_EQ(VerdictCheckOf(nlohmann::json::parse(w.out), "other-io")["level"], "not_checked")
       << w.out;

@@ -42,11 +42,11 @@ Result<DiskspdTarget> PlanTarget(const DiskspdSwitches& sw, const std::string& p
   t.path = path;
   if (WindowsOnlyTarget(path)) {
     // Drive targets are not run yet on Windows either (docs/diskspd.md).
-    return RefuseDiskspd(fmt::format(
-        "target '{}' is a Windows drive ({}); {}", path,
-        path[0] == '#' ? "#N: a physical drive" : "a drive letter",
-        PathsHaveDriveLetters() ? "loadcell does not run drive targets yet: give a file"
-                                : "on Linux give a file or a block device path"));
+    return RefuseDiskspd(fmt::format("target '{}' is a Windows drive ({}); {}", path,
+                                     path[0] == '#' ? "#N: a physical drive" : "a drive letter",
+                                     PathsHaveDriveLetters()
+                                         ? "loadcell does not run drive targets yet: give a file"
+                                         : "on Linux give a file or a block device path"));
   }
   if (IsBlockDevice(path)) {
     if (sw.create) {
