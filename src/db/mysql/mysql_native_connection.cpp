@@ -68,7 +68,7 @@ Status MyNativeConnection::Open() {
   where_ = fmt::format("{}:{}", to.host, to.port);
   const DbTimeouts& limits = s.timeouts;
   const int connect_ms = static_cast<int>(limits.connect_s * 1000);
-  const auto connect_started = std::chrono::steady_clock::now();
+  const auto connect_started = ReplyDeadline::Clock::now();
   Result<SocketHandle> sock = TcpConnect({to.host, static_cast<uint16_t>(to.port)}, connect_ms);
   if (!sock.ok()) return ConnectFailure(s, where_, sock.status().message(), kConnHostError);
   socket_ = *sock;

@@ -177,7 +177,7 @@ bool MyRawIo::Reset(SocketHandle fd, int read_ms, int write_ms) {
   return (read_ms == 0 && write_ms == 0) || TcpSetTimeouts(fd, read_ms, write_ms).ok();
 }
 
-void MyRawIo::SetDeadline(std::chrono::steady_clock::time_point at) {
+void MyRawIo::SetDeadline(ReplyDeadline::Clock::time_point at) {
   fixed_deadline_ = true;
   deadline_.ArmUntil(at);
 }

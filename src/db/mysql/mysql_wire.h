@@ -187,7 +187,7 @@ class MyRawIo {
   bool Reset(SocketHandle fd, int read_ms = 0, int write_ms = 0);
   // Until the next Reset, every read must end by `at` (the login: the
   // connect limit over all its exchanges), whatever Send does.
-  void SetDeadline(std::chrono::steady_clock::time_point at);
+  void SetDeadline(ReplyDeadline::Clock::time_point at);
   // The largest payload taken (--db-max-reply-size); a larger one fails Next.
   void set_max_payload(uint64_t bytes) { max_payload_ = bytes; }
   // "read" or "write" when the last Send or Next failed at a time limit;

@@ -65,9 +65,20 @@ class OltpWorkerBase : public Worker {
     if (++events_ % kCpuSampleEvery == 0 || cpu_base_ == 0) SampleCpu();
   }
 
+  static size_t SlotOf(OltpStmt s, int64_t table) {
+    return static_cast<size_t>(table - 1) * kOltpStmtCount + static_cast<size_t>(s);
+  }
+
+  // The statement `s` on table `table` when it is prepared already (the
+  // per-query path: no DbError made), else nullptr.
+  DbStatement* Cached(OltpStmt s, int64_t table) const {
+    const size_t slot = SlotOf(s, table);
+    return slot < stmts_.size() ? stmts_[slot].get() : nullptr;
+  }
+
   // The cached statement `s` on table `table`, prepared on first use.
   DbError Get(OltpStmt s, int64_t table, int64_t points, DbStatement*& out) {
-    const size_t slot = static_cast<size_t>(table - 1) * kOltpStmtCount + static_cast<size_t>(s);
+    const size_t slot = SlotOf(s, table);
     if (slot >= stmts_.size()) stmts_.resize(slot + 1);
     std::unique_ptr<DbStatement>& st = stmts_[slot];
     if (st == nullptr) {
@@ -281,11 +292,12 @@ class OltpWorker final : public OltpWorkerBase {
   // Runs statement `s` on `table` after `bind` set its parameters.
   template <typename BindFn>
   DbError Exec(OltpStmt s, int64_t table, int64_t points, BindFn&& bind) {
-    DbStatement* st = nullptr;
-    DbError e = Get(s, table, points, st);
-    if (!e.ok()) return e;
+    DbStatement* st = Cached(s, table);
+    if (st == nullptr) {
+      if (DbError e = Get(s, table, points, st); !e.ok()) return e;
+    }
     bind(*st);
-    e = Run(s, *st);
+    DbError e = Run(s, *st);
     if (e.ok() && reconnect_ == ReconnectMode::kQuery && !in_trx_ && !use_trx_) {
       // Reconnect after each autocommit statement; inside a transaction the
       // reconnect waits for its end.
