@@ -235,6 +235,12 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
       PrintCliError(err, *words);
       return kExitRunFailed;
     }
+    if (std::optional<SysbenchLines> lines =
+            SysbenchMode() ? SysbenchRunStartError(result.status()) : std::nullopt) {
+      PrintCliError(err, lines->fatal);
+      for (const std::string& w : lines->warnings) PrintCliWarning(err, w);
+      return kExitRunFailed;
+    }
     PrintError(err, result.status());
     return ExitFor(result.status());  // 130 for an interrupt
   }

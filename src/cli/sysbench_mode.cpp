@@ -15,6 +15,7 @@
 #include "db/db_driver.h"
 #include "os/file_system.h"
 #include "runner/run_config.h"
+#include "workloads/fileio/fileio_options.h"
 
 namespace loadcell {
 namespace {
@@ -348,6 +349,57 @@ std::optional<std::string> SysbenchOptionError(const Status& s, const RawOptions
   // fileio's run without a mode (FileIoWorkload::Validate).
   if (msg.rfind("run needs --file-test-mode", 0) == 0) {
     return std::string("Missing required argument: --file-test-mode");
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The file name of `path` (sysbench names its test files without a folder).
+std::string FileNameOf(std::string_view path) {
+  const size_t slash = path.find_last_of("/\\");
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+// The text between `open` and the next `close` after it in `msg`, or "".
+std::string Between(std::string_view msg, std::string_view open, std::string_view close) {
+  const size_t a = msg.find(open);
+  if (a == std::string_view::npos) return "";
+  const size_t from = a + open.size();
+  const size_t b = msg.find(close, from);
+  return b == std::string_view::npos ? "" : std::string(msg.substr(from, b - from));
+}
+
+}  // namespace
+
+std::optional<SysbenchLines> SysbenchRunStartError(const Status& s) {
+  const std::string& msg = s.message();
+  if (s.code() != StatusCode::kNotReady) return std::nullopt;
+  // fileio's run without its files (CheckFilesForRun): sysbench fails to
+  // open the first file it lacks.
+  std::string missing;
+  if (msg.rfind("no test files prepared by loadcell in ", 0) == 0) missing = "test_file.0";
+  if (msg.rfind("test file '", 0) == 0 && msg.find("' does not exist") != std::string::npos) {
+    missing = FileNameOf(Between(msg, "test file '", "'"));
+  }
+  if (!missing.empty()) {
+    return SysbenchLines{
+        fmt::format("Cannot open file '{}' errno = 2 (No such file or directory)", missing),
+        {"Did you forget to run the prepare step?"}};
+  }
+  // A test file of another size than the options give.
+  if (msg.rfind("file ", 0) == 0 && msg.find(" has size ") != std::string::npos) {
+    const std::string path = Between(msg, "file ", " has size ");
+    const std::string size = Between(msg, " has size ", ",");
+    const std::string expected = Between(msg, "expected ", " from ");
+    char* end = nullptr;
+    const uint64_t have = std::strtoull(size.c_str(), &end, 10);
+    const uint64_t want = std::strtoull(expected.c_str(), &end, 10);
+    if (path.empty() || size.empty() || expected.empty()) return std::nullopt;
+    return SysbenchLines{
+        fmt::format("Size of file '{}' is {}, but at least {} is expected.", FileNameOf(path),
+                    HumanBytes(have), HumanBytes(want)),
+        {"Did you run 'prepare' with different --file-total-size or --file-num values?"}};
   }
   return std::nullopt;
 }

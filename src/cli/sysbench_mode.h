@@ -67,6 +67,18 @@ std::optional<std::string> SysbenchInvalidOption(const Status& s, const RawOptio
 // an unknown --file-test-mode or none given); nullopt otherwise.
 std::optional<std::string> SysbenchOptionError(const Status& s, const RawOptions& raw);
 
+// What sysbench says for a run that cannot start: its FATAL line, then its
+// WARNING lines (the advice).
+struct SysbenchLines {
+  std::string fatal;
+  std::vector<std::string> warnings;
+};
+
+// sysbench's lines for `s`, the failure of a run's start, where sysbench has
+// words of its own (fileio's run without its files or with files of another
+// size); nullopt otherwise.
+std::optional<SysbenchLines> SysbenchRunStartError(const Status& s);
+
 // `sysbench --help`: sysbench's sections and option names, loadcell's words.
 std::string SysbenchHelp();
 

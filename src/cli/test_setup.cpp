@@ -1,5 +1,6 @@
 #include "cli/test_setup.h"
 
+#include "cli/cli_style.h"
 #include "cli/command_line.h"
 #include "cli/sysbench_compat.h"
 #include "core/build_info.h"
@@ -112,6 +113,10 @@ Status ConfigureTest(TestSetup& setup, RawOptions& raw, bool check_unknown) {
   }
   LC_RETURN_IF_ERROR(setup.cfg.Finalize(setup.general));
   setup.workload->SetEventLimit(setup.cfg.events);
+  ConsoleStyle style;
+  style.sysbench_output = SysbenchMode();
+  style.verbosity = static_cast<int>(setup.cfg.verbosity);
+  setup.workload->SetConsoleStyle(style);
   return setup.workload->Validate(static_cast<int>(setup.cfg.threads));
 }
 

@@ -109,6 +109,18 @@ struct EventBudget {
   bool replaces_event_limit = false;
 };
 
+// How a test speaks on the console (its own lines: prepare's and cleanup's
+// progress, warnings before a run), set once by the front end before
+// Prepare, Cleanup or Init. The levels are sysbench's --verbosity: 2 and up
+// prints warnings, 3 and up notices (the prepare and cleanup lines).
+struct ConsoleStyle {
+  static constexpr int kWarnings = 2;
+  static constexpr int kNotices = 3;
+  // sysbench mode: only what sysbench 1.0.20 prints.
+  bool sysbench_output = false;
+  int verbosity = kNotices;
+};
+
 struct PrepareContext {
   int threads = 1;
   uint64_t seed = 0;
@@ -232,6 +244,9 @@ class Workload {
   virtual void SetEventLimit(int64_t events) {}
   // Warnings to print on stderr before running (e.g. block fits in cache).
   virtual std::vector<std::string> Warnings(int threads) const { return {}; }
+  // How the test's own console lines are to be said (ConsoleStyle); called
+  // once the options are parsed. The default says nothing of its own.
+  virtual void SetConsoleStyle(const ConsoleStyle& style) {}
 
   // Called only when Info().supports_prepare.
   virtual Status Prepare(const PrepareContext& ctx) { return Status::Ok(); }

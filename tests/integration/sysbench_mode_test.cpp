@@ -176,6 +176,77 @@ TEST(FileioPrepareLines, NameEachFileCreatedOrReused) {
       << Show(second);
 }
 
+// sysbench's words for a fileio run without its files, and with files of
+// another size, at --verbosity=2 (no banner): FATAL, then sysbench's advice.
+TEST(SysbenchMode, FileioRunWithoutFilesOrWithShortOnesInSysbenchsWords) {
+  testing::TempDir dir;
+  const std::vector<std::string> args = {"fileio", "--file-num=4", "--file-total-size=32M",
+                                         "--verbosity=2"};
+  const ProcessResult none = Sysbench(Concat(args, {"--file-test-mode=rndrw", "run"}), dir.path());
+  EXPECT_EQ(none.exit_code, 1) << Show(none);
+  EXPECT_EQ(none.out + none.err,
+            "FATAL: Cannot open file 'test_file.0' errno = 2 (No such file or directory)\n"
+            "WARNING: Did you forget to run the prepare step?\n")
+      << Show(none);
+  const ProcessResult prepared =
+      Sysbench(Concat(args, {"--file-total-size=1M", "prepare"}), dir.path());
+  ASSERT_EQ(prepared.exit_code, 0) << Show(prepared);
+  EXPECT_EQ(prepared.out + prepared.err, "") << "--verbosity=2: no prepare lines\n"
+                                             << Show(prepared);
+  const ProcessResult shorter =
+      Sysbench(Concat(args, {"--file-test-mode=rndwr", "--events=1", "run"}), dir.path());
+  EXPECT_EQ(shorter.exit_code, 1) << Show(shorter);
+  EXPECT_EQ(shorter.out + shorter.err,
+            "FATAL: Size of file 'test_file.0' is 256KiB, but at least 8MiB is expected.\n"
+            "WARNING: Did you run 'prepare' with different --file-total-size or --file-num "
+            "values?\n")
+      << Show(shorter);
+  const ProcessResult cleaned = Sysbench(Concat(args, {"cleanup"}), dir.path());
+  EXPECT_EQ(cleaned.exit_code, 0) << Show(cleaned);
+  EXPECT_EQ(cleaned.out + cleaned.err, "") << Show(cleaned);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "cleanup removed what prepare made";
+}
+
+// sysbench's prepare of files already there, with flags given out of its
+// order, and its cleanup: no loadcell summary lines, no page-cache warning.
+TEST(SysbenchMode, FileioReusedFilesFlagsAndCleanupAsSysbenchSaysThem) {
+  testing::TempDir dir;
+  const std::vector<std::string> args = {"fileio", "--file-num=1", "--file-total-size=16K"};
+  ASSERT_EQ(Sysbench(Concat(args, {"prepare"}), dir.path()).exit_code, 0);
+  const ProcessResult again =
+      Sysbench(Concat(args, {"--file-extra-flags=dsync,sync", "prepare"}), dir.path());
+  ASSERT_EQ(again.exit_code, 0) << Show(again);
+  EXPECT_NE(again.out.find("Extra file open flags: sync dsync \nReusing existing file "
+                           "test_file.0\nNo bytes written.\n"),
+            std::string::npos)
+      << Show(again);
+  const ProcessResult run =
+      Sysbench(Concat(args, {"--file-test-mode=rndrd", "--events=10", "run"}), dir.path());
+  EXPECT_EQ(run.exit_code, 0) << Show(run);
+  EXPECT_EQ(run.err.find("warning"), std::string::npos) << Show(run);
+  const ProcessResult cleaned = Sysbench(Concat(args, {"cleanup"}), dir.path());
+  EXPECT_EQ(cleaned.exit_code, 0) << Show(cleaned);
+  EXPECT_TRUE(StartsWith(cleaned.out, kBanner)) << Show(cleaned);
+  EXPECT_NE(cleaned.out.find("\nRemoving test files...\n"), std::string::npos) << Show(cleaned);
+  EXPECT_EQ(cleaned.out.find("Removed"), std::string::npos) << Show(cleaned);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+// loadcell's own mode: below notices (--verbosity=2) prepare and cleanup say
+// nothing; the cleanup still removes every file.
+TEST(Verbosity, TwoSilencesFileioPrepareAndCleanup) {
+  testing::TempDir dir;
+  const std::vector<std::string> args = {"fileio", "--file-num=2", "--file-total-size=2M",
+                                         "--file-dir=" + dir.path(), "--verbosity=2"};
+  const ProcessResult prepared = RunLoadcell(Concat(args, {"prepare"}));
+  ASSERT_EQ(prepared.exit_code, 0) << Show(prepared);
+  EXPECT_EQ(prepared.out + prepared.err, "") << Show(prepared);
+  const ProcessResult cleaned = RunLoadcell(Concat(args, {"cleanup"}));
+  EXPECT_EQ(cleaned.exit_code, 0) << Show(cleaned);
+  EXPECT_EQ(cleaned.out + cleaned.err, "") << Show(cleaned);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
 // Verbosity, in loadcell's own mode: below 3 no report, below 2 no warning.
 TEST(Verbosity, ZeroPrintsNoReport) {
   const ProcessResult r = RunLoadcell({"cpu", "--events=10", "--verbosity=0", "run"});

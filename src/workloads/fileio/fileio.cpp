@@ -22,11 +22,18 @@ FileIoWorkload::~FileIoWorkload() { (void)CloseFiles(); }
 
 void FileIoWorkload::SetConsole(std::ostream* out, std::ostream* progress, bool progress_tty) {
   console_ = FileIoConsole{out, progress, progress_tty};
+  console_.warnings = progress;
   console_set_ = true;
 }
 
 void FileIoWorkload::EnsureConsole() {
-  if (!console_set_) SetConsole(&std::cout, &std::cerr, StderrIsTerminal());
+  if (console_set_) return;
+  const bool notices = style_.verbosity >= ConsoleStyle::kNotices;
+  SetConsole(notices ? &std::cout : nullptr,
+             notices && !style_.sysbench_output ? &std::cerr : nullptr, StderrIsTerminal());
+  const bool warnings = style_.verbosity >= ConsoleStyle::kWarnings && !style_.sysbench_output;
+  console_.warnings = warnings ? &std::cerr : nullptr;
+  console_.sysbench = style_.sysbench_output;
 }
 
 WorkloadInfo FileIoWorkload::Info() const {
@@ -142,8 +149,9 @@ Status FileIoWorkload::Prepare(const PrepareContext& ctx) {
   return PrepareFiles(fs_, settings(), ctx.seed, console_);
 }
 
-Status FileIoWorkload::Cleanup(const PrepareContext& /*ctx*/) {
+Status FileIoWorkload::Cleanup(const PrepareContext& ctx) {
   EnsureConsole();
+  if (ctx.sysbench_output) console_.sysbench = true;
   std::error_code ec;
   // This process' sub-folder was never prepared (or is cleaned already).
   if (process_folder_ && !std::filesystem::exists(settings().dir, ec)) return Status::Ok();
@@ -238,8 +246,8 @@ void FileIoWorkload::WarnIfCached(const FileIoSettings& s) {
   const uint64_t total = s.file_size * s.num_files;
   if (!ModeReads(s.mode) || s.direct || ram == 0 || total >= ram) return;
   EnsureConsole();
-  if (console_.progress != nullptr) {
-    *console_.progress << fmt::format(
+  if (console_.warnings != nullptr) {
+    *console_.warnings << fmt::format(
         "loadcell: warning: the test files ({}) fit in memory ({}): buffered reads may be "
         "served from the page cache, not the device; use --file-extra-flags=direct or a "
         "--file-total-size larger than memory to measure the device\n",

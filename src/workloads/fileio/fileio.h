@@ -34,6 +34,9 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   // Where prepare and cleanup print (default: stdout, progress on stderr,
   // a bar when stderr is a terminal). The streams must outlive the workload.
   void SetConsole(std::ostream* out, std::ostream* progress, bool progress_tty);
+  // Below notices (--verbosity < 3) prepare and cleanup say nothing; below
+  // warnings, or in sysbench mode, the page-cache warning is not said.
+  void SetConsoleStyle(const ConsoleStyle& style) override { style_ = style; }
 
   WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet& opts) override;
@@ -66,7 +69,7 @@ class FileIoWorkload final : public Workload, public TextReportSections {
 
  private:
   Status CloseFiles();
-  // The console of SetConsole(), else stdout and stderr.
+  // The console of SetConsole(), else stdout and stderr as style_ allows.
   void EnsureConsole();
   // The steps of Init() after the engine is chosen: the manifest as found
   // (or made, for seqwr) and updated for this run's writes; the page-cache
@@ -81,6 +84,7 @@ class FileIoWorkload final : public Workload, public TextReportSections {
   Status OpenFiles(const FileIoSettings& s);
 
   int64_t event_limit_ = 0;  // --events, for sysbench's "Number of IO requests"
+  ConsoleStyle style_;
 
   FileSystem& fs_;
   FileIoOptions options_;

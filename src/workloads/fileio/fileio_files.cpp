@@ -169,11 +169,12 @@ Result<PrepareWork> DecidePrepareWork(FileSystem& fs, const DirHandle& dir, cons
 // `total`: the bytes to write (0: nothing to write).
 constexpr uint64_t kMiBytes = uint64_t{1} << 20;
 
-// "Extra file open flags: (none)" or the flags, as sysbench says them.
-std::string ExtraFlagsLine(const FileIoSettings& s) {
-  std::string flags;
-  for (const std::string& f : s.extra_flags) flags += (flags.empty() ? "" : " ") + f;
-  return "Extra file open flags: " + (flags.empty() ? std::string("(none)") : flags);
+// "Extra file open flags: (none)" or the flags, as sysbench says them (in
+// loadcell's own words without sysbench's trailing space).
+std::string ExtraFlagsLine(const FileIoSettings& s, bool sysbench) {
+  std::string flags = s.ExtraFlagsText();
+  if (!sysbench && flags.back() == ' ') flags.pop_back();
+  return "Extra file open flags: " + flags;
 }
 
 void SayPrepareStart(const FileIoConsole& console, const FileIoSettings& s, const PrepareWork& work,
@@ -182,7 +183,7 @@ void SayPrepareStart(const FileIoConsole& console, const FileIoSettings& s, cons
     Say(console, fmt::format("{} files, {}Kb each, {}Mb total", s.num_files, s.file_size / 1024,
                              s.file_size * s.num_files / kMiBytes));
     Say(console, "Creating files for the test...");
-    Say(console, ExtraFlagsLine(s));
+    Say(console, ExtraFlagsLine(s, true));
     return;
   }
   const bool one = s.num_files == 1;
@@ -203,7 +204,7 @@ void SayPrepareStart(const FileIoConsole& console, const FileIoSettings& s, cons
                   work.reused > 0
                       ? fmt::format(", {} reused", CountOf(work.reused, "file", "files"))
                       : ""));
-  Say(console, ExtraFlagsLine(s));
+  Say(console, ExtraFlagsLine(s, false));
 }
 
 // "Creating file test_file.N" before file N is written, "Reusing existing
@@ -308,7 +309,7 @@ Status PrepareFiles(FileSystem& fs, const FileIoSettings& s, uint64_t seed,
   if (work.to_write.empty()) {
     if (console.sysbench) {
       for (uint64_t i = 0; i < s.num_files; ++i) SayFile(console, s, i, true);
-      Say(console, "0 bytes written in 0.00 seconds (0.00 MiB/sec).");
+      Say(console, "No bytes written.");
     }
     return WriteManifestAt(fs, dir.get(), m);
   }
@@ -342,8 +343,11 @@ Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole&
   LC_ASSIGN_OR_RETURN(ScopedDir d, OpenScopedDir(fs, dir));
   LC_ASSIGN_OR_RETURN(std::optional<FileManifest> m, ReadManifestAt(fs, d.get()));
   if (!m.has_value()) {
-    Say(console, fmt::format("Nothing to remove: {} has no {} (no files prepared by loadcell).",
-                             dir, kFileIoManifestName));
+    // sysbench says the same line whatever there is to remove.
+    Say(console, console.sysbench ? std::string("Removing test files...")
+                                  : fmt::format("Nothing to remove: {} has no {} (no files "
+                                                "prepared by loadcell).",
+                                                dir, kFileIoManifestName));
     return Status::Ok();
   }
   Say(console, "Removing test files...");
@@ -370,6 +374,9 @@ Status CleanupFiles(FileSystem& fs, const std::string& dir, const FileIoConsole&
       tmp.ok() && tmp->exists && tmp->is_regular) {
     (void)fs.UnlinkAt(d.get(), kFileIoManifestTmpName);
   }
+  // sysbench says nothing after "Removing test files..." (a file left in
+  // place is named above in both modes).
+  if (console.sysbench) return Status::Ok();
   Say(console, fmt::format("Removed {} and the manifest{}.", CountOf(removed, "file", "files"),
                            left == 0 ? ""
                                      : fmt::format("; left {} that loadcell did not create",

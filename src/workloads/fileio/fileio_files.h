@@ -26,7 +26,8 @@ struct FileIoConsole {
   std::ostream* out = nullptr;
   std::ostream* progress = nullptr;
   bool progress_tty = false;
-  bool sysbench = false;  // sysbench 1.0.20's prepare lines
+  bool sysbench = false;             // sysbench 1.0.20's prepare lines
+  std::ostream* warnings = nullptr;  // the page-cache warning before a run
 };
 
 // Creates the files of `s` (or reuses complete ones from an earlier

@@ -87,6 +87,19 @@ std::string FileIoSettings::OpenFlagsText() const {
   return out;
 }
 
+std::string FileIoSettings::ExtraFlagsText() const {
+  // sysbench's order whatever the order given, each flag followed by a space.
+  static constexpr const char* kOrder[] = {"sync", "dsync", "direct"};
+  const auto given = [&](const std::string& f) {
+    return std::find(extra_flags.begin(), extra_flags.end(), f) != extra_flags.end();
+  };
+  std::string out;
+  for (const char* f : kOrder) {
+    if (given(f)) out += std::string(f) + " ";
+  }
+  return out.empty() ? "(none)" : out;
+}
+
 uint64_t FileIoSettings::slot_buffer_bytes() const {
   const uint64_t largest = IsSequential(mode) ? request_size : block_size;
   return largest * ((ModeReads(mode) ? 1 : 0) + (ModeWrites(mode) ? 1 : 0));

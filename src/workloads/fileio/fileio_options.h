@@ -113,6 +113,9 @@ struct FileIoSettings {
   std::string FilePath(uint64_t i) const { return JoinPath(dir, FileName(i)); }
   // "O_RDWR|O_DIRECT"
   std::string OpenFlagsText() const;
+  // "sync dsync " (sysbench's order, each flag followed by a space, as
+  // sysbench prints them) or "(none)".
+  std::string ExtraFlagsText() const;
   bool asynchronous() const {
     return engine == "io_uring" || engine == "libaio" || engine == "iocp" || null_engine();
   }

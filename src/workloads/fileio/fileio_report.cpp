@@ -73,9 +73,7 @@ using Description = std::vector<std::pair<std::string, std::string>>;
 
 // sysbench 1.0's header lines, in its words. `event_limit`: --events.
 void AddSysbenchLines(const FileIoSettings& s, int64_t event_limit, Description& d) {
-  std::string flags;
-  for (const std::string& f : s.extra_flags) flags += (flags.empty() ? "" : " ") + f;
-  d.emplace_back("Extra file open flags", flags.empty() ? "(none)" : flags);
+  d.emplace_back("Extra file open flags", s.ExtraFlagsText());
   d.emplace_back(fmt::format("{} files, {} each", s.num_files, HumanBytes(s.file_size)), "");
   d.emplace_back(fmt::format("{} total file size", HumanBytes(s.file_size * s.num_files)), "");
   d.emplace_back(fmt::format("Block size {}", HumanBytes(s.block_size)), "");
