@@ -13,16 +13,28 @@ constexpr auto kLogPoll = std::chrono::milliseconds(10);
 }  // namespace
 
 DbsimDatabase::DbsimDatabase(FileSystem& fs, bool stop_on_error)
-    : fs_(fs), stop_on_error_(stop_on_error), start_ns_(MonotonicNow()) {}
+    : fs_(fs),
+      stop_on_error_(stop_on_error),
+      start_ns_(MonotonicNow()),
+      gate_(std::make_unique<DbsimIoGate>(100, 0)) {}
 
-void DbsimDatabase::AddDataFile(const std::string& name, int fd,
-                                const DbPageFileSettings& settings) {
-  files_.push_back({name, std::make_unique<DbPageFile>(fs_, fd, settings)});
+void DbsimDatabase::SetThrottle(int64_t target_ms, int64_t max_outstanding) {
+  gate_ = std::make_unique<DbsimIoGate>(target_ms, max_outstanding);
+}
+
+std::unique_lock<std::mutex> DbsimDatabase::JournalBurst() {
+  if (journal_ == nullptr) return {};
+  return std::unique_lock(journal_mutex_);
+}
+
+void DbsimDatabase::AddDataFile(const std::string& name, int fd, const DbPageFileSettings& settings,
+                                DbsimFileResize resize) {
+  files_.push_back({name, std::make_unique<DbPageFile>(fs_, fd, settings), resize});
 }
 
 uint64_t DbsimDatabase::total_pages() const {
   uint64_t pages = 0;
-  for (const auto& f : files_) pages += f.pages->settings().pages;
+  for (const auto& f : files_) pages += f.pages->pages();
   return pages;
 }
 
@@ -103,6 +115,11 @@ std::vector<DbsimPageRef> DbsimDatabase::TakeDirty(size_t max) {
     dirty_.erase(dirty_.begin());
   }
   return taken;
+}
+
+size_t DbsimDatabase::DirtyCount() {
+  std::lock_guard lock(dirty_mutex_);
+  return dirty_.size();
 }
 
 void DbsimDatabase::NoteFault(const std::string& user, std::span<const uint8_t> page,
