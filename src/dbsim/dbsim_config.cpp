@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace loadcell {
@@ -394,8 +395,9 @@ Status ConfigReader::Finish() {
 
 }  // namespace
 
-Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path) {
-  DbsimConfig config;
+Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path,
+                                     DbsimConfig base) {
+  DbsimConfig config = std::move(base);
   ConfigReader reader(path, config);
   int number = 0;
   size_t start = 0;

@@ -26,6 +26,8 @@ struct DbsimFileConfig {
   bool shrinkable = false;
   bool log_file = false;
   bool sparse = false;
+  // Not a [FileN]: the doublewrite area a preset adds (DbsimConfig::doublewrite).
+  bool doublewrite_area = false;
 };
 
 struct DbsimConfig {
@@ -86,13 +88,21 @@ struct DbsimConfig {
   int64_t min_extends = 1;
   int64_t max_extends = 20;
 
+  // What a preset (--preset) sets beyond SQLIOSim's keys:
+  uint32_t log_block_bytes = 512;  // each log write is padded to whole blocks
+  bool checkpoint_spread = false;  // the checkpoint writes small bursts, pausing between
+  bool doublewrite = false;        // each run of pages written to a doublewrite area first
+  uint64_t default_log_mb = 50;    // the log file's size when no [FileN] is given
+
   std::vector<DbsimFileConfig> files;  // by N
   // "Key (line N)" of the keys given that loadcell does not simulate yet.
   std::vector<std::string> not_simulated;
 };
 
 // Reads `text`, the contents of the configuration file `path` (named in
-// messages).
-Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path);
+// messages), over `base` (SQLIOSim's defaults, or a preset's): each key
+// given replaces the base's value.
+Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path,
+                                     DbsimConfig base = {});
 
 }  // namespace loadcell

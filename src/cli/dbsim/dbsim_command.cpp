@@ -11,6 +11,7 @@
 #include "cli/app.h"
 #include "cli/cli_style.h"
 #include "cli/dbsim/dbsim_crash.h"
+#include "cli/dbsim/dbsim_preset.h"
 #include "cli/dbsim/dbsim_report.h"
 #include "core/progress.h"
 #include "core/version.h"
@@ -33,6 +34,9 @@ namespace {
 constexpr uint64_t kDbsimMiB = uint64_t{1} << 20;
 constexpr uint64_t kDefaultDataMb = 100;
 constexpr uint64_t kDefaultLogMb = 50;
+// InnoDB's doublewrite buffer: two blocks of 64 pages.
+constexpr uint64_t kDoublewritePages = 128;
+constexpr const char* kDoublewriteName = "dbsim.dblwr";
 
 // The command line: SQLIOSim's switches and loadcell's own options.
 struct DbsimArgs {
@@ -41,6 +45,8 @@ struct DbsimArgs {
   int64_t duration_s = 0;  // -d: replaces TestCycleDuration
   int64_t size_mb = 0;     // -size: replaces the data files' InitialSize
   uint32_t page_size = 8192;
+  bool page_size_given = false;
+  std::string preset;  // --preset=NAME
   bool allow_destructive = false;
   bool help = false;
   std::string journal;  // --journal=FILE
@@ -81,6 +87,11 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     LC_ASSIGN_OR_RETURN(int64_t v, WholeNumber("--page-size", arg.substr(12), 0, kDbMaxPageSize));
     LC_RETURN_IF_ERROR(CheckDbPageSize(static_cast<uint64_t>(v)));
     a.page_size = static_cast<uint32_t>(v);
+    a.page_size_given = true;
+  } else if (arg.rfind("--preset=", 0) == 0) {
+    a.preset = arg.substr(9);
+    LC_ASSIGN_OR_RETURN(DbsimPresetBase preset, DbsimPreset(a.preset));
+    if (!a.page_size_given) a.page_size = preset.page_size;
   } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
     a.journal = arg.substr(10);
   } else if (arg == "--format=json" || arg == "--format=text") {
@@ -91,8 +102,9 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     LC_RETURN_IF_ERROR(ParseFault(arg.substr(15), a));
   } else {
     return Status::InvalidArgument(fmt::format(
-        "dbsim: unknown option '{}' (loadcell's own: --page-size=BYTES, --allow-destructive, "
-        "--journal=FILE, --verify-after-crash, --format=text|json, --help)",
+        "dbsim: unknown option '{}' (loadcell's own: --preset=sqlserver|postgresql|innodb, "
+        "--page-size=BYTES, --allow-destructive, --journal=FILE, --verify-after-crash, "
+        "--format=text|json, --help)",
         arg));
   }
   return Status::Ok();
@@ -137,22 +149,46 @@ Result<DbsimArgs> ParseDbsimArgs(const std::vector<std::string>& args) {
   return a;
 }
 
-// The configuration: the file's, or SQLIOSim's defaults with two files;
+// InnoDB's doublewrite buffer: kDoublewritePages pages in a file of their
+// own beside the data files.
+Status AddDoublewriteArea(DbsimConfig& config, uint32_t page_size) {
+  for (const auto& f : config.files) {
+    if (f.name == kDoublewriteName) {
+      return Status::InvalidArgument(
+          fmt::format("dbsim: [File{}] FileName={} is the doublewrite area's name (give another)",
+                      f.number, f.name));
+    }
+  }
+  DbsimFileConfig area;
+  area.name = kDoublewriteName;
+  area.initial_mb = std::max<uint64_t>(1, kDoublewritePages * page_size / kDbsimMiB);
+  area.max_mb = area.initial_mb;
+  area.doublewrite_area = true;
+  config.files.push_back(area);
+  return Status::Ok();
+}
+
+// The configuration: the preset's (or SQLIOSim's defaults) with the file's
+// keys over it, two files when it names none;
 // the switches applied.
 Result<DbsimConfig> LoadConfig(const DbsimArgs& a) {
   DbsimConfig config;
+  if (!a.preset.empty()) {
+    LC_ASSIGN_OR_RETURN(DbsimPresetBase preset, DbsimPreset(a.preset));
+    config = std::move(preset.config);
+  }
   if (!a.cfg.empty()) {
     auto text = ReadFileToString(DefaultFileSystem(), a.cfg);
     if (!text.ok()) return ReadFailureAsUsageError("dbsim", text.status(), "-cfg " + a.cfg);
-    LC_ASSIGN_OR_RETURN(config, ParseDbsimConfig(*text, a.cfg));
+    LC_ASSIGN_OR_RETURN(config, ParseDbsimConfig(*text, a.cfg, config));
   }
   if (config.files.empty()) {
     config.files.push_back(
-        {1, "sqliosim.mdx", kDefaultDataMb, kDefaultDataMb, 0, false, false, false});
-    config.files.push_back(
-        {2, "sqliosim.ldx", kDefaultLogMb, kDefaultLogMb, 0, false, true, false});
+        {1, "sqliosim.mdx", kDefaultDataMb, kDefaultDataMb, 0, false, false, false, false});
+    config.files.push_back({2, "sqliosim.ldx", config.default_log_mb, config.default_log_mb, 0,
+                            false, true, false, false});
   }
-  if (a.size_mb > 0) {
+  if (a.size_mb > 0) {  // before the doublewrite area is added
     // SQLIOSim's -size: the data files start at MB and may grow to twice
     // that; the log is half a data file, at most 50 MB.
     const auto size = static_cast<uint64_t>(a.size_mb);
@@ -162,6 +198,7 @@ Result<DbsimConfig> LoadConfig(const DbsimArgs& a) {
     }
   }
   if (a.duration_s > 0) config.test_cycle_duration_s = a.duration_s;
+  if (config.doublewrite) LC_RETURN_IF_ERROR(AddDoublewriteArea(config, a.page_size));
   return config;
 }
 
@@ -235,7 +272,7 @@ Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
     SqlioFill fill;
     if (config.stamp_files) {
       fill = [](unsigned char* buf, size_t len, uint64_t) { std::fill_n(buf, len, 0); };
-    } else if (!f.log_file) {
+    } else if (!f.log_file && !f.doublewrite_area) {
       const uint32_t page = a.page_size;
       const auto id = static_cast<uint32_t>(f.number);
       fill = [page, id, seed](unsigned char* buf, size_t len, uint64_t offset) {
@@ -273,6 +310,10 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
     if (f.log_file) {
       db.SetLog(fd, f.initial_mb * kDbsimMiB, config.write_through);
       log_name = f.name;
+      continue;
+    }
+    if (f.doublewrite_area) {
+      db.SetDoublewrite(fd, f.initial_mb * kDbsimMiB / a.page_size, a.page_size);
       continue;
     }
     if (open.first_data_fd < 0) open.first_data_fd = fd;
@@ -478,6 +519,8 @@ std::string DbsimUsage() {
          "  -size MB    the data files' size (their InitialSize; MaxSize twice it; the\n"
          "              log half of it, at most 50 MB)\n"
          "loadcell's own:\n"
+         "  --preset=NAME         sqlserver, postgresql or innodb: the engine's page size,\n"
+         "                        read-ahead, log and checkpoint (the -cfg file's keys win)\n"
          "  --page-size=BYTES     8192 by default (a power of two, 1024 to 65536)\n"
          "  --allow-destructive   replace a file of the same name loadcell did not create\n"
          "  --journal=FILE        record each page write's intent and durability in FILE\n"

@@ -1,5 +1,7 @@
 #include "workloads/dbsim/dbsim_database.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -42,6 +44,29 @@ void DbsimDatabase::SetLog(int fd, uint64_t size, bool write_through) {
   log_fd_ = fd;
   log_size_ = size;
   log_write_through_ = write_through;
+}
+
+void DbsimDatabase::SetDoublewrite(int fd, uint64_t pages, uint32_t page_size) {
+  dblwr_fd_ = fd;
+  dblwr_pages_ = pages;
+  dblwr_page_size_ = page_size;
+}
+
+Status DbsimDatabase::WriteDoublewrite(std::span<const IoSlice> slices) {
+  std::lock_guard lock(dblwr_mutex_);
+  if (slices.size() > dblwr_pages_) {
+    return Status::Internal(fmt::format("the doublewrite area of {} pages takes no run of {}",
+                                        dblwr_pages_, slices.size()));
+  }
+  if (dblwr_next_ + slices.size() > dblwr_pages_) dblwr_next_ = 0;
+  const uint64_t offset = dblwr_next_ * dblwr_page_size_;
+  LC_ASSIGN_OR_RETURN(size_t n, fs_.PWriteV(dblwr_fd_, slices, offset));
+  if (n != slices.size() * dblwr_page_size_) {
+    return Status::IoError(
+        fmt::format("the doublewrite area: a write of {} pages wrote {} bytes", slices.size(), n));
+  }
+  dblwr_next_ += slices.size();
+  return fs_.Fdatasync(dblwr_fd_);
 }
 
 uint64_t DbsimDatabase::NowNs() const { return static_cast<uint64_t>(MonotonicNow() - start_ns_); }

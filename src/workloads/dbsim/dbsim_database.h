@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,6 +89,15 @@ class DbsimDatabase final {
   void OpenLog();
   bool log_write_through() const { return log_write_through_; }
 
+  // ---- the doublewrite area (InnoDB's doublewrite buffer) ----
+  // `fd` (kept open by the caller) holds `pages` pages of `page_size`.
+  void SetDoublewrite(int fd, uint64_t pages, uint32_t page_size);
+  bool doublewrite() const { return dblwr_fd_ >= 0; }
+  // Writes one run's pages (`slices`, one page each, at most the area) at
+  // the area's next place (wrapping) in one gather write and makes them
+  // durable (fdatasync) before the caller writes them in place.
+  Status WriteDoublewrite(std::span<const IoSlice> slices);
+
   // ---- the crash journal (--journal), null without one ----
   // `journal` outlives the run; the page writers (checkpoint, bulk update,
   // a random user's lazy write) write to it, each burst under
@@ -135,6 +145,12 @@ class DbsimDatabase final {
   uint64_t durable_lsn_ = 0;  // guarded by log_mutex_
   bool log_closed_ = false;   // guarded by log_mutex_
   uint64_t log_offset_ = 0;   // the log writer's alone
+
+  int dblwr_fd_ = -1;
+  uint64_t dblwr_pages_ = 0;
+  uint32_t dblwr_page_size_ = 0;
+  std::mutex dblwr_mutex_;
+  uint64_t dblwr_next_ = 0;  // guarded by dblwr_mutex_
 
   DbCrashJournal* journal_ = nullptr;
   std::mutex journal_mutex_;

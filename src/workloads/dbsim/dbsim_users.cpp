@@ -13,6 +13,9 @@ namespace {
 
 constexpr uint64_t kDbsimRegionPages = 64;
 constexpr uint32_t kDbsimLogBlock = 512;
+// A spread checkpoint: bursts of at most this many pages, this long apart.
+constexpr size_t kDbsimSpreadPages = 32;
+constexpr int64_t kDbsimSpreadPauseMs = 5;
 constexpr uint64_t kDbsimPoolMiB = uint64_t{1} << 20;
 
 // Chains of page accesses around a region; updates log first, then dirty
@@ -92,8 +95,10 @@ class LogWriterWorker final : public DbsimWorkerBase {
     if (db_.Stopping()) return EndOfWork();
     auto [bytes, lsn] = db_.TakeQueuedLog(kDbsimPollNs);
     if (bytes == 0) return Status::Ok();
-    // Log blocks are whole sectors (unbuffered I/O needs it; engines pad so).
-    const uint64_t padded = (bytes + kDbsimLogBlock - 1) / kDbsimLogBlock * kDbsimLogBlock;
+    // Log blocks are whole sectors (unbuffered I/O needs it; engines pad so),
+    // or the engine's own log block (a preset's: PostgreSQL's 8 KiB).
+    const uint64_t block = std::max<uint64_t>(kDbsimLogBlock, cfg_.log_block_bytes);
+    const uint64_t padded = (bytes + block - 1) / block * block;
     if (padded > log_capacity_) {
       log_capacity_ = std::max<uint64_t>(padded, 1 << 20);
       log_buffer_ = NewDbsimIoBuffer(log_capacity_);
@@ -130,7 +135,8 @@ class CheckpointWorker final : public DbsimWorkerBase {
 
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
-    const auto dirty = db_.TakeDirty(DbPageFile::kMaxRun * 4);
+    const auto dirty =
+        db_.TakeDirty(cfg_.checkpoint_spread ? kDbsimSpreadPages : DbPageFile::kMaxRun * 4);
     if (dirty.empty()) {
       Pause(2);
       return Status::Ok();
@@ -138,6 +144,9 @@ class CheckpointWorker final : public DbsimWorkerBase {
     const Nanos t0 = MonotonicNow();
     LC_RETURN_IF_ERROR(WritePages(dirty, cfg_.allow_io_bursts));
     rec_.RecordTimedEvent(t0, MonotonicNow());
+    // A spread checkpoint (PostgreSQL's checkpoint_completion_target) paces
+    // its writes rather than writing every dirty page at once.
+    if (cfg_.checkpoint_spread) Pause(kDbsimSpreadPauseMs);
     return Status::Ok();
   }
 };

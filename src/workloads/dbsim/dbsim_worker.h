@@ -95,6 +95,9 @@ class DbsimWorkerBase : public Worker {
  private:
   Status Journal(const std::vector<DbsimPageRef>& pages, bool intent);
   Status WriteRun(size_t file_index, uint64_t first, size_t count, bool burst);
+  // The run's pages at the versions about to be written, into the
+  // doublewrite area first (durable there), as InnoDB does.
+  Status Doublewrite(size_t file_index, uint64_t first, size_t count, bool burst);
   std::string Reread(size_t file_index, const DbPageCheck& check);
 };
 
