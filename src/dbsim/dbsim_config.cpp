@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace loadcell {
@@ -46,22 +47,22 @@ const std::vector<Key> kConfigKeys = {
     {"CPUCount", &C::cpu_count, 1, 1024},
     {"Affinity", &C::affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
     {"IOAffinity", &C::io_affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
-    {"MaxMemoryMB", &C::max_memory_mb, 1, 16777216, kAnyValue, {}, false},
+    {"MaxMemoryMB", &C::max_memory_mb, 1, 16777216},
     {"StopOnError", &C::stop_on_error, 0, kBool},
     {"TestCycles", &C::test_cycles, 1, 1000000},
     {"TestCycleDuration", &C::test_cycle_duration_s, 1, 86400},
     {"CacheHitRatio", &C::cache_hit_ratio, 0, 10000},
     {"NoBuffering", &C::no_buffering, 0, kBool},
     {"WriteThrough", &C::write_through, 0, kBool},
-    {"MaxOutstandingIO", &C::max_outstanding_io, 0, 140000, kAnyValue, {}, false},
-    {"TargetIODuration", &C::target_io_duration_ms, 1, 100000, kAnyValue, {}, false},
-    {"AllowIOBursts", &C::allow_io_bursts, 0, kBool, kAnyValue, {}, false},
+    {"MaxOutstandingIO", &C::max_outstanding_io, 0, 140000},
+    {"TargetIODuration", &C::target_io_duration_ms, 1, 100000000},
+    {"AllowIOBursts", &C::allow_io_bursts, 0, kBool},
     {"UseScatterGather", &C::use_scatter_gather, 0, kBool},
-    {"ForceReadAhead", &C::force_read_ahead, 0, kBool, kAnyValue, {}, false},
+    {"ForceReadAhead", &C::force_read_ahead, 0, kBool},
     {"DeleteFilesAtStartup", &C::delete_files_at_startup, 0, kBool, 1,
      "reusing files needs their pages' keys read back first: not built"},
     {"DeleteFilesAtShutdown", &C::delete_files_at_shutdown, 0, kBool},
-    {"StampFiles", &C::stamp_files, 0, kBool, kAnyValue, {}, false},
+    {"StampFiles", &C::stamp_files, 0, kBool},
 };
 
 const std::vector<Key> kRandomUserKeys = {
@@ -72,9 +73,9 @@ const std::vector<Key> kRandomUserKeys = {
     {"RandomUserReadWriteRatio", &C::read_write_ratio, 0, 10000},
     {"MinLogPerBuffer", &C::min_log_per_buffer, 64, 65536},
     {"MaxLogPerBuffer", &C::max_log_per_buffer, 64, 65536},
-    {"RollbackChance", &C::rollback_chance, 0, 10000, kAnyValue, {}, false},
+    {"RollbackChance", &C::rollback_chance, 0, 10000},
     {"SleepAfter", &C::sleep_after_ms, 0, 60000},
-    {"YieldPercentage", &C::yield_percentage, 0, 10000, kAnyValue, {}, false},
+    {"YieldPercentage", &C::yield_percentage, 0, 10000},
     {"CPUSimulation", &C::cpu_simulation, 0, kBool, 0, "CPU simulation is not built"},
     {"CPUCyclesMin", &C::cpu_cycles_min, 0, kMaxInt, 0, "CPU simulation is not built"},
     {"CPUCyclesMax", &C::cpu_cycles_max, 0, kMaxInt, 0, "CPU simulation is not built"},
@@ -96,7 +97,7 @@ const std::vector<Key> kReadAheadUserKeys = {
 };
 
 const std::vector<Key> kBulkUpdateUserKeys = {
-    {"UserCount", &C::bulk_update_users, -1, 1024, 0, "the bulk update user is not built"},
+    {"UserCount", &C::bulk_update_users, -1, 1024},
     {"BuffersBUMin", &C::buffers_bu_min, 1, 10000},
     {"BuffersBUMax", &C::buffers_bu_max, 1, 10000},
     {"DelayAfterCycles", &C::bu_delay_after_cycles, 0, 1000000},
@@ -115,9 +116,9 @@ const std::vector<FileKey> kFileKeys = {
     {"InitialSize", &F::initial_mb, 1, 1048576},
     {"MaxSize", &F::max_mb, 1, 1048576},
     {"Increment", &F::increment_mb, 0, 1048576},
-    {"Shrinkable", &F::shrinkable, 0, kBool, 0, "shrinking files is not built"},
+    {"Shrinkable", &F::shrinkable, 0, kBool},
     {"LogFile", &F::log_file, 0, kBool},
-    {"Sparse", &F::sparse, 0, kBool, 0, "sparse files are not built"},
+    {"Sparse", &F::sparse, 0, kBool},
 };
 
 struct SectionSpec {
@@ -335,11 +336,18 @@ Status ConfigReader::CheckFile(const DbsimFileConfig& file) const {
     return Error(LineOf(section, "MaxSize"), fmt::format("[{}] MaxSize={} is below InitialSize={}",
                                                          section, max_mb, file.initial_mb));
   }
-  if (max_mb > file.initial_mb && file.increment_mb > 0) {
-    return Error(LineOf(section, "Increment"),
-                 fmt::format("[{}] Increment={} with MaxSize above InitialSize: growing files "
-                             "is not built (give Increment=0 or MaxSize=InitialSize)",
-                             section, file.increment_mb));
+  if (file.shrinkable && file.increment_mb == 0) {
+    return Error(LineOf(section, "Shrinkable"),
+                 fmt::format("[{}] Shrinkable=TRUE with Increment=0: a file with no increment "
+                             "cannot shrink or grow (give Increment above 0 or Shrinkable=FALSE)",
+                             section));
+  }
+  if (file.log_file && (file.shrinkable || file.sparse)) {
+    return Error(LineOf(section, file.shrinkable ? "Shrinkable" : "Sparse"),
+                 fmt::format("[{}] LogFile=TRUE with {}=TRUE: loadcell dbsim shrinks and makes "
+                             "sparse only data files (give {}=FALSE)",
+                             section, file.shrinkable ? "Shrinkable" : "Sparse",
+                             file.shrinkable ? "Shrinkable" : "Sparse"));
   }
   return Status::Ok();
 }
@@ -387,8 +395,9 @@ Status ConfigReader::Finish() {
 
 }  // namespace
 
-Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path) {
-  DbsimConfig config;
+Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path,
+                                     DbsimConfig base) {
+  DbsimConfig config = std::move(base);
   ConfigReader reader(path, config);
   int number = 0;
   size_t start = 0;

@@ -26,6 +26,8 @@ struct DbsimFileConfig {
   bool shrinkable = false;
   bool log_file = false;
   bool sparse = false;
+  // Not a [FileN]: the doublewrite area a preset adds (DbsimConfig::doublewrite).
+  bool doublewrite_area = false;
 };
 
 struct DbsimConfig {
@@ -34,7 +36,7 @@ struct DbsimConfig {
   int64_t cpu_count = 0;  // 0: the host's
   int64_t affinity = 0;
   int64_t io_affinity = 0;
-  int64_t max_memory_mb = 0;  // 0: the host's
+  int64_t max_memory_mb = 0;  // 0: the host's (no cap on dirty pages)
   bool stop_on_error = true;
   int64_t test_cycles = 1;
   int64_t test_cycle_duration_s = 300;
@@ -42,7 +44,7 @@ struct DbsimConfig {
   bool no_buffering = true;
   bool write_through = true;
   int64_t max_outstanding_io = 0;
-  int64_t target_io_duration_ms = 100;
+  int64_t target_io_duration_ms = 100;  // the throttle's target
   bool allow_io_bursts = true;
   bool use_scatter_gather = true;
   bool force_read_ahead = true;
@@ -50,7 +52,7 @@ struct DbsimConfig {
   bool delete_files_at_shutdown = false;
   bool stamp_files = false;
   // [RandomUser]
-  int64_t random_users = -1;  // -1: CPUCount
+  int64_t random_users = -1;  // -1: min(CPUCount * 2, 8)
   int64_t jump_to_new_region = 500;
   int64_t min_io_chain = 1;
   int64_t max_io_chain = 100;
@@ -74,17 +76,23 @@ struct DbsimConfig {
   int64_t buffers_ra_max = 64;
   int64_t ra_delay_after_cycles = 2;
   int64_t ra_delay_ms = 200;
-  // [BulkUpdateUser] (the user is not built: only UserCount=0)
-  int64_t bulk_update_users = 0;
+  // [BulkUpdateUser]
+  int64_t bulk_update_users = -1;  // -1: min(CPUCount * 2, 8)
   int64_t buffers_bu_min = 64;
   int64_t buffers_bu_max = 128;
   int64_t bu_delay_after_cycles = 2;
   int64_t bu_delay_ms = 10;
-  // [ShrinkUser] (not built: only with no shrinkable file)
+  // [ShrinkUser] (runs when a data file is Shrinkable)
   int64_t min_shrink_interval_s = 120;
   int64_t max_shrink_interval_s = 600;
   int64_t min_extends = 1;
   int64_t max_extends = 20;
+
+  // What a preset (--preset) sets beyond SQLIOSim's keys:
+  uint32_t log_block_bytes = 512;  // each log write is padded to whole blocks
+  bool checkpoint_spread = false;  // the checkpoint writes small bursts, pausing between
+  bool doublewrite = false;        // each run of pages written to a doublewrite area first
+  uint64_t default_log_mb = 50;    // the log file's size when no [FileN] is given
 
   std::vector<DbsimFileConfig> files;  // by N
   // "Key (line N)" of the keys given that loadcell does not simulate yet.
@@ -92,7 +100,9 @@ struct DbsimConfig {
 };
 
 // Reads `text`, the contents of the configuration file `path` (named in
-// messages).
-Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path);
+// messages), over `base` (SQLIOSim's defaults, or a preset's): each key
+// given replaces the base's value.
+Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path,
+                                     DbsimConfig base = {});
 
 }  // namespace loadcell

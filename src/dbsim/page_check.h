@@ -40,6 +40,8 @@ struct DbPageExpectation {
   uint64_t acked_key = 0;    // the last acknowledged write's key
   uint64_t durable_key = 0;  // the last key a completed flush covered (<= acked_key)
   uint64_t read_stamp = 0;   // what the buffer was filled with before the read
+  // The page was never written in a sparse file: all zeros is its content.
+  bool hole_ok = false;
 };
 
 struct DbPageCheck {
@@ -48,6 +50,9 @@ struct DbPageCheck {
   DbPageExpectation want;  // what the check expected
   // The first sector that failed (bytes not read, torn page), else 0.
   size_t sector = 0;
+  // The page was past the file's live end (shrunk away): nothing was read
+  // or checked.
+  bool gone = false;
 
   bool ok() const { return fault == DbPageFault::kNone; }
 };

@@ -11,8 +11,9 @@ DbPageFile::DbPageFile(FileSystem& fs, int fd, const DbPageFileSettings& setting
     : fs_(fs),
       fd_(fd),
       settings_(settings),
-      keys_(settings.pages),
-      latches_(std::make_unique<std::mutex[]>(kLatches)) {}
+      keys_(std::max(settings.pages, settings.capacity)),
+      latches_(std::make_unique<std::mutex[]>(kLatches)),
+      live_pages_(settings.pages) {}
 
 Status DbPageFile::WriteVersion(uint64_t page, uint64_t key, std::span<uint8_t> buf,
                                 uint64_t timestamp_ns) {
@@ -30,14 +31,15 @@ Status DbPageFile::StampAll(std::span<uint8_t> buf) {
   return fs_.Fdatasync(fd_);
 }
 
-Status DbPageFile::WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns) {
+Result<bool> DbPageFile::WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns) {
   std::lock_guard latch(Latch(page));
+  if (page >= pages()) return false;
   const uint64_t key = keys_.Acked(page) + 1;
   LC_RETURN_IF_ERROR(WriteVersion(page, key, buf, timestamp_ns));
   keys_.Acknowledge(page, key, settings_.write_through);
   Count(kWrites, 1);
   Count(kBytesWritten, buf.size());
-  return Status::Ok();
+  return true;
 }
 
 DbPageExpectation DbPageFile::Expect(uint64_t page, uint64_t stamp) const {
@@ -47,6 +49,7 @@ DbPageExpectation DbPageFile::Expect(uint64_t page, uint64_t stamp) const {
   want.acked_key = keys_.Acked(page);
   want.durable_key = keys_.Durable(page);
   want.read_stamp = stamp;
+  want.hole_ok = settings_.sparse && want.acked_key == 0;
   return want;
 }
 
@@ -55,6 +58,12 @@ Result<DbPageCheck> DbPageFile::ReadPage(uint64_t page, std::span<uint8_t> buf, 
   const uint64_t stamp = DbReadStamp(serial, thread);
   FillDbReadStamp(buf, stamp);
   std::lock_guard latch(Latch(page));
+  if (page >= pages()) {
+    DbPageCheck gone;
+    gone.want = Expect(page, stamp);
+    gone.gone = true;
+    return gone;
+  }
   LC_RETURN_IF_ERROR(
       ReadFully(fs_, fd_, buf.data(), buf.size(), Offset(page),
                 "file " + std::to_string(settings_.file_id) + " page " + std::to_string(page)));
@@ -75,49 +84,58 @@ std::vector<std::unique_lock<std::mutex>> DbPageFile::LatchRun(uint64_t first, s
 }
 
 Status DbPageFile::CheckRun(uint64_t first, size_t count) const {
-  if (count == 0 || count > kMaxRun || first + count > settings_.pages) {
+  if (count == 0 || count > kMaxRun || first + count > capacity()) {
     return Status::Internal(fmt::format("file {}: a run of {} pages from page {} (of {})",
-                                        settings_.file_id, count, first, settings_.pages));
+                                        settings_.file_id, count, first, capacity()));
   }
   return Status::Ok();
 }
 
-Status DbPageFile::ReadPages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
-                             uint64_t serial, uint32_t thread, std::vector<DbPageCheck>& checks) {
+size_t DbPageFile::LiveRun(uint64_t first, size_t count) const {
+  const uint64_t live = pages();
+  return first >= live ? 0 : static_cast<size_t>(std::min<uint64_t>(count, live - first));
+}
+
+Result<size_t> DbPageFile::ReadPages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
+                                     uint64_t serial, uint32_t thread,
+                                     std::vector<DbPageCheck>& checks) {
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
   const uint64_t stamp = DbReadStamp(serial, thread);
-  std::vector<IoSlice> slices;
-  slices.reserve(bufs.size());
-  for (const auto& buf : bufs) {
-    FillDbReadStamp(buf, stamp);
-    slices.push_back({buf.data(), buf.size()});
-  }
+  checks.clear();
   auto held = LatchRun(first, bufs.size());
+  const size_t count = LiveRun(first, bufs.size());
+  if (count == 0) return size_t{0};
+  std::vector<IoSlice> slices;
+  slices.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    FillDbReadStamp(bufs[i], stamp);
+    slices.push_back({bufs[i].data(), bufs[i].size()});
+  }
   LC_ASSIGN_OR_RETURN(size_t n, fs_.PReadV(fd_, slices, Offset(first)));
-  if (n != bufs.size() * settings_.page_size) {
+  if (n != count * settings_.page_size) {
     return Status::IoError(
-        fmt::format("file {}: a scatter read of {} pages from page {} read {} "
-                    "bytes",
-                    settings_.file_id, bufs.size(), first, n));
+        fmt::format("file {}: a scatter read of {} pages from page {} read {} bytes",
+                    settings_.file_id, count, first, n));
   }
   Count(kScatterReads, 1);
   Count(kBytesRead, n);
-  checks.clear();
-  checks.reserve(bufs.size());
-  for (size_t i = 0; i < bufs.size(); ++i) {
+  checks.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
     checks.push_back(CheckDbPage(bufs[i], Expect(first + i, stamp)));
   }
-  return Status::Ok();
+  return count;
 }
 
-Status DbPageFile::WritePages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
-                              uint64_t timestamp_ns) {
+Result<size_t> DbPageFile::WritePages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
+                                      uint64_t timestamp_ns) {
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
   auto held = LatchRun(first, bufs.size());
+  const size_t count = LiveRun(first, bufs.size());
+  if (count == 0) return size_t{0};
   std::vector<IoSlice> slices;
-  slices.reserve(bufs.size());
+  slices.reserve(count);
   const uint32_t file = settings_.file_id;
-  for (size_t i = 0; i < bufs.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     const uint64_t page = first + i;
     const uint64_t key = keys_.Acked(page) + 1;
     StampDbPage(bufs[i], {file, page, key, DbContentSeed(settings_.run_seed, file, page, key),
@@ -125,17 +143,54 @@ Status DbPageFile::WritePages(uint64_t first, std::span<const std::span<uint8_t>
     slices.push_back({bufs[i].data(), bufs[i].size()});
   }
   LC_ASSIGN_OR_RETURN(size_t n, fs_.PWriteV(fd_, slices, Offset(first)));
-  if (n != bufs.size() * settings_.page_size) {
-    return Status::IoError(
-        fmt::format("file {}: a gather write of {} pages from page {} wrote "
-                    "{} bytes",
-                    file, bufs.size(), first, n));
+  if (n != count * settings_.page_size) {
+    return Status::IoError(fmt::format(
+        "file {}: a gather write of {} pages from page {} wrote {} bytes", file, count, first, n));
   }
-  for (size_t i = 0; i < bufs.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     keys_.Acknowledge(first + i, keys_.Acked(first + i) + 1, settings_.write_through);
   }
   Count(kGatherWrites, 1);
   Count(kBytesWritten, n);
+  return count;
+}
+
+Status DbPageFile::Grow(uint64_t to, std::span<uint8_t> buf, uint64_t timestamp_ns,
+                        bool zero_first) {
+  const uint64_t live = pages();
+  if (to <= live || to > capacity()) {
+    return Status::Internal(fmt::format("file {}: grow from {} to {} pages (capacity {})",
+                                        settings_.file_id, live, to, capacity()));
+  }
+  // Past the live end no one reads or writes: the new pages need no latch
+  // but their own, taken for the key table's rule.
+  for (uint64_t page = live; page < to; ++page) {
+    std::lock_guard latch(Latch(page));
+    if (zero_first) {
+      std::fill(buf.begin(), buf.end(), uint8_t{0});
+      LC_RETURN_IF_ERROR(
+          WriteFully(fs_, fd_, buf.data(), buf.size(), Offset(page), "a zeroed page"));
+    }
+    const uint64_t key = keys_.Acked(page) + 1;
+    LC_RETURN_IF_ERROR(WriteVersion(page, key, buf, timestamp_ns));
+    keys_.Acknowledge(page, key, settings_.write_through);
+  }
+  LC_RETURN_IF_ERROR(Flush());
+  live_pages_.store(to, std::memory_order_release);
+  Count(kGrows, 1);
+  Count(kBytesWritten, (to - live) * settings_.page_size * (zero_first ? 2 : 1));
+  return Status::Ok();
+}
+
+Status DbPageFile::Shrink(uint64_t to) {
+  if (to == 0 || to >= pages()) {
+    return Status::Internal(
+        fmt::format("file {}: shrink from {} to {} pages", settings_.file_id, pages(), to));
+  }
+  auto held = LatchRun(0, kLatches);
+  live_pages_.store(to, std::memory_order_release);
+  LC_RETURN_IF_ERROR(fs_.Truncate(fd_, Offset(to)));
+  Count(kShrinks, 1);
   return Status::Ok();
 }
 
@@ -156,6 +211,8 @@ DbPageFileCounts DbPageFile::counts() const {
   c.bytes_read = counts_[kBytesRead].load();
   c.bytes_written = counts_[kBytesWritten].load();
   c.flushes = counts_[kFlushes].load();
+  c.grows = counts_[kGrows].load();
+  c.shrinks = counts_[kShrinks].load();
   return c;
 }
 

@@ -4,7 +4,10 @@
 // it (docs/dbsim.md). Every call goes through the FileSystem it is given (the
 // seam the fault tests break). Pages are latched (striped mutexes) for the
 // length of a read or write, so the key a read expects is the one of the
-// last write acknowledged before it. Thread-safe.
+// last write acknowledged before it. A file may grow and shrink while it is
+// used (SQLIOSim's shrink user): its live pages are a prefix of its
+// capacity, a page past the live end is "gone" (read and written as
+// nothing, never a failure). Thread-safe.
 
 #include <array>
 #include <atomic>
@@ -30,15 +33,21 @@ struct DbPageFileCounts {
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
   uint64_t flushes = 0;
+  uint64_t grows = 0;
+  uint64_t shrinks = 0;
 };
 
 struct DbPageFileSettings {
   uint32_t file_id = 1;
   uint32_t page_size = 8192;
-  uint64_t pages = 0;
+  uint64_t pages = 0;     // live at the start
+  uint64_t capacity = 0;  // the most it may grow to (0: pages)
   uint64_t run_seed = 0;
   // The file was opened write-through (O_DSYNC): an acknowledged write is durable.
   bool write_through = false;
+  // Created sparse (no page written): a page never written reads as zeros,
+  // which its check then accepts.
+  bool sparse = false;
 };
 
 class DbPageFile final {
@@ -47,6 +56,9 @@ class DbPageFile final {
   DbPageFile(FileSystem& fs, int fd, const DbPageFileSettings& settings);
 
   const DbPageFileSettings& settings() const { return settings_; }
+  // The live pages now (settings().pages until a Grow or Shrink).
+  uint64_t pages() const { return live_pages_.load(std::memory_order_acquire); }
+  uint64_t capacity() const { return keys_.pages(); }
   const DbKeyTable& keys() const { return keys_; }
   DbPageFileCounts counts() const;
 
@@ -55,28 +67,44 @@ class DbPageFile final {
   Status StampAll(std::span<uint8_t> buf);
 
   // Writes the next version of `page` from `buf` (one page, overwritten)
-  // and acknowledges it; `timestamp_ns` goes in its header.
-  Status WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns);
+  // and acknowledges it; `timestamp_ns` goes in its header. False when the
+  // page is gone (past the live end: nothing written).
+  Result<bool> WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns);
 
   // Stamps `buf` (one page) with DbReadStamp(serial, thread), reads `page`
   // into it and checks it against the key table. An I/O error is the
-  // Status; a page that fails its check is the DbPageCheck's fault.
+  // Status; a page that fails its check is the DbPageCheck's fault; a page
+  // gone is a check with `gone` set (nothing read).
   Result<DbPageCheck> ReadPage(uint64_t page, std::span<uint8_t> buf, uint64_t serial,
                                uint32_t thread);
 
   // The scatter read of pages first .. first + bufs.size() - 1 (at most
   // kMaxRun) into `bufs`, one page each, each stamped first, in one PReadV;
-  // `checks` gets one check per page. A short transfer is an IoError.
-  Status ReadPages(uint64_t first, std::span<const std::span<uint8_t>> bufs, uint64_t serial,
-                   uint32_t thread, std::vector<DbPageCheck>& checks);
+  // `checks` gets one check per page read. A short transfer is an IoError.
+  // Returns the pages read: fewer than asked when the run passes the live
+  // end (the pages gone are not read).
+  Result<size_t> ReadPages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
+                           uint64_t serial, uint32_t thread, std::vector<DbPageCheck>& checks);
   // The gather write of the next version of pages first .. (at most
-  // kMaxRun) from `bufs` in one PWriteV, then each acknowledged.
-  Status WritePages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
-                    uint64_t timestamp_ns);
+  // kMaxRun) from `bufs` in one PWriteV, then each acknowledged. Returns the
+  // pages written (fewer when the run passes the live end).
+  Result<size_t> WritePages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
+                            uint64_t timestamp_ns);
   static constexpr size_t kMaxRun = 64;
 
   // fdatasync, then every write acknowledged before it is durable.
   Status Flush();
+
+  // Grows the file to `to` live pages (at most capacity()): each new page
+  // written at its next key (a page shrunk away and grown back is a newer
+  // version than any it held), zeros first when `zero_first` (SQLIOSim's
+  // StampFiles), flushed, then made live. `buf` is one page. REQUIRES: one
+  // caller of Grow/Shrink at a time.
+  Status Grow(uint64_t to, std::span<uint8_t> buf, uint64_t timestamp_ns, bool zero_first);
+  // Shrinks the file to `to` live pages (at least 1): with every latch
+  // held (no read or write of the file is in flight), the live end moves and
+  // the file is truncated.
+  Status Shrink(uint64_t to);
 
   // What a read of `page` expects now, with the read stamp `stamp`.
   DbPageExpectation Expect(uint64_t page, uint64_t stamp) const;
@@ -88,6 +116,9 @@ class DbPageFile final {
   // order (count <= kLatches: each once).
   std::vector<std::unique_lock<std::mutex>> LatchRun(uint64_t first, size_t count);
   Status CheckRun(uint64_t first, size_t count) const;
+  // How many of pages first .. first + count - 1 are live (the run's
+  // latches held).
+  size_t LiveRun(uint64_t first, size_t count) const;
   uint64_t Offset(uint64_t page) const { return page * settings_.page_size; }
   Status WriteVersion(uint64_t page, uint64_t key, std::span<uint8_t> buf, uint64_t timestamp_ns);
 
@@ -96,6 +127,7 @@ class DbPageFile final {
   DbPageFileSettings settings_;
   DbKeyTable keys_;
   std::unique_ptr<std::mutex[]> latches_;
+  std::atomic<uint64_t> live_pages_;
   enum Counted : size_t {
     kReads,
     kScatterReads,
@@ -104,6 +136,8 @@ class DbPageFile final {
     kBytesRead,
     kBytesWritten,
     kFlushes,
+    kGrows,
+    kShrinks,
     kCounts
   };
   void Count(Counted what, uint64_t n) { counts_[what].fetch_add(n, std::memory_order_relaxed); }

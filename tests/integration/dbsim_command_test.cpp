@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -21,12 +22,18 @@ namespace loadcell::testing {
 namespace {
 
 // 4 MiB of 8 KiB pages (512) and a 2 MiB log; buffered I/O (a tmpfs takes no
-// O_DIRECT), every user present.
-std::string DbsimConfigText(const std::string& config_extra, const std::string& random_extra) {
+// O_DIRECT), every user present but the bulk update user when `bulk_users`
+// is 0 (its rewrites of whole runs would hide an injected fault from the
+// audit) and the shrink user (no file is Shrinkable).
+std::string DbsimConfigText(const std::string& config_extra, const std::string& random_extra,
+                            int bulk_users = 0) {
   return "[CONFIG]\nTestCycles=1\nTestCycleDuration=2\nNoBuffering=FALSE\nWriteThrough=FALSE\n" +
          config_extra + "[RandomUser]\nUserCount=2\nSleepAfter=0\n" + random_extra +
          "[AuditUser]\nUserCount=1\nBuffersValidated=64\nAuditDelay=0\n"
          "[ReadAheadUser]\nUserCount=1\nRADelay=10\n"
+         "[BulkUpdateUser]\nUserCount=" +
+         std::to_string(bulk_users) +
+         "\nBuffersBUMin=8\nBuffersBUMax=32\nBUDelay=20\n"
          "[File1]\nFileName=data.mdx\nInitialSize=4\n"
          "[File2]\nFileName=log.ldx\nInitialSize=2\nLogFile=TRUE\n";
 }
@@ -57,14 +64,14 @@ uint64_t UserFigure(const std::string& out, const std::string& user, const std::
 
 TEST(DbsimCommand, EveryUserRunsAndEveryPageReadBackIsAsWritten) {
   TempDir dir;
-  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n"));
+  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n", 1));
   const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", "."});
   ASSERT_EQ(r.exit_code, 0) << Show(r);
   EXPECT_NE(r.out.find("every page read back was the version last written"), std::string::npos)
       << r.out;
   for (const char* user :
        {"random user (2 threads)", "log writer (1 thread)", "checkpoint (1 thread)",
-        "read-ahead user (1 thread)", "audit user (1 thread)"}) {
+        "read-ahead user (1 thread)", "audit user (1 thread)", "bulk update user (1 thread)"}) {
     EXPECT_NE(r.out.find(user), std::string::npos) << user << "\n" << r.out;
   }
   // The audit read every one of the 512 pages at least once, checked.
@@ -75,6 +82,14 @@ TEST(DbsimCommand, EveryUserRunsAndEveryPageReadBackIsAsWritten) {
       UserFigure(r.out, "checkpoint", "writes") + UserFigure(r.out, "checkpoint", "gather writes"),
       0u)
       << r.out;
+  EXPECT_GT(UserFigure(r.out, "bulk update user", "gather writes"), 0u) << r.out;
+  // Each user's time waited at the throttle (TargetIODuration) is reported.
+  size_t throttled = 0;
+  for (size_t at = r.out.find("    throttled "); at != std::string::npos;
+       at = r.out.find("    throttled ", at + 1)) {
+    ++throttled;
+  }
+  EXPECT_EQ(throttled, 7u) << r.out;  // and the end-of-cycle audit
   EXPECT_NE(r.out.find("data.mdx (file 1, 512 pages)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Verdict:"), std::string::npos) << r.out;
   // The files are loadcell's: the folder's manifest lists them whole.
@@ -108,14 +123,14 @@ TEST(DbsimCommand, UnbufferedWriteThroughKeepsEveryPage) {
 // the files and the page checks, agreeing with each other.
 TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
   TempDir dir;
-  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n"));
+  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n", 1));
   const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "--format=json"});
   ASSERT_EQ(r.exit_code, 0) << Show(r);
   const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << r.out;
   EXPECT_EQ(doc["test"], "dbsim");
   EXPECT_EQ(doc["page_size"], 8192);
-  ASSERT_EQ(doc["users"].size(), 5u) << r.out;
+  ASSERT_EQ(doc["users"].size(), 7u) << r.out;  // six users and the audit pass
   uint64_t checked = 0;
   uint64_t scatter = 0;
   for (const auto& u : doc["users"]) {
@@ -145,7 +160,7 @@ struct InjectedFault {
 TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
   const std::vector<InjectedFault> faults = {
       {"drop-write:5", {"lost write", "stale page"}, "too"},
-      {"torn-write:5", {"torn page"}, "a re-read saw torn page too"},
+      {"torn-write:5", {"torn page"}, "re-reads failed, the last saw torn page too"},
       {"misdirect-write:5", {"misplaced page"}, "too"},
       // A stale or unfilled read happens once: its re-read is good.
       {"stale-read:5", {"stale page", "lost write"}, "a re-read returned the expected version"},
@@ -172,6 +187,78 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
     EXPECT_NE(first_line.find(f.reread), std::string::npos) << f.option << "\n" << first_line;
     EXPECT_EQ(section.find("every page read back"), std::string::npos) << f.option;
   }
+}
+
+// The bulk update user and the shrink user beside the others: a Shrinkable
+// file shrinks and grows every few milliseconds by 1 to 2 increments of
+// 1 MB while every other user reads and writes it; no page shrunk away is
+// reported lost, every page grown back is written and checked, and the
+// files, resized, stay loadcell's for the next run.
+TEST(DbsimCommand, BulkUpdateAndShrinkUsersRunBesideTheOthersAndEveryPageIsKept) {
+  TempDir dir;
+  std::string config = DbsimConfigText("", "RandomUserReadWriteRatio=7000\n", 1);
+  config.replace(config.find("[File1]\nFileName=data.mdx\nInitialSize=4\n"), 40,
+                 "[ShrinkUser]\nMinShrinkInterval=0\nMaxShrinkInterval=0\nMinExtends=1\n"
+                 "MaxExtends=2\n"
+                 "[File1]\nFileName=data.mdx\nInitialSize=4\nMaxSize=6\nIncrement=1\n"
+                 "Shrinkable=TRUE\n");
+  dir.Write("shrink.ini", config);
+  const ProcessResult r = Dbsim(dir, {"-cfg", "shrink.ini", "-dir", ".", "-d", "3"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("every page read back was the version last written"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("shrink user (1 thread)"), std::string::npos) << r.out;
+  EXPECT_GT(UserFigure(r.out, "shrink user", "pages grown"), 0u) << r.out;
+  EXPECT_GT(UserFigure(r.out, "shrink user", "pages shrunk"), 0u) << r.out;
+  EXPECT_GT(UserFigure(r.out, "bulk update user", "gather writes"), 0u) << r.out;
+  EXPECT_GT(UserFigure(r.out, "audit user", "pages checked"), 0u) << r.out;
+  EXPECT_NE(r.out.find("data.mdx (file 1, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("times from 512 pages"), std::string::npos) << r.out;
+  // Resized, the file is still loadcell's: the next run replaces it.
+  const ProcessResult again =
+      Dbsim(dir, {"-cfg", "shrink.ini", "-dir", ".", "-d", "1", "--format=json"});
+  ASSERT_EQ(again.exit_code, 0) << Show(again);
+  const nlohmann::json doc = nlohmann::json::parse(again.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << again.out;
+  ASSERT_EQ(doc["files"].size(), 1u);
+  EXPECT_TRUE(doc["files"][0]["shrinkable"].get<bool>());
+  EXPECT_EQ(doc["files"][0]["capacity_pages"], 768);
+  EXPECT_GT(doc["files"][0]["grows"].get<uint64_t>() + doc["files"][0]["shrinks"].get<uint64_t>(),
+            0u);
+  EXPECT_EQ(doc["page_checks"]["failed"], 0);
+  // A journal cannot follow a resized file yet: refused, nothing written.
+  const ProcessResult journal = Dbsim(dir, {"-cfg", "shrink.ini", "-dir", ".", "--journal=j.txt"});
+  EXPECT_EQ(journal.exit_code, 2) << Show(journal);
+  EXPECT_NE(journal.err.find("--journal with a Shrinkable or Sparse file"), std::string::npos)
+      << journal.err;
+}
+
+// SQLIOSim's meaning of keys the first part only accepted: every update
+// rolled back (RollbackChance=10000) writes no log record and dirties no
+// page; with ForceReadAhead=FALSE and every page cached (CacheHitRatio) the
+// read-ahead reads nothing; StampFiles zeroes the files before their pages
+// are stamped, and every page still checks.
+TEST(DbsimCommand, RollbacksLogNothingAndCachedReadAheadIsSkipped) {
+  TempDir dir;
+  dir.Write("keys.ini",
+            DbsimConfigText("CacheHitRatio=10000\nForceReadAhead=FALSE\nStampFiles=TRUE\n"
+                            "TargetIODuration=1\nMaxOutstandingIO=2\n",
+                            "RandomUserReadWriteRatio=0\nRollbackChance=10000\n"));
+  const ProcessResult r = Dbsim(dir, {"-cfg", "keys.ini", "-dir", ".", "-d", "1", "--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  std::map<std::string, nlohmann::json> users;
+  for (const auto& u : doc["users"]) users[u["name"].get<std::string>()] = u;
+  ASSERT_EQ(users.count("random user"), 1u) << r.out;
+  EXPECT_GT(users["random user"]["rollbacks"].get<uint64_t>(), 0u);
+  EXPECT_EQ(users["log writer"]["io"]["log_write"]["count"], 0);
+  EXPECT_EQ(users["checkpoint"]["bytes_written"], 0);
+  EXPECT_EQ(users["read-ahead user"]["io"]["scatter_read"]["count"], 0);
+  EXPECT_GT(users["read-ahead user"]["cache_hits"].get<uint64_t>(), 0u);
+  EXPECT_GE(users["end-of-cycle audit"]["pages_checked"].get<uint64_t>(), 512u);
+  for (const auto& [name, u] : users) EXPECT_TRUE(u.contains("throttled_ns")) << name;
+  EXPECT_EQ(doc["page_checks"]["failed"], 0);
 }
 
 TEST(DbsimCommand, ABadConfigurationIsRefusedBeforeAnythingIsWritten) {

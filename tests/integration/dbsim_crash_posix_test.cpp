@@ -82,13 +82,16 @@ TEST(DbsimCrash, AfterSigkillEveryFlushedWriteIsThere) {
 
 // Real corruption made outside while the run goes on (as `dd` would):
 // one byte changed in the middle of a page, found by the readers and named
-// a checksum failure; the run exits 1. Few updates (1%), so that the
-// audit reads the page long before a later write replaces it.
+// a checksum failure; the run exits 1. Few updates (1%) and no bulk
+// update user, so that the audit reads the page long before a later write
+// replaces it.
 TEST(DbsimCrash, AByteChangedFromOutsideDuringTheRunIsAChecksumFailure) {
   TempDir dir;
   std::string config = kCrashConfig;
   config.replace(config.find("TestCycleDuration=60"), 20, "TestCycleDuration=3");
   config.replace(config.find("RandomUserReadWriteRatio=5000"), 29, "RandomUserReadWriteRatio=9900");
+  // No bulk update user either: its runs of new versions would replace it.
+  config += "[BulkUpdateUser]\nUserCount=0\n";
   dir.Write("outside.ini", config);
   ChildWatch corrupt;
   corrupt.marker = "loadcell dbsim:";

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "cli/app.h"
 #include "cli/cli_style.h"
 #include "cli/dbsim/dbsim_crash.h"
+#include "cli/dbsim/dbsim_preset.h"
 #include "cli/dbsim/dbsim_report.h"
 #include "core/progress.h"
 #include "core/version.h"
@@ -22,6 +24,7 @@
 #include "runner/stop_signal.h"
 #include "validity/verdict.h"
 #include "workloads/dbsim/dbsim_users.h"
+#include "workloads/dbsim/dbsim_worker.h"
 #include "workloads/sqlio/sqlio.h"
 #include "workloads/sqlio/sqlio_manifest.h"
 
@@ -31,6 +34,9 @@ namespace {
 constexpr uint64_t kDbsimMiB = uint64_t{1} << 20;
 constexpr uint64_t kDefaultDataMb = 100;
 constexpr uint64_t kDefaultLogMb = 50;
+// InnoDB's doublewrite buffer: two blocks of 64 pages.
+constexpr uint64_t kDoublewritePages = 128;
+constexpr const char* kDoublewriteName = "dbsim.dblwr";
 
 // The command line: SQLIOSim's switches and loadcell's own options.
 struct DbsimArgs {
@@ -39,6 +45,8 @@ struct DbsimArgs {
   int64_t duration_s = 0;  // -d: replaces TestCycleDuration
   int64_t size_mb = 0;     // -size: replaces the data files' InitialSize
   uint32_t page_size = 8192;
+  bool page_size_given = false;
+  std::string preset;  // --preset=NAME
   bool allow_destructive = false;
   bool help = false;
   std::string journal;  // --journal=FILE
@@ -79,6 +87,11 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     LC_ASSIGN_OR_RETURN(int64_t v, WholeNumber("--page-size", arg.substr(12), 0, kDbMaxPageSize));
     LC_RETURN_IF_ERROR(CheckDbPageSize(static_cast<uint64_t>(v)));
     a.page_size = static_cast<uint32_t>(v);
+    a.page_size_given = true;
+  } else if (arg.rfind("--preset=", 0) == 0) {
+    a.preset = arg.substr(9);
+    LC_ASSIGN_OR_RETURN(DbsimPresetBase preset, DbsimPreset(a.preset));
+    if (!a.page_size_given) a.page_size = preset.page_size;
   } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
     a.journal = arg.substr(10);
   } else if (arg == "--format=json" || arg == "--format=text") {
@@ -89,8 +102,9 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     LC_RETURN_IF_ERROR(ParseFault(arg.substr(15), a));
   } else {
     return Status::InvalidArgument(fmt::format(
-        "dbsim: unknown option '{}' (loadcell's own: --page-size=BYTES, --allow-destructive, "
-        "--journal=FILE, --verify-after-crash, --format=text|json, --help)",
+        "dbsim: unknown option '{}' (loadcell's own: --preset=sqlserver|postgresql|innodb, "
+        "--page-size=BYTES, --allow-destructive, --journal=FILE, --verify-after-crash, "
+        "--format=text|json, --help)",
         arg));
   }
   return Status::Ok();
@@ -135,25 +149,56 @@ Result<DbsimArgs> ParseDbsimArgs(const std::vector<std::string>& args) {
   return a;
 }
 
-// The configuration: the file's, or SQLIOSim's defaults with two files;
+// InnoDB's doublewrite buffer: kDoublewritePages pages in a file of their
+// own beside the data files.
+Status AddDoublewriteArea(DbsimConfig& config, uint32_t page_size) {
+  for (const auto& f : config.files) {
+    if (f.name == kDoublewriteName) {
+      return Status::InvalidArgument(
+          fmt::format("dbsim: [File{}] FileName={} is the doublewrite area's name (give another)",
+                      f.number, f.name));
+    }
+  }
+  DbsimFileConfig area;
+  area.name = kDoublewriteName;
+  area.initial_mb = std::max<uint64_t>(1, kDoublewritePages * page_size / kDbsimMiB);
+  area.max_mb = area.initial_mb;
+  area.doublewrite_area = true;
+  config.files.push_back(area);
+  return Status::Ok();
+}
+
+// The configuration: the preset's (or SQLIOSim's defaults) with the file's
+// keys over it, two files when it names none;
 // the switches applied.
 Result<DbsimConfig> LoadConfig(const DbsimArgs& a) {
   DbsimConfig config;
+  if (!a.preset.empty()) {
+    LC_ASSIGN_OR_RETURN(DbsimPresetBase preset, DbsimPreset(a.preset));
+    config = std::move(preset.config);
+  }
   if (!a.cfg.empty()) {
     auto text = ReadFileToString(DefaultFileSystem(), a.cfg);
     if (!text.ok()) return ReadFailureAsUsageError("dbsim", text.status(), "-cfg " + a.cfg);
-    LC_ASSIGN_OR_RETURN(config, ParseDbsimConfig(*text, a.cfg));
+    LC_ASSIGN_OR_RETURN(config, ParseDbsimConfig(*text, a.cfg, config));
   }
   if (config.files.empty()) {
     config.files.push_back(
-        {1, "sqliosim.mdx", kDefaultDataMb, kDefaultDataMb, 0, false, false, false});
-    config.files.push_back(
-        {2, "sqliosim.ldx", kDefaultLogMb, kDefaultLogMb, 0, false, true, false});
+        {1, "sqliosim.mdx", kDefaultDataMb, kDefaultDataMb, 0, false, false, false, false});
+    config.files.push_back({2, "sqliosim.ldx", config.default_log_mb, config.default_log_mb, 0,
+                            false, true, false, false});
   }
-  for (auto& f : config.files) {
-    if (a.size_mb > 0 && !f.log_file) f.initial_mb = static_cast<uint64_t>(a.size_mb);
+  if (a.size_mb > 0) {  // before the doublewrite area is added
+    // SQLIOSim's -size: the data files start at MB and may grow to twice
+    // that; the log is half a data file, at most 50 MB.
+    const auto size = static_cast<uint64_t>(a.size_mb);
+    for (auto& f : config.files) {
+      f.initial_mb = f.log_file ? std::clamp<uint64_t>(size / 2, 1, kDefaultLogMb) : size;
+      f.max_mb = f.log_file ? f.initial_mb : size * 2;
+    }
   }
   if (a.duration_s > 0) config.test_cycle_duration_s = a.duration_s;
+  if (config.doublewrite) LC_RETURN_IF_ERROR(AddDoublewriteArea(config, a.page_size));
   return config;
 }
 
@@ -185,14 +230,49 @@ Status RemoveFile(FileSystem& fs, const std::string& dir, const std::string& nam
   return fs.UnlinkAt(folder.get(), name, &id);
 }
 
-// Creates every file, fully written: the data files' pages stamped at key 0.
+// Records `name` of `dir` in the folder's manifest again with its size now
+// (a sparse file made whole by extending it, a file the shrink user
+// resized), so the next run knows it as loadcell's.
+Status RecordFileSize(FileSystem& fs, const std::string& dir, const std::string& name) {
+  LC_ASSIGN_OR_RETURN(ScopedDir folder, OpenScopedDir(fs, dir));
+  LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(folder.get(), name));
+  if (!info.exists) return Status::Ok();
+  SqlioManifestEntry entry;
+  entry.name = name;
+  entry.size = info.size;
+  entry.complete = true;
+  entry.id = info.id();
+  return RecordSqlioFile(fs, folder.get(), entry);
+}
+
+// A sparse data file: made empty (listed in the manifest), then extended to
+// its size without a byte written (every page a hole until written).
+Status CreateSparseFile(FileSystem& fs, const std::string& dir, const DbsimFileConfig& f) {
+  const std::string path = JoinPath(dir, f.name);
+  LC_RETURN_IF_ERROR(CreateSqlioFile(fs, path, 0, nullptr, false, {}, "dbsim"));
+  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_RDWR));
+  Status st = fs.Truncate(fd, f.initial_mb * kDbsimMiB);
+  const Status closed = fs.Close(fd);
+  if (st.ok()) st = closed;
+  return st.ok() ? RecordFileSize(fs, dir, f.name) : st;
+}
+
+// Creates every file, fully written: the data files' pages stamped at key 0
+// (with StampFiles, the file zeroed first and the pages stamped once it is
+// open), a sparse file left as holes.
 Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
                    std::ostream& err) {
   FileSystem& fs = DefaultFileSystem();
   for (const auto& f : config.files) {
     LC_RETURN_IF_ERROR(RemoveFile(fs, a.dir, f.name));
+    if (f.sparse) {
+      LC_RETURN_IF_ERROR(CreateSparseFile(fs, a.dir, f));
+      continue;
+    }
     SqlioFill fill;
-    if (!f.log_file) {
+    if (config.stamp_files) {
+      fill = [](unsigned char* buf, size_t len, uint64_t) { std::fill_n(buf, len, 0); };
+    } else if (!f.log_file && !f.doublewrite_area) {
       const uint32_t page = a.page_size;
       const auto id = static_cast<uint32_t>(f.number);
       fill = [page, id, seed](unsigned char* buf, size_t len, uint64_t offset) {
@@ -232,15 +312,31 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
       log_name = f.name;
       continue;
     }
+    if (f.doublewrite_area) {
+      db.SetDoublewrite(fd, f.initial_mb * kDbsimMiB / a.page_size, a.page_size);
+      continue;
+    }
     if (open.first_data_fd < 0) open.first_data_fd = fd;
     DbPageFileSettings s;
     s.file_id = static_cast<uint32_t>(f.number);
     s.page_size = a.page_size;
     s.pages = f.initial_mb * kDbsimMiB / a.page_size;
+    s.capacity = std::max(f.initial_mb, f.max_mb) * kDbsimMiB / a.page_size;
     s.run_seed = seed;
     s.write_through = config.write_through;
-    db.AddDataFile(f.name, fd, s);
+    s.sparse = f.sparse;
+    DbsimFileResize resize;
+    resize.shrinkable = f.shrinkable;
+    resize.increment_pages = std::max<uint64_t>(1, f.increment_mb * kDbsimMiB / a.page_size);
+    db.AddDataFile(f.name, fd, s, resize);
+    if (config.stamp_files && !f.sparse) {
+      // Zero stamping done at creation; now the pages, at key 0.
+      auto buf = NewDbsimIoBuffer(a.page_size);
+      LC_RETURN_IF_ERROR(
+          db.file(db.data_files() - 1).StampAll(std::span<uint8_t>(buf.get(), a.page_size)));
+    }
   }
+  db.SetThrottle(config.target_io_duration_ms, config.max_outstanding_io);
   return Status::Ok();
 }
 
@@ -250,44 +346,68 @@ struct DbsimUsers {
   std::vector<std::unique_ptr<VerdictStep>> verdicts;
 };
 
-int64_t RandomUsers(const DbsimConfig& c) {
-  if (c.random_users >= 0) return c.random_users;
-  return c.cpu_count > 0 ? c.cpu_count : std::max(1, ReadSystemInfo().cpus_online);
+// SQLIOSim's UserCount=-1: min(CPUCount * 2, 8).
+int64_t UserCount(const DbsimConfig& c, int64_t count) {
+  if (count >= 0) return count;
+  const int64_t cpus = c.cpu_count > 0 ? c.cpu_count : std::max(1, ReadSystemInfo().cpus_online);
+  return std::min<int64_t>(cpus * 2, 8);
 }
 
-JobGroup PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, DbsimDatabase& db,
-                   DbsimUsers& users) {
+bool AnyFile(const DbsimConfig& c, bool DbsimFileConfig::*flag) {
+  return std::any_of(c.files.begin(), c.files.end(),
+                     [flag](const DbsimFileConfig& f) { return f.*flag; });
+}
+
+// One user of a cycle as a job: `threads` threads for the cycle's length
+// (0: until every thread ends its work).
+Job PlanUser(const DbsimConfig& config, DbsimUserKind kind, int64_t threads, double time_s,
+             int64_t cycle, uint64_t seed, DbsimDatabase& db, DbsimUsers& users) {
+  auto& w = users.workloads.emplace_back(
+      std::make_unique<DbsimUserWorkload>(DbsimUserSettings{kind, &config, seed}, db));
+  Job job;
+  job.name = DbsimUserName(kind);
+  if (config.test_cycles > 1) job.name += fmt::format(", cycle {}", cycle + 1);
+  job.workload = w.get();
+  job.cfg.threads = threads;
+  job.cfg.time_s = time_s;
+  job.cfg.time_given = time_s > 0;
+  job.cfg.seed = static_cast<int64_t>(seed | 1);
+  job.cfg.rand.type = "uniform";
+  job.cfg.percentile = 99;
+  job.manifest.tool_version = kVersion;
+  job.manifest.test = "dbsim";
+  job.manifest.command = "run";
+  job.manifest.system = ReadSystemInfo();
+  auto& verdict =
+      users.verdicts.emplace_back(std::make_unique<VerdictStep>(*w, job.cfg.verdict_mode(), 99, 0));
+  job.observer = verdict.get();
+  return job;
+}
+
+// A cycle: its users together for TestCycleDuration, then the audit pass
+// of every page (as SQLIOSim's, outside the cycle's length): two groups
+// (kDbsimGroupsPerCycle).
+void PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, DbsimDatabase& db,
+               DbsimUsers& users, std::vector<JobGroup>& groups) {
   const std::vector<std::pair<DbsimUserKind, int64_t>> kinds = {
-      {DbsimUserKind::kRandom, RandomUsers(config)},
+      {DbsimUserKind::kRandom, UserCount(config, config.random_users)},
       {DbsimUserKind::kLogWriter, 1},
       {DbsimUserKind::kCheckpoint, 1},
       {DbsimUserKind::kReadAhead, config.read_ahead_users},
-      {DbsimUserKind::kAudit, config.audit_users}};
-  JobGroup group;
+      {DbsimUserKind::kAudit, config.audit_users},
+      {DbsimUserKind::kBulkUpdate, UserCount(config, config.bulk_update_users)},
+      {DbsimUserKind::kShrink, AnyFile(config, &DbsimFileConfig::shrinkable) ? 1 : 0}};
+  JobGroup run;
   for (const auto& [kind, threads] : kinds) {
     if (threads <= 0) continue;
-    auto& w = users.workloads.emplace_back(
-        std::make_unique<DbsimUserWorkload>(DbsimUserSettings{kind, &config, seed}, db));
-    Job job;
-    job.name = DbsimUserName(kind);
-    if (config.test_cycles > 1) job.name += fmt::format(", cycle {}", cycle + 1);
-    job.workload = w.get();
-    job.cfg.threads = threads;
-    job.cfg.time_s = static_cast<double>(config.test_cycle_duration_s);
-    job.cfg.time_given = true;
-    job.cfg.seed = static_cast<int64_t>(seed | 1);
-    job.cfg.rand.type = "uniform";
-    job.cfg.percentile = 99;
-    job.manifest.tool_version = kVersion;
-    job.manifest.test = "dbsim";
-    job.manifest.command = "run";
-    job.manifest.system = ReadSystemInfo();
-    auto& verdict = users.verdicts.emplace_back(
-        std::make_unique<VerdictStep>(*w, job.cfg.verdict_mode(), 99, 0));
-    job.observer = verdict.get();
-    group.jobs.push_back(std::move(job));
+    run.jobs.push_back(PlanUser(config, kind, threads,
+                                static_cast<double>(config.test_cycle_duration_s), cycle, seed, db,
+                                users));
   }
-  return group;
+  groups.push_back(std::move(run));
+  JobGroup audit;
+  audit.jobs.push_back(PlanUser(config, DbsimUserKind::kCycleAudit, 1, 0, cycle, seed, db, users));
+  groups.push_back(std::move(audit));
 }
 
 // Runs the groups and prints the report; the exit code.
@@ -317,6 +437,15 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
   }
   if (config.delete_files_at_shutdown) {
     for (const auto& f : config.files) (void)RemoveFile(DefaultFileSystem(), a.dir, f.name);
+  } else {
+    // A file the shrink user resized is listed again at its size now.
+    for (const auto& f : config.files) {
+      if (!f.shrinkable) continue;
+      if (Status st = RecordFileSize(DefaultFileSystem(), a.dir, f.name); !st.ok()) {
+        PrintCliError(err, st);
+        failed = true;
+      }
+    }
   }
   if (ran->total.interrupted) return kExitInterrupted;
   return failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk;
@@ -361,7 +490,7 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostre
   DbsimUsers users;
   std::vector<JobGroup> groups;
   for (int64_t c = 0; c < config.test_cycles; ++c) {
-    groups.push_back(PlanCycle(config, c, seed, db, users));
+    PlanCycle(config, c, seed, db, users, groups);
   }
   const DbsimReportInput report{nullptr,
                                 &db,
@@ -381,13 +510,17 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostre
 std::string DbsimUsage() {
   return "Usage: loadcell dbsim [-cfg FILE] [-dir DIR] [-d SECONDS] [-size MB] [options]\n"
          "A database engine's I/O (random users, log writer, checkpoint, read-ahead,\n"
-         "audit) simulated on files loadcell creates, every page read back checked.\n"
+         "audit, bulk update, shrink) simulated on files loadcell creates, every page\n"
+         "read back checked.\n"
          "SQLIOSim's configuration file and switches:\n"
          "  -cfg FILE   the configuration ([CONFIG], the users' sections, [FileN])\n"
          "  -dir DIR    the folder of the files (default: the current one)\n"
          "  -d SECONDS  each cycle's length (replaces TestCycleDuration)\n"
-         "  -size MB    the data files' size (replaces their InitialSize)\n"
+         "  -size MB    the data files' size (their InitialSize; MaxSize twice it; the\n"
+         "              log half of it, at most 50 MB)\n"
          "loadcell's own:\n"
+         "  --preset=NAME         sqlserver, postgresql or innodb: the engine's page size,\n"
+         "                        read-ahead, log and checkpoint (the -cfg file's keys win)\n"
          "  --page-size=BYTES     8192 by default (a power of two, 1024 to 65536)\n"
          "  --allow-destructive   replace a file of the same name loadcell did not create\n"
          "  --journal=FILE        record each page write's intent and durability in FILE\n"
@@ -417,6 +550,13 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
     std::string keys;
     for (const auto& k : config.not_simulated) keys += (keys.empty() ? "" : ", ") + k;
     PrintCliWarning(err, "dbsim: accepted but not simulated yet: " + keys);
+  }
+  if (!a.journal.empty() && (AnyFile(config, &DbsimFileConfig::shrinkable) ||
+                             AnyFile(config, &DbsimFileConfig::sparse))) {
+    PrintCliError(err, Status::InvalidArgument(
+                           "dbsim: --journal with a Shrinkable or Sparse file: the crash check "
+                           "of resized and sparse files is not built (give both FALSE)"));
+    return kExitUsage;
   }
   if (!a.journal.empty() && !a.verify_after_crash) {
     if (Status st = CheckDbsimJournalPath(a.dir, config, a.journal); !st.ok()) {

@@ -76,7 +76,7 @@ int RunDbsimVerifyAfterCrash(const std::string& dir, const DbsimConfig& config, 
   DbCrashVerdict verdict;
   size_t files = 0;
   for (const auto& f : config.files) {
-    if (f.log_file) continue;
+    if (f.log_file || f.doublewrite_area) continue;
     const std::string path = JoinPath(dir, f.name);
     Result<bool> ours = SqlioMadeFile(fs, path);
     if (!ours.ok() || !*ours) {

@@ -10,8 +10,9 @@ namespace loadcell {
 
 namespace {
 
-constexpr const char* kDbsimJsonKinds[] = {"event",        "read",      "scatter_read", "write",
-                                           "gather_write", "log_write", "flush"};
+constexpr const char* kDbsimJsonKinds[] = {"event", "read",         "scatter_read",
+                                           "write", "gather_write", "log_write",
+                                           "flush", "grow",         "shrink"};
 
 uint64_t JsonCounter(const RunResult& r, int index) {
   return index < static_cast<int>(r.counters.size()) ? r.counters[index] : 0;
@@ -36,7 +37,7 @@ void WriteJsonUser(const JobRunResult& job, JsonWriter& w) {
   const RunResult& r = job.result;
   w.BeginObject();
   w.Key("name").String(job.name);
-  w.Key("cycle").Int(job.group + 1);
+  w.Key("cycle").Int(job.group / kDbsimGroupsPerCycle + 1);
   w.Key("threads").Uint(r.threads.size());
   w.Key("time_s").Double(r.total_time_s);
   WriteJsonLatencies(r, w);
@@ -45,6 +46,12 @@ void WriteJsonUser(const JobRunResult& job, JsonWriter& w) {
   w.Key("pages_checked").Uint(JsonCounter(r, kDbsimPagesChecked));
   w.Key("cache_hits").Uint(JsonCounter(r, kDbsimCacheHits));
   w.Key("good_rereads").Uint(JsonCounter(r, kDbsimGoodRereads));
+  w.Key("rereads").Uint(JsonCounter(r, kDbsimRereads));
+  w.Key("throttled_ns").Uint(JsonCounter(r, kDbsimThrottledNs));
+  w.Key("rollbacks").Uint(JsonCounter(r, kDbsimRollbacks));
+  w.Key("lazy_writes").Uint(JsonCounter(r, kDbsimLazyWrites));
+  w.Key("pages_grown").Uint(JsonCounter(r, kDbsimPagesGrown));
+  w.Key("pages_shrunk").Uint(JsonCounter(r, kDbsimPagesShrunk));
   w.Key("failed_pages").BeginObject();
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     w.Key(DbPageFaultName(static_cast<DbPageFault>(k)))
@@ -68,7 +75,13 @@ void WriteJsonFiles(const DbsimReportInput& in, JsonWriter& w) {
     w.BeginObject();
     w.Key("name").String(in.db->file_name(i));
     w.Key("file_id").Uint(f.settings().file_id);
-    w.Key("pages").Uint(f.settings().pages);
+    w.Key("pages").Uint(f.pages());
+    w.Key("initial_pages").Uint(f.settings().pages);
+    w.Key("capacity_pages").Uint(f.capacity());
+    w.Key("sparse").Bool(f.settings().sparse);
+    w.Key("shrinkable").Bool(in.db->resize(i).shrinkable);
+    w.Key("grows").Uint(c.grows);
+    w.Key("shrinks").Uint(c.shrinks);
     w.Key("reads").Uint(c.reads);
     w.Key("scatter_reads").Uint(c.scatter_reads);
     w.Key("writes").Uint(c.writes);

@@ -13,8 +13,9 @@ namespace loadcell {
 
 namespace {
 
-constexpr std::array<std::string_view, 7> kKindWords = {
-    "events", "reads", "scatter reads", "writes", "gather writes", "log writes", "flushes"};
+constexpr std::array<std::string_view, 9> kKindWords = {"events",  "reads",         "scatter reads",
+                                                        "writes",  "gather writes", "log writes",
+                                                        "flushes", "grows",         "shrinks"};
 
 double Mib(uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
@@ -22,6 +23,20 @@ std::string Micros(uint64_t ns) { return fmt::format("{:.1f}", static_cast<doubl
 
 uint64_t CounterOf(const RunResult& r, int index) {
   return index < static_cast<int>(r.counters.size()) ? r.counters[index] : 0;
+}
+
+// The time a user waited at the throttle, and what only some users do.
+void WriteUserExtras(const RunResult& r, std::ostream& out) {
+  std::string line = fmt::format("throttled {:.1f} ms",
+                                 static_cast<double>(CounterOf(r, kDbsimThrottledNs)) / 1e6);
+  const std::pair<int, std::string_view> extras[] = {{kDbsimRollbacks, "rollbacks"},
+                                                     {kDbsimLazyWrites, "lazy writes"},
+                                                     {kDbsimPagesGrown, "pages grown"},
+                                                     {kDbsimPagesShrunk, "pages shrunk"}};
+  for (const auto& [counter, words] : extras) {
+    if (const uint64_t n = CounterOf(r, counter); n > 0) line += fmt::format("; {} {}", words, n);
+  }
+  out << "    " << line << "\n";
 }
 
 // One user's lines: what it did, how long each kind of I/O took, its
@@ -56,13 +71,26 @@ void WriteUser(const JobRunResult& job, std::ostream& out) {
     failed += fmt::format("{}{} {}", failed.empty() ? "" : ", ",
                           DbPageFaultName(static_cast<DbPageFault>(k)), n);
   }
+  WriteUserExtras(r, out);
   out << fmt::format("    pages checked {}, failed: {}", CounterOf(r, kDbsimPagesChecked),
                      failed.empty() ? "none" : failed);
-  if (!failed.empty()) out << fmt::format(" (good re-reads {})", CounterOf(r, kDbsimGoodRereads));
+  if (!failed.empty()) {
+    out << fmt::format(" (re-reads {}, good {})", CounterOf(r, kDbsimRereads),
+                       CounterOf(r, kDbsimGoodRereads));
+  }
   out << "\n";
   if (!r.failure.ok() && !IsEndOfWork(r.failure)) {
     out << "    run failed: " << r.failure.message() << "\n";
   }
+}
+
+// ", sparse", ", grown 2 times and shrunk 3 times from 512 pages".
+std::string Resized(const DbPageFile& f, const DbsimFileResize& resize) {
+  std::string words = f.settings().sparse ? ", sparse" : "";
+  if (!resize.shrinkable) return words;
+  const DbPageFileCounts c = f.counts();
+  return words + fmt::format(", grown {} and shrunk {} times from {} pages", c.grows, c.shrinks,
+                             f.settings().pages);
 }
 
 void WriteFiles(const DbsimReportInput& in, std::ostream& out) {
@@ -72,10 +100,11 @@ void WriteFiles(const DbsimReportInput& in, std::ostream& out) {
     const DbPageFile& f = db.file(i);
     const DbPageFileCounts c = f.counts();
     out << fmt::format(
-        "  {} (file {}, {} pages): reads {}, scatter reads {}, writes {}, gather writes {}, "
+        "  {} (file {}, {} pages{}): reads {}, scatter reads {}, writes {}, gather writes {}, "
         "flushes {}; {:.2f} MiB read, {:.2f} MiB written\n",
-        db.file_name(i), f.settings().file_id, f.settings().pages, c.reads, c.scatter_reads,
-        c.writes, c.gather_writes, c.flushes, Mib(c.bytes_read), Mib(c.bytes_written));
+        db.file_name(i), f.settings().file_id, f.pages(), Resized(f, db.resize(i)), c.reads,
+        c.scatter_reads, c.writes, c.gather_writes, c.flushes, Mib(c.bytes_read),
+        Mib(c.bytes_written));
   }
   uint64_t log_bytes = 0;
   for (const JobRunResult& job : in.result->jobs)

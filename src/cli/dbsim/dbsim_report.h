@@ -13,6 +13,9 @@
 
 namespace loadcell {
 
+// Each cycle is two groups of jobs: its users, then its audit pass.
+inline constexpr int kDbsimGroupsPerCycle = 2;
+
 struct DbsimReportInput {
   const JobsResult* result = nullptr;
   const DbsimDatabase* db = nullptr;

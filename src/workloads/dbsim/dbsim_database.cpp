@@ -1,5 +1,7 @@
 #include "workloads/dbsim/dbsim_database.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -13,16 +15,28 @@ constexpr auto kLogPoll = std::chrono::milliseconds(10);
 }  // namespace
 
 DbsimDatabase::DbsimDatabase(FileSystem& fs, bool stop_on_error)
-    : fs_(fs), stop_on_error_(stop_on_error), start_ns_(MonotonicNow()) {}
+    : fs_(fs),
+      stop_on_error_(stop_on_error),
+      start_ns_(MonotonicNow()),
+      gate_(std::make_unique<DbsimIoGate>(100, 0)) {}
 
-void DbsimDatabase::AddDataFile(const std::string& name, int fd,
-                                const DbPageFileSettings& settings) {
-  files_.push_back({name, std::make_unique<DbPageFile>(fs_, fd, settings)});
+void DbsimDatabase::SetThrottle(int64_t target_ms, int64_t max_outstanding) {
+  gate_ = std::make_unique<DbsimIoGate>(target_ms, max_outstanding);
+}
+
+std::unique_lock<std::mutex> DbsimDatabase::JournalBurst() {
+  if (journal_ == nullptr) return {};
+  return std::unique_lock(journal_mutex_);
+}
+
+void DbsimDatabase::AddDataFile(const std::string& name, int fd, const DbPageFileSettings& settings,
+                                DbsimFileResize resize) {
+  files_.push_back({name, std::make_unique<DbPageFile>(fs_, fd, settings), resize});
 }
 
 uint64_t DbsimDatabase::total_pages() const {
   uint64_t pages = 0;
-  for (const auto& f : files_) pages += f.pages->settings().pages;
+  for (const auto& f : files_) pages += f.pages->pages();
   return pages;
 }
 
@@ -30,6 +44,29 @@ void DbsimDatabase::SetLog(int fd, uint64_t size, bool write_through) {
   log_fd_ = fd;
   log_size_ = size;
   log_write_through_ = write_through;
+}
+
+void DbsimDatabase::SetDoublewrite(int fd, uint64_t pages, uint32_t page_size) {
+  dblwr_fd_ = fd;
+  dblwr_pages_ = pages;
+  dblwr_page_size_ = page_size;
+}
+
+Status DbsimDatabase::WriteDoublewrite(std::span<const IoSlice> slices) {
+  std::lock_guard lock(dblwr_mutex_);
+  if (slices.size() > dblwr_pages_) {
+    return Status::Internal(fmt::format("the doublewrite area of {} pages takes no run of {}",
+                                        dblwr_pages_, slices.size()));
+  }
+  if (dblwr_next_ + slices.size() > dblwr_pages_) dblwr_next_ = 0;
+  const uint64_t offset = dblwr_next_ * dblwr_page_size_;
+  LC_ASSIGN_OR_RETURN(size_t n, fs_.PWriteV(dblwr_fd_, slices, offset));
+  if (n != slices.size() * dblwr_page_size_) {
+    return Status::IoError(
+        fmt::format("the doublewrite area: a write of {} pages wrote {} bytes", slices.size(), n));
+  }
+  dblwr_next_ += slices.size();
+  return fs_.Fdatasync(dblwr_fd_);
 }
 
 uint64_t DbsimDatabase::NowNs() const { return static_cast<uint64_t>(MonotonicNow() - start_ns_); }
@@ -103,6 +140,11 @@ std::vector<DbsimPageRef> DbsimDatabase::TakeDirty(size_t max) {
     dirty_.erase(dirty_.begin());
   }
   return taken;
+}
+
+size_t DbsimDatabase::DirtyCount() {
+  std::lock_guard lock(dirty_mutex_);
+  return dirty_.size();
 }
 
 void DbsimDatabase::NoteFault(const std::string& user, std::span<const uint8_t> page,

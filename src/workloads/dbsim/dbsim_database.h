@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,12 +22,21 @@
 #include "dbsim/page_check.h"
 #include "dbsim/page_file.h"
 #include "os/file_system.h"
+#include "workloads/dbsim/dbsim_throttle.h"
 
 namespace loadcell {
+
+// How the shrink user may resize a data file (SQLIOSim's Shrinkable and
+// Increment): by whole increments, between one increment and its capacity.
+struct DbsimFileResize {
+  bool shrinkable = false;
+  uint64_t increment_pages = 0;
+};
 
 struct DbsimDataFile {
   std::string name;
   std::unique_ptr<DbPageFile> pages;
+  DbsimFileResize resize;
 };
 
 // A page of one data file: (file index, page number).
@@ -38,8 +48,14 @@ class DbsimDatabase final {
   DbsimDatabase(FileSystem& fs, bool stop_on_error);
 
   FileSystem& fs() { return fs_; }
+  // The I/O throttle every user's reads and page writes pass
+  // (TargetIODuration 100 ms, no MaxOutstandingIO until SetThrottle).
+  void SetThrottle(int64_t target_ms, int64_t max_outstanding);
+  DbsimIoGate& gate() { return *gate_; }
   // Adds a data file open on `fd` (kept open by the caller).
-  void AddDataFile(const std::string& name, int fd, const DbPageFileSettings& settings);
+  void AddDataFile(const std::string& name, int fd, const DbPageFileSettings& settings,
+                   DbsimFileResize resize = {});
+  const DbsimFileResize& resize(size_t i) const { return files_[i].resize; }
   size_t data_files() const { return files_.size(); }
   DbPageFile& file(size_t i) { return *files_[i].pages; }
   const DbPageFile& file(size_t i) const { return *files_[i].pages; }
@@ -73,15 +89,30 @@ class DbsimDatabase final {
   void OpenLog();
   bool log_write_through() const { return log_write_through_; }
 
+  // ---- the doublewrite area (InnoDB's doublewrite buffer) ----
+  // `fd` (kept open by the caller) holds `pages` pages of `page_size`.
+  void SetDoublewrite(int fd, uint64_t pages, uint32_t page_size);
+  bool doublewrite() const { return dblwr_fd_ >= 0; }
+  // Writes one run's pages (`slices`, one page each, at most the area) at
+  // the area's next place (wrapping) in one gather write and makes them
+  // durable (fdatasync) before the caller writes them in place.
+  Status WriteDoublewrite(std::span<const IoSlice> slices);
+
   // ---- the crash journal (--journal), null without one ----
-  // `journal` outlives the run; only the checkpoint writes to it.
+  // `journal` outlives the run; the page writers (checkpoint, bulk update,
+  // a random user's lazy write) write to it, each burst under
+  // JournalBurst() so that its intents name the keys its writes get.
   void SetJournal(DbCrashJournal* journal) { journal_ = journal; }
   DbCrashJournal* journal() const { return journal_; }
+  // Held around one journaled burst (intents, writes, durable lines); an
+  // empty lock without a journal.
+  std::unique_lock<std::mutex> JournalBurst();
 
   // ---- dirty pages ----
   void MarkDirty(DbsimPageRef page);
   // Up to `max` dirty pages, in file and page order (taken: no longer dirty).
   std::vector<DbsimPageRef> TakeDirty(size_t max);
+  size_t DirtyCount();
 
   // ---- page failures ----
   // Records a page that failed its check, seen by `user`: counted by kind,
@@ -115,7 +146,15 @@ class DbsimDatabase final {
   bool log_closed_ = false;   // guarded by log_mutex_
   uint64_t log_offset_ = 0;   // the log writer's alone
 
+  int dblwr_fd_ = -1;
+  uint64_t dblwr_pages_ = 0;
+  uint32_t dblwr_page_size_ = 0;
+  std::mutex dblwr_mutex_;
+  uint64_t dblwr_next_ = 0;  // guarded by dblwr_mutex_
+
   DbCrashJournal* journal_ = nullptr;
+  std::mutex journal_mutex_;
+  std::unique_ptr<DbsimIoGate> gate_;
 
   std::mutex dirty_mutex_;
   std::set<DbsimPageRef> dirty_;  // guarded by dirty_mutex_

@@ -3,135 +3,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <thread>
 
-#include "core/clock.h"
-#include "core/random.h"
-#include "io/io_engine.h"
-#include "runner/recorder.h"
+#include "workloads/dbsim/dbsim_worker.h"
 
 namespace loadcell {
 
 namespace {
 
-constexpr uint64_t kRegionPages = 64;
-constexpr uint32_t kLogBlock = 512;
-constexpr int64_t kPollNs = 10'000'000;
-
-struct IoBufferFree {
-  void operator()(uint8_t* p) const { FreeIoBuffer(p); }
-};
-using IoBufferPtr = std::unique_ptr<uint8_t, IoBufferFree>;
-
-IoBufferPtr NewIoBuffer(size_t len) {
-  return IoBufferPtr(static_cast<uint8_t*>(AllocateIoBuffer(len)));
-}
-
-// What every user's worker has: the database, page buffers for a run of
-// pages, its random draws, and the recording of reads and their checks.
-class DbsimWorkerBase : public Worker {
- public:
-  DbsimWorkerBase(const DbsimUserSettings& s, DbsimDatabase& db, const ThreadContext& ctx)
-      : cfg_(*s.config),
-        db_(db),
-        rec_(*ctx.recorder),
-        rng_(s.seed ^ (uint64_t{static_cast<uint8_t>(s.kind)} << 56) ^
-             static_cast<uint64_t>(ctx.thread_id)),
-        name_(fmt::format("{} {}", DbsimUserName(s.kind), ctx.thread_id + 1)),
-        stamp_id_((static_cast<uint32_t>(s.kind) << 16) | static_cast<uint32_t>(ctx.thread_id)),
-        page_size_(db.file(0).settings().page_size),
-        buffer_(NewIoBuffer(page_size_ * (DbPageFile::kMaxRun + 1))) {
-    pages_.reserve(DbPageFile::kMaxRun + 1);
-    for (size_t i = 0; i <= DbPageFile::kMaxRun; ++i) {  // the last: re-reads
-      pages_.emplace_back(buffer_.get() + i * page_size_, page_size_);
-    }
-  }
-
- protected:
-  // Sleeps `ms` (not measured), in slices that notice a stop.
-  void Pause(int64_t ms) {
-    const Nanos end = MonotonicNow() + ms * 1'000'000;
-    for (Nanos now = MonotonicNow(); now < end && !db_.Stopping(); now = MonotonicNow()) {
-      SystemClock().SleepUntil(std::min(end, now + kPollNs));
-    }
-  }
-  // SQLIOSim's DelayAfterCycles: before every `every`-th cycle but the
-  // first, a pause of `ms`.
-  void CycleDelay(int64_t every, int64_t ms) {
-    if (cycles_ > 0 && every > 0 && cycles_ % static_cast<uint64_t>(every) == 0) Pause(ms);
-    ++cycles_;
-  }
-  bool Chance(int64_t hundredths_of_percent) {
-    return static_cast<int64_t>(rng_.Uniform(1, 10000)) <= hundredths_of_percent;
-  }
-  void Record(int kind, Nanos t0, Nanos t1) {
-    rec_.RecordKind(kind, static_cast<uint64_t>(t1 > t0 ? t1 - t0 : 0));
-  }
-  // Counts a page's check; a failed one is re-read once into the spare
-  // buffer, as SQLIOSim does: a good re-read points at a cache or the path,
-  // the same failure at the medium.
-  void Checked(size_t buf, size_t file_index, const DbPageCheck& check) {
-    rec_.Add(kDbsimPagesChecked, 1);
-    if (check.ok()) return;
-    rec_.Add(kDbsimFaultCounters + static_cast<int>(check.fault) - 1, 1);
-    auto again =
-        db_.file(file_index)
-            .ReadPage(check.want.page_no, pages_[DbPageFile::kMaxRun], ++serial_, stamp_id_);
-    std::string retry;
-    if (!again.ok()) {
-      retry = "the re-read failed: " + again.status().message();
-    } else if (again->ok()) {
-      rec_.Add(kDbsimGoodRereads, 1);
-      retry = "a re-read returned the expected version (a cache or the path, not the medium)";
-    } else {
-      retry = fmt::format("a re-read saw {} too", DbPageFaultName(again->fault));
-    }
-    db_.NoteFault(name_, pages_[buf], check.want, check, retry);
-  }
-  // Reads and checks one page into buffer 0.
-  Status ReadOne(size_t file_index, uint64_t page) {
-    DbPageFile& file = db_.file(file_index);
-    const Nanos t0 = MonotonicNow();
-    LC_ASSIGN_OR_RETURN(DbPageCheck check, file.ReadPage(page, pages_[0], ++serial_, stamp_id_));
-    Record(kDbsimKindRead, t0, MonotonicNow());
-    rec_.Add(kDbsimBytesRead, page_size_);
-    Checked(0, file_index, check);
-    return Status::Ok();
-  }
-  // Reads and checks `count` pages from `first`: one scatter read, or one
-  // read per page without UseScatterGather.
-  Status ReadRun(size_t file_index, uint64_t first, size_t count) {
-    if (!cfg_.use_scatter_gather) {
-      for (size_t i = 0; i < count; ++i) LC_RETURN_IF_ERROR(ReadOne(file_index, first + i));
-      return Status::Ok();
-    }
-    DbPageFile& file = db_.file(file_index);
-    const Nanos t0 = MonotonicNow();
-    LC_RETURN_IF_ERROR(
-        file.ReadPages(first, std::span(pages_).first(count), ++serial_, stamp_id_, checks_));
-    Record(kDbsimKindScatterRead, t0, MonotonicNow());
-    rec_.Add(kDbsimBytesRead, count * page_size_);
-    for (size_t i = 0; i < count; ++i) Checked(i, file_index, checks_[i]);
-    return Status::Ok();
-  }
-
-  const DbsimConfig& cfg_;
-  DbsimDatabase& db_;
-  ThreadRecorder& rec_;
-  Random rng_;
-  std::string name_;
-  uint32_t stamp_id_;
-  uint64_t serial_ = 0;
-  uint64_t cycles_ = 0;
-  size_t page_size_;
-  IoBufferPtr buffer_;
-  std::vector<std::span<uint8_t>> pages_;
-  std::vector<DbPageCheck> checks_;
-};
+constexpr uint64_t kDbsimRegionPages = 64;
+constexpr uint32_t kDbsimLogBlock = 512;
+// A spread checkpoint: bursts of at most this many pages, this long apart.
+constexpr size_t kDbsimSpreadPages = 32;
+constexpr int64_t kDbsimSpreadPauseMs = 5;
+constexpr uint64_t kDbsimPoolMiB = uint64_t{1} << 20;
 
 // Chains of page accesses around a region; updates log first, then dirty
-// the page for the checkpoint.
+// the page for the checkpoint (or are rolled back in memory, RollbackChance);
+// with the buffer pool (MaxMemoryMB) full of dirty pages, the user writes
+// some itself, as a worker helps the lazy writer.
 class RandomUserWorker final : public DbsimWorkerBase {
  public:
   using DbsimWorkerBase::DbsimWorkerBase;
@@ -147,20 +37,30 @@ class RandomUserWorker final : public DbsimWorkerBase {
       NewRegion();
     }
     --chain_left_;
-    const DbPageFileSettings& f = db_.file(file_).settings();
-    const uint64_t page = std::min(f.pages - 1, region_ + rng_.Uniform(0, kRegionPages - 1));
+    const uint64_t pages = db_.file(file_).pages();
+    const uint64_t page = std::min(pages - 1, region_ + rng_.Uniform(0, kDbsimRegionPages - 1));
     const Nanos t0 = MonotonicNow();
     if (Chance(cfg_.cache_hit_ratio)) {
       rec_.Add(kDbsimCacheHits, 1);
     } else {
-      LC_RETURN_IF_ERROR(ReadOne(file_, page));
+      LC_ASSIGN_OR_RETURN(bool read, ReadOne(file_, page));
+      if (!read) {  // the file shrank under the region: a new one next
+        chain_left_ = 0;
+        return Status::Ok();
+      }
     }
     if (!Chance(cfg_.read_write_ratio)) {
-      const uint64_t lsn = db_.QueueLog(
-          static_cast<uint32_t>(rng_.Uniform(cfg_.min_log_per_buffer, cfg_.max_log_per_buffer)));
-      if (lsn == 0 || !db_.WaitDurable(lsn)) return EndOfWork();
-      db_.MarkDirty({file_, page});  // written by the checkpoint, after its log record
+      if (Chance(cfg_.rollback_chance)) {
+        rec_.Add(kDbsimRollbacks, 1);  // undone in memory: no log record, the page stays clean
+      } else {
+        const uint64_t lsn = db_.QueueLog(
+            static_cast<uint32_t>(rng_.Uniform(cfg_.min_log_per_buffer, cfg_.max_log_per_buffer)));
+        if (lsn == 0 || !db_.WaitDurable(lsn)) return EndOfWork();
+        db_.MarkDirty({file_, page});  // written by the checkpoint, after its log record
+        LC_RETURN_IF_ERROR(LazyWrite());
+      }
     }
+    if (cfg_.yield_percentage > 0 && Chance(cfg_.yield_percentage)) std::this_thread::yield();
     rec_.RecordTimedEvent(t0, MonotonicNow());
     return Status::Ok();
   }
@@ -168,7 +68,15 @@ class RandomUserWorker final : public DbsimWorkerBase {
  private:
   void NewRegion() {
     file_ = rng_.Uniform(0, db_.data_files() - 1);
-    region_ = rng_.Uniform(0, db_.file(file_).settings().pages - 1);
+    region_ = rng_.Uniform(0, db_.file(file_).pages() - 1);
+  }
+  Status LazyWrite() {
+    if (cfg_.max_memory_mb <= 0) return Status::Ok();
+    const uint64_t pool = static_cast<uint64_t>(cfg_.max_memory_mb) * kDbsimPoolMiB / page_size_;
+    if (db_.DirtyCount() <= pool) return Status::Ok();
+    const auto pages = db_.TakeDirty(DbPageFile::kMaxRun);
+    rec_.Add(kDbsimLazyWrites, pages.size());
+    return WritePages(pages, false);
   }
 
   uint64_t chain_left_ = 0;
@@ -185,13 +93,15 @@ class LogWriterWorker final : public DbsimWorkerBase {
 
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
-    auto [bytes, lsn] = db_.TakeQueuedLog(kPollNs);
+    auto [bytes, lsn] = db_.TakeQueuedLog(kDbsimPollNs);
     if (bytes == 0) return Status::Ok();
-    // Log blocks are whole sectors (unbuffered I/O needs it; engines pad so).
-    const uint64_t padded = (bytes + kLogBlock - 1) / kLogBlock * kLogBlock;
+    // Log blocks are whole sectors (unbuffered I/O needs it; engines pad so),
+    // or the engine's own log block (a preset's: PostgreSQL's 8 KiB).
+    const uint64_t block = std::max<uint64_t>(kDbsimLogBlock, cfg_.log_block_bytes);
+    const uint64_t padded = (bytes + block - 1) / block * block;
     if (padded > log_capacity_) {
       log_capacity_ = std::max<uint64_t>(padded, 1 << 20);
-      log_buffer_ = NewIoBuffer(log_capacity_);
+      log_buffer_ = NewDbsimIoBuffer(log_capacity_);
       std::fill_n(log_buffer_.get(), log_capacity_, static_cast<uint8_t>(0xA5));
     }
     const Nanos t0 = MonotonicNow();
@@ -214,84 +124,35 @@ class LogWriterWorker final : public DbsimWorkerBase {
 
  private:
   uint64_t log_capacity_ = 0;
-  IoBufferPtr log_buffer_;
+  DbsimIoBuffer log_buffer_;
 };
 
 // Writes the dirty pages in bursts: adjacent pages in one gather write.
+// With AllowIOBursts its writes pass the throttle (MaxOutstandingIO holds).
 class CheckpointWorker final : public DbsimWorkerBase {
  public:
   using DbsimWorkerBase::DbsimWorkerBase;
 
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
-    const auto dirty = db_.TakeDirty(DbPageFile::kMaxRun * 4);
+    const auto dirty =
+        db_.TakeDirty(cfg_.checkpoint_spread ? kDbsimSpreadPages : DbPageFile::kMaxRun * 4);
     if (dirty.empty()) {
       Pause(2);
       return Status::Ok();
     }
     const Nanos t0 = MonotonicNow();
-    LC_RETURN_IF_ERROR(Journal(dirty, true));
-    std::vector<bool> touched(db_.data_files(), false);
-    for (size_t i = 0; i < dirty.size();) {
-      size_t run = 1;
-      while (i + run < dirty.size() && run < DbPageFile::kMaxRun &&
-             dirty[i + run].first == dirty[i].first &&
-             dirty[i + run].second == dirty[i].second + run) {
-        ++run;
-      }
-      LC_RETURN_IF_ERROR(WriteRun(dirty[i].first, dirty[i].second, run));
-      touched[dirty[i].first] = true;
-      i += run;
-    }
-    if (!cfg_.write_through) {
-      for (size_t f = 0; f < touched.size(); ++f) {
-        if (!touched[f]) continue;
-        const Nanos f0 = MonotonicNow();
-        LC_RETURN_IF_ERROR(db_.file(f).Flush());
-        Record(kDbsimKindFlush, f0, MonotonicNow());
-      }
-    }
-    LC_RETURN_IF_ERROR(Journal(dirty, false));
+    LC_RETURN_IF_ERROR(WritePages(dirty, cfg_.allow_io_bursts));
     rec_.RecordTimedEvent(t0, MonotonicNow());
-    return Status::Ok();
-  }
-
- private:
-  // With a crash journal: the intents of the burst (each page's next key),
-  // durable before the first write; then, the burst written and flushed
-  // (or write-through), its durable lines. The checkpoint is the pages'
-  // only writer, so their next keys are known here.
-  Status Journal(const std::vector<DbsimPageRef>& dirty, bool intent) {
-    DbCrashJournal* journal = db_.journal();
-    if (journal == nullptr) return Status::Ok();
-    std::vector<DbJournalPage> lines;
-    lines.reserve(dirty.size());
-    for (const auto& [file, page] : dirty) {
-      const DbPageFile& f = db_.file(file);
-      lines.push_back({f.settings().file_id, page, f.keys().Acked(page) + (intent ? 1 : 0)});
-    }
-    return intent ? journal->Intend(lines) : journal->Durable(lines);
-  }
-
-  Status WriteRun(size_t file_index, uint64_t first, size_t count) {
-    DbPageFile& file = db_.file(file_index);
-    const Nanos t0 = MonotonicNow();
-    if (cfg_.use_scatter_gather && count > 1) {
-      LC_RETURN_IF_ERROR(file.WritePages(first, std::span(pages_).first(count), db_.NowNs()));
-      Record(kDbsimKindGatherWrite, t0, MonotonicNow());
-    } else {
-      for (size_t i = 0; i < count; ++i) {
-        const Nanos w0 = MonotonicNow();
-        LC_RETURN_IF_ERROR(file.WritePage(first + i, pages_[0], db_.NowNs()));
-        Record(kDbsimKindWrite, w0, MonotonicNow());
-      }
-    }
-    rec_.Add(kDbsimBytesWritten, count * page_size_);
+    // A spread checkpoint (PostgreSQL's checkpoint_completion_target) paces
+    // its writes rather than writing every dirty page at once.
+    if (cfg_.checkpoint_spread) Pause(kDbsimSpreadPauseMs);
     return Status::Ok();
   }
 };
 
-// Scatter reads of BuffersRAMin..BuffersRAMax consecutive pages.
+// Scatter reads of BuffersRAMin..BuffersRAMax consecutive pages; without
+// ForceReadAhead a run found in the buffer pool (CacheHitRatio) is not read.
 class ReadAheadWorker final : public DbsimWorkerBase {
  public:
   using DbsimWorkerBase::DbsimWorkerBase;
@@ -299,53 +160,62 @@ class ReadAheadWorker final : public DbsimWorkerBase {
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
     CycleDelay(cfg_.ra_delay_after_cycles, cfg_.ra_delay_ms);
-    const size_t file = rng_.Uniform(0, db_.data_files() - 1);
-    const uint64_t pages = db_.file(file).settings().pages;
-    const uint64_t most = std::min<uint64_t>(
-        {pages, DbPageFile::kMaxRun, static_cast<uint64_t>(cfg_.buffers_ra_max)});
-    const uint64_t count = rng_.Uniform(std::min<uint64_t>(cfg_.buffers_ra_min, most), most);
-    const uint64_t first = rng_.Uniform(0, pages - count);
+    const PageRun run = PickRun(cfg_.buffers_ra_min, cfg_.buffers_ra_max, DbPageFile::kMaxRun);
     const Nanos t0 = MonotonicNow();
-    LC_RETURN_IF_ERROR(ReadRun(file, first, count));
+    if (!cfg_.force_read_ahead && Chance(cfg_.cache_hit_ratio)) {
+      rec_.Add(kDbsimCacheHits, run.count);
+    } else {
+      LC_RETURN_IF_ERROR(ReadRun(run.file, run.first, run.count));
+    }
     rec_.RecordTimedEvent(t0, MonotonicNow());
     return Status::Ok();
   }
 };
 
-// Reads every page in order, BuffersValidated a batch, each checked.
+// Reads every page in order, BuffersValidated a batch, each checked. The
+// end-of-cycle audit reads every live page once, without pauses, and ends.
 class AuditWorker final : public DbsimWorkerBase {
  public:
   AuditWorker(const DbsimUserSettings& s, DbsimDatabase& db, const ThreadContext& ctx)
-      : DbsimWorkerBase(s, db, ctx) {
+      : DbsimWorkerBase(s, db, ctx), one_pass_(s.kind == DbsimUserKind::kCycleAudit) {
     // Each audit user starts at its own share of the pages.
     uint64_t skip = db.total_pages() * static_cast<uint64_t>(ctx.thread_id) /
                     static_cast<uint64_t>(std::max(1, ctx.num_threads));
-    while (skip >= db.file(file_).settings().pages) {
-      skip -= db.file(file_).settings().pages;
+    while (skip >= db.file(file_).pages()) {
+      skip -= db.file(file_).pages();
       ++file_;
     }
     page_ = skip;
   }
 
   Status RunEvent() override {
-    if (db_.Stopping()) return EndOfWork();
-    CycleDelay(cfg_.audit_delay_after_cycles, cfg_.audit_delay_ms);
+    if (db_.Stopping() || passed_) return EndOfWork();
+    if (!one_pass_) CycleDelay(cfg_.audit_delay_after_cycles, cfg_.audit_delay_ms);
     const Nanos t0 = MonotonicNow();
-    for (int64_t i = 0; i < cfg_.buffers_validated && !db_.Stopping(); ++i) {
-      LC_RETURN_IF_ERROR(ReadOne(file_, page_));
-      if (++page_ == db_.file(file_).settings().pages) {
-        page_ = 0;
-        if (++file_ == db_.data_files()) {
-          file_ = 0;
-          rec_.Add(kDbsimAuditPasses, 1);
-        }
+    for (int64_t i = 0; i < cfg_.buffers_validated && !db_.Stopping() && !passed_; ++i) {
+      // A page past the live end (the file shrank): on to the next file.
+      bool read = page_ < db_.file(file_).pages();
+      if (read) {
+        LC_ASSIGN_OR_RETURN(read, ReadOne(file_, page_));
       }
+      if (!read || ++page_ >= db_.file(file_).pages()) NextFile();
     }
     rec_.RecordTimedEvent(t0, MonotonicNow());
     return Status::Ok();
   }
 
  private:
+  void NextFile() {
+    page_ = 0;
+    if (++file_ == db_.data_files()) {
+      file_ = 0;
+      rec_.Add(kDbsimAuditPasses, 1);
+      passed_ = one_pass_;
+    }
+  }
+
+  const bool one_pass_;
+  bool passed_ = false;
   size_t file_ = 0;
   uint64_t page_ = 0;
 };
@@ -364,6 +234,12 @@ std::string DbsimUserName(DbsimUserKind kind) {
       return "read-ahead user";
     case DbsimUserKind::kAudit:
       return "audit user";
+    case DbsimUserKind::kBulkUpdate:
+      return "bulk update user";
+    case DbsimUserKind::kShrink:
+      return "shrink user";
+    case DbsimUserKind::kCycleAudit:
+      return "end-of-cycle audit";
   }
   return "user";
 }
@@ -377,9 +253,12 @@ WorkloadInfo DbsimUserWorkload::Info() const {
   info.summary = "a database engine's I/O, simulated and verified";
   info.event_definition = "one unit of the simulated user's work";
   info.self_timed = true;
-  info.latency_kinds = {"read", "scatter read", "write", "gather write", "log write", "flush"};
-  info.counter_names = {"bytes read", "bytes written", "pages checked", "cache hits",
-                        "log bytes",  "audit passes",  "good re-reads"};
+  info.latency_kinds = {"read",      "scatter read", "write", "gather write",
+                        "log write", "flush",        "grow",  "shrink"};
+  info.counter_names = {"bytes read",   "bytes written", "pages checked", "cache hits",
+                        "log bytes",    "audit passes",  "good re-reads", "re-reads",
+                        "throttled ns", "rollbacks",     "lazy writes",   "pages grown",
+                        "pages shrunk"};
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     info.counter_names.push_back(std::string(DbPageFaultName(static_cast<DbPageFault>(k))));
   }
@@ -402,7 +281,12 @@ Result<std::unique_ptr<Worker>> DbsimUserWorkload::NewWorker(const ThreadContext
     case DbsimUserKind::kReadAhead:
       return std::unique_ptr<Worker>(std::make_unique<ReadAheadWorker>(settings_, db_, ctx));
     case DbsimUserKind::kAudit:
+    case DbsimUserKind::kCycleAudit:
       return std::unique_ptr<Worker>(std::make_unique<AuditWorker>(settings_, db_, ctx));
+    case DbsimUserKind::kBulkUpdate:
+      return NewDbsimBulkUpdateWorker(settings_, db_, ctx);
+    case DbsimUserKind::kShrink:
+      return NewDbsimShrinkWorker(settings_, db_, ctx);
   }
   return Status::Internal("dbsim: unknown user kind");
 }

@@ -4,7 +4,7 @@
 // its own, over the database they share (dbsim_database.h). Self-timed:
 // each I/O is recorded under its kind; an event is one unit of a user's
 // work (a page access, a log write, a checkpoint burst, a read-ahead, an
-// audit batch).
+// audit batch, a bulk update, a shrink or grow).
 
 #include <cstdint>
 #include <memory>
@@ -17,8 +17,18 @@
 
 namespace loadcell {
 
-enum class DbsimUserKind : uint8_t { kRandom, kLogWriter, kCheckpoint, kReadAhead, kAudit };
-// "random user", "log writer", "checkpoint", "read-ahead user", "audit user".
+enum class DbsimUserKind : uint8_t {
+  kRandom,
+  kLogWriter,
+  kCheckpoint,
+  kReadAhead,
+  kAudit,
+  kBulkUpdate,
+  kShrink,
+  kCycleAudit,  // SQLIOSim's audit pass at the end of each cycle: every page once
+};
+// "random user", "log writer", "checkpoint", "read-ahead user", "audit user",
+// "bulk update user", "shrink user", "end-of-cycle audit".
 std::string DbsimUserName(DbsimUserKind kind);
 
 // Latency kinds (recorder indices; 0 is every event).
@@ -29,6 +39,8 @@ enum DbsimKind : int {
   kDbsimKindGatherWrite,
   kDbsimKindLogWrite,
   kDbsimKindFlush,
+  kDbsimKindGrow,    // one Grow: the new pages written and flushed
+  kDbsimKindShrink,  // one Shrink: the truncation
 };
 // Counter indices, in Info().counter_names order; then one per page fault
 // kind (kDbsimFaultCounters + kind - 1).
@@ -40,6 +52,12 @@ enum DbsimCounter : int {
   kDbsimLogBytes,
   kDbsimAuditPasses,
   kDbsimGoodRereads,  // failed pages whose re-read was good
+  kDbsimRereads,      // re-reads of failed pages
+  kDbsimThrottledNs,  // time waited at the throttle
+  kDbsimRollbacks,    // updates rolled back (RollbackChance)
+  kDbsimLazyWrites,   // pages a random user wrote itself (MaxMemoryMB full)
+  kDbsimPagesGrown,
+  kDbsimPagesShrunk,
   kDbsimFaultCounters,
 };
 

@@ -105,9 +105,56 @@ TEST(DbsimConfig, ReadsEverySectionCaseBlindWithCommentsAndCrLf) {
   EXPECT_FALSE(config->files[0].log_file);
   EXPECT_EQ(config->files[1].name, "log.ldx");
   EXPECT_TRUE(config->files[1].log_file);
-  // Accepted but not simulated: named with its line for the warning.
+  EXPECT_EQ(config->target_io_duration_ms, 100);
+  EXPECT_TRUE(config->not_simulated.empty());
+}
+
+// SQLIOSim's meaning of the keys that were accepted without effect before,
+// and of the bulk update and shrink users: every one is read and run.
+TEST(DbsimConfig, TheThrottleBulkUpdateAndShrinkKeysAreReadAndOnlyErrorFileIsNotSimulated) {
+  auto defaults = ParseDbsimConfig("", "empty.ini");
+  ASSERT_OK(defaults.status());
+  EXPECT_EQ(defaults->bulk_update_users, -1);  // min(CPUCount * 2, 8)
+  EXPECT_EQ(defaults->buffers_bu_min, 64);
+  EXPECT_EQ(defaults->buffers_bu_max, 128);
+  EXPECT_EQ(defaults->bu_delay_ms, 10);
+  EXPECT_EQ(defaults->min_shrink_interval_s, 120);
+  EXPECT_EQ(defaults->max_shrink_interval_s, 600);
+  EXPECT_EQ(defaults->min_extends, 1);
+  EXPECT_EQ(defaults->max_extends, 20);
+  EXPECT_EQ(defaults->target_io_duration_ms, 100);
+  EXPECT_EQ(defaults->rollback_chance, 100);
+  const std::string text =
+      "[CONFIG]\nErrorFile=x.xml\nMaxMemoryMB=32\nMaxOutstandingIO=16\n"
+      "TargetIODuration=1000000\nAllowIOBursts=FALSE\nForceReadAhead=FALSE\nStampFiles=TRUE\n"
+      "[RandomUser]\nRollbackChance=500\nYieldPercentage=100\n"
+      "[BulkUpdateUser]\nUserCount=3\nBuffersBUMin=600\nBuffersBUMax=1000\nBUDelay=1\n"
+      "[ShrinkUser]\nMinShrinkInterval=1\nMaxShrinkInterval=2\nMinExtends=2\nMaxExtends=3\n"
+      "[File1]\nFileName=data.mdx\nInitialSize=10\nMaxSize=40\nIncrement=5\nShrinkable=TRUE\n"
+      "[File2]\nFileName=replica.mdx\nInitialSize=10\nSparse=TRUE\n"
+      "[File3]\nFileName=log.ldx\nInitialSize=5\nLogFile=TRUE\n";
+  auto config = ParseDbsimConfig(text, "t.ini");
+  ASSERT_OK(config.status());
+  EXPECT_EQ(config->max_memory_mb, 32);
+  EXPECT_EQ(config->max_outstanding_io, 16);
+  EXPECT_EQ(config->target_io_duration_ms, 1000000);
+  EXPECT_FALSE(config->allow_io_bursts);
+  EXPECT_FALSE(config->force_read_ahead);
+  EXPECT_TRUE(config->stamp_files);
+  EXPECT_EQ(config->rollback_chance, 500);
+  EXPECT_EQ(config->yield_percentage, 100);
+  EXPECT_EQ(config->bulk_update_users, 3);
+  EXPECT_EQ(config->buffers_bu_max, 1000);
+  EXPECT_EQ(config->bu_delay_ms, 1);
+  EXPECT_EQ(config->max_shrink_interval_s, 2);
+  EXPECT_EQ(config->max_extends, 3);
+  ASSERT_EQ(config->files.size(), 3u);
+  EXPECT_TRUE(config->files[0].shrinkable);
+  EXPECT_EQ(config->files[0].increment_mb, 5u);
+  EXPECT_EQ(config->files[0].max_mb, 40u);
+  EXPECT_TRUE(config->files[1].sparse);
   ASSERT_EQ(config->not_simulated.size(), 1u);
-  EXPECT_EQ(config->not_simulated[0], "TargetIODuration (line 8)");
+  EXPECT_EQ(config->not_simulated[0], "ErrorFile (line 2)");
 }
 
 TEST(DbsimConfig, EveryBadFileOfTheTableIsRefusedNamingItsLine) {

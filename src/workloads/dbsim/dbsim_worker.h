@@ -1,0 +1,110 @@
+#pragma once
+// What every simulated user's worker shares (dbsim_users.h): the database,
+// page buffers for a run of pages, its random draws, the throttle, reading
+// and checking pages (with SQL Server's read retries), and writing bursts
+// of pages (with the crash journal). Internal to workloads/dbsim.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/random.h"
+#include "dbsim/dbsim_config.h"
+#include "io/io_engine.h"
+#include "runner/recorder.h"
+#include "runner/workload.h"
+#include "workloads/dbsim/dbsim_database.h"
+#include "workloads/dbsim/dbsim_users.h"
+
+namespace loadcell {
+
+struct DbsimIoBufferFree {
+  void operator()(uint8_t* p) const { FreeIoBuffer(p); }
+};
+using DbsimIoBuffer = std::unique_ptr<uint8_t, DbsimIoBufferFree>;
+inline DbsimIoBuffer NewDbsimIoBuffer(size_t len) {
+  return DbsimIoBuffer(static_cast<uint8_t*>(AllocateIoBuffer(len)));
+}
+
+// How often a page that failed its check is read again, as SQL Server's
+// read retry does (four more reads) before the failure stands.
+inline constexpr int kDbsimReadRetries = 4;
+// How long a pause sleeps before it looks at the stop flag again.
+inline constexpr int64_t kDbsimPollNs = 10'000'000;
+
+class DbsimWorkerBase : public Worker {
+ public:
+  DbsimWorkerBase(const DbsimUserSettings& s, DbsimDatabase& db, const ThreadContext& ctx);
+
+ protected:
+  // Sleeps `ms` (not measured), in slices that notice a stop, never past
+  // the end of the cycle.
+  void Pause(int64_t ms);
+  // SQLIOSim's DelayAfterCycles: before every `every`-th cycle but the
+  // first, a pause of `ms`.
+  void CycleDelay(int64_t every, int64_t ms);
+  bool Chance(int64_t hundredths_of_percent) {
+    return static_cast<int64_t>(rng_.Uniform(1, 10000)) <= hundredths_of_percent;
+  }
+  void Record(int kind, Nanos t0, Nanos t1) {
+    rec_.RecordKind(kind, static_cast<uint64_t>(t1 > t0 ? t1 - t0 : 0));
+  }
+  // A run of consecutive pages of a data file picked at random: its length
+  // from `min_pages` to `max_pages`, at most `cap` and the file's live pages.
+  struct PageRun {
+    size_t file = 0;
+    uint64_t first = 0;
+    uint64_t count = 0;
+  };
+  PageRun PickRun(int64_t min_pages, int64_t max_pages, uint64_t cap);
+  // Admits one I/O through the throttle, counting the wait.
+  DbsimIoSlot Throttle(bool burst);
+  // Counts a page's check; a failed one is read again up to
+  // kDbsimReadRetries times into the spare buffer: a good re-read points at
+  // a cache or the path, the same failure every time at the medium.
+  void Checked(size_t buf, size_t file_index, const DbPageCheck& check);
+  // Reads and checks one page into buffer 0; false when the page is gone
+  // (the file shrank).
+  Result<bool> ReadOne(size_t file_index, uint64_t page);
+  // Reads and checks `count` pages from `first`: one scatter read, or one
+  // read per page without UseScatterGather.
+  Status ReadRun(size_t file_index, uint64_t first, size_t count);
+  // Writes `pages` (in file and page order) as one burst: adjacent pages in
+  // one gather write (UseScatterGather), each file written flushed unless
+  // write-through; with a crash journal, the intents durable first and the
+  // durable lines after. `burst`: passes the throttle (AllowIOBursts).
+  Status WritePages(const std::vector<DbsimPageRef>& pages, bool burst);
+
+  const DbsimConfig& cfg_;
+  DbsimDatabase& db_;
+  ThreadRecorder& rec_;
+  Random rng_;
+  std::string name_;
+  uint32_t stamp_id_;
+  uint64_t serial_ = 0;
+  uint64_t cycles_ = 0;
+  size_t page_size_;
+  Nanos cycle_end_;
+  DbsimIoBuffer buffer_;
+  std::vector<std::span<uint8_t>> pages_;
+  std::vector<DbPageCheck> checks_;
+
+ private:
+  Status Journal(const std::vector<DbsimPageRef>& pages, bool intent);
+  Status WriteRun(size_t file_index, uint64_t first, size_t count, bool burst);
+  // The run's pages at the versions about to be written, into the
+  // doublewrite area first (durable there), as InnoDB does.
+  Status Doublewrite(size_t file_index, uint64_t first, size_t count, bool burst);
+  std::string Reread(size_t file_index, const DbPageCheck& check);
+};
+
+// The bulk update and shrink users (dbsim_bulk_shrink.cpp).
+std::unique_ptr<Worker> NewDbsimBulkUpdateWorker(const DbsimUserSettings& s, DbsimDatabase& db,
+                                                 const ThreadContext& ctx);
+std::unique_ptr<Worker> NewDbsimShrinkWorker(const DbsimUserSettings& s, DbsimDatabase& db,
+                                             const ThreadContext& ctx);
+
+}  // namespace loadcell
