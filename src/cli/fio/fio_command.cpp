@@ -32,6 +32,7 @@ struct FioProgramOptions {
   std::string output;
   bool parse_only = false;
   bool allow_destructive = false;  // loadcell's own: writes to a device holding data
+                                   // or to a file loadcell did not lay out
 };
 
 Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption>& given) {
@@ -99,15 +100,6 @@ std::string RwText(const fio::FioJobOptions& job) {
   return GivenValue(job, "rw", "readwrite", "read");
 }
 
-std::string SizeText(uint64_t b) {
-  if (b >= (uint64_t{1} << 30) && b % (uint64_t{1} << 30) == 0)
-    return fmt::format("{}GiB", b >> 30);
-  if (b >= (uint64_t{1} << 20) && b % (uint64_t{1} << 20) == 0)
-    return fmt::format("{}MiB", b >> 20);
-  if (b >= 1024 && b % 1024 == 0) return fmt::format("{}KiB", b >> 10);
-  return fmt::format("{}B", b);
-}
-
 // One job instance's run parts, kept alive through the run and the report.
 struct JobRun {
   const FioPlannedJob* planned = nullptr;
@@ -125,7 +117,7 @@ std::string FioUsage() {
          "fio 3.33's job files and command-line jobs, run by loadcell; fio's text and JSON\n"
          "output. Supported options and every difference from fio: docs/fio.md.\n"
          "--allow-destructive: let a job write to a device that holds a partition table or\n"
-         "a file system.\n";
+         "a file system, or to an existing file loadcell did not lay out.\n";
 }
 
 int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -215,10 +207,15 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       jr.workload = std::make_unique<FioJobWorkload>(pj.settings, fs);
       PrepareContext ctx;
       ctx.seed = pj.settings.pattern.seed;
-      if (jr.workload->LaysOutFiles()) {
-        say << fmt::format("{}: Laying out IO file ({} file{} / {})\n", pj.instance.name,
-                           pj.settings.files.size(), pj.settings.files.size() == 1 ? "" : "s",
-                           SizeText(pj.settings.file_size));
+      // fio's line, only for the files it lays out: how many, their bytes
+      // in whole MiB.
+      const std::vector<size_t> laid = jr.workload->FilesToLayOut();
+      if (!laid.empty()) {
+        uint64_t bytes = 0;
+        for (size_t f : laid) bytes += pj.settings.FileSize(f);
+        const char* s = laid.size() > 1 ? "s" : "";
+        say << fmt::format("{}: Laying out IO file{} ({} file{} / {}{}MiB)\n", pj.instance.name, s,
+                           laid.size(), s, laid.size() > 1 ? "total " : "", bytes >> 20);
       }
       if (Status st = jr.workload->Prepare(ctx); !st.ok()) {
         PrintCliError(err,

@@ -34,7 +34,8 @@ struct FioPlan {
 // What the command line allows beyond the job files.
 struct FioPlanOptions {
   // --allow-destructive: a job may write to a device that holds a file
-  // system or partition table (cli/fio/fio_device_guard.h).
+  // system or partition table, and to an existing file loadcell did not lay
+  // out (cli/fio/fio_device_guard.h).
   bool allow_destructive = false;
 };
 
