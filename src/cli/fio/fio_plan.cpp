@@ -404,6 +404,13 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.name = inst.name;
   LC_ASSIGN_OR_RETURN(s.engine, EngineName(spec));
   s.files = FilesOf(spec, inst);
+  if (!options.rank_folder.empty()) {
+    for (std::string& path : s.files) {
+      if (!IsBlockDevice(path)) {
+        path = JoinPath(JoinPath(Dirname(path), options.rank_folder), Basename(path));
+      }
+    }
+  }
   const uint64_t nfiles = s.files.size();
   s.pattern = PatternOf(spec);
   // fio's seed is the same every run unless randrepeat=0; each clone its own.
