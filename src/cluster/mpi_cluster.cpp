@@ -88,6 +88,7 @@ class MpiCluster final : public Cluster {
   void Poll(Nanos now, CoordinatorNews& news) override;
   bool ShareInterval(const IntervalSnapshot& interval) override;
   void Finish(RunResult& result) override;
+  void FinishRuns(const std::vector<RunResult*>& results) override;
 
  private:
   // ---- The start (mpi_start.h: every exchange with a deadline)
@@ -97,7 +98,7 @@ class MpiCluster final : public Cluster {
 
   // ---- Rank 0 during and after the run
   void PumpAtRoot(Nanos now);
-  void TakeResultAtRoot(int from, const std::string& bytes);
+  void TakeResultAtRoot(int from, MpiTag tag, const std::string& bytes);
   // Tells every other rank to stop (once) and notes that this one must.
   void StopAll();
   void BeatIfDue(Nanos now);
@@ -107,7 +108,15 @@ class MpiCluster final : public Cluster {
   void TakeDueIntervals(Nanos now, bool all, std::vector<IntervalSnapshot>& out);
   // Waits until every rank's result arrived or it was silent for the timeout.
   void WaitForRanks();
-  void MergeAtRoot(RunResult& result);
+  // Finish (`runs` false: one run, its intervals shared as it went) or
+  // FinishRuns (`runs`: each run's intervals with its result).
+  void FinishAll(const std::vector<RunResult*>& results, bool runs);
+  void MergeAtRoot(const std::vector<RunResult*>& results, bool runs);
+  // The one run of Finish: its late intervals, the stonewall.
+  void MergeOneAtRoot(RunResult& result, const std::vector<RankResult>& parts);
+  // Run `i` of several (FinishRuns): every rank's merged, and its intervals
+  // merged tick by tick (the k-th of every rank's).
+  void MergeRunAtRoot(size_t i, RunResult& result, std::vector<RankResult> parts);
   std::string MissingRanks() const;
 
   // ---- The other ranks
@@ -141,7 +150,9 @@ class MpiCluster final : public Cluster {
 
   // Rank 0 only.
   std::vector<Nanos> heard_;  // when each rank's last message came
-  std::vector<std::optional<RankResult>> results_;
+  // Each rank's runs once they arrived (one for Finish; FinishRuns' several,
+  // with their intervals).
+  std::vector<std::optional<std::vector<RankRun>>> results_;
   std::vector<bool> missing_;
   std::map<int64_t, PendingInterval> intervals_;  // by IntervalKey
   std::vector<Status> bad_messages_;              // undecodable results or intervals
@@ -292,8 +303,8 @@ bool MpiCluster::ShareInterval(const IntervalSnapshot& interval) {
 void MpiCluster::PumpAtRoot(Nanos now) {
   while (std::optional<MpiMessage> m = link_.Receive()) {
     heard_[m->from] = now;
-    if (m->tag == MpiTag::kResult) {
-      TakeResultAtRoot(m->from, m->bytes);
+    if (m->tag == MpiTag::kResult || m->tag == MpiTag::kResults) {
+      TakeResultAtRoot(m->from, m->tag, m->bytes);
     } else if (m->tag == MpiTag::kInterval) {
       Result<IntervalSnapshot> iv = DecodeInterval(m->bytes);
       if (!iv.ok()) {
@@ -312,17 +323,28 @@ void MpiCluster::PumpAtRoot(Nanos now) {
 
 // A rank that failed or was interrupted stops every rank; under a stonewall
 // so does the first to end at all.
-void MpiCluster::TakeResultAtRoot(int from, const std::string& bytes) {
-  Result<RankResult> r = DecodeRankResult(bytes);
-  if (!r.ok()) {
-    bad_messages_.push_back(r.status());
+void MpiCluster::TakeResultAtRoot(int from, MpiTag tag, const std::string& bytes) {
+  Result<std::vector<RankRun>> runs = std::vector<RankRun>(1);
+  if (tag == MpiTag::kResults) {
+    runs = DecodeRankRuns(bytes);
+  } else if (Result<RankResult> one = DecodeRankResult(bytes); one.ok()) {
+    runs->front().result = std::move(one).value();
+  } else {
+    runs = one.status();
+  }
+  if (!runs.ok()) {
+    bad_messages_.push_back(runs.status());
     missing_[from] = true;  // its figures are lost; do not wait for it
     StopAll();
     return;
   }
-  const RunResult& x = r->result;
-  if (!x.failure.ok() || x.interrupted || settings_.stonewall) StopAll();
-  results_[from] = std::move(r).value();
+  bool stop = settings_.stonewall;
+  for (const RankRun& run : *runs) {
+    const RunResult& x = run.result.result;
+    stop = stop || !x.failure.ok() || x.interrupted;
+  }
+  if (stop) StopAll();
+  results_[from] = std::move(runs).value();
 }
 
 void MpiCluster::StopAll() {
@@ -394,13 +416,32 @@ RankResult MpiCluster::Mine(const RunResult& result) const {
   return mine;
 }
 
-void MpiCluster::Finish(RunResult& result) {
+void MpiCluster::Finish(RunResult& result) { FinishAll({&result}, /*runs=*/false); }
+
+void MpiCluster::FinishRuns(const std::vector<RunResult*>& results) {
+  FinishAll(results, /*runs=*/true);
+}
+
+void MpiCluster::FinishAll(const std::vector<RunResult*>& results, bool runs) {
+  // One run's intervals were merged as the run went (ShareInterval); the
+  // runs of FinishRuns' go with their results.
+  std::vector<RankRun> mine;
+  for (RunResult* r : results) {
+    RankRun& run = mine.emplace_back();
+    run.result = Mine(*r);
+    if (runs) run.intervals = r->intervals;
+  }
   if (rank_ != 0) {
-    link_.Send(0, MpiTag::kResult, EncodeRankResult(Mine(result)));
+    if (runs) {
+      link_.Send(0, MpiTag::kResults, EncodeRankRuns(mine));
+    } else {
+      link_.Send(0, MpiTag::kResult, EncodeRankResult(mine.front().result));
+    }
     if (!WaitForVerdict()) {
       abandon_ = true;
-      if (result.failure.ok()) {
-        result.failure = Status::Unavailable(
+      for (RunResult* r : results) {
+        if (!r->failure.ok()) continue;
+        r->failure = Status::Unavailable(
             fmt::format("rank 0 ({}) did not answer for {} s (--mpi-timeout); it printed no report",
                         hosts_[0], settings_.timeout_s));
       }
@@ -410,13 +451,16 @@ void MpiCluster::Finish(RunResult& result) {
     return;
   }
   // Rank 0's own part: was it the first to end (a stonewall), or did it fail?
-  RankResult mine = Mine(result);
-  mine.stopped_by_cluster = stop_;
-  const RunResult& x = mine.result;
-  if (!x.failure.ok() || x.interrupted || settings_.stonewall) StopAll();
+  bool stop = settings_.stonewall;
+  for (RankRun& run : mine) {
+    run.result.stopped_by_cluster = stop_;
+    const RunResult& x = run.result.result;
+    stop = stop || !x.failure.ok() || x.interrupted;
+  }
+  if (stop) StopAll();
   results_[0] = std::move(mine);
   WaitForRanks();
-  MergeAtRoot(result);
+  MergeAtRoot(results, runs);
 }
 
 void MpiCluster::WaitForRanks() {
@@ -470,16 +514,71 @@ std::string MpiCluster::MissingRanks() const {
   return (n == 1 ? "rank " : "ranks ") + out;
 }
 
-void MpiCluster::MergeAtRoot(RunResult& result) {
-  std::vector<RankResult> parts;
+void MpiCluster::MergeAtRoot(const std::vector<RunResult*>& results, bool runs) {
   std::vector<int> missing;
   for (int r = 0; r < size_; ++r) {
-    if (results_[r]) {
-      parts.push_back(*results_[r]);
-    } else {
+    if (!results_[r]) {
+      missing.push_back(r);
+    } else if (results_[r]->size() != results.size()) {
+      bad_messages_.push_back(
+          Status::InvalidArgument(fmt::format("rank {} ({}) sent {} results where rank 0 has {}", r,
+                                              hosts_[r], results_[r]->size(), results.size())));
+      results_[r].reset();
       missing.push_back(r);
     }
   }
+  for (size_t i = 0; i < results.size(); ++i) {
+    std::vector<RankResult> parts;
+    for (int r = 0; r < size_; ++r) {
+      if (results_[r]) parts.push_back((*results_[r])[i].result);
+    }
+    RunResult& result = *results[i];
+    if (runs) {
+      MergeRunAtRoot(i, result, std::move(parts));
+    } else {
+      MergeOneAtRoot(result, parts);
+    }
+    if (!result.cluster) continue;
+    result.cluster->missing_ranks = missing;
+    if (!missing.empty() && result.failure.ok()) {
+      result.failure = Status::Unavailable(
+          fmt::format("{} did not answer for {} s (--mpi-timeout); the report holds the other "
+                      "ranks' figures",
+                      MissingRanks(), settings_.timeout_s));
+    }
+    if (!bad_messages_.empty() && result.failure.ok()) result.failure = bad_messages_.front();
+  }
+}
+
+void MpiCluster::MergeRunAtRoot(size_t i, RunResult& result, std::vector<RankResult> parts) {
+  // The k-th interval of every rank: each job's ticks count from its own
+  // start, at the group's common start on every rank.
+  std::vector<IntervalSnapshot> merged;
+  for (size_t k = 0;; ++k) {
+    std::vector<IntervalSnapshot> tick;
+    for (int r = 0; r < size_; ++r) {
+      if (!results_[r]) continue;
+      const std::vector<IntervalSnapshot>& own = (*results_[r])[i].intervals;
+      if (k < own.size()) tick.push_back(own[k]);
+    }
+    if (tick.empty()) break;
+    Result<IntervalSnapshot> m = MergeIntervals(tick);
+    if (!m.ok()) {
+      bad_messages_.push_back(m.status());
+      break;
+    }
+    merged.push_back(std::move(m).value());
+  }
+  Result<RunResult> all = MergeRankResults(result, std::move(parts));
+  if (!all.ok()) {
+    if (result.failure.ok()) result.failure = all.status();
+    return;
+  }
+  result = std::move(all).value();
+  result.intervals = std::move(merged);
+}
+
+void MpiCluster::MergeOneAtRoot(RunResult& result, const std::vector<RankResult>& parts) {
   std::vector<IntervalSnapshot> late;
   TakeDueIntervals(MonotonicNow(), /*all=*/true, late);
   Result<RunResult> merged = MergeRankResults(result, parts);
@@ -489,15 +588,7 @@ void MpiCluster::MergeAtRoot(RunResult& result) {
   }
   result = std::move(merged).value();
   for (IntervalSnapshot& iv : late) result.intervals.push_back(std::move(iv));
-  result.cluster->missing_ranks = missing;
   if (settings_.stonewall) result.cluster->stonewall = ComputeStonewall(parts);
-  if (!missing.empty() && result.failure.ok()) {
-    result.failure = Status::Unavailable(
-        fmt::format("{} did not answer for {} s (--mpi-timeout); the report holds the other "
-                    "ranks' figures",
-                    MissingRanks(), settings_.timeout_s));
-  }
-  if (!bad_messages_.empty() && result.failure.ok()) result.failure = bad_messages_.front();
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ enum class MpiTag : int {
   kWelcome = 12,  // rank 0 to rank r: the hosts, threads and seed, or the refusal
   kVote = 13,     // rank r to rank 0: the outcome of its part (ProcessGroup::Agree)
   kAgreed = 14,   // rank 0 to rank r: the vote's outcome (mpi_agree.cpp)
+  kResults = 15,  // encoded RankRuns, rank r to rank 0 (several runs that ended together)
 };
 
 struct MpiMessage {

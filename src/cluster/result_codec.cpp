@@ -10,6 +10,7 @@ namespace {
 
 constexpr char kMagic[4] = {'L', 'C', 'R', 'R'};
 constexpr char kIntervalMagic[4] = {'L', 'C', 'R', 'I'};
+constexpr char kRunsMagic[4] = {'L', 'C', 'R', 'B'};
 
 // Appends plain values and length-prefixed strings.
 class Writer {
@@ -291,6 +292,35 @@ Result<IntervalSnapshot> DecodeInterval(std::string_view bytes) {
   }
   if (!r.at_end()) return Status::InvalidArgument("a rank's interval has trailing bytes");
   return iv;
+}
+
+std::string EncodeRankRuns(const std::vector<RankRun>& runs) {
+  Writer w;
+  for (char c : kRunsMagic) w.Put(c);
+  w.Put(kRankResultVersion);
+  w.Put<uint64_t>(runs.size());
+  for (const RankRun& run : runs) {
+    w.PutString(EncodeRankResult(run.result));
+    w.Put<uint64_t>(run.intervals.size());
+    for (const IntervalSnapshot& iv : run.intervals) w.PutString(EncodeInterval(iv));
+  }
+  return w.Take();
+}
+
+Result<std::vector<RankRun>> DecodeRankRuns(std::string_view bytes) {
+  Reader r(bytes);
+  LC_RETURN_IF_ERROR(GetHeader(r, kRunsMagic, "runs"));
+  std::vector<RankRun> out(r.GetCount(sizeof(uint64_t)));
+  for (RankRun& run : out) {
+    LC_ASSIGN_OR_RETURN(run.result, DecodeRankResult(r.GetString()));
+    run.intervals.resize(r.GetCount(sizeof(uint64_t)));
+    for (IntervalSnapshot& iv : run.intervals) {
+      LC_ASSIGN_OR_RETURN(iv, DecodeInterval(r.GetString()));
+    }
+  }
+  if (!r.ok()) return Status::InvalidArgument("a rank's runs are truncated or damaged");
+  if (!r.at_end()) return Status::InvalidArgument("a rank's runs have trailing bytes");
+  return out;
 }
 
 }  // namespace loadcell

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cluster/rank_result.h"
 #include "core/status.h"
@@ -25,6 +26,18 @@ std::string EncodeRankResult(const RankResult& r);
 // The inverse of EncodeRankResult. InvalidArgument naming what is wrong for
 // bytes of another version, truncated or with trailing bytes.
 Result<RankResult> DecodeRankResult(std::string_view bytes);
+
+// Several runs of one rank that ended together (the jobs of a group, each
+// its own run: RunCoordinator::FinishRuns), each with its intervals, for
+// the merge of each run with the same run of the other ranks.
+struct RankRun {
+  RankResult result;
+  std::vector<IntervalSnapshot> intervals;
+};
+std::string EncodeRankRuns(const std::vector<RankRun>& runs);
+// InvalidArgument for bytes of another version, truncated, damaged or with
+// trailing bytes (also within a run's result or interval).
+Result<std::vector<RankRun>> DecodeRankRuns(std::string_view bytes);
 
 // One --report-interval interval of a rank, for its merge at rank 0: the
 // raw figures (end, duration, threads, events, errors, latency, counters,

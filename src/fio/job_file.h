@@ -116,8 +116,8 @@ struct FioCommandLine {
   std::vector<FioRawOption> program_options;
 };
 // The program options fio has that loadcell takes: output, output-format,
-// parse-only, warnings-fatal, eta, and loadcell's own allow-destructive (and
-// section, kept apart above).
+// parse-only, warnings-fatal, eta, and loadcell's own allow-destructive,
+// mpi, mpi-files and mpi-timeout (and section, kept apart above).
 extern const std::vector<std::string_view> kFioProgramOptions;
 Result<FioCommandLine> ParseFioCommandLine(const std::vector<std::string>& args,
                                            const FioParseEnv& env);

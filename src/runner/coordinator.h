@@ -58,6 +58,17 @@ class RunCoordinator {
   // them (completed only at the end) are reported by the runner after
   // Finish. The default leaves it.
   virtual void Finish(RunResult& result) {}
+
+  // Finish for several runs of this process that ended together and are
+  // merged each with the same run of every other participant (the jobs of
+  // a group, runner/jobs.h, started by one Start and polled through one
+  // Poll): called once, on the thread that called Start, with every run's
+  // result, in the same order on every participant; each may be replaced
+  // by the merge of its run's figures across the participants (intervals
+  // too, tick by tick). The default finishes each on its own.
+  virtual void FinishRuns(const std::vector<RunResult*>& results) {
+    for (RunResult* r : results) Finish(*r);
+  }
 };
 
 // The no-op coordinator of a run in one process.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "runner/coordinator.h"
 #include "runner/run_config.h"
 #include "runner/run_result.h"
 #include "runner/runner.h"
@@ -29,6 +30,13 @@ struct Job {
 
 struct JobGroup {
   std::vector<Job> jobs;
+  // The group's jobs run across processes too (the ranks of an MPI run,
+  // each running the same group): one Start for the whole group, polled by
+  // its first job, and one FinishRuns with every job's result, in order, so
+  // that each job is merged with the same job of the other processes. Null:
+  // this process alone. Must outlive RunJobs; its calls come from the thread
+  // that called RunJobs (MPI's).
+  RunCoordinator* across = nullptr;
 };
 
 struct JobRunResult {
@@ -52,11 +60,13 @@ struct JobsResult {
 // Runs `groups` in order. Within a group every job's threads are created
 // first; when each job is ready they are all released together (a job that
 // cannot start keeps the whole group from starting: the error, "job NAME:
-// ...", is returned and no later group runs). A job's failure is its
-// result's (the group's and the total's carry the first, named); later
-// groups still run, as fio's do. A stop request ends the group running and
-// skips the rest. InvalidArgument for an empty group or a job without a
-// workload.
+// ...", is returned and no later group runs). With the group's `across`
+// the jobs start once every process' jobs of the group are ready, and a
+// stop it says (another process failed, or was interrupted) stops every
+// job of the group. A job's failure is its result's (the group's and the
+// total's carry the first, named); later groups still run, as fio's do. A
+// stop request ends the group running and skips the rest. InvalidArgument
+// for an empty group or a job without a workload.
 Result<JobsResult> RunJobs(std::vector<JobGroup>& groups);
 
 }  // namespace loadcell

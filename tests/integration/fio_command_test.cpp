@@ -78,10 +78,11 @@ TEST(FioCommandTest, BadInputIsOneLineAndExitTwoBeforeAnythingIsWritten) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "j.0.0"));
 
-  r = Fio(dir, {"--name=x", "--filesize=1m-2m"});
+  r = Fio(dir, {"--name=x", "--rw=randread", "--filesize=1m-2m", "--random_distribution=zipf"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("a filesize range is not supported by loadcell yet"), std::string::npos)
+  EXPECT_NE(r.err.find("with a filesize range is not supported by loadcell yet"), std::string::npos)
       << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.0.0"));
 
   r = Fio(dir, {"--output-format=terse", "--name=x", "--size=1m"});
   EXPECT_EQ(r.exit_code, 2);

@@ -9,10 +9,13 @@
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
+#include "cli/cluster_setup.h"
 #include "cli/fio/fio_disk_util.h"
 #include "cli/fio/fio_logs.h"
+#include "cli/fio/fio_mpi.h"
 #include "cli/fio/fio_plan.h"
 #include "cli/report_file.h"
+#include "cluster/cluster.h"
 #include "core/version.h"
 #include "fio/fio_options.h"
 #include "fio/job_file.h"
@@ -20,6 +23,7 @@
 #include "report/fio/fio_report.h"
 #include "runner/jobs.h"
 #include "runner/merge_results.h"
+#include "runner/stop_signal.h"
 #include "validity/verdict.h"
 
 namespace loadcell {
@@ -32,6 +36,7 @@ struct FioProgramOptions {
   std::string output;
   bool parse_only = false;
   bool allow_destructive = false;  // loadcell's own: writes to a device holding data
+                                   // or to a file loadcell did not lay out
 };
 
 Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption>& given) {
@@ -99,15 +104,6 @@ std::string RwText(const fio::FioJobOptions& job) {
   return GivenValue(job, "rw", "readwrite", "read");
 }
 
-std::string SizeText(uint64_t b) {
-  if (b >= (uint64_t{1} << 30) && b % (uint64_t{1} << 30) == 0)
-    return fmt::format("{}GiB", b >> 30);
-  if (b >= (uint64_t{1} << 20) && b % (uint64_t{1} << 20) == 0)
-    return fmt::format("{}MiB", b >> 20);
-  if (b >= 1024 && b % 1024 == 0) return fmt::format("{}KiB", b >> 10);
-  return fmt::format("{}B", b);
-}
-
 // One job instance's run parts, kept alive through the run and the report.
 struct JobRun {
   const FioPlannedJob* planned = nullptr;
@@ -125,8 +121,209 @@ std::string FioUsage() {
          "fio 3.33's job files and command-line jobs, run by loadcell; fio's text and JSON\n"
          "output. Supported options and every difference from fio: docs/fio.md.\n"
          "--allow-destructive: let a job write to a device that holds a partition table or\n"
-         "a file system.\n";
+         "a file system, or to an existing file loadcell did not lay out.\n"
+         "Under mpirun every rank runs every job: --mpi-files=per-rank|shared,\n"
+         "--mpi-timeout=TIME, --mpi=auto|on|off (docs/mpi.md).\n";
 }
+
+namespace {
+
+// The clusters of a run across ranks (cluster/cluster.h): one for the
+// join and the layout, one per group of jobs (a cluster runs one start and
+// one end). All null for a run of one process.
+struct FioClusters {
+  std::unique_ptr<Cluster> setup;
+  std::vector<std::unique_ptr<Cluster>> groups;
+  bool Reports() const { return setup == nullptr || setup->Reports(); }
+};
+
+Result<std::unique_ptr<Cluster>> JoinFioRanks(const FioRanks& ranks, const RunPlan& plan) {
+  ClusterSettings s = ranks.settings;
+  s.plan = plan;
+  return JoinCluster(s, ranks.launch);
+}
+
+// fio's header lines: each job's line (its first clone's), loadcell's
+// version, the threads.
+void SayHeader(const FioPlan& plan, const std::vector<fio::FioJobOptions>& jobs,
+               std::ostream& say) {
+  int instances = 0;
+  for (const auto& step : plan.steps) {
+    for (const FioPlannedJob& pj : step) {
+      ++instances;
+      const FioJobSettings& s = pj.settings;
+      if (pj.instance.clone_index != 0) continue;
+      say << fmt::format(
+          "{}: (g={}): rw={}, bs=(R) {}B-{}B, (W) {}B-{}B, (T) {}B-{}B, "
+          "ioengine={}, iodepth={}\n",
+          pj.instance.name, pj.instance.group_id, RwText(jobs[pj.instance.job]),
+          s.pattern.bs[0].min, s.pattern.bs[0].max, s.pattern.bs[1].min, s.pattern.bs[1].max,
+          s.pattern.bs[2].min, s.pattern.bs[2].max,
+          GivenValue(jobs[pj.instance.job], "ioengine", "ioengine", "psync"), s.iodepth);
+    }
+  }
+  say << "loadcell-" << kVersion << "\n"
+      << fmt::format("Starting {} thread{}\n", instances, instances == 1 ? "" : "s");
+}
+
+// Lays out every job's files (each job's "Laying out IO file" line on
+// `say`); the first failure, named by its job.
+Status LayOutJobs(std::vector<JobRun>& runs, std::ostream& say) {
+  for (JobRun& jr : runs) {
+    const FioPlannedJob& pj = *jr.planned;
+    PrepareContext ctx;
+    ctx.seed = pj.settings.pattern.seed;
+    // fio's line, only for the files it lays out: how many, their bytes in
+    // whole MiB.
+    const std::vector<size_t> laid = jr.workload->FilesToLayOut();
+    if (!laid.empty()) {
+      uint64_t bytes = 0;
+      for (size_t f : laid) bytes += pj.settings.FileSize(f);
+      const char* s = laid.size() > 1 ? "s" : "";
+      say << fmt::format("{}: Laying out IO file{} ({} file{} / {}{}MiB)\n", pj.instance.name, s,
+                         laid.size(), s, laid.size() > 1 ? "total " : "", bytes >> 20);
+    }
+    if (Status st = jr.workload->Prepare(ctx); !st.ok()) {
+      return Status(st.code(), "job " + pj.instance.name + ": " + st.message(), st.err());
+    }
+  }
+  return Status::Ok();
+}
+
+// The report's jobs (each, or its group as one with group_reporting) and
+// groups, from the jobs' results (under MPI, rank 0's merges of every
+// rank's). `merged` keeps the merges the report points into.
+Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& jobs,
+                   const JobsResult& ran, FioReport& report,
+                   std::vector<std::unique_ptr<RunResult>>& merged, bool& failed,
+                   std::ostream& err) {
+  std::map<int, std::vector<size_t>> by_group;
+  for (size_t i = 0; i < ran.jobs.size(); ++i) {
+    by_group[runs[i].planned->instance.group_id].push_back(i);
+  }
+  std::map<int, bool> group_reported;
+  for (size_t i = 0; i < ran.jobs.size(); ++i) {
+    const FioPlannedJob& pj = *runs[i].planned;
+    const fio::FioJobSpec& spec = *pj.spec;
+    const RunResult& r = ran.jobs[i].result;
+    if (!r.failure.ok()) {
+      failed = true;
+      PrintCliError(err,
+                    Status(r.failure.code(), "job " + pj.instance.name + ": " + r.failure.message(),
+                           r.failure.err()));
+    }
+    const int gid = pj.instance.group_id;
+    FioReportJob job;
+    job.name = pj.instance.name;
+    job.groupid = gid;
+    job.error = r.failure.ok() ? 0 : (r.failure.err() != 0 ? r.failure.err() : 5);
+    job.failure = r.failure.ok() ? "" : r.failure.message();
+    job.description = spec.description;
+    job.options = GivenOptions(jobs[pj.instance.job]);
+    job.rw = RwText(jobs[pj.instance.job]);
+    job.engine = pj.settings.engine;
+    job.iodepth = pj.settings.iodepth;
+    for (double p : spec.percentile_list) job.percentiles.push_back(p * 100);
+    job.clat_percentiles = spec.clat_percentiles;
+    job.lat_percentiles = spec.lat_percentiles;
+    job.result = &r;
+    job.logs = runs[i].logs;
+    job.cpus = runs[i].workload->ran_on_cpus();
+    if (spec.group_reporting) {
+      if (group_reported[gid]) continue;
+      group_reported[gid] = true;
+      std::vector<const RunResult*> parts;
+      std::vector<std::string> names;
+      for (size_t k : by_group[gid]) {
+        parts.push_back(&ran.jobs[k].result);
+        names.push_back("job " + ran.jobs[k].name);
+        if (k != i) job.logs.insert(job.logs.end(), runs[k].logs.begin(), runs[k].logs.end());
+      }
+      LC_ASSIGN_OR_RETURN(RunResult m, MergeResults(parts, names, RateTargets::kAdded));
+      merged.push_back(std::make_unique<RunResult>(std::move(m)));
+      job.result = merged.back().get();
+      job.jobs = static_cast<int>(parts.size());
+    }
+    report.jobs.push_back(std::move(job));
+  }
+  for (const auto& [gid, members] : by_group) {
+    std::vector<const RunResult*> parts;
+    for (size_t k : members) parts.push_back(&ran.jobs[k].result);
+    Result<RunResult> m = MergeResults(parts, {}, RateTargets::kAdded);
+    if (!m.ok()) continue;
+    merged.push_back(std::make_unique<RunResult>(std::move(m).value()));
+    report.groups.emplace_back(gid, merged.back().get());
+  }
+  return Status::Ok();
+}
+
+// The jobs core's groups of the planned jobs (their verdicts made); under
+// MPI each with a cluster of its own, joined here.
+Status MakeGroups(const FioPlan& plan, std::vector<JobRun>& runs, const FioRanks& ranks,
+                  const RunPlan& run_plan, FioClusters& clusters, std::vector<JobGroup>& groups) {
+  size_t at = 0;
+  for (const auto& step : plan.steps) {
+    JobGroup& g = groups.emplace_back();
+    for (size_t k = 0; k < step.size(); ++k, ++at) {
+      JobRun& jr = runs[at];
+      const FioPlannedJob& pj = *jr.planned;
+      jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99, 0.5);
+      Job job;
+      job.name = pj.instance.name;
+      job.workload = jr.workload.get();
+      job.cfg = pj.cfg;
+      job.cfg.report_interval_s = 0.5;  // fio's bw and iops samples
+      job.manifest.tool_version = kVersion;
+      job.manifest.test = "fio";
+      job.manifest.command = "run";
+      job.observer = jr.verdict.get();
+      g.jobs.push_back(std::move(job));
+    }
+    if (clusters.setup != nullptr) {
+      LC_ASSIGN_OR_RETURN(std::unique_ptr<Cluster> c, JoinFioRanks(ranks, run_plan));
+      g.across = c.get();
+      clusters.groups.push_back(std::move(c));
+    }
+  }
+  return Status::Ok();
+}
+
+// The verdicts, the logs and fio's reports of the jobs that ran (on
+// `file` when --output was given, else `out`); `failed` when a log, a job
+// or the report file failed.
+Status Report(std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& jobs,
+              JobsResult& ran, const FioProgramOptions& prog, FioReport& report, ReportFile& file,
+              std::ostream& out, std::ostream& err, bool& failed) {
+  for (size_t i = 0; i < ran.jobs.size() && i < runs.size(); ++i) {
+    runs[i].verdict->Judge(ran.jobs[i].result);
+    if (Status st = WriteFioLogs(*runs[i].planned, runs[i].workload->log(), &runs[i].logs);
+        !st.ok()) {
+      PrintCliError(err, st);
+      failed = true;
+    }
+  }
+  // Each job (or its group as one, group_reporting) and each group's merge.
+  report.version = std::string("loadcell-") + kVersion;
+  report.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+  std::vector<std::unique_ptr<RunResult>> merged;  // kept for the report's pointers
+  LC_RETURN_IF_ERROR(BuildReport(runs, jobs, ran, report, merged, failed, err));
+  std::ostream* dest = file.is_open() ? &file.stream() : &out;
+  if (prog.normal) {
+    *dest << "\n";
+    WriteFioText(report, *dest);
+  }
+  if (prog.json) WriteFioJson(report, false, *dest);
+  if (prog.json_plus) WriteFioJson(report, true, *dest);
+  if (Status st = file.Commit(); !st.ok()) {
+    PrintCliError(err, st);
+    failed = true;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -145,98 +342,101 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     PrintCliError(err, prog.status());
     return kExitUsage;
   }
+  Result<FioRanks> ranks = ReadFioRanks(cl->program_options);
+  if (!ranks.ok()) {
+    PrintCliError(err, ranks.status());
+    return kExitUsage;
+  }
+  // From here a refusal is said once for every rank (rank 0's line naming
+  // the rank), and no rank goes ahead.
+  const auto refuse = [&](const Status& st) {
+    PrintCliError(err, FailAcrossRanks(ranks->settings, st));
+    return kExitUsage;
+  };
   Result<std::vector<fio::FioJobOptions>> jobs = fio::ReadFioJobs(*cl, env);
   if (jobs.ok() && jobs->empty()) {
     jobs = Status::InvalidArgument("no jobs given: name a job file or --name=JOB");
   }
-  if (!jobs.ok()) {
-    PrintCliError(err, jobs.status());
-    return kExitUsage;
-  }
+  if (!jobs.ok()) return refuse(jobs.status());
   Result<std::vector<fio::FioJobSpec>> specs = fio::BuildFioJobSpecs(*jobs);
-  if (!specs.ok()) {
-    PrintCliError(err, specs.status());
-    return kExitUsage;
-  }
+  if (!specs.ok()) return refuse(specs.status());
   const std::vector<fio::FioRunStep> steps = fio::ScheduleFioJobs(*specs);
   FioPlanOptions plan_options;
   plan_options.allow_destructive = prog->allow_destructive;
+  plan_options.rank_folder = ranks->RankFolder();
   Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem(), plan_options);
-  if (!plan.ok()) {
-    PrintCliError(err, plan.status());
-    return kExitUsage;
+  if (plan.ok() && ranks->across) {
+    if (Status st = CheckFioAcrossRanks(*plan); !st.ok()) plan = st;
   }
+  if (!plan.ok()) return refuse(plan.status());
   if (prog->parse_only) return kExitOk;
+  const bool reports = !ranks->across || ranks->launch.rank == 0;
   // --output: opened before anything is laid out (a folder that cannot take
-  // it is a usage error), the file appears whole at the end.
+  // it is a usage error), the file appears whole at the end; rank 0's.
   ReportFile file;
-  if (!prog->output.empty()) {
-    if (Status st = file.Open("--output", prog->output); !st.ok()) {
-      PrintCliError(err, st);
-      return kExitUsage;
-    }
+  if (!prog->output.empty() && reports) {
+    if (Status st = file.Open("--output", prog->output); !st.ok()) return refuse(st);
   }
   if (Status st = CheckFioLogTargets(*plan, prog->output, DefaultFileSystem()); !st.ok()) {
-    PrintCliError(err, st);
-    return kExitUsage;
+    return refuse(st);
   }
+
+  // Under MPI the ranks join here (their plans compared); each group of
+  // jobs then starts and ends across the ranks with a cluster of its own.
+  FioClusters clusters;
+  const RunPlan run_plan = FioRunPlan(*jobs, *ranks);
+  Result<std::unique_ptr<Cluster>> joined = JoinFioRanks(*ranks, run_plan);
+  if (!joined.ok()) {
+    PrintCliError(err, joined.status());
+    return ExitCodeFor(joined.status());
+  }
+  clusters.setup = std::move(joined).value();
 
   // fio's header lines go with the normal report only: stdout stays pure
-  // JSON otherwise.
+  // JSON otherwise (and only rank 0 prints them).
   std::ostringstream quiet;
-  std::ostream& say = !prog->normal ? quiet : (prog->output.empty() ? out : err);
-  std::vector<JobRun> runs;
-  int instances = 0;
-  for (const auto& step : plan->steps) {
-    for (const FioPlannedJob& pj : step) {
-      ++instances;
-      const FioJobSettings& s = pj.settings;
-      if (pj.instance.clone_index == 0) {
-        say << fmt::format(
-            "{}: (g={}): rw={}, bs=(R) {}B-{}B, (W) {}B-{}B, (T) {}B-{}B, "
-            "ioengine={}, iodepth={}\n",
-            pj.instance.name, pj.instance.group_id, RwText((*jobs)[pj.instance.job]),
-            s.pattern.bs[0].min, s.pattern.bs[0].max, s.pattern.bs[1].min, s.pattern.bs[1].max,
-            s.pattern.bs[2].min, s.pattern.bs[2].max,
-            GivenValue((*jobs)[pj.instance.job], "ioengine", "ioengine", "psync"), s.iodepth);
-      }
-    }
-  }
-  say << "loadcell-" << kVersion << "\n"
-      << fmt::format("Starting {} thread{}\n", instances, instances == 1 ? "" : "s");
+  std::ostream& say =
+      !prog->normal || !clusters.Reports() ? quiet : (prog->output.empty() ? out : err);
+  SayHeader(*plan, *jobs, say);
 
   FileSystem& fs = DefaultFileSystem();
-  std::vector<JobGroup> groups;
+  std::vector<JobRun> runs;
   for (const auto& step : plan->steps) {
-    JobGroup& g = groups.emplace_back();
     for (const FioPlannedJob& pj : step) {
       JobRun& jr = runs.emplace_back();
       jr.planned = &pj;
       jr.workload = std::make_unique<FioJobWorkload>(pj.settings, fs);
-      PrepareContext ctx;
-      ctx.seed = pj.settings.pattern.seed;
-      if (jr.workload->LaysOutFiles()) {
-        say << fmt::format("{}: Laying out IO file ({} file{} / {})\n", pj.instance.name,
-                           pj.settings.files.size(), pj.settings.files.size() == 1 ? "" : "s",
-                           SizeText(pj.settings.file_size));
-      }
-      if (Status st = jr.workload->Prepare(ctx); !st.ok()) {
-        PrintCliError(err,
-                      Status(st.code(), "job " + pj.instance.name + ": " + st.message(), st.err()));
-        return kExitRunFailed;
-      }
-      jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99, 0.5);
-      Job job;
-      job.name = pj.instance.name;
-      job.workload = jr.workload.get();
-      job.cfg = pj.cfg;
-      job.cfg.report_interval_s = 0.5;  // fio's bw and iops samples
-      job.manifest.tool_version = kVersion;
-      job.manifest.test = "fio";
-      job.manifest.command = "run";
-      job.observer = jr.verdict.get();
-      g.jobs.push_back(std::move(job));
     }
+  }
+  // The layout: each rank its own files (rankN), or rank 0 the shared ones
+  // while the others wait; a rank that fails ends every rank.
+  std::vector<std::string> rank_folders;
+  // mpirun passes Ctrl-C on as SIGTERM: each rank stops its jobs, rank 0
+  // reports what was measured.
+  if (ranks->across) InstallStopSignalHandlers();
+  const auto lay_out = [&]() -> Status {
+    if (ranks->PerRank()) {
+      LC_RETURN_IF_ERROR(MakeFioRankFolders(*plan, ranks->RankFolder(), rank_folders));
+    }
+    return LayOutJobs(runs, say);
+  };
+  Status laid = Status::Ok();
+  if (clusters.setup == nullptr) {
+    laid = lay_out();
+  } else if (ranks->Shared()) {
+    laid = clusters.setup->OnRankZero(lay_out, "lay out the shared files");
+  } else {
+    laid = clusters.setup->Agree(lay_out, "lay out their files");
+  }
+  if (!laid.ok()) {
+    PrintCliError(err, laid);
+    RemoveFioRankFolders(rank_folders);
+    return kExitRunFailed;
+  }
+  std::vector<JobGroup> groups;
+  if (Status st = MakeGroups(*plan, runs, *ranks, run_plan, clusters, groups); !st.ok()) {
+    PrintCliError(err, st);
+    return ExitCodeFor(st);
   }
   // fio's disk_util: the devices' counters around the jobs.
   const std::vector<std::string> disks = FioDiskNames(*plan);
@@ -245,100 +445,23 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(disks);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
+    RemoveFioRankFolders(rank_folders);
     return kExitRunFailed;
   }
   bool failed = false;
-  for (size_t i = 0; i < ran->jobs.size() && i < runs.size(); ++i) {
-    runs[i].verdict->Judge(ran->jobs[i].result);
-    if (Status st = WriteFioLogs(*runs[i].planned, runs[i].workload->log(), &runs[i].logs);
-        !st.ok()) {
+  if (clusters.Reports()) {
+    FioReport report;
+    if (ranks->across) {
+      report.ranks = ranks->launch.size;
+      report.mpi_files = ranks->Shared() ? "shared" : "per-rank";
+    }
+    report.disks = FioDiskUtilBetween(disks_before, disks_after);
+    if (Status st = Report(runs, *jobs, *ran, *prog, report, file, out, err, failed); !st.ok()) {
       PrintCliError(err, st);
-      failed = true;
+      return kExitRunFailed;
     }
-  }
-
-  // The report: each job (or its group as one, group_reporting) and each
-  // group's merge.
-  FioReport report;
-  report.version = std::string("loadcell-") + kVersion;
-  report.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-  std::map<int, std::vector<size_t>> by_group;
-  for (size_t i = 0; i < ran->jobs.size(); ++i) {
-    by_group[runs[i].planned->instance.group_id].push_back(i);
-  }
-  std::vector<std::unique_ptr<RunResult>> merged;  // kept for the report's pointers
-  std::map<int, bool> group_reported;
-  for (size_t i = 0; i < ran->jobs.size(); ++i) {
-    const FioPlannedJob& pj = *runs[i].planned;
-    const fio::FioJobSpec& spec = *pj.spec;
-    const RunResult& r = ran->jobs[i].result;
-    if (!r.failure.ok()) {
-      failed = true;
-      PrintCliError(err,
-                    Status(r.failure.code(), "job " + pj.instance.name + ": " + r.failure.message(),
-                           r.failure.err()));
-    }
-    const int gid = pj.instance.group_id;
-    FioReportJob job;
-    job.name = pj.instance.name;
-    job.groupid = gid;
-    job.error = r.failure.ok() ? 0 : (r.failure.err() != 0 ? r.failure.err() : 5);
-    job.failure = r.failure.ok() ? "" : r.failure.message();
-    job.description = spec.description;
-    job.options = GivenOptions((*jobs)[pj.instance.job]);
-    job.rw = RwText((*jobs)[pj.instance.job]);
-    job.engine = pj.settings.engine;
-    job.iodepth = pj.settings.iodepth;
-    for (double p : spec.percentile_list) job.percentiles.push_back(p * 100);
-    job.clat_percentiles = spec.clat_percentiles;
-    job.lat_percentiles = spec.lat_percentiles;
-    job.result = &r;
-    job.logs = runs[i].logs;
-    job.cpus = runs[i].workload->ran_on_cpus();
-    if (spec.group_reporting) {
-      if (group_reported[gid]) continue;
-      group_reported[gid] = true;
-      std::vector<const RunResult*> parts;
-      std::vector<std::string> names;
-      for (size_t k : by_group[gid]) {
-        parts.push_back(&ran->jobs[k].result);
-        names.push_back("job " + ran->jobs[k].name);
-        if (k != i) job.logs.insert(job.logs.end(), runs[k].logs.begin(), runs[k].logs.end());
-      }
-      Result<RunResult> m = MergeResults(parts, names, RateTargets::kAdded);
-      if (!m.ok()) {
-        PrintCliError(err, m.status());
-        return kExitRunFailed;
-      }
-      merged.push_back(std::make_unique<RunResult>(std::move(m).value()));
-      job.result = merged.back().get();
-      job.jobs = static_cast<int>(parts.size());
-    }
-    report.jobs.push_back(std::move(job));
-  }
-  for (const auto& [gid, members] : by_group) {
-    std::vector<const RunResult*> parts;
-    for (size_t k : members) parts.push_back(&ran->jobs[k].result);
-    Result<RunResult> m = MergeResults(parts, {}, RateTargets::kAdded);
-    if (!m.ok()) continue;
-    merged.push_back(std::make_unique<RunResult>(std::move(m).value()));
-    report.groups.emplace_back(gid, merged.back().get());
-  }
-
-  report.disks = FioDiskUtilBetween(disks_before, disks_after);
-
-  std::ostream* dest = file.is_open() ? &file.stream() : &out;
-  if (prog->normal) {
-    *dest << "\n";
-    WriteFioText(report, *dest);
-  }
-  if (prog->json) WriteFioJson(report, false, *dest);
-  if (prog->json_plus) WriteFioJson(report, true, *dest);
-  if (Status st = file.Commit(); !st.ok()) {
-    PrintCliError(err, st);
-    failed = true;
+  } else {
+    for (const JobRunResult& j : ran->jobs) failed = failed || !j.result.failure.ok();
   }
 
   for (JobRun& jr : runs) {
@@ -347,6 +470,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       failed = true;
     }
   }
+  RemoveFioRankFolders(rank_folders);
   return failed ? kExitRunFailed : kExitOk;
 }
 

@@ -1,7 +1,10 @@
 #include "cli/fio/fio_device_guard.h"
 
+#include <fmt/format.h>
+
 #include "cli/fio/fio_plan.h"
 #include "os/block_device.h"
+#include "workloads/sqlio/sqlio_manifest.h"
 
 namespace loadcell {
 
@@ -25,6 +28,29 @@ Status CheckFioDeviceWrite(const fio::FioJobSpec& spec, const std::string& path,
                                    "such a device only with --allow-destructive");
   }
   return Status::Ok();
+}
+
+Status CheckFioFileWrite(const fio::FioJobSpec& spec, const FioFileUse& use, bool allow_destructive,
+                         FileSystem& fs) {
+  if (allow_destructive) return Status::Ok();
+  const std::string where = FioWhere(spec, "filename");
+  Result<FileInfo> st = fs.Stat(use.path);
+  if (!st.ok()) return Status::InvalidArgument(where + st.status().message());
+  if (!st->exists || !st->is_regular) return Status::Ok();
+  const bool relays = use.lays_out && st->size < use.needed;
+  if (!use.writes && !use.trims && !relays) return Status::Ok();
+  Result<bool> ours = SqlioMadeFile(fs, use.path);
+  if (!ours.ok()) return Status::InvalidArgument(where + use.path + ": " + ours.status().message());
+  if (*ours) return Status::Ok();
+  const std::string what = use.writes ? "writes to " + use.path
+                           : use.trims
+                               ? "trims " + use.path
+                               : fmt::format("would lay out {} again ({} bytes; it needs {})",
+                                             use.path, st->size, use.needed);
+  return Status::InvalidArgument(
+      fmt::format("{}job {} {}, an existing file loadcell did not lay out (it is not listed in "
+                  "{}): loadcell changes such a file only with --allow-destructive",
+                  where, use.job, what, JoinPath(Dirname(use.path), kSqlioManifestName)));
 }
 
 }  // namespace loadcell

@@ -1,22 +1,48 @@
 #pragma once
-// The rules for a job that writes to (or trims) a raw block device, checked
-// before anything runs: a device that is mounted (itself, a partition of it
-// or a device stacked on it) only with fio's allow_mounted_write=1, and a
-// device that holds a partition table, a file system or another signature
-// loadcell knows only with loadcell's --allow-destructive. A device with
-// neither is written as fio writes it.
+// loadcell's rules for a job that changes what it did not make, checked
+// before anything runs (each refusal one line naming the job file's line,
+// InvalidArgument, exit 2):
+// - a raw block device a job writes to (or trims): one that is mounted
+//   (itself, a partition of it or a device stacked on it) only with fio's
+//   allow_mounted_write=1, and one that holds a partition table, a file
+//   system or another signature loadcell knows only with loadcell's
+//   --allow-destructive. A device with neither is written as fio writes it.
+// - an existing regular file a job writes to, trims or would lay out again
+//   (shorter than the job needs): only one loadcell laid out itself (the
+//   folder's manifest lists it with its identity and size: the manifest
+//   SQLIO's and DiskSpd's files use, workloads/sqlio/sqlio_manifest.h), or
+//   with --allow-destructive. Reads of any file are allowed.
 
+#include <cstdint>
 #include <string>
 
 #include "core/status.h"
 #include "fio/fio_job_spec.h"
+#include "os/file_system.h"
 
 namespace loadcell {
 
-// InvalidArgument, one line naming the job's filename= line, the device and
-// what would allow it, when `spec` may not change the device at `path`.
-// `changes`: whether the job writes or trims.
+// When `spec` may not change the device at `path`. `changes`: whether the
+// job writes or trims.
 Status CheckFioDeviceWrite(const fio::FioJobSpec& spec, const std::string& path, bool changes,
                            bool allow_destructive);
+
+// What a job instance asks of one of its files.
+struct FioFileUse {
+  std::string job;   // the instance's name
+  std::string path;  // on this system
+  bool writes = false;
+  bool trims = false;
+  // The job lays out its files (not the null engine, nor a write-only job
+  // with create_on_open), so a file shorter than `needed` is written whole.
+  bool lays_out = false;
+  uint64_t needed = 0;
+};
+
+// When `spec` may not change the existing regular file `use.path` (a
+// missing file is the job's own to make; anything but a regular file is
+// refused at the layout).
+Status CheckFioFileWrite(const fio::FioJobSpec& spec, const FioFileUse& use, bool allow_destructive,
+                         FileSystem& fs);
 
 }  // namespace loadcell

@@ -270,6 +270,130 @@ double StartDelaySeconds(const FioJobSpec& spec, uint64_t seed) {
   return static_cast<double>(ns) / 1e9;
 }
 
+// Each file's size and the bytes the job does I/O on in it, from offset on
+// (fio's setup_files).
+struct FioFileSizes {
+  std::vector<uint64_t> sizes;
+  std::vector<uint64_t> regions;
+};
+
+// filesize=LOW-HIGH: a file that exists with a size in the range is used as
+// it is; any other file's size is drawn in [LOW, HIGH), rounded down to the
+// job's smallest block (fio's rule), from the job's seed.
+Result<FioFileSizes> DrawFileSizes(const FioJobSpec& spec, const std::vector<uint64_t>& now,
+                                   uint64_t offset, uint64_t seed, uint64_t min_block) {
+  FioFileSizes out;
+  Random rng(seed ^ 0xF11E5123ULL);
+  const fio::FioByteRange& r = spec.filesize;
+  for (const uint64_t have : now) {
+    uint64_t size = have;
+    if (have < r.min || have > r.max) {
+      size = r.min + rng.Uniform(0, r.max - r.min - 1);
+      size -= size % min_block;
+      if (size == 0) size = min_block;
+    }
+    if (offset >= size) {
+      return FioRefuse(spec, "offset",
+                       fmt::format("offset {} is not below the file size {}", offset, size));
+    }
+    out.sizes.push_back(size);
+    out.regions.push_back(size - offset);
+  }
+  return out;
+}
+
+// filesize=, else size= shared out over the files, else (filename=) the
+// size of the file that is there. `now`: what each file holds (0: missing).
+Result<FioFileSizes> SizeFiles(const FioJobSpec& spec, const FioJobInstance& inst,
+                               const std::vector<uint64_t>& now, uint64_t seed,
+                               uint64_t min_block) {
+  // The smallest file there (files of 0 bytes and missing ones aside).
+  uint64_t existing = 0;
+  for (const uint64_t have : now) {
+    if (have != 0) existing = existing == 0 ? have : std::min(existing, have);
+  }
+  const uint64_t nfiles = now.size();
+  const uint64_t offset =
+      Resolve(spec.offset, existing) +
+      Resolve(spec.offset_increment, existing) * static_cast<uint64_t>(inst.clone_index);
+  if (spec.filesize_given && spec.filesize.min != spec.filesize.max) {
+    return DrawFileSizes(spec, now, offset, seed, min_block);
+  }
+  uint64_t per_file = 0;
+  if (spec.filesize_given) {
+    per_file = spec.filesize.min;
+  } else if (spec.size_given) {
+    per_file = Resolve(spec.size, existing * nfiles) / nfiles;
+  } else {
+    per_file = existing;
+  }
+  if (per_file == 0) {
+    return FioRefuse(
+        spec, "size",
+        "job " + inst.name + " has no size: give size=, filesize= or an existing filename=");
+  }
+  // filesize= and an existing file: I/O from offset to its end; size=: the
+  // size from offset on (the file is made that much longer).
+  uint64_t size = offset + per_file;
+  uint64_t region = per_file;
+  if (spec.filesize_given || !spec.size_given) {
+    if (offset >= per_file) {
+      return FioRefuse(spec, "offset",
+                       fmt::format("offset {} is not below the file size {}", offset, per_file));
+    }
+    size = per_file;
+    region = per_file - offset;
+  }
+  FioFileSizes out;
+  out.sizes.assign(nfiles, size);
+  out.regions.assign(nfiles, region);
+  return out;
+}
+
+// What each of the job's files holds now (0: missing); a raw device is
+// checked against the device rules (cli/fio/fio_device_guard.h).
+Result<std::vector<uint64_t>> FileBytesNow(const FioJobSpec& spec,
+                                           const std::vector<std::string>& files, FileSystem& fs,
+                                           const FioPlanOptions& options) {
+  std::vector<uint64_t> now;
+  for (const std::string& path : files) {
+    if (IsBlockDevice(path)) {
+      // A raw device: used as it is, never laid out; a job that changes it
+      // only under the device rules.
+      const bool changes = (FioRwWrites(spec.rw) && !spec.verify_only) || FioRwTrims(spec.rw);
+      LC_RETURN_IF_ERROR(CheckFioDeviceWrite(spec, path, changes, options.allow_destructive));
+      Result<uint64_t> bytes = BlockDeviceBytes(path);
+      if (!bytes.ok()) return FioRefuse(spec, "filename", bytes.status().message());
+      now.push_back(*bytes);
+      continue;
+    }
+    LC_ASSIGN_OR_RETURN(FileInfo st, fs.Stat(path));
+    now.push_back(st.exists ? st.size : 0);
+  }
+  return now;
+}
+
+// loadcell's rule for the existing files the job would change
+// (cli/fio/fio_device_guard.h): each write, trim or layout of a file
+// loadcell did not lay out needs --allow-destructive. The null engine
+// touches no file.
+Status CheckFileWrites(const FioJobSpec& spec, const FioJobSettings& s, FileSystem& fs,
+                       const FioPlanOptions& options) {
+  if (s.engine == "null") return Status::Ok();
+  for (size_t f = 0; f < s.files.size(); ++f) {
+    if (IsBlockDevice(s.files[f])) continue;
+    FioFileUse use;
+    use.job = s.name;
+    use.path = s.files[f];
+    use.writes = FioRwWrites(spec.rw) && !spec.verify_only;
+    use.trims = FioRwTrims(spec.rw);
+    use.lays_out = FioJobLaysOutFiles(s);
+    use.needed = s.FileSize(f);
+    LC_RETURN_IF_ERROR(CheckFioFileWrite(spec, use, options.allow_destructive, fs));
+  }
+  return Status::Ok();
+}
+
 Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs,
                               const FioPlanOptions& options) {
   LC_RETURN_IF_ERROR(CheckFioRunnable(spec));
@@ -280,62 +404,35 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.name = inst.name;
   LC_ASSIGN_OR_RETURN(s.engine, EngineName(spec));
   s.files = FilesOf(spec, inst);
+  if (!options.rank_folder.empty()) {
+    for (std::string& path : s.files) {
+      if (!IsBlockDevice(path)) {
+        path = JoinPath(JoinPath(Dirname(path), options.rank_folder), Basename(path));
+      }
+    }
+  }
   const uint64_t nfiles = s.files.size();
-
-  // Each file's size: filesize=, else size= shared out over the files, else
-  // (filename=) the size of the file that is there.
-  uint64_t existing = 0;
-  for (const std::string& path : s.files) {
-    if (IsBlockDevice(path)) {
-      // A raw device: used as it is, never laid out; a job that changes it
-      // only under the device rules (cli/fio/fio_device_guard.h).
-      const bool changes = (FioRwWrites(spec.rw) && !spec.verify_only) || FioRwTrims(spec.rw);
-      LC_RETURN_IF_ERROR(CheckFioDeviceWrite(spec, path, changes, options.allow_destructive));
-      Result<uint64_t> bytes = BlockDeviceBytes(path);
-      if (!bytes.ok()) return FioRefuse(spec, "filename", bytes.status().message());
-      existing = existing == 0 ? *bytes : std::min(existing, *bytes);
-      continue;
-    }
-    LC_ASSIGN_OR_RETURN(FileInfo st, fs.Stat(path));
-    if (st.exists) existing = existing == 0 ? st.size : std::min(existing, st.size);
-  }
-  const uint64_t offset_whole = existing;
-  uint64_t per_file = 0;
-  if (spec.filesize_given) {
-    per_file = spec.filesize.min;
-  } else if (spec.size_given) {
-    per_file = Resolve(spec.size, existing * nfiles) / nfiles;
-  } else {
-    per_file = existing;
-  }
-  const uint64_t offset =
-      Resolve(spec.offset, offset_whole) +
-      Resolve(spec.offset_increment, offset_whole) * static_cast<uint64_t>(inst.clone_index);
-  if (per_file == 0) {
-    return FioRefuse(
-        spec, "size",
-        "job " + inst.name + " has no size: give size=, filesize= or an existing filename=");
-  }
   s.pattern = PatternOf(spec);
-  s.pattern.files = static_cast<uint32_t>(nfiles);
-  s.pattern.region_offset = offset;
-  // filesize= and an existing file: I/O from offset to its end; size=: the
-  // size from offset on (the file is made that much longer).
-  if (spec.filesize_given || !spec.size_given) {
-    if (offset >= per_file) {
-      return FioRefuse(spec, "offset",
-                       fmt::format("offset {} is not below the file size {}", offset, per_file));
-    }
-    s.file_size = per_file;
-    s.pattern.region_length = per_file - offset;
-  } else {
-    s.file_size = offset + per_file;
-    s.pattern.region_length = per_file;
-  }
-  LC_RETURN_IF_ERROR(CheckFioAbsoluteZones(spec, s.pattern.region_length));
   // fio's seed is the same every run unless randrepeat=0; each clone its own.
   s.pattern.seed = spec.randrepeat ? spec.randseed + static_cast<uint64_t>(inst.clone_index) * 7919
                                    : static_cast<uint64_t>(MonotonicNow());
+  uint64_t min_block = UINT32_MAX;
+  for (const FioBlockSizes& b : s.pattern.bs) min_block = std::min(min_block, SmallestBlock(b));
+
+  LC_ASSIGN_OR_RETURN(std::vector<uint64_t> now, FileBytesNow(spec, s.files, fs, options));
+  LC_ASSIGN_OR_RETURN(FioFileSizes sized, SizeFiles(spec, inst, now, s.pattern.seed, min_block));
+  s.file_size = *std::max_element(sized.sizes.begin(), sized.sizes.end());
+  s.pattern.files = static_cast<uint32_t>(nfiles);
+  s.pattern.region_offset = sized.sizes.front() - sized.regions.front();
+  s.pattern.region_length = *std::min_element(sized.regions.begin(), sized.regions.end());
+  if (std::any_of(sized.sizes.begin(), sized.sizes.end(),
+                  [&](uint64_t x) { return x != sized.sizes.front(); })) {
+    s.file_sizes = sized.sizes;
+    s.pattern.region_lengths = sized.regions;
+  }
+  LC_RETURN_IF_ERROR(CheckFioAbsoluteZones(spec, s.pattern.region_length));
+  uint64_t region_bytes = 0;
+  for (const uint64_t r : sized.regions) region_bytes += r;
 
   s.iodepth = Asynchronous(s.engine) ? static_cast<uint32_t>(std::max(1, spec.iodepth)) : 1;
   s.submit_batch = static_cast<uint32_t>(std::max(1, spec.iodepth_batch_submit));
@@ -355,8 +452,12 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.verify_pattern = spec.verify_pattern;
   const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
   if (!spec.time_based) {
-    const uint64_t region_bytes = s.pattern.region_length * nfiles;
     uint64_t one_pass = spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
+    // fio: with filesize= the files' sizes are filesize's, and size= only
+    // bounds the job's bytes (io_size's default): the smaller of the two.
+    if (!spec.io_size_given && spec.filesize_given && spec.size_given) {
+      one_pass = std::min(one_pass, Resolve(spec.size, region_bytes));
+    }
     // fio: a job with verify does its size once per loop (an io_size above
     // it is cut to it), unless norandommap's random offsets may repeat.
     if (spec.verify != fio::FioVerify::kNone && !(s.pattern.random && spec.norandommap)) {
@@ -389,6 +490,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   c.seed = static_cast<int64_t>(s.pattern.seed | 1);
   c.rand.type = "uniform";
   c.percentile = 99;
+  LC_RETURN_IF_ERROR(CheckFileWrites(spec, s, fs, options));
   return job;
 }
 

@@ -34,8 +34,12 @@ struct FioPlan {
 // What the command line allows beyond the job files.
 struct FioPlanOptions {
   // --allow-destructive: a job may write to a device that holds a file
-  // system or partition table (cli/fio/fio_device_guard.h).
+  // system or partition table, and to an existing file loadcell did not lay
+  // out (cli/fio/fio_device_guard.h).
   bool allow_destructive = false;
+  // Under MPI with --mpi-files=per-rank: every file but a device is in the
+  // sub-folder of this name ("rank1") of the folder the job names.
+  std::string rank_folder;
 };
 
 // Plans `steps` of `specs` (which must outlive the plan). `fs` is asked for

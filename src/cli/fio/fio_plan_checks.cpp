@@ -62,8 +62,13 @@ bool FioRwWrites(FioRwMode rw) {
 // nothing is silently ignored.
 Status CheckFioRunnable(const FioJobSpec& spec) {
   LC_RETURN_IF_ERROR(CheckFioTrims(spec));
-  if (spec.filesize_given && spec.filesize.min != spec.filesize.max) {
-    return FioRefuse(spec, "filesize", "a filesize range is not supported by loadcell yet");
+  // Files of several sizes: the random distributions other than uniform
+  // draw over one region (workloads/fio/fio_pattern.h).
+  if (spec.filesize_given && spec.filesize.min != spec.filesize.max &&
+      spec.random_distribution.kind != fio::FioDistributionKind::kRandom) {
+    return FioRefuse(spec, "random_distribution",
+                     "fio option 'random_distribution' other than random with a filesize range "
+                     "is not supported by loadcell yet");
   }
   return Status::Ok();
 }

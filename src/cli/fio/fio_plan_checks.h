@@ -21,9 +21,10 @@ Status FioRefuse(const fio::FioJobSpec& spec, const std::string& option, const s
 bool FioRwTrims(fio::FioRwMode rw);
 bool FioRwWrites(fio::FioRwMode rw);
 
-// What loadcell cannot run (yet): a filesize range; trims where files cannot
-// have holes punched (but with the null engine), with verify, or trimwrite
-// under a rate.
+// What loadcell cannot run (yet): a filesize range with a random
+// distribution other than uniform; trims where files cannot have holes
+// punched (but with the null engine), with verify, or trimwrite under a
+// rate.
 Status CheckFioRunnable(const fio::FioJobSpec& spec);
 
 FioVerifyKind FioVerifyKindOf(fio::FioVerify v);

@@ -121,6 +121,39 @@ void Row(JsonWriter& w, const char* key, const std::array<double, N>& row, bool 
   w.EndObject();
 }
 
+// Under MPI: each rank's own figures of the job (loadcell's, never in fio's
+// fields): its I/Os, its rate over its own time, its latency.
+void RankRows(JsonWriter& w, const ClusterFigures& c) {
+  w.Key("ranks");
+  w.BeginArray();
+  for (const RankFigures& f : c.ranks) {
+    w.BeginObject();
+    w.Key("rank").Int(f.rank);
+    w.Key("host").String(f.host);
+    w.Key("total_ios").Uint(f.events);
+    w.Key("iops").Double(f.events_per_second);
+    w.Key("runtime").Uint(static_cast<uint64_t>(std::llround(f.total_time_s * 1000)));
+    w.Key("lat_ns");
+    w.BeginObject();
+    w.Key("min").Uint(f.min_ns);
+    w.Key("mean").Double(f.mean_ns);
+    w.Key("p50").Uint(f.p50_ns);
+    w.Key("p99").Uint(f.p99_ns);
+    w.Key("max").Uint(f.max_ns);
+    w.EndObject();
+    w.Key("clock_offset_s").Double(f.clock_offset_s);
+    if (!f.failure.empty()) w.Key("failure").String(f.failure);
+    w.EndObject();
+  }
+  w.EndArray();
+  if (!c.missing_ranks.empty()) {
+    w.Key("missing_ranks");
+    w.BeginArray();
+    for (int r : c.missing_ranks) w.Int(r);
+    w.EndArray();
+  }
+}
+
 void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool plus) {
   const RunResult& r = *job.result;
   w.BeginObject();
@@ -200,6 +233,7 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
     w.EndArray();
   }
   if (r.validity.judged) w.Key("verdict").String(OverallName(r.validity.overall()));
+  if (r.cluster) RankRows(w, *r.cluster);
   w.EndObject();
   w.EndObject();
 }
@@ -235,6 +269,14 @@ void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
     w.EndObject();
   }
   w.EndArray();
+  if (report.ranks > 0) {
+    // loadcell's own, after fio's fields: the run across MPI ranks.
+    w.Key("loadcell");
+    w.BeginObject();
+    w.Key("ranks").Int(report.ranks);
+    w.Key("mpi_files").String(report.mpi_files);
+    w.EndObject();
+  }
   w.EndObject();
 }
 

@@ -67,6 +67,12 @@ struct FioReport {
   std::vector<std::pair<int, const RunResult*>> groups;
   // The devices under the jobs' files (fio's "Disk stats" and disk_util).
   std::vector<FioDiskUtil> disks;
+  // Under MPI: how many ranks ran every job (0: one process) and their
+  // files' layout ("per-rank", "shared"); each job's result then holds every
+  // rank's figures merged, and its `cluster` each rank's own (the rows of
+  // the job's "loadcell" object).
+  int ranks = 0;
+  std::string mpi_files;
 };
 
 enum class FioDir3 { kRead = 0, kWrite = 1, kTrim = 2 };

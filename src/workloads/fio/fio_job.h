@@ -31,7 +31,11 @@ enum class FioFallocateMode { kNone, kNative, kPosix, kKeep, kTruncate };
 struct FioJobSettings {
   std::string name;
   std::vector<std::string> files;  // paths, in the order the pattern numbers them
-  uint64_t file_size = 0;          // each file's size
+  uint64_t file_size = 0;          // each file's size (the largest, with file_sizes)
+  // Each file's own size when they differ (filesize=LOW-HIGH); empty:
+  // file_size for every file.
+  std::vector<uint64_t> file_sizes;
+  uint64_t FileSize(size_t f) const { return f < file_sizes.size() ? file_sizes[f] : file_size; }
   FioPatternSettings pattern;
   std::string engine = "sync";  // loadcell's engine name (io/io_engine.h)
   uint32_t iodepth = 1;
@@ -143,6 +147,10 @@ int FioBatchBucket(uint64_t n);
 // Latency kinds (recorder indices; 0 is every event).
 enum FioKind : int { kFioKindRead = 1, kFioKindWrite, kFioKindTrim, kFioKindSync };
 
+// Whether a job lays out its files before it runs (not with the null
+// engine, nor a write-only job with create_on_open).
+bool FioJobLaysOutFiles(const FioJobSettings& s);
+
 class FioJobWorkload final : public Workload {
  public:
   FioJobWorkload(FioJobSettings s, FileSystem& fs);
@@ -150,14 +158,22 @@ class FioJobWorkload final : public Workload {
 
   WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet&) override {}
-  // Lays out the files: a file that exists with at least file_size bytes
-  // is used as it is; a missing or shorter one is written whole (reads need
-  // data), as fio lays out its files.
+  // Lays out the files: a file that exists with at least its size is used
+  // as it is; a missing or shorter one is written whole (reads need data),
+  // as fio lays out its files. A file it makes (or one it made before and
+  // makes longer) is recorded as loadcell's in its folder's manifest
+  // (workloads/sqlio/sqlio_manifest.h: `creating` before the first byte,
+  // `created` once whole), so that later runs may write to it; not the
+  // files of an unlink=1 job, which are gone at its end.
   Status Prepare(const PrepareContext& ctx) override;
-  // Whether Prepare lays out the job's files (not with the null engine, nor
-  // a write-only job with create_on_open).
-  bool LaysOutFiles() const;
-  // Removes the files Prepare made (unlink=1).
+  // Whether Prepare lays out the job's files (FioJobLaysOutFiles).
+  bool LaysOutFiles() const { return FioJobLaysOutFiles(s_); }
+  // The files Prepare would lay out now (indices into settings().files):
+  // those missing or shorter than their size, never a device; none when
+  // the job lays out nothing.
+  std::vector<size_t> FilesToLayOut() const;
+  // Removes the files Prepare made (unlink=1); else records the files
+  // create_on_open made, at the size the job left them.
   Status Cleanup(const PrepareContext& ctx) override;
   Status Init(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;

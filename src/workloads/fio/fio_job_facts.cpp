@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -56,13 +57,16 @@ WorkloadInfo FioJobWorkload::Info() const {
 }
 
 std::vector<std::pair<std::string, std::string>> FioJobWorkload::Describe() const {
-  return {{"job", s_.name},
-          {"files", fmt::format("{} x {} bytes", s_.files.size(), s_.file_size)},
-          {"ioengine", s_.engine},
-          {"iodepth", std::to_string(s_.iodepth)},
-          {"direct", s_.direct ? "1" : "0"},
-          {"buffers", FioBufferFill(s_.buffers, 0).Describe()},
-          {"verify", FioVerifyName(s_.verify)}};
+  return {
+      {"job", s_.name},
+      {"files", s_.file_sizes.empty() ? fmt::format("{} x {} bytes", s_.files.size(), s_.file_size)
+                                      : fmt::format("{} files of {} bytes", s_.files.size(),
+                                                    fmt::join(s_.file_sizes, ", "))},
+      {"ioengine", s_.engine},
+      {"iodepth", std::to_string(s_.iodepth)},
+      {"direct", s_.direct ? "1" : "0"},
+      {"buffers", FioBufferFill(s_.buffers, 0).Describe()},
+      {"verify", FioVerifyName(s_.verify)}};
 }
 
 std::vector<Metric> FioJobWorkload::Metrics(const RunResult& r) const {
@@ -114,7 +118,8 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
                         64, s_.pattern.seed);
   t.write_compressible_fraction = data.compressible;
   t.write_duplicate_fraction = data.duplicate;
-  t.file_set_bytes = s_.file_size * s_.files.size();
+  t.file_set_bytes = 0;
+  for (size_t f = 0; f < s_.files.size(); ++f) t.file_set_bytes += s_.FileSize(f);
   t.paths = s_.files;
   f.io.push_back(std::move(t));
   if (r.counters.size() > kFioBytesRead) f.io_bytes_read = r.counters[kFioBytesRead];

@@ -10,9 +10,11 @@
 #include "os/open_flags.h"
 #include "workloads/fileio/fileio_data.h"
 #include "workloads/fio/fio_job.h"
+#include "workloads/sqlio/sqlio_manifest.h"
 
 // FioJobWorkload's files: laid out as fio lays them out (fallocate=,
-// create_on_open), opened for the job's thread, removed with unlink=1.
+// create_on_open) and recorded as loadcell's in their folder's manifest,
+// opened for the job's thread, removed with unlink=1.
 
 namespace loadcell {
 namespace {
@@ -37,37 +39,96 @@ Status Reserve(FileSystem& fs, int fd, FioFallocateMode mode, uint64_t size) {
   return Status::Ok();
 }
 
-// Writes `size` bytes of random data to a new or short file at `path`,
-// its space reserved first as `mode` says.
-Status LayOutFile(FileSystem& fs, const std::string& path, uint64_t size, uint64_t seed,
-                  FioFallocateMode mode) {
-  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_RDWR | O_CREAT, 0644));
-  if (Status st = Reserve(fs, fd, mode, size); !st.ok()) {
-    (void)fs.Close(fd);
-    return Status(st.code(), path + ": " + st.message(), st.err());
+// One file to lay out.
+struct FioLayout {
+  std::string path;
+  uint64_t size = 0;
+  uint64_t seed = 0;
+  FioFallocateMode mode = FioFallocateMode::kNative;
+  bool record = false;  // loadcell's own: recorded in its folder's manifest
+  bool is_new = false;  // missing before: removed again when the layout fails
+};
+
+// The manifest line of the file at `path` in its folder's manifest:
+// `creating` (not `complete`) or `created`, with its identity and size.
+Status RecordFioFile(FileSystem& fs, const std::string& path, const FileId& id, uint64_t size,
+                     bool complete) {
+  LC_ASSIGN_OR_RETURN(ScopedDir dir, OpenScopedDir(fs, Dirname(path)));
+  SqlioManifestEntry e;
+  e.name = Basename(path);
+  e.size = size;
+  e.complete = complete;
+  e.id = id;
+  return RecordSqlioFile(fs, dir.get(), e);
+}
+
+// Reserves the file's space as `l.mode` says, then writes it whole with
+// random data (each sector unique) and fsyncs it.
+Status WriteLayout(FileSystem& fs, int fd, const FioLayout& l) {
+  if (Status st = Reserve(fs, fd, l.mode, l.size); !st.ok()) {
+    return Status(st.code(), l.path + ": " + st.message(), st.err());
   }
   std::vector<unsigned char> buf(kLayoutChunk);
-  Random rng(seed);
+  Random rng(l.seed);
   FillRandom(buf.data(), buf.size(), rng);
-  Status st;
-  for (uint64_t off = 0; off < size && st.ok(); off += kLayoutChunk) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kLayoutChunk, size - off));
+  for (uint64_t off = 0; off < l.size; off += kLayoutChunk) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kLayoutChunk, l.size - off));
     MakeSectorsUnique(buf.data(), n, off);
     Result<size_t> w = fs.PWrite(fd, buf.data(), n, off);
-    if (!w.ok()) st = w.status();
-    if (w.ok() && *w != n) st = Status::IoError("short write laying out " + path);
+    if (!w.ok()) return w.status();
+    if (*w != n) return Status::IoError("short write laying out " + l.path);
   }
-  if (st.ok()) st = fs.Fsync(fd);
-  Status closed = fs.Close(fd);
-  return st.ok() ? closed : st;
+  return fs.Fsync(fd);
+}
+
+// Lays out a new or short file; a file of loadcell's own is recorded
+// `creating` before its first byte and `created` once whole, so that a
+// layout cut short leaves a file no later run takes for a whole one. A new
+// file whose layout fails is removed (and the manifest, when this made it).
+Status LayOutFile(FileSystem& fs, const FioLayout& l) {
+  const std::string manifest = JoinPath(Dirname(l.path), kSqlioManifestName);
+  Result<FileInfo> before = fs.Stat(manifest);
+  const bool manifest_is_new = before.ok() && !before->exists;
+  LC_ASSIGN_OR_RETURN(int fd, fs.Open(l.path, O_RDWR | O_CREAT, 0644));
+  Status st;
+  FileId id;
+  if (l.record) {
+    Result<FileInfo> info = fs.Fstat(fd);
+    st = info.status();
+    if (st.ok()) {
+      id = info->id();
+      st = RecordFioFile(fs, l.path, id, l.size, /*complete=*/false);
+    }
+  }
+  if (st.ok()) st = WriteLayout(fs, fd, l);
+  const Status closed = fs.Close(fd);
+  if (st.ok()) st = closed;
+  if (st.ok() && l.record) st = RecordFioFile(fs, l.path, id, l.size, /*complete=*/true);
+  if (!st.ok() && l.is_new) {
+    (void)fs.Unlink(l.path);
+    if (l.record && manifest_is_new) (void)fs.Unlink(manifest);
+  }
+  return st;
 }
 
 }  // namespace
 
-bool FioJobWorkload::LaysOutFiles() const {
-  const bool write_only = !s_.pattern.dirs[static_cast<int>(FioDir::kRead)] &&
-                          !s_.pattern.dirs[static_cast<int>(FioDir::kTrim)] && !s_.verify_only;
-  return s_.engine != "null" && !(s_.create_on_open && write_only);
+bool FioJobLaysOutFiles(const FioJobSettings& s) {
+  const bool write_only = !s.pattern.dirs[static_cast<int>(FioDir::kRead)] &&
+                          !s.pattern.dirs[static_cast<int>(FioDir::kTrim)] && !s.verify_only;
+  return s.engine != "null" && !(s.create_on_open && write_only);
+}
+
+std::vector<size_t> FioJobWorkload::FilesToLayOut() const {
+  std::vector<size_t> out;
+  if (!LaysOutFiles()) return out;
+  for (size_t f = 0; f < s_.files.size(); ++f) {
+    if (IsBlockDevice(s_.files[f])) continue;
+    Result<FileInfo> st = fs_.Stat(s_.files[f]);
+    if (st.ok() && st->exists && st->size >= s_.FileSize(f)) continue;
+    out.push_back(f);
+  }
+  return out;
 }
 
 Status FioJobWorkload::Prepare(const PrepareContext& ctx) {
@@ -79,16 +140,40 @@ Status FioJobWorkload::Prepare(const PrepareContext& ctx) {
     if (st.exists && !st.is_regular) {
       return Status::InvalidArgument("fio job " + s_.name + ": " + path + " is not a regular file");
     }
-    if (st.exists && st.size >= s_.file_size) continue;
-    const bool existed = st.exists;
-    LC_RETURN_IF_ERROR(LayOutFile(fs_, path, s_.file_size, ctx.seed + f, s_.fallocate));
-    if (!existed) created_.push_back(path);
+    FioLayout l;
+    l.path = path;
+    l.size = s_.FileSize(f);
+    if (st.exists && st.size >= l.size) continue;
+    l.seed = ctx.seed + f;
+    l.mode = s_.fallocate;
+    l.is_new = !st.exists;
+    // A new file is loadcell's, and so stays one it made before; a user's
+    // file laid out again (--allow-destructive) stays the user's.
+    bool ours = l.is_new;
+    if (!ours) {
+      LC_ASSIGN_OR_RETURN(ours, SqlioMadeFile(fs_, path));
+    }
+    l.record = ours && !s_.unlink;
+    LC_RETURN_IF_ERROR(LayOutFile(fs_, l));
+    if (l.is_new) created_.push_back(path);
   }
   return Status::Ok();
 }
 
 Status FioJobWorkload::Cleanup(const PrepareContext&) {
-  if (!s_.unlink) return Status::Ok();
+  if (!s_.unlink) {
+    // create_on_open's files are loadcell's too, at the size the job left
+    // them (the laid-out ones were recorded as they were laid out).
+    const std::vector<std::string> opened = LaysOutFiles() ? std::vector<std::string>{} : created_;
+    created_.clear();
+    for (const std::string& path : opened) {
+      LC_ASSIGN_OR_RETURN(FileInfo st, fs_.Stat(path));
+      if (st.exists && st.is_regular) {
+        LC_RETURN_IF_ERROR(RecordFioFile(fs_, path, st.id(), st.size, /*complete=*/true));
+      }
+    }
+    return Status::Ok();
+  }
   for (const std::string& path : created_) LC_RETURN_IF_ERROR(fs_.Unlink(path));
   created_.clear();
   return Status::Ok();
@@ -96,7 +181,9 @@ Status FioJobWorkload::Cleanup(const PrepareContext&) {
 
 Status FioJobWorkload::Init(int) {
   if (s_.engine == "null") {
-    for (const std::string& p : s_.files) open_.push_back(IoFile{p, -1, s_.file_size});
+    for (size_t f = 0; f < s_.files.size(); ++f) {
+      open_.push_back(IoFile{s_.files[f], -1, s_.FileSize(f)});
+    }
     return Status::Ok();
   }
   // Read-only jobs open their files read-only, as fio does (a device too).
@@ -119,7 +206,7 @@ Status FioJobWorkload::Init(int) {
       return Status(fd.status().code(), "fio job " + s_.name + ": " + fd.status().message(),
                     fd.status().err());
     }
-    open_.push_back(IoFile{p, *fd, s_.file_size});
+    open_.push_back(IoFile{p, *fd, s_.FileSize(open_.size())});
     if (Status hinted = AdviseFileAccess(*fd, s_.access_hint); !hinted.ok()) {
       (void)Done();
       return Status(hinted.code(), "fio job " + s_.name + ": " + hinted.message(), hinted.err());

@@ -97,9 +97,17 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
     unit_ = std::min(unit_, b.align != 0 ? b.align : smallest);
   }
   if (unit_ == UINT32_MAX || unit_ == 0) unit_ = 4096;
+  const auto half_bits = [](uint64_t blocks) {
+    const int bits = static_cast<int>(std::bit_width(blocks - 1));
+    return std::max(1, (bits + 1) / 2);
+  };
   blocks_ = std::max<uint64_t>(1, s_.region_length / unit_);
-  const int bits = static_cast<int>(std::bit_width(blocks_ - 1));
-  perm_bits_ = std::max(1, (bits + 1) / 2);
+  perm_bits_ = half_bits(blocks_);
+  for (uint32_t f = 0; f < s_.files; ++f) {
+    file_blocks_.push_back(std::max<uint64_t>(1, RegionOf(f) / unit_));
+    file_perm_bits_.push_back(half_bits(file_blocks_.back()));
+    if (!s_.region_lengths.empty()) pass_left_.push_back(RegionOf(f));
+  }
   seq_pos_.assign(static_cast<size_t>(s_.files) * kFioDirs,
                   s_.single_sequence.on ? static_cast<int64_t>(s_.single_sequence.start) : 0);
   for (int d = 0; d < kFioDirs; ++d) {
@@ -108,7 +116,7 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   }
   if (use_map_ && s_.random) {
     maps_.resize(s_.files);
-    for (FioBlockMap& m : maps_) m.Reset(blocks_);
+    for (uint32_t f = 0; f < s_.files; ++f) maps_[f].Reset(BlocksOf(f));
   }
   perm_pos_.assign(s_.files, 0);
   perm_key_.resize(s_.files);
@@ -226,16 +234,39 @@ uint32_t FioPattern::DrawSize(FioDir d) {
   return b.min + static_cast<uint32_t>(rng_.Uniform(0, steps) * align);
 }
 
+uint32_t FioPattern::NextFile() {
+  uint32_t f = next_file_;
+  if (!pass_left_.empty()) {
+    uint32_t passed = 0;
+    while (pass_left_[f] == 0 && passed < s_.files) {
+      f = f + 1 == s_.files ? 0 : f + 1;
+      ++passed;
+    }
+    if (passed == s_.files) {
+      // Every file's pass is done: the next pass begins.
+      for (uint32_t i = 0; i < s_.files; ++i) pass_left_[i] = RegionOf(i);
+      f = next_file_;
+    }
+  }
+  next_file_ = f + 1 == s_.files ? 0 : f + 1;
+  return f;
+}
+
+uint64_t FioPattern::RegionOf(uint32_t file) const {
+  return file < s_.region_lengths.size() ? s_.region_lengths[file] : s_.region_length;
+}
+
 uint64_t FioPattern::RandomBlock(uint32_t file, FioDir dir) {
   if (s_.distribution.law != FioOffsetLaw::kUniform) return SkewedBlock(dir);
-  if (s_.norandommap) return rng_.Uniform(0, blocks_ - 1);
+  const uint64_t blocks = BlocksOf(file);
+  if (s_.norandommap) return rng_.Uniform(0, blocks - 1);
   uint64_t& pos = perm_pos_[file];
-  if (pos == blocks_) {
+  if (pos == blocks) {
     // Every block of the pass was used: a new pass, in a new order.
     pos = 0;
     perm_key_[file] = rng_.Next();
   }
-  return PermuteBelow(pos++, blocks_, perm_key_[file], perm_bits_);
+  return PermuteBelow(pos++, blocks, perm_key_[file], file_perm_bits_[file]);
 }
 
 FioIo FioPattern::Next() {
@@ -251,10 +282,9 @@ FioIo FioPattern::Next() {
 FioIo FioPattern::NextIn(FioDir dir) {
   FioIo io;
   io.dir = dir;
-  io.file = next_file_;
-  next_file_ = next_file_ + 1 == s_.files ? 0 : next_file_ + 1;
+  io.file = NextFile();
   io.length = DrawSize(io.dir);
-  const uint64_t region = std::max<uint64_t>(s_.region_length, io.length);
+  const uint64_t region = std::max<uint64_t>(RegionOf(io.file), io.length);
   // DiskSpd's one offset serves every direction.
   const int slot = s_.single_sequence.on ? 0 : static_cast<int>(io.dir);
   int64_t& seq = seq_pos_[static_cast<size_t>(io.file) * kFioDirs + static_cast<size_t>(slot)];
@@ -269,9 +299,10 @@ FioIo FioPattern::NextIn(FioDir dir) {
   uint64_t pos = 0;
   if (random && !maps_.empty()) {
     FioBlockMap& map = maps_[io.file];
-    if (map.Full()) map.Reset(blocks_);  // a new pass
+    const uint64_t blocks = BlocksOf(io.file);
+    if (map.Full()) map.Reset(blocks);  // a new pass
     const uint64_t want = std::max<uint64_t>(1, (io.length + unit_ - 1) / unit_);
-    const auto [first, got] = map.Take(rng_.Uniform(0, blocks_ - 1), want);
+    const auto [first, got] = map.Take(rng_.Uniform(0, blocks - 1), want);
     pos = first * unit_;
     if (got < want) io.length = static_cast<uint32_t>(got * unit_);
     seq = static_cast<int64_t>(pos + io.length);
@@ -296,6 +327,8 @@ FioIo FioPattern::NextIn(FioDir dir) {
     seq += static_cast<int64_t>(io.length) + (s_.random ? 0 : s_.seq_skip);
   }
   io.offset = s_.region_offset + pos;
+  if (!pass_left_.empty())
+    pass_left_[io.file] -= std::min<uint64_t>(pass_left_[io.file], io.length);
   if (s_.trim_then_write) {
     pending_write_ = true;
     last_ = io;

@@ -88,6 +88,11 @@ struct FioPatternSettings {
   // Each file's region: [offset, offset + length).
   uint64_t region_offset = 0;
   uint64_t region_length = 0;
+  // Each file's own length, when the files differ (filesize=LOW-HIGH: each
+  // file's size drawn); empty: region_length for every file. Random
+  // distributions other than uniform need one length (the front end
+  // refuses the mix).
+  std::vector<uint64_t> region_lengths;
   // Without it each block of a file's region is used once per pass over it
   // in a random order (fio's random map); with it offsets repeat.
   bool norandommap = false;
@@ -154,6 +159,14 @@ class FioPattern {
   void SetUpDistribution();
   uint64_t SkewedBlock(FioDir dir);
 
+  // The file of the next I/O: in turn; with files of several sizes the
+  // ones whose pass is done wait until every file's is (fio moves on from
+  // a file it finished), so that each file is done once per pass.
+  uint32_t NextFile();
+  // File `file`'s region length and its blocks of the random map.
+  uint64_t RegionOf(uint32_t file) const;
+  uint64_t BlocksOf(uint32_t file) const { return file_blocks_[file]; }
+
   FioPatternSettings s_;
   Random rng_;
   uint32_t next_file_ = 0;
@@ -169,6 +182,12 @@ class FioPattern {
   uint64_t blocks_ = 1;  // random map granularity: min block size
   uint32_t unit_ = 4096;
   int perm_bits_ = 1;
+  // Per file (they differ with region_lengths): its blocks and the
+  // permutation's half width.
+  std::vector<uint64_t> file_blocks_;
+  std::vector<int> file_perm_bits_;
+  // With region_lengths: the bytes each file has left in this pass.
+  std::vector<uint64_t> pass_left_;
   bool pending_write_ = false;  // trimwrite: the write of the block just trimmed
   FioIo last_{};
   int64_t repeat_left_ = 0;

@@ -155,5 +155,40 @@ TEST(IntervalCodec, RoundTripsTheRawFiguresAndRefusesDamagedBytes) {
   EXPECT_FALSE(DecodeInterval(EncodeRankResult(Rich())).ok());
 }
 
+TEST(RankRunsCodec, SeveralRunsWithTheirIntervalsRoundTripAndDamageIsRefused) {
+  std::vector<RankRun> in(3);
+  in[0].result = Rich();
+  in[1].result = MakeRank(3, {5, 6}, 1, 0, 1000, 0);
+  in[1].intervals.resize(2);
+  in[1].intervals[0].t_end_s = 0.5;
+  in[1].intervals[0].events = 7;
+  in[1].intervals[0].counters = {1, 2};
+  in[1].intervals[1].t_end_s = 1;
+  in[1].intervals[1].latency = {LatencyStats{"event", {}}};
+  in[1].intervals[1].latency[0].histogram.Record(900);
+  in[2].result = MakeRank(3, {}, 1, 0, 0, 0);
+  const std::string bytes = EncodeRankRuns(in);
+  Result<std::vector<RankRun>> out = DecodeRankRuns(bytes);
+  ASSERT_OK(out);
+  ASSERT_EQ(out->size(), 3u);
+  EXPECT_EQ((*out)[0].result.result.failure.message(), "disk on fire");
+  EXPECT_TRUE((*out)[0].intervals.empty());
+  EXPECT_EQ((*out)[1].result.result.events, in[1].result.result.events);
+  ASSERT_EQ((*out)[1].intervals.size(), 2u);
+  EXPECT_EQ((*out)[1].intervals[0].events, 7u);
+  EXPECT_EQ((*out)[1].intervals[0].counters, in[1].intervals[0].counters);
+  ASSERT_EQ((*out)[1].intervals[1].latency.size(), 1u);
+  ExpectSameHistogram(in[1].intervals[1].latency[0].histogram,
+                      (*out)[1].intervals[1].latency[0].histogram);
+  EXPECT_EQ((*out)[2].result.result.events, 0u);
+  for (size_t n = 0; n < bytes.size(); n += 7) {
+    EXPECT_FALSE(DecodeRankRuns(std::string_view(bytes).substr(0, n)).ok()) << n;
+  }
+  EXPECT_FALSE(DecodeRankRuns(bytes + "x").ok());
+  // One rank result is not a set of runs, nor the other way round.
+  EXPECT_FALSE(DecodeRankRuns(EncodeRankResult(Rich())).ok());
+  EXPECT_FALSE(DecodeRankResult(bytes).ok());
+}
+
 }  // namespace
 }  // namespace loadcell

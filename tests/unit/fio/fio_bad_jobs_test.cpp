@@ -50,6 +50,8 @@ std::vector<BadJobCase> ReadBadJobCases() {
     for (std::string field; std::getline(row, field, '\t');) fields.push_back(field);
     EXPECT_EQ(fields.size(), 4U) << line;
     if (fields.size() != 4) continue;
+    // Refused by the plan against the folder's files: the binary's check.
+    if (fields[0].rfind("plan_", 0) == 0) continue;
     cases.push_back(BadJobCase{fields[0], fields[1], fields[2], Unescape(fields[3])});
   }
   return cases;

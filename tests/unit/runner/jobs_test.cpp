@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <thread>
+#include <vector>
 
 #include "runner/merge_results.h"
 #include "testing/status.h"
@@ -126,6 +129,88 @@ TEST(JobsTest, AFailedJobIsNamedAndLaterGroupsStillRun) {
   EXPECT_EQ(r->total.failure.message(), "job bad: disk on fire");
   EXPECT_EQ(r->jobs[1].result.events, 10u);
   EXPECT_OK(r->groups[1].failure);
+}
+
+// Another process' part of a group, as the group sees it: one start, polls
+// that may say stop, one FinishRuns with every job's result in order.
+class FakeAcross final : public RunCoordinator {
+ public:
+  Status Start(const Status& ready) override {
+    ++starts;
+    start_thread = std::this_thread::get_id();
+    return refuse.ok() ? ready : refuse;
+  }
+  void Poll(Nanos, CoordinatorNews& news) override {
+    ++polls;
+    if (stop_after_polls > 0 && polls >= stop_after_polls) news.stop = true;
+  }
+  void FinishRuns(const std::vector<RunResult*>& results) override {
+    ++finishes;
+    finish_thread = std::this_thread::get_id();
+    for (RunResult* r : results) {
+      events.push_back(r->events);
+      r->events *= 2;  // as a merge with another process' same run
+    }
+  }
+  Status refuse;
+  int stop_after_polls = 0;
+  std::atomic<int> starts{0}, polls{0}, finishes{0};
+  std::thread::id start_thread, finish_thread;
+  std::vector<uint64_t> events;
+};
+
+TEST(JobsTest, AGroupAcrossProcessesStartsOnceAndFinishesEveryJobAtOnce) {
+  FakeWorkload a, b;
+  a.sleep_ns = b.sleep_ns = kNanosPerMilli;
+  FakeAcross across;
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(MakeJob("a", a, Config(1, 0, 5)));
+  groups[0].jobs.push_back(MakeJob("b", b, Config(2, 0, 60)));
+  groups[0].across = &across;
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  EXPECT_EQ(across.starts.load(), 1);
+  EXPECT_EQ(across.finishes.load(), 1);
+  // From the thread that called RunJobs (MPI's), with both jobs' results.
+  EXPECT_EQ(across.start_thread, std::this_thread::get_id());
+  EXPECT_EQ(across.finish_thread, std::this_thread::get_id());
+  EXPECT_EQ(across.events, (std::vector<uint64_t>{5, 60}));
+  EXPECT_EQ(r->jobs[0].result.events, 10u);  // the merged results are the jobs'
+  EXPECT_EQ(r->jobs[1].result.events, 120u);
+  EXPECT_EQ(r->groups[0].events, 130u);
+  EXPECT_GT(across.polls.load(), 0);  // a's end did not stop the polls
+}
+
+TEST(JobsTest, AStopFromTheOtherProcessesStopsEveryJobOfTheGroup) {
+  FakeWorkload a, b;
+  a.sleep_ns = b.sleep_ns = kNanosPerMilli;
+  FakeAcross across;
+  across.stop_after_polls = 2;
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(MakeJob("a", a, Config(1, 30, 0)));
+  groups[0].jobs.push_back(MakeJob("b", b, Config(1, 30, 0)));
+  groups[0].across = &across;
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  // Both stopped long before their 30 s.
+  EXPECT_LT(r->jobs[0].result.total_time_s, 10);
+  EXPECT_LT(r->jobs[1].result.total_time_s, 10);
+  EXPECT_EQ(across.finishes.load(), 1);
+}
+
+TEST(JobsTest, AGroupTheOtherProcessesRefuseDoesNotStart) {
+  FakeWorkload a, b;
+  FakeAcross across;
+  across.refuse = Status::InvalidArgument("rank 1 (h): not ready");
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(MakeJob("a", a, Config(1, 0, 10)));
+  groups[0].jobs.push_back(MakeJob("b", b, Config(1, 0, 10)));
+  groups[0].across = &across;
+  auto r = RunJobs(groups);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "rank 1 (h): not ready");
+  EXPECT_EQ(a.executed.load() + b.executed.load(), 0u);
+  EXPECT_EQ(across.finishes.load(), 0);
 }
 
 TEST(JobsTest, EmptyGroupsAndJobsWithoutATestAreRefused) {

@@ -90,11 +90,17 @@ TEST(FioPlanTest, WhatCannotRunYetIsRefusedWithItsLine) {
   s.filesize = {1 << 20, 2 << 20};
   s.given.push_back({"filesize", {"job.fio", 7, false}});
   std::vector<FioJobSpec> specs = {s};
+  EXPECT_OK(PlanFioJobs(specs, OneStep(1), DefaultFileSystem()));  // a range runs
+  // ... but not with zones over files of several sizes.
+  specs[0].random_distribution.kind = fio::FioDistributionKind::kZoned;
+  specs[0].random_distribution.zones[0] = {{1.0, 1.0, 0}};
+  specs[0].given.push_back({"random_distribution", {"job.fio", 8, false}});
   auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(plan.status().message(),
-            "job.fio:7: a filesize range is not supported by loadcell yet");
+            "job.fio:8: fio option 'random_distribution' other than random with a filesize "
+            "range is not supported by loadcell yet");
 }
 
 TEST(FioPlanTest, TrimModesTrimAndTrimwriteWrites) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace loadcell {
@@ -133,6 +134,35 @@ TEST(FioPatternTest, FilesTakeTurnsEachWithItsOwnPosition) {
       EXPECT_EQ(io.file, f);
       EXPECT_EQ(io.offset, round * 4096);
     }
+  }
+}
+
+TEST(FioPatternTest, FilesOfSeveralSizesAreEachDoneOncePerPass) {
+  // filesize=LOW-HIGH: two blocks in file 0, four in file 1; file 0 waits
+  // once its pass is done, until file 1's is.
+  FioPatternSettings s = Base(2 * 4096, 4096);
+  s.files = 2;
+  s.region_lengths = {2 * 4096, 4 * 4096};
+  FioPattern seq(s);
+  const std::vector<std::pair<uint32_t, uint64_t>> expect = {{0, 0}, {1, 0}, {0, 1}, {1, 1},
+                                                             {1, 2}, {1, 3}, {0, 0}, {1, 0}};
+  for (const auto& [file, block] : expect) {
+    const FioIo io = seq.Next();
+    EXPECT_EQ(io.file, file);
+    EXPECT_EQ(io.offset, block * 4096);
+  }
+  // Random, under the map: each block of each file once per pass.
+  s.random = true;
+  s.region_lengths = {3 * 4096, 5 * 4096};
+  FioPattern rnd(s);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::set<std::pair<uint32_t, uint64_t>> seen;
+    for (int i = 0; i < 8; ++i) {
+      const FioIo io = rnd.Next();
+      EXPECT_LT(io.offset, (io.file == 0 ? 3u : 5u) * 4096);
+      seen.insert({io.file, io.offset});
+    }
+    EXPECT_EQ(seen.size(), 8u) << "pass " << pass;
   }
 }
 

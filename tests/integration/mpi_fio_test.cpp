@@ -1,0 +1,169 @@
+// fio job files across MPI ranks: every rank runs every job (its files in
+// the sub-folder rankN of the job's folder, or every rank on the same files
+// with --mpi-files=shared), rank 0 prints fio's report of each job merged
+// exactly across the ranks, with each rank's own figures in the job's
+// "loadcell" object. Through the real binary under mpirun (testing/mpirun.h)
+// and MPICH's mpiexec.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "testing/mpirun.h"
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell {
+// Named, not anonymous: a unity build joins this file with the other MPI
+// tests.
+namespace mpi_fio {
+
+namespace fs = std::filesystem;
+using testing::CountOf;
+using testing::ProcessResult;
+using testing::RunMpi;
+using testing::Show;
+using testing::TempDir;
+using testing::Tree;
+
+// Two size-bound jobs in `dir`: a random read, then (a group of its own) a
+// sequential write; `extra` goes into [global].
+std::string JobFile(const TempDir& dir, const std::string& extra = "") {
+  return dir.Write("job.fio", "[global]\ndirectory=" + dir.path() + "\nbs=4k\nioengine=psync\n" +
+                                  extra +
+                                  "[a]\nrw=randread\nsize=1m\n"
+                                  "[b]\nstonewall\nrw=write\nsize=512k\n");
+}
+
+nlohmann::json Json(const ProcessResult& r) {
+  return nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+}
+
+std::set<std::string> Keys(const nlohmann::json& o) {
+  std::set<std::string> out;
+  for (auto it = o.begin(); it != o.end(); ++it) out.insert(it.key());
+  return out;
+}
+
+// One process' run of the same jobs: what every rank does.
+nlohmann::json SingleRun() {
+  const TempDir dir;
+  const ProcessResult r =
+      testing::RunLoadcell({"fio", "--output-format=json", "--mpi=off", JobFile(dir)});
+  EXPECT_EQ(r.exit_code, 0) << Show(r);
+  return Json(r);
+}
+
+// The merged report of `ranks` ranks: each job's I/Os `ranks` times one
+// process', in fio's fields (the same fields as one process' report), and
+// each rank's own in loadcell's object.
+void ExpectMerged(const ProcessResult& r, int ranks, const std::string& layout) {
+  const nlohmann::json one = SingleRun();
+  const nlohmann::json doc = Json(r);
+  ASSERT_FALSE(doc.is_discarded()) << Show(r);
+  ASSERT_EQ(doc["jobs"].size(), 2u) << Show(r);
+  ASSERT_EQ(one["jobs"].size(), 2u);
+  std::set<std::string> top = Keys(one);
+  top.insert("loadcell");
+  EXPECT_EQ(Keys(doc), top);
+  EXPECT_EQ(doc["loadcell"]["ranks"], ranks);
+  EXPECT_EQ(doc["loadcell"]["mpi_files"], layout);
+  for (size_t j = 0; j < 2; ++j) {
+    const nlohmann::json& job = doc["jobs"][j];
+    const nlohmann::json& alone = one["jobs"][j];
+    SCOPED_TRACE(job["jobname"].get<std::string>());
+    EXPECT_EQ(Keys(job), Keys(alone));
+    EXPECT_EQ(Keys(job["read"]), Keys(alone["read"]));
+    for (const char* dir : {"read", "write"}) {
+      const uint64_t ios = alone[dir]["total_ios"].get<uint64_t>();
+      EXPECT_EQ(job[dir]["total_ios"].get<uint64_t>(), ios * ranks) << dir;
+      EXPECT_EQ(job[dir]["io_bytes"].get<uint64_t>(),
+                alone[dir]["io_bytes"].get<uint64_t>() * ranks)
+          << dir;
+      // The histograms merged bucket for bucket: every rank's samples.
+      EXPECT_EQ(job[dir]["clat_ns"]["N"].get<uint64_t>(), ios * ranks) << dir;
+    }
+    const nlohmann::json& rows = job["loadcell"]["ranks"];
+    ASSERT_EQ(rows.size(), static_cast<size_t>(ranks)) << job["loadcell"].dump();
+    for (int k = 0; k < ranks; ++k) {
+      EXPECT_EQ(rows[k]["rank"], k);
+      EXPECT_EQ(
+          rows[k]["total_ios"].get<uint64_t>(),
+          alone["read"]["total_ios"].get<uint64_t>() + alone["write"]["total_ios"].get<uint64_t>());
+    }
+  }
+}
+
+TEST(MpiFioTest, EveryRankRunsEveryJobOnItsOwnFilesMergedExactly) {
+  const TempDir dir;
+  const std::string job = JobFile(dir);
+  const ProcessResult r = RunMpi(2, {"fio", "--output-format=json", job});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  ExpectMerged(r, 2, "per-rank");
+  std::set<std::string> expected = {"job.fio"};
+  for (const char* sub : {"rank0", "rank1"}) {
+    for (const char* f : {"", "/a.0.0", "/b.0.0", "/.loadcell-sqlio.manifest"}) {
+      expected.insert(std::string(sub) + f);
+    }
+    EXPECT_EQ(fs::file_size(dir / (std::string(sub) + "/a.0.0")), 1u << 20) << sub;
+    EXPECT_EQ(fs::file_size(dir / (std::string(sub) + "/b.0.0")), 512u << 10) << sub;
+  }
+  EXPECT_EQ(Tree(dir.path()), expected);
+
+  // fio's text, once, from rank 0: each group's status line once.
+  const ProcessResult text = RunMpi(2, {"fio", job});
+  ASSERT_EQ(text.exit_code, 0) << Show(text);
+  EXPECT_EQ(CountOf(text.out, "Starting 2 threads"), 1u) << Show(text);
+  EXPECT_EQ(CountOf(text.out, "Run status group 0 (all jobs):"), 1u) << Show(text);
+  EXPECT_EQ(CountOf(text.out, "Run status group 1 (all jobs):"), 1u) << Show(text);
+}
+
+TEST(MpiFioTest, UnlinkRemovesEveryRanksFilesAndItsFolder) {
+  const TempDir dir;
+  const ProcessResult r = RunMpi(2, {"fio", "--output-format=json", JobFile(dir, "unlink=1\n")});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  ExpectMerged(r, 2, "per-rank");  // both ranks' files were there, read and written
+  EXPECT_EQ(Tree(dir.path()), std::set<std::string>{"job.fio"});
+}
+
+TEST(MpiFioTest, SharedFilesAreLaidOutOnceForEveryRank) {
+  const TempDir dir;
+  const ProcessResult r =
+      RunMpi(2, {"fio", "--mpi-files=shared", "--output-format=json", JobFile(dir)});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  ExpectMerged(r, 2, "shared");
+  EXPECT_EQ(Tree(dir.path()),
+            (std::set<std::string>{"job.fio", "a.0.0", "b.0.0", ".loadcell-sqlio.manifest"}));
+}
+
+TEST(MpiFioTest, MpichRunsTheSameJobs) {
+  const TempDir dir;
+  testing::ChildWatch watch;
+  watch.timeout_s = 90;
+  const ProcessResult r = testing::RunCommand(
+      testing::MpichCommand(2, {"fio", "--output-format=json", JobFile(dir)}), watch);
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  ExpectMerged(r, 2, "per-rank");
+}
+
+// A rank's refusal is one line, rank 0's, naming the rank; nothing is laid
+// out on any rank.
+TEST(MpiFioTest, ARankWhoseFileIsNotLoadcellsIsOneLineNamingIt) {
+  const TempDir dir;
+  fs::create_directory(dir / "rank1");
+  dir.Write("rank1/b.0.0", std::string(512 << 10, 'x'));
+  const ProcessResult r = RunMpi(2, {"fio", JobFile(dir)});
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_EQ(CountOf(r.err, "loadcell: error: "), 1u) << Show(r);
+  EXPECT_EQ(r.err.find("loadcell: error: rank 1 ("), 0u) << Show(r);
+  EXPECT_NE(r.err.find("job b writes to " + (dir / "rank1/b.0.0")), std::string::npos) << Show(r);
+  EXPECT_FALSE(fs::exists(dir / "rank0")) << Show(r);
+  EXPECT_EQ(fs::file_size(dir / "rank1/b.0.0"), 512u << 10);
+}
+
+}  // namespace mpi_fio
+}  // namespace loadcell
