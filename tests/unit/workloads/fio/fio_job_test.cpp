@@ -197,13 +197,15 @@ TEST(FioJobTest, DepthAndBatchBucketsAreFiosTables) {
   EXPECT_EQ(FioBatchBucket(65), 6);
 }
 
-RunResult RunOne(FioJobSettings s) {
+// Runs the job alone; `lat_log`: its lat log's lines, when it logs.
+RunResult RunOne(FioJobSettings s, std::vector<FioLogLine>* lat_log = nullptr) {
   FioJobWorkload w(std::move(s), DefaultFileSystem());
   EXPECT_OK(w.Prepare(PrepareContext{}));
   std::vector<JobGroup> groups(1);
   groups[0].jobs.push_back(Job{"j", &w, OneThread(), {}, nullptr});
   auto r = RunJobs(groups);
   EXPECT_OK(r);
+  if (lat_log != nullptr && w.log() != nullptr) *lat_log = w.log()->Lines(FioLogKind::kLat);
   return r.ok() ? r->jobs[0].result : RunResult{};
 }
 
@@ -274,16 +276,10 @@ std::map<uint64_t, int> SequenceOffsets(bool per_request, uint32_t depth) {
   s.pattern.single_sequence.per_request = per_request;
   s.logs.lat = true;
   s.logs.offset = true;
-  FioJobWorkload w(s, DefaultFileSystem());
-  EXPECT_OK(w.Prepare(PrepareContext{}));
-  std::vector<JobGroup> groups(1);
-  groups[0].jobs.push_back(Job{"j", &w, OneThread(), {}, nullptr});
-  auto r = RunJobs(groups);
-  EXPECT_OK(r);
+  std::vector<FioLogLine> lines;
+  EXPECT_OK(RunOne(s, &lines).failure);
   std::map<uint64_t, int> by_offset;
-  if (!r.ok() || w.log() == nullptr) return by_offset;
-  EXPECT_OK(r->jobs[0].result.failure);
-  for (const FioLogLine& l : w.log()->Lines(FioLogKind::kLat)) {
+  for (const FioLogLine& l : lines) {
     EXPECT_EQ(l.offset % 4096, 0u);
     ++by_offset[l.offset / 1024];
   }
