@@ -81,7 +81,6 @@ class Parser {
   bool sequential_given_ = false;  // -s
   bool results_given_ = false;
   bool write_through_given_ = false;
-  bool parallel_ = false;
 };
 
 }  // namespace loadcell::diskspd::switch_parser

@@ -433,7 +433,7 @@ Status ProfileReader::Target(const XmlElement& e, DiskspdSwitches& t) {
   LC_RETURN_IF_ERROR(Refused(e, "TemporaryFile",
                              "the temporary-file hint (-ft; Linux has no per-file equivalent)"));
   LC_RETURN_IF_ERROR(GetBool(e, "UseLargePages", t.large_pages));
-  LC_RETURN_IF_ERROR(Refused(e, "ParallelAsyncIO", "parallel I/O at one offset (-p)"));
+  LC_RETURN_IF_ERROR(GetBool(e, "ParallelAsyncIO", t.parallel_async));
   if (const XmlElement* tt = Find(e, "ThreadTargets"); tt != nullptr) {
     return NotYet(*tt, "threads chosen per target (ThreadTargets)");
   }

@@ -18,6 +18,11 @@ Status CheckDiskspdRules(const DiskspdSwitches& sw) {
   if (sw.requests_per_thread > 0 && sw.total_threads == 0) {
     return bad("-O (requests per thread over all targets) needs -F (a thread pool)");
   }
+  if (sw.requests_per_thread > 0 && sw.parallel_async) {
+    return bad(
+        "-p (parallel async I/O) cannot be used with -O (requests per thread over all "
+        "targets)");
+  }
   if (sw.requests_per_thread > 0 && sw.think_ms > 0) {
     return bad("-j (think time) cannot be used with -O (requests per thread over all targets)");
   }
@@ -28,11 +33,15 @@ Status CheckDiskspdRules(const DiskspdSwitches& sw) {
   if (sw.random_ratio != 0) {
     if (sw.thread_stride > 0) return bad("-T conflicts with -r (it applies to sequential I/O)");
     if (sw.interlocked) return bad("-si conflicts with -r");
+    if (sw.parallel_async) {
+      return bad("-p conflicts with -r (parallel async I/O is sequential: -s or no -r)");
+    }
   } else {
     if (sw.distribution != DiskspdDistribution::kUniform) {
       return bad("a random distribution (-rd) needs random I/O (-r or -rs)");
     }
     if (sw.interlocked && sw.thread_stride > 0) return bad("-si conflicts with -T");
+    if (sw.interlocked && sw.parallel_async) return bad("-si conflicts with -p");
     if (!sw.interlocked && !many && sw.thread_stride > 0) {
       return bad("-T has no effect unless a target has several threads (-t or -F)");
     }

@@ -301,8 +301,8 @@ Status Parser::One(const Arg& a) {
       return Status::Ok();
     case 'p':
       if (!a.rest.empty()) break;
-      parallel_ = true;
-      return NotYet(a, "parallel sequential I/O at one offset");
+      sw_.parallel_async = true;
+      return Status::Ok();
     case 'P':
       sw_.progress_every = 65536;  // DiskSpd's default
       if (!a.rest.empty()) {
@@ -394,7 +394,6 @@ Status Parser::Finish() {
   if (sw_.targets.empty() && !sw_.help) {
     return bad("give at least one target (a file, or a block device) after the switches");
   }
-  (void)parallel_;
   return Status::Ok();
 }
 

@@ -90,7 +90,11 @@ struct DiskspdSwitches {
   // The random alignment (-r) or the sequential stride (-s); 0: not given
   // (the block size).
   uint64_t alignment = 0;
-  bool interlocked = false;                                          // -si
+  bool interlocked = false;  // -si
+  // -p: DiskSpd's parallel async I/O (sequential only): each request a
+  // thread keeps in flight walks the target on its own from the thread's
+  // offset, so the first -o requests go to one offset, and so on.
+  bool parallel_async = false;
   uint64_t thread_stride = 0;                                        // -T
   DiskspdDistribution distribution = DiskspdDistribution::kUniform;  // -rd
   std::vector<DiskspdRange> ranges;
@@ -131,9 +135,9 @@ Result<DiskspdSwitches> ParseDiskspdCommandLine(const std::vector<std::string>& 
                                                 const std::string& program = "diskspd");
 
 // DiskSpd's rules between one target's settings (Profile::Validate): -F
-// with -t, -i without -j, -T with -r or -si, -rd without random I/O, -rdabs
-// ranges below a block, -Z<size> below a block. InvalidArgument, one line
-// naming the switches.
+// with -t, -i without -j, -T with -r or -si, -p with -r, -si or -O, -rd
+// without random I/O, -rdabs ranges below a block, -Z<size> below a block. InvalidArgument, one
+// line naming the switches.
 Status CheckDiskspdRules(const DiskspdSwitches& sw);
 
 // A size as DiskSpd reads one: digits, then nothing or one of K M G T

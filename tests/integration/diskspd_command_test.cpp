@@ -13,8 +13,10 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "testing/diskspd_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -22,11 +24,7 @@ namespace loadcell::testing {
 namespace {
 
 ProcessResult Diskspd(const TempDir& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "diskspd");
-  ChildWatch w;
-  w.cwd = dir.path();
-  w.timeout_s = 120;
-  return RunLoadcell(args, w);
+  return RunDiskspd(dir, std::move(args));
 }
 
 // A well-formed XML document as a tree (elements, attributes, text): enough
@@ -89,14 +87,7 @@ uint64_t U64(const std::string& s) { return s.empty() ? 0 : std::stoull(s); }
 
 // The "total:" line of a section of the text report: bytes and I/Os.
 std::pair<uint64_t, uint64_t> SectionTotal(const std::string& text, const std::string& section) {
-  const size_t at = text.find("\n" + section + "\n");
-  if (at == std::string::npos) return {0, 0};
-  const size_t total = text.find("total:", at);
-  std::istringstream in(text.substr(total + 6));
-  uint64_t bytes = 0, ios = 0;
-  char bar = 0;
-  in >> bytes >> bar >> ios;
-  return {bytes, ios};
+  return DiskspdSectionTotal(text, section);
 }
 
 TEST(DiskspdCommandTest, SqlServerGuidanceLineRunsWithEverySection) {

@@ -9,11 +9,12 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "diskspd/diskspd_xml_reader.h"
+#include "testing/diskspd_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -23,11 +24,7 @@ namespace {
 using diskspd::XmlElement;
 
 ProcessResult RunDiskspdProfile(const TempDir& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "diskspd");
-  ChildWatch w;
-  w.cwd = dir.path();
-  w.timeout_s = 120;
-  return RunLoadcell(args, w);
+  return RunDiskspd(dir, std::move(args));
 }
 
 // Timespan 1: 4 KiB random reads of *1 (created, 1 MiB), one thread.
@@ -77,34 +74,17 @@ constexpr const char* kTwoSpans = R"(<?xml version="1.0" encoding="utf-8"?>
 // report: bytes and I/Os.
 std::pair<uint64_t, uint64_t> ProfileSectionTotal(const std::string& out, size_t from,
                                                   const std::string& section) {
-  const size_t at = out.find("\n" + section + "\n", from);
-  if (at == std::string::npos) return {0, 0};
-  const size_t total = out.find("total:", at);
-  if (total == std::string::npos) return {0, 0};
-  std::istringstream in(out.substr(total + 6));
-  uint64_t bytes = 0, ios = 0;
-  char bar = 0;
-  in >> bytes >> bar >> ios;
-  return {bytes, ios};
+  return DiskspdSectionTotal(out, section, from);
 }
 
 uint64_t ProfileU64(const XmlElement* e) {
   return e == nullptr ? 0 : std::stoull(e->text.empty() ? "0" : e->text);
 }
 const XmlElement* ChildOf(const XmlElement* e, const std::string& name) {
-  if (e == nullptr) return nullptr;
-  for (const XmlElement& c : e->children) {
-    if (c.name == name) return &c;
-  }
-  return nullptr;
+  return DiskspdXmlChild(e, name);
 }
 std::vector<const XmlElement*> AllOf(const XmlElement* e, const std::string& name) {
-  std::vector<const XmlElement*> out;
-  if (e == nullptr) return out;
-  for (const XmlElement& c : e->children) {
-    if (c.name == name) out.push_back(&c);
-  }
-  return out;
+  return DiskspdXmlChildren(e, name);
 }
 
 TEST(DiskspdProfileTest, TwoTimespansRunOneAfterAnotherEachReported) {

@@ -22,6 +22,7 @@
 #include "diskspd/diskspd_profile.h"
 #include "diskspd/diskspd_switches.h"
 #include "diskspd/diskspd_xml_reader.h"
+#include "os/cpu_topology.h"
 #include "os/host_facts.h"
 #include "os/open_flags.h"
 #include "os/system_info.h"
@@ -292,7 +293,9 @@ DiskspdReport ReportShell(const diskspd::DiskspdTimespan& ts, const DiskspdPlan*
   report.seed = seed;
   report.version = kVersion;
   report.computer = ComputerName();
-  report.cpu_count = ReadSystemInfo().cpus_online;
+  report.topology = ReadCpuTopology();
+  report.cpu_count = report.topology.ProcessorCount() > 0 ? report.topology.ProcessorCount()
+                                                          : ReadSystemInfo().cpus_online;
   report.thread_count = ts.ThreadCount();
   return report;
 }
@@ -428,6 +431,16 @@ Result<std::vector<DiskspdPlan>> PlanProfile(const diskspd::DiskspdProfile& prof
                                          "build or kernel has none: one request at a time per "
                                          "thread",
                                          t.requests));
+        break;
+      }
+    }
+    for (const DiskspdTarget& t : plan.targets) {
+      if (t.sw->parallel_async && (t.requests <= 1 || t.engine == "sync" || t.engine == "mmap")) {
+        // DiskSpd's warning: nothing runs in parallel with one request.
+        PrintCliWarning(err, fmt::format("diskspd: -p has no effect on target '{}': its threads "
+                                         "keep one request in flight (-o2 or more, an "
+                                         "asynchronous engine)",
+                                         t.path));
         break;
       }
     }

@@ -339,6 +339,7 @@ Result<DiskspdJob> PlanJob(const DiskspdPlan& plan, const DiskspdThreadSlot& slo
   p.single_sequence.start =
       sw.random_ratio == 0 ? static_cast<uint64_t>(slot.relative) * sw.thread_stride : 0;
   p.single_sequence.shared = shared;
+  p.single_sequence.per_request = sw.parallel_async && sw.random_ratio == 0;
   if (p.single_sequence.start + sw.block_size > t.length) {
     return RefuseDiskspd(fmt::format(
         "target '{}' is too small: thread {} starts at {} (-T {} x thread {}), past "

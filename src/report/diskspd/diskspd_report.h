@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "diskspd/diskspd_switches.h"
+#include "os/cpu_topology.h"
 #include "os/host_facts.h"
 #include "runner/run_result.h"
 #include "stats/histogram.h"
@@ -70,6 +71,9 @@ struct DiskspdReport {
   std::string computer;
   std::string start_time_utc;  // "2025/01/31 12:00:00 UTC"
   int cpu_count = 0;
+  // Groups, NUMA nodes, sockets and cores (os/cpu_topology.h); the per-CPU
+  // rows (`cpus`) are its active processors in order.
+  CpuTopology topology;
   // Results.
   double test_time_s = 0;  // the measured time
   int thread_count = 0;

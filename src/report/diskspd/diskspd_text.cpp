@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -48,6 +49,7 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
              ? "\t\twrite buffer source: random fill\n"
              : fmt::format("\t\twrite buffer source: '{}'\n", sw.write_buffer_file);
   }
+  if (sw.parallel_async) o += "\t\tusing parallel async I/O\n";
   if (sw.write_ratio == 0) {
     o += "\t\tperforming read test\n";
   } else if (sw.write_ratio == 100) {
@@ -168,29 +170,64 @@ void SystemInformation(const DiskspdReport& r, std::string& o) {
   o += "System information:\n\n";
   o += fmt::format("\tcomputer name: {}\n", r.computer);
   o += fmt::format("\tstart time: {}\n", r.start_time_utc);
+  const CpuTopology& t = r.topology;
   o += fmt::format("\n\tcpu count:\t\t{}\n", r.cpu_count);
-  o += fmt::format("\tcore count:\t\t{}\n", r.cpu_count);
-  o += "\tgroup count:\t\t1\n";
-  o += "\tnode count:\t\t1\n";
-  o += "\tsocket count:\t\t1\n";
-  o += "\theterogeneous cores:\tn\n";
+  o += fmt::format("\tcore count:\t\t{}\n", t.cores.size());
+  o += fmt::format("\tgroup count:\t\t{}\n", t.groups.size());
+  o += fmt::format("\tnode count:\t\t{}\n", t.nodes.size());
+  o += fmt::format("\tsocket count:\t\t{}\n", t.sockets.size());
+  o += fmt::format("\theterogeneous cores:\t{}\n", t.heterogeneous ? "y" : "n");
   o += "\n\tactive power scheme:\tn/a\n";
   o += fmt::format("\ttool:\t\t\tloadcell {} (DiskSpd 2.2 command line)\n", r.version);
 }
 
+// DiskSpd's CPU table: a column each for the socket, NUMA node, group,
+// core (with SMT) and efficiency class when the machine has more than one
+// of them, then the group-relative CPU number and its times.
 void CpuTable(const DiskspdReport& r, std::string& o) {
-  o += "\nCPU |  Usage |  User  | Kernel |  Idle\n";
-  o += "----------------------------------------\n";
+  const CpuTopology& t = r.topology;
+  const bool sockets = t.sockets.size() > 1, nodes = t.nodes.size() > 1,
+             groups = t.groups.size() > 1, smt = t.Smt(), classes = t.heterogeneous;
+  int best_class = 0;
+  for (const CpuTopologyUnit& c : t.cores) best_class = std::max(best_class, c.efficiency_class);
+  std::string rule;
+  std::string blank;
+  auto column = [&](bool on, const char* head, size_t width) {
+    if (!on) return;
+    o += head;
+    rule += std::string(width, '-');
+    blank += std::string(width, ' ');
+  };
+  o += "\n";
+  column(sockets, "Socket | ", 9);
+  column(nodes, "Node | ", 7);
+  column(groups, "Group | ", 8);
+  column(smt, "Core | ", 7);
+  column(classes, "Class | ", 8);
+  o += "CPU |  Usage |  User  | Kernel |  Idle\n";
+  rule += "----------------------------------------\n";
+  o += rule;
   double usage = 0, user = 0, kernel = 0, idle = 0;
-  for (const DiskspdCpu& c : r.cpus) {
-    o += fmt::format("{:4}| {:6.2f}%| {:6.2f}%| {:6.2f}%| {:6.2f}%\n", c.id, c.usage, c.user,
-                     c.kernel, c.idle);
+  for (size_t i = 0; i < r.cpus.size(); ++i) {
+    const DiskspdCpu& c = r.cpus[i];
+    const CpuTopology::Place p = t.PlaceOf(i);
+    if (sockets) o += fmt::format("{:7}| ", p.socket);
+    if (nodes) o += fmt::format("{:5}| ", p.node);
+    if (groups) o += fmt::format("{:6}| ", p.group);
+    if (smt) o += fmt::format("{:5}| ", p.core);
+    if (classes) {
+      o +=
+          fmt::format("{:5}{}| ", p.efficiency_class, p.efficiency_class == best_class ? 'P' : ' ');
+    }
+    o += fmt::format("{:4}| {:6.2f}%| {:6.2f}%| {:6.2f}%| {:6.2f}%\n",
+                     t.groups.empty() ? c.id : p.processor, c.usage, c.user, c.kernel, c.idle);
     usage += c.usage;
     user += c.user;
     kernel += c.kernel;
     idle += c.idle;
   }
-  o += "----------------------------------------\n";
+  o += rule;
+  o += blank;
   if (r.cpus.empty()) {
     o += "avg.|    N/A |    N/A |    N/A |    N/A (per-CPU times are not gathered on this "
          "platform)\n";

@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "report/diskspd/diskspd_report.h"
 
@@ -62,6 +65,24 @@ class Xml {
   int indent_ = 0;
 };
 
+// A group's processors as DiskSpd prints an affinity mask: "0x" and hex
+// digits, bit N for processor N (wider than 64 bits on a Linux machine of
+// more CPUs, which has one group).
+std::string ProcessorMask(const std::vector<int>& processors) {
+  std::vector<uint64_t> words;
+  for (int p : processors) {
+    if (p < 0) continue;
+    const auto word = static_cast<size_t>(p / 64);
+    if (words.size() <= word) words.resize(word + 1, 0);
+    words[word] |= uint64_t{1} << (p % 64);
+  }
+  while (words.size() > 1 && words.back() == 0) words.pop_back();
+  if (words.empty()) return "0x0";
+  std::string hex = fmt::format("0x{:x}", words.back());
+  for (size_t i = words.size() - 1; i-- > 0;) hex += fmt::format("{:016x}", words[i]);
+  return hex;
+}
+
 void SystemXml(const DiskspdReport& r, Xml& x) {
   x.Open("System");
   x.Element("ComputerName", XmlEscape(r.computer));
@@ -71,13 +92,30 @@ void SystemXml(const DiskspdReport& r, Xml& x) {
   x.Close("Tool");
   x.Element("RunTime", r.start_time_utc);
   x.Line("<PowerScheme Name=\"n/a\" Guid=\"\"/>");
-  x.Open("ProcessorTopology Heterogeneous=\"false\"");
-  uint64_t mask = 0;
-  for (int i = 0; i < r.cpu_count && i < 64; ++i) mask |= uint64_t{1} << i;
-  x.Line(
-      fmt::format("<Group Group=\"0\" MaximumProcessors=\"{0}\" ActiveProcessors=\"{0}\" "
-                  "ActiveProcessorMask=\"0x{1:x}\"/>",
-                  r.cpu_count, mask));
+  const CpuTopology& t = r.topology;
+  x.Open(fmt::format("ProcessorTopology Heterogeneous=\"{}\"", t.heterogeneous));
+  for (const CpuTopologyGroup& g : t.groups) {
+    x.Line(
+        fmt::format("<Group Group=\"{}\" MaximumProcessors=\"{}\" ActiveProcessors=\"{}\" "
+                    "ActiveProcessorMask=\"{}\"/>",
+                    g.number, g.maximum_processors, g.active.size(), ProcessorMask(g.active)));
+  }
+  // Nodes and sockets: each group's share of their processors.
+  for (const auto& [kind, units] : {std::pair{"Node", &t.nodes}, std::pair{"Socket", &t.sockets}}) {
+    for (const CpuTopologyUnit& u : *units) {
+      x.Open(fmt::format("{0} {0}=\"{1}\"", kind, u.number));
+      for (const CpuGroupMembers& m : u.members) {
+        x.Line(
+            fmt::format("<Group Group=\"{}\" Mask=\"{}\"/>", m.group, ProcessorMask(m.processors)));
+      }
+      x.Close(kind);
+    }
+  }
+  for (const CpuTopologyUnit& c : t.cores) {
+    const CpuGroupMembers& m = c.members.front();
+    x.Line(fmt::format("<Core Group=\"{}\" Core=\"{}\" Mask=\"{}\" EfficiencyClass=\"{}\"/>",
+                       m.group, c.number, ProcessorMask(m.processors), c.efficiency_class));
+  }
   x.Close("ProcessorTopology");
   x.Close("System");
 }
@@ -114,7 +152,7 @@ void TargetProfileXml(const DiskspdReport& r, const DiskspdReportTarget& t, Xml&
       break;
   }
   x.Close("WriteBufferContent");
-  x.Bool("ParallelAsyncIO", false);
+  x.Bool("ParallelAsyncIO", sw.parallel_async);
   if (sw.burst > 0) x.Element("BurstSize", sw.burst);
   if (sw.think_ms > 0) x.Element("ThinkTime", sw.think_ms);
   if (sw.create) x.Element("FileSize", sw.create_size);
@@ -199,14 +237,16 @@ void ProfileXml(const std::vector<DiskspdReport>& spans, Xml& x) {
 void CpuXml(const DiskspdReport& r, Xml& x) {
   x.Open("CpuUtilization");
   double usage = 0, user = 0, kernel = 0, idle = 0;
-  for (const DiskspdCpu& c : r.cpus) {
+  for (size_t i = 0; i < r.cpus.size(); ++i) {
+    const DiskspdCpu& c = r.cpus[i];
+    const CpuTopology::Place p = r.topology.PlaceOf(i);
     x.Open("CPU");
-    x.Element("Socket", 0);
-    x.Element("Node", 0);
-    x.Element("Group", 0);
-    x.Element("Core", c.id);
-    x.Element("EfficiencyClass", 0);
-    x.Element("Id", c.id);
+    x.Element("Socket", p.socket);
+    x.Element("Node", p.node);
+    x.Element("Group", p.group);
+    x.Element("Core", p.core);
+    x.Element("EfficiencyClass", p.efficiency_class);
+    x.Element("Id", r.topology.groups.empty() ? c.id : p.processor);
     x.Element("UsagePercent", fmt::format("{:.2f}", c.usage));
     x.Element("UserPercent", fmt::format("{:.2f}", c.user));
     x.Element("KernelPercent", fmt::format("{:.2f}", c.kernel));

@@ -199,6 +199,9 @@ class FioWorker final : public Worker {
     Nanos submitted = 0;
     Nanos intended = 0;  // under a rate: its start on the schedule
     unsigned char* buf = nullptr;
+    // DiskSpd's -p: this request's own place in the job's sequence (the
+    // pattern's single_sequence.per_request); negative: not started.
+    int64_t seq = -1;
   };
   struct Done {
     FioDir dir;
@@ -361,7 +364,8 @@ class FioWorker final : public Worker {
       return true;
     }
     sl.sync = false;
-    sl.io = rated_ ? pattern_.NextIn(dir) : pattern_.Next();
+    int64_t* own = s_.pattern.single_sequence.per_request ? &sl.seq : nullptr;
+    sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
     if (s_.byte_limit != 0 && bytes_issued_ + sl.io.length > s_.byte_limit &&
         !(s_.pattern.random && s_.pattern.norandommap)) {
       // As fio: the last request is cut to what the limit leaves, unless that

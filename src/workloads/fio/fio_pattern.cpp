@@ -269,17 +269,17 @@ uint64_t FioPattern::RandomBlock(uint32_t file, FioDir dir) {
   return PermuteBelow(pos++, blocks, perm_key_[file], file_perm_bits_[file]);
 }
 
-FioIo FioPattern::Next() {
+FioIo FioPattern::Next(int64_t* own_seq) {
   if (pending_write_) {
     pending_write_ = false;
     FioIo io = last_;
     io.dir = FioDir::kWrite;
     return io;
   }
-  return NextIn(s_.trim_then_write ? FioDir::kTrim : DrawDir());
+  return NextIn(s_.trim_then_write ? FioDir::kTrim : DrawDir(), own_seq);
 }
 
-FioIo FioPattern::NextIn(FioDir dir) {
+FioIo FioPattern::NextIn(FioDir dir, int64_t* own_seq) {
   FioIo io;
   io.dir = dir;
   io.file = NextFile();
@@ -287,7 +287,10 @@ FioIo FioPattern::NextIn(FioDir dir) {
   const uint64_t region = std::max<uint64_t>(RegionOf(io.file), io.length);
   // DiskSpd's one offset serves every direction.
   const int slot = s_.single_sequence.on ? 0 : static_cast<int>(io.dir);
-  int64_t& seq = seq_pos_[static_cast<size_t>(io.file) * kFioDirs + static_cast<size_t>(slot)];
+  int64_t& seq =
+      own_seq != nullptr
+          ? *own_seq
+          : seq_pos_[static_cast<size_t>(io.file) * kFioDirs + static_cast<size_t>(slot)];
   bool random = s_.random && (s_.random_pct >= 100 || rng_.NextDouble() * 100 < s_.random_pct);
   if (random && s_.seq_skip > 0 && repeat_left_ > 0) {
     // rw=randMODE:N: N I/Os from one random offset, one after another.

@@ -62,12 +62,16 @@ struct FioOffsetDistribution {
 // `stride` (-s; 0: the request's length); when the next request would pass
 // the region's end the offset goes back to start % stride. With `shared`
 // (-si) every thread of a target takes its offsets from one counter, each
-// the next stride, wrapping at the region's whole strides.
+// the next stride, wrapping at the region's whole strides. With
+// `per_request` (-p, DiskSpd's parallel async I/O) each request the job
+// keeps in flight walks the sequence on its own, from `start`: the caller
+// keeps each request's position and hands it to Next/NextIn.
 struct FioSingleSequence {
   bool on = false;
   uint64_t start = 0;
   uint64_t stride = 0;
   std::shared_ptr<std::atomic<uint64_t>> shared;
+  bool per_request = false;
 };
 
 struct FioPatternSettings {
@@ -137,14 +141,16 @@ class FioBlockMap {
 class FioPattern {
  public:
   explicit FioPattern(const FioPatternSettings& s);
-  // The next I/O, its direction drawn (rwmixread).
-  FioIo Next();
+  // The next I/O, its direction drawn (rwmixread). `own_seq`: a request's
+  // own sequential position (single_sequence.per_request; negative: not
+  // started), used and advanced instead of the job's; null: the job's.
+  FioIo Next(int64_t* own_seq = nullptr);
   // The direction the next I/O would take, drawn as Next() draws it; then
   // NextIn(that direction, or another the job does) gives the I/O. Lets a
   // rate-limited job go on in a direction that is due while the drawn one
   // is ahead of its rate.
   FioDir DrawDirection() { return DrawDir(); }
-  FioIo NextIn(FioDir dir);
+  FioIo NextIn(FioDir dir, int64_t* own_seq = nullptr);
 
   // The largest request any direction draws (for buffers), and the
   // smallest (the random map's block, the least a cut request may keep).

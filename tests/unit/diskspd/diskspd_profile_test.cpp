@@ -316,5 +316,23 @@ TEST(DiskspdProfile, SchemaAndRulesRefusedNamingTheElement) {
               HasSubstr("needs at least one <TimeSpan>"));
 }
 
+TEST(DiskspdProfile, ParallelAsyncIoElementReadAsMinusP) {
+  const std::vector<std::string> args = {"-Xp.xml", "t"};
+  DiskspdProfile p = Profile(
+      OneTarget("<ParallelAsyncIO>true</ParallelAsyncIO><RequestCount>4</RequestCount>"), args);
+  ASSERT_EQ(p.timespans.size(), 1U);
+  ASSERT_EQ(p.timespans[0].per_target.size(), 1U);
+  EXPECT_TRUE(p.timespans[0].per_target[0].parallel_async);
+  EXPECT_FALSE(Profile(OneTarget(""), args).timespans[0].per_target[0].parallel_async);
+  EXPECT_THAT(
+      ProfileError(OneTarget("<ParallelAsyncIO>true</ParallelAsyncIO><Random>4096</Random>"), args),
+      HasSubstr("<Target> at line 1: diskspd: -p conflicts with -r"));
+  EXPECT_THAT(ProfileError(OneTarget("<ParallelAsyncIO>true</ParallelAsyncIO>"
+                                     "<InterlockedSequential>true</InterlockedSequential>"
+                                     "<ThreadsPerFile>2</ThreadsPerFile>"),
+                           args),
+              HasSubstr("-si conflicts with -p"));
+}
+
 }  // namespace
 }  // namespace loadcell::diskspd

@@ -223,5 +223,23 @@ TEST(DiskspdSwitches, RulesRefusedInOneLineNamingTheSwitch) {
   EXPECT_EQ(Parse({"-rs50", "t"}).random_ratio, 50U);
 }
 
+// -p: DiskSpd's parallel async I/O, sequential only, and its rules
+// (Profile::Validate: -p with -r, -rs, -si or -O is refused).
+TEST(DiskspdSwitches, ParallelAsyncIoIsSequentialOnly) {
+  EXPECT_FALSE(Parse({"t"}).parallel_async);
+  const DiskspdSwitches p = Parse({"-p", "-o8", "-s8K", "-t2", "-T1M", "t"});
+  EXPECT_TRUE(p.parallel_async);
+  EXPECT_EQ(p.random_ratio, 0U);
+  EXPECT_EQ(p.Alignment(), 8 * kKiB);
+  EXPECT_TRUE(Parse({"-p", "-o1", "t"}).parallel_async);  // DiskSpd only warns
+  EXPECT_THAT(ErrorOf({"-p", "-r", "t"}), HasSubstr("-p conflicts with -r"));
+  EXPECT_THAT(ErrorOf({"-r4K", "-p", "t"}), HasSubstr("-p conflicts with -r"));
+  EXPECT_THAT(ErrorOf({"-p", "-rs30", "t"}), HasSubstr("-p conflicts with -r"));
+  EXPECT_THAT(ErrorOf({"-p", "-si", "-t2", "t"}), HasSubstr("-si conflicts with -p"));
+  EXPECT_THAT(ErrorOf({"-p", "-F2", "-O4", "t"}),
+              HasSubstr("-p (parallel async I/O) cannot be used with -O"));
+  EXPECT_THAT(ErrorOf({"-p2", "t"}), HasSubstr("unknown switch '-p2'"));
+}
+
 }  // namespace
 }  // namespace loadcell::diskspd

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "os/file_system.h"
 #include "runner/jobs.h"
@@ -196,13 +197,15 @@ TEST(FioJobTest, DepthAndBatchBucketsAreFiosTables) {
   EXPECT_EQ(FioBatchBucket(65), 6);
 }
 
-RunResult RunOne(FioJobSettings s) {
+// Runs the job alone; `lat_log`: its lat log's lines, when it logs.
+RunResult RunOne(FioJobSettings s, std::vector<FioLogLine>* lat_log = nullptr) {
   FioJobWorkload w(std::move(s), DefaultFileSystem());
   EXPECT_OK(w.Prepare(PrepareContext{}));
   std::vector<JobGroup> groups(1);
   groups[0].jobs.push_back(Job{"j", &w, OneThread(), {}, nullptr});
   auto r = RunJobs(groups);
   EXPECT_OK(r);
+  if (lat_log != nullptr && w.log() != nullptr) *lat_log = w.log()->Lines(FioLogKind::kLat);
   return r.ok() ? r->jobs[0].result : RunResult{};
 }
 
@@ -257,6 +260,51 @@ TEST(FioJobTest, EachDirectionKeepsItsOwnRate) {
   // Open loop: each I/O's service time is recorded beside its latency.
   ASSERT_TRUE(r.service.has_value());
   EXPECT_EQ(r.service->histogram.Count(), 250u);
+}
+
+// The offsets a null-engine job issued with `depth` requests in flight
+// under DiskSpd's sequence (4 KiB stride), each per-request (-p) or not,
+// counted by offset (KiB): read from the job's log of each I/O.
+std::map<uint64_t, int> SequenceOffsets(bool per_request, uint32_t depth) {
+  TempDir dir;
+  FioJobSettings s = Settings("seq", dir / "never", uint64_t{1} << 20, 4096);
+  s.engine = "null";
+  s.iodepth = depth;
+  s.io_limit = 64;
+  s.pattern.single_sequence.on = true;
+  s.pattern.single_sequence.stride = 4096;
+  s.pattern.single_sequence.per_request = per_request;
+  s.logs.lat = true;
+  s.logs.offset = true;
+  std::vector<FioLogLine> lines;
+  EXPECT_OK(RunOne(s, &lines).failure);
+  std::map<uint64_t, int> by_offset;
+  for (const FioLogLine& l : lines) {
+    EXPECT_EQ(l.offset % 4096, 0u);
+    ++by_offset[l.offset / 1024];
+  }
+  return by_offset;
+}
+
+TEST(FioJobTest, DiskspdParallelRequestsEachWalkTheSequenceFromTheStart) {
+  // -p -o4: every request starts at the thread's offset and walks on by
+  // itself, so offset 0 is read by all four, and each offset by at most
+  // four, fewer further on (a request that completes sooner runs ahead).
+  const std::map<uint64_t, int> parallel = SequenceOffsets(true, 4);
+  int total = 0;
+  int before = 4;
+  for (const auto& [kib, n] : parallel) {
+    EXPECT_LE(n, before) << kib << " KiB";
+    before = n;
+    total += n;
+  }
+  EXPECT_EQ(total, 64);
+  ASSERT_TRUE(parallel.contains(0));
+  EXPECT_EQ(parallel.at(0), 4);
+  // Without -p the thread's requests share one sequence: each offset once.
+  const std::map<uint64_t, int> shared = SequenceOffsets(false, 4);
+  EXPECT_EQ(shared.size(), 64u);
+  for (const auto& [kib, n] : shared) EXPECT_EQ(n, 1) << kib << " KiB";
 }
 
 }  // namespace

@@ -367,5 +367,27 @@ TEST(FioPatternTest, DiskspdInterlockedSequenceIsSharedByThePatterns) {
   EXPECT_EQ(b.Next().offset, 0u);  // the 17th wraps to the start
 }
 
+TEST(FioPatternTest, DiskspdParallelRequestsKeepTheirOwnPositions) {
+  // -p: each request walks the sequence by itself from the thread's start
+  // (12K here, stride 8K), wrapping to start % stride; the job's own
+  // position is not moved.
+  FioPatternSettings s = Base(40 * 1024, 4096);
+  s.single_sequence.on = true;
+  s.single_sequence.start = 12 * 1024;
+  s.single_sequence.stride = 8 * 1024;
+  s.single_sequence.per_request = true;
+  FioPattern p(s);
+  int64_t a = -1;
+  int64_t b = -1;
+  EXPECT_EQ(p.Next(&a).offset, 12u * 1024);
+  EXPECT_EQ(p.Next(&b).offset, 12u * 1024);
+  EXPECT_EQ(p.Next(&a).offset, 20u * 1024);
+  EXPECT_EQ(p.Next(&a).offset, 28u * 1024);
+  EXPECT_EQ(p.Next(&b).offset, 20u * 1024);
+  EXPECT_EQ(p.NextIn(FioDir::kRead, &a).offset, 36u * 1024);
+  EXPECT_EQ(p.Next(&a).offset, 4u * 1024);
+  EXPECT_EQ(p.Next().offset, 12u * 1024);  // the job's own, untouched
+}
+
 }  // namespace
 }  // namespace loadcell
