@@ -42,7 +42,9 @@ inline constexpr int kWarmUpMinIntervals = 4;
 inline constexpr double kWarmUpMaxRatio = 1.5;
 
 // client-cpu: loadcell's CPU time per worker thread (or over the CPUs it
-// may use) as a fraction of wall time, above which the client limits.
+// may use) as a fraction of wall time, above which the client limits; also
+// the host's busy share above which more worker threads than CPUs wait for
+// a CPU.
 inline constexpr double kClientBusyFraction = 0.90;
 
 // queue-depth: the mean in-flight count (Little's law) below this fraction

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -232,6 +233,33 @@ TEST(VerdictBinary, AnUnreachableRateIsInvalid) {
   EXPECT_EQ(r.exit_code, 3) << ShowVerdictRun(r);
   EXPECT_NE(r.out.find("    INVALID rate: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("of the 10000000.00 asked"), std::string::npos) << r.out;
+}
+
+// Far more worker threads than CPUs on the null engine: the threads do
+// nothing but ask for CPU, the CPUs are all busy, and the client, not the
+// (absent) device, sets the pace. Whatever else the host runs, client-cpu
+// warns, in the text and in the JSON.
+TEST(VerdictBinary, ThreadsFarAboveTheCpusOnTheNullEngineSaturateTheClient) {
+  const unsigned cpus = std::max(1U, std::thread::hardware_concurrency());
+  const std::string threads = "--threads=" + std::to_string(std::max(64U, 16 * cpus));
+  const std::vector<std::string> run = {
+      "fileio",   "--file-io-mode=null", "--file-test-mode=rndrd", threads,
+      "--time=1", "--verdict=on"};
+  std::vector<std::string> text = run;
+  text.push_back("run");
+  const ProcessResult t = RunLoadcell(text);
+  ASSERT_EQ(t.exit_code, 0) << ShowVerdictRun(t);
+  EXPECT_NE(t.out.find("    WARN client-cpu: "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("use fewer --threads than CPUs"), std::string::npos) << t.out;
+
+  std::vector<std::string> json = run;
+  json.insert(json.end(), {"--format=json", "run"});
+  const ProcessResult j = RunLoadcell(json);
+  ASSERT_EQ(j.exit_code, 0) << ShowVerdictRun(j);
+  const nlohmann::json c = VerdictCheckOf(nlohmann::json::parse(j.out), "client-cpu");
+  ASSERT_FALSE(c.is_null()) << j.out;
+  EXPECT_EQ(c["level"], "warn") << c.dump();
+  EXPECT_GE(c["figures"]["host_busy"].get<double>(), 0.9) << c.dump();
 }
 
 TEST(VerdictBinary, AMemoryBlockInsideTheCacheIsInTheVerdict) {

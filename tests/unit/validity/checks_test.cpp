@@ -391,6 +391,27 @@ TEST(ClientCpuCheckTest, ThreadsBeyondTheCpusCountTheCpus) {
   EXPECT_THAT(out->seen, HasSubstr("of the 2 CPUs"));
 }
 
+TEST(ClientCpuCheckTest, MoreThreadsThanCpusOnAFullyBusyHostWarn) {
+  // 64 threads on 2 CPUs, loadcell 45% of them, the host 100% busy (other
+  // processes took the rest): the threads queued for a CPU.
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 64));
+  c.host.cpus = 2;
+  c.host.window = WindowOf(10, 9, 1.0);
+  const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("64 worker threads shared 2 CPUs that were 100% busy"));
+  EXPECT_THAT(out->seen, HasSubstr("own share 45%"));
+  // A host with CPU to spare, or no more threads than CPUs, or a busy
+  // share the system does not state: not this warning.
+  c.host.window.host_busy_fraction = 0.85;
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
+  c.host.window.host_busy_fraction = -1;
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
+  c.host.window.host_busy_fraction = 1.0;
+  c.host.cpus = 64;
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
+}
+
 TEST(ClientCpuCheckTest, ACpuTestIsNotConcernedAndNoStartIsNotChecked) {
   Case c = IoCase(DirectRead(), ResultOf(1000, 10));
   EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kNotChecked);
