@@ -29,6 +29,10 @@ inline constexpr double kWriteDataRepeatedFraction = 0.10;
 inline constexpr double kMinTailSamples = 10;
 // samples: a run with --report-interval should cover this many intervals.
 inline constexpr int kMinIntervals = 2;
+// samples: a run with --warmup-time should measure at least this multiple
+// of its warm-up (the user's own word for how long the system takes to
+// settle; a shorter measure cannot show the settled rate holds as long).
+inline constexpr double kMinMeasuredOverWarmUp = 1.0;
 
 // steady-state: intervals needed to compare thirds, and the largest change
 // of the mean rate from the first third to the last, as a fraction of the

@@ -1,7 +1,7 @@
 // The validity verdict through the real binary (docs/validity.md): each
 // condition made to happen for real where the machine allows it, and the
 // clean run that must be valid. The checks over facts the machine cannot
-// produce on demand (a busy client, drift, a device's write cache) are
+// produce on demand (drift, a device's write cache) are
 // tested through their seam in tests/unit/validity/checks_test.cpp.
 
 #include <fcntl.h>
@@ -260,6 +260,15 @@ TEST(VerdictBinary, ThreadsFarAboveTheCpusOnTheNullEngineSaturateTheClient) {
   ASSERT_FALSE(c.is_null()) << j.out;
   EXPECT_EQ(c["level"], "warn") << c.dump();
   EXPECT_GE(c["figures"]["host_busy"].get<double>(), 0.9) << c.dump();
+}
+
+TEST(VerdictBinary, AMeasureShorterThanItsWarmUpWarns) {
+  const ProcessResult r =
+      RunLoadcell({"cpu", "--warmup-time=0.6", "--time=0.2", "--verdict=on", "run"});
+  ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  EXPECT_NE(r.out.find("    WARN samples: the run measured 0.2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("shorter than its --warmup-time=0.6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("measure at least 0.6s after the warm-up"), std::string::npos) << r.out;
 }
 
 TEST(VerdictBinary, AMemoryBlockInsideTheCacheIsInTheVerdict) {

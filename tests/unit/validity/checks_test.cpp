@@ -311,6 +311,26 @@ TEST(SamplesCheckTest, ARunShorterThanTwoIntervalsWarns) {
   EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
 }
 
+TEST(SamplesCheckTest, AMeasureShorterThanItsWarmUpWarns) {
+  // --events ended the run 2 s after a 10 s warm-up.
+  Case c;
+  c.result = ResultOf(100000, 2);
+  c.result.manifest.warmup_s = 10;
+  const std::optional<CheckOutcome> out = c.Run(&CheckSamples);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("measured 2.00s, shorter than its --warmup-time=10"));
+  EXPECT_THAT(out->advice, HasSubstr("at least 10s after the warm-up"));
+  bool warmup_figure = false;
+  for (const CheckFigure& f : out->figures) warmup_figure |= f.name == "warmup_s" && f.value == 10;
+  EXPECT_TRUE(warmup_figure);
+  // As long as its warm-up, or no warm-up at all: passes.
+  c.result.total_time_s = 10;
+  EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
+  c.result.total_time_s = 2;
+  c.result.manifest.warmup_s = 0;
+  EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
+}
+
 TEST(SamplesCheckTest, NoEventIsInvalid) {
   Case c;
   c.result = ResultOf(0, 1);
