@@ -39,6 +39,15 @@ inline constexpr double kMinMeasuredOverWarmUp = 1.0;
 // larger of the two.
 inline constexpr int kSteadyMinIntervals = 6;
 inline constexpr double kSteadyMaxDrift = 0.20;
+// steady-state, the SNIA Performance Test Specification's rule over its
+// measurement window of 5 rounds (here: the last 5 intervals): the rates'
+// range (largest less smallest) within 20% of the window's average, and
+// the excursion of their least-squares line across the window within 10%.
+inline constexpr int kSteadyWindowIntervals = 5;
+inline constexpr double kSteadyWindowMaxRange = 0.20;
+inline constexpr double kSteadyWindowMaxSlope = 0.10;
+static_assert(kSteadyWindowIntervals <= kSteadyMinIntervals,
+              "the window lies within the intervals the check needs");
 
 // warm-up: intervals needed, and how far the first interval's rate may lie
 // from the median of the others (as a ratio either way).

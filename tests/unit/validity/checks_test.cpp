@@ -360,6 +360,48 @@ TEST(SteadyStateCheckTest, DriftBetweenThirdsWarns) {
   EXPECT_EQ(c.Run(&CheckSteadyState)->level, CheckLevel::kPass);
 }
 
+// Thirds within 20% of each other, so only the window over the last 5
+// intervals (the SNIA PTS rule) can warn.
+Case SteadyCase(const std::vector<uint64_t>& events) {
+  Case c;
+  c.result = ResultOf(1000, static_cast<double>(events.size()));
+  c.report_interval_s = 1;
+  for (const uint64_t e : events) c.result.intervals.push_back(Interval(e));
+  return c;
+}
+
+double FigureOf(const CheckOutcome& out, const std::string& name) {
+  for (const CheckFigure& f : out.figures) {
+    if (f.name == name) return f.value;
+  }
+  return -1;
+}
+
+TEST(SteadyStateCheckTest, ALastWindowThatRangesBeyondAFifthOfItsAverageWarns) {
+  // Last 5: 1150, 900, 1100, 880, 1050: mean 1016, range 270 (27%), slope
+  // excursion 88 (9%); thirds 1000 and 1010.
+  const Case c = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 1150, 900, 1100, 880, 1050});
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("last 5 intervals the rate ranged over 27% of its 1016.00/s"));
+  EXPECT_NEAR(FigureOf(*out, "window_range"), 270.0 / 1016, 1e-9);
+  EXPECT_NEAR(FigureOf(*out, "window_slope"), 88.0 / 1016, 1e-9);
+}
+
+TEST(SteadyStateCheckTest, ALastWindowThatClimbsBeyondATenthOfItsAverageWarns) {
+  // Last 5: 920 to 1080 by 40: range 16% of 1000, the line moves 160 (16%).
+  const Case c = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 920, 960, 1000, 1040, 1080});
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("fitted line moved 16% of its 1000.00/s average"));
+  // A slower climb, 980 to 1020 by 10 (4%), is steady.
+  const Case slow = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 980, 990, 1000, 1010, 1020});
+  const std::optional<CheckOutcome> steady = slow.Run(&CheckSteadyState);
+  EXPECT_EQ(steady->level, CheckLevel::kPass);
+  EXPECT_NEAR(FigureOf(*steady, "window_slope"), 0.04, 1e-9);
+  EXPECT_NEAR(FigureOf(*steady, "window_range"), 0.04, 1e-9);
+}
+
 TEST(SteadyStateCheckTest, TooFewIntervalsAreNotChecked) {
   Case c;
   c.result = ResultOf(1000, 2);
