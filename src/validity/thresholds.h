@@ -29,12 +29,25 @@ inline constexpr double kWriteDataRepeatedFraction = 0.10;
 inline constexpr double kMinTailSamples = 10;
 // samples: a run with --report-interval should cover this many intervals.
 inline constexpr int kMinIntervals = 2;
+// samples: a run with --warmup-time should measure at least this multiple
+// of its warm-up (the user's own word for how long the system takes to
+// settle; a shorter measure cannot show the settled rate holds as long).
+inline constexpr double kMinMeasuredOverWarmUp = 1.0;
 
 // steady-state: intervals needed to compare thirds, and the largest change
 // of the mean rate from the first third to the last, as a fraction of the
 // larger of the two.
 inline constexpr int kSteadyMinIntervals = 6;
 inline constexpr double kSteadyMaxDrift = 0.20;
+// steady-state, the SNIA Performance Test Specification's rule over its
+// measurement window of 5 rounds (here: the last 5 intervals): the rates'
+// range (largest less smallest) within 20% of the window's average, and
+// the excursion of their least-squares line across the window within 10%.
+inline constexpr int kSteadyWindowIntervals = 5;
+inline constexpr double kSteadyWindowMaxRange = 0.20;
+inline constexpr double kSteadyWindowMaxSlope = 0.10;
+static_assert(kSteadyWindowIntervals <= kSteadyMinIntervals,
+              "the window lies within the intervals the check needs");
 
 // warm-up: intervals needed, and how far the first interval's rate may lie
 // from the median of the others (as a ratio either way).
@@ -42,7 +55,9 @@ inline constexpr int kWarmUpMinIntervals = 4;
 inline constexpr double kWarmUpMaxRatio = 1.5;
 
 // client-cpu: loadcell's CPU time per worker thread (or over the CPUs it
-// may use) as a fraction of wall time, above which the client limits.
+// may use) as a fraction of wall time, above which the client limits; also
+// the host's busy share above which more worker threads than CPUs wait for
+// a CPU.
 inline constexpr double kClientBusyFraction = 0.90;
 
 // queue-depth: the mean in-flight count (Little's law) below this fraction

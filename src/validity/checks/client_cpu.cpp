@@ -1,5 +1,7 @@
 // client-cpu (docs/validity.md): loadcell's own CPU time near all of the
-// time its worker threads, or the CPUs it may use, had.
+// time its worker threads, or the CPUs it may use, had; or more worker
+// threads than CPUs on a host whose CPUs were all but fully busy (the
+// threads queued for a CPU, whoever else used it).
 
 #include <fmt/format.h>
 
@@ -24,19 +26,32 @@ std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in) {
                                       {"cpu_per_thread", per_thread},
                                       {"cpu_over_usable_cpus", over_cpus}};
   if (w.host_busy_fraction >= 0) figures.push_back({"host_busy", w.host_busy_fraction});
-  if (per_thread < kClientBusyFraction && over_cpus < kClientBusyFraction) {
+  // More threads than CPUs on a host with no CPU to spare: the threads
+  // waited for one, though loadcell's own share may be small when other
+  // processes took the rest.
+  const bool crowded =
+      in.host.cpus > 0 && threads > in.host.cpus && w.host_busy_fraction >= kClientBusyFraction;
+  if (per_thread < kClientBusyFraction && over_cpus < kClientBusyFraction && !crowded) {
     return Passed(kId, std::move(figures));
   }
-  const std::string seen =
-      per_thread >= kClientBusyFraction
-          ? fmt::format(
-                "loadcell used {:.0f}% of each worker thread's wall time in CPU: the "
-                "client, not the system under test, may set the pace",
-                per_thread * 100)
-          : fmt::format(
-                "loadcell used {:.0f}% of the {} CPUs it may run on ({} threads): the "
-                "client, not the system under test, may set the pace",
-                over_cpus * 100, usable, threads);
+  std::string seen;
+  if (per_thread >= kClientBusyFraction) {
+    seen = fmt::format(
+        "loadcell used {:.0f}% of each worker thread's wall time in CPU: the client, not the "
+        "system under test, may set the pace",
+        per_thread * 100);
+  } else if (over_cpus >= kClientBusyFraction) {
+    seen = fmt::format(
+        "loadcell used {:.0f}% of the {} CPUs it may run on ({} threads): the client, not the "
+        "system under test, may set the pace",
+        over_cpus * 100, usable, threads);
+  } else {
+    seen = fmt::format(
+        "{} worker threads shared {} CPUs that were {:.0f}% busy (loadcell's own share "
+        "{:.0f}%): the threads waited for a CPU, and the client, not the system under test, "
+        "may set the pace",
+        threads, in.host.cpus, w.host_busy_fraction * 100, over_cpus * 100);
+  }
   return Found(kId, CheckLevel::kWarn, seen,
                "use fewer --threads than CPUs, a deeper queue with an asynchronous engine "
                "(--file-io-mode, --file-queue-depth), or more CPUs for the client",

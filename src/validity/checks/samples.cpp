@@ -1,5 +1,6 @@
 // samples (docs/validity.md): a percentile printed from too few events
-// beyond it, and a run too short for its --report-interval.
+// beyond it, and a run too short for its --report-interval or its
+// --warmup-time.
 
 #include <fmt/format.h>
 
@@ -35,9 +36,11 @@ std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
                    figures);
     }
   }
+  const double warmup_s = r.manifest.warmup_s;
+  if (in.report_interval_s > 0 || warmup_s > 0) figures.push_back({"time_s", r.total_time_s});
+  if (warmup_s > 0) figures.push_back({"warmup_s", warmup_s});
   if (in.report_interval_s > 0) {
     figures.push_back({"report_interval_s", in.report_interval_s});
-    figures.push_back({"time_s", r.total_time_s});
     if (r.total_time_s < kMinIntervals * in.report_interval_s) {
       return Found(kId, CheckLevel::kWarn,
                    fmt::format("the run measured {:.2f}s, shorter than {} intervals of "
@@ -47,6 +50,16 @@ std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
                                kMinIntervals * in.report_interval_s),
                    figures);
     }
+  }
+  if (warmup_s > 0 && r.total_time_s < kMinMeasuredOverWarmUp * warmup_s) {
+    return Found(kId, CheckLevel::kWarn,
+                 fmt::format("the run measured {:.2f}s, shorter than its --warmup-time={}: it "
+                             "cannot show that the settled rate holds for as long as it took "
+                             "to settle",
+                             r.total_time_s, warmup_s),
+                 fmt::format("measure at least {:g}s after the warm-up (--time, --events)",
+                             kMinMeasuredOverWarmUp * warmup_s),
+                 figures);
   }
   return Passed(kId, std::move(figures));
 }

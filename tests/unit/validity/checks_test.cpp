@@ -311,6 +311,26 @@ TEST(SamplesCheckTest, ARunShorterThanTwoIntervalsWarns) {
   EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
 }
 
+TEST(SamplesCheckTest, AMeasureShorterThanItsWarmUpWarns) {
+  // --events ended the run 2 s after a 10 s warm-up.
+  Case c;
+  c.result = ResultOf(100000, 2);
+  c.result.manifest.warmup_s = 10;
+  const std::optional<CheckOutcome> out = c.Run(&CheckSamples);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("measured 2.00s, shorter than its --warmup-time=10"));
+  EXPECT_THAT(out->advice, HasSubstr("at least 10s after the warm-up"));
+  bool warmup_figure = false;
+  for (const CheckFigure& f : out->figures) warmup_figure |= f.name == "warmup_s" && f.value == 10;
+  EXPECT_TRUE(warmup_figure);
+  // As long as its warm-up, or no warm-up at all: passes.
+  c.result.total_time_s = 10;
+  EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
+  c.result.total_time_s = 2;
+  c.result.manifest.warmup_s = 0;
+  EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
+}
+
 TEST(SamplesCheckTest, NoEventIsInvalid) {
   Case c;
   c.result = ResultOf(0, 1);
@@ -338,6 +358,48 @@ TEST(SteadyStateCheckTest, DriftBetweenThirdsWarns) {
   c.result.intervals.clear();
   for (uint64_t e : {1000, 990, 1010, 1000, 995, 1005}) c.result.intervals.push_back(Interval(e));
   EXPECT_EQ(c.Run(&CheckSteadyState)->level, CheckLevel::kPass);
+}
+
+// Thirds within 20% of each other, so only the window over the last 5
+// intervals (the SNIA PTS rule) can warn.
+Case SteadyCase(const std::vector<uint64_t>& events) {
+  Case c;
+  c.result = ResultOf(1000, static_cast<double>(events.size()));
+  c.report_interval_s = 1;
+  for (const uint64_t e : events) c.result.intervals.push_back(Interval(e));
+  return c;
+}
+
+double FigureOf(const CheckOutcome& out, const std::string& name) {
+  for (const CheckFigure& f : out.figures) {
+    if (f.name == name) return f.value;
+  }
+  return -1;
+}
+
+TEST(SteadyStateCheckTest, ALastWindowThatRangesBeyondAFifthOfItsAverageWarns) {
+  // Last 5: 1150, 900, 1100, 880, 1050: mean 1016, range 270 (27%), slope
+  // excursion 88 (9%); thirds 1000 and 1010.
+  const Case c = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 1150, 900, 1100, 880, 1050});
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("last 5 intervals the rate ranged over 27% of its 1016.00/s"));
+  EXPECT_NEAR(FigureOf(*out, "window_range"), 270.0 / 1016, 1e-9);
+  EXPECT_NEAR(FigureOf(*out, "window_slope"), 88.0 / 1016, 1e-9);
+}
+
+TEST(SteadyStateCheckTest, ALastWindowThatClimbsBeyondATenthOfItsAverageWarns) {
+  // Last 5: 920 to 1080 by 40: range 16% of 1000, the line moves 160 (16%).
+  const Case c = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 920, 960, 1000, 1040, 1080});
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("fitted line moved 16% of its 1000.00/s average"));
+  // A slower climb, 980 to 1020 by 10 (4%), is steady.
+  const Case slow = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 980, 990, 1000, 1010, 1020});
+  const std::optional<CheckOutcome> steady = slow.Run(&CheckSteadyState);
+  EXPECT_EQ(steady->level, CheckLevel::kPass);
+  EXPECT_NEAR(FigureOf(*steady, "window_slope"), 0.04, 1e-9);
+  EXPECT_NEAR(FigureOf(*steady, "window_range"), 0.04, 1e-9);
 }
 
 TEST(SteadyStateCheckTest, TooFewIntervalsAreNotChecked) {
@@ -389,6 +451,27 @@ TEST(ClientCpuCheckTest, ThreadsBeyondTheCpusCountTheCpus) {
   const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
   EXPECT_EQ(out->level, CheckLevel::kWarn);
   EXPECT_THAT(out->seen, HasSubstr("of the 2 CPUs"));
+}
+
+TEST(ClientCpuCheckTest, MoreThreadsThanCpusOnAFullyBusyHostWarn) {
+  // 64 threads on 2 CPUs, loadcell 45% of them, the host 100% busy (other
+  // processes took the rest): the threads queued for a CPU.
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 64));
+  c.host.cpus = 2;
+  c.host.window = WindowOf(10, 9, 1.0);
+  const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("64 worker threads shared 2 CPUs that were 100% busy"));
+  EXPECT_THAT(out->seen, HasSubstr("own share 45%"));
+  // A host with CPU to spare, or no more threads than CPUs, or a busy
+  // share the system does not state: not this warning.
+  c.host.window.host_busy_fraction = 0.85;
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
+  c.host.window.host_busy_fraction = -1;
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
+  c.host.window.host_busy_fraction = 1.0;
+  c.host.cpus = 64;
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
 }
 
 TEST(ClientCpuCheckTest, ACpuTestIsNotConcernedAndNoStartIsNotChecked) {
