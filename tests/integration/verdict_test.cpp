@@ -62,7 +62,13 @@ nlohmann::json VerdictCheckOf(const nlohmann::json& j, const std::string& id) {
   return nullptr;
 }
 
+// The lock the tests of the disk's other traffic share: the clean run below
+// must not see AnotherProcessesIoOnTheDeviceWarns' dd, which ctest may run
+// beside it in another process.
+std::string OtherIoLockPath() { return BuildTree() + "/.verdict-other-io.lock"; }
+
 TEST(VerdictBinary, ADirectRandomReadOfWrittenFilesAtAReachedDepthIsValid) {
+  const testing::ProcessLock alone(OtherIoLockPath());
   TempDir dir(BuildTree());
   if (!VerdictDirectWorks(dir.path())) GTEST_SKIP() << "no O_DIRECT on " << dir.path();
   if (!CheckIoEngine("io_uring", "").ok()) GTEST_SKIP() << "no io_uring here";
@@ -80,6 +86,7 @@ TEST(VerdictBinary, ADirectRandomReadOfWrittenFilesAtAReachedDepthIsValid) {
 // hold far more than loadcell's own I/O, and other-io says what the others
 // did.
 TEST(VerdictBinary, AnotherProcessesIoOnTheDeviceWarns) {
+  const testing::ProcessLock alone(OtherIoLockPath());
   TempDir dir(BuildTree());
   if (!VerdictDirectWorks(dir.path())) GTEST_SKIP() << "no O_DIRECT on " << dir.path();
   ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);

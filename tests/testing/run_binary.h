@@ -4,6 +4,7 @@
 // run_binary_posix.cpp (fork, exec, poll) and run_binary_win32.cpp
 // (CreateProcessW, pipes read by threads).
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -69,6 +70,21 @@ ProcessResult RunLoadcell(const std::vector<std::string>& args, int sigint_after
 
 // The process's output for a failure message.
 std::string Show(const ProcessResult& r);
+
+// While alive, holds an exclusive lock on the file `path` (made when
+// missing), waiting for it: tests that ctest runs in parallel processes and
+// that must not overlap (one writes hundreds of MiB to the disk, another
+// judges a run by the disk's other traffic) take the same path.
+class ProcessLock {
+ public:
+  explicit ProcessLock(const std::string& path);
+  ~ProcessLock();
+  ProcessLock(const ProcessLock&) = delete;
+  ProcessLock& operator=(const ProcessLock&) = delete;
+
+ private:
+  intptr_t handle_ = -1;
+};
 
 // The number of lines in a process's output (its '\n' characters).
 inline int OutputLines(const std::string& s) {

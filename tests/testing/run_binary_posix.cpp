@@ -1,10 +1,13 @@
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <string>
 #include <utility>
@@ -128,5 +131,20 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
 }
 
 void SendInterrupt(int pid) { kill(pid, SIGINT); }
+
+ProcessLock::ProcessLock(const std::string& path) {
+  const int fd = open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    ADD_FAILURE() << "cannot open the lock file " << path;
+    return;
+  }
+  while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+  }
+  handle_ = fd;
+}
+
+ProcessLock::~ProcessLock() {
+  if (handle_ >= 0) close(static_cast<int>(handle_));  // the lock goes with it
+}
 
 }  // namespace loadcell::testing

@@ -242,4 +242,25 @@ void SendInterrupt(int pid) {
                 << ": this test belongs in a *_posix_test.cpp file";
 }
 
+ProcessLock::ProcessLock(const std::string& path) {
+  HANDLE h =
+      CreateFileA(path.c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                  nullptr, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (h == INVALID_HANDLE_VALUE) {
+    ADD_FAILURE() << "cannot open the lock file " << path;
+    return;
+  }
+  OVERLAPPED at{};
+  if (!LockFileEx(h, LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, &at)) {
+    ADD_FAILURE() << "cannot lock " << path;
+    CloseHandle(h);
+    return;
+  }
+  handle_ = reinterpret_cast<intptr_t>(h);
+}
+
+ProcessLock::~ProcessLock() {
+  if (handle_ != -1) CloseHandle(reinterpret_cast<HANDLE>(handle_));  // the lock goes with it
+}
+
 }  // namespace loadcell::testing
