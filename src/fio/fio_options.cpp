@@ -101,6 +101,14 @@ Status ApplyFilesize(const FioRawOption& o, FioOptionContext& c, FioJobSpec& spe
   LC_ASSIGN_OR_RETURN(std::string_view value, ValueOf(o, "filesize=SIZE[-SIZE]"));
   LC_ASSIGN_OR_RETURN(spec.filesize, ParseFioByteRange(value, c.kb_base));
   if (spec.filesize.min == 0) return Invalid("must be at least 1");
+  // A range given high to low: fio 3.33 runs such a job and writes its files
+  // without end (seen: 71 GB, until the disk was full), so it is refused.
+  if (const size_t at = value.find_first_of("-:", 1); at != std::string_view::npos) {
+    Result<uint64_t> low = ParseFioBytes(value.substr(0, at), c.kb_base);
+    if (low.ok() && *low > spec.filesize.min) {
+      return Invalid("the range goes from high to low: give LOW-HIGH, such as 1m-4m");
+    }
+  }
   spec.filesize_given = true;
   return Status::Ok();
 }
