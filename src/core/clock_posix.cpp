@@ -1,8 +1,10 @@
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "core/clock_platform.h"
+#include "core/coarse_clock.h"
 
 namespace loadcell {
 namespace {
@@ -35,6 +37,12 @@ bool CpuHasFlags() {
 }  // namespace
 
 const char* MonotonicClockName() { return "CLOCK_MONOTONIC"; }
+
+Nanos CoarseMonotonicNow() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return static_cast<Nanos>(ts.tv_sec) * kNanosPerSecond + ts.tv_nsec;
+}
 
 // The kernel's clocksource is the TSC (so it found it synchronised across
 // CPUs) and the CPU says it is invariant (constant_tsc and nonstop_tsc).

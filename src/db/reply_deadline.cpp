@@ -5,11 +5,6 @@
 namespace loadcell {
 namespace {
 
-// How far a blocking recv() may outlast the deadline before the socket's
-// limit is shortened: so that a request that ends well within the limit
-// costs no system call.
-constexpr int kSlackMs = 1000;
-
 // Milliseconds left until `at`, rounded up; 0 once it passed.
 int LeftMs(ReplyDeadline::Clock::time_point at) {
   const auto left = at - ReplyDeadline::Clock::now();
@@ -32,20 +27,13 @@ void ReplyDeadline::Restore() {
   }
 }
 
-void ReplyDeadline::Arm(int total_ms) {
-  Restore();
-  armed_ = total_ms > 0;
-  if (armed_) at_ = Clock::now() + std::chrono::milliseconds(total_ms);
-}
-
 void ReplyDeadline::ArmUntil(Clock::time_point at) {
   Restore();
   armed_ = true;
-  at_ = at;
+  SetEnd(at);
 }
 
-bool ReplyDeadline::BeforeRecv() {
-  if (!armed_) return true;
+bool ReplyDeadline::NearTheEnd() {
   const int left = LeftMs(at_);
   if (left == 0) return false;
   // A limit of 0 (none) is longer than any time left.
@@ -53,6 +41,7 @@ bool ReplyDeadline::BeforeRecv() {
       TcpSetTimeouts(fd_, left, write_ms_).ok()) {
     socket_ms_ = left;
   }
+  SetEnd(at_);  // the next look when the socket's limit may be too long again
   return true;
 }
 

@@ -6,43 +6,67 @@
 // recv(), so a server that trickles a byte at a time, or sends notices or
 // rows without end, would never meet it. A ReplyDeadline is armed once per
 // request (Arm: one clock read) and checked before each recv() (one clock
-// read, no system call): past it, the request fails. The clock is the event
-// clock (core/tick_clock.h TickSteadyClock: the TSC where it qualifies): two
-// reads of CLOCK_MONOTONIC through the C library per query were measurable
-// in the client's user CPU. Near it, the socket's
+// read and a comparison, inline: no system call): past it, the request
+// fails. The clock is core/coarse_clock.h's (a few ms of resolution, no TSC
+// read): two reads of a precise clock per query were measurable in the
+// client's user CPU. Near it, the socket's
 // own limit is shortened to what is left (a system call at most once a
 // second, only in a request that has run for longer than the slack), so that
 // a recv() that blocks cannot outlast the deadline by more than the slack;
 // the next Arm gives the socket its limit back. Not thread-safe.
 
+#include <algorithm>
 #include <chrono>
 
-#include "core/tick_clock.h"
+#include "core/coarse_clock.h"
 #include "os/tcp.h"
 
 namespace loadcell {
 
 class ReplyDeadline {
  public:
-  using Clock = TickSteadyClock;
+  using Clock = CoarseSteadyClock;
 
   // A new socket whose limits TcpSetTimeouts set to `read_ms` and
   // `write_ms` (0: none); disarmed.
   void Reset(SocketHandle fd, int read_ms, int write_ms);
   // The request starts now and must end within `total_ms` (0: no limit).
   // Gives the socket its own read limit back when it was shortened.
-  void Arm(int total_ms);
+  void Arm(int total_ms) {
+    if (socket_ms_ != read_ms_) Restore();
+    armed_ = total_ms > 0;
+    if (armed_) SetEnd(Clock::now() + std::chrono::milliseconds(total_ms));
+  }
   // The same, ending at `at` (the login's limit over several exchanges).
   void ArmUntil(Clock::time_point at);
   bool armed() const { return armed_; }
   // Before a recv() that may block: false once the deadline has passed.
-  bool BeforeRecv();
+  bool BeforeRecv() { return !armed_ || Clock::now() < calm_until_ || NearTheEnd(); }
   // A wait of at most `limit_ms` (0: none) cut to what is left of the
   // deadline (at least 1 ms while it has not passed).
   int WaitMs(int limit_ms) const;
 
  private:
+  // How far a blocking recv() may outlast the deadline before the socket's
+  // limit is shortened: so that a request that ends well within the limit
+  // costs no system call.
+  static constexpr int kSlackMs = 1000;
+
   void Restore();
+  // The deadline is `at`; sets calm_until_ from it and the socket's limit.
+  void SetEnd(Clock::time_point at) {
+    at_ = at;
+    // Until then, a recv() that blocks for the socket's whole limit ends
+    // within the slack after `at`: nothing to do but compare. A socket
+    // without a limit (0) must be given one at the first recv().
+    calm_until_ = socket_ms_ > 0
+                      ? std::min(at, at - std::chrono::milliseconds(socket_ms_ - kSlackMs))
+                      : Clock::time_point::min();
+  }
+  // BeforeRecv past calm_until_: false once the deadline passed; else
+  // shortens the socket's limit to what is left when it is longer than
+  // that by more than the slack.
+  bool NearTheEnd();
 
   SocketHandle fd_ = kNoSocket;
   int read_ms_ = 0;    // the socket's own read limit
@@ -50,6 +74,7 @@ class ReplyDeadline {
   int socket_ms_ = 0;  // the read limit the socket has now
   bool armed_ = false;
   Clock::time_point at_{};
+  Clock::time_point calm_until_{};
 };
 
 }  // namespace loadcell
