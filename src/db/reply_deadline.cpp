@@ -19,6 +19,7 @@ void ReplyDeadline::Reset(SocketHandle fd, int read_ms, int write_ms) {
   read_ms_ = socket_ms_ = read_ms;
   write_ms_ = write_ms;
   armed_ = false;
+  fresh_ = false;
 }
 
 void ReplyDeadline::Restore() {
@@ -30,6 +31,7 @@ void ReplyDeadline::Restore() {
 void ReplyDeadline::ArmUntil(Clock::time_point at) {
   Restore();
   armed_ = true;
+  fresh_ = false;
   SetEnd(at);
 }
 

@@ -5,12 +5,12 @@
 // A socket's read limit (SO_RCVTIMEO, TcpSetTimeouts) starts again with every
 // recv(), so a server that trickles a byte at a time, or sends notices or
 // rows without end, would never meet it. A ReplyDeadline is armed once per
-// request (Arm: one clock read) and checked before each recv() (one clock
-// read and a comparison, inline: no system call): past it, the request
-// fails. The clock is core/coarse_clock.h's (a few ms of resolution, no TSC
-// read): two reads of a precise clock per query were measurable in the
-// client's user CPU. Near it, the socket's
-// own limit is shortened to what is left (a system call at most once a
+// request, once it is sent (Arm: one clock read), and checked before each
+// recv() but the first after Arm (one clock read and a comparison, inline:
+// no system call): past it, the request fails. So a reply that comes whole
+// in one recv() costs one clock read. The clock is core/coarse_clock.h's (a few ms of resolution,
+// no TSC read): two reads of a precise clock per query were measurable in the client's user CPU.
+// Near it, the socket's own limit is shortened to what is left (a system call at most once a
 // second, only in a request that has run for longer than the slack), so that
 // a recv() that blocks cannot outlast the deadline by more than the slack;
 // the next Arm gives the socket its limit back. Not thread-safe.
@@ -30,18 +30,30 @@ class ReplyDeadline {
   // A new socket whose limits TcpSetTimeouts set to `read_ms` and
   // `write_ms` (0: none); disarmed.
   void Reset(SocketHandle fd, int read_ms, int write_ms);
-  // The request starts now and must end within `total_ms` (0: no limit).
-  // Gives the socket its own read limit back when it was shortened.
+  // The request was sent: its reply must be whole within `total_ms` from
+  // now (0: no limit). Call it right before the reply's first recv(): that
+  // one's BeforeRecv reads no clock (no time has passed). Gives the socket
+  // its own read limit back when it was shortened.
   void Arm(int total_ms) {
     if (socket_ms_ != read_ms_) Restore();
     armed_ = total_ms > 0;
-    if (armed_) SetEnd(Clock::now() + std::chrono::milliseconds(total_ms));
+    fresh_ = false;
+    if (!armed_) return;
+    const Clock::time_point now = Clock::now();
+    SetEnd(now + std::chrono::milliseconds(total_ms));
+    fresh_ = now < calm_until_;
   }
   // The same, ending at `at` (the login's limit over several exchanges).
   void ArmUntil(Clock::time_point at);
   bool armed() const { return armed_; }
   // Before a recv() that may block: false once the deadline has passed.
-  bool BeforeRecv() { return !armed_ || Clock::now() < calm_until_ || NearTheEnd(); }
+  bool BeforeRecv() {
+    if (fresh_) {  // the first since Arm, which read the clock just now
+      fresh_ = false;
+      return true;
+    }
+    return !armed_ || Clock::now() < calm_until_ || NearTheEnd();
+  }
   // A wait of at most `limit_ms` (0: none) cut to what is left of the
   // deadline (at least 1 ms while it has not passed).
   int WaitMs(int limit_ms) const;
@@ -73,6 +85,7 @@ class ReplyDeadline {
   int write_ms_ = 0;   // and write limit
   int socket_ms_ = 0;  // the read limit the socket has now
   bool armed_ = false;
+  bool fresh_ = false;  // armed, and no recv() since: the next needs no check
   Clock::time_point at_{};
   Clock::time_point calm_until_{};
 };

@@ -191,7 +191,6 @@ bool MyRawIo::Send(bool more_of_request) {
   for (size_t at = 0; at + 4 <= out_.size(); at += 4 + Len(out_, at)) {
     next_seq_ = static_cast<uint8_t>(out_[at + 3] + 1);
   }
-  if (!fixed_deadline_ && !more_of_request) deadline_.Arm(read_ms_);
   size_t done = 0;
   while (done < out_.size()) {
     Result<size_t> n = TcpSend(fd_, out_.data() + done, out_.size() - done);
@@ -202,6 +201,7 @@ bool MyRawIo::Send(bool more_of_request) {
     if (*n == 0) return false;
     done += *n;
   }
+  if (!fixed_deadline_ && !more_of_request) deadline_.Arm(read_ms_);  // the reply's limit
   return true;
 }
 

@@ -372,9 +372,9 @@ void PgWire::Terminate() {
 
 void PgWire::Exchange(int ready, PgReply& reply, DbRows* rows) {
   reply.Clear();
-  deadline_.Arm(read_ms_);
   const bool extended = ends_extended_;
   if (!SendAll(reply)) return;
+  deadline_.Arm(read_ms_);  // the reply's limit, from the request's send
   DbReplyBudget budget(limits_);
   uint64_t results = 0;
   const size_t rows_base = rows != nullptr ? rows->rows.size() : 0;

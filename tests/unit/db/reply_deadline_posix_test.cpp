@@ -51,6 +51,22 @@ TEST_F(ReplyDeadlineTest, PassesOnceForTheWholeRequestNotPerRecv) {
   EXPECT_EQ(d.WaitMs(700), 700);
 }
 
+// Arm reads the clock right before the reply's first recv(), so that recv's
+// check reads none (a reply that comes whole costs one read); the socket's
+// own limit bounds that recv, every later one is checked.
+TEST_F(ReplyDeadlineTest, TheFirstRecvAfterArmReadsNoClockTheNextIsChecked) {
+  ASSERT_TRUE(TcpSetTimeouts(fds_[0], 100, 100).ok());
+  ReplyDeadline d;
+  d.Reset(fds_[0], 100, 100);
+  d.Arm(100);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));  // a recv of the whole limit
+  EXPECT_TRUE(d.BeforeRecv());
+  EXPECT_FALSE(d.BeforeRecv());
+  d.Arm(100);  // the next request is fresh again
+  EXPECT_TRUE(d.BeforeRecv());
+  EXPECT_TRUE(d.BeforeRecv());
+}
+
 TEST_F(ReplyDeadlineTest, ShortensTheSocketsLimitOnlyNearTheDeadlineAndGivesItBack) {
   ASSERT_TRUE(TcpSetTimeouts(fds_[0], 5000, 5000).ok());
   ReplyDeadline d;
