@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cluster/launch.h"
 #include "core/status.h"
@@ -25,6 +26,11 @@ class Cluster : public RunCoordinator, public ProcessGroup {
   // the others Ok when it succeeded, else an error naming rank 0 and `what`
   // ("prepare the shared files").
   virtual Status OnRankZero(const std::function<Status()>& work, const std::string& what) = 0;
+  // Every rank's `mine` (a few figures of the same step on every rank)
+  // gathered on rank 0: there every rank's, in rank order, "" for a rank
+  // silent for --mpi-timeout; on the others nothing (they send theirs and
+  // go on). A collective: every rank calls it at the same point.
+  virtual std::vector<std::string> GatherOnRankZero(const std::string& mine) = 0;
   // Rank 0's seed for a run without --rand-seed, the same on every rank.
   virtual uint64_t CommonSeed() const = 0;
 };

@@ -203,4 +203,32 @@ MpiAgreeOutcome AgreeTogether(const MpiPeers& peers, const std::function<Status(
   return RankVote(peers, work, what);
 }
 
+std::vector<std::string> GatherTogether(const MpiPeers& p, const std::string& mine) {
+  const Nanos timeout = SecondsToNanos(p.timeout_s);
+  if (p.rank != 0) {
+    p.link->Send(0, MpiTag::kGather, mine);
+    p.link->Flush(MonotonicNow() + timeout);
+    return {};
+  }
+  std::vector<std::optional<std::string>> parts(p.size);
+  parts[0] = mine;
+  std::vector<Nanos> heard(p.size, MonotonicNow());
+  for (;;) {
+    const Nanos now = MonotonicNow();
+    while (std::optional<MpiMessage> m = p.link->Receive()) {
+      heard[m->from] = now;
+      if (m->tag == MpiTag::kGather && !parts[m->from]) parts[m->from] = std::move(m->bytes);
+    }
+    bool waiting = false;
+    for (int r = 1; r < p.size; ++r) waiting = waiting || (!parts[r] && now - heard[r] <= timeout);
+    if (!waiting) break;
+    p.link->Progress();
+    SleepUntilMonotonic(now + kVotePause);
+  }
+  std::vector<std::string> out;
+  out.reserve(parts.size());
+  for (std::optional<std::string>& part : parts) out.push_back(part.value_or(""));
+  return out;
+}
+
 }  // namespace loadcell

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "cluster/mpi_start.h"
 #include "core/status.h"
@@ -31,5 +32,10 @@ struct MpiAgreeOutcome {
 // ranks were doing, for the line about a silent rank ("prepare").
 MpiAgreeOutcome AgreeTogether(const MpiPeers& peers, const std::function<Status()>& work,
                               const std::string& what);
+
+// Cluster::GatherOnRankZero: every rank calls it at the same point. On
+// rank 0 every rank's `mine` in rank order ("" for a rank silent for the
+// timeout); on the others empty, once theirs is sent.
+std::vector<std::string> GatherTogether(const MpiPeers& peers, const std::string& mine);
 
 }  // namespace loadcell

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -85,6 +86,9 @@ class MpiCluster final : public Cluster {
 
   Status Start(const Status& ready) override;
   Status OnRankZero(const std::function<Status()>& work, const std::string& what) override;
+  std::vector<std::string> GatherOnRankZero(const std::string& mine) override {
+    return GatherTogether(Peers(), mine);
+  }
   void Poll(Nanos now, CoordinatorNews& news) override;
   bool ShareInterval(const IntervalSnapshot& interval) override;
   void Finish(RunResult& result) override;
@@ -569,6 +573,17 @@ void MpiCluster::MergeRunAtRoot(size_t i, RunResult& result, std::vector<RankRes
     }
     merged.push_back(std::move(m).value());
   }
+  // Each rank's own result of the run, in rank order as the merge's rows.
+  std::vector<std::shared_ptr<const RunResult>> own;
+  for (int r = 0; r < size_; ++r) {
+    if (!results_[r]) continue;
+    const RankRun& run = (*results_[r])[i];
+    auto one = std::make_shared<RunResult>(run.result.result);
+    one->counter_names = result.counter_names;
+    one->intervals = run.intervals;
+    FillDerivedFigures(*one);
+    own.push_back(std::move(one));
+  }
   Result<RunResult> all = MergeRankResults(result, std::move(parts));
   if (!all.ok()) {
     if (result.failure.ok()) result.failure = all.status();
@@ -576,6 +591,7 @@ void MpiCluster::MergeRunAtRoot(size_t i, RunResult& result, std::vector<RankRes
   }
   result = std::move(all).value();
   result.intervals = std::move(merged);
+  result.cluster->rank_results = std::move(own);
 }
 
 void MpiCluster::MergeOneAtRoot(RunResult& result, const std::vector<RankResult>& parts) {

@@ -32,6 +32,7 @@ enum class MpiTag : int {
   kVote = 13,     // rank r to rank 0: the outcome of its part (ProcessGroup::Agree)
   kAgreed = 14,   // rank 0 to rank r: the vote's outcome (mpi_agree.cpp)
   kResults = 15,  // encoded RankRuns, rank r to rank 0 (several runs that ended together)
+  kGather = 16,   // rank r to rank 0: its part of Cluster::GatherOnRankZero
 };
 
 struct MpiMessage {

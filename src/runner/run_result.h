@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -110,6 +111,8 @@ struct IntervalSnapshot {
   std::vector<double> counter_rates;
 };
 
+struct RunResult;
+
 struct ThreadFigures {
   uint64_t events = 0;
   // Sum of this thread's event latencies (service times under --rate).
@@ -205,6 +208,13 @@ struct ClusterFigures {
   // with the fewest and the most events.
   MeanStd events_fairness;
   Extremes events_extremes;
+  // A run of several that ended together (RunCoordinator::FinishRuns: a
+  // job of a group): each rank's own result of it, in the order of `ranks`
+  // (its mergeable part, the merged result's counter names, its own
+  // intervals, derived figures filled), for the reports that show a rank's
+  // own rows of a job (DiskSpd's threads, fio's group_reporting per rank).
+  // Empty for a run of one (Finish) and in a result read back from JSON.
+  std::vector<std::shared_ptr<const RunResult>> rank_results;
 };
 
 struct RunResult {

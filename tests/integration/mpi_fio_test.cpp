@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -163,6 +164,55 @@ TEST(MpiFioTest, ARankWhoseFileIsNotLoadcellsIsOneLineNamingIt) {
   EXPECT_NE(r.err.find("job b writes to " + (dir / "rank1/b.0.0")), std::string::npos) << Show(r);
   EXPECT_FALSE(fs::exists(dir / "rank0")) << Show(r);
   EXPECT_EQ(fs::file_size(dir / "rank1/b.0.0"), 512u << 10);
+}
+
+// group_reporting: the group's one row in fio's fields, each rank's own
+// row of the group (its clones merged) in loadcell's.
+TEST(MpiFioTest, GroupReportingHasEachRanksRowOfTheGroup) {
+  const TempDir dir;
+  const std::string job = dir.Write(
+      "group.fio", "[global]\ndirectory=" + dir.path() +
+                       "\nbs=4k\nioengine=psync\ngroup_reporting\n[g]\nrw=randread\nsize=256k\n"
+                       "numjobs=2\n");
+  const ProcessResult r = RunMpi(2, {"fio", "--output-format=json", job});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = Json(r);
+  ASSERT_EQ(doc["jobs"].size(), 1u) << Show(r);
+  const nlohmann::json& g = doc["jobs"][0];
+  // 2 ranks x 2 clones x 64 reads of 4 KiB.
+  EXPECT_EQ(g["read"]["total_ios"].get<uint64_t>(), 256u) << Show(r);
+  const nlohmann::json& rows = g["loadcell"]["ranks"];
+  ASSERT_EQ(rows.size(), 2u) << g["loadcell"].dump();
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(rows[k]["rank"], k);
+    EXPECT_EQ(rows[k]["total_ios"].get<uint64_t>(), 128u) << rows[k].dump();
+  }
+}
+
+// fio's logs under MPI: each rank writes its own, fio's names with the
+// rank appended (as fio's client appends a server's host name).
+TEST(MpiFioTest, EachRankWritesItsOwnLogs) {
+  const TempDir dir;
+  const std::string prefix = dir / "lg";
+  const ProcessResult r =
+      RunMpi(2, {"fio", "--output-format=json", JobFile(dir, "write_bw_log=" + prefix + "\n")});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  for (const char* rank : {"rank0", "rank1"}) {
+    for (int job = 1; job <= 2; ++job) {
+      const std::string log =
+          testing::ReadFile(prefix + "_bw." + std::to_string(job) + ".log." + rank);
+      SCOPED_TRACE(rank + std::string(" job ") + std::to_string(job));
+      ASSERT_FALSE(log.empty()) << Show(r);
+      // fio's log line: time, value, direction, block size.
+      std::istringstream first(log.substr(0, log.find('\n')));
+      uint64_t ms = 0, kib = 0, dir_bit = 9, bs = 0;
+      char comma = 0;
+      first >> ms >> comma >> kib >> comma >> dir_bit >> comma >> bs;
+      EXPECT_EQ(bs, 4096u) << log.substr(0, 200);
+      EXPECT_EQ(dir_bit, job == 1 ? 0u : 1u) << log.substr(0, 200);
+    }
+  }
+  EXPECT_FALSE(fs::exists(prefix + "_bw.1.log")) << Show(r);
 }
 
 }  // namespace mpi_fio

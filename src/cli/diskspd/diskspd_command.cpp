@@ -5,18 +5,20 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <ctime>
 #include <map>
 #include <memory>
-#include <mutex>
+#include <optional>
 #include <set>
-#include <thread>
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
+#include "cli/cluster_setup.h"
+#include "cli/diskspd/diskspd_mpi.h"
+#include "cli/diskspd/diskspd_observer.h"
 #include "cli/diskspd/diskspd_plan.h"
 #include "cli/report_file.h"
+#include "cluster/cluster.h"
 #include "core/progress.h"
 #include "core/version.h"
 #include "diskspd/diskspd_profile.h"
@@ -41,6 +43,7 @@ using diskspd::DiskspdSwitches;
 // loadcell's own options among DiskSpd's switches.
 struct DiskspdOwnOptions {
   bool allow_destructive = false;
+  MpiRanks ranks;  // --mpi, --mpi-files, --mpi-timeout and the launcher
 };
 
 std::string OpenFlagsText(int flags) {
@@ -109,101 +112,6 @@ Status CreateTargets(const DiskspdPlan& plan, std::ostream& err) {
   return Status::Ok();
 }
 
-// DiskSpd's -P: a dot on stderr for every `every` I/Os completed, counted
-// over the measured time's intervals (of -D's length) of every job.
-class ProgressDots {
- public:
-  ProgressDots(uint64_t every, std::ostream& out) : every_(every), out_(out) {}
-  void Add(uint64_t ios) {
-    std::lock_guard<std::mutex> lock(mu_);
-    count_ += ios;
-    bool any = false;
-    for (; every_ > 0 && count_ >= every_; count_ -= every_) {
-      out_ << '.';
-      any = true;
-    }
-    if (any) out_.flush();
-  }
-
- private:
-  uint64_t every_;
-  std::ostream& out_;
-  std::mutex mu_;
-  uint64_t count_ = 0;
-};
-
-// The host's per-CPU times at the measured start and end of the run: taken
-// by a thread of its own, from the moment the first job's threads are
-// ready, after the warm-up and after the measured time (only the first
-// job's samples). Forwards every call to the job's own observer (its
-// verdict), and counts the job's I/Os for -P.
-class CpuSampler final : public RunObserver {
- public:
-  CpuSampler(RunObserver* inner, double warmup_s, double duration_s, bool sample = true)
-      : inner_(inner), warmup_s_(warmup_s), duration_s_(duration_s), sample_(sample) {}
-  ~CpuSampler() override { Stop(); }
-
-  void OnStart(const Manifest& m) override {
-    if (inner_ != nullptr) inner_->OnStart(m);
-  }
-  void OnThreadsStarted() override {
-    if (inner_ != nullptr) inner_->OnThreadsStarted();
-    if (!sample_ || thread_.joinable()) return;
-    thread_ = std::thread([this] { Sample(); });
-  }
-  void OnInterval(const IntervalSnapshot& s) override {
-    if (inner_ != nullptr) inner_->OnInterval(s);
-    if (dots_ != nullptr) dots_->Add(s.events);
-  }
-  void OnCheckpoint(const RunResult& r) override {
-    if (inner_ != nullptr) inner_->OnCheckpoint(r);
-  }
-  // -P: every job's completed I/Os go to `dots`.
-  void CountInto(ProgressDots* dots) { dots_ = dots; }
-  void OnStatus(const IntervalSnapshot& s) override {
-    if (inner_ != nullptr) inner_->OnStatus(s);
-  }
-
-  // Ends the sampling (an end not reached yet is taken now).
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-  const std::vector<PerCpuTimes>& start() const { return start_; }
-  const std::vector<PerCpuTimes>& end() const { return end_; }
-
- private:
-  void Sample() {
-    using Secs = std::chrono::duration<double>;
-    const auto t0 = std::chrono::steady_clock::now();
-    std::unique_lock<std::mutex> lock(mu_);
-    const auto measure =
-        t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(Secs(warmup_s_));
-    cv_.wait_until(lock, measure, [this] { return stop_; });
-    start_ = ReadPerCpuTimes();
-    const auto end = measure + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                   Secs(duration_s_));
-    cv_.wait_until(lock, end, [this] { return stop_; });
-    end_ = ReadPerCpuTimes();
-  }
-
-  RunObserver* inner_;
-  ProgressDots* dots_ = nullptr;
-  double warmup_s_;
-  double duration_s_;
-  bool sample_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  std::thread thread_;
-  std::vector<PerCpuTimes> start_;
-  std::vector<PerCpuTimes> end_;
-};
-
 // One job's run parts, kept alive through the run and the report.
 struct DiskspdJobRun {
   const DiskspdJob* planned = nullptr;
@@ -230,6 +138,8 @@ std::string DiskspdUsage() {
          "report or -Rxml, loadcell's verdict after it. loadcell's additions:\n"
          "  -Rxml:FILE           the XML report also to FILE (the text on stdout)\n"
          "  --allow-destructive  let -w write to an existing file loadcell did not create\n"
+         "Under mpirun every rank runs the test, rank 0 prints one merged report:\n"
+         "  --mpi-files=per-rank|shared, --mpi-timeout=TIME, --mpi=auto|on|off (docs/mpi.md)\n"
          "Every switch, and what is not supported yet: docs/diskspd.md.\n";
 }
 
@@ -238,6 +148,7 @@ namespace {
 // One timespan's run: its jobs, their results and its report, kept alive
 // until every timespan is reported.
 struct DiskspdTimespanRun {
+  std::unique_ptr<Cluster> cluster;  // under MPI: the timespan's across the ranks
   std::vector<DiskspdJobRun> runs;
   JobsResult ran;
   DiskspdReport report;
@@ -300,16 +211,32 @@ DiskspdReport ReportShell(const diskspd::DiskspdTimespan& ts, const DiskspdPlan*
   return report;
 }
 
-// Runs one timespan's jobs; false when a job could not be prepared or the
-// run could not start (its line printed).
+// The cluster of a run across the ranks (nullptr for one process); a rank
+// whose `setup` failed ends every rank with it (one line, rank 0's).
+Result<std::unique_ptr<Cluster>> JoinDiskspdRanks(const MpiRanks& ranks, const RunPlan& plan,
+                                                  const Status& setup) {
+  ClusterSettings s = ranks.settings;
+  s.plan = plan;
+  s.setup = setup;
+  return JoinCluster(s, ranks.launch);
+}
+
+// Runs one timespan's jobs (under MPI a group across the ranks, with a
+// cluster of its own); false when a job could not be prepared or the run
+// could not start (its line printed).
 bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
-                 DiskspdTimespanRun& tr, std::ostream& err) {
+                 const DiskspdOwnOptions& own, const RunPlan& run_plan, DiskspdTimespanRun& tr,
+                 std::ostream& err) {
   const DiskspdSwitches& sw = ts.sw;
   FileSystem& fs = DefaultFileSystem();
   JobGroup group;
   std::unique_ptr<CpuSampler> sampler;
   std::unique_ptr<ProgressDots> dots;
-  if (sw.progress_every > 0) dots = std::make_unique<ProgressDots>(sw.progress_every, err);
+  const bool reports = !own.ranks.across || own.ranks.launch.rank == 0;
+  if (sw.progress_every > 0 && reports) {
+    dots = std::make_unique<ProgressDots>(sw.progress_every, err);
+  }
+  Status prepared = Status::Ok();
   for (const DiskspdJob& pj : plan.jobs) {
     DiskspdJobRun& jr = tr.runs.emplace_back();
     jr.planned = &pj;
@@ -317,8 +244,8 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
     PrepareContext ctx;
     ctx.seed = pj.settings.pattern.seed;
     if (Status st = jr.workload->Prepare(ctx); !st.ok()) {
-      PrintCliError(err, Status(st.code(), pj.settings.name + ": " + st.message(), st.err()));
-      return false;
+      prepared = Status(st.code(), pj.settings.name + ": " + st.message(), st.err());
+      break;
     }
     jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99,
                                                pj.cfg.report_interval_s);
@@ -346,6 +273,13 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
             fmt::format("thread {}: target '{}', engine {}, {} outstanding", pj.thread,
                         plan.targets[pj.target].path, pj.settings.engine, pj.settings.iodepth));
   }
+  Result<std::unique_ptr<Cluster>> joined = JoinDiskspdRanks(own.ranks, run_plan, prepared);
+  if (!joined.ok() || !prepared.ok()) {
+    PrintCliError(err, !joined.ok() ? joined.status() : prepared);
+    return false;
+  }
+  tr.cluster = std::move(joined).value();
+  group.across = tr.cluster.get();
   tr.report = ReportShell(ts, &plan, plan.seed);
   tr.report.start_time_utc = UtcNow();
   Verbose(sw, err,
@@ -367,7 +301,8 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
 }
 
 // The timespan's figures, rows and verdicts from its jobs' results.
-void CollectTimespan(const DiskspdPlan& plan, DiskspdTimespanRun& tr, std::ostream& err) {
+void CollectTimespan(const DiskspdPlan& plan, bool per_rank, DiskspdTimespanRun& tr,
+                     std::ostream& err) {
   DiskspdReport& report = tr.report;
   for (size_t i = 0; i < tr.ran.jobs.size() && i < tr.runs.size(); ++i) {
     tr.runs[i].verdict->Judge(tr.ran.jobs[i].result);
@@ -381,11 +316,17 @@ void CollectTimespan(const DiskspdPlan& plan, DiskspdTimespanRun& tr, std::ostre
   }
   report.test_time_s = tr.ran.total.total_time_s;
   std::set<size_t> judged_targets;
+  // Under MPI every rank's own rows of each job (its threads numbered rank
+  // after rank), from the merged result's ranks.
+  const DiskspdRankLayout layout{report.thread_count, plan.targets.size(), per_rank};
   for (size_t i = 0; i < tr.ran.jobs.size() && i < tr.runs.size(); ++i) {
     const DiskspdJob& pj = *tr.runs[i].planned;
     const DiskspdTarget& t = plan.targets[pj.target];
-    report.rows.push_back(
-        DiskspdRowOf(tr.ran.jobs[i].result, pj.thread, pj.target, t.path, t.size));
+    const RunResult& merged = tr.ran.jobs[i].result;
+    std::vector<DiskspdRow> rows = DiskspdRankRows(merged, pj, t, layout);
+    if (rows.empty()) rows.push_back(DiskspdRowOf(merged, pj.thread, pj.target, t.path, t.size));
+    if (i == 0 && merged.cluster) SpreadDiskspdTargets(merged.cluster->ranks, layout, report);
+    report.rows.insert(report.rows.end(), rows.begin(), rows.end());
     if (judged_targets.insert(pj.target).second) {
       report.verdicts.emplace_back(
           fmt::format("Verdict for target '{}' (thread {}):", t.path, pj.thread),
@@ -449,27 +390,87 @@ Result<std::vector<DiskspdPlan>> PlanProfile(const diskspd::DiskspdProfile& prof
   return plans;
 }
 
+// loadcell's own options among the arguments into `own` (and the
+// launcher looked for), DiskSpd's into `args`; an exit code when the
+// command ends here (--help, an unknown option or a bad value).
+std::optional<int> TakeOwnOptions(const std::vector<std::string>& all_args, DiskspdOwnOptions& own,
+                                  std::vector<std::string>& args, std::ostream& out,
+                                  std::ostream& err) {
+  for (const std::string& a : all_args) {
+    if (a == "--allow-destructive") {
+      own.allow_destructive = true;
+      continue;
+    }
+    if (a == "--help") {
+      out << DiskspdUsage();
+      return kExitOk;
+    }
+    if (a.rfind("--", 0) != 0) {
+      args.push_back(a);
+      continue;
+    }
+    const size_t eq = a.find('=');
+    const bool has_value = eq != std::string::npos;
+    Result<bool> mpi = TakeMpiOption(a.substr(2, has_value ? eq - 2 : std::string::npos), has_value,
+                                     has_value ? a.substr(eq + 1) : "", own.ranks.settings);
+    if (!mpi.ok() || !*mpi) {
+      PrintCliError(err, !mpi.ok() ? mpi.status()
+                                   : Status::InvalidArgument(fmt::format(
+                                         "diskspd: unknown option '{}' (loadcell's own options "
+                                         "here: --allow-destructive, --mpi, --mpi-files, "
+                                         "--mpi-timeout, --help)",
+                                         a)));
+      return kExitUsage;
+    }
+  }
+  DetectMpiRanks(own.ranks);
+  return std::nullopt;
+}
+
+// Every timespan's missing targets created: by each rank in its own folder,
+// or by rank 0 for every rank (shared targets) while the others wait.
+Status CreateAllTargets(const std::vector<DiskspdPlan>& plans, const DiskspdOwnOptions& own,
+                        Cluster* cluster, std::ostream& err) {
+  const auto create = [&]() -> Status {
+    for (const DiskspdPlan& plan : plans) LC_RETURN_IF_ERROR(CreateTargets(plan, err));
+    return Status::Ok();
+  };
+  if (cluster == nullptr) return create();
+  if (own.ranks.Shared()) return cluster->OnRankZero(create, "create the shared targets");
+  return cluster->Agree(create, "create their targets");
+}
+
+// Writes the timespans' reports: text or XML on `out`, XML to -Rxml:FILE.
+// False when the file could not be written.
+bool WriteReports(const std::vector<std::unique_ptr<DiskspdTimespanRun>>& spans,
+                  const DiskspdSwitches& first, ReportFile& xml_file, std::ostream& out,
+                  std::ostream& err) {
+  std::vector<DiskspdReport> reports;
+  reports.reserve(spans.size());
+  for (const auto& tr : spans) reports.push_back(tr->report);
+  if (first.xml) {
+    WriteDiskspdXml(reports, out);
+    out << "\n";
+  } else {
+    WriteDiskspdText(reports, out);
+  }
+  if (!xml_file.is_open()) return true;
+  WriteDiskspdXml(reports, xml_file.stream());
+  xml_file.stream() << "\n";
+  if (Status st = xml_file.Commit(); !st.ok()) {
+    PrintCliError(err, st);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& out,
                       std::ostream& err) {
   DiskspdOwnOptions own;
   std::vector<std::string> args;
-  for (const std::string& a : all_args) {
-    if (a == "--allow-destructive") {
-      own.allow_destructive = true;
-    } else if (a == "--help") {
-      out << DiskspdUsage();
-      return kExitOk;
-    } else if (a.rfind("--", 0) == 0) {
-      PrintCliError(err, fmt::format("diskspd: unknown option '{}' (loadcell's own options here: "
-                                     "--allow-destructive, --help)",
-                                     a));
-      return kExitUsage;
-    } else {
-      args.push_back(a);
-    }
-  }
+  if (std::optional<int> done = TakeOwnOptions(all_args, own, args, out, err)) return *done;
   if (args.empty()) {
     err << DiskspdUsage();
     return kExitUsage;
@@ -490,65 +491,75 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
     return profile.status().IsUsageError() ? kExitUsage : kExitRunFailed;
   }
   if (sw.profile_only) return PrintDiskspdProfile(sw, *profile, out);
+  // Under MPI each rank's targets in its folder rankN (per-rank); from here a
+  // refusal is said once for every rank (rank 0's line naming the rank).
+  MoveDiskspdTargets(*profile, own.ranks.RankFolder());
+  std::vector<std::string> rank_folders;
+  const auto refuse = [&](const Status& st, int code) {
+    PrintCliError(err, FailAcrossRanks(own.ranks.settings, st));
+    RemoveRankFolders(rank_folders);
+    return code;
+  };
   Result<std::vector<DiskspdPlan>> plans = PlanProfile(*profile, err);
-  if (!plans.ok()) {
-    PrintCliError(err, plans.status());
-    return kExitUsage;
+  if (!plans.ok()) return refuse(plans.status(), kExitUsage);
+  if (Status st = MakeDiskspdRankFolders(*plans, own.ranks.RankFolder(), rank_folders); !st.ok()) {
+    return refuse(st, ExitCodeFor(st));
   }
   std::vector<FolderLock> locks;
   std::set<std::string> locked;
+  const bool reports = !own.ranks.across || own.ranks.launch.rank == 0;
+  // Shared targets are rank 0's to guard (every rank would take the same lock).
   for (const DiskspdPlan& plan : *plans) {
+    if (own.ranks.Shared() && !reports) break;
     if (Status guarded = GuardTargets(plan, own, locks, locked); !guarded.ok()) {
-      PrintCliError(err, guarded);
-      return kExitUsage;
+      return refuse(guarded, kExitUsage);
     }
   }
   const DiskspdSwitches& first = profile->timespans.front().sw;
   ReportFile xml_file;
-  if (!first.xml_file.empty()) {
+  if (!first.xml_file.empty() && reports) {
     if (Status st = xml_file.Open("-Rxml", first.xml_file); !st.ok()) {
-      PrintCliError(err, st);
-      return kExitUsage;
+      return refuse(st, kExitUsage);
     }
   }
+  const RunPlan run_plan = DiskspdRunPlan(sw, own.ranks);
+  Result<std::unique_ptr<Cluster>> setup = JoinDiskspdRanks(own.ranks, run_plan, Status::Ok());
+  if (!setup.ok()) {
+    PrintCliError(err, setup.status());
+    RemoveRankFolders(rank_folders);
+    return ExitCodeFor(setup.status());
+  }
   InstallStopSignalHandlers();
-  for (const DiskspdPlan& plan : *plans) {
-    if (Status created = CreateTargets(plan, err); !created.ok()) {
-      PrintCliError(err, created);
-      return created.IsUsageError() ? kExitUsage : kExitRunFailed;
-    }
+  if (Status created = CreateAllTargets(*plans, own, setup->get(), err); !created.ok()) {
+    PrintCliError(err, created);
+    RemoveRankFolders(rank_folders);
+    return created.IsUsageError() ? kExitUsage : kExitRunFailed;
   }
   std::vector<std::unique_ptr<DiskspdTimespanRun>> spans;
   bool failed = false;
   bool interrupted = false;
   for (size_t i = 0; i < plans->size() && !interrupted; ++i) {
     auto tr = std::make_unique<DiskspdTimespanRun>();
-    if (!RunTimespan(profile->timespans[i], (*plans)[i], *tr, err)) return kExitRunFailed;
-    CollectTimespan((*plans)[i], *tr, err);
+    if (!RunTimespan(profile->timespans[i], (*plans)[i], own, run_plan, *tr, err)) {
+      return kExitRunFailed;
+    }
+    if (reports) {
+      CollectTimespan((*plans)[i], own.ranks.PerRank(), *tr, err);
+    } else {
+      for (const JobRunResult& j : tr->ran.jobs) {
+        tr->failed = tr->failed || (!j.result.failure.ok() && !j.result.interrupted);
+        tr->interrupted = tr->interrupted || j.result.interrupted;
+      }
+    }
     failed = failed || tr->failed;
     interrupted = tr->interrupted || StopRequested();
     spans.push_back(std::move(tr));
   }
-  std::vector<DiskspdReport> reports;
-  reports.reserve(spans.size());
-  for (const auto& tr : spans) reports.push_back(tr->report);
-  if (first.xml) {
-    WriteDiskspdXml(reports, out);
-    out << "\n";
-  } else {
-    WriteDiskspdText(reports, out);
-  }
-  if (xml_file.is_open()) {
-    WriteDiskspdXml(reports, xml_file.stream());
-    xml_file.stream() << "\n";
-    if (Status st = xml_file.Commit(); !st.ok()) {
-      PrintCliError(err, st);
-      failed = true;
-    }
-  }
+  if (reports && !WriteReports(spans, first, xml_file, out, err)) failed = true;
   for (const auto& tr : spans) {
     for (DiskspdJobRun& jr : tr->runs) (void)jr.workload->Cleanup(PrepareContext{});
   }
+  RemoveRankFolders(rank_folders);
   if (interrupted) return kExitInterrupted;
   return failed ? kExitRunFailed : kExitOk;
 }

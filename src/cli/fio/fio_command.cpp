@@ -240,6 +240,7 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
         if (k != i) job.logs.insert(job.logs.end(), runs[k].logs.begin(), runs[k].logs.end());
       }
       LC_ASSIGN_OR_RETURN(RunResult m, MergeResults(parts, names, RateTargets::kAdded));
+      AddFioGroupRanks(parts, m);  // under MPI: each rank's row of the group
       merged.push_back(std::make_unique<RunResult>(std::move(m)));
       job.result = merged.back().get();
       job.jobs = static_cast<int>(parts.size());
@@ -288,7 +289,19 @@ Status MakeGroups(const FioPlan& plan, std::vector<JobRun>& runs, const FioRanks
   return Status::Ok();
 }
 
-// The verdicts, the logs and fio's reports of the jobs that ran (on
+// The fio logs of every job that ran (under MPI each rank its own);
+// `failed` when one could not be written (its line printed).
+void WriteLogs(std::vector<JobRun>& runs, const JobsResult& ran, std::ostream& err, bool& failed) {
+  for (size_t i = 0; i < ran.jobs.size() && i < runs.size(); ++i) {
+    JobRun& jr = runs[i];
+    if (Status st = WriteFioLogs(*jr.planned, jr.workload->log(), &jr.logs); !st.ok()) {
+      PrintCliError(err, st);
+      failed = true;
+    }
+  }
+}
+
+// The verdicts and fio's reports of the jobs that ran (on
 // `file` when --output was given, else `out`); `failed` when a log, a job
 // or the report file failed.
 Status Report(std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& jobs,
@@ -296,11 +309,6 @@ Status Report(std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& 
               std::ostream& out, std::ostream& err, bool& failed) {
   for (size_t i = 0; i < ran.jobs.size() && i < runs.size(); ++i) {
     runs[i].verdict->Judge(ran.jobs[i].result);
-    if (Status st = WriteFioLogs(*runs[i].planned, runs[i].workload->log(), &runs[i].logs);
-        !st.ok()) {
-      PrintCliError(err, st);
-      failed = true;
-    }
   }
   // Each job (or its group as one, group_reporting) and each group's merge.
   report.version = std::string("loadcell-") + kVersion;
@@ -364,10 +372,9 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   FioPlanOptions plan_options;
   plan_options.allow_destructive = prog->allow_destructive;
   plan_options.rank_folder = ranks->RankFolder();
+  // Under MPI each rank writes its own logs, named for its rank.
+  if (ranks->across) plan_options.log_suffix = fmt::format(".rank{}", ranks->launch.rank);
   Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem(), plan_options);
-  if (plan.ok() && ranks->across) {
-    if (Status st = CheckFioAcrossRanks(*plan); !st.ok()) plan = st;
-  }
   if (!plan.ok()) return refuse(plan.status());
   if (prog->parse_only) return kExitOk;
   const bool reports = !ranks->across || ranks->launch.rank == 0;
@@ -430,7 +437,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   }
   if (!laid.ok()) {
     PrintCliError(err, laid);
-    RemoveFioRankFolders(rank_folders);
+    RemoveRankFolders(rank_folders);
     return kExitRunFailed;
   }
   std::vector<JobGroup> groups;
@@ -439,23 +446,27 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return ExitCodeFor(st);
   }
   // fio's disk_util: the devices' counters around the jobs.
-  const std::vector<std::string> disks = FioDiskNames(*plan);
-  const FioDiskSnapshot disks_before = TakeFioDiskSnapshot(disks);
+  const std::vector<std::string> disk_names = FioDiskNames(*plan);
+  const FioDiskSnapshot disks_before = TakeFioDiskSnapshot(disk_names);
   Result<JobsResult> ran = RunJobs(groups);
-  const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(disks);
+  const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(disk_names);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
-    RemoveFioRankFolders(rank_folders);
+    RemoveRankFolders(rank_folders);
     return kExitRunFailed;
   }
+  // Under MPI every rank's devices, one row per device of each host.
+  std::vector<FioDiskUtil> disks = FioDiskUtilBetween(disks_before, disks_after);
+  if (clusters.setup != nullptr) disks = GatherFioDisks(*clusters.setup, disks);
   bool failed = false;
+  WriteLogs(runs, *ran, err, failed);
   if (clusters.Reports()) {
     FioReport report;
     if (ranks->across) {
       report.ranks = ranks->launch.size;
       report.mpi_files = ranks->Shared() ? "shared" : "per-rank";
     }
-    report.disks = FioDiskUtilBetween(disks_before, disks_after);
+    report.disks = disks;
     if (Status st = Report(runs, *jobs, *ran, *prog, report, file, out, err, failed); !st.ok()) {
       PrintCliError(err, st);
       return kExitRunFailed;
@@ -470,7 +481,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       failed = true;
     }
   }
-  RemoveFioRankFolders(rank_folders);
+  RemoveRankFolders(rank_folders);
   return failed ? kExitRunFailed : kExitOk;
 }
 

@@ -1,6 +1,10 @@
 #include "cli/fio/fio_disk_util.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <set>
+#include <sstream>
 
 namespace loadcell {
 
@@ -53,6 +57,52 @@ std::vector<FioDiskUtil> FioDiskUtilBetween(const FioDiskSnapshot& before,
     out.push_back(u);
   }
   return out;
+}
+
+std::string EncodeFioDisks(const std::string& host, const std::vector<FioDiskUtil>& disks) {
+  std::string out = host + "\n";
+  for (const FioDiskUtil& d : disks) {
+    out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", d.name, d.read_ios, d.write_ios,
+                       d.read_merges, d.write_merges, d.read_ticks_ms, d.write_ticks_ms,
+                       d.in_queue_ms, d.util_pct);
+  }
+  return out;
+}
+
+std::vector<FioDiskUtil> MergeFioRankDisks(const std::vector<std::string>& parts) {
+  std::vector<std::pair<std::string, FioDiskUtil>> rows;  // host, device
+  std::set<std::string> hosts;
+  for (const std::string& part : parts) {
+    std::istringstream in(part);
+    std::string host;
+    if (!std::getline(in, host)) continue;
+    hosts.insert(host);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream cells(line);
+      FioDiskUtil d;
+      if (!std::getline(cells, d.name, '\t')) continue;
+      cells >> d.read_ios >> d.write_ios >> d.read_merges >> d.write_merges >> d.read_ticks_ms >>
+          d.write_ticks_ms >> d.in_queue_ms >> d.util_pct;
+      if (!cells) continue;
+      const bool seen = std::any_of(rows.begin(), rows.end(), [&](const auto& r) {
+        return r.first == host && r.second.name == d.name;
+      });
+      if (!seen) rows.emplace_back(host, d);
+    }
+  }
+  std::vector<FioDiskUtil> out;
+  for (auto& [host, d] : rows) {
+    if (hosts.size() > 1) d.name = host + ":" + d.name;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<FioDiskUtil> GatherFioDisks(Cluster& cluster, const std::vector<FioDiskUtil>& mine) {
+  const std::vector<std::string> parts =
+      cluster.GatherOnRankZero(EncodeFioDisks(cluster.Host(), mine));
+  return cluster.Reports() ? MergeFioRankDisks(parts) : mine;
 }
 
 }  // namespace loadcell

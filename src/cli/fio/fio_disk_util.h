@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/fio/fio_plan.h"
+#include "cluster/cluster.h"
 #include "core/clock.h"
 #include "os/disk_stats.h"
 #include "report/fio/fio_report.h"
@@ -30,5 +31,19 @@ FioDiskSnapshot TakeFioDiskSnapshot(const std::vector<std::string>& names);
 // (io_ticks; at most 100%).
 std::vector<FioDiskUtil> FioDiskUtilBetween(const FioDiskSnapshot& before,
                                             const FioDiskSnapshot& after);
+
+// Under MPI: every rank's device figures (`mine` on each) gathered on rank
+// 0 (Cluster::GatherOnRankZero) as one row per device of each host: ranks
+// on one host read the same device's counters over nearly the same time,
+// so the lowest rank's figures of each host's device stand for it (added up
+// they would count every I/O once per rank there). When the ranks ran on
+// several hosts each name is "HOST:DEVICE". Rank 0 gets the rows; the
+// others get `mine`.
+std::vector<FioDiskUtil> GatherFioDisks(Cluster& cluster, const std::vector<FioDiskUtil>& mine);
+
+// The pure halves: a rank's figures as bytes, and every rank's (in rank
+// order; "" for a rank that sent none) as rows.
+std::string EncodeFioDisks(const std::string& host, const std::vector<FioDiskUtil>& disks);
+std::vector<FioDiskUtil> MergeFioRankDisks(const std::vector<std::string>& parts);
 
 }  // namespace loadcell

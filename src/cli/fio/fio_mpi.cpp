@@ -3,34 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 
-#include "cli/fio/fio_plan_checks.h"
-#include "os/block_device.h"
+#include "cluster/merge.h"
+#include "runner/merge_results.h"
 
 namespace loadcell {
-
-std::string FioRanks::RankFolder() const {
-  return PerRank() ? fmt::format("rank{}", launch.rank) : "";
-}
 
 Result<FioRanks> ReadFioRanks(const std::vector<fio::FioRawOption>& given) {
   FioRanks r;
   for (const fio::FioRawOption& o : given) {
-    if (o.name == "mpi") {
-      r.settings.mode = MpiMode::kOn;
-      if (o.has_value) {
-        LC_ASSIGN_OR_RETURN(r.settings.mode, ParseMpiMode(o.value));
-      }
-    } else if (o.name == "mpi-files") {
-      LC_ASSIGN_OR_RETURN(r.settings.files, ParseMpiFiles(o.has_value ? o.value : ""));
-    } else if (o.name == "mpi-timeout") {
-      LC_ASSIGN_OR_RETURN(r.settings.timeout_s, ParseMpiTimeout(o.has_value ? o.value : ""));
-    }
+    LC_RETURN_IF_ERROR(TakeMpiOption(o.name, o.has_value, o.value, r.settings).status());
   }
-  r.launch = DetectLaunch();
-  r.across = r.launch.detected && r.settings.mode != MpiMode::kOff;
+  DetectMpiRanks(r);
   return r;
 }
 
@@ -60,47 +44,41 @@ RunPlan FioRunPlan(const std::vector<fio::FioJobOptions>& jobs, const FioRanks& 
   return plan;
 }
 
-Status CheckFioAcrossRanks(const FioPlan& plan) {
-  for (const auto& step : plan.steps) {
-    for (const FioPlannedJob& j : step) {
-      if (j.logs.empty()) continue;
-      const char* option = !j.spec->write_lat_log.empty()  ? "write_lat_log"
-                           : !j.spec->write_bw_log.empty() ? "write_bw_log"
-                                                           : "write_iops_log";
-      return FioRefuse(*j.spec, option,
-                       fmt::format("fio option '{}' under MPI is not supported by loadcell yet "
-                                   "(each rank's log is not merged)",
-                                   option));
+void AddFioGroupRanks(const std::vector<const RunResult*>& jobs, RunResult& group) {
+  if (jobs.empty() || !jobs.front()->cluster) return;
+  const ClusterFigures& first = *jobs.front()->cluster;
+  const size_t n = first.ranks.size();
+  for (const RunResult* j : jobs) {
+    if (!j->cluster || j->cluster->ranks.size() != n || j->cluster->rank_results.size() != n) {
+      return;
     }
   }
-  return Status::Ok();
+  std::vector<RankResult> ranks;
+  for (size_t k = 0; k < n; ++k) {
+    std::vector<const RunResult*> own;
+    own.reserve(jobs.size());
+    for (const RunResult* j : jobs) own.push_back(j->cluster->rank_results[k].get());
+    Result<RunResult> merged = MergeResults(own, {}, RateTargets::kAdded);
+    if (!merged.ok()) return;
+    RankResult& r = ranks.emplace_back();
+    r.rank = first.ranks[k];  // who: rank, host, clock offset
+    r.result = std::move(merged).value();
+  }
+  Result<RunResult> all = MergeRankResults(group, std::move(ranks));
+  if (!all.ok() || !all->cluster) return;
+  group.cluster = std::move(all->cluster);
+  group.cluster->missing_ranks = first.missing_ranks;
 }
 
 Status MakeFioRankFolders(const FioPlan& plan, const std::string& rank_folder,
                           std::vector<std::string>& made) {
+  std::vector<std::string> paths;
   for (const auto& step : plan.steps) {
     for (const FioPlannedJob& j : step) {
-      for (const std::string& path : j.settings.files) {
-        const std::string folder = Dirname(path);
-        if (Basename(folder) != rank_folder || IsBlockDevice(path)) continue;
-        std::error_code ec;
-        if (std::filesystem::is_directory(folder, ec)) continue;
-        std::filesystem::create_directory(folder, ec);
-        if (ec) {
-          return Status::IoError(fmt::format("cannot create the folder {}", folder), ec.value());
-        }
-        made.push_back(folder);
-      }
+      paths.insert(paths.end(), j.settings.files.begin(), j.settings.files.end());
     }
   }
-  return Status::Ok();
-}
-
-void RemoveFioRankFolders(const std::vector<std::string>& made) {
-  for (auto it = made.rbegin(); it != made.rend(); ++it) {
-    std::error_code ec;
-    if (std::filesystem::is_empty(*it, ec) && !ec) std::filesystem::remove(*it, ec);
-  }
+  return MakeRankFolders(paths, rank_folder, made);
 }
 
 }  // namespace loadcell

@@ -12,21 +12,15 @@
 #include <vector>
 
 #include "cli/fio/fio_plan.h"
+#include "cli/mpi_ranks.h"
 #include "cluster/launch.h"
 #include "core/status.h"
 #include "fio/job_file.h"
 
 namespace loadcell {
 
-struct FioRanks {
-  ClusterSettings settings;  // --mpi, --mpi-files, --mpi-timeout
-  LaunchInfo launch;
-  bool across = false;  // under a launcher, --mpi not off
-  bool PerRank() const { return across && settings.files == MpiFiles::kPerRank; }
-  bool Shared() const { return across && settings.files == MpiFiles::kShared; }
-  // "rankN" with per-rank files, else "".
-  std::string RankFolder() const;
-};
+// The ranks of the run (cli/mpi_ranks.h).
+using FioRanks = MpiRanks;
 
 // Takes --mpi (bare: on), --mpi-files and --mpi-timeout from the program
 // options given and looks for a launcher. InvalidArgument naming the option
@@ -38,17 +32,16 @@ Result<FioRanks> ReadFioRanks(const std::vector<fio::FioRawOption>& given);
 // (NAME) OPTION".
 RunPlan FioRunPlan(const std::vector<fio::FioJobOptions>& jobs, const FioRanks& ranks);
 
-// What is not run across ranks yet, in one line naming the job file's line
-// (InvalidArgument): fio's logs (write_lat_log, write_bw_log,
-// write_iops_log).
-Status CheckFioAcrossRanks(const FioPlan& plan);
+// Under MPI, a group_reporting job's rows per rank: each rank's own
+// results of the group's jobs (`jobs`, each merged across the ranks, with
+// its ClusterFigures::rank_results) merged as one, the rows every job has
+// (cluster/merge.h), into `group.cluster`. Nothing for jobs without each
+// rank's own results, or whose ranks differ.
+void AddFioGroupRanks(const std::vector<const RunResult*>& jobs, RunResult& group);
 
 // Makes the rank folders (rankN) of the planned files that are missing;
-// `made` gets each folder made, for RemoveFioRankFolders.
+// `made` gets each folder made, for RemoveRankFolders (cli/mpi_ranks.h).
 Status MakeFioRankFolders(const FioPlan& plan, const std::string& rank_folder,
                           std::vector<std::string>& made);
-// Removes the folders of `made` that are empty (the files of unlink=1 jobs
-// are gone; the others stay, and so do their folders).
-void RemoveFioRankFolders(const std::vector<std::string>& made);
 
 }  // namespace loadcell

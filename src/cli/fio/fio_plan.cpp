@@ -8,6 +8,7 @@
 #include "cli/fio/fio_device_guard.h"
 #include "cli/fio/fio_logs.h"
 #include "cli/fio/fio_plan_checks.h"
+#include "cli/mpi_ranks.h"
 #include "cli/sqlio/sqlio_affinity.h"
 #include "os/block_device.h"
 #include "os/open_flags.h"
@@ -407,7 +408,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   if (!options.rank_folder.empty()) {
     for (std::string& path : s.files) {
       if (!IsBlockDevice(path)) {
-        path = JoinPath(JoinPath(Dirname(path), options.rank_folder), Basename(path));
+        path = PathInRankFolder(path, options.rank_folder);
       }
     }
   }
@@ -517,6 +518,7 @@ Result<FioPlan> PlanFioJobs(const std::vector<FioJobSpec>& specs,
       if (inst.job >= specs.size()) return Status::Internal("fio: a job instance of no job");
       LC_ASSIGN_OR_RETURN(FioPlannedJob j, PlanOne(specs[inst.job], inst, fs, options));
       j.logs = FioLogFilesOf(specs[inst.job], ++index);
+      for (auto& log : j.logs) log.second += options.log_suffix;
       LC_ASSIGN_OR_RETURN(j.settings.cpus, CpusOf(specs[inst.job], index));
       out.push_back(std::move(j));
     }

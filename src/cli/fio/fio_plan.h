@@ -40,6 +40,9 @@ struct FioPlanOptions {
   // Under MPI with --mpi-files=per-rank: every file but a device is in the
   // sub-folder of this name ("rank1") of the folder the job names.
   std::string rank_folder;
+  // Under MPI: appended to each of the rank's log files' names (".rank1"),
+  // as fio's client appends a server's host name to the logs it receives.
+  std::string log_suffix;
 };
 
 // Plans `steps` of `specs` (which must outlive the plan). `fs` is asked for

@@ -67,6 +67,10 @@ struct DiskspdReport {
   uint32_t seed = 0;
   std::vector<int> pinned_cpus;  // thread k on pinned_cpus[k % size]; empty: not pinned
   std::string version;           // loadcell's
+  // Under MPI: the ranks merged (0: one process) and their targets'
+  // layout ("per-rank", "shared"); the rows are every rank's threads.
+  int ranks = 0;
+  std::string mpi_files;
   // System information.
   std::string computer;
   std::string start_time_utc;  // "2025/01/31 12:00:00 UTC"

@@ -179,6 +179,11 @@ void SystemInformation(const DiskspdReport& r, std::string& o) {
   o += fmt::format("\theterogeneous cores:\t{}\n", t.heterogeneous ? "y" : "n");
   o += "\n\tactive power scheme:\tn/a\n";
   o += fmt::format("\ttool:\t\t\tloadcell {} (DiskSpd 2.2 command line)\n", r.version);
+  if (r.ranks > 0) {
+    o += fmt::format(
+        "\tloadcell: {} MPI ranks merged, {} targets; rank R's thread T is thread R x {} + T\n",
+        r.ranks, r.mpi_files, r.thread_count / r.ranks);
+  }
 }
 
 // DiskSpd's CPU table: a column each for the socket, NUMA node, group,
