@@ -74,6 +74,13 @@ struct TargetEndFacts {
   // the system could not tell (then holes_bytes is 0).
   uint64_t hole_bytes = 0;
   std::string holes_unknown;
+  // Bytes in unwritten extents (allocated and never written, as fallocate
+  // leaves them), and in holes or unwritten extents counted once;
+  // `unwritten_unknown` says why the extents were not read (then
+  // unwritten_bytes is 0 and never_written_bytes the holes').
+  uint64_t unwritten_bytes = 0;
+  uint64_t never_written_bytes = 0;
+  std::string unwritten_unknown;
   std::string write_cache;  // "write back", "write through", "" unknown
   // The block sizes of the device under the target's folder; 0 unknown.
   uint32_t logical_block_bytes = 0;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/clock.h"
+#include "os/file_extents.h"
 #include "os/host_facts.h"
 #include "os/system_info.h"
 #include "os/thread.h"
@@ -131,13 +132,16 @@ std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& 
     if (!t.null_engine) {
       if (t.reads) {
         for (const std::string& path : t.paths) {
-          Result<uint64_t> holes = FileHoleBytes(path);
-          if (!holes.ok()) {
-            f.holes_unknown = holes.status().message();
-            f.hole_bytes = 0;
+          Result<FileZeroRanges> zeros = ReadFileZeroRanges(path);
+          if (!zeros.ok()) {
+            f.holes_unknown = zeros.status().message();
+            f.hole_bytes = f.unwritten_bytes = f.never_written_bytes = 0;
             break;
           }
-          f.hole_bytes += *holes;
+          f.hole_bytes += zeros->hole_bytes;
+          f.unwritten_bytes += zeros->unwritten_bytes;
+          f.never_written_bytes += zeros->never_written_bytes;
+          if (f.unwritten_unknown.empty()) f.unwritten_unknown = zeros->unwritten_unknown;
         }
       }
       if (t.writes) f.write_cache = DeviceWriteCacheMode(t.dir);

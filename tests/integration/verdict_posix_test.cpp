@@ -1,7 +1,10 @@
 // The unwritten-data check through the binary, where the file system tells
-// holes (SEEK_HOLE: POSIX; the Windows build says "not checked").
+// holes (SEEK_HOLE: POSIX; the Windows build says "not checked") and
+// unwritten extents (FIEMAP: Linux).
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -53,6 +56,41 @@ TEST(VerdictHoles, SparseFilesReadWithUseExistingAreInvalid) {
   EXPECT_NE(r.out.find("    INVALID unwritten-data: 4 MiB of the 4 MiB read lie in holes"),
             std::string::npos)
       << r.out;
+}
+
+// Files another tool reserved with fallocate and never wrote: unwritten
+// extents, which a buffered read fills the page cache with zeros for (so
+// that SEEK_HOLE no longer sees them by the run's end); the extent map
+// still does.
+TEST(VerdictHoles, FallocatedFilesReadWithUseExistingAreInvalid) {
+  TempDir dir(BuildTree());
+  for (int i = 0; i < 4; ++i) {
+    const std::string path = dir.path() + "/test_file." + std::to_string(i);
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
+    ASSERT_GE(fd, 0) << path;
+    const int rc = ::fallocate(fd, 0, 0, 1 << 20);
+    ::close(fd);
+    if (rc != 0) GTEST_SKIP() << "no fallocate on " << dir.path();
+  }
+  const ProcessResult r =
+      RunLoadcell(FileIoCommand(dir, {"--file-use-existing=on", "--file-test-mode=seqrd",
+                                      "--events=1024", "--format=json", "run"}));
+  ASSERT_EQ(r.exit_code, 0) << Shown(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  nlohmann::json check;
+  for (const nlohmann::json& c : j["validity"]["checks"]) {
+    if (c["id"] == "unwritten-data") check = c;
+  }
+  ASSERT_FALSE(check.is_null()) << r.out;
+  if (!check["figures"].contains("unwritten_bytes")) {
+    GTEST_SKIP() << "no extent map here: " << check.dump();
+  }
+  if (check["figures"]["unwritten_bytes"] == 0) GTEST_SKIP() << "fallocate wrote zeros here";
+  EXPECT_EQ(check["level"], "invalid") << check.dump();
+  EXPECT_EQ(check["figures"]["unwritten_bytes"], 4 << 20) << check.dump();
+  EXPECT_EQ(check["figures"]["never_written_bytes"], 4 << 20) << check.dump();
+  EXPECT_NE(check["seen"].get<std::string>().find("4 MiB in unwritten extents"), std::string::npos)
+      << check.dump();
 }
 
 }  // namespace

@@ -76,6 +76,14 @@ DeviceWindow DeviceOf(const std::string& name, uint64_t read, uint64_t written,
   return d;
 }
 
+// The figure `name` of `c`, or -1 when it has none.
+double FigureOf(const CheckOutcome& c, const std::string& name) {
+  for (const CheckFigure& f : c.figures) {
+    if (f.name == name) return f.value;
+  }
+  return -1;
+}
+
 struct Case {
   RunResult result;
   WorkloadFacts facts;
@@ -253,6 +261,33 @@ TEST(UnwrittenDataCheckTest, AFileSystemThatCannotTellIsNotChecked) {
   EXPECT_THAT(out->seen, HasSubstr("does not report holes"));
 }
 
+TEST(UnwrittenDataCheckTest, UnwrittenExtentsAreInvalidAndCountOnceWithHoles) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.facts.io[0].file_set_bytes = 4ULL << 20;
+  // 3 MiB fallocated and never written, 1 MiB of it also seen as a hole.
+  c.targets[0].hole_bytes = 1ULL << 20;
+  c.targets[0].unwritten_bytes = 3ULL << 20;
+  c.targets[0].never_written_bytes = 3ULL << 20;
+  const std::optional<CheckOutcome> out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("3 MiB of the 4 MiB read were never written: 3 MiB in "
+                                   "unwritten extents"));
+  EXPECT_THAT(out->seen, HasSubstr("1 MiB reported as holes"));
+  EXPECT_THAT(out->advice, HasSubstr("fallocated"));
+  EXPECT_EQ(FigureOf(*out, "unwritten_bytes"), 3.0 * (1 << 20));
+  EXPECT_EQ(FigureOf(*out, "never_written_bytes"), 3.0 * (1 << 20));
+}
+
+TEST(UnwrittenDataCheckTest, ExtentsNotReadLeaveTheHolesToJudgeAndSaySo) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.targets[0].unwritten_unknown = "/data/test_file.0: the file system gives no extent map";
+  const std::optional<CheckOutcome> out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_THAT(out->seen, HasSubstr("unwritten extents not read"));
+  c.targets[0].hole_bytes = 1ULL << 20;
+  EXPECT_EQ(c.Run(&CheckUnwrittenData)->level, CheckLevel::kInvalid);
+}
+
 // ---------------------------------------------------------------- write-data
 
 TEST(WriteDataCheckTest, ZerosWarnRandomPasses) {
@@ -368,13 +403,6 @@ Case SteadyCase(const std::vector<uint64_t>& events) {
   c.report_interval_s = 1;
   for (const uint64_t e : events) c.result.intervals.push_back(Interval(e));
   return c;
-}
-
-double FigureOf(const CheckOutcome& out, const std::string& name) {
-  for (const CheckFigure& f : out.figures) {
-    if (f.name == name) return f.value;
-  }
-  return -1;
 }
 
 TEST(SteadyStateCheckTest, ALastWindowThatRangesBeyondAFifthOfItsAverageWarns) {
