@@ -82,6 +82,11 @@ struct TargetEndFacts {
   uint64_t never_written_bytes = 0;
   std::string unwritten_unknown;
   std::string write_cache;  // "write back", "write through", "" unknown
+  // Whether the storage under a target written compresses (or may: ZFS)
+  // what is written (1), does not (0), or nothing says (-1); `savings` says
+  // what told ("btrfs mounted with compress=zstd:3").
+  int storage_compresses = -1;
+  std::string savings;
   // The block sizes of the device under the target's folder; 0 unknown.
   uint32_t logical_block_bytes = 0;
   uint32_t physical_block_bytes = 0;

@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "os/file_extents.h"
 #include "os/host_facts.h"
+#include "os/storage_savings.h"
 #include "os/system_info.h"
 #include "os/thread.h"
 
@@ -144,7 +145,15 @@ std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& 
           if (f.unwritten_unknown.empty()) f.unwritten_unknown = zeros->unwritten_unknown;
         }
       }
-      if (t.writes) f.write_cache = DeviceWriteCacheMode(t.dir);
+      if (t.writes) {
+        f.write_cache = DeviceWriteCacheMode(t.dir);
+        const StorageSavings savings =
+            ReadStorageSavings(t.paths.empty() ? t.dir : t.paths.front());
+        if (savings.known) {
+          f.storage_compresses = savings.compresses ? 1 : 0;
+          f.savings = savings.how;
+        }
+      }
       const BlockSizes sizes = DeviceBlockSizes(t.dir);
       f.logical_block_bytes = sizes.logical;
       f.physical_block_bytes = sizes.physical;

@@ -93,5 +93,31 @@ TEST(VerdictHoles, FallocatedFilesReadWithUseExistingAreInvalid) {
       << check.dump();
 }
 
+// Zero writes: the write-data check names what the file system under the
+// files says of its own compression (ext4, xfs: none; btrfs: its compress=
+// option or the files' attribute), with the figure.
+TEST(VerdictWriteData, ZeroWritesNameTheTargetsCompression) {
+  TempDir dir(BuildTree());
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
+  const ProcessResult r =
+      RunLoadcell(FileIoCommand(dir, {"--file-test-mode=rndwr", "--file-write-pattern=zero",
+                                      "--events=200", "--format=json", "run"}));
+  ASSERT_EQ(r.exit_code, 0) << Shown(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  nlohmann::json check;
+  for (const nlohmann::json& c : j["validity"]["checks"]) {
+    if (c["id"] == "write-data") check = c;
+  }
+  ASSERT_FALSE(check.is_null()) << r.out;
+  EXPECT_EQ(check["level"], "warn") << check.dump();
+  ASSERT_TRUE(check["figures"].contains("target_compresses")) << check.dump();
+  const std::string seen = check["seen"].get<std::string>();
+  if (check["figures"]["target_compresses"] == 1) {
+    EXPECT_NE(seen.find("; the target compresses: "), std::string::npos) << seen;
+  } else {
+    EXPECT_NE(seen.find("; the file system does not compress ("), std::string::npos) << seen;
+  }
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -321,6 +321,37 @@ TEST(WriteDataCheckTest, EstimatedCompressibleOrRepeatedWritesWarn) {
   EXPECT_EQ(IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData)->level, CheckLevel::kPass);
 }
 
+TEST(WriteDataCheckTest, TheTargetsOwnCompressionIsInTheEvidence) {
+  IoTargetFacts t = DirectRead();
+  t.writes = true;
+  t.write_pattern = "zero";
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.targets[0].storage_compresses = 1;
+  c.targets[0].savings = "btrfs mounted with compress=zstd:3";
+  std::optional<CheckOutcome> out = c.Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("; the target compresses: btrfs mounted with compress=zstd:3"));
+  EXPECT_EQ(FigureOf(*out, "target_compresses"), 1);
+  // Random data on it: still a pass, the compression stated.
+  c.facts.io[0].write_pattern = "random";
+  out = c.Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_THAT(out->seen, HasSubstr("the target compresses (btrfs mounted with compress=zstd:3)"));
+  // A file system that does not compress: zeros still warn (a device or an
+  // array under it may), and say so.
+  c.facts.io[0].write_pattern = "zero";
+  c.targets[0].storage_compresses = 0;
+  c.targets[0].savings = "ext4: does not compress";
+  out = c.Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("the file system does not compress (ext4: does not compress), "
+                                   "a device or array under it may"));
+  EXPECT_EQ(FigureOf(*out, "target_compresses"), 0);
+  // Nothing said: no figure.
+  c.targets[0].storage_compresses = -1;
+  EXPECT_EQ(FigureOf(*c.Run(&CheckWriteData), "target_compresses"), -1);
+}
+
 // ---------------------------------------------------------------- samples
 
 TEST(SamplesCheckTest, APercentileFromTooFewEventsWarns) {
