@@ -79,6 +79,10 @@ struct WorkloadFacts {
   uint64_t memory_block_bytes = 0;
   uint64_t l2_cache_bytes = 0;
   std::vector<IncidentCount> incidents;
+  // The CPUs the workload pins its worker threads to (fio's cpus_allowed,
+  // SQLIO's -p, -a and masks), in increasing order; empty when they may run
+  // on any the process may use.
+  std::vector<int> worker_cpus;
   bool has_database = false;  // `database` holds a database test's facts
   DatabaseFacts database;
 };

@@ -19,8 +19,11 @@ struct HostWindow {
   bool known = false;  // the start was seen
   double wall_s = 0;
   double process_cpu_s = 0;  // loadcell's own (user + system)
-  // The host's busy CPU time over its total, -1 when the system does not say.
+  // The host's busy CPU time over its total, -1 when the system does not
+  // say: over the workers' CPUs alone when they may run on some of the
+  // host's CPUs only (`host_busy_cpus` of them; 0: over all the host's).
   double host_busy_fraction = -1;
+  int host_busy_cpus = 0;
   // The host's steal time over its total CPU time, -1 when unknown.
   double steal_fraction = -1;
   // Thermal throttle events over the run, where the CPUs count them.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "testing/temp_dir.h"
 #include "validity/check.h"
 #include "validity/thresholds.h"
 #include "validity/verdict.h"
@@ -531,6 +532,56 @@ TEST(ClientCpuCheckTest, MoreThreadsThanCpusOnAFullyBusyHostWarn) {
   c.host.window.host_busy_fraction = 1.0;
   c.host.cpus = 64;
   EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
+}
+
+// Workers on CPUs 1 and 3 of 4: their busy share is read from /proc/stat's
+// lines of those CPUs (the seam: a stat file of the test's own), not from
+// the host's line, which the two idle CPUs halve.
+TEST(ClientCpuCheckTest, TheWorkersCpusBusyShareIsTheirsNotTheHosts) {
+  testing::TempDir root;
+  const std::string start = root.Write("start",
+                                       "cpu  400 0 400 3200 0 0 0 0 0 0\n"
+                                       "cpu0 100 0 100 800 0 0 0 0 0 0\n"
+                                       "cpu1 100 0 100 800 0 0 0 0 0 0\n"
+                                       "cpu2 100 0 100 800 0 0 0 0 0 0\n"
+                                       "cpu3 100 0 100 800 0 0 0 0 0 0\n");
+  // Then CPUs 1 and 3 busy for 1000 ticks (user, system, irq, softirq),
+  // CPUs 0 and 2 idle.
+  const std::string end = root.Write("end",
+                                     "cpu  1600 0 1000 5200 0 100 100 0 0 0\n"
+                                     "cpu0 100 0 100 1800 0 0 0 0 0 0\n"
+                                     "cpu1 700 0 400 800 0 50 50 0 0 0\n"
+                                     "cpu2 100 0 100 1800 0 0 0 0 0 0\n"
+                                     "cpu3 700 0 400 800 0 50 50 0 0 0\n");
+  const std::vector<int> workers = WorkerCpuSubset({1, 3}, {0, 1, 2, 3}, 4);
+  ASSERT_EQ(workers, (std::vector<int>{1, 3}));
+  const HostCpuTimes a = CpuTimesOf(ReadPerCpuTimes(start), workers);
+  const HostCpuTimes b = CpuTimesOf(ReadPerCpuTimes(end), workers);
+  ASSERT_TRUE(a.known && b.known);
+  EXPECT_EQ(b.busy - a.busy, 2000u);
+  EXPECT_EQ(b.total - a.total, 2000u);
+  const HostCpuTimes host_a = ReadHostCpuTimes(start);
+  const HostCpuTimes host_b = ReadHostCpuTimes(end);
+  EXPECT_EQ(host_b.busy - host_a.busy, 2000u);  // the host's: half busy
+  EXPECT_EQ(host_b.total - host_a.total, 4000u);
+  // A CPU the file does not list: unknown.
+  EXPECT_FALSE(CpuTimesOf(ReadPerCpuTimes(end), {1, 7}).known);
+  // The process' affinity when nothing is pinned; every CPU: the host's.
+  EXPECT_EQ(WorkerCpuSubset({}, {0, 2}, 4), (std::vector<int>{0, 2}));
+  EXPECT_TRUE(WorkerCpuSubset({}, {0, 1, 2, 3}, 4).empty());
+  EXPECT_TRUE(WorkerCpuSubset({}, {}, 4).empty());
+
+  // 8 threads on those 2 CPUs, fully busy: the warning says whose CPUs.
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 8));
+  c.host.cpus = 2;
+  c.host.window = WindowOf(10, 4, static_cast<double>(b.busy - a.busy) / (b.total - a.total));
+  c.host.window.host_busy_cpus = 2;
+  const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("8 worker threads shared 2 CPUs (theirs, not the whole "
+                                   "host's) that were 100% busy"));
+  EXPECT_EQ(FigureOf(*out, "host_busy_cpus"), 2);
+  EXPECT_EQ(FigureOf(*out, "host_busy"), 1);
 }
 
 TEST(ClientCpuCheckTest, ACpuTestIsNotConcernedAndNoStartIsNotChecked) {
