@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
@@ -117,6 +119,31 @@ TEST(VerdictWriteData, ZeroWritesNameTheTargetsCompression) {
   } else {
     EXPECT_NE(seen.find("; the file system does not compress ("), std::string::npos) << seen;
   }
+}
+
+// A file another process cuts short while the run reads it: fileio's
+// reads past the new end are short, and the run fails at the first (as
+// sysbench's does) with the verdict's errors check naming it.
+TEST(VerdictErrors, AShortReadFailsTheRunAndTheVerdictSaysSo) {
+  TempDir dir(BuildTree());
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
+  std::thread truncator([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    for (int i = 0; i < 4; ++i) {
+      const std::string file = dir.File("test_file." + std::to_string(i));
+      EXPECT_EQ(::truncate(file.c_str(), 4096), 0) << file;
+    }
+  });
+  const ProcessResult r =
+      RunLoadcell(FileIoCommand(dir, {"--file-test-mode=rndrd", "--time=10", "run"}));
+  truncator.join();
+  if (r.exit_code == 1 && r.out.find("Verdict") == std::string::npos) {
+    GTEST_SKIP() << "the files were cut before the run started: " << Shown(r);
+  }
+  EXPECT_EQ(r.exit_code, 1) << Shown(r);
+  EXPECT_NE(r.out.find("    INVALID errors: the run failed: short read: 0 of 4096 bytes"),
+            std::string::npos)
+      << Shown(r);
 }
 
 }  // namespace

@@ -679,6 +679,26 @@ TEST(ErrorsCheckTest, ErrorsAndIncidentsWarnAFailureIsInvalid) {
   EXPECT_EQ(c.Run(&CheckErrors)->level, CheckLevel::kInvalid);
 }
 
+TEST(ErrorsCheckTest, CountedShortIosWarnWithTheirCount) {
+  Case c;
+  c.result = ResultOf(1000, 10);
+  c.facts.counts_short_ios = true;
+  std::optional<CheckOutcome> out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "short_ios"), 0);
+  c.facts.short_ios = 7;
+  out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("7 short I/Os (fewer bytes moved than asked)"));
+  EXPECT_THAT(out->advice, HasSubstr("look at the files; a short I/O reads or writes past"));
+  EXPECT_EQ(FigureOf(*out, "short_ios"), 7);
+  // A workload that fails at the first short I/O states no count.
+  c.facts.counts_short_ios = false;
+  out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "short_ios"), -1);
+}
+
 // ---------------------------------------------------------------- memory-cache
 
 TEST(MemoryCacheCheckTest, ABlockInsideL2Warns) {
