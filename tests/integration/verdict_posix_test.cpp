@@ -27,6 +27,14 @@ using testing::TempDir;
 
 std::string Shown(const ProcessResult& r) { return testing::Show(r); }
 
+// The check `id` of a JSON report's verdict, null when it has none.
+nlohmann::json CheckOf(const nlohmann::json& j, const std::string& id) {
+  for (const nlohmann::json& c : j["validity"]["checks"]) {
+    if (c["id"] == id) return c;
+  }
+  return nullptr;
+}
+
 // The files prepare wrote whole have no hole.
 TEST(VerdictHoles, FilesWrittenByPrepareHaveNone) {
   TempDir dir(BuildTree());
@@ -35,10 +43,7 @@ TEST(VerdictHoles, FilesWrittenByPrepareHaveNone) {
       FileIoCommand(dir, {"--file-test-mode=rndrd", "--events=2000", "--format=json", "run"}));
   ASSERT_EQ(r.exit_code, 0) << Shown(r);
   const nlohmann::json j = nlohmann::json::parse(r.out);
-  nlohmann::json holes;
-  for (const nlohmann::json& c : j["validity"]["checks"]) {
-    if (c["id"] == "unwritten-data") holes = c;
-  }
+  const nlohmann::json holes = CheckOf(j, "unwritten-data");
   ASSERT_FALSE(holes.is_null()) << r.out;
   EXPECT_EQ(holes["level"], "pass") << holes.dump();
   EXPECT_EQ(holes["figures"]["hole_bytes"], 0);
@@ -79,10 +84,7 @@ TEST(VerdictHoles, FallocatedFilesReadWithUseExistingAreInvalid) {
                                       "--events=1024", "--format=json", "run"}));
   ASSERT_EQ(r.exit_code, 0) << Shown(r);
   const nlohmann::json j = nlohmann::json::parse(r.out);
-  nlohmann::json check;
-  for (const nlohmann::json& c : j["validity"]["checks"]) {
-    if (c["id"] == "unwritten-data") check = c;
-  }
+  const nlohmann::json check = CheckOf(j, "unwritten-data");
   ASSERT_FALSE(check.is_null()) << r.out;
   if (!check["figures"].contains("unwritten_bytes")) {
     GTEST_SKIP() << "no extent map here: " << check.dump();
@@ -106,10 +108,7 @@ TEST(VerdictWriteData, ZeroWritesNameTheTargetsCompression) {
                                       "--events=200", "--format=json", "run"}));
   ASSERT_EQ(r.exit_code, 0) << Shown(r);
   const nlohmann::json j = nlohmann::json::parse(r.out);
-  nlohmann::json check;
-  for (const nlohmann::json& c : j["validity"]["checks"]) {
-    if (c["id"] == "write-data") check = c;
-  }
+  const nlohmann::json check = CheckOf(j, "write-data");
   ASSERT_FALSE(check.is_null()) << r.out;
   EXPECT_EQ(check["level"], "warn") << check.dump();
   ASSERT_TRUE(check["figures"].contains("target_compresses")) << check.dump();
