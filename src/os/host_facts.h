@@ -3,10 +3,12 @@
 // (src/validity/): the CPUs' busy time, the memory limit, how a file is
 // allocated, the device under it (its counters, write cache and block
 // sizes), the page cache's dirty bytes, the CPUs' frequencies. One
-// implementation per platform (host_facts_posix.cpp: /proc, /sys,
-// SEEK_HOLE; host_facts_win32.cpp). Never per event: each is a few system
-// calls. The readers of /proc and /sys take the file or folder they read
-// (the system's by default), so that a test can hand them a tree of its own.
+// implementation per platform (host_facts_posix.cpp: /proc, /sys;
+// host_facts_win32.cpp; FileHoleBytes' POSIX one, SEEK_HOLE, is in
+// file_extents_posix.cpp beside the unwritten extents of file_extents.h).
+// Never per event: each is a few system calls. The readers of /proc and
+// /sys take the file or folder they read (the system's by default), so that
+// a test can hand them a tree of its own.
 
 #include <cstdint>
 #include <string>

@@ -106,38 +106,6 @@ uint64_t CgroupMemoryLimit() {
   return limit;
 }
 
-Result<uint64_t> FileHoleBytes(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return PosixError(path, errno);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return PosixError(path, err);
-  }
-  const off_t size = st.st_size;
-  uint64_t holes = 0;
-  off_t at = 0;
-  while (at < size) {
-    const off_t hole = ::lseek(fd, at, SEEK_HOLE);
-    if (hole < 0) {
-      const int err = errno;
-      ::close(fd);
-      if (err == EINVAL || err == ENOTSUP) {
-        return Status::Unimplemented(path + ": the file system does not report holes");
-      }
-      return PosixError(path, err);
-    }
-    if (hole >= size) break;
-    off_t data = ::lseek(fd, hole, SEEK_DATA);
-    if (data < 0) data = size;  // ENXIO: a hole to the end
-    holes += static_cast<uint64_t>(data - hole);
-    at = data;
-  }
-  ::close(fd);
-  return holes;
-}
-
 namespace {
 
 // The sysfs folder of the block device that holds `path`, "" when none.

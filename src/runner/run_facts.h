@@ -79,6 +79,15 @@ struct WorkloadFacts {
   uint64_t memory_block_bytes = 0;
   uint64_t l2_cache_bytes = 0;
   std::vector<IncidentCount> incidents;
+  // The file I/Os that moved fewer bytes than asked, where the workload
+  // counts them and goes on (fio's short_ios); fileio and SQLIO fail the run
+  // at the first one instead (counts_short_ios false).
+  bool counts_short_ios = false;
+  uint64_t short_ios = 0;
+  // The CPUs the workload pins its worker threads to (fio's cpus_allowed,
+  // SQLIO's -p, -a and masks), in increasing order; empty when they may run
+  // on any the process may use.
+  std::vector<int> worker_cpus;
   bool has_database = false;  // `database` holds a database test's facts
   DatabaseFacts database;
 };

@@ -19,8 +19,11 @@ struct HostWindow {
   bool known = false;  // the start was seen
   double wall_s = 0;
   double process_cpu_s = 0;  // loadcell's own (user + system)
-  // The host's busy CPU time over its total, -1 when the system does not say.
+  // The host's busy CPU time over its total, -1 when the system does not
+  // say: over the workers' CPUs alone when they may run on some of the
+  // host's CPUs only (`host_busy_cpus` of them; 0: over all the host's).
   double host_busy_fraction = -1;
+  int host_busy_cpus = 0;
   // The host's steal time over its total CPU time, -1 when unknown.
   double steal_fraction = -1;
   // Thermal throttle events over the run, where the CPUs count them.
@@ -74,7 +77,19 @@ struct TargetEndFacts {
   // the system could not tell (then holes_bytes is 0).
   uint64_t hole_bytes = 0;
   std::string holes_unknown;
+  // Bytes in unwritten extents (allocated and never written, as fallocate
+  // leaves them), and in holes or unwritten extents counted once;
+  // `unwritten_unknown` says why the extents were not read (then
+  // unwritten_bytes is 0 and never_written_bytes the holes').
+  uint64_t unwritten_bytes = 0;
+  uint64_t never_written_bytes = 0;
+  std::string unwritten_unknown;
   std::string write_cache;  // "write back", "write through", "" unknown
+  // Whether the storage under a target written compresses (or may: ZFS)
+  // what is written (1), does not (0), or nothing says (-1); `savings` says
+  // what told ("btrfs mounted with compress=zstd:3").
+  int storage_compresses = -1;
+  std::string savings;
   // The block sizes of the device under the target's folder; 0 unknown.
   uint32_t logical_block_bytes = 0;
   uint32_t physical_block_bytes = 0;

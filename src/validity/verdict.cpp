@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "core/clock.h"
+#include "os/file_extents.h"
 #include "os/host_facts.h"
+#include "os/storage_savings.h"
 #include "os/system_info.h"
 #include "os/thread.h"
 
@@ -35,11 +37,15 @@ void VerdictStep::OnStart(const Manifest& /*m*/) {
   start_host_total_ = host.total;
   start_host_steal_ = host.steal_known ? std::optional<uint64_t>(host.steal) : std::nullopt;
   cpus_ = AllowedCpus();
+  const WorkloadFacts facts = workload_.Facts(RunResult{});
+  start_per_cpu_ = ReadPerCpuTimes();
+  worker_cpus_ = validity::WorkerCpuSubset(facts.worker_cpus, cpus_, start_per_cpu_.size());
+  if (worker_cpus_.empty()) start_per_cpu_.clear();
   start_frequencies_ = ReadCpuFrequencies(cpus_);
   start_io_ = ReadProcessIo();
   start_dirty_ = ReadDirtyMemory();
   start_devices_.clear();
-  for (const IoTargetFacts& t : workload_.Facts(RunResult{}).io) {
+  for (const IoTargetFacts& t : facts.io) {
     if (t.null_engine) continue;
     DeviceCounters c = ReadDeviceCounters(t.dir);
     bool seen = false;
@@ -72,6 +78,17 @@ void VerdictStep::CpuWindow(validity::HostWindow& w) const {
       w.steal_fraction = static_cast<double>(now.steal - *start_host_steal_) / total;
     }
   }
+  // Workers on some of the host's CPUs only: how busy those were, whoever
+  // used them (steal stays the host's).
+  if (!worker_cpus_.empty()) {
+    const HostCpuTimes a = validity::CpuTimesOf(start_per_cpu_, worker_cpus_);
+    const HostCpuTimes b = validity::CpuTimesOf(ReadPerCpuTimes(), worker_cpus_);
+    if (a.known && b.known && b.total > a.total && b.busy >= a.busy) {
+      w.host_busy_fraction =
+          static_cast<double>(b.busy - a.busy) / static_cast<double>(b.total - a.total);
+      w.host_busy_cpus = static_cast<int>(worker_cpus_.size());
+    }
+  }
   validity::FillFrequencyWindow(start_frequencies_, ReadCpuFrequencies(cpus_), w);
 }
 
@@ -100,6 +117,8 @@ void VerdictStep::Judge(RunResult& r) const {
   host.cgroup_limit_bytes = CgroupMemoryLimit();
   const size_t allowed = AllowedCpus().size();
   host.cpus = allowed > 0 ? static_cast<int>(allowed) : r.manifest.system.cpus_online;
+  // Workers pinned to fewer CPUs have those.
+  if (!worker_cpus_.empty()) host.cpus = std::min(host.cpus, static_cast<int>(worker_cpus_.size()));
   if (started_) {
     host.window.known = true;
     host.window.wall_s = static_cast<double>(t0 - start_ns_) / 1e9;
@@ -131,16 +150,27 @@ std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& 
     if (!t.null_engine) {
       if (t.reads) {
         for (const std::string& path : t.paths) {
-          Result<uint64_t> holes = FileHoleBytes(path);
-          if (!holes.ok()) {
-            f.holes_unknown = holes.status().message();
-            f.hole_bytes = 0;
+          Result<FileZeroRanges> zeros = ReadFileZeroRanges(path);
+          if (!zeros.ok()) {
+            f.holes_unknown = zeros.status().message();
+            f.hole_bytes = f.unwritten_bytes = f.never_written_bytes = 0;
             break;
           }
-          f.hole_bytes += *holes;
+          f.hole_bytes += zeros->hole_bytes;
+          f.unwritten_bytes += zeros->unwritten_bytes;
+          f.never_written_bytes += zeros->never_written_bytes;
+          if (f.unwritten_unknown.empty()) f.unwritten_unknown = zeros->unwritten_unknown;
         }
       }
-      if (t.writes) f.write_cache = DeviceWriteCacheMode(t.dir);
+      if (t.writes) {
+        f.write_cache = DeviceWriteCacheMode(t.dir);
+        const StorageSavings savings =
+            ReadStorageSavings(t.paths.empty() ? t.dir : t.paths.front());
+        if (savings.known) {
+          f.storage_compresses = savings.compresses ? 1 : 0;
+          f.savings = savings.how;
+        }
+      }
       const BlockSizes sizes = DeviceBlockSizes(t.dir);
       f.logical_block_bytes = sizes.logical;
       f.physical_block_bytes = sizes.physical;
@@ -148,6 +178,26 @@ std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& 
     out.push_back(std::move(f));
   }
   return out;
+}
+
+HostCpuTimes CpuTimesOf(const std::vector<PerCpuTimes>& all, const std::vector<int>& cpus) {
+  HostCpuTimes t;
+  for (const int cpu : cpus) {
+    const auto it =
+        std::find_if(all.begin(), all.end(), [cpu](const PerCpuTimes& p) { return p.cpu == cpu; });
+    if (it == all.end()) return HostCpuTimes{};
+    t.busy += it->user + it->kernel;
+    t.total += it->user + it->kernel + it->idle;
+  }
+  t.known = !cpus.empty();
+  return t;
+}
+
+std::vector<int> WorkerCpuSubset(const std::vector<int>& worker_cpus,
+                                 const std::vector<int>& allowed, size_t online) {
+  const std::vector<int>& cpus = worker_cpus.empty() ? allowed : worker_cpus;
+  if (cpus.empty() || online == 0 || cpus.size() >= online) return {};
+  return cpus;
 }
 
 void FillFrequencyWindow(const CpuFrequencyFacts& start, const CpuFrequencyFacts& end,

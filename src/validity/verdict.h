@@ -48,6 +48,11 @@ class VerdictStep final : public RunObserver {
   std::optional<uint64_t> start_host_steal_;  // none where the system states no steal
   bool start_host_known_ = false;
   std::vector<int> cpus_;  // the CPUs the process may use, at the start
+  // The CPUs the workers may run on when they are fewer than the host's
+  // (the workload's pinning, else the process' affinity), and their times
+  // at the start; empty when the workers may use every CPU.
+  std::vector<int> worker_cpus_;
+  std::vector<PerCpuTimes> start_per_cpu_;
   CpuFrequencyFacts start_frequencies_;
   // The folder of each distinct device under the files, and its counters
   // at the start.
@@ -62,6 +67,16 @@ namespace validity {
 // files read, the write cache of the device under the folder written, the
 // device's block sizes.
 std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& io);
+
+// The CPU time of `cpus` summed from the per-CPU times `all` (busy: user
+// and kernel; total: with idle); unknown unless every one of `cpus` is in
+// `all`. Steal is not stated per CPU (steal_known false).
+HostCpuTimes CpuTimesOf(const std::vector<PerCpuTimes>& all, const std::vector<int>& cpus);
+
+// The CPUs of `worker_cpus` (else of `allowed`) when they are fewer than
+// the host's `online` CPUs; empty when the workers may use them all.
+std::vector<int> WorkerCpuSubset(const std::vector<int>& worker_cpus,
+                                 const std::vector<int>& allowed, size_t online);
 
 // The frequency and throttle figures of `w` from the CPUs' facts at the
 // start and the end (the same CPUs, in the same order).

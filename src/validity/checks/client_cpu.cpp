@@ -26,6 +26,11 @@ std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in) {
                                       {"cpu_per_thread", per_thread},
                                       {"cpu_over_usable_cpus", over_cpus}};
   if (w.host_busy_fraction >= 0) figures.push_back({"host_busy", w.host_busy_fraction});
+  // The busy share is of the workers' CPUs alone when they are some of the
+  // host's.
+  if (w.host_busy_fraction >= 0 && w.host_busy_cpus > 0) {
+    figures.push_back({"host_busy_cpus", static_cast<double>(w.host_busy_cpus)});
+  }
   // More threads than CPUs on a host with no CPU to spare: the threads
   // waited for one, though loadcell's own share may be small when other
   // processes took the rest.
@@ -47,10 +52,11 @@ std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in) {
         over_cpus * 100, usable, threads);
   } else {
     seen = fmt::format(
-        "{} worker threads shared {} CPUs that were {:.0f}% busy (loadcell's own share "
+        "{} worker threads shared {} CPUs{} that were {:.0f}% busy (loadcell's own share "
         "{:.0f}%): the threads waited for a CPU, and the client, not the system under test, "
         "may set the pace",
-        threads, in.host.cpus, w.host_busy_fraction * 100, over_cpus * 100);
+        threads, in.host.cpus, w.host_busy_cpus > 0 ? " (theirs, not the whole host's)" : "",
+        w.host_busy_fraction * 100, over_cpus * 100);
   }
   return Found(kId, CheckLevel::kWarn, seen,
                "use fewer --threads than CPUs, a deeper queue with an asynchronous engine "

@@ -1,5 +1,5 @@
-// errors (docs/validity.md): errors, a failure, ignored errors and
-// reconnects: the figures then cover less than the run asked.
+// errors (docs/validity.md): errors, a failure, short I/Os, ignored errors
+// and reconnects: the figures then cover less than the run asked.
 
 #include <fmt/format.h>
 
@@ -21,6 +21,14 @@ std::optional<CheckOutcome> CheckErrors(const CheckInput& in) {
       advice += (advice.empty() ? "" : ", ") + i.option;
     }
   }
+  const uint64_t short_ios = in.workload.counts_short_ios ? in.workload.short_ios : 0;
+  if (in.workload.counts_short_ios) {
+    figures.push_back({"short_ios", static_cast<double>(short_ios)});
+  }
+  if (short_ios > 0) {
+    seen += fmt::format("{}{} short I/Os (fewer bytes moved than asked)", seen.empty() ? "" : ", ",
+                        short_ios);
+  }
   if (!r.failure.ok() && r.failure.code() != StatusCode::kCancelled) {
     return Found(kId, CheckLevel::kInvalid, fmt::format("the run failed: {}", r.failure.message()),
                  "fix the error above and run again", std::move(figures));
@@ -29,9 +37,14 @@ std::optional<CheckOutcome> CheckErrors(const CheckInput& in) {
     seen = fmt::format("{} errors{}{}", r.errors, seen.empty() ? "" : ", ", seen);
   }
   if (seen.empty()) return Passed(kId, std::move(figures));
-  return Found(kId, CheckLevel::kWarn, seen + ": the figures count only what succeeded",
-               advice.empty() ? "look at the errors and the server's log"
-                              : "look at the server's log; these follow " + advice,
+  std::string what_to_do = !advice.empty() ? "look at the server's log; these follow " + advice
+                                           : "look at the errors and the server's log";
+  if (short_ios > 0) {
+    what_to_do = (advice.empty() && r.errors == 0 ? std::string("look at the files") : what_to_do) +
+                 "; a short I/O reads or writes past a file's end: a file shorter than the "
+                 "job's region, or one truncated while the run used it";
+  }
+  return Found(kId, CheckLevel::kWarn, seen + ": the figures count only what succeeded", what_to_do,
                std::move(figures));
 }
 

@@ -123,6 +123,10 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   t.paths = s_.files;
   f.io.push_back(std::move(t));
   if (r.counters.size() > kFioBytesRead) f.io_bytes_read = r.counters[kFioBytesRead];
+  f.counts_short_ios = s_.engine != "null";
+  if (r.counters.size() > kFioShortIos) f.short_ios = r.counters[kFioShortIos];
+  f.worker_cpus = s_.cpus;  // cpus_allowed
+  std::sort(f.worker_cpus.begin(), f.worker_cpus.end());
   return f;
 }
 

@@ -270,7 +270,26 @@ WorkloadFacts SqlioWorkload::Facts(const RunResult& r) const {
   }
   f.io_bytes_read = BytesReadOf(r);
   f.io_bytes_written = BytesWrittenOf(r);
+  f.worker_cpus = WorkerCpus();
   return f;
+}
+
+std::vector<int> SqlioWorkload::WorkerCpus() const {
+  // NewWorker's rules: -p, else -a, else each file's mask (a file without
+  // one leaves its threads on any CPU).
+  if (plan_.pin_cpu >= 0) return {plan_.pin_cpu};
+  uint64_t mask = plan_.affinity_mask;
+  if (mask == 0) {
+    for (const SqlioTarget& t : plan_.targets) {
+      if (t.mask == 0) return {};
+      mask |= t.mask;
+    }
+  }
+  std::vector<int> cpus;
+  for (int c = 0; c < 64; ++c) {
+    if ((mask >> c) & 1) cpus.push_back(c);
+  }
+  return cpus;
 }
 
 std::vector<Metric> SqlioWorkload::Metrics(const RunResult& r) const {

@@ -93,6 +93,9 @@ class SqlioWorkload final : public Workload {
   std::vector<std::string> AffinityNotes() const;
 
  private:
+  // The CPUs the worker threads are pinned to, in increasing order (empty:
+  // any the process may use).
+  std::vector<int> WorkerCpus() const;
   Status CloseFiles();
 
   SqlioPlan plan_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "testing/temp_dir.h"
 #include "validity/check.h"
 #include "validity/thresholds.h"
 #include "validity/verdict.h"
@@ -74,6 +75,14 @@ DeviceWindow DeviceOf(const std::string& name, uint64_t read, uint64_t written,
   d.written_bytes = written;
   d.under = std::move(under);
   return d;
+}
+
+// The figure `name` of `c`, or -1 when it has none.
+double FigureOf(const CheckOutcome& c, const std::string& name) {
+  for (const CheckFigure& f : c.figures) {
+    if (f.name == name) return f.value;
+  }
+  return -1;
 }
 
 struct Case {
@@ -253,6 +262,33 @@ TEST(UnwrittenDataCheckTest, AFileSystemThatCannotTellIsNotChecked) {
   EXPECT_THAT(out->seen, HasSubstr("does not report holes"));
 }
 
+TEST(UnwrittenDataCheckTest, UnwrittenExtentsAreInvalidAndCountOnceWithHoles) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.facts.io[0].file_set_bytes = 4ULL << 20;
+  // 3 MiB fallocated and never written, 1 MiB of it also seen as a hole.
+  c.targets[0].hole_bytes = 1ULL << 20;
+  c.targets[0].unwritten_bytes = 3ULL << 20;
+  c.targets[0].never_written_bytes = 3ULL << 20;
+  const std::optional<CheckOutcome> out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("3 MiB of the 4 MiB read were never written: 3 MiB in "
+                                   "unwritten extents"));
+  EXPECT_THAT(out->seen, HasSubstr("1 MiB reported as holes"));
+  EXPECT_THAT(out->advice, HasSubstr("fallocated"));
+  EXPECT_EQ(FigureOf(*out, "unwritten_bytes"), 3.0 * (1 << 20));
+  EXPECT_EQ(FigureOf(*out, "never_written_bytes"), 3.0 * (1 << 20));
+}
+
+TEST(UnwrittenDataCheckTest, ExtentsNotReadLeaveTheHolesToJudgeAndSaySo) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.targets[0].unwritten_unknown = "/data/test_file.0: the file system gives no extent map";
+  const std::optional<CheckOutcome> out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_THAT(out->seen, HasSubstr("unwritten extents not read"));
+  c.targets[0].hole_bytes = 1ULL << 20;
+  EXPECT_EQ(c.Run(&CheckUnwrittenData)->level, CheckLevel::kInvalid);
+}
+
 // ---------------------------------------------------------------- write-data
 
 TEST(WriteDataCheckTest, ZerosWarnRandomPasses) {
@@ -284,6 +320,37 @@ TEST(WriteDataCheckTest, EstimatedCompressibleOrRepeatedWritesWarn) {
   EXPECT_THAT(out->seen, HasSubstr("30% of the blocks"));
   t.write_duplicate_fraction = 0.01;
   EXPECT_EQ(IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData)->level, CheckLevel::kPass);
+}
+
+TEST(WriteDataCheckTest, TheTargetsOwnCompressionIsInTheEvidence) {
+  IoTargetFacts t = DirectRead();
+  t.writes = true;
+  t.write_pattern = "zero";
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.targets[0].storage_compresses = 1;
+  c.targets[0].savings = "btrfs mounted with compress=zstd:3";
+  std::optional<CheckOutcome> out = c.Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("; the target compresses: btrfs mounted with compress=zstd:3"));
+  EXPECT_EQ(FigureOf(*out, "target_compresses"), 1);
+  // Random data on it: still a pass, the compression stated.
+  c.facts.io[0].write_pattern = "random";
+  out = c.Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_THAT(out->seen, HasSubstr("the target compresses (btrfs mounted with compress=zstd:3)"));
+  // A file system that does not compress: zeros still warn (a device or an
+  // array under it may), and say so.
+  c.facts.io[0].write_pattern = "zero";
+  c.targets[0].storage_compresses = 0;
+  c.targets[0].savings = "ext4: does not compress";
+  out = c.Run(&CheckWriteData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("the file system does not compress (ext4: does not compress), "
+                                   "a device or array under it may"));
+  EXPECT_EQ(FigureOf(*out, "target_compresses"), 0);
+  // Nothing said: no figure.
+  c.targets[0].storage_compresses = -1;
+  EXPECT_EQ(FigureOf(*c.Run(&CheckWriteData), "target_compresses"), -1);
 }
 
 // ---------------------------------------------------------------- samples
@@ -368,13 +435,6 @@ Case SteadyCase(const std::vector<uint64_t>& events) {
   c.report_interval_s = 1;
   for (const uint64_t e : events) c.result.intervals.push_back(Interval(e));
   return c;
-}
-
-double FigureOf(const CheckOutcome& out, const std::string& name) {
-  for (const CheckFigure& f : out.figures) {
-    if (f.name == name) return f.value;
-  }
-  return -1;
 }
 
 TEST(SteadyStateCheckTest, ALastWindowThatRangesBeyondAFifthOfItsAverageWarns) {
@@ -474,6 +534,56 @@ TEST(ClientCpuCheckTest, MoreThreadsThanCpusOnAFullyBusyHostWarn) {
   EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
 }
 
+// Workers on CPUs 1 and 3 of 4: their busy share is read from /proc/stat's
+// lines of those CPUs (the seam: a stat file of the test's own), not from
+// the host's line, which the two idle CPUs halve.
+TEST(ClientCpuCheckTest, TheWorkersCpusBusyShareIsTheirsNotTheHosts) {
+  testing::TempDir root;
+  const std::string start = root.Write("start",
+                                       "cpu  400 0 400 3200 0 0 0 0 0 0\n"
+                                       "cpu0 100 0 100 800 0 0 0 0 0 0\n"
+                                       "cpu1 100 0 100 800 0 0 0 0 0 0\n"
+                                       "cpu2 100 0 100 800 0 0 0 0 0 0\n"
+                                       "cpu3 100 0 100 800 0 0 0 0 0 0\n");
+  // Then CPUs 1 and 3 busy for 1000 ticks (user, system, irq, softirq),
+  // CPUs 0 and 2 idle.
+  const std::string end = root.Write("end",
+                                     "cpu  1600 0 1000 5200 0 100 100 0 0 0\n"
+                                     "cpu0 100 0 100 1800 0 0 0 0 0 0\n"
+                                     "cpu1 700 0 400 800 0 50 50 0 0 0\n"
+                                     "cpu2 100 0 100 1800 0 0 0 0 0 0\n"
+                                     "cpu3 700 0 400 800 0 50 50 0 0 0\n");
+  const std::vector<int> workers = WorkerCpuSubset({1, 3}, {0, 1, 2, 3}, 4);
+  ASSERT_EQ(workers, (std::vector<int>{1, 3}));
+  const HostCpuTimes a = CpuTimesOf(ReadPerCpuTimes(start), workers);
+  const HostCpuTimes b = CpuTimesOf(ReadPerCpuTimes(end), workers);
+  ASSERT_TRUE(a.known && b.known);
+  EXPECT_EQ(b.busy - a.busy, 2000u);
+  EXPECT_EQ(b.total - a.total, 2000u);
+  const HostCpuTimes host_a = ReadHostCpuTimes(start);
+  const HostCpuTimes host_b = ReadHostCpuTimes(end);
+  EXPECT_EQ(host_b.busy - host_a.busy, 2000u);  // the host's: half busy
+  EXPECT_EQ(host_b.total - host_a.total, 4000u);
+  // A CPU the file does not list: unknown.
+  EXPECT_FALSE(CpuTimesOf(ReadPerCpuTimes(end), {1, 7}).known);
+  // The process' affinity when nothing is pinned; every CPU: the host's.
+  EXPECT_EQ(WorkerCpuSubset({}, {0, 2}, 4), (std::vector<int>{0, 2}));
+  EXPECT_TRUE(WorkerCpuSubset({}, {0, 1, 2, 3}, 4).empty());
+  EXPECT_TRUE(WorkerCpuSubset({}, {}, 4).empty());
+
+  // 8 threads on those 2 CPUs, fully busy: the warning says whose CPUs.
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 8));
+  c.host.cpus = 2;
+  c.host.window = WindowOf(10, 4, static_cast<double>(b.busy - a.busy) / (b.total - a.total));
+  c.host.window.host_busy_cpus = 2;
+  const std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("8 worker threads shared 2 CPUs (theirs, not the whole "
+                                   "host's) that were 100% busy"));
+  EXPECT_EQ(FigureOf(*out, "host_busy_cpus"), 2);
+  EXPECT_EQ(FigureOf(*out, "host_busy"), 1);
+}
+
 TEST(ClientCpuCheckTest, ACpuTestIsNotConcernedAndNoStartIsNotChecked) {
   Case c = IoCase(DirectRead(), ResultOf(1000, 10));
   EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kNotChecked);
@@ -567,6 +677,26 @@ TEST(ErrorsCheckTest, ErrorsAndIncidentsWarnAFailureIsInvalid) {
   EXPECT_THAT(out->seen, HasSubstr("3 errors, 2 reconnects"));
   c.result.failure = Status::IoError("write failed");
   EXPECT_EQ(c.Run(&CheckErrors)->level, CheckLevel::kInvalid);
+}
+
+TEST(ErrorsCheckTest, CountedShortIosWarnWithTheirCount) {
+  Case c;
+  c.result = ResultOf(1000, 10);
+  c.facts.counts_short_ios = true;
+  std::optional<CheckOutcome> out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "short_ios"), 0);
+  c.facts.short_ios = 7;
+  out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("7 short I/Os (fewer bytes moved than asked)"));
+  EXPECT_THAT(out->advice, HasSubstr("look at the files; a short I/O reads or writes past"));
+  EXPECT_EQ(FigureOf(*out, "short_ios"), 7);
+  // A workload that fails at the first short I/O states no count.
+  c.facts.counts_short_ios = false;
+  out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "short_ios"), -1);
 }
 
 // ---------------------------------------------------------------- memory-cache

@@ -153,6 +153,43 @@ TEST(FioJobTest, FactsEstimateWhatTheWritesHoldForTheVerdict) {
   EXPECT_NEAR(t.write_duplicate_fraction, 0.5, 0.2);
 }
 
+// A file system whose reads move half the bytes asked (a file cut short
+// under the job).
+class HalfReads final : public FileSystemWrapper {
+ public:
+  using FileSystemWrapper::FileSystemWrapper;
+  Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) override {
+    return target().PRead(fd, buf, len / 2, offset);
+  }
+};
+
+TEST(FioJobTest, ShortReadsAreCountedAndStatedForTheVerdict) {
+  TempDir dir;
+  FioJobSettings s = Settings("s", dir / "s.0.0", 64 << 10, 4096);
+  HalfReads half(DefaultFileSystem());
+  FioJobWorkload w(s, half);
+  ASSERT_OK(w.Prepare(PrepareContext{}));
+  std::vector<JobGroup> groups(1);
+  groups[0].jobs.push_back(Job{"s", &w, OneThread(), {}, nullptr});
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  const RunResult& res = r->jobs[0].result;
+  ASSERT_OK(res.failure);
+  EXPECT_GT(Counter(res, kFioShortIos), 0u);
+  EXPECT_EQ(Counter(res, kFioShortIos), Counter(res, kFioReads));
+  const WorkloadFacts f = w.Facts(res);
+  EXPECT_TRUE(f.counts_short_ios);
+  EXPECT_EQ(f.short_ios, Counter(res, kFioShortIos));
+  // Whole reads: none.
+  FioJobWorkload whole(Settings("s", dir / "s.0.0", 64 << 10, 4096), DefaultFileSystem());
+  ASSERT_OK(whole.Prepare(PrepareContext{}));
+  groups[0].jobs[0].workload = &whole;
+  auto again = RunJobs(groups);
+  ASSERT_OK(again);
+  EXPECT_EQ(whole.Facts(again->jobs[0].result).short_ios, 0u);
+  EXPECT_GT(Counter(again->jobs[0].result, kFioReads), 0u);
+}
+
 TEST(FioJobTest, AWriteJobVerifiesItsBlocksAndCountsTheReads) {
   TempDir dir;
   FioJobSettings s = Settings("v", dir / "v.0.0", 1 << 20, 4096);
