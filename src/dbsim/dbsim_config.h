@@ -99,6 +99,26 @@ struct DbsimConfig {
   std::vector<std::string> not_simulated;
 };
 
+// One key of a configuration as its file holds it: the section ("CONFIG",
+// "RandomUser", "File1"), the key as SQLIOSim spells it, the value as text
+// ("TRUE", "9000", "sqliosim.mdx").
+struct DbsimConfigEntry {
+  std::string section;
+  std::string key;
+  std::string value;
+};
+
+// Every key of `config` in the file's order: [CONFIG], the users' sections,
+// then each [FileN] (not the doublewrite area a preset adds). A key whose
+// value is out of its range is not set and left out (CPUCount and
+// MaxMemoryMB 0: the host's; a MaxSize of 0: InitialSize), so that
+// ParseDbsimConfig reads FormatDbsimConfig's text back as `config`.
+std::vector<DbsimConfigEntry> DbsimConfigEntries(const DbsimConfig& config);
+
+// The configuration file of `config` (what -save writes): each line of
+// `comments` after "; ", then every section with its keys.
+std::string FormatDbsimConfig(const DbsimConfig& config, const std::vector<std::string>& comments);
+
 // Reads `text`, the contents of the configuration file `path` (named in
 // messages), over `base` (SQLIOSim's defaults, or a preset's): each key
 // given replaces the base's value.

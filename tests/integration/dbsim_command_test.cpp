@@ -148,6 +148,64 @@ TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
   EXPECT_TRUE(doc["verdict"]["judged"].get<bool>());
 }
 
+// --format=json is a run of loadcell's run schema beside dbsim's own
+// figures: the summary is every user merged, the manifest holds the
+// configuration in force; `loadcell report` makes its page and `loadcell
+// compare` puts two runs side by side, naming what differs between them.
+TEST(DbsimCommand, TheJsonIsALoadcellResultThatReportAndCompareRead) {
+  TempDir dir;
+  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n"));
+  std::vector<std::string> results;
+  for (const char* page : {"8192", "4096"}) {
+    const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "-d", "1",
+                                        std::string("--page-size=") + page, "--format=json"});
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+    results.push_back(dir.Write(std::string("p") + page + ".json", r.out));
+  }
+  const nlohmann::json doc = nlohmann::json::parse(dir.Read("p8192.json"), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded());
+  EXPECT_EQ(doc["schema"], "loadcell-result/1");
+  EXPECT_EQ(doc["manifest"]["test"], "dbsim");
+  EXPECT_TRUE(doc["failure"].is_null()) << doc["failure"].dump();
+  uint64_t checked = 0;
+  uint64_t threads = 0;
+  for (const auto& u : doc["users"]) {
+    checked += u["pages_checked"].get<uint64_t>();
+    threads += u["threads"].get<uint64_t>();
+  }
+  EXPECT_GE(checked, 512u);
+  EXPECT_EQ(doc["summary"]["counters"]["pages checked"].get<uint64_t>(), checked);
+  EXPECT_EQ(doc["threads"].size(), threads);
+  EXPECT_EQ(doc["summary"]["metrics"]["failed_pages"]["value"], 0);
+  EXPECT_GT(doc["summary"]["metrics"]["io_per_second"]["value"].get<double>(), 0);
+  std::map<std::string, std::string> options;
+  for (const auto& o : doc["manifest"]["options"]) {
+    options[o["name"].get<std::string>()] = o["value"].get<std::string>();
+  }
+  EXPECT_EQ(options["CONFIG.TestCycleDuration"], "1");
+  EXPECT_EQ(options["RandomUser.RandomUserReadWriteRatio"], "7000");
+  EXPECT_EQ(options["File1.FileName"], "data.mdx");
+  EXPECT_EQ(options["page-size"], "8192");
+  ASSERT_EQ(doc["manifest"]["targets"].size(), 1u);
+  EXPECT_EQ(doc["manifest"]["targets"][0]["block_bytes"], 8192);
+  EXPECT_EQ(doc["manifest"]["targets"][0]["caching"], "buffered");
+  EXPECT_TRUE(doc.contains("validity"));
+
+  const ProcessResult page = RunLoadcell({"report", results[0], "-o", dir.File("p.html")});
+  ASSERT_EQ(page.exit_code, 0) << Show(page);
+  const std::string html = dir.Read("p.html");
+  EXPECT_NE(html.find("<h1>loadcell dbsim</h1>"), std::string::npos);
+  EXPECT_NE(html.find("pages checked"), std::string::npos);
+  EXPECT_NE(html.find("failed pages"), std::string::npos);
+
+  const ProcessResult cmp = RunLoadcell({"compare", results[0], results[1]});
+  ASSERT_EQ(cmp.exit_code, 0) << Show(cmp);
+  EXPECT_NE(cmp.out.find("Comparing 2 results of test 'dbsim'"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("I/O per sec"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("failed pages"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.err.find("--page-size: 8192 in A, 4096 in B"), std::string::npos) << cmp.err;
+}
+
 struct InjectedFault {
   const char* option;
   std::vector<const char*> kinds;  // one of them must be named

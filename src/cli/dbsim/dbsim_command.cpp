@@ -492,12 +492,18 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostre
   for (int64_t c = 0; c < config.test_cycles; ++c) {
     PlanCycle(config, c, seed, db, users, groups);
   }
-  const DbsimReportInput report{nullptr,
-                                &db,
-                                log_name,
-                                a.page_size,
-                                static_cast<double>(config.test_cycle_duration_s),
-                                config.test_cycles};
+  DbsimReportInput report;
+  report.db = &db;
+  report.log_name = log_name;
+  report.page_size = a.page_size;
+  report.duration_s = static_cast<double>(config.test_cycle_duration_s);
+  report.cycles = config.test_cycles;
+  report.config = &config;
+  report.cfg_path = a.cfg;
+  report.preset = a.preset;
+  report.page_size_given = a.page_size_given;
+  report.dir = a.dir;
+  report.workload = users.workloads.front().get();
   if (!a.json) {
     WriteDbsimHeader(report, out);
     out.flush();
