@@ -43,7 +43,7 @@ constexpr int64_t kBool = 1;
 constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
 
 const std::vector<Key> kConfigKeys = {
-    {"ErrorFile", &C::error_file, 0, 0, kAnyValue, {}, false},
+    {"ErrorFile", &C::error_file},
     {"CPUCount", &C::cpu_count, 1, 1024},
     {"Affinity", &C::affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
     {"IOAffinity", &C::io_affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
@@ -375,6 +375,7 @@ Status ConfigReader::CheckFiles() const {
 }
 
 Status ConfigReader::Finish() {
+  if (LineOf("CONFIG", "ErrorFile") > 0) config_.error_file_given = true;
   const DbsimConfig& c = config_;
   LC_RETURN_IF_ERROR(CheckOrder("RandomUser", "MinIOChainLength", c.min_io_chain,
                                 "MaxIOChainLength", c.max_io_chain));

@@ -33,6 +33,8 @@ struct DbsimFileConfig {
 struct DbsimConfig {
   // [CONFIG]
   std::string error_file = "sqliosim.log.xml";
+  // ErrorFile was given: the XML error log is written there (without -log).
+  bool error_file_given = false;
   int64_t cpu_count = 0;  // 0: the host's
   int64_t affinity = 0;
   int64_t io_affinity = 0;

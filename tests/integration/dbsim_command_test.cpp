@@ -251,6 +251,53 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
   }
 }
 
+// -log: SQLIOSim's XML error log, an ERROR entry for every page that failed
+// its check with its file, page, offset, the expected and the seen header
+// fields; -save: the configuration the run was given, which a next run
+// reads as its -cfg.
+TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguration) {
+  TempDir dir;
+  dir.Write("fault.ini", DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n"));
+  const ProcessResult r = Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", "-log", "errors.xml",
+                                      "-save", "saved.ini", "--inject-fault=torn-write:5"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  const std::string log = dir.Read("errors.xml");
+  ASSERT_EQ(log.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<LOG ", 0), 0u) << log;
+  EXPECT_NE(log.find("</LOG>\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("run ended: "), std::string::npos) << log;
+  // As many ERROR entries as the report counts torn pages, each with its
+  // place: the offset is the page's.
+  const std::regex entry(
+      "<ENTRY TYPE=\"ERROR\" USER=\"[a-z0-9 ,-]+\" TIME_MS=\"[0-9.]+\" KIND=\"torn page\" "
+      "FILE=\"data.mdx\" FILE_ID=\"1\" PAGE=\"([0-9]+)\" OFFSET=\"([0-9]+)\" "
+      "PAGE_SIZE=\"8192\">\n  <EXPECTED FILE_ID=\"1\" PAGE=\"([0-9]+)\" KEY=\"([0-9]+)\"[^\n]*\n"
+      "  <SEEN [^\n]* KEY=\"([0-9]+)\"[^\n]*\n  <SECTOR NUMBER=\"[0-9]+\"");
+  size_t entries = 0;
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), entry); it != std::sregex_iterator();
+       ++it) {
+    ++entries;
+    const std::smatch& m = *it;
+    EXPECT_EQ(std::stoull(m[2]), std::stoull(m[1]) * 8192) << m[0];
+    EXPECT_EQ(m[3], m[1]) << m[0];
+  }
+  std::smatch torn;
+  ASSERT_TRUE(std::regex_search(r.out, torn, std::regex("\n  torn page: ([0-9]+)\n"))) << r.out;
+  EXPECT_EQ(entries, std::stoull(torn[1])) << log;
+  // The configuration as run, the switches applied, every key spelled out.
+  const std::string saved = dir.Read("saved.ini");
+  EXPECT_NE(saved.find("\nStopOnError=FALSE\n"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("\nTestCycleDuration=2\n"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("\nRandomUserReadWriteRatio=9900\n"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("[File1]\nFileName=data.mdx\nInitialSize=4\n"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("[File2]\nFileName=log.ldx\nInitialSize=2\n"), std::string::npos) << saved;
+  // It reads as a configuration: the next command goes past it to the
+  // -log refused for being one of the run's files (nothing run).
+  const ProcessResult again = Dbsim(dir, {"-cfg", "saved.ini", "-dir", ".", "-log", "data.mdx"});
+  EXPECT_EQ(again.exit_code, 2) << Show(again);
+  EXPECT_NE(again.err.find("-log data.mdx: that is the run's file data.mdx"), std::string::npos)
+      << again.err;
+}
+
 // The bulk update user and the shrink user beside the others: a Shrinkable
 // file shrinks and grows every few milliseconds by 1 to 2 increments of
 // 1 MB while every other user reads and writes it; no page shrunk away is
