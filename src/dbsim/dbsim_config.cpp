@@ -43,7 +43,7 @@ constexpr int64_t kBool = 1;
 constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
 
 const std::vector<Key> kConfigKeys = {
-    {"ErrorFile", &C::error_file, 0, 0, kAnyValue, {}, false},
+    {"ErrorFile", &C::error_file},
     {"CPUCount", &C::cpu_count, 1, 1024},
     {"Affinity", &C::affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
     {"IOAffinity", &C::io_affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
@@ -375,6 +375,7 @@ Status ConfigReader::CheckFiles() const {
 }
 
 Status ConfigReader::Finish() {
+  if (LineOf("CONFIG", "ErrorFile") > 0) config_.error_file_given = true;
   const DbsimConfig& c = config_;
   LC_RETURN_IF_ERROR(CheckOrder("RandomUser", "MinIOChainLength", c.min_io_chain,
                                 "MaxIOChainLength", c.max_io_chain));
@@ -393,7 +394,61 @@ Status ConfigReader::Finish() {
   return CheckFiles();
 }
 
+// The entries of `keys` in `from`, under `section`; a number out of its
+// key's range (not set) left out.
+template <typename Config>
+void AddEntries(const std::string& section, const std::vector<ConfigKeySpec<Config>>& keys,
+                const Config& from, std::vector<DbsimConfigEntry>& out) {
+  for (const auto& spec : keys) {
+    std::string value;
+    bool set = true;
+    std::visit(
+        [&](auto field) {
+          const auto& v = from.*field;
+          using T = std::remove_cv_t<std::remove_reference_t<decltype(v)>>;
+          if constexpr (std::is_same_v<T, std::string>) {
+            value = v;
+            set = !v.empty();
+          } else if constexpr (std::is_same_v<T, bool>) {
+            value = v ? "TRUE" : "FALSE";
+          } else {
+            const auto n = static_cast<int64_t>(v);
+            value = std::to_string(n);
+            set = n >= spec.min && n <= spec.max;
+          }
+        },
+        spec.field);
+    if (set) out.push_back({section, std::string(spec.key), std::move(value)});
+  }
+}
+
 }  // namespace
+
+std::vector<DbsimConfigEntry> DbsimConfigEntries(const DbsimConfig& config) {
+  std::vector<DbsimConfigEntry> out;
+  for (const auto& section : kSections) {
+    AddEntries(std::string(section.name), *section.keys, config, out);
+  }
+  for (const auto& file : config.files) {
+    if (file.doublewrite_area) continue;
+    AddEntries("File" + std::to_string(file.number), kFileKeys, file, out);
+  }
+  return out;
+}
+
+std::string FormatDbsimConfig(const DbsimConfig& config, const std::vector<std::string>& comments) {
+  std::string text;
+  for (const auto& line : comments) text += "; " + line + "\n";
+  std::string section;
+  for (const auto& e : DbsimConfigEntries(config)) {
+    if (e.section != section) {
+      text += (section.empty() ? "[" : "\n[") + e.section + "]\n";
+      section = e.section;
+    }
+    text += e.key + "=" + e.value + "\n";
+  }
+  return text;
+}
 
 Result<DbsimConfig> ParseDbsimConfig(std::string_view text, const std::string& path,
                                      DbsimConfig base) {

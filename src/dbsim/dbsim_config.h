@@ -33,6 +33,8 @@ struct DbsimFileConfig {
 struct DbsimConfig {
   // [CONFIG]
   std::string error_file = "sqliosim.log.xml";
+  // ErrorFile was given: the XML error log is written there (without -log).
+  bool error_file_given = false;
   int64_t cpu_count = 0;  // 0: the host's
   int64_t affinity = 0;
   int64_t io_affinity = 0;
@@ -98,6 +100,26 @@ struct DbsimConfig {
   // "Key (line N)" of the keys given that loadcell does not simulate yet.
   std::vector<std::string> not_simulated;
 };
+
+// One key of a configuration as its file holds it: the section ("CONFIG",
+// "RandomUser", "File1"), the key as SQLIOSim spells it, the value as text
+// ("TRUE", "9000", "sqliosim.mdx").
+struct DbsimConfigEntry {
+  std::string section;
+  std::string key;
+  std::string value;
+};
+
+// Every key of `config` in the file's order: [CONFIG], the users' sections,
+// then each [FileN] (not the doublewrite area a preset adds). A key whose
+// value is out of its range is not set and left out (CPUCount and
+// MaxMemoryMB 0: the host's; a MaxSize of 0: InitialSize), so that
+// ParseDbsimConfig reads FormatDbsimConfig's text back as `config`.
+std::vector<DbsimConfigEntry> DbsimConfigEntries(const DbsimConfig& config);
+
+// The configuration file of `config` (what -save writes): each line of
+// `comments` after "; ", then every section with its keys.
+std::string FormatDbsimConfig(const DbsimConfig& config, const std::vector<std::string>& comments);
 
 // Reads `text`, the contents of the configuration file `path` (named in
 // messages), over `base` (SQLIOSim's defaults, or a preset's): each key

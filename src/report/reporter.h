@@ -2,6 +2,7 @@
 // Reporters format results; they compute no statistics (they read the
 // histograms' percentiles and the workload's metrics).
 
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -13,6 +14,8 @@
 #include "runner/workload.h"
 
 namespace loadcell {
+
+class JsonWriter;
 
 struct ReportSettings {
   double percentile = 95;  // the user's chosen percentile (0: off)
@@ -40,6 +43,12 @@ std::unique_ptr<Reporter> MakeTextReporter(std::ostream& out, const Workload& w,
 // One JSON document with everything (written at OnEnd); schema: docs/json-schema.md.
 std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
                                            const ReportSettings& s);
+// The same document with `extra` writing further members of its top-level
+// object after the schema's: a front end's own figures beside the run's
+// (dbsim's users, files and page checks). Readers of the schema ignore them.
+std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
+                                           const ReportSettings& s,
+                                           std::function<void(JsonWriter&)> extra);
 // CSV: a header, one row per interval, then a final row.
 std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w,
                                           const ReportSettings& s);

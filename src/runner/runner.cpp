@@ -24,30 +24,32 @@ std::vector<std::unique_ptr<Run>>* g_abandoned = new std::vector<std::unique_ptr
 // (Facts of a result not yet run) and the mount of each target's folder.
 std::vector<TargetManifest> TargetsOf(const Workload& w) {
   std::vector<TargetManifest> out;
-  for (const IoTargetFacts& t : w.Facts(RunResult{}).io) {
-    TargetManifest m;
-    m.engine = t.engine;
-    m.direct = t.direct;
-    m.block_bytes = t.block_bytes;
-    // A depth nobody asked for is the engine's own (a synchronous engine's
-    // 1, not the option's default).
-    m.queue_depth_asked = t.queue_depth_set ? t.queue_depth_asked : t.queue_depth;
-    m.queue_depth = t.queue_depth;
-    m.write_pattern = t.writes ? t.write_pattern : "none";
-    m.file_set_bytes = t.file_set_bytes;
-    if (!t.null_engine && !t.dir.empty()) {
-      MountFacts mount = ReadMountFacts(t.dir);
-      // Where no mount table says (Windows), the volume's own word.
-      m.file_system =
-          mount.file_system.empty() ? DefaultFileSystem().FsType(t.dir) : mount.file_system;
-      m.mount_options = std::move(mount.options);
-    }
-    out.push_back(std::move(m));
-  }
+  for (const IoTargetFacts& t : w.Facts(RunResult{}).io) out.push_back(TargetManifestOf(t));
   return out;
 }
 
 }  // namespace
+
+TargetManifest TargetManifestOf(const IoTargetFacts& t) {
+  TargetManifest m;
+  m.engine = t.engine;
+  m.direct = t.direct;
+  m.block_bytes = t.block_bytes;
+  // A depth nobody asked for is the engine's own (a synchronous engine's
+  // 1, not the option's default).
+  m.queue_depth_asked = t.queue_depth_set ? t.queue_depth_asked : t.queue_depth;
+  m.queue_depth = t.queue_depth;
+  m.write_pattern = t.writes ? t.write_pattern : "none";
+  m.file_set_bytes = t.file_set_bytes;
+  if (!t.null_engine && !t.dir.empty()) {
+    MountFacts mount = ReadMountFacts(t.dir);
+    // Where no mount table says (Windows), the volume's own word.
+    m.file_system =
+        mount.file_system.empty() ? DefaultFileSystem().FsType(t.dir) : mount.file_system;
+    m.mount_options = std::move(mount.options);
+  }
+  return m;
+}
 
 // ---------------------------------------------------------------- Configure
 

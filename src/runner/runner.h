@@ -43,4 +43,10 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
                               RunObserver* observer,
                               RunCoordinator& coordinator = SoloCoordinator());
 
+// The manifest's entry of one file target as a workload states it (its
+// Facts), with the file system and mount options of the target's folder:
+// what the runner records of every workload's targets, and what a front end
+// that makes its result's manifest itself (dbsim) records of its folder.
+TargetManifest TargetManifestOf(const IoTargetFacts& t);
+
 }  // namespace loadcell

@@ -148,6 +148,64 @@ TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
   EXPECT_TRUE(doc["verdict"]["judged"].get<bool>());
 }
 
+// --format=json is a run of loadcell's run schema beside dbsim's own
+// figures: the summary is every user merged, the manifest holds the
+// configuration in force; `loadcell report` makes its page and `loadcell
+// compare` puts two runs side by side, naming what differs between them.
+TEST(DbsimCommand, TheJsonIsALoadcellResultThatReportAndCompareRead) {
+  TempDir dir;
+  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n"));
+  std::vector<std::string> results;
+  for (const char* page : {"8192", "4096"}) {
+    const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "-d", "1",
+                                        std::string("--page-size=") + page, "--format=json"});
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+    results.push_back(dir.Write(std::string("p") + page + ".json", r.out));
+  }
+  const nlohmann::json doc = nlohmann::json::parse(dir.Read("p8192.json"), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded());
+  EXPECT_EQ(doc["schema"], "loadcell-result/1");
+  EXPECT_EQ(doc["manifest"]["test"], "dbsim");
+  EXPECT_TRUE(doc["failure"].is_null()) << doc["failure"].dump();
+  uint64_t checked = 0;
+  uint64_t threads = 0;
+  for (const auto& u : doc["users"]) {
+    checked += u["pages_checked"].get<uint64_t>();
+    threads += u["threads"].get<uint64_t>();
+  }
+  EXPECT_GE(checked, 512u);
+  EXPECT_EQ(doc["summary"]["counters"]["pages checked"].get<uint64_t>(), checked);
+  EXPECT_EQ(doc["threads"].size(), threads);
+  EXPECT_EQ(doc["summary"]["metrics"]["failed_pages"]["value"], 0);
+  EXPECT_GT(doc["summary"]["metrics"]["io_per_second"]["value"].get<double>(), 0);
+  std::map<std::string, std::string> options;
+  for (const auto& o : doc["manifest"]["options"]) {
+    options[o["name"].get<std::string>()] = o["value"].get<std::string>();
+  }
+  EXPECT_EQ(options["CONFIG.TestCycleDuration"], "1");
+  EXPECT_EQ(options["RandomUser.RandomUserReadWriteRatio"], "7000");
+  EXPECT_EQ(options["File1.FileName"], "data.mdx");
+  EXPECT_EQ(options["page-size"], "8192");
+  ASSERT_EQ(doc["manifest"]["targets"].size(), 1u);
+  EXPECT_EQ(doc["manifest"]["targets"][0]["block_bytes"], 8192);
+  EXPECT_EQ(doc["manifest"]["targets"][0]["caching"], "buffered");
+  EXPECT_TRUE(doc.contains("validity"));
+
+  const ProcessResult page = RunLoadcell({"report", results[0], "-o", dir.File("p.html")});
+  ASSERT_EQ(page.exit_code, 0) << Show(page);
+  const std::string html = dir.Read("p.html");
+  EXPECT_NE(html.find("<h1>loadcell dbsim</h1>"), std::string::npos);
+  EXPECT_NE(html.find("pages checked"), std::string::npos);
+  EXPECT_NE(html.find("failed pages"), std::string::npos);
+
+  const ProcessResult cmp = RunLoadcell({"compare", results[0], results[1]});
+  ASSERT_EQ(cmp.exit_code, 0) << Show(cmp);
+  EXPECT_NE(cmp.out.find("Comparing 2 results of test 'dbsim'"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("I/O per sec"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("failed pages"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.err.find("--page-size: 8192 in A, 4096 in B"), std::string::npos) << cmp.err;
+}
+
 struct InjectedFault {
   const char* option;
   std::vector<const char*> kinds;  // one of them must be named
@@ -191,6 +249,53 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
     EXPECT_NE(first_line.find(f.reread), std::string::npos) << f.option << "\n" << first_line;
     EXPECT_EQ(section.find("every page read back"), std::string::npos) << f.option;
   }
+}
+
+// -log: SQLIOSim's XML error log, an ERROR entry for every page that failed
+// its check with its file, page, offset, the expected and the seen header
+// fields; -save: the configuration the run was given, which a next run
+// reads as its -cfg.
+TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguration) {
+  TempDir dir;
+  dir.Write("fault.ini", DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n"));
+  const ProcessResult r = Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", "-log", "errors.xml",
+                                      "-save", "saved.ini", "--inject-fault=torn-write:5"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  const std::string log = dir.Read("errors.xml");
+  ASSERT_EQ(log.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<LOG ", 0), 0u) << log;
+  EXPECT_NE(log.find("</LOG>\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("run ended: "), std::string::npos) << log;
+  // As many ERROR entries as the report counts torn pages, each with its
+  // place: the offset is the page's.
+  const std::regex entry(
+      "<ENTRY TYPE=\"ERROR\" USER=\"[a-z0-9 ,-]+\" TIME_MS=\"[0-9.]+\" KIND=\"torn page\" "
+      "FILE=\"data.mdx\" FILE_ID=\"1\" PAGE=\"([0-9]+)\" OFFSET=\"([0-9]+)\" "
+      "PAGE_SIZE=\"8192\">\n  <EXPECTED FILE_ID=\"1\" PAGE=\"([0-9]+)\" KEY=\"([0-9]+)\"[^\n]*\n"
+      "  <SEEN [^\n]* KEY=\"([0-9]+)\"[^\n]*\n  <SECTOR NUMBER=\"[0-9]+\"");
+  size_t entries = 0;
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), entry); it != std::sregex_iterator();
+       ++it) {
+    ++entries;
+    const std::smatch& m = *it;
+    EXPECT_EQ(std::stoull(m[2]), std::stoull(m[1]) * 8192) << m[0];
+    EXPECT_EQ(m[3], m[1]) << m[0];
+  }
+  std::smatch torn;
+  ASSERT_TRUE(std::regex_search(r.out, torn, std::regex("\n  torn page: ([0-9]+)\n"))) << r.out;
+  EXPECT_EQ(entries, std::stoull(torn[1])) << log;
+  // The configuration as run, the switches applied, every key spelled out.
+  const std::string saved = dir.Read("saved.ini");
+  EXPECT_NE(saved.find("\nStopOnError=FALSE\n"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("\nTestCycleDuration=2\n"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("\nRandomUserReadWriteRatio=9900\n"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("[File1]\nFileName=data.mdx\nInitialSize=4\n"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("[File2]\nFileName=log.ldx\nInitialSize=2\n"), std::string::npos) << saved;
+  // It reads as a configuration: the next command goes past it to the
+  // -log refused for being one of the run's files (nothing run).
+  const ProcessResult again = Dbsim(dir, {"-cfg", "saved.ini", "-dir", ".", "-log", "data.mdx"});
+  EXPECT_EQ(again.exit_code, 2) << Show(again);
+  EXPECT_NE(again.err.find("-log data.mdx: that is the run's file data.mdx"), std::string::npos)
+      << again.err;
 }
 
 // The bulk update user and the shrink user beside the others: a Shrinkable

@@ -4,15 +4,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <memory>
 #include <optional>
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
+#include "cli/dbsim/dbsim_args.h"
 #include "cli/dbsim/dbsim_crash.h"
+#include "cli/dbsim/dbsim_error_log.h"
 #include "cli/dbsim/dbsim_preset.h"
 #include "cli/dbsim/dbsim_report.h"
+#include "cli/report_file.h"
 #include "core/progress.h"
 #include "core/version.h"
 #include "dbsim/dbsim_config.h"
@@ -37,117 +39,6 @@ constexpr uint64_t kDefaultLogMb = 50;
 // InnoDB's doublewrite buffer: two blocks of 64 pages.
 constexpr uint64_t kDoublewritePages = 128;
 constexpr const char* kDoublewriteName = "dbsim.dblwr";
-
-// The command line: SQLIOSim's switches and loadcell's own options.
-struct DbsimArgs {
-  std::string cfg;
-  std::string dir = ".";
-  int64_t duration_s = 0;  // -d: replaces TestCycleDuration
-  int64_t size_mb = 0;     // -size: replaces the data files' InitialSize
-  uint32_t page_size = 8192;
-  bool page_size_given = false;
-  std::string preset;  // --preset=NAME
-  bool allow_destructive = false;
-  bool help = false;
-  std::string journal;  // --journal=FILE
-  bool json = false;    // --format=json
-  bool verify_after_crash = false;
-  // --inject-fault=KIND[:SKIP] (for tests): one I/O broken through the seam.
-  DbIoFault fault = DbIoFault::kNone;
-  uint64_t fault_skip = 0;
-};
-
-Result<int64_t> WholeNumber(const std::string& option, const std::string& text, int64_t lo,
-                            int64_t hi) {
-  int64_t v = 0;
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || v < lo || v > hi) {
-    return Status::InvalidArgument(
-        fmt::format("dbsim: {} {}: a whole number from {} to {}", option, text, lo, hi));
-  }
-  return v;
-}
-
-Status ParseFault(const std::string& value, DbsimArgs& a) {
-  const auto colon = value.find(':');
-  LC_ASSIGN_OR_RETURN(a.fault, ParseDbIoFault(value.substr(0, colon)));
-  if (colon == std::string::npos) return Status::Ok();
-  LC_ASSIGN_OR_RETURN(int64_t skip,
-                      WholeNumber("--inject-fault", value.substr(colon + 1), 0, 1000000000));
-  a.fault_skip = static_cast<uint64_t>(skip);
-  return Status::Ok();
-}
-
-Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
-  if (arg == "--allow-destructive") {
-    a.allow_destructive = true;
-  } else if (arg == "--help") {
-    a.help = true;
-  } else if (arg.rfind("--page-size=", 0) == 0) {
-    LC_ASSIGN_OR_RETURN(int64_t v, WholeNumber("--page-size", arg.substr(12), 0, kDbMaxPageSize));
-    LC_RETURN_IF_ERROR(CheckDbPageSize(static_cast<uint64_t>(v)));
-    a.page_size = static_cast<uint32_t>(v);
-    a.page_size_given = true;
-  } else if (arg.rfind("--preset=", 0) == 0) {
-    a.preset = arg.substr(9);
-    LC_ASSIGN_OR_RETURN(DbsimPresetBase preset, DbsimPreset(a.preset));
-    if (!a.page_size_given) a.page_size = preset.page_size;
-  } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
-    a.journal = arg.substr(10);
-  } else if (arg == "--format=json" || arg == "--format=text") {
-    a.json = arg == "--format=json";
-  } else if (arg == "--verify-after-crash") {
-    a.verify_after_crash = true;
-  } else if (arg.rfind("--inject-fault=", 0) == 0) {
-    LC_RETURN_IF_ERROR(ParseFault(arg.substr(15), a));
-  } else {
-    return Status::InvalidArgument(fmt::format(
-        "dbsim: unknown option '{}' (loadcell's own: --preset=sqlserver|postgresql|innodb, "
-        "--page-size=BYTES, --allow-destructive, --journal=FILE, --verify-after-crash, "
-        "--format=text|json, --help)",
-        arg));
-  }
-  return Status::Ok();
-}
-
-Result<DbsimArgs> ParseDbsimArgs(const std::vector<std::string>& args) {
-  DbsimArgs a;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg.rfind("--", 0) == 0) {
-      LC_RETURN_IF_ERROR(ParseOwnOption(arg, a));
-      continue;
-    }
-    if (arg == "-log" || arg == "-save") {
-      return Status::InvalidArgument(
-          fmt::format("dbsim: {} (SQLIOSim's {}) is not supported by loadcell dbsim yet", arg,
-                      arg == "-log" ? "XML error log" : "saved configuration"));
-    }
-    if (arg != "-cfg" && arg != "-dir" && arg != "-d" && arg != "-size") {
-      return Status::InvalidArgument(fmt::format(
-          "dbsim: unknown switch '{}': the switches are -cfg FILE, -dir DIR, -d SECONDS, "
-          "-size MB",
-          arg));
-    }
-    if (i + 1 >= args.size()) {
-      return Status::InvalidArgument(fmt::format("dbsim: {} needs a value", arg));
-    }
-    const std::string& value = args[++i];
-    if (arg == "-cfg") a.cfg = value;
-    if (arg == "-dir") a.dir = value;
-    if (arg == "-d") {
-      LC_ASSIGN_OR_RETURN(a.duration_s, WholeNumber(arg, value, 1, 86400));
-    } else if (arg == "-size") {
-      LC_ASSIGN_OR_RETURN(a.size_mb, WholeNumber(arg, value, 1, 1048576));
-    }
-  }
-  if (a.verify_after_crash && a.journal.empty()) {
-    return Status::InvalidArgument(
-        "dbsim: --verify-after-crash needs --journal=FILE, the "
-        "journal of the run that crashed");
-  }
-  return a;
-}
 
 // InnoDB's doublewrite buffer: kDoublewritePages pages in a file of their
 // own beside the data files.
@@ -290,6 +181,68 @@ Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
   return Status::Ok();
 }
 
+// What a run writes beside its report: the configuration it was given
+// (-save) and the XML error log (-log, else the configuration's ErrorFile).
+struct DbsimOutputs {
+  ReportFile save;
+  DbsimErrorLog log;
+};
+
+// What `path` is of the run's own files and journal (none: nullopt): what
+// -log and -save may not replace.
+std::optional<std::string> TakenBy(const DbsimArgs& a, const DbsimConfig& config,
+                                   const std::string& path) {
+  for (const auto& f : config.files) {
+    if (SamePath(path, JoinPath(a.dir, f.name))) return "the run's file " + f.name;
+  }
+  if (!a.journal.empty() && SamePath(path, a.journal)) return "the journal (--journal)";
+  if (!a.cfg.empty() && SamePath(path, a.cfg)) return "the configuration (-cfg)";
+  return std::nullopt;
+}
+
+// Checks -save's and the log's places and opens them (nothing is written
+// yet): InvalidArgument when one is a file of the run, the other's, or
+// cannot be written.
+Status OpenOutputs(const DbsimArgs& a, const DbsimConfig& config, DbsimOutputs& out) {
+  const bool log_given = !a.log_file.empty();
+  const std::string log = log_given ? a.log_file : config.error_file_given ? config.error_file : "";
+  const std::string log_option = log_given ? "-log" : "ErrorFile";
+  for (const auto& [option, path] :
+       {std::pair{std::string("-save"), a.save_file}, std::pair{log_option, log}}) {
+    if (path.empty()) continue;
+    // -save may rewrite the configuration it read (SQLIOSim's -cfg F -save F).
+    std::optional<std::string> taken = TakenBy(a, config, path);
+    if (taken && !(option == "-save" && SamePath(path, a.cfg))) {
+      return Status::InvalidArgument(
+          fmt::format("dbsim: {} {}: that is {}; give a file of its own", option, path, *taken));
+    }
+  }
+  if (!log.empty() && !a.save_file.empty() && SamePath(log, a.save_file)) {
+    return Status::InvalidArgument(fmt::format(
+        "dbsim: {} {} is also -save's file; give each a file of its own", log_option, log));
+  }
+  if (!a.save_file.empty()) LC_RETURN_IF_ERROR(out.save.Open("dbsim: -save", a.save_file));
+  if (!log.empty()) LC_RETURN_IF_ERROR(out.log.Open("dbsim: " + log_option, log));
+  return Status::Ok();
+}
+
+// -save's text: the configuration in force, the switches applied, with
+// what it does not hold as comments.
+std::string SavedConfig(const DbsimArgs& a, const DbsimConfig& config) {
+  std::vector<std::string> comments = {
+      fmt::format("loadcell dbsim {}: the configuration of a run (-save), its switches applied",
+                  kVersion),
+      fmt::format("page size {} bytes: run it again with --page-size={}", a.page_size,
+                  a.page_size)};
+  if (!a.preset.empty()) {
+    comments.push_back(fmt::format(
+        "preset {}: run it again with --preset={} (its log blocks, checkpoint and doublewrite "
+        "are not keys of this file)",
+        a.preset, a.preset));
+  }
+  return FormatDbsimConfig(config, comments);
+}
+
 // The open files of a run, closed at the end.
 struct DbsimOpenFiles {
   FileSystem* fs = nullptr;
@@ -411,9 +364,27 @@ void PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, DbsimDat
 }
 
 // Runs the groups and prints the report; the exit code.
+// The error log's last entry: the pages checked and failed, the verdict.
+std::string LogSummary(const JobsResult& ran, const DbsimDatabase& db) {
+  std::string kinds;
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    const auto kind = static_cast<DbPageFault>(k);
+    if (db.FaultCount(kind) == 0) continue;
+    kinds += fmt::format("{}{} {}", kinds.empty() ? " (" : ", ", DbPageFaultName(kind),
+                         db.FaultCount(kind));
+  }
+  const std::vector<uint64_t>& c = ran.total.counters;
+  return fmt::format(
+      "run ended: {} pages checked, {} failed{}{}; verdict {}",
+      kDbsimPagesChecked < static_cast<int>(c.size()) ? c[kDbsimPagesChecked] : 0, db.TotalFaults(),
+      kinds, kinds.empty() ? "" : ")",
+      ran.jobs.empty() ? "not judged" : OverallName(ran.jobs.front().result.validity.overall()));
+}
+
 int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const DbsimDatabase& db,
                       DbsimUsers& users, std::vector<JobGroup>& groups,
-                      const DbsimReportInput& report, std::ostream& out, std::ostream& err) {
+                      const DbsimReportInput& report, DbsimErrorLog& log, std::ostream& out,
+                      std::ostream& err) {
   Result<JobsResult> ran = RunJobs(groups);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
@@ -426,6 +397,7 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
     if (!f.ok() && !IsEndOfWork(f) && !ran->jobs[i].result.interrupted) {
       failed = true;
       PrintCliError(err, Status(f.code(), ran->jobs[i].name + ": " + f.message(), f.err()));
+      log.Entry("ERROR", ran->jobs[i].name, f.message());
     }
   }
   DbsimReportInput full = report;
@@ -447,15 +419,26 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
       }
     }
   }
+  if (Status st = log.Finish(LogSummary(*ran, db)); !st.ok()) {
+    PrintCliError(err, st);
+    failed = true;
+  }
   if (ran->total.interrupted) return kExitInterrupted;
   return failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk;
 }
 
 // Creates the files, runs every cycle's users and reports them. REQUIRES:
 // the configuration checked and the folder's lock held.
-int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostream& out,
-                       std::ostream& err) {
+int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, DbsimOutputs& outputs,
+                       std::ostream& out, std::ostream& err) {
   InstallStopSignalHandlers();
+  if (outputs.save.is_open()) {
+    outputs.save.stream() << SavedConfig(a, config);
+    if (Status st = outputs.save.Commit(); !st.ok()) {
+      PrintCliError(err, st);
+      return kExitRunFailed;
+    }
+  }
   const uint64_t seed = static_cast<uint64_t>(MonotonicNow()) | 1;
   if (Status st = CreateFiles(a, config, seed, err); !st.ok()) {
     PrintCliError(err, st);
@@ -470,6 +453,18 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostre
   if (Status st = OpenDatabase(a, config, seed, open, db, log_name); !st.ok()) {
     PrintCliError(err, st);
     return kExitRunFailed;
+  }
+  if (outputs.log.is_open()) {
+    outputs.log.Begin(
+        fmt::format("loadcell dbsim: {} data file{}, {}-byte pages, {} s x {} cycle{}; "
+                    "configuration: {}{}",
+                    db.data_files(), db.data_files() == 1 ? "" : "s", a.page_size,
+                    config.test_cycle_duration_s, config.test_cycles,
+                    config.test_cycles == 1 ? "" : "s",
+                    a.cfg.empty() ? "SQLIOSim's defaults" : a.cfg,
+                    a.preset.empty() ? "" : ", preset " + a.preset),
+        db.start_ns());
+    db.SetFaultSink([&log = outputs.log](const DbsimFaultRecord& f) { log.Fault(f); });
   }
   if (a.fault != DbIoFault::kNone) {
     // On the first data file's I/O: a misdirected write lands on the next
@@ -492,17 +487,23 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostre
   for (int64_t c = 0; c < config.test_cycles; ++c) {
     PlanCycle(config, c, seed, db, users, groups);
   }
-  const DbsimReportInput report{nullptr,
-                                &db,
-                                log_name,
-                                a.page_size,
-                                static_cast<double>(config.test_cycle_duration_s),
-                                config.test_cycles};
+  DbsimReportInput report;
+  report.db = &db;
+  report.log_name = log_name;
+  report.page_size = a.page_size;
+  report.duration_s = static_cast<double>(config.test_cycle_duration_s);
+  report.cycles = config.test_cycles;
+  report.config = &config;
+  report.cfg_path = a.cfg;
+  report.preset = a.preset;
+  report.page_size_given = a.page_size_given;
+  report.dir = a.dir;
+  report.workload = users.workloads.front().get();
   if (!a.json) {
     WriteDbsimHeader(report, out);
     out.flush();
   }
-  return RunDbsimAndReport(a, config, db, users, groups, report, out, err);
+  return RunDbsimAndReport(a, config, db, users, groups, report, outputs.log, out, err);
 }
 
 }  // namespace
@@ -518,6 +519,9 @@ std::string DbsimUsage() {
          "  -d SECONDS  each cycle's length (replaces TestCycleDuration)\n"
          "  -size MB    the data files' size (their InitialSize; MaxSize twice it; the\n"
          "              log half of it, at most 50 MB)\n"
+         "  -log FILE   the XML error log: every page that failed its check (else the\n"
+         "              configuration's ErrorFile; none without either)\n"
+         "  -save FILE  write the configuration of the run (the switches applied)\n"
          "loadcell's own:\n"
          "  --preset=NAME         sqlserver, postgresql or innodb: the engine's page size,\n"
          "                        read-ahead, log and checkpoint (the -cfg file's keys win)\n"
@@ -567,6 +571,11 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (a.verify_after_crash) {
     return RunDbsimVerifyAfterCrash(a.dir, config, a.page_size, a.journal, out, err);
   }
+  DbsimOutputs outputs;
+  if (Status st = OpenOutputs(a, config, outputs); !st.ok()) {
+    PrintCliError(err, st);
+    return kExitUsage;
+  }
   if (Status st = CheckFiles(a, config); !st.ok()) {
     PrintCliError(err, st);
     return kExitUsage;
@@ -576,7 +585,7 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
     PrintCliError(err, lock.status());
     return kExitUsage;
   }
-  return RunDbsimSimulation(a, config, out, err);
+  return RunDbsimSimulation(a, config, outputs, out, err);
 }
 
 }  // namespace loadcell

@@ -1,9 +1,11 @@
+#include <memory>
 #include <string>
 
 #include "cli/dbsim/dbsim_report.h"
 #include "core/version.h"
 #include "dbsim/page_check.h"
 #include "report/json/json_writer.h"
+#include "report/reporter.h"
 #include "workloads/dbsim/dbsim_users.h"
 
 namespace loadcell {
@@ -125,11 +127,8 @@ void WriteJsonVerdict(const Validity& v, JsonWriter& w) {
   w.EndObject();
 }
 
-}  // namespace
-
-void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out) {
-  JsonWriter w(out);
-  w.BeginObject();
+// dbsim's own members of the document, beside the schema's.
+void WriteDbsimMembers(const DbsimReportInput& in, JsonWriter& w) {
   w.Key("tool").String("loadcell");
   w.Key("version").String(kVersion);
   w.Key("test").String("dbsim");
@@ -149,7 +148,17 @@ void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out) {
   w.EndObject();
   WriteJsonChecks(*in.db, w);
   if (!in.result->jobs.empty()) WriteJsonVerdict(in.result->jobs.front().result.validity, w);
-  w.EndObject();
+}
+
+}  // namespace
+
+void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out) {
+  ReportSettings settings;
+  settings.percentile = 99;  // the users' own (PlanUser)
+  const RunResult run = DbsimRunResult(in);
+  std::unique_ptr<Reporter> json = MakeJsonReporter(
+      out, *in.workload, settings, [&in](JsonWriter& w) { WriteDbsimMembers(in, w); });
+  json->OnEnd(run);
   out << "\n";
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dbsim/dbsim_config.h"
 #include "runner/jobs.h"
 #include "workloads/dbsim/dbsim_database.h"
 
@@ -23,6 +24,15 @@ struct DbsimReportInput {
   uint32_t page_size = 0;
   double duration_s = 0;
   int64_t cycles = 1;
+  // What the run's manifest records (DbsimRunResult): the configuration in
+  // force, where it came from, the folder of the files, the users' workload
+  // (its metrics).
+  const DbsimConfig* config = nullptr;
+  std::string cfg_path;  // -cfg; empty: none
+  std::string preset;    // --preset; empty: none
+  bool page_size_given = false;
+  std::string dir;
+  const Workload* workload = nullptr;
 };
 
 // The first line, printed before the users start (a watcher knows the run
@@ -30,7 +40,16 @@ struct DbsimReportInput {
 void WriteDbsimHeader(const DbsimReportInput& in, std::ostream& out);
 // The rest, once the run ended.
 void WriteDbsimText(const DbsimReportInput& in, std::ostream& out);
-// The same as one JSON document (dbsim_json.cpp; docs/dbsim.md, "JSON").
+// The same as one JSON document (dbsim_json.cpp; docs/dbsim.md, "JSON"):
+// a run of loadcell's run schema (DbsimRunResult) with dbsim's own figures
+// beside its members.
 void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out);
+
+// The run as loadcell's run schema states it (docs/json-schema.md): every
+// user's result merged (the jobs' total), with dbsim's manifest (the
+// configuration in force as options, the folder as its target), the users'
+// metrics over the whole run, the first user's failure that is not the end
+// of its work, and the verdict the text prints. dbsim_result.cpp.
+RunResult DbsimRunResult(const DbsimReportInput& in);
 
 }  // namespace loadcell

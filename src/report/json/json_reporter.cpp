@@ -2,8 +2,10 @@
 // recorded. The schema ("loadcell-result/1") is documented field by field in
 // docs/json-schema.md; keep the two in step.
 
+#include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/version.h"
@@ -153,8 +155,9 @@ void WriteMeanStd(JsonWriter& w, const MeanStd& f, const Extremes* e = nullptr) 
 
 class JsonReporter final : public Reporter {
  public:
-  JsonReporter(std::ostream& out, const Workload& w, const ReportSettings& s)
-      : out_(out), workload_(w), settings_(s) {}
+  JsonReporter(std::ostream& out, const Workload& w, const ReportSettings& s,
+               std::function<void(JsonWriter&)> extra)
+      : out_(out), workload_(w), settings_(s), extra_(std::move(extra)) {}
 
   void OnInterval(const IntervalSnapshot& s) override { intervals_.push_back(s); }
   void OnCheckpoint(const RunResult& r) override { checkpoints_.push_back(r); }
@@ -204,6 +207,7 @@ class JsonReporter final : public Reporter {
       w.Key("validity");
       WriteValidity(w, r.validity);
     }
+    if (extra_) extra_(w);
     w.EndObject();
     out_.flush();
   }
@@ -443,6 +447,7 @@ class JsonReporter final : public Reporter {
   std::ostream& out_;
   const Workload& workload_;
   ReportSettings settings_;
+  std::function<void(JsonWriter&)> extra_;  // may be empty
   std::vector<IntervalSnapshot> intervals_;
   std::vector<RunResult> checkpoints_;
 };
@@ -451,7 +456,13 @@ class JsonReporter final : public Reporter {
 
 std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
                                            const ReportSettings& s) {
-  return std::make_unique<JsonReporter>(out, w, s);
+  return std::make_unique<JsonReporter>(out, w, s, nullptr);
+}
+
+std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
+                                           const ReportSettings& s,
+                                           std::function<void(JsonWriter&)> extra) {
+  return std::make_unique<JsonReporter>(out, w, s, std::move(extra));
 }
 
 }  // namespace loadcell

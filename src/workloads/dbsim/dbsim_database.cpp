@@ -153,11 +153,34 @@ void DbsimDatabase::NoteFault(const std::string& user, std::span<const uint8_t> 
   faults_[static_cast<size_t>(check.fault)].fetch_add(1);
   {
     std::lock_guard lock(fault_mutex_);
-    if (fault_lines_.size() < kMaxFaultLines) {
-      fault_lines_.push_back(user + ": " + DescribeDbPageCheck(page, want, check) + "; " + retry);
+    if (fault_lines_.size() < kMaxFaultLines || fault_sink_) {
+      std::string line = user + ": " + DescribeDbPageCheck(page, want, check) + "; " + retry;
+      if (fault_sink_) fault_sink_(FaultRecord(user, page, want, check, retry, line));
+      if (fault_lines_.size() < kMaxFaultLines) fault_lines_.push_back(std::move(line));
     }
   }
   if (stop_on_error_) stopping_.store(true);
+}
+
+DbsimFaultRecord DbsimDatabase::FaultRecord(const std::string& user, std::span<const uint8_t> page,
+                                            const DbPageExpectation& want, const DbPageCheck& check,
+                                            const std::string& retry,
+                                            const std::string& line) const {
+  DbsimFaultRecord r{user, NowNs(), {}, 0, check, 0, 0, retry, line};
+  r.check.want = want;
+  for (const auto& f : files_) {
+    if (f.pages->settings().file_id != want.file_id) continue;
+    r.file = f.name;
+    r.page_size = f.pages->settings().page_size;
+  }
+  if (check.fault == DbPageFault::kTornPage) {
+    r.sector_key = check.sector < page.size() / kDbSectorSize ? DbSectorKey(page, check.sector)
+                                                              : DbTrailerKey(page);
+  }
+  if (check.fault == DbPageFault::kTornPage || check.fault == DbPageFault::kChecksumFailure) {
+    r.differing_bytes = DbDifferingBytes(page);
+  }
+  return r;
 }
 
 uint64_t DbsimDatabase::FaultCount(DbPageFault kind) const {

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -42,6 +43,24 @@ struct DbsimDataFile {
 // A page of one data file: (file index, page number).
 using DbsimPageRef = std::pair<size_t, uint64_t>;
 
+// One page that failed its check, as the XML error log states it.
+struct DbsimFaultRecord {
+  std::string user;
+  uint64_t at_ns = 0;  // since the database was made (NowNs)
+  std::string file;    // the data file's name
+  uint32_t page_size = 0;
+  // The kind, what was expected (check.want), the header seen, the sector.
+  DbPageCheck check;
+  // A torn page: the key its failing sector (or the trailer) holds.
+  uint64_t sector_key = 0;
+  // A torn page or a checksum failure: the bytes unlike the version its
+  // header names; else 0.
+  size_t differing_bytes = 0;
+  std::string retry;  // what its re-reads saw
+  std::string line;   // the report's line of it
+};
+using DbsimFaultSink = std::function<void(const DbsimFaultRecord&)>;
+
 class DbsimDatabase final {
  public:
   // `stop_on_error`: the first page that fails its check stops every user.
@@ -67,6 +86,8 @@ class DbsimDatabase final {
 
   // Nanoseconds since the database was made: the pages' timestamps.
   uint64_t NowNs() const;
+  // When it was made (MonotonicNow()).
+  int64_t start_ns() const { return start_ns_; }
 
   // ---- the log ----
   // Queues a record of `bytes`; returns its end in the log stream (its
@@ -120,6 +141,9 @@ class DbsimDatabase final {
   // (`retry`); stops the run when stop_on_error.
   void NoteFault(const std::string& user, std::span<const uint8_t> page,
                  const DbPageExpectation& want, const DbPageCheck& check, const std::string& retry);
+  // Each page NoteFault records is also given to `sink` (the XML error
+  // log), one at a time under the lock of failures. Set before the run.
+  void SetFaultSink(DbsimFaultSink sink) { fault_sink_ = std::move(sink); }
   uint64_t FaultCount(DbPageFault kind) const;
   uint64_t TotalFaults() const;
   std::vector<std::string> FaultLines() const;
@@ -129,6 +153,11 @@ class DbsimDatabase final {
   bool Stopping() const { return stopping_.load(std::memory_order_relaxed); }
 
  private:
+  // What the fault sink is given of a failed page.
+  DbsimFaultRecord FaultRecord(const std::string& user, std::span<const uint8_t> page,
+                               const DbPageExpectation& want, const DbPageCheck& check,
+                               const std::string& retry, const std::string& line) const;
+
   FileSystem& fs_;
   const bool stop_on_error_;
   const int64_t start_ns_;
@@ -162,6 +191,7 @@ class DbsimDatabase final {
   std::array<std::atomic<uint64_t>, kDbPageFaultKinds> faults_{};
   mutable std::mutex fault_mutex_;
   std::vector<std::string> fault_lines_;  // guarded by fault_mutex_
+  DbsimFaultSink fault_sink_;             // called under fault_mutex_
   std::atomic<bool> stopping_{false};
 };
 

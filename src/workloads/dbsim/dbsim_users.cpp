@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "stats/summary.h"
 #include "workloads/dbsim/dbsim_worker.h"
 
 namespace loadcell {
@@ -295,6 +296,31 @@ std::vector<std::pair<std::string, std::string>> DbsimUserWorkload::Describe() c
   return {{"user", DbsimUserName(settings_.kind)},
           {"data files", std::to_string(db_.data_files())},
           {"pages", std::to_string(db_.total_pages())}};
+}
+
+std::vector<Metric> DbsimUserWorkload::Metrics(const RunResult& r) const {
+  uint64_t ios = 0;
+  for (size_t k = kDbsimKindRead;
+       k <= static_cast<size_t>(kDbsimKindLogWrite) && k < r.latency.size(); ++k) {
+    ios += r.latency[k].histogram.Count();
+  }
+  auto counter = [&r](size_t i) {
+    return static_cast<double>(i < r.counters.size() ? r.counters[i] : 0);
+  };
+  double failed = 0;
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    failed += counter(static_cast<size_t>(kDbsimFaultCounters + k - 1));
+  }
+  const double s = r.total_time_s;
+  return {
+      {"io_per_second", "I/O per sec", Rate(static_cast<double>(ios), s), "IO/s"},
+      {"read_mib_per_second", "read MiB/sec", MibPerSecond(counter(kDbsimBytesRead), s), "MiB/s"},
+      {"written_mib_per_second", "written MiB/sec", MibPerSecond(counter(kDbsimBytesWritten), s),
+       "MiB/s"},
+      {"pages_checked_per_second", "pages checked/sec", Rate(counter(kDbsimPagesChecked), s),
+       "pages/s"},
+      {"failed_pages", "failed pages", failed, "pages"},
+  };
 }
 
 }  // namespace loadcell

@@ -77,6 +77,10 @@ class DbsimUserWorkload final : public Workload {
   Status Init(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  // I/O per second (reads, scatter reads, writes, gather writes, log
+  // writes), MiB/s read and written, pages checked per second, and the
+  // pages that failed their check: of one user, or of a run's users merged.
+  std::vector<Metric> Metrics(const RunResult& r) const override;
 
  private:
   DbsimUserSettings settings_;
