@@ -448,7 +448,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return ExitCodeFor(st);
   }
   // fio's disk_util: the devices' counters around the jobs.
-  const std::vector<std::string> disks = FioDiskNames(*plan);
+  const std::vector<FioDisk> disks = FioDisksWithSlaves(FioDiskNames(*plan));
   const FioDiskSnapshot disks_before = TakeFioDiskSnapshot(disks);
   Result<JobsResult> ran = RunJobs(groups);
   const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(disks);
