@@ -176,7 +176,7 @@ Status ProfileReader::ProfileLevel(const XmlElement& root, DiskspdSwitches& base
                                      {"ETW", XsdType::kComplex, false},
                                      {"PrecreateFiles", XsdType::kString, false}}));
   LC_RETURN_IF_ERROR(GetBool(root, "Verbose", base.verbose));
-  LC_RETURN_IF_ERROR(Refused(root, "VerboseStats", "verbose summary statistics (-vs)"));
+  LC_RETURN_IF_ERROR(GetBool(root, "VerboseStats", base.verbose_stats));
   LC_RETURN_IF_ERROR(Get(root, "Progress", kU32, base.progress_every));
   LC_RETURN_IF_ERROR(Refused(root, "ExperimentFlags", "experiment flags"));
   if (const XmlElement* etw = Find(root, "ETW"); etw != nullptr) {
@@ -193,6 +193,7 @@ Status ProfileReader::ProfileLevel(const XmlElement& root, DiskspdSwitches& base
   // The command line's -R and -v win over the profile's.
   if (cmd_.format_given) base.xml = cmd_.xml;
   if (cmd_.verbose) base.verbose = true;
+  if (cmd_.verbose_stats) base.verbose_stats = true;
   base.xml_file = cmd_.xml_file;
   base.profile_only = cmd_.profile_only;
   base.command_line = cmd_.command_line;
@@ -430,8 +431,7 @@ Status ProfileReader::Target(const XmlElement& e, DiskspdSwitches& t) {
     return Bad(*Find(e, "RandomAccess"),
                "conflicts with <SequentialScan>: posix_fadvise takes one of them");
   }
-  LC_RETURN_IF_ERROR(Refused(e, "TemporaryFile",
-                             "the temporary-file hint (-ft; Linux has no per-file equivalent)"));
+  LC_RETURN_IF_ERROR(GetBool(e, "TemporaryFile", t.hint_temporary));
   LC_RETURN_IF_ERROR(GetBool(e, "UseLargePages", t.large_pages));
   LC_RETURN_IF_ERROR(GetBool(e, "ParallelAsyncIO", t.parallel_async));
   if (const XmlElement* tt = Find(e, "ThreadTargets"); tt != nullptr) {
@@ -488,7 +488,7 @@ Status ProfileReader::TargetCache(const XmlElement& e, DiskspdSwitches& t) {
                                  v));
     }
   }
-  LC_RETURN_IF_ERROR(Refused(e, "DisableLocalCache", "remote caching only (-Sr)"));
+  LC_RETURN_IF_ERROR(GetBool(e, "DisableLocalCache", t.remote_cache_only));
   LC_RETURN_IF_ERROR(GetBool(e, "DisableAllCache", v));
   if (v) {
     t.cache = DiskspdCache::kUnbuffered;
@@ -497,6 +497,10 @@ Status ProfileReader::TargetCache(const XmlElement& e, DiskspdSwitches& t) {
   v = false;
   LC_RETURN_IF_ERROR(GetBool(e, "DisableOSCache", v));
   if (v) t.cache = DiskspdCache::kUnbuffered;
+  if (t.remote_cache_only && t.cache == DiskspdCache::kUnbuffered) {
+    return Bad(*Find(e, "DisableLocalCache"),
+               "conflicts with <DisableOSCache> or <DisableAllCache> (one cache mode)");
+  }
   v = false;
   LC_RETURN_IF_ERROR(GetBool(e, "WriteThrough", v));
   if (v) t.write_through = true;

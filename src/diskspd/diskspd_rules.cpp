@@ -63,6 +63,11 @@ Status CheckDiskspdRules(const DiskspdSwitches& sw) {
   if (sw.memory_mapped && sw.cache == DiskspdCache::kUnbuffered) {
     return bad("unbuffered IO (-Su or -Sh) can't be used with memory mapped IO (-Sm)");
   }
+  if (sw.memory_mapped && sw.remote_cache_only) {
+    return bad(
+        "the local cache off (-Sr) can't be used with memory mapped IO (-Sm): a mapping is the "
+        "local page cache");
+  }
   if (sw.mapped_flush != 0 && !sw.memory_mapped) {
     return bad("memory mapped flush mode (-N) can only be specified with memory mapped IO (-Sm)");
   }

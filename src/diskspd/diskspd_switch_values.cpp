@@ -116,11 +116,10 @@ Status Parser::Cache(const Arg& a) {
         sw_.memory_mapped = true;
         break;
       case 'r':
-        return Status::InvalidArgument(fmt::format(
-            "diskspd switch '{}' (local cache off, remote cache on: an SMB client's open "
-            "option) is not supported by loadcell: neither Linux nor Win32's CreateFile has a "
-            "per-file switch for it (on Linux, mount the share with cache=none)",
-            a.text));
+        if (sw_.cache_given) return Bad(a, "-Sr conflicts with an earlier cache mode");
+        sw_.remote_cache_only = true;
+        sw_.cache_given = true;
+        break;
       default:
         return Bad(a, fmt::format("'{}' is not a cache flag: -S takes b, h, m, r, u and w", c));
     }

@@ -71,13 +71,7 @@ Status Parser::MaxOffset(const Arg& a) {
     for (char c : a.rest) {
       if (c != 'r' && c != 's' && c != 't') return Bad(a, "the hints of -f are r, s and t");
     }
-    if (a.rest.find('t') != std::string::npos) {
-      return Status::InvalidArgument(fmt::format(
-          "diskspd switch '{}': the temporary-file hint (-ft, FILE_ATTRIBUTE_TEMPORARY: keep the "
-          "data in memory, write it lazily) is not supported by loadcell: Linux has no per-file "
-          "equivalent",
-          a.text));
-    }
+    sw_.hint_temporary = sw_.hint_temporary || a.rest.find('t') != std::string::npos;
     sw_.hint_random = sw_.hint_random || a.rest.find('r') != std::string::npos;
     sw_.hint_sequential = sw_.hint_sequential || a.rest.find('s') != std::string::npos;
     if (sw_.hint_random && sw_.hint_sequential) {
@@ -332,7 +326,10 @@ Status Parser::One(const Arg& a) {
         sw_.verbose = true;
         return Status::Ok();
       }
-      if (a.rest == "s") return NotYet(a, "verbose summary statistics");
+      if (a.rest == "s") {
+        sw_.verbose_stats = true;
+        return Status::Ok();
+      }
       return Bad(a, "verbose mode is -v or -vs");
     case 'w':
       if (a.rest.empty()) return Bad(a, "-w needs the write percentage, 0 to 100");

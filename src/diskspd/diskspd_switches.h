@@ -69,6 +69,13 @@ struct DiskspdSwitches {
   uint64_t progress_every = 0;   // -P: a dot per that many I/Os; 0: none
   bool hint_random = false;      // -fr (FILE_FLAG_RANDOM_ACCESS)
   bool hint_sequential = false;  // -fs (FILE_FLAG_SEQUENTIAL_SCAN)
+  // -ft (FILE_ATTRIBUTE_TEMPORARY): the report says what it does here
+  // (os/file_cache.h, TemporaryFileHintEffect).
+  bool hint_temporary = false;
+  // -Sr: the local cache off, the server's cache on (DiskSpd's
+  // DisableLocalCache; os/file_cache.h, RemoteCacheOnlyOpenFlags). A cache
+  // mode: it conflicts with -S, -Sb, -Su and -Sh.
+  bool remote_cache_only = false;
   // -x: DiskSpd's completion routines instead of IOCP; loadcell runs the
   // same asynchronous engine either way (the report says which was asked).
   bool completion_routines = false;
@@ -98,10 +105,13 @@ struct DiskspdSwitches {
   uint64_t thread_stride = 0;                                        // -T
   DiskspdDistribution distribution = DiskspdDistribution::kUniform;  // -rd
   std::vector<DiskspdRange> ranges;
-  uint32_t write_ratio = 0;      // -w
-  bool xml = false;              // -Rxml (the report on stdout is XML)
-  std::string xml_file;          // -Rxml:FILE (loadcell's): text on stdout, XML to FILE
-  bool verbose = false;          // -v
+  uint32_t write_ratio = 0;  // -w
+  bool xml = false;          // -Rxml (the report on stdout is XML)
+  std::string xml_file;      // -Rxml:FILE (loadcell's): text on stdout, XML to FILE
+  bool verbose = false;      // -v
+  // -vs: DiskSpd's wait statistics of its completion-port loop; loadcell's
+  // engines keep no such counts, and the report says so instead of the table.
+  bool verbose_stats = false;
   bool seed_from_clock = false;  // bare -z
   uint32_t seed = 0;             // -z<seed>
   DiskspdWriteData write_data = DiskspdWriteData::kSequence;

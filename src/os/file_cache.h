@@ -6,6 +6,8 @@
 // are not dropped); Windows keeps no per-file cache that a program may drop:
 // Unimplemented, and the caller says so.
 
+#include <string>
+
 #include "core/status.h"
 
 namespace loadcell {
@@ -21,5 +23,21 @@ enum class FileAccessHint { kNone, kRandom, kSequential };
 Status AdviseFileAccess(int fd, FileAccessHint hint);
 // Whether AdviseFileAccess does anything on this platform.
 bool FileAccessHintsSupported();
+
+// DiskSpd's -ft (FILE_ATTRIBUTE_TEMPORARY: Windows' cache manager keeps the
+// file's data in memory and writes it back lazily): what loadcell does with
+// it here, in words for the report. POSIX: nothing, and the words say so
+// (Linux has no per-file equivalent). Windows: Unimplemented (an open
+// attribute there, which loadcell's open does not pass yet).
+Result<std::string> TemporaryFileHintEffect();
+
+// DiskSpd's -Sr (the local cache off, the server's cache on) for a file on
+// a file system of type `fs_type` (FileSystem::FsType): the open flags that
+// do it. POSIX: O_DIRECT on a network file system's client (nfs, nfs4, cifs,
+// smb2, smb3: the client's page cache is bypassed, the server still caches);
+// FailedPrecondition on any other (DiskSpd's -Sr is only valid for remote
+// file systems). Windows: Unimplemented (DiskSpd sends
+// FSCTL_DISABLE_LOCAL_BUFFERING, which loadcell does not yet).
+Result<int> RemoteCacheOnlyOpenFlags(const std::string& fs_type);
 
 }  // namespace loadcell

@@ -15,4 +15,16 @@ Status AdviseFileAccess(int, FileAccessHint hint) {
 
 bool FileAccessHintsSupported() { return false; }
 
+Result<std::string> TemporaryFileHintEffect() {
+  return Status::Unimplemented(
+      "the temporary-file hint is an open attribute on Windows (FILE_ATTRIBUTE_TEMPORARY), "
+      "which loadcell's open does not pass yet");
+}
+
+Result<int> RemoteCacheOnlyOpenFlags(const std::string&) {
+  return Status::Unimplemented(
+      "is not supported by loadcell on Windows yet: DiskSpd sends "
+      "FSCTL_DISABLE_LOCAL_BUFFERING to the opened file, which loadcell does not");
+}
+
 }  // namespace loadcell

@@ -80,6 +80,13 @@ DeviceCounters ReadDeviceCounters(const std::string& path);
 DeviceCounters DeviceCountersOf(const std::string& device,
                                 const std::string& class_block = "/sys/class/block");
 
+// The devices `device` stands on directly: its `slaves/` entries in
+// `class_block`, sorted by name (the disks or partitions under a
+// device-mapper or md device); empty for a device on no other, one not in
+// `class_block`, or another platform.
+std::vector<std::string> SlaveDevices(const std::string& device,
+                                      const std::string& class_block = "/sys/class/block");
+
 // The devices under `device` that stand on no other, through `slaves/`
 // (each once, in the order met; cycles cut); {device} itself when it has
 // none. Empty when `device` is not in `class_block`.

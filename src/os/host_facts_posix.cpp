@@ -151,13 +151,7 @@ void CollectLeaves(const std::string& device, const std::string& class_block, in
                    std::vector<std::string>* seen, std::vector<std::string>* leaves) {
   if (std::find(seen->begin(), seen->end(), device) != seen->end()) return;
   seen->push_back(device);
-  std::error_code ec;
-  std::vector<std::string> slaves;
-  for (const auto& e :
-       std::filesystem::directory_iterator(BlockEntryPath(class_block, device, "slaves"), ec)) {
-    slaves.push_back(e.path().filename().string());
-  }
-  std::sort(slaves.begin(), slaves.end());
+  const std::vector<std::string> slaves = SlaveDevices(device, class_block);
   // A stack deeper than this is a loop in a hand-made tree, not a system's.
   constexpr int kMaxStackDepth = 16;
   if (slaves.empty() || depth >= kMaxStackDepth) {
@@ -170,6 +164,18 @@ void CollectLeaves(const std::string& device, const std::string& class_block, in
 }
 
 }  // namespace
+
+std::vector<std::string> SlaveDevices(const std::string& device, const std::string& class_block) {
+  std::vector<std::string> slaves;
+  if (device.empty()) return slaves;
+  std::error_code ec;
+  for (const auto& e :
+       std::filesystem::directory_iterator(BlockEntryPath(class_block, device, "slaves"), ec)) {
+    slaves.push_back(e.path().filename().string());
+  }
+  std::sort(slaves.begin(), slaves.end());
+  return slaves;
+}
 
 std::vector<std::string> LeafDevices(const std::string& device, const std::string& class_block) {
   std::error_code ec;

@@ -167,6 +167,11 @@ std::vector<std::string> LeafDevices(const std::string& /*device*/,
   return {};
 }
 
+std::vector<std::string> SlaveDevices(const std::string& /*device*/,
+                                      const std::string& /*class_block*/) {
+  return {};
+}
+
 // Windows states no dirty page-cache bytes.
 DirtyMemory ReadDirtyMemory(const std::string& /*meminfo*/) { return {}; }
 

@@ -130,6 +130,41 @@ TEST(FioOwnFilesTest, TheLayoutLineIsSaidOnlyForFilesLaidOutAsFioSaysIt) {
   EXPECT_NE(r.out.find("j: Laying out IO file (1 file / 1MiB)\n"), std::string::npos) << r.out;
 }
 
+TEST(FioOwnFilesTest, ASecondRunOnFilesBeingLaidOutIsRefusedAndTheFirstGoesOn) {
+  TempDir dir(BuildTree());
+  const std::vector<std::string> job = {"--name=a",        "--rw=randrw", "--bs=4k",
+                                        "--size=32m",      "--runtime=1", "--time_based",
+                                        "--ioengine=psync"};
+  std::vector<std::string> args = job;
+  args.insert(args.begin(), "fio");
+  ProcessResult second;
+  ChildWatch watch;
+  watch.cwd = dir.path();
+  watch.timeout_s = 120;
+  watch.marker = "a: Laying out IO file (1 file / 32MiB)";
+  // The first run is laying out a.0.0 (then runs on it for a second): the
+  // second may neither lay it out too nor run on it.
+  watch.during = [&](int) { second = RunFio(dir, job); };
+  ProcessResult first = RunLoadcell(args, watch);
+  EXPECT_EQ(second.exit_code, 2) << Show(second);
+  EXPECT_EQ(OutputLines(second.err), 1) << second.err;
+  EXPECT_NE(second.err.find("fio: . is in use by another loadcell (pid "), std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find(" loadcell fio); wait until it ends"), std::string::npos) << second.err;
+  EXPECT_EQ(second.out, "");
+  // The first one ran as it would alone: the file laid out whole and
+  // recorded, its report, the lock let go.
+  EXPECT_EQ(first.exit_code, 0) << Show(first);
+  EXPECT_NE(first.out.find("Run status group 0 (all jobs):"), std::string::npos) << first.out;
+  EXPECT_EQ(SizeOf(dir / "a.0.0"), int64_t{32} << 20);
+  EXPECT_NE(dir.Read(kManifest).find("created a.0.0 33554432 bytes by loadcell"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / ".loadcell-sqlio.lock"));
+  // Alone, the second goes through.
+  ProcessResult again = RunFio(dir, job);
+  EXPECT_EQ(again.exit_code, 0) << Show(again);
+}
+
 // The files r.0.0 ... of a job named r, and their sizes.
 std::vector<int64_t> FileSizes(const TempDir& dir, int n) {
   std::vector<int64_t> out;

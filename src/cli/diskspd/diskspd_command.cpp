@@ -195,6 +195,7 @@ DiskspdReport ReportShell(const diskspd::DiskspdTimespan& ts, const DiskspdPlan*
       rt.created = t.missing;
       rt.engine = t.engine;
       rt.open_flags = OpenFlagsText(t.open_flags);
+      rt.notes = t.notes;
     }
     report.targets.push_back(rt);
   }
@@ -504,6 +505,11 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
   if (!plans.ok()) return refuse(plans.status(), kExitUsage);
   if (Status st = MakeDiskspdRankFolders(*plans, own.ranks.RankFolder(), rank_folders); !st.ok()) {
     return refuse(st, ExitCodeFor(st));
+  }
+  // -vs with the XML report alone on stdout: the text's note on stderr.
+  const DiskspdSwitches& asked = profile->timespans.front().sw;
+  if (asked.verbose_stats && asked.xml && asked.xml_file.empty()) {
+    PrintCliWarning(err, "diskspd: " + DiskspdVerboseStatsNote());
   }
   std::vector<FolderLock> locks;
   std::set<std::string> locked;

@@ -36,6 +36,39 @@ bool WindowsOnlyTarget(const std::string& t) {
   return t.size() == 2 && t[1] == ':' && std::isalpha(static_cast<unsigned char>(t[0])) != 0;
 }
 
+// -ft and -Sr as this platform takes them (os/file_cache.h): -Sr's open
+// flags, and the words the report says of each; what cannot be done here,
+// refused naming the switch.
+Status StatedSwitches(const DiskspdSwitches& sw, FileSystem& fs, DiskspdTarget& t) {
+  if (sw.hint_temporary) {
+    Result<std::string> effect = TemporaryFileHintEffect();
+    if (!effect.ok()) return RefuseDiskspd(effect.status().message() + " (-ft)");
+    t.notes.push_back(*effect);
+  }
+  if (!sw.remote_cache_only) return Status::Ok();
+  const std::string what = "-Sr (local cache off, remote cache on)";
+  if (t.device) {
+    return RefuseDiskspd(
+        fmt::format("{}: target '{}' is a local block device; DiskSpd's -Sr is "
+                    "only valid for remote file systems",
+                    what, t.path));
+  }
+  const std::string type = fs.FsType(t.path);
+  Result<int> flags = RemoteCacheOnlyOpenFlags(type);
+  if (!flags.ok()) {
+    if (flags.status().code() == StatusCode::kUnimplemented) {
+      return RefuseDiskspd(fmt::format("{} {}", what, flags.status().message()));
+    }
+    return RefuseDiskspd(fmt::format("{}: target '{}' {}", what, t.path, flags.status().message()));
+  }
+  t.open_flags |= *flags;
+  t.notes.push_back(
+      fmt::format("-Sr: opened with O_DIRECT on the {} client: its page cache "
+                  "bypassed, the server's cache still serves",
+                  type));
+  return Status::Ok();
+}
+
 Result<DiskspdTarget> PlanTarget(const DiskspdSwitches& sw, const std::string& path,
                                  const std::map<std::string, uint64_t>& earlier, FileSystem& fs) {
   DiskspdTarget t;
@@ -351,7 +384,7 @@ Result<DiskspdJob> PlanJob(const DiskspdPlan& plan, const DiskspdThreadSlot& slo
   s.iodepth = t.engine == "sync" || t.engine == "mmap" ? 1 : t.requests;
   // -Nv: the mapping flushed (msync) after every write.
   if (sw.mapped_flush == 'v') s.fsync_every = 1;
-  s.direct = sw.cache == DiskspdCache::kUnbuffered;
+  s.direct = (t.open_flags & O_DIRECT) != 0;  // -Su, -Sh, -Sr on a network file system
   s.dsync_writes = sw.write_through;
   s.buffers = DiskspdBuffersOf(sw, t.write_buffer);
   s.io_priority = static_cast<int>(sw.io_priority);
@@ -404,6 +437,7 @@ Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdTimespan& ts, FileSystem& 
     t.engine = sw.memory_mapped ? "mmap" : DiskspdEngine(t.requests, fs);
     t.open_flags =
         (sw.cache == DiskspdCache::kUnbuffered ? O_DIRECT : 0) | (sw.write_through ? O_DSYNC : 0);
+    LC_RETURN_IF_ERROR(StatedSwitches(sw, fs, t));
     plan.targets.push_back(t);
   }
   if (!plan.targets.empty()) {

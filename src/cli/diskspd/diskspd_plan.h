@@ -33,6 +33,9 @@ struct DiskspdTarget {
   std::string engine;                            // loadcell's engine name
   int open_flags = 0;                            // O_DIRECT, O_DSYNC as it is opened
   std::string write_buffer;                      // -Z<size>,<file>: the file's first bytes
+  // What loadcell did with a switch that means something else here, or
+  // nothing (-ft, -Sr), in words for the report's Input parameters.
+  std::vector<std::string> notes;
 };
 
 struct DiskspdJob {

@@ -180,8 +180,10 @@ Status LayOutJobs(std::vector<JobRun>& runs, std::ostream& say) {
       uint64_t bytes = 0;
       for (size_t f : laid) bytes += pj.settings.FileSize(f);
       const char* s = laid.size() > 1 ? "s" : "";
+      // Said before the layout starts, as fio (which may take a while).
       say << fmt::format("{}: Laying out IO file{} ({} file{} / {}{}MiB)\n", pj.instance.name, s,
-                         laid.size(), s, laid.size() > 1 ? "total " : "", bytes >> 20);
+                         laid.size(), s, laid.size() > 1 ? "total " : "", bytes >> 20)
+          << std::flush;
     }
     if (Status st = jr.workload->Prepare(ctx); !st.ok()) {
       return Status(st.code(), "job " + pj.instance.name + ": " + st.message(), st.err());
@@ -374,6 +376,13 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   plan_options.rank_folder = ranks->RankFolder();
   // Under MPI each rank writes its own logs, named for its rank.
   if (ranks->across) plan_options.log_suffix = fmt::format(".rank{}", ranks->launch.rank);
+  // The folders whose files the jobs lay out or change are locked from here
+  // to the end (shared files are rank 0's to lock: every rank would take
+  // the same lock).
+  FioFolderLocks locks;
+  if (!prog->parse_only && (!ranks->Shared() || ranks->launch.rank == 0)) {
+    plan_options.locks = &locks;
+  }
   Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem(), plan_options);
   if (!plan.ok()) return refuse(plan.status());
   if (prog->parse_only) return kExitOk;
@@ -446,10 +455,10 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return ExitCodeFor(st);
   }
   // fio's disk_util: the devices' counters around the jobs.
-  const std::vector<std::string> disk_names = FioDiskNames(*plan);
-  const FioDiskSnapshot disks_before = TakeFioDiskSnapshot(disk_names);
+  const std::vector<FioDisk> devices = FioDisksWithSlaves(FioDiskNames(*plan));
+  const FioDiskSnapshot disks_before = TakeFioDiskSnapshot(devices);
   Result<JobsResult> ran = RunJobs(groups);
-  const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(disk_names);
+  const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(devices);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
     RemoveRankFolders(rank_folders);

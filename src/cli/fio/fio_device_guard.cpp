@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "cli/fio/fio_plan.h"
+#include <algorithm>
+
+#include "cli/fio/fio_plan_checks.h"
 #include "os/block_device.h"
 #include "workloads/sqlio/sqlio_manifest.h"
 
@@ -51,6 +53,30 @@ Status CheckFioFileWrite(const fio::FioJobSpec& spec, const FioFileUse& use, boo
       fmt::format("{}job {} {}, an existing file loadcell did not lay out (it is not listed in "
                   "{}): loadcell changes such a file only with --allow-destructive",
                   where, use.job, what, JoinPath(Dirname(use.path), kSqlioManifestName)));
+}
+
+Status LockFioJobFolders(const fio::FioJobSpec& spec, const FioJobSettings& s, FileSystem& fs,
+                         FioFolderLocks& locks) {
+  if (s.engine == "null") return Status::Ok();
+  const bool changes = (FioRwWrites(spec.rw) && !spec.verify_only) || FioRwTrims(spec.rw);
+  const bool lays_out = FioJobLaysOutFiles(s);
+  for (size_t f = 0; f < s.files.size(); ++f) {
+    const std::string& path = s.files[f];
+    if (IsBlockDevice(path)) continue;
+    const std::string folder = Dirname(path);
+    const auto& held = locks.folders;
+    if (std::find(held.begin(), held.end(), folder) != held.end()) continue;
+    LC_ASSIGN_OR_RETURN(FileInfo st, fs.Stat(path));
+    if (st.exists && !st.is_regular) continue;  // never laid out (a character device, a FIFO)
+    const bool short_file = st.exists && lays_out && st.size < s.FileSize(f);
+    if (!changes && st.exists && !short_file) continue;
+    LC_ASSIGN_OR_RETURN(FileInfo dir, fs.Stat(folder));
+    if (!dir.exists) continue;
+    LC_ASSIGN_OR_RETURN(FolderLock lock, LockSqlioFolder(fs, folder, "loadcell fio"));
+    locks.locks.push_back(std::move(lock));
+    locks.folders.push_back(folder);
+  }
+  return Status::Ok();
 }
 
 }  // namespace loadcell

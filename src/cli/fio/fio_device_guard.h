@@ -12,10 +12,15 @@
 //   folder's manifest lists it with its identity and size: the manifest
 //   SQLIO's and DiskSpd's files use, workloads/sqlio/sqlio_manifest.h), or
 //   with --allow-destructive. Reads of any file are allowed.
+// - two loadcell runs never lay out or change the files of one folder at
+//   once: a job takes the folder's lock (the one SQLIO's and DiskSpd's
+//   files use) before it checks the files it would change, and the run
+//   holds it to its end.
 
 #include <cstdint>
 #include <string>
 
+#include "cli/fio/fio_plan.h"
 #include "core/status.h"
 #include "fio/fio_job_spec.h"
 #include "os/file_system.h"
@@ -44,5 +49,16 @@ struct FioFileUse {
 // refused at the layout).
 Status CheckFioFileWrite(const fio::FioJobSpec& spec, const FioFileUse& use, bool allow_destructive,
                          FileSystem& fs);
+
+// Takes, for the job `s` planned from `spec`, the lock of each folder (once
+// per run: `locks.folders`) that holds a file the job would lay out, create,
+// write or trim: a file it writes or trims, a missing one, or one shorter
+// than the job lays out. None for the null engine, a block device or another
+// file that is not a regular one, nor for a folder that does not exist yet
+// (a rank's, made at the layout).
+// Held by another loadcell: FailedPrecondition in one line naming the holder
+// (exit 2), nothing written.
+Status LockFioJobFolders(const fio::FioJobSpec& spec, const FioJobSettings& s, FileSystem& fs,
+                         FioFolderLocks& locks);
 
 }  // namespace loadcell

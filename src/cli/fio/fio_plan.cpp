@@ -491,6 +491,9 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   c.seed = static_cast<int64_t>(s.pattern.seed | 1);
   c.rand.type = "uniform";
   c.percentile = 99;
+  if (options.locks != nullptr) {
+    LC_RETURN_IF_ERROR(LockFioJobFolders(spec, s, fs, *options.locks));
+  }
   LC_RETURN_IF_ERROR(CheckFileWrites(spec, s, fs, options));
   return job;
 }

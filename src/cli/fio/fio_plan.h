@@ -13,6 +13,7 @@
 #include "fio/fio_job_spec.h"
 #include "os/file_system.h"
 #include "runner/run_config.h"
+#include "workloads/fileio/fileio_lock.h"
 #include "workloads/fio/fio_job.h"
 
 namespace loadcell {
@@ -31,6 +32,13 @@ struct FioPlan {
   std::vector<std::vector<FioPlannedJob>> steps;
 };
 
+// The folder locks a run holds: the lock SQLIO's, DiskSpd's and fio's files
+// share (workloads/sqlio/sqlio_manifest.h, LockSqlioFolder), one per folder.
+struct FioFolderLocks {
+  std::vector<std::string> folders;  // each locked folder, as the plan names it
+  std::vector<FolderLock> locks;
+};
+
 // What the command line allows beyond the job files.
 struct FioPlanOptions {
   // --allow-destructive: a job may write to a device that holds a file
@@ -43,6 +51,12 @@ struct FioPlanOptions {
   // Under MPI: appended to each of the rank's log files' names (".rank1"),
   // as fio's client appends a server's host name to the logs it receives.
   std::string log_suffix;
+  // When set, each job's planning takes the lock of every folder where it
+  // would lay out, create, write or trim a file (cli/fio/fio_device_guard.h,
+  // LockFioJobFolders) before it checks those files, and the run holds the
+  // locks until `locks` goes; null: none taken (--parse-only, and the ranks
+  // of a run across MPI ranks on shared files but rank 0).
+  FioFolderLocks* locks = nullptr;
 };
 
 // Plans `steps` of `specs` (which must outlive the plan). `fs` is asked for

@@ -57,6 +57,9 @@ struct DiskspdReportTarget {
   const diskspd::DiskspdSwitches* sw = nullptr;
   std::string engine;      // loadcell's engine; "" when not planned (-Rp)
   std::string open_flags;  // "O_DIRECT|O_DSYNC", "" when none
+  // What loadcell did with a switch that means something else here, or
+  // nothing (-ft, -Sr): a loadcell line each in the Input parameters.
+  std::vector<std::string> notes;
 };
 
 struct DiskspdReport {
@@ -101,6 +104,10 @@ std::vector<DiskspdCpu> DiskspdCpuTable(const std::vector<PerCpuTimes>& start,
 std::string DiskspdSizeText(uint64_t bytes);
 
 void WriteDiskspdText(const DiskspdReport& r, std::ostream& out);
+// What loadcell says of -vs ("-vs: no Wait Statistics table: ..."): the text
+// report's line where DiskSpd's Wait Statistics table would be (loadcell
+// keeps no such counts).
+std::string DiskspdVerboseStatsNote();
 void WriteDiskspdXml(const DiskspdReport& r, std::ostream& out);
 // Several timespans (a profile's, run one after another): the command
 // line, every timespan's input parameters, the system, then each

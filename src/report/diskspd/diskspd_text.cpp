@@ -29,8 +29,12 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
   o += fmt::format("\tpath: '{}'\n", t.path);
   o += fmt::format("\t\tthink time: {}ms\n", sw.think_ms);
   o += fmt::format("\t\tburst size: {}\n", sw.burst);
-  o += sw.cache == DiskspdCache::kUnbuffered ? "\t\tsoftware cache disabled\n"
-                                             : "\t\tusing software cache\n";
+  if (sw.remote_cache_only) {
+    o += "\t\tlocal software cache disabled, remote cache enabled\n";
+  } else {
+    o += sw.cache == DiskspdCache::kUnbuffered ? "\t\tsoftware cache disabled\n"
+                                               : "\t\tusing software cache\n";
+  }
   if (sw.write_through) {
     o += sw.cache == DiskspdCache::kUnbuffered
              ? "\t\thardware write cache disabled, writethrough on\n"
@@ -77,6 +81,7 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
   if (sw.large_pages) o += "\t\tloadcell: I/O buffers in huge pages (-l)\n";
   if (sw.hint_sequential) o += "\t\tusing FILE_FLAG_SEQUENTIAL_SCAN hint\n";
   if (sw.hint_random) o += "\t\tusing FILE_FLAG_RANDOM_ACCESS hint\n";
+  if (sw.hint_temporary) o += "\t\tusing FILE_ATTRIBUTE_TEMPORARY hint\n";
   if (sw.total_threads == 0) o += fmt::format("\t\tthreads per file: {}\n", sw.threads_per_target);
   if (sw.requests > 1 && sw.total_threads == 0) {
     o += sw.completion_routines ? "\t\tusing completion routines (ReadFileEx/WriteFileEx)\n"
@@ -116,6 +121,7 @@ void InputTarget(const DiskspdReport& r, const DiskspdReportTarget& t, std::stri
   o += fmt::format("\t\tloadcell: engine {}, open flags {}{}{}\n", engine,
                    flags.empty() ? "none" : flags, hint,
                    t.created ? fmt::format(", created fully written ({} bytes)", t.size) : "");
+  for (const std::string& note : t.notes) o += "\t\tloadcell: " + note + "\n";
 }
 
 void InputTimespan(const DiskspdReport& r, size_t number, std::string& o) {
@@ -388,6 +394,8 @@ void TimespanResults(const DiskspdReport& r, size_t number, std::string& o) {
     o += "\nWrite IO\n";
     SectionTable(r, Section::kWrite, o);
     if (r.sw->latency) LatencyPercentiles(r, o);
+    // Where DiskSpd prints its Wait Statistics table.
+    if (r.sw->verbose_stats) o += "\nloadcell: " + DiskspdVerboseStatsNote() + "\n";
   }
   // The verdict after DiskSpd's own report, a blank line between.
   for (const auto& [title, validity] : r.verdicts) {
@@ -398,6 +406,12 @@ void TimespanResults(const DiskspdReport& r, size_t number, std::string& o) {
 }
 
 }  // namespace
+
+std::string DiskspdVerboseStatsNote() {
+  return "-vs: no Wait Statistics table: DiskSpd's counts the waits of its own "
+         "completion-port loop (completion waits, throttle waits and sleeps, completions found "
+         "without waiting), which loadcell's engines do not keep";
+}
 
 void WriteDiskspdText(const std::vector<DiskspdReport>& spans, std::ostream& out) {
   if (spans.empty()) return;

@@ -128,8 +128,9 @@ void TargetProfileXml(const DiskspdReport& r, const DiskspdReportTarget& t, Xml&
   x.Element("BaseFileOffset", sw.base_offset);
   x.Bool("SequentialScan", sw.hint_sequential);
   x.Bool("RandomAccess", sw.hint_random);
-  x.Bool("TemporaryFile", false);
+  x.Bool("TemporaryFile", sw.hint_temporary);
   x.Bool("UseLargePages", sw.large_pages);
+  if (sw.remote_cache_only) x.Bool("DisableLocalCache", true);
   if (sw.cache == DiskspdCache::kUnbuffered) x.Bool("DisableOSCache", true);
   if (sw.write_through) x.Bool("WriteThrough", true);
   if (sw.memory_mapped) x.Bool("MemoryMappedIo", true);
@@ -228,6 +229,7 @@ void ProfileXml(const std::vector<DiskspdReport>& spans, Xml& x) {
   x.Element("Progress", sw.progress_every);
   x.Element("ResultFormat", sw.xml ? "xml" : "text");
   x.Bool("Verbose", sw.verbose);
+  if (sw.verbose_stats) x.Bool("VerboseStats", true);  // only when set, as DiskSpd
   x.Open("TimeSpans");
   for (const DiskspdReport& r : spans) TimeSpanProfileXml(r, x);
   x.Close("TimeSpans");

@@ -266,6 +266,17 @@ void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
     w.Key("write_ticks").Uint(d.write_ticks_ms);
     w.Key("in_queue").Uint(d.in_queue_ms);
     w.Key("util").Double(d.util_pct);
+    if (d.slaves > 0) {
+      // fio's names, "aggr_write_merge" without its s included.
+      w.Key("aggr_read_ios").Uint(d.aggr_read_ios);
+      w.Key("aggr_write_ios").Uint(d.aggr_write_ios);
+      w.Key("aggr_read_merges").Uint(d.aggr_read_merges);
+      w.Key("aggr_write_merge").Uint(d.aggr_write_merges);
+      w.Key("aggr_read_ticks").Uint(d.aggr_read_ticks_ms);
+      w.Key("aggr_write_ticks").Uint(d.aggr_write_ticks_ms);
+      w.Key("aggr_in_queue").Uint(d.aggr_in_queue_ms);
+      w.Key("aggr_util").Double(d.aggr_util_pct);
+    }
     w.EndObject();
   }
   w.EndArray();

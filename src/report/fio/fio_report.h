@@ -57,6 +57,19 @@ struct FioDiskUtil {
   uint64_t write_ticks_ms = 0;
   uint64_t in_queue_ms = 0;
   double util_pct = 0;
+  // For a device that stands on others (device-mapper, md: its `slaves/`),
+  // fio's aggr_* figures: each counter of the devices directly under it,
+  // summed and divided by how many they are (as fio, in whole numbers), and
+  // the busiest one's util. `slaves` 0: it stands on none, no aggr_*.
+  uint32_t slaves = 0;
+  uint64_t aggr_read_ios = 0;
+  uint64_t aggr_write_ios = 0;
+  uint64_t aggr_read_merges = 0;
+  uint64_t aggr_write_merges = 0;
+  uint64_t aggr_read_ticks_ms = 0;
+  uint64_t aggr_write_ticks_ms = 0;
+  uint64_t aggr_in_queue_ms = 0;
+  double aggr_util_pct = 0;
 };
 
 struct FioReport {

@@ -205,9 +205,18 @@ void WriteFioText(const FioReport& report, std::ostream& out) {
   }
   if (!report.disks.empty()) out << "\nDisk stats (read/write):\n";
   for (const FioDiskUtil& d : report.disks) {
-    out << fmt::format("  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:.2f}%\n",
-                       d.name, d.read_ios, d.write_ios, d.read_merges, d.write_merges,
-                       d.read_ticks_ms, d.write_ticks_ms, d.in_queue_ms, d.util_pct);
+    // A device on others is indented two more, its aggregates after its own.
+    out << fmt::format("{}  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:.2f}%",
+                       d.slaves > 0 ? "  " : "", d.name, d.read_ios, d.write_ios, d.read_merges,
+                       d.write_merges, d.read_ticks_ms, d.write_ticks_ms, d.in_queue_ms,
+                       d.util_pct);
+    if (d.slaves > 0) {
+      out << fmt::format(
+          ", aggrios={}/{}, aggrmerge={}/{}, aggrticks={}/{}, aggrin_queue={}, aggrutil={:.2f}%",
+          d.aggr_read_ios, d.aggr_write_ios, d.aggr_read_merges, d.aggr_write_merges,
+          d.aggr_read_ticks_ms, d.aggr_write_ticks_ms, d.aggr_in_queue_ms, d.aggr_util_pct);
+    }
+    out << "\n";
   }
 }
 

@@ -202,7 +202,10 @@ Result<FolderLock> LockSqlioFolder(FileSystem& fs, const std::string& dir,
   spec.command = command;
   Result<FolderLock> lock = LockFolder(fs, dir, spec);
   if (lock.ok()) return lock;
-  return Status(lock.status().code(), "sqlio: " + lock.status().message(), lock.status().err());
+  // The refusal names the tool that was refused ("loadcell fio": "fio: ").
+  const size_t space = command.rfind(' ');
+  const std::string tool = space == std::string::npos ? command : command.substr(space + 1);
+  return Status(lock.status().code(), tool + ": " + lock.status().message(), lock.status().err());
 }
 
 Result<bool> SqlioMadeFile(FileSystem& fs, const std::string& path) {

@@ -69,8 +69,10 @@ Status CheckSqlioFileUse(FileSystem& fs, const SqlioFileUse& use);
 // whole, with its identity and size (false for a missing file).
 Result<bool> SqlioMadeFile(FileSystem& fs, const std::string& path);
 
-// Takes the SQLIO lock of folder `dir` (kSqlioLockName) for `command`: held
-// by another loadcell, one line naming it (exit 2).
+// Takes the SQLIO lock of folder `dir` (kSqlioLockName) for `command`
+// ("loadcell sqlio", "loadcell diskspd", "loadcell fio": every command whose
+// files this folder's manifest lists): held by another loadcell, one line
+// naming it, after the command's last word ("fio: "), exit 2.
 Result<FolderLock> LockSqlioFolder(FileSystem& fs, const std::string& dir,
                                    const std::string& command);
 

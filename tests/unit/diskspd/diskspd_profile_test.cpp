@@ -316,6 +316,32 @@ TEST(DiskspdProfile, SchemaAndRulesRefusedNamingTheElement) {
               HasSubstr("needs at least one <TimeSpan>"));
 }
 
+// <TemporaryFile> (-ft), <DisableLocalCache> (-Sr) and <VerboseStats>
+// (-vs) read as their switches; -vs on the command line wins as -v does.
+TEST(DiskspdProfile, TemporaryFileLocalCacheAndVerboseStatsElements) {
+  const std::vector<std::string> args = {"-Xp.xml", "t"};
+  DiskspdProfile p = Profile(
+      "<Profile><VerboseStats>true</VerboseStats><TimeSpans><TimeSpan><Targets><Target>"
+      "<Path>*1</Path><TemporaryFile>true</TemporaryFile>"
+      "<DisableLocalCache>true</DisableLocalCache></Target></Targets></TimeSpan></TimeSpans>"
+      "</Profile>",
+      args);
+  ASSERT_EQ(p.timespans.size(), 1U);
+  EXPECT_TRUE(p.timespans[0].sw.verbose_stats);
+  const DiskspdSwitches& t = p.timespans[0].per_target[0];
+  EXPECT_TRUE(t.hint_temporary);
+  EXPECT_TRUE(t.remote_cache_only);
+  const DiskspdProfile plain = Profile(OneTarget(""), args);
+  EXPECT_FALSE(plain.timespans[0].sw.verbose_stats);
+  EXPECT_FALSE(plain.timespans[0].per_target[0].hint_temporary);
+  EXPECT_FALSE(plain.timespans[0].per_target[0].remote_cache_only);
+  EXPECT_TRUE(Profile(OneTarget(""), {"-vs", "-Xp.xml", "t"}).timespans[0].sw.verbose_stats);
+  EXPECT_THAT(ProfileError(OneTarget("<DisableLocalCache>true</DisableLocalCache>"
+                                     "<DisableOSCache>true</DisableOSCache>"),
+                           args),
+              HasSubstr("<DisableLocalCache> at line 1: conflicts with <DisableOSCache>"));
+}
+
 TEST(DiskspdProfile, ParallelAsyncIoElementReadAsMinusP) {
   const std::vector<std::string> args = {"-Xp.xml", "t"};
   DiskspdProfile p = Profile(

@@ -193,7 +193,14 @@ TEST(DiskspdSwitches, AccessHints) {
   EXPECT_TRUE(Parse({"-fs", "t"}).hint_sequential);
   EXPECT_FALSE(Parse({"-fs", "t"}).hint_random);
   EXPECT_THAT(ErrorOf({"-fr", "-fs", "t"}), HasSubstr("give one access hint"));
-  EXPECT_THAT(ErrorOf({"-ft", "t"}), HasSubstr("temporary-file hint"));
+  // -ft: taken (the plan says what it does on this platform), alone or with
+  // another hint.
+  EXPECT_TRUE(Parse({"-ft", "t"}).hint_temporary);
+  EXPECT_FALSE(Parse({"-fr", "t"}).hint_temporary);
+  const DiskspdSwitches rt = Parse({"-frt", "t"});
+  EXPECT_TRUE(rt.hint_random);
+  EXPECT_TRUE(rt.hint_temporary);
+  EXPECT_THAT(ErrorOf({"-ftq", "t"}), HasSubstr("the hints of -f are r, s and t"));
   EXPECT_EQ(Parse({"-f1M", "t"}).max_offset, kMiB);  // -f<size> stays the largest offset
 }
 
@@ -212,7 +219,9 @@ TEST(DiskspdSwitches, RulesRefusedInOneLineNamingTheSwitch) {
   EXPECT_THAT(ErrorOf({"-b4K", "t", "-r"}), HasSubstr("comes after a target"));
   EXPECT_THAT(ErrorOf({"-b4K"}), HasSubstr("at least one target"));
   EXPECT_THAT(ErrorOf({"-Q", "t"}), HasSubstr("unknown switch '-Q'"));
-  EXPECT_THAT(ErrorOf({"-vs", "t"}), HasSubstr("not supported by loadcell yet"));
+  EXPECT_TRUE(Parse({"-vs", "t"}).verbose_stats);
+  EXPECT_FALSE(Parse({"-vs", "t"}).verbose);
+  EXPECT_THAT(ErrorOf({"-vsx", "t"}), HasSubstr("verbose mode is -v or -vs"));
   EXPECT_TRUE(Parse({"-Sm", "-Nv", "t"}).memory_mapped);
   EXPECT_EQ(Parse({"-Sm", "-Nv", "t"}).mapped_flush, 'v');
   EXPECT_THAT(ErrorOf({"-Sm", "-Su", "t"}), HasSubstr("can't be used with memory mapped IO"));
@@ -239,6 +248,23 @@ TEST(DiskspdSwitches, ParallelAsyncIoIsSequentialOnly) {
   EXPECT_THAT(ErrorOf({"-p", "-F2", "-O4", "t"}),
               HasSubstr("-p (parallel async I/O) cannot be used with -O"));
   EXPECT_THAT(ErrorOf({"-p2", "t"}), HasSubstr("unknown switch '-p2'"));
+}
+
+// -Sr: DiskSpd's cache mode "local cache off, remote cache on", one cache
+// mode among -S, -Sb, -Su, -Sh; write-through may go with it.
+TEST(DiskspdSwitches, RemoteCacheOnlyIsACacheMode) {
+  const DiskspdSwitches r = Parse({"-Sr", "t"});
+  EXPECT_TRUE(r.remote_cache_only);
+  EXPECT_EQ(r.cache, DiskspdCache::kCached);  // the local cache is left to the open flags
+  EXPECT_FALSE(Parse({"-Su", "t"}).remote_cache_only);
+  const DiskspdSwitches rw = Parse({"-Srw", "t"});
+  EXPECT_TRUE(rw.remote_cache_only);
+  EXPECT_TRUE(rw.write_through);
+  EXPECT_THAT(ErrorOf({"-Su", "-Sr", "t"}), HasSubstr("-Sr conflicts with an earlier cache mode"));
+  EXPECT_THAT(ErrorOf({"-Sr", "-Sb", "t"}), HasSubstr("-Sb conflicts with an earlier cache mode"));
+  EXPECT_THAT(ErrorOf({"-Sr", "-h", "t"}), HasSubstr("-h conflicts"));
+  EXPECT_THAT(ErrorOf({"-Srm", "t"}),
+              HasSubstr("the local cache off (-Sr) can't be used with memory mapped IO (-Sm)"));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <numeric>
 
 #include "cli/fio/fio_plan.h"
@@ -144,11 +145,14 @@ void RecordAsOurs(const std::string& dir, const std::string& name) {
   ASSERT_OK(RecordSqlioFile(fs, folder->get(), e));
 }
 
-Result<FioPlan> PlanWith(const FioJobSpec& s, bool allow_destructive) {
+// Plans `s`; with `locks`, taking the folder locks into it.
+Result<FioPlan> PlanWith(const FioJobSpec& s, bool allow_destructive,
+                         FioFolderLocks* locks = nullptr) {
   static std::vector<FioJobSpec> kept;  // the plan points into its specs
   kept = {s};
   FioPlanOptions o;
   o.allow_destructive = allow_destructive;
+  o.locks = locks;
   return PlanFioJobs(kept, Instances(s.name, 1), DefaultFileSystem(), o);
 }
 
@@ -207,6 +211,62 @@ TEST(FioForeignFileTest, ALayoutOfAShortFileLoadcellDidNotMakeIsAWrite) {
   // The null engine lays nothing out: the read job runs.
   s.ioengine = fio::FioEngine::kNull;
   EXPECT_OK(PlanWith(s, false));
+}
+
+TEST(FioFolderLockTest, AFolderAnotherLoadcellHoldsIsRefusedBeforeItsFilesAreChecked) {
+  TempDir dir;
+  FioJobSpec s = SizedSpec("l", dir.path());
+  s.size_given = true;
+  s.size.bytes = 1 << 20;
+  s.rw = fio::FioRwMode::kRandWrite;
+  // Another loadcell is laying out l.0.0 (its manifest says `creating`):
+  // the refusal names the lock, not the half-made file.
+  dir.Write("l.0.0", std::string(4096, 'p'));
+  auto held = LockSqlioFolder(DefaultFileSystem(), dir.path(), "loadcell fio");
+  ASSERT_OK(held);
+  FioFolderLocks locks;
+  auto refused = PlanWith(s, false, &locks);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(refused.status().message().rfind(
+                "fio: " + dir.path() + " is in use by another loadcell (pid ", 0),
+            0u)
+      << refused.status().message();
+  EXPECT_TRUE(locks.locks.empty());
+  held->Release();
+
+  // Let go: the plan takes the lock (once for the folder) and holds it.
+  std::filesystem::remove(dir / "l.0.0");
+  s.nrfiles = 2;
+  auto plan = PlanWith(s, false, &locks);
+  ASSERT_OK(plan);
+  EXPECT_EQ(locks.folders, std::vector<std::string>{dir.path()});
+  ASSERT_EQ(locks.locks.size(), 1u);
+  EXPECT_FALSE(LockSqlioFolder(DefaultFileSystem(), dir.path(), "loadcell sqlio").ok());
+  locks.locks.clear();
+  EXPECT_FALSE(std::filesystem::exists(dir / kSqlioLockName));
+}
+
+TEST(FioFolderLockTest, AReadOfWholeFilesOrTheNullEngineTakesNoLock) {
+  TempDir dir;
+  FioJobSpec s = SizedSpec("r", dir.path());
+  s.size_given = true;
+  s.size.bytes = 64 << 10;
+  s.rw = fio::FioRwMode::kRandRead;
+  dir.Write("r.0.0", std::string(64 << 10, 'x'));
+  FioFolderLocks locks;
+  ASSERT_OK(PlanWith(s, false, &locks));
+  EXPECT_TRUE(locks.folders.empty());
+  s.rw = fio::FioRwMode::kRandWrite;
+  s.ioengine = fio::FioEngine::kNull;
+  ASSERT_OK(PlanWith(s, false, &locks));
+  EXPECT_TRUE(locks.folders.empty());
+  // A read of a missing file lays it out: locked.
+  s.ioengine = fio::FioEngine::kPsync;
+  s.rw = fio::FioRwMode::kRandRead;
+  std::filesystem::remove(dir / "r.0.0");
+  ASSERT_OK(PlanWith(s, false, &locks));
+  EXPECT_EQ(locks.folders.size(), 1u);
 }
 
 }  // namespace fio_files_test

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace loadcell {
@@ -186,6 +187,54 @@ TEST(FioReportDiskTest, DiskStatsInFiosTextAndJson) {
   std::ostringstream none;
   WriteFioText(FioReport{}, none);
   EXPECT_EQ(none.str().find("Disk stats"), std::string::npos);
+}
+
+TEST(FioReportDiskTest, ADeviceOnOthersHasFiosAggregatesInTextAndJson) {
+  FioReport rep;
+  FioDiskUtil dm;
+  dm.name = "dm-0";
+  dm.read_ios = 100;
+  dm.write_ios = 20;
+  dm.util_pct = 40;
+  dm.slaves = 2;
+  dm.aggr_read_ios = 51;
+  dm.aggr_write_ios = 11;
+  dm.aggr_read_merges = 3;
+  dm.aggr_write_merges = 4;
+  dm.aggr_read_ticks_ms = 7;
+  dm.aggr_write_ticks_ms = 8;
+  dm.aggr_in_queue_ms = 15;
+  dm.aggr_util_pct = 37.5;
+  FioDiskUtil sda;
+  sda.name = "sda";
+  sda.read_ios = 52;
+  rep.disks = {dm, sda};
+  std::ostringstream text;
+  WriteFioText(rep, text);
+  // fio 3.33's line: two more spaces before a device on others, its
+  // aggregates after its own figures; the device under it as any other.
+  EXPECT_EQ(text.str(),
+            "\nDisk stats (read/write):\n"
+            "    dm-0: ios=100/20, merge=0/0, ticks=0/0, in_queue=0, util=40.00%, "
+            "aggrios=51/11, aggrmerge=3/4, aggrticks=7/8, aggrin_queue=15, aggrutil=37.50%\n"
+            "  sda: ios=52/0, merge=0/0, ticks=0/0, in_queue=0, util=0.00%\n");
+  std::ostringstream json;
+  WriteFioJson(rep, false, json);
+  const nlohmann::json doc = nlohmann::json::parse(json.str());
+  ASSERT_EQ(doc["disk_util"].size(), 2u);
+  const nlohmann::json& d = doc["disk_util"][0];
+  EXPECT_EQ(d["aggr_read_ios"], 51);
+  EXPECT_EQ(d["aggr_write_ios"], 11);
+  EXPECT_EQ(d["aggr_read_merges"], 3);
+  EXPECT_EQ(d["aggr_write_merge"], 4);  // fio's name
+  EXPECT_EQ(d["aggr_read_ticks"], 7);
+  EXPECT_EQ(d["aggr_write_ticks"], 8);
+  EXPECT_EQ(d["aggr_in_queue"], 15);
+  EXPECT_DOUBLE_EQ(d["aggr_util"].get<double>(), 37.5);
+  // A device on none has no aggr_* field.
+  for (const auto& [key, value] : doc["disk_util"][1].items()) {
+    EXPECT_NE(key.rfind("aggr_", 0), 0u) << key;
+  }
 }
 
 }  // namespace
