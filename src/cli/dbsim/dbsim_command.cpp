@@ -49,8 +49,9 @@ struct DbsimArgs {
   std::string preset;  // --preset=NAME
   bool allow_destructive = false;
   bool help = false;
-  std::string journal;  // --journal=FILE
-  bool json = false;    // --format=json
+  std::string journal;                     // --journal=FILE
+  bool json = false;                       // --format=json
+  VerdictMode verdict = VerdictMode::kOn;  // --verdict=off|on|strict
   bool verify_after_crash = false;
   // --inject-fault=KIND[:SKIP] (for tests): one I/O broken through the seam.
   DbIoFault fault = DbIoFault::kNone;
@@ -96,6 +97,8 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     a.journal = arg.substr(10);
   } else if (arg == "--format=json" || arg == "--format=text") {
     a.json = arg == "--format=json";
+  } else if (arg.rfind("--verdict=", 0) == 0) {
+    LC_ASSIGN_OR_RETURN(a.verdict, ParseVerdictOption("dbsim: ", arg.substr(10)));
   } else if (arg == "--verify-after-crash") {
     a.verify_after_crash = true;
   } else if (arg.rfind("--inject-fault=", 0) == 0) {
@@ -104,7 +107,7 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     return Status::InvalidArgument(fmt::format(
         "dbsim: unknown option '{}' (loadcell's own: --preset=sqlserver|postgresql|innodb, "
         "--page-size=BYTES, --allow-destructive, --journal=FILE, --verify-after-crash, "
-        "--format=text|json, --help)",
+        "--format=text|json, --verdict=off|on|strict, --help)",
         arg));
   }
   return Status::Ok();
@@ -342,6 +345,7 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
 
 // The users of one cycle, each a job.
 struct DbsimUsers {
+  VerdictMode verdict = VerdictMode::kOn;
   std::vector<std::unique_ptr<DbsimUserWorkload>> workloads;
   std::vector<std::unique_ptr<VerdictStep>> verdicts;
 };
@@ -378,9 +382,8 @@ Job PlanUser(const DbsimConfig& config, DbsimUserKind kind, int64_t threads, dou
   job.manifest.test = "dbsim";
   job.manifest.command = "run";
   job.manifest.system = ReadSystemInfo();
-  auto& verdict =
-      users.verdicts.emplace_back(std::make_unique<VerdictStep>(*w, job.cfg.verdict_mode(), 99, 0));
-  job.observer = verdict.get();
+  job.observer =
+      users.verdicts.emplace_back(std::make_unique<VerdictStep>(*w, users.verdict, 99, 0)).get();
   return job;
 }
 
@@ -430,6 +433,10 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
   }
   DbsimReportInput full = report;
   full.result = &*ran;
+  // Every user judged as one: each check at its gravest, the users named.
+  std::vector<NamedValidity> verdicts;
+  for (const JobRunResult& job : ran->jobs) verdicts.push_back({job.name, &job.result.validity});
+  full.verdict = MergeVerdicts(verdicts);
   if (a.json) {
     WriteDbsimJson(full, out);
   } else {
@@ -448,7 +455,8 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
     }
   }
   if (ran->total.interrupted) return kExitInterrupted;
-  return failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk;
+  return ExitCodeForVerdicts({&full.verdict},
+                             failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk, err);
 }
 
 // Creates the files, runs every cycle's users and reports them. REQUIRES:
@@ -488,6 +496,7 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostre
     db.SetJournal(&*journal);
   }
   DbsimUsers users;
+  users.verdict = a.verdict;
   std::vector<JobGroup> groups;
   for (int64_t c = 0; c < config.test_cycles; ++c) {
     PlanCycle(config, c, seed, db, users, groups);
@@ -497,7 +506,8 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, std::ostre
                                 log_name,
                                 a.page_size,
                                 static_cast<double>(config.test_cycle_duration_s),
-                                config.test_cycles};
+                                config.test_cycles,
+                                {}};
   if (!a.json) {
     WriteDbsimHeader(report, out);
     out.flush();
@@ -526,6 +536,8 @@ std::string DbsimUsage() {
          "  --journal=FILE        record each page write's intent and durability in FILE\n"
          "  --verify-after-crash  with --journal: check every page against the journal\n"
          "  --format=json         the report as one JSON document on stdout\n"
+         "  --verdict=MODE        off, on (the default) or strict: exit 3 when the\n"
+         "                        verdict is INVALID (docs/validity.md)\n"
          "Every key, check and user: docs/dbsim.md.\n";
 }
 

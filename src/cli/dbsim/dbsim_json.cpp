@@ -4,6 +4,7 @@
 #include "core/version.h"
 #include "dbsim/page_check.h"
 #include "report/json/json_writer.h"
+#include "report/json/validity_json.h"
 #include "workloads/dbsim/dbsim_users.h"
 
 namespace loadcell {
@@ -63,6 +64,10 @@ void WriteJsonUser(const JobRunResult& job, JsonWriter& w) {
     w.Null();
   } else {
     w.String(r.failure.message());
+  }
+  if (r.validity.judged) {
+    w.Key("validity");
+    WriteValidityJson(w, r.validity);
   }
   w.EndObject();
 }
@@ -148,7 +153,12 @@ void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out) {
   w.Key("bytes_written").Uint(log_bytes);
   w.EndObject();
   WriteJsonChecks(*in.db, w);
-  if (!in.result->jobs.empty()) WriteJsonVerdict(in.result->jobs.front().result.validity, w);
+  WriteJsonVerdict(in.verdict, w);
+  if (in.verdict.judged) {
+    // The same verdict whole: each check's advice and figures.
+    w.Key("validity");
+    WriteValidityJson(w, in.verdict);
+  }
   w.EndObject();
   out << "\n";
 }

@@ -23,6 +23,9 @@ struct DbsimReportInput {
   uint32_t page_size = 0;
   double duration_s = 0;
   int64_t cycles = 1;
+  // Every user's verdict merged (MergeVerdicts): the run's, with each
+  // finding named by the users that made it.
+  Validity verdict;
 };
 
 // The first line, printed before the users start (a watcher knows the run

@@ -41,6 +41,7 @@ using diskspd::DiskspdSwitches;
 // loadcell's own options among DiskSpd's switches.
 struct DiskspdOwnOptions {
   bool allow_destructive = false;
+  VerdictMode verdict = VerdictMode::kOn;  // --verdict=off|on|strict
 };
 
 std::string OpenFlagsText(int flags) {
@@ -230,6 +231,8 @@ std::string DiskspdUsage() {
          "report or -Rxml, loadcell's verdict after it. loadcell's additions:\n"
          "  -Rxml:FILE           the XML report also to FILE (the text on stdout)\n"
          "  --allow-destructive  let -w write to an existing file loadcell did not create\n"
+         "  --verdict=MODE       off, on (the default) or strict: exit 3 when a target's\n"
+         "                       verdict is INVALID (docs/validity.md)\n"
          "Every switch, and what is not supported yet: docs/diskspd.md.\n";
 }
 
@@ -238,6 +241,7 @@ namespace {
 // One timespan's run: its jobs, their results and its report, kept alive
 // until every timespan is reported.
 struct DiskspdTimespanRun {
+  VerdictMode verdict = VerdictMode::kOn;
   std::vector<DiskspdJobRun> runs;
   JobsResult ran;
   DiskspdReport report;
@@ -320,8 +324,8 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
       PrintCliError(err, Status(st.code(), pj.settings.name + ": " + st.message(), st.err()));
       return false;
     }
-    jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99,
-                                               pj.cfg.report_interval_s);
+    jr.verdict =
+        std::make_unique<VerdictStep>(*jr.workload, tr.verdict, 99, pj.cfg.report_interval_s);
     Job job;
     job.name = pj.settings.name;
     job.workload = jr.workload.get();
@@ -380,17 +384,19 @@ void CollectTimespan(const DiskspdPlan& plan, DiskspdTimespanRun& tr, std::ostre
     }
   }
   report.test_time_s = tr.ran.total.total_time_s;
-  std::set<size_t> judged_targets;
+  // Each target's threads judged as one (its verdict merged over them).
+  std::vector<std::vector<NamedValidity>> by_target(plan.targets.size());
   for (size_t i = 0; i < tr.ran.jobs.size() && i < tr.runs.size(); ++i) {
     const DiskspdJob& pj = *tr.runs[i].planned;
     const DiskspdTarget& t = plan.targets[pj.target];
     report.rows.push_back(
         DiskspdRowOf(tr.ran.jobs[i].result, pj.thread, pj.target, t.path, t.size));
-    if (judged_targets.insert(pj.target).second) {
-      report.verdicts.emplace_back(
-          fmt::format("Verdict for target '{}' (thread {}):", t.path, pj.thread),
-          &tr.ran.jobs[i].result.validity);
-    }
+    by_target[pj.target].push_back(
+        {fmt::format("thread {}", pj.thread), &tr.ran.jobs[i].result.validity});
+  }
+  for (size_t k = 0; k < by_target.size(); ++k) {
+    if (by_target[k].empty()) continue;
+    report.verdicts.push_back({plan.targets[k].path, MergeVerdicts(by_target[k])});
   }
   // The rows in DiskSpd's order: thread, then target.
   std::stable_sort(report.rows.begin(), report.rows.end(),
@@ -458,12 +464,19 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
   for (const std::string& a : all_args) {
     if (a == "--allow-destructive") {
       own.allow_destructive = true;
+    } else if (a.rfind("--verdict=", 0) == 0) {
+      Result<VerdictMode> mode = ParseVerdictOption("diskspd: ", a.substr(10));
+      if (!mode.ok()) {
+        PrintCliError(err, mode.status());
+        return kExitUsage;
+      }
+      own.verdict = *mode;
     } else if (a == "--help") {
       out << DiskspdUsage();
       return kExitOk;
     } else if (a.rfind("--", 0) == 0) {
       PrintCliError(err, fmt::format("diskspd: unknown option '{}' (loadcell's own options here: "
-                                     "--allow-destructive, --help)",
+                                     "--allow-destructive, --verdict=off|on|strict, --help)",
                                      a));
       return kExitUsage;
     } else {
@@ -523,6 +536,7 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
   bool interrupted = false;
   for (size_t i = 0; i < plans->size() && !interrupted; ++i) {
     auto tr = std::make_unique<DiskspdTimespanRun>();
+    tr->verdict = own.verdict;
     if (!RunTimespan(profile->timespans[i], (*plans)[i], *tr, err)) return kExitRunFailed;
     CollectTimespan((*plans)[i], *tr, err);
     failed = failed || tr->failed;
@@ -546,11 +560,13 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
       failed = true;
     }
   }
+  std::vector<const Validity*> verdicts;
   for (const auto& tr : spans) {
     for (DiskspdJobRun& jr : tr->runs) (void)jr.workload->Cleanup(PrepareContext{});
+    for (const DiskspdTargetVerdict& v : tr->report.verdicts) verdicts.push_back(&v.validity);
   }
   if (interrupted) return kExitInterrupted;
-  return failed ? kExitRunFailed : kExitOk;
+  return ExitCodeForVerdicts(verdicts, failed ? kExitRunFailed : kExitOk, err);
 }
 
 }  // namespace loadcell
