@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/cli_style.h"
 #include "cli/cluster_setup.h"
@@ -377,12 +378,29 @@ int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err) {
     err << "loadcell: interrupted; the report covers the time until the interrupt\n";
     return kExitInterrupted;
   }
-  if (code == kExitOk && result.validity.judged && result.validity.mode == VerdictMode::kStrict &&
-      result.validity.overall() == Overall::kInvalid) {
-    err << "loadcell: the result is INVALID (--verdict=strict; the verdict above says why)\n";
-    return kExitInvalid;
+  return ExitCodeForVerdicts({&result.validity}, code, err);
+}
+
+int ExitCodeForVerdicts(const std::vector<const Validity*>& verdicts, int code, std::ostream& err) {
+  if (code != kExitOk) return code;
+  size_t invalid = 0;
+  for (const Validity* v : verdicts) {
+    const bool strict = v != nullptr && v->judged && v->mode == VerdictMode::kStrict;
+    if (strict && v->overall() == Overall::kInvalid) ++invalid;
   }
-  return code;
+  if (invalid == 0) return code;
+  if (verdicts.size() == 1) {
+    err << "loadcell: the result is INVALID (--verdict=strict; the verdict above says why)\n";
+  } else {
+    err << "loadcell: " << invalid << " of " << verdicts.size()
+        << " results are INVALID (--verdict=strict; the verdicts above say why)\n";
+  }
+  return kExitInvalid;
+}
+
+Result<VerdictMode> ParseVerdictOption(const std::string& who, const std::string& value) {
+  if (std::optional<VerdictMode> mode = VerdictModeNamed(value)) return *mode;
+  return Status::InvalidArgument(who + "--verdict=" + value + ": the verdict is off, on or strict");
 }
 
 int RunCommandLine(const std::vector<std::string>& given, std::ostream& out, std::ostream& err) {

@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
+#include "runner/validity.h"
+
 namespace loadcell {
 
 struct RunResult;
@@ -42,5 +45,15 @@ bool ReportOwnsStdout(const std::string& format, const std::string& output_file)
 // on `err` and exits the process at once (130 after a stop signal, else 1),
 // so the caller flushes its report and files first.
 int ExitCodeAfterRun(const RunResult& result, int code, std::ostream& err);
+
+// The exit code once the results judged by `verdicts` are reported: `code`
+// unless it is kExitOk and one of them was judged under --verdict=strict and
+// is INVALID: then kExitInvalid, said so on `err`. Null entries are skipped.
+int ExitCodeForVerdicts(const std::vector<const Validity*>& verdicts, int code, std::ostream& err);
+
+// --verdict=`value` of a front end that reads its own options (fio,
+// diskspd, dbsim): the mode, or a usage error (`who` starts its message:
+// "dbsim: ").
+Result<VerdictMode> ParseVerdictOption(const std::string& who, const std::string& value);
 
 }  // namespace loadcell

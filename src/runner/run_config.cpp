@@ -116,8 +116,7 @@ void RunConfig::RegisterOptions(OptionSet& opts) {
 }
 
 VerdictMode RunConfig::verdict_mode() const {
-  if (verdict == "off") return VerdictMode::kOff;
-  return verdict == "strict" ? VerdictMode::kStrict : VerdictMode::kOn;
+  return VerdictModeNamed(verdict).value_or(VerdictMode::kOn);
 }
 
 Status RunConfig::Finalize(const OptionSet& opts) {

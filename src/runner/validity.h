@@ -3,7 +3,9 @@
 // found (src/validity/ makes them; reporters print them; docs/validity.md
 // lists every check). Plain data, carried in RunResult.
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace loadcell {
@@ -11,6 +13,10 @@ namespace loadcell {
 // --verdict: off (no check is made, nothing printed), on (the default),
 // strict (as on, and an INVALID result exits 3).
 enum class VerdictMode { kOff, kOn, kStrict };
+
+// The mode --verdict's value names ("off", "on", "strict"); nullopt for any
+// other word. Every front end reads --verdict through it.
+std::optional<VerdictMode> VerdictModeNamed(std::string_view word);
 
 enum class CheckLevel { kPass, kWarn, kInvalid, kNotChecked };
 
@@ -58,5 +64,24 @@ struct Validity {
 const char* OverallName(Overall o);
 // "valid", "valid with warnings (2)", "INVALID (1)": the text's last line.
 std::string VerdictLine(const Validity& v);
+
+// One part of a run judged on its own (a fio job of a group, a DiskSpd
+// thread of a target, a dbsim user), named for the merged verdict's lines.
+struct NamedValidity {
+  std::string name;
+  const Validity* validity = nullptr;  // not owned; null or unjudged parts are left out
+};
+
+// One verdict for parts that ran together (docs/validity.md, "Parts judged
+// as one"): every check of any judged part, in the order it first appears,
+// at its gravest level over the parts (INVALID, WARN, not checked, pass).
+// What was seen is the parts' own words: one text when every part made
+// the check and found it alike ("4 MiB of files in memory"), else each finding
+// at that level after the parts that made it, the parts' names joined by
+// "; ", the findings by " | " ("random user: ... | checkpoint; log writer:
+// ..."). The advice and the figures are those of the first part at that
+// level; cost_ms is the parts' sum; the mode the first judged part's.
+// Unjudged (judged false) when no part was judged.
+Validity MergeVerdicts(const std::vector<NamedValidity>& parts);
 
 }  // namespace loadcell

@@ -146,6 +146,26 @@ TEST(CompareSweepGolden, SweepAcrossProcessesSaysWhoRanIt) {
   EXPECT_EQ(FormatSweep(FixtureSweep(1), "text").find("across"), std::string::npos);
 }
 
+// Each point's runs' verdicts merged: the text's last column and the CSV's
+// last; with --verdict=off (no run judged) the text has no such column.
+TEST(CompareSweepGolden, SweepPointsCarryTheirRunsVerdict) {
+  SweepTable t = FixtureSweep(2);
+  ASSERT_TRUE(t.runs[0][0].validity.judged);
+  t.runs[1][1].validity.checks[0].level = CheckLevel::kInvalid;
+  const std::string text = FormatSweep(t, "text");
+  EXPECT_NE(text.find(" verdict\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  " + VerdictLine(t.runs[0][0].validity) + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  INVALID ("), std::string::npos) << text;
+  const std::string csv = FormatSweep(t, "csv");
+  EXPECT_NE(csv.find(",verdict\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",invalid\n"), std::string::npos) << csv;
+  for (std::vector<ResultData>& runs : t.runs) {
+    for (ResultData& r : runs) r.validity = Validity{};
+  }
+  EXPECT_EQ(FormatSweep(t, "text").find("verdict"), std::string::npos);
+  EXPECT_NE(FormatSweep(t, "csv").find(",verdict\n"), std::string::npos);
+}
+
 TEST(CompareSweepGolden, SweepCsv) {
   ExpectMatchesGolden("sweep.csv", FormatSweep(FixtureSweep(1), "csv"));
 }

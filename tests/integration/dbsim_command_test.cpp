@@ -396,5 +396,62 @@ TEST(DbsimCommand, AFileLoadcellDidNotMakeIsRefusedAndKept) {
   EXPECT_EQ(dir.Read("data.mdx"), "the user's own data");
 }
 
+// The verdict of the run is every user's: each check at its gravest over the
+// users (the text's one block, the JSON's `validity`), each user's own in
+// its JSON; --verdict=off judges nothing, strict exits 3 only on INVALID.
+TEST(DbsimCommand, TheVerdictIsEveryUsersAndFollowsTheVerdictOption) {
+  TempDir dir;
+  dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n"));
+  const ProcessResult r =
+      Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "-d", "1", "--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  const auto gravity = [](const std::string& level) {
+    return level == "invalid" ? 3 : level == "warn" ? 2 : level == "not_checked" ? 1 : 0;
+  };
+  ASSERT_GE(doc["users"].size(), 5u) << r.out;
+  std::map<std::string, int> gravest;  // by check id, over the users
+  for (const auto& u : doc["users"]) {
+    ASSERT_TRUE(u.contains("validity")) << u.dump();
+    for (const auto& c : u["validity"]["checks"]) {
+      int& g = gravest[c["id"].get<std::string>()];
+      g = std::max(g, gravity(c["level"].get<std::string>()));
+    }
+  }
+  const nlohmann::json& merged = doc["validity"];
+  ASSERT_EQ(merged["checks"].size(), gravest.size()) << merged.dump();
+  for (const auto& c : merged["checks"]) {
+    EXPECT_EQ(gravity(c["level"].get<std::string>()), gravest[c["id"].get<std::string>()])
+        << c.dump();
+  }
+  EXPECT_EQ(doc["verdict"]["overall"], merged["overall"]);
+
+  const ProcessResult strict =
+      Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "-d", "1", "--verdict=strict"});
+  const size_t block = strict.out.find("\nValidity (");
+  ASSERT_NE(block, std::string::npos) << Show(strict);
+  EXPECT_EQ(strict.out.find("\nValidity (", block + 1), std::string::npos) << strict.out;
+  if (strict.out.find("\nVerdict: INVALID (") == std::string::npos) {
+    EXPECT_EQ(strict.exit_code, 0) << Show(strict);
+  } else {
+    EXPECT_EQ(strict.exit_code, 3) << Show(strict);
+  }
+
+  const ProcessResult off =
+      Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "-d", "1", "--verdict=off", "--format=json"});
+  ASSERT_EQ(off.exit_code, 0) << Show(off);
+  const nlohmann::json none = nlohmann::json::parse(off.out, nullptr, false);
+  EXPECT_FALSE(none["verdict"]["judged"].get<bool>()) << off.out;
+  EXPECT_FALSE(none.contains("validity")) << off.out;
+  for (const auto& u : none["users"]) EXPECT_FALSE(u.contains("validity")) << u.dump();
+
+  const ProcessResult bad = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "--verdict=maybe"});
+  EXPECT_EQ(bad.exit_code, 2) << Show(bad);
+  EXPECT_NE(bad.err.find("dbsim: --verdict=maybe: the verdict is off, on or strict"),
+            std::string::npos)
+      << bad.err;
+}
+
 }  // namespace
 }  // namespace loadcell::testing

@@ -164,7 +164,13 @@ TEST(ReportCommandsTest, SweepRunsTheMatrixAndWritesEveryRun) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out), 7) << r.out;  // title, blank, header, 4 points
   EXPECT_TRUE(std::regex_search(
-      r.out, std::regex("\nthreads +cpu-max-prime +events/s +p95 \\(ms\\) +p99 \\(ms\\)\n")))
+      r.out,
+      std::regex("\nthreads +cpu-max-prime +events/s +p95 \\(ms\\) +p99 \\(ms\\) +verdict\n")))
+      << r.out;
+  // Each point's verdict in its row's last cell.
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex("\n +2 +2000 .* (valid|valid with warnings \\([0-9]+\\)|INVALID "
+                        "\\([0-9]+\\))\n")))
       << r.out;
   for (const char* f :
        {"cpu-threads=1-cpu-max-prime=1000.json", "cpu-threads=2-cpu-max-prime=2000.json"}) {

@@ -23,6 +23,7 @@
 #include "os/system_info.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
+#include "testing/verdict_run.h"
 
 namespace loadcell {
 namespace {
@@ -31,19 +32,10 @@ using testing::BuildTree;
 using testing::FileIoCommand;
 using testing::ProcessResult;
 using testing::RunLoadcell;
+using testing::ShowVerdictRun;
 using testing::TempDir;
-
-std::string ShowVerdictRun(const ProcessResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
-}
-
-// The report's last line.
-std::string VerdictLastLine(const std::string& out) {
-  std::string s = out;
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  const size_t nl = s.rfind('\n');
-  return nl == std::string::npos ? s : s.substr(nl + 1);
-}
+using testing::VerdictCheckOf;
+using testing::VerdictLastLine;
 
 bool VerdictDirectWorks(const std::string& dir) {
   const std::string probe = dir + "/.direct-probe";
@@ -52,14 +44,6 @@ bool VerdictDirectWorks(const std::string& dir) {
   if (fd.ok()) (void)fs.Close(*fd);
   (void)fs.Unlink(probe);
   return fd.ok();
-}
-
-// The check `id` of a JSON report's validity, or null.
-nlohmann::json VerdictCheckOf(const nlohmann::json& j, const std::string& id) {
-  for (const nlohmann::json& c : j["validity"]["checks"]) {
-    if (c["id"] == id) return c;
-  }
-  return nullptr;
 }
 
 // The lock the tests of the disk's other traffic share: the clean run below

@@ -27,6 +27,22 @@ std::vector<size_t> DonePoints(const SweepTable& t) {
   return done;
 }
 
+// The verdict of point `p`: its runs' verdicts merged (MergeVerdicts);
+// unjudged when none was judged (--verdict=off).
+Validity PointVerdict(const SweepTable& t, size_t p) {
+  std::vector<NamedValidity> parts;
+  for (size_t i = 0; i < t.runs[p].size(); ++i) {
+    parts.push_back({fmt::format("run {}", i + 1), &t.runs[p][i].validity});
+  }
+  return MergeVerdicts(parts);
+}
+
+// Whether a finished point was judged: the text table's verdict column is
+// left out when none was (--verdict=off prints no verdict).
+bool AnyPointJudged(const SweepTable& t, const std::vector<size_t>& done) {
+  return std::any_of(done.begin(), done.end(), [&](size_t p) { return PointVerdict(t, p).judged; });
+}
+
 // The CSV header: the swept options, the run's columns (threads only when
 // it is not swept: then it is a column already), the counters, the range.
 std::string SweepCsvHeader(const SweepTable& t, bool threads_swept,
@@ -41,7 +57,7 @@ std::string SweepCsvHeader(const SweepTable& t, bool threads_swept,
     out += ',';
     out += CsvField(c);
   }
-  return out + ",events_per_second_min,events_per_second_max\n";
+  return out + ",events_per_second_min,events_per_second_max,verdict\n";
 }
 
 std::string FormatSweepCsv(const SweepTable& t, const std::vector<size_t>& done) {
@@ -67,13 +83,15 @@ std::string FormatSweepCsv(const SweepTable& t, const std::vector<size_t>& done)
       }
       out += fmt::format(",{:.0f}", v);
     }
-    out += fmt::format(",{:.3f},{:.3f}\n", g.events_per_second_min, g.events_per_second_max);
+    const Validity v = PointVerdict(t, p);
+    out += fmt::format(",{:.3f},{:.3f},{}\n", g.events_per_second_min, g.events_per_second_max,
+                       v.judged ? OverallName(v.overall()) : "");
   }
   return out;
 }
 
 // The text table's row of point `p`.
-std::vector<std::string> SweepTextRow(const SweepTable& t, size_t p) {
+std::vector<std::string> SweepTextRow(const SweepTable& t, size_t p, bool verdicts) {
   GroupFigures g = Aggregate(t.runs[p]);
   std::vector<std::string> row = ShownValuesOf(t, p);
   if (t.repeat > 1) row.push_back(std::to_string(g.runs));
@@ -85,6 +103,10 @@ std::vector<std::string> SweepTextRow(const SweepTable& t, size_t p) {
   }
   row.push_back(TableMs(g.lat_p95));
   row.push_back(TableMs(g.lat_p99));
+  if (verdicts) {
+    const Validity v = PointVerdict(t, p);
+    row.push_back(v.judged ? VerdictLine(v) : "-");
+  }
   return row;
 }
 
@@ -105,8 +127,10 @@ std::string FormatSweepText(const SweepTable& t, const std::vector<size_t>& done
   if (t.repeat > 1) header.push_back("spread");
   header.push_back("p95 (ms)");
   header.push_back("p99 (ms)");
+  const bool verdicts = AnyPointJudged(t, done);
+  if (verdicts) header.push_back("verdict");
   table.AddRow(header);
-  for (size_t p : done) table.AddRow(SweepTextRow(t, p));
+  for (size_t p : done) table.AddRow(SweepTextRow(t, p, verdicts));
   out += table.Render(0);
   if (t.repeat > 1)
     out += "\nspread: half the range (max - min) of the runs' events/s, in % of the mean.\n";
@@ -142,6 +166,8 @@ SweepFigures SweepToFigures(const SweepTable& t) {
     pf.events_per_second_spread_pct = g.events_per_second_spread_pct;
     pf.p95_ns = g.lat_p95;
     pf.p99_ns = g.lat_p99;
+    const Validity v = PointVerdict(t, p);
+    if (v.judged) pf.verdict = VerdictLine(v);
     f.points.push_back(std::move(pf));
   }
   return f;

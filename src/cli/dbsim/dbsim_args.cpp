@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "cli/app.h"
 #include "cli/dbsim/dbsim_preset.h"
 #include "dbsim/page_format.h"
 
@@ -50,6 +51,8 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     a.journal = arg.substr(10);
   } else if (arg == "--format=json" || arg == "--format=text") {
     a.json = arg == "--format=json";
+  } else if (arg.rfind("--verdict=", 0) == 0) {
+    LC_ASSIGN_OR_RETURN(a.verdict, ParseVerdictOption("dbsim: ", arg.substr(10)));
   } else if (arg == "--verify-after-crash") {
     a.verify_after_crash = true;
   } else if (arg.rfind("--inject-fault=", 0) == 0) {
@@ -58,7 +61,7 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     return Status::InvalidArgument(fmt::format(
         "dbsim: unknown option '{}' (loadcell's own: --preset=sqlserver|postgresql|innodb, "
         "--page-size=BYTES, --allow-destructive, --journal=FILE, --verify-after-crash, "
-        "--format=text|json, --help)",
+        "--format=text|json, --verdict=off|on|strict, --help)",
         arg));
   }
   return Status::Ok();

@@ -9,6 +9,7 @@
 
 #include "core/status.h"
 #include "dbsim/fault_file_system.h"
+#include "runner/validity.h"
 
 namespace loadcell {
 
@@ -27,6 +28,7 @@ struct DbsimArgs {
   std::string save_file;  // -save: the configuration of the run, written out
   std::string journal;    // --journal=FILE
   bool json = false;      // --format=json
+  VerdictMode verdict = VerdictMode::kOn;  // --verdict=off|on|strict
   bool verify_after_crash = false;
   // --inject-fault=KIND[:SKIP] (for tests): one I/O broken through the seam.
   DbIoFault fault = DbIoFault::kNone;

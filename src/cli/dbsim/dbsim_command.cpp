@@ -295,6 +295,7 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
 
 // The users of one cycle, each a job.
 struct DbsimUsers {
+  VerdictMode verdict = VerdictMode::kOn;
   std::vector<std::unique_ptr<DbsimUserWorkload>> workloads;
   std::vector<std::unique_ptr<VerdictStep>> verdicts;
 };
@@ -331,9 +332,8 @@ Job PlanUser(const DbsimConfig& config, DbsimUserKind kind, int64_t threads, dou
   job.manifest.test = "dbsim";
   job.manifest.command = "run";
   job.manifest.system = ReadSystemInfo();
-  auto& verdict =
-      users.verdicts.emplace_back(std::make_unique<VerdictStep>(*w, job.cfg.verdict_mode(), 99, 0));
-  job.observer = verdict.get();
+  job.observer =
+      users.verdicts.emplace_back(std::make_unique<VerdictStep>(*w, users.verdict, 99, 0)).get();
   return job;
 }
 
@@ -365,7 +365,7 @@ void PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, DbsimDat
 
 // Runs the groups and prints the report; the exit code.
 // The error log's last entry: the pages checked and failed, the verdict.
-std::string LogSummary(const JobsResult& ran, const DbsimDatabase& db) {
+std::string LogSummary(const JobsResult& ran, const DbsimDatabase& db, const Validity& verdict) {
   std::string kinds;
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     const auto kind = static_cast<DbPageFault>(k);
@@ -374,11 +374,10 @@ std::string LogSummary(const JobsResult& ran, const DbsimDatabase& db) {
                          db.FaultCount(kind));
   }
   const std::vector<uint64_t>& c = ran.total.counters;
-  return fmt::format(
-      "run ended: {} pages checked, {} failed{}{}; verdict {}",
-      kDbsimPagesChecked < static_cast<int>(c.size()) ? c[kDbsimPagesChecked] : 0, db.TotalFaults(),
-      kinds, kinds.empty() ? "" : ")",
-      ran.jobs.empty() ? "not judged" : OverallName(ran.jobs.front().result.validity.overall()));
+  return fmt::format("run ended: {} pages checked, {} failed{}{}; verdict {}",
+                     kDbsimPagesChecked < static_cast<int>(c.size()) ? c[kDbsimPagesChecked] : 0,
+                     db.TotalFaults(), kinds, kinds.empty() ? "" : ")",
+                     verdict.judged ? OverallName(verdict.overall()) : "not judged");
 }
 
 int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const DbsimDatabase& db,
@@ -402,6 +401,10 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
   }
   DbsimReportInput full = report;
   full.result = &*ran;
+  // Every user judged as one: each check at its gravest, the users named.
+  std::vector<NamedValidity> verdicts;
+  for (const JobRunResult& job : ran->jobs) verdicts.push_back({job.name, &job.result.validity});
+  full.verdict = MergeVerdicts(verdicts);
   if (a.json) {
     WriteDbsimJson(full, out);
   } else {
@@ -419,12 +422,13 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
       }
     }
   }
-  if (Status st = log.Finish(LogSummary(*ran, db)); !st.ok()) {
+  if (Status st = log.Finish(LogSummary(*ran, db, full.verdict)); !st.ok()) {
     PrintCliError(err, st);
     failed = true;
   }
   if (ran->total.interrupted) return kExitInterrupted;
-  return failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk;
+  return ExitCodeForVerdicts({&full.verdict},
+                             failed || db.TotalFaults() > 0 ? kExitRunFailed : kExitOk, err);
 }
 
 // Creates the files, runs every cycle's users and reports them. REQUIRES:
@@ -483,6 +487,7 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, DbsimOutpu
     db.SetJournal(&*journal);
   }
   DbsimUsers users;
+  users.verdict = a.verdict;
   std::vector<JobGroup> groups;
   for (int64_t c = 0; c < config.test_cycles; ++c) {
     PlanCycle(config, c, seed, db, users, groups);
@@ -530,6 +535,8 @@ std::string DbsimUsage() {
          "  --journal=FILE        record each page write's intent and durability in FILE\n"
          "  --verify-after-crash  with --journal: check every page against the journal\n"
          "  --format=json         the report as one JSON document on stdout\n"
+         "  --verdict=MODE        off, on (the default) or strict: exit 3 when the\n"
+         "                        verdict is INVALID (docs/validity.md)\n"
          "Every key, check and user: docs/dbsim.md.\n";
 }
 

@@ -5,6 +5,7 @@
 #include "core/version.h"
 #include "dbsim/page_check.h"
 #include "report/json/json_writer.h"
+#include "report/json/validity_json.h"
 #include "report/reporter.h"
 #include "workloads/dbsim/dbsim_users.h"
 
@@ -65,6 +66,10 @@ void WriteJsonUser(const JobRunResult& job, JsonWriter& w) {
     w.Null();
   } else {
     w.String(r.failure.message());
+  }
+  if (r.validity.judged) {
+    w.Key("validity");
+    WriteValidityJson(w, r.validity);
   }
   w.EndObject();
 }
@@ -147,7 +152,9 @@ void WriteDbsimMembers(const DbsimReportInput& in, JsonWriter& w) {
   w.Key("bytes_written").Uint(log_bytes);
   w.EndObject();
   WriteJsonChecks(*in.db, w);
-  if (!in.result->jobs.empty()) WriteJsonVerdict(in.result->jobs.front().result.validity, w);
+  // The run's `validity` (each check's advice and figures) is the run
+  // schema's, written by the JSON reporter from DbsimRunResult.
+  WriteJsonVerdict(in.verdict, w);
 }
 
 }  // namespace

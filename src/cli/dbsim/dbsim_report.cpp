@@ -146,11 +146,8 @@ void WriteDbsimText(const DbsimReportInput& in, std::ostream& out) {
   out << "\n";
   WriteChecks(*in.db, out);
   out << "\n";
-  // The verdict of the run as a whole: the first job's checks (host, CPU,
-  // files) stand for every user, which ran at the same time.
-  if (!in.result->jobs.empty()) {
-    out << report_internal::VerdictBlock(in.result->jobs.front().result.validity);
-  }
+  // The verdict of the run as a whole: every user's, merged.
+  out << report_internal::VerdictBlock(in.verdict);
 }
 
 }  // namespace loadcell

@@ -33,6 +33,9 @@ struct DbsimReportInput {
   bool page_size_given = false;
   std::string dir;
   const Workload* workload = nullptr;
+  // Every user's verdict merged (MergeVerdicts): the run's, with each
+  // finding named by the users that made it.
+  Validity verdict;
 };
 
 // The first line, printed before the users start (a watcher knows the run

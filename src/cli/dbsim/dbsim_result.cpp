@@ -89,8 +89,7 @@ RunResult DbsimRunResult(const DbsimReportInput& in) {
                                     failed == 1 ? "its" : "their", failed == 1 ? "" : "s") +
                         (lines.empty() ? "" : "; the first, " + lines.front()));
   }
-  // As the text report: the first user's checks stand for all of them.
-  if (!in.result->jobs.empty()) r.validity = in.result->jobs.front().result.validity;
+  r.validity = in.verdict;  // every user's, merged
   return r;
 }
 

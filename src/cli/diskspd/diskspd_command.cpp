@@ -43,7 +43,8 @@ using diskspd::DiskspdSwitches;
 // loadcell's own options among DiskSpd's switches.
 struct DiskspdOwnOptions {
   bool allow_destructive = false;
-  MpiRanks ranks;  // --mpi, --mpi-files, --mpi-timeout and the launcher
+  MpiRanks ranks;                          // --mpi, --mpi-files, --mpi-timeout and the launcher
+  VerdictMode verdict = VerdictMode::kOn;  // --verdict=off|on|strict
 };
 
 std::string OpenFlagsText(int flags) {
@@ -140,6 +141,8 @@ std::string DiskspdUsage() {
          "  --allow-destructive  let -w write to an existing file loadcell did not create\n"
          "Under mpirun every rank runs the test, rank 0 prints one merged report:\n"
          "  --mpi-files=per-rank|shared, --mpi-timeout=TIME, --mpi=auto|on|off (docs/mpi.md)\n"
+         "  --verdict=MODE       off, on (the default) or strict: exit 3 when a target's\n"
+         "                       verdict is INVALID (docs/validity.md)\n"
          "Every switch, and what is not supported yet: docs/diskspd.md.\n";
 }
 
@@ -149,6 +152,7 @@ namespace {
 // until every timespan is reported.
 struct DiskspdTimespanRun {
   std::unique_ptr<Cluster> cluster;  // under MPI: the timespan's across the ranks
+  VerdictMode verdict = VerdictMode::kOn;
   std::vector<DiskspdJobRun> runs;
   JobsResult ran;
   DiskspdReport report;
@@ -248,8 +252,8 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
       prepared = Status(st.code(), pj.settings.name + ": " + st.message(), st.err());
       break;
     }
-    jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99,
-                                               pj.cfg.report_interval_s);
+    jr.verdict =
+        std::make_unique<VerdictStep>(*jr.workload, tr.verdict, 99, pj.cfg.report_interval_s);
     Job job;
     job.name = pj.settings.name;
     job.workload = jr.workload.get();
@@ -316,10 +320,11 @@ void CollectTimespan(const DiskspdPlan& plan, bool per_rank, DiskspdTimespanRun&
     }
   }
   report.test_time_s = tr.ran.total.total_time_s;
-  std::set<size_t> judged_targets;
   // Under MPI every rank's own rows of each job (its threads numbered rank
-  // after rank), from the merged result's ranks.
+  // after rank), from the merged result's ranks; each target's threads
+  // judged as one (its verdict merged over them).
   const DiskspdRankLayout layout{report.thread_count, plan.targets.size(), per_rank};
+  std::vector<std::vector<NamedValidity>> by_target(plan.targets.size());
   for (size_t i = 0; i < tr.ran.jobs.size() && i < tr.runs.size(); ++i) {
     const DiskspdJob& pj = *tr.runs[i].planned;
     const DiskspdTarget& t = plan.targets[pj.target];
@@ -328,11 +333,11 @@ void CollectTimespan(const DiskspdPlan& plan, bool per_rank, DiskspdTimespanRun&
     if (rows.empty()) rows.push_back(DiskspdRowOf(merged, pj.thread, pj.target, t.path, t.size));
     if (i == 0 && merged.cluster) SpreadDiskspdTargets(merged.cluster->ranks, layout, report);
     report.rows.insert(report.rows.end(), rows.begin(), rows.end());
-    if (judged_targets.insert(pj.target).second) {
-      report.verdicts.emplace_back(
-          fmt::format("Verdict for target '{}' (thread {}):", t.path, pj.thread),
-          &tr.ran.jobs[i].result.validity);
-    }
+    by_target[pj.target].push_back({fmt::format("thread {}", pj.thread), &merged.validity});
+  }
+  for (size_t k = 0; k < by_target.size(); ++k) {
+    if (by_target[k].empty()) continue;
+    report.verdicts.push_back({plan.targets[k].path, MergeVerdicts(by_target[k])});
   }
   // The rows in DiskSpd's order: thread, then target.
   std::stable_sort(report.rows.begin(), report.rows.end(),
@@ -402,6 +407,15 @@ std::optional<int> TakeOwnOptions(const std::vector<std::string>& all_args, Disk
       own.allow_destructive = true;
       continue;
     }
+    if (a.rfind("--verdict=", 0) == 0) {
+      Result<VerdictMode> mode = ParseVerdictOption("diskspd: ", a.substr(10));
+      if (!mode.ok()) {
+        PrintCliError(err, mode.status());
+        return kExitUsage;
+      }
+      own.verdict = *mode;
+      continue;
+    }
     if (a == "--help") {
       out << DiskspdUsage();
       return kExitOk;
@@ -418,8 +432,8 @@ std::optional<int> TakeOwnOptions(const std::vector<std::string>& all_args, Disk
       PrintCliError(err, !mpi.ok() ? mpi.status()
                                    : Status::InvalidArgument(fmt::format(
                                          "diskspd: unknown option '{}' (loadcell's own options "
-                                         "here: --allow-destructive, --mpi, --mpi-files, "
-                                         "--mpi-timeout, --help)",
+                                         "here: --allow-destructive, --verdict=off|on|strict, "
+                                         "--mpi, --mpi-files, --mpi-timeout, --help)",
                                          a)));
       return kExitUsage;
     }
@@ -546,6 +560,7 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
   bool interrupted = false;
   for (size_t i = 0; i < plans->size() && !interrupted; ++i) {
     auto tr = std::make_unique<DiskspdTimespanRun>();
+    tr->verdict = own.verdict;
     if (!RunTimespan(profile->timespans[i], (*plans)[i], own, run_plan, *tr, err)) {
       return kExitRunFailed;
     }
@@ -562,12 +577,14 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
     spans.push_back(std::move(tr));
   }
   if (reports && !WriteReports(spans, first, xml_file, out, err)) failed = true;
+  std::vector<const Validity*> verdicts;
   for (const auto& tr : spans) {
     for (DiskspdJobRun& jr : tr->runs) (void)jr.workload->Cleanup(PrepareContext{});
+    for (const DiskspdTargetVerdict& v : tr->report.verdicts) verdicts.push_back(&v.validity);
   }
   RemoveRankFolders(rank_folders);
   if (interrupted) return kExitInterrupted;
-  return failed ? kExitRunFailed : kExitOk;
+  return ExitCodeForVerdicts(verdicts, failed ? kExitRunFailed : kExitOk, err);
 }
 
 }  // namespace loadcell

@@ -35,8 +35,9 @@ struct FioProgramOptions {
   bool json_plus = false;
   std::string output;
   bool parse_only = false;
-  bool allow_destructive = false;  // loadcell's own: writes to a device holding data
-                                   // or to a file loadcell did not lay out
+  bool allow_destructive = false;          // loadcell's own: writes to a device holding data
+                                           // or to a file loadcell did not lay out
+  VerdictMode verdict = VerdictMode::kOn;  // loadcell's own: --verdict=off|on|strict
 };
 
 Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption>& given) {
@@ -67,6 +68,8 @@ Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption
       p.parse_only = true;
     } else if (o.name == "allow-destructive") {
       p.allow_destructive = true;
+    } else if (o.name == "verdict") {
+      LC_ASSIGN_OR_RETURN(p.verdict, ParseVerdictOption("", o.value));
     }
     // warnings-fatal: loadcell refuses what fio would warn about; eta:
     // loadcell prints no ETA line (stdout stays fio's report).
@@ -116,12 +119,15 @@ struct JobRun {
 
 std::string FioUsage() {
   return "Usage: loadcell fio [--output-format=normal|json|json+[,...]] [--output=FILE]\n"
-         "                    [--section=NAME] [--parse-only] [--allow-destructive] JOBFILE...\n"
+         "                    [--section=NAME] [--parse-only] [--allow-destructive]\n"
+         "                    [--verdict=off|on|strict] JOBFILE...\n"
          "       loadcell fio [global options] --name=JOB [job options] [--name=JOB2 ...]\n"
          "fio 3.33's job files and command-line jobs, run by loadcell; fio's text and JSON\n"
          "output. Supported options and every difference from fio: docs/fio.md.\n"
          "--allow-destructive: let a job write to a device that holds a partition table or\n"
          "a file system, or to an existing file loadcell did not lay out.\n"
+         "--verdict: each job's validity verdict (docs/validity.md) after its report: off,\n"
+         "on (the default) or strict (exit 3 when a job's verdict is INVALID).\n"
          "Under mpirun every rank runs every job: --mpi-files=per-rank|shared,\n"
          "--mpi-timeout=TIME, --mpi=auto|on|off (docs/mpi.md).\n";
 }
@@ -192,6 +198,14 @@ Status LayOutJobs(std::vector<JobRun>& runs, std::ostream& say) {
   return Status::Ok();
 }
 
+// A job's name in a verdict merged over its group: "job a", "job a #2" for
+// its second clone (numjobs).
+std::string JobVerdictName(const FioPlannedJob& pj) {
+  std::string name = "job " + pj.instance.name;
+  if (pj.instance.clone_index > 0) name += fmt::format(" #{}", pj.instance.clone_index + 1);
+  return name;
+}
+
 // The report's jobs (each, or its group as one with group_reporting) and
 // groups, from the jobs' results (under MPI, rank 0's merges of every
 // rank's). `merged` keeps the merges the report points into.
@@ -236,13 +250,17 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
       group_reported[gid] = true;
       std::vector<const RunResult*> parts;
       std::vector<std::string> names;
+      std::vector<NamedValidity> verdicts;
       for (size_t k : by_group[gid]) {
         parts.push_back(&ran.jobs[k].result);
         names.push_back("job " + ran.jobs[k].name);
+        verdicts.push_back({JobVerdictName(*runs[k].planned), &ran.jobs[k].result.validity});
         if (k != i) job.logs.insert(job.logs.end(), runs[k].logs.begin(), runs[k].logs.end());
       }
       LC_ASSIGN_OR_RETURN(RunResult m, MergeResults(parts, names, RateTargets::kAdded));
       AddFioGroupRanks(parts, m);  // under MPI: each rank's row of the group
+      // The group's jobs judged as one: each check at its gravest.
+      m.validity = MergeVerdicts(verdicts);
       merged.push_back(std::make_unique<RunResult>(std::move(m)));
       job.result = merged.back().get();
       job.jobs = static_cast<int>(parts.size());
@@ -262,15 +280,16 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
 
 // The jobs core's groups of the planned jobs (their verdicts made); under
 // MPI each with a cluster of its own, joined here.
-Status MakeGroups(const FioPlan& plan, std::vector<JobRun>& runs, const FioRanks& ranks,
-                  const RunPlan& run_plan, FioClusters& clusters, std::vector<JobGroup>& groups) {
+Status MakeGroups(const FioPlan& plan, VerdictMode verdict, std::vector<JobRun>& runs,
+                  const FioRanks& ranks, const RunPlan& run_plan, FioClusters& clusters,
+                  std::vector<JobGroup>& groups) {
   size_t at = 0;
   for (const auto& step : plan.steps) {
     JobGroup& g = groups.emplace_back();
     for (size_t k = 0; k < step.size(); ++k, ++at) {
       JobRun& jr = runs[at];
       const FioPlannedJob& pj = *jr.planned;
-      jr.verdict = std::make_unique<VerdictStep>(*jr.workload, pj.cfg.verdict_mode(), 99, 0.5);
+      jr.verdict = std::make_unique<VerdictStep>(*jr.workload, verdict, 99, 0.5);
       Job job;
       job.name = pj.instance.name;
       job.workload = jr.workload.get();
@@ -450,7 +469,8 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return kExitRunFailed;
   }
   std::vector<JobGroup> groups;
-  if (Status st = MakeGroups(*plan, runs, *ranks, run_plan, clusters, groups); !st.ok()) {
+  if (Status st = MakeGroups(*plan, prog->verdict, runs, *ranks, run_plan, clusters, groups);
+      !st.ok()) {
     PrintCliError(err, st);
     return ExitCodeFor(st);
   }
@@ -469,6 +489,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   if (clusters.setup != nullptr) disks = GatherFioDisks(*clusters.setup, disks);
   bool failed = false;
   WriteLogs(runs, *ran, err, failed);
+  std::vector<const Validity*> verdicts;  // rank 0's, of the jobs merged over the ranks
   if (clusters.Reports()) {
     FioReport report;
     if (ranks->across) {
@@ -480,6 +501,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       PrintCliError(err, st);
       return kExitRunFailed;
     }
+    for (const JobRunResult& j : ran->jobs) verdicts.push_back(&j.result.validity);
   } else {
     for (const JobRunResult& j : ran->jobs) failed = failed || !j.result.failure.ok();
   }
@@ -491,7 +513,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     }
   }
   RemoveRankFolders(rank_folders);
-  return failed ? kExitRunFailed : kExitOk;
+  return ExitCodeForVerdicts(verdicts, failed ? kExitRunFailed : kExitOk, err);
 }
 
 }  // namespace loadcell

@@ -10,6 +10,7 @@
 #include "core/options.h"
 #include "core/plural.h"
 #include "os/file_system.h"
+#include "runner/validity.h"
 
 namespace loadcell {
 namespace {
@@ -350,9 +351,7 @@ Status ParseLongOption(const std::string& arg, SqlioSwitches& s) {
     if (value != "text" && value != "json") return Bad(arg, "--format is text or json");
     s.format = value;
   } else if (name == "verdict") {
-    if (value != "off" && value != "on" && value != "strict") {
-      return Bad(arg, "--verdict is off, on or strict");
-    }
+    if (!VerdictModeNamed(value)) return Bad(arg, "--verdict is off, on or strict");
     s.verdict = value;
   } else if (name == "quiet") {
     s.quiet = true;

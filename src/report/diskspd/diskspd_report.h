@@ -62,6 +62,12 @@ struct DiskspdReportTarget {
   std::vector<std::string> notes;
 };
 
+// One target's verdict, its threads judged as one (runner/validity.h).
+struct DiskspdTargetVerdict {
+  std::string path;
+  Validity validity;
+};
+
 struct DiskspdReport {
   const diskspd::DiskspdSwitches* sw = nullptr;
   std::vector<DiskspdReportTarget> targets;
@@ -87,8 +93,9 @@ struct DiskspdReport {
   bool cpus_known = false;
   std::vector<DiskspdCpu> cpus;
   std::vector<DiskspdRow> rows;  // thread by thread, each thread's targets in order
-  // The verdict blocks printed after the text report, one per target.
-  std::vector<std::pair<std::string, const Validity*>> verdicts;
+  // Each target's verdict: its threads' verdicts merged (MergeVerdicts),
+  // after the text report and in each <TimeSpan> of the XML.
+  std::vector<DiskspdTargetVerdict> verdicts;
 };
 
 // The figures of one job (a FioJobWorkload's RunResult: its counters, its

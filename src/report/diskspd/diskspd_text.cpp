@@ -398,10 +398,10 @@ void TimespanResults(const DiskspdReport& r, size_t number, std::string& o) {
     if (r.sw->verbose_stats) o += "\nloadcell: " + DiskspdVerboseStatsNote() + "\n";
   }
   // The verdict after DiskSpd's own report, a blank line between.
-  for (const auto& [title, validity] : r.verdicts) {
-    if (validity == nullptr || !validity->judged) continue;
-    o += "\n" + title + "\n";
-    o += report_internal::VerdictBlock(*validity);
+  for (const DiskspdTargetVerdict& v : r.verdicts) {
+    if (!v.validity.judged) continue;
+    o += fmt::format("\nVerdict for target '{}':\n", v.path);
+    o += report_internal::VerdictBlock(v.validity);
   }
 }
 

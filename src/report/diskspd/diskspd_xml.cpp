@@ -399,6 +399,35 @@ void TargetResultXml(const DiskspdSwitches& sw, const DiskspdRow& row, Xml& x) {
   x.Close("Target");
 }
 
+// loadcell's verdict of each target (docs/diskspd.md), after DiskSpd's
+// <Thread> elements: names of its own, with the figures in attributes, so
+// that what reads DiskSpd's elements finds none of them changed.
+void VerdictXml(const DiskspdReport& r, Xml& x) {
+  for (const DiskspdTargetVerdict& v : r.verdicts) {
+    if (!v.validity.judged) continue;
+    const Validity& d = v.validity;
+    x.Open(fmt::format(
+        R"(LoadcellVerdict Target="{}" Overall="{}" Warnings="{}" Invalid="{}" NotChecked="{}")",
+        XmlEscape(v.path), OverallName(d.overall()), d.Count(CheckLevel::kWarn),
+        d.Count(CheckLevel::kInvalid), d.Count(CheckLevel::kNotChecked)));
+    for (const CheckOutcome& c : d.checks) {
+      const std::string check =
+          fmt::format(R"(Check Id="{}" Level="{}" Seen="{}" Advice="{}")", XmlEscape(c.id),
+                      CheckLevelName(c.level), XmlEscape(c.seen), XmlEscape(c.advice));
+      if (c.figures.empty()) {
+        x.Line("<" + check + "/>");
+        continue;
+      }
+      x.Open(check);
+      for (const CheckFigure& f : c.figures) {
+        x.Line(fmt::format(R"(<Figure Name="{}" Value="{}"/>)", XmlEscape(f.name), f.value));
+      }
+      x.Close("Check");
+    }
+    x.Close("LoadcellVerdict");
+  }
+}
+
 void TimeSpanXml(const DiskspdReport& r, Xml& x) {
   const DiskspdSwitches& sw = *r.sw;
   x.Open("TimeSpan");
@@ -449,6 +478,7 @@ void TimeSpanXml(const DiskspdReport& r, Xml& x) {
     for (; i < r.rows.size() && r.rows[i].thread == thread; ++i) TargetResultXml(sw, r.rows[i], x);
     x.Close("Thread");
   }
+  VerdictXml(r, x);
   x.Close("TimeSpan");
 }
 

@@ -6,6 +6,7 @@
 
 #include "report/fio/fio_report.h"
 #include "report/json/json_writer.h"
+#include "report/json/validity_json.h"
 
 namespace loadcell {
 namespace {
@@ -232,7 +233,11 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
     for (const std::string& path : job.logs) w.String(path);
     w.EndArray();
   }
-  if (r.validity.judged) w.Key("verdict").String(OverallName(r.validity.overall()));
+  if (r.validity.judged) {
+    w.Key("verdict").String(OverallName(r.validity.overall()));
+    w.Key("validity");
+    WriteValidityJson(w, r.validity);
+  }
   if (r.cluster) RankRows(w, *r.cluster);
   w.EndObject();
   w.EndObject();

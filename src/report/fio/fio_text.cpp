@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/fio/fio_report.h"
+#include "report/format.h"
 
 namespace loadcell {
 namespace {
@@ -165,6 +166,9 @@ void TextJob(std::ostream& out, const FioReport& report, const FioReportJob& job
   out << fmt::format("     latency   : target=0, window=0, percentile=100.00%, depth={}\n",
                      job.iodepth);
   if (!job.failure.empty()) out << "  loadcell: job failed: " << job.failure << "\n";
+  // loadcell's verdict of the job (or of its group's jobs as one), after
+  // fio's lines; nothing with --verdict=off.
+  out << report_internal::VerdictBlock(r.validity);
 }
 
 }  // namespace

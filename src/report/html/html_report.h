@@ -31,6 +31,9 @@ struct SweepPointFigures {
   std::optional<double> events_per_second_spread_pct;  // as GroupFigures'
   double p95_ns = 0;                                   // mean over runs
   double p99_ns = 0;                                   // mean over runs
+  // Its runs' verdicts merged, as the text's last line words it ("valid",
+  // "INVALID (1)"); "" when not judged (--verdict=off).
+  std::string verdict;
 };
 
 struct SweepFigures {

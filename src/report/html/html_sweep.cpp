@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "core/plural.h"
@@ -102,6 +103,13 @@ std::string PointsSection(const SweepFigures& s) {
     rows[0].push_back(h);
     numeric.push_back(true);
   }
+  // Each point's verdict (docs/validity.md): no column when none was judged.
+  const bool verdicts = std::any_of(s.points.begin(), s.points.end(),
+                                    [](const SweepPointFigures& p) { return !p.verdict.empty(); });
+  if (verdicts) {
+    rows[0].push_back("verdict");
+    numeric.push_back(false);
+  }
   for (const SweepPointFigures& p : s.points) {
     std::vector<std::string> row = p.values;
     row.resize(s.options.size());
@@ -112,6 +120,7 @@ std::string PointsSection(const SweepFigures& s) {
                       : "");
     row.push_back(ShortDuration(p.p95_ns));
     row.push_back(ShortDuration(p.p99_ns));
+    if (verdicts) row.push_back(p.verdict.empty() ? "-" : p.verdict);
     rows.push_back(std::move(row));
   }
   return "<section id=\"points\"><h2>Points</h2>" + html::Table(rows, numeric, "sweep") +

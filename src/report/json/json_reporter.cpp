@@ -12,6 +12,7 @@
 #include "report/format.h"
 #include "report/json/json_reader.h"
 #include "report/json/json_writer.h"
+#include "report/json/validity_json.h"
 #include "report/reporter.h"
 
 namespace loadcell {
@@ -205,7 +206,7 @@ class JsonReporter final : public Reporter {
     }
     if (r.validity.judged) {
       w.Key("validity");
-      WriteValidity(w, r.validity);
+      WriteValidityJson(w, r.validity);
     }
     if (extra_) extra_(w);
     w.EndObject();
@@ -261,31 +262,6 @@ class JsonReporter final : public Reporter {
       w.EndObject();
     }
     w.EndObject();
-    w.EndObject();
-  }
-
-  static void WriteValidity(JsonWriter& w, const Validity& v) {
-    w.BeginObject();
-    w.Key("overall").String(OverallName(v.overall()));
-    w.Key("warnings").Int(v.Count(CheckLevel::kWarn));
-    w.Key("invalid").Int(v.Count(CheckLevel::kInvalid));
-    w.Key("not_checked").Int(v.Count(CheckLevel::kNotChecked));
-    w.Key("cost_ms").Double(v.cost_ms);
-    w.Key("checks");
-    w.BeginArray();
-    for (const CheckOutcome& c : v.checks) {
-      w.BeginObject();
-      w.Key("id").String(c.id);
-      w.Key("level").String(CheckLevelName(c.level));
-      w.Key("seen").String(c.seen);
-      w.Key("advice").String(c.advice);
-      w.Key("figures");
-      w.BeginObject();
-      for (const CheckFigure& f : c.figures) w.Key(f.name).Double(f.value);
-      w.EndObject();
-      w.EndObject();
-    }
-    w.EndArray();
     w.EndObject();
   }
 

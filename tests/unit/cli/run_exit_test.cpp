@@ -93,5 +93,37 @@ TEST(VerdictExitTest, StrictExitsThreeOnAnInvalidVerdictOnly) {
   EXPECT_EQ(kExitInvalid, 3);
 }
 
+// The front ends of several results (fio's jobs, DiskSpd's targets, dbsim's
+// users): one INVALID result under strict exits 3, naming how many.
+TEST(VerdictExitTest, OneInvalidResultAmongSeveralExitsThreeUnderStrict) {
+  const RunResult bad = JudgedInvalid(VerdictMode::kStrict);
+  RunResult good = JudgedInvalid(VerdictMode::kStrict);
+  good.validity.checks[0].level = CheckLevel::kPass;
+  const Validity unjudged;
+  std::ostringstream err;
+  EXPECT_EQ(ExitCodeForVerdicts({&good.validity, &bad.validity, &unjudged, nullptr}, kExitOk, err),
+            kExitInvalid);
+  EXPECT_NE(err.str().find("1 of 4 results are INVALID"), std::string::npos) << err.str();
+  std::ostringstream quiet;
+  EXPECT_EQ(ExitCodeForVerdicts({&good.validity, &unjudged}, kExitOk, quiet), kExitOk);
+  EXPECT_EQ(ExitCodeForVerdicts({&bad.validity}, kExitRunFailed, quiet), kExitRunFailed);
+  EXPECT_EQ(quiet.str(), "");
+}
+
+TEST(VerdictExitTest, TheVerdictOptionOfTheFrontEndsIsOffOnOrStrict) {
+  Result<VerdictMode> strict = ParseVerdictOption("dbsim: ", "strict");
+  ASSERT_TRUE(strict.ok());
+  EXPECT_EQ(*strict, VerdictMode::kStrict);
+  Result<VerdictMode> off = ParseVerdictOption("", "off");
+  Result<VerdictMode> on = ParseVerdictOption("", "on");
+  ASSERT_TRUE(off.ok() && on.ok());
+  EXPECT_EQ(*off, VerdictMode::kOff);
+  EXPECT_EQ(*on, VerdictMode::kOn);
+  const Result<VerdictMode> bad = ParseVerdictOption("dbsim: ", "maybe");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(bad.status().IsUsageError());
+  EXPECT_EQ(bad.status().message(), "dbsim: --verdict=maybe: the verdict is off, on or strict");
+}
+
 }  // namespace
 }  // namespace loadcell

@@ -151,6 +151,47 @@ TEST(FioReportTest, TextHasFiosLinesAndTheGroupStatus) {
   }
 }
 
+// loadcell's verdict: the Verdict block at the end of the job's lines, and
+// the whole validity object in the job's "loadcell" object (fio's own keys
+// untouched); neither for a job not judged (--verdict=off).
+TEST(FioReportTest, EachJobEndsWithItsVerdictInTextAndJson) {
+  RunResult r = JobResult();
+  std::ostringstream plain_text, plain_json;
+  WriteFioText(OneJob(r), plain_text);
+  WriteFioJson(OneJob(r), false, plain_json);
+  EXPECT_EQ(plain_text.str().find("Verdict"), std::string::npos) << plain_text.str();
+  EXPECT_EQ(plain_json.str().find("\"validity\""), std::string::npos) << plain_json.str();
+  r.validity.judged = true;
+  r.validity.checks = {{"cache",
+                        CheckLevel::kWarn,
+                        "buffered reads over 4 MiB",
+                        "direct=1",
+                        {{"file_set_bytes", 4194304}}},
+                       {"errors", CheckLevel::kPass, "none", "", {}}};
+  std::ostringstream text, json;
+  WriteFioText(OneJob(r), text);
+  WriteFioJson(OneJob(r), false, json);
+  const std::string t = text.str();
+  const size_t block = t.find(
+      "\nValidity (2 checks: 1 passed, 1 warned):\n"
+      "    WARN cache: buffered reads over 4 MiB; change: direct=1\n"
+      "Verdict: valid with warnings (1)\n");
+  ASSERT_NE(block, std::string::npos) << t;
+  EXPECT_LT(t.find("     latency   : target=0"), block) << t;
+  EXPECT_GT(t.find("Run status group 0"), block) << t;
+  const std::string j = json.str();
+  const size_t own = j.find("\"loadcell\": {");
+  const size_t validity = j.find("\"validity\": {");
+  ASSERT_NE(validity, std::string::npos) << j;
+  EXPECT_LT(own, validity) << j;
+  EXPECT_NE(j.find("\"verdict\": \"valid_with_warnings\"", own), std::string::npos) << j;
+  for (const char* key :
+       {"\"overall\": \"valid_with_warnings\"", "\"id\": \"cache\"", "\"level\": \"warn\"",
+        "\"advice\": \"direct=1\"", "\"file_set_bytes\": 4194304", "\"cost_ms\""}) {
+    EXPECT_NE(j.find(key, validity), std::string::npos) << key << "\n" << j;
+  }
+}
+
 }  // namespace
 }  // namespace loadcell
 

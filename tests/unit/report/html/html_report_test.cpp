@@ -296,6 +296,27 @@ TEST(HtmlReportTest, SweepPageDrawsTheSaturationCurves) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
 }
 
+// The table of points: each point's verdict, no column when none was judged.
+TEST(HtmlReportTest, TheSweepsPointsCarryTheirVerdict) {
+  SweepFigures s;
+  s.test = "fileio";
+  s.options = {"threads"};
+  for (const char* v : {"valid", "INVALID (1)"}) {
+    SweepPointFigures p;
+    p.values = {v[0] == 'v' ? "1" : "2"};
+    p.runs = 1;
+    p.verdict = v;
+    s.points.push_back(p);
+  }
+  s.manifest = FixtureManifest();
+  const std::string html = RenderSweepHtml(s);
+  EXPECT_NE(html.find("<th>verdict</th>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>INVALID (1)</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>valid</td>"), std::string::npos) << html;
+  for (SweepPointFigures& p : s.points) p.verdict.clear();
+  EXPECT_EQ(RenderSweepHtml(s).find("verdict</th>"), std::string::npos);
+}
+
 TEST(HtmlSvgTest, LineChartSkipsGapsAndCountsPoints) {
   html::LineChart c;
   c.id = "t";
