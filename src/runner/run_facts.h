@@ -66,6 +66,27 @@ struct DatabaseFacts {
   uint64_t rollbacks = 0;  // transactions rolled back after an ignored error
 };
 
+// The options a check's advice names, in the words of the front end the
+// user wrote (each as they would type it). The defaults are loadcell
+// fileio's; fio, DiskSpd and SQLIO state their own (fio_job_facts.cpp,
+// cli/diskspd, sqlio.cpp), so that the advice names an option they have.
+struct IoOptionNames {
+  std::string direct = "--file-extra-flags=direct";  // I/O past the page cache
+  std::string file_set_size = "--file-total-size";   // the size of the file set
+  // Asynchronous engines; the options of a deeper queue (engine and
+  // depth); the depth's own option.
+  std::string async_engines = "--file-io-mode=io_uring, libaio; iocp on Windows";
+  std::string deeper_queue = "--file-io-mode, --file-queue-depth";
+  std::string queue_depth = "--file-queue-depth";
+  std::string threads = "--threads";
+  std::string flush_every = "--file-fsync-freq=N";  // a flush every N writes
+  std::string write_through = "--file-extra-flags=dsync";
+  std::string random_data = "--file-write-pattern=random (the default)";
+  // How to write the files before reading them, and what not to read.
+  std::string write_first = "loadcell fileio prepare, or --file-test-mode=seqwr";
+  std::string unwritten_source = "--file-use-existing on sparse or fallocated files";
+};
+
 struct WorkloadFacts {
   // The test measures the CPU loadcell runs on (cpu, memory, threads,
   // mutex): a busy client is the point, not a fault.
@@ -88,7 +109,8 @@ struct WorkloadFacts {
   // SQLIO's -p, -a and masks), in increasing order; empty when they may run
   // on any the process may use.
   std::vector<int> worker_cpus;
-  bool has_database = false;  // `database` holds a database test's facts
+  IoOptionNames option_names;  // the words of the `io` targets' advice
+  bool has_database = false;   // `database` holds a database test's facts
   DatabaseFacts database;
 };
 

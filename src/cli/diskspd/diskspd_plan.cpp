@@ -196,6 +196,23 @@ FioBufferSettings DiskspdBuffersOf(const DiskspdSwitches& sw, const std::string&
   return b;
 }
 
+// DiskSpd's switches in the verdict's advice.
+IoOptionNames DiskspdOptionNames() {
+  IoOptionNames n;
+  n.direct = "-Sh (or -Su)";
+  n.file_set_size = "-c<size>";
+  n.async_engines = "-o<N> above 1: overlapped I/O";
+  n.deeper_queue = "-o<N>";
+  n.queue_depth = "-o";
+  n.threads = "-t";
+  n.flush_every = "-Sw (write-through)";
+  n.write_through = "-Sw";
+  n.random_data = "random buffers (-Zr, or -Z<size> with a random source file)";
+  n.write_first = "-c<size>, which writes the file as DiskSpd makes it";
+  n.unwritten_source = "an existing file laid out without data";
+  return n;
+}
+
 uint64_t PatternSeed(uint32_t seed, int thread) {
   return ThreadSeed(0xD15C5BDULL ^ (static_cast<uint64_t>(seed) << 16), thread);
 }
@@ -350,6 +367,7 @@ Result<DiskspdJob> PlanJob(const DiskspdPlan& plan, const DiskspdThreadSlot& slo
   job.target = slot.target;
   job.relative_thread = slot.relative;
   FioJobSettings& s = job.settings;
+  s.option_names = DiskspdOptionNames();
   s.name = fmt::format("thread {} target {}", slot.thread, slot.target);
   s.files = {t.path};
   s.file_size = t.size;

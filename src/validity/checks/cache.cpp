@@ -42,14 +42,14 @@ std::optional<CheckOutcome> CheckCache(const CheckInput& in) {
                           : "memory";
   const CheckLevel level =
       multiple <= kCacheInvalidMultiple ? CheckLevel::kInvalid : CheckLevel::kWarn;
-  return Found(kId, level,
-               fmt::format("buffered reads over {} of files, {:.2f}x {} ({}): the page cache "
-                           "may serve them, not the device",
-                           BytesText(buffered_read_bytes), multiple, where, BytesText(memory)),
-               fmt::format("use --file-extra-flags=direct, or a --file-total-size of at least "
-                           "{:.0f}x {}",
-                           kCacheWarnMultiple, where),
-               std::move(figures));
+  return Found(
+      kId, level,
+      fmt::format("buffered reads over {} of files, {:.2f}x {} ({}): the page cache "
+                  "may serve them, not the device",
+                  BytesText(buffered_read_bytes), multiple, where, BytesText(memory)),
+      fmt::format("use {}, or a {} of at least {:.0f}x {}", in.workload.option_names.direct,
+                  in.workload.option_names.file_set_size, kCacheWarnMultiple, where),
+      std::move(figures));
 }
 
 }  // namespace loadcell::validity

@@ -11,6 +11,20 @@
 #include "validity/thresholds.h"
 
 namespace loadcell::validity {
+namespace {
+
+// In the words of the workload's front end: a file workload can also
+// deepen its queue instead of adding threads.
+std::string ClientCpuAdvice(const WorkloadFacts& w) {
+  const IoOptionNames& names = w.option_names;
+  if (w.io.empty()) return "use fewer --threads than CPUs, or more CPUs for the client";
+  return fmt::format(
+      "use fewer {} than CPUs, a deeper queue with an asynchronous engine ({}), or more CPUs "
+      "for the client",
+      names.threads, names.deeper_queue);
+}
+
+}  // namespace
 
 std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in) {
   constexpr const char* kId = "client-cpu";
@@ -58,10 +72,7 @@ std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in) {
         threads, in.host.cpus, w.host_busy_cpus > 0 ? " (theirs, not the whole host's)" : "",
         w.host_busy_fraction * 100, over_cpus * 100);
   }
-  return Found(kId, CheckLevel::kWarn, seen,
-               "use fewer --threads than CPUs, a deeper queue with an asynchronous engine "
-               "(--file-io-mode, --file-queue-depth), or more CPUs for the client",
-               std::move(figures));
+  return Found(kId, CheckLevel::kWarn, seen, ClientCpuAdvice(in.workload), std::move(figures));
 }
 
 }  // namespace loadcell::validity

@@ -28,7 +28,8 @@ std::optional<CheckOutcome> CheckDeviceReads(const CheckInput& in) {
                            "came from the page cache",
                            DevicesText(in.host.devices), BytesText(device_read),
                            BytesText(in.workload.io_bytes_read), fraction * 100),
-               "use --file-extra-flags=direct, or a --file-total-size well above memory",
+               fmt::format("use {}, or a {} well above memory", in.workload.option_names.direct,
+                           in.workload.option_names.file_set_size),
                std::move(figures));
 }
 

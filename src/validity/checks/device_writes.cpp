@@ -39,8 +39,9 @@ std::optional<CheckOutcome> CheckDeviceWrites(const CheckInput& in) {
                            "was not on the device when counted{}",
                            DevicesText(in.host.devices), BytesText(device_written),
                            BytesText(in.workload.io_bytes_written), fraction * 100, dirty),
-               "add --file-fsync-freq=N, --file-extra-flags=dsync or direct to count writes the "
-               "device made",
+               fmt::format("add {}, {} or {} to count writes the device made",
+                           in.workload.option_names.flush_every,
+                           in.workload.option_names.write_through, in.workload.option_names.direct),
                std::move(figures));
 }
 

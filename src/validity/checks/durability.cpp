@@ -28,7 +28,8 @@ std::optional<CheckOutcome> CheckDurability(const CheckInput& in) {
                       "still be in {} when counted",
                       mode.empty() ? "" : " (device cache: " + mode + ")",
                       t.direct ? "the device's cache" : "the page cache"),
-          "add --file-fsync-freq=N or --file-extra-flags=dsync to measure durable writes",
+          fmt::format("add {} or {} to measure durable writes",
+                      in.workload.option_names.flush_every, in.workload.option_names.write_through),
           std::move(figures));
     }
   }

@@ -10,19 +10,22 @@ namespace loadcell::validity {
 
 std::optional<CheckOutcome> CheckQueueDepth(const CheckInput& in) {
   constexpr const char* kId = "queue-depth";
+  const IoOptionNames& names = in.workload.option_names;
   bool any = false;
   uint64_t asked = 0;
+  std::string depth_option;
   for (const IoTargetFacts& t : in.workload.io) {
     if (t.null_engine) continue;
     any = true;
+    if (depth_option.empty()) depth_option = t.depth_option;
     if (t.queue_depth_set && t.queue_depth_asked > 1 && !t.asynchronous) {
       return Found(
           kId, CheckLevel::kWarn,
           fmt::format("{}={} asked of the {} engine, which runs one request at a time "
                       "per thread",
                       t.depth_option, t.queue_depth_asked, t.engine),
-          "use an asynchronous engine (--file-io-mode=io_uring, libaio; iocp on "
-          "Windows) or more --threads",
+          fmt::format("use an asynchronous engine ({}) or more {}", names.async_engines,
+                      names.threads),
           {{"queue_depth_asked", static_cast<double>(t.queue_depth_asked)}, {"queue_depth", 1}});
     }
     if (t.buffered_aio && t.queue_depth > 1) {
@@ -30,7 +33,8 @@ std::optional<CheckOutcome> CheckQueueDepth(const CheckInput& in) {
                    fmt::format("libaio on buffered files at {}={}: the kernel completes "
                                "buffered requests inside the submission, one at a time",
                                t.depth_option, t.queue_depth),
-                   "add --file-extra-flags=direct, or use --file-io-mode=io_uring",
+                   fmt::format("add {}, or use another asynchronous engine ({})", names.direct,
+                               names.async_engines),
                    {{"queue_depth_asked", static_cast<double>(t.queue_depth)}});
     }
     asked += static_cast<uint64_t>(t.queue_depth) * static_cast<uint64_t>(t.threads);
@@ -54,8 +58,9 @@ std::optional<CheckOutcome> CheckQueueDepth(const CheckInput& in) {
                fmt::format("{:.2f} requests in flight on average ({:.0f}/s x {:.3f} ms, Little's "
                            "law) of the {} asked (threads x depth)",
                            in_flight, r.events_per_second, mean_latency_s * 1e3, asked),
-               "the client cannot keep the queue full: use fewer --threads or a lower "
-               "--file-queue-depth, or find what limits submission",
+               fmt::format("the client cannot keep the queue full: use fewer {} or a lower {}, "
+                           "or find what limits submission",
+                           names.threads, depth_option),
                std::move(figures));
 }
 

@@ -46,9 +46,9 @@ std::optional<CheckOutcome> CheckUnwrittenData(const CheckInput& in) {
       ok.seen = "no hole; unwritten extents not read: " + unwritten_unknown;
     return ok;
   }
-  const char* advice =
-      "write the files first (loadcell fileio prepare, or --file-test-mode=seqwr) instead of "
-      "--file-use-existing on sparse or fallocated files";
+  const std::string advice =
+      fmt::format("write the files first ({}) instead of reading {}",
+                  in.workload.option_names.write_first, in.workload.option_names.unwritten_source);
   if (unwritten == 0) {
     return Found(kId, CheckLevel::kInvalid,
                  fmt::format("{} of the {} read lie in holes (never written): those reads "

@@ -74,7 +74,7 @@ std::optional<CheckOutcome> CheckWriteData(const CheckInput& in) {
                 fmt::format("writes of {} data: storage that compresses or deduplicates "
                             "stores almost nothing",
                             t.write_pattern == "zero" ? "all-zero" : "sequence"),
-                "use --file-write-pattern=random (the default)", {{"compressible", 1}}),
+                "use " + in.workload.option_names.random_data, {{"compressible", 1}}),
           savings, true);
     }
   }

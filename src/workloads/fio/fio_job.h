@@ -16,6 +16,7 @@
 #include "io/io_engine.h"
 #include "os/file_cache.h"
 #include "os/file_system.h"
+#include "runner/run_facts.h"
 #include "runner/workload.h"
 #include "workloads/fio/fio_buffers.h"
 #include "workloads/fio/fio_log.h"
@@ -26,6 +27,9 @@ namespace loadcell {
 
 // fio's fallocate= modes (fio's 0 is kNone, 1 kPosix).
 enum class FioFallocateMode { kNone, kNative, kPosix, kKeep, kTruncate };
+
+// fio's options in the verdict's advice (FioJobSettings::option_names).
+IoOptionNames FioOptionNames();
 
 // What a job does, resolved: bytes, counts and loadcell's engine names.
 struct FioJobSettings {
@@ -38,6 +42,8 @@ struct FioJobSettings {
   uint64_t FileSize(size_t f) const { return f < file_sizes.size() ? file_sizes[f] : file_size; }
   FioPatternSettings pattern;
   std::string engine = "sync";  // loadcell's engine name (io/io_engine.h)
+  // The options the verdict's advice names: fio's, DiskSpd's for its jobs.
+  IoOptionNames option_names = FioOptionNames();
   uint32_t iodepth = 1;
   uint32_t submit_batch = 1;  // iodepth_batch_submit (at least 1)
   bool direct = false;        // O_DIRECT

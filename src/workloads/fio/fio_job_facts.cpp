@@ -92,8 +92,25 @@ std::vector<Metric> FioJobWorkload::Metrics(const RunResult& r) const {
   return m;
 }
 
+IoOptionNames FioOptionNames() {
+  IoOptionNames n;
+  n.direct = "direct=1";
+  n.file_set_size = "size";
+  n.async_engines = "ioengine=io_uring, libaio; windowsaio on Windows";
+  n.deeper_queue = "ioengine, iodepth";
+  n.queue_depth = "iodepth";
+  n.threads = "numjobs";
+  n.flush_every = "fsync=N";
+  n.write_through = "sync=dsync";
+  n.random_data = "random buffers (no zero_buffers, buffer_compress_percentage=0, refill_buffers)";
+  n.write_first = "a job with rw=write over them";
+  n.unwritten_source = "files laid out without data (fallocate, or another tool's files)";
+  return n;
+}
+
 WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   WorkloadFacts f;
+  f.option_names = s_.option_names;
   IoTargetFacts t;
   t.engine = s_.engine;
   t.null_engine = s_.engine == "null";
@@ -103,7 +120,7 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   t.queue_depth_asked = s_.iodepth;
   t.queue_depth_set = s_.iodepth > 1;
   t.queue_depth = t.asynchronous ? s_.iodepth : 1;
-  t.depth_option = "iodepth";
+  t.depth_option = s_.option_names.queue_depth;
   t.reads = s_.pattern.dirs[0];
   t.writes = s_.pattern.dirs[1];
   t.write_through =

@@ -261,8 +261,30 @@ std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const
   return d;
 }
 
+namespace {
+
+// SQLIO's switches in the verdict's advice.
+IoOptionNames SqlioOptionNames() {
+  IoOptionNames n;
+  n.direct = "-BH (or -BN)";
+  n.file_set_size = "file size (the param file's size column, in MB)";
+  n.async_engines = "-o<N> above 1: overlapped I/O";
+  n.deeper_queue = "-o<N>";
+  n.queue_depth = "-o";
+  n.threads = "-t (or the param file's threads)";
+  n.flush_every = "-BS (write-through)";
+  n.write_through = "-BS (or -BN)";
+  n.random_data = "random data";
+  n.write_first = "a -kW run over the files";
+  n.unwritten_source = "files laid out without data";
+  return n;
+}
+
+}  // namespace
+
 WorkloadFacts SqlioWorkload::Facts(const RunResult& r) const {
   WorkloadFacts f;
+  f.option_names = SqlioOptionNames();
   for (size_t i = 0; i < plan_.targets.size(); ++i) {
     const SqlioTarget& t = plan_.targets[i];
     const FileIoSettings s = SqlioTargetSettings(plan_, t);

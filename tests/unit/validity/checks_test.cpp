@@ -19,6 +19,7 @@ namespace loadcell::validity {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // `events` events of `latency_ns` each over `seconds` on `threads` threads.
 RunResult ResultOf(uint64_t events, double seconds, uint64_t latency_ns = 1000000,
@@ -121,6 +122,21 @@ TEST(CacheCheckTest, BufferedReadsOfAFileSetSmallerThanMemoryAreInvalid) {
   EXPECT_THAT(c->seen, HasSubstr("1 GiB"));
   EXPECT_THAT(c->seen, HasSubstr("8 GiB"));
   EXPECT_THAT(c->advice, HasSubstr("--file-extra-flags=direct"));
+}
+
+// The advice names the options of the front end the user wrote (fio's,
+// DiskSpd's, SQLIO's state their own), fileio's by default.
+TEST(CacheCheckTest, TheAdviceIsInTheFrontEndsWords) {
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  t.file_set_bytes = 1ULL << 30;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.option_names.direct = "direct=1";
+  c.facts.option_names.file_set_size = "size";
+  const std::optional<CheckOutcome> out = c.Run(&CheckCache);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_THAT(out->advice, HasSubstr("use direct=1, or a size of at least"));
+  EXPECT_THAT(out->advice, Not(HasSubstr("--file")));
 }
 
 TEST(CacheCheckTest, BetweenOnceAndTwiceMemoryWarns) {
