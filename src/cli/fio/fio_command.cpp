@@ -354,6 +354,65 @@ Status Report(std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& 
 
 }  // namespace
 
+namespace {
+
+// The planning's options: the rank's folder and log names under MPI, and
+// the folders whose files the jobs lay out or change locked into `locks`
+// from the planning to the end (shared files are rank 0's to lock: every
+// rank would take the same lock; --parse-only takes none).
+FioPlanOptions PlanOptionsOf(const FioProgramOptions& prog, const FioRanks& ranks,
+                             FioFolderLocks& locks) {
+  FioPlanOptions o;
+  o.allow_destructive = prog.allow_destructive;
+  o.rank_folder = ranks.RankFolder();
+  // Under MPI each rank writes its own logs, named for its rank.
+  if (ranks.across) o.log_suffix = fmt::format(".rank{}", ranks.launch.rank);
+  if (!prog.parse_only && (!ranks.Shared() || ranks.launch.rank == 0)) o.locks = &locks;
+  return o;
+}
+
+// One run of each planned job, in the plan's order.
+std::vector<JobRun> JobRunsOf(const FioPlan& plan) {
+  std::vector<JobRun> runs;
+  for (const auto& step : plan.steps) {
+    for (const FioPlannedJob& pj : step) {
+      JobRun& jr = runs.emplace_back();
+      jr.planned = &pj;
+      jr.workload = std::make_unique<FioJobWorkload>(pj.settings, DefaultFileSystem());
+    }
+  }
+  return runs;
+}
+
+// The layout: each rank its own files (rankN, listed in `rank_folders`),
+// or rank 0 the shared ones while the others wait (`setup`: the ranks'
+// cluster, null without MPI); a rank that fails ends every rank.
+Status LayOutOnRanks(const FioPlan& plan, const FioRanks& ranks, Cluster* setup,
+                     std::vector<JobRun>& runs, std::vector<std::string>& rank_folders,
+                     std::ostream& say) {
+  const auto lay_out = [&]() -> Status {
+    if (ranks.PerRank()) {
+      LC_RETURN_IF_ERROR(MakeFioRankFolders(plan, ranks.RankFolder(), rank_folders));
+    }
+    return LayOutJobs(runs, say);
+  };
+  if (setup == nullptr) return lay_out();
+  if (ranks.Shared()) return setup->OnRankZero(lay_out, "lay out the shared files");
+  return setup->Agree(lay_out, "lay out their files");
+}
+
+// Each job's cleanup; a failure is said and sets `failed`.
+void CleanUpJobs(std::vector<JobRun>& runs, std::ostream& err, bool& failed) {
+  for (JobRun& jr : runs) {
+    if (Status st = jr.workload->Cleanup(PrepareContext{}); !st.ok()) {
+      PrintCliError(err, st);
+      failed = true;
+    }
+  }
+}
+
+}  // namespace
+
 int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     out << FioUsage();
@@ -367,13 +426,9 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return kExitUsage;
   }
   Result<FioProgramOptions> prog = ReadProgramOptions(cl->program_options);
-  if (!prog.ok()) {
-    PrintCliError(err, prog.status());
-    return kExitUsage;
-  }
   Result<FioRanks> ranks = ReadFioRanks(cl->program_options);
-  if (!ranks.ok()) {
-    PrintCliError(err, ranks.status());
+  if (!prog.ok() || !ranks.ok()) {
+    PrintCliError(err, !prog.ok() ? prog.status() : ranks.status());
     return kExitUsage;
   }
   // From here a refusal is said once for every rank (rank 0's line naming
@@ -390,19 +445,9 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   Result<std::vector<fio::FioJobSpec>> specs = fio::BuildFioJobSpecs(*jobs);
   if (!specs.ok()) return refuse(specs.status());
   const std::vector<fio::FioRunStep> steps = fio::ScheduleFioJobs(*specs);
-  FioPlanOptions plan_options;
-  plan_options.allow_destructive = prog->allow_destructive;
-  plan_options.rank_folder = ranks->RankFolder();
-  // Under MPI each rank writes its own logs, named for its rank.
-  if (ranks->across) plan_options.log_suffix = fmt::format(".rank{}", ranks->launch.rank);
-  // The folders whose files the jobs lay out or change are locked from here
-  // to the end (shared files are rank 0's to lock: every rank would take
-  // the same lock).
-  FioFolderLocks locks;
-  if (!prog->parse_only && (!ranks->Shared() || ranks->launch.rank == 0)) {
-    plan_options.locks = &locks;
-  }
-  Result<FioPlan> plan = PlanFioJobs(*specs, steps, DefaultFileSystem(), plan_options);
+  FioFolderLocks locks;  // held to the end
+  Result<FioPlan> plan =
+      PlanFioJobs(*specs, steps, DefaultFileSystem(), PlanOptionsOf(*prog, *ranks, locks));
   if (!plan.ok()) return refuse(plan.status());
   if (prog->parse_only) return kExitOk;
   const bool reports = !ranks->across || ranks->launch.rank == 0;
@@ -434,36 +479,13 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       !prog->normal || !clusters.Reports() ? quiet : (prog->output.empty() ? out : err);
   SayHeader(*plan, *jobs, say);
 
-  FileSystem& fs = DefaultFileSystem();
-  std::vector<JobRun> runs;
-  for (const auto& step : plan->steps) {
-    for (const FioPlannedJob& pj : step) {
-      JobRun& jr = runs.emplace_back();
-      jr.planned = &pj;
-      jr.workload = std::make_unique<FioJobWorkload>(pj.settings, fs);
-    }
-  }
-  // The layout: each rank its own files (rankN), or rank 0 the shared ones
-  // while the others wait; a rank that fails ends every rank.
+  std::vector<JobRun> runs = JobRunsOf(*plan);
   std::vector<std::string> rank_folders;
   // mpirun passes Ctrl-C on as SIGTERM: each rank stops its jobs, rank 0
   // reports what was measured.
   if (ranks->across) InstallStopSignalHandlers();
-  const auto lay_out = [&]() -> Status {
-    if (ranks->PerRank()) {
-      LC_RETURN_IF_ERROR(MakeFioRankFolders(*plan, ranks->RankFolder(), rank_folders));
-    }
-    return LayOutJobs(runs, say);
-  };
-  Status laid = Status::Ok();
-  if (clusters.setup == nullptr) {
-    laid = lay_out();
-  } else if (ranks->Shared()) {
-    laid = clusters.setup->OnRankZero(lay_out, "lay out the shared files");
-  } else {
-    laid = clusters.setup->Agree(lay_out, "lay out their files");
-  }
-  if (!laid.ok()) {
+  if (Status laid = LayOutOnRanks(*plan, *ranks, clusters.setup.get(), runs, rank_folders, say);
+      !laid.ok()) {
     PrintCliError(err, laid);
     RemoveRankFolders(rank_folders);
     return kExitRunFailed;
@@ -505,13 +527,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   } else {
     for (const JobRunResult& j : ran->jobs) failed = failed || !j.result.failure.ok();
   }
-
-  for (JobRun& jr : runs) {
-    if (Status st = jr.workload->Cleanup(PrepareContext{}); !st.ok()) {
-      PrintCliError(err, st);
-      failed = true;
-    }
-  }
+  CleanUpJobs(runs, err, failed);
   RemoveRankFolders(rank_folders);
   return ExitCodeForVerdicts(verdicts, failed ? kExitRunFailed : kExitOk, err);
 }
