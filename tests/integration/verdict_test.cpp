@@ -259,7 +259,9 @@ TEST(VerdictBinary, AMeasureShorterThanItsWarmUpWarns) {
   const ProcessResult r =
       RunLoadcell({"null", "--warmup-time=0.6", "--time=0.2", "--verdict=on", "run"});
   ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
-  EXPECT_NE(r.out.find("    WARN samples: the run measured 0.2"), std::string::npos) << r.out;
+  // The measured time is 0.2 s and more: a worker descheduled on a loaded
+  // machine ends its last event late, so the figure itself is not pinned.
+  EXPECT_NE(r.out.find("    WARN samples: the run measured "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("shorter than its --warmup-time=0.6"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("measure at least 0.6s after the warm-up"), std::string::npos) << r.out;
 }
