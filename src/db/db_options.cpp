@@ -81,9 +81,9 @@ void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
       .Min(1)
       .Max(3600);
   opts.Seconds("db-read-timeout", &out->timeouts.read_s, 300,
-               "fail a statement whose reply does not come within this long (its whole reply "
-               "on the native connector): a frozen server ends the run (0 = no limit, else 1s "
-               "to 86400s)")
+               "fail a statement whose reply does not come within this long (on the native "
+               "connector, its whole reply within this long of its first bytes): a frozen server "
+               "ends the run (0 = no limit, else 1s to 86400s)")
       .Min(0)
       .Max(86400);
   opts.Seconds("db-write-timeout", &out->timeouts.write_s, 300,

@@ -19,7 +19,8 @@ void ReplyDeadline::Reset(SocketHandle fd, int read_ms, int write_ms) {
   read_ms_ = socket_ms_ = read_ms;
   write_ms_ = write_ms;
   armed_ = false;
-  fresh_ = false;
+  first_ = false;
+  unset_ = false;
 }
 
 void ReplyDeadline::Restore() {
@@ -31,11 +32,17 @@ void ReplyDeadline::Restore() {
 void ReplyDeadline::ArmUntil(Clock::time_point at) {
   Restore();
   armed_ = true;
-  fresh_ = false;
+  first_ = false;
+  unset_ = false;
   SetEnd(at);
 }
 
 bool ReplyDeadline::NearTheEnd() {
+  if (unset_) {  // the reply's second recv(): its deadline starts now
+    unset_ = false;
+    SetEnd(Clock::now() + std::chrono::milliseconds(total_ms_));
+    return true;
+  }
   const int left = LeftMs(at_);
   if (left == 0) return false;
   // A limit of 0 (none) is longer than any time left.
@@ -48,7 +55,8 @@ bool ReplyDeadline::NearTheEnd() {
 }
 
 int ReplyDeadline::WaitMs(int limit_ms) const {
-  if (!armed_) return limit_ms;
+  // Unset: the wait before the second recv(), which the socket's limit bounds.
+  if (!armed_ || unset_) return limit_ms;
   const int left = std::max(LeftMs(at_), 1);
   return limit_ms == 0 ? left : std::min(limit_ms, left);
 }

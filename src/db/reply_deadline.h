@@ -5,15 +5,20 @@
 // A socket's read limit (SO_RCVTIMEO, TcpSetTimeouts) starts again with every
 // recv(), so a server that trickles a byte at a time, or sends notices or
 // rows without end, would never meet it. A ReplyDeadline is armed once per
-// request, once it is sent (Arm: one clock read), and checked before each
-// recv() but the first after Arm (one clock read and a comparison, inline:
-// no system call): past it, the request fails. So a reply that comes whole
-// in one recv() costs one clock read. The clock is core/coarse_clock.h's (a few ms of resolution,
-// no TSC read): two reads of a precise clock per query were measurable in the client's user CPU.
-// Near it, the socket's own limit is shortened to what is left (a system call at most once a
-// second, only in a request that has run for longer than the slack), so that
-// a recv() that blocks cannot outlast the deadline by more than the slack;
-// the next Arm gives the socket its limit back. Not thread-safe.
+// request, once it is sent, and checked before each recv() (a read of a
+// coarse clock and a comparison, inline: no system call): past it, the
+// request fails. The reply's first recv() is bounded by the socket's own
+// limit when that is no longer than the deadline's, so Arm reads no clock
+// and a reply that comes whole in one recv() costs no clock read at all
+// (one read per query was measurable in the client's user CPU); the deadline
+// then runs from the second recv() on. A reply is whole within the socket's
+// limit plus the deadline: twice --db-read-timeout at most. The clock is
+// core/coarse_clock.h's (a few ms of resolution, no TSC read). Near the
+// deadline, the socket's own limit is shortened to what is left (a system
+// call at most once a second, only in a request that has run for longer than
+// the slack), so that a recv() that blocks cannot outlast the deadline by
+// more than the slack; the next Arm gives the socket its limit back. Not
+// thread-safe.
 
 #include <algorithm>
 #include <chrono>
@@ -30,26 +35,34 @@ class ReplyDeadline {
   // A new socket whose limits TcpSetTimeouts set to `read_ms` and
   // `write_ms` (0: none); disarmed.
   void Reset(SocketHandle fd, int read_ms, int write_ms);
-  // The request was sent: its reply must be whole within `total_ms` from
-  // now (0: no limit). Call it right before the reply's first recv(): that
-  // one's BeforeRecv reads no clock (no time has passed). Gives the socket
-  // its own read limit back when it was shortened.
+  // The request was sent: its reply must be whole within `total_ms` (0: no
+  // limit) from its first recv()'s return, which the socket's own limit
+  // bounds. Call it right before that recv(). Reads no clock when the
+  // socket's limit is no longer than `total_ms` (the clients arm their read
+  // limit); else starts the deadline now. Gives the socket its own read limit
+  // back when it was shortened.
   void Arm(int total_ms) {
     if (socket_ms_ != read_ms_) Restore();
     armed_ = total_ms > 0;
-    fresh_ = false;
+    first_ = false;
     if (!armed_) return;
-    const Clock::time_point now = Clock::now();
-    SetEnd(now + std::chrono::milliseconds(total_ms));
-    fresh_ = now < calm_until_;
+    total_ms_ = total_ms;
+    if (socket_ms_ > 0 && socket_ms_ <= total_ms) {
+      first_ = true;  // the next recv() is bounded by the socket alone
+      unset_ = true;  // and the one after starts the deadline
+      calm_until_ = Clock::time_point::min();
+      return;
+    }
+    unset_ = false;
+    SetEnd(Clock::now() + std::chrono::milliseconds(total_ms));
   }
   // The same, ending at `at` (the login's limit over several exchanges).
   void ArmUntil(Clock::time_point at);
   bool armed() const { return armed_; }
   // Before a recv() that may block: false once the deadline has passed.
   bool BeforeRecv() {
-    if (fresh_) {  // the first since Arm, which read the clock just now
-      fresh_ = false;
+    if (first_) {  // the first since Arm: the socket's limit bounds it
+      first_ = false;
       return true;
     }
     return !armed_ || Clock::now() < calm_until_ || NearTheEnd();
@@ -75,9 +88,9 @@ class ReplyDeadline {
                       ? std::min(at, at - std::chrono::milliseconds(socket_ms_ - kSlackMs))
                       : Clock::time_point::min();
   }
-  // BeforeRecv past calm_until_: false once the deadline passed; else
-  // shortens the socket's limit to what is left when it is longer than
-  // that by more than the slack.
+  // BeforeRecv past calm_until_: starts the deadline when Arm left it
+  // unset; false once it passed; else shortens the socket's limit to what
+  // is left when it is longer than that by more than the slack.
   bool NearTheEnd();
 
   SocketHandle fd_ = kNoSocket;
@@ -85,7 +98,9 @@ class ReplyDeadline {
   int write_ms_ = 0;   // and write limit
   int socket_ms_ = 0;  // the read limit the socket has now
   bool armed_ = false;
-  bool fresh_ = false;  // armed, and no recv() since: the next needs no check
+  bool first_ = false;  // armed, no recv() since, the socket's limit bounds the next
+  bool unset_ = false;  // armed without a clock read: at_ is not set yet
+  int total_ms_ = 0;    // the armed limit
   Clock::time_point at_{};
   Clock::time_point calm_until_{};
 };

@@ -51,20 +51,36 @@ TEST_F(ReplyDeadlineTest, PassesOnceForTheWholeRequestNotPerRecv) {
   EXPECT_EQ(d.WaitMs(700), 700);
 }
 
-// Arm reads the clock right before the reply's first recv(), so that recv's
-// check reads none (a reply that comes whole costs one read); the socket's
-// own limit bounds that recv, every later one is checked.
-TEST_F(ReplyDeadlineTest, TheFirstRecvAfterArmReadsNoClockTheNextIsChecked) {
+// With the socket's own limit no longer than the deadline's, Arm reads no
+// clock and the reply's first recv() is bounded by the socket alone (a reply
+// that comes whole costs no clock read); the deadline starts at the second
+// recv() and every later one is checked against it.
+TEST_F(ReplyDeadlineTest, TheFirstRecvIsTheSocketsTheDeadlineStartsAtTheSecond) {
   ASSERT_TRUE(TcpSetTimeouts(fds_[0], 100, 100).ok());
   ReplyDeadline d;
   d.Reset(fds_[0], 100, 100);
   d.Arm(100);
+  EXPECT_EQ(d.WaitMs(100), 100);  // a wait before the second recv: the socket's
   std::this_thread::sleep_for(std::chrono::milliseconds(150));  // a recv of the whole limit
   EXPECT_TRUE(d.BeforeRecv());
+  EXPECT_TRUE(d.BeforeRecv());  // the deadline starts here: 100 ms from now
+  EXPECT_LE(d.WaitMs(1000), 100);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  EXPECT_FALSE(d.BeforeRecv());  // 300 ms in all: the socket's limit plus the deadline
+  d.Arm(100);                    // the next request starts afresh
+  EXPECT_TRUE(d.BeforeRecv());
+  EXPECT_TRUE(d.BeforeRecv());
+}
+
+// A socket limit longer than the deadline cannot bound the first recv():
+// then Arm starts the deadline at once, as ArmUntil does.
+TEST_F(ReplyDeadlineTest, ASocketLimitLongerThanTheDeadlineStartsItAtArm) {
+  ASSERT_TRUE(TcpSetTimeouts(fds_[0], 5000, 5000).ok());
+  ReplyDeadline d;
+  d.Reset(fds_[0], 5000, 5000);
+  d.Arm(100);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
   EXPECT_FALSE(d.BeforeRecv());
-  d.Arm(100);  // the next request is fresh again
-  EXPECT_TRUE(d.BeforeRecv());
-  EXPECT_TRUE(d.BeforeRecv());
 }
 
 TEST_F(ReplyDeadlineTest, ShortensTheSocketsLimitOnlyNearTheDeadlineAndGivesItBack) {
