@@ -151,11 +151,13 @@ std::string DeviceWriteCacheMode(const std::string& path);
 // system's type and its options, the mount's then the super block's without
 // repeats ("rw,relatime,errors=remount-ro"), as `mountinfo` (a file in the
 // form of /proc/self/mountinfo) states them for the device of `path` and the
-// longest mount point that holds it. Empty strings when nothing says
-// (another platform, a path on no listed mount).
+// longest mount point that holds it; where no mount has the device's number
+// (a btrfs subvolume's files), the longest mount point that holds it. Empty
+// strings when nothing says (another platform, a path on no listed mount).
 struct MountFacts {
   std::string file_system;
   std::string options;
+  std::string source;  // what was mounted: "/dev/loop0", "tmpfs"
 };
 MountFacts ReadMountFacts(const std::string& path,
                           const std::string& mountinfo = "/proc/self/mountinfo");

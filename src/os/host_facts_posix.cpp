@@ -109,11 +109,24 @@ uint64_t CgroupMemoryLimit() {
 namespace {
 
 // The sysfs folder of the block device that holds `path`, "" when none.
+// A file on an anonymous device (major 0: a btrfs subvolume's own number)
+// is on its mount's source when that is a block device (btrfs: the device
+// it was mounted from, the first of several).
 std::string DeviceFolderOf(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return "";
+  dev_t device = st.st_dev;
+  if (major(device) == 0) {
+    const std::string source = ReadMountFacts(path).source;
+    struct stat src {};
+    if (source.rfind("/dev/", 0) != 0 || ::stat(source.c_str(), &src) != 0 ||
+        !S_ISBLK(src.st_mode)) {
+      return "";
+    }
+    device = src.st_rdev;
+  }
   const std::string dev =
-      "/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+      "/sys/dev/block/" + std::to_string(major(device)) + ":" + std::to_string(minor(device));
   char real[PATH_MAX];
   if (::realpath(dev.c_str(), real) == nullptr) return "";
   return real;
@@ -392,32 +405,48 @@ MountFacts ReadMountFacts(const std::string& path, const std::string& mountinfo)
       std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
   std::ifstream in(mountinfo);
   std::string line;
+  // The longest mount point that holds the path, of equal ones the last (a
+  // mount over another hides it): of the mounts of the path's device number,
+  // else of all (a btrfs subvolume's files have a number of their own, not
+  // the mount's).
+  MountFacts by_path;
   size_t best_len = 0;
+  size_t best_path_len = 0;
   bool found = false;
+  bool found_path = false;
   while (std::getline(in, line)) {
     // id parent major:minor root mount-point mount-options [tags] - type source super-options
     std::istringstream fields(line);
     std::string id, parent, devno, root, mount_point, mount_options;
     if (!(fields >> id >> parent >> devno >> root >> mount_point >> mount_options)) continue;
-    if (devno != want) continue;
     mount_point = UnescapeMountPath(mount_point);
     const bool holds =
         mount_point == "/" || real == mount_point || real.rfind(mount_point + "/", 0) == 0;
-    // The longest mount point that holds the path; of equal ones the last
-    // (a mount over another hides it).
-    if (!holds || (found && mount_point.size() < best_len)) continue;
+    const bool same_device = devno == want;
+    const bool longer_for_path = !found_path || mount_point.size() >= best_path_len;
+    const bool longer_for_device = same_device && (!found || mount_point.size() >= best_len);
+    if (!holds || (!longer_for_path && !longer_for_device)) continue;
     const size_t dash = line.find(" - ");
     if (dash == std::string::npos) continue;
     std::istringstream tail(line.substr(dash + 3));
-    std::string type, source, super_options;
-    if (!(tail >> type)) continue;
-    tail >> source >> super_options;
-    f.file_system = type;
-    f.options = JoinOptions(mount_options, super_options);
-    best_len = mount_point.size();
-    found = true;
+    MountFacts m;
+    std::string super_options;
+    if (!(tail >> m.file_system)) continue;
+    tail >> m.source >> super_options;
+    m.source = UnescapeMountPath(m.source);
+    m.options = JoinOptions(mount_options, super_options);
+    if (longer_for_path) {
+      by_path = m;
+      best_path_len = mount_point.size();
+      found_path = true;
+    }
+    if (longer_for_device) {
+      f = std::move(m);
+      best_len = mount_point.size();
+      found = true;
+    }
   }
-  return f;
+  return found ? f : by_path;
 }
 
 }  // namespace loadcell

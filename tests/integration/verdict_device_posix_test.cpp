@@ -28,20 +28,32 @@ std::string ShowLoopRun(const ProcessResult& r) {
   return "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
 }
 
+// The file system a test makes on its loop device: the mkfs command line
+// (the device's path follows it), the mount options, the image's size.
+struct LoopFileSystem {
+  // No lazy initialisation: its writes would mix with the run's.
+  std::string mkfs = "mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0";
+  std::string mount_options = "defaults";
+  int size_mb = 64;
+};
+
 // Runs `steps` (sh; $L is loadcell, $M the mounted folder, $O the test's
-// own folder outside the mount) on a fresh 64 MiB ext4 file system on a loop
+// own folder outside the mount) on a fresh file system `fs` on a loop
 // device with `sector`-byte sectors; the device's name goes to $O/device.
-// Exit kNoLoopDevice: no loop device or mount here.
-ProcessResult OnLoopDevice(const TempDir& tmp, const std::string& steps, int sector = 512) {
+// Exit kNoLoopDevice: no loop device or mount here; kNoMkfs: the file
+// system's mkfs is not installed (scripts/install-deps test installs it).
+constexpr int kNoMkfs = 98;
+ProcessResult OnLoopDevice(const TempDir& tmp, const std::string& steps, int sector = 512,
+                           const LoopFileSystem& fs = {}) {
   const std::string script = fmt::format(
-      "L={0}\nO={1}\nM=\"$O/mnt\"\nmkdir \"$M\" && truncate -s 64M \"$O/disk.img\" || exit {2}\n"
+      "L={0}\nO={1}\nM=\"$O/mnt\"\ncommand -v {5} >/dev/null || exit {6}\n"
+      "mkdir -p \"$M\" && truncate -s {7}M \"$O/disk.img\" || exit {2}\n"
       "D=$(losetup -f --show --sector-size {3} \"$O/disk.img\") || exit {2}\n"
       "trap 'umount \"$M\" 2>/dev/null; losetup -d \"$D\"' EXIT\n"
-      // No lazy initialisation: its writes would mix with the run's.
-      "mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 \"$D\" >/dev/null 2>&1 "
-      "|| exit {2}\n"
-      "mount \"$D\" \"$M\" || exit {2}\necho \"${{D#/dev/}}\" > \"$O/device\"\n{4}\n",
-      ShellQuoted(LOADCELL_BINARY), ShellQuoted(tmp.path()), kNoLoopDevice, sector, steps);
+      "{8} \"$D\" >/dev/null 2>&1 || exit {2}\n"
+      "mount -o {9} \"$D\" \"$M\" || exit {2}\necho \"${{D#/dev/}}\" > \"$O/device\"\n{4}\n",
+      ShellQuoted(LOADCELL_BINARY), ShellQuoted(tmp.path()), kNoLoopDevice, sector, steps,
+      fs.mkfs.substr(0, fs.mkfs.find(' ')), kNoMkfs, fs.size_mb, fs.mkfs, fs.mount_options);
   return testing::RunCommand({"unshare", "-m", "sh", "-c", script}, {});
 }
 
@@ -63,8 +75,8 @@ class VerdictOnLoopDevice : public ::testing::Test {
   }
 
   // Runs `steps`, skipping the test where no loop device can be made.
-  ProcessResult Run(const std::string& steps, int sector = 512) {
-    ProcessResult r = OnLoopDevice(tmp_, steps, sector);
+  ProcessResult Run(const std::string& steps, int sector = 512, const LoopFileSystem& fs = {}) {
+    ProcessResult r = OnLoopDevice(tmp_, steps, sector, fs);
     if (r.exit_code == kNoLoopDevice) {
       skipped_ = true;
       return r;
@@ -145,6 +157,53 @@ TEST_F(VerdictOnLoopDevice, RequestsSmallerThanA4KSectorWarnWholeSectorsPass) {
   ASSERT_FALSE(whole.is_null()) << tmp_.Read("whole.json");
   EXPECT_EQ(whole["level"], "pass") << whole.dump();
   EXPECT_EQ(whole["figures"]["logical_block_bytes"], 4096);
+}
+
+// The write-data check on a file system that compresses, made here: btrfs
+// mounted with compress=, btrfs with the folder's compression attribute
+// (chattr +c, inherited by the files made in it), and btrfs with neither.
+// Zero-filled writes are what a compressing target stores for nothing.
+// Each run of 200 writes of 16 KiB: a few seconds for the three file systems.
+TEST_F(VerdictOnLoopDevice, ZeroWritesOnBtrfsNameHowItCompresses) {
+  const LoopFileSystem btrfs{"mkfs.btrfs -q -f", "compress=zstd", 256};
+  const LoopFileSystem plain{"mkfs.btrfs -q -f", "defaults", 256};
+  const std::string zero_writes =
+      LC_LOOP_FILEIO "prepare >/dev/null && " LC_LOOP_FILEIO
+                     "--file-test-mode=rndwr --file-write-pattern=zero --events=200 "
+                     "--format=json run > \"$O/$N.json\"";
+  struct Case {
+    const char* name;
+    const LoopFileSystem& fs;
+    const char* before;  // steps before the files are made
+    int compresses;
+    const char* how;
+  };
+  const Case cases[] = {
+      {"mounted", btrfs, "", 1, "; the target compresses: btrfs mounted with compress=zstd"},
+      {"attribute", plain, "chattr +c \"$M\" && ", 1,
+       "; the target compresses: btrfs, the file's compression attribute set (chattr +c)"},
+      {"neither", plain, "", 0,
+       "; the file system does not compress (btrfs without compress= and without the file's "
+       "compression attribute)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const ProcessResult r =
+        Run(std::string("N=") + c.name + "\n" + c.before + zero_writes, 512, c.fs);
+    if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
+    ASSERT_NE(r.exit_code, kNoMkfs) << "mkfs.btrfs is not installed: scripts/install-deps test";
+    ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
+    const nlohmann::json check = LoopCheckOf(Json(std::string(c.name) + ".json"), "write-data");
+    ASSERT_FALSE(check.is_null()) << tmp_.Read(std::string(c.name) + ".json");
+    EXPECT_EQ(check["level"], "warn") << check.dump();
+    EXPECT_EQ(check["figures"]["target_compresses"], c.compresses) << check.dump();
+    EXPECT_NE(check["seen"].get<std::string>().find(c.how), std::string::npos) << check.dump();
+    // A btrfs file's device number is the subvolume's own, not a block
+    // device's: the device checks find the loop device through the mount.
+    const nlohmann::json device = LoopCheckOf(Json(std::string(c.name) + ".json"), "device-writes");
+    ASSERT_FALSE(device.is_null());
+    EXPECT_TRUE(device["figures"].contains("device_written_bytes")) << device.dump();
+  }
 }
 
 }  // namespace

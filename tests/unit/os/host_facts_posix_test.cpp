@@ -278,11 +278,22 @@ TEST(HostFactsTest, TheMountOfAFolderIsItsLongestMountPoint) {
                                                  "rw,errors=remount-ro\n"));
   EXPECT_EQ(root.file_system, "ext4");
   EXPECT_EQ(root.options, "rw,relatime,errors=remount-ro");
-  // No line of its device: unknown.
+  EXPECT_EQ(root.source, "/dev/vda1");
+  // No line of its device (a btrfs subvolume's files have a number of their
+  // own): the longest mount point that holds it, of any device.
+  const MountFacts subvolume = ReadMountFacts(
+      real,
+      dir.Write("subvolume", "24 21 0:40 / / ro - btrfs /dev/loop0 ro,compress=zstd:3\n" +
+                                 std::string("25 24 0:41 / /elsewhere rw - ext4 /dev/x rw\n")));
+  EXPECT_EQ(subvolume.file_system, "btrfs");
+  EXPECT_EQ(subvolume.options, "ro,compress=zstd:3");
+  EXPECT_EQ(subvolume.source, "/dev/loop0");
+  // No mount holds it: unknown.
   const MountFacts none =
-      ReadMountFacts(real, dir.Write("other", "24 21 999:999 / / ro - btrfs x ro\n"));
+      ReadMountFacts(real, dir.Write("other", "24 21 999:999 / /elsewhere ro - btrfs x ro\n"));
   EXPECT_EQ(none.file_system, "");
   EXPECT_EQ(none.options, "");
+  EXPECT_EQ(none.source, "");
 }
 
 TEST(HostFactsTest, AnEscapedMountPointIsUnescaped) {
