@@ -162,6 +162,25 @@ TEST(MpiDiskspdTest, SharedTargetIsCreatedOnceAndRunByEveryRank) {
   EXPECT_EQ(Tree(dir.path()), (std::set<std::string>{"t.dat", ".loadcell-sqlio.manifest"}));
 }
 
+// The same merged report under MPICH's launcher (its own library and ABI:
+// cluster/mpi_mpich.cpp), the VMFleet case on an MPICH cluster.
+TEST(MpiDiskspdTest, MpichMergesTheRanksTargetsTheSame) {
+  const TempDir dir;
+  testing::ChildWatch watch;
+  watch.timeout_s = 90;
+  const ProcessResult r = testing::RunCommand(
+      testing::MpichCommand(
+          2, {"diskspd", "-c64K", "-b4K", "-d1", "-W0", "-o1", "-r", "-w50", "-L", dir / "t.dat"}),
+      watch);
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  ExpectMergedText(r, {dir / "rank0/t.dat", dir / "rank1/t.dat"});
+  EXPECT_NE(r.out.find("loadcell: 2 MPI ranks merged, per-rank targets"), std::string::npos)
+      << Show(r);
+  EXPECT_EQ(Tree(dir.path()),
+            (std::set<std::string>{"rank0", "rank0/t.dat", "rank0/.loadcell-sqlio.manifest",
+                                   "rank1", "rank1/t.dat", "rank1/.loadcell-sqlio.manifest"}));
+}
+
 TEST(MpiDiskspdTest, RefusalIsOneLineAndLeavesNoRankFolder) {
   const TempDir dir;
   // No -c: each rank's own copy (rankN/t.dat) is missing.
