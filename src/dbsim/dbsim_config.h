@@ -94,7 +94,15 @@ struct DbsimConfig {
   uint32_t log_block_bytes = 512;  // each log write is padded to whole blocks
   bool checkpoint_spread = false;  // the checkpoint writes small bursts, pausing between
   bool doublewrite = false;        // each run of pages written to a doublewrite area first
-  uint64_t default_log_mb = 50;    // the log file's size when no [FileN] is given
+  // The log file is opened buffered whatever NoBuffering says (InnoDB's
+  // innodb_flush_method=O_DIRECT: the data files unbuffered, the redo log
+  // through the cache, flushed).
+  bool log_buffered = false;
+  uint64_t default_log_mb = 50;  // the log file's size when no [FileN] is given
+  // --user-depth: how many of one user thread's I/Os are in flight at once
+  // (the random users' reads, read-ahead, checkpoint, lazy and bulk writes);
+  // MaxOutstandingIO still bounds every user's together (the throttle).
+  int64_t user_depth = 1;
 
   std::vector<DbsimFileConfig> files;  // by N
   // "Key (line N)" of the keys given that loadcell does not simulate yet.

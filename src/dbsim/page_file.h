@@ -110,7 +110,9 @@ class DbPageFile final {
   DbPageExpectation Expect(uint64_t page, uint64_t stamp) const;
 
  private:
-  static constexpr size_t kLatches = 64;
+  // Enough stripes that runs of kMaxRun pages in flight at once
+  // (--user-depth) seldom share one.
+  static constexpr size_t kLatches = 256;
   std::mutex& Latch(uint64_t page) { return latches_[page % kLatches]; }
   // The latches of pages first .. first + count - 1, taken in the latches'
   // order (count <= kLatches: each once).

@@ -47,6 +47,9 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     a.preset = arg.substr(9);
     LC_ASSIGN_OR_RETURN(DbsimPresetBase preset, DbsimPreset(a.preset));
     if (!a.page_size_given) a.page_size = preset.page_size;
+  } else if (arg.rfind("--user-depth=", 0) == 0) {
+    LC_ASSIGN_OR_RETURN(a.user_depth,
+                        WholeNumber("--user-depth", arg.substr(13), 1, kDbsimMaxUserDepth));
   } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
     a.journal = arg.substr(10);
   } else if (arg == "--format=json" || arg == "--format=text") {
@@ -60,7 +63,8 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
   } else {
     return Status::InvalidArgument(fmt::format(
         "dbsim: unknown option '{}' (loadcell's own: --preset=sqlserver|postgresql|innodb, "
-        "--page-size=BYTES, --allow-destructive, --journal=FILE, --verify-after-crash, "
+        "--page-size=BYTES, --user-depth=N, --allow-destructive, --journal=FILE, "
+        "--verify-after-crash, "
         "--format=text|json, --verdict=off|on|strict, --help)",
         arg));
   }

@@ -13,6 +13,9 @@
 
 namespace loadcell {
 
+// The most I/Os one user thread keeps in flight (--user-depth).
+inline constexpr int64_t kDbsimMaxUserDepth = 64;
+
 // The command line: SQLIOSim's switches and loadcell's own options.
 struct DbsimArgs {
   std::string cfg;
@@ -21,7 +24,8 @@ struct DbsimArgs {
   int64_t size_mb = 0;     // -size: replaces the data files' InitialSize
   uint32_t page_size = 8192;
   bool page_size_given = false;
-  std::string preset;  // --preset=NAME
+  std::string preset;      // --preset=NAME
+  int64_t user_depth = 0;  // --user-depth=N: each user thread's I/Os in flight (0: not given)
   bool allow_destructive = false;
   bool help = false;
   std::string log_file;   // -log: the XML error log (else the configuration's ErrorFile)

@@ -36,13 +36,18 @@ void WriteJsonLatencies(const RunResult& r, JsonWriter& w) {
   w.EndObject();
 }
 
-void WriteJsonUser(const JobRunResult& job, JsonWriter& w) {
+void WriteJsonUser(const JobRunResult& job, const DbsimUserWorkload* user, JsonWriter& w) {
   const RunResult& r = job.result;
   w.BeginObject();
   w.Key("name").String(job.name);
   w.Key("cycle").Int(job.group / kDbsimGroupsPerCycle + 1);
   w.Key("threads").Uint(r.threads.size());
   w.Key("time_s").Double(r.total_time_s);
+  // The depth each thread keeps, and the depth reached: the mean in flight
+  // by Little's law and the most at once (every thread of the user).
+  w.Key("io_depth").Int(user != nullptr ? user->depth() : 1);
+  w.Key("mean_in_flight").Double(DbsimMeanInFlight(r));
+  w.Key("peak_in_flight").Int(user != nullptr ? user->peak_in_flight() : 0);
   WriteJsonLatencies(r, w);
   w.Key("bytes_read").Uint(JsonCounter(r, kDbsimBytesRead));
   w.Key("bytes_written").Uint(JsonCounter(r, kDbsimBytesWritten));
@@ -141,7 +146,9 @@ void WriteDbsimMembers(const DbsimReportInput& in, JsonWriter& w) {
   w.Key("cycle_s").Double(in.duration_s);
   w.Key("cycles").Int(in.cycles);
   w.Key("users").BeginArray();
-  for (const JobRunResult& job : in.result->jobs) WriteJsonUser(job, w);
+  for (size_t i = 0; i < in.result->jobs.size(); ++i) {
+    WriteJsonUser(in.result->jobs[i], i < in.users.size() ? in.users[i] : nullptr, w);
+  }
   w.EndArray();
   WriteJsonFiles(in, w);
   w.Key("log").BeginObject();

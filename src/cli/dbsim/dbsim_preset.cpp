@@ -20,22 +20,23 @@ struct PresetRow {
   uint32_t log_block;  // a log write is padded to whole blocks
   bool checkpoint_spread;
   bool doublewrite;
-  uint64_t log_mb;  // the log file when no [FileN] is given
+  uint64_t log_mb;    // the log file when no [FileN] is given
+  bool log_buffered;  // the log opened buffered whatever no_buffering says
 };
 
 constexpr std::array<PresetRow, 3> kPresets = {{
     // SQL Server: 8 KiB pages in 64 KiB extents; read-ahead of an extent up
     // to 512 KiB (Standard edition's largest); log blocks of 512 bytes to
     // 60 KiB; unbuffered and write-through.
-    {"sqlserver", 8192, true, true, 8, 64, 512, 61440, 512, false, false, 50},
+    {"sqlserver", 8192, true, true, 8, 64, 512, 61440, 512, false, false, 50, false},
     // PostgreSQL: 8 KiB pages; WAL in 8 KiB blocks, 16 MiB segments;
     // buffered with fdatasync; reads combined up to 128 KiB
     // (io_combine_limit); checkpoint_completion_target spreads the writes.
-    {"postgresql", 8192, false, false, 4, 16, 64, 8192, 8192, true, false, 16},
+    {"postgresql", 8192, false, false, 4, 16, 64, 8192, 8192, true, false, 16, false},
     // InnoDB: 16 KiB pages in 1 MiB extents; linear read-ahead of an
-    // extent; a 100 MiB redo log in 512-byte blocks; O_DIRECT with fsync;
-    // the doublewrite buffer.
-    {"innodb", 16384, true, false, 64, 64, 64, 16384, 512, false, true, 100},
+    // extent; a 100 MiB redo log in 512-byte blocks; O_DIRECT for the data
+    // files (the redo log buffered), flushed; the doublewrite buffer.
+    {"innodb", 16384, true, false, 64, 64, 64, 16384, 512, false, true, 100, true},
 }};
 
 DbsimPresetBase FromRow(const PresetRow& row) {
@@ -52,6 +53,7 @@ DbsimPresetBase FromRow(const PresetRow& row) {
   c.checkpoint_spread = row.checkpoint_spread;
   c.doublewrite = row.doublewrite;
   c.default_log_mb = row.log_mb;
+  c.log_buffered = row.log_buffered;
   return p;
 }
 

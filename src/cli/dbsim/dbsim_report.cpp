@@ -25,10 +25,15 @@ uint64_t CounterOf(const RunResult& r, int index) {
   return index < static_cast<int>(r.counters.size()) ? r.counters[index] : 0;
 }
 
-// The time a user waited at the throttle, and what only some users do.
-void WriteUserExtras(const RunResult& r, std::ostream& out) {
+// The time a user waited at the throttle, and what only some users do
+// (at a depth above 1: the I/Os in flight, mean and most at once).
+void WriteUserExtras(const RunResult& r, const DbsimUserWorkload* user, std::ostream& out) {
   std::string line = fmt::format("throttled {:.1f} ms",
                                  static_cast<double>(CounterOf(r, kDbsimThrottledNs)) / 1e6);
+  if (user != nullptr && user->depth() > 1) {
+    line += fmt::format("; depth {} per thread: {:.2f} I/Os in flight on average, {} at most",
+                        user->depth(), DbsimMeanInFlight(r), user->peak_in_flight());
+  }
   const std::pair<int, std::string_view> extras[] = {{kDbsimRollbacks, "rollbacks"},
                                                      {kDbsimLazyWrites, "lazy writes"},
                                                      {kDbsimPagesGrown, "pages grown"},
@@ -41,7 +46,7 @@ void WriteUserExtras(const RunResult& r, std::ostream& out) {
 
 // One user's lines: what it did, how long each kind of I/O took, its
 // failed checks.
-void WriteUser(const JobRunResult& job, std::ostream& out) {
+void WriteUser(const JobRunResult& job, const DbsimUserWorkload* user, std::ostream& out) {
   const RunResult& r = job.result;
   out << fmt::format("  {} ({} thread{}):\n", job.name, r.threads.size(),
                      r.threads.size() == 1 ? "" : "s");
@@ -71,7 +76,7 @@ void WriteUser(const JobRunResult& job, std::ostream& out) {
     failed += fmt::format("{}{} {}", failed.empty() ? "" : ", ",
                           DbPageFaultName(static_cast<DbPageFault>(k)), n);
   }
-  WriteUserExtras(r, out);
+  WriteUserExtras(r, user, out);
   out << fmt::format("    pages checked {}, failed: {}", CounterOf(r, kDbsimPagesChecked),
                      failed.empty() ? "none" : failed);
   if (!failed.empty()) {
@@ -140,7 +145,9 @@ void WriteDbsimHeader(const DbsimReportInput& in, std::ostream& out) {
 
 void WriteDbsimText(const DbsimReportInput& in, std::ostream& out) {
   out << "Users:\n";
-  for (const JobRunResult& job : in.result->jobs) WriteUser(job, out);
+  for (size_t i = 0; i < in.result->jobs.size(); ++i) {
+    WriteUser(in.result->jobs[i], i < in.users.size() ? in.users[i] : nullptr, out);
+  }
   out << "\n";
   WriteFiles(in, out);
   out << "\n";

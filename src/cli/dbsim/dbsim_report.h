@@ -11,6 +11,7 @@
 #include "dbsim/dbsim_config.h"
 #include "runner/jobs.h"
 #include "workloads/dbsim/dbsim_database.h"
+#include "workloads/dbsim/dbsim_users.h"
 
 namespace loadcell {
 
@@ -33,6 +34,8 @@ struct DbsimReportInput {
   bool page_size_given = false;
   std::string dir;
   const Workload* workload = nullptr;
+  // Each job's user, in the jobs' order (its depth and peak in flight).
+  std::vector<const DbsimUserWorkload*> users;
   // Every user's verdict merged (MergeVerdicts): the run's, with each
   // finding named by the users that made it.
   Validity verdict;

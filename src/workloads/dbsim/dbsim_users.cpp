@@ -27,8 +27,51 @@ class RandomUserWorker final : public DbsimWorkerBase {
  public:
   using DbsimWorkerBase::DbsimWorkerBase;
 
+  // The chain's next access, or (--user-depth) up to depth() of them read
+  // at once, never past the chain's end; each access is one event.
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
+    batch_.clear();
+    do {
+      batch_.push_back({NextAccess(), false});
+    } while (batch_.size() < static_cast<size_t>(depth()) && chain_left_ > 0);
+    const Nanos t0 = MonotonicNow();
+    reads_.clear();
+    for (Access& a : batch_) {
+      a.hit = Chance(cfg_.cache_hit_ratio);
+      if (a.hit) {
+        rec_.Add(kDbsimCacheHits, 1);
+      } else {
+        reads_.push_back(a.page);
+      }
+    }
+    std::vector<bool> read;
+    if (reads_.size() == 1) {
+      LC_ASSIGN_OR_RETURN(bool one, ReadOne(reads_[0].first, reads_[0].second));
+      read.push_back(one);
+    } else if (!reads_.empty()) {
+      LC_ASSIGN_OR_RETURN(read, ReadEach(reads_));
+    }
+    size_t r = 0;
+    for (const Access& a : batch_) {
+      if (!a.hit && !read[r++]) {  // the file shrank under the region: a new one next
+        chain_left_ = 0;
+        continue;
+      }
+      LC_RETURN_IF_ERROR(Update(a.page));
+      if (cfg_.yield_percentage > 0 && Chance(cfg_.yield_percentage)) std::this_thread::yield();
+      rec_.RecordTimedEvent(t0, MonotonicNow());
+    }
+    if (depth() > 1) rec_.AddBusy(static_cast<uint64_t>(MonotonicNow() - t0));
+    return Status::Ok();
+  }
+
+ private:
+  struct Access {
+    DbsimPageRef page;
+    bool hit = false;  // found in the buffer pool (CacheHitRatio): not read
+  };
+  DbsimPageRef NextAccess() {
     if (chain_left_ == 0) {
       if (started_ && cfg_.sleep_after_ms > 0) Pause(cfg_.sleep_after_ms);
       chain_left_ = rng_.Uniform(cfg_.min_io_chain, cfg_.max_io_chain);
@@ -39,34 +82,23 @@ class RandomUserWorker final : public DbsimWorkerBase {
     }
     --chain_left_;
     const uint64_t pages = db_.file(file_).pages();
-    const uint64_t page = std::min(pages - 1, region_ + rng_.Uniform(0, kDbsimRegionPages - 1));
-    const Nanos t0 = MonotonicNow();
-    if (Chance(cfg_.cache_hit_ratio)) {
-      rec_.Add(kDbsimCacheHits, 1);
-    } else {
-      LC_ASSIGN_OR_RETURN(bool read, ReadOne(file_, page));
-      if (!read) {  // the file shrank under the region: a new one next
-        chain_left_ = 0;
-        return Status::Ok();
-      }
-    }
-    if (!Chance(cfg_.read_write_ratio)) {
-      if (Chance(cfg_.rollback_chance)) {
-        rec_.Add(kDbsimRollbacks, 1);  // undone in memory: no log record, the page stays clean
-      } else {
-        const uint64_t lsn = db_.QueueLog(
-            static_cast<uint32_t>(rng_.Uniform(cfg_.min_log_per_buffer, cfg_.max_log_per_buffer)));
-        if (lsn == 0 || !db_.WaitDurable(lsn)) return EndOfWork();
-        db_.MarkDirty({file_, page});  // written by the checkpoint, after its log record
-        LC_RETURN_IF_ERROR(LazyWrite());
-      }
-    }
-    if (cfg_.yield_percentage > 0 && Chance(cfg_.yield_percentage)) std::this_thread::yield();
-    rec_.RecordTimedEvent(t0, MonotonicNow());
-    return Status::Ok();
+    return {file_, std::min(pages - 1, region_ + rng_.Uniform(0, kDbsimRegionPages - 1))};
   }
-
- private:
+  // An access updates the page with 100 - RandomUserReadWriteRatio: rolled
+  // back in memory (RollbackChance), or its log record durable first and
+  // then the page dirtied. EndOfWork once the log closed.
+  Status Update(DbsimPageRef page) {
+    if (Chance(cfg_.read_write_ratio)) return Status::Ok();
+    if (Chance(cfg_.rollback_chance)) {
+      rec_.Add(kDbsimRollbacks, 1);  // undone in memory: no log record, the page stays clean
+      return Status::Ok();
+    }
+    const uint64_t lsn = db_.QueueLog(
+        static_cast<uint32_t>(rng_.Uniform(cfg_.min_log_per_buffer, cfg_.max_log_per_buffer)));
+    if (lsn == 0 || !db_.WaitDurable(lsn)) return EndOfWork();
+    db_.MarkDirty(page);  // written by the checkpoint, after its log record
+    return LazyWrite();
+  }
   void NewRegion() {
     file_ = rng_.Uniform(0, db_.data_files() - 1);
     region_ = rng_.Uniform(0, db_.file(file_).pages() - 1);
@@ -84,6 +116,8 @@ class RandomUserWorker final : public DbsimWorkerBase {
   bool started_ = false;
   size_t file_ = 0;
   uint64_t region_ = 0;
+  std::vector<Access> batch_;
+  std::vector<DbsimPageRef> reads_;
 };
 
 // Group commit: writes every queued record in one sequential write, durable
@@ -152,7 +186,8 @@ class CheckpointWorker final : public DbsimWorkerBase {
   }
 };
 
-// Scatter reads of BuffersRAMin..BuffersRAMax consecutive pages; without
+// Scatter reads of BuffersRAMin..BuffersRAMax consecutive pages, up to
+// depth() of them at once (--user-depth), each one event; without
 // ForceReadAhead a run found in the buffer pool (CacheHitRatio) is not read.
 class ReadAheadWorker final : public DbsimWorkerBase {
  public:
@@ -161,16 +196,25 @@ class ReadAheadWorker final : public DbsimWorkerBase {
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
     CycleDelay(cfg_.ra_delay_after_cycles, cfg_.ra_delay_ms);
-    const PageRun run = PickRun(cfg_.buffers_ra_min, cfg_.buffers_ra_max, DbPageFile::kMaxRun);
     const Nanos t0 = MonotonicNow();
-    if (!cfg_.force_read_ahead && Chance(cfg_.cache_hit_ratio)) {
-      rec_.Add(kDbsimCacheHits, run.count);
-    } else {
-      LC_RETURN_IF_ERROR(ReadRun(run.file, run.first, run.count));
+    runs_.clear();
+    for (int i = 0; i < depth(); ++i) {
+      const PageRun run = PickRun(cfg_.buffers_ra_min, cfg_.buffers_ra_max, DbPageFile::kMaxRun);
+      if (!cfg_.force_read_ahead && Chance(cfg_.cache_hit_ratio)) {
+        rec_.Add(kDbsimCacheHits, run.count);
+      } else {
+        runs_.push_back(run);
+      }
     }
-    rec_.RecordTimedEvent(t0, MonotonicNow());
+    LC_RETURN_IF_ERROR(ReadRuns(runs_));
+    const Nanos t1 = MonotonicNow();
+    for (int i = 0; i < depth(); ++i) rec_.RecordTimedEvent(t0, t1);
+    if (depth() > 1) rec_.AddBusy(static_cast<uint64_t>(t1 - t0));
     return Status::Ok();
   }
+
+ private:
+  std::vector<PageRun> runs_;
 };
 
 // Reads every page in order, BuffersValidated a batch, each checked. The
@@ -245,8 +289,32 @@ std::string DbsimUserName(DbsimUserKind kind) {
   return "user";
 }
 
+int DbsimUserDepth(DbsimUserKind kind, const DbsimConfig& config) {
+  switch (kind) {
+    case DbsimUserKind::kRandom:
+    case DbsimUserKind::kCheckpoint:
+    case DbsimUserKind::kReadAhead:
+    case DbsimUserKind::kBulkUpdate:
+      return static_cast<int>(std::max<int64_t>(1, config.user_depth));
+    default:
+      return 1;
+  }
+}
+
+double DbsimMeanInFlight(const RunResult& r) {
+  double io_ns = 0;
+  for (size_t k = kDbsimKindRead; k <= static_cast<size_t>(kDbsimKindGatherWrite); ++k) {
+    if (k >= r.latency.size()) break;
+    const LatencyHistogram& h = r.latency[k].histogram;
+    io_ns += h.moments().Mean() * static_cast<double>(h.Count());
+  }
+  return r.total_time_s > 0 ? io_ns / (r.total_time_s * 1e9) : 0;
+}
+
 DbsimUserWorkload::DbsimUserWorkload(DbsimUserSettings settings, DbsimDatabase& db)
-    : settings_(settings), db_(db) {}
+    : settings_(settings), db_(db) {
+  settings_.meter = &meter_;
+}
 
 WorkloadInfo DbsimUserWorkload::Info() const {
   WorkloadInfo info;
@@ -254,6 +322,11 @@ WorkloadInfo DbsimUserWorkload::Info() const {
   info.summary = "a database engine's I/O, simulated and verified";
   info.event_definition = "one unit of the simulated user's work";
   info.self_timed = true;
+  // A random or read-ahead user at a depth above 1 has several events
+  // (accesses, read-aheads) outstanding at once: its busy time is its own.
+  info.reports_busy_time =
+      (settings_.kind == DbsimUserKind::kRandom || settings_.kind == DbsimUserKind::kReadAhead) &&
+      DbsimUserDepth(settings_.kind, *settings_.config) > 1;
   info.latency_kinds = {"read",      "scatter read", "write", "gather write",
                         "log write", "flush",        "grow",  "shrink"};
   info.counter_names = {"bytes read",   "bytes written", "pages checked", "cache hits",

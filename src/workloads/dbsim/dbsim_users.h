@@ -14,6 +14,7 @@
 #include "dbsim/dbsim_config.h"
 #include "runner/workload.h"
 #include "workloads/dbsim/dbsim_database.h"
+#include "workloads/dbsim/dbsim_io_pool.h"
 
 namespace loadcell {
 
@@ -65,7 +66,19 @@ struct DbsimUserSettings {
   DbsimUserKind kind = DbsimUserKind::kRandom;
   const DbsimConfig* config = nullptr;  // outlives the workload
   uint64_t seed = 0;
+  // The user's meter of I/Os in flight (its workload's; set by it).
+  DbsimDepthMeter* meter = nullptr;
 };
+
+// How many I/Os each thread of a user keeps in flight at once: the
+// configuration's user_depth (--user-depth) for the random, checkpoint,
+// read-ahead and bulk update users, 1 for the others.
+int DbsimUserDepth(DbsimUserKind kind, const DbsimConfig& config);
+
+// The I/Os a user's threads had in flight on average over its measured
+// time (Little's law: its reads and writes' summed latencies over that
+// time), from the result's latency kinds.
+double DbsimMeanInFlight(const RunResult& r);
 
 class DbsimUserWorkload final : public Workload {
  public:
@@ -82,9 +95,15 @@ class DbsimUserWorkload final : public Workload {
   // pages that failed their check: of one user, or of a run's users merged.
   std::vector<Metric> Metrics(const RunResult& r) const override;
 
+  // The depth each thread keeps (DbsimUserDepth), and the most of this
+  // user's I/Os (every thread's) in flight at once in the run.
+  int depth() const { return DbsimUserDepth(settings_.kind, *settings_.config); }
+  int64_t peak_in_flight() const { return meter_.peak(); }
+
  private:
   DbsimUserSettings settings_;
   DbsimDatabase& db_;
+  DbsimDepthMeter meter_;
 };
 
 }  // namespace loadcell

@@ -18,11 +18,42 @@ DbsimWorkerBase::DbsimWorkerBase(const DbsimUserSettings& s, DbsimDatabase& db,
       page_size_(db.file(0).settings().page_size),
       // The workers are made as their cycle starts.
       cycle_end_(MonotonicNow() + s.config->test_cycle_duration_s * 1'000'000'000),
-      buffer_(NewDbsimIoBuffer(page_size_ * (DbPageFile::kMaxRun + 1))) {
+      buffer_(NewDbsimIoBuffer(page_size_ * (DbPageFile::kMaxRun + 1))),
+      meter_(s.meter != nullptr ? s.meter : &own_meter_),
+      pool_(DbsimUserDepth(s.kind, *s.config)),
+      slot_buffers_(static_cast<size_t>(pool_.depth())),
+      slot_pages_(static_cast<size_t>(pool_.depth())) {
   pages_.reserve(DbPageFile::kMaxRun + 1);
   for (size_t i = 0; i <= DbPageFile::kMaxRun; ++i) {  // the last: re-reads
     pages_.emplace_back(buffer_.get() + i * page_size_, page_size_);
   }
+}
+
+std::span<const std::span<uint8_t>> DbsimWorkerBase::SlotPages(size_t slot, size_t count) {
+  if (slot == 0) return std::span<const std::span<uint8_t>>(pages_).first(count);
+  std::vector<std::span<uint8_t>>& pages = slot_pages_[slot];
+  if (pages.size() < count) {  // made once, as large as a task of this slot needs
+    slot_buffers_[slot] = NewDbsimIoBuffer(page_size_ * count);
+    pages.clear();
+    for (size_t i = 0; i < count; ++i) {
+      pages.emplace_back(slot_buffers_[slot].get() + i * page_size_, page_size_);
+    }
+  }
+  return std::span<const std::span<uint8_t>>(pages).first(count);
+}
+
+DbsimWorkerBase::Admitted DbsimWorkerBase::Admit(bool burst, DbsimIoTally& t) {
+  DbsimIoSlot slot = db_.gate().Enter(burst);
+  t.throttled_ns += static_cast<uint64_t>(slot.waited_ns());
+  meter_->Enter();
+  return Admitted{std::move(slot), meter_, false};
+}
+
+void DbsimWorkerBase::Apply(const DbsimIoTally& t) {
+  for (const auto& [kind, ns] : t.latencies) rec_.RecordKind(kind, ns);
+  if (t.throttled_ns > 0) rec_.Add(kDbsimThrottledNs, t.throttled_ns);
+  if (t.bytes_read > 0) rec_.Add(kDbsimBytesRead, t.bytes_read);
+  if (t.bytes_written > 0) rec_.Add(kDbsimBytesWritten, t.bytes_written);
 }
 
 void DbsimWorkerBase::Pause(int64_t ms) {
@@ -48,12 +79,6 @@ DbsimWorkerBase::PageRun DbsimWorkerBase::PickRun(int64_t min_pages, int64_t max
   return run;
 }
 
-DbsimIoSlot DbsimWorkerBase::Throttle(bool burst) {
-  DbsimIoSlot slot = db_.gate().Enter(burst);
-  rec_.Add(kDbsimThrottledNs, static_cast<uint64_t>(slot.waited_ns()));
-  return slot;
-}
-
 std::string DbsimWorkerBase::Reread(size_t file_index, const DbPageCheck& check) {
   DbPageFault last = check.fault;
   for (int attempt = 1; attempt <= kDbsimReadRetries; ++attempt) {
@@ -76,50 +101,114 @@ std::string DbsimWorkerBase::Reread(size_t file_index, const DbPageCheck& check)
                      DbPageFaultName(last));
 }
 
-void DbsimWorkerBase::Checked(size_t buf, size_t file_index, const DbPageCheck& check) {
+void DbsimWorkerBase::Checked(std::span<const uint8_t> page, size_t file_index,
+                              const DbPageCheck& check) {
   if (check.gone) return;
   rec_.Add(kDbsimPagesChecked, 1);
   if (check.ok()) return;
   rec_.Add(kDbsimFaultCounters + static_cast<int>(check.fault) - 1, 1);
-  // The failed page first: the re-reads use the spare buffer, not `buf`.
+  // The failed page first: the re-reads use the spare buffer, not `page`.
   const std::string retry = Reread(file_index, check);
-  db_.NoteFault(name_, pages_[buf], check.want, check, retry);
+  db_.NoteFault(name_, page, check.want, check, retry);
+}
+
+Result<DbPageCheck> DbsimWorkerBase::ReadPageIo(size_t file_index, uint64_t page,
+                                                std::span<uint8_t> buf, uint64_t serial,
+                                                DbsimIoTally& t) {
+  Admitted io = Admit(false, t);
+  const Nanos t0 = MonotonicNow();
+  LC_ASSIGN_OR_RETURN(DbPageCheck check,
+                      db_.file(file_index).ReadPage(page, buf, serial, stamp_id_));
+  const Nanos t1 = MonotonicNow();
+  io.Done();
+  if (!check.gone) {
+    t.latencies.emplace_back(kDbsimKindRead, static_cast<uint64_t>(t1 > t0 ? t1 - t0 : 0));
+    t.bytes_read += page_size_;
+  }
+  return check;
 }
 
 Result<bool> DbsimWorkerBase::ReadOne(size_t file_index, uint64_t page) {
-  DbPageFile& file = db_.file(file_index);
-  DbPageCheck check;
-  {
-    DbsimIoSlot slot = Throttle(false);
-    const Nanos t0 = MonotonicNow();
-    LC_ASSIGN_OR_RETURN(check, file.ReadPage(page, pages_[0], ++serial_, stamp_id_));
-    slot.Done();
-    if (check.gone) return false;
-    Record(kDbsimKindRead, t0, MonotonicNow());
-  }
-  rec_.Add(kDbsimBytesRead, page_size_);
-  Checked(0, file_index, check);
+  one_.Clear();
+  Result<DbPageCheck> check = ReadPageIo(file_index, page, pages_[0], ++serial_, one_);
+  Apply(one_);
+  if (!check.ok()) return check.status();
+  if (check->gone) return false;
+  Checked(pages_[0], file_index, *check);
   return true;
 }
 
-Status DbsimWorkerBase::ReadRun(size_t file_index, uint64_t first, size_t count) {
-  if (!cfg_.use_scatter_gather) {
-    for (size_t i = 0; i < count; ++i) {
-      LC_ASSIGN_OR_RETURN(bool read, ReadOne(file_index, first + i));
-      if (!read) break;
+Result<std::vector<bool>> DbsimWorkerBase::ReadEach(const std::vector<DbsimPageRef>& pages) {
+  const size_t n = pages.size();
+  std::vector<std::span<uint8_t>> bufs;
+  std::vector<uint64_t> serials;
+  for (size_t i = 0; i < n; ++i) {
+    bufs.push_back(SlotPages(i, 1)[0]);
+    serials.push_back(++serial_);
+  }
+  std::vector<DbsimIoTally> tallies(n);
+  std::vector<DbPageCheck> checks(n);
+  const Status st = pool_.Run(n, [&](size_t i) -> Status {
+    LC_ASSIGN_OR_RETURN(
+        checks[i], ReadPageIo(pages[i].first, pages[i].second, bufs[i], serials[i], tallies[i]));
+    return Status::Ok();
+  });
+  for (const DbsimIoTally& t : tallies) Apply(t);
+  LC_RETURN_IF_ERROR(st);
+  std::vector<bool> read(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    read[i] = !checks[i].gone;
+    Checked(bufs[i], pages[i].first, checks[i]);
+  }
+  return read;
+}
+
+Status DbsimWorkerBase::ReadRunIo(const PageRun& run, std::span<const std::span<uint8_t>> bufs,
+                                  uint64_t serial, std::vector<DbPageCheck>& checks,
+                                  DbsimIoTally& t) {
+  checks.clear();
+  if (!cfg_.use_scatter_gather) {  // one read per page, in order
+    for (size_t i = 0; i < run.count; ++i) {
+      LC_ASSIGN_OR_RETURN(DbPageCheck check,
+                          ReadPageIo(run.file, run.first + i, bufs[i], serial + i, t));
+      if (check.gone) break;
+      checks.push_back(check);
     }
     return Status::Ok();
   }
-  DbPageFile& file = db_.file(file_index);
-  DbsimIoSlot slot = Throttle(false);
+  Admitted io = Admit(false, t);
   const Nanos t0 = MonotonicNow();
-  LC_ASSIGN_OR_RETURN(size_t read, file.ReadPages(first, std::span(pages_).first(count), ++serial_,
-                                                  stamp_id_, checks_));
-  slot.Done();
+  std::vector<DbPageCheck> read_checks;
+  LC_ASSIGN_OR_RETURN(size_t read, db_.file(run.file).ReadPages(run.first, bufs.first(run.count),
+                                                                serial, stamp_id_, read_checks));
+  const Nanos t1 = MonotonicNow();
+  io.Done();
   if (read == 0) return Status::Ok();
-  Record(kDbsimKindScatterRead, t0, MonotonicNow());
-  rec_.Add(kDbsimBytesRead, read * page_size_);
-  for (size_t i = 0; i < read; ++i) Checked(i, file_index, checks_[i]);
+  t.latencies.emplace_back(kDbsimKindScatterRead, static_cast<uint64_t>(t1 > t0 ? t1 - t0 : 0));
+  t.bytes_read += read * page_size_;
+  checks = std::move(read_checks);
+  return Status::Ok();
+}
+
+Status DbsimWorkerBase::ReadRuns(const std::vector<PageRun>& runs) {
+  const size_t n = runs.size();
+  std::vector<std::span<const std::span<uint8_t>>> bufs;
+  std::vector<uint64_t> serials;
+  for (size_t i = 0; i < n; ++i) {
+    bufs.push_back(SlotPages(i, runs[i].count));
+    serials.push_back(serial_ + 1);
+    serial_ += runs[i].count;  // a serial per page (one read per page without scatter)
+  }
+  std::vector<DbsimIoTally> tallies(n);
+  std::vector<std::vector<DbPageCheck>> checks(n);
+  const Status st = pool_.Run(n, [&](size_t i) -> Status {
+    return ReadRunIo(runs[i], bufs[i], serials[i], checks[i], tallies[i]);
+  });
+  for (const DbsimIoTally& t : tallies) Apply(t);
+  LC_RETURN_IF_ERROR(st);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t p = 0; p < checks[i].size(); ++p) Checked(bufs[i][p], runs[i].file, checks[i][p]);
+  }
   return Status::Ok();
 }
 
@@ -139,32 +228,38 @@ Status DbsimWorkerBase::Journal(const std::vector<DbsimPageRef>& pages, bool int
   return intent ? journal->Intend(lines) : journal->Durable(lines);
 }
 
-Status DbsimWorkerBase::WriteRun(size_t file_index, uint64_t first, size_t count, bool burst) {
+Status DbsimWorkerBase::WriteRun(size_t file_index, uint64_t first, size_t count, bool burst,
+                                 std::span<const std::span<uint8_t>> bufs, DbsimIoTally& t) {
+  if (db_.doublewrite()) LC_RETURN_IF_ERROR(Doublewrite(file_index, first, count, burst, bufs, t));
   DbPageFile& file = db_.file(file_index);
   size_t written = 0;
   if (cfg_.use_scatter_gather && count > 1) {
-    DbsimIoSlot slot = Throttle(burst);
+    Admitted io = Admit(burst, t);
     const Nanos t0 = MonotonicNow();
-    LC_ASSIGN_OR_RETURN(written,
-                        file.WritePages(first, std::span(pages_).first(count), db_.NowNs()));
-    slot.Done();
-    if (written > 0) Record(kDbsimKindGatherWrite, t0, MonotonicNow());
+    LC_ASSIGN_OR_RETURN(written, file.WritePages(first, bufs.first(count), db_.NowNs()));
+    const Nanos t1 = MonotonicNow();
+    io.Done();
+    if (written > 0) {
+      t.latencies.emplace_back(kDbsimKindGatherWrite, static_cast<uint64_t>(t1 > t0 ? t1 - t0 : 0));
+    }
   } else {
     for (size_t i = 0; i < count; ++i) {
-      DbsimIoSlot slot = Throttle(burst);
+      Admitted io = Admit(burst, t);
       const Nanos w0 = MonotonicNow();
-      LC_ASSIGN_OR_RETURN(bool done, file.WritePage(first + i, pages_[0], db_.NowNs()));
-      slot.Done();
+      LC_ASSIGN_OR_RETURN(bool done, file.WritePage(first + i, bufs[0], db_.NowNs()));
+      const Nanos w1 = MonotonicNow();
+      io.Done();
       if (!done) break;
-      Record(kDbsimKindWrite, w0, MonotonicNow());
+      t.latencies.emplace_back(kDbsimKindWrite, static_cast<uint64_t>(w1 > w0 ? w1 - w0 : 0));
       ++written;
     }
   }
-  rec_.Add(kDbsimBytesWritten, written * page_size_);
+  t.bytes_written += written * page_size_;
   return Status::Ok();
 }
 
-Status DbsimWorkerBase::Doublewrite(size_t file_index, uint64_t first, size_t count, bool burst) {
+Status DbsimWorkerBase::Doublewrite(size_t file_index, uint64_t first, size_t count, bool burst,
+                                    std::span<const std::span<uint8_t>> bufs, DbsimIoTally& t) {
   const DbPageFile& file = db_.file(file_index);
   const DbPageFileSettings& f = file.settings();
   std::vector<IoSlice> slices;
@@ -174,16 +269,17 @@ Status DbsimWorkerBase::Doublewrite(size_t file_index, uint64_t first, size_t co
     // The key the in-place write will give (the area is not read back).
     const uint64_t page = first + i;
     const uint64_t key = file.keys().Acked(page) + 1;
-    StampDbPage(pages_[i],
+    StampDbPage(bufs[i],
                 {f.file_id, page, key, DbContentSeed(f.run_seed, f.file_id, page, key), now});
-    slices.push_back({pages_[i].data(), pages_[i].size()});
+    slices.push_back({bufs[i].data(), bufs[i].size()});
   }
-  DbsimIoSlot slot = Throttle(burst);
+  Admitted io = Admit(burst, t);
   const Nanos t0 = MonotonicNow();
   LC_RETURN_IF_ERROR(db_.WriteDoublewrite(slices));
-  slot.Done();
-  Record(kDbsimKindGatherWrite, t0, MonotonicNow());
-  rec_.Add(kDbsimBytesWritten, count * page_size_);
+  const Nanos t1 = MonotonicNow();
+  io.Done();
+  t.latencies.emplace_back(kDbsimKindGatherWrite, static_cast<uint64_t>(t1 > t0 ? t1 - t0 : 0));
+  t.bytes_written += count * page_size_;
   return Status::Ok();
 }
 
@@ -191,7 +287,8 @@ Status DbsimWorkerBase::WritePages(const std::vector<DbsimPageRef>& pages, bool 
   if (pages.empty()) return Status::Ok();
   auto journaled = db_.JournalBurst();
   LC_RETURN_IF_ERROR(Journal(pages, true));
-  std::vector<bool> touched(db_.data_files(), false);
+  // The burst's runs of adjacent pages, written up to depth() at once.
+  std::vector<PageRun> runs;
   for (size_t i = 0; i < pages.size();) {
     size_t run = 1;
     while (i + run < pages.size() && run < DbPageFile::kMaxRun &&
@@ -199,12 +296,23 @@ Status DbsimWorkerBase::WritePages(const std::vector<DbsimPageRef>& pages, bool 
            pages[i + run].second == pages[i].second + run) {
       ++run;
     }
-    if (db_.doublewrite()) {
-      LC_RETURN_IF_ERROR(Doublewrite(pages[i].first, pages[i].second, run, burst));
-    }
-    LC_RETURN_IF_ERROR(WriteRun(pages[i].first, pages[i].second, run, burst));
-    touched[pages[i].first] = true;
+    runs.push_back({pages[i].first, pages[i].second, run});
     i += run;
+  }
+  std::vector<bool> touched(db_.data_files(), false);
+  const auto width = static_cast<size_t>(depth());
+  for (size_t at = 0; at < runs.size(); at += width) {
+    const size_t n = std::min(width, runs.size() - at);
+    std::vector<std::span<const std::span<uint8_t>>> bufs;
+    for (size_t i = 0; i < n; ++i) bufs.push_back(SlotPages(i, runs[at + i].count));
+    std::vector<DbsimIoTally> tallies(n);
+    const Status st = pool_.Run(n, [&](size_t i) -> Status {
+      const PageRun& r = runs[at + i];
+      return WriteRun(r.file, r.first, r.count, burst, bufs[i], tallies[i]);
+    });
+    for (const DbsimIoTally& t : tallies) Apply(t);
+    LC_RETURN_IF_ERROR(st);
+    for (size_t i = 0; i < n; ++i) touched[runs[at + i].file] = true;
   }
   if (!cfg_.write_through) {
     for (size_t f = 0; f < touched.size(); ++f) {

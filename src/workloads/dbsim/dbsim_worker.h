@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/clock.h"
@@ -17,6 +18,7 @@
 #include "runner/recorder.h"
 #include "runner/workload.h"
 #include "workloads/dbsim/dbsim_database.h"
+#include "workloads/dbsim/dbsim_io_pool.h"
 #include "workloads/dbsim/dbsim_users.h"
 
 namespace loadcell {
@@ -34,6 +36,19 @@ inline DbsimIoBuffer NewDbsimIoBuffer(size_t len) {
 inline constexpr int kDbsimReadRetries = 4;
 // How long a pause sleeps before it looks at the stop flag again.
 inline constexpr int64_t kDbsimPollNs = 10'000'000;
+
+// What the I/Os of one task measured: recorded by the worker's own thread
+// once the task's batch ended (the recorder has one writer).
+struct DbsimIoTally {
+  std::vector<std::pair<int, uint64_t>> latencies;  // (kind, ns)
+  uint64_t throttled_ns = 0;
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+  void Clear() {
+    latencies.clear();  // keeps its room: no allocation for the next I/O
+    throttled_ns = bytes_read = bytes_written = 0;
+  }
+};
 
 class DbsimWorkerBase : public Worker {
  public:
@@ -60,23 +75,27 @@ class DbsimWorkerBase : public Worker {
     uint64_t count = 0;
   };
   PageRun PickRun(int64_t min_pages, int64_t max_pages, uint64_t cap);
-  // Admits one I/O through the throttle, counting the wait.
-  DbsimIoSlot Throttle(bool burst);
   // Counts a page's check; a failed one is read again up to
   // kDbsimReadRetries times into the spare buffer: a good re-read points at
   // a cache or the path, the same failure every time at the medium.
-  void Checked(size_t buf, size_t file_index, const DbPageCheck& check);
+  void Checked(std::span<const uint8_t> page, size_t file_index, const DbPageCheck& check);
   // Reads and checks one page into buffer 0; false when the page is gone
   // (the file shrank).
   Result<bool> ReadOne(size_t file_index, uint64_t page);
-  // Reads and checks `count` pages from `first`: one scatter read, or one
-  // read per page without UseScatterGather.
-  Status ReadRun(size_t file_index, uint64_t first, size_t count);
+  // Reads and checks `pages` (at most depth() of them) at once, each its
+  // own I/O: whether each was read (false: gone, the file shrank).
+  Result<std::vector<bool>> ReadEach(const std::vector<DbsimPageRef>& pages);
+  // Reads and checks `runs` (at most depth() of them) at once, each its own
+  // scatter read (or one read per page without UseScatterGather).
+  Status ReadRuns(const std::vector<PageRun>& runs);
   // Writes `pages` (in file and page order) as one burst: adjacent pages in
-  // one gather write (UseScatterGather), each file written flushed unless
-  // write-through; with a crash journal, the intents durable first and the
-  // durable lines after. `burst`: passes the throttle (AllowIOBursts).
+  // one gather write (UseScatterGather), up to depth() runs at once, each
+  // file written flushed unless write-through; with a crash journal, the
+  // intents durable first and the durable lines after. `burst`: passes the
+  // throttle (AllowIOBursts).
   Status WritePages(const std::vector<DbsimPageRef>& pages, bool burst);
+  // How many of this user's I/Os the worker keeps in flight at once.
+  int depth() const { return pool_.depth(); }
 
   const DbsimConfig& cfg_;
   DbsimDatabase& db_;
@@ -90,15 +109,52 @@ class DbsimWorkerBase : public Worker {
   Nanos cycle_end_;
   DbsimIoBuffer buffer_;
   std::vector<std::span<uint8_t>> pages_;
-  std::vector<DbPageCheck> checks_;
 
  private:
+  // Admits one I/O through the throttle (its wait in `t`) and counts it in
+  // flight until Done() or its end.
+  struct Admitted {
+    DbsimIoSlot slot;
+    DbsimDepthMeter* meter;
+    bool done = false;
+    void Done() {
+      if (done) return;
+      done = true;
+      slot.Done();
+      meter->Leave();
+    }
+    ~Admitted() { Done(); }
+  };
+  Admitted Admit(bool burst, DbsimIoTally& t);
+  // Records a task's tally in the recorder (the worker's thread).
+  void Apply(const DbsimIoTally& t);
+  // The pages of task slot `slot` (0: pages_), at least `count` of them:
+  // made on the worker's thread before a batch.
+  std::span<const std::span<uint8_t>> SlotPages(size_t slot, size_t count);
+  // One page read into `buf` (any thread): its check, or `gone`.
+  Result<DbPageCheck> ReadPageIo(size_t file_index, uint64_t page, std::span<uint8_t> buf,
+                                 uint64_t serial, DbsimIoTally& t);
+  // One run read into `bufs` (any thread): a check per page read.
+  Status ReadRunIo(const PageRun& run, std::span<const std::span<uint8_t>> bufs, uint64_t serial,
+                   std::vector<DbPageCheck>& checks, DbsimIoTally& t);
   Status Journal(const std::vector<DbsimPageRef>& pages, bool intent);
-  Status WriteRun(size_t file_index, uint64_t first, size_t count, bool burst);
+  // One run written from `bufs` (any thread): to the doublewrite area first
+  // when there is one, then in place.
+  Status WriteRun(size_t file_index, uint64_t first, size_t count, bool burst,
+                  std::span<const std::span<uint8_t>> bufs, DbsimIoTally& t);
   // The run's pages at the versions about to be written, into the
   // doublewrite area first (durable there), as InnoDB does.
-  Status Doublewrite(size_t file_index, uint64_t first, size_t count, bool burst);
+  Status Doublewrite(size_t file_index, uint64_t first, size_t count, bool burst,
+                     std::span<const std::span<uint8_t>> bufs, DbsimIoTally& t);
   std::string Reread(size_t file_index, const DbPageCheck& check);
+
+  DbsimIoTally one_;           // ReadOne's, reused
+  DbsimDepthMeter own_meter_;  // when the workload gives none
+  DbsimDepthMeter* meter_;
+  DbsimIoPool pool_;
+  // Task slots 1 .. depth - 1: their pages (slot 0 is pages_).
+  std::vector<DbsimIoBuffer> slot_buffers_;
+  std::vector<std::vector<std::span<uint8_t>>> slot_pages_;
 };
 
 // The bulk update and shrink users (dbsim_bulk_shrink.cpp).
