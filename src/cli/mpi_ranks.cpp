@@ -47,11 +47,11 @@ Status MakeRankFolders(const std::vector<std::string>& paths, const std::string&
     if (Basename(folder) != rank_folder || IsBlockDevice(path)) continue;
     std::error_code ec;
     if (std::filesystem::is_directory(folder, ec)) continue;
-    std::filesystem::create_directory(folder, ec);
+    const bool created = std::filesystem::create_directory(folder, ec);
     if (ec) {
       return Status::IoError(fmt::format("cannot create the folder {}", folder), ec.value());
     }
-    made.push_back(folder);
+    if (created) made.push_back(folder);  // not one another process has just made
   }
   return Status::Ok();
 }

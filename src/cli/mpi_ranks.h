@@ -35,7 +35,7 @@ void DetectMpiRanks(MpiRanks& ranks);
 std::string PathInRankFolder(const std::string& path, const std::string& rank_folder);
 
 // Makes the folders of `paths` that are missing; `made` gets each folder
-// made, for RemoveRankFolders. Only folders named `rank_folder` are made.
+// made here, for RemoveRankFolders. Only folders named `rank_folder` are made.
 Status MakeRankFolders(const std::vector<std::string>& paths, const std::string& rank_folder,
                        std::vector<std::string>& made);
 // Removes the folders of `made` that are empty (the files removed by the

@@ -29,6 +29,9 @@ class ReportFile final {
   // "OPTION=PATH: write failed" (the target untouched) when any write or the
   // rename failed. Does nothing when not open.
   Status Commit();
+  // The temporary's path as opened ("" when not open, and once committed or
+  // removed).
+  const std::string& temporary() const { return temp_; }
 
  private:
   void RemoveTemporary();

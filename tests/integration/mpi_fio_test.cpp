@@ -6,7 +6,9 @@
 // and MPICH's mpiexec.
 
 #include <gtest/gtest.h>
+#include <signal.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -164,6 +166,51 @@ TEST(MpiFioTest, ARankWhoseFileIsNotLoadcellsIsOneLineNamingIt) {
   EXPECT_NE(r.err.find("job b writes to " + (dir / "rank1/b.0.0")), std::string::npos) << Show(r);
   EXPECT_FALSE(fs::exists(dir / "rank0")) << Show(r);
   EXPECT_EQ(fs::file_size(dir / "rank1/b.0.0"), 512u << 10);
+}
+
+// A rank's folder (rankN) is locked from the first run, when it does not
+// exist yet: a second run on the same folders is refused in one line (exit
+// 2) while the first goes on (its ranks holding their folders' locks); the
+// first, interrupted then, reports once and leaves its files but no lock
+// file.
+TEST(MpiFioTest, ASecondRunOnTheRankFoldersIsRefusedFromTheFirstRun) {
+  const TempDir dir;
+  const std::string job =
+      dir.Write("long.fio", "[global]\ndirectory=" + dir.path() +
+                                "\nbs=4k\nioengine=psync\n[w]\nrw=randwrite\nsize=256k\n"
+                                "time_based\nruntime=60\n");
+  ProcessResult second;
+  testing::ChildWatch watch;
+  watch.timeout_s = 90;
+  watch.marker = "Laying out IO file";
+  watch.during = [&](int) {
+    second = RunMpi(2, {"fio", job});
+    // Then the first run's ranks, named by their lock files ("pid N loadcell
+    // fio"), are stopped as mpirun's Ctrl-C stops them (SIGTERM).
+    for (const char* sub : {"rank0", "rank1"}) {
+      const std::string holder = dir.Read(std::string(sub) + "/.loadcell-sqlio.lock");
+      int pid = 0;
+      if (holder.rfind("pid ", 0) == 0) pid = std::atoi(holder.c_str() + 4);
+      EXPECT_GT(pid, 0) << sub << ": " << holder;
+      if (pid > 0) kill(pid, SIGTERM);
+    }
+  };
+  const ProcessResult first = testing::RunCommand(testing::MpirunCommand(2, {"fio", job}), watch);
+  EXPECT_EQ(second.exit_code, 2) << Show(second);
+  EXPECT_EQ(CountOf(second.err, "loadcell: error: "), 1u) << Show(second);
+  EXPECT_NE(second.err.find(" is in use by another loadcell (pid "), std::string::npos)
+      << Show(second);
+  EXPECT_EQ(CountOf(second.out, "Laying out IO file"), 0u) << Show(second);
+  EXPECT_NE(first.exit_code, 124) << Show(first);
+  EXPECT_LT(first.seconds_after_action, 30) << Show(first);
+  EXPECT_EQ(CountOf(first.out, "Run status group 0 (all jobs):"), 1u) << Show(first);
+  std::set<std::string> expected = {"long.fio"};
+  for (const char* sub : {"rank0", "rank1"}) {
+    for (const char* f : {"", "/w.0.0", "/.loadcell-sqlio.manifest"}) {
+      expected.insert(std::string(sub) + f);
+    }
+  }
+  EXPECT_EQ(Tree(dir.path()), expected);
 }
 
 // group_reporting: the group's one row in fio's fields, each rank's own

@@ -12,6 +12,7 @@
 #include "cli/dbsim/dbsim_args.h"
 #include "cli/dbsim/dbsim_crash.h"
 #include "cli/dbsim/dbsim_error_log.h"
+#include "cli/dbsim/dbsim_outputs.h"
 #include "cli/dbsim/dbsim_preset.h"
 #include "cli/dbsim/dbsim_report.h"
 #include "cli/report_file.h"
@@ -179,51 +180,6 @@ Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
                                        ProgressEnabled() ? &err : nullptr, StderrIsTerminal(), fill,
                                        "dbsim"));
   }
-  return Status::Ok();
-}
-
-// What a run writes beside its report: the configuration it was given
-// (-save) and the XML error log (-log, else the configuration's ErrorFile).
-struct DbsimOutputs {
-  ReportFile save;
-  DbsimErrorLog log;
-};
-
-// What `path` is of the run's own files and journal (none: nullopt): what
-// -log and -save may not replace.
-std::optional<std::string> TakenBy(const DbsimArgs& a, const DbsimConfig& config,
-                                   const std::string& path) {
-  for (const auto& f : config.files) {
-    if (SamePath(path, JoinPath(a.dir, f.name))) return "the run's file " + f.name;
-  }
-  if (!a.journal.empty() && SamePath(path, a.journal)) return "the journal (--journal)";
-  if (!a.cfg.empty() && SamePath(path, a.cfg)) return "the configuration (-cfg)";
-  return std::nullopt;
-}
-
-// Checks -save's and the log's places and opens them (nothing is written
-// yet): InvalidArgument when one is a file of the run, the other's, or
-// cannot be written.
-Status OpenOutputs(const DbsimArgs& a, const DbsimConfig& config, DbsimOutputs& out) {
-  const bool log_given = !a.log_file.empty();
-  const std::string log = log_given ? a.log_file : config.error_file_given ? config.error_file : "";
-  const std::string log_option = log_given ? "-log" : "ErrorFile";
-  for (const auto& [option, path] :
-       {std::pair{std::string("-save"), a.save_file}, std::pair{log_option, log}}) {
-    if (path.empty()) continue;
-    // -save may rewrite the configuration it read (SQLIOSim's -cfg F -save F).
-    std::optional<std::string> taken = TakenBy(a, config, path);
-    if (taken && !(option == "-save" && SamePath(path, a.cfg))) {
-      return Status::InvalidArgument(
-          fmt::format("dbsim: {} {}: that is {}; give a file of its own", option, path, *taken));
-    }
-  }
-  if (!log.empty() && !a.save_file.empty() && SamePath(log, a.save_file)) {
-    return Status::InvalidArgument(fmt::format(
-        "dbsim: {} {} is also -save's file; give each a file of its own", log_option, log));
-  }
-  if (!a.save_file.empty()) LC_RETURN_IF_ERROR(out.save.Open("dbsim: -save", a.save_file));
-  if (!log.empty()) LC_RETURN_IF_ERROR(out.log.Open("dbsim: " + log_option, log));
   return Status::Ok();
 }
 
@@ -588,11 +544,6 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (a.verify_after_crash) {
     return RunDbsimVerifyAfterCrash(a.dir, config, a.page_size, a.journal, out, err);
   }
-  DbsimOutputs outputs;
-  if (Status st = OpenOutputs(a, config, outputs); !st.ok()) {
-    PrintCliError(err, st);
-    return kExitUsage;
-  }
   if (Status st = CheckFiles(a, config); !st.ok()) {
     PrintCliError(err, st);
     return kExitUsage;
@@ -601,6 +552,11 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (!lock.ok()) {
     PrintCliError(err, lock.status());
     return kExitUsage;
+  }
+  DbsimOutputs outputs;  // under the lock, and gone before it
+  if (Status st = OpenDbsimOutputs(a, config, outputs); !st.ok()) {
+    PrintCliError(err, st);
+    return st.IsUsageError() ? kExitUsage : kExitRunFailed;
   }
   return RunDbsimSimulation(a, config, outputs, out, err);
 }

@@ -6,8 +6,9 @@
 // one-line EXTENDED_DESCRIPTION; a page that failed its check with its file,
 // page, offset, kind, the expected and the seen header fields and what its
 // re-reads saw. Written to a temporary file and put in place whole at the
-// end (cli/report_file.h). Not thread-safe: the database calls Fault under
-// its lock of failures, the rest is called from the command's thread.
+// end (cli/report_file.h; the temporary recorded: cli/dbsim/dbsim_outputs.h).
+// Not thread-safe: the database calls Fault under its lock of failures, the
+// rest is called from the command's thread.
 
 #include <cstdint>
 #include <string>
@@ -25,6 +26,8 @@ class DbsimErrorLog final {
   // written (nothing is left behind then).
   Status Open(const std::string& option, const std::string& path);
   bool is_open() const { return file_.is_open(); }
+  // The temporary the log is written to until Finish ("" when not open).
+  const std::string& temporary() const { return file_.temporary(); }
 
   // The document's start and its first entry: what runs (`what`), at
   // `start_ns` (MonotonicNow(): the entries' times count from it).

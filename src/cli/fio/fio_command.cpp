@@ -431,9 +431,12 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     PrintCliError(err, !prog.ok() ? prog.status() : ranks.status());
     return kExitUsage;
   }
+  FioFolderLocks locks;  // held to the end
   // From here a refusal is said once for every rank (rank 0's line naming
-  // the rank), and no rank goes ahead.
+  // the rank), and no rank goes ahead. The locks go first (with a rank
+  // folder made for one): once a rank has left, mpirun may end the others.
   const auto refuse = [&](const Status& st) {
+    locks.Release();
     PrintCliError(err, FailAcrossRanks(ranks->settings, st));
     return kExitUsage;
   };
@@ -445,7 +448,6 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   Result<std::vector<fio::FioJobSpec>> specs = fio::BuildFioJobSpecs(*jobs);
   if (!specs.ok()) return refuse(specs.status());
   const std::vector<fio::FioRunStep> steps = fio::ScheduleFioJobs(*specs);
-  FioFolderLocks locks;  // held to the end
   Result<FioPlan> plan =
       PlanFioJobs(*specs, steps, DefaultFileSystem(), PlanOptionsOf(*prog, *ranks, locks));
   if (!plan.ok()) return refuse(plan.status());
@@ -467,6 +469,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   const RunPlan run_plan = FioRunPlan(*jobs, *ranks);
   Result<std::unique_ptr<Cluster>> joined = JoinFioRanks(*ranks, run_plan);
   if (!joined.ok()) {
+    locks.Release();
     PrintCliError(err, joined.status());
     return ExitCodeFor(joined.status());
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cli/fio/fio_plan_checks.h"
+#include "cli/mpi_ranks.h"
 #include "os/block_device.h"
 #include "workloads/sqlio/sqlio_manifest.h"
 
@@ -55,8 +56,8 @@ Status CheckFioFileWrite(const fio::FioJobSpec& spec, const FioFileUse& use, boo
                   where, use.job, what, JoinPath(Dirname(use.path), kSqlioManifestName)));
 }
 
-Status LockFioJobFolders(const fio::FioJobSpec& spec, const FioJobSettings& s, FileSystem& fs,
-                         FioFolderLocks& locks) {
+Status LockFioJobFolders(const fio::FioJobSpec& spec, const FioJobSettings& s,
+                         const std::string& rank_folder, FileSystem& fs, FioFolderLocks& locks) {
   if (s.engine == "null") return Status::Ok();
   const bool changes = (FioRwWrites(spec.rw) && !spec.verify_only) || FioRwTrims(spec.rw);
   const bool lays_out = FioJobLaysOutFiles(s);
@@ -71,12 +72,24 @@ Status LockFioJobFolders(const fio::FioJobSpec& spec, const FioJobSettings& s, F
     const bool short_file = st.exists && lays_out && st.size < s.FileSize(f);
     if (!changes && st.exists && !short_file) continue;
     LC_ASSIGN_OR_RETURN(FileInfo dir, fs.Stat(folder));
-    if (!dir.exists) continue;
+    if (!dir.exists) {
+      if (rank_folder.empty() || Basename(folder) != rank_folder) continue;
+      LC_ASSIGN_OR_RETURN(FileInfo parent, fs.Stat(Dirname(folder)));
+      if (!parent.exists) continue;
+      if (!MakeRankFolders({path}, rank_folder, locks.made).ok()) continue;  // the layout says why
+    }
     LC_ASSIGN_OR_RETURN(FolderLock lock, LockSqlioFolder(fs, folder, "loadcell fio"));
     locks.locks.push_back(std::move(lock));
     locks.folders.push_back(folder);
   }
   return Status::Ok();
+}
+
+void FioFolderLocks::Release() {
+  locks.clear();  // each lock file removed as its lock goes
+  folders.clear();
+  RemoveRankFolders(made);
+  made.clear();
 }
 
 }  // namespace loadcell

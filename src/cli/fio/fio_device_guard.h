@@ -54,11 +54,14 @@ Status CheckFioFileWrite(const fio::FioJobSpec& spec, const FioFileUse& use, boo
 // per run: `locks.folders`) that holds a file the job would lay out, create,
 // write or trim: a file it writes or trims, a missing one, or one shorter
 // than the job lays out. None for the null engine, a block device or another
-// file that is not a regular one, nor for a folder that does not exist yet
-// (a rank's, made at the layout).
+// file that is not a regular one, nor for a folder that does not exist (the
+// layout says why), but a rank's own folder `rank_folder` ("rank1"; "" for
+// none) in a folder that exists: made here (listed in `locks.made`) and
+// locked, so that a rank's first run holds its folder as later ones do.
 // Held by another loadcell: FailedPrecondition in one line naming the holder
-// (exit 2), nothing written.
-Status LockFioJobFolders(const fio::FioJobSpec& spec, const FioJobSettings& s, FileSystem& fs,
-                         FioFolderLocks& locks);
+// (exit 2); nothing written but a rank folder made here, which `locks`
+// removes when it lets go.
+Status LockFioJobFolders(const fio::FioJobSpec& spec, const FioJobSettings& s,
+                         const std::string& rank_folder, FileSystem& fs, FioFolderLocks& locks);
 
 }  // namespace loadcell

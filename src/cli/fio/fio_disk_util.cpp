@@ -134,9 +134,15 @@ std::vector<FioDiskUtil> FioDiskUtilBetween(const FioDiskSnapshot& before,
 std::string EncodeFioDisks(const std::string& host, const std::vector<FioDiskUtil>& disks) {
   std::string out = host + "\n";
   for (const FioDiskUtil& d : disks) {
-    out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", d.name, d.read_ios, d.write_ios,
+    out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}", d.name, d.read_ios, d.write_ios,
                        d.read_merges, d.write_merges, d.read_ticks_ms, d.write_ticks_ms,
                        d.in_queue_ms, d.util_pct);
+    // fio's aggr_* of a device that stands on others, as its client gets
+    // them from a server with the device's own figures.
+    out +=
+        fmt::format("\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", d.slaves, d.aggr_read_ios,
+                    d.aggr_write_ios, d.aggr_read_merges, d.aggr_write_merges, d.aggr_read_ticks_ms,
+                    d.aggr_write_ticks_ms, d.aggr_in_queue_ms, d.aggr_util_pct);
   }
   return out;
 }
@@ -157,6 +163,12 @@ std::vector<FioDiskUtil> MergeFioRankDisks(const std::vector<std::string>& parts
       cells >> d.read_ios >> d.write_ios >> d.read_merges >> d.write_merges >> d.read_ticks_ms >>
           d.write_ticks_ms >> d.in_queue_ms >> d.util_pct;
       if (!cells) continue;
+      // fio's aggr_*, for a device that stands on others.
+      const FioDiskUtil own = d;
+      cells >> d.slaves >> d.aggr_read_ios >> d.aggr_write_ios >> d.aggr_read_merges >>
+          d.aggr_write_merges >> d.aggr_read_ticks_ms >> d.aggr_write_ticks_ms >>
+          d.aggr_in_queue_ms >> d.aggr_util_pct;
+      if (!cells || d.slaves == 0) d = own;
       const bool seen = std::any_of(rows.begin(), rows.end(), [&](const auto& r) {
         return r.first == host && r.second.name == d.name;
       });

@@ -60,7 +60,8 @@ std::vector<FioDiskUtil> FioDiskUtilBetween(const FioDiskSnapshot& before,
 // others get `mine`.
 std::vector<FioDiskUtil> GatherFioDisks(Cluster& cluster, const std::vector<FioDiskUtil>& mine);
 
-// The pure halves: a rank's figures as bytes, and every rank's (in rank
+// The pure halves: a rank's figures as bytes (each device's own and, for
+// one that stands on others, fio's aggr_*), and every rank's (in rank
 // order; "" for a rank that sent none) as rows.
 std::string EncodeFioDisks(const std::string& host, const std::vector<FioDiskUtil>& disks);
 std::vector<FioDiskUtil> MergeFioRankDisks(const std::vector<std::string>& parts);

@@ -492,7 +492,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   c.rand.type = "uniform";
   c.percentile = 99;
   if (options.locks != nullptr) {
-    LC_RETURN_IF_ERROR(LockFioJobFolders(spec, s, fs, *options.locks));
+    LC_RETURN_IF_ERROR(LockFioJobFolders(spec, s, options.rank_folder, fs, *options.locks));
   }
   LC_RETURN_IF_ERROR(CheckFileWrites(spec, s, fs, options));
   return job;

@@ -33,10 +33,21 @@ struct FioPlan {
 };
 
 // The folder locks a run holds: the lock SQLIO's, DiskSpd's and fio's files
-// share (workloads/sqlio/sqlio_manifest.h, LockSqlioFolder), one per folder.
+// share (workloads/sqlio/sqlio_manifest.h, LockSqlioFolder), one per folder;
+// and the rank folders made to be locked (a rank's rankN, missing on its
+// first run), removed when empty once the locks are let go.
 struct FioFolderLocks {
+  FioFolderLocks() = default;
+  FioFolderLocks(const FioFolderLocks&) = delete;
+  FioFolderLocks& operator=(const FioFolderLocks&) = delete;
+  ~FioFolderLocks() { Release(); }
+  // Lets go of every lock (their lock files removed), then removes the
+  // folders of `made` that are empty. Idempotent.
+  void Release();
+
   std::vector<std::string> folders;  // each locked folder, as the plan names it
   std::vector<FolderLock> locks;
+  std::vector<std::string> made;  // the rank folders made here, in order
 };
 
 // What the command line allows beyond the job files.
@@ -53,9 +64,10 @@ struct FioPlanOptions {
   std::string log_suffix;
   // When set, each job's planning takes the lock of every folder where it
   // would lay out, create, write or trim a file (cli/fio/fio_device_guard.h,
-  // LockFioJobFolders) before it checks those files, and the run holds the
-  // locks until `locks` goes; null: none taken (--parse-only, and the ranks
-  // of a run across MPI ranks on shared files but rank 0).
+  // LockFioJobFolders; a missing rank folder is made to be locked) before it
+  // checks those files, and the run holds the locks until `locks` goes;
+  // null: none taken (--parse-only, and the ranks of a run across MPI ranks
+  // on shared files but rank 0).
   FioFolderLocks* locks = nullptr;
 };
 

@@ -106,9 +106,14 @@ std::string FormatSqlioManifestLine(const SqlioManifestEntry& e) {
 }
 
 Result<std::vector<SqlioManifestEntry>> ReadSqlioManifestAt(FileSystem& fs, const DirHandle& dir) {
+  LC_ASSIGN_OR_RETURN(std::string text, ReadSqlioManifestTextAt(fs, dir));
+  return ParseSqlioManifest(text);
+}
+
+Result<std::string> ReadSqlioManifestTextAt(FileSystem& fs, const DirHandle& dir) {
   const std::string path = EntryPath(dir, kSqlioManifestName);
   LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(dir, kSqlioManifestName));
-  if (!info.exists) return std::vector<SqlioManifestEntry>();
+  if (!info.exists) return std::string();
   if (!info.is_regular) {
     return Status::FailedPrecondition(
         fmt::format("'{}' {}, not loadcell's manifest: remove it, or use another folder", path,
@@ -118,12 +123,14 @@ Result<std::vector<SqlioManifestEntry>> ReadSqlioManifestAt(FileSystem& fs, cons
     return Status::FailedPrecondition(
         fmt::format("{}: {} bytes, too large for a loadcell manifest", path, info.size));
   }
-  LC_ASSIGN_OR_RETURN(std::string text, ReadEntryAt(fs, dir, kSqlioManifestName, info.size));
-  return ParseSqlioManifest(text);
+  return ReadEntryAt(fs, dir, kSqlioManifestName, info.size);
 }
 
 Status RecordSqlioFile(FileSystem& fs, const DirHandle& dir, const SqlioManifestEntry& e) {
-  const std::string line = FormatSqlioManifestLine(e);
+  return AppendSqlioManifestLine(fs, dir, FormatSqlioManifestLine(e));
+}
+
+Status AppendSqlioManifestLine(FileSystem& fs, const DirHandle& dir, const std::string& line) {
   Result<int> fd = fs.OpenAt(dir, kSqlioManifestName, O_WRONLY | O_CREAT, 0644);
   Status st = fd.status();
   if (fd.ok()) {

@@ -40,9 +40,14 @@ std::string FormatSqlioManifestLine(const SqlioManifestEntry& e);
 // The manifest of folder `dir` (empty when there is none). A link or a
 // special file in its place is refused (FailedPrecondition) and left alone.
 Result<std::vector<SqlioManifestEntry>> ReadSqlioManifestAt(FileSystem& fs, const DirHandle& dir);
+// Its text, every line ("" when there is none), refused as ReadSqlioManifestAt.
+Result<std::string> ReadSqlioManifestTextAt(FileSystem& fs, const DirHandle& dir);
 // Appends `e`'s line to the manifest of `dir` and fsyncs it (never through a
 // link in the manifest's place).
 Status RecordSqlioFile(FileSystem& fs, const DirHandle& dir, const SqlioManifestEntry& e);
+// Appends `line` (with its newline) so; for the lines of other kinds that
+// share the manifest (ParseSqlioManifest skips them).
+Status AppendSqlioManifestLine(FileSystem& fs, const DirHandle& dir, const std::string& line);
 
 // What a test asks of one existing file.
 struct SqlioFileUse {

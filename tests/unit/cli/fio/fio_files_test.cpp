@@ -269,5 +269,64 @@ TEST(FioFolderLockTest, AReadOfWholeFilesOrTheNullEngineTakesNoLock) {
   EXPECT_EQ(locks.folders.size(), 1u);
 }
 
+// Under MPI each rank's files are in its own folder (rankN), missing on the
+// rank's first run: the plan makes it to lock it, so that a second run on
+// that folder is refused then too. Let go, the lock file goes, and so does
+// the folder made for it when empty; a folder that was there stays.
+TEST(FioFolderLockTest, ARanksFolderMissingOnItsFirstRunIsMadeAndLocked) {
+  TempDir dir;
+  FioJobSpec s = SizedSpec("k", dir.path());
+  s.size_given = true;
+  s.size.bytes = 64 << 10;
+  s.rw = fio::FioRwMode::kRandWrite;
+  const std::vector<FioJobSpec> specs = {s};
+  FioPlanOptions o;
+  o.rank_folder = "rank1";
+  const auto plan_rank = [&](FioFolderLocks& locks) {
+    o.locks = &locks;
+    return PlanFioJobs(specs, Instances("k", 1), DefaultFileSystem(), o);
+  };
+  const std::string rank = dir / "rank1";
+  FioFolderLocks first;
+  auto planned = plan_rank(first);
+  ASSERT_OK(planned);
+  EXPECT_EQ(planned->steps[0][0].settings.files, std::vector<std::string>{rank + "/k.0.0"});
+  EXPECT_EQ(first.made, std::vector<std::string>{rank});
+  EXPECT_EQ(first.folders, std::vector<std::string>{rank});
+  EXPECT_TRUE(std::filesystem::exists(rank + "/" + kSqlioLockName));
+
+  FioFolderLocks second;
+  auto refused = plan_rank(second);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      refused.status().message().rfind("fio: " + rank + " is in use by another loadcell (pid ", 0),
+      0u)
+      << refused.status().message();
+  EXPECT_TRUE(second.made.empty());
+  EXPECT_TRUE(second.locks.empty());
+
+  first.Release();
+  EXPECT_FALSE(std::filesystem::exists(rank));
+  // A rank folder that was there is locked, not made, and stays.
+  std::filesystem::create_directory(rank);
+  {
+    FioFolderLocks again;
+    ASSERT_OK(plan_rank(again));
+    EXPECT_TRUE(again.made.empty());
+    EXPECT_EQ(again.folders, std::vector<std::string>{rank});
+  }
+  EXPECT_TRUE(std::filesystem::exists(rank));
+  EXPECT_FALSE(std::filesystem::exists(rank + "/" + kSqlioLockName));
+  // Under a folder that does not exist nothing is made (the layout says why).
+  std::vector<FioJobSpec> nowhere = specs;
+  nowhere[0].directories = {dir / "missing"};
+  FioFolderLocks none;
+  o.locks = &none;
+  ASSERT_OK(PlanFioJobs(nowhere, Instances("k", 1), DefaultFileSystem(), o));
+  EXPECT_TRUE(none.made.empty());
+  EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
+}
+
 }  // namespace fio_files_test
 }  // namespace loadcell
