@@ -59,7 +59,8 @@ uint64_t CgroupMemoryLimit();
 Result<uint64_t> FileHoleBytes(const std::string& path);
 
 // The bytes the block device that holds `path` has read and written since
-// boot (its partition's counters when it is one). A device-mapper or md
+// boot (its partition's counters when it is one; a block device node's own:
+// /dev/loop0 is loop0, not the device under /dev). A device-mapper or md
 // device is followed through its `slaves/` down to the devices that stand
 // under no other (`under`), and the counters are theirs, summed: what
 // reached the disks. `known` false when no block device stands behind the

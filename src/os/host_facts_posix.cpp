@@ -13,6 +13,7 @@
 #include <string>
 #include <system_error>
 
+#include "os/file_system.h"
 #include "os/host_facts.h"
 
 namespace loadcell {
@@ -109,15 +110,21 @@ uint64_t CgroupMemoryLimit() {
 namespace {
 
 // The sysfs folder of the block device that holds `path`, "" when none.
-// A file on an anonymous device (major 0: a btrfs subvolume's own number)
-// is on its mount's source when that is a block device (btrfs: the device
-// it was mounted from, the first of several).
+// A block device node (fio's filename=/dev/sdb) is its own device; a path
+// not made yet is asked of its folder. A file on an anonymous device
+// (major 0: a btrfs subvolume's own number) is on its mount's source when
+// that is a block device (btrfs: the device it was mounted from, the first
+// of several).
 std::string DeviceFolderOf(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return "";
-  dev_t device = st.st_dev;
+  std::string at = path;
+  if (::stat(at.c_str(), &st) != 0) {
+    at = Dirname(path);
+    if (::stat(at.c_str(), &st) != 0) return "";
+  }
+  dev_t device = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
   if (major(device) == 0) {
-    const std::string source = ReadMountFacts(path).source;
+    const std::string source = ReadMountFacts(at).source;
     struct stat src {};
     if (source.rfind("/dev/", 0) != 0 || ::stat(source.c_str(), &src) != 0 ||
         !S_ISBLK(src.st_mode)) {

@@ -22,7 +22,11 @@ struct IoTargetFacts {
   uint32_t queue_depth_asked = 1;
   bool queue_depth_set = false;
   uint32_t queue_depth = 1;
-  int threads = 1;           // the threads on this target
+  int threads = 1;  // the threads on this target
+  // The workload idles between its requests by design (fio's thinktime or
+  // rate, a simulated database user's pauses and waits for the others):
+  // threads x depth is then a ceiling, not the depth it runs at.
+  bool paced = false;
   std::string depth_option;  // the option that sets the depth ("--file-queue-depth")
   bool reads = false;
   bool writes = false;
@@ -42,7 +46,13 @@ struct IoTargetFacts {
   uint64_t block_bytes = 0;
   uint64_t offset_align_bytes = 0;
   uint64_t file_set_bytes = 0;
-  std::string dir;                 // where the files are
+  // Where the files are: their folder, or a block device named as a file
+  // (fio's filename=/dev/sdb), whose own counters and queue are then read.
+  std::string dir;
+  // Further folders or block devices the files are in, when they are
+  // several (a fio job's files spread over `directory=a:b`): the device
+  // checks count the devices under `dir` and these, each device once.
+  std::vector<std::string> more_dirs;
   std::vector<std::string> paths;  // the files read or written
 };
 

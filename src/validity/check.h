@@ -165,4 +165,9 @@ std::string BytesText(uint64_t bytes);
 // the checks' words.
 std::string DevicesText(const std::vector<DeviceWindow>& devices);
 
+// The options of an advice as alternatives: "A, B or C". An empty name, or
+// one whose first word an earlier one has (DiskSpd's "-Sw (write-through)"
+// and "-Sw"), is left out.
+std::string OptionsText(const std::vector<std::string>& names);
+
 }  // namespace loadcell::validity

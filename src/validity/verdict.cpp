@@ -47,10 +47,13 @@ void VerdictStep::OnStart(const Manifest& /*m*/) {
   start_devices_.clear();
   for (const IoTargetFacts& t : facts.io) {
     if (t.null_engine) continue;
-    DeviceCounters c = ReadDeviceCounters(t.dir);
-    bool seen = false;
-    for (const auto& [dir, known] : start_devices_) seen = seen || known.device == c.device;
-    if (!seen || !c.known) start_devices_.emplace_back(t.dir, std::move(c));
+    for (size_t i = 0; i <= t.more_dirs.size(); ++i) {
+      const std::string& where = i == 0 ? t.dir : t.more_dirs[i - 1];
+      DeviceCounters c = ReadDeviceCounters(where);
+      bool seen = false;
+      for (const auto& [dir, known] : start_devices_) seen = seen || known.device == c.device;
+      if (!seen || !c.known) start_devices_.emplace_back(where, std::move(c));
+    }
   }
 }
 

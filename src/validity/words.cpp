@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "validity/check.h"
 
 namespace loadcell::validity {
@@ -25,6 +27,24 @@ std::string DevicesText(const std::vector<DeviceWindow>& devices) {
     out += d.device;
     for (size_t i = 0; i < d.under.size(); ++i) out += (i == 0 ? " (over " : ", ") + d.under[i];
     if (!d.under.empty()) out += ")";
+  }
+  return out;
+}
+
+std::string OptionsText(const std::vector<std::string>& names) {
+  const auto first_word = [](const std::string& n) { return n.substr(0, n.find(' ')); };
+  std::vector<std::string> kept;
+  for (const std::string& n : names) {
+    if (n.empty()) continue;
+    const bool again = std::any_of(kept.begin(), kept.end(), [&](const std::string& k) {
+      return first_word(k) == first_word(n);
+    });
+    if (!again) kept.push_back(n);
+  }
+  std::string out;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    if (i > 0) out += i + 1 == kept.size() ? " or " : ", ";
+    out += kept[i];
   }
   return out;
 }

@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "testing/fio_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
+#include "testing/verdict_run.h"
 
 namespace loadcell::testing {
 namespace {
@@ -140,6 +142,39 @@ TEST(FioDeviceTest, AMountedDeviceNeedsAllowMountedWrite) {
   // fio's option is not enough: the file system on it is loadcell's rule.
   EXPECT_EQ(r2.exit_code, 2);
   EXPECT_NE(r2.err.find("holds an ext2/3/4 file system"), std::string::npos) << r2.err;
+}
+
+// A device named as the file is the device the verdict counts (not the
+// file system /dev is on): a buffered read of it, its cache dropped first
+// (fio's invalidate), reaches it; reading the same blocks again for a
+// second comes from the page cache (docs/validity.md, device-reads).
+TEST(FioDeviceTest, TheVerdictCountsTheDeviceItselfWhenItIsTheFile) {
+  TempDir dir;
+  LoopDevice dev(dir / "disk.img");
+  ASSERT_FALSE(dev.path().empty()) << "losetup failed: " << dev.why();
+  ChildWatch w;
+  w.cwd = dir.path();
+  const std::string name = dev.path().substr(dev.path().rfind('/') + 1);
+  // The device-reads check of a buffered random read of the device's first
+  // 4 MiB, with `extra`: at `level`, naming the device.
+  const auto expect_device_reads = [&](std::vector<std::string> extra, const char* level) {
+    std::vector<std::string> args = {"fio",           "--output-format=json",     "--name=b",
+                                     "--bs=4k",       "--filename=" + dev.path(), "--size=4m",
+                                     "--rw=randread", "--ioengine=psync"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = RunLoadcell(args, w);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json jobs = FioJsonJobs(r);
+    ASSERT_EQ(jobs.size(), 1u) << r.out;
+    const nlohmann::json c = VerdictCheckOf(jobs[0]["loadcell"], "device-reads");
+    ASSERT_FALSE(c.is_null()) << r.out;
+    EXPECT_EQ(c["level"], level) << c.dump();
+    EXPECT_NE(c["seen"].get<std::string>().find("the device (" + name + ") read "),
+              std::string::npos)
+        << c.dump();
+  };
+  expect_device_reads({}, "pass");  // every block once, from the device
+  expect_device_reads({"--time_based", "--runtime=1"}, "invalid");
 }
 
 }  // namespace

@@ -3,7 +3,11 @@
 // `loadcell dbsim`, through the binary. Each reads a small file set through
 // the page cache, which the cache check finds INVALID on any machine: the
 // verdict in the tool's text and JSON or XML with its evidence,
-// --verdict=strict exiting 3 and --verdict=off printing none.
+// --verdict=strict exiting 3 and --verdict=off printing none. Where the
+// test's folder is on a block device, the device checks run on it and name
+// it (what they find there depends on the machine's other traffic: not
+// asserted; tests/integration/verdict_device_posix_test.cpp asserts it on a
+// device of the test's own).
 
 #include <gtest/gtest.h>
 
@@ -11,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "os/disk_stats.h"
 #include "testing/diskspd_run.h"
 #include "testing/fio_run.h"
 #include "testing/run_binary.h"
@@ -109,6 +114,44 @@ TEST(FioVerdict, AGroupReportedAsOneHasOneVerdictOfItsJobs) {
   EXPECT_NE(r.err.find("2 of 2 results are INVALID"), std::string::npos) << r.err;
 }
 
+// The device under `dir` as the device checks name it ("vda1", "dm-0"); ""
+// where no block device stands behind it (tmpfs, overlay).
+std::string FrontEndDiskOf(const TempDir& dir) { return DiskNameOf(dir.path()); }
+
+// `check` (of a JSON verdict) was made, on `disk`.
+void ExpectMadeOnTheDisk(const nlohmann::json& check, const std::string& disk) {
+  ASSERT_FALSE(check.is_null());
+  EXPECT_NE(check["level"], "not_checked") << check.dump();
+  EXPECT_NE(check["seen"].get<std::string>().find("device (" + disk), std::string::npos)
+      << check.dump();
+}
+
+TEST(FioVerdict, TheDeviceChecksRunOnTheDeviceUnderTheFilesAndNameIt) {
+  TempDir dir(BuildTree());
+  const std::string disk = FrontEndDiskOf(dir);
+  if (disk.empty()) GTEST_SKIP() << "no block device under " << dir.path();
+  const ProcessResult r = RunFio(dir, FioSmallBufferedRead({"--output-format=json"}));
+  ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  const nlohmann::json jobs = FioJsonJobs(r);
+  ASSERT_EQ(jobs.size(), 1u) << r.out;
+  const nlohmann::json& own = jobs[0]["loadcell"];
+  // Read through the page cache, just laid out: still INVALID on cache.
+  EXPECT_EQ(VerdictCheckOf(own, "cache")["level"], "invalid") << own.dump();
+  const nlohmann::json reads = VerdictCheckOf(own, "device-reads");
+  ExpectMadeOnTheDisk(reads, disk);
+  EXPECT_EQ(reads["figures"]["bytes_read"], 4 << 20) << reads.dump();
+  ExpectMadeOnTheDisk(VerdictCheckOf(own, "other-io"), disk);
+  // A buffered write job: the device's writes are counted too.
+  const ProcessResult w = RunFio(dir, {"--output-format=json", "--name=w", "--rw=randwrite",
+                                       "--bs=4k", "--size=1m", "--ioengine=psync"});
+  ASSERT_EQ(w.exit_code, 0) << ShowVerdictRun(w);
+  const nlohmann::json wjobs = FioJsonJobs(w);
+  ASSERT_EQ(wjobs.size(), 1u) << w.out;
+  const nlohmann::json writes = VerdictCheckOf(wjobs[0]["loadcell"], "device-writes");
+  ExpectMadeOnTheDisk(writes, disk);
+  EXPECT_EQ(writes["figures"]["bytes_written"], 1 << 20) << writes.dump();
+}
+
 // DiskSpd's default caching (no -S) reads through the page cache.
 std::vector<std::string> DiskspdSmallBufferedRead(std::vector<std::string> extra) {
   std::vector<std::string> args = {"-d1", "-W0", "-b4K", "-r", "-c4M"};
@@ -157,6 +200,31 @@ TEST(DiskspdVerdict, ABufferedReadOfAFileInMemoryIsInvalidAfterTheTextAndInTheXm
                             *f->Attribute("Value") == std::to_string(4 << 20));
   }
   EXPECT_TRUE(file_set) << dir.Read("res.xml");
+}
+
+TEST(DiskspdVerdict, TheDeviceChecksRunOnTheDeviceUnderTheTargetAndNameIt) {
+  TempDir dir(BuildTree());
+  const std::string disk = FrontEndDiskOf(dir);
+  if (disk.empty()) GTEST_SKIP() << "no block device under " << dir.path();
+  const ProcessResult r = RunDiskspd(dir, DiskspdSmallBufferedRead({"-Rxml:res.xml"}));
+  ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  Result<diskspd::XmlElement> doc = diskspd::ReadXmlDocument(dir.Read("res.xml"));
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  const diskspd::XmlElement* span = DiskspdXmlChild(&*doc, "TimeSpan");
+  ASSERT_NE(span, nullptr);
+  const std::vector<const diskspd::XmlElement*> verdicts =
+      DiskspdXmlChildren(span, "LoadcellVerdict");
+  ASSERT_EQ(verdicts.size(), 1u);
+  std::vector<std::string> made;
+  for (const diskspd::XmlElement* c : DiskspdXmlChildren(verdicts[0], "Check")) {
+    const std::string id = *c->Attribute("Id");
+    if (id != "device-reads" && id != "other-io") continue;
+    made.push_back(id);
+    EXPECT_NE(*c->Attribute("Level"), "not_checked") << id << ": " << *c->Attribute("Seen");
+    EXPECT_NE(c->Attribute("Seen")->find("device (" + disk), std::string::npos)
+        << id << ": " << *c->Attribute("Seen");
+  }
+  EXPECT_EQ(made, (std::vector<std::string>{"device-reads", "other-io"})) << dir.Read("res.xml");
 }
 
 TEST(DiskspdVerdict, OffPrintsNoneAndABadModeIsRefused) {

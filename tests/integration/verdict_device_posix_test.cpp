@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "os/disk_stats.h"
+#include "testing/diskspd_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -204,6 +206,61 @@ TEST_F(VerdictOnLoopDevice, ZeroWritesOnBtrfsNameHowItCompresses) {
     ASSERT_FALSE(device.is_null());
     EXPECT_TRUE(device["figures"].contains("device_written_bytes")) << device.dump();
   }
+}
+
+// fio and DiskSpd run their files through the fio job's facts: the device
+// checks read the device under the job's folders, each device once.
+TEST_F(VerdictOnLoopDevice, FioCountsTheDeviceUnderEachOfItsFolders) {
+  // One file on the loop device's mount, one in the test's own folder.
+  const ProcessResult r =
+      Run("$L fio --name=two --directory=\"$M:$O\" --nrfiles=2 --rw=randread --bs=4k --size=4m "
+          "--ioengine=psync --output-format=json > \"$O/two.json\"");
+  if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
+  ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
+  const nlohmann::json doc = Json("two.json");
+  ASSERT_EQ(doc["jobs"].size(), 1u) << doc.dump();
+  const nlohmann::json& own = doc["jobs"][0]["loadcell"];
+  EXPECT_EQ(LoopCheckOf(own, "cache")["level"], "invalid") << own.dump();
+  const nlohmann::json c = LoopCheckOf(own, "device-reads");
+  ASSERT_FALSE(c.is_null()) << own.dump();
+  const std::string outer = DiskNameOf(tmp_.path());
+  if (outer.empty()) {
+    // The other folder has no block device: the devices are not counted.
+    EXPECT_EQ(c["level"], "not_checked") << c.dump();
+    EXPECT_NE(c["seen"].get<std::string>().find(tmp_.path()), std::string::npos) << c.dump();
+    return;
+  }
+  // Both devices summed (the other one's traffic decides the level).
+  EXPECT_NE(c["level"], "not_checked") << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find("the device (" + device_ + ", " + outer),
+            std::string::npos)
+      << c.dump();
+  EXPECT_EQ(c["figures"]["bytes_read"], 4 << 20) << c.dump();
+}
+
+// DiskSpd's target of 4 MiB read for a second: its cache dropped when the
+// threads open it, the first pass reaches the device, the rest is the page
+// cache's.
+TEST_F(VerdictOnLoopDevice, DiskspdRereadsOfASmallTargetComeFromThePageCache) {
+  const ProcessResult r =
+      Run("$L diskspd -d1 -W0 -b4K -r -c4M -Rxml:\"$O/ds.xml\" \"$M/target.dat\" >/dev/null");
+  if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
+  ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
+  Result<diskspd::XmlElement> doc = diskspd::ReadXmlDocument(tmp_.Read("ds.xml"));
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  const diskspd::XmlElement* span = testing::DiskspdXmlChild(&*doc, "TimeSpan");
+  ASSERT_NE(span, nullptr);
+  const auto verdicts = testing::DiskspdXmlChildren(span, "LoadcellVerdict");
+  ASSERT_EQ(verdicts.size(), 1u);
+  std::string reads_level;
+  for (const diskspd::XmlElement* c : testing::DiskspdXmlChildren(verdicts[0], "Check")) {
+    const std::string id = *c->Attribute("Id");
+    if (id == "device-reads") reads_level = *c->Attribute("Level");
+    if (id != "device-reads" && id != "other-io") continue;
+    EXPECT_NE(c->Attribute("Seen")->find("device (" + device_ + ")"), std::string::npos)
+        << id << ": " << *c->Attribute("Seen");
+  }
+  EXPECT_EQ(reads_level, "invalid") << tmp_.Read("ds.xml");
 }
 
 }  // namespace

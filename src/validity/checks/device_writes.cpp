@@ -28,20 +28,25 @@ std::optional<CheckOutcome> CheckDeviceWrites(const CheckInput& in) {
     figures.push_back({"dirty_bytes_end", static_cast<double>(in.host.dirty_bytes_end)});
     figures.push_back({"writeback_bytes_end", static_cast<double>(in.host.writeback_bytes_end)});
   }
-  if (fraction >= kDeviceWriteFraction) return Passed(kId, std::move(figures));
+  const std::string device_wrote = fmt::format(
+      "the device ({}) wrote {} of the {} the run wrote ({:.1f}%)", DevicesText(in.host.devices),
+      BytesText(device_written), BytesText(in.workload.io_bytes_written), fraction * 100);
+  if (fraction >= kDeviceWriteFraction) {
+    CheckOutcome ok = Passed(kId, std::move(figures));
+    ok.seen = device_wrote;  // which device was counted
+    return ok;
+  }
   const std::string dirty =
       in.host.dirty_known
           ? fmt::format("; {} of the host's page cache was dirty or under writeback at the end",
                         BytesText(pending))
           : "";
   return Found(kId, CheckLevel::kWarn,
-               fmt::format("the device ({}) wrote {} of the {} the run wrote ({:.1f}%): the rest "
-                           "was not on the device when counted{}",
-                           DevicesText(in.host.devices), BytesText(device_written),
-                           BytesText(in.workload.io_bytes_written), fraction * 100, dirty),
-               fmt::format("add {}, {} or {} to count writes the device made",
-                           in.workload.option_names.flush_every,
-                           in.workload.option_names.write_through, in.workload.option_names.direct),
+               device_wrote + ": the rest was not on the device when counted" + dirty,
+               fmt::format("add {} to count writes the device made",
+                           OptionsText({in.workload.option_names.flush_every,
+                                        in.workload.option_names.write_through,
+                                        in.workload.option_names.direct})),
                std::move(figures));
 }
 

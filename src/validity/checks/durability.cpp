@@ -28,8 +28,9 @@ std::optional<CheckOutcome> CheckDurability(const CheckInput& in) {
                       "still be in {} when counted",
                       mode.empty() ? "" : " (device cache: " + mode + ")",
                       t.direct ? "the device's cache" : "the page cache"),
-          fmt::format("add {} or {} to measure durable writes",
-                      in.workload.option_names.flush_every, in.workload.option_names.write_through),
+          fmt::format("add {} to measure durable writes",
+                      OptionsText({in.workload.option_names.flush_every,
+                                   in.workload.option_names.write_through})),
           std::move(figures));
     }
   }

@@ -51,7 +51,14 @@ std::optional<CheckOutcome> CheckOtherIo(const CheckInput& in) {
   const uint64_t other = other_read + other_written;
   if (other <= kOtherIoFloorBytes ||
       static_cast<double>(other) <= kOtherIoFraction * static_cast<double>(own)) {
-    return Passed(kId, std::move(figures));
+    CheckOutcome ok = Passed(kId, std::move(figures));
+    // Which device was counted, and what was seen there.
+    ok.seen = fmt::format(
+        "on the device ({}) over the run: the run's own {} read and {} "
+        "written, others' {} read and {} written",
+        DevicesText(in.host.devices), BytesText(w.process_read_bytes),
+        BytesText(w.process_written_bytes), BytesText(other_read), BytesText(other_written));
+    return ok;
   }
   return Found(
       kId, CheckLevel::kWarn,

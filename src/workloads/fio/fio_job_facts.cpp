@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "os/block_device.h"
+#include "os/file_system.h"
 #include "workloads/fio/fio_job.h"
 
 // FioJobWorkload's description of itself and of its results: its counters,
@@ -20,6 +22,19 @@ uint32_t MaxBlockSize(const FioPatternSettings& p) {
     for (const auto& [size, pct] : p.bs[d].split) m = std::max(m, size);
   }
   return m;
+}
+
+// Where each of `files` lives: a block device named as a file is itself,
+// any other file its folder; each once, in the files' order.
+std::vector<std::string> PlacesOf(const std::vector<std::string>& files) {
+  std::vector<std::string> places;
+  for (const std::string& path : files) {
+    std::string place = IsBlockDevice(path) ? path : Dirname(path);
+    if (std::find(places.begin(), places.end(), place) == places.end()) {
+      places.push_back(std::move(place));
+    }
+  }
+  return places;
 }
 
 }  // namespace
@@ -121,6 +136,9 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   t.queue_depth_set = s_.iodepth > 1;
   t.queue_depth = t.asynchronous ? s_.iodepth : 1;
   t.depth_option = s_.option_names.queue_depth;
+  // thinktime= and rate= keep the job below its depth on purpose.
+  t.paced = s_.thinktime_ns > 0 || std::any_of(s_.rate_bytes.begin(), s_.rate_bytes.end(),
+                                               [](uint64_t b) { return b > 0; });
   t.reads = s_.pattern.dirs[0];
   t.writes = s_.pattern.dirs[1];
   t.write_through =
@@ -137,9 +155,17 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
   t.write_duplicate_fraction = data.duplicate;
   t.file_set_bytes = 0;
   for (size_t f = 0; f < s_.files.size(); ++f) t.file_set_bytes += s_.FileSize(f);
+  // The first file's folder (or device); the devices under the others'
+  // are counted too.
+  const std::vector<std::string> places = PlacesOf(s_.files);
+  if (!places.empty()) {
+    t.dir = places.front();
+    t.more_dirs.assign(places.begin() + 1, places.end());
+  }
   t.paths = s_.files;
   f.io.push_back(std::move(t));
   if (r.counters.size() > kFioBytesRead) f.io_bytes_read = r.counters[kFioBytesRead];
+  if (r.counters.size() > kFioBytesWritten) f.io_bytes_written = r.counters[kFioBytesWritten];
   f.counts_short_ios = s_.engine != "null";
   if (r.counters.size() > kFioShortIos) f.short_ios = r.counters[kFioShortIos];
   f.worker_cpus = s_.cpus;  // cpus_allowed

@@ -108,6 +108,26 @@ TEST(HostFactsTest, DeviceCountersNameTheirDeviceOrAreUnknown) {
   EXPECT_FALSE(ReadDeviceCounters("/nonexistent/loadcell-folder").known);
 }
 
+// A block device node (fio's filename=/dev/vda) counts as its own device,
+// not as the file system /dev is on; a file not made yet as its folder's.
+TEST(HostFactsTest, ABlockDeviceNodeIsItsOwnDeviceAndAMissingFileItsFolders) {
+  TempDir dir;
+  const DeviceCounters folder = ReadDeviceCounters(dir.path());
+  if (!folder.known) GTEST_SKIP() << "no block device under " << dir.path();
+  const DeviceCounters missing = ReadDeviceCounters(dir / "not-made-yet");
+  EXPECT_TRUE(missing.known);
+  EXPECT_EQ(missing.device, folder.device);
+  const std::string node = "/dev/" + folder.device;
+  struct stat st {};
+  if (::stat(node.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) {
+    GTEST_SKIP() << node << " is not a block device node here";
+  }
+  const DeviceCounters device = ReadDeviceCounters(node);
+  EXPECT_TRUE(device.known);
+  EXPECT_EQ(device.device, folder.device);
+  EXPECT_NE(DeviceBlockSizes(node).logical, 0u);
+}
+
 // Writes `text` to `path`, making its folders.
 void WriteFact(const std::string& path, const std::string& text) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());

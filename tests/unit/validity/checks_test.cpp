@@ -193,6 +193,11 @@ TEST(DeviceReadsCheckTest, BufferedReadsTheDeviceDidNotServeAreInvalid) {
   EXPECT_THAT(out->seen, HasSubstr("the device (vda1) read 1 MiB of the 100 MiB"));
   c.host.devices = {DeviceOf("vda1", 90ULL << 20, 0)};
   EXPECT_EQ(c.Run(&CheckDeviceReads)->level, CheckLevel::kPass);
+  // A pass says which devices were counted (two folders' devices summed).
+  c.host.devices = {DeviceOf("vda1", 40ULL << 20, 0), DeviceOf("vdb", 50ULL << 20, 0)};
+  const std::optional<CheckOutcome> pass = c.Run(&CheckDeviceReads);
+  EXPECT_EQ(pass->level, CheckLevel::kPass);
+  EXPECT_THAT(pass->seen, HasSubstr("the device (vda1, vdb) read 90 MiB of the 100 MiB"));
 }
 
 TEST(DeviceReadsCheckTest, AStackedDeviceNamesTheDisksUnderIt) {
@@ -642,6 +647,16 @@ TEST(QueueDepthCheckTest, LibaioOnBufferedFilesWarns) {
   EXPECT_EQ(IoCase(t, ResultOf(40000, 10)).Run(&CheckQueueDepth)->level, CheckLevel::kWarn);
 }
 
+TEST(QueueDepthCheckTest, AWorkloadPacedByDesignIsBelowItsCeilingWithoutAWarning) {
+  IoTargetFacts t = DirectRead();
+  t.queue_depth = 32;
+  t.paced = true;  // fio's thinktime, a dbsim user's pauses
+  const std::optional<CheckOutcome> out = IoCase(t, ResultOf(10000, 10)).Run(&CheckQueueDepth);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_THAT(out->seen, HasSubstr("1.00 requests in flight on average of at most 32"));
+  EXPECT_EQ(FigureOf(*out, "mean_in_flight"), 1);
+}
+
 // ---------------------------------------------------------------- rate
 
 TEST(RateCheckTest, ARateNotKeptIsInvalid) {
@@ -678,6 +693,21 @@ TEST(DurabilityCheckTest, WritesWithNoFlushWarnAndNameTheDeviceCache) {
   EXPECT_THAT(out->advice, HasSubstr("--file-fsync-freq"));
   c.facts.io[0].periodic_flush = true;
   EXPECT_EQ(c.Run(&CheckDurability)->level, CheckLevel::kPass);
+}
+
+TEST(DurabilityCheckTest, AnOptionTheAdviceWouldNameTwiceIsNamedOnce) {
+  // DiskSpd's write-through is its only flush: "-Sw", not "-Sw or -Sw".
+  IoTargetFacts t = BufferedWrite();
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.option_names.flush_every = "-Sw (write-through)";
+  c.facts.option_names.write_through = "-Sw";
+  c.facts.option_names.direct = "-Sh (or -Su)";
+  EXPECT_EQ(c.Run(&CheckDurability)->advice, "add -Sw (write-through) to measure durable writes");
+  c.facts.io_bytes_written = 64ULL << 20;
+  c.host.devices = {DeviceOf("vda", 0, 0)};
+  EXPECT_EQ(c.Run(&CheckDeviceWrites)->advice,
+            "add -Sw (write-through) or -Sh (or -Su) to count writes the device made");
+  EXPECT_EQ(OptionsText({"a", "", "b", "c"}), "a, b or c");
 }
 
 // ---------------------------------------------------------------- errors

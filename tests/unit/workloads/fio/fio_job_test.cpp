@@ -153,6 +153,36 @@ TEST(FioJobTest, FactsEstimateWhatTheWritesHoldForTheVerdict) {
   EXPECT_NEAR(t.write_duplicate_fraction, 0.5, 0.2);
 }
 
+TEST(FioJobTest, FactsStateWhereTheFilesAreAndTheBytesWritten) {
+  TempDir a;
+  TempDir b;
+  FioJobSettings s = Settings("p", a / "p.0", 1 << 20, 4096);
+  // Two files in one folder, a third in another: the folder of the first,
+  // the other once.
+  s.files = {a / "p.0", a / "p.1", b / "p.2"};
+  s.thinktime_ns = 1000;
+  FioJobWorkload w(s, DefaultFileSystem());
+  RunResult r;
+  r.counters.assign(kFioCounterCount, 0);
+  r.counters[kFioBytesRead] = 4096;
+  r.counters[kFioBytesWritten] = 8192;
+  const WorkloadFacts f = w.Facts(r);
+  ASSERT_EQ(f.io.size(), 1u);
+  EXPECT_EQ(f.io[0].dir, a.path());
+  EXPECT_EQ(f.io[0].more_dirs, std::vector<std::string>{b.path()});
+  EXPECT_EQ(f.io[0].paths.size(), 3u);
+  EXPECT_TRUE(f.io[0].paced);  // thinktime
+  EXPECT_EQ(f.io_bytes_read, 4096u);
+  EXPECT_EQ(f.io_bytes_written, 8192u);
+  // One folder: nothing more; no thinktime or rate: not paced.
+  s.files = {a / "p.0"};
+  s.thinktime_ns = 0;
+  const IoTargetFacts one = FioJobWorkload(s, DefaultFileSystem()).Facts(RunResult{}).io.at(0);
+  EXPECT_EQ(one.dir, a.path());
+  EXPECT_TRUE(one.more_dirs.empty());
+  EXPECT_FALSE(one.paced);
+}
+
 // A file system whose reads move half the bytes asked (a file cut short
 // under the job).
 class HalfReads final : public FileSystemWrapper {
