@@ -245,5 +245,79 @@ TEST(DiskspdVerdict, OffPrintsNoneAndABadModeIsRefused) {
       << bad.err;
 }
 
+// A small dbsim run: one random and one audit user over 4 MiB of data and
+// a 2 MiB log, one cycle of a second; NoBuffering as given.
+std::string FrontEndDbsimConfig(bool no_buffering) {
+  return std::string("[CONFIG]\nTestCycles=1\nTestCycleDuration=1\nNoBuffering=") +
+         (no_buffering ? "TRUE" : "FALSE") +
+         "\nWriteThrough=FALSE\n[RandomUser]\nUserCount=1\nSleepAfter=0\n"
+         "[AuditUser]\nUserCount=1\nAuditDelay=0\n[ReadAheadUser]\nUserCount=0\n"
+         "[BulkUpdateUser]\nUserCount=0\n[File1]\nFileName=data.mdx\nInitialSize=4\n"
+         "[File2]\nFileName=log.ldx\nInitialSize=2\nLogFile=TRUE\n";
+}
+
+ProcessResult RunFrontEndDbsim(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), {"dbsim", "-cfg", "small.ini", "-dir", "."});
+  ChildWatch w;
+  w.cwd = dir.path();
+  w.timeout_s = 120;
+  return RunLoadcell(args, w);
+}
+
+TEST(DbsimVerdict, ABufferedRunOfSmallFilesIsInvalidOnCacheAndStrictExitsThree) {
+  TempDir dir;
+  dir.Write("small.ini", FrontEndDbsimConfig(/*no_buffering=*/false));
+  const ProcessResult text = RunFrontEndDbsim(dir, {});
+  ASSERT_EQ(text.exit_code, 0) << ShowVerdictRun(text);
+  // The users that read (the random user, the audit user, the end-of-cycle
+  // audit) found it; the log writer and the checkpoint do not read.
+  const size_t cache = text.out.find("\n    INVALID cache: ");
+  ASSERT_NE(cache, std::string::npos) << text.out;
+  const std::string line = text.out.substr(cache + 1, text.out.find('\n', cache + 1) - cache - 1);
+  EXPECT_NE(line.find("buffered reads over 4 MiB of files"), std::string::npos) << line;
+  EXPECT_NE(line.find("random user"), std::string::npos) << line;
+  EXPECT_NE(text.out.find("change: use NoBuffering=TRUE, or a data file size"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("\nVerdict: INVALID ("), std::string::npos) << text.out;
+
+  const ProcessResult json = RunFrontEndDbsim(dir, {"--format=json"});
+  ASSERT_EQ(json.exit_code, 0) << ShowVerdictRun(json);
+  const nlohmann::json doc = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << json.out;
+  EXPECT_EQ(doc["validity"]["overall"], "invalid") << doc["validity"].dump();
+  const nlohmann::json merged = VerdictCheckOf(doc, "cache");
+  ASSERT_FALSE(merged.is_null()) << doc["validity"].dump();
+  EXPECT_EQ(merged["level"], "invalid") << merged.dump();
+  EXPECT_EQ(merged["figures"]["file_set_bytes"], 4 << 20) << merged.dump();
+  // Each user's own: the random user's reads, the log writer's none.
+  for (const nlohmann::json& u : doc["users"]) {
+    const nlohmann::json own = VerdictCheckOf(u, "cache");
+    if (u["name"] == "random user") {
+      EXPECT_EQ(own["level"], "invalid") << u.dump();
+    } else if (u["name"] == "log writer") {
+      EXPECT_TRUE(own.is_null()) << u.dump();
+    }
+  }
+
+  const ProcessResult strict = RunFrontEndDbsim(dir, {"--verdict=strict"});
+  EXPECT_EQ(strict.exit_code, 3) << ShowVerdictRun(strict);
+  EXPECT_NE(strict.err.find("--verdict=strict"), std::string::npos) << strict.err;
+}
+
+TEST(DbsimVerdict, AnUnbufferedRunIsNotInvalidOnCache) {
+  TempDir dir(BuildTree());  // O_DIRECT: a real file system, not a tmpfs
+  dir.Write("small.ini", FrontEndDbsimConfig(/*no_buffering=*/true));
+  const ProcessResult r = RunFrontEndDbsim(dir, {"--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  const nlohmann::json cache = VerdictCheckOf(doc, "cache");
+  ASSERT_FALSE(cache.is_null()) << doc["validity"].dump();
+  EXPECT_EQ(cache["level"], "pass") << cache.dump();
+  EXPECT_NE(cache["seen"].get<std::string>().find("direct I/O"), std::string::npos) << cache.dump();
+  // Direct reads and writes: the page cache's checks do not concern it.
+  EXPECT_TRUE(VerdictCheckOf(doc, "device-reads").is_null()) << doc["validity"].dump();
+}
+
 }  // namespace
 }  // namespace loadcell::testing

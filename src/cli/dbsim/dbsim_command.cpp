@@ -259,6 +259,7 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
 // The users of one cycle, each a job.
 struct DbsimUsers {
   VerdictMode verdict = VerdictMode::kOn;
+  std::string dir;  // the files' folder, for the verdict's facts
   std::vector<std::unique_ptr<DbsimUserWorkload>> workloads;
   std::vector<std::unique_ptr<VerdictStep>> verdicts;
 };
@@ -280,7 +281,7 @@ bool AnyFile(const DbsimConfig& c, bool DbsimFileConfig::*flag) {
 Job PlanUser(const DbsimConfig& config, DbsimUserKind kind, int64_t threads, double time_s,
              int64_t cycle, uint64_t seed, DbsimDatabase& db, DbsimUsers& users) {
   auto& w = users.workloads.emplace_back(
-      std::make_unique<DbsimUserWorkload>(DbsimUserSettings{kind, &config, seed}, db));
+      std::make_unique<DbsimUserWorkload>(DbsimUserSettings{kind, &config, seed, users.dir}, db));
   Job job;
   job.name = DbsimUserName(kind);
   if (config.test_cycles > 1) job.name += fmt::format(", cycle {}", cycle + 1);
@@ -451,6 +452,7 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, DbsimOutpu
   }
   DbsimUsers users;
   users.verdict = a.verdict;
+  users.dir = a.dir;
   std::vector<JobGroup> groups;
   for (int64_t c = 0; c < config.test_cycles; ++c) {
     PlanCycle(config, c, seed, db, users, groups);

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <thread>
+#include <utility>
 
 #include "stats/summary.h"
 #include "workloads/dbsim/dbsim_worker.h"
@@ -137,7 +139,13 @@ class LogWriterWorker final : public DbsimWorkerBase {
     if (padded > log_capacity_) {
       log_capacity_ = std::max<uint64_t>(padded, 1 << 20);
       log_buffer_ = NewDbsimIoBuffer(log_capacity_);
-      std::fill_n(log_buffer_.get(), log_capacity_, static_cast<uint8_t>(0xA5));
+    }
+    // Fresh pseudo-random bytes every write, as the pages hold: a log of
+    // one repeated byte, or of the same blocks again, is what compressing
+    // or deduplicating storage keeps in almost nothing.
+    for (uint64_t i = 0; i < padded; i += sizeof(uint64_t)) {
+      const uint64_t word = rng_.Next();
+      std::memcpy(log_buffer_.get() + i, &word, sizeof(word));
     }
     const Nanos t0 = MonotonicNow();
     if (Status st = db_.WriteLog(log_buffer_.get(), padded); !st.ok()) {
@@ -312,7 +320,7 @@ double DbsimMeanInFlight(const RunResult& r) {
 }
 
 DbsimUserWorkload::DbsimUserWorkload(DbsimUserSettings settings, DbsimDatabase& db)
-    : settings_(settings), db_(db) {
+    : settings_(std::move(settings)), db_(db) {
   settings_.meter = &meter_;
 }
 

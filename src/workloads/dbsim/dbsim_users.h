@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dbsim/dbsim_config.h"
+#include "runner/run_facts.h"
 #include "runner/workload.h"
 #include "workloads/dbsim/dbsim_database.h"
 #include "workloads/dbsim/dbsim_io_pool.h"
@@ -66,9 +67,14 @@ struct DbsimUserSettings {
   DbsimUserKind kind = DbsimUserKind::kRandom;
   const DbsimConfig* config = nullptr;  // outlives the workload
   uint64_t seed = 0;
+  std::string dir;  // the folder of the files (-dir), for the verdict's facts
   // The user's meter of I/Os in flight (its workload's; set by it).
   DbsimDepthMeter* meter = nullptr;
 };
+
+// dbsim's configuration keys in the verdict's advice (NoBuffering=TRUE,
+// the files' InitialSize, ...).
+IoOptionNames DbsimOptionNames();
 
 // How many I/Os each thread of a user keeps in flight at once: the
 // configuration's user_depth (--user-depth) for the random, checkpoint,
@@ -90,6 +96,11 @@ class DbsimUserWorkload final : public Workload {
   Status Init(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
   std::vector<std::pair<std::string, std::string>> Describe() const override;
+  // What the verdict judges of the user (dbsim_facts.cpp): the files it
+  // reads or writes (the data files, or the log for the log writer) in
+  // the folder, their size, NoBuffering (direct) and the durability of its
+  // writes, one I/O in flight per thread.
+  WorkloadFacts Facts(const RunResult& r) const override;
   // I/O per second (reads, scatter reads, writes, gather writes, log
   // writes), MiB/s read and written, pages checked per second, and the
   // pages that failed their check: of one user, or of a run's users merged.
