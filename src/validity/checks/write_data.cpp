@@ -87,9 +87,8 @@ std::optional<CheckOutcome> CheckWriteData(const CheckInput& in) {
                           "{:.0f}% of the blocks repeat earlier ones: storage that compresses "
                           "or deduplicates does not store it",
                           compressible * 100, duplicate * 100),
-              "write random data (fio: no zero_buffers, buffer_pattern, "
-              "buffer_compress_percentage or dedupe_percentage) unless that storage's "
-              "savings are what is measured",
+              fmt::format("write {} unless that storage's savings are what is measured",
+                          in.workload.option_names.random_data),
               {{"compressible", compressible}, {"duplicate", duplicate}}),
         savings, true);
   }

@@ -117,7 +117,9 @@ IoOptionNames FioOptionNames() {
   n.threads = "numjobs";
   n.flush_every = "fsync=N";
   n.write_through = "sync=dsync";
-  n.random_data = "random buffers (no zero_buffers, buffer_compress_percentage=0, refill_buffers)";
+  n.random_data =
+      "random buffers (no zero_buffers, buffer_pattern, buffer_compress_percentage or "
+      "dedupe_percentage)";
   n.write_first = "a job with rw=write over them";
   n.unwritten_source = "files laid out without data (fallocate, or another tool's files)";
   return n;

@@ -339,6 +339,11 @@ TEST(WriteDataCheckTest, EstimatedCompressibleOrRepeatedWritesWarn) {
   out = IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData);
   EXPECT_EQ(out->level, CheckLevel::kWarn);
   EXPECT_THAT(out->seen, HasSubstr("30% of the blocks"));
+  // In the words of the front end that ran (DiskSpd's pattern by default).
+  Case diskspd = IoCase(t, ResultOf(1000, 10));
+  diskspd.facts.option_names.random_data = "random buffers (-Zr)";
+  EXPECT_EQ(diskspd.Run(&CheckWriteData)->advice,
+            "write random buffers (-Zr) unless that storage's savings are what is measured");
   t.write_duplicate_fraction = 0.01;
   EXPECT_EQ(IoCase(t, ResultOf(1000, 10)).Run(&CheckWriteData)->level, CheckLevel::kPass);
 }
