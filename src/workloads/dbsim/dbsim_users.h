@@ -99,7 +99,7 @@ class DbsimUserWorkload final : public Workload {
   // What the verdict judges of the user (dbsim_facts.cpp): the files it
   // reads or writes (the data files, or the log for the log writer) in
   // the folder, their size, NoBuffering (direct) and the durability of its
-  // writes, one I/O in flight per thread.
+  // writes, the I/Os each thread keeps in flight (DbsimUserDepth).
   WorkloadFacts Facts(const RunResult& r) const override;
   // I/O per second (reads, scatter reads, writes, gather writes, log
   // writes), MiB/s read and written, pages checked per second, and the

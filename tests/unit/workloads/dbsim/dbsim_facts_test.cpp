@@ -1,6 +1,6 @@
 // What a dbsim user states for the verdict (docs/validity.md): the files it
 // reads or writes in the run's folder and their size, NoBuffering, writes
-// durable before it goes on, one I/O in flight per thread, paced.
+// durable before it goes on, the I/Os in flight per thread, paced.
 #include <gtest/gtest.h>
 
 #include "testing/temp_dir.h"
