@@ -89,12 +89,15 @@ struct IoOptionNames {
   std::string deeper_queue = "--file-io-mode, --file-queue-depth";
   std::string queue_depth = "--file-queue-depth";
   std::string threads = "--threads";
-  std::string flush_every = "--file-fsync-freq=N";  // a flush every N writes
+  // A flush every N writes; "" where the front end has none.
+  std::string flush_every = "--file-fsync-freq=N";
   std::string write_through = "--file-extra-flags=dsync";
   std::string random_data = "--file-write-pattern=random (the default)";
   // How to write the files before reading them, and what not to read.
   std::string write_first = "loadcell fileio prepare, or --file-test-mode=seqwr";
   std::string unwritten_source = "--file-use-existing on sparse or fallocated files";
+  // The option that prints interval figures; "" where the front end has none.
+  std::string report_interval = "--report-interval";
 };
 
 struct WorkloadFacts {

@@ -210,6 +210,7 @@ IoOptionNames DiskspdOptionNames() {
   n.random_data = "random buffers (-Zr, or -Z<size> with a random source file)";
   n.write_first = "-c<size>, which writes the file as DiskSpd makes it";
   n.unwritten_source = "an existing file laid out without data";
+  n.report_interval = "";  // -D's IOPS intervals are DiskSpd's own figures
   return n;
 }
 

@@ -42,13 +42,19 @@ std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
   if (in.report_interval_s > 0) {
     figures.push_back({"report_interval_s", in.report_interval_s});
     if (r.total_time_s < kMinIntervals * in.report_interval_s) {
-      return Found(kId, CheckLevel::kWarn,
-                   fmt::format("the run measured {:.2f}s, shorter than {} intervals of "
-                               "--report-interval={}",
-                               r.total_time_s, kMinIntervals, in.report_interval_s),
-                   fmt::format("run at least {:.0f}s (--time) or use a shorter --report-interval",
-                               kMinIntervals * in.report_interval_s),
-                   figures);
+      // A front end without the option (fio's 0.5 s samples) names none.
+      const std::string& option = in.workload.option_names.report_interval;
+      return Found(
+          kId, CheckLevel::kWarn,
+          option.empty() ? fmt::format("the run measured {:.2f}s, shorter than {} intervals of {}s",
+                                       r.total_time_s, kMinIntervals, in.report_interval_s)
+                         : fmt::format("the run measured {:.2f}s, shorter than {} intervals of "
+                                       "{}={}",
+                                       r.total_time_s, kMinIntervals, option, in.report_interval_s),
+          option.empty() ? fmt::format("run at least {:.0f}s", kMinIntervals * in.report_interval_s)
+                         : fmt::format("run at least {:.0f}s (--time) or use a shorter {}",
+                                       kMinIntervals * in.report_interval_s, option),
+          figures);
     }
   }
   if (warmup_s > 0 && r.total_time_s < kMinMeasuredOverWarmUp * warmup_s) {

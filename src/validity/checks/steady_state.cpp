@@ -63,7 +63,9 @@ std::optional<CheckOutcome> CheckSteadyState(const CheckInput& in) {
   constexpr const char* kId = "steady-state";
   const std::vector<IntervalSnapshot>& iv = in.result.intervals;
   if (in.report_interval_s <= 0) {
-    return NotChecked(kId, "no interval figures to compare (--report-interval)");
+    const std::string& option = in.workload.option_names.report_interval;
+    return NotChecked(kId, option.empty() ? std::string("no interval figures to compare")
+                                          : "no interval figures to compare (" + option + ")");
   }
   if (iv.size() < static_cast<size_t>(kSteadyMinIntervals)) {
     return NotChecked(kId, fmt::format("{} intervals, fewer than the {} it compares in thirds",

@@ -62,6 +62,7 @@ IoOptionNames DbsimOptionNames() {
   n.random_data = "random data (dbsim's pages are)";
   n.write_first = "files dbsim writes whole (no Sparse=TRUE)";
   n.unwritten_source = "Sparse=TRUE files";
+  n.report_interval = "";  // dbsim prints no interval figures
   return n;
 }
 

@@ -122,6 +122,7 @@ IoOptionNames FioOptionNames() {
       "dedupe_percentage)";
   n.write_first = "a job with rw=write over them";
   n.unwritten_source = "files laid out without data (fallocate, or another tool's files)";
+  n.report_interval = "";  // its intervals are fio's 0.5 s bw and iops samples
   return n;
 }
 

@@ -404,6 +404,20 @@ TEST(SamplesCheckTest, ARunShorterThanTwoIntervalsWarns) {
   EXPECT_EQ(c.Run(&CheckSamples)->level, CheckLevel::kPass);
 }
 
+// A front end whose intervals no option sets (fio's 0.5 s samples) is told
+// to run longer, not to use an option it does not have.
+TEST(SamplesCheckTest, IntervalsOfAFrontEndWithoutTheOptionNameNone) {
+  Case c;
+  c.result = ResultOf(100000, 0.6);
+  c.report_interval_s = 0.5;
+  c.facts.option_names.report_interval = "";
+  const std::optional<CheckOutcome> out = c.Run(&CheckSamples);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("shorter than 2 intervals of 0.5s"));
+  EXPECT_EQ(out->advice, "run at least 1s");
+}
+
 TEST(SamplesCheckTest, AMeasureShorterThanItsWarmUpWarns) {
   // --events ended the run 2 s after a 10 s warm-up.
   Case c;
@@ -497,6 +511,14 @@ TEST(SteadyStateCheckTest, TooFewIntervalsAreNotChecked) {
   const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
   EXPECT_EQ(out->level, CheckLevel::kNotChecked);
   EXPECT_THAT(out->seen, HasSubstr("2 intervals"));
+}
+
+TEST(SteadyStateCheckTest, NoIntervalsNameTheFrontEndsOptionOrNone) {
+  Case c;
+  c.result = ResultOf(1000, 2);
+  EXPECT_EQ(c.Run(&CheckSteadyState)->seen, "no interval figures to compare (--report-interval)");
+  c.facts.option_names.report_interval = "";  // DiskSpd, dbsim
+  EXPECT_EQ(c.Run(&CheckSteadyState)->seen, "no interval figures to compare");
 }
 
 // ---------------------------------------------------------------- warm-up
