@@ -3,7 +3,7 @@
 // pool warns, with the pool's size as the server states it and the tables'
 // size; a table set larger than the pool does not. And the server's
 // settings that the manifest records for `loadcell compare`, as the server
-// states them.
+// states them, and compare naming those that differ between two runs.
 //
 // The shared throwaway servers (scripts/test-servers) have a buffer pool of
 // 128 MiB (PostgreSQL) and 256 MiB (MariaDB), which no table set a test can
@@ -16,11 +16,14 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "testing/oltp_test_env.h"
 #include "testing/private_servers.h"
 #include "testing/run_binary.h"
 #include "testing/status.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
@@ -153,6 +156,46 @@ TEST_P(OltpDataSetVerdict, TheManifestRecordsTheServersSettings) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, OltpDataSetVerdict, ::testing::Values("pgsql", "mysql"));
+
+// Runs on one PostgreSQL server whose sessions differ in their isolation
+// and in what a commit waits for (PGOPTIONS, which the client library sends
+// when it connects): `loadcell compare` names both settings with both
+// values, and a repeat of the first run is comparable.
+TEST(OltpCompareSettings, CompareNamesEverySessionSettingThatDiffers) {
+  TestDatabase db("pgsql", "oltp_compare_settings");
+  ASSERT_TRUE(db.error().empty()) << db.error();
+  const std::vector<std::string> own = db.Query("SHOW synchronous_commit");
+  ASSERT_EQ(own.size(), 1u);
+  const std::string other = own[0] == "off" ? "on" : "off";
+  const Args base = PointSelect(db.args(), 10);
+  const ProcessResult prep = RunLoadcell(Concat(base, {"prepare"}));
+  ASSERT_EQ(prep.exit_code, 0) << Show(prep);
+  testing::TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> none;
+  const std::vector<std::pair<std::string, std::string>> changed = {
+      {"PGOPTIONS",
+       "-c synchronous_commit=" + other + " -c default_transaction_isolation=serializable"}};
+  for (const auto& [name, env] :
+       {std::pair{"a.json", none}, std::pair{"a2.json", none}, std::pair{"b.json", changed}}) {
+    testing::ChildWatch watch;
+    watch.env = env;
+    const ProcessResult r = RunLoadcell(
+        Concat(base, {"--events=20", "--format=json", "--output-file=" + dir.File(name), "run"}),
+        watch);
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+  }
+  const ProcessResult c =
+      RunLoadcell({"compare", dir.File("a.json"), dir.File("a2.json"), dir.File("b.json")});
+  ASSERT_EQ(c.exit_code, 0) << Show(c);
+  EXPECT_NE(c.out.find("  B: comparable\n"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("  C: not comparable: default_transaction_isolation read committed vs "
+                       "serializable, synchronous_commit " +
+                       own[0] + " vs " + other + "\n"),
+            std::string::npos)
+      << c.out;
+  const ProcessResult clean = RunLoadcell(Concat(base, {"cleanup"}));
+  EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
 
 // A table set larger than the pool: a private PostgreSQL server with the
 // smallest shared_buffers it takes (16 pages, 128 KiB) and a table of 2,000
