@@ -5,9 +5,16 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace loadcell {
+
+// A database server's settings that change what a figure of a test on it
+// measures, each as {name, value} in the server's own words
+// ({"synchronous_commit", "off"}), read before the run: what `loadcell
+// compare` weighs (docs/validity.md). The first is {"server", version}.
+using DatabaseSettings = std::vector<std::pair<std::string, std::string>>;
 
 // One file target of a workload that does file I/O (fileio: the test's file
 // set; sqlio: one per target).
@@ -125,6 +132,9 @@ struct WorkloadFacts {
   IoOptionNames option_names;  // the words of the `io` targets' advice
   bool has_database = false;   // `database` holds a database test's facts
   DatabaseFacts database;
+  // The server's settings, for the manifest (empty: not a database test,
+  // or not read).
+  DatabaseSettings database_settings;
 };
 
 }  // namespace loadcell

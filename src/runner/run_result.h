@@ -15,6 +15,7 @@
 
 #include "core/status.h"
 #include "os/system_info.h"
+#include "runner/run_facts.h"
 #include "runner/validity.h"
 #include "stats/histogram.h"
 #include "stats/summary.h"
@@ -81,6 +82,10 @@ struct Manifest {
   // part of the manifest: nothing is known of them.
   std::vector<TargetManifest> targets;
   bool targets_recorded = false;
+  // The database server's settings (WorkloadFacts::database_settings), read
+  // before the run; empty for a test without a database, one that does not
+  // read them, or a result written before they were recorded.
+  DatabaseSettings database_settings;
 };
 
 // Latency figures of one kind (all events, or reads/writes/fsyncs).

@@ -20,12 +20,15 @@ namespace {
 std::mutex g_abandoned_mu;  // guards g_abandoned's vector
 std::vector<std::unique_ptr<Run>>* g_abandoned = new std::vector<std::unique_ptr<Run>>();
 
-// The manifest's file targets: what the workload states of its settings
-// (Facts of a result not yet run) and the mount of each target's folder.
-std::vector<TargetManifest> TargetsOf(const Workload& w) {
-  std::vector<TargetManifest> out;
-  for (const IoTargetFacts& t : w.Facts(RunResult{}).io) out.push_back(TargetManifestOf(t));
-  return out;
+// The manifest's file targets and database settings: what the workload
+// states of its settings (Facts of a result not yet run) and the mount of
+// each target's folder.
+void RecordTargets(const Workload& w, Manifest& m) {
+  const WorkloadFacts facts = w.Facts(RunResult{});
+  m.targets.clear();
+  for (const IoTargetFacts& t : facts.io) m.targets.push_back(TargetManifestOf(t));
+  m.targets_recorded = true;
+  m.database_settings = facts.database_settings;
 }
 
 }  // namespace
@@ -81,8 +84,7 @@ Status Run::Configure(Manifest manifest) {
   manifest_ = std::move(manifest);
 
   LC_RETURN_IF_ERROR(workload_.Init(threads_));
-  manifest_.targets = TargetsOf(workload_);
-  manifest_.targets_recorded = true;
+  RecordTargets(workload_, manifest_);
   if (observer_) observer_->OnStart(manifest_);
   announced_ = true;
   return Status::Ok();

@@ -51,6 +51,32 @@ TEST(CompareSweepGolden, CompareTwoResultsText) {
   EXPECT_TRUE(warnings.empty());
 }
 
+// Two OLTP-like results on PostgreSQL servers set up differently: every
+// setting that differs is named in the comparability list, with both
+// values.
+TEST(CompareSweepGolden, CompareDatabaseSettingsText) {
+  std::vector<ResultData> results;
+  for (const char* commit : {"on", "off"}) {
+    RunResult r = FixtureResult();
+    r.manifest.options.push_back({"fake", "db-driver", "pgsql", false});
+    r.manifest.database_settings = {{"server", "PostgreSQL 16.4"},
+                                    {"default_transaction_isolation", "read committed"},
+                                    {"fsync", commit},
+                                    {"synchronous_commit", commit},
+                                    {"full_page_writes", "on"}};
+    FakeWorkload w;
+    Result<ResultData> d = ParseResultJson(Render(Format::kJson, w, r, FixtureSettings()),
+                                           std::string("commit-") + commit + ".json");
+    ASSERT_OK(d);
+    results.push_back(*d);
+  }
+  const std::string text = FormatComparison({{results[0]}, {results[1]}}, "text", nullptr);
+  ExpectMatchesGolden("compare_database.txt", text);
+  EXPECT_NE(text.find("  B: not comparable: fsync on vs off, synchronous_commit on vs off\n"),
+            std::string::npos)
+      << text;
+}
+
 // A run across two ranks against a run of one process: who ran each is
 // stated, warned about, and the ranks' table follows.
 TEST(CompareSweepGolden, CompareARunAcrossProcessesText) {

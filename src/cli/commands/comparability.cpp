@@ -120,6 +120,30 @@ std::string Quoted(const std::string& text) {
   return EscapeControlBytes(kept) + (cut ? "..." : "");
 }
 
+// The database server's settings that both results record (the manifest's
+// `database_settings`), each named when its value differs; "database
+// settings" not recorded when a database test has none. Nothing when
+// either test has no database.
+void CompareDatabaseSettings(const ResultData& a, const ResultData& b, Comparability& out) {
+  if (!a.Option("db-driver").has_value() || !b.Option("db-driver").has_value()) return;
+  const DatabaseSettings& sa = a.manifest.database_settings;
+  const DatabaseSettings& sb = b.manifest.database_settings;
+  if (sa.empty() || sb.empty()) {
+    out.not_recorded.emplace_back("database settings");
+    return;
+  }
+  for (const auto& setting : sa) {
+    const auto it =
+        std::find_if(sb.begin(), sb.end(), [&](const auto& s) { return s.first == setting.first; });
+    // A setting of one server alone (another product or version) is not
+    // compared: the server's own difference names it.
+    if (it == sb.end() || it->second == setting.second) continue;
+    out.differences.push_back(
+        {setting.first == "server" ? "database server" : Quoted(setting.first),
+         Quoted(setting.second), Quoted(it->second)});
+  }
+}
+
 }  // namespace
 
 Comparability CompareFacts(const ResultData& a, const ResultData& b) {
@@ -138,6 +162,7 @@ Comparability CompareFacts(const ResultData& a, const ResultData& b) {
       out.differences.push_back({f.name, Quoted(*va), Quoted(*vb)});
     }
   }
+  CompareDatabaseSettings(a, b, out);
   return out;
 }
 

@@ -3,9 +3,10 @@
 // "Comparing results"): the facts of their manifests that change what a
 // figure measures (engine, caching, block size, queue depth, write data,
 // file set size, tool version, kernel, file system, mount options, the
-// database's cache), and how a figure's change stands against the noise of
-// repeated runs. Pure functions of the figures read back from JSON; the
-// compare command formats what they return.
+// database's cache, the database server's version and settings), and how
+// a figure's change stands against the noise of repeated runs. Pure
+// functions of the figures read back from JSON; the compare command formats
+// what they return.
 
 #include <cstddef>
 #include <optional>

@@ -280,6 +280,24 @@ std::vector<std::pair<std::string, double>> ReadRates(Walker& w, const Json* j,
   return out;
 }
 
+// The manifest's array `key` of {name, value} objects into `out`; none
+// when it is absent.
+void ReadNamedValues(Walker& w, const Json& m, const std::string& key,
+                     std::vector<std::pair<std::string, std::string>>& out) {
+  const Json* array = w.Array(m, "manifest", key.c_str(), false);
+  if (array == nullptr) return;
+  for (size_t i = 0; i < array->size() && w.ok(); ++i) {
+    const std::string ip = "manifest." + key + "[" + std::to_string(i) + "]";
+    const Json& o = (*array)[i];
+    if (!o.is_object()) {
+      w.Fail(ip + ": expected an object, found " + TypeName(o));
+      break;
+    }
+    std::string name = w.String(o, ip, "name");
+    out.emplace_back(std::move(name), w.String(o, ip, "value"));
+  }
+}
+
 void ReadManifest(Walker& w, const Json& m, Manifest& out) {
   const std::string p = "manifest";
   out.tool = w.String(m, p, "tool");
@@ -313,18 +331,10 @@ void ReadManifest(Walker& w, const Json& m, Manifest& out) {
       out.options.push_back(std::move(r));
     }
   }
-  if (const Json* wl = w.Array(m, p, "workload", false)) {
-    for (size_t i = 0; i < wl->size() && w.ok(); ++i) {
-      const std::string ip = "manifest.workload[" + std::to_string(i) + "]";
-      const Json& o = (*wl)[i];
-      if (!o.is_object()) {
-        w.Fail(ip + ": expected an object, found " + TypeName(o));
-        break;
-      }
-      std::string name = w.String(o, ip, "name");
-      out.workload.emplace_back(std::move(name), w.String(o, ip, "value"));
-    }
-  }
+  ReadNamedValues(w, m, "workload", out.workload);
+  // "database_settings": a database test's, absent in other results and
+  // in those written before it.
+  ReadNamedValues(w, m, "database_settings", out.database_settings);
   if (const Json* s = w.Object(m, p, "system", false)) {
     const std::string sp = "manifest.system";
     out.system.cpu_model = w.String(*s, sp, "cpu_model", false);

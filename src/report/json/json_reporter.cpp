@@ -25,6 +25,19 @@ using report_internal::PercentileText;
 using report_internal::ReportedPercentiles;
 using report_internal::StdDevNs;
 
+// An array of {name, value} objects.
+void WriteNamedValues(JsonWriter& w,
+                      const std::vector<std::pair<std::string, std::string>>& pairs) {
+  w.BeginArray();
+  for (const auto& [name, value] : pairs) {
+    w.BeginObject();
+    w.Key("name").String(name);
+    w.Key("value").String(value);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 void WriteManifest(JsonWriter& w, const Manifest& m) {
   w.BeginObject();
   w.Key("tool").String(m.tool);
@@ -51,14 +64,7 @@ void WriteManifest(JsonWriter& w, const Manifest& m) {
   }
   w.EndArray();
   w.Key("workload");
-  w.BeginArray();
-  for (const auto& [name, value] : m.workload) {
-    w.BeginObject();
-    w.Key("name").String(name);
-    w.Key("value").String(value);
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteNamedValues(w, m.workload);
   w.Key("system");
   w.BeginObject();
   w.Key("cpu_model").String(m.system.cpu_model);
@@ -83,6 +89,11 @@ void WriteManifest(JsonWriter& w, const Manifest& m) {
     w.EndObject();
   }
   w.EndArray();
+  // Only a database test that read them has the server's settings.
+  if (!m.database_settings.empty()) {
+    w.Key("database_settings");
+    WriteNamedValues(w, m.database_settings);
+  }
   w.EndObject();
 }
 

@@ -188,6 +188,7 @@ Status OltpWorkload::Init(int threads) {
   }
   const OltpDbContext c = DbContext(threads, 0);
   LC_RETURN_IF_ERROR(CheckOltpTables(c, *first_conn_));
+  settings_ = ReadDatabaseSettings(*first_conn_, dialect_);
   if (kind_ == OltpKind::kBulkInsert) {
     LC_ASSIGN_OR_RETURN(shared_.bulk_next_ids, BulkInsertNextIds(c, *first_conn_));
   }
@@ -254,6 +255,7 @@ std::vector<Metric> OltpWorkload::Metrics(const RunResult& r) const { return Olt
 WorkloadFacts OltpWorkload::Facts(const RunResult& r) const {
   const std::string driver = shared_.driver != nullptr ? shared_.driver->Name() : "db";
   WorkloadFacts f = OltpFacts(r, driver, shared_.opts.reconnect() != ReconnectMode::kSession);
+  f.database_settings = settings_;
   if (r.events == 0 || !r.failure.ok() || shared_.driver == nullptr) return f;
   std::lock_guard<std::mutex> lock(data_set_mu_);
   if (!data_set_read_) {

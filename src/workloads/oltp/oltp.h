@@ -72,6 +72,9 @@ class OltpWorkload final : public Workload, public TextReportSections {
   bool quiet_ = false;
   std::string server_version_;
   std::string statement_path_;  // how statements reach the server (empty for SQLite)
+  // The server's settings, read by Init over the first connection (for
+  // the manifest: what `loadcell compare` weighs).
+  DatabaseSettings settings_;
   std::mutex conn_mu_;
   std::unique_ptr<DbConnection> first_conn_;
   // SQLite: the database's files that did not exist at Validate, before the

@@ -14,6 +14,16 @@ namespace loadcell {
 // A query that fails leaves the sizes 0 and says why in `unknown`.
 DatabaseFacts ReadOltpDataSet(DbConnection& conn, SqlDialect dialect);
 
+// The server's settings that change what an OLTP figure measures, over
+// `conn` (the run's first connection, before the run): {"server", its
+// version}, then PostgreSQL's isolation and durability settings
+// (default_transaction_isolation, fsync, synchronous_commit, ...), MySQL's
+// and MariaDB's (the sbtestN tables' engine, transaction_isolation,
+// innodb_flush_log_at_trx_commit, ...) or SQLite's (journal_mode,
+// synchronous), in that order. A setting the server does not answer is left
+// out (docs/validity.md, "Comparing results").
+DatabaseSettings ReadDatabaseSettings(DbConnection& conn, SqlDialect dialect);
+
 // ReadOltpDataSet over a connection of its own from `driver` (closed
 // after), the dialect from the driver's name; a driver it cannot connect
 // through, or of no known dialect, says why in `unknown`.

@@ -1,6 +1,6 @@
-// The manifest's file targets (what `loadcell compare` weighs): the
-// workload's facts of its settings and the mount of each target's folder,
-// recorded by the runner whatever the verdict mode.
+// The manifest's file targets and database settings (what `loadcell
+// compare` weighs): the workload's facts of its settings and the mount of
+// each target's folder, recorded by the runner whatever the verdict mode.
 
 #include <gtest/gtest.h>
 
@@ -69,6 +69,17 @@ TEST(ManifestTargets, ATestWithoutFilesRecordsNone) {
   const RunResult r = MustRun(w, Config(1, 0, 10));
   EXPECT_TRUE(r.manifest.targets_recorded);
   EXPECT_TRUE(r.manifest.targets.empty());
+}
+
+// The database server's settings the workload states go into the
+// manifest as they are; a test without a database records none.
+TEST(ManifestTargets, TheDatabaseSettingsTheWorkloadStates) {
+  FakeWorkload w;
+  w.facts.database_settings = {{"server", "PostgreSQL 16.4"}, {"fsync", "off"}};
+  const RunResult r = MustRun(w, Config(1, 0, 10));
+  EXPECT_EQ(r.manifest.database_settings, w.facts.database_settings);
+  FakeWorkload none;
+  EXPECT_TRUE(MustRun(none, Config(1, 0, 10)).manifest.database_settings.empty());
 }
 
 TEST(ManifestTargets, TheNullEngineHasNoMount) {

@@ -176,6 +176,7 @@ TEST(Comparability, TheDatabaseCacheFromTheVerdict) {
     r->manifest.system.kernel = "Linux 6.1.0";
     r->manifest.targets_recorded = true;
     r->manifest.options.push_back({"oltp_read_only", "db-driver", "pgsql", false});
+    r->manifest.database_settings = {{"server", "PostgreSQL 16.4"}};
   }
   AddDatabaseCheck(a, 128.0 * (1 << 20));
   AddDatabaseCheck(b, 1024.0 * (1 << 20));
@@ -200,6 +201,76 @@ TEST(Comparability, TheDatabaseCacheFromTheVerdict) {
   const Comparability none = CompareFacts(cpu_a, cpu_b);
   EXPECT_TRUE(none.comparable());
   EXPECT_TRUE(none.not_recorded.empty());
+}
+
+// An OLTP result on PostgreSQL with its server's settings in the manifest,
+// judged without the database check (its cache is no fact here).
+ResultData PgResult() {
+  ResultData r;
+  r.validity.judged = true;
+  r.manifest.test = "oltp_read_write";
+  r.manifest.tool_version = "1.0.0";
+  r.manifest.system.kernel = "Linux 6.1.0";
+  r.manifest.targets_recorded = true;
+  r.manifest.options.push_back({"oltp_read_write", "db-driver", "pgsql", false});
+  r.manifest.database_settings = {{"server", "PostgreSQL 16.4"},
+                                  {"default_transaction_isolation", "read committed"},
+                                  {"fsync", "on"},
+                                  {"synchronous_commit", "on"},
+                                  {"full_page_writes", "on"}};
+  return r;
+}
+
+// Every setting that differs is named, in the order A records them, in the
+// one comparability list, after the other facts.
+TEST(Comparability, EveryDifferingDatabaseSettingIsNamed) {
+  const ResultData a = PgResult();
+  ResultData b = PgResult();
+  EXPECT_TRUE(CompareFacts(a, b).comparable());
+  b.manifest.database_settings[0].second = "PostgreSQL 17.2";
+  b.manifest.database_settings[3].second = "off";
+  b.manifest.database_settings[1].second = "repeatable read";
+  ResultData a_judged = a;
+  AddDatabaseCheck(a_judged, 128.0 * (1 << 20));
+  AddDatabaseCheck(b, 1024.0 * (1 << 20));
+  const Comparability c = CompareFacts(a_judged, b);
+  EXPECT_EQ(ComparabilityText(c),
+            "not comparable: database cache 128 MiB vs 1 GiB, database server PostgreSQL 16.4 vs "
+            "PostgreSQL 17.2, default_transaction_isolation read committed vs repeatable read, "
+            "synchronous_commit on vs off");
+  EXPECT_TRUE(c.not_recorded.empty()) << Names(c);
+}
+
+// A setting only one server has (MariaDB against PostgreSQL) is not a
+// difference of its own: the server's is named. A database test that
+// records no settings (written before they were, or a Lua script's run):
+// "not recorded", never a difference; a test without a database: nothing.
+TEST(Comparability, DatabaseSettingsOneSideDoesNotRecord) {
+  const ResultData a = PgResult();
+  ResultData maria = PgResult();
+  maria.manifest.database_settings = {{"server", "5.5.5-10.11.6-MariaDB"},
+                                      {"transaction_isolation", "REPEATABLE-READ"},
+                                      {"innodb_flush_log_at_trx_commit", "1"}};
+  EXPECT_EQ(ComparabilityText(CompareFacts(a, maria)),
+            "not comparable: database server PostgreSQL 16.4 vs 5.5.5-10.11.6-MariaDB");
+  ResultData old = PgResult();
+  old.manifest.database_settings.clear();
+  for (const Comparability& c : {CompareFacts(a, old), CompareFacts(old, a)}) {
+    EXPECT_TRUE(c.comparable()) << Names(c);
+    EXPECT_EQ(c.not_recorded, (std::vector<std::string>{"database settings"}));
+  }
+  ResultData cpu = FileResult();
+  cpu.manifest.targets.clear();
+  const Comparability none = CompareFacts(cpu, cpu);
+  EXPECT_TRUE(none.comparable());
+  EXPECT_TRUE(none.not_recorded.empty()) << Names(none);
+  // A saved value's control bytes stay escaped, as every fact's.
+  ResultData hostile = PgResult();
+  hostile.manifest.database_settings[2].second = "on\nOverall: comparable";
+  const Comparability h = CompareFacts(a, hostile);
+  ASSERT_EQ(h.differences.size(), 1u);
+  EXPECT_EQ(h.differences[0].name, "fsync");
+  EXPECT_EQ(h.differences[0].b, "on\\x0aOverall: comparable");
 }
 
 TEST(Comparability, ValuesOfASavedResultAreCut) {

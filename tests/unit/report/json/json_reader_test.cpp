@@ -201,6 +201,26 @@ TEST(JsonReaderTest, ResultsWithoutTargetsReadAsNotRecorded) {
   EXPECT_FALSE(d->manifest.targets_recorded);
 }
 
+// The database server's settings: written only when there are some, read
+// back in their order; an entry that is not an object is named.
+TEST(JsonReaderTest, ReadsBackTheDatabaseSettings) {
+  RunResult r = FixtureResult();
+  EXPECT_EQ(FixtureJson(r).find("database_settings"), std::string::npos);
+  r.manifest.database_settings = {{"server", "PostgreSQL 16.4"},
+                                  {"synchronous_commit", "off"},
+                                  {"default_transaction_isolation", "read committed"}};
+  Result<ResultData> d = ParseResultJson(FixtureJson(r), "db.json");
+  ASSERT_OK(d);
+  EXPECT_EQ(d->manifest.database_settings, r.manifest.database_settings);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(FixtureJson(r));
+  j["manifest"]["database_settings"][1] = "off";
+  Result<ResultData> bad = ParseResultJson(j.dump(2), "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("manifest.database_settings[1]: expected an object"),
+            std::string::npos)
+      << bad.status().message();
+}
+
 TEST(JsonReaderTest, AnUnknownCachingIsRefused) {
   RunResult r = FixtureResult();
   r.manifest.targets.push_back(TargetManifest{});
