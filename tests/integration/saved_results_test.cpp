@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -89,6 +91,60 @@ TEST_F(SavedResults, ATestNameWithAnEscapeSequenceIsEscapedInCompare) {
   EXPECT_EQ(both.exit_code, 0) << Show(both);
   EXPECT_NE(both.out.find("test 'cpu\\x1b[2J'"), std::string::npos) << both.out;
   EXPECT_EQ(both.out.find('\x1b'), std::string::npos) << both.out;
+}
+
+// Raw control bytes of a saved result: ESC, BEL, DEL and U+009B (CSI to a
+// UTF-8 terminal) as JSON escapes, which the reader decodes to the bytes.
+const char kControls[] = "\\u001b[2J\\u0007\\u007f\\u009b31m";
+
+bool HasRawControl(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if ((b < 0x20 && b != '\n' && b != '\t' && b != '\r') || b == 0x7f) return true;
+    if (b == 0xc2 && i + 1 < text.size() &&
+        (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST_F(SavedResults, ControlBytesOfASavedResultNeverReachTheReportRaw) {
+  std::string text = good_;
+  // The test's name, the machine's description, a workload line's label,
+  // the first option's value and a validity check's words: all on the page.
+  for (const char* key : {"\"test\": \"", "\"cpu_model\": \"", "\"kernel\": \"",
+                          "\"name\": \"Prime", "\"value\": \"", "\"seen\": \"a virtual"}) {
+    const size_t at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    text.insert(at + std::strlen(key), kControls);
+  }
+  const std::string esc = dir_.Write("esc.json", text);
+  ProcessResult page = RunLoadcell({"report", esc});  // the page to stdout
+  ASSERT_EQ(page.exit_code, 0) << Show(page).substr(0, 2000);
+  EXPECT_FALSE(HasRawControl(page.out + page.err)) << Show(page).substr(0, 4000);
+  // Shown escaped, not dropped: the title, the heading, the test, CPU,
+  // kernel and workload rows and the option (a check that passed shows no
+  // words).
+  EXPECT_GE(testing::CountOf(page.out, "\\x1b[2J\\x07\\x7f\\xc2\\x9b31m"), 7u);
+
+  // compare: the table (text and CSV) and the warnings (an option whose
+  // value differs).
+  std::string other_text = text;
+  other_text.erase(other_text.find(kControls, other_text.find("\"value\": \"")),
+                   std::strlen(kControls));
+  const std::string other = dir_.Write("other.json", other_text);
+  for (const std::string format : {"--format=text", "--format=csv"}) {
+    SCOPED_TRACE(format);
+    ProcessResult r = RunLoadcell({"compare", format, other, esc});
+    ASSERT_EQ(r.exit_code, 0) << Show(r).substr(0, 2000);
+    EXPECT_FALSE(HasRawControl(r.out + r.err)) << Show(r).substr(0, 4000);
+    if (format == "--format=text") {  // the CSV holds no test name
+      EXPECT_NE(r.out.find("test '\\x1b[2J"), std::string::npos) << r.out.substr(0, 2000);
+    }
+    EXPECT_NE(r.err.find("loadcell: warning: B differs from A"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\\x1b[2J\\x07\\x7f\\xc2\\x9b31m"), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(SavedResults, CompareOfAHundredThousandOptionsIsSummarised) {
