@@ -156,9 +156,14 @@ TEST_F(SavedResults, CompareOfAHundredThousandOptionsIsSummarised) {
   }
   const std::string a = Mutated("a.json", "\"options\": [", "\"options\": [" + a_opts);
   const std::string b = Mutated("b.json", "\"options\": [", "\"options\": [" + b_opts);
-  // Quadratic, this took minutes: the child's timeout (60 s) bounds it.
+  // Quadratic, this took minutes (107 s). Linear, it takes about a second:
+  // 20 s leaves room for a loaded machine and still fails a quadratic one.
+  const auto started = std::chrono::steady_clock::now();
   ProcessResult r = RunLoadcell({"compare", a, b});
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   ASSERT_EQ(r.exit_code, 0) << Show(r).substr(0, 2000);
+  EXPECT_LT(took, 20.0);
   EXPECT_LE(testing::OutputLines(r.err), 25) << r.err.substr(0, 2000);
   EXPECT_NE(r.err.find("loadcell: warning: 99980 more differences not shown (100000 in all)"),
             std::string::npos)
