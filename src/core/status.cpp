@@ -70,19 +70,27 @@ std::string Status::ToString() const {
   return EscapeControlBytes(message_);
 }
 
-std::string EscapeControlBytes(std::string_view text) {
+std::string EscapeControlBytes(std::string_view text, std::string_view keep) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
-  for (const char ch : text) {
-    const auto b = static_cast<unsigned char>(ch);
-    if (b >= 0x20 && b != 0x7f) {
-      out += ch;
-      continue;
-    }
+  const auto hex = [&](std::string& out, unsigned char b) {
     out.append("\\x");
     out += kHex[b >> 4];
     out += kHex[b & 0xf];
+  };
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    const auto b = static_cast<unsigned char>(ch);
+    if (b == 0xc2 && i + 1 < text.size() &&
+        (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80) {
+      hex(out, b);  // a C1 control in UTF-8
+      hex(out, static_cast<unsigned char>(text[++i]));
+    } else if ((b >= 0x20 && b != 0x7f) || keep.find(ch) != std::string_view::npos) {
+      out += ch;
+    } else {
+      hex(out, b);
+    }
   }
   return out;
 }

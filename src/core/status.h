@@ -97,8 +97,11 @@ Status PosixError(std::string_view context, int err);
 // `text` with its control bytes (below 0x20, and 0x7f) written as \xHH, so
 // that bytes from input files (a config line, a file name, a script's
 // option value) cannot move the cursor, recolour the terminal or break a
-// message into lines. Other bytes (UTF-8 included) stay as they are.
-std::string EscapeControlBytes(std::string_view text);
+// message into lines. The C1 controls U+0080..U+009F in UTF-8 (0xc2 0x80 to
+// 0xc2 0x9f: a UTF-8 terminal reads U+009B as CSI) are escaped the same way,
+// both bytes. Other bytes (UTF-8 included) stay as they are; so do the
+// control bytes listed in `keep` (e.g. "\t\n\r" for a page's text).
+std::string EscapeControlBytes(std::string_view text, std::string_view keep = {});
 // At most `max_bytes` of `text` for a message, cut at the start of a UTF-8
 // character; `cut` is set when anything was left off.
 std::string_view CutAtCharacter(std::string_view text, size_t max_bytes, bool* cut = nullptr);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -31,10 +32,10 @@ std::string MyPacket(const std::string& payload, uint8_t seq) {
 }
 
 // Protocol 10, caching_sha2_password, the 4.1 protocol with EOF packets.
-std::string MyHello() {
+std::string MyHello(const std::string& version) {
   const std::string scramble = "ABCDEFGHIJKLMNOPQRST";
   std::string p =
-      std::string("\x0A") + "8.0.36" + '\0' + LittleEndian(7, 4) + scramble.substr(0, 8) + '\0';
+      std::string("\x0A") + version + '\0' + LittleEndian(7, 4) + scramble.substr(0, 8) + '\0';
   const uint32_t caps = 0xF7FF | (0x81BFU << 16);
   p += LittleEndian(caps & 0xFFFF, 2) + static_cast<char>(45) + LittleEndian(2, 2) +
        LittleEndian(caps >> 16, 2) + static_cast<char>(21) + std::string(10, '\0');
@@ -61,13 +62,28 @@ std::string ReadPacket(LoopbackServer& s, SocketHandle fd) {
   return s.Read(fd, u[0] | u[1] << 8 | u[2] << 16);
 }
 
-enum class After { kFullAuthentication, kRows, kRowsTrickle, kOutOfOrder };
+enum class After {
+  kFullAuthentication,
+  kRows,
+  kRowsTrickle,
+  kOutOfOrder,
+  kChain,    // 0xFFFFFF-byte packets chained without end
+  kClaim,    // a header claiming 0xFFFFFE bytes, then one byte per 100 ms
+  kColumns,  // a result set of 4097 columns
+};
+
+// A version with escape sequences (erase the screen, set the title, and
+// U+009B CSI in UTF-8).
+const std::string kHostileVersion =
+    "8.0.36\x1b[2J\x1b]0;owned\x07\xc2\x9b"
+    "31m";
 
 // Logs the client in (or asks for full authentication), then answers the
 // first statement as `after` says; COM_STMT_PREPARE gets a statement of no
 // parameters and no columns first.
-void ServeMy(LoopbackServer& s, SocketHandle fd, After after, std::atomic<bool>& key_asked) {
-  if (!s.Send(fd, MyPacket(MyHello(), 0))) return;
+void ServeMy(LoopbackServer& s, SocketHandle fd, After after, std::atomic<bool>& key_asked,
+             const std::string& version) {
+  if (!s.Send(fd, MyPacket(MyHello(version), 0))) return;
   if (ReadPacket(s, fd).empty()) return;
   if (after == After::kFullAuthentication) {
     if (!s.Send(fd, MyPacket("\x01\x04", 2))) return;
@@ -87,6 +103,23 @@ void ServeMy(LoopbackServer& s, SocketHandle fd, After after, std::atomic<bool>&
   if (after == After::kOutOfOrder) {
     s.Send(fd, MyPacket(kMyOk, 5));
     ReadPacket(s, fd);
+    return;
+  }
+  if (after == After::kChain) {
+    const std::string payload(0xFFFFFF, '\x01');
+    for (uint8_t seq = 1; !s.stopping(); ++seq) {
+      if (!s.Send(fd, LittleEndian(0xFFFFFF, 3) + static_cast<char>(seq)) || !s.Send(fd, payload)) {
+        return;
+      }
+    }
+    return;
+  }
+  if (after == After::kClaim || after == After::kColumns) {
+    if (!s.Send(fd, after == After::kClaim ? LittleEndian(0xFFFFFE, 3) + '\x01'
+                                           : MyPacket("\xFC\x01\x10", 1))) {
+      return;
+    }
+    while (s.Send(fd, "\x01")) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     return;
   }
   std::string head = MyPacket("\x01", 1) + MyPacket(MyColumn(), 2) +
@@ -127,20 +160,31 @@ TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
     const char* name;
     After after;
     const char* message_has;
+    std::string version = "8.0.36";
   };
   const Case cases[] = {
       {"caching_sha2 full authentication over plaintext", After::kFullAuthentication,
        "--mysql-get-server-public-key=on"},
-      {"endless rows", After::kRows, "--db-"},
+      {"endless rows", After::kRows, "--db-max-reply-rows=1000000"},
+      {"0xFFFFFF-byte packets chained without end", After::kChain,
+       "a reply of more than 67108864 bytes (--db-max-reply-size=67108864)"},
+      {"a header claiming 16 MiB, then one byte per 100 ms", After::kClaim,
+       "did not send its whole reply within 2s (--db-read-timeout)"},
+      {"4097 columns", After::kColumns, "a result set of 4097 columns (more than 4096"},
+      // The run fails before its header, which shows the version: this row
+      // shows that the failure's lines carry none of it raw.
+      {"a version with escape sequences", After::kOutOfOrder, "a packet out of order",
+       kHostileVersion},
       {"rows one byte per 100 ms", After::kRowsTrickle, "--db-read-timeout"},
       {"a sequence id out of order", After::kOutOfOrder,
        "a packet out of order (sequence id 5, expected 1)"},
   };
+  std::map<After, long> peak_kb;  // the child's max RSS
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     std::atomic<bool> key_asked{false};
     LoopbackServer server(
-        [&](LoopbackServer& s, SocketHandle fd) { ServeMy(s, fd, c.after, key_asked); });
+        [&](LoopbackServer& s, SocketHandle fd) { ServeMy(s, fd, c.after, key_asked, c.version); });
     const auto started = std::chrono::steady_clock::now();
     const testing::ProcessResult r = RunAgainst(server.port());
     const double took =
@@ -149,11 +193,17 @@ TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
     EXPECT_NE(r.err.find(c.message_has), std::string::npos) << testing::Show(r);
     EXPECT_EQ(testing::CountOf(r.err, "error:"), 1u) << testing::Show(r);
     EXPECT_EQ((r.out + r.err).find("x-secret"), std::string::npos) << testing::Show(r);
+    EXPECT_EQ((r.out + r.err).find('\x1b'), std::string::npos) << testing::Show(r);
+    EXPECT_EQ((r.out + r.err).find("\xc2\x9b"), std::string::npos) << testing::Show(r);
     EXPECT_FALSE(key_asked.load());  // no key asked for without the user's word
     EXPECT_LT(took, 20.0) << testing::Show(r);
     EXPECT_GT(r.max_rss_kb, 0);
     EXPECT_LT(r.max_rss_kb, 400 * 1024) << testing::Show(r);
+    peak_kb[c.after] = r.max_rss_kb;
   }
+  // The buffer grows as bytes arrive, never to what a header claims: the
+  // 16 MiB claim costs no more than a reply of a few bytes, within 8 MiB.
+  EXPECT_LT(peak_kb[After::kClaim], peak_kb[After::kOutOfOrder] + 8 * 1024);
 }
 
 TEST(MysqlHostileServer, AServerPublicKeyFileThatCannotBeReadIsBadUsage) {

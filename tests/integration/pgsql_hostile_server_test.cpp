@@ -49,7 +49,8 @@ void Serve(LoopbackServer& server, SocketHandle fd, const PgHostileRun& c) {
   server.Read(fd, n - 4);
   if (c.start_first) {
     const std::string start = PgMsg('R', PgInt32(0)) +
-                              PgMsg('S', PgStr("server_version") + PgStr("16.0")) + PgMsg('Z', "I");
+                              PgMsg('S', PgStr("server_version") + PgStr("16.0\x1b[2J")) +
+                              PgMsg('Z', "I");
     if (!server.Send(fd, start)) return;
     if (server.ReadSome(fd).empty()) return;  // the first request
     if (!server.Send(fd, c.before_request)) return;
@@ -75,13 +76,16 @@ TEST(PgsqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
       {"the start one byte per 100 ms", false, "", notice, 1, 100, "--db-connect-timeout"},
       {"endless NoticeResponse mid-query", true, "", notice, 64 * 1024, 0, "--db-read-timeout"},
       {"a reply one byte per 100 ms", true, "", notice, 1, 100, "--db-read-timeout"},
-      {"endless DataRows", true, PgMsg('1', "") + row_description, data_row, 64 * 1024, 0, "--db-"},
+      {"endless DataRows", true, PgMsg('1', "") + row_description, data_row, 64 * 1024, 0,
+       "--db-max-reply-rows=1000000"},
       {"a header claiming 1 GiB", true, "D" + ClaimedLength(1U << 30), "x", 1, 100,
        "--db-max-reply-size=67108864"},
       {"an error with control bytes", true,
        PgMsg('E', PgStr("SERROR") + PgStr("C42P01") + PgStr("Mbad\x1b[2J\x1b[Hwords") + '\0') +
            PgMsg('Z', "I"),
        notice, 1, 100, "bad\\x1b[2J\\x1b[Hwords"},
+      {"a start message claiming more than 1 MiB", false, "", "R" + ClaimedLength((1U << 20) + 5),
+       5, 100, "a message 'R' of 1048581 bytes at the start (more than 1048576, a fixed limit"},
   };
   for (const PgHostileRun& c : cases) {
     SCOPED_TRACE(c.name);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -91,6 +93,60 @@ TEST_F(SavedResults, ATestNameWithAnEscapeSequenceIsEscapedInCompare) {
   EXPECT_EQ(both.out.find('\x1b'), std::string::npos) << both.out;
 }
 
+// Raw control bytes of a saved result: ESC, BEL, DEL and U+009B (CSI to a
+// UTF-8 terminal) as JSON escapes, which the reader decodes to the bytes.
+const char kControls[] = "\\u001b[2J\\u0007\\u007f\\u009b31m";
+
+bool HasRawControl(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if ((b < 0x20 && b != '\n' && b != '\t' && b != '\r') || b == 0x7f) return true;
+    if (b == 0xc2 && i + 1 < text.size() &&
+        (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST_F(SavedResults, ControlBytesOfASavedResultNeverReachTheReportRaw) {
+  std::string text = good_;
+  // The test's name, the machine's description, a workload line's label,
+  // the first option's value and a validity check's words: all on the page.
+  for (const char* key : {"\"test\": \"", "\"cpu_model\": \"", "\"kernel\": \"",
+                          "\"name\": \"Prime", "\"value\": \"", "\"seen\": \"a virtual"}) {
+    const size_t at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    text.insert(at + std::strlen(key), kControls);
+  }
+  const std::string esc = dir_.Write("esc.json", text);
+  ProcessResult page = RunLoadcell({"report", esc});  // the page to stdout
+  ASSERT_EQ(page.exit_code, 0) << Show(page).substr(0, 2000);
+  EXPECT_FALSE(HasRawControl(page.out + page.err)) << Show(page).substr(0, 4000);
+  // Shown escaped, not dropped: the title, the heading, the test, CPU,
+  // kernel and workload rows and the option (a check that passed shows no
+  // words).
+  EXPECT_GE(testing::CountOf(page.out, "\\x1b[2J\\x07\\x7f\\xc2\\x9b31m"), 7u);
+
+  // compare: the table (text and CSV) and the warnings (an option whose
+  // value differs).
+  std::string other_text = text;
+  other_text.erase(other_text.find(kControls, other_text.find("\"value\": \"")),
+                   std::strlen(kControls));
+  const std::string other = dir_.Write("other.json", other_text);
+  for (const std::string format : {"--format=text", "--format=csv"}) {
+    SCOPED_TRACE(format);
+    ProcessResult r = RunLoadcell({"compare", format, other, esc});
+    ASSERT_EQ(r.exit_code, 0) << Show(r).substr(0, 2000);
+    EXPECT_FALSE(HasRawControl(r.out + r.err)) << Show(r).substr(0, 4000);
+    if (format == "--format=text") {  // the CSV holds no test name
+      EXPECT_NE(r.out.find("test '\\x1b[2J"), std::string::npos) << r.out.substr(0, 2000);
+    }
+    EXPECT_NE(r.err.find("loadcell: warning: B differs from A"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\\x1b[2J\\x07\\x7f\\xc2\\x9b31m"), std::string::npos) << r.err;
+  }
+}
+
 TEST_F(SavedResults, CompareOfAHundredThousandOptionsIsSummarised) {
   std::string a_opts, b_opts;
   for (int i = 0; i < 100000; ++i) {
@@ -100,9 +156,14 @@ TEST_F(SavedResults, CompareOfAHundredThousandOptionsIsSummarised) {
   }
   const std::string a = Mutated("a.json", "\"options\": [", "\"options\": [" + a_opts);
   const std::string b = Mutated("b.json", "\"options\": [", "\"options\": [" + b_opts);
-  // Quadratic, this took minutes: the child's timeout (60 s) bounds it.
+  // Quadratic, this took minutes (107 s). Linear, it takes about a second:
+  // 20 s leaves room for a loaded machine and still fails a quadratic one.
+  const auto started = std::chrono::steady_clock::now();
   ProcessResult r = RunLoadcell({"compare", a, b});
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   ASSERT_EQ(r.exit_code, 0) << Show(r).substr(0, 2000);
+  EXPECT_LT(took, 20.0);
   EXPECT_LE(testing::OutputLines(r.err), 25) << r.err.substr(0, 2000);
   EXPECT_NE(r.err.find("loadcell: warning: 99980 more differences not shown (100000 in all)"),
             std::string::npos)

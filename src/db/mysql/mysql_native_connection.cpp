@@ -191,7 +191,8 @@ DbError MyNativeConnection::ReadTextResultSet(std::string_view head, DbExecResul
                                               uint16_t& status) {
   size_t i = 0;
   uint64_t n = 0;
-  if (!MyLenEnc(head, i, n) || n > kMyMaxColumns) return MalformedNow();
+  if (!MyLenEnc(head, i, n)) return MalformedNow();
+  if (n > kMyMaxColumns) return RefusedNow(TooManyColumnsText(n));
   const bool names = rows != nullptr && rows->columns.empty();
   std::string_view p;
   for (uint64_t c = 0; c <= n; ++c) {  // the columns, then an EOF

@@ -224,7 +224,8 @@ DbError MyNativeStatement::ReadResultSet(MyRawIo& io, std::string_view head, DbE
                                          DbRows& rows, DbReplyBudget& budget, uint16_t& status) {
   size_t i = 0;
   uint64_t n = 0;
-  if (!MyLenEnc(head, i, n) || n > kMyMaxColumns) return conn_->MalformedNow();
+  if (!MyLenEnc(head, i, n)) return conn_->MalformedNow();
+  if (n > kMyMaxColumns) return conn_->RefusedNow(TooManyColumnsText(n));
   columns_.resize(n);
   std::string_view p;
   for (auto& col : columns_) {

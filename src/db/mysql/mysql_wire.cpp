@@ -95,6 +95,10 @@ bool ReadResultSet(MyRawIo& io, std::string_view p, MyCommandReply& reply, uint1
   size_t i = 0;
   uint64_t ncols = 0;
   if (!MyLenEnc(p, i, ncols)) return Stop(reply, MyReplyStatus::kMalformed);
+  if (ncols > kMyMaxColumns) {
+    io.Refuse(TooManyColumnsText(ncols));
+    return Stop(reply, MyReplyStatus::kLost);
+  }
   // The columns, unless the server skips metadata it sent before; the
   // EOF after them comes either way.
   const bool metadata = i >= p.size() || p[i] != 0;
@@ -125,6 +129,11 @@ bool ReadResultSet(MyRawIo& io, std::string_view p, MyCommandReply& reply, uint1
 
 std::string TooManyResultsText() {
   return fmt::format("more than {} results for one statement", kDbMaxResultsPerReply);
+}
+
+std::string TooManyColumnsText(uint64_t columns) {
+  return fmt::format("a result set of {} columns (more than {}, the most MySQL allows)", columns,
+                     kMyMaxColumns);
 }
 
 void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply) {

@@ -260,6 +260,8 @@ void MyReadExecuteReply(MyRawIo& io, MyCommandReply& reply);
 // What MyRawIo::refused() says of a reply with more than
 // kDbMaxResultsPerReply results.
 std::string TooManyResultsText();
+// What it says of a result set of `columns`, more than kMyMaxColumns.
+std::string TooManyColumnsText(uint64_t columns);
 // Reads the reply to a command that returns no rows (BEGIN, COMMIT,
 // ROLLBACK as COM_QUERY) from `io` into `reply`, which the caller passes as
 // constructed: an OK packet, whose fields are not read (rows_affected stays

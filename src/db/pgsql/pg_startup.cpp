@@ -64,8 +64,13 @@ class StartupLink {
     LC_RETURN_IF_ERROR(Read(5, head));
     type = head[0];
     const uint32_t len = GetUInt32(head, 1);
-    if (len < 4 || len > kMaxStartupMessage) {
+    if (len < 4)
       return Status::Unavailable(fmt::format("malformed message '{}' from the server", type));
+    if (len > kMaxStartupMessage) {
+      return Status::Unavailable(
+          fmt::format("the server sent a message '{}' of {} bytes at the start (more than {}, a "
+                      "fixed limit: no message of the start is longer)",
+                      type, len, kMaxStartupMessage));
     }
     return Read(len - 4, body);
   }

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/status.h"
+
 namespace loadcell::html {
 namespace {
 
@@ -147,9 +149,12 @@ std::string NoData(const std::string& id, const std::string& description) {
 }  // namespace
 
 std::string Escape(std::string_view s) {
+  // Control bytes (from a saved result, a host name, a label) never reach
+  // the page raw: it may be printed to a terminal.
+  const std::string text = EscapeControlBytes(s, "\t\n\r");
   std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
+  out.reserve(text.size());
+  for (char c : text) {
     switch (c) {
       case '&':
         out += "&amp;";

@@ -179,6 +179,21 @@ TEST(Macros, AssignOrReturn) {
   EXPECT_EQ(steps, 1);
 }
 
+TEST(Status, EscapeControlBytesEscapesC0DelAndUtf8C1ButKeepsWhatItIsTold) {
+  EXPECT_EQ(EscapeControlBytes("a\x1b[2J\x7f\t"), "a\\x1b[2J\\x7f\\x09");
+  // U+009B (CSI) in UTF-8 is two bytes, both escaped; U+00A0 and U+00E9 stay.
+  EXPECT_EQ(EscapeControlBytes("x\xc2\x9b"
+                               "2Jy\xc2\x80"),
+            "x\\xc2\\x9b2Jy\\xc2\\x80");
+  EXPECT_EQ(EscapeControlBytes("\xc2\xa0"
+                               "caf\xc3\xa9"),
+            "\xc2\xa0"
+            "caf\xc3\xa9");
+  // A lone 0xc2 at the end is not a C1 control: left as it is.
+  EXPECT_EQ(EscapeControlBytes("a\xc2"), "a\xc2");
+  EXPECT_EQ(EscapeControlBytes("a\tb\nc\rd\x1b", "\t\n\r"), "a\tb\nc\rd\\x1b");
+}
+
 TEST(Status, EscapeControlBytesKeepingLinesKeepsOnlyTheNewlines) {
   EXPECT_EQ(EscapeControlBytesKeepingLines("a\x1b[2Jb\nc\td\r\n\n"),
             "a\\x1b[2Jb\nc\\x09d\\x0d\n\n");

@@ -72,6 +72,20 @@ TEST(ServerDriverOptions, DefaultsFollowSysbench) {
   EXPECT_EQ(db.driver().Capabilities().bulk_insert, "LOAD DATA LOCAL INFILE");
 }
 
+// The bounds on a hostile server's replies default to docs/safety.md's
+// table: 10 s start, 300 s reply, 64 MiB, 1,000,000 rows, 100,000 SCRAM
+// iterations.
+TEST(ServerDriverOptions, ReplyBoundsDefaultToTheDocumentedValues) {
+  OptionSet set("t");
+  DbDrivers db;
+  ASSERT_OK(Resolve(db, set, {{"db-driver", "pgsql"}}));
+  EXPECT_EQ(db.options().timeouts.connect_s, 10.0);
+  EXPECT_EQ(db.options().timeouts.read_s, 300.0);
+  EXPECT_EQ(db.options().reply_limits.max_bytes, uint64_t{64} << 20);
+  EXPECT_EQ(db.options().reply_limits.max_rows, 1'000'000);
+  EXPECT_EQ(set.Find("pgsql-scram-max-iterations")->ValueText(), "100000");
+}
+
 // PGPASSWORD set (value) or removed (nullptr), on either platform.
 void SetPgPassword(const char* value) {
 #ifdef _WIN32

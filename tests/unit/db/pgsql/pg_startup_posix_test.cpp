@@ -260,6 +260,8 @@ TEST(PgConnectNative, AHostileStartEndsWithinTheConnectLimitOrAtItsBound) {
       {"endless ParameterStatus", Param("a", "b"), 64 * 1024, 0, "more than 1000 ParameterStatus",
        0},
       {"SCRAM with 2^31-1 iterations", "", 0, 0, "--pgsql-scram-max-iterations=100000", 0},
+      {"a message claiming more than 1 MiB", "N" + PgInt32((1 << 20) + 1) + "x", 6, 100,
+       "a message 'N' of 1048577 bytes at the start (more than 1048576, a fixed limit", 0},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

@@ -98,6 +98,19 @@ class PgWireTest : public ::testing::Test {
     server.join();
   }
 
+  // Exchange(1, ...) against `server`, a thread sending without end until
+  // `stop`: stops and joins it after; the seconds the exchange took.
+  double ExchangeThenStop(DbRows* rows, std::atomic<bool>& stop, std::thread& server) {
+    const auto started = std::chrono::steady_clock::now();
+    wire_.Exchange(1, reply_, rows);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    stop = true;
+    shutdown(client_, SHUT_RD);  // ends a send the server is blocked in
+    server.join();
+    return took;
+  }
+
   testing::WatchedSocketPair pair_;
   int& client_ = pair_.client;
   int& server_ = pair_.server;
@@ -299,6 +312,21 @@ struct PgHostileReply {
 
 std::string PgLength(uint32_t len) { return PgInt32(len); }
 
+// Sends `unit` again and again on `fd`, `chunk` bytes per send with
+// `pause_ms` between sends, until `stop` or the peer is gone.
+void SendWithoutEnd(int fd, const std::string& unit, size_t chunk, int pause_ms,
+                    const std::atomic<bool>& stop) {
+  std::string stream;
+  while (stream.size() < chunk) stream += unit;
+  size_t at = 0;
+  while (!stop.load()) {
+    const size_t n = std::min(chunk, stream.size() - at);
+    if (send(fd, stream.data() + at, n, MSG_NOSIGNAL) < 0 && errno != EAGAIN) return;
+    at = (at + n) % stream.size();
+    if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+  }
+}
+
 // Every reply bounded: the rows and bytes kept, a message's length, the
 // results of one request, and the time, which bytes that trickle in or
 // notices without end do not extend. The read limit is 1 s; a client that
@@ -357,26 +385,12 @@ TEST_F(PgWireTest, AHostileReplyEndsAtItsBoundInTimeAndMemory) {
     std::thread server([&] {
       const std::string first = Cat(PgMsg('1', ""), c.head);
       if (send(server_, first.data(), first.size(), MSG_NOSIGNAL) < 0) return;
-      std::string stream;
-      while (stream.size() < c.chunk) stream += c.unit;
-      size_t at = 0;
-      while (!stop.load()) {
-        const size_t n = std::min(c.chunk, stream.size() - at);
-        if (send(server_, stream.data() + at, n, MSG_NOSIGNAL) < 0 && errno != EAGAIN) return;
-        at = (at + n) % stream.size();
-        if (c.pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.pause_ms));
-      }
+      SendWithoutEnd(server_, c.unit, c.chunk, c.pause_ms, stop);
     });
     DbRows rows;
     wire_.Parse("", "SELECT 1");
     wire_.Sync();
-    const auto started = std::chrono::steady_clock::now();
-    wire_.Exchange(1, reply_, c.keep_rows ? &rows : nullptr);
-    const double took =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    stop = true;
-    shutdown(client_, SHUT_RD);  // ends a send the server is blocked in
-    server.join();
+    const double took = ExchangeThenStop(c.keep_rows ? &rows : nullptr, stop, server);
     EXPECT_TRUE(reply_.broken);
     if (c.refused_with != nullptr) {
       EXPECT_TRUE(reply_.refused);
@@ -391,6 +405,40 @@ TEST_F(PgWireTest, AHostileReplyEndsAtItsBoundInTimeAndMemory) {
     // The buffer holds what arrived, never what a header claimed.
     EXPECT_LT(wire_.input_capacity(), size_t{8} << 20);
     // A fresh pair for the next case: this one holds the rest of a stream.
+    pair_.Close();
+    ASSERT_NO_FATAL_FAILURE(pair_.Open());
+  }
+}
+
+// COPY's outcome after CopyDone is a reply like any other: notices without
+// end, or one byte per 100 ms, end at the read limit (1 s) in one line.
+TEST_F(PgWireTest, AHostileCopyOutcomeEndsAtTheReadLimit) {
+  const std::string notice = PgMsg('N', Cat("SNOTICE", std::string(1, '\0'), "Mhello",
+                                            std::string(1, '\0'), std::string(1, '\0')));
+  struct Case {
+    const char* name;
+    size_t chunk;
+    int pause_ms;
+  };
+  for (const Case& c : {Case{"endless NoticeResponse after CopyDone", 64 * 1024, 0},
+                        Case{"one byte per 100 ms after CopyDone", 1, 100}}) {
+    SCOPED_TRACE(c.name);
+    wire_.Reset(client_);
+    ASSERT_TRUE(wire_.SetTimeouts(1000, 1000));
+    Serve(PgMsg('G', Cat(std::string(1, '\0'), Int16(1), Int16(0))));
+    wire_.StartCopyIn("COPY t FROM STDIN", reply_);
+    ASSERT_TRUE(reply_.copy_in) << reply_.io_error;
+    ASSERT_TRUE(wire_.CopyData("1\n", 2, reply_)) << reply_.io_error;
+    std::atomic<bool> stop{false};
+    std::thread server([&] { SendWithoutEnd(server_, notice, c.chunk, c.pause_ms, stop); });
+    wire_.CopyEnd(nullptr);
+    const double took = ExchangeThenStop(nullptr, stop, server);
+    EXPECT_TRUE(reply_.broken);
+    EXPECT_STREQ(reply_.timed_out, "read") << reply_.io_error;
+    EXPECT_EQ(reply_.io_error.find('\n'), std::string::npos) << reply_.io_error;
+    EXPECT_GE(took, 0.9);
+    EXPECT_LT(took, 3.5);
+    EXPECT_LT(wire_.input_capacity(), size_t{8} << 20);
     pair_.Close();
     ASSERT_NO_FATAL_FAILURE(pair_.Open());
   }
