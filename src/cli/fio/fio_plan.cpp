@@ -183,6 +183,11 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
     b.align = static_cast<uint32_t>(spec.block_align[d]);
   }
   p.norandommap = spec.norandommap;
+  // fio: any use of blockalign turns off the random map.
+  if (std::any_of(spec.block_align.begin(), spec.block_align.end(),
+                  [](uint64_t a) { return a != 0; })) {
+    p.norandommap = true;
+  }
   const fio::FioRandomDistribution& rd = spec.random_distribution;
   FioOffsetDistribution& od = p.distribution;
   od.parameter = rd.parameter;

@@ -113,6 +113,23 @@ TEST(FioPlanTest, AForwardSkipEndsThePassAtTheFilesEnd) {
   EXPECT_EQ(limit(4096, 0, 1, false), 64u << 10);
 }
 
+TEST(FioPlanTest, BlockalignTurnsOffTheRandomMapAsFio) {
+  TempDir dir;
+  FioJobSpec s = Spec("b", dir.path());
+  s.rw = fio::FioRwMode::kRandRead;
+  s.block_size_range_given = true;
+  s.block_size_range = {{{4096, 16384}, {4096, 16384}, {4096, 16384}}};
+  std::vector<FioJobSpec> specs = {s};
+  auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  EXPECT_FALSE(plan->steps[0][0].settings.pattern.norandommap);
+  specs[0].block_align = {512, 512, 512};
+  plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  EXPECT_TRUE(plan->steps[0][0].settings.pattern.norandommap);
+  EXPECT_EQ(plan->steps[0][0].settings.pattern.bs[0].align, 512u);
+}
+
 TEST(FioPlanTest, WhatCannotRunYetIsRefusedWithItsLine) {
   TempDir dir;
   FioJobSpec s = Spec("r", dir.path());
