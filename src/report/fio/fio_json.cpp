@@ -220,6 +220,9 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
                           : 0);
   w.Key("jobs").Int(job.jobs);
   w.Key("short_ios").Uint(FioCounter(r, "short_ios"));
+  // Every sync issued (fsync=N, fdatasync=N, end_fsync, fsync_on_close);
+  // fio's sync.total_ios counts only fsync=N's.
+  w.Key("syncs").Uint(FioCounter(r, "all_syncs"));
   // Under a rate: clat and lat count from each I/O's intended start; the
   // service time (submission to completion) is here.
   w.Key("latency_from").String(r.service ? "intended start" : "submission");

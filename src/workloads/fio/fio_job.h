@@ -144,6 +144,9 @@ enum FioCounter : int {
   kFioContextSwitches,
   kFioMajorFaults,
   kFioMinorFaults,
+  // Every sync issued (fsync=N, fdatasync=N, end_fsync); kFioSyncs counts
+  // only fsync=N's, fio's sync.total_ios.
+  kFioAllSyncs,
   kFioCounterCount,
 };
 inline constexpr int kFioLevels = 7;
