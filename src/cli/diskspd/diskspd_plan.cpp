@@ -376,7 +376,7 @@ Result<DiskspdJob> PlanJob(const DiskspdPlan& plan, const DiskspdThreadSlot& slo
   p.dirs = {sw.write_ratio<100, sw.write_ratio> 0, false};
   p.read_pct = 100.0 - sw.write_ratio;
   p.random = sw.random_ratio > 0;
-  p.random_pct = sw.random_ratio;
+  p.random_pct.fill(sw.random_ratio);
   for (int d = 0; d < kFioDirs; ++d) {
     p.bs[d].min = p.bs[d].max = static_cast<uint32_t>(sw.block_size);
     p.bs[d].align = static_cast<uint32_t>(std::min<uint64_t>(sw.Alignment(), UINT32_MAX));

@@ -70,9 +70,12 @@ Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption
       p.allow_destructive = true;
     } else if (o.name == "verdict") {
       LC_ASSIGN_OR_RETURN(p.verdict, ParseVerdictOption("", o.value));
+    } else if (o.name == "eta" && o.value != "always" && o.value != "never" && o.value != "auto") {
+      // loadcell prints no ETA line whatever it is (stdout stays fio's
+      // report), but a value fio's documentation does not name is refused.
+      return Status::InvalidArgument("--eta=" + o.value + ": not one of always, never, auto");
     }
-    // warnings-fatal: loadcell refuses what fio would warn about; eta:
-    // loadcell prints no ETA line (stdout stays fio's report).
+    // warnings-fatal: loadcell refuses what fio would warn about.
   }
   return p;
 }
@@ -242,6 +245,10 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
     for (double p : spec.percentile_list) job.percentiles.push_back(p * 100);
     job.clat_percentiles = spec.clat_percentiles;
     job.lat_percentiles = spec.lat_percentiles;
+    job.unified = spec.unified_rw_reporting == fio::FioUnifiedReporting::kMixed ? FioUnified::kMixed
+                  : spec.unified_rw_reporting == fio::FioUnifiedReporting::kBoth
+                      ? FioUnified::kBoth
+                      : FioUnified::kNone;
     job.result = &r;
     job.logs = runs[i].logs;
     job.cpus = runs[i].workload->ran_on_cpus();

@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "cli/fio/fio_device_guard.h"
 #include "cli/fio/fio_logs.h"
 #include "cli/fio/fio_plan_checks.h"
 #include "cli/mpi_ranks.h"
 #include "cli/sqlio/sqlio_affinity.h"
+#include "io/io_engine.h"
 #include "os/block_device.h"
 #include "os/open_flags.h"
 #include "os/thread.h"
@@ -38,23 +40,34 @@ FioBufferSettings BuffersOf(const FioJobSpec& spec) {
   return b;
 }
 
+// fio's engines and the loadcell engines they run on (io/io_engine.h).
+constexpr std::pair<FioEngine, std::pair<const char*, const char*>> kFioEngines[] = {
+    {FioEngine::kPsync, {"psync", "sync"}},
+    {FioEngine::kSync, {"sync", "sync"}},
+    {FioEngine::kPvsync, {"pvsync", "sync"}},
+    {FioEngine::kPvsync2, {"pvsync2", "sync"}},
+    {FioEngine::kLibaio, {"libaio", "libaio"}},
+    {FioEngine::kIoUring, {"io_uring", "io_uring"}},
+    {FioEngine::kMmap, {"mmap", "mmap"}},
+    {FioEngine::kNull, {"null", "null"}},
+    {FioEngine::kWindowsAio, {"windowsaio", "iocp"}}};
+
+// The loadcell engine of the job's ioengine; refused (with its line, before
+// anything is laid out) when this system or build has no such engine.
 Result<std::string> EngineName(const FioJobSpec& spec) {
-  switch (spec.ioengine) {
-    case FioEngine::kPsync:
-    case FioEngine::kSync:
-    case FioEngine::kPvsync:
-    case FioEngine::kPvsync2:
-      return std::string("sync");
-    case FioEngine::kLibaio:
-      return std::string("libaio");
-    case FioEngine::kIoUring:
-      return std::string("io_uring");
-    case FioEngine::kMmap:
-      return std::string("mmap");
-    case FioEngine::kNull:
-      return std::string("null");
-    case FioEngine::kWindowsAio:
-      return std::string("iocp");
+  for (const auto& [engine, names] : kFioEngines) {
+    if (engine != spec.ioengine) continue;
+    if (CheckIoEngine(names.second, names.first).ok()) return std::string(names.second);
+    std::string here;
+    for (const auto& [other, other_names] : kFioEngines) {
+      if (CheckIoEngine(other_names.second, other_names.first).ok()) {
+        here += (here.empty() ? "" : ", ") + std::string(other_names.first);
+      }
+    }
+    return FioRefuse(spec, "ioengine",
+                     fmt::format("ioengine={} does not run on this system or build of loadcell "
+                                 "(what runs here: {})",
+                                 names.first, here));
   }
   return FioRefuse(spec, "ioengine", "unknown ioengine");
 }
@@ -82,19 +95,22 @@ std::string InDirectory(const std::string& dir, const std::string& name) {
 std::vector<std::string> FilesOf(const FioJobSpec& spec, const FioJobInstance& inst) {
   std::vector<std::string> out;
   const std::vector<std::string>& dirs = spec.directories;
+  // fio: named files are in the first folder of a directory= list; made-up
+  // names put each clone (numjobs) in the next folder, all its files there.
   if (!spec.filenames.empty()) {
-    for (size_t i = 0; i < spec.filenames.size(); ++i) {
-      out.push_back(InDirectory(dirs.empty() ? "" : dirs[i % dirs.size()], spec.filenames[i]));
+    for (const std::string& name : spec.filenames) {
+      out.push_back(InDirectory(dirs.empty() ? "" : dirs.front(), name));
     }
     return out;
   }
+  const std::string dir =
+      dirs.empty() ? "" : dirs[static_cast<size_t>(inst.clone_index) % dirs.size()];
   for (int f = 0; f < std::max(1, spec.nrfiles); ++f) {
     std::string name = spec.filename_format;
     name = Replace(name, "$jobname", inst.name);
     name = Replace(name, "$jobnum", std::to_string(inst.clone_index));
     name = Replace(name, "$filenum", std::to_string(f));
-    out.push_back(
-        InDirectory(dirs.empty() ? "" : dirs[static_cast<size_t>(f) % dirs.size()], name));
+    out.push_back(InDirectory(dir, name));
   }
   return out;
 }
@@ -143,10 +159,10 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
       break;
   }
   p.read_pct = spec.rwmixread * 100;
-  // percentage_random of the job's first direction (read, write, trim).
-  size_t first = 0;
-  while (first + 1 < fio::kFioDirections && !p.dirs[first]) ++first;
-  p.random_pct = spec.percentage_random[first] * 100;
+  // percentage_random per direction, as fio applies it.
+  for (size_t d = 0; d < fio::kFioDirections; ++d) {
+    p.random_pct[d] = spec.percentage_random[d] * 100;
+  }
   if (p.random) {
     p.seq_skip = spec.rw_random_sequence > 1 ? spec.rw_random_sequence : 0;
   } else {
@@ -167,6 +183,11 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
     b.align = static_cast<uint32_t>(spec.block_align[d]);
   }
   p.norandommap = spec.norandommap;
+  // fio: any use of blockalign turns off the random map.
+  if (std::any_of(spec.block_align.begin(), spec.block_align.end(),
+                  [](uint64_t a) { return a != 0; })) {
+    p.norandommap = true;
+  }
   const fio::FioRandomDistribution& rd = spec.random_distribution;
   FioOffsetDistribution& od = p.distribution;
   od.parameter = rd.parameter;
@@ -395,6 +416,31 @@ Status CheckFileWrites(const FioJobSpec& spec, const FioJobSettings& s, FileSyst
   return Status::Ok();
 }
 
+// fio's pass with holes (rw=read:8k, one direction, one block size): a file
+// is done once the next offset is past its end, so a pass is the requests
+// that fit in each file's region from 0 in steps of bs + N (rw=read:8k,
+// bs=4k, size=64k: 6 reads); 0 when the job is not such a job (the pass is
+// the regions' bytes).
+uint64_t SkipPassBytes(const FioJobSpec& spec, const FioPatternSettings& p,
+                       const std::vector<uint64_t>& regions) {
+  if (p.random || p.seq_skip <= 0 || spec.io_size_given || p.trim_then_write) return 0;
+  int dirs = 0;
+  const FioBlockSizes* bs = nullptr;
+  for (size_t d = 0; d < p.dirs.size(); ++d) {
+    if (!p.dirs[d]) continue;
+    ++dirs;
+    bs = &p.bs[d];
+  }
+  if (dirs != 1 || !bs->split.empty() || bs->min != bs->max || bs->min == 0) return 0;
+  const uint64_t block = bs->min;
+  const uint64_t stride = block + static_cast<uint64_t>(p.seq_skip);
+  uint64_t bytes = 0;
+  for (const uint64_t region : regions) {
+    if (region >= block) bytes += ((region - block) / stride + 1) * block;
+  }
+  return bytes;
+}
+
 Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs,
                               const FioPlanOptions& options) {
   LC_RETURN_IF_ERROR(CheckFioRunnable(spec));
@@ -438,7 +484,9 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.iodepth = Asynchronous(s.engine) ? static_cast<uint32_t>(std::max(1, spec.iodepth)) : 1;
   s.submit_batch = static_cast<uint32_t>(std::max(1, spec.iodepth_batch_submit));
   s.direct = spec.direct;
-  s.sync_writes = spec.sync != fio::FioSyncMode::kNone;
+  // fio: sync=1 and sync=sync open with O_SYNC, sync=dsync with O_DSYNC.
+  s.sync_writes = spec.sync == fio::FioSyncMode::kSync;
+  s.dsync_writes = spec.sync == fio::FioSyncMode::kDsync;
   s.fsync_every = static_cast<uint32_t>(std::max(0, spec.fsync));
   s.fdatasync_every = static_cast<uint32_t>(std::max(0, spec.fdatasync));
   s.end_fsync = spec.end_fsync || spec.fsync_on_close;
@@ -453,7 +501,10 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.verify_pattern = spec.verify_pattern;
   const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
   if (!spec.time_based) {
-    uint64_t one_pass = spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
+    const uint64_t skip_pass = SkipPassBytes(spec, s.pattern, sized.regions);
+    uint64_t one_pass = spec.io_size_given ? Resolve(spec.io_size, region_bytes)
+                        : skip_pass > 0    ? skip_pass
+                                           : region_bytes;
     // fio: with filesize= the files' sizes are filesize's, and size= only
     // bounds the job's bytes (io_size's default): the smaller of the two.
     if (!spec.io_size_given && spec.filesize_given && spec.size_given) {

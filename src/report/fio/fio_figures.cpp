@@ -43,24 +43,50 @@ FioDirFigures FioFigures(const RunResult& r, FioDir3 d) {
   static const char* const kBytes[] = {"bytes_read", "bytes_written", "bytes_trimmed"};
   static const char* const kIos[] = {"reads", "writes", "trims"};
   static const char* const kKinds[] = {"read", "write", "trim"};
-  const int k = static_cast<int>(d);
+  // The directions `d` stands for: one, or all three (kMixed).
+  const int first = d == FioDir3::kMixed ? 0 : static_cast<int>(d);
+  const int last = d == FioDir3::kMixed ? 2 : first;
   FioDirFigures f;
-  f.io_bytes = FioCounter(r, kBytes[k]);
-  f.total_ios = FioCounter(r, kIos[k]);
-  for (const LatencyStats& l : r.latency) {
-    if (l.kind == kKinds[k]) f.latency = &l.histogram;
+  std::vector<const LatencyHistogram*> hists;
+  for (int k = first; k <= last; ++k) {
+    f.io_bytes += FioCounter(r, kBytes[k]);
+    f.total_ios += FioCounter(r, kIos[k]);
+    for (const LatencyStats& l : r.latency) {
+      if (l.kind == kKinds[k] && (l.histogram.Count() > 0 || first == last)) {
+        hists.push_back(&l.histogram);
+      }
+    }
+  }
+  if (hists.size() == 1) {
+    f.latency = hists.front();
+  } else if (hists.size() > 1) {
+    auto m = std::make_shared<LatencyHistogram>();
+    for (const LatencyHistogram* h : hists) m->Merge(*h);
+    f.merged = m;
+    f.latency = m.get();
   }
   if (f.total_ios == 0 || r.total_time_s <= 0) return f;
   f.runtime_ms = static_cast<uint64_t>(std::llround(r.total_time_s * 1000));
   f.iops = static_cast<double>(f.total_ios) / r.total_time_s;
   f.bw_bytes = static_cast<uint64_t>(static_cast<double>(f.io_bytes) / r.total_time_s);
-  const size_t bi = CounterIndex(r.counter_names, kBytes[k]);
-  const size_t ii = CounterIndex(r.counter_names, kIos[k]);
   std::vector<double> bw, iops;
   for (const IntervalSnapshot& s : r.intervals) {
-    if (s.duration_s <= 0 || bi >= s.counters.size() || ii >= s.counters.size()) continue;
-    bw.push_back(static_cast<double>(s.counters[bi]) / 1024 / s.duration_s);
-    iops.push_back(static_cast<double>(s.counters[ii]) / s.duration_s);
+    if (s.duration_s <= 0) continue;
+    uint64_t bytes = 0, ios = 0;
+    bool have = true;
+    for (int k = first; k <= last; ++k) {
+      const size_t bi = CounterIndex(r.counter_names, kBytes[k]);
+      const size_t ii = CounterIndex(r.counter_names, kIos[k]);
+      if (bi >= s.counters.size() || ii >= s.counters.size()) {
+        have = have && first != last;  // a mixed figure sums what there is
+        continue;
+      }
+      bytes += s.counters[bi];
+      ios += s.counters[ii];
+    }
+    if (!have) continue;
+    bw.push_back(static_cast<double>(bytes) / 1024 / s.duration_s);
+    iops.push_back(static_cast<double>(ios) / s.duration_s);
   }
   f.samples = bw.size();
   if (!bw.empty()) {
@@ -72,6 +98,15 @@ FioDirFigures FioFigures(const RunResult& r, FioDir3 d) {
     std::tie(f.iops_mean, f.iops_dev) = MeanDev(iops);
   }
   return f;
+}
+
+std::vector<std::pair<const char*, FioDir3>> FioReportDirs(FioUnified u) {
+  std::vector<std::pair<const char*, FioDir3>> dirs;
+  if (u != FioUnified::kMixed) {
+    dirs = {{"read", FioDir3::kRead}, {"write", FioDir3::kWrite}, {"trim", FioDir3::kTrim}};
+  }
+  if (u != FioUnified::kNone) dirs.emplace_back("mixed", FioDir3::kMixed);
+  return dirs;
 }
 
 FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h) {

@@ -155,6 +155,19 @@ void RankRows(JsonWriter& w, const ClusterFigures& c) {
   }
 }
 
+void JsonSync(JsonWriter& w, const RunResult& r, const FioReportJob& job, bool plus) {
+  const LatencyHistogram* sync = nullptr;
+  for (const LatencyStats& l : r.latency) {
+    if (l.kind == "sync") sync = &l.histogram;
+  }
+  w.Key("sync");
+  w.BeginObject();
+  w.Key("total_ios").Uint(FioCounter(r, "syncs"));
+  Latency(w, "lat_ns", sync, sync != nullptr && sync->Count() > 0 && job.clat_percentiles, job,
+          plus);
+  w.EndObject();
+}
+
 void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool plus) {
   const RunResult& r = *job.result;
   w.BeginObject();
@@ -168,21 +181,12 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   for (const auto& [k, v] : job.options) w.Key(k).String(v);
   w.EndObject();
   if (!job.description.empty()) w.Key("desc").String(job.description);
-  const std::array<std::pair<const char*, FioDir3>, 3> dirs = {
-      {{"read", FioDir3::kRead}, {"write", FioDir3::kWrite}, {"trim", FioDir3::kTrim}}};
-  for (const auto& [key, d] : dirs) {
+  // fio's order: read, write, trim, sync, then mixed (mixed alone: no sync).
+  for (const auto& [key, d] : FioReportDirs(job.unified)) {
+    if (d == FioDir3::kMixed && job.unified == FioUnified::kBoth) JsonSync(w, r, job, plus);
     JsonDirection(w, key, FioFigures(r, d), job, FioGroupBw(report, job.groupid, d), plus);
   }
-  const LatencyHistogram* sync = nullptr;
-  for (const LatencyStats& l : r.latency) {
-    if (l.kind == "sync") sync = &l.histogram;
-  }
-  w.Key("sync");
-  w.BeginObject();
-  w.Key("total_ios").Uint(FioCounter(r, "syncs"));
-  Latency(w, "lat_ns", sync, sync != nullptr && sync->Count() > 0 && job.clat_percentiles, job,
-          plus);
-  w.EndObject();
+  if (job.unified == FioUnified::kNone) JsonSync(w, r, job, plus);
   const double runtime_ns = r.total_time_s * 1e9;
   w.Key("job_runtime").Uint(static_cast<uint64_t>(std::llround(r.total_time_s * 1000)));
   const auto cpu = [&](const char* c) {
@@ -216,6 +220,9 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
                           : 0);
   w.Key("jobs").Int(job.jobs);
   w.Key("short_ios").Uint(FioCounter(r, "short_ios"));
+  // Every sync issued (fsync=N, fdatasync=N, end_fsync, fsync_on_close);
+  // fio's sync.total_ios counts only fsync=N's.
+  w.Key("syncs").Uint(FioCounter(r, "all_syncs"));
   // Under a rate: clat and lat count from each I/O's intended start; the
   // service time (submission to completion) is here.
   w.Key("latency_from").String(r.service ? "intended start" : "submission");

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -17,6 +18,10 @@
 #include "stats/histogram.h"
 
 namespace loadcell {
+
+// unified_rw_reporting: each direction apart (none), one "mixed" direction
+// of them all (mixed), or both.
+enum class FioUnified { kNone, kMixed, kBoth };
 
 // One job as fio reports it (or a group's jobs as one, group_reporting).
 struct FioReportJob {
@@ -36,6 +41,7 @@ struct FioReportJob {
   std::vector<double> percentiles;
   bool clat_percentiles = true;
   bool lat_percentiles = false;
+  FioUnified unified = FioUnified::kNone;
   const RunResult* result = nullptr;
   // The log files written for it (write_*_log), in loadcell's object.
   std::vector<std::string> logs;
@@ -88,7 +94,8 @@ struct FioReport {
   std::string mpi_files;
 };
 
-enum class FioDir3 { kRead = 0, kWrite = 1, kTrim = 2 };
+// kMixed: read, write and trim as one (unified_rw_reporting).
+enum class FioDir3 { kRead = 0, kWrite = 1, kTrim = 2, kMixed = 3 };
 
 // fio's figures of one direction of a result.
 struct FioDirFigures {
@@ -98,6 +105,8 @@ struct FioDirFigures {
   double iops = 0;          // total_ios over the measured time
   uint64_t bw_bytes = 0;    // io_bytes over the measured time, bytes/s
   const LatencyHistogram* latency = nullptr;  // null when the result has none
+  // kMixed: the directions' latencies merged (what `latency` points to).
+  std::shared_ptr<const LatencyHistogram> merged;
   // bw (KiB/s) and iops over each interval of the result (fio samples them
   // every 500 ms): min, max, mean, standard deviation, number of samples.
   double bw_min = 0, bw_max = 0, bw_mean = 0, bw_dev = 0;
@@ -105,6 +114,10 @@ struct FioDirFigures {
   uint64_t samples = 0;
 };
 FioDirFigures FioFigures(const RunResult& r, FioDir3 d);
+
+// The directions a job's report has, in fio's order, with their JSON keys:
+// read, write, trim; mixed alone; or the three and then mixed.
+std::vector<std::pair<const char*, FioDir3>> FioReportDirs(FioUnified u);
 
 // The counter named `name` of `r`, 0 when it has none.
 uint64_t FioCounter(const RunResult& r, const std::string& name);

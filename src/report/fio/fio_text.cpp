@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "report/fio/fio_report.h"
@@ -133,9 +134,7 @@ void TextJob(std::ostream& out, const FioReport& report, const FioReportJob& job
   out << fmt::format("{}: (groupid={}, jobs={}): err={:2}: {}\n", job.name, job.groupid, job.jobs,
                      job.error, when);
   if (!job.description.empty()) out << "  Description  : [" << job.description << "]\n";
-  const std::array<std::pair<const char*, FioDir3>, 3> dirs = {
-      {{"read", FioDir3::kRead}, {"write", FioDir3::kWrite}, {"trim", FioDir3::kTrim}}};
-  for (const auto& [label, d] : dirs) {
+  for (const auto& [label, d] : FioReportDirs(job.unified)) {
     TextDirection(out, label, FioFigures(r, d), job, FioGroupBw(report, job.groupid, d));
   }
   if (!r.latency.empty() && r.latency[0].histogram.Count() > 0) {
@@ -161,8 +160,12 @@ void TextJob(std::ostream& out, const FioReport& report, const FioReportJob& job
   out << "  IO depths    : " << TextTable(r, "iodepth_", kDepth) << "\n";
   out << "     submit    : " << TextTable(r, "submit_", kBatch) << "\n";
   out << "     complete  : " << TextTable(r, "complete_", kBatch) << "\n";
+  // unified_rw_reporting=mixed: fio counts every I/O in the first field.
+  const uint64_t reads = FioCounter(r, "reads"), writes = FioCounter(r, "writes"),
+                 trims = FioCounter(r, "trims");
+  const bool mixed = job.unified == FioUnified::kMixed;
   out << fmt::format("     issued rwts: total={},{},{},0 short=0,0,0,0 dropped=0,0,0,0\n",
-                     FioCounter(r, "reads"), FioCounter(r, "writes"), FioCounter(r, "trims"));
+                     mixed ? reads + writes + trims : reads, mixed ? 0 : writes, mixed ? 0 : trims);
   out << fmt::format("     latency   : target=0, window=0, percentile=100.00%, depth={}\n",
                      job.iodepth);
   if (!job.failure.empty()) out << "  loadcell: job failed: " << job.failure << "\n";
@@ -180,9 +183,18 @@ void WriteFioText(const FioReport& report, std::ostream& out) {
   for (const auto& [id, g] : report.groups) {
     if (g == nullptr) continue;
     out << fmt::format("\nRun status group {} (all jobs):\n", id);
-    const std::array<std::pair<const char*, FioDir3>, 3> dirs = {
-        {{"   READ", FioDir3::kRead}, {"  WRITE", FioDir3::kWrite}, {"   TRIM", FioDir3::kTrim}}};
-    for (const auto& [label, d] : dirs) {
+    // The group's lines follow its first job's unified_rw_reporting.
+    FioUnified unified = FioUnified::kNone;
+    for (const FioReportJob& job : report.jobs) {
+      if (job.groupid == id) {
+        unified = job.unified;
+        break;
+      }
+    }
+    for (const auto& [key, d] : FioReportDirs(unified)) {
+      std::string label = key;
+      for (char& c : label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      label.insert(0, 7 - label.size(), ' ');
       const FioDirFigures f = FioFigures(*g, d);
       if (f.total_ios == 0) continue;
       // The slowest and the fastest job of the group, and their runtimes.

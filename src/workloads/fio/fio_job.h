@@ -47,8 +47,8 @@ struct FioJobSettings {
   uint32_t iodepth = 1;
   uint32_t submit_batch = 1;  // iodepth_batch_submit (at least 1)
   bool direct = false;        // O_DIRECT
-  bool sync_writes = false;   // sync=1: O_SYNC
-  bool dsync_writes = false;  // O_DSYNC (DiskSpd's -Sw write-through)
+  bool sync_writes = false;   // sync=1 or sync=sync: O_SYNC
+  bool dsync_writes = false;  // sync=dsync, DiskSpd's -Sw write-through: O_DSYNC
   // Each worker thread's I/O priority (SetCurrentThreadIoPriority: 1 very
   // low, 2 low, 3 normal: DiskSpd's -I).
   int io_priority = 3;
@@ -144,6 +144,9 @@ enum FioCounter : int {
   kFioContextSwitches,
   kFioMajorFaults,
   kFioMinorFaults,
+  // Every sync issued (fsync=N, fdatasync=N, end_fsync); kFioSyncs counts
+  // only fsync=N's, fio's sync.total_ios.
+  kFioAllSyncs,
   kFioCounterCount,
 };
 inline constexpr int kFioLevels = 7;

@@ -64,8 +64,8 @@ WorkloadInfo FioJobWorkload::Info() const {
       i.counter_names.push_back(std::string(table) + level);
     }
   }
-  for (const char* c :
-       {"cpu_user_ns", "cpu_sys_ns", "context_switches", "major_faults", "minor_faults"}) {
+  for (const char* c : {"cpu_user_ns", "cpu_sys_ns", "context_switches", "major_faults",
+                        "minor_faults", "all_syncs"}) {
     i.counter_names.push_back(c);
   }
   return i;

@@ -88,14 +88,20 @@ std::pair<uint64_t, uint64_t> FioBlockMap::Take(uint64_t block, uint64_t want) {
 
 FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   if (s_.files == 0) s_.files = 1;
-  unit_ = UINT32_MAX;
+  uint32_t align = UINT32_MAX, smallest_size = UINT32_MAX;
   for (int d = 0; d < kFioDirs; ++d) {
     if (!s_.dirs[d]) continue;
     const FioBlockSizes& b = s_.bs[d];
     uint32_t smallest = b.min;
     for (const auto& [size, pct] : b.split) smallest = std::min(smallest, size);
-    unit_ = std::min(unit_, b.align != 0 ? b.align : smallest);
+    align = std::min(align, b.align != 0 ? b.align : smallest);
+    smallest_size = std::min(smallest_size, smallest);
+    if (!b.split.empty() || b.max > b.min) use_map_ = !s_.norandommap;
   }
+  // fio's random map counts in the smallest size: with it, requests are
+  // whole such blocks, so a blockalign below it aligns nothing finer (and
+  // no request is cut below it).
+  unit_ = use_map_ && s_.random ? std::max(align, smallest_size) : align;
   if (unit_ == UINT32_MAX || unit_ == 0) unit_ = 4096;
   const auto half_bits = [](uint64_t blocks) {
     const int bits = static_cast<int>(std::bit_width(blocks - 1));
@@ -110,10 +116,6 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   }
   seq_pos_.assign(static_cast<size_t>(s_.files) * kFioDirs,
                   s_.single_sequence.on ? static_cast<int64_t>(s_.single_sequence.start) : 0);
-  for (int d = 0; d < kFioDirs; ++d) {
-    const FioBlockSizes& b = s_.bs[d];
-    if (s_.dirs[d] && (!b.split.empty() || b.max > b.min)) use_map_ = !s_.norandommap;
-  }
   if (use_map_ && s_.random) {
     maps_.resize(s_.files);
     for (uint32_t f = 0; f < s_.files; ++f) maps_[f].Reset(BlocksOf(f));
@@ -229,9 +231,19 @@ uint32_t FioPattern::DrawSize(FioDir d) {
     return b.split.back().first;
   }
   if (b.max <= b.min) return b.min;
-  const uint32_t align = b.align != 0 ? b.align : b.min;
-  const uint64_t steps = (b.max - b.min) / align;
-  return b.min + static_cast<uint32_t>(rng_.Uniform(0, steps) * align);
+  // fio's draw: min plus a uniform share of max, cut down to a multiple of
+  // min and capped at max. blockalign aligns offsets, never sizes.
+  uint64_t size = b.min + static_cast<uint64_t>(rng_.NextDouble() * b.max);
+  size -= size % b.min;
+  return static_cast<uint32_t>(std::min<uint64_t>(size, b.max));
+}
+
+int64_t FioPattern::BackwardWrap(uint64_t region, uint32_t length) const {
+  // rw=MODE:-N past the start goes on N bytes before the region's end, as
+  // fio's does (0, then size - N, size - N - (N - bs), ...).
+  const uint64_t back = static_cast<uint64_t>(-s_.seq_skip);
+  if (back >= length && back <= region) return static_cast<int64_t>(region - back);
+  return static_cast<int64_t>(region - length);
 }
 
 uint32_t FioPattern::NextFile() {
@@ -291,7 +303,8 @@ FioIo FioPattern::NextIn(FioDir dir, int64_t* own_seq) {
       own_seq != nullptr
           ? *own_seq
           : seq_pos_[static_cast<size_t>(io.file) * kFioDirs + static_cast<size_t>(slot)];
-  bool random = s_.random && (s_.random_pct >= 100 || rng_.NextDouble() * 100 < s_.random_pct);
+  const double random_pct = s_.random_pct[static_cast<size_t>(io.dir)];
+  bool random = s_.random && (random_pct >= 100 || rng_.NextDouble() * 100 < random_pct);
   if (random && s_.seq_skip > 0 && repeat_left_ > 0) {
     // rw=randMODE:N: N I/Os from one random offset, one after another.
     --repeat_left_;
@@ -324,7 +337,7 @@ FioIo FioPattern::NextIn(FioDir dir, int64_t* own_seq) {
       // at least a block (fio's rule); otherwise the pass begins again.
       io.length = static_cast<uint32_t>(region - static_cast<uint64_t>(seq));
     } else if (seq < 0 || static_cast<uint64_t>(seq) + io.length > region) {
-      seq = s_.seq_skip < 0 && !s_.random ? static_cast<int64_t>(region - io.length) : 0;
+      seq = s_.seq_skip < 0 && !s_.random ? BackwardWrap(region, io.length) : 0;
     }
     pos = static_cast<uint64_t>(seq);
     seq += static_cast<int64_t>(io.length) + (s_.random ? 0 : s_.seq_skip);

@@ -21,8 +21,9 @@ enum class FioDir : uint8_t { kRead = 0, kWrite = 1, kTrim = 2 };
 inline constexpr int kFioDirs = 3;
 
 // The block sizes of one direction: `split` (size, percent; percents add up
-// to 100) when bssplit gave it, else every multiple of `align` in [min, max]
-// equally likely (min == max: one size).
+// to 100) when bssplit gave it, else drawn in [min, max] as fio draws them
+// (multiples of min; min == max: one size). `align` is blockalign: offsets
+// are its multiples, sizes are not.
 struct FioBlockSizes {
   std::vector<std::pair<uint32_t, double>> split;
   uint32_t min = 4096;
@@ -81,9 +82,9 @@ struct FioPatternSettings {
   double read_pct = 50;
   // trimwrite: each block is trimmed, then written.
   bool trim_then_write = false;
-  // Random modes: the share of random offsets, 0..100 (percentage_random);
-  // the rest sequential.
-  double random_pct = 100;
+  // Random modes: the share of random offsets per direction (read, write,
+  // trim), 0..100 (percentage_random); the rest sequential.
+  std::array<double, kFioDirs> random_pct{100, 100, 100};
   // rw=MODE:N: bytes skipped after each sequential I/O (negative: backwards);
   // for random modes N I/Os at the same offset before a new one is drawn.
   int64_t seq_skip = 0;
@@ -160,6 +161,8 @@ class FioPattern {
  private:
   FioDir DrawDir();
   uint32_t DrawSize(FioDir d);
+  // Where a backward sequence (rw=MODE:-N) goes on once past the start.
+  int64_t BackwardWrap(uint64_t region, uint32_t length) const;
   uint64_t RandomBlock(uint32_t file, FioDir dir);
   uint64_t NextSingleSequential(int64_t& seq, uint32_t length, uint64_t region);
   void SetUpDistribution();

@@ -1,5 +1,5 @@
-// The buffering a user asks for (fileio's --file-extra-flags, SQLIO's -B)
-// reaches the test files: a recording file system sees the open flags of
+// The buffering a user asks for (fileio's --file-extra-flags, SQLIO's -B,
+// fio's sync=) reaches the test files: a recording file system sees the open flags of
 // every open of a test file during a real run, and on Windows the
 // CreateFileW flags they become (win32_util_win32_test checks that mapping
 // for every flag on its own; this ties the two ends together).
@@ -9,16 +9,20 @@
 #include <fstream>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "cli/fio/fio_plan.h"
 #include "cli/sqlio/sqlio_command.h"
 #include "cli/sqlio/sqlio_options.h"
 #include "os/file_system.h"
 #include "os/open_flags.h"
+#include "runner/jobs.h"
 #include "testing/fileio_test_util.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
+#include "workloads/fio/fio_job.h"
 #include "workloads/sqlio/sqlio.h"
 #if defined(_WIN32)
 #include "os/win32_util.h"
@@ -121,6 +125,43 @@ TEST(OpenFlagsReachFiles, SqlioBuffering) {
     ASSERT_OK(r);
     ASSERT_OK(r->failure);
     ExpectEveryOpen(fs.TakeSeen(), want, b);
+  }
+}
+
+// fio's sync=: 1 and sync are O_SYNC, dsync is O_DSYNC (fio 3.33), none
+// neither; direct=1 adds O_DIRECT.
+TEST(OpenFlagsReachFiles, FioSync) {
+  const std::tuple<fio::FioSyncMode, bool, int> cases[] = {
+      {fio::FioSyncMode::kNone, false, 0},
+      {fio::FioSyncMode::kSync, false, O_SYNC},
+      {fio::FioSyncMode::kDsync, false, O_DSYNC},
+      {fio::FioSyncMode::kDsync, true, O_DIRECT | O_DSYNC}};
+  for (const auto& [mode, direct, want] : cases) {
+    testing::TempDir dir;
+    fio::FioJobSpec spec;
+    spec.name = "w";
+    spec.directories = {dir.path()};
+    spec.size_given = true;
+    spec.size.bytes = 64 << 10;
+    spec.rw = fio::FioRwMode::kWrite;
+    spec.sync = mode;
+    spec.direct = direct;
+    fio::FioRunStep step;
+    step.instances.push_back(fio::FioJobInstance{0, "w", 0, 0});
+    const std::vector<fio::FioJobSpec> specs = {spec};
+    auto plan = PlanFioJobs(specs, {step}, DefaultFileSystem());
+    ASSERT_OK(plan);
+    const std::string what = "sync mode " + std::to_string(static_cast<int>(mode));
+    FlagRecordingFileSystem fs("w.0.0");
+    FioJobWorkload w(plan->steps[0][0].settings, fs);
+    ASSERT_OK(w.Prepare(PrepareContext{}));
+    fs.TakeSeen();  // the layout's own opens; the run's are checked
+    std::vector<JobGroup> groups(1);
+    groups[0].jobs.push_back(Job{"w", &w, plan->steps[0][0].cfg, {}, nullptr});
+    auto r = RunJobs(groups);
+    ASSERT_OK(r);
+    ASSERT_OK(r->jobs[0].result.failure);
+    ExpectEveryOpen(fs.TakeSeen(), want, what);
   }
 }
 

@@ -83,6 +83,53 @@ TEST(FioPlanTest, TimeBasedJobsHaveNoByteLimitAndNeedARuntime) {
   EXPECT_NE(bad.status().message().find("time_based needs runtime="), std::string::npos);
 }
 
+// fio 3.33: rw=read:8k with bs=4k on 64k reads 0, 12k, ..., 60k and is done
+// (6 reads; loops=2: 12); rw=write:12k with bs=8k writes 3 (the 4th would
+// pass the end); with io_size it wraps until io_size (32 reads for 128k).
+TEST(FioPlanTest, AForwardSkipEndsThePassAtTheFilesEnd) {
+  TempDir dir;
+  const auto limit = [&](uint64_t bs, int64_t skip, int loops, bool io_size) {
+    FioJobSpec s = Spec("h", dir.path());
+    s.size.bytes = 64 << 10;
+    s.rw = fio::FioRwMode::kRead;
+    s.rw_sequential_skip = skip;
+    s.block_size = {bs, bs, bs};
+    s.loops = loops;
+    if (io_size) {
+      s.io_size_given = true;
+      s.io_size.bytes = 128 << 10;
+    }
+    const std::vector<FioJobSpec> specs = {s};
+    auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+    EXPECT_OK(plan);
+    return plan.ok() ? plan->steps[0][0].settings.byte_limit : 0;
+  };
+  EXPECT_EQ(limit(4096, 8192, 1, false), 6u * 4096);
+  EXPECT_EQ(limit(4096, 8192, 2, false), 12u * 4096);
+  EXPECT_EQ(limit(8192, 12288, 1, false), 3u * 8192);
+  EXPECT_EQ(limit(4096, 6144, 1, false), 7u * 4096);
+  EXPECT_EQ(limit(4096, 8192, 1, true), 128u << 10);
+  EXPECT_EQ(limit(4096, -8192, 1, false), 64u << 10);  // backwards wraps: the whole size
+  EXPECT_EQ(limit(4096, 0, 1, false), 64u << 10);
+}
+
+TEST(FioPlanTest, BlockalignTurnsOffTheRandomMapAsFio) {
+  TempDir dir;
+  FioJobSpec s = Spec("b", dir.path());
+  s.rw = fio::FioRwMode::kRandRead;
+  s.block_size_range_given = true;
+  s.block_size_range = {{{4096, 16384}, {4096, 16384}, {4096, 16384}}};
+  std::vector<FioJobSpec> specs = {s};
+  auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  EXPECT_FALSE(plan->steps[0][0].settings.pattern.norandommap);
+  specs[0].block_align = {512, 512, 512};
+  plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  EXPECT_TRUE(plan->steps[0][0].settings.pattern.norandommap);
+  EXPECT_EQ(plan->steps[0][0].settings.pattern.bs[0].align, 512u);
+}
+
 TEST(FioPlanTest, WhatCannotRunYetIsRefusedWithItsLine) {
   TempDir dir;
   FioJobSpec s = Spec("r", dir.path());

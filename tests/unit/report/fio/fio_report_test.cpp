@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace loadcell {
 namespace {
@@ -148,6 +150,57 @@ TEST(FioReportTest, TextHasFiosLinesAndTheGroupStatus) {
         "     issued rwts: total=1000,500,0,0", "Run status group 0 (all jobs):",
         "   READ: bw=2000KiB/s (2048kB/s)", "run=2000-2000msec"}) {
     EXPECT_NE(t.find(line), std::string::npos) << line << "\n" << t;
+  }
+}
+
+// unified_rw_reporting, as fio 3.33 writes it: mixed puts every I/O in one
+// "mixed" direction (no read, write, trim or sync objects; issued rwts all
+// in the first field; MIXED in the group status); both adds it after the
+// three and sync.
+TEST(FioReportTest, UnifiedReportingMixedAndBoth) {
+  const RunResult r = JobResult();
+  const FioDirFigures m = FioFigures(r, FioDir3::kMixed);
+  EXPECT_EQ(m.total_ios, 1500u);
+  EXPECT_EQ(m.io_bytes, 6144000u);
+  EXPECT_DOUBLE_EQ(m.iops, 750);
+  ASSERT_NE(m.latency, nullptr);
+  EXPECT_EQ(m.latency->Count(), 1500u);
+  EXPECT_EQ(m.latency->Max(), r.latency[2].histogram.Max());
+  // Interval samples: 2000 and 4000 KiB/s, 500 and 1000 IOPS.
+  EXPECT_DOUBLE_EQ(m.bw_min, 2000);
+  EXPECT_DOUBLE_EQ(m.bw_max, 4000);
+  EXPECT_DOUBLE_EQ(m.iops_mean, 750);
+
+  for (const FioUnified u : {FioUnified::kMixed, FioUnified::kBoth}) {
+    const bool both = u == FioUnified::kBoth;
+    FioReport rep = OneJob(r);
+    rep.jobs[0].unified = u;
+    std::ostringstream json, text;
+    WriteFioJson(rep, false, json);
+    WriteFioText(rep, text);
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(json.str())["jobs"][0];
+    EXPECT_EQ(j["mixed"]["total_ios"], 1500);
+    EXPECT_EQ(j["mixed"]["io_bytes"], 6144000);
+    EXPECT_EQ(j["mixed"]["clat_ns"]["N"], 1500);
+    for (const char* key : {"read", "write", "trim", "sync"}) {
+      EXPECT_EQ(j.contains(key), both) << key;
+    }
+    std::vector<std::string> order;
+    for (const auto& [k, v] : j.items()) {
+      if (v.is_object() && v.contains("total_ios")) order.push_back(k);
+    }
+    const std::vector<std::string> want =
+        both ? std::vector<std::string>{"read", "write", "trim", "sync", "mixed"}
+             : std::vector<std::string>{"mixed"};
+    EXPECT_EQ(order, want);
+    const std::string t = text.str();
+    EXPECT_NE(t.find("  mixed: IOPS=750, BW=3000KiB/s"), std::string::npos) << t;
+    EXPECT_NE(t.find("  MIXED: bw=3000KiB/s"), std::string::npos) << t;
+    EXPECT_EQ(t.find("  read: IOPS=") != std::string::npos, both) << t;
+    EXPECT_EQ(t.find("   READ: bw=") != std::string::npos, both) << t;
+    EXPECT_NE(t.find(both ? "issued rwts: total=1000,500,0,0" : "issued rwts: total=1500,0,0,0"),
+              std::string::npos)
+        << t;
   }
 }
 

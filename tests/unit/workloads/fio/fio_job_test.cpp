@@ -70,9 +70,11 @@ TEST(FioJobTest, SizeBoundJobsRunTogetherAndDoExactlyTheirBytes) {
   EXPECT_EQ(ra.latency[kFioKindRead].histogram.Count(), 256u);
   EXPECT_EQ(rb.events, 32u);
   EXPECT_EQ(Counter(rb, kFioBytesWritten), 2u << 20);
-  // fsync=4: one after every 4 writes (8), and end_fsync's one.
-  EXPECT_EQ(Counter(rb, kFioSyncs), 9u);
-  EXPECT_EQ(rb.latency[kFioKindSync].histogram.Count(), 9u);
+  // fsync=4: one after every 4 writes but the last (7, fio 3.33's count and
+  // timings), and end_fsync's one, issued but not in fio's figures.
+  EXPECT_EQ(Counter(rb, kFioSyncs), 7u);
+  EXPECT_EQ(rb.latency[kFioKindSync].histogram.Count(), 7u);
+  EXPECT_EQ(Counter(rb, kFioAllSyncs), 8u);
   EXPECT_EQ(r->groups[0].events, 288u);
 }
 

@@ -68,10 +68,13 @@ TEST(FioPatternTest, SkipModifierSkipsForwardAndBackward) {
   FioPatternSettings back = Base(64 * 1024, 4096);
   back.seq_skip = -8192;
   FioPattern b(back);
+  // fio 3.33's offsets for rw=read:-8k, bs=4k, size=64k (its write_iolog):
+  // backwards past the start goes on 8k before the end, then 4k back each.
+  for (const uint64_t want : {0u, 57344u, 53248u, 49152u}) EXPECT_EQ(b.Next().offset, want);
+  // ... down to the start, and from the end again.
+  for (int i = 0; i < 11; ++i) b.Next();  // 45056 down to 4096
   EXPECT_EQ(b.Next().offset, 0u);
-  // Backwards past the start: from the region's last block down.
-  EXPECT_EQ(b.Next().offset, 64u * 1024 - 4096);
-  EXPECT_EQ(b.Next().offset, 64u * 1024 - 8192);
+  EXPECT_EQ(b.Next().offset, 57344u);
 }
 
 TEST(FioPatternTest, RandomWithRepeatModifierRunsOnFromEachOffset) {
@@ -122,6 +125,64 @@ TEST(FioPatternTest, RangeSizesAreAlignedAndInRange) {
   std::set<uint32_t> sizes;
   for (int i = 0; i < 1000; ++i) sizes.insert(p.Next().length);
   EXPECT_EQ(sizes, (std::set<uint32_t>{4096, 8192, 12288, 16384}));
+}
+
+TEST(FioPatternTest, BlockalignAlignsOffsetsNotTheRangesSizes) {
+  // bsrange=4k-16k blockalign=512: fio 3.33 issues only 4k, 8k, 12k and 16k
+  // requests, at offsets that are multiples of 512 only.
+  FioPatternSettings s = Base(1 << 24, 4096);
+  s.random = true;
+  s.norandommap = true;
+  s.bs[0].min = 4096;
+  s.bs[0].max = 16384;
+  s.bs[0].align = 512;
+  FioPattern p(s);
+  std::set<uint32_t> sizes;
+  bool off_4k = false;
+  for (int i = 0; i < 1000; ++i) {
+    const FioIo io = p.Next();
+    sizes.insert(io.length);
+    EXPECT_EQ(io.offset % 512, 0u);
+    off_4k = off_4k || io.offset % 4096 != 0;
+  }
+  EXPECT_EQ(sizes, (std::set<uint32_t>{4096, 8192, 12288, 16384}));
+  EXPECT_TRUE(off_4k);
+  // With the random map the requests cut to its free runs stay whole 4k
+  // blocks: a whole pass of a 1 MiB region.
+  s.region_length = 1 << 20;
+  s.norandommap = false;
+  FioPattern m(s);
+  uint64_t bytes = 0;
+  while (bytes < (1u << 20)) {
+    const FioIo io = m.Next();
+    EXPECT_EQ(io.length % 4096, 0u) << io.offset;
+    bytes += io.length;
+  }
+}
+
+TEST(FioPatternTest, PercentageRandomIsPerDirection) {
+  // rw=randrw percentage_random=0,100: reads sequential, writes random.
+  FioPatternSettings s = Base(1 << 24, 4096);
+  s.random = true;
+  s.dirs = {true, true, false};
+  s.random_pct = {0, 100, 100};
+  FioPattern p(s);
+  uint64_t next_read = 0;
+  int writes_in_sequence = 0, writes = 0;
+  uint64_t next_write = 0;
+  for (int i = 0; i < 400; ++i) {
+    const FioIo io = p.Next();
+    if (io.dir == FioDir::kRead) {
+      EXPECT_EQ(io.offset, next_read);
+      next_read = io.offset + io.length;
+    } else {
+      ++writes;
+      writes_in_sequence += io.offset == next_write;
+      next_write = io.offset + io.length;
+    }
+  }
+  EXPECT_GT(writes, 100);
+  EXPECT_LT(writes_in_sequence, 5);
 }
 
 TEST(FioPatternTest, FilesTakeTurnsEachWithItsOwnPosition) {

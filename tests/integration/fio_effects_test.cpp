@@ -1,0 +1,244 @@
+// `loadcell fio`: what options do, seen in the files made, the JSON and the
+// per-I/O logs (each figure as fio 3.33 gives it for the same job; the
+// side-by-side runs with fio are scripts/test-fio-compat).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "testing/fio_run.h"
+#include "testing/run_binary.h"
+#include "testing/temp_dir.h"
+
+namespace loadcell::testing {
+namespace {
+
+// The one job of a run's JSON (a failed test when there is none).
+nlohmann::json OneJob(const ProcessResult& r) {
+  const nlohmann::json jobs = FioJsonJobs(r);
+  EXPECT_EQ(jobs.size(), 1u) << r.out << r.err;
+  return jobs.empty() ? nlohmann::json::object() : jobs[0];
+}
+
+uint64_t Ios(const nlohmann::json& job) {
+  return job["read"]["total_ios"].get<uint64_t>() + job["write"]["total_ios"].get<uint64_t>();
+}
+
+// The offsets of a per-I/O latency log written with log_offset=1 (time,
+// latency, direction, size, offset, ...).
+std::vector<uint64_t> LoggedOffsets(const std::string& path) {
+  std::vector<uint64_t> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string f;
+    for (int i = 0; i < 5 && std::getline(fields, f, ','); ++i) {
+      if (i == 4) out.push_back(std::stoull(f));
+    }
+  }
+  return out;
+}
+
+TEST(FioEffectsTest, TheSynchronousEnginesAndMmapRunTheirJobs) {
+  TempDir dir;
+  const std::tuple<const char*, const char*> engines[] = {
+      {"sync", "sync"}, {"pvsync", "sync"}, {"pvsync2", "sync"}, {"mmap", "mmap"}};
+  for (const auto& [fio_engine, engine] : engines) {
+    ProcessResult r = RunFio(dir, {"--output-format=json", "--name=e", "--rw=randrw", "--bs=4k",
+                                   "--size=256k", std::string("--ioengine=") + fio_engine});
+    ASSERT_EQ(r.exit_code, 0) << fio_engine << ": " << r.err;
+    const nlohmann::json job = OneJob(r);
+    EXPECT_EQ(Ios(job), 64u) << fio_engine;
+    EXPECT_GT(job["write"]["total_ios"].get<uint64_t>(), 0u) << fio_engine;
+    EXPECT_EQ(job["loadcell"]["engine"], engine) << fio_engine;
+  }
+  // rw=rw: the sequential mix, both directions, the whole size.
+  ProcessResult r = RunFio(dir, {"--output-format=json", "--name=m", "--rw=rw", "--bs=4k",
+                                 "--size=256k", "--rwmixread=70"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json job = OneJob(r);
+  EXPECT_EQ(Ios(job), 64u);
+  EXPECT_GT(job["read"]["total_ios"].get<uint64_t>(), job["write"]["total_ios"].get<uint64_t>());
+}
+
+// fio 3.33's figures for 32 writes: fsync=4 syncs after every 4 writes but
+// the last (sync.total_ios 7, lat_ns N 7); fdatasync=8 after 8, 16 and 24
+// (total_ios 0, N 3); end_fsync and fsync_on_close in neither. Every sync
+// loadcell issued is in its own object's "syncs".
+TEST(FioEffectsTest, SyncsAreIssuedAndCountedAsFio) {
+  TempDir dir;
+  const std::tuple<const char*, int, int, int> cases[] = {{"--fsync=4", 7, 7, 7},
+                                                          {"--fdatasync=8", 0, 3, 3},
+                                                          {"--fsync_on_close=1", 0, 0, 1},
+                                                          {"--end_fsync=1", 0, 0, 1},
+                                                          {"--fsync=0", 0, 0, 0}};
+  for (const auto& [option, total, timed, issued] : cases) {
+    ProcessResult r = RunFio(
+        dir, {"--output-format=json", "--name=s", "--rw=write", "--bs=4k", "--size=128k", option});
+    ASSERT_EQ(r.exit_code, 0) << option << ": " << r.err;
+    const nlohmann::json job = OneJob(r);
+    EXPECT_EQ(job["sync"]["total_ios"], total) << option;
+    EXPECT_EQ(job["sync"]["lat_ns"]["N"], timed) << option;
+    EXPECT_EQ(job["loadcell"]["syncs"], issued) << option;
+  }
+}
+
+// Where fio 3.33 puts the files: made-up names put each clone in the next
+// folder of a directory= list; named files are in its first folder; the
+// size is shared over the files.
+TEST(FioEffectsTest, FilesFollowDirectoryFilenameAndFilenameFormat) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "d1");
+  std::filesystem::create_directories(dir / "d2");
+  ProcessResult r = RunFio(dir, {"--output-format=json", "--name=j", "--directory=d1:d2",
+                                 "--numjobs=2", "--nrfiles=2", "--size=64k"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"d1/j.0.0", "d1/j.0.1", "d2/j.1.0", "d2/j.1.1"}) {
+    ASSERT_TRUE(std::filesystem::exists(dir / f)) << f;
+    EXPECT_EQ(std::filesystem::file_size(dir / f), 32u << 10) << f;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "d2/j.0.1"));
+
+  r = RunFio(dir, {"--output-format=json", "--name=n", "--directory=d1:d2",
+                   "--filename=a.dat:b.dat", "--size=64k"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Ios(OneJob(r)), 16u);
+  EXPECT_EQ(std::filesystem::file_size(dir / "d1/a.dat"), 32u << 10);
+  EXPECT_EQ(std::filesystem::file_size(dir / "d1/b.dat"), 32u << 10);
+  EXPECT_FALSE(std::filesystem::exists(dir / "d2/b.dat"));
+
+  r = RunFio(dir, {"--output-format=json", "--name=f", "--filename_format=x.$jobnum.$filenum.dat",
+                   "--nrfiles=2", "--size=64k"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(std::filesystem::file_size(dir / "x.0.0.dat"), 32u << 10);
+  EXPECT_EQ(std::filesystem::file_size(dir / "x.0.1.dat"), 32u << 10);
+}
+
+TEST(FioEffectsTest, SizePercentIsAShareOfAnExistingFile) {
+  TempDir dir;
+  dir.Write("big.dat", std::string(1 << 20, 'x'));
+  ProcessResult r = RunFio(
+      dir, {"--output-format=json", "--name=p", "--filename=big.dat", "--size=50%", "--bs=4k"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Ios(OneJob(r)), 128u);  // fio 3.33: 128
+  EXPECT_EQ(std::filesystem::file_size(dir / "big.dat"), 1u << 20);
+}
+
+TEST(FioEffectsTest, OffsetIncrementAndRandseedReachTheOffsets) {
+  TempDir dir;
+  // Two clones, the second 64k further on.
+  ProcessResult r =
+      RunFio(dir, {"--name=o", "--ioengine=null", "--rw=read", "--bs=4k", "--size=64k",
+                   "--numjobs=2", "--offset_increment=64k", "--write_lat_log=o", "--log_offset=1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<uint64_t> first = LoggedOffsets(dir / "o_lat.1.log");
+  const std::vector<uint64_t> second = LoggedOffsets(dir / "o_lat.2.log");
+  ASSERT_EQ(first.size(), 16u);
+  ASSERT_EQ(second.size(), 16u);
+  EXPECT_EQ(first.front(), 0u);
+  EXPECT_EQ(second.front(), 64u << 10);
+  EXPECT_EQ(second.back(), (128u << 10) - 4096);
+
+  // The same randseed, the same offsets; another, others.
+  const auto offsets = [&](const std::string& seed, const std::string& name) {
+    ProcessResult s =
+        RunFio(dir, {"--name=" + name, "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1m",
+                     "--randseed=" + seed, "--write_lat_log=" + name, "--log_offset=1"});
+    EXPECT_EQ(s.exit_code, 0) << s.err;
+    return LoggedOffsets(dir / (name + "_lat.1.log"));
+  };
+  const std::vector<uint64_t> a = offsets("5", "a"), b = offsets("5", "b"), c = offsets("6", "c");
+  ASSERT_EQ(a.size(), 256u);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+}
+
+TEST(FioEffectsTest, PercentileOptionsShapeTheLatencyObjects) {
+  TempDir dir;
+  ProcessResult r = RunFio(dir, {"--output-format=json", "--name=p", "--ioengine=null",
+                                 "--size=256k", "--percentile_list=50:99", "--lat_percentiles=1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json job = OneJob(r);
+  for (const char* lat : {"clat_ns", "lat_ns"}) {
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : job["read"][lat]["percentile"].items()) keys.push_back(k);
+    EXPECT_EQ(keys, (std::vector<std::string>{"50.000000", "99.000000"})) << lat;
+  }
+  r = RunFio(dir, {"--output-format=json", "--name=q", "--ioengine=null", "--size=256k",
+                   "--clat_percentiles=0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  job = OneJob(r);
+  EXPECT_TRUE(job["read"]["clat_ns"].contains("N")) << job["read"]["clat_ns"];
+  EXPECT_FALSE(job["read"]["clat_ns"].contains("percentile")) << job["read"]["clat_ns"];
+  EXPECT_FALSE(job["read"]["lat_ns"].contains("percentile"));
+}
+
+TEST(FioEffectsTest, UnifiedReportingMixedIsOneDirection) {
+  TempDir dir;
+  ProcessResult r = RunFio(dir, {"--output-format=json", "--name=u", "--rw=randrw", "--bs=4k",
+                                 "--size=256k", "--unified_rw_reporting=mixed"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json job = OneJob(r);
+  EXPECT_EQ(job["mixed"]["total_ios"], 64);
+  EXPECT_FALSE(job.contains("read"));
+  EXPECT_FALSE(job.contains("write"));
+  r = RunFio(dir,
+             {"--name=u", "--rw=randrw", "--bs=4k", "--size=256k", "--unified_rw_reporting=mixed"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  mixed: IOPS="), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("issued rwts: total=64,0,0,0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  MIXED: bw="), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("  read: IOPS="), std::string::npos) << r.out;
+}
+
+TEST(FioEffectsTest, OutputFormatListWritesTheTextThenTheJson) {
+  TempDir dir;
+  ProcessResult r =
+      RunFio(dir, {"--output-format=normal,json", "--name=x", "--ioengine=null", "--size=256k"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t text = r.out.find("Run status group 0 (all jobs):");
+  const size_t json = r.out.find("\"fio version\"");
+  ASSERT_NE(text, std::string::npos) << r.out;
+  ASSERT_NE(json, std::string::npos) << r.out;
+  EXPECT_LT(text, json);
+  const size_t open = r.out.rfind("\n{", json);
+  ASSERT_NE(open, std::string::npos) << r.out;
+  const nlohmann::json doc = nlohmann::json::parse(r.out.substr(open + 1), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out.substr(open + 1);
+  EXPECT_EQ(doc["jobs"][0]["read"]["total_ios"], 64);
+}
+
+TEST(FioEffectsTest, EtaTakesFiosValuesAndWarningsFatalChangesNothing) {
+  TempDir dir;
+  for (const char* eta : {"--eta=never", "--eta=always", "--eta=auto", "--warnings-fatal"}) {
+    ProcessResult r = RunFio(dir, {eta, "--name=x", "--ioengine=null", "--size=64k"});
+    EXPECT_EQ(r.exit_code, 0) << eta << ": " << r.err;
+  }
+  ProcessResult r = RunFio(dir, {"--eta=bogus", "--name=y", "--size=64k"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--eta=bogus: not one of always, never, auto"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "y.0.0"));
+  // What fio only warns about is refused with or without --warnings-fatal.
+  dir.Write("w.fio", "[j]\nsize=64k\ninclude missing.fio\n");
+  for (const bool fatal : {false, true}) {
+    std::vector<std::string> args = {"w.fio"};
+    if (fatal) args.insert(args.begin(), "--warnings-fatal");
+    r = RunFio(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("w.fio:3: include: cannot open job file 'missing.fio'"), std::string::npos)
+        << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "j.0.0"));
+}
+
+}  // namespace
+}  // namespace loadcell::testing
