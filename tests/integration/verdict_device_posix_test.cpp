@@ -211,9 +211,10 @@ TEST_F(VerdictOnLoopDevice, ZeroWritesOnBtrfsNameHowItCompresses) {
 // fio and DiskSpd run their files through the fio job's facts: the device
 // checks read the device under the job's folders, each device once.
 TEST_F(VerdictOnLoopDevice, FioCountsTheDeviceUnderEachOfItsFolders) {
-  // One file on the loop device's mount, one in the test's own folder.
+  // One file on the loop device's mount, one in the test's own folder (a
+  // filename list: fio puts a directory list's folders one per clone).
   const ProcessResult r =
-      Run("$L fio --name=two --directory=\"$M:$O\" --nrfiles=2 --rw=randread --bs=4k --size=4m "
+      Run("$L fio --name=two --filename=\"$M/a.dat:$O/b.dat\" --rw=randread --bs=4k --size=4m "
           "--ioengine=psync --output-format=json > \"$O/two.json\"");
   if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
   ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
