@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "io/io_engine.h"
 #include "testing/fio_test_env.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
@@ -13,6 +14,14 @@ using fio::FioJobInstance;
 using fio::FioJobSpec;
 using fio::FioRunStep;
 using testing::TempDir;
+
+// An asynchronous ioengine this system and build run (io_uring, libaio on
+// Linux; windowsaio on Windows): a plan refuses one that does not run here.
+fio::FioEngine AsyncEngineHere() {
+  if (CheckIoEngine("io_uring", "io_uring").ok()) return fio::FioEngine::kIoUring;
+  if (CheckIoEngine("iocp", "windowsaio").ok()) return fio::FioEngine::kWindowsAio;
+  return fio::FioEngine::kLibaio;
+}
 
 FioJobSpec Spec(const std::string& name, const std::string& dir) {
   FioJobSpec s;
@@ -66,7 +75,7 @@ TEST(FioPlanTest, TimeBasedJobsHaveNoByteLimitAndNeedARuntime) {
   s.time_based = true;
   s.runtime_ns = 3'000'000'000;
   s.ramp_time_ns = 1'000'000'000;
-  s.ioengine = fio::FioEngine::kIoUring;
+  s.ioengine = AsyncEngineHere();
   s.iodepth = 16;
   std::vector<FioJobSpec> specs = {s};
   auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
@@ -190,7 +199,7 @@ TEST(FioPlanTest, LogsAreNamedByTheInstancesNumberAndCpusSplitByIt) {
   s.log_avg_ns = 500'000'000;
   s.cpus_allowed = {0};
   s.cpus_allowed_split = true;
-  s.ioengine = fio::FioEngine::kIoUring;
+  s.ioengine = AsyncEngineHere();
   s.iodepth = 8;
   s.iodepth_batch_complete_min = 2;
   s.iodepth_batch_complete_max = 4;
