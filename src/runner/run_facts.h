@@ -105,6 +105,10 @@ struct IoOptionNames {
   std::string unwritten_source = "--file-use-existing on sparse or fallocated files";
   // The option that prints interval figures; "" where the front end has none.
   std::string report_interval = "--report-interval";
+  // The options that make a run longer, and its unmeasured start ("" where
+  // the front end has none).
+  std::string run_length = "--time, --events";
+  std::string warm_up = "--warmup-time";
 };
 
 struct WorkloadFacts {

@@ -211,6 +211,8 @@ IoOptionNames DiskspdOptionNames() {
   n.write_first = "-c<size>, which writes the file as DiskSpd makes it";
   n.unwritten_source = "an existing file laid out without data";
   n.report_interval = "";  // -D's IOPS intervals are DiskSpd's own figures
+  n.run_length = "-d";
+  n.warm_up = "-W";
   return n;
 }
 

@@ -33,8 +33,11 @@ std::optional<CheckOutcome> CheckCpuFrequency(const CheckInput& in) {
                   w.frequency_change * 100, w.frequency_start_mhz, w.frequency_end_mhz, governor,
                   in.workload.measures_client_cpu ? "the result mixes speeds"
                                                   : "the client ran at more than one speed"),
-      "set the performance governor (cpupower frequency-set -g performance), or "
-      "warm up with --warmup-time",
+      in.workload.option_names.warm_up.empty()
+          ? std::string("set the performance governor (cpupower frequency-set -g performance)")
+          : "set the performance governor (cpupower frequency-set -g performance), or warm up "
+            "with " +
+                in.workload.option_names.warm_up,
       std::move(figures));
 }
 

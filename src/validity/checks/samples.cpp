@@ -11,14 +11,26 @@
 
 namespace loadcell::validity {
 
+namespace {
+
+// The front end's warm-up option, or what stands for it where it has none.
+std::string WarmUpName(const CheckInput& in) {
+  const std::string& name = in.workload.option_names.warm_up;
+  return name.empty() ? std::string("warm-up") : name;
+}
+
+}  // namespace
+
 std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
   constexpr const char* kId = "samples";
   const RunResult& r = in.result;
   const double events = static_cast<double>(r.events);
   std::vector<CheckFigure> figures = {{"events", events}};
   if (r.events == 0) {
-    return Found(kId, CheckLevel::kInvalid, "no event was measured",
-                 "run longer (--time, --events) or look at the errors above", figures);
+    return Found(
+        kId, CheckLevel::kInvalid, "no event was measured",
+        "run longer (" + in.workload.option_names.run_length + ") or look at the errors above",
+        figures);
   }
   if (in.percentile > 0 && in.percentile < 100) {
     const double tail = events * (100 - in.percentile) / 100;
@@ -30,9 +42,8 @@ std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
                    fmt::format("the {}th percentile rests on {:.1f} events beyond it ({} events "
                                "in all; fewer than {:.0f})",
                                in.percentile, tail, r.events, kMinTailSamples),
-                   fmt::format("run at least {:.0f} events (--time, --events) or print a lower "
-                               "--percentile",
-                               needed),
+                   fmt::format("run at least {:.0f} events ({}) or print a lower --percentile",
+                               needed, in.workload.option_names.run_length),
                    figures);
     }
   }
@@ -51,21 +62,25 @@ std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
                          : fmt::format("the run measured {:.2f}s, shorter than {} intervals of "
                                        "{}={}",
                                        r.total_time_s, kMinIntervals, option, in.report_interval_s),
-          option.empty() ? fmt::format("run at least {:.0f}s", kMinIntervals * in.report_interval_s)
-                         : fmt::format("run at least {:.0f}s (--time) or use a shorter {}",
-                                       kMinIntervals * in.report_interval_s, option),
+          option.empty()
+              ? fmt::format("run at least {:.0f}s ({})", kMinIntervals * in.report_interval_s,
+                            in.workload.option_names.run_length)
+              : fmt::format("run at least {:.0f}s ({}) or use a shorter {}",
+                            kMinIntervals * in.report_interval_s,
+                            in.workload.option_names.run_length, option),
           figures);
     }
   }
   if (warmup_s > 0 && r.total_time_s < kMinMeasuredOverWarmUp * warmup_s) {
-    return Found(kId, CheckLevel::kWarn,
-                 fmt::format("the run measured {:.2f}s, shorter than its --warmup-time={}: it "
-                             "cannot show that the settled rate holds for as long as it took "
-                             "to settle",
-                             r.total_time_s, warmup_s),
-                 fmt::format("measure at least {:g}s after the warm-up (--time, --events)",
-                             kMinMeasuredOverWarmUp * warmup_s),
-                 figures);
+    return Found(
+        kId, CheckLevel::kWarn,
+        fmt::format("the run measured {:.2f}s, shorter than its {}={}: it "
+                    "cannot show that the settled rate holds for as long as it took "
+                    "to settle",
+                    r.total_time_s, WarmUpName(in), warmup_s),
+        fmt::format("measure at least {:g}s after the warm-up ({})",
+                    kMinMeasuredOverWarmUp * warmup_s, in.workload.option_names.run_length),
+        figures);
   }
   return Passed(kId, std::move(figures));
 }

@@ -83,7 +83,11 @@ std::optional<CheckOutcome> CheckSteadyState(const CheckInput& in) {
   figures.push_back({"window_events_per_second", window.average});
   figures.push_back({"window_range", window.range});
   figures.push_back({"window_slope", window.slope});
-  const char* advice = "run longer (--time) or skip the start (--warmup-time)";
+  const IoOptionNames& names = in.workload.option_names;
+  const std::string advice =
+      names.warm_up.empty()
+          ? "run longer (" + names.run_length + ")"
+          : "run longer (" + names.run_length + ") or skip the start (" + names.warm_up + ")";
   if (drift > kSteadyMaxDrift) {
     return Found(kId, CheckLevel::kWarn,
                  fmt::format("the rate moved from {:.2f}/s in the first third of the intervals "

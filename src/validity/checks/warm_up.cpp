@@ -30,12 +30,16 @@ std::optional<CheckOutcome> CheckWarmUp(const CheckInput& in) {
   if (ratio <= kWarmUpMaxRatio && ratio >= 1 / kWarmUpMaxRatio) {
     return Passed(kId, std::move(figures));
   }
-  return Found(kId, CheckLevel::kWarn,
-               fmt::format("the first interval ran at {:.2f}/s, {:.2f}x the median of the others "
-                           "({:.2f}/s): the start is in the figures",
-                           first, ratio, median),
-               fmt::format("add --warmup-time (at least {}s)", in.report_interval_s),
-               std::move(figures));
+  return Found(
+      kId, CheckLevel::kWarn,
+      fmt::format("the first interval ran at {:.2f}/s, {:.2f}x the median of the others "
+                  "({:.2f}/s): the start is in the figures",
+                  first, ratio, median),
+      fmt::format("add {} (at least {}s)",
+                  in.workload.option_names.warm_up.empty() ? std::string("a warm-up")
+                                                           : in.workload.option_names.warm_up,
+                  in.report_interval_s),
+      std::move(figures));
 }
 
 }  // namespace loadcell::validity

@@ -63,6 +63,8 @@ IoOptionNames DbsimOptionNames() {
   n.write_first = "files dbsim writes whole (no Sparse=TRUE)";
   n.unwritten_source = "Sparse=TRUE files";
   n.report_interval = "";  // dbsim prints no interval figures
+  n.run_length = "-d";
+  n.warm_up = "";  // none: every cycle is measured
   return n;
 }
 

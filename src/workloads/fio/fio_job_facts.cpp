@@ -123,6 +123,8 @@ IoOptionNames FioOptionNames() {
   n.write_first = "a job with rw=write over them";
   n.unwritten_source = "files laid out without data (fallocate, or another tool's files)";
   n.report_interval = "";  // its intervals are fio's 0.5 s bw and iops samples
+  n.run_length = "runtime with time_based, or size";
+  n.warm_up = "ramp_time";
   return n;
 }
 

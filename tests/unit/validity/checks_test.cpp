@@ -415,7 +415,20 @@ TEST(SamplesCheckTest, IntervalsOfAFrontEndWithoutTheOptionNameNone) {
   ASSERT_TRUE(out.has_value());
   EXPECT_EQ(out->level, CheckLevel::kWarn);
   EXPECT_THAT(out->seen, HasSubstr("shorter than 2 intervals of 0.5s"));
-  EXPECT_EQ(out->advice, "run at least 1s");
+  EXPECT_EQ(out->advice, "run at least 1s (--time, --events)");
+}
+
+// A warm-up too long for the measured time, in DiskSpd's words (-W, -d).
+TEST(SamplesCheckTest, TheWarmUpAndRunLengthAreTheFrontEndsOptions) {
+  Case c;
+  c.result = ResultOf(100000, 2);
+  c.result.manifest.warmup_s = 5;
+  c.facts.option_names.run_length = "-d";
+  c.facts.option_names.warm_up = "-W";
+  const std::optional<CheckOutcome> out = c.Run(&CheckSamples);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_THAT(out->seen, HasSubstr("shorter than its -W=5"));
+  EXPECT_EQ(out->advice, "measure at least 5s after the warm-up (-d)");
 }
 
 TEST(SamplesCheckTest, AMeasureShorterThanItsWarmUpWarns) {
