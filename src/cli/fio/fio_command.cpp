@@ -418,6 +418,22 @@ void CleanUpJobs(std::vector<JobRun>& runs, std::ostream& err, bool& failed) {
   }
 }
 
+// Runs the groups between two readings of the devices' counters (fio's
+// disk_util); under MPI `disks` holds every rank's devices, one row per
+// device of each host.
+Result<JobsResult> RunJobsWithDiskUtil(const FioPlan& plan, std::vector<JobGroup>& groups,
+                                       const FioClusters& clusters,
+                                       std::vector<FioDiskUtil>& disks) {
+  const std::vector<FioDisk> devices = FioDisksWithSlaves(FioDiskNames(plan));
+  const FioDiskSnapshot before = TakeFioDiskSnapshot(devices);
+  Result<JobsResult> ran = RunJobs(groups);
+  const FioDiskSnapshot after = TakeFioDiskSnapshot(devices);
+  if (!ran.ok()) return ran;
+  disks = FioDiskUtilBetween(before, after);
+  if (clusters.setup != nullptr) disks = GatherFioDisks(*clusters.setup, disks);
+  return ran;
+}
+
 }  // namespace
 
 int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -506,19 +522,13 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     PrintCliError(err, st);
     return ExitCodeFor(st);
   }
-  // fio's disk_util: the devices' counters around the jobs.
-  const std::vector<FioDisk> devices = FioDisksWithSlaves(FioDiskNames(*plan));
-  const FioDiskSnapshot disks_before = TakeFioDiskSnapshot(devices);
-  Result<JobsResult> ran = RunJobs(groups);
-  const FioDiskSnapshot disks_after = TakeFioDiskSnapshot(devices);
+  std::vector<FioDiskUtil> disks;
+  Result<JobsResult> ran = RunJobsWithDiskUtil(*plan, groups, clusters, disks);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
     RemoveRankFolders(rank_folders);
     return kExitRunFailed;
   }
-  // Under MPI every rank's devices, one row per device of each host.
-  std::vector<FioDiskUtil> disks = FioDiskUtilBetween(disks_before, disks_after);
-  if (clusters.setup != nullptr) disks = GatherFioDisks(*clusters.setup, disks);
   bool failed = false;
   WriteLogs(runs, *ran, err, failed);
   std::vector<const Validity*> verdicts;  // rank 0's, of the jobs merged over the ranks
