@@ -10,12 +10,16 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "testing/loopback_server.h"
 #include "testing/pg_messages.h"
 #include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
@@ -109,6 +113,208 @@ TEST(PgsqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
     // Bounded by the limits (64 MiB a reply), whatever the server sends.
     EXPECT_GT(r.max_rss_kb, 0);
     EXPECT_LT(r.max_rss_kb, 400 * 1024) << testing::Show(r);
+  }
+}
+
+// The start's bounds through the binary (the same rows run under Wine):
+// what a server sends before the first query.
+struct PgStartRun {
+  const char* name;
+  std::string (*serve)(LoopbackServer&, SocketHandle);
+  const char* message_has;
+};
+
+// The first message of a type from the client: its body ("" when it is gone).
+std::string ReadTyped(LoopbackServer& s, SocketHandle fd) {
+  const std::string head = s.Read(fd, 5);
+  if (head.size() < 5) return "";
+  const auto* u = reinterpret_cast<const unsigned char*>(head.data()) + 1;
+  const uint32_t n = (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | u[3];
+  return n < 4 ? "" : s.Read(fd, n - 4);
+}
+
+bool ReadStartup(LoopbackServer& s, SocketHandle fd) {
+  const std::string len = s.Read(fd, 4);
+  if (len.size() < 4) return false;
+  const auto* u = reinterpret_cast<const unsigned char*>(len.data());
+  const uint32_t n = (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | u[3];
+  return n >= 4 && s.Read(fd, n - 4).size() == n - 4;
+}
+
+// SCRAM with an iteration count of 2^31-1 (about 21 minutes of PBKDF2).
+std::string ServeScram(LoopbackServer& s, SocketHandle fd) {
+  if (!ReadStartup(s, fd)) return "";
+  if (!s.Send(fd, PgMsg('R', PgInt32(10) + PgStr("SCRAM-SHA-256") + '\0'))) return "";
+  const std::string first = ReadTyped(s, fd);  // mechanism, length, "n,,n=...,r=NONCE"
+  const size_t r = first.find("r=");
+  if (r == std::string::npos) return "";
+  const std::string nonce = first.substr(r + 2);
+  const std::string server_first = "r=" + nonce + "srv,s=c2FsdA==,i=2147483647";
+  s.Send(fd, PgMsg('R', PgInt32(11) + server_first));
+  s.ReadSome(fd);
+  return "";
+}
+
+// ParameterStatus messages of ever new names, without end.
+std::string ServeEndlessParameters(LoopbackServer& s, SocketHandle fd) {
+  if (!ReadStartup(s, fd) || !s.Send(fd, PgMsg('R', PgInt32(0)))) return "";
+  for (int i = 0; !s.stopping(); ++i) {
+    if (!s.Send(fd, PgMsg('S', PgStr("p" + std::to_string(i)) + PgStr("v")))) return "";
+  }
+  return "";
+}
+
+// A start, then CommandComplete after CommandComplete for the first query.
+std::string ServeEndlessResults(LoopbackServer& s, SocketHandle fd) {
+  if (!ReadStartup(s, fd)) return "";
+  if (!s.Send(fd, PgMsg('R', PgInt32(0)) + PgMsg('Z', "I"))) return "";
+  if (ReadTyped(s, fd).empty()) return "";
+  std::string many;
+  for (int i = 0; i < 1000; ++i) many += PgMsg('C', PgStr("SELECT 0"));
+  while (!s.stopping() && s.Send(fd, many)) {
+  }
+  return "";
+}
+
+TEST(PgsqlHostileServer, TheStartsAndRepliesBoundsHoldThroughTheBinary) {
+  const PgStartRun cases[] = {
+      {"SCRAM asking for 2^31-1 iterations", ServeScram,
+       "2147483647 PBKDF2 iterations, more than --pgsql-scram-max-iterations=100000"},
+      {"ParameterStatus without end", ServeEndlessParameters,
+       "more than 1000 ParameterStatus messages at the start"},
+      {"CommandComplete without end", ServeEndlessResults,
+       "more than 100000 results for one request"},
+  };
+  for (const PgStartRun& c : cases) {
+    SCOPED_TRACE(c.name);
+    LoopbackServer server([&c](LoopbackServer& s, SocketHandle fd) { c.serve(s, fd); });
+    const auto started = std::chrono::steady_clock::now();
+    const testing::ProcessResult r = testing::RunLoadcell(
+        {"oltp_point_select", "--db-driver=pgsql", "--db-connector=native",
+         "--pgsql-host=127.0.0.1", "--pgsql-port=" + std::to_string(server.port()),
+         "--pgsql-password=x-secret", "--db-connect-timeout=3", "--db-read-timeout=3", "--time=1",
+         "run"},
+        -1, 60);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(r.exit_code, 1) << testing::Show(r);
+    EXPECT_NE(r.err.find(c.message_has), std::string::npos) << testing::Show(r);
+    EXPECT_EQ(testing::CountOf(r.err, "error:"), 1u) << testing::Show(r);
+    EXPECT_EQ((r.out + r.err).find("x-secret"), std::string::npos) << testing::Show(r);
+    EXPECT_LT(took, 20.0) << testing::Show(r);
+    EXPECT_LT(r.max_rss_kb, 400 * 1024) << testing::Show(r);
+  }
+}
+
+// A server that answers what an OLTP run asks: its checks of the tables, its
+// settings, and the prepared point select, each with one plain row.
+std::vector<std::vector<std::string>> AnswerTo(const std::string& sql) {
+  if (sql.find("pg_class c JOIN") != std::string::npos) return {{"16384", ""}};
+  if (sql.find("information_schema.columns") != std::string::npos) {
+    return {{"id"}, {"k"}, {"c"}, {"pad"}};
+  }
+  if (sql.find("pg_size_bytes") != std::string::npos ||
+      sql.find("SUM(pg_total_relation_size") != std::string::npos) {
+    return {{"1"}};
+  }
+  return {};
+}
+
+std::string Result(const std::vector<std::vector<std::string>>& rows) {
+  const size_t columns = rows.empty() ? 1 : rows[0].size();
+  std::string description = std::string(1, '\0') + static_cast<char>(columns);
+  for (size_t i = 0; i < columns; ++i) description += PgStr("a") + std::string(18, '\0');
+  std::string out = PgMsg('T', description);
+  for (const auto& row : rows) {
+    std::string body = std::string(1, '\0') + static_cast<char>(row.size());
+    for (const std::string& v : row) body += PgInt32(static_cast<uint32_t>(v.size())) + v;
+    out += PgMsg('D', body);
+  }
+  return out + PgMsg('C', PgStr("SELECT " + std::to_string(rows.size())));
+}
+
+void ServeAnOltpRun(LoopbackServer& s, SocketHandle fd, const std::string& version) {
+  if (!ReadStartup(s, fd)) return;
+  if (!s.Send(fd, PgMsg('R', PgInt32(0)) + PgMsg('S', PgStr("server_version") + PgStr(version)) +
+                      PgMsg('Z', "I"))) {
+    return;
+  }
+  while (!s.stopping()) {
+    const std::string head = s.Read(fd, 5);
+    if (head.size() < 5) return;
+    const auto* u = reinterpret_cast<const unsigned char*>(head.data()) + 1;
+    const uint32_t n =
+        (uint32_t{u[0]} << 24) | (uint32_t{u[1]} << 16) | (uint32_t{u[2]} << 8) | u[3];
+    const std::string body = n < 4 ? "" : s.Read(fd, n - 4);
+    std::string reply;
+    switch (head[0]) {
+      case 'Q':
+        reply = Result(AnswerTo(body)) + PgMsg('Z', "I");
+        break;
+      case 'P':
+        reply = PgMsg('1', "");
+        break;
+      case 'B':
+        reply = PgMsg('2', "");
+        break;
+      case 'D':
+        reply = PgMsg('n', "");
+        break;
+      case 'E':
+        reply = PgMsg('C', PgStr("SELECT 0"));
+        break;
+      case 'S':
+        reply = PgMsg('Z', "I");
+        break;
+      case 'X':
+        return;
+      default:
+        break;
+    }
+    if (!reply.empty() && !s.Send(fd, reply)) return;
+  }
+}
+
+std::string ReadWhole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+TEST(PgsqlHostileServer, AServerVersionWithControlBytesReachesEveryReportEscaped) {
+  LoopbackServer server([](LoopbackServer& s, SocketHandle fd) {
+    ServeAnOltpRun(s, fd,
+                   "16.0\x1b[2J\x1b[H\xc2\x9b"
+                   "31mforged");
+  });
+  testing::TempDir dir;
+  const std::string html = dir.path() + "/r.html";
+  const std::vector<std::string> common = {"oltp_point_select",
+                                           "--db-driver=pgsql",
+                                           "--db-connector=native",
+                                           "--pgsql-host=127.0.0.1",
+                                           "--pgsql-port=" + std::to_string(server.port()),
+                                           "--pgsql-password=x-secret",
+                                           "--db-use-existing-tables=on",
+                                           "--time=0.3"};
+  std::vector<std::string> text = common;
+  text.insert(text.end(), {"--report-html=" + html, "run"});
+  const testing::ProcessResult r = testing::RunLoadcell(text, -1, 60);
+  ASSERT_EQ(r.exit_code, 0) << testing::Show(r);
+  EXPECT_NE(r.out.find("Server version: PostgreSQL 16.0\\x1b[2J\\x1b[H\\xc2\\x9b31mforged"),
+            std::string::npos)
+      << testing::Show(r);
+  const std::string page = ReadWhole(html);
+  EXPECT_NE(page.find("16.0\\x1b[2J"), std::string::npos);  // the page shows it, escaped
+  std::vector<std::string> json = common;
+  json.insert(json.end(), {"--format=json", "run"});
+  const testing::ProcessResult j = testing::RunLoadcell(json, -1, 60);
+  ASSERT_EQ(j.exit_code, 0) << testing::Show(j);
+  EXPECT_NE(j.out.find("16.0\\\\x1b[2J"), std::string::npos) << testing::Show(j);
+  for (const std::string* all : {&r.out, &r.err, &page, &j.out, &j.err}) {
+    EXPECT_EQ(all->find('\x1b'), std::string::npos);
+    EXPECT_EQ(all->find("\xc2\x9b"), std::string::npos);
   }
 }
 
