@@ -9,12 +9,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <map>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "testing/loopback_server.h"
 #include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
@@ -213,6 +216,154 @@ TEST(MysqlHostileServer, AServerPublicKeyFileThatCannotBeReadIsBadUsage) {
   EXPECT_NE(r.err.find("--mysql-server-public-key=/nonexistent/server.pem"), std::string::npos)
       << testing::Show(r);
   EXPECT_EQ(testing::OutputLines(r.err), 1) << testing::Show(r);
+}
+
+TEST(MysqlHostileServer, AServerPublicKeyFileThatIsNotAPemKeyIsBadUsage) {
+  testing::TempDir dir;
+  const std::string key = dir.path() + "/server.pem";
+  {
+    std::ofstream out(key, std::ios::binary);
+    out << "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ user@host\n";
+  }
+  const testing::ProcessResult r = RunAgainst(1, {"--mysql-server-public-key=" + key});
+  EXPECT_EQ(r.exit_code, 2) << testing::Show(r);
+  EXPECT_NE(r.err.find("--mysql-server-public-key=" + key + ": not a PEM public key"),
+            std::string::npos)
+      << testing::Show(r);
+  EXPECT_EQ(testing::OutputLines(r.err), 1) << testing::Show(r);
+}
+
+// A PEM file that holds no RSA public key is bad usage before any
+// connection: the login is never tried with it.
+TEST(MysqlHostileServer, APemFileWithoutAPublicKeyIsBadUsage) {
+  testing::TempDir dir;
+  const std::string key = dir.path() + "/server.pem";
+  {
+    std::ofstream out(key, std::ios::binary);
+    out << "-----BEGIN PUBLIC KEY-----\nbm90IGEga2V5\n-----END PUBLIC KEY-----\n";
+  }
+  std::atomic<bool> connected{false};
+  LoopbackServer server([&](LoopbackServer&, SocketHandle) { connected = true; });
+  const testing::ProcessResult r = RunAgainst(server.port(), {"--mysql-server-public-key=" + key});
+  EXPECT_EQ(r.exit_code, 2) << testing::Show(r);
+  EXPECT_NE(r.err.find("--mysql-server-public-key=" + key + ": not an RSA public key"),
+            std::string::npos)
+      << testing::Show(r);
+  EXPECT_EQ(testing::OutputLines(r.err), 1) << testing::Show(r);
+  EXPECT_FALSE(connected.load());
+}
+
+// A server that answers what an OLTP run asks in text (--db-ps-mode=disable):
+// its checks of the tables and its settings, each with one plain row.
+std::vector<std::vector<std::string>> MyAnswerTo(const std::string& sql) {
+  if (sql.find("table_comment") != std::string::npos) return {{"", ""}};
+  if (sql.find("information_schema.columns") != std::string::npos) {
+    return {{"id"}, {"k"}, {"c"}, {"pad"}};
+  }
+  if (sql.find("SELECT DISTINCT engine") != std::string::npos) return {{"InnoDB"}};
+  if (sql.find("@@innodb_buffer_pool_size") != std::string::npos ||
+      sql.find("SUM(data_length") != std::string::npos) {
+    return {{"1"}};
+  }
+  return {};
+}
+
+std::string MyTextResult(const std::vector<std::vector<std::string>>& rows) {
+  const size_t columns = rows.empty() ? 1 : rows[0].size();
+  uint8_t seq = 1;
+  std::string out = MyPacket(std::string(1, static_cast<char>(columns)), seq++);
+  for (size_t i = 0; i < columns; ++i) out += MyPacket(MyColumn(), seq++);
+  const std::string eof("\xFE\x00\x00\x02\x00", 5);
+  out += MyPacket(eof, seq++);
+  for (const auto& row : rows) {
+    std::string p;
+    for (const std::string& v : row) p += static_cast<char>(v.size()) + v;
+    out += MyPacket(p, seq++);
+  }
+  return out + MyPacket(eof, seq);
+}
+
+// `sealed` set: the login asks for full authentication and keeps what the
+// client sends for it.
+void ServeMyOltpRun(LoopbackServer& s, SocketHandle fd, const std::string& version,
+                    std::string* sealed = nullptr) {
+  if (!s.Send(fd, MyPacket(MyHello(version), 0)) || ReadPacket(s, fd).empty()) return;
+  if (sealed != nullptr) {
+    if (!s.Send(fd, MyPacket("\x01\x04", 2))) return;
+    *sealed = ReadPacket(s, fd);
+    if (!s.Send(fd, MyPacket(kMyOk, 4))) return;
+  } else if (!s.Send(fd, MyPacket("\x01\x03", 2)) || !s.Send(fd, MyPacket(kMyOk, 3))) {
+    return;
+  }
+  for (;;) {
+    const std::string command = ReadPacket(s, fd);
+    if (command.empty() || command[0] == '\x01') return;  // gone, or COM_QUIT
+    const std::string sql = command.substr(1);
+    const bool rows =
+        command[0] == '\x03' && (sql.rfind("SELECT", 0) == 0 || sql.rfind("SHOW", 0) == 0);
+    if (!s.Send(fd, rows ? MyTextResult(MyAnswerTo(sql)) : MyPacket(kMyOk, 1))) return;
+  }
+}
+
+// A throwaway RSA-2048 public key: the user's trusted key file.
+constexpr const char* kTrustedKey =
+    "-----BEGIN PUBLIC KEY-----\n"
+    "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAsocPhWb6QbtU4Mr+8tNS\n"
+    "bqBq32YNTlK5b6V/nK0N5WAoqHK6Oab4ViY0uGzU+pKgRYhvyEamIcks/CSfpyTN\n"
+    "IM01dSQ9adrs9ihGU5LtEuUVd8tCgsBIdorcdgO9nbKsXMDY49S2LW7vHnjXYrSd\n"
+    "fjN2GcOp/kHb4GPfBGGFWGOPRmFRjNsAD1nox2EKtLMUV9xgheBJEWeknaYf3ldo\n"
+    "KAxjnUb2HdO9jYT+fYv+aYB3Z1q4bHV8RRq/Zezqd7k+tqz2VYGfKFm+qiBlYZoc\n"
+    "YICNbIoq62FLEzu74q1WKzoWLg0nf6p8yqrHoMgEqHsfWQxQ0Sn+Nth+sTfCqrbo\n"
+    "FwIDAQAB\n"
+    "-----END PUBLIC KEY-----\n";
+
+TEST(MysqlHostileServer, AKeyFileTheUserTrustsSealsThePasswordAndTheRunGoesOn) {
+  testing::TempDir dir;
+  const std::string key = dir.path() + "/server.pem";
+  {
+    std::ofstream out(key, std::ios::binary);
+    out << kTrustedKey;
+  }
+  std::vector<std::string> sealed(8);
+  std::atomic<int> logins{0};
+  LoopbackServer server([&](LoopbackServer& s, SocketHandle fd) {
+    const int k = logins++;
+    ServeMyOltpRun(s, fd, "8.0.36", k < 8 ? &sealed[k] : nullptr);
+  });
+  const testing::ProcessResult r =
+      RunAgainst(server.port(), {"--mysql-server-public-key=" + key, "--db-ps-mode=disable",
+                                 "--db-use-existing-tables=on", "--time=0.2"});
+  ASSERT_EQ(r.exit_code, 0) << testing::Show(r);
+  ASSERT_GE(logins.load(), 1);
+  // RSA-2048 with OAEP: 256 bytes that hold the password only for the key's owner.
+  EXPECT_EQ(sealed[0].size(), 256u);
+  EXPECT_EQ(sealed[0].find("x-secret"), std::string::npos);
+}
+
+TEST(MysqlHostileServer, AServerVersionWithControlBytesReachesEveryReportEscaped) {
+  std::atomic<bool> key_asked{false};
+  LoopbackServer server(
+      [&](LoopbackServer& s, SocketHandle fd) { ServeMyOltpRun(s, fd, kHostileVersion); });
+  testing::TempDir dir;
+  const std::string html = dir.path() + "/r.html";
+  const std::vector<std::string> more = {"--db-ps-mode=disable", "--db-use-existing-tables=on",
+                                         "--time=0.3", "--report-html=" + html};
+  const testing::ProcessResult r = RunAgainst(server.port(), more);
+  ASSERT_EQ(r.exit_code, 0) << testing::Show(r);
+  EXPECT_NE(r.out.find("8.0.36\\x1b[2J\\x1b]0;owned\\x07\\xc2\\x9b31m"), std::string::npos)
+      << testing::Show(r);
+  const std::string page = testing::ReadFile(html);
+  EXPECT_NE(page.find("8.0.36\\x1b[2J"), std::string::npos);  // the page shows it, escaped
+  std::vector<std::string> json = {"--db-ps-mode=disable", "--db-use-existing-tables=on",
+                                   "--time=0.3", "--format=json"};
+  const testing::ProcessResult j = RunAgainst(server.port(), json);
+  ASSERT_EQ(j.exit_code, 0) << testing::Show(j);
+  EXPECT_NE(j.out.find("8.0.36\\\\x1b[2J"), std::string::npos) << testing::Show(j);
+  for (const std::string* all : {&r.out, &r.err, &page, &j.out, &j.err}) {
+    EXPECT_EQ(all->find('\x1b'), std::string::npos);
+    EXPECT_EQ(all->find("\xc2\x9b"), std::string::npos);
+    EXPECT_EQ(all->find('\x07'), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -10,8 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -275,13 +273,6 @@ void ServeAnOltpRun(LoopbackServer& s, SocketHandle fd, const std::string& versi
   }
 }
 
-std::string ReadWhole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream all;
-  all << in.rdbuf();
-  return all.str();
-}
-
 TEST(PgsqlHostileServer, AServerVersionWithControlBytesReachesEveryReportEscaped) {
   LoopbackServer server([](LoopbackServer& s, SocketHandle fd) {
     ServeAnOltpRun(s, fd,
@@ -305,7 +296,7 @@ TEST(PgsqlHostileServer, AServerVersionWithControlBytesReachesEveryReportEscaped
   EXPECT_NE(r.out.find("Server version: PostgreSQL 16.0\\x1b[2J\\x1b[H\\xc2\\x9b31mforged"),
             std::string::npos)
       << testing::Show(r);
-  const std::string page = ReadWhole(html);
+  const std::string page = testing::ReadFile(html);
   EXPECT_NE(page.find("16.0\\x1b[2J"), std::string::npos);  // the page shows it, escaped
   std::vector<std::string> json = common;
   json.insert(json.end(), {"--format=json", "run"});

@@ -11,6 +11,7 @@
 #include "db/drivers.h"
 #include "db/dry_run_connection.h"
 #include "db/mysql/mysql_settings.h"
+#include "os/crypto.h"
 #include "os/file_system.h"
 
 namespace loadcell {
@@ -125,6 +126,14 @@ class MysqlDriver final : public DbDriver {
           fmt::format("--mysql-server-public-key={}: not a PEM public key (valid: a file that "
                       "begins with -----BEGIN PUBLIC KEY-----)",
                       EscapeControlBytes(s_.server_public_key_file)));
+    }
+    // Tried once here, so that a file that is PEM but no RSA public key is
+    // bad usage before any connection, not a failed login naming TLS.
+    if (Result<std::string> sealed = crypto::RsaOaepEncrypt(*pem, "x"); !sealed.ok()) {
+      return Status::InvalidArgument(fmt::format(
+          "--mysql-server-public-key={}: not an RSA public key ({}); valid: the server's "
+          "public_key.pem, which begins with -----BEGIN PUBLIC KEY-----",
+          EscapeControlBytes(s_.server_public_key_file), sealed.status().message()));
     }
     s_.server_public_key_pem = std::move(pem).value();
     return Status::Ok();
