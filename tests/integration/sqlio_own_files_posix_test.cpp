@@ -63,6 +63,10 @@ TEST_F(SqlioOwnFiles, FilesThatAreNotItsOwnAreRefused) {
     std::string param;
     std::vector<std::string> extra;
     std::string says;
+    // A hard link made in the folder of drive C: under this name, to the
+    // manifest ("m") or to the param file ("p"), before the run.
+    std::string link = "";
+    char link_to = 0;
   };
   const std::string dev = "/dev/loadcell-missing-" + std::to_string(::getpid());
   const std::string padding = "# " + std::string(16 << 10, 'x') + "\n";  // over one block
@@ -89,6 +93,18 @@ TEST_F(SqlioOwnFiles, FilesThatAreNotItsOwnAreRefused) {
        "c:\\.loadcell-sqlio.manifest 1 0x0 1\n",
        {"-kW", "--sqlio-use-existing=write"},
        "is loadcell sqlio's own bookkeeping file"},
+      {"a hard link to the manifest",
+       "c:\\mlink.dat 1 0x0 1\n",
+       {"-kW", "--sqlio-use-existing=write"},
+       "is the folder's .loadcell-sqlio.manifest under another name",
+       "mlink.dat",
+       'm'},
+      {"a hard link to the param file",
+       "c:\\plink.dat 1 0x0 1\n" + padding,
+       {"-kW", "--sqlio-use-existing=write"},
+       "is the param file (-F) itself",
+       "plink.dat",
+       'p'},
       {"the lock",
        "c:\\.loadcell-sqlio.lock 1 0x0 1\n",
        {"-kR"},
@@ -126,6 +142,12 @@ TEST_F(SqlioOwnFiles, FilesThatAreNotItsOwnAreRefused) {
     home_.Write("param.txt", param);
     // A manifest made by an earlier run, for the manifest's own row.
     std::ofstream(dir_ + "/.loadcell-sqlio.manifest", std::ios::app);
+    if (!c.link.empty()) {
+      const std::string link = dir_ + "/" + c.link;
+      std::filesystem::remove(link);
+      std::filesystem::create_hard_link(
+          c.link_to == 'm' ? dir_ + "/.loadcell-sqlio.manifest" : param_path, link);
+    }
     ProcessResult r = Sqlio(testing::Concat(c.extra, {"-F" + param_path}));
     ExpectRefused(r, c.says);
     EXPECT_EQ(Read(user), user_text);
