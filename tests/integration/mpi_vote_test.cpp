@@ -71,7 +71,7 @@ TEST(MpiVoteTest, RanksThatWouldRunDifferentThingsAreRefusedInOneLine) {
     std::vector<std::string> rank1;
     std::string line;  // the one error line, after "loadcell: error: "
   };
-  const std::vector<Case> cases = {
+  std::vector<Case> cases = {
       {"another test",
        {"cpu", "--time=2"},
        {"memory", "--time=2"},
@@ -102,6 +102,16 @@ TEST(MpiVoteTest, RanksThatWouldRunDifferentThingsAreRefusedInOneLine) {
        {"cpu", "--cpu-max-prime=3000", "--time=3", "--mpi-mixed=on"},
        "--time differs: rank 0 has 2, rank 1 has 3"},
   };
+  testing::TempDir files;  // "another command": nothing is made in it
+  const std::vector<std::string> fileio = {"fileio",
+                                           "--file-dir=" + files.path(),
+                                           "--file-num=1",
+                                           "--file-total-size=1M",
+                                           "--file-test-mode=seqrd",
+                                           "--time=2"};
+  cases.push_back({"another command", testing::Concat(fileio, {"run"}),
+                   testing::Concat(fileio, {"prepare"}),
+                   "rank 1 runs fileio prepare where rank 0 runs fileio run"});
   for (const Case& c : cases) {
     double seconds = 0;
     const ProcessResult r = RunTimed(TwoRanks(c.rank0, c.rank1), seconds);
@@ -114,6 +124,7 @@ TEST(MpiVoteTest, RanksThatWouldRunDifferentThingsAreRefusedInOneLine) {
     // at most, however loaded the machine (the timeout is 90 s).
     EXPECT_LT(seconds, 45) << c.name << "\n" << Show(r);
   }
+  EXPECT_TRUE(std::filesystem::is_empty(files.path()));
 }
 
 // What changes only the report, the seed or a rank's own threads may differ;
