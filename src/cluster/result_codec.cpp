@@ -185,6 +185,8 @@ void PutResult(Writer& w, const RunResult& x) {
     w.Put(x.rate->max_lag_ms);
     w.Put(x.rate->final_lag_ms);
   }
+  w.Put(x.paused_s);
+  w.Put<int32_t>(x.pauses);
 }
 
 bool GetResult(Reader& r, RunResult& x) {
@@ -222,6 +224,8 @@ bool GetResult(Reader& r, RunResult& x) {
     rf.max_lag_ms = r.Get<double>();
     rf.final_lag_ms = r.Get<double>();
   }
+  x.paused_s = r.Get<double>();
+  x.pauses = r.Get<int32_t>();
   return r.ok();
 }
 

@@ -153,5 +153,49 @@ TEST(MpiFaultsTest, TheFirstRankDoneStopsEveryRankUnderTheStonewall) {
   EXPECT_LE(c["stonewall"]["at_s"].get<double>(), doc["summary"]["total_time_s"].get<double>());
 }
 
+// A rank stopped for 3 s (past the 1 s grace) and let go on is paused, not
+// stuck: the merged report says so, as a run of one process does.
+TEST(MpiFaultsTest, ARankPausedMidRunIsSaidSoInTheMergedReport) {
+  const testing::TempDir dir;
+  const std::string pid_file = dir / "rank1.pid";
+  const std::string json = dir / "r.json";
+  const std::vector<std::string> args = {"cpu",
+                                         "--cpu-max-prime=2000",
+                                         "--time=2",
+                                         "--forced-shutdown=1",
+                                         "--mpi-timeout=20",
+                                         "--format=json",
+                                         "--output-file=" + json};
+  std::vector<std::string> cmd = MpirunCommand(1, args, /*timeout_s=*/60);
+  std::string shell = "echo $$ > " + pid_file + ".tmp && mv " + pid_file + ".tmp " + pid_file +
+                      " && exec " + LoadcellBinary();
+  for (const std::string& a : args) {
+    if (a.rfind("--output-file=", 0) != 0) shell += " " + a;
+  }
+  testing::AddShellRank(cmd, shell);
+  int stopped = 0;
+  testing::ChildWatch watch;
+  watch.timeout_s = 90;
+  watch.during = [&](int) {
+    stopped = testing::WaitForPidFile(pid_file);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // into the run
+    if (stopped <= 0) return;
+    kill(stopped, SIGSTOP);
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    kill(stopped, SIGCONT);
+  };
+  const ProcessResult r = RunCommand(cmd, watch);
+  ASSERT_GT(stopped, 0) << Show(r);
+  EXPECT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json j = nlohmann::json::parse(testing::ReadFile(json), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << testing::ReadFile(json);
+  const std::string saved = j.dump();
+  EXPECT_NE(saved.find("\"pauses\":1"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("\"forced_shutdown\":false"), std::string::npos) << saved;
+  const size_t at = saved.find("\"paused_s\":");
+  ASSERT_NE(at, std::string::npos) << saved;
+  EXPECT_GE(std::stod(saved.substr(at + 11)), 2.0) << saved;  // of the 3 s stop
+}
+
 }  // namespace
 }  // namespace loadcell

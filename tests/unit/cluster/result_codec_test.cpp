@@ -24,6 +24,8 @@ RankResult Rich() {
   r.result.abandoned_threads = {1};
   r.result.rate = RateFigures{400, 390.5, 7, 12.5, 3.25};
   r.stopped_by_cluster = true;
+  r.result.paused_s = 3.5;  // a rank that was stopped for a while
+  r.result.pauses = 2;
   return r;
 }
 
@@ -78,6 +80,8 @@ TEST(RankResultCodec, RoundTripsEveryMergeableField) {
   EXPECT_EQ(b.rate->late_events, 7u);
   EXPECT_EQ(b.rate->max_lag_ms, 12.5);
   EXPECT_EQ(b.rate->final_lag_ms, 3.25);
+  EXPECT_EQ(b.paused_s, 3.5);
+  EXPECT_EQ(b.pauses, 2);
 }
 
 TEST(RankResultCodec, AnOkResultStaysOk) {
