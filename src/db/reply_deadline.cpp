@@ -34,13 +34,16 @@ void ReplyDeadline::ArmUntil(Clock::time_point at) {
   armed_ = true;
   first_ = false;
   unset_ = false;
+  last_look_ = Clock::now();
+  pause_after_ = std::max<Clock::duration>(at - last_look_, std::chrono::milliseconds(read_ms_)) +
+                 std::chrono::milliseconds(kPauseMs);
   SetEnd(at);
 }
 
 bool ReplyDeadline::NearTheEnd() {
   if (unset_) {  // the reply's second recv(): its deadline starts now
     unset_ = false;
-    SetEnd(Clock::now() + std::chrono::milliseconds(total_ms_));
+    SetEnd(last_look_ + std::chrono::milliseconds(total_ms_));
     return true;
   }
   const int left = LeftMs(at_);

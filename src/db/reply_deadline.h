@@ -17,8 +17,10 @@
 // deadline, the socket's own limit is shortened to what is left (a system
 // call at most once a second, only in a request that has run for longer than
 // the slack), so that a recv() that blocks cannot outlast the deadline by
-// more than the slack; the next Arm gives the socket its limit back. Not
-// thread-safe.
+// more than the slack; the next Arm gives the socket its limit back. A gap
+// between two looks that no recv() could take is a pause of the process,
+// and the deadline moves on by it (a stopped client is not a slow server).
+// Not thread-safe.
 
 #include <algorithm>
 #include <chrono>
@@ -47,6 +49,7 @@ class ReplyDeadline {
     first_ = false;
     if (!armed_) return;
     total_ms_ = total_ms;
+    pause_after_ = std::chrono::milliseconds(std::max(read_ms_, total_ms) + kPauseMs);
     if (socket_ms_ > 0 && socket_ms_ <= total_ms) {
       first_ = true;  // the next recv() is bounded by the socket alone
       unset_ = true;  // and the one after starts the deadline
@@ -54,7 +57,8 @@ class ReplyDeadline {
       return;
     }
     unset_ = false;
-    SetEnd(Clock::now() + std::chrono::milliseconds(total_ms));
+    last_look_ = Clock::now();
+    SetEnd(last_look_ + std::chrono::milliseconds(total_ms));
   }
   // The same, ending at `at` (the login's limit over several exchanges).
   void ArmUntil(Clock::time_point at);
@@ -65,7 +69,11 @@ class ReplyDeadline {
       first_ = false;
       return true;
     }
-    return !armed_ || Clock::now() < calm_until_ || NearTheEnd();
+    if (!armed_) return true;
+    const Clock::time_point now = Clock::now();
+    if (now - last_look_ > pause_after_) Paused(now);
+    last_look_ = now;
+    return now < calm_until_ || NearTheEnd();
   }
   // A wait of at most `limit_ms` (0: none) cut to what is left of the
   // deadline (at least 1 ms while it has not passed).
@@ -76,6 +84,11 @@ class ReplyDeadline {
   // limit is shortened: so that a request that ends well within the limit
   // costs no system call.
   static constexpr int kSlackMs = 1000;
+  // Two looks further apart than any recv() or wait between them may block
+  // (the socket's limit or the deadline's, the longer) and this much more:
+  // the process was stopped (SIGSTOP, a suspended VM, a debugger), as the
+  // runner's own pause check sees it, and the gap does not count.
+  static constexpr int kPauseMs = 1000;
 
   void Restore();
   // The deadline is `at`; sets calm_until_ from it and the socket's limit.
@@ -92,6 +105,11 @@ class ReplyDeadline {
   // unset; false once it passed; else shortens the socket's limit to what
   // is left when it is longer than that by more than the slack.
   bool NearTheEnd();
+  // A gap since the last look longer than pause_after_: the deadline moves
+  // on by the whole gap (nothing to move before it starts).
+  void Paused(Clock::time_point now) {
+    if (!unset_) SetEnd(at_ + (now - last_look_));
+  }
 
   SocketHandle fd_ = kNoSocket;
   int read_ms_ = 0;    // the socket's own read limit
@@ -103,6 +121,8 @@ class ReplyDeadline {
   int total_ms_ = 0;    // the armed limit
   Clock::time_point at_{};
   Clock::time_point calm_until_{};
+  Clock::time_point last_look_{};  // the last BeforeRecv (or Arm) that read the clock
+  Clock::duration pause_after_ = Clock::duration::max();
 };
 
 }  // namespace loadcell

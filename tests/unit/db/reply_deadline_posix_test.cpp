@@ -98,5 +98,35 @@ TEST_F(ReplyDeadlineTest, ShortensTheSocketsLimitOnlyNearTheDeadlineAndGivesItBa
   EXPECT_EQ(ReadLimitMs(fds_[0]), 5000);
 }
 
+// Two looks further apart than any recv() could block (the longer of the
+// socket's limit and the deadline's, plus a second) are a pause of the
+// process: the deadline moves on by the gap; what is left of it still holds.
+TEST_F(ReplyDeadlineTest, AGapNoRecvCouldTakeIsAPauseAndDoesNotCount) {
+  ASSERT_TRUE(TcpSetTimeouts(fds_[0], 100, 100).ok());
+  ReplyDeadline d;
+  d.Reset(fds_[0], 100, 100);
+  d.Arm(300);
+  EXPECT_TRUE(d.BeforeRecv());                                   // the socket's
+  EXPECT_TRUE(d.BeforeRecv());                                   // the deadline starts: 300 ms
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // stopped
+  EXPECT_TRUE(d.BeforeRecv());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(d.BeforeRecv());
+  std::this_thread::sleep_for(std::chrono::milliseconds(350));
+  EXPECT_FALSE(d.BeforeRecv());  // 450 ms after the pause: past the 300
+}
+
+// The login's limit (ArmUntil) the same.
+TEST_F(ReplyDeadlineTest, APauseInTheLoginDoesNotCountEither) {
+  ReplyDeadline d;
+  d.Reset(fds_[0], 0, 0);
+  d.ArmUntil(ReplyDeadline::Clock::now() + std::chrono::milliseconds(200));
+  EXPECT_TRUE(d.BeforeRecv());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1400));
+  EXPECT_TRUE(d.BeforeRecv());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(d.BeforeRecv());
+}
+
 }  // namespace
 }  // namespace loadcell
