@@ -133,8 +133,16 @@ void StartMpiOnce(double timeout_s, const LaunchInfo& launch) {
     // cannot leave it otherwise.
     std::thread watchdog([&] {
       std::unique_lock<std::mutex> lock(mu);
-      if (cv.wait_for(lock, std::chrono::duration<double>(deadline_s), [&] { return done; })) {
-        return;
+      // Looks at the roll call once a second while it waits: a rank that
+      // gives up first leaves before this one looks at the end.
+      const auto end = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(deadline_s));
+      for (;;) {
+        const auto step = std::min(end, std::chrono::steady_clock::now() + std::chrono::seconds(1));
+        if (cv.wait_until(lock, step, [&] { return done; })) return;
+        if (std::chrono::steady_clock::now() >= end) break;
+        roll_call.Look();
       }
       const std::string absent = roll_call.Absent();
       roll_call.Leave();

@@ -81,11 +81,20 @@ void MpiRollCall::Leave() {
   socket_ = -1;
 }
 
-std::string MpiRollCall::Absent() const {
+void MpiRollCall::Look() {
+  if (socket_ < 0) return;
+  seen_.resize(static_cast<size_t>(launch_.size), false);
+  for (int r = 0; r < launch_.size; ++r) {
+    if (!seen_[r] && Marked(launch_, r)) seen_[r] = true;
+  }
+}
+
+std::string MpiRollCall::Absent() {
   if (socket_ < 0) return "";
+  Look();
   std::vector<int> present;
   std::vector<int> missing;
-  for (int r = 0; r < launch_.size; ++r) (Marked(launch_, r) ? present : missing).push_back(r);
+  for (int r = 0; r < launch_.size; ++r) (seen_[r] ? present : missing).push_back(r);
   if (local_size_ == launch_.size) {
     if (missing.empty()) return "every rank reached MPI_Init, and one hangs in it";
     return fmt::format("{} {} did not reach MPI_Init", missing.size() == 1 ? "rank" : "ranks",

@@ -12,6 +12,7 @@
 // arrived.
 
 #include <string>
+#include <vector>
 
 #include "cluster/launch.h"
 
@@ -29,15 +30,21 @@ class MpiRollCall {
   // Takes the mark away; idempotent.
   void Leave();
 
-  // What the marks say, for the watchdog's line: "rank 2 did not reach
-  // MPI_Init", "ranks 0 and 1 of this host's 3 reached MPI_Init", or empty
-  // when nothing can be said.
-  std::string Absent() const;
+  // Notes which ranks' marks are there now. A rank whose own watchdog gave
+  // up first has left by the time another's looks: a rank once seen is
+  // counted as having reached MPI_Init.
+  void Look();
+
+  // What the marks say (now, and at every Look before), for the watchdog's
+  // line: "rank 2 did not reach MPI_Init", "ranks 0 and 1 of this host's 3
+  // reached MPI_Init", or empty when nothing can be said.
+  std::string Absent();
 
  private:
   LaunchInfo launch_;
-  int local_size_ = 0;  // the job's ranks on this host, 0 when not known
-  int socket_ = -1;     // -1: no roll call
+  int local_size_ = 0;      // the job's ranks on this host, 0 when not known
+  int socket_ = -1;         // -1: no roll call
+  std::vector<bool> seen_;  // per rank: its mark was there at a Look
 };
 
 }  // namespace loadcell

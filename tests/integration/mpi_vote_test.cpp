@@ -15,6 +15,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -308,6 +309,63 @@ TEST(MpiVoteTest, ARankThatNeverReachesMpiInitCannotHoldTheOthers) {
     // machine (a hang would last until `timeout`: 90 s).
     EXPECT_LT(r.seconds_after_action, 60) << name << "\n" << Show(r);
   }
+}
+
+// The same with the rank stopped inside MPI_Init rather than before it: it
+// is stopped as soon as its mark of presence appears (the roll call, made
+// right before MPI_Init), so the others wait in MPI_Init for a rank that is
+// there and does not go on. Their watchdog ends the job all the same.
+TEST(MpiVoteTest, ARankStoppedInsideMpiInitCannotHoldTheOthers) {
+  const testing::TempDir dir;
+  const std::string pid_file = dir / "rank2.pid";
+  const std::vector<std::string> args = {"cpu", "--time=2", "--mpi-timeout=3"};
+  std::vector<std::string> cmd = MpirunCommand(2, args, /*timeout_s=*/90);
+  std::string shell = "echo $$ > " + pid_file + ".tmp && mv " + pid_file + ".tmp " + pid_file +
+                      " && exec " + LoadcellBinary();
+  for (const std::string& a : args) shell += " " + a;
+  testing::AddShellRank(cmd, shell);
+  const std::string mark_of_rank2 = "-3-2\n";  // ...-<size>-<rank> in /proc/net/unix
+  const std::string mark_prefix = "@loadcell-mpi-start-" + std::to_string(getuid()) + "-";
+  int stopped = 0;
+  bool inside = false;
+  testing::ChildWatch watch;
+  watch.timeout_s = 120;
+  watch.marker = "";
+  watch.during = [&](int) {
+    const int pid = testing::WaitForPidFile(pid_file);
+    if (pid <= 0) return;
+    for (int i = 0; i < 20000 && !inside; ++i) {
+      const std::string unix_sockets = testing::ReadFile("/proc/net/unix");
+      for (size_t at = unix_sockets.find(mark_prefix); at != std::string::npos;
+           at = unix_sockets.find(mark_prefix, at + 1)) {
+        const size_t end = unix_sockets.find('\n', at);
+        if (unix_sockets.compare(end - 4, 5, mark_of_rank2) == 0) inside = true;
+      }
+      if (!inside) std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+    kill(pid, SIGSTOP);
+    stopped = pid;
+  };
+  const ProcessResult r = RunCommand(cmd, watch);
+  ASSERT_GT(stopped, 0) << Show(r);
+  EXPECT_TRUE(inside) << "rank 2's mark never appeared\n" << Show(r);
+  const bool gone = !testing::StillRunning(stopped);
+  if (!gone) kill(stopped, SIGKILL);
+  EXPECT_TRUE(gone) << "rank 2 was left behind";
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_GE(CountOf(r.err,
+                    "loadcell: error: MPI did not start within 10 s (--mpi-timeout, at "
+                    "least 10 s): MPI_Init did not return on rank "),
+            1u)
+      << Show(r);
+  // Rank 2 reached MPI_Init: no rank is named missing, also by a rank whose
+  // watchdog ends after another's has left.
+  EXPECT_GE(CountOf(r.err, "; every rank reached MPI_Init, and one hangs in it; no rank ran it"),
+            1u)
+      << Show(r);
+  EXPECT_EQ(CountOf(r.err, "did not reach MPI_Init"), 0u) << Show(r);
+  EXPECT_EQ(CountOf(r.out, "General statistics"), 0u) << Show(r);
+  EXPECT_LT(r.seconds_after_action, 60) << Show(r);
 }
 
 }  // namespace
