@@ -150,8 +150,9 @@ std::string NoData(const std::string& id, const std::string& description) {
 
 std::string Escape(std::string_view s) {
   // Control bytes (from a saved result, a host name, a label) never reach
-  // the page raw: it may be printed to a terminal.
-  const std::string text = EscapeControlBytes(s, "\t\n\r");
+  // the page raw: it may be printed to a terminal, where a carriage return
+  // would let a value write over the line before it.
+  const std::string text = EscapeControlBytes(s, "\t\n");
   std::string out;
   out.reserve(text.size());
   for (char c : text) {

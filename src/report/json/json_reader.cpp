@@ -26,6 +26,7 @@ constexpr size_t kMaxJsonDepth = 64;
 constexpr double kMaxFigure = 1e18;
 // A string from the document quoted in a message is cut to this many bytes.
 constexpr size_t kMaxQuotedBytes = 64;
+constexpr size_t kMaxMessageBytes = 400;
 
 // Builds the DOM like nlohmann's own SAX DOM parser but records a syntax
 // error (its byte offset and text) instead of throwing it.
@@ -133,8 +134,13 @@ class Walker {
  public:
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
+  // A message longer than kMaxMessageBytes (a path through keys of the
+  // document may be long) is cut at a character's start with "...".
   void Fail(std::string message) {
-    if (error_.empty()) error_ = std::move(message);
+    if (!error_.empty()) return;
+    bool cut = false;
+    const std::string_view kept = CutAtCharacter(message, kMaxMessageBytes, &cut);
+    error_ = cut ? std::string(kept) + "..." : std::move(message);
   }
 
   // The member `key` of object `obj` (at `path`), or nullptr. A missing
@@ -507,7 +513,7 @@ CheckLevel ReadCheckLevel(Walker& w, const std::string& text, const std::string&
        {CheckLevel::kPass, CheckLevel::kWarn, CheckLevel::kInvalid, CheckLevel::kNotChecked}) {
     if (text == CheckLevelName(l)) return l;
   }
-  w.Fail(path + ": \"" + text + "\" is not pass, warn, invalid or not_checked");
+  w.Fail(path + ": " + QuotedValue(Json(text)) + " is not pass, warn, invalid or not_checked");
   return CheckLevel::kPass;
 }
 
