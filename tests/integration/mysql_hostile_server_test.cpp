@@ -70,9 +70,11 @@ enum class After {
   kRows,
   kRowsTrickle,
   kOutOfOrder,
-  kChain,    // 0xFFFFFF-byte packets chained without end
-  kClaim,    // a header claiming 0xFFFFFE bytes, then one byte per 100 ms
-  kColumns,  // a result set of 4097 columns
+  kChain,         // 0xFFFFFF-byte packets chained without end
+  kClaim,         // a header claiming 0xFFFFFE bytes, then one byte per 100 ms
+  kColumns,       // a result set of 4097 columns
+  kMoreResults,   // OK packets that say more results follow, without end
+  kFileRequests,  // LOAD DATA LOCAL requests for /etc/passwd, without end
 };
 
 // A version with escape sequences (erase the screen, set the title, and
@@ -102,6 +104,26 @@ void ServeMy(LoopbackServer& s, SocketHandle fd, After after, std::atomic<bool>&
     const std::string prepared = std::string("\x00", 1) + LittleEndian(1, 4) + LittleEndian(0, 2) +
                                  LittleEndian(0, 2) + std::string(1, '\0') + LittleEndian(0, 2);
     if (!s.Send(fd, MyPacket(prepared, 1))) return;
+  }
+  if (after == After::kMoreResults) {
+    std::string oks;  // SERVER_MORE_RESULTS_EXISTS set in each
+    for (int k = 0; k < 256; ++k) {
+      oks += MyPacket(std::string("\x00\x00\x00\x0A\x00\x00\x00", 7), static_cast<uint8_t>(1 + k));
+    }
+    while (!s.stopping() && s.Send(fd, oks)) {
+    }
+    return;
+  }
+  if (after == After::kFileRequests) {
+    // Each answer must be the empty file: loadcell sends no file's bytes.
+    for (uint8_t seq = 1; !s.stopping(); seq = static_cast<uint8_t>(seq + 2)) {
+      if (!s.Send(fd, MyPacket("\xFB/etc/passwd", seq))) return;
+      const std::string h = s.Read(fd, 4);
+      if (h.size() < 4) return;
+      if ((h[0] | h[1] | h[2]) != 0) key_asked = true;  // a file's bytes came back
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return;
   }
   if (after == After::kOutOfOrder) {
     s.Send(fd, MyPacket(kMyOk, 5));
@@ -179,6 +201,11 @@ TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
       {"a version with escape sequences", After::kOutOfOrder, "a packet out of order",
        kHostileVersion},
       {"rows one byte per 100 ms", After::kRowsTrickle, "--db-read-timeout"},
+      {"more results without end", After::kMoreResults, "more than 100000 results"},
+      // Each request is answered with the empty file; the answers are part
+      // of the statement and do not start its limit again.
+      {"LOAD DATA LOCAL requests without end", After::kFileRequests,
+       "did not send its whole reply within 2s (--db-read-timeout)"},
       {"a sequence id out of order", After::kOutOfOrder,
        "a packet out of order (sequence id 5, expected 1)"},
   };
@@ -198,7 +225,8 @@ TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
     EXPECT_EQ((r.out + r.err).find("x-secret"), std::string::npos) << testing::Show(r);
     EXPECT_EQ((r.out + r.err).find('\x1b'), std::string::npos) << testing::Show(r);
     EXPECT_EQ((r.out + r.err).find("\xc2\x9b"), std::string::npos) << testing::Show(r);
-    EXPECT_FALSE(key_asked.load());  // no key asked for without the user's word
+    // No key asked for without the user's word, no file's bytes sent.
+    EXPECT_FALSE(key_asked.load());
     EXPECT_LT(took, 20.0) << testing::Show(r);
     EXPECT_GT(r.max_rss_kb, 0);
     EXPECT_LT(r.max_rss_kb, 400 * 1024) << testing::Show(r);
