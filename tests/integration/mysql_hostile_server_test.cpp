@@ -75,6 +75,7 @@ enum class After {
   kColumns,       // a result set of 4097 columns
   kMoreResults,   // OK packets that say more results follow, without end
   kFileRequests,  // LOAD DATA LOCAL requests for /etc/passwd, without end
+  kLoginTrickle,  // the login's answer one byte per 100 ms
 };
 
 // A version with escape sequences (erase the screen, set the title, and
@@ -90,6 +91,14 @@ void ServeMy(LoopbackServer& s, SocketHandle fd, After after, std::atomic<bool>&
              const std::string& version) {
   if (!s.Send(fd, MyPacket(MyHello(version), 0))) return;
   if (ReadPacket(s, fd).empty()) return;
+  if (after == After::kLoginTrickle) {
+    // A packet of 1000 bytes, one of them per 100 ms.
+    if (!s.Send(fd, LittleEndian(1000, 3) + '\x02')) return;
+    while (!s.stopping() && s.Send(fd, "\x01")) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return;
+  }
   if (after == After::kFullAuthentication) {
     if (!s.Send(fd, MyPacket("\x01\x04", 2))) return;
     if (ReadPacket(s, fd) == "\x02") key_asked = true;
@@ -202,6 +211,7 @@ TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
        kHostileVersion},
       {"rows one byte per 100 ms", After::kRowsTrickle, "--db-read-timeout"},
       {"more results without end", After::kMoreResults, "more than 100000 results"},
+      {"the login's answer one byte per 100 ms", After::kLoginTrickle, "--db-connect-timeout"},
       // Each request is answered with the empty file; the answers are part
       // of the statement and do not start its limit again.
       {"LOAD DATA LOCAL requests without end", After::kFileRequests,
