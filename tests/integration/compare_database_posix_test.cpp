@@ -2,7 +2,8 @@
 // database's cache, as the verdict's `database` check records it, is the
 // same for two runs on one host (comparable), and a run saved with
 // --verdict=off does not record it ("not recorded", not a difference); each
-// database fact compare weighs is named when it differs.
+// database fact compare weighs is named when it differs; two Lua scripts'
+// runs record their database's settings, and compare names a difference.
 
 #include <gtest/gtest.h>
 
@@ -114,6 +115,43 @@ TEST(CompareDatabase, EachDatabaseFactThatDiffersIsNamedWithBothValues) {
     EXPECT_NE(r.out.find("  B: not comparable: " + edits[i].difference + "\n"), std::string::npos)
         << r.out;
   }
+}
+
+// A Lua script connects only when its threads start, after the run's
+// manifest is begun: its database's settings are read after the run, with
+// the data set, so that compare of two Lua runs names the one that differs
+// rather than "not recorded". SQLite: loadcell's driver asks every file for
+// WAL, which an in-memory database cannot keep (its journal stays in memory).
+TEST(CompareDatabase, TwoLuaRunsOnSqliteNameTheirSettingsDifference) {
+  TempDir dir;
+  const std::string script = dir.Write("select.lua",
+                                       "function thread_init()\n"
+                                       "  con = sysbench.sql.driver():connect()\n"
+                                       "end\n"
+                                       "function event()\n"
+                                       "  con:query(\"SELECT 1\")\n"
+                                       "end\n");
+  for (const std::string& db : {dir / "file.db", std::string(":memory:")}) {
+    const std::string out = db == ":memory:" ? dir / "memory.json" : dir / "file.json";
+    const ProcessResult r =
+        RunLoadcell({script, "--db-driver=sqlite", "--sqlite-db=" + db, "--events=100",
+                     "--format=json", "--output-file=" + out, "run"});
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+  }
+  const nlohmann::json file = nlohmann::json::parse(testing::ReadFile(dir / "file.json"));
+  ASSERT_EQ(file["manifest"]["database_settings"].size(), 3u) << file["manifest"].dump();
+  EXPECT_EQ(file["manifest"]["database_settings"][0]["name"], "server");
+  EXPECT_EQ(file["manifest"]["database_settings"][1]["value"], "wal");
+  ProcessResult r = RunLoadcell({"compare", dir / "file.json", dir / "memory.json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("  B: not comparable: journal_mode wal vs memory"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("database settings"), std::string::npos) << r.out;
+  // The same result twice: comparable, its settings recorded.
+  r = RunLoadcell({"compare", dir / "file.json", dir / "file.json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("  B: comparable"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("database settings"), std::string::npos) << r.out;
 }
 
 }  // namespace
