@@ -66,7 +66,7 @@ TEST(VerdictChecks, AFirstIntervalFarAboveTheRestIsAWarmUpInTheFigures) {
   EXPECT_EQ(c["advice"], "add --warmup-time (at least 0.2s)") << c.dump();
 }
 
-// Thread 0 sleeps ten times as long per event as the other three: it does
+// Thread 0 sleeps forty times as long per event as the other three: it does
 // far fewer events than their mean.
 TEST(VerdictChecks, AThreadFarBehindTheOthersIsUnfair) {
   const nlohmann::json j = PacedRun("unfair", {"--threads=4", "--time=1"});

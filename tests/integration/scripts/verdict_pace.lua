@@ -6,7 +6,7 @@
 --            more each time): the rate falls all run long (steady-state)
 --   fast     the first 1000 events of each thread do nothing, the rest
 --            sleep 2 ms: the first interval far above the others (warm-up)
---   unfair   thread 0 sleeps 5 ms per event, the others 0.5 ms (fairness)
+--   unfair   thread 0 sleeps 20 ms per event, the others 0.5 ms (fairness)
 --   stalls   2 ms per event, but events 10, 60 and 110 of each thread
 --            sleep 100 ms: the events after them start late (rate)
 
@@ -29,7 +29,7 @@ function event()
   elseif shape == "fast" then
     us = done < 1000 and 0 or 2000
   elseif shape == "unfair" then
-    us = tid == 0 and 5000 or 500
+    us = tid == 0 and 20000 or 500
   elseif shape == "stalls" then
     us = (done == 10 or done == 60 or done == 110) and 100000 or 2000
   else
