@@ -54,6 +54,9 @@ struct LuaScriptWorkload::Impl {
   // The data set, read by the first Facts() of a run that used a database.
   mutable std::mutex data_set_mu;
   mutable std::optional<DatabaseFacts> data_set;  // guarded by data_set_mu
+  // The server's settings, read with the data set: the script connects only
+  // when its threads start, after the run's manifest is written.
+  mutable DatabaseSettings settings;  // guarded by data_set_mu
 };
 
 namespace {
@@ -548,13 +551,14 @@ WorkloadFacts LuaScriptWorkload::Facts(const RunResult& r) const {
   if (r.events == 0 || !r.failure.ok()) return f;
   std::lock_guard<std::mutex> lock(impl_->data_set_mu);
   if (!impl_->data_set.has_value()) {
-    impl_->data_set = ReadOltpDataSetAfterRun(*driver);
+    impl_->data_set = ReadOltpDataSetAfterRun(*driver, &impl_->settings);
     if (impl_->data_set->unknown.empty() && impl_->data_set->data_bytes == 0) {
       impl_->data_set->unknown =
           "the script's tables are not sysbench's sbtestN tables, whose size alone is read";
     }
   }
   AddDataSetFacts(f, *impl_->data_set, r);
+  f.database_settings = impl_->settings;
   return f;
 }
 

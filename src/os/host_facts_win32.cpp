@@ -92,6 +92,10 @@ uint64_t CgroupMemoryLimit() {
                                 nullptr) == 0) {
     return 0;
   }
+  return JobMemoryLimit(job);
+}
+
+uint64_t JobMemoryLimit(const JOBOBJECT_EXTENDED_LIMIT_INFORMATION& job) {
   uint64_t limit = 0;
   const DWORD flags = job.BasicLimitInformation.LimitFlags;
   if ((flags & JOB_OBJECT_LIMIT_PROCESS_MEMORY) != 0) limit = job.ProcessMemoryLimit;

@@ -5,9 +5,12 @@
 
 namespace loadcell {
 
-bool FileCompressAttribute(const std::string& path) {
-  const DWORD attributes = GetFileAttributesW(WidePath(path).c_str());
+bool CompressedAttribute(DWORD attributes) {
   return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_COMPRESSED) != 0;
+}
+
+bool FileCompressAttribute(const std::string& path) {
+  return CompressedAttribute(GetFileAttributesW(WidePath(path).c_str()));
 }
 
 StorageSavings ReadStorageSavings(const std::string& path) {

@@ -5,6 +5,7 @@
 
 #include <windows.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -52,5 +53,15 @@ struct CreateFileArgs {
   DWORD flags = FILE_ATTRIBUTE_NORMAL;
 };
 CreateFileArgs CreateFileArgsFor(int flags, bool truncate);
+
+// The memory limit a job object's extended limits set on a process: the
+// per-process limit, the whole job's, or the lower of the two when both are
+// set; 0 when neither is (CgroupMemoryLimit's parse seam).
+uint64_t JobMemoryLimit(const JOBOBJECT_EXTENDED_LIMIT_INFORMATION& job);
+
+// Whether a file's attributes (GetFileAttributesW's) have the NTFS
+// compressed attribute; false for INVALID_FILE_ATTRIBUTES
+// (FileCompressAttribute's parse seam).
+bool CompressedAttribute(DWORD attributes);
 
 }  // namespace loadcell

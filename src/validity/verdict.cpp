@@ -136,6 +136,9 @@ void VerdictStep::Judge(RunResult& r) const {
   host.writeback_bytes_end = dirty.writeback_bytes;
   host.virtual_machine = VirtualMachineName();
   const WorkloadFacts facts = workload_.Facts(r);
+  // A workload that reads its database's settings only after the run (a
+  // Lua script's) records them here, for `loadcell compare`.
+  if (r.manifest.database_settings.empty()) r.manifest.database_settings = facts.database_settings;
   validity::CheckInput in{
       r, facts, host, validity::GatherTargetFacts(facts.io), percentile_, report_interval_s_};
   Validity v = validity::RunChecks(in);

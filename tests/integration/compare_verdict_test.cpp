@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -138,6 +140,88 @@ TEST_F(CompareVerdict, TwoRunsASideAreStillTooFewThreeAreJudged) {
   ASSERT_EQ(three.exit_code, 0) << Show(three);
   EXPECT_EQ(three.out.find("B vs A: too few runs"), std::string::npos) << three.out;
   EXPECT_NE(three.out.find(" spread (3 and 3 runs)\n"), std::string::npos) << three.out;
+}
+
+// One fact of a saved result changed on one side: what `compare` names.
+struct FactEdit {
+  const char* name;
+  // Sets the fact on A's copy and on B's (each given its whole JSON).
+  std::function<void(nlohmann::json& target, nlohmann::json& doc, bool b)> set;
+  std::string difference;  // the words compare prints
+};
+
+// Every file, tool and system fact compare weighs (docs/validity.md,
+// "Comparing results"), each changed alone in a copy of one real result:
+// the comparison names that one, with both values, and nothing else. The
+// database's facts are compare_database_posix_test.cpp's.
+TEST_F(CompareVerdict, EachFactThatDiffersIsNamedWithBothValues) {
+  SaveReadRun(dir_, dir_ / "base.json", {});
+  const nlohmann::json base = nlohmann::json::parse(testing::ReadFile(dir_ / "base.json"));
+  ASSERT_EQ(base["manifest"]["targets"].size(), 1u) << base["manifest"].dump();
+  const std::vector<FactEdit> edits = {
+      {"engine",
+       [](nlohmann::json& t, nlohmann::json&, bool b) { t["engine"] = b ? "mmap" : "sync"; },
+       "engine sync vs mmap"},
+      {"caching",
+       [](nlohmann::json& t, nlohmann::json&, bool b) { t["caching"] = b ? "direct" : "buffered"; },
+       "caching buffered vs direct"},
+      {"block size",
+       [](nlohmann::json& t, nlohmann::json&, bool b) { t["block_bytes"] = b ? 16384 : 4096; },
+       "block size 4 KiB vs 16 KiB"},
+      {"queue depth",
+       [](nlohmann::json& t, nlohmann::json&, bool b) {
+         t["queue_depth_asked"] = b ? 32 : 1;
+         t["queue_depth"] = 1;
+       },
+       "queue depth 1 vs 32 (ran 1)"},
+      {"write data",
+       [](nlohmann::json& t, nlohmann::json&, bool b) {
+         t["write_pattern"] = b ? "zero" : "random";
+       },
+       "write data random vs zero"},
+      {"file set size",
+       [](nlohmann::json& t, nlohmann::json&, bool b) {
+         t["file_set_bytes"] = b ? (uint64_t{6} << 30) : (uint64_t{4} << 20);
+       },
+       "file set size 4 MiB vs 6 GiB"},
+      {"tool version",
+       [](nlohmann::json&, nlohmann::json& d, bool b) {
+         d["manifest"]["tool_version"] = b ? "9.9.1" : "9.9.0";
+       },
+       "tool version 9.9.0 vs 9.9.1"},
+      {"kernel",
+       [](nlohmann::json&, nlohmann::json& d, bool b) {
+         d["manifest"]["system"]["kernel"] = b ? "Linux 6.8.0" : "Linux 6.1.0";
+       },
+       "kernel Linux 6.1.0 vs Linux 6.8.0"},
+      {"file system",
+       [](nlohmann::json& t, nlohmann::json&, bool b) { t["file_system"] = b ? "xfs" : "ext4"; },
+       "file system ext4 vs xfs"},
+      {"mount options",
+       [](nlohmann::json& t, nlohmann::json&, bool b) {
+         t["mount_options"] = b ? "rw,noatime" : "rw,relatime";
+       },
+       "mount options rw,relatime vs rw,noatime"},
+  };
+  for (size_t i = 0; i < edits.size(); ++i) {
+    const FactEdit& e = edits[i];
+    SCOPED_TRACE(e.name);
+    std::string paths[2];
+    for (const bool b : {false, true}) {
+      nlohmann::json doc = base;
+      // Every fact recorded on both sides (Windows records no mount
+      // options), the same but the one changed.
+      doc["manifest"]["targets"][0]["mount_options"] = "rw,relatime";
+      e.set(doc["manifest"]["targets"][0], doc, b);
+      paths[b ? 1 : 0] =
+          dir_.Write(std::string(b ? "b" : "a") + std::to_string(i) + ".json", doc.dump());
+    }
+    const ProcessResult r = RunLoadcell({"compare", paths[0], paths[1]});
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+    EXPECT_NE(r.out.find("  B: not comparable: " + e.difference + "\n"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Overall: not comparable (B)"), std::string::npos) << r.out;
+  }
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ INSTANTIATE_TEST_SUITE_P(AllDrivers, LuaBulkInsert, ::testing::Values("sqlite", 
 // The verdict's database check on a Lua script's run (docs/validity.md):
 // its sbtestN tables against the server's buffer pool, as for OLTP; tables
 // of another name are not read, and the check says so (never a silent
-// pass).
+// pass). The server's settings are recorded either way.
 class LuaDataSetVerdict : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LuaDataSetVerdict, SbtestTablesAreWeighedAgainstTheBufferPool) {
@@ -134,6 +134,16 @@ TEST_P(LuaDataSetVerdict, SbtestTablesAreWeighedAgainstTheBufferPool) {
       if (c["id"] == "database") check = c;
     }
     ASSERT_FALSE(check.is_null()) << run.out;
+    // The server's settings, read after the run (the script connects only
+    // when its threads start), whatever the tables are called: what
+    // compare weighs.
+    const nlohmann::json& settings = report["manifest"]["database_settings"];
+    ASSERT_GE(settings.size(), 2u) << report["manifest"].dump();
+    EXPECT_EQ(settings[0]["name"], "server") << settings.dump();
+    EXPECT_NE(settings[0]["value"].get<std::string>().find(GetParam() == "pgsql" ? "PostgreSQL"
+                                                                                 : "MariaDB"),
+              std::string::npos)
+        << settings.dump();
     if (std::string(table) == "sbtest1") {
       EXPECT_EQ(check["level"], "warn") << check.dump();
       // PostgreSQL's sizes are the files'; InnoDB's statistics lag behind

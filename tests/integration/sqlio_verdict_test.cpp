@@ -37,6 +37,24 @@ TEST_F(SqlioVerdict, UnbufferedIsNotACacheFindingAndOffPrintsNone) {
   EXPECT_EQ(off.out.find("Verdict"), std::string::npos) << off.out;
 }
 
+// --verdict=strict: SQLIO's INVALID result (a buffered read of a file in
+// memory) exits 3 after its full report, saying why on stderr; a result that
+// is not INVALID (the same read unbuffered) exits 0.
+TEST_F(SqlioVerdict, StrictExitsThreeOnAnInvalidResultAndZeroOtherwise) {
+  const testing::ProcessResult bad =
+      Sqlio({"-kR", "-s1", "-frandom", "-b8", "-BS", "--verdict=strict", "-F" + param_});
+  EXPECT_EQ(bad.exit_code, 3) << bad.err << bad.out;
+  EXPECT_NE(bad.out.find("CUMULATIVE DATA:"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("\nVerdict: INVALID ("), std::string::npos) << bad.out;
+  EXPECT_NE(bad.err.find("--verdict=strict"), std::string::npos) << bad.err;
+
+  const testing::ProcessResult good =
+      Sqlio({"-kR", "-s1", "-frandom", "-b8", "-BN", "--verdict=strict", "-F" + param_});
+  ExpectReport(good);
+  EXPECT_EQ(good.out.find("\nVerdict: INVALID"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("\nVerdict: valid"), std::string::npos) << good.out;
+}
+
 // The cache check of a JSON report, or null.
 nlohmann::json BlogCacheCheck(const std::string& json) {
   const nlohmann::json j = nlohmann::json::parse(json, nullptr, false);

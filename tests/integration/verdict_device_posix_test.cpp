@@ -161,6 +161,30 @@ TEST_F(VerdictOnLoopDevice, RequestsSmallerThanA4KSectorWarnWholeSectorsPass) {
   EXPECT_EQ(whole["figures"]["logical_block_bytes"], 4096);
 }
 
+// Direct requests smaller than the device's 4096-byte logical block: the
+// kernel refuses them, the run fails, and the verdict says why (alignment
+// INVALID with direct I/O, not the buffered WARN above).
+TEST_F(VerdictOnLoopDevice, DirectRequestsSmallerThanTheLogicalBlockAreInvalid) {
+  const ProcessResult r =
+      Run(LC_LOOP_FILEIO "--file-block-size=4K prepare >/dev/null && " LC_LOOP_FILEIO
+                         "--file-block-size=512 --file-extra-flags=direct "
+                         "--file-test-mode=rndrd --events=200 --format=json run "
+                         "> \"$O/direct.json\"; echo $? > \"$O/rc\"",
+          4096);
+  if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
+  ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
+  const nlohmann::json j = Json("direct.json");
+  const nlohmann::json c = LoopCheckOf(j, "alignment");
+  ASSERT_FALSE(c.is_null()) << tmp_.Read("direct.json") << ShowLoopRun(r);
+  EXPECT_EQ(c["level"], "invalid") << c.dump();
+  EXPECT_EQ(c["seen"],
+            "requests of 512 bytes on a device of 4096-byte logical blocks: the device cannot "
+            "take them as asked")
+      << c.dump();
+  EXPECT_EQ(c["figures"]["logical_block_bytes"], 4096) << c.dump();
+  EXPECT_EQ(j["validity"]["overall"], "invalid") << j.dump();
+}
+
 // The write-data check on a file system that compresses, made here: btrfs
 // mounted with compress=, btrfs with the folder's compression attribute
 // (chattr +c, inherited by the files made in it), and btrfs with neither.

@@ -1,8 +1,10 @@
 // The validity verdict through the real binary (docs/validity.md): each
 // condition made to happen for real where the machine allows it, and the
 // clean run that must be valid. The checks over facts the machine cannot
-// produce on demand (drift, a device's write cache) are
-// tested through their seam in tests/unit/validity/checks_test.cpp.
+// produce on demand (a device's write cache, steal time) are tested through
+// their seam in tests/unit/validity/checks_test.cpp; drift, a warm-up,
+// unfair threads and a rate's lag, made by a paced Lua script, in
+// verdict_checks_posix_test.cpp.
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -185,7 +185,7 @@ DatabaseFacts ReadOltpDataSet(DbConnection& conn, SqlDialect dialect) {
   return f;
 }
 
-DatabaseFacts ReadOltpDataSetAfterRun(DbDriver& driver) {
+DatabaseFacts ReadOltpDataSetAfterRun(DbDriver& driver, DatabaseSettings* settings) {
   DatabaseFacts f;
   Result<SqlDialect> dialect = DialectForDriver(driver.Name());
   if (!dialect.ok()) {
@@ -197,6 +197,7 @@ DatabaseFacts ReadOltpDataSetAfterRun(DbDriver& driver) {
     f.unknown = "no connection after the run: " + conn.status().message();
     return f;
   }
+  if (settings != nullptr) *settings = ReadDatabaseSettings(**conn, *dialect);
   return ReadOltpDataSet(**conn, *dialect);
 }
 

@@ -26,7 +26,10 @@ DatabaseSettings ReadDatabaseSettings(DbConnection& conn, SqlDialect dialect);
 
 // ReadOltpDataSet over a connection of its own from `driver` (closed
 // after), the dialect from the driver's name; a driver it cannot connect
-// through, or of no known dialect, says why in `unknown`.
-DatabaseFacts ReadOltpDataSetAfterRun(DbDriver& driver);
+// through, or of no known dialect, says why in `unknown`. With `settings`,
+// also ReadDatabaseSettings over the same connection into it (a Lua
+// script's run, whose settings are not read before the run); left empty
+// when there is no connection.
+DatabaseFacts ReadOltpDataSetAfterRun(DbDriver& driver, DatabaseSettings* settings = nullptr);
 
 }  // namespace loadcell

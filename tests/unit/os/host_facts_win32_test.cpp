@@ -1,6 +1,7 @@
 // The host facts of the verdict on Windows (host_facts_win32.cpp), run
 // under Wine in `make test`: the host's CPU times, the CPUs' frequencies,
-// the hypervisor, a file's holes. Wine gives no volume handle and no
+// the hypervisor, a file's holes, a job object's memory limit, the NTFS
+// compressed attribute (storage_savings_win32.cpp). Wine gives no volume handle and no
 // allocated ranges: there the facts must come back unknown, with the reason,
 // never as a false figure; on Windows they must be the figures.
 
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "os/host_facts.h"
+#include "os/storage_savings.h"
 #include "os/win32_util.h"
 #include "testing/temp_dir.h"
 
@@ -115,6 +117,109 @@ TEST(HostFactsWin32Test, TheVolumesFactsNameItsDriveWhenKnown) {
   }
   const std::string cache = DeviceWriteCacheMode(dir.path());
   EXPECT_TRUE(cache.empty() || cache == "write back" || cache == "write through") << cache;
+}
+
+// Under Wine (its ntdll exports wine_get_version), not Windows.
+bool UnderWine() {
+  const HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+  return ntdll != nullptr && GetProcAddress(ntdll, "wine_get_version") != nullptr;
+}
+
+JOBOBJECT_EXTENDED_LIMIT_INFORMATION JobLimits(DWORD flags, uint64_t process, uint64_t job) {
+  JOBOBJECT_EXTENDED_LIMIT_INFORMATION info{};
+  info.BasicLimitInformation.LimitFlags = flags;
+  info.ProcessMemoryLimit = process;
+  info.JobMemoryLimit = job;
+  return info;
+}
+
+// A job object's limits are what a cgroup's memory.max is on Linux: the
+// process' own, the whole job's, the lower of the two; none unless its flag
+// is set (a figure without its flag is not a limit).
+TEST(HostFactsWin32Test, AJobObjectsMemoryLimitIsTheLowerOfThoseItSets) {
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  EXPECT_EQ(JobMemoryLimit(JobLimits(0, 2 * kGiB, 3 * kGiB)), 0u);
+  EXPECT_EQ(JobMemoryLimit(JobLimits(JOB_OBJECT_LIMIT_PROCESS_MEMORY, 2 * kGiB, 3 * kGiB)),
+            2 * kGiB);
+  EXPECT_EQ(JobMemoryLimit(JobLimits(JOB_OBJECT_LIMIT_JOB_MEMORY, 2 * kGiB, 3 * kGiB)), 3 * kGiB);
+  EXPECT_EQ(JobMemoryLimit(JobLimits(JOB_OBJECT_LIMIT_PROCESS_MEMORY | JOB_OBJECT_LIMIT_JOB_MEMORY,
+                                     5 * kGiB, 3 * kGiB)),
+            3 * kGiB);
+  EXPECT_EQ(JobMemoryLimit(JobLimits(JOB_OBJECT_LIMIT_PROCESS_MEMORY | JOB_OBJECT_LIMIT_JOB_MEMORY,
+                                     2 * kGiB, 3 * kGiB)),
+            2 * kGiB);
+  // Another limit's flag alone (the working set's) is no memory limit.
+  EXPECT_EQ(JobMemoryLimit(JobLimits(JOB_OBJECT_LIMIT_WORKINGSET, 2 * kGiB, 3 * kGiB)), 0u);
+}
+
+// This process put in a job of its own with a memory limit (far above what
+// the test uses): the job's limits, queried by its handle, parse to it, and
+// CgroupMemoryLimit (which asks for the calling process' job, a null
+// handle) reads it back. Wine takes a job's limits and answers with none
+// set: there the limit must read as unknown (0), never as another figure,
+// and the rest is Windows' alone (JobMemoryLimit's parse is the test above).
+TEST(HostFactsWin32Test, TheMemoryLimitOfThisProcesssJobIsRead) {
+  constexpr uint64_t kLimit = uint64_t{48} << 30;
+  HANDLE job = CreateJobObjectW(nullptr, nullptr);
+  ASSERT_NE(job, nullptr);
+  JOBOBJECT_EXTENDED_LIMIT_INFORMATION info = JobLimits(JOB_OBJECT_LIMIT_JOB_MEMORY, 0, kLimit);
+  ASSERT_NE(SetInformationJobObject(job, JobObjectExtendedLimitInformation, &info, sizeof(info)), 0)
+      << GetLastError();
+  ASSERT_NE(AssignProcessToJobObject(job, GetCurrentProcess()), 0) << GetLastError();
+  JOBOBJECT_EXTENDED_LIMIT_INFORMATION back{};
+  ASSERT_NE(QueryInformationJobObject(job, JobObjectExtendedLimitInformation, &back, sizeof(back),
+                                      nullptr),
+            0)
+      << GetLastError();
+  const uint64_t own = CgroupMemoryLimit();
+  CloseHandle(job);  // the process stays in it, with its limit, until it exits
+  if (UnderWine() && back.BasicLimitInformation.LimitFlags == 0) {
+    EXPECT_EQ(own, 0u);
+    GTEST_SKIP() << "Wine answers a job's limits with none set";
+  }
+  EXPECT_EQ(JobMemoryLimit(back), kLimit);
+  EXPECT_EQ(own, kLimit);
+}
+
+// The NTFS compressed attribute of a file, from its attributes.
+TEST(HostFactsWin32Test, TheCompressedAttributeIsReadFromTheFilesAttributes) {
+  EXPECT_TRUE(CompressedAttribute(FILE_ATTRIBUTE_COMPRESSED));
+  EXPECT_TRUE(CompressedAttribute(FILE_ATTRIBUTE_COMPRESSED | FILE_ATTRIBUTE_ARCHIVE));
+  EXPECT_FALSE(CompressedAttribute(FILE_ATTRIBUTE_ARCHIVE | FILE_ATTRIBUTE_SPARSE_FILE));
+  EXPECT_FALSE(CompressedAttribute(FILE_ATTRIBUTE_NORMAL));
+  // GetFileAttributesW's failure has every bit set: not an attribute.
+  EXPECT_FALSE(CompressedAttribute(INVALID_FILE_ATTRIBUTES));
+}
+
+// A file made compressed (FSCTL_SET_COMPRESSION, where the file system
+// does it: NTFS) says so to the write-data check; one that is not, or
+// where the file system compresses nothing (Wine's), says that; a missing
+// file says nothing.
+TEST(HostFactsWin32Test, AFilesCompressedAttributeIsWhatTheWriteDataCheckReads) {
+  TempDir dir;
+  const std::string path = dir.File("compressed.bin");
+  HANDLE f = CreateFileW(Widen(path).c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr,
+                         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+  ASSERT_NE(f, INVALID_HANDLE_VALUE);
+  const StorageSavings plain = ReadStorageSavings(path);
+  EXPECT_TRUE(plain.known);
+  EXPECT_FALSE(plain.compresses);
+  EXPECT_EQ(plain.how, "the NTFS compressed attribute not set");
+  USHORT format = COMPRESSION_FORMAT_DEFAULT;
+  DWORD got = 0;
+  const bool set = DeviceIoControl(f, FSCTL_SET_COMPRESSION, &format, sizeof(format), nullptr, 0,
+                                   &got, nullptr) != 0;
+  CloseHandle(f);
+  const bool attribute = (GetFileAttributesW(Widen(path).c_str()) & FILE_ATTRIBUTE_COMPRESSED) != 0;
+  if (!UnderWine()) {
+    EXPECT_EQ(set, attribute);  // NTFS sets it; ReFS, FAT refuse the request
+  }
+  const StorageSavings after = ReadStorageSavings(path);
+  EXPECT_TRUE(after.known);
+  EXPECT_EQ(after.compresses, attribute);
+  EXPECT_EQ(after.how, attribute ? "the NTFS compressed attribute set"
+                                 : "the NTFS compressed attribute not set");
+  EXPECT_FALSE(ReadStorageSavings(dir.File("missing")).known);
 }
 
 }  // namespace

@@ -1,0 +1,100 @@
+// The verdict's interval, thread and rate checks through the binary
+// (docs/validity.md), each made to find what it looks for by a Lua script
+// whose events are paced by their count (scripts/verdict_pace.lua; POSIX:
+// its sleep is usleep through the FFI): steady-state, warm-up, fairness and
+// the rate's lag. Each run is a second or two. The seam tests of the same
+// checks are tests/unit/validity/checks_test.cpp's.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "testing/run_binary.h"
+#include "testing/verdict_run.h"
+
+namespace loadcell {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunLoadcell;
+using testing::ShowVerdictRun;
+using testing::VerdictCheckOf;
+
+// A run of verdict_pace.lua with `shape` and `extra` options, as JSON.
+nlohmann::json PacedRun(const std::string& shape, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {
+      std::string(LOADCELL_SOURCE_DIR) + "/tests/integration/scripts/verdict_pace.lua",
+      "--shape=" + shape, "--format=json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back("run");
+  const ProcessResult r = RunLoadcell(args);
+  EXPECT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << ShowVerdictRun(r);
+  return j.is_discarded() ? nlohmann::json::object() : j;
+}
+
+// Each event sleeps longer than the last: 7 intervals of 0.2 s whose rate
+// falls from thousands to about a hundred a second.
+TEST(VerdictChecks, ARateThatFallsAllRunLongIsNoSteadyState) {
+  const nlohmann::json j = PacedRun("slowing", {"--time=1.4", "--report-interval=0.2"});
+  const nlohmann::json c = VerdictCheckOf(j, "steady-state");
+  ASSERT_FALSE(c.is_null()) << j.dump();
+  EXPECT_EQ(c["level"], "warn") << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find("in the first third of the intervals"),
+            std::string::npos)
+      << c.dump();
+  EXPECT_GT(c["figures"]["first_third_events_per_second"].get<double>(),
+            c["figures"]["last_third_events_per_second"].get<double>())
+      << c.dump();
+  EXPECT_GT(c["figures"]["drift"].get<double>(), 0.2) << c.dump();
+  EXPECT_NE(c["advice"].get<std::string>().find("--warmup-time"), std::string::npos) << c.dump();
+}
+
+// The first 1000 events do nothing, then 2 ms each: the first interval runs
+// far above the median of the others.
+TEST(VerdictChecks, AFirstIntervalFarAboveTheRestIsAWarmUpInTheFigures) {
+  const nlohmann::json j = PacedRun("fast", {"--time=1", "--report-interval=0.2"});
+  const nlohmann::json c = VerdictCheckOf(j, "warm-up");
+  ASSERT_FALSE(c.is_null()) << j.dump();
+  EXPECT_EQ(c["level"], "warn") << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find("the start is in the figures"), std::string::npos)
+      << c.dump();
+  EXPECT_GT(c["figures"]["ratio"].get<double>(), 1.5) << c.dump();
+  EXPECT_EQ(c["advice"], "add --warmup-time (at least 0.2s)") << c.dump();
+}
+
+// Thread 0 sleeps forty times as long per event as the other three: it does
+// far fewer events than their mean.
+TEST(VerdictChecks, AThreadFarBehindTheOthersIsUnfair) {
+  const nlohmann::json j = PacedRun("unfair", {"--threads=4", "--time=1"});
+  const nlohmann::json c = VerdictCheckOf(j, "fairness");
+  ASSERT_FALSE(c.is_null()) << j.dump();
+  EXPECT_EQ(c["level"], "warn") << c.dump();
+  EXPECT_EQ(c["figures"]["threads"], 4) << c.dump();
+  EXPECT_GT(c["figures"]["min_below_mean"].get<double>(), 0.25) << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find("the slowest of 4 threads did "), std::string::npos)
+      << c.dump();
+}
+
+// Under --rate=100 events of 2 ms keep the rate, but three events of 100 ms
+// early in the run make the ones after them start late, by more than the
+// latency median, before the schedule is caught up.
+TEST(VerdictChecks, EventsThatStartLateUnderARateWarn) {
+  const nlohmann::json j = PacedRun("stalls", {"--rate=100", "--time=2"});
+  const nlohmann::json c = VerdictCheckOf(j, "rate");
+  ASSERT_FALSE(c.is_null()) << j.dump();
+  EXPECT_EQ(c["level"], "warn") << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find("of the events started more than 1 ms late"),
+            std::string::npos)
+      << c.dump();
+  EXPECT_GT(c["figures"]["max_lag_ms"].get<double>(),
+            c["figures"]["latency_median_ms"].get<double>())
+      << c.dump();
+  EXPECT_GT(c["figures"]["late_fraction"].get<double>(), 0.01) << c.dump();
+}
+
+}  // namespace
+}  // namespace loadcell
