@@ -1,9 +1,10 @@
 // The verdict in each form a run's result is written in, through the
 // binary (docs/validity.md, "Where it is printed"): the CSV's verdict
 // column, the HTML page's verdict panel at the top (each finding's words,
-// escaped), and the JSON's validity.cost_ms against the bound the verdict
-// step is held to (50 ms for a run without a database), for a fileio run
-// and a fio run.
+// escaped), and the JSON's validity.cost_ms, the verdict step's own time,
+// for a fileio run and a fio run. Its bound (50 ms for a run without a
+// database) is a figure of speed: measured, not asserted (tests never
+// assert on speed).
 
 #include <gtest/gtest.h>
 
@@ -29,7 +30,6 @@ using testing::VerdictCheckOf;
 
 // The bound docs/validity.md states for the whole verdict step of a run
 // without a database ("The cost of the verdict").
-constexpr double kVerdictCostBoundMs = 50;
 
 // The lines of `text`, without their line breaks.
 std::vector<std::string> CsvLines(const std::string& text) {
@@ -138,7 +138,7 @@ TEST(VerdictOutputs, TheHtmlPageOpensWithTheVerdictPanel) {
   EXPECT_EQ(html.out.find("<i>this"), std::string::npos) << html.out;
 }
 
-TEST(VerdictOutputs, AFileioRunsVerdictCostsLessThanItsBound) {
+TEST(VerdictOutputs, AFileioRunRecordsItsVerdictsCost) {
   TempDir dir(BuildTree());
   ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
   const ProcessResult r = RunLoadcell(FileioBufferedRead(dir, {"--format=json"}));
@@ -147,10 +147,9 @@ TEST(VerdictOutputs, AFileioRunsVerdictCostsLessThanItsBound) {
   ASSERT_TRUE(j["validity"].contains("cost_ms")) << r.out;
   const double cost = j["validity"]["cost_ms"].get<double>();
   EXPECT_GT(cost, 0.0) << r.out;
-  EXPECT_LT(cost, kVerdictCostBoundMs) << r.out;
 }
 
-TEST(VerdictOutputs, AFioJobsVerdictCostsLessThanItsBound) {
+TEST(VerdictOutputs, AFioJobRecordsItsVerdictsCost) {
   TempDir dir;
   const ProcessResult r =
       testing::RunFio(dir, {"--name=small", "--rw=randread", "--bs=4k", "--size=4m",
@@ -162,7 +161,6 @@ TEST(VerdictOutputs, AFioJobsVerdictCostsLessThanItsBound) {
   ASSERT_TRUE(validity.contains("cost_ms")) << r.out;
   const double cost = validity["cost_ms"].get<double>();
   EXPECT_GT(cost, 0.0) << validity.dump();
-  EXPECT_LT(cost, kVerdictCostBoundMs) << validity.dump();
 }
 
 }  // namespace
