@@ -56,6 +56,7 @@ class FioWorker final : public Worker {
           return p;
         }()),
         fill_(s.buffers, s.pattern.seed ^ 0x5DEECE66DULL),
+        passes_(s.passes, pattern_.MaxBlockSize()),
         next_pass_at_(s.verify_pass_bytes) {
     for (int d = 0; d < kFioDirs; ++d) {
       rated_ = rated_ || s_.rate_bytes[d] != 0;
@@ -340,7 +341,7 @@ class FioWorker final : public Worker {
 
   bool LimitReached() const {
     return limit_done_ || window_over_ || (s_.byte_limit != 0 && bytes_issued_ >= s_.byte_limit) ||
-           (s_.io_limit != 0 && ios_issued_ >= s_.io_limit);
+           (s_.io_limit != 0 && ios_issued_ >= s_.io_limit) || passes_.Done();
   }
 
   // Plans a slot's next request: a sync when one is due, else an I/O.
@@ -365,7 +366,8 @@ class FioWorker final : public Worker {
     }
     sl.sync = false;
     int64_t* own = s_.pattern.single_sequence.per_request ? &sl.seq : nullptr;
-    sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
+    if (passes_.On() && !DrawInPass(sl, dir, own)) return false;
+    if (!passes_.On()) sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
     if (s_.byte_limit != 0 && bytes_issued_ + sl.io.length > s_.byte_limit &&
         !(s_.pattern.random && s_.pattern.norandommap)) {
       // As fio: the last request is cut to what the limit leaves, unless that
@@ -383,6 +385,7 @@ class FioWorker final : public Worker {
     // as fio counts a job that writes.
     if (!(s_.pattern.trim_then_write && sl.io.dir == FioDir::kTrim)) bytes_issued_ += sl.io.length;
     ++ios_issued_;
+    passes_.Issued(sl.io.length);
     if (sl.io.dir == FioDir::kWrite && s_.verify_only) {
       // verify_only: the block this write would make is read and checked.
       sl.io.dir = FioDir::kRead;
@@ -428,6 +431,33 @@ class FioWorker final : public Worker {
       writes_since_verify_ = 0;
       verify_due_ = true;
     }
+  }
+
+  // A job whose pattern ends its own passes (FioPassRule): the next I/O in
+  // this pass, or in a new one when this one is done and fio would begin
+  // another. False: the job is done, or the pass's writes are to be
+  // verified first (the new pass has begun).
+  bool DrawInPass(Slot& sl, FioDir dir, int64_t* own) {
+    if (passes_.Done()) {
+      limit_done_ = true;
+      return false;
+    }
+    sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
+    if (!pattern_.Exhausted()) return true;
+    if (!passes_.Another()) {
+      limit_done_ = true;
+      return false;
+    }
+    passes_.Begin();
+    pattern_.NewPass();
+    if (VerifiesWrites()) {
+      verify_due_ = true;  // fio verifies after each pass
+      return false;
+    }
+    sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
+    if (!pattern_.Exhausted()) return true;
+    limit_done_ = true;  // not one request fits in a new pass
+    return false;
   }
 
   // With nothing in flight and nothing left to issue: starts verifying the
@@ -684,6 +714,7 @@ class FioWorker final : public Worker {
   ThreadRecorder& rec_;
   FioPattern pattern_;
   FioBufferFill fill_;
+  FioPasses passes_;
   bool open_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;

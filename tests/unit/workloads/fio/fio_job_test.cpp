@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -119,6 +120,41 @@ TEST(FioJobTest, ALimitThatLeavesLessThanABlockEndsTheJobAsFiosDoes) {
   // fio 3.33: size=10000 bs=4k rw=read does 2 reads, 8192 bytes.
   EXPECT_EQ(r->jobs[0].result.events, 2u);
   EXPECT_EQ(Counter(r->jobs[0].result, kFioBytesRead), 8192u);
+}
+
+// rw=read:8k, bs=4k, size=64k (6 reads a pass): the job's passes end and
+// begin as fio 3.33's (loops=2: 12 reads; io_size=96k: 24; number_ios=8
+// with io_size=96k: 8), and rw=rw:8k ends at the first direction done.
+TEST(FioJobTest, AForwardSkipEndsItsPassesAsFiosDo) {
+  TempDir dir;
+  const auto run = [&](uint32_t loops, uint64_t io_size, uint64_t number_ios, bool mixed) {
+    FioJobSettings s = Settings("holes", dir / "never", 64 << 10, 4096);
+    s.engine = "null";
+    s.byte_limit = 0;
+    s.pattern.seq_skip = 8192;
+    if (mixed) s.pattern.dirs = {true, true, false};
+    s.passes.on = true;
+    s.passes.loops = loops;
+    s.passes.pass_bytes = io_size != 0 ? io_size : 64 << 10;
+    s.passes.io_size_given = io_size != 0;
+    s.passes.number_ios = number_ios;
+    FioJobWorkload w(s, DefaultFileSystem());
+    EXPECT_OK(w.Prepare(PrepareContext{}));
+    std::vector<JobGroup> groups(1);
+    groups[0].jobs.push_back(Job{"holes", &w, OneThread(), {}, nullptr});
+    auto r = RunJobs(groups);
+    EXPECT_OK(r);
+    return r.ok() ? r->jobs[0].result : RunResult{};
+  };
+  EXPECT_EQ(run(1, 0, 0, false).events, 6u);
+  EXPECT_EQ(run(2, 0, 0, false).events, 12u);
+  EXPECT_EQ(run(1, 96 << 10, 0, false).events, 24u);
+  EXPECT_EQ(run(1, 96 << 10, 8, false).events, 8u);
+  const RunResult rw = run(1, 0, 0, true);
+  const uint64_t reads = Counter(rw, kFioReads), writes = Counter(rw, kFioWrites);
+  EXPECT_TRUE(reads == 6 || writes == 6) << reads << " reads, " << writes << " writes";
+  EXPECT_LE(std::max(reads, writes), 6u);
+  EXPECT_EQ(rw.events, reads + writes);
 }
 
 TEST(FioJobTest, UnlinkRemovesOnlyTheFilesTheJobMade) {
