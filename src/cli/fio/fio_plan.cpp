@@ -482,6 +482,8 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.passes.loops = static_cast<uint32_t>(loops);
   s.passes.time_based = spec.time_based;
   s.passes.io_size_given = spec.io_size_given;
+  s.passes.verifies = s.verify != FioVerifyKind::kNone && s.do_verify && !s.verify_only &&
+                      s.pattern.dirs[static_cast<int>(FioDir::kWrite)];
   if (!spec.time_based) {
     uint64_t one_pass = spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
     // fio: with filesize= the files' sizes are filesize's, and size= only

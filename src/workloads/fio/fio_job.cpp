@@ -354,6 +354,7 @@ class FioWorker final : public Worker {
       const FioVerifyBlock& b = queue_[queue_pos_++];
       sl.sync = false;
       sl.io = FioIo{FioDir::kRead, b.file, b.offset, b.length};
+      passes_.Verified(b.length);
       sl.check = true;
       return true;
     }
@@ -434,27 +435,33 @@ class FioWorker final : public Worker {
   }
 
   // A job whose pattern ends its own passes (FioPassRule): the next I/O in
-  // this pass, or in a new one when this one is done and fio would begin
-  // another. False: the job is done, or the pass's writes are to be
-  // verified first (the new pass has begun).
+  // this pass, or in a new one when this one is over and fio would begin
+  // another. A job that verifies its writes verifies each pass before that
+  // is decided (fio counts the verification's reads). False: the job is
+  // done, or the pass's writes are to be verified first.
   bool DrawInPass(Slot& sl, FioDir dir, int64_t* own) {
+    const auto draw = [&] { sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own); };
     if (passes_.Done()) {
       limit_done_ = true;
       return false;
     }
-    sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
-    if (!pattern_.Exhausted()) return true;
+    if (!pass_over_) {
+      draw();
+      if (!pattern_.Exhausted()) return true;
+      pass_over_ = true;
+      if (VerifiesWrites()) {
+        verify_due_ = true;
+        return false;
+      }
+    }
+    pass_over_ = false;
     if (!passes_.Another()) {
       limit_done_ = true;
       return false;
     }
     passes_.Begin();
     pattern_.NewPass();
-    if (VerifiesWrites()) {
-      verify_due_ = true;  // fio verifies after each pass
-      return false;
-    }
-    sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
+    draw();
     if (!pattern_.Exhausted()) return true;
     limit_done_ = true;  // not one request fits in a new pass
     return false;
@@ -715,6 +722,7 @@ class FioWorker final : public Worker {
   FioPattern pattern_;
   FioBufferFill fill_;
   FioPasses passes_;
+  bool pass_over_ = false;  // the pattern's pass ended; the next is yet to be decided
   bool open_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;

@@ -14,8 +14,11 @@ bool FioPasses::Another() const {
   if (begun_ < r_.loops) return true;
   // After loops=, fio goes on only while the job's bytes fall short of one
   // pass's (io_size, else size) by at least its largest request, and only
-  // with io_size given (without it, files done end the job).
-  return r_.io_size_given && bytes_ < r_.pass_bytes && r_.pass_bytes - bytes_ >= largest_;
+  // with io_size given or files opened again to verify (else files done end
+  // the job).
+  const uint64_t done = bytes_ + verified_;
+  return (r_.io_size_given || r_.verifies) && done < r_.pass_bytes &&
+         r_.pass_bytes - done >= largest_;
 }
 
 }  // namespace loadcell

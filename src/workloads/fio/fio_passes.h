@@ -21,6 +21,11 @@ struct FioPassRule {
   uint32_t loops = 1;
   bool io_size_given = false;
   bool time_based = false;  // a new pass at each end until the time is up
+  // The job verifies its writes: fio opens the files again to verify each
+  // pass, so files done do not end the job, and the verification's reads
+  // count toward its bytes when a new pass is decided (fio 3.33: rw=write:8k, bs=4k, size=64k with
+  // verify writes and verifies two passes of 6).
+  bool verifies = false;
 };
 
 class FioPasses {
@@ -40,12 +45,14 @@ class FioPasses {
     bytes_ += bytes;
     ++ios_;
   }
+  void Verified(uint64_t bytes) { verified_ += bytes; }
 
  private:
   FioPassRule r_;
   uint32_t largest_;
   uint64_t begun_ = 1;
-  uint64_t bytes_ = 0;
+  uint64_t bytes_ = 0;     // issued (fio's bound on the passes' I/O)
+  uint64_t verified_ = 0;  // read back by verify (counted when a pass may follow)
   uint64_t ios_ = 0;
 };
 

@@ -60,6 +60,24 @@ TEST(FioPassesTest, TheJobEndsAndPassesBeginAsFios) {
   r.pass_bytes = 40 << 10;
   r.loops = 2;
   EXPECT_EQ(PassedIos(r, 4096, 6), 12u);
+  // A job that verifies: files done do not end it, the verification's
+  // reads count (rw=write:8k with verify: 6 writes, 6 reads, 6 writes).
+  r = FioPassRule{};
+  r.on = true;
+  r.pass_bytes = 64 << 10;
+  r.verifies = true;
+  {
+    FioPasses p(r, 4096);
+    for (int i = 0; i < 6; ++i) p.Issued(4096);
+    EXPECT_FALSE(p.Done());
+    for (int i = 0; i < 6; ++i) p.Verified(4096);
+    EXPECT_TRUE(p.Another());  // 48k of 64k
+    p.Begin();
+    for (int i = 0; i < 6; ++i) p.Issued(4096);
+    EXPECT_FALSE(p.Another());  // 72k
+  }
+  r.verifies = false;
+  r.io_size_given = true;
   // Fewer bytes left than the largest request: no new pass.
   r.loops = 1;
   r.pass_bytes = 26 << 10;
