@@ -87,14 +87,16 @@ Status ApplyDistribution(const FioRawOption& o, FioOptionContext& c, FioJobSpec&
   return Status::Ok();
 }
 
-Apply NameList(std::vector<std::string> FioJobSpec::*field) {
-  return [field](const FioRawOption& o, FioOptionContext&, FioJobSpec& spec) -> Status {
-    LC_ASSIGN_OR_RETURN(std::string_view value, ValueOf(o, o.name + "=NAME[:NAME...]"));
-    std::vector<std::string> names = SplitFioNames(value);
-    if (names.empty()) return Invalid("names no file: give NAME[:NAME...]");
-    spec.*field = std::move(names);
-    return Status::Ok();
-  };
+Apply NameList(std::vector<std::string> FioJobSpec::*field, bool directories) {
+  return
+      [field, directories](const FioRawOption& o, FioOptionContext&, FioJobSpec& spec) -> Status {
+        LC_ASSIGN_OR_RETURN(std::string_view value, ValueOf(o, o.name + "=NAME[:NAME...]"));
+        std::vector<std::string> names = SplitFioNames(value);
+        if (names.empty()) return Invalid("names no file: give NAME[:NAME...]");
+        LC_RETURN_IF_ERROR(CheckFioDevicePaths(names, directories));
+        spec.*field = std::move(names);
+        return Status::Ok();
+      };
 }
 
 Status ApplyFilesize(const FioRawOption& o, FioOptionContext& c, FioJobSpec& spec) {
@@ -384,8 +386,8 @@ std::vector<FioOptionInfo> MakeTable() {
        "random, zipf, pareto, normal, zoned, zoned_abs",
        &ApplyDistribution},
       // Files
-      {"filename", {}, "names", "", "", "NAME[:NAME...]", NameList(&S::filenames)},
-      {"directory", {}, "names", "", "", "DIR[:DIR...]", NameList(&S::directories)},
+      {"filename", {}, "names", "", "", "NAME[:NAME...]", NameList(&S::filenames, false)},
+      {"directory", {}, "names", "", "", "DIR[:DIR...]", NameList(&S::directories, true)},
       {"filename_format",
        {},
        "text",

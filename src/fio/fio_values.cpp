@@ -603,6 +603,38 @@ std::vector<std::string> SplitFioNames(std::string_view text) {
   return names;
 }
 
+Status CheckFioDevicePaths(const std::vector<std::string>& names, bool directories) {
+  for (const std::string& name : names) {
+    if (name.rfind("\\\\.\\", 0) != 0 && name.rfind("//./", 0) != 0) continue;
+    const std::string_view device = std::string_view(name).substr(4);
+    if (directories) {
+      return Status::InvalidArgument("'" + name +
+                                     "' is a device, not a folder: give it as filename=");
+    }
+    if (device.size() == 1 && std::isalpha(static_cast<unsigned char>(device[0])) != 0) {
+      std::string why = "'" + name + "' names no device: the volume is '";
+      why += name;
+      why += ":', written '";
+      why += name;
+      why += "\\:' (fio splits names at an unescaped ':')";
+      return Status::InvalidArgument(why);
+    }
+    constexpr std::string_view kDrive = "PhysicalDrive";
+    if (Lower(device.substr(0, kDrive.size())) == Lower(kDrive)) {
+      const std::string_view number = device.substr(kDrive.size());
+      if (number.empty() || !std::all_of(number.begin(), number.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c)) != 0;
+          })) {
+        std::string why = "'" + name + "': a disk is ";
+        why += name.substr(0, 4);
+        why += "PhysicalDriveN, N its number (0, 1, ...)";
+        return Status::InvalidArgument(why);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Result<std::vector<int>> ParseFioCpuList(std::string_view text) {
   std::vector<int> cpus;
   for (std::string_view item : SplitOn(Trim(text), ',')) {

@@ -119,6 +119,13 @@ Result<FioRandomDistribution> ParseFioDistribution(std::string_view text, FioKbB
 // (so "C\:\data\f" is C:\data\f on Windows); empty names are skipped, as
 // fio skips them.
 std::vector<std::string> SplitFioNames(std::string_view text);
+// Names of filename= or directory= (`directories`) that are Windows device
+// paths (\\.\NAME, or //./NAME): a disk is \\.\PhysicalDriveN and a volume
+// \\.\X: (its colon written "\:" in a job file, as any colon in a name).
+// Refuses a volume whose colon was read as a separator (\\.\E), a
+// PhysicalDrive without its number, and a device as a folder; any other
+// name passes.
+Status CheckFioDevicePaths(const std::vector<std::string>& names, bool directories);
 // cpus_allowed=: "0-3,8,10-11" -> the CPU numbers, ascending, each once
 // (0 to kMaxFioCpu).
 inline constexpr int kMaxFioCpu = 4095;

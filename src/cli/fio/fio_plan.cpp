@@ -416,31 +416,6 @@ Status CheckFileWrites(const FioJobSpec& spec, const FioJobSettings& s, FileSyst
   return Status::Ok();
 }
 
-// fio's pass with holes (rw=read:8k, one direction, one block size): a file
-// is done once the next offset is past its end, so a pass is the requests
-// that fit in each file's region from 0 in steps of bs + N (rw=read:8k,
-// bs=4k, size=64k: 6 reads); 0 when the job is not such a job (the pass is
-// the regions' bytes).
-uint64_t SkipPassBytes(const FioJobSpec& spec, const FioPatternSettings& p,
-                       const std::vector<uint64_t>& regions) {
-  if (p.random || p.seq_skip <= 0 || spec.io_size_given || p.trim_then_write) return 0;
-  int dirs = 0;
-  const FioBlockSizes* bs = nullptr;
-  for (size_t d = 0; d < p.dirs.size(); ++d) {
-    if (!p.dirs[d]) continue;
-    ++dirs;
-    bs = &p.bs[d];
-  }
-  if (dirs != 1 || !bs->split.empty() || bs->min != bs->max || bs->min == 0) return 0;
-  const uint64_t block = bs->min;
-  const uint64_t stride = block + static_cast<uint64_t>(p.seq_skip);
-  uint64_t bytes = 0;
-  for (const uint64_t region : regions) {
-    if (region >= block) bytes += ((region - block) / stride + 1) * block;
-  }
-  return bytes;
-}
-
 Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs,
                               const FioPlanOptions& options) {
   LC_RETURN_IF_ERROR(CheckFioRunnable(spec));
@@ -500,11 +475,17 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   s.verify_backlog = spec.verify_backlog;
   s.verify_pattern = spec.verify_pattern;
   const uint64_t loops = static_cast<uint64_t>(std::max(1, spec.loops));
+  // A sequential pattern with holes (rw=read:8k) ends its own passes: fio's
+  // rules for them (workloads/fio/fio_passes.h) instead of a byte count.
+  s.pattern.time_based = spec.time_based;
+  s.passes.on = !s.pattern.random && s.pattern.seq_skip > 0 && !s.pattern.trim_then_write;
+  s.passes.loops = static_cast<uint32_t>(loops);
+  s.passes.time_based = spec.time_based;
+  s.passes.io_size_given = spec.io_size_given;
+  s.passes.verifies = s.verify != FioVerifyKind::kNone && s.do_verify && !s.verify_only &&
+                      s.pattern.dirs[static_cast<int>(FioDir::kWrite)];
   if (!spec.time_based) {
-    const uint64_t skip_pass = SkipPassBytes(spec, s.pattern, sized.regions);
-    uint64_t one_pass = spec.io_size_given ? Resolve(spec.io_size, region_bytes)
-                        : skip_pass > 0    ? skip_pass
-                                           : region_bytes;
+    uint64_t one_pass = spec.io_size_given ? Resolve(spec.io_size, region_bytes) : region_bytes;
     // fio: with filesize= the files' sizes are filesize's, and size= only
     // bounds the job's bytes (io_size's default): the smaller of the two.
     if (!spec.io_size_given && spec.filesize_given && spec.size_given) {
@@ -516,9 +497,17 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
       one_pass = std::min(one_pass, region_bytes);
     }
     s.byte_limit = one_pass * loops;
-    s.io_limit = spec.number_ios;
+    // fio counts number_ios per pass of loops=: each pass ends once the job
+    // issued number_ios times the passes begun.
+    s.io_limit = spec.number_ios * loops;
+    if (s.passes.on) {
+      s.passes.pass_bytes = one_pass;
+      s.passes.number_ios = spec.number_ios;
+      s.byte_limit = 0;
+      s.io_limit = 0;
+    }
     // fio verifies after each of the loops= passes.
-    if (loops > 1) s.verify_pass_bytes = one_pass;
+    if (loops > 1 && !s.passes.on) s.verify_pass_bytes = one_pass;
   } else if (spec.runtime_ns <= 0) {
     return FioRefuse(spec, "time_based", "time_based needs runtime=");
   }

@@ -56,6 +56,7 @@ class FioWorker final : public Worker {
           return p;
         }()),
         fill_(s.buffers, s.pattern.seed ^ 0x5DEECE66DULL),
+        passes_(s.passes, pattern_.MaxBlockSize()),
         next_pass_at_(s.verify_pass_bytes) {
     for (int d = 0; d < kFioDirs; ++d) {
       rated_ = rated_ || s_.rate_bytes[d] != 0;
@@ -340,7 +341,7 @@ class FioWorker final : public Worker {
 
   bool LimitReached() const {
     return limit_done_ || window_over_ || (s_.byte_limit != 0 && bytes_issued_ >= s_.byte_limit) ||
-           (s_.io_limit != 0 && ios_issued_ >= s_.io_limit);
+           (s_.io_limit != 0 && ios_issued_ >= s_.io_limit) || passes_.Done();
   }
 
   // Plans a slot's next request: a sync when one is due, else an I/O.
@@ -353,6 +354,7 @@ class FioWorker final : public Worker {
       const FioVerifyBlock& b = queue_[queue_pos_++];
       sl.sync = false;
       sl.io = FioIo{FioDir::kRead, b.file, b.offset, b.length};
+      passes_.Verified(b.length);
       sl.check = true;
       return true;
     }
@@ -365,7 +367,8 @@ class FioWorker final : public Worker {
     }
     sl.sync = false;
     int64_t* own = s_.pattern.single_sequence.per_request ? &sl.seq : nullptr;
-    sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
+    if (passes_.On() && !DrawInPass(sl, dir, own)) return false;
+    if (!passes_.On()) sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own);
     if (s_.byte_limit != 0 && bytes_issued_ + sl.io.length > s_.byte_limit &&
         !(s_.pattern.random && s_.pattern.norandommap)) {
       // As fio: the last request is cut to what the limit leaves, unless that
@@ -383,6 +386,7 @@ class FioWorker final : public Worker {
     // as fio counts a job that writes.
     if (!(s_.pattern.trim_then_write && sl.io.dir == FioDir::kTrim)) bytes_issued_ += sl.io.length;
     ++ios_issued_;
+    passes_.Issued(sl.io.length);
     if (sl.io.dir == FioDir::kWrite && s_.verify_only) {
       // verify_only: the block this write would make is read and checked.
       sl.io.dir = FioDir::kRead;
@@ -428,6 +432,39 @@ class FioWorker final : public Worker {
       writes_since_verify_ = 0;
       verify_due_ = true;
     }
+  }
+
+  // A job whose pattern ends its own passes (FioPassRule): the next I/O in
+  // this pass, or in a new one when this one is over and fio would begin
+  // another. A job that verifies its writes verifies each pass before that
+  // is decided (fio counts the verification's reads). False: the job is
+  // done, or the pass's writes are to be verified first.
+  bool DrawInPass(Slot& sl, FioDir dir, int64_t* own) {
+    const auto draw = [&] { sl.io = rated_ ? pattern_.NextIn(dir, own) : pattern_.Next(own); };
+    if (passes_.Done()) {
+      limit_done_ = true;
+      return false;
+    }
+    if (!pass_over_) {
+      draw();
+      if (!pattern_.Exhausted()) return true;
+      pass_over_ = true;
+      if (VerifiesWrites()) {
+        verify_due_ = true;
+        return false;
+      }
+    }
+    pass_over_ = false;
+    if (!passes_.Another()) {
+      limit_done_ = true;
+      return false;
+    }
+    passes_.Begin();
+    pattern_.NewPass();
+    draw();
+    if (!pattern_.Exhausted()) return true;
+    limit_done_ = true;  // not one request fits in a new pass
+    return false;
   }
 
   // With nothing in flight and nothing left to issue: starts verifying the
@@ -684,6 +721,8 @@ class FioWorker final : public Worker {
   ThreadRecorder& rec_;
   FioPattern pattern_;
   FioBufferFill fill_;
+  FioPasses passes_;
+  bool pass_over_ = false;  // the pattern's pass ended; the next is yet to be decided
   bool open_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;

@@ -20,6 +20,7 @@
 #include "runner/workload.h"
 #include "workloads/fio/fio_buffers.h"
 #include "workloads/fio/fio_log.h"
+#include "workloads/fio/fio_passes.h"
 #include "workloads/fio/fio_pattern.h"
 #include "workloads/fio/fio_verify.h"
 
@@ -60,6 +61,9 @@ struct FioJobSettings {
   // (number_ios) were issued; 0: no such limit (time_based).
   uint64_t byte_limit = 0;
   uint64_t io_limit = 0;
+  // A sequential pattern with holes ends its own passes (fio's rules,
+  // workloads/fio/fio_passes.h); byte_limit and io_limit are then 0.
+  FioPassRule passes;
   uint32_t fsync_every = 0;      // fsync=N: after every N writes
   uint32_t fdatasync_every = 0;  // fdatasync=N
   bool end_fsync = false;        // fsync every file when the job ends

@@ -120,6 +120,8 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
     maps_.resize(s_.files);
     for (uint32_t f = 0; f < s_.files; ++f) maps_[f].Reset(BlocksOf(f));
   }
+  holed_ = !s_.random && s_.seq_skip > 0 && !s_.single_sequence.on && !s_.trim_then_write;
+  file_done_.assign(s_.files, 0);
   perm_pos_.assign(s_.files, 0);
   perm_key_.resize(s_.files);
   for (uint64_t& k : perm_key_) k = rng_.Next();
@@ -294,6 +296,14 @@ FioIo FioPattern::Next(int64_t* own_seq) {
 FioIo FioPattern::NextIn(FioDir dir, int64_t* own_seq) {
   FioIo io;
   io.dir = dir;
+  if (holed_) {
+    if (!NextHoled(io)) {
+      exhausted_ = true;
+      io.offset = s_.region_offset;
+      io.length = 0;
+    }
+    return io;
+  }
   io.file = NextFile();
   io.length = DrawSize(io.dir);
   const uint64_t region = std::max<uint64_t>(RegionOf(io.file), io.length);
@@ -350,6 +360,58 @@ FioIo FioPattern::NextIn(FioDir dir, int64_t* own_seq) {
     last_ = io;
   }
   return io;
+}
+
+void FioPattern::NewPass() {
+  std::fill(seq_pos_.begin(), seq_pos_.end(),
+            s_.single_sequence.on ? static_cast<int64_t>(s_.single_sequence.start) : 0);
+  std::fill(file_done_.begin(), file_done_.end(), 0);
+  exhausted_ = false;
+  next_file_ = 0;
+}
+
+bool FioPattern::NextHoled(FioIo& io) {
+  for (uint32_t tried = 0; tried < s_.files; ++tried) {
+    const uint32_t f = next_file_;
+    next_file_ = f + 1 == s_.files ? 0 : f + 1;
+    if (file_done_[f] != 0) continue;
+    if (HoledStep(f, io.dir, io)) return true;
+    file_done_[f] = 1;  // fio closes a file it has no next offset in
+  }
+  return false;
+}
+
+bool FioPattern::HoledStep(uint32_t file, FioDir dir, FioIo& io) {
+  const uint64_t region = RegionOf(file);
+  // The file's size as it is laid out: the region and the offset before it.
+  const uint64_t file_size = s_.region_offset + region;
+  // Where the direction's last I/O ended, from the region's start (0 at a
+  // pass's start).
+  int64_t& last = seq_pos_[static_cast<size_t>(file) * kFioDirs + static_cast<size_t>(dir)];
+  uint64_t at = static_cast<uint64_t>(last);
+  if (s_.time_based && at >= region) at = 0;
+  if (at >= region) return false;
+  if (at != 0) {
+    // The skip follows every I/O but a pass's first. fio compares the
+    // offset within the region with the whole file's size and, past it,
+    // goes on from the offset option's value (as an offset within the
+    // region: 0 unless offset= is given).
+    at += static_cast<uint64_t>(s_.seq_skip);
+    if (at >= file_size) at = s_.region_offset;
+  }
+  const FioBlockSizes& b = s_.bs[static_cast<size_t>(dir)];
+  uint32_t smallest = b.min;
+  for (const auto& [size, pct] : b.split) smallest = std::min(smallest, size);
+  if (at >= region || region - at < smallest) return false;
+  // As fio, sizes are drawn until one fits before the region's end.
+  uint32_t length = DrawSize(dir);
+  for (int tries = 0; length > region - at && tries < 64; ++tries) length = DrawSize(dir);
+  if (length > region - at) length = smallest;
+  io.file = file;
+  io.offset = s_.region_offset + at;
+  io.length = length;
+  last = static_cast<int64_t>(at + length);
+  return true;
 }
 
 uint64_t FioPattern::NextSingleSequential(int64_t& seq, uint32_t length, uint64_t region) {

@@ -106,6 +106,10 @@ struct FioPatternSettings {
   FioOffsetDistribution distribution;
   uint64_t seed = 0;
   FioSingleSequence single_sequence;  // DiskSpd's sequential I/O (off for fio)
+  // A sequential pattern with holes (rw=MODE:N, N > 0) in a time-based
+  // job: a direction whose last I/O reached its region's end starts again
+  // from the start (fio's rule); otherwise the pass ends there (Exhausted).
+  bool time_based = false;
 };
 
 struct FioIo {
@@ -153,6 +157,20 @@ class FioPattern {
   FioDir DrawDirection() { return DrawDir(); }
   FioIo NextIn(FioDir dir, int64_t* own_seq = nullptr);
 
+  // A sequential pattern with holes (rw=MODE:N, N > 0, no trimwrite) ends
+  // its pass as fio 3.33 does: a file is done once the direction drawn has
+  // no next offset in it (the offset after the skip is past the region, or
+  // the smallest block no longer fits before its end; an offset past the
+  // file's end goes back to the start instead), the next file is tried,
+  // and when every file is done Next gives an I/O of length 0 and
+  // Exhausted() holds until NewPass().
+  bool Holed() const { return holed_; }
+  bool Exhausted() const { return exhausted_; }
+  // A new pass, as fio begins each of loops= (and each pass of a
+  // time-based or io_size-bound job): every sequential position back to
+  // the start and every file open again.
+  void NewPass();
+
   // The largest request any direction draws (for buffers), and the
   // smallest (the random map's block, the least a cut request may keep).
   uint32_t MaxBlockSize() const;
@@ -165,6 +183,13 @@ class FioPattern {
   int64_t BackwardWrap(uint64_t region, uint32_t length) const;
   uint64_t RandomBlock(uint32_t file, FioDir dir);
   uint64_t NextSingleSequential(int64_t& seq, uint32_t length, uint64_t region);
+  // Holed(): the next I/O of direction `dir`, files in turn, skipping and
+  // marking done the files it has no offset in; false when every file is
+  // done.
+  bool NextHoled(FioIo& io);
+  // Holed(): the offset and length of `dir`'s next I/O in `file` (fio's
+  // sequential step with holes); false when the file has none.
+  bool HoledStep(uint32_t file, FioDir dir, FioIo& io);
   void SetUpDistribution();
   uint64_t SkewedBlock(FioDir dir);
 
@@ -198,6 +223,9 @@ class FioPattern {
   // With region_lengths: the bytes each file has left in this pass.
   std::vector<uint64_t> pass_left_;
   bool pending_write_ = false;  // trimwrite: the write of the block just trimmed
+  bool holed_ = false;
+  bool exhausted_ = false;
+  std::vector<uint8_t> file_done_;  // Holed(): the files done in this pass
   FioIo last_{};
   int64_t repeat_left_ = 0;
   // random_distribution other than uniform: zipf and pareto draw a rank

@@ -301,6 +301,24 @@ TEST(SplitFioNames, ColonListsAndEscapes) {
   EXPECT_THAT(SplitFioNames("\\\\.\\PhysicalDrive1"), ElementsAre("\\\\.\\PhysicalDrive1"));
 }
 
+// Windows device paths: a disk \\.\PhysicalDriveN, a volume \\.\X: (its
+// colon escaped in the job file), other device names as given; a volume
+// whose colon was read as a separator, a disk without its number and a
+// device as a folder are refused.
+TEST(CheckFioDevicePaths, DisksAndVolumesAsWindowsNamesThem) {
+  EXPECT_OK(CheckFioDevicePaths(SplitFioNames("\\\\.\\PhysicalDrive0:\\\\.\\E\\:"), false));
+  EXPECT_OK(CheckFioDevicePaths({"//./physicaldrive12", "\\\\.\\CdRom0", "C:\\data\\f"}, false));
+  EXPECT_OK(CheckFioDevicePaths({"C:\\data", "/mnt/d"}, true));
+  const auto refusal = [](const std::vector<std::string>& names, bool dirs) {
+    const Status st = CheckFioDevicePaths(names, dirs);
+    return st.ok() ? std::string() : st.message();
+  };
+  EXPECT_THAT(refusal(SplitFioNames("\\\\.\\E:"), false), HasSubstr("written '\\\\.\\E\\:'"));
+  EXPECT_THAT(refusal({"\\\\.\\PhysicalDrive"}, false), HasSubstr("PhysicalDriveN"));
+  EXPECT_THAT(refusal({"\\\\.\\PhysicalDrive1x"}, false), HasSubstr("PhysicalDriveN"));
+  EXPECT_THAT(refusal({"\\\\.\\PhysicalDrive1"}, true), HasSubstr("not a folder"));
+}
+
 TEST(ParseFioCpuList, RangesAndSingles) {
   Result<std::vector<int>> r = ParseFioCpuList("4-5,0,2-3,2");
   ASSERT_OK(r);

@@ -92,34 +92,45 @@ TEST(FioPlanTest, TimeBasedJobsHaveNoByteLimitAndNeedARuntime) {
   EXPECT_NE(bad.status().message().find("time_based needs runtime="), std::string::npos);
 }
 
-// fio 3.33: rw=read:8k with bs=4k on 64k reads 0, 12k, ..., 60k and is done
-// (6 reads; loops=2: 12); rw=write:12k with bs=8k writes 3 (the 4th would
-// pass the end); with io_size it wraps until io_size (32 reads for 128k).
-TEST(FioPlanTest, AForwardSkipEndsThePassAtTheFilesEnd) {
+// A forward skip (rw=read:8k) ends its own passes (workloads/fio/
+// fio_passes.h): the plan hands the job fio's rule for them instead of a
+// byte count; backwards skips and plain sequential jobs keep the bytes.
+TEST(FioPlanTest, AForwardSkipRunsFiosPassesInsteadOfAByteCount) {
   TempDir dir;
-  const auto limit = [&](uint64_t bs, int64_t skip, int loops, bool io_size) {
+  const auto plan = [&](int64_t skip, int loops, bool io_size, uint64_t number_ios) {
     FioJobSpec s = Spec("h", dir.path());
     s.size.bytes = 64 << 10;
-    s.rw = fio::FioRwMode::kRead;
+    s.rw = fio::FioRwMode::kMixed;
     s.rw_sequential_skip = skip;
-    s.block_size = {bs, bs, bs};
     s.loops = loops;
+    s.number_ios = number_ios;
     if (io_size) {
       s.io_size_given = true;
       s.io_size.bytes = 128 << 10;
     }
     const std::vector<FioJobSpec> specs = {s};
-    auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
-    EXPECT_OK(plan);
-    return plan.ok() ? plan->steps[0][0].settings.byte_limit : 0;
+    auto p = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+    EXPECT_OK(p);
+    return p.ok() ? p->steps[0][0].settings : FioJobSettings{};
   };
-  EXPECT_EQ(limit(4096, 8192, 1, false), 6u * 4096);
-  EXPECT_EQ(limit(4096, 8192, 2, false), 12u * 4096);
-  EXPECT_EQ(limit(8192, 12288, 1, false), 3u * 8192);
-  EXPECT_EQ(limit(4096, 6144, 1, false), 7u * 4096);
-  EXPECT_EQ(limit(4096, 8192, 1, true), 128u << 10);
-  EXPECT_EQ(limit(4096, -8192, 1, false), 64u << 10);  // backwards wraps: the whole size
-  EXPECT_EQ(limit(4096, 0, 1, false), 64u << 10);
+  FioJobSettings s = plan(8192, 2, false, 10);
+  EXPECT_TRUE(s.passes.on);
+  EXPECT_EQ(s.passes.pass_bytes, 64u << 10);
+  EXPECT_EQ(s.passes.loops, 2u);
+  EXPECT_EQ(s.passes.number_ios, 10u);
+  EXPECT_FALSE(s.passes.io_size_given);
+  EXPECT_EQ(s.byte_limit, 0u);
+  EXPECT_EQ(s.io_limit, 0u);
+  s = plan(8192, 1, true, 0);
+  EXPECT_EQ(s.passes.pass_bytes, 128u << 10);
+  EXPECT_TRUE(s.passes.io_size_given);
+  s = plan(-8192, 2, false, 10);  // backwards wraps: the bytes and I/Os, over the loops
+  EXPECT_FALSE(s.passes.on);
+  EXPECT_EQ(s.byte_limit, 128u << 10);
+  EXPECT_EQ(s.io_limit, 20u);  // fio: number_ios times loops
+  s = plan(0, 1, false, 0);
+  EXPECT_FALSE(s.passes.on);
+  EXPECT_EQ(s.byte_limit, 64u << 10);
 }
 
 TEST(FioPlanTest, BlockalignTurnsOffTheRandomMapAsFio) {

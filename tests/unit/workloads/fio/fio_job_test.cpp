@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -374,6 +375,54 @@ TEST(FioJobTest, DiskspdParallelRequestsEachWalkTheSequenceFromTheStart) {
   const std::map<uint64_t, int> shared = SequenceOffsets(false, 4);
   EXPECT_EQ(shared.size(), 64u);
   for (const auto& [kib, n] : shared) EXPECT_EQ(n, 1) << kib << " KiB";
+}
+
+// rw=read:8k, bs=4k, size=64k (6 reads a pass): the job's passes end and
+// begin as fio 3.33's (loops=2: 12 reads; io_size=96k: 24; number_ios=8
+// with io_size=96k: 8), and rw=rw:8k ends once a direction is done.
+TEST(FioJobTest, AForwardSkipEndsItsPassesAsFiosDo) {
+  TempDir dir;
+  const auto run = [&](uint32_t loops, uint64_t io_size, uint64_t number_ios, bool mixed) {
+    FioJobSettings s = Settings("holes", dir / "never", 64 << 10, 4096);
+    s.engine = "null";
+    s.byte_limit = 0;
+    s.pattern.seq_skip = 8192;
+    if (mixed) s.pattern.dirs = {true, true, false};
+    s.passes.on = true;
+    s.passes.loops = loops;
+    s.passes.pass_bytes = io_size != 0 ? io_size : 64 << 10;
+    s.passes.io_size_given = io_size != 0;
+    s.passes.number_ios = number_ios;
+    return RunOne(s);
+  };
+  EXPECT_EQ(run(1, 0, 0, false).events, 6u);
+  EXPECT_EQ(run(2, 0, 0, false).events, 12u);
+  EXPECT_EQ(run(1, 96 << 10, 0, false).events, 24u);
+  EXPECT_EQ(run(1, 96 << 10, 8, false).events, 8u);
+  const RunResult rw = run(1, 0, 0, true);
+  const uint64_t reads = Counter(rw, kFioReads), writes = Counter(rw, kFioWrites);
+  EXPECT_TRUE(reads == 6 || writes == 6) << reads << " reads, " << writes << " writes";
+  EXPECT_LE(std::max(reads, writes), 6u);
+  EXPECT_EQ(rw.events, reads + writes);
+}
+
+// rw=write:8k, bs=4k, size=64k with verify (fio 3.33): each pass of 6
+// writes is read back before the next is decided, and the reads count: 6
+// writes, 6 reads, 6 writes, 6 reads.
+TEST(FioJobTest, AForwardSkipWithVerifyVerifiesEachPassAsFiosDo) {
+  TempDir dir;
+  FioJobSettings s = Settings("v", dir / "v.0.0", 64 << 10, 4096);
+  s.pattern.dirs = {false, true, false};
+  s.pattern.seq_skip = 8192;
+  s.verify = FioVerifyKind::kCrc32c;
+  s.byte_limit = 0;
+  s.passes.on = true;
+  s.passes.pass_bytes = 64 << 10;
+  s.passes.verifies = true;
+  const RunResult res = RunOne(s);
+  ASSERT_OK(res.failure);
+  EXPECT_EQ(Counter(res, kFioWrites), 12u);
+  EXPECT_EQ(Counter(res, kFioReads), 12u);
 }
 
 }  // namespace

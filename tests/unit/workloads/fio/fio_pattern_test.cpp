@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -75,6 +76,138 @@ TEST(FioPatternTest, SkipModifierSkipsForwardAndBackward) {
   for (int i = 0; i < 11; ++i) b.Next();  // 45056 down to 4096
   EXPECT_EQ(b.Next().offset, 0u);
   EXPECT_EQ(b.Next().offset, 57344u);
+}
+
+// The offsets (in KiB) of a holed pattern's I/Os until it is exhausted (at
+// most `max`), with their directions ('r', 'w') and lengths in KiB.
+std::vector<std::string> HoledPass(FioPattern& p, int max) {
+  std::vector<std::string> out;
+  for (int i = 0; i < max; ++i) {
+    const FioIo io = p.Next();
+    if (p.Exhausted()) break;
+    out.push_back(std::string(1, io.dir == FioDir::kRead ? 'r' : 'w') +
+                  std::to_string(io.length / 1024) + "@" + std::to_string(io.offset / 1024));
+  }
+  return out;
+}
+
+using Ios = std::vector<std::string>;
+
+// fio 3.33's offsets (its per-I/O latency log with log_offset=1) for
+// rw=MODE:N, N > 0: the pass ends when the next offset is past the region
+// or the block no longer fits before its end; an offset past the file's end
+// goes back to the start instead.
+TEST(FioPatternTest, AForwardSkipEndsThePassWhereFioDoes) {
+  FioPatternSettings s = Base(64 * 1024, 4096);
+  s.seq_skip = 8192;  // rw=read:8k bs=4k size=64k: 6 reads, the last ends at 64k
+  FioPattern a(s);
+  EXPECT_TRUE(a.Holed());
+  EXPECT_EQ(HoledPass(a, 100), (Ios{"r4@0", "r4@12", "r4@24", "r4@36", "r4@48", "r4@60"}));
+  EXPECT_TRUE(a.Exhausted());
+  EXPECT_EQ(a.Next().length, 0u);
+  a.NewPass();  // loops=2: the same pass again
+  EXPECT_FALSE(a.Exhausted());
+  EXPECT_EQ(HoledPass(a, 100).size(), 6u);
+
+  s.seq_skip = 12288;  // rw=read:12k: 48k ends at 52k, 64k is past the file: from 0 again
+  FioPattern b(s);
+  EXPECT_EQ(HoledPass(b, 6), (Ios{"r4@0", "r4@16", "r4@32", "r4@48", "r4@0", "r4@16"}));
+  EXPECT_FALSE(b.Exhausted());
+
+  FioPatternSettings w = Base(64 * 1024, 8192);  // rw=write:12k bs=8k: 60k+8k does not fit
+  w.dirs = {false, true, false};
+  w.seq_skip = 12288;
+  FioPattern c(w);
+  EXPECT_EQ(HoledPass(c, 100), (Ios{"w8@0", "w8@20", "w8@40"}));
+  EXPECT_TRUE(c.Exhausted());
+
+  // offset=16k, rw=read:76k: the region's 80k is past the 80k file, and fio
+  // goes on from 16k into the region (32k in the file), again and again.
+  FioPatternSettings o = Base(64 * 1024, 4096);
+  o.region_offset = 16 * 1024;
+  o.seq_skip = 76 * 1024;
+  FioPattern d(o);
+  EXPECT_EQ(HoledPass(d, 4), (Ios{"r4@16", "r4@32", "r4@32", "r4@32"}));
+  // offset=16k, rw=read:12k: 64k into the region is past it: 4 reads.
+  o.seq_skip = 12288;
+  FioPattern e(o);
+  EXPECT_EQ(HoledPass(e, 100), (Ios{"r4@16", "r4@32", "r4@48", "r4@64"}));
+}
+
+TEST(FioPatternTest, AForwardSkipKeepsAPositionPerDirectionAndFile) {
+  // rw=rw:8k: reads and writes each 0, 12k, ..., 60k; the pass ends at the
+  // first draw of a direction that has done its six (fio: 6 reads, 5 writes
+  // with its draws).
+  FioPatternSettings s = Base(64 * 1024, 4096);
+  s.dirs = {true, true, false};
+  s.seq_skip = 8192;
+  FioPattern p(s);
+  std::map<char, std::vector<uint64_t>> offsets;
+  int n = 0;
+  for (const std::string& io : HoledPass(p, 100)) {
+    offsets[io[0]].push_back(std::stoull(io.substr(io.find('@') + 1)));
+    ++n;
+  }
+  ASSERT_TRUE(p.Exhausted());
+  const std::vector<uint64_t> full = {0, 12, 24, 36, 48, 60};
+  for (const auto& [dir, seq] : offsets) {
+    ASSERT_LE(seq.size(), full.size()) << dir;
+    EXPECT_TRUE(std::equal(seq.begin(), seq.end(), full.begin())) << dir;
+  }
+  EXPECT_TRUE(offsets['r'].size() == 6 || offsets['w'].size() == 6);
+  EXPECT_LT(n, 12);
+
+  // nrfiles=2 of 32k: files in turn, each from 0; 24k ends at 28k and 36k is
+  // past the file: from 0 again (fio: 16 reads for size=64k, wrapping).
+  FioPatternSettings f = Base(32 * 1024, 4096);
+  f.files = 2;
+  f.seq_skip = 8192;
+  FioPattern q(f);
+  std::vector<std::pair<uint32_t, uint64_t>> got;
+  for (int i = 0; i < 8; ++i) {
+    const FioIo io = q.Next();
+    got.emplace_back(io.file, io.offset / 1024);
+  }
+  EXPECT_EQ(got, (std::vector<std::pair<uint32_t, uint64_t>>{
+                     {0, 0}, {1, 0}, {0, 12}, {1, 12}, {0, 24}, {1, 24}, {0, 0}, {1, 0}}));
+  EXPECT_FALSE(q.Exhausted());
+}
+
+TEST(FioPatternTest, AForwardSkipDrawsSizesThatFitAndWrapsWhenTimeBased) {
+  // bsrange=4k-8k, rw=read:8k on 64k: every request fits before the end;
+  // with this seed the last one ends at the end, which ends the pass (an
+  // offset past the end would go back to the start).
+  FioPatternSettings s = Base(64 * 1024, 4096);
+  s.bs[0].max = 8192;
+  s.seq_skip = 8192;
+  FioPattern p(s);
+  uint64_t end = 0;
+  int n = 0;
+  for (const std::string& io : HoledPass(p, 100)) {
+    const uint64_t len = std::stoull(io.substr(1, io.find('@') - 1));
+    const uint64_t off = std::stoull(io.substr(io.find('@') + 1));
+    if (n++ > 0) {
+      EXPECT_EQ(off, end + 8);
+    }
+    EXPECT_LE(off + len, 64u);
+    end = off + len;
+  }
+  EXPECT_TRUE(p.Exhausted());
+  EXPECT_EQ(end, 64u);
+
+  // time_based: a direction whose last I/O reached the end starts again.
+  s = Base(64 * 1024, 4096);
+  s.seq_skip = 8192;
+  s.time_based = true;
+  FioPattern t(s);
+  const Ios pass = HoledPass(t, 8);
+  EXPECT_EQ(pass, (Ios{"r4@0", "r4@12", "r4@24", "r4@36", "r4@48", "r4@60", "r4@0", "r4@12"}));
+  // Not holed: random modes (N repeats), backwards skips, trimwrite.
+  s.random = true;
+  EXPECT_FALSE(FioPattern(s).Holed());
+  s.random = false;
+  s.seq_skip = -8192;
+  EXPECT_FALSE(FioPattern(s).Holed());
 }
 
 TEST(FioPatternTest, RandomWithRepeatModifierRunsOnFromEachOffset) {
