@@ -184,7 +184,11 @@ Result<JobsResult> RunJobs(std::vector<JobGroup>& groups) {
     LC_ASSIGN_OR_RETURN(std::vector<RunResult> results, RunGroup(jobs, groups[g].across));
     std::vector<const RunResult*> parts;
     std::vector<std::string> names;
+    // The process' CPU time over a job's run is every job's of the group.
+    int64_t together = 0;
+    for (const Job& j : jobs) together += j.cfg.threads;
     for (size_t i = 0; i < jobs.size(); ++i) {
+      results[i].concurrent_threads = static_cast<int>(together);
       out.jobs.push_back({jobs[i].name, static_cast<int>(g), std::move(results[i])});
     }
     for (size_t i = out.jobs.size() - jobs.size(); i < out.jobs.size(); ++i) {

@@ -46,7 +46,8 @@ struct JobRunResult {
 };
 
 struct JobsResult {
-  // Every job that ran, group by group, in the order given.
+  // Every job that ran, group by group, in the order given; each result's
+  // concurrent_threads is its group's threads, every job's summed.
   std::vector<JobRunResult> jobs;
   // Each group's jobs merged (RateTargets::kAdded), index = group; only the
   // groups that ran.

@@ -109,6 +109,31 @@ struct IoOptionNames {
   // the front end has none).
   std::string run_length = "--time, --events";
   std::string warm_up = "--warmup-time";
+  // The option of the printed percentile the samples check judges; "" where
+  // the front end's verdict judges a fixed one (fio's, DiskSpd's and
+  // dbsim's 99th, SQLIO's 95th).
+  std::string percentile = "--percentile";
+  // Across MPI ranks (the ranks check): what limits a run by its time, what
+  // limits it by its work ("" none), and what stops every rank once the
+  // first is done ("" none).
+  std::string time_limit = "--time";
+  std::string work_limit = "--events";
+  std::string stonewall = "--stonewall=on";
+  // The options that set the request size and the offsets' granularity
+  // (the alignment check's advice); "" where the front end has none.
+  std::string alignment = "--file-block-size";
+};
+
+// A rate the workload kept itself to by its front end's own option (fio's
+// rate_iops, DiskSpd's -g), not the run's --rate: what the rate check
+// judges, in the option's unit. Whether the I/Os started late is not
+// counted.
+struct OwnRateFacts {
+  std::string option;  // "rate_iops", "-g"; "": none asked
+  std::string unit;    // "read I/Os per second", "bytes per millisecond"
+  double target = 0;
+  double achieved = 0;
+  bool minimum = false;  // a floor (fio's rate_min): any shortfall misses it
 };
 
 struct WorkloadFacts {
@@ -134,7 +159,8 @@ struct WorkloadFacts {
   // on any the process may use.
   std::vector<int> worker_cpus;
   IoOptionNames option_names;  // the words of the `io` targets' advice
-  bool has_database = false;   // `database` holds a database test's facts
+  OwnRateFacts own_rate;
+  bool has_database = false;  // `database` holds a database test's facts
   DatabaseFacts database;
   // The server's settings, for the manifest (empty: not a database test,
   // or not read).

@@ -236,6 +236,10 @@ struct RunResult {
   std::vector<LatencyStats> latency;
   std::optional<LatencyStats> service;  // under --rate: pure service time
   std::vector<ThreadFigures> threads;
+  // The worker threads of this process that ran at the same time as this
+  // run's, its own included (the jobs of one group: runner/jobs.h), over
+  // which the process' CPU time is shared; 0: its own alone.
+  int concurrent_threads = 0;
   std::vector<std::string> counter_names;
   std::vector<uint64_t> counters;
   std::vector<Metric> metrics;  // derived by the workload

@@ -26,6 +26,10 @@ class RunObserver {
   // For live displays and charts; independent of --report-interval and not
   // added to RunResult::intervals. Called on the runner's control thread.
   virtual void OnStatus(const IntervalSnapshot& s) {}
+  // Once the run's threads ended (or were abandoned), before its result is
+  // finished with the other participants' (RunCoordinator::Finish); not
+  // after a failed start. From the thread that called RunWorkload.
+  virtual void OnEnd() {}
 };
 
 // Runs `workload` (already configured and validated) as `cfg` says.

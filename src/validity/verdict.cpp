@@ -29,6 +29,7 @@ VerdictStep::VerdictStep(const Workload& w, VerdictMode mode, double percentile,
 void VerdictStep::OnStart(const Manifest& /*m*/) {
   if (mode_ == VerdictMode::kOff) return;
   started_ = true;
+  ended_ = false;
   start_ns_ = MonotonicNow();
   start_cpu_s_ = OwnCpuSeconds();
   const HostCpuTimes host = ReadHostCpuTimes();
@@ -57,6 +58,21 @@ void VerdictStep::OnStart(const Manifest& /*m*/) {
   }
 }
 
+void VerdictStep::OnEnd() {
+  if (!started_) return;
+  ended_ = true;
+  end_ns_ = MonotonicNow();
+  end_cpu_s_ = OwnCpuSeconds();
+  end_host_ = ReadHostCpuTimes();
+  if (!worker_cpus_.empty()) end_per_cpu_ = ReadPerCpuTimes();
+}
+
+HostCpuTimes VerdictStep::EndHostTimes() const { return ended_ ? end_host_ : ReadHostCpuTimes(); }
+
+std::vector<PerCpuTimes> VerdictStep::EndPerCpuTimes() const {
+  return ended_ ? end_per_cpu_ : ReadPerCpuTimes();
+}
+
 // The devices' counters over the run (each device once), or why not.
 void VerdictStep::DeviceWindows(validity::HostFacts& host) const {
   for (const auto& [dir, start] : start_devices_) {
@@ -73,7 +89,7 @@ void VerdictStep::DeviceWindows(validity::HostFacts& host) const {
 
 // The host's CPUs over the run: busy and steal shares, frequencies.
 void VerdictStep::CpuWindow(validity::HostWindow& w) const {
-  const HostCpuTimes now = ReadHostCpuTimes();
+  const HostCpuTimes now = EndHostTimes();
   if (start_host_known_ && now.known && now.total > start_host_total_) {
     const auto total = static_cast<double>(now.total - start_host_total_);
     w.host_busy_fraction = static_cast<double>(now.busy - start_host_busy_) / total;
@@ -85,7 +101,7 @@ void VerdictStep::CpuWindow(validity::HostWindow& w) const {
   // used them (steal stays the host's).
   if (!worker_cpus_.empty()) {
     const HostCpuTimes a = validity::CpuTimesOf(start_per_cpu_, worker_cpus_);
-    const HostCpuTimes b = validity::CpuTimesOf(ReadPerCpuTimes(), worker_cpus_);
+    const HostCpuTimes b = validity::CpuTimesOf(EndPerCpuTimes(), worker_cpus_);
     if (a.known && b.known && b.total > a.total && b.busy >= a.busy) {
       w.host_busy_fraction =
           static_cast<double>(b.busy - a.busy) / static_cast<double>(b.total - a.total);
@@ -124,8 +140,8 @@ void VerdictStep::Judge(RunResult& r) const {
   if (!worker_cpus_.empty()) host.cpus = std::min(host.cpus, static_cast<int>(worker_cpus_.size()));
   if (started_) {
     host.window.known = true;
-    host.window.wall_s = static_cast<double>(t0 - start_ns_) / 1e9;
-    host.window.process_cpu_s = OwnCpuSeconds() - start_cpu_s_;
+    host.window.wall_s = static_cast<double>((ended_ ? end_ns_ : t0) - start_ns_) / 1e9;
+    host.window.process_cpu_s = (ended_ ? end_cpu_s_ : OwnCpuSeconds()) - start_cpu_s_;
     CpuWindow(host.window);
     DeviceWindows(host);
   }

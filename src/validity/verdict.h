@@ -25,6 +25,10 @@ class VerdictStep final : public RunObserver {
   // and the counters of the devices under the workload's files (Facts() of
   // an empty result: its settings).
   void OnStart(const Manifest& m) override;
+  // Notes the time, loadcell's CPU time and the host's CPU times when the
+  // run ends, for a verdict made later (a job judged once the jobs after it
+  // ran): its CPU window is then the run's own. Without it, Judge's moment.
+  void OnEnd() override;
 
   // Fills r.validity (left unjudged with --verdict=off): the end's facts,
   // then the checks over them and the workload's facts; its cost in
@@ -34,6 +38,9 @@ class VerdictStep final : public RunObserver {
  private:
   void DeviceWindows(validity::HostFacts& host) const;
   void CpuWindow(validity::HostWindow& w) const;
+  // The host's CPU times now, or those OnEnd noted.
+  HostCpuTimes EndHostTimes() const;
+  std::vector<PerCpuTimes> EndPerCpuTimes() const;
   void IoWindow(const DirtyMemory& dirty_end, validity::HostWindow& w) const;
 
   const Workload& workload_;
@@ -54,6 +61,12 @@ class VerdictStep final : public RunObserver {
   std::vector<int> worker_cpus_;
   std::vector<PerCpuTimes> start_per_cpu_;
   CpuFrequencyFacts start_frequencies_;
+  // OnEnd's readings (ended_: it was called).
+  bool ended_ = false;
+  int64_t end_ns_ = 0;
+  double end_cpu_s_ = 0;
+  HostCpuTimes end_host_;
+  std::vector<PerCpuTimes> end_per_cpu_;
   // The folder of each distinct device under the files, and its counters
   // at the start.
   std::vector<std::pair<std::string, DeviceCounters>> start_devices_;

@@ -70,6 +70,17 @@ nlohmann::json LoopCheckOf(const nlohmann::json& j, const std::string& id) {
   return nullptr;
 }
 
+// The alignment warning of buffered 512-byte requests on 4096-byte
+// sectors in a text report, its advice naming the front end's `options`.
+void ExpectSmallBufferedRequestsWarn(const std::string& text, const std::string& options) {
+  EXPECT_NE(text.find("    WARN alignment: requests of 512 bytes on a device of 4096-byte "
+                      "logical blocks: the page cache splits and merges them; change: a block "
+                      "size that is a multiple of 4096 bytes (" +
+                      options + ")"),
+            std::string::npos)
+      << text;
+}
+
 class VerdictOnLoopDevice : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -149,12 +160,7 @@ TEST_F(VerdictOnLoopDevice, RequestsSmallerThanA4KSectorWarnWholeSectorsPass) {
       4096);
   if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
   ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
-  const std::string small = tmp_.Read("small.txt");
-  EXPECT_NE(small.find("    WARN alignment: requests of 512 bytes on a device of 4096-byte "
-                       "logical blocks: the page cache splits and merges them; change: a block "
-                       "size that is a multiple of 4096 bytes"),
-            std::string::npos)
-      << small;
+  ExpectSmallBufferedRequestsWarn(tmp_.Read("small.txt"), "--file-block-size");
   const nlohmann::json whole = LoopCheckOf(Json("whole.json"), "alignment");
   ASSERT_FALSE(whole.is_null()) << tmp_.Read("whole.json");
   EXPECT_EQ(whole["level"], "pass") << whole.dump();
@@ -183,6 +189,51 @@ TEST_F(VerdictOnLoopDevice, DirectRequestsSmallerThanTheLogicalBlockAreInvalid) 
       << c.dump();
   EXPECT_EQ(c["figures"]["logical_block_bytes"], 4096) << c.dump();
   EXPECT_EQ(j["validity"]["overall"], "invalid") << j.dump();
+}
+
+// fio's and DiskSpd's requests against the 4096-byte sectors: fio's
+// buffered 512-byte reads warn (the page cache takes them), its direct
+// reads at offsets of 512-byte granularity (blockalign) are INVALID (the
+// job fails on them, as the device refuses them), whole 8 KiB blocks pass;
+// DiskSpd's -r512 unbuffered is INVALID and names its switches.
+TEST_F(VerdictOnLoopDevice, FioAndDiskspdRequestsAreJudgedAgainstTheSector) {
+  const ProcessResult r =
+      Run("cd \"$M\" || exit 1\n"
+          "$L fio --name=small --filename=\"$M/a.dat\" --rw=randread --bs=512 --size=1m "
+          "--ioengine=psync --number_ios=200 > \"$O/small.txt\" || exit 1\n"
+          "$L fio --name=odd --filename=\"$M/a.dat\" --rw=randread --bs=4k --blockalign=512 "
+          "--direct=1 --size=1m --ioengine=psync --number_ios=200 --output-format=json "
+          "> \"$O/odd.json\"\n"
+          "$L fio --name=whole --filename=\"$M/a.dat\" --rw=randread --bs=8k --direct=1 --size=1m "
+          "--ioengine=psync --number_ios=200 --output-format=json > \"$O/whole.json\" || exit 1\n"
+          "$L diskspd -d1 -W0 -b4K -r512 -Sh -c1M \"$M/t.dat\" > \"$O/ds.txt\" 2>/dev/null\n"
+          "exit 0",
+          4096);
+  if (skipped_) GTEST_SKIP() << "no loop device or mount here: " << ShowLoopRun(r);
+  ASSERT_EQ(r.exit_code, 0) << ShowLoopRun(r);
+  ExpectSmallBufferedRequestsWarn(tmp_.Read("small.txt"), "bs, blockalign and offset");
+  const nlohmann::json odd = Json("odd.json");
+  ASSERT_EQ(odd["jobs"].size(), 1u) << odd.dump();
+  const nlohmann::json bad = LoopCheckOf(odd["jobs"][0]["loadcell"], "alignment");
+  ASSERT_FALSE(bad.is_null()) << odd.dump();
+  EXPECT_EQ(bad["level"], "invalid") << bad.dump();
+  EXPECT_EQ(bad["seen"],
+            "offsets at multiples of 512 bytes on a device of 4096-byte logical blocks: the "
+            "device cannot take them as asked")
+      << bad.dump();
+  EXPECT_EQ(bad["figures"]["block_bytes"], 4096) << bad.dump();
+  EXPECT_EQ(bad["figures"]["offset_align_bytes"], 512) << bad.dump();
+  const nlohmann::json whole = LoopCheckOf(Json("whole.json")["jobs"][0]["loadcell"], "alignment");
+  ASSERT_FALSE(whole.is_null()) << tmp_.Read("whole.json");
+  EXPECT_EQ(whole["level"], "pass") << whole.dump();
+  EXPECT_EQ(whole["figures"]["block_bytes"], 8192) << whole.dump();
+  EXPECT_EQ(whole["figures"]["logical_block_bytes"], 4096) << whole.dump();
+  const std::string ds = tmp_.Read("ds.txt");
+  EXPECT_NE(ds.find("    INVALID alignment: offsets at multiples of 512 bytes on a device of "
+                    "4096-byte logical blocks"),
+            std::string::npos)
+      << ds;
+  EXPECT_NE(ds.find("(-b, -r<align> and -B)"), std::string::npos) << ds;
 }
 
 // The write-data check on a file system that compresses, made here: btrfs

@@ -61,6 +61,9 @@ class CpuSampler final : public RunObserver {
   void OnStatus(const IntervalSnapshot& s) override {
     if (inner_ != nullptr) inner_->OnStatus(s);
   }
+  void OnEnd() override {
+    if (inner_ != nullptr) inner_->OnEnd();
+  }
 
   // Ends the sampling (an end not reached yet is taken now).
   void Stop();

@@ -213,6 +213,11 @@ IoOptionNames DiskspdOptionNames() {
   n.report_interval = "";  // -D's IOPS intervals are DiskSpd's own figures
   n.run_length = "-d";
   n.warm_up = "-W";
+  n.percentile = "";  // the verdict judges the 99th of DiskSpd's fixed table
+  n.time_limit = "-d";
+  n.work_limit = "";  // a DiskSpd run is timed alone
+  n.stonewall = "";
+  n.alignment = "-b, -r<align> and -B";
   return n;
 }
 
@@ -318,6 +323,14 @@ void DiskspdRateOf(const DiskspdSwitches& sw, FioJobSettings& s) {
     s.rate_bytes[kDsWrite] =
         static_cast<uint64_t>(static_cast<double>(rate) * sw.write_ratio / 100.0);
     s.issue_window_ns = window;
+    // Judged as DiskSpd states it: the thread's rate on the target.
+    s.rate_asked.option = "-g";
+    s.rate_asked.ios = sw.throughput_iops > 0;
+    s.rate_asked.unit = s.rate_asked.ios ? "I/Os per second" : "bytes per millisecond";
+    s.rate_asked.unit_s = s.rate_asked.ios ? 1 : 0.001;
+    s.rate_asked.together = true;
+    s.rate_asked.target[0] =
+        static_cast<double>(s.rate_asked.ios ? sw.throughput_iops : sw.throughput_bytes_per_ms);
   }
   if (sw.think_ms > 0) {
     s.thinktime_ns = static_cast<int64_t>(sw.think_ms) * 1'000'000;

@@ -272,6 +272,7 @@ void PaceOf(const FioJobSpec& spec, FioJobSettings& s) {
     s.min_bytes[d] = spec.rate_min[d];
     s.min_ios[d] = spec.rate_iops_min[d];
   }
+  s.rate_asked = FioRateAskedOf(spec.rate, spec.rate_iops, spec.rate_min, spec.rate_iops_min);
   s.rate_poisson = spec.rate_process == fio::FioRateProcess::kPoisson;
   s.thinktime_ns = spec.thinktime_ns;
   s.thinktime_spin_ns = std::min(spec.thinktime_spin_ns, spec.thinktime_ns);

@@ -20,6 +20,15 @@ std::string MisalignedPart(const IoTargetFacts& t, uint32_t unit) {
   return "";
 }
 
+// A block size (and offsets) that is a multiple of `unit`, naming the
+// front end's options that set them.
+std::string AlignmentAdvice(const CheckInput& in, uint32_t unit) {
+  const std::string& options = in.workload.option_names.alignment;
+  std::string advice = fmt::format("a block size that is a multiple of {} bytes", unit);
+  if (!options.empty()) advice += " (" + options + ")";
+  return advice;
+}
+
 }  // namespace
 
 std::optional<CheckOutcome> CheckAlignment(const CheckInput& in) {
@@ -43,14 +52,12 @@ std::optional<CheckOutcome> CheckAlignment(const CheckInput& in) {
                {"physical_block_bytes", static_cast<double>(dev.physical_block_bytes)}};
     const std::string logical = MisalignedPart(t, dev.logical_block_bytes);
     if (!logical.empty()) {
-      return Found(
-          kId, t.direct ? CheckLevel::kInvalid : CheckLevel::kWarn,
-          fmt::format("{} on a device of {}-byte logical blocks: {}", logical,
-                      dev.logical_block_bytes,
-                      t.direct ? "the device cannot take them as asked"
-                               : "the page cache splits and merges them"),
-          fmt::format("a block size that is a multiple of {} bytes", dev.physical_block_bytes),
-          std::move(figures));
+      return Found(kId, t.direct ? CheckLevel::kInvalid : CheckLevel::kWarn,
+                   fmt::format("{} on a device of {}-byte logical blocks: {}", logical,
+                               dev.logical_block_bytes,
+                               t.direct ? "the device cannot take them as asked"
+                                        : "the page cache splits and merges them"),
+                   AlignmentAdvice(in, dev.physical_block_bytes), std::move(figures));
     }
     const std::string physical = MisalignedPart(t, dev.physical_block_bytes);
     if (!physical.empty()) {
@@ -58,8 +65,7 @@ std::optional<CheckOutcome> CheckAlignment(const CheckInput& in) {
           kId, CheckLevel::kWarn,
           fmt::format("{} on a device of {}-byte physical blocks: it {} whole blocks", physical,
                       dev.physical_block_bytes, t.writes ? "reads, changes and writes" : "reads"),
-          fmt::format("a block size that is a multiple of {} bytes", dev.physical_block_bytes),
-          std::move(figures));
+          AlignmentAdvice(in, dev.physical_block_bytes), std::move(figures));
     }
   }
   if (!any) return std::nullopt;

@@ -31,7 +31,9 @@ std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in) {
   if (in.workload.measures_client_cpu) return std::nullopt;
   const HostWindow& w = in.host.window;
   if (!w.known || w.wall_s <= 0) return NotChecked(kId, "the run's start was not seen");
-  const int threads = std::max(1, in.result.manifest.threads);
+  // The process' CPU time is that of every job that ran at once (fio's
+  // jobs of a group, DiskSpd's threads, dbsim's users): over their threads.
+  const int threads = std::max({1, in.result.manifest.threads, in.result.concurrent_threads});
   const int usable = in.host.cpus > 0 ? std::min(threads, in.host.cpus) : threads;
   const double per_thread = w.process_cpu_s / w.wall_s / threads;
   const double over_cpus = w.process_cpu_s / w.wall_s / usable;
@@ -39,6 +41,9 @@ std::optional<CheckOutcome> CheckClientCpu(const CheckInput& in) {
                                       {"wall_s", w.wall_s},
                                       {"cpu_per_thread", per_thread},
                                       {"cpu_over_usable_cpus", over_cpus}};
+  if (in.result.concurrent_threads > in.result.manifest.threads) {
+    figures.push_back({"concurrent_threads", static_cast<double>(threads)});
+  }
   if (w.host_busy_fraction >= 0) figures.push_back({"host_busy", w.host_busy_fraction});
   // The busy share is of the workers' CPUs alone when they are some of the
   // host's.

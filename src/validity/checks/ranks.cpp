@@ -7,11 +7,37 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "validity/check.h"
 #include "validity/thresholds.h"
 
 namespace loadcell::validity {
+
+namespace {
+
+// How to keep the ranks ending together, in the front end's words: a run
+// limited by time rather than by work, or the first rank done stopping
+// them all.
+std::string TailAdvice(const IoOptionNames& names) {
+  std::vector<std::string> ways;
+  if (!names.work_limit.empty()) {
+    ways.push_back(
+        fmt::format("limit the run by {} rather than {}", names.time_limit, names.work_limit));
+  }
+  if (!names.stonewall.empty()) {
+    ways.push_back("add " + names.stonewall + " to stop every rank when the first one is done");
+  }
+  if (ways.empty()) {
+    return fmt::format(
+        "look for a rank whose host was busy or slow to stop (each rank's {} is the same)",
+        names.time_limit);
+  }
+  return ways.size() == 1 ? ways[0] : ways[0] + ", or " + ways[1];
+}
+
+}  // namespace
 
 std::optional<CheckOutcome> CheckRanks(const CheckInput& in) {
   constexpr const char* kId = "ranks";
@@ -44,9 +70,7 @@ std::optional<CheckOutcome> CheckRanks(const CheckInput& in) {
                  fmt::format("rank {} ended {:.3f} s after rank {} ({:.1f}% of the {:.2f} s run): "
                              "for that tail fewer ranks ran, and the total rate mixes both phases",
                              last_end->rank, tail, first_end->rank, tail / span * 100, span),
-                 "limit the run by --time rather than --events, or add --stonewall=on to stop "
-                 "every rank when the first one is done",
-                 std::move(figures));
+                 TailAdvice(in.workload.option_names), std::move(figures));
   }
   return Passed(kId, std::move(figures));
 }

@@ -8,10 +8,36 @@
 
 namespace loadcell::validity {
 
+namespace {
+
+// A rate the workload kept to by its front end's own option (fio's
+// rate_iops, DiskSpd's -g), in that option's unit; its lateness is not
+// counted.
+std::optional<CheckOutcome> CheckOwnRate(const CheckInput& in) {
+  constexpr const char* kId = "rate";
+  const OwnRateFacts& own = in.workload.own_rate;
+  if (own.option.empty() || own.target <= 0) return std::nullopt;
+  std::vector<CheckFigure> figures = {{"rate_asked", own.target}, {"rate_achieved", own.achieved}};
+  const double floor = own.minimum ? own.target : kRateKeptFraction * own.target;
+  if (own.achieved < floor) {
+    return Found(kId, CheckLevel::kInvalid,
+                 fmt::format("{:.2f} {} achieved of the {:.2f} asked by {} ({:.0f}%): the system "
+                             "could not keep the rate",
+                             own.achieved, own.unit, own.target, own.option,
+                             own.achieved / own.target * 100),
+                 fmt::format("ask a lower {}, or a deeper queue ({})", own.option,
+                             in.workload.option_names.deeper_queue),
+                 std::move(figures));
+  }
+  return Passed(kId, std::move(figures));
+}
+
+}  // namespace
+
 std::optional<CheckOutcome> CheckRate(const CheckInput& in) {
   constexpr const char* kId = "rate";
   const RunResult& r = in.result;
-  if (!r.rate.has_value() || r.rate->target <= 0) return std::nullopt;
+  if (!r.rate.has_value() || r.rate->target <= 0) return CheckOwnRate(in);
   const RateFigures& rf = *r.rate;
   const double median_ms =
       r.latency.empty() ? 0 : static_cast<double>(r.latency[0].histogram.Percentile(50)) / 1e6;

@@ -19,6 +19,15 @@ std::string WarmUpName(const CheckInput& in) {
   return name.empty() ? std::string("warm-up") : name;
 }
 
+// More events, or (where the front end's option sets the printed
+// percentile) a lower percentile.
+std::string TailAdvice(const CheckInput& in, double needed) {
+  const IoOptionNames& names = in.workload.option_names;
+  std::string advice = fmt::format("run at least {:.0f} events ({})", needed, names.run_length);
+  if (!names.percentile.empty()) advice += " or print a lower " + names.percentile;
+  return advice;
+}
+
 }  // namespace
 
 std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
@@ -42,9 +51,7 @@ std::optional<CheckOutcome> CheckSamples(const CheckInput& in) {
                    fmt::format("the {}th percentile rests on {:.1f} events beyond it ({} events "
                                "in all; fewer than {:.0f})",
                                in.percentile, tail, r.events, kMinTailSamples),
-                   fmt::format("run at least {:.0f} events ({}) or print a lower --percentile",
-                               needed, in.workload.option_names.run_length),
-                   figures);
+                   TailAdvice(in, needed), figures);
     }
   }
   const double warmup_s = r.manifest.warmup_s;

@@ -64,7 +64,12 @@ IoOptionNames DbsimOptionNames() {
   n.unwritten_source = "Sparse=TRUE files";
   n.report_interval = "";  // dbsim prints no interval figures
   n.run_length = "-d";
-  n.warm_up = "";  // none: every cycle is measured
+  n.warm_up = "";     // none: every cycle is measured
+  n.percentile = "";  // the verdict judges the 99th
+  n.time_limit = "-d";
+  n.work_limit = "";
+  n.stonewall = "";
+  n.alignment = "";  // its pages are 8 KiB, at their own offsets
   return n;
 }
 

@@ -32,6 +32,27 @@ enum class FioFallocateMode { kNone, kNative, kPosix, kKeep, kTruncate };
 // fio's options in the verdict's advice (FioJobSettings::option_names).
 IoOptionNames FioOptionNames();
 
+// The rate a job was asked for in its front end's words, for the verdict's
+// rate check (FioJobWorkload::Facts): each direction's target in `unit`,
+// or with `together` the directions' sum in target[0] (DiskSpd's -g, which
+// the write ratio shares out). No option: not asked.
+struct FioRateAsked {
+  std::string option;  // "rate_iops", "rate", "rate_iops_min", "rate_min", "-g"
+  bool ios = false;    // the targets count I/Os, else bytes
+  std::string unit;    // "I/Os per second", "bytes per millisecond"
+  double unit_s = 1;   // the seconds of the unit's time: 1, 0.001 a millisecond
+  bool together = false;
+  bool minimum = false;  // a floor (rate_min): any shortfall misses it
+  std::array<double, kFioDirs> target{};
+};
+
+// fio's rate options as the verdict judges them: rate_iops or rate per
+// direction, else rate_iops_min or rate_min (a floor); none asked: no option.
+FioRateAsked FioRateAskedOf(const std::array<uint64_t, kFioDirs>& rate,
+                            const std::array<uint64_t, kFioDirs>& rate_iops,
+                            const std::array<uint64_t, kFioDirs>& rate_min,
+                            const std::array<uint64_t, kFioDirs>& rate_iops_min);
+
 // What a job does, resolved: bytes, counts and loadcell's engine names.
 struct FioJobSettings {
   std::string name;
@@ -88,6 +109,7 @@ struct FioJobSettings {
   // the job's start (runner/schedule.h ArrivalSchedule); an I/O's latency
   // counts from its intended start there.
   std::array<uint64_t, kFioDirs> rate_bytes{};
+  FioRateAsked rate_asked;    // the same, as the user asked it (the verdict's)
   bool rate_poisson = false;  // rate_process=poisson
   // rate_min=, rate_iops_min=: per direction, the bytes and I/Os per second
   // the job must complete over each rate cycle once its first two seconds

@@ -2,6 +2,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <numeric>
+#include <tuple>
 
 #include "os/block_device.h"
 #include "os/file_system.h"
@@ -24,6 +26,37 @@ uint32_t MaxBlockSize(const FioPatternSettings& p) {
   return m;
 }
 
+// The granularity of the job's request sizes and of its offsets (every one
+// a multiple of it), over the directions it does: bs, bsrange (sizes drawn
+// in multiples of the least) and bssplit; blockalign (its default the
+// least size), offset, rw's :N skip; DiskSpd's -T start and -s stride.
+std::pair<uint64_t, uint64_t> Granularity(const FioPatternSettings& p) {
+  uint64_t sizes = 0;
+  uint64_t offsets = 0;
+  for (size_t d = 0; d < p.bs.size(); ++d) {
+    if (!p.dirs[d]) continue;
+    const FioBlockSizes& b = p.bs[d];
+    if (b.split.empty()) {
+      sizes = std::gcd(sizes, std::gcd<uint64_t>(b.min, b.max));
+    } else {
+      for (const auto& [size, pct] : b.split) sizes = std::gcd<uint64_t>(sizes, size);
+    }
+    if (p.random) offsets = std::gcd<uint64_t>(offsets, b.align != 0 ? b.align : b.min);
+  }
+  // Sequential offsets move by the sizes themselves.
+  offsets = std::gcd(offsets, sizes);
+  offsets = std::gcd(offsets, p.region_offset);
+  // rw=MODE:N skips N bytes after a sequential I/O (of a random mode it
+  // counts I/Os).
+  if (!p.random) {
+    offsets = std::gcd(offsets, static_cast<uint64_t>(p.seq_skip < 0 ? -p.seq_skip : p.seq_skip));
+  }
+  if (p.single_sequence.on) {
+    offsets = std::gcd(offsets, std::gcd(p.single_sequence.start, p.single_sequence.stride));
+  }
+  return {sizes, offsets};
+}
+
 // Where each of `files` lives: a block device named as a file is itself,
 // any other file its folder; each once, in the files' order.
 std::vector<std::string> PlacesOf(const std::vector<std::string>& files) {
@@ -37,7 +70,75 @@ std::vector<std::string> PlacesOf(const std::vector<std::string>& files) {
   return places;
 }
 
+// The direction of `asked` furthest below its target over the run of `r`
+// (its targets each rank's, under MPI: every rank's summed); no option
+// when none was asked or nothing was measured.
+OwnRateFacts OwnRateOf(const FioRateAsked& asked, const FioPatternSettings& p, const RunResult& r) {
+  OwnRateFacts out;
+  if (asked.option.empty() || r.total_time_s <= 0) return out;
+  const auto at = [&](int c) {
+    return static_cast<size_t>(c) < r.counters.size() ? r.counters[static_cast<size_t>(c)] : 0;
+  };
+  const std::array<int, kFioDirs> ios = {kFioReads, kFioWrites, kFioTrims};
+  const std::array<int, kFioDirs> bytes = {kFioBytesRead, kFioBytesWritten, kFioBytesTrimmed};
+  static constexpr std::array<const char*, kFioDirs> kNames = {"read", "write", "trim"};
+  const double ranks =
+      r.cluster && !r.cluster->ranks.empty() ? static_cast<double>(r.cluster->ranks.size()) : 1.0;
+  double worst = -1;
+  for (int d = 0; d < (asked.together ? 1 : kFioDirs); ++d) {
+    const double target = asked.target[static_cast<size_t>(d)] * ranks;
+    // A rate given for a direction the job does not do (rate=1m of a
+    // read job holds for its writes too) asks nothing.
+    if (target <= 0 || (!asked.together && !p.dirs[static_cast<size_t>(d)])) continue;
+    double done = 0;
+    for (int k = asked.together ? 0 : d; k < (asked.together ? kFioDirs : d + 1); ++k) {
+      done += static_cast<double>(asked.ios ? at(ios[static_cast<size_t>(k)])
+                                            : at(bytes[static_cast<size_t>(k)]));
+    }
+    const double achieved = done / r.total_time_s * asked.unit_s;
+    if (worst >= 0 && achieved / target >= worst) continue;
+    worst = achieved / target;
+    out.option = asked.option;
+    out.unit = asked.together ? asked.unit
+                              : std::string(kNames[static_cast<size_t>(d)]) + " " + asked.unit;
+    out.target = target;
+    out.achieved = achieved;
+    out.minimum = asked.minimum;
+  }
+  return out;
+}
+
 }  // namespace
+
+FioRateAsked FioRateAskedOf(const std::array<uint64_t, kFioDirs>& rate,
+                            const std::array<uint64_t, kFioDirs>& rate_iops,
+                            const std::array<uint64_t, kFioDirs>& rate_min,
+                            const std::array<uint64_t, kFioDirs>& rate_iops_min) {
+  const auto any = [](const std::array<uint64_t, kFioDirs>& a) {
+    return std::any_of(a.begin(), a.end(), [](uint64_t v) { return v > 0; });
+  };
+  FioRateAsked out;
+  // rate and rate_iops exclude each other; the minimums judge a job only
+  // when it has no rate of its own (with one, a job below its minimum
+  // fails, fio's rule).
+  const std::array<std::pair<const char*, const std::array<uint64_t, kFioDirs>*>, 4> kinds = {
+      {{"rate_iops", &rate_iops},
+       {"rate", &rate},
+       {"rate_iops_min", &rate_iops_min},
+       {"rate_min", &rate_min}}};
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    if (!any(*kinds[k].second)) continue;
+    out.option = kinds[k].first;
+    out.ios = k % 2 == 0;
+    out.unit = out.ios ? "I/Os per second" : "bytes per second";
+    out.minimum = k >= 2;
+    for (size_t d = 0; d < out.target.size(); ++d) {
+      out.target[d] = static_cast<double>((*kinds[k].second)[d]);
+    }
+    break;
+  }
+  return out;
+}
 
 WorkloadInfo FioJobWorkload::Info() const {
   WorkloadInfo i;
@@ -125,6 +226,11 @@ IoOptionNames FioOptionNames() {
   n.report_interval = "";  // its intervals are fio's 0.5 s bw and iops samples
   n.run_length = "runtime with time_based, or size";
   n.warm_up = "ramp_time";
+  n.percentile = "";  // the verdict judges fio's 99th, whatever percentile_list prints
+  n.time_limit = "runtime with time_based";
+  n.work_limit = "size or number_ios";
+  n.stonewall = "";
+  n.alignment = "bs, blockalign and offset";
   return n;
 }
 
@@ -168,11 +274,13 @@ WorkloadFacts FioJobWorkload::Facts(const RunResult& r) const {
     t.more_dirs.assign(places.begin() + 1, places.end());
   }
   t.paths = s_.files;
+  std::tie(t.block_bytes, t.offset_align_bytes) = Granularity(s_.pattern);
   f.io.push_back(std::move(t));
   if (r.counters.size() > kFioBytesRead) f.io_bytes_read = r.counters[kFioBytesRead];
   if (r.counters.size() > kFioBytesWritten) f.io_bytes_written = r.counters[kFioBytesWritten];
   f.counts_short_ios = s_.engine != "null";
   if (r.counters.size() > kFioShortIos) f.short_ios = r.counters[kFioShortIos];
+  f.own_rate = OwnRateOf(s_.rate_asked, s_.pattern, r);
   f.worker_cpus = s_.cpus;  // cpus_allowed
   std::sort(f.worker_cpus.begin(), f.worker_cpus.end());
   return f;

@@ -261,9 +261,6 @@ std::vector<std::pair<std::string, std::string>> SqlioWorkload::Describe() const
   return d;
 }
 
-namespace {
-
-// SQLIO's switches in the verdict's advice.
 IoOptionNames SqlioOptionNames() {
   IoOptionNames n;
   n.direct = "-BH (or -BN)";
@@ -277,10 +274,10 @@ IoOptionNames SqlioOptionNames() {
   n.random_data = "random data";
   n.write_first = "a -kW run over the files";
   n.unwritten_source = "files laid out without data";
+  n.percentile = "";  // the verdict judges the 95th
+  n.alignment = "-b and -S";
   return n;
 }
-
-}  // namespace
 
 WorkloadFacts SqlioWorkload::Facts(const RunResult& r) const {
   WorkloadFacts f;

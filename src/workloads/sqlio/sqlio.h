@@ -110,6 +110,9 @@ class SqlioWorkload final : public Workload {
   std::vector<std::string> affinity_notes_;
 };
 
+// SQLIO's switches in the verdict's advice (-BH, -o, -t, ...).
+IoOptionNames SqlioOptionNames();
+
 // The FileIoSettings that drive one target's workers.
 FileIoSettings SqlioTargetSettings(const SqlioPlan& plan, const SqlioTarget& t);
 

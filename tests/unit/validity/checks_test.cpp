@@ -645,6 +645,29 @@ TEST(ClientCpuCheckTest, TheWorkersCpusBusyShareIsTheirsNotTheHosts) {
   EXPECT_EQ(FigureOf(*out, "host_busy"), 1);
 }
 
+// Jobs run at once (fio's jobs of a group, dbsim's users): the process'
+// CPU time is all of theirs, shared over all their threads, not one job's.
+TEST(ClientCpuCheckTest, ConcurrentJobsShareTheProcessCpuOverAllTheirThreads) {
+  // One job of 1 thread among jobs of 4 threads in all on 4 CPUs; the
+  // process used 1.6 CPUs: 40% a thread, not 160% of the job's one.
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 1));
+  c.result.concurrent_threads = 4;
+  c.host.window = WindowOf(10, 16, 0.4);
+  std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_DOUBLE_EQ(FigureOf(*out, "cpu_per_thread"), 0.4);
+  EXPECT_EQ(FigureOf(*out, "concurrent_threads"), 4);
+  // The same run's job judged alone warned: the fault this guards.
+  c.result.concurrent_threads = 0;
+  EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kWarn);
+  // Every one of the 4 threads busy: still a saturated client.
+  c.result.concurrent_threads = 4;
+  c.host.window = WindowOf(10, 38, 0.95);
+  out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("95%"));
+}
+
 TEST(ClientCpuCheckTest, ACpuTestIsNotConcernedAndNoStartIsNotChecked) {
   Case c = IoCase(DirectRead(), ResultOf(1000, 10));
   EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kNotChecked);
@@ -707,6 +730,40 @@ TEST(RateCheckTest, ARateNotKeptIsInvalid) {
   EXPECT_EQ(out->level, CheckLevel::kInvalid);
   EXPECT_THAT(out->seen, HasSubstr("500.00 events/s achieved of the 1000.00 asked"));
   EXPECT_THAT(out->advice, HasSubstr("--rate"));
+}
+
+// A rate the workload kept to by its front end's own option (fio's
+// rate_iops, DiskSpd's -g): judged in that option's unit, and named.
+TEST(RateCheckTest, AFrontEndsOwnRateIsJudgedInItsWords) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.facts.option_names.deeper_queue = "ioengine, iodepth";
+  EXPECT_FALSE(c.Run(&CheckRate).has_value());  // none asked
+  c.facts.own_rate = {"rate_iops", "read I/Os per second", 20000, 100, false};
+  std::optional<CheckOutcome> out = c.Run(&CheckRate);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_EQ(out->seen,
+            "100.00 read I/Os per second achieved of the 20000.00 asked by rate_iops (0%): the "
+            "system could not keep the rate");
+  EXPECT_EQ(out->advice, "ask a lower rate_iops, or a deeper queue (ioengine, iodepth)");
+  EXPECT_EQ(FigureOf(*out, "rate_asked"), 20000);
+  EXPECT_EQ(FigureOf(*out, "rate_achieved"), 100);
+  // 96% of it: kept.
+  c.facts.own_rate.achieved = 19200;
+  EXPECT_EQ(c.Run(&CheckRate)->level, CheckLevel::kPass);
+  // A minimum (rate_iops_min) is missed by any shortfall.
+  c.facts.own_rate.minimum = true;
+  c.facts.own_rate.option = "rate_iops_min";
+  EXPECT_EQ(c.Run(&CheckRate)->level, CheckLevel::kInvalid);
+  c.facts.own_rate.achieved = 20000;
+  EXPECT_EQ(c.Run(&CheckRate)->level, CheckLevel::kPass);
+  // DiskSpd's -g in bytes per millisecond.
+  c.facts.own_rate = {"-g", "bytes per millisecond", 4096, 2048, false};
+  out = c.Run(&CheckRate);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("2048.00 bytes per millisecond achieved of the 4096.00 "
+                                   "asked by -g (50%)"));
+  EXPECT_THAT(out->advice, HasSubstr("ask a lower -g"));
 }
 
 TEST(RateCheckTest, LateStartsBeyondTheMedianWarnAndAKeptRatePasses) {

@@ -292,6 +292,41 @@ TEST(FioPlanTest, RatesThinkTimeAndStartDelayAreNoLongerRefused) {
   EXPECT_EQ(bytes->steps[0][0].settings.rate_bytes[1], 0u);
 }
 
+// The verdict judges each job's rate as it was asked: rate_iops in I/Os,
+// rate in bytes, a minimum alone as a floor.
+TEST(FioPlanTest, TheRateAskedIsKeptInTheUsersWords) {
+  TempDir dir;
+  std::vector<FioJobSpec> specs = {PacedSpec(dir.path())};
+  auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  const FioRateAsked& iops = plan->steps[0][0].settings.rate_asked;
+  EXPECT_EQ(iops.option, "rate_iops");
+  EXPECT_TRUE(iops.ios);
+  EXPECT_FALSE(iops.minimum);
+  EXPECT_EQ(iops.target[0], 500);
+  EXPECT_EQ(iops.target[1], 200);
+  specs[0].rate_iops = {0, 0, 0};
+  specs[0].rate = {1 << 20, 0, 0};
+  plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  const FioRateAsked& bytes = plan->steps[0][0].settings.rate_asked;
+  EXPECT_EQ(bytes.option, "rate");
+  EXPECT_FALSE(bytes.ios);
+  EXPECT_EQ(bytes.unit, "bytes per second");
+  EXPECT_EQ(bytes.target[0], 1 << 20);
+  specs[0].rate = {0, 0, 0};
+  plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  const FioRateAsked& floor = plan->steps[0][0].settings.rate_asked;
+  EXPECT_EQ(floor.option, "rate_iops_min");
+  EXPECT_TRUE(floor.minimum);
+  EXPECT_EQ(floor.target[0], 100);
+  specs[0].rate_iops_min = {0, 0, 0};
+  plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_OK(plan);
+  EXPECT_EQ(plan->steps[0][0].settings.rate_asked.option, "");
+}
+
 TEST(FioPlanTest, DistributionsRunWithoutTheRandomMap) {
   TempDir dir;
   FioJobSpec s = Spec("z", dir.path());

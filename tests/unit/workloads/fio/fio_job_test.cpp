@@ -186,6 +186,72 @@ TEST(FioJobTest, FactsStateWhereTheFilesAreAndTheBytesWritten) {
   EXPECT_FALSE(one.paced);
 }
 
+// The rate asked judged against the run's counters: the direction furthest
+// below its target, every rank's under MPI; a direction the job does not
+// do asks nothing.
+TEST(FioJobTest, FactsStateTheRateAskedAgainstTheRateDone) {
+  TempDir dir;
+  FioJobSettings s = Settings("r", dir / "r.0", 1 << 20, 4096);
+  s.pattern.dirs = {true, true, false};
+  s.rate_asked = FioRateAskedOf({}, {100, 50, 50}, {}, {});
+  RunResult r;
+  r.total_time_s = 2;
+  r.counters.assign(kFioCounterCount, 0);
+  r.counters[kFioReads] = 196;  // 98 a second of 100
+  r.counters[kFioWrites] = 50;  // 25 of 50
+  r.counters[kFioTrims] = 0;    // no trims: not asked
+  OwnRateFacts own = FioJobWorkload(s, DefaultFileSystem()).Facts(r).own_rate;
+  EXPECT_EQ(own.option, "rate_iops");
+  EXPECT_EQ(own.unit, "write I/Os per second");
+  EXPECT_EQ(own.target, 50);
+  EXPECT_EQ(own.achieved, 25);
+  EXPECT_FALSE(own.minimum);
+  // Two ranks ran it: their targets add up.
+  r.cluster.emplace().ranks.resize(2);
+  own = FioJobWorkload(s, DefaultFileSystem()).Facts(r).own_rate;
+  EXPECT_EQ(own.target, 100);
+  // DiskSpd's -g: the directions together, bytes per millisecond.
+  r.cluster.reset();
+  r.counters[kFioBytesRead] = 3000;
+  r.counters[kFioBytesWritten] = 1000;
+  s.rate_asked = FioRateAsked{};
+  s.rate_asked.option = "-g";
+  s.rate_asked.unit = "bytes per millisecond";
+  s.rate_asked.unit_s = 0.001;
+  s.rate_asked.together = true;
+  s.rate_asked.target[0] = 4;
+  own = FioJobWorkload(s, DefaultFileSystem()).Facts(r).own_rate;
+  EXPECT_EQ(own.unit, "bytes per millisecond");
+  EXPECT_DOUBLE_EQ(own.achieved, 2);  // 4000 bytes over 2 s
+  // None asked: none stated.
+  s.rate_asked = FioRateAsked{};
+  EXPECT_EQ(FioJobWorkload(s, DefaultFileSystem()).Facts(r).own_rate.option, "");
+}
+
+// The request size and the offsets' granularity the alignment check judges:
+// bs, bssplit, blockalign, offset.
+TEST(FioJobTest, FactsStateTheRequestSizeAndOffsetGranularity) {
+  TempDir dir;
+  FioJobSettings s = Settings("a", dir / "a.0", 1 << 20, 4096);
+  const auto facts = [&] { return FioJobWorkload(s, DefaultFileSystem()).Facts({}).io.at(0); };
+  EXPECT_EQ(facts().block_bytes, 4096u);
+  EXPECT_EQ(facts().offset_align_bytes, 4096u);
+  s.pattern.region_offset = 512;  // offset=512
+  EXPECT_EQ(facts().offset_align_bytes, 512u);
+  s.pattern.region_offset = 0;
+  s.pattern.random = true;
+  s.pattern.bs[0].align = 1024;  // blockalign=1k
+  EXPECT_EQ(facts().block_bytes, 4096u);
+  EXPECT_EQ(facts().offset_align_bytes, 1024u);
+  s.pattern.bs[0].align = 0;
+  s.pattern.bs[0].split = {{8192, 50}, {2048, 50}};  // bssplit
+  EXPECT_EQ(facts().block_bytes, 2048u);
+  EXPECT_EQ(facts().offset_align_bytes, 2048u);
+  // A direction the job does not do counts for nothing.
+  s.pattern.bs[1].min = s.pattern.bs[1].max = 512;
+  EXPECT_EQ(facts().block_bytes, 2048u);
+}
+
 // A file system whose reads move half the bytes asked (a file cut short
 // under the job).
 class HalfReads final : public FileSystemWrapper {
