@@ -73,7 +73,7 @@ std::string FormatJobComparison(const std::vector<std::vector<ResultData>>& grou
       std::vector<std::string> cells = {
           name, GroupLabel(i), fmt::format("{:.2f}", f.events_per_second),
           f.mib_per_second ? fmt::format("{:.2f}", *f.mib_per_second) : "-",
-          fmt::format("{:.3f}", f.p99_ms)};
+          fmt::format("{:.4g}", f.p99_ms)};  // sub-microsecond ones too (the null engine)
       if (i == 0 || base == nullptr) {
         cells.insert(cells.end(), {"", "", ""});
       } else {

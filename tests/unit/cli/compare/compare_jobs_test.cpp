@@ -85,7 +85,7 @@ TEST(CompareJobs, TheTableHasEachJobsRatiosToAsAndSaysWhatIsMissing) {
   const std::string table = FormatJobComparison({{a}, {b}});
   EXPECT_NE(table.find("Jobs, matched by name"), std::string::npos) << table;
   EXPECT_TRUE(std::regex_search(
-      table, std::regex("\nr +B +1500\\.00 +4\\.00 +2\\.000 +1\\.50x +1\\.00x +1\\.00x\n")))
+      table, std::regex("\nr +B +1500\\.00 +4\\.00 +2 +1\\.50x +1\\.00x +1\\.00x\n")))
       << table;
   EXPECT_TRUE(std::regex_search(table, std::regex("\nw +B +\\(no such job\\)\n"))) << table;
   // Runs of one workload: no jobs' table.
