@@ -156,6 +156,8 @@ TEST(FioResultsTest, TheOptionsAreRefusedWhereTheyMakeNoSense) {
        "--format=json and --output-format both write to standard output"},
       {{"--report-html=same.out", "--output=same.out"},
        "--report-html=same.out: the same file as --output"},
+      {{"--format=json", "--output-file=writer.0.0"},
+       "--output-file=writer.0.0: a data file of job writer"},
   };
   for (const auto& [args, message] : cases) {
     std::vector<std::string> all = args;

@@ -502,7 +502,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   FioResultFiles results;  // loadcell's own JSON and HTML
   if (reports) {
     Status st = prog->output.empty() ? Status::Ok() : file.Open("--output", prog->output);
-    if (st.ok()) st = results.Open(prog->results);
+    if (st.ok()) st = results.Open(prog->results, *plan);
     if (!st.ok()) return refuse(st);
   }
   if (Status st = CheckFioLogTargets(*plan, prog->output, DefaultFileSystem()); !st.ok()) {

@@ -1,5 +1,7 @@
 #include "cli/fio/fio_results.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -117,7 +119,37 @@ std::vector<ResolvedOption> FioManifestOptions(
   return out;
 }
 
-Status FioResultFiles::Open(const FioResultOptions& o) {
+namespace {
+
+// `option`=`path` against every job's data files and logs.
+Status CheckNotAJobsFile(const std::string& option, const std::string& path, const FioPlan& plan) {
+  if (path.empty()) return Status::Ok();
+  for (const auto& step : plan.steps) {
+    for (const FioPlannedJob& job : step) {
+      const auto is_path = [&path](const std::string& other) { return SamePath(path, other); };
+      const char* what = nullptr;
+      if (std::any_of(job.settings.files.begin(), job.settings.files.end(), is_path)) {
+        what = "a data file";
+      } else if (std::any_of(job.logs.begin(), job.logs.end(),
+                             [&is_path](const auto& log) { return is_path(log.second); })) {
+        what = "a log";
+      }
+      if (what != nullptr) {
+        return Status::InvalidArgument(
+            fmt::format("{}={}: {} of job {}; give the report a file "
+                        "of its own",
+                        option, path, what, job.instance.name));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status FioResultFiles::Open(const FioResultOptions& o, const FioPlan& plan) {
+  LC_RETURN_IF_ERROR(CheckNotAJobsFile("--output-file", o.json_file, plan));
+  LC_RETURN_IF_ERROR(CheckNotAJobsFile("--report-html", o.html_file, plan));
   if (!o.json_file.empty()) LC_RETURN_IF_ERROR(json_.Open("--output-file", o.json_file));
   if (!o.html_file.empty()) LC_RETURN_IF_ERROR(html_.Open("--report-html", o.html_file));
   return Status::Ok();

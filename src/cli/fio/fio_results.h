@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/fio/fio_plan.h"
 #include "cli/report_file.h"
 #include "core/status.h"
 #include "fio/job_file.h"
@@ -51,7 +52,9 @@ std::vector<ResolvedOption> FioManifestOptions(
 // the end.
 class FioResultFiles final {
  public:
-  Status Open(const FioResultOptions& o);
+  // InvalidArgument naming the option when one names a data file or a log
+  // of a job of `plan` (it would replace it).
+  Status Open(const FioResultOptions& o, const FioPlan& plan);
   // The document of the run (`report`'s jobs and groups, `ran`'s total,
   // `workload` any job's: its counter names and metrics) to --output-file
   // or `out`, and its page to --report-html. An IoError when a file could
