@@ -117,7 +117,8 @@ struct FioCommandLine {
 };
 // The program options fio has that loadcell takes: output, output-format,
 // parse-only, warnings-fatal, eta, and loadcell's own allow-destructive,
-// mpi, mpi-files, mpi-timeout and verdict (and section, kept apart above).
+// mpi, mpi-files, mpi-timeout, verdict, format, output-file and report-html
+// (and section, kept apart above).
 extern const std::vector<std::string_view> kFioProgramOptions;
 Result<FioCommandLine> ParseFioCommandLine(const std::vector<std::string>& args,
                                            const FioParseEnv& env);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "runner/run_config.h"
@@ -49,6 +50,22 @@ std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
 std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
                                            const ReportSettings& s,
                                            std::function<void(JsonWriter&)> extra);
+// One part of a run of several jobs (fio's jobs and groups): its name, its
+// group, how many job instances it merges (fio's group_reporting, numjobs)
+// and its result.
+struct JobPart {
+  std::string name;
+  int group = 0;
+  int instances = 1;
+  const RunResult* result = nullptr;
+};
+// A run of several jobs in loadcell's schema: `total`'s document (every job
+// merged) with two more members, `jobs` and `groups`, arrays of the parts'
+// own documents, each with its `job` object (docs/json-schema.md, "Runs of
+// several jobs"). `workload` names the counters a result does not.
+void WriteJobsDocument(std::ostream& out, const RunResult& total, const std::vector<JobPart>& jobs,
+                       const std::vector<JobPart>& groups, const Workload& workload,
+                       const ReportSettings& s);
 // CSV: a header, one row per interval, then a final row.
 std::unique_ptr<Reporter> MakeCsvReporter(std::ostream& out, const Workload& w,
                                           const ReportSettings& s);

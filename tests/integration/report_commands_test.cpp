@@ -12,12 +12,14 @@
 #include <sstream>
 #include <string>
 
+#include "testing/html_chart.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
 namespace loadcell {
 namespace {
 
+using testing::ChartPoints;
 using testing::ReadFile;
 using testing::TempDir;
 
@@ -25,15 +27,6 @@ using testing::ProcessResult;
 using testing::RunLoadcell;
 
 int Lines(const std::string& s) { return testing::OutputLines(s); }
-
-int ChartPoints(const std::string& html, const std::string& id) {
-  std::smatch m;
-  if (!std::regex_search(html, m,
-                         std::regex("data-chart=\"" + id + "\" data-points=\"([0-9]+)\""))) {
-    return -1;
-  }
-  return std::stoi(m[1]);
-}
 
 // A short cpu run saved as JSON at `path`.
 void SaveCpuResult(const std::string& path, const std::string& threads = "1") {

@@ -144,7 +144,90 @@ void CompareDatabaseSettings(const ResultData& a, const ResultData& b, Comparabi
   }
 }
 
+// The job options that change what a fio job measures, beyond the facts
+// of its target (engine, caching and depth are compared there).
+constexpr std::string_view kJobOptions[] = {"rw",
+                                            "readwrite",
+                                            "bs",
+                                            "blocksize",
+                                            "bsrange",
+                                            "bssplit",
+                                            "blocksize_range",
+                                            "blockalign",
+                                            "rwmixread",
+                                            "rwmixwrite",
+                                            "numjobs",
+                                            "size",
+                                            "filesize",
+                                            "io_size",
+                                            "nrfiles",
+                                            "percentage_random",
+                                            "random_distribution",
+                                            "norandommap",
+                                            "rate",
+                                            "rate_iops",
+                                            "sync",
+                                            "fsync",
+                                            "fdatasync",
+                                            "verify",
+                                            "thinktime",
+                                            "zero_buffers",
+                                            "buffer_compress_percentage",
+                                            "dedupe_percentage",
+                                            "offset"};
+
+// The value of job option `name` in `r`'s manifest, "none" when not given.
+std::string JobOption(const ResultData& r, std::string_view name) {
+  const std::optional<std::string> v = r.Option(name);
+  return v.has_value() ? Quoted(*v) : "none";
+}
+
+// The job set and each job matched by name (JobKeys) of two runs of
+// several jobs; nothing when neither has jobs.
+void CompareJobs(const ResultData& a, const ResultData& b, Comparability& out) {
+  if (a.jobs.empty() && b.jobs.empty()) return;
+  const std::vector<std::string> keys_a = JobKeys(a);
+  const std::vector<std::string> keys_b = JobKeys(b);
+  for (const std::string& k : keys_a) {
+    if (std::find(keys_b.begin(), keys_b.end(), k) == keys_b.end()) {
+      out.differences.push_back({"job set", Quoted(k), "none"});
+    }
+  }
+  for (size_t j = 0; j < keys_b.size(); ++j) {
+    const auto it = std::find(keys_a.begin(), keys_a.end(), keys_b[j]);
+    if (it == keys_a.end()) {
+      out.differences.push_back({"job set", "none", Quoted(keys_b[j])});
+      continue;
+    }
+    const ResultData& ja = a.jobs[static_cast<size_t>(it - keys_a.begin())];
+    const ResultData& jb = b.jobs[j];
+    const std::string job = "job " + Quoted(keys_b[j]) + " ";
+    Comparability own = CompareFacts(ja, jb);
+    for (FactDifference& d : own.differences) {
+      if (d.name == "tool version" || d.name == "kernel") continue;  // the whole run's
+      out.differences.push_back({job + d.name, std::move(d.a), std::move(d.b)});
+    }
+    for (std::string_view option : kJobOptions) {
+      const std::string va = JobOption(ja, option);
+      const std::string vb = JobOption(jb, option);
+      if (va != vb) out.differences.push_back({job + std::string(option), va, vb});
+    }
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> JobKeys(const ResultData& r) {
+  std::vector<std::string> keys;
+  keys.reserve(r.jobs.size());
+  for (size_t i = 0; i < r.jobs.size(); ++i) {
+    int before = 0;
+    for (size_t k = 0; k < i; ++k) before += r.jobs[k].job_name == r.jobs[i].job_name ? 1 : 0;
+    keys.push_back(before == 0 ? r.jobs[i].job_name
+                               : fmt::format("{} #{}", r.jobs[i].job_name, before + 1));
+  }
+  return keys;
+}
 
 Comparability CompareFacts(const ResultData& a, const ResultData& b) {
   Comparability out;
@@ -163,6 +246,7 @@ Comparability CompareFacts(const ResultData& a, const ResultData& b) {
     }
   }
   CompareDatabaseSettings(a, b, out);
+  CompareJobs(a, b, out);
   return out;
 }
 

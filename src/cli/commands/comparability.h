@@ -44,7 +44,17 @@ struct Comparability {
 
 // The facts of `b` against those of `a`. A fact that concerns neither (the
 // file system of a cpu run) is left out. Linear in the results' targets.
+// Runs of several jobs (fio's) also differ in their job set (a job of one
+// alone: "job set 'w' vs none") and in each job matched by name: its own
+// facts and the options that change what it measures ("job 'r' bs 4k vs
+// 8k"; rw, bs, bssplit, rwmixread, size, numjobs, ...), quadratic in
+// their jobs.
 Comparability CompareFacts(const ResultData& a, const ResultData& b);
+
+// The names a run of several jobs (fio's) matches its jobs by: each job's
+// name, the k-th of a name (numjobs without group_reporting) "name #k" from
+// its second on. Empty for a run of one workload.
+std::vector<std::string> JobKeys(const ResultData& r);
 
 // "not comparable: engine io_uring vs sync, caching direct vs buffered", or
 // "comparable"; values cut to 64 bytes.

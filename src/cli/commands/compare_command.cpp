@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "cli/commands/comparability.h"
+#include "cli/commands/compare_jobs.h"
 #include "cli/table_text.h"
 #include "core/options.h"
 #include "report/format.h"
@@ -418,6 +419,7 @@ std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& gro
   }
   out += "\n";
   out += RenderComparisonTable(ComparisonRows(figs), figs, repeats);
+  out += FormatJobComparison(groups);
   if (repeats) {
     out += fmt::format(
         "\nGroups show the mean over their runs. noise: 'beyond spread' when the runs' ranges\n"

@@ -14,6 +14,7 @@
 #include "cli/fio/fio_logs.h"
 #include "cli/fio/fio_mpi.h"
 #include "cli/fio/fio_plan.h"
+#include "cli/fio/fio_results.h"
 #include "cli/report_file.h"
 #include "cluster/cluster.h"
 #include "core/version.h"
@@ -38,12 +39,15 @@ struct FioProgramOptions {
   bool allow_destructive = false;          // loadcell's own: writes to a device holding data
                                            // or to a file loadcell did not lay out
   VerdictMode verdict = VerdictMode::kOn;  // loadcell's own: --verdict=off|on|strict
+  bool output_format_given = false;
+  FioResultOptions results;  // loadcell's own: --format=json, --output-file, --report-html
 };
 
 Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption>& given) {
   FioProgramOptions p;
   for (const fio::FioRawOption& o : given) {
     if (o.name == "output-format") {
+      p.output_format_given = true;
       p.normal = p.json = p.json_plus = false;
       size_t start = 0;
       while (start <= o.value.size()) {
@@ -70,6 +74,8 @@ Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption
       p.allow_destructive = true;
     } else if (o.name == "verdict") {
       LC_ASSIGN_OR_RETURN(p.verdict, ParseVerdictOption("", o.value));
+    } else if (IsFioResultOption(o.name)) {
+      LC_RETURN_IF_ERROR(ReadFioResultOption(o, p.results));
     } else if (o.name == "eta" && o.value != "always" && o.value != "never" && o.value != "auto") {
       // loadcell prints no ETA line whatever it is (stdout stays fio's
       // report), but a value fio's documentation does not name is refused.
@@ -77,6 +83,8 @@ Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption
     }
     // warnings-fatal: loadcell refuses what fio would warn about.
   }
+  LC_RETURN_IF_ERROR(
+      CheckFioResultOptions(p.results, p.parse_only, p.output, p.output_format_given));
   return p;
 }
 
@@ -123,7 +131,8 @@ struct JobRun {
 std::string FioUsage() {
   return "Usage: loadcell fio [--output-format=normal|json|json+[,...]] [--output=FILE]\n"
          "                    [--section=NAME] [--parse-only] [--allow-destructive]\n"
-         "                    [--verdict=off|on|strict] JOBFILE...\n"
+         "                    [--verdict=off|on|strict] [--format=json [--output-file=PATH]]\n"
+         "                    [--report-html=PATH] JOBFILE...\n"
          "       loadcell fio [global options] --name=JOB [job options] [--name=JOB2 ...]\n"
          "fio 3.33's job files and command-line jobs, run by loadcell; fio's text and JSON\n"
          "output. Supported options and every difference from fio: docs/fio.md.\n"
@@ -131,6 +140,9 @@ std::string FioUsage() {
          "a file system, or to an existing file loadcell did not lay out.\n"
          "--verdict: each job's validity verdict (docs/validity.md) after its report: off,\n"
          "on (the default) or strict (exit 3 when a job's verdict is INVALID).\n"
+         "--format=json: loadcell's JSON result (every job, each job and group) to\n"
+         "--output-file=PATH, else on stdout instead of fio's report; --report-html=PATH: its\n"
+         "HTML page. 'loadcell report' and 'loadcell compare' read the JSON.\n"
          "Under mpirun every rank runs every job: --mpi-files=per-rank|shared,\n"
          "--mpi-timeout=TIME, --mpi=auto|on|off (docs/mpi.md).\n";
 }
@@ -287,9 +299,9 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
 
 // The jobs core's groups of the planned jobs (their verdicts made); under
 // MPI each with a cluster of its own, joined here.
-Status MakeGroups(const FioPlan& plan, VerdictMode verdict, std::vector<JobRun>& runs,
-                  const FioRanks& ranks, const RunPlan& run_plan, FioClusters& clusters,
-                  std::vector<JobGroup>& groups) {
+Status MakeGroups(const FioPlan& plan, const std::vector<fio::FioJobOptions>& jobs,
+                  VerdictMode verdict, std::vector<JobRun>& runs, const FioRanks& ranks,
+                  const RunPlan& run_plan, FioClusters& clusters, std::vector<JobGroup>& groups) {
   size_t at = 0;
   for (const auto& step : plan.steps) {
     JobGroup& g = groups.emplace_back();
@@ -305,6 +317,7 @@ Status MakeGroups(const FioPlan& plan, VerdictMode verdict, std::vector<JobRun>&
       job.manifest.tool_version = kVersion;
       job.manifest.test = "fio";
       job.manifest.command = "run";
+      job.manifest.options = FioManifestOptions(GivenOptions(jobs[pj.instance.job]));
       job.observer = jr.verdict.get();
       g.jobs.push_back(std::move(job));
     }
@@ -330,11 +343,12 @@ void WriteLogs(std::vector<JobRun>& runs, const JobsResult& ran, std::ostream& e
 }
 
 // The verdicts and fio's reports of the jobs that ran (on
-// `file` when --output was given, else `out`); `failed` when a log, a job
-// or the report file failed.
+// `file` when --output was given, else `out` unless loadcell's JSON takes
+// it), then loadcell's own; `failed` when a log, a job or a report file
+// failed.
 Status Report(std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& jobs,
               JobsResult& ran, const FioProgramOptions& prog, FioReport& report, ReportFile& file,
-              std::ostream& out, std::ostream& err, bool& failed) {
+              FioResultFiles& results, std::ostream& out, std::ostream& err, bool& failed) {
   for (size_t i = 0; i < ran.jobs.size() && i < runs.size(); ++i) {
     runs[i].verdict->Judge(ran.jobs[i].result);
   }
@@ -345,7 +359,9 @@ Status Report(std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& 
                             .count();
   std::vector<std::unique_ptr<RunResult>> merged;  // kept for the report's pointers
   LC_RETURN_IF_ERROR(BuildReport(runs, jobs, ran, report, merged, failed, err));
-  std::ostream* dest = file.is_open() ? &file.stream() : &out;
+  std::ostringstream dropped;  // fio's report when loadcell's JSON takes stdout and no --output
+  std::ostream* dest =
+      file.is_open() ? &file.stream() : (prog.results.JsonOnStdout() ? &dropped : &out);
   if (prog.normal) {
     *dest << "\n";
     WriteFioText(report, *dest);
@@ -353,6 +369,10 @@ Status Report(std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& 
   if (prog.json) WriteFioJson(report, false, *dest);
   if (prog.json_plus) WriteFioJson(report, true, *dest);
   if (Status st = file.Commit(); !st.ok()) {
+    PrintCliError(err, st);
+    failed = true;
+  }
+  if (Status st = results.Write(prog.results, report, ran, *runs.front().workload, out); !st.ok()) {
     PrintCliError(err, st);
     failed = true;
   }
@@ -479,8 +499,11 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   // --output: opened before anything is laid out (a folder that cannot take
   // it is a usage error), the file appears whole at the end; rank 0's.
   ReportFile file;
-  if (!prog->output.empty() && reports) {
-    if (Status st = file.Open("--output", prog->output); !st.ok()) return refuse(st);
+  FioResultFiles results;  // loadcell's own JSON and HTML
+  if (reports) {
+    Status st = prog->output.empty() ? Status::Ok() : file.Open("--output", prog->output);
+    if (st.ok()) st = results.Open(prog->results, *plan);
+    if (!st.ok()) return refuse(st);
   }
   if (Status st = CheckFioLogTargets(*plan, prog->output, DefaultFileSystem()); !st.ok()) {
     return refuse(st);
@@ -501,8 +524,9 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
   // fio's header lines go with the normal report only: stdout stays pure
   // JSON otherwise (and only rank 0 prints them).
   std::ostringstream quiet;
-  std::ostream& say =
-      !prog->normal || !clusters.Reports() ? quiet : (prog->output.empty() ? out : err);
+  const bool no_say = !prog->normal || !clusters.Reports() ||
+                      (prog->results.JsonOnStdout() && prog->output.empty());
+  std::ostream& say = no_say ? quiet : (prog->output.empty() ? out : err);
   SayHeader(*plan, *jobs, say);
 
   std::vector<JobRun> runs = JobRunsOf(*plan);
@@ -517,7 +541,7 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
     return kExitRunFailed;
   }
   std::vector<JobGroup> groups;
-  if (Status st = MakeGroups(*plan, prog->verdict, runs, *ranks, run_plan, clusters, groups);
+  if (Status st = MakeGroups(*plan, *jobs, prog->verdict, runs, *ranks, run_plan, clusters, groups);
       !st.ok()) {
     PrintCliError(err, st);
     return ExitCodeFor(st);
@@ -539,7 +563,8 @@ int RunFioCommand(const std::vector<std::string>& args, std::ostream& out, std::
       report.mpi_files = ranks->Shared() ? "shared" : "per-rank";
     }
     report.disks = disks;
-    if (Status st = Report(runs, *jobs, *ran, *prog, report, file, out, err, failed); !st.ok()) {
+    if (Status st = Report(runs, *jobs, *ran, *prog, report, file, results, out, err, failed);
+        !st.ok()) {
       PrintCliError(err, st);
       return kExitRunFailed;
     }

@@ -71,9 +71,9 @@ std::string Banners(const ResultData& r) {
   return out;
 }
 
-std::string ThroughputChart(const ResultData& r) {
+std::string ThroughputChart(const ResultData& r, const std::string& id = "throughput") {
   html::LineChart c;
-  c.id = "throughput";
+  c.id = id;
   c.description = "Throughput (events per second) in each interval";
   c.x.label = "time (s)";
   c.y.label = "events/s";
@@ -153,9 +153,9 @@ std::vector<html::HistogramBin> LogBins(const std::vector<HistogramRow>& rows) {
   return bins;
 }
 
-std::string HistogramSection(const ResultData& r) {
+std::string HistogramSection(const ResultData& r, const std::string& id = "histogram") {
   html::HistogramChart c;
-  c.id = "histogram";
+  c.id = id;
   c.description = "Latency histogram of all events, logarithmic latency axis";
   c.x.label = "latency (log scale)";
   c.x.log = true;
@@ -420,15 +420,18 @@ class HtmlReporter final : public Reporter {
 
 // The verdict panel at the top (docs/validity.md): the verdict line and a
 // row per check that did not pass; nothing for a result without a verdict.
-std::string VerdictPanel(const ResultData& r) {
+// A job's panel (`id` "verdict-job-N", `what` its name) is a part's.
+std::string VerdictPanel(const ResultData& r, const std::string& id = "verdict",
+                         const std::string& what = "") {
   const Validity& v = r.validity;
   if (!v.judged) return "";
   const Overall overall = v.overall();
   const char* tone = overall == Overall::kInvalid             ? " bad"
                      : overall == Overall::kValidWithWarnings ? ""
                                                               : " good";
-  std::string out = "<section id=\"verdict\" class=\"verdict" + std::string(tone) +
-                    "\"><h2>Verdict: " + Escape(VerdictLine(v)) + "</h2>";
+  std::string out = "<section id=\"" + id + "\" class=\"verdict" + std::string(tone) + "\"><h" +
+                    (what.empty() ? "2" : "3") + ">" + Escape(what) +
+                    "Verdict: " + Escape(VerdictLine(v)) + (what.empty() ? "</h2>" : "</h3>");
   std::vector<std::vector<std::string>> rows = {{"", "check", "seen", "what to change"}};
   for (const CheckOutcome* c : v.NotPassed()) {
     rows.push_back({CheckLevelWord(c->level), c->id, c->seen, c->advice.empty() ? "-" : c->advice});
@@ -437,6 +440,48 @@ std::string VerdictPanel(const ResultData& r) {
     out += fmt::format("<p class=\"sub\">All {} checks passed.</p>", v.checks.size());
   } else {
     out += html::Table(rows, {});
+  }
+  return out + "</section>\n";
+}
+
+// The bytes read and written per second of a result, from its counters
+// (fio's jobs: bytes_read, bytes_written); nullopt when it counts neither.
+std::optional<double> BytesPerSecond(const ResultData& r) {
+  const std::optional<double> read = r.CounterRate("bytes_read");
+  const std::optional<double> written = r.CounterRate("bytes_written");
+  if (!read && !written) return std::nullopt;
+  return read.value_or(0) + written.value_or(0);
+}
+
+// A run of several jobs (fio's): a table of every job's figures and
+// verdict, then each job's own verdict panel and charts. Nothing for a run
+// of one workload.
+std::string JobsSection(const ResultData& r) {
+  if (r.jobs.empty()) return "";
+  std::vector<std::vector<std::string>> rows = {
+      {"job", "group", "events/s", "MiB/s", "mean", "p50", "p99", "max", "verdict"}};
+  for (const ResultData& j : r.jobs) {
+    const std::optional<double> bytes = BytesPerSecond(j);
+    rows.push_back({j.job_name, std::to_string(j.job_group), ShortNumber(j.events_per_second, 4),
+                    bytes ? ShortNumber(*bytes / (1024.0 * 1024.0), 4) : "-",
+                    ShortDuration(j.latency.mean), ShortDuration(Pct(j.latency, "50")),
+                    ShortDuration(Pct(j.latency, "99")),
+                    ShortDuration(static_cast<double>(j.latency.max)),
+                    j.validity.judged ? VerdictLine(j.validity) : "not judged"});
+  }
+  std::string out = "<section id=\"jobs\"><h2>Jobs</h2>" +
+                    html::Table(rows, {false, true, true, true, true, true, true, true, false});
+  for (size_t i = 0; i < r.jobs.size(); ++i) {
+    const ResultData& j = r.jobs[i];
+    const std::string n = std::to_string(i + 1);
+    out += "<section id=\"job-" + n + "\"><h3>job " + Escape(j.job_name) + "</h3>";
+    if (!j.failure.empty()) {
+      out += "<p class=\"banner bad\">The job failed: " + Escape(j.failure) + "</p>";
+    }
+    out += VerdictPanel(j, "verdict-job-" + n, "job " + j.job_name + ": ");
+    out += "<div class=\"charts\">";
+    if (!j.intervals.empty()) out += ThroughputChart(j, "throughput-job-" + n);
+    out += HistogramSection(j, "histogram-job-" + n) + "</div></section>\n";
   }
   return out + "</section>\n";
 }
@@ -469,6 +514,7 @@ std::string RenderRunHtml(const ResultData& r) {
   out += "</section>\n";
   out += "<section id=\"distribution\"><h2>Distribution</h2><div class=\"charts\">" +
          HistogramSection(r) + FairnessChart(r) + "</div></section>\n";
+  out += JobsSection(r);
   out += RanksSection(r);
   out += BreakdownSection(r);
   out += FiguresSection(r);

@@ -615,6 +615,64 @@ std::optional<V> FindNamed(const std::vector<std::pair<std::string, V>>& named,
   return std::nullopt;
 }
 
+// The members of one run's document (the top level, or a part of a run of
+// several jobs) into `out`.
+void ReadRun(Walker& w, const Json& root, ResultData& out) {
+  if (const Json* m = w.Object(root, "", "manifest")) ReadManifest(w, *m, out.manifest);
+  if (const Json* s = w.Object(root, "", "summary")) ReadSummary(w, *s, out);
+  if (const Json* t = w.Array(root, "", "threads", false)) ReadThreads(w, *t, out);
+  if (const Json* f = w.Object(root, "", "fairness", false)) ReadFairness(w, *f, out);
+  if (const Json* iv = w.Array(root, "", "intervals", false)) ReadIntervals(w, *iv, out);
+  if (const Json* h = w.Object(root, "", "histogram", false)) ReadHistogram(w, *h, out);
+  if (const Json* c = w.Member(root, "", "cluster", false); c != nullptr && !c->is_null()) {
+    if (const Json* obj = w.Object(root, "", "cluster")) ReadCluster(w, *obj, out);
+  }
+  out.interrupted = w.Bool(root, "", "interrupted", false);
+  out.forced_shutdown = w.Bool(root, "", "forced_shutdown", false);
+  out.paused_s = w.Number(root, "", "paused_s", false);
+  out.pauses = static_cast<int>(w.Uint(root, "", "pauses", false));
+  if (const Json* f = w.Member(root, "", "failure", false); f != nullptr && !f->is_null()) {
+    if (f->is_object()) {
+      out.failure = w.String(*f, "failure", "message", false);
+      if (out.failure.empty()) out.failure = "failed";
+    } else {
+      w.Fail("failure: expected an object or null, found " + TypeName(*f));
+    }
+  }
+  if (const Json* v = w.Object(root, "", "validity", false)) ReadValidity(w, *v, out);
+}
+
+// A run of several jobs: the parts' own documents in `key` ("jobs",
+// "groups"), each with its `job` object; none when the member is absent (a
+// run of one workload).
+void ReadParts(Walker& w, const Json& root, const char* key, std::vector<ResultData>& out,
+               const std::string& source) {
+  const Json* parts = w.Array(root, "", key, false);
+  if (parts == nullptr) return;
+  for (size_t i = 0; i < parts->size() && w.ok(); ++i) {
+    const std::string path = fmt::format("{}[{}]", key, i);
+    const Json& p = (*parts)[i];
+    if (!p.is_object()) {
+      w.Fail(path + ": expected an object, found " + TypeName(p));
+      return;
+    }
+    Walker pw;
+    ResultData part;
+    part.source = source;
+    part.source += " " + path;
+    ReadRun(pw, p, part);
+    if (const Json* job = pw.Object(p, "", "job")) {
+      part.job_name = pw.String(*job, "job", "name");
+      part.job_group = static_cast<int>(pw.Uint(*job, "job", "group"));
+      if (pw.Member(*job, "job", "instances", false) != nullptr) {
+        part.job_instances = static_cast<int>(pw.Uint(*job, "job", "instances"));
+      }
+    }
+    if (!pw.ok()) w.Fail(path + "." + pw.error());
+    out.push_back(std::move(part));
+  }
+}
+
 }  // namespace
 
 std::optional<uint64_t> LatencyFigures::Percentile(std::string_view name) const {
@@ -677,28 +735,9 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   Walker w;
   ResultData out;
   out.source = source;
-  if (const Json* m = w.Object(root, "", "manifest")) ReadManifest(w, *m, out.manifest);
-  if (const Json* s = w.Object(root, "", "summary")) ReadSummary(w, *s, out);
-  if (const Json* t = w.Array(root, "", "threads", false)) ReadThreads(w, *t, out);
-  if (const Json* f = w.Object(root, "", "fairness", false)) ReadFairness(w, *f, out);
-  if (const Json* iv = w.Array(root, "", "intervals", false)) ReadIntervals(w, *iv, out);
-  if (const Json* h = w.Object(root, "", "histogram", false)) ReadHistogram(w, *h, out);
-  if (const Json* c = w.Member(root, "", "cluster", false); c != nullptr && !c->is_null()) {
-    if (const Json* obj = w.Object(root, "", "cluster")) ReadCluster(w, *obj, out);
-  }
-  out.interrupted = w.Bool(root, "", "interrupted", false);
-  out.forced_shutdown = w.Bool(root, "", "forced_shutdown", false);
-  out.paused_s = w.Number(root, "", "paused_s", false);
-  out.pauses = static_cast<int>(w.Uint(root, "", "pauses", false));
-  if (const Json* f = w.Member(root, "", "failure", false); f != nullptr && !f->is_null()) {
-    if (f->is_object()) {
-      out.failure = w.String(*f, "failure", "message", false);
-      if (out.failure.empty()) out.failure = "failed";
-    } else {
-      w.Fail("failure: expected an object or null, found " + TypeName(*f));
-    }
-  }
-  if (const Json* v = w.Object(root, "", "validity", false)) ReadValidity(w, *v, out);
+  ReadRun(w, root, out);
+  ReadParts(w, root, "jobs", out.jobs, source);
+  ReadParts(w, root, "groups", out.groups, source);
   if (!w.ok()) return Status::InvalidArgument(prefix + w.error());
   return out;
 }

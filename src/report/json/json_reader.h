@@ -99,6 +99,18 @@ struct ResultData {
   // existed or with --verdict=off.
   Validity validity;
 
+  // A run of several jobs (fio's; docs/json-schema.md, "Runs of several
+  // jobs"): the figures above are every job's merged, and these each job's
+  // (or each group_reporting group's) and each group's own, in the order
+  // written. Empty for a run of one workload.
+  std::vector<ResultData> jobs;
+  std::vector<ResultData> groups;
+  // In a part: its `job` object (its name, its group, how many job
+  // instances it merges); "", 0 and 1 elsewhere.
+  std::string job_name;
+  int job_group = 0;
+  int job_instances = 1;
+
   // The counter named `name`, or nullopt.
   std::optional<uint64_t> Counter(std::string_view name) const;
   // The rate of the counter named `name`, or nullopt.

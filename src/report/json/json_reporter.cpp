@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -176,6 +177,12 @@ class JsonReporter final : public Reporter {
 
   void OnEnd(const RunResult& r) override {
     JsonWriter w(out_);
+    WriteDocument(w, r);
+    out_.flush();
+  }
+
+  // The run's document as the next value of `w`.
+  void WriteDocument(JsonWriter& w, const RunResult& r) const {
     w.BeginObject();
     w.Key("schema").String(kResultSchema);
     w.Key("manifest");
@@ -221,7 +228,6 @@ class JsonReporter final : public Reporter {
     }
     if (extra_) extra_(w);
     w.EndObject();
-    out_.flush();
   }
 
  private:
@@ -439,7 +445,36 @@ class JsonReporter final : public Reporter {
   std::vector<RunResult> checkpoints_;
 };
 
+// One part's document: the run's, with its `job` object (name, group,
+// instances).
+void WriteJobPart(JsonWriter& w, const JobPart& part, const Workload& workload,
+                  const ReportSettings& s) {
+  std::ostringstream unused;
+  JsonReporter(unused, workload, s, [&part](JsonWriter& jw) {
+    jw.Key("job").BeginObject();
+    jw.Key("name").String(part.name);
+    jw.Key("group").Int(part.group);
+    jw.Key("instances").Int(part.instances);
+    jw.EndObject();
+  }).WriteDocument(w, *part.result);
+}
+
 }  // namespace
+
+void WriteJobsDocument(std::ostream& out, const RunResult& total, const std::vector<JobPart>& jobs,
+                       const std::vector<JobPart>& groups, const Workload& workload,
+                       const ReportSettings& s) {
+  JsonWriter w(out);
+  std::ostringstream unused;
+  JsonReporter(unused, workload, s, [&](JsonWriter& jw) {
+    for (const auto& [key, parts] : {std::pair{"jobs", &jobs}, std::pair{"groups", &groups}}) {
+      jw.Key(key).BeginArray();
+      for (const JobPart& part : *parts) WriteJobPart(jw, part, workload, s);
+      jw.EndArray();
+    }
+  }).WriteDocument(w, total);
+  out.flush();
+}
 
 std::unique_ptr<Reporter> MakeJsonReporter(std::ostream& out, const Workload& w,
                                            const ReportSettings& s) {
