@@ -341,19 +341,6 @@ void PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, DbsimDat
   groups.push_back(std::move(audit));
 }
 
-// What the verdict says of an unverified run (--verify=off): no page was
-// checked, so the run says nothing of whether the storage keeps pages.
-CheckOutcome UnverifiedOutcome() {
-  CheckOutcome o;
-  o.id = "page-checks";
-  o.level = CheckLevel::kWarn;
-  o.seen =
-      "pages not verified (--verify=off): no page was stamped or checked, the audit users read "
-      "every page without checking it; this run says nothing of whether the storage keeps pages";
-  o.advice = "drop --verify=off to check every page read back";
-  return o;
-}
-
 // Runs the groups and prints the report; the exit code.
 // The error log's last entry: the pages checked and failed, the verdict.
 std::string LogSummary(const JobsResult& ran, const DbsimDatabase& db, const Validity& verdict) {
@@ -396,7 +383,8 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
   std::vector<NamedValidity> verdicts;
   for (const JobRunResult& job : ran->jobs) verdicts.push_back({job.name, &job.result.validity});
   full.verdict = MergeVerdicts(verdicts);
-  if (!config.verify && full.verdict.judged) full.verdict.checks.push_back(UnverifiedOutcome());
+  if (!config.verify && full.verdict.judged)
+    full.verdict.checks.push_back(DbsimUnverifiedOutcome());
   if (a.json) {
     WriteDbsimJson(full, out);
   } else {

@@ -159,6 +159,17 @@ void WriteChecks(const DbsimReportInput& in, std::ostream& out) {
 
 }  // namespace
 
+CheckOutcome DbsimUnverifiedOutcome() {
+  CheckOutcome o;
+  o.id = "page-checks";
+  o.level = CheckLevel::kWarn;
+  o.seen =
+      "pages not verified (--verify=off): no page was stamped or checked, the audit users read "
+      "every page without checking it; this run says nothing of whether the storage keeps pages";
+  o.advice = "drop --verify=off to check every page read back";
+  return o;
+}
+
 void WriteDbsimHeader(const DbsimReportInput& in, std::ostream& out) {
   std::string mode;
   if (in.config != nullptr && in.config->null_engine) mode += ", null engine (no file I/O)";
