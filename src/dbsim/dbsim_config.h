@@ -103,6 +103,12 @@ struct DbsimConfig {
   // (the random users' reads, read-ahead, checkpoint, lazy and bulk writes);
   // MaxOutstandingIO still bounds every user's together (the throttle).
   int64_t user_depth = 1;
+  // --verify=off: pages written as their buffers hold them and read without
+  // a check, no key table (docs/dbsim.md, "Speed"); on by default.
+  bool verify = true;
+  // --engine=null: every I/O completes at once and reaches no file
+  // (dbsim/null_file_system.h); the verification work is still done.
+  bool null_engine = false;
 
   std::vector<DbsimFileConfig> files;  // by N
   // "Key (line N)" of the keys given that loadcell does not simulate yet.

@@ -53,6 +53,9 @@ struct DbPageCheck {
   // The page was past the file's live end (shrunk away): nothing was read
   // or checked.
   bool gone = false;
+  // The page was read without a check (an unverified run): no fault can
+  // be named.
+  bool unchecked = false;
 
   bool ok() const { return fault == DbPageFault::kNone; }
 };

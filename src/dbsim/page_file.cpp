@@ -5,7 +5,46 @@
 #include <algorithm>
 #include <string>
 
+#include "core/clock.h"
+
 namespace loadcell {
+
+struct DbPageFile::VerifyClock {
+  // One call in kDbVerifySampleEvery of this thread's, the first included.
+  bool sampled = [] {
+    thread_local uint32_t calls = 0;
+    return calls++ % kDbVerifySampleEvery == 0;
+  }();
+  Nanos spent = 0;
+  Nanos started = 0;
+  void Start() {
+    if (sampled) started = MonotonicNow();
+  }
+  void Stop() {
+    if (sampled) spent += MonotonicNow() - started;
+  }
+};
+
+double DbVerifyNsPerPage(const DbPageFileCounts& c) {
+  if (c.verified_pages == 0 || c.verify_sampled_pages == 0) return 0;
+  return static_cast<double>(c.verify_sampled_ns) / static_cast<double>(c.verify_sampled_pages) +
+         static_cast<double>(c.verify_flush_ns) / static_cast<double>(c.verified_pages);
+}
+
+void DbPageFile::Verified(const VerifyClock& clock, uint64_t pages) {
+  Count(kVerifiedPages, pages);
+  if (!clock.sampled) return;
+  Count(kVerifySampledPages, pages);
+  Count(kVerifySampledNs, static_cast<uint64_t>(std::max<Nanos>(clock.spent, 0)));
+}
+
+DbPageCheck DbPageFile::Unchecked(uint64_t page) const {
+  DbPageCheck check;
+  check.want.file_id = settings_.file_id;
+  check.want.page_no = page;
+  check.unchecked = true;
+  return check;
+}
 
 DbPageFile::DbPageFile(FileSystem& fs, int fd, const DbPageFileSettings& settings)
     : fs_(fs),
@@ -18,8 +57,10 @@ DbPageFile::DbPageFile(FileSystem& fs, int fd, const DbPageFileSettings& setting
 Status DbPageFile::WriteVersion(uint64_t page, uint64_t key, std::span<uint8_t> buf,
                                 uint64_t timestamp_ns) {
   const uint32_t file = settings_.file_id;
-  StampDbPage(buf,
-              {file, page, key, DbContentSeed(settings_.run_seed, file, page, key), timestamp_ns});
+  if (settings_.verify) {
+    StampDbPage(
+        buf, {file, page, key, DbContentSeed(settings_.run_seed, file, page, key), timestamp_ns});
+  }
   return WriteFully(fs_, fd_, buf.data(), buf.size(), Offset(page),
                     "file " + std::to_string(file) + " page " + std::to_string(page));
 }
@@ -32,11 +73,26 @@ Status DbPageFile::StampAll(std::span<uint8_t> buf) {
 }
 
 Result<bool> DbPageFile::WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns) {
+  VerifyClock clock;
   std::lock_guard latch(Latch(page));
   if (page >= pages()) return false;
-  const uint64_t key = keys_.Acked(page) + 1;
-  LC_RETURN_IF_ERROR(WriteVersion(page, key, buf, timestamp_ns));
-  keys_.Acknowledge(page, key, settings_.write_through);
+  if (!settings_.verify) {
+    LC_RETURN_IF_ERROR(WriteVersion(page, 0, buf, timestamp_ns));
+  } else {
+    clock.Start();
+    const uint64_t key = keys_.Acked(page) + 1;
+    const uint32_t file = settings_.file_id;
+    StampDbPage(
+        buf, {file, page, key, DbContentSeed(settings_.run_seed, file, page, key), timestamp_ns});
+    clock.Stop();
+    LC_RETURN_IF_ERROR(
+        WriteFully(fs_, fd_, buf.data(), buf.size(), Offset(page),
+                   "file " + std::to_string(file) + " page " + std::to_string(page)));
+    clock.Start();
+    keys_.Acknowledge(page, key, settings_.write_through);
+    clock.Stop();
+    Verified(clock, 1);
+  }
   Count(kWrites, 1);
   Count(kBytesWritten, buf.size());
   return true;
@@ -55,8 +111,13 @@ DbPageExpectation DbPageFile::Expect(uint64_t page, uint64_t stamp) const {
 
 Result<DbPageCheck> DbPageFile::ReadPage(uint64_t page, std::span<uint8_t> buf, uint64_t serial,
                                          uint32_t thread) {
+  VerifyClock clock;
   const uint64_t stamp = DbReadStamp(serial, thread);
-  FillDbReadStamp(buf, stamp);
+  if (settings_.verify) {
+    clock.Start();
+    FillDbReadStamp(buf, stamp);
+    clock.Stop();
+  }
   std::lock_guard latch(Latch(page));
   if (page >= pages()) {
     DbPageCheck gone;
@@ -69,7 +130,12 @@ Result<DbPageCheck> DbPageFile::ReadPage(uint64_t page, std::span<uint8_t> buf, 
                 "file " + std::to_string(settings_.file_id) + " page " + std::to_string(page)));
   Count(kReads, 1);
   Count(kBytesRead, buf.size());
-  return CheckDbPage(buf, Expect(page, stamp));
+  if (!settings_.verify) return Unchecked(page);
+  clock.Start();
+  DbPageCheck check = CheckDbPage(buf, Expect(page, stamp));
+  clock.Stop();
+  Verified(clock, 1);
+  return check;
 }
 
 std::vector<std::unique_lock<std::mutex>> DbPageFile::LatchRun(uint64_t first, size_t count) {
@@ -100,6 +166,7 @@ Result<size_t> DbPageFile::ReadPages(uint64_t first, std::span<const std::span<u
                                      uint64_t serial, uint32_t thread,
                                      std::vector<DbPageCheck>& checks) {
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
+  VerifyClock clock;
   const uint64_t stamp = DbReadStamp(serial, thread);
   checks.clear();
   auto held = LatchRun(first, bufs.size());
@@ -107,10 +174,12 @@ Result<size_t> DbPageFile::ReadPages(uint64_t first, std::span<const std::span<u
   if (count == 0) return size_t{0};
   std::vector<IoSlice> slices;
   slices.reserve(count);
+  clock.Start();
   for (size_t i = 0; i < count; ++i) {
-    FillDbReadStamp(bufs[i], stamp);
+    if (settings_.verify) FillDbReadStamp(bufs[i], stamp);
     slices.push_back({bufs[i].data(), bufs[i].size()});
   }
+  clock.Stop();
   LC_ASSIGN_OR_RETURN(size_t n, fs_.PReadV(fd_, slices, Offset(first)));
   if (n != count * settings_.page_size) {
     return Status::IoError(
@@ -120,35 +189,52 @@ Result<size_t> DbPageFile::ReadPages(uint64_t first, std::span<const std::span<u
   Count(kScatterReads, 1);
   Count(kBytesRead, n);
   checks.reserve(count);
+  if (!settings_.verify) {
+    for (size_t i = 0; i < count; ++i) checks.push_back(Unchecked(first + i));
+    return count;
+  }
+  clock.Start();
   for (size_t i = 0; i < count; ++i) {
     checks.push_back(CheckDbPage(bufs[i], Expect(first + i, stamp)));
   }
+  clock.Stop();
+  Verified(clock, count);
   return count;
 }
 
 Result<size_t> DbPageFile::WritePages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
                                       uint64_t timestamp_ns) {
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
+  VerifyClock clock;
   auto held = LatchRun(first, bufs.size());
   const size_t count = LiveRun(first, bufs.size());
   if (count == 0) return size_t{0};
   std::vector<IoSlice> slices;
   slices.reserve(count);
   const uint32_t file = settings_.file_id;
+  clock.Start();
   for (size_t i = 0; i < count; ++i) {
     const uint64_t page = first + i;
-    const uint64_t key = keys_.Acked(page) + 1;
-    StampDbPage(bufs[i], {file, page, key, DbContentSeed(settings_.run_seed, file, page, key),
-                          timestamp_ns});
+    if (settings_.verify) {
+      const uint64_t key = keys_.Acked(page) + 1;
+      StampDbPage(bufs[i], {file, page, key, DbContentSeed(settings_.run_seed, file, page, key),
+                            timestamp_ns});
+    }
     slices.push_back({bufs[i].data(), bufs[i].size()});
   }
+  clock.Stop();
   LC_ASSIGN_OR_RETURN(size_t n, fs_.PWriteV(fd_, slices, Offset(first)));
   if (n != count * settings_.page_size) {
     return Status::IoError(fmt::format(
         "file {}: a gather write of {} pages from page {} wrote {} bytes", file, count, first, n));
   }
-  for (size_t i = 0; i < count; ++i) {
-    keys_.Acknowledge(first + i, keys_.Acked(first + i) + 1, settings_.write_through);
+  if (settings_.verify) {
+    clock.Start();
+    for (size_t i = 0; i < count; ++i) {
+      keys_.Acknowledge(first + i, keys_.Acked(first + i) + 1, settings_.write_through);
+    }
+    clock.Stop();
+    Verified(clock, count);
   }
   Count(kGatherWrites, 1);
   Count(kBytesWritten, n);
@@ -171,9 +257,9 @@ Status DbPageFile::Grow(uint64_t to, std::span<uint8_t> buf, uint64_t timestamp_
       LC_RETURN_IF_ERROR(
           WriteFully(fs_, fd_, buf.data(), buf.size(), Offset(page), "a zeroed page"));
     }
-    const uint64_t key = keys_.Acked(page) + 1;
+    const uint64_t key = settings_.verify ? keys_.Acked(page) + 1 : 0;
     LC_RETURN_IF_ERROR(WriteVersion(page, key, buf, timestamp_ns));
-    keys_.Acknowledge(page, key, settings_.write_through);
+    if (settings_.verify) keys_.Acknowledge(page, key, settings_.write_through);
   }
   LC_RETURN_IF_ERROR(Flush());
   live_pages_.store(to, std::memory_order_release);
@@ -195,9 +281,19 @@ Status DbPageFile::Shrink(uint64_t to) {
 }
 
 Status DbPageFile::Flush() {
+  if (!settings_.verify) {
+    LC_RETURN_IF_ERROR(fs_.Fdatasync(fd_));
+    Count(kFlushes, 1);
+    return Status::Ok();
+  }
+  const Nanos t0 = MonotonicNow();
   const auto before = keys_.Snapshot();
+  const Nanos t1 = MonotonicNow();
   LC_RETURN_IF_ERROR(fs_.Fdatasync(fd_));
+  const Nanos t2 = MonotonicNow();
   keys_.MarkDurable(before);
+  Count(kVerifyFlushNs,
+        static_cast<uint64_t>(std::max<Nanos>(0, (t1 - t0) + (MonotonicNow() - t2))));
   Count(kFlushes, 1);
   return Status::Ok();
 }
@@ -213,6 +309,10 @@ DbPageFileCounts DbPageFile::counts() const {
   c.flushes = counts_[kFlushes].load();
   c.grows = counts_[kGrows].load();
   c.shrinks = counts_[kShrinks].load();
+  c.verified_pages = counts_[kVerifiedPages].load();
+  c.verify_sampled_pages = counts_[kVerifySampledPages].load();
+  c.verify_sampled_ns = counts_[kVerifySampledNs].load();
+  c.verify_flush_ns = counts_[kVerifyFlushNs].load();
   return c;
 }
 

@@ -35,7 +35,25 @@ struct DbPageFileCounts {
   uint64_t flushes = 0;
   uint64_t grows = 0;
   uint64_t shrinks = 0;
+  // The simulation's own work on pages (stamping, the read stamp and the
+  // check, the key table): the pages it was done for; of them, those whose
+  // call was timed (one call in kDbVerifySampleEvery of each thread) and
+  // the time that took; and the key table's work at the flushes (every one
+  // timed). DbVerifyNsPerPage makes the cost per page of them.
+  uint64_t verified_pages = 0;
+  uint64_t verify_sampled_pages = 0;
+  uint64_t verify_sampled_ns = 0;
+  uint64_t verify_flush_ns = 0;
 };
+
+// One call in this many of a thread's page reads and writes has its
+// verification work timed (two clock reads per timed call).
+inline constexpr uint32_t kDbVerifySampleEvery = 16;
+
+// The simulation's verification work per page in nanoseconds from `c`
+// (summed over files): the timed calls' time per page, and the flushes'
+// key table work spread over every page. 0 when no page was verified.
+double DbVerifyNsPerPage(const DbPageFileCounts& c);
 
 struct DbPageFileSettings {
   uint32_t file_id = 1;
@@ -48,6 +66,11 @@ struct DbPageFileSettings {
   // Created sparse (no page written): a page never written reads as zeros,
   // which its check then accepts.
   bool sparse = false;
+  // Pages are stamped, read into stamped buffers and checked, and the key
+  // table kept (the default). False (an unverified run, `--verify=off`):
+  // pages are written as the buffer holds them and read without a check
+  // (each read's check is `unchecked`), the key table is not touched.
+  bool verify = true;
 };
 
 class DbPageFile final {
@@ -123,6 +146,12 @@ class DbPageFile final {
   size_t LiveRun(uint64_t first, size_t count) const;
   uint64_t Offset(uint64_t page) const { return page * settings_.page_size; }
   Status WriteVersion(uint64_t page, uint64_t key, std::span<uint8_t> buf, uint64_t timestamp_ns);
+  // Times one call's verification work, in parts, when the call is sampled.
+  struct VerifyClock;
+  // Counts `pages` verified by a call and, when it was sampled, its time.
+  void Verified(const VerifyClock& clock, uint64_t pages);
+  // A read that was not checked (settings().verify false).
+  DbPageCheck Unchecked(uint64_t page) const;
 
   FileSystem& fs_;
   int fd_;
@@ -140,6 +169,10 @@ class DbPageFile final {
     kFlushes,
     kGrows,
     kShrinks,
+    kVerifiedPages,
+    kVerifySampledPages,
+    kVerifySampledNs,
+    kVerifyFlushNs,
     kCounts
   };
   void Count(Counted what, uint64_t n) { counts_[what].fetch_add(n, std::memory_order_relaxed); }

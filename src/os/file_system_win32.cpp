@@ -12,6 +12,7 @@
 #include <string>
 
 #include "os/file_system.h"
+#include "os/win32_scatter_gather.h"
 #include "os/win32_util.h"
 
 namespace loadcell {
@@ -115,6 +116,7 @@ class Win32FileSystemImpl final : public FileSystem {
   }
 
   Status Close(int fd) override {
+    scatter_gather_.Closing(fd);
     if (_close(fd) != 0) return PosixError(FdContext("close", fd), errno);
     return Status::Ok();
   }
@@ -139,6 +141,18 @@ class Win32FileSystemImpl final : public FileSystem {
       return Win32Error("WriteFile", GetLastError());
     }
     return static_cast<size_t>(done);
+  }
+
+  // An unbuffered file's scatter read and gather write of whole aligned
+  // system pages: one ReadFileScatter or WriteFileGather
+  // (win32_scatter_gather.h); else one call per slice.
+  Result<size_t> PReadV(int fd, std::span<const IoSlice> slices, uint64_t offset) override {
+    if (auto done = scatter_gather_.Transfer(fd, slices, offset, false)) return *done;
+    return FileSystem::PReadV(fd, slices, offset);
+  }
+  Result<size_t> PWriteV(int fd, std::span<const IoSlice> slices, uint64_t offset) override {
+    if (auto done = scatter_gather_.Transfer(fd, slices, offset, true)) return *done;
+    return FileSystem::PWriteV(fd, slices, offset);
   }
 
   // FlushFileBuffers writes data and metadata: fsync and fdatasync alike.
@@ -293,7 +307,7 @@ class Win32FileSystemImpl final : public FileSystem {
     return Status::Ok();
   }
 
-  static Result<int> OpenWith(const std::string& path, const CreateFileArgs& a, int flags) {
+  Result<int> OpenWith(const std::string& path, const CreateFileArgs& a, int flags) {
     HANDLE h = CreateFileW(WidePath(path).c_str(), a.access, kShareAll, nullptr, a.disposition,
                            a.flags, nullptr);
     if (h == INVALID_HANDLE_VALUE) return Win32Error("open '" + path + "'", GetLastError());
@@ -303,8 +317,11 @@ class Win32FileSystemImpl final : public FileSystem {
       CloseHandle(h);
       return PosixError("open '" + path + "'", EMFILE);
     }
+    scatter_gather_.Opened(fd, h, a.access, a.flags);
     return fd;
   }
+
+  Win32ScatterGather scatter_gather_;
 };
 
 // A reparse point (a symbolic link or a junction) as the folder itself is
@@ -353,6 +370,7 @@ Result<int> Win32FileSystemImpl::OpenAt(const DirHandle& dir, const std::string&
   if (st.ok() && seen.exists && !(seen.id() == now->id())) st = RefuseReplaced(dir, name);
   if (st.ok() && (flags & O_TRUNC) != 0) st = Truncate(fd, 0);
   if (!st.ok()) {
+    scatter_gather_.Closing(fd);
     _close(fd);
     return st;
   }

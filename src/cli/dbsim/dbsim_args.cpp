@@ -50,6 +50,15 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
   } else if (arg.rfind("--user-depth=", 0) == 0) {
     LC_ASSIGN_OR_RETURN(a.user_depth,
                         WholeNumber("--user-depth", arg.substr(13), 1, kDbsimMaxUserDepth));
+  } else if (arg == "--verify=on" || arg == "--verify=off") {
+    a.verify = arg == "--verify=on";
+  } else if (arg == "--engine=sync" || arg == "--engine=null") {
+    a.null_engine = arg == "--engine=null";
+  } else if (arg.rfind("--verify=", 0) == 0 || arg.rfind("--engine=", 0) == 0) {
+    const auto eq = arg.find('=');
+    return Status::InvalidArgument(fmt::format("dbsim: {} {}: {}", arg.substr(0, eq),
+                                               arg.substr(eq + 1),
+                                               arg[2] == 'v' ? "on or off" : "sync or null"));
   } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
     a.journal = arg.substr(10);
   } else if (arg == "--format=json" || arg == "--format=text") {
@@ -63,8 +72,8 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
   } else {
     return Status::InvalidArgument(fmt::format(
         "dbsim: unknown option '{}' (loadcell's own: --preset=sqlserver|postgresql|innodb, "
-        "--page-size=BYTES, --user-depth=N, --allow-destructive, --journal=FILE, "
-        "--verify-after-crash, "
+        "--page-size=BYTES, --user-depth=N, --engine=sync|null, --verify=on|off, "
+        "--allow-destructive, --journal=FILE, --verify-after-crash, "
         "--format=text|json, --verdict=off|on|strict, --help)",
         arg));
   }
@@ -105,6 +114,13 @@ Result<DbsimArgs> ParseDbsimArgs(const std::vector<std::string>& args) {
   if (a.verify_after_crash && (!a.log_file.empty() || !a.save_file.empty())) {
     return Status::InvalidArgument(
         "dbsim: -log and -save go with a run, not with --verify-after-crash");
+  }
+  if ((!a.verify || a.null_engine) &&
+      (!a.journal.empty() || a.verify_after_crash || a.fault != DbIoFault::kNone)) {
+    return Status::InvalidArgument(
+        fmt::format("dbsim: {} goes with no --journal, --verify-after-crash or --inject-fault (an "
+                    "unverified run keeps no key table; the null engine writes nothing to check)",
+                    a.null_engine ? "--engine=null" : "--verify=off"));
   }
   if (a.verify_after_crash && a.journal.empty()) {
     return Status::InvalidArgument(

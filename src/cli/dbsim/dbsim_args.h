@@ -24,8 +24,10 @@ struct DbsimArgs {
   int64_t size_mb = 0;     // -size: replaces the data files' InitialSize
   uint32_t page_size = 8192;
   bool page_size_given = false;
-  std::string preset;      // --preset=NAME
-  int64_t user_depth = 0;  // --user-depth=N: each user thread's I/Os in flight (0: not given)
+  std::string preset;        // --preset=NAME
+  int64_t user_depth = 0;    // --user-depth=N: each user thread's I/Os in flight (0: not given)
+  bool verify = true;        // --verify=on|off
+  bool null_engine = false;  // --engine=sync|null
   bool allow_destructive = false;
   bool help = false;
   std::string log_file;   // -log: the XML error log (else the configuration's ErrorFile)

@@ -20,6 +20,7 @@
 #include "core/version.h"
 #include "dbsim/dbsim_config.h"
 #include "dbsim/fault_file_system.h"
+#include "dbsim/null_file_system.h"
 #include "dbsim/page_format.h"
 #include "os/open_flags.h"
 #include "os/system_info.h"
@@ -91,6 +92,8 @@ Result<DbsimConfig> LoadConfig(const DbsimArgs& a) {
   }
   if (a.duration_s > 0) config.test_cycle_duration_s = a.duration_s;
   if (a.user_depth > 0) config.user_depth = a.user_depth;
+  config.verify = a.verify;
+  config.null_engine = a.null_engine;
   if (config.doublewrite) LC_RETURN_IF_ERROR(AddDoublewriteArea(config, a.page_size));
   return config;
 }
@@ -158,7 +161,8 @@ Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
   FileSystem& fs = DefaultFileSystem();
   for (const auto& f : config.files) {
     LC_RETURN_IF_ERROR(RemoveFile(fs, a.dir, f.name));
-    if (f.sparse) {
+    // The null engine's files are holes: its I/O never reaches them.
+    if (f.sparse || config.null_engine) {
       LC_RETURN_IF_ERROR(CreateSparseFile(fs, a.dir, f));
       continue;
     }
@@ -201,6 +205,8 @@ std::string SavedConfig(const DbsimArgs& a, const DbsimConfig& config) {
     comments.push_back(fmt::format("{} I/Os in flight per user: run it again with --user-depth={}",
                                    config.user_depth, config.user_depth));
   }
+  if (config.null_engine) comments.emplace_back("the null engine: run it again with --engine=null");
+  if (!config.verify) comments.emplace_back("pages not verified: run it again with --verify=off");
   return FormatDbsimConfig(config, comments);
 }
 
@@ -214,8 +220,11 @@ struct DbsimOpenFiles {
   }
 };
 
+// `null`: the null engine's file system (--engine=null), which holds each
+// data file's pages in memory; else null.
 Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
-                    DbsimOpenFiles& open, DbsimDatabase& db, std::string& log_name) {
+                    DbsimOpenFiles& open, DbsimDatabase& db, std::string& log_name,
+                    DbNullFileSystem* null) {
   const int flags =
       O_RDWR | (config.no_buffering ? O_DIRECT : 0) | (config.write_through ? O_DSYNC : 0);
   for (const auto& f : config.files) {
@@ -241,12 +250,17 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
     s.run_seed = seed;
     s.write_through = config.write_through;
     s.sparse = f.sparse;
+    s.verify = config.verify;
     DbsimFileResize resize;
     resize.shrinkable = f.shrinkable;
     resize.increment_pages = std::max<uint64_t>(1, f.increment_mb * kDbsimMiB / a.page_size);
     db.AddDataFile(f.name, fd, s, resize);
-    if (config.stamp_files && !f.sparse) {
-      // Zero stamping done at creation; now the pages, at key 0.
+    if (null != nullptr) {
+      LC_RETURN_IF_ERROR(null->Hold(fd, s.capacity * a.page_size));
+    }
+    if ((config.stamp_files || null != nullptr) && !f.sparse && config.verify) {
+      // Zero stamping done at creation (the null engine's pages are in
+      // memory, zeros); now the pages, at key 0.
       auto buf = NewDbsimIoBuffer(a.page_size);
       LC_RETURN_IF_ERROR(
           db.file(db.data_files() - 1).StampAll(std::span<uint8_t>(buf.get(), a.page_size)));
@@ -369,6 +383,8 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
   std::vector<NamedValidity> verdicts;
   for (const JobRunResult& job : ran->jobs) verdicts.push_back({job.name, &job.result.validity});
   full.verdict = MergeVerdicts(verdicts);
+  if (!config.verify && full.verdict.judged)
+    full.verdict.checks.push_back(DbsimUnverifiedOutcome());
   if (a.json) {
     WriteDbsimJson(full, out);
   } else {
@@ -413,12 +429,16 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, DbsimOutpu
     return st.IsUsageError() ? kExitUsage : kExitRunFailed;
   }
   DbFaultFileSystem faulty(DefaultFileSystem());
-  FileSystem& fs =
-      a.fault != DbIoFault::kNone ? static_cast<FileSystem&>(faulty) : DefaultFileSystem();
+  DbNullFileSystem null(DefaultFileSystem());
+  FileSystem& fs = config.null_engine            ? static_cast<FileSystem&>(null)
+                   : a.fault != DbIoFault::kNone ? static_cast<FileSystem&>(faulty)
+                                                 : DefaultFileSystem();
   DbsimOpenFiles open{&fs, {}};
   DbsimDatabase db(fs, config.stop_on_error);
   std::string log_name;
-  if (Status st = OpenDatabase(a, config, seed, open, db, log_name); !st.ok()) {
+  if (Status st =
+          OpenDatabase(a, config, seed, open, db, log_name, config.null_engine ? &null : nullptr);
+      !st.ok()) {
     PrintCliError(err, st);
     return kExitRunFailed;
   }
@@ -499,6 +519,11 @@ std::string DbsimUsage() {
          "  --page-size=BYTES     8192 by default (a power of two, 1024 to 65536)\n"
          "  --user-depth=N        I/Os each user thread keeps in flight (1 to 64; 1 by\n"
          "                        default; MaxOutstandingIO bounds them all together)\n"
+         "  --engine=null         I/O that completes at once and reaches no file (the\n"
+         "                        pages kept in memory, still checked): the simulation's\n"
+         "                        own cost; sync (the default) does the I/O\n"
+         "  --verify=off          no page stamped or checked, no key table (the audit\n"
+         "                        users only read): for speed against other tools\n"
          "  --allow-destructive   replace a file of the same name loadcell did not create\n"
          "  --journal=FILE        record each page write's intent and durability in FILE\n"
          "  --verify-after-crash  with --journal: check every page against the journal\n"

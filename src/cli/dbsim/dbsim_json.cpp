@@ -106,8 +106,28 @@ void WriteJsonFiles(const DbsimReportInput& in, JsonWriter& w) {
   w.EndArray();
 }
 
-void WriteJsonChecks(const DbsimDatabase& db, JsonWriter& w) {
+void WriteJsonChecks(const DbsimReportInput& in, JsonWriter& w) {
+  const DbsimDatabase& db = *in.db;
+  const bool verify = in.config == nullptr || in.config->verify;
   w.Key("page_checks").BeginObject();
+  // The simulation's own cost per page (null when nothing was verified).
+  const DbPageFileCounts c = db.TotalCounts();
+  const double ns = verify ? DbVerifyNsPerPage(c) : 0;
+  w.Key("verified").Bool(verify);
+  w.Key("verified_pages").Uint(verify ? c.verified_pages : 0);
+  w.Key("verify_sampled_pages").Uint(c.verify_sampled_pages);
+  w.Key("verify_ns_per_page");
+  if (ns > 0) {
+    w.Double(ns);
+  } else {
+    w.Null();
+  }
+  w.Key("verify_pages_per_second_per_core");
+  if (ns > 0) {
+    w.Double(1e9 / ns);
+  } else {
+    w.Null();
+  }
   w.Key("failed").Uint(db.TotalFaults());
   w.Key("by_kind").BeginObject();
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
@@ -145,6 +165,8 @@ void WriteDbsimMembers(const DbsimReportInput& in, JsonWriter& w) {
   w.Key("page_size").Uint(in.page_size);
   w.Key("cycle_s").Double(in.duration_s);
   w.Key("cycles").Int(in.cycles);
+  w.Key("engine").String(in.config != nullptr && in.config->null_engine ? "null" : "sync");
+  w.Key("verify").Bool(in.config == nullptr || in.config->verify);
   w.Key("users").BeginArray();
   for (size_t i = 0; i < in.result->jobs.size(); ++i) {
     WriteJsonUser(in.result->jobs[i], i < in.users.size() ? in.users[i] : nullptr, w);
@@ -158,7 +180,7 @@ void WriteDbsimMembers(const DbsimReportInput& in, JsonWriter& w) {
   w.Key("name").String(in.log_name);
   w.Key("bytes_written").Uint(log_bytes);
   w.EndObject();
-  WriteJsonChecks(*in.db, w);
+  WriteJsonChecks(in, w);
   // The run's `validity` (each check's advice and figures) is the run
   // schema's, written by the JSON reporter from DbsimRunResult.
   WriteJsonVerdict(in.verdict, w);

@@ -41,6 +41,11 @@ struct DbsimReportInput {
   Validity verdict;
 };
 
+// What the verdict says of an unverified run (--verify=off), a WARN
+// `page-checks`: no page was checked, so the run says nothing of whether
+// the storage keeps pages.
+CheckOutcome DbsimUnverifiedOutcome();
+
 // The first line, printed before the users start (a watcher knows the run
 // began).
 void WriteDbsimHeader(const DbsimReportInput& in, std::ostream& out);

@@ -31,6 +31,9 @@ std::vector<ResolvedOption> DbsimOptions(const DbsimReportInput& in) {
   }
   options.push_back({"dbsim", "page-size", std::to_string(in.page_size), !in.page_size_given});
   options.push_back({"dbsim", "preset", in.preset.empty() ? "none" : in.preset, in.preset.empty()});
+  options.push_back(
+      {"dbsim", "engine", in.config->null_engine ? "null" : "sync", !in.config->null_engine});
+  options.push_back({"dbsim", "verify", in.config->verify ? "on" : "off", in.config->verify});
   return options;
 }
 
@@ -38,7 +41,8 @@ std::vector<ResolvedOption> DbsimOptions(const DbsimReportInput& in) {
 // page at a time (scatter and gather runs aside) by the synchronous calls.
 TargetManifest DbsimTarget(const DbsimReportInput& in) {
   IoTargetFacts t;
-  t.engine = "sync";
+  t.engine = in.config->null_engine ? "null" : "sync";
+  t.null_engine = in.config->null_engine;
   t.direct = in.config->no_buffering;
   t.reads = true;
   t.writes = true;

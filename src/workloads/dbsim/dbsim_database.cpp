@@ -40,6 +40,27 @@ uint64_t DbsimDatabase::total_pages() const {
   return pages;
 }
 
+DbPageFileCounts DbsimDatabase::TotalCounts() const {
+  DbPageFileCounts sum;
+  for (const DbsimDataFile& f : files_) {
+    const DbPageFileCounts c = f.pages->counts();
+    sum.reads += c.reads;
+    sum.scatter_reads += c.scatter_reads;
+    sum.writes += c.writes;
+    sum.gather_writes += c.gather_writes;
+    sum.bytes_read += c.bytes_read;
+    sum.bytes_written += c.bytes_written;
+    sum.flushes += c.flushes;
+    sum.grows += c.grows;
+    sum.shrinks += c.shrinks;
+    sum.verified_pages += c.verified_pages;
+    sum.verify_sampled_pages += c.verify_sampled_pages;
+    sum.verify_sampled_ns += c.verify_sampled_ns;
+    sum.verify_flush_ns += c.verify_flush_ns;
+  }
+  return sum;
+}
+
 void DbsimDatabase::SetLog(int fd, uint64_t size, bool write_through) {
   log_fd_ = fd;
   log_size_ = size;

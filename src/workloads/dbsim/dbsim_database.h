@@ -81,6 +81,9 @@ class DbsimDatabase final {
   const std::string& file_name(size_t i) const { return files_[i].name; }
   // Every data file's pages.
   uint64_t total_pages() const;
+  // Every data file's counts summed (with the verification work's, whose
+  // cost per page DbVerifyNsPerPage makes).
+  DbPageFileCounts TotalCounts() const;
   // The log file, written sequentially from 0 and wrapping at `size`.
   void SetLog(int fd, uint64_t size, bool write_through);
 

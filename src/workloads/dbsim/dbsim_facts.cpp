@@ -83,7 +83,8 @@ WorkloadFacts DbsimUserWorkload::Facts(const RunResult& r) const {
   // Each I/O is a synchronous call (pread, pwrite, or one scatter or gather
   // call of a run of pages); a user thread keeps DbsimUserDepth of them in
   // flight, on its own thread and its pool's helpers.
-  t.engine = "sync";
+  t.engine = c.null_engine ? "null" : "sync";
+  t.null_engine = c.null_engine;  // --engine=null: no file read or written
   const int depth = DbsimUserDepth(kind, c);
   t.asynchronous = depth > 1;
   t.queue_depth = static_cast<uint32_t>(depth);

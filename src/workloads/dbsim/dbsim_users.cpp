@@ -30,7 +30,9 @@ class RandomUserWorker final : public DbsimWorkerBase {
   using DbsimWorkerBase::DbsimWorkerBase;
 
   // The chain's next access, or (--user-depth) up to depth() of them read
-  // at once, never past the chain's end; each access is one event.
+  // at once, never past the chain's end; each access is one event, timed
+  // as its own work: its read from its own submission to its completion,
+  // then its update (not the batch's other reads and updates).
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
     batch_.clear();
@@ -48,21 +50,25 @@ class RandomUserWorker final : public DbsimWorkerBase {
       }
     }
     std::vector<bool> read;
+    read_ns_.assign(1, 0);
     if (reads_.size() == 1) {
-      LC_ASSIGN_OR_RETURN(bool one, ReadOne(reads_[0].first, reads_[0].second));
+      LC_ASSIGN_OR_RETURN(bool one, ReadOne(reads_[0].first, reads_[0].second, &read_ns_[0]));
       read.push_back(one);
     } else if (!reads_.empty()) {
-      LC_ASSIGN_OR_RETURN(read, ReadEach(reads_));
+      LC_ASSIGN_OR_RETURN(read, ReadEach(reads_, &read_ns_));
     }
     size_t r = 0;
     for (const Access& a : batch_) {
+      const uint64_t read_ns = a.hit ? 0 : read_ns_[r];
       if (!a.hit && !read[r++]) {  // the file shrank under the region: a new one next
         chain_left_ = 0;
         continue;
       }
+      const Nanos u0 = MonotonicNow();
       LC_RETURN_IF_ERROR(Update(a.page));
       if (cfg_.yield_percentage > 0 && Chance(cfg_.yield_percentage)) std::this_thread::yield();
-      rec_.RecordTimedEvent(t0, MonotonicNow());
+      // Its own time: its read, then its update, as one span ending now.
+      rec_.RecordTimedEvent(u0 - static_cast<Nanos>(read_ns), MonotonicNow());
     }
     if (depth() > 1) rec_.AddBusy(static_cast<uint64_t>(MonotonicNow() - t0));
     return Status::Ok();
@@ -120,6 +126,7 @@ class RandomUserWorker final : public DbsimWorkerBase {
   uint64_t region_ = 0;
   std::vector<Access> batch_;
   std::vector<DbsimPageRef> reads_;
+  std::vector<uint64_t> read_ns_;  // each read's own time, in reads_' order
 };
 
 // Group commit: writes every queued record in one sequential write, durable

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace loadcell {
 
@@ -27,6 +28,17 @@ DbsimWorkerBase::DbsimWorkerBase(const DbsimUserSettings& s, DbsimDatabase& db,
   for (size_t i = 0; i <= DbPageFile::kMaxRun; ++i) {  // the last: re-reads
     pages_.emplace_back(buffer_.get() + i * page_size_, page_size_);
   }
+  FillUnverified(buffer_.get(), page_size_ * (DbPageFile::kMaxRun + 1));
+}
+
+void DbsimWorkerBase::FillUnverified(uint8_t* p, size_t len) {
+  // Unstamped pages are written as the buffer holds them: pseudo-random
+  // bytes once, not zeros that compressing storage keeps in nothing.
+  if (cfg_.verify) return;
+  for (size_t i = 0; i + sizeof(uint64_t) <= len; i += sizeof(uint64_t)) {
+    const uint64_t word = rng_.Next();
+    std::memcpy(p + i, &word, sizeof(word));
+  }
 }
 
 std::span<const std::span<uint8_t>> DbsimWorkerBase::SlotPages(size_t slot, size_t count) {
@@ -34,6 +46,7 @@ std::span<const std::span<uint8_t>> DbsimWorkerBase::SlotPages(size_t slot, size
   std::vector<std::span<uint8_t>>& pages = slot_pages_[slot];
   if (pages.size() < count) {  // made once, as large as a task of this slot needs
     slot_buffers_[slot] = NewDbsimIoBuffer(page_size_ * count);
+    FillUnverified(slot_buffers_[slot].get(), page_size_ * count);
     pages.clear();
     for (size_t i = 0; i < count; ++i) {
       pages.emplace_back(slot_buffers_[slot].get() + i * page_size_, page_size_);
@@ -103,7 +116,7 @@ std::string DbsimWorkerBase::Reread(size_t file_index, const DbPageCheck& check)
 
 void DbsimWorkerBase::Checked(std::span<const uint8_t> page, size_t file_index,
                               const DbPageCheck& check) {
-  if (check.gone) return;
+  if (check.gone || check.unchecked) return;
   rec_.Add(kDbsimPagesChecked, 1);
   if (check.ok()) return;
   rec_.Add(kDbsimFaultCounters + static_cast<int>(check.fault) - 1, 1);
@@ -115,12 +128,15 @@ void DbsimWorkerBase::Checked(std::span<const uint8_t> page, size_t file_index,
 Result<DbPageCheck> DbsimWorkerBase::ReadPageIo(size_t file_index, uint64_t page,
                                                 std::span<uint8_t> buf, uint64_t serial,
                                                 DbsimIoTally& t) {
+  const Nanos submitted = MonotonicNow();
+  if (t.submitted == 0) t.submitted = submitted;
   Admitted io = Admit(false, t);
   const Nanos t0 = MonotonicNow();
   LC_ASSIGN_OR_RETURN(DbPageCheck check,
                       db_.file(file_index).ReadPage(page, buf, serial, stamp_id_));
   const Nanos t1 = MonotonicNow();
   io.Done();
+  t.completed = t1;
   if (!check.gone) {
     t.latencies.emplace_back(kDbsimKindRead, static_cast<uint64_t>(t1 > t0 ? t1 - t0 : 0));
     t.bytes_read += page_size_;
@@ -128,17 +144,19 @@ Result<DbPageCheck> DbsimWorkerBase::ReadPageIo(size_t file_index, uint64_t page
   return check;
 }
 
-Result<bool> DbsimWorkerBase::ReadOne(size_t file_index, uint64_t page) {
+Result<bool> DbsimWorkerBase::ReadOne(size_t file_index, uint64_t page, uint64_t* own_ns) {
   one_.Clear();
   Result<DbPageCheck> check = ReadPageIo(file_index, page, pages_[0], ++serial_, one_);
   Apply(one_);
+  if (own_ns != nullptr) *own_ns = one_.OwnNs();
   if (!check.ok()) return check.status();
   if (check->gone) return false;
   Checked(pages_[0], file_index, *check);
   return true;
 }
 
-Result<std::vector<bool>> DbsimWorkerBase::ReadEach(const std::vector<DbsimPageRef>& pages) {
+Result<std::vector<bool>> DbsimWorkerBase::ReadEach(const std::vector<DbsimPageRef>& pages,
+                                                    std::vector<uint64_t>* own_ns) {
   const size_t n = pages.size();
   std::vector<std::span<uint8_t>> bufs;
   std::vector<uint64_t> serials;
@@ -155,6 +173,10 @@ Result<std::vector<bool>> DbsimWorkerBase::ReadEach(const std::vector<DbsimPageR
   });
   for (const DbsimIoTally& t : tallies) Apply(t);
   LC_RETURN_IF_ERROR(st);
+  if (own_ns != nullptr) {
+    own_ns->clear();
+    for (const DbsimIoTally& t : tallies) own_ns->push_back(t.OwnNs());
+  }
   std::vector<bool> read(n, false);
   for (size_t i = 0; i < n; ++i) {
     read[i] = !checks[i].gone;
@@ -269,8 +291,10 @@ Status DbsimWorkerBase::Doublewrite(size_t file_index, uint64_t first, size_t co
     // The key the in-place write will give (the area is not read back).
     const uint64_t page = first + i;
     const uint64_t key = file.keys().Acked(page) + 1;
-    StampDbPage(bufs[i],
-                {f.file_id, page, key, DbContentSeed(f.run_seed, f.file_id, page, key), now});
+    if (cfg_.verify) {
+      StampDbPage(bufs[i],
+                  {f.file_id, page, key, DbContentSeed(f.run_seed, f.file_id, page, key), now});
+    }
     slices.push_back({bufs[i].data(), bufs[i].size()});
   }
   Admitted io = Admit(burst, t);

@@ -44,9 +44,17 @@ struct DbsimIoTally {
   uint64_t throttled_ns = 0;
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
+  // The first page read's submission (before the throttle) and the last
+  // one's completion: a read's own time, wherever it stood in its batch.
+  Nanos submitted = 0;
+  Nanos completed = 0;
   void Clear() {
     latencies.clear();  // keeps its room: no allocation for the next I/O
     throttled_ns = bytes_read = bytes_written = 0;
+    submitted = completed = 0;
+  }
+  uint64_t OwnNs() const {
+    return completed > submitted ? static_cast<uint64_t>(completed - submitted) : 0;
   }
 };
 
@@ -80,11 +88,15 @@ class DbsimWorkerBase : public Worker {
   // a cache or the path, the same failure every time at the medium.
   void Checked(std::span<const uint8_t> page, size_t file_index, const DbPageCheck& check);
   // Reads and checks one page into buffer 0; false when the page is gone
-  // (the file shrank).
-  Result<bool> ReadOne(size_t file_index, uint64_t page);
+  // (the file shrank). `own_ns`: the read's time from its submission
+  // (before the throttle) to its completion.
+  Result<bool> ReadOne(size_t file_index, uint64_t page, uint64_t* own_ns = nullptr);
   // Reads and checks `pages` (at most depth() of them) at once, each its
   // own I/O: whether each was read (false: gone, the file shrank).
-  Result<std::vector<bool>> ReadEach(const std::vector<DbsimPageRef>& pages);
+  // `own_ns`: each read's own time, from its own submission to its
+  // completion (not from the batch's start).
+  Result<std::vector<bool>> ReadEach(const std::vector<DbsimPageRef>& pages,
+                                     std::vector<uint64_t>* own_ns = nullptr);
   // Reads and checks `runs` (at most depth() of them) at once, each its own
   // scatter read (or one read per page without UseScatterGather).
   Status ReadRuns(const std::vector<PageRun>& runs);
@@ -147,6 +159,8 @@ class DbsimWorkerBase : public Worker {
   Status Doublewrite(size_t file_index, uint64_t first, size_t count, bool burst,
                      std::span<const std::span<uint8_t>> bufs, DbsimIoTally& t);
   std::string Reread(size_t file_index, const DbPageCheck& check);
+  // An unverified run's write buffers (`len` bytes at `p`): pseudo-random.
+  void FillUnverified(uint8_t* p, size_t len);
 
   DbsimIoTally one_;           // ReadOne's, reused
   DbsimDepthMeter own_meter_;  // when the workload gives none

@@ -159,6 +159,8 @@ BlockStamp ReadStamp(const unsigned char* block) {
 
 bool IsBlockStampMagic(uint32_t magic) { return magic == kStampMagic || magic == kLightMagic; }
 
+bool IsLightStamp(const unsigned char* block) { return ReadStamp(block).magic == kLightMagic; }
+
 std::string CheckBlock(const unsigned char* block, size_t len, uint32_t file, uint64_t offset,
                        uint64_t* seq) {
   const BlockStamp s = ReadStamp(block);

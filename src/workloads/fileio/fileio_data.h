@@ -70,6 +70,9 @@ BlockStamp ReadStamp(const unsigned char* block);
 // True for the magic of a loadcell block stamp (the full one or the light
 // one that writes without --validate put).
 bool IsBlockStampMagic(uint32_t magic);
+// True when the block's stamp is a light one (its checksum covers only the
+// header and the first word of each sector).
+bool IsLightStamp(const unsigned char* block);
 
 // Checks one block read from file `file` at `offset` (len bytes). Returns
 // "" when the stamp is intact and names this file and offset; otherwise

@@ -150,6 +150,9 @@ void FileIoOptions::Register(OptionSet& opts) {
             "data written: random bytes, zeros, or each 8-byte word holding its file offset");
   opts.Bool("validate", &validate_, false,
             "stamp every written block (offset, sequence, checksum) and check every read");
+  opts.Bool("validate-full", &validate_full_, false,
+            "--validate, and every byte of every block read: a block with a light stamp (written "
+            "without --validate) fails, and a read buffer sector left unfilled is named");
   opts.Enum("file-use-existing", &use_existing_, "off", {"off", "on", "write"},
             "use test files that loadcell did not create (e.g. made by sysbench fileio "
             "prepare) as they are: on lets read modes use them, write lets write modes "
@@ -269,9 +272,10 @@ Status FileIoOptions::ResolveEngine(FileIoSettings& s) const {
   s.allow_fallback = fallback_;
   s.engine = io_mode_ == "async" ? AsyncIoEngineName() : io_mode_;
   LC_RETURN_IF_ERROR(CheckIoEngine(s.engine, "--file-io-mode=" + io_mode_));
-  if (s.null_engine() && validate_) {
+  if (s.null_engine() && (validate_ || validate_full_)) {
     return Status::InvalidArgument(
-        "--validate checks what the files hold; --file-io-mode=null reads and writes nothing");
+        fmt::format("{} checks what the files hold; --file-io-mode=null reads and writes nothing",
+                    validate_full_ ? "--validate-full" : "--validate"));
   }
   if (s.engine == "libaio" && !s.direct && io_mode_ == "async") {
     // sysbench's own command line: run it as sysbench does, and say what it is.
@@ -324,7 +328,8 @@ Status FileIoOptions::ResolveData(FileIoSettings& s) const {
   } else {
     s.pattern = WritePattern::kRandom;
   }
-  s.validate = validate_;
+  s.validate = validate_ || validate_full_;
+  s.validate_full = validate_full_;
   if (s.validate && s.block_size < kMinValidateBlock) {
     return Status::InvalidArgument(
         fmt::format("--validate needs --file-block-size of at least {} bytes (each block carries a "

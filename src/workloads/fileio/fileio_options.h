@@ -95,6 +95,10 @@ struct FileIoSettings {
   std::string dir = ".";
   WritePattern pattern = WritePattern::kRandom;
   bool validate = false;
+  // --validate-full (implies validate): each read buffer is stamped before
+  // the read (a sector still holding the stamp was not read), and a block
+  // with a light stamp, whose changed bytes cannot be seen, fails the check.
+  bool validate_full = false;
   // Every write stamps its blocks (fileio_data.h), so that a later
   // --validate can check them: always with --validate, else unless the data
   // asked is zeros or the sequence (which a stamp would spoil), or the
@@ -196,6 +200,7 @@ class FileIoOptions final {
   std::string dir_ = ".";
   std::string write_pattern_ = "random";
   bool validate_ = false;
+  bool validate_full_ = false;
   std::string use_existing_ = "off";
   std::string rand_type_ = "uniform";
   bool fallback_ = false;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "dbsim/page_format.h"
 #include "workloads/fileio/fileio_data.h"
 #include "workloads/fileio/fileio_worker.h"
 
@@ -41,6 +42,18 @@ bool FileIoShared::FileWritten(uint64_t file) const {
 Status FileIoWorker::ValidateBlocks(const Slot& sl) {
   const FileIoPlan& p = sl.plan;
   const bool read = p.op == IoOp::kRead;
+  if (read && s_.validate_full) {
+    const std::span<const uint8_t> got(sl.read_buf, p.length);
+    for (size_t sector = 0; sector < p.length / kDbSectorSize; ++sector) {
+      if (!DbSectorHoldsStamp(got, sector, sl.read_stamp)) continue;
+      return Status::IoError(fmt::format(
+          "validation failed: file {} at offset {}: bytes not read: the {}-byte sector at offset "
+          "{} still holds the read buffer's stamp 0x{:016x} (the read reported {} bytes without "
+          "filling it)",
+          s_.FilePath(p.file), p.offset, kDbSectorSize, p.offset + sector * kDbSectorSize,
+          sl.read_stamp, p.length));
+    }
+  }
   uint64_t done = 0;
   while (done < p.length) {
     const uint64_t off = p.offset + done;
@@ -48,6 +61,13 @@ Status FileIoWorker::ValidateBlocks(const Slot& sl) {
     if (read) {
       uint64_t seq = 0;
       std::string why = CheckBlock(sl.read_buf + done, n, p.file, off, &seq);
+      if (why.empty() && s_.validate_full && IsLightStamp(sl.read_buf + done)) {
+        why = fmt::format(
+            "a light stamp (write #{}, made without --validate): a byte changed inside the block "
+            "cannot be seen; --validate-full needs every block written with a full stamp "
+            "(prepare again, or write it in a run with --validate)",
+            seq);
+      }
       const uint64_t expected = shared_.LastSeq(p.file, off);
       if (why.empty() && expected != FileIoShared::kUnknownSeq && seq != expected) {
         why = fmt::format("stale data: the block holds write #{}, expected the last write #{}", seq,

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "dbsim/page_format.h"
 #include "runner/recorder.h"
 #include "workloads/fileio/fileio_data.h"
 
@@ -123,6 +124,11 @@ void FileIoWorker::PlanInto(Slot& slot) {
   slot.then_fsync = false;
   if (p.op == IoOp::kRead) {
     ++reads_issued_;
+    if (s_.validate_full) {
+      // A sector the read does not fill keeps this stamp (ValidateBlocks).
+      slot.read_stamp = DbReadStamp(reads_issued_, static_cast<uint32_t>(thread_id_));
+      FillDbReadStamp(std::span<uint8_t>(slot.read_buf, p.length), slot.read_stamp);
+    }
   } else if (p.op == IoOp::kWrite) {
     ++writes_issued_;
     slot.then_fsync = s_.fsync_all;

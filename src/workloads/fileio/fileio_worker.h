@@ -193,8 +193,9 @@ class FileIoWorker final : public Worker {
     Nanos origin = 0;        // the event's start: its intended start, else its first submission
     Nanos first_submit = 0;  // submission of the event's first request
     Nanos submitted = 0;
-    uint64_t write_ns = 0;  // --file-fsync-all: the write's latency
-    uint64_t seq = 0;       // --validate: the write's sequence number
+    uint64_t write_ns = 0;    // --file-fsync-all: the write's latency
+    uint64_t seq = 0;         // --validate: the write's sequence number
+    uint64_t read_stamp = 0;  // --validate-full: what the read buffer was filled with
     unsigned char* read_buf = nullptr;
     unsigned char* write_buf = nullptr;
   };
