@@ -53,4 +53,9 @@ struct CreateFileArgs {
 };
 CreateFileArgs CreateFileArgsFor(int flags, bool truncate);
 
+// DiskSpd's -Sr on an open handle: FSCTL_DISABLE_LOCAL_BUFFERING (the
+// client's cache off, the server's on; remote file systems only). `what`
+// names the file in the error.
+Status DisableLocalBuffering(HANDLE h, const std::string& what);
+
 }  // namespace loadcell
