@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "diskspd/diskspd_parser.h"
 
@@ -188,3 +189,23 @@ Status Parser::Affinity(const Arg& a) {
 }
 
 }  // namespace loadcell::diskspd::switch_parser
+
+namespace loadcell::diskspd {
+
+Result<std::string> DiskspdDriveTarget(const std::string& target) {
+  if (target.size() == 2 && target[1] == ':' &&
+      std::isalpha(static_cast<unsigned char>(target[0])) != 0) {
+    return std::string("\\\\.\\") + target;
+  }
+  if (target.size() < 2 || target[0] != '#') return std::string();  // "#" alone: a file
+  const std::string number = target.substr(1);
+  const bool digits =
+      number.size() <= 10 && number.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoull(number) > 0xFFFFFFFFull) {
+    return Status::InvalidArgument(fmt::format(
+        "diskspd: target '{}': a physical drive is # and its number (#0, #1, ...)", target));
+  }
+  return fmt::format("\\\\.\\PhysicalDrive{}", std::stoull(number));
+}
+
+}  // namespace loadcell::diskspd

@@ -109,8 +109,8 @@ struct DiskspdSwitches {
   bool xml = false;          // -Rxml (the report on stdout is XML)
   std::string xml_file;      // -Rxml:FILE (loadcell's): text on stdout, XML to FILE
   bool verbose = false;      // -v
-  // -vs: DiskSpd's wait statistics of its completion-port loop; loadcell's
-  // engines keep no such counts, and the report says so instead of the table.
+  // -vs: DiskSpd's wait statistics, each thread's waits in its I/O loop
+  // (the Wait Statistics table, <WaitStatistics> in the XML).
   bool verbose_stats = false;
   bool seed_from_clock = false;  // bare -z
   uint32_t seed = 0;             // -z<seed>
@@ -149,6 +149,12 @@ Result<DiskspdSwitches> ParseDiskspdCommandLine(const std::vector<std::string>& 
 // without random I/O, -rdabs ranges below a block, -Z<size> below a block. InvalidArgument, one
 // line naming the switches.
 Status CheckDiskspdRules(const DiskspdSwitches& sw);
+
+// DiskSpd's drive targets as Windows names them: "#3" is the physical
+// drive \\.\PhysicalDrive3, "E:" the volume \\.\E:; "" for any other
+// target (a file). A '#' not followed by a drive number (digits only, as
+// many as a 32-bit number holds) is InvalidArgument naming the target.
+Result<std::string> DiskspdDriveTarget(const std::string& target);
 
 // A size as DiskSpd reads one: digits, then nothing or one of K M G T
 // (KiB.. TiB, either case) or b (blocks of `block`). Nothing may follow.

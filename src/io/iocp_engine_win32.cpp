@@ -36,6 +36,7 @@
 #include "io/engines.h"
 #include "io/engines_win32.h"
 #include "io/io_engine.h"
+#include "os/open_flags.h"
 #include "os/win32_util.h"
 
 namespace loadcell::io_internal {
@@ -203,6 +204,10 @@ class IocpEngine final : public IoEngine {
     }
     files_.push_back(of);
     fds_.push_back(f.fd);
+    // -Sr: this handle is a file object of its own, its local cache off too.
+    if ((opts.open_flags & O_LOCAL_CACHE_OFF) != 0) {
+      LC_RETURN_IF_ERROR(DisableLocalBuffering(of.handle, f.path));
+    }
     if (CreateIoCompletionPort(of.handle, port_, 0, 0) == nullptr) {
       return Win32Error("iocp engine: bind '" + f.path + "' to the port", GetLastError());
     }

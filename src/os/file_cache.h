@@ -27,17 +27,19 @@ bool FileAccessHintsSupported();
 // DiskSpd's -ft (FILE_ATTRIBUTE_TEMPORARY: Windows' cache manager keeps the
 // file's data in memory and writes it back lazily): what loadcell does with
 // it here, in words for the report. POSIX: nothing, and the words say so
-// (Linux has no per-file equivalent). Windows: Unimplemented (an open
-// attribute there, which loadcell's open does not pass yet).
+// (Linux has no per-file equivalent). Windows: the target is opened with
+// the attribute (O_TEMPORARY_HINT, os/open_flags.h), as DiskSpd opens it.
 Result<std::string> TemporaryFileHintEffect();
 
-// DiskSpd's -Sr (the local cache off, the server's cache on) for a file on
-// a file system of type `fs_type` (FileSystem::FsType): the open flags that
-// do it. POSIX: O_DIRECT on a network file system's client (nfs, nfs4, cifs,
-// smb2, smb3: the client's page cache is bypassed, the server still caches);
-// FailedPrecondition on any other (DiskSpd's -Sr is only valid for remote
-// file systems). Windows: Unimplemented (DiskSpd sends
-// FSCTL_DISABLE_LOCAL_BUFFERING, which loadcell does not yet).
-Result<int> RemoteCacheOnlyOpenFlags(const std::string& fs_type);
+// DiskSpd's -Sr (the local cache off, the server's cache on) for the file
+// at `path`, on a file system of type `fs_type` (FileSystem::FsType): the
+// open flags that do it. POSIX: O_DIRECT on a network file system's client
+// (nfs, nfs4, cifs, smb2, smb3: the client's page cache is bypassed, the
+// server still caches). Windows: O_LOCAL_CACHE_OFF (os/open_flags.h: each
+// handle gets FSCTL_DISABLE_LOCAL_BUFFERING, as DiskSpd sends it) for a
+// file on a network drive (GetDriveTypeW's DRIVE_REMOTE, or a \\server\share
+// path). FailedPrecondition on any other ("is on ...": DiskSpd's -Sr is only
+// valid for remote file systems).
+Result<int> RemoteCacheOnlyOpenFlags(const std::string& path, const std::string& fs_type);
 
 }  // namespace loadcell

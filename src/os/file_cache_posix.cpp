@@ -33,7 +33,7 @@ Result<std::string> TemporaryFileHintEffect() {
       "data in memory and write it back lazily); the target is opened and cached as without it");
 }
 
-Result<int> RemoteCacheOnlyOpenFlags(const std::string& fs_type) {
+Result<int> RemoteCacheOnlyOpenFlags(const std::string&, const std::string& fs_type) {
   static constexpr std::array<const char*, 5> kNetwork = {"nfs", "nfs4", "cifs", "smb2", "smb3"};
   if (std::find(kNetwork.begin(), kNetwork.end(), fs_type) != kNetwork.end()) return O_DIRECT;
   return Status::FailedPrecondition("is on " + fs_type +

@@ -1,4 +1,8 @@
+#include <windows.h>
+
 #include "os/file_cache.h"
+#include "os/open_flags.h"
+#include "os/win32_util.h"
 
 namespace loadcell {
 
@@ -16,15 +20,21 @@ Status AdviseFileAccess(int, FileAccessHint hint) {
 bool FileAccessHintsSupported() { return false; }
 
 Result<std::string> TemporaryFileHintEffect() {
-  return Status::Unimplemented(
-      "the temporary-file hint is an open attribute on Windows (FILE_ATTRIBUTE_TEMPORARY), "
-      "which loadcell's open does not pass yet");
+  return std::string(
+      "-ft: opened with FILE_ATTRIBUTE_TEMPORARY, as DiskSpd opens it (Windows applies it to "
+      "a file it creates; an existing file keeps its own attributes)");
 }
 
-Result<int> RemoteCacheOnlyOpenFlags(const std::string&) {
-  return Status::Unimplemented(
-      "is not supported by loadcell on Windows yet: DiskSpd sends "
-      "FSCTL_DISABLE_LOCAL_BUFFERING to the opened file, which loadcell does not");
+Result<int> RemoteCacheOnlyOpenFlags(const std::string& path, const std::string& fs_type) {
+  const bool unc = path.size() > 2 && (path[0] == '\\' || path[0] == '/') &&
+                   (path[1] == '\\' || path[1] == '/') && path[2] != '.' && path[2] != '?';
+  wchar_t volume[MAX_PATH + 1] = {};
+  const bool named = GetVolumePathNameW(WidePath(path).c_str(), volume, MAX_PATH) != 0;
+  if (unc || (named && GetDriveTypeW(volume) == DRIVE_REMOTE)) return O_LOCAL_CACHE_OFF;
+  return Status::FailedPrecondition(
+      "is on " + (named ? Narrow(volume) : std::string("a local drive")) + " (" + fs_type +
+      "), a local drive, not a network share: DiskSpd's -Sr is only valid for remote file "
+      "systems");
 }
 
 }  // namespace loadcell

@@ -311,6 +311,12 @@ class Win32FileSystemImpl final : public FileSystem {
     HANDLE h = CreateFileW(WidePath(path).c_str(), a.access, kShareAll, nullptr, a.disposition,
                            a.flags, nullptr);
     if (h == INVALID_HANDLE_VALUE) return Win32Error("open '" + path + "'", GetLastError());
+    if ((flags & O_LOCAL_CACHE_OFF) != 0) {
+      if (Status off = DisableLocalBuffering(h, path); !off.ok()) {
+        CloseHandle(h);
+        return off;
+      }
+    }
     const int fd = _open_osfhandle(reinterpret_cast<intptr_t>(h),
                                    _O_BINARY | (flags & (O_RDONLY | O_WRONLY | O_RDWR)));
     if (fd < 0) {

@@ -20,3 +20,15 @@
 #define O_DIRECTORY 0x10000000
 #define EDQUOT 0x7f01  // no quota errno; disk quota errors map to ENOSPC
 #endif
+// DiskSpd's -ft and -Sr, open-time requests on Windows only (0 elsewhere,
+// where nothing at open means them): the Win32 FileSystem opens with
+// FILE_ATTRIBUTE_TEMPORARY for O_TEMPORARY_HINT, and sends
+// FSCTL_DISABLE_LOCAL_BUFFERING to a file opened with O_LOCAL_CACHE_OFF
+// (the iocp engine to its own handle of it too).
+#if defined(_WIN32)
+#define O_TEMPORARY_HINT 0x20000000
+#define O_LOCAL_CACHE_OFF 0x40000000
+#else
+#define O_TEMPORARY_HINT 0
+#define O_LOCAL_CACHE_OFF 0
+#endif

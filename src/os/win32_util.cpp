@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <winioctl.h>
 
 #include <cerrno>
 
@@ -156,7 +157,19 @@ CreateFileArgs CreateFileArgsFor(int flags, bool truncate) {
   if ((flags & O_DIRECT) != 0) a.flags |= FILE_FLAG_NO_BUFFERING;
   if ((flags & (O_DSYNC | O_SYNC)) != 0) a.flags |= FILE_FLAG_WRITE_THROUGH;
   if ((flags & O_NOFOLLOW) != 0) a.flags |= FILE_FLAG_OPEN_REPARSE_POINT;
+  if ((flags & O_TEMPORARY_HINT) != 0) a.flags |= FILE_ATTRIBUTE_TEMPORARY;
   return a;
+}
+
+Status DisableLocalBuffering(HANDLE h, const std::string& what) {
+  // winioctl.h's value, which older SDKs lack.
+  constexpr DWORD kDisableLocalBuffering =
+      CTL_CODE(FILE_DEVICE_FILE_SYSTEM, 174, METHOD_BUFFERED, FILE_ANY_ACCESS);
+  DWORD got = 0;
+  if (!DeviceIoControl(h, kDisableLocalBuffering, nullptr, 0, nullptr, 0, &got, nullptr)) {
+    return Win32Error("FSCTL_DISABLE_LOCAL_BUFFERING on '" + what + "' (-Sr)", GetLastError());
+  }
+  return Status::Ok();
 }
 
 }  // namespace loadcell

@@ -64,4 +64,9 @@ uint64_t JobMemoryLimit(const JOBOBJECT_EXTENDED_LIMIT_INFORMATION& job);
 // (FileCompressAttribute's parse seam).
 bool CompressedAttribute(DWORD attributes);
 
+// DiskSpd's -Sr on an open handle: FSCTL_DISABLE_LOCAL_BUFFERING (the
+// client's cache off, the server's on; remote file systems only). `what`
+// names the file in the error.
+Status DisableLocalBuffering(HANDLE h, const std::string& what);
+
 }  // namespace loadcell

@@ -14,8 +14,8 @@
 namespace loadcell {
 
 // The most counters a workload may name (WorkloadInfo::counter_names; fio
-// jobs name 37). Run::Configure refuses more.
-inline constexpr int kMaxCounters = 48;
+// jobs name 50). Run::Configure refuses more.
+inline constexpr int kMaxCounters = 64;
 
 class alignas(64) ThreadRecorder {
  public:

@@ -89,6 +89,26 @@ TEST(FioCommandTest, BadInputIsOneLineAndExitTwoBeforeAnythingIsWritten) {
   EXPECT_NE(r.err.find("--output-format=terse"), std::string::npos) << r.err;
 }
 
+// A raw device Windows does not have (\\.\PhysicalDrive99, the volume of
+// a drive letter not there, fio's `\:` escape for its colon): one line
+// naming it, exit 2. (On Linux such a name is a file's.)
+TEST(FioCommandTest, AWindowsDeviceThatIsNotThereIsOneLine) {
+#ifndef _WIN32
+  GTEST_SKIP() << "Windows device names";
+#else
+  TempDir dir;
+  for (const char* device : {"\\\\.\\PhysicalDrive99", "\\\\.\\Q\\:"}) {
+    ProcessResult r = Fio(dir, {"--name=d", std::string("--filename=") + device, "--rw=randread",
+                                "--bs=4k", "--size=1m"});
+    EXPECT_EQ(r.exit_code, 2) << device << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(": no such device on this system"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_TRUE(dir.IsEmpty());
+#endif
+}
+
 TEST(FioCommandTest, ParseOnlyChecksAndRunsNothing) {
   TempDir dir;
   ProcessResult r = Fio(dir, {"--parse-only", "--name=p", "--size=1m"});

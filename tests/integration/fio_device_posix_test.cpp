@@ -13,31 +13,13 @@
 #include <vector>
 
 #include "testing/fio_run.h"
+#include "testing/loop_device.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 #include "testing/verdict_run.h"
 
 namespace loadcell::testing {
 namespace {
-
-class LoopDevice {
- public:
-  explicit LoopDevice(const std::string& image) {
-    { std::ofstream(image, std::ios::binary).seekp((64 << 20) - 1).put('x'); }
-    ProcessResult r = RunCommand({"losetup", "-f", "--show", image}, ChildWatch{});
-    if (r.exit_code == 0 && !r.out.empty()) path_ = r.out.substr(0, r.out.find('\n'));
-    why_ = r.err;
-  }
-  ~LoopDevice() {
-    if (!path_.empty()) (void)RunCommand({"losetup", "-d", path_}, ChildWatch{});
-  }
-  const std::string& path() const { return path_; }
-  const std::string& why() const { return why_; }
-
- private:
-  std::string path_;
-  std::string why_;
-};
 
 TEST(FioDeviceTest, ReadJobsRunOnALoopDevice) {
   TempDir dir;

@@ -162,6 +162,16 @@ TEST(MpiDiskspdTest, SharedTargetIsCreatedOnceAndRunByEveryRank) {
   EXPECT_EQ(Tree(dir.path()), (std::set<std::string>{"t.dat", ".loadcell-sqlio.manifest"}));
 }
 
+// A drive target (#N) is not moved into a rank's folder: each rank refuses
+// it as a drive, naming it as given (on Linux: not a file, not a device).
+TEST(MpiDiskspdTest, ADriveTargetStaysAsGivenOnEveryRank) {
+  const ProcessResult r = RunMpi(2, {"diskspd", "-b4K", "-d1", "-W0", "#1"});
+  EXPECT_EQ(r.exit_code, 2) << Show(r);
+  EXPECT_NE(r.err.find("target '#1' is a Windows drive"), std::string::npos) << Show(r);
+  EXPECT_EQ(r.err.find("rank1"), std::string::npos) << Show(r);
+  EXPECT_EQ(r.err.find("does not exist"), std::string::npos) << Show(r);
+}
+
 // The same merged report under MPICH's launcher (its own library and ABI:
 // cluster/mpi_mpich.cpp), the VMFleet case on an MPICH cluster.
 TEST(MpiDiskspdTest, MpichMergesTheRanksTargetsTheSame) {

@@ -64,10 +64,8 @@ Status CheckTargetWrites(const DiskspdPlan& plan, const DiskspdOwnOptions& own) 
     const DiskspdSwitches& sw = *t.sw;
     if (sw.write_ratio == 0) continue;
     if (t.device) {
-      return Status::InvalidArgument(fmt::format(
-          "diskspd: target '{}' is a block device: writing to a device (-w{}) is not supported "
-          "by loadcell yet (read tests are)",
-          t.path, sw.write_ratio));
+      LC_RETURN_IF_ERROR(CheckDiskspdDeviceWrite(t.path, sw.write_ratio, own.allow_destructive));
+      continue;
     }
     if (t.missing || t.created_earlier || own.allow_destructive) continue;
     LC_ASSIGN_OR_RETURN(bool ours, SqlioMadeFile(fs, t.path));
@@ -138,7 +136,8 @@ std::string DiskspdUsage() {
          "defaults (-b64K -d10 -W5 -o2 -t1; sizes with K, M, G, T or b), DiskSpd's text\n"
          "report or -Rxml, loadcell's verdict after it. loadcell's additions:\n"
          "  -Rxml:FILE           the XML report also to FILE (the text on stdout)\n"
-         "  --allow-destructive  let -w write to an existing file loadcell did not create\n"
+         "  --allow-destructive  let -w write to an existing file loadcell did not create,\n"
+         "                       or to a device holding a file system or partition table\n"
          "Under mpirun every rank runs the test, rank 0 prints one merged report:\n"
          "  --mpi-files=per-rank|shared, --mpi-timeout=TIME, --mpi=auto|on|off (docs/mpi.md)\n"
          "  --verdict=MODE       off, on (the default) or strict: exit 3 when a target's\n"
@@ -519,11 +518,6 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
   if (!plans.ok()) return refuse(plans.status(), kExitUsage);
   if (Status st = MakeDiskspdRankFolders(*plans, own.ranks.RankFolder(), rank_folders); !st.ok()) {
     return refuse(st, ExitCodeFor(st));
-  }
-  // -vs with the XML report alone on stdout: the text's note on stderr.
-  const DiskspdSwitches& asked = profile->timespans.front().sw;
-  if (asked.verbose_stats && asked.xml && asked.xml_file.empty()) {
-    PrintCliWarning(err, "diskspd: " + DiskspdVerboseStatsNote());
   }
   std::vector<FolderLock> locks;
   std::set<std::string> locked;

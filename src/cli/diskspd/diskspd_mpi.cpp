@@ -22,7 +22,9 @@ void MoveDiskspdTargets(diskspd::DiskspdProfile& profile, const std::string& ran
   if (rank_folder.empty()) return;
   const auto move = [&rank_folder](std::vector<std::string>& targets) {
     for (std::string& t : targets) {
-      if (!IsBlockDevice(t)) t = PathInRankFolder(t, rank_folder);
+      // A device, or a drive (#N, E:), is every rank's own as it is.
+      const Result<std::string> drive = diskspd::DiskspdDriveTarget(t);
+      if (!IsBlockDevice(t) && drive.ok() && drive->empty()) t = PathInRankFolder(t, rank_folder);
     }
   };
   for (diskspd::DiskspdTimespan& ts : profile.timespans) {

@@ -30,12 +30,6 @@ constexpr int kDsWrite = 1;
 
 Status RefuseDiskspd(const std::string& why) { return Status::InvalidArgument("diskspd: " + why); }
 
-// A Windows target: "#3" (a physical drive) or "E:" (a drive letter).
-bool WindowsOnlyTarget(const std::string& t) {
-  if (t.size() > 1 && t[0] == '#') return true;
-  return t.size() == 2 && t[1] == ':' && std::isalpha(static_cast<unsigned char>(t[0])) != 0;
-}
-
 // -ft and -Sr as this platform takes them (os/file_cache.h): -Sr's open
 // flags, and the words the report says of each; what cannot be done here,
 // refused naming the switch.
@@ -43,6 +37,7 @@ Status StatedSwitches(const DiskspdSwitches& sw, FileSystem& fs, DiskspdTarget& 
   if (sw.hint_temporary) {
     Result<std::string> effect = TemporaryFileHintEffect();
     if (!effect.ok()) return RefuseDiskspd(effect.status().message() + " (-ft)");
+    t.open_flags |= O_TEMPORARY_HINT;  // 0 where no open means it (Linux)
     t.notes.push_back(*effect);
   }
   if (!sw.remote_cache_only) return Status::Ok();
@@ -54,7 +49,7 @@ Status StatedSwitches(const DiskspdSwitches& sw, FileSystem& fs, DiskspdTarget& 
                     what, t.path));
   }
   const std::string type = fs.FsType(t.path);
-  Result<int> flags = RemoteCacheOnlyOpenFlags(type);
+  Result<int> flags = RemoteCacheOnlyOpenFlags(t.path, type);
   if (!flags.ok()) {
     if (flags.status().code() == StatusCode::kUnimplemented) {
       return RefuseDiskspd(fmt::format("{} {}", what, flags.status().message()));
@@ -63,9 +58,12 @@ Status StatedSwitches(const DiskspdSwitches& sw, FileSystem& fs, DiskspdTarget& 
   }
   t.open_flags |= *flags;
   t.notes.push_back(
-      fmt::format("-Sr: opened with O_DIRECT on the {} client: its page cache "
-                  "bypassed, the server's cache still serves",
-                  type));
+      (*flags & O_DIRECT) != 0
+          ? fmt::format("-Sr: opened with O_DIRECT on the {} client: its page cache "
+                        "bypassed, the server's cache still serves",
+                        type)
+          : "-Sr: FSCTL_DISABLE_LOCAL_BUFFERING sent to each handle of the target: the "
+            "client's cache off, the server's cache still serves");
   return Status::Ok();
 }
 
@@ -73,15 +71,27 @@ Result<DiskspdTarget> PlanTarget(const DiskspdSwitches& sw, const std::string& p
                                  const std::map<std::string, uint64_t>& earlier, FileSystem& fs) {
   DiskspdTarget t;
   t.path = path;
-  if (WindowsOnlyTarget(path)) {
-    // Drive targets are not run yet on Windows either (docs/diskspd.md).
-    return RefuseDiskspd(fmt::format("target '{}' is a Windows drive ({}); {}", path,
-                                     path[0] == '#' ? "#N: a physical drive" : "a drive letter",
-                                     PathsHaveDriveLetters()
-                                         ? "loadcell does not run drive targets yet: give a file"
-                                         : "on Linux give a file or a block device path"));
-  }
-  if (IsBlockDevice(path)) {
+  // "#N" and "E:": Windows' physical drive N and volume E:, opened as
+  // \\.\PhysicalDriveN and \\.\E: (DiskSpd's names); on Linux refused.
+  LC_ASSIGN_OR_RETURN(const std::string drive, diskspd::DiskspdDriveTarget(path));
+  if (!drive.empty()) {
+    const char* what = path[0] == '#' ? "#N: a physical drive" : "a drive letter";
+    if (!PathsHaveDriveLetters()) {
+      return RefuseDiskspd(fmt::format(
+          "target '{}' is a Windows drive ({}); on Linux give a file or a block device path", path,
+          what));
+    }
+    if (sw.create)
+      return RefuseDiskspd(fmt::format("-c creates files; target '{}' is a drive", path));
+    Result<uint64_t> bytes = BlockDeviceBytes(drive);
+    if (!bytes.ok()) {
+      return RefuseDiskspd(
+          fmt::format("target '{}' is a Windows drive, {}", path, bytes.status().message()));
+    }
+    t.path = drive;
+    t.size = *bytes;
+    t.device = true;
+  } else if (IsBlockDevice(path)) {
     if (sw.create) {
       return RefuseDiskspd(fmt::format("-c creates files; target '{}' is a block device", path));
     }
@@ -349,22 +359,45 @@ uint32_t DiskspdTargetRequests(const diskspd::DiskspdTimespan& ts, size_t i) {
   return total / n + (i < total % n ? 1 : 0);
 }
 
-// The CPUs DiskSpd's threads are pinned to, round robin by thread number:
-// -a's in order, else every CPU this process may use (DiskSpd's default);
-// none with -n. A CPU named by -a must be one this process may use.
-Result<std::vector<int>> PinnedCpus(const DiskspdSwitches& sw) {
+}  // namespace
+
+Result<std::vector<int>> DiskspdPinnedCpus(const DiskspdSwitches& sw, const CpuTopology& topology,
+                                           const std::vector<int>& allowed) {
   if (sw.disable_affinity) return std::vector<int>{};
-  const std::vector<int> allowed = AllowedCpus();
-  if (sw.affinity.empty()) return allowed;
+  // The number of each group's first CPU, counting group by group.
+  std::vector<int> first(topology.groups.size(), 0);
+  int all = 0;
+  for (size_t g = 0; g < topology.groups.size(); ++g) {
+    first[g] = all;
+    all += static_cast<int>(topology.groups[g].active.size());
+  }
+  if (sw.affinity.empty()) {
+    // Every CPU this process may use; over several groups (where Windows
+    // gives no one mask of them), every active CPU of every group.
+    if (!allowed.empty() || topology.groups.size() < 2) return allowed;
+    std::vector<int> every;
+    for (size_t g = 0; g < topology.groups.size(); ++g) {
+      for (int c : topology.groups[g].active) every.push_back(first[g] + c);
+    }
+    return every;
+  }
   std::vector<int> cpus;
   for (const diskspd::DiskspdAffinityCpu& c : sw.affinity) {
-    if (c.group != 0) {
+    if (c.group >= topology.groups.size()) {
       return RefuseDiskspd(fmt::format(
-          "-a: processor group {} (CPU {}): loadcell pins to CPUs of group 0 only (Linux has no "
-          "processor groups; give -a<cpu>,...)",
-          c.group, c.cpu));
+          "-a: processor group {} (CPU {}) is not on this machine, which has {} processor "
+          "group{}{}",
+          c.group, c.cpu, topology.groups.size(), topology.groups.size() == 1 ? "" : "s",
+          PathsHaveDriveLetters() ? "" : " (Linux has no processor groups: give -a<cpu>,...)"));
     }
-    const int cpu = static_cast<int>(c.cpu);
+    const std::vector<int>& active = topology.groups[c.group].active;
+    const int in_group = static_cast<int>(c.cpu);
+    if (topology.groups.size() > 1 &&
+        std::find(active.begin(), active.end(), in_group) == active.end()) {
+      return RefuseDiskspd(fmt::format("-a: CPU {} of processor group {} is not active (CPUs {})",
+                                       in_group, c.group, CpuRanges(active)));
+    }
+    const int cpu = first[c.group] + in_group;
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
       return RefuseDiskspd(fmt::format("-a: CPU {} is not one this process may use (CPUs {})", cpu,
                                        CpuRanges(allowed)));
@@ -373,6 +406,8 @@ Result<std::vector<int>> PinnedCpus(const DiskspdSwitches& sw) {
   }
   return cpus;
 }
+
+namespace {
 
 Result<DiskspdJob> PlanJob(const DiskspdPlan& plan, const DiskspdThreadSlot& slot,
                            const std::shared_ptr<std::atomic<uint64_t>>& shared) {
@@ -423,6 +458,7 @@ Result<DiskspdJob> PlanJob(const DiskspdPlan& plan, const DiskspdThreadSlot& slo
   s.buffers = DiskspdBuffersOf(sw, t.write_buffer);
   s.io_priority = static_cast<int>(sw.io_priority);
   s.large_pages = sw.large_pages;
+  s.open_hints = t.open_flags & (O_TEMPORARY_HINT | O_LOCAL_CACHE_OFF);
   s.access_hint = sw.hint_random       ? FileAccessHint::kRandom
                   : sw.hint_sequential ? FileAccessHint::kSequential
                                        : FileAccessHint::kNone;
@@ -479,7 +515,7 @@ Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdTimespan& ts, FileSystem& 
     plan.open_flags = plan.targets.front().open_flags;
     plan.write_buffer = plan.targets.front().write_buffer;
   }
-  LC_ASSIGN_OR_RETURN(plan.pinned_cpus, PinnedCpus(ts.sw));
+  LC_ASSIGN_OR_RETURN(plan.pinned_cpus, DiskspdPinnedCpus(ts.sw, ReadCpuTopology(), AllowedCpus()));
   // One shared offset per target for -si.
   std::vector<std::shared_ptr<std::atomic<uint64_t>>> shared(plan.targets.size());
   for (size_t i = 0; i < plan.targets.size(); ++i) {
@@ -501,6 +537,28 @@ Result<DiskspdPlan> PlanDiskspd(const DiskspdSwitches& sw, FileSystem& fs) {
   LC_ASSIGN_OR_RETURN(DiskspdPlan plan, PlanDiskspd(*ts, fs, {}));
   plan.owned = ts;
   return plan;
+}
+
+Status CheckDiskspdDeviceWrite(const std::string& path, uint32_t write_ratio,
+                               bool allow_destructive) {
+  std::string mount;
+  Result<bool> mounted = BlockDeviceMounted(path, &mount);
+  if (!mounted.ok()) return Status::InvalidArgument("diskspd: " + mounted.status().message());
+  if (*mounted) {
+    return Status::InvalidArgument(
+        fmt::format("diskspd: -w{} to target '{}' is refused: it is mounted ({}), and writing "
+                    "to it would corrupt that file system",
+                    write_ratio, path, mount));
+  }
+  Result<std::string> signature = BlockDeviceSignature(path);
+  if (!signature.ok()) return Status::InvalidArgument("diskspd: " + signature.status().message());
+  if (!signature->empty() && !allow_destructive) {
+    return Status::InvalidArgument(
+        fmt::format("diskspd: target '{}' holds {}: -w{} destroys it; give --allow-destructive "
+                    "to write to it",
+                    path, *signature, write_ratio));
+  }
+  return Status::Ok();
 }
 
 }  // namespace loadcell

@@ -13,6 +13,7 @@
 #include "core/status.h"
 #include "diskspd/diskspd_profile.h"
 #include "diskspd/diskspd_switches.h"
+#include "os/cpu_topology.h"
 #include "os/file_system.h"
 #include "runner/run_config.h"
 #include "workloads/fio/fio_job.h"
@@ -63,7 +64,8 @@ struct DiskspdPlan {
 // a missing one), region and jobs. `fs` is asked about the targets and reads
 // -Z's source file. InvalidArgument (exit 2), one line, for what cannot run:
 // a missing target without -c, a missing /dev path, a base offset at or past
-// the end, a region smaller than a block, a Windows-only target.
+// the end, a region smaller than a block, a drive target (#N, E:) on
+// Linux or one Windows does not have.
 // `ts` must outlive the plan (its targets point into it). `earlier`: the
 // files earlier timespans create (path, size), taken as there.
 Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdTimespan& ts, FileSystem& fs,
@@ -75,6 +77,25 @@ Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdSwitches& sw, FileSystem& 
 // kernel allows it, else libaio (Linux); iocp (Windows); sync for 1, and
 // in a build with no asynchronous engine (the command warns then).
 std::string DiskspdEngine(uint32_t requests, FileSystem& fs);
+
+// The CPUs DiskSpd's threads are pinned to, thread k to the k-th round
+// robin (SetCurrentThreadCpus' numbers: group 0's CPUs, then group 1's, ...;
+// empty: none pinned): none with -n; without -a's CPUs every CPU in
+// `allowed` (the process' own), or where that is not known over several
+// groups every active CPU of `topology`; else -a's CPUs, each `g,c` the
+// c-th CPU of group g. A group the topology lacks, a CPU not active in its
+// group or not in `allowed`: InvalidArgument naming them.
+Result<std::vector<int>> DiskspdPinnedCpus(const diskspd::DiskspdSwitches& sw,
+                                           const CpuTopology& topology,
+                                           const std::vector<int>& allowed);
+
+// A write (-w`write_ratio`) to the device at `path`: never to a mounted
+// one (a file system in use; DiskSpd has no switch to allow it), and to one
+// that holds a partition table, a file system or another signature only
+// with --allow-destructive (the rule fio's jobs follow,
+// cli/fio/fio_device_guard.h). InvalidArgument in one line (exit 2).
+Status CheckDiskspdDeviceWrite(const std::string& path, uint32_t write_ratio,
+                               bool allow_destructive);
 
 // Fills `buf` (`len` bytes at `offset` of a stream of writes) with DiskSpd's
 // write-buffer content of `sw`: the 0..255 sequence, zeros, or random bytes

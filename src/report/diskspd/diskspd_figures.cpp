@@ -50,7 +50,24 @@ DiskspdRow DiskspdRowOf(const RunResult& r, int thread, size_t target, const std
       dir.bucket_latency.push_back(h != nullptr ? *h : LatencyHistogram());
     }
   }
+  static const char* const kWaits[kDiskspdWaitCounts] = {
+      "wait_completion", "wait_throttle", "sleep_throttle", "lookaside",
+      "lookaside_0",     "lookaside_1",   "lookaside_2",    "lookaside_3",
+      "lookaside_4",     "lookaside_5",   "lookaside_6",    "lookaside_ge7"};
+  for (size_t w = 0; w < kDiskspdWaitCounts; ++w) {
+    const size_t at = CounterAt(r.counter_names, kWaits[w]);
+    if (at < r.counters.size()) row.waits[w] = r.counters[at];
+  }
   return row;
+}
+
+std::vector<DiskspdThreadWait> DiskspdThreadWaits(const DiskspdReport& r) {
+  std::vector<DiskspdThreadWait> out;
+  for (const DiskspdRow& row : r.rows) {
+    if (out.empty() || out.back().first != row.thread) out.push_back({row.thread, {}});
+    for (size_t w = 0; w < kDiskspdWaitCounts; ++w) out.back().second[w] += row.waits[w];
+  }
+  return out;
 }
 
 std::vector<DiskspdCpu> DiskspdCpuTable(const std::vector<PerCpuTimes>& start,

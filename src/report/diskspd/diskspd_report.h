@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "diskspd/diskspd_switches.h"
@@ -31,6 +32,7 @@ struct DiskspdDirection {
 
 inline constexpr size_t kDiskspdRead = 0;
 inline constexpr size_t kDiskspdWrite = 1;
+inline constexpr size_t kDiskspdWaitCounts = 12;
 
 // One row of DiskSpd's tables: a thread's work on one target.
 struct DiskspdRow {
@@ -39,6 +41,10 @@ struct DiskspdRow {
   std::string path;
   uint64_t file_size = 0;
   std::array<DiskspdDirection, 2> dirs;
+  // -vs: DiskSpd's wait statistics of the job's loop, in DiskSpd's order:
+  // completion waits, throttle waits, throttle sleeps, lookasides, then the
+  // lookasides that found 0, 1, ..., 6, 7 or more completions.
+  std::array<uint64_t, kDiskspdWaitCounts> waits{};
 };
 
 struct DiskspdCpu {
@@ -103,6 +109,11 @@ struct DiskspdReport {
 DiskspdRow DiskspdRowOf(const RunResult& r, int thread, size_t target, const std::string& path,
                         uint64_t file_size);
 
+// -vs: each DiskSpd thread's wait statistics (its rows, one per target,
+// added), in the order of the rows.
+using DiskspdThreadWait = std::pair<int, std::array<uint64_t, kDiskspdWaitCounts>>;
+std::vector<DiskspdThreadWait> DiskspdThreadWaits(const DiskspdReport& r);
+
 // DiskSpd's CPU table from the per-CPU times at the measured start and end.
 std::vector<DiskspdCpu> DiskspdCpuTable(const std::vector<PerCpuTimes>& start,
                                         const std::vector<PerCpuTimes>& end);
@@ -111,10 +122,6 @@ std::vector<DiskspdCpu> DiskspdCpuTable(const std::vector<PerCpuTimes>& start,
 std::string DiskspdSizeText(uint64_t bytes);
 
 void WriteDiskspdText(const DiskspdReport& r, std::ostream& out);
-// What loadcell says of -vs ("-vs: no Wait Statistics table: ..."): the text
-// report's line where DiskSpd's Wait Statistics table would be (loadcell
-// keeps no such counts).
-std::string DiskspdVerboseStatsNote();
 void WriteDiskspdXml(const DiskspdReport& r, std::ostream& out);
 // Several timespans (a profile's, run one after another): the command
 // line, every timespan's input parameters, the system, then each

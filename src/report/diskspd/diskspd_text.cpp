@@ -1,6 +1,7 @@
 // DiskSpd 2.2's text report, section for section and column for column.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -378,6 +379,19 @@ void LatencyPercentiles(const DiskspdReport& r, std::string& o) {
   LatencyChart(all[0], all[1], all[2], o);
 }
 
+// -vs: DiskSpd's Wait Statistics table, a row per thread.
+void WaitStatistics(const DiskspdReport& r, std::string& o) {
+  o += "\nWait Statistics\n";
+  o += "thread | completion wait | throttle wait  -  sleep | lookaside | 0 - 7+ complete per "
+       "lookaside\n";
+  o += std::string(95, '-') + "\n";
+  for (const DiskspdThreadWait& t : DiskspdThreadWaits(r)) {
+    const auto& w = t.second;
+    o += fmt::format("{:6} | {:15} | {:13}  - {:6} | {:9} | {}\n", t.first, w[0], w[1], w[2], w[3],
+                     fmt::join(w.begin() + 4, w.end(), " "));
+  }
+}
+
 void TimespanResults(const DiskspdReport& r, size_t number, std::string& o) {
   o += fmt::format("\nResults for timespan {}:\n", number);
   o += "*******************************************************************************\n";
@@ -394,8 +408,7 @@ void TimespanResults(const DiskspdReport& r, size_t number, std::string& o) {
     o += "\nWrite IO\n";
     SectionTable(r, Section::kWrite, o);
     if (r.sw->latency) LatencyPercentiles(r, o);
-    // Where DiskSpd prints its Wait Statistics table.
-    if (r.sw->verbose_stats) o += "\nloadcell: " + DiskspdVerboseStatsNote() + "\n";
+    if (r.sw->verbose_stats) WaitStatistics(r, o);
   }
   // The verdict after DiskSpd's own report, a blank line between.
   for (const DiskspdTargetVerdict& v : r.verdicts) {
@@ -406,12 +419,6 @@ void TimespanResults(const DiskspdReport& r, size_t number, std::string& o) {
 }
 
 }  // namespace
-
-std::string DiskspdVerboseStatsNote() {
-  return "-vs: no Wait Statistics table: DiskSpd's counts the waits of its own "
-         "completion-port loop (completion waits, throttle waits and sleeps, completions found "
-         "without waiting), which loadcell's engines do not keep";
-}
 
 void WriteDiskspdText(const std::vector<DiskspdReport>& spans, std::ostream& out) {
   if (spans.empty()) return;

@@ -2,6 +2,7 @@
 // <TimeSpan>, DiskSpd's element names and units (milliseconds, percents).
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <string>
@@ -367,6 +368,17 @@ void IopsXml(const std::array<DiskspdDirection, 2>& d, uint32_t bucket_ms, Xml& 
   x.Close("Iops");
 }
 
+// -vs: a thread's <WaitStatistics>, DiskSpd's elements.
+void WaitStatisticsXml(const std::array<uint64_t, kDiskspdWaitCounts>& w, Xml& x) {
+  x.Open("WaitStatistics");
+  x.Element("CompletionWait", w[0]);
+  x.Element("ThrottleWait", w[1]);
+  x.Element("ThrottleSleep", w[2]);
+  x.Element("Lookaside", w[3]);
+  x.Element("LookasideCompletion", fmt::format("{}", fmt::join(w.begin() + 4, w.end(), " ")));
+  x.Close("WaitStatistics");
+}
+
 void TargetResultXml(const DiskspdSwitches& sw, const DiskspdRow& row, Xml& x) {
   x.Open("Target");
   x.Element("Path", XmlEscape(row.path));
@@ -470,12 +482,15 @@ void TimeSpanXml(const DiskspdReport& r, Xml& x) {
     }
     IopsXml(all, sw.bucket_ms, x);
   }
-  // One <Thread> per DiskSpd thread, its targets inside.
-  for (size_t i = 0; i < r.rows.size();) {
+  // One <Thread> per DiskSpd thread, its targets inside, then with -vs its
+  // wait statistics.
+  const std::vector<DiskspdThreadWait> waits = DiskspdThreadWaits(r);
+  for (size_t i = 0, t = 0; i < r.rows.size(); ++t) {
     const int thread = r.rows[i].thread;
     x.Open("Thread");
     x.Element("Id", thread);
     for (; i < r.rows.size() && r.rows[i].thread == thread; ++i) TargetResultXml(sw, r.rows[i], x);
+    if (sw.verbose_stats) WaitStatisticsXml(waits[t].second, x);
     x.Close("Thread");
   }
   VerdictXml(r, x);

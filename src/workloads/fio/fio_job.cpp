@@ -95,7 +95,7 @@ class FioWorker final : public Worker {
     opts.writable = (s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only) ||
                     s_.pattern.dirs[static_cast<int>(FioDir::kTrim)];
     opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0) |
-                      (s_.dsync_writes ? O_DSYNC : 0);
+                      (s_.dsync_writes ? O_DSYNC : 0) | s_.open_hints;
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
     open_ = true;
     return Status::Ok();
@@ -144,6 +144,7 @@ class FioWorker final : public Worker {
           if (NextPhase()) continue;
           return EndOfWork();
         }
+        rec_.Add(kFioSleepThrottle, 1);
         if (!WaitUntil(next_due_)) return EndOfWork();
         continue;
       }
@@ -266,6 +267,7 @@ class FioWorker final : public Worker {
     const Nanos spin_until = from + s_.thinktime_spin_ns;
     while (MonotonicNow() < spin_until) {
     }
+    rec_.Add(kFioSleepThrottle, 1);
     (void)WaitUntil(from + s_.thinktime_ns);
     think_issued_ = 0;
   }
@@ -646,6 +648,14 @@ class FioWorker final : public Worker {
         size_t n,
         engine_->Reap(least, std::span<IoCompletion>(completions_.data(), most), timeout_ns));
     const Nanos now = MonotonicNow();
+    // Which wait this was (DiskSpd's -vs): for a completion alone, for one
+    // or the next start under a rate, or a poll that did not wait.
+    if (timeout_ns != 0) {
+      rec_.Add(timeout_ns < 0 ? kFioWaitCompletion : kFioWaitThrottle, 1);
+    } else {
+      rec_.Add(kFioLookaside, 1);
+      rec_.Add(kFioLookasideFound + static_cast<int>(std::min<size_t>(n, 7)), 1);
+    }
     // A poll that found nothing (iodepth_batch_complete_min=0) is no reap.
     if (n > 0 || (timeout_ns < 0 && least > 0)) {
       rec_.Add(kFioCompleteBatch + FioBatchBucket(n), 1);

@@ -78,6 +78,10 @@ struct FioJobSettings {
   bool large_pages = false;
   // posix_fadvise on every file once opened (DiskSpd's -fr, -fs).
   FileAccessHint access_hint = FileAccessHint::kNone;
+  // Open requests added to the files' open flags and the engine's
+  // (os/open_flags.h: DiskSpd's -ft O_TEMPORARY_HINT, -Sr O_LOCAL_CACHE_OFF
+  // on Windows).
+  int open_hints = 0;
   // The job ends once this many bytes (io_size, else size) or I/Os
   // (number_ios) were issued; 0: no such limit (time_based).
   uint64_t byte_limit = 0;
@@ -173,7 +177,18 @@ enum FioCounter : int {
   // Every sync issued (fsync=N, fdatasync=N, end_fsync); kFioSyncs counts
   // only fsync=N's, fio's sync.total_ios.
   kFioAllSyncs,
-  kFioCounterCount,
+  // The job loop's waits (DiskSpd's -vs wait statistics): a wait for a
+  // completion with nothing more to issue; a wait for a completion, or for
+  // the next I/O's start under a rate, whichever comes first; a sleep with
+  // nothing in flight (a rate's next start, a think time); a poll that did
+  // not wait (the next start under a rate already due), and how many such
+  // polls found 0, 1, ..., 6, 7 or more completions.
+  kFioWaitCompletion,
+  kFioWaitThrottle,
+  kFioSleepThrottle,
+  kFioLookaside,
+  kFioLookasideFound,
+  kFioCounterCount = kFioLookasideFound + 8,
 };
 inline constexpr int kFioLevels = 7;
 // The bucket of a depth (1..) and of a batch (0..), as fio's tables count.

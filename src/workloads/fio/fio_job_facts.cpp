@@ -165,9 +165,13 @@ WorkloadInfo FioJobWorkload::Info() const {
       i.counter_names.push_back(std::string(table) + level);
     }
   }
-  for (const char* c : {"cpu_user_ns", "cpu_sys_ns", "context_switches", "major_faults",
-                        "minor_faults", "all_syncs"}) {
+  for (const char* c :
+       {"cpu_user_ns", "cpu_sys_ns", "context_switches", "major_faults", "minor_faults",
+        "all_syncs", "wait_completion", "wait_throttle", "sleep_throttle", "lookaside"}) {
     i.counter_names.push_back(c);
+  }
+  for (const char* found : {"0", "1", "2", "3", "4", "5", "6", "ge7"}) {
+    i.counter_names.push_back(std::string("lookaside_") + found);
   }
   return i;
 }

@@ -190,7 +190,7 @@ Status FioJobWorkload::Init(int) {
   const bool writes = (s_.pattern.dirs[static_cast<int>(FioDir::kWrite)] && !s_.verify_only) ||
                       s_.pattern.dirs[static_cast<int>(FioDir::kTrim)];
   const int flags = (writes ? O_RDWR : O_RDONLY) | (s_.direct ? O_DIRECT : 0) |
-                    (s_.sync_writes ? O_SYNC : 0) | (s_.dsync_writes ? O_DSYNC : 0);
+                    (s_.sync_writes ? O_SYNC : 0) | (s_.dsync_writes ? O_DSYNC : 0) | s_.open_hints;
   for (const std::string& p : s_.files) {
     // create_on_open: a missing file is made now, empty (the job's writes
     // make it longer); it is the job's own, as a laid-out one is.

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/diskspd/diskspd_plan.h"
 #include "cli/fio/fio_plan.h"
 #include "cli/sqlio/sqlio_command.h"
 #include "cli/sqlio/sqlio_options.h"
@@ -31,7 +32,8 @@
 namespace loadcell {
 namespace {
 
-constexpr int kBuffering = O_DIRECT | O_DSYNC | O_SYNC;
+// DiskSpd's -ft and -Sr are open requests on Windows (0 elsewhere).
+constexpr int kBuffering = O_DIRECT | O_DSYNC | O_SYNC | O_TEMPORARY_HINT | O_LOCAL_CACHE_OFF;
 
 // Records the buffering flags of every open for writing of a file whose
 // name starts with `prefix`; passes the open on without O_DIRECT, so the run works on
@@ -43,7 +45,8 @@ class FlagRecordingFileSystem final : public FileSystemWrapper {
 
   Result<int> Open(const std::string& path, int flags, mode_t mode = 0644) override {
     Note(Basename(path), flags);
-    return FileSystemWrapper::Open(path, flags & ~O_DIRECT, mode);
+    // -Sr's FSCTL is for network shares: the test's file is a local one.
+    return FileSystemWrapper::Open(path, flags & ~(O_DIRECT | O_LOCAL_CACHE_OFF), mode);
   }
   Result<int> OpenAt(const DirHandle& dir, const std::string& name, int flags, mode_t mode = 0644,
                      const FileId* expect = nullptr) override {
@@ -80,6 +83,7 @@ void ExpectEveryOpen(const std::vector<int>& seen, int want, const std::string& 
   const DWORD created = CreateFileArgsFor(want | O_RDWR, false).flags;
   EXPECT_EQ((created & FILE_FLAG_NO_BUFFERING) != 0, (want & O_DIRECT) != 0) << what;
   EXPECT_EQ((created & FILE_FLAG_WRITE_THROUGH) != 0, (want & (O_DSYNC | O_SYNC)) != 0) << what;
+  EXPECT_EQ((created & FILE_ATTRIBUTE_TEMPORARY) != 0, (want & O_TEMPORARY_HINT) != 0) << what;
 #endif
 }
 
@@ -163,6 +167,62 @@ TEST(OpenFlagsReachFiles, FioSync) {
     ASSERT_OK(r->jobs[0].result.failure);
     ExpectEveryOpen(fs.TakeSeen(), want, what);
   }
+}
+
+// Runs `settings` (one job of 20 I/Os) on files opened through `fs`.
+void RunOneJob(FioJobSettings settings, const RunConfig& cfg, FileSystem& fs) {
+  settings.io_limit = 20;
+  FioJobWorkload w(settings, fs);
+  std::vector<JobGroup> groups(1);
+  RunConfig c = cfg;
+  c.warmup_s = 0;
+  c.cooldown_s = 0;
+  groups[0].jobs.push_back(Job{"t", &w, c, {}, nullptr});
+  auto r = RunJobs(groups);
+  ASSERT_OK(r);
+  ASSERT_OK(r->jobs[0].result.failure);
+}
+
+// DiskSpd's -ft: the target is opened with O_TEMPORARY_HINT, which is
+// FILE_ATTRIBUTE_TEMPORARY on Windows (nothing on Linux, where the flag is
+// 0 and the open asks for nothing more); -Su/-Sw still reach it beside.
+TEST(OpenFlagsReachFiles, DiskspdTemporaryHint) {
+  const std::pair<std::vector<std::string>, int> cases[] = {
+      {{"-ft"}, O_TEMPORARY_HINT}, {{"-ft", "-Sw"}, O_TEMPORARY_HINT | O_DSYNC}, {{}, 0}};
+  for (const auto& [switches, want] : cases) {
+    testing::TempDir dir;
+    const std::string target = dir.Write("t.dat", std::string(1 << 20, 'x'));
+    std::vector<std::string> args = {"-w100", "-b4K", "-o1", "-d1", "-W0"};
+    args.insert(args.end(), switches.begin(), switches.end());
+    args.push_back(target);
+    Result<diskspd::DiskspdSwitches> sw = diskspd::ParseDiskspdCommandLine(args);
+    ASSERT_OK(sw);
+    Result<DiskspdPlan> plan = PlanDiskspd(*sw, DefaultFileSystem());
+    ASSERT_OK(plan);
+    ASSERT_EQ(plan->jobs.size(), 1u);
+    FlagRecordingFileSystem fs("t.dat");
+    RunOneJob(plan->jobs[0].settings, plan->jobs[0].cfg, fs);
+    ExpectEveryOpen(fs.TakeSeen(), want, "diskspd " + ::testing::PrintToString(switches));
+  }
+}
+
+// -Sr on Windows: the job's files are opened with O_LOCAL_CACHE_OFF (the
+// Win32 FileSystem then sends FSCTL_DISABLE_LOCAL_BUFFERING; that a local
+// file refuses it is win32's test), 0 on Linux where -Sr is O_DIRECT.
+TEST(OpenFlagsReachFiles, LocalCacheOffReachesTheOpen) {
+  testing::TempDir dir;
+  const std::string target = dir.Write("t.dat", std::string(1 << 20, 'x'));
+  Result<diskspd::DiskspdSwitches> sw =
+      diskspd::ParseDiskspdCommandLine({"-w100", "-b4K", "-o1", "-d1", "-W0", target});
+  ASSERT_OK(sw);
+  Result<DiskspdPlan> plan = PlanDiskspd(*sw, DefaultFileSystem());
+  ASSERT_OK(plan);
+  FioJobSettings s = plan->jobs[0].settings;
+  EXPECT_EQ(s.open_hints, 0);
+  s.open_hints = O_LOCAL_CACHE_OFF;
+  FlagRecordingFileSystem fs("t.dat");
+  RunOneJob(s, plan->jobs[0].cfg, fs);
+  ExpectEveryOpen(fs.TakeSeen(), O_LOCAL_CACHE_OFF, "open_hints O_LOCAL_CACHE_OFF");
 }
 
 }  // namespace

@@ -267,5 +267,31 @@ TEST(DiskspdSwitches, RemoteCacheOnlyIsACacheMode) {
               HasSubstr("the local cache off (-Sr) can't be used with memory mapped IO (-Sm)"));
 }
 
+// #N and E: are Windows' physical drive N and volume E:, in the names
+// DiskSpd opens; any other target is a file.
+std::string Drive(const std::string& target) {
+  Result<std::string> r = DiskspdDriveTarget(target);
+  EXPECT_OK(r);
+  return r.ok() ? *r : "(refused)";
+}
+
+TEST(DiskspdDriveTarget, NamesDrivesAsWindowsOpensThem) {
+  EXPECT_EQ(Drive("#0"), "\\\\.\\PhysicalDrive0");
+  EXPECT_EQ(Drive("#12"), "\\\\.\\PhysicalDrive12");
+  EXPECT_EQ(Drive("#007"), "\\\\.\\PhysicalDrive7");
+  EXPECT_EQ(Drive("E:"), "\\\\.\\E:");
+  EXPECT_EQ(Drive("z:"), "\\\\.\\z:");
+  for (const char* file : {"#", "t.dat", "E:t.dat", "E:\\t.dat", "/dev/sdb", "1:", ""}) {
+    EXPECT_EQ(Drive(file), "") << file;
+  }
+  for (const char* bad : {"#x", "#1x", "#-1", "#4294967296", "#99999999999"}) {
+    Result<std::string> r = DiskspdDriveTarget(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_THAT(r.status().message(), HasSubstr(std::string("target '") + bad + "'"));
+    EXPECT_THAT(r.status().message(), HasSubstr("a physical drive is # and its number"));
+  }
+}
+
 }  // namespace
 }  // namespace loadcell::diskspd

@@ -23,12 +23,12 @@ TEST(FileCacheHints, TheTemporaryHintIsStatedAsDoingNothing) {
 
 TEST(FileCacheHints, RemoteCacheOnlyIsDirectIoOnANetworkFileSystem) {
   for (const char* type : {"nfs", "nfs4", "cifs", "smb2", "smb3"}) {
-    Result<int> flags = RemoteCacheOnlyOpenFlags(type);
+    Result<int> flags = RemoteCacheOnlyOpenFlags("/mnt/t.dat", type);
     ASSERT_OK(flags);
     EXPECT_EQ(*flags, O_DIRECT) << type;
   }
   for (const char* type : {"ext4", "xfs", "tmpfs", "overlay", "fuse", "0x1234"}) {
-    Result<int> flags = RemoteCacheOnlyOpenFlags(type);
+    Result<int> flags = RemoteCacheOnlyOpenFlags("/mnt/t.dat", type);
     ASSERT_FALSE(flags.ok()) << type;
     EXPECT_EQ(flags.status().code(), StatusCode::kFailedPrecondition);
     EXPECT_EQ(flags.status().message().rfind(std::string("is on ") + type + ", not a network", 0),

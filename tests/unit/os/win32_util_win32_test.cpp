@@ -45,6 +45,12 @@ const FlagCase kFlagCases[] = {
      OPEN_EXISTING, kNormal | FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH},
     {"no follow", O_RDONLY | O_NOFOLLOW, true, GENERIC_READ, OPEN_EXISTING,
      kNormal | FILE_FLAG_OPEN_REPARSE_POINT},
+    // DiskSpd's -ft: the attribute, as DiskSpd opens with it; -Sr: nothing
+    // at CreateFileW (an FSCTL on the opened handle).
+    {"temporary (-ft)", O_RDWR | O_TEMPORARY_HINT, true, GENERIC_READ | GENERIC_WRITE,
+     OPEN_EXISTING, kNormal | FILE_ATTRIBUTE_TEMPORARY},
+    {"local cache off (-Sr)", O_RDONLY | O_LOCAL_CACHE_OFF, true, GENERIC_READ, OPEN_EXISTING,
+     kNormal},
 };
 
 TEST(CreateFileArgsTest, EveryOpenFlagMapsToItsCreateFileFlag) {

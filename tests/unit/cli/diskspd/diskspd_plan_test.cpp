@@ -93,6 +93,48 @@ TEST(DiskspdPlan, AffinityToACpuNotHereOrAnotherGroupIsRefused) {
   EXPECT_THAT(PlanError({"-ag1,0", f}), HasSubstr("processor group 1"));
 }
 
+// Two processor groups of 4 and 2 active CPUs (a fake topology): -ag's
+// group,CPU pairs become SetCurrentThreadCpus' numbers (group 1's CPU 0 is
+// 4), and with no -a CPUs every CPU of both groups is used round robin when
+// the process' own mask is not known (Windows gives none over groups).
+TEST(DiskspdPlan, AffinityOverTwoProcessorGroups) {
+  CpuTopology two;
+  two.groups = {{0, 4, {0, 1, 2, 3}}, {1, 4, {0, 1}}};
+  const auto pinned = [&](const std::vector<std::string>& args, const std::vector<int>& allowed) {
+    Result<diskspd::DiskspdSwitches> sw = diskspd::ParseDiskspdCommandLine(args);
+    EXPECT_OK(sw);
+    return DiskspdPinnedCpus(*sw, two, allowed);
+  };
+  Result<std::vector<int>> cpus = pinned({"-ag0,1,g1,0,1", "t"}, {});
+  ASSERT_OK(cpus);
+  EXPECT_EQ(*cpus, (std::vector<int>{1, 4, 5}));
+  cpus = pinned({"-ag1,1,g0,3", "t"}, {});
+  ASSERT_OK(cpus);
+  EXPECT_EQ(*cpus, (std::vector<int>{5, 3}));
+  cpus = pinned({"-ag", "t"}, {});
+  ASSERT_OK(cpus);
+  EXPECT_EQ(*cpus, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  // The process' own CPUs, when known, are the default and the limit.
+  cpus = pinned({"-a", "t"}, {0, 1});
+  ASSERT_OK(cpus);
+  EXPECT_EQ(*cpus, (std::vector<int>{0, 1}));
+  EXPECT_THAT(pinned({"-ag1,0", "t"}, {0, 1}).status().message(),
+              HasSubstr("CPU 4 is not one this process may use"));
+  // A group not there, a CPU not active in its group.
+  Result<std::vector<int>> bad = pinned({"-ag2,0", "t"}, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(),
+              HasSubstr("processor group 2 (CPU 0) is not on this machine"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("2 processor groups"));
+  bad = pinned({"-ag1,2", "t"}, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("CPU 2 of processor group 1 is not active"));
+  // -n: none.
+  cpus = pinned({"-n", "t"}, {});
+  ASSERT_OK(cpus);
+  EXPECT_TRUE(cpus->empty());
+}
+
 TEST(DiskspdPlan, ATargetAnEarlierTimespanCreatesIsPlannedAtThatSize) {
   TempDir dir;
   diskspd::DiskspdSwitches cmd;
