@@ -56,9 +56,9 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     a.null_engine = arg == "--engine=null";
   } else if (arg.rfind("--verify=", 0) == 0 || arg.rfind("--engine=", 0) == 0) {
     const auto eq = arg.find('=');
-    return Status::InvalidArgument(fmt::format("dbsim: {} {}: {}", arg.substr(0, eq),
-                                               arg.substr(eq + 1),
-                                               arg[2] == 'v' ? "on or off" : "sync or null"));
+    return Status::InvalidArgument(fmt::format(
+        "dbsim: {}: '{}' is not a choice (valid: {})", arg.substr(0, eq),
+        EscapeControlBytes(arg.substr(eq + 1)), arg[2] == 'v' ? "on, off" : "sync, null"));
   } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
     a.journal = arg.substr(10);
   } else if (arg == "--format=json" || arg == "--format=text") {
