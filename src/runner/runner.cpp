@@ -569,7 +569,7 @@ Result<RunResult> RunWorkload(Workload& workload, const RunConfig& cfg, Manifest
     run->JoinAndFinish(result);
   }
   const size_t reported = result.intervals.size();
-  if (observer != nullptr) observer->OnEnd();
+  if (observer != nullptr) observer->OnThreadsEnded();
   coordinator.Finish(result);
   // Intervals the coordinator completed only at the end.
   for (size_t i = reported; observer != nullptr && i < result.intervals.size(); ++i) {

@@ -29,7 +29,7 @@ class RunObserver {
   // Once the run's threads ended (or were abandoned), before its result is
   // finished with the other participants' (RunCoordinator::Finish); not
   // after a failed start. From the thread that called RunWorkload.
-  virtual void OnEnd() {}
+  virtual void OnThreadsEnded() {}
 };
 
 // Runs `workload` (already configured and validated) as `cfg` says.

@@ -58,7 +58,7 @@ void VerdictStep::OnStart(const Manifest& /*m*/) {
   }
 }
 
-void VerdictStep::OnEnd() {
+void VerdictStep::OnThreadsEnded() {
   if (!started_) return;
   ended_ = true;
   end_ns_ = MonotonicNow();

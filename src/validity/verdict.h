@@ -28,7 +28,7 @@ class VerdictStep final : public RunObserver {
   // Notes the time, loadcell's CPU time and the host's CPU times when the
   // run ends, for a verdict made later (a job judged once the jobs after it
   // ran): its CPU window is then the run's own. Without it, Judge's moment.
-  void OnEnd() override;
+  void OnThreadsEnded() override;
 
   // Fills r.validity (left unjudged with --verdict=off): the end's facts,
   // then the checks over them and the workload's facts; its cost in

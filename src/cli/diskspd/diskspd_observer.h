@@ -61,8 +61,8 @@ class CpuSampler final : public RunObserver {
   void OnStatus(const IntervalSnapshot& s) override {
     if (inner_ != nullptr) inner_->OnStatus(s);
   }
-  void OnEnd() override {
-    if (inner_ != nullptr) inner_->OnEnd();
+  void OnThreadsEnded() override {
+    if (inner_ != nullptr) inner_->OnThreadsEnded();
   }
 
   // Ends the sampling (an end not reached yet is taken now).
