@@ -48,6 +48,30 @@ bool VerdictDirectWorks(const std::string& dir) {
   return fd.ok();
 }
 
+// True when every WARN or INVALID line of a text verdict block is one of the
+// checks of the host rather than of the run (other-io, noisy-host,
+// client-cpu, cpu-frequency), and there is at least one.
+bool OnlyTheHostWarned(const std::string& out) {
+  static const std::vector<std::string> kHost = {"other-io", "noisy-host", "client-cpu",
+                                                 "cpu-frequency"};
+  int host = 0;
+  size_t start = 0;
+  while (start < out.size()) {
+    size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    const std::string line = out.substr(start, end - start);
+    start = end + 1;
+    for (const char* level : {"    WARN ", "    INVALID "}) {
+      if (line.rfind(level, 0) != 0) continue;
+      const std::string id =
+          line.substr(std::string(level).size(), line.find(':') - std::string(level).size());
+      if (std::find(kHost.begin(), kHost.end(), id) == kHost.end()) return false;
+      ++host;
+    }
+  }
+  return host > 0;
+}
+
 // The lock the tests of the disk's other traffic share: the clean run below
 // must not see AnotherProcessesIoOnTheDeviceWarns' dd, which ctest may run
 // beside it in another process.
@@ -59,10 +83,19 @@ TEST(VerdictBinary, ADirectRandomReadOfWrittenFilesAtAReachedDepthIsValid) {
   if (!VerdictDirectWorks(dir.path())) GTEST_SKIP() << "no O_DIRECT on " << dir.path();
   if (!CheckIoEngine("io_uring", "").ok()) GTEST_SKIP() << "no io_uring here";
   ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
-  const ProcessResult r = RunLoadcell(FileIoCommand(
-      dir, {"--file-test-mode=rndrd", "--file-extra-flags=direct", "--file-io-mode=io_uring",
-            "--file-queue-depth=2", "--time=2", "--verdict=strict", "run"}));
-  ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  // The checks of the host (other processes' I/O on the device, a busy CPU)
+  // see ctest's other tests, which run beside this one: a warning from them
+  // alone is true of that moment, and the run is tried again (at most 3
+  // times). A warning of any other check fails at once.
+  ProcessResult r;
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    r = RunLoadcell(FileIoCommand(
+        dir, {"--file-test-mode=rndrd", "--file-extra-flags=direct", "--file-io-mode=io_uring",
+              "--file-queue-depth=2", "--time=2", "--verdict=strict", "run"}));
+    ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+    if (VerdictLastLine(r.out) == "Verdict: valid") break;
+    ASSERT_TRUE(OnlyTheHostWarned(r.out)) << r.out;
+  }
   EXPECT_EQ(VerdictLastLine(r.out), "Verdict: valid") << r.out;
   EXPECT_EQ(r.out.find("WARN"), std::string::npos) << r.out;
 }
