@@ -9,11 +9,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "testing/csv_rows.h"
 #include "testing/fio_run.h"
 #include "testing/html_chart.h"
 #include "testing/run_binary.h"
@@ -158,31 +158,6 @@ std::string Cell(const CsvByRow& by, const std::string& result, const std::strin
   const auto it = by.find({result, job});
   if (it == by.end() || column >= it->second.size()) return "(no row)";
   return it->second[column];
-}
-
-// The cells of each line of `csv` (a quoted cell's quotes taken away, ""
-// in it one quote).
-std::vector<std::vector<std::string>> CsvRows(const std::string& csv) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream lines(csv);
-  for (std::string line; std::getline(lines, line);) {
-    std::vector<std::string>& cells = rows.emplace_back(1);
-    bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-      const char c = line[i];
-      if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cells.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = !quoted;
-      } else if (c == ',' && !quoted) {
-        cells.emplace_back();
-      } else {
-        cells.back() += c;
-      }
-    }
-  }
-  return rows;
 }
 
 TEST(FioResultsTest, CompareCsvHasEachJobsRowPerResult) {
