@@ -4,12 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "testing/csv_rows.h"
 #include "testing/fio_run.h"
 #include "testing/html_chart.h"
 #include "testing/run_binary.h"
@@ -143,6 +147,80 @@ TEST(FioResultsTest, CompareMatchesJobsByNameAndNamesWhatDiffers) {
   ASSERT_EQ(set.exit_code, 0) << set.err;
   EXPECT_NE(set.out.find("job set none vs extra"), std::string::npos) << set.out;
   EXPECT_TRUE(std::regex_search(set.out, std::regex("\nextra +A +\\(no such job\\)"))) << set.out;
+}
+
+using CsvByRow = std::map<std::pair<std::string, std::string>, std::vector<std::string>>;
+
+// The cell in column `column` of the row of `result` and `job`; "(no row)"
+// when there is none.
+std::string Cell(const CsvByRow& by, const std::string& result, const std::string& job,
+                 size_t column) {
+  const auto it = by.find({result, job});
+  if (it == by.end() || column >= it->second.size()) return "(no row)";
+  return it->second[column];
+}
+
+TEST(FioResultsTest, CompareCsvHasEachJobsRowPerResult) {
+  TempDir dir;
+  WriteTwoJobs(dir, "a.fio");
+  WriteTwoJobs(dir, "c.fio", "4k", "[extra]\nrw=read\n");
+  for (const char* run : {"a", "a2", "c"}) {
+    const std::string file = std::string(run) == "a2" ? "a.fio" : std::string(run) + ".fio";
+    ProcessResult r = RunFio(dir, {"--format=json", "--output-file=" + std::string(run) + ".json",
+                                   "--output=" + std::string(run) + ".txt", file});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  ProcessResult csv = RunLoadcell(
+      {"compare", "--format=csv", (dir / "a.json"), (dir / "a2.json"), (dir / "c.json")});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const std::vector<std::vector<std::string>> rows = CsvRows(csv.out);
+  ASSERT_FALSE(rows.empty());
+  const std::vector<std::string>& header = rows[0];
+  ASSERT_GE(header.size(), 2u);
+  EXPECT_EQ(header[0], "result");
+  EXPECT_EQ(header[1], "job");
+  auto column = [&header](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    EXPECT_NE(it, header.end()) << name;
+    return static_cast<size_t>(it - header.begin());
+  };
+  // (result, job) -> its cells, each line as many as the header.
+  CsvByRow by;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), header.size()) << csv.out;
+    EXPECT_TRUE(by.emplace(std::make_pair(rows[i][0], rows[i][1]), rows[i]).second) << csv.out;
+  }
+  // The totals, then 3 jobs of 3 results.
+  EXPECT_EQ(by.size(), 3u + 3u * 3u) << csv.out;
+  const size_t events = column("events");
+  const size_t runs = column("runs");
+  const size_t change = column("change_events_per_second_pct");
+  const size_t comparable = column("comparable");
+  const size_t differences = column("differences");
+  for (const char* result : {"A", "B"}) {
+    SCOPED_TRACE(result);
+    // reader: 256 reads, writer: 256 writes; together the totals.
+    EXPECT_EQ(Cell(by, result, "reader", events), "256") << csv.out;
+    EXPECT_EQ(Cell(by, result, "writer", events), "256") << csv.out;
+    EXPECT_EQ(Cell(by, result, "", events), "512") << csv.out;
+    EXPECT_EQ(Cell(by, result, "extra", runs), "0") << csv.out;
+    EXPECT_EQ(Cell(by, result, "extra", events), "") << csv.out;
+    EXPECT_EQ(Cell(by, result, "extra", differences), "no such job") << csv.out;
+  }
+  // B's jobs against A's: a change, the same job comparable.
+  for (const char* job : {"reader", "writer"}) {
+    EXPECT_FALSE(Cell(by, "B", job, change).empty()) << csv.out;
+    EXPECT_TRUE(Cell(by, "A", job, change).empty()) << csv.out;
+    EXPECT_EQ(Cell(by, "B", job, comparable), "yes") << csv.out;
+    EXPECT_EQ(Cell(by, "C", job, comparable), "yes") << csv.out;
+    EXPECT_EQ(Cell(by, "C", job, runs), "1") << csv.out;
+  }
+  // The job only C has: its figures, no change (A has none), the job set named.
+  EXPECT_EQ(Cell(by, "C", "extra", events), "256") << csv.out;
+  EXPECT_TRUE(Cell(by, "C", "extra", change).empty()) << csv.out;
+  EXPECT_EQ(Cell(by, "C", "extra", comparable), "no") << csv.out;
+  EXPECT_EQ(Cell(by, "C", "extra", differences), "job set none vs extra") << csv.out;
+  EXPECT_EQ(Cell(by, "C", "", comparable), "no") << csv.out;
 }
 
 TEST(FioResultsTest, TheOptionsAreRefusedWhereTheyMakeNoSense) {

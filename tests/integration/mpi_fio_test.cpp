@@ -236,6 +236,59 @@ TEST(MpiFioTest, GroupReportingHasEachRanksRowOfTheGroup) {
   }
 }
 
+// Each rank's rows in `part`'s cluster object, in rank order: its events
+// `events`, and its threads (one per job of the part) where first_thread
+// says, with those events.
+void ExpectRankRows(const nlohmann::json& part, uint64_t events, int jobs) {
+  const nlohmann::json& c = part["cluster"];
+  ASSERT_TRUE(c.is_object()) << part.dump().substr(0, 400);
+  ASSERT_EQ(c["ranks"].size(), 2u) << c.dump();
+  EXPECT_EQ(part["threads"].size(), static_cast<size_t>(2 * jobs)) << part["threads"].dump();
+  uint64_t all = 0;
+  for (int k = 0; k < 2; ++k) {
+    const nlohmann::json& row = c["ranks"][k];
+    SCOPED_TRACE("rank " + std::to_string(k));
+    EXPECT_EQ(row["rank"], k);
+    EXPECT_EQ(row["events"].get<uint64_t>(), events) << row.dump();
+    EXPECT_EQ(row["threads"], jobs);
+    EXPECT_EQ(row["first_thread"], k * jobs);
+    uint64_t own = 0;
+    for (int t = 0; t < jobs; ++t) {
+      own += part["threads"][row["first_thread"].get<size_t>() + t]["events"].get<uint64_t>();
+    }
+    EXPECT_EQ(own, events) << part["threads"].dump();
+    // Its span within the merged window.
+    EXPECT_GE(row["start_s"].get<double>(), 0) << row.dump();
+    EXPECT_GT(row["end_s"].get<double>(), row["start_s"].get<double>()) << row.dump();
+    EXPECT_LE(row["end_s"].get<double>(), part["summary"]["total_time_s"].get<double>() + 1e-6)
+        << row.dump();
+    all += row["events"].get<uint64_t>();
+  }
+  EXPECT_EQ(all, part["summary"]["events"].get<uint64_t>());
+}
+
+// loadcell's own JSON (--format=json) of an MPI run: each rank's rows of
+// the whole run and of each group, beside each job's, the merged figures
+// every rank's work.
+TEST(MpiFioTest, LoadcellsJsonHasEachRanksRowsOfTheRunAndItsGroups) {
+  const TempDir dir;
+  const std::string json = dir / "run.json";
+  const ProcessResult r =
+      RunMpi(2, {"fio", "--format=json", "--output-file=" + json, JobFile(dir)});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(testing::ReadFile(json), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << Show(r);
+  // a: 256 reads of 4 KiB, b (its own group): 128 writes; on each rank.
+  EXPECT_EQ(doc["summary"]["events"].get<uint64_t>(), 2u * (256 + 128));
+  ExpectRankRows(doc, 256 + 128, 2);
+  ASSERT_EQ(doc["groups"].size(), 2u);
+  ExpectRankRows(doc["groups"][0], 256, 1);
+  ExpectRankRows(doc["groups"][1], 128, 1);
+  ASSERT_EQ(doc["jobs"].size(), 2u);
+  ExpectRankRows(doc["jobs"][0], 256, 1);
+  ExpectRankRows(doc["jobs"][1], 128, 1);
+}
+
 // fio's logs under MPI: each rank writes its own, fio's names with the
 // rank appended (as fio's client appends a server's host name).
 TEST(MpiFioTest, EachRankWritesItsOwnLogs) {

@@ -199,23 +199,30 @@ void CompareJobs(const ResultData& a, const ResultData& b, Comparability& out) {
       out.differences.push_back({"job set", "none", Quoted(keys_b[j])});
       continue;
     }
-    const ResultData& ja = a.jobs[static_cast<size_t>(it - keys_a.begin())];
-    const ResultData& jb = b.jobs[j];
     const std::string job = "job " + Quoted(keys_b[j]) + " ";
-    Comparability own = CompareFacts(ja, jb);
-    for (FactDifference& d : own.differences) {
-      if (d.name == "tool version" || d.name == "kernel") continue;  // the whole run's
+    for (FactDifference& d :
+         CompareJob(a.jobs[static_cast<size_t>(it - keys_a.begin())], b.jobs[j]).differences) {
       out.differences.push_back({job + d.name, std::move(d.a), std::move(d.b)});
-    }
-    for (std::string_view option : kJobOptions) {
-      const std::string va = JobOption(ja, option);
-      const std::string vb = JobOption(jb, option);
-      if (va != vb) out.differences.push_back({job + std::string(option), va, vb});
     }
   }
 }
 
 }  // namespace
+
+Comparability CompareJob(const ResultData& a, const ResultData& b) {
+  Comparability out = CompareFacts(a, b);
+  std::erase_if(out.differences, [](const FactDifference& d) {
+    return d.name == "tool version" || d.name == "kernel";  // the whole run's
+  });
+  std::erase_if(out.not_recorded,
+                [](const std::string& name) { return name == "tool version" || name == "kernel"; });
+  for (std::string_view option : kJobOptions) {
+    const std::string va = JobOption(a, option);
+    const std::string vb = JobOption(b, option);
+    if (va != vb) out.differences.push_back({std::string(option), va, vb});
+  }
+  return out;
+}
 
 std::vector<std::string> JobKeys(const ResultData& r) {
   std::vector<std::string> keys;
@@ -362,15 +369,21 @@ std::string OverallLine(const std::vector<std::vector<ResultData>>& groups,
 
 }  // namespace
 
-ComparisonVerdict JudgeComparison(const std::vector<std::vector<ResultData>>& groups) {
+ComparisonVerdict JudgeComparison(const std::vector<std::vector<ResultData>>& groups,
+                                  Comparability (*compare)(const ResultData&, const ResultData&)) {
   ComparisonVerdict v;
   const ResultData& base = groups[0][0];
   const std::pair<double, double> base_range = RateRange(groups[0]);
   for (size_t i = 0; i < groups.size(); ++i) {
-    v.against_a.push_back(i == 0 ? Comparability{} : CompareFacts(base, groups[i][0]));
     v.within.emplace_back();
+    if (groups[i].empty()) {  // a part this result lacks: nothing to judge
+      v.against_a.emplace_back();
+      v.noise.emplace_back();
+      continue;
+    }
+    v.against_a.push_back(i == 0 ? Comparability{} : compare(base, groups[i][0]));
     for (size_t j = 1; j < groups[i].size(); ++j) {
-      Comparability c = CompareFacts(groups[i][0], groups[i][j]);
+      Comparability c = compare(groups[i][0], groups[i][j]);
       if (!c.comparable()) v.within[i].emplace_back(j, std::move(c));
     }
     if (i == 0) {

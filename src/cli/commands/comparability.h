@@ -51,6 +51,12 @@ struct Comparability {
 // their jobs.
 Comparability CompareFacts(const ResultData& a, const ResultData& b);
 
+// The facts of job `b` (a part of a run of several jobs) against those of
+// job `a`: its target's (as CompareFacts, without the whole run's tool
+// version and kernel) and the options that change what it measures, named
+// without the "job 'r' " CompareFacts puts before them ("bs 4k vs 8k").
+Comparability CompareJob(const ResultData& a, const ResultData& b);
+
 // The names a run of several jobs (fio's) matches its jobs by: each job's
 // name, the k-th of a name (numjobs without group_reporting) "name #k" from
 // its second on. Empty for a run of one workload.
@@ -91,8 +97,13 @@ struct ComparisonVerdict {
   std::vector<std::string> noise;
 };
 
-// REQUIRES: no group empty. Linear in the runs and their targets.
-ComparisonVerdict JudgeComparison(const std::vector<std::vector<ResultData>>& groups);
+// `compare` judges two runs' facts (CompareJob for the groups of one job's
+// runs). REQUIRES: groups[0] not empty; an empty later group (a result
+// without the job) is judged as nothing: comparable, noise "". Linear in
+// the runs and their targets.
+ComparisonVerdict JudgeComparison(const std::vector<std::vector<ResultData>>& groups,
+                                  Comparability (*compare)(const ResultData&,
+                                                           const ResultData&) = &CompareFacts);
 
 // The text block after the comparison's table: "Comparability", "Noise",
 // "Validity" (every run's own verdict) and the "Overall:" line.

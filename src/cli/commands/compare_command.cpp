@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -91,6 +92,19 @@ bool AnyAcrossProcesses(const std::vector<std::vector<ResultData>>& groups) {
   return false;
 }
 
+// The ranks of a run across processes and its hosts in the order of their
+// first rank, space-separated; 1 and "" for a run of one process.
+std::pair<int, std::string> RanksOf(const ResultData& r) {
+  if (!r.cluster) return {1, ""};
+  std::vector<std::string> hosts;
+  for (const RankFigures& k : r.cluster->ranks) {
+    if (std::find(hosts.begin(), hosts.end(), k.host) == hosts.end()) hosts.push_back(k.host);
+  }
+  std::string out;
+  for (const std::string& h : hosts) out += (out.empty() ? "" : " ") + h;
+  return {static_cast<int>(r.cluster->ranks.size()), out};
+}
+
 std::string Files(const std::vector<ResultData>& g) {
   std::string s;
   for (const ResultData& r : g) s += (s.empty() ? "" : " ") + r.source;
@@ -103,14 +117,7 @@ GroupFigures Aggregate(const std::vector<ResultData>& runs) {
   GroupFigures g;
   g.runs = static_cast<int>(runs.size());
   g.threads = runs.front().manifest.threads;
-  if (const std::optional<ClusterFigures>& c = runs.front().cluster) {
-    g.ranks = static_cast<int>(c->ranks.size());
-    std::vector<std::string> hosts;
-    for (const RankFigures& k : c->ranks) {
-      if (std::find(hosts.begin(), hosts.end(), k.host) == hosts.end()) hosts.push_back(k.host);
-    }
-    for (const std::string& h : hosts) g.hosts += (g.hosts.empty() ? "" : " ") + h;
-  }
+  std::tie(g.ranks, g.hosts) = RanksOf(runs.front());
   std::vector<double> dur, ev, eps, err, mn, mean, p50, p95, p99, p999, mx;
   for (const ResultData& r : runs) {
     dur.push_back(r.total_time_s);
@@ -245,61 +252,48 @@ void AddGroupWarnings(const std::vector<std::vector<ResultData>>& groups,
   }
 }
 
-// The CSV header line: fixed columns, A's counters, then the comparison.
-std::string CsvHeader(const GroupFigures& a) {
-  std::string out =
-      "result,runs,files,duration_s,threads,events,events_per_second,errors,"
-      "lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
-  for (const auto& [name, v] : a.counters) {
-    out += ',';
-    out += CsvField(name);
-  }
-  return out +
-         ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
-         "change_lat_p95_pct,change_lat_p99_pct,beyond_spread,ranks,hosts," +
-         kComparisonVerdictCsvColumns + "\n";
-}
-
-// The CSV line of group `i`; the changes are against group 0 (blank for it).
-std::string CsvLine(size_t i, const std::vector<ResultData>& runs,
-                    const std::vector<GroupFigures>& figs, const ComparisonVerdict& verdict) {
-  const GroupFigures& g = figs[i];
+// The CSV cells of `g` from duration_s to events_per_second_max, the
+// counters those of `columns` (A's), each in its column.
+std::string CsvFigures(const GroupFigures& g, const GroupFigures& columns) {
   std::string out = fmt::format(
-      "{},{},{},{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", GroupLabel(i), g.runs,
-      CsvField(Files(runs)), g.duration_s, g.threads, g.events, g.events_per_second, g.errors,
-      CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50), CsvMs(g.lat_p95), CsvMs(g.lat_p99),
-      CsvMs(g.lat_p999), CsvMs(g.lat_max));
-  for (const auto& [name, v0] : figs[0].counters) {
+      "{:.4f},{},{:.0f},{:.3f},{:.0f},{},{},{},{},{},{},{}", g.duration_s, g.threads, g.events,
+      g.events_per_second, g.errors, CsvMs(g.lat_min), CsvMs(g.lat_mean), CsvMs(g.lat_p50),
+      CsvMs(g.lat_p95), CsvMs(g.lat_p99), CsvMs(g.lat_p999), CsvMs(g.lat_max));
+  for (const auto& [name, v0] : columns.counters) {
     double v = 0;
     for (const auto& [nm, x] : g.counters) {
       if (nm == name) v = x;
     }
     out += fmt::format(",{:.0f}", v);
   }
-  out += fmt::format(",{:.3f},{:.3f}", g.events_per_second_min, g.events_per_second_max);
-  const std::string who = fmt::format(",{},{},{}\n", g.ranks, CsvField(g.hosts),
-                                      ComparisonVerdictCsv(runs, i, verdict));
-  if (i == 0) return out + ",,,," + who;
+  return out + fmt::format(",{:.3f},{:.3f}", g.events_per_second_min, g.events_per_second_max);
+}
+
+// The change columns of `g` against `a`; `noise` gives beyond_spread (blank
+// with too few runs to tell: the noise column says so).
+std::string CsvChanges(const GroupFigures& a, const GroupFigures& g, const std::string& noise) {
   auto pct = [](double base, double v) {
     const std::optional<double> change = PercentChange(base, v);
     return change.has_value() ? fmt::format("{:.2f}", *change) : std::string();
   };
-  const GroupFigures& a = figs[0];
-  // beyond_spread: blank with too few runs to tell (the noise column says so).
-  const std::string& noise = verdict.noise[i];
-  return out +
-         fmt::format(",{},{},{},{}", pct(a.events_per_second, g.events_per_second),
+  return fmt::format("{},{},{},{}", pct(a.events_per_second, g.events_per_second),
                      pct(a.lat_p95, g.lat_p95), pct(a.lat_p99, g.lat_p99),
-                     noise == kTooFewRuns ? "" : (noise == "beyond spread" ? "yes" : "no")) +
-         who;
+                     noise == kTooFewRuns ? "" : (noise == "beyond spread" ? "yes" : "no"));
 }
 
 std::string FormatComparisonCsv(const std::vector<std::vector<ResultData>>& groups,
                                 const std::vector<GroupFigures>& figs,
                                 const ComparisonVerdict& verdict) {
-  std::string out = CsvHeader(figs[0]);
-  for (size_t i = 0; i < groups.size(); ++i) out += CsvLine(i, groups[i], figs, verdict);
-  return out;
+  const bool jobs = std::any_of(groups.begin(), groups.end(),
+                                [](const auto& g) { return !g.front().jobs.empty(); });
+  std::string out = ComparisonCsvHeader(figs[0], jobs);
+  const std::string totals;  // the totals' job cell
+  for (size_t i = 0; i < groups.size(); ++i) {
+    out += ComparisonCsvLine({i, jobs ? &totals : nullptr, &groups[i], &figs[i], &figs[0],
+                              i == 0 ? nullptr : &figs[0], verdict.noise[i],
+                              ComparisonVerdictCsv(groups[i], i, verdict)});
+  }
+  return out + (jobs ? FormatJobComparisonCsv(groups, figs[0]) : "");
 }
 
 // A row of the text table from the figures of every group: the value, and
@@ -438,6 +432,40 @@ std::string FormatComparisonText(const std::vector<std::vector<ResultData>>& gro
 }
 
 }  // namespace
+
+std::string ComparisonCsvHeader(const GroupFigures& a, bool jobs) {
+  std::string out = jobs ? "result,job," : "result,";
+  out +=
+      "runs,files,duration_s,threads,events,events_per_second,errors,"
+      "lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
+  for (const auto& [name, v] : a.counters) {
+    out += ',';
+    out += CsvField(name);
+  }
+  return out +
+         ",events_per_second_min,events_per_second_max,change_events_per_second_pct,"
+         "change_lat_p95_pct,change_lat_p99_pct,beyond_spread,ranks,hosts," +
+         kComparisonVerdictCsvColumns + "\n";
+}
+
+std::string ComparisonCsvLine(const ComparisonCsvRow& row) {
+  std::string out = GroupLabel(row.group) + ",";
+  if (row.job != nullptr) out += CsvField(*row.job) + ",";
+  const std::vector<ResultData>& runs = *row.runs;
+  const GroupFigures* g = row.figures;
+  out += fmt::format("{},{},", g == nullptr ? 0 : g->runs, CsvField(Files(runs)));
+  if (g == nullptr) {
+    // Blank cells: the figures (12, the counters, the rate's range) and
+    // the 4 changes, separated by commas.
+    out += std::string(12 + row.columns->counters.size() + 2 + 4 - 1, ',');
+  } else {
+    out += CsvFigures(*g, *row.columns) + ",";
+    out += row.base == nullptr ? ",,," : CsvChanges(*row.base, *g, row.noise);
+  }
+  // Who ran it: the result's first run's (a job's is its run's).
+  const auto [ranks, hosts] = RanksOf(runs.front());
+  return out + fmt::format(",{},{},{}\n", ranks, CsvField(hosts), row.verdict_cells);
+}
 
 std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
                              const std::string& format, std::vector<std::string>* warnings) {

@@ -12,6 +12,7 @@
 // the baseline, the noise verdict and each result's own validity verdict
 // (comparability.h, docs/validity.md).
 
+#include <cstddef>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -63,6 +64,27 @@ std::vector<std::string> ManifestDifferences(const Manifest& a, const Manifest& 
 // REQUIRES: at least two groups, none empty, all of one test.
 std::string FormatComparison(const std::vector<std::vector<ResultData>>& groups,
                              const std::string& format, std::vector<std::string>* warnings);
+
+// The CSV's header line (docs/compare-sweep.md): A's counters (`a`) among
+// the figures; with `jobs` (a comparison of runs of several jobs) a `job`
+// column after `result`.
+std::string ComparisonCsvHeader(const GroupFigures& a, bool jobs);
+
+// One line of that CSV: the totals of a result or group, or one job of it
+// (compare_jobs.h).
+struct ComparisonCsvRow {
+  size_t group = 0;                          // its index: A is 0
+  const std::string* job = nullptr;          // the job cell; null: no job column
+  const std::vector<ResultData>* runs = {};  // its runs (files, ranks and hosts)
+  // Its figures; null: the result has no such job (runs 0, the figures
+  // and changes blank).
+  const GroupFigures* figures = nullptr;
+  const GroupFigures* columns = nullptr;  // whose counters the header names (A's totals)
+  const GroupFigures* base = nullptr;     // the changes against it; null: blank
+  std::string noise;                      // ComparisonVerdict::noise: beyond_spread
+  std::string verdict_cells;              // ComparisonVerdictCsv's
+};
+std::string ComparisonCsvLine(const ComparisonCsvRow& row);
 
 // The command: `args` are the words after "compare". Returns the exit code.
 int RunCompareCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

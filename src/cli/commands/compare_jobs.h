@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/commands/compare_command.h"
 #include "report/json/json_reader.h"
 
 namespace loadcell {
@@ -16,5 +17,16 @@ namespace loadcell {
 // result says so, and the jobs only other results have follow. "" when no
 // result has jobs.
 std::string FormatJobComparison(const std::vector<std::vector<ResultData>>& groups);
+
+// The CSV's rows of the jobs (compare_command.h ComparisonCsvLine, with the
+// job column): per job in the order above, a row per result or group with
+// the same columns as the totals' (`columns`: A's totals, whose counters
+// the header names), the job's figures over the group's runs that have it,
+// its changes against A's same job and its verdict (CompareJob; the job's
+// own validity). A result without the job: `runs` 0, the figures blank,
+// differences "no such job"; a job A lacks: no changes, "job set none vs
+// NAME".
+std::string FormatJobComparisonCsv(const std::vector<std::vector<ResultData>>& groups,
+                                   const GroupFigures& columns);
 
 }  // namespace loadcell

@@ -277,7 +277,7 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
         if (k != i) job.logs.insert(job.logs.end(), runs[k].logs.begin(), runs[k].logs.end());
       }
       LC_ASSIGN_OR_RETURN(RunResult m, MergeResults(parts, names, RateTargets::kAdded));
-      AddFioGroupRanks(parts, m);  // under MPI: each rank's row of the group
+      AddFioRanks(parts, m);  // under MPI: each rank's row of the group
       // The group's jobs judged as one: each check at its gravest.
       m.validity = MergeVerdicts(verdicts);
       merged.push_back(std::make_unique<RunResult>(std::move(m)));
@@ -291,6 +291,7 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
     for (size_t k : members) parts.push_back(&ran.jobs[k].result);
     Result<RunResult> m = MergeResults(parts, {}, RateTargets::kAdded);
     if (!m.ok()) continue;
+    AddFioRanks(parts, *m);  // under MPI: each rank's row of the group
     merged.push_back(std::make_unique<RunResult>(std::move(m).value()));
     report.groups.emplace_back(gid, merged.back().get());
   }

@@ -32,12 +32,15 @@ Result<FioRanks> ReadFioRanks(const std::vector<fio::FioRawOption>& given);
 // (NAME) OPTION".
 RunPlan FioRunPlan(const std::vector<fio::FioJobOptions>& jobs, const FioRanks& ranks);
 
-// Under MPI, a group_reporting job's rows per rank: each rank's own
-// results of the group's jobs (`jobs`, each merged across the ranks, with
-// its ClusterFigures::rank_results) merged as one, the rows every job has
-// (cluster/merge.h), into `group.cluster`. Nothing for jobs without each
-// rank's own results, or whose ranks differ.
-void AddFioGroupRanks(const std::vector<const RunResult*>& jobs, RunResult& group);
+// Under MPI, the rows per rank of a merge of several jobs (`jobs`, each
+// merged across the ranks, with its ClusterFigures::rank_results) into
+// `merged`: a group_reporting job, a group or the whole run. Each rank's
+// own results of the jobs merged as one, the rows every job has
+// (cluster/merge.h), into `merged.cluster`, and `merged`'s threads put in
+// rank order (every job's threads of rank 0 first) as the rows count
+// them; `merged`'s own figures are left as they are. Nothing for jobs
+// without each rank's own results, or whose ranks differ.
+void AddFioRanks(const std::vector<const RunResult*>& jobs, RunResult& merged);
 
 // Makes the rank folders (rankN) of the planned files that are missing;
 // `made` gets each folder made, for RemoveRankFolders (cli/mpi_ranks.h).

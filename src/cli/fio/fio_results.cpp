@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/fio/fio_mpi.h"
 #include "report/html/html_report.h"
 #include "report/json/json_reader.h"
 
@@ -25,6 +26,10 @@ Status NeedsValue(const fio::FioRawOption& o, const char* what) {
 // merged (each check at its gravest) and the metrics.
 RunResult FioTotal(const FioReport& report, const JobsResult& ran, const Workload& workload) {
   RunResult total = ran.total;
+  std::vector<const RunResult*> parts;
+  parts.reserve(ran.jobs.size());
+  for (const JobRunResult& j : ran.jobs) parts.push_back(&j.result);
+  AddFioRanks(parts, total);  // under MPI: each rank's row of the whole run
   total.manifest.test = "fio";
   total.manifest.targets.clear();
   total.manifest.options.clear();

@@ -7,11 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "cli/commands/comparability.h"
+#include "cli/commands/compare_command.h"
+#include "testing/csv_rows.h"
 
 namespace loadcell {
 namespace {
@@ -91,6 +94,60 @@ TEST(CompareJobs, TheTableHasEachJobsRatiosToAsAndSaysWhatIsMissing) {
   // Runs of one workload: no jobs' table.
   ResultData plain;
   EXPECT_EQ(FormatJobComparison({{plain}, {plain}}), "");
+}
+
+// The CSV's cell of the row of `result` and `job` in the column `name`;
+// "(none)" when there is no such row or column.
+std::string CsvCell(const std::string& csv, const std::string& result, const std::string& job,
+                    const std::string& name) {
+  const std::vector<std::vector<std::string>> rows = testing::CsvRows(csv);
+  if (rows.empty()) return "(none)";
+  const auto column = std::find(rows[0].begin(), rows[0].end(), name);
+  if (column == rows[0].end()) return "(none)";
+  const size_t at = static_cast<size_t>(column - rows[0].begin());
+  for (const auto& r : rows) {
+    if (r.size() == rows[0].size() && r[0] == result && r[1] == job) return r[at];
+  }
+  return "(none)";
+}
+
+TEST(CompareJobs, TheCsvJudgesEachJobOverItsGroupsRuns) {
+  // Three runs a side: r twice as fast in B (and with another block size),
+  // w the same; B's second run has no w.
+  std::vector<ResultData> a_runs, b_runs;
+  for (int k = 0; k < 3; ++k) {
+    a_runs.push_back(RunOf(
+        {JobPartOf("r", {{"bs", "4k"}}, 1000 + 10 * k), JobPartOf("w", {{"rw", "write"}}, 500)},
+        "a" + std::to_string(k)));
+    std::vector<ResultData> parts = {JobPartOf("r", {{"bs", "8k"}}, 2000 + 10 * k)};
+    if (k != 1) parts.push_back(JobPartOf("w", {{"rw", "write"}}, 500 + k));
+    b_runs.push_back(RunOf(std::move(parts), "b" + std::to_string(k)));
+  }
+  const std::string csv = FormatComparison({a_runs, b_runs}, "csv", nullptr);
+  ASSERT_EQ(csv.rfind("result,job,runs,", 0), 0u) << csv;
+  EXPECT_EQ(CsvCell(csv, "A", "", "runs"), "3") << csv;
+  // r: the mean over the group's runs, judged beyond the spread, its option named.
+  EXPECT_EQ(CsvCell(csv, "B", "r", "runs"), "3") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "r", "events_per_second"), "2010.000") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "r", "events_per_second_min"), "2000.000") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "r", "change_events_per_second_pct"), "99.01") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "r", "beyond_spread"), "yes") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "r", "noise"), "beyond spread") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "r", "comparable"), "no") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "r", "differences"), "bs 4k vs 8k") << csv;
+  EXPECT_EQ(CsvCell(csv, "A", "r", "beyond_spread"), "") << csv;
+  // w: in two of B's runs, too few to judge; the same options.
+  EXPECT_EQ(CsvCell(csv, "B", "w", "runs"), "2") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "w", "events_per_second"), "501.000") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "w", "noise"), kTooFewRuns) << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "w", "beyond_spread"), "") << csv;
+  EXPECT_EQ(CsvCell(csv, "B", "w", "comparable"), "yes") << csv;
+  // Runs of one workload: no job column, no job rows.
+  ResultData plain;
+  plain.source = "p";
+  const std::string one = FormatComparison({{plain}, {plain}}, "csv", nullptr);
+  EXPECT_EQ(one.rfind("result,runs,", 0), 0u) << one;
+  EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 3) << one;
 }
 
 }  // namespace
