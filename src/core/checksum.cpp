@@ -4,6 +4,11 @@
 #include <bit>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+#define LOADCELL_CRC32C_X86 1
+#endif
+
 namespace loadcell {
 namespace {
 
@@ -43,9 +48,10 @@ inline uint32_t Load32(const unsigned char* p) {
 }
 
 // The loads assume a little-endian machine (every target loadcell builds for).
+// Runs the register `crc` (as held between bytes: no initial or final
+// xor) over `len` bytes.
 template <typename T>
-T Crc(const std::array<std::array<T, 256>, 8>& t, const unsigned char* p, size_t len) {
-  T crc = ~T{0};
+T CrcUpdate(const std::array<std::array<T, 256>, 8>& t, T crc, const unsigned char* p, size_t len) {
   for (; len >= 8; p += 8, len -= 8) {
     const uint64_t x = Load64(p) ^ static_cast<uint64_t>(crc);
     T next = 0;
@@ -53,7 +59,79 @@ T Crc(const std::array<std::array<T, 256>, 8>& t, const unsigned char* p, size_t
     crc = next;
   }
   for (; len > 0; ++p, --len) crc = (crc >> 8) ^ t[0][(crc ^ *p) & 0xFF];
-  return ~crc;
+  return crc;
+}
+
+template <typename T>
+T Crc(const std::array<std::array<T, 256>, 8>& t, const unsigned char* p, size_t len) {
+  return ~CrcUpdate<T>(t, ~T{0}, p, len);
+}
+
+// The three streams of the instruction path each take this many bytes per
+// step; their registers are then joined by shifting one over the next
+// stream's length: a linear map of the register, done by tables.
+constexpr size_t kCrc32cStride = 256;
+
+// kCrc32cShift[k][b]: the register b << 8k run over kCrc32cStride zero
+// bytes; the register x run over them is the xor of its four bytes' entries.
+constexpr std::array<std::array<uint32_t, 256>, 4> MakeShiftTables() {
+  std::array<uint32_t, 32> bit{};  // each single-bit register, shifted
+  for (size_t i = 0; i < 32; ++i) {
+    uint32_t crc = uint32_t{1} << i;
+    for (size_t n = 0; n < 8 * kCrc32cStride; ++n) {
+      crc = (crc & 1) != 0 ? (crc >> 1) ^ kCrc32cPoly : crc >> 1;
+    }
+    bit[i] = crc;
+  }
+  std::array<std::array<uint32_t, 256>, 4> t{};
+  for (size_t k = 0; k < 4; ++k) {
+    for (size_t b = 0; b < 256; ++b) {
+      for (size_t j = 0; j < 8; ++j) {
+        if ((b >> j & 1) != 0) t[k][b] ^= bit[8 * k + j];
+      }
+    }
+  }
+  return t;
+}
+
+constexpr auto kCrc32cShift = MakeShiftTables();
+
+inline uint32_t ShiftOverStride(uint32_t crc) {
+  return kCrc32cShift[0][crc & 0xFF] ^ kCrc32cShift[1][(crc >> 8) & 0xFF] ^
+         kCrc32cShift[2][(crc >> 16) & 0xFF] ^ kCrc32cShift[3][crc >> 24];
+}
+
+#if defined(LOADCELL_CRC32C_X86)
+// Three independent streams keep the instruction's pipeline full (one
+// result per cycle, three cycles each); the tail goes one stream.
+[[gnu::target("sse4.2")]] uint32_t Crc32cInstruction(uint32_t crc, const unsigned char* p,
+                                                     size_t len) {
+  uint64_t c0 = crc;
+  for (; len >= 3 * kCrc32cStride; p += 3 * kCrc32cStride, len -= 3 * kCrc32cStride) {
+    uint64_t c1 = 0;
+    uint64_t c2 = 0;
+    for (size_t i = 0; i < kCrc32cStride; i += 8) {
+      c0 = _mm_crc32_u64(c0, Load64(p + i));
+      c1 = _mm_crc32_u64(c1, Load64(p + kCrc32cStride + i));
+      c2 = _mm_crc32_u64(c2, Load64(p + 2 * kCrc32cStride + i));
+    }
+    const uint32_t joined = ShiftOverStride(static_cast<uint32_t>(c0)) ^ static_cast<uint32_t>(c1);
+    c0 = ShiftOverStride(joined) ^ static_cast<uint32_t>(c2);
+  }
+  for (; len >= 8; p += 8, len -= 8) c0 = _mm_crc32_u64(c0, Load64(p));
+  auto c = static_cast<uint32_t>(c0);
+  for (; len > 0; ++p, --len) c = _mm_crc32_u8(c, *p);
+  return c;
+}
+#endif
+
+bool DetectCrc32cInstruction() {
+#if defined(LOADCELL_CRC32C_X86)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("sse4.2") != 0;
+#else
+  return false;
+#endif
 }
 
 constexpr uint64_t kPrime1 = 0x9E3779B185EBCA87ULL;
@@ -74,9 +152,29 @@ inline uint64_t MergeRound(uint64_t acc, uint64_t lane) {
 
 }  // namespace
 
-uint32_t Crc32c(const void* data, size_t len) {
-  return Crc<uint32_t>(kCrc32cTables, static_cast<const unsigned char*>(data), len);
+bool Crc32cHardwareAvailable() {
+  static const bool available = DetectCrc32cInstruction();
+  return available;
 }
+
+uint32_t Crc32cExtendPortable(uint32_t crc, const void* data, size_t len) {
+  return ~CrcUpdate<uint32_t>(kCrc32cTables, ~crc, static_cast<const unsigned char*>(data), len);
+}
+
+uint32_t Crc32cExtendHardware(uint32_t crc, const void* data, size_t len) {
+#if defined(LOADCELL_CRC32C_X86)
+  if (Crc32cHardwareAvailable()) {
+    return ~Crc32cInstruction(~crc, static_cast<const unsigned char*>(data), len);
+  }
+#endif
+  return Crc32cExtendPortable(crc, data, len);
+}
+
+uint32_t Crc32cExtend(uint32_t crc, const void* data, size_t len) {
+  return Crc32cExtendHardware(crc, data, len);
+}
+
+uint32_t Crc32c(const void* data, size_t len) { return Crc32cExtend(0, data, len); }
 
 uint64_t Crc64(const void* data, size_t len) {
   return Crc<uint64_t>(kCrc64Tables, static_cast<const unsigned char*>(data), len);
