@@ -1,5 +1,6 @@
 #include "dbsim/page_format.h"
 
+#include <array>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -35,10 +36,26 @@ uint64_t SplitMix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// The content stream: word i of a page of seed s.
+// The content stream of seed s: word i of sector k is line[i] ^ mask[k],
+// line[i] = SplitMix(s + i) for the 64 words of a sector and mask[k] =
+// SplitMix((s ^ kSectorMaskMix) + k): every sector's bytes its own and
+// unlike any other version's, for one SplitMix a word of a sector rather
+// than one a word of the page.
+constexpr uint64_t kSectorMaskMix = 0x5DEECE66DA3B1F27ULL;
+constexpr size_t kWordsPerSector = kDbSectorSize / 8;
+
 void FillContent(std::span<uint8_t> page, uint64_t seed) {
-  const size_t words = page.size() / 8;
-  for (size_t i = 0; i < words; ++i) StoreAt<uint64_t>(page, i * 8, SplitMix(seed + i));
+  std::array<uint64_t, kWordsPerSector> line{};
+  for (size_t i = 0; i < kWordsPerSector; ++i) line[i] = SplitMix(seed + i);
+  const size_t sectors = page.size() / kDbSectorSize;
+  for (size_t k = 0; k < sectors; ++k) {
+    const uint64_t mask = SplitMix((seed ^ kSectorMaskMix) + k);
+    uint8_t* sector = page.data() + k * kDbSectorSize;
+    for (size_t i = 0; i < kWordsPerSector; ++i) {
+      const uint64_t word = line[i] ^ mask;
+      std::memcpy(sector + i * 8, &word, sizeof word);
+    }
+  }
 }
 
 void WriteHeaderAndKeys(std::span<uint8_t> page, const DbPageStamp& stamp) {
@@ -96,8 +113,8 @@ DbPageHeader ReadDbPageHeader(std::span<const uint8_t> page) {
 }
 
 uint64_t DbPageChecksum(std::span<const uint8_t> page) {
-  const uint64_t head = Xxh64(page.data(), kChecksumOffset, 0);
-  return Xxh64(page.data() + kDbPageHeaderSize, page.size() - kDbPageHeaderSize, head);
+  const uint32_t head = Crc32c(page.data(), kChecksumOffset);
+  return Crc32cExtend(head, page.data() + kDbPageHeaderSize, page.size() - kDbPageHeaderSize);
 }
 
 uint64_t DbSectorKey(std::span<const uint8_t> page, size_t sector) {
@@ -127,15 +144,16 @@ uint64_t DbReadStamp(uint64_t serial, uint32_t thread_id) {
 }
 
 void FillDbReadStamp(std::span<uint8_t> buf, uint64_t stamp) {
-  for (size_t i = 0; i + 8 <= buf.size(); i += 8) StoreAt<uint64_t>(buf, i, stamp);
+  for (size_t at = 0; at + kDbSectorSize <= buf.size(); at += kDbSectorSize) {
+    StoreAt<uint64_t>(buf, at, stamp);
+    StoreAt<uint64_t>(buf, at + kDbSectorSize - 8, stamp);
+  }
 }
 
 bool DbSectorHoldsStamp(std::span<const uint8_t> page, size_t sector, uint64_t stamp) {
   const size_t start = sector * kDbSectorSize;
-  for (size_t i = start; i < start + kDbSectorSize; i += 8) {
-    if (LoadAt<uint64_t>(page, i) != stamp) return false;
-  }
-  return true;
+  return LoadAt<uint64_t>(page, start) == stamp ||
+         LoadAt<uint64_t>(page, start + kDbSectorSize - 8) == stamp;
 }
 
 }  // namespace loadcell
