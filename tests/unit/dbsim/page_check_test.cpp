@@ -233,5 +233,37 @@ TEST(DbKeyTable, AFlushMakesOnlyTheWritesBeforeItDurable) {
   EXPECT_EQ(table.Durable(1), 2u);
 }
 
+TEST(DbKeyTable, AFlushMakesDurableTheKeyEachPageHadAtItsSnapshot) {
+  DbKeyTable table(40);
+  for (uint64_t key = 1; key <= 3; ++key) {
+    for (uint64_t page = 0; page < 40; page += 3) table.Acknowledge(page, key, false);
+  }
+  const auto before = table.Snapshot();
+  table.Acknowledge(0, 4, false);  // during the flush
+  table.MarkDurable(before);
+  for (uint64_t page = 0; page < 40; ++page) {
+    EXPECT_EQ(table.Durable(page), page % 3 == 0 ? 3u : 0u) << page;
+  }
+  EXPECT_EQ(table.Acked(0), 4u);
+  // The next flush covers the write made during the last one.
+  table.MarkDurable(table.Snapshot());
+  EXPECT_EQ(table.Durable(0), 4u);
+}
+
+TEST(DbKeyTable, OverlappingFlushesEachCoverWhatCameBeforeTheirSnapshot) {
+  DbKeyTable table(8);
+  table.Acknowledge(1, 1, false);
+  const auto first = table.Snapshot();  // flush A starts
+  table.Acknowledge(2, 1, false);
+  const auto second = table.Snapshot();  // flush B starts
+  table.Acknowledge(3, 1, false);
+  table.MarkDurable(second);  // B ends first: it covers pages 1 and 2
+  EXPECT_EQ(table.Durable(1), 1u);
+  EXPECT_EQ(table.Durable(2), 1u);
+  EXPECT_EQ(table.Durable(3), 0u);
+  table.MarkDurable(first);  // A ends: nothing more
+  EXPECT_EQ(table.Durable(3), 0u);
+}
+
 }  // namespace
 }  // namespace loadcell
