@@ -200,10 +200,10 @@ constexpr uint64_t kFoldHi(size_t bits) { return XPowMod(bits - 33); }
   static constexpr uint64_t k128hi = kFoldHi(128);
   const __m128i k128 = _mm_set_epi64x(static_cast<int64_t>(k128hi), static_cast<int64_t>(k128lo));
   // Through memory: GCC 12's lane extracts warn as uninitialized.
-  alignas(64) uint64_t words[8] = {};  // NOLINT(modernize-avoid-c-arrays)
-  _mm512_store_si512(words, x);
+  uint64_t words[8] = {};  // NOLINT(modernize-avoid-c-arrays)
+  _mm512_storeu_si512(words, x);
   const auto lane = [&](size_t n) {
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(words + 2 * n));
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(words + 2 * n));
   };
   __m128i r = lane(3);
   r = _mm_xor_si128(r, Fold128(lane(0), _mm_set_epi64x(static_cast<int64_t>(k384hi),
