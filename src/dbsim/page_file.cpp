@@ -153,15 +153,30 @@ Result<DbPageCheck> DbPageFile::ReadPage(uint64_t page, std::span<uint8_t> buf, 
   return check;
 }
 
-std::vector<std::unique_lock<std::mutex>> DbPageFile::LatchRun(uint64_t first, size_t count) {
-  std::vector<size_t> stripes;
-  stripes.reserve(count);
-  for (size_t i = 0; i < count; ++i) stripes.push_back((first + i) % kLatches);
-  std::sort(stripes.begin(), stripes.end());
-  std::vector<std::unique_lock<std::mutex>> held;
-  held.reserve(stripes.size());
-  for (size_t stripe : stripes) held.emplace_back(latches_[stripe]);
-  return held;
+class DbPageFile::RunLatch {
+ public:
+  RunLatch(std::mutex* latches, uint64_t first, size_t count)
+      : latches_(latches), start_(first % kLatches), count_(count) {
+    const size_t wrapped = start_ + count_ > kLatches ? start_ + count_ - kLatches : 0;
+    for (size_t s = 0; s < wrapped; ++s) latches_[s].lock();
+    for (size_t s = start_; s < start_ + count_ - wrapped; ++s) latches_[s].lock();
+  }
+  ~RunLatch() {
+    for (size_t i = 0; i < count_; ++i) latches_[(start_ + i) % kLatches].unlock();
+  }
+  RunLatch(const RunLatch&) = delete;
+  RunLatch& operator=(const RunLatch&) = delete;
+  RunLatch(RunLatch&&) = delete;
+  RunLatch& operator=(RunLatch&&) = delete;
+
+ private:
+  std::mutex* latches_;
+  size_t start_;
+  size_t count_;
+};
+
+DbPageFile::RunLatch DbPageFile::LatchRun(uint64_t first, size_t count) {
+  return RunLatch(latches_.get(), first, count);
 }
 
 Status DbPageFile::CheckRun(uint64_t first, size_t count) const {
@@ -184,7 +199,7 @@ Result<size_t> DbPageFile::ReadPages(uint64_t first, std::span<const std::span<u
   VerifyClock clock;
   const uint64_t stamp = DbReadStamp(serial, thread);
   checks.clear();
-  auto held = LatchRun(first, bufs.size());
+  const RunLatch held = LatchRun(first, bufs.size());
   const size_t count = LiveRun(first, bufs.size());
   if (count == 0) return size_t{0};
   std::array<IoSlice, kMaxRun> slices{};
@@ -224,7 +239,7 @@ Result<size_t> DbPageFile::WritePages(uint64_t first, std::span<const std::span<
                                       uint64_t timestamp_ns, DbIoSpan* span) {
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
   VerifyClock clock;
-  auto held = LatchRun(first, bufs.size());
+  const RunLatch held = LatchRun(first, bufs.size());
   const size_t count = LiveRun(first, bufs.size());
   if (count == 0) return size_t{0};
   std::array<IoSlice, kMaxRun> slices{};
@@ -294,7 +309,7 @@ Status DbPageFile::Shrink(uint64_t to) {
     return Status::Internal(
         fmt::format("file {}: shrink from {} to {} pages", settings_.file_id, pages(), to));
   }
-  auto held = LatchRun(0, kLatches);
+  const RunLatch held = LatchRun(0, kLatches);
   live_pages_.store(to, std::memory_order_release);
   LC_RETURN_IF_ERROR(fs_.Truncate(fd_, Offset(to)));
   Count(kShrinks, 1);

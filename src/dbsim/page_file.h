@@ -150,9 +150,11 @@ class DbPageFile final {
   // (--user-depth) seldom share one.
   static constexpr size_t kLatches = 256;
   std::mutex& Latch(uint64_t page) { return latches_[page % kLatches]; }
-  // The latches of pages first .. first + count - 1, taken in the latches'
-  // order (count <= kLatches: each once).
-  std::vector<std::unique_lock<std::mutex>> LatchRun(uint64_t first, size_t count);
+  // The latches of pages first .. first + count - 1 (count <= kLatches:
+  // each stripe once), held for its life; taken in the latches' order (the
+  // stripes that wrap past the last one first). No allocation.
+  class RunLatch;
+  RunLatch LatchRun(uint64_t first, size_t count);
   Status CheckRun(uint64_t first, size_t count) const;
   // How many of pages first .. first + count - 1 are live (the run's
   // latches held).
