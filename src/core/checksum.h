@@ -12,8 +12,23 @@
 namespace loadcell {
 
 // CRC-32C of `len` bytes (initial value and final xor 0xFFFFFFFF);
-// "123456789" gives 0xE3069283.
+// "123456789" gives 0xE3069283. The fastest way the CPU has (checked at
+// run time): from 256 bytes AVX-512's carry-less multiply (VPCLMULQDQ),
+// else SSE4.2's crc32 instruction in three interleaved streams, else
+// slicing by 8; the same values every way.
 uint32_t Crc32c(const void* data, size_t len);
+// Continues a CRC-32C: Crc32cExtend(Crc32c(a), b) is Crc32c of a then b;
+// Crc32cExtend(0, b) is Crc32c(b).
+uint32_t Crc32cExtend(uint32_t crc, const void* data, size_t len);
+// Each way Crc32cExtend computes, for the tests that hold them equal: the
+// table one on any CPU; the crc32 instruction one (the table one where
+// Crc32cHardwareAvailable() is false); the carry-less multiply one (the
+// instruction one below 256 bytes or where the CPU lacks it).
+bool Crc32cHardwareAvailable();
+uint32_t Crc32cExtendPortable(uint32_t crc, const void* data, size_t len);
+uint32_t Crc32cExtendInstruction(uint32_t crc, const void* data, size_t len);
+uint32_t Crc32cExtendMultiply(uint32_t crc, const void* data, size_t len);
+
 // CRC-64/XZ (initial value and final xor all ones); "123456789" gives
 // 0x995DC9BBDF1939FA.
 uint64_t Crc64(const void* data, size_t len);

@@ -4,11 +4,15 @@
 // durable one (a completed flush covered it, or the write was
 // write-through). Thread-safe: each entry is an atomic; the caller latches
 // a page while it reads or writes it, so that a page's keys move only
-// under its latch.
+// under its latch. A flush's work is the writes acknowledged since the
+// last one (each kept in a pending list until a flush covers it), not the
+// whole file.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace loadcell {
@@ -29,14 +33,36 @@ class DbKeyTable final {
 
   // A flush of the file: Snapshot() before it starts, MarkDurable(snapshot)
   // once it returned. Every write acknowledged before the snapshot is then
-  // durable; one acknowledged during the flush is not (it may have missed it).
-  std::vector<uint64_t> Snapshot() const;
-  void MarkDurable(const std::vector<uint64_t>& snapshot);
+  // durable (at the key it had then); one acknowledged during the flush is
+  // not (it may have missed it). Flushes may overlap: the first to end
+  // marks whatever its snapshot covers, a later one with an older snapshot
+  // finds nothing left; a durable key never moves back.
+  using FlushSnapshot = uint64_t;
+  FlushSnapshot Snapshot() const { return serial_.load(std::memory_order_acquire); }
+  void MarkDurable(FlushSnapshot snapshot);
 
  private:
+  // An acknowledged write no flush has covered yet, by its serial number.
+  struct Pending {
+    uint64_t serial = 0;
+    uint64_t page = 0;
+    uint64_t key = 0;
+  };
+  // Pages are spread over shards (page % kShards) so that acknowledging
+  // threads seldom share a lock; in a shard, serials rise.
+  struct alignas(64) Shard {
+    std::mutex mu;
+    std::vector<Pending> pending;
+    size_t head = 0;  // pending[head..] are not yet durable
+  };
+  static constexpr size_t kShards = 16;
+  void RaiseDurable(uint64_t page, uint64_t key);
+
   uint64_t pages_;
   std::unique_ptr<std::atomic<uint64_t>[]> acked_;
   std::unique_ptr<std::atomic<uint64_t>[]> durable_;
+  std::atomic<uint64_t> serial_{0};
+  std::array<Shard, kShards> shards_;
 };
 
 }  // namespace loadcell

@@ -54,6 +54,25 @@ DbPageFile::DbPageFile(FileSystem& fs, int fd, const DbPageFileSettings& setting
       latches_(std::make_unique<std::mutex[]>(kLatches)),
       live_pages_(settings.pages) {}
 
+Status DbPageFile::Transfer(bool write, uint64_t page, std::span<uint8_t> buf, DbIoSpan* span) {
+  if (span != nullptr) span->start = MonotonicNow();
+  Result<size_t> n = write ? fs_.PWrite(fd_, buf.data(), buf.size(), Offset(page))
+                           : fs_.PRead(fd_, buf.data(), buf.size(), Offset(page));
+  Status st = Status::Ok();
+  if (!n.ok() || *n != buf.size()) {
+    const std::string what = fmt::format("file {} page {}", settings_.file_id, page);
+    if (!n.ok()) {
+      st = Status(n.status().code(), what + ": " + n.status().message(), n.status().err());
+    } else if (write) {
+      st = WriteFully(fs_, fd_, buf.data() + *n, buf.size() - *n, Offset(page) + *n, what);
+    } else {
+      st = ReadFully(fs_, fd_, buf.data() + *n, buf.size() - *n, Offset(page) + *n, what);
+    }
+  }
+  if (span != nullptr) span->end = MonotonicNow();
+  return st;
+}
+
 Status DbPageFile::WriteVersion(uint64_t page, uint64_t key, std::span<uint8_t> buf,
                                 uint64_t timestamp_ns) {
   const uint32_t file = settings_.file_id;
@@ -61,8 +80,7 @@ Status DbPageFile::WriteVersion(uint64_t page, uint64_t key, std::span<uint8_t> 
     StampDbPage(
         buf, {file, page, key, DbContentSeed(settings_.run_seed, file, page, key), timestamp_ns});
   }
-  return WriteFully(fs_, fd_, buf.data(), buf.size(), Offset(page),
-                    "file " + std::to_string(file) + " page " + std::to_string(page));
+  return Transfer(true, page, buf, nullptr);
 }
 
 Status DbPageFile::StampAll(std::span<uint8_t> buf) {
@@ -72,12 +90,13 @@ Status DbPageFile::StampAll(std::span<uint8_t> buf) {
   return fs_.Fdatasync(fd_);
 }
 
-Result<bool> DbPageFile::WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns) {
+Result<bool> DbPageFile::WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns,
+                                   DbIoSpan* span) {
   VerifyClock clock;
   std::lock_guard latch(Latch(page));
   if (page >= pages()) return false;
   if (!settings_.verify) {
-    LC_RETURN_IF_ERROR(WriteVersion(page, 0, buf, timestamp_ns));
+    LC_RETURN_IF_ERROR(Transfer(true, page, buf, span));
   } else {
     clock.Start();
     const uint64_t key = keys_.Acked(page) + 1;
@@ -85,9 +104,7 @@ Result<bool> DbPageFile::WritePage(uint64_t page, std::span<uint8_t> buf, uint64
     StampDbPage(
         buf, {file, page, key, DbContentSeed(settings_.run_seed, file, page, key), timestamp_ns});
     clock.Stop();
-    LC_RETURN_IF_ERROR(
-        WriteFully(fs_, fd_, buf.data(), buf.size(), Offset(page),
-                   "file " + std::to_string(file) + " page " + std::to_string(page)));
+    LC_RETURN_IF_ERROR(Transfer(true, page, buf, span));
     clock.Start();
     keys_.Acknowledge(page, key, settings_.write_through);
     clock.Stop();
@@ -110,7 +127,7 @@ DbPageExpectation DbPageFile::Expect(uint64_t page, uint64_t stamp) const {
 }
 
 Result<DbPageCheck> DbPageFile::ReadPage(uint64_t page, std::span<uint8_t> buf, uint64_t serial,
-                                         uint32_t thread) {
+                                         uint32_t thread, DbIoSpan* span) {
   VerifyClock clock;
   const uint64_t stamp = DbReadStamp(serial, thread);
   if (settings_.verify) {
@@ -125,9 +142,7 @@ Result<DbPageCheck> DbPageFile::ReadPage(uint64_t page, std::span<uint8_t> buf, 
     gone.gone = true;
     return gone;
   }
-  LC_RETURN_IF_ERROR(
-      ReadFully(fs_, fd_, buf.data(), buf.size(), Offset(page),
-                "file " + std::to_string(settings_.file_id) + " page " + std::to_string(page)));
+  LC_RETURN_IF_ERROR(Transfer(false, page, buf, span));
   Count(kReads, 1);
   Count(kBytesRead, buf.size());
   if (!settings_.verify) return Unchecked(page);
@@ -138,15 +153,30 @@ Result<DbPageCheck> DbPageFile::ReadPage(uint64_t page, std::span<uint8_t> buf, 
   return check;
 }
 
-std::vector<std::unique_lock<std::mutex>> DbPageFile::LatchRun(uint64_t first, size_t count) {
-  std::vector<size_t> stripes;
-  stripes.reserve(count);
-  for (size_t i = 0; i < count; ++i) stripes.push_back((first + i) % kLatches);
-  std::sort(stripes.begin(), stripes.end());
-  std::vector<std::unique_lock<std::mutex>> held;
-  held.reserve(stripes.size());
-  for (size_t stripe : stripes) held.emplace_back(latches_[stripe]);
-  return held;
+class DbPageFile::RunLatch {
+ public:
+  RunLatch(std::mutex* latches, uint64_t first, size_t count)
+      : latches_(latches), start_(first % kLatches), count_(count) {
+    const size_t wrapped = start_ + count_ > kLatches ? start_ + count_ - kLatches : 0;
+    for (size_t s = 0; s < wrapped; ++s) latches_[s].lock();
+    for (size_t s = start_; s < start_ + count_ - wrapped; ++s) latches_[s].lock();
+  }
+  ~RunLatch() {
+    for (size_t i = 0; i < count_; ++i) latches_[(start_ + i) % kLatches].unlock();
+  }
+  RunLatch(const RunLatch&) = delete;
+  RunLatch& operator=(const RunLatch&) = delete;
+  RunLatch(RunLatch&&) = delete;
+  RunLatch& operator=(RunLatch&&) = delete;
+
+ private:
+  std::mutex* latches_;
+  size_t start_;
+  size_t count_;
+};
+
+DbPageFile::RunLatch DbPageFile::LatchRun(uint64_t first, size_t count) {
+  return RunLatch(latches_.get(), first, count);
 }
 
 Status DbPageFile::CheckRun(uint64_t first, size_t count) const {
@@ -164,23 +194,26 @@ size_t DbPageFile::LiveRun(uint64_t first, size_t count) const {
 
 Result<size_t> DbPageFile::ReadPages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
                                      uint64_t serial, uint32_t thread,
-                                     std::vector<DbPageCheck>& checks) {
+                                     std::vector<DbPageCheck>& checks, DbIoSpan* span) {
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
   VerifyClock clock;
   const uint64_t stamp = DbReadStamp(serial, thread);
   checks.clear();
-  auto held = LatchRun(first, bufs.size());
+  const RunLatch held = LatchRun(first, bufs.size());
   const size_t count = LiveRun(first, bufs.size());
   if (count == 0) return size_t{0};
-  std::vector<IoSlice> slices;
-  slices.reserve(count);
+  std::array<IoSlice, kMaxRun> slices{};
   clock.Start();
   for (size_t i = 0; i < count; ++i) {
     if (settings_.verify) FillDbReadStamp(bufs[i], stamp);
-    slices.push_back({bufs[i].data(), bufs[i].size()});
+    slices[i] = {bufs[i].data(), bufs[i].size()};
   }
   clock.Stop();
-  LC_ASSIGN_OR_RETURN(size_t n, fs_.PReadV(fd_, slices, Offset(first)));
+  if (span != nullptr) span->start = MonotonicNow();
+  Result<size_t> read =
+      fs_.PReadV(fd_, std::span<const IoSlice>(slices).first(count), Offset(first));
+  if (span != nullptr) span->end = MonotonicNow();
+  LC_ASSIGN_OR_RETURN(size_t n, std::move(read));
   if (n != count * settings_.page_size) {
     return Status::IoError(
         fmt::format("file {}: a scatter read of {} pages from page {} read {} bytes",
@@ -203,14 +236,13 @@ Result<size_t> DbPageFile::ReadPages(uint64_t first, std::span<const std::span<u
 }
 
 Result<size_t> DbPageFile::WritePages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
-                                      uint64_t timestamp_ns) {
+                                      uint64_t timestamp_ns, DbIoSpan* span) {
   LC_RETURN_IF_ERROR(CheckRun(first, bufs.size()));
   VerifyClock clock;
-  auto held = LatchRun(first, bufs.size());
+  const RunLatch held = LatchRun(first, bufs.size());
   const size_t count = LiveRun(first, bufs.size());
   if (count == 0) return size_t{0};
-  std::vector<IoSlice> slices;
-  slices.reserve(count);
+  std::array<IoSlice, kMaxRun> slices{};
   const uint32_t file = settings_.file_id;
   clock.Start();
   for (size_t i = 0; i < count; ++i) {
@@ -220,10 +252,14 @@ Result<size_t> DbPageFile::WritePages(uint64_t first, std::span<const std::span<
       StampDbPage(bufs[i], {file, page, key, DbContentSeed(settings_.run_seed, file, page, key),
                             timestamp_ns});
     }
-    slices.push_back({bufs[i].data(), bufs[i].size()});
+    slices[i] = {bufs[i].data(), bufs[i].size()};
   }
   clock.Stop();
-  LC_ASSIGN_OR_RETURN(size_t n, fs_.PWriteV(fd_, slices, Offset(first)));
+  if (span != nullptr) span->start = MonotonicNow();
+  Result<size_t> wrote =
+      fs_.PWriteV(fd_, std::span<const IoSlice>(slices).first(count), Offset(first));
+  if (span != nullptr) span->end = MonotonicNow();
+  LC_ASSIGN_OR_RETURN(size_t n, std::move(wrote));
   if (n != count * settings_.page_size) {
     return Status::IoError(fmt::format(
         "file {}: a gather write of {} pages from page {} wrote {} bytes", file, count, first, n));
@@ -273,7 +309,7 @@ Status DbPageFile::Shrink(uint64_t to) {
     return Status::Internal(
         fmt::format("file {}: shrink from {} to {} pages", settings_.file_id, pages(), to));
   }
-  auto held = LatchRun(0, kLatches);
+  const RunLatch held = LatchRun(0, kLatches);
   live_pages_.store(to, std::memory_order_release);
   LC_RETURN_IF_ERROR(fs_.Truncate(fd_, Offset(to)));
   Count(kShrinks, 1);

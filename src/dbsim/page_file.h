@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/status.h"
 #include "dbsim/key_table.h"
 #include "dbsim/page_check.h"
@@ -55,6 +56,16 @@ inline constexpr uint32_t kDbVerifySampleEvery = 16;
 // key table work spread over every page. 0 when no page was verified.
 double DbVerifyNsPerPage(const DbPageFileCounts& c);
 
+// The time of a page read's or write's own I/O call, the simulation's work
+// before and after it (stamping, the check, the key table) left out: set by
+// ReadPage, ReadPages, WritePage and WritePages when given one, for the
+// I/O's latency. Both 0 when no I/O was made (the page was gone).
+struct DbIoSpan {
+  Nanos start = 0;
+  Nanos end = 0;
+  uint64_t ns() const { return end > start ? static_cast<uint64_t>(end - start) : 0; }
+};
+
 struct DbPageFileSettings {
   uint32_t file_id = 1;
   uint32_t page_size = 8192;
@@ -92,14 +103,15 @@ class DbPageFile final {
   // Writes the next version of `page` from `buf` (one page, overwritten)
   // and acknowledges it; `timestamp_ns` goes in its header. False when the
   // page is gone (past the live end: nothing written).
-  Result<bool> WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns);
+  Result<bool> WritePage(uint64_t page, std::span<uint8_t> buf, uint64_t timestamp_ns,
+                         DbIoSpan* span = nullptr);
 
   // Stamps `buf` (one page) with DbReadStamp(serial, thread), reads `page`
   // into it and checks it against the key table. An I/O error is the
   // Status; a page that fails its check is the DbPageCheck's fault; a page
   // gone is a check with `gone` set (nothing read).
   Result<DbPageCheck> ReadPage(uint64_t page, std::span<uint8_t> buf, uint64_t serial,
-                               uint32_t thread);
+                               uint32_t thread, DbIoSpan* span = nullptr);
 
   // The scatter read of pages first .. first + bufs.size() - 1 (at most
   // kMaxRun) into `bufs`, one page each, each stamped first, in one PReadV;
@@ -107,12 +119,13 @@ class DbPageFile final {
   // Returns the pages read: fewer than asked when the run passes the live
   // end (the pages gone are not read).
   Result<size_t> ReadPages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
-                           uint64_t serial, uint32_t thread, std::vector<DbPageCheck>& checks);
+                           uint64_t serial, uint32_t thread, std::vector<DbPageCheck>& checks,
+                           DbIoSpan* span = nullptr);
   // The gather write of the next version of pages first .. (at most
   // kMaxRun) from `bufs` in one PWriteV, then each acknowledged. Returns the
   // pages written (fewer when the run passes the live end).
   Result<size_t> WritePages(uint64_t first, std::span<const std::span<uint8_t>> bufs,
-                            uint64_t timestamp_ns);
+                            uint64_t timestamp_ns, DbIoSpan* span = nullptr);
   static constexpr size_t kMaxRun = 64;
 
   // fdatasync, then every write acknowledged before it is durable.
@@ -137,15 +150,21 @@ class DbPageFile final {
   // (--user-depth) seldom share one.
   static constexpr size_t kLatches = 256;
   std::mutex& Latch(uint64_t page) { return latches_[page % kLatches]; }
-  // The latches of pages first .. first + count - 1, taken in the latches'
-  // order (count <= kLatches: each once).
-  std::vector<std::unique_lock<std::mutex>> LatchRun(uint64_t first, size_t count);
+  // The latches of pages first .. first + count - 1 (count <= kLatches:
+  // each stripe once), held for its life; taken in the latches' order (the
+  // stripes that wrap past the last one first). No allocation.
+  class RunLatch;
+  RunLatch LatchRun(uint64_t first, size_t count);
   Status CheckRun(uint64_t first, size_t count) const;
   // How many of pages first .. first + count - 1 are live (the run's
   // latches held).
   size_t LiveRun(uint64_t first, size_t count) const;
   uint64_t Offset(uint64_t page) const { return page * settings_.page_size; }
   Status WriteVersion(uint64_t page, uint64_t key, std::span<uint8_t> buf, uint64_t timestamp_ns);
+  // One page read (`write` false) or written whole at its place, timed in
+  // `span` when given; the error names the file and page (built only on a
+  // failure or a short transfer, which goes on from where it stopped).
+  Status Transfer(bool write, uint64_t page, std::span<uint8_t> buf, DbIoSpan* span);
   // Times one call's verification work, in parts, when the call is sampled.
   struct VerifyClock;
   // Counts `pages` verified by a call and, when it was sampled, its time.

@@ -7,7 +7,7 @@
 //
 //   offset  size  field (little-endian)
 //        0     4  magic 0x4244434C ("LCDB")
-//        4     2  format version, 1
+//        4     2  format version, 2
 //        6     2  sector size, 512
 //        8     4  file id
 //       12     4  page size
@@ -16,9 +16,11 @@
 //       32     8  content seed
 //       40     8  timestamp (ns since the run's start)
 //       48     8  reserved, 0
-//       56     8  checksum: XXH64 of bytes 0..55 and 64..end
+//       56     8  checksum: CRC-32C of bytes 0..55 and 64..end (the
+//                 high 4 bytes 0)
 // Sectors 1.. start with the write key (8 bytes); the page's last 8 bytes
-// hold it again. Every other byte is the content stream of the seed.
+// hold it again. Every other byte is the content stream of the seed
+// (page_format.cpp, FillContent; docs/dbsim.md).
 
 #include <cstddef>
 #include <cstdint>
@@ -29,7 +31,7 @@
 namespace loadcell {
 
 inline constexpr uint32_t kDbPageMagic = 0x4244434C;
-inline constexpr uint16_t kDbPageVersion = 1;
+inline constexpr uint16_t kDbPageVersion = 2;
 inline constexpr uint32_t kDbSectorSize = 512;
 inline constexpr size_t kDbPageHeaderSize = 64;
 inline constexpr uint32_t kDbMinPageSize = 1024;
@@ -88,9 +90,11 @@ size_t DbDifferingBytes(std::span<const uint8_t> page);
 
 // The stamp of a read buffer: a 64-bit value that differs per read (a
 // serial number mixed with the thread's id), is never a valid page's
-// first word and never 0. FillDbReadStamp writes it in every 8-byte word of `buf`
-// (whose size is a multiple of 8); DbSectorHoldsStamp says whether the
-// 512-byte sector at `sector` still holds it whole.
+// first word and never 0. FillDbReadStamp writes it in the first and the
+// last 8 bytes of every whole 512-byte sector of `buf`; DbSectorHoldsStamp
+// says whether the sector at `sector` still holds it in either: a read
+// that filled the whole sector left neither, one that filled none of it or
+// only a part from one end left one.
 uint64_t DbReadStamp(uint64_t serial, uint32_t thread_id);
 void FillDbReadStamp(std::span<uint8_t> buf, uint64_t stamp);
 bool DbSectorHoldsStamp(std::span<const uint8_t> page, size_t sector, uint64_t stamp);

@@ -22,6 +22,7 @@
 #include "dbsim/fault_file_system.h"
 #include "dbsim/null_file_system.h"
 #include "dbsim/page_format.h"
+#include "os/file_cache.h"
 #include "os/open_flags.h"
 #include "os/system_info.h"
 #include "runner/jobs.h"
@@ -232,6 +233,16 @@ Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed
     const int file_flags = f.log_file && config.log_buffered ? flags & ~O_DIRECT : flags;
     LC_ASSIGN_OR_RETURN(int fd, open.fs->Open(JoinPath(a.dir, f.name), file_flags));
     open.fds.push_back(fd);
+    if ((file_flags & O_DIRECT) != 0 && null == nullptr) {
+      // The file was made through the page cache; its pages left there
+      // would make every unbuffered write invalidate its range first. As
+      // fio's invalidate=1 before a job: dropped (Windows keeps no per-file
+      // cache a program may drop: Unimplemented, nothing to do).
+      const Status dropped = DropCachedPages(fd);
+      if (!dropped.ok() && dropped.code() != StatusCode::kUnimplemented) {
+        return Status(dropped.code(), f.name + ": " + dropped.message(), dropped.err());
+      }
+    }
     if (f.log_file) {
       db.SetLog(fd, f.initial_mb * kDbsimMiB, config.write_through);
       log_name = f.name;

@@ -33,6 +33,44 @@ std::vector<unsigned char> RandomBytes(size_t n) {
   return v;
 }
 
+TEST(Checksum, Crc32cEveryPathGivesTheCheckValue) {
+  const std::string digits = "123456789";
+  EXPECT_EQ(Crc32cExtendPortable(0, digits.data(), digits.size()), 0xE3069283u);
+  EXPECT_EQ(Crc32cExtendInstruction(0, digits.data(), digits.size()), 0xE3069283u);
+  EXPECT_EQ(Crc32cExtendMultiply(0, digits.data(), digits.size()), 0xE3069283u);
+  EXPECT_EQ(Crc32c("", 0), 0u);
+  // 32 bytes of zeros and of 0xFF: the iSCSI specification's examples.
+  const std::string zeros(32, '\0');
+  const std::string ones(32, '\xFF');
+  EXPECT_EQ(Crc32c(zeros.data(), zeros.size()), 0x8A9136AAu);
+  EXPECT_EQ(Crc32c(ones.data(), ones.size()), 0x62A8AB43u);
+}
+
+// The instruction path (three streams of 256 bytes joined, then the tail)
+// and the carry-less multiply path (256-byte steps, then 16-byte ones, then
+// the tail) against the table path at odd lengths around their steps, odd
+// starts and a running CRC; and the extension of one range by another.
+TEST(Checksum, Crc32cInstructionPathAgreesWithTheTablePath) {
+  const std::vector<unsigned char> bytes = RandomBytes(20000);
+  Random rng(7);
+  std::vector<size_t> lengths = {1,   7,   9,   255, 256,  257,  271,  272,  511,
+                                 512, 767, 768, 769, 1535, 1537, 8128, 8191, 19993};
+  for (int i = 0; i < 40; ++i) lengths.push_back(rng.Uniform(0, 19000) | 1);
+  for (size_t n : lengths) {
+    for (size_t start : {size_t{0}, size_t{1}, size_t{3}}) {
+      const unsigned char* p = bytes.data() + start;
+      const auto seed = static_cast<uint32_t>(rng.Next());
+      const uint32_t table = Crc32cExtendPortable(seed, p, n);
+      ASSERT_EQ(Crc32cExtendInstruction(seed, p, n), table) << start << "+" << n;
+      ASSERT_EQ(Crc32cExtendMultiply(seed, p, n), table) << start << "+" << n;
+      ASSERT_EQ(Crc32c(p, n), BitwiseCrc<uint32_t>(p, n, 0x82F63B78u)) << start << "+" << n;
+    }
+  }
+  const size_t cut = 3001;
+  EXPECT_EQ(Crc32cExtend(Crc32c(bytes.data(), cut), bytes.data() + cut, bytes.size() - cut),
+            Crc32c(bytes.data(), bytes.size()));
+}
+
 TEST(Checksum, CheckValues) {
   const std::string digits = "123456789";
   EXPECT_EQ(Crc32c(digits.data(), digits.size()), 0xE3069283u);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/checksum.h"
 #include "dbsim/key_table.h"
 #include "dbsim/page_format.h"
 
@@ -67,6 +68,26 @@ TEST(DbPageFormat, VersionsOfOnePageDifferInContent) {
   EXPECT_NE(std::memcmp(a.data() + 1024 + 8, b.data() + 1024 + 8, 256), 0);
 }
 
+TEST(DbPageFormat, NoTwoSectorsShareTheirContent) {
+  const auto page = MakePage(1, 9, 1);
+  // Bytes 8..503 of each sector: past its key, before its last word.
+  for (size_t a = 0; a < kPageBytes / kDbSectorSize; ++a) {
+    for (size_t b = a + 1; b < kPageBytes / kDbSectorSize; ++b) {
+      EXPECT_NE(std::memcmp(page.data() + a * kDbSectorSize + 64,
+                            page.data() + b * kDbSectorSize + 64, 440),
+                0)
+          << a << " " << b;
+    }
+  }
+}
+
+TEST(DbPageFormat, TheChecksumIsCrc32cOfAllButItsOwnField) {
+  const auto page = MakePage(1, 9, 1);
+  const uint32_t head = Crc32c(page.data(), 56);
+  EXPECT_EQ(ReadDbPageHeader(page).checksum, Crc32cExtend(head, page.data() + 64, kPageBytes - 64));
+  EXPECT_EQ(ReadDbPageHeader(page).version, 2u);
+}
+
 TEST(DbPageCheck, TheCurrentVersionPasses) {
   const auto page = MakePage(1, 10, 4);
   const DbPageCheck check = CheckDbPage(page, Want(1, 10, 4, 2));
@@ -89,9 +110,38 @@ TEST(DbPageCheck, AStampedSectorIsBytesNotRead) {
   EXPECT_EQ(FaultOf(unread, want), DbPageFault::kBytesNotRead);
 }
 
+TEST(DbPageCheck, ASectorFilledOnlyInPartIsBytesNotRead) {
+  const auto good = MakePage(1, 10, 4);
+  const auto want = Want(1, 10, 4, 4);
+  for (size_t filled : {size_t{8}, size_t{256}, size_t{504}}) {
+    // The stamped buffer, then the page's bytes over the start of sector 5 only ...
+    std::vector<uint8_t> head(kPageBytes);
+    FillDbReadStamp(head, want.read_stamp);
+    std::memcpy(head.data(), good.data(), 5 * kDbSectorSize + filled);
+    std::memcpy(head.data() + 6 * kDbSectorSize, good.data() + 6 * kDbSectorSize,
+                kPageBytes - 6 * kDbSectorSize);
+    const DbPageCheck from_start = CheckDbPage(head, want);
+    EXPECT_EQ(from_start.fault, DbPageFault::kBytesNotRead) << filled;
+    EXPECT_EQ(from_start.sector, 5u) << filled;
+    // ... and over its end only.
+    std::vector<uint8_t> tail(kPageBytes);
+    FillDbReadStamp(tail, want.read_stamp);
+    std::memcpy(tail.data(), good.data(), 5 * kDbSectorSize);
+    const size_t from = 6 * kDbSectorSize - filled;
+    std::memcpy(tail.data() + from, good.data() + from, kPageBytes - from);
+    const DbPageCheck to_end = CheckDbPage(tail, want);
+    EXPECT_EQ(to_end.fault, DbPageFault::kBytesNotRead) << filled;
+    EXPECT_EQ(to_end.sector, 5u) << filled;
+  }
+}
+
 TEST(DbPageCheck, AllZeroIsAZeroedPage) {
   const std::vector<uint8_t> page(kPageBytes, 0);
   EXPECT_EQ(DbPageFaultName(FaultOf(page, Want(1, 10, 0, 0))), "zeroed page");
+  // Zeros but for the last byte (the first word zero): not a zeroed page.
+  std::vector<uint8_t> nearly(kPageBytes, 0);
+  nearly[kPageBytes - 1] = 1;
+  EXPECT_EQ(FaultOf(nearly, Want(1, 10, 0, 0)), DbPageFault::kBadHeader);
 }
 
 TEST(DbPageCheck, ABrokenMagicIsAHeaderChecksumFailure) {
@@ -137,6 +187,12 @@ TEST(DbPageCheck, AByteChangedMidSectorIsAChecksumFailure) {
   EXPECT_NE(line.find("1 bytes differ"), std::string::npos) << line;
 }
 
+TEST(DbPageCheck, TheChecksumFieldsHighBytesChangedIsAChecksumFailure) {
+  auto page = MakePage(1, 10, 4);
+  page[60] ^= 0x01;
+  EXPECT_EQ(FaultOf(page, Want(1, 10, 4, 4)), DbPageFault::kChecksumFailure);
+}
+
 TEST(DbPageCheck, AnOlderVersionThanTheDurableKeyIsALostWrite) {
   const auto page = MakePage(1, 10, 2);
   EXPECT_EQ(DbPageFaultName(FaultOf(page, Want(1, 10, 3, 3))), "lost write");
@@ -175,6 +231,38 @@ TEST(DbKeyTable, AFlushMakesOnlyTheWritesBeforeItDurable) {
   table.Acknowledge(1, 2, true);
   table.MarkDurable(before);
   EXPECT_EQ(table.Durable(1), 2u);
+}
+
+TEST(DbKeyTable, AFlushMakesDurableTheKeyEachPageHadAtItsSnapshot) {
+  DbKeyTable table(40);
+  for (uint64_t key = 1; key <= 3; ++key) {
+    for (uint64_t page = 0; page < 40; page += 3) table.Acknowledge(page, key, false);
+  }
+  const auto before = table.Snapshot();
+  table.Acknowledge(0, 4, false);  // during the flush
+  table.MarkDurable(before);
+  for (uint64_t page = 0; page < 40; ++page) {
+    EXPECT_EQ(table.Durable(page), page % 3 == 0 ? 3u : 0u) << page;
+  }
+  EXPECT_EQ(table.Acked(0), 4u);
+  // The next flush covers the write made during the last one.
+  table.MarkDurable(table.Snapshot());
+  EXPECT_EQ(table.Durable(0), 4u);
+}
+
+TEST(DbKeyTable, OverlappingFlushesEachCoverWhatCameBeforeTheirSnapshot) {
+  DbKeyTable table(8);
+  table.Acknowledge(1, 1, false);
+  const auto first = table.Snapshot();  // flush A starts
+  table.Acknowledge(2, 1, false);
+  const auto second = table.Snapshot();  // flush B starts
+  table.Acknowledge(3, 1, false);
+  table.MarkDurable(second);  // B ends first: it covers pages 1 and 2
+  EXPECT_EQ(table.Durable(1), 1u);
+  EXPECT_EQ(table.Durable(2), 1u);
+  EXPECT_EQ(table.Durable(3), 0u);
+  table.MarkDurable(first);  // A ends: nothing more
+  EXPECT_EQ(table.Durable(3), 0u);
 }
 
 }  // namespace

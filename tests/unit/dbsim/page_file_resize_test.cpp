@@ -59,6 +59,45 @@ class DbResizeTest : public ::testing::Test {
   uint64_t serial_ = 0;
 };
 
+// The I/O's own span: set around each read and write call that was made
+// (within the call's own time), both 0 for a page gone.
+TEST_F(DbResizeTest, TheIoSpanIsSetForEachIoMadeAndNotForAPageGone) {
+  Make(16, 16, false);
+  DbIoSpan write;
+  const Nanos w0 = MonotonicNow();
+  ASSERT_OK(file_->WritePage(3, buf_, 1, &write));
+  EXPECT_GE(write.start, w0);
+  EXPECT_GE(write.end, write.start);
+  EXPECT_LE(write.end, MonotonicNow());
+  DbIoSpan read;
+  auto check = file_->ReadPage(3, buf_, ++serial_, 0, &read);
+  ASSERT_OK(check.status());
+  EXPECT_TRUE(check->ok()) << DbPageFaultName(check->fault);
+  EXPECT_GE(read.start, write.end);
+  EXPECT_GE(read.end, read.start);
+  std::vector<std::vector<uint8_t>> pages(4, std::vector<uint8_t>(kResizePageBytes));
+  std::vector<std::span<uint8_t>> spans(pages.begin(), pages.end());
+  DbIoSpan gather;
+  ASSERT_OK(file_->WritePages(4, spans, 2, &gather));
+  EXPECT_GE(gather.start, read.end);
+  EXPECT_GE(gather.end, gather.start);
+  DbIoSpan scatter;
+  std::vector<DbPageCheck> checks;
+  ASSERT_OK(file_->ReadPages(4, spans, ++serial_, 0, checks, &scatter));
+  ASSERT_EQ(checks.size(), 4u);
+  for (const DbPageCheck& c : checks) EXPECT_TRUE(c.ok()) << DbPageFaultName(c.fault);
+  EXPECT_GE(scatter.start, gather.end);
+  EXPECT_GE(scatter.end, scatter.start);
+  ASSERT_OK(file_->Shrink(8));
+  DbIoSpan none;
+  auto gone = file_->ReadPage(12, buf_, ++serial_, 0, &none);
+  ASSERT_OK(gone.status());
+  EXPECT_TRUE(gone->gone);
+  EXPECT_EQ(none.start, 0);
+  EXPECT_EQ(none.end, 0);
+  EXPECT_EQ(none.ns(), 0u);
+}
+
 TEST_F(DbResizeTest, APageShrunkAwayIsGoneNotLostAndNothingIsRead) {
   Make(16, 16, false);
   ASSERT_OK(file_->WritePage(12, buf_, 1));
