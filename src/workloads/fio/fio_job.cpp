@@ -50,6 +50,7 @@ class FioWorker final : public Worker {
         ran_on_cpus_(ran_on_cpus),
         engine_(std::move(engine)),
         rec_(*ctx.recorder),
+        clock_(ctx.ticks != nullptr ? *ctx.ticks : MonotonicTickSource()),
         pattern_([&] {
           FioPatternSettings p = s.pattern;
           p.seed = s.pattern.seed + static_cast<uint64_t>(ctx.thread_id);
@@ -131,7 +132,7 @@ class FioWorker final : public Worker {
     if (started_ == 0) Start();
     // The logs count from the measured start (after ramp_time), as fio's.
     if (io_log_ != nullptr && !io_log_->started() && rec_.measuring()) {
-      io_log_->Start(MonotonicNow());
+      io_log_->Start(clock_.Now());
     }
     while (ready_.empty()) {
       if (!error_.ok()) return error_;
@@ -149,7 +150,7 @@ class FioWorker final : public Worker {
         continue;
       }
       LC_RETURN_IF_ERROR(
-          ReapSome(next_due_ == 0 ? -1 : std::max<Nanos>(0, next_due_ - MonotonicNow())));
+          ReapSome(next_due_ == 0 ? -1 : std::max<Nanos>(0, next_due_ - clock_.Now())));
     }
     const Done d = ready_.back();
     ready_.pop_back();
@@ -177,7 +178,7 @@ class FioWorker final : public Worker {
   }
 
   Status Finish() override {
-    if (io_log_ != nullptr) io_log_->Finish(MonotonicNow());
+    if (io_log_ != nullptr) io_log_->Finish(clock_.Now());
     if (!open_) return Status::Ok();
     Status st = Drain();
     // A time-bound job that checks its reads fails here (a size-bound one
@@ -229,7 +230,7 @@ class FioWorker final : public Worker {
     // Waits for intended starts would otherwise wake up to 50 us late, and
     // that lateness counts in the latency from the intended start.
     if (rated_ || s_.thinktime_ns > 0) UseFineTimerSlack();
-    started_ = MonotonicNow();
+    started_ = clock_.Now();
     const auto process = s_.rate_poisson ? ArrivalProcess::kPoisson : ArrivalProcess::kLinear;
     for (int d = 0; d < kFioDirs; ++d) {
       sched_[d] = ArrivalSchedule(started_, static_cast<double>(s_.rate_bytes[d]), process,
@@ -533,7 +534,7 @@ class FioWorker final : public Worker {
     batch_.clear();
     next_due_ = 0;
     if (!verifying_ && ThinkDue() && engine_->InFlight() == 0 && !LimitReached()) Think();
-    const Nanos now = MonotonicNow();
+    const Nanos now = clock_.Now();
     // As fio, no fsync=N sync after the job's last write (end_fsync syncs
     // then).
     while (!free_.empty() && (verifying_ || !LimitReached())) {
@@ -602,9 +603,9 @@ class FioWorker final : public Worker {
     Slot& sl = slots_[idx];
     const IoFile& f = files_[sl.io.file];
     rec_.Add(kFioDepthLevel + FioDepthBucket(engine_->InFlight() + 1), 1);
-    sl.submitted = MonotonicNow();
+    sl.submitted = clock_.Now();
     Status st = f.fd < 0 ? Status::Ok() : PunchHole(f.fd, sl.io.offset, sl.io.length);
-    const Nanos now = MonotonicNow();
+    const Nanos now = clock_.Now();
     free_.push_back(idx);
     if (!st.ok()) {
       Fail(Status(st.code(),
@@ -647,7 +648,7 @@ class FioWorker final : public Worker {
     LC_ASSIGN_OR_RETURN(
         size_t n,
         engine_->Reap(least, std::span<IoCompletion>(completions_.data(), most), timeout_ns));
-    const Nanos now = MonotonicNow();
+    const Nanos now = clock_.Now();
     // Which wait this was (DiskSpd's -vs): for a completion alone, for one
     // or the next start under a rate, or a poll that did not wait.
     if (timeout_ns != 0) {
@@ -729,6 +730,9 @@ class FioWorker final : public Worker {
   std::vector<int>* ran_on_cpus_;
   std::unique_ptr<IoEngine> engine_;
   ThreadRecorder& rec_;
+  // The I/Os' timestamps (the run's clock, see ThreadContext::ticks); waits
+  // and think time read MonotonicNow(), on the same timeline.
+  ThreadMonotonic clock_;
   FioPattern pattern_;
   FioBufferFill fill_;
   FioPasses passes_;
