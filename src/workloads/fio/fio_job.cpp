@@ -81,7 +81,8 @@ class FioWorker final : public Worker {
   Status Open() {
     max_len_ = std::max<uint32_t>(pattern_.MaxBlockSize(), 512);
     const size_t depth = std::max<uint32_t>(1, s_.iodepth);
-    LC_RETURN_IF_ERROR(AllocateBuffers(max_len_ * depth));
+    const size_t buffer_bytes = max_len_ * depth;
+    LC_RETURN_IF_ERROR(AllocateBuffers(buffer_bytes));
     slots_.assign(depth, Slot{});
     for (size_t i = 0; i < depth; ++i) {
       slots_[i].buf = buffers_ + i * max_len_;
@@ -97,6 +98,7 @@ class FioWorker final : public Worker {
                     s_.pattern.dirs[static_cast<int>(FioDir::kTrim)];
     opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0) |
                       (s_.dsync_writes ? O_DSYNC : 0) | s_.open_hints;
+    opts.buffer_region = std::span<unsigned char>(buffers_, buffer_bytes);
     LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
     open_ = true;
     return Status::Ok();
