@@ -62,6 +62,12 @@ struct EngineOptions {
   // The flags the files were opened with (O_DIRECT, O_DSYNC, ...): the iocp
   // engine re-opens them overlapped with the same buffering.
   int open_flags = 0;
+  // The caller's I/O buffers when they lie in one region that stays
+  // allocated from Open to Close (empty: not said). io_uring registers it
+  // (fixed buffers): a request whose buffer lies inside it then reads or
+  // writes without the kernel pinning its pages each time. Any engine may
+  // ignore it; requests outside it are served as usual.
+  std::span<unsigned char> buffer_region;
 };
 
 class IoEngine {

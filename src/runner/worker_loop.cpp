@@ -137,6 +137,7 @@ void Run::WorkerMain(int id) {
   ctx.recorder = recorders_[id].get();
   if (rate_limited_ && self_paced_) ctx.pacer = &pacer;
   if (own_loop_) ctx.loop = &loop;
+  ctx.ticks = rate_limited_ ? &MonotonicTickSource() : ticks_;
 
   auto made = workload_.NewWorker(ctx);
   {

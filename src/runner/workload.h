@@ -86,6 +86,10 @@ struct ThreadContext {
   Pacer* pacer = nullptr;
   // For a workload that runs its own loop (WorkloadInfo::own_loop), else null.
   EventLoopControl* loop = nullptr;
+  // The run's clock for timing events (--clock; CLOCK_MONOTONIC under
+  // --rate): a self-timed worker may read it through a ThreadMonotonic.
+  // Null outside a run (tests): MonotonicTickSource().
+  const TickSource* ticks = nullptr;
 };
 
 // Runs events on one thread. Not shared between threads.

@@ -33,6 +33,7 @@ FioWorker::FioWorker(const FioJobSettings& s, const std::vector<IoFile>& files,
       ran_on_cpus_(ran_on_cpus),
       engine_(std::move(engine)),
       rec_(*ctx.recorder),
+      clock_(ctx.ticks != nullptr ? *ctx.ticks : MonotonicTickSource()),
       pattern_([&] {
         FioPatternSettings p = s.pattern;
         p.seed = s.pattern.seed + static_cast<uint64_t>(ctx.thread_id);
@@ -63,7 +64,8 @@ FioWorker::~FioWorker() {
 Status FioWorker::Open() {
   max_len_ = std::max<uint32_t>(pattern_.MaxBlockSize(), 512);
   const size_t depth = std::max<uint32_t>(1, s_.iodepth);
-  LC_RETURN_IF_ERROR(AllocateBuffers(max_len_ * depth));
+  const size_t buffer_bytes = max_len_ * depth;
+  LC_RETURN_IF_ERROR(AllocateBuffers(buffer_bytes));
   slots_.assign(depth, Slot{});
   for (size_t i = 0; i < depth; ++i) {
     slots_[i].buf = buffers_ + i * max_len_;
@@ -79,6 +81,7 @@ Status FioWorker::Open() {
                   s_.pattern.dirs[static_cast<int>(FioDir::kTrim)];
   opts.open_flags = (s_.direct ? O_DIRECT : 0) | (s_.sync_writes ? O_SYNC : 0) |
                     (s_.dsync_writes ? O_DSYNC : 0) | s_.open_hints;
+  opts.buffer_region = std::span<unsigned char>(buffers_, buffer_bytes);
   LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
   open_ = true;
   return Status::Ok();
@@ -104,7 +107,7 @@ Status FioWorker::AllocateBuffers(size_t bytes) {
 }
 
 Status FioWorker::Finish() {
-  if (io_log_ != nullptr) io_log_->Finish(MonotonicNow());
+  if (io_log_ != nullptr) io_log_->Finish(clock_.Now());
   if (!open_) return Status::Ok();
   Status st = Drain();
   // A time-bound job that checks its reads fails here (a size-bound one
@@ -131,7 +134,7 @@ void FioWorker::Start() {
   // Waits for intended starts would otherwise wake up to 50 us late, and
   // that lateness counts in the latency from the intended start.
   if (rated_ || s_.thinktime_ns > 0) UseFineTimerSlack();
-  started_ = MonotonicNow();
+  started_ = clock_.Now();
   const auto process = s_.rate_poisson ? ArrivalProcess::kPoisson : ArrivalProcess::kLinear;
   for (int d = 0; d < kFioDirs; ++d) {
     sched_[d] = ArrivalSchedule(started_, static_cast<double>(s_.rate_bytes[d]), process,

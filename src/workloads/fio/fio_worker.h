@@ -168,6 +168,9 @@ class FioWorker final : public Worker {
   std::vector<int>* ran_on_cpus_;
   std::unique_ptr<IoEngine> engine_;
   ThreadRecorder& rec_;
+  // The I/Os' timestamps (the run's clock, see ThreadContext::ticks); waits
+  // and think time read MonotonicNow(), on the same timeline.
+  ThreadMonotonic clock_;
   FioPattern pattern_;
   FioBufferFill fill_;
   FioPasses passes_;

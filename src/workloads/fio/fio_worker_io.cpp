@@ -47,7 +47,7 @@ Status FioWorker::RunEvent() {
   if (started_ == 0) Start();
   // The logs count from the measured start (after ramp_time), as fio's.
   if (io_log_ != nullptr && !io_log_->started() && rec_.measuring()) {
-    io_log_->Start(MonotonicNow());
+    io_log_->Start(clock_.Now());
   }
   while (ready_.empty()) {
     if (!error_.ok()) return error_;
@@ -65,7 +65,7 @@ Status FioWorker::RunEvent() {
       continue;
     }
     LC_RETURN_IF_ERROR(
-        ReapSome(next_due_ == 0 ? -1 : std::max<Nanos>(0, next_due_ - MonotonicNow())));
+        ReapSome(next_due_ == 0 ? -1 : std::max<Nanos>(0, next_due_ - clock_.Now())));
   }
   const Done d = ready_.back();
   ready_.pop_back();
@@ -264,7 +264,7 @@ Status FioWorker::TopUp() {
   batch_.clear();
   next_due_ = 0;
   if (!verifying_ && ThinkDue() && engine_->InFlight() == 0 && !LimitReached()) Think();
-  const Nanos now = MonotonicNow();
+  const Nanos now = clock_.Now();
   // As fio, no fsync=N sync after the job's last write (end_fsync syncs
   // then).
   while (!free_.empty() && (verifying_ || !LimitReached())) {
@@ -331,9 +331,9 @@ void FioWorker::TrimNow(uint32_t idx) {
   Slot& sl = slots_[idx];
   const IoFile& f = files_[sl.io.file];
   rec_.Add(kFioDepthLevel + FioDepthBucket(engine_->InFlight() + 1), 1);
-  sl.submitted = MonotonicNow();
+  sl.submitted = clock_.Now();
   Status st = f.fd < 0 ? Status::Ok() : PunchHole(f.fd, sl.io.offset, sl.io.length);
-  const Nanos now = MonotonicNow();
+  const Nanos now = clock_.Now();
   free_.push_back(idx);
   if (!st.ok()) {
     Fail(Status(st.code(),
@@ -368,7 +368,7 @@ Status FioWorker::ReapSome(Nanos timeout_ns) {
   LC_ASSIGN_OR_RETURN(
       size_t n,
       engine_->Reap(least, std::span<IoCompletion>(completions_.data(), most), timeout_ns));
-  const Nanos now = MonotonicNow();
+  const Nanos now = clock_.Now();
   // Which wait this was (DiskSpd's -vs): for a completion alone, for one
   // or the next start under a rate, or a poll that did not wait.
   if (timeout_ns != 0) {

@@ -56,6 +56,31 @@ TEST(FioBuffersTest, ZeroBuffersAreZerosAndStayZeros) {
   EXPECT_EQ(std::count(w.begin(), w.end(), 0), static_cast<long>(kBlock));
 }
 
+// The share of words equal to an earlier word, counted exactly: zeros
+// (kept apart from the table's empty slots), repeats of other words, words
+// that collide in the table but differ, a tail shorter than a word.
+TEST(FioBuffersTest, RepeatedWordFractionCountsEveryRepeatExactly) {
+  auto fraction = [](const std::vector<uint64_t>& words, size_t tail = 0) {
+    std::vector<unsigned char> bytes(words.size() * 8 + tail, 0xAB);
+    std::memcpy(bytes.data(), words.data(), words.size() * 8);
+    return RepeatedWordFraction(bytes.data(), bytes.size());
+  };
+  std::vector<uint64_t> cycle(1024);
+  for (size_t i = 0; i < cycle.size(); ++i) cycle[i] = i % 100;  // 0..99 again and again
+  EXPECT_DOUBLE_EQ(fraction(cycle, 5), 924.0 / 1024);
+  std::vector<uint64_t> zeros(300, 0);
+  EXPECT_DOUBLE_EQ(fraction(zeros), 299.0 / 300);
+  // 1,000 distinct words in a table of 2,048 slots: some share a slot (and
+  // are told apart), none repeats; then ten of them again.
+  std::vector<uint64_t> distinct;
+  for (uint64_t i = 1; i <= 1000; ++i) distinct.push_back(i * 0xD1B54A32D192ED03ULL);
+  EXPECT_DOUBLE_EQ(fraction(distinct), 0.0);
+  for (size_t i = 0; i < 10; ++i) distinct.push_back(distinct[i * 7]);
+  EXPECT_DOUBLE_EQ(fraction(distinct), 10.0 / 1010);
+  const unsigned char less_than_a_word[7] = {};
+  EXPECT_DOUBLE_EQ(RepeatedWordFraction(less_than_a_word, sizeof less_than_a_word), 0.0);
+}
+
 TEST(FioBuffersTest, RandomBuffersAreScrambledPerWriteUnlessTurnedOff) {
   FioBufferSettings s;
   FioBufferFill fill(s, 1);
