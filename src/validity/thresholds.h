@@ -90,6 +90,11 @@ inline constexpr double kRankSpreadFloorS = 0.05;
 // more than this fraction of transactions rolled back warns.
 inline constexpr double kDbOverloadedP95Ms = 100;
 inline constexpr double kDbMaxRollbackFraction = 0.01;
+// database: more than this fraction of transactions met a deadlock (or a
+// serialization failure) warns, a tenth of the rollbacks' bound: two
+// transactions that lock the same rows in opposite orders, which the
+// uniform access of a table set far larger than the threads makes rare.
+inline constexpr double kDbMaxDeadlockFraction = 0.001;
 
 // other-io: other processes' device bytes (reads and writes, past what the
 // page cache flushed) above this fraction of the run's own device bytes,

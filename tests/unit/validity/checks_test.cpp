@@ -1074,6 +1074,28 @@ TEST(DatabaseCheckTest, ASlowP95AndRollbacksWarn) {
   EXPECT_THAT(out->seen, HasSubstr("50 of 1000 transactions were rolled back (5.0%)"));
 }
 
+// Deadlocks above 0.1% of the transactions warn before the rollbacks'
+// bound (1%) is reached; at the bound they pass, and the counts are figures.
+TEST(DatabaseCheckTest, DeadlocksPerTransactionAboveTheBoundWarn) {
+  Case c = DatabaseCase("pgsql", 1ULL << 30, 128ULL << 20);
+  c.facts.database.rollbacks = 5;
+  c.facts.database.deadlocks = 2;  // 0.2%
+  c.facts.database.lock_waits = 1;
+  std::optional<CheckOutcome> out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("2 deadlocks in 1000 transactions (0.20%, above 0.1%; 5 rolled "
+                                   "back, 1 lock wait timeouts)"));
+  EXPECT_THAT(out->advice, HasSubstr("--table-size"));
+  EXPECT_NEAR(FigureOf(*out, "deadlocks_per_transaction"), 0.002, 1e-12);
+  EXPECT_EQ(FigureOf(*out, "deadlocks"), 2);
+  EXPECT_EQ(FigureOf(*out, "lock_wait_timeouts"), 1);
+  EXPECT_NEAR(FigureOf(*out, "lock_wait_timeouts_per_transaction"), 0.001, 1e-12);
+  c.facts.database.deadlocks = 1;  // 0.1%: at the bound
+  out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_NEAR(FigureOf(*out, "deadlocks_per_transaction"), kDbMaxDeadlockFraction, 1e-12);
+}
+
 TEST(DatabaseCheckTest, SizesNotReadAreNotCheckedOtherTestsAreNotConcerned) {
   Case c = DatabaseCase("pgsql", 0, 0);
   c.facts.database.unknown = "the tables' size or shared_buffers could not be read: denied";
