@@ -54,6 +54,12 @@ inline constexpr int kSteadyWindowEndSlack = 1;
 static_assert(kSteadyWindowIntervals <= kSteadyMinIntervals,
               "the window lies within the intervals the check needs");
 
+// unwritten-data: sampled pages of the files read that hold only zeros,
+// above this many, warn (none: data that loadcell, fio's layout or DiskSpd
+// write is random, so a zero page is one never written, or zeros written on
+// purpose, both of which storage can return without the device's work).
+inline constexpr uint64_t kMaxZeroPages = 0;
+
 // warm-up: intervals needed, and how far the first interval's rate may lie
 // from the median of the others (as a ratio either way).
 inline constexpr int kWarmUpMinIntervals = 4;

@@ -310,6 +310,46 @@ TEST(UnwrittenDataCheckTest, ExtentsNotReadLeaveTheHolesToJudgeAndSaySo) {
   EXPECT_EQ(c.Run(&CheckUnwrittenData)->level, CheckLevel::kInvalid);
 }
 
+// Nothing in the allocation, but sampled pages of zeros (a file laid out
+// by SetEndOfFile, read past its valid data length; zeros written): warn,
+// naming the files; holes found as well stay invalid, with the figures.
+TEST(UnwrittenDataCheckTest, ZeroPagesWithoutHolesWarnAndNameTheFiles) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.targets[0].sampled_pages = 64;
+  c.targets[0].zero_pages = 16;
+  c.targets[0].zero_page_files = {"/data/test_file.0", "/data/test_file.1", "/data/test_file.2",
+                                  "/data/test_file.3", "/data/test_file.4"};
+  std::optional<CheckOutcome> out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("16 of 64 pages sampled from the files read hold only zeros "
+                                   "(/data/test_file.0, /data/test_file.1, /data/test_file.2 and "
+                                   "2 more)"));
+  EXPECT_THAT(out->seen, HasSubstr("valid data length"));
+  EXPECT_THAT(out->advice, HasSubstr("write the files first"));
+  EXPECT_EQ(FigureOf(*out, "zero_pages"), 16);
+  EXPECT_EQ(FigureOf(*out, "sampled_pages"), 64);
+  c.targets[0].hole_bytes = 1ULL << 20;
+  out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_EQ(FigureOf(*out, "zero_pages"), 16);
+  // Holes not read (a system that cannot tell): the zero pages still warn,
+  // saying so; without them it is not checked.
+  c.targets[0].hole_bytes = 0;
+  c.targets[0].holes_unknown = "the file system does not report holes";
+  out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("; holes not read: the file system does not report holes"));
+  c.targets[0].zero_pages = 0;
+  EXPECT_EQ(c.Run(&CheckUnwrittenData)->level, CheckLevel::kNotChecked);
+  c.targets[0].holes_unknown.clear();
+  // No zero page sampled: passes, with the figures.
+  c.targets[0].zero_pages = 0;
+  c.targets[0].zero_page_files.clear();
+  out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "sampled_pages"), 64);
+}
+
 // ---------------------------------------------------------------- write-data
 
 TEST(WriteDataCheckTest, ZerosWarnRandomPasses) {
