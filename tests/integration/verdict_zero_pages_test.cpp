@@ -97,7 +97,9 @@ TEST(VerdictZeroPages, FilesPrepareWroteHaveNone) {
   const nlohmann::json j = ReadExisting(dir);
   const nlohmann::json c = VerdictCheckOf(j, "unwritten-data");
   ASSERT_FALSE(c.is_null()) << j.dump();
-  EXPECT_EQ(c["level"], "pass") << c.dump();
+  // Passes where the holes are read; where they are not (Wine answers no
+  // allocated ranges), the sample alone does not pass it.
+  EXPECT_EQ(c["level"], c["figures"].contains("hole_bytes") ? "pass" : "not_checked") << c.dump();
   EXPECT_EQ(c["figures"]["sampled_pages"], 64) << c.dump();
   EXPECT_EQ(c["figures"]["zero_pages"], 0) << c.dump();
 }

@@ -81,10 +81,15 @@ std::optional<CheckOutcome> CheckUnwrittenData(const CheckInput& in) {
                   in.workload.option_names.write_first, in.workload.option_names.unwritten_source);
   if (!holes_unknown.empty()) {
     // The allocation not read: the data sampled alone can still tell.
-    if (zero <= kMaxZeroPages) return NotChecked(kId, holes_unknown);
-    return ZeroPagesFound(zero, sampled, files, "; holes not read: " + holes_unknown, advice,
-                          {{"sampled_pages", static_cast<double>(sampled)},
-                           {"zero_pages", static_cast<double>(zero)}});
+    std::vector<CheckFigure> sample = {{"sampled_pages", static_cast<double>(sampled)},
+                                       {"zero_pages", static_cast<double>(zero)}};
+    if (zero > kMaxZeroPages) {
+      return ZeroPagesFound(zero, sampled, files, "; holes not read: " + holes_unknown, advice,
+                            std::move(sample));
+    }
+    CheckOutcome out = NotChecked(kId, holes_unknown);
+    if (sampled > 0) out.figures = std::move(sample);  // none of zeros: said, not passed
+    return out;
   }
   std::vector<CheckFigure> figures = {{"hole_bytes", static_cast<double>(holes)},
                                       {"file_set_bytes", static_cast<double>(bytes)}};

@@ -340,7 +340,10 @@ TEST(UnwrittenDataCheckTest, ZeroPagesWithoutHolesWarnAndNameTheFiles) {
   EXPECT_EQ(out->level, CheckLevel::kWarn);
   EXPECT_THAT(out->seen, HasSubstr("; holes not read: the file system does not report holes"));
   c.targets[0].zero_pages = 0;
-  EXPECT_EQ(c.Run(&CheckUnwrittenData)->level, CheckLevel::kNotChecked);
+  out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_EQ(FigureOf(*out, "sampled_pages"), 64);
+  EXPECT_EQ(FigureOf(*out, "zero_pages"), 0);
   c.targets[0].holes_unknown.clear();
   // No zero page sampled: passes, with the figures.
   c.targets[0].zero_pages = 0;
