@@ -5,7 +5,8 @@
 // counted apart from the other ignored errors (JSON counters, the text's
 // "deadlocks:" line, the check's figures), and above 0.1% of the
 // transactions the check warns. The threshold's edge is checked through
-// the seam (tests/unit/validity/checks_test.cpp).
+// the seam (tests/unit/validity/checks_test.cpp). Lock wait timeouts are
+// made with PostgreSQL's lock_timeout.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -49,8 +50,11 @@ TEST_P(OltpDeadlockVerdict, HotRowsDeadlockAndTheCheckWarns) {
   if (driver == "mysql") base.push_back("--mysql-ignore-errors=all");
   const ProcessResult prep = RunLoadcell(Concat(base, {"prepare"}));
   ASSERT_EQ(prep.exit_code, 0) << Show(prep);
-  const ProcessResult run =
-      RunLoadcell(Concat(base, {"--threads=8", "--time=1", "--format=json", "run"}));
+  // A thread can wait on a lock past the time limit until PostgreSQL looks
+  // for deadlocks (deadlock_timeout, 1 s by default): the run waits for it
+  // rather than abandoning it after the default grace.
+  const ProcessResult run = RunLoadcell(
+      Concat(base, {"--threads=8", "--time=1", "--forced-shutdown=10", "--format=json", "run"}));
   ASSERT_EQ(run.exit_code, 0) << Show(run);
   const nlohmann::json j = nlohmann::json::parse(run.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << Show(run);
@@ -76,6 +80,42 @@ TEST_P(OltpDeadlockVerdict, HotRowsDeadlockAndTheCheckWarns) {
   EXPECT_EQ(check["level"], "warn") << check.dump();
   EXPECT_NE(check["seen"].get<std::string>().find(std::to_string(deadlocks) + " deadlocks in "),
             std::string::npos)
+      << check.dump();
+  const ProcessResult clean = RunLoadcell(Concat(base, {"cleanup"}));
+  EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
+
+// PostgreSQL's lock_timeout of 2 ms (PGOPTIONS, which libpq sends) on the
+// same hot rows: statements fail with 55P03, counted as lock wait timeouts
+// apart from deadlocks, in the counters and the check's figures.
+TEST(OltpLockWaitVerdict, PostgresLockTimeoutsAreCountedApart) {
+  TestDatabase db("pgsql", "lock_wait_library");
+  ASSERT_TRUE(db.error().empty()) << db.error();
+  const Args base = Concat(
+      Concat({"oltp_read_write", "--tables=1", "--table-size=2", "--range-size=2"}, db.args()),
+      {"--db-connector=library"});
+  const ProcessResult prep = RunLoadcell(Concat(base, {"prepare"}));
+  ASSERT_EQ(prep.exit_code, 0) << Show(prep);
+  testing::ChildWatch watch;
+  watch.env = {{"PGOPTIONS", "-c lock_timeout=2"}};
+  const ProcessResult run = RunLoadcell(
+      Concat(base, {"--threads=8", "--time=1", "--forced-shutdown=10", "--format=json", "run"}),
+      watch);
+  ASSERT_EQ(run.exit_code, 0) << Show(run);
+  const nlohmann::json j = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << Show(run);
+  const nlohmann::json& counters = j["summary"]["counters"];
+  const uint64_t waits = counters.value("lock_wait_timeouts", uint64_t{0});
+  EXPECT_GT(waits, 0u) << counters.dump();
+  EXPECT_GE(counters.value("ignored_errors", uint64_t{0}),
+            waits + counters.value("deadlocks", uint64_t{0}))
+      << counters.dump();
+  nlohmann::json check;
+  for (const nlohmann::json& c : j["validity"]["checks"]) {
+    if (c["id"] == "database") check = c;
+  }
+  ASSERT_FALSE(check.is_null()) << j["validity"].dump();
+  EXPECT_EQ(check["figures"]["lock_wait_timeouts"].get<double>(), static_cast<double>(waits))
       << check.dump();
   const ProcessResult clean = RunLoadcell(Concat(base, {"cleanup"}));
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
