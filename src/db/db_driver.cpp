@@ -20,6 +20,12 @@ std::string_view DbErrorClassName(DbErrorClass c) {
   return "fatal";
 }
 
+bool IsDeadlock(const DbError& e) {
+  return e.code == 1213 || e.sqlstate == "40001" || e.sqlstate == "40P01";
+}
+
+bool IsLockWaitTimeout(const DbError& e) { return e.code == 1205 || e.sqlstate == "55P03"; }
+
 Status DbError::ToStatus() const {
   switch (cls) {
     case DbErrorClass::kNone:

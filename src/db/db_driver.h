@@ -56,6 +56,12 @@ struct DbError {
   Status ToStatus() const;
 };
 
+// Deadlock or serialization failure (MySQL 1213, SQLSTATE 40001 / 40P01).
+bool IsDeadlock(const DbError& e);
+// A lock not granted in time (MySQL 1205, PostgreSQL's lock_timeout:
+// SQLSTATE 55P03).
+bool IsLockWaitTimeout(const DbError& e);
+
 enum class DbType { kInt, kBigInt, kDouble, kString, kNull };
 
 struct DbValue {

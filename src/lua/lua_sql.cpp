@@ -21,10 +21,6 @@ constexpr int kSqlIgnorable = 1;  // sysbench.sql.error.IGNORABLE
 constexpr int kSqlFatal = 2;
 constexpr size_t kBulkFlushBytes = size_t{512} * 1024;
 
-bool IsDeadlockLike(const DbError& e) {
-  return e.code == 1213 || e.sqlstate == "40P01" || e.sqlstate == "40001";
-}
-
 // con:query() and con:query_row(): runs `sql` (argument 2) into `rows`,
 // raising SQL errors; counts it.
 void RunQuery(lua_State* L, LuaConn* c, DbRows& rows, DbExecResult& r) {
@@ -197,7 +193,8 @@ int RaiseSqlError(lua_State* L, LuaConn* c, const DbError& e, std::string_view s
     lua_pop(L, 3);
   }
   if (ignorable) {
-    if (IsDeadlockLike(e)) Count(L, kOltpDeadlocks);
+    if (IsDeadlock(e)) Count(L, kOltpDeadlocks);
+    if (IsLockWaitTimeout(e)) Count(L, kOltpLockWaits);
     if (c->conn != nullptr) (void)c->conn->Rollback();
     lua_pushinteger(L, kRestartEvent);
     lua_setfield(L, -2, "errcode");

@@ -23,7 +23,42 @@ std::vector<std::string> OptionsNamed(const MountFacts& mount,
 
 StorageSavings Compresses(std::string how) { return {true, true, std::move(how)}; }
 
+// The lines of `text`, each without its line end; none when it is empty.
+std::vector<std::string> LinesOf(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out.push_back(line);
+  }
+  return out;
+}
+
 }  // namespace
+
+StorageSavings ZfsSavings(const std::string& dataset, const CommandRunner& run) {
+  const std::string name = "zfs dataset " + dataset;
+  const auto not_read = [&name](const std::string& why) {
+    return Compresses(name +
+                      " may compress or deduplicate; its compression and dedup were not "
+                      "read: " +
+                      why);
+  };
+  if (dataset.empty()) return not_read("the mount names no dataset");
+  const Result<std::string> out =
+      run({"zfs", "get", "-H", "-o", "value", "compression,dedup", dataset});
+  if (!out.ok()) return not_read(out.status().message());
+  const std::string& text = out.value();
+  const std::vector<std::string> values = LinesOf(text);
+  if (values.size() != 2 || values[0].empty() || values[1].empty()) {
+    return not_read("zfs get answered \"" + LinesOf(text + "\n").front() + "\", not two values");
+  }
+  const std::string how = name + " with compression=" + values[0] + ", dedup=" + values[1];
+  const bool compresses = values[0] != "off";
+  const bool dedups = values[1] != "off";
+  return {true, compresses || dedups, how};
+}
 
 StorageSavings SavingsOf(const MountFacts& mount, bool compress_flag) {
   const std::string& fs = mount.file_system;

@@ -5,12 +5,16 @@
 // that holds the file (ReadMountFacts) with its options (btrfs's compress=,
 // compress-force=; f2fs's compress_algorithm=), and the file's own
 // compression attribute (FS_COMPR_FL, from the FS_IOC_GETFLAGS ioctl: btrfs's
-// `chattr +c`); ZFS said to be a file system whose datasets may compress or
-// deduplicate (its properties are the zfs tool's, not read here). On Windows
-// the file's (or its folder's) NTFS compressed attribute.
+// `chattr +c`); on ZFS the dataset's `compression` and `dedup` properties,
+// as the zfs command states them (ZfsSavings; when it cannot, the dataset
+// may compress or deduplicate, and why they were not read). On Windows the
+// file's (or its folder's) NTFS compressed attribute.
 
+#include <functional>
 #include <string>
+#include <vector>
 
+#include "core/status.h"
 #include "os/host_facts.h"
 
 namespace loadcell {
@@ -32,6 +36,18 @@ StorageSavings SavingsOf(const MountFacts& mount, bool compress_flag);
 // (FS_IOC_GETFLAGS), Windows' FILE_ATTRIBUTE_COMPRESSED; false when it
 // cannot be read. Whether the file system honours it is SavingsOf's.
 bool FileCompressAttribute(const std::string& path);
+
+// The command seam of ZfsSavings: runs `argv` (argv[0] looked up on PATH)
+// and returns what it wrote to its standard output, or why it could not run
+// or failed.
+using CommandRunner = std::function<Result<std::string>(const std::vector<std::string>& argv)>;
+
+// The savings of ZFS dataset `dataset` (a zfs mount's source), from
+// `zfs get -H -o value compression,dedup <dataset>` run through `run`: known
+// either way when it answers; when it cannot (no zfs command, an error, an
+// answer not of two values), the dataset may compress or deduplicate, and
+// `how` says why the properties were not read.
+StorageSavings ZfsSavings(const std::string& dataset, const CommandRunner& run);
 
 // The savings of the file (or folder) at `path`; unknown when nothing says.
 StorageSavings ReadStorageSavings(const std::string& path);

@@ -81,6 +81,10 @@ struct DatabaseFacts {
   std::string unknown;       // why the sizes could not be read ("" when they were)
   uint64_t transactions = 0;
   uint64_t rollbacks = 0;  // transactions rolled back after an ignored error
+  // Of the rollbacks: deadlocks (and serialization failures), and lock
+  // wait timeouts.
+  uint64_t deadlocks = 0;
+  uint64_t lock_waits = 0;
 };
 
 // The options a check's advice names, in the words of the front end the

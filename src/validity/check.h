@@ -84,6 +84,13 @@ struct TargetEndFacts {
   uint64_t unwritten_bytes = 0;
   uint64_t never_written_bytes = 0;
   std::string unwritten_unknown;
+  // Pages sampled from the files read after the run (validity/zero_pages.h),
+  // those all zeros and the files that hold them; `zero_pages_unknown` says
+  // why they were not sampled.
+  uint64_t sampled_pages = 0;
+  uint64_t zero_pages = 0;
+  std::vector<std::string> zero_page_files;
+  std::string zero_pages_unknown;
   std::string write_cache;  // "write back", "write through", "" unknown
   // Whether the storage under a target written compresses (or may: ZFS)
   // what is written (1), does not (0), or nothing says (-1); `savings` says

@@ -40,14 +40,25 @@ inline constexpr double kMinMeasuredOverWarmUp = 1.0;
 inline constexpr int kSteadyMinIntervals = 6;
 inline constexpr double kSteadyMaxDrift = 0.20;
 // steady-state, the SNIA Performance Test Specification's rule over its
-// measurement window of 5 rounds (here: the last 5 intervals): the rates'
-// range (largest less smallest) within 20% of the window's average, and
-// the excursion of their least-squares line across the window within 10%.
+// measurement window of 5 rounds (here: 5 intervals, the window moved over
+// the series): the rates' range (largest less smallest) within 20% of the
+// window's average, and the excursion of their least-squares line across
+// the window within 10%. The run ended steady when a window ending at the
+// last interval, or at most kSteadyWindowEndSlack intervals before it,
+// meets the rule (loadcell's choice: one interval of slack lets a last
+// interval disturbed by the threads stopping pass, not a run still moving).
 inline constexpr int kSteadyWindowIntervals = 5;
 inline constexpr double kSteadyWindowMaxRange = 0.20;
 inline constexpr double kSteadyWindowMaxSlope = 0.10;
+inline constexpr int kSteadyWindowEndSlack = 1;
 static_assert(kSteadyWindowIntervals <= kSteadyMinIntervals,
               "the window lies within the intervals the check needs");
+
+// unwritten-data: sampled pages of the files read that hold only zeros,
+// above this many, warn (none: data that loadcell, fio's layout or DiskSpd
+// write is random, so a zero page is one never written, or zeros written on
+// purpose, both of which storage can return without the device's work).
+inline constexpr uint64_t kMaxZeroPages = 0;
 
 // warm-up: intervals needed, and how far the first interval's rate may lie
 // from the median of the others (as a ratio either way).
@@ -85,6 +96,11 @@ inline constexpr double kRankSpreadFloorS = 0.05;
 // more than this fraction of transactions rolled back warns.
 inline constexpr double kDbOverloadedP95Ms = 100;
 inline constexpr double kDbMaxRollbackFraction = 0.01;
+// database: more than this fraction of transactions met a deadlock (or a
+// serialization failure) warns, a tenth of the rollbacks' bound: two
+// transactions that lock the same rows in opposite orders, which the
+// uniform access of a table set far larger than the threads makes rare.
+inline constexpr double kDbMaxDeadlockFraction = 0.001;
 
 // other-io: other processes' device bytes (reads and writes, past what the
 // page cache flushed) above this fraction of the run's own device bytes,

@@ -9,6 +9,7 @@
 #include "os/storage_savings.h"
 #include "os/system_info.h"
 #include "os/thread.h"
+#include "validity/zero_pages.h"
 
 namespace loadcell {
 namespace {
@@ -183,6 +184,11 @@ std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& 
           f.never_written_bytes += zeros->never_written_bytes;
           if (f.unwritten_unknown.empty()) f.unwritten_unknown = zeros->unwritten_unknown;
         }
+        ZeroPageSample sample = SampleZeroPages(DefaultFileSystem(), t.paths);
+        f.sampled_pages = sample.sampled;
+        f.zero_pages = sample.zero;
+        f.zero_page_files = std::move(sample.files);
+        f.zero_pages_unknown = std::move(sample.unknown);
       }
       if (t.writes) {
         f.write_cache = DeviceWriteCacheMode(t.dir);

@@ -31,10 +31,27 @@ std::optional<CheckOutcome> CheckDatabase(const CheckInput& in) {
   const double rollbacks =
       db.transactions > 0 ? static_cast<double>(db.rollbacks) / static_cast<double>(db.transactions)
                           : 0;
-  std::vector<CheckFigure> figures = {{"data_bytes", static_cast<double>(db.data_bytes)},
-                                      {"cache_bytes", static_cast<double>(cache)},
-                                      {"latency_p95_ms", p95_ms},
-                                      {"rollbacks_per_transaction", rollbacks}};
+  const double per_transaction = db.transactions > 0 ? 1 / static_cast<double>(db.transactions) : 0;
+  const double deadlocks = static_cast<double>(db.deadlocks) * per_transaction;
+  std::vector<CheckFigure> figures = {
+      {"data_bytes", static_cast<double>(db.data_bytes)},
+      {"cache_bytes", static_cast<double>(cache)},
+      {"latency_p95_ms", p95_ms},
+      {"rollbacks_per_transaction", rollbacks},
+      {"deadlocks", static_cast<double>(db.deadlocks)},
+      {"deadlocks_per_transaction", deadlocks},
+      {"lock_wait_timeouts", static_cast<double>(db.lock_waits)},
+      {"lock_wait_timeouts_per_transaction", static_cast<double>(db.lock_waits) * per_transaction}};
+  // Deadlocks first: they stretch the latency and roll back what they hit.
+  if (deadlocks > kDbMaxDeadlockFraction) {
+    return Found(kId, CheckLevel::kWarn,
+                 fmt::format("{} deadlocks in {} transactions ({:.2f}%, above {:.1f}%; {} rolled "
+                             "back, {} lock wait timeouts): the threads collide on the same rows, "
+                             "the figures measure lock contention",
+                             db.deadlocks, db.transactions, deadlocks * 100,
+                             kDbMaxDeadlockFraction * 100, db.rollbacks, db.lock_waits),
+                 "a larger --table-size, more --tables or fewer --threads", std::move(figures));
+  }
   if (p95_ms > kDbOverloadedP95Ms) {
     return Found(kId, CheckLevel::kWarn,
                  fmt::format("the 95th percentile of the transactions' latency is {:.1f} ms "

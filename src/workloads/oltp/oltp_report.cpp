@@ -66,6 +66,8 @@ std::string OltpTextSection(const RunResult& r) {
                                          MetricValue(r.metrics, "client_cpu_percent")));
   o += Line("    deadlocks:",
             CountAndRate(Counter(c, kOltpDeadlocks), RateOf(rate, kOltpDeadlocks)));
+  o += Line("    lock wait timeouts:",
+            CountAndRate(Counter(c, kOltpLockWaits), RateOf(rate, kOltpLockWaits)));
   const uint64_t think = Counter(c, kOltpThinkTimeNs);
   if (think > 0) {
     o += Line("    think time:",
@@ -108,6 +110,8 @@ void AddDataSetFacts(WorkloadFacts& f, const DatabaseFacts& data_set, const RunR
   f.database = data_set;
   f.database.transactions = r.events;
   f.database.rollbacks = Counter(r.counters, kOltpIgnoredErrors);
+  f.database.deadlocks = Counter(r.counters, kOltpDeadlocks);
+  f.database.lock_waits = Counter(r.counters, kOltpLockWaits);
 }
 
 std::vector<Metric> OltpMetrics(const RunResult& r) {

@@ -108,6 +108,7 @@ class OltpWorkerBase : public Worker {
       case DbErrorClass::kIgnorable: {
         Add(kOltpIgnoredErrors, 1);
         if (IsDeadlock(e)) Add(kOltpDeadlocks, 1);
+        if (IsLockWaitTimeout(e)) Add(kOltpLockWaits, 1);
         if (in_trx_) {
           in_trx_ = false;
           DbError r = conn_->Rollback();
@@ -488,13 +489,9 @@ class BulkInsertWorker final : public OltpWorkerBase {
 const std::vector<std::string>& OltpCounterNames() {
   static const std::vector<std::string> kNames = {
       "reads",      "writes",    "others",        "transactions",  "ignored_errors",
-      "reconnects", "deadlocks", "think_time_ns", "client_cpu_ns",
+      "reconnects", "deadlocks", "think_time_ns", "client_cpu_ns", "lock_wait_timeouts",
   };
   return kNames;
-}
-
-bool IsDeadlock(const DbError& e) {
-  return e.code == 1213 || e.sqlstate == "40001" || e.sqlstate == "40P01";
 }
 
 uint32_t PermuteId32(uint32_t x) {

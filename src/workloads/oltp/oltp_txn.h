@@ -29,6 +29,7 @@ enum OltpCounter : int {
   kOltpDeadlocks,      // of the ignored errors: deadlocks and serialization failures
   kOltpThinkTimeNs,    // --oltp-user-delay-* sleeps
   kOltpClientCpuNs,    // CPU time of the worker threads (this process)
+  kOltpLockWaits,      // of the ignored errors: lock wait timeouts
   kOltpCounterCount,
 };
 const std::vector<std::string>& OltpCounterNames();
@@ -39,9 +40,6 @@ inline OltpCounter CounterFor(OltpStmt s, const DbExecResult& r) {
   if (IsSelect(s)) return kOltpReads;
   return r.rows_affected > 0 ? kOltpWrites : kOltpOthers;
 }
-
-// Deadlock or serialization failure (MySQL 1213, SQLSTATE 40001 / 40P01).
-bool IsDeadlock(const DbError& e);
 
 // Shared, read-only while workers run.
 struct OltpRunShared {

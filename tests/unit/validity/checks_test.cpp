@@ -310,6 +310,49 @@ TEST(UnwrittenDataCheckTest, ExtentsNotReadLeaveTheHolesToJudgeAndSaySo) {
   EXPECT_EQ(c.Run(&CheckUnwrittenData)->level, CheckLevel::kInvalid);
 }
 
+// Nothing in the allocation, but sampled pages of zeros (a file laid out
+// by SetEndOfFile, read past its valid data length; zeros written): warn,
+// naming the files; holes found as well stay invalid, with the figures.
+TEST(UnwrittenDataCheckTest, ZeroPagesWithoutHolesWarnAndNameTheFiles) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.targets[0].sampled_pages = 64;
+  c.targets[0].zero_pages = 16;
+  c.targets[0].zero_page_files = {"/data/test_file.0", "/data/test_file.1", "/data/test_file.2",
+                                  "/data/test_file.3", "/data/test_file.4"};
+  std::optional<CheckOutcome> out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("16 of 64 pages sampled from the files read hold only zeros "
+                                   "(/data/test_file.0, /data/test_file.1, /data/test_file.2 and "
+                                   "2 more)"));
+  EXPECT_THAT(out->seen, HasSubstr("valid data length"));
+  EXPECT_THAT(out->advice, HasSubstr("write the files first"));
+  EXPECT_EQ(FigureOf(*out, "zero_pages"), 16);
+  EXPECT_EQ(FigureOf(*out, "sampled_pages"), 64);
+  c.targets[0].hole_bytes = 1ULL << 20;
+  out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_EQ(FigureOf(*out, "zero_pages"), 16);
+  // Holes not read (a system that cannot tell): the zero pages still warn,
+  // saying so; without them it is not checked.
+  c.targets[0].hole_bytes = 0;
+  c.targets[0].holes_unknown = "the file system does not report holes";
+  out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("; holes not read: the file system does not report holes"));
+  c.targets[0].zero_pages = 0;
+  out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_EQ(FigureOf(*out, "sampled_pages"), 64);
+  EXPECT_EQ(FigureOf(*out, "zero_pages"), 0);
+  c.targets[0].holes_unknown.clear();
+  // No zero page sampled: passes, with the figures.
+  c.targets[0].zero_pages = 0;
+  c.targets[0].zero_page_files.clear();
+  out = c.Run(&CheckUnwrittenData);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "sampled_pages"), 64);
+}
+
 // ---------------------------------------------------------------- write-data
 
 TEST(WriteDataCheckTest, ZerosWarnRandomPasses) {
@@ -480,39 +523,101 @@ TEST(SteadyStateCheckTest, DriftBetweenThirdsWarns) {
   EXPECT_EQ(c.Run(&CheckSteadyState)->level, CheckLevel::kPass);
 }
 
-// Thirds within 20% of each other, so only the window over the last 5
-// intervals (the SNIA PTS rule) can warn.
+// Thirds within 20% of each other, so only the windows moved over the
+// intervals (the SNIA PTS rule) can warn. Interval i ends at i + 1 s.
 Case SteadyCase(const std::vector<uint64_t>& events) {
   Case c;
   c.result = ResultOf(1000, static_cast<double>(events.size()));
   c.report_interval_s = 1;
-  for (const uint64_t e : events) c.result.intervals.push_back(Interval(e));
+  for (const uint64_t e : events) {
+    c.result.intervals.push_back(Interval(e));
+    c.result.intervals.back().t_end_s = static_cast<double>(c.result.intervals.size());
+  }
   return c;
 }
 
-TEST(SteadyStateCheckTest, ALastWindowThatRangesBeyondAFifthOfItsAverageWarns) {
-  // Last 5: 1150, 900, 1100, 880, 1050: mean 1016, range 270 (27%), slope
-  // excursion 88 (9%); thirds 1000 and 1010.
+TEST(SteadyStateCheckTest, NoWindowAtTheEndWithinAFifthOfItsAverageWarns) {
+  // The windows ending at the last interval and the one before: 6-11 s
+  // (1150, 900, 1100, 880, 1050: mean 1016, range 270, 27%; slope excursion
+  // 88, 9%) and 5-10 s (1000, 1150, 900, 1100, 880: range 27% of 1006,
+  // excursion 116, 12%); the first lies nearer the rule. Thirds 1000, 1010.
   const Case c = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 1150, 900, 1100, 880, 1050});
   const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
   EXPECT_EQ(out->level, CheckLevel::kWarn);
-  EXPECT_THAT(out->seen, HasSubstr("last 5 intervals the rate ranged over 27% of its 1016.00/s"));
+  EXPECT_THAT(out->seen, HasSubstr("no window of 5 intervals at the end met the SNIA PTS rule: "
+                                   "the nearest, 6.0-11.0s, ranged over 27% of its 1016.00/s"));
+  EXPECT_EQ(FigureOf(*out, "window_from_s"), 6);
+  EXPECT_EQ(FigureOf(*out, "window_to_s"), 11);
   EXPECT_NEAR(FigureOf(*out, "window_range"), 270.0 / 1016, 1e-9);
   EXPECT_NEAR(FigureOf(*out, "window_slope"), 88.0 / 1016, 1e-9);
 }
 
-TEST(SteadyStateCheckTest, ALastWindowThatClimbsBeyondATenthOfItsAverageWarns) {
-  // Last 5: 920 to 1080 by 40: range 16% of 1000, the line moves 160 (16%).
-  const Case c = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 920, 960, 1000, 1040, 1080});
+TEST(SteadyStateCheckTest, AnEndThatClimbsBeyondATenthOfItsAverageWarns) {
+  // 900 to 1100 by 40 over the last 6: both end windows' lines move 160,
+  // 16% of 980 and of 1020. Thirds 1000 and 1060 (6%).
+  const Case c = SteadyCase({1000, 1000, 1000, 1000, 1000, 900, 940, 980, 1020, 1060, 1100});
   const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
   EXPECT_EQ(out->level, CheckLevel::kWarn);
-  EXPECT_THAT(out->seen, HasSubstr("fitted line moved 16% of its 1000.00/s average"));
+  EXPECT_THAT(out->seen, HasSubstr("6.0-11.0s, had its fitted line move 16% of its 1020.00/s"));
   // A slower climb, 980 to 1020 by 10 (4%), is steady.
   const Case slow = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 980, 990, 1000, 1010, 1020});
   const std::optional<CheckOutcome> steady = slow.Run(&CheckSteadyState);
   EXPECT_EQ(steady->level, CheckLevel::kPass);
   EXPECT_NEAR(FigureOf(*steady, "window_slope"), 0.04, 1e-9);
   EXPECT_NEAR(FigureOf(*steady, "window_range"), 0.04, 1e-9);
+}
+
+TEST(SteadyStateCheckTest, ARunThatSettlesLateIsSteadyOverItsLastWindow) {
+  // Wide swings (range 40%) until 7 s, then within 2%: the last window,
+  // 7-12 s, meets the rule; thirds 1000 and 1000.
+  const Case c = SteadyCase({1200, 800, 1200, 800, 1200, 800, 1200, 1000, 990, 1010, 1000, 1000});
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "window_from_s"), 7);
+  EXPECT_EQ(FigureOf(*out, "window_to_s"), 12);
+  EXPECT_NEAR(FigureOf(*out, "window_range"), 0.02, 1e-9);
+}
+
+TEST(SteadyStateCheckTest, OneDisturbedLastIntervalLeavesTheWindowBeforeIt) {
+  // Steady at 1000 but for a last interval at 700: the window ending one
+  // before the last (4-9 s) meets the rule; thirds 1000 and 900 (10%).
+  const Case c = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 700});
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "window_from_s"), 4);
+  EXPECT_EQ(FigureOf(*out, "window_to_s"), 9);
+  // Two disturbed intervals (800) are no longer the end's slack: both end
+  // windows range over more than 20% (200 of 960, of 920).
+  const Case two = SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 800, 800});
+  const std::optional<CheckOutcome> moved = two.Run(&CheckSteadyState);
+  EXPECT_EQ(moved->level, CheckLevel::kWarn);
+  EXPECT_THAT(moved->seen, HasSubstr("no window of 5 intervals at the end met the SNIA PTS rule"));
+}
+
+TEST(SteadyStateCheckTest, ARunNeverSteadyWarnsWithoutAnEarlierWindow) {
+  // Swings of 400 throughout: no window anywhere meets the rule; the
+  // nearest ranges over 400 of 1040 (38%).
+  const Case c = SteadyCase({1200, 800, 1200, 800, 1200, 800, 1200, 800, 1200, 800, 1200, 800});
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("ranged over 38%"));
+  EXPECT_THAT(out->seen, Not(HasSubstr("it was steady")));
+  bool earlier = false;
+  for (const CheckFigure& f : out->figures) earlier |= f.name == "steady_window_from_s";
+  EXPECT_FALSE(earlier);
+}
+
+TEST(SteadyStateCheckTest, ARunSteadyEarlyThenDriftingWarnsAndNamesTheSteadyWindow) {
+  // Flat at 1000 for 6 s, then up by 50 a second: thirds 1000 and 1225
+  // (18%, within 20%), but the end's windows climb 17%; the latest steady
+  // window is 3-8 s (1000, 1000, 1000, 1050, 1100: range and line 10%).
+  const Case c =
+      SteadyCase({1000, 1000, 1000, 1000, 1000, 1000, 1050, 1100, 1150, 1200, 1250, 1300});
+  const std::optional<CheckOutcome> out = c.Run(&CheckSteadyState);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("(it was steady over 3.0-8.0s, then moved)"));
+  EXPECT_EQ(FigureOf(*out, "steady_window_from_s"), 3);
+  EXPECT_EQ(FigureOf(*out, "steady_window_to_s"), 8);
 }
 
 TEST(SteadyStateCheckTest, TooFewIntervalsAreNotChecked) {
@@ -1010,6 +1115,28 @@ TEST(DatabaseCheckTest, ASlowP95AndRollbacksWarn) {
   out = c.Run(&CheckDatabase);
   EXPECT_EQ(out->level, CheckLevel::kWarn);
   EXPECT_THAT(out->seen, HasSubstr("50 of 1000 transactions were rolled back (5.0%)"));
+}
+
+// Deadlocks above 0.1% of the transactions warn before the rollbacks'
+// bound (1%) is reached; at the bound they pass, and the counts are figures.
+TEST(DatabaseCheckTest, DeadlocksPerTransactionAboveTheBoundWarn) {
+  Case c = DatabaseCase("pgsql", 1ULL << 30, 128ULL << 20);
+  c.facts.database.rollbacks = 5;
+  c.facts.database.deadlocks = 2;  // 0.2%
+  c.facts.database.lock_waits = 1;
+  std::optional<CheckOutcome> out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("2 deadlocks in 1000 transactions (0.20%, above 0.1%; 5 rolled "
+                                   "back, 1 lock wait timeouts)"));
+  EXPECT_THAT(out->advice, HasSubstr("--table-size"));
+  EXPECT_NEAR(FigureOf(*out, "deadlocks_per_transaction"), 0.002, 1e-12);
+  EXPECT_EQ(FigureOf(*out, "deadlocks"), 2);
+  EXPECT_EQ(FigureOf(*out, "lock_wait_timeouts"), 1);
+  EXPECT_NEAR(FigureOf(*out, "lock_wait_timeouts_per_transaction"), 0.001, 1e-12);
+  c.facts.database.deadlocks = 1;  // 0.1%: at the bound
+  out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_NEAR(FigureOf(*out, "deadlocks_per_transaction"), kDbMaxDeadlockFraction, 1e-12);
 }
 
 TEST(DatabaseCheckTest, SizesNotReadAreNotCheckedOtherTestsAreNotConcerned) {
