@@ -553,7 +553,11 @@ TEST(DiskspdCommandTest, ProgressDotsOnStderrPerIos) {
   for (std::string line; std::getline(lines, line);) {
     if (!line.empty() && line.find_first_not_of('.') == std::string::npos) dots += line.size();
   }
-  EXPECT_EQ(dots, ios / 100) << r.err;
+  // The dots count the I/Os of the interval snapshots; the total is read
+  // after the threads are joined, so the I/Os in flight at the last
+  // snapshot (at most 2 threads x -o2) may be in the total and no dot.
+  EXPECT_LE(dots, ios / 100) << r.err;
+  EXPECT_GE(dots, (ios - 4) / 100) << r.err;
   EXPECT_EQ(r.out.find(".........."), std::string::npos);
 }
 
