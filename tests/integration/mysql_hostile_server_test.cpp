@@ -174,7 +174,9 @@ void ServeMy(LoopbackServer& s, SocketHandle fd, After after, std::atomic<bool>&
   }
 }
 
-testing::ProcessResult RunAgainst(uint16_t port, const std::vector<std::string>& more = {}) {
+// `for_memory`: a run whose max RSS the test bounds (RunLoadcellForItsMemory).
+testing::ProcessResult RunAgainst(uint16_t port, const std::vector<std::string>& more = {},
+                                  bool for_memory = false) {
   std::vector<std::string> args = {"oltp_point_select",
                                    "--db-driver=mysql",
                                    "--db-connector=native",
@@ -186,7 +188,8 @@ testing::ProcessResult RunAgainst(uint16_t port, const std::vector<std::string>&
                                    "--time=1"};
   args.insert(args.end(), more.begin(), more.end());
   args.emplace_back("run");
-  return testing::RunLoadcell(args, -1, 60);
+  return for_memory ? testing::RunLoadcellForItsMemory(args, 60)
+                    : testing::RunLoadcell(args, -1, 60);
 }
 
 TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
@@ -226,7 +229,7 @@ TEST(MysqlHostileServer, EveryMisbehaviourEndsInOneLineWithinItsBounds) {
     LoopbackServer server(
         [&](LoopbackServer& s, SocketHandle fd) { ServeMy(s, fd, c.after, key_asked, c.version); });
     const auto started = std::chrono::steady_clock::now();
-    const testing::ProcessResult r = RunAgainst(server.port());
+    const testing::ProcessResult r = RunAgainst(server.port(), {}, /*for_memory=*/true);
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     EXPECT_EQ(r.exit_code, 1) << testing::Show(r);

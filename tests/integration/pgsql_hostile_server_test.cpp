@@ -76,11 +76,11 @@ void Serve(LoopbackServer& server, SocketHandle fd, const PgHostileRun& c) {
 // a time and a memory bound that do not grow with what the server sends.
 void ExpectOneLineWithinBounds(const LoopbackServer& server, const std::string& message_has) {
   const auto started = std::chrono::steady_clock::now();
-  const testing::ProcessResult r = testing::RunLoadcell(
+  const testing::ProcessResult r = testing::RunLoadcellForItsMemory(
       {"oltp_point_select", "--db-driver=pgsql", "--db-connector=native", "--pgsql-host=127.0.0.1",
        "--pgsql-port=" + std::to_string(server.port()), "--pgsql-password=x-secret",
        "--db-connect-timeout=2", "--db-read-timeout=2", "--time=1", "run"},
-      -1, 60);
+      60);
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_EQ(r.exit_code, 1) << testing::Show(r);

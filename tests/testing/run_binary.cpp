@@ -23,6 +23,17 @@ ProcessResult RunLoadcell(const std::vector<std::string>& args, int sigint_after
   return RunLoadcell(args, watch);
 }
 
+ProcessResult RunLoadcellForItsMemory(const std::vector<std::string>& args, int timeout_s) {
+#ifdef _WIN32
+  constexpr int kRuns = 3;
+#else
+  constexpr int kRuns = 1;
+#endif
+  ProcessResult r;
+  for (int run = 0; run < kRuns && r.max_rss_kb <= 0; ++run) r = RunLoadcell(args, -1, timeout_s);
+  return r;
+}
+
 std::string Show(const ProcessResult& r) {
   return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
          r.err;

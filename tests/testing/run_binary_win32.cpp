@@ -155,7 +155,7 @@ bool StartChild(const std::vector<std::string>& command, const ChildWatch& watch
 }
 
 // Keeps in result.max_rss_kb the largest working set seen of `process`:
-// what POSIX's ru_maxrss reports. Read while the child runs too, every 20
+// what POSIX's ru_maxrss reports. Read while the child runs too, every 5
 // ms: Wine knows a process' working set only while it lives (its peak
 // after the exit reads 0).
 void NoteWorkingSet(HANDLE process, ProcessResult& result) {
@@ -198,7 +198,10 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
   bool seen = false;
   bool acted = !watch.during;
   bool killed = false;
-  while (WaitForSingleObject(pi.hProcess, 20) == WAIT_TIMEOUT) {
+  // Once at the start: a child that ends within the first wait (a refusal at
+  // startup) still leaves a working set seen while it lived.
+  NoteWorkingSet(pi.hProcess, result);
+  while (WaitForSingleObject(pi.hProcess, 5) == WAIT_TIMEOUT) {
     NoteWorkingSet(pi.hProcess, result);
     const auto now = Clock::now();
     if (!seen) {
