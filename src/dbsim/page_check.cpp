@@ -132,8 +132,7 @@ std::string DescribeDbPageCheck(std::span<const uint8_t> page, const DbPageExpec
                                                                    : DbTrailerKey(page));
   }
   if (check.fault == DbPageFault::kChecksumFailure || check.fault == DbPageFault::kTornPage) {
-    line +=
-        fmt::format("; {} bytes differ from the version the header names", DbDifferingBytes(page));
+    line += "; " + DescribeDbDifferingBytes(page);
   }
   return line;
 }

@@ -1,5 +1,7 @@
 #include "dbsim/page_format.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -161,14 +163,62 @@ uint64_t DbTrailerKey(std::span<const uint8_t> page) {
   return LoadAt<uint64_t>(page, page.size() - 8);
 }
 
-size_t DbDifferingBytes(std::span<const uint8_t> page) {
+namespace {
+
+// The page its own header describes, rebuilt from the header's seed.
+std::basic_string<uint8_t> PageTheHeaderNames(std::span<const uint8_t> page) {
   const DbPageHeader h = ReadDbPageHeader(page);
   std::basic_string<uint8_t> expected(page.size(), 0);
-  std::span<uint8_t> want(expected.data(), expected.size());
-  StampDbPage(want, {h.file_id, h.page_no, h.write_key, h.seed, h.timestamp_ns});
+  StampDbPage(std::span<uint8_t>(expected.data(), expected.size()),
+              {h.file_id, h.page_no, h.write_key, h.seed, h.timestamp_ns});
+  return expected;
+}
+
+std::string HexBytes(const uint8_t* p, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) out += fmt::format("{}{:02x}", i == 0 ? "" : " ", p[i]);
+  return out;
+}
+
+}  // namespace
+
+size_t DbDifferingBytes(std::span<const uint8_t> page) {
+  const std::basic_string<uint8_t> want = PageTheHeaderNames(page);
   size_t differing = 0;
   for (size_t i = 0; i < page.size(); ++i) differing += page[i] != want[i] ? 1 : 0;
   return differing;
+}
+
+std::string DescribeDbDifferingBytes(std::span<const uint8_t> page, size_t max_runs, size_t shown) {
+  constexpr size_t kRunGap = 8;  // this many equal bytes end a run
+  const std::basic_string<uint8_t> want = PageTheHeaderNames(page);
+  size_t differing = 0;
+  std::string runs;
+  size_t listed = 0;
+  for (size_t i = 0; i < page.size();) {
+    if (page[i] == want[i]) {
+      ++i;
+      continue;
+    }
+    // A run: from i to the last differing byte before kRunGap equal ones.
+    size_t end = i + 1;
+    for (size_t j = i + 1; j < page.size() && j < end + kRunGap; ++j) {
+      if (page[j] != want[j]) end = j + 1;
+    }
+    for (size_t j = i; j < end; ++j) differing += page[j] != want[j] ? 1 : 0;
+    if (listed < max_runs) {
+      const size_t n = std::min(end - i, shown);
+      runs += fmt::format("; at {}, {} bytes: expected {}{}, seen {}{}", i, end - i,
+                          HexBytes(want.data() + i, n), n < end - i ? " ..." : "",
+                          HexBytes(page.data() + i, n), n < end - i ? " ..." : "");
+      ++listed;
+    } else if (listed == max_runs) {
+      runs += "; and more";
+      ++listed;
+    }
+    i = end;
+  }
+  return fmt::format("{} bytes differ from the version the header names", differing) + runs;
 }
 
 uint64_t DbReadStamp(uint64_t serial, uint32_t thread_id) {

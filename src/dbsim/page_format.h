@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "core/status.h"
 
@@ -87,6 +88,16 @@ uint64_t DbTrailerKey(std::span<const uint8_t> page);
 // (the content rebuilt from the header's seed): for the error dump. Only
 // meaningful when the header's page size is the page's.
 size_t DbDifferingBytes(std::span<const uint8_t> page);
+
+// The differing bytes themselves, for the error dump: "N bytes differ from
+// the version the header names" and then the first `max_runs` runs of
+// differing bytes (a run ends at 8 equal bytes), each as its offset in the
+// page, its length, and up to `shown` bytes expected and seen in hex:
+// "; at 4096, 3 bytes: expected 1f a0 77, seen 00 00 00". A page that
+// differs nowhere says "0 bytes differ ...". Same precondition as
+// DbDifferingBytes.
+std::string DescribeDbDifferingBytes(std::span<const uint8_t> page, size_t max_runs = 4,
+                                     size_t shown = 16);
 
 // The stamp of a read buffer: a 64-bit value that differs per read (a
 // serial number mixed with the thread's id), is never a valid page's

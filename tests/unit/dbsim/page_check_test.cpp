@@ -2,6 +2,7 @@
 // named (docs/dbsim.md, "The checks").
 #include "dbsim/page_check.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -185,6 +186,36 @@ TEST(DbPageCheck, AByteChangedMidSectorIsAChecksumFailure) {
   EXPECT_EQ(DbPageFaultName(check.fault), "checksum failure");
   const std::string line = DescribeDbPageCheck(page, want, check);
   EXPECT_NE(line.find("1 bytes differ"), std::string::npos) << line;
+  // The dump names the byte: its offset, what the version holds, what was read.
+  const auto clean = MakePage(1, 10, 4);
+  EXPECT_NE(line.find(fmt::format("at 5000, 1 bytes: expected {:02x}, seen {:02x}", clean[5000],
+                                  page[5000])),
+            std::string::npos)
+      << line;
+}
+
+// Runs of differing bytes: a gap of fewer than 8 equal bytes joins two into
+// one run, at most 16 bytes of a run are shown, at most 4 runs then "and
+// more"; the count is of the differing bytes only.
+TEST(DbPageCheck, TheDumpListsTheRunsOfDifferingBytes) {
+  auto page = MakePage(2, 7, 9);
+  const auto clean = MakePage(2, 7, 9);
+  page[3000] ^= 0xff;
+  page[3004] ^= 0xff;                                           // joins: 3 equal bytes between
+  for (size_t i = 6000; i < 6040; ++i) page[i] ^= 0x5a;         // one run of 40
+  for (size_t at : {7000, 7100, 7200, 7300}) page[at] ^= 0x01;  // runs 3 to 6
+  const std::string dump = DescribeDbDifferingBytes(page);
+  EXPECT_EQ(dump.rfind("46 bytes differ from the version the header names", 0), 0u) << dump;
+  EXPECT_NE(dump.find(fmt::format("; at 3000, 5 bytes: expected {:02x}", clean[3000])),
+            std::string::npos)
+      << dump;
+  EXPECT_NE(dump.find("; at 6000, 40 bytes: expected "), std::string::npos) << dump;
+  EXPECT_NE(dump.find(" ..., seen "), std::string::npos) << dump;  // 16 of 40 shown
+  EXPECT_NE(dump.find("; at 7000, 1 bytes"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("; at 7100, 1 bytes"), std::string::npos) << dump;
+  EXPECT_EQ(dump.find("at 7200"), std::string::npos) << dump;  // past the 4 runs shown
+  EXPECT_NE(dump.find("; and more"), std::string::npos) << dump;
+  EXPECT_EQ(DescribeDbDifferingBytes(clean), "0 bytes differ from the version the header names");
 }
 
 TEST(DbPageCheck, TheChecksumFieldsHighBytesChangedIsAChecksumFailure) {
