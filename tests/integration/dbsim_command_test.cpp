@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -137,6 +138,13 @@ TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
     checked += u["pages_checked"].get<uint64_t>();
     scatter += u["io"]["scatter_read"]["count"].get<uint64_t>();
     EXPECT_TRUE(u["failure"].is_null()) << u.dump();
+    // IOPS: every kind of I/O it timed over its time.
+    uint64_t ios = 0;
+    for (const auto& [kind, figures] : u["io"].items()) ios += figures["count"].get<uint64_t>();
+    const double time_s = u["time_s"].get<double>();
+    ASSERT_GT(time_s, 0) << u.dump();
+    EXPECT_NEAR(u["iops"].get<double>(), static_cast<double>(ios) / time_s, 1e-6 * (ios + 1))
+        << u.dump();
   }
   EXPECT_GE(checked, 512u);
   ASSERT_EQ(doc["files"].size(), 1u);
@@ -451,6 +459,96 @@ TEST(DbsimCommand, TheVerdictIsEveryUsersAndFollowsTheVerdictOption) {
   EXPECT_NE(bad.err.find("dbsim: --verdict=maybe: the verdict is off, on or strict"),
             std::string::npos)
       << bad.err;
+}
+
+// The configuration's keys and -size, each seen in what the run did.
+
+nlohmann::json DbsimJson(const ProcessResult& r) {
+  return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+// -size MB: every data file starts at MB and may grow to twice that, the
+// log is half a data file.
+TEST(DbsimKeys, TheSizeOptionSetsTheDataAndTheLogFiles) {
+  TempDir dir;
+  dir.Write("small.ini", DbsimConfigText("", ""));
+  const ProcessResult r =
+      Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "-d", "1", "-size", "6", "--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = DbsimJson(r);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  ASSERT_EQ(doc["files"].size(), 1u) << r.out;
+  EXPECT_EQ(doc["files"][0]["initial_pages"], 768);  // 6 MiB of 8 KiB pages
+  EXPECT_EQ(doc["files"][0]["capacity_pages"], 1536);
+  const std::string manifest = dir.Read(".loadcell-sqlio.manifest");
+  EXPECT_NE(manifest.find("created data.mdx 6291456 bytes"), std::string::npos) << manifest;
+  EXPECT_NE(manifest.find("created log.ldx 3145728 bytes"), std::string::npos) << manifest;
+}
+
+// UseScatterGather=FALSE: the read-ahead and the writers still move runs of
+// pages, one page per I/O.
+TEST(DbsimKeys, WithoutScatterGatherEveryPageIsItsOwnIo) {
+  TempDir dir;
+  dir.Write("plain.ini", DbsimConfigText("UseScatterGather=FALSE\n",
+                                         "RandomUserReadWriteRatio=7000\n", /*bulk_users=*/1));
+  const ProcessResult r = Dbsim(dir, {"-cfg", "plain.ini", "-dir", ".", "--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = DbsimJson(r);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  uint64_t read_ahead_bytes = 0;
+  for (const auto& u : doc["users"]) {
+    EXPECT_EQ(u["io"]["scatter_read"]["count"], 0) << u.dump();
+    EXPECT_EQ(u["io"]["gather_write"]["count"], 0) << u.dump();
+    if (u["name"].get<std::string>().rfind("read-ahead", 0) == 0) {
+      read_ahead_bytes += u["bytes_read"].get<uint64_t>();
+    }
+  }
+  EXPECT_GT(read_ahead_bytes, 0u) << r.out;
+  EXPECT_EQ(doc["files"][0]["scatter_reads"], 0);
+  EXPECT_EQ(doc["files"][0]["gather_writes"], 0);
+  EXPECT_GT(doc["files"][0]["reads"].get<uint64_t>(), 0u);
+  EXPECT_GT(doc["files"][0]["writes"].get<uint64_t>(), 0u);
+}
+
+// DeleteFilesAtShutdown=TRUE: the files the run made are gone after it,
+// what else is in the folder stays.
+TEST(DbsimKeys, DeleteFilesAtShutdownRemovesOnlyTheFilesItMade) {
+  TempDir dir;
+  dir.Write("gone.ini", DbsimConfigText("DeleteFilesAtShutdown=TRUE\n", ""));
+  dir.Write("mine.txt", "a user's file");
+  const ProcessResult r = Dbsim(dir, {"-cfg", "gone.ini", "-dir", ".", "-d", "1"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/data.mdx"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/log.ldx"));
+  EXPECT_EQ(dir.Read("mine.txt"), "a user's file");
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/gone.ini"));
+  // Kept without it.
+  dir.Write("kept.ini", DbsimConfigText("DeleteFilesAtShutdown=FALSE\n", ""));
+  const ProcessResult kept = Dbsim(dir, {"-cfg", "kept.ini", "-dir", ".", "-d", "1"});
+  ASSERT_EQ(kept.exit_code, 0) << Show(kept);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/data.mdx"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/log.ldx"));
+}
+
+// StopOnError=TRUE: the first failed check ends the run, long before its
+// time; FALSE goes on to the end (AnInjectedFaultIsNamedByKindAndFailsTheRun).
+TEST(DbsimKeys, StopOnErrorEndsTheRunAtTheFirstFailure) {
+  TempDir dir;
+  std::string config = DbsimConfigText("StopOnError=TRUE\n", "RandomUserReadWriteRatio=9900\n");
+  config.replace(config.find("TestCycleDuration=2"), 19, "TestCycleDuration=30");
+  dir.Write("stop.ini", config);
+  const auto started = std::chrono::steady_clock::now();
+  const ProcessResult r =
+      Dbsim(dir, {"-cfg", "stop.ini", "-dir", ".", "--inject-fault=torn-write:5", "--format=json"});
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  const nlohmann::json doc = DbsimJson(r);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_GE(doc["page_checks"]["by_kind"]["torn page"].get<uint64_t>(), 1u) << r.out;
+  // A 30 s cycle ended by the failure: no user ran its time out.
+  for (const auto& u : doc["users"]) EXPECT_LT(u["time_s"].get<double>(), 25.0) << u.dump();
+  EXPECT_LT(took, 25.0);
 }
 
 }  // namespace

@@ -49,6 +49,12 @@ void WriteJsonUser(const JobRunResult& job, const DbsimUserWorkload* user, JsonW
   w.Key("mean_in_flight").Double(DbsimMeanInFlight(r));
   w.Key("peak_in_flight").Int(user != nullptr ? user->peak_in_flight() : 0);
   WriteJsonLatencies(r, w);
+  // Every kind of I/O it timed, per second of its time (the text's IOPS).
+  uint64_t ios = 0;
+  for (size_t k = 1; k < r.latency.size() && k < std::size(kDbsimJsonKinds); ++k) {
+    ios += r.latency[k].histogram.Count();
+  }
+  w.Key("iops").Double(r.total_time_s > 0 ? static_cast<double>(ios) / r.total_time_s : 0);
   w.Key("bytes_read").Uint(JsonCounter(r, kDbsimBytesRead));
   w.Key("bytes_written").Uint(JsonCounter(r, kDbsimBytesWritten));
   w.Key("pages_checked").Uint(JsonCounter(r, kDbsimPagesChecked));
