@@ -209,6 +209,7 @@ class PosixFileSystemImpl final : public FileSystem {
     const int count = static_cast<int>(std::min<size_t>(slices.size(), IOV_MAX));
     ssize_t n = RetryOnEintr([&] { return ::preadv(fd, iov, count, static_cast<off_t>(offset)); });
     if (n < 0) return PosixError("preadv", errno);
+    CountNativeScatterGather();
     return static_cast<size_t>(n);
   }
 
@@ -217,6 +218,7 @@ class PosixFileSystemImpl final : public FileSystem {
     const int count = static_cast<int>(std::min<size_t>(slices.size(), IOV_MAX));
     ssize_t n = RetryOnEintr([&] { return ::pwritev(fd, iov, count, static_cast<off_t>(offset)); });
     if (n < 0) return PosixError("pwritev", errno);
+    CountNativeScatterGather();
     return static_cast<size_t>(n);
   }
 

@@ -71,11 +71,12 @@ class FileSystem {
   // One pread/pwrite call: may transfer fewer bytes than asked (returned).
   virtual Result<size_t> PRead(int fd, void* buf, size_t len, uint64_t offset) = 0;
   virtual Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) = 0;
-  // A scatter read and a gather write (preadv/pwritev): the file's bytes
-  // from `offset` on into (from) `slices` in order, in one call; may
-  // transfer fewer bytes than asked (returned). The default, the Windows
-  // build's (ReadFileScatter is not used yet), is one PRead/PWrite per slice
-  // through this FileSystem, stopping at the first short one.
+  // A scatter read and a gather write (preadv/pwritev; on Windows
+  // ReadFileScatter/WriteFileGather where they apply: os/win32_scatter_gather.h):
+  // the file's bytes from `offset` on into (from) `slices` in order, in one
+  // call; may transfer fewer bytes than asked (returned). The default is one
+  // PRead/PWrite per slice through this FileSystem, stopping at the first
+  // short one (NativeScatterGatherCalls tells the two apart).
   virtual Result<size_t> PReadV(int fd, std::span<const IoSlice> slices, uint64_t offset);
   virtual Result<size_t> PWriteV(int fd, std::span<const IoSlice> slices, uint64_t offset);
   virtual Status Fsync(int fd) = 0;
@@ -181,6 +182,14 @@ FileSystem& PosixFileSystem();
 // The implementation of the platform this build runs on: what code that is
 // not handed a FileSystem uses. The one place where the platform is chosen.
 FileSystem& DefaultFileSystem();
+
+// How many scatter reads and gather writes went to the system as one call
+// each (preadv/pwritev; ReadFileScatter/WriteFileGather) since the process
+// started, not as FileSystem's default one call per slice: for tests that
+// must see the native path taken. CountNativeScatterGather adds one (the
+// platforms' file systems call it).
+uint64_t NativeScatterGatherCalls();
+void CountNativeScatterGather();
 
 // The characters that separate a path's folders: "/" on POSIX; "/\\" on
 // Windows, which takes both.

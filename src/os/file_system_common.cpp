@@ -63,6 +63,16 @@ Status CheckSectorMultiple(FileSystem& fs, const std::string& dir, uint64_t byte
                   what, sector, dir, how));
 }
 
+namespace {
+std::atomic<uint64_t> g_native_scatter_gather{0};
+}  // namespace
+
+uint64_t NativeScatterGatherCalls() {
+  return g_native_scatter_gather.load(std::memory_order_relaxed);
+}
+
+void CountNativeScatterGather() { g_native_scatter_gather.fetch_add(1, std::memory_order_relaxed); }
+
 Result<size_t> FileSystem::PReadV(int fd, std::span<const IoSlice> slices, uint64_t offset) {
   size_t done = 0;
   for (const IoSlice& slice : slices) {

@@ -92,6 +92,7 @@ std::optional<Result<size_t>> Win32ScatterGather::Transfer(int fd, std::span<con
   if (error != ERROR_SUCCESS) {
     return Result<size_t>(Win32Error(write ? "WriteFileGather" : "ReadFileScatter", error));
   }
+  CountNativeScatterGather();
   return Result<size_t>(static_cast<size_t>(done));
 }
 
