@@ -160,6 +160,34 @@ TEST(VerdictBinary, BufferedReadsOfAFileSetInMemoryAreInvalidAndStrictExits3) {
   EXPECT_EQ(VerdictLastLine(on.out).rfind("Verdict: INVALID (", 0), 0u) << on.out;
 }
 
+// A sweep's points under --verdict=strict: exit 3 after the table when a
+// point's run is INVALID, the points named; without strict, exit 0.
+TEST(VerdictBinary, ASweepWithInvalidPointsUnderStrictExits3AndNamesThem) {
+  TempDir dir(BuildTree());
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
+  std::vector<std::string> sweep = {"sweep", "--threads=1,2", "--output-dir=" + (dir / "out"),
+                                    "--"};
+  const std::vector<std::string> run =
+      FileIoCommand(dir, {"--file-test-mode=rndrd", "--events=2000", "run"});
+  sweep.insert(sweep.end(), run.begin(), run.end() - 1);
+  std::vector<std::string> strict = sweep;
+  strict.push_back("--verdict=strict");
+  strict.push_back("run");
+  sweep.push_back("run");
+  const ProcessResult r = RunLoadcell(strict);
+  EXPECT_EQ(r.exit_code, 3) << ShowVerdictRun(r);
+  // The table is printed first, each point INVALID on the cache check.
+  EXPECT_NE(r.out.find("INVALID ("), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("loadcell: sweep: 2 of 2 points are INVALID (--verdict=strict; "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("): threads=1; threads=2\n"), std::string::npos) << r.err;
+  const ProcessResult on = RunLoadcell(sweep);
+  EXPECT_EQ(on.exit_code, 0) << ShowVerdictRun(on);
+  EXPECT_NE(on.out.find("INVALID ("), std::string::npos) << on.out;
+  EXPECT_EQ(on.err.find("INVALID"), std::string::npos) << on.err;
+}
+
 TEST(VerdictBinary, JsonCarriesTheVerdictAndItsCost) {
   TempDir dir(BuildTree());
   ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
