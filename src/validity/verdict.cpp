@@ -152,7 +152,10 @@ void VerdictStep::Judge(RunResult& r) const {
   host.dirty_bytes_end = dirty.dirty_bytes;
   host.writeback_bytes_end = dirty.writeback_bytes;
   host.virtual_machine = VirtualMachineName();
-  const WorkloadFacts facts = workload_.Facts(r);
+  // After a forced shutdown threads abandoned inside the workload may still
+  // use it: its facts (a database's tables read over a connection, its
+  // files) are not asked, and the errors check names the abandoned threads.
+  const WorkloadFacts facts = r.forced_shutdown ? WorkloadFacts{} : workload_.Facts(r);
   // A workload that reads its database's settings only after the run (a
   // Lua script's) records them here, for `loadcell compare`.
   if (r.manifest.database_settings.empty()) r.manifest.database_settings = facts.database_settings;

@@ -319,7 +319,7 @@ class SweepRun final {
       if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
       return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
     }
-    if (!result->forced_shutdown) verdict.Judge(*result);
+    verdict.Judge(*result);
     reporters.OnEnd(*result);
     if (setup.after_report && !result->forced_shutdown) {
       if (Status done = setup.after_report(); !done.ok() && result->failure.ok()) {

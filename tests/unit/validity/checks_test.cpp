@@ -947,6 +947,24 @@ TEST(ErrorsCheckTest, CountedShortIosWarnWithTheirCount) {
   EXPECT_EQ(FigureOf(*out, "short_ios"), -1);
 }
 
+// A forced shutdown abandoned threads inside an event: INVALID, the
+// threads named and counted.
+TEST(ErrorsCheckTest, ThreadsAbandonedByAForcedShutdownAreInvalid) {
+  Case c;
+  c.result = ResultOf(1000, 10);
+  c.result.forced_shutdown = true;
+  c.result.abandoned_threads = {0, 3};
+  std::optional<CheckOutcome> out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("2 threads (0, 3) abandoned inside an event past the "
+                                   "--forced-shutdown grace"));
+  EXPECT_THAT(out->seen, HasSubstr("the workload's own facts were not read"));
+  EXPECT_EQ(FigureOf(*out, "abandoned_threads"), 2);
+  c.result.abandoned_threads = {1};
+  out = c.Run(&CheckErrors);
+  EXPECT_THAT(out->seen, HasSubstr("thread 1 abandoned inside an event"));
+}
+
 // ---------------------------------------------------------------- memory-cache
 
 TEST(MemoryCacheCheckTest, ABlockInsideL2Warns) {
