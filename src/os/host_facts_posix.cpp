@@ -26,14 +26,59 @@ std::string FirstLineOf(const std::string& path) {
   return line;
 }
 
-// The cgroup v2 path of this process ("/user.slice/..."), "" when unknown.
-std::string OwnCgroupPath() {
-  std::ifstream in("/proc/self/cgroup");
+// This process' cgroups as `proc_cgroup` names them: cgroup v2's path
+// ("0::/user.slice/..."), and the path in the hierarchy of cgroup v1's
+// memory controller ("4:memory:/docker/...", the controller possibly listed
+// with others: "4:cpu,memory:/..."); "" for one the process is not in.
+struct OwnCgroups {
+  std::string v2;
+  std::string v1_memory;
+};
+OwnCgroups ReadOwnCgroups(const std::string& proc_cgroup) {
+  OwnCgroups own;
+  std::ifstream in(proc_cgroup);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("0::", 0) == 0) return line.substr(3);
+    const size_t first = line.find(':');
+    const size_t second = first == std::string::npos ? first : line.find(':', first + 1);
+    if (second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    const std::string path = line.substr(second + 1);
+    if (line.rfind("0::", 0) == 0) {
+      own.v2 = path;
+      continue;
+    }
+    std::istringstream names(controllers);
+    for (std::string name; std::getline(names, name, ',');) {
+      if (name == "memory") own.v1_memory = path;
+    }
   }
-  return "";
+  return own;
+}
+
+// v1 states "no limit" as the largest multiple of the page size below
+// 2^63; anything from 2^62 up is taken as none.
+constexpr uint64_t kNoCgroupLimit = uint64_t{1} << 62;
+
+// The tightest limit in the file `name` of `root` + `dir` and of each
+// folder above it up to `root` itself; 0 when none sets one ("max", no
+// file).
+uint64_t TightestCgroupLimit(const std::string& root, std::string dir, const char* name) {
+  uint64_t limit = 0;
+  for (;;) {
+    const std::string value = FirstLineOf(root + (dir == "/" ? "" : dir) + "/" + name);
+    if (!value.empty() && value != "max") {
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
+      if (end != value.c_str() && n > 0 && n < kNoCgroupLimit && (limit == 0 || n < limit)) {
+        limit = n;
+      }
+    }
+    if (dir.empty() || dir == "/") break;
+    const size_t slash = dir.rfind('/');
+    dir = slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
+  }
+  return limit;
 }
 
 }  // namespace
@@ -87,22 +132,15 @@ std::string ComputerName() {
   return buf;
 }
 
-uint64_t CgroupMemoryLimit() {
-  const std::string own = OwnCgroupPath();
-  if (own.empty()) return 0;
-  // The tightest limit on the way up to the root.
+uint64_t CgroupMemoryLimit(const std::string& proc_cgroup, const std::string& cgroup_root) {
+  const OwnCgroups own = ReadOwnCgroups(proc_cgroup);
   uint64_t limit = 0;
-  std::string dir = own;
-  for (;;) {
-    const std::string value = FirstLineOf("/sys/fs/cgroup" + dir + "/memory.max");
-    if (!value.empty() && value != "max") {
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
-      if (end != value.c_str() && n > 0 && (limit == 0 || n < limit)) limit = n;
-    }
-    if (dir.empty() || dir == "/") break;
-    const size_t slash = dir.rfind('/');
-    dir = slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
+  const auto tighter = [&limit](uint64_t n) {
+    if (n != 0 && (limit == 0 || n < limit)) limit = n;
+  };
+  if (!own.v2.empty()) tighter(TightestCgroupLimit(cgroup_root, own.v2, "memory.max"));
+  if (!own.v1_memory.empty()) {
+    tighter(TightestCgroupLimit(cgroup_root + "/memory", own.v1_memory, "memory.limit_in_bytes"));
   }
   return limit;
 }

@@ -84,7 +84,7 @@ HostCpuTimes ReadHostCpuTimes(const std::string& /*proc_stat*/) {
   return t;
 }
 
-uint64_t CgroupMemoryLimit() {
+uint64_t CgroupMemoryLimit(const std::string& /*proc_cgroup*/, const std::string& /*cgroup_root*/) {
   // A job object's limit on this process (or on the job as a whole) is what
   // a cgroup's is on Linux.
   JOBOBJECT_EXTENDED_LIMIT_INFORMATION job{};
