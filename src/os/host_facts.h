@@ -74,6 +74,7 @@ Result<uint64_t> FileHoleBytes(const std::string& path);
 // ("vda1", "dm-0") for messages.
 struct DeviceCounters {
   bool known = false;
+  std::string unknown;  // when not known: why ("cannot read ...: Permission denied")
   std::string device;
   std::vector<std::string> under;  // the disks under a stacked device ("" none)
   uint64_t read_bytes = 0;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -190,19 +191,30 @@ std::string BlockEntryPath(const std::string& class_block, const std::string& na
   return path;
 }
 
-// The read and written bytes of the sysfs block folder `dir` (its `stat`).
-bool ReadStatBytes(const std::string& dir, uint64_t* read_bytes, uint64_t* written_bytes) {
+// The read and written bytes of the sysfs block folder `dir` (its `stat`);
+// "" when read, else why not (the file unreadable, with the system's reason,
+// or not a stat line).
+std::string ReadStatBytes(const std::string& dir, uint64_t* read_bytes, uint64_t* written_bytes) {
+  const std::string path = dir + "/stat";
+  errno = 0;
+  std::ifstream file(path);
+  if (!file) {
+    const int err = errno;
+    return "cannot read " + path + (err != 0 ? ": " + std::string(std::strerror(err)) : "");
+  }
+  std::string line;
+  std::getline(file, line);
   // Documentation/block/stat.rst: reads, reads merged, sectors read, ms
   // reading, writes, writes merged, sectors written, ...; sectors of 512
   // bytes whatever the device's own.
-  std::istringstream in(FirstLineOf(dir + "/stat"));
+  std::istringstream in(line);
   uint64_t v[7] = {};
   for (uint64_t& x : v) {
-    if (!(in >> x)) return false;
+    if (!(in >> x)) return path + ": not a block device's counters";
   }
   *read_bytes = v[2] * 512;
   *written_bytes = v[6] * 512;
-  return true;
+  return "";
 }
 
 void CollectLeaves(const std::string& device, const std::string& class_block, int depth,
@@ -248,11 +260,19 @@ std::vector<std::string> LeafDevices(const std::string& device, const std::strin
 DeviceCounters DeviceCountersOf(const std::string& device, const std::string& class_block) {
   DeviceCounters c;
   const std::vector<std::string> leaves = LeafDevices(device, class_block);
-  if (leaves.empty()) return c;
+  if (leaves.empty()) {
+    c.unknown = "block device " + device + " is not in " + class_block;
+    return c;
+  }
   for (const std::string& leaf : leaves) {
     uint64_t read = 0;
     uint64_t written = 0;
-    if (!ReadStatBytes(BlockEntryPath(class_block, leaf), &read, &written)) return DeviceCounters{};
+    std::string why = ReadStatBytes(BlockEntryPath(class_block, leaf), &read, &written);
+    if (!why.empty()) {
+      DeviceCounters none;
+      none.unknown = std::move(why);
+      return none;
+    }
     c.read_bytes += read;
     c.written_bytes += written;
   }
@@ -264,7 +284,12 @@ DeviceCounters DeviceCountersOf(const std::string& device, const std::string& cl
 
 DeviceCounters ReadDeviceCounters(const std::string& path) {
   const std::string dir = DeviceFolderOf(path);
-  if (dir.empty()) return {};
+  if (dir.empty()) {
+    DeviceCounters none;
+    none.unknown =
+        "no block device behind its file system (tmpfs, overlay or a network file system)";
+    return none;
+  }
   return DeviceCountersOf(dir.substr(dir.rfind('/') + 1));
 }
 

@@ -78,9 +78,9 @@ std::vector<PerCpuTimes> VerdictStep::EndPerCpuTimes() const {
 void VerdictStep::DeviceWindows(validity::HostFacts& host) const {
   for (const auto& [dir, start] : start_devices_) {
     const DeviceCounters end = ReadDeviceCounters(dir);
-    if (!start.known || !end.known || end.device != start.device) {
+    if (std::string why = validity::DeviceWindowUnknown(dir, start, end); !why.empty()) {
       host.devices.clear();
-      host.devices_unknown = dir + ": no block device's counters behind it";
+      host.devices_unknown = std::move(why);
       return;
     }
     host.devices.push_back({end.device, end.read_bytes - start.read_bytes,
@@ -168,6 +168,19 @@ void VerdictStep::Judge(RunResult& r) const {
 }
 
 namespace validity {
+
+std::string DeviceWindowUnknown(const std::string& dir, const DeviceCounters& start,
+                                const DeviceCounters& end) {
+  if (!start.known || !end.known) {
+    const std::string& why = !start.known ? start.unknown : end.unknown;
+    return dir + ": " + (why.empty() ? "no block device's counters behind it" : why);
+  }
+  if (end.device != start.device) {
+    return dir + ": its device changed during the run (" + start.device + ", then " + end.device +
+           ")";
+  }
+  return "";
+}
 
 std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& io) {
   std::vector<TargetEndFacts> out;

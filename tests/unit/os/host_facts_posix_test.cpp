@@ -10,7 +10,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -174,7 +176,26 @@ TEST(HostFactsTest, ALeafWithoutCountersMakesTheStackUnknown) {
   WriteFact(b + "/md0/stat", StatLine(2, 2));
   std::filesystem::create_directories(b + "/md0/slaves/sda1");
   std::filesystem::create_directories(b + "/sda1");  // no stat
-  EXPECT_FALSE(DeviceCountersOf("md0", b).known);
+  const DeviceCounters c = DeviceCountersOf("md0", b);
+  EXPECT_FALSE(c.known);
+  // Why, with the system's words for the file that could not be read.
+  EXPECT_EQ(c.unknown, "cannot read " + b + "/sda1/stat: " + std::strerror(ENOENT));
+  WriteFact(b + "/sda1/stat", "garbled\n");
+  EXPECT_EQ(DeviceCountersOf("md0", b).unknown, b + "/sda1/stat: not a block device's counters");
+  EXPECT_EQ(DeviceCountersOf("sdz", b).unknown, "block device sdz is not in " + b);
+}
+
+// A counter file the process may not read says so (not "no block device");
+// root reads it anyway, so the check is made only for another user.
+TEST(HostFactsTest, ACounterFileThatCannotBeReadNamesThePermission) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads a file of mode 000";
+  TempDir root;
+  const std::string b = root.path();
+  WriteFact(b + "/sda1/stat", StatLine(2, 2));
+  ASSERT_EQ(::chmod((b + "/sda1/stat").c_str(), 0), 0);
+  const DeviceCounters c = DeviceCountersOf("sda1", b);
+  EXPECT_FALSE(c.known);
+  EXPECT_EQ(c.unknown, "cannot read " + b + "/sda1/stat: " + std::strerror(EACCES));
 }
 
 TEST(HostFactsTest, DirtyAndWritebackAreReadFromMeminfo) {

@@ -224,6 +224,39 @@ TEST(DeviceReadsCheckTest, NoCountersAreNotCheckedDirectReadsDoNotConcernIt) {
   EXPECT_FALSE(c.Run(&CheckDeviceReads).has_value());
 }
 
+// The counters' own reason is the not-checked reason: a counter file the
+// process may not read is named with the system's words, not taken for "no
+// block device"; a device that changed during the run is named.
+TEST(DeviceReadsCheckTest, TheReasonCountersWereNotReadIsTheirOwn) {
+  DeviceCounters known;
+  known.known = true;
+  known.device = "sda1";
+  DeviceCounters denied;
+  denied.unknown = "cannot read /sys/class/block/sda1/stat: Permission denied";
+  EXPECT_EQ(DeviceWindowUnknown("/data", known, known), "");
+  EXPECT_EQ(DeviceWindowUnknown("/data", known, denied),
+            "/data: cannot read /sys/class/block/sda1/stat: Permission denied");
+  EXPECT_EQ(DeviceWindowUnknown("/data", denied, known),
+            "/data: cannot read /sys/class/block/sda1/stat: Permission denied");
+  DeviceCounters other = known;
+  other.device = "sdb1";
+  EXPECT_EQ(DeviceWindowUnknown("/data", known, other),
+            "/data: its device changed during the run (sda1, then sdb1)");
+  // A reading that gives no reason keeps the general one.
+  EXPECT_EQ(DeviceWindowUnknown("/data", DeviceCounters{}, known),
+            "/data: no block device's counters behind it");
+
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.io_bytes_read = 1 << 20;
+  c.host.devices_unknown = DeviceWindowUnknown("/data", known, denied);
+  const std::optional<CheckOutcome> out = c.Run(&CheckDeviceReads);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_THAT(out->seen, HasSubstr("Permission denied"));
+  EXPECT_THAT(out->seen, Not(HasSubstr("no block device")));
+}
+
 // ---------------------------------------------------------------- device-writes
 
 // Buffered random writes of 4 KiB on one thread.
