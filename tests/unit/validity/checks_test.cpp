@@ -1283,6 +1283,25 @@ TEST(NoisyHostCheckTest, ThrottleEventsWarnUnknownCpuTimesAreNotChecked) {
   EXPECT_EQ(c.Run(&CheckNoisyHost)->level, CheckLevel::kNotChecked);
 }
 
+// Without steal time (Windows) the check is not made, and a virtual machine
+// is still stated, named, on that line.
+TEST(NoisyHostCheckTest, NoStealTimeStillStatesAVirtualMachine) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.host.window = WindowOf(10, 1, 0.5);
+  c.host.window.steal_fraction = -1;
+  std::optional<CheckOutcome> out = c.Run(&CheckNoisyHost);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_EQ(out->seen, "the system does not state its CPUs' steal time");
+  EXPECT_EQ(FigureOf(*out, "virtual_machine"), 0);
+  c.host.virtual_machine = "Hyper-V";
+  out = c.Run(&CheckNoisyHost);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_EQ(out->seen,
+            "the system does not state its CPUs' steal time; a virtual machine (Hyper-V): its "
+            "figures are the guest's, and other guests may share its CPUs");
+  EXPECT_EQ(FigureOf(*out, "virtual_machine"), 1);
+}
+
 // ---------------------------------------------------------------- cpu-frequency
 
 TEST(CpuFrequencyCheckTest, AFrequencyThatChangedWarnsAndNamesTheGovernor) {
