@@ -1117,6 +1117,33 @@ TEST(RanksCheckTest, ALateStartWarnsRanksTogetherPass) {
   EXPECT_EQ(ok->level, CheckLevel::kPass);
 }
 
+// The verdict is made on rank 0 with its own host's facts: the ranks
+// check's evidence says so, naming the hosts not read, whether it passes or
+// warns.
+TEST(RanksCheckTest, TheEvidenceSaysTheHostFactsAreRankZerosHostsAlone) {
+  Case c = RanksCase({{0, 10}, {0.001, 10}, {0.002, 10}});
+  std::vector<RankFigures>& ranks = c.result.cluster->ranks;
+  for (RankFigures& f : ranks) f.host = "c1";
+  std::optional<CheckOutcome> out = c.Run(&CheckRanks);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(out->seen, "host facts from rank 0's host (c1), where every rank ran");
+  EXPECT_EQ(FigureOf(*out, "hosts"), 1);
+  ranks[1].host = "c2";
+  ranks[2].host = "c3";
+  out = c.Run(&CheckRanks);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(out->seen,
+            "host facts from rank 0's host (c1) only; the other ranks' hosts (c2, c3) were not "
+            "read");
+  EXPECT_EQ(FigureOf(*out, "hosts"), 3);
+  ranks[2].host = "c1";
+  ranks[2].end_s = 7.5;
+  out = c.Run(&CheckRanks);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("both phases; host facts from rank 0's host (c1) only; the "
+                                   "other ranks' host (c2) was not read"));
+}
+
 TEST(RanksCheckTest, OneProcessIsNotConcerned) {
   EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckRanks).has_value());
   EXPECT_FALSE(RanksCase({{0, 10}}).Run(&CheckRanks).has_value());
