@@ -245,7 +245,7 @@ int RunTestOn(TestSetup& setup, const RunExtras& extras, std::ostream& out, std:
     PrintError(err, result.status());
     return ExitFor(result.status());  // 130 for an interrupt
   }
-  if (!result->forced_shutdown) verdict.Judge(*result);
+  verdict.Judge(*result);
   reporters.OnEnd(*result);
   out.flush();
   if (result->forced_shutdown) {

@@ -50,8 +50,14 @@ std::vector<PerCpuTimes> ReadPerCpuTimes(const std::string& proc_stat = "/proc/s
 std::string ComputerName();
 
 // The memory limit of this process' cgroup in bytes; 0 when there is none
-// or the system does not say.
-uint64_t CgroupMemoryLimit();
+// or the system does not say. On Linux the tightest limit of the process'
+// cgroup and each one above it, as `proc_cgroup` (/proc/self/cgroup) names
+// them under `cgroup_root` (where the cgroup file systems are mounted):
+// cgroup v2's memory.max, and v1's memory.limit_in_bytes in the memory
+// controller's hierarchy (`cgroup_root`/memory); both on a hybrid host. On
+// Windows the job object's limit (the arguments are unused).
+uint64_t CgroupMemoryLimit(const std::string& proc_cgroup = "/proc/self/cgroup",
+                           const std::string& cgroup_root = "/sys/fs/cgroup");
 
 // How many bytes of the file at `path` lie in holes (ranges with no storage
 // allocated: they read as zeros without touching the device). NotSupported
@@ -68,6 +74,7 @@ Result<uint64_t> FileHoleBytes(const std::string& path);
 // ("vda1", "dm-0") for messages.
 struct DeviceCounters {
   bool known = false;
+  std::string unknown;  // when not known: why ("cannot read ...: Permission denied")
   std::string device;
   std::vector<std::string> under;  // the disks under a stacked device ("" none)
   uint64_t read_bytes = 0;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -26,14 +27,59 @@ std::string FirstLineOf(const std::string& path) {
   return line;
 }
 
-// The cgroup v2 path of this process ("/user.slice/..."), "" when unknown.
-std::string OwnCgroupPath() {
-  std::ifstream in("/proc/self/cgroup");
+// This process' cgroups as `proc_cgroup` names them: cgroup v2's path
+// ("0::/user.slice/..."), and the path in the hierarchy of cgroup v1's
+// memory controller ("4:memory:/docker/...", the controller possibly listed
+// with others: "4:cpu,memory:/..."); "" for one the process is not in.
+struct OwnCgroups {
+  std::string v2;
+  std::string v1_memory;
+};
+OwnCgroups ReadOwnCgroups(const std::string& proc_cgroup) {
+  OwnCgroups own;
+  std::ifstream in(proc_cgroup);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("0::", 0) == 0) return line.substr(3);
+    const size_t first = line.find(':');
+    const size_t second = first == std::string::npos ? first : line.find(':', first + 1);
+    if (second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    const std::string path = line.substr(second + 1);
+    if (line.rfind("0::", 0) == 0) {
+      own.v2 = path;
+      continue;
+    }
+    std::istringstream names(controllers);
+    for (std::string name; std::getline(names, name, ',');) {
+      if (name == "memory") own.v1_memory = path;
+    }
   }
-  return "";
+  return own;
+}
+
+// v1 states "no limit" as the largest multiple of the page size below
+// 2^63; anything from 2^62 up is taken as none.
+constexpr uint64_t kNoCgroupLimit = uint64_t{1} << 62;
+
+// The tightest limit in the file `name` of `root` + `dir` and of each
+// folder above it up to `root` itself; 0 when none sets one ("max", no
+// file).
+uint64_t TightestCgroupLimit(const std::string& root, std::string dir, const char* name) {
+  uint64_t limit = 0;
+  for (;;) {
+    const std::string value = FirstLineOf(root + (dir == "/" ? "" : dir) + "/" + name);
+    if (!value.empty() && value != "max") {
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
+      if (end != value.c_str() && n > 0 && n < kNoCgroupLimit && (limit == 0 || n < limit)) {
+        limit = n;
+      }
+    }
+    if (dir.empty() || dir == "/") break;
+    const size_t slash = dir.rfind('/');
+    dir = slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
+  }
+  return limit;
 }
 
 }  // namespace
@@ -87,22 +133,15 @@ std::string ComputerName() {
   return buf;
 }
 
-uint64_t CgroupMemoryLimit() {
-  const std::string own = OwnCgroupPath();
-  if (own.empty()) return 0;
-  // The tightest limit on the way up to the root.
+uint64_t CgroupMemoryLimit(const std::string& proc_cgroup, const std::string& cgroup_root) {
+  const OwnCgroups own = ReadOwnCgroups(proc_cgroup);
   uint64_t limit = 0;
-  std::string dir = own;
-  for (;;) {
-    const std::string value = FirstLineOf("/sys/fs/cgroup" + dir + "/memory.max");
-    if (!value.empty() && value != "max") {
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
-      if (end != value.c_str() && n > 0 && (limit == 0 || n < limit)) limit = n;
-    }
-    if (dir.empty() || dir == "/") break;
-    const size_t slash = dir.rfind('/');
-    dir = slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
+  const auto tighter = [&limit](uint64_t n) {
+    if (n != 0 && (limit == 0 || n < limit)) limit = n;
+  };
+  if (!own.v2.empty()) tighter(TightestCgroupLimit(cgroup_root, own.v2, "memory.max"));
+  if (!own.v1_memory.empty()) {
+    tighter(TightestCgroupLimit(cgroup_root + "/memory", own.v1_memory, "memory.limit_in_bytes"));
   }
   return limit;
 }
@@ -152,19 +191,30 @@ std::string BlockEntryPath(const std::string& class_block, const std::string& na
   return path;
 }
 
-// The read and written bytes of the sysfs block folder `dir` (its `stat`).
-bool ReadStatBytes(const std::string& dir, uint64_t* read_bytes, uint64_t* written_bytes) {
+// The read and written bytes of the sysfs block folder `dir` (its `stat`);
+// "" when read, else why not (the file unreadable, with the system's reason,
+// or not a stat line).
+std::string ReadStatBytes(const std::string& dir, uint64_t* read_bytes, uint64_t* written_bytes) {
+  const std::string path = dir + "/stat";
+  errno = 0;
+  std::ifstream file(path);
+  if (!file) {
+    const int err = errno;
+    return "cannot read " + path + (err != 0 ? ": " + std::string(std::strerror(err)) : "");
+  }
+  std::string line;
+  std::getline(file, line);
   // Documentation/block/stat.rst: reads, reads merged, sectors read, ms
   // reading, writes, writes merged, sectors written, ...; sectors of 512
   // bytes whatever the device's own.
-  std::istringstream in(FirstLineOf(dir + "/stat"));
+  std::istringstream in(line);
   uint64_t v[7] = {};
   for (uint64_t& x : v) {
-    if (!(in >> x)) return false;
+    if (!(in >> x)) return path + ": not a block device's counters";
   }
   *read_bytes = v[2] * 512;
   *written_bytes = v[6] * 512;
-  return true;
+  return "";
 }
 
 void CollectLeaves(const std::string& device, const std::string& class_block, int depth,
@@ -210,11 +260,19 @@ std::vector<std::string> LeafDevices(const std::string& device, const std::strin
 DeviceCounters DeviceCountersOf(const std::string& device, const std::string& class_block) {
   DeviceCounters c;
   const std::vector<std::string> leaves = LeafDevices(device, class_block);
-  if (leaves.empty()) return c;
+  if (leaves.empty()) {
+    c.unknown = "block device " + device + " is not in " + class_block;
+    return c;
+  }
   for (const std::string& leaf : leaves) {
     uint64_t read = 0;
     uint64_t written = 0;
-    if (!ReadStatBytes(BlockEntryPath(class_block, leaf), &read, &written)) return DeviceCounters{};
+    std::string why = ReadStatBytes(BlockEntryPath(class_block, leaf), &read, &written);
+    if (!why.empty()) {
+      DeviceCounters none;
+      none.unknown = std::move(why);
+      return none;
+    }
     c.read_bytes += read;
     c.written_bytes += written;
   }
@@ -226,7 +284,12 @@ DeviceCounters DeviceCountersOf(const std::string& device, const std::string& cl
 
 DeviceCounters ReadDeviceCounters(const std::string& path) {
   const std::string dir = DeviceFolderOf(path);
-  if (dir.empty()) return {};
+  if (dir.empty()) {
+    DeviceCounters none;
+    none.unknown =
+        "no block device behind its file system (tmpfs, overlay or a network file system)";
+    return none;
+  }
   return DeviceCountersOf(dir.substr(dir.rfind('/') + 1));
 }
 

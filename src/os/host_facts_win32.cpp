@@ -84,7 +84,7 @@ HostCpuTimes ReadHostCpuTimes(const std::string& /*proc_stat*/) {
   return t;
 }
 
-uint64_t CgroupMemoryLimit() {
+uint64_t CgroupMemoryLimit(const std::string& /*proc_cgroup*/, const std::string& /*cgroup_root*/) {
   // A job object's limit on this process (or on the job as a whole) is what
   // a cgroup's is on Linux.
   JOBOBJECT_EXTENDED_LIMIT_INFORMATION job{};
@@ -148,7 +148,13 @@ Result<uint64_t> FileHoleBytes(const std::string& path) {
 DeviceCounters ReadDeviceCounters(const std::string& path) {
   DeviceCounters c;
   HANDLE v = OpenVolumeOf(path, &c.device);
-  if (v == INVALID_HANDLE_VALUE) return c;
+  if (v == INVALID_HANDLE_VALUE) {
+    const DWORD error = GetLastError();
+    c.unknown = c.device.empty()
+                    ? "no volume with a drive letter behind it (a mounted folder or a share)"
+                    : "cannot open volume " + c.device + ": " + Win32ErrorText(error);
+    return c;
+  }
   DISK_PERFORMANCE perf{};
   DWORD got = 0;
   if (DeviceIoControl(v, IOCTL_DISK_PERFORMANCE, nullptr, 0, &perf, sizeof(perf), &got, nullptr) !=
@@ -156,6 +162,11 @@ DeviceCounters ReadDeviceCounters(const std::string& path) {
     c.read_bytes = static_cast<uint64_t>(perf.BytesRead.QuadPart);
     c.written_bytes = static_cast<uint64_t>(perf.BytesWritten.QuadPart);
     c.known = true;
+  } else {
+    const DWORD error = GetLastError();
+    c.unknown = "volume " + c.device +
+                " does not give its counters (IOCTL_DISK_PERFORMANCE: " + Win32ErrorText(error) +
+                ")";
   }
   CloseHandle(v);
   return c;

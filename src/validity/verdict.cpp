@@ -78,9 +78,9 @@ std::vector<PerCpuTimes> VerdictStep::EndPerCpuTimes() const {
 void VerdictStep::DeviceWindows(validity::HostFacts& host) const {
   for (const auto& [dir, start] : start_devices_) {
     const DeviceCounters end = ReadDeviceCounters(dir);
-    if (!start.known || !end.known || end.device != start.device) {
+    if (std::string why = validity::DeviceWindowUnknown(dir, start, end); !why.empty()) {
       host.devices.clear();
-      host.devices_unknown = dir + ": no block device's counters behind it";
+      host.devices_unknown = std::move(why);
       return;
     }
     host.devices.push_back({end.device, end.read_bytes - start.read_bytes,
@@ -152,7 +152,10 @@ void VerdictStep::Judge(RunResult& r) const {
   host.dirty_bytes_end = dirty.dirty_bytes;
   host.writeback_bytes_end = dirty.writeback_bytes;
   host.virtual_machine = VirtualMachineName();
-  const WorkloadFacts facts = workload_.Facts(r);
+  // After a forced shutdown threads abandoned inside the workload may still
+  // use it: its facts (a database's tables read over a connection, its
+  // files) are not asked, and the errors check names the abandoned threads.
+  const WorkloadFacts facts = r.forced_shutdown ? WorkloadFacts{} : workload_.Facts(r);
   // A workload that reads its database's settings only after the run (a
   // Lua script's) records them here, for `loadcell compare`.
   if (r.manifest.database_settings.empty()) r.manifest.database_settings = facts.database_settings;
@@ -165,6 +168,19 @@ void VerdictStep::Judge(RunResult& r) const {
 }
 
 namespace validity {
+
+std::string DeviceWindowUnknown(const std::string& dir, const DeviceCounters& start,
+                                const DeviceCounters& end) {
+  if (!start.known || !end.known) {
+    const std::string& why = !start.known ? start.unknown : end.unknown;
+    return dir + ": " + (why.empty() ? "no block device's counters behind it" : why);
+  }
+  if (end.device != start.device) {
+    return dir + ": its device changed during the run (" + start.device + ", then " + end.device +
+           ")";
+  }
+  return "";
+}
 
 std::vector<TargetEndFacts> GatherTargetFacts(const std::vector<IoTargetFacts>& io) {
   std::vector<TargetEndFacts> out;

@@ -76,6 +76,13 @@ class VerdictStep final : public RunObserver {
 
 namespace validity {
 
+// Why the counters of the device under the folder `dir` at the run's
+// `start` and `end` give no window ("" when they do): the reason a reading
+// states (no block device, a counter file the process may not read, a
+// volume that gives none), or the device changed between the two.
+std::string DeviceWindowUnknown(const std::string& dir, const DeviceCounters& start,
+                                const DeviceCounters& end);
+
 // The facts at the end of the run for each of `io`'s targets: holes in the
 // files read, the write cache of the device under the folder written, the
 // device's block sizes.

@@ -100,6 +100,13 @@ TEST(MpiReportTest, RanksThatEndApartWarnInTheVerdict) {
         << check.dump();
     EXPECT_NE(check["seen"].get<std::string>().find(" after rank 0 "), std::string::npos)
         << check.dump();
+    // Both ranks on this host: the verdict's host facts are its own.
+    EXPECT_NE(check["seen"].get<std::string>().find("; host facts from rank 0's host ("),
+              std::string::npos)
+        << check.dump();
+    EXPECT_NE(check["seen"].get<std::string>().find("), where every rank ran"), std::string::npos)
+        << check.dump();
+    EXPECT_EQ(check["figures"]["hosts"], 1) << check.dump();
   }
   EXPECT_TRUE(found) << Show(r);
 }

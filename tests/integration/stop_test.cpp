@@ -73,6 +73,22 @@ TEST_F(StopTest, StuckEventEndsWithinTheGraceAfterTheTimeLimitWithAReport) {
                        "the time limit"),
             std::string::npos)
       << r.err;
+  // The verdict is still made: the abandoned threads make it INVALID, in
+  // the text and the JSON.
+  EXPECT_NE(r.out.find("    INVALID errors: 2 threads (0, 1) abandoned inside an event past the "
+                       "--forced-shutdown grace: "),
+            std::string::npos)
+      << Show(r);
+  EXPECT_NE(r.out.find("\nVerdict: INVALID ("), std::string::npos) << Show(r);
+  ASSERT_TRUE(report->validity.judged) << Show(r);
+  EXPECT_EQ(report->validity.overall(), Overall::kInvalid);
+  bool named = false;
+  for (const CheckOutcome& c : report->validity.checks) {
+    if (c.id != "errors") continue;
+    named = true;
+    EXPECT_EQ(c.level, CheckLevel::kInvalid) << c.seen;
+  }
+  EXPECT_TRUE(named) << Show(r);
 }
 
 TEST_F(StopTest, StuckEventEndsWithinTheGraceAfterOneSigint) {

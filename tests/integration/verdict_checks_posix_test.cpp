@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "testing/run_binary.h"
+#include "testing/temp_dir.h"
 #include "testing/verdict_run.h"
 
 namespace loadcell {
@@ -94,6 +95,60 @@ TEST(VerdictChecks, EventsThatStartLateUnderARateWarn) {
             c["figures"]["latency_median_ms"].get<double>())
       << c.dump();
   EXPECT_GT(c["figures"]["late_fraction"].get<double>(), 0.01) << c.dump();
+}
+
+// Errors a script declares ignorable (sysbench.hooks.sql_error_ignorable)
+// on SQLite: every other event fails once on a missing table and is
+// restarted; the run succeeds, and the errors check warns with the count
+// (the figures count only what succeeded), in the text and the JSON.
+TEST(VerdictChecks, IgnoredDatabaseErrorsWarnWithTheirCount) {
+  testing::TempDir dir;
+  const std::string script =
+      dir.Write("ignored.lua",
+                "local n = 0\n"
+                "function thread_init()\n"
+                "  con = sysbench.sql.driver():connect()\n"
+                "end\n"
+                "function sysbench.hooks.sql_error_ignorable(err)\n"
+                "  return true\n"
+                "end\n"
+                "function event()\n"
+                "  n = n + 1\n"
+                "  if n % 4 == 1 then con:query(\"SELECT * FROM no_such_table\") end\n"
+                "  con:query(\"SELECT 1\")\n"
+                "end\n");
+  const std::vector<std::string> base = {script, "--db-driver=sqlite",
+                                         "--sqlite-db=" + (dir / "x.db"), "--events=100"};
+  std::vector<std::string> json_args = base;
+  json_args.insert(json_args.end(), {"--format=json", "run"});
+  const ProcessResult r = RunLoadcell(json_args);
+  ASSERT_EQ(r.exit_code, 0) << ShowVerdictRun(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << ShowVerdictRun(r);
+  const uint64_t ignored = j["summary"]["counters"].value("ignored_errors", uint64_t{0});
+  EXPECT_GE(ignored, 20u) << j["summary"].dump();
+  const nlohmann::json c = VerdictCheckOf(j, "errors");
+  ASSERT_FALSE(c.is_null()) << j.dump();
+  EXPECT_EQ(c["level"], "warn") << c.dump();
+  EXPECT_EQ(c["figures"]["ignored_errors"].get<double>(), static_cast<double>(ignored)) << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find(std::to_string(ignored) + " ignored_errors"),
+            std::string::npos)
+      << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find(": the figures count only what succeeded"),
+            std::string::npos)
+      << c.dump();
+  // SQLite has no --sqlite-ignore-errors: the advice names no such option.
+  EXPECT_EQ(c["advice"].get<std::string>().find("ignore-errors"), std::string::npos) << c.dump();
+  // The text's verdict has the line, and the run is valid with warnings at
+  // most (nothing here is INVALID).
+  std::vector<std::string> text_args = base;
+  text_args.push_back("run");
+  const ProcessResult t = RunLoadcell(text_args);
+  ASSERT_EQ(t.exit_code, 0) << ShowVerdictRun(t);
+  EXPECT_NE(t.out.find("    WARN errors: "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" ignored_errors"), std::string::npos) << t.out;
+  EXPECT_EQ(testing::VerdictLastLine(t.out).rfind("Verdict: valid with warnings (", 0), 0u)
+      << t.out;
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 
 #include "io/io_engine.h"
 #include "os/file_system.h"
+#include "os/host_facts.h"
 #include "os/open_flags.h"
 #include "os/system_info.h"
 #include "testing/run_binary.h"
@@ -160,6 +161,34 @@ TEST(VerdictBinary, BufferedReadsOfAFileSetInMemoryAreInvalidAndStrictExits3) {
   EXPECT_EQ(VerdictLastLine(on.out).rfind("Verdict: INVALID (", 0), 0u) << on.out;
 }
 
+// A sweep's points under --verdict=strict: exit 3 after the table when a
+// point's run is INVALID, the points named; without strict, exit 0.
+TEST(VerdictBinary, ASweepWithInvalidPointsUnderStrictExits3AndNamesThem) {
+  TempDir dir(BuildTree());
+  ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
+  std::vector<std::string> sweep = {"sweep", "--threads=1,2", "--output-dir=" + (dir / "out"),
+                                    "--"};
+  const std::vector<std::string> run =
+      FileIoCommand(dir, {"--file-test-mode=rndrd", "--events=2000", "run"});
+  sweep.insert(sweep.end(), run.begin(), run.end() - 1);
+  std::vector<std::string> strict = sweep;
+  strict.push_back("--verdict=strict");
+  strict.push_back("run");
+  sweep.push_back("run");
+  const ProcessResult r = RunLoadcell(strict);
+  EXPECT_EQ(r.exit_code, 3) << ShowVerdictRun(r);
+  // The table is printed first, each point INVALID on the cache check.
+  EXPECT_NE(r.out.find("INVALID ("), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("loadcell: sweep: 2 of 2 points are INVALID (--verdict=strict; "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("): threads=1; threads=2\n"), std::string::npos) << r.err;
+  const ProcessResult on = RunLoadcell(sweep);
+  EXPECT_EQ(on.exit_code, 0) << ShowVerdictRun(on);
+  EXPECT_NE(on.out.find("INVALID ("), std::string::npos) << on.out;
+  EXPECT_EQ(on.err.find("INVALID"), std::string::npos) << on.err;
+}
+
 TEST(VerdictBinary, JsonCarriesTheVerdictAndItsCost) {
   TempDir dir(BuildTree());
   ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
@@ -182,6 +211,33 @@ TEST(VerdictBinary, JsonCarriesTheVerdictAndItsCost) {
   if (device["level"] != "not_checked") {
     EXPECT_EQ(device["level"], "invalid") << device.dump();
     EXPECT_EQ(device["figures"]["bytes_read"], 2000 * 4096);
+  } else {
+    // Counters that cannot be read (no block device under the folder, a
+    // counter file the process may not read; under Wine, a volume that
+    // answers no IOCTL_DISK_PERFORMANCE): the reading's own reason.
+    const std::string seen = device["seen"].get<std::string>();
+    EXPECT_NE(seen, "no device counters were read") << device.dump();
+    EXPECT_EQ(seen.find(": no block device's counters behind it"), std::string::npos)
+        << device.dump();
+#ifdef _WIN32
+    EXPECT_NE(seen.find("volume"), std::string::npos) << device.dump();
+#endif
+  }
+  // A virtual machine is stated, named; on Windows (no steal time) on the
+  // not-checked line that says steal time is not stated.
+  const nlohmann::json noisy = VerdictCheckOf(j, "noisy-host");
+  ASSERT_FALSE(noisy.is_null()) << r.out;
+  const std::string vm = VirtualMachineName();
+  const std::string noisy_seen = noisy["seen"].get<std::string>();
+#ifdef _WIN32
+  EXPECT_EQ(noisy["level"], "not_checked") << noisy.dump();
+  EXPECT_EQ(noisy_seen.rfind("the system does not state its CPUs' steal time", 0), 0u)
+      << noisy.dump();
+#endif
+  if (noisy["level"] != "warn") {
+    EXPECT_EQ(noisy["figures"]["virtual_machine"], vm.empty() ? 0 : 1) << noisy.dump();
+    EXPECT_EQ(noisy_seen.find("a virtual machine (" + vm + ")") != std::string::npos, !vm.empty())
+        << noisy.dump();
   }
 }
 

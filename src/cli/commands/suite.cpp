@@ -201,7 +201,7 @@ SuiteRow RunSuiteTest(SuiteEntry& e, const SuiteTempDir& files_dir, std::ostream
                                       : Result<RunResult>(prepared);
   // Judged before the files and tables go: the checks read them (holes in
   // the files read, the tables' size).
-  if (r.ok() && !r->forced_shutdown) verdict.Judge(*r);
+  if (r.ok()) verdict.Judge(*r);
   if (e.needs_files) CleanUpFiles(e, files_dir, err);
   if (!r.ok()) {
     row.status = "FAILED: " + r.status().ToString();

@@ -252,6 +252,9 @@ class SweepRun final {
   }
   bool aborted() const { return aborted_; }
   const std::string& failure() const { return failure_; }
+  // The points (in order) with a run whose verdict is INVALID under
+  // --verdict=strict.
+  const std::vector<size_t>& strict_invalid() const { return strict_invalid_; }
 
  private:
   void Stop(int code, std::string failure = "") {
@@ -316,7 +319,7 @@ class SweepRun final {
       if (result.status().code() == StatusCode::kCancelled) return Stop(kExitInterrupted);
       return Stop(kExitRunFailed, PointFailure(p, result.status().ToString()));
     }
-    if (!result->forced_shutdown) verdict.Judge(*result);
+    verdict.Judge(*result);
     reporters.OnEnd(*result);
     if (setup.after_report && !result->forced_shutdown) {
       if (Status done = setup.after_report(); !done.ok() && result->failure.ok()) {
@@ -364,6 +367,12 @@ class SweepRun final {
     Result<ResultData> data = ReadResultFile(path);
     if (!data.ok()) return Stop(kExitRunFailed, data.status().message());
     table_.runs[p].push_back(std::move(data).value());
+    const Validity& v = result.validity;
+    const bool invalid =
+        v.judged && v.mode == VerdictMode::kStrict && v.overall() == Overall::kInvalid;
+    if (invalid && (strict_invalid_.empty() || strict_invalid_.back() != p)) {
+      strict_invalid_.push_back(p);
+    }
     progress_.Advance(1);
   }
 
@@ -380,7 +389,23 @@ class SweepRun final {
   int code_ = 0;
   std::string failure_;
   bool aborted_ = false;
+  std::vector<size_t> strict_invalid_;
 };
+
+// --verdict=strict: exit 3 when a point's run is INVALID, the points named
+// (as a single run's strict exit is, docs/cli.md); `code` otherwise.
+int ExitCodeForStrictPoints(const SweepArgs& sa, const SweepTable& table,
+                            const std::vector<size_t>& invalid, int code, std::ostream& err) {
+  if (code != kExitOk || invalid.empty()) return code;
+  err << "loadcell: sweep: " << invalid.size() << " of " << table.values.size()
+      << (table.values.size() == 1 ? " point is" : " points are")
+      << " INVALID (--verdict=strict; their verdicts in the table and JSON files say why): ";
+  for (size_t i = 0; i < invalid.size(); ++i) {
+    err << (i ? "; " : "") << PointName(sa.options, ShownValuesOf(table, invalid[i]));
+  }
+  err << "\n";
+  return kExitInvalid;
+}
 
 // Configures every point before anything runs. Returns the exit code when
 // one is refused (the error printed).
@@ -453,7 +478,7 @@ int RunSweep(SweepArgs& sa, std::ostream& out, std::ostream& err) {
   if (code == kExitInterrupted) {
     err << "loadcell: interrupted; the table holds the points that finished\n";
   }
-  return code;
+  return ExitCodeForStrictPoints(sa, table, run.strict_invalid(), code, err);
 }
 
 }  // namespace

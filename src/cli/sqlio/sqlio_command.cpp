@@ -509,7 +509,7 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluste
     return ExitCodeFor(result.status());  // 130 for an interrupt
   }
   if (!reports) return ExitCodeAfterRun(*result, kExitOk, err);
-  if (!result->forced_shutdown) verdict.Judge(*result);
+  verdict.Judge(*result);
   if (json) {
     for (const std::string& n : workload.AffinityNotes()) err << "loadcell: note: " << n << "\n";
     reporters.OnEnd(*result);

@@ -42,6 +42,7 @@ uint64_t FioCounter(const RunResult& r, const std::string& name) {
 FioDirFigures FioFigures(const RunResult& r, FioDir3 d) {
   static const char* const kBytes[] = {"bytes_read", "bytes_written", "bytes_trimmed"};
   static const char* const kIos[] = {"reads", "writes", "trims"};
+  static const char* const kShort[] = {"short_reads", "short_writes", "short_trims"};
   static const char* const kKinds[] = {"read", "write", "trim"};
   // The directions `d` stands for: one, or all three (kMixed).
   const int first = d == FioDir3::kMixed ? 0 : static_cast<int>(d);
@@ -51,6 +52,7 @@ FioDirFigures FioFigures(const RunResult& r, FioDir3 d) {
   for (int k = first; k <= last; ++k) {
     f.io_bytes += FioCounter(r, kBytes[k]);
     f.total_ios += FioCounter(r, kIos[k]);
+    f.short_ios += FioCounter(r, kShort[k]);
     for (const LatencyStats& l : r.latency) {
       if (l.kind == kKinds[k] && (l.histogram.Count() > 0 || first == last)) {
         hists.push_back(&l.histogram);

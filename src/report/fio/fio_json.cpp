@@ -68,8 +68,8 @@ void JsonDirection(JsonWriter& w, const char* key, const FioDirFigures& f, const
   w.Key("iops").Double(f.iops);
   w.Key("runtime").Uint(f.runtime_ms);
   w.Key("total_ios").Uint(f.total_ios);
-  w.Key("short_ios").Uint(0);
-  w.Key("drop_ios").Uint(0);
+  w.Key("short_ios").Uint(f.short_ios);
+  w.Key("drop_ios").Uint(0);  // never: see the text's "dropped=" (fio_text.cpp)
   // Every request is timed from its submission: loadcell's submission time
   // is inside clat and lat (slat is not measured apart, N 0 as fio's
   // synchronous engines give).

@@ -101,6 +101,7 @@ enum class FioDir3 { kRead = 0, kWrite = 1, kTrim = 2, kMixed = 3 };
 struct FioDirFigures {
   uint64_t io_bytes = 0;
   uint64_t total_ios = 0;
+  uint64_t short_ios = 0;   // I/Os that moved fewer bytes than asked
   uint64_t runtime_ms = 0;  // the result's measured time when the direction ran, else 0
   double iops = 0;          // total_ios over the measured time
   uint64_t bw_bytes = 0;    // io_bytes over the measured time, bytes/s

@@ -161,11 +161,18 @@ void TextJob(std::ostream& out, const FioReport& report, const FioReportJob& job
   out << "     submit    : " << TextTable(r, "submit_", kBatch) << "\n";
   out << "     complete  : " << TextTable(r, "complete_", kBatch) << "\n";
   // unified_rw_reporting=mixed: fio counts every I/O in the first field.
-  const uint64_t reads = FioCounter(r, "reads"), writes = FioCounter(r, "writes"),
-                 trims = FioCounter(r, "trims");
+  // dropped= is always 0: fio counts there only what its network engine
+  // loses (UDP datagrams missing from the sequence), and loadcell has no
+  // network engine.
   const bool mixed = job.unified == FioUnified::kMixed;
-  out << fmt::format("     issued rwts: total={},{},{},0 short=0,0,0,0 dropped=0,0,0,0\n",
-                     mixed ? reads + writes + trims : reads, mixed ? 0 : writes, mixed ? 0 : trims);
+  const auto per_dir = [&](const std::array<const char*, 3>& names) {
+    std::array<uint64_t, 3> n{};
+    for (size_t k = 0; k < names.size(); ++k) n[mixed ? 0 : k] += FioCounter(r, names[k]);
+    return fmt::format("{},{},{},0", n[0], n[1], n[2]);
+  };
+  out << "     issued rwts: total=" << per_dir({"reads", "writes", "trims"})
+      << " short=" << per_dir({"short_reads", "short_writes", "short_trims"})
+      << " dropped=0,0,0,0\n";
   out << fmt::format("     latency   : target=0, window=0, percentile=100.00%, depth={}\n",
                      job.iodepth);
   if (!job.failure.empty()) out << "  loadcell: job failed: " << job.failure << "\n";

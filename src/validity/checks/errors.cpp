@@ -2,10 +2,24 @@
 // and reconnects: the figures then cover less than the run asked.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
 
 #include "validity/check.h"
 
 namespace loadcell::validity {
+namespace {
+
+// "thread 0", "3 threads (0, 1, 2)", "threads" when none are named.
+std::string AbandonedThreadsText(const std::vector<int>& ids) {
+  if (ids.empty()) return "threads";
+  if (ids.size() == 1) return fmt::format("thread {}", ids[0]);
+  return fmt::format("{} threads ({})", ids.size(), fmt::join(ids, ", "));
+}
+
+}  // namespace
 
 std::optional<CheckOutcome> CheckErrors(const CheckInput& in) {
   constexpr const char* kId = "errors";
@@ -28,6 +42,17 @@ std::optional<CheckOutcome> CheckErrors(const CheckInput& in) {
   if (short_ios > 0) {
     seen += fmt::format("{}{} short I/Os (fewer bytes moved than asked)", seen.empty() ? "" : ", ",
                         short_ios);
+  }
+  if (r.forced_shutdown) {
+    figures.push_back({"abandoned_threads", static_cast<double>(r.abandoned_threads.size())});
+    return Found(kId, CheckLevel::kInvalid,
+                 fmt::format("{} abandoned inside an event past the --forced-shutdown grace: "
+                             "the figures leave out the events they never finished, and the "
+                             "workload's own facts were not read",
+                             AbandonedThreadsText(r.abandoned_threads)),
+                 "find what holds the events (a server or device that stops answering) and run "
+                 "again",
+                 std::move(figures));
   }
   if (!r.failure.ok() && r.failure.code() != StatusCode::kCancelled) {
     return Found(kId, CheckLevel::kInvalid, fmt::format("the run failed: {}", r.failure.message()),

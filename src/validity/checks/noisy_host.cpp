@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "validity/check.h"
 #include "validity/thresholds.h"
 
@@ -13,11 +15,22 @@ std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in) {
   constexpr const char* kId = "noisy-host";
   const HostWindow& w = in.host.window;
   if (!w.known) return NotChecked(kId, "the run's start was not seen");
-  if (w.steal_fraction < 0)
-    return NotChecked(kId, "the system does not state its CPUs' steal time");
-  std::vector<CheckFigure> figures = {
-      {"steal_fraction", w.steal_fraction},
-      {"virtual_machine", in.host.virtual_machine.empty() ? 0.0 : 1.0}};
+  const std::string& vm = in.host.virtual_machine;
+  const double vm_figure = vm.empty() ? 0.0 : 1.0;
+  if (w.steal_fraction < 0) {
+    // Windows: no steal time, and no throttle events; a virtual machine is
+    // still stated, on the line that says what could not be checked.
+    std::string why = "the system does not state its CPUs' steal time";
+    if (!vm.empty()) {
+      why += "; a virtual machine (" + vm +
+             "): its figures are the guest's, and other guests may share its CPUs";
+    }
+    CheckOutcome out = NotChecked(kId, std::move(why));
+    out.figures = {{"virtual_machine", vm_figure}};
+    return out;
+  }
+  std::vector<CheckFigure> figures = {{"steal_fraction", w.steal_fraction},
+                                      {"virtual_machine", vm_figure}};
   if (w.throttle_known) {
     figures.push_back({"throttle_events", static_cast<double>(w.throttle_events)});
   }
@@ -36,9 +49,7 @@ std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in) {
         "cool the host, or let it idle between runs", std::move(figures));
   }
   CheckOutcome ok = Passed(kId, std::move(figures));
-  if (!in.host.virtual_machine.empty()) {
-    ok.seen = "a virtual machine (" + in.host.virtual_machine + "): its figures are the guest's";
-  }
+  if (!vm.empty()) ok.seen = "a virtual machine (" + vm + "): its figures are the guest's";
   return ok;
 }
 

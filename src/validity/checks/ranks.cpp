@@ -2,9 +2,11 @@
 // together. A start spread means some ranks ran while others had not begun;
 // a tail (ranks ending apart, as under --events, where each rank ends when
 // its own share is done) means fewer ranks ran at the end: the total rate
-// then mixes the phases of all ranks and of fewer.
+// then mixes the phases of all ranks and of fewer. Its evidence also says
+// where the verdict's host facts came from (rank 0's host alone).
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <string>
@@ -37,6 +39,29 @@ std::string TailAdvice(const IoOptionNames& names) {
   return ways.size() == 1 ? ways[0] : ways[0] + ", or " + ways[1];
 }
 
+// Where the verdict's host facts come from: the verdict is made on rank 0,
+// with its own host's memory, CPUs and devices; the other ranks' hosts are
+// not read. `hosts`: how many distinct hosts the ranks ran on.
+std::string HostFactsNote(const std::vector<RankFigures>& ranks, size_t* hosts) {
+  std::string own;
+  for (const RankFigures& f : ranks) {
+    if (f.rank == 0) own = f.host;
+  }
+  std::vector<std::string> others;
+  for (const RankFigures& f : ranks) {
+    if (f.host != own && std::find(others.begin(), others.end(), f.host) == others.end()) {
+      others.push_back(f.host);
+    }
+  }
+  *hosts = others.size() + 1;
+  const std::string from =
+      "host facts from rank 0's host" + (own.empty() ? std::string() : " (" + own + ")");
+  if (others.empty()) return from + ", where every rank ran";
+  const bool one = others.size() == 1;
+  return fmt::format("{} only; the other ranks' {} ({}) {} not read", from, one ? "host" : "hosts",
+                     fmt::join(others, ", "), one ? "was" : "were");
+}
+
 }  // namespace
 
 std::optional<CheckOutcome> CheckRanks(const CheckInput& in) {
@@ -54,13 +79,16 @@ std::optional<CheckOutcome> CheckRanks(const CheckInput& in) {
                                       {"start_spread_s", spread},
                                       {"tail_s", tail},
                                       {"total_time_s", r.total_time_s}};
+  size_t hosts = 0;
+  const std::string note = HostFactsNote(ranks, &hosts);
+  figures.push_back({"hosts", static_cast<double>(hosts)});
   const double span = r.total_time_s;
   if (spread > kRankSpreadFloorS && spread > kRankStartSpreadFraction * span) {
     return Found(
         kId, CheckLevel::kWarn,
         fmt::format("rank {} started {:.3f} s after rank {} ({:.1f}% of the {:.2f} s "
-                    "run): some ranks ran while others had not begun",
-                    last_start->rank, spread, first_start->rank, spread / span * 100, span),
+                    "run): some ranks ran while others had not begun; {}",
+                    last_start->rank, spread, first_start->rank, spread / span * 100, span, note),
         "look for a rank whose host was busy or slow to start (a longer --mpi-timeout "
         "does not help: the start is common)",
         std::move(figures));
@@ -68,11 +96,15 @@ std::optional<CheckOutcome> CheckRanks(const CheckInput& in) {
   if (tail > kRankSpreadFloorS && tail > kRankTailFraction * span) {
     return Found(kId, CheckLevel::kWarn,
                  fmt::format("rank {} ended {:.3f} s after rank {} ({:.1f}% of the {:.2f} s run): "
-                             "for that tail fewer ranks ran, and the total rate mixes both phases",
-                             last_end->rank, tail, first_end->rank, tail / span * 100, span),
+                             "for that tail fewer ranks ran, and the total rate mixes both "
+                             "phases; {}",
+                             last_end->rank, tail, first_end->rank, tail / span * 100, span, note),
                  TailAdvice(in.workload.option_names), std::move(figures));
   }
-  return Passed(kId, std::move(figures));
+  // Passed, with where its host facts came from stated all the same.
+  CheckOutcome passed = Passed(kId, std::move(figures));
+  passed.seen = note;
+  return passed;
 }
 
 }  // namespace loadcell::validity

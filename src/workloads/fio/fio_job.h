@@ -188,7 +188,11 @@ enum FioCounter : int {
   kFioSleepThrottle,
   kFioLookaside,
   kFioLookasideFound,
-  kFioCounterCount = kFioLookasideFound + 8,
+  // The short I/Os (kFioShortIos) of each direction: read, write, trim.
+  kFioShortReads = kFioLookasideFound + 8,
+  kFioShortWrites,
+  kFioShortTrims,
+  kFioCounterCount,
 };
 inline constexpr int kFioLevels = 7;
 // The bucket of a depth (1..) and of a batch (0..), as fio's tables count.

@@ -173,6 +173,9 @@ WorkloadInfo FioJobWorkload::Info() const {
   for (const char* found : {"0", "1", "2", "3", "4", "5", "6", "ge7"}) {
     i.counter_names.push_back(std::string("lookaside_") + found);
   }
+  for (const char* c : {"short_reads", "short_writes", "short_trims"}) {
+    i.counter_names.push_back(c);
+  }
   return i;
 }
 

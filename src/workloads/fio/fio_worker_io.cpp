@@ -400,7 +400,10 @@ Status FioWorker::ReapSome(Nanos timeout_ns) {
       if (s_.fsync_every != 0) rec_.Add(kFioSyncs, 1);
       rec_.Add(kFioAllSyncs, 1);
     } else {
-      if (static_cast<uint64_t>(res) != sl.io.length) rec_.Add(kFioShortIos, 1);
+      if (static_cast<uint64_t>(res) != sl.io.length) {
+        rec_.Add(kFioShortIos, 1);
+        rec_.Add(kFioShortReads + static_cast<int>(sl.io.dir), 1);
+      }
       if (sl.check) CheckRead(sl, res);
       sl.read_into = sl.io.dir == FioDir::kRead;
       ready_.push_back(

@@ -2,7 +2,7 @@
 // time, the device's write cache word; and through their seams (a tree of
 // /proc and /sys files of the test's own): stacked devices' counters, the
 // page cache's dirty bytes, steal time, the CPUs' frequencies and throttle
-// counts, a hypervisor.
+// counts, a hypervisor, the cgroup's memory limit (v1 and v2).
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -174,7 +176,26 @@ TEST(HostFactsTest, ALeafWithoutCountersMakesTheStackUnknown) {
   WriteFact(b + "/md0/stat", StatLine(2, 2));
   std::filesystem::create_directories(b + "/md0/slaves/sda1");
   std::filesystem::create_directories(b + "/sda1");  // no stat
-  EXPECT_FALSE(DeviceCountersOf("md0", b).known);
+  const DeviceCounters c = DeviceCountersOf("md0", b);
+  EXPECT_FALSE(c.known);
+  // Why, with the system's words for the file that could not be read.
+  EXPECT_EQ(c.unknown, "cannot read " + b + "/sda1/stat: " + std::strerror(ENOENT));
+  WriteFact(b + "/sda1/stat", "garbled\n");
+  EXPECT_EQ(DeviceCountersOf("md0", b).unknown, b + "/sda1/stat: not a block device's counters");
+  EXPECT_EQ(DeviceCountersOf("sdz", b).unknown, "block device sdz is not in " + b);
+}
+
+// A counter file the process may not read says so (not "no block device");
+// root reads it anyway, so the check is made only for another user.
+TEST(HostFactsTest, ACounterFileThatCannotBeReadNamesThePermission) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads a file of mode 000";
+  TempDir root;
+  const std::string b = root.path();
+  WriteFact(b + "/sda1/stat", StatLine(2, 2));
+  ASSERT_EQ(::chmod((b + "/sda1/stat").c_str(), 0), 0);
+  const DeviceCounters c = DeviceCountersOf("sda1", b);
+  EXPECT_FALSE(c.known);
+  EXPECT_EQ(c.unknown, "cannot read " + b + "/sda1/stat: " + std::strerror(EACCES));
 }
 
 TEST(HostFactsTest, DirtyAndWritebackAreReadFromMeminfo) {
@@ -261,6 +282,52 @@ TEST(HostFactsTest, AHypervisorIsNamedByDmiOrTheCpuFlag) {
   EXPECT_EQ(VirtualMachineName(root / "bare", root / "vendor"), "QEMU");
   EXPECT_EQ(VirtualMachineName(root / "cpuinfo", root / "dell"), "the CPU's hypervisor flag");
   EXPECT_EQ(VirtualMachineName(root / "bare", root / "dell"), "");
+}
+
+// cgroup v2: memory.max of the process' cgroup and of each above it, the
+// tightest; "max" and missing files set none.
+TEST(HostFactsTest, ACgroupV2LimitIsTheTightestMemoryMaxOnTheWayUp) {
+  TempDir root;
+  const std::string cg = root / "cgroup";
+  WriteFact(root / "self", "0::/user.slice/app.scope\n");
+  WriteFact(cg + "/user.slice/app.scope/memory.max", "max\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "self", cg), 0u);
+  WriteFact(cg + "/user.slice/memory.max", "4294967296\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "self", cg), 4294967296u);
+  WriteFact(cg + "/user.slice/app.scope/memory.max", "1073741824\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "self", cg), 1073741824u);
+  // The root cgroup's own path ("/"), and no cgroup line at all.
+  WriteFact(root / "at-root", "0::/\n");
+  WriteFact(cg + "/memory.max", "536870912\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "at-root", cg), 536870912u);
+  WriteFact(root / "none", "");
+  EXPECT_EQ(CgroupMemoryLimit(root / "none", cg), 0u);
+  EXPECT_EQ(CgroupMemoryLimit(root / "absent", cg), 0u);
+}
+
+// cgroup v1: memory.limit_in_bytes in the memory controller's hierarchy,
+// the controller alone or listed with others; v1's "no limit" (the largest
+// page multiple below 2^63) is none; on a hybrid host the tighter of both.
+TEST(HostFactsTest, ACgroupV1LimitIsReadFromTheMemoryControllersHierarchy) {
+  TempDir root;
+  const std::string cg = root / "cgroup";
+  WriteFact(root / "self", "12:cpu,cpuacct:/docker/abc\n4:memory:/docker/abc\n1:name=systemd:/x\n");
+  WriteFact(cg + "/memory/docker/abc/memory.limit_in_bytes", "9223372036854771712\n");
+  WriteFact(cg + "/memory/memory.limit_in_bytes", "9223372036854771712\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "self", cg), 0u);
+  WriteFact(cg + "/memory/docker/memory.limit_in_bytes", "2147483648\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "self", cg), 2147483648u);
+  WriteFact(root / "joint", "3:cpu,memory:/docker/abc\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "joint", cg), 2147483648u);
+  // A v1 memory line and a v2 line (a hybrid host): the tighter.
+  WriteFact(root / "hybrid", "4:memory:/docker/abc\n0::/docker/abc\n");
+  WriteFact(cg + "/docker/abc/memory.max", "1073741824\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "hybrid", cg), 1073741824u);
+  WriteFact(cg + "/docker/abc/memory.max", "max\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "hybrid", cg), 2147483648u);
+  // A controller other than memory sets no memory limit.
+  WriteFact(root / "cpu-only", "12:cpu,cpuacct:/docker/abc\n");
+  EXPECT_EQ(CgroupMemoryLimit(root / "cpu-only", cg), 0u);
 }
 
 TEST(HostFactsTest, BlockSizesArePowersOfTwoOrUnknown) {

@@ -224,6 +224,39 @@ TEST(DeviceReadsCheckTest, NoCountersAreNotCheckedDirectReadsDoNotConcernIt) {
   EXPECT_FALSE(c.Run(&CheckDeviceReads).has_value());
 }
 
+// The counters' own reason is the not-checked reason: a counter file the
+// process may not read is named with the system's words, not taken for "no
+// block device"; a device that changed during the run is named.
+TEST(DeviceReadsCheckTest, TheReasonCountersWereNotReadIsTheirOwn) {
+  DeviceCounters known;
+  known.known = true;
+  known.device = "sda1";
+  DeviceCounters denied;
+  denied.unknown = "cannot read /sys/class/block/sda1/stat: Permission denied";
+  EXPECT_EQ(DeviceWindowUnknown("/data", known, known), "");
+  EXPECT_EQ(DeviceWindowUnknown("/data", known, denied),
+            "/data: cannot read /sys/class/block/sda1/stat: Permission denied");
+  EXPECT_EQ(DeviceWindowUnknown("/data", denied, known),
+            "/data: cannot read /sys/class/block/sda1/stat: Permission denied");
+  DeviceCounters other = known;
+  other.device = "sdb1";
+  EXPECT_EQ(DeviceWindowUnknown("/data", known, other),
+            "/data: its device changed during the run (sda1, then sdb1)");
+  // A reading that gives no reason keeps the general one.
+  EXPECT_EQ(DeviceWindowUnknown("/data", DeviceCounters{}, known),
+            "/data: no block device's counters behind it");
+
+  IoTargetFacts t = DirectRead();
+  t.direct = false;
+  Case c = IoCase(t, ResultOf(1000, 10));
+  c.facts.io_bytes_read = 1 << 20;
+  c.host.devices_unknown = DeviceWindowUnknown("/data", known, denied);
+  const std::optional<CheckOutcome> out = c.Run(&CheckDeviceReads);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_THAT(out->seen, HasSubstr("Permission denied"));
+  EXPECT_THAT(out->seen, Not(HasSubstr("no block device")));
+}
+
 // ---------------------------------------------------------------- device-writes
 
 // Buffered random writes of 4 KiB on one thread.
@@ -947,6 +980,24 @@ TEST(ErrorsCheckTest, CountedShortIosWarnWithTheirCount) {
   EXPECT_EQ(FigureOf(*out, "short_ios"), -1);
 }
 
+// A forced shutdown abandoned threads inside an event: INVALID, the
+// threads named and counted.
+TEST(ErrorsCheckTest, ThreadsAbandonedByAForcedShutdownAreInvalid) {
+  Case c;
+  c.result = ResultOf(1000, 10);
+  c.result.forced_shutdown = true;
+  c.result.abandoned_threads = {0, 3};
+  std::optional<CheckOutcome> out = c.Run(&CheckErrors);
+  EXPECT_EQ(out->level, CheckLevel::kInvalid);
+  EXPECT_THAT(out->seen, HasSubstr("2 threads (0, 3) abandoned inside an event past the "
+                                   "--forced-shutdown grace"));
+  EXPECT_THAT(out->seen, HasSubstr("the workload's own facts were not read"));
+  EXPECT_EQ(FigureOf(*out, "abandoned_threads"), 2);
+  c.result.abandoned_threads = {1};
+  out = c.Run(&CheckErrors);
+  EXPECT_THAT(out->seen, HasSubstr("thread 1 abandoned inside an event"));
+}
+
 // ---------------------------------------------------------------- memory-cache
 
 TEST(MemoryCacheCheckTest, ABlockInsideL2Warns) {
@@ -1064,6 +1115,33 @@ TEST(RanksCheckTest, ALateStartWarnsRanksTogetherPass) {
       RanksCase({{0, 9.97}, {0.004, 10}, {0.002, 9.99}}).Run(&CheckRanks);
   ASSERT_TRUE(ok.has_value());
   EXPECT_EQ(ok->level, CheckLevel::kPass);
+}
+
+// The verdict is made on rank 0 with its own host's facts: the ranks
+// check's evidence says so, naming the hosts not read, whether it passes or
+// warns.
+TEST(RanksCheckTest, TheEvidenceSaysTheHostFactsAreRankZerosHostsAlone) {
+  Case c = RanksCase({{0, 10}, {0.001, 10}, {0.002, 10}});
+  std::vector<RankFigures>& ranks = c.result.cluster->ranks;
+  for (RankFigures& f : ranks) f.host = "c1";
+  std::optional<CheckOutcome> out = c.Run(&CheckRanks);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(out->seen, "host facts from rank 0's host (c1), where every rank ran");
+  EXPECT_EQ(FigureOf(*out, "hosts"), 1);
+  ranks[1].host = "c2";
+  ranks[2].host = "c3";
+  out = c.Run(&CheckRanks);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(out->seen,
+            "host facts from rank 0's host (c1) only; the other ranks' hosts (c2, c3) were not "
+            "read");
+  EXPECT_EQ(FigureOf(*out, "hosts"), 3);
+  ranks[2].host = "c1";
+  ranks[2].end_s = 7.5;
+  out = c.Run(&CheckRanks);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("both phases; host facts from rank 0's host (c1) only; the "
+                                   "other ranks' host (c2) was not read"));
 }
 
 TEST(RanksCheckTest, OneProcessIsNotConcerned) {
@@ -1230,6 +1308,25 @@ TEST(NoisyHostCheckTest, ThrottleEventsWarnUnknownCpuTimesAreNotChecked) {
   EXPECT_EQ(c.Run(&CheckNoisyHost)->level, CheckLevel::kNotChecked);
   c.host.window.known = false;
   EXPECT_EQ(c.Run(&CheckNoisyHost)->level, CheckLevel::kNotChecked);
+}
+
+// Without steal time (Windows) the check is not made, and a virtual machine
+// is still stated, named, on that line.
+TEST(NoisyHostCheckTest, NoStealTimeStillStatesAVirtualMachine) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.host.window = WindowOf(10, 1, 0.5);
+  c.host.window.steal_fraction = -1;
+  std::optional<CheckOutcome> out = c.Run(&CheckNoisyHost);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_EQ(out->seen, "the system does not state its CPUs' steal time");
+  EXPECT_EQ(FigureOf(*out, "virtual_machine"), 0);
+  c.host.virtual_machine = "Hyper-V";
+  out = c.Run(&CheckNoisyHost);
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_EQ(out->seen,
+            "the system does not state its CPUs' steal time; a virtual machine (Hyper-V): its "
+            "figures are the guest's, and other guests may share its CPUs");
+  EXPECT_EQ(FigureOf(*out, "virtual_machine"), 1);
 }
 
 // ---------------------------------------------------------------- cpu-frequency

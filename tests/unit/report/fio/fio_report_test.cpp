@@ -204,6 +204,40 @@ TEST(FioReportTest, UnifiedReportingMixedAndBoth) {
   }
 }
 
+// Short I/Os per direction, in the text's issued rwts (all in the first
+// field when mixed) and each direction's JSON short_ios; dropped is 0.
+TEST(FioReportTest, ShortIosArePrintedPerDirectionAndNoneDropped) {
+  RunResult r = JobResult();
+  r.counter_names.insert(r.counter_names.end(), {"short_reads", "short_writes", "short_trims"});
+  r.counters.insert(r.counters.end(), {3, 2, 0});
+  EXPECT_EQ(FioFigures(r, FioDir3::kRead).short_ios, 3u);
+  EXPECT_EQ(FioFigures(r, FioDir3::kMixed).short_ios, 5u);
+  for (const FioUnified u : {FioUnified::kNone, FioUnified::kMixed}) {
+    FioReport rep = OneJob(r);
+    rep.jobs[0].unified = u;
+    std::ostringstream json, text;
+    WriteFioJson(rep, false, json);
+    WriteFioText(rep, text);
+    const std::string t = text.str();
+    const nlohmann::json j = nlohmann::json::parse(json.str())["jobs"][0];
+    if (u == FioUnified::kMixed) {
+      EXPECT_NE(t.find("issued rwts: total=1500,0,0,0 short=5,0,0,0 dropped=0,0,0,0\n"),
+                std::string::npos)
+          << t;
+      EXPECT_EQ(j["mixed"]["short_ios"], 5);
+      EXPECT_EQ(j["mixed"]["drop_ios"], 0);
+    } else {
+      EXPECT_NE(t.find("issued rwts: total=1000,500,0,0 short=3,2,0,0 dropped=0,0,0,0\n"),
+                std::string::npos)
+          << t;
+      EXPECT_EQ(j["read"]["short_ios"], 3);
+      EXPECT_EQ(j["write"]["short_ios"], 2);
+      EXPECT_EQ(j["trim"]["short_ios"], 0);
+      EXPECT_EQ(j["read"]["drop_ios"], 0);
+    }
+  }
+}
+
 // loadcell's verdict: the Verdict block at the end of the job's lines, and
 // the whole validity object in the job's "loadcell" object (fio's own keys
 // untouched); neither for a job not judged (--verdict=off).

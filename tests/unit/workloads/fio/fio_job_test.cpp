@@ -276,6 +276,10 @@ TEST(FioJobTest, ShortReadsAreCountedAndStatedForTheVerdict) {
   ASSERT_OK(res.failure);
   EXPECT_GT(Counter(res, kFioShortIos), 0u);
   EXPECT_EQ(Counter(res, kFioShortIos), Counter(res, kFioReads));
+  // Counted per direction too (fio's short_ios of read, write and trim).
+  EXPECT_EQ(Counter(res, kFioShortReads), Counter(res, kFioReads));
+  EXPECT_EQ(Counter(res, kFioShortWrites), 0u);
+  EXPECT_EQ(Counter(res, kFioShortTrims), 0u);
   const WorkloadFacts f = w.Facts(res);
   EXPECT_TRUE(f.counts_short_ios);
   EXPECT_EQ(f.short_ios, Counter(res, kFioShortIos));

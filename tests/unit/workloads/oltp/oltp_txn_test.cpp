@@ -204,6 +204,10 @@ TEST(OltpReport, FactsCountTheIncidentsTheVerdictNames) {
   EXPECT_FALSE(f.measures_client_cpu);
   // Reconnects a --oltp-reconnect-mode asked for are not incidents.
   EXPECT_EQ(OltpFacts(r, "pgsql", /*reconnects_asked=*/true).incidents.size(), 2u);
+  EXPECT_EQ(OltpFacts(r, "pgsql", true).incidents[0].option, "--pgsql-ignore-errors");
+  // SQLite has no --sqlite-ignore-errors (a script's hook ignores its
+  // errors): no option is named.
+  EXPECT_EQ(OltpFacts(r, "sqlite", false).incidents[0].option, "");
 }
 
 TEST(OltpReport, Metrics) {
