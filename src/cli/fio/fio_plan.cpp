@@ -521,6 +521,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   }
   s.fallocate = FallocateOf(spec.fallocate);
   s.create_on_open = spec.create_on_open;
+  s.overwrite = spec.overwrite;
 
   RunConfig& c = job.cfg;
   c.start_delay_s = StartDelaySeconds(spec, s.pattern.seed);
