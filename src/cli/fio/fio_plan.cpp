@@ -219,6 +219,10 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
   // fio's rule: a distribution other than uniform does without the random
   // map (offsets repeat).
   if (od.law != FioOffsetLaw::kUniform) p.norandommap = true;
+  // random_generator=lfsr: a full-cycle generator instead of the random map
+  // (tausworthe and tausworthe64 are loadcell's own generator and map).
+  p.full_cycle =
+      spec.random_generator == fio::FioRandomGenerator::kLfsr && od.law == FioOffsetLaw::kUniform;
   return p;
 }
 
