@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -262,6 +263,22 @@ TEST(FioCommandTest, ARateBelowRateIopsMinFailsTheJob) {
   const size_t at = r.err.find("read rate ");
   ASSERT_NE(at, std::string::npos) << r.err;
   EXPECT_LE(std::stod(r.err.substr(at + 10)), 11) << r.err;
+}
+
+TEST(FioCommandTest, ARateBelowRateMinFailsTheJob) {
+  TempDir dir;
+  // 100 ms of think time after each 4 KiB read: about 40 KiB a second,
+  // below rate_min=1m.
+  ProcessResult r =
+      Fio(dir, {"--name=b", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g",
+                "--thinktime=100ms", "--rate_min=1m", "--runtime=10", "--time_based"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("job b:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("below rate_min=1048576"), std::string::npos) << r.err;
+  const size_t at = r.err.find("read rate ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_LE(std::stod(r.err.substr(at + 10)), 11 * 4096) << r.err;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
@@ -72,13 +73,24 @@ TEST(FioDataTest, ACorruptedBlockFailsAVerifyOnlyJobNamingItsOffset) {
                                         "--size=4m", "--verify=crc32c", "--filename=c.dat"};
   std::vector<std::string> write = job;
   write.push_back("--do_verify=0");
+  write.push_back("--output-format=json");
   ProcessResult r = Fio(dir, write);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // do_verify=0: the blocks are written as verified blocks, none read back.
+  const nlohmann::json written = FioJsonJobs(r);
+  ASSERT_EQ(written.size(), 1u) << r.out;
+  EXPECT_EQ(written[0]["write"]["total_ios"].get<uint64_t>(), 1024u);
+  EXPECT_EQ(written[0]["read"]["total_ios"].get<uint64_t>(), 0u);
+  EXPECT_EQ(written[0]["read"]["io_bytes"].get<uint64_t>(), 0u);
   std::vector<std::string> check = job;
   check.push_back("--verify_only");
   check.push_back("--output-format=json");
   r = Fio(dir, check);
   ASSERT_EQ(r.exit_code, 0) << r.err;  // intact: passes
+  // ... and reads every block (the same job with do_verify=1 would too).
+  const nlohmann::json checked = FioJsonJobs(r);
+  ASSERT_EQ(checked.size(), 1u) << r.out;
+  EXPECT_EQ(checked[0]["read"]["total_ios"].get<uint64_t>(), 1024u);
 
   const std::string path = (dir / "c.dat");
   FlipByte(path, (1u << 20) + 100);

@@ -8,9 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "testing/fio_run.h"
@@ -238,6 +241,150 @@ TEST(FioEffectsTest, EtaTakesFiosValuesAndWarningsFatalChangesNothing) {
         << r.err;
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "j.0.0"));
+}
+
+// fio forks a process per job unless thread= is set; loadcell runs each as
+// a thread and says so in its object. Its CPU figures are its thread's
+// own: a job that spins its think time shows the CPU, the one beside it
+// that sleeps its think time does not (with figures of the whole process
+// both would show the same).
+TEST(FioEffectsTest, EachJobIsAThreadWithItsOwnCpuFigures) {
+  TempDir dir;
+  ProcessResult r = RunFio(dir, {"--output-format=json", "--ioengine=null", "--rw=read", "--bs=4k",
+                                 "--size=1m", "--number_ios=6", "--thinktime=100ms", "--name=spin",
+                                 "--thinktime_spin=100ms", "--name=sleep", "--thread"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json jobs = FioJsonJobs(r);
+  ASSERT_EQ(jobs.size(), 2u) << r.out;
+  const nlohmann::json& spin = jobs[0]["jobname"] == "spin" ? jobs[0] : jobs[1];
+  const nlohmann::json& sleep = jobs[0]["jobname"] == "spin" ? jobs[1] : jobs[0];
+  EXPECT_EQ(spin["loadcell"]["runs_as"], "thread");
+  EXPECT_EQ(spin["loadcell"]["fio_runs_as"], "process");
+  EXPECT_EQ(sleep["loadcell"]["runs_as"], "thread");
+  EXPECT_EQ(sleep["loadcell"]["fio_runs_as"], "thread");
+  const auto cpu = [](const nlohmann::json& j) {
+    return j["usr_cpu"].get<double>() + j["sys_cpu"].get<double>();
+  };
+  EXPECT_GT(cpu(spin), 1.0) << spin;
+  EXPECT_GT(cpu(spin), 10 * cpu(sleep)) << spin << sleep;
+}
+
+// description= is in the text (fio's "job: (g=0): ..." block) and the
+// JSON ("desc").
+TEST(FioEffectsTest, DescriptionIsInTheTextAndTheJson) {
+  TempDir dir;
+  dir.Write("d.fio", "[d]\ndescription=four reads of null\nioengine=null\nsize=16k\n");
+  ProcessResult r = RunFio(dir, {"--output-format=normal,json", "d.fio"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t json_at = r.out.find("\n{");
+  ASSERT_NE(json_at, std::string::npos) << r.out;
+  const std::string text = r.out.substr(0, json_at);
+  EXPECT_NE(text.find("Description  : [four reads of null]"), std::string::npos) << text;
+  const nlohmann::json doc = nlohmann::json::parse(r.out.substr(json_at + 1));
+  EXPECT_EQ(doc["jobs"][0]["desc"], "four reads of null");
+}
+
+// randrepeat=0: the seed is the clock's, so two runs draw other offsets
+// (randrepeat=1, the default, repeats them: OffsetIncrementAndRandseed...).
+TEST(FioEffectsTest, RandrepeatZeroDrawsOtherOffsetsEachRun) {
+  TempDir dir;
+  const auto offsets = [&](const std::string& name) {
+    ProcessResult s =
+        RunFio(dir, {"--name=" + name, "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1m",
+                     "--randrepeat=0", "--write_lat_log=" + name, "--log_offset=1"});
+    EXPECT_EQ(s.exit_code, 0) << s.err;
+    return LoggedOffsets(dir / (name + "_lat.1.log"));
+  };
+  const std::vector<uint64_t> a = offsets("a"), b = offsets("b");
+  ASSERT_EQ(a.size(), 256u);
+  ASSERT_EQ(b.size(), 256u);
+  EXPECT_NE(a, b);
+  // Each still a pass over every block once.
+  EXPECT_EQ(std::set<uint64_t>(a.begin(), a.end()).size(), 256u);
+}
+
+// bs=R,W: reads of R bytes, writes of W (fio's per-direction sizes).
+TEST(FioEffectsTest, PerDirectionBlockSizesAreEachDirections) {
+  TempDir dir;
+  ProcessResult r = RunFio(dir, {"--output-format=json", "--name=p", "--ioengine=null", "--rw=rw",
+                                 "--bs=4k,16k", "--size=4m"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json job = OneJob(r);
+  const uint64_t reads = job["read"]["total_ios"], writes = job["write"]["total_ios"];
+  ASSERT_GT(reads, 0u);
+  ASSERT_GT(writes, 0u);
+  EXPECT_EQ(job["read"]["io_bytes"].get<uint64_t>(), reads * 4096);
+  EXPECT_EQ(job["write"]["io_bytes"].get<uint64_t>(), writes * 16384);
+  // 4 MiB in all (the last request may pass it by less than a write).
+  EXPECT_GE(reads * 4096 + writes * 16384, 4u << 20);
+  EXPECT_LT(reads * 4096 + writes * 16384, (4u << 20) + 16384);
+}
+
+// fio's normal text for a job: after the `read:` line its clat and lat
+// lines, the percentile table, the bw and iops statistics (a 2 s job has
+// bw samples), then the latency distribution in nsec, usec and msec rows,
+// each line in the shape fio 3.33 prints (`fio --ioengine=null --rw=read
+// --rate_iops=2000 --runtime=2 --time_based` gives
+// "    clat (nsec): min=70, max=66565, avg=512.58, stdev=1080.33",
+// "   bw (  KiB/s): min= 7968, max= 8008, per=100.00%, avg=7996.00,
+// stdev=19.04, samples=4", "   iops        : min= 1992, max= 2002,
+// avg=1999.00, stdev= 4.76, samples=4", "  lat (nsec)   : 100=0.23%,
+// 250=5.73%, 500=37.44%, 750=54.10%, 1000=1.90%").
+TEST(FioEffectsTest, TheTextHasFiosLatencyBandwidthAndDistributionLines) {
+  TempDir dir;
+  ProcessResult r = RunFio(dir, {"--name=t", "--ioengine=null", "--rw=read", "--bs=4k", "--size=4m",
+                                 "--rate_iops=2000", "--runtime=2", "--time_based"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::string unit = "\\((nsec|usec|msec)\\)";
+  const std::string num = " *[0-9]+";
+  const std::string six = "[0-9]+(\\.[0-9]+)?[kMG]?";  // fio's six-character numbers
+  const std::string dec = " *[0-9]+\\.[0-9]{2}";
+  const std::vector<std::pair<std::string, std::regex>> shapes = {
+      {"read", std::regex("  read: IOPS=[0-9.]+k?, BW=.*")},
+      {"clat", std::regex("    clat " + unit + ": min=" + six + ", max=" + six + ", avg=" + dec +
+                          ", stdev=" + dec)},
+      {"lat", std::regex("     lat " + unit + ": min=" + six + ", max=" + six + ", avg=" + dec +
+                         ", stdev=" + dec)},
+      {"percentiles", std::regex("    clat percentiles " + unit + ":")},
+      {"bw", std::regex("   bw \\(  KiB/s\\): min=" + num + ", max=" + num + ", per=" + dec +
+                        "%, avg=" + dec + ", stdev=" + dec + ", samples=[0-9]+")},
+      {"iops", std::regex("   iops        : min=" + num + ", max=" + num + ", avg=" + dec +
+                          ", stdev=" + dec + ", samples=[0-9]+")},
+      {"distribution", std::regex("  lat " + unit + "   : [0-9>=]+=[0-9]+\\.[0-9]{2}%" +
+                                  "(, [0-9>=]+=[0-9]+\\.[0-9]{2}%){0,4}")},
+      {"cpu", std::regex("  cpu          : usr=.*")},
+  };
+  // Each shape in that order, each at least once.
+  size_t at = 0;
+  for (const auto& [what, shape] : shapes) {
+    while (at < lines.size() && !std::regex_match(lines[at], shape)) ++at;
+    ASSERT_LT(at, lines.size()) << "no " << what << " line where fio has one:\n" << r.out;
+  }
+  // The min, max and avg of the bw and iops lines agree, and the
+  // distribution adds up to 100%.
+  double share = 0;
+  const std::regex stats(
+      "   (bw|iops).*min= *([0-9]+), max= *([0-9]+), (per=[0-9.]+%, )?avg= *"
+      "([0-9.]+).*");
+  const std::regex part("=([0-9]+\\.[0-9]{2})%");
+  for (const std::string& line : lines) {
+    std::smatch m;
+    if (std::regex_match(line, m, stats)) {
+      const double lo = std::stod(m[2]), hi = std::stod(m[3]), avg = std::stod(m[5]);
+      EXPECT_LE(lo, avg + 0.01) << line;
+      EXPECT_LE(avg, hi + 0.01) << line;
+    }
+    if (line.rfind("  lat (", 0) == 0) {
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), part);
+           it != std::sregex_iterator(); ++it) {
+        share += std::stod((*it)[1]);
+      }
+    }
+  }
+  EXPECT_NEAR(share, 100, 0.2) << r.out;
 }
 
 }  // namespace

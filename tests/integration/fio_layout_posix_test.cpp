@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -76,6 +77,72 @@ TEST(FioLayoutTest, EveryFallocateModeLaysOutTheWholeFile) {
     EXPECT_EQ(f.size, int64_t{1} << 20);
     EXPECT_GE(f.allocated, int64_t{1} << 20);
   }
+}
+
+// A write job's new file, as fio 3.33 leaves it after one 4 KiB write at
+// its start (the figures of `fio --rw=write --size=1m --number_ios=1
+// --fallocate=MODE --overwrite=N`): with overwrite=0 the layout only
+// reserves the file as the mode says (none: nothing, sparse; keep: blocks
+// past the end; truncate: a sparse 1 MiB), and the rest of the file holds
+// zeros; with overwrite=1 it is written whole first, so that the job's
+// writes overwrite data.
+struct WriteLayoutCase {
+  std::string mode;
+  bool overwrite;
+  int64_t size;
+  bool whole_allocated;  // else at most 64 KiB allocated
+  bool data_past_the_write;
+};
+
+TEST(FioLayoutTest, AWriteJobsFileIsWrittenFirstOnlyWithOverwrite) {
+  TempDir dir(BuildTree());
+  constexpr int64_t kMiB = int64_t{1} << 20;
+  const WriteLayoutCase cases[] = {
+      {"none", false, 4096, false, false},     {"native", false, kMiB, true, false},
+      {"posix", false, kMiB, true, false},     {"keep", false, 4096, true, false},
+      {"truncate", false, kMiB, false, false}, {"none", true, kMiB, true, true},
+      {"native", true, kMiB, true, true},      {"keep", true, kMiB, true, true},
+      {"truncate", true, kMiB, true, true},
+  };
+  for (const WriteLayoutCase& c : cases) {
+    const std::string file = "w_" + c.mode + (c.overwrite ? "_1" : "_0") + ".dat";
+    SCOPED_TRACE(file);
+    ProcessResult r =
+        Fio(dir, {"--name=w", "--rw=write", "--bs=4k", "--size=1m", "--number_ios=1",
+                  "--fallocate=" + c.mode, std::string("--overwrite=") + (c.overwrite ? "1" : "0"),
+                  "--filename=" + file});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // fio says it lays the file out either way.
+    EXPECT_NE(r.out.find("w: Laying out IO file (1 file / 1MiB)"), std::string::npos) << r.out;
+    const FileFacts f = FactsOf(dir / file);
+    EXPECT_EQ(f.size, c.size);
+    if (c.whole_allocated) {
+      EXPECT_GE(f.allocated, kMiB);
+    } else {
+      EXPECT_LE(f.allocated, 64 * 1024);
+    }
+    // A block past the job's one write: zeros (or past the end) unless
+    // the layout wrote it.
+    std::ifstream in(dir / file, std::ios::binary);
+    in.seekg(100 * 4096);
+    std::string block(4096, '\0');
+    in.read(block.data(), 4096);
+    const bool data = in.gcount() == 4096 && block.find_first_not_of('\0') != std::string::npos;
+    EXPECT_EQ(data, c.data_past_the_write);
+  }
+
+  // The file is the job's own at the size it left: the next run writes to
+  // it without --allow-destructive, and lays out a file kept short again.
+  ProcessResult again = Fio(dir, {"--name=w", "--rw=write", "--bs=4k", "--size=1m",
+                                  "--number_ios=1", "--fallocate=none", "--filename=w_none_0.dat"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("Laying out IO file"), std::string::npos) << again.out;
+  // A read job's file is written whole whatever overwrite says.
+  ProcessResult read = Fio(dir, {"--name=r", "--rw=read", "--bs=4k", "--size=1m", "--number_ios=1",
+                                 "--fallocate=none", "--filename=r.dat"});
+  ASSERT_EQ(read.exit_code, 0) << read.err;
+  EXPECT_EQ(FactsOf(dir / "r.dat").size, kMiB);
+  EXPECT_GE(FactsOf(dir / "r.dat").allocated, kMiB);
 }
 
 // The share (percent) of reaps that took 1-4 and 9-16 completions.

@@ -253,6 +253,7 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
     job.options = GivenOptions(jobs[pj.instance.job]);
     job.rw = RwText(jobs[pj.instance.job]);
     job.engine = pj.settings.engine;
+    job.thread = spec.thread;
     job.iodepth = pj.settings.iodepth;
     for (double p : spec.percentile_list) job.percentiles.push_back(p * 100);
     job.clat_percentiles = spec.clat_percentiles;

@@ -219,6 +219,10 @@ FioPatternSettings PatternOf(const FioJobSpec& spec) {
   // fio's rule: a distribution other than uniform does without the random
   // map (offsets repeat).
   if (od.law != FioOffsetLaw::kUniform) p.norandommap = true;
+  // random_generator=lfsr: a full-cycle generator instead of the random map
+  // (tausworthe and tausworthe64 are loadcell's own generator and map).
+  p.full_cycle =
+      spec.random_generator == fio::FioRandomGenerator::kLfsr && od.law == FioOffsetLaw::kUniform;
   return p;
 }
 
@@ -521,6 +525,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   }
   s.fallocate = FallocateOf(spec.fallocate);
   s.create_on_open = spec.create_on_open;
+  s.overwrite = spec.overwrite;
 
   RunConfig& c = job.cfg;
   c.start_delay_s = StartDelaySeconds(spec, s.pattern.seed);

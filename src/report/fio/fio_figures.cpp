@@ -140,6 +140,15 @@ FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h) {
       t.ms[v < 2e9 ? 10 : 11] += share;
     }
   }
+  // fio's rule: a range that holds any I/O shows at least 0.01%.
+  const auto floor = [](auto& row) {
+    for (double& x : row) {
+      if (x > 0 && x < 0.01) x = 0.01;
+    }
+  };
+  floor(t.ns);
+  floor(t.us);
+  floor(t.ms);
   return t;
 }
 

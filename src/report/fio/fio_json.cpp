@@ -213,6 +213,10 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   w.Key("loadcell");
   w.BeginObject();
   w.Key("engine").String(job.engine);
+  // Always a thread here (its usr_cpu, sys_cpu, ctx, majf and minf are its
+  // thread's own); what fio would have made of it, by thread=.
+  w.Key("runs_as").String("thread");
+  w.Key("fio_runs_as").String(job.thread ? "thread" : "process");
   const uint64_t qd_time = FioCounter(r, "queue_depth_time_ns");
   w.Key("mean_queue_depth")
       .Double(qd_time > 0 ? static_cast<double>(FioCounter(r, "queue_depth_ns")) /

@@ -36,6 +36,10 @@ struct FioReportJob {
   std::vector<std::pair<std::string, std::string>> options;
   std::string rw;  // the rw= value as given ("randrw"), for the header line
   std::string engine;
+  // thread= as given: fio runs a job as a forked process unless it is set;
+  // loadcell runs every job as a thread of its one process (loadcell's
+  // object says both).
+  bool thread = false;
   uint32_t iodepth = 1;
   // percentile_list as percents (99.9), in order.
   std::vector<double> percentiles;

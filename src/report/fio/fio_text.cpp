@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iterator>
+#include <string>
+#include <string_view>
 
 #include "report/fio/fio_report.h"
 #include "report/format.h"
@@ -42,6 +45,30 @@ std::string Dec(double bytes) {
   return Short(bytes, 1000, kP, 5);
 }
 
+// fio's numbers of at most six characters (a latency line's min and max):
+// as they are up to six digits, else divided by 1000 to the first prefix
+// that leaves six at most, with the decimals that still fit ("16450k",
+// "1234.6k").
+std::string Six(uint64_t num) {
+  static const char* const kP[] = {"", "k", "M", "G", "T", "P", "E"};
+  const auto digits = [](uint64_t v) { return fmt::format("{}", v).size(); };
+  size_t p = 0;
+  int64_t modulo = -1;
+  while (p < std::size(kP) && digits(num) > 6) {
+    modulo = static_cast<int64_t>(num % 1000);
+    num /= 1000;
+    ++p;
+  }
+  if (p >= std::size(kP)) p = 0;
+  if (modulo < 0) return fmt::format("{}{}", num, kP[p]);
+  const size_t len = digits(num);
+  if (len + 1 >= 6) return fmt::format("{}{}", num + (modulo >= 500 ? 1 : 0), kP[p]);
+  const std::string frac =
+      fmt::format("{:.{}f}", static_cast<double>(modulo) / 1000, static_cast<int>(6 - len - 1));
+  if (frac[0] == '1') ++num;
+  return fmt::format("{}.{}{}", num, frac.substr(2), kP[p]);
+}
+
 // fio's latency unit: nsec, scaled to usec then msec while the minimum is
 // above 9999.
 std::pair<const char*, double> LatencyUnit(uint64_t min_ns) {
@@ -52,9 +79,9 @@ std::pair<const char*, double> LatencyUnit(uint64_t min_ns) {
 
 void StatLine(std::ostream& out, const char* label, const LatencyHistogram& h) {
   const auto [unit, div] = LatencyUnit(h.Min());
-  out << fmt::format("    {} ({}): min={}, max={}, avg={:.2f}, stdev={:.2f}\n", label, unit,
-                     static_cast<uint64_t>(static_cast<double>(h.Min()) / div),
-                     static_cast<uint64_t>(static_cast<double>(h.Max()) / div),
+  out << fmt::format("    {} ({}): min={}, max={}, avg={:5.2f}, stdev={:5.2f}\n", label, unit,
+                     Six(static_cast<uint64_t>(static_cast<double>(h.Min()) / div)),
+                     Six(static_cast<uint64_t>(static_cast<double>(h.Max()) / div)),
                      h.moments().Mean() / div, h.moments().StdDev() / div);
 }
 
@@ -74,9 +101,12 @@ void PercentileTable(std::ostream& out, const char* label, const LatencyHistogra
 void TextDirection(std::ostream& out, const char* label, const FioDirFigures& f,
                    const FioReportJob& job, uint64_t group_bw) {
   if (f.total_ios == 0) return;
-  out << fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec)\n", label, Iops(f.iops),
+  // fio 3.33 ends a write line with its zoned-device resets (none here).
+  const bool write = std::string_view(label) == "write";
+  out << fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec){}\n", label, Iops(f.iops),
                      Bin(static_cast<double>(f.bw_bytes)), Dec(static_cast<double>(f.bw_bytes)),
-                     Bin(static_cast<double>(f.io_bytes)), f.runtime_ms);
+                     Bin(static_cast<double>(f.io_bytes)), f.runtime_ms,
+                     write ? "; 0 zone resets" : "");
   if (f.latency == nullptr || f.latency->Count() == 0) return;
   StatLine(out, "clat", *f.latency);
   StatLine(out, " lat", *f.latency);
@@ -84,13 +114,13 @@ void TextDirection(std::ostream& out, const char* label, const FioDirFigures& f,
   if (job.lat_percentiles) PercentileTable(out, " lat", *f.latency, job.percentiles);
   if (f.samples > 0) {
     out << fmt::format(
-        "   bw (  KiB/s): min={:.0f}, max={:.0f}, per={:.2f}%, avg={:.2f}, stdev={:.2f}, "
+        "   bw (  KiB/s): min={:5.0f}, max={:5.0f}, per={:.2f}%, avg={:5.2f}, stdev={:5.2f}, "
         "samples={}\n",
         f.bw_min, f.bw_max,
         group_bw > 0 ? f.bw_mean * 1024 * 100 / static_cast<double>(group_bw) : 0, f.bw_mean,
         f.bw_dev, f.samples);
     out << fmt::format(
-        "   iops        : min={:.0f}, max={:.0f}, avg={:.2f}, stdev={:.2f}, samples={}\n",
+        "   iops        : min={:5.0f}, max={:5.0f}, avg={:5.2f}, stdev={:5.2f}, samples={}\n",
         f.iops_min, f.iops_max, f.iops_mean, f.iops_dev, f.samples);
   }
 }

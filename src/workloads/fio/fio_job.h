@@ -145,6 +145,13 @@ struct FioJobSettings {
   // create_on_open=1: a job that only writes does not lay out a missing
   // file; the file is created empty when the job opens it.
   bool create_on_open = false;
+  // overwrite=1: a job that writes writes its files whole when it lays them
+  // out, so that its writes overwrite data; otherwise (fio's default) the
+  // layout of a job that does not read only reserves the file as fallocate=
+  // says, and its writes meet unwritten space (FioLayoutWritesData). On
+  // here (DiskSpd's layouts write their files); the fio front end sets
+  // fio's.
+  bool overwrite = true;
 };
 
 // Counter indices, in FioJobWorkload::Info().counter_names order.
@@ -205,6 +212,12 @@ enum FioKind : int { kFioKindRead = 1, kFioKindWrite, kFioKindTrim, kFioKindSync
 // engine, nor a write-only job with create_on_open).
 bool FioJobLaysOutFiles(const FioJobSettings& s);
 
+// Whether the layout writes the files whole (fio's rule: a job that reads,
+// or writes with overwrite=1); otherwise it only reserves them (fallocate=),
+// a job that writes starting from an empty file, as fio starts from a new
+// one.
+bool FioLayoutWritesData(const FioJobSettings& s);
+
 class FioJobWorkload final : public Workload {
  public:
   FioJobWorkload(FioJobSettings s, FileSystem& fs);
@@ -213,8 +226,9 @@ class FioJobWorkload final : public Workload {
   WorkloadInfo Info() const override;
   void RegisterOptions(OptionSet&) override {}
   // Lays out the files: a file that exists with at least its size is used
-  // as it is; a missing or shorter one is written whole (reads need data),
-  // as fio lays out its files. A file it makes (or one it made before and
+  // as it is; a missing or shorter one is written whole when the job reads
+  // or overwrite=1, else emptied and reserved (FioLayoutWritesData), as fio
+  // lays out its files. A file it makes (or one it made before and
   // makes longer) is recorded as loadcell's in its folder's manifest
   // (workloads/sqlio/sqlio_manifest.h: `creating` before the first byte,
   // `created` once whole), so that later runs may write to it; not the
@@ -227,7 +241,8 @@ class FioJobWorkload final : public Workload {
   // the job lays out nothing.
   std::vector<size_t> FilesToLayOut() const;
   // Removes the files Prepare made (unlink=1); else records the files
-  // create_on_open made, at the size the job left them.
+  // create_on_open made, and those laid out without data, at the size the
+  // job left them.
   Status Cleanup(const PrepareContext& ctx) override;
   Status Init(int threads) override;
   Result<std::unique_ptr<Worker>> NewWorker(const ThreadContext& ctx) override;
@@ -251,6 +266,8 @@ class FioJobWorkload final : public Workload {
   FioJobSettings s_;
   FileSystem& fs_;
   std::vector<std::string> created_;
+  // Laid out without data (reserved only): recorded again at their end size.
+  std::vector<std::string> reserved_;
   std::vector<IoFile> open_;  // Init .. Done
   std::unique_ptr<FioLogRecorder> io_log_;
   std::vector<int> ran_on_cpus_;  // written by the job's thread, read after the run

@@ -47,6 +47,9 @@ struct FioLayout {
   FioFallocateMode mode = FioFallocateMode::kNative;
   bool record = false;  // loadcell's own: recorded in its folder's manifest
   bool is_new = false;  // missing before: removed again when the layout fails
+  bool data = true;     // written whole (FioLayoutWritesData), else reserved only
+  bool empty = false;   // reserved only: emptied first (a job that writes)
+  bool sized = false;   // reserved only: its size set (the mmap engine maps it)
 };
 
 // The manifest line of the file at `path` in its folder's manifest:
@@ -63,10 +66,17 @@ Status RecordFioFile(FileSystem& fs, const std::string& path, const FileId& id, 
 }
 
 // Reserves the file's space as `l.mode` says, then writes it whole with
-// random data (each sector unique) and fsyncs it.
+// random data (each sector unique) and fsyncs it. Without data: emptied
+// first for a job that writes (fio makes such a file anew), reserved, and
+// left as the reservation left it (fallocate=keep and none: shorter).
 Status WriteLayout(FileSystem& fs, int fd, const FioLayout& l) {
+  if (l.empty) LC_RETURN_IF_ERROR(fs.Truncate(fd, 0));
   if (Status st = Reserve(fs, fd, l.mode, l.size); !st.ok()) {
     return Status(st.code(), l.path + ": " + st.message(), st.err());
+  }
+  if (!l.data) {
+    if (l.sized) LC_RETURN_IF_ERROR(fs.Truncate(fd, l.size));
+    return Status::Ok();
   }
   std::vector<unsigned char> buf(kLayoutChunk);
   Random rng(l.seed);
@@ -103,7 +113,13 @@ Status LayOutFile(FileSystem& fs, const FioLayout& l) {
   if (st.ok()) st = WriteLayout(fs, fd, l);
   const Status closed = fs.Close(fd);
   if (st.ok()) st = closed;
-  if (st.ok() && l.record) st = RecordFioFile(fs, l.path, id, l.size, /*complete=*/true);
+  if (st.ok() && l.record) {
+    // Its size now: a reservation may leave it shorter (recorded again at
+    // its end size by Cleanup).
+    Result<FileInfo> now = fs.Stat(l.path);
+    st = now.status();
+    if (st.ok()) st = RecordFioFile(fs, l.path, id, now->size, /*complete=*/true);
+  }
   if (!st.ok() && l.is_new) {
     (void)fs.Unlink(l.path);
     if (l.record && manifest_is_new) (void)fs.Unlink(manifest);
@@ -117,6 +133,12 @@ bool FioJobLaysOutFiles(const FioJobSettings& s) {
   const bool write_only = !s.pattern.dirs[static_cast<int>(FioDir::kRead)] &&
                           !s.pattern.dirs[static_cast<int>(FioDir::kTrim)] && !s.verify_only;
   return s.engine != "null" && !(s.create_on_open && write_only);
+}
+
+bool FioLayoutWritesData(const FioJobSettings& s) {
+  const bool writes = s.pattern.dirs[static_cast<int>(FioDir::kWrite)];
+  return s.pattern.dirs[static_cast<int>(FioDir::kRead)] || s.verify_only ||
+         (writes && s.overwrite);
 }
 
 std::vector<size_t> FioJobWorkload::FilesToLayOut() const {
@@ -154,8 +176,12 @@ Status FioJobWorkload::Prepare(const PrepareContext& ctx) {
       LC_ASSIGN_OR_RETURN(ours, SqlioMadeFile(fs_, path));
     }
     l.record = ours && !s_.unlink;
+    l.data = FioLayoutWritesData(s_);
+    l.empty = !l.data && s_.pattern.dirs[static_cast<int>(FioDir::kWrite)];
+    l.sized = s_.engine == "mmap";
     LC_RETURN_IF_ERROR(LayOutFile(fs_, l));
     if (l.is_new) created_.push_back(path);
+    if (l.record && !l.data) reserved_.push_back(path);
   }
   return Status::Ok();
 }
@@ -163,9 +189,12 @@ Status FioJobWorkload::Prepare(const PrepareContext& ctx) {
 Status FioJobWorkload::Cleanup(const PrepareContext&) {
   if (!s_.unlink) {
     // create_on_open's files are loadcell's too, at the size the job left
-    // them (the laid-out ones were recorded as they were laid out).
-    const std::vector<std::string> opened = LaysOutFiles() ? std::vector<std::string>{} : created_;
+    // them, as are those laid out without data (the others were recorded
+    // as they were laid out).
+    std::vector<std::string> opened = LaysOutFiles() ? std::vector<std::string>{} : created_;
+    opened.insert(opened.end(), reserved_.begin(), reserved_.end());
     created_.clear();
+    reserved_.clear();
     for (const std::string& path : opened) {
       LC_ASSIGN_OR_RETURN(FileInfo st, fs_.Stat(path));
       if (st.exists && st.is_regular) {

@@ -33,6 +33,17 @@ uint64_t PermuteBelow(uint64_t i, uint64_t n, uint64_t key, int half) {
   return x;
 }
 
+// A bijection of the w-bit numbers (mask = 2^w - 1): xorshifts and an odd
+// multiplier, each invertible modulo 2^w. Scrambles the full cycle's order
+// without leaving any number out.
+uint64_t ScrambleBits(uint64_t x, uint64_t mask, int w) {
+  const int shift = std::max(1, w / 2);
+  x ^= x >> shift;
+  x = (x * 0xD6E8FEB86659FD93ULL) & mask;
+  x ^= x >> shift;
+  return x;
+}
+
 }  // namespace
 
 void FioBlockMap::Reset(uint64_t blocks) {
@@ -96,7 +107,7 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
     for (const auto& [size, pct] : b.split) smallest = std::min(smallest, size);
     align = std::min(align, b.align != 0 ? b.align : smallest);
     smallest_size = std::min(smallest_size, smallest);
-    if (!b.split.empty() || b.max > b.min) use_map_ = !s_.norandommap;
+    if (!b.split.empty() || b.max > b.min) use_map_ = !s_.norandommap && !s_.full_cycle;
   }
   // fio's random map counts in the smallest size: with it, requests are
   // whole such blocks, so a blockalign below it aligns nothing finer (and
@@ -125,6 +136,14 @@ FioPattern::FioPattern(const FioPatternSettings& s) : s_(s), rng_(s.seed) {
   perm_pos_.assign(s_.files, 0);
   perm_key_.resize(s_.files);
   for (uint64_t& k : perm_key_) k = rng_.Next();
+  if (s_.full_cycle) {
+    // x -> mul * x + add modulo 2^w visits every w-bit number once per 2^w
+    // steps when add is odd and mul is 1 modulo 4 (Hull and Dobell).
+    cycle_mul_ = (rng_.Next() & ~uint64_t{3}) | 1;
+    cycle_add_ = rng_.Next() | 1;
+    cycle_state_.assign(s_.files, 0);
+    perm_pos_.assign(s_.files, 0);
+  }
   SetUpDistribution();
 }
 
@@ -270,8 +289,28 @@ uint64_t FioPattern::RegionOf(uint32_t file) const {
   return file < s_.region_lengths.size() ? s_.region_lengths[file] : s_.region_length;
 }
 
+uint64_t FioPattern::CycleBlock(uint32_t file) {
+  const uint64_t blocks = BlocksOf(file);
+  uint64_t& given = perm_pos_[file];
+  uint64_t& x = cycle_state_[file];
+  // Every block given: the next pass, from the same start (the same order).
+  if (given == blocks) given = x = 0;
+  const int w = std::max(1, static_cast<int>(std::bit_width(blocks - 1)));
+  const uint64_t mask = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+  // The cycle's numbers at or above `blocks` are stepped over (fewer than
+  // half of them), so each block comes once in each cycle.
+  uint64_t b = 0;
+  do {
+    x = (x * cycle_mul_ + cycle_add_) & mask;
+    b = ScrambleBits(x, mask, w);
+  } while (b >= blocks);
+  ++given;
+  return b;
+}
+
 uint64_t FioPattern::RandomBlock(uint32_t file, FioDir dir) {
   if (s_.distribution.law != FioOffsetLaw::kUniform) return SkewedBlock(dir);
+  if (s_.full_cycle) return CycleBlock(file);
   const uint64_t blocks = BlocksOf(file);
   if (s_.norandommap) return rng_.Uniform(0, blocks - 1);
   uint64_t& pos = perm_pos_[file];
@@ -334,7 +373,11 @@ FioIo FioPattern::NextIn(FioDir dir, int64_t* own_seq) {
     seq = static_cast<int64_t>(pos + io.length);
   } else if (random) {
     pos = RandomBlock(io.file, io.dir) * unit_;
-    if (pos + io.length > region) pos = (region - io.length) / unit_ * unit_;
+    if (pos + io.length > region && s_.full_cycle) {
+      io.length = static_cast<uint32_t>(region - pos);
+    } else if (pos + io.length > region) {
+      pos = (region - io.length) / unit_ * unit_;
+    }
     // What follows sequentially (rw=randMODE:N, percentage_random) goes on
     // from here.
     seq = static_cast<int64_t>(pos + io.length);

@@ -101,6 +101,13 @@ struct FioPatternSettings {
   // Without it each block of a file's region is used once per pass over it
   // in a random order (fio's random map); with it offsets repeat.
   bool norandommap = false;
+  // random_generator=lfsr: uniform random offsets come from a full-cycle
+  // generator over the region's blocks (of the smallest size) instead of
+  // the random map, with or without norandommap: each block's offset once
+  // per pass, in the same order every pass, and no map even with requests
+  // of several sizes (which are then never cut, and may overlap: fio's
+  // lfsr). A request that would pass the region's end is cut to it.
+  bool full_cycle = false;
   // Random offsets other than uniform never use the random map (fio's rule:
   // the planner sets norandommap with them).
   FioOffsetDistribution distribution;
@@ -182,6 +189,8 @@ class FioPattern {
   // Where a backward sequence (rw=MODE:-N) goes on once past the start.
   int64_t BackwardWrap(uint64_t region, uint32_t length) const;
   uint64_t RandomBlock(uint32_t file, FioDir dir);
+  // full_cycle: file `file`'s next block of its cycle.
+  uint64_t CycleBlock(uint32_t file);
   uint64_t NextSingleSequential(int64_t& seq, uint32_t length, uint64_t region);
   // Holed(): the next I/O of direction `dir`, files in turn, skipping and
   // marking done the files it has no offset in; false when every file is
@@ -213,6 +222,11 @@ class FioPattern {
   std::vector<FioBlockMap> maps_;
   std::vector<uint64_t> perm_pos_;
   std::vector<uint64_t> perm_key_;
+  // full_cycle: per file, the generator's state and the blocks given in
+  // this pass; the job's multiplier and increment.
+  std::vector<uint64_t> cycle_state_;
+  uint64_t cycle_mul_ = 5;
+  uint64_t cycle_add_ = 1;
   uint64_t blocks_ = 1;  // random map granularity: min block size
   uint32_t unit_ = 4096;
   int perm_bits_ = 1;

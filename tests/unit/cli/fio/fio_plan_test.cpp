@@ -346,6 +346,7 @@ TEST(FioPlanTest, DistributionsRunWithoutTheRandomMap) {
   EXPECT_DOUBLE_EQ(p.distribution.zones[0][0].access_pct, 60);
   EXPECT_DOUBLE_EQ(p.distribution.zones[0][1].size_pct, 90);
   EXPECT_TRUE(p.norandommap);  // fio's rule
+  EXPECT_FALSE(p.full_cycle);  // a distribution draws its own offsets
 
   specs[0].random_distribution = {};
   specs[0].random_distribution.kind = fio::FioDistributionKind::kZipf;
@@ -360,6 +361,15 @@ TEST(FioPlanTest, DistributionsRunWithoutTheRandomMap) {
   auto uniform = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
   ASSERT_OK(uniform);
   EXPECT_FALSE(uniform->steps[0][0].settings.pattern.norandommap);
+  // lfsr's full cycle takes the uniform offsets; the tausworthes keep the map.
+  EXPECT_TRUE(uniform->steps[0][0].settings.pattern.full_cycle);
+  for (const auto g :
+       {fio::FioRandomGenerator::kTausworthe, fio::FioRandomGenerator::kTausworthe64}) {
+    specs[0].random_generator = g;
+    auto map = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+    ASSERT_OK(map);
+    EXPECT_FALSE(map->steps[0][0].settings.pattern.full_cycle);
+  }
 }
 
 TEST(FioPlanTest, AbsoluteZonesBeyondTheRegionAreRefusedWithTheirLine) {

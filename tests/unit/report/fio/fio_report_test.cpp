@@ -68,6 +68,15 @@ TEST(FioReportTest, LatencyTableSharesAddUpInFiosRows) {
   EXPECT_NEAR(sum, 100, 1e-9);
 }
 
+TEST(FioReportTest, ALatencyRangeWithAnyIoShowsAtLeastAHundredthOfAPercent) {
+  LatencyHistogram h;
+  h.RecordN(100'000, 99'999);
+  h.Record(15'000'000);  // one in 100000: 0.001%, shown as fio shows it
+  const FioLatencyTable t = FioLatencyTableOf(h);
+  EXPECT_DOUBLE_EQ(t.ms[3], 0.01);  // the ms row's "20" ([10, 20) ms)
+  EXPECT_EQ(t.ms[2], 0);            // no I/O there: not shown
+}
+
 FioReport OneJob(const RunResult& r) {
   FioReport rep;
   rep.version = "loadcell-test";
@@ -151,6 +160,31 @@ TEST(FioReportTest, TextHasFiosLinesAndTheGroupStatus) {
         "   READ: bw=2000KiB/s (2048kB/s)", "run=2000-2000msec"}) {
     EXPECT_NE(t.find(line), std::string::npos) << line << "\n" << t;
   }
+}
+
+// fio 3.33's number forms in a job's lines: a latency line's min and max
+// in at most six characters ("16450k", "1234.6k"), avg and stdev at least
+// five wide, and a write line ending in its zone resets.
+TEST(FioReportTest, TextNumbersHaveFiosWidths) {
+  RunResult r = JobResult();
+  for (auto& l : r.latency) l.histogram = LatencyHistogram();
+  r.latency[1].histogram.RecordN(50, 999);
+  r.latency[1].histogram.Record(16'450'000);
+  r.latency[2].histogram.RecordN(50, 499);
+  r.latency[2].histogram.Record(1'234'567);
+  r.latency[0].histogram.Merge(r.latency[1].histogram);
+  r.latency[0].histogram.Merge(r.latency[2].histogram);
+  std::ostringstream out;
+  WriteFioText(OneJob(r), out);
+  const std::string t = out.str();
+  EXPECT_NE(t.find("    clat (nsec): min=50, max=16450k, avg="), std::string::npos) << t;
+  EXPECT_NE(t.find("    clat (nsec): min=50, max=1234.6k, avg="), std::string::npos) << t;
+  EXPECT_NE(t.find("(2000KiB/2000msec); 0 zone resets\n"), std::string::npos) << t;
+  EXPECT_EQ(t.find("(4000KiB/2000msec); 0 zone resets"), std::string::npos) << t;
+  // Two 1 s intervals of 250 writes: "min=  250" (five wide).
+  EXPECT_NE(t.find("   iops        : min=  250, max=  250, avg=250.00, stdev= 0.00, samples=2"),
+            std::string::npos)
+      << t;
 }
 
 // unified_rw_reporting, as fio 3.33 writes it: mixed puts every I/O in one

@@ -415,6 +415,64 @@ TEST(FioPatternTest, SeveralSizesUnderTheMapAreCutToFitAsFiosAre) {
   EXPECT_EQ(bytes, 64u << 20);
 }
 
+// random_generator=lfsr: each block's offset once per pass from a full
+// cycle, in the same order each pass, with no map: requests of several
+// sizes keep their size (only the region's end cuts one) and overlap, where
+// the map above cuts them so that no byte is used twice.
+TEST(FioPatternTest, FullCycleGivesEachBlockOncePerPassWithoutTheMap) {
+  constexpr uint64_t kBlocks = 1000;  // not a power of two: the cycle steps over 24
+  FioPatternSettings s = Base(kBlocks * 4096, 4096);
+  s.random = true;
+  s.full_cycle = true;
+  s.bs[0].split = {{4096, 50}, {16384, 50}};
+  FioPattern p(s);
+  std::vector<uint64_t> first_pass;
+  uint64_t bytes = 0;
+  int whole_16k = 0;
+  for (uint64_t i = 0; i < kBlocks; ++i) {
+    const FioIo io = p.Next();
+    ASSERT_EQ(io.offset % 4096, 0u);
+    ASSERT_LE(io.offset + io.length, kBlocks * 4096);
+    if (io.length == 16384) ++whole_16k;
+    if (io.length != 16384 && io.length != 4096) {
+      EXPECT_EQ(io.offset + io.length, kBlocks * 4096) << "only the end cuts a request";
+    }
+    first_pass.push_back(io.offset / 4096);
+    bytes += io.length;
+  }
+  std::vector<uint64_t> sorted = first_pass;
+  std::sort(sorted.begin(), sorted.end());
+  for (uint64_t b = 0; b < kBlocks; ++b) ASSERT_EQ(sorted[b], b) << "each block once";
+  EXPECT_GT(bytes, kBlocks * 4096) << "requests overlap: no map";
+  EXPECT_GT(whole_16k, 400);
+  // Not the identity order, and the next pass repeats it.
+  EXPECT_FALSE(std::is_sorted(first_pass.begin(), first_pass.end()));
+  for (uint64_t i = 0; i < kBlocks; ++i) ASSERT_EQ(p.Next().offset / 4096, first_pass[i]) << i;
+
+  // With norandommap too: the generator, not the map, makes offsets unique.
+  s.norandommap = true;
+  FioPattern q(s);
+  std::set<uint64_t> seen;
+  for (uint64_t i = 0; i < kBlocks; ++i) seen.insert(q.Next().offset);
+  EXPECT_EQ(seen.size(), kBlocks);
+
+  // One size: a permutation too, in an order other than the map's.
+  FioPatternSettings one = Base(kBlocks * 4096, 4096);
+  one.random = true;
+  FioPattern mapped(one);
+  one.full_cycle = true;
+  FioPattern cycled(one);
+  std::set<uint64_t> cycled_seen;
+  int same = 0;
+  for (uint64_t i = 0; i < kBlocks; ++i) {
+    const uint64_t c = cycled.Next().offset;
+    cycled_seen.insert(c);
+    if (c == mapped.Next().offset) ++same;
+  }
+  EXPECT_EQ(cycled_seen.size(), kBlocks);
+  EXPECT_LT(same, 10);
+}
+
 // The share of `n` random offsets of `s` in [lo, hi) of the region.
 double ShareIn(const FioPatternSettings& s, int n, double lo, double hi) {
   FioPattern p(s);
