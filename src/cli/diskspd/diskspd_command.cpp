@@ -47,13 +47,6 @@ struct DiskspdOwnOptions {
   VerdictMode verdict = VerdictMode::kOn;  // --verdict=off|on|strict
 };
 
-std::string OpenFlagsText(int flags) {
-  std::string s;
-  if ((flags & O_DIRECT) != 0) s += "O_DIRECT";
-  if ((flags & O_DSYNC) != 0) s += s.empty() ? "O_DSYNC" : "|O_DSYNC";
-  return s;
-}
-
 // loadcell's rules before anything is written: a write to a device, or to
 // an existing file loadcell did not make without --allow-destructive
 // (checked before any lock file is made, and again under the locks); the
@@ -197,14 +190,14 @@ DiskspdReport ReportShell(const diskspd::DiskspdTimespan& ts, const DiskspdPlan*
       rt.size = t.size;
       rt.created = t.missing;
       rt.engine = t.engine;
-      rt.open_flags = OpenFlagsText(t.open_flags);
+      rt.open_flags = DiskspdOpenFlagsText(t.open_flags);
       rt.notes = t.notes;
     }
     report.targets.push_back(rt);
   }
   if (plan != nullptr) report.pinned_cpus = plan->pinned_cpus;
   report.engine = plan != nullptr ? plan->engine : "";
-  report.open_flags = plan != nullptr ? OpenFlagsText(plan->open_flags) : "";
+  report.open_flags = plan != nullptr ? DiskspdOpenFlagsText(plan->open_flags) : "";
   report.seed = seed;
   report.version = kVersion;
   report.computer = ComputerName();
