@@ -205,7 +205,9 @@ std::vector<std::string> ManifestDifferences(const Manifest& a, const Manifest& 
       if (PresentationOptions().count(o.name) || !seen.insert(o.name).second) {
         continue;
       }
-      diff("--" + o.name, value_in(values_a, o.name), value_in(values_b, o.name));
+      // A DiskSpd switch is named as written ("-b"), any other option as a long one.
+      diff((o.name.starts_with("-") ? "" : "--") + o.name, value_in(values_a, o.name),
+           value_in(values_b, o.name));
     }
   }
   if (a.options.empty() || b.options.empty()) {

@@ -4,12 +4,17 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <cctype>
 #include <chrono>
 #include <ctime>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include "cli/app.h"
 #include "cli/cli_style.h"
@@ -17,6 +22,7 @@
 #include "cli/diskspd/diskspd_mpi.h"
 #include "cli/diskspd/diskspd_observer.h"
 #include "cli/diskspd/diskspd_plan.h"
+#include "cli/fio/fio_results.h"
 #include "cli/report_file.h"
 #include "cluster/cluster.h"
 #include "core/progress.h"
@@ -30,6 +36,7 @@
 #include "os/system_info.h"
 #include "report/diskspd/diskspd_report.h"
 #include "runner/jobs.h"
+#include "runner/merge_results.h"
 #include "runner/stop_signal.h"
 #include "validity/verdict.h"
 #include "workloads/sqlio/sqlio.h"
@@ -45,14 +52,8 @@ struct DiskspdOwnOptions {
   bool allow_destructive = false;
   MpiRanks ranks;                          // --mpi, --mpi-files, --mpi-timeout and the launcher
   VerdictMode verdict = VerdictMode::kOn;  // --verdict=off|on|strict
+  FioResultOptions results;                // --format=json, --output-file, --report-html
 };
-
-std::string OpenFlagsText(int flags) {
-  std::string s;
-  if ((flags & O_DIRECT) != 0) s += "O_DIRECT";
-  if ((flags & O_DSYNC) != 0) s += s.empty() ? "O_DSYNC" : "|O_DSYNC";
-  return s;
-}
 
 // loadcell's rules before anything is written: a write to a device, or to
 // an existing file loadcell did not make without --allow-destructive
@@ -124,6 +125,28 @@ std::string UtcNow() {
   return fmt::format("{:%Y/%m/%d %H:%M:%S} UTC", fmt::gmtime(now));
 }
 
+// A switch as the manifest records it, for `compare` to name what two runs
+// differ in: the switch ("-b", "-rs", "-Sh" and the other cache modes, the
+// access hints "-fr") and its value ("4K"; "" for a switch without one).
+ResolvedOption DiskspdManifestOption(const std::string& given) {
+  static constexpr std::array<std::string_view, 7> kTwoLetters = {"-ag", "-rs", "-rd", "-Rp",
+                                                                  "-vs", "-si", "-Zr"};
+  size_t name_len = std::min<size_t>(given.size(), 2);
+  for (std::string_view two : kTwoLetters) {
+    if (given.starts_with(two)) name_len = two.size();
+  }
+  const bool letters_only =
+      given.size() > 2 && std::all_of(given.begin() + 2, given.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) != 0;
+      });
+  // -S<modes>, -f<hints>, -N<mode>: the letters are the switch.
+  if (given.size() > 1 && std::string_view("SfN").find(given[1]) != std::string_view::npos &&
+      letters_only) {
+    name_len = given.size();
+  }
+  return {"diskspd", given.substr(0, name_len), given.substr(name_len), false};
+}
+
 void Verbose(const DiskspdSwitches& sw, std::ostream& err, const std::string& line) {
   if (sw.verbose) err << "diskspd: " << line << "\n";
 }
@@ -142,6 +165,10 @@ std::string DiskspdUsage() {
          "  --mpi-files=per-rank|shared, --mpi-timeout=TIME, --mpi=auto|on|off (docs/mpi.md)\n"
          "  --verdict=MODE       off, on (the default) or strict: exit 3 when a target's\n"
          "                       verdict is INVALID (docs/validity.md)\n"
+         "  --format=json        loadcell's JSON result (each thread's job and the whole\n"
+         "                       run, with its verdict) on stdout instead of DiskSpd's\n"
+         "                       report, or to --output-file=PATH; --report-html=PATH its\n"
+         "                       page; `loadcell report` and `loadcell compare` read it\n"
          "Every switch, and what is not supported yet: docs/diskspd.md.\n";
 }
 
@@ -197,14 +224,14 @@ DiskspdReport ReportShell(const diskspd::DiskspdTimespan& ts, const DiskspdPlan*
       rt.size = t.size;
       rt.created = t.missing;
       rt.engine = t.engine;
-      rt.open_flags = OpenFlagsText(t.open_flags);
+      rt.open_flags = DiskspdOpenFlagsText(t.open_flags);
       rt.notes = t.notes;
     }
     report.targets.push_back(rt);
   }
   if (plan != nullptr) report.pinned_cpus = plan->pinned_cpus;
   report.engine = plan != nullptr ? plan->engine : "";
-  report.open_flags = plan != nullptr ? OpenFlagsText(plan->open_flags) : "";
+  report.open_flags = plan != nullptr ? DiskspdOpenFlagsText(plan->open_flags) : "";
   report.seed = seed;
   report.version = kVersion;
   report.computer = ComputerName();
@@ -261,7 +288,7 @@ bool RunTimespan(const diskspd::DiskspdTimespan& ts, const DiskspdPlan& plan,
     job.manifest.test = "diskspd";
     job.manifest.command = "run";
     job.manifest.system = ReadSystemInfo();
-    for (const std::string& g : sw.given) job.manifest.options.push_back({"diskspd", g, "", false});
+    for (const std::string& g : sw.given) job.manifest.options.push_back(DiskspdManifestOption(g));
     job.observer = jr.verdict.get();
     if (sampler == nullptr) {
       sampler = std::make_unique<CpuSampler>(jr.verdict.get(), sw.warmup_s, sw.duration_s);
@@ -395,6 +422,38 @@ Result<std::vector<DiskspdPlan>> PlanProfile(const diskspd::DiskspdProfile& prof
   return plans;
 }
 
+// --format=json, --output-file=PATH or --report-html=PATH into `r`: the
+// status of reading it (a bad value named), nothing when `a` is none of them.
+std::optional<Status> TakeResultOption(const std::string& a, FioResultOptions& r) {
+  const auto value = [&a](const char* name) -> std::optional<std::string> {
+    const std::string prefix = std::string("--") + name + "=";
+    if (a.rfind(prefix, 0) != 0) return std::nullopt;
+    return a.substr(prefix.size());
+  };
+  if (std::optional<std::string> v = value("format")) {
+    if (*v != "json") {
+      return Status::InvalidArgument(
+          "diskspd: --format=" + *v +
+          ": loadcell diskspd takes --format=json (loadcell's JSON result); DiskSpd's own "
+          "reports are -Rtext and -Rxml");
+    }
+    r.json = true;
+    return Status::Ok();
+  }
+  for (auto [name, into] :
+       {std::pair{"output-file", &r.json_file}, std::pair{"report-html", &r.html_file}}) {
+    std::optional<std::string> v = value(name);
+    if (!v) continue;
+    if (v->empty()) {
+      return Status::InvalidArgument(
+          fmt::format("diskspd: --{}: needs a file name (--{}=PATH)", name, name));
+    }
+    *into = *v;
+    return Status::Ok();
+  }
+  return std::nullopt;
+}
+
 // loadcell's own options among the arguments into `own` (and the
 // launcher looked for), DiskSpd's into `args`; an exit code when the
 // command ends here (--help, an unknown option or a bad value).
@@ -419,6 +478,13 @@ std::optional<int> TakeOwnOptions(const std::vector<std::string>& all_args, Disk
       out << DiskspdUsage();
       return kExitOk;
     }
+    if (std::optional<Status> st = TakeResultOption(a, own.results)) {
+      if (!st->ok()) {
+        PrintCliError(err, *st);
+        return kExitUsage;
+      }
+      continue;
+    }
     if (a.rfind("--", 0) != 0) {
       args.push_back(a);
       continue;
@@ -428,17 +494,56 @@ std::optional<int> TakeOwnOptions(const std::vector<std::string>& all_args, Disk
     Result<bool> mpi = TakeMpiOption(a.substr(2, has_value ? eq - 2 : std::string::npos), has_value,
                                      has_value ? a.substr(eq + 1) : "", own.ranks.settings);
     if (!mpi.ok() || !*mpi) {
-      PrintCliError(err, !mpi.ok() ? mpi.status()
-                                   : Status::InvalidArgument(fmt::format(
-                                         "diskspd: unknown option '{}' (loadcell's own options "
-                                         "here: --allow-destructive, --verdict=off|on|strict, "
-                                         "--mpi, --mpi-files, --mpi-timeout, --help)",
-                                         a)));
+      PrintCliError(
+          err, !mpi.ok() ? mpi.status()
+                         : Status::InvalidArgument(fmt::format(
+                               "diskspd: unknown option '{}' (loadcell's own options "
+                               "here: --allow-destructive, --verdict=off|on|strict, "
+                               "--format=json, --output-file, --report-html, --mpi, --mpi-files, "
+                               "--mpi-timeout, --help)",
+                               a)));
       return kExitUsage;
     }
   }
   DetectMpiRanks(own.ranks);
   return std::nullopt;
+}
+
+// The rules of --format=json, --output-file and --report-html against
+// DiskSpd's reports and targets (`first`: the first timespan's switches).
+Status CheckResultOptions(const FioResultOptions& r, const DiskspdSwitches& first) {
+  if (!r.json && r.html_file.empty()) {
+    if (r.json_file.empty()) return Status::Ok();
+    return Status::InvalidArgument("diskspd: --output-file=" + r.json_file +
+                                   ": needs --format=json (it is where loadcell's JSON result "
+                                   "goes; DiskSpd's XML to a file is -Rxml:FILE)");
+  }
+  if (first.profile_only) {
+    return Status::InvalidArgument(
+        std::string("diskspd: ") + (r.json ? "--format=json" : "--report-html") +
+        ": -Rp prints the profile and runs nothing, so there is no result to report");
+  }
+  if (r.JsonOnStdout() && first.format_given && (first.xml || first.xml_file.empty())) {
+    return Status::InvalidArgument(
+        fmt::format("diskspd: --format=json and {} both write to standard output; give one a "
+                    "file (--output-file=PATH for loadcell's JSON, -Rxml:FILE for DiskSpd's XML)",
+                    first.xml ? "-Rxml" : "-Rtext"));
+  }
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"--output-file", r.json_file}, {"--report-html", r.html_file}, {"-Rxml", first.xml_file}};
+  for (const std::string& t : first.targets) files.emplace_back("target", t);
+  for (size_t i = 0; i < 2; ++i) {
+    for (size_t k = i + 1; k < files.size(); ++k) {
+      if (files[i].second.empty() || files[k].second.empty()) continue;
+      if (SamePath(files[i].second, files[k].second)) {
+        return Status::InvalidArgument(
+            fmt::format("diskspd: {}={}: the same file as {} '{}'; "
+                        "give each its own",
+                        files[i].first, files[i].second, files[k].first, files[k].second));
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 // Every timespan's missing targets created: by each rank in its own folder,
@@ -454,15 +559,70 @@ Status CreateAllTargets(const std::vector<DiskspdPlan>& plans, const DiskspdOwnO
   return cluster->Agree(create, "create their targets");
 }
 
-// Writes the timespans' reports: text or XML on `out`, XML to -Rxml:FILE.
-// False when the file could not be written.
+// loadcell's result of the run (--format=json, --report-html) in the
+// schema of runs of several jobs: each thread's job on each target, each
+// timespan as a group, the whole run at the top; each with its verdict
+// (a timespan's: its targets' merged; the run's: every timespan's).
+Status WriteLoadcellResult(const std::vector<std::unique_ptr<DiskspdTimespanRun>>& spans,
+                           const FioResultOptions& o, FioResultFiles& files, std::ostream& out) {
+  if (!o.json && o.html_file.empty()) return Status::Ok();
+  if (spans.empty() || spans.front()->runs.empty()) return Status::Ok();
+  const Workload& workload = *spans.front()->runs.front().workload;
+  const bool several = spans.size() > 1;
+  std::deque<RunResult> results;  // the parts' results, with their metrics (stable addresses)
+  std::vector<JobPart> jobs;
+  std::vector<JobPart> groups;
+  std::vector<const RunResult*> span_totals;
+  std::vector<NamedValidity> every_target;
+  std::vector<TargetManifest> targets;
+  for (size_t k = 0; k < spans.size(); ++k) {
+    const DiskspdTimespanRun& tr = *spans[k];
+    const std::string prefix = several ? fmt::format("timespan {}: ", k + 1) : "";
+    const int group = static_cast<int>(k);
+    for (const JobRunResult& j : tr.ran.jobs) {
+      RunResult& r = results.emplace_back(j.result);
+      if (r.metrics.empty()) r.metrics = workload.Metrics(r);
+      jobs.push_back({prefix + j.name, group, 1, &r});
+      const std::vector<TargetManifest>& t = j.result.manifest.targets;
+      targets.insert(targets.end(), t.begin(), t.end());
+    }
+    RunResult& total = results.emplace_back(tr.ran.total);
+    std::vector<NamedValidity> verdicts;
+    for (const DiskspdTargetVerdict& v : tr.report.verdicts) {
+      verdicts.push_back({"target " + v.path, &v.validity});
+      every_target.push_back({prefix + "target " + v.path, &v.validity});
+    }
+    total.validity = MergeVerdicts(verdicts);
+    total.metrics = workload.Metrics(total);
+    groups.push_back(
+        {fmt::format("timespan {}", k + 1), group, static_cast<int>(tr.ran.jobs.size()), &total});
+    span_totals.push_back(&total);
+  }
+  RunResult total = *span_totals.front();
+  if (several) {  // the timespans one after another
+    LC_ASSIGN_OR_RETURN(total, MergeResults(span_totals, {}, RateTargets::kAdded));
+    total.intervals.clear();
+  }
+  total.manifest.test = "diskspd";
+  total.manifest.targets = std::move(targets);
+  total.manifest.targets_recorded = true;
+  total.validity = MergeVerdicts(every_target);
+  total.metrics = workload.Metrics(total);
+  return files.WriteDocument(o, total, jobs, groups, workload, out);
+}
+
+// Writes the timespans' reports: text or XML on `out` (none when
+// loadcell's JSON takes it), XML to -Rxml:FILE. False when the file could
+// not be written.
 bool WriteReports(const std::vector<std::unique_ptr<DiskspdTimespanRun>>& spans,
-                  const DiskspdSwitches& first, ReportFile& xml_file, std::ostream& out,
-                  std::ostream& err) {
+                  const DiskspdSwitches& first, bool json_on_stdout, ReportFile& xml_file,
+                  std::ostream& out, std::ostream& err) {
   std::vector<DiskspdReport> reports;
   reports.reserve(spans.size());
   for (const auto& tr : spans) reports.push_back(tr->report);
-  if (first.xml) {
+  if (json_on_stdout) {
+    // loadcell's JSON on stdout instead.
+  } else if (first.xml) {
     WriteDiskspdXml(reports, out);
     out << "\n";
   } else {
@@ -504,6 +664,10 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
     PrintCliError(err, profile.status());
     return profile.status().IsUsageError() ? kExitUsage : kExitRunFailed;
   }
+  if (Status st = CheckResultOptions(own.results, profile->timespans.front().sw); !st.ok()) {
+    PrintCliError(err, st);
+    return kExitUsage;
+  }
   if (sw.profile_only) return PrintDiskspdProfile(sw, *profile, out);
   // Under MPI each rank's targets in its folder rankN (per-rank); from here a
   // refusal is said once for every rank (rank 0's line naming the rank).
@@ -535,6 +699,10 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
     if (Status st = xml_file.Open("-Rxml", first.xml_file); !st.ok()) {
       return refuse(st, kExitUsage);
     }
+  }
+  FioResultFiles result_files;  // loadcell's JSON and HTML
+  if (reports) {
+    if (Status st = result_files.OpenFiles(own.results); !st.ok()) return refuse(st, kExitUsage);
   }
   const RunPlan run_plan = DiskspdRunPlan(sw, own.ranks);
   Result<std::unique_ptr<Cluster>> setup = JoinDiskspdRanks(own.ranks, run_plan, Status::Ok());
@@ -570,7 +738,15 @@ int RunDiskspdCommand(const std::vector<std::string>& all_args, std::ostream& ou
     interrupted = tr->interrupted || StopRequested();
     spans.push_back(std::move(tr));
   }
-  if (reports && !WriteReports(spans, first, xml_file, out, err)) failed = true;
+  if (reports && !WriteReports(spans, first, own.results.JsonOnStdout(), xml_file, out, err)) {
+    failed = true;
+  }
+  if (reports) {
+    if (Status st = WriteLoadcellResult(spans, own.results, result_files, out); !st.ok()) {
+      PrintCliError(err, st);
+      failed = true;
+    }
+  }
   std::vector<const Validity*> verdicts;
   for (const auto& tr : spans) {
     for (DiskspdJobRun& jr : tr->runs) (void)jr.workload->Cleanup(PrepareContext{});

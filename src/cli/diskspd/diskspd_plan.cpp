@@ -14,6 +14,7 @@
 #include "io/io_engine.h"
 #include "os/block_device.h"
 #include "os/file_cache.h"
+#include "os/host_facts.h"
 #include "os/open_flags.h"
 #include "os/thread.h"
 
@@ -29,6 +30,22 @@ constexpr int kDsRead = 0;
 constexpr int kDsWrite = 1;
 
 Status RefuseDiskspd(const std::string& why) { return Status::InvalidArgument("diskspd: " + why); }
+
+// Unbuffered I/O (-S, -Su, -Sh, -h) moves whole sectors: a block size that
+// is not a multiple of the target's sector is refused before anything runs
+// (the kernel, or Windows, would fail every request). The sector is the
+// logical block of the device holding the target; 512 bytes when the system
+// does not say (every sector size is a multiple of it).
+Status CheckUnbufferedBlockSize(const DiskspdSwitches& sw, const DiskspdTarget& t) {
+  if (sw.cache != DiskspdCache::kUnbuffered) return Status::Ok();
+  const BlockSizes sizes = DeviceBlockSizes(t.missing ? Dirname(t.path) : t.path);
+  const uint64_t sector = sizes.logical > 0 ? sizes.logical : 512;
+  if (sw.block_size % sector == 0) return Status::Ok();
+  return RefuseDiskspd(fmt::format(
+      "-b{}: unbuffered I/O (-S, -Su, -Sh or -h) needs a block size that is a multiple of "
+      "the sector size ({} bytes for target '{}')",
+      sw.block_size, sector, t.path));
+}
 
 // -ft and -Sr as this platform takes them (os/file_cache.h): -Sr's open
 // flags, and the words the report says of each; what cannot be done here,
@@ -507,6 +524,7 @@ Result<DiskspdPlan> PlanDiskspd(const diskspd::DiskspdTimespan& ts, FileSystem& 
     t.engine = sw.memory_mapped ? "mmap" : DiskspdEngine(t.requests, fs);
     t.open_flags =
         (sw.cache == DiskspdCache::kUnbuffered ? O_DIRECT : 0) | (sw.write_through ? O_DSYNC : 0);
+    LC_RETURN_IF_ERROR(CheckUnbufferedBlockSize(sw, t));
     LC_RETURN_IF_ERROR(StatedSwitches(sw, fs, t));
     plan.targets.push_back(t);
   }
@@ -537,6 +555,20 @@ Result<DiskspdPlan> PlanDiskspd(const DiskspdSwitches& sw, FileSystem& fs) {
   LC_ASSIGN_OR_RETURN(DiskspdPlan plan, PlanDiskspd(*ts, fs, {}));
   plan.owned = ts;
   return plan;
+}
+
+std::string DiskspdOpenFlagsText(int flags) {
+#ifdef _WIN32
+  constexpr const char* kUnbuffered = "FILE_FLAG_NO_BUFFERING";
+  constexpr const char* kWriteThrough = "FILE_FLAG_WRITE_THROUGH";
+#else
+  constexpr const char* kUnbuffered = "O_DIRECT";
+  constexpr const char* kWriteThrough = "O_DSYNC";
+#endif
+  std::string s;
+  if ((flags & O_DIRECT) != 0) s += kUnbuffered;
+  if ((flags & O_DSYNC) != 0) s += std::string(s.empty() ? "" : "|") + kWriteThrough;
+  return s;
 }
 
 Status CheckDiskspdDeviceWrite(const std::string& path, uint32_t write_ratio,

@@ -97,6 +97,12 @@ Result<std::vector<int>> DiskspdPinnedCpus(const diskspd::DiskspdSwitches& sw,
 Status CheckDiskspdDeviceWrite(const std::string& path, uint32_t write_ratio,
                                bool allow_destructive);
 
+// The caching open flags of `flags` as this platform names them, for the
+// report: "O_DIRECT|O_DSYNC" on Linux, "FILE_FLAG_NO_BUFFERING|
+// FILE_FLAG_WRITE_THROUGH" on Windows (where the Win32 FileSystem maps them
+// so); "" for neither.
+std::string DiskspdOpenFlagsText(int flags);
+
 // Fills `buf` (`len` bytes at `offset` of a stream of writes) with DiskSpd's
 // write-buffer content of `sw`: the 0..255 sequence, zeros, or random bytes
 // (-Zr, -Z<size>); `pattern` is -Z<size>,<file>'s bytes when given.

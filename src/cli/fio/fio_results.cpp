@@ -155,6 +155,10 @@ Status CheckNotAJobsFile(const std::string& option, const std::string& path, con
 Status FioResultFiles::Open(const FioResultOptions& o, const FioPlan& plan) {
   LC_RETURN_IF_ERROR(CheckNotAJobsFile("--output-file", o.json_file, plan));
   LC_RETURN_IF_ERROR(CheckNotAJobsFile("--report-html", o.html_file, plan));
+  return OpenFiles(o);
+}
+
+Status FioResultFiles::OpenFiles(const FioResultOptions& o) {
   if (!o.json_file.empty()) LC_RETURN_IF_ERROR(json_.Open("--output-file", o.json_file));
   if (!o.html_file.empty()) LC_RETURN_IF_ERROR(html_.Open("--report-html", o.html_file));
   return Status::Ok();
@@ -181,6 +185,13 @@ Status FioResultFiles::Write(const FioResultOptions& o, const FioReport& report,
     for (const FioReportJob& job : report.jobs)
       g.instances += job.groupid == g.group ? job.jobs : 0;
   }
+  return WriteDocument(o, total, jobs, groups, workload, out);
+}
+
+Status FioResultFiles::WriteDocument(const FioResultOptions& o, const RunResult& total,
+                                     const std::vector<JobPart>& jobs,
+                                     const std::vector<JobPart>& groups, const Workload& workload,
+                                     std::ostream& out) {
   ReportSettings settings;
   settings.percentile = 99;
   std::ostringstream text;

@@ -62,6 +62,15 @@ class FioResultFiles final {
   Status Write(const FioResultOptions& o, const FioReport& report, const JobsResult& ran,
                const Workload& workload, std::ostream& out);
 
+  // The same for a front end that runs fio's jobs without fio's job files
+  // (`loadcell diskspd`): the files opened with nothing to check them
+  // against, and the document of `total`, `jobs` and `groups` (each with
+  // its metrics) written.
+  Status OpenFiles(const FioResultOptions& o);
+  Status WriteDocument(const FioResultOptions& o, const RunResult& total,
+                       const std::vector<JobPart>& jobs, const std::vector<JobPart>& groups,
+                       const Workload& workload, std::ostream& out);
+
  private:
   ReportFile json_;
   ReportFile html_;

@@ -3,10 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "diskspd/diskspd_profile.h"
+#include "os/open_flags.h"
 #include "os/thread.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
@@ -158,6 +160,104 @@ TEST(DiskspdPlan, ATargetAnEarlierTimespanCreatesIsPlannedAtThatSize) {
   EXPECT_FALSE(second->targets[0].missing);
   EXPECT_TRUE(second->targets[0].created_earlier);
   EXPECT_EQ(second->targets[0].size, 1048576U);
+}
+
+// The zones of -rd as the first job's pattern holds them: (access %, size %,
+// bytes) per zone.
+struct Zone {
+  double access_pct;
+  double size_pct;
+  uint64_t bytes;
+};
+std::vector<Zone> ZonesOf(const DiskspdPlan& plan) {
+  std::vector<Zone> out;
+  if (plan.jobs.empty()) return out;
+  for (const FioZoneShare& z : plan.jobs.front().settings.pattern.distribution.zones[0]) {
+    out.push_back({z.access_pct, z.size_pct, z.size_bytes});
+  }
+  return out;
+}
+
+TEST(DiskspdPlan, PercentDistributionIsZonesOfTheTarget) {
+  TempDir dir;
+  const std::string f = dir.Write("a.dat", std::string(1 << 20, 'x'));
+  EXPECT_EQ(PlanOf({"-r", f}).jobs.front().settings.pattern.distribution.law,
+            FioOffsetLaw::kUniform);
+  DiskspdPlan plan = PlanOf({"-b4K", "-r", "-rdpct90/10:10/90", f});
+  const FioOffsetDistribution& od = plan.jobs.front().settings.pattern.distribution;
+  EXPECT_EQ(od.law, FioOffsetLaw::kZoned);
+  EXPECT_FALSE(od.absolute);
+  const std::vector<Zone> z = ZonesOf(plan);
+  ASSERT_EQ(z.size(), 2U);
+  EXPECT_DOUBLE_EQ(z[0].access_pct, 90);
+  EXPECT_DOUBLE_EQ(z[0].size_pct, 10);
+  EXPECT_DOUBLE_EQ(z[1].access_pct, 10);
+  EXPECT_DOUBLE_EQ(z[1].size_pct, 90);
+  // Reads and writes: the same zones.
+  EXPECT_EQ(od.zones[1].size(), 2U);
+}
+
+TEST(DiskspdPlan, AbsoluteDistributionIsCutToTheTargetWithTheRestAfter) {
+  TempDir dir;
+  const std::string f = dir.Write("a.dat", std::string(1 << 20, 'x'));
+  // 50% in 256K, 30% in the next 512K: the remaining 20% of the I/O over
+  // what is left of the target (256K).
+  std::vector<Zone> z = ZonesOf(PlanOf({"-b4K", "-r", "-rdabs50/256K:30/512K", f}));
+  ASSERT_EQ(z.size(), 3U);
+  EXPECT_DOUBLE_EQ(z[0].access_pct, 50);
+  EXPECT_EQ(z[0].bytes, 256U << 10);
+  EXPECT_DOUBLE_EQ(z[1].access_pct, 30);
+  EXPECT_EQ(z[1].bytes, 512U << 10);
+  EXPECT_DOUBLE_EQ(z[2].access_pct, 20);
+  EXPECT_EQ(z[2].bytes, 256U << 10);
+  EXPECT_TRUE(PlanOf({"-b4K", "-r", "-rdabs50/256K", f})
+                  .jobs.front()
+                  .settings.pattern.distribution.absolute);
+  // A range past the end is cut to it; nothing left for the rest.
+  z = ZonesOf(PlanOf({"-b4K", "-r", "-rdabs10/512K:90/1G", f}));
+  ASSERT_EQ(z.size(), 2U);
+  EXPECT_EQ(z[1].bytes, 512U << 10);
+  EXPECT_DOUBLE_EQ(z[0].access_pct + z[1].access_pct, 100);
+  // A range that starts past the end is dropped, and the I/O of what is
+  // kept is the whole (DiskSpd's rule): 10% of the I/O is all of it.
+  z = ZonesOf(PlanOf({"-b4K", "-r", "-rdabs10/1M:40/1M", f}));
+  ASSERT_EQ(z.size(), 1U);
+  EXPECT_DOUBLE_EQ(z[0].access_pct, 100);
+  EXPECT_EQ(z[0].bytes, 1U << 20);
+  // Only a hole fits: refused.
+  EXPECT_THAT(PlanError({"-b4K", "-r", "-rdabs0/1M:100/1M", f}),
+              HasSubstr("-rd: no range that fits the target carries any I/O"));
+}
+
+TEST(DiskspdPlan, UnbufferedBlockSizeMustBeWholeSectors) {
+  TempDir dir;
+  const std::string f = dir.Write("a.dat", std::string(1 << 20, 'x'));
+  for (const char* cache : {"-Su", "-Sh", "-h", "-S"}) {
+    EXPECT_THAT(PlanError({"-b1000", cache, f}),
+                HasSubstr("-b1000: unbuffered I/O (-S, -Su, -Sh or -h) needs a block size that is "
+                          "a multiple of the sector size"))
+        << cache;
+  }
+  // Cached I/O takes any block size; whole sectors plan.
+  EXPECT_EQ(PlanOf({"-b1000", f}).jobs.size(), 1U);
+  EXPECT_EQ(PlanOf({"-b64K", "-Sh", f}).jobs.size(), 1U);
+}
+
+TEST(DiskspdPlan, CachingFlagsAreNamedAsThisPlatformOpensThem) {
+#ifdef _WIN32
+  EXPECT_EQ(DiskspdOpenFlagsText(O_DIRECT | O_DSYNC),
+            "FILE_FLAG_NO_BUFFERING|FILE_FLAG_WRITE_THROUGH");
+  EXPECT_EQ(DiskspdOpenFlagsText(O_DSYNC), "FILE_FLAG_WRITE_THROUGH");
+#else
+  EXPECT_EQ(DiskspdOpenFlagsText(O_DIRECT | O_DSYNC), "O_DIRECT|O_DSYNC");
+  EXPECT_EQ(DiskspdOpenFlagsText(O_DSYNC), "O_DSYNC");
+#endif
+  EXPECT_EQ(DiskspdOpenFlagsText(0), "");
+  // -Sh's plan, as the report states it.
+  TempDir dir;
+  const std::string f = dir.Write("a.dat", std::string(1 << 20, 'x'));
+  EXPECT_EQ(DiskspdOpenFlagsText(PlanOf({"-Sh", f}).open_flags),
+            DiskspdOpenFlagsText(O_DIRECT | O_DSYNC));
 }
 
 }  // namespace
