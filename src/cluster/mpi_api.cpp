@@ -145,14 +145,22 @@ void StartMpiOnce(double timeout_s, const LaunchInfo& launch) {
         roll_call.Look();
       }
       const std::string absent = roll_call.Absent();
+      // One line for the job (for this host's ranks, where the launcher
+      // spreads them): the first rank whose watchdog ends says it.
+      const bool speaks = roll_call.TakeTheWord();
       roll_call.Leave();
-      const std::string line = fmt::format(
-          "loadcell: error: MPI did not start within {} s (--mpi-timeout, at least {} s): "
-          "MPI_Init did not return on rank {}; {}; no rank ran it\n",
-          deadline_s, kMinMpiInitDeadlineS, launch.rank,
-          absent.empty() ? "a rank of the job did not reach it or hangs in it" : absent);
-      std::fwrite(line.data(), 1, line.size(), stderr);
-      std::fflush(stderr);
+      if (speaks) {
+        const std::string line = fmt::format(
+            "loadcell: error: MPI did not start within {} s (--mpi-timeout, at least {} s): "
+            "MPI_Init did not return on rank {}; {}; no rank ran it\n",
+            deadline_s, kMinMpiInitDeadlineS, launch.rank,
+            absent.empty() ? "a rank of the job did not reach it or hangs in it" : absent);
+        std::fwrite(line.data(), 1, line.size(), stderr);
+        std::fflush(stderr);
+        // The word is held a while: a rank whose watchdog ends just after
+        // (its start came later) finds it taken and stays silent.
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+      }
       std::_Exit(1);
     });
     int provided = 0;

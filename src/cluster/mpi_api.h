@@ -94,8 +94,10 @@ const MpiApi& Mpi();
 // runs, each with a cluster of its own (a sweep). After AbandonMpi() the
 // process ends without MPI_Finalize (a rank is missing: it would wait for it).
 // MPI_Init waits for every rank of the job to reach it, and no deadline can
-// be given to it: a watchdog thread ends the process (one line on stderr,
-// exit 1) when it has not returned within MpiInitDeadline(timeout_s), so
+// be given to it: a watchdog thread ends the process (exit 1; one line on
+// stderr for the job, said by the first of the host's ranks whose watchdog
+// ends: MpiRollCall::TakeTheWord) when it has not returned within
+// MpiInitDeadline(timeout_s), so
 // that a rank stopped or hung before MPI started cannot hold the others
 // forever (the launcher then ends the rest of the job). The line names
 // this rank (`launch.rank`) and, from the marks the ranks leave before

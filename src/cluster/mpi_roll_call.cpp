@@ -29,11 +29,14 @@ int LocalRanks() {
 
 // The abstract socket address of rank `rank`'s mark (a name that starts
 // with a NUL byte: no file, gone with the socket).
+// rank -1: the word, which one rank takes for the job's line.
 socklen_t MarkAddress(const LaunchInfo& launch, int rank, sockaddr_un& addr) {
   std::memset(&addr, 0, sizeof(addr));
   addr.sun_family = AF_UNIX;
   const std::string name =
-      fmt::format("loadcell-mpi-start-{}-{}-{}-{}", getuid(), getppid(), launch.size, rank);
+      rank < 0
+          ? fmt::format("loadcell-mpi-start-{}-{}-{}-word", getuid(), getppid(), launch.size)
+          : fmt::format("loadcell-mpi-start-{}-{}-{}-{}", getuid(), getppid(), launch.size, rank);
   const size_t n = std::min(name.size(), sizeof(addr.sun_path) - 1);
   std::memcpy(addr.sun_path + 1, name.data(), n);
   return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
@@ -87,6 +90,20 @@ void MpiRollCall::Look() {
   for (int r = 0; r < launch_.size; ++r) {
     if (!seen_[r] && Marked(launch_, r)) seen_[r] = true;
   }
+}
+
+bool MpiRollCall::TakeTheWord() {
+  if (socket_ < 0) return true;
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return true;
+  sockaddr_un addr{};
+  const socklen_t len = MarkAddress(launch_, -1, addr);
+  if (bind(fd, reinterpret_cast<const sockaddr*>(&addr), len) != 0) {
+    close(fd);
+    return false;  // another rank has it
+  }
+  // Kept until the process ends (its exit closes it).
+  return true;
 }
 
 std::string MpiRollCall::Absent() {

@@ -35,6 +35,12 @@ class MpiRollCall {
   // counted as having reached MPI_Init.
   void Look();
 
+  // Whether this rank says the watchdog's line for the job: the first of
+  // this host's ranks to ask takes the word (one more abstract socket,
+  // which only one process can hold) and keeps it until it exits; true also
+  // when there is no roll call (nothing to agree with).
+  bool TakeTheWord();
+
   // What the marks say (now, and at every Look before), for the watchdog's
   // line: "rank 2 did not reach MPI_Init", "ranks 0 and 1 of this host's 3
   // reached MPI_Init", or empty when nothing can be said.

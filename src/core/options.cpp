@@ -187,10 +187,17 @@ std::string OriginSuffix(const RawOption& o) {
 }
 }  // namespace
 
+std::string UnknownOptionText(const RawOption& o) {
+  if (o.origin.rfind("config file ", 0) == 0) {
+    return o.origin + ": unknown option (the line is not shown: it may hold a secret)";
+  }
+  return "unknown option '" + o.spelled + "'" + OriginSuffix(o);
+}
+
 Status RawOptions::CheckAllConsumed(std::string_view hint) const {
   for (const RawOption& o : entries_) {
     if (o.consumed) continue;
-    std::string msg = "unknown option '" + o.spelled + "'" + OriginSuffix(o);
+    std::string msg = UnknownOptionText(o);
     if (!hint.empty()) {
       // (Appended piecewise: `" " + std::string(hint)` trips GCC 12's
       // -Wrestrict false positive once this file inlines differently.)

@@ -68,6 +68,12 @@ struct RawOption {
   bool consumed = false;
 };
 
+// "unknown option '--x'" for `o`, nobody's option; for one from a config
+// file, "config file F line N: unknown option" without the word: a file
+// given as --config-file that is no config file (a password file) may be
+// one word of letters and digits, all secret.
+std::string UnknownOptionText(const RawOption& o);
+
 class RawOptions {
  public:
   // A later Add of the same normalised name replaces the earlier one.
@@ -78,7 +84,8 @@ class RawOptions {
   std::vector<RawOption>& entries() { return entries_; }
   const std::vector<RawOption>& entries() const { return entries_; }
   RawOption* Find(std::string_view normalised_name);
-  // InvalidArgument naming the first entry nobody consumed, or OK.
+  // InvalidArgument naming the first entry nobody consumed
+  // (UnknownOptionText, then `hint`), or OK.
   Status CheckAllConsumed(std::string_view hint) const;
 
  private:

@@ -87,8 +87,10 @@ void RegisterDbOptions(OptionSet& opts, DbOptions* out) {
       .Min(0)
       .Max(86400);
   opts.Seconds("db-write-timeout", &out->timeouts.write_s, 300,
-               "fail a statement the server does not take within this long (0 = no limit, else "
-               "1s to 86400s)")
+               "fail a statement the server does not take within this long (on the native "
+               "connector, its whole request, a COPY's chunk of data or LOAD DATA's file, within "
+               "this long of its first send): a server that reads slowly ends the run (0 = no "
+               "limit, else 1s to 86400s)")
       .Min(0)
       .Max(86400);
   opts.Size("db-max-reply-size", &out->reply_limits.max_bytes, DbReplyLimits{}.max_bytes,

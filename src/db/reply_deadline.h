@@ -20,7 +20,16 @@
 // more than the slack; the next Arm gives the socket its limit back. A gap
 // between two looks that no recv() could take is a pause of the process,
 // and the deadline moves on by it (a stopped client is not a slow server).
-// Not thread-safe.
+//
+// A request's send has a total limit of its own, the same way: the socket's
+// write limit (SO_SNDTIMEO) also starts again with each send(), and a server
+// that reads a few bytes at a time took a long request, a COPY's data or
+// LOAD DATA's file for as long as it liked. ArmSend before the request's
+// first send() (no clock read: the socket's limit bounds that send(), which
+// takes all of a request that fits the socket's buffer); a second send() (or
+// a wait for the socket to take more) starts the limit, and every later one
+// is checked against it, with the socket's write limit shortened near it. A request is taken whole
+// within twice the write limit at most. Not thread-safe.
 
 #include <algorithm>
 #include <chrono>
@@ -79,6 +88,27 @@ class ReplyDeadline {
   // deadline (at least 1 ms while it has not passed).
   int WaitMs(int limit_ms) const;
 
+  // A request is about to be sent: its first send() is bounded by the
+  // socket's write limit alone, the whole request by the write limit from
+  // that send()'s return. Gives the socket its write limit back when a
+  // request before shortened it.
+  void ArmSend() {
+    if (socket_write_ms_ != write_ms_) RestoreWrite();
+    send_ = SendState::kFirst;
+  }
+  // Before each send() of the request, and each wait for the socket to
+  // take more: false once its limit has passed.
+  bool BeforeSend() {
+    if (send_ == SendState::kFirst) {  // the socket's limit bounds it
+      send_ = SendState::kUnset;
+      return true;
+    }
+    return write_ms_ == 0 || LaterSend();
+  }
+  // A wait for the socket to take more, of at most `limit_ms` (0: none),
+  // cut to what is left of the request's send limit (at least 1 ms).
+  int SendWaitMs(int limit_ms) const;
+
  private:
   // How far a blocking recv() may outlast the deadline before the socket's
   // limit is shortened: so that a request that ends well within the limit
@@ -91,6 +121,13 @@ class ReplyDeadline {
   static constexpr int kPauseMs = 1000;
 
   void Restore();
+  void RestoreWrite();
+  // BeforeSend past the request's first send(): starts the limit at the
+  // second; false once it passed; else shortens the socket's write limit to
+  // what is left when it is longer than that by more than the slack.
+  bool LaterSend();
+  // Sets the socket's limits (kept as they were when it refuses them).
+  void SetSocket(int read_ms, int write_ms);
   // The deadline is `at`; sets calm_until_ from it and the socket's limit.
   void SetEnd(Clock::time_point at) {
     at_ = at;
@@ -111,10 +148,18 @@ class ReplyDeadline {
     if (!unset_) SetEnd(at_ + (now - last_look_));
   }
 
+  // Where a request's send is: its first send() to come, past it (the
+  // limit starts at the next), or the limit running.
+  enum class SendState { kFirst, kUnset, kRunning };
+
   SocketHandle fd_ = kNoSocket;
-  int read_ms_ = 0;    // the socket's own read limit
-  int write_ms_ = 0;   // and write limit
-  int socket_ms_ = 0;  // the read limit the socket has now
+  int read_ms_ = 0;          // the socket's own read limit
+  int write_ms_ = 0;         // and write limit
+  int socket_ms_ = 0;        // the read limit the socket has now
+  int socket_write_ms_ = 0;  // and its write limit
+  SendState send_ = SendState::kUnset;
+  Clock::time_point send_at_{};    // the request's send limit, kRunning
+  Clock::time_point send_look_{};  // the last LaterSend's clock read
   bool armed_ = false;
   bool first_ = false;  // armed, no recv() since, the socket's limit bounds the next
   bool unset_ = false;  // armed without a clock read: at_ is not set yet

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
 #include "core/version.h"
 #include "report/format.h"
 #include "report/reporter.h"
@@ -206,8 +207,10 @@ class TextReporter final : public Reporter {
       size_t printed = 0;
       for (const auto& [name, value] : described) {
         if (exact && !IsSysbenchDescription(name)) continue;
-        o += name;
-        if (!value.empty()) o.append(": ").append(value);
+        // A description may quote text from outside (a file name, a
+        // server's version): never a raw control byte to the terminal.
+        o += EscapeControlBytes(name);
+        if (!value.empty()) o.append(": ").append(EscapeControlBytes(value));
         o += "\n";
         ++printed;
       }
@@ -318,7 +321,7 @@ class TextReporter final : public Reporter {
     bool any = false;
     for (const ResolvedOption& opt : m.options) {
       if (opt.is_default) continue;
-      o += fmt::format("  {}={}\n", opt.name, opt.value);
+      o += fmt::format("  {}={}\n", EscapeControlBytes(opt.name), EscapeControlBytes(opt.value));
       any = true;
     }
     o += any ? "  (all other options at their defaults)\n" : "  (all at their defaults)\n";

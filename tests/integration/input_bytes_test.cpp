@@ -58,6 +58,21 @@ const ControlByteCase kControlByteCases[] = {
      {"sqlio", "-kR", "-F@/p.txt"},
      // A field is named by its place, not its value (it may hold a secret).
      "line 1: the size (field 4) is not a number of MB"},
+    // U+009B (CSI to a UTF-8 terminal) in UTF-8: a C1 control, refused in
+    // a SQLIO path as the others are.
+    {"sqlio_param_path_c1",
+     "p.txt",
+     "@/t\xc2\x9b"
+     "1m.dat 1 0x0 1\n",
+     {"sqlio", "-kW", "-F@/p.txt"},
+     "line 1: the path holds the control byte \\xc2\\x9b"},
+    {"sqlio_argument_path_c1",
+     "",
+     "",
+     {"sqlio", "-kW",
+      "@/t\xc2\x9b"
+      "1m.dat"},
+     "the file name holds the control byte \\xc2\\x9b"},
     {"file_name", "", "", {"fileio", "--file-dir=@/a\rb", "prepare"}, "a\\x0db"},
     {"command_line_value", "", "", {"cpu", "--threads=2\x1b[2J"}, "2\\x1b[2J"},
     {"lua_option_value",
@@ -84,10 +99,31 @@ TEST_P(ControlBytesTest, AreEscapedInTheOneErrorLine) {
     const auto b = static_cast<unsigned char>(ch);
     EXPECT_TRUE(ch == '\n' || (b >= 0x20 && b != 0x7f)) << "raw byte " << int{b} << ": " << r.err;
   }
+  EXPECT_EQ(r.err.find("\xc2\x9b"), std::string::npos) << r.err;  // nor a C1 control
+  EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, ControlBytesTest, ::testing::ValuesIn(kControlByteCases),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// The text report's description lines (here a script's file name) and its
+// options listing (a script option's value) show text from outside: its
+// control bytes, C1 ones too, reach the terminal as \xHH.
+TEST(TextReport, DescriptionsAndOptionValuesShowControlBytesEscaped) {
+  testing::TempDir tmp;
+  const std::string script =
+      tmp.Write("s\x1b[2J\xc2\x9b.lua",
+                "sysbench.cmdline.options = {tag = {'a tag', 'x'}}\nfunction event() end\n");
+  const ProcessResult r = RunLoadcell({script, "--tag=v\x1b[31m\xc2\x9bw", "--events=1", "run"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  EXPECT_NE(r.out.find("Script: " + tmp.path() + "/s\\x1b[2J\\xc2\\x9b.lua\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("tag=v\\x1b[31m\\xc2\\x9bw\n"), std::string::npos) << r.out;
+  for (const std::string* all : {&r.out, &r.err}) {
+    EXPECT_EQ(all->find('\x1b'), std::string::npos) << *all;
+    EXPECT_EQ(all->find("\xc2\x9b"), std::string::npos) << *all;
+  }
+}
 
 const std::string kBom = "\xEF\xBB\xBF";
 

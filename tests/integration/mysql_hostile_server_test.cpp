@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "testing/bounded_run.h"
 #include "testing/loopback_server.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
@@ -344,6 +345,64 @@ void ServeMyOltpRun(LoopbackServer& s, SocketHandle fd, const std::string& versi
         command[0] == '\x03' && (sql.rfind("SELECT", 0) == 0 || sql.rfind("SHOW", 0) == 0);
     if (!s.Send(fd, rows ? MyTextResult(MyAnswerTo(sql)) : MyPacket(kMyOk, 1))) return;
   }
+}
+
+// A server that logs the client in and answers its small requests (no
+// rows), but takes a long one (1 MiB or more) 256 KiB per 100 ms (`taken`
+// counts what it took): slowly, but fast enough that each send() moves on
+// within the socket's own 1 s limit, which a limit per send() never meets.
+void ServeASlowReader(LoopbackServer& s, SocketHandle fd, std::atomic<size_t>& taken) {
+  if (!s.Send(fd, MyPacket(MyHello("8.0.36"), 0)) || ReadPacket(s, fd).empty()) return;
+  if (!s.Send(fd, MyPacket("\x01\x03", 2)) || !s.Send(fd, MyPacket(kMyOk, 3))) return;
+  for (;;) {
+    const std::string h = s.Read(fd, 4);
+    if (h.size() < 4) return;
+    const auto* u = reinterpret_cast<const unsigned char*>(h.data());
+    const size_t len = u[0] | u[1] << 8 | u[2] << 16;
+    if (len >= (size_t{1} << 20)) {
+      while (s.Read(fd, 256 * 1024).size() == 256 * 1024) {
+        taken += 256 * 1024;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      return;
+    }
+    const std::string command = s.Read(fd, len);
+    if (command.empty() || command[0] == '\x01') return;  // gone, or COM_QUIT
+    const std::string sql = command.substr(1);
+    const bool rows =
+        command[0] == '\x03' && (sql.rfind("SELECT", 0) == 0 || sql.rfind("SHOW", 0) == 0);
+    if (!s.Send(fd, rows ? MyTextResult({}) : MyPacket(kMyOk, 1))) return;
+  }
+}
+
+// A server that takes a long request (a script's 64 MiB query) slowly: the
+// request's whole send is bounded by --db-write-timeout, not each send(),
+// which bytes taken now and then would extend for as long as the server
+// likes (here about 25 s, then the read limit). One line, exit 1, within
+// twice the limit. (LOAD DATA LOCAL's file, at most 4 MiB, goes through the
+// same send; on the loopback the sockets' buffers take most of it.)
+TEST(MysqlHostileServer, ALongRequestTakenSlowlyEndsAtTheWriteLimit) {
+  testing::TempDir dir;
+  const std::string script = dir.path() + "/long.lua";
+  {
+    std::ofstream out(script, std::ios::binary);
+    out << "function event()\n"
+           "  local con = sysbench.sql.driver():connect()\n"
+           "  con:query(string.rep('x', 64 * 1024 * 1024))\n"
+           "end\n";
+  }
+  std::atomic<size_t> taken{0};
+  LoopbackServer server(
+      [&](LoopbackServer& s, SocketHandle fd) { ServeASlowReader(s, fd, taken); });
+  // Twice the 1 s limit at most, and room for a loaded machine; a limit per
+  // send() took about 25 s.
+  testing::ExpectEndsAtItsBound(
+      {script, "--db-driver=mysql", "--db-connector=native", "--mysql-host=127.0.0.1",
+       "--mysql-port=" + std::to_string(server.port()), "--mysql-password=x-secret",
+       "--db-connect-timeout=2", "--db-read-timeout=2", "--db-write-timeout=1", "--events=1",
+       "run"},
+      "did not take the whole request within 1s (--db-write-timeout)", 20.0);
+  EXPECT_GT(taken.load(), 0u);  // the request began, and its bytes trickled
 }
 
 // A throwaway RSA-2048 public key: the user's trusted key file.

@@ -9,11 +9,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "testing/bounded_run.h"
 #include "testing/loopback_server.h"
 #include "testing/pg_messages.h"
 #include "testing/pg_oltp_server.h"
@@ -74,13 +76,22 @@ void Serve(LoopbackServer& server, SocketHandle fd, const PgHostileRun& c) {
 // An OLTP run of the binary against `server`: exit 1 with one error line
 // holding `message_has`, no raw escape byte and no password printed, within
 // a time and a memory bound that do not grow with what the server sends.
-void ExpectOneLineWithinBounds(const LoopbackServer& server, const std::string& message_has) {
+// `more`: options added to the run's.
+void ExpectOneLineWithinBounds(const LoopbackServer& server, const std::string& message_has,
+                               const std::vector<std::string>& more = {}) {
   const auto started = std::chrono::steady_clock::now();
-  const testing::ProcessResult r = testing::RunLoadcellForItsMemory(
-      {"oltp_point_select", "--db-driver=pgsql", "--db-connector=native", "--pgsql-host=127.0.0.1",
-       "--pgsql-port=" + std::to_string(server.port()), "--pgsql-password=x-secret",
-       "--db-connect-timeout=2", "--db-read-timeout=2", "--time=1", "run"},
-      60);
+  std::vector<std::string> args = {"oltp_point_select",
+                                   "--db-driver=pgsql",
+                                   "--db-connector=native",
+                                   "--pgsql-host=127.0.0.1",
+                                   "--pgsql-port=" + std::to_string(server.port()),
+                                   "--pgsql-password=x-secret",
+                                   "--db-connect-timeout=2",
+                                   "--db-read-timeout=2",
+                                   "--time=1"};
+  args.insert(args.end(), more.begin(), more.end());
+  args.emplace_back("run");
+  const testing::ProcessResult r = testing::RunLoadcellForItsMemory(args, 60);
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_EQ(r.exit_code, 1) << testing::Show(r);
@@ -146,6 +157,21 @@ std::string ServeScram(LoopbackServer& s, SocketHandle fd) {
   return "";
 }
 
+// SCRAM asking for 200,000 iterations, twice the default cap; a proof that
+// comes is answered with an error of the server's own ("the proof came").
+std::string ServeScram200k(LoopbackServer& s, SocketHandle fd) {
+  if (!ReadStartup(s, fd)) return "";
+  if (!s.Send(fd, PgMsg('R', PgInt32(10) + PgStr("SCRAM-SHA-256") + '\0'))) return "";
+  const std::string first = ReadTyped(s, fd);
+  const size_t r = first.find("r=");
+  if (r == std::string::npos) return "";
+  const std::string server_first = "r=" + first.substr(r + 2) + "srv,s=c2FsdA==,i=200000";
+  if (!s.Send(fd, PgMsg('R', PgInt32(11) + server_first))) return "";
+  if (ReadTyped(s, fd).rfind("c=biws,r=", 0) != 0) return "";
+  s.Send(fd, PgMsg('E', PgStr("SFATAL") + PgStr("C28000") + PgStr("Mthe proof came") + '\0'));
+  return "";
+}
+
 // ParameterStatus messages of ever new names, without end.
 std::string ServeEndlessParameters(LoopbackServer& s, SocketHandle fd) {
   if (!ReadStartup(s, fd) || !s.Send(fd, PgMsg('R', PgInt32(0)))) return "";
@@ -181,6 +207,49 @@ TEST(PgsqlHostileServer, TheStartsAndRepliesBoundsHoldThroughTheBinary) {
     LoopbackServer server([&c](LoopbackServer& s, SocketHandle fd) { c.serve(s, fd); });
     ExpectOneLineWithinBounds(server, c.message_has);
   }
+}
+
+// --pgsql-scram-max-iterations is the cap a user raises for a server they
+// trust: above the server's count, the login goes on past SCRAM (here to
+// the server's own refusal); at the default, it stops before any round.
+TEST(PgsqlHostileServer, ARaisedScramCapLetsTheLoginGoOn) {
+  LoopbackServer server([](LoopbackServer& s, SocketHandle fd) { ServeScram200k(s, fd); });
+  ExpectOneLineWithinBounds(server, "the proof came", {"--pgsql-scram-max-iterations=250000"});
+  ExpectOneLineWithinBounds(
+      server, "200000 PBKDF2 iterations, more than --pgsql-scram-max-iterations=100000");
+}
+
+// An OLTP server (ServeAnOltpRun) that starts a COPY when asked, then
+// takes its data 16 bytes per 100 ms (`copied` counts what it took).
+void ServeASlowCopy(LoopbackServer& s, SocketHandle fd, std::atomic<size_t>& copied) {
+  ServeAnOltpRun(s, fd, "16.0", {},
+                 [&copied](LoopbackServer& s, SocketHandle fd, const std::string& sql) {
+                   if (sql.rfind("COPY ", 0) != 0) return true;
+                   if (!s.Send(fd, PgMsg('G', std::string(3, '\0'))))
+                     return false;  // CopyInResponse, text
+                   while (s.Read(fd, 16).size() == 16) {
+                     copied += 16;
+                     std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                   }
+                   return false;
+                 });
+}
+
+// A server that takes a COPY's data a few bytes at a time (on the loopback
+// a send() then moves nothing on for its whole limit): the send of the
+// CopyData message ends at --db-write-timeout, within twice it, in one line
+// naming the option, exit 1, and the connection is closed as failed.
+TEST(PgsqlHostileServer, ACopyTakenAFewBytesAtATimeEndsAtTheWriteLimit) {
+  std::atomic<size_t> copied{0};
+  LoopbackServer server([&](LoopbackServer& s, SocketHandle fd) { ServeASlowCopy(s, fd, copied); });
+  // Twice the 1 s limit at most, and room for a loaded machine; never 60 s.
+  testing::ExpectEndsAtItsBound(
+      {"oltp_read_write", "--db-driver=pgsql", "--db-connector=native", "--pgsql-host=127.0.0.1",
+       "--pgsql-port=" + std::to_string(server.port()), "--pgsql-password=x-secret",
+       "--db-connect-timeout=2", "--db-read-timeout=2", "--db-write-timeout=1", "--tables=1",
+       "--table-size=300000", "--force", "prepare"},
+      "did not take the whole request within 1s (--db-write-timeout)", 20.0);
+  EXPECT_GT(copied.load(), 0u);  // the COPY began, and its data trickled
 }
 
 TEST(PgsqlHostileServer, AServerVersionWithControlBytesReachesEveryReportEscaped) {

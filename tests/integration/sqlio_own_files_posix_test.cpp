@@ -41,6 +41,8 @@ class SqlioOwnFiles : public ::testing::Test {
     EXPECT_EQ(testing::OutputLines(r.err), 1) << r.err;
     EXPECT_EQ(r.err.rfind("loadcell: error: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;  // every byte shown escaped
+    EXPECT_EQ(r.err.find("\xc2\x9b"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
   }
   testing::TempDir tmp_;
@@ -125,6 +127,11 @@ TEST_F(SqlioOwnFiles, FilesThatAreNotItsOwnAreRefused) {
        "# two\n\nc:\\te\x1bst.dat 1 0x0 1\n",
        {"-kW"},
        "line 3: the path holds the control byte \\x1b"},
+      // U+009B (CSI to a UTF-8 terminal) in UTF-8: a C1 control.
+      {"a C1 control in a path",
+       "c:\\te\xc2\x9bst.dat 1 0x0 1\n",
+       {"-kW"},
+       "line 1: the path holds the control byte \\xc2\\x9b"},
   };
   const std::string user_text = UserText();
   for (const Case& c : cases) {

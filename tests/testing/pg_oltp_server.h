@@ -58,10 +58,13 @@ inline std::string PgRowsReply(const std::vector<std::vector<std::string>>& rows
 }
 
 // `version` is its server_version; `send` (when set) sends each reply in
-// place of Send: a test's way to cut one in parts.
+// place of Send: a test's way to cut one in parts. `query` (when set) sees
+// each simple query's text first and may answer it itself: false ends the
+// connection there (a test's way to misbehave at one request).
 inline void ServeAnOltpRun(
     LoopbackServer& s, SocketHandle fd, const std::string& version,
-    const std::function<bool(LoopbackServer&, SocketHandle, const std::string&)>& send = {}) {
+    const std::function<bool(LoopbackServer&, SocketHandle, const std::string&)>& send = {},
+    const std::function<bool(LoopbackServer&, SocketHandle, const std::string&)>& query = {}) {
   if (!ReadStartup(s, fd)) return;
   if (!s.Send(fd, PgMsg('R', PgInt32(0)) + PgMsg('S', PgStr("server_version") + PgStr(version)) +
                       PgMsg('Z', "I"))) {
@@ -77,6 +80,7 @@ inline void ServeAnOltpRun(
     std::string reply;
     switch (head[0]) {
       case 'Q':
+        if (query && !query(s, fd, body)) return;
         reply = PgRowsReply(PgOltpAnswer(body)) + PgMsg('Z', "I");
         break;
       case 'P':

@@ -10,6 +10,8 @@
 
 #include "cli/app.h"
 #include "cli/test_setup.h"
+#include "core/options.h"
+#include "core/status.h"
 #include "os/system_info.h"
 #include "report/reporter.h"
 #include "runner/runner.h"
@@ -163,8 +165,8 @@ std::optional<int> SetUpSuite(const RawOptions& options, const SuiteTempDir& fil
   }
   for (size_t i = 0; i < used.size(); ++i) {
     if (!used[i] && options.entries()[i].name != "config-file") {
-      err << "loadcell: error: unknown option '" << options.entries()[i].spelled
-          << "' for the suite; see 'loadcell help'\n";
+      err << "loadcell: error: " << EscapeControlBytes(UnknownOptionText(options.entries()[i]))
+          << " for the suite; see 'loadcell help'\n";
       return 2;
     }
   }

@@ -64,12 +64,17 @@ constexpr uint64_t kMaxStripe = uint64_t{1} << 36;
 bool IsDriveLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 
 // The first control byte of a file name (NUL, newline, ESC, DEL, ...) as
-// \xHH, or "" when it has none: no test file is named so, and a NUL would
-// silently cut the name short.
+// \xHH, or a C1 control in UTF-8 (U+0080..U+009F, which a UTF-8 terminal
+// reads as one: U+009B is CSI) as both its bytes, or "" when it has none: no
+// test file is named so, and a NUL would silently cut the name short.
 std::string ControlByteInPath(std::string_view path) {
-  for (char c : path) {
-    const auto b = static_cast<unsigned char>(c);
+  for (size_t i = 0; i < path.size(); ++i) {
+    const auto b = static_cast<unsigned char>(path[i]);
     if (b < 0x20 || b == 0x7f) return fmt::format("\\x{:02x}", b);
+    if (b == 0xc2 && i + 1 < path.size()) {
+      const auto next = static_cast<unsigned char>(path[i + 1]);
+      if (next >= 0x80 && next <= 0x9f) return fmt::format("\\x{:02x}\\x{:02x}", b, next);
+    }
   }
   return "";
 }

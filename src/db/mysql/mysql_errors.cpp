@@ -73,7 +73,8 @@ DbError MyLostError(const MyRawIo& io, const MySettings& s, const std::string& w
         DbErrorClass::kFatal, kServerLost, "",
         fmt::format("mysql: the server at {} {} within {}s (--db-{}-timeout); it may be "
                     "frozen or overloaded",
-                    where, read ? "did not send its whole reply" : "took no data", limit, which)};
+                    where, read ? "did not send its whole reply" : "did not take the whole request",
+                    limit, which)};
   }
   return Classify(kServerLost, "HY000", "Lost connection to server during query", s);
 }

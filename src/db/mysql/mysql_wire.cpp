@@ -201,7 +201,12 @@ bool MyRawIo::Send(bool more_of_request) {
     next_seq_ = static_cast<uint8_t>(out_[at + 3] + 1);
   }
   size_t done = 0;
+  deadline_.ArmSend();  // the whole request within the write limit, not each send()
   while (done < out_.size()) {
+    if (!deadline_.BeforeSend()) {
+      timed_out_ = "write";
+      return false;
+    }
     Result<size_t> n = TcpSend(fd_, out_.data() + done, out_.size() - done);
     if (!n.ok()) {
       NoteFailure(n.status(), "write");

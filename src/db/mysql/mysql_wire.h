@@ -170,8 +170,10 @@ bool MyParseErrPacket(std::string_view p, MyServerError& out);
 // through os/tcp.h. The socket is blocking (libmariadb's is made so; the
 // native connector's is from TcpConnect), a reply must be whole within the
 // connection's --db-read-timeout from its request's send (a ReplyDeadline:
-// bytes that trickle in do not extend it) and a send go within
-// --db-write-timeout (set on the socket: TcpSetTimeouts). A packet's
+// bytes that trickle in do not extend it) and a request's send (LOAD DATA's
+// file included) be whole within --db-write-timeout of its first send()'s
+// return (set on the socket, TcpSetTimeouts, and the same ReplyDeadline: a
+// server that reads a few bytes at a time does not extend it). A packet's
 // sequence id must follow the request's, and a payload (chained packets
 // together) stay within --db-max-reply-size; a payload's buffer grows as its
 // bytes arrive, never by what its header claims. libmariadb still connects,

@@ -217,15 +217,30 @@ bool PgWire::SetTimeouts(int read_ms, int write_ms) {
   return TcpSetTimeouts(fd_, read_ms, write_ms).ok();
 }
 
+namespace {
+
+// Marks `reply` broken at a time limit: of its reply (`reading`) or its send.
+void TimedOutAt(bool reading, PgReply& reply) {
+  reply.broken = true;
+  reply.timed_out = reading ? "read" : "write";
+  reply.io_error =
+      reading ? "no reply from the server in time" : "the server did not take the request in time";
+}
+
+}  // namespace
+
 bool PgWire::Wait(short events, PgReply& reply) {
   const bool reading = (events & kSocketReadable) != 0;
-  switch (WaitForSocket(fd_, events, reading ? deadline_.WaitMs(read_ms_) : write_ms_)) {
+  if (!reading && !deadline_.BeforeSend()) {  // the request's send limit
+    TimedOutAt(reading, reply);
+    return false;
+  }
+  switch (WaitForSocket(fd_, events,
+                        reading ? deadline_.WaitMs(read_ms_) : deadline_.SendWaitMs(write_ms_))) {
     case SocketWait::kReady:
       return true;
     case SocketWait::kTimedOut:
-      reply.broken = true;
-      reply.timed_out = reading ? "read" : "write";
-      reply.io_error = reading ? "no reply from the server in time" : "the server took no data";
+      TimedOutAt(reading, reply);
       return false;
     case SocketWait::kFailed:
       break;
@@ -237,7 +252,12 @@ bool PgWire::Wait(short events, PgReply& reply) {
 
 bool PgWire::SendAll(PgReply& reply) {
   size_t done = 0;
+  deadline_.ArmSend();  // the whole request within the write limit, not each send()
   while (done < out_.size()) {
+    if (!deadline_.BeforeSend()) {
+      TimedOutAt(/*reading=*/false, reply);
+      return false;
+    }
     Result<size_t> n = TcpSend(fd_, out_.data() + done, out_.size() - done);
     if (n.ok() && *n > 0) {
       done += *n;
@@ -268,9 +288,7 @@ bool PgWire::Fill(size_t need, PgReply& reply) {
     // Grown as bytes arrive (doubling), never to what a header claims.
     if (in_end_ == in_.size()) in_.resize(std::max(kInitialInput, std::min(need, in_.size() * 2)));
     if (!deadline_.BeforeRecv()) {
-      reply.broken = true;
-      reply.timed_out = "read";
-      reply.io_error = "no reply from the server in time";
+      TimedOutAt(/*reading=*/true, reply);
       return false;
     }
     Result<size_t> n = TcpRecv(fd_, in_.data() + in_end_, in_.size() - in_end_);

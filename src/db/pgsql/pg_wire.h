@@ -67,8 +67,10 @@ class PgWire {
   // Time limits of a reply and of a send, in ms (0: none); on a blocking
   // socket they are set on it (SO_RCVTIMEO, SO_SNDTIMEO). The read limit
   // bounds each Exchange's whole reply from its start (a ReplyDeadline:
-  // bytes that trickle in, or notices without end, do not extend it). Kept
-  // by Reset; call after it. False when the socket refused them.
+  // bytes that trickle in, or notices without end, do not extend it); the
+  // write limit bounds each request's whole send (a CopyData message is one)
+  // from its first send()'s return, the same way. Kept by Reset; call after
+  // it. False when the socket refused them.
   bool SetTimeouts(int read_ms, int write_ms);
   // The bounds of one reply (DbReplyLimits): the longest message, and the
   // rows and bytes kept in Exchange's `rows`. Kept by Reset.

@@ -225,7 +225,8 @@ DbError PgConnection::TimedOut(const char* which) const {
           fmt::format("pgsql: the server at {}:{} {} within {}s (--db-{}-timeout); it may be "
                       "frozen or overloaded",
                       settings_->host, settings_->port,
-                      read ? "did not send its whole reply" : "took no data", limit, which)};
+                      read ? "did not send its whole reply" : "did not take the whole request",
+                      limit, which)};
 }
 
 DbError PgConnection::Classify(std::string_view sqlstate, std::string_view primary, bool broken) {

@@ -249,6 +249,18 @@ TEST(OptionSetTest, AppliesEveryTypeAndMarksConsumed) {
   EXPECT_EQ(s.message(), "unknown option '--other' for test 'cpu'; see 'loadcell cpu help'");
 }
 
+// A word from a config file that no one takes is not quoted: the file may be
+// a password file, one word that is all secret.
+TEST(RawOptionsTest, AnUnknownOptionOfAConfigFileIsNotQuoted) {
+  RawOptions raw;
+  raw.Add("--Sup3rS3cret", "", false, "config file f line 2");
+  const Status s = raw.CheckAllConsumed("for test 'cpu'; see 'loadcell cpu help'");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(),
+            "config file f line 2: unknown option (the line is not shown: it may hold a secret) "
+            "for test 'cpu'; see 'loadcell cpu help'");
+}
+
 TEST(OptionSetTest, BoolSpellingsAndBareFlag) {
   Fixture f;
   ASSERT_OK(ApplyOne(f, "flag", "yes"));

@@ -21,6 +21,13 @@ int ReadLimitMs(int fd) {
   return static_cast<int>(tv.tv_sec * 1000 + tv.tv_usec / 1000);
 }
 
+int WriteLimitMs(int fd) {
+  timeval tv{};
+  socklen_t len = sizeof(tv);
+  getsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, &len);
+  return static_cast<int>(tv.tv_sec * 1000 + tv.tv_usec / 1000);
+}
+
 class ReplyDeadlineTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds_), 0); }
@@ -126,6 +133,60 @@ TEST_F(ReplyDeadlineTest, APauseInTheLoginDoesNotCountEither) {
   EXPECT_TRUE(d.BeforeRecv());
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_FALSE(d.BeforeRecv());
+}
+
+// A request's send: its first send() is bounded by the socket's write limit
+// alone (no clock read); the limit of the whole send starts at the second
+// (or a wait), and a server that takes a few bytes per send() cannot extend
+// it. Without a write limit, nothing is bounded.
+TEST_F(ReplyDeadlineTest, ARequestsSendIsBoundedWholeNotPerSend) {
+  ASSERT_TRUE(TcpSetTimeouts(fds_[0], 5000, 100).ok());
+  ReplyDeadline d;
+  d.Reset(fds_[0], 5000, 100);
+  d.ArmSend();
+  EXPECT_TRUE(d.BeforeSend());                                  // the socket's
+  EXPECT_EQ(d.SendWaitMs(100), 100);                            // not started yet
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));  // a send() of the whole limit
+  EXPECT_TRUE(d.BeforeSend());  // the limit starts here: 100 ms from now
+  EXPECT_LE(d.SendWaitMs(1000), 100);
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_TRUE(d.BeforeSend());  // a send() in between does not start it again
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_FALSE(d.BeforeSend());
+  EXPECT_EQ(d.SendWaitMs(5000), 1);  // a wait past it is as short as can be
+  d.ArmSend();                       // the next request starts afresh
+  EXPECT_TRUE(d.BeforeSend());
+  EXPECT_TRUE(d.BeforeSend());
+  EXPECT_TRUE(d.BeforeRecv());  // the reply's limit is apart
+
+  d.Reset(fds_[0], 5000, 0);
+  d.ArmSend();
+  EXPECT_TRUE(d.BeforeSend());
+  EXPECT_TRUE(d.BeforeSend());
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  EXPECT_TRUE(d.BeforeSend());
+  EXPECT_EQ(d.SendWaitMs(0), 0);
+}
+
+// Near the send's limit the socket's write limit is shortened to what is
+// left (a send() that blocks cannot outlast it); the next request gives
+// the socket its own back. The read limit is left as it was.
+TEST_F(ReplyDeadlineTest, ShortensTheSocketsWriteLimitNearTheSendsAndGivesItBack) {
+  ASSERT_TRUE(TcpSetTimeouts(fds_[0], 5000, 2500).ok());
+  ReplyDeadline d;
+  d.Reset(fds_[0], 5000, 2500);
+  d.ArmSend();
+  EXPECT_TRUE(d.BeforeSend());
+  EXPECT_TRUE(d.BeforeSend());  // 2.5 s from now: within the slack, left alone
+  EXPECT_EQ(WriteLimitMs(fds_[0]), 2500);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  EXPECT_TRUE(d.BeforeSend());
+  EXPECT_LE(WriteLimitMs(fds_[0]), 1300);
+  EXPECT_GT(WriteLimitMs(fds_[0]), 0);
+  EXPECT_EQ(ReadLimitMs(fds_[0]), 5000);
+  d.ArmSend();
+  EXPECT_EQ(WriteLimitMs(fds_[0]), 2500);
+  EXPECT_EQ(ReadLimitMs(fds_[0]), 5000);
 }
 
 }  // namespace

@@ -342,5 +342,50 @@ TEST(PgConnectNative, ScramSendsInitialResponseThenProof) {
   EXPECT_EQ(proof_message.rfind("c=biws,r=", 0), 0u);
 }
 
+// --pgsql-scram-max-iterations is the cap to raise for a server the user
+// trusts: a count above the default but within the option goes ahead to
+// the proof, and the default refuses it before any PBKDF2 round.
+TEST(PgConnectNative, ARaisedScramCapLetsTheLoginGoOnPastIt) {
+  for (const uint32_t cap : {250'000U, 100'000U}) {
+    SCOPED_TRACE(cap);
+    std::string proof_message;
+    PgScriptedServer server([&](PgScriptedServer& s) {
+      s.ReadStartup();
+      s.Send(Auth(10, PgStr("SCRAM-SHA-256") + '\0'));
+      const std::string initial = s.ReadMessage().second;
+      const size_t r = initial.find("r=");
+      if (r == std::string::npos) return;
+      const std::string client_nonce = initial.substr(r + 2);
+      const std::string server_first =
+          "r=" + client_nonce + "SERVERPART,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=200000";
+      s.Send(Auth(11, server_first));
+      const auto [type, body] = s.ReadMessage();
+      if (type != 'p') return;
+      proof_message = body;
+      PgScramClient replay("", client_nonce, cap);
+      auto expected = replay.ClientFinal(server_first, "s3cret-pw");
+      if (!expected.ok() || *expected != proof_message) return;
+      s.Send(PgMsg('E', PgStr("SFATAL") + PgStr("C28000") + PgStr("Mthe proof came") + '\0'));
+    });
+    PgStartupParams p = ParamsFor(server.port());
+    p.max_scram_iterations = cap;
+    auto session = PgConnectNative(p);
+    if (session.ok()) TcpClose(session->socket);
+    ASSERT_FALSE(session.ok());
+    if (cap > 200'000) {
+      // Past the SCRAM step: the right proof was sent, and the server's answer is the line.
+      EXPECT_EQ(proof_message.rfind("c=biws,r=", 0), 0u) << proof_message;
+      EXPECT_NE(session.status().message().find("the proof came"), std::string::npos)
+          << session.status().ToString();
+    } else {
+      EXPECT_EQ(proof_message, "");
+      EXPECT_NE(session.status().message().find(
+                    "200000 PBKDF2 iterations, more than --pgsql-scram-max-iterations=100000"),
+                std::string::npos)
+          << session.status().ToString();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace loadcell
