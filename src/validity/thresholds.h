@@ -109,8 +109,12 @@ inline constexpr double kDbMaxDeadlockFraction = 0.001;
 inline constexpr double kOtherIoFraction = 0.25;
 inline constexpr uint64_t kOtherIoFloorBytes = 128ULL << 20;
 
-// noisy-host: the host's steal time above this fraction of its CPU time.
+// noisy-host: the host's steal time above this fraction of its CPU time,
+// judged over a run of at least kStealMinWallS seconds: /proc/stat counts
+// in ticks of 10 ms, so a shorter run holds too few of them for a share
+// (a 3 ms run once read 85.7% steal from a handful of ticks).
 inline constexpr double kStealMaxFraction = 0.05;
+inline constexpr double kStealMinWallS = 1.0;
 
 // cpu-frequency: one CPU's frequency at the end differing from its
 // frequency at the start by more than this fraction of the larger.

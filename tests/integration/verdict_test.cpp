@@ -84,10 +84,11 @@ TEST(VerdictBinary, ADirectRandomReadOfWrittenFilesAtAReachedDepthIsValid) {
   if (!VerdictDirectWorks(dir.path())) GTEST_SKIP() << "no O_DIRECT on " << dir.path();
   if (!CheckIoEngine("io_uring", "").ok()) GTEST_SKIP() << "no io_uring here";
   ASSERT_EQ(RunLoadcell(FileIoCommand(dir, {"prepare"})).exit_code, 0);
-  // The checks of the host (other processes' I/O on the device, a busy CPU)
-  // see ctest's other tests, which run beside this one: a warning from them
-  // alone is true of that moment, and the run is tried again (at most 3
-  // times). A warning of any other check fails at once.
+  // The checks of the host (other processes' I/O on the device, a busy CPU,
+  // a hypervisor's steal) see ctest's other tests and the host's other
+  // guests: a warning from them alone is true of that moment, and the run
+  // is tried again (at most 3 times). A warning of any other check fails at
+  // once, so every check of the run itself passed on every try.
   ProcessResult r;
   for (int attempt = 1; attempt <= 3; ++attempt) {
     r = RunLoadcell(FileIoCommand(
@@ -97,8 +98,14 @@ TEST(VerdictBinary, ADirectRandomReadOfWrittenFilesAtAReachedDepthIsValid) {
     if (VerdictLastLine(r.out) == "Verdict: valid") break;
     ASSERT_TRUE(OnlyTheHostWarned(r.out)) << r.out;
   }
-  EXPECT_EQ(VerdictLastLine(r.out), "Verdict: valid") << r.out;
-  EXPECT_EQ(r.out.find("WARN"), std::string::npos) << r.out;
+  if (VerdictLastLine(r.out) == "Verdict: valid") {
+    EXPECT_EQ(r.out.find("WARN"), std::string::npos) << r.out;
+  } else {
+    // Busy on all three tries (a loaded CI host): the host's checks alone
+    // warned, each time (asserted above).
+    EXPECT_TRUE(OnlyTheHostWarned(r.out)) << r.out;
+    EXPECT_EQ(VerdictLastLine(r.out).rfind("Verdict: valid with warnings (", 0), 0u) << r.out;
+  }
 }
 
 // Another process (this test, through dd) writes 384 MiB with direct I/O in

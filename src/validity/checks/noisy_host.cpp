@@ -29,6 +29,14 @@ std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in) {
     out.figures = {{"virtual_machine", vm_figure}};
     return out;
   }
+  if (w.wall_s < kStealMinWallS) {
+    CheckOutcome out = NotChecked(
+        kId, fmt::format("the run's {:.3f} s are too short to tell the hypervisor's share of "
+                         "the CPUs (steal is counted in 10 ms ticks; at least {:.0f} s)",
+                         w.wall_s, kStealMinWallS));
+    out.figures = {{"virtual_machine", vm_figure}};
+    return out;
+  }
   std::vector<CheckFigure> figures = {{"steal_fraction", w.steal_fraction},
                                       {"virtual_machine", vm_figure}};
   if (w.throttle_known) {

@@ -1295,6 +1295,20 @@ TEST(NoisyHostCheckTest, StealTimeWarnsAVirtualMachineIsStatedOnly) {
   EXPECT_THAT(out->seen, HasSubstr("the hypervisor took 12.0% of the host's CPU time"));
 }
 
+// A run shorter than a second holds too few 10 ms ticks for a steal share:
+// not checked, whatever the ticks said.
+TEST(NoisyHostCheckTest, ARunTooShortForStealTicksIsNotChecked) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10));
+  c.host.window = WindowOf(0.003, 0.001, 0.5);
+  c.host.window.steal_fraction = 0.857;
+  std::optional<CheckOutcome> out = c.Run(&CheckNoisyHost);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->level, CheckLevel::kNotChecked);
+  EXPECT_THAT(out->seen, HasSubstr("the run's 0.003 s are too short"));
+  c.host.window.wall_s = 1.5;
+  EXPECT_EQ(c.Run(&CheckNoisyHost)->level, CheckLevel::kWarn);
+}
+
 TEST(NoisyHostCheckTest, ThrottleEventsWarnUnknownCpuTimesAreNotChecked) {
   Case c = IoCase(DirectRead(), ResultOf(1000, 10));
   c.host.window = WindowOf(10, 1, 0.5);
