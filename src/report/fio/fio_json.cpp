@@ -168,6 +168,18 @@ void JsonSync(JsonWriter& w, const RunResult& r, const FioReportJob& job, bool p
   w.EndObject();
 }
 
+// fio's "job options" and "global options": each option as given, those
+// given bare (their value empty: "time_based") left out as fio does.
+void Options(JsonWriter& w, const char* key,
+             const std::vector<std::pair<std::string, std::string>>& options) {
+  w.Key(key);
+  w.BeginObject();
+  for (const auto& [k, v] : options) {
+    if (!v.empty()) w.Key(k).String(v);
+  }
+  w.EndObject();
+}
+
 void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool plus) {
   const RunResult& r = *job.result;
   w.BeginObject();
@@ -176,10 +188,7 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   w.Key("error").Int(job.error);
   w.Key("eta").Uint(0);
   w.Key("elapsed").Uint(static_cast<uint64_t>(std::ceil(r.total_time_s)));
-  w.Key("job options");
-  w.BeginObject();
-  for (const auto& [k, v] : job.options) w.Key(k).String(v);
-  w.EndObject();
+  Options(w, "job options", job.options);
   if (!job.description.empty()) w.Key("desc").String(job.description);
   // fio's order: read, write, trim, sync, then mixed (mixed alone: no sync).
   for (const auto& [key, d] : FioReportDirs(job.unified)) {
@@ -263,39 +272,44 @@ void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
   w.Key("timestamp").Int(report.timestamp_ms / 1000);
   w.Key("timestamp_ms").Int(report.timestamp_ms);
   w.Key("time").String(FioTimeText(report.timestamp_ms));
+  if (report.has_global_options) Options(w, "global options", report.global_options);
   w.Key("jobs");
   w.BeginArray();
   for (const FioReportJob& job : report.jobs) {
     if (job.result != nullptr) JsonJob(w, report, job, plus);
   }
   w.EndArray();
-  w.Key("disk_util");
-  w.BeginArray();
-  for (const FioDiskUtil& d : report.disks) {
-    w.BeginObject();
-    w.Key("name").String(d.name);
-    w.Key("read_ios").Uint(d.read_ios);
-    w.Key("write_ios").Uint(d.write_ios);
-    w.Key("read_merges").Uint(d.read_merges);
-    w.Key("write_merges").Uint(d.write_merges);
-    w.Key("read_ticks").Uint(d.read_ticks_ms);
-    w.Key("write_ticks").Uint(d.write_ticks_ms);
-    w.Key("in_queue").Uint(d.in_queue_ms);
-    w.Key("util").Double(d.util_pct);
-    if (d.slaves > 0) {
-      // fio's names, "aggr_write_merge" without its s included.
-      w.Key("aggr_read_ios").Uint(d.aggr_read_ios);
-      w.Key("aggr_write_ios").Uint(d.aggr_write_ios);
-      w.Key("aggr_read_merges").Uint(d.aggr_read_merges);
-      w.Key("aggr_write_merge").Uint(d.aggr_write_merges);
-      w.Key("aggr_read_ticks").Uint(d.aggr_read_ticks_ms);
-      w.Key("aggr_write_ticks").Uint(d.aggr_write_ticks_ms);
-      w.Key("aggr_in_queue").Uint(d.aggr_in_queue_ms);
-      w.Key("aggr_util").Double(d.aggr_util_pct);
+  // fio leaves disk_util out when no job's file is on a block device (the
+  // null engine).
+  if (!report.disks.empty()) {
+    w.Key("disk_util");
+    w.BeginArray();
+    for (const FioDiskUtil& d : report.disks) {
+      w.BeginObject();
+      w.Key("name").String(d.name);
+      w.Key("read_ios").Uint(d.read_ios);
+      w.Key("write_ios").Uint(d.write_ios);
+      w.Key("read_merges").Uint(d.read_merges);
+      w.Key("write_merges").Uint(d.write_merges);
+      w.Key("read_ticks").Uint(d.read_ticks_ms);
+      w.Key("write_ticks").Uint(d.write_ticks_ms);
+      w.Key("in_queue").Uint(d.in_queue_ms);
+      w.Key("util").Double(d.util_pct);
+      if (d.slaves > 0) {
+        // fio's names, "aggr_write_merge" without its s included.
+        w.Key("aggr_read_ios").Uint(d.aggr_read_ios);
+        w.Key("aggr_write_ios").Uint(d.aggr_write_ios);
+        w.Key("aggr_read_merges").Uint(d.aggr_read_merges);
+        w.Key("aggr_write_merge").Uint(d.aggr_write_merges);
+        w.Key("aggr_read_ticks").Uint(d.aggr_read_ticks_ms);
+        w.Key("aggr_write_ticks").Uint(d.aggr_write_ticks_ms);
+        w.Key("aggr_in_queue").Uint(d.aggr_in_queue_ms);
+        w.Key("aggr_util").Double(d.aggr_util_pct);
+      }
+      w.EndObject();
     }
-    w.EndObject();
+    w.EndArray();
   }
-  w.EndArray();
   if (report.ranks > 0) {
     // loadcell's own, after fio's fields: the run across MPI ranks.
     w.Key("loadcell");
