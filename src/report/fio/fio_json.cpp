@@ -2,14 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/fio/fio_report.h"
+#include "report/format.h"
 #include "report/json/json_writer.h"
 #include "report/json/validity_json.h"
 
 namespace loadcell {
 namespace {
+
+using report_internal::MeanNs;
+using report_internal::PercentileText;
+using report_internal::ReportedPercentiles;
 
 constexpr std::array<const char*, 7> kDepthKeys = {"1", "2", "4", "8", "16", "32", ">=64"};
 constexpr std::array<const char*, 7> kBatchKeys = {"0", "4", "8", "16", "32", "64", ">=64"};
@@ -168,6 +174,33 @@ void JsonSync(JsonWriter& w, const RunResult& r, const FioReportJob& job, bool p
   w.EndObject();
 }
 
+// Each direction's latency (clat) as loadcell's histogram gives it: the
+// count, the exact min, mean and max, and the percentiles fio lists
+// (percentile_list) with loadcell's own (50, 95, 99, 99.9, 99.99), keyed as
+// loadcell's JSON keys them ("99.9"). docs/fio.md states their bound.
+void ExactPercentiles(JsonWriter& w, const FioReportJob& job) {
+  std::vector<double> ps = ReportedPercentiles(0, /*with_extreme=*/true);
+  for (double p : job.percentiles) {
+    if (std::find(ps.begin(), ps.end(), p) == ps.end()) ps.push_back(p);
+  }
+  std::sort(ps.begin(), ps.end());
+  w.Key("percentiles");
+  w.BeginObject();
+  for (const auto& [key, d] : FioReportDirs(job.unified)) {
+    const FioDirFigures f = FioFigures(*job.result, d);
+    const bool any = f.latency != nullptr && f.latency->Count() > 0;
+    w.Key(key);
+    w.BeginObject();
+    w.Key("count").Uint(any ? f.latency->Count() : 0);
+    w.Key("min").Uint(any ? f.latency->Min() : 0);
+    w.Key("mean").Double(any ? MeanNs(*f.latency) : 0);
+    w.Key("max").Uint(any ? f.latency->Max() : 0);
+    for (double p : ps) w.Key(PercentileText(p)).Uint(any ? f.latency->Percentile(p) : 0);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
 // fio's "job options" and "global options": each option as given, those
 // given bare (their value empty: "time_based") left out as fio does.
 void Options(JsonWriter& w, const char* key,
@@ -240,6 +273,7 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   // service time (submission to completion) is here.
   w.Key("latency_from").String(r.service ? "intended start" : "submission");
   if (r.service) Latency(w, "service_ns", &r.service->histogram, true, job, false);
+  ExactPercentiles(w, job);
   if (!job.failure.empty()) w.Key("failure").String(job.failure);
   if (!job.cpus.empty()) {
     w.Key("cpus");
@@ -260,6 +294,38 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   }
   if (r.cluster) RankRows(w, *r.cluster);
   w.EndObject();
+  w.EndObject();
+}
+
+// loadcell's own, after fio's fields: the run as a whole. The tool and
+// its version, the jobs reported and how many failed, the verdict of every
+// job merged (each check at its gravest) when any was judged, and under MPI
+// the ranks and their files' layout.
+void RunObject(JsonWriter& w, const FioReport& report) {
+  w.Key("loadcell");
+  w.BeginObject();
+  w.Key("version").String(report.version);
+  int reported = 0;
+  int failed = 0;
+  std::vector<NamedValidity> verdicts;
+  for (const FioReportJob& job : report.jobs) {
+    if (job.result == nullptr) continue;
+    ++reported;
+    failed += job.failure.empty() ? 0 : 1;
+    verdicts.push_back({"job " + job.name, &job.result->validity});
+  }
+  w.Key("jobs").Int(reported);
+  w.Key("failed_jobs").Int(failed);
+  const Validity merged = MergeVerdicts(verdicts);
+  if (merged.judged) {
+    w.Key("verdict").String(OverallName(merged.overall()));
+    w.Key("validity");
+    WriteValidityJson(w, merged);
+  }
+  if (report.ranks > 0) {
+    w.Key("ranks").Int(report.ranks);
+    w.Key("mpi_files").String(report.mpi_files);
+  }
   w.EndObject();
 }
 
@@ -310,14 +376,7 @@ void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
     }
     w.EndArray();
   }
-  if (report.ranks > 0) {
-    // loadcell's own, after fio's fields: the run across MPI ranks.
-    w.Key("loadcell");
-    w.BeginObject();
-    w.Key("ranks").Int(report.ranks);
-    w.Key("mpi_files").String(report.mpi_files);
-    w.EndObject();
-  }
+  RunObject(w, report);
   w.EndObject();
 }
 

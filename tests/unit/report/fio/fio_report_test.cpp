@@ -260,6 +260,58 @@ TEST(FioReportTest, ShortIosArePrintedPerDirectionAndNoneDropped) {
   }
 }
 
+// loadcell's objects: the run's at the top (always, not only under MPI)
+// and each direction's latency percentiles in the job's, from loadcell's
+// histogram: every one of them within 1% of the true value. An option given
+// bare is left out of "job options", as fio does.
+TEST(FioReportTest, LoadcellObjectsHoldTheRunAndEachDirectionsPercentiles) {
+  RunResult r = JobResult();
+  r.latency[1].histogram = LatencyHistogram();
+  for (uint64_t i = 1; i <= 1000; ++i) r.latency[1].histogram.Record(i * 1000);  // 1..1000 us
+  FioReport rep = OneJob(r);
+  rep.jobs[0].options.emplace_back("time_based", "");
+  std::ostringstream out;
+  WriteFioJson(rep, false, out);
+  nlohmann::json doc = nlohmann::json::parse(out.str(), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << out.str();
+  const nlohmann::json& top = doc["loadcell"];
+  EXPECT_EQ(top["version"], "loadcell-test");
+  EXPECT_EQ(top["jobs"], 1);
+  EXPECT_EQ(top["failed_jobs"], 0);
+  EXPECT_FALSE(top.contains("verdict")) << top;  // no job judged
+  EXPECT_FALSE(top.contains("ranks")) << top;    // one process
+  const nlohmann::json& job = doc["jobs"][0];
+  EXPECT_EQ(job["job options"], nlohmann::json({{"rw", "randrw"}, {"bs", "4k"}}));
+  const nlohmann::json& pct = job["loadcell"]["percentiles"];
+  // fio's list (50, 99, 99.9) and loadcell's own (50, 95, 99, 99.9, 99.99).
+  const nlohmann::json& rd = pct["read"];
+  EXPECT_EQ(rd["count"], 1000);
+  EXPECT_EQ(rd["min"], 1000);
+  EXPECT_EQ(rd["max"], 1'000'000);
+  for (const auto& [key, truth] : std::vector<std::pair<std::string, double>>{
+           {"50", 500'000}, {"95", 950'000}, {"99", 990'000}, {"99.9", 999'000}}) {
+    ASSERT_TRUE(rd.contains(key)) << rd;
+    EXPECT_NEAR(rd[key].get<double>(), truth, truth / 100) << key;
+  }
+  EXPECT_EQ(rd["99.99"], 1'000'000);  // clamped to the exact max
+  EXPECT_EQ(pct["write"]["count"], 500);
+  EXPECT_EQ(pct["write"]["99"], 2'000'000);
+  EXPECT_EQ(pct["trim"]["count"], 0);
+  EXPECT_EQ(pct["trim"]["50"], 0);
+  // A judged job and a failed one: the run's verdict is every job's merged.
+  r.validity.judged = true;
+  r.validity.checks = {{"cache", CheckLevel::kWarn, "buffered reads over 4 MiB", "direct=1", {}}};
+  rep.jobs[0].failure = "short read";
+  std::ostringstream judged;
+  WriteFioJson(rep, false, judged);
+  doc = nlohmann::json::parse(judged.str(), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << judged.str();
+  EXPECT_EQ(doc["loadcell"]["failed_jobs"], 1);
+  EXPECT_EQ(doc["loadcell"]["verdict"], "valid_with_warnings");
+  EXPECT_EQ(doc["loadcell"]["validity"]["overall"], "valid_with_warnings");
+  EXPECT_EQ(doc["loadcell"]["validity"]["checks"][0]["id"], "cache");
+}
+
 // loadcell's verdict: the Verdict block at the end of the job's lines, and
 // the whole validity object in the job's "loadcell" object (fio's own keys
 // untouched); neither for a job not judged (--verdict=off).
