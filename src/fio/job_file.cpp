@@ -395,6 +395,7 @@ Result<std::vector<FioJobOptions>> ResolveJobs(const std::vector<FioSection>& se
     job.origin = section.origin;
     job.starts_file = section.starts_file;
     job.options = globals;
+    job.global_count = globals.size();
     job.options.insert(job.options.end(), section.options.begin(), section.options.end());
     jobs.push_back(std::move(job));
   }

@@ -131,6 +131,9 @@ struct FioJobOptions {
   std::string section_name;
   FioOrigin origin;
   std::vector<FioRawOption> options;
+  // How many of `options`, from the first, came from global sections (fio's
+  // JSON lists them apart: "global options", then each job's own).
+  size_t global_count = 0;
   bool starts_file = false;
 };
 

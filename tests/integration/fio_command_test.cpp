@@ -55,6 +55,27 @@ TEST(FioCommandTest, JsonOnStdoutIsJsonAlone) {
   EXPECT_EQ(r.out.find("Starting"), std::string::npos);
 }
 
+// fio's option lists: the global sections' in "global options" (an option
+// given bare, as thread here, left out as fio leaves it), each job's own in
+// its "job options", a command-line job's --name among them.
+TEST(FioCommandTest, JsonListsTheGlobalOptionsApartFromEachJobsAsFioDoes) {
+  TempDir dir;
+  dir.Write("g.fio", "[global]\nbs=4k\nioengine=null\nthread\n[a]\nrw=read\nsize=1m\n");
+  ProcessResult r = Fio(dir, {"--output-format=json", "g.fio"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_EQ(doc["global options"], nlohmann::json({{"bs", "4k"}, {"ioengine", "null"}}));
+  EXPECT_EQ(doc["jobs"][0]["job options"], nlohmann::json({{"rw", "read"}, {"size", "1m"}}));
+  r = Fio(dir, {"--output-format=json", "--name=c", "--ioengine=null", "--size=1m"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_FALSE(doc.contains("global options")) << r.out;
+  EXPECT_EQ(doc["jobs"][0]["job options"],
+            nlohmann::json({{"name", "c"}, {"ioengine", "null"}, {"size", "1m"}}));
+}
+
 TEST(FioCommandTest, OutputFileNumjobsAndStonewallGroups) {
   TempDir dir;
   ProcessResult r = Fio(dir, {"--output=res.json", "--output-format=json+", "--ioengine=null",

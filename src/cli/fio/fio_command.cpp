@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -88,10 +90,16 @@ Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption
   return p;
 }
 
-// The job options as the job file wrote them (later ones override).
-std::vector<std::pair<std::string, std::string>> GivenOptions(const fio::FioJobOptions& job) {
+// The options of `job` as given, from its `first` up to its `end`: each
+// name once with its last value (later ones override), in the order first
+// given.
+std::vector<std::pair<std::string, std::string>> GivenOptions(const fio::FioJobOptions& job,
+                                                              size_t first = 0,
+                                                              size_t end = SIZE_MAX) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const fio::FioRawOption& o : job.options) {
+  end = std::min(end, job.options.size());
+  for (size_t i = first; i < end; ++i) {
+    const fio::FioRawOption& o = job.options[i];
     bool replaced = false;
     for (auto& [k, v] : out) {
       if (k == o.name) {
@@ -250,7 +258,13 @@ Status BuildReport(const std::vector<JobRun>& runs, const std::vector<fio::FioJo
     job.error = r.failure.ok() ? 0 : (r.failure.err() != 0 ? r.failure.err() : 5);
     job.failure = r.failure.ok() ? "" : r.failure.message();
     job.description = spec.description;
-    job.options = GivenOptions(jobs[pj.instance.job]);
+    // fio's "job options": the job's own, its globals in "global options";
+    // a job of the command line's has its --name=NAME first, as fio records it.
+    const fio::FioJobOptions& given = jobs[pj.instance.job];
+    job.options = GivenOptions(given, given.global_count);
+    if (given.origin.command_line) {
+      job.options.insert(job.options.begin(), {"name", given.section_name});
+    }
     job.rw = RwText(jobs[pj.instance.job]);
     job.engine = pj.settings.engine;
     job.thread = spec.thread;
@@ -361,6 +375,13 @@ Status Report(std::vector<JobRun>& runs, const std::vector<fio::FioJobOptions>& 
                             .count();
   std::vector<std::unique_ptr<RunResult>> merged;  // kept for the report's pointers
   LC_RETURN_IF_ERROR(BuildReport(runs, jobs, ran, report, merged, failed, err));
+  // fio's "global options": those in force when it finished reading, the
+  // last job's globals here (a global section after the last job, which
+  // fio would also list, sets nothing loadcell runs).
+  if (!jobs.empty() && jobs.back().global_count > 0) {
+    report.global_options = GivenOptions(jobs.back(), 0, jobs.back().global_count);
+    report.has_global_options = true;
+  }
   std::ostringstream dropped;  // fio's report when loadcell's JSON takes stdout and no --output
   std::ostream* dest =
       file.is_open() ? &file.stream() : (prog.results.JsonOnStdout() ? &dropped : &out);

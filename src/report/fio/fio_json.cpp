@@ -2,14 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/fio/fio_report.h"
+#include "report/format.h"
 #include "report/json/json_writer.h"
 #include "report/json/validity_json.h"
 
 namespace loadcell {
 namespace {
+
+using report_internal::MeanNs;
+using report_internal::PercentileText;
+using report_internal::ReportedPercentiles;
 
 constexpr std::array<const char*, 7> kDepthKeys = {"1", "2", "4", "8", "16", "32", ">=64"};
 constexpr std::array<const char*, 7> kBatchKeys = {"0", "4", "8", "16", "32", "64", ">=64"};
@@ -168,6 +174,45 @@ void JsonSync(JsonWriter& w, const RunResult& r, const FioReportJob& job, bool p
   w.EndObject();
 }
 
+// Each direction's latency (clat) as loadcell's histogram gives it: the
+// count, the exact min, mean and max, and the percentiles fio lists
+// (percentile_list) with loadcell's own (50, 95, 99, 99.9, 99.99), keyed as
+// loadcell's JSON keys them ("99.9"). docs/fio.md states their bound.
+void ExactPercentiles(JsonWriter& w, const FioReportJob& job) {
+  std::vector<double> ps = ReportedPercentiles(0, /*with_extreme=*/true);
+  for (double p : job.percentiles) {
+    if (std::find(ps.begin(), ps.end(), p) == ps.end()) ps.push_back(p);
+  }
+  std::sort(ps.begin(), ps.end());
+  w.Key("percentiles");
+  w.BeginObject();
+  for (const auto& [key, d] : FioReportDirs(job.unified)) {
+    const FioDirFigures f = FioFigures(*job.result, d);
+    const bool any = f.latency != nullptr && f.latency->Count() > 0;
+    w.Key(key);
+    w.BeginObject();
+    w.Key("count").Uint(any ? f.latency->Count() : 0);
+    w.Key("min").Uint(any ? f.latency->Min() : 0);
+    w.Key("mean").Double(any ? MeanNs(*f.latency) : 0);
+    w.Key("max").Uint(any ? f.latency->Max() : 0);
+    for (double p : ps) w.Key(PercentileText(p)).Uint(any ? f.latency->Percentile(p) : 0);
+    w.EndObject();
+  }
+  w.EndObject();
+}
+
+// fio's "job options" and "global options": each option as given, those
+// given bare (their value empty: "time_based") left out as fio does.
+void Options(JsonWriter& w, const char* key,
+             const std::vector<std::pair<std::string, std::string>>& options) {
+  w.Key(key);
+  w.BeginObject();
+  for (const auto& [k, v] : options) {
+    if (!v.empty()) w.Key(k).String(v);
+  }
+  w.EndObject();
+}
+
 void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bool plus) {
   const RunResult& r = *job.result;
   w.BeginObject();
@@ -176,10 +221,7 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   w.Key("error").Int(job.error);
   w.Key("eta").Uint(0);
   w.Key("elapsed").Uint(static_cast<uint64_t>(std::ceil(r.total_time_s)));
-  w.Key("job options");
-  w.BeginObject();
-  for (const auto& [k, v] : job.options) w.Key(k).String(v);
-  w.EndObject();
+  Options(w, "job options", job.options);
   if (!job.description.empty()) w.Key("desc").String(job.description);
   // fio's order: read, write, trim, sync, then mixed (mixed alone: no sync).
   for (const auto& [key, d] : FioReportDirs(job.unified)) {
@@ -231,6 +273,7 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   // service time (submission to completion) is here.
   w.Key("latency_from").String(r.service ? "intended start" : "submission");
   if (r.service) Latency(w, "service_ns", &r.service->histogram, true, job, false);
+  ExactPercentiles(w, job);
   if (!job.failure.empty()) w.Key("failure").String(job.failure);
   if (!job.cpus.empty()) {
     w.Key("cpus");
@@ -254,6 +297,38 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   w.EndObject();
 }
 
+// loadcell's own, after fio's fields: the run as a whole. The tool and
+// its version, the jobs reported and how many failed, the verdict of every
+// job merged (each check at its gravest) when any was judged, and under MPI
+// the ranks and their files' layout.
+void RunObject(JsonWriter& w, const FioReport& report) {
+  w.Key("loadcell");
+  w.BeginObject();
+  w.Key("version").String(report.version);
+  int reported = 0;
+  int failed = 0;
+  std::vector<NamedValidity> verdicts;
+  for (const FioReportJob& job : report.jobs) {
+    if (job.result == nullptr) continue;
+    ++reported;
+    failed += job.failure.empty() ? 0 : 1;
+    verdicts.push_back({"job " + job.name, &job.result->validity});
+  }
+  w.Key("jobs").Int(reported);
+  w.Key("failed_jobs").Int(failed);
+  const Validity merged = MergeVerdicts(verdicts);
+  if (merged.judged) {
+    w.Key("verdict").String(OverallName(merged.overall()));
+    w.Key("validity");
+    WriteValidityJson(w, merged);
+  }
+  if (report.ranks > 0) {
+    w.Key("ranks").Int(report.ranks);
+    w.Key("mpi_files").String(report.mpi_files);
+  }
+  w.EndObject();
+}
+
 }  // namespace
 
 void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
@@ -263,47 +338,45 @@ void WriteFioJson(const FioReport& report, bool plus, std::ostream& out) {
   w.Key("timestamp").Int(report.timestamp_ms / 1000);
   w.Key("timestamp_ms").Int(report.timestamp_ms);
   w.Key("time").String(FioTimeText(report.timestamp_ms));
+  if (report.has_global_options) Options(w, "global options", report.global_options);
   w.Key("jobs");
   w.BeginArray();
   for (const FioReportJob& job : report.jobs) {
     if (job.result != nullptr) JsonJob(w, report, job, plus);
   }
   w.EndArray();
-  w.Key("disk_util");
-  w.BeginArray();
-  for (const FioDiskUtil& d : report.disks) {
-    w.BeginObject();
-    w.Key("name").String(d.name);
-    w.Key("read_ios").Uint(d.read_ios);
-    w.Key("write_ios").Uint(d.write_ios);
-    w.Key("read_merges").Uint(d.read_merges);
-    w.Key("write_merges").Uint(d.write_merges);
-    w.Key("read_ticks").Uint(d.read_ticks_ms);
-    w.Key("write_ticks").Uint(d.write_ticks_ms);
-    w.Key("in_queue").Uint(d.in_queue_ms);
-    w.Key("util").Double(d.util_pct);
-    if (d.slaves > 0) {
-      // fio's names, "aggr_write_merge" without its s included.
-      w.Key("aggr_read_ios").Uint(d.aggr_read_ios);
-      w.Key("aggr_write_ios").Uint(d.aggr_write_ios);
-      w.Key("aggr_read_merges").Uint(d.aggr_read_merges);
-      w.Key("aggr_write_merge").Uint(d.aggr_write_merges);
-      w.Key("aggr_read_ticks").Uint(d.aggr_read_ticks_ms);
-      w.Key("aggr_write_ticks").Uint(d.aggr_write_ticks_ms);
-      w.Key("aggr_in_queue").Uint(d.aggr_in_queue_ms);
-      w.Key("aggr_util").Double(d.aggr_util_pct);
+  // fio leaves disk_util out when no job's file is on a block device (the
+  // null engine).
+  if (!report.disks.empty()) {
+    w.Key("disk_util");
+    w.BeginArray();
+    for (const FioDiskUtil& d : report.disks) {
+      w.BeginObject();
+      w.Key("name").String(d.name);
+      w.Key("read_ios").Uint(d.read_ios);
+      w.Key("write_ios").Uint(d.write_ios);
+      w.Key("read_merges").Uint(d.read_merges);
+      w.Key("write_merges").Uint(d.write_merges);
+      w.Key("read_ticks").Uint(d.read_ticks_ms);
+      w.Key("write_ticks").Uint(d.write_ticks_ms);
+      w.Key("in_queue").Uint(d.in_queue_ms);
+      w.Key("util").Double(d.util_pct);
+      if (d.slaves > 0) {
+        // fio's names, "aggr_write_merge" without its s included.
+        w.Key("aggr_read_ios").Uint(d.aggr_read_ios);
+        w.Key("aggr_write_ios").Uint(d.aggr_write_ios);
+        w.Key("aggr_read_merges").Uint(d.aggr_read_merges);
+        w.Key("aggr_write_merge").Uint(d.aggr_write_merges);
+        w.Key("aggr_read_ticks").Uint(d.aggr_read_ticks_ms);
+        w.Key("aggr_write_ticks").Uint(d.aggr_write_ticks_ms);
+        w.Key("aggr_in_queue").Uint(d.aggr_in_queue_ms);
+        w.Key("aggr_util").Double(d.aggr_util_pct);
+      }
+      w.EndObject();
     }
-    w.EndObject();
+    w.EndArray();
   }
-  w.EndArray();
-  if (report.ranks > 0) {
-    // loadcell's own, after fio's fields: the run across MPI ranks.
-    w.Key("loadcell");
-    w.BeginObject();
-    w.Key("ranks").Int(report.ranks);
-    w.Key("mpi_files").String(report.mpi_files);
-    w.EndObject();
-  }
+  RunObject(w, report);
   w.EndObject();
 }
 

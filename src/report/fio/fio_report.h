@@ -83,7 +83,11 @@ struct FioDiskUtil {
 };
 
 struct FioReport {
-  std::string version;       // "loadcell-0.1.0": fio's "fio version" field names the tool
+  std::string version;  // "loadcell-0.1.0": fio's "fio version" field names the tool
+  // fio's "global options": the global sections' options (each job's
+  // "job options" holds its own), present when a global section gave any.
+  bool has_global_options = false;
+  std::vector<std::pair<std::string, std::string>> global_options;
   int64_t timestamp_ms = 0;  // wall clock at the end
   std::vector<FioReportJob> jobs;
   // Each group's jobs merged, by group id (fio's "Run status group").

@@ -100,30 +100,18 @@ TEST(FioReportTest, JsonHasFiosFieldsAndBinsOnlyInJsonPlus) {
   WriteFioJson(rep, false, plain);
   WriteFioJson(rep, true, plus);
   const std::string p = plain.str();
-  for (const char* key : {"\"fio version\": \"loadcell-test\"",
-                          "\"jobname\": \"job1\"",
-                          "\"job options\"",
-                          "\"io_bytes\": 4096000",
-                          "\"io_kbytes\": 4000",
-                          "\"bw_bytes\": 2048000",
-                          "\"bw\": 2000",
-                          "\"iops\": 500",
-                          "\"runtime\": 2000",
-                          "\"total_ios\": 1000",
-                          "\"clat_ns\"",
-                          "\"lat_ns\"",
-                          "\"slat_ns\"",
-                          "\"99.900000\"",
-                          "\"iodepth_level\"",
-                          "\"latency_us\"",
-                          "\"disk_util\"",
-                          "\"loadcell\"",
-                          "\"sync\"",
-                          "\">=64\": 0"}) {
+  for (const char* key :
+       {"\"fio version\": \"loadcell-test\"", "\"jobname\": \"job1\"", "\"job options\"",
+        "\"io_bytes\": 4096000", "\"io_kbytes\": 4000", "\"bw_bytes\": 2048000", "\"bw\": 2000",
+        "\"iops\": 500", "\"runtime\": 2000", "\"total_ios\": 1000", "\"clat_ns\"", "\"lat_ns\"",
+        "\"slat_ns\"", "\"99.900000\"", "\"iodepth_level\"", "\"latency_us\"", "\"loadcell\"",
+        "\"sync\"", "\">=64\": 0"}) {
     EXPECT_NE(p.find(key), std::string::npos) << key;
   }
   EXPECT_EQ(p.find("\"bins\""), std::string::npos);
   EXPECT_NE(plus.str().find("\"bins\""), std::string::npos);
+  // No device under the job: fio leaves disk_util out.
+  EXPECT_EQ(p.find("\"disk_util\""), std::string::npos);
   // iodepth 1 for 80% of the submissions, 2 for 20%.
   EXPECT_NE(p.find("\"1\": 80"), std::string::npos);
   EXPECT_NE(p.find("\"2\": 20"), std::string::npos);
@@ -270,6 +258,58 @@ TEST(FioReportTest, ShortIosArePrintedPerDirectionAndNoneDropped) {
       EXPECT_EQ(j["read"]["drop_ios"], 0);
     }
   }
+}
+
+// loadcell's objects: the run's at the top (always, not only under MPI)
+// and each direction's latency percentiles in the job's, from loadcell's
+// histogram: every one of them within 1% of the true value. An option given
+// bare is left out of "job options", as fio does.
+TEST(FioReportTest, LoadcellObjectsHoldTheRunAndEachDirectionsPercentiles) {
+  RunResult r = JobResult();
+  r.latency[1].histogram = LatencyHistogram();
+  for (uint64_t i = 1; i <= 1000; ++i) r.latency[1].histogram.Record(i * 1000);  // 1..1000 us
+  FioReport rep = OneJob(r);
+  rep.jobs[0].options.emplace_back("time_based", "");
+  std::ostringstream out;
+  WriteFioJson(rep, false, out);
+  nlohmann::json doc = nlohmann::json::parse(out.str(), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << out.str();
+  const nlohmann::json& top = doc["loadcell"];
+  EXPECT_EQ(top["version"], "loadcell-test");
+  EXPECT_EQ(top["jobs"], 1);
+  EXPECT_EQ(top["failed_jobs"], 0);
+  EXPECT_FALSE(top.contains("verdict")) << top;  // no job judged
+  EXPECT_FALSE(top.contains("ranks")) << top;    // one process
+  const nlohmann::json& job = doc["jobs"][0];
+  EXPECT_EQ(job["job options"], nlohmann::json({{"rw", "randrw"}, {"bs", "4k"}}));
+  const nlohmann::json& pct = job["loadcell"]["percentiles"];
+  // fio's list (50, 99, 99.9) and loadcell's own (50, 95, 99, 99.9, 99.99).
+  const nlohmann::json& rd = pct["read"];
+  EXPECT_EQ(rd["count"], 1000);
+  EXPECT_EQ(rd["min"], 1000);
+  EXPECT_EQ(rd["max"], 1'000'000);
+  for (const auto& [key, truth] : std::vector<std::pair<std::string, double>>{
+           {"50", 500'000}, {"95", 950'000}, {"99", 990'000}, {"99.9", 999'000}}) {
+    ASSERT_TRUE(rd.contains(key)) << rd;
+    EXPECT_NEAR(rd[key].get<double>(), truth, truth / 100) << key;
+  }
+  EXPECT_EQ(rd["99.99"], 1'000'000);  // clamped to the exact max
+  EXPECT_EQ(pct["write"]["count"], 500);
+  EXPECT_EQ(pct["write"]["99"], 2'000'000);
+  EXPECT_EQ(pct["trim"]["count"], 0);
+  EXPECT_EQ(pct["trim"]["50"], 0);
+  // A judged job and a failed one: the run's verdict is every job's merged.
+  r.validity.judged = true;
+  r.validity.checks = {{"cache", CheckLevel::kWarn, "buffered reads over 4 MiB", "direct=1", {}}};
+  rep.jobs[0].failure = "short read";
+  std::ostringstream judged;
+  WriteFioJson(rep, false, judged);
+  doc = nlohmann::json::parse(judged.str(), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << judged.str();
+  EXPECT_EQ(doc["loadcell"]["failed_jobs"], 1);
+  EXPECT_EQ(doc["loadcell"]["verdict"], "valid_with_warnings");
+  EXPECT_EQ(doc["loadcell"]["validity"]["overall"], "valid_with_warnings");
+  EXPECT_EQ(doc["loadcell"]["validity"]["checks"][0]["id"], "cache");
 }
 
 // loadcell's verdict: the Verdict block at the end of the job's lines, and
