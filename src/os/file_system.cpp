@@ -92,7 +92,52 @@ std::string MountInfoFsType(dev_t dev, const std::string& path) {
   return best_type;
 }
 
-FileInfo InfoFromStat(const struct stat& st) {
+// What one look at a file saw: its stat and its birth (0: not known).
+struct Seen {
+  struct stat st {};
+  uint64_t birth_ns = 0;
+
+  FileId id() const {
+    return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), birth_ns};
+  }
+};
+
+// fstatat(2) of `path` in `dirfd` (flags as for it) through statx(2), so that
+// the file's birth comes from the same look as the rest (0 when the file
+// system keeps none). Where statx is refused (an old kernel, a sandbox) it is
+// fstatat, the birth unknown. -1 with errno on failure.
+int StatWithBirth(int dirfd, const char* path, int flags, Seen& seen) {
+  seen = Seen{};
+#ifdef STATX_BTIME
+  struct statx sx {};
+  if (::statx(dirfd, path, flags, STATX_BASIC_STATS | STATX_BTIME, &sx) == 0) {
+    struct stat& st = seen.st;
+    st.st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+    st.st_ino = sx.stx_ino;
+    st.st_mode = sx.stx_mode;
+    st.st_nlink = sx.stx_nlink;
+    st.st_uid = sx.stx_uid;
+    st.st_gid = sx.stx_gid;
+    st.st_rdev = makedev(sx.stx_rdev_major, sx.stx_rdev_minor);
+    st.st_size = static_cast<off_t>(sx.stx_size);
+    st.st_blksize = static_cast<blksize_t>(sx.stx_blksize);
+    st.st_blocks = static_cast<blkcnt_t>(sx.stx_blocks);
+    st.st_atim = {sx.stx_atime.tv_sec, sx.stx_atime.tv_nsec};
+    st.st_mtim = {sx.stx_mtime.tv_sec, sx.stx_mtime.tv_nsec};
+    st.st_ctim = {sx.stx_ctime.tv_sec, sx.stx_ctime.tv_nsec};
+    if ((sx.stx_mask & STATX_BTIME) != 0 && sx.stx_btime.tv_sec > 0) {
+      seen.birth_ns =
+          static_cast<uint64_t>(sx.stx_btime.tv_sec) * 1000000000U + sx.stx_btime.tv_nsec;
+    }
+    return 0;
+  }
+  if (errno != ENOSYS && errno != EPERM) return -1;
+#endif
+  return ::fstatat(dirfd, path, &seen.st, flags);
+}
+
+FileInfo InfoFromStat(const Seen& seen) {
+  const struct stat& st = seen.st;
   FileInfo info;
   info.exists = true;
   info.is_regular = S_ISREG(st.st_mode);
@@ -102,6 +147,7 @@ FileInfo InfoFromStat(const struct stat& st) {
   info.allocated_bytes = static_cast<uint64_t>(st.st_blocks) * 512;
   info.device = st.st_dev;
   info.inode = st.st_ino;
+  info.birth_ns = seen.birth_ns;
   return info;
 }
 
@@ -141,10 +187,10 @@ Status CheckEntryName(const DirHandle& dir, const std::string& name) {
 
 int DirFd(const DirHandle& dir) { return static_cast<int>(dir.native); }
 
-// lstat of entry `name`: true when it exists (into `st`), false when it is
+// lstat of entry `name`: true when it exists (into `seen`), false when it is
 // missing; another failure is an error.
-Result<bool> LstatAt(const DirHandle& dir, const std::string& name, struct stat& st) {
-  if (::fstatat(DirFd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return true;
+Result<bool> LstatAt(const DirHandle& dir, const std::string& name, Seen& seen) {
+  if (StatWithBirth(DirFd(dir), name.c_str(), AT_SYMLINK_NOFOLLOW, seen) == 0) return true;
   if (errno == ENOENT) return false;
   return PosixError("stat '" + EntryPath(dir, name) + "'", errno);
 }
@@ -162,16 +208,15 @@ Status OpenAtFailure(const DirHandle& dir, const std::string& name, int err) {
 
 // The checks OpenAt makes on the descriptor it opened: a regular file, the
 // one lstat saw (`seen`, when it existed) and the one expected.
-Status CheckOpened(const DirHandle& dir, const std::string& name, int fd, const struct stat* seen,
+Status CheckOpened(const DirHandle& dir, const std::string& name, int fd, const Seen* seen,
                    const FileId* expect) {
-  struct stat st;
-  if (::fstat(fd, &st) != 0) return PosixError("fstat '" + EntryPath(dir, name) + "'", errno);
-  if (!S_ISREG(st.st_mode)) return RefuseEntry(dir, name, st);
-  const FileId got{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
-  if (seen != nullptr && (seen->st_dev != st.st_dev || seen->st_ino != st.st_ino)) {
-    return RefuseReplaced(dir, name);
+  Seen now;
+  if (StatWithBirth(fd, "", AT_EMPTY_PATH, now) != 0) {
+    return PosixError("fstat '" + EntryPath(dir, name) + "'", errno);
   }
-  if (expect != nullptr && !(*expect == got)) return RefuseReplaced(dir, name);
+  if (!S_ISREG(now.st.st_mode)) return RefuseEntry(dir, name, now.st);
+  if (seen != nullptr && !(seen->id() == now.id())) return RefuseReplaced(dir, name);
+  if (expect != nullptr && !(*expect == now.id())) return RefuseReplaced(dir, name);
   return Status::Ok();
 }
 
@@ -252,12 +297,12 @@ class PosixFileSystemImpl final : public FileSystem {
   }
 
   Result<FileInfo> Stat(const std::string& path) override {
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0) {
+    Seen seen;
+    if (StatWithBirth(AT_FDCWD, path.c_str(), 0, seen) != 0) {
       if (errno == ENOENT) return FileInfo{};  // exists = false
       return PosixError("stat '" + path + "'", errno);
     }
-    return InfoFromStat(st);
+    return InfoFromStat(seen);
   }
 
   Status CheckWritableDir(const std::string& path) override {
@@ -308,9 +353,11 @@ class PosixFileSystemImpl final : public FileSystem {
   Result<uint32_t> SectorSize(const std::string& /*path*/) override { return uint32_t{512}; }
 
   Result<FileInfo> Fstat(int fd) override {
-    struct stat st;
-    if (::fstat(fd, &st) != 0) return PosixError(FdContext("fstat", fd), errno);
-    return InfoFromStat(st);
+    Seen seen;
+    if (StatWithBirth(fd, "", AT_EMPTY_PATH, seen) != 0) {
+      return PosixError(FdContext("fstat", fd), errno);
+    }
+    return InfoFromStat(seen);
   }
 
   Result<DirHandle> OpenDir(const std::string& path) override {
@@ -342,14 +389,10 @@ class PosixFileSystemImpl final : public FileSystem {
   Result<int> OpenAt(const DirHandle& dir, const std::string& name, int flags, mode_t mode,
                      const FileId* expect) override {
     LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
-    struct stat seen;
+    Seen seen;
     LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, name, seen));
-    if (exists && !S_ISREG(seen.st_mode)) return RefuseEntry(dir, name, seen);
-    if (exists && expect != nullptr &&
-        !(*expect ==
-          FileId{static_cast<uint64_t>(seen.st_dev), static_cast<uint64_t>(seen.st_ino)})) {
-      return RefuseReplaced(dir, name);
-    }
+    if (exists && !S_ISREG(seen.st.st_mode)) return RefuseEntry(dir, name, seen.st);
+    if (exists && expect != nullptr && !(*expect == seen.id())) return RefuseReplaced(dir, name);
     // Not there a moment ago: whatever appears meanwhile is not opened.
     int open_flags = (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
     if (!exists && (flags & O_CREAT) != 0) open_flags |= O_EXCL;
@@ -373,22 +416,19 @@ class PosixFileSystemImpl final : public FileSystem {
 
   Result<FileInfo> StatAt(const DirHandle& dir, const std::string& name) override {
     LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
-    struct stat st;
-    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, name, st));
+    Seen seen;
+    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, name, seen));
     if (!exists) return FileInfo{};
-    return InfoFromStat(st);
+    return InfoFromStat(seen);
   }
 
   Status UnlinkAt(const DirHandle& dir, const std::string& name, const FileId* expect) override {
     LC_RETURN_IF_ERROR(CheckEntryName(dir, name));
-    struct stat st;
-    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, name, st));
+    Seen seen;
+    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, name, seen));
     if (!exists) return PosixError("unlink '" + EntryPath(dir, name) + "'", ENOENT);
-    if (!S_ISREG(st.st_mode)) return RefuseEntry(dir, name, st);
-    if (expect != nullptr &&
-        !(*expect == FileId{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)})) {
-      return RefuseReplaced(dir, name);
-    }
+    if (!S_ISREG(seen.st.st_mode)) return RefuseEntry(dir, name, seen.st);
+    if (expect != nullptr && !(*expect == seen.id())) return RefuseReplaced(dir, name);
     if (::unlinkat(DirFd(dir), name.c_str(), 0) != 0) {
       return PosixError("unlink '" + EntryPath(dir, name) + "'", errno);
     }
@@ -398,9 +438,9 @@ class PosixFileSystemImpl final : public FileSystem {
   Status RenameAt(const DirHandle& dir, const std::string& from, const std::string& to) override {
     LC_RETURN_IF_ERROR(CheckEntryName(dir, from));
     LC_RETURN_IF_ERROR(CheckEntryName(dir, to));
-    struct stat st;
-    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, from, st));
-    if (exists && !S_ISREG(st.st_mode)) return RefuseEntry(dir, from, st);
+    Seen seen;
+    LC_ASSIGN_OR_RETURN(const bool exists, LstatAt(dir, from, seen));
+    if (exists && !S_ISREG(seen.st.st_mode)) return RefuseEntry(dir, from, seen.st);
     if (::renameat(DirFd(dir), from.c_str(), DirFd(dir), to.c_str()) != 0) {
       return PosixError(
           fmt::format("rename '{}' to '{}'", EntryPath(dir, from), EntryPath(dir, to)), errno);

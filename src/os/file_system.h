@@ -22,13 +22,23 @@
 namespace loadcell {
 
 // Which file an entry is: on POSIX st_dev and st_ino, on Windows the
-// volume serial number and the file index. Two names with the same FileId are
-// the same file; a file deleted and re-created under its name gets a new one.
+// volume serial number and the file index; and the file's birth time where
+// the system gives one. A device and inode name a file only while it exists:
+// ext4 gives a deleted file's inode number to the next file made, often the
+// one re-created under the same name, so the two differ only in their birth.
+// Two FileIds are equal when their devices and inodes are and, when both
+// births are known, their births too: an identity recorded without one (a
+// line of an older manifest, an id built from a plain stat) matches on device
+// and inode alone.
 struct FileId {
   uint64_t device = 0;
   uint64_t inode = 0;
+  uint64_t birth_ns = 0;  // nanoseconds since 1970; 0: not known
 
-  bool operator==(const FileId&) const = default;
+  friend bool operator==(const FileId& a, const FileId& b) {
+    return a.device == b.device && a.inode == b.inode &&
+           (a.birth_ns == 0 || b.birth_ns == 0 || a.birth_ns == b.birth_ns);
+  }
 };
 
 struct FileInfo {
@@ -40,8 +50,9 @@ struct FileInfo {
   uint64_t allocated_bytes = 0;  // st_blocks * 512: tells sparse files apart
   uint64_t device = 0;
   uint64_t inode = 0;
+  uint64_t birth_ns = 0;  // when the file was made (statx's btime); 0: not known
 
-  FileId id() const { return {device, inode}; }
+  FileId id() const { return {device, inode, birth_ns}; }
 };
 
 // A directory opened by FileSystem::OpenDir: the folder that the *At calls

@@ -6,6 +6,7 @@
 // file a killed creation left short is refused until it is made again.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -35,6 +36,11 @@ class SqlioOwnFiles : public ::testing::Test {
     return RunLoadcell(args, watch);
   }
   static std::string Read(const std::string& path) { return testing::ReadFile(path); }
+  static ino_t InodeOf(const std::string& path) {
+    struct stat st {};
+    EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+    return st.st_ino;
+  }
   // A refusal before anything is written: one line naming `says`, exit 2.
   static void ExpectRefused(const ProcessResult& r, const std::string& says) {
     EXPECT_EQ(r.exit_code, 2) << Show(r);
@@ -190,11 +196,19 @@ TEST_F(SqlioOwnFiles, ItsOwnFileIsWrittenUntilItChanges) {
   ProcessResult again = Sqlio({"-kW", "-F" + param});
   EXPECT_EQ(again.exit_code, 0) << Show(again);
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/.loadcell-sqlio.lock"));  // let go
-  // Replaced by another file of the same name and size: not ours any more.
+  // Replaced by another file of the same name and size: not ours any more,
+  // even with the inode number of the one removed, which ext4 gives to a
+  // later file: new files are made (and the others kept aside) until one
+  // has it, or 64 were made (a file system that does not reuse it).
   const std::string own = dir_ + "/own.dat";
   const std::string text = Read(own);
+  const ino_t was = InodeOf(own);
   std::filesystem::remove(own);
-  std::ofstream(own, std::ios::binary) << text;
+  for (int i = 0;; ++i) {
+    std::ofstream(own, std::ios::binary) << text;
+    if (InodeOf(own) == was || i == 64) break;
+    std::filesystem::rename(own, home_.File("aside." + std::to_string(i)));
+  }
   ExpectRefused(Sqlio({"-kW", "-F" + param}), "is not listed as created by loadcell sqlio");
   EXPECT_EQ(Read(own), text);
 }

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -15,14 +14,7 @@ namespace loadcell {
 namespace {
 
 constexpr std::string_view kTemporaryStart = "temporary ";
-constexpr std::string_view kTemporaryMark = " by loadcell dbsim device=";
-constexpr std::string_view kInodeMark = " inode=";
-
-bool ParseNumber(std::string_view v, uint64_t& out) {
-  const char* end = v.data() + v.size();
-  auto [p, ec] = std::from_chars(v.data(), end, out);
-  return ec == std::errc() && p == end && !v.empty();
-}
+constexpr std::string_view kTemporaryMark = " by loadcell dbsim";
 
 // What `path` is of the run's own files and journal (none: nullopt): what
 // -log and -save may not replace.
@@ -70,8 +62,8 @@ Status OpenDbsimOutputs(const DbsimArgs& a, const DbsimConfig& config, DbsimOutp
 }
 
 std::string FormatDbsimTemporaryLine(const DbsimTemporary& t) {
-  return fmt::format("{}{}{}{}{}{}\n", kTemporaryStart, t.path, kTemporaryMark, t.id.device,
-                     kInodeMark, t.id.inode);
+  return fmt::format("{}{}{}{}\n", kTemporaryStart, t.path, kTemporaryMark,
+                     FormatManifestIdentity(t.id));
 }
 
 std::vector<DbsimTemporary> ParseDbsimTemporaries(const std::string& manifest) {
@@ -85,13 +77,11 @@ std::vector<DbsimTemporary> ParseDbsimTemporaries(const std::string& manifest) {
     line.remove_prefix(kTemporaryStart.size());
     const size_t mark = line.rfind(kTemporaryMark);
     if (mark == std::string_view::npos || mark == 0) continue;
-    const std::string_view numbers = line.substr(mark + kTemporaryMark.size());
-    const size_t inode = numbers.find(kInodeMark);
+    const std::optional<FileId> id =
+        ParseManifestIdentity(line.substr(mark + kTemporaryMark.size()));
+    if (!id.has_value()) continue;
     DbsimTemporary t;
-    if (inode == std::string_view::npos || !ParseNumber(numbers.substr(0, inode), t.id.device) ||
-        !ParseNumber(numbers.substr(inode + kInodeMark.size()), t.id.inode)) {
-      continue;
-    }
+    t.id = *id;
     t.path = std::string(line.substr(0, mark));
     out.push_back(std::move(t));
   }

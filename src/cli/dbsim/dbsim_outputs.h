@@ -11,9 +11,10 @@
 // could still write one is alive), removes each one recorded that is still
 // there as it was made. Its line:
 //   temporary /abs/.errors.xml.loadcell-1a2b3c4d by loadcell dbsim device=2049 inode=131
-// A file not recorded so, or no longer the one recorded (another device or
-// inode), is never removed. A kill between a temporary's creation and its
-// record (one write) would still leave it.
+// followed by " birth=B" where the file system gives the file's birth. A
+// file not recorded so, or no longer the one recorded (another device,
+// inode or birth: FileId), is never removed. A kill between a temporary's
+// creation and its record (one write) would still leave it.
 
 #include <string>
 #include <vector>

@@ -45,7 +45,7 @@ Result<IdentityCheck> CheckIdentity(FileSystem& fs, const DirHandle& dir, const 
   if (!info.is_regular) return IdentityCheck{IdentityCheck::kNotOurs, "is not a regular file"};
   if (!(info.id() == f.id)) {
     return IdentityCheck{IdentityCheck::kNotOurs,
-                         "is not the file loadcell created (another device or inode)"};
+                         "is not the file loadcell created (another device, inode or birth)"};
   }
   if (f.state != FileState::kComplete) return IdentityCheck{};
   if (info.size != f.size) {

@@ -44,11 +44,13 @@ bool ParseU64(std::string_view v, uint64_t& out) {
   return ec == std::errc() && p == end && !v.empty();
 }
 
-// One key=value field of a file line.
+// One key=value field of a file line; an optional one is written only when
+// `format` gives a value.
 struct ManifestFileField {
   const char* key;
   std::function<bool(std::string_view, ManifestFile&)> parse;
   std::function<std::string(const ManifestFile&)> format;
+  bool required = true;
 };
 
 const std::vector<ManifestFileField>& FileFields() {
@@ -61,6 +63,14 @@ const std::vector<ManifestFileField>& FileFields() {
        [](const ManifestFile& f) { return std::to_string(f.id.device); }},
       {"inode", [](std::string_view v, ManifestFile& f) { return ParseU64(v, f.id.inode); },
        [](const ManifestFile& f) { return std::to_string(f.id.inode); }},
+      {"birth",
+       [](std::string_view v, ManifestFile& f) {
+         return ParseU64(v, f.id.birth_ns) && f.id.birth_ns != 0;
+       },
+       [](const ManifestFile& f) {
+         return f.id.birth_ns == 0 ? "" : std::to_string(f.id.birth_ns);
+       },
+       /*required=*/false},
   };
   return fields;
 }
@@ -73,6 +83,7 @@ std::string ParseFileLine(std::istringstream& fields, ManifestFile& f) {
     return fmt::format("names '{}', which is not a loadcell test file (test_file.N)", f.name);
   }
   std::set<std::string> seen;
+  size_t required = 0;
   std::string item;
   while (fields >> item) {
     const size_t eq = item.find('=');
@@ -84,8 +95,13 @@ std::string ParseFileLine(std::istringstream& fields, ManifestFile& f) {
         !field->parse(std::string_view(item).substr(eq + 1), f)) {
       return fmt::format("'{}' is not a field of a file line", item);
     }
+    if (field->required) ++required;
   }
-  if (seen.size() != FileFields().size()) return "a file line without its identity fields";
+  const auto& all = FileFields();
+  if (required != static_cast<size_t>(std::count_if(all.begin(), all.end(),
+                                                    [](const auto& x) { return x.required; }))) {
+    return "a file line without its identity fields";
+  }
   return "";
 }
 
@@ -179,7 +195,8 @@ std::string FormatManifest(const FileManifest& m) {
   for (const ManifestFile& f : m.files) {
     text += "file " + f.name;
     for (const ManifestFileField& field : FileFields()) {
-      text.append(" ").append(field.key).append("=").append(field.format(f));
+      const std::string value = field.format(f);
+      if (!value.empty()) text.append(" ").append(field.key).append("=").append(value);
     }
     text += "\n";
   }

@@ -1,7 +1,8 @@
 #pragma once
 // fileio: the manifest, <file-dir>/.loadcell-fileio.manifest, which lists the
 // files loadcell created in the folder and how to know each again: its
-// name (only loadcell's own test_file.N), device and inode, size and state.
+// name (only loadcell's own test_file.N), device and inode (and birth, where
+// the file system gives one: see FileId), size and state.
 // Read and written only through the FileSystem's directory-relative calls:
 // a link or a special file in the manifest's place (or in its temporary's,
 // .loadcell-fileio.manifest.tmp) is refused and left alone.
@@ -12,9 +13,10 @@
 //   pattern random            (random | zero | sequence | mixed)
 //   stamped 1                 (every block carries a validation stamp)
 //   flags direct              (open flags prepare used; may be absent)
-//   file test_file.0 size=1048576 state=complete device=2049 inode=131
-// A file line is the name, then key=value fields in any order; every field
-// of kManifestFileFields is required once, an unknown key is refused. A
+//   file test_file.0 size=1048576 state=complete device=2049 inode=131 birth=1765080000123456789
+// A file line is the name, then key=value fields in any order; every
+// required field of FileFields() once, an optional one (birth: absent when
+// not known) at most once; an unknown key is refused. A
 // field is added by adding a row to that table (and a member to
 // ManifestFile); a state by adding it to FileState and StateName/ParseState.
 
@@ -42,7 +44,7 @@ struct ManifestFile {
   std::string name;  // an entry of the folder: always a test file name
   uint64_t size = 0;
   FileState state = FileState::kPartial;
-  FileId id;  // the file loadcell created (device and inode)
+  FileId id;  // the file loadcell created (device, inode, birth)
 };
 
 // The manifest: which files loadcell created here and how.

@@ -19,20 +19,6 @@ bool ParseSqlioNumber(std::string_view v, uint64_t& out) {
   return ec == std::errc() && p == end && !v.empty();
 }
 
-// "device=D inode=I" (after the mark), or nothing for an older line.
-std::optional<FileId> ParseSqlioIdentity(std::string_view rest) {
-  FileId id;
-  constexpr std::string_view kDevice = " device=", kInode = " inode=";
-  if (!rest.starts_with(kDevice)) return std::nullopt;
-  rest.remove_prefix(kDevice.size());
-  const size_t at = rest.find(kInode);
-  if (at == std::string_view::npos || !ParseSqlioNumber(rest.substr(0, at), id.device) ||
-      !ParseSqlioNumber(rest.substr(at + kInode.size()), id.inode)) {
-    return std::nullopt;
-  }
-  return id;
-}
-
 // One line, or nullopt when it is not loadcell's.
 std::optional<SqlioManifestEntry> ParseSqlioLine(std::string_view line) {
   SqlioManifestEntry e;
@@ -54,7 +40,7 @@ std::optional<SqlioManifestEntry> ParseSqlioLine(std::string_view line) {
   }
   e.name = std::string(head.substr(0, space));
   const std::string_view rest = line.substr(mark + kSqlioMark.size());
-  e.id = ParseSqlioIdentity(rest);
+  e.id = ParseManifestIdentity(rest);
   if (!rest.empty() && !e.id.has_value()) return std::nullopt;
   return e;
 }
@@ -83,6 +69,31 @@ Status RefuseForeignWrite(const SqlioFileUse& use, const std::string& why) {
 
 }  // namespace
 
+std::string FormatManifestIdentity(const FileId& id) {
+  std::string out = fmt::format(" device={} inode={}", id.device, id.inode);
+  if (id.birth_ns != 0) out += fmt::format(" birth={}", id.birth_ns);
+  return out;
+}
+
+std::optional<FileId> ParseManifestIdentity(std::string_view text) {
+  FileId id;
+  constexpr std::string_view kDevice = " device=", kInode = " inode=", kBirth = " birth=";
+  if (!text.starts_with(kDevice)) return std::nullopt;
+  text.remove_prefix(kDevice.size());
+  const size_t inode = text.find(kInode);
+  if (inode == std::string_view::npos || !ParseSqlioNumber(text.substr(0, inode), id.device)) {
+    return std::nullopt;
+  }
+  text.remove_prefix(inode + kInode.size());
+  const size_t birth = text.find(kBirth);
+  if (!ParseSqlioNumber(text.substr(0, birth), id.inode)) return std::nullopt;
+  if (birth != std::string_view::npos &&
+      (!ParseSqlioNumber(text.substr(birth + kBirth.size()), id.birth_ns) || id.birth_ns == 0)) {
+    return std::nullopt;
+  }
+  return id;
+}
+
 std::vector<SqlioManifestEntry> ParseSqlioManifest(const std::string& text) {
   std::vector<SqlioManifestEntry> out;
   size_t pos = 0;
@@ -101,7 +112,7 @@ std::vector<SqlioManifestEntry> ParseSqlioManifest(const std::string& text) {
 std::string FormatSqlioManifestLine(const SqlioManifestEntry& e) {
   std::string line =
       fmt::format("{} {} {}{}", e.complete ? "created" : "creating", e.name, e.size, kSqlioMark);
-  if (e.id.has_value()) line += fmt::format(" device={} inode={}", e.id->device, e.id->inode);
+  if (e.id.has_value()) line += FormatManifestIdentity(*e.id);
   return line + "\n";
 }
 

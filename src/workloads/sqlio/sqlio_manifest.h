@@ -2,17 +2,20 @@
 // sqlio: which files of a folder loadcell's SQLIO made, and whether a test
 // may write to a file. The folder's manifest (kSqlioManifestName) gets a
 // line when a file's creation begins and another once it is written whole
-// and fsynced; each names the file, its size, device and inode:
-//   creating testfile.dat 8388608 bytes by loadcell sqlio device=2049 inode=131
-//   created testfile.dat 8388608 bytes by loadcell sqlio device=2049 inode=131
+// and fsynced; each names the file, its size, device and inode, and its
+// birth (ns since 1970) where the file system gives one:
+//   creating t.dat 8388608 bytes by loadcell sqlio device=2049 inode=131 birth=1765080000123456789
+//   created t.dat 8388608 bytes by loadcell sqlio device=2049 inode=131 birth=1765080000123456789
 // The last line for a name says what it is. A file is SQLIO's own only when
-// that line is a `created` one with the file's device, inode and size;
+// that line is a `created` one with the file's device, inode, birth (when
+// the line and the file system both have one: see FileId) and size;
 // anything else is the user's, and a write test (-kW) uses it only with
 // --sqlio-use-existing=write. See docs/safety.md.
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -36,6 +39,11 @@ struct SqlioManifestEntry {
 std::vector<SqlioManifestEntry> ParseSqlioManifest(const std::string& text);
 // The line RecordSqlioFile appends for `e` (with its newline).
 std::string FormatSqlioManifestLine(const SqlioManifestEntry& e);
+// The identity that ends a line of the manifest, " device=D inode=I", then
+// " birth=B" when the birth is known; and back (nullopt unless `text` is
+// exactly that, or the older form without the birth). Also dbsim's lines.
+std::string FormatManifestIdentity(const FileId& id);
+std::optional<FileId> ParseManifestIdentity(std::string_view text);
 
 // The manifest of folder `dir` (empty when there is none). A link or a
 // special file in its place is refused (FailedPrecondition) and left alone.
@@ -67,7 +75,7 @@ Status CheckSqlioFileName(FileSystem& fs, const SqlioFileUse& use);
 // CheckSqlioFileName, then refused a file whose creation was never finished
 // (the last line for it is `creating` with its identity), and for a write
 // test a file that is not provably SQLIO's own (a `created` line with its
-// device, inode and size) without --sqlio-use-existing=write.
+// identity and size) without --sqlio-use-existing=write.
 Status CheckSqlioFileUse(FileSystem& fs, const SqlioFileUse& use);
 
 // Whether the manifest of `path`'s folder lists it as made by loadcell,

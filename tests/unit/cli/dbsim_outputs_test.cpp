@@ -34,6 +34,17 @@ TEST(DbsimOutputsTest, TemporaryLinesReadBackAmongTheManifestsOthers) {
   ASSERT_EQ(read.size(), 1u);
   EXPECT_EQ(read[0].path, t.path);
   EXPECT_EQ(read[0].id, t.id);
+  // With the file's birth, read back; a line without one still reads.
+  const DbsimTemporary born{"/b", FileId{2049, 131, 1765080000123456789}};
+  EXPECT_EQ(FormatDbsimTemporaryLine(born),
+            "temporary /b by loadcell dbsim device=2049 inode=131 birth=1765080000123456789\n");
+  const std::vector<DbsimTemporary> both =
+      ParseDbsimTemporaries(FormatDbsimTemporaryLine(born) + line +
+                            "temporary /c by loadcell dbsim device=1 inode=2 birth=x\n");
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].id.birth_ns, born.id.birth_ns);
+  EXPECT_NE(both[0].id, (FileId{2049, 131, 1765080000123456790}));
+  EXPECT_EQ(both[1].id.birth_ns, 0u);
   // The manifest's own entries do not see the new kind of line.
   const std::vector<SqlioManifestEntry> files = ParseSqlioManifest(manifest);
   ASSERT_EQ(files.size(), 1u);

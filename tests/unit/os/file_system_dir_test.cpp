@@ -171,6 +171,51 @@ TEST_F(DirCallsTest, AFileReplacedSinceItWasSeenIsRefusedWithItsBytes) {
   EXPECT_EQ(dir_.Read("t"), "mine\n");  // neither truncated nor removed
 }
 
+TEST(FileIdTest, KnownBirthsTellFilesOfOneInodeApart) {
+  const FileId born{2049, 131, 1765080000123456789};
+  EXPECT_EQ(born, (FileId{2049, 131, 1765080000123456789}));
+  EXPECT_NE(born, (FileId{2049, 131, 1765080000123456790}));  // the inode reused
+  EXPECT_NE(born, (FileId{2049, 132, 1765080000123456789}));
+  EXPECT_NE(born, (FileId{2050, 131, 1765080000123456789}));
+  // A birth not known (an older manifest's line, a file system without
+  // one) leaves device and inode to tell.
+  EXPECT_EQ(born, (FileId{2049, 131}));
+  EXPECT_EQ((FileId{2049, 131}), born);
+  EXPECT_EQ((FileId{2049, 131}), (FileId{2049, 131}));
+  EXPECT_NE((FileId{2049, 132}), born);
+}
+
+// ext4 gives a removed file's inode number to a later file: new files are
+// made under the name (the others kept aside) until one has it.
+TEST_F(DirCallsTest, AFileMadeAgainWithTheFreedInodeIsAnotherFile) {
+  Result<int> fd = fs_.OpenAt(dir(), "t", O_WRONLY | O_CREAT | O_EXCL);
+  ASSERT_OK(fd);
+  const FileId ours = fs_.Fstat(*fd)->id();
+  ASSERT_OK(fs_.Close(*fd));
+  if (fs_.FsType(dir_.path()) == "ext4") {
+    EXPECT_NE(ours.birth_ns, 0u);
+  }
+  TempDir aside;  // made first: a folder made now could take the inode
+  ASSERT_OK(fs_.UnlinkAt(dir(), "t", &ours));
+  for (int i = 0;; ++i) {
+    dir_.Write("t", "mine\n");
+    if (fs_.StatAt(dir(), "t")->inode == ours.inode || i == 64) break;
+    ASSERT_EQ(::rename(dir_.File("t").c_str(), aside.File(std::to_string(i)).c_str()), 0);
+  }
+  const FileId now = fs_.StatAt(dir(), "t")->id();
+  if (now.inode != ours.inode) {
+    GTEST_SKIP() << "this file system does not reuse inode numbers";
+  }
+  if (ours.birth_ns == 0) {
+    GTEST_SKIP() << "this file system gives no birth times";
+  }
+  EXPECT_NE(now, ours);
+  const std::string says = Refusal(dir_.File("t"), "was replaced: it is not the file expected");
+  EXPECT_EQ(fs_.OpenAt(dir(), "t", O_WRONLY | O_TRUNC, 0644, &ours).status().message(), says);
+  EXPECT_EQ(fs_.UnlinkAt(dir(), "t", &ours).message(), says);
+  EXPECT_EQ(dir_.Read("t"), "mine\n");
+}
+
 TEST_F(DirCallsTest, TruncateOnlyAfterTheChecks) {
   dir_.Write("t", "12345");
   Result<int> fd = fs_.OpenAt(dir(), "t", O_WRONLY | O_TRUNC);

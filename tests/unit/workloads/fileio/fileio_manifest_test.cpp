@@ -39,7 +39,9 @@ FileManifest Sample() {
 }
 
 TEST(FileIoManifestTest, FormatAndParseAgree) {
-  const std::string text = FormatManifest(Sample());
+  FileManifest sample = Sample();
+  sample.files.push_back({"test_file.3", 8, FileState::kComplete, {7, 2, 1765080000123456789}});
+  const std::string text = FormatManifest(sample);
   EXPECT_NE(text.find("version 2\n"), std::string::npos);
   EXPECT_NE(text.find("file test_file.0 size=1048576 state=complete device=2049 inode=131\n"),
             std::string::npos)
@@ -50,10 +52,17 @@ TEST(FileIoManifestTest, FormatAndParseAgree) {
   EXPECT_EQ(back->pattern, "zero");
   EXPECT_TRUE(back->stamped);
   EXPECT_EQ(back->flags, "direct");
-  ASSERT_EQ(back->files.size(), 3u);
+  ASSERT_EQ(back->files.size(), 4u);
   EXPECT_EQ(back->files[1].state, FileState::kSeqWrite);
   EXPECT_EQ(back->files[2].state, FileState::kPartial);
   EXPECT_EQ(back->files[0].id, (FileId{2049, 131}));
+  EXPECT_EQ(back->files[0].id.birth_ns, 0u);  // not known: not written
+  EXPECT_NE(text.find("file test_file.3 size=8 state=complete device=7 inode=2 "
+                      "birth=1765080000123456789\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(back->files[3].id.birth_ns, 1765080000123456789u);
+  EXPECT_NE(back->files[3].id, (FileId{7, 2, 1765080000123456790}));
   EXPECT_EQ(FormatManifest(*back), text);
   // Fields may come in any order.
   Result<FileManifest> shuffled =
@@ -83,6 +92,12 @@ TEST(FileIoManifestTest, WhatIsNotLoadcellsIsRefusedNamingTheLine) {
        "'state=done' is not a field"},
       {"version 2\nfile test_file.0 size=1 state=complete device=1 inode=1 owner=me\n",
        "'owner=me' is not a field"},
+      {"version 2\nfile test_file.0 size=1 state=complete device=1 inode=1 birth=0\n",
+       "'birth=0' is not a field"},
+      {"version 2\nfile test_file.0 size=1 state=complete device=1 inode=1 birth=2 birth=2\n",
+       "'birth=2' is not a field"},
+      {"version 2\nfile test_file.0 size=1 state=complete device=1 birth=2\n",
+       "without its identity fields"},
       {"version 2\nfile test_file.0 size=1 state=complete device=1 inode=1\n"
        "file test_file.0 size=1 state=complete device=1 inode=1\n",
        "line 3: 'test_file.0' is listed twice"},

@@ -14,6 +14,7 @@
 #include "testing/status.h"
 #include "testing/temp_dir.h"
 #include "workloads/sqlio/sqlio.h"
+#include "workloads/sqlio/sqlio_manifest.h"
 
 namespace loadcell {
 namespace {
@@ -55,7 +56,8 @@ TEST(SqlioCreateTest, ListedOnlyOnceWhole) {
   EXPECT_FALSE(fs.listed_early());
   Result<FileInfo> made = fs.Stat(dir.File("data.dat"));
   ASSERT_OK(made);
-  const std::string id = fmt::format("device={} inode={}", made->device, made->inode);
+  std::string id = fmt::format("device={} inode={}", made->device, made->inode);
+  if (made->birth_ns != 0) id += fmt::format(" birth={}", made->birth_ns);
   EXPECT_EQ(dir.Read(kSqlioManifestName),
             "creating data.dat 3145728 bytes by loadcell sqlio " + id +
                 "\ncreated data.dat 3145728 bytes by loadcell sqlio " + id + "\n");
@@ -108,6 +110,52 @@ TEST(SqlioManifestTest, TheLastLineOfANameSaysWhatItIs) {
   EXPECT_EQ(e[2].id->inode, 7u);
   EXPECT_EQ(FormatSqlioManifestLine(e[2]),
             "created a b.dat 1048576 bytes by loadcell sqlio device=5 inode=7\n");
+}
+
+TEST(SqlioManifestTest, ABirthIsReadBackAndALineWithoutOneMatchesOnDeviceAndInode) {
+  const std::string born =
+      "created b.dat 10 bytes by loadcell sqlio device=5 inode=7 birth=1765080000123456789\n";
+  const std::vector<SqlioManifestEntry> e = ParseSqlioManifest(
+      born +
+      "created c.dat 10 bytes by loadcell sqlio device=5 inode=7\n"
+      "created d.dat 10 bytes by loadcell sqlio device=5 inode=7 birth=0\n"  // never written
+      "created d.dat 10 bytes by loadcell sqlio device=5 inode=7 birth=x\n"
+      "created d.dat 10 bytes by loadcell sqlio device=5 inode=7 birth=\n"
+      "created d.dat 10 bytes by loadcell sqlio device=5 inode=7 birth=9 more\n"
+      "created d.dat 10 bytes by loadcell sqlio device=5 birth=9 inode=7\n");
+  ASSERT_EQ(e.size(), 2u);
+  ASSERT_TRUE(e[0].id.has_value());
+  EXPECT_EQ(e[0].id->birth_ns, 1765080000123456789u);
+  EXPECT_EQ(FormatSqlioManifestLine(e[0]), born);
+  // The file with that inode, made at another time: not the one listed.
+  EXPECT_NE(*e[0].id, (FileId{5, 7, 1765080000123456790}));
+  EXPECT_EQ(*e[0].id, (FileId{5, 7, 1765080000123456789}));
+  ASSERT_TRUE(e[1].id.has_value());
+  EXPECT_EQ(e[1].id->birth_ns, 0u);
+  EXPECT_EQ(*e[1].id, (FileId{5, 7, 1765080000123456790}));
+  EXPECT_EQ(FormatSqlioManifestLine(e[1]),
+            "created c.dat 10 bytes by loadcell sqlio device=5 inode=7\n");
+}
+
+// The file made is SQLIO's own by its recorded identity: with another birth
+// it is not; a line of an older loadcell, without one, still proves it.
+TEST(SqlioManifestTest, AFileIsItsOwnOnlyWithTheBirthRecorded) {
+  TempDir dir;
+  ASSERT_OK(CreateSqlioFile(DefaultFileSystem(), dir.File("data.dat"), 1 << 20, nullptr, false));
+  EXPECT_TRUE(SqlioMadeFile(DefaultFileSystem(), dir.File("data.dat")).value());
+  const FileInfo made = DefaultFileSystem().Stat(dir.File("data.dat")).value();
+  if (made.birth_ns == 0) {
+    GTEST_SKIP() << "this file system gives no birth times";
+  }
+  SqlioManifestEntry e{"data.dat", 1 << 20, true, made.id()};
+  const auto made_at = [&](uint64_t birth) {
+    e.id->birth_ns = birth;
+    dir.Write(kSqlioManifestName, FormatSqlioManifestLine(e));
+    return SqlioMadeFile(DefaultFileSystem(), dir.File("data.dat")).value();
+  };
+  EXPECT_TRUE(made_at(made.birth_ns));
+  EXPECT_FALSE(made_at(made.birth_ns + 1));
+  EXPECT_TRUE(made_at(0));
 }
 
 }  // namespace
