@@ -238,6 +238,25 @@ TEST(DiskspdEffectsTest, WarmUpRunsAndIsNotMeasured) {
   EXPECT_NE(r.out.find("<Warmup>1</Warmup>"), std::string::npos);
 }
 
+// -g<bytes/ms>: the target's throughput held at the limit. 200 bytes per ms
+// of 4 KiB I/Os is 48.8 a second: a measured second holds about that many,
+// far fewer than an unlimited run's thousands; -g<n>i is the warm-up test's.
+TEST(DiskspdEffectsTest, ThroughputLimitHoldsTheRate) {
+  TempDir dir;
+  MakeZeroed(dir, "256K", {"g.dat"});
+  ProcessResult r = RunDiskspd(dir, {"-d1", "-W0", "-b4K", "-r", "-g200", "-Rxml", "g.dat"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Result<XmlElement> doc = diskspd::ReadXmlDocument(r.out);
+  ASSERT_TRUE(doc.ok()) << r.out;
+  const XmlElement* span = FirstTimeSpan(doc);
+  ASSERT_NE(span, nullptr);
+  const double t = std::stod(DiskspdXmlChild(span, "TestTimeSeconds")->text);
+  const uint64_t ios = XmlIoCount(span);
+  ASSERT_GT(t, 0.5);
+  EXPECT_GT(static_cast<double>(ios) / t, 20.0) << r.out;
+  EXPECT_LT(static_cast<double>(ios) / t, 75.0) << r.out;
+}
+
 TEST(DiskspdEffectsTest, CreatingATargetShowsItsProgress) {
   TempDir dir;
   ProcessResult r = RunDiskspd(dir, {"-d1", "-W0", "-b4K", "-c8M", "p.dat"});

@@ -111,13 +111,20 @@ INSTANTIATE_TEST_SUITE_P(Inputs, ControlBytesTest, ::testing::ValuesIn(kControlB
 // control bytes, C1 ones too, reach the terminal as \xHH.
 TEST(TextReport, DescriptionsAndOptionValuesShowControlBytesEscaped) {
   testing::TempDir tmp;
+#ifdef _WIN32
+  // Windows takes no byte below 0x20 in a file name: the name holds the C1
+  // control alone, the option value both.
+  const std::string name = "s\xc2\x9b.lua";
+  const std::string shown = "s\\xc2\\x9b.lua";
+#else
+  const std::string name = "s\x1b[2J\xc2\x9b.lua";
+  const std::string shown = "s\\x1b[2J\\xc2\\x9b.lua";
+#endif
   const std::string script =
-      tmp.Write("s\x1b[2J\xc2\x9b.lua",
-                "sysbench.cmdline.options = {tag = {'a tag', 'x'}}\nfunction event() end\n");
+      tmp.Write(name, "sysbench.cmdline.options = {tag = {'a tag', 'x'}}\nfunction event() end\n");
   const ProcessResult r = RunLoadcell({script, "--tag=v\x1b[31m\xc2\x9bw", "--events=1", "run"});
   ASSERT_EQ(r.exit_code, 0) << Show(r);
-  EXPECT_NE(r.out.find("Script: " + tmp.path() + "/s\\x1b[2J\\xc2\\x9b.lua\n"), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("Script: " + tmp.path() + "/" + shown + "\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("tag=v\\x1b[31m\\xc2\\x9bw\n"), std::string::npos) << r.out;
   for (const std::string* all : {&r.out, &r.err}) {
     EXPECT_EQ(all->find('\x1b'), std::string::npos) << *all;

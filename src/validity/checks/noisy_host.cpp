@@ -30,10 +30,12 @@ std::optional<CheckOutcome> CheckNoisyHost(const CheckInput& in) {
     return out;
   }
   if (w.wall_s < kStealMinWallS) {
-    CheckOutcome out = NotChecked(
-        kId, fmt::format("the run's {:.3f} s are too short to tell the hypervisor's share of "
-                         "the CPUs (steal is counted in 10 ms ticks; at least {:.0f} s)",
-                         w.wall_s, kStealMinWallS));
+    std::string why = fmt::format(
+        "the run's {:.3f} s are too short to tell the hypervisor's share of the CPUs (steal is "
+        "counted in 10 ms ticks; at least {:.0f} s)",
+        w.wall_s, kStealMinWallS);
+    if (!vm.empty()) why += "; a virtual machine (" + vm + "): its figures are the guest's";
+    CheckOutcome out = NotChecked(kId, std::move(why));
     out.figures = {{"virtual_machine", vm_figure}};
     return out;
   }

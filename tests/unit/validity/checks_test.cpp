@@ -1305,6 +1305,8 @@ TEST(NoisyHostCheckTest, ARunTooShortForStealTicksIsNotChecked) {
   ASSERT_TRUE(out.has_value());
   EXPECT_EQ(out->level, CheckLevel::kNotChecked);
   EXPECT_THAT(out->seen, HasSubstr("the run's 0.003 s are too short"));
+  c.host.virtual_machine = "KVM";
+  EXPECT_THAT(c.Run(&CheckNoisyHost)->seen, HasSubstr("a virtual machine (KVM)"));
   c.host.window.wall_s = 1.5;
   EXPECT_EQ(c.Run(&CheckNoisyHost)->level, CheckLevel::kWarn);
 }
