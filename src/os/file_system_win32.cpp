@@ -54,14 +54,11 @@ Result<FileInfo> InfoOfHandle(HANDLE h, const std::string& what) {
   info.allocated_bytes = static_cast<uint64_t>(standard.AllocationSize.QuadPart);
   info.device = bh.dwVolumeSerialNumber;
   info.inode = (static_cast<uint64_t>(bh.nFileIndexHigh) << 32) | bh.nFileIndexLow;
-  // The creation time, in 100 ns steps since 1601, as ns since 1970 (0, not
-  // known, before then). NTFS may give a file re-created under a deleted
-  // one's name that one's creation time ("tunneling"), but not its file
-  // index, which counts each reuse of its record.
-  const uint64_t created = (static_cast<uint64_t>(bh.ftCreationTime.dwHighDateTime) << 32) |
-                           bh.ftCreationTime.dwLowDateTime;
-  constexpr uint64_t k1601To1970 = 116444736000000000;
-  if (created > k1601To1970) info.birth_ns = (created - k1601To1970) * 100;
+  // No birth time (0: not known): the file index already tells a re-created
+  // file apart on NTFS (its record's reuse count is in the index), and the
+  // creation time is not stable everywhere this build runs (under Wine it
+  // moved between a file's creation and the next run, so loadcell's own
+  // files read as another's).
   return info;
 }
 
