@@ -14,9 +14,9 @@
 namespace loadcell {
 
 // The most counters a workload may name (WorkloadInfo::counter_names; fio
-// jobs name 50, dbsim's users 22 and 9 per data file, up to 63 of them).
+// jobs name 50, dbsim's users 22 and 10 per data file, up to 63 of them).
 // Run::Configure refuses more.
-inline constexpr int kMaxCounters = 640;
+inline constexpr int kMaxCounters = 704;
 
 class alignas(64) ThreadRecorder {
  public:

@@ -389,7 +389,7 @@ TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguratio
   ASSERT_TRUE(std::regex_search(files, in_file,
                                 std::regex("\n    [0-9]+ I/Os, [0-9.]+ IOPS; latency \\(us\\): p50 "
                                            "[0-9.]+, p95 [0-9.]+, p99 [0-9.]+, longest [0-9.]+; "
-                                           "failed: torn page ([0-9]+)\n")))
+                                           "throttled [0-9.]+ ms; failed: torn page ([0-9]+)\n")))
       << files;
   EXPECT_EQ(in_file[1], torn[1]) << files;
   // The configuration as run, the switches applied, every key spelled out.
@@ -477,6 +477,35 @@ TEST(DbsimCommand, RollbacksLogNothingAndCachedReadAheadIsSkipped) {
   EXPECT_GE(users["end-of-cycle audit"]["pages_checked"].get<uint64_t>(), 512u);
   for (const auto& [name, u] : users) EXPECT_TRUE(u.contains("throttled_ns")) << name;
   EXPECT_EQ(doc["page_checks"]["failed"], 0);
+}
+
+// The time I/Os waited at the throttle (TargetIODuration, MaxOutstandingIO)
+// is each data file's too: over two data files, the files' waits add up to
+// the users' exactly (every throttled I/O is on a data file when there is no
+// doublewrite area), in the JSON, the text and the HTML.
+TEST(DbsimCommand, EachFilesThrottledTimeAddsUpToTheUsers) {
+  TempDir dir;
+  std::string config = DbsimConfigText("TargetIODuration=1\nMaxOutstandingIO=1\n",
+                                       "RandomUserReadWriteRatio=5000\n", 1);
+  config += "[File3]\nFileName=more.mdx\nInitialSize=4\n";
+  dir.Write("throttle.ini", config);
+  const ProcessResult r = Dbsim(dir, {"-cfg", "throttle.ini", "-dir", ".", "-d", "2",
+                                      "--format=json", "--report-html=page.html"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  uint64_t users = 0;
+  for (const auto& u : doc["users"]) users += u["throttled_ns"].get<uint64_t>();
+  uint64_t files = 0;
+  ASSERT_EQ(doc["files"].size(), 2u);
+  for (const auto& f : doc["files"]) {
+    ASSERT_TRUE(f.contains("throttled_ns")) << f.dump();
+    files += f["throttled_ns"].get<uint64_t>();
+  }
+  EXPECT_GT(users, 0u) << "MaxOutstandingIO=1 with 4 random users: some I/O waited";
+  EXPECT_EQ(files, users);
+  const std::string page = dir.Read("page.html");
+  EXPECT_NE(page.find("throttled"), std::string::npos);
 }
 
 TEST(DbsimCommand, ABadConfigurationIsRefusedBeforeAnythingIsWritten) {

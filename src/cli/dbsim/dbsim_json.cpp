@@ -123,6 +123,7 @@ void WriteJsonFiles(const DbsimReportInput& in, JsonWriter& w) {
     // As every user timed it (the users' results merged, as theirs are).
     const DbsimFileFigures figures = DbsimFileFiguresOf(in.result->total, i);
     w.Key("iops").Double(figures.iops);
+    w.Key("throttled_ns").Uint(figures.throttled_ns);
     w.Key("io");
     WriteJsonHistogram(figures.latency != nullptr ? *figures.latency : LatencyHistogram{}, w);
     WriteJsonFailed([&figures](int k) { return figures.failed[k]; }, w);

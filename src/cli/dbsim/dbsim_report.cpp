@@ -100,7 +100,8 @@ std::string Resized(const DbPageFile& f, const DbsimFileResize& resize) {
 
 // A data file's I/O as every user timed it (the run's total: each job's
 // result merged): IOPS over the run's time, the latency percentiles and the
-// longest I/O; its failed pages by kind.
+// longest I/O; the time its I/Os waited at the throttle; its failed pages
+// by kind.
 void WriteFileFigures(const DbsimReportInput& in, size_t i, std::ostream& out) {
   const DbsimFileFigures f = DbsimFileFiguresOf(in.result->total, i);
   std::string line = fmt::format("    {} I/Os, {:.1f} IOPS", f.ios, f.iops);
@@ -110,6 +111,7 @@ void WriteFileFigures(const DbsimReportInput& in, size_t i, std::ostream& out) {
         fmt::format("; latency (us): p50 {}, p95 {}, p99 {}, longest {}", Micros(h.Percentile(50)),
                     Micros(h.Percentile(95)), Micros(h.Percentile(99)), Micros(h.Max()));
   }
+  line += fmt::format("; throttled {:.1f} ms", static_cast<double>(f.throttled_ns) / 1e6);
   std::string failed;
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     if (f.failed[k] == 0) continue;
@@ -192,6 +194,7 @@ DbsimFileFigures DbsimFileFiguresOf(const RunResult& total, size_t file) {
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     f.failed[k] = CounterOf(total, DbsimFileFaultCounter(file, static_cast<DbPageFault>(k)));
   }
+  f.throttled_ns = CounterOf(total, DbsimFileThrottledCounter(file));
   return f;
 }
 

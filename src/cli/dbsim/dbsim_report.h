@@ -52,6 +52,7 @@ struct DbsimFileFigures {
   double iops = 0;
   const LatencyHistogram* latency = nullptr;  // into the total; null when absent
   std::array<uint64_t, kDbPageFaultKinds> failed{};
+  uint64_t throttled_ns = 0;  // its I/Os' waits at the throttle (TargetIODuration)
 };
 DbsimFileFigures DbsimFileFiguresOf(const RunResult& total, size_t file);
 

@@ -40,12 +40,13 @@ std::string DbsimTablesSection(const ResultData& r) {
   out += "<h3>Users</h3>" + Table(users, numeric, "dbsim-users");
   std::vector<std::vector<std::string>> files = {
       {"file", "reads", "scatter reads", "writes", "gather writes", "flushes", "MiB read",
-       "MiB written", "IOPS", "p50", "p99", "longest I/O", "failed pages"}};
+       "MiB written", "IOPS", "p50", "p99", "longest I/O", "throttled", "failed pages"}};
   for (const DbsimRowFigures& f : r.dbsim_files) {
     files.push_back({f.name, Count(f.reads), Count(f.scatter_reads), Count(f.writes),
                      Count(f.gather_writes), Count(f.flushes), Mib(f.bytes_read),
                      Mib(f.bytes_written), ShortNumber(f.iops, 4), Duration(f.p50_ns),
-                     Duration(f.p99_ns), Duration(f.max_ns), Count(f.failed_pages)});
+                     Duration(f.p99_ns), Duration(f.max_ns), Duration(f.throttled_ns),
+                     Count(f.failed_pages)});
   }
   numeric.assign(files.front().size(), true);
   numeric[0] = false;

@@ -487,6 +487,7 @@ std::vector<DbsimRowFigures> ReadDbsimRows(const Json& root, const char* key, bo
       r.throttled_ns = DbsimUint(j, "throttled_ns");
     } else {
       r.reads = DbsimUint(j, "reads");
+      r.throttled_ns = DbsimUint(j, "throttled_ns");
       r.scatter_reads = DbsimUint(j, "scatter_reads");
       r.writes = DbsimUint(j, "writes");
       r.gather_writes = DbsimUint(j, "gather_writes");

@@ -81,7 +81,7 @@ struct DbsimRowFigures {
   uint64_t p50_ns = 0;
   uint64_t p99_ns = 0;
   uint64_t max_ns = 0;        // the longest I/O (a user's: of every kind)
-  uint64_t throttled_ns = 0;  // a user's
+  uint64_t throttled_ns = 0;  // time waited at the throttle
   uint64_t failed_pages = 0;  // every kind
 };
 

@@ -66,19 +66,26 @@ enum DbsimCounter : int {
 // Per data file, so that its figures merge as the users' do (a job's
 // result, across cycles and processes): after the kinds above, one latency
 // kind per data file, every I/O on it (DbsimFileKind); after the users'
-// fault counters, one per data file and fault kind (DbsimFileFaultCounter).
+// fault counters, a block per data file: one counter per fault kind
+// (DbsimFileFaultCounter), then the time its I/Os waited at the throttle
+// (DbsimFileThrottledCounter).
 inline constexpr int kDbsimFaultKinds = kDbPageFaultKinds - 1;
 inline constexpr int kDbsimFirstFileKind = kDbsimKindShrink + 1;
+inline constexpr int kDbsimFileCounters = kDbsimFaultKinds + 1;
 inline int DbsimFileKind(size_t file) { return kDbsimFirstFileKind + static_cast<int>(file); }
 inline int DbsimFileFaultCounter(size_t file, DbPageFault kind) {
-  return kDbsimFaultCounters + kDbsimFaultKinds * (1 + static_cast<int>(file)) +
+  return kDbsimFaultCounters + kDbsimFaultKinds + kDbsimFileCounters * static_cast<int>(file) +
          static_cast<int>(kind) - 1;
 }
-// The most data files whose failed pages by kind a recorder's counters
-// hold: every one a configuration may have (64 [FileN], one the log).
-inline constexpr size_t kDbsimMaxDataFiles =
-    static_cast<size_t>((kMaxCounters - kDbsimFaultCounters) / kDbsimFaultKinds - 1);
-static_assert(kDbsimMaxDataFiles >= 63, "a recorder holds every data file's failure counters");
+inline int DbsimFileThrottledCounter(size_t file) {
+  return kDbsimFaultCounters + kDbsimFaultKinds + kDbsimFileCounters * static_cast<int>(file) +
+         kDbsimFaultKinds;
+}
+// The most data files whose counters a recorder holds: every one a
+// configuration may have (64 [FileN], one the log).
+inline constexpr size_t kDbsimMaxDataFiles = static_cast<size_t>(
+    (kMaxCounters - kDbsimFaultCounters - kDbsimFaultKinds) / kDbsimFileCounters);
+static_assert(kDbsimMaxDataFiles >= 63, "a recorder holds every data file's counters");
 
 struct DbsimUserSettings {
   DbsimUserKind kind = DbsimUserKind::kRandom;

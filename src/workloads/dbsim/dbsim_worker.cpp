@@ -55,9 +55,11 @@ std::span<const std::span<uint8_t>> DbsimWorkerBase::SlotPages(size_t slot, size
   return std::span<const std::span<uint8_t>>(pages).first(count);
 }
 
-DbsimWorkerBase::Admitted DbsimWorkerBase::Admit(bool burst, DbsimIoTally& t) {
+DbsimWorkerBase::Admitted DbsimWorkerBase::Admit(bool burst, size_t file, DbsimIoTally& t) {
   DbsimIoSlot slot = db_.gate().Enter(burst);
-  t.throttled_ns += static_cast<uint64_t>(slot.waited_ns());
+  const auto waited = static_cast<uint64_t>(slot.waited_ns());
+  t.throttled_ns += waited;
+  if (waited > 0 && file != kNoDataFile) t.file_throttled.emplace_back(file, waited);
   meter_->Enter();
   return Admitted{std::move(slot), meter_, false};
 }
@@ -65,6 +67,7 @@ DbsimWorkerBase::Admitted DbsimWorkerBase::Admit(bool burst, DbsimIoTally& t) {
 void DbsimWorkerBase::Apply(const DbsimIoTally& t) {
   for (const auto& [kind, ns] : t.latencies) rec_.RecordKind(kind, ns);
   if (t.throttled_ns > 0) rec_.Add(kDbsimThrottledNs, t.throttled_ns);
+  for (const auto& [file, ns] : t.file_throttled) rec_.Add(DbsimFileThrottledCounter(file), ns);
   if (t.bytes_read > 0) rec_.Add(kDbsimBytesRead, t.bytes_read);
   if (t.bytes_written > 0) rec_.Add(kDbsimBytesWritten, t.bytes_written);
 }
@@ -131,7 +134,7 @@ Result<DbPageCheck> DbsimWorkerBase::ReadPageIo(size_t file_index, uint64_t page
                                                 DbsimIoTally& t) {
   const Nanos submitted = MonotonicNow();
   if (t.submitted == 0) t.submitted = submitted;
-  Admitted io = Admit(false, t);
+  Admitted io = Admit(false, file_index, t);
   // The latency is the read call's own (DbIoSpan): the read stamp before it
   // and the page's check after it are the simulation's work, not the I/O's.
   DbIoSpan span;
@@ -200,7 +203,7 @@ Status DbsimWorkerBase::ReadRunIo(const PageRun& run, std::span<const std::span<
     }
     return Status::Ok();
   }
-  Admitted io = Admit(false, t);
+  Admitted io = Admit(false, run.file, t);
   DbIoSpan span;
   LC_ASSIGN_OR_RETURN(size_t read, db_.file(run.file).ReadPages(run.first, bufs.first(run.count),
                                                                 serial, stamp_id_, checks, &span));
@@ -257,14 +260,14 @@ Status DbsimWorkerBase::WriteRun(size_t file_index, uint64_t first, size_t count
   if (cfg_.use_scatter_gather && count > 1) {
     // The latencies are the write calls' own (DbIoSpan), the pages'
     // stamping before them and the key table after them left out.
-    Admitted io = Admit(burst, t);
+    Admitted io = Admit(burst, file_index, t);
     DbIoSpan span;
     LC_ASSIGN_OR_RETURN(written, file.WritePages(first, bufs.first(count), db_.NowNs(), &span));
     io.Done();
     if (written > 0) t.Io(kDbsimKindGatherWrite, file_index, span.ns());
   } else {
     for (size_t i = 0; i < count; ++i) {
-      Admitted io = Admit(burst, t);
+      Admitted io = Admit(burst, file_index, t);
       DbIoSpan span;
       LC_ASSIGN_OR_RETURN(bool done, file.WritePage(first + i, bufs[0], db_.NowNs(), &span));
       io.Done();
@@ -294,7 +297,7 @@ Status DbsimWorkerBase::Doublewrite(size_t file_index, uint64_t first, size_t co
     }
     slices.push_back({bufs[i].data(), bufs[i].size()});
   }
-  Admitted io = Admit(burst, t);
+  Admitted io = Admit(burst, kNoDataFile, t);
   const Nanos t0 = MonotonicNow();
   LC_RETURN_IF_ERROR(db_.WriteDoublewrite(slices));
   const Nanos t1 = MonotonicNow();

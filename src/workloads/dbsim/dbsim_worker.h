@@ -42,6 +42,8 @@ inline constexpr int64_t kDbsimPollNs = 10'000'000;
 struct DbsimIoTally {
   std::vector<std::pair<int, uint64_t>> latencies;  // (kind, ns)
   uint64_t throttled_ns = 0;
+  // (data file, ns) of each I/O that waited at the throttle.
+  std::vector<std::pair<size_t, uint64_t>> file_throttled;
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
   // The first page read's submission (before the throttle) and the last
@@ -56,6 +58,7 @@ struct DbsimIoTally {
   }
   void Clear() {
     latencies.clear();  // keeps its room: no allocation for the next I/O
+    file_throttled.clear();
     throttled_ns = bytes_read = bytes_written = 0;
     submitted = completed = 0;
   }
@@ -148,7 +151,10 @@ class DbsimWorkerBase : public Worker {
     }
     ~Admitted() { Done(); }
   };
-  Admitted Admit(bool burst, DbsimIoTally& t);
+  // Admits one I/O on data file `file` (kNoDataFile: the doublewrite area)
+  // through the throttle; its wait counts in `t`, the user's and the file's.
+  static constexpr size_t kNoDataFile = static_cast<size_t>(-1);
+  Admitted Admit(bool burst, size_t file, DbsimIoTally& t);
   // Records a task's tally in the recorder (the worker's thread).
   void Apply(const DbsimIoTally& t);
   // The pages of task slot `slot` (0: pages_), at least `count` of them:
