@@ -374,11 +374,18 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
                       const DbsimReportInput& report, DbsimErrorLog& log, std::ostream& out,
                       std::ostream& err) {
   Result<JobsResult> ran = RunJobs(groups);
+  // The run ended or stopped cleanly: the journal's last durable lines
+  // made durable too.
+  const Status journal_end = db.journal() != nullptr ? db.journal()->Finish() : Status::Ok();
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
     return kExitRunFailed;
   }
   bool failed = false;
+  if (!journal_end.ok()) {
+    PrintCliError(err, journal_end);
+    failed = true;
+  }
   for (size_t i = 0; i < ran->jobs.size() && i < users.verdicts.size(); ++i) {
     users.verdicts[i]->Judge(ran->jobs[i].result);
     const Status& f = ran->jobs[i].result.failure;
