@@ -220,8 +220,9 @@ class CheckpointWorker final : public DbsimWorkerBase {
   }
 };
 
-// Scatter reads of BuffersRAMin..BuffersRAMax consecutive pages, up to
-// depth() of them at once (--user-depth), each one event; without
+// Scatter reads of BuffersRAMin..BuffersRAMax consecutive pages (from an
+// extent's first page with a preset's extent), up to depth() of them at
+// once (--user-depth), each one event; without
 // ForceReadAhead a run found in the buffer pool (CacheHitRatio) is not read.
 class ReadAheadWorker final : public DbsimWorkerBase {
  public:
@@ -233,7 +234,10 @@ class ReadAheadWorker final : public DbsimWorkerBase {
     const Nanos t0 = MonotonicNow();
     runs_.clear();
     for (int i = 0; i < depth(); ++i) {
-      const PageRun run = PickRun(cfg_.buffers_ra_min, cfg_.buffers_ra_max, DbPageFile::kMaxRun);
+      PageRun run = PickRun(cfg_.buffers_ra_min, cfg_.buffers_ra_max, DbPageFile::kMaxRun);
+      // A preset's extent: the run starts where an extent does.
+      const auto align = static_cast<uint64_t>(std::max<int64_t>(1, cfg_.read_ahead_align_pages));
+      run.first -= run.first % align;
       if (!cfg_.force_read_ahead && Chance(cfg_.cache_hit_ratio)) {
         rec_.Add(kDbsimCacheHits, run.count);
       } else {
