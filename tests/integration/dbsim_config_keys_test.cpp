@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "testing/run_binary.h"
@@ -70,7 +71,9 @@ TEST(DbsimConfigKeys, DeleteFilesAtStartupFalseReusesTheFilesInPlace) {
   const ProcessResult first = DbsimWith(dir, keep);
   ASSERT_EQ(first.exit_code, 0) << Show(first);
   // A second name of the first run's file: the same file while it is kept.
-  std::filesystem::create_hard_link(dir / "data.mdx", dir / "data.link");
+  std::error_code linked;
+  std::filesystem::create_hard_link(dir / "data.mdx", dir / "data.link", linked);
+  if (linked) GTEST_SKIP() << "no hard links here: " << linked.message();
   const ProcessResult kept = DbsimWith(dir, keep);
   ASSERT_EQ(kept.exit_code, 0) << Show(kept);
   EXPECT_TRUE(std::filesystem::equivalent(dir / "data.mdx", dir / "data.link"));
