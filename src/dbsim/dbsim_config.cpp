@@ -190,6 +190,7 @@ class ConfigReader {
                     std::string_view high_key, int64_t high) const;
   Status CheckFiles() const;
   Status CheckFile(const DbsimFileConfig& file) const;
+  Status CheckStreamName(const std::string& section, const std::string& name) const;
   int LineOf(std::string_view section, std::string_view key) const;
 
   const std::string& path_;
@@ -320,15 +321,35 @@ Status ConfigReader::CheckOrder(std::string_view section, std::string_view low_k
                fmt::format("[{}] {}={} is above {}={}", section, low_key, low, high_key, high));
 }
 
+// SQLIOSim names a second stream of a data file as FILE:STREAM (its sparse
+// sample: sqliosim.mdx:replica). The name is kept as given: on NTFS it is
+// the file's named stream, elsewhere (POSIX, Wine) a file of that name
+// beside it. One colon between two non-empty parts; a one-letter first part
+// would be a Windows drive, a second colon a stream type.
+Status ConfigReader::CheckStreamName(const std::string& section, const std::string& name) const {
+  const size_t colon = name.find(':');
+  if (colon == std::string::npos) return Status::Ok();
+  const std::string_view file = std::string_view(name).substr(0, colon);
+  const std::string_view stream = std::string_view(name).substr(colon + 1);
+  if (file.size() < 2 || stream.empty() || stream.find(':') != std::string_view::npos) {
+    return Error(LineOf(section, "FileName"),
+                 "[" + section + "] FileName=" + name +
+                     ": a name, or FILE:STREAM for a second stream of a file (one colon, both "
+                     "parts named; the files go in the folder given by -dir)");
+  }
+  return Status::Ok();
+}
+
 Status ConfigReader::CheckFile(const DbsimFileConfig& file) const {
   const std::string section = "File" + std::to_string(file.number);
   const int at = section_lines_.at(section);
   if (file.name.empty()) return Error(at, "[" + section + "] has no FileName");
-  if (file.name.find_first_of("/\\:") != std::string::npos) {
+  if (file.name.find_first_of("/\\") != std::string::npos) {
     return Error(LineOf(section, "FileName"),
                  "[" + section + "] FileName=" + file.name +
                      ": a name without a folder (the files go in the folder given by -dir)");
   }
+  LC_RETURN_IF_ERROR(CheckStreamName(section, file.name));
   if (file.initial_mb == 0) return Error(at, "[" + section + "] has no InitialSize");
   const uint64_t max_mb = file.max_mb == 0 ? file.initial_mb : file.max_mb;
   if (max_mb < file.initial_mb) {
