@@ -69,7 +69,11 @@ Result<DbCrashJournal> DbCrashJournal::Create(FileSystem& fs, const std::string&
 }
 
 DbCrashJournal::DbCrashJournal(DbCrashJournal&& other) noexcept
-    : fs_(other.fs_), fd_(other.fd_), path_(std::move(other.path_)), offset_(other.offset_) {
+    : fs_(other.fs_),
+      fd_(other.fd_),
+      path_(std::move(other.path_)),
+      offset_(other.offset_),
+      unflushed_(other.unflushed_) {
   other.fd_ = -1;
 }
 
@@ -89,9 +93,20 @@ Status DbCrashJournal::Append(char kind, std::span<const DbJournalPage> pages) {
 
 Status DbCrashJournal::Intend(std::span<const DbJournalPage> pages) {
   LC_RETURN_IF_ERROR(Append('I', pages));
+  unflushed_ = false;
   return fs_->Fdatasync(fd_);
 }
 
-Status DbCrashJournal::Durable(std::span<const DbJournalPage> pages) { return Append('D', pages); }
+Status DbCrashJournal::Durable(std::span<const DbJournalPage> pages) {
+  LC_RETURN_IF_ERROR(Append('D', pages));
+  unflushed_ = true;
+  return Status::Ok();
+}
+
+Status DbCrashJournal::Finish() {
+  if (!unflushed_) return Status::Ok();
+  unflushed_ = false;
+  return fs_->Fdatasync(fd_);
+}
 
 }  // namespace loadcell

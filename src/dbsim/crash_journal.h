@@ -56,8 +56,13 @@ class DbCrashJournal final {
 
   // The intent lines of `pages`, durable when this returns.
   Status Intend(std::span<const DbJournalPage> pages);
-  // The durable lines of `pages` (not flushed: a lost one under-claims).
+  // The durable lines of `pages` (not flushed: a lost one under-claims;
+  // the next Intend or Finish flushes them).
   Status Durable(std::span<const DbJournalPage> pages);
+  // The run ended (or stopped cleanly): the durable lines written since the
+  // last flush made durable, so that every intent of a clean run has its
+  // durable line on stable storage.
+  Status Finish();
 
  private:
   DbCrashJournal(FileSystem& fs, int fd, std::string path)
@@ -68,6 +73,7 @@ class DbCrashJournal final {
   int fd_ = -1;
   std::string path_;
   uint64_t offset_ = 0;
+  bool unflushed_ = false;  // durable lines written since the last flush
 };
 
 }  // namespace loadcell

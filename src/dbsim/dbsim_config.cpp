@@ -45,7 +45,7 @@ constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
 const std::vector<Key> kConfigKeys = {
     {"ErrorFile", &C::error_file},
     {"CPUCount", &C::cpu_count, 1, 1024},
-    {"Affinity", &C::affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
+    {"Affinity", &C::affinity, 0, kMaxInt},
     {"IOAffinity", &C::io_affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
     {"MaxMemoryMB", &C::max_memory_mb, 1, 16777216},
     {"StopOnError", &C::stop_on_error, 0, kBool},
@@ -59,8 +59,7 @@ const std::vector<Key> kConfigKeys = {
     {"AllowIOBursts", &C::allow_io_bursts, 0, kBool},
     {"UseScatterGather", &C::use_scatter_gather, 0, kBool},
     {"ForceReadAhead", &C::force_read_ahead, 0, kBool},
-    {"DeleteFilesAtStartup", &C::delete_files_at_startup, 0, kBool, 1,
-     "reusing files needs their pages' keys read back first: not built"},
+    {"DeleteFilesAtStartup", &C::delete_files_at_startup, 0, kBool},
     {"DeleteFilesAtShutdown", &C::delete_files_at_shutdown, 0, kBool},
     {"StampFiles", &C::stamp_files, 0, kBool},
 };
@@ -76,9 +75,9 @@ const std::vector<Key> kRandomUserKeys = {
     {"RollbackChance", &C::rollback_chance, 0, 10000},
     {"SleepAfter", &C::sleep_after_ms, 0, 60000},
     {"YieldPercentage", &C::yield_percentage, 0, 10000},
-    {"CPUSimulation", &C::cpu_simulation, 0, kBool, 0, "CPU simulation is not built"},
-    {"CPUCyclesMin", &C::cpu_cycles_min, 0, kMaxInt, 0, "CPU simulation is not built"},
-    {"CPUCyclesMax", &C::cpu_cycles_max, 0, kMaxInt, 0, "CPU simulation is not built"},
+    {"CPUSimulation", &C::cpu_simulation, 0, kBool},
+    {"CPUCyclesMin", &C::cpu_cycles_min, 0, kMaxInt},
+    {"CPUCyclesMax", &C::cpu_cycles_max, 0, kMaxInt},
 };
 
 const std::vector<Key> kAuditUserKeys = {

@@ -93,7 +93,10 @@ struct DbsimConfig {
   // What a preset (--preset) sets beyond SQLIOSim's keys:
   uint32_t log_block_bytes = 512;  // each log write is padded to whole blocks
   bool checkpoint_spread = false;  // the checkpoint writes small bursts, pausing between
-  bool doublewrite = false;        // each run of pages written to a doublewrite area first
+  // Each read-ahead run starts at a multiple of this many pages (an engine's
+  // extent: SQL Server's 8, InnoDB's 64); 1: anywhere.
+  int64_t read_ahead_align_pages = 1;
+  bool doublewrite = false;  // each run of pages written to a doublewrite area first
   // The log file is opened buffered whatever NoBuffering says (InnoDB's
   // innodb_flush_method=O_DIRECT: the data files unbuffered, the redo log
   // through the cache, flushed).

@@ -83,6 +83,29 @@ TEST(DbsimPresets, InnoDbWritesThroughTheDoublewriteAreaItMakes) {
       << dir.Read(".loadcell-sqlio.manifest");
 }
 
+// Without [FileN] sections, PostgreSQL's log file is one 16 MiB WAL
+// segment (SQL Server's SQLIOSim's 50 MB log): as the folder's manifest
+// lists the files the run made. The null engine: the files are holes.
+TEST(DbsimPresets, PostgreSqlsLogIsOneWalSegment) {
+  for (const auto& [preset, bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"postgresql", "16777216"}, {"sqlserver", "52428800"}}) {
+    SCOPED_TRACE(preset);
+    TempDir dir;
+    dir.Write("few.ini",
+              "[RandomUser]\nUserCount=1\n[AuditUser]\nUserCount=0\n"
+              "[ReadAheadUser]\nUserCount=0\n[BulkUpdateUser]\nUserCount=0\n");
+    ChildWatch w;
+    w.cwd = dir.path();
+    w.timeout_s = 120;
+    const ProcessResult r = RunLoadcell(
+        {"dbsim", "--preset=" + preset, "-cfg", "few.ini", "-dir", ".", "-d", "1", "--engine=null"},
+        w);
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+    const std::string manifest = dir.Read(".loadcell-sqlio.manifest");
+    EXPECT_NE(manifest.find("sqliosim.ldx " + bytes + " bytes"), std::string::npos) << manifest;
+  }
+}
+
 TEST(DbsimPresets, AnUnknownPresetIsRefusedInOneLine) {
   TempDir dir;
   ChildWatch w;

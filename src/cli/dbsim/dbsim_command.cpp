@@ -25,6 +25,7 @@
 #include "os/file_cache.h"
 #include "os/open_flags.h"
 #include "os/system_info.h"
+#include "os/thread.h"
 #include "runner/jobs.h"
 #include "runner/stop_signal.h"
 #include "validity/verdict.h"
@@ -166,12 +167,23 @@ Status CreateSparseFile(FileSystem& fs, const std::string& dir, const DbsimFileC
 
 // Creates every file, fully written: the data files' pages stamped at key 0
 // (with StampFiles, the file zeroed first and the pages stamped once it is
-// open), a sparse file left as holes.
+// open), a sparse file left as holes. With DeleteFilesAtStartup=FALSE a
+// file of the last run is written so in place rather than made again.
 Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
                    std::ostream& err) {
   FileSystem& fs = DefaultFileSystem();
   for (const auto& f : config.files) {
-    LC_RETURN_IF_ERROR(RemoveFile(fs, a.dir, f.name));
+    const std::string path = JoinPath(a.dir, f.name);
+    // DeleteFilesAtStartup=FALSE: a file loadcell made, whole and of the
+    // size asked, is kept and written again in place.
+    bool reuse = false;
+    if (!config.delete_files_at_startup && !f.sparse && !config.null_engine) {
+      LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
+      if (info.exists && info.size == f.initial_mb * kDbsimMiB) {
+        LC_ASSIGN_OR_RETURN(reuse, SqlioMadeFile(fs, path));
+      }
+    }
+    if (!reuse) LC_RETURN_IF_ERROR(RemoveFile(fs, a.dir, f.name));
     // The null engine's files are holes: its I/O never reaches them.
     if (f.sparse || config.null_engine) {
       LC_RETURN_IF_ERROR(CreateSparseFile(fs, a.dir, f));
@@ -191,9 +203,11 @@ Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
         }
       };
     }
-    LC_RETURN_IF_ERROR(CreateSqlioFile(fs, JoinPath(a.dir, f.name), f.initial_mb * kDbsimMiB,
-                                       ProgressEnabled() ? &err : nullptr, StderrIsTerminal(), fill,
-                                       "dbsim"));
+    std::ostream* progress = ProgressEnabled() ? &err : nullptr;
+    LC_RETURN_IF_ERROR(reuse ? RefillSqlioFile(fs, path, f.initial_mb * kDbsimMiB, progress,
+                                               StderrIsTerminal(), fill)
+                             : CreateSqlioFile(fs, path, f.initial_mb * kDbsimMiB, progress,
+                                               StderrIsTerminal(), fill, "dbsim"));
   }
   return Status::Ok();
 }
@@ -311,6 +325,22 @@ bool AnyFile(const DbsimConfig& c, bool DbsimFileConfig::*flag) {
                      [flag](const DbsimFileConfig& f) { return f.*flag; });
 }
 
+// Affinity names only CPUs this process may run on.
+Status CheckAffinity(const DbsimConfig& config) {
+  if (config.affinity == 0) return Status::Ok();
+  const std::vector<int> allowed = AllowedCpus();
+  for (int cpu : DbsimAffinityCpus(config.affinity)) {
+    if (allowed.empty() || std::find(allowed.begin(), allowed.end(), cpu) != allowed.end()) {
+      continue;
+    }
+    return Status::InvalidArgument(
+        fmt::format("dbsim: [CONFIG] Affinity={} names CPU {}, which this process may not run "
+                    "on (valid: a mask of CPUs {} to {} it may use, or 0 for all)",
+                    config.affinity, cpu, allowed.front(), allowed.back()));
+  }
+  return Status::Ok();
+}
+
 // One user of a cycle as a job: `threads` threads for the cycle's length
 // (0: until every thread ends its work).
 Job PlanUser(const DbsimConfig& config, DbsimUserKind kind, int64_t threads, double time_s,
@@ -385,11 +415,18 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
                       std::ostream& err) {
   DbsimErrorLog& log = outputs.log;
   Result<JobsResult> ran = RunJobs(groups);
+  // The run ended or stopped cleanly: the journal's last durable lines
+  // made durable too.
+  const Status journal_end = db.journal() != nullptr ? db.journal()->Finish() : Status::Ok();
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
     return kExitRunFailed;
   }
   bool failed = false;
+  if (!journal_end.ok()) {
+    PrintCliError(err, journal_end);
+    failed = true;
+  }
   for (size_t i = 0; i < ran->jobs.size() && i < users.verdicts.size(); ++i) {
     users.verdicts[i]->Judge(ran->jobs[i].result);
     const Status& f = ran->jobs[i].result.failure;
@@ -585,6 +622,10 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
     std::string keys;
     for (const auto& k : config.not_simulated) keys += (keys.empty() ? "" : ", ") + k;
     PrintCliWarning(err, "dbsim: accepted but not simulated yet: " + keys);
+  }
+  if (Status st = CheckAffinity(config); !st.ok()) {
+    PrintCliError(err, st);
+    return kExitUsage;
   }
   if (!a.journal.empty() && (AnyFile(config, &DbsimFileConfig::shrinkable) ||
                              AnyFile(config, &DbsimFileConfig::sparse))) {

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "os/thread.h"
 #include "stats/summary.h"
 #include "workloads/dbsim/dbsim_worker.h"
 
@@ -69,6 +70,7 @@ class RandomUserWorker final : public DbsimWorkerBase {
       if (cfg_.yield_percentage > 0 && Chance(cfg_.yield_percentage)) std::this_thread::yield();
       // Its own time: its read, then its update, as one span ending now.
       rec_.RecordTimedEvent(u0 - static_cast<Nanos>(read_ns), MonotonicNow());
+      if (cfg_.cpu_simulation) SimulateCpu();
     }
     if (depth() > 1) rec_.AddBusy(static_cast<uint64_t>(MonotonicNow() - t0));
     return Status::Ok();
@@ -107,6 +109,22 @@ class RandomUserWorker final : public DbsimWorkerBase {
     db_.MarkDirty(page);  // written by the checkpoint, after its log record
     return LazyWrite();
   }
+  // CPUSimulation: the work a query does on a page, between its I/Os (not
+  // measured): CPUCyclesMin..CPUCyclesMax cycles of this thread's own CPU,
+  // counted at a nominal 1 GHz (a cycle is a nanosecond of the thread's
+  // CPU time; of the clock where the system does not tell it).
+  void SimulateCpu() {
+    const uint64_t ns = rng_.Uniform(cfg_.cpu_cycles_min, cfg_.cpu_cycles_max);
+    if (ns == 0) return;
+    const uint64_t cpu0 = ThreadCpuNs();
+    const Nanos wall_end = MonotonicNow() + static_cast<Nanos>(ns);
+    uint64_t x = spin_;
+    while (!db_.Stopping()) {
+      for (int i = 0; i < 256; ++i) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      if (cpu0 != 0 ? ThreadCpuNs() - cpu0 >= ns : MonotonicNow() >= wall_end) break;
+    }
+    spin_ = x;  // kept: the loop is not optimised away
+  }
   void NewRegion() {
     file_ = rng_.Uniform(0, db_.data_files() - 1);
     region_ = rng_.Uniform(0, db_.file(file_).pages() - 1);
@@ -127,6 +145,7 @@ class RandomUserWorker final : public DbsimWorkerBase {
   std::vector<Access> batch_;
   std::vector<DbsimPageRef> reads_;
   std::vector<uint64_t> read_ns_;  // each read's own time, in reads_' order
+  uint64_t spin_ = 0;              // SimulateCpu's work
 };
 
 // Group commit: writes every queued record in one sequential write, durable
@@ -201,8 +220,9 @@ class CheckpointWorker final : public DbsimWorkerBase {
   }
 };
 
-// Scatter reads of BuffersRAMin..BuffersRAMax consecutive pages, up to
-// depth() of them at once (--user-depth), each one event; without
+// Scatter reads of BuffersRAMin..BuffersRAMax consecutive pages (from an
+// extent's first page with a preset's extent), up to depth() of them at
+// once (--user-depth), each one event; without
 // ForceReadAhead a run found in the buffer pool (CacheHitRatio) is not read.
 class ReadAheadWorker final : public DbsimWorkerBase {
  public:
@@ -214,7 +234,10 @@ class ReadAheadWorker final : public DbsimWorkerBase {
     const Nanos t0 = MonotonicNow();
     runs_.clear();
     for (int i = 0; i < depth(); ++i) {
-      const PageRun run = PickRun(cfg_.buffers_ra_min, cfg_.buffers_ra_max, DbPageFile::kMaxRun);
+      PageRun run = PickRun(cfg_.buffers_ra_min, cfg_.buffers_ra_max, DbPageFile::kMaxRun);
+      // A preset's extent: the run starts where an extent does.
+      const auto align = static_cast<uint64_t>(std::max<int64_t>(1, cfg_.read_ahead_align_pages));
+      run.first -= run.first % align;
       if (!cfg_.force_read_ahead && Chance(cfg_.cache_hit_ratio)) {
         rec_.Add(kDbsimCacheHits, run.count);
       } else {
@@ -369,7 +392,22 @@ Status DbsimUserWorkload::Init(int threads) {
   return Status::Ok();
 }
 
+std::vector<int> DbsimAffinityCpus(int64_t mask) {
+  std::vector<int> cpus;
+  for (int c = 0; c < 63; ++c) {
+    if ((static_cast<uint64_t>(mask) >> c) & 1U) cpus.push_back(c);
+  }
+  return cpus;
+}
+
 Result<std::unique_ptr<Worker>> DbsimUserWorkload::NewWorker(const ThreadContext& ctx) {
+  // Affinity, on the worker's own thread (made on it), before its I/O
+  // helpers start: they run where it runs.
+  if (settings_.config->affinity != 0) {
+    if (Status st = SetCurrentThreadCpus(DbsimAffinityCpus(settings_.config->affinity)); !st.ok()) {
+      return Status(st.code(), "[CONFIG] Affinity: " + st.message(), st.err());
+    }
+  }
   switch (settings_.kind) {
     case DbsimUserKind::kRandom:
       return std::unique_ptr<Worker>(std::make_unique<RandomUserWorker>(settings_, db_, ctx));

@@ -105,6 +105,10 @@ IoOptionNames DbsimOptionNames();
 // read-ahead and bulk update users, 1 for the others.
 int DbsimUserDepth(DbsimUserKind kind, const DbsimConfig& config);
 
+// The CPUs of SQLIOSim's Affinity mask (bit n: CPU n); every user thread
+// is confined to them when the mask is not 0.
+std::vector<int> DbsimAffinityCpus(int64_t mask);
+
 // The I/Os a user's threads had in flight on average over its measured
 // time (Little's law: its reads and writes' summed latencies over that
 // time), from the result's latency kinds.

@@ -415,4 +415,12 @@ Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
   return st;
 }
 
+Status RefillSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
+                       std::ostream* progress_out, bool tty, const SqlioFill& fill) {
+  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_WRONLY));
+  Status st = FillSqlioFile(fs, fd, path, size, progress_out, tty, fill);
+  const Status closed = fs.Close(fd);
+  return st.ok() ? closed : st;
+}
+
 }  // namespace loadcell

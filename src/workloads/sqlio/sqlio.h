@@ -133,5 +133,11 @@ using SqlioFill = std::function<void(unsigned char* buf, size_t len, uint64_t of
 Status CreateSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
                        std::ostream* progress_out, bool tty, const SqlioFill& fill = {},
                        const std::string& tool = "sqlio");
+// Writes the existing file `path` (`size` bytes) again in place, as
+// CreateSqlioFile writes a new one (`fill`, or random bytes) and fsyncs it:
+// its blocks reused, neither released nor allocated again (SQLIOSim's
+// DeleteFilesAtStartup=FALSE). REQUIRES: loadcell made it (SqlioMadeFile).
+Status RefillSqlioFile(FileSystem& fs, const std::string& path, uint64_t size,
+                       std::ostream* progress_out, bool tty, const SqlioFill& fill = {});
 
 }  // namespace loadcell

@@ -58,6 +58,7 @@ struct PinnedPreset {
   bool log_buffered;
   int64_t read_ahead_min;
   int64_t read_ahead_max;
+  int64_t read_ahead_align;
   int64_t log_min;
   int64_t log_max;
   uint32_t log_block;
@@ -68,9 +69,9 @@ struct PinnedPreset {
 
 TEST(DbsimPreset, EveryValueIsTheOneItsTableStates) {
   const PinnedPreset pinned[] = {
-      {"sqlserver", 8192, true, true, false, 8, 64, 512, 61440, 512, 50, false, false},
-      {"postgresql", 8192, false, false, false, 4, 16, 64, 8192, 8192, 16, true, false},
-      {"innodb", 16384, true, false, true, 64, 64, 64, 16384, 512, 100, false, true},
+      {"sqlserver", 8192, true, true, false, 8, 64, 8, 512, 61440, 512, 50, false, false},
+      {"postgresql", 8192, false, false, false, 4, 16, 1, 64, 8192, 8192, 16, true, false},
+      {"innodb", 16384, true, false, true, 64, 64, 64, 64, 16384, 512, 100, false, true},
   };
   for (const PinnedPreset& want : pinned) {
     SCOPED_TRACE(want.name);
@@ -83,6 +84,7 @@ TEST(DbsimPreset, EveryValueIsTheOneItsTableStates) {
     EXPECT_EQ(c.log_buffered, want.log_buffered);
     EXPECT_EQ(c.buffers_ra_min, want.read_ahead_min);
     EXPECT_EQ(c.buffers_ra_max, want.read_ahead_max);
+    EXPECT_EQ(c.read_ahead_align_pages, want.read_ahead_align);
     EXPECT_EQ(c.min_log_per_buffer, want.log_min);
     EXPECT_EQ(c.max_log_per_buffer, want.log_max);
     EXPECT_EQ(c.log_block_bytes, want.log_block);

@@ -6,8 +6,10 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "dbsim/crash_verify.h"
@@ -39,6 +41,50 @@ TEST(DbCrashJournal, RefusesWhatIsNotAJournal) {
   auto bad_line = ParseDbJournal("loadcell dbsim journal 1\nI 1 1 1\nX 1 2\nI 1 1 2\n", "j");
   ASSERT_FALSE(bad_line.ok());
   EXPECT_NE(bad_line.status().message().find("j:3: not a journal line"), std::string::npos);
+}
+
+// Keeps what a power cut would leave of the files written through it: each
+// file's bytes as its last flush made them durable.
+class PowerCutSeam final : public FileSystemWrapper {
+ public:
+  explicit PowerCutSeam(FileSystem& target) : FileSystemWrapper(target) {}
+  Result<size_t> PWrite(int fd, const void* buf, size_t len, uint64_t offset) override {
+    std::string& f = written_[fd];
+    if (f.size() < offset + len) f.resize(offset + len);
+    f.replace(offset, len, static_cast<const char*>(buf), len);
+    return FileSystemWrapper::PWrite(fd, buf, len, offset);
+  }
+  Status Fdatasync(int fd) override {
+    durable_[fd] = written_[fd];
+    return FileSystemWrapper::Fdatasync(fd);
+  }
+  std::string durable(int fd) { return durable_[fd]; }
+  // The one file written through it.
+  int fd() const { return written_.empty() ? -1 : written_.begin()->first; }
+
+ private:
+  std::map<int, std::string> written_;
+  std::map<int, std::string> durable_;
+};
+
+TEST(DbCrashJournal, FinishMakesTheLastDurableLinesDurable) {
+  testing::TempDir dir;
+  PowerCutSeam seam(DefaultFileSystem());
+  auto journal = DbCrashJournal::Create(seam, dir / "journal");
+  ASSERT_OK(journal.status());
+  const std::vector<DbJournalPage> pages = {{1, 4, 1}, {1, 5, 1}};
+  ASSERT_OK(journal->Intend(pages));
+  ASSERT_OK(journal->Durable(pages));
+  auto cut = ParseDbJournal(seam.durable(seam.fd()), "journal");
+  ASSERT_OK(cut.status());
+  EXPECT_EQ((cut->at({1, 4}).durable), 0u);  // the durable lines not flushed yet
+  ASSERT_OK(journal->Finish());
+  auto state = ParseDbJournal(seam.durable(seam.fd()), "journal");
+  ASSERT_OK(state.status());
+  for (const DbJournalPage& p : pages) {
+    EXPECT_EQ((state->at({p.file_id, p.page}).intended), 1u);
+    EXPECT_EQ((state->at({p.file_id, p.page}).durable), 1u) << "page " << p.page;
+  }
 }
 
 constexpr uint32_t kCrashPageBytes = 4096;
