@@ -54,6 +54,10 @@ void ProcessCpuSeconds(double* user, double* sys);
 // The CPU time (user and system) the calling thread has used so far, in
 // nanoseconds; 0 when the system cannot tell.
 uint64_t ThreadCpuNs();
+// The time the calling thread has spent ready to run but waiting for a CPU
+// so far, in nanoseconds (Linux: /proc/thread-self/schedstat's run delay);
+// -1 when the system does not tell (Windows, a kernel without it).
+int64_t ThreadRunWaitNs();
 
 // What the calling thread has used so far: CPU time split into user and
 // system, context switches (voluntary and not), page faults that read the

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <fstream>
 #include <memory>
 
 #include "os/thread.h"
@@ -108,6 +109,15 @@ uint64_t ThreadCpuNs() {
   timespec ts{};
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+int64_t ThreadRunWaitNs() {
+  // "<on CPU ns> <waiting on a run queue ns> <time slices>".
+  std::ifstream in("/proc/thread-self/schedstat");
+  uint64_t on_cpu = 0;
+  uint64_t waited = 0;
+  if (!(in >> on_cpu >> waited)) return -1;
+  return static_cast<int64_t>(waited);
 }
 
 ThreadUsage CurrentThreadUsage() {

@@ -115,6 +115,8 @@ uint64_t ThreadCpuNs() {
   return (ticks(kernel) + ticks(user_time)) * 100;  // 100 ns units
 }
 
+int64_t ThreadRunWaitNs() { return -1; }
+
 ThreadUsage CurrentThreadUsage() {
   ThreadUsage u;
   FILETIME created, exited, kernel, user_time;

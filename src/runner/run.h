@@ -41,7 +41,14 @@ struct alignas(64) WorkerState {
   std::atomic<uint64_t> late_events{0};
   std::atomic<Nanos> max_lag{0};
   std::atomic<Nanos> finished_at{0};
-  std::atomic<bool> done{false};  // release: finished_at is final
+  // The thread's own CPU time (user + system), time waiting for a CPU
+  // (-1: unknown) and wall time from its release to its end (Finish
+  // included); cpu_known false when the system did not tell its CPU time.
+  std::atomic<uint64_t> cpu_ns{0};
+  std::atomic<int64_t> cpu_wait_ns{-1};
+  std::atomic<Nanos> run_ns{0};
+  std::atomic<bool> cpu_known{false};
+  std::atomic<bool> done{false};  // release: finished_at and the above are final
 };
 
 // A run. The control thread calls Configure, Spawn, Control and Collect, in

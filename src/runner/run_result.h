@@ -126,6 +126,16 @@ struct ThreadFigures {
   // its events run one at a time; less when they overlap (asynchronous I/O
   // counts the time with at least one request outstanding, once).
   double busy_time_s = 0;
+  // The thread's own CPU time (user + system) from its release to its end
+  // (warm-up and its worker's finish included), the time it spent ready to
+  // run but waiting for a CPU, and its wall time over the same span;
+  // cpu_time_s -1: unknown (the system did not tell, a thread still running
+  // at a forced shutdown, a result read back or another rank's thread),
+  // cpu_wait_s -1: unknown (Windows). For the verdict (client-cpu); not
+  // written in reports.
+  double cpu_time_s = -1;
+  double cpu_wait_s = -1;
+  double run_time_s = 0;
   // Derived: events over the result's total time; exec_time_s per event
   // (0 without events).
   double events_per_second = 0;

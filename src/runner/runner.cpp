@@ -415,6 +415,17 @@ RunResult Run::Collect() {
   RunResult result = MakeResult(Snap(), base_, base_at_, end_at);
   result.intervals = std::move(intervals_);
   result.interrupted = interrupted_;
+  for (size_t i = 0; i < result.threads.size() && i < states_.size(); ++i) {
+    const WorkerState& st = *states_[i];
+    if (!st.done.load(std::memory_order_acquire) || !st.cpu_known.load(std::memory_order_relaxed)) {
+      continue;
+    }
+    ThreadFigures& t = result.threads[i];
+    t.cpu_time_s = static_cast<double>(st.cpu_ns.load(std::memory_order_relaxed)) / 1e9;
+    t.run_time_s = static_cast<double>(st.run_ns.load(std::memory_order_relaxed)) / 1e9;
+    const int64_t waited = st.cpu_wait_ns.load(std::memory_order_relaxed);
+    if (waited >= 0) t.cpu_wait_s = static_cast<double>(waited) / 1e9;
+  }
   if (forced_) {
     for (int i = 0; i < threads_; ++i) {
       if (!states_[i]->done.load(std::memory_order_acquire)) result.abandoned_threads.push_back(i);

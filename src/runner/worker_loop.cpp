@@ -150,6 +150,11 @@ void Run::WorkerMain(int id) {
     go_cv_.wait(lock, [&] { return go_.load(std::memory_order_acquire); });
   }
 
+  // The thread's own CPU time over its run, for the verdict's client-cpu
+  // (one reading here and one at the end: nothing per event).
+  const Nanos released_at = MonotonicNow();
+  const uint64_t cpu_at_release = ThreadCpuNs();
+  const int64_t wait_at_release = ThreadRunWaitNs();
   if (made.ok() && !abort_start_.load(std::memory_order_acquire)) {
     std::unique_ptr<Worker> worker = std::move(made).value();
     if (own_loop_) {
@@ -164,8 +169,20 @@ void Run::WorkerMain(int id) {
     Status fin = worker->Finish();
     if (!fin.ok()) NoteError(fin);
   }
-  states_[id]->finished_at.store(MonotonicNow(), std::memory_order_relaxed);
-  states_[id]->done.store(true, std::memory_order_release);
+  WorkerState& st = *states_[id];
+  const Nanos finished_at = MonotonicNow();
+  const uint64_t cpu_at_end = ThreadCpuNs();
+  const int64_t wait_at_end = ThreadRunWaitNs();
+  if (cpu_at_release != 0 && cpu_at_end >= cpu_at_release) {
+    st.cpu_ns.store(cpu_at_end - cpu_at_release, std::memory_order_relaxed);
+    if (wait_at_release >= 0 && wait_at_end >= wait_at_release) {
+      st.cpu_wait_ns.store(wait_at_end - wait_at_release, std::memory_order_relaxed);
+    }
+    st.run_ns.store(finished_at - released_at, std::memory_order_relaxed);
+    st.cpu_known.store(true, std::memory_order_relaxed);
+  }
+  st.finished_at.store(finished_at, std::memory_order_relaxed);
+  st.done.store(true, std::memory_order_release);
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++finished_;

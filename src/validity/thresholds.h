@@ -65,11 +65,18 @@ inline constexpr uint64_t kMaxZeroPages = 0;
 inline constexpr int kWarmUpMinIntervals = 4;
 inline constexpr double kWarmUpMaxRatio = 1.5;
 
-// client-cpu: loadcell's CPU time per worker thread (or over the CPUs it
-// may use) as a fraction of wall time, above which the client limits; also
+// client-cpu: one worker thread's own CPU time over its wall time, or
+// loadcell's CPU time per worker thread (or over the CPUs it may use) as a
+// fraction of wall time, above which the client limits; also
 // the host's busy share above which more worker threads than CPUs wait for
 // a CPU.
 inline constexpr double kClientBusyFraction = 0.90;
+// client-cpu: a worker thread's CPU time read above its wall time times
+// this, plus one tick of Windows' thread clock (15.6 ms), is not the
+// thread's own (Wine's GetThreadTimes gives other threads' time): no
+// thread's own figure is then used.
+inline constexpr double kThreadCpuOverWallSlack = 1.05;
+inline constexpr double kThreadCpuTickS = 0.016;
 
 // queue-depth: the mean in-flight count (Little's law) below this fraction
 // of the asked depth warns.

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -155,6 +156,41 @@ TEST_P(OltpDataSetVerdict, TheManifestRecordsTheServersSettings) {
   EXPECT_EQ(clean.exit_code, 0) << Show(clean);
 }
 
+// Transactions of 150 ms each, a server-side sleep (a Lua script's one
+// query per event, beside a table named as sysbench's, whose size the check
+// reads: without one the check is not made at all): the 95th percentile is above 100 ms, and the
+// check says the server is overloaded, in the text and the JSON. 8 events on one thread: about 1.2
+// s.
+TEST_P(OltpDataSetVerdict, TransactionsSlowerThan100MsAtThe95thPercentileAreAnOverloadedServer) {
+  const bool pg = GetParam() == "pgsql";
+  TestDatabase db(GetParam(), "oltp_verdict_overloaded");
+  ASSERT_TRUE(db.error().empty()) << db.error();
+  const Args base =
+      Concat({std::string(LOADCELL_SOURCE_DIR) + "/tests/integration/scripts/verdict_query.lua",
+              pg ? "--query=SELECT pg_sleep(0.15)" : "--query=SELECT SLEEP(0.15)", "--events=8"},
+             db.args());
+  const ProcessResult prep = RunLoadcell(Concat(base, {"prepare"}));
+  ASSERT_EQ(prep.exit_code, 0) << Show(prep);
+  const ProcessResult text = RunLoadcell(Concat(base, {"run"}));
+  ASSERT_EQ(text.exit_code, 0) << Show(text);
+  EXPECT_NE(text.out.find("    WARN database: the 95th percentile of the transactions' latency "
+                          "is 1"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find(" ms (above 100 ms): the server is overloaded; change: fewer "
+                          "--threads, or a --rate the server keeps up with\n"),
+            std::string::npos)
+      << text.out;
+  const ProcessResult json = RunLoadcell(Concat(base, {"--format=json", "run"}));
+  ASSERT_EQ(json.exit_code, 0) << Show(json);
+  const nlohmann::json check = DatabaseCheck(nlohmann::json::parse(json.out));
+  ASSERT_FALSE(check.is_null()) << json.out;
+  EXPECT_EQ(check["level"], "warn") << check.dump();
+  EXPECT_GE(check["figures"]["latency_p95_ms"].get<double>(), 150) << check.dump();
+  const ProcessResult clean = RunLoadcell(Concat(base, {"cleanup"}));
+  EXPECT_EQ(clean.exit_code, 0) << Show(clean);
+}
+
 INSTANTIATE_TEST_SUITE_P(Servers, OltpDataSetVerdict, ::testing::Values("pgsql", "mysql"));
 
 // Runs on one PostgreSQL server whose sessions differ in their isolation
@@ -210,6 +246,51 @@ TEST(OltpDataSetVerdictPrivate, APostgresTableSetLargerThanSharedBuffersPasses) 
   EXPECT_EQ(check["level"], "pass") << check.dump();
   EXPECT_EQ(check["figures"]["cache_bytes"], 128 * 1024) << check.dump();
   EXPECT_GT(check["figures"]["data_bytes"].get<double>(), 128 * 1024) << check.dump();
+}
+
+// A user that may read the tables but not their size: on a private
+// PostgreSQL server (the shared one's test user cannot take a catalog
+// function from anyone), a role granted SELECT on sbtest1 in a database
+// where pg_total_relation_size is no longer PUBLIC's. The check says it was
+// not checked and why, in the text and the JSON; it never passes.
+TEST(OltpDataSetVerdictPrivate, AUserThatCannotReadTheTablesSizeIsNotChecked) {
+  PrivatePostgres server;
+  ASSERT_OK(server) << "could not start a private server; its logs:\n" << server.Logs();
+  const Args admin = PointSelect(server.args(), 100);
+  const ProcessResult prep = RunLoadcell(Concat(admin, {"prepare"}));
+  ASSERT_EQ(prep.exit_code, 0) << Show(prep);
+  {
+    testing::Client su(server.args());
+    ASSERT_OK(su) << su.error();
+    su.Query("CREATE ROLE reader LOGIN");
+    su.Query("GRANT SELECT ON sbtest1 TO reader");
+    su.Query("REVOKE EXECUTE ON FUNCTION pg_total_relation_size(regclass) FROM PUBLIC");
+  }
+  // Tables another user prepared: loadcell's mark on them is not the
+  // reader's to see, so it is told to use them as they are.
+  Args reader = {"--db-use-existing-tables=on"};
+  for (const std::string& a : admin) {
+    reader.push_back(a == "--pgsql-user=postgres" ? "--pgsql-user=reader" : a);
+  }
+  ASSERT_NE(std::find(reader.begin(), reader.end(), "--pgsql-user=reader"), reader.end());
+  const ProcessResult text = RunLoadcell(Concat(reader, {"--events=20", "run"}));
+  ASSERT_EQ(text.exit_code, 0) << Show(text);
+  EXPECT_NE(text.out.find("    not checked database: the tables' size or shared_buffers could "
+                          "not be read: "),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("permission denied for function pg_total_relation_size"),
+            std::string::npos)
+      << text.out;
+  const ProcessResult json = RunLoadcell(Concat(reader, {"--events=20", "--format=json", "run"}));
+  ASSERT_EQ(json.exit_code, 0) << Show(json);
+  const nlohmann::json check = DatabaseCheck(nlohmann::json::parse(json.out));
+  ASSERT_FALSE(check.is_null()) << json.out;
+  EXPECT_EQ(check["level"], "not_checked") << check.dump();
+  // The same tables read by the server's superuser: their size is known.
+  const nlohmann::json own = DatabaseCheck(nlohmann::json::parse(
+      RunLoadcell(Concat(admin, {"--events=20", "--format=json", "run"})).out));
+  EXPECT_EQ(own["level"], "warn") << own.dump();
 }
 
 // The same on a private MariaDB server with the smallest pool InnoDB takes

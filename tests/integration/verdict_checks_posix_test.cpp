@@ -83,6 +83,23 @@ TEST(VerdictChecks, AThreadFarBehindTheOthersIsUnfair) {
 // Under --rate=100 events of 2 ms keep the rate, but three events of 100 ms
 // early in the run make the ones after them start late, by more than the
 // latency median, before the schedule is caught up.
+// One of four threads runs empty events back to back, the others sleep
+// 20 ms per event: the process' CPU time over its threads is about a
+// quarter of theirs, and only that thread's own CPU time (with its wait for
+// a CPU on a busy host) shows it saturated.
+TEST(VerdictChecks, OneSaturatedWorkerAmongIdleOnesIsAClientLimit) {
+  const nlohmann::json j = PacedRun("one_busy", {"--threads=4", "--time=1"});
+  const nlohmann::json c = VerdictCheckOf(j, "client-cpu");
+  ASSERT_FALSE(c.is_null()) << j.dump();
+  EXPECT_EQ(c["level"], "warn") << c.dump();
+  EXPECT_NE(c["seen"].get<std::string>().find("worker thread 1 of 4 "), std::string::npos)
+      << c.dump();
+  EXPECT_EQ(c["figures"]["busiest_worker"], 1) << c.dump();
+  EXPECT_GE(c["figures"]["busiest_worker_wanting_cpu"].get<double>(), 0.9) << c.dump();
+  EXPECT_LT(c["figures"]["other_workers_cpu_max"].get<double>(), 0.5) << c.dump();
+  EXPECT_LT(c["figures"]["cpu_per_thread"].get<double>(), 0.9) << c.dump();
+}
+
 TEST(VerdictChecks, EventsThatStartLateUnderARateWarn) {
   const nlohmann::json j = PacedRun("stalls", {"--rate=100", "--time=2"});
   const nlohmann::json c = VerdictCheckOf(j, "rate");

@@ -9,10 +9,12 @@
 --   unfair   thread 0 sleeps 20 ms per event, the others 0.5 ms (fairness)
 --   stalls   2 ms per event, but events 10, 60 and 110 of each thread
 --            sleep 100 ms: the events after them start late (rate)
+--   one_busy thread 1's events do nothing (it runs event after event, on
+--            the CPU all the time), the others sleep 20 ms (client-cpu)
 
 ffi.cdef[[int usleep(unsigned int usec);]]
 
-sysbench.cmdline.options = {shape = {"slowing, fast, unfair or stalls", "slowing"}}
+sysbench.cmdline.options = {shape = {"slowing, fast, unfair, stalls or one_busy", "slowing"}}
 
 local done = 0
 local tid = 0
@@ -30,6 +32,8 @@ function event()
     us = done < 1000 and 0 or 2000
   elseif shape == "unfair" then
     us = tid == 0 and 20000 or 500
+  elseif shape == "one_busy" then
+    us = tid == 1 and 0 or 20000
   elseif shape == "stalls" then
     us = (done == 10 or done == 60 or done == 110) and 100000 or 2000
   else

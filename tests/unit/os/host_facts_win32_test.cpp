@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "os/file_extents.h"
 #include "os/host_facts.h"
 #include "os/storage_savings.h"
 #include "os/win32_util.h"
@@ -24,6 +25,12 @@ namespace loadcell {
 namespace {
 
 using testing::TempDir;
+
+// Under Wine (its ntdll exports wine_get_version), not Windows.
+bool UnderWine() {
+  const HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+  return ntdll != nullptr && GetProcAddress(ntdll, "wine_get_version") != nullptr;
+}
 
 TEST(HostFactsWin32Test, TheHostsCpuTimesGrowWhileAThreadSpins) {
   const HostCpuTimes start = ReadHostCpuTimes();
@@ -99,6 +106,28 @@ TEST(HostFactsWin32Test, ASparseFileHasItsHolesOrTheReasonTheyAreUnknown) {
     EXPECT_NE(holes.status().message().find("allocated ranges"), std::string::npos);
   }
   EXPECT_FALSE(FileHoleBytes(dir.File("missing")).ok());
+
+  // The file's valid data length is never read (docs/validity.md): what the
+  // unwritten-data check states says so and why, whether the holes were
+  // read (Windows) or not (Wine).
+  const std::string vdl =
+      "its valid data length not checked (Windows states it only through "
+      "FSCTL_QUERY_FILE_LAYOUT on a volume handle, which only an administrator may open)";
+  Result<FileZeroRanges> zeros = ReadFileZeroRanges(path);
+  if (zeros.ok()) {
+    EXPECT_EQ(zeros->unwritten_unknown,
+              path + ": Windows gives no map of unwritten extents, and " + vdl);
+    EXPECT_EQ(zeros->unwritten_bytes, 0u);
+    EXPECT_EQ(zeros->never_written_bytes, zeros->hole_bytes);
+  } else {
+    EXPECT_EQ(zeros.status().code(), StatusCode::kUnimplemented) << zeros.status().ToString();
+    EXPECT_NE(zeros.status().message().find(path), std::string::npos);
+    const std::string& why = zeros.status().message();
+    ASSERT_GT(why.size(), vdl.size() + 2) << why;
+    EXPECT_EQ(why.substr(why.size() - vdl.size() - 2), "; " + vdl) << why;
+  }
+  EXPECT_EQ(ReadFileZeroRanges(dir.File("missing")).status().message().find(vdl),
+            std::string::npos);
 }
 
 TEST(HostFactsWin32Test, TheVolumesFactsNameItsDriveWhenKnown) {
@@ -119,21 +148,36 @@ TEST(HostFactsWin32Test, TheVolumesFactsNameItsDriveWhenKnown) {
       EXPECT_NE(c.unknown.find("volume " + c.device), std::string::npos) << c.unknown;
     }
   }
-  const BlockSizes b = DeviceBlockSizes(dir.path());
-  if (b.logical != 0) {
-    EXPECT_EQ(b.logical % 512, 0u) << b.logical;
-  }
-  if (b.physical != 0) {
-    EXPECT_GE(b.physical, b.logical);
-  }
-  const std::string cache = DeviceWriteCacheMode(dir.path());
-  EXPECT_TRUE(cache.empty() || cache == "write back" || cache == "write through") << cache;
 }
 
-// Under Wine (its ntdll exports wine_get_version), not Windows.
-bool UnderWine() {
-  const HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
-  return ntdll != nullptr && GetProcAddress(ntdll, "wine_get_version") != nullptr;
+// The block sizes and the write cache of the device under a folder. Windows
+// states the logical sector of every volume (the volume's own, when the
+// device's alignment query is not answered), a multiple of 512. Wine opens
+// no volume and answers no storage query: the logical size is the one
+// GetDiskFreeSpaceW gives (512), the physical one and the write cache are
+// unknown (0, ""), so that the alignment check says "not checked" and the
+// durability check names no device cache; never a figure made up.
+TEST(HostFactsWin32Test, TheBlockSizesAndWriteCacheAreTheVolumesOrUnknown) {
+  TempDir dir;
+  const BlockSizes b = DeviceBlockSizes(dir.path());
+  const std::string cache = DeviceWriteCacheMode(dir.path());
+  if (UnderWine()) {
+    EXPECT_EQ(b.logical, 512u);
+    EXPECT_EQ(b.physical, 0u);
+    EXPECT_EQ(cache, "");
+  } else {
+    ASSERT_NE(b.logical, 0u);
+    EXPECT_EQ(b.logical % 512, 0u) << b.logical;
+    if (b.physical != 0) {
+      EXPECT_EQ(b.physical % b.logical, 0u) << b.physical << " " << b.logical;
+    }
+    EXPECT_TRUE(cache.empty() || cache == "write back" || cache == "write through") << cache;
+  }
+  // A folder on no volume has neither.
+  const BlockSizes none = DeviceBlockSizes("Q:\\no\\such\\volume");
+  EXPECT_EQ(none.logical, 0u);
+  EXPECT_EQ(none.physical, 0u);
+  EXPECT_EQ(DeviceWriteCacheMode("Q:\\no\\such\\volume"), "");
 }
 
 JOBOBJECT_EXTENDED_LIMIT_INFORMATION JobLimits(DWORD flags, uint64_t process, uint64_t job) {

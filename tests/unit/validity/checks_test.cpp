@@ -703,6 +703,47 @@ TEST(ClientCpuCheckTest, AWorkerThreadBusyAllTheTimeWarns) {
   EXPECT_EQ(c.Run(&CheckClientCpu)->level, CheckLevel::kPass);
 }
 
+// One of four workers saturated, the others idle: the process' average
+// (1.14 of 4 threads' time, 29%) hides it; each thread's own CPU time
+// names it.
+TEST(ClientCpuCheckTest, OneSaturatedWorkerAmongIdleOnesWarnsNamingIt) {
+  Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 4));
+  c.host.window = WindowOf(10, 11.4, 0.3);
+  const double shares[] = {0.05, 0.05, 0.99, 0.05};
+  for (size_t i = 0; i < 4; ++i) {
+    c.result.threads[i].cpu_time_s = shares[i] * 10;
+    c.result.threads[i].run_time_s = 10;
+  }
+  std::optional<CheckOutcome> out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("worker thread 2 of 4 used 99% of its wall time in CPU (the "
+                                   "others 5% at most)"));
+  EXPECT_EQ(FigureOf(*out, "busiest_worker"), 2);
+  EXPECT_DOUBLE_EQ(FigureOf(*out, "busiest_worker_cpu"), 0.99);
+  EXPECT_DOUBLE_EQ(FigureOf(*out, "other_workers_cpu_max"), 0.05);
+  EXPECT_LT(FigureOf(*out, "cpu_per_thread"), kClientBusyFraction);
+  // The busiest at 80%: passes, with the figures.
+  c.result.threads[2].cpu_time_s = 8;
+  out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "busiest_worker"), 2);
+  // ... and waiting for a CPU another 15% (a busy host): it wanted one
+  // 95% of its time, which the client then sets the pace of.
+  c.result.threads[2].cpu_wait_s = 1.5;
+  out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("worker thread 2 of 4 wanted a CPU 95% of its wall time (ran "
+                                   "80%, waited for one 15%; the others 5% at most)"));
+  EXPECT_DOUBLE_EQ(FigureOf(*out, "busiest_worker_wanting_cpu"), 0.95);
+  // A thread's CPU time above its wall time is not its own (Wine's
+  // GetThreadTimes): no thread's figure is used, the average decides.
+  c.result.threads[2].cpu_time_s = 9.9;
+  c.result.threads[0].cpu_time_s = 31;
+  out = c.Run(&CheckClientCpu);
+  EXPECT_EQ(out->level, CheckLevel::kPass);
+  EXPECT_EQ(FigureOf(*out, "busiest_worker"), -1);
+}
+
 TEST(ClientCpuCheckTest, ThreadsBeyondTheCpusCountTheCpus) {
   Case c = IoCase(DirectRead(), ResultOf(1000, 10, 1000000, 64));
   c.host.cpus = 2;
