@@ -315,7 +315,8 @@ TEST(MpiVoteTest, ARankThatNeverReachesMpiInitCannotHoldTheOthers) {
 // The same with the rank stopped inside MPI_Init rather than before it: it
 // is stopped as soon as its mark of presence appears (the roll call, made
 // right before MPI_Init), so the others wait in MPI_Init for a rank that is
-// there and does not go on. Their watchdog ends the job all the same.
+// there and does not go on. Their watchdog ends the job all the same, and
+// its line names the stopped rank.
 TEST(MpiVoteTest, ARankStoppedInsideMpiInitCannotHoldTheOthers) {
   const testing::TempDir dir;
   const std::string pid_file = dir / "rank2.pid";
@@ -361,8 +362,11 @@ TEST(MpiVoteTest, ARankStoppedInsideMpiInitCannotHoldTheOthers) {
             1u)
       << Show(r);
   // Rank 2 reached MPI_Init: no rank is named missing, also by a rank whose
-  // watchdog ends after another's has left.
-  EXPECT_EQ(CountOf(r.err, "; every rank reached MPI_Init, and one hangs in it; no rank ran it"),
+  // watchdog ends after another's has left; rank 2 is named as stopped in
+  // it (its mark's process is stopped).
+  EXPECT_EQ(CountOf(r.err,
+                    "; rank 2 reached MPI_Init and was stopped in it (SIGSTOP or a debugger); no "
+                    "rank ran it"),
             1u)
       << Show(r);
   EXPECT_EQ(CountOf(r.err, "did not reach MPI_Init"), 0u) << Show(r);
