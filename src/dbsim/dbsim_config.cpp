@@ -191,6 +191,7 @@ class ConfigReader {
                     std::string_view high_key, int64_t high) const;
   Status CheckFiles() const;
   Status CheckFile(const DbsimFileConfig& file) const;
+  Status CheckStreamName(const std::string& section, const std::string& name) const;
   int LineOf(std::string_view section, std::string_view key) const;
 
   const std::string& path_;
@@ -321,20 +322,43 @@ Status ConfigReader::CheckOrder(std::string_view section, std::string_view low_k
                fmt::format("[{}] {}={} is above {}={}", section, low_key, low, high_key, high));
 }
 
+// SQLIOSim names a second stream of a data file as FILE:STREAM (its sparse
+// sample: sqliosim.mdx:replica). The name is kept as given: on NTFS it is
+// the file's named stream, elsewhere (POSIX, Wine) a file of that name
+// beside it. One colon between two non-empty parts; a one-letter first part
+// would be a Windows drive, a second colon a stream type.
+Status ConfigReader::CheckStreamName(const std::string& section, const std::string& name) const {
+  const size_t colon = name.find(':');
+  if (colon == std::string::npos) return Status::Ok();
+  const std::string_view file = std::string_view(name).substr(0, colon);
+  const std::string_view stream = std::string_view(name).substr(colon + 1);
+  if (file.size() < 2 || stream.empty() || stream.find(':') != std::string_view::npos) {
+    return Error(LineOf(section, "FileName"),
+                 "[" + section + "] FileName=" + name +
+                     ": a name, or FILE:STREAM for a second stream of a file (one colon, both "
+                     "parts named; the files go in the folder given by -dir)");
+  }
+  return Status::Ok();
+}
+
 Status ConfigReader::CheckFile(const DbsimFileConfig& file) const {
   const std::string section = "File" + std::to_string(file.number);
   const int at = section_lines_.at(section);
   if (file.name.empty()) return Error(at, "[" + section + "] has no FileName");
-  if (file.name.find_first_of("/\\:") != std::string::npos) {
+  if (file.name.find_first_of("/\\") != std::string::npos) {
     return Error(LineOf(section, "FileName"),
                  "[" + section + "] FileName=" + file.name +
                      ": a name without a folder (the files go in the folder given by -dir)");
   }
+  LC_RETURN_IF_ERROR(CheckStreamName(section, file.name));
   if (file.initial_mb == 0) return Error(at, "[" + section + "] has no InitialSize");
   const uint64_t max_mb = file.max_mb == 0 ? file.initial_mb : file.max_mb;
   if (max_mb < file.initial_mb) {
     return Error(LineOf(section, "MaxSize"), fmt::format("[{}] MaxSize={} is below InitialSize={}",
                                                          section, max_mb, file.initial_mb));
+  }
+  if (const std::string small = DbsimFileTooSmall(config_, file); !small.empty()) {
+    return Error(LineOf(section, "InitialSize"), small);
   }
   if (file.shrinkable && file.increment_mb == 0) {
     return Error(LineOf(section, "Shrinkable"),
@@ -423,6 +447,50 @@ void AddEntries(const std::string& section, const std::vector<ConfigKeySpec<Conf
 }
 
 }  // namespace
+
+DbsimFileMinimum DbsimFileMinimumMb(const DbsimConfig& config, const DbsimFileConfig& file) {
+  constexpr uint64_t kMiB = uint64_t{1} << 20;
+  constexpr int64_t kExtentPages = 8;
+  constexpr int64_t kMostReadAhead = 64;  // DbPageFile::kMaxRun: one scatter read
+  constexpr uint64_t kSector = 512;
+  DbsimFileMinimum least;
+  uint64_t bytes = 0;
+  if (file.log_file) {
+    // UserCount=-1 is min(CPUCount * 2, 8): 8 at most.
+    const int64_t users = config.random_users < 0 ? 8 : config.random_users;
+    const uint64_t block = std::max<uint64_t>(kSector, config.log_block_bytes);
+    const uint64_t record =
+        (static_cast<uint64_t>(config.max_log_per_buffer) + block - 1) / block * block;
+    bytes = static_cast<uint64_t>(users) * record;
+    least.why = fmt::format(
+        "a group commit of RandomUser UserCount={} records of MaxLogPerBuffer={} "
+        "bytes ({} padded)",
+        users, config.max_log_per_buffer, record);
+  } else {
+    int64_t pages = kExtentPages;
+    least.why = fmt::format("one extent, {} pages", kExtentPages);
+    const int64_t read_ahead = std::min(config.buffers_ra_max, kMostReadAhead);
+    if (config.read_ahead_users != 0 && read_ahead > pages) {
+      pages = read_ahead;
+      least.why = fmt::format("ReadAheadUser BuffersRAMax={} pages", config.buffers_ra_max);
+    }
+    if (config.bulk_update_users != 0 && config.buffers_bu_max > pages) {
+      pages = config.buffers_bu_max;
+      least.why = fmt::format("BulkUpdateUser BuffersBUMax={} pages", config.buffers_bu_max);
+    }
+    bytes = static_cast<uint64_t>(pages) * config.page_size;
+    least.why += fmt::format(" of {} bytes", config.page_size);
+  }
+  least.mb = std::max<uint64_t>(1, (bytes + kMiB - 1) / kMiB);
+  return least;
+}
+
+std::string DbsimFileTooSmall(const DbsimConfig& config, const DbsimFileConfig& file) {
+  const DbsimFileMinimum least = DbsimFileMinimumMb(config, file);
+  if (file.doublewrite_area || file.initial_mb >= least.mb) return "";
+  return fmt::format("[File{}] InitialSize={} is too small: {} need {} MB; give at least {}",
+                     file.number, file.initial_mb, least.why, least.mb, least.mb);
+}
 
 std::vector<DbsimConfigEntry> DbsimConfigEntries(const DbsimConfig& config) {
   std::vector<DbsimConfigEntry> out;

@@ -109,11 +109,29 @@ struct DbsimConfig {
   // --engine=null: every I/O completes at once and reaches no file
   // (dbsim/null_file_system.h); the verification work is still done.
   bool null_engine = false;
+  // --page-size (set before the file is read): a [FileN] too small for the
+  // users' runs of these pages is refused (DbsimFileMinimumMb).
+  uint32_t page_size = 8192;
 
   std::vector<DbsimFileConfig> files;  // by N
   // "Key (line N)" of the keys given that loadcell does not simulate yet.
   std::vector<std::string> not_simulated;
 };
+
+// The least InitialSize (MB) `file` may have under `config`, and what
+// needs it: a data file holds one extent (8 pages) and the longest run of
+// pages a user reads or writes at once (the read-ahead's BuffersRAMax, at
+// most 64; the bulk update's BuffersBUMax); the log one group commit of
+// every random user's largest record (MaxLogPerBuffer padded to the log's
+// blocks; UserCount=-1 counted as its most, 8).
+struct DbsimFileMinimum {
+  uint64_t mb = 1;
+  std::string why;  // "BulkUpdateUser BuffersBUMax=128 pages of 65536 bytes"
+};
+DbsimFileMinimum DbsimFileMinimumMb(const DbsimConfig& config, const DbsimFileConfig& file);
+// "[File1] InitialSize=1 is too small: ... (8 MB); give at least 8", or ""
+// when `file` is large enough.
+std::string DbsimFileTooSmall(const DbsimConfig& config, const DbsimFileConfig& file);
 
 // One key of a configuration as its file holds it: the section ("CONFIG",
 // "RandomUser", "File1"), the key as SQLIOSim spells it, the value as text

@@ -228,6 +228,9 @@ struct FioJobSpec {
   FioFallocate fallocate = FioFallocate::kNative;  // fallocate=
   bool create_on_open = false;                     // create_on_open=
   bool allow_mounted_write = false;                // allow_mounted_write=
+  // allow_file_create=0: a job whose file is missing, or shorter than the
+  // job would lay out, is refused instead of the file made.
+  bool allow_file_create = true;
 
   // ---- Engine
   // ioengine=: fio's default on Linux; fio's default on Windows is

@@ -414,6 +414,7 @@ std::vector<FioOptionInfo> MakeTable() {
                                                    {"1", FioFallocate::kPosix}})},
       {"create_on_open", {}, "bool", "0", "", "0 or 1", Bool(&S::create_on_open)},
       {"allow_mounted_write", {}, "bool", "0", "", "0 or 1", Bool(&S::allow_mounted_write)},
+      {"allow_file_create", {}, "bool", "1", "", "0 or 1", Bool(&S::allow_file_create)},
       // Engine
       {"ioengine",
        {},

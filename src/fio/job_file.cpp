@@ -260,9 +260,9 @@ bool IsProgramOption(std::string_view name) {
 }  // namespace
 
 const std::vector<std::string_view> kFioProgramOptions = {
-    "output",     "output-format", "parse-only",  "warnings-fatal", "eta",    "allow-destructive",
-    "mpi",        "mpi-files",     "mpi-timeout", "verdict",        "format", "output-file",
-    "report-html"};
+    "output",      "output-format", "parse-only",  "warnings-fatal", "eta",    "allow-destructive",
+    "mpi",         "mpi-files",     "mpi-timeout", "verdict",        "format", "output-file",
+    "report-html", "readonly"};
 
 std::string FormatOrigin(const FioOrigin& origin) {
   if (origin.command_line)

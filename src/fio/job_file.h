@@ -116,7 +116,7 @@ struct FioCommandLine {
   std::vector<FioRawOption> program_options;
 };
 // The program options fio has that loadcell takes: output, output-format,
-// parse-only, warnings-fatal, eta, and loadcell's own allow-destructive,
+// parse-only, warnings-fatal, eta, readonly, and loadcell's own allow-destructive,
 // mpi, mpi-files, mpi-timeout, verdict, format, output-file and report-html
 // (and section, kept apart above).
 extern const std::vector<std::string_view> kFioProgramOptions;

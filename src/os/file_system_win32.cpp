@@ -92,10 +92,20 @@ Status RefuseReplaced(const DirHandle& dir, const std::string& name) {
       fmt::format("'{}' was replaced: it is not the file expected", EntryPath(dir, name)));
 }
 
+// A name inside `dir`: no folder, and a colon only as FILE:STREAM, a named
+// stream of a file of `dir` (SQLIOSim's sparse sample names one); never a
+// stream type (a second colon) or an unnamed part.
+bool IsStreamName(const std::string& name) {
+  const size_t colon = name.find(':');
+  return colon != std::string::npos && colon > 0 && colon + 1 < name.size() &&
+         name.find(':', colon + 1) == std::string::npos;
+}
+
 Status CheckEntryName(const DirHandle& dir, const std::string& name) {
   if (!dir.valid()) return Status::Internal("directory call on a closed directory handle");
   if (name.empty() || name == "." || name == ".." ||
-      name.find_first_of("/\\:") != std::string::npos) {
+      name.find_first_of("/\\") != std::string::npos ||
+      (name.find(':') != std::string::npos && !IsStreamName(name))) {
     return Status::InvalidArgument(
         fmt::format("'{}' is not a file name inside {}", name, dir.path));
   }

@@ -14,8 +14,9 @@
 namespace loadcell {
 
 // The most counters a workload may name (WorkloadInfo::counter_names; fio
-// jobs name 50). Run::Configure refuses more.
-inline constexpr int kMaxCounters = 64;
+// jobs name 50, dbsim's users 22 and 9 per data file, up to 63 of them).
+// Run::Configure refuses more.
+inline constexpr int kMaxCounters = 640;
 
 class alignas(64) ThreadRecorder {
  public:

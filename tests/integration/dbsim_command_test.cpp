@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "diskspd/diskspd_xml_reader.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -61,6 +62,33 @@ uint64_t UserFigure(const std::string& out, const std::string& user, const std::
   std::smatch m;
   if (!std::regex_search(block, m, std::regex(label + " ([0-9]+)"))) return 0;
   return std::stoull(m[1]);
+}
+
+// The HTML page of a dbsim run holds a row per user and per data file,
+// with its counts as the run's JSON `doc` has them.
+void ExpectDbsimRows(const std::string& html, const nlohmann::json& doc) {
+  // A row per user and per data file, with its counts as the JSON has them.
+  auto num = [](uint64_t n) { return "<td class=\"num\">" + std::to_string(n) + "</td>"; };
+  EXPECT_FALSE(doc["users"].empty());
+  for (const auto& u : doc["users"]) {
+    const auto& io = u["io"];
+    const std::string row = "<tr><td>" + u["name"].get<std::string>() + "</td>" +
+                            num(io["read"]["count"].get<uint64_t>()) +
+                            num(io["scatter_read"]["count"].get<uint64_t>()) +
+                            num(io["write"]["count"].get<uint64_t>()) +
+                            num(io["gather_write"]["count"].get<uint64_t>()) +
+                            num(io["log_write"]["count"].get<uint64_t>());
+    EXPECT_NE(html.find(row), std::string::npos) << row;
+  }
+  EXPECT_EQ(doc["files"].size(), 1u);
+  for (const auto& f : doc["files"]) {
+    const std::string row =
+        "<tr><td>" + f["name"].get<std::string>() + "</td>" + num(f["reads"].get<uint64_t>()) +
+        num(f["scatter_reads"].get<uint64_t>()) + num(f["writes"].get<uint64_t>()) +
+        num(f["gather_writes"].get<uint64_t>()) + num(f["flushes"].get<uint64_t>());
+    EXPECT_NE(html.find(row), std::string::npos) << row;
+  }
+  EXPECT_NE(html.find("<h2>Users and files</h2>"), std::string::npos);
 }
 
 TEST(DbsimCommand, EveryUserRunsAndEveryPageReadBackIsAsWritten) {
@@ -121,14 +149,18 @@ TEST(DbsimCommand, UnbufferedWriteThroughKeepsEveryPage) {
 }
 
 // --format=json: one JSON document on stdout, every user with its I/O,
-// the files and the page checks, agreeing with each other.
+// the files (with their own I/O as the users timed it) and the page
+// checks, agreeing with each other; --report-html the page of the same run.
 TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
   TempDir dir;
   dir.Write("small.ini", DbsimConfigText("", "RandomUserReadWriteRatio=7000\n", 1));
-  const ProcessResult r = Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "--format=json"});
+  const ProcessResult r =
+      Dbsim(dir, {"-cfg", "small.ini", "-dir", ".", "--format=json", "--report-html=run.html"});
   ASSERT_EQ(r.exit_code, 0) << Show(r);
   const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << r.out;
+  // --report-html: the page of the same run, its users and files as rows.
+  ExpectDbsimRows(dir.Read("run.html"), doc);
   EXPECT_EQ(doc["test"], "dbsim");
   EXPECT_EQ(doc["page_size"], 8192);
   ASSERT_EQ(doc["users"].size(), 7u) << r.out;  // six users and the audit pass
@@ -151,6 +183,27 @@ TEST(DbsimCommand, TheJsonReportIsOneDocumentWithEveryUserAndFile) {
   EXPECT_EQ(doc["files"][0]["pages"], 512);
   // The file's scatter reads are the users' (the read-ahead's).
   EXPECT_EQ(doc["files"][0]["scatter_reads"].get<uint64_t>(), scatter);
+  // Its I/O as the users timed it: every kind but the log's, merged over
+  // the users; its rate over the run's time, its percentiles and longest.
+  uint64_t file_ios = 0;
+  for (const auto& u : doc["users"]) {
+    for (const char* kind :
+         {"read", "scatter_read", "write", "gather_write", "flush", "grow", "shrink"}) {
+      file_ios += u["io"][kind]["count"].get<uint64_t>();
+    }
+  }
+  const auto& file_io = doc["files"][0]["io"];
+  EXPECT_GT(file_io["count"].get<uint64_t>(), 0u);
+  EXPECT_EQ(file_io["count"].get<uint64_t>(), file_ios);
+  EXPECT_LE(file_io["p50_ns"].get<uint64_t>(), file_io["p99_ns"].get<uint64_t>());
+  EXPECT_LE(file_io["p99_ns"].get<uint64_t>(), file_io["max_ns"].get<uint64_t>());
+  EXPECT_EQ(doc["summary"]["latency_by_kind_ns"]["I/O on data.mdx"]["count"], file_io["count"]);
+  const double run_s = doc["summary"]["total_time_s"].get<double>();
+  ASSERT_GT(run_s, 0);
+  EXPECT_NEAR(doc["files"][0]["iops"].get<double>(), static_cast<double>(file_ios) / run_s,
+              1e-6 * (file_ios + 1));
+  for (const auto& [kind, n] : doc["files"][0]["failed_pages"].items()) EXPECT_EQ(n, 0) << kind;
+  EXPECT_EQ(doc["files"][0]["failed_pages"].size(), 9u);
   EXPECT_EQ(doc["page_checks"]["failed"], 0);
   EXPECT_GT(doc["log"]["bytes_written"].get<uint64_t>(), 0u);
   EXPECT_TRUE(doc["verdict"]["judged"].get<bool>());
@@ -205,6 +258,7 @@ TEST(DbsimCommand, TheJsonIsALoadcellResultThatReportAndCompareRead) {
   EXPECT_NE(html.find("<h1>loadcell dbsim</h1>"), std::string::npos);
   EXPECT_NE(html.find("pages checked"), std::string::npos);
   EXPECT_NE(html.find("failed pages"), std::string::npos);
+  ExpectDbsimRows(html, doc);
 
   const ProcessResult cmp = RunLoadcell({"compare", results[0], results[1]});
   ASSERT_EQ(cmp.exit_code, 0) << Show(cmp);
@@ -259,9 +313,10 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
   }
 }
 
-// -log: SQLIOSim's XML error log, an ERROR entry for every page that failed
-// its check with its file, page, offset, the expected and the seen header
-// fields; -save: the configuration the run was given, which a next run
+// -log: SQLIOSim's XML error log in its layout (its stylesheet, LOG,
+// ENTRY with SQLIOSim's attributes, EXTENDED_DESCRIPTION), an ERROR entry
+// for every page that failed its check with its file, page, offset, the
+// expected and the seen header fields; -save: the configuration the run was given, which a next run
 // reads as its -cfg.
 TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguration) {
   TempDir dir;
@@ -269,28 +324,74 @@ TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguratio
   const ProcessResult r = Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", "-log", "errors.xml",
                                       "-save", "saved.ini", "--inject-fault=torn-write:5"});
   EXPECT_EQ(r.exit_code, 1) << Show(r);
-  const std::string log = dir.Read("errors.xml");
-  ASSERT_EQ(log.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<LOG ", 0), 0u) << log;
-  EXPECT_NE(log.find("</LOG>\n"), std::string::npos) << log;
-  EXPECT_NE(log.find("run ended: "), std::string::npos) << log;
-  // As many ERROR entries as the report counts torn pages, each with its
-  // place: the offset is the page's.
-  const std::regex entry(
-      "<ENTRY TYPE=\"ERROR\" USER=\"[a-z0-9 ,-]+\" TIME_MS=\"[0-9.]+\" KIND=\"torn page\" "
-      "FILE=\"data.mdx\" FILE_ID=\"1\" PAGE=\"([0-9]+)\" OFFSET=\"([0-9]+)\" "
-      "PAGE_SIZE=\"8192\">\n  <EXPECTED FILE_ID=\"1\" PAGE=\"([0-9]+)\" KEY=\"([0-9]+)\"[^\n]*\n"
-      "  <SEEN [^\n]* KEY=\"([0-9]+)\"[^\n]*\n  <SECTOR NUMBER=\"[0-9]+\"");
+  std::string log = dir.Read("errors.xml");
+  // SQLIOSim's layout: its stylesheet named, a LOG of ENTRY elements with
+  // SQLIOSim's attributes and an EXTENDED_DESCRIPTION each.
+  const std::string prolog =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<?xml-stylesheet type=\"text/xsl\" href=\"ErrorLog.xslt\"?>\n";
+  ASSERT_EQ(log.rfind(prolog + "<LOG ", 0), 0u) << log;
+  // The reader takes no processing instruction but the declaration.
+  log.erase(log.find("<?xml-stylesheet"), log.find("<LOG ") - log.find("<?xml-stylesheet"));
+  Result<diskspd::XmlElement> doc = diskspd::ReadXmlDocument(log);
+  ASSERT_TRUE(doc.ok()) << doc.status().message() << "\n" << log;
+  EXPECT_EQ(doc->name, "LOG");
   size_t entries = 0;
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), entry); it != std::sregex_iterator();
-       ++it) {
+  size_t infos = 0;
+  for (const diskspd::XmlElement& e : doc->children) {
+    ASSERT_EQ(e.name, "ENTRY") << log;
+    for (const char* a : {"TYPE", "TIME", "DATE", "TID", "User", "File", "Line", "Func", "HRESULT",
+                          "SYSTEXT", "TIME_MS"}) {
+      EXPECT_NE(e.Attribute(a), nullptr) << a << " of the entry on line " << e.line;
+    }
+    EXPECT_TRUE(std::regex_match(*e.Attribute("TIME"), std::regex("[0-9]{2}:[0-9]{2}:[0-9]{2}")))
+        << *e.Attribute("TIME");
+    EXPECT_TRUE(std::regex_match(*e.Attribute("DATE"), std::regex("[0-9]{2}/[0-9]{2}/[0-9]{2}")))
+        << *e.Attribute("DATE");
+    const diskspd::XmlElement* description = nullptr;
+    const diskspd::XmlElement* expected = nullptr;
+    const diskspd::XmlElement* sector = nullptr;
+    for (const diskspd::XmlElement& c : e.children) {
+      if (c.name == "EXTENDED_DESCRIPTION") description = &c;
+      if (c.name == "EXPECTED") expected = &c;
+      if (c.name == "SECTOR") sector = &c;
+    }
+    ASSERT_NE(description, nullptr) << "entry on line " << e.line;
+    EXPECT_FALSE(description->text.empty()) << "entry on line " << e.line;
+    if (*e.Attribute("TYPE") == "INFO") {
+      ++infos;
+      continue;
+    }
+    // Each page that failed: an ERROR entry with its place (the offset is
+    // the page's), what was expected and the torn sector.
     ++entries;
-    const std::smatch& m = *it;
-    EXPECT_EQ(std::stoull(m[2]), std::stoull(m[1]) * 8192) << m[0];
-    EXPECT_EQ(m[3], m[1]) << m[0];
+    ASSERT_EQ(*e.Attribute("TYPE"), "ERROR");
+    EXPECT_EQ(*e.Attribute("HRESULT"), "0x80070467");
+    EXPECT_EQ(*e.Attribute("KIND"), "torn page");
+    EXPECT_EQ(*e.Attribute("DATA_FILE"), "data.mdx");
+    EXPECT_EQ(*e.Attribute("FILE_ID"), "1");
+    EXPECT_EQ(*e.Attribute("PAGE_SIZE"), "8192");
+    EXPECT_EQ(std::stoull(*e.Attribute("OFFSET")), std::stoull(*e.Attribute("PAGE")) * 8192);
+    ASSERT_NE(expected, nullptr) << "entry on line " << e.line;
+    EXPECT_EQ(*expected->Attribute("PAGE"), *e.Attribute("PAGE"));
+    EXPECT_NE(sector, nullptr) << "entry on line " << e.line;
+    EXPECT_NE(std::stoi(*e.Attribute("TID")), 0) << "a user's thread, not main";
   }
+  EXPECT_EQ(infos, 2u) << log;  // the start and "run ended: "
+  EXPECT_NE(log.find("run ended: "), std::string::npos) << log;
+  // As many ERROR entries as the report counts torn pages.
   std::smatch torn;
   ASSERT_TRUE(std::regex_search(r.out, torn, std::regex("\n  torn page: ([0-9]+)\n"))) << r.out;
   EXPECT_EQ(entries, std::stoull(torn[1])) << log;
+  // The data file's own line counts them too (the fault is on its I/O).
+  const std::string files = r.out.substr(r.out.find("Files:\n"));
+  std::smatch in_file;
+  ASSERT_TRUE(std::regex_search(files, in_file,
+                                std::regex("\n    [0-9]+ I/Os, [0-9.]+ IOPS; latency \\(us\\): p50 "
+                                           "[0-9.]+, p95 [0-9.]+, p99 [0-9.]+, longest [0-9.]+; "
+                                           "failed: torn page ([0-9]+)\n")))
+      << files;
+  EXPECT_EQ(in_file[1], torn[1]) << files;
   // The configuration as run, the switches applied, every key spelled out.
   const std::string saved = dir.Read("saved.ini");
   EXPECT_NE(saved.find("\nStopOnError=FALSE\n"), std::string::npos) << saved;

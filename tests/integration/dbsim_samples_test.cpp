@@ -120,6 +120,13 @@ TEST(DbsimSamples, EachSampleRunsWithEveryUserItEnablesAndNoFailure) {
     // The sparse sample runs three cycles.
     if (std::string(sample.name) == "sparse") {
       EXPECT_EQ(IoOf(doc, "random user").found, 3) << r.out;
+      // Its third file is SQLIOSim's second stream of the data file, named
+      // as SQLIOSim names it (a file of that name where there are no streams).
+      bool stream_file = false;
+      for (const auto& f : doc["files"]) {
+        stream_file |= f["name"] == "sqliosim.mdx:replica" && f["sparse"] == true;
+      }
+      EXPECT_TRUE(stream_file) << r.out;
     }
   }
 }

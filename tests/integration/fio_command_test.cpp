@@ -143,10 +143,21 @@ TEST(FioCommandTest, UnlinkRemovesTheJobsFilesAndAFailedJobExitsOne) {
   ProcessResult r = Fio(dir, {"--name=u", "--size=1m", "--rw=write", "--unlink=1"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "u.0.0"));
-  // A folder that does not exist: the layout fails, exit 1.
-  r = Fio(dir, {"--name=f", "--size=1m", "--directory=" + (dir / "missing")});
+  // A file that is a folder: the layout fails, exit 1.
+  std::filesystem::create_directory(dir / "sub");
+  r = Fio(dir, {"--name=f", "--size=1m", "--filename=" + (dir / "sub")});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("job f:"), std::string::npos) << r.err;
+  // A folder that does not exist: refused before anything is made, one
+  // line, exit 2.
+  r = Fio(dir, {"--name=f", "--size=1m", "--directory=" + (dir / "missing")});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(r.err, "loadcell: error: command line argument 3: job f: the folder " +
+                       (dir / "missing") + " of " + (dir / "missing") +
+                       "/f.0.0 does not exist: loadcell makes no folder for a job's files (fio "
+                       "would); make it first\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
 }
 
 // The first job of a JSON run: its figures, or null when the output is no

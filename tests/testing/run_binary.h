@@ -55,6 +55,15 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
 // Windows child gets no signal).
 void SendInterrupt(int pid);
 
+// The exit code of a child ended by KillChild: 128 + SIGKILL on POSIX, and
+// the code TerminateProcess is given on Windows, so that both read alike.
+inline constexpr int kKilledExitCode = 128 + 9;
+
+// Ends the child `pid` at once, as a crash or power cut would end it: no
+// handler runs, nothing is flushed (POSIX: SIGKILL; Windows:
+// TerminateProcess with kKilledExitCode).
+void KillChild(int pid);
+
 // The path of the loadcell binary under test (on Windows loadcell.exe beside
 // the test executable: the compiled-in path is the build machine's).
 std::string LoadcellBinary();

@@ -132,6 +132,8 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
 
 void SendInterrupt(int pid) { kill(pid, SIGINT); }
 
+void KillChild(int pid) { kill(pid, SIGKILL); }
+
 ProcessLock::ProcessLock(const std::string& path) {
   const int fd = open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
   if (fd < 0) {

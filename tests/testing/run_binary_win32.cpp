@@ -240,6 +240,19 @@ ProcessResult RunCommand(const std::vector<std::string>& command, const ChildWat
 // shares, which Wine does not give a process with its output on pipes
 // (GenerateConsoleCtrlEvent and AllocConsole both fail): scripts/test-windows
 // sends Ctrl-C as Wine delivers it, SIGINT to the wine process.
+void KillChild(int pid) {
+  HANDLE h = OpenProcess(PROCESS_TERMINATE | SYNCHRONIZE, FALSE, static_cast<DWORD>(pid));
+  if (h == nullptr) {
+    ADD_FAILURE() << "cannot open the child " << pid << " to end it";
+    return;
+  }
+  if (TerminateProcess(h, kKilledExitCode) == 0) {
+    ADD_FAILURE() << "TerminateProcess failed for the child " << pid;
+  }
+  WaitForSingleObject(h, INFINITE);
+  CloseHandle(h);
+}
+
 void SendInterrupt(int pid) {
   ADD_FAILURE() << "no SIGINT for the Windows child " << pid
                 << ": this test belongs in a *_posix_test.cpp file";

@@ -61,6 +61,8 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
         EscapeControlBytes(arg.substr(eq + 1)), arg[2] == 'v' ? "on, off" : "sync, null"));
   } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
     a.journal = arg.substr(10);
+  } else if (arg.rfind("--report-html=", 0) == 0 && arg.size() > 14) {
+    a.report_html = arg.substr(14);
   } else if (arg == "--format=json" || arg == "--format=text") {
     a.json = arg == "--format=json";
   } else if (arg.rfind("--verdict=", 0) == 0) {
@@ -74,7 +76,7 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
         "dbsim: unknown option '{}' (loadcell's own: --preset=sqlserver|postgresql|innodb, "
         "--page-size=BYTES, --user-depth=N, --engine=sync|null, --verify=on|off, "
         "--allow-destructive, --journal=FILE, --verify-after-crash, "
-        "--format=text|json, --verdict=off|on|strict, --help)",
+        "--format=text|json, --report-html=FILE, --verdict=off|on|strict, --help)",
         arg));
   }
   return Status::Ok();

@@ -30,10 +30,11 @@ struct DbsimArgs {
   bool null_engine = false;  // --engine=sync|null
   bool allow_destructive = false;
   bool help = false;
-  std::string log_file;   // -log: the XML error log (else the configuration's ErrorFile)
-  std::string save_file;  // -save: the configuration of the run, written out
-  std::string journal;    // --journal=FILE
-  bool json = false;      // --format=json
+  std::string log_file;     // -log: the XML error log (else the configuration's ErrorFile)
+  std::string save_file;    // -save: the configuration of the run, written out
+  std::string report_html;  // --report-html=FILE: the HTML page of the run
+  std::string journal;      // --journal=FILE
+  bool json = false;        // --format=json
   VerdictMode verdict = VerdictMode::kOn;  // --verdict=off|on|strict
   bool verify_after_crash = false;
   // --inject-fault=KIND[:SKIP] (for tests): one I/O broken through the seam.

@@ -71,6 +71,7 @@ Result<DbsimConfig> LoadConfig(const DbsimArgs& a) {
     LC_ASSIGN_OR_RETURN(DbsimPresetBase preset, DbsimPreset(a.preset));
     config = std::move(preset.config);
   }
+  config.page_size = a.page_size;  // before the file: its sizes are checked against it
   if (!a.cfg.empty()) {
     auto text = ReadFileToString(DefaultFileSystem(), a.cfg);
     if (!text.ok()) return ReadFailureAsUsageError("dbsim", text.status(), "-cfg " + a.cfg);
@@ -89,6 +90,15 @@ Result<DbsimConfig> LoadConfig(const DbsimArgs& a) {
     for (auto& f : config.files) {
       f.initial_mb = f.log_file ? std::clamp<uint64_t>(size / 2, 1, kDefaultLogMb) : size;
       f.max_mb = f.log_file ? f.initial_mb : size * 2;
+    }
+  }
+  // Each file large enough for the users' runs of pages and the log writer
+  // (a -cfg file's [FileN] were checked as it was read; these are -size's,
+  // or SQLIOSim's two).
+  for (const auto& f : config.files) {
+    if (const std::string small = DbsimFileTooSmall(config, f); !small.empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "dbsim: {}{}", a.size_mb > 0 ? fmt::format("-size {}: ", a.size_mb) : "", small));
     }
   }
   if (a.duration_s > 0) config.test_cycle_duration_s = a.duration_s;
@@ -371,8 +381,9 @@ std::string LogSummary(const JobsResult& ran, const DbsimDatabase& db, const Val
 
 int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const DbsimDatabase& db,
                       DbsimUsers& users, std::vector<JobGroup>& groups,
-                      const DbsimReportInput& report, DbsimErrorLog& log, std::ostream& out,
+                      const DbsimReportInput& report, DbsimOutputs& outputs, std::ostream& out,
                       std::ostream& err) {
+  DbsimErrorLog& log = outputs.log;
   Result<JobsResult> ran = RunJobs(groups);
   if (!ran.ok()) {
     PrintCliError(err, ran.status());
@@ -400,6 +411,14 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
     WriteDbsimJson(full, out);
   } else {
     WriteDbsimText(full, out);
+  }
+  if (outputs.html.is_open()) {
+    Status st = WriteDbsimHtml(full, outputs.html.stream());
+    if (st.ok()) st = outputs.html.Commit();
+    if (!st.ok()) {
+      PrintCliError(err, st);
+      failed = true;
+    }
   }
   if (config.delete_files_at_shutdown) {
     for (const auto& f : config.files) (void)RemoveFile(DefaultFileSystem(), a.dir, f.name);
@@ -505,7 +524,7 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, DbsimOutpu
     WriteDbsimHeader(report, out);
     out.flush();
   }
-  return RunDbsimAndReport(a, config, db, users, groups, report, outputs.log, out, err);
+  return RunDbsimAndReport(a, config, db, users, groups, report, outputs, out, err);
 }
 
 }  // namespace
@@ -539,6 +558,7 @@ std::string DbsimUsage() {
          "  --journal=FILE        record each page write's intent and durability in FILE\n"
          "  --verify-after-crash  with --journal: check every page against the journal\n"
          "  --format=json         the report as one JSON document on stdout\n"
+         "  --report-html=FILE    also the run's HTML page (its users and files as tables)\n"
          "  --verdict=MODE        off, on (the default) or strict: exit 3 when the\n"
          "                        verdict is INVALID (docs/validity.md)\n"
          "Every key, check and user: docs/dbsim.md.\n";

@@ -1,14 +1,16 @@
 #pragma once
 // SQLIOSim's XML error log as `loadcell dbsim` writes it (-log FILE, or the
-// configuration's ErrorFile; docs/dbsim.md, "The XML error log"): one XML
-// document, a LOG element holding an ENTRY element per event, each with its
-// TYPE (INFO or ERROR), its USER and its time since the run's start, and a
-// one-line EXTENDED_DESCRIPTION; a page that failed its check with its file,
-// page, offset, kind, the expected and the seen header fields and what its
-// re-reads saw. Written to a temporary file and put in place whole at the
-// end (cli/report_file.h; the temporary recorded: cli/dbsim/dbsim_outputs.h).
-// Not thread-safe: the database calls Fault under its lock of failures, the
-// rest is called from the command's thread.
+// configuration's ErrorFile; docs/dbsim.md, "The XML error log"), in
+// SQLIOSim's layout so that its stylesheet (ErrorLog.xslt) renders it: one
+// XML document naming that stylesheet, a LOG element holding an ENTRY
+// element per event with SQLIOSim's attributes (TYPE, TIME, DATE, TID,
+// User, File, Line, Func, HRESULT, SYSTEXT) and an EXTENDED_DESCRIPTION;
+// loadcell's own facts beside them: the time since the run's start, and of
+// a page that failed its check its data file, page, offset, kind, the
+// expected and the seen header fields and what its re-reads saw. Written to a temporary file and
+// put in place whole at the end (cli/report_file.h; the temporary recorded:
+// cli/dbsim/dbsim_outputs.h). Not thread-safe: the database calls Fault under its lock of failures,
+// the rest is called from the command's thread.
 
 #include <cstdint>
 #include <string>
@@ -41,8 +43,19 @@ class DbsimErrorLog final {
   Status Finish(const std::string& summary);
 
  private:
-  // The ENTRY start tag's common attributes.
-  std::string EntryStart(const std::string& type, const std::string& user, uint64_t at_ns) const;
+  // What an ENTRY's start tag says of it (SQLIOSim's attributes).
+  struct EntryHead {
+    std::string type;  // INFO, WARNING, ERROR
+    std::string user;
+    int tid = 0;       // the user's thread number; 0: the main thread
+    std::string file;  // where in loadcell's source
+    int line = 0;
+    std::string func;
+    std::string hresult = "0x00000000";
+    std::string systext;
+  };
+  // The ENTRY start tag's common attributes (not its '>').
+  std::string EntryStart(const EntryHead& e, uint64_t at_ns) const;
 
   ReportFile file_;
   int64_t start_ns_ = 0;

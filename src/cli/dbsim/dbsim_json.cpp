@@ -1,9 +1,12 @@
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "cli/dbsim/dbsim_report.h"
 #include "core/version.h"
 #include "dbsim/page_check.h"
+#include "report/html/html_report.h"
+#include "report/json/json_reader.h"
 #include "report/json/json_writer.h"
 #include "report/json/validity_json.h"
 #include "report/reporter.h"
@@ -21,17 +24,32 @@ uint64_t JsonCounter(const RunResult& r, int index) {
   return index < static_cast<int>(r.counters.size()) ? r.counters[index] : 0;
 }
 
+// {"count", "p50_ns", "p95_ns", "p99_ns", "max_ns"} of `h`.
+void WriteJsonHistogram(const LatencyHistogram& h, JsonWriter& w) {
+  w.BeginObject();
+  w.Key("count").Uint(h.Count());
+  w.Key("p50_ns").Uint(h.Percentile(50));
+  w.Key("p95_ns").Uint(h.Percentile(95));
+  w.Key("p99_ns").Uint(h.Percentile(99));
+  w.Key("max_ns").Uint(h.Max());
+  w.EndObject();
+}
+
 void WriteJsonLatencies(const RunResult& r, JsonWriter& w) {
   w.Key("io").BeginObject();
   for (size_t k = 1; k < r.latency.size() && k < std::size(kDbsimJsonKinds); ++k) {
-    const LatencyHistogram& h = r.latency[k].histogram;
-    w.Key(kDbsimJsonKinds[k]).BeginObject();
-    w.Key("count").Uint(h.Count());
-    w.Key("p50_ns").Uint(h.Percentile(50));
-    w.Key("p95_ns").Uint(h.Percentile(95));
-    w.Key("p99_ns").Uint(h.Percentile(99));
-    w.Key("max_ns").Uint(h.Max());
-    w.EndObject();
+    w.Key(kDbsimJsonKinds[k]);
+    WriteJsonHistogram(r.latency[k].histogram, w);
+  }
+  w.EndObject();
+}
+
+// Failed pages by kind, every kind named: {"torn page": 0, ...}.
+template <typename CountOf>
+void WriteJsonFailed(CountOf count_of, JsonWriter& w) {
+  w.Key("failed_pages").BeginObject();
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    w.Key(DbPageFaultName(static_cast<DbPageFault>(k))).Uint(count_of(k));
   }
   w.EndObject();
 }
@@ -66,12 +84,7 @@ void WriteJsonUser(const JobRunResult& job, const DbsimUserWorkload* user, JsonW
   w.Key("lazy_writes").Uint(JsonCounter(r, kDbsimLazyWrites));
   w.Key("pages_grown").Uint(JsonCounter(r, kDbsimPagesGrown));
   w.Key("pages_shrunk").Uint(JsonCounter(r, kDbsimPagesShrunk));
-  w.Key("failed_pages").BeginObject();
-  for (int k = 1; k < kDbPageFaultKinds; ++k) {
-    w.Key(DbPageFaultName(static_cast<DbPageFault>(k)))
-        .Uint(JsonCounter(r, kDbsimFaultCounters + k - 1));
-  }
-  w.EndObject();
+  WriteJsonFailed([&r](int k) { return JsonCounter(r, kDbsimFaultCounters + k - 1); }, w);
   w.Key("failure");
   if (r.failure.ok() || IsEndOfWork(r.failure)) {
     w.Null();
@@ -107,6 +120,12 @@ void WriteJsonFiles(const DbsimReportInput& in, JsonWriter& w) {
     w.Key("flushes").Uint(c.flushes);
     w.Key("bytes_read").Uint(c.bytes_read);
     w.Key("bytes_written").Uint(c.bytes_written);
+    // As every user timed it (the users' results merged, as theirs are).
+    const DbsimFileFigures figures = DbsimFileFiguresOf(in.result->total, i);
+    w.Key("iops").Double(figures.iops);
+    w.Key("io");
+    WriteJsonHistogram(figures.latency != nullptr ? *figures.latency : LatencyHistogram{}, w);
+    WriteJsonFailed([&figures](int k) { return figures.failed[k]; }, w);
     w.EndObject();
   }
   w.EndArray();
@@ -202,6 +221,15 @@ void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out) {
       out, *in.workload, settings, [&in](JsonWriter& w) { WriteDbsimMembers(in, w); });
   json->OnEnd(run);
   out << "\n";
+}
+
+Status WriteDbsimHtml(const DbsimReportInput& in, std::ostream& out) {
+  // The page of the JSON document, read back as `loadcell report` reads it.
+  std::ostringstream json;
+  WriteDbsimJson(in, json);
+  LC_ASSIGN_OR_RETURN(ResultData data, ParseResultJson(json.str(), "the run"));
+  out << RenderRunHtml(data);
+  return Status::Ok();
 }
 
 }  // namespace loadcell

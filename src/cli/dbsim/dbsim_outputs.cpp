@@ -33,8 +33,10 @@ Status OpenOutputs(const DbsimArgs& a, const DbsimConfig& config, DbsimOutputs& 
   const bool log_given = !a.log_file.empty();
   const std::string log = log_given ? a.log_file : config.error_file_given ? config.error_file : "";
   const std::string log_option = log_given ? "-log" : "ErrorFile";
-  for (const auto& [option, path] :
-       {std::pair{std::string("-save"), a.save_file}, std::pair{log_option, log}}) {
+  const std::pair<std::string, std::string> outputs[] = {
+      {"-save", a.save_file}, {log_option, log}, {"--report-html", a.report_html}};
+  for (size_t i = 0; i < std::size(outputs); ++i) {
+    const auto& [option, path] = outputs[i];
     if (path.empty()) continue;
     // -save may rewrite the configuration it read (SQLIOSim's -cfg F -save F).
     std::optional<std::string> taken = TakenBy(a, config, path);
@@ -42,13 +44,19 @@ Status OpenOutputs(const DbsimArgs& a, const DbsimConfig& config, DbsimOutputs& 
       return Status::InvalidArgument(
           fmt::format("dbsim: {} {}: that is {}; give a file of its own", option, path, *taken));
     }
-  }
-  if (!log.empty() && !a.save_file.empty() && SamePath(log, a.save_file)) {
-    return Status::InvalidArgument(fmt::format(
-        "dbsim: {} {} is also -save's file; give each a file of its own", log_option, log));
+    for (size_t j = 0; j < i; ++j) {
+      if (!outputs[j].second.empty() && SamePath(path, outputs[j].second)) {
+        return Status::InvalidArgument(
+            fmt::format("dbsim: {} {} is also {}'s file; give each a file of its own", option, path,
+                        outputs[j].first));
+      }
+    }
   }
   if (!a.save_file.empty()) LC_RETURN_IF_ERROR(out.save.Open("dbsim: -save", a.save_file));
   if (!log.empty()) LC_RETURN_IF_ERROR(out.log.Open("dbsim: " + log_option, log));
+  if (!a.report_html.empty()) {
+    LC_RETURN_IF_ERROR(out.html.Open("dbsim: --report-html", a.report_html));
+  }
   return Status::Ok();
 }
 
@@ -58,7 +66,8 @@ Status OpenDbsimOutputs(const DbsimArgs& a, const DbsimConfig& config, DbsimOutp
   FileSystem& fs = DefaultFileSystem();
   LC_RETURN_IF_ERROR(RemoveStaleDbsimTemporaries(fs, a.dir));
   LC_RETURN_IF_ERROR(OpenOutputs(a, config, out));
-  return RecordDbsimTemporaries(fs, a.dir, {out.save.temporary(), out.log.temporary()});
+  return RecordDbsimTemporaries(fs, a.dir,
+                                {out.save.temporary(), out.log.temporary(), out.html.temporary()});
 }
 
 std::string FormatDbsimTemporaryLine(const DbsimTemporary& t) {

@@ -33,9 +33,10 @@ namespace loadcell {
 struct DbsimOutputs {
   ReportFile save;
   DbsimErrorLog log;
+  ReportFile html;  // --report-html
 };
 
-// Checks -save's and the log's places and opens them (nothing is written
+// Checks -save's, the log's and --report-html's places and opens them (nothing is written
 // yet), after removing a killed run's temporaries and before recording
 // theirs (RemoveStaleDbsimTemporaries, RecordDbsimTemporaries).
 // InvalidArgument when one is a file of the run, the other's, or cannot be

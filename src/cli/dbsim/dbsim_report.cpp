@@ -98,6 +98,27 @@ std::string Resized(const DbPageFile& f, const DbsimFileResize& resize) {
                              f.settings().pages);
 }
 
+// A data file's I/O as every user timed it (the run's total: each job's
+// result merged): IOPS over the run's time, the latency percentiles and the
+// longest I/O; its failed pages by kind.
+void WriteFileFigures(const DbsimReportInput& in, size_t i, std::ostream& out) {
+  const DbsimFileFigures f = DbsimFileFiguresOf(in.result->total, i);
+  std::string line = fmt::format("    {} I/Os, {:.1f} IOPS", f.ios, f.iops);
+  if (f.latency != nullptr && f.ios > 0) {
+    const LatencyHistogram& h = *f.latency;
+    line +=
+        fmt::format("; latency (us): p50 {}, p95 {}, p99 {}, longest {}", Micros(h.Percentile(50)),
+                    Micros(h.Percentile(95)), Micros(h.Percentile(99)), Micros(h.Max()));
+  }
+  std::string failed;
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    if (f.failed[k] == 0) continue;
+    failed += fmt::format("{}{} {}", failed.empty() ? "" : ", ",
+                          DbPageFaultName(static_cast<DbPageFault>(k)), f.failed[k]);
+  }
+  out << line << "; failed: " << (failed.empty() ? "none" : failed) << "\n";
+}
+
 void WriteFiles(const DbsimReportInput& in, std::ostream& out) {
   out << "Files:\n";
   const DbsimDatabase& db = *in.db;
@@ -110,6 +131,7 @@ void WriteFiles(const DbsimReportInput& in, std::ostream& out) {
         db.file_name(i), f.settings().file_id, f.pages(), Resized(f, db.resize(i)), c.reads,
         c.scatter_reads, c.writes, c.gather_writes, c.flushes, Mib(c.bytes_read),
         Mib(c.bytes_written));
+    WriteFileFigures(in, i, out);
   }
   uint64_t log_bytes = 0;
   for (const JobRunResult& job : in.result->jobs)
@@ -158,6 +180,20 @@ void WriteChecks(const DbsimReportInput& in, std::ostream& out) {
 }
 
 }  // namespace
+
+DbsimFileFigures DbsimFileFiguresOf(const RunResult& total, size_t file) {
+  DbsimFileFigures f;
+  const auto kind = static_cast<size_t>(DbsimFileKind(file));
+  if (kind < total.latency.size()) {
+    f.latency = &total.latency[kind].histogram;
+    f.ios = f.latency->Count();
+  }
+  f.iops = total.total_time_s > 0 ? static_cast<double>(f.ios) / total.total_time_s : 0;
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    f.failed[k] = CounterOf(total, DbsimFileFaultCounter(file, static_cast<DbPageFault>(k)));
+  }
+  return f;
+}
 
 CheckOutcome DbsimUnverifiedOutcome() {
   CheckOutcome o;

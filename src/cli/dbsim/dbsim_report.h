@@ -4,6 +4,7 @@
 // verdict. Formats what the results and the database hold; computes
 // nothing else.
 
+#include <array>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -41,6 +42,19 @@ struct DbsimReportInput {
   Validity verdict;
 };
 
+// One data file's figures as the users timed them, from the run's total
+// (every job's result merged, across cycles and, like the users' figures,
+// processes): its I/Os (every kind), their rate over the total's time, its
+// latency histogram (percentiles, the longest I/O) and its failed pages by
+// kind (index DbPageFault).
+struct DbsimFileFigures {
+  uint64_t ios = 0;
+  double iops = 0;
+  const LatencyHistogram* latency = nullptr;  // into the total; null when absent
+  std::array<uint64_t, kDbPageFaultKinds> failed{};
+};
+DbsimFileFigures DbsimFileFiguresOf(const RunResult& total, size_t file);
+
 // What the verdict says of an unverified run (--verify=off), a WARN
 // `page-checks`: no page was checked, so the run says nothing of whether
 // the storage keeps pages.
@@ -55,6 +69,9 @@ void WriteDbsimText(const DbsimReportInput& in, std::ostream& out);
 // a run of loadcell's run schema (DbsimRunResult) with dbsim's own figures
 // beside its members.
 void WriteDbsimJson(const DbsimReportInput& in, std::ostream& out);
+// The HTML page of the run (--report-html): the page `loadcell report`
+// makes of its JSON, with its users and data files as tables.
+Status WriteDbsimHtml(const DbsimReportInput& in, std::ostream& out);
 
 // The run as loadcell's run schema states it (docs/json-schema.md): every
 // user's result merged (the jobs' total), with dbsim's manifest (the

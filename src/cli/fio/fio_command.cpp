@@ -38,6 +38,7 @@ struct FioProgramOptions {
   bool json_plus = false;
   std::string output;
   bool parse_only = false;
+  bool readonly = false;                   // fio's --readonly: no job writes, trims or makes a file
   bool allow_destructive = false;          // loadcell's own: writes to a device holding data
                                            // or to a file loadcell did not lay out
   VerdictMode verdict = VerdictMode::kOn;  // loadcell's own: --verdict=off|on|strict
@@ -72,6 +73,8 @@ Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption
       p.output = o.value;
     } else if (o.name == "parse-only") {
       p.parse_only = true;
+    } else if (o.name == "readonly") {
+      p.readonly = true;
     } else if (o.name == "allow-destructive") {
       p.allow_destructive = true;
     } else if (o.name == "verdict") {
@@ -138,12 +141,13 @@ struct JobRun {
 
 std::string FioUsage() {
   return "Usage: loadcell fio [--output-format=normal|json|json+[,...]] [--output=FILE]\n"
-         "                    [--section=NAME] [--parse-only] [--allow-destructive]\n"
+         "                    [--section=NAME] [--parse-only] [--readonly] [--allow-destructive]\n"
          "                    [--verdict=off|on|strict] [--format=json [--output-file=PATH]]\n"
          "                    [--report-html=PATH] JOBFILE...\n"
          "       loadcell fio [global options] --name=JOB [job options] [--name=JOB2 ...]\n"
          "fio 3.33's job files and command-line jobs, run by loadcell; fio's text and JSON\n"
          "output. Supported options and every difference from fio: docs/fio.md.\n"
+         "--readonly: refuse a job that writes or trims, or that would make or extend a file.\n"
          "--allow-destructive: let a job write to a device that holds a partition table or\n"
          "a file system, or to an existing file loadcell did not lay out.\n"
          "--verdict: each job's validity verdict (docs/validity.md) after its report: off,\n"
@@ -414,6 +418,7 @@ FioPlanOptions PlanOptionsOf(const FioProgramOptions& prog, const FioRanks& rank
                              FioFolderLocks& locks) {
   FioPlanOptions o;
   o.allow_destructive = prog.allow_destructive;
+  o.readonly = prog.readonly;
   o.rank_folder = ranks.RankFolder();
   // Under MPI each rank writes its own logs, named for its rank.
   if (ranks.across) o.log_suffix = fmt::format(".rank{}", ranks.launch.rank);

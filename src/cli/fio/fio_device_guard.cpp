@@ -56,6 +56,44 @@ Status CheckFioFileWrite(const fio::FioJobSpec& spec, const FioFileUse& use, boo
                   where, use.job, what, JoinPath(Dirname(use.path), kSqlioManifestName)));
 }
 
+Status CheckFioFileCreate(const fio::FioJobSpec& spec, const FioJobSettings& s, bool readonly,
+                          const std::string& rank_folder, FileSystem& fs) {
+  if (s.engine == "null") return Status::Ok();
+  const bool lays_out = FioJobLaysOutFiles(s);
+  for (size_t f = 0; f < s.files.size(); ++f) {
+    const std::string& path = s.files[f];
+    if (IsBlockDevice(path)) continue;
+    LC_ASSIGN_OR_RETURN(FileInfo st, fs.Stat(path));
+    if (st.exists && (!st.is_regular || !lays_out || st.size >= s.FileSize(f))) continue;
+    if (!st.exists) {
+      std::string folder = Dirname(path);
+      if (!rank_folder.empty() && Basename(folder) == rank_folder) folder = Dirname(folder);
+      LC_ASSIGN_OR_RETURN(FileInfo dir, fs.Stat(folder));
+      if (!dir.exists || !dir.is_directory) {
+        return FioRefuse(spec, spec.filenames.empty() ? "directory" : "filename",
+                         fmt::format("job {}: the folder {} of {} does not exist: loadcell makes "
+                                     "no folder for a job's files (fio would); make it first",
+                                     s.name, folder, path));
+      }
+    }
+    if (spec.allow_file_create && !readonly) continue;
+    const std::string what = st.exists
+                                 ? fmt::format("would lay out {} again ({} bytes; it needs {})",
+                                               path, st.size, s.FileSize(f))
+                                 : "would create " + path + ", which does not exist";
+    if (!spec.allow_file_create) {
+      return FioRefuse(spec, "allow_file_create",
+                       fmt::format("job {} {}: allow_file_create=0 forbids making or extending "
+                                   "a file",
+                                   s.name, what));
+    }
+    return FioRefuse(
+        spec, "filename",
+        fmt::format("job {} {}: --readonly forbids making or extending a file", s.name, what));
+  }
+  return Status::Ok();
+}
+
 Status LockFioJobFolders(const fio::FioJobSpec& spec, const FioJobSettings& s,
                          const std::string& rank_folder, FileSystem& fs, FioFolderLocks& locks) {
   if (s.engine == "null") return Status::Ok();

@@ -12,6 +12,10 @@
 //   folder's manifest lists it with its identity and size: the manifest
 //   SQLIO's and DiskSpd's files use, workloads/sqlio/sqlio_manifest.h), or
 //   with --allow-destructive. Reads of any file are allowed.
+// - a file a job would make or extend (missing, or shorter than the job lays
+//   out): refused in a folder that does not exist (loadcell makes no folder
+//   for a job's files), with fio's allow_file_create=0 and with fio's
+//   --readonly.
 // - two loadcell runs never lay out or change the files of one folder at
 //   once: a job takes the folder's lock (the one SQLIO's and DiskSpd's
 //   files use) before it checks the files it would change, and the run
@@ -50,12 +54,20 @@ struct FioFileUse {
 Status CheckFioFileWrite(const fio::FioJobSpec& spec, const FioFileUse& use, bool allow_destructive,
                          FileSystem& fs);
 
+// When the job `s` planned from `spec` may not make or extend one of its
+// files: a missing one in a folder that does not exist (a rank's own folder
+// `rank_folder`, "" for none, is made for it: its parent must exist), or,
+// with allow_file_create=0 or `readonly`, any file it would make or lay out
+// again. None for the null engine or a block device.
+Status CheckFioFileCreate(const fio::FioJobSpec& spec, const FioJobSettings& s, bool readonly,
+                          const std::string& rank_folder, FileSystem& fs);
+
 // Takes, for the job `s` planned from `spec`, the lock of each folder (once
 // per run: `locks.folders`) that holds a file the job would lay out, create,
 // write or trim: a file it writes or trims, a missing one, or one shorter
 // than the job lays out. None for the null engine, a block device or another
-// file that is not a regular one, nor for a folder that does not exist (the
-// layout says why), but a rank's own folder `rank_folder` ("rank1"; "" for
+// file that is not a regular one, nor for a folder that does not exist
+// (CheckFioFileCreate refuses its job), but a rank's own folder `rank_folder` ("rank1"; "" for
 // none) in a folder that exists: made here (listed in `locks.made`) and
 // locked, so that a rank's first run holds its folder as later ones do.
 // Held by another loadcell: FailedPrecondition in one line naming the holder

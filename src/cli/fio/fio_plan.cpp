@@ -332,6 +332,7 @@ Result<FioFileSizes> DrawFileSizes(const FioJobSpec& spec, const std::vector<uin
 // filesize=, else size= shared out over the files, else (filename=) the
 // size of the file that is there. `now`: what each file holds (0: missing).
 Result<FioFileSizes> SizeFiles(const FioJobSpec& spec, const FioJobInstance& inst,
+                               const std::vector<std::string>& files,
                                const std::vector<uint64_t>& now, uint64_t seed,
                                uint64_t min_block) {
   // The smallest file there (files of 0 bytes and missing ones aside).
@@ -355,9 +356,13 @@ Result<FioFileSizes> SizeFiles(const FioJobSpec& spec, const FioJobInstance& ins
     per_file = existing;
   }
   if (per_file == 0) {
-    return FioRefuse(
-        spec, "size",
-        "job " + inst.name + " has no size: give size=, filesize= or an existing filename=");
+    // Nothing to lay out: the first file that is missing or empty is named.
+    const size_t at = static_cast<size_t>(std::find(now.begin(), now.end(), 0) - now.begin());
+    const std::string which =
+        at < files.size() ? " (" + files[at] + " is missing or empty)" : std::string();
+    return FioRefuse(spec, "size",
+                     "job " + inst.name + " has no size" + which +
+                         ": give size=, filesize= or an existing filename=");
   }
   // filesize= and an existing file: I/O from offset to its end; size=: the
   // size from offset on (the file is made that much longer).
@@ -424,6 +429,12 @@ Status CheckFileWrites(const FioJobSpec& spec, const FioJobSettings& s, FileSyst
 Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst, FileSystem& fs,
                               const FioPlanOptions& options) {
   LC_RETURN_IF_ERROR(CheckFioRunnable(spec));
+  // fio's --readonly refuses a job that would write or trim at all (the
+  // null engine's and verify_only's too, as fio does).
+  if (options.readonly && (FioRwWrites(spec.rw) || FioRwTrims(spec.rw))) {
+    return FioRefuse(spec, "rw",
+                     "job " + inst.name + " writes or trims: --readonly lets a job only read");
+  }
   FioPlannedJob job;
   job.instance = inst;
   job.spec = &spec;
@@ -447,7 +458,8 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   for (const FioBlockSizes& b : s.pattern.bs) min_block = std::min(min_block, SmallestBlock(b));
 
   LC_ASSIGN_OR_RETURN(std::vector<uint64_t> now, FileBytesNow(spec, s.files, fs, options));
-  LC_ASSIGN_OR_RETURN(FioFileSizes sized, SizeFiles(spec, inst, now, s.pattern.seed, min_block));
+  LC_ASSIGN_OR_RETURN(FioFileSizes sized,
+                      SizeFiles(spec, inst, s.files, now, s.pattern.seed, min_block));
   s.file_size = *std::max_element(sized.sizes.begin(), sized.sizes.end());
   s.pattern.files = static_cast<uint32_t>(nfiles);
   s.pattern.region_offset = sized.sizes.front() - sized.regions.front();
@@ -537,6 +549,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   c.seed = static_cast<int64_t>(s.pattern.seed | 1);
   c.rand.type = "uniform";
   c.percentile = 99;
+  LC_RETURN_IF_ERROR(CheckFioFileCreate(spec, s, options.readonly, options.rank_folder, fs));
   if (options.locks != nullptr) {
     LC_RETURN_IF_ERROR(LockFioJobFolders(spec, s, options.rank_folder, fs, *options.locks));
   }

@@ -56,6 +56,9 @@ struct FioPlanOptions {
   // system or partition table, and to an existing file loadcell did not lay
   // out (cli/fio/fio_device_guard.h).
   bool allow_destructive = false;
+  // fio's --readonly: a job that writes or trims is refused, and so is one
+  // that would make or extend a file (cli/fio/fio_device_guard.h).
+  bool readonly = false;
   // Under MPI with --mpi-files=per-rank: every file but a device is in the
   // sub-folder of this name ("rank1") of the folder the job names.
   std::string rank_folder;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/json/json_reader.h"
 #include "runner/run_result.h"
 
 namespace loadcell::html {
@@ -25,6 +26,10 @@ std::string ManifestSection(const Manifest& m);
 // right-aligned. The first row is the header.
 std::string Table(const std::vector<std::vector<std::string>>& rows,
                   const std::vector<bool>& numeric, const std::string& css_class = "");
+
+// A dbsim run's users and data files, a table each (ResultData's
+// dbsim_users and dbsim_files); "" for another test. html_dbsim.cpp.
+std::string DbsimTablesSection(const ResultData& r);
 
 // A <figure> with a heading, a chart, an optional legend and a caption.
 std::string Figure(const std::string& heading, const std::string& svg, const std::string& legend,

@@ -515,6 +515,7 @@ std::string RenderRunHtml(const ResultData& r) {
   out += "<section id=\"distribution\"><h2>Distribution</h2><div class=\"charts\">" +
          HistogramSection(r) + FairnessChart(r) + "</div></section>\n";
   out += JobsSection(r);
+  out += html::DbsimTablesSection(r);
   out += RanksSection(r);
   out += BreakdownSection(r);
   out += FiguresSection(r);

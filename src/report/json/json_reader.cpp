@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -430,6 +431,76 @@ void ReadRun(Walker& w, const Json& root, ResultData& out) {
   if (const Json* v = w.Object(root, "", "validity", false)) ReadValidity(w, *v, out);
 }
 
+// dbsim's own members (`users`, `files`) beside the schema's, read as far
+// as they hold what a row shows: a member missing or of another type reads
+// as 0 (they are figures to show, not the schema's).
+uint64_t DbsimUint(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
+}
+
+double DbsimDouble(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0;
+}
+
+const Json& DbsimObject(const Json& j, const char* key) {
+  static const Json kEmpty = Json::object();
+  const auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : kEmpty;
+}
+
+uint64_t DbsimFailed(const Json& row) {
+  uint64_t failed = 0;
+  for (const auto& [kind, n] : DbsimObject(row, "failed_pages").items()) {
+    if (n.is_number_unsigned()) failed += n.get<uint64_t>();
+  }
+  return failed;
+}
+
+std::vector<DbsimRowFigures> ReadDbsimRows(const Json& root, const char* key, bool users) {
+  std::vector<DbsimRowFigures> rows;
+  const auto it = root.find(key);
+  if (it == root.end() || !it->is_array()) return rows;
+  for (const Json& j : *it) {
+    if (!j.is_object()) continue;
+    DbsimRowFigures r;
+    const auto name = j.find("name");
+    if (name != j.end() && name->is_string()) r.name = name->get<std::string>();
+    r.bytes_read = DbsimUint(j, "bytes_read");
+    r.bytes_written = DbsimUint(j, "bytes_written");
+    r.iops = DbsimDouble(j, "iops");
+    r.failed_pages = DbsimFailed(j);
+    if (users) {
+      const Json& io = DbsimObject(j, "io");
+      r.reads = DbsimUint(DbsimObject(io, "read"), "count");
+      r.scatter_reads = DbsimUint(DbsimObject(io, "scatter_read"), "count");
+      r.writes = DbsimUint(DbsimObject(io, "write"), "count");
+      r.gather_writes = DbsimUint(DbsimObject(io, "gather_write"), "count");
+      r.log_writes = DbsimUint(DbsimObject(io, "log_write"), "count");
+      r.flushes = DbsimUint(DbsimObject(io, "flush"), "count");
+      r.p50_ns = DbsimUint(DbsimObject(io, "read"), "p50_ns");
+      r.p99_ns = DbsimUint(DbsimObject(io, "read"), "p99_ns");
+      for (const auto& [kind, figures] : io.items()) {
+        if (figures.is_object()) r.max_ns = std::max(r.max_ns, DbsimUint(figures, "max_ns"));
+      }
+      r.throttled_ns = DbsimUint(j, "throttled_ns");
+    } else {
+      r.reads = DbsimUint(j, "reads");
+      r.scatter_reads = DbsimUint(j, "scatter_reads");
+      r.writes = DbsimUint(j, "writes");
+      r.gather_writes = DbsimUint(j, "gather_writes");
+      r.flushes = DbsimUint(j, "flushes");
+      const Json& io = DbsimObject(j, "io");
+      r.p50_ns = DbsimUint(io, "p50_ns");
+      r.p99_ns = DbsimUint(io, "p99_ns");
+      r.max_ns = DbsimUint(io, "max_ns");
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 // A run of several jobs: the parts' own documents in `key` ("jobs",
 // "groups"), each with its `job` object; none when the member is absent (a
 // run of one workload).
@@ -518,6 +589,10 @@ Result<ResultData> ParseResultJson(std::string_view text, const std::string& sou
   ReadRun(w, root, out);
   ReadParts(w, root, "jobs", out.jobs, source);
   ReadParts(w, root, "groups", out.groups, source);
+  if (out.manifest.test == "dbsim") {
+    out.dbsim_users = ReadDbsimRows(root, "users", true);
+    out.dbsim_files = ReadDbsimRows(root, "files", false);
+  }
   if (!w.ok()) return Status::InvalidArgument(prefix + w.error());
   return out;
 }

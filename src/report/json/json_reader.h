@@ -64,6 +64,27 @@ struct HistogramRow {
   uint64_t count = 0;
 };
 
+// One row of dbsim's own tables (docs/dbsim.md, "JSON"): a user of a
+// cycle (`users[]`) or a data file (`files[]`), as the JSON states it.
+struct DbsimRowFigures {
+  std::string name;
+  uint64_t reads = 0;
+  uint64_t scatter_reads = 0;
+  uint64_t writes = 0;
+  uint64_t gather_writes = 0;
+  uint64_t log_writes = 0;  // a user's; 0 for a file
+  uint64_t flushes = 0;
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+  double iops = 0;
+  // A file's I/O (every kind); a user's reads. 0 when none.
+  uint64_t p50_ns = 0;
+  uint64_t p99_ns = 0;
+  uint64_t max_ns = 0;        // the longest I/O (a user's: of every kind)
+  uint64_t throttled_ns = 0;  // a user's
+  uint64_t failed_pages = 0;  // every kind
+};
+
 struct ResultData {
   std::string source;  // where it was read from (a path), for messages
   Manifest manifest;
@@ -98,6 +119,11 @@ struct ResultData {
   // "validity": the verdict; not judged in results written before it
   // existed or with --verdict=off.
   Validity validity;
+
+  // A dbsim run's users and data files (its `users` and `files`); empty for
+  // other tests.
+  std::vector<DbsimRowFigures> dbsim_users;
+  std::vector<DbsimRowFigures> dbsim_files;
 
   // A run of several jobs (fio's; docs/json-schema.md, "Runs of several
   // jobs"): the figures above are every job's merged, and these each job's

@@ -87,7 +87,7 @@ class ShrinkWorker final : public DbsimWorkerBase {
       const uint64_t to = std::min(file.capacity(), live + extends * step);
       LC_RETURN_IF_ERROR(file.Grow(to, pages_[0], db_.NowNs(), cfg_.stamp_files));
       const Nanos t1 = MonotonicNow();
-      Record(kDbsimKindGrow, t0, t1);
+      RecordOnFile(kDbsimKindGrow, f, t0, t1);
       rec_.Add(kDbsimPagesGrown, to - live);
       rec_.Add(kDbsimBytesWritten, (to - live) * page_size_ * (cfg_.stamp_files ? 2 : 1));
       rec_.RecordTimedEvent(t0, t1);
@@ -95,7 +95,7 @@ class ShrinkWorker final : public DbsimWorkerBase {
       const uint64_t to = live - std::min(live - floor, extends * step);
       LC_RETURN_IF_ERROR(file.Shrink(to));
       const Nanos t1 = MonotonicNow();
-      Record(kDbsimKindShrink, t0, t1);
+      RecordOnFile(kDbsimKindShrink, f, t0, t1);
       rec_.Add(kDbsimPagesShrunk, live - to);
       rec_.RecordTimedEvent(t0, t1);
     }

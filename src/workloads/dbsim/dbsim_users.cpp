@@ -351,6 +351,14 @@ WorkloadInfo DbsimUserWorkload::Info() const {
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     info.counter_names.push_back(std::string(DbPageFaultName(static_cast<DbPageFault>(k))));
   }
+  // Each data file's I/O and failed pages (DbsimFileKind, DbsimFileFaultCounter).
+  for (size_t f = 0; f < db_.data_files(); ++f) {
+    info.latency_kinds.push_back("I/O on " + db_.file_name(f));
+    for (int k = 1; k < kDbPageFaultKinds; ++k) {
+      info.counter_names.push_back(
+          fmt::format("{}: {}", db_.file_name(f), DbPageFaultName(static_cast<DbPageFault>(k))));
+    }
+  }
   return info;
 }
 

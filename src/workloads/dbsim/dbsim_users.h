@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dbsim/dbsim_config.h"
+#include "runner/recorder.h"
 #include "runner/run_facts.h"
 #include "runner/workload.h"
 #include "workloads/dbsim/dbsim_database.h"
@@ -62,6 +63,22 @@ enum DbsimCounter : int {
   kDbsimPagesShrunk,
   kDbsimFaultCounters,
 };
+// Per data file, so that its figures merge as the users' do (a job's
+// result, across cycles and processes): after the kinds above, one latency
+// kind per data file, every I/O on it (DbsimFileKind); after the users'
+// fault counters, one per data file and fault kind (DbsimFileFaultCounter).
+inline constexpr int kDbsimFaultKinds = kDbPageFaultKinds - 1;
+inline constexpr int kDbsimFirstFileKind = kDbsimKindShrink + 1;
+inline int DbsimFileKind(size_t file) { return kDbsimFirstFileKind + static_cast<int>(file); }
+inline int DbsimFileFaultCounter(size_t file, DbPageFault kind) {
+  return kDbsimFaultCounters + kDbsimFaultKinds * (1 + static_cast<int>(file)) +
+         static_cast<int>(kind) - 1;
+}
+// The most data files whose failed pages by kind a recorder's counters
+// hold: every one a configuration may have (64 [FileN], one the log).
+inline constexpr size_t kDbsimMaxDataFiles =
+    static_cast<size_t>((kMaxCounters - kDbsimFaultCounters) / kDbsimFaultKinds - 1);
+static_assert(kDbsimMaxDataFiles >= 63, "a recorder holds every data file's failure counters");
 
 struct DbsimUserSettings {
   DbsimUserKind kind = DbsimUserKind::kRandom;

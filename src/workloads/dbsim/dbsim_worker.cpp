@@ -120,6 +120,7 @@ void DbsimWorkerBase::Checked(std::span<const uint8_t> page, size_t file_index,
   rec_.Add(kDbsimPagesChecked, 1);
   if (check.ok()) return;
   rec_.Add(kDbsimFaultCounters + static_cast<int>(check.fault) - 1, 1);
+  rec_.Add(DbsimFileFaultCounter(file_index, check.fault), 1);
   // The failed page first: the re-reads use the spare buffer, not `page`.
   const std::string retry = Reread(file_index, check);
   db_.NoteFault(name_, page, check.want, check, retry);
@@ -139,7 +140,7 @@ Result<DbPageCheck> DbsimWorkerBase::ReadPageIo(size_t file_index, uint64_t page
   io.Done();
   t.completed = check.gone ? MonotonicNow() : span.end;
   if (!check.gone) {
-    t.latencies.emplace_back(kDbsimKindRead, span.ns());
+    t.Io(kDbsimKindRead, file_index, span.ns());
     t.bytes_read += page_size_;
   }
   return check;
@@ -205,7 +206,7 @@ Status DbsimWorkerBase::ReadRunIo(const PageRun& run, std::span<const std::span<
                                                                 serial, stamp_id_, checks, &span));
   io.Done();
   if (read == 0) return Status::Ok();
-  t.latencies.emplace_back(kDbsimKindScatterRead, span.ns());
+  t.Io(kDbsimKindScatterRead, run.file, span.ns());
   t.bytes_read += read * page_size_;
   return Status::Ok();
 }
@@ -260,7 +261,7 @@ Status DbsimWorkerBase::WriteRun(size_t file_index, uint64_t first, size_t count
     DbIoSpan span;
     LC_ASSIGN_OR_RETURN(written, file.WritePages(first, bufs.first(count), db_.NowNs(), &span));
     io.Done();
-    if (written > 0) t.latencies.emplace_back(kDbsimKindGatherWrite, span.ns());
+    if (written > 0) t.Io(kDbsimKindGatherWrite, file_index, span.ns());
   } else {
     for (size_t i = 0; i < count; ++i) {
       Admitted io = Admit(burst, t);
@@ -268,7 +269,7 @@ Status DbsimWorkerBase::WriteRun(size_t file_index, uint64_t first, size_t count
       LC_ASSIGN_OR_RETURN(bool done, file.WritePage(first + i, bufs[0], db_.NowNs(), &span));
       io.Done();
       if (!done) break;
-      t.latencies.emplace_back(kDbsimKindWrite, span.ns());
+      t.Io(kDbsimKindWrite, file_index, span.ns());
       ++written;
     }
   }
@@ -339,7 +340,7 @@ Status DbsimWorkerBase::WritePages(const std::vector<DbsimPageRef>& pages, bool 
       if (!touched[f]) continue;
       const Nanos f0 = MonotonicNow();
       LC_RETURN_IF_ERROR(db_.file(f).Flush());
-      Record(kDbsimKindFlush, f0, MonotonicNow());
+      RecordOnFile(kDbsimKindFlush, f, f0, MonotonicNow());
     }
   }
   return Journal(pages, false);

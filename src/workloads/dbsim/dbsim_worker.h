@@ -48,6 +48,12 @@ struct DbsimIoTally {
   // one's completion: a read's own time, wherever it stood in its batch.
   Nanos submitted = 0;
   Nanos completed = 0;
+  // An I/O of `kind` on data file `file`: timed under its kind and its
+  // file's (DbsimFileKind).
+  void Io(int kind, size_t file, uint64_t ns) {
+    latencies.emplace_back(kind, ns);
+    latencies.emplace_back(DbsimFileKind(file), ns);
+  }
   void Clear() {
     latencies.clear();  // keeps its room: no allocation for the next I/O
     throttled_ns = bytes_read = bytes_written = 0;
@@ -74,6 +80,11 @@ class DbsimWorkerBase : public Worker {
   }
   void Record(int kind, Nanos t0, Nanos t1) {
     rec_.RecordKind(kind, static_cast<uint64_t>(t1 > t0 ? t1 - t0 : 0));
+  }
+  // An I/O on data file `file`: under its kind and its file's.
+  void RecordOnFile(int kind, size_t file, Nanos t0, Nanos t1) {
+    Record(kind, t0, t1);
+    Record(DbsimFileKind(file), t0, t1);
   }
   // A run of consecutive pages of a data file picked at random: its length
   // from `min_pages` to `max_pages`, at most `cap` and the file's live pages.

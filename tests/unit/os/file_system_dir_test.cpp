@@ -79,6 +79,17 @@ TEST_F(DirCallsTest, EntryNamesStayInsideTheFolder) {
   }
 }
 
+// FILE:STREAM (SQLIOSim's sparse sample names one) is a name inside the
+// folder: on POSIX a file of that name. Windows: entry_names_win32_test.cpp.
+TEST_F(DirCallsTest, AStreamOfAFileInTheFolderIsANameInsideIt) {
+  Result<int> fd = fs_.OpenAt(dir(), "data:replica", O_RDWR | O_CREAT | O_EXCL);
+  ASSERT_OK(fd.status());
+  ASSERT_OK(fs_.Close(*fd));
+  EXPECT_TRUE(fs_.StatAt(dir(), "data:replica")->exists);
+  ASSERT_OK(fs_.UnlinkAt(dir(), "data:replica"));
+  EXPECT_FALSE(fs_.StatAt(dir(), "data:replica")->exists);
+}
+
 // "'PATH' WHAT": the one line a refused entry gets.
 std::string Refusal(const std::string& path, const char* what) {
   std::string line = "'";

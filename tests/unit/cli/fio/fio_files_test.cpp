@@ -318,13 +318,19 @@ TEST(FioFolderLockTest, ARanksFolderMissingOnItsFirstRunIsMadeAndLocked) {
   }
   EXPECT_TRUE(std::filesystem::exists(rank));
   EXPECT_FALSE(std::filesystem::exists(rank + "/" + kSqlioLockName));
-  // Under a folder that does not exist nothing is made (the layout says why).
+  // Under a folder that does not exist the job is refused, nothing made.
   std::vector<FioJobSpec> nowhere = specs;
   nowhere[0].directories = {dir / "missing"};
   FioFolderLocks none;
   o.locks = &none;
-  ASSERT_OK(PlanFioJobs(nowhere, Instances("k", 1), DefaultFileSystem(), o));
+  auto refused_nowhere = PlanFioJobs(nowhere, Instances("k", 1), DefaultFileSystem(), o);
+  ASSERT_FALSE(refused_nowhere.ok());
+  EXPECT_EQ(refused_nowhere.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused_nowhere.status().message().find("the folder " + (dir / "missing") + " of "),
+            std::string::npos)
+      << refused_nowhere.status().message();
   EXPECT_TRUE(none.made.empty());
+  EXPECT_TRUE(none.locks.empty());
   EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
 }
 

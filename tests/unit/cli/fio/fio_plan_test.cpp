@@ -34,6 +34,13 @@ FioJobSpec Spec(const std::string& name, const std::string& dir) {
   return s;
 }
 
+// A plan's refusal: its message when it is InvalidArgument (exit 2).
+std::string Refusal(const Result<FioPlan>& plan) {
+  if (plan.ok()) return "planned";
+  if (plan.status().code() != StatusCode::kInvalidArgument) return "not InvalidArgument";
+  return plan.status().message();
+}
+
 std::vector<FioRunStep> OneStep(int clones) {
   FioRunStep step;
   for (int c = 0; c < clones; ++c) step.instances.push_back(FioJobInstance{0, "j", c, 0});
@@ -512,6 +519,81 @@ TEST(FioPlanDataTest, VerifyThatCannotRunIsRefusedWithItsLine) {
       PlanOfText(head + "rw=randwrite\ntime_based\nruntime=5\nverify=crc32c\nverify_backlog=8\n"));
   EXPECT_OK(PlanOfText(head + "rw=write\nbs=64\nverify=sha256\n"));
   EXPECT_OK(PlanOfText(head + "rw=write\nbuffer_compress_chunk=0\n"));
+}
+
+TEST(FioPlanTest, MakingOrExtendingAFileIsRefusedUnderAllowFileCreate0AndReadonly) {
+  TempDir dir;
+  const std::string whole = dir.Write("whole", std::string(64 << 10, 'x'));
+  const std::string short_file = dir.Write("short", std::string(4 << 10, 'x'));
+  FioJobSpec s = Spec("j", dir.path());
+  s.size.bytes = 64 << 10;
+  s.filenames = {"missing"};
+  s.allow_file_create = false;
+  s.given.push_back({"allow_file_create", {"job.fio", 5, false}});
+  std::vector<FioJobSpec> specs = {s};
+  auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  EXPECT_EQ(Refusal(plan),
+            "job.fio:5: job j would create " + (dir / "missing") +
+                ", which does not exist: allow_file_create=0 forbids making or extending a "
+                "file");
+  specs[0].filenames = {"short"};
+  EXPECT_EQ(Refusal(PlanFioJobs(specs, OneStep(1), DefaultFileSystem())),
+            "job.fio:5: job j would lay out " + short_file +
+                " again (4096 bytes; it needs 65536): allow_file_create=0 forbids making or "
+                "extending a file");
+  specs[0].filenames = {"whole"};
+  EXPECT_OK(PlanFioJobs(specs, OneStep(1), DefaultFileSystem()));
+  // The null engine makes no file.
+  specs[0].filenames = {"missing"};
+  specs[0].ioengine = fio::FioEngine::kNull;
+  EXPECT_OK(PlanFioJobs(specs, OneStep(1), DefaultFileSystem()));
+
+  FioPlanOptions readonly;
+  readonly.readonly = true;
+  FioJobSpec r = Spec("j", dir.path());
+  r.size.bytes = 64 << 10;
+  r.filenames = {"missing"};
+  specs = {r};
+  EXPECT_EQ(Refusal(PlanFioJobs(specs, OneStep(1), DefaultFileSystem(), readonly)),
+            "job.fio:1: job j would create " + (dir / "missing") +
+                ", which does not exist: --readonly forbids making or extending a file");
+  specs[0].filenames = {"whole"};
+  EXPECT_OK(PlanFioJobs(specs, OneStep(1), DefaultFileSystem(), readonly));
+  // A job that writes or trims at all, on a whole file or the null engine.
+  for (const fio::FioRwMode rw : {fio::FioRwMode::kWrite, fio::FioRwMode::kRandMixed,
+                                  fio::FioRwMode::kTrim, fio::FioRwMode::kTrimWrite}) {
+    specs[0].rw = rw;
+    specs[0].ioengine = fio::FioEngine::kNull;
+    EXPECT_EQ(Refusal(PlanFioJobs(specs, OneStep(1), DefaultFileSystem(), readonly)),
+              "job.fio:1: job j writes or trims: --readonly lets a job only read");
+  }
+  EXPECT_EQ(testing::ReadFile(whole), std::string(64 << 10, 'x'));
+}
+
+TEST(FioPlanTest, AFileInAFolderThatDoesNotExistIsRefusedAndNoFolderIsMade) {
+  TempDir dir;
+  FioJobSpec s = Spec("j", dir / "nope");
+  s.rw = fio::FioRwMode::kRead;
+  std::vector<FioJobSpec> specs = {s};
+  EXPECT_EQ(Refusal(PlanFioJobs(specs, OneStep(1), DefaultFileSystem())),
+            "job.fio:1: job j: the folder " + (dir / "nope") + " of " +
+                JoinPath(dir / "nope", "j.0.0") +
+                " does not exist: loadcell makes no folder for a job's files (fio would); "
+                "make it first");
+  specs[0].directories.clear();
+  specs[0].filenames = {JoinPath(dir / "nope", "f")};
+  specs[0].given.push_back({"filename", {"job.fio", 3, false}});
+  auto plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().message().rfind("job.fio:3: job j: the folder ", 0), 0u)
+      << plan.status().message();
+  // With nothing to lay out, the missing file is named.
+  specs[0].size_given = false;
+  plan = PlanFioJobs(specs, OneStep(1), DefaultFileSystem());
+  EXPECT_EQ(Refusal(plan),
+            "job.fio:1: job j has no size (" + JoinPath(dir / "nope", "f") +
+                " is missing or empty): give size=, filesize= or an existing filename=");
+  EXPECT_FALSE(DefaultFileSystem().Stat(dir / "nope")->exists);
 }
 
 }  // namespace

@@ -86,6 +86,21 @@ TEST(DbsimRandomUser, AtDepthFourEachAccessIsTimedFromItsOwnRead) {
   // Three accesses of four did not wait for it (timed from the batch's
   // start, every one would have).
   EXPECT_LT(events.Percentile(50), slow_ns / 2);
+  // Each read is timed under its kind and under its file's too: the same
+  // reads, the slow one the file's longest.
+  LatencyHistogram reads;
+  LatencyHistogram on_file;
+  rec.histogram(kDbsimKindRead).SnapshotInto(reads);
+  rec.histogram(DbsimFileKind(0)).SnapshotInto(on_file);
+  EXPECT_GE(reads.Count(), 12u);  // every access read its page
+  EXPECT_EQ(on_file.Count(), reads.Count());
+  EXPECT_EQ(on_file.Max(), reads.Max());
+  EXPECT_GE(on_file.Max(), slow_ns);
+  EXPECT_EQ(user.Info().latency_kinds.back(), "I/O on data.mdx");
+  EXPECT_EQ(
+      user.Info()
+          .counter_names[static_cast<size_t>(DbsimFileFaultCounter(0, DbPageFault::kTornPage))],
+      "data.mdx: torn page");
   EXPECT_OK(null.Close(*fd));
 }
 
