@@ -403,7 +403,10 @@ Result<VerdictMode> ParseVerdictOption(const std::string& who, const std::string
   return Status::InvalidArgument(who + "--verdict=" + value + ": the verdict is off, on or strict");
 }
 
-int RunCommandLine(const std::vector<std::string>& given, std::ostream& out, std::ostream& err) {
+namespace {
+
+int RunCommandLineHere(const std::vector<std::string>& given, std::ostream& out,
+                       std::ostream& err) {
   std::vector<std::string> args = given;
   Result<bool> sysbench = TakeCompatOption(args);
   if (!sysbench.ok()) {
@@ -448,6 +451,18 @@ int RunCommandLine(const std::vector<std::string>& given, std::ostream& out, std
     return kExitUsage;
   }
   return RunParsedCommandLine(*parsed, out, err);
+}
+
+}  // namespace
+
+int RunCommandLine(const std::vector<std::string>& given, std::ostream& out, std::ostream& err) {
+  const ClusterSettings spelled = SpelledClusterSettings(given);
+  if (!SaysErrorsAcrossRanks(spelled)) return RunCommandLineHere(given, out, err);
+  // Under a launcher: an error found before the ranks join is said once for
+  // the job.
+  HeldCliErrors held(err);
+  const int code = RunCommandLineHere(given, out, err);
+  return SayHeldErrorsAcrossRanks(spelled, held.Take(), code, err);
 }
 
 int RunParsedCommandLine(CommandLine& cl, std::ostream& out, std::ostream& err) {
@@ -501,7 +516,7 @@ int RunParsedCommandLine(CommandLine& cl, std::ostream& out, std::ostream& err) 
   if (Status s = ConfigureTest(setup, cl.options, /*check_unknown=*/true); !s.ok()) {
     if (std::optional<std::string> given =
             SysbenchMode() ? SysbenchInvalidOption(s, cl.options) : std::nullopt) {
-      err << "invalid option: " << *given << "\n";
+      PrintSysbenchInvalidOption(err, *given);
       return kExitRunFailed;
     }
     if (std::optional<std::string> words =

@@ -104,6 +104,46 @@ Status FailAcrossRanks(const ClusterSettings& settings, const Status& error) {
   return joined.ok() ? error : joined.status();
 }
 
+ClusterSettings SpelledClusterSettings(const std::vector<std::string>& args) {
+  ClusterSettings settings;
+  for (const std::string& a : args) {
+    if (a == "--mpi") {
+      settings.mode = MpiMode::kOn;
+    } else if (a.rfind("--mpi=", 0) == 0) {
+      if (Result<MpiMode> mode = ParseMpiMode(a.substr(6)); mode.ok()) settings.mode = *mode;
+    } else if (a.rfind("--mpi-timeout=", 0) == 0) {
+      if (Result<double> s = ParseMpiTimeout(a.substr(14)); s.ok()) settings.timeout_s = *s;
+    }
+  }
+  return settings;
+}
+
+bool SaysErrorsAcrossRanks(const ClusterSettings& settings) {
+  return settings.mode != MpiMode::kOff && !IsLeftOut("mpi") && DetectLaunch().detected;
+}
+
+int SayHeldErrorsAcrossRanks(const ClusterSettings& settings, std::vector<HeldCliError> held,
+                             int code, std::ostream& err) {
+  auto each_rank = [&] {
+    for (const HeldCliError& e : held) (e.to != nullptr ? *e.to : err) << e.line;
+    return code;
+  };
+  if (held.empty() || code == 0 || ClusterJoinTried() || !SaysErrorsAcrossRanks(settings)) {
+    return each_rank();
+  }
+  // The exit code as a status's: what the join carries to every rank.
+  StatusCode as = StatusCode::kNotReady;  // exit 1
+  if (code == ExitCodeFor(Status::InvalidArgument(""))) as = StatusCode::kInvalidArgument;
+  if (code == ExitCodeFor(Status::Cancelled(""))) as = StatusCode::kCancelled;
+  const Status error(as, held.front().message);
+  const Status said = FailAcrossRanks(settings, error);
+  // The ranks did not meet (no MPI library, MPI's start refused): each rank
+  // says its own.
+  if (!ClusterRanksMet()) return each_rank();
+  PrintCliError(held.front().to != nullptr ? *held.front().to : err, said);
+  return said.code() == as ? code : ExitCodeFor(said);
+}
+
 Result<ClusterSettings> TakeClusterOptions(RawOptions& options) {
   ClusterSettings settings;
   // The option `name` when given and not yet taken (then marked taken).
@@ -178,7 +218,11 @@ Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings,
   setup.cfg.share.total_threads = cluster->TotalThreads();
   setup.cfg.share.seed = cluster->CommonSeed();
   if (setup.workload->Info().runs_across_processes) {
-    LC_RETURN_IF_ERROR(setup.workload->JoinProcesses(*cluster));
+    if (Status s = setup.workload->JoinProcesses(*cluster); !s.ok()) {
+      // The same on every rank (Workload::JoinProcesses): rank 0 says it
+      // for the job, the others end with its code and print nothing.
+      return cluster->Reports() ? s : Status(s.code(), "");
+    }
   }
   return cluster;
 }

@@ -4,7 +4,11 @@
 // environment, and what such a run supports so far.
 
 #include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
 
+#include "cli/cli_style.h"
 #include "cluster/cluster.h"
 #include "cluster/launch.h"
 #include "core/options.h"
@@ -46,6 +50,29 @@ Result<std::unique_ptr<Cluster>> JoinRunCluster(const ClusterSettings& settings,
 // nothing to print (SaidByRankZero), so that no rank goes ahead and the
 // job's one line names the rank. Otherwise `error` itself.
 Status FailAcrossRanks(const ClusterSettings& settings, const Status& error);
+
+// --mpi and --mpi-timeout as `args` (the whole command line) spell them,
+// read before anything else is ("--mpi", "--mpi=V", "--mpi-timeout=V"); a
+// value that cannot be read counts as absent (its error comes later).
+ClusterSettings SpelledClusterSettings(const std::vector<std::string>& args);
+
+// Whether a rank under `settings` says its errors found before MPI starts
+// once for the job: a launcher detected, --mpi not off, a build with MPI.
+bool SaysErrorsAcrossRanks(const ClusterSettings& settings);
+
+// Ends a rank whose command line ended with `code` after the error lines
+// `held` (HeldCliErrors), found before it tried to join the others (a test
+// or command it does not know, an option it cannot read, a test that does
+// not run across ranks): the ranks join (FailAcrossRanks) to say the first
+// of them in one line for the job, rank 0's, naming the rank ("every
+// rank: ..." when each failed alike), and every rank ends with the lowest
+// failed rank's exit code (2 for a usage error, as a run of one process).
+// When there is nothing to join for (`code` 0, no line held, a rank that
+// went on to join) or MPI cannot start, the lines are printed as they were,
+// by each rank. Each line goes to the stream it was for (`err` when none
+// is named). Returns the exit code.
+int SayHeldErrorsAcrossRanks(const ClusterSettings& settings, std::vector<HeldCliError> held,
+                             int code, std::ostream& err);
 
 // What a rank runs when it runs `command` ("run", "prepare"...) of `setup`
 // under `settings`: the test, the command, for a run its limits (--time

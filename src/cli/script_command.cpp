@@ -249,7 +249,7 @@ int RunScript(const ScriptCall& call, CommandLine& cl, RunTestFn run_test, std::
   if (!s.ok() && SysbenchMode()) {
     if (std::optional<std::string> given =
             SysbenchInvalidOption(s, cl.options, &setup.test_options)) {
-      err << "invalid option: " << *given << "\n";
+      PrintSysbenchInvalidOption(err, *given);
       return kExitRunFailed;
     }
   }

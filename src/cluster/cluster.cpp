@@ -1,5 +1,7 @@
 #include "cluster/cluster.h"
 
+#include <atomic>
+
 #include "core/build_features.h"
 #include "core/build_info.h"
 
@@ -8,6 +10,11 @@
 #endif
 
 namespace loadcell {
+namespace {
+
+std::atomic<bool> g_join_tried{false};
+
+}  // namespace
 
 Result<std::unique_ptr<Cluster>> JoinCluster(const ClusterSettings& settings,
                                              const LaunchInfo& launch) {
@@ -19,6 +26,7 @@ Result<std::unique_ptr<Cluster>> JoinCluster(const ClusterSettings& settings,
         "--mpi=auto or off)");
   }
   if (!launch.detected) return std::unique_ptr<Cluster>();
+  g_join_tried.store(true);
   if (IsLeftOut("mpi")) {
     const Status left_out =
         NotInThisBuild("started by an MPI launcher (" + launch.launcher + ")", "mpi");
@@ -28,6 +36,16 @@ Result<std::unique_ptr<Cluster>> JoinCluster(const ClusterSettings& settings,
   return MakeMpiCluster(launch, settings);
 #else
   return Status::Internal("mpi is left out but not said so");
+#endif
+}
+
+bool ClusterJoinTried() { return g_join_tried.load(); }
+
+bool ClusterRanksMet() {
+#if LOADCELL_WITH_MPI
+  return MpiRanksMet();
+#else
+  return false;
 #endif
 }
 

@@ -47,4 +47,10 @@ class Cluster : public RunCoordinator, public ProcessGroup {
 Result<std::unique_ptr<Cluster>> JoinCluster(const ClusterSettings& settings,
                                              const LaunchInfo& launch);
 
+// Whether this process has called JoinCluster under a launcher (--mpi not
+// off), and whether its ranks have met there (MPI started and the ranks
+// exchanged what they run: the job's outcome is then said for it).
+bool ClusterJoinTried();
+bool ClusterRanksMet();
+
 }  // namespace loadcell

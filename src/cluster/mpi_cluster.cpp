@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -27,6 +28,9 @@
 
 namespace loadcell {
 namespace {
+
+// Set once this process' ranks have met (MpiRanksMet).
+std::atomic<bool> g_ranks_met{false};
 
 // How often a rank says it is still there (at most; a fraction of the
 // timeout when that is short).
@@ -203,6 +207,7 @@ Status MpiCluster::Init(const LaunchInfo& launch) {
   hello.threads = settings_.threads;
   hello.plan = settings_.plan;
   hello.setup = settings_.setup;
+  g_ranks_met.store(true);
   MpiJoinOutcome joined = JoinTogether(Peers(), hello, NewSeed());
   // A rank is missing: MPI_Finalize would wait for it.
   if (joined.missing >= 0) AbandonMpi();
@@ -608,6 +613,8 @@ void MpiCluster::MergeOneAtRoot(RunResult& result, const std::vector<RankResult>
 }
 
 }  // namespace
+
+bool MpiRanksMet() { return g_ranks_met.load(); }
 
 Result<std::unique_ptr<Cluster>> MakeMpiCluster(const LaunchInfo& launch,
                                                 const ClusterSettings& settings) {

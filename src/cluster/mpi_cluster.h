@@ -15,4 +15,10 @@ namespace loadcell {
 Result<std::unique_ptr<Cluster>> MakeMpiCluster(const LaunchInfo& launch,
                                                 const ClusterSettings& settings);
 
+// Whether the ranks of this process' MPI job have met (MPI started, and
+// this rank went on to tell rank 0 what it runs): from then on the job's
+// outcome is said for it (a rank's setup error by rank 0, a silent rank
+// named).
+bool MpiRanksMet();
+
 }  // namespace loadcell

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <vector>
 
 namespace loadcell {
@@ -42,15 +43,37 @@ socklen_t MarkAddress(const LaunchInfo& launch, int rank, sockaddr_un& addr) {
   return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
 }
 
-// Whether rank `rank`'s mark is there: a connection to it is taken.
-bool Marked(const LaunchInfo& launch, int rank) {
+// The process that holds rank `rank`'s mark (a connection to it is
+// taken; the kernel names the listener: SO_PEERCRED), 0 when the mark is
+// not there.
+pid_t MarkHolder(const LaunchInfo& launch, int rank) {
   sockaddr_un addr{};
   const socklen_t len = MarkAddress(launch, rank, addr);
   const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  const bool there = connect(fd, reinterpret_cast<const sockaddr*>(&addr), len) == 0;
+  if (fd < 0) return 0;
+  pid_t holder = 0;
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), len) == 0) {
+    ucred cred{};
+    socklen_t cred_len = sizeof(cred);
+    const bool named = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) == 0;
+    // A mark whose holder cannot be named is there all the same.
+    holder = named && cred.pid > 0 ? cred.pid : -1;
+  }
   close(fd);
-  return there;
+  return holder;
+}
+
+// Whether process `pid` is stopped (SIGSTOP, a debugger): the state in
+// /proc/PID/stat, the field after the command's closing parenthesis.
+bool IsStopped(pid_t pid) {
+  if (pid <= 0) return false;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  const size_t paren = stat.rfind(')');
+  if (paren == std::string::npos || paren + 2 >= stat.size()) return false;
+  const char state = stat[paren + 2];
+  return state == 'T' || state == 't';
 }
 
 std::string RankList(const std::vector<int>& ranks) {
@@ -87,8 +110,13 @@ void MpiRollCall::Leave() {
 void MpiRollCall::Look() {
   if (socket_ < 0) return;
   seen_.resize(static_cast<size_t>(launch_.size), false);
+  holders_.resize(static_cast<size_t>(launch_.size), 0);
   for (int r = 0; r < launch_.size; ++r) {
-    if (!seen_[r] && Marked(launch_, r)) seen_[r] = true;
+    if (seen_[r]) continue;
+    const pid_t holder = MarkHolder(launch_, r);
+    if (holder == 0) continue;
+    seen_[r] = true;
+    holders_[r] = holder;
   }
 }
 
@@ -111,16 +139,33 @@ std::string MpiRollCall::Absent() {
   Look();
   std::vector<int> present;
   std::vector<int> missing;
-  for (int r = 0; r < launch_.size; ++r) (seen_[r] ? present : missing).push_back(r);
+  std::vector<int> stopped;
+  for (int r = 0; r < launch_.size; ++r) {
+    (seen_[r] ? present : missing).push_back(r);
+    if (seen_[r] && IsStopped(holders_[r])) stopped.push_back(r);
+  }
+  const auto ranks = [](const std::vector<int>& list) {
+    return fmt::format("{} {}", list.size() == 1 ? "rank" : "ranks", RankList(list));
+  };
+  // Ranks that reached MPI_Init and were stopped in it (SIGSTOP, a debugger).
+  const std::string stopped_in = stopped.empty()
+                                     ? ""
+                                     : fmt::format(
+                                           "{} reached MPI_Init and {} stopped in it (SIGSTOP or a "
+                                           "debugger)",
+                                           ranks(stopped), stopped.size() == 1 ? "was" : "were");
   if (local_size_ == launch_.size) {
-    if (missing.empty()) return "every rank reached MPI_Init, and one hangs in it";
-    return fmt::format("{} {} did not reach MPI_Init", missing.size() == 1 ? "rank" : "ranks",
-                       RankList(missing));
+    if (missing.empty()) {
+      return stopped.empty() ? "every rank reached MPI_Init, and one hangs in it" : stopped_in;
+    }
+    const std::string absent = ranks(missing) + " did not reach MPI_Init";
+    return stopped.empty() ? absent : absent + "; " + stopped_in;
   }
   return fmt::format(
-      "of the ranks on this host{}, {} reached MPI_Init; the others' hosts cannot "
+      "of the ranks on this host{}, {} reached MPI_Init{}; the others' hosts cannot "
       "be asked before MPI starts",
-      local_size_ > 0 ? fmt::format(" ({})", local_size_) : "", RankList(present));
+      local_size_ > 0 ? fmt::format(" ({})", local_size_) : "", RankList(present),
+      stopped.empty() ? "" : ", and " + stopped_in);
 }
 
 }  // namespace loadcell

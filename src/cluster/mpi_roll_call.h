@@ -9,7 +9,12 @@
 // nothing is ever left behind. When every rank of the job runs on this
 // host (the launcher says how many do), the ranks without a mark are the
 // missing ones; otherwise the line says which of this host's ranks
-// arrived.
+// arrived. A rank whose mark is there but whose process is stopped now
+// (SIGSTOP, a debugger: its state in /proc, the process the kernel names
+// as the mark's holder) is named as stopped in MPI_Init; one that hangs
+// there while running cannot be told from the ranks that wait for it.
+
+#include <sys/types.h>
 
 #include <string>
 #include <vector>
@@ -42,15 +47,18 @@ class MpiRollCall {
   bool TakeTheWord();
 
   // What the marks say (now, and at every Look before), for the watchdog's
-  // line: "rank 2 did not reach MPI_Init", "ranks 0 and 1 of this host's 3
-  // reached MPI_Init", or empty when nothing can be said.
+  // line: "rank 2 did not reach MPI_Init", "rank 2 reached MPI_Init and was
+  // stopped in it (SIGSTOP or a debugger)" (its mark's process, which the
+  // kernel names, is stopped now), "of the ranks on this host (3), 0 and 1
+  // reached MPI_Init; ...", or empty when nothing can be said.
   std::string Absent();
 
  private:
   LaunchInfo launch_;
-  int local_size_ = 0;      // the job's ranks on this host, 0 when not known
-  int socket_ = -1;         // -1: no roll call
-  std::vector<bool> seen_;  // per rank: its mark was there at a Look
+  int local_size_ = 0;          // the job's ranks on this host, 0 when not known
+  int socket_ = -1;             // -1: no roll call
+  std::vector<bool> seen_;      // per rank: its mark was there at a Look
+  std::vector<pid_t> holders_;  // per rank seen: the process that held its mark (-1: unknown)
 };
 
 }  // namespace loadcell

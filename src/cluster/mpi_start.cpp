@@ -339,7 +339,7 @@ class RootJoin {
         w.code = static_cast<int32_t>(setup.code());
       });
       out.status =
-          Status(setup.code(), fmt::format("rank {} ({}): {}", r, out.hosts[r], setup.message()),
+          Status(setup.code(), fmt::format("{}: {}", WhoFailed(r, out.hosts[r]), setup.message()),
                  setup.err());
       return out;
     }
@@ -404,6 +404,19 @@ class RootJoin {
       PauseIfLong(since);
     }
     return -1;
+  }
+
+  // "rank 1 (host)", the lowest rank whose setup failed, or "every rank"
+  // when each failed with the same error (a usage error, the same options).
+  std::string WhoFailed(int lowest, const std::string& host) const {
+    if (p_.size == 1) return fmt::format("rank {} ({})", lowest, host);
+    const Status& first = hellos_[lowest]->setup;
+    for (const std::optional<JoinHello>& h : hellos_) {
+      if (h->setup.code() != first.code() || h->setup.message() != first.message()) {
+        return fmt::format("rank {} ({})", lowest, host);
+      }
+    }
+    return "every rank";
   }
 
   // Sends every rank but `except` a welcome `fill` writes, and waits a

@@ -239,9 +239,10 @@ class Workload {
   // Called once, after Validate (and TakeProcessFolder), when this process
   // is one of several running the test (runs_across_processes) and before
   // Prepare, Cleanup or Init: the processes it runs with. `group` outlives
-  // the workload's use of it. An error here is this process' own (every
-  // process is told the same and may refuse alike). The default keeps
-  // nothing.
+  // the workload's use of it. An error here must be the same on every
+  // process (it may depend only on what every process is told alike: the
+  // group's size and hosts, the test the ranks agreed on): the first
+  // process alone prints it for all. The default keeps nothing.
   virtual Status JoinProcesses(ProcessGroup& group) { return Status::Ok(); }
   // The run's --events limit (0: none), given once the options are parsed
   // and before Describe(), for a description that names it.

@@ -51,18 +51,28 @@ std::vector<std::string> TwoRanks(const std::vector<std::string>& rank0,
   return cmd;
 }
 
-// The lines of `err` that loadcell wrote as errors.
-std::vector<std::string> ErrorLines(const std::string& err) {
+// The lines of `text` that have any of `marks` in them.
+std::vector<std::string> LinesWith(const std::string& text, const std::vector<std::string>& marks) {
   std::vector<std::string> out;
   size_t at = 0;
-  while (at < err.size()) {
-    size_t end = err.find('\n', at);
-    if (end == std::string::npos) end = err.size();
-    const std::string line = err.substr(at, end - at);
-    if (line.find("loadcell: error: ") != std::string::npos) out.push_back(line);
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    for (const std::string& mark : marks) {
+      if (line.find(mark) != std::string::npos) {
+        out.push_back(line);
+        break;
+      }
+    }
     at = end + 1;
   }
   return out;
+}
+
+// The lines of `err` that loadcell wrote as errors.
+std::vector<std::string> ErrorLines(const std::string& err) {
+  return LinesWith(err, {"loadcell: error: "});
 }
 
 TEST(MpiVoteTest, RanksThatWouldRunDifferentThingsAreRefusedInOneLine) {
@@ -224,6 +234,92 @@ TEST(MpiVoteTest, ARanksSetupErrorIsOneLineNamingItAndNoRankGoesAhead) {
   }
 }
 
+// The lines of `r` that end a run: loadcell's errors, sysbench mode's
+// FATAL and "invalid option" lines (on stdout, as sysbench prints them).
+size_t EndingLines(const ProcessResult& r) {
+  const std::vector<std::string> marks = {"loadcell: error: ", "FATAL: ", "invalid option: "};
+  return LinesWith(r.out, marks).size() + LinesWith(r.err, marks).size();
+}
+
+// An error found before MPI starts (a test or command not known, an option
+// that cannot be read, in loadcell's, sysbench's and SQLIO's command lines)
+// is one line for the job, rank 0's, saying that every rank found it (or
+// naming the one rank that did), with the exit code a run of one process
+// gives; --mpi=off leaves each rank to say its own.
+TEST(MpiVoteTest, AnErrorFoundBeforeMpiStartsIsOneLineForTheJob) {
+  struct Case {
+    const char* name;
+    std::vector<std::string> rank0;
+    std::vector<std::string> rank1;  // empty: rank0's
+    std::string line;                // the job's one line; "" for one line per rank
+    int code;
+  };
+  const std::vector<Case> cases = {
+      {"an unknown test",
+       {"nosuchtest", "run"},
+       {},
+       "loadcell: error: every rank: unknown test 'nosuchtest'; run 'loadcell list' to see the "
+       "tests",
+       2},
+      {"an option that cannot be read",
+       {"cpu", "--threads=x", "run"},
+       {},
+       "loadcell: error: every rank: --threads=x: not an integer; use a whole number, "
+       "optionally with a K, M or G suffix",
+       2},
+      {"an unknown command",
+       {"cpu", "--time=1", "runn"},
+       {},
+       "loadcell: error: every rank: unknown command 'runn' for test 'cpu'; use prepare, run, "
+       "cleanup or help (did you mean 'run'?)",
+       2},
+      {"sysbench's form",
+       {"--test=nosuch", "run"},
+       {},
+       "loadcell: error: every rank: unknown test 'nosuch'; run 'loadcell list' to see the tests",
+       2},
+      {"sysbench mode",
+       {"--compat=sysbench", "cpu", "--nosuch=1", "run"},
+       {},
+       "FATAL: every rank: invalid option: --nosuch=1",
+       1},
+      {"SQLIO's command line",
+       {"sqlio", "-kQ"},
+       {},
+       "loadcell: error: every rank: sqlio: '-kQ': -k takes R (read) or W (write): -kR or -kW",
+       2},
+      {"one rank's unknown test",
+       {"cpu", "--time=1", "run"},
+       {"nosuchtest", "run"},
+       "loadcell: error: rank 1 (",
+       2},
+      {"--mpi=off", {"cpu", "--mpi=off", "--time=1", "runn"}, {}, "", 2},
+  };
+  for (const Case& c : cases) {
+    const std::vector<std::string>& failing = c.rank1.empty() ? c.rank0 : c.rank1;
+    const ProcessResult single = testing::RunLoadcell(failing);
+    ASSERT_EQ(single.exit_code, c.code) << c.name << "\n" << Show(single);
+    ASSERT_EQ(EndingLines(single), 1u) << c.name << "\n" << Show(single);
+    double seconds = 0;
+    const ProcessResult r =
+        RunTimed(TwoRanks(c.rank0, c.rank1.empty() ? c.rank0 : c.rank1), seconds);
+    EXPECT_EQ(r.exit_code, c.code) << c.name << "\n" << Show(r);
+    if (c.line.empty()) {
+      // Each rank its own line, the one a run of one process prints.
+      EXPECT_EQ(EndingLines(r), 2u) << c.name << "\n" << Show(r);
+      EXPECT_EQ(CountOf(r.err, single.err), 2u) << c.name << "\n" << Show(r);
+    } else if (c.code == 1) {
+      // sysbench mode: on stdout, as sysbench prints its errors.
+      EXPECT_EQ(CountOf(r.out, c.line), 1u) << c.name << "\n" << Show(r);
+    } else {
+      EXPECT_EQ(EndingLines(r), 1u) << c.name << "\n" << Show(r);
+      EXPECT_EQ(CountOf(r.err, c.line), 1u) << c.name << "\n" << Show(r);
+    }
+    EXPECT_EQ(CountOf(r.out, "General statistics"), 0u) << c.name << "\n" << Show(r);
+    EXPECT_LT(seconds, 45) << c.name << "\n" << Show(r);
+  }
+}
+
 // A rank whose files are gone (its sub-folder removed after the prepare)
 // cannot start: every rank ends before any event, with one line, rank 0's,
 // naming the rank and its folder, and the exit code a run of one process
@@ -315,7 +411,8 @@ TEST(MpiVoteTest, ARankThatNeverReachesMpiInitCannotHoldTheOthers) {
 // The same with the rank stopped inside MPI_Init rather than before it: it
 // is stopped as soon as its mark of presence appears (the roll call, made
 // right before MPI_Init), so the others wait in MPI_Init for a rank that is
-// there and does not go on. Their watchdog ends the job all the same.
+// there and does not go on. Their watchdog ends the job all the same, and
+// its line names the stopped rank.
 TEST(MpiVoteTest, ARankStoppedInsideMpiInitCannotHoldTheOthers) {
   const testing::TempDir dir;
   const std::string pid_file = dir / "rank2.pid";
@@ -361,8 +458,11 @@ TEST(MpiVoteTest, ARankStoppedInsideMpiInitCannotHoldTheOthers) {
             1u)
       << Show(r);
   // Rank 2 reached MPI_Init: no rank is named missing, also by a rank whose
-  // watchdog ends after another's has left.
-  EXPECT_EQ(CountOf(r.err, "; every rank reached MPI_Init, and one hangs in it; no rank ran it"),
+  // watchdog ends after another's has left; rank 2 is named as stopped in
+  // it (its mark's process is stopped).
+  EXPECT_EQ(CountOf(r.err,
+                    "; rank 2 reached MPI_Init and was stopped in it (SIGSTOP or a debugger); no "
+                    "rank ran it"),
             1u)
       << Show(r);
   EXPECT_EQ(CountOf(r.err, "did not reach MPI_Init"), 0u) << Show(r);

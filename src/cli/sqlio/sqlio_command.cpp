@@ -505,7 +505,7 @@ int RunPlanned(const SqlioSwitches& sw, const SqlioSetup& setup, Cluster* cluste
   Result<RunResult> result = RunWorkload(workload, cfg, SqlioManifest(sw, setup, workload),
                                          reports ? &reporters : nullptr, coordinator);
   if (!result.ok()) {
-    err << "loadcell: error: " << result.status().ToString() << "\n";
+    PrintCliError(err, result.status());
     return ExitCodeFor(result.status());  // 130 for an interrupt
   }
   if (!reports) return ExitCodeAfterRun(*result, kExitOk, err);
@@ -624,7 +624,7 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
   }
   Result<SqlioSwitches> parsed = ParseSqlioArgs(args);
   if (!parsed.ok()) {
-    err << "loadcell: error: " << parsed.status().ToString() << "\n";
+    PrintCliError(err, parsed.status());
     return kExitUsage;
   }
   const SqlioSwitches& sw = *parsed;
@@ -681,7 +681,7 @@ int RunSqlioCommand(const std::vector<std::string>& args, std::ostream& out, std
                              ? cluster->OnRankZero(create, "create the shared files")
                              : create();
   if (!created.ok()) {
-    err << "loadcell: error: " << created.ToString() << "\n";
+    PrintCliError(err, created);
     return CreationExitCode(created);
   }
   return RunPlanned(sw, setup, cluster.get(), out, err);
