@@ -1265,6 +1265,24 @@ TEST(DatabaseCheckTest, SizesNotReadAreNotCheckedOtherTestsAreNotConcerned) {
   EXPECT_FALSE(IoCase(DirectRead(), ResultOf(1000, 10)).Run(&CheckDatabase).has_value());
 }
 
+// The run's own findings do not need the tables' size: a slow p95 or many
+// rollbacks warn with sizes unread, and say the fit was not checked.
+TEST(DatabaseCheckTest, WithSizesUnreadASlowP95OrRollbacksStillWarn) {
+  Case c = DatabaseCase("pgsql", 0, 0);
+  c.facts.database.unknown = "the tables' size could not be read: denied";
+  c.result = ResultOf(1000, 10, 250000000);  // 250 ms each
+  std::optional<CheckOutcome> out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("the server is overloaded (the tables' fit in the cache not "
+                                   "checked: the tables' size could not be read: denied)"));
+  EXPECT_EQ(FigureOf(*out, "latency_p95_ms"), 250);
+  c.result = ResultOf(1000, 10);
+  c.facts.database.rollbacks = 50;
+  out = c.Run(&CheckDatabase);
+  EXPECT_EQ(out->level, CheckLevel::kWarn);
+  EXPECT_THAT(out->seen, HasSubstr("were rolled back (5.0%)"));
+}
+
 // ---------------------------------------------------------------- noisy-host
 
 // ---------------------------------------------------------------- other-io
