@@ -31,9 +31,10 @@ nlohmann::json FioJobsOf(const TempDir& dir, const std::string& job_file) {
 
 // Two jobs at once on two CPUs: one reading the page cache as fast as its
 // thread can, one paced to 20 reads a second. The process used about one
-// of the two CPUs: neither job's verdict says the client was saturated
-// (each job's alone, the process' CPU over its one thread, said so of the
-// paced one).
+// of the two CPUs, shared over both threads: the paced job's verdict does
+// not say the client was saturated (the process' CPU over its one thread
+// said so). The busy job's own thread was: it ran or waited for a CPU all
+// run long, and its verdict names it (client-cpu judges each worker).
 TEST(FioVerdictJobs, TwoConcurrentJobsShareTheProcessCpuOverBothThreads) {
   if (AllowedCpus().size() < 2) GTEST_SKIP() << "needs two CPUs for the two jobs' threads";
   TempDir dir;
@@ -45,7 +46,14 @@ TEST(FioVerdictJobs, TwoConcurrentJobsShareTheProcessCpuOverBothThreads) {
   for (const nlohmann::json& job : jobs) {
     const nlohmann::json c = VerdictCheckOf(job["loadcell"], "client-cpu");
     ASSERT_FALSE(c.is_null()) << job["loadcell"].dump();
-    EXPECT_EQ(c["level"], "pass") << job["jobname"] << ": " << c.dump();
+    if (job["jobname"] == "paced") {
+      EXPECT_EQ(c["level"], "pass") << c.dump();
+    } else {
+#ifndef _WIN32  // Wine's per-thread CPU times are not the thread's: unjudged there
+      EXPECT_EQ(c["level"], "warn") << c.dump();
+      EXPECT_GE(c["figures"]["busiest_worker_wanting_cpu"].get<double>(), 0.9) << c.dump();
+#endif
+    }
     EXPECT_EQ(c["figures"]["concurrent_threads"], 2) << c.dump();
     EXPECT_LT(c["figures"]["cpu_per_thread"].get<double>(), 0.9) << c.dump();
   }

@@ -222,8 +222,10 @@ TEST(MpiFileIoTest, SharedFilesRefuseSeqwrInOneLine) {
   const ProcessResult r =
       RunMpi(2, FileIoCommand(dir.path(), {"--mpi-files=shared", "--file-test-mode=seqwr", "run"}));
   EXPECT_EQ(r.exit_code, 2) << Show(r);
-  EXPECT_NE(r.err.find("loadcell: error: --mpi-files=shared: --file-test-mode=seqwr re-creates"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find(
+          "loadcell: error: every rank: --mpi-files=shared: --file-test-mode=seqwr re-creates"),
+      std::string::npos)
       << Show(r);
   EXPECT_TRUE(Tree(dir.path()).empty());
 }
