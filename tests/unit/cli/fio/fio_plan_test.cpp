@@ -428,6 +428,17 @@ TEST(FioPlanTest, AnExistingFileGivesTheSizeAndOffsetsResolveAgainstIt) {
 namespace loadcell {
 namespace {
 
+// `path` as a job file's value: fio splits names at ':', so a Windows
+// drive's colon is written `\:`.
+std::string FioValue(const std::string& path) {
+  std::string out;
+  for (const char c : path) {
+    if (c == ':') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 // The plan of job file `text` (named t.fio) through the whole front end.
 Result<FioPlan> PlanOfText(const std::string& text) {
   LC_ASSIGN_OR_RETURN(std::vector<FioJobSpec> specs, testing::FioSpecsOf(text));
@@ -438,7 +449,7 @@ Result<FioPlan> PlanOfText(const std::string& text) {
 
 TEST(FioPlanDataTest, BufferAndVerifyOptionsRun) {
   TempDir dir;
-  auto plan = PlanOfText("[j]\ndirectory=" + dir.path() +
+  auto plan = PlanOfText("[j]\ndirectory=" + FioValue(dir.path()) +
                          "\nsize=1m\nrw=randwrite\nloops=2\nverify=md5\nverify_backlog=16\n"
                          "verify_fatal=1\nbuffer_compress_percentage=50\n"
                          "buffer_compress_chunk=1k\ndedupe_percentage=20\n"
@@ -461,8 +472,8 @@ TEST(FioPlanDataTest, BufferAndVerifyOptionsRun) {
 
 TEST(FioPlanDataTest, VerifyCutsIoSizeToSizeAsFioDoes) {
   TempDir dir;
-  const std::string head =
-      "[j]\ndirectory=" + dir.path() + "\nsize=1m\nio_size=2m\nrw=randwrite\nverify=crc32c\n";
+  const std::string head = "[j]\ndirectory=" + FioValue(dir.path()) +
+                           "\nsize=1m\nio_size=2m\nrw=randwrite\nverify=crc32c\n";
   auto plan = PlanOfText(head);
   ASSERT_OK(plan);
   EXPECT_EQ(plan->steps[0][0].settings.byte_limit, 1u << 20);
@@ -478,7 +489,7 @@ TEST(FioPlanDataTest, VerifyCutsIoSizeToSizeAsFioDoes) {
 
 TEST(FioPlanDataTest, VerifyPatternAloneVerifiesThePattern) {
   TempDir dir;
-  auto plan = PlanOfText("[j]\ndirectory=" + dir.path() +
+  auto plan = PlanOfText("[j]\ndirectory=" + FioValue(dir.path()) +
                          "\nsize=1m\nrw=write\nverify_pattern=\"ab\"0x00\nverify_only=0\n");
   ASSERT_OK(plan);
   const FioJobSettings& s = plan->steps[0][0].settings;
@@ -490,7 +501,7 @@ TEST(FioPlanDataTest, VerifyPatternAloneVerifiesThePattern) {
 
 TEST(FioPlanDataTest, VerifyThatCannotRunIsRefusedWithItsLine) {
   TempDir dir;
-  const std::string head = "[j]\ndirectory=" + dir.path() + "\nsize=1m\n";
+  const std::string head = "[j]\ndirectory=" + FioValue(dir.path()) + "\nsize=1m\n";
   const auto error = [&](const std::string& rest) {
     Result<FioPlan> plan = PlanOfText(head + rest);
     EXPECT_FALSE(plan.ok()) << rest;
