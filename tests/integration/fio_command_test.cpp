@@ -138,6 +138,20 @@ TEST(FioCommandTest, ParseOnlyChecksAndRunsNothing) {
   EXPECT_FALSE(std::filesystem::exists(dir / "p.0.0"));
 }
 
+// fio's switches that take no value refuse one (fio's getopt does too):
+// one line, exit 2, nothing laid out.
+TEST(FioCommandTest, ASwitchGivenAValueIsOneLine) {
+  for (const char* bad : {"--parse-only=7", "--readonly=3", "--allow-destructive=x"}) {
+    SCOPED_TRACE(bad);
+    TempDir dir;
+    const ProcessResult r = Fio(dir, {bad, "--name=j", "--rw=read", "--size=1m"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("takes no value"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "j.0.0"));
+  }
+}
+
 TEST(FioCommandTest, UnlinkRemovesTheJobsFilesAndAFailedJobExitsOne) {
   TempDir dir;
   ProcessResult r = Fio(dir, {"--name=u", "--size=1m", "--rw=write", "--unlink=1"});

@@ -46,9 +46,18 @@ struct FioProgramOptions {
   FioResultOptions results;  // loadcell's own: --format=json, --output-file, --report-html
 };
 
+// A switch that takes no value (fio's getopt refuses one too).
+bool IsBareSwitch(const std::string& name) {
+  return name == "parse-only" || name == "readonly" || name == "allow-destructive";
+}
+
 Result<FioProgramOptions> ReadProgramOptions(const std::vector<fio::FioRawOption>& given) {
   FioProgramOptions p;
   for (const fio::FioRawOption& o : given) {
+    if (IsBareSwitch(o.name) && !o.value.empty()) {
+      return Status::InvalidArgument("--" + o.name + "=" + o.value + ": --" + o.name +
+                                     " takes no value");
+    }
     if (o.name == "output-format") {
       p.output_format_given = true;
       p.normal = p.json = p.json_plus = false;
