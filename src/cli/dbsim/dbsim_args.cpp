@@ -59,9 +59,12 @@ Status ParseOwnOption(const std::string& arg, DbsimArgs& a) {
     return Status::InvalidArgument(fmt::format(
         "dbsim: {}: '{}' is not a choice (valid: {})", arg.substr(0, eq),
         EscapeControlBytes(arg.substr(eq + 1)), arg[2] == 'v' ? "on, off" : "sync, null"));
-  } else if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
+  } else if (arg == "--journal=" || arg == "--report-html=") {
+    return Status::InvalidArgument(
+        fmt::format("dbsim: {}: give a file name ({}FILE)", arg.substr(0, arg.size() - 1), arg));
+  } else if (arg.rfind("--journal=", 0) == 0) {
     a.journal = arg.substr(10);
-  } else if (arg.rfind("--report-html=", 0) == 0 && arg.size() > 14) {
+  } else if (arg.rfind("--report-html=", 0) == 0) {
     a.report_html = arg.substr(14);
   } else if (arg == "--format=json" || arg == "--format=text") {
     a.json = arg == "--format=json";
