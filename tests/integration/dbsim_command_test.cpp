@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "diskspd/diskspd_xml_reader.h"
+#include "testing/dbsim_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -46,6 +47,10 @@ ProcessResult Dbsim(const TempDir& dir, std::vector<std::string> args) {
   w.cwd = dir.path();
   w.timeout_s = 120;
   return RunLoadcell(args, w);
+}
+
+nlohmann::json DbsimJson(const ProcessResult& r) {
+  return nlohmann::json::parse(r.out, nullptr, false);
 }
 
 // The number after `label` on the line of `user` in the Users section.
@@ -294,12 +299,16 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
     TempDir dir;
     dir.Write("fault.ini",
               DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n"));
-    const ProcessResult r =
-        Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", std::string("--inject-fault=") + f.option});
+    const std::string option = std::string("--inject-fault=") + f.option;
+    const ProcessResult r = RunUntilInjectedFaultFires([&dir, &option] {
+      return Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", option});
+    });
     EXPECT_EQ(r.exit_code, 1) << f.option << "\n" << Show(r);
     const auto checks = r.out.find("Page checks:");
     ASSERT_NE(checks, std::string::npos) << f.option << "\n" << r.out;
     const std::string section = r.out.substr(checks);
+    EXPECT_NE(section.find("  injected fault (" + option + "): fired\n"), std::string::npos)
+        << Show(r);
     bool named = false;
     for (const char* kind : f.kinds) {
       named = named || section.find(std::string("  ") + kind + ": ") != std::string::npos;
@@ -313,6 +322,34 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
   }
 }
 
+// A fault that never fired tested nothing: the run says so in one line and
+// fails (exit 1) instead of reporting every page good; the JSON holds the
+// option and whether it fired, and null in a run without one.
+TEST(DbsimCommand, AnInjectedFaultThatNeverFiredFailsTheRunAndSaysSo) {
+  TempDir dir;
+  dir.Write("fault.ini", DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n"));
+  const ProcessResult r = Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", "-d", "1",
+                                      "--inject-fault=torn-write:1000000000", "--format=json"});
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  EXPECT_NE(r.err.find("loadcell: error: dbsim: --inject-fault=torn-write:1000000000 never "
+                       "fired: the first data file took too few I/Os"),
+            std::string::npos)
+      << r.err;
+  const nlohmann::json doc = DbsimJson(r);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_EQ(doc["page_checks"]["injected_fault"]["option"], "--inject-fault=torn-write:1000000000");
+  EXPECT_EQ(doc["page_checks"]["injected_fault"]["fired"], false);
+  EXPECT_EQ(doc["page_checks"]["failed"], 0);
+
+  const ProcessResult clean =
+      Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", "-d", "1", "--format=json"});
+  ASSERT_EQ(clean.exit_code, 0) << Show(clean);
+  const nlohmann::json clean_doc = DbsimJson(clean);
+  ASSERT_TRUE(clean_doc["page_checks"].contains("injected_fault")) << clean.out;
+  EXPECT_TRUE(clean_doc["page_checks"]["injected_fault"].is_null()) << clean.out;
+  EXPECT_EQ(clean.out.find("injected fault"), std::string::npos);
+}
+
 // -log: SQLIOSim's XML error log in its layout (its stylesheet, LOG,
 // ENTRY with SQLIOSim's attributes, EXTENDED_DESCRIPTION), an ERROR entry
 // for every page that failed its check with its file, page, offset, the
@@ -321,8 +358,10 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
 TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguration) {
   TempDir dir;
   dir.Write("fault.ini", DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n"));
-  const ProcessResult r = Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", "-log", "errors.xml",
-                                      "-save", "saved.ini", "--inject-fault=torn-write:5"});
+  const ProcessResult r = RunUntilInjectedFaultFires([&dir] {
+    return Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", "-log", "errors.xml", "-save", "saved.ini",
+                       "--inject-fault=torn-write:5"});
+  });
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   std::string log = dir.Read("errors.xml");
   // SQLIOSim's layout: its stylesheet named, a LOG of ENTRY elements with
@@ -593,10 +632,6 @@ TEST(DbsimCommand, TheVerdictIsEveryUsersAndFollowsTheVerdictOption) {
 
 // The configuration's keys and -size, each seen in what the run did.
 
-nlohmann::json DbsimJson(const ProcessResult& r) {
-  return nlohmann::json::parse(r.out, nullptr, false);
-}
-
 // -size MB: every data file starts at MB and may grow to twice that, the
 // log is half a data file.
 TEST(DbsimKeys, TheSizeOptionSetsTheDataAndTheLogFiles) {
@@ -668,14 +703,17 @@ TEST(DbsimKeys, StopOnErrorEndsTheRunAtTheFirstFailure) {
   config.replace(config.find("TestCycleDuration=2"), 19, "TestCycleDuration=30");
   dir.Write("stop.ini", config);
   const auto started = std::chrono::steady_clock::now();
-  const ProcessResult r =
-      Dbsim(dir, {"-cfg", "stop.ini", "-dir", ".", "--inject-fault=torn-write:5", "--format=json"});
+  const ProcessResult r = RunUntilInjectedFaultFires([&dir] {
+    return Dbsim(dir,
+                 {"-cfg", "stop.ini", "-dir", ".", "--inject-fault=torn-write:5", "--format=json"});
+  });
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   const nlohmann::json doc = DbsimJson(r);
   ASSERT_FALSE(doc.is_discarded()) << r.out;
   EXPECT_GE(doc["page_checks"]["by_kind"]["torn page"].get<uint64_t>(), 1u) << r.out;
+  EXPECT_EQ(doc["page_checks"]["injected_fault"]["fired"], true) << r.out;
   // A 30 s cycle ended by the failure: no user ran its time out.
   for (const auto& u : doc["users"]) EXPECT_LT(u["time_s"].get<double>(), 25.0) << u.dump();
   EXPECT_LT(took, 25.0);

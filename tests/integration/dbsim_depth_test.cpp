@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "testing/dbsim_run.h"
 #include "testing/run_binary.h"
 #include "testing/temp_dir.h"
 
@@ -93,11 +94,15 @@ TEST(DbsimDepth, UsersReachTheirDepthAndEveryPageIsStillChecked) {
 
 TEST(DbsimDepth, ATornWriteIsCaughtAtDepthFour) {
   TempDir dir;
-  const ProcessResult r =
-      DbsimAtDepth(dir, {"--user-depth=4", "--inject-fault=torn-write:5"}, "9900");
+  const ProcessResult r = RunUntilInjectedFaultFires([&dir] {
+    return DbsimAtDepth(dir, {"--user-depth=4", "--inject-fault=torn-write:5"}, "9900");
+  });
   EXPECT_EQ(r.exit_code, 1) << Show(r);
   const auto checks = r.out.find("Page checks:");
   ASSERT_NE(checks, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  injected fault (--inject-fault=torn-write:5): fired\n", checks),
+            std::string::npos)
+      << Show(r);
   EXPECT_NE(r.out.find("  torn page: ", checks), std::string::npos) << r.out.substr(checks);
   EXPECT_NE(r.out.find("depth 4 per thread"), std::string::npos) << r.out;
 }

@@ -436,6 +436,15 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
       log.Entry("ERROR", ran->jobs[i].name, f.message());
     }
   }
+  if (report.injected != nullptr && report.injected->Fired() == 0) {
+    // The run checked pages no fault reached: what it was asked to test was
+    // not tested (too few I/Os of the first data file in the time).
+    failed = true;
+    PrintCliError(err, Status::FailedPrecondition(fmt::format(
+                           "dbsim: {} never fired: the first data file took too few I/Os of "
+                           "its direction in the run; nothing was broken, so nothing was tested",
+                           report.injected_option)));
+  }
   DbsimReportInput full = report;
   full.result = &*ran;
   // Every user judged as one: each check at its gravest, the users named.
@@ -557,6 +566,11 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, DbsimOutpu
   report.dir = a.dir;
   report.workload = users.workloads.front().get();
   for (const auto& w : users.workloads) report.users.push_back(w.get());
+  if (a.fault != DbIoFault::kNone) {
+    report.injected = &faulty;
+    report.injected_option =
+        fmt::format("--inject-fault={}:{}", DbIoFaultName(a.fault), a.fault_skip);
+  }
   if (!a.json) {
     WriteDbsimHeader(report, out);
     out.flush();

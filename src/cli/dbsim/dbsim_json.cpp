@@ -164,6 +164,15 @@ void WriteJsonChecks(const DbsimReportInput& in, JsonWriter& w) {
   w.Key("first_failures").BeginArray();
   for (const std::string& line : db.FaultLines()) w.String(line);
   w.EndArray();
+  w.Key("injected_fault");
+  if (in.injected != nullptr) {
+    w.BeginObject();
+    w.Key("option").String(in.injected_option);
+    w.Key("fired").Bool(in.injected->Fired() > 0);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
   w.EndObject();
 }
 

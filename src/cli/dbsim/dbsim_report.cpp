@@ -166,6 +166,10 @@ void WriteChecks(const DbsimReportInput& in, std::ostream& out) {
   uint64_t checked = 0;
   out << "Page checks:\n";
   WriteVerifyCost(in, out);
+  if (in.injected != nullptr) {
+    out << fmt::format("  injected fault ({}): {}\n", in.injected_option,
+                       in.injected->Fired() > 0 ? "fired" : "never fired");
+  }
   if (in.config != nullptr && !in.config->verify) return;  // nothing was checked
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     const auto kind = static_cast<DbPageFault>(k);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dbsim/dbsim_config.h"
+#include "dbsim/fault_file_system.h"
 #include "runner/jobs.h"
 #include "workloads/dbsim/dbsim_database.h"
 #include "workloads/dbsim/dbsim_users.h"
@@ -40,6 +41,10 @@ struct DbsimReportInput {
   // Every user's verdict merged (MergeVerdicts): the run's, with each
   // finding named by the users that made it.
   Validity verdict;
+  // --inject-fault (tests): the seam that breaks one I/O and the option as
+  // given; null: none. The report says whether the fault fired.
+  const DbFaultFileSystem* injected = nullptr;
+  std::string injected_option;
 };
 
 // One data file's figures as the users timed them, from the run's total
