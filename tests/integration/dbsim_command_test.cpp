@@ -53,6 +53,17 @@ nlohmann::json DbsimJson(const ProcessResult& r) {
   return nlohmann::json::parse(r.out, nullptr, false);
 }
 
+// The sum of `figure` (of a user's JSON object) over the users whose name
+// starts with `user`.
+template <typename Figure>
+uint64_t SumOverUsers(const nlohmann::json& doc, const std::string& user, Figure figure) {
+  uint64_t sum = 0;
+  for (const auto& u : doc["users"]) {
+    if (u["name"].get<std::string>().rfind(user, 0) == 0) sum += figure(u);
+  }
+  return sum;
+}
+
 // The number after `label` on the line of `user` in the Users section.
 uint64_t UserFigure(const std::string& out, const std::string& user, const std::string& label) {
   const auto at = out.find("  " + user + " (");
@@ -488,6 +499,63 @@ TEST(DbsimCommand, BulkUpdateAndShrinkUsersRunBesideTheOthersAndEveryPageIsKept)
   EXPECT_EQ(journal.exit_code, 2) << Show(journal);
   EXPECT_NE(journal.err.find("--journal with a Shrinkable or Sparse file"), std::string::npos)
       << journal.err;
+}
+
+// [ShrinkUser]'s keys, each row a 3 s cycle of its own: a resize comes
+// every MinShrinkInterval..MaxShrinkInterval seconds and moves the file's
+// end by MinExtends..MaxExtends increments of 1 MB (128 pages). The data
+// file starts at 12 MB and may grow to 24: three resizes of up to 3
+// increments never reach either end, so no resize is cut short.
+struct ShrinkKeysCase {
+  const char* name;
+  const char* keys;
+  uint64_t min_resizes;
+  uint64_t max_resizes;
+  uint64_t min_extends;
+  uint64_t max_extends;
+};
+
+TEST(DbsimKeys, ShrinkIntervalAndExtendsShowInTheResizes) {
+  const ShrinkKeysCase cases[] = {
+      {"an interval of 1 s: a resize each second, each of exactly 2 increments",
+       "MinShrinkInterval=1\nMaxShrinkInterval=1\nMinExtends=2\nMaxExtends=2\n", 2, 3, 2, 2},
+      {"an interval of 1 s, 1 to 3 increments each",
+       "MinShrinkInterval=1\nMaxShrinkInterval=1\nMinExtends=1\nMaxExtends=3\n", 2, 3, 1, 3},
+      {"an interval of 30 s: no resize in a 3 s cycle",
+       "MinShrinkInterval=30\nMaxShrinkInterval=30\nMinExtends=2\nMaxExtends=2\n", 0, 0, 2, 2},
+  };
+  constexpr uint64_t kIncrementPages = 128;
+  for (const ShrinkKeysCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    TempDir dir;
+    std::string config = DbsimConfigText("", "");
+    config.replace(config.find("TestCycleDuration=2"), 19, "TestCycleDuration=3");
+    config.replace(config.find("[File1]\nFileName=data.mdx\nInitialSize=4\n"), 40,
+                   std::string("[ShrinkUser]\n") + c.keys +
+                       "[File1]\nFileName=data.mdx\nInitialSize=12\nMaxSize=24\nIncrement=1\n"
+                       "Shrinkable=TRUE\n");
+    dir.Write("shrink.ini", config);
+    const ProcessResult r = Dbsim(dir, {"-cfg", "shrink.ini", "-dir", ".", "--format=json"});
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+    const nlohmann::json doc = DbsimJson(r);
+    ASSERT_FALSE(doc.is_discarded()) << r.out;
+    const uint64_t resizes = SumOverUsers(doc, "shrink user", [](const nlohmann::json& u) {
+      return u["io"]["grow"]["count"].get<uint64_t>() + u["io"]["shrink"]["count"].get<uint64_t>();
+    });
+    const uint64_t pages_moved = SumOverUsers(doc, "shrink user", [](const nlohmann::json& u) {
+      return u["pages_grown"].get<uint64_t>() + u["pages_shrunk"].get<uint64_t>();
+    });
+    EXPECT_GE(resizes, c.min_resizes) << r.out;
+    EXPECT_LE(resizes, c.max_resizes) << r.out;
+    ASSERT_EQ(doc["files"].size(), 1u) << r.out;
+    EXPECT_EQ(doc["files"][0]["grows"].get<uint64_t>() + doc["files"][0]["shrinks"].get<uint64_t>(),
+              resizes)
+        << r.out;
+    // Each resize moved the end by MinExtends..MaxExtends increments.
+    EXPECT_GE(pages_moved, resizes * c.min_extends * kIncrementPages) << r.out;
+    EXPECT_LE(pages_moved, resizes * c.max_extends * kIncrementPages) << r.out;
+    EXPECT_EQ(doc["page_checks"]["failed"], 0) << r.out;
+  }
 }
 
 // SQLIOSim's meaning of keys the first part only accepted: every update
