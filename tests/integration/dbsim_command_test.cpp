@@ -558,6 +558,39 @@ TEST(DbsimKeys, ShrinkIntervalAndExtendsShowInTheResizes) {
   }
 }
 
+// YieldPercentage: the share of a random user's page accesses after which
+// it yields the CPU, counted per user as `yields`. Reads only (no update
+// waits on a log that may close at the end), so that every access is a
+// read or a cache hit and ends with its yield, or none.
+TEST(DbsimKeys, YieldPercentageIsTheShareOfAccessesThatYield) {
+  struct Row {
+    int yield_percentage;
+    double min_share;
+    double max_share;
+  };
+  for (const Row& row : {Row{0, 0, 0}, Row{5000, 0.35, 0.65}, Row{10000, 1, 1}}) {
+    SCOPED_TRACE(row.yield_percentage);
+    TempDir dir;
+    dir.Write("yield.ini", DbsimConfigText("", "RandomUserReadWriteRatio=10000\nYieldPercentage=" +
+                                                   std::to_string(row.yield_percentage) + "\n"));
+    const ProcessResult r =
+        Dbsim(dir, {"-cfg", "yield.ini", "-dir", ".", "-d", "1", "--format=json"});
+    ASSERT_EQ(r.exit_code, 0) << Show(r);
+    const nlohmann::json doc = DbsimJson(r);
+    ASSERT_FALSE(doc.is_discarded()) << r.out;
+    const uint64_t accesses = SumOverUsers(doc, "random user", [](const nlohmann::json& u) {
+      return u["cache_hits"].get<uint64_t>() + u["io"]["read"]["count"].get<uint64_t>();
+    });
+    auto yields_of = [](const nlohmann::json& u) { return u["yields"].get<uint64_t>(); };
+    const uint64_t yields = SumOverUsers(doc, "random user", yields_of);
+    EXPECT_EQ(SumOverUsers(doc, "", yields_of), yields) << r.out;  // only a random user yields
+    ASSERT_GE(accesses, 200u) << r.out;
+    const double share = static_cast<double>(yields) / static_cast<double>(accesses);
+    EXPECT_GE(share, row.min_share) << yields << " of " << accesses;
+    EXPECT_LE(share, row.max_share) << yields << " of " << accesses;
+  }
+}
+
 // SQLIOSim's meaning of keys the first part only accepted: every update
 // rolled back (RollbackChance=10000) writes no log record and dirties no
 // page; with ForceReadAhead=FALSE and every page cached (CacheHitRatio) the

@@ -84,6 +84,7 @@ void WriteJsonUser(const JobRunResult& job, const DbsimUserWorkload* user, JsonW
   w.Key("lazy_writes").Uint(JsonCounter(r, kDbsimLazyWrites));
   w.Key("pages_grown").Uint(JsonCounter(r, kDbsimPagesGrown));
   w.Key("pages_shrunk").Uint(JsonCounter(r, kDbsimPagesShrunk));
+  w.Key("yields").Uint(JsonCounter(r, kDbsimYields));
   WriteJsonFailed([&r](int k) { return JsonCounter(r, kDbsimFaultCounters + k - 1); }, w);
   w.Key("failure");
   if (r.failure.ok() || IsEndOfWork(r.failure)) {

@@ -37,7 +37,8 @@ void WriteUserExtras(const RunResult& r, const DbsimUserWorkload* user, std::ost
   const std::pair<int, std::string_view> extras[] = {{kDbsimRollbacks, "rollbacks"},
                                                      {kDbsimLazyWrites, "lazy writes"},
                                                      {kDbsimPagesGrown, "pages grown"},
-                                                     {kDbsimPagesShrunk, "pages shrunk"}};
+                                                     {kDbsimPagesShrunk, "pages shrunk"},
+                                                     {kDbsimYields, "yields"}};
   for (const auto& [counter, words] : extras) {
     if (const uint64_t n = CounterOf(r, counter); n > 0) line += fmt::format("; {} {}", words, n);
   }

@@ -67,7 +67,10 @@ class RandomUserWorker final : public DbsimWorkerBase {
       }
       const Nanos u0 = MonotonicNow();
       LC_RETURN_IF_ERROR(Update(a.page));
-      if (cfg_.yield_percentage > 0 && Chance(cfg_.yield_percentage)) std::this_thread::yield();
+      if (cfg_.yield_percentage > 0 && Chance(cfg_.yield_percentage)) {
+        std::this_thread::yield();
+        rec_.Add(kDbsimYields, 1);
+      }
       // Its own time: its read, then its update, as one span ending now.
       rec_.RecordTimedEvent(u0 - static_cast<Nanos>(read_ns), MonotonicNow());
       if (cfg_.cpu_simulation) SimulateCpu();
@@ -370,7 +373,7 @@ WorkloadInfo DbsimUserWorkload::Info() const {
   info.counter_names = {"bytes read",   "bytes written", "pages checked", "cache hits",
                         "log bytes",    "audit passes",  "good re-reads", "re-reads",
                         "throttled ns", "rollbacks",     "lazy writes",   "pages grown",
-                        "pages shrunk"};
+                        "pages shrunk", "yields"};
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     info.counter_names.push_back(std::string(DbPageFaultName(static_cast<DbPageFault>(k))));
   }

@@ -61,6 +61,7 @@ enum DbsimCounter : int {
   kDbsimLazyWrites,   // pages a random user wrote itself (MaxMemoryMB full)
   kDbsimPagesGrown,
   kDbsimPagesShrunk,
+  kDbsimYields,  // accesses after which a random user yielded the CPU (YieldPercentage)
   kDbsimFaultCounters,
 };
 // Per data file, so that its figures merge as the users' do (a job's
