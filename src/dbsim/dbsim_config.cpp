@@ -46,7 +46,7 @@ const std::vector<Key> kConfigKeys = {
     {"ErrorFile", &C::error_file},
     {"CPUCount", &C::cpu_count, 1, 1024},
     {"Affinity", &C::affinity, 0, kMaxInt},
-    {"IOAffinity", &C::io_affinity, 0, kMaxInt, 0, "CPU masks are not supported yet"},
+    {"IOAffinity", &C::io_affinity, 0, kMaxInt},
     {"MaxMemoryMB", &C::max_memory_mb, 1, 16777216},
     {"StopOnError", &C::stop_on_error, 0, kBool},
     {"TestCycles", &C::test_cycles, 1, 1000000},

@@ -325,18 +325,21 @@ bool AnyFile(const DbsimConfig& c, bool DbsimFileConfig::*flag) {
                      [flag](const DbsimFileConfig& f) { return f.*flag; });
 }
 
-// Affinity names only CPUs this process may run on.
+// Affinity and IOAffinity name only CPUs this process may run on.
 Status CheckAffinity(const DbsimConfig& config) {
-  if (config.affinity == 0) return Status::Ok();
   const std::vector<int> allowed = AllowedCpus();
-  for (int cpu : DbsimAffinityCpus(config.affinity)) {
-    if (allowed.empty() || std::find(allowed.begin(), allowed.end(), cpu) != allowed.end()) {
-      continue;
+  const std::pair<const char*, int64_t> masks[] = {{"Affinity", config.affinity},
+                                                   {"IOAffinity", config.io_affinity}};
+  for (const auto& [key, mask] : masks) {
+    for (int cpu : DbsimAffinityCpus(mask)) {
+      if (allowed.empty() || std::find(allowed.begin(), allowed.end(), cpu) != allowed.end()) {
+        continue;
+      }
+      return Status::InvalidArgument(
+          fmt::format("dbsim: [CONFIG] {}={} names CPU {}, which this process may not run "
+                      "on (valid: a mask of CPUs {} to {} it may use, or 0 for all)",
+                      key, mask, cpu, allowed.front(), allowed.back()));
     }
-    return Status::InvalidArgument(
-        fmt::format("dbsim: [CONFIG] Affinity={} names CPU {}, which this process may not run "
-                    "on (valid: a mask of CPUs {} to {} it may use, or 0 for all)",
-                    config.affinity, cpu, allowed.front(), allowed.back()));
   }
   return Status::Ok();
 }

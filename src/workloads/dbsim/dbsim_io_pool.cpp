@@ -3,11 +3,20 @@
 #include <algorithm>
 #include <utility>
 
+#include "os/thread.h"
+
 namespace loadcell {
 
-DbsimIoPool::DbsimIoPool(int depth) : depth_(std::max(1, depth)) {
+DbsimIoPool::DbsimIoPool(int depth, const std::vector<int>& helper_cpus,
+                         const std::string& cpus_key)
+    : depth_(std::max(1, depth)) {
   helpers_.reserve(static_cast<size_t>(depth_ - 1));
-  for (int i = 1; i < depth_; ++i) helpers_.emplace_back([this] { Help(); });
+  for (int i = 1; i < depth_; ++i) {
+    helpers_.emplace_back([this, cpus = helper_cpus, key = cpus_key] { Help(cpus, key); });
+  }
+  // Every helper on its CPUs before the first batch.
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [this] { return started_ == helpers_.size(); });
 }
 
 DbsimIoPool::~DbsimIoPool() {
@@ -32,8 +41,14 @@ void DbsimIoPool::RunTasks() {
   }
 }
 
-void DbsimIoPool::Help() {
+void DbsimIoPool::Help(const std::vector<int>& cpus, const std::string& cpus_key) {
+  Status confined = cpus.empty() ? Status::Ok() : SetCurrentThreadCpus(cpus);
   std::unique_lock lock(mutex_);
+  if (!confined.ok() && start_error_.ok()) {
+    start_error_ = Status(confined.code(), cpus_key + ": " + confined.message(), confined.err());
+  }
+  ++started_;
+  done_.notify_all();
   for (;;) {
     work_.wait(lock, [this] { return stop_ || (task_ != nullptr && next_ < count_); });
     if (stop_) return;
@@ -45,6 +60,10 @@ void DbsimIoPool::Help() {
 
 Status DbsimIoPool::Run(size_t count, const std::function<Status(size_t)>& task) {
   if (count == 0) return Status::Ok();
+  {
+    std::lock_guard lock(mutex_);
+    if (!start_error_.ok()) return start_error_;
+  }
   if (helpers_.empty() || count == 1) {
     Status first = Status::Ok();
     for (size_t i = 0; i < count; ++i) {

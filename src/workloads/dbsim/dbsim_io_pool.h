@@ -2,7 +2,8 @@
 // Several of one simulated user's I/Os in flight at once (docs/dbsim.md,
 // "Several I/Os in flight per user"). A user's worker hands a batch of
 // independent I/O tasks to its pool, which runs up to `depth` of them at
-// once: on the worker's own thread and on depth - 1 helper threads. Each
+// once: on the worker's own thread and on depth - 1 helper threads (on the
+// CPUs of IOAffinity when it is given, else where the worker runs). Each
 // task is an ordinary call through the database's FileSystem, so the fault
 // file system still sees (and breaks) every I/O. The depth meter counts a
 // user's I/Os between their admission and their completion and keeps the
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -43,8 +45,12 @@ class DbsimDepthMeter final {
 // run on that thread and the helpers at once.
 class DbsimIoPool final {
  public:
-  // `depth` (at least 1): the most tasks at once; depth - 1 helper threads.
-  explicit DbsimIoPool(int depth);
+  // `depth` (at least 1): the most tasks at once; depth - 1 helper threads,
+  // each confined to `helper_cpus` (none: where the thread making the pool
+  // runs) before the pool is made. `cpus_key`: the key that named them, in
+  // the error of a helper the system refused them.
+  explicit DbsimIoPool(int depth, const std::vector<int>& helper_cpus = {},
+                       const std::string& cpus_key = {});
   ~DbsimIoPool();  // the helpers stopped and joined
   DbsimIoPool(const DbsimIoPool&) = delete;
   DbsimIoPool& operator=(const DbsimIoPool&) = delete;
@@ -53,11 +59,12 @@ class DbsimIoPool final {
   // Runs task(0) .. task(count - 1), up to depth() at once, and returns
   // when every one has ended: the first failure in index order, else OK.
   // Every task runs, whether an earlier one failed or not. A task must not
-  // call Run.
+  // call Run. A helper that could not be confined to its CPUs fails every
+  // Run, naming the key.
   Status Run(size_t count, const std::function<Status(size_t)>& task);
 
  private:
-  void Help();
+  void Help(const std::vector<int>& cpus, const std::string& cpus_key);
   // Takes and runs tasks of the current batch until none is left.
   void RunTasks();
 
@@ -71,6 +78,8 @@ class DbsimIoPool final {
   size_t ended_ = 0;                                     // guarded by mutex_
   std::vector<Status> results_;                          // guarded by mutex_
   bool stop_ = false;                                    // guarded by mutex_
+  size_t started_ = 0;                                   // helpers confined; guarded by mutex_
+  Status start_error_;                                   // the first helper's; guarded by mutex_
   std::vector<std::thread> helpers_;
 };
 

@@ -106,8 +106,9 @@ IoOptionNames DbsimOptionNames();
 // read-ahead and bulk update users, 1 for the others.
 int DbsimUserDepth(DbsimUserKind kind, const DbsimConfig& config);
 
-// The CPUs of SQLIOSim's Affinity mask (bit n: CPU n); every user thread
-// is confined to them when the mask is not 0.
+// The CPUs of SQLIOSim's Affinity or IOAffinity mask (bit n: CPU n; none
+// for 0): Affinity's confine every user thread, IOAffinity's the I/O
+// helper threads of a user at a depth above 1.
 std::vector<int> DbsimAffinityCpus(int64_t mask);
 
 // The I/Os a user's threads had in flight on average over its measured

@@ -21,7 +21,9 @@ DbsimWorkerBase::DbsimWorkerBase(const DbsimUserSettings& s, DbsimDatabase& db,
       cycle_end_(MonotonicNow() + s.config->test_cycle_duration_s * 1'000'000'000),
       buffer_(NewDbsimIoBuffer(page_size_ * (DbPageFile::kMaxRun + 1))),
       meter_(s.meter != nullptr ? s.meter : &own_meter_),
-      pool_(DbsimUserDepth(s.kind, *s.config)),
+      // IOAffinity: the helpers doing this user's I/O on its mask's CPUs.
+      pool_(DbsimUserDepth(s.kind, *s.config), DbsimAffinityCpus(s.config->io_affinity),
+            "[CONFIG] IOAffinity"),
       slot_buffers_(static_cast<size_t>(pool_.depth())),
       slot_pages_(static_cast<size_t>(pool_.depth())) {
   pages_.reserve(DbPageFile::kMaxRun + 1);

@@ -6,7 +6,8 @@
 // configuration shows in the I/O stream (a table, one row per key); and the
 // CPU keys: CPUSimulation spends CPUCyclesMin..Max cycles of the random
 // user's own CPU after each access, Affinity confines every user thread and
-// the I/O helpers it starts to the mask's CPUs.
+// the I/O helpers it starts to the mask's CPUs, IOAffinity the helpers to
+// its own.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 
@@ -499,8 +500,8 @@ TEST_F(DbsimUserIo, CpuSimulationSpendsTheCyclesOfEachAccessOnTheUsersThread) {
 }
 
 #ifdef __linux__
-// The threads of this process confined to CPU 0 alone.
-int ThreadsOnCpu0Alone() {
+// The threads of this process confined to CPU `cpu` alone.
+int ThreadsOnCpuAlone(int cpu) {
   int n = 0;
   DIR* dir = opendir("/proc/self/task");
   if (dir == nullptr) return -1;
@@ -510,7 +511,7 @@ int ThreadsOnCpu0Alone() {
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(tid, sizeof(set), &set) != 0) continue;
-    if (CPU_COUNT(&set) == 1 && CPU_ISSET(0, &set)) ++n;
+    if (CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set)) ++n;
   }
   closedir(dir);
   return n;
@@ -523,7 +524,7 @@ TEST_F(DbsimUserIo, AffinityConfinesTheUserAndItsIoHelpersToTheMask) {
   config_.min_io_chain = config_.max_io_chain = 1000;
   config_.affinity = 1;    // CPU 0
   config_.user_depth = 3;  // the worker and its two I/O helpers
-  const int before = ThreadsOnCpu0Alone();
+  const int before = ThreadsOnCpuAlone(0);
   DbsimUserWorkload user(DbsimUserSettings{DbsimUserKind::kRandom, &config_, 3, dir_.path()}, db_);
   ThreadRecorder rec(static_cast<int>(user.Info().latency_kinds.size()), true);
   int during = 0;
@@ -535,12 +536,48 @@ TEST_F(DbsimUserIo, AffinityConfinesTheUserAndItsIoHelpersToTheMask) {
     ASSERT_OK(worker.status());
     ASSERT_OK((*worker)->RunEvent());
     worker_cpu = sched_getcpu();
-    during = ThreadsOnCpu0Alone();
+    during = ThreadsOnCpuAlone(0);
   });
   t.join();
   EXPECT_EQ(worker_cpu, 0);
   EXPECT_GE(during - before, 3);  // the worker's thread and its helpers
   EXPECT_EQ(DbsimAffinityCpus(0b1010), (std::vector<int>{1, 3}));
+}
+
+TEST_F(DbsimUserIo, IoAffinityConfinesTheIoHelpersAndTheUserStaysOnAffinity) {
+  const std::vector<int> allowed = AllowedCpus();
+  if (allowed.size() < 2 || allowed[0] != 0 || allowed[1] != 1) {
+    GTEST_SKIP() << "needs CPUs 0 and 1";
+  }
+  config_.read_write_ratio = 10000;  // reads only: no log to wait for
+  config_.min_io_chain = config_.max_io_chain = 1000;
+  config_.affinity = 1;     // the user: CPU 0
+  config_.io_affinity = 2;  // its I/O helpers: CPU 1
+  config_.user_depth = 3;   // the worker and its two I/O helpers
+  const int before_user = ThreadsOnCpuAlone(0);
+  const int before_io = ThreadsOnCpuAlone(1);
+  DbsimUserWorkload user(DbsimUserSettings{DbsimUserKind::kRandom, &config_, 3, dir_.path()}, db_);
+  ThreadRecorder rec(static_cast<int>(user.Info().latency_kinds.size()), true);
+  int user_during = 0;
+  int io_during = 0;
+  int worker_cpu = -1;
+  uint64_t checked = 0;
+  std::thread t([&] {
+    ThreadContext ctx;
+    ctx.recorder = &rec;
+    auto worker = user.NewWorker(ctx);
+    ASSERT_OK(worker.status());
+    ASSERT_OK((*worker)->RunEvent());  // three reads at once: the helpers took two
+    worker_cpu = sched_getcpu();
+    user_during = ThreadsOnCpuAlone(0);
+    io_during = ThreadsOnCpuAlone(1);
+  });
+  t.join();
+  checked = rec.counter(kDbsimPagesChecked);
+  EXPECT_EQ(worker_cpu, 0);
+  EXPECT_EQ(user_during - before_user, 1);  // the worker's thread alone
+  EXPECT_EQ(io_during - before_io, 2);      // its two helpers
+  EXPECT_EQ(checked, 3u);
 }
 #endif
 
