@@ -82,7 +82,8 @@ uint64_t UserFigure(const std::string& out, const std::string& user, const std::
 }
 
 // The HTML page of a dbsim run holds a row per user and per data file,
-// with its counts as the run's JSON `doc` has them.
+// with its counts as the run's JSON `doc` has them, and a row per kind of
+// I/O each user did with its count and a p50 and p99 (some of them writes).
 void ExpectDbsimRows(const std::string& html, const nlohmann::json& doc) {
   // A row per user and per data file, with its counts as the JSON has them.
   auto num = [](uint64_t n) { return "<td class=\"num\">" + std::to_string(n) + "</td>"; };
@@ -97,6 +98,31 @@ void ExpectDbsimRows(const std::string& html, const nlohmann::json& doc) {
                             num(io["log_write"]["count"].get<uint64_t>());
     EXPECT_NE(html.find(row), std::string::npos) << row;
   }
+  const std::pair<const char*, const char*> kinds[] = {
+      {"read", "reads"},           {"scatter_read", "scatter reads"},
+      {"write", "writes"},         {"gather_write", "gather writes"},
+      {"log_write", "log writes"}, {"flush", "flushes"}};
+  const std::regex percentile("<td class=\"num\">[0-9.]+ (s|ms|µs|ns)</td>");
+  size_t write_rows = 0;
+  for (const auto& u : doc["users"]) {
+    for (const auto& [key, words] : kinds) {
+      const uint64_t count = u["io"][key]["count"].get<uint64_t>();
+      if (count == 0) continue;
+      const std::string row =
+          "<tr><td>" + u["name"].get<std::string>() + "</td><td>" + words + "</td>" + num(count);
+      const auto at = html.find(row);
+      ASSERT_NE(at, std::string::npos) << row;
+      // Its p50 and p99 cells: durations, not "-".
+      const std::string rest =
+          html.substr(at + row.size(), html.find("</tr>", at) - at - row.size());
+      EXPECT_EQ(std::distance(std::sregex_iterator(rest.begin(), rest.end(), percentile),
+                              std::sregex_iterator()),
+                3)
+          << row << rest;
+      write_rows += std::string(key).find("write") != std::string::npos ? 1 : 0;
+    }
+  }
+  EXPECT_GT(write_rows, 0u);  // a write's percentiles, not only the reads'
   EXPECT_EQ(doc["files"].size(), 1u);
   for (const auto& f : doc["files"]) {
     const std::string row =

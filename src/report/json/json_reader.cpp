@@ -479,8 +479,18 @@ std::vector<DbsimRowFigures> ReadDbsimRows(const Json& root, const char* key, bo
       r.gather_writes = DbsimUint(DbsimObject(io, "gather_write"), "count");
       r.log_writes = DbsimUint(DbsimObject(io, "log_write"), "count");
       r.flushes = DbsimUint(DbsimObject(io, "flush"), "count");
-      r.p50_ns = DbsimUint(DbsimObject(io, "read"), "p50_ns");
-      r.p99_ns = DbsimUint(DbsimObject(io, "read"), "p99_ns");
+      static constexpr std::pair<const char*, const char*> kKinds[] = {
+          {"read", "reads"},           {"scatter_read", "scatter reads"},
+          {"write", "writes"},         {"gather_write", "gather writes"},
+          {"log_write", "log writes"}, {"flush", "flushes"},
+          {"grow", "grows"},           {"shrink", "shrinks"}};
+      for (const auto& [key, words] : kKinds) {
+        const Json& figures = DbsimObject(io, key);
+        const uint64_t count = DbsimUint(figures, "count");
+        if (count == 0) continue;
+        r.kinds.push_back({words, count, DbsimUint(figures, "p50_ns"), DbsimUint(figures, "p99_ns"),
+                           DbsimUint(figures, "max_ns")});
+      }
       for (const auto& [kind, figures] : io.items()) {
         if (figures.is_object()) r.max_ns = std::max(r.max_ns, DbsimUint(figures, "max_ns"));
       }

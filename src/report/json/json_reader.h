@@ -66,6 +66,15 @@ struct HistogramRow {
 
 // One row of dbsim's own tables (docs/dbsim.md, "JSON"): a user of a
 // cycle (`users[]`) or a data file (`files[]`), as the JSON states it.
+// One kind of I/O a dbsim user did (its JSON's `io` member of that kind).
+struct DbsimKindFigures {
+  std::string kind;  // the text report's words: "reads", "gather writes", ...
+  uint64_t count = 0;
+  uint64_t p50_ns = 0;
+  uint64_t p99_ns = 0;
+  uint64_t max_ns = 0;
+};
+
 struct DbsimRowFigures {
   std::string name;
   uint64_t reads = 0;
@@ -77,12 +86,16 @@ struct DbsimRowFigures {
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
   double iops = 0;
-  // A file's I/O (every kind); a user's reads. 0 when none.
+  // A file's I/O (every kind); 0 for a user (its `kinds` have them).
   uint64_t p50_ns = 0;
   uint64_t p99_ns = 0;
   uint64_t max_ns = 0;        // the longest I/O (a user's: of every kind)
   uint64_t throttled_ns = 0;  // time waited at the throttle
   uint64_t failed_pages = 0;  // every kind
+  // A user's: each kind of I/O it did (a count above 0), in the text
+  // report's order (reads, scatter reads, writes, gather writes, log
+  // writes, flushes, grows, shrinks).
+  std::vector<DbsimKindFigures> kinds;
 };
 
 struct ResultData {
