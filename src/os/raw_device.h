@@ -25,8 +25,9 @@ class RawDeviceCalls {
   virtual Result<intptr_t> OpenForRead(const std::string& device) = 0;
   // The device's length in bytes (IOCTL_DISK_GET_LENGTH_INFO).
   virtual Result<uint64_t> Length(intptr_t handle) = 0;
-  // Reads `len` bytes from offset 0 (a multiple of the sector size).
-  virtual Result<size_t> ReadStart(intptr_t handle, void* buf, size_t len) = 0;
+  // Reads `len` bytes at `offset` (both multiples of the sector size); past
+  // the device's end, fewer bytes or an error.
+  virtual Result<size_t> ReadAt(intptr_t handle, void* buf, size_t len, uint64_t offset) = 0;
   virtual void Close(intptr_t handle) = 0;
 };
 
@@ -34,10 +35,20 @@ class RawDeviceCalls {
 // and a name.
 bool IsRawDevicePath(const std::string& path);
 
+// The block the end of a device is probed in: 4 KiB, a whole number of
+// sectors of every disk (512-byte and 4 KiB sectors).
+inline constexpr size_t kRawProbeBytes = 4096;
+
 // The size of `device` in bytes: opened to read, asked its length, closed.
+// A driver that takes no length request (Wine's, for a device a drive
+// letter maps to) has its end found by reads instead: the last whole
+// kRawProbeBytes block that reads in full, found by doubling and then
+// halving (about 2 x log2 of the device's blocks reads; a device whose
+// length is no multiple of the block is taken to its last whole block).
 // Each failure is one line naming the device: "\\.\PhysicalDrive7: no such
 // device on this system", "...: cannot open it: <reason>" (reading a drive
-// needs administrator rights), "...: cannot ask its length: <reason>".
+// needs administrator rights), "...: cannot ask its length: <reason>" (the
+// length request's reason, when not even the first block reads).
 Result<uint64_t> RawDeviceBytes(RawDeviceCalls& calls, const std::string& device);
 
 // What the device's first kSignatureBytes hold (SignatureOf, block_device.h):

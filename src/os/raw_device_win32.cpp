@@ -1,6 +1,6 @@
 // The system's calls for raw devices (os/raw_device.h): CreateFileW on
 // \\.\PhysicalDriveN or \\.\X:, DeviceIoControl(IOCTL_DISK_GET_LENGTH_INFO),
-// ReadFile.
+// ReadFile at an offset.
 #include <windows.h>
 #include <winioctl.h>
 
@@ -32,8 +32,10 @@ class Win32Calls final : public RawDeviceCalls {
     return static_cast<uint64_t>(info.Length.QuadPart);
   }
 
-  Result<size_t> ReadStart(intptr_t handle, void* buf, size_t len) override {
+  Result<size_t> ReadAt(intptr_t handle, void* buf, size_t len, uint64_t offset) override {
     OVERLAPPED at{};
+    at.Offset = static_cast<DWORD>(offset);
+    at.OffsetHigh = static_cast<DWORD>(offset >> 32);
     DWORD done = 0;
     if (!ReadFile(HandleOf(handle), buf, static_cast<DWORD>(len), &done, &at)) {
       return Win32Error("ReadFile", GetLastError());

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -44,12 +45,17 @@ class FakeDeviceCalls final : public RawDeviceCalls {
     if (!d.length_error.ok()) return d.length_error;
     return d.length;
   }
-  Result<size_t> ReadStart(intptr_t handle, void* buf, size_t len) override {
-    calls.push_back("read " + std::to_string(len));
+  // Reads as a device does: up to its length, nothing past it.
+  Result<size_t> ReadAt(intptr_t handle, void* buf, size_t len, uint64_t offset) override {
+    calls.push_back("read " + std::to_string(len) +
+                    (offset == 0 ? "" : " at " + std::to_string(offset)));
     const Device& d = *handles_.at(static_cast<size_t>(handle - 1));
+    if (offset >= d.length) return size_t{0};
     std::memset(buf, 0, len);
-    std::memcpy(buf, d.start.data(), std::min(len, d.start.size()));
-    return len;
+    if (offset < d.start.size()) {
+      std::memcpy(buf, d.start.data() + offset, std::min<size_t>(len, d.start.size() - offset));
+    }
+    return static_cast<size_t>(std::min<uint64_t>(len, d.length - offset));
   }
   void Close(intptr_t) override {
     calls.push_back("close");
@@ -106,6 +112,36 @@ TEST(RawDeviceTest, EachFailureIsOneLineNamingTheDevice) {
        {missing.status().message(), denied.status().message(), unsized.status().message()}) {
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
   }
+}
+
+// A driver that takes no length request (Wine's, for a device a drive
+// letter maps to) has the device's end found by reads: the last whole 4 KiB
+// block, in about 2 x log2(blocks) reads, the handle closed after.
+TEST(RawDeviceTest, ADeviceWithNoLengthRequestIsSizedByReads) {
+  FakeDeviceCalls fake;
+  for (const uint64_t length : {uint64_t{4096}, uint64_t{64} << 20, (uint64_t{64} << 20) + 4096,
+                                (uint64_t{480} << 30) - 8192}) {
+    FakeDeviceCalls::Device& d = fake.devices["\\\\.\\Q:"];
+    d.length = length;
+    d.length_error = Status::IoError("IOCTL_DISK_GET_LENGTH_INFO: Request not supported");
+    fake.calls.clear();
+    Result<uint64_t> bytes = RawDeviceBytes(fake, "\\\\.\\Q:");
+    ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+    EXPECT_EQ(*bytes, length);
+    EXPECT_EQ(fake.open_handles, 0);
+    EXPECT_LT(fake.calls.size(), 2u * 40 + 4) << length;
+  }
+  // A length that is no whole number of blocks: its last whole block.
+  FakeDeviceCalls::Device& odd = fake.devices["\\\\.\\Q:"];
+  odd.length = (uint64_t{1} << 20) + 512;
+  Result<uint64_t> bytes = RawDeviceBytes(fake, "\\\\.\\Q:");
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(*bytes, uint64_t{1} << 20);
+  // The signature reads the start of a device sized so.
+  odd.start = std::string(3, '\xEB') + "NTFS    ";
+  Result<std::string> sig = RawDeviceSignature(fake, "\\\\.\\Q:");
+  ASSERT_TRUE(sig.ok()) << sig.status().message();
+  EXPECT_EQ(*sig, "an NTFS file system");
 }
 
 TEST(RawDeviceTest, ReadsTheSignatureFromTheDevicesFirstBytes) {
