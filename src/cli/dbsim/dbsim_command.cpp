@@ -1,6 +1,5 @@
 #include "cli/dbsim/dbsim_command.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,32 +11,26 @@
 #include "cli/dbsim/dbsim_args.h"
 #include "cli/dbsim/dbsim_crash.h"
 #include "cli/dbsim/dbsim_error_log.h"
+#include "cli/dbsim/dbsim_files.h"
 #include "cli/dbsim/dbsim_outputs.h"
 #include "cli/dbsim/dbsim_preset.h"
 #include "cli/dbsim/dbsim_report.h"
 #include "cli/report_file.h"
-#include "core/progress.h"
 #include "core/version.h"
 #include "dbsim/dbsim_config.h"
 #include "dbsim/fault_file_system.h"
 #include "dbsim/null_file_system.h"
-#include "dbsim/page_format.h"
-#include "os/file_cache.h"
-#include "os/open_flags.h"
 #include "os/system_info.h"
 #include "os/thread.h"
 #include "runner/jobs.h"
 #include "runner/stop_signal.h"
 #include "validity/verdict.h"
 #include "workloads/dbsim/dbsim_users.h"
-#include "workloads/dbsim/dbsim_worker.h"
-#include "workloads/sqlio/sqlio.h"
 #include "workloads/sqlio/sqlio_manifest.h"
 
 namespace loadcell {
 namespace {
 
-constexpr uint64_t kDbsimMiB = uint64_t{1} << 20;
 constexpr uint64_t kDefaultDataMb = 100;
 constexpr uint64_t kDefaultLogMb = 50;
 // InnoDB's doublewrite buffer: two blocks of 64 pages.
@@ -110,108 +103,6 @@ Result<DbsimConfig> LoadConfig(const DbsimArgs& a) {
   return config;
 }
 
-// Every file of the configuration: an existing one must be loadcell's
-// (the folder's manifest says so) unless --allow-destructive.
-Status CheckFiles(const DbsimArgs& a, const DbsimConfig& config) {
-  FileSystem& fs = DefaultFileSystem();
-  LC_RETURN_IF_ERROR(fs.CheckWritableDir(a.dir));
-  for (const auto& f : config.files) {
-    const std::string path = JoinPath(a.dir, f.name);
-    LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
-    if (!info.exists || a.allow_destructive) continue;
-    LC_ASSIGN_OR_RETURN(bool ours, SqlioMadeFile(fs, path));
-    if (!ours) {
-      return Status::FailedPrecondition(fmt::format(
-          "dbsim: '{}' exists and loadcell did not create it (it is not listed in {}); give "
-          "--allow-destructive to replace it",
-          path, JoinPath(a.dir, kSqlioManifestName)));
-    }
-  }
-  return Status::Ok();
-}
-
-Status RemoveFile(FileSystem& fs, const std::string& dir, const std::string& name) {
-  LC_ASSIGN_OR_RETURN(ScopedDir folder, OpenScopedDir(fs, dir));
-  LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(folder.get(), name));
-  if (!info.exists) return Status::Ok();
-  const FileId id = info.id();
-  return fs.UnlinkAt(folder.get(), name, &id);
-}
-
-// Records `name` of `dir` in the folder's manifest again with its size now
-// (a sparse file made whole by extending it, a file the shrink user
-// resized), so the next run knows it as loadcell's.
-Status RecordFileSize(FileSystem& fs, const std::string& dir, const std::string& name) {
-  LC_ASSIGN_OR_RETURN(ScopedDir folder, OpenScopedDir(fs, dir));
-  LC_ASSIGN_OR_RETURN(FileInfo info, fs.StatAt(folder.get(), name));
-  if (!info.exists) return Status::Ok();
-  SqlioManifestEntry entry;
-  entry.name = name;
-  entry.size = info.size;
-  entry.complete = true;
-  entry.id = info.id();
-  return RecordSqlioFile(fs, folder.get(), entry);
-}
-
-// A sparse data file: made empty (listed in the manifest), then extended to
-// its size without a byte written (every page a hole until written).
-Status CreateSparseFile(FileSystem& fs, const std::string& dir, const DbsimFileConfig& f) {
-  const std::string path = JoinPath(dir, f.name);
-  LC_RETURN_IF_ERROR(CreateSqlioFile(fs, path, 0, nullptr, false, {}, "dbsim"));
-  LC_ASSIGN_OR_RETURN(int fd, fs.Open(path, O_RDWR));
-  Status st = fs.Truncate(fd, f.initial_mb * kDbsimMiB);
-  const Status closed = fs.Close(fd);
-  if (st.ok()) st = closed;
-  return st.ok() ? RecordFileSize(fs, dir, f.name) : st;
-}
-
-// Creates every file, fully written: the data files' pages stamped at key 0
-// (with StampFiles, the file zeroed first and the pages stamped once it is
-// open), a sparse file left as holes. With DeleteFilesAtStartup=FALSE a
-// file of the last run is written so in place rather than made again.
-Status CreateFiles(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
-                   std::ostream& err) {
-  FileSystem& fs = DefaultFileSystem();
-  for (const auto& f : config.files) {
-    const std::string path = JoinPath(a.dir, f.name);
-    // DeleteFilesAtStartup=FALSE: a file loadcell made, whole and of the
-    // size asked, is kept and written again in place.
-    bool reuse = false;
-    if (!config.delete_files_at_startup && !f.sparse && !config.null_engine) {
-      LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
-      if (info.exists && info.size == f.initial_mb * kDbsimMiB) {
-        LC_ASSIGN_OR_RETURN(reuse, SqlioMadeFile(fs, path));
-      }
-    }
-    if (!reuse) LC_RETURN_IF_ERROR(RemoveFile(fs, a.dir, f.name));
-    // The null engine's files are holes: its I/O never reaches them.
-    if (f.sparse || config.null_engine) {
-      LC_RETURN_IF_ERROR(CreateSparseFile(fs, a.dir, f));
-      continue;
-    }
-    SqlioFill fill;
-    if (config.stamp_files) {
-      fill = [](unsigned char* buf, size_t len, uint64_t) { std::fill_n(buf, len, 0); };
-    } else if (!f.log_file && !f.doublewrite_area) {
-      const uint32_t page = a.page_size;
-      const auto id = static_cast<uint32_t>(f.number);
-      fill = [page, id, seed](unsigned char* buf, size_t len, uint64_t offset) {
-        for (size_t at = 0; at + page <= len; at += page) {
-          const uint64_t page_no = (offset + at) / page;
-          StampDbPage(std::span<uint8_t>(buf + at, page),
-                      {id, page_no, 0, DbContentSeed(seed, id, page_no, 0), 0});
-        }
-      };
-    }
-    std::ostream* progress = ProgressEnabled() ? &err : nullptr;
-    LC_RETURN_IF_ERROR(reuse ? RefillSqlioFile(fs, path, f.initial_mb * kDbsimMiB, progress,
-                                               StderrIsTerminal(), fill)
-                             : CreateSqlioFile(fs, path, f.initial_mb * kDbsimMiB, progress,
-                                               StderrIsTerminal(), fill, "dbsim"));
-  }
-  return Status::Ok();
-}
-
 // -save's text: the configuration in force, the switches applied, with
 // what it does not hold as comments.
 std::string SavedConfig(const DbsimArgs& a, const DbsimConfig& config) {
@@ -233,76 +124,6 @@ std::string SavedConfig(const DbsimArgs& a, const DbsimConfig& config) {
   if (config.null_engine) comments.emplace_back("the null engine: run it again with --engine=null");
   if (!config.verify) comments.emplace_back("pages not verified: run it again with --verify=off");
   return FormatDbsimConfig(config, comments);
-}
-
-// The open files of a run, closed at the end.
-struct DbsimOpenFiles {
-  FileSystem* fs = nullptr;
-  std::vector<int> fds;
-  int first_data_fd = -1;
-  ~DbsimOpenFiles() {
-    for (int fd : fds) (void)fs->Close(fd);
-  }
-};
-
-// `null`: the null engine's file system (--engine=null), which holds each
-// data file's pages in memory; else null.
-Status OpenDatabase(const DbsimArgs& a, const DbsimConfig& config, uint64_t seed,
-                    DbsimOpenFiles& open, DbsimDatabase& db, std::string& log_name,
-                    DbNullFileSystem* null) {
-  const int flags =
-      O_RDWR | (config.no_buffering ? O_DIRECT : 0) | (config.write_through ? O_DSYNC : 0);
-  for (const auto& f : config.files) {
-    // InnoDB's O_DIRECT: the data files unbuffered, the redo log not.
-    const int file_flags = f.log_file && config.log_buffered ? flags & ~O_DIRECT : flags;
-    LC_ASSIGN_OR_RETURN(int fd, open.fs->Open(JoinPath(a.dir, f.name), file_flags));
-    open.fds.push_back(fd);
-    if ((file_flags & O_DIRECT) != 0 && null == nullptr) {
-      // The file was made through the page cache; its pages left there
-      // would make every unbuffered write invalidate its range first. As
-      // fio's invalidate=1 before a job: dropped (Windows keeps no per-file
-      // cache a program may drop: Unimplemented, nothing to do).
-      const Status dropped = DropCachedPages(fd);
-      if (!dropped.ok() && dropped.code() != StatusCode::kUnimplemented) {
-        return Status(dropped.code(), f.name + ": " + dropped.message(), dropped.err());
-      }
-    }
-    if (f.log_file) {
-      db.SetLog(fd, f.initial_mb * kDbsimMiB, config.write_through);
-      log_name = f.name;
-      continue;
-    }
-    if (f.doublewrite_area) {
-      db.SetDoublewrite(fd, f.initial_mb * kDbsimMiB / a.page_size, a.page_size);
-      continue;
-    }
-    if (open.first_data_fd < 0) open.first_data_fd = fd;
-    DbPageFileSettings s;
-    s.file_id = static_cast<uint32_t>(f.number);
-    s.page_size = a.page_size;
-    s.pages = f.initial_mb * kDbsimMiB / a.page_size;
-    s.capacity = std::max(f.initial_mb, f.max_mb) * kDbsimMiB / a.page_size;
-    s.run_seed = seed;
-    s.write_through = config.write_through;
-    s.sparse = f.sparse;
-    s.verify = config.verify;
-    DbsimFileResize resize;
-    resize.shrinkable = f.shrinkable;
-    resize.increment_pages = std::max<uint64_t>(1, f.increment_mb * kDbsimMiB / a.page_size);
-    db.AddDataFile(f.name, fd, s, resize);
-    if (null != nullptr) {
-      LC_RETURN_IF_ERROR(null->Hold(fd, s.capacity * a.page_size));
-    }
-    if ((config.stamp_files || null != nullptr) && !f.sparse && config.verify) {
-      // Zero stamping done at creation (the null engine's pages are in
-      // memory, zeros); now the pages, at key 0.
-      auto buf = NewDbsimIoBuffer(a.page_size);
-      LC_RETURN_IF_ERROR(
-          db.file(db.data_files() - 1).StampAll(std::span<uint8_t>(buf.get(), a.page_size)));
-    }
-  }
-  db.SetThrottle(config.target_io_duration_ms, config.max_outstanding_io);
-  return Status::Ok();
 }
 
 // The users of one cycle, each a job.
@@ -470,12 +291,12 @@ int RunDbsimAndReport(const DbsimArgs& a, const DbsimConfig& config, const Dbsim
     }
   }
   if (config.delete_files_at_shutdown) {
-    for (const auto& f : config.files) (void)RemoveFile(DefaultFileSystem(), a.dir, f.name);
+    for (const auto& f : config.files) (void)RemoveDbsimFile(DefaultFileSystem(), a.dir, f.name);
   } else {
     // A file the shrink user resized is listed again at its size now.
     for (const auto& f : config.files) {
       if (!f.shrinkable) continue;
-      if (Status st = RecordFileSize(DefaultFileSystem(), a.dir, f.name); !st.ok()) {
+      if (Status st = RecordDbsimFileSize(DefaultFileSystem(), a.dir, f.name); !st.ok()) {
         PrintCliError(err, st);
         failed = true;
       }
@@ -503,7 +324,7 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, DbsimOutpu
     }
   }
   const uint64_t seed = static_cast<uint64_t>(MonotonicNow()) | 1;
-  if (Status st = CreateFiles(a, config, seed, err); !st.ok()) {
+  if (Status st = CreateDbsimFiles(a, config, seed, err); !st.ok()) {
     PrintCliError(err, st);
     return st.IsUsageError() ? kExitUsage : kExitRunFailed;
   }
@@ -515,8 +336,8 @@ int RunDbsimSimulation(const DbsimArgs& a, const DbsimConfig& config, DbsimOutpu
   DbsimOpenFiles open{&fs, {}};
   DbsimDatabase db(fs, config.stop_on_error);
   std::string log_name;
-  if (Status st =
-          OpenDatabase(a, config, seed, open, db, log_name, config.null_engine ? &null : nullptr);
+  if (Status st = OpenDbsimDatabase(a, config, seed, open, db, log_name,
+                                    config.null_engine ? &null : nullptr);
       !st.ok()) {
     PrintCliError(err, st);
     return kExitRunFailed;
@@ -660,7 +481,7 @@ int RunDbsimCommand(const std::vector<std::string>& args, std::ostream& out, std
   if (a.verify_after_crash) {
     return RunDbsimVerifyAfterCrash(a.dir, config, a.page_size, a.journal, out, err);
   }
-  if (Status st = CheckFiles(a, config); !st.ok()) {
+  if (Status st = CheckDbsimFiles(a, config); !st.ok()) {
     PrintCliError(err, st);
     return kExitUsage;
   }
