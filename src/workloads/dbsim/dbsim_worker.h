@@ -99,7 +99,9 @@ class DbsimWorkerBase : public Worker {
   PageRun PickRun(int64_t min_pages, int64_t max_pages, uint64_t cap);
   // Counts a page's check; a failed one is read again up to
   // kDbsimReadRetries times into the spare buffer: a good re-read points at
-  // a cache or the path, the same failure every time at the medium.
+  // a cache or the path, the same failure every time at the medium. A lost
+  // write whose re-read is good is named a stale page (the data is on the
+  // medium).
   void Checked(std::span<const uint8_t> page, size_t file_index, const DbPageCheck& check);
   // Reads and checks one page into buffer 0; false when the page is gone
   // (the file shrank). `own_ns`: the read's time from its submission
@@ -175,7 +177,9 @@ class DbsimWorkerBase : public Worker {
   // doublewrite area first (durable there), as InnoDB does.
   Status Doublewrite(size_t file_index, uint64_t first, size_t count, bool burst,
                      std::span<const std::span<uint8_t>> bufs, DbsimIoTally& t);
-  std::string Reread(size_t file_index, const DbPageCheck& check);
+  // What the re-reads of a failed page saw; `good`: one returned the
+  // expected version.
+  std::string Reread(size_t file_index, const DbPageCheck& check, bool* good);
   // An unverified run's write buffers (`len` bytes at `p`): pseudo-random.
   void FillUnverified(uint8_t* p, size_t len);
 
