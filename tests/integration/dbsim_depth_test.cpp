@@ -92,6 +92,34 @@ TEST(DbsimDepth, UsersReachTheirDepthAndEveryPageIsStillChecked) {
   EXPECT_EQ((*audit)["peak_in_flight"], 1) << audit->dump();
 }
 
+// MaxOutstandingIO=1 alone (no TargetIODuration): the gate admits one I/O
+// at a time over every user, so no user ever has two in flight, at depth 4
+// too (an I/O is counted out before its slot admits the next one).
+TEST(DbsimDepth, MaxOutstandingIoOfOneKeepsEveryUserAtOneInFlight) {
+  TempDir dir;
+  std::string config = kDepthConfig;
+  config.replace(config.find("StopOnError=FALSE\n"), 18, "StopOnError=FALSE\nMaxOutstandingIO=1\n");
+  config.replace(config.find("UserCount=1\nSleepAfter"), 11, "UserCount=2");
+  dir.Write("one.ini", config);
+  ChildWatch w;
+  w.cwd = dir.path();
+  w.timeout_s = 120;
+  const ProcessResult r =
+      RunLoadcell({"dbsim", "-cfg", "one.ini", "-dir", ".", "--user-depth=4", "--format=json"}, w);
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  for (const auto& u : doc["users"]) {
+    EXPECT_LE(u["peak_in_flight"].get<int64_t>(), 1) << u.dump();
+  }
+  for (const char* name : {"random user", "read-ahead user", "audit user"}) {
+    const nlohmann::json* u = User(doc, name);
+    ASSERT_NE(u, nullptr) << name << "\n" << r.out;
+    EXPECT_EQ((*u)["peak_in_flight"], 1) << u->dump();
+  }
+  EXPECT_EQ((*User(doc, "random user"))["threads"], 2) << r.out;
+}
+
 TEST(DbsimDepth, ATornWriteIsCaughtAtDepthFour) {
   TempDir dir;
   const ProcessResult r = RunUntilInjectedFaultFires([&dir] {

@@ -140,7 +140,9 @@ class DbsimWorkerBase : public Worker {
 
  private:
   // Admits one I/O through the throttle (its wait in `t`) and counts it in
-  // flight until Done() or its end.
+  // flight until Done() or its end. The meter is left before the gate's
+  // slot is given back: an I/O the freed slot admits is never counted in
+  // flight beside the one that ended.
   struct Admitted {
     DbsimIoSlot slot;
     DbsimDepthMeter* meter;
@@ -148,8 +150,8 @@ class DbsimWorkerBase : public Worker {
     void Done() {
       if (done) return;
       done = true;
-      slot.Done();
       meter->Leave();
+      slot.Done();
     }
     ~Admitted() { Done(); }
   };
