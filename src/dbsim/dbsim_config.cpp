@@ -89,8 +89,9 @@ const std::vector<Key> kAuditUserKeys = {
 
 const std::vector<Key> kReadAheadUserKeys = {
     {"UserCount", &C::read_ahead_users, 0, 1024},
-    {"BuffersRAMin", &C::buffers_ra_min, 1, 1024},
-    {"BuffersRAMax", &C::buffers_ra_max, 1, 1024},
+    // One scatter read: at most loadcell's longest run (DbPageFile::kMaxRun).
+    {"BuffersRAMin", &C::buffers_ra_min, 1, 64},
+    {"BuffersRAMax", &C::buffers_ra_max, 1, 64},
     {"DelayAfterCycles", &C::ra_delay_after_cycles, 0, 1000000},
     {"RADelay", &C::ra_delay_ms, 0, 60000},
 };
@@ -450,7 +451,6 @@ void AddEntries(const std::string& section, const std::vector<ConfigKeySpec<Conf
 DbsimFileMinimum DbsimFileMinimumMb(const DbsimConfig& config, const DbsimFileConfig& file) {
   constexpr uint64_t kMiB = uint64_t{1} << 20;
   constexpr int64_t kExtentPages = 8;
-  constexpr int64_t kMostReadAhead = 64;  // DbPageFile::kMaxRun: one scatter read
   constexpr uint64_t kSector = 512;
   DbsimFileMinimum least;
   uint64_t bytes = 0;
@@ -468,9 +468,9 @@ DbsimFileMinimum DbsimFileMinimumMb(const DbsimConfig& config, const DbsimFileCo
   } else {
     int64_t pages = kExtentPages;
     least.why = fmt::format("one extent, {} pages", kExtentPages);
-    const int64_t read_ahead = std::min(config.buffers_ra_max, kMostReadAhead);
-    if (config.read_ahead_users != 0 && read_ahead > pages) {
-      pages = read_ahead;
+    // BuffersRAMax is at most 64 (one scatter read).
+    if (config.read_ahead_users != 0 && config.buffers_ra_max > pages) {
+      pages = config.buffers_ra_max;
       least.why = fmt::format("ReadAheadUser BuffersRAMax={} pages", config.buffers_ra_max);
     }
     if (config.bulk_update_users != 0 && config.buffers_bu_max > pages) {
