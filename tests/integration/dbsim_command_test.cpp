@@ -13,6 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -300,14 +301,14 @@ TEST(DbsimCommand, TheJsonIsALoadcellResultThatReportAndCompareRead) {
   const std::string html = dir.Read("p.html");
   EXPECT_NE(html.find("<h1>loadcell dbsim</h1>"), std::string::npos);
   EXPECT_NE(html.find("pages checked"), std::string::npos);
-  EXPECT_NE(html.find("failed pages"), std::string::npos);
+  EXPECT_NE(html.find("failed checks"), std::string::npos);
   ExpectDbsimRows(html, doc);
 
   const ProcessResult cmp = RunLoadcell({"compare", results[0], results[1]});
   ASSERT_EQ(cmp.exit_code, 0) << Show(cmp);
   EXPECT_NE(cmp.out.find("Comparing 2 results of test 'dbsim'"), std::string::npos) << cmp.out;
   EXPECT_NE(cmp.out.find("I/O per sec"), std::string::npos) << cmp.out;
-  EXPECT_NE(cmp.out.find("failed pages"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("failed checks"), std::string::npos) << cmp.out;
   EXPECT_NE(cmp.err.find("--page-size: 8192 in A, 4096 in B"), std::string::npos) << cmp.err;
 }
 
@@ -422,6 +423,7 @@ TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguratio
   ASSERT_TRUE(doc.ok()) << doc.status().message() << "\n" << log;
   EXPECT_EQ(doc->name, "LOG");
   size_t entries = 0;
+  std::set<std::string> error_pages;  // the PAGE of each ERROR entry
   size_t infos = 0;
   for (const diskspd::XmlElement& e : doc->children) {
     ASSERT_EQ(e.name, "ENTRY") << log;
@@ -451,6 +453,7 @@ TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguratio
     // the page's), what was expected and the torn sector.
     ++entries;
     ASSERT_EQ(*e.Attribute("TYPE"), "ERROR");
+    error_pages.insert(*e.Attribute("PAGE"));
     EXPECT_EQ(*e.Attribute("HRESULT"), "0x80070467");
     EXPECT_EQ(*e.Attribute("KIND"), "torn page");
     EXPECT_EQ(*e.Attribute("DATA_FILE"), "data.mdx");
@@ -464,17 +467,25 @@ TEST(DbsimCommand, AnInjectedFaultIsInTheXmlErrorLogAndSaveWritesTheConfiguratio
   }
   EXPECT_EQ(infos, 2u) << log;  // the start and "run ended: "
   EXPECT_NE(log.find("run ended: "), std::string::npos) << log;
-  // As many ERROR entries as the report counts torn pages.
+  // As many ERROR entries as the report counts failed checks, and as many
+  // distinct pages in them as it counts pages: the one page torn once, read
+  // (and failing) as often as the users read it.
   std::smatch torn;
-  ASSERT_TRUE(std::regex_search(r.out, torn, std::regex("\n  torn page: ([0-9]+)\n"))) << r.out;
+  ASSERT_TRUE(std::regex_search(
+      r.out, torn, std::regex("\n  torn page: ([0-9]+) failed checks? of ([0-9]+) pages?\n")))
+      << r.out;
   EXPECT_EQ(entries, std::stoull(torn[1])) << log;
+  EXPECT_GE(std::stoull(torn[1]), 1u);
+  EXPECT_EQ(torn[2], "1") << r.out;
+  EXPECT_EQ(error_pages.size(), 1u) << log;
   // The data file's own line counts them too (the fault is on its I/O).
   const std::string files = r.out.substr(r.out.find("Files:\n"));
   std::smatch in_file;
-  ASSERT_TRUE(std::regex_search(files, in_file,
-                                std::regex("\n    [0-9]+ I/Os, [0-9.]+ IOPS; latency \\(us\\): p50 "
-                                           "[0-9.]+, p95 [0-9.]+, p99 [0-9.]+, longest [0-9.]+; "
-                                           "throttled [0-9.]+ ms; failed: torn page ([0-9]+)\n")))
+  ASSERT_TRUE(
+      std::regex_search(files, in_file,
+                        std::regex("\n    [0-9]+ I/Os, [0-9.]+ IOPS; latency \\(us\\): p50 "
+                                   "[0-9.]+, p95 [0-9.]+, p99 [0-9.]+, longest [0-9.]+; "
+                                   "throttled [0-9.]+ ms; failed checks: torn page ([0-9]+)\n")))
       << files;
   EXPECT_EQ(in_file[1], torn[1]) << files;
   // The configuration as run, the switches applied, every key spelled out.
@@ -878,6 +889,10 @@ TEST(DbsimKeys, StopOnErrorEndsTheRunAtTheFirstFailure) {
   const nlohmann::json doc = DbsimJson(r);
   ASSERT_FALSE(doc.is_discarded()) << r.out;
   EXPECT_GE(doc["page_checks"]["by_kind"]["torn page"].get<uint64_t>(), 1u) << r.out;
+  // The failed checks above; the distinct pages: the one torn.
+  EXPECT_EQ(doc["page_checks"]["pages_by_kind"]["torn page"], 1) << r.out;
+  EXPECT_EQ(doc["page_checks"]["pages_failed"], 1) << r.out;
+  EXPECT_EQ(doc["page_checks"]["pages_by_kind"]["lost write"], 0) << r.out;
   EXPECT_EQ(doc["page_checks"]["injected_fault"]["fired"], true) << r.out;
   // A 30 s cycle ended by the failure: no user ran its time out.
   for (const auto& u : doc["users"]) EXPECT_LT(u["time_s"].get<double>(), 25.0) << u.dump();

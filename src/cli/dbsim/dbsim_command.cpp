@@ -217,7 +217,8 @@ void PlanCycle(const DbsimConfig& config, int64_t cycle, uint64_t seed, DbsimDat
 }
 
 // Runs the groups and prints the report; the exit code.
-// The error log's last entry: the pages checked and failed, the verdict.
+// The error log's last entry: the page checks, those failed and on how many
+// distinct pages, the verdict.
 std::string LogSummary(const JobsResult& ran, const DbsimDatabase& db, const Validity& verdict) {
   std::string kinds;
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
@@ -227,9 +228,13 @@ std::string LogSummary(const JobsResult& ran, const DbsimDatabase& db, const Val
                          db.FaultCount(kind));
   }
   const std::vector<uint64_t>& c = ran.total.counters;
-  return fmt::format("run ended: {} pages checked, {} failed{}{}; verdict {}",
+  if (!kinds.empty()) {
+    const uint64_t pages = db.TotalFaultPages();
+    kinds += fmt::format(") on {} page{}", pages, pages == 1 ? "" : "s");
+  }
+  return fmt::format("run ended: {} page checks, {} failed{}; verdict {}",
                      kDbsimPagesChecked < static_cast<int>(c.size()) ? c[kDbsimPagesChecked] : 0,
-                     db.TotalFaults(), kinds, kinds.empty() ? "" : ")",
+                     db.TotalFaults(), kinds,
                      verdict.judged ? OverallName(verdict.overall()) : "not judged");
 }
 

@@ -162,6 +162,14 @@ void WriteJsonChecks(const DbsimReportInput& in, JsonWriter& w) {
     w.Key(DbPageFaultName(kind)).Uint(db.FaultCount(kind));
   }
   w.EndObject();
+  // `failed` and `by_kind` count failed checks; these the distinct pages.
+  w.Key("pages_failed").Uint(db.TotalFaultPages());
+  w.Key("pages_by_kind").BeginObject();
+  for (int k = 1; k < kDbPageFaultKinds; ++k) {
+    const auto kind = static_cast<DbPageFault>(k);
+    w.Key(DbPageFaultName(kind)).Uint(db.FaultPages(kind));
+  }
+  w.EndObject();
   w.Key("first_failures").BeginArray();
   for (const std::string& line : db.FaultLines()) w.String(line);
   w.EndArray();

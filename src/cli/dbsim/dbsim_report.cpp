@@ -78,7 +78,7 @@ void WriteUser(const JobRunResult& job, const DbsimUserWorkload* user, std::ostr
                           DbPageFaultName(static_cast<DbPageFault>(k)), n);
   }
   WriteUserExtras(r, user, out);
-  out << fmt::format("    pages checked {}, failed: {}", CounterOf(r, kDbsimPagesChecked),
+  out << fmt::format("    pages checked {}, failed checks: {}", CounterOf(r, kDbsimPagesChecked),
                      failed.empty() ? "none" : failed);
   if (!failed.empty()) {
     out << fmt::format(" (re-reads {}, good {})", CounterOf(r, kDbsimRereads),
@@ -119,7 +119,7 @@ void WriteFileFigures(const DbsimReportInput& in, size_t i, std::ostream& out) {
     failed += fmt::format("{}{} {}", failed.empty() ? "" : ", ",
                           DbPageFaultName(static_cast<DbPageFault>(k)), f.failed[k]);
   }
-  out << line << "; failed: " << (failed.empty() ? "none" : failed) << "\n";
+  out << line << "; failed checks: " << (failed.empty() ? "none" : failed) << "\n";
 }
 
 void WriteFiles(const DbsimReportInput& in, std::ostream& out) {
@@ -175,7 +175,11 @@ void WriteChecks(const DbsimReportInput& in, std::ostream& out) {
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     const auto kind = static_cast<DbPageFault>(k);
     const uint64_t n = db.FaultCount(kind);
-    if (n > 0) out << fmt::format("  {}: {}\n", DbPageFaultName(kind), n);
+    if (n > 0) {
+      const uint64_t pages = db.FaultPages(kind);
+      out << fmt::format("  {}: {} failed check{} of {} page{}\n", DbPageFaultName(kind), n,
+                         n == 1 ? "" : "s", pages, pages == 1 ? "" : "s");
+    }
     checked += n;
   }
   if (checked == 0) {

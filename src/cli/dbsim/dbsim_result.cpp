@@ -88,10 +88,10 @@ RunResult DbsimRunResult(const DbsimReportInput& in) {
   // A page that failed its check fails the run (exit 1).
   if (const uint64_t failed = in.db->TotalFaults(); r.failure.ok() && failed > 0) {
     const std::vector<std::string> lines = in.db->FaultLines();
-    r.failure =
-        Status::IoError(fmt::format("{} page{} failed {} check{}", failed, failed == 1 ? "" : "s",
-                                    failed == 1 ? "its" : "their", failed == 1 ? "" : "s") +
-                        (lines.empty() ? "" : "; the first, " + lines.front()));
+    const uint64_t pages = in.db->TotalFaultPages();
+    r.failure = Status::IoError(fmt::format("{} check{} failed, of {} page{}", failed,
+                                            failed == 1 ? "" : "s", pages, pages == 1 ? "" : "s") +
+                                (lines.empty() ? "" : "; the first, " + lines.front()));
   }
   r.validity = in.verdict;  // every user's, merged
   return r;

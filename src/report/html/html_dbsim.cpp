@@ -28,7 +28,7 @@ std::string DbsimTablesSection(const ResultData& r) {
   std::string out = "<section id=\"dbsim\"><h2>Users and files</h2>";
   std::vector<std::vector<std::string>> users = {
       {"user", "reads", "scatter reads", "writes", "gather writes", "log writes", "MiB read",
-       "MiB written", "IOPS", "longest I/O", "throttled", "failed pages"}};
+       "MiB written", "IOPS", "longest I/O", "throttled", "failed checks"}};
   // Each kind of I/O a user did, as the text report times it.
   std::vector<std::vector<std::string>> kinds = {{"user", "I/O", "count", "p50", "p99", "longest"}};
   for (const DbsimRowFigures& u : r.dbsim_users) {
@@ -49,7 +49,7 @@ std::string DbsimTablesSection(const ResultData& r) {
   out += "<h3>Users' I/O latency by kind</h3>" + Table(kinds, numeric, "dbsim-user-kinds");
   std::vector<std::vector<std::string>> files = {
       {"file", "reads", "scatter reads", "writes", "gather writes", "flushes", "MiB read",
-       "MiB written", "IOPS", "p50", "p99", "longest I/O", "throttled", "failed pages"}};
+       "MiB written", "IOPS", "p50", "p99", "longest I/O", "throttled", "failed checks"}};
   for (const DbsimRowFigures& f : r.dbsim_files) {
     files.push_back({f.name, Count(f.reads), Count(f.scatter_reads), Count(f.writes),
                      Count(f.gather_writes), Count(f.flushes), Mib(f.bytes_read),

@@ -174,6 +174,8 @@ void DbsimDatabase::NoteFault(const std::string& user, std::span<const uint8_t> 
   faults_[static_cast<size_t>(check.fault)].fetch_add(1);
   {
     std::lock_guard lock(fault_mutex_);
+    fault_pages_[static_cast<size_t>(check.fault)].emplace(want.file_id, want.page_no);
+    any_fault_pages_.emplace(want.file_id, want.page_no);
     if (fault_lines_.size() < kMaxFaultLines || fault_sink_) {
       std::string line = user + ": " + DescribeDbPageCheck(page, want, check) + "; " + retry;
       if (fault_sink_) fault_sink_(FaultRecord(user, page, want, check, retry, line));
@@ -212,6 +214,16 @@ uint64_t DbsimDatabase::TotalFaults() const {
   uint64_t total = 0;
   for (int k = 1; k < kDbPageFaultKinds; ++k) total += faults_[k].load();
   return total;
+}
+
+uint64_t DbsimDatabase::FaultPages(DbPageFault kind) const {
+  std::lock_guard lock(fault_mutex_);
+  return fault_pages_[static_cast<size_t>(kind)].size();
+}
+
+uint64_t DbsimDatabase::TotalFaultPages() const {
+  std::lock_guard lock(fault_mutex_);
+  return any_fault_pages_.size();
 }
 
 std::vector<std::string> DbsimDatabase::FaultLines() const {

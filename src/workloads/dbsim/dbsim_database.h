@@ -147,8 +147,14 @@ class DbsimDatabase final {
   // Each page NoteFault records is also given to `sink` (the XML error
   // log), one at a time under the lock of failures. Set before the run.
   void SetFaultSink(DbsimFaultSink sink) { fault_sink_ = std::move(sink); }
+  // Failed checks (of kind): a page read again and failing again counts
+  // again.
   uint64_t FaultCount(DbPageFault kind) const;
   uint64_t TotalFaults() const;
+  // Distinct pages (file id and page number) that failed a check of `kind`;
+  // of any kind.
+  uint64_t FaultPages(DbPageFault kind) const;
+  uint64_t TotalFaultPages() const;
   std::vector<std::string> FaultLines() const;
   static constexpr size_t kMaxFaultLines = 20;
 
@@ -194,7 +200,11 @@ class DbsimDatabase final {
   std::array<std::atomic<uint64_t>, kDbPageFaultKinds> faults_{};
   mutable std::mutex fault_mutex_;
   std::vector<std::string> fault_lines_;  // guarded by fault_mutex_
-  DbsimFaultSink fault_sink_;             // called under fault_mutex_
+  // (file id, page) that failed, by kind and of any kind: guarded by
+  // fault_mutex_.
+  std::array<std::set<std::pair<uint32_t, uint64_t>>, kDbPageFaultKinds> fault_pages_;
+  std::set<std::pair<uint32_t, uint64_t>> any_fault_pages_;
+  DbsimFaultSink fault_sink_;  // called under fault_mutex_
   std::atomic<bool> stopping_{false};
 };
 

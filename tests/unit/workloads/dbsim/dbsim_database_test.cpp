@@ -98,5 +98,32 @@ TEST(DbsimDatabaseFaults, CountedByKindAndTheFirstStopsTheRun) {
   EXPECT_TRUE(stop.Stopping());
 }
 
+// Failed checks count every read; the pages are counted once each, by kind
+// and of any kind (the same page of another file is another page).
+TEST(DbsimDatabaseFaults, DistinctPagesAreCountedOnceOverRepeatedChecks) {
+  DbsimDatabase db(DefaultFileSystem(), false);
+  std::vector<uint8_t> page(8192, 0);
+  DbPageExpectation want;
+  want.file_id = 1;
+  want.page_no = 4;
+  want.read_stamp = DbReadStamp(1, 1);
+  DbPageCheck check = CheckDbPage(page, want);
+  ASSERT_EQ(check.fault, DbPageFault::kZeroedPage);
+  for (int i = 0; i < 5; ++i) db.NoteFault("audit user 1", page, want, check, "again");
+  EXPECT_EQ(db.FaultCount(DbPageFault::kZeroedPage), 5u);
+  EXPECT_EQ(db.FaultPages(DbPageFault::kZeroedPage), 1u);
+  want.file_id = 2;
+  db.NoteFault("audit user 1", page, want, check, "again");
+  DbPageCheck torn = check;
+  torn.fault = DbPageFault::kTornPage;
+  db.NoteFault("audit user 1", page, want, torn, "again");
+  EXPECT_EQ(db.FaultCount(DbPageFault::kZeroedPage), 6u);
+  EXPECT_EQ(db.FaultPages(DbPageFault::kZeroedPage), 2u);
+  EXPECT_EQ(db.FaultPages(DbPageFault::kTornPage), 1u);
+  EXPECT_EQ(db.FaultPages(DbPageFault::kLostWrite), 0u);
+  EXPECT_EQ(db.TotalFaults(), 7u);
+  EXPECT_EQ(db.TotalFaultPages(), 2u);
+}
+
 }  // namespace
 }  // namespace loadcell
