@@ -27,7 +27,7 @@ class BulkUpdateWorker final : public DbsimWorkerBase {
 
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
-    CycleDelay(cfg_.bu_delay_after_cycles, cfg_.bu_delay_ms);
+    if (!CycleDelay(cfg_.bu_delay_after_cycles, cfg_.bu_delay_ms)) return EndOfWork();
     const PageRun run = PickRun(cfg_.buffers_bu_min, cfg_.buffers_bu_max, UINT64_MAX);
     const uint64_t count = run.count;
     const Nanos t0 = MonotonicNow();

@@ -233,7 +233,7 @@ class ReadAheadWorker final : public DbsimWorkerBase {
 
   Status RunEvent() override {
     if (db_.Stopping()) return EndOfWork();
-    CycleDelay(cfg_.ra_delay_after_cycles, cfg_.ra_delay_ms);
+    if (!CycleDelay(cfg_.ra_delay_after_cycles, cfg_.ra_delay_ms)) return EndOfWork();
     const Nanos t0 = MonotonicNow();
     runs_.clear();
     for (int i = 0; i < depth(); ++i) {
@@ -276,7 +276,9 @@ class AuditWorker final : public DbsimWorkerBase {
 
   Status RunEvent() override {
     if (db_.Stopping() || passed_) return EndOfWork();
-    if (!one_pass_) CycleDelay(cfg_.audit_delay_after_cycles, cfg_.audit_delay_ms);
+    if (!one_pass_ && !CycleDelay(cfg_.audit_delay_after_cycles, cfg_.audit_delay_ms)) {
+      return EndOfWork();
+    }
     const Nanos t0 = MonotonicNow();
     for (int64_t i = 0; i < cfg_.buffers_validated && !db_.Stopping() && !passed_; ++i) {
       // A page past the live end (the file shrank): on to the next file.

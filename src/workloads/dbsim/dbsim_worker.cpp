@@ -81,9 +81,16 @@ void DbsimWorkerBase::Pause(int64_t ms) {
   }
 }
 
-void DbsimWorkerBase::CycleDelay(int64_t every, int64_t ms) {
-  if (cycles_ > 0 && every > 0 && cycles_ % static_cast<uint64_t>(every) == 0) Pause(ms);
+bool DbsimWorkerBase::CycleDelay(int64_t every, int64_t ms) {
+  if (cycles_ > 0 && every > 0 && cycles_ % static_cast<uint64_t>(every) == 0) {
+    Pause(ms);
+    // The pause reached the cycle's end: the runner's own end may come a
+    // little later, but the user's work of this cycle is done (not
+    // continued without its delays).
+    if (MonotonicNow() >= cycle_end_) return false;
+  }
   ++cycles_;
+  return true;
 }
 
 DbsimWorkerBase::PageRun DbsimWorkerBase::PickRun(int64_t min_pages, int64_t max_pages,

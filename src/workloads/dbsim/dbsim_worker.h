@@ -76,8 +76,9 @@ class DbsimWorkerBase : public Worker {
   // the end of the cycle.
   void Pause(int64_t ms);
   // SQLIOSim's DelayAfterCycles: before every `every`-th cycle but the
-  // first, a pause of `ms`.
-  void CycleDelay(int64_t every, int64_t ms);
+  // first, a pause of `ms`. False when the pause ran to the end of the
+  // cycle: the user is done (EndOfWork).
+  bool CycleDelay(int64_t every, int64_t ms);
   bool Chance(int64_t hundredths_of_percent) {
     return static_cast<int64_t>(rng_.Uniform(1, 10000)) <= hundredths_of_percent;
   }
