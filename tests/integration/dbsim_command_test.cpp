@@ -719,8 +719,30 @@ TEST(DbsimCommand, EachFilesThrottledTimeAddsUpToTheUsers) {
   }
   EXPECT_GT(users, 0u) << "MaxOutstandingIO=1 with 4 random users: some I/O waited";
   EXPECT_EQ(files, users);
+  // The HTML's data file rows: the throttled cell (after the name and 11
+  // figures) a duration where the file waited, "-" where it did not.
   const std::string page = dir.Read("page.html");
-  EXPECT_NE(page.find("throttled"), std::string::npos);
+  const std::regex cell("<td[^>]*>([^<]*)</td>");
+  size_t waited = 0;
+  for (const auto& f : doc["files"]) {
+    const std::string name = f["name"].get<std::string>();
+    const auto at = page.find("<tr><td>" + name + "</td>", page.find("<h3>Data files</h3>"));
+    ASSERT_NE(at, std::string::npos) << name;
+    const std::string row = page.substr(at, page.find("</tr>", at) - at);
+    std::vector<std::string> cells;
+    for (auto it = std::sregex_iterator(row.begin(), row.end(), cell); it != std::sregex_iterator();
+         ++it) {
+      cells.push_back((*it)[1]);
+    }
+    ASSERT_EQ(cells.size(), 14u) << row;
+    if (f["throttled_ns"].get<uint64_t>() > 0) {
+      ++waited;
+      EXPECT_TRUE(std::regex_match(cells[12], std::regex("[0-9.]+ (s|ms|µs|ns)"))) << row;
+    } else {
+      EXPECT_EQ(cells[12], "-") << row;
+    }
+  }
+  EXPECT_GT(waited, 0u) << "the files' throttled time adds up to the users', above 0";
 }
 
 TEST(DbsimCommand, ABadConfigurationIsRefusedBeforeAnythingIsWritten) {
@@ -897,6 +919,32 @@ TEST(DbsimKeys, StopOnErrorEndsTheRunAtTheFirstFailure) {
   // A 30 s cycle ended by the failure: no user ran its time out.
   for (const auto& u : doc["users"]) EXPECT_LT(u["time_s"].get<double>(), 25.0) << u.dump();
   EXPECT_LT(took, 25.0);
+}
+
+// StopOnError=FALSE: a failed check stops no one; every user runs its whole
+// 2 s cycle and the end-of-cycle audit still reads every page.
+TEST(DbsimKeys, StopOnErrorFalseRunsEveryUsersWholeCycle) {
+  TempDir dir;
+  dir.Write("go.ini", DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n"));
+  const ProcessResult r = RunUntilInjectedFaultFires([&dir] {
+    return Dbsim(dir,
+                 {"-cfg", "go.ini", "-dir", ".", "--inject-fault=torn-write:5", "--format=json"});
+  });
+  EXPECT_EQ(r.exit_code, 1) << Show(r);
+  const nlohmann::json doc = DbsimJson(r);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_GE(doc["page_checks"]["by_kind"]["torn page"].get<uint64_t>(), 1u) << r.out;
+  EXPECT_EQ(doc["page_checks"]["injected_fault"]["fired"], true) << r.out;
+  bool audited = false;
+  for (const auto& u : doc["users"]) {
+    if (u["name"] == "end-of-cycle audit") {
+      audited = true;
+      EXPECT_GE(u["pages_checked"].get<uint64_t>(), 512u) << u.dump();
+      continue;
+    }
+    EXPECT_GE(u["time_s"].get<double>(), 1.9) << u.dump();
+  }
+  EXPECT_TRUE(audited) << r.out;
 }
 
 }  // namespace

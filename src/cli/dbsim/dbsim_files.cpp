@@ -37,7 +37,11 @@ Status CreateSparseFile(FileSystem& fs, const std::string& dir, const DbsimFileC
 
 Status CheckDbsimFiles(const DbsimArgs& a, const DbsimConfig& config) {
   FileSystem& fs = DefaultFileSystem();
-  LC_RETURN_IF_ERROR(fs.CheckWritableDir(a.dir));
+  // The folder is not made: one that is missing or not writable is refused
+  // naming -dir.
+  if (Status st = fs.CheckWritableDir(a.dir); !st.ok()) {
+    return Status(st.code(), fmt::format("dbsim: -dir {}: {}", a.dir, st.message()), st.err());
+  }
   for (const auto& f : config.files) {
     const std::string path = JoinPath(a.dir, f.name);
     LC_ASSIGN_OR_RETURN(FileInfo info, fs.Stat(path));
