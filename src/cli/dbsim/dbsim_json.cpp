@@ -44,10 +44,11 @@ void WriteJsonLatencies(const RunResult& r, JsonWriter& w) {
   w.EndObject();
 }
 
-// Failed pages by kind, every kind named: {"torn page": 0, ...}.
+// A count by kind of failure under `key` (a user's or file's failed checks
+// by default), every kind named: {"torn page": 0, ...}.
 template <typename CountOf>
-void WriteJsonFailed(CountOf count_of, JsonWriter& w) {
-  w.Key("failed_pages").BeginObject();
+void WriteJsonFailed(CountOf count_of, JsonWriter& w, const char* key = "failed_pages") {
+  w.Key(key).BeginObject();
   for (int k = 1; k < kDbPageFaultKinds; ++k) {
     w.Key(DbPageFaultName(static_cast<DbPageFault>(k))).Uint(count_of(k));
   }
@@ -156,20 +157,12 @@ void WriteJsonChecks(const DbsimReportInput& in, JsonWriter& w) {
     w.Null();
   }
   w.Key("failed").Uint(db.TotalFaults());
-  w.Key("by_kind").BeginObject();
-  for (int k = 1; k < kDbPageFaultKinds; ++k) {
-    const auto kind = static_cast<DbPageFault>(k);
-    w.Key(DbPageFaultName(kind)).Uint(db.FaultCount(kind));
-  }
-  w.EndObject();
+  WriteJsonFailed([&db](int k) { return db.FaultCount(static_cast<DbPageFault>(k)); }, w,
+                  "by_kind");
   // `failed` and `by_kind` count failed checks; these the distinct pages.
   w.Key("pages_failed").Uint(db.TotalFaultPages());
-  w.Key("pages_by_kind").BeginObject();
-  for (int k = 1; k < kDbPageFaultKinds; ++k) {
-    const auto kind = static_cast<DbPageFault>(k);
-    w.Key(DbPageFaultName(kind)).Uint(db.FaultPages(kind));
-  }
-  w.EndObject();
+  WriteJsonFailed([&db](int k) { return db.FaultPages(static_cast<DbPageFault>(k)); }, w,
+                  "pages_by_kind");
   w.Key("first_failures").BeginArray();
   for (const std::string& line : db.FaultLines()) w.String(line);
   w.EndArray();

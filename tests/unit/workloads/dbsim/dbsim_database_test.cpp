@@ -77,15 +77,17 @@ TEST(DbsimDatabaseDirty, PagesComeOutOnceInFileAndPageOrder) {
   EXPECT_TRUE(db.TakeDirty(10).empty());
 }
 
+// A zeroed page 4 of file 1 and its check.
+struct ZeroedPage {
+  std::vector<uint8_t> page = std::vector<uint8_t>(8192, 0);
+  DbPageExpectation want{.file_id = 1, .page_no = 4, .read_stamp = DbReadStamp(1, 1)};
+  DbPageCheck check = CheckDbPage(page, want);
+};
+
 TEST(DbsimDatabaseFaults, CountedByKindAndTheFirstStopsTheRun) {
   DbsimDatabase keep_going(DefaultFileSystem(), false);
   DbsimDatabase stop(DefaultFileSystem(), true);
-  std::vector<uint8_t> page(8192, 0);
-  DbPageExpectation want;
-  want.file_id = 1;
-  want.page_no = 4;
-  want.read_stamp = DbReadStamp(1, 1);
-  DbPageCheck check = CheckDbPage(page, want);
+  auto [page, want, check] = ZeroedPage{};
   ASSERT_EQ(check.fault, DbPageFault::kZeroedPage);
   for (int i = 0; i < 25; ++i) keep_going.NoteFault("audit user 1", page, want, check, "again");
   EXPECT_FALSE(keep_going.Stopping());
@@ -102,12 +104,7 @@ TEST(DbsimDatabaseFaults, CountedByKindAndTheFirstStopsTheRun) {
 // and of any kind (the same page of another file is another page).
 TEST(DbsimDatabaseFaults, DistinctPagesAreCountedOnceOverRepeatedChecks) {
   DbsimDatabase db(DefaultFileSystem(), false);
-  std::vector<uint8_t> page(8192, 0);
-  DbPageExpectation want;
-  want.file_id = 1;
-  want.page_no = 4;
-  want.read_stamp = DbReadStamp(1, 1);
-  DbPageCheck check = CheckDbPage(page, want);
+  auto [page, want, check] = ZeroedPage{};
   ASSERT_EQ(check.fault, DbPageFault::kZeroedPage);
   for (int i = 0; i < 5; ++i) db.NoteFault("audit user 1", page, want, check, "again");
   EXPECT_EQ(db.FaultCount(DbPageFault::kZeroedPage), 5u);
