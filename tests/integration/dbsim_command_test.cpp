@@ -317,6 +317,9 @@ struct InjectedFault {
   std::vector<const char*> kinds;  // one of them must be named
   const char* reread;              // what the first failure's re-read saw
   const char* never = nullptr;     // a kind that must not be named
+  // WriteThrough=TRUE: every acknowledged write is durable, so an old
+  // version read is older than the durable key.
+  bool write_through = false;
 };
 
 // Each fault through the seam, named in the report; the run fails (exit 1).
@@ -333,14 +336,21 @@ TEST(DbsimCommand, AnInjectedFaultIsNamedByKindAndFailsTheRun) {
       {"misdirect-write:5", {"misplaced page", "lost write"}, "too"},
       // A stale or unfilled read happens once: its re-read is good, so the
       // old version read is a stale page (the medium holds the expected
-      // one), never a lost write, even when its key was flushed.
+      // one), never a lost write, even when its key was flushed (always so
+      // with write-through).
       {"stale-read:5", {"stale page"}, "a re-read returned the expected version", "lost write"},
+      {"stale-read:5",
+       {"stale page"},
+       "a re-read returned the expected version",
+       "lost write",
+       true},
       {"unfilled-read:100", {"bytes not read"}, "a re-read returned the expected version"},
   };
   for (const InjectedFault& f : faults) {
     TempDir dir;
-    dir.Write("fault.ini",
-              DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n"));
+    std::string config = DbsimConfigText("StopOnError=FALSE\n", "RandomUserReadWriteRatio=9900\n");
+    if (f.write_through) config.replace(config.find("WriteThrough=FALSE"), 18, "WriteThrough=TRUE");
+    dir.Write("fault.ini", config);
     const std::string option = std::string("--inject-fault=") + f.option;
     const ProcessResult r = RunUntilInjectedFaultFires([&dir, &option] {
       return Dbsim(dir, {"-cfg", "fault.ini", "-dir", ".", option});
