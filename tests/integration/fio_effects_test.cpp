@@ -308,6 +308,30 @@ TEST(FioEffectsTest, RandrepeatZeroDrawsOtherOffsetsEachRun) {
   EXPECT_EQ(std::set<uint64_t>(a.begin(), a.end()).size(), 256u);
 }
 
+// size bounds the whole job, ramp_time included (fio 3.33): a job done
+// inside the ramp reports all its I/Os and bytes but no latency (fio's
+// `ioengine=null size=400k rate_iops=200 ramp_time=1`: 100 reads, clat
+// N=0); one still running when the ramp ends reports what follows it.
+TEST(FioEffectsTest, SizeBoundsTheJobRampTimeIncluded) {
+  TempDir dir;
+  const auto run = [&](const std::string& rate) {
+    ProcessResult r =
+        RunFio(dir, {"--output-format=json", "--name=r", "--ioengine=null", "--rw=randread",
+                     "--bs=4k", "--size=400k", "--rate_iops=" + rate, "--ramp_time=500ms"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return OneJob(r);
+  };
+  nlohmann::json inside = run("400");  // 0.25 s of I/O
+  EXPECT_EQ(inside["read"]["total_ios"], 100u);
+  EXPECT_EQ(inside["read"]["io_bytes"], 409600u);
+  EXPECT_EQ(inside["read"]["clat_ns"]["N"], 0u);
+  EXPECT_GT(inside["job_runtime"].get<uint64_t>(), 0u);
+  nlohmann::json past = run("100");  // 1 s of I/O, half of it after the ramp
+  EXPECT_GT(past["read"]["total_ios"].get<uint64_t>(), 0u);
+  EXPECT_LT(past["read"]["total_ios"].get<uint64_t>(), 100u);
+  EXPECT_EQ(past["read"]["clat_ns"]["N"], past["read"]["total_ios"]);
+}
+
 // bs=R,W: reads of R bytes, writes of W (fio's per-direction sizes).
 TEST(FioEffectsTest, PerDirectionBlockSizesAreEachDirections) {
   TempDir dir;

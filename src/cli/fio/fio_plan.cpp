@@ -546,6 +546,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   c.time_given = spec.runtime_ns > 0;
   c.events = 0;
   c.warmup_s = static_cast<double>(spec.ramp_time_ns) / 1e9;
+  c.warmup_cut_short_measured = true;  // a job done inside ramp_time reports its I/Os, as fio
   c.seed = static_cast<int64_t>(s.pattern.seed | 1);
   c.rand.type = "uniform";
   c.percentile = 99;

@@ -150,6 +150,11 @@ class FioWorker final : public Worker {
 
   void Account(Nanos now);
 
+  // The job's work is over. Inside ramp_time, as fio: the ramp never ended,
+  // so its I/Os and bytes are the job's (its latencies are not: fio records
+  // none in the ramp), and the recorder measures from here.
+  Status EndOfJob();
+
   // Reaps at least one completion, or none once `timeout_ns` (-1: none)
   // passed.
   Status ReapSome(Nanos timeout_ns);
@@ -217,6 +222,8 @@ class FioWorker final : public Worker {
   Nanos min_since_ = 0;        // the settling time ends, or the cycle checked began, then
   std::array<uint64_t, kFioDirs> done_ios_{};
   std::array<uint64_t, kFioDirs> done_bytes_{};
+  std::array<uint64_t, kFioDirs> ramp_ios_{};  // completed inside ramp_time
+  std::array<uint64_t, kFioDirs> ramp_bytes_{};
   std::array<uint64_t, kFioDirs> ios_at_check_{};
   std::array<uint64_t, kFioDirs> bytes_at_check_{};
   bool usage_taken_ = false;

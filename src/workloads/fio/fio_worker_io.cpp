@@ -58,10 +58,10 @@ Status FioWorker::RunEvent() {
       // next I/O is not due yet.
       if (next_due_ == 0) {
         if (NextPhase()) continue;
-        return EndOfWork();
+        return EndOfJob();
       }
       rec_.Add(kFioSleepThrottle, 1);
-      if (!WaitUntil(next_due_)) return EndOfWork();
+      if (!WaitUntil(next_due_)) return EndOfJob();
       continue;
     }
     LC_RETURN_IF_ERROR(
@@ -74,6 +74,10 @@ Status FioWorker::RunEvent() {
   if (rated_) rec_.RecordService(d.service_ns);
   if (io_log_ != nullptr && rec_.measuring()) {
     io_log_->Add(d.at, d.dir, d.bytes, d.offset, d.ns);
+  }
+  if (!rec_.measuring()) {
+    ++ramp_ios_[static_cast<size_t>(d.dir)];
+    ramp_bytes_[static_cast<size_t>(d.dir)] += d.bytes;
   }
   switch (d.dir) {
     case FioDir::kRead:
@@ -90,6 +94,20 @@ Status FioWorker::RunEvent() {
       break;
   }
   return Status::Ok();
+}
+
+Status FioWorker::EndOfJob() {
+  if (!rec_.measuring()) {
+    rec_.set_measuring(true);
+    static constexpr std::array<int, kFioDirs> kIos = {kFioReads, kFioWrites, kFioTrims};
+    static constexpr std::array<int, kFioDirs> kBytes = {kFioBytesRead, kFioBytesWritten,
+                                                         kFioBytesTrimmed};
+    for (size_t d = 0; d < kIos.size(); ++d) {
+      rec_.Add(kIos[d], ramp_ios_[d]);
+      rec_.Add(kBytes[d], ramp_bytes_[d]);
+    }
+  }
+  return EndOfWork();
 }
 
 bool FioWorker::TakeDue(Nanos now, FioDir* dir, Nanos* intended) {
