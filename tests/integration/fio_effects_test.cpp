@@ -290,22 +290,30 @@ TEST(FioEffectsTest, DescriptionIsInTheTextAndTheJson) {
 }
 
 // randrepeat=0: the seed is the clock's, so two runs draw other offsets
-// (randrepeat=1, the default, repeats them: OffsetIncrementAndRandseed...).
-TEST(FioEffectsTest, RandrepeatZeroDrawsOtherOffsetsEachRun) {
+// (randrepeat=1, the default, repeats them: OffsetIncrementAndRandseed...),
+// unless randseed= is given: fio 3.33 keeps it (two runs of `rw=randread
+// size=64k randrepeat=0 randseed=42` read the same offsets).
+TEST(FioEffectsTest, RandrepeatZeroDrawsOtherOffsetsEachRunUnlessRandseedIsGiven) {
   TempDir dir;
-  const auto offsets = [&](const std::string& name) {
-    ProcessResult s =
-        RunFio(dir, {"--name=" + name, "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1m",
-                     "--randrepeat=0", "--write_lat_log=" + name, "--log_offset=1"});
+  const auto offsets = [&](const std::string& name, const std::string& seed) {
+    std::vector<std::string> args = {
+        "--name=" + name, "--ioengine=null", "--rw=randread",           "--bs=4k",
+        "--size=1m",      "--randrepeat=0",  "--write_lat_log=" + name, "--log_offset=1"};
+    if (!seed.empty()) args.push_back("--randseed=" + seed);
+    ProcessResult s = RunFio(dir, args);
     EXPECT_EQ(s.exit_code, 0) << s.err;
     return LoggedOffsets(dir / (name + "_lat.1.log"));
   };
-  const std::vector<uint64_t> a = offsets("a"), b = offsets("b");
+  const std::vector<uint64_t> a = offsets("a", ""), b = offsets("b", "");
   ASSERT_EQ(a.size(), 256u);
   ASSERT_EQ(b.size(), 256u);
   EXPECT_NE(a, b);
   // Each still a pass over every block once.
   EXPECT_EQ(std::set<uint64_t>(a.begin(), a.end()).size(), 256u);
+  const std::vector<uint64_t> c = offsets("c", "42"), d = offsets("d", "42");
+  ASSERT_EQ(c.size(), 256u);
+  EXPECT_EQ(c, d);
+  EXPECT_NE(c, offsets("e", "43"));
 }
 
 // size bounds the whole job, ramp_time included (fio 3.33): a job done
