@@ -140,7 +140,8 @@ class FioWorker final : public Worker {
 
   Status TopUp();
 
-  // Punches the hole of the trim planned in slot `idx` and completes it.
+  // Does the trim planned in slot `idx` and completes it: a discard on a
+  // block device (fio's trim), a hole punched in a file (loadcell's).
   void TrimNow(uint32_t idx);
 
   bool SyncDue() const {
@@ -183,7 +184,8 @@ class FioWorker final : public Worker {
   bool open_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;
-  size_t huge_bytes_ = 0;  // the buffers' mapping in huge pages (large_pages)
+  size_t huge_bytes_ = 0;         // the buffers' mapping in huge pages (large_pages)
+  std::vector<uint8_t> devices_;  // per file: a block device (trims are discards)
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;
   std::vector<IoRequest> batch_;

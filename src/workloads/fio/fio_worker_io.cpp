@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include "os/block_device.h"
 #include "os/file_space.h"
 #include "workloads/fio/fio_worker.h"
 
@@ -350,7 +351,11 @@ void FioWorker::TrimNow(uint32_t idx) {
   const IoFile& f = files_[sl.io.file];
   rec_.Add(kFioDepthLevel + FioDepthBucket(engine_->InFlight() + 1), 1);
   sl.submitted = clock_.Now();
-  Status st = f.fd < 0 ? Status::Ok() : PunchHole(f.fd, sl.io.offset, sl.io.length);
+  Status st = Status::Ok();
+  if (f.fd >= 0) {
+    st = devices_.at(sl.io.file) != 0 ? DiscardBlocks(f.fd, sl.io.offset, sl.io.length)
+                                      : PunchHole(f.fd, sl.io.offset, sl.io.length);
+  }
   const Nanos now = clock_.Now();
   free_.push_back(idx);
   if (!st.ok()) {
