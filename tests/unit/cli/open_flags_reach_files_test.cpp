@@ -1,6 +1,6 @@
 // The buffering a user asks for (fileio's --file-extra-flags, SQLIO's -B,
-// fio's sync=) reaches the test files: a recording file system sees the open flags of
-// every open of a test file during a real run, and on Windows the
+// fio's sync=, dbsim's NoBuffering and WriteThrough) reaches the test files: a recording file
+// system sees the open flags of every open of a test file during a real run, and on Windows the
 // CreateFileW flags they become (win32_util_win32_test checks that mapping
 // for every flag on its own; this ties the two ends together).
 
@@ -8,21 +8,25 @@
 
 #include <fstream>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "cli/dbsim/dbsim_files.h"
 #include "cli/diskspd/diskspd_plan.h"
 #include "cli/fio/fio_plan.h"
 #include "cli/sqlio/sqlio_command.h"
 #include "cli/sqlio/sqlio_options.h"
+#include "dbsim/dbsim_config.h"
 #include "os/file_system.h"
 #include "os/open_flags.h"
 #include "runner/jobs.h"
 #include "testing/fileio_test_util.h"
 #include "testing/status.h"
 #include "testing/temp_dir.h"
+#include "workloads/dbsim/dbsim_database.h"
 #include "workloads/fio/fio_job.h"
 #include "workloads/sqlio/sqlio.h"
 #if defined(_WIN32)
@@ -56,7 +60,17 @@ class FlagRecordingFileSystem final : public FileSystemWrapper {
 
   std::vector<int> TakeSeen() {
     std::lock_guard<std::mutex> lock(mu_);
+    names_.clear();
     return std::exchange(seen_, {});
+  }
+  // Each open's file name and buffering flags, in order.
+  std::vector<std::pair<std::string, int>> TakeSeenByName() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::pair<std::string, int>> out;
+    for (size_t i = 0; i < seen_.size(); ++i) out.emplace_back(names_[i], seen_[i]);
+    seen_.clear();
+    names_.clear();
+    return out;
   }
 
  private:
@@ -66,11 +80,13 @@ class FlagRecordingFileSystem final : public FileSystemWrapper {
     if (name.rfind(prefix_, 0) != 0 || (flags & O_ACCMODE) == O_RDONLY) return;
     std::lock_guard<std::mutex> lock(mu_);
     seen_.push_back(flags & kBuffering);
+    names_.push_back(name);
   }
 
   const std::string prefix_;
   std::mutex mu_;
-  std::vector<int> seen_;  // guarded by mu_
+  std::vector<int> seen_;           // guarded by mu_
+  std::vector<std::string> names_;  // seen_'s files; guarded by mu_
 };
 
 // Every open seen asked for exactly `want`; on Windows, CreateFileW gets
@@ -223,6 +239,49 @@ TEST(OpenFlagsReachFiles, LocalCacheOffReachesTheOpen) {
   FlagRecordingFileSystem fs("t.dat");
   RunOneJob(s, plan->jobs[0].cfg, fs);
   ExpectEveryOpen(fs.TakeSeen(), O_LOCAL_CACHE_OFF, "open_hints O_LOCAL_CACHE_OFF");
+}
+
+// dbsim's NoBuffering and WriteThrough (SQLIOSim's keys) reach the data
+// files and the log as O_DIRECT and O_DSYNC; InnoDB's preset opens its redo
+// log buffered (log_buffered) whatever NoBuffering says.
+TEST(OpenFlagsReachFiles, DbsimNoBufferingWriteThroughAndABufferedLog) {
+  struct Case {
+    const char* keys;
+    bool log_buffered;
+    int data;
+    int log;
+  };
+  const Case cases[] = {
+      {"NoBuffering=FALSE\nWriteThrough=FALSE\n", false, 0, 0},
+      {"NoBuffering=TRUE\nWriteThrough=FALSE\n", false, O_DIRECT, O_DIRECT},
+      {"NoBuffering=FALSE\nWriteThrough=TRUE\n", false, O_DSYNC, O_DSYNC},
+      {"NoBuffering=TRUE\nWriteThrough=TRUE\n", false, O_DIRECT | O_DSYNC, O_DIRECT | O_DSYNC},
+      {"NoBuffering=TRUE\nWriteThrough=TRUE\n", true, O_DIRECT | O_DSYNC, O_DSYNC},
+  };
+  for (const Case& c : cases) {
+    testing::TempDir dir;
+    const std::string text = std::string("[CONFIG]\n") + c.keys +
+                             "[File1]\nFileName=data.mdx\nInitialSize=1\n"
+                             "[File2]\nFileName=log.ldx\nInitialSize=1\nLogFile=TRUE\n";
+    Result<DbsimConfig> config = ParseDbsimConfig(text, "flags.ini");
+    ASSERT_OK(config);
+    config->log_buffered = c.log_buffered;
+    DbsimArgs a;
+    a.dir = dir.path();
+    std::ostringstream progress;
+    ASSERT_OK(CreateDbsimFiles(a, *config, 1, progress));
+    FlagRecordingFileSystem fs("");
+    DbsimOpenFiles open{&fs, {}};
+    DbsimDatabase db(fs, true);
+    std::string log_name;
+    ASSERT_OK(OpenDbsimDatabase(a, *config, 1, open, db, log_name, nullptr));
+    const std::string what = std::string(c.keys) + (c.log_buffered ? "log_buffered" : "");
+    std::vector<std::pair<std::string, int>> seen = fs.TakeSeenByName();
+    ASSERT_EQ(seen.size(), 2u) << what;
+    EXPECT_EQ(seen[0], std::make_pair(std::string("data.mdx"), c.data)) << what;
+    EXPECT_EQ(seen[1], std::make_pair(std::string("log.ldx"), c.log)) << what;
+    EXPECT_EQ(log_name, "log.ldx");
+  }
 }
 
 }  // namespace
