@@ -1,7 +1,8 @@
 #pragma once
 // Raw block devices as fio's filename= names them (/dev/sdX, a loop device;
 // on Windows \\.\PhysicalDriveN): whether a path is one, and its size.
-// POSIX: stat's S_ISBLK and ioctl(BLKGETSIZE64); Windows: not yet
+// POSIX: stat's S_ISBLK and ioctl(BLKGETSIZE64), discards (Linux's
+// BLKDISCARD); Windows: not yet
 // (Unimplemented, named as such).
 
 #include <cstddef>
@@ -23,6 +24,11 @@ Result<uint64_t> BlockDeviceBytes(const std::string& path);
 // /proc/self/mountinfo; `where` then names what is mounted and where
 // ("/dev/loop3p1 on /mnt"). Windows: Unimplemented.
 Result<bool> BlockDeviceMounted(const std::string& path, std::string* where);
+
+// Discards [offset, offset + length) of the block device open as `fd`
+// (fio's trim of a device): Linux's ioctl(BLKDISCARD); elsewhere
+// Unimplemented.
+Status DiscardBlocks(int fd, uint64_t offset, uint64_t length);
 
 // What the device's first 68 KiB say it holds, as SignatureOf reads them;
 // "" when nothing loadcell knows. Windows: Unimplemented.

@@ -41,6 +41,19 @@ Result<uint64_t> BlockDeviceBytes(const std::string& path) {
   return bytes;
 }
 
+Status DiscardBlocks(int fd, uint64_t offset, uint64_t length) {
+#ifdef BLKDISCARD
+  uint64_t range[2] = {offset, length};
+  if (ioctl(fd, BLKDISCARD, range) != 0) return PosixError("ioctl(BLKDISCARD)", errno);
+  return Status::Ok();
+#else
+  (void)fd;
+  (void)offset;
+  (void)length;
+  return Status::Unimplemented("discarding a block device's blocks needs Linux's BLKDISCARD");
+#endif
+}
+
 namespace {
 
 std::string MajorMinor(dev_t dev) {

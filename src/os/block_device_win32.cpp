@@ -53,6 +53,10 @@ Result<uint64_t> BlockDeviceBytes(const std::string& path) {
   return RawDeviceBytes(Win32RawDeviceCalls(), path);
 }
 
+Status DiscardBlocks(int, uint64_t, uint64_t) {
+  return Status::Unimplemented("discarding a block device's blocks is not supported on Windows");
+}
+
 // A volume (\\.\X:) is mounted when Windows mounted a file system on it; a
 // physical drive (\\.\PhysicalDriveN) when a drive letter's volume lies on it.
 Result<bool> BlockDeviceMounted(const std::string& path, std::string* where) {

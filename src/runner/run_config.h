@@ -51,6 +51,12 @@ struct RunConfig {
   // limit and the closed loop (a run under --rate or with its own loop
   // refuses it).
   double cooldown_s = 0;
+  // Not an option: set by a front end whose warm-up is cut short by the end
+  // of the work (fio's ramp_time on a job done before it ends). A run whose
+  // threads all end inside the warm-up is then measured from their release,
+  // with what the workload recorded (its worker turns its recorder on);
+  // otherwise such a run measured nothing, in no time.
+  bool warmup_cut_short_measured = false;
   // Not an option: set by the front end for live status and charts. Period
   // of RunObserver::OnStatus in seconds; 0: no status ticks.
   double status_interval_s = 0;

@@ -410,8 +410,9 @@ RunResult Run::Collect() {
   if (forced_ || end_at == 0) end_at = MonotonicNow();
   // A cool-down ran on after the measured end, unmeasured.
   if (timeline_.cool_end != 0 && end_at > timeline_.end) end_at = timeline_.end;
-  // The run ended inside the warm-up: nothing was measured, in no time.
-  if (!warm_) base_at_ = end_at;
+  // The run ended inside the warm-up: nothing was measured, in no time;
+  // or, as the front end asked, what the workload kept, since the release.
+  if (!warm_) base_at_ = cfg_.warmup_cut_short_measured ? timeline_.start : end_at;
   RunResult result = MakeResult(Snap(), base_, base_at_, end_at);
   result.intervals = std::move(intervals_);
   result.interrupted = interrupted_;

@@ -2,7 +2,8 @@
 // (losetup; these machines allow it as root). Read jobs run on the device as
 // it is; a job that writes is refused, before anything is touched, when the
 // device is mounted (fio's allow_mounted_write) or holds a signature
-// (loadcell's --allow-destructive), and runs otherwise.
+// (loadcell's --allow-destructive), and runs otherwise; its trims are
+// discards.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "testing/fio_run.h"
@@ -52,7 +54,16 @@ std::string DeviceBytes(const std::string& path, size_t n) {
   return out.substr(0, static_cast<size_t>(in.gcount()));
 }
 
-TEST(FioDeviceTest, WritesToADeviceFollowTheMountAndSignatureRules) {
+// The kernel's count of the device's discards (requests, sectors):
+// /sys/block/NAME/stat's 12th and 14th fields.
+std::pair<uint64_t, uint64_t> Discards(const std::string& device) {
+  std::ifstream in("/sys/block/" + device.substr(device.rfind('/') + 1) + "/stat");
+  std::vector<uint64_t> f;
+  for (uint64_t v = 0; in >> v;) f.push_back(v);
+  return f.size() > 13 ? std::make_pair(f[11], f[13]) : std::make_pair(uint64_t{0}, uint64_t{0});
+}
+
+TEST(FioDeviceTest, WritesAndTrimsOnADeviceFollowTheMountAndSignatureRules) {
   TempDir dir;
   LoopDevice dev(dir / "disk.img");
   ASSERT_FALSE(dev.path().empty()) << "losetup failed: " << dev.why();
@@ -65,6 +76,21 @@ TEST(FioDeviceTest, WritesToADeviceFollowTheMountAndSignatureRules) {
   ProcessResult r = RunLoadcell(write, w);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(DeviceBytes(dev.path(), 4096), std::string(4096, 'A'));
+
+  // A trim is a discard (BLKDISCARD), as fio's: `rw=trim bs=64k size=1m` is
+  // 16 discards of 2048 sectors in all in both tools, and the loop device
+  // reads zeros there afterwards.
+  const auto before = Discards(dev.path());
+  r = RunLoadcell({"fio", "--output-format=json", "--name=t", "--filename=" + dev.path(),
+                   "--rw=trim", "--bs=64k", "--size=1m"},
+                  w);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"total_ios\": 16"), std::string::npos) << r.out;
+  const auto after = Discards(dev.path());
+  EXPECT_EQ(after.first - before.first, 16u);
+  EXPECT_EQ(after.second - before.second, 2048u);
+  EXPECT_EQ(DeviceBytes(dev.path(), 4096), std::string(4096, '\0'));
+  ASSERT_EQ(RunLoadcell(write, w).exit_code, 0);
 
   // A boot sector's mark: refused without --allow-destructive, nothing written.
   {

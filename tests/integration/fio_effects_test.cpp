@@ -290,22 +290,54 @@ TEST(FioEffectsTest, DescriptionIsInTheTextAndTheJson) {
 }
 
 // randrepeat=0: the seed is the clock's, so two runs draw other offsets
-// (randrepeat=1, the default, repeats them: OffsetIncrementAndRandseed...).
-TEST(FioEffectsTest, RandrepeatZeroDrawsOtherOffsetsEachRun) {
+// (randrepeat=1, the default, repeats them: OffsetIncrementAndRandseed...),
+// unless randseed= is given: fio 3.33 keeps it (two runs of `rw=randread
+// size=64k randrepeat=0 randseed=42` read the same offsets).
+TEST(FioEffectsTest, RandrepeatZeroDrawsOtherOffsetsEachRunUnlessRandseedIsGiven) {
   TempDir dir;
-  const auto offsets = [&](const std::string& name) {
-    ProcessResult s =
-        RunFio(dir, {"--name=" + name, "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1m",
-                     "--randrepeat=0", "--write_lat_log=" + name, "--log_offset=1"});
+  const auto offsets = [&](const std::string& name, const std::string& seed) {
+    std::vector<std::string> args = {
+        "--name=" + name, "--ioengine=null", "--rw=randread",           "--bs=4k",
+        "--size=1m",      "--randrepeat=0",  "--write_lat_log=" + name, "--log_offset=1"};
+    if (!seed.empty()) args.push_back("--randseed=" + seed);
+    ProcessResult s = RunFio(dir, args);
     EXPECT_EQ(s.exit_code, 0) << s.err;
     return LoggedOffsets(dir / (name + "_lat.1.log"));
   };
-  const std::vector<uint64_t> a = offsets("a"), b = offsets("b");
+  const std::vector<uint64_t> a = offsets("a", ""), b = offsets("b", "");
   ASSERT_EQ(a.size(), 256u);
   ASSERT_EQ(b.size(), 256u);
   EXPECT_NE(a, b);
   // Each still a pass over every block once.
   EXPECT_EQ(std::set<uint64_t>(a.begin(), a.end()).size(), 256u);
+  const std::vector<uint64_t> c = offsets("c", "42"), d = offsets("d", "42");
+  ASSERT_EQ(c.size(), 256u);
+  EXPECT_EQ(c, d);
+  EXPECT_NE(c, offsets("e", "43"));
+}
+
+// size bounds the whole job, ramp_time included (fio 3.33): a job done
+// inside the ramp reports all its I/Os and bytes but no latency (fio's
+// `ioengine=null size=400k rate_iops=200 ramp_time=1`: 100 reads, clat
+// N=0); one still running when the ramp ends reports what follows it.
+TEST(FioEffectsTest, SizeBoundsTheJobRampTimeIncluded) {
+  TempDir dir;
+  const auto run = [&](const std::string& rate) {
+    ProcessResult r =
+        RunFio(dir, {"--output-format=json", "--name=r", "--ioengine=null", "--rw=randread",
+                     "--bs=4k", "--size=400k", "--rate_iops=" + rate, "--ramp_time=500ms"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return OneJob(r);
+  };
+  nlohmann::json inside = run("400");  // 0.25 s of I/O
+  EXPECT_EQ(inside["read"]["total_ios"], 100u);
+  EXPECT_EQ(inside["read"]["io_bytes"], 409600u);
+  EXPECT_EQ(inside["read"]["clat_ns"]["N"], 0u);
+  EXPECT_GT(inside["job_runtime"].get<uint64_t>(), 0u);
+  nlohmann::json past = run("100");  // 1 s of I/O, half of it after the ramp
+  EXPECT_GT(past["read"]["total_ios"].get<uint64_t>(), 0u);
+  EXPECT_LT(past["read"]["total_ios"].get<uint64_t>(), 100u);
+  EXPECT_EQ(past["read"]["clat_ns"]["N"], past["read"]["total_ios"]);
 }
 
 // bs=R,W: reads of R bytes, writes of W (fio's per-direction sizes).

@@ -451,9 +451,11 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   }
   const uint64_t nfiles = s.files.size();
   s.pattern = PatternOf(spec);
-  // fio's seed is the same every run unless randrepeat=0; each clone its own.
-  s.pattern.seed = spec.randrepeat ? spec.randseed + static_cast<uint64_t>(inst.clone_index) * 7919
-                                   : static_cast<uint64_t>(MonotonicNow());
+  // fio's seed is the same every run unless randrepeat=0 without randseed=
+  // (fio 3.33 keeps a given randseed either way); each clone its own.
+  s.pattern.seed = spec.randrepeat || spec.randseed_given
+                       ? spec.randseed + static_cast<uint64_t>(inst.clone_index) * 7919
+                       : static_cast<uint64_t>(MonotonicNow());
   uint64_t min_block = UINT32_MAX;
   for (const FioBlockSizes& b : s.pattern.bs) min_block = std::min(min_block, SmallestBlock(b));
 
@@ -546,6 +548,7 @@ Result<FioPlannedJob> PlanOne(const FioJobSpec& spec, const FioJobInstance& inst
   c.time_given = spec.runtime_ns > 0;
   c.events = 0;
   c.warmup_s = static_cast<double>(spec.ramp_time_ns) / 1e9;
+  c.warmup_cut_short_measured = true;  // a job done inside ramp_time reports its I/Os, as fio
   c.seed = static_cast<int64_t>(s.pattern.seed | 1);
   c.rand.type = "uniform";
   c.percentile = 99;

@@ -46,12 +46,12 @@ struct FioZoneShare {
 
 struct FioOffsetDistribution {
   FioOffsetLaw law = FioOffsetLaw::kUniform;
-  // zipf: theta; pareto: h; normal: the standard deviation as a fraction of
-  // the region.
+  // zipf: theta; pareto: h; normal: fio's DEV as a fraction of the region
+  // (the width of the deviation draw added to its bell).
   double parameter = 0;
   // zipf, pareto, normal: where the most likely block lies, a fraction of
   // the region; negative: zipf and pareto scatter their hot blocks over the
-  // region (a fixed random order of its blocks), normal is centred.
+  // region (a fixed random order of its blocks), and so does normal.
   double center = -1;
   bool absolute = false;  // zoned_abs
   // Per direction; an empty direction takes the first one given.
@@ -252,6 +252,7 @@ class FioPattern {
   };
   std::optional<Distribution> ranks_;
   uint64_t scatter_key_ = 0;
+  uint64_t normal_width_ = 0;  // normal: the width of its deviation draw, in blocks
   std::array<std::vector<Zone>, kFioDirs> zones_;
 };
 

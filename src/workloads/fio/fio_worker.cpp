@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/pages.h"
+#include "os/block_device.h"
 #include "os/open_flags.h"
 #include "runner/stop_signal.h"
 
@@ -73,6 +74,7 @@ Status FioWorker::Open() {
     free_.push_back(static_cast<uint32_t>(i));
   }
   completions_.assign(depth, IoCompletion{});
+  for (const IoFile& f : files_) devices_.push_back(IsBlockDevice(f.path) ? 1 : 0);
   EngineOptions opts;
   opts.queue_depth = static_cast<uint32_t>(depth);
   opts.direct = s_.direct;

@@ -140,7 +140,8 @@ class FioWorker final : public Worker {
 
   Status TopUp();
 
-  // Punches the hole of the trim planned in slot `idx` and completes it.
+  // Does the trim planned in slot `idx` and completes it: a discard on a
+  // block device (fio's trim), a hole punched in a file (loadcell's).
   void TrimNow(uint32_t idx);
 
   bool SyncDue() const {
@@ -149,6 +150,11 @@ class FioWorker final : public Worker {
   }
 
   void Account(Nanos now);
+
+  // The job's work is over. Inside ramp_time, as fio: the ramp never ended,
+  // so its I/Os and bytes are the job's (its latencies are not: fio records
+  // none in the ramp), and the recorder measures from here.
+  Status EndOfJob();
 
   // Reaps at least one completion, or none once `timeout_ns` (-1: none)
   // passed.
@@ -178,7 +184,8 @@ class FioWorker final : public Worker {
   bool open_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;
-  size_t huge_bytes_ = 0;  // the buffers' mapping in huge pages (large_pages)
+  size_t huge_bytes_ = 0;         // the buffers' mapping in huge pages (large_pages)
+  std::vector<uint8_t> devices_;  // per file: a block device (trims are discards)
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;
   std::vector<IoRequest> batch_;
@@ -217,6 +224,8 @@ class FioWorker final : public Worker {
   Nanos min_since_ = 0;        // the settling time ends, or the cycle checked began, then
   std::array<uint64_t, kFioDirs> done_ios_{};
   std::array<uint64_t, kFioDirs> done_bytes_{};
+  std::array<uint64_t, kFioDirs> ramp_ios_{};  // completed inside ramp_time
+  std::array<uint64_t, kFioDirs> ramp_bytes_{};
   std::array<uint64_t, kFioDirs> ios_at_check_{};
   std::array<uint64_t, kFioDirs> bytes_at_check_{};
   bool usage_taken_ = false;

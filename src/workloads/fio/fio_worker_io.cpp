@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include "os/block_device.h"
 #include "os/file_space.h"
 #include "workloads/fio/fio_worker.h"
 
@@ -58,10 +59,10 @@ Status FioWorker::RunEvent() {
       // next I/O is not due yet.
       if (next_due_ == 0) {
         if (NextPhase()) continue;
-        return EndOfWork();
+        return EndOfJob();
       }
       rec_.Add(kFioSleepThrottle, 1);
-      if (!WaitUntil(next_due_)) return EndOfWork();
+      if (!WaitUntil(next_due_)) return EndOfJob();
       continue;
     }
     LC_RETURN_IF_ERROR(
@@ -74,6 +75,10 @@ Status FioWorker::RunEvent() {
   if (rated_) rec_.RecordService(d.service_ns);
   if (io_log_ != nullptr && rec_.measuring()) {
     io_log_->Add(d.at, d.dir, d.bytes, d.offset, d.ns);
+  }
+  if (!rec_.measuring()) {
+    ++ramp_ios_[static_cast<size_t>(d.dir)];
+    ramp_bytes_[static_cast<size_t>(d.dir)] += d.bytes;
   }
   switch (d.dir) {
     case FioDir::kRead:
@@ -90,6 +95,20 @@ Status FioWorker::RunEvent() {
       break;
   }
   return Status::Ok();
+}
+
+Status FioWorker::EndOfJob() {
+  if (!rec_.measuring()) {
+    rec_.set_measuring(true);
+    static constexpr std::array<int, kFioDirs> kIos = {kFioReads, kFioWrites, kFioTrims};
+    static constexpr std::array<int, kFioDirs> kBytes = {kFioBytesRead, kFioBytesWritten,
+                                                         kFioBytesTrimmed};
+    for (size_t d = 0; d < kIos.size(); ++d) {
+      rec_.Add(kIos[d], ramp_ios_[d]);
+      rec_.Add(kBytes[d], ramp_bytes_[d]);
+    }
+  }
+  return EndOfWork();
 }
 
 bool FioWorker::TakeDue(Nanos now, FioDir* dir, Nanos* intended) {
@@ -332,7 +351,11 @@ void FioWorker::TrimNow(uint32_t idx) {
   const IoFile& f = files_[sl.io.file];
   rec_.Add(kFioDepthLevel + FioDepthBucket(engine_->InFlight() + 1), 1);
   sl.submitted = clock_.Now();
-  Status st = f.fd < 0 ? Status::Ok() : PunchHole(f.fd, sl.io.offset, sl.io.length);
+  Status st = Status::Ok();
+  if (f.fd >= 0) {
+    st = devices_.at(sl.io.file) != 0 ? DiscardBlocks(f.fd, sl.io.offset, sl.io.length)
+                                      : PunchHole(f.fd, sl.io.offset, sl.io.length);
+  }
   const Nanos now = clock_.Now();
   free_.push_back(idx);
   if (!st.ok()) {
