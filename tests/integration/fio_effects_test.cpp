@@ -367,6 +367,70 @@ TEST(FioEffectsTest, PerDirectionBlockSizesAreEachDirections) {
 // stdev=19.04, samples=4", "   iops        : min= 1992, max= 2002,
 // avg=1999.00, stdev= 4.76, samples=4", "  lat (nsec)   : 100=0.23%,
 // 250=5.73%, 500=37.44%, 750=54.10%, 1000=1.90%").
+// fio 3.33's split of each I/O's latency for the asynchronous engines:
+// slat (start to the submission call's return) for every I/O, clat (from
+// there to completion) and lat (start to completion, their sum); the
+// synchronous engines (and fio's null engine at iodepth=1) have no slat
+// (N 0) and clat is lat. The text has the slat line before clat's for the
+// asynchronous jobs alone.
+TEST(FioEffectsTest, AsynchronousEnginesTimeSubmissionApartAsFio) {
+  TempDir dir;
+  {
+    std::ofstream f(dir / "s.fio");
+    f << "[global]\nfilename=s.dat\nsize=2m\nbs=4k\ndirect=1\nrw=randread\n"
+         "[aio]\nioengine=libaio\niodepth=4\n"
+         "[uring]\nioengine=io_uring\niodepth=4\n"
+         "[psync]\nioengine=psync\n"
+         "[null1]\nioengine=null\n"  // fio's null is synchronous at iodepth=1
+         "[null4]\nioengine=null\niodepth=4\n";
+  }
+  ProcessResult r = RunFio(dir, {"--output-format=normal,json", "s.fio"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t brace = r.out.find("\n{");
+  ASSERT_NE(brace, std::string::npos) << r.out;
+  const std::string text = r.out.substr(0, brace + 1);
+  const nlohmann::json doc = nlohmann::json::parse(r.out.substr(brace + 1), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  const nlohmann::json& jobs = doc["jobs"];
+  ASSERT_EQ(jobs.size(), 5u);
+  for (const nlohmann::json& job : jobs) {
+    const std::string name = job["jobname"];
+    SCOPED_TRACE(name);
+    const nlohmann::json& rd = job["read"];
+    const uint64_t ios = rd["total_ios"];
+    EXPECT_EQ(ios, 512u);
+    const nlohmann::json& slat = rd["slat_ns"];
+    const nlohmann::json& clat = rd["clat_ns"];
+    const nlohmann::json& lat = rd["lat_ns"];
+    EXPECT_EQ(clat["N"], ios);
+    EXPECT_EQ(lat["N"], ios);
+    EXPECT_FALSE(slat.contains("percentile"));  // as fio without slat_percentiles
+    // The job's own section of the text: its slat line, or none.
+    const size_t from = text.find(name + ": (groupid=");
+    ASSERT_NE(from, std::string::npos) << text;
+    const std::string own = text.substr(from, text.find("  cpu ", from) - from);
+    if (name == "psync" || name == "null1") {
+      EXPECT_EQ(slat["N"], 0u);
+      EXPECT_EQ(slat["mean"], 0.0);
+      EXPECT_EQ(clat["mean"], lat["mean"]);
+      EXPECT_EQ(clat["min"], lat["min"]);
+      EXPECT_EQ(own.find("slat"), std::string::npos) << own;
+      continue;
+    }
+    EXPECT_EQ(slat["N"], ios);
+    EXPECT_GT(slat["min"].get<uint64_t>(), 0u);
+    EXPECT_LE(slat["min"].get<uint64_t>(), slat["max"].get<uint64_t>());
+    EXPECT_GT(slat["stddev"].get<double>(), 0.0);
+    // lat = slat + clat for each I/O, so for the means (each histogram's
+    // mean is exact; 1% for rounding).
+    const double sum = slat["mean"].get<double>() + clat["mean"].get<double>();
+    EXPECT_NEAR(lat["mean"].get<double>(), sum, sum * 0.01);
+    EXPECT_LT(clat["mean"].get<double>(), lat["mean"].get<double>());
+    const std::regex line(R"(\n    slat \((nsec|usec|msec)\): min=[^\n]*\n    clat \()");
+    EXPECT_TRUE(std::regex_search(own, line)) << own;
+  }
+}
+
 TEST(FioEffectsTest, TheTextHasFiosLatencyBandwidthAndDistributionLines) {
   TempDir dir;
   ProcessResult r = RunFio(dir, {"--name=t", "--ioengine=null", "--rw=read", "--bs=4k", "--size=4m",

@@ -44,29 +44,41 @@ FioDirFigures FioFigures(const RunResult& r, FioDir3 d) {
   static const char* const kIos[] = {"reads", "writes", "trims"};
   static const char* const kShort[] = {"short_reads", "short_writes", "short_trims"};
   static const char* const kKinds[] = {"read", "write", "trim"};
+  static const char* const kClat[] = {"clat_read", "clat_write", ""};
+  static const char* const kSlat[] = {"slat_read", "slat_write", ""};
   // The directions `d` stands for: one, or all three (kMixed).
   const int first = d == FioDir3::kMixed ? 0 : static_cast<int>(d);
   const int last = d == FioDir3::kMixed ? 2 : first;
   FioDirFigures f;
-  std::vector<const LatencyHistogram*> hists;
+  std::vector<const LatencyHistogram*> hists, clats, slats;
+  bool split = false;  // the engine timed its submissions: clat is not lat
   for (int k = first; k <= last; ++k) {
     f.io_bytes += FioCounter(r, kBytes[k]);
     f.total_ios += FioCounter(r, kIos[k]);
     f.short_ios += FioCounter(r, kShort[k]);
+    const LatencyHistogram* lat = nullptr;
+    const LatencyHistogram* clat = nullptr;
     for (const LatencyStats& l : r.latency) {
-      if (l.kind == kKinds[k] && (l.histogram.Count() > 0 || first == last)) {
-        hists.push_back(&l.histogram);
-      }
+      if (l.kind == kKinds[k] && (l.histogram.Count() > 0 || first == last)) lat = &l.histogram;
+      if (l.histogram.Count() == 0) continue;
+      if (l.kind == kClat[k]) clat = &l.histogram;
+      if (l.kind == kSlat[k]) slats.push_back(&l.histogram);
     }
+    if (lat != nullptr) hists.push_back(lat);
+    split = split || clat != nullptr;
+    if (clat != nullptr || lat != nullptr) clats.push_back(clat != nullptr ? clat : lat);
   }
-  if (hists.size() == 1) {
-    f.latency = hists.front();
-  } else if (hists.size() > 1) {
+  const auto merge = [](const std::vector<const LatencyHistogram*>& from,
+                        std::shared_ptr<const LatencyHistogram>* keep) -> const LatencyHistogram* {
+    if (from.size() <= 1) return from.empty() ? nullptr : from.front();
     auto m = std::make_shared<LatencyHistogram>();
-    for (const LatencyHistogram* h : hists) m->Merge(*h);
-    f.merged = m;
-    f.latency = m.get();
-  }
+    for (const LatencyHistogram* h : from) m->Merge(*h);
+    *keep = m;
+    return m.get();
+  };
+  f.latency = merge(hists, &f.merged);
+  f.clat = split ? merge(clats, &f.merged_clat) : f.latency;
+  f.slat = merge(slats, &f.merged_slat);
   if (f.total_ios == 0 || r.total_time_s <= 0) return f;
   f.runtime_ms = static_cast<uint64_t>(std::llround(r.total_time_s * 1000));
   f.iops = static_cast<double>(f.total_ios) / r.total_time_s;
@@ -153,6 +165,11 @@ FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h) {
   floor(t.us);
   floor(t.ms);
   return t;
+}
+
+FioLatencyTable FioJobLatencyTable(const RunResult& r) {
+  const FioDirFigures all = FioFigures(r, FioDir3::kMixed);
+  return all.clat != nullptr ? FioLatencyTableOf(*all.clat) : FioLatencyTable{};
 }
 
 uint64_t FioGroupBw(const FioReport& report, int groupid, FioDir3 d) {

@@ -76,14 +76,13 @@ void JsonDirection(JsonWriter& w, const char* key, const FioDirFigures& f, const
   w.Key("total_ios").Uint(f.total_ios);
   w.Key("short_ios").Uint(f.short_ios);
   w.Key("drop_ios").Uint(0);  // never: see the text's "dropped=" (fio_text.cpp)
-  // Every request is timed from its submission: loadcell's submission time
-  // is inside clat and lat (slat is not measured apart, N 0 as fio's
-  // synchronous engines give).
+  // slat: N 0 for the synchronous engines, as fio's; never percentiles
+  // (fio's slat_percentiles is off unless set).
   w.Key("slat_ns");
   w.BeginObject();
-  Stats(w, nullptr);
+  Stats(w, f.slat);
   w.EndObject();
-  Latency(w, "clat_ns", f.latency, job.clat_percentiles, job, plus);
+  Latency(w, "clat_ns", f.clat, job.clat_percentiles, job, plus);
   Latency(w, "lat_ns", f.latency, job.lat_percentiles, job, plus);
   w.Key("bw_min").Uint(static_cast<uint64_t>(f.bw_min));
   w.Key("bw_max").Uint(static_cast<uint64_t>(f.bw_max));
@@ -242,8 +241,7 @@ void JsonJob(JsonWriter& w, const FioReport& report, const FioReportJob& job, bo
   JsonTable(w, "iodepth_level", r, "iodepth_", kDepthKeys);
   JsonTable(w, "iodepth_submit", r, "submit_", kBatchKeys);
   JsonTable(w, "iodepth_complete", r, "complete_", kBatchKeys);
-  const FioLatencyTable t =
-      r.latency.empty() ? FioLatencyTable{} : FioLatencyTableOf(r.latency[0].histogram);
+  const FioLatencyTable t = FioJobLatencyTable(r);
   Row(w, "latency_ns", t.ns, false);
   Row(w, "latency_us", t.us, false);
   Row(w, "latency_ms", t.ms, true);

@@ -113,9 +113,17 @@ struct FioDirFigures {
   uint64_t runtime_ms = 0;  // the result's measured time when the direction ran, else 0
   double iops = 0;          // total_ios over the measured time
   uint64_t bw_bytes = 0;    // io_bytes over the measured time, bytes/s
-  const LatencyHistogram* latency = nullptr;  // null when the result has none
-  // kMixed: the directions' latencies merged (what `latency` points to).
-  std::shared_ptr<const LatencyHistogram> merged;
+  // lat: each I/O from its start (under a rate, its intended start) to its
+  // completion. null when the result has none.
+  const LatencyHistogram* latency = nullptr;
+  // clat: from the submission call's return to completion, and slat: from
+  // the start to that return, for the asynchronous engines' reads and
+  // writes. A synchronous engine's (and a trim's) clat is its lat; its slat
+  // is null (fio's N 0).
+  const LatencyHistogram* clat = nullptr;
+  const LatencyHistogram* slat = nullptr;
+  // kMixed: the directions' histograms merged (what the pointers point to).
+  std::shared_ptr<const LatencyHistogram> merged, merged_clat, merged_slat;
   // bw (KiB/s) and iops over each interval of the result (fio samples them
   // every 500 ms): min, max, mean, standard deviation, number of samples.
   double bw_min = 0, bw_max = 0, bw_mean = 0, bw_dev = 0;
@@ -141,6 +149,9 @@ struct FioLatencyTable {
   std::array<double, 12> ms{};
 };
 FioLatencyTable FioLatencyTableOf(const LatencyHistogram& h);
+// fio's latency table of a job: of its clat over every direction (all 0
+// when it has none).
+FioLatencyTable FioJobLatencyTable(const RunResult& r);
 
 // The bw_bytes of direction `d` of group `groupid`'s merge, 0 when the
 // report has no such group.

@@ -108,9 +108,10 @@ void TextDirection(std::ostream& out, const char* label, const FioDirFigures& f,
                      Bin(static_cast<double>(f.io_bytes)), f.runtime_ms,
                      write ? "; 0 zone resets" : "");
   if (f.latency == nullptr || f.latency->Count() == 0) return;
-  StatLine(out, "clat", *f.latency);
+  if (f.slat != nullptr) StatLine(out, "slat", *f.slat);
+  StatLine(out, "clat", *f.clat);
   StatLine(out, " lat", *f.latency);
-  if (job.clat_percentiles) PercentileTable(out, "clat", *f.latency, job.percentiles);
+  if (job.clat_percentiles) PercentileTable(out, "clat", *f.clat, job.percentiles);
   if (job.lat_percentiles) PercentileTable(out, " lat", *f.latency, job.percentiles);
   if (f.samples > 0) {
     out << fmt::format(
@@ -168,7 +169,7 @@ void TextJob(std::ostream& out, const FioReport& report, const FioReportJob& job
     TextDirection(out, label, FioFigures(r, d), job, FioGroupBw(report, job.groupid, d));
   }
   if (!r.latency.empty() && r.latency[0].histogram.Count() > 0) {
-    const FioLatencyTable t = FioLatencyTableOf(r.latency[0].histogram);
+    const FioLatencyTable t = FioJobLatencyTable(r);
     const std::vector<std::string> keys = {"2",   "4",   "10",  "20",  "50",
                                            "100", "250", "500", "750", "1000"};
     std::vector<std::string> ms_keys = keys;

@@ -206,7 +206,18 @@ inline constexpr int kFioLevels = 7;
 int FioDepthBucket(uint64_t depth);
 int FioBatchBucket(uint64_t n);
 // Latency kinds (recorder indices; 0 is every event).
-enum FioKind : int { kFioKindRead = 1, kFioKindWrite, kFioKindTrim, kFioKindSync };
+// slat and clat of reads and writes: recorded apart only for the
+// asynchronous engines (the kinds read and write are their lat).
+enum FioKind : int {
+  kFioKindRead = 1,
+  kFioKindWrite,
+  kFioKindTrim,
+  kFioKindSync,
+  kFioKindSlatRead,
+  kFioKindSlatWrite,
+  kFioKindClatRead,
+  kFioKindClatWrite
+};
 
 // Whether a job lays out its files before it runs (not with the null
 // engine, nor a write-only job with create_on_open).

@@ -148,7 +148,8 @@ WorkloadInfo FioJobWorkload::Info() const {
   i.supports_prepare = true;
   i.self_timed = true;
   i.reports_busy_time = true;
-  i.latency_kinds = {"read", "write", "trim", "sync"};
+  i.latency_kinds = {"read",      "write",      "trim",      "sync",
+                     "slat_read", "slat_write", "clat_read", "clat_write"};
   i.counter_names = {"bytes_read",
                      "bytes_written",
                      "bytes_trimmed",

@@ -14,8 +14,9 @@
 // the window's end: lat and clat the mean latency, bw KiB/s and iops I/Os a
 // second over the window, BS and offset 0 (fio's averaged lines). Every
 // measured I/O is in exactly one window, so the logs add up to the summary.
-// slat: loadcell does not time submission apart (docs/fio.md), so its slat
-// log has no lines, as fio's is for its synchronous engines.
+// slat: the logs do not split the asynchronous engines' latency as the
+// summary does (docs/fio.md): the slat log has no lines (as fio's for its
+// synchronous engines) and clat is the I/O's lat.
 
 #include <array>
 #include <cstdint>

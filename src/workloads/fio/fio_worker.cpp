@@ -85,6 +85,8 @@ Status FioWorker::Open() {
                     (s_.dsync_writes ? O_DSYNC : 0) | s_.open_hints;
   opts.buffer_region = std::span<unsigned char>(buffers_, buffer_bytes);
   LC_RETURN_IF_ERROR(engine_->Open(files_, opts));
+  // fio's null engine is synchronous at iodepth=1 (no slat).
+  times_submission_ = engine_->Capabilities().asynchronous && !(s_.engine == "null" && depth == 1);
   open_ = true;
   return Status::Ok();
 }

@@ -47,7 +47,10 @@ class FioWorker final : public Worker {
     bool sync = false;
     bool check = false;      // a read whose block is verified on completion
     bool read_into = false;  // a read filled the buffer since its last write
+    // Its start, just before its submission call: when TopUp began, or for
+    // an asynchronous engine the return of the call before its own.
     Nanos submitted = 0;
+    Nanos issued = 0;    // the submission call that took it returned
     Nanos intended = 0;  // under a rate: its start on the schedule
     unsigned char* buf = nullptr;
     // DiskSpd's -p: this request's own place in the job's sequence (the
@@ -57,8 +60,10 @@ class FioWorker final : public Worker {
   struct Done {
     FioDir dir;
     uint32_t bytes;
-    uint64_t ns;          // from the intended start under a rate, else from submission
-    uint64_t service_ns;  // from submission
+    uint64_t ns;          // lat: from the intended start under a rate, else from the start
+    uint64_t service_ns;  // from the start
+    uint64_t slat_ns;     // start to the submission call's return
+    uint64_t clat_ns;     // the submission call's return (under a rate: as ns) to completion
     uint64_t offset;
     Nanos at;  // completed
   };
@@ -182,6 +187,11 @@ class FioWorker final : public Worker {
   FioPasses passes_;
   bool pass_over_ = false;  // the pattern's pass ended; the next is yet to be decided
   bool open_ = false;
+  // An asynchronous engine: each submission call's return is timed (one
+  // clock read per call), which splits each I/O's latency into fio's slat
+  // and clat. A synchronous one completes its I/O inside the call: no slat
+  // (nor for the null engine at iodepth=1, synchronous in fio).
+  bool times_submission_ = false;
   uint32_t max_len_ = 0;
   unsigned char* buffers_ = nullptr;
   size_t huge_bytes_ = 0;         // the buffers' mapping in huge pages (large_pages)

@@ -72,6 +72,11 @@ Status FioWorker::RunEvent() {
   ready_.pop_back();
   rec_.RecordEvent(d.ns);
   rec_.RecordKind(FioKindOf(d.dir), d.ns);
+  if (times_submission_ && d.dir != FioDir::kTrim) {
+    const int w = d.dir == FioDir::kWrite ? 1 : 0;
+    rec_.RecordKind(kFioKindSlatRead + w, d.slat_ns);
+    rec_.RecordKind(kFioKindClatRead + w, d.clat_ns);
+  }
   if (rated_) rec_.RecordService(d.service_ns);
   if (io_log_ != nullptr && rec_.measuring()) {
     io_log_->Add(d.at, d.dir, d.bytes, d.offset, d.ns);
@@ -309,6 +314,7 @@ Status FioWorker::TopUp() {
       if (rated_) sched_[static_cast<int>(dir)].Take(sl.io.length);
     }
     sl.submitted = now;
+    sl.issued = now;
     sl.intended = intended;
     if (!sl.sync && sl.io.dir == FioDir::kTrim) {
       // A trim is done here, at once (as fio's engines do theirs); the
@@ -328,11 +334,24 @@ Status FioWorker::TopUp() {
   }
   Account(now);
   size_t done = 0;
+  Nanos start = now;  // the start of the requests of the next submission call
   while (done < batch_.size()) {
     const size_t n = std::min<size_t>(std::max<uint32_t>(1, s_.submit_batch), batch_.size() - done);
     const size_t before = engine_->InFlight();
     LC_ASSIGN_OR_RETURN(size_t took,
                         engine_->Submit(std::span<IoRequest>(batch_.data() + done, n)));
+    if (times_submission_) {
+      // fio's slat ends here: one clock read for the requests the call
+      // took, which is also the start of those the next call submits (as
+      // fio starts each I/O once the one before it went).
+      const Nanos issued = clock_.Now();
+      for (size_t k = done; k < done + took; ++k) {
+        Slot& sl = slots_[batch_[k].user_data];
+        sl.submitted = start;
+        sl.issued = issued;
+      }
+      start = issued;
+    }
     rec_.Add(kFioSubmitCalls, 1);
     rec_.Add(kFioSubmitBatch + FioBatchBucket(took), 1);
     for (size_t k = 1; k <= took; ++k) rec_.Add(kFioDepthLevel + FioDepthBucket(before + k), 1);
@@ -351,6 +370,7 @@ void FioWorker::TrimNow(uint32_t idx) {
   const IoFile& f = files_[sl.io.file];
   rec_.Add(kFioDepthLevel + FioDepthBucket(engine_->InFlight() + 1), 1);
   sl.submitted = clock_.Now();
+  sl.issued = sl.submitted;
   Status st = Status::Ok();
   if (f.fd >= 0) {
     st = devices_.at(sl.io.file) != 0 ? DiscardBlocks(f.fd, sl.io.offset, sl.io.length)
@@ -367,7 +387,8 @@ void FioWorker::TrimNow(uint32_t idx) {
   }
   const uint64_t ns = Since(sl.submitted, now);
   const Nanos from = sl.intended != 0 && sl.intended < sl.submitted ? sl.intended : sl.submitted;
-  ready_.push_back(Done{FioDir::kTrim, sl.io.length, Since(from, now), ns, sl.io.offset, now});
+  ready_.push_back(
+      Done{FioDir::kTrim, sl.io.length, Since(from, now), ns, 0, ns, sl.io.offset, now});
   ++done_ios_[static_cast<size_t>(FioDir::kTrim)];
   done_bytes_[static_cast<size_t>(FioDir::kTrim)] += sl.io.length;
 }
@@ -429,8 +450,10 @@ Status FioWorker::ReapSome(Nanos timeout_ns) {
       }
       if (sl.check) CheckRead(sl, res);
       sl.read_into = sl.io.dir == FioDir::kRead;
-      ready_.push_back(
-          Done{sl.io.dir, static_cast<uint32_t>(res), from_intended, ns, sl.io.offset, now});
+      // Under a rate clat, as lat, counts from the intended start.
+      const uint64_t clat = sl.intended != 0 ? from_intended : Since(sl.issued, now);
+      ready_.push_back(Done{sl.io.dir, static_cast<uint32_t>(res), from_intended, ns,
+                            Since(sl.submitted, sl.issued), clat, sl.io.offset, now});
       const size_t d = static_cast<size_t>(sl.io.dir);
       ++done_ios_[d];
       done_bytes_[d] += static_cast<uint64_t>(res);

@@ -93,6 +93,60 @@ FioReport OneJob(const RunResult& r) {
   return rep;
 }
 
+// An asynchronous engine's job: each read's slat 10 us and clat 90 us
+// (lat 100 us), the writes' 20 us and 1980 us. clat and the latency table
+// come from the clat kinds, lat from the direction's own, slat beside them;
+// without them (a synchronous engine) clat is lat and slat is absent.
+TEST(FioReportTest, SlatAndClatComeFromTheirOwnKinds) {
+  RunResult r = JobResult();
+  r.latency.push_back({"slat_read", {}});
+  r.latency.push_back({"slat_write", {}});
+  r.latency.push_back({"clat_read", {}});
+  r.latency.push_back({"clat_write", {}});
+  r.latency[5].histogram.RecordN(10'000, 1000);
+  r.latency[6].histogram.RecordN(20'000, 500);
+  r.latency[7].histogram.RecordN(90'000, 1000);
+  r.latency[8].histogram.RecordN(1'980'000, 500);
+  const FioDirFigures rd = FioFigures(r, FioDir3::kRead);
+  ASSERT_NE(rd.slat, nullptr);
+  ASSERT_NE(rd.clat, nullptr);
+  EXPECT_EQ(rd.slat->Max(), 10'000u);
+  EXPECT_EQ(rd.clat->Max(), 90'000u);
+  EXPECT_EQ(rd.latency->Max(), 100'000u);
+  const FioDirFigures mixed = FioFigures(r, FioDir3::kMixed);
+  ASSERT_NE(mixed.slat, nullptr);
+  EXPECT_EQ(mixed.slat->Count(), 1500u);
+  EXPECT_EQ(mixed.clat->Count(), 1500u);
+  EXPECT_EQ(mixed.clat->Min(), 90'000u);
+  // The latency table counts clat: the reads' 90 us in the 100 us column.
+  EXPECT_NEAR(FioJobLatencyTable(r).us[5], 66.67, 0.01);
+  EXPECT_NEAR(FioLatencyTableOf(r.latency[0].histogram).us[6], 66.67, 0.01);
+  std::ostringstream text;
+  WriteFioText(OneJob(r), text);
+  EXPECT_NE(text.str().find("    slat (usec): min=10, max=10, avg=10.00, stdev= 0.00\n"
+                            "    clat (usec): min=90, max=90, avg=90.00, stdev= 0.00\n"
+                            "     lat (usec): min=100, max=100, avg=100.00, stdev= 0.00\n"),
+            std::string::npos)
+      << text.str();
+  std::ostringstream json;
+  WriteFioJson(OneJob(r), false, json);
+  const nlohmann::json w = nlohmann::json::parse(json.str())["jobs"][0]["write"];
+  EXPECT_EQ(w["slat_ns"]["N"], 500u);
+  EXPECT_EQ(w["slat_ns"]["min"], 20'000u);
+  EXPECT_FALSE(w["slat_ns"].contains("percentile"));
+  EXPECT_EQ(w["clat_ns"]["min"], 1'980'000u);
+  EXPECT_EQ(w["lat_ns"]["min"], 2'000'000u);
+
+  // A synchronous engine's: no slat, clat is lat.
+  const RunResult sync = JobResult();
+  const FioDirFigures s = FioFigures(sync, FioDir3::kRead);
+  EXPECT_EQ(s.slat, nullptr);
+  EXPECT_EQ(s.clat, s.latency);
+  std::ostringstream st;
+  WriteFioText(OneJob(sync), st);
+  EXPECT_EQ(st.str().find("slat"), std::string::npos) << st.str();
+}
+
 TEST(FioReportTest, JsonHasFiosFieldsAndBinsOnlyInJsonPlus) {
   const RunResult r = JobResult();
   const FioReport rep = OneJob(r);
