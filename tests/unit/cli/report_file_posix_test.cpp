@@ -31,17 +31,22 @@ Status WriteReport(const std::string& path, const std::string& text) {
   return f.Commit();
 }
 
+// The names in `folder`.
+size_t Entries(const std::string& folder) {
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(folder)) {
+    (void)e;
+    ++n;
+  }
+  return n;
+}
+
 TEST(ReportFileTest, APlainFileIsReplacedWholeAndNoTemporaryIsLeft) {
   TempDir dir;
   dir.Write("out.json", "old");
   ASSERT_OK(WriteReport(dir.File("out.json"), "new"));
   EXPECT_EQ(dir.Read("out.json"), "new");
-  size_t entries = 0;
-  for (const auto& e : fs::directory_iterator(dir.path())) {
-    (void)e;
-    ++entries;
-  }
-  EXPECT_EQ(entries, 1u);
+  EXPECT_EQ(Entries(dir.path()), 1u);
 }
 
 TEST(ReportFileTest, AFifoIsWrittenThroughAndStaysAFifo) {
@@ -74,12 +79,7 @@ TEST(ReportFileTest, ADeviceIsWrittenToAndStaysADevice) {
   EXPECT_TRUE(S_ISCHR(st.st_mode));
   EXPECT_EQ(st.st_rdev, makedev(1, 3));
   // Nothing beside it: no temporary made or left.
-  size_t entries = 0;
-  for (const auto& e : fs::directory_iterator(dir.path())) {
-    (void)e;
-    ++entries;
-  }
-  EXPECT_EQ(entries, 1u);
+  EXPECT_EQ(Entries(dir.path()), 1u);
 }
 
 TEST(ReportFileTest, ALinkStaysALinkAndItsFileGetsTheReport) {
