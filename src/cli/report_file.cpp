@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -39,6 +40,40 @@ std::string TemporaryName(const std::string& path, uint32_t tag) {
   return (target.parent_path() / name).string();
 }
 
+// Where a report named `path` goes: a symbolic link is followed to the
+// file it names (up to 40 links), so that the link stays and its file gets
+// the report, as a plain write through the link would.
+fs::path FollowLinks(const fs::path& path) {
+  fs::path p = path;
+  std::error_code ec;
+  for (int i = 0; i < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++i) {
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return p;
+}
+
+// Whether `path` names something that is not a file to replace: a device
+// (/dev/null, a terminal, Windows' NUL), a FIFO or a socket. The report is
+// written to it directly; renaming a file over it would put a regular file
+// in its place (a run as root with --output=/dev/null would replace the
+// system's /dev/null).
+bool WrittenInPlace(const fs::path& path) {
+#if defined(_WIN32)
+  std::string stem = path.stem().string();
+  for (char& c : stem) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (stem == "NUL" || stem == "CON" || stem == "PRN" || stem == "AUX" ||
+      ((stem.rfind("COM", 0) == 0 || stem.rfind("LPT", 0) == 0) && stem.size() == 4 &&
+       stem[3] >= '1' && stem[3] <= '9')) {
+    return true;
+  }
+#endif
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  return !ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st);
+}
+
 // "OPTION=PATH: cannot open for writing".
 std::string CannotOpen(const std::string& option, const std::string& path) {
   return fmt::format("{}={}: cannot open for writing", option, path);
@@ -58,9 +93,15 @@ Status ReportFile::Open(const std::string& option, const std::string& path) {
   if (fs::is_directory(path, ec)) {
     return PosixUsageError(CannotOpen(option, path), EISDIR);
   }
+  if (WrittenInPlace(path)) {
+    file_.open(path, std::ios::out | std::ios::binary);
+    if (!file_.is_open()) return PosixUsageError(CannotOpen(option, path), errno);
+    return Status::Ok();
+  }
+  const std::string target = FollowLinks(path).string();
   std::random_device rd;
   for (int attempt = 0; attempt < 16; ++attempt) {
-    const std::string temp = TemporaryName(path, rd());
+    const std::string temp = TemporaryName(target, rd());
     // "x": created here, never an existing file (or link) of that name.
     std::FILE* f = std::fopen(temp.c_str(), "wbx");
     if (f == nullptr) {
@@ -88,7 +129,10 @@ Status ReportFile::Commit() {
   file_.close();
   written = written && !file_.fail();
   std::error_code ec;
-  if (written) fs::rename(temp_, path_, ec);
+  if (temp_.empty()) {  // written in place (WrittenInPlace)
+    return written ? Status::Ok() : Status::IoError(option_ + "=" + path_ + ": write failed");
+  }
+  if (written) fs::rename(temp_, FollowLinks(path_), ec);
   if (!written || ec) {
     const int err = ec ? 0 : WhyWritesFail(temp_);
     RemoveTemporary();

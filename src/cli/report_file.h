@@ -3,6 +3,9 @@
 // file beside its target and renamed over the target by Commit(); until then
 // an existing file of that name is untouched, and a ReportFile destroyed
 // without Commit() (a usage error, a failed start) removes its temporary.
+// A symbolic link is followed: its file gets the report, the link stays.
+// A target that is no file to replace (a device such as /dev/null or
+// Windows' NUL, a FIFO, a socket) is written directly, never renamed over.
 
 #include <fstream>
 #include <string>

@@ -219,5 +219,25 @@ TEST(DbsimConfigKeys, DelayAfterCyclesPausesBeforeEveryNthRead) {
   EXPECT_LE(second, 8u);
 }
 
+// SleepAfter: the random user pauses that long after each chain of
+// accesses (MinIOChainLength..MaxIOChainLength, here 1: after every access
+// but the first). 300 ms over a 1 s cycle allows at most 4 accesses; a
+// pause that reaches the cycle's end ends the user's cycle instead of
+// letting it go on without pauses until the runner stops it.
+TEST(DbsimConfigKeys, SleepAfterPausesAfterEveryChainToTheCyclesEnd) {
+  TempDir dir;
+  const ProcessResult r =
+      DbsimWith(dir,
+                ShortConfig("",
+                            "UserCount=1\nSleepAfter=300\nMinIOChainLength=1\nMaxIOChainLength=1\n"
+                            "RandomUserReadWriteRatio=10000\n"),
+                {"--format=json"});
+  ASSERT_EQ(r.exit_code, 0) << Show(r);
+  auto users = UsersOf(r);
+  const uint64_t reads = users["random user"]["io"]["read"]["count"].get<uint64_t>();
+  EXPECT_GE(reads, 1u) << users["random user"].dump();
+  EXPECT_LE(reads, 4u) << users["random user"].dump();
+}
+
 }  // namespace dbsim_config_keys_test
 }  // namespace loadcell::testing

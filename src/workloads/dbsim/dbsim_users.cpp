@@ -39,7 +39,8 @@ class RandomUserWorker final : public DbsimWorkerBase {
     batch_.clear();
     do {
       batch_.push_back({NextAccess(), false});
-    } while (batch_.size() < static_cast<size_t>(depth()) && chain_left_ > 0);
+    } while (batch_.size() < static_cast<size_t>(depth()) && chain_left_ > 0 && !slept_out_);
+    if (slept_out_) return EndOfWork();
     const Nanos t0 = MonotonicNow();
     reads_.clear();
     for (Access& a : batch_) {
@@ -86,7 +87,12 @@ class RandomUserWorker final : public DbsimWorkerBase {
   };
   DbsimPageRef NextAccess() {
     if (chain_left_ == 0) {
-      if (started_ && cfg_.sleep_after_ms > 0) Pause(cfg_.sleep_after_ms);
+      if (started_ && cfg_.sleep_after_ms > 0) {
+        Pause(cfg_.sleep_after_ms);
+        // The pause reached the cycle's end: this cycle's work is done, not
+        // continued without its pauses until the runner stops the user.
+        slept_out_ = MonotonicNow() >= cycle_end_;
+      }
       chain_left_ = rng_.Uniform(cfg_.min_io_chain, cfg_.max_io_chain);
       NewRegion();
       started_ = true;
@@ -143,6 +149,7 @@ class RandomUserWorker final : public DbsimWorkerBase {
 
   uint64_t chain_left_ = 0;
   bool started_ = false;
+  bool slept_out_ = false;  // a SleepAfter pause reached the cycle's end
   size_t file_ = 0;
   uint64_t region_ = 0;
   std::vector<Access> batch_;

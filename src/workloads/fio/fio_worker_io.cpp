@@ -287,7 +287,8 @@ bool FioWorker::DrawInPass(Slot& sl, FioDir dir, int64_t* own) {
 Status FioWorker::TopUp() {
   batch_.clear();
   next_due_ = 0;
-  if (!verifying_ && ThinkDue() && engine_->InFlight() == 0 && !LimitReached()) Think();
+  // As fio, the think after the job's last block too (its runtime holds it).
+  if (!verifying_ && ThinkDue() && engine_->InFlight() == 0) Think();
   const Nanos now = clock_.Now();
   // As fio, no fsync=N sync after the job's last write (end_fsync syncs
   // then).
