@@ -122,6 +122,41 @@ TEST(FioLogTest, PerIoLogsAgreeWithTheSummaryForEachClone) {
   }
 }
 
+// An asynchronous engine's I/Os: each one's slat line and clat line add up
+// to its lat line, and their means are the summary's slat_ns and clat_ns.
+TEST(FioLogTest, AnAsynchronousEnginesLogsSplitSlatAndClatAsTheSummary) {
+  TempDir dir;
+  ProcessResult r = Fio(
+      dir, {"--output-format=json", "--name=as", "--ioengine=libaio", "--iodepth=4", "--direct=1",
+            "--rw=randrw", "--bs=4k", "--size=1m", "--filename=as.dat", "--write_lat_log=a"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json job = Jobs(r).at(0);  // none: at() throws, a failed test
+  const std::vector<Line> lat = ReadLog(dir / "a_lat.1.log");
+  const std::vector<Line> clat = ReadLog(dir / "a_clat.1.log");
+  const std::vector<Line> slat = ReadLog(dir / "a_slat.1.log");
+  ASSERT_EQ(lat.size(), 256u);
+  ASSERT_EQ(clat.size(), lat.size());
+  ASSERT_EQ(slat.size(), lat.size());
+  double sums[2][2] = {};  // per direction: slat, clat
+  for (size_t i = 0; i < lat.size(); ++i) {
+    EXPECT_EQ(slat[i].value + clat[i].value, lat[i].value) << i;
+    EXPECT_EQ(slat[i].dir, lat[i].dir);
+    EXPECT_GT(slat[i].value, 0u);
+    sums[lat[i].dir][0] += static_cast<double>(slat[i].value);
+    sums[lat[i].dir][1] += static_cast<double>(clat[i].value);
+  }
+  for (int d = 0; d < 2; ++d) {
+    const nlohmann::json& o = job[d == 0 ? "read" : "write"];
+    const double n = o["total_ios"].get<double>();
+    ASSERT_GT(n, 0);
+    EXPECT_EQ(o["slat_ns"]["N"].get<double>(), n);
+    const double s = o["slat_ns"]["mean"].get<double>();
+    const double c = o["clat_ns"]["mean"].get<double>();
+    EXPECT_NEAR(sums[d][0] / n, s, s * 1e-6 + 1);
+    EXPECT_NEAR(sums[d][1] / n, c, c * 1e-6 + 1);
+  }
+}
+
 TEST(FioLogTest, AveragedLogsAddUpToTheSummary) {
   TempDir dir;
   ProcessResult r =

@@ -11,44 +11,45 @@ namespace {
 
 uint64_t Rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
 
-// The value of one averaged line of `kind` for direction `d` of `w`.
-uint64_t WindowValue(FioLogKind kind, const std::array<uint64_t, kFioDirs>& ios,
-                     const std::array<uint64_t, kFioDirs>& bytes,
-                     const std::array<uint64_t, kFioDirs>& latency_sum, int64_t length_ns,
-                     size_t d) {
-  const double secs = static_cast<double>(std::max<int64_t>(1, length_ns)) / 1e9;
-  switch (kind) {
-    case FioLogKind::kLat:
-    case FioLogKind::kClat:
-      return Rounded(static_cast<double>(latency_sum[d]) / static_cast<double>(ios[d]));
-    case FioLogKind::kBw:
-      return Rounded(static_cast<double>(bytes[d]) / secs / 1024);
-    case FioLogKind::kIops:
-      return Rounded(static_cast<double>(ios[d]) / secs);
-    case FioLogKind::kSlat:
-      break;
-  }
-  return 0;
-}
-
-// The value of the line of one I/O.
-uint64_t IoValue(FioLogKind kind, uint64_t bytes, uint64_t latency_ns) {
-  switch (kind) {
-    case FioLogKind::kLat:
-    case FioLogKind::kClat:
-      return latency_ns;
-    case FioLogKind::kBw:
-      // fio's per-I/O bandwidth: bytes over the I/O's own latency.
-      return latency_ns == 0 ? 0 : bytes * 1'000'000 / latency_ns;
-    case FioLogKind::kIops:
-      return 1;
-    case FioLogKind::kSlat:
-      break;
-  }
-  return 0;
+uint64_t Mean(uint64_t sum, uint64_t n) {
+  return Rounded(static_cast<double>(sum) / static_cast<double>(n));
 }
 
 }  // namespace
+
+uint64_t FioLogRecorder::WindowValue(FioLogKind kind, const Window& w, size_t d) {
+  const double secs = static_cast<double>(std::max<int64_t>(1, w.length_ns)) / 1e9;
+  switch (kind) {
+    case FioLogKind::kLat:
+      return Mean(w.latency_sum[d], w.ios[d]);
+    case FioLogKind::kClat:
+      return Mean(w.clat_sum[d], w.ios[d]);
+    case FioLogKind::kSlat:
+      return Mean(w.slat_sum[d], w.slat_ios[d]);
+    case FioLogKind::kBw:
+      return Rounded(static_cast<double>(w.bytes[d]) / secs / 1024);
+    case FioLogKind::kIops:
+      return Rounded(static_cast<double>(w.ios[d]) / secs);
+  }
+  return 0;
+}
+
+uint64_t FioLogRecorder::IoValue(FioLogKind kind, const Io& io) {
+  switch (kind) {
+    case FioLogKind::kLat:
+      return io.latency_ns;
+    case FioLogKind::kClat:
+      return io.clat_ns;
+    case FioLogKind::kSlat:
+      return static_cast<uint64_t>(std::max<int64_t>(0, io.slat_ns));
+    case FioLogKind::kBw:
+      // fio's per-I/O bandwidth: bytes over the I/O's clat.
+      return io.clat_ns == 0 ? 0 : io.bytes * 1'000'000 / io.clat_ns;
+    case FioLogKind::kIops:
+      return 1;
+  }
+  return 0;
+}
 
 const char* FioLogKindName(FioLogKind kind) {
   switch (kind) {
@@ -71,13 +72,15 @@ void FioLogRecorder::Start(Nanos epoch) {
   epoch_ = epoch;
 }
 
-void FioLogRecorder::Add(Nanos at, FioDir dir, uint64_t bytes, uint64_t offset,
-                         uint64_t latency_ns) {
+void FioLogRecorder::Add(Nanos at, FioDir dir, uint64_t bytes, uint64_t offset, uint64_t latency_ns,
+                         int64_t clat_ns, int64_t slat_ns) {
   if (!started_ || finished_) return;
   const int64_t rel = std::max<int64_t>(0, at - epoch_);
   const size_t d = static_cast<size_t>(dir);
+  const uint64_t clat = clat_ns < 0 ? latency_ns : static_cast<uint64_t>(clat_ns);
   if (s_.avg_ns <= 0) {
-    ios_.push_back(Io{static_cast<uint64_t>(rel / kNanosPerMilli), latency_ns, bytes, offset, dir});
+    ios_.push_back(Io{static_cast<uint64_t>(rel / kNanosPerMilli), latency_ns, clat, slat_ns, bytes,
+                      offset, dir});
     return;
   }
   const int64_t index = rel / s_.avg_ns;
@@ -89,6 +92,11 @@ void FioLogRecorder::Add(Nanos at, FioDir dir, uint64_t bytes, uint64_t offset,
   ++open_.ios[d];
   open_.bytes[d] += bytes;
   open_.latency_sum[d] += latency_ns;
+  open_.clat_sum[d] += clat;
+  if (slat_ns >= 0) {
+    ++open_.slat_ios[d];
+    open_.slat_sum[d] += static_cast<uint64_t>(slat_ns);
+  }
 }
 
 void FioLogRecorder::CloseWindow(int64_t length_ns, uint64_t end_ms) {
@@ -112,21 +120,22 @@ void FioLogRecorder::Finish(Nanos end) {
 
 std::vector<FioLogLine> FioLogRecorder::Lines(FioLogKind kind) const {
   std::vector<FioLogLine> out;
-  if (kind == FioLogKind::kSlat) return out;
+  const bool slat = kind == FioLogKind::kSlat;
   if (s_.avg_ns <= 0) {
     out.reserve(ios_.size());
     for (const Io& io : ios_) {
-      out.push_back(FioLogLine{io.time_ms, IoValue(kind, io.bytes, io.latency_ns),
-                               static_cast<int>(io.dir), io.bytes, io.offset});
+      if (slat && io.slat_ns < 0) continue;  // not timed apart: no slat line
+      out.push_back(
+          FioLogLine{io.time_ms, IoValue(kind, io), static_cast<int>(io.dir), io.bytes, io.offset});
     }
     return out;
   }
   for (const Window& w : windows_) {
     for (size_t d = 0; d < kFioDirs; ++d) {
-      if (w.ios[d] == 0) continue;  // no line for a direction without I/O (fio's rule)
-      out.push_back(FioLogLine{w.end_ms,
-                               WindowValue(kind, w.ios, w.bytes, w.latency_sum, w.length_ns, d),
-                               static_cast<int>(d), 0, 0});
+      // No line for a direction without I/O (fio's rule), in the slat log
+      // without I/O timed apart.
+      if ((slat ? w.slat_ios[d] : w.ios[d]) == 0) continue;
+      out.push_back(FioLogLine{w.end_ms, WindowValue(kind, w, d), static_cast<int>(d), 0, 0});
     }
   }
   return out;

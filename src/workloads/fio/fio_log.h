@@ -6,17 +6,17 @@
 // job's measured start, DIRECTION 0 read, 1 write, 2 trim, PRIO 0 (loadcell
 // sets no I/O priority).
 //
-// Without log_avg_msec every I/O is a line: lat and clat its latency in ns
-// (the one the summary records), bw its bytes over that latency (fio's
-// bytes x 10^6 / ns), iops 1, BS its length. With log_avg_msec=N the
+// Without log_avg_msec every I/O is a line: lat, clat and slat its
+// latencies in ns (those the summary records), bw its bytes over its clat
+// (fio's bytes x 10^6 / ns), iops 1, BS its length. With log_avg_msec=N the
 // measured time is cut into windows of N ms (the last one ends with the
 // job); each window with I/Os of a direction is a line of that direction at
-// the window's end: lat and clat the mean latency, bw KiB/s and iops I/Os a
+// the window's end: lat, clat and slat the mean latencies, bw KiB/s and iops I/Os a
 // second over the window, BS and offset 0 (fio's averaged lines). Every
 // measured I/O is in exactly one window, so the logs add up to the summary.
-// slat: the logs do not split the asynchronous engines' latency as the
-// summary does (docs/fio.md): the slat log has no lines (as fio's for its
-// synchronous engines) and clat is the I/O's lat.
+// slat: only the I/Os whose submission was timed apart (the asynchronous
+// engines' reads and writes, docs/fio.md) have slat lines; fio's slat log
+// of a synchronous engine is empty too.
 
 #include <array>
 #include <cstdint>
@@ -61,8 +61,11 @@ class FioLogRecorder {
   const FioLogSettings& settings() const { return s_; }
   bool started() const { return started_; }
   void Start(Nanos epoch);
-  // An I/O of `bytes` at `offset` completed at `at` after `latency_ns`.
-  void Add(Nanos at, FioDir dir, uint64_t bytes, uint64_t offset, uint64_t latency_ns);
+  // An I/O of `bytes` at `offset` completed at `at` after `latency_ns`
+  // (lat); its clat (negative: the same as lat) and slat (negative: not
+  // timed apart, no slat line).
+  void Add(Nanos at, FioDir dir, uint64_t bytes, uint64_t offset, uint64_t latency_ns,
+           int64_t clat_ns = -1, int64_t slat_ns = -1);
   // Closes the last window at `end` (averaged logs).
   void Finish(Nanos end);
 
@@ -73,6 +76,8 @@ class FioLogRecorder {
   struct Io {
     uint64_t time_ms;
     uint64_t latency_ns;
+    uint64_t clat_ns;
+    int64_t slat_ns;  // negative: none
     uint64_t bytes;
     uint64_t offset;
     FioDir dir;
@@ -83,8 +88,15 @@ class FioLogRecorder {
     std::array<uint64_t, kFioDirs> ios{};
     std::array<uint64_t, kFioDirs> bytes{};
     std::array<uint64_t, kFioDirs> latency_sum{};
+    std::array<uint64_t, kFioDirs> clat_sum{};
+    std::array<uint64_t, kFioDirs> slat_sum{};
+    std::array<uint64_t, kFioDirs> slat_ios{};  // those with a slat
   };
   void CloseWindow(int64_t length_ns, uint64_t end_ms);
+  // The value of one averaged line of `kind` for direction `d` of `w`, and
+  // of the line of one I/O.
+  static uint64_t WindowValue(FioLogKind kind, const Window& w, size_t d);
+  static uint64_t IoValue(FioLogKind kind, const Io& io);
 
   FioLogSettings s_;
   bool started_ = false;

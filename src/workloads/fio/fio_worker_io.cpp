@@ -79,7 +79,9 @@ Status FioWorker::RunEvent() {
   }
   if (rated_) rec_.RecordService(d.service_ns);
   if (io_log_ != nullptr && rec_.measuring()) {
-    io_log_->Add(d.at, d.dir, d.bytes, d.offset, d.ns);
+    const bool split = times_submission_ && d.dir != FioDir::kTrim;
+    io_log_->Add(d.at, d.dir, d.bytes, d.offset, d.ns, split ? static_cast<int64_t>(d.clat_ns) : -1,
+                 split ? static_cast<int64_t>(d.slat_ns) : -1);
   }
   if (!rec_.measuring()) {
     ++ramp_ios_[static_cast<size_t>(d.dir)];

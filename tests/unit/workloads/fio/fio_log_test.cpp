@@ -35,6 +35,42 @@ TEST(FioLogTest, EveryIoIsALineWithoutAveraging) {
   EXPECT_EQ(log.Lines(FioLogKind::kIops)[1].value, 1u);
 }
 
+// An asynchronous engine's I/Os carry their clat and slat: per I/O, and
+// averaged over the I/Os of a window that have one (a trim has no slat).
+TEST(FioLogTest, ClatAndSlatAreTheirOwnWhenGiven) {
+  FioLogSettings s;
+  s.lat = s.bw = true;
+  FioLogRecorder log(s);
+  log.Start(kEpoch);
+  log.Add(kEpoch + kMs, FioDir::kRead, 4096, 0, 20'000, 16'000, 4'000);
+  log.Add(kEpoch + 2 * kMs, FioDir::kTrim, 4096, 0, 9'000);
+  log.Finish(kEpoch + 3 * kMs);
+  const std::vector<FioLogLine> slat = log.Lines(FioLogKind::kSlat);
+  ASSERT_EQ(slat.size(), 1u);
+  EXPECT_EQ(slat[0], (FioLogLine{1, 4'000, 0, 4096, 0}));
+  EXPECT_EQ(log.Lines(FioLogKind::kClat)[0].value, 16'000u);
+  EXPECT_EQ(log.Lines(FioLogKind::kClat)[1].value, 9'000u);
+  EXPECT_EQ(log.Lines(FioLogKind::kLat)[0].value, 20'000u);
+  // fio's per-I/O bandwidth counts the clat.
+  EXPECT_EQ(log.Lines(FioLogKind::kBw)[0].value, 4096u * 1'000'000 / 16'000);
+
+  s.avg_ns = 10 * kMs;
+  FioLogRecorder avg(s);
+  avg.Start(kEpoch);
+  avg.Add(kEpoch + kMs, FioDir::kRead, 4096, 0, 20'000, 16'000, 4'000);
+  avg.Add(kEpoch + 2 * kMs, FioDir::kRead, 4096, 0, 40'000, 34'000, 6'000);
+  avg.Add(kEpoch + 3 * kMs, FioDir::kTrim, 4096, 0, 9'000);
+  avg.Finish(kEpoch + 10 * kMs);
+  const std::vector<FioLogLine> mean_slat = avg.Lines(FioLogKind::kSlat);
+  ASSERT_EQ(mean_slat.size(), 1u);  // no trim line: no trim had a slat
+  EXPECT_EQ(mean_slat[0], (FioLogLine{10, 5'000, 0, 0, 0}));
+  const std::vector<FioLogLine> mean_clat = avg.Lines(FioLogKind::kClat);
+  ASSERT_EQ(mean_clat.size(), 2u);
+  EXPECT_EQ(mean_clat[0].value, 25'000u);
+  EXPECT_EQ(mean_clat[1].value, 9'000u);
+  EXPECT_EQ(avg.Lines(FioLogKind::kLat)[0].value, 30'000u);
+}
+
 TEST(FioLogTest, NothingIsLoggedBeforeStartOrAfterFinish) {
   FioLogSettings s;
   s.lat = true;
