@@ -377,10 +377,18 @@ TEST(FioEffectsTest, AsynchronousEnginesTimeSubmissionApartAsFio) {
   TempDir dir;
   {
     std::ofstream f(dir / "s.fio");
+    // Windows' asynchronous engine is windowsaio (IOCP) in both places.
+#if defined(_WIN32)
+    const char* aio = "windowsaio";
+    const char* uring = "windowsaio";
+#else
+    const char* aio = "libaio";
+    const char* uring = "io_uring";
+#endif
     f << "[global]\nfilename=s.dat\nsize=2m\nbs=4k\ndirect=1\nrw=randread\n"
-         "[aio]\nioengine=libaio\niodepth=4\n"
-         "[uring]\nioengine=io_uring\niodepth=4\n"
-         "[psync]\nioengine=psync\n"
+      << "[aio]\nioengine=" << aio << "\niodepth=4\n"
+      << "[uring]\nioengine=" << uring << "\niodepth=4\n"
+      << "[psync]\nioengine=psync\n"
          "[null1]\nioengine=null\n"  // fio's null is synchronous at iodepth=1
          "[null4]\nioengine=null\niodepth=4\n";
   }

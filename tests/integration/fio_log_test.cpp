@@ -126,9 +126,14 @@ TEST(FioLogTest, PerIoLogsAgreeWithTheSummaryForEachClone) {
 // to its lat line, and their means are the summary's slat_ns and clat_ns.
 TEST(FioLogTest, AnAsynchronousEnginesLogsSplitSlatAndClatAsTheSummary) {
   TempDir dir;
-  ProcessResult r = Fio(
-      dir, {"--output-format=json", "--name=as", "--ioengine=libaio", "--iodepth=4", "--direct=1",
-            "--rw=randrw", "--bs=4k", "--size=1m", "--filename=as.dat", "--write_lat_log=a"});
+#if defined(_WIN32)
+  const std::string engine = "--ioengine=windowsaio";  // IOCP
+#else
+  const std::string engine = "--ioengine=libaio";
+#endif
+  ProcessResult r =
+      Fio(dir, {"--output-format=json", "--name=as", engine, "--iodepth=4", "--direct=1",
+                "--rw=randrw", "--bs=4k", "--size=1m", "--filename=as.dat", "--write_lat_log=a"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json job = Jobs(r).at(0);  // none: at() throws, a failed test
   const std::vector<Line> lat = ReadLog(dir / "a_lat.1.log");
